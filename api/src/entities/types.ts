@@ -1,0 +1,191 @@
+// The entity registry's vocabulary: one declaration per OData entity set. Routes, OpenAPI entries,
+// request validation, the OData allow-list and tenant scoping are all derived from these.
+
+/** How a value of a field is typed on the wire and in PostgreSQL. */
+export type FieldType =
+  | "int" // int4 / int2
+  | "bigint" // int8, sent as a JSON number (ids and amounts stay far below 2^53)
+  | "number" // numeric / float8, sent as a JSON number
+  | "string" // text / varchar
+  | "boolean"
+  | "datetime" // timestamptz, ISO 8601 on the wire
+  | "date" // date, YYYY-MM-DD on the wire
+  | "uuid"
+  | "json"; // jsonb: any JSON value
+
+export interface FieldDef {
+  /** snake_case column; derived from the property name when omitted. */
+  column: string;
+  type: FieldType;
+  /** The column may be NULL. */
+  nullable: boolean;
+  /** Set by the server only (keys, timestamps, computed values): never accepted in a body. */
+  readOnly: boolean;
+  /** Must be given on POST (not nullable, no default, not read-only). */
+  required: boolean;
+  /** Accepted on PATCH (defaults to !readOnly). */
+  updatable: boolean;
+  /** May appear in $filter / $orderby / $apply (defaults to true). */
+  filterable: boolean;
+  /** For strings: the longest value accepted. */
+  maxLength?: number;
+  /** Allowed values, for small closed enumerations (status codes are checked by the domain). */
+  enumValues?: readonly (string | number)[];
+  description?: string;
+}
+
+/**
+ * A navigation property. `one`: this row's `localField` holds the target's key (or a target field
+ * named by `targetField`). `many`: the target's `targetField` holds this row's key (or the value of
+ * `localField`).
+ */
+export interface NavDef {
+  kind: "one" | "many";
+  target: string; // entity set name
+  localField: string; // property on this set
+  targetField: string; // property on the target set
+  description?: string;
+}
+
+/**
+ * How rows reach a tenant.
+ * - client: rows belong to a client (column `client_id`, property `clientId`).
+ * - user: rows belong to one user (column `user_id`, property `userId`).
+ * - global: reference data, readable by every signed-in user, written by staff only.
+ * - shared: client rows that a project share also makes readable to the share's user
+ *   (rows carry `client_id` and `project_id`).
+ */
+export type Scope = "client" | "user" | "global" | "shared";
+
+export type Verb = "post" | "patch" | "delete";
+
+export interface EntitySetDef {
+  /** The OData entity set name, exactly as SPEC.md spells it. */
+  name: string;
+  /** Table or view. */
+  table: string;
+  /** Key property (always a single column). */
+  key: string;
+  fields: Record<string, FieldDef>;
+  nav: Record<string, NavDef>;
+  scope: Scope;
+  /** The column holding the client id for client/shared scope (default client_id; Clients: id). */
+  clientColumn: string;
+  /**
+   * For client-scoped sets whose rows carry no client column (Users): a to-many navigation whose
+   * target rows carry it; a row is in scope when any of those rows is.
+   */
+  clientVia?: string;
+  /** Generic write verbs SPEC.md section 7 lists for this set. GET is always present. */
+  verbs: readonly Verb[];
+  /** Rows have deleted_at; generic reads hide deleted rows, DELETE sets deleted_at. */
+  softDelete: boolean;
+  /** A SQL view (computed set): never written. */
+  view: boolean;
+  /** Default $orderby when none is given (the key otherwise). */
+  defaultOrder?: string;
+  description: string;
+}
+
+// ---- builders: keep declarations short and uniform ----
+
+type FieldOpts = Partial<Omit<FieldDef, "type">>;
+
+function field(type: FieldType, opts: FieldOpts = {}): FieldDef {
+  const readOnly = opts.readOnly ?? false;
+  const nullable = opts.nullable ?? false;
+  return {
+    column: opts.column ?? "",
+    type,
+    nullable,
+    readOnly,
+    required: opts.required ?? false,
+    updatable: opts.updatable ?? !readOnly,
+    filterable: opts.filterable ?? true,
+    maxLength: opts.maxLength,
+    enumValues: opts.enumValues,
+    description: opts.description,
+  };
+}
+
+/** Field builders. `required` means "must be in a POST body". */
+export const f = {
+  /** Server-generated integer key. */
+  key: (opts: FieldOpts = {}) => field("int", { readOnly: true, ...opts }),
+  /** Client-chosen integer key (reference data whose ids the spec fixes). */
+  fixedKey: (opts: FieldOpts = {}) => field("int", { required: true, updatable: false, ...opts }),
+  int: (opts: FieldOpts = {}) => field("int", opts),
+  bigint: (opts: FieldOpts = {}) => field("bigint", opts),
+  number: (opts: FieldOpts = {}) => field("number", opts),
+  string: (opts: FieldOpts = {}) => field("string", opts),
+  boolean: (opts: FieldOpts = {}) => field("boolean", opts),
+  datetime: (opts: FieldOpts = {}) => field("datetime", opts),
+  date: (opts: FieldOpts = {}) => field("date", opts),
+  uuid: (opts: FieldOpts = {}) => field("uuid", opts),
+  json: (opts: FieldOpts = {}) => field("json", opts),
+  /** The tenant column: set from the request's client, never from a body. */
+  clientId: () => field("int", { readOnly: true, description: "The owning client (tenant)." }),
+  createdAt: () => field("datetime", { readOnly: true }),
+  updatedAt: () => field("datetime", { readOnly: true, nullable: true }),
+  deletedAt: () => field("datetime", { readOnly: true, nullable: true }),
+};
+
+export const nav = {
+  /** To-one: `localField` on this set holds the target's `targetField` (its key by default). */
+  one: (target: string, localField: string, targetField = "id"): NavDef => ({
+    kind: "one",
+    target,
+    localField,
+    targetField,
+  }),
+  /** To-many: the target's `targetField` holds this set's `localField` (its key by default). */
+  many: (target: string, targetField: string, localField = "id"): NavDef => ({
+    kind: "many",
+    target,
+    localField,
+    targetField,
+  }),
+};
+
+export function snake(name: string): string {
+  return name.replace(/[A-Z]/g, (c, i: number) => (i ? "_" : "") + c.toLowerCase());
+}
+
+export interface EntityInput {
+  name: string;
+  table: string;
+  key?: string;
+  fields: Record<string, FieldDef>;
+  nav?: Record<string, NavDef>;
+  scope: Scope;
+  clientColumn?: string;
+  clientVia?: string;
+  verbs?: readonly Verb[];
+  softDelete?: boolean;
+  view?: boolean;
+  defaultOrder?: string;
+  description: string;
+}
+
+/** Declares an entity set; fills derived column names. */
+export function entity(input: EntityInput): EntitySetDef {
+  const fields: Record<string, FieldDef> = {};
+  for (const [prop, def] of Object.entries(input.fields)) {
+    fields[prop] = { ...def, column: def.column || snake(prop) };
+  }
+  return {
+    name: input.name,
+    table: input.table,
+    key: input.key ?? "id",
+    fields,
+    nav: input.nav ?? {},
+    scope: input.scope,
+    clientColumn: input.clientColumn ?? "client_id",
+    clientVia: input.clientVia,
+    verbs: input.verbs ?? [],
+    softDelete: input.softDelete ?? false,
+    view: input.view ?? false,
+    defaultOrder: input.defaultOrder,
+    description: input.description,
+  };
+}
