@@ -1,0 +1,155 @@
+// newApp(): the Hono application. Web-standard code only (it also runs on Deno): whatever is
+// Bun's (serving, websockets, the embedded database) is wired in by server.ts.
+import { OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { getPath } from "hono/utils/url";
+import { Scalar } from "@scalar/hono-api-reference";
+import type { ZodError } from "zod";
+import type { Db } from "./db/client.ts";
+import { ApiError, type FieldError } from "./errors.ts";
+import type { RequestCtx } from "./access/principal.ts";
+import type { Registry } from "./entities/registry.ts";
+import { registerEntityRoutes } from "./entities/routes.ts";
+
+export type AppEnv = {
+  Variables: {
+    traceId: string;
+    ctx: RequestCtx;
+  };
+};
+
+export type App = OpenAPIHono<AppEnv>;
+
+/**
+ * Turns the request into a principal and client scope, or throws ApiError Unauthorized. The auth
+ * layer provides the real one; tests may supply their own.
+ */
+export type Authenticate = (c: Context<AppEnv>) => Promise<RequestCtx>;
+
+export interface AppDeps {
+  db: Db;
+  registry: Registry;
+  authenticate: Authenticate;
+  /** One line per request; off in tests. */
+  log?: (line: string) => void;
+}
+
+export const API_VERSION = "v139";
+
+/** `Set(42)` / `Set('a b')` key segments become `Set/42` so Hono can route them (DESIGN.md). */
+export function rewriteKeyPath(path: string): string {
+  if (!path.includes("(")) return path;
+  return path.replace(/\/([A-Za-z]+)\(([^)/]*)\)(?=\/|$)/g, (_m, set: string, key: string) => {
+    const k = key.startsWith("'") && key.endsWith("'") && key.length >= 2 ? key.slice(1, -1) : key;
+    return `/${set}/${k}`;
+  });
+}
+
+function validationErrors(error: ZodError): FieldError[] {
+  return error.issues.map((i) => ({ path: i.path.map(String).join(".") || "(body)", message: i.message }));
+}
+
+export function newApp(deps: AppDeps): App {
+  const app: App = new OpenAPIHono<AppEnv>({
+    getPath: (req) => rewriteKeyPath(getPath(req)),
+    defaultHook: (result) => {
+      if (!result.success) {
+        throw new ApiError("ValidationError", `Invalid ${result.target}`, undefined, validationErrors(result.error));
+      }
+    },
+  });
+
+  app.use("*", async (c, next) => {
+    const traceId = crypto.randomUUID();
+    c.set("traceId", traceId);
+    const t0 = performance.now();
+    await next();
+    if (c.res.status >= 400) c.header("x-error-trace-id", traceId);
+    deps.log?.(
+      `${c.req.method} ${new URL(c.req.url).pathname} ${c.res.status} ${(performance.now() - t0).toFixed(1)}ms ${traceId}`,
+    );
+  });
+
+  app.onError((err, c) => {
+    const traceId = c.get("traceId") ?? crypto.randomUUID();
+    let e: ApiError;
+    if (err instanceof ApiError) e = err;
+    else if (err instanceof HTTPException) {
+      e = new ApiError(err.status === 404 ? "NotFound" : "BadRequest", err.message || "Bad request");
+      if (err.status === 413) e = new ApiError("PayloadTooLarge", "Request body too large");
+    } else if (err instanceof SyntaxError) e = new ApiError("BadRequest", "Malformed JSON body");
+    else {
+      // Unexpected: log with the trace id, answer without internals.
+      console.error(`[${traceId}]`, err);
+      e = new ApiError("InternalError", "An unexpected error occurred");
+    }
+    return c.json(e.toBody(), e.status, { "x-error-trace-id": traceId });
+  });
+
+  app.notFound((c) => {
+    const e = new ApiError("NotFound", `No route for ${c.req.method} ${new URL(c.req.url).pathname}`);
+    return c.json(e.toBody(), 404, { "x-error-trace-id": c.get("traceId") });
+  });
+
+  app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
+    type: "http",
+    scheme: "bearer",
+    bearerFormat: "JWT",
+  });
+
+  // Every /api/v1 call needs a signed-in user (DESIGN.md): authenticate before any handler.
+  app.use("/api/v1/*", async (c, next) => {
+    c.set("ctx", await deps.authenticate(c));
+    await next();
+  });
+
+  registerEntityRoutes(app, deps.db, deps.registry);
+
+  let doc: string | undefined;
+  app.get("/openapi.json", (c) => {
+    doc ??= JSON.stringify(openApiDocument(app));
+    return c.body(doc, 200, { "content-type": "application/json; charset=utf-8" });
+  });
+  app.get(
+    "/docs",
+    Scalar({
+      url: "/openapi.json",
+      pageTitle: "Ideally API reference",
+      // Self-hosted: the bundled standalone script, served by the server adapter. No CDN, no fonts.
+      cdn: SCALAR_SCRIPT_PATH,
+      withDefaultFonts: false,
+      hideClientButton: true,
+    }),
+  );
+
+  return app;
+}
+
+/** Where the server adapter serves @scalar/api-reference's bundled standalone script. */
+export const SCALAR_SCRIPT_PATH = "/docs/scalar.js";
+
+/**
+ * The published OpenAPI document. Routes are registered as /Set/{key} (Hono matches whole
+ * segments only); the document shows the OData form /Set({key}), which getPath rewrites back.
+ */
+export function openApiDocument(app: App): Record<string, unknown> {
+  const doc = app.getOpenAPI31Document(OPENAPI_INFO as never) as unknown as { paths: Record<string, unknown> };
+  const paths: Record<string, unknown> = {};
+  for (const [p, item] of Object.entries(doc.paths ?? {})) {
+    paths[p.replace(/\/([A-Za-z]+)\/\{key\}/g, "/$1({key})")] = item;
+  }
+  return { ...doc, paths };
+}
+
+export const OPENAPI_INFO = {
+  openapi: "3.1.0",
+  info: {
+    title: "Ideally API",
+    version: API_VERSION,
+    description:
+      "The Ideally consumer-research platform: projects, fielding, weighted results, benchmarks and AI. " +
+      "OData v4 conventions: entity sets under /api/v1 with $select, $expand, $filter, $orderby, $top, $skip, $count and $apply.",
+  },
+  security: [{ bearer: [] }],
+} as const;

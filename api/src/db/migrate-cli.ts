@@ -1,0 +1,16 @@
+// bun run db:migrate — applies pending migrations to DATABASE_URL or the embedded database.
+import { readConfig } from "../config.ts";
+import { connect } from "./client.ts";
+import { migrate } from "./migrate.ts";
+import { openDatabase } from "./open.ts";
+
+const cfg = readConfig();
+const handle = await openDatabase(cfg);
+const db = connect(handle.url, { max: 1 });
+try {
+  const { applied } = await migrate(db, { log: console.log });
+  console.log(applied.length ? `applied ${applied.length} migration(s)` : "database is up to date");
+} finally {
+  await db.end();
+  await handle.stop();
+}

@@ -1,0 +1,195 @@
+// Generic OData routes for every entity set of the registry: GET list / by key / $count, and POST,
+// PATCH, DELETE exactly where the registry (SPEC.md section 7 "Generic") allows them; the other
+// verbs answer 405. Routes are thin: they parse and call the entity service.
+import { createRoute, z } from "@hono/zod-openapi";
+import type { App } from "../app.ts";
+import type { Db } from "../db/client.ts";
+import { ApiError } from "../errors.ts";
+import type { Registry } from "./registry.ts";
+import type { EntitySetDef } from "./types.ts";
+import { schemasFor } from "./schemas.ts";
+import * as svc from "./service.ts";
+
+export const ErrorBody = z
+  .object({
+    typename: z.string().describe("Error class, e.g. ValidationError, NotFound, AuthFailureDto"),
+    message: z.string(),
+    detail: z.string().optional(),
+    errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  })
+  .openapi("Error");
+
+const errorResponse = (description: string) => ({
+  description,
+  content: { "application/json": { schema: ErrorBody } },
+  headers: z.object({ "x-error-trace-id": z.string().describe("Trace id to quote to support") }),
+});
+
+export const commonErrors = {
+  400: errorResponse("Bad request: invalid query option or body"),
+  401: errorResponse("Not signed in"),
+  403: errorResponse("Not allowed"),
+};
+
+const odataQuery = z.object({
+  $select: z.string().optional().describe("Comma-separated properties"),
+  $expand: z.string().optional().describe("Navigation properties, nested options in parentheses"),
+  $filter: z.string().optional().describe("OData filter expression"),
+  $orderby: z.string().optional(),
+  $top: z.string().optional().describe("Page size, at most 1000 (default 100)"),
+  $skip: z.string().optional(),
+  $count: z.enum(["true", "false"]).optional(),
+  $apply: z.string().optional().describe("filter(...)/groupby((...),aggregate(...))"),
+});
+
+const entityQuery = odataQuery.pick({ $select: true, $expand: true });
+const countQuery = odataQuery.pick({ $filter: true, $apply: true });
+
+function keyParam(set: EntitySetDef) {
+  const kf = set.fields[set.key];
+  const schema = kf?.type === "int" || kf?.type === "bigint" ? z.string().regex(/^-?\d+$/, "must be an integer") : z.string();
+  return z.object({ key: schema.openapi({ param: { name: "key", in: "path" }, description: `${set.name} key` }) });
+}
+
+const json = (raw: string, status: 200 | 201) =>
+  new Response(raw, { status, headers: { "content-type": "application/json; charset=utf-8" } });
+
+export function registerEntityRoutes(app: App, db: Db, reg: Registry): void {
+  // Literal paths ($count) first, or /{key} swallows them.
+  for (const set of reg.sets.values()) {
+    const s = schemasFor(reg, set);
+    const base = `/api/v1/${set.name}`;
+    const tags = [set.name];
+
+    app.openapi(
+      createRoute({
+        method: "get",
+        path: `${base}/$count`,
+        tags,
+        summary: `Count ${set.name}`,
+        operationId: `${set.name}_count`,
+        request: { query: countQuery },
+        responses: {
+          200: { description: "The number of matching rows", content: { "application/json": { schema: z.number().int() } } },
+          ...commonErrors,
+        },
+      }),
+      async (c) => json(String(await svc.count(db, reg, set, c.get("ctx"), c.req.valid("query"))), 200),
+    );
+
+    app.openapi(
+      createRoute({
+        method: "get",
+        path: base,
+        tags,
+        summary: `List ${set.name}`,
+        description: set.description,
+        operationId: `${set.name}_list`,
+        request: { query: odataQuery },
+        responses: {
+          200: { description: "A page of rows", content: { "application/json": { schema: s.collection } } },
+          ...commonErrors,
+        },
+      }),
+      async (c) => json(await svc.list(db, reg, set, c.get("ctx"), c.req.valid("query"), c.req.url), 200),
+    );
+
+    app.openapi(
+      createRoute({
+        method: "get",
+        path: `${base}/{key}`,
+        tags,
+        summary: `Get one ${set.name} row by key`,
+        operationId: `${set.name}_get`,
+        request: { params: keyParam(set), query: entityQuery },
+        responses: {
+          200: { description: "The row", content: { "application/json": { schema: s.entity } } },
+          ...commonErrors,
+          404: errorResponse("No such row (or not visible to the caller)"),
+        },
+      }),
+      async (c) => json(await svc.getByKey(db, reg, set, c.get("ctx"), c.req.valid("param").key, c.req.valid("query")), 200),
+    );
+
+    if (set.verbs.includes("post")) {
+      app.openapi(
+        createRoute({
+          method: "post",
+          path: base,
+          tags,
+          summary: `Create a ${set.name} row`,
+          operationId: `${set.name}_create`,
+          request: { body: { required: true, content: { "application/json": { schema: s.create } } } },
+          responses: {
+            201: { description: "Created", content: { "application/json": { schema: s.entity } } },
+            ...commonErrors,
+            409: errorResponse("Conflicts with existing data"),
+          },
+        }),
+        async (c) =>
+          json(await svc.create(db, reg, set, c.get("ctx"), c.req.valid("json") as Record<string, unknown>), 201),
+      );
+    }
+    if (set.verbs.includes("patch")) {
+      app.openapi(
+        createRoute({
+          method: "patch",
+          path: `${base}/{key}`,
+          tags,
+          summary: `Update a ${set.name} row (partial)`,
+          operationId: `${set.name}_update`,
+          request: {
+            params: keyParam(set),
+            body: { required: true, content: { "application/json": { schema: s.update } } },
+          },
+          responses: {
+            200: { description: "Updated", content: { "application/json": { schema: s.entity } } },
+            ...commonErrors,
+            404: errorResponse("No such row"),
+            409: errorResponse("Conflicts with existing data"),
+          },
+        }),
+        async (c) =>
+          json(
+            await svc.update(db, reg, set, c.get("ctx"), c.req.valid("param").key, c.req.valid("json") as Record<string, unknown>),
+            200,
+          ),
+      );
+    }
+    if (set.verbs.includes("delete")) {
+      app.openapi(
+        createRoute({
+          method: "delete",
+          path: `${base}/{key}`,
+          tags,
+          summary: set.softDelete ? `Delete a ${set.name} row (to the trash; can be undeleted)` : `Delete a ${set.name} row`,
+          operationId: `${set.name}_delete`,
+          request: { params: keyParam(set) },
+          responses: {
+            204: { description: "Deleted" },
+            ...commonErrors,
+            404: errorResponse("No such row"),
+            409: errorResponse("Other rows still refer to it"),
+          },
+        }),
+        async (c) => {
+          await svc.remove(db, reg, set, c.get("ctx"), c.req.valid("param").key);
+          return c.body(null, 204);
+        },
+      );
+    }
+  }
+  // Verbs the spec does not list for a set: 405, after the real routes so they never shadow them.
+  for (const set of reg.sets.values()) {
+    const base = `/api/v1/${set.name}`;
+    const refuse = (method: string) => () => {
+      throw new ApiError("MethodNotAllowed", `${method} is not allowed on ${set.name}`);
+    };
+    for (const m of ["POST", "PUT", "PATCH", "DELETE"] as const) {
+      const onCollection = m === "POST" ? !set.verbs.includes("post") : true;
+      const onKey = m === "PATCH" ? !set.verbs.includes("patch") : m === "DELETE" ? !set.verbs.includes("delete") : true;
+      if (onCollection) app.on(m, base, refuse(m));
+      if (onKey) app.on(m, `${base}/:key`, refuse(m));
+    }
+  }
+}

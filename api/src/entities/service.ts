@@ -1,0 +1,225 @@
+// The generic entity service: reads through the OData engine, writes through the registry's
+// schemas, every statement in the caller's tenant transaction with the registry scope applied.
+import type { Db, Tx } from "../db/client.ts";
+import { withTenant } from "../db/tx.ts";
+import { col, ident, join, param, q, raw, type Sql } from "../db/sqltext.ts";
+import { ApiError } from "../errors.ts";
+import { canWrite, type RequestCtx } from "../access/principal.ts";
+import { parseQuery } from "../odata/parser.ts";
+import { compileCollection, compileCount, compileEntity, type ScopeFn } from "../odata/compile.ts";
+import type { Registry } from "./registry.ts";
+import type { EntitySetDef, FieldDef } from "./types.ts";
+
+type Query = Record<string, string | undefined>;
+
+/** The registry scope as a SQL predicate on a table alias (the first wall; RLS is the second). */
+export function scopeFor(ctx: RequestCtx, reg: Registry): ScopeFn {
+  return (set, alias) => {
+    switch (set.scope) {
+      case "global":
+        return null;
+      case "user":
+        return q`${col(alias, "user_id")} = ${param(ctx.principal.userId, "int4")}`;
+      case "client":
+      case "shared": {
+        if (ctx.scope.clientIds === "all") return null;
+        const ids = param(ctx.scope.clientIds, "int4[]");
+        if (set.clientVia) {
+          const via = set.nav[set.clientVia]!;
+          const target = reg.mustGet(via.target);
+          const t = `${alias}_cv`;
+          const own = set.name === "Users" ? q` or ${col(alias, "id")} = ${param(ctx.principal.userId, "int4")}` : raw("");
+          return q`(exists (select 1 from ${ident(target.table)} ${ident(t)} where ${col(t, target.fields[via.targetField]!.column)} = ${col(alias, set.fields[via.localField]!.column)} and ${col(t, target.clientColumn)} = any(${ids}))${own})`;
+        }
+        return q`${col(alias, set.clientColumn)} = any(${ids})`;
+      }
+    }
+  };
+}
+
+/** Runs a compiled statement (built only from registry names; every value a parameter). */
+async function run<T>(tx: Tx, stmt: Sql): Promise<T[]> {
+  const { text, params } = stmt.render();
+  // Safe: `text` contains no input (sqltext.ts); values travel as bind parameters.
+  return (await tx.unsafe(text, params as never[], { prepare: true })) as unknown as T[];
+}
+
+function tenant(ctx: RequestCtx) {
+  return { userId: ctx.principal.userId, clientIds: ctx.scope.clientIds };
+}
+
+function parseKey(set: EntitySetDef, key: string): string | number {
+  const kf = set.fields[set.key]!;
+  if (kf.type === "int" || kf.type === "bigint") {
+    const n = Number(key);
+    if (!Number.isSafeInteger(n)) throw new ApiError("BadRequest", `${set.name} key must be an integer, got '${key}'`);
+    return n;
+  }
+  return key;
+}
+
+export async function list(db: Db, reg: Registry, set: EntitySetDef, ctx: RequestCtx, query: Query, url: string): Promise<string> {
+  const parsed = parseQuery(query, set, reg);
+  const stmt = compileCollection(reg, set, parsed, { scope: scopeFor(ctx, reg) });
+  const [row] = await withTenant(db, tenant(ctx), (tx) => run<{ value: string; more: boolean; count: number | null }>(tx, stmt));
+  let out = "{";
+  if (row!.count !== null && row!.count !== undefined) out += `"@odata.count":${row!.count},`;
+  out += `"value":${row!.value}`;
+  if (row!.more) out += `,"@odata.nextLink":${JSON.stringify(nextLink(url, parsed.top, parsed.skip))}`;
+  return out + "}";
+}
+
+function nextLink(url: string, top: number | undefined, skip: number | undefined): string {
+  const u = new URL(url);
+  const page = top ?? 100;
+  u.searchParams.set("$skip", String((skip ?? 0) + page));
+  if (top === undefined) u.searchParams.set("$top", String(page));
+  return u.pathname + u.search;
+}
+
+export async function getByKey(db: Db, reg: Registry, set: EntitySetDef, ctx: RequestCtx, key: string, query: Query): Promise<string> {
+  const parsed = parseQuery(query, set, reg);
+  const stmt = compileEntity(reg, set, parseKey(set, key), parsed, { scope: scopeFor(ctx, reg) });
+  const [row] = await withTenant(db, tenant(ctx), (tx) => run<{ value: string }>(tx, stmt));
+  if (!row) throw new ApiError("NotFound", `${set.name}(${key}) not found`);
+  return row.value;
+}
+
+export async function count(db: Db, reg: Registry, set: EntitySetDef, ctx: RequestCtx, query: Query): Promise<number> {
+  const parsed = parseQuery(query, set, reg);
+  const stmt = compileCount(reg, set, parsed, { scope: scopeFor(ctx, reg) });
+  const [row] = await withTenant(db, tenant(ctx), (tx) => run<{ count: number }>(tx, stmt));
+  return row!.count;
+}
+
+// ---- writes ----
+
+function assertCanWrite(set: EntitySetDef, ctx: RequestCtx): void {
+  if (set.view) throw new ApiError("MethodNotAllowed", `${set.name} is read-only`);
+  if (set.scope === "global" && !ctx.principal.isStaff) {
+    throw new ApiError("Forbidden", `Only provider staff can change ${set.name}`);
+  }
+  if (!canWrite(ctx)) throw new ApiError("Forbidden", "Your role cannot make changes");
+}
+
+function castFor(fd: FieldDef): string {
+  switch (fd.type) {
+    case "int":
+      return "int4";
+    case "bigint":
+      return "int8";
+    case "number":
+      return "numeric";
+    case "string":
+      return "text";
+    case "boolean":
+      return "bool";
+    case "datetime":
+      return "timestamptz";
+    case "date":
+      return "date";
+    case "uuid":
+      return "uuid";
+    case "json":
+      return "jsonb";
+  }
+}
+
+function value(fd: FieldDef, v: unknown): Sql {
+  if (v === null) return raw("null");
+  return param(fd.type === "json" ? JSON.stringify(v) : v, castFor(fd));
+}
+
+/** Maps a Postgres constraint violation to the API's error shape. */
+function mapDbError(set: EntitySetDef, e: unknown): never {
+  const code = (e as { code?: string }).code;
+  const detail = (e as { detail?: string }).detail;
+  if (code === "23503") throw new ApiError("Conflict", `${set.name}: a referenced row does not exist or other rows still refer to this one`, detail);
+  if (code === "23505") throw new ApiError("Conflict", `${set.name}: a row with the same unique values exists`, detail);
+  if (code === "23514" || code === "23502" || code === "22P02" || code === "22003") {
+    throw new ApiError("ValidationError", `${set.name}: a value breaks a constraint`, detail);
+  }
+  if (code === "42501") throw new ApiError("Forbidden", `${set.name}: not allowed for this client`);
+  throw e;
+}
+
+function owningColumns(set: EntitySetDef, ctx: RequestCtx): { column: string; value: number }[] {
+  if (set.scope === "user") return [{ column: "user_id", value: ctx.principal.userId }];
+  if ((set.scope === "client" || set.scope === "shared") && !set.clientVia && set.clientColumn === "client_id") {
+    if (ctx.scope.clientId === null) throw new ApiError("BadRequest", `A clientId header is required to create ${set.name}`);
+    return [{ column: "client_id", value: ctx.scope.clientId }];
+  }
+  return [];
+}
+
+export async function create(db: Db, reg: Registry, set: EntitySetDef, ctx: RequestCtx, body: Record<string, unknown>): Promise<string> {
+  assertCanWrite(set, ctx);
+  const cols: Sql[] = [];
+  const vals: Sql[] = [];
+  for (const [name, v] of Object.entries(body)) {
+    const fd = set.fields[name];
+    if (!fd || fd.readOnly || v === undefined) continue;
+    cols.push(ident(fd.column));
+    vals.push(value(fd, v));
+  }
+  for (const o of owningColumns(set, ctx)) {
+    cols.push(ident(o.column));
+    vals.push(param(o.value, "int4"));
+  }
+  const keyCol = ident(set.fields[set.key]!.column);
+  const stmt = cols.length
+    ? q`insert into ${ident(set.table)} (${join(cols, ", ")}) values (${join(vals, ", ")}) returning ${keyCol} as key`
+    : q`insert into ${ident(set.table)} default values returning ${keyCol} as key`;
+  return withTenant(db, tenant(ctx), async (tx) => {
+    const [row] = await run<{ key: string | number }>(tx, stmt).catch((e) => mapDbError(set, e));
+    return readBack(tx, reg, set, ctx, row!.key);
+  });
+}
+
+export async function update(db: Db, reg: Registry, set: EntitySetDef, ctx: RequestCtx, key: string, body: Record<string, unknown>): Promise<string> {
+  assertCanWrite(set, ctx);
+  const k = parseKey(set, key);
+  const sets: Sql[] = [];
+  for (const [name, v] of Object.entries(body)) {
+    const fd = set.fields[name];
+    if (!fd || !fd.updatable || fd.readOnly || v === undefined) continue;
+    sets.push(q`${ident(fd.column)} = ${value(fd, v)}`);
+  }
+  if (set.fields.updatedAt) sets.push(q`${ident(set.fields.updatedAt.column)} = now()`);
+  if (!sets.length) throw new ApiError("ValidationError", `Nothing to update on ${set.name}`);
+  return withTenant(db, tenant(ctx), async (tx) => {
+    const rows = await run<{ key: unknown }>(tx, q`update ${ident(set.table)} t set ${join(sets, ", ")} where ${keyWhere(reg, set, ctx, k)} returning 1 as key`).catch(
+      (e) => mapDbError(set, e),
+    );
+    if (!rows.length) throw new ApiError("NotFound", `${set.name}(${key}) not found`);
+    return readBack(tx, reg, set, ctx, k);
+  });
+}
+
+export async function remove(db: Db, reg: Registry, set: EntitySetDef, ctx: RequestCtx, key: string): Promise<void> {
+  assertCanWrite(set, ctx);
+  const k = parseKey(set, key);
+  const stmt = set.softDelete
+    ? q`update ${ident(set.table)} t set deleted_at = now() where ${keyWhere(reg, set, ctx, k)} returning 1 as key`
+    : q`delete from ${ident(set.table)} t where ${keyWhere(reg, set, ctx, k)} returning 1 as key`;
+  await withTenant(db, tenant(ctx), async (tx) => {
+    const rows = await run(tx, stmt).catch((e) => mapDbError(set, e));
+    if (!rows.length) throw new ApiError("NotFound", `${set.name}(${key}) not found`);
+  });
+}
+
+function keyWhere(reg: Registry, set: EntitySetDef, ctx: RequestCtx, key: string | number): Sql {
+  const kf = set.fields[set.key]!;
+  const parts = [q`${col("t", kf.column)} = ${param(key, castFor(kf))}`];
+  const scope = scopeFor(ctx, reg)(set, "t");
+  if (scope) parts.push(scope);
+  if (set.softDelete) parts.push(raw(`"t"."deleted_at" is null`));
+  return join(parts, " and ");
+}
+
+async function readBack(tx: Tx, reg: Registry, set: EntitySetDef, ctx: RequestCtx, key: string | number): Promise<string> {
+  const stmt = compileEntity(reg, set, key, parseQuery({}, set, reg), { scope: scopeFor(ctx, reg) });
+  const [row] = await run<{ value: string }>(tx, stmt);
+  if (!row) throw new ApiError("NotFound", `${set.name}(${key}) not found after write`);
+  return row.value;
+}

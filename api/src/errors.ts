@@ -1,0 +1,56 @@
+// One error type with a closed list of codes, each mapped to one HTTP status. Every error response
+// is `{ typename, message, detail?, errors? }` with an `x-error-trace-id` header (see app.ts).
+
+export const ERROR_CODES = {
+  BadRequest: 400,
+  ValidationError: 400,
+  ODataQueryError: 400,
+  Unauthorized: 401,
+  Forbidden: 403,
+  NotFound: 404,
+  MethodNotAllowed: 405,
+  Conflict: 409,
+  PayloadTooLarge: 413,
+  AuthFailureDto: 422,
+  TooManyRequests: 429,
+  InternalError: 500,
+  ServiceUnavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export interface FieldError {
+  /** Dotted path of the failing field, e.g. "projectName" or "filters.regionIds.0". */
+  path: string;
+  message: string;
+}
+
+export class ApiError extends Error {
+  readonly status: (typeof ERROR_CODES)[ErrorCode];
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly detail?: string,
+    readonly errors?: FieldError[],
+  ) {
+    super(message);
+    this.name = "ApiError";
+    this.status = ERROR_CODES[code];
+  }
+
+  toBody(): { typename: string; message: string; detail?: string; errors?: FieldError[] } {
+    return {
+      typename: this.code,
+      message: this.message,
+      ...(this.detail !== undefined ? { detail: this.detail } : {}),
+      ...(this.errors?.length ? { errors: this.errors } : {}),
+    };
+  }
+}
+
+/** An OData query option the engine cannot accept; names the token and its position. */
+export function odataError(message: string, option: string, position?: number, token?: string): ApiError {
+  const where = position === undefined ? "" : ` at position ${position}`;
+  const near = token === undefined ? "" : ` near '${token.slice(0, 40)}'`;
+  return new ApiError("ODataQueryError", `${option}: ${message}${where}${near}`);
+}

@@ -1,0 +1,57 @@
+// bun run test: typecheck, bun tests, the contract drift check and Playwright, then one line
+// "N passed, N failed" summing them (bun's JUnit report + Playwright's JSON report; the typecheck
+// and the drift check count as one test each).
+import { mkdirSync, existsSync, readFileSync, rmSync } from "node:fs";
+
+const TMP = ".tmp";
+mkdirSync(TMP, { recursive: true });
+let passed = 0;
+let failed = 0;
+const failures: string[] = [];
+
+async function step(name: string, cmd: string[], env: Record<string, string> = {}): Promise<number> {
+  console.log(`\n=== ${name}: ${cmd.join(" ")}`);
+  const p = Bun.spawn(cmd, { stdout: "inherit", stderr: "inherit", env: { ...process.env, ...env } });
+  return p.exited;
+}
+
+function check(name: string, code: number) {
+  if (code === 0) passed++;
+  else {
+    failed++;
+    failures.push(name);
+  }
+}
+
+check("typecheck", await step("typecheck", ["bunx", "tsc", "--noEmit", "-p", "."]));
+
+const junit = `${TMP}/junit.xml`;
+rmSync(junit, { force: true });
+const bunCode = await step("bun test", ["bun", "test", "--reporter=junit", `--reporter-outfile=${junit}`]);
+if (existsSync(junit)) {
+  const xml = readFileSync(junit, "utf8");
+  const tests = Number((xml.match(/<testsuites[^>]*\btests="(\d+)"/) ?? [])[1] ?? 0);
+  const fails = Number((xml.match(/<testsuites[^>]*\bfailures="(\d+)"/) ?? [])[1] ?? 0);
+  const skipped = Number((xml.match(/<testsuites[^>]*\bskipped="(\d+)"/) ?? [])[1] ?? 0);
+  passed += tests - fails - skipped;
+  failed += fails;
+  if (fails) failures.push(`bun test (${fails})`);
+  if (bunCode !== 0 && !fails) check("bun test (runner exit)", bunCode);
+} else check("bun test (no report)", 1);
+
+check("contract drift", await step("contract drift check", ["bun", "run", "scripts/generate-contract.ts", "--check"]));
+
+const pwJson = `${TMP}/playwright.json`;
+rmSync(pwJson, { force: true });
+const pwCode = await step("playwright", ["bunx", "playwright", "test", "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson });
+if (existsSync(pwJson)) {
+  const r = JSON.parse(readFileSync(pwJson, "utf8")) as { stats: { expected: number; unexpected: number; flaky: number } };
+  passed += r.stats.expected + r.stats.flaky;
+  failed += r.stats.unexpected;
+  if (r.stats.unexpected) failures.push(`playwright (${r.stats.unexpected})`);
+  if (pwCode !== 0 && !r.stats.unexpected) check("playwright (runner exit)", pwCode);
+} else check("playwright (no report)", 1);
+
+if (failures.length) console.log(`\nfailed: ${failures.join(", ")}`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,25 @@
+import { expect, test } from "@playwright/test";
+import { readFileSync } from "node:fs";
+
+// The 66 entity sets, straight from SPEC.md section 3.
+const spec = readFileSync(new URL("../../../shared/SPEC.md", import.meta.url), "utf8");
+const sets = spec
+  .match(/Entity sets: (.*?)\. Fields/s)![1]!
+  .split(",")
+  .map((s) => s.trim());
+
+test("the API reference at /docs lists every entity set and loads nothing from outside", async ({ page }) => {
+  const outside: string[] = [];
+  page.on("request", (req) => {
+    const u = new URL(req.url());
+    if (!["http:", "https:", "ws:", "wss:"].includes(u.protocol)) return; // data:, blob:
+    if (!/^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/.test(u.hostname)) outside.push(req.url());
+  });
+  await page.goto("/docs");
+  await expect(page.getByText("Ideally API").first()).toBeVisible({ timeout: 30_000 });
+  const text = await page.locator("body").innerText();
+  const missing = sets.filter((s) => !text.includes(s));
+  expect(sets.length, "SPEC.md lists 66 entity sets").toBe(66);
+  expect(missing, "every entity set appears in the reference").toEqual([]);
+  expect(outside, "no request leaves loopback").toEqual([]);
+});
