@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createHash } from "node:crypto";
-import type { Db } from "./client.ts";
+import type { Db, Tx } from "./client.ts";
 import { APP_ROLE } from "./roles.ts";
 
 const ROOT = resolve(import.meta.dir, "../../..");
@@ -74,7 +74,7 @@ export async function migrate(db: Db, opts: { dir?: string; log?: (m: string) =>
 }
 
 /** Idempotent steps that run after every migrate: grants for the app role and reference data. */
-async function postMigrate(tx: Parameters<Parameters<Db["begin"]>[0]>[0]): Promise<void> {
+async function postMigrate(tx: Tx): Promise<void> {
   await tx.unsafe(APP_ROLE_SQL);
   await tx.unsafe(readFileSync(REFERENCE_DATA, "utf8"));
 }

@@ -19,6 +19,8 @@ export function scopeFor(ctx: RequestCtx, reg: Registry): ScopeFn {
       case "global":
         return null;
       case "user":
+        // Staff in the admin area (no clientId header) read every user's rows.
+        if (ctx.scope.clientIds === "all") return null;
         return q`${col(alias, "user_id")} = ${param(ctx.principal.userId, "int4")}`;
       case "client":
       case "shared": {
