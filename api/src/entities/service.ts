@@ -6,6 +6,7 @@ import { col, ident, join, param, q, raw, type Sql } from "../db/sqltext.ts";
 import { ApiError } from "../errors.ts";
 import { canWrite, type RequestCtx } from "../access/principal.ts";
 import { parseQuery } from "../odata/parser.ts";
+import { DEFAULT_TOP } from "../odata/limits.ts";
 import { compileCollection, compileCount, compileEntity, type ScopeFn } from "../odata/compile.ts";
 import type { Registry } from "./registry.ts";
 import type { EntitySetDef, FieldDef } from "./types.ts";
@@ -71,12 +72,14 @@ export async function list(db: Db, reg: Registry, set: EntitySetDef, ctx: Reques
   return out + "}";
 }
 
+/** The same request with $skip moved one page on ($top pinned to the page size). */
 function nextLink(url: string, top: number | undefined, skip: number | undefined): string {
   const u = new URL(url);
-  const page = top ?? 100;
-  u.searchParams.set("$skip", String((skip ?? 0) + page));
-  if (top === undefined) u.searchParams.set("$top", String(page));
-  return u.pathname + u.search;
+  const page = top ?? DEFAULT_TOP;
+  const params = [...u.searchParams].filter(([k]) => k !== "$skip" && k !== "$top");
+  params.push(["$top", String(page)], ["$skip", String((skip ?? 0) + page)]);
+  // Option names keep their '$' (readable links); values are percent-encoded.
+  return u.pathname + "?" + params.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("&");
 }
 
 export async function getByKey(db: Db, reg: Registry, set: EntitySetDef, ctx: RequestCtx, key: string, query: Query): Promise<string> {
@@ -129,7 +132,8 @@ function castFor(fd: FieldDef): string {
 
 function value(fd: FieldDef, v: unknown): Sql {
   if (v === null) return raw("null");
-  return param(fd.type === "json" ? JSON.stringify(v) : v, castFor(fd));
+  // jsonb parameters are serialised by postgres.js from the server-described type: pass as is.
+  return param(v, castFor(fd));
 }
 
 /** Maps a Postgres constraint violation to the API's error shape. */
