@@ -21,7 +21,9 @@ language sql stable parallel safe as $$
   select nullif(current_setting('app.user_id', true), '')::int
 $$;
 
--- Every base table with a client_id column: rows of the request's clients only.
+-- Every base table with a client_id column: rows of the request's clients only. The settings are
+-- read through scalar subqueries so PostgreSQL evaluates them once per statement (an InitPlan),
+-- not once per row.
 do $$
 declare r record;
 begin
@@ -35,8 +37,8 @@ begin
     execute format('alter table %I force row level security', r.table_name);
     execute format('drop policy if exists tenant_isolation on %I', r.table_name);
     execute format(
-      'create policy tenant_isolation on %I using (app_all_clients() or client_id = any(app_client_ids())) '
-      'with check (app_all_clients() or client_id = any(app_client_ids()))', r.table_name);
+      'create policy tenant_isolation on %I using ((select app_all_clients()) or client_id = any((select app_client_ids())::int[])) '
+      'with check ((select app_all_clients()) or client_id = any((select app_client_ids())::int[]))', r.table_name);
   end loop;
 end $$;
 
@@ -44,5 +46,5 @@ end $$;
 alter table clients enable row level security;
 alter table clients force row level security;
 create policy tenant_isolation on clients
-  using (app_all_clients() or id = any(app_client_ids()))
-  with check (app_all_clients() or id = any(app_client_ids()));
+  using ((select app_all_clients()) or id = any((select app_client_ids())::int[]))
+  with check ((select app_all_clients()) or id = any((select app_client_ids())::int[]));

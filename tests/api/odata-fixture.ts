@@ -3,6 +3,7 @@
 // rows of client 2 are placed so that a scope leak in an expand, lambda or navigation path shows
 // up as a wrong answer.
 import postgres from "postgres";
+import { testServerAdminUrl } from "../helpers/server.ts";
 import { Registry } from "../../api/src/entities/registry.ts";
 import { entity, f, nav, type FieldDef } from "../../api/src/entities/types.ts";
 import { col, param, q } from "../../api/src/db/sqltext.ts";
@@ -202,8 +203,8 @@ insert into responses (client_id, project_id, survey_session_id, question_id, va
 insert into wide_things select 1, ${Array.from({ length: 60 }, (_, i) => String(i + 1)).join(", ")};
 `;
 
-function serverUrl(dbName: string): string {
-  const u = new URL(process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");
+async function serverUrl(dbName: string): Promise<string> {
+  const u = new URL(await testServerAdminUrl());
   u.pathname = "/" + dbName;
   return u.toString();
 }
@@ -216,10 +217,10 @@ export interface ScratchDb {
 /** Creates a scratch database with the fixture schema and rows; `drop()` removes it. */
 export async function scratchDb(): Promise<ScratchDb> {
   const name = `odata_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = postgres(serverUrl("postgres"), { max: 1, onnotice: () => {} });
+  const admin = postgres(await serverUrl("postgres"), { max: 1, onnotice: () => {} });
   // The name is built from digits and [a-z0-9] only: safe in the statement text.
   await admin.unsafe(`create database "${name}"`);
-  const sql = postgres(serverUrl(name), { max: 2, onnotice: () => {} });
+  const sql = postgres(await serverUrl(name), { max: 2, onnotice: () => {} });
   await sql.unsafe(SCHEMA + DATA);
   return {
     sql,

@@ -225,6 +225,11 @@ describe("$filter", () => {
     expect(reject("Projects", { $filter: "projectName eq 'abc" })).toBe("$filter: unterminated string literal at position 15 near ''abc'");
     expect(reject("Projects", { $filter: "id eq 1 # 2" })).toBe(`$filter: unexpected character "#" at position 8 near '#'`);
     expect(reject("Projects", { $filter: "launchDate eq 2026-02-30" })).toContain("invalid date value");
+    expect(reject("Projects", { $filter: "launchDate eq 2023-02-29" })).toContain("invalid date value");
+    expect(reject("Projects", { $filter: "launchDate eq 1900-02-29" })).toContain("invalid date value");
+    expect(reject("Projects", { $filter: "launchDate eq 0000-01-01" })).toContain("invalid date value");
+    expect(filter("Projects", "launchDate eq 2000-02-29 or launchDate eq 2024-02-29 or launchDate eq 0004-02-29").kind).toBe("or");
+    expect(reject("Projects", { $filter: "launchDate eq 2026-01-01T" })).toContain("malformed date/time");
     expect(reject("Projects", { $filter: "createdAt eq 2026-01-01T25:00:00Z" })).toContain("invalid date/time value");
     expect(reject("Projects", { $filter: "projectName eq 'a\u0000b'" })).toContain("NUL");
     expect(reject("Projects", { $filter: "id eq 5abc" })).toContain("malformed number");

@@ -1,7 +1,7 @@
 // The generic entity service: reads through the OData engine, writes through the registry's
 // schemas, every statement in the caller's tenant transaction with the registry scope applied.
 import type { Db, Tx } from "../db/client.ts";
-import { withTenant } from "../db/tx.ts";
+import { readAsTenant, withTenant } from "../db/tx.ts";
 import { col, ident, join, param, q, raw, type Sql } from "../db/sqltext.ts";
 import { ApiError } from "../errors.ts";
 import { canWrite, type RequestCtx } from "../access/principal.ts";
@@ -47,6 +47,12 @@ async function run<T>(tx: Tx, stmt: Sql): Promise<T[]> {
   return (await tx.unsafe(text, params as never[], { prepare: true })) as unknown as T[];
 }
 
+/** A read: one round trip (see readAsTenant). */
+function read<T>(db: Db, ctx: RequestCtx, stmt: Sql): Promise<T[]> {
+  const { text, params } = stmt.render();
+  return readAsTenant<T>(db, tenant(ctx), text, params);
+}
+
 function tenant(ctx: RequestCtx) {
   return { userId: ctx.principal.userId, clientIds: ctx.scope.clientIds };
 }
@@ -61,14 +67,41 @@ function parseKey(set: EntitySetDef, key: string): string | number {
   return key;
 }
 
+interface CompiledList {
+  text: string;
+  params: unknown[];
+  top: number | undefined;
+  skip: number | undefined;
+}
+
+/**
+ * Compiled list statements by set, query and tenant: a results page repeats the same few queries,
+ * so parse + compile (tens of microseconds) is done once. The key holds everything the statement
+ * depends on; entries are immutable.
+ */
+const listCache = new Map<string, CompiledList>();
+const LIST_CACHE_MAX = 2000;
+
+function compiledList(reg: Registry, set: EntitySetDef, ctx: RequestCtx, query: Query): CompiledList {
+  const key = JSON.stringify([set.name, query, ctx.principal.userId, ctx.scope.clientIds]);
+  let hit = listCache.get(key);
+  if (!hit) {
+    const parsed = parseQuery(query, set, reg);
+    const { text, params } = compileCollection(reg, set, parsed, { scope: scopeFor(ctx, reg) }).render();
+    hit = { text, params, top: parsed.top, skip: parsed.skip };
+    if (listCache.size >= LIST_CACHE_MAX) listCache.delete(listCache.keys().next().value!);
+    listCache.set(key, hit);
+  }
+  return hit;
+}
+
 export async function list(db: Db, reg: Registry, set: EntitySetDef, ctx: RequestCtx, query: Query, url: string): Promise<string> {
-  const parsed = parseQuery(query, set, reg);
-  const stmt = compileCollection(reg, set, parsed, { scope: scopeFor(ctx, reg) });
-  const [row] = await withTenant(db, tenant(ctx), (tx) => run<{ value: string; more: boolean; count: number | null }>(tx, stmt));
+  const c = compiledList(reg, set, ctx, query);
+  const [row] = await readAsTenant<{ value: string; more: boolean; count: number | null }>(db, tenant(ctx), c.text, c.params);
   let out = "{";
   if (row!.count !== null && row!.count !== undefined) out += `"@odata.count":${row!.count},`;
   out += `"value":${row!.value}`;
-  if (row!.more) out += `,"@odata.nextLink":${JSON.stringify(nextLink(url, parsed.top, parsed.skip))}`;
+  if (row!.more) out += `,"@odata.nextLink":${JSON.stringify(nextLink(url, c.top, c.skip))}`;
   return out + "}";
 }
 
@@ -85,7 +118,7 @@ function nextLink(url: string, top: number | undefined, skip: number | undefined
 export async function getByKey(db: Db, reg: Registry, set: EntitySetDef, ctx: RequestCtx, key: string, query: Query): Promise<string> {
   const parsed = parseQuery(query, set, reg);
   const stmt = compileEntity(reg, set, parseKey(set, key), parsed, { scope: scopeFor(ctx, reg) });
-  const [row] = await withTenant(db, tenant(ctx), (tx) => run<{ value: string }>(tx, stmt));
+  const [row] = await read<{ value: string }>(db, ctx, stmt);
   if (!row) throw new ApiError("NotFound", `${set.name}(${key}) not found`);
   return row.value;
 }
@@ -93,7 +126,7 @@ export async function getByKey(db: Db, reg: Registry, set: EntitySetDef, ctx: Re
 export async function count(db: Db, reg: Registry, set: EntitySetDef, ctx: RequestCtx, query: Query): Promise<number> {
   const parsed = parseQuery(query, set, reg);
   const stmt = compileCount(reg, set, parsed, { scope: scopeFor(ctx, reg) });
-  const [row] = await withTenant(db, tenant(ctx), (tx) => run<{ count: number }>(tx, stmt));
+  const [row] = await read<{ count: number }>(db, ctx, stmt);
   return row!.count;
 }
 

@@ -128,9 +128,28 @@ export function compileExpr(ctx: Ctx, env: Env, e: Expr): Sql {
   }
 }
 
+/**
+ * postgres.js serialises date and timestamp parameters through a JS Date, which drops
+ * microseconds and turns years outside 1..9999 into text PostgreSQL rejects. Those values
+ * therefore travel as text and the server casts them (ISO 8601 input is unambiguous whatever the
+ * DateStyle; every datetime literal carries its offset).
+ */
+const VIA_TEXT = new Set(["date", "timestamptz"]);
+
+/** A bind parameter of the literal's type. */
+export function bind(value: unknown, cast: string): Sql {
+  if (VIA_TEXT.has(cast)) return q`${param(value, "text")}::${raw(cast)}`;
+  return param(value, cast);
+}
+
+function bindArray(values: unknown[], cast: string): Sql {
+  if (VIA_TEXT.has(cast)) return q`${param(values, "text[]")}::${raw(cast + "[]")}`;
+  return param(values, `${cast}[]`);
+}
+
 function literalSql(e: LiteralExpr): Sql {
   if (e.cast === null) return raw("null");
-  return param(e.value, e.cast);
+  return bind(e.value, e.cast);
 }
 
 function countSql(ctx: Ctx, env: Env, e: CountExpr): Sql {
@@ -226,9 +245,9 @@ function inSql(ctx: Ctx, env: Env, e: InExpr): Sql {
   const list =
     cast === "bool"
       ? q`array[${join(values.map((v) => param(v.value, "bool")), ", ")}]`
-      : param(
+      : bindArray(
           values.map((v) => v.value),
-          `${cast}[]`,
+          cast,
         );
   const any = q`${x} = any(${list})`;
   return hasNull ? q`(${any} or ${x} is null)` : q`(${any})`;

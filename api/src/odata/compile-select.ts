@@ -1,13 +1,15 @@
-// Builds the JSON of entities in PostgreSQL: json_build_object per row with the registry's
-// camelCase names, expanded navigations as correlated subqueries in the same statement (an
-// object or null for to-one, an array for to-many, a number for nav/$count).
+// Builds the JSON of entities in PostgreSQL with the registry's camelCase names, expanded
+// navigations as correlated subqueries in the same statement (an object or null for to-one, an
+// array for to-many, a number for nav/$count).
+//
+// Objects come from row_to_json over a one-row subselect whose column aliases are the property
+// names, and arrays from array_to_json(array_agg(..)): both print compact JSON ({"id":1},[..,..])
+// where json_build_object and json_agg put spaces around ':' and after ','. A row also has no
+// 100-argument limit, so wide entities need no chunking and keep the declaration order.
 import type { EntitySetDef, FieldType } from "../entities/types.ts";
-import { col, ident, join, jsonKey, param, q, raw, type Sql } from "../db/sqltext.ts";
+import { col, ident, join, param, q, raw, type Sql } from "../db/sqltext.ts";
 import type { ExpandItem, ODataQuery } from "./ast.ts";
 import { and, compileExpr, envFor, freshAlias, guard, localColumn, orderSql, targetColumn, type Ctx } from "./compile-expr.ts";
-
-/** json_build_object takes at most 100 arguments: 50 key/value pairs. */
-const PAIRS_PER_CALL = 50;
 
 /** A column value as it should appear in JSON. */
 export function encodeValue(value: Sql, type: FieldType): Sql {
@@ -20,22 +22,28 @@ export function encodeValue(value: Sql, type: FieldType): Sql {
 
 export type JsonTree = Map<string, Sql | JsonTree>;
 
+const PROPERTY = /^[A-Za-z_][A-Za-z0-9_]*(@odata\.count)?$/;
+
 /**
- * A JSON object from name/value pairs. Wide objects are built in chunks merged with jsonb `||`
- * (jsonb then orders keys by length and name instead of declaration order; only objects with
- * more than 50 properties are affected).
+ * A property name as a quoted column alias (row_to_json takes the JSON keys from the aliases).
+ * Only registry names and parser-checked aliases reach here; checked anyway, as ident() checks
+ * columns. PostgreSQL truncates identifiers beyond 63 bytes, which would change the key.
  */
+function propertyAlias(name: string): Sql {
+  if (!PROPERTY.test(name) || name.length > 63) throw new Error(`unsafe property name ${JSON.stringify(name)}`);
+  return raw(`"${name}"`);
+}
+
+/** A JSON object from name/value pairs, in that order. */
 export function buildObject(pairs: readonly (readonly [string, Sql])[]): Sql {
   if (!pairs.length) return raw("'{}'::json");
-  const call = (fn: string, chunk: readonly (readonly [string, Sql])[]) =>
-    q`${raw(fn)}(${join(
-      chunk.map(([k, v]) => q`${jsonKey(k)}, ${v}`),
-      ", ",
-    )})`;
-  if (pairs.length <= PAIRS_PER_CALL) return call("json_build_object", pairs);
-  const chunks: Sql[] = [];
-  for (let i = 0; i < pairs.length; i += PAIRS_PER_CALL) chunks.push(call("jsonb_build_object", pairs.slice(i, i + PAIRS_PER_CALL)));
-  return q`(${join(chunks, " || ")})`;
+  const cols = pairs.map(([k, v]) => q`${v} as ${propertyAlias(k)}`);
+  return q`(select row_to_json(odata_row) from (select ${join(cols, ", ")}) odata_row)`;
+}
+
+/** Aggregate: the JSON array of `item` over the rows of the enclosing query, in `order` (null for none). */
+export function jsonArray(item: Sql, order: Sql): Sql {
+  return q`array_to_json(array_agg(${item} order by ${order}))`;
 }
 
 /** Nested objects (for grouped navigation paths) from a tree of names. */
@@ -74,13 +82,14 @@ function expandPairs(ctx: Ctx, parent: string, item: ExpandItem): (readonly [str
   const obj = entityObject(ctx, to, a, query);
   let rows: Sql;
   if (query.top === undefined && query.skip === undefined) {
-    rows = q`(select json_agg(${obj} order by ${order}) from ${from} where ${where})`;
+    rows = q`(select ${jsonArray(obj, order)} from ${from} where ${where})`;
   } else {
-    // Page inside the subquery, keep the page's order through row_number.
+    // Page inside the subquery; the order is re-applied to the few rows it keeps (the same
+    // expressions: the subquery exposes every column under the same alias).
     const limit = query.top === undefined ? raw("") : q` limit ${param(String(query.top), "int8")}`;
     const offset = query.skip === undefined ? raw("") : q` offset ${param(String(query.skip), "int8")}`;
-    const page = q`select ${ident(a)}.*, row_number() over (order by ${order}) as odata_rn from ${from} where ${where} order by ${order}${limit}${offset}`;
-    rows = q`(select json_agg(${obj} order by ${col(a, "odata_rn")}) from (${page}) ${ident(a)})`;
+    const page = q`select ${ident(a)}.* from ${from} where ${where} order by ${order}${limit}${offset}`;
+    rows = q`(select ${jsonArray(obj, order)} from (${page}) ${ident(a)})`;
   }
   const out: (readonly [string, Sql])[] = [[item.name, q`coalesce(${rows}, '[]'::json)`]];
   if (query.count) out.push([`${item.name}@odata.count`, count]);

@@ -42,9 +42,8 @@ function rootWhere(ctx: Ctx, set: EntitySetDef, query: ODataQuery): Sql[] {
  * `select value, more, count`: value is the JSON array text of the page, more whether rows
  * follow it, count the total ignoring $top/$skip when $count=true (else null).
  *
- * The inner query numbers the page's rows (plus one lookahead row) in the requested order; the
- * outer aggregate turns the numbered rows into JSON, leaving the lookahead row out (FILTER is
- * evaluated before the aggregate's argument, so that row's JSON is never built).
+ * The lookahead row is left out by the aggregate's FILTER, which is evaluated before the
+ * aggregate's argument, so that row's JSON (and its expansions) is never built.
  */
 export function compileCollection(reg: Registry, set: EntitySetDef, query: ODataQuery, opts: CompileOptions): Sql {
   const ctx = newCtx(reg, opts);
@@ -53,7 +52,7 @@ export function compileCollection(reg: Registry, set: EntitySetDef, query: OData
   const skip = query.skip ?? 0;
   const limit = param(String(top + 1), "int8");
   const offset = param(String(skip), "int8");
-  const end = param(String(skip + top), "int8");
+  const topParam = param(String(top), "int8");
 
   let source: Sql;
   let order: Sql | null;
@@ -73,12 +72,16 @@ export function compileCollection(reg: Registry, set: EntitySetDef, query: OData
     // Same FROM/WHERE in its own scope: alias t0 there shadows the page's t0.
     countOf = q`(select count(*) from ${source})`;
   }
-  const window = order ? q`row_number() over (order by ${order})` : raw("row_number() over ()");
+  // Innermost: the page plus one lookahead row (a top-N sort, not a sort of every match).
+  // Middle: number those few rows in the same order (the key ends it, so the order is total).
+  // Outer: JSON of the numbered rows up to $top; a row numbered beyond it means `more`.
   const orderBy = order ? q` order by ${order}` : raw("");
-  const page = q`select ${ident(ROOT)}.*, ${window} as odata_rn from ${source}${orderBy} limit ${limit} offset ${offset}`;
+  const window = order ? q`row_number() over (order by ${order})` : raw("row_number() over ()");
+  const page = q`select ${ident(ROOT)}.* from ${source}${orderBy} limit ${limit} offset ${offset}`;
+  const numbered = q`select ${ident(ROOT)}.*, ${window} as odata_rn from (${page}) ${ident(ROOT)}`;
   const rn = col(ROOT, "odata_rn");
   const count = query.count ? q`${countOf}::float8` : raw("null::float8");
-  return q`select coalesce(json_agg(${object} order by ${rn}) filter (where ${rn} <= ${end}), '[]'::json)::text as value, coalesce(bool_or(${rn} > ${end}), false) as more, ${count} as count from (${page}) ${ident(ROOT)}`;
+  return q`select coalesce(array_to_json(array_agg(${object} order by ${rn}) filter (where ${rn} <= ${topParam})), '[]'::json)::text as value, coalesce(bool_or(${rn} > ${topParam}), false) as more, ${count} as count from (${numbered}) ${ident(ROOT)}`;
 }
 
 /** Only $select and $expand apply to a single entity. */

@@ -25,7 +25,8 @@ const DATE_PREFIX = /\d{4}-\d{2}-\d{2}/y;
 const NUMBER = /-?(\d+)(?:\.(\d+))?/y;
 
 function daysIn(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  return month === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
 }
 
 function validDate(y: number, m: number, d: number): boolean {

@@ -70,8 +70,8 @@ export function parseQuery(raw: Record<string, string | undefined>, set: EntityS
   query.filter = run("$filter", (c) => new ExprParser(c, { reg, it: set }).parseBoolean());
   query.orderby =
     run("$orderby", (c) => (grouped ? parseOutputOrder(c, query.apply!) : parseOrderBy(c, set, reg))) ?? defaultOrder(set, reg, grouped);
-  query.top = run("$top", (c) => parseInt(c, MAX_TOP));
-  query.skip = run("$skip", (c) => parseInt(c, MAX_SKIP));
+  query.top = run("$top", (c) => parseNonNegative(c, MAX_TOP));
+  query.skip = run("$skip", (c) => parseNonNegative(c, MAX_SKIP));
   query.count = run("$count", parseBool) ?? false;
   return query;
 }
@@ -85,7 +85,7 @@ function defaultOrder(set: EntitySetDef, reg: Registry, grouped = false): OrderI
   return out;
 }
 
-function parseInt(cur: Cursor, max: number): number {
+function parseNonNegative(cur: Cursor, max: number): number {
   const t = cur.next();
   if (t.kind !== "int" || t.value.startsWith("-")) cur.fail("expected a non-negative integer", t);
   const n = Number(t.value);
@@ -209,10 +209,10 @@ function parseNestedOptions(cur: Cursor, step: NavStep, countOnly: boolean, quer
         query.orderby = parseOrderBy(cur, step.to, reg);
         break;
       case "$top":
-        query.top = parseInt(cur, MAX_TOP);
+        query.top = parseNonNegative(cur, MAX_TOP);
         break;
       case "$skip":
-        query.skip = parseInt(cur, MAX_SKIP);
+        query.skip = parseNonNegative(cur, MAX_SKIP);
         break;
       case "$count":
         query.count = parseBool(cur);
