@@ -46,6 +46,12 @@ export function rewriteKeyPath(path: string): string {
   });
 }
 
+/** The SQLSTATE of a PostgreSQL error (tenant entry and row-level security raise 42501 / 28000). */
+function dbCode(err: unknown): string | undefined {
+  const c = (err as { code?: unknown }).code;
+  return typeof c === "string" ? c : undefined;
+}
+
 function validationErrors(error: ZodError): FieldError[] {
   return error.issues.map((i) => ({ path: i.path.map(String).join(".") || "(body)", message: i.message }));
 }
@@ -79,6 +85,8 @@ export function newApp(deps: AppDeps): App {
       e = new ApiError(err.status === 404 ? "NotFound" : "BadRequest", err.message || "Bad request");
       if (err.status === 413) e = new ApiError("PayloadTooLarge", "Request body too large");
     } else if (err instanceof SyntaxError) e = new ApiError("BadRequest", "Malformed JSON body");
+    else if (dbCode(err) === "42501") e = new ApiError("Forbidden", "You do not have access to this client or row");
+    else if (dbCode(err) === "28000") e = new ApiError("Unauthorized", "Not signed in");
     else {
       // Unexpected: log with the trace id, answer without internals.
       console.error(`[${traceId}]`, err);

@@ -74,15 +74,37 @@ describe("reads", () => {
   });
 
   test("row-level security alone keeps tenants apart (no registry scope in the SQL)", async () => {
-    const rows = await withTenant(tdb.db, { userId: 9006, clientIds: [2001] }, (tx) => tx`select client_id from projects`);
+    const globex = { userId: 9006, clientId: 2001, descendants: false };
+    const rows = await withTenant(tdb.db, globex, (tx) => tx<{ client_id: number }[]>`select client_id from projects`);
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((r) => r.client_id === 2001), "RLS shows Globex only its rows").toBe(true);
-    const none = await withTenant(tdb.db, { userId: 9006, clientIds: [] }, (tx) => tx`select count(*)::int as n from test_options`);
-    expect(none[0]!.n).toBe(0);
+    const acmeRows = await withTenant(tdb.db, globex, (tx) => tx<{ n: number }[]>`select count(*)::int as n from test_options where client_id = 1003`);
+    expect(acmeRows[0]!.n, "Acme's rows are invisible to Globex").toBe(0);
     await expect(
-      withTenant(tdb.db, { userId: 9006, clientIds: [2001] }, (tx) => tx`insert into segments (client_id, project_id, name) values (1003, 1001, 'x')`),
+      withTenant(tdb.db, globex, (tx) => tx`insert into segments (client_id, project_id, name) values (1003, 1001, 'x')`),
       "RLS refuses writing into another tenant",
     ).rejects.toThrow();
+    await expect(
+      withTenant(tdb.db, { userId: 9006, clientId: 1003, descendants: false }, async () => 1),
+      "entering a client without a membership fails",
+    ).rejects.toThrow(/no access/);
+  });
+
+  test("roles inherit down the client tree, and requestscope descendants widens the rows", async () => {
+    // admin@acme is Admin of the enterprise 1001, so of Team B (1004) too, without a membership there.
+    const teamB = await call(app, "acmeAdmin", 1004, "GET", "/api/v1/Teams(1004)");
+    expect(teamB.status, "inherited access to a team beneath the enterprise").toBe(200);
+    const userOnB = await call(app, "acmeUser", 1004, "GET", "/api/v1/Teams(1004)");
+    expect(userOnB.status, "a member of Team A only has no access to Team B").toBe(403);
+    expect(userOnB.body.typename).toBe("Forbidden");
+
+    const res = await app.request("/api/v1/Projects?$select=clientId", {
+      headers: { authorization: "Bearer acmeAdmin", clientId: "1002", requestscope: "descendants" },
+    });
+    const clients = new Set(((await res.json()) as { value: { clientId: number }[] }).value.map((p) => p.clientId));
+    expect([...clients].sort(), "the org's page sees both teams' projects").toEqual([1003, 1004]);
+    const plain = await call(app, "acmeAdmin", 1002, "GET", "/api/v1/Projects?$select=clientId");
+    expect(plain.body.value, "without descendants: the org's own rows only").toEqual([]);
   });
 
   test("a page cut short by the server's page size carries @odata.nextLink", async () => {

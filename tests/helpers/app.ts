@@ -1,20 +1,20 @@
-// The app under test with a stand-in for sign-in: a bearer token names one of the fixture
-// principals, and the clientId header chooses the client. Membership checks belong to the auth
-// layer and are tested there; these tests exercise the generic layer given a principal.
+// The app under test with a stand-in for sign-in: a bearer token names one of the fixture users
+// and the clientId header chooses the client. Membership and role are checked by the database as
+// in production (app_enter); only the token check is replaced here.
 import { newApp, type App } from "../../api/src/app.ts";
 import type { Principal, RequestCtx } from "../../api/src/access/principal.ts";
 import { registry } from "../../api/src/entities/index.ts";
 import { ApiError } from "../../api/src/errors.ts";
 import type { Db } from "../../api/src/db/client.ts";
 
-/** Fixture users (tests/helpers/fixtures.sql) and their role on the fixture clients. */
-export const PRINCIPALS: Record<string, { principal: Principal; roles: Record<number, 1 | 2 | 3> }> = {
-  staff: { principal: { userId: 9001, isStaff: true, isSuperAdmin: true }, roles: {} },
-  ops: { principal: { userId: 9002, isStaff: true, isSuperAdmin: false }, roles: {} },
-  acmeAdmin: { principal: { userId: 9003, isStaff: false, isSuperAdmin: false }, roles: { 1003: 1, 1001: 1 } },
-  acmeUser: { principal: { userId: 9004, isStaff: false, isSuperAdmin: false }, roles: { 1003: 2 } },
-  acmeViewer: { principal: { userId: 9005, isStaff: false, isSuperAdmin: false }, roles: { 1003: 3 } },
-  globexAdmin: { principal: { userId: 9006, isStaff: false, isSuperAdmin: false }, roles: { 2001: 1 } },
+/** Fixture users (tests/helpers/fixtures.sql). */
+export const PRINCIPALS: Record<string, Principal> = {
+  staff: { userId: 9001, isStaff: true, isSuperAdmin: true },
+  ops: { userId: 9002, isStaff: true, isSuperAdmin: false },
+  acmeAdmin: { userId: 9003, isStaff: false, isSuperAdmin: false },
+  acmeUser: { userId: 9004, isStaff: false, isSuperAdmin: false },
+  acmeViewer: { userId: 9005, isStaff: false, isSuperAdmin: false },
+  globexAdmin: { userId: 9006, isStaff: false, isSuperAdmin: false },
 };
 
 export function testApp(db: Db): App {
@@ -23,17 +23,10 @@ export function testApp(db: Db): App {
     registry,
     authenticate: async (c): Promise<RequestCtx> => {
       const token = c.req.header("authorization")?.replace(/^Bearer /, "");
-      const who = token ? PRINCIPALS[token] : undefined;
-      if (!who) throw new ApiError("Unauthorized", "Not signed in");
+      const principal = token ? PRINCIPALS[token] : undefined;
+      if (!principal) throw new ApiError("Unauthorized", "Not signed in");
       const header = c.req.header("clientId");
-      const clientId = header ? Number(header) : null;
-      if (clientId === null) {
-        if (!who.principal.isStaff) throw new ApiError("BadRequest", "clientId header required");
-        return { principal: who.principal, scope: { clientId: null, clientIds: "all", roleId: null } };
-      }
-      const roleId = who.roles[clientId] ?? null;
-      if (roleId === null && !who.principal.isStaff) throw new ApiError("Forbidden", "Not a member of this client");
-      return { principal: who.principal, scope: { clientId, clientIds: [clientId], roleId } };
+      return { principal, clientId: header ? Number(header) : null, descendants: c.req.header("requestscope") === "descendants" };
     },
   });
 }

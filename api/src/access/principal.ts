@@ -1,5 +1,8 @@
-// Who is calling and which clients' rows they may reach. The auth layer builds these; the generic
-// entity layer and every service take them as arguments, never from a request body.
+// Who is calling and which client the request names. The auth layer builds these from the token
+// and headers; the generic entity layer and every service take them as arguments, never from a
+// request body. Membership and role are resolved in the database when the request enters its
+// tenant (db/tx.ts, app_enter), so a revoked membership or a disabled user takes effect at once.
+import type { EffectiveRole, TenantRequest } from "../db/tx.ts";
 
 export interface Principal {
   userId: number;
@@ -9,28 +12,25 @@ export interface Principal {
   isSuperAdmin: boolean;
 }
 
-export type RequestScopeMode = "client" | "descendants";
-
-export interface ClientScope {
-  /** The client named by the clientId header, if any. */
-  clientId: number | null;
-  /**
-   * The clients whose rows this request may touch: the chosen client, or with requestscope
-   * `descendants` the client and every client beneath it. "all" only for staff without a
-   * clientId header (the /admin area).
-   */
-  clientIds: readonly number[] | "all";
-  /** The caller's effective role on clientId (1 Admin, 2 User, 3 Viewer); null for staff-only access. */
-  roleId: 1 | 2 | 3 | null;
-}
-
 export interface RequestCtx {
   principal: Principal;
-  scope: ClientScope;
+  /** The client the request names (clientId header), or null (e.g. the /admin area). */
+  clientId: number | null;
+  /** requestscope `descendants`: the client and every client beneath it (org and enterprise pages). */
+  descendants: boolean;
 }
 
-/** Viewers never write; staff write wherever they can read. */
-export function canWrite(ctx: RequestCtx): boolean {
+/** Staff working across all clients: no clientId, so no tenant predicate (RLS: app.all_clients). */
+export function isAllClients(ctx: RequestCtx): boolean {
+  return ctx.principal.isStaff && ctx.clientId === null;
+}
+
+export function tenantOf(ctx: RequestCtx): TenantRequest {
+  return { userId: ctx.principal.userId, clientId: ctx.clientId, descendants: ctx.descendants };
+}
+
+/** Viewers never write; staff write wherever they can read; without a client only staff write. */
+export function canWrite(ctx: RequestCtx, role: EffectiveRole): boolean {
   if (ctx.principal.isStaff) return true;
-  return ctx.scope.roleId === 1 || ctx.scope.roleId === 2;
+  return role === 1 || role === 2;
 }

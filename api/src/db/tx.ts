@@ -1,55 +1,76 @@
-// The per-request transaction: runs as the app role (subject to row-level security) with the
-// tenant settings transaction-local, so a pooled connection never carries them to another request.
+// The per-request transaction. Every request enters its tenant with app_enter() (migration 0009):
+// it checks the user and their membership of the chosen client, sets the transaction-local
+// settings row-level security reads, and returns the caller's role; the request then runs as the
+// app role (NOBYPASSRLS). Settings are transaction-local, so a pooled connection (or PgBouncer in
+// transaction mode) never carries them into another request.
 import type { Db, Tx } from "./client.ts";
 import { APP_ROLE } from "./roles.ts";
 
-export interface TenantSettings {
+export interface TenantRequest {
   userId: number;
-  /** Comma-free list of client ids, or "all" for staff. */
-  clientIds: readonly number[] | "all";
+  /** The client the request names (clientId header), or null. */
+  clientId: number | null;
+  /** requestscope: descendants — the client and every client beneath it. */
+  descendants: boolean;
 }
 
-export async function withTenant<T>(db: Db, t: TenantSettings, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  return (await db.begin(async (tx) => {
-    await tx`select set_config('role', ${APP_ROLE}, true),
-      set_config('app.user_id', ${String(t.userId)}, true),
-      set_config('app.client_ids', ${t.clientIds === "all" ? "" : t.clientIds.join(",")}, true),
-      set_config('app.all_clients', ${t.clientIds === "all" ? "on" : "off"}, true)`;
-    return fn(tx);
-  })) as T;
-}
+/** The caller's role on the chosen client: 1 Admin, 2 User, 3 Viewer, 0 staff; null without a client. */
+export type EffectiveRole = 0 | 1 | 2 | 3 | null;
 
-/**
- * BEGIN and the tenant settings as one simple-protocol message. The values are integers of our
- * own principal (checked here), never request text, so formatting them into the text is safe.
- */
-function beginAsTenant(t: TenantSettings): string {
-  const ints = (xs: readonly number[]) => xs.map((x) => {
-    if (!Number.isSafeInteger(x)) throw new Error(`bad id ${x}`);
-    return String(x);
-  });
-  const [user] = ints([t.userId]);
-  const clients = t.clientIds === "all" ? "" : ints(t.clientIds).join(",");
-  return `begin; select set_config('role', '${APP_ROLE}', true), set_config('app.user_id', '${user}', true), ` +
-    `set_config('app.client_ids', '${clients}', true), set_config('app.all_clients', '${t.clientIds === "all" ? "on" : "off"}', true)`;
+function int(x: number): string {
+  if (!Number.isSafeInteger(x)) throw new Error(`bad id ${x}`);
+  return String(x);
 }
 
 /**
- * One read statement in a tenant transaction, in a single round trip: BEGIN, the settings, the
- * statement and COMMIT are pipelined on a reserved connection. If any step fails the transaction
- * is aborted, so the statement never runs without its settings (and the registry scope in its
- * text is the first wall regardless).
+ * BEGIN and the tenant entry as one simple-protocol message (one round trip, no prepared
+ * statement). The values are integers of the authenticated principal, checked here, never
+ * request text, so formatting them into the text is safe.
  */
-export async function readAsTenant<T>(db: Db, t: TenantSettings, text: string, params: unknown[]): Promise<T[]> {
+function enterText(t: TenantRequest): string {
+  const client = t.clientId === null ? "null" : int(t.clientId);
+  return `begin; select set_config('role', '${APP_ROLE}', true), app_enter(${int(t.userId)}, ${client}, ${t.descendants}) as role_id`;
+}
+
+type EnterResult = [unknown, { role_id: number | null }[]];
+
+/** Runs fn in the request's tenant transaction; fn learns the caller's effective role. */
+export async function withTenant<T>(db: Db, t: TenantRequest, fn: (tx: Tx, role: EffectiveRole) => Promise<T>): Promise<T> {
   const c = await db.reserve();
   try {
-    const steps = [
-      c.unsafe(beginAsTenant(t)),
+    const [, rows] = (await c.unsafe(enterText(t))) as unknown as EnterResult;
+    const role = (rows[0]?.role_id ?? null) as EffectiveRole;
+    try {
+      const out = await fn(c as unknown as Tx, role);
+      await c.unsafe("commit");
+      return out;
+    } catch (e) {
+      await c.unsafe("rollback").catch(() => {});
+      throw e;
+    }
+  } catch (e) {
+    // A failed enter leaves an aborted transaction behind: end it before the connection returns.
+    await c.unsafe("rollback").catch(() => {});
+    throw e;
+  } finally {
+    c.release();
+  }
+}
+
+/**
+ * One read statement in a tenant transaction, in a single round trip: the entry, the statement
+ * and COMMIT are pipelined on a reserved connection. If the entry fails (no membership, disabled
+ * user) the transaction is aborted, so the statement never runs without its settings.
+ */
+export async function readAsTenant<T>(db: Db, t: TenantRequest, text: string, params: unknown[]): Promise<T[]> {
+  const c = await db.reserve();
+  try {
+    const settled = await Promise.allSettled([
+      c.unsafe(enterText(t)),
       // Safe: `text` is compiled from registry names only (db/sqltext.ts); values are parameters.
       c.unsafe(text, params as never[], { prepare: true }),
       c.unsafe("commit"),
-    ];
-    const settled = await Promise.allSettled(steps);
+    ]);
     const failed = settled.find((s) => s.status === "rejected");
     if (failed) throw (failed as PromiseRejectedResult).reason;
     return (settled[1] as PromiseFulfilledResult<unknown>).value as T[];

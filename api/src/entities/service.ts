@@ -4,7 +4,8 @@ import type { Db, Tx } from "../db/client.ts";
 import { readAsTenant, withTenant } from "../db/tx.ts";
 import { col, ident, join, param, q, raw, type Sql } from "../db/sqltext.ts";
 import { ApiError } from "../errors.ts";
-import { canWrite, type RequestCtx } from "../access/principal.ts";
+import { canWrite, isAllClients, tenantOf, type RequestCtx } from "../access/principal.ts";
+import type { EffectiveRole } from "../db/tx.ts";
 import { parseQuery } from "../odata/parser.ts";
 import { DEFAULT_TOP } from "../odata/limits.ts";
 import { compileCollection, compileCount, compileEntity, type ScopeFn } from "../odata/compile.ts";
@@ -13,20 +14,24 @@ import type { EntitySetDef, FieldDef } from "./types.ts";
 
 type Query = Record<string, string | undefined>;
 
-/** The registry scope as a SQL predicate on a table alias (the first wall; RLS is the second). */
+/**
+ * The registry scope as a SQL predicate on a table alias: the first wall; row-level security is
+ * the second. The client ids come from the settings app_enter() made for this request.
+ */
 export function scopeFor(ctx: RequestCtx, reg: Registry): ScopeFn {
+  const all = isAllClients(ctx);
   return (set, alias) => {
     switch (set.scope) {
       case "global":
         return null;
       case "user":
         // Staff in the admin area (no clientId header) read every user's rows.
-        if (ctx.scope.clientIds === "all") return null;
+        if (all) return null;
         return q`${col(alias, "user_id")} = ${param(ctx.principal.userId, "int4")}`;
       case "client":
       case "shared": {
-        if (ctx.scope.clientIds === "all") return null;
-        const ids = param(ctx.scope.clientIds, "int4[]");
+        if (all) return null;
+        const ids = raw("(select app_client_ids())::int[]");
         if (set.clientVia) {
           const via = set.nav[set.clientVia]!;
           const target = reg.mustGet(via.target);
@@ -50,12 +55,9 @@ async function run<T>(tx: Tx, stmt: Sql): Promise<T[]> {
 /** A read: one round trip (see readAsTenant). */
 function read<T>(db: Db, ctx: RequestCtx, stmt: Sql): Promise<T[]> {
   const { text, params } = stmt.render();
-  return readAsTenant<T>(db, tenant(ctx), text, params);
+  return readAsTenant<T>(db, tenantOf(ctx), text, params);
 }
 
-function tenant(ctx: RequestCtx) {
-  return { userId: ctx.principal.userId, clientIds: ctx.scope.clientIds };
-}
 
 function parseKey(set: EntitySetDef, key: string): string | number {
   const kf = set.fields[set.key]!;
@@ -83,7 +85,7 @@ const listCache = new Map<string, CompiledList>();
 const LIST_CACHE_MAX = 2000;
 
 function compiledList(reg: Registry, set: EntitySetDef, ctx: RequestCtx, query: Query): CompiledList {
-  const key = JSON.stringify([set.name, query, ctx.principal.userId, ctx.scope.clientIds]);
+  const key = JSON.stringify([set.name, query, ctx.principal.userId, ctx.principal.isStaff, ctx.clientId]);
   let hit = listCache.get(key);
   if (!hit) {
     const parsed = parseQuery(query, set, reg);
@@ -97,7 +99,7 @@ function compiledList(reg: Registry, set: EntitySetDef, ctx: RequestCtx, query: 
 
 export async function list(db: Db, reg: Registry, set: EntitySetDef, ctx: RequestCtx, query: Query, url: string): Promise<string> {
   const c = compiledList(reg, set, ctx, query);
-  const [row] = await readAsTenant<{ value: string; more: boolean; count: number | null }>(db, tenant(ctx), c.text, c.params);
+  const [row] = await readAsTenant<{ value: string; more: boolean; count: number | null }>(db, tenantOf(ctx), c.text, c.params);
   let out = "{";
   if (row!.count !== null && row!.count !== undefined) out += `"@odata.count":${row!.count},`;
   out += `"value":${row!.value}`;
@@ -132,12 +134,12 @@ export async function count(db: Db, reg: Registry, set: EntitySetDef, ctx: Reque
 
 // ---- writes ----
 
-function assertCanWrite(set: EntitySetDef, ctx: RequestCtx): void {
+function assertCanWrite(set: EntitySetDef, ctx: RequestCtx, role: EffectiveRole): void {
   if (set.view) throw new ApiError("MethodNotAllowed", `${set.name} is read-only`);
   if (set.scope === "global" && !ctx.principal.isStaff) {
     throw new ApiError("Forbidden", `Only provider staff can change ${set.name}`);
   }
-  if (!canWrite(ctx)) throw new ApiError("Forbidden", "Your role cannot make changes");
+  if (!canWrite(ctx, role)) throw new ApiError("Forbidden", "Your role cannot make changes");
 }
 
 function castFor(fd: FieldDef): string {
@@ -185,14 +187,14 @@ function mapDbError(set: EntitySetDef, e: unknown): never {
 function owningColumns(set: EntitySetDef, ctx: RequestCtx): { column: string; value: number }[] {
   if (set.scope === "user") return [{ column: "user_id", value: ctx.principal.userId }];
   if ((set.scope === "client" || set.scope === "shared") && !set.clientVia && set.clientColumn === "client_id") {
-    if (ctx.scope.clientId === null) throw new ApiError("BadRequest", `A clientId header is required to create ${set.name}`);
-    return [{ column: "client_id", value: ctx.scope.clientId }];
+    if (ctx.clientId === null) throw new ApiError("BadRequest", `A clientId header is required to create ${set.name}`);
+    return [{ column: "client_id", value: ctx.clientId }];
   }
   return [];
 }
 
 export async function create(db: Db, reg: Registry, set: EntitySetDef, ctx: RequestCtx, body: Record<string, unknown>): Promise<string> {
-  assertCanWrite(set, ctx);
+  if (set.view) throw new ApiError("MethodNotAllowed", `${set.name} is read-only`);
   const cols: Sql[] = [];
   const vals: Sql[] = [];
   for (const [name, v] of Object.entries(body)) {
@@ -209,14 +211,15 @@ export async function create(db: Db, reg: Registry, set: EntitySetDef, ctx: Requ
   const stmt = cols.length
     ? q`insert into ${ident(set.table)} (${join(cols, ", ")}) values (${join(vals, ", ")}) returning ${keyCol} as key`
     : q`insert into ${ident(set.table)} default values returning ${keyCol} as key`;
-  return withTenant(db, tenant(ctx), async (tx) => {
+  return withTenant(db, tenantOf(ctx), async (tx, role) => {
+    assertCanWrite(set, ctx, role);
     const [row] = await run<{ key: string | number }>(tx, stmt).catch((e) => mapDbError(set, e));
     return readBack(tx, reg, set, ctx, row!.key);
   });
 }
 
 export async function update(db: Db, reg: Registry, set: EntitySetDef, ctx: RequestCtx, key: string, body: Record<string, unknown>): Promise<string> {
-  assertCanWrite(set, ctx);
+  if (set.view) throw new ApiError("MethodNotAllowed", `${set.name} is read-only`);
   const k = parseKey(set, key);
   const sets: Sql[] = [];
   for (const [name, v] of Object.entries(body)) {
@@ -226,7 +229,8 @@ export async function update(db: Db, reg: Registry, set: EntitySetDef, ctx: Requ
   }
   if (set.fields.updatedAt) sets.push(q`${ident(set.fields.updatedAt.column)} = now()`);
   if (!sets.length) throw new ApiError("ValidationError", `Nothing to update on ${set.name}`);
-  return withTenant(db, tenant(ctx), async (tx) => {
+  return withTenant(db, tenantOf(ctx), async (tx, role) => {
+    assertCanWrite(set, ctx, role);
     const rows = await run<{ key: unknown }>(tx, q`update ${ident(set.table)} t set ${join(sets, ", ")} where ${keyWhere(reg, set, ctx, k)} returning 1 as key`).catch(
       (e) => mapDbError(set, e),
     );
@@ -236,12 +240,13 @@ export async function update(db: Db, reg: Registry, set: EntitySetDef, ctx: Requ
 }
 
 export async function remove(db: Db, reg: Registry, set: EntitySetDef, ctx: RequestCtx, key: string): Promise<void> {
-  assertCanWrite(set, ctx);
+  if (set.view) throw new ApiError("MethodNotAllowed", `${set.name} is read-only`);
   const k = parseKey(set, key);
   const stmt = set.softDelete
     ? q`update ${ident(set.table)} t set deleted_at = now() where ${keyWhere(reg, set, ctx, k)} returning 1 as key`
     : q`delete from ${ident(set.table)} t where ${keyWhere(reg, set, ctx, k)} returning 1 as key`;
-  await withTenant(db, tenant(ctx), async (tx) => {
+  await withTenant(db, tenantOf(ctx), async (tx, role) => {
+    assertCanWrite(set, ctx, role);
     const rows = await run(tx, stmt).catch((e) => mapDbError(set, e));
     if (!rows.length) throw new ApiError("NotFound", `${set.name}(${key}) not found`);
   });
