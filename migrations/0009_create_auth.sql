@@ -66,8 +66,10 @@ $$;
 -- chosen client (1 Admin, 2 User, 3 Viewer; 0 for provider staff acting without a membership;
 -- null when no client is chosen). Roles inherit downwards: a membership on an org or enterprise
 -- applies to every client beneath it, and the most privileged applicable membership wins.
--- SECURITY DEFINER: it reads memberships before row-level security applies to the request.
-create or replace function app_enter(p_user int, p_client int, p_descendants boolean)
+-- SECURITY DEFINER: it reads memberships and sessions before row-level security applies to the
+-- request (the app role has no access to auth_sessions at all). p_session null is for system
+-- callers (jobs), which hold no login session.
+create or replace function app_enter(p_user int, p_client int, p_descendants boolean, p_session uuid default null)
 returns int
 language plpgsql volatile security definer set search_path = public as $$
 declare
@@ -79,6 +81,12 @@ begin
   select is_staff, disabled_at into v_staff, v_disabled from users where id = p_user;
   if not found or v_disabled is not null then
     raise exception 'user % cannot sign in', p_user using errcode = '28000';
+  end if;
+  -- A signed-out (revoked) or expired login session ends its access tokens at once.
+  if p_session is not null and not exists (
+    select 1 from auth_sessions where id = p_session and user_id = p_user and revoked_at is null and expires_at > now()
+  ) then
+    raise exception 'session ended' using errcode = '28000';
   end if;
   perform set_config('app.user_id', p_user::text, true);
 

@@ -11,6 +11,7 @@ import { ApiError, type FieldError } from "./errors.ts";
 import type { RequestCtx } from "./access/principal.ts";
 import type { Registry } from "./entities/registry.ts";
 import { registerEntityRoutes } from "./entities/routes.ts";
+import { registerAuthRoutes, type AuthRouteDeps } from "./auth/auth.routes.ts";
 
 export type AppEnv = {
   Variables: {
@@ -31,6 +32,8 @@ export interface AppDeps {
   db: Db;
   registry: Registry;
   authenticate: Authenticate;
+  /** The sign-in routes (/auth/Login/*); absent in apps that only serve data. */
+  auth?: AuthRouteDeps;
   /** One line per request; off in tests. */
   log?: (line: string) => void;
 }
@@ -92,7 +95,9 @@ export function newApp(deps: AppDeps): App {
       console.error(`[${traceId}]`, err);
       e = new ApiError("InternalError", "An unexpected error occurred");
     }
-    return c.json(e.toBody(), e.status, { "x-error-trace-id": traceId });
+    const headers: Record<string, string> = { "x-error-trace-id": traceId };
+    if (e.retryAfter !== undefined) headers["Retry-After"] = String(e.retryAfter);
+    return c.json(e.toBody(), e.status, headers);
   });
 
   app.notFound((c) => {
@@ -112,6 +117,7 @@ export function newApp(deps: AppDeps): App {
     await next();
   });
 
+  if (deps.auth) registerAuthRoutes(app, deps.auth);
   registerEntityRoutes(app, deps.db, deps.registry);
 
   let doc: string | undefined;

@@ -7,6 +7,10 @@ export interface Config {
   dataDir: string;
   production: boolean;
   logRequests: boolean;
+  /** Signs access tokens; when unset, a secret made once per database is used. */
+  authSecret: string | undefined;
+  /** LinkedIn sign-in: configured (LINKEDIN_CLIENT_ID) and not switched off (LINKEDIN_DISABLED). */
+  linkedInEnabled: boolean;
 }
 
 export function readConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -25,7 +29,10 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     dataDir: env.DATA_DIR || ".data",
     production: env.NODE_ENV === "production",
     logRequests: env.LOG_REQUESTS !== "0",
+    authSecret: env.AUTH_SECRET || undefined,
+    linkedInEnabled: !!env.LINKEDIN_CLIENT_ID && env.LINKEDIN_DISABLED !== "1",
   };
+  if (cfg.authSecret !== undefined && cfg.authSecret.length < 32) problems.push("AUTH_SECRET must be at least 32 characters");
   if (cfg.databaseUrl && !/^postgres(ql)?:\/\//.test(cfg.databaseUrl)) {
     problems.push("DATABASE_URL must start with postgres:// or postgresql://");
   }

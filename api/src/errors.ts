@@ -32,6 +32,8 @@ export class ApiError extends Error {
     message: string,
     readonly detail?: string,
     readonly errors?: FieldError[],
+    /** Seconds, for 429 and 503: sent as Retry-After. */
+    readonly retryAfter?: number,
   ) {
     super(message);
     this.name = "ApiError";

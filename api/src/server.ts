@@ -8,7 +8,11 @@ import { migrate } from "./db/migrate.ts";
 import { newApp, SCALAR_SCRIPT_PATH } from "./app.ts";
 import { registry } from "./entities/index.ts";
 import { startQueue } from "./jobs/queue.ts";
-import { ApiError } from "./errors.ts";
+import { registerWorkers } from "./jobs/workers.ts";
+import { jobs } from "./jobs/index.ts";
+import { loadSigningKey } from "./auth/keys.ts";
+import { bearerAuthenticate } from "./auth/authenticate.ts";
+import { bunPasswords } from "./auth/passwords-bun.ts";
 
 const cfg = readConfig();
 const log = (m: string) => console.log(m);
@@ -27,13 +31,22 @@ try {
 }
 
 const queue = await startQueue(handle.url, log);
+await registerWorkers(queue, db, jobs, { log });
 
+const key = await loadSigningKey(db, cfg.authSecret);
+// The peer address Bun saw, keyed by request: rate limits never trust a client-set header.
+const peers = new WeakMap<Request, string>();
 const app = newApp({
   db,
   registry,
-  // Sign-in arrives with the auth layer; until then no /api/v1 call is answered anonymously.
-  authenticate: async () => {
-    throw new ApiError("Unauthorized", "Not signed in");
+  authenticate: bearerAuthenticate(key),
+  auth: {
+    db,
+    key,
+    passwords: bunPasswords,
+    linkedInEnabled: cfg.linkedInEnabled,
+    clientIp: (req) => peers.get(req) ?? null,
+    secureCookies: cfg.production,
   },
   log: cfg.logRequests ? log : undefined,
 });
@@ -44,7 +57,9 @@ const scalarScript = Bun.file(join(dirname(Bun.resolveSync("@scalar/api-referenc
 const server = Bun.serve({
   port: cfg.port,
   hostname: process.env.HOST ?? "0.0.0.0",
-  fetch(req) {
+  fetch(req, srv) {
+    const peer = srv.requestIP(req);
+    if (peer) peers.set(req, peer.address);
     if (new URL(req.url).pathname === SCALAR_SCRIPT_PATH) {
       return new Response(scalarScript, { headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=3600" } });
     }
@@ -58,7 +73,9 @@ async function shutdown(signal: string) {
   shuttingDown = true;
   log(`${signal}: shutting down`);
   await server.stop(); // stops accepting, lets in-flight requests finish
-  await queue.stop({ graceful: true, timeout: 10_000 }).catch(() => {});
+  // Waits for running jobs (up to the timeout; a job cut off then is failed and runs again, its
+  // handler being idempotent) before the pool and the database they use go away.
+  await queue.stop({ graceful: true, timeout: 10_000 }).catch((e: Error) => log(`[jobs] stop: ${e.message}`));
   await db.end({ timeout: 5 });
   await handle.stop();
   log("stopped");

@@ -6,6 +6,9 @@ import type { Principal, RequestCtx } from "../../api/src/access/principal.ts";
 import { registry } from "../../api/src/entities/index.ts";
 import { ApiError } from "../../api/src/errors.ts";
 import type { Db } from "../../api/src/db/client.ts";
+import { loadSigningKey } from "../../api/src/auth/keys.ts";
+import { bearerAuthenticate } from "../../api/src/auth/authenticate.ts";
+import { bunPasswords } from "../../api/src/auth/passwords-bun.ts";
 
 /** Fixture users (tests/helpers/fixtures.sql). */
 export const PRINCIPALS: Record<string, Principal> = {
@@ -53,4 +56,34 @@ export async function call(
     /* not JSON */
   }
   return { status: res.status, body: parsed, headers: res.headers };
+}
+
+/** The app as production wires it: real sign-in, bearer tokens, the database's signing key. */
+export async function realApp(db: Db, opts: { ip?: string } = {}): Promise<{ app: App; key: CryptoKey }> {
+  const key = await loadSigningKey(db, undefined);
+  const app = newApp({
+    db,
+    registry,
+    authenticate: bearerAuthenticate(key),
+    auth: { db, key, passwords: bunPasswords, linkedInEnabled: false, clientIp: () => opts.ip ?? "127.0.0.1", secureCookies: false },
+  });
+  return { app, key };
+}
+
+/** Signs in with the fixture password; returns the access token and the refresh cookie. */
+export async function login(app: App, email: string, password = "Password123!"): Promise<{ token: string; cookie: string }> {
+  const res = await app.request("/auth/Login/PasswordLogin", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email, password }),
+  });
+  if (res.status !== 200) throw new Error(`login ${email}: ${res.status} ${await res.text()}`);
+  const { accessToken } = (await res.json()) as { accessToken: string };
+  return { token: accessToken, cookie: refreshCookie(res) };
+}
+
+/** The `name=value` of the refresh cookie a response sets. */
+export function refreshCookie(res: Response): string {
+  const set = res.headers.getSetCookie().find((c) => c.startsWith("ideally_refresh="));
+  return set ? set.split(";")[0]! : "";
 }

@@ -18,6 +18,8 @@ export interface RequestCtx {
   clientId: number | null;
   /** requestscope `descendants`: the client and every client beneath it (org and enterprise pages). */
   descendants: boolean;
+  /** The login session of the access token (checked on every request: logout ends it at once). */
+  sessionId?: string | null;
 }
 
 /** Staff working across all clients: no clientId, so no tenant predicate (RLS: app.all_clients). */
@@ -26,7 +28,7 @@ export function isAllClients(ctx: RequestCtx): boolean {
 }
 
 export function tenantOf(ctx: RequestCtx): TenantRequest {
-  return { userId: ctx.principal.userId, clientId: ctx.clientId, descendants: ctx.descendants };
+  return { userId: ctx.principal.userId, clientId: ctx.clientId, descendants: ctx.descendants, sessionId: ctx.sessionId ?? null };
 }
 
 /** Viewers never write; staff write wherever they can read; without a client only staff write. */

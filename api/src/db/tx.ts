@@ -12,10 +12,17 @@ export interface TenantRequest {
   clientId: number | null;
   /** requestscope: descendants — the client and every client beneath it. */
   descendants: boolean;
+  /** The login session the access token belongs to; null for system callers (jobs). */
+  sessionId?: string | null;
 }
 
 /** The caller's role on the chosen client: 1 Admin, 2 User, 3 Viewer, 0 staff; null without a client. */
 export type EffectiveRole = 0 | 1 | 2 | 3 | null;
+
+function uuid(x: string): string {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(x)) throw new Error("bad session id");
+  return x;
+}
 
 function int(x: number): string {
   if (!Number.isSafeInteger(x)) throw new Error(`bad id ${x}`);
@@ -29,7 +36,8 @@ function int(x: number): string {
  */
 function enterText(t: TenantRequest): string {
   const client = t.clientId === null ? "null" : int(t.clientId);
-  return `begin; select set_config('role', '${APP_ROLE}', true), app_enter(${int(t.userId)}, ${client}, ${t.descendants}) as role_id`;
+  const session = t.sessionId ? `'${uuid(t.sessionId)}'` : "null";
+  return `begin; select set_config('role', '${APP_ROLE}', true), app_enter(${int(t.userId)}, ${client}, ${t.descendants}, ${session}) as role_id`;
 }
 
 type EnterResult = [unknown, { role_id: number | null }[]];

@@ -8,28 +8,8 @@ import { ApiError } from "../errors.ts";
 import type { Registry } from "./registry.ts";
 import type { EntitySetDef } from "./types.ts";
 import { schemasFor } from "./schemas.ts";
+import { commonErrors, errorResponse } from "../openapi.ts";
 import * as svc from "./service.ts";
-
-export const ErrorBody = z
-  .object({
-    typename: z.string().describe("Error class, e.g. ValidationError, NotFound, AuthFailureDto"),
-    message: z.string(),
-    detail: z.string().optional(),
-    errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
-  })
-  .openapi("Error");
-
-const errorResponse = (description: string) => ({
-  description,
-  content: { "application/json": { schema: ErrorBody } },
-  headers: z.object({ "x-error-trace-id": z.string().describe("Trace id to quote to support") }),
-});
-
-export const commonErrors = {
-  400: errorResponse("Bad request: invalid query option or body"),
-  401: errorResponse("Not signed in"),
-  403: errorResponse("Not allowed"),
-};
 
 const odataQuery = z.object({
   $select: z.string().optional().describe("Comma-separated properties"),

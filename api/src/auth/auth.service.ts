@@ -1,0 +1,152 @@
+// Sign-in: password login, rotating refresh tokens with reuse detection, logout, login methods.
+// Access tokens are short-lived JWTs (jwt.ts); the refresh token lives in an httpOnly cookie and is
+// stored only as a hash. A refresh token is single-use: using it issues the next one of its family,
+// and presenting a used one again revokes the whole family (the session).
+import type { Db } from "../db/client.ts";
+import { ApiError } from "../errors.ts";
+import * as q from "./auth.sql.ts";
+import { signAccessToken } from "./jwt.ts";
+import type { PasswordHasher } from "./passwords.ts";
+
+export interface AuthDeps {
+  db: Db;
+  key: CryptoKey;
+  passwords: PasswordHasher;
+  /** LinkedIn sign-in is configured and not switched off. */
+  linkedInEnabled: boolean;
+}
+
+/** Refresh-token (login session) lifetime. */
+export const SESSION_DAYS = 30;
+
+/** Brute-force limits: failures per window (ASVS 2.2.1). */
+export const LIMITS = {
+  loginPerAccount: { max: 5, windowSeconds: 15 * 60 },
+  loginPerIp: { max: 30, windowSeconds: 15 * 60 },
+  refreshPerIp: { max: 60, windowSeconds: 60 },
+} as const;
+
+export interface Issued {
+  accessToken: string;
+  refreshToken: string;
+  sessionId: string;
+  userId: number;
+}
+
+async function sha256(text: string): Promise<string> {
+  const d = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+  return Array.from(d, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function randomToken(): string {
+  const b = crypto.getRandomValues(new Uint8Array(32));
+  return btoa(String.fromCharCode(...b)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+async function access(deps: AuthDeps, user: q.LoginUser, sessionId: string): Promise<string> {
+  return signAccessToken(deps.key, { sub: String(user.id), sid: sessionId, staff: user.isStaff, sa: user.isSuperAdmin });
+}
+
+/** Throws 429 when a key has reached its limit in the window, with the seconds until it frees. */
+async function limit(deps: AuthDeps, key: string, l: { max: number; windowSeconds: number }, what: string): Promise<void> {
+  const { n, oldest } = await q.recentAttempts(deps.db, key, l.windowSeconds);
+  if (n < l.max) return;
+  const retry = oldest ? Math.max(1, Math.ceil((oldest.getTime() + l.windowSeconds * 1000 - Date.now()) / 1000)) : l.windowSeconds;
+  throw new ApiError("TooManyRequests", `Too many ${what} attempts. Try again in ${retry} seconds.`, undefined, undefined, retry);
+}
+
+/** Starts a login session for a user who has proven who they are. */
+export async function startSession(deps: AuthDeps, user: q.LoginUser, method: string, meta: { ip: string | null; userAgent: string | null }): Promise<Issued> {
+  const sessionId = crypto.randomUUID();
+  const refreshToken = randomToken();
+  await deps.db.begin(async (tx) => {
+    await q.createSession(tx, { id: sessionId, userId: user.id, method, userAgent: meta.userAgent, ip: meta.ip, days: SESSION_DAYS });
+    await q.addRefreshToken(tx, sessionId, await sha256(refreshToken));
+  });
+  return { accessToken: await access(deps, user, sessionId), refreshToken, sessionId, userId: user.id };
+}
+
+export async function passwordLogin(
+  deps: AuthDeps,
+  input: { email: string; password: string },
+  meta: { ip: string | null; userAgent: string | null },
+): Promise<Issued> {
+  const accountKey = `login:account:${input.email.toLowerCase()}`;
+  const ipKey = meta.ip ? `login:ip:${meta.ip}` : null;
+  await limit(deps, accountKey, LIMITS.loginPerAccount, "sign-in");
+  if (ipKey) await limit(deps, ipKey, LIMITS.loginPerIp, "sign-in");
+
+  const user = await q.userByEmail(deps.db, input.email);
+  // Verify even without a user or hash, so timing does not tell which emails exist.
+  const ok = await deps.passwords.verify(input.password, user?.passwordHash ?? DUMMY_HASH);
+  if (!user || !user.passwordHash || !ok || user.disabled) {
+    await q.recordAttempt(deps.db, ipKey ? [accountKey, ipKey] : [accountKey]);
+    throw new ApiError("Unauthorized", "Email or password is incorrect");
+  }
+  await q.clearAttempts(deps.db, accountKey);
+  return startSession(deps, user, "password", meta);
+}
+
+/** Rotates a refresh token. Failure is 422 AuthFailureDto (SPEC 8): the client goes to login. */
+export async function refresh(deps: AuthDeps, refreshToken: string | undefined, meta: { ip: string | null }): Promise<Issued> {
+  const ipKey = meta.ip ? `refresh:ip:${meta.ip}` : null;
+  if (ipKey) await limit(deps, ipKey, LIMITS.refreshPerIp, "refresh");
+  const fail = async (why: string) => {
+    if (ipKey) await q.recordAttempt(deps.db, [ipKey]);
+    return new ApiError("AuthFailureDto", "Your session has ended. Please sign in again.", why);
+  };
+  if (!refreshToken) throw await fail("no refresh token");
+  const hash = await sha256(refreshToken);
+  const next = randomToken();
+  const outcome = await deps.db.begin(async (tx) => {
+    const row = await q.refreshTokenForUpdate(tx, hash);
+    if (!row) return { error: "unknown refresh token" } as const;
+    if (row.revokedAt || row.expired) return { error: "session ended" } as const;
+    if (row.usedAt) {
+      // Reuse: someone holds a copy of a rotated token. End the whole family.
+      await q.revokeSession(tx, row.sessionId, "refresh token reuse");
+      return { error: "refresh token reused; session revoked" } as const;
+    }
+    await q.markRefreshUsed(tx, hash);
+    await q.addRefreshToken(tx, row.sessionId, await sha256(next));
+    return { sessionId: row.sessionId, userId: row.userId } as const;
+  });
+  if ("error" in outcome) throw await fail(outcome.error!);
+  const user = await q.userById(deps.db, outcome.userId);
+  if (!user || user.disabled) {
+    await q.revokeSession(deps.db, outcome.sessionId, "user disabled");
+    throw await fail("user disabled");
+  }
+  return { accessToken: await access(deps, user, outcome.sessionId), refreshToken: next, sessionId: outcome.sessionId, userId: user.id };
+}
+
+/** Ends the session of a refresh token and/or of an access token's session id. */
+export async function logout(deps: AuthDeps, refreshToken: string | undefined, sessionId: string | undefined): Promise<void> {
+  const ids = new Set<string>();
+  if (refreshToken) {
+    const s = await q.sessionOfToken(deps.db, await sha256(refreshToken));
+    if (s) ids.add(s);
+  }
+  if (sessionId) ids.add(sessionId);
+  for (const id of ids) await q.revokeSession(deps.db, id, "logout");
+}
+
+export interface LoginMethods {
+  password: boolean;
+  saml: { providerName: string } | null;
+  linkedIn: boolean;
+}
+
+/**
+ * How an email may sign in. Answers the same for unknown emails as for known ones (no account
+ * enumeration): password unless the domain's identity provider is the way in, SAML when the
+ * email's domain has an identity provider, LinkedIn when configured.
+ */
+export async function loginMethods(deps: AuthDeps, email: string): Promise<LoginMethods> {
+  const domain = email.split("@")[1] ?? "";
+  const idp = domain ? await q.idpForDomain(deps.db, domain) : undefined;
+  return { password: true, saml: idp ? { providerName: idp.providerName } : null, linkedIn: deps.linkedInEnabled };
+}
+
+// An argon2id hash of a random string: verifying against it costs what a real check costs.
+const DUMMY_HASH = "$argon2id$v=19$m=65536,t=2,p=1$xfeEOQyXujo4M6Od3ictUo5EmeGWnD0DvG0VQht7qA8$ag3oaMOJNiSvl77jefWJco8nJ/oftDYTP3Z3uza02pE";

@@ -1,0 +1,10 @@
+// Password hashing behind an interface: the Bun adapter (passwords-bun.ts) uses Bun.password
+// (argon2id); the Hono app itself stays Web-standard.
+export interface PasswordHasher {
+  hash(plain: string): Promise<string>;
+  verify(plain: string, hash: string): Promise<boolean>;
+}
+
+/** Minimum password policy (ASVS 2.1: at least 12 characters would be stricter; we ask 10). */
+export const MIN_PASSWORD_LENGTH = 10;
+export const MAX_PASSWORD_LENGTH = 128;

@@ -1,0 +1,170 @@
+// Sign-in through the real routes: password login, bearer tokens, refresh rotation with reuse
+// detection, logout, tampered and expired tokens, rate limits, login methods.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createTestDb, type TestDb } from "../helpers/db.ts";
+import { login, realApp, refreshCookie } from "../helpers/app.ts";
+import type { App } from "../../api/src/app.ts";
+import { AUDIENCE, hmacKey, signAccessToken } from "../../api/src/auth/jwt.ts";
+
+let tdb: TestDb;
+let app: App;
+let key: CryptoKey;
+beforeAll(async () => {
+  tdb = await createTestDb();
+  ({ app, key } = await realApp(tdb.db));
+});
+afterAll(async () => {
+  await tdb.drop();
+});
+
+const api = (token: string, path = "/api/v1/Projects?$select=id", clientId = "1003") =>
+  app.request(path, { headers: { authorization: `Bearer ${token}`, clientId } });
+const refresh = (cookie: string) => app.request("/auth/Login/Refresh", { method: "POST", headers: { cookie } });
+
+function b64url(o: unknown): string {
+  return btoa(JSON.stringify(o)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+describe("password login", () => {
+  test("signs in, and the token opens the API for the user's client only", async () => {
+    const res = await app.request("/auth/Login/PasswordLogin", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "USER@acme.test", password: "Password123!" }),
+    });
+    expect(res.status).toBe(200);
+    const { accessToken } = (await res.json()) as { accessToken: string };
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith("ideally_refresh="))!;
+    expect(cookie, "the refresh token is an httpOnly cookie").toContain("HttpOnly");
+    expect(cookie).toContain("SameSite=Strict");
+    expect(cookie).toContain("Path=/auth");
+    const claims = JSON.parse(atob(accessToken.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/")));
+    expect(claims.exp - claims.iat, "15-minute access tokens").toBe(900);
+    expect((await api(accessToken)).status).toBe(200);
+    expect((await api(accessToken, "/api/v1/Projects?$select=id", "2001")).status, "not a member of Globex").toBe(403);
+  });
+
+  test("a wrong password and an unknown email answer alike", async () => {
+    const wrong = await app.request("/auth/Login/PasswordLogin", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "viewer@acme.test", password: "nope-nope-nope" }),
+    });
+    const unknown = await app.request("/auth/Login/PasswordLogin", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "nobody@acme.test", password: "nope-nope-nope" }),
+    });
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    expect(await wrong.json()).toEqual(await unknown.json());
+  });
+
+  test("a malformed body names the field", async () => {
+    const res = await app.request("/auth/Login/PasswordLogin", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "not-an-email" }),
+    });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { errors: { path: string }[] };
+    expect(body.errors.map((e) => e.path).sort()).toEqual(["email", "password"]);
+  });
+
+  test("repeated failures on one account are throttled with Retry-After", async () => {
+    const attempt = () =>
+      app.request("/auth/Login/PasswordLogin", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email: "admin@globex.test", password: "wrong-password" }),
+      });
+    for (let i = 0; i < 5; i++) expect((await attempt()).status).toBe(401);
+    const blocked = await attempt();
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(((await blocked.json()) as { typename: string }).typename).toBe("TooManyRequests");
+    // Even the right password waits until the window passes.
+    const right = await app.request("/auth/Login/PasswordLogin", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "admin@globex.test", password: "Password123!" }),
+    });
+    expect(right.status).toBe(429);
+    await tdb.db`delete from auth_attempts`;
+  });
+});
+
+describe("tokens", () => {
+  test("refresh rotates the cookie; reusing a used one revokes the whole session", async () => {
+    const { token, cookie } = await login(app, "admin@acme.test");
+    const r1 = await refresh(cookie);
+    expect(r1.status).toBe(200);
+    const cookie2 = refreshCookie(r1);
+    expect(cookie2).not.toBe(cookie);
+    const token2 = ((await r1.json()) as { accessToken: string }).accessToken;
+    expect((await api(token2)).status).toBe(200);
+
+    const reuse = await refresh(cookie);
+    expect(reuse.status, "a used refresh token is refused").toBe(422);
+    expect(((await reuse.json()) as { typename: string }).typename).toBe("AuthFailureDto");
+    expect((await refresh(cookie2)).status, "the family is revoked: the newest token dies too").toBe(422);
+    expect((await api(token)).status, "and so do its access tokens").toBe(401);
+    expect((await api(token2)).status).toBe(401);
+  });
+
+  test("refresh without a cookie is 422 AuthFailureDto", async () => {
+    const res = await app.request("/auth/Login/Refresh", { method: "POST" });
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as { typename: string }).typename).toBe("AuthFailureDto");
+  });
+
+  test("logout ends the refresh token and the access token", async () => {
+    const { token, cookie } = await login(app, "viewer@acme.test");
+    expect((await api(token)).status).toBe(200);
+    const out = await app.request("/auth/Login/Logout", { method: "POST", headers: { cookie, authorization: `Bearer ${token}` } });
+    expect(out.status).toBe(204);
+    expect((await api(token)).status).toBe(401);
+    expect((await refresh(cookie)).status).toBe(422);
+  });
+
+  test("tampered, foreign and expired tokens are refused", async () => {
+    const { token } = await login(app, "user@acme.test");
+    const [h, p, s] = token.split(".") as [string, string, string];
+    const claims = JSON.parse(atob(p.replace(/-/g, "+").replace(/_/g, "/")));
+
+    const none = `${b64url({ alg: "none", typ: "JWT" })}.${p}.`;
+    const elevated = `${h}.${b64url({ ...claims, staff: true, sa: true })}.${s}`;
+    const otherKey = await signAccessToken(await hmacKey("another-secret-of-at-least-32-chars!"), { sub: claims.sub, sid: claims.sid });
+    const wrongAudience = await (async () => {
+      const body = `${h}.${b64url({ ...claims, aud: "someone-else" })}`;
+      const sig = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(body)));
+      return `${body}.${btoa(String.fromCharCode(...sig)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")}`;
+    })();
+    const expired = await signAccessToken(key, { sub: claims.sub, sid: claims.sid }, Date.now() - 16 * 60 * 1000);
+
+    expect(claims.aud).toBe(AUDIENCE);
+    for (const [name, t] of Object.entries({ none, elevated, otherKey, wrongAudience, expired, garbage: "abc.def" })) {
+      const res = await api(t);
+      expect(res.status, `${name} token`).toBe(401);
+      const body = await res.text();
+      expect(body, "no stack trace leaks").not.toContain(" at ");
+    }
+    expect((await api(token)).status, "the genuine token still works").toBe(200);
+  });
+
+  test("a disabled user's token stops working at once", async () => {
+    const { token } = await login(app, "user@acme.test");
+    await tdb.db`update users set disabled_at = now() where id = 9004`;
+    expect((await api(token)).status).toBe(401);
+    await tdb.db`update users set disabled_at = null where id = 9004`;
+  });
+});
+
+describe("login methods", () => {
+  test("SAML for a domain with an identity provider, password for others", async () => {
+    const acme = await app.request("/auth/Login/GetLoginMethods/someone@acme.test");
+    expect(await acme.json()).toEqual({ password: true, saml: { providerName: "AcmeSSO" }, linkedIn: false });
+    const other = await app.request("/auth/Login/GetLoginMethods/someone@example.org");
+    expect(await other.json()).toEqual({ password: true, saml: null, linkedIn: false });
+  });
+});
