@@ -13,6 +13,7 @@ import { jobs } from "./jobs/index.ts";
 import { loadSigningKey } from "./auth/keys.ts";
 import { bearerAuthenticate } from "./auth/authenticate.ts";
 import { bunPasswords } from "./auth/passwords-bun.ts";
+import { demoLoginsText, seedDemo } from "./db/demo.ts";
 
 const cfg = readConfig();
 const log = (m: string) => console.log(m);
@@ -29,6 +30,9 @@ try {
   await handle.stop();
   process.exit(1);
 }
+
+if (!cfg.production && (await seedDemo(db, bunPasswords.hash, { whenEmpty: true }))) log("seeded the demo data");
+if (!cfg.production) log(demoLoginsText());
 
 const queue = await startQueue(handle.url, log);
 await registerWorkers(queue, db, jobs, { log });

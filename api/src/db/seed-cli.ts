@@ -1,0 +1,23 @@
+// bun run db:seed — the demo clients and logins, unless they exist already (never in production).
+import { readConfig } from "../config.ts";
+import { connect } from "./client.ts";
+import { migrate } from "./migrate.ts";
+import { openDatabase } from "./open.ts";
+import { demoLoginsText, seedDemo } from "./demo.ts";
+import { bunPasswords } from "../auth/passwords-bun.ts";
+
+const cfg = readConfig();
+if (cfg.production) {
+  console.error("db:seed refuses to run with NODE_ENV=production: demo logins have a published password");
+  process.exit(1);
+}
+const handle = await openDatabase(cfg);
+const db = connect(handle.url, { max: 1 });
+try {
+  await migrate(db);
+  console.log((await seedDemo(db, bunPasswords.hash, { whenEmpty: false })) ? "seeded the demo data" : "the demo data is there already");
+  console.log(demoLoginsText());
+} finally {
+  await db.end();
+  await handle.stop();
+}
