@@ -2,13 +2,28 @@
 // refuses through unsafe(); see DESIGN.md). Jobs are enqueued inside the caller's postgres.js
 // transaction through a per-call adapter, so a job exists exactly when the change that caused it
 // commits.
-import { PgBoss } from "pg-boss";
+import { PgBoss, type SendOptions } from "pg-boss";
 import type { Tx } from "../db/client.ts";
 
 export type Queue = PgBoss;
 
-export async function startQueue(url: string, log: (m: string) => void = console.log): Promise<Queue> {
-  const boss = new PgBoss({ connectionString: url, max: 3, application_name: "ideally-jobs" } as never);
+export interface QueueOptions {
+  /** Connections in pg-boss's pool (its LISTEN connection comes on top). */
+  max?: number;
+  log?: (m: string) => void;
+}
+
+export async function startQueue(url: string, logOrOpts: ((m: string) => void) | QueueOptions = {}): Promise<Queue> {
+  const opts: QueueOptions = typeof logOrOpts === "function" ? { log: logOrOpts } : logOrOpts;
+  const log = opts.log ?? console.log;
+  const boss = new PgBoss({
+    connectionString: url,
+    max: opts.max ?? 3,
+    application_name: "ideally-jobs",
+    // Workers of queues created with `notify: true` (all of ours, see workers.ts) wake on pg-boss's
+    // own NOTIFY when a job commits, instead of waiting for their next poll.
+    useListenNotify: true,
+  });
   boss.on("error", (e: unknown) => log(`[jobs] ${(e as Error).message ?? String(e)}`));
   await boss.start();
   return boss;
@@ -22,7 +37,47 @@ export function txAdapter(tx: Tx) {
   };
 }
 
-/** Enqueues a job in the caller's transaction (created atomically with the caller's change). */
-export async function enqueue(queue: Queue, tx: Tx, name: string, data: object, options: Record<string, unknown> = {}): Promise<string | null> {
-  return queue.send(name, data, { ...options, db: txAdapter(tx) } as never);
+/** Who a job runs for: its events go to `user-{userId}` and the client channel too. */
+export interface JobOrigin {
+  userId: number | null;
+  clientId: number | null;
+}
+
+/** What pg-boss stores as a job's data: the handler's input and who enqueued it. */
+export interface JobEnvelope<T> {
+  input: T;
+  origin: JobOrigin;
+}
+
+/**
+ * Enqueues a job in the caller's transaction: the job exists if and only if the transaction
+ * commits. Inside a tenant transaction (db/tx.ts) the statement runs as the app role, which has no
+ * rights on pg-boss's schema; pg-boss's own fixed SQL therefore runs as the session user, and the
+ * caller's role is restored right after (both transaction-local, so nothing leaks past COMMIT).
+ */
+export async function enqueue<T extends object>(
+  queue: Queue,
+  tx: Tx,
+  name: string,
+  input: T,
+  origin: JobOrigin = { userId: null, clientId: null },
+  options: Omit<SendOptions, "db"> = {},
+): Promise<string | null> {
+  const [{ role }] = await tx<{ role: string }[]>`select current_setting('role') as role`;
+  const switched = role !== "none";
+  if (switched) await tx`select set_config('role', 'none', true)`;
+  const envelope: JobEnvelope<T> = { input, origin };
+  const restore = () => tx`select set_config('role', ${role}, true)`;
+  let id: string | null;
+  try {
+    id = await queue.send(name, envelope, { ...options, db: txAdapter(tx) });
+  } catch (e) {
+    // A caller that catches this must not go on as the session user (an unknown queue fails
+    // before any SQL, leaving the transaction usable). If the restore fails too, the transaction
+    // is aborted and runs nothing more.
+    if (switched) await restore().catch(() => {});
+    throw e;
+  }
+  if (switched) await restore();
+  return id; // null only when singleton options dropped it as a duplicate
 }

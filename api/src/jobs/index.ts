@@ -1,0 +1,5 @@
+// Every job the API runs, registered by server.ts at start-up. Domains add their defineJob()
+// declarations here (fielding, processing, AI, exports) as they arrive.
+import type { AnyJob } from "./workers.ts";
+
+export const jobs: readonly AnyJob[] = [];

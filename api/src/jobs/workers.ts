@@ -1,0 +1,200 @@
+// Job definitions and the workers that run them (fielding, processing, AI, export work).
+//
+// A job is declared once with defineJob(name, handler, options) and enqueued with enqueueJob()
+// inside the transaction of the change that causes it (queue.ts). registerWorkers() creates each
+// job's pg-boss queue with its retry policy and runs the handler with
+// `{ data, jobId, progress, db, origin, attempt, signal }`, publishing on the job's channel
+// (`job-{jobId}`, channel.ts, routed also to the enqueuer's user and client):
+//   Progress  { jobId, name, pct, message? }         each progress(pct, message?) call
+//   Success   { jobId, name, result }                the handler returned (a small JSON result)
+//   Error     { jobId, name, message, attempt, willRetry }   it threw: the message, never a stack
+//
+// HANDLERS MUST BE IDEMPOTENT. pg-boss delivers at least once: a handler that throws is run again
+// after an exponential backoff (retryLimit / retryDelay * 2^n with jitter, capped by
+// retryDelayMax), and a job whose process died or was stopped mid-run is run again after it
+// expires. So a second run must not repeat an effect the first one already made: key writes by the
+// job id or a natural key (`insert ... on conflict do nothing`, upserts, `where status = <expected>`
+// state transitions), do external calls once per recorded step, and spend credits in the same
+// transaction as the state change that marks the step done.
+//
+// Handlers run outside any request: `db` is the app's pool, not bound by row-level security. A
+// handler that acts for a user enters the tenant itself (withTenant with `origin`), and every
+// handler scopes its queries by the ids in its data.
+import type { JobWithMetadata, SendOptions, WorkOptions } from "pg-boss";
+import type { Db, Tx } from "../db/client.ts";
+import { jobChannel, publish, type ErrorData, type JobEventName, type ProgressData, type SuccessData } from "./channel.ts";
+import { enqueue, type JobEnvelope, type JobOrigin, type Queue } from "./queue.ts";
+
+export interface JobContext<T> {
+  /** The job's input, as enqueued. */
+  data: T;
+  jobId: string;
+  name: string;
+  /** Who enqueued the job. */
+  origin: JobOrigin;
+  /** 1 on the first run, 2 on the first retry, ... */
+  attempt: number;
+  /** Publishes Progress (pct 0-100, rounded and clamped); call it at meaningful steps, not per row. */
+  progress(pct: number, message?: string): Promise<void>;
+  db: Db;
+  /** Aborted when the job expires or the queue stops without waiting: stop early, it will run again. */
+  signal: AbortSignal;
+}
+
+export type JobHandler<T, R> = (ctx: JobContext<T>) => Promise<R>;
+
+export interface JobOptions {
+  /** Retries after the first run. Default 3. */
+  retryLimit?: number;
+  /** Seconds before the first retry (whole seconds, pg-boss's unit). Default 5. */
+  retryDelay?: number;
+  /** Exponential backoff from retryDelay. Default true. */
+  retryBackoff?: boolean;
+  /** Upper bound of one backoff delay, in seconds. Default 600. */
+  retryDelayMax?: number;
+  /** A run longer than this is failed (and retried). Default 900 (15 min). */
+  expireInSeconds?: number;
+  /** Jobs of this kind run at once in one process. Default 1. */
+  concurrency?: number;
+  /** How often idle workers look for due retries (new jobs wake them at once). Default 2. */
+  pollingIntervalSeconds?: number;
+}
+
+export interface JobDef<T extends object, R = unknown> {
+  readonly name: string;
+  readonly handler: JobHandler<T, R>;
+  readonly options: Required<JobOptions>;
+}
+
+// `any`: a list of jobs of different input types; each keeps its own type where it is declared.
+export type AnyJob = JobDef<any, any>;
+
+const DEFAULTS: Required<JobOptions> = {
+  retryLimit: 3,
+  retryDelay: 5,
+  retryBackoff: true,
+  retryDelayMax: 600,
+  expireInSeconds: 900,
+  concurrency: 1,
+  pollingIntervalSeconds: 2,
+};
+
+/** Results larger than this are left out of Success (the job's output in pg-boss keeps them). */
+const MAX_RESULT_BYTES = 4000;
+const MAX_MESSAGE_CHARS = 500;
+
+export function defineJob<T extends object, R = unknown>(name: string, handler: JobHandler<T, R>, options: JobOptions = {}): JobDef<T, R> {
+  if (!/^[a-z][a-z0-9-]*(\.[a-z0-9-]+)*$/.test(name)) throw new Error(`job name ${JSON.stringify(name)}: use lower-case words, dashes and dots`);
+  return { name, handler, options: { ...DEFAULTS, ...options } };
+}
+
+/** Enqueues `job` in the caller's transaction (see queue.ts); the input is type-checked against the job. */
+export function enqueueJob<T extends object>(
+  queue: Queue,
+  tx: Tx,
+  job: JobDef<T, unknown>,
+  input: T,
+  origin: JobOrigin,
+  options: Omit<SendOptions, "db"> = {},
+): Promise<string | null> {
+  return enqueue(queue, tx, job.name, input, origin, options);
+}
+
+export interface RegisterOptions {
+  log?: (m: string) => void;
+}
+
+/**
+ * Creates (or updates) each job's queue with its retry policy and starts its workers. Stop them
+ * with `queue.stop({ graceful: true })`, which waits for running handlers.
+ */
+export async function registerWorkers(queue: Queue, db: Db, jobs: readonly AnyJob[], opts: RegisterOptions = {}): Promise<void> {
+  const log = opts.log ?? console.log;
+  const names = new Set<string>();
+  for (const job of jobs) {
+    if (names.has(job.name)) throw new Error(`job ${job.name} is defined twice`);
+    names.add(job.name);
+  }
+  for (const job of jobs) {
+    const o = job.options;
+    const policy = {
+      retryLimit: o.retryLimit,
+      retryDelay: o.retryDelay,
+      retryBackoff: o.retryBackoff,
+      expireInSeconds: o.expireInSeconds,
+      notify: true,
+    };
+    const retryDelayMax = o.retryBackoff ? o.retryDelayMax : undefined;
+    // createQueue keeps an existing queue as it is; updateQueue brings its policy in line with the code.
+    await queue.createQueue(job.name, { ...policy, retryDelayMax });
+    await queue.updateQueue(job.name, { ...policy, retryDelayMax: retryDelayMax ?? null });
+    await queue.work<JobEnvelope<object>, unknown, WorkOptions & { includeMetadata: true }>(
+      job.name,
+      {
+        includeMetadata: true,
+        batchSize: 1,
+        localConcurrency: o.concurrency,
+        pollingIntervalSeconds: o.pollingIntervalSeconds,
+        // pg-boss's NOTIFY wakes workers for new jobs only; retries come due by time, so the
+        // backstop poll must stay as frequent as the plain one.
+        notifyPollingIntervalSeconds: o.pollingIntervalSeconds,
+      },
+      async (batch: JobWithMetadata<JobEnvelope<object>>[]) => {
+        let out: unknown = null;
+        for (const j of batch) out = await runOne(job, j, db, log);
+        return out;
+      },
+    );
+  }
+}
+
+async function runOne(job: AnyJob, j: JobWithMetadata<JobEnvelope<object>>, db: Db, log: (m: string) => void): Promise<unknown> {
+  const origin: JobOrigin = j.data?.origin ?? { userId: null, clientId: null };
+  const emit = async (event: JobEventName, data: ProgressData | SuccessData | ErrorData) => {
+    // Events are notifications, not the record (the job's state in pg-boss is): a failed
+    // publish is logged and must not fail, or re-run, the job.
+    await publish(db, { channel: jobChannel(j.id), event, data, userId: origin.userId, clientId: origin.clientId }).catch((e) =>
+      log(`[jobs] ${job.name} ${j.id}: could not publish ${event}: ${(e as Error).message}`),
+    );
+  };
+  const attempt = j.retryCount + 1;
+  const willRetry = j.retryCount < j.retryLimit;
+  const ctx: JobContext<object> = {
+    data: j.data?.input ?? {},
+    jobId: j.id,
+    name: job.name,
+    origin,
+    attempt,
+    db,
+    signal: j.signal,
+    async progress(pct: number, message?: string) {
+      if (!Number.isFinite(pct)) throw new TypeError(`progress: pct must be a number, got ${pct}`);
+      const data: ProgressData = { jobId: j.id, name: job.name, pct: Math.max(0, Math.min(100, Math.round(pct))) };
+      if (message !== undefined) data.message = String(message).slice(0, MAX_MESSAGE_CHARS);
+      await emit("Progress", data);
+    },
+  };
+  let result: unknown;
+  try {
+    result = await job.handler(ctx);
+  } catch (e) {
+    const message = (e instanceof Error ? e.message : String(e)).slice(0, MAX_MESSAGE_CHARS) || "Job failed";
+    log(`[jobs] ${job.name} ${j.id} attempt ${attempt} failed${willRetry ? " (will retry)" : ""}: ${message}`);
+    await emit("Error", { jobId: j.id, name: job.name, message, attempt, willRetry });
+    throw e;
+  }
+  if (j.signal.aborted) {
+    // pg-boss already failed the job (expired, or the queue stopped without waiting): it runs again.
+    await emit("Error", { jobId: j.id, name: job.name, message: "Job interrupted", attempt, willRetry });
+    return null;
+  }
+  let json: string | undefined;
+  try {
+    json = result === undefined ? "null" : JSON.stringify(result);
+  } catch {
+    json = undefined; // not JSON (a BigInt, a cycle): the event goes without it
+  }
+  const small = json !== undefined && new TextEncoder().encode(json).length <= MAX_RESULT_BYTES;
+  await emit("Success", { jobId: j.id, name: job.name, result: small ? JSON.parse(json!) : null, ...(small ? {} : { resultOmitted: true as const }) });
+  return result ?? null;
+}
