@@ -40,26 +40,33 @@ create table auth_attempts (
 );
 create index auth_attempts_key_created_idx on auth_attempts (key, created_at);
 
--- The client tree: a client and everything beneath it / a client and everything above it.
+-- The client tree: a client and everything beneath it / a client and everything above it. The
+-- tiers make the tree at most three deep (Enterprise -> Org -> Team, enforced by
+-- clients_check_tree), so plain joins do what a recursive query would. PL/pgSQL keeps their plans
+-- (an SQL-language function is planned on every call): these run on every request (app_enter).
 create or replace function client_descendants(p_client int) returns int[]
-language sql stable as $$
-  with recursive d(id) as (
-    select id from clients where id = p_client
-    union
-    select c.id from clients c join d on c.parent_id = d.id
-  )
-  select coalesce(array_agg(id order by id), '{}') from d
-$$;
+language plpgsql stable as $$
+declare r int[];
+begin
+  select array_agg(c.id order by c.id) into r
+  from clients c
+  where c.id = p_client
+     or c.parent_id = p_client
+     or c.parent_id in (select m.id from clients m where m.parent_id = p_client);
+  return coalesce(r, '{}');
+end $$;
 
 create or replace function client_ancestors(p_client int) returns int[]
-language sql stable as $$
-  with recursive a(id, parent_id) as (
-    select id, parent_id from clients where id = p_client
-    union
-    select c.id, c.parent_id from clients c join a on c.id = a.parent_id
-  )
-  select coalesce(array_agg(id order by id), '{}') from a
-$$;
+language plpgsql stable as $$
+declare r int[];
+begin
+  select array_remove(array[c1.id, c2.id, c3.id], null) into r
+  from clients c1
+  left join clients c2 on c2.id = c1.parent_id
+  left join clients c3 on c3.id = c2.parent_id
+  where c1.id = p_client;
+  return coalesce(r, '{}');
+end $$;
 
 -- Enters a request's tenant: checks the user and their membership, then sets the transaction-local
 -- settings that row-level security reads (see 0008). Returns the caller's effective role on the
