@@ -134,7 +134,12 @@ export function newApp(deps: AppDeps): App {
       cdn: SCALAR_SCRIPT_PATH,
       withDefaultFonts: false,
       hideClientButton: true,
-    }),
+      // No hosted extras: they would call Scalar's services from a page that must stay offline.
+      showDeveloperTools: "never",
+      telemetry: false,
+      agent: { disabled: true },
+      mcp: { disabled: true },
+    } as never),
   );
 
   return app;
