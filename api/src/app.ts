@@ -12,11 +12,13 @@ import type { RequestCtx } from "./access/principal.ts";
 import type { Registry } from "./entities/registry.ts";
 import { registerEntityRoutes } from "./entities/routes.ts";
 import { registerAuthRoutes, type AuthRouteDeps } from "./auth/auth.routes.ts";
+import { registerDomainRoutes } from "./domains/index.ts";
 
 export type AppEnv = {
   Variables: {
     traceId: string;
     ctx: RequestCtx;
+    db: Db;
   };
 };
 
@@ -72,6 +74,7 @@ export function newApp(deps: AppDeps): App {
   app.use("*", async (c, next) => {
     const traceId = crypto.randomUUID();
     c.set("traceId", traceId);
+    c.set("db", deps.db);
     const t0 = performance.now();
     await next();
     if (c.res.status >= 400) c.header("x-error-trace-id", traceId);
@@ -118,6 +121,9 @@ export function newApp(deps: AppDeps): App {
   });
 
   if (deps.auth) registerAuthRoutes(app, deps.auth);
+  // Domain routes first: their literal paths (/Users/Me, /Projects/{key}/Submit) must win over the
+  // generic /Set/{key} routes, and a domain may replace a generic verb (e.g. POST /Teams).
+  registerDomainRoutes(app, deps);
   registerEntityRoutes(app, deps.db, deps.registry);
 
   let doc: string | undefined;

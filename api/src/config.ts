@@ -7,6 +7,8 @@ export interface Config {
   dataDir: string;
   production: boolean;
   logRequests: boolean;
+  /** Where users reach the product (links in emails, SAML and OIDC callbacks). */
+  publicUrl: string;
   /** Signs access tokens; when unset, a secret made once per database is used. */
   authSecret: string | undefined;
   /** LinkedIn sign-in: configured (LINKEDIN_CLIENT_ID) and not switched off (LINKEDIN_DISABLED). */
@@ -29,9 +31,12 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     dataDir: env.DATA_DIR || ".data",
     production: env.NODE_ENV === "production",
     logRequests: env.LOG_REQUESTS !== "0",
+    publicUrl: (env.PUBLIC_URL || "").replace(/\/+$/, ""),
     authSecret: env.AUTH_SECRET || undefined,
     linkedInEnabled: !!env.LINKEDIN_CLIENT_ID && env.LINKEDIN_DISABLED !== "1",
   };
+  if (!cfg.publicUrl) cfg.publicUrl = `http://localhost:${cfg.port}`;
+  else if (!/^https?:\/\/[^/]+/.test(cfg.publicUrl)) problems.push("PUBLIC_URL must be an http(s) URL");
   if (cfg.authSecret !== undefined && cfg.authSecret.length < 32) problems.push("AUTH_SECRET must be at least 32 characters");
   if (cfg.databaseUrl && !/^postgres(ql)?:\/\//.test(cfg.databaseUrl)) {
     problems.push("DATABASE_URL must start with postgres:// or postgresql://");

@@ -1,5 +1,10 @@
-// Shared pieces of the OpenAPI document: the error shape and the common error responses.
-import { z } from "@hono/zod-openapi";
+// Shared pieces of the OpenAPI document: the error shape, the common error responses, and the
+// one way routes are added (with their access rule).
+import { createRoute, z, type RouteConfig } from "@hono/zod-openapi";
+import type { Context, MiddlewareHandler } from "hono";
+import type { App, AppEnv } from "./app.ts";
+import type { RequestCtx } from "./access/principal.ts";
+import { accessLabel, checkBeforeDb, checkRoleEarly, type Access } from "./access/policy.ts";
 
 export const ErrorBody = z
   .object({
@@ -21,3 +26,34 @@ export const commonErrors = {
   401: errorResponse("Not signed in"),
   403: errorResponse("Not allowed"),
 };
+
+/**
+ * Registers an operation: its OpenAPI entry (with `x-access`, from which docs/permissions.md is
+ * generated) and the access check. Every route of the API goes through here.
+ */
+/** A handler's context: the route's validated input is typed by its zod schemas at the call site. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type RouteContext = Context<AppEnv, any, any>;
+
+export function addRoute(app: App, config: RouteConfig & { access: Access }, handler: (c: RouteContext) => Promise<Response> | Response): void {
+  const { access: a, ...rest } = config;
+  const route = createRoute({
+    ...rest,
+    ...(a.kind === "anonymous" ? { security: [] } : {}),
+    "x-access": accessLabel(a),
+    middleware: [accessMiddleware(a)],
+  } as RouteConfig);
+  app.openapi(route, handler as never);
+}
+
+function accessMiddleware(a: Access): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const ctx = c.get("ctx") as RequestCtx | undefined;
+    checkBeforeDb(a, ctx);
+    if (ctx) {
+      await checkRoleEarly(c.get("db"), a, ctx);
+      c.set("ctx", { ...ctx, access: a });
+    }
+    await next();
+  };
+}

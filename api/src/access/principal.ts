@@ -2,7 +2,8 @@
 // and headers; the generic entity layer and every service take them as arguments, never from a
 // request body. Membership and role are resolved in the database when the request enters its
 // tenant (db/tx.ts, app_enter), so a revoked membership or a disabled user takes effect at once.
-import type { EffectiveRole, TenantRequest } from "../db/tx.ts";
+import type { TenantRequest } from "../db/tx.ts";
+import type { Access } from "./policy.ts";
 
 export interface Principal {
   userId: number;
@@ -20,6 +21,8 @@ export interface RequestCtx {
   descendants: boolean;
   /** The login session of the access token (checked on every request: logout ends it at once). */
   sessionId?: string | null;
+  /** Who may call the operation being served (set by its route; enforced by access/policy.ts). */
+  access?: Access;
 }
 
 /** Staff working across all clients: no clientId, so no tenant predicate (RLS: app.all_clients). */
@@ -29,10 +32,4 @@ export function isAllClients(ctx: RequestCtx): boolean {
 
 export function tenantOf(ctx: RequestCtx): TenantRequest {
   return { userId: ctx.principal.userId, clientId: ctx.clientId, descendants: ctx.descendants, sessionId: ctx.sessionId ?? null };
-}
-
-/** Viewers never write; staff write wherever they can read; without a client only staff write. */
-export function canWrite(ctx: RequestCtx, role: EffectiveRole): boolean {
-  if (ctx.principal.isStaff) return true;
-  return role === 1 || role === 2;
 }

@@ -1,10 +1,10 @@
 // /auth/Login/*: the sign-in calls of SPEC.md section 7 ("Auth calls"). Anonymous by design; the
 // refresh token travels only in an httpOnly cookie scoped to /auth.
-import { createRoute, z } from "@hono/zod-openapi";
-import type { Context } from "hono";
+import { z } from "@hono/zod-openapi";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import type { App, AppEnv } from "../app.ts";
-import { commonErrors, errorResponse } from "../openapi.ts";
+import type { App } from "../app.ts";
+import { addRoute, commonErrors, errorResponse, type RouteContext } from "../openapi.ts";
+import { access } from "../access/policy.ts";
 import * as svc from "./auth.service.ts";
 import { MAX_PASSWORD_LENGTH } from "./passwords.ts";
 import { verifyAccessToken } from "./jwt.ts";
@@ -29,7 +29,7 @@ const authErrors = {
   429: errorResponse("Too many attempts; see Retry-After"),
 };
 
-function setRefreshCookie(c: Context<AppEnv>, token: string, secure: boolean) {
+function setRefreshCookie(c: RouteContext, token: string, secure: boolean) {
   setCookie(c, REFRESH_COOKIE, token, {
     httpOnly: true,
     secure,
@@ -46,31 +46,33 @@ export interface AuthRouteDeps extends svc.AuthDeps {
 }
 
 export function registerAuthRoutes(app: App, deps: AuthRouteDeps): void {
-  const meta = (c: Context<AppEnv>) => ({ ip: deps.clientIp(c.req.raw), userAgent: c.req.header("user-agent") ?? null });
+  const meta = (c: RouteContext) => ({ ip: deps.clientIp(c.req.raw), userAgent: c.req.header("user-agent") ?? null });
 
-  app.openapi(
-    createRoute({
+  addRoute(
+    app,
+    {
+      access: access.anonymous,
       method: "get",
       path: "/auth/Login/GetLoginMethods/{email}",
       tags,
       operationId: "Login_GetLoginMethods",
       summary: "How an email can sign in (password, SAML single sign-on, LinkedIn)",
-      security: [],
       request: { params: z.object({ email: z.string().email().max(320) }) },
       responses: { 200: { description: "The sign-in methods", content: { "application/json": { schema: LoginMethods } } }, ...authErrors },
-    }),
-    async (c) => c.json(await svc.loginMethods(deps, c.req.valid("param").email), 200),
+    },
+    async (c) => c.json(await svc.loginMethods(deps, (c.req.valid("param") as { email: string }).email), 200),
   );
 
-  app.openapi(
-    createRoute({
+  addRoute(
+    app,
+    {
+      access: access.anonymous,
       method: "post",
       path: "/auth/Login/PasswordLogin",
       tags,
       operationId: "Login_PasswordLogin",
       summary: "Sign in with email and password",
       description: "Answers an access token and sets the refresh token in an httpOnly cookie (ideally_refresh, path /auth).",
-      security: [],
       request: {
         body: {
           required: true,
@@ -86,28 +88,29 @@ export function registerAuthRoutes(app: App, deps: AuthRouteDeps): void {
         ...authErrors,
         401: errorResponse("Email or password is incorrect"),
       },
-    }),
+    },
     async (c) => {
-      const issued = await svc.passwordLogin(deps, c.req.valid("json"), meta(c));
+      const issued = await svc.passwordLogin(deps, c.req.valid("json") as { email: string; password: string }, meta(c));
       setRefreshCookie(c, issued.refreshToken, deps.secureCookies);
       return c.json({ accessToken: issued.accessToken }, 200);
     },
   );
 
-  app.openapi(
-    createRoute({
+  addRoute(
+    app,
+    {
+      access: access.anonymous,
       method: "post",
       path: "/auth/Login/Refresh",
       tags,
       operationId: "Login_Refresh",
       summary: "A new access token for the refresh-token cookie (which is rotated)",
-      security: [],
       responses: {
         200: { description: "A fresh access token", content: { "application/json": { schema: AccessToken } } },
         422: errorResponse("The session has ended (typename AuthFailureDto): sign in again"),
         429: authErrors[429],
       },
-    }),
+    },
     async (c) => {
       try {
         const issued = await svc.refresh(deps, getCookie(c, REFRESH_COOKIE), meta(c));
@@ -120,16 +123,17 @@ export function registerAuthRoutes(app: App, deps: AuthRouteDeps): void {
     },
   );
 
-  app.openapi(
-    createRoute({
+  addRoute(
+    app,
+    {
+      access: access.anonymous,
       method: "post",
       path: "/auth/Login/Logout",
       tags,
       operationId: "Login_Logout",
       summary: "Sign out: ends the login session (refresh token and access tokens)",
-      security: [],
       responses: { 204: { description: "Signed out" } },
-    }),
+    },
     async (c) => {
       const bearer = c.req.header("authorization")?.replace(/^Bearer\s+/, "");
       // An expired access token still names its session; a forged one names nothing.

@@ -1,14 +1,15 @@
 // Generic OData routes for every entity set of the registry: GET list / by key / $count, and POST,
 // PATCH, DELETE exactly where the registry (SPEC.md section 7 "Generic") allows them; the other
 // verbs answer 405. Routes are thin: they parse and call the entity service.
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import type { App } from "../app.ts";
 import type { Db } from "../db/client.ts";
 import { ApiError } from "../errors.ts";
 import type { Registry } from "./registry.ts";
 import type { EntitySetDef } from "./types.ts";
 import { schemasFor } from "./schemas.ts";
-import { commonErrors, errorResponse } from "../openapi.ts";
+import { addRoute, commonErrors, errorResponse, type RouteContext } from "../openapi.ts";
+import { access, type Access } from "../access/policy.ts";
 import * as svc from "./service.ts";
 
 const odataQuery = z.object({
@@ -38,15 +39,28 @@ function keyParam(set: EntitySetDef) {
 const json = (raw: string, status: 200 | 201): never =>
   new Response(raw, { status, headers: { "content-type": "application/json; charset=utf-8" } }) as never;
 
+const keyOf = (c: RouteContext) => (c.req.valid("param") as { key: string }).key;
+const bodyOf = (c: RouteContext) => c.req.valid("json") as Record<string, unknown>;
+
+/** Who may write a set: staff for reference data, any member for their own rows, else Users and Admins. */
+function writeAccessOf(set: EntitySetDef): Access {
+  if (set.scope === "global") return access.staff;
+  if (set.scope === "user") return access.viewer;
+  return access.user;
+}
+
 export function registerEntityRoutes(app: App, db: Db, reg: Registry): void {
   // Literal paths ($count) first, or /{key} swallows them.
   for (const set of reg.sets.values()) {
     const s = schemasFor(reg, set);
     const base = `/api/v1/${set.name}`;
     const tags = [set.name];
+    const writeAccess = writeAccessOf(set);
 
-    app.openapi(
-      createRoute({
+    addRoute(
+      app,
+      {
+        access: access.signedIn,
         method: "get",
         path: `${base}/$count`,
         tags,
@@ -57,12 +71,14 @@ export function registerEntityRoutes(app: App, db: Db, reg: Registry): void {
           200: { description: "The number of matching rows", content: { "application/json": { schema: z.number().int() } } },
           ...commonErrors,
         },
-      }),
+      },
       async (c) => json(String(await svc.count(db, reg, set, c.get("ctx"), c.req.query())), 200),
     );
 
-    app.openapi(
-      createRoute({
+    addRoute(
+      app,
+      {
+        access: access.signedIn,
         method: "get",
         path: base,
         tags,
@@ -74,12 +90,14 @@ export function registerEntityRoutes(app: App, db: Db, reg: Registry): void {
           200: { description: "A page of rows", content: { "application/json": { schema: s.collection } } },
           ...commonErrors,
         },
-      }),
+      },
       async (c) => json(await svc.list(db, reg, set, c.get("ctx"), c.req.query(), c.req.url), 200),
     );
 
-    app.openapi(
-      createRoute({
+    addRoute(
+      app,
+      {
+        access: access.signedIn,
         method: "get",
         path: `${base}/{key}`,
         tags,
@@ -91,13 +109,15 @@ export function registerEntityRoutes(app: App, db: Db, reg: Registry): void {
           ...commonErrors,
           404: errorResponse("No such row (or not visible to the caller)"),
         },
-      }),
-      async (c) => json(await svc.getByKey(db, reg, set, c.get("ctx"), c.req.valid("param").key, c.req.query()), 200),
+      },
+      async (c) => json(await svc.getByKey(db, reg, set, c.get("ctx"), keyOf(c), c.req.query()), 200),
     );
 
     if (set.verbs.includes("post")) {
-      app.openapi(
-        createRoute({
+      addRoute(
+        app,
+        {
+          access: writeAccess,
           method: "post",
           path: base,
           tags,
@@ -109,14 +129,16 @@ export function registerEntityRoutes(app: App, db: Db, reg: Registry): void {
             ...commonErrors,
             409: errorResponse("Conflicts with existing data"),
           },
-        }),
+        },
         async (c) =>
-          json(await svc.create(db, reg, set, c.get("ctx"), c.req.valid("json") as Record<string, unknown>), 201),
+          json(await svc.create(db, reg, set, c.get("ctx"), bodyOf(c)), 201),
       );
     }
     if (set.verbs.includes("patch")) {
-      app.openapi(
-        createRoute({
+      addRoute(
+        app,
+        {
+          access: writeAccess,
           method: "patch",
           path: `${base}/{key}`,
           tags,
@@ -132,17 +154,19 @@ export function registerEntityRoutes(app: App, db: Db, reg: Registry): void {
             404: errorResponse("No such row"),
             409: errorResponse("Conflicts with existing data"),
           },
-        }),
+        },
         async (c) =>
           json(
-            await svc.update(db, reg, set, c.get("ctx"), c.req.valid("param").key, c.req.valid("json") as Record<string, unknown>),
+            await svc.update(db, reg, set, c.get("ctx"), keyOf(c), bodyOf(c)),
             200,
           ),
       );
     }
     if (set.verbs.includes("delete")) {
-      app.openapi(
-        createRoute({
+      addRoute(
+        app,
+        {
+          access: writeAccess,
           method: "delete",
           path: `${base}/{key}`,
           tags,
@@ -155,9 +179,9 @@ export function registerEntityRoutes(app: App, db: Db, reg: Registry): void {
             404: errorResponse("No such row"),
             409: errorResponse("Other rows still refer to it"),
           },
-        }),
+        },
         async (c) => {
-          await svc.remove(db, reg, set, c.get("ctx"), c.req.valid("param").key);
+          await svc.remove(db, reg, set, c.get("ctx"), keyOf(c));
           return c.body(null, 204);
         },
       );

@@ -1,11 +1,11 @@
 // The generic entity service: reads through the OData engine, writes through the registry's
 // schemas, every statement in the caller's tenant transaction with the registry scope applied.
 import type { Db, Tx } from "../db/client.ts";
-import { readAsTenant, withTenant } from "../db/tx.ts";
+import { readAsTenant } from "../db/tx.ts";
+import { enterTenant } from "../access/policy.ts";
 import { col, ident, join, param, q, raw, type Sql } from "../db/sqltext.ts";
 import { ApiError } from "../errors.ts";
-import { canWrite, isAllClients, tenantOf, type RequestCtx } from "../access/principal.ts";
-import type { EffectiveRole } from "../db/tx.ts";
+import { isAllClients, tenantOf, type RequestCtx } from "../access/principal.ts";
 import { parseQuery } from "../odata/parser.ts";
 import { DEFAULT_TOP } from "../odata/limits.ts";
 import { compileCollection, compileCount, compileEntity, type ScopeFn } from "../odata/compile.ts";
@@ -134,14 +134,6 @@ export async function count(db: Db, reg: Registry, set: EntitySetDef, ctx: Reque
 
 // ---- writes ----
 
-function assertCanWrite(set: EntitySetDef, ctx: RequestCtx, role: EffectiveRole): void {
-  if (set.view) throw new ApiError("MethodNotAllowed", `${set.name} is read-only`);
-  if (set.scope === "global" && !ctx.principal.isStaff) {
-    throw new ApiError("Forbidden", `Only provider staff can change ${set.name}`);
-  }
-  if (!canWrite(ctx, role)) throw new ApiError("Forbidden", "Your role cannot make changes");
-}
-
 function castFor(fd: FieldDef): string {
   switch (fd.type) {
     case "int":
@@ -211,8 +203,7 @@ export async function create(db: Db, reg: Registry, set: EntitySetDef, ctx: Requ
   const stmt = cols.length
     ? q`insert into ${ident(set.table)} (${join(cols, ", ")}) values (${join(vals, ", ")}) returning ${keyCol} as key`
     : q`insert into ${ident(set.table)} default values returning ${keyCol} as key`;
-  return withTenant(db, tenantOf(ctx), async (tx, role) => {
-    assertCanWrite(set, ctx, role);
+  return enterTenant(db, ctx, async (tx) => {
     const [row] = await run<{ key: string | number }>(tx, stmt).catch((e) => mapDbError(set, e));
     return readBack(tx, reg, set, ctx, row!.key);
   });
@@ -229,8 +220,7 @@ export async function update(db: Db, reg: Registry, set: EntitySetDef, ctx: Requ
   }
   if (set.fields.updatedAt) sets.push(q`${ident(set.fields.updatedAt.column)} = now()`);
   if (!sets.length) throw new ApiError("ValidationError", `Nothing to update on ${set.name}`);
-  return withTenant(db, tenantOf(ctx), async (tx, role) => {
-    assertCanWrite(set, ctx, role);
+  return enterTenant(db, ctx, async (tx) => {
     const rows = await run<{ key: unknown }>(tx, q`update ${ident(set.table)} t set ${join(sets, ", ")} where ${keyWhere(reg, set, ctx, k)} returning 1 as key`).catch(
       (e) => mapDbError(set, e),
     );
@@ -245,8 +235,7 @@ export async function remove(db: Db, reg: Registry, set: EntitySetDef, ctx: Requ
   const stmt = set.softDelete
     ? q`update ${ident(set.table)} t set deleted_at = now() where ${keyWhere(reg, set, ctx, k)} returning 1 as key`
     : q`delete from ${ident(set.table)} t where ${keyWhere(reg, set, ctx, k)} returning 1 as key`;
-  await withTenant(db, tenantOf(ctx), async (tx, role) => {
-    assertCanWrite(set, ctx, role);
+  await enterTenant(db, ctx, async (tx) => {
     const rows = await run(tx, stmt).catch((e) => mapDbError(set, e));
     if (!rows.length) throw new ApiError("NotFound", `${set.name}(${key}) not found`);
   });
