@@ -17,6 +17,7 @@ export const projectsSets: EntitySetDef[] = [
     name: "Projects",
     table: "projects",
     scope: "shared",
+    projectColumn: "id",
     verbs: ["post", "patch", "delete"],
     softDelete: true,
     description: "A test of ideas, messages, questions or a new product, run as surveys on regional panels.",

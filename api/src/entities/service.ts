@@ -18,7 +18,7 @@ type Query = Record<string, string | undefined>;
  * The registry scope as a SQL predicate on a table alias: the first wall; row-level security is
  * the second. The client ids come from the settings app_enter() made for this request.
  */
-export function scopeFor(ctx: RequestCtx, reg: Registry): ScopeFn {
+export function scopeFor(ctx: RequestCtx, reg: Registry, opts: { write?: boolean } = {}): ScopeFn {
   const all = isAllClients(ctx);
   return (set, alias) => {
     switch (set.scope) {
@@ -39,7 +39,12 @@ export function scopeFor(ctx: RequestCtx, reg: Registry): ScopeFn {
           const own = set.name === "Users" ? q` or ${col(alias, "id")} = ${param(ctx.principal.userId, "int4")}` : raw("");
           return q`(exists (select 1 from ${ident(target.table)} ${ident(t)} where ${col(t, target.fields[via.targetField]!.column)} = ${col(alias, set.fields[via.localField]!.column)} and ${col(t, target.clientColumn)} = any(${ids}))${own})`;
         }
-        return q`${col(alias, set.clientColumn)} = any(${ids})`;
+        const own = q`${col(alias, set.clientColumn)} = any(${ids})`;
+        // A project shared with the caller is readable (never writable) from another client.
+        if (set.scope === "shared" && !opts.write) {
+          return q`(${own} or ${col(alias, set.projectColumn)} = any((select app_shared_project_ids())::int[]))`;
+        }
+        return own;
       }
     }
   };
@@ -244,7 +249,7 @@ export async function remove(db: Db, reg: Registry, set: EntitySetDef, ctx: Requ
 function keyWhere(reg: Registry, set: EntitySetDef, ctx: RequestCtx, key: string | number): Sql {
   const kf = set.fields[set.key]!;
   const parts = [q`${col("t", kf.column)} = ${param(key, castFor(kf))}`];
-  const scope = scopeFor(ctx, reg)(set, "t");
+  const scope = scopeFor(ctx, reg, { write: true })(set, "t");
   if (scope) parts.push(scope);
   if (set.softDelete) parts.push(raw(`"t"."deleted_at" is null`));
   return join(parts, " and ");

@@ -52,8 +52,8 @@ export interface NavDef {
  * - client: rows belong to a client (column `client_id`, property `clientId`).
  * - user: rows belong to one user (column `user_id`, property `userId`).
  * - global: reference data, readable by every signed-in user, written by staff only.
- * - shared: client rows that a project share also makes readable to the share's user
- *   (rows carry `client_id` and `project_id`).
+ * - shared: client rows that a project share also makes readable (read only) to the share's user
+ *   (rows carry `client_id` and a project column).
  */
 export type Scope = "client" | "user" | "global" | "shared";
 
@@ -71,6 +71,8 @@ export interface EntitySetDef {
   scope: Scope;
   /** The column holding the client id for client/shared scope (default client_id; Clients: id). */
   clientColumn: string;
+  /** For shared scope: the column holding the project id (default project_id; Projects: id). */
+  projectColumn: string;
   /**
    * For client-scoped sets whose rows carry no client column (Users): a to-many navigation whose
    * target rows carry it; a row is in scope when any of those rows is.
@@ -159,6 +161,7 @@ export interface EntityInput {
   nav?: Record<string, NavDef>;
   scope: Scope;
   clientColumn?: string;
+  projectColumn?: string;
   clientVia?: string;
   verbs?: readonly Verb[];
   softDelete?: boolean;
@@ -181,6 +184,7 @@ export function entity(input: EntityInput): EntitySetDef {
     nav: input.nav ?? {},
     scope: input.scope,
     clientColumn: input.clientColumn ?? "client_id",
+    projectColumn: input.projectColumn ?? "project_id",
     clientVia: input.clientVia,
     verbs: input.verbs ?? [],
     softDelete: input.softDelete ?? false,
