@@ -65,8 +65,9 @@ describe("reads", () => {
       expect(p.clientId, "Acme sees Acme's projects only").toBe(1003);
       for (const t of p.testOptions) expect(t.clientId).toBe(1003);
     }
-    for (const p of globex.body.value) expect(p.clientId, "Globex sees Globex's projects only").toBe(2001);
-    const acmeId = acme.body.value[0].id;
+    // Acme shared project 1001 with admin@globex (fixtures): the one Acme project Globex sees.
+    for (const p of globex.body.value) if (p.id !== 1001) expect(p.clientId, "Globex sees Globex's projects only").toBe(2001);
+    const acmeId = acme.body.value.find((p: { id: number }) => p.id !== 1001).id;
     const cross = await call(app, "globexAdmin", 2001, "GET", `/api/v1/Projects(${acmeId})`);
     expect(cross.status, "another tenant's row is not found").toBe(404);
     const count = await call(app, "globexAdmin", 2001, "GET", `/api/v1/Projects/$count?$filter=clientId eq 1003`);
@@ -75,9 +76,9 @@ describe("reads", () => {
 
   test("row-level security alone keeps tenants apart (no registry scope in the SQL)", async () => {
     const globex = { userId: 9006, clientId: 2001, descendants: false };
-    const rows = await withTenant(tdb.db, globex, (tx) => tx<{ client_id: number }[]>`select client_id from projects`);
+    const rows = await withTenant(tdb.db, globex, (tx) => tx<{ id: number; client_id: number }[]>`select id, client_id from projects`);
     expect(rows.length).toBeGreaterThan(0);
-    expect(rows.every((r) => r.client_id === 2001), "RLS shows Globex only its rows").toBe(true);
+    expect(rows.every((r) => r.client_id === 2001 || r.id === 1001), "RLS shows Globex only its rows (and the project shared with it)").toBe(true);
     const acmeRows = await withTenant(tdb.db, globex, (tx) => tx<{ n: number }[]>`select count(*)::int as n from test_options where client_id = 1003`);
     expect(acmeRows[0]!.n, "Acme's rows are invisible to Globex").toBe(0);
     await expect(
