@@ -70,7 +70,7 @@ describe("reads", () => {
     const acmeId = acme.body.value.find((p: { id: number }) => p.id !== 1001).id;
     const cross = await call(app, "globexAdmin", 2001, "GET", `/api/v1/Projects(${acmeId})`);
     expect(cross.status, "another tenant's row is not found").toBe(404);
-    const count = await call(app, "globexAdmin", 2001, "GET", `/api/v1/Projects/$count?$filter=clientId eq 1003`);
+    const count = await call(app, "globexAdmin", 2001, "GET", `/api/v1/Projects/$count?$filter=clientId eq 1003 and id ne 1001`);
     expect(count.body, "counting another tenant's rows finds none").toBe(0);
   });
 
@@ -79,7 +79,7 @@ describe("reads", () => {
     const rows = await withTenant(tdb.db, globex, (tx) => tx<{ id: number; client_id: number }[]>`select id, client_id from projects`);
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((r) => r.client_id === 2001 || r.id === 1001), "RLS shows Globex only its rows (and the project shared with it)").toBe(true);
-    const acmeRows = await withTenant(tdb.db, globex, (tx) => tx<{ n: number }[]>`select count(*)::int as n from test_options where client_id = 1003`);
+    const acmeRows = await withTenant(tdb.db, globex, (tx) => tx<{ n: number }[]>`select count(*)::int as n from test_options where client_id = 1003 and project_id <> 1001`);
     expect(acmeRows[0]!.n, "Acme's rows are invisible to Globex").toBe(0);
     await expect(
       withTenant(tdb.db, globex, (tx) => tx`insert into segments (client_id, project_id, name) values (1003, 1001, 'x')`),
