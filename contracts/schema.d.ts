@@ -3702,14 +3702,6 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        LoginMethods: {
-            password: boolean;
-            /** @description Single sign-on through the email domain's identity provider */
-            saml: {
-                providerName: string;
-            } | null;
-            linkedIn: boolean;
-        };
         Error: {
             /** @description Error class, e.g. ValidationError, NotFound, AuthFailureDto */
             typename: string;
@@ -3719,6 +3711,33 @@ export interface components {
                 path: string;
                 message: string;
             }[];
+        };
+        /** @description Comma-separated properties to return, e.g. id,projectName */
+        select: string;
+        /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+        expand: string;
+        /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+        filter: string;
+        /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+        orderby: string;
+        /** @description Page size, at most 1000 (default 100) */
+        top: string;
+        /** @description Rows to skip */
+        skip: string;
+        /**
+         * @description true adds @odata.count, the number of matching rows
+         * @enum {string}
+         */
+        count: "true" | "false";
+        /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+        apply: string;
+        LoginMethods: {
+            password: boolean;
+            /** @description Single sign-on through the email domain's identity provider */
+            saml: {
+                providerName: string;
+            } | null;
+            linkedIn: boolean;
         };
         AccessToken: {
             /** @description Bearer token for /api/v1 calls; its claims include the expiry (exp) */
@@ -5875,8 +5894,81 @@ export interface components {
             isEnabled?: boolean;
         };
     };
-    responses: never;
-    parameters: never;
+    responses: {
+        /** @description Bad request: an invalid query option, parameter or body (errors lists the fields) */
+        BadRequest: {
+            headers: {
+                /** @description Trace id to quote to support */
+                "x-error-trace-id"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Not signed in, or the session has ended */
+        Unauthorized: {
+            headers: {
+                /** @description Trace id to quote to support */
+                "x-error-trace-id"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Not allowed for this caller (see docs/permissions.md) */
+        Forbidden: {
+            headers: {
+                /** @description Trace id to quote to support */
+                "x-error-trace-id"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No such row, or not visible to the caller */
+        NotFound: {
+            headers: {
+                /** @description Trace id to quote to support */
+                "x-error-trace-id"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Conflicts with existing data or the current state */
+        Conflict: {
+            headers: {
+                /** @description Trace id to quote to support */
+                "x-error-trace-id"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+    };
+    parameters: {
+        /** @description Comma-separated properties to return, e.g. id,projectName */
+        select: components["schemas"]["select"];
+        /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+        expand: components["schemas"]["expand"];
+        /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+        filter: components["schemas"]["filter"];
+        /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+        orderby: components["schemas"]["orderby"];
+        /** @description Page size, at most 1000 (default 100) */
+        top: components["schemas"]["top"];
+        /** @description Rows to skip */
+        skip: components["schemas"]["skip"];
+        /** @description true adds @odata.count, the number of matching rows */
+        count: components["schemas"]["count"];
+        /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+        apply: components["schemas"]["apply"];
+    };
     requestBodies: never;
     headers: never;
     pathItems: never;
@@ -5903,17 +5995,7 @@ export interface operations {
                     "application/json": components["schemas"]["LoginMethods"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
             /** @description Too many attempts; see Retry-After */
             429: {
                 headers: {
@@ -5949,17 +6031,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccessToken"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
             /** @description Email or password is incorrect */
             401: {
                 headers: {
@@ -6047,10 +6119,10 @@ export interface operations {
     Clients_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -6067,57 +6139,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     Clients_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -6134,48 +6179,18 @@ export interface operations {
                     "application/json": components["schemas"]["ClientsCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     Clients_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -6195,50 +6210,10 @@ export interface operations {
                     "application/json": components["schemas"]["Clients"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     Clients_delete: {
@@ -6260,61 +6235,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Other rows still refer to it */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     Clients_update: {
@@ -6342,70 +6267,20 @@ export interface operations {
                     "application/json": components["schemas"]["Clients"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with existing data */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     Enterprises_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -6422,57 +6297,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     Enterprises_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -6489,39 +6337,9 @@ export interface operations {
                     "application/json": components["schemas"]["EnterprisesCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     Enterprises_create: {
@@ -6546,59 +6364,19 @@ export interface operations {
                     "application/json": components["schemas"]["Enterprises"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with existing data */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
         };
     };
     Enterprises_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -6618,59 +6396,19 @@ export interface operations {
                     "application/json": components["schemas"]["Enterprises"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     Orgs_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -6687,57 +6425,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     Orgs_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -6754,39 +6465,9 @@ export interface operations {
                     "application/json": components["schemas"]["OrgsCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     Orgs_create: {
@@ -6811,59 +6492,19 @@ export interface operations {
                     "application/json": components["schemas"]["Orgs"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with existing data */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
         };
     };
     Orgs_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -6883,50 +6524,10 @@ export interface operations {
                     "application/json": components["schemas"]["Orgs"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     Orgs_update: {
@@ -6954,70 +6555,20 @@ export interface operations {
                     "application/json": components["schemas"]["Orgs"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with existing data */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     Teams_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -7034,57 +6585,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     Teams_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -7101,39 +6625,9 @@ export interface operations {
                     "application/json": components["schemas"]["TeamsCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     Teams_create: {
@@ -7158,59 +6652,19 @@ export interface operations {
                     "application/json": components["schemas"]["Teams"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with existing data */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
         };
     };
     Teams_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -7230,50 +6684,10 @@ export interface operations {
                     "application/json": components["schemas"]["Teams"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     Teams_update: {
@@ -7301,70 +6715,20 @@ export interface operations {
                     "application/json": components["schemas"]["Teams"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with existing data */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     ExtendedTeams_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -7381,57 +6745,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     ExtendedTeams_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -7448,48 +6785,18 @@ export interface operations {
                     "application/json": components["schemas"]["ExtendedTeamsCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     ExtendedTeams_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -7509,59 +6816,19 @@ export interface operations {
                     "application/json": components["schemas"]["ExtendedTeams"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     LinkedClients_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -7578,57 +6845,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     LinkedClients_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -7645,48 +6885,18 @@ export interface operations {
                     "application/json": components["schemas"]["LinkedClientsCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     LinkedClients_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -7706,59 +6916,19 @@ export interface operations {
                     "application/json": components["schemas"]["LinkedClients"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     Users_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -7775,57 +6945,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     Users_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -7842,39 +6985,9 @@ export interface operations {
                     "application/json": components["schemas"]["UsersCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     Users_create: {
@@ -7899,59 +7012,19 @@ export interface operations {
                     "application/json": components["schemas"]["Users"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with existing data */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
         };
     };
     Users_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -7971,50 +7044,10 @@ export interface operations {
                     "application/json": components["schemas"]["Users"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     Users_delete: {
@@ -8036,61 +7069,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Other rows still refer to it */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     Users_update: {
@@ -8118,70 +7101,20 @@ export interface operations {
                     "application/json": components["schemas"]["Users"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with existing data */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     UserAndClients_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -8198,57 +7131,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     UserAndClients_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -8265,48 +7171,18 @@ export interface operations {
                     "application/json": components["schemas"]["UserAndClientsCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     UserAndClients_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -8326,59 +7202,19 @@ export interface operations {
                     "application/json": components["schemas"]["UserAndClients"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     ExtrapolatedUserAndClients_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -8395,57 +7231,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     ExtrapolatedUserAndClients_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -8462,48 +7271,18 @@ export interface operations {
                     "application/json": components["schemas"]["ExtrapolatedUserAndClientsCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     ExtrapolatedUserAndClients_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -8523,59 +7302,19 @@ export interface operations {
                     "application/json": components["schemas"]["ExtrapolatedUserAndClients"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     UserRoles_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -8592,57 +7331,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     UserRoles_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -8659,48 +7371,18 @@ export interface operations {
                     "application/json": components["schemas"]["UserRolesCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     UserRoles_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -8720,59 +7402,19 @@ export interface operations {
                     "application/json": components["schemas"]["UserRoles"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     UserClientRoles_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -8789,57 +7431,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     UserClientRoles_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -8856,48 +7471,18 @@ export interface operations {
                     "application/json": components["schemas"]["UserClientRolesCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     UserClientRoles_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -8917,59 +7502,19 @@ export interface operations {
                     "application/json": components["schemas"]["UserClientRoles"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     CognitoIdps_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -8986,57 +7531,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     CognitoIdps_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -9053,48 +7571,18 @@ export interface operations {
                     "application/json": components["schemas"]["CognitoIdpsCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     CognitoIdps_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -9114,50 +7602,10 @@ export interface operations {
                     "application/json": components["schemas"]["CognitoIdps"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     CognitoIdps_delete: {
@@ -9179,70 +7627,20 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Other rows still refer to it */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     CognitoUsers_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -9259,57 +7657,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     CognitoUsers_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -9326,48 +7697,18 @@ export interface operations {
                     "application/json": components["schemas"]["CognitoUsersCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     CognitoUsers_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -9387,59 +7728,19 @@ export interface operations {
                     "application/json": components["schemas"]["CognitoUsers"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     LinkInvites_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -9456,57 +7757,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     LinkInvites_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -9523,39 +7797,9 @@ export interface operations {
                     "application/json": components["schemas"]["LinkInvitesCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     LinkInvites_create: {
@@ -9580,59 +7824,19 @@ export interface operations {
                     "application/json": components["schemas"]["LinkInvites"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with existing data */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
         };
     };
     LinkInvites_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -9652,50 +7856,10 @@ export interface operations {
                     "application/json": components["schemas"]["LinkInvites"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     LinkInvites_delete: {
@@ -9717,70 +7881,20 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Other rows still refer to it */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     Projects_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -9797,57 +7911,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     Projects_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -9864,39 +7951,9 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectsCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     Projects_create: {
@@ -9921,59 +7978,19 @@ export interface operations {
                     "application/json": components["schemas"]["Projects"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with existing data */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
         };
     };
     Projects_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -9993,50 +8010,10 @@ export interface operations {
                     "application/json": components["schemas"]["Projects"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     Projects_delete: {
@@ -10058,61 +8035,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Other rows still refer to it */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     Projects_update: {
@@ -10140,70 +8067,20 @@ export interface operations {
                     "application/json": components["schemas"]["Projects"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with existing data */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     ProjectStatuses_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -10220,57 +8097,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     ProjectStatuses_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -10287,48 +8137,18 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectStatusesCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     ProjectStatuses_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -10348,59 +8168,19 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectStatuses"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     ProjectsRegions_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -10417,57 +8197,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     ProjectsRegions_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -10484,48 +8237,18 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectsRegionsCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     ProjectsRegions_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -10545,59 +8268,19 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectsRegions"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     TestOptions_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -10614,57 +8297,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     TestOptions_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -10681,39 +8337,9 @@ export interface operations {
                     "application/json": components["schemas"]["TestOptionsCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     TestOptions_create: {
@@ -10738,59 +8364,19 @@ export interface operations {
                     "application/json": components["schemas"]["TestOptions"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with existing data */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
         };
     };
     TestOptions_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -10810,50 +8396,10 @@ export interface operations {
                     "application/json": components["schemas"]["TestOptions"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     TestOptions_delete: {
@@ -10875,61 +8421,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Other rows still refer to it */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     TestOptions_update: {
@@ -10957,70 +8453,20 @@ export interface operations {
                     "application/json": components["schemas"]["TestOptions"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with existing data */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     Questions_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -11037,57 +8483,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     Questions_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -11104,39 +8523,9 @@ export interface operations {
                     "application/json": components["schemas"]["QuestionsCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     Questions_create: {
@@ -11161,59 +8550,19 @@ export interface operations {
                     "application/json": components["schemas"]["Questions"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with existing data */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
         };
     };
     Questions_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -11233,50 +8582,10 @@ export interface operations {
                     "application/json": components["schemas"]["Questions"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     Questions_update: {
@@ -11304,70 +8613,20 @@ export interface operations {
                     "application/json": components["schemas"]["Questions"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with existing data */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     QuestionOptions_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -11384,57 +8643,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     QuestionOptions_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -11451,48 +8683,18 @@ export interface operations {
                     "application/json": components["schemas"]["QuestionOptionsCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     QuestionOptions_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -11512,59 +8714,19 @@ export interface operations {
                     "application/json": components["schemas"]["QuestionOptions"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     QuestionTemplates_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -11581,57 +8743,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     QuestionTemplates_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -11648,39 +8783,9 @@ export interface operations {
                     "application/json": components["schemas"]["QuestionTemplatesCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     QuestionTemplates_create: {
@@ -11705,59 +8810,19 @@ export interface operations {
                     "application/json": components["schemas"]["QuestionTemplates"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with existing data */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
         };
     };
     QuestionTemplates_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -11777,50 +8842,10 @@ export interface operations {
                     "application/json": components["schemas"]["QuestionTemplates"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     QuestionTemplates_delete: {
@@ -11842,70 +8867,20 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Other rows still refer to it */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     ProjectQuestions_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -11922,57 +8897,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     ProjectQuestions_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -11989,48 +8937,18 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectQuestionsCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     ProjectQuestions_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -12050,50 +8968,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectQuestions"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     ProjectQuestions_delete: {
@@ -12115,70 +8993,20 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Other rows still refer to it */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     ProjectObjectives_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -12195,57 +9023,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     ProjectObjectives_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -12262,39 +9063,9 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectObjectivesCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     ProjectObjectives_create: {
@@ -12319,59 +9090,19 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectObjectives"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with existing data */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
         };
     };
     ProjectObjectives_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -12391,50 +9122,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectObjectives"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     ProjectObjectives_delete: {
@@ -12456,70 +9147,20 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Other rows still refer to it */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     Targets_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -12536,57 +9177,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     Targets_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -12603,48 +9217,18 @@ export interface operations {
                     "application/json": components["schemas"]["TargetsCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     Targets_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -12664,59 +9248,19 @@ export interface operations {
                     "application/json": components["schemas"]["Targets"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     ProjectShares_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -12733,57 +9277,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     ProjectShares_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -12800,39 +9317,9 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectSharesCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     ProjectShares_create: {
@@ -12857,59 +9344,19 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectShares"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with existing data */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
         };
     };
     ProjectShares_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -12929,50 +9376,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectShares"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     ProjectShares_delete: {
@@ -12994,70 +9401,20 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Other rows still refer to it */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     ProjectWatchers_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -13074,57 +9431,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     ProjectWatchers_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -13141,48 +9471,18 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectWatchersCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     ProjectWatchers_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -13202,59 +9502,19 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectWatchers"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     Frameworks_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -13271,57 +9531,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     Frameworks_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -13338,48 +9571,18 @@ export interface operations {
                     "application/json": components["schemas"]["FrameworksCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     Frameworks_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -13399,59 +9602,19 @@ export interface operations {
                     "application/json": components["schemas"]["Frameworks"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     StandardQuestions_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -13468,57 +9631,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     StandardQuestions_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -13535,48 +9671,18 @@ export interface operations {
                     "application/json": components["schemas"]["StandardQuestionsCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     StandardQuestions_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -13596,59 +9702,19 @@ export interface operations {
                     "application/json": components["schemas"]["StandardQuestions"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     Categories_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -13665,57 +9731,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     Categories_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -13732,48 +9771,18 @@ export interface operations {
                     "application/json": components["schemas"]["CategoriesCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     Categories_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -13793,59 +9802,19 @@ export interface operations {
                     "application/json": components["schemas"]["Categories"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     EstimatedProjectDuration_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -13862,57 +9831,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     EstimatedProjectDuration_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -13929,48 +9871,18 @@ export interface operations {
                     "application/json": components["schemas"]["EstimatedProjectDurationCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     EstimatedProjectDuration_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -13990,59 +9902,19 @@ export interface operations {
                     "application/json": components["schemas"]["EstimatedProjectDuration"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     Regions_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -14059,57 +9931,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     Regions_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -14126,48 +9971,18 @@ export interface operations {
                     "application/json": components["schemas"]["RegionsCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     Regions_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -14187,59 +10002,19 @@ export interface operations {
                     "application/json": components["schemas"]["Regions"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     SystemQuestion_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -14256,57 +10031,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     SystemQuestion_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -14323,48 +10071,18 @@ export interface operations {
                     "application/json": components["schemas"]["SystemQuestionCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     SystemQuestion_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -14384,59 +10102,19 @@ export interface operations {
                     "application/json": components["schemas"]["SystemQuestion"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     SystemQuestionOption_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -14453,57 +10131,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     SystemQuestionOption_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -14520,48 +10171,18 @@ export interface operations {
                     "application/json": components["schemas"]["SystemQuestionOptionCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     SystemQuestionOption_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -14581,59 +10202,19 @@ export interface operations {
                     "application/json": components["schemas"]["SystemQuestionOption"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     SurveyRuns_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -14650,57 +10231,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     SurveyRuns_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -14717,48 +10271,18 @@ export interface operations {
                     "application/json": components["schemas"]["SurveyRunsCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     SurveyRuns_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -14778,50 +10302,10 @@ export interface operations {
                     "application/json": components["schemas"]["SurveyRuns"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     SurveyRuns_delete: {
@@ -14843,70 +10327,20 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Other rows still refer to it */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     SurveySessions_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -14923,57 +10357,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     SurveySessions_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -14990,48 +10397,18 @@ export interface operations {
                     "application/json": components["schemas"]["SurveySessionsCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     SurveySessions_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -15051,59 +10428,19 @@ export interface operations {
                     "application/json": components["schemas"]["SurveySessions"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     ProjectSurveySessions_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -15120,57 +10457,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     ProjectSurveySessions_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -15187,48 +10497,18 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectSurveySessionsCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     ProjectSurveySessions_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -15248,59 +10528,19 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectSurveySessions"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     ProjectSchedules_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -15317,57 +10557,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     ProjectSchedules_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -15384,39 +10597,9 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectSchedulesCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     ProjectSchedules_create: {
@@ -15441,59 +10624,19 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectSchedules"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with existing data */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
         };
     };
     ProjectSchedules_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -15513,50 +10656,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectSchedules"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     ProjectSchedules_delete: {
@@ -15578,61 +10681,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Other rows still refer to it */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     ProjectSchedules_update: {
@@ -15660,70 +10713,20 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectSchedules"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with existing data */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     ProjectWeeks_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -15740,57 +10743,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     ProjectWeeks_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -15807,48 +10783,18 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectWeeksCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     ProjectWeeks_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -15868,59 +10814,19 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectWeeks"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     TranslatedTextRegions_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -15937,57 +10843,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     TranslatedTextRegions_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -16004,48 +10883,18 @@ export interface operations {
                     "application/json": components["schemas"]["TranslatedTextRegionsCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     TranslatedTextRegions_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -16065,50 +10914,10 @@ export interface operations {
                     "application/json": components["schemas"]["TranslatedTextRegions"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     TranslatedTextRegions_update: {
@@ -16136,70 +10945,20 @@ export interface operations {
                     "application/json": components["schemas"]["TranslatedTextRegions"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with existing data */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     Responses_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -16216,57 +10975,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     Responses_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -16283,48 +11015,18 @@ export interface operations {
                     "application/json": components["schemas"]["ResponsesCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     Responses_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -16344,59 +11046,19 @@ export interface operations {
                     "application/json": components["schemas"]["Responses"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     TextResponses_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -16413,57 +11075,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     TextResponses_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -16480,48 +11115,18 @@ export interface operations {
                     "application/json": components["schemas"]["TextResponsesCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     TextResponses_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -16541,50 +11146,10 @@ export interface operations {
                     "application/json": components["schemas"]["TextResponses"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     TextResponses_delete: {
@@ -16606,70 +11171,20 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Other rows still refer to it */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     Themes_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -16686,57 +11201,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     Themes_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -16753,48 +11241,18 @@ export interface operations {
                     "application/json": components["schemas"]["ThemesCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     Themes_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -16814,59 +11272,19 @@ export interface operations {
                     "application/json": components["schemas"]["Themes"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     TextResponsesThemes_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -16883,57 +11301,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     TextResponsesThemes_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -16950,48 +11341,18 @@ export interface operations {
                     "application/json": components["schemas"]["TextResponsesThemesCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     TextResponsesThemes_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -17011,59 +11372,19 @@ export interface operations {
                     "application/json": components["schemas"]["TextResponsesThemes"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     DiagnoseScoreThemes_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -17080,57 +11401,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     DiagnoseScoreThemes_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -17147,48 +11441,18 @@ export interface operations {
                     "application/json": components["schemas"]["DiagnoseScoreThemesCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     DiagnoseScoreThemes_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -17208,59 +11472,19 @@ export interface operations {
                     "application/json": components["schemas"]["DiagnoseScoreThemes"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     RegressionScores_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -17277,57 +11501,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     RegressionScores_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -17344,48 +11541,18 @@ export interface operations {
                     "application/json": components["schemas"]["RegressionScoresCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     RegressionScores_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -17405,59 +11572,19 @@ export interface operations {
                     "application/json": components["schemas"]["RegressionScores"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     Segments_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -17474,57 +11601,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     Segments_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -17541,39 +11641,9 @@ export interface operations {
                     "application/json": components["schemas"]["SegmentsCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     Segments_create: {
@@ -17598,59 +11668,19 @@ export interface operations {
                     "application/json": components["schemas"]["Segments"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with existing data */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
         };
     };
     Segments_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -17670,50 +11700,10 @@ export interface operations {
                     "application/json": components["schemas"]["Segments"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     Segments_delete: {
@@ -17735,61 +11725,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Other rows still refer to it */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     Segments_update: {
@@ -17817,70 +11757,20 @@ export interface operations {
                     "application/json": components["schemas"]["Segments"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with existing data */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     ProjectGroups_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -17897,57 +11787,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     ProjectGroups_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -17964,39 +11827,9 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectGroupsCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     ProjectGroups_create: {
@@ -18021,59 +11854,19 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectGroups"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with existing data */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
         };
     };
     ProjectGroups_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -18093,50 +11886,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectGroups"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     ProjectGroups_delete: {
@@ -18158,61 +11911,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Other rows still refer to it */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     ProjectGroups_update: {
@@ -18240,70 +11943,20 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectGroups"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with existing data */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     ProjectGroupVersions_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -18320,57 +11973,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     ProjectGroupVersions_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -18387,48 +12013,18 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectGroupVersionsCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     ProjectGroupVersions_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -18448,59 +12044,19 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectGroupVersions"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     ProjectGroupQuestions_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -18517,57 +12073,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     ProjectGroupQuestions_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -18584,48 +12113,18 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectGroupQuestionsCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     ProjectGroupQuestions_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -18645,50 +12144,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectGroupQuestions"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     ProjectGroupQuestions_delete: {
@@ -18710,61 +12169,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Other rows still refer to it */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     ProjectGroupQuestions_update: {
@@ -18792,70 +12201,20 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectGroupQuestions"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with existing data */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     ProjectGroupSegments_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -18872,57 +12231,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     ProjectGroupSegments_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -18939,39 +12271,9 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectGroupSegmentsCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     ProjectGroupSegments_create: {
@@ -18996,59 +12298,19 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectGroupSegments"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with existing data */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
         };
     };
     ProjectGroupSegments_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -19068,50 +12330,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectGroupSegments"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     ProjectGroupSegments_delete: {
@@ -19133,61 +12355,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Other rows still refer to it */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     ProjectGroupSegments_update: {
@@ -19215,70 +12387,20 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectGroupSegments"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with existing data */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     ProjectGroupTags_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -19295,57 +12417,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     ProjectGroupTags_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -19362,39 +12457,9 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectGroupTagsCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     ProjectGroupTags_create: {
@@ -19419,59 +12484,19 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectGroupTags"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with existing data */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
         };
     };
     ProjectGroupTags_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -19491,50 +12516,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectGroupTags"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     ProjectGroupTags_update: {
@@ -19562,70 +12547,20 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectGroupTags"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with existing data */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     Prompts_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -19642,57 +12577,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     Prompts_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -19709,39 +12617,9 @@ export interface operations {
                     "application/json": components["schemas"]["PromptsCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     Prompts_create: {
@@ -19766,59 +12644,19 @@ export interface operations {
                     "application/json": components["schemas"]["Prompts"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with existing data */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
         };
     };
     Prompts_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -19838,50 +12676,10 @@ export interface operations {
                     "application/json": components["schemas"]["Prompts"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     Prompts_delete: {
@@ -19903,61 +12701,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Other rows still refer to it */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     Prompts_update: {
@@ -19985,70 +12733,20 @@ export interface operations {
                     "application/json": components["schemas"]["Prompts"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with existing data */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     PromptVersions_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -20065,57 +12763,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     PromptVersions_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -20132,39 +12803,9 @@ export interface operations {
                     "application/json": components["schemas"]["PromptVersionsCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     PromptVersions_create: {
@@ -20189,59 +12830,19 @@ export interface operations {
                     "application/json": components["schemas"]["PromptVersions"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with existing data */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
         };
     };
     PromptVersions_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -20261,50 +12862,10 @@ export interface operations {
                     "application/json": components["schemas"]["PromptVersions"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     PromptVersions_delete: {
@@ -20326,61 +12887,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Other rows still refer to it */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     PromptVersions_update: {
@@ -20408,70 +12919,20 @@ export interface operations {
                     "application/json": components["schemas"]["PromptVersions"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with existing data */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     AiProjectSummaries_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -20488,57 +12949,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     AiProjectSummaries_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -20555,39 +12989,9 @@ export interface operations {
                     "application/json": components["schemas"]["AiProjectSummariesCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     AiProjectSummaries_create: {
@@ -20612,59 +13016,19 @@ export interface operations {
                     "application/json": components["schemas"]["AiProjectSummaries"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with existing data */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
         };
     };
     AiProjectSummaries_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -20684,59 +13048,19 @@ export interface operations {
                     "application/json": components["schemas"]["AiProjectSummaries"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     ProjectEmailSummaries_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -20753,57 +13077,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     ProjectEmailSummaries_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -20820,48 +13117,18 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectEmailSummariesCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     ProjectEmailSummaries_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -20881,59 +13148,19 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectEmailSummaries"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     AiConversations_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -20950,57 +13177,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     AiConversations_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -21017,48 +13217,18 @@ export interface operations {
                     "application/json": components["schemas"]["AiConversationsCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     AiConversations_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -21078,59 +13248,19 @@ export interface operations {
                     "application/json": components["schemas"]["AiConversations"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     AiConversationEvaluations_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -21147,57 +13277,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     AiConversationEvaluations_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -21214,48 +13317,18 @@ export interface operations {
                     "application/json": components["schemas"]["AiConversationEvaluationsCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     AiConversationEvaluations_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -21275,59 +13348,19 @@ export interface operations {
                     "application/json": components["schemas"]["AiConversationEvaluations"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     ResultsAiThreads_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -21344,57 +13377,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     ResultsAiThreads_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -21411,39 +13417,9 @@ export interface operations {
                     "application/json": components["schemas"]["ResultsAiThreadsCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     ResultsAiThreads_create: {
@@ -21468,59 +13444,19 @@ export interface operations {
                     "application/json": components["schemas"]["ResultsAiThreads"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with existing data */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
         };
     };
     ResultsAiThreads_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -21540,50 +13476,10 @@ export interface operations {
                     "application/json": components["schemas"]["ResultsAiThreads"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     ResultsAiThreads_update: {
@@ -21611,70 +13507,20 @@ export interface operations {
                     "application/json": components["schemas"]["ResultsAiThreads"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with existing data */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     ResultsAiMessages_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -21691,57 +13537,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     ResultsAiMessages_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -21758,39 +13577,9 @@ export interface operations {
                     "application/json": components["schemas"]["ResultsAiMessagesCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     ResultsAiMessages_create: {
@@ -21815,59 +13604,19 @@ export interface operations {
                     "application/json": components["schemas"]["ResultsAiMessages"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with existing data */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
         };
     };
     ResultsAiMessages_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -21887,59 +13636,19 @@ export interface operations {
                     "application/json": components["schemas"]["ResultsAiMessages"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     CreditLogs_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -21956,57 +13665,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     CreditLogs_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -22023,39 +13705,9 @@ export interface operations {
                     "application/json": components["schemas"]["CreditLogsCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     CreditLogs_create: {
@@ -22080,59 +13732,19 @@ export interface operations {
                     "application/json": components["schemas"]["CreditLogs"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with existing data */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
         };
     };
     CreditLogs_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -22152,50 +13764,10 @@ export interface operations {
                     "application/json": components["schemas"]["CreditLogs"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     CreditLogs_delete: {
@@ -22217,61 +13789,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Other rows still refer to it */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     CreditLogs_update: {
@@ -22299,70 +13821,20 @@ export interface operations {
                     "application/json": components["schemas"]["CreditLogs"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with existing data */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     CreditLogTypes_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -22379,57 +13851,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     CreditLogTypes_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -22446,48 +13891,18 @@ export interface operations {
                     "application/json": components["schemas"]["CreditLogTypesCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     CreditLogTypes_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -22507,59 +13922,19 @@ export interface operations {
                     "application/json": components["schemas"]["CreditLogTypes"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     Notifications_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -22576,57 +13951,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     Notifications_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -22643,39 +13991,9 @@ export interface operations {
                     "application/json": components["schemas"]["NotificationsCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     Notifications_create: {
@@ -22700,59 +14018,19 @@ export interface operations {
                     "application/json": components["schemas"]["Notifications"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with existing data */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
         };
     };
     Notifications_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -22772,59 +14050,19 @@ export interface operations {
                     "application/json": components["schemas"]["Notifications"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     NotificationTypes_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -22841,57 +14079,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     NotificationTypes_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -22908,48 +14119,18 @@ export interface operations {
                     "application/json": components["schemas"]["NotificationTypesCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     NotificationTypes_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -22969,59 +14150,19 @@ export interface operations {
                     "application/json": components["schemas"]["NotificationTypes"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     DataEventsLog_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -23038,57 +14179,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     DataEventsLog_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -23105,48 +14219,18 @@ export interface operations {
                     "application/json": components["schemas"]["DataEventsLogCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     DataEventsLog_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -23166,59 +14250,19 @@ export interface operations {
                     "application/json": components["schemas"]["DataEventsLog"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     FeatureFlags_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -23235,57 +14279,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     FeatureFlags_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -23302,48 +14319,18 @@ export interface operations {
                     "application/json": components["schemas"]["FeatureFlagsCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     FeatureFlags_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -23363,59 +14350,19 @@ export interface operations {
                     "application/json": components["schemas"]["FeatureFlags"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     ClientFeatures_count: {
         parameters: {
             query?: {
-                /** @description OData filter expression */
-                $filter?: string;
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -23432,57 +14379,30 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     ClientFeatures_list: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
-                /** @description OData filter expression */
-                $filter?: string;
-                $orderby?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
                 /** @description Page size, at most 1000 (default 100) */
-                $top?: string;
-                $skip?: string;
-                $count?: "true" | "false";
-                /** @description filter(...)/groupby((...),aggregate(...)) */
-                $apply?: string;
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
             };
             header?: never;
             path?: never;
@@ -23499,39 +14419,9 @@ export interface operations {
                     "application/json": components["schemas"]["ClientFeaturesCollection"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     ClientFeatures_create: {
@@ -23556,59 +14446,19 @@ export interface operations {
                     "application/json": components["schemas"]["ClientFeatures"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with existing data */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
         };
     };
     ClientFeatures_get: {
         parameters: {
             query?: {
-                /** @description Comma-separated properties */
-                $select?: string;
-                /** @description Navigation properties, nested options in parentheses */
-                $expand?: string;
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
             };
             header?: never;
             path: {
@@ -23628,50 +14478,10 @@ export interface operations {
                     "application/json": components["schemas"]["ClientFeatures"];
                 };
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row (or not visible to the caller) */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     ClientFeatures_delete: {
@@ -23693,61 +14503,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: invalid query option or body */
-            400: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such row */
-            404: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Other rows still refer to it */
-            409: {
-                headers: {
-                    /** @description Trace id to quote to support */
-                    "x-error-trace-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
 }

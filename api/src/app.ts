@@ -13,6 +13,7 @@ import type { Registry } from "./entities/registry.ts";
 import { registerEntityRoutes } from "./entities/routes.ts";
 import { registerAuthRoutes, type AuthRouteDeps } from "./auth/auth.routes.ts";
 import { registerDomainRoutes } from "./domains/index.ts";
+import { registerSharedResponses } from "./openapi.ts";
 
 export type AppEnv = {
   Variables: {
@@ -113,6 +114,8 @@ export function newApp(deps: AppDeps): App {
     scheme: "bearer",
     bearerFormat: "JWT",
   });
+
+  registerSharedResponses(app);
 
   // Every /api/v1 call needs a signed-in user (DESIGN.md): authenticate before any handler.
   app.use("/api/v1/*", async (c, next) => {

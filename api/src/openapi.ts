@@ -21,11 +21,37 @@ export const errorResponse = (description: string) => ({
   headers: z.object({ "x-error-trace-id": z.string().describe("Trace id to quote to support") }),
 });
 
-export const commonErrors = {
-  400: errorResponse("Bad request: invalid query option or body"),
-  401: errorResponse("Not signed in"),
-  403: errorResponse("Not allowed"),
+/** Error responses shared by many operations: published once under components/responses. */
+const SHARED_ERRORS = {
+  BadRequest: "Bad request: an invalid query option, parameter or body (errors lists the fields)",
+  Unauthorized: "Not signed in, or the session has ended",
+  Forbidden: "Not allowed for this caller (see docs/permissions.md)",
+  NotFound: "No such row, or not visible to the caller",
+  Conflict: "Conflicts with existing data or the current state",
+} as const;
+
+const ref = (name: keyof typeof SHARED_ERRORS) => ({ $ref: `#/components/responses/${name}` });
+
+export function registerSharedResponses(app: App): void {
+  app.openAPIRegistry.register("Error", ErrorBody);
+  for (const [name, description] of Object.entries(SHARED_ERRORS)) {
+    app.openAPIRegistry.registerComponent("responses", name, {
+      description,
+      headers: { "x-error-trace-id": { description: "Trace id to quote to support", schema: { type: "string" } } },
+      content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+    });
+  }
+}
+
+export const errors = {
+  400: ref("BadRequest"),
+  401: ref("Unauthorized"),
+  403: ref("Forbidden"),
+  404: ref("NotFound"),
+  409: ref("Conflict"),
 };
+
+export const commonErrors = { 400: errors[400], 401: errors[401], 403: errors[403] };
 
 /**
  * Registers an operation: its OpenAPI entry (with `x-access`, from which docs/permissions.md is

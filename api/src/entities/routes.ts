@@ -8,23 +8,26 @@ import { ApiError } from "../errors.ts";
 import type { Registry } from "./registry.ts";
 import type { EntitySetDef } from "./types.ts";
 import { schemasFor } from "./schemas.ts";
-import { addRoute, commonErrors, errorResponse, type RouteContext } from "../openapi.ts";
+import { addRoute, commonErrors, errors, type RouteContext } from "../openapi.ts";
 import { access, type Access } from "../access/policy.ts";
 import * as svc from "./service.ts";
 
-const odataQuery = z.object({
-  $select: z.string().optional().describe("Comma-separated properties"),
-  $expand: z.string().optional().describe("Navigation properties, nested options in parentheses"),
-  $filter: z.string().optional().describe("OData filter expression"),
-  $orderby: z.string().optional(),
-  $top: z.string().optional().describe("Page size, at most 1000 (default 100)"),
-  $skip: z.string().optional(),
-  $count: z.enum(["true", "false"]).optional(),
-  $apply: z.string().optional().describe("filter(...)/groupby((...),aggregate(...))"),
-});
-
-const entityQuery = odataQuery.pick({ $select: true, $expand: true });
-const countQuery = odataQuery.pick({ $filter: true, $apply: true });
+/** The OData query options, each published once under components/parameters. */
+function odataOptions(app: App) {
+  const option = (id: string, name: string, description: string, schema: z.ZodType = z.string()) =>
+    app.openAPIRegistry.registerParameter(id, schema.optional().openapi({ param: { name, in: "query" }, description }));
+  const all = z.object({
+    $select: option("select", "$select", "Comma-separated properties to return, e.g. id,projectName"),
+    $expand: option("expand", "$expand", "Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id)"),
+    $filter: option("filter", "$filter", "Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all"),
+    $orderby: option("orderby", "$orderby", "Properties (or navigation paths) with asc/desc, comma-separated"),
+    $top: option("top", "$top", "Page size, at most 1000 (default 100)"),
+    $skip: option("skip", "$skip", "Rows to skip"),
+    $count: option("count", "$count", "true adds @odata.count, the number of matching rows", z.enum(["true", "false"])),
+    $apply: option("apply", "$apply", "Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total))"),
+  });
+  return { all, entity: all.pick({ $select: true, $expand: true }), count: all.pick({ $filter: true, $apply: true }) };
+}
 
 function keyParam(set: EntitySetDef) {
   const kf = set.fields[set.key];
@@ -50,6 +53,7 @@ function writeAccessOf(set: EntitySetDef): Access {
 }
 
 export function registerEntityRoutes(app: App, db: Db, reg: Registry): void {
+  const odata = odataOptions(app);
   // Literal paths ($count) first, or /{key} swallows them.
   for (const set of reg.sets.values()) {
     const s = schemasFor(reg, set);
@@ -66,7 +70,7 @@ export function registerEntityRoutes(app: App, db: Db, reg: Registry): void {
         tags,
         summary: `Count ${set.name}`,
         operationId: `${set.name}_count`,
-        request: { query: countQuery },
+        request: { query: odata.count },
         responses: {
           200: { description: "The number of matching rows", content: { "application/json": { schema: z.number().int() } } },
           ...commonErrors,
@@ -85,7 +89,7 @@ export function registerEntityRoutes(app: App, db: Db, reg: Registry): void {
         summary: `List ${set.name}`,
         description: set.description,
         operationId: `${set.name}_list`,
-        request: { query: odataQuery },
+        request: { query: odata.all },
         responses: {
           200: { description: "A page of rows", content: { "application/json": { schema: s.collection } } },
           ...commonErrors,
@@ -103,11 +107,11 @@ export function registerEntityRoutes(app: App, db: Db, reg: Registry): void {
         tags,
         summary: `Get one ${set.name} row by key`,
         operationId: `${set.name}_get`,
-        request: { params: keyParam(set), query: entityQuery },
+        request: { params: keyParam(set), query: odata.entity },
         responses: {
           200: { description: "The row", content: { "application/json": { schema: s.entity } } },
           ...commonErrors,
-          404: errorResponse("No such row (or not visible to the caller)"),
+          404: errors[404],
         },
       },
       async (c) => json(await svc.getByKey(db, reg, set, c.get("ctx"), keyOf(c), c.req.query()), 200),
@@ -127,7 +131,7 @@ export function registerEntityRoutes(app: App, db: Db, reg: Registry): void {
           responses: {
             201: { description: "Created", content: { "application/json": { schema: s.entity } } },
             ...commonErrors,
-            409: errorResponse("Conflicts with existing data"),
+            409: errors[409],
           },
         },
         async (c) =>
@@ -151,8 +155,8 @@ export function registerEntityRoutes(app: App, db: Db, reg: Registry): void {
           responses: {
             200: { description: "Updated", content: { "application/json": { schema: s.entity } } },
             ...commonErrors,
-            404: errorResponse("No such row"),
-            409: errorResponse("Conflicts with existing data"),
+            404: errors[404],
+            409: errors[409],
           },
         },
         async (c) =>
@@ -176,8 +180,8 @@ export function registerEntityRoutes(app: App, db: Db, reg: Registry): void {
           responses: {
             204: { description: "Deleted" },
             ...commonErrors,
-            404: errorResponse("No such row"),
-            409: errorResponse("Other rows still refer to it"),
+            404: errors[404],
+            409: errors[409],
           },
         },
         async (c) => {
