@@ -37,6 +37,8 @@ export interface AppDeps {
   authenticate: Authenticate;
   /** The sign-in routes (/auth/Login/*); absent in apps that only serve data. */
   auth?: AuthRouteDeps;
+  /** Where users reach the product (websocket URLs); the request's origin when unset. */
+  publicUrl?: string;
   /** One line per request; off in tests. */
   log?: (line: string) => void;
 }

@@ -14,6 +14,10 @@ import { loadSigningKey } from "./auth/keys.ts";
 import { bearerAuthenticate } from "./auth/authenticate.ts";
 import { bunPasswords } from "./auth/passwords-bun.ts";
 import { demoLoginsText, seedDemo } from "./db/demo.ts";
+import { Hub } from "./realtime/hub.ts";
+import { upgrade, websocketHandlers, type WsData } from "./realtime/bun.ts";
+import { subscribe } from "./jobs/channel.ts";
+import { WEBSOCKET_PATH } from "./domains/realtime/realtime.routes.ts";
 
 const cfg = readConfig();
 const log = (m: string) => console.log(m);
@@ -52,19 +56,28 @@ const app = newApp({
     clientIp: (req) => peers.get(req) ?? null,
     secureCookies: cfg.production,
   },
+  publicUrl: process.env.PUBLIC_URL ? cfg.publicUrl : undefined,
   log: cfg.logRequests ? log : undefined,
 });
+
+// Realtime: this process's sockets, fed by every process's events through NOTIFY.
+const hub = new Hub(db, key);
+const unsubscribe = await subscribe(handle.url, (ev) => hub.deliver(ev), { onError: (e) => log(`[realtime] ${String(e)}`) });
+const sweeper = setInterval(() => hub.sweep(), 30_000);
 
 // The package exports no subpath for its browser bundle; it sits beside the main entry.
 const scalarScript = Bun.file(join(dirname(Bun.resolveSync("@scalar/api-reference", import.meta.dir)), "browser/standalone.js"));
 
-const server = Bun.serve({
+const server = Bun.serve<WsData>({
   port: cfg.port,
   hostname: process.env.HOST ?? "0.0.0.0",
-  fetch(req, srv) {
+  websocket: websocketHandlers(hub),
+  async fetch(req, srv) {
     const peer = srv.requestIP(req);
     if (peer) peers.set(req, peer.address);
-    if (new URL(req.url).pathname === SCALAR_SCRIPT_PATH) {
+    const path = new URL(req.url).pathname;
+    if (path === WEBSOCKET_PATH) return upgrade(req, srv, key);
+    if (path === SCALAR_SCRIPT_PATH) {
       return new Response(scalarScript, { headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=3600" } });
     }
     return app.fetch(req);
@@ -76,7 +89,10 @@ async function shutdown(signal: string) {
   if (shuttingDown) return;
   shuttingDown = true;
   log(`${signal}: shutting down`);
+  clearInterval(sweeper);
+  for (const conn of hub.conns) conn.socket.close(1001, "server shutting down"); // clients reconnect elsewhere
   await server.stop(); // stops accepting, lets in-flight requests finish
+  await unsubscribe();
   // Waits for running jobs (up to the timeout; a job cut off then is failed and runs again, its
   // handler being idempotent) before the pool and the database they use go away.
   await queue.stop({ graceful: true, timeout: 10_000 }).catch((e: Error) => log(`[jobs] stop: ${e.message}`));

@@ -33,8 +33,12 @@ export const USER_NOTIFICATION_EVENTS = [
   "CustomPanelProjectReadyForSurvey",
 ] as const;
 export type JobEventName = (typeof JOB_EVENTS)[number];
-export type EventName = JobEventName | (typeof PROJECT_EVENTS)[number] | (typeof USER_NOTIFICATION_EVENTS)[number];
+/** Events a websocket client broadcasts to its peers on a joined channel (realtime/hub.ts). */
+export type ClientEventName = `client:${string}`;
+export type EventName = JobEventName | (typeof PROJECT_EVENTS)[number] | (typeof USER_NOTIFICATION_EVENTS)[number] | ClientEventName;
 const EVENT_NAMES: ReadonlySet<string> = new Set<string>([...JOB_EVENTS, ...PROJECT_EVENTS, ...USER_NOTIFICATION_EVENTS]);
+const CLIENT_EVENT = /^client:[A-Za-z0-9_.-]{1,40}$/;
+const knownEvent = (name: string) => EVENT_NAMES.has(name) || CLIENT_EVENT.test(name);
 
 /** `job-{uuid}`, `user-{id}` or `client-{id}`. */
 export type ChannelName = `job-${string}` | `user-${number}` | `client-${number}`;
@@ -91,7 +95,7 @@ const encoder = new TextEncoder();
 /** The NOTIFY payload for an event, within the payload limit. */
 export function encodeEvent(ev: ChannelEvent): string {
   if (!CHANNEL_NAME.test(ev.channel)) throw new Error(`bad event channel ${JSON.stringify(ev.channel)}`);
-  if (!EVENT_NAMES.has(ev.event)) throw new Error(`unknown event ${JSON.stringify(ev.event)}`);
+  if (!knownEvent(ev.event)) throw new Error(`unknown event ${JSON.stringify(ev.event)}`);
   const text = JSON.stringify(ev);
   if (encoder.encode(text).length <= MAX_PAYLOAD_BYTES) return text;
   return JSON.stringify({ ...ev, data: null, truncated: true });
@@ -102,7 +106,7 @@ export function decodeEvent(payload: string): ChannelEvent | null {
   try {
     const ev = JSON.parse(payload) as ChannelEvent;
     if (!ev || typeof ev !== "object" || typeof ev.channel !== "string" || !CHANNEL_NAME.test(ev.channel)) return null;
-    if (typeof ev.event !== "string" || !EVENT_NAMES.has(ev.event)) return null;
+    if (typeof ev.event !== "string" || !knownEvent(ev.event)) return null;
     return ev;
   } catch {
     return null;

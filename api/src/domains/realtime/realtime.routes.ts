@@ -1,0 +1,73 @@
+// The websocket's calls of SPEC.md section 7: Users WebsocketConnection (where to connect) and
+// Clients GetChannelInfo (the client channel's name and a token to join it).
+import { z } from "@hono/zod-openapi";
+import type { App, AppDeps } from "../../app.ts";
+import { access, enterTenant } from "../../access/policy.ts";
+import { addRoute, commonErrors, errors, type RouteContext } from "../../openapi.ts";
+import { ApiError } from "../../errors.ts";
+import { signChannelToken, signTicket } from "../../realtime/tokens.ts";
+
+/** Where the websocket listens (server.ts upgrades requests to this path). */
+export const WEBSOCKET_PATH = "/ws";
+
+const WebsocketConnection = z
+  .object({ value: z.string().describe("The websocket URL to open, with a one-minute connection ticket") })
+  .openapi("WebsocketConnection");
+const ChannelInfo = z
+  .object({
+    name: z.string().describe("The client channel, client-{id}"),
+    token: z.string().describe("Send with {action:'join', channel, token} on the websocket; valid 12 hours"),
+  })
+  .openapi("ChannelInfo");
+
+export function registerRealtimeRoutes(app: App, deps: AppDeps): void {
+  const key = deps.auth?.key;
+
+  addRoute(
+    app,
+    {
+      access: access.signedIn,
+      method: "get",
+      path: "/api/v1/Users/WebsocketConnection",
+      tags: ["Users"],
+      operationId: "Users_WebsocketConnection",
+      summary: "The websocket URL for the signed-in user (joins user-{id} on connect)",
+      responses: { 200: { description: "The URL", content: { "application/json": { schema: WebsocketConnection } } }, ...commonErrors },
+    },
+    async (c: RouteContext) => {
+      if (!key) throw new ApiError("ServiceUnavailable", "Realtime is not available on this server");
+      const ctx = c.get("ctx");
+      const ticket = await signTicket(key, ctx.principal.userId, ctx.sessionId ?? null);
+      const base = (deps.publicUrl ?? new URL(c.req.url).origin).replace(/^http/, "ws");
+      return c.json({ value: `${base}${WEBSOCKET_PATH}?ticket=${encodeURIComponent(ticket)}` }, 200);
+    },
+  );
+
+  addRoute(
+    app,
+    {
+      access: access.viewer,
+      method: "get",
+      path: "/api/v1/Clients/{key}/GetChannelInfo",
+      tags: ["Clients"],
+      operationId: "Clients_GetChannelInfo",
+      summary: "The client channel and a token to join it on the websocket (members of the client)",
+      request: { params: z.object({ key: z.string().regex(/^\d+$/).openapi({ param: { name: "key", in: "path" } }) }) },
+      responses: {
+        200: { description: "The channel", content: { "application/json": { schema: ChannelInfo } } },
+        ...commonErrors,
+        404: errors[404],
+      },
+    },
+    async (c: RouteContext) => {
+      if (!key) throw new ApiError("ServiceUnavailable", "Realtime is not available on this server");
+      const ctx = c.get("ctx");
+      const clientId = Number((c.req.valid("param") as { key: string }).key);
+      if (ctx.clientId !== clientId) throw new ApiError("BadRequest", "Name the same client in the clientId header");
+      // Entering the tenant checks the membership (a staff member may join any client's channel).
+      await enterTenant(deps.db, ctx, async () => undefined);
+      const name = `client-${clientId}`;
+      return c.json({ name, token: await signChannelToken(key, name, ctx.principal.userId) }, 200);
+    },
+  );
+}

@@ -1,0 +1,143 @@
+// The websocket hub of one API process: signed-in sockets join channels (`user-{id}`, the client
+// channel `client-{id}`, `job-{uuid}`), and every event of the PostgreSQL event channel
+// (jobs/channel.ts, NOTIFY) is delivered to the sockets joined to its channel. Events raised in
+// any API process reach sockets of every process, because each process listens to NOTIFY.
+// Transport-neutral: the Bun adapter (realtime/bun.ts) feeds it sockets and messages.
+import type { Db } from "../db/client.ts";
+import { decodeEvent, publish, type ChannelEvent, type ChannelName } from "../jobs/channel.ts";
+import { verifyChannelToken, type ChannelTokenKey } from "./tokens.ts";
+
+/** Server -> client: an event on a channel, or a control answer. */
+export type ServerMessage =
+  | { channel: string; event: string; data: unknown }
+  | { event: "joined" | "left"; channel: string }
+  | { event: "pong" }
+  | { event: "error"; message: string };
+
+/** Client -> server. */
+export type ClientMessage =
+  | { action: "join"; channel: string; token?: string }
+  | { action: "leave"; channel: string }
+  | { action: "broadcast"; channel: string; event: string; data?: unknown }
+  | { action: "ping" };
+
+export interface Socket {
+  send(text: string): void;
+  close(code?: number, reason?: string): void;
+}
+
+export interface Conn {
+  socket: Socket;
+  userId: number;
+  channels: Set<string>;
+  lastSeen: number;
+}
+
+/** Close a socket that has sent nothing (not even the 30 s ping) for this long. */
+export const IDLE_MS = 90_000;
+/** Events a client may broadcast to its peers on a joined channel (typing, cursor-like hints). */
+const BROADCAST_EVENT = /^client:[A-Za-z0-9_.-]{1,40}$/;
+
+export class Hub {
+  readonly conns = new Set<Conn>();
+  private readonly byChannel = new Map<string, Set<Conn>>();
+
+  constructor(private readonly db: Db, private readonly key: ChannelTokenKey) {}
+
+  open(socket: Socket, userId: number): Conn {
+    const conn: Conn = { socket, userId, channels: new Set(), lastSeen: Date.now() };
+    this.conns.add(conn);
+    this.join(conn, `user-${userId}`); // one's own channel, always
+    return conn;
+  }
+
+  close(conn: Conn): void {
+    for (const ch of conn.channels) this.byChannel.get(ch)?.delete(conn);
+    this.conns.delete(conn);
+  }
+
+  private join(conn: Conn, channel: string): void {
+    conn.channels.add(channel);
+    let set = this.byChannel.get(channel);
+    if (!set) this.byChannel.set(channel, (set = new Set()));
+    set.add(conn);
+  }
+
+  private leave(conn: Conn, channel: string): void {
+    conn.channels.delete(channel);
+    this.byChannel.get(channel)?.delete(conn);
+  }
+
+  private reply(conn: Conn, m: ServerMessage): void {
+    conn.socket.send(JSON.stringify(m));
+  }
+
+  /** Who may join a channel: one's own user channel, a client channel with its token, a job by id. */
+  private async mayJoin(conn: Conn, channel: string, token: string | undefined): Promise<boolean> {
+    if (/^user-\d+$/.test(channel)) return channel === `user-${conn.userId}`;
+    if (/^client-\d+$/.test(channel)) {
+      if (!token) return false;
+      const claims = await verifyChannelToken(this.key, token);
+      return claims !== null && claims.channel === channel && claims.userId === conn.userId;
+    }
+    // Job ids are random UUIDs handed to whoever started the job.
+    return /^job-[0-9a-f-]{36}$/.test(channel);
+  }
+
+  async message(conn: Conn, text: string): Promise<void> {
+    conn.lastSeen = Date.now();
+    let m: ClientMessage;
+    try {
+      m = JSON.parse(text) as ClientMessage;
+    } catch {
+      return this.reply(conn, { event: "error", message: "messages are JSON" });
+    }
+    switch (m?.action) {
+      case "ping":
+        return this.reply(conn, { event: "pong" });
+      case "join":
+        if (typeof m.channel !== "string" || !(await this.mayJoin(conn, m.channel, m.token))) {
+          return this.reply(conn, { event: "error", message: `cannot join ${String(m.channel).slice(0, 60)}` });
+        }
+        this.join(conn, m.channel);
+        return this.reply(conn, { event: "joined", channel: m.channel });
+      case "leave":
+        this.leave(conn, m.channel);
+        return this.reply(conn, { event: "left", channel: m.channel });
+      case "broadcast": {
+        if (!conn.channels.has(m.channel) || typeof m.event !== "string" || !BROADCAST_EVENT.test(m.event)) {
+          return this.reply(conn, { event: "error", message: "broadcast needs a joined channel and an event named client:<name>" });
+        }
+        // Through NOTIFY, so peers on every API process receive it (this one included).
+        await publish(this.db, { channel: m.channel as ChannelName, event: m.event as never, data: m.data ?? null, userId: conn.userId });
+        return;
+      }
+      default:
+        return this.reply(conn, { event: "error", message: "unknown action" });
+    }
+  }
+
+  /** An event from the event channel: to every socket joined to its channel in this process. */
+  deliver(ev: ChannelEvent): void {
+    const set = this.byChannel.get(ev.channel);
+    if (!set?.size) return;
+    const text = JSON.stringify({ channel: ev.channel, event: ev.event, data: ev.data });
+    for (const conn of set) conn.socket.send(text);
+  }
+
+  /** The raw NOTIFY payload form of deliver(), for the subscription. */
+  deliverPayload(payload: string): void {
+    const ev = decodeEvent(payload);
+    if (ev) this.deliver(ev);
+  }
+
+  /** Closes sockets that stopped pinging. */
+  sweep(now = Date.now()): void {
+    for (const conn of this.conns) {
+      if (now - conn.lastSeen > IDLE_MS) {
+        conn.socket.close(4000, "idle");
+        this.close(conn);
+      }
+    }
+  }
+}
