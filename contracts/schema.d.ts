@@ -71,6 +71,948 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/Saml/Login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Start SAML single sign-on: redirects to the identity provider of the email's domain
+         * @description Sends an AuthnRequest (HTTP-Redirect binding; signed when the service has a SAML key) with the state as RelayState. Failures redirect to {PUBLIC_URL}/auth/saml/error?reason=<code>, code one of: bad_request, unknown_domain, idp_disabled, idp_not_configured, unsolicited, unknown_request, state_mismatch, invalid_signature, invalid_response, expired, wrong_audience, wrong_issuer, nonce_mismatch, replayed, idp_refused, denied, provider_error, no_email, unknown_user, user_disabled, domain_mismatch, not_member, outside_client, staff_account, linkedin_disabled.
+         */
+        get: operations["Saml_Login"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/Saml/Acs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Assertion consumer service: the identity provider posts its SAML Response here
+         * @description Checks the assertion's signature against the IdP's certificate, its audience (our entity id), validity window, InResponseTo (a sign-in we started, once) and one-time use, then the account (an existing user in the IdP's domains whose memberships lie on the IdP's client or beneath it). Success redirects to {PUBLIC_URL}/auth/saml/login?code=...&state=... (a single-use code for GET /auth/Saml/Code, valid 60 s). Failures redirect to {PUBLIC_URL}/auth/saml/error?reason=<code>, code one of: bad_request, unknown_domain, idp_disabled, idp_not_configured, unsolicited, unknown_request, state_mismatch, invalid_signature, invalid_response, expired, wrong_audience, wrong_issuer, nonce_mismatch, replayed, idp_refused, denied, provider_error, no_email, unknown_user, user_disabled, domain_mismatch, not_member, outside_client, staff_account, linkedin_disabled.
+         */
+        post: operations["Saml_Acs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/Saml/Code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Exchange the single-use code of a SAML or LinkedIn sign-in for an access token
+         * @description Like PasswordLogin: answers an access token and sets the refresh token in an httpOnly cookie (ideally_refresh, path /auth). The code is valid once, for 60 seconds, with the state it was issued with.
+         */
+        get: operations["Saml_Code"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/Saml/Metadata": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Our SAML service-provider metadata, for configuring the identity provider */
+        get: operations["Saml_Metadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/LinkedIn/Login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Start LinkedIn sign-in: redirects to LinkedIn's authorization page
+         * @description OpenID Connect authorization-code flow with state, nonce and PKCE (S256). Failures redirect to {PUBLIC_URL}/auth/saml/error?reason=<code>, code one of: bad_request, unknown_domain, idp_disabled, idp_not_configured, unsolicited, unknown_request, state_mismatch, invalid_signature, invalid_response, expired, wrong_audience, wrong_issuer, nonce_mismatch, replayed, idp_refused, denied, provider_error, no_email, unknown_user, user_disabled, domain_mismatch, not_member, outside_client, staff_account, linkedin_disabled.
+         */
+        get: operations["LinkedIn_Login"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/LinkedIn/Callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * LinkedIn's redirect back: verifies the id_token and hands over to the web app
+         * @description Redeems the code (with the PKCE verifier), verifies the id_token (RS256 against the provider's JWKS; issuer, audience, expiry, nonce) and matches its verified email to an existing account. Success redirects to {PUBLIC_URL}/auth/saml/login?code=...&state=..., exchanged like SAML's through GET /auth/Saml/Code. Failures redirect to {PUBLIC_URL}/auth/saml/error?reason=<code>, code one of: bad_request, unknown_domain, idp_disabled, idp_not_configured, unsolicited, unknown_request, state_mismatch, invalid_signature, invalid_response, expired, wrong_audience, wrong_issuer, nonce_mismatch, replayed, idp_refused, denied, provider_error, no_email, unknown_user, user_disabled, domain_mismatch, not_member, outside_client, staff_account, linkedin_disabled.
+         */
+        get: operations["LinkedIn_Callback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/Login/ForgotPassword": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Email a password-reset link
+         * @description Always 204, whether or not the email has an account. An account gets a link to /auth/reset-password?token=... (single use, valid 1 hour; a newer request replaces it) and a PasswordReset notification. Limited to 3 requests per email and 20 per IP address an hour.
+         */
+        post: operations["Login_ForgotPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/Login/ResetPassword": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a new password with the emailed reset token
+         * @description The token dies, and every login session of the person ends (sign in again with the new password).
+         */
+        post: operations["Login_ResetPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/Login/GetInvite/{email}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Is a team invite waiting for this email, and from which client
+         * @description Answers the same shape for any email. Limited to 60 lookups per IP address in 15 minutes.
+         */
+        get: operations["Login_GetInvite"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/Login/AcceptInvitation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation: set a password and sign in
+         * @description The token is a team invite's (/auth/accept-invite?token=...) or a share-link registration's (/invites/demo?identifier=...&token=..., from VerifyRegistrationEmail; the account is created and the project shared with it). Answers an access token and sets the refresh cookie, as PasswordLogin does.
+         */
+        post: operations["Login_AcceptInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/Login/NewPasswordRequired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace a temporary password and sign in
+         * @description For accounts made by staff with a temporary password (CognitoStatus FORCE_CHANGE_PASSWORD). Counts towards PasswordLogin's limits; a wrong password and an unknown email answer alike (401).
+         */
+        post: operations["Login_NewPasswordRequired"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/Login/VerifyRegistrationEmail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Email a share link's visitor a link that proves their address
+         * @description 204 whatever the email: a new address gets /invites/demo?identifier=...&token=... (valid 24 hours; AcceptInvitation with the token creates the account), an existing account is told to sign in instead. Limited to 3 emails per address and 20 per IP address an hour.
+         */
+        post: operations["Login_VerifyRegistrationEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/Login/GetRegistrationInvite/{inviteIdentifier}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A share link's landing data: project, sharing client, expired or not */
+        get: operations["Login_GetRegistrationInvite"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/Login/GetRegistrationLoginMethods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How this email reaches a share link's project: sign in (existing account) or register
+         * @description Answers only for a real link; limited to 60 lookups per IP address in 15 minutes.
+         */
+        get: operations["Login_GetRegistrationLoginMethods"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Users/Me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in user, with the request's client and its resolved feature flags when a clientId header is given */
+        get: operations["Users_Me"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Users/CognitoStatus": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Login status and last login of each user of the request's client (members pages; staff without a client: every user)
+         * @description With requestscope descendants: the users of the client and of every client beneath it.
+         */
+        get: operations["Users_CognitoStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Users/HmacMe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The support chat's identity-verification hash of the signed-in user */
+        get: operations["Users_HmacMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Users/HasPermission": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the caller holds one permission on the request's client */
+        get: operations["Users_HasPermission"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Users/MyPermissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's permissions on the request's client (the vocabulary is in docs/decisions.md) */
+        get: operations["Users_MyPermissions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Users/MyPolicies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Per client the caller reaches: which of IdeallyAdmin, TeamUser, TeamAdmin, OrgAdmin, EnterpriseAdmin apply
+         * @description IdeallyAdmin: provider staff. TeamUser: User or Admin of a Team. TeamAdmin: Admin of a Team. OrgAdmin: Admin of an Org. EnterpriseAdmin: Admin of an Enterprise. Roles inherit down the tree. Staff also get the request's client (clientId header).
+         */
+        get: operations["Users_MyPolicies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Users/InheritedUserCount": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How many users reach the request's client only through a membership higher up the tree */
+        get: operations["Users_InheritedUserCount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Users({key})/Enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable a user's account
+         * @description Staff: any user (staff accounts: super admins only). An Admin of the request's client: a user whose memberships all lie in that client or beneath it. Nobody disables themselves.
+         */
+        post: operations["Users_Enable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Users({key})/Disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable a user's account and end their sessions
+         * @description Staff: any user (staff accounts: super admins only). An Admin of the request's client: a user whose memberships all lie in that client or beneath it. Nobody disables themselves.
+         */
+        post: operations["Users_Disable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Users({key})/RemoveFromAccount": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Remove the user's membership of the request's client (and nothing else) */
+        post: operations["Users_RemoveFromAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Users/SetNames": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set one's first and last name; completes onboarding (onboarding/user-details) */
+        post: operations["Users_SetNames"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Users/SetPassword": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change one's password (the current one is verified); ends every other login session */
+        post: operations["Users_SetPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Users/SuperAdminUserCreate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a user (staff flag, user role, memberships) with a temporary password, answered once
+         * @description The password login is FORCE_CHANGE_PASSWORD: the user sets a password of their own at first sign-in.
+         */
+        post: operations["Users_SuperAdminUserCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Users({key})/SuperAdminUserUpdate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Update any user: names, email, staff flag, user role, default client, memberships (replaced), password reset
+         * @description A change of staff flag, role, email or password ends the user's sessions. A client never loses its last Admin.
+         */
+        post: operations["Users_SuperAdminUserUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/CognitoUsers({key})/AdminDelete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove a login identity (the password login or an SSO identity); ends the user's sessions
+         * @description Removing the password login also removes the password.
+         */
+        post: operations["CognitoUsers_AdminDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Enterprises": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Enterprises
+         * @description What is particular to an Enterprise client; keyed by the client's id.
+         */
+        get: operations["Enterprises_list"];
+        put?: never;
+        /**
+         * Create a Enterprise client (the client node and its Enterprises row)
+         * @description Who: Ideally staff. A Team sits under an Org or an Enterprise (or nothing), an Org under an Enterprise (or nothing).
+         */
+        post: operations["Enterprises_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Orgs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Orgs
+         * @description What is particular to an Org client; keyed by the client's id.
+         */
+        get: operations["Orgs_list"];
+        put?: never;
+        /**
+         * Create a Org client (the client node and its Orgs row)
+         * @description Who: Staff, or an Admin of the parent enterprise (which defaults to the request's client). A Team sits under an Org or an Enterprise (or nothing), an Org under an Enterprise (or nothing).
+         */
+        post: operations["Orgs_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Teams
+         * @description What is particular to a Team client (projects belong to teams); keyed by the client's id.
+         */
+        get: operations["Teams_list"];
+        put?: never;
+        /**
+         * Create a Team client (the client node and its Teams row)
+         * @description Who: Staff, or an Admin of the parent org or enterprise (which defaults to the request's client). A Team sits under an Org or an Enterprise (or nothing), an Org under an Enterprise (or nothing).
+         */
+        post: operations["Teams_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Orgs({key})/Rename": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rename a Org; skipped when the name is unchanged
+         * @description The Org is the request's client, or a client beneath it with requestscope descendants; the caller is an Admin there (roles inherit down) or staff.
+         */
+        post: operations["Orgs_Rename"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Teams({key})/Rename": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rename a Team; skipped when the name is unchanged
+         * @description The Team is the request's client, or a client beneath it with requestscope descendants; the caller is an Admin there (roles inherit down) or staff.
+         */
+        post: operations["Teams_Rename"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Teams({key})/ExtrapolatedUsers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every user with access to the team, direct or inherited, with their effective role and where it comes from */
+        get: operations["Teams_ExtrapolatedUsers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/FeatureFlags/Resolved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every feature flag as it applies to the caller on the request's client
+         * @description Layers: the client's ClientFeatures row (on or off) when it has one, else the global switch; for Ideally staff, the Ideally switch turns on what the others leave off. Without a clientId header: the global and staff layers only.
+         */
+        get: operations["FeatureFlags_Resolved"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/FeatureFlags({key})/Enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Switch a flag on for everyone (clients may still switch it off) */
+        post: operations["FeatureFlags_Enable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/FeatureFlags({key})/Disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Switch a flag off globally (clients may still switch it on) */
+        post: operations["FeatureFlags_Disable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/FeatureFlags({key})/EnableIdeally": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Switch a flag on for Ideally staff only */
+        post: operations["FeatureFlags_EnableIdeally"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/FeatureFlags({key})/DisableIdeally": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Switch the Ideally-staff-only switch of a flag off */
+        post: operations["FeatureFlags_DisableIdeally"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Users/WebsocketConnection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The websocket URL for the signed-in user (joins user-{id} on connect) */
+        get: operations["Users_WebsocketConnection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Clients({key})/GetChannelInfo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The client channel and a token to join it on the websocket (members of the client) */
+        get: operations["Clients_GetChannelInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/CognitoIdps/CreateSaml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a SAML identity provider to the client (security page)
+         * @description Validates the metadata or the certificate (a bad one is a 400 naming the field). Users whose email is in emailDomains and whose memberships all lie on this client or beneath it can then sign in through the IdP. Our service-provider metadata (entity id, ACS URL) is at GET /auth/Saml/Metadata.
+         */
+        post: operations["CognitoIdps_CreateSaml"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/CognitoIdps({key})/UpdateSaml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change a SAML identity provider: metadata or parts, email domains, on/off */
+        post: operations["CognitoIdps_UpdateSaml"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Users
+         * @description A person. Linked to clients through UserAndClients; password hashes are never exposed.
+         */
+        get: operations["Users_list"];
+        put?: never;
+        /**
+         * Invite a person to the request's client
+         * @description Adds the person to the client (clientId header) with the role, creating their account if the email is new. A person without an active account is emailed an invite link (/auth/accept-invite?token=..., valid 7 days; AcceptInvitation sets their password); an active account is added at once and told by email. The person gets a UserAddedToTeam notification.
+         */
+        post: operations["Users_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Users({key})/ResendInvite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Email a member who has not accepted yet a new invite link
+         * @description A new link valid 7 days; the previous one stops working.
+         */
+        post: operations["Users_ResendInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/LinkInvites/GetDemoProjectByIdentifier": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project a share link opens (the /invites/demo landing)
+         * @description SPEC writes it GetDemoProjectByIdentifier(identifier='...'); as a collection function the identifier is a query parameter.
+         */
+        get: operations["LinkInvites_GetDemoProjectByIdentifier"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/LinkInvites/AcceptShare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept a share link: the project becomes readable to the signed-in person
+         * @description Makes (or keeps) a ProjectShares row for the caller and the link's project. Refused when the link expired, or when it was made for another email address.
+         */
+        post: operations["LinkInvites_AcceptShare"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/DevMailbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Recent emails of the outbox (staff)
+         * @description Every email the product sends is written to the outbox. Without SMTP_URL (development) this is where invite, reset and registration links are read; with SMTP it is the audit of what was sent, with tokens redacted.
+         */
+        get: operations["DevMailbox_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/Clients/$count": {
         parameters: {
             query?: never;
@@ -144,27 +1086,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/Enterprises": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List Enterprises
-         * @description What is particular to an Enterprise client; keyed by the client's id.
-         */
-        get: operations["Enterprises_list"];
-        put?: never;
-        /** Create a Enterprises row */
-        post: operations["Enterprises_create"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/Enterprises({key})": {
         parameters: {
             query?: never;
@@ -193,27 +1114,6 @@ export interface paths {
         get: operations["Orgs_count"];
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/Orgs": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List Orgs
-         * @description What is particular to an Org client; keyed by the client's id.
-         */
-        get: operations["Orgs_list"];
-        put?: never;
-        /** Create a Orgs row */
-        post: operations["Orgs_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -249,27 +1149,6 @@ export interface paths {
         get: operations["Teams_count"];
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/Teams": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List Teams
-         * @description What is particular to a Team client (projects belong to teams); keyed by the client's id.
-         */
-        get: operations["Teams_list"];
-        put?: never;
-        /** Create a Teams row */
-        post: operations["Teams_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -413,27 +1292,6 @@ export interface paths {
         get: operations["Users_count"];
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/Users": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List Users
-         * @description A person. Linked to clients through UserAndClients; password hashes are never exposed.
-         */
-        get: operations["Users_list"];
-        put?: never;
-        /** Create a Users row */
-        post: operations["Users_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3748,11 +4606,566 @@ export interface components {
             email: string;
             password: string;
         };
-        ClientsCollection: {
-            "@odata.count"?: number;
-            "@odata.nextLink"?: string;
-            value: components["schemas"]["Clients"][];
+        SamlPost: {
+            SAMLResponse?: string;
+            RelayState?: string;
         };
+        ForgotPassword: {
+            /** Format: email */
+            email: string;
+        };
+        ResetPassword: {
+            /** @description The token from the emailed link */
+            token: string;
+            /** @description 10 to 128 characters */
+            password: string;
+        };
+        PendingInvite: {
+            email: string;
+            /** @description A team invite for this email is waiting to be accepted */
+            pending: boolean;
+            /** @description The client that invited them */
+            clientName: string | null;
+            expiresAt: string | null;
+        };
+        AcceptInvitation: {
+            /** @description The token from the emailed link */
+            token: string;
+            /** @description 10 to 128 characters */
+            password: string;
+            firstName?: string;
+            lastName?: string;
+        };
+        NewPasswordRequired: {
+            /** Format: email */
+            email: string;
+            password: string;
+            /** @description 10 to 128 characters */
+            newPassword: string;
+        };
+        VerifyRegistrationEmail: {
+            inviteIdentifier: string;
+            /** Format: email */
+            email: string;
+        };
+        LinkLanding: {
+            identifier: string;
+            /** @enum {string} */
+            inviteType: "ProjectShare" | "Demo";
+            /** @description The client that shared the project */
+            clientName: string;
+            /** @description Who made the link, when known */
+            invitedByName: string | null;
+            projectId: number | null;
+            projectName: string | null;
+            /** @description Idea, Message, Question or Npd */
+            projectType: string | null;
+            projectTypeId: number | null;
+            expired: boolean;
+            expiresAt: string | null;
+            /** @description The link was made for one email address; only that address may use it */
+            forOneEmail: boolean;
+        };
+        RegistrationLoginMethods: {
+            /** @description An account with this email exists: sign in, then LinkInvites/AcceptShare */
+            accountExists: boolean;
+            /** @description No account yet: VerifyRegistrationEmail, then AcceptInvitation with the emailed token */
+            register: boolean;
+            /** @description The existing account has a password */
+            password: boolean;
+            /** @description The email domain's single sign-on */
+            saml: {
+                providerName: string;
+            } | null;
+            linkedIn: boolean;
+        };
+        UserMe: {
+            id: number;
+            email: string;
+            firstName: string | null;
+            lastName: string | null;
+            isStaff: boolean;
+            isSuperAdmin: boolean;
+            /** @description The user role: 1 User, 2 Staff, 3 SuperAdmin */
+            role: {
+                id: number;
+                roleName: string;
+            };
+            cognitoUsers: {
+                id: number;
+                /** @description null: the password login */
+                cognitoIdpId: number | null;
+                cognitoIdp: {
+                    id: number;
+                    providerName: string;
+                    providerType: string;
+                } | null;
+                username: string;
+            }[];
+            defaultClientId: number | null;
+            /** @description The default client, while the user still reaches it */
+            defaultClient: {
+                id: number;
+                name: string;
+                /** @enum {string} */
+                tier: "Enterprise" | "Org" | "Team";
+                parentId: number | null;
+            } | null;
+            /** @description The onboarding user-details step is done (SetNames) */
+            onboarded: boolean;
+            /** Format: date-time */
+            onboardedAt: string | null;
+            /** @description The request's client (clientId header), or null */
+            client: {
+                id: number;
+                name: string;
+                /** @enum {string} */
+                tier: "Enterprise" | "Org" | "Team";
+                parentId: number | null;
+                /** @description The effective client role; null for staff without a membership */
+                role: {
+                    id: number;
+                    roleName: string;
+                } | null;
+            } | null;
+            /** @description The resolved flags on the request's client; only with a clientId header */
+            featureFlags?: components["schemas"]["ResolvedFeatureFlag"][];
+        };
+        ResolvedFeatureFlag: {
+            id: number;
+            /** @description The flag's key, e.g. MarketReach */
+            ff: string;
+            isEnabled: boolean;
+            /**
+             * @description What decided: the global switch, the client's ClientFeatures override, or the Ideally switch (staff only)
+             * @enum {string}
+             */
+            source: "global" | "client" | "ideally";
+        };
+        UserLoginStatus: {
+            clientId: number | null;
+            value: {
+                userId: number;
+                email: string;
+                firstName: string | null;
+                lastName: string | null;
+                /** @description Effective client role (1 Admin, 2 User, 3 Viewer); null in the all-users view */
+                roleId: number | null;
+                /** @description The role comes from a membership of a client above */
+                isInherited: boolean | null;
+                /** @enum {string} */
+                status: "invited" | "confirmed" | "force-change" | "external" | "disabled";
+                /** Format: date-time */
+                lastLoginAt: string | null;
+                /** Format: date-time */
+                invitedAt: string | null;
+                /** Format: date-time */
+                disabledAt: string | null;
+                identities: {
+                    id: number;
+                    cognitoIdpId: number | null;
+                    username: string;
+                    status: string;
+                    /** Format: date-time */
+                    lastLoginAt: string | null;
+                }[];
+            }[];
+        };
+        UserHmac: {
+            userId: number;
+            email: string;
+            /** @description Hex HMAC-SHA256 of '{userId}:{email}' with HMAC_SECRET */
+            hmac: string;
+        };
+        UserHasPermission: {
+            /**
+             * @description Permission vocabulary (docs/decisions.md): client.view (See the client, its teams and their settings); projects.view (See the client's projects and their setup); results.view (Read results, benchmarks, AI summaries and verbatims); results.export (Export results (CSV, Excel, PowerPoint)); segments.view (Use the team's saved filter sets); projects.create (Create, clone and edit projects (drafts)); projects.submit (Submit a project for fielding (spends credits)); projects.share (Share projects and manage their watchers); projects.delete (Move projects to the trash and restore them); segments.manage (Save, change and delete the team's filter sets); chat.use (Ask the AI chat about results); credits.view (See the credit balance and what a project costs); members.view (See the members, their roles and login status); members.invite (Invite people to the client); members.manage (Change, disable, enable and remove members); credits.manage (See transactions and transfer credits between clients); client.manage (Rename the client, create teams and orgs beneath it, security settings); admin.access (The /admin area (IdeallyAdmin)); admin.users (Users of every client: enable, disable, login identities); admin.clients (Clients: create enterprises, credits, trials, the client tree); admin.features (Feature flags: global, Ideally-only and per client); admin.projects (Approve and decline projects, project groups, prompts, surveys); admin.superAdmin (Super-admin actions: SuperApprove, SuperAdminUpdate, SuperAdminUserCreate/Update)
+             * @enum {string}
+             */
+            permission: "client.view" | "projects.view" | "results.view" | "results.export" | "segments.view" | "projects.create" | "projects.submit" | "projects.share" | "projects.delete" | "segments.manage" | "chat.use" | "credits.view" | "members.view" | "members.invite" | "members.manage" | "credits.manage" | "client.manage" | "admin.access" | "admin.users" | "admin.clients" | "admin.features" | "admin.projects" | "admin.superAdmin";
+            clientId: number | null;
+            value: boolean;
+        };
+        UserPermissions: {
+            clientId: number | null;
+            /** @description The caller's effective role on the client; null for staff without a membership or without a client */
+            role: {
+                id: number;
+                roleName: string;
+            } | null;
+            isStaff: boolean;
+            value: ("client.view" | "projects.view" | "results.view" | "results.export" | "segments.view" | "projects.create" | "projects.submit" | "projects.share" | "projects.delete" | "segments.manage" | "chat.use" | "credits.view" | "members.view" | "members.invite" | "members.manage" | "credits.manage" | "client.manage" | "admin.access" | "admin.users" | "admin.clients" | "admin.features" | "admin.projects" | "admin.superAdmin")[];
+        };
+        UserPolicies: {
+            isIdeallyAdmin: boolean;
+            value: {
+                clientId: number;
+                clientName: string;
+                /** @enum {string} */
+                tier: "Enterprise" | "Org" | "Team";
+                parentId: number | null;
+                /** @description Effective role (roles inherit down the tree) */
+                role: {
+                    id: number;
+                    roleName: string;
+                } | null;
+                /** @description The caller holds a membership of this client itself */
+                isDirect: boolean;
+                policies: ("IdeallyAdmin" | "TeamUser" | "TeamAdmin" | "OrgAdmin" | "EnterpriseAdmin")[];
+            }[];
+        };
+        UserInheritedCount: {
+            clientId: number;
+            /** @description Enabled users who reach the client only through a membership of a client above it */
+            value: number;
+            /** @description Enabled users with a membership of the client itself */
+            directUserCount: number;
+        };
+        UserState: {
+            id: number;
+            email: string;
+            firstName: string | null;
+            lastName: string | null;
+            isStaff: boolean;
+            isSuperAdmin: boolean;
+            /** Format: date-time */
+            disabledAt: string | null;
+            /** Format: date-time */
+            onboardedAt: string | null;
+        };
+        UserRemovedFromAccount: {
+            userId: number;
+            clientId: number;
+            removedRole: {
+                id: number;
+                roleName: string;
+            };
+        };
+        UserSetNames: {
+            firstName: string;
+            lastName: string;
+        };
+        UserPasswordChanged: {
+            endedSessions: number;
+        };
+        UserSetPassword: {
+            currentPassword: string;
+            newPassword: string;
+        };
+        UserSuperAdminCreated: {
+            user: components["schemas"]["UserAdminView"];
+            temporaryPassword: string;
+        };
+        UserAdminView: {
+            id: number;
+            email: string;
+            firstName: string | null;
+            lastName: string | null;
+            isStaff: boolean;
+            roleId: number;
+            roleName: string;
+            defaultClientId: number | null;
+            /** Format: date-time */
+            invitedAt: string | null;
+            /** Format: date-time */
+            onboardedAt: string | null;
+            /** Format: date-time */
+            disabledAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            memberships: {
+                id: number;
+                clientId: number;
+                clientName: string;
+                /** @enum {string} */
+                tier: "Enterprise" | "Org" | "Team";
+                roleId: number;
+            }[];
+            cognitoUsers: {
+                id: number;
+                cognitoIdpId: number | null;
+                username: string;
+                status: string;
+            }[];
+        };
+        UserSuperAdminCreate: {
+            /** Format: email */
+            email: string;
+            firstName?: string | null;
+            lastName?: string | null;
+            /** @description Provider staff (IdeallyAdmin) */
+            isStaff?: boolean;
+            /** @description User role: 1 User, 2 Staff, 3 SuperAdmin (2 and 3 need isStaff); follows isStaff when omitted */
+            roleId?: 1 | 2 | 3;
+            defaultClientId?: number | null;
+            /** @description The user's client memberships; on update, replaces them all */
+            memberships?: {
+                clientId: number;
+                /** @description 1 Admin, 2 User, 3 Viewer */
+                roleId: 1 | 2 | 3;
+            }[];
+        };
+        UserSuperAdminUpdated: {
+            user: components["schemas"]["UserAdminView"];
+            temporaryPassword?: string;
+            endedSessions: number;
+        };
+        UserSuperAdminUpdate: {
+            /** Format: email */
+            email?: string;
+            firstName?: string | null;
+            lastName?: string | null;
+            /** @description Provider staff (IdeallyAdmin) */
+            isStaff?: boolean;
+            /** @description User role: 1 User, 2 Staff, 3 SuperAdmin (2 and 3 need isStaff); follows isStaff when omitted */
+            roleId?: 1 | 2 | 3;
+            defaultClientId?: number | null;
+            /** @description The user's client memberships; on update, replaces them all */
+            memberships?: {
+                clientId: number;
+                /** @description 1 Admin, 2 User, 3 Viewer */
+                roleId: 1 | 2 | 3;
+            }[];
+            /** @description Issue a new temporary password (answered once); the user must change it */
+            resetPassword?: boolean;
+        };
+        EnterpriseCreated: {
+            /** @description The new client's id (also the tier row's key) */
+            id: number;
+            clientId: number;
+            name: string;
+            parentId: number | null;
+            industry: string | null;
+            hsCompanyId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** @enum {string} */
+            tier: "Enterprise";
+            ssoRequired: boolean;
+            allowedEmailDomains: string[];
+        };
+        EnterpriseNew: {
+            name: string;
+            /** @description An industry code; defaults to the parent's */
+            industry?: string | null;
+            /** @description CRM (HubSpot) company id */
+            hsCompanyId?: string | null;
+            /** @description Members must sign in through single sign-on */
+            ssoRequired?: boolean;
+            /** @description E-mail domains allowed to sign in */
+            allowedEmailDomains?: string[];
+        };
+        OrgCreated: {
+            /** @description The new client's id (also the tier row's key) */
+            id: number;
+            clientId: number;
+            name: string;
+            parentId: number | null;
+            industry: string | null;
+            hsCompanyId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** @enum {string} */
+            tier: "Org";
+            ssoRequired: boolean;
+            allowedEmailDomains: string[];
+        };
+        OrgNew: {
+            name: string;
+            /** @description An industry code; defaults to the parent's */
+            industry?: string | null;
+            /** @description The client it sits under; defaults to the request's client (clientId header). null: top level (staff only) */
+            parentId?: number | null;
+            /** @description Members must sign in through single sign-on */
+            ssoRequired?: boolean;
+            /** @description E-mail domains allowed to sign in */
+            allowedEmailDomains?: string[];
+        };
+        TeamCreated: {
+            /** @description The new client's id (also the tier row's key) */
+            id: number;
+            clientId: number;
+            name: string;
+            parentId: number | null;
+            industry: string | null;
+            hsCompanyId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** @enum {string} */
+            tier: "Team";
+            autoProjectWatch: boolean;
+            defaultRegionId: number;
+        };
+        TeamNew: {
+            name: string;
+            /** @description An industry code; defaults to the parent's */
+            industry?: string | null;
+            /** @description The client it sits under; defaults to the request's client (clientId header). null: top level (staff only) */
+            parentId?: number | null;
+            /** @description New projects get every team member as a watcher */
+            autoProjectWatch?: boolean;
+            /** @description Default 1 */
+            defaultRegionId?: number;
+        };
+        ClientRenamed: {
+            id: number;
+            name: string;
+            /** @enum {string} */
+            tier: "Org" | "Team";
+            parentId: number | null;
+            /** Format: date-time */
+            updatedAt: string | null;
+            /** @description false: the name was unchanged and nothing was written */
+            renamed: boolean;
+        };
+        ClientRename: {
+            name: string;
+        };
+        TeamExtrapolatedUsers: {
+            teamId: number;
+            value: {
+                userId: number;
+                email: string;
+                firstName: string | null;
+                lastName: string | null;
+                /** @description Effective role: the most privileged membership of the team or a client above it */
+                roleId: number;
+                roleName: string;
+                /** @description The role comes from a membership of a client above the team */
+                isInherited: boolean;
+                /** @description The user also holds a membership of the team itself */
+                hasDirectMembership: boolean;
+                /** @description The client whose membership grants the role */
+                sourceClientId: number;
+                sourceClientName: string;
+                /** @enum {string} */
+                sourceTier: "Enterprise" | "Org" | "Team";
+                sourceUserAndClientId: number;
+                /** Format: date-time */
+                disabledAt: string | null;
+            }[];
+        };
+        ResolvedFeatureFlags: {
+            /** @description The client resolved for (clientId header), or null */
+            clientId: number | null;
+            value: components["schemas"]["ResolvedFeatureFlag"][];
+        };
+        FeatureFlagState: {
+            id: number;
+            ff: string;
+            description: string | null;
+            /** @description On for everyone (unless a client switches it off) */
+            isEnabled: boolean;
+            /** @description On for provider staff (the Ideally switch) */
+            isEnabledForStaff: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string | null;
+        };
+        WebsocketConnection: {
+            /** @description The websocket URL to open, with a one-minute connection ticket */
+            value: string;
+        };
+        ChannelInfo: {
+            /** @description The client channel, client-{id} */
+            name: string;
+            /** @description Send with {action:'join', channel, token} on the websocket; valid 12 hours */
+            token: string;
+        };
+        SamlIdentityProvider: {
+            id: number;
+            clientId: number;
+            providerName: string;
+            providerType: string;
+            entryPoint: string | null;
+            idpIssuer: string | null;
+            certificates: {
+                subject: string;
+                notAfter: string;
+                fingerprintSha256: string;
+            }[];
+            wantAuthnRequestsSigned: boolean;
+            emailDomains: string[];
+            isEnabled: boolean;
+            createdAt: string;
+            updatedAt: string | null;
+        };
+        CreateSaml: {
+            /** @description A name unique across the product (e.g. AcmeSSO); part of the linked identities' usernames */
+            providerName: string;
+            /** @description The IdP's SAML 2.0 metadata document (EntityDescriptor with an IDPSSODescriptor); or give entryPoint, idpCert and idpIssuer */
+            metadataXml?: string;
+            /** @description The IdP's single sign-on URL (HTTP-Redirect binding) */
+            entryPoint?: string;
+            /** @description The IdP's signing certificate: PEM, or the base64 of an X509Certificate element */
+            idpCert?: string;
+            /** @description The IdP's entity id: the Issuer of its assertions */
+            idpIssuer?: string;
+            /** @description Off: nobody signs in through this IdP (default on) */
+            isEnabled?: boolean;
+            /** @description Email domains whose users sign in through this IdP; a domain belongs to one IdP */
+            emailDomains: string[];
+        };
+        UpdateSaml: {
+            /** @description The IdP's SAML 2.0 metadata document (EntityDescriptor with an IDPSSODescriptor); or give entryPoint, idpCert and idpIssuer */
+            metadataXml?: string;
+            /** @description The IdP's single sign-on URL (HTTP-Redirect binding) */
+            entryPoint?: string;
+            /** @description The IdP's signing certificate: PEM, or the base64 of an X509Certificate element */
+            idpCert?: string;
+            /** @description The IdP's entity id: the Issuer of its assertions */
+            idpIssuer?: string;
+            /** @description Off: nobody signs in through this IdP (default on) */
+            isEnabled?: boolean;
+            emailDomains?: string[];
+        };
+        /** @description A person. Linked to clients through UserAndClients; password hashes are never exposed. */
+        Users: {
+            id?: number;
+            email?: string;
+            firstName?: string | null;
+            lastName?: string | null;
+            isStaff?: boolean;
+            roleId?: number;
+            defaultClientId?: number | null;
+            phone?: string | null;
+            jobTitle?: string | null;
+            hsContactId?: string | null;
+            /** Format: date-time */
+            invitedAt?: string | null;
+            /** Format: date-time */
+            onboardedAt?: string | null;
+            /** Format: date-time */
+            lastLoginAt?: string | null;
+            /** Format: date-time */
+            disabledAt?: string | null;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string | null;
+            role?: components["schemas"]["UserRoles"];
+            defaultClient?: components["schemas"]["Clients"];
+            userAndClients?: components["schemas"]["UserAndClients"][];
+            "userAndClients@odata.count"?: number;
+            cognitoUsers?: components["schemas"]["CognitoUsers"][];
+            "cognitoUsers@odata.count"?: number;
+            notifications?: components["schemas"]["Notifications"][];
+            "notifications@odata.count"?: number;
+            aiConversations?: components["schemas"]["AiConversations"][];
+            "aiConversations@odata.count"?: number;
+        };
+        /** @description A user's own role: 1 User, 2 Staff, 3 SuperAdmin. */
+        UserRoles: {
+            id?: number;
+            roleName?: string;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string | null;
+            users?: components["schemas"]["Users"][];
+            "users@odata.count"?: number;
+        } | null;
         /** @description A tenant: one node of Enterprise -> Org -> Team. */
         Clients: {
             id?: number;
@@ -3795,7 +5208,7 @@ export interface components {
             "projects@odata.count"?: number;
             extendedTeams?: components["schemas"]["ExtendedTeams"][];
             "extendedTeams@odata.count"?: number;
-        };
+        } | null;
         /** @description What is particular to an Enterprise client; keyed by the client's id. */
         Enterprises: {
             /** @description The Enterprise client's id. */
@@ -3980,8 +5393,8 @@ export interface components {
             category?: components["schemas"]["Categories"];
             activeProjectObjective?: components["schemas"]["ProjectObjectives"];
             projectGroupVersion?: components["schemas"]["ProjectGroupVersions"];
-            owner?: components["schemas"]["Users"];
-            createdByUser?: components["schemas"]["Users"];
+            owner?: components["schemas"]["Users"] | null;
+            createdByUser?: components["schemas"]["Users"] | null;
             estimatedProjectDuration?: components["schemas"]["EstimatedProjectDuration"];
             projectsRegions?: components["schemas"]["ProjectsRegions"][];
             "projectsRegions@odata.count"?: number;
@@ -4081,192 +5494,10 @@ export interface components {
             updatedAt?: string | null;
             client?: components["schemas"]["Clients"] | null;
             project?: components["schemas"]["Projects"] | null;
-            createdByUser?: components["schemas"]["Users"];
+            createdByUser?: components["schemas"]["Users"] | null;
             aiProjectSummaries?: components["schemas"]["AiProjectSummaries"][];
             "aiProjectSummaries@odata.count"?: number;
         } | null;
-        /** @description A person. Linked to clients through UserAndClients; password hashes are never exposed. */
-        Users: {
-            id?: number;
-            email?: string;
-            firstName?: string | null;
-            lastName?: string | null;
-            isStaff?: boolean;
-            roleId?: number;
-            defaultClientId?: number | null;
-            phone?: string | null;
-            jobTitle?: string | null;
-            hsContactId?: string | null;
-            /** Format: date-time */
-            invitedAt?: string | null;
-            /** Format: date-time */
-            onboardedAt?: string | null;
-            /** Format: date-time */
-            lastLoginAt?: string | null;
-            /** Format: date-time */
-            disabledAt?: string | null;
-            /** Format: date-time */
-            createdAt?: string;
-            /** Format: date-time */
-            updatedAt?: string | null;
-            role?: components["schemas"]["UserRoles"];
-            defaultClient?: components["schemas"]["Clients"] | null;
-            userAndClients?: components["schemas"]["UserAndClients"][];
-            "userAndClients@odata.count"?: number;
-            cognitoUsers?: components["schemas"]["CognitoUsers"][];
-            "cognitoUsers@odata.count"?: number;
-            notifications?: components["schemas"]["Notifications"][];
-            "notifications@odata.count"?: number;
-            aiConversations?: components["schemas"]["AiConversations"][];
-            "aiConversations@odata.count"?: number;
-        } | null;
-        /** @description A user's own role: 1 User, 2 Staff, 3 SuperAdmin. */
-        UserRoles: {
-            id?: number;
-            roleName?: string;
-            /** Format: date-time */
-            createdAt?: string;
-            /** Format: date-time */
-            updatedAt?: string | null;
-            users?: components["schemas"]["Users"][];
-            "users@odata.count"?: number;
-        } | null;
-        /** @description A user's membership of a client, with a client role (1 Admin, 2 User, 3 Viewer). */
-        UserAndClients: {
-            id?: number;
-            userId?: number;
-            /** @description The owning client (tenant). */
-            clientId?: number;
-            roleId?: 1 | 2 | 3;
-            /** Format: date-time */
-            createdAt?: string;
-            /** Format: date-time */
-            updatedAt?: string | null;
-            user?: components["schemas"]["Users"] | null;
-            client?: components["schemas"]["Clients"] | null;
-            role?: components["schemas"]["UserClientRoles"];
-        };
-        /** @description Client roles: 1 Admin, 2 User, 3 Viewer. */
-        UserClientRoles: {
-            id?: number;
-            roleName?: string;
-            /** Format: date-time */
-            createdAt?: string;
-            /** Format: date-time */
-            updatedAt?: string | null;
-        } | null;
-        /** @description A user's login identity: the password login or one per SAML provider. */
-        CognitoUsers: {
-            id?: number;
-            userId?: number;
-            cognitoIdpId?: number | null;
-            username?: string;
-            /** @enum {string} */
-            status?: "UNCONFIRMED" | "CONFIRMED" | "FORCE_CHANGE_PASSWORD" | "RESET_REQUIRED" | "EXTERNAL_PROVIDER";
-            externalSubject?: string | null;
-            /** Format: date-time */
-            lastLoginAt?: string | null;
-            /** Format: date-time */
-            createdAt?: string;
-            /** Format: date-time */
-            updatedAt?: string | null;
-            user?: components["schemas"]["Users"] | null;
-            cognitoIdp?: components["schemas"]["CognitoIdps"];
-        };
-        /** @description A client's SAML identity provider (created and updated through CreateSaml / UpdateSaml). */
-        CognitoIdps: {
-            id?: number;
-            /** @description The owning client (tenant). */
-            clientId?: number;
-            providerName?: string;
-            /** @enum {string} */
-            providerType?: "SAML" | "OIDC";
-            metadataUrl?: string | null;
-            metadataXml?: string | null;
-            emailDomains?: unknown;
-            isEnabled?: boolean;
-            /** Format: date-time */
-            createdAt?: string;
-            /** Format: date-time */
-            updatedAt?: string | null;
-            client?: components["schemas"]["Clients"] | null;
-            cognitoUsers?: components["schemas"]["CognitoUsers"][];
-            "cognitoUsers@odata.count"?: number;
-        } | null;
-        /** @description A notification to one user (MarkAsRead sets readAt). */
-        Notifications: {
-            id?: number;
-            userId?: number;
-            /** @description The client the notification is about, if any. */
-            clientId?: number | null;
-            notificationTypeId?: number;
-            title?: string;
-            body?: string | null;
-            projectId?: number | null;
-            url?: string | null;
-            data?: unknown;
-            /** Format: date-time */
-            readAt?: string | null;
-            /** Format: date-time */
-            createdAt?: string;
-            /** Format: date-time */
-            updatedAt?: string | null;
-            user?: components["schemas"]["Users"] | null;
-            client?: components["schemas"]["Clients"] | null;
-            notificationType?: components["schemas"]["NotificationTypes"];
-            project?: components["schemas"]["Projects"] | null;
-        };
-        /** @description The user notifications of SPEC 4 (SurveySubmittedForApproval, ...). */
-        NotificationTypes: {
-            id?: number;
-            name?: string;
-            description?: string | null;
-            defaultTitle?: string;
-            /** Format: date-time */
-            createdAt?: string;
-            /** Format: date-time */
-            updatedAt?: string | null;
-        } | null;
-        /** @description A user's AI assistant conversation (MyConversations); messages via GetMessages. */
-        AiConversations: {
-            id?: number;
-            userId?: number;
-            clientId?: number | null;
-            projectId?: number | null;
-            title?: string | null;
-            /** @enum {string} */
-            status?: "Active" | "Closed";
-            model?: string | null;
-            /** Format: date-time */
-            lastMessageAt?: string | null;
-            /** Format: date-time */
-            createdAt?: string;
-            /** Format: date-time */
-            updatedAt?: string | null;
-            user?: components["schemas"]["Users"] | null;
-            client?: components["schemas"]["Clients"] | null;
-            project?: components["schemas"]["Projects"] | null;
-            aiConversationEvaluations?: components["schemas"]["AiConversationEvaluations"][];
-            "aiConversationEvaluations@odata.count"?: number;
-        };
-        /** @description A staff review of a conversation's quality; userId is the conversation's owner. */
-        AiConversationEvaluations: {
-            id?: number;
-            aiConversationId?: number;
-            userId?: number;
-            evaluatorUserId?: number | null;
-            score?: number | null;
-            passed?: boolean | null;
-            notes?: string | null;
-            criteria?: unknown;
-            /** Format: date-time */
-            createdAt?: string;
-            /** Format: date-time */
-            updatedAt?: string | null;
-            aiConversation?: components["schemas"]["AiConversations"] | null;
-            user?: components["schemas"]["Users"] | null;
-            evaluatorUser?: components["schemas"]["Users"] | null;
-        };
         /** @description An AI summary of a project's results, optionally for a segment, test option, question or objective. */
         AiProjectSummaries: {
             id?: number;
@@ -4301,7 +5532,7 @@ export interface components {
             projectObjective?: components["schemas"]["ProjectObjectives"] | null;
             region?: components["schemas"]["Regions"];
             promptVersion?: components["schemas"]["PromptVersions"];
-            createdByUser?: components["schemas"]["Users"];
+            createdByUser?: components["schemas"]["Users"] | null;
         };
         /** @description A saved filter set of a project, visible to all team members. */
         Segments: {
@@ -4319,7 +5550,7 @@ export interface components {
             updatedAt?: string | null;
             client?: components["schemas"]["Clients"] | null;
             project?: components["schemas"]["Projects"] | null;
-            createdByUser?: components["schemas"]["Users"];
+            createdByUser?: components["schemas"]["Users"] | null;
             aiProjectSummaries?: components["schemas"]["AiProjectSummaries"][];
             "aiProjectSummaries@odata.count"?: number;
         } | null;
@@ -4400,7 +5631,7 @@ export interface components {
             deletedAt?: string | null;
             client?: components["schemas"]["Clients"] | null;
             project?: components["schemas"]["Projects"] | null;
-            createdByUser?: components["schemas"]["Users"];
+            createdByUser?: components["schemas"]["Users"] | null;
             questionOptions?: components["schemas"]["QuestionOptions"][];
             "questionOptions@odata.count"?: number;
             targets?: components["schemas"]["Targets"][];
@@ -4473,7 +5704,7 @@ export interface components {
             deletedAt?: string | null;
             client?: components["schemas"]["Clients"] | null;
             question?: components["schemas"]["Questions"] | null;
-            createdByUser?: components["schemas"]["Users"];
+            createdByUser?: components["schemas"]["Users"] | null;
         };
         /** @description The standard (framework) questions 1-25, most on the 4-point scale. */
         StandardQuestions: {
@@ -4761,7 +5992,7 @@ export interface components {
             project?: components["schemas"]["Projects"] | null;
             surveyRun?: components["schemas"]["SurveyRuns"] | null;
             relatedClient?: components["schemas"]["Clients"] | null;
-            createdByUser?: components["schemas"]["Users"];
+            createdByUser?: components["schemas"]["Users"] | null;
             projectSchedules?: components["schemas"]["ProjectSchedules"][];
             "projectSchedules@odata.count"?: number;
         } | null;
@@ -4843,8 +6074,8 @@ export interface components {
             /** Format: date-time */
             updatedAt?: string | null;
             prompt?: components["schemas"]["Prompts"];
-            publishedByUser?: components["schemas"]["Users"];
-            createdByUser?: components["schemas"]["Users"];
+            publishedByUser?: components["schemas"]["Users"] | null;
+            createdByUser?: components["schemas"]["Users"] | null;
         } | null;
         /** @description An AI prompt of the provider, by what it produces; its text lives in versions. */
         Prompts: {
@@ -4900,7 +6131,7 @@ export interface components {
             updatedAt?: string | null;
             client?: components["schemas"]["Clients"] | null;
             activeVersion?: components["schemas"]["ProjectGroupVersions"] | null;
-            createdByUser?: components["schemas"]["Users"];
+            createdByUser?: components["schemas"]["Users"] | null;
             projectGroupVersions?: components["schemas"]["ProjectGroupVersions"][];
             "projectGroupVersions@odata.count"?: number;
             projectGroupQuestions?: components["schemas"]["ProjectGroupQuestions"][];
@@ -5015,8 +6246,8 @@ export interface components {
             updatedAt?: string | null;
             client?: components["schemas"]["Clients"] | null;
             project?: components["schemas"]["Projects"] | null;
-            user?: components["schemas"]["Users"];
-            sharedByUser?: components["schemas"]["Users"];
+            user?: components["schemas"]["Users"] | null;
+            sharedByUser?: components["schemas"]["Users"] | null;
             linkInvite?: components["schemas"]["LinkInvites"];
         };
         /** @description An invitation link: to join a team, to open a shared project, or the demo registration. */
@@ -5044,10 +6275,19 @@ export interface components {
             client?: components["schemas"]["Clients"] | null;
             project?: components["schemas"]["Projects"] | null;
             role?: components["schemas"]["UserClientRoles"];
-            invitedByUser?: components["schemas"]["Users"];
-            acceptedByUser?: components["schemas"]["Users"];
+            invitedByUser?: components["schemas"]["Users"] | null;
+            acceptedByUser?: components["schemas"]["Users"] | null;
             projectShares?: components["schemas"]["ProjectShares"][];
             "projectShares@odata.count"?: number;
+        } | null;
+        /** @description Client roles: 1 Admin, 2 User, 3 Viewer. */
+        UserClientRoles: {
+            id?: number;
+            roleName?: string;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string | null;
         } | null;
         /** @description A user following a project (UpdateWatchers, StartWatching, StopWatching). */
         ProjectWatchers: {
@@ -5060,7 +6300,7 @@ export interface components {
             createdAt?: string;
             client?: components["schemas"]["Clients"] | null;
             project?: components["schemas"]["Projects"] | null;
-            user?: components["schemas"]["Users"];
+            user?: components["schemas"]["Users"] | null;
         };
         /** @description Key-driver analysis: a measure's weight in explaining an outcome measure. */
         RegressionScores: {
@@ -5128,6 +6368,21 @@ export interface components {
             updatedAt?: string | null;
             client?: components["schemas"]["Clients"] | null;
         };
+        /** @description A user's membership of a client, with a client role (1 Admin, 2 User, 3 Viewer). */
+        UserAndClients: {
+            id?: number;
+            userId?: number;
+            /** @description The owning client (tenant). */
+            clientId?: number;
+            roleId?: 1 | 2 | 3;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string | null;
+            user?: components["schemas"]["Users"] | null;
+            client?: components["schemas"]["Clients"] | null;
+            role?: components["schemas"]["UserClientRoles"];
+        };
         /** @description A feature flag switched for one client. */
         ClientFeatures: {
             id?: number;
@@ -5156,6 +6411,156 @@ export interface components {
             clientFeatures?: components["schemas"]["ClientFeatures"][];
             "clientFeatures@odata.count"?: number;
         } | null;
+        /** @description A client's SAML identity provider (created and updated through CreateSaml / UpdateSaml). */
+        CognitoIdps: {
+            id?: number;
+            /** @description The owning client (tenant). */
+            clientId?: number;
+            providerName?: string;
+            /** @enum {string} */
+            providerType?: "SAML" | "OIDC";
+            metadataUrl?: string | null;
+            metadataXml?: string | null;
+            emailDomains?: unknown;
+            isEnabled?: boolean;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string | null;
+            client?: components["schemas"]["Clients"] | null;
+            cognitoUsers?: components["schemas"]["CognitoUsers"][];
+            "cognitoUsers@odata.count"?: number;
+        };
+        /** @description A user's login identity: the password login or one per SAML provider. */
+        CognitoUsers: {
+            id?: number;
+            userId?: number;
+            cognitoIdpId?: number | null;
+            username?: string;
+            /** @enum {string} */
+            status?: "UNCONFIRMED" | "CONFIRMED" | "FORCE_CHANGE_PASSWORD" | "RESET_REQUIRED" | "EXTERNAL_PROVIDER";
+            externalSubject?: string | null;
+            /** Format: date-time */
+            lastLoginAt?: string | null;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string | null;
+            user?: components["schemas"]["Users"] | null;
+            cognitoIdp?: components["schemas"]["CognitoIdps"] | null;
+        };
+        /** @description A notification to one user (MarkAsRead sets readAt). */
+        Notifications: {
+            id?: number;
+            userId?: number;
+            /** @description The client the notification is about, if any. */
+            clientId?: number | null;
+            notificationTypeId?: number;
+            title?: string;
+            body?: string | null;
+            projectId?: number | null;
+            url?: string | null;
+            data?: unknown;
+            /** Format: date-time */
+            readAt?: string | null;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string | null;
+            user?: components["schemas"]["Users"] | null;
+            client?: components["schemas"]["Clients"];
+            notificationType?: components["schemas"]["NotificationTypes"];
+            project?: components["schemas"]["Projects"] & (Record<string, never> | null);
+        };
+        /** @description The user notifications of SPEC 4 (SurveySubmittedForApproval, ...). */
+        NotificationTypes: {
+            id?: number;
+            name?: string;
+            description?: string | null;
+            defaultTitle?: string;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string | null;
+        } | null;
+        /** @description A user's AI assistant conversation (MyConversations); messages via GetMessages. */
+        AiConversations: {
+            id?: number;
+            userId?: number;
+            clientId?: number | null;
+            projectId?: number | null;
+            title?: string | null;
+            /** @enum {string} */
+            status?: "Active" | "Closed";
+            model?: string | null;
+            /** Format: date-time */
+            lastMessageAt?: string | null;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string | null;
+            user?: components["schemas"]["Users"] | null;
+            client?: components["schemas"]["Clients"];
+            project?: components["schemas"]["Projects"] & (Record<string, never> | null);
+            aiConversationEvaluations?: components["schemas"]["AiConversationEvaluations"][];
+            "aiConversationEvaluations@odata.count"?: number;
+        };
+        /** @description A staff review of a conversation's quality; userId is the conversation's owner. */
+        AiConversationEvaluations: {
+            id?: number;
+            aiConversationId?: number;
+            userId?: number;
+            evaluatorUserId?: number | null;
+            score?: number | null;
+            passed?: boolean | null;
+            notes?: string | null;
+            criteria?: unknown;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string | null;
+            aiConversation?: components["schemas"]["AiConversations"] | null;
+            user?: components["schemas"]["Users"] | null;
+            evaluatorUser?: components["schemas"]["Users"] | null;
+        };
+        InviteUser: {
+            /** Format: email */
+            email: string;
+            firstName?: string;
+            lastName?: string;
+            /** @description The role on the client: 1 Admin, 2 User, 3 Viewer */
+            roleId: 1 | 2 | 3;
+        };
+        AcceptedShare: {
+            projectShareId: number;
+            projectId: number;
+            /** @description The sharing client */
+            clientId: number;
+        };
+        AcceptShare: {
+            identifier: string;
+        };
+        MailboxEmail: {
+            id: number;
+            to: string;
+            subject: string;
+            text: string;
+            html: string;
+            /** @description teamInvite, addedToTeam, passwordReset, registrationVerify, registrationExistingAccount */
+            template: string;
+            /** @description The links in the email (tokens redacted when SMTP delivered it) */
+            links: string[];
+            createdAt: string;
+            /** @description When the SMTP server accepted it; null without SMTP */
+            sentAt: string | null;
+            /** @description Why SMTP delivery failed */
+            error: string | null;
+        };
+        ClientsCollection: {
+            "@odata.count"?: number;
+            "@odata.nextLink"?: string;
+            value: components["schemas"]["Clients"][];
+        };
         ClientsUpdate: {
             name?: string;
             /** @description An industry code (telecommunications, energy, ...). */
@@ -5166,20 +6571,10 @@ export interface components {
             "@odata.nextLink"?: string;
             value: components["schemas"]["Enterprises"][];
         };
-        EnterprisesCreate: {
-            ssoRequired?: boolean;
-            /** @description JSON array of e-mail domains allowed to sign in. */
-            allowedEmailDomains?: unknown;
-        };
         OrgsCollection: {
             "@odata.count"?: number;
             "@odata.nextLink"?: string;
             value: components["schemas"]["Orgs"][];
-        };
-        OrgsCreate: {
-            ssoRequired?: boolean;
-            /** @description JSON array of e-mail domains allowed to sign in. */
-            allowedEmailDomains?: unknown;
         };
         OrgsUpdate: {
             ssoRequired?: boolean;
@@ -5190,11 +6585,6 @@ export interface components {
             "@odata.count"?: number;
             "@odata.nextLink"?: string;
             value: components["schemas"]["Teams"][];
-        };
-        TeamsCreate: {
-            /** @description New projects get every team member as a watcher. */
-            autoProjectWatch?: boolean;
-            defaultRegionId?: number;
         };
         TeamsUpdate: {
             /** @description New projects get every team member as a watcher. */
@@ -5215,14 +6605,6 @@ export interface components {
             "@odata.count"?: number;
             "@odata.nextLink"?: string;
             value: components["schemas"]["Users"][];
-        };
-        UsersCreate: {
-            email: string;
-            firstName?: string | null;
-            lastName?: string | null;
-            defaultClientId?: number | null;
-            phone?: string | null;
-            jobTitle?: string | null;
         };
         UsersUpdate: {
             firstName?: string | null;
@@ -5253,10 +6635,10 @@ export interface components {
             sourceUserAndClientId?: number;
             isInherited?: boolean;
             depth?: number;
-            user?: components["schemas"]["Users"];
-            client?: components["schemas"]["Clients"] & (Record<string, never> | null);
+            user?: components["schemas"]["Users"] & (Record<string, never> | null);
+            client?: components["schemas"]["Clients"];
             role?: components["schemas"]["UserClientRoles"];
-            sourceClient?: components["schemas"]["Clients"] & (Record<string, never> | null);
+            sourceClient?: components["schemas"]["Clients"];
             sourceUserAndClient?: components["schemas"]["UserAndClients"] & (Record<string, never> | null);
         };
         UserRolesCollection: {
@@ -5555,7 +6937,7 @@ export interface components {
             /** Format: date-time */
             updatedAt?: string | null;
             region?: components["schemas"]["Regions"];
-            updatedByUser?: components["schemas"]["Users"];
+            updatedByUser?: components["schemas"]["Users"] & (Record<string, never> | null);
         };
         TranslatedTextRegionsUpdate: {
             translatedText?: string;
@@ -5761,9 +7143,9 @@ export interface components {
             createdAt?: string;
             /** Format: date-time */
             updatedAt?: string | null;
-            client?: components["schemas"]["Clients"] & (Record<string, never> | null);
+            client?: components["schemas"]["Clients"];
             project?: components["schemas"]["Projects"] & (Record<string, never> | null);
-            user?: components["schemas"]["Users"];
+            user?: components["schemas"]["Users"] & (Record<string, never> | null);
             resultsAiMessages?: components["schemas"]["ResultsAiMessages"][];
             "resultsAiMessages@odata.count"?: number;
         };
@@ -5787,9 +7169,9 @@ export interface components {
             createdAt?: string;
             /** Format: date-time */
             updatedAt?: string | null;
-            client?: components["schemas"]["Clients"] & (Record<string, never> | null);
+            client?: components["schemas"]["Clients"];
             project?: components["schemas"]["Projects"] & (Record<string, never> | null);
-            user?: components["schemas"]["Users"];
+            user?: components["schemas"]["Users"] & (Record<string, never> | null);
             resultsAiThread?: components["schemas"]["ResultsAiThreads"] | null;
         };
         ResultsAiThreadsCreate: {
@@ -5874,8 +7256,8 @@ export interface components {
             data?: unknown;
             /** Format: date-time */
             createdAt?: string;
-            client?: components["schemas"]["Clients"] & (Record<string, never> | null);
-            user?: components["schemas"]["Users"];
+            client?: components["schemas"]["Clients"];
+            user?: components["schemas"]["Users"] & (Record<string, never> | null);
             project?: components["schemas"]["Projects"] & (Record<string, never> | null);
             prompt?: components["schemas"]["Prompts"];
         };
@@ -6116,6 +7498,1953 @@ export interface operations {
             };
         };
     };
+    Saml_Login: {
+        parameters: {
+            query: {
+                email: string;
+                /** @description The web app's random state; it comes back on the final redirect, for the web app to check */
+                state: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the identity provider, or to the web app's error page */
+            302: {
+                headers: {
+                    /** @description Where the browser goes next */
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    Saml_Acs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["SamlPost"];
+            };
+        };
+        responses: {
+            /** @description To the web app's /auth/saml/login with a code, or to its error page */
+            302: {
+                headers: {
+                    /** @description Where the browser goes next */
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    Saml_Code: {
+        parameters: {
+            query: {
+                code: string;
+                /** @description The web app's random state; it comes back on the final redirect, for the web app to check */
+                state: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed in */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessToken"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description Unknown, used or expired code, or another state (typename AuthFailureDto): sign in again */
+            422: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Saml_Metadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description SAML 2.0 metadata (entity id, ACS URL, signing certificate) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/samlmetadata+xml": string;
+                };
+            };
+        };
+    };
+    LinkedIn_Login: {
+        parameters: {
+            query: {
+                /** @description The web app's random state; it comes back on the final redirect, for the web app to check */
+                state: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To LinkedIn, or to the web app's error page */
+            302: {
+                headers: {
+                    /** @description Where the browser goes next */
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    LinkedIn_Callback: {
+        parameters: {
+            query?: {
+                code?: string;
+                state?: string;
+                error?: string;
+                error_description?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the web app's /auth/saml/login with a code, or to its error page */
+            302: {
+                headers: {
+                    /** @description Where the browser goes next */
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    Login_ForgotPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ForgotPassword"];
+            };
+        };
+        responses: {
+            /** @description Done (whatever the email) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Login_ResetPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResetPassword"];
+            };
+        };
+        responses: {
+            /** @description The password is changed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The link's token is not valid, used, replaced or expired (detail: token_invalid, token_used, token_replaced, token_expired), or the body is invalid */
+            400: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Login_GetInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                email: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pending invite, if any */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PendingInvite"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Login_AcceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcceptInvitation"];
+            };
+        };
+        responses: {
+            /** @description Signed in */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessToken"];
+                };
+            };
+            /** @description The link's token is not valid, used, replaced or expired (detail: token_invalid, token_used, token_replaced, token_expired), or the body is invalid */
+            400: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The share link was made for another email address */
+            403: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The shared project is no longer available */
+            404: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An account for this email was created meanwhile */
+            409: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Login_NewPasswordRequired: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewPasswordRequired"];
+            };
+        };
+        responses: {
+            /** @description Signed in */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessToken"];
+                };
+            };
+            /** @description Invalid body, or the account has no temporary password (detail: not_required) */
+            400: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Email or password is incorrect */
+            401: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Login_VerifyRegistrationEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerifyRegistrationEmail"];
+            };
+        };
+        responses: {
+            /** @description Done (whatever the email) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid body, or the link expired (detail: link_expired) */
+            400: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The link was made for another email address */
+            403: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such link, or its project is gone */
+            404: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Login_GetRegistrationInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                inviteIdentifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The landing data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkLanding"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description No such link (or it was withdrawn) */
+            404: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Login_GetRegistrationLoginMethods: {
+        parameters: {
+            query: {
+                inviteIdentifier: string;
+                email: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ways in */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistrationLoginMethods"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description No such link */
+            404: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Users_Me: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed-in user */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserMe"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    Users_CognitoStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Login status per user */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserLoginStatus"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    Users_HmacMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The hash */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserHmac"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description HMAC_SECRET is not configured on this server */
+            503: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Users_HasPermission: {
+        parameters: {
+            query: {
+                /** @description Permission vocabulary (docs/decisions.md): client.view (See the client, its teams and their settings); projects.view (See the client's projects and their setup); results.view (Read results, benchmarks, AI summaries and verbatims); results.export (Export results (CSV, Excel, PowerPoint)); segments.view (Use the team's saved filter sets); projects.create (Create, clone and edit projects (drafts)); projects.submit (Submit a project for fielding (spends credits)); projects.share (Share projects and manage their watchers); projects.delete (Move projects to the trash and restore them); segments.manage (Save, change and delete the team's filter sets); chat.use (Ask the AI chat about results); credits.view (See the credit balance and what a project costs); members.view (See the members, their roles and login status); members.invite (Invite people to the client); members.manage (Change, disable, enable and remove members); credits.manage (See transactions and transfer credits between clients); client.manage (Rename the client, create teams and orgs beneath it, security settings); admin.access (The /admin area (IdeallyAdmin)); admin.users (Users of every client: enable, disable, login identities); admin.clients (Clients: create enterprises, credits, trials, the client tree); admin.features (Feature flags: global, Ideally-only and per client); admin.projects (Approve and decline projects, project groups, prompts, surveys); admin.superAdmin (Super-admin actions: SuperApprove, SuperAdminUpdate, SuperAdminUserCreate/Update) */
+                permission: "client.view" | "projects.view" | "results.view" | "results.export" | "segments.view" | "projects.create" | "projects.submit" | "projects.share" | "projects.delete" | "segments.manage" | "chat.use" | "credits.view" | "members.view" | "members.invite" | "members.manage" | "credits.manage" | "client.manage" | "admin.access" | "admin.users" | "admin.clients" | "admin.features" | "admin.projects" | "admin.superAdmin";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserHasPermission"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    Users_MyPermissions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's role and permissions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserPermissions"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    Users_MyPolicies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Policies per client */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserPolicies"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    Users_InheritedUserCount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The counts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserInheritedCount"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    Users_Enable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Users key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user's state */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserState"] & {
+                        endedSessions: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such user among the client's members */
+            404: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Disabling one's own account */
+            409: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Users_Disable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Users key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user's state */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserState"] & {
+                        endedSessions: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such user among the client's members */
+            404: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Disabling one's own account */
+            409: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Users_RemoveFromAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Users key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserRemovedFromAccount"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The user has no membership of the client */
+            404: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The client would be left without an Admin */
+            409: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Users_SetNames: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserSetNames"];
+            };
+        };
+        responses: {
+            /** @description The user */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserState"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    Users_SetPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserSetPassword"];
+            };
+        };
+        responses: {
+            /** @description Changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserPasswordChanged"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The account has no password (single sign-on) */
+            409: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many wrong current passwords; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Password hashing is not available on this server */
+            503: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Users_SuperAdminUserCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserSuperAdminCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserSuperAdminCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description A user with this email exists */
+            409: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Password hashing is not available on this server */
+            503: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Users_SuperAdminUserUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Users key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserSuperAdminUpdate"];
+            };
+        };
+        responses: {
+            /** @description Updated */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserSuperAdminUpdated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such user */
+            404: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Email taken, a client's last Admin, or one's own super admin role */
+            409: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Password hashing is not available on this server */
+            503: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    CognitoUsers_AdminDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description CognitoUsers key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such login identity */
+            404: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Enterprises_list: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
+                /** @description Page size, at most 1000 (default 100) */
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of rows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnterprisesCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    Enterprises_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EnterpriseNew"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnterpriseCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    Orgs_list: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
+                /** @description Page size, at most 1000 (default 100) */
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of rows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrgsCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    Orgs_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrgNew"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrgCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    Teams_list: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
+                /** @description Page size, at most 1000 (default 100) */
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of rows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamsCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    Teams_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TeamNew"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    Orgs_Rename: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Orgs key (the client's id) */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClientRename"];
+            };
+        };
+        responses: {
+            /** @description The client after the rename */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientRenamed"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such Org in the request's scope */
+            404: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Teams_Rename: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Teams key (the client's id) */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClientRename"];
+            };
+        };
+        responses: {
+            /** @description The client after the rename */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientRenamed"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such Team in the request's scope */
+            404: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Teams_ExtrapolatedUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Teams key (the client's id) */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The team's users */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamExtrapolatedUsers"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such team in the request's scope */
+            404: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    FeatureFlags_Resolved: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The resolved flags */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResolvedFeatureFlags"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    FeatureFlags_Enable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description FeatureFlags key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The flag's switches after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeatureFlagState"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such flag */
+            404: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    FeatureFlags_Disable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description FeatureFlags key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The flag's switches after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeatureFlagState"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such flag */
+            404: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    FeatureFlags_EnableIdeally: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description FeatureFlags key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The flag's switches after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeatureFlagState"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such flag */
+            404: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    FeatureFlags_DisableIdeally: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description FeatureFlags key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The flag's switches after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeatureFlagState"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such flag */
+            404: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Users_WebsocketConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The URL */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebsocketConnection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    Clients_GetChannelInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The channel */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChannelInfo"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    CognitoIdps_CreateSaml: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSaml"];
+            };
+        };
+        responses: {
+            /** @description The identity provider */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SamlIdentityProvider"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    CognitoIdps_UpdateSaml: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description CognitoIdps key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSaml"];
+            };
+        };
+        responses: {
+            /** @description The identity provider */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SamlIdentityProvider"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    Users_list: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
+                /** @description Page size, at most 1000 (default 100) */
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of rows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsersCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    Users_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InviteUser"];
+            };
+        };
+        responses: {
+            /** @description The person, as GET /Users({key}) shows them */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Users"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such client */
+            404: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Already a member of the client, or the account is disabled */
+            409: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Users_ResendInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Users key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sent */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Not a member of the request's client */
+            404: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The person has already activated their account, or it is disabled */
+            409: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    LinkInvites_GetDemoProjectByIdentifier: {
+        parameters: {
+            query: {
+                /** @description The link's identifier (a UUID) */
+                identifier: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The landing data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkLanding"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such link, or its project is gone */
+            404: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    LinkInvites_AcceptShare: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcceptShare"];
+            };
+        };
+        responses: {
+            /** @description Shared */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptedShare"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such link, or its project is gone */
+            404: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    DevMailbox_list: {
+        parameters: {
+            query?: {
+                /** @description Only emails to this address (case-insensitive) */
+                to?: string;
+                /** @description How many, newest first (default 20, at most 100) */
+                top?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        value: components["schemas"]["MailboxEmail"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
     Clients_count: {
         parameters: {
             query?: {
@@ -6302,74 +9631,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
         };
     };
-    Enterprises_list: {
-        parameters: {
-            query?: {
-                /** @description Comma-separated properties to return, e.g. id,projectName */
-                $select?: components["parameters"]["select"];
-                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
-                $expand?: components["parameters"]["expand"];
-                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
-                $filter?: components["parameters"]["filter"];
-                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
-                $orderby?: components["parameters"]["orderby"];
-                /** @description Page size, at most 1000 (default 100) */
-                $top?: components["parameters"]["top"];
-                /** @description Rows to skip */
-                $skip?: components["parameters"]["skip"];
-                /** @description true adds @odata.count, the number of matching rows */
-                $count?: components["parameters"]["count"];
-                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
-                $apply?: components["parameters"]["apply"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of rows */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["EnterprisesCollection"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-        };
-    };
-    Enterprises_create: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["EnterprisesCreate"];
-            };
-        };
-        responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Enterprises"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
-        };
-    };
     Enterprises_get: {
         parameters: {
             query?: {
@@ -6428,74 +9689,6 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-        };
-    };
-    Orgs_list: {
-        parameters: {
-            query?: {
-                /** @description Comma-separated properties to return, e.g. id,projectName */
-                $select?: components["parameters"]["select"];
-                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
-                $expand?: components["parameters"]["expand"];
-                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
-                $filter?: components["parameters"]["filter"];
-                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
-                $orderby?: components["parameters"]["orderby"];
-                /** @description Page size, at most 1000 (default 100) */
-                $top?: components["parameters"]["top"];
-                /** @description Rows to skip */
-                $skip?: components["parameters"]["skip"];
-                /** @description true adds @odata.count, the number of matching rows */
-                $count?: components["parameters"]["count"];
-                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
-                $apply?: components["parameters"]["apply"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of rows */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OrgsCollection"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-        };
-    };
-    Orgs_create: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["OrgsCreate"];
-            };
-        };
-        responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Orgs"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
         };
     };
     Orgs_get: {
@@ -6588,74 +9781,6 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-        };
-    };
-    Teams_list: {
-        parameters: {
-            query?: {
-                /** @description Comma-separated properties to return, e.g. id,projectName */
-                $select?: components["parameters"]["select"];
-                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
-                $expand?: components["parameters"]["expand"];
-                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
-                $filter?: components["parameters"]["filter"];
-                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
-                $orderby?: components["parameters"]["orderby"];
-                /** @description Page size, at most 1000 (default 100) */
-                $top?: components["parameters"]["top"];
-                /** @description Rows to skip */
-                $skip?: components["parameters"]["skip"];
-                /** @description true adds @odata.count, the number of matching rows */
-                $count?: components["parameters"]["count"];
-                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
-                $apply?: components["parameters"]["apply"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of rows */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TeamsCollection"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-        };
-    };
-    Teams_create: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["TeamsCreate"];
-            };
-        };
-        responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Teams"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
         };
     };
     Teams_get: {
@@ -6948,74 +10073,6 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-        };
-    };
-    Users_list: {
-        parameters: {
-            query?: {
-                /** @description Comma-separated properties to return, e.g. id,projectName */
-                $select?: components["parameters"]["select"];
-                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
-                $expand?: components["parameters"]["expand"];
-                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
-                $filter?: components["parameters"]["filter"];
-                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
-                $orderby?: components["parameters"]["orderby"];
-                /** @description Page size, at most 1000 (default 100) */
-                $top?: components["parameters"]["top"];
-                /** @description Rows to skip */
-                $skip?: components["parameters"]["skip"];
-                /** @description true adds @odata.count, the number of matching rows */
-                $count?: components["parameters"]["count"];
-                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
-                $apply?: components["parameters"]["apply"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of rows */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UsersCollection"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-        };
-    };
-    Users_create: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["UsersCreate"];
-            };
-        };
-        responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Users"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
         };
     };
     Users_get: {

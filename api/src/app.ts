@@ -14,6 +14,8 @@ import { registerEntityRoutes } from "./entities/routes.ts";
 import { registerAuthRoutes, type AuthRouteDeps } from "./auth/auth.routes.ts";
 import { registerDomainRoutes } from "./domains/index.ts";
 import { registerSharedResponses } from "./openapi.ts";
+import type { FileStorage } from "./storage/storage.ts";
+import { outboxMailer, type Mailer } from "./email/mailer.ts";
 
 export type AppEnv = {
   Variables: {
@@ -39,6 +41,10 @@ export interface AppDeps {
   auth?: AuthRouteDeps;
   /** Where users reach the product (websocket URLs); the request's origin when unset. */
   publicUrl?: string;
+  /** Sends email (invites, password resets); absent: the outbox only (email/mailer.ts). */
+  mailer?: Mailer;
+  /** Where uploaded files live (storage/); absent: the file calls answer 503. */
+  storage?: FileStorage;
   /** One line per request; off in tests. */
   log?: (line: string) => void;
 }
@@ -96,6 +102,8 @@ export function newApp(deps: AppDeps): App {
     } else if (err instanceof SyntaxError) e = new ApiError("BadRequest", "Malformed JSON body");
     else if (dbCode(err) === "42501") e = new ApiError("Forbidden", "You do not have access to this client or row");
     else if (dbCode(err) === "28000") e = new ApiError("Unauthorized", "Not signed in");
+    // A submitted project's questionnaire is locked in the database (migration 0014).
+    else if (dbCode(err) === "55000") e = new ApiError("Conflict", (err as Error).message);
     else {
       // Unexpected: log with the trace id, answer without internals.
       console.error(`[${traceId}]`, err);
@@ -125,7 +133,7 @@ export function newApp(deps: AppDeps): App {
     await next();
   });
 
-  if (deps.auth) registerAuthRoutes(app, deps.auth);
+  if (deps.auth) registerAuthRoutes(app, deps.auth, deps.mailer ?? outboxMailer(deps.db, { publicUrl: deps.publicUrl }));
   // Domain routes first: their literal paths (/Users/Me, /Projects/{key}/Submit) must win over the
   // generic /Set/{key} routes, and a domain may replace a generic verb (e.g. POST /Teams).
   registerDomainRoutes(app, deps);

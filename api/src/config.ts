@@ -13,6 +13,16 @@ export interface Config {
   authSecret: string | undefined;
   /** LinkedIn sign-in: configured (LINKEDIN_CLIENT_ID) and not switched off (LINKEDIN_DISABLED). */
   linkedInEnabled: boolean;
+  /** LinkedIn's OpenID Connect client, when configured and not switched off; else null. */
+  linkedIn: { clientId: string; clientSecret: string; issuer: string } | null;
+  /** Our SAML service provider: its entity id (the audience IdPs address) and optional signing key. */
+  samlSp: { entityId: string; privateKey: string | undefined; cert: string | undefined };
+  /** Signs the support chat's identity-verification hash (Users/HmacMe); unset: HmacMe answers 503. */
+  hmacSecret: string | undefined;
+  /** The SMTP server emails go through (smtp:// or smtps://); unset: the outbox only (dev mailbox). */
+  smtpUrl: string | undefined;
+  /** The From header of emails. */
+  mailFrom: string;
 }
 
 export function readConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -34,9 +44,34 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     publicUrl: (env.PUBLIC_URL || "").replace(/\/+$/, ""),
     authSecret: env.AUTH_SECRET || undefined,
     linkedInEnabled: !!env.LINKEDIN_CLIENT_ID && env.LINKEDIN_DISABLED !== "1",
+    linkedIn: null,
+    samlSp: { entityId: "", privateKey: undefined, cert: undefined },
+    hmacSecret: env.HMAC_SECRET || undefined,
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM || "",
   };
   if (!cfg.publicUrl) cfg.publicUrl = `http://localhost:${cfg.port}`;
   else if (!/^https?:\/\/[^/]+/.test(cfg.publicUrl)) problems.push("PUBLIC_URL must be an http(s) URL");
+  if (cfg.linkedInEnabled && !env.LINKEDIN_CLIENT_SECRET) problems.push("LINKEDIN_CLIENT_SECRET is required with LINKEDIN_CLIENT_ID");
+  const linkedInIssuer = (env.LINKEDIN_ISSUER || "https://www.linkedin.com/oauth").replace(/\/+$/, "");
+  if (!/^https?:\/\/[^/]+/.test(linkedInIssuer)) problems.push("LINKEDIN_ISSUER must be an http(s) URL");
+  if (cfg.linkedInEnabled && env.LINKEDIN_CLIENT_SECRET) {
+    cfg.linkedIn = { clientId: env.LINKEDIN_CLIENT_ID!, clientSecret: env.LINKEDIN_CLIENT_SECRET, issuer: linkedInIssuer };
+  }
+  cfg.linkedInEnabled = cfg.linkedIn !== null;
+  // PEM text in an environment variable often arrives with its newlines escaped.
+  const pem = (v: string | undefined) => (v ? v.replace(/\\n/g, "\n") : undefined);
+  cfg.samlSp = {
+    entityId: env.SAML_SP_ENTITY_ID || `${cfg.publicUrl}/auth/Saml/Metadata`,
+    privateKey: pem(env.SAML_SP_PRIVATE_KEY),
+    cert: pem(env.SAML_SP_CERT),
+  };
+  if (!!cfg.samlSp.privateKey !== !!cfg.samlSp.cert) problems.push("SAML_SP_PRIVATE_KEY and SAML_SP_CERT go together (both or neither)");
+  if (cfg.samlSp.privateKey && !cfg.samlSp.privateKey.includes("PRIVATE KEY-----")) problems.push("SAML_SP_PRIVATE_KEY must be a PEM private key");
+  if (cfg.samlSp.cert && !cfg.samlSp.cert.includes("BEGIN CERTIFICATE-----")) problems.push("SAML_SP_CERT must be a PEM certificate");
+  if (cfg.smtpUrl !== undefined && !/^smtps?:\/\/[^/]+/.test(cfg.smtpUrl)) problems.push("SMTP_URL must be an smtp:// or smtps:// URL");
+  if (!cfg.mailFrom) cfg.mailFrom = `Ideally <no-reply@${/^https?:\/\/([^/:]+)/.exec(cfg.publicUrl)?.[1] ?? "localhost"}>`;
+  else if (!/@/.test(cfg.mailFrom) || /[\r\n]/.test(cfg.mailFrom)) problems.push("MAIL_FROM must be an email address, e.g. Ideally <no-reply@example.com>");
   if (cfg.authSecret !== undefined && cfg.authSecret.length < 32) problems.push("AUTH_SECRET must be at least 32 characters");
   if (cfg.databaseUrl && !/^postgres(ql)?:\/\//.test(cfg.databaseUrl)) {
     problems.push("DATABASE_URL must start with postgres:// or postgresql://");

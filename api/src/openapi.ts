@@ -61,7 +61,17 @@ export const commonErrors = { 400: errors[400], 401: errors[401], 403: errors[40
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type RouteContext = Context<AppEnv, any, any>;
 
+/** The operations added to each app, by "METHOD path". */
+const added = new WeakMap<App, Set<string>>();
+
 export function addRoute(app: App, config: RouteConfig & { access: Access }, handler: (c: RouteContext) => Promise<Response> | Response): void {
+  // The first registration of a method and path wins, as it does in Hono's routing: a domain
+  // route registered before the generic ones (e.g. POST /Teams) replaces the generic operation in
+  // the document too (the generator would otherwise publish the later one).
+  const seen = added.get(app) ?? added.set(app, new Set()).get(app)!;
+  const id = `${config.method.toUpperCase()} ${config.path}`;
+  if (seen.has(id)) return;
+  seen.add(id);
   const { access: a, ...rest } = config;
   const route = createRoute({
     ...rest,

@@ -13,11 +13,14 @@ import { jobs } from "./jobs/index.ts";
 import { loadSigningKey } from "./auth/keys.ts";
 import { bearerAuthenticate } from "./auth/authenticate.ts";
 import { bunPasswords } from "./auth/passwords-bun.ts";
+import { ssoFromConfig } from "./auth/sso.ts";
 import { demoLoginsText, seedDemo } from "./db/demo.ts";
+import { createMailer } from "./email/smtp.ts";
 import { Hub } from "./realtime/hub.ts";
 import { upgrade, websocketHandlers, type WsData } from "./realtime/bun.ts";
 import { subscribe } from "./jobs/channel.ts";
 import { WEBSOCKET_PATH } from "./domains/realtime/realtime.routes.ts";
+import { storageFromEnv } from "./storage/index.ts";
 
 const cfg = readConfig();
 const log = (m: string) => console.log(m);
@@ -42,10 +45,18 @@ const queue = await startQueue(handle.url, log);
 await registerWorkers(queue, db, jobs, { log });
 
 const key = await loadSigningKey(db, cfg.authSecret);
+// Email: SMTP when configured; otherwise the outbox is the delivery (GET /api/v1/DevMailbox), and in
+// development each email is also logged with its links.
+const mailer = createMailer(db, { smtpUrl: cfg.smtpUrl, from: cfg.mailFrom, publicUrl: cfg.publicUrl, log: cfg.production ? undefined : log });
+if (!cfg.smtpUrl) log(`${cfg.production ? "warning: " : ""}SMTP_URL is not set: emails stay in the outbox (staff read them at /api/v1/DevMailbox)`);
 // The peer address Bun saw, keyed by request: rate limits never trust a client-set header.
 const peers = new WeakMap<Request, string>();
+// Uploaded files: S3 when S3_* is configured, else DATA_DIR/uploads (storage/index.ts).
+const storage = storageFromEnv(process.env, { dataDir: cfg.dataDir, signingKey: key });
+if (!cfg.production) log(`file storage: ${storage.kind === "s3" ? "S3" : "local disk"}`);
 const app = newApp({
   db,
+  mailer,
   registry,
   authenticate: bearerAuthenticate(key),
   auth: {
@@ -55,8 +66,10 @@ const app = newApp({
     linkedInEnabled: cfg.linkedInEnabled,
     clientIp: (req) => peers.get(req) ?? null,
     secureCookies: cfg.production,
+    sso: ssoFromConfig(cfg, log),
   },
   publicUrl: process.env.PUBLIC_URL ? cfg.publicUrl : undefined,
+  storage,
   log: cfg.logRequests ? log : undefined,
 });
 
@@ -96,6 +109,7 @@ async function shutdown(signal: string) {
   // Waits for running jobs (up to the timeout; a job cut off then is failed and runs again, its
   // handler being idempotent) before the pool and the database they use go away.
   await queue.stop({ graceful: true, timeout: 10_000 }).catch((e: Error) => log(`[jobs] stop: ${e.message}`));
+  await mailer.close(); // deliveries under way record their outcome before the pool goes
   await db.end({ timeout: 5 });
   await handle.stop();
   log("stopped");

@@ -9,6 +9,19 @@ import type { Db } from "../../api/src/db/client.ts";
 import { loadSigningKey } from "../../api/src/auth/keys.ts";
 import { bearerAuthenticate } from "../../api/src/auth/authenticate.ts";
 import { bunPasswords } from "../../api/src/auth/passwords-bun.ts";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { LocalDiskStorage } from "../../api/src/storage/local.ts";
+import { outboxMailer, type Mailer } from "../../api/src/email/mailer.ts";
+
+/** Where links in the tests' emails point. */
+export const TEST_PUBLIC_URL = "http://ideally.test";
+
+/** Local-disk file storage for tests: a fresh folder and signing key per process. */
+export const testStorage = new LocalDiskStorage(
+  join(tmpdir(), `ideally-test-uploads-${process.pid}`),
+  await crypto.subtle.generateKey({ name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]),
+);
 
 /** Fixture users (tests/helpers/fixtures.sql). */
 export const PRINCIPALS: Record<string, Principal> = {
@@ -24,6 +37,8 @@ export function testApp(db: Db): App {
   return newApp({
     db,
     registry,
+    storage: testStorage,
+    mailer: outboxMailer(db, { publicUrl: TEST_PUBLIC_URL }),
     authenticate: async (c): Promise<RequestCtx> => {
       const token = c.req.header("authorization")?.replace(/^Bearer /, "");
       const principal = token ? PRINCIPALS[token] : undefined;
@@ -59,11 +74,12 @@ export async function call(
 }
 
 /** The app as production wires it: real sign-in, bearer tokens, the database's signing key. */
-export async function realApp(db: Db, opts: { ip?: string } = {}): Promise<{ app: App; key: CryptoKey }> {
+export async function realApp(db: Db, opts: { ip?: string; mailer?: Mailer } = {}): Promise<{ app: App; key: CryptoKey }> {
   const key = await loadSigningKey(db, undefined);
   const app = newApp({
     db,
     registry,
+    mailer: opts.mailer ?? outboxMailer(db, { publicUrl: TEST_PUBLIC_URL }),
     authenticate: bearerAuthenticate(key),
     auth: { db, key, passwords: bunPasswords, linkedInEnabled: false, clientIp: () => opts.ip ?? "127.0.0.1", secureCookies: false },
   });

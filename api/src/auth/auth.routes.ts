@@ -8,10 +8,15 @@ import { access } from "../access/policy.ts";
 import * as svc from "./auth.service.ts";
 import { MAX_PASSWORD_LENGTH } from "./passwords.ts";
 import { verifyAccessToken } from "./jwt.ts";
+import { registerSamlRoutes } from "./saml.routes.ts";
+import { registerLinkedInRoutes } from "./oidc.routes.ts";
+import { defaultSso, type SsoDeps } from "./sso.ts";
+import { registerAccountRoutes } from "./account.routes.ts";
+import { outboxMailer, type Mailer } from "../email/mailer.ts";
 
 export const REFRESH_COOKIE = "ideally_refresh";
 
-const AccessToken = z
+export const AccessToken = z
   .object({ accessToken: z.string().describe("Bearer token for /api/v1 calls; its claims include the expiry (exp)") })
   .openapi("AccessToken");
 
@@ -43,9 +48,11 @@ export interface AuthRouteDeps extends svc.AuthDeps {
   /** The caller's address as the server adapter saw it (never a header a client can set). */
   clientIp: (req: Request) => string | null;
   secureCookies: boolean;
+  /** SAML single sign-on and LinkedIn (public URL, service-provider key, LinkedIn client); defaults without. */
+  sso?: SsoDeps;
 }
 
-export function registerAuthRoutes(app: App, deps: AuthRouteDeps): void {
+export function registerAuthRoutes(app: App, deps: AuthRouteDeps, mailer?: Mailer): void {
   const meta = (c: RouteContext) => ({ ip: deps.clientIp(c.req.raw), userAgent: c.req.header("user-agent") ?? null });
 
   addRoute(
@@ -143,4 +150,9 @@ export function registerAuthRoutes(app: App, deps: AuthRouteDeps): void {
       return c.body(null, 204);
     },
   );
+
+  const sso = deps.sso ?? defaultSso();
+  registerSamlRoutes(app, deps, sso, (c, token) => setRefreshCookie(c, token, deps.secureCookies));
+  registerLinkedInRoutes(app, deps.db, sso);
+  registerAccountRoutes(app, deps, mailer ?? outboxMailer(deps.db), (c, token) => setRefreshCookie(c, token, deps.secureCookies));
 }

@@ -1,8 +1,22 @@
 // The domains' bound functions and actions (SPEC.md section 7), each registered by its own
 // <name>.routes.ts. One line per domain.
 import type { App, AppDeps } from "../app.ts";
+import { registerUserRoutes } from "./users/users.routes.ts";
+import { registerTenancyRoutes } from "./tenancy/tenancy.routes.ts";
+import { registerFlagRoutes } from "./flags/flags.routes.ts";
 import { registerRealtimeRoutes } from "./realtime/realtime.routes.ts";
+import { registerProjectRoutes } from "./projects/projects.routes.ts";
+import { registerSamlAdminRoutes } from "../auth/saml.routes.ts";
+import { registerInviteRoutes } from "./invites/invites.routes.ts";
+import { registerMailboxRoutes } from "../email/mailbox.routes.ts";
 
 export function registerDomainRoutes(app: App, deps: AppDeps): void {
+  registerUserRoutes(app, deps);
+  registerTenancyRoutes(app, deps);
+  registerFlagRoutes(app, deps);
   registerRealtimeRoutes(app, deps);
+  registerProjectRoutes(app, deps);
+  registerSamlAdminRoutes(app, deps.db);
+  registerInviteRoutes(app, deps);
+  registerMailboxRoutes(app, deps);
 }

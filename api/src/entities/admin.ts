@@ -7,6 +7,7 @@ const stamps = { createdAt: f.createdAt(), updatedAt: f.updatedAt() };
 export const adminSets: EntitySetDef[] = [
   entity({
     name: "CreditLogs",
+    writeAccess: "staff",
     table: "credit_logs",
     // Money, not project content: a project share does not reveal the team's ledger.
     scope: "client",
@@ -143,6 +144,7 @@ export const adminSets: EntitySetDef[] = [
 
   entity({
     name: "ClientFeatures",
+    writeAccess: "staff",
     table: "client_features",
     scope: "client",
     verbs: ["post", "delete"],

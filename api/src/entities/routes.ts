@@ -47,7 +47,8 @@ const bodyOf = (c: RouteContext) => c.req.valid("json") as Record<string, unknow
 
 /** Who may write a set: staff for reference data, any member for their own rows, else Users and Admins. */
 function writeAccessOf(set: EntitySetDef): Access {
-  if (set.scope === "global") return access.staff;
+  if (set.writeAccess === "staff" || set.scope === "global") return access.staff;
+  if (set.writeAccess === "admin") return access.admin;
   if (set.scope === "user") return access.viewer;
   return access.user;
 }

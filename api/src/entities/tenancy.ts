@@ -13,6 +13,7 @@ const securityFields = {
 export const tenancySets: EntitySetDef[] = [
   entity({
     name: "Clients",
+    writeAccess: "staff",
     table: "clients",
     scope: "client",
     clientColumn: "id",
@@ -51,6 +52,7 @@ export const tenancySets: EntitySetDef[] = [
 
   entity({
     name: "Enterprises",
+    writeAccess: "admin",
     table: "enterprises",
     scope: "client",
     verbs: ["post"],
@@ -70,6 +72,7 @@ export const tenancySets: EntitySetDef[] = [
 
   entity({
     name: "Orgs",
+    writeAccess: "admin",
     table: "orgs",
     scope: "client",
     verbs: ["post", "patch"],
@@ -89,6 +92,7 @@ export const tenancySets: EntitySetDef[] = [
 
   entity({
     name: "Teams",
+    writeAccess: "admin",
     table: "teams",
     scope: "client",
     verbs: ["post", "patch"],
@@ -155,6 +159,7 @@ export const tenancySets: EntitySetDef[] = [
 
   entity({
     name: "Users",
+    writeAccess: "staff",
     table: "users",
     scope: "client",
     clientVia: "userAndClients",
@@ -255,6 +260,7 @@ export const tenancySets: EntitySetDef[] = [
 
   entity({
     name: "CognitoIdps",
+    writeAccess: "admin",
     table: "cognito_idps",
     scope: "client",
     verbs: ["delete"],

@@ -80,6 +80,11 @@ export interface EntitySetDef {
   clientVia?: string;
   /** Generic write verbs SPEC.md section 7 lists for this set. GET is always present. */
   verbs: readonly Verb[];
+  /**
+   * Who may use the generic writes when the scope's default is too wide (see entities/routes.ts):
+   * `admin` (Admins of the client) or `staff`.
+   */
+  writeAccess?: "admin" | "staff";
   /** Rows have deleted_at; generic reads hide deleted rows, DELETE sets deleted_at. */
   softDelete: boolean;
   /** A SQL view (computed set): never written. */
@@ -164,6 +169,7 @@ export interface EntityInput {
   projectColumn?: string;
   clientVia?: string;
   verbs?: readonly Verb[];
+  writeAccess?: "admin" | "staff";
   softDelete?: boolean;
   view?: boolean;
   defaultOrder?: string;
@@ -187,6 +193,7 @@ export function entity(input: EntityInput): EntitySetDef {
     projectColumn: input.projectColumn ?? "project_id",
     clientVia: input.clientVia,
     verbs: input.verbs ?? [],
+    writeAccess: input.writeAccess,
     softDelete: input.softDelete ?? false,
     view: input.view ?? false,
     defaultOrder: input.defaultOrder,

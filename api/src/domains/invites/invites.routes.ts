@@ -1,0 +1,154 @@
+// Team invites (POST /Users, Users/{key}/ResendInvite) and share links (LinkInvites functions).
+// POST /Users replaces the generic create: inviting is the only way a client gains a person.
+import { z } from "@hono/zod-openapi";
+import type { App, AppDeps } from "../../app.ts";
+import { access } from "../../access/policy.ts";
+import { addRoute, commonErrors, errorResponse } from "../../openapi.ts";
+import { schemasFor } from "../../entities/schemas.ts";
+import { outboxMailer } from "../../email/mailer.ts";
+import * as svc from "./invites.service.ts";
+
+const InviteUser = z
+  .strictObject({
+    email: z.string().trim().email().max(320),
+    firstName: z.string().trim().min(1).max(100).optional(),
+    lastName: z.string().trim().min(1).max(100).optional(),
+    roleId: z.union([z.literal(1), z.literal(2), z.literal(3)]).describe("The role on the client: 1 Admin, 2 User, 3 Viewer"),
+  })
+  .openapi("InviteUser");
+
+export const LinkLanding = z
+  .object({
+    identifier: z.string(),
+    inviteType: z.enum(["ProjectShare", "Demo"]),
+    clientName: z.string().describe("The client that shared the project"),
+    invitedByName: z.string().nullable().describe("Who made the link, when known"),
+    projectId: z.number().int().nullable(),
+    projectName: z.string().nullable(),
+    projectType: z.string().nullable().describe("Idea, Message, Question or Npd"),
+    projectTypeId: z.number().int().nullable(),
+    expired: z.boolean(),
+    expiresAt: z.string().nullable(),
+    forOneEmail: z.boolean().describe("The link was made for one email address; only that address may use it"),
+  })
+  .openapi("LinkLanding");
+
+const keyParam = z.object({
+  key: z.string().regex(/^-?\d+$/, "must be an integer").openapi({ param: { name: "key", in: "path" }, description: "Users key" }),
+});
+
+const json = (raw: string, status: 201): never =>
+  new Response(raw, { status, headers: { "content-type": "application/json; charset=utf-8" } }) as never;
+
+export function registerInviteRoutes(app: App, deps: AppDeps): void {
+  const d: svc.InviteDeps = { db: deps.db, registry: deps.registry, mailer: deps.mailer ?? outboxMailer(deps.db, { publicUrl: deps.publicUrl }) };
+  const users = deps.registry.get("Users");
+
+  addRoute(
+    app,
+    {
+      access: access.admin,
+      method: "post",
+      path: "/api/v1/Users",
+      tags: ["Users"],
+      operationId: "Users_create",
+      summary: "Invite a person to the request's client",
+      description:
+        "Adds the person to the client (clientId header) with the role, creating their account if the email is new. " +
+        "A person without an active account is emailed an invite link (/auth/accept-invite?token=..., valid 7 days; " +
+        "AcceptInvitation sets their password); an active account is added at once and told by email. The person gets " +
+        "a UserAddedToTeam notification.",
+      request: { body: { required: true, content: { "application/json": { schema: InviteUser } } } },
+      responses: {
+        201: {
+          description: "The person, as GET /Users({key}) shows them",
+          content: { "application/json": { schema: users ? schemasFor(deps.registry, users).entity : z.object({}) } },
+        },
+        ...commonErrors,
+        404: errorResponse("No such client"),
+        409: errorResponse("Already a member of the client, or the account is disabled"),
+      },
+    },
+    async (c) => json(await svc.inviteToClient(d, c.get("ctx"), c.req.valid("json") as svc.InviteInput), 201),
+  );
+
+  addRoute(
+    app,
+    {
+      access: access.admin,
+      method: "post",
+      path: "/api/v1/Users/{key}/ResendInvite",
+      tags: ["Users"],
+      operationId: "Users_ResendInvite",
+      summary: "Email a member who has not accepted yet a new invite link",
+      description: "A new link valid 7 days; the previous one stops working.",
+      request: { params: keyParam },
+      responses: {
+        204: { description: "Sent" },
+        ...commonErrors,
+        404: errorResponse("Not a member of the request's client"),
+        409: errorResponse("The person has already activated their account, or it is disabled"),
+      },
+    },
+    async (c) => {
+      await svc.resendInvite(d, c.get("ctx"), Number((c.req.valid("param") as { key: string }).key));
+      return c.body(null, 204);
+    },
+  );
+
+  addRoute(
+    app,
+    {
+      access: access.signedIn,
+      method: "get",
+      path: "/api/v1/LinkInvites/GetDemoProjectByIdentifier",
+      tags: ["LinkInvites"],
+      operationId: "LinkInvites_GetDemoProjectByIdentifier",
+      summary: "The project a share link opens (the /invites/demo landing)",
+      description: "SPEC writes it GetDemoProjectByIdentifier(identifier='...'); as a collection function the identifier is a query parameter.",
+      request: { query: z.object({ identifier: z.string().max(100).describe("The link's identifier (a UUID)") }) },
+      responses: {
+        200: { description: "The landing data", content: { "application/json": { schema: LinkLanding } } },
+        ...commonErrors,
+        404: errorResponse("No such link, or its project is gone"),
+      },
+    },
+    async (c) => c.json(await svc.demoProjectByIdentifier(deps.db, c.get("ctx"), (c.req.valid("query") as { identifier: string }).identifier), 200),
+  );
+
+  addRoute(
+    app,
+    {
+      access: access.signedIn,
+      method: "post",
+      path: "/api/v1/LinkInvites/AcceptShare",
+      tags: ["LinkInvites"],
+      operationId: "LinkInvites_AcceptShare",
+      summary: "Accept a share link: the project becomes readable to the signed-in person",
+      description:
+        "Makes (or keeps) a ProjectShares row for the caller and the link's project. Refused when the link expired, " +
+        "or when it was made for another email address.",
+      request: {
+        body: {
+          required: true,
+          content: { "application/json": { schema: z.strictObject({ identifier: z.string().max(100) }).openapi("AcceptShare") } },
+        },
+      },
+      responses: {
+        200: {
+          description: "Shared",
+          content: {
+            "application/json": {
+              schema: z
+                .object({ projectShareId: z.number().int(), projectId: z.number().int(), clientId: z.number().int().describe("The sharing client") })
+                .openapi("AcceptedShare"),
+            },
+          },
+        },
+        ...commonErrors,
+        404: errorResponse("No such link, or its project is gone"),
+      },
+    },
+    async (c) => c.json(await svc.acceptShare(deps.db, c.get("ctx"), (c.req.valid("json") as { identifier: string }).identifier), 200),
+  );
+}
