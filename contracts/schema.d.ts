@@ -872,6 +872,672 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/Projects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Projects
+         * @description A test of ideas, messages, questions or a new product, run as surveys on regional panels.
+         */
+        get: operations["Projects_list"];
+        put?: never;
+        /**
+         * Create a project (a Draft of the request's team) with its framework's standard questions
+         * @description The framework must fit the project type. The project starts as a Draft (status 0) owned by the caller, with the framework's standard questions at position 5 in SPEC 9's order (5, 1, 4, 3, 2, 6, then the rest; the price questions and the market reach question come with their set-up calls), the default objective active, and its regions. Answers the project with its regions, objective and questions.
+         */
+        post: operations["Projects_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/DeleteRegions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Remove regions from a draft project (and the targets that applied to them) */
+        post: operations["Projects_DeleteRegions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/ChangeTargets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replace a draft project's targets (demographic options or screener answers), optionally its regions too */
+        post: operations["Projects_ChangeTargets"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/CreatePriceSensitivities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set up Van Westendorp price questions (standard questions 19-22) for the test options */
+        post: operations["Projects_CreatePriceSensitivities"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/UpdatePriceSensitivities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change the price sensitivity set-up (test options, price range, purchase intent) */
+        post: operations["Projects_UpdatePriceSensitivities"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/DeletePriceSensitivities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Remove the price sensitivity set-up and its price questions */
+        post: operations["Projects_DeletePriceSensitivities"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/CreateMarketReach": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set up market reach (TURF): the items (test options, or a question's options) and the market reach question 25 */
+        post: operations["Projects_CreateMarketReach"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/UpdateMarketReach": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change the market reach set-up */
+        post: operations["Projects_UpdateMarketReach"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/DeleteMarketReach": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Remove the market reach set-up (and its market reach question) */
+        post: operations["Projects_DeleteMarketReach"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/PriceSensitivities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's price sensitivity set-up */
+        get: operations["Projects_PriceSensitivities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/MarketReach": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's market reach set-up */
+        get: operations["Projects_MarketReach"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ProjectObjectives": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List ProjectObjectives
+         * @description A research objective the AI summaries answer (Project.activeProjectObjective).
+         */
+        get: operations["ProjectObjectives_list"];
+        put?: never;
+        /** Save an objective for a project; it becomes the project's active objective */
+        post: operations["ProjectObjectives_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ProjectObjectives({key})": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get one ProjectObjectives row by key */
+        get: operations["ProjectObjectives_get"];
+        put?: never;
+        post?: never;
+        /** Delete a custom objective; the default objective becomes active again if it was the active one */
+        delete: operations["ProjectObjectives_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Questions/OrgTemplatesQuestions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Template questions of the clients above the request's team (its org and enterprise) */
+        get: operations["Questions_OrgTemplatesQuestions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Questions({key})/OrgTemplatesQuestion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One template question of the clients above the request's team (by question key) */
+        get: operations["Questions_OrgTemplatesQuestion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Questions/TargetQuestionsWithCounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What a project can target: demographic questions of its regions and its screener questions, with respondent counts per option */
+        get: operations["Questions_TargetQuestionsWithCounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Questions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Questions
+         * @description A question: written for a project, copied from a standard question, or kept as a template.
+         */
+        get: operations["Questions_list"];
+        put?: never;
+        /** Create a question with its options: in a draft project at a position, or a template question of the client */
+        post: operations["Questions_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Questions({key})": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get one Questions row by key */
+        get: operations["Questions_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update a question of a draft project (or a template question): fields, options, position, test option, routing */
+        patch: operations["Questions_update"];
+        trace?: never;
+    };
+    "/api/v1/Questions({key})/SuperAdminUpdate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A super admin's update of a question, also after the project was submitted */
+        post: operations["Questions_SuperAdminUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/TestOptions({key})/SuperAdminUpdate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A super admin's update of a test option, also after the project was submitted */
+        post: operations["TestOptions_SuperAdminUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Questions({key})/DeleteTemplateQuestion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Move a template question of the client, and its templates, to the trash */
+        post: operations["Questions_DeleteTemplateQuestion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ProjectQuestions/SortOrderChange": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reorder the questions of one position group of a draft project */
+        post: operations["ProjectQuestions_SortOrderChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ProjectQuestions/ProcessSynthQuestion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Turn a free-text idea for a question ('Which do you prefer? A / B / C') into a structured question of the project */
+        post: operations["ProjectQuestions_ProcessSynthQuestion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects/GetTrashed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Projects in the trash (deleted, not yet restored) of the request's client */
+        get: operations["Projects_GetTrashed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/Undelete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Restore a Projects row from the trash */
+        post: operations["Projects_Undelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ProjectQuestions/GetTrashed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** ProjectQuestions in the trash (deleted, not yet restored) of the request's client */
+        get: operations["ProjectQuestions_GetTrashed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ProjectQuestions({key})/Undelete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Restore a ProjectQuestions row from the trash */
+        post: operations["ProjectQuestions_Undelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Questions/GetTrashed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Questions in the trash (deleted, not yet restored) of the request's client */
+        get: operations["Questions_GetTrashed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Questions({key})/Undelete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Restore a Questions row from the trash */
+        post: operations["Questions_Undelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/QuestionTemplates/GetTrashed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** QuestionTemplates in the trash (deleted, not yet restored) of the request's client */
+        get: operations["QuestionTemplates_GetTrashed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/QuestionTemplates({key})/Undelete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Restore a QuestionTemplates row from the trash */
+        post: operations["QuestionTemplates_Undelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/TestOptions/GetTrashed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** TestOptions in the trash (deleted, not yet restored) of the request's client */
+        get: operations["TestOptions_GetTrashed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/TestOptions({key})/Undelete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Restore a TestOptions row from the trash */
+        post: operations["TestOptions_Undelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/FileUploadUrl": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A signed, expiring URL to upload a file for the project's test options or questions
+         * @description Accepted: image/png, image/jpeg, image/webp, image/gif, application/pdf, video/mp4; images and PDF up to 20 MB, MP4 up to 100 MB. PUT the bytes to url with headers, then store key (and fileType, fileName) on the test option's file or the question's s3File.
+         */
+        get: operations["Projects_FileUploadUrl"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Clients({key})/FileUploadUrl": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A signed, expiring URL to upload a file of the client (e.g. for a template question) */
+        get: operations["Clients_FileUploadUrl"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/ProjectFileUrls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Signed, expiring download URLs for every file of the project (test options' and questions' files) */
+        get: operations["Projects_ProjectFileUrls"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/files/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Upload a file to the local store with a URL from FileUploadUrl (the signed token authorises it) */
+        put: operations["Files_upload"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/files/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download a file from the local store with a URL from ProjectFileUrls (the signed token authorises it) */
+        get: operations["Files_download"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/CognitoIdps/CreateSaml": {
         parameters: {
             query?: never;
@@ -1715,27 +2381,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/Projects": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List Projects
-         * @description A test of ideas, messages, questions or a new product, run as surveys on regional panels.
-         */
-        get: operations["Projects_list"];
-        put?: never;
-        /** Create a Projects row */
-        post: operations["Projects_create"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/Projects({key})": {
         parameters: {
             query?: never;
@@ -1937,45 +2582,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/Questions": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List Questions
-         * @description A question: written for a project, copied from a standard question, or kept as a template.
-         */
-        get: operations["Questions_list"];
-        put?: never;
-        /** Create a Questions row */
-        post: operations["Questions_create"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/Questions({key})": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Get one Questions row by key */
-        get: operations["Questions_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        /** Update a Questions row (partial) */
-        patch: operations["Questions_update"];
-        trace?: never;
-    };
     "/api/v1/QuestionOptions/$count": {
         parameters: {
             query?: never;
@@ -2153,45 +2759,6 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/ProjectObjectives": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List ProjectObjectives
-         * @description A research objective the AI summaries answer (Project.activeProjectObjective).
-         */
-        get: operations["ProjectObjectives_list"];
-        put?: never;
-        /** Create a ProjectObjectives row */
-        post: operations["ProjectObjectives_create"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/ProjectObjectives({key})": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Get one ProjectObjectives row by key */
-        get: operations["ProjectObjectives_get"];
-        put?: never;
-        post?: never;
-        /** Delete a ProjectObjectives row */
-        delete: operations["ProjectObjectives_delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -5073,99 +5640,102 @@ export interface components {
             /** @description Send with {action:'join', channel, token} on the websocket; valid 12 hours */
             token: string;
         };
-        SamlIdentityProvider: {
-            id: number;
-            clientId: number;
-            providerName: string;
-            providerType: string;
-            entryPoint: string | null;
-            idpIssuer: string | null;
-            certificates: {
-                subject: string;
-                notAfter: string;
-                fingerprintSha256: string;
-            }[];
-            wantAuthnRequestsSigned: boolean;
-            emailDomains: string[];
-            isEnabled: boolean;
-            createdAt: string;
-            updatedAt: string | null;
-        };
-        CreateSaml: {
-            /** @description A name unique across the product (e.g. AcmeSSO); part of the linked identities' usernames */
-            providerName: string;
-            /** @description The IdP's SAML 2.0 metadata document (EntityDescriptor with an IDPSSODescriptor); or give entryPoint, idpCert and idpIssuer */
-            metadataXml?: string;
-            /** @description The IdP's single sign-on URL (HTTP-Redirect binding) */
-            entryPoint?: string;
-            /** @description The IdP's signing certificate: PEM, or the base64 of an X509Certificate element */
-            idpCert?: string;
-            /** @description The IdP's entity id: the Issuer of its assertions */
-            idpIssuer?: string;
-            /** @description Off: nobody signs in through this IdP (default on) */
-            isEnabled?: boolean;
-            /** @description Email domains whose users sign in through this IdP; a domain belongs to one IdP */
-            emailDomains: string[];
-        };
-        UpdateSaml: {
-            /** @description The IdP's SAML 2.0 metadata document (EntityDescriptor with an IDPSSODescriptor); or give entryPoint, idpCert and idpIssuer */
-            metadataXml?: string;
-            /** @description The IdP's single sign-on URL (HTTP-Redirect binding) */
-            entryPoint?: string;
-            /** @description The IdP's signing certificate: PEM, or the base64 of an X509Certificate element */
-            idpCert?: string;
-            /** @description The IdP's entity id: the Issuer of its assertions */
-            idpIssuer?: string;
-            /** @description Off: nobody signs in through this IdP (default on) */
-            isEnabled?: boolean;
-            emailDomains?: string[];
-        };
-        /** @description A person. Linked to clients through UserAndClients; password hashes are never exposed. */
-        Users: {
+        /** @description A test of ideas, messages, questions or a new product, run as surveys on regional panels. */
+        Projects: {
             id?: number;
-            email?: string;
-            firstName?: string | null;
-            lastName?: string | null;
-            isStaff?: boolean;
-            roleId?: number;
-            defaultClientId?: number | null;
-            phone?: string | null;
-            jobTitle?: string | null;
-            hsContactId?: string | null;
+            /** @description The owning client (tenant). */
+            clientId?: number;
+            projectName?: string;
+            projectTypeId?: 1 | 2 | 3 | 4;
+            /** @enum {string} */
+            projectType?: "Idea" | "Message" | "Question" | "Npd";
+            statusCode?: number;
+            frameworkId?: number | null;
+            categoryId?: number | null;
+            /** @description An industry code: what benchmark 3 compares within. */
+            productType?: string | null;
+            /**
+             * Format: date
+             * @description NPD: the product's launch date.
+             */
+            launchDate?: string | null;
+            scheduleWavesRequired?: number | null;
+            scheduleFrequencyWeeks?: number | null;
+            /** Format: date */
+            scheduleStartDate?: string | null;
+            wavesRequired?: boolean;
+            schedulePause?: boolean;
+            splitCellQuota?: boolean;
+            isBranded?: boolean;
+            brandName?: string | null;
+            researchNote?: string | null;
+            activeProjectObjectiveId?: number | null;
+            projectGroupVersionId?: number | null;
+            /** @description Changed by UpdateProjectOwner. */
+            ownerUserId?: number | null;
+            createdByUserId?: number | null;
+            /** @description Share of panellists who qualify (0-1). */
+            incidenceEstimate?: number | null;
             /** Format: date-time */
-            invitedAt?: string | null;
+            submittedAt?: string | null;
             /** Format: date-time */
-            onboardedAt?: string | null;
+            approvedAt?: string | null;
             /** Format: date-time */
-            lastLoginAt?: string | null;
-            /** Format: date-time */
-            disabledAt?: string | null;
+            completedAt?: string | null;
             /** Format: date-time */
             createdAt?: string;
             /** Format: date-time */
             updatedAt?: string | null;
-            role?: components["schemas"]["UserRoles"];
-            defaultClient?: components["schemas"]["Clients"];
-            userAndClients?: components["schemas"]["UserAndClients"][];
-            "userAndClients@odata.count"?: number;
-            cognitoUsers?: components["schemas"]["CognitoUsers"][];
-            "cognitoUsers@odata.count"?: number;
-            notifications?: components["schemas"]["Notifications"][];
-            "notifications@odata.count"?: number;
-            aiConversations?: components["schemas"]["AiConversations"][];
-            "aiConversations@odata.count"?: number;
+            /** Format: date-time */
+            deletedAt?: string | null;
+            client?: components["schemas"]["Clients"];
+            status?: components["schemas"]["ProjectStatuses"];
+            framework?: components["schemas"]["Frameworks"];
+            category?: components["schemas"]["Categories"];
+            activeProjectObjective?: components["schemas"]["ProjectObjectives"];
+            projectGroupVersion?: components["schemas"]["ProjectGroupVersions"];
+            owner?: components["schemas"]["Users"];
+            createdByUser?: components["schemas"]["Users"];
+            estimatedProjectDuration?: components["schemas"]["EstimatedProjectDuration"];
+            projectsRegions?: components["schemas"]["ProjectsRegions"][];
+            "projectsRegions@odata.count"?: number;
+            projectWeeks?: components["schemas"]["ProjectWeeks"][];
+            "projectWeeks@odata.count"?: number;
+            projectSchedules?: components["schemas"]["ProjectSchedules"][];
+            "projectSchedules@odata.count"?: number;
+            projectQuestions?: components["schemas"]["ProjectQuestions"][];
+            "projectQuestions@odata.count"?: number;
+            questions?: components["schemas"]["Questions"][];
+            "questions@odata.count"?: number;
+            testOptions?: components["schemas"]["TestOptions"][];
+            "testOptions@odata.count"?: number;
+            targets?: components["schemas"]["Targets"][];
+            "targets@odata.count"?: number;
+            projectObjectives?: components["schemas"]["ProjectObjectives"][];
+            "projectObjectives@odata.count"?: number;
+            aiProjectSummaries?: components["schemas"]["AiProjectSummaries"][];
+            "aiProjectSummaries@odata.count"?: number;
+            segments?: components["schemas"]["Segments"][];
+            "segments@odata.count"?: number;
+            projectShares?: components["schemas"]["ProjectShares"][];
+            "projectShares@odata.count"?: number;
+            projectWatchers?: components["schemas"]["ProjectWatchers"][];
+            "projectWatchers@odata.count"?: number;
+            projectSurveySessions?: components["schemas"]["ProjectSurveySessions"][];
+            "projectSurveySessions@odata.count"?: number;
+            creditLogs?: components["schemas"]["CreditLogs"][];
+            "creditLogs@odata.count"?: number;
+            themes?: components["schemas"]["Themes"][];
+            "themes@odata.count"?: number;
+            regressionScores?: components["schemas"]["RegressionScores"][];
+            "regressionScores@odata.count"?: number;
+            diagnoseScoreThemes?: components["schemas"]["DiagnoseScoreThemes"][];
+            "diagnoseScoreThemes@odata.count"?: number;
+            projectEmailSummaries?: components["schemas"]["ProjectEmailSummaries"][];
+            "projectEmailSummaries@odata.count"?: number;
+            projectGroupTags?: components["schemas"]["ProjectGroupTags"][];
+            "projectGroupTags@odata.count"?: number;
         };
-        /** @description A user's own role: 1 User, 2 Staff, 3 SuperAdmin. */
-        UserRoles: {
-            id?: number;
-            roleName?: string;
-            /** Format: date-time */
-            createdAt?: string;
-            /** Format: date-time */
-            updatedAt?: string | null;
-            users?: components["schemas"]["Users"][];
-            "users@odata.count"?: number;
-        } | null;
         /** @description A tenant: one node of Enterprise -> Org -> Team. */
         Clients: {
             id?: number;
@@ -5339,469 +5909,67 @@ export interface components {
             org?: components["schemas"]["Orgs"];
             enterprise?: components["schemas"]["Enterprises"];
         } | null;
-        /** @description A test of ideas, messages, questions or a new product, run as surveys on regional panels. */
-        Projects: {
+        /** @description A CRM (HubSpot) company linked to a client (Client.hubspotCompanies). */
+        LinkedClients: {
             id?: number;
             /** @description The owning client (tenant). */
             clientId?: number;
-            projectName?: string;
-            projectTypeId?: 1 | 2 | 3 | 4;
-            /** @enum {string} */
-            projectType?: "Idea" | "Message" | "Question" | "Npd";
-            statusCode?: number;
-            frameworkId?: number | null;
-            categoryId?: number | null;
-            /** @description An industry code: what benchmark 3 compares within. */
-            productType?: string | null;
-            /**
-             * Format: date
-             * @description NPD: the product's launch date.
-             */
-            launchDate?: string | null;
-            scheduleWavesRequired?: number | null;
-            scheduleFrequencyWeeks?: number | null;
-            /** Format: date */
-            scheduleStartDate?: string | null;
-            wavesRequired?: boolean;
-            schedulePause?: boolean;
-            splitCellQuota?: boolean;
-            isBranded?: boolean;
-            brandName?: string | null;
-            researchNote?: string | null;
-            activeProjectObjectiveId?: number | null;
-            projectGroupVersionId?: number | null;
-            /** @description Changed by UpdateProjectOwner. */
-            ownerUserId?: number | null;
-            createdByUserId?: number | null;
-            /** @description Share of panellists who qualify (0-1). */
-            incidenceEstimate?: number | null;
-            /** Format: date-time */
-            submittedAt?: string | null;
-            /** Format: date-time */
-            approvedAt?: string | null;
-            /** Format: date-time */
-            completedAt?: string | null;
-            /** Format: date-time */
-            createdAt?: string;
-            /** Format: date-time */
-            updatedAt?: string | null;
-            /** Format: date-time */
-            deletedAt?: string | null;
-            client?: components["schemas"]["Clients"] | null;
-            status?: components["schemas"]["ProjectStatuses"];
-            framework?: components["schemas"]["Frameworks"];
-            category?: components["schemas"]["Categories"];
-            activeProjectObjective?: components["schemas"]["ProjectObjectives"];
-            projectGroupVersion?: components["schemas"]["ProjectGroupVersions"];
-            owner?: components["schemas"]["Users"] | null;
-            createdByUser?: components["schemas"]["Users"] | null;
-            estimatedProjectDuration?: components["schemas"]["EstimatedProjectDuration"];
-            projectsRegions?: components["schemas"]["ProjectsRegions"][];
-            "projectsRegions@odata.count"?: number;
-            projectWeeks?: components["schemas"]["ProjectWeeks"][];
-            "projectWeeks@odata.count"?: number;
-            projectSchedules?: components["schemas"]["ProjectSchedules"][];
-            "projectSchedules@odata.count"?: number;
-            projectQuestions?: components["schemas"]["ProjectQuestions"][];
-            "projectQuestions@odata.count"?: number;
-            questions?: components["schemas"]["Questions"][];
-            "questions@odata.count"?: number;
-            testOptions?: components["schemas"]["TestOptions"][];
-            "testOptions@odata.count"?: number;
-            targets?: components["schemas"]["Targets"][];
-            "targets@odata.count"?: number;
-            projectObjectives?: components["schemas"]["ProjectObjectives"][];
-            "projectObjectives@odata.count"?: number;
-            aiProjectSummaries?: components["schemas"]["AiProjectSummaries"][];
-            "aiProjectSummaries@odata.count"?: number;
-            segments?: components["schemas"]["Segments"][];
-            "segments@odata.count"?: number;
-            projectShares?: components["schemas"]["ProjectShares"][];
-            "projectShares@odata.count"?: number;
-            projectWatchers?: components["schemas"]["ProjectWatchers"][];
-            "projectWatchers@odata.count"?: number;
-            projectSurveySessions?: components["schemas"]["ProjectSurveySessions"][];
-            "projectSurveySessions@odata.count"?: number;
-            creditLogs?: components["schemas"]["CreditLogs"][];
-            "creditLogs@odata.count"?: number;
-            themes?: components["schemas"]["Themes"][];
-            "themes@odata.count"?: number;
-            regressionScores?: components["schemas"]["RegressionScores"][];
-            "regressionScores@odata.count"?: number;
-            diagnoseScoreThemes?: components["schemas"]["DiagnoseScoreThemes"][];
-            "diagnoseScoreThemes@odata.count"?: number;
-            projectEmailSummaries?: components["schemas"]["ProjectEmailSummaries"][];
-            "projectEmailSummaries@odata.count"?: number;
-            projectGroupTags?: components["schemas"]["ProjectGroupTags"][];
-            "projectGroupTags@odata.count"?: number;
-        };
-        /** @description Project status codes: 0 Draft ... 950 Demo. */
-        ProjectStatuses: {
-            /** @description The status code. */
-            id?: number;
+            hsCompanyId?: string;
             name?: string;
-            codeName?: string;
-            /** Format: date-time */
-            createdAt?: string;
-            /** Format: date-time */
-            updatedAt?: string | null;
-        } | null;
-        /** @description A project framework: which standard questions it asks and which results pages it leads to. */
-        Frameworks: {
-            id?: number;
-            title?: string;
-            projectTypeId?: 1 | 2 | 3 | 4;
-            description?: string | null;
-            /** @description Suggested objectives (array of strings). */
-            objectiveSummaries?: unknown;
-            isPriceSensitivity?: boolean;
-            isMarketReach?: boolean;
-            isAbTest?: boolean;
-            sortOrder?: number;
-            /** Format: date-time */
-            createdAt?: string;
-            /** Format: date-time */
-            updatedAt?: string | null;
-            projects?: components["schemas"]["Projects"][];
-            "projects@odata.count"?: number;
-        } | null;
-        /** @description Product categories, two levels (benchmarks 8 and 10). */
-        Categories: {
-            id?: number;
-            name?: string;
-            parentId?: number | null;
             industry?: string | null;
-            sortOrder?: number;
+            domain?: string | null;
+            /** @description CRM custom properties. */
+            properties?: unknown;
             /** Format: date-time */
-            createdAt?: string;
-            /** Format: date-time */
-            updatedAt?: string | null;
-            parent?: components["schemas"]["Categories"] | null;
-            children?: components["schemas"]["Categories"][];
-            "children@odata.count"?: number;
-        } | null;
-        /** @description A research objective the AI summaries answer (Project.activeProjectObjective). */
-        ProjectObjectives: {
-            id?: number;
-            /** @description The owning client (tenant). */
-            clientId?: number;
-            projectId?: number;
-            summary?: string;
-            createdByUserId?: number | null;
+            syncedAt?: string | null;
             /** Format: date-time */
             createdAt?: string;
             /** Format: date-time */
             updatedAt?: string | null;
             client?: components["schemas"]["Clients"] | null;
-            project?: components["schemas"]["Projects"] | null;
-            createdByUser?: components["schemas"]["Users"] | null;
-            aiProjectSummaries?: components["schemas"]["AiProjectSummaries"][];
-            "aiProjectSummaries@odata.count"?: number;
-        } | null;
-        /** @description An AI summary of a project's results, optionally for a segment, test option, question or objective. */
-        AiProjectSummaries: {
-            id?: number;
-            /** @description The owning client (tenant). */
-            clientId?: number;
-            projectId?: number;
-            summaryType?: string;
-            segmentId?: number | null;
-            testOptionId?: number | null;
-            projectQuestionId?: number | null;
-            projectObjectiveId?: number | null;
-            regionId?: number | null;
-            promptVersionId?: number | null;
-            filters?: unknown;
-            /** @enum {string} */
-            status?: "Pending" | "Running" | "Ready" | "Failed";
-            title?: string | null;
-            content?: string | null;
-            error?: string | null;
-            /** Format: date-time */
-            generatedAt?: string | null;
-            createdByUserId?: number | null;
-            /** Format: date-time */
-            createdAt?: string;
-            /** Format: date-time */
-            updatedAt?: string | null;
-            client?: components["schemas"]["Clients"] | null;
-            project?: components["schemas"]["Projects"] | null;
-            segment?: components["schemas"]["Segments"];
-            testOption?: components["schemas"]["TestOptions"];
-            projectQuestion?: components["schemas"]["ProjectQuestions"] & (Record<string, never> | null);
-            projectObjective?: components["schemas"]["ProjectObjectives"] | null;
-            region?: components["schemas"]["Regions"];
-            promptVersion?: components["schemas"]["PromptVersions"];
-            createdByUser?: components["schemas"]["Users"] | null;
         };
-        /** @description A saved filter set of a project, visible to all team members. */
-        Segments: {
+        /** @description A credit ledger row; a client's balance is the sum of its rows. */
+        CreditLogs: {
             id?: number;
             /** @description The owning client (tenant). */
             clientId?: number;
-            projectId?: number;
-            name?: string;
-            /** @description The response filter object (SPEC 3). */
-            responsesFilters?: unknown;
-            createdByUserId?: number | null;
-            /** Format: date-time */
-            createdAt?: string;
-            /** Format: date-time */
-            updatedAt?: string | null;
-            client?: components["schemas"]["Clients"] | null;
-            project?: components["schemas"]["Projects"] | null;
-            createdByUser?: components["schemas"]["Users"] | null;
-            aiProjectSummaries?: components["schemas"]["AiProjectSummaries"][];
-            "aiProjectSummaries@odata.count"?: number;
-        } | null;
-        /** @description A concept tested by a project: an idea, a message, a product. */
-        TestOptions: {
-            id?: number;
-            /** @description The owning client (tenant). */
-            clientId?: number;
-            projectId?: number;
-            conceptText?: string;
-            conceptDescription?: string | null;
-            /** @description {key, fileType, fileName} of an uploaded file. */
-            file?: unknown;
-            sortOrder?: number;
-            /** Format: date-time */
-            createdAt?: string;
-            /** Format: date-time */
-            updatedAt?: string | null;
-            /** Format: date-time */
-            deletedAt?: string | null;
-            client?: components["schemas"]["Clients"] | null;
-            project?: components["schemas"]["Projects"] | null;
-            projectQuestions?: components["schemas"]["ProjectQuestions"][];
-            "projectQuestions@odata.count"?: number;
-            aiProjectSummaries?: components["schemas"]["AiProjectSummaries"][];
-            "aiProjectSummaries@odata.count"?: number;
-        } | null;
-        /** @description A question as asked in a project: its position, order, routing and test option. */
-        ProjectQuestions: {
-            id?: number;
-            /** @description The owning client (tenant). */
-            clientId?: number;
-            projectId?: number;
-            questionId?: number;
-            standardQuestionId?: number | null;
-            questionPositionId?: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12;
-            sortOrder?: number;
-            testOptionId?: number | null;
-            /** @description {routingConditions: [...]} */
-            routing?: unknown;
-            /** Format: date-time */
-            createdAt?: string;
-            /** Format: date-time */
-            updatedAt?: string | null;
-            /** Format: date-time */
-            deletedAt?: string | null;
-            client?: components["schemas"]["Clients"] | null;
-            project?: components["schemas"]["Projects"] | null;
-            question?: components["schemas"]["Questions"];
-            standardQuestion?: components["schemas"]["StandardQuestions"];
-            testOption?: components["schemas"]["TestOptions"] | null;
-            themes?: components["schemas"]["Themes"][];
-            "themes@odata.count"?: number;
-            aiProjectSummaries?: components["schemas"]["AiProjectSummaries"][];
-            "aiProjectSummaries@odata.count"?: number;
-        };
-        /** @description A question: written for a project, copied from a standard question, or kept as a template. */
-        Questions: {
-            id?: number;
-            /** @description The owning client (tenant). */
-            clientId?: number;
+            /** @description A credit log type id (CreditLogTypes). */
+            type?: number;
+            /** @description Positive adds credits, negative spends them. */
+            creditAmount?: number;
             projectId?: number | null;
-            questionText?: string;
-            questionTitle?: string | null;
-            questionTypeId?: 1 | 2 | 3 | 4;
-            marketReachEnabled?: boolean;
-            randomizeOptions?: boolean;
-            minChoices?: number | null;
-            maxChoices?: number | null;
-            /** @description {key, fileType}; signedUrl is added on read. */
-            s3File?: unknown;
+            surveyRunId?: number | null;
+            /** @description The other side of a transfer. */
+            relatedClientId?: number | null;
+            /** Format: uuid */
+            transferId?: string | null;
+            description?: string | null;
+            hubspotDealId?: string | null;
             createdByUserId?: number | null;
             /** Format: date-time */
             createdAt?: string;
             /** Format: date-time */
             updatedAt?: string | null;
-            /** Format: date-time */
-            deletedAt?: string | null;
             client?: components["schemas"]["Clients"] | null;
-            project?: components["schemas"]["Projects"] | null;
-            createdByUser?: components["schemas"]["Users"] | null;
-            questionOptions?: components["schemas"]["QuestionOptions"][];
-            "questionOptions@odata.count"?: number;
-            targets?: components["schemas"]["Targets"][];
-            "targets@odata.count"?: number;
-            projectQuestions?: components["schemas"]["ProjectQuestions"][];
-            "projectQuestions@odata.count"?: number;
-            questionTemplates?: components["schemas"]["QuestionTemplates"][];
-            "questionTemplates@odata.count"?: number;
-        } | null;
-        /** @description An answer option of a question (written through the Questions calls). */
-        QuestionOptions: {
-            id?: number;
-            /** @description The owning client (tenant). */
-            clientId?: number;
-            /** @description The question's project, copied. */
-            projectId?: number | null;
-            questionId?: number;
-            optionText?: string;
-            sortOrder?: number;
-            exclusive?: boolean;
-            isNotSure?: boolean;
-            isOther?: boolean;
-            /** @description 1 Top .. 4 Bottom. */
-            standardAnswerValue?: 1 | 2 | 3 | 4 | null;
-            /** Format: date-time */
-            createdAt?: string;
-            /** Format: date-time */
-            updatedAt?: string | null;
-            client?: components["schemas"]["Clients"] | null;
-            question?: components["schemas"]["Questions"] | null;
-            project?: components["schemas"]["Projects"] | null;
-        };
-        /** @description Who qualifies for a project: a demographic option or a screener answer (ChangeTargets). */
-        Targets: {
-            id?: number;
-            /** @description The owning client (tenant). */
-            clientId?: number;
-            projectId?: number;
-            regionId?: number | null;
-            questionId?: number | null;
-            systemQuestionOptionId?: number | null;
-            questionOptionId?: number | null;
-            quotaPercent?: number | null;
-            /** Format: date-time */
-            createdAt?: string;
-            /** Format: date-time */
-            updatedAt?: string | null;
-            client?: components["schemas"]["Clients"] | null;
-            project?: components["schemas"]["Projects"] | null;
-            region?: components["schemas"]["Regions"];
-            question?: components["schemas"]["Questions"] | null;
-            systemQuestionOption?: components["schemas"]["SystemQuestionOption"] & (Record<string, never> | null);
-            questionOption?: components["schemas"]["QuestionOptions"] & (Record<string, never> | null);
-        };
-        /** @description A saved question a team (or an org, for its teams) reuses in new projects. */
-        QuestionTemplates: {
-            id?: number;
-            /** @description The owning client (tenant). */
-            clientId?: number;
-            questionId?: number;
-            name?: string;
-            description?: string | null;
-            questionPositionId?: number | null;
-            createdByUserId?: number | null;
-            /** Format: date-time */
-            createdAt?: string;
-            /** Format: date-time */
-            updatedAt?: string | null;
-            /** Format: date-time */
-            deletedAt?: string | null;
-            client?: components["schemas"]["Clients"] | null;
-            question?: components["schemas"]["Questions"] | null;
-            createdByUser?: components["schemas"]["Users"] | null;
-        };
-        /** @description The standard (framework) questions 1-25, most on the 4-point scale. */
-        StandardQuestions: {
-            id?: number;
-            title?: string;
-            questionText?: string;
-            questionTypeId?: 1 | 2 | 3 | 4;
-            description?: string | null;
-            displayOrder?: number;
-            isPriceSensitivity?: boolean;
-            isAddOn?: boolean;
-            /** @description Answered on the 4-point scale (top-2-box applies). */
-            isScaled?: boolean;
-            /** Format: date-time */
-            createdAt?: string;
-            /** Format: date-time */
-            updatedAt?: string | null;
-        } | null;
-        /** @description A theme coded from a project's open-text answers. */
-        Themes: {
-            id?: number;
-            /** @description The owning client (tenant). */
-            clientId?: number;
-            projectId?: number;
-            projectQuestionId?: number | null;
-            testOptionId?: number | null;
-            name?: string;
-            description?: string | null;
-            /** @enum {string|null} */
-            sentiment?: "Positive" | "Neutral" | "Negative" | "Mixed" | null;
-            sortOrder?: number;
-            isAiGenerated?: boolean;
-            /** Format: date-time */
-            createdAt?: string;
-            /** Format: date-time */
-            updatedAt?: string | null;
-            client?: components["schemas"]["Clients"] | null;
-            project?: components["schemas"]["Projects"] | null;
-            projectQuestion?: components["schemas"]["ProjectQuestions"] | null;
-            testOption?: components["schemas"]["TestOptions"] | null;
-            textResponsesThemes?: components["schemas"]["TextResponsesThemes"][];
-            "textResponsesThemes@odata.count"?: number;
-            diagnoseScoreThemes?: components["schemas"]["DiagnoseScoreThemes"][];
-            "diagnoseScoreThemes@odata.count"?: number;
-        };
-        /** @description An open-text answer coded with a theme. */
-        TextResponsesThemes: {
-            id?: number;
-            /** @description The owning client (tenant). */
-            clientId?: number;
-            projectId?: number;
-            textResponseId?: number;
-            themeId?: number;
-            confidence?: number | null;
-            /** Format: date-time */
-            createdAt?: string;
-            client?: components["schemas"]["Clients"] | null;
-            project?: components["schemas"]["Projects"] | null;
-            textResponse?: components["schemas"]["TextResponses"];
-            theme?: components["schemas"]["Themes"] | null;
-        };
-        /** @description An open-text answer (a verbatim), with its translation and sentiment. */
-        TextResponses: {
-            id?: number;
-            /** @description The owning client (tenant). */
-            clientId?: number;
-            projectId?: number;
-            surveyRunId?: number;
-            surveySessionId?: number;
-            projectSurveySessionId?: number;
-            regionId?: number;
-            projectQuestionId?: number;
-            questionId?: number;
-            standardQuestionId?: number | null;
-            testOptionId?: number | null;
-            responseText?: string;
-            translatedText?: string | null;
-            languageCode?: string | null;
-            /** @enum {string|null} */
-            sentiment?: "Positive" | "Neutral" | "Negative" | "Mixed" | null;
-            sentimentScore?: number | null;
-            /** Format: date-time */
-            createdAt?: string;
-            /** Format: date-time */
-            updatedAt?: string | null;
-            client?: components["schemas"]["Clients"] | null;
+            creditLogType?: components["schemas"]["CreditLogTypes"];
             project?: components["schemas"]["Projects"] | null;
             surveyRun?: components["schemas"]["SurveyRuns"];
-            surveySession?: components["schemas"]["SurveySessions"] & (Record<string, never> | null);
-            projectSurveySession?: components["schemas"]["ProjectSurveySessions"] & (Record<string, never> | null);
-            region?: components["schemas"]["Regions"];
-            projectQuestion?: components["schemas"]["ProjectQuestions"] | null;
-            question?: components["schemas"]["Questions"];
-            standardQuestion?: components["schemas"]["StandardQuestions"];
-            testOption?: components["schemas"]["TestOptions"] | null;
-            textResponsesThemes?: components["schemas"]["TextResponsesThemes"][];
-            "textResponsesThemes@odata.count"?: number;
+            relatedClient?: components["schemas"]["Clients"] | null;
+            createdByUser?: components["schemas"]["Users"];
+            projectSchedules?: components["schemas"]["ProjectSchedules"][];
+            "projectSchedules@odata.count"?: number;
+        };
+        /** @description Credit log types: purchases, runs, adjustments (80-85, 90 are project adjustments), transfers. */
+        CreditLogTypes: {
+            id?: number;
+            name?: string;
+            isProjectAdjustment?: boolean;
+            isPending?: boolean;
+            description?: string | null;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string | null;
         } | null;
         /** @description One fielding of a team's survey in one region on one panel; may carry several projects. */
         SurveyRuns: {
@@ -5931,443 +6099,123 @@ export interface components {
             surveySession?: components["schemas"]["SurveySessions"] | null;
             projectSurveySession?: components["schemas"]["ProjectSurveySessions"] | null;
             region?: components["schemas"]["Regions"];
-            projectQuestion?: components["schemas"]["ProjectQuestions"] | null;
+            projectQuestion?: components["schemas"]["ProjectQuestions"];
             question?: components["schemas"]["Questions"];
             standardQuestion?: components["schemas"]["StandardQuestions"];
-            testOption?: components["schemas"]["TestOptions"] | null;
+            testOption?: components["schemas"]["TestOptions"];
             questionOption?: components["schemas"]["QuestionOptions"] & (Record<string, never> | null);
             systemQuestion?: components["schemas"]["SystemQuestion"];
             systemQuestionOption?: components["schemas"]["SystemQuestionOption"] & (Record<string, never> | null);
         };
-        /** @description A scheduled fielding (wave) of a project in a region; charged through its credit log. */
-        ProjectSchedules: {
+        /** @description A question as asked in a project: its position, order, routing and test option. */
+        ProjectQuestions: {
             id?: number;
             /** @description The owning client (tenant). */
             clientId?: number;
             projectId?: number;
-            regionId?: number;
-            surveyRunId?: number | null;
-            /** Format: date */
-            scheduleDate?: string;
-            /** @description 1 Standard, 10 DelayCharge, 15 DelayChargeFuture. */
-            scheduleTypeId?: 1 | 10 | 15;
-            isCustomerPanel?: boolean;
-            creditLogId?: number | null;
-            waveNumber?: number | null;
-            sampleSize?: number | null;
-            /** Format: date-time */
-            createdAt?: string;
-            /** Format: date-time */
-            updatedAt?: string | null;
-            client?: components["schemas"]["Clients"] | null;
-            project?: components["schemas"]["Projects"] | null;
-            region?: components["schemas"]["Regions"];
-            surveyRun?: components["schemas"]["SurveyRuns"] | null;
-            creditLog?: components["schemas"]["CreditLogs"];
-        };
-        /** @description A credit ledger row; a client's balance is the sum of its rows. */
-        CreditLogs: {
-            id?: number;
-            /** @description The owning client (tenant). */
-            clientId?: number;
-            /** @description A credit log type id (CreditLogTypes). */
-            type?: number;
-            /** @description Positive adds credits, negative spends them. */
-            creditAmount?: number;
-            projectId?: number | null;
-            surveyRunId?: number | null;
-            /** @description The other side of a transfer. */
-            relatedClientId?: number | null;
-            /** Format: uuid */
-            transferId?: string | null;
-            description?: string | null;
-            hubspotDealId?: string | null;
-            createdByUserId?: number | null;
-            /** Format: date-time */
-            createdAt?: string;
-            /** Format: date-time */
-            updatedAt?: string | null;
-            client?: components["schemas"]["Clients"] | null;
-            creditLogType?: components["schemas"]["CreditLogTypes"];
-            project?: components["schemas"]["Projects"] | null;
-            surveyRun?: components["schemas"]["SurveyRuns"] | null;
-            relatedClient?: components["schemas"]["Clients"] | null;
-            createdByUser?: components["schemas"]["Users"] | null;
-            projectSchedules?: components["schemas"]["ProjectSchedules"][];
-            "projectSchedules@odata.count"?: number;
-        } | null;
-        /** @description Credit log types: purchases, runs, adjustments (80-85, 90 are project adjustments), transfers. */
-        CreditLogTypes: {
-            id?: number;
-            name?: string;
-            isProjectAdjustment?: boolean;
-            isPending?: boolean;
-            description?: string | null;
-            /** Format: date-time */
-            createdAt?: string;
-            /** Format: date-time */
-            updatedAt?: string | null;
-        } | null;
-        /** @description An NPD fielding by week since launch. */
-        ProjectWeeks: {
-            id?: number;
-            /** @description The owning client (tenant). */
-            clientId?: number;
-            projectId?: number;
-            regionId?: number;
-            surveyRunId?: number | null;
-            week?: number;
-            /** Format: date */
-            scheduleDate?: string;
-            /** Format: date-time */
-            createdAt?: string;
-            /** Format: date-time */
-            updatedAt?: string | null;
-            client?: components["schemas"]["Clients"] | null;
-            project?: components["schemas"]["Projects"] | null;
-            region?: components["schemas"]["Regions"];
-            surveyRun?: components["schemas"]["SurveyRuns"] | null;
-        };
-        /** @description A theme explaining why a test option scores high or low on a measure. */
-        DiagnoseScoreThemes: {
-            id?: number;
-            /** @description The owning client (tenant). */
-            clientId?: number;
-            projectId?: number;
-            testOptionId?: number | null;
-            standardQuestionId?: number | null;
-            themeId?: number | null;
-            title?: string;
-            summary?: string | null;
-            /** @enum {string} */
-            impact?: "Positive" | "Negative";
-            score?: number | null;
-            sortOrder?: number;
-            /** Format: date-time */
-            createdAt?: string;
-            /** Format: date-time */
-            updatedAt?: string | null;
-            client?: components["schemas"]["Clients"] | null;
-            project?: components["schemas"]["Projects"] | null;
-            testOption?: components["schemas"]["TestOptions"] | null;
-            standardQuestion?: components["schemas"]["StandardQuestions"];
-            theme?: components["schemas"]["Themes"] | null;
-        };
-        /** @description One version of a prompt's text and model settings; numbered 1, 2, ... per prompt. */
-        PromptVersions: {
-            id?: number;
-            promptId?: number;
-            versionNumber?: number;
-            systemPrompt?: string | null;
-            template?: string;
-            model?: string | null;
-            temperature?: number | null;
-            settings?: unknown;
-            notes?: string | null;
-            isPublished?: boolean;
-            /** Format: date-time */
-            publishedAt?: string | null;
-            publishedByUserId?: number | null;
-            createdByUserId?: number | null;
-            /** Format: date-time */
-            createdAt?: string;
-            /** Format: date-time */
-            updatedAt?: string | null;
-            prompt?: components["schemas"]["Prompts"];
-            publishedByUser?: components["schemas"]["Users"] | null;
-            createdByUser?: components["schemas"]["Users"] | null;
-        } | null;
-        /** @description An AI prompt of the provider, by what it produces; its text lives in versions. */
-        Prompts: {
-            id?: number;
-            name?: string;
-            promptType?: string;
-            description?: string | null;
-            /** @description Changed by PromptVersions Publish. */
-            publishedVersionId?: number | null;
-            isActive?: boolean;
-            /** Format: date-time */
-            createdAt?: string;
-            /** Format: date-time */
-            updatedAt?: string | null;
-            publishedVersion?: components["schemas"]["PromptVersions"] | null;
-            promptVersions?: components["schemas"]["PromptVersions"][];
-            "promptVersions@odata.count"?: number;
-        } | null;
-        /** @description A version of a project group's set-up (CreateNewVersion); projects belong to a version. */
-        ProjectGroupVersions: {
-            id?: number;
-            /** @description The owning client (tenant). */
-            clientId?: number;
-            projectGroupId?: number;
-            versionNumber?: number;
-            name?: string | null;
-            /** Format: date-time */
-            createdAt?: string;
-            /** Format: date-time */
-            updatedAt?: string | null;
-            client?: components["schemas"]["Clients"] | null;
-            projectGroup?: components["schemas"]["ProjectGroups"];
-            projects?: components["schemas"]["Projects"][];
-            "projects@odata.count"?: number;
-            projectGroupQuestions?: components["schemas"]["ProjectGroupQuestions"][];
-            "projectGroupQuestions@odata.count"?: number;
-            projectGroupSegments?: components["schemas"]["ProjectGroupSegments"][];
-            "projectGroupSegments@odata.count"?: number;
-        } | null;
-        /** @description A group of projects read together (usage & attitude: segments, occasions, needs). */
-        ProjectGroups: {
-            id?: number;
-            /** @description The owning client (tenant). */
-            clientId?: number;
-            name?: string;
-            description?: string | null;
-            /** @description Changed by CreateNewVersion. */
-            activeVersionId?: number | null;
-            createdByUserId?: number | null;
-            /** Format: date-time */
-            createdAt?: string;
-            /** Format: date-time */
-            updatedAt?: string | null;
-            client?: components["schemas"]["Clients"] | null;
-            activeVersion?: components["schemas"]["ProjectGroupVersions"] | null;
-            createdByUser?: components["schemas"]["Users"] | null;
-            projectGroupVersions?: components["schemas"]["ProjectGroupVersions"][];
-            "projectGroupVersions@odata.count"?: number;
-            projectGroupQuestions?: components["schemas"]["ProjectGroupQuestions"][];
-            "projectGroupQuestions@odata.count"?: number;
-            projectGroupTags?: components["schemas"]["ProjectGroupTags"][];
-            "projectGroupTags@odata.count"?: number;
-        } | null;
-        /** @description A question read across a group's projects, under a position (segment, occasions, needs, U&A). */
-        ProjectGroupQuestions: {
-            id?: number;
-            /** @description The owning client (tenant). */
-            clientId?: number;
-            projectGroupId?: number;
-            projectGroupVersionId?: number;
             questionId?: number;
+            standardQuestionId?: number | null;
             questionPositionId?: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12;
-            title?: string | null;
             sortOrder?: number;
-            isHidden?: boolean;
+            testOptionId?: number | null;
+            /** @description {routingConditions: [...]} */
+            routing?: unknown;
             /** Format: date-time */
             createdAt?: string;
             /** Format: date-time */
             updatedAt?: string | null;
+            /** Format: date-time */
+            deletedAt?: string | null;
             client?: components["schemas"]["Clients"] | null;
-            projectGroup?: components["schemas"]["ProjectGroups"] | null;
-            projectGroupVersion?: components["schemas"]["ProjectGroupVersions"] | null;
+            project?: components["schemas"]["Projects"] | null;
             question?: components["schemas"]["Questions"];
-        };
-        /** @description A tag on a project within a group (UpdateGroupTags). */
-        ProjectGroupTags: {
-            id?: number;
-            /** @description The owning client (tenant). */
-            clientId?: number;
-            projectGroupId?: number;
-            projectId?: number | null;
-            name?: string;
-            /** Format: date-time */
-            createdAt?: string;
-            /** Format: date-time */
-            updatedAt?: string | null;
-            client?: components["schemas"]["Clients"] | null;
-            projectGroup?: components["schemas"]["ProjectGroups"] | null;
-            project?: components["schemas"]["Projects"] | null;
-        };
-        /** @description A respondent segment of a group version (generated or a category segment). */
-        ProjectGroupSegments: {
-            id?: number;
-            /** @description The owning client (tenant). */
-            clientId?: number;
-            projectGroupVersionId?: number;
-            name?: string;
-            description?: string | null;
-            isCategorySegment?: boolean;
-            /** @description Rules or model that assign sessions to the segment. */
-            definition?: unknown;
-            color?: string | null;
-            sortOrder?: number;
-            /** Format: date-time */
-            createdAt?: string;
-            /** Format: date-time */
-            updatedAt?: string | null;
-            client?: components["schemas"]["Clients"] | null;
-            projectGroupVersion?: components["schemas"]["ProjectGroupVersions"] | null;
-        };
-        /** @description Fielding days a project needs: the slowest region at the project's incidence (computed). */
-        EstimatedProjectDuration: {
-            projectId?: number;
-            /** @description The owning client (tenant). */
-            clientId?: number;
-            regionCount?: number;
-            totalSampleSize?: number;
-            incidenceEstimate?: number | null;
-            estimatedDays?: number | null;
-            /** Format: date */
-            estimatedCompletionDate?: string | null;
-            client?: components["schemas"]["Clients"] | null;
-            project?: components["schemas"]["Projects"] | null;
+            standardQuestion?: components["schemas"]["StandardQuestions"];
+            testOption?: components["schemas"]["TestOptions"];
+            themes?: components["schemas"]["Themes"][];
+            "themes@odata.count"?: number;
+            aiProjectSummaries?: components["schemas"]["AiProjectSummaries"][];
+            "aiProjectSummaries@odata.count"?: number;
         } | null;
-        /** @description A region (panel market) a project fields in, with its sample size per wave. */
-        ProjectsRegions: {
+        /** @description A question: written for a project, copied from a standard question, or kept as a template. */
+        Questions: {
             id?: number;
             /** @description The owning client (tenant). */
             clientId?: number;
-            projectId?: number;
-            regionId?: number;
-            /** @description Completes per wave. */
-            sampleSize?: number;
-            isCustomerPanel?: boolean;
+            projectId?: number | null;
+            questionText?: string;
+            questionTitle?: string | null;
+            questionTypeId?: 1 | 2 | 3 | 4;
+            marketReachEnabled?: boolean;
+            randomizeOptions?: boolean;
+            minChoices?: number | null;
+            maxChoices?: number | null;
+            /** @description {key, fileType}; signedUrl is added on read. */
+            s3File?: unknown;
+            createdByUserId?: number | null;
             /** Format: date-time */
             createdAt?: string;
             /** Format: date-time */
             updatedAt?: string | null;
+            /** Format: date-time */
+            deletedAt?: string | null;
             client?: components["schemas"]["Clients"] | null;
             project?: components["schemas"]["Projects"] | null;
-            region?: components["schemas"]["Regions"];
-        };
-        /** @description A project shared with a person by e-mail; userId is set once they sign in. */
-        ProjectShares: {
+            createdByUser?: components["schemas"]["Users"];
+            questionOptions?: components["schemas"]["QuestionOptions"][];
+            "questionOptions@odata.count"?: number;
+            targets?: components["schemas"]["Targets"][];
+            "targets@odata.count"?: number;
+            projectQuestions?: components["schemas"]["ProjectQuestions"][];
+            "projectQuestions@odata.count"?: number;
+            questionTemplates?: components["schemas"]["QuestionTemplates"][];
+            "questionTemplates@odata.count"?: number;
+        } | null;
+        /** @description A person. Linked to clients through UserAndClients; password hashes are never exposed. */
+        Users: {
             id?: number;
-            /** @description The owning client (tenant). */
-            clientId?: number;
-            projectId?: number;
-            userId?: number | null;
             email?: string;
-            sharedByUserId?: number | null;
-            linkInviteId?: number | null;
+            firstName?: string | null;
+            lastName?: string | null;
+            isStaff?: boolean;
+            roleId?: number;
+            defaultClientId?: number | null;
+            phone?: string | null;
+            jobTitle?: string | null;
+            hsContactId?: string | null;
             /** Format: date-time */
-            acceptedAt?: string | null;
+            invitedAt?: string | null;
             /** Format: date-time */
-            createdAt?: string;
+            onboardedAt?: string | null;
             /** Format: date-time */
-            updatedAt?: string | null;
-            client?: components["schemas"]["Clients"] | null;
-            project?: components["schemas"]["Projects"] | null;
-            user?: components["schemas"]["Users"] | null;
-            sharedByUser?: components["schemas"]["Users"] | null;
-            linkInvite?: components["schemas"]["LinkInvites"];
-        };
-        /** @description An invitation link: to join a team, to open a shared project, or the demo registration. */
-        LinkInvites: {
-            id?: number;
-            /** @description The owning client (tenant). */
-            clientId?: number;
-            /** Format: uuid */
-            identifier?: string;
-            /** @enum {string} */
-            inviteType?: "TeamInvite" | "ProjectShare" | "Demo";
-            projectId?: number | null;
-            email?: string | null;
-            roleId?: 1 | 2 | 3 | null;
-            invitedByUserId?: number | null;
+            lastLoginAt?: string | null;
             /** Format: date-time */
-            expiresAt?: string | null;
-            /** Format: date-time */
-            acceptedAt?: string | null;
-            acceptedByUserId?: number | null;
+            disabledAt?: string | null;
             /** Format: date-time */
             createdAt?: string;
             /** Format: date-time */
             updatedAt?: string | null;
-            client?: components["schemas"]["Clients"] | null;
-            project?: components["schemas"]["Projects"] | null;
-            role?: components["schemas"]["UserClientRoles"];
-            invitedByUser?: components["schemas"]["Users"] | null;
-            acceptedByUser?: components["schemas"]["Users"] | null;
-            projectShares?: components["schemas"]["ProjectShares"][];
-            "projectShares@odata.count"?: number;
+            role?: components["schemas"]["UserRoles"];
+            defaultClient?: components["schemas"]["Clients"] | null;
+            userAndClients?: components["schemas"]["UserAndClients"][];
+            "userAndClients@odata.count"?: number;
+            cognitoUsers?: components["schemas"]["CognitoUsers"][];
+            "cognitoUsers@odata.count"?: number;
+            notifications?: components["schemas"]["Notifications"][];
+            "notifications@odata.count"?: number;
+            aiConversations?: components["schemas"]["AiConversations"][];
+            "aiConversations@odata.count"?: number;
         } | null;
-        /** @description Client roles: 1 Admin, 2 User, 3 Viewer. */
-        UserClientRoles: {
+        /** @description A user's own role: 1 User, 2 Staff, 3 SuperAdmin. */
+        UserRoles: {
             id?: number;
             roleName?: string;
             /** Format: date-time */
             createdAt?: string;
             /** Format: date-time */
             updatedAt?: string | null;
+            users?: components["schemas"]["Users"][];
+            "users@odata.count"?: number;
         } | null;
-        /** @description A user following a project (UpdateWatchers, StartWatching, StopWatching). */
-        ProjectWatchers: {
-            id?: number;
-            /** @description The owning client (tenant). */
-            clientId?: number;
-            projectId?: number;
-            userId?: number;
-            /** Format: date-time */
-            createdAt?: string;
-            client?: components["schemas"]["Clients"] | null;
-            project?: components["schemas"]["Projects"] | null;
-            user?: components["schemas"]["Users"] | null;
-        };
-        /** @description Key-driver analysis: a measure's weight in explaining an outcome measure. */
-        RegressionScores: {
-            id?: number;
-            /** @description The owning client (tenant). */
-            clientId?: number;
-            projectId?: number;
-            testOptionId?: number | null;
-            regionId?: number | null;
-            outcomeStandardQuestionId?: number;
-            standardQuestionId?: number;
-            coefficient?: number;
-            importance?: number | null;
-            rSquared?: number | null;
-            sampleSize?: number;
-            /** Format: date-time */
-            createdAt?: string;
-            /** Format: date-time */
-            updatedAt?: string | null;
-            client?: components["schemas"]["Clients"] | null;
-            project?: components["schemas"]["Projects"] | null;
-            testOption?: components["schemas"]["TestOptions"];
-            region?: components["schemas"]["Regions"];
-            outcomeStandardQuestion?: components["schemas"]["StandardQuestions"];
-            standardQuestion?: components["schemas"]["StandardQuestions"];
-        };
-        /** @description A project's results summary e-mailed to its team (admin email-summaries). */
-        ProjectEmailSummaries: {
-            id?: number;
-            /** @description The owning client (tenant). */
-            clientId?: number;
-            projectId?: number;
-            subject?: string;
-            body?: string;
-            /** @enum {string} */
-            status?: "Draft" | "Approved" | "Sent" | "Failed";
-            recipients?: unknown;
-            promptVersionId?: number | null;
-            /** Format: date-time */
-            sentAt?: string | null;
-            /** Format: date-time */
-            createdAt?: string;
-            /** Format: date-time */
-            updatedAt?: string | null;
-            client?: components["schemas"]["Clients"] | null;
-            project?: components["schemas"]["Projects"] | null;
-            promptVersion?: components["schemas"]["PromptVersions"];
-        };
-        /** @description A CRM (HubSpot) company linked to a client (Client.hubspotCompanies). */
-        LinkedClients: {
-            id?: number;
-            /** @description The owning client (tenant). */
-            clientId?: number;
-            hsCompanyId?: string;
-            name?: string;
-            industry?: string | null;
-            domain?: string | null;
-            /** @description CRM custom properties. */
-            properties?: unknown;
-            /** Format: date-time */
-            syncedAt?: string | null;
-            /** Format: date-time */
-            createdAt?: string;
-            /** Format: date-time */
-            updatedAt?: string | null;
-            client?: components["schemas"]["Clients"] | null;
-        };
         /** @description A user's membership of a client, with a client role (1 Admin, 2 User, 3 Viewer). */
         UserAndClients: {
             id?: number;
@@ -6383,34 +6231,33 @@ export interface components {
             client?: components["schemas"]["Clients"] | null;
             role?: components["schemas"]["UserClientRoles"];
         };
-        /** @description A feature flag switched for one client. */
-        ClientFeatures: {
+        /** @description Client roles: 1 Admin, 2 User, 3 Viewer. */
+        UserClientRoles: {
             id?: number;
-            /** @description The owning client (tenant). */
-            clientId?: number;
-            featureFlagId?: number;
-            isEnabled?: boolean;
+            roleName?: string;
             /** Format: date-time */
             createdAt?: string;
             /** Format: date-time */
             updatedAt?: string | null;
-            client?: components["schemas"]["Clients"] | null;
-            featureFlag?: components["schemas"]["FeatureFlags"];
-        };
-        /** @description A feature flag: on for everyone, on for staff only, or per client (ClientFeatures). */
-        FeatureFlags: {
-            id?: number;
-            ff?: string;
-            description?: string | null;
-            isEnabled?: boolean;
-            isEnabledForStaff?: boolean;
-            /** Format: date-time */
-            createdAt?: string;
-            /** Format: date-time */
-            updatedAt?: string | null;
-            clientFeatures?: components["schemas"]["ClientFeatures"][];
-            "clientFeatures@odata.count"?: number;
         } | null;
+        /** @description A user's login identity: the password login or one per SAML provider. */
+        CognitoUsers: {
+            id?: number;
+            userId?: number;
+            cognitoIdpId?: number | null;
+            username?: string;
+            /** @enum {string} */
+            status?: "UNCONFIRMED" | "CONFIRMED" | "FORCE_CHANGE_PASSWORD" | "RESET_REQUIRED" | "EXTERNAL_PROVIDER";
+            externalSubject?: string | null;
+            /** Format: date-time */
+            lastLoginAt?: string | null;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string | null;
+            user?: components["schemas"]["Users"] | null;
+            cognitoIdp?: components["schemas"]["CognitoIdps"];
+        };
         /** @description A client's SAML identity provider (created and updated through CreateSaml / UpdateSaml). */
         CognitoIdps: {
             id?: number;
@@ -6430,25 +6277,7 @@ export interface components {
             client?: components["schemas"]["Clients"] | null;
             cognitoUsers?: components["schemas"]["CognitoUsers"][];
             "cognitoUsers@odata.count"?: number;
-        };
-        /** @description A user's login identity: the password login or one per SAML provider. */
-        CognitoUsers: {
-            id?: number;
-            userId?: number;
-            cognitoIdpId?: number | null;
-            username?: string;
-            /** @enum {string} */
-            status?: "UNCONFIRMED" | "CONFIRMED" | "FORCE_CHANGE_PASSWORD" | "RESET_REQUIRED" | "EXTERNAL_PROVIDER";
-            externalSubject?: string | null;
-            /** Format: date-time */
-            lastLoginAt?: string | null;
-            /** Format: date-time */
-            createdAt?: string;
-            /** Format: date-time */
-            updatedAt?: string | null;
-            user?: components["schemas"]["Users"] | null;
-            cognitoIdp?: components["schemas"]["CognitoIdps"] | null;
-        };
+        } | null;
         /** @description A notification to one user (MarkAsRead sets readAt). */
         Notifications: {
             id?: number;
@@ -6468,9 +6297,9 @@ export interface components {
             /** Format: date-time */
             updatedAt?: string | null;
             user?: components["schemas"]["Users"] | null;
-            client?: components["schemas"]["Clients"];
+            client?: components["schemas"]["Clients"] | null;
             notificationType?: components["schemas"]["NotificationTypes"];
-            project?: components["schemas"]["Projects"] & (Record<string, never> | null);
+            project?: components["schemas"]["Projects"] | null;
         };
         /** @description The user notifications of SPEC 4 (SurveySubmittedForApproval, ...). */
         NotificationTypes: {
@@ -6500,8 +6329,8 @@ export interface components {
             /** Format: date-time */
             updatedAt?: string | null;
             user?: components["schemas"]["Users"] | null;
-            client?: components["schemas"]["Clients"];
-            project?: components["schemas"]["Projects"] & (Record<string, never> | null);
+            client?: components["schemas"]["Clients"] | null;
+            project?: components["schemas"]["Projects"] | null;
             aiConversationEvaluations?: components["schemas"]["AiConversationEvaluations"][];
             "aiConversationEvaluations@odata.count"?: number;
         };
@@ -6522,6 +6351,1054 @@ export interface components {
             aiConversation?: components["schemas"]["AiConversations"] | null;
             user?: components["schemas"]["Users"] | null;
             evaluatorUser?: components["schemas"]["Users"] | null;
+        };
+        /** @description An answer option of a question (written through the Questions calls). */
+        QuestionOptions: {
+            id?: number;
+            /** @description The owning client (tenant). */
+            clientId?: number;
+            /** @description The question's project, copied. */
+            projectId?: number | null;
+            questionId?: number;
+            optionText?: string;
+            sortOrder?: number;
+            exclusive?: boolean;
+            isNotSure?: boolean;
+            isOther?: boolean;
+            /** @description 1 Top .. 4 Bottom. */
+            standardAnswerValue?: 1 | 2 | 3 | 4 | null;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string | null;
+            client?: components["schemas"]["Clients"] | null;
+            question?: components["schemas"]["Questions"] | null;
+            project?: components["schemas"]["Projects"] | null;
+        };
+        /** @description Who qualifies for a project: a demographic option or a screener answer (ChangeTargets). */
+        Targets: {
+            id?: number;
+            /** @description The owning client (tenant). */
+            clientId?: number;
+            projectId?: number;
+            regionId?: number | null;
+            questionId?: number | null;
+            systemQuestionOptionId?: number | null;
+            questionOptionId?: number | null;
+            quotaPercent?: number | null;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string | null;
+            client?: components["schemas"]["Clients"] | null;
+            project?: components["schemas"]["Projects"] | null;
+            region?: components["schemas"]["Regions"];
+            question?: components["schemas"]["Questions"] | null;
+            systemQuestionOption?: components["schemas"]["SystemQuestionOption"] & (Record<string, never> | null);
+            questionOption?: components["schemas"]["QuestionOptions"] & (Record<string, never> | null);
+        };
+        /** @description A saved question a team (or an org, for its teams) reuses in new projects. */
+        QuestionTemplates: {
+            id?: number;
+            /** @description The owning client (tenant). */
+            clientId?: number;
+            questionId?: number;
+            name?: string;
+            description?: string | null;
+            questionPositionId?: number | null;
+            createdByUserId?: number | null;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string | null;
+            /** Format: date-time */
+            deletedAt?: string | null;
+            client?: components["schemas"]["Clients"] | null;
+            question?: components["schemas"]["Questions"] | null;
+            createdByUser?: components["schemas"]["Users"];
+        };
+        /** @description The standard (framework) questions 1-25, most on the 4-point scale. */
+        StandardQuestions: {
+            id?: number;
+            title?: string;
+            questionText?: string;
+            questionTypeId?: 1 | 2 | 3 | 4;
+            description?: string | null;
+            displayOrder?: number;
+            isPriceSensitivity?: boolean;
+            isAddOn?: boolean;
+            /** @description Answered on the 4-point scale (top-2-box applies). */
+            isScaled?: boolean;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string | null;
+        } | null;
+        /** @description A concept tested by a project: an idea, a message, a product. */
+        TestOptions: {
+            id?: number;
+            /** @description The owning client (tenant). */
+            clientId?: number;
+            projectId?: number;
+            conceptText?: string;
+            conceptDescription?: string | null;
+            /** @description {key, fileType, fileName} of an uploaded file. */
+            file?: unknown;
+            sortOrder?: number;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string | null;
+            /** Format: date-time */
+            deletedAt?: string | null;
+            client?: components["schemas"]["Clients"] | null;
+            project?: components["schemas"]["Projects"] | null;
+            projectQuestions?: components["schemas"]["ProjectQuestions"][];
+            "projectQuestions@odata.count"?: number;
+            aiProjectSummaries?: components["schemas"]["AiProjectSummaries"][];
+            "aiProjectSummaries@odata.count"?: number;
+        } | null;
+        /** @description An AI summary of a project's results, optionally for a segment, test option, question or objective. */
+        AiProjectSummaries: {
+            id?: number;
+            /** @description The owning client (tenant). */
+            clientId?: number;
+            projectId?: number;
+            summaryType?: string;
+            segmentId?: number | null;
+            testOptionId?: number | null;
+            projectQuestionId?: number | null;
+            projectObjectiveId?: number | null;
+            regionId?: number | null;
+            promptVersionId?: number | null;
+            filters?: unknown;
+            /** @enum {string} */
+            status?: "Pending" | "Running" | "Ready" | "Failed";
+            title?: string | null;
+            content?: string | null;
+            error?: string | null;
+            /** Format: date-time */
+            generatedAt?: string | null;
+            createdByUserId?: number | null;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string | null;
+            client?: components["schemas"]["Clients"] | null;
+            project?: components["schemas"]["Projects"] | null;
+            segment?: components["schemas"]["Segments"];
+            testOption?: components["schemas"]["TestOptions"] | null;
+            projectQuestion?: components["schemas"]["ProjectQuestions"] | null;
+            projectObjective?: components["schemas"]["ProjectObjectives"];
+            region?: components["schemas"]["Regions"];
+            promptVersion?: components["schemas"]["PromptVersions"];
+            createdByUser?: components["schemas"]["Users"];
+        };
+        /** @description A saved filter set of a project, visible to all team members. */
+        Segments: {
+            id?: number;
+            /** @description The owning client (tenant). */
+            clientId?: number;
+            projectId?: number;
+            name?: string;
+            /** @description The response filter object (SPEC 3). */
+            responsesFilters?: unknown;
+            createdByUserId?: number | null;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string | null;
+            client?: components["schemas"]["Clients"] | null;
+            project?: components["schemas"]["Projects"] | null;
+            createdByUser?: components["schemas"]["Users"];
+            aiProjectSummaries?: components["schemas"]["AiProjectSummaries"][];
+            "aiProjectSummaries@odata.count"?: number;
+        } | null;
+        /** @description A research objective the AI summaries answer (Project.activeProjectObjective). */
+        ProjectObjectives: {
+            id?: number;
+            /** @description The owning client (tenant). */
+            clientId?: number;
+            projectId?: number;
+            summary?: string;
+            createdByUserId?: number | null;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string | null;
+            client?: components["schemas"]["Clients"] | null;
+            project?: components["schemas"]["Projects"] | null;
+            createdByUser?: components["schemas"]["Users"];
+            aiProjectSummaries?: components["schemas"]["AiProjectSummaries"][];
+            "aiProjectSummaries@odata.count"?: number;
+        } | null;
+        /** @description One version of a prompt's text and model settings; numbered 1, 2, ... per prompt. */
+        PromptVersions: {
+            id?: number;
+            promptId?: number;
+            versionNumber?: number;
+            systemPrompt?: string | null;
+            template?: string;
+            model?: string | null;
+            temperature?: number | null;
+            settings?: unknown;
+            notes?: string | null;
+            isPublished?: boolean;
+            /** Format: date-time */
+            publishedAt?: string | null;
+            publishedByUserId?: number | null;
+            createdByUserId?: number | null;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string | null;
+            prompt?: components["schemas"]["Prompts"];
+            publishedByUser?: components["schemas"]["Users"];
+            createdByUser?: components["schemas"]["Users"];
+        } | null;
+        /** @description An AI prompt of the provider, by what it produces; its text lives in versions. */
+        Prompts: {
+            id?: number;
+            name?: string;
+            promptType?: string;
+            description?: string | null;
+            /** @description Changed by PromptVersions Publish. */
+            publishedVersionId?: number | null;
+            isActive?: boolean;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string | null;
+            publishedVersion?: components["schemas"]["PromptVersions"] | null;
+            promptVersions?: components["schemas"]["PromptVersions"][];
+            "promptVersions@odata.count"?: number;
+        } | null;
+        /** @description A theme coded from a project's open-text answers. */
+        Themes: {
+            id?: number;
+            /** @description The owning client (tenant). */
+            clientId?: number;
+            projectId?: number;
+            projectQuestionId?: number | null;
+            testOptionId?: number | null;
+            name?: string;
+            description?: string | null;
+            /** @enum {string|null} */
+            sentiment?: "Positive" | "Neutral" | "Negative" | "Mixed" | null;
+            sortOrder?: number;
+            isAiGenerated?: boolean;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string | null;
+            client?: components["schemas"]["Clients"] | null;
+            project?: components["schemas"]["Projects"] | null;
+            projectQuestion?: components["schemas"]["ProjectQuestions"] | null;
+            testOption?: components["schemas"]["TestOptions"];
+            textResponsesThemes?: components["schemas"]["TextResponsesThemes"][];
+            "textResponsesThemes@odata.count"?: number;
+            diagnoseScoreThemes?: components["schemas"]["DiagnoseScoreThemes"][];
+            "diagnoseScoreThemes@odata.count"?: number;
+        };
+        /** @description An open-text answer coded with a theme. */
+        TextResponsesThemes: {
+            id?: number;
+            /** @description The owning client (tenant). */
+            clientId?: number;
+            projectId?: number;
+            textResponseId?: number;
+            themeId?: number;
+            confidence?: number | null;
+            /** Format: date-time */
+            createdAt?: string;
+            client?: components["schemas"]["Clients"] | null;
+            project?: components["schemas"]["Projects"] | null;
+            textResponse?: components["schemas"]["TextResponses"];
+            theme?: components["schemas"]["Themes"] | null;
+        };
+        /** @description An open-text answer (a verbatim), with its translation and sentiment. */
+        TextResponses: {
+            id?: number;
+            /** @description The owning client (tenant). */
+            clientId?: number;
+            projectId?: number;
+            surveyRunId?: number;
+            surveySessionId?: number;
+            projectSurveySessionId?: number;
+            regionId?: number;
+            projectQuestionId?: number;
+            questionId?: number;
+            standardQuestionId?: number | null;
+            testOptionId?: number | null;
+            responseText?: string;
+            translatedText?: string | null;
+            languageCode?: string | null;
+            /** @enum {string|null} */
+            sentiment?: "Positive" | "Neutral" | "Negative" | "Mixed" | null;
+            sentimentScore?: number | null;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string | null;
+            client?: components["schemas"]["Clients"] | null;
+            project?: components["schemas"]["Projects"] | null;
+            surveyRun?: components["schemas"]["SurveyRuns"] | null;
+            surveySession?: components["schemas"]["SurveySessions"] | null;
+            projectSurveySession?: components["schemas"]["ProjectSurveySessions"] | null;
+            region?: components["schemas"]["Regions"];
+            projectQuestion?: components["schemas"]["ProjectQuestions"] | null;
+            question?: components["schemas"]["Questions"];
+            standardQuestion?: components["schemas"]["StandardQuestions"];
+            testOption?: components["schemas"]["TestOptions"];
+            textResponsesThemes?: components["schemas"]["TextResponsesThemes"][];
+            "textResponsesThemes@odata.count"?: number;
+        } | null;
+        /** @description A theme explaining why a test option scores high or low on a measure. */
+        DiagnoseScoreThemes: {
+            id?: number;
+            /** @description The owning client (tenant). */
+            clientId?: number;
+            projectId?: number;
+            testOptionId?: number | null;
+            standardQuestionId?: number | null;
+            themeId?: number | null;
+            title?: string;
+            summary?: string | null;
+            /** @enum {string} */
+            impact?: "Positive" | "Negative";
+            score?: number | null;
+            sortOrder?: number;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string | null;
+            client?: components["schemas"]["Clients"] | null;
+            project?: components["schemas"]["Projects"] | null;
+            testOption?: components["schemas"]["TestOptions"];
+            standardQuestion?: components["schemas"]["StandardQuestions"];
+            theme?: components["schemas"]["Themes"] | null;
+        };
+        /** @description A scheduled fielding (wave) of a project in a region; charged through its credit log. */
+        ProjectSchedules: {
+            id?: number;
+            /** @description The owning client (tenant). */
+            clientId?: number;
+            projectId?: number;
+            regionId?: number;
+            surveyRunId?: number | null;
+            /** Format: date */
+            scheduleDate?: string;
+            /** @description 1 Standard, 10 DelayCharge, 15 DelayChargeFuture. */
+            scheduleTypeId?: 1 | 10 | 15;
+            isCustomerPanel?: boolean;
+            creditLogId?: number | null;
+            waveNumber?: number | null;
+            sampleSize?: number | null;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string | null;
+            client?: components["schemas"]["Clients"] | null;
+            project?: components["schemas"]["Projects"] | null;
+            region?: components["schemas"]["Regions"];
+            surveyRun?: components["schemas"]["SurveyRuns"] | null;
+            creditLog?: components["schemas"]["CreditLogs"] | null;
+        };
+        /** @description An NPD fielding by week since launch. */
+        ProjectWeeks: {
+            id?: number;
+            /** @description The owning client (tenant). */
+            clientId?: number;
+            projectId?: number;
+            regionId?: number;
+            surveyRunId?: number | null;
+            week?: number;
+            /** Format: date */
+            scheduleDate?: string;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string | null;
+            client?: components["schemas"]["Clients"] | null;
+            project?: components["schemas"]["Projects"] | null;
+            region?: components["schemas"]["Regions"];
+            surveyRun?: components["schemas"]["SurveyRuns"] | null;
+        };
+        /** @description A feature flag switched for one client. */
+        ClientFeatures: {
+            id?: number;
+            /** @description The owning client (tenant). */
+            clientId?: number;
+            featureFlagId?: number;
+            isEnabled?: boolean;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string | null;
+            client?: components["schemas"]["Clients"] | null;
+            featureFlag?: components["schemas"]["FeatureFlags"];
+        };
+        /** @description A feature flag: on for everyone, on for staff only, or per client (ClientFeatures). */
+        FeatureFlags: {
+            id?: number;
+            ff?: string;
+            description?: string | null;
+            isEnabled?: boolean;
+            isEnabledForStaff?: boolean;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string | null;
+            clientFeatures?: components["schemas"]["ClientFeatures"][];
+            "clientFeatures@odata.count"?: number;
+        } | null;
+        /** @description Project status codes: 0 Draft ... 950 Demo. */
+        ProjectStatuses: {
+            /** @description The status code. */
+            id?: number;
+            name?: string;
+            codeName?: string;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string | null;
+        } | null;
+        /** @description A project framework: which standard questions it asks and which results pages it leads to. */
+        Frameworks: {
+            id?: number;
+            title?: string;
+            projectTypeId?: 1 | 2 | 3 | 4;
+            description?: string | null;
+            /** @description Suggested objectives (array of strings). */
+            objectiveSummaries?: unknown;
+            isPriceSensitivity?: boolean;
+            isMarketReach?: boolean;
+            isAbTest?: boolean;
+            sortOrder?: number;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string | null;
+            projects?: components["schemas"]["Projects"][];
+            "projects@odata.count"?: number;
+        } | null;
+        /** @description Product categories, two levels (benchmarks 8 and 10). */
+        Categories: {
+            id?: number;
+            name?: string;
+            parentId?: number | null;
+            industry?: string | null;
+            sortOrder?: number;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string | null;
+            parent?: components["schemas"]["Categories"] | null;
+            children?: components["schemas"]["Categories"][];
+            "children@odata.count"?: number;
+        } | null;
+        /** @description A version of a project group's set-up (CreateNewVersion); projects belong to a version. */
+        ProjectGroupVersions: {
+            id?: number;
+            /** @description The owning client (tenant). */
+            clientId?: number;
+            projectGroupId?: number;
+            versionNumber?: number;
+            name?: string | null;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string | null;
+            client?: components["schemas"]["Clients"];
+            projectGroup?: components["schemas"]["ProjectGroups"];
+            projects?: components["schemas"]["Projects"][];
+            "projects@odata.count"?: number;
+            projectGroupQuestions?: components["schemas"]["ProjectGroupQuestions"][];
+            "projectGroupQuestions@odata.count"?: number;
+            projectGroupSegments?: components["schemas"]["ProjectGroupSegments"][];
+            "projectGroupSegments@odata.count"?: number;
+        } | null;
+        /** @description A group of projects read together (usage & attitude: segments, occasions, needs). */
+        ProjectGroups: {
+            id?: number;
+            /** @description The owning client (tenant). */
+            clientId?: number;
+            name?: string;
+            description?: string | null;
+            /** @description Changed by CreateNewVersion. */
+            activeVersionId?: number | null;
+            createdByUserId?: number | null;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string | null;
+            client?: components["schemas"]["Clients"];
+            activeVersion?: components["schemas"]["ProjectGroupVersions"] | null;
+            createdByUser?: components["schemas"]["Users"];
+            projectGroupVersions?: components["schemas"]["ProjectGroupVersions"][];
+            "projectGroupVersions@odata.count"?: number;
+            projectGroupQuestions?: components["schemas"]["ProjectGroupQuestions"][];
+            "projectGroupQuestions@odata.count"?: number;
+            projectGroupTags?: components["schemas"]["ProjectGroupTags"][];
+            "projectGroupTags@odata.count"?: number;
+        } | null;
+        /** @description A question read across a group's projects, under a position (segment, occasions, needs, U&A). */
+        ProjectGroupQuestions: {
+            id?: number;
+            /** @description The owning client (tenant). */
+            clientId?: number;
+            projectGroupId?: number;
+            projectGroupVersionId?: number;
+            questionId?: number;
+            questionPositionId?: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12;
+            title?: string | null;
+            sortOrder?: number;
+            isHidden?: boolean;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string | null;
+            client?: components["schemas"]["Clients"];
+            projectGroup?: components["schemas"]["ProjectGroups"] | null;
+            projectGroupVersion?: components["schemas"]["ProjectGroupVersions"] | null;
+            question?: components["schemas"]["Questions"];
+        };
+        /** @description A tag on a project within a group (UpdateGroupTags). */
+        ProjectGroupTags: {
+            id?: number;
+            /** @description The owning client (tenant). */
+            clientId?: number;
+            projectGroupId?: number;
+            projectId?: number | null;
+            name?: string;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string | null;
+            client?: components["schemas"]["Clients"];
+            projectGroup?: components["schemas"]["ProjectGroups"] | null;
+            project?: components["schemas"]["Projects"] | null;
+        };
+        /** @description A respondent segment of a group version (generated or a category segment). */
+        ProjectGroupSegments: {
+            id?: number;
+            /** @description The owning client (tenant). */
+            clientId?: number;
+            projectGroupVersionId?: number;
+            name?: string;
+            description?: string | null;
+            isCategorySegment?: boolean;
+            /** @description Rules or model that assign sessions to the segment. */
+            definition?: unknown;
+            color?: string | null;
+            sortOrder?: number;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string | null;
+            client?: components["schemas"]["Clients"];
+            projectGroupVersion?: components["schemas"]["ProjectGroupVersions"] | null;
+        };
+        /** @description Fielding days a project needs: the slowest region at the project's incidence (computed). */
+        EstimatedProjectDuration: {
+            projectId?: number;
+            /** @description The owning client (tenant). */
+            clientId?: number;
+            regionCount?: number;
+            totalSampleSize?: number;
+            incidenceEstimate?: number | null;
+            estimatedDays?: number | null;
+            /** Format: date */
+            estimatedCompletionDate?: string | null;
+            client?: components["schemas"]["Clients"];
+            project?: components["schemas"]["Projects"] | null;
+        } | null;
+        /** @description A region (panel market) a project fields in, with its sample size per wave. */
+        ProjectsRegions: {
+            id?: number;
+            /** @description The owning client (tenant). */
+            clientId?: number;
+            projectId?: number;
+            regionId?: number;
+            /** @description Completes per wave. */
+            sampleSize?: number;
+            isCustomerPanel?: boolean;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string | null;
+            client?: components["schemas"]["Clients"];
+            project?: components["schemas"]["Projects"] | null;
+            region?: components["schemas"]["Regions"];
+        };
+        /** @description A project shared with a person by e-mail; userId is set once they sign in. */
+        ProjectShares: {
+            id?: number;
+            /** @description The owning client (tenant). */
+            clientId?: number;
+            projectId?: number;
+            userId?: number | null;
+            email?: string;
+            sharedByUserId?: number | null;
+            linkInviteId?: number | null;
+            /** Format: date-time */
+            acceptedAt?: string | null;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string | null;
+            client?: components["schemas"]["Clients"];
+            project?: components["schemas"]["Projects"] | null;
+            user?: components["schemas"]["Users"];
+            sharedByUser?: components["schemas"]["Users"];
+            linkInvite?: components["schemas"]["LinkInvites"];
+        };
+        /** @description An invitation link: to join a team, to open a shared project, or the demo registration. */
+        LinkInvites: {
+            id?: number;
+            /** @description The owning client (tenant). */
+            clientId?: number;
+            /** Format: uuid */
+            identifier?: string;
+            /** @enum {string} */
+            inviteType?: "TeamInvite" | "ProjectShare" | "Demo";
+            projectId?: number | null;
+            email?: string | null;
+            roleId?: 1 | 2 | 3 | null;
+            invitedByUserId?: number | null;
+            /** Format: date-time */
+            expiresAt?: string | null;
+            /** Format: date-time */
+            acceptedAt?: string | null;
+            acceptedByUserId?: number | null;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string | null;
+            client?: components["schemas"]["Clients"];
+            project?: components["schemas"]["Projects"] | null;
+            role?: components["schemas"]["UserClientRoles"];
+            invitedByUser?: components["schemas"]["Users"];
+            acceptedByUser?: components["schemas"]["Users"];
+            projectShares?: components["schemas"]["ProjectShares"][];
+            "projectShares@odata.count"?: number;
+        } | null;
+        /** @description A user following a project (UpdateWatchers, StartWatching, StopWatching). */
+        ProjectWatchers: {
+            id?: number;
+            /** @description The owning client (tenant). */
+            clientId?: number;
+            projectId?: number;
+            userId?: number;
+            /** Format: date-time */
+            createdAt?: string;
+            client?: components["schemas"]["Clients"];
+            project?: components["schemas"]["Projects"] | null;
+            user?: components["schemas"]["Users"];
+        };
+        /** @description Key-driver analysis: a measure's weight in explaining an outcome measure. */
+        RegressionScores: {
+            id?: number;
+            /** @description The owning client (tenant). */
+            clientId?: number;
+            projectId?: number;
+            testOptionId?: number | null;
+            regionId?: number | null;
+            outcomeStandardQuestionId?: number;
+            standardQuestionId?: number;
+            coefficient?: number;
+            importance?: number | null;
+            rSquared?: number | null;
+            sampleSize?: number;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string | null;
+            client?: components["schemas"]["Clients"];
+            project?: components["schemas"]["Projects"] | null;
+            testOption?: components["schemas"]["TestOptions"];
+            region?: components["schemas"]["Regions"];
+            outcomeStandardQuestion?: components["schemas"]["StandardQuestions"];
+            standardQuestion?: components["schemas"]["StandardQuestions"];
+        };
+        /** @description A project's results summary e-mailed to its team (admin email-summaries). */
+        ProjectEmailSummaries: {
+            id?: number;
+            /** @description The owning client (tenant). */
+            clientId?: number;
+            projectId?: number;
+            subject?: string;
+            body?: string;
+            /** @enum {string} */
+            status?: "Draft" | "Approved" | "Sent" | "Failed";
+            recipients?: unknown;
+            promptVersionId?: number | null;
+            /** Format: date-time */
+            sentAt?: string | null;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string | null;
+            client?: components["schemas"]["Clients"];
+            project?: components["schemas"]["Projects"] | null;
+            promptVersion?: components["schemas"]["PromptVersions"];
+        };
+        CreateProject: {
+            projectName: string;
+            /** @description 1 Idea, 2 Message, 3 Question, 4 Npd */
+            projectTypeId: 1 | 2 | 3 | 4;
+            /** @description Must fit the type: Idea 1000, 1003, 1010, 1020; Message 2000, 2003; Question 3000 (3998 staff only); Npd 4000 */
+            frameworkId: number;
+            categoryId?: number | null;
+            /** @description An industry code; the client's industry when omitted */
+            productType?: string | null;
+            /** @description Default: the team's default region, else 1 (New Zealand). US states (56-104) need CanChooseUsStateMarkets */
+            regionIds?: number[];
+            /** @description Completes per wave in each region (default 200) */
+            sampleSize?: number;
+            isBranded?: boolean;
+            brandName?: string | null;
+            researchNote?: string | null;
+            /**
+             * Format: date
+             * @description NPD: the product's launch date
+             */
+            launchDate?: string | null;
+            splitCellQuota?: boolean;
+        };
+        ProjectsRegionsCollection: {
+            "@odata.count"?: number;
+            "@odata.nextLink"?: string;
+            value: components["schemas"]["ProjectsRegions"][];
+        };
+        ProjectRegionIds: {
+            regionIds: number[];
+        };
+        TargetsCollection: {
+            "@odata.count"?: number;
+            "@odata.nextLink"?: string;
+            value: components["schemas"]["Targets"][];
+        };
+        ChangeTargets: {
+            targets: {
+                /** @description A demographic option (SystemQuestionOption) */
+                systemQuestionOptionId?: number | null;
+                /** @description An option of one of the project's screener questions */
+                questionOptionId?: number | null;
+                /** @description The region the target applies to (default: the option's region, or all) */
+                regionId?: number | null;
+                quotaPercent?: number | null;
+            }[];
+            /** @description When given, the project's regions become exactly these (targets of removed regions go) */
+            regionIds?: number[];
+        };
+        PriceSensitivities: {
+            projectId: number;
+            currencyCode: string;
+            purchaseIntent: boolean;
+            purchaseIntentCalibration: number[];
+            items: {
+                id: number;
+                testOptionId: number | null;
+                minPrice: number | null;
+                maxPrice: number | null;
+                /** @description The four price questions (standard questions 19-22) for the test option */
+                projectQuestionIds: number[];
+            }[];
+        };
+        PriceSensitivitiesBody: {
+            /** @description Default: every test option */
+            testOptionIds?: number[];
+            /** @description Must be the project's regions' currency (the default) */
+            currencyCode?: string;
+            minPrice?: number | null;
+            maxPrice?: number | null;
+            /** @description Newton-Miller-Smith purchase intent at the bargain and expensive prices */
+            purchaseIntent?: boolean;
+            /** @description Probabilities for answers 5..1 (default 0.7, 0.5, 0.3, 0.1, 0) */
+            purchaseIntentCalibration?: number[];
+        };
+        MarketReach: {
+            id: number;
+            projectId: number;
+            reachDepth: number;
+            maxCombinationSize: number;
+            /** @enum {string} */
+            itemSource: "testOptions" | "question";
+            questionId: number | null;
+            /** @description The market reach question (standard question 25) for test-option items */
+            projectQuestionId: number | null;
+            items: {
+                id: number;
+                testOptionId: number | null;
+                questionOptionId: number | null;
+                /** @description The market reach question's option standing for the test option */
+                answerOptionId: number | null;
+                label: string;
+                sortOrder: number;
+            }[];
+        };
+        MarketReachBody: {
+            /** @description Items are test options (default: all of them) */
+            testOptionIds?: number[];
+            /** @description Items are the options of this multiple-choice question instead */
+            questionId?: number;
+            /** @description A subset of the question's options */
+            questionOptionIds?: number[];
+            /** @description Items a respondent accepts to count as reached (default 1) */
+            reachDepth?: number;
+            /** @description Largest combination the TURF search considers (default 3) */
+            maxCombinationSize?: number;
+        };
+        CreateProjectObjective: {
+            projectId: number;
+            summary: string;
+        };
+        OrgTemplateQuestion: {
+            /** @description The template (QuestionTemplates key) */
+            id: number;
+            clientId: number;
+            clientName: string;
+            clientTier: string;
+            name: string;
+            description: string | null;
+            questionPositionId: number | null;
+            questionId: number;
+            question: {
+                id: number;
+                questionText: string;
+                questionTitle: string | null;
+                questionTypeId: number;
+                randomizeOptions: boolean;
+                minChoices: number | null;
+                maxChoices: number | null;
+                s3File?: unknown;
+                questionOptions: {
+                    id: number;
+                    optionText: string;
+                    sortOrder: number;
+                    exclusive: boolean;
+                    isOther: boolean;
+                    isNotSure: boolean;
+                }[];
+            };
+        };
+        TargetQuestion: {
+            /** @enum {string} */
+            source: "system" | "question";
+            /** @description SystemQuestion or Questions key */
+            id: number;
+            projectQuestionId: number | null;
+            questionPositionId: number | null;
+            questionText: string;
+            questionLabel: string;
+            questionCode: string | null;
+            questionTypeId: number;
+            options: {
+                systemQuestionOptionId: number | null;
+                questionOptionId: number | null;
+                answerLabel: string;
+                filterSubtext: string | null;
+                regionId: number | null;
+                exclusive: boolean;
+                /** @description The project targets it now */
+                isTarget: boolean;
+                /** @description Past respondents in the regions who gave it */
+                count: number;
+            }[];
+        };
+        CreateQuestion: {
+            /** @description The project it is asked in; omit for a template question of the client */
+            projectId?: number | null;
+            questionText: string;
+            /** @description 1 single, 2 multiple, 3 text, 4 dropdown */
+            questionTypeId: 1 | 2 | 3 | 4;
+            questionTitle?: string | null;
+            randomizeOptions?: boolean;
+            minChoices?: number | null;
+            maxChoices?: number | null;
+            s3File?: components["schemas"]["FileRef"];
+            questionOptions?: {
+                /** @description PATCH: an existing option to keep (omit to add one) */
+                id?: number;
+                optionText: string;
+                /** @description Multiple choice: choosing it clears the others (None of these) */
+                exclusive?: boolean;
+                isOther?: boolean;
+                isNotSure?: boolean;
+            }[];
+            /** @description 1 Screener, 2 InsideLoop, 3 OutsideLoop (follow-up), 4 Awareness, 6 Custom, 7 BeforeLoop, 8 BeforeInsideLoop, 9-12 group positions; 5 is the framework's */
+            questionPositionId?: number;
+            /** @description Ask about one test option only */
+            testOptionId?: number | null;
+            routing?: components["schemas"]["Routing"];
+        };
+        FileRef: {
+            /** @description The key FileUploadUrl returned */
+            key: string;
+            /** @enum {string} */
+            fileType: "image/png" | "image/jpeg" | "image/webp" | "image/gif" | "application/pdf" | "video/mp4";
+            fileName?: string;
+        } | null;
+        Routing: {
+            /** @description Shown only to respondents who gave one of the options to each linked project question */
+            routingConditions: {
+                projectQuestionId: number;
+                questionOptionIds: number[];
+            }[];
+        } | null;
+        UpdateQuestion: {
+            questionText?: string;
+            questionTypeId?: 1 | 2 | 3 | 4;
+            questionTitle?: string | null;
+            randomizeOptions?: boolean;
+            minChoices?: number | null;
+            maxChoices?: number | null;
+            s3File?: components["schemas"]["FileRef"];
+            questionOptions?: {
+                /** @description PATCH: an existing option to keep (omit to add one) */
+                id?: number;
+                optionText: string;
+                /** @description Multiple choice: choosing it clears the others (None of these) */
+                exclusive?: boolean;
+                isOther?: boolean;
+                isNotSure?: boolean;
+            }[];
+            /** @description 1 Screener, 2 InsideLoop, 3 OutsideLoop (follow-up), 4 Awareness, 6 Custom, 7 BeforeLoop, 8 BeforeInsideLoop, 9-12 group positions; 5 is the framework's */
+            questionPositionId?: number;
+            /** @description Ask about one test option only */
+            testOptionId?: number | null;
+            routing?: components["schemas"]["Routing"];
+        };
+        SuperAdminTestOptionUpdate: {
+            conceptText?: string;
+            conceptDescription?: string | null;
+            file?: components["schemas"]["FileRef"];
+            sortOrder?: number;
+        };
+        SortedProjectQuestion: {
+            id: number;
+            questionId: number;
+            questionPositionId: number;
+            sortOrder: number;
+            /** @description SPEC 9: sort position (7 counts as 1) x 1,000,000 + sortOrder */
+            sortKey: number;
+        };
+        SortOrderChange: {
+            projectId: number;
+            /** @description Every project question of one position group, in the new order */
+            projectQuestionIds: number[];
+        };
+        ProcessSynthQuestion: {
+            projectId: number;
+            /** @description e.g. 'Which do you prefer? Salted / Sweet / Sour (select all)' */
+            text: string;
+            /** @description Default 6 (Custom) */
+            questionPositionId?: number;
+        };
+        ProjectsCollection: {
+            "@odata.count"?: number;
+            "@odata.nextLink"?: string;
+            value: components["schemas"]["Projects"][];
+        };
+        ProjectQuestionsCollection: {
+            "@odata.count"?: number;
+            "@odata.nextLink"?: string;
+            value: components["schemas"]["ProjectQuestions"][];
+        };
+        QuestionsCollection: {
+            "@odata.count"?: number;
+            "@odata.nextLink"?: string;
+            value: components["schemas"]["Questions"][];
+        };
+        QuestionTemplatesCollection: {
+            "@odata.count"?: number;
+            "@odata.nextLink"?: string;
+            value: components["schemas"]["QuestionTemplates"][];
+        };
+        TestOptionsCollection: {
+            "@odata.count"?: number;
+            "@odata.nextLink"?: string;
+            value: components["schemas"]["TestOptions"][];
+        };
+        FileUploadUrl: {
+            /** @description PUT the file's bytes here before expiresAt */
+            url: string;
+            /** @enum {string} */
+            method: "PUT";
+            /** @description Send these headers exactly (the content type is signed) */
+            headers: {
+                [key: string]: string;
+            };
+            /** @description Store it on the test option (file) or question (s3File) with fileType */
+            key: string;
+            fileName: string;
+            fileType: string;
+            maxBytes: number;
+            expiresAt: string;
+        };
+        ProjectFileUrl: {
+            /** @enum {string} */
+            source: "testOption" | "question";
+            testOptionId: number | null;
+            questionId: number | null;
+            key: string;
+            fileType: string | null;
+            fileName: string | null;
+            signedUrl: string;
+            expiresAt: string;
+        };
+        UploadedFile: {
+            key: string;
+            fileType: string;
+            size: number;
+        };
+        SamlIdentityProvider: {
+            id: number;
+            clientId: number;
+            providerName: string;
+            providerType: string;
+            entryPoint: string | null;
+            idpIssuer: string | null;
+            certificates: {
+                subject: string;
+                notAfter: string;
+                fingerprintSha256: string;
+            }[];
+            wantAuthnRequestsSigned: boolean;
+            emailDomains: string[];
+            isEnabled: boolean;
+            createdAt: string;
+            updatedAt: string | null;
+        };
+        CreateSaml: {
+            /** @description A name unique across the product (e.g. AcmeSSO); part of the linked identities' usernames */
+            providerName: string;
+            /** @description The IdP's SAML 2.0 metadata document (EntityDescriptor with an IDPSSODescriptor); or give entryPoint, idpCert and idpIssuer */
+            metadataXml?: string;
+            /** @description The IdP's single sign-on URL (HTTP-Redirect binding) */
+            entryPoint?: string;
+            /** @description The IdP's signing certificate: PEM, or the base64 of an X509Certificate element */
+            idpCert?: string;
+            /** @description The IdP's entity id: the Issuer of its assertions */
+            idpIssuer?: string;
+            /** @description Off: nobody signs in through this IdP (default on) */
+            isEnabled?: boolean;
+            /** @description Email domains whose users sign in through this IdP; a domain belongs to one IdP */
+            emailDomains: string[];
+        };
+        UpdateSaml: {
+            /** @description The IdP's SAML 2.0 metadata document (EntityDescriptor with an IDPSSODescriptor); or give entryPoint, idpCert and idpIssuer */
+            metadataXml?: string;
+            /** @description The IdP's single sign-on URL (HTTP-Redirect binding) */
+            entryPoint?: string;
+            /** @description The IdP's signing certificate: PEM, or the base64 of an X509Certificate element */
+            idpCert?: string;
+            /** @description The IdP's entity id: the Issuer of its assertions */
+            idpIssuer?: string;
+            /** @description Off: nobody signs in through this IdP (default on) */
+            isEnabled?: boolean;
+            emailDomains?: string[];
         };
         InviteUser: {
             /** Format: email */
@@ -6635,7 +7512,7 @@ export interface components {
             sourceUserAndClientId?: number;
             isInherited?: boolean;
             depth?: number;
-            user?: components["schemas"]["Users"] & (Record<string, never> | null);
+            user?: components["schemas"]["Users"];
             client?: components["schemas"]["Clients"];
             role?: components["schemas"]["UserClientRoles"];
             sourceClient?: components["schemas"]["Clients"];
@@ -6675,35 +7552,6 @@ export interface components {
             /** Format: date-time */
             expiresAt?: string | null;
         };
-        ProjectsCollection: {
-            "@odata.count"?: number;
-            "@odata.nextLink"?: string;
-            value: components["schemas"]["Projects"][];
-        };
-        ProjectsCreate: {
-            projectName: string;
-            projectTypeId: 1 | 2 | 3 | 4;
-            frameworkId?: number | null;
-            categoryId?: number | null;
-            /** @description An industry code: what benchmark 3 compares within. */
-            productType?: string | null;
-            /**
-             * Format: date
-             * @description NPD: the product's launch date.
-             */
-            launchDate?: string | null;
-            scheduleWavesRequired?: number | null;
-            scheduleFrequencyWeeks?: number | null;
-            /** Format: date */
-            scheduleStartDate?: string | null;
-            wavesRequired?: boolean;
-            schedulePause?: boolean;
-            splitCellQuota?: boolean;
-            isBranded?: boolean;
-            brandName?: string | null;
-            researchNote?: string | null;
-            activeProjectObjectiveId?: number | null;
-        };
         ProjectsUpdate: {
             projectName?: string;
             frameworkId?: number | null;
@@ -6732,16 +7580,6 @@ export interface components {
             "@odata.nextLink"?: string;
             value: components["schemas"]["ProjectStatuses"][];
         };
-        ProjectsRegionsCollection: {
-            "@odata.count"?: number;
-            "@odata.nextLink"?: string;
-            value: components["schemas"]["ProjectsRegions"][];
-        };
-        TestOptionsCollection: {
-            "@odata.count"?: number;
-            "@odata.nextLink"?: string;
-            value: components["schemas"]["TestOptions"][];
-        };
         TestOptionsCreate: {
             projectId: number;
             conceptText: string;
@@ -6757,43 +7595,10 @@ export interface components {
             file?: unknown;
             sortOrder?: number;
         };
-        QuestionsCollection: {
-            "@odata.count"?: number;
-            "@odata.nextLink"?: string;
-            value: components["schemas"]["Questions"][];
-        };
-        QuestionsCreate: {
-            projectId?: number | null;
-            questionText: string;
-            questionTitle?: string | null;
-            questionTypeId: 1 | 2 | 3 | 4;
-            marketReachEnabled?: boolean;
-            randomizeOptions?: boolean;
-            minChoices?: number | null;
-            maxChoices?: number | null;
-            /** @description {key, fileType}; signedUrl is added on read. */
-            s3File?: unknown;
-        };
-        QuestionsUpdate: {
-            questionText?: string;
-            questionTitle?: string | null;
-            questionTypeId?: 1 | 2 | 3 | 4;
-            marketReachEnabled?: boolean;
-            randomizeOptions?: boolean;
-            minChoices?: number | null;
-            maxChoices?: number | null;
-            /** @description {key, fileType}; signedUrl is added on read. */
-            s3File?: unknown;
-        };
         QuestionOptionsCollection: {
             "@odata.count"?: number;
             "@odata.nextLink"?: string;
             value: components["schemas"]["QuestionOptions"][];
-        };
-        QuestionTemplatesCollection: {
-            "@odata.count"?: number;
-            "@odata.nextLink"?: string;
-            value: components["schemas"]["QuestionTemplates"][];
         };
         QuestionTemplatesCreate: {
             questionId: number;
@@ -6801,24 +7606,10 @@ export interface components {
             description?: string | null;
             questionPositionId?: number | null;
         };
-        ProjectQuestionsCollection: {
-            "@odata.count"?: number;
-            "@odata.nextLink"?: string;
-            value: components["schemas"]["ProjectQuestions"][];
-        };
         ProjectObjectivesCollection: {
             "@odata.count"?: number;
             "@odata.nextLink"?: string;
             value: components["schemas"]["ProjectObjectives"][];
-        };
-        ProjectObjectivesCreate: {
-            projectId: number;
-            summary: string;
-        };
-        TargetsCollection: {
-            "@odata.count"?: number;
-            "@odata.nextLink"?: string;
-            value: components["schemas"]["Targets"][];
         };
         ProjectSharesCollection: {
             "@odata.count"?: number;
@@ -6937,7 +7728,7 @@ export interface components {
             /** Format: date-time */
             updatedAt?: string | null;
             region?: components["schemas"]["Regions"];
-            updatedByUser?: components["schemas"]["Users"] & (Record<string, never> | null);
+            updatedByUser?: components["schemas"]["Users"];
         };
         TranslatedTextRegionsUpdate: {
             translatedText?: string;
@@ -7145,7 +7936,7 @@ export interface components {
             updatedAt?: string | null;
             client?: components["schemas"]["Clients"];
             project?: components["schemas"]["Projects"] & (Record<string, never> | null);
-            user?: components["schemas"]["Users"] & (Record<string, never> | null);
+            user?: components["schemas"]["Users"];
             resultsAiMessages?: components["schemas"]["ResultsAiMessages"][];
             "resultsAiMessages@odata.count"?: number;
         };
@@ -7171,7 +7962,7 @@ export interface components {
             updatedAt?: string | null;
             client?: components["schemas"]["Clients"];
             project?: components["schemas"]["Projects"] & (Record<string, never> | null);
-            user?: components["schemas"]["Users"] & (Record<string, never> | null);
+            user?: components["schemas"]["Users"];
             resultsAiThread?: components["schemas"]["ResultsAiThreads"] | null;
         };
         ResultsAiThreadsCreate: {
@@ -7257,7 +8048,7 @@ export interface components {
             /** Format: date-time */
             createdAt?: string;
             client?: components["schemas"]["Clients"];
-            user?: components["schemas"]["Users"] & (Record<string, never> | null);
+            user?: components["schemas"]["Users"];
             project?: components["schemas"]["Projects"] & (Record<string, never> | null);
             prompt?: components["schemas"]["Prompts"];
         };
@@ -7416,6 +8207,17 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             /** @description Email or password is incorrect */
             401: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A temporary password (typename NewPasswordRequired): choose a new one with NewPasswordRequired */
+            403: {
                 headers: {
                     /** @description Trace id to quote to support */
                     "x-error-trace-id": string;
@@ -9142,6 +9944,1432 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Projects_list: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
+                /** @description Page size, at most 1000 (default 100) */
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of rows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectsCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    Projects_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateProject"];
+            };
+        };
+        responses: {
+            /** @description The new project */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Projects"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    Projects_DeleteRegions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectRegionIds"];
+            };
+        };
+        responses: {
+            /** @description The project's remaining regions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectsRegionsCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    Projects_ChangeTargets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangeTargets"];
+            };
+        };
+        responses: {
+            /** @description The project's targets */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TargetsCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    Projects_CreatePriceSensitivities: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PriceSensitivitiesBody"];
+            };
+        };
+        responses: {
+            /** @description The set-up */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceSensitivities"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    Projects_UpdatePriceSensitivities: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PriceSensitivitiesBody"];
+            };
+        };
+        responses: {
+            /** @description The set-up */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceSensitivities"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    Projects_DeletePriceSensitivities: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    Projects_CreateMarketReach: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MarketReachBody"];
+            };
+        };
+        responses: {
+            /** @description The set-up */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MarketReach"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    Projects_UpdateMarketReach: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MarketReachBody"];
+            };
+        };
+        responses: {
+            /** @description The set-up */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MarketReach"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    Projects_DeleteMarketReach: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    Projects_PriceSensitivities: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The set-up */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceSensitivities"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Projects_MarketReach: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The set-up */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MarketReach"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    ProjectObjectives_list: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
+                /** @description Page size, at most 1000 (default 100) */
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of rows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectObjectivesCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    ProjectObjectives_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateProjectObjective"];
+            };
+        };
+        responses: {
+            /** @description The objective */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectObjectives"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    ProjectObjectives_get: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+            };
+            header?: never;
+            path: {
+                /** @description ProjectObjectives key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The row */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectObjectives"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    ProjectObjectives_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ProjectObjectives key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    Questions_OrgTemplatesQuestions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The templates, nearest client first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        value: components["schemas"]["OrgTemplateQuestion"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    Questions_OrgTemplatesQuestion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Questions key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The template with its question and options */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrgTemplateQuestion"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Questions_TargetQuestionsWithCounts: {
+        parameters: {
+            query: {
+                projectId: string;
+                /** @description The project's questions at this position (default: 1, 4 and 7) */
+                questionPosition?: string;
+                /** @description JSON: {regionIds, filterIds, dateFrom, dateTo, panelType} */
+                filters?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The targetable questions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        value: components["schemas"]["TargetQuestion"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Questions_list: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
+                /** @description Page size, at most 1000 (default 100) */
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of rows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestionsCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    Questions_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateQuestion"];
+            };
+        };
+        responses: {
+            /** @description The question with its options and project question */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Questions"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    Questions_get: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+            };
+            header?: never;
+            path: {
+                /** @description Questions key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The row */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Questions"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Questions_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Questions key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateQuestion"];
+            };
+        };
+        responses: {
+            /** @description The question */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Questions"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    Questions_SuperAdminUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Questions key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateQuestion"];
+            };
+        };
+        responses: {
+            /** @description The question */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Questions"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    TestOptions_SuperAdminUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description TestOptions key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SuperAdminTestOptionUpdate"];
+            };
+        };
+        responses: {
+            /** @description The test option */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestOptions"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    Questions_DeleteTemplateQuestion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Questions key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    ProjectQuestions_SortOrderChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SortOrderChange"];
+            };
+        };
+        responses: {
+            /** @description The group in its new order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        value: components["schemas"]["SortedProjectQuestion"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    ProjectQuestions_ProcessSynthQuestion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProcessSynthQuestion"];
+            };
+        };
+        responses: {
+            /** @description The new project question with its question and options */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectQuestions"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    Projects_GetTrashed: {
+        parameters: {
+            query?: {
+                /** @description Properties to return */
+                $select?: string;
+                /** @description Navigation properties to include */
+                $expand?: string;
+                /** @description Further filter (deletedAt ne null always applies) */
+                $filter?: string;
+                /** @description Default deletedAt desc */
+                $orderby?: string;
+                /** @description Page size, at most 1000 (default 100) */
+                $top?: string;
+                /** @description Rows to skip */
+                $skip?: string;
+                /** @description true adds @odata.count */
+                $count?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deleted rows, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectsCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    Projects_Undelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The restored row */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Projects"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    ProjectQuestions_GetTrashed: {
+        parameters: {
+            query?: {
+                /** @description Properties to return */
+                $select?: string;
+                /** @description Navigation properties to include */
+                $expand?: string;
+                /** @description Further filter (deletedAt ne null always applies) */
+                $filter?: string;
+                /** @description Default deletedAt desc */
+                $orderby?: string;
+                /** @description Page size, at most 1000 (default 100) */
+                $top?: string;
+                /** @description Rows to skip */
+                $skip?: string;
+                /** @description true adds @odata.count */
+                $count?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deleted rows, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectQuestionsCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    ProjectQuestions_Undelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ProjectQuestions key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The restored row */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectQuestions"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    Questions_GetTrashed: {
+        parameters: {
+            query?: {
+                /** @description Properties to return */
+                $select?: string;
+                /** @description Navigation properties to include */
+                $expand?: string;
+                /** @description Further filter (deletedAt ne null always applies) */
+                $filter?: string;
+                /** @description Default deletedAt desc */
+                $orderby?: string;
+                /** @description Page size, at most 1000 (default 100) */
+                $top?: string;
+                /** @description Rows to skip */
+                $skip?: string;
+                /** @description true adds @odata.count */
+                $count?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deleted rows, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestionsCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    Questions_Undelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Questions key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The restored row */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Questions"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    QuestionTemplates_GetTrashed: {
+        parameters: {
+            query?: {
+                /** @description Properties to return */
+                $select?: string;
+                /** @description Navigation properties to include */
+                $expand?: string;
+                /** @description Further filter (deletedAt ne null always applies) */
+                $filter?: string;
+                /** @description Default deletedAt desc */
+                $orderby?: string;
+                /** @description Page size, at most 1000 (default 100) */
+                $top?: string;
+                /** @description Rows to skip */
+                $skip?: string;
+                /** @description true adds @odata.count */
+                $count?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deleted rows, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestionTemplatesCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    QuestionTemplates_Undelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description QuestionTemplates key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The restored row */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestionTemplates"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    TestOptions_GetTrashed: {
+        parameters: {
+            query?: {
+                /** @description Properties to return */
+                $select?: string;
+                /** @description Navigation properties to include */
+                $expand?: string;
+                /** @description Further filter (deletedAt ne null always applies) */
+                $filter?: string;
+                /** @description Default deletedAt desc */
+                $orderby?: string;
+                /** @description Page size, at most 1000 (default 100) */
+                $top?: string;
+                /** @description Rows to skip */
+                $skip?: string;
+                /** @description true adds @odata.count */
+                $count?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deleted rows, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestOptionsCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    TestOptions_Undelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description TestOptions key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The restored row */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestOptions"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    Projects_FileUploadUrl: {
+        parameters: {
+            query: {
+                fileName: string;
+                /** @description One of image/png, image/jpeg, image/webp, image/gif, application/pdf, video/mp4 */
+                fileType: string;
+                /** @description Bytes; checked against the type's limit (S3 then signs it) */
+                fileSize?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Where to upload */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileUploadUrl"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The file is larger than its type allows */
+            413: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Clients_FileUploadUrl: {
+        parameters: {
+            query: {
+                fileName: string;
+                /** @description One of image/png, image/jpeg, image/webp, image/gif, application/pdf, video/mp4 */
+                fileType: string;
+                /** @description Bytes; checked against the type's limit (S3 then signs it) */
+                fileSize?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Clients key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Where to upload */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileUploadUrl"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The file is larger than its type allows */
+            413: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Projects_ProjectFileUrls: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The files */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        value: components["schemas"]["ProjectFileUrl"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Files_upload: {
+        parameters: {
+            query: {
+                /** @description The signed token of the URL */
+                token: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "image/png": string;
+                "image/jpeg": string;
+                "image/webp": string;
+                "image/gif": string;
+                "application/pdf": string;
+                "video/mp4": string;
+            };
+        };
+        responses: {
+            /** @description Stored */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadedFile"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description The link is not valid or has expired */
+            403: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Files are stored in S3 on this server */
+            404: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A file was already uploaded with this link */
+            409: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The file is larger than its type allows */
+            413: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Files_download: {
+        parameters: {
+            query: {
+                /** @description The signed token of the URL */
+                token: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/webp": string;
+                    "image/gif": string;
+                    "application/pdf": string;
+                    "video/mp4": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description The link is not valid or has expired */
+            403: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             404: components["responses"]["NotFound"];
         };
     };
@@ -10973,74 +13201,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
         };
     };
-    Projects_list: {
-        parameters: {
-            query?: {
-                /** @description Comma-separated properties to return, e.g. id,projectName */
-                $select?: components["parameters"]["select"];
-                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
-                $expand?: components["parameters"]["expand"];
-                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
-                $filter?: components["parameters"]["filter"];
-                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
-                $orderby?: components["parameters"]["orderby"];
-                /** @description Page size, at most 1000 (default 100) */
-                $top?: components["parameters"]["top"];
-                /** @description Rows to skip */
-                $skip?: components["parameters"]["skip"];
-                /** @description true adds @odata.count, the number of matching rows */
-                $count?: components["parameters"]["count"];
-                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
-                $apply?: components["parameters"]["apply"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of rows */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProjectsCollection"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-        };
-    };
-    Projects_create: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ProjectsCreate"];
-            };
-        };
-        responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Projects"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
-        };
-    };
     Projects_get: {
         parameters: {
             query?: {
@@ -11545,138 +13705,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
         };
     };
-    Questions_list: {
-        parameters: {
-            query?: {
-                /** @description Comma-separated properties to return, e.g. id,projectName */
-                $select?: components["parameters"]["select"];
-                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
-                $expand?: components["parameters"]["expand"];
-                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
-                $filter?: components["parameters"]["filter"];
-                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
-                $orderby?: components["parameters"]["orderby"];
-                /** @description Page size, at most 1000 (default 100) */
-                $top?: components["parameters"]["top"];
-                /** @description Rows to skip */
-                $skip?: components["parameters"]["skip"];
-                /** @description true adds @odata.count, the number of matching rows */
-                $count?: components["parameters"]["count"];
-                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
-                $apply?: components["parameters"]["apply"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of rows */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["QuestionsCollection"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-        };
-    };
-    Questions_create: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["QuestionsCreate"];
-            };
-        };
-        responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Questions"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
-        };
-    };
-    Questions_get: {
-        parameters: {
-            query?: {
-                /** @description Comma-separated properties to return, e.g. id,projectName */
-                $select?: components["parameters"]["select"];
-                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
-                $expand?: components["parameters"]["expand"];
-            };
-            header?: never;
-            path: {
-                /** @description Questions key */
-                key: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The row */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Questions"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-        };
-    };
-    Questions_update: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Questions key */
-                key: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["QuestionsUpdate"];
-            };
-        };
-        responses: {
-            /** @description Updated */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Questions"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-        };
-    };
     QuestionOptions_count: {
         parameters: {
             query?: {
@@ -12083,132 +14111,6 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-        };
-    };
-    ProjectObjectives_list: {
-        parameters: {
-            query?: {
-                /** @description Comma-separated properties to return, e.g. id,projectName */
-                $select?: components["parameters"]["select"];
-                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
-                $expand?: components["parameters"]["expand"];
-                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
-                $filter?: components["parameters"]["filter"];
-                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
-                $orderby?: components["parameters"]["orderby"];
-                /** @description Page size, at most 1000 (default 100) */
-                $top?: components["parameters"]["top"];
-                /** @description Rows to skip */
-                $skip?: components["parameters"]["skip"];
-                /** @description true adds @odata.count, the number of matching rows */
-                $count?: components["parameters"]["count"];
-                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
-                $apply?: components["parameters"]["apply"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of rows */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProjectObjectivesCollection"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-        };
-    };
-    ProjectObjectives_create: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ProjectObjectivesCreate"];
-            };
-        };
-        responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProjectObjectives"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
-        };
-    };
-    ProjectObjectives_get: {
-        parameters: {
-            query?: {
-                /** @description Comma-separated properties to return, e.g. id,projectName */
-                $select?: components["parameters"]["select"];
-                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
-                $expand?: components["parameters"]["expand"];
-            };
-            header?: never;
-            path: {
-                /** @description ProjectObjectives key */
-                key: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The row */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProjectObjectives"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-        };
-    };
-    ProjectObjectives_delete: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description ProjectObjectives key */
-                key: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Deleted */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
         };
     };
     Targets_count: {

@@ -7,6 +7,8 @@ export const ERROR_CODES = {
   ODataQueryError: 400,
   Unauthorized: 401,
   Forbidden: 403,
+  /** PasswordLogin with a temporary password: call NewPasswordRequired (SPEC 7). */
+  NewPasswordRequired: 403,
   NotFound: 404,
   MethodNotAllowed: 405,
   Conflict: 409,

@@ -1,19 +1,25 @@
 // The account flows as a person meets them, through the real routes and real tokens: an Admin
 // invites a new person, the invite arrives (read from the dev mailbox as staff), the person accepts
-// it, signs in, refreshes, logs out, forgets the password and resets it from the emailed link.
+// it, signs in, refreshes, logs out, forgets the password, resets it from the emailed link, signs in
+// again, and signs in through the client's SAML identity provider.
 // Then the edges: no account enumeration, rate limits, used / replaced / expired tokens,
 // temporary passwords (NewPasswordRequired) and GetInvite.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { login, realApp, refreshCookie, TEST_PUBLIC_URL } from "../helpers/app.ts";
-import type { App } from "../../api/src/app.ts";
+import { newApp, type App } from "../../api/src/app.ts";
+import { registry } from "../../api/src/entities/index.ts";
+import { bearerAuthenticate } from "../../api/src/auth/authenticate.ts";
+import { bunPasswords } from "../../api/src/auth/passwords-bun.ts";
+import { IDP_CERT, IDP_ENTITY_ID, IDP_SSO_URL, PUBLIC_URL, SP_ENTITY_ID, samlSignIn } from "../helpers/saml-idp.ts";
 
 let tdb: TestDb;
 let app: App;
+let key: CryptoKey;
 let staffToken: string;
 beforeAll(async () => {
   tdb = await createTestDb();
-  ({ app } = await realApp(tdb.db));
+  ({ app, key } = await realApp(tdb.db));
   staffToken = (await login(app, "staff@ideally.test")).token;
 });
 afterAll(async () => {
@@ -138,8 +144,31 @@ describe("a new person's way in, start to finish", () => {
     const reused = await post("/auth/Login/ResetPassword", { token: tokenOf(reset!.links[0]!), password: "third-Password-3" });
     expect(reused.status, "the reset link works once").toBe(400);
     expect(reused.body.detail).toBe("token_used");
+
+    // Single sign-on: the Admin configures Acme Team A's identity provider on the security page
+    // (the fixture's AcmeSSO, for @acme.test), and the person signs in through it.
+    const sso = await post("/api/v1/CognitoIdps(1001)/UpdateSaml", { entryPoint: IDP_SSO_URL, idpIssuer: IDP_ENTITY_ID, idpCert: IDP_CERT }, { token: admin.token, clientId: 1003 });
+    expect(sso.status, JSON.stringify(sso.body)).toBe(200);
+    const methods = await req(app, "GET", `/auth/Login/GetLoginMethods/${email}`);
+    expect(methods.body.saml, "the login page offers single sign-on").toEqual({ providerName: "AcmeSSO" });
+    const { token: samlToken, loc } = await samlSignIn(ssoApp(), email);
+    expect(samlToken, `signed in through SAML (${loc})`).toBeString();
+    expect((await req(app, "GET", "/api/v1/Projects?$select=id", { token: samlToken, clientId: 1003 })).status).toBe(200);
   });
 });
+
+/** The same server with its single sign-on settings (public URL and service-provider entity id). */
+function ssoApp(): App {
+  return newApp({
+    db: tdb.db,
+    registry,
+    authenticate: bearerAuthenticate(key),
+    auth: {
+      db: tdb.db, key, passwords: bunPasswords, linkedInEnabled: false, clientIp: () => "127.0.0.1", secureCookies: false,
+      sso: { publicUrl: PUBLIC_URL, saml: { entityId: SP_ENTITY_ID }, linkedIn: null },
+    },
+  });
+}
 
 describe("forgot password", () => {
   test("answers 204 alike for known and unknown emails; only a real account gets an email", async () => {
@@ -248,8 +277,12 @@ describe("reset tokens", () => {
 
 describe("temporary passwords (NewPasswordRequired)", () => {
   test("the temporary password is proven, the new one set, and the person signed in", async () => {
-    // viewer@acme.test is FORCE_CHANGE_PASSWORD in the fixtures, with the fixture password.
+    // viewer@acme.test gets a temporary password (as SuperAdminUserCreate gives one).
     await tdb.db`delete from auth_attempts`;
+    await tdb.db`update cognito_users set status = 'FORCE_CHANGE_PASSWORD' where user_id = 9005 and cognito_idp_id is null`;
+    const plain = await post("/auth/Login/PasswordLogin", { email: "viewer@acme.test", password: "Password123!" });
+    expect(plain.status, "a temporary password does not sign in by itself").toBe(403);
+    expect(plain.body.typename, "the login page learns to ask for a new password").toBe("NewPasswordRequired");
     const [{ hash }] = (await tdb.db`select password_hash as hash from users where email = 'viewer@acme.test'`) as unknown as [{ hash: string }];
     try {
       const wrong = await post("/auth/Login/NewPasswordRequired", { email: "viewer@acme.test", password: "not-the-temp", newPassword: "brand-New-Password-1" });

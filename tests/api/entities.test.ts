@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { call, testApp } from "../helpers/app.ts";
-import type { App } from "../../api/src/app.ts";
+import { newApp, type App } from "../../api/src/app.ts";
+import { registry } from "../../api/src/entities/index.ts";
 import { withTenant } from "../../api/src/db/tx.ts";
 
 let tdb: TestDb;
@@ -183,15 +184,43 @@ describe("writes", () => {
   });
 
   test("DELETE on a soft-delete set moves the row to the trash", async () => {
-    const del = await call(app, "acmeUser", 1003, "DELETE", "/api/v1/TestOptions(1002)");
+    // Test option 1004 belongs to a Draft project (1003), which can still be edited.
+    const del = await call(app, "acmeUser", 1003, "DELETE", "/api/v1/TestOptions(1004)");
     expect(del.status).toBe(204);
-    expect((await call(app, "acmeUser", 1003, "GET", "/api/v1/TestOptions(1002)")).status).toBe(404);
-    const [row] = await tdb.db`select deleted_at from test_options where id = 1002`;
+    expect((await call(app, "acmeUser", 1003, "GET", "/api/v1/TestOptions(1004)")).status).toBe(404);
+    const [row] = await tdb.db`select deleted_at from test_options where id = 1004`;
     expect(row!.deleted_at, "the row is kept with deleted_at").not.toBeNull();
   });
 
   test("global reference data is written by staff only", async () => {
     const res = await call(app, "acmeAdmin", 1003, "PATCH", "/api/v1/Prompts(1001)", { name: "x" });
     expect(res.status).toBe(403);
+  });
+});
+
+describe("errors", () => {
+  test("an unexpected failure answers 500 in the error shape, with a trace id and no internals", async () => {
+    const broken = newApp({
+      db: tdb.db,
+      registry,
+      authenticate: async () => {
+        throw new Error("connect ECONNREFUSED 10.0.0.7:5432 at Socket.internalConnect (node:net:1)");
+      },
+    });
+    const errors: unknown[] = [];
+    const orig = console.error;
+    console.error = (...a: unknown[]) => void errors.push(a);
+    try {
+      const res = await broken.request("/api/v1/Projects");
+      expect(res.status).toBe(500);
+      const text = await res.text();
+      expect(JSON.parse(text)).toEqual({ typename: "InternalError", message: "An unexpected error occurred" });
+      expect(text, "no message, path or stack of the failure").not.toMatch(/ECONNREFUSED|node:net|at Socket/);
+      const trace = res.headers.get("x-error-trace-id")!;
+      expect(trace).toMatch(/^[0-9a-f-]{36}$/);
+      expect(JSON.stringify(errors), "the server log keeps the failure with the trace id").toContain(trace);
+    } finally {
+      console.error = orig;
+    }
   });
 });

@@ -6,10 +6,6 @@
 // disabled IdP.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createVerify } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
-import { inflateRawSync } from "node:zlib";
-import { SignedXml } from "xml-crypto";
 import { newApp, type App } from "../../api/src/app.ts";
 import { registry } from "../../api/src/entities/index.ts";
 import { loadSigningKey } from "../../api/src/auth/keys.ts";
@@ -18,19 +14,10 @@ import { bunPasswords } from "../../api/src/auth/passwords-bun.ts";
 import type { SsoDeps } from "../../api/src/auth/sso.ts";
 import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { login, refreshCookie } from "../helpers/app.ts";
-
-const FIX = resolve(import.meta.dir, "../fixtures/saml");
-const pem = (name: string) => readFileSync(resolve(FIX, name), "utf8");
-const IDP_KEY = pem("idp-key.pem");
-const IDP_CERT = pem("idp-cert.pem");
-const OTHER_KEY = pem("other-key.pem");
-
-const PUBLIC_URL = "https://ideally.example";
-const SP_ENTITY_ID = `${PUBLIC_URL}/auth/Saml/Metadata`;
-const ACS = `${PUBLIC_URL}/auth/Saml/Acs`;
-const IDP_ENTITY_ID = "https://idp.acme-sso.test/entity";
-const IDP_SSO_URL = "https://idp.acme-sso.test/sso";
-const DOMAIN = "acme-sso.test";
+import {
+  ACS, DOMAIN, IDP_CERT, IDP_ENTITY_ID, IDP_KEY, IDP_SSO_URL, OTHER_KEY, PUBLIC_URL, SP_ENTITY_ID, pem, minutes,
+  postAcs as idpPostAcs, response, signedAssertion, startLogin as idpStartLogin, type AssertionOpts, type AuthnRequest,
+} from "../helpers/saml-idp.ts";
 
 let tdb: TestDb;
 let app: App;
@@ -80,95 +67,10 @@ const api = (token: string, method: string, path: string, clientId: number | nul
     body: body === undefined ? undefined : JSON.stringify(body),
   });
 
-// ---- the test identity provider ----
+// ---- the test identity provider (tests/helpers/saml-idp.ts), bound to this file's app ----
 
-interface AuthnRequest {
-  id: string;
-  relayState: string;
-  xml: string;
-}
-
-/** Starts a sign-in at our Login and reads the AuthnRequest out of the redirect, as the IdP would. */
-async function startLogin(email = `ann@${DOMAIN}`, state = "state-0123456789"): Promise<AuthnRequest> {
-  const res = await app.request(`/auth/Saml/Login?email=${encodeURIComponent(email)}&state=${state}`);
-  expect(res.status, "Login redirects").toBe(302);
-  const loc = new URL(res.headers.get("location")!);
-  expect(`${loc.origin}${loc.pathname}`, `to the IdP (got ${loc})`).toBe(IDP_SSO_URL);
-  const xml = inflateRawSync(Buffer.from(loc.searchParams.get("SAMLRequest")!, "base64")).toString("utf8");
-  const id = /ID="([^"]+)"/.exec(xml)![1]!;
-  return { id, relayState: loc.searchParams.get("RelayState")!, xml };
-}
-
-interface AssertionOpts {
-  nameId?: string;
-  email?: string;
-  audience?: string;
-  issuer?: string;
-  inResponseTo?: string | null;
-  notBefore?: Date;
-  notOnOrAfter?: Date;
-  issueInstant?: Date;
-  id?: string;
-}
-
-const iso = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, "Z");
-const minutes = (n: number) => new Date(Date.now() + n * 60_000);
-
-/** An Assertion, signed (enveloped signature after its Issuer) with the given key. */
-function signedAssertion(o: AssertionOpts = {}, key = IDP_KEY): string {
-  const id = o.id ?? `_a${crypto.randomUUID().replace(/-/g, "")}`;
-  const nameId = o.nameId ?? `ann@${DOMAIN}`;
-  const confirm = o.inResponseTo === null ? "" : ` InResponseTo="${o.inResponseTo}"`;
-  const xml =
-    `<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${id}" Version="2.0" IssueInstant="${iso(o.issueInstant ?? new Date())}">` +
-    `<saml:Issuer>${o.issuer ?? IDP_ENTITY_ID}</saml:Issuer>` +
-    `<saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress">${nameId}</saml:NameID>` +
-    `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer">` +
-    `<saml:SubjectConfirmationData${confirm} NotOnOrAfter="${iso(o.notOnOrAfter ?? minutes(5))}" Recipient="${ACS}"/>` +
-    `</saml:SubjectConfirmation></saml:Subject>` +
-    `<saml:Conditions NotBefore="${iso(o.notBefore ?? minutes(-1))}" NotOnOrAfter="${iso(o.notOnOrAfter ?? minutes(5))}">` +
-    `<saml:AudienceRestriction><saml:Audience>${o.audience ?? SP_ENTITY_ID}</saml:Audience></saml:AudienceRestriction></saml:Conditions>` +
-    `<saml:AuthnStatement AuthnInstant="${iso(new Date())}" SessionIndex="_s1"><saml:AuthnContext>` +
-    `<saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef>` +
-    `</saml:AuthnContext></saml:AuthnStatement>` +
-    `<saml:AttributeStatement><saml:Attribute Name="email"><saml:AttributeValue>${o.email ?? nameId}</saml:AttributeValue></saml:Attribute></saml:AttributeStatement>` +
-    `</saml:Assertion>`;
-  const sig = new SignedXml({
-    privateKey: key,
-    signatureAlgorithm: "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256",
-    canonicalizationAlgorithm: "http://www.w3.org/2001/10/xml-exc-c14n#",
-  });
-  sig.addReference({
-    xpath: "//*[local-name(.)='Assertion']",
-    digestAlgorithm: "http://www.w3.org/2001/04/xmlenc#sha256",
-    transforms: ["http://www.w3.org/2000/09/xmldsig#enveloped-signature", "http://www.w3.org/2001/10/xml-exc-c14n#"],
-  });
-  sig.computeSignature(xml, { location: { reference: "//*[local-name(.)='Issuer']", action: "after" } });
-  return sig.getSignedXml();
-}
-
-/** A Response carrying an assertion, base64 as the HTTP-POST binding sends it. */
-function response(assertion: string, inResponseTo: string | null): string {
-  const irt = inResponseTo === null ? "" : ` InResponseTo="${inResponseTo}"`;
-  const xml =
-    `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ` +
-    `ID="_r${crypto.randomUUID().replace(/-/g, "")}" Version="2.0" IssueInstant="${iso(new Date())}" Destination="${ACS}"${irt}>` +
-    `<saml:Issuer>${IDP_ENTITY_ID}</saml:Issuer>` +
-    `<samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>` +
-    assertion +
-    `</samlp:Response>`;
-  return Buffer.from(xml).toString("base64");
-}
-
-async function postAcs(samlResponse: string, relayState: string): Promise<URL> {
-  const res = await app.request("/auth/Saml/Acs", {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ SAMLResponse: samlResponse, RelayState: relayState }).toString(),
-  });
-  expect(res.status, "the ACS always redirects the browser").toBe(302);
-  return new URL(res.headers.get("location")!);
-}
+const startLogin = (email?: string, state?: string) => idpStartLogin(app, email, state);
+const postAcs = (samlResponse: string, relayState: string) => idpPostAcs(app, samlResponse, relayState);
 
 function expectRefused(loc: URL, reason: string) {
   expect(`${loc.origin}${loc.pathname}`, `to the error page (got ${loc})`).toBe(`${PUBLIC_URL}/auth/saml/error`);

@@ -233,7 +233,9 @@ describe("Users/InheritedUserCount", () => {
 describe("Users/CognitoStatus", () => {
   test("per user of the client: login status and last login", async () => {
     await sql()`update users set last_login_at = '2025-06-01T10:00:00Z' where id = 9004`;
+    await sql()`update cognito_users set status = 'FORCE_CHANGE_PASSWORD' where user_id = 9005 and cognito_idp_id is null`;
     const r = await as("acmeAdmin", "GET", "/api/v1/Users/CognitoStatus", { clientId: 1003 });
+    await sql()`update cognito_users set status = 'CONFIRMED' where user_id = 9005 and cognito_idp_id is null`;
     expect(r.status).toBe(200);
     const by = Object.fromEntries(r.body.value.map((u: any) => [u.userId, u]));
     expect(Object.keys(by).sort()).toEqual(["9003", "9004", "9005"]);
@@ -522,10 +524,20 @@ describe("Users SuperAdminUserCreate and SuperAdminUserUpdate", () => {
       memberships: [{ clientId: 1004, clientName: "Acme Team B", tier: "Team", roleId: 1 }],
       cognitoUsers: [{ cognitoIdpId: null, username: "new.person@acme.test", status: "FORCE_CHANGE_PASSWORD" }],
     });
-    const { token } = await login(real, "new.person@acme.test", r.body.temporaryPassword);
+    const pending = await as("acmeAdmin", "GET", "/api/v1/Users/CognitoStatus", { clientId: 1004 });
+    expect(pending.body.value.find((u: any) => u.userId === created.id).status).toBe("force-change");
+    // The temporary password alone does not sign in: the person chooses their own first.
+    await expect(login(real, "new.person@acme.test", r.body.temporaryPassword)).rejects.toThrow("NewPasswordRequired");
+    const first = await real.request("/auth/Login/NewPasswordRequired", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "new.person@acme.test", password: r.body.temporaryPassword, newPassword: "Chosen-password-1" }),
+    });
+    expect(first.status).toBe(200);
+    const { token } = await login(real, "new.person@acme.test", "Chosen-password-1");
     expect((await withToken(token, "GET", "/api/v1/Users/Me", { clientId: 1004 })).body.client.role).toEqual({ id: 1, roleName: "Admin" });
     const status = await as("acmeAdmin", "GET", "/api/v1/Users/CognitoStatus", { clientId: 1004 });
-    expect(status.body.value.find((u: any) => u.userId === created.id).status).toBe("force-change");
+    expect(status.body.value.find((u: any) => u.userId === created.id).status, "their own password now").toBe("confirmed");
   });
 
   test("staff users and roles; bad input", async () => {
@@ -568,7 +580,8 @@ describe("Users SuperAdminUserCreate and SuperAdminUserUpdate", () => {
     expect(reset.status, "a password reset needs the hasher: the data-only app answers 503").toBe(503);
     const realReset = await asSuper("POST", `/api/v1/Users(${created.id})/SuperAdminUserUpdate`, { resetPassword: true });
     expect(realReset.status).toBe(200);
-    await login(real, "new.person@acme.test", realReset.body.temporaryPassword);
+    // The new temporary password is right, and asks for a password of the person's own.
+    await expect(login(real, "new.person@acme.test", realReset.body.temporaryPassword)).rejects.toThrow("NewPasswordRequired");
   });
 
   test("update: a new email renames the password login, and sign-in follows it", async () => {

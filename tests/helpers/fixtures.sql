@@ -72,7 +72,7 @@ insert into cognito_users (id, user_id, cognito_idp_id, username, status, extern
   (9002, 9002, null, 'ops@ideally.test', 'CONFIRMED', null),
   (9003, 9003, null, 'admin@acme.test', 'CONFIRMED', null),
   (9004, 9004, null, 'user@acme.test', 'CONFIRMED', null),
-  (9005, 9005, null, 'viewer@acme.test', 'FORCE_CHANGE_PASSWORD', null),
+  (9005, 9005, null, 'viewer@acme.test', 'CONFIRMED', null),
   (9006, 9006, null, 'admin@globex.test', 'CONFIRMED', null),
   (9013, 9003, 1001, 'AcmeSSO_admin@acme.test', 'EXTERNAL_PROVIDER', 'admin@acme.test');
 

@@ -94,6 +94,7 @@ export function registerAuthRoutes(app: App, deps: AuthRouteDeps, mailer?: Maile
         200: { description: "Signed in", content: { "application/json": { schema: AccessToken } } },
         ...authErrors,
         401: errorResponse("Email or password is incorrect"),
+        403: errorResponse("A temporary password (typename NewPasswordRequired): choose a new one with NewPasswordRequired"),
       },
     },
     async (c) => {

@@ -84,6 +84,10 @@ export async function passwordLogin(
     throw new ApiError("Unauthorized", "Email or password is incorrect");
   }
   await q.clearAttempts(deps.db, accountKey);
+  if (user.passwordStatus === "FORCE_CHANGE_PASSWORD") {
+    // The temporary password was right; the person must choose their own before signing in.
+    throw new ApiError("NewPasswordRequired", "Choose a new password to finish signing in", "new_password_required");
+  }
   return startSession(deps, user, "password", meta);
 }
 

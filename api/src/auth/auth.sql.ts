@@ -11,12 +11,15 @@ export interface LoginUser {
   isStaff: boolean;
   isSuperAdmin: boolean;
   disabled: boolean;
+  /** Status of the password identity (cognito_users without an IdP), if any. */
+  passwordStatus: string | null;
 }
 
 export async function userByEmail(db: Sql, email: string): Promise<LoginUser | undefined> {
   const [u] = await db<LoginUser[]>`
     select u.id, u.email, u.password_hash as "passwordHash", u.is_staff as "isStaff",
-           (u.is_staff and r.role_name = 'SuperAdmin') as "isSuperAdmin", (u.disabled_at is not null) as disabled
+           (u.is_staff and r.role_name = 'SuperAdmin') as "isSuperAdmin", (u.disabled_at is not null) as disabled,
+           (select cu.status from cognito_users cu where cu.user_id = u.id and cu.cognito_idp_id is null limit 1) as "passwordStatus"
     from users u join user_roles r on r.id = u.role_id
     where lower(u.email) = lower(${email})`;
   return u;
@@ -25,7 +28,8 @@ export async function userByEmail(db: Sql, email: string): Promise<LoginUser | u
 export async function userById(db: Sql, id: number): Promise<LoginUser | undefined> {
   const [u] = await db<LoginUser[]>`
     select u.id, u.email, u.password_hash as "passwordHash", u.is_staff as "isStaff",
-           (u.is_staff and r.role_name = 'SuperAdmin') as "isSuperAdmin", (u.disabled_at is not null) as disabled
+           (u.is_staff and r.role_name = 'SuperAdmin') as "isSuperAdmin", (u.disabled_at is not null) as disabled,
+           (select cu.status from cognito_users cu where cu.user_id = u.id and cu.cognito_idp_id is null limit 1) as "passwordStatus"
     from users u join user_roles r on r.id = u.role_id
     where u.id = ${id}`;
   return u;

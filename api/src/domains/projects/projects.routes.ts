@@ -1,0 +1,206 @@
+// Project authoring (SPEC.md section 7): creating a project, its questions and options, regions
+// and targets, price sensitivity and market reach set-ups, objectives, the trash, and files. Thin
+// routes: validate, call one service, answer. Registered before the generic entity routes, so
+// POST /Projects, POST and PATCH /Questions and POST/DELETE /ProjectObjectives replace the
+// generic operations of the same method and path (openapi.ts addRoute: the first one wins).
+import { z } from "@hono/zod-openapi";
+import type { App, AppDeps } from "../../app.ts";
+import { access } from "../../access/policy.ts";
+import { addRoute, commonErrors, errors, type RouteContext } from "../../openapi.ts";
+import { schemasFor } from "../../entities/schemas.ts";
+import { keyOf, keyParam, rawJson } from "./common.ts";
+import * as S from "./schemas.ts";
+import * as svc from "./projects.service.ts";
+import * as setup from "./setup.service.ts";
+import { registerQuestionRoutes } from "./questions.routes.ts";
+import { registerTrashRoutes } from "./trash.routes.ts";
+import { registerFileRoutes } from "./files.routes.ts";
+
+const body = <T,>(c: RouteContext) => c.req.valid("json") as T;
+
+export function registerProjectRoutes(app: App, deps: AppDeps): void {
+  const { db, registry: reg } = deps;
+  const entity = (set: string) => schemasFor(reg, reg.mustGet(set)).entity;
+  const collection = (set: string) => schemasFor(reg, reg.mustGet(set)).collection;
+  const ok = (description: string, schema: z.ZodType) => ({ description, content: { "application/json": { schema } } });
+
+  addRoute(
+    app,
+    {
+      access: access.user,
+      method: "post",
+      path: "/api/v1/Projects",
+      tags: ["Projects"],
+      operationId: "Projects_create",
+      summary: "Create a project (a Draft of the request's team) with its framework's standard questions",
+      description:
+        "The framework must fit the project type. The project starts as a Draft (status 0) owned by the caller, with the " +
+        "framework's standard questions at position 5 in SPEC 9's order (5, 1, 4, 3, 2, 6, then the rest; the price questions " +
+        "and the market reach question come with their set-up calls), the default objective active, and its regions. " +
+        "Answers the project with its regions, objective and questions.",
+      request: { body: { required: true, content: { "application/json": { schema: S.CreateProject } } } },
+      responses: { 201: ok("The new project", entity("Projects")), ...commonErrors, 404: errors[404], 409: errors[409] },
+    },
+    async (c) => rawJson(await svc.createProject(db, reg, c.get("ctx"), body(c)), 201),
+  );
+
+  addRoute(
+    app,
+    {
+      access: access.user,
+      method: "post",
+      path: "/api/v1/Projects/{key}/DeleteRegions",
+      tags: ["Projects"],
+      operationId: "Projects_DeleteRegions",
+      summary: "Remove regions from a draft project (and the targets that applied to them)",
+      request: { params: keyParam("Projects"), body: { required: true, content: { "application/json": { schema: S.RegionIdsBody } } } },
+      responses: { 200: ok("The project's remaining regions", collection("ProjectsRegions")), ...commonErrors, 404: errors[404], 409: errors[409] },
+    },
+    async (c) => rawJson(`{"value":${await svc.deleteRegions(db, reg, c.get("ctx"), keyOf(c), body(c))}}`, 200),
+  );
+
+  addRoute(
+    app,
+    {
+      access: access.user,
+      method: "post",
+      path: "/api/v1/Projects/{key}/ChangeTargets",
+      tags: ["Projects"],
+      operationId: "Projects_ChangeTargets",
+      summary: "Replace a draft project's targets (demographic options or screener answers), optionally its regions too",
+      request: { params: keyParam("Projects"), body: { required: true, content: { "application/json": { schema: S.ChangeTargetsBody } } } },
+      responses: { 200: ok("The project's targets", collection("Targets")), ...commonErrors, 404: errors[404], 409: errors[409] },
+    },
+    async (c) => rawJson(`{"value":${await svc.changeTargets(db, reg, c.get("ctx"), keyOf(c), body(c))}}`, 200),
+  );
+
+  // ---- price sensitivity and market reach ----
+  const setupRoute = (
+    name: string,
+    summary: string,
+    schema: z.ZodType,
+    response: z.ZodType,
+    run: (c: RouteContext) => Promise<unknown>,
+    status: 200 | 204 = 200,
+  ) =>
+    addRoute(
+      app,
+      {
+        access: access.user,
+        method: "post",
+        path: `/api/v1/Projects/{key}/${name}`,
+        tags: ["Projects"],
+        operationId: `Projects_${name}`,
+        summary,
+        request: {
+          params: keyParam("Projects"),
+          ...(status === 200 ? { body: { required: true, content: { "application/json": { schema } } } } : {}),
+        },
+        responses: {
+          ...(status === 200 ? { 200: ok("The set-up", response) } : { 204: { description: "Removed" } }),
+          ...commonErrors,
+          404: errors[404],
+          409: errors[409],
+        },
+      },
+      async (c) => {
+        const out = await run(c);
+        return status === 204 ? c.body(null, 204) : c.json(out as never, 200);
+      },
+    );
+
+  setupRoute("CreatePriceSensitivities", "Set up Van Westendorp price questions (standard questions 19-22) for the test options", S.PriceBody, S.PriceSettings, (c) =>
+    setup.createPriceSensitivities(db, c.get("ctx"), keyOf(c), body(c)),
+  );
+  setupRoute("UpdatePriceSensitivities", "Change the price sensitivity set-up (test options, price range, purchase intent)", S.PriceBody, S.PriceSettings, (c) =>
+    setup.updatePriceSensitivities(db, c.get("ctx"), keyOf(c), body(c)),
+  );
+  setupRoute(
+    "DeletePriceSensitivities",
+    "Remove the price sensitivity set-up and its price questions",
+    z.object({}),
+    z.object({}),
+    (c) => setup.deletePriceSensitivities(db, c.get("ctx"), keyOf(c)),
+    204,
+  );
+  setupRoute("CreateMarketReach", "Set up market reach (TURF): the items (test options, or a question's options) and the market reach question 25", S.ReachBody, S.ReachSettings, (c) =>
+    setup.createMarketReach(db, c.get("ctx"), keyOf(c), body(c)),
+  );
+  setupRoute("UpdateMarketReach", "Change the market reach set-up", S.ReachBody, S.ReachSettings, (c) => setup.updateMarketReach(db, c.get("ctx"), keyOf(c), body(c)));
+  setupRoute(
+    "DeleteMarketReach",
+    "Remove the market reach set-up (and its market reach question)",
+    z.object({}),
+    z.object({}),
+    (c) => setup.deleteMarketReach(db, c.get("ctx"), keyOf(c)),
+    204,
+  );
+
+  addRoute(
+    app,
+    {
+      access: access.viewer,
+      method: "get",
+      path: "/api/v1/Projects/{key}/PriceSensitivities",
+      tags: ["Projects"],
+      operationId: "Projects_PriceSensitivities",
+      summary: "The project's price sensitivity set-up",
+      request: { params: keyParam("Projects") },
+      responses: { 200: ok("The set-up", S.PriceSettings), ...commonErrors, 404: errors[404] },
+    },
+    async (c) => c.json(await setup.getPriceSensitivities(db, c.get("ctx"), keyOf(c)), 200),
+  );
+
+  addRoute(
+    app,
+    {
+      access: access.viewer,
+      method: "get",
+      path: "/api/v1/Projects/{key}/MarketReach",
+      tags: ["Projects"],
+      operationId: "Projects_MarketReach",
+      summary: "The project's market reach set-up",
+      request: { params: keyParam("Projects") },
+      responses: { 200: ok("The set-up", S.ReachSettings), ...commonErrors, 404: errors[404] },
+    },
+    async (c) => c.json(await setup.getMarketReach(db, c.get("ctx"), keyOf(c)), 200),
+  );
+
+  // ---- objectives ----
+  addRoute(
+    app,
+    {
+      access: access.user,
+      method: "post",
+      path: "/api/v1/ProjectObjectives",
+      tags: ["ProjectObjectives"],
+      operationId: "ProjectObjectives_create",
+      summary: "Save an objective for a project; it becomes the project's active objective",
+      request: { body: { required: true, content: { "application/json": { schema: S.CreateObjective } } } },
+      responses: { 201: ok("The objective", entity("ProjectObjectives")), ...commonErrors, 404: errors[404], 409: errors[409] },
+    },
+    async (c) => rawJson(await svc.createObjective(db, reg, c.get("ctx"), body(c)), 201),
+  );
+
+  addRoute(
+    app,
+    {
+      access: access.user,
+      method: "delete",
+      path: "/api/v1/ProjectObjectives/{key}",
+      tags: ["ProjectObjectives"],
+      operationId: "ProjectObjectives_delete",
+      summary: "Delete a custom objective; the default objective becomes active again if it was the active one",
+      request: { params: keyParam("ProjectObjectives") },
+      responses: { 204: { description: "Deleted" }, ...commonErrors, 404: errors[404], 409: errors[409] },
+    },
+    async (c) => {
+      await svc.deleteObjective(db, c.get("ctx"), keyOf(c));
+      return c.body(null, 204);
+    },
+  );
+
+  registerQuestionRoutes(app, deps);
+  registerTrashRoutes(app, deps);
+  registerFileRoutes(app, deps);
+}
