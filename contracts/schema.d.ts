@@ -1679,6 +1679,495 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/Projects({key})/Submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit a Draft for survey, charging its first wave
+         * @description 0 -> 50 Awaiting Approval when the client requires approval or the submitter is not an Admin of the team (the team's Admins and staff are notified), else 0 -> 100 Submitted. Charges exactly CreditCostNow as PendingSurveyRun (30) logs, one per region, under the client's ledger lock; 409 when the balance would go below minus the overdraft limit.
+         */
+        post: operations["Projects_Submit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/Unsubmit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take a submitted project back to Draft, refunding its pending charge
+         * @description 50 or 100 -> 0. The unrun waves are cancelled and their PendingSurveyRun charges refunded (a positive 30 row each).
+         */
+        post: operations["Projects_Unsubmit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/Approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a project's next step
+         * @description 50 -> 100 (an Admin of the team or staff; the submitter is notified), 100 -> 200 and 200 -> 300 (staff).
+         */
+        post: operations["Projects_Approve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/SuperApprove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a project straight to Awaiting Survey (super admin)
+         * @description 0, 50, 100 or 200 -> 300. From Draft it charges the first wave as Submit does.
+         */
+        post: operations["Projects_SuperApprove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/Decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline a submitted project, with a reason
+         * @description 50 -> 0 (an Admin of the team or staff); 100 or 200 -> 0 (staff). Refunds the pending charge; the submitter is notified with the reason.
+         */
+        post: operations["Projects_Decline"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/CloseProjectSurvey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a project's survey: its results are ready
+         * @description 400 or 800 -> 800 while later waves remain scheduled, else 900. Settles the run's pending charges (30 -> 40) and logs ResultsReady.
+         */
+        post: operations["Projects_CloseProjectSurvey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/StopProjectScheduling": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop a project's scheduled waves, refunding their charges
+         * @description 300 -> 0 (nothing ran), 400 stays (the running wave finishes), 800 -> 900. Every unrun wave is cancelled and its pending charge refunded.
+         */
+        post: operations["Projects_StopProjectScheduling"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/MarkAsDemo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a project with results as a demo project
+         * @description 800 or 900 -> 950.
+         */
+        post: operations["Projects_MarkAsDemo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/Move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a Draft to another team of the same enterprise
+         * @description Draft only, and not a project with credit log rows. Every row of the project moves with it in one statement.
+         */
+        post: operations["Projects_Move"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/Duplicate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Copy a project as a new Draft
+         * @description From any status. The copy has the project's settings, regions, test options, questions and options, project questions, objectives, targets and add-on set-ups; it is named '{name} (copy)' unless a name is given.
+         */
+        post: operations["Projects_Duplicate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/AdminEdit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Edit any field of a project, its status included (staff, audited)
+         * @description Writes an AdminEdit row to DataEventsLog with each field's old and new value (and StatusChanged). Never touches the ledger or the schedules.
+         */
+        post: operations["Projects_AdminEdit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/UpdateProjectOwner": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give a project to another Admin or User of its team
+         * @description Any status.
+         */
+        post: operations["Projects_UpdateProjectOwner"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/UpdateGroupTags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a project's project-group tags
+         * @description Any status. The project carries exactly the tags named afterwards.
+         */
+        post: operations["Projects_UpdateGroupTags"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/IncidenceEstimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Estimate the share of the panel that qualifies, from the targets
+         * @description Before fielding (0-300). From census margins, else past answers, else a uniform prior; stored on the project (EstimatedProjectDuration reads it) and published as IncidenceEstimateUpdated on the client channel.
+         */
+        post: operations["Projects_IncidenceEstimate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/GenerateQuestionIr": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The incidence rate of each screening question (a document)
+         * @description Any status. From the project's answers once it has them, else the targeted answers over all answers.
+         */
+        post: operations["Projects_GenerateQuestionIr"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/ResyncScheduledProject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rebuild a project's unrun waves from its schedule settings, re-priced
+         * @description 100 to 800 (not 0, 50, 900, 950). Charged waves are refunded and charged again at today's cost; 409 when that would overdraw.
+         */
+        post: operations["Projects_ResyncScheduledProject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/RemoveFromSurveyRun": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take a project off a survey run that carries it
+         * @description 300, 400 or 800. Its schedules on the run become unrun (a settled charge returns to pending), its sessions from the run go; 400 -> 300 when no run carries it any more.
+         */
+        post: operations["Projects_RemoveFromSurveyRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/CreditCostNow": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the project's next run costs now, with the formula's parts and the client's balance
+         * @description The formula is docs/credits.md's; Submit charges exactly `total`. Also the last-run cost (SPEC 9).
+         */
+        get: operations["Projects_CreditCostNow"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/ProjectScheduleEstimates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The cost and dates of the project's upcoming waves
+         * @description A submitted project's unrun schedules (charged or not), or the waves a Draft's settings would schedule at Submit.
+         */
+        get: operations["Projects_ProjectScheduleEstimates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/CreditLogs/MakeCreditTransfer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move credits between two clients of one enterprise
+         * @description Two Transfer (140) rows sharing a transferId, in one transaction under both ledgers' locks; never below the sender's overdraft limit. Staff: any two clients of one enterprise. An Admin: clients within the request's client (name the enterprise or org in clientId).
+         */
+        post: operations["CreditLogs_MakeCreditTransfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/CreditLogs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List CreditLogs
+         * @description A credit ledger row; a client's balance is the sum of its rows.
+         */
+        get: operations["CreditLogs_list"];
+        put?: never;
+        /**
+         * Add a purchase, freebie or adjustment to a client's ledger (staff)
+         * @description Types 1, 2, 86, and 80-85 and 90 (project adjustments, projectId required). Audited in DataEventsLog. Replaces the generic POST.
+         */
+        post: operations["CreditLogs_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/CreditLogs({key})": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get one CreditLogs row by key */
+        get: operations["CreditLogs_get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a ledger row staff wrote (staff, audited)
+         * @description Purchases, freebies and adjustments only; the row is kept in DataEventsLog. Replaces the generic DELETE.
+         */
+        delete: operations["CreditLogs_delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Correct a ledger row (staff, audited)
+         * @description Rows the system writes (30, 40, 130, 140) change only their description and hubspotDealId. Replaces the generic PATCH.
+         */
+        patch: operations["CreditLogs_update"];
+        trace?: never;
+    };
+    "/api/v1/Clients({key})/ExportTransactionListCsv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The client's credit ledger as CSV (streamed), oldest first with a running balance
+         * @description Columns: id, createdAt, type, typeName, creditAmount, balance, projectId, projectName, surveyRunId, relatedClientId, transferId, description, hubspotDealId, createdByUserId, createdByEmail. A header row first; CRLF line ends (RFC 4180).
+         */
+        get: operations["Clients_ExportTransactionListCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Clients({key})/ClientSubStats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Subscription and usage figures for the management dashboards
+         * @description Balance, pending charges, spend this month/quarter/year, runs, projects by status; with requestscope descendants, each client beneath with its own figures, and totals.
+         */
+        get: operations["Clients_ClientSubStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/Clients/$count": {
         parameters: {
             query?: never;
@@ -4756,46 +5245,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/CreditLogs": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List CreditLogs
-         * @description A credit ledger row; a client's balance is the sum of its rows.
-         */
-        get: operations["CreditLogs_list"];
-        put?: never;
-        /** Create a CreditLogs row */
-        post: operations["CreditLogs_create"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/CreditLogs({key})": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Get one CreditLogs row by key */
-        get: operations["CreditLogs_get"];
-        put?: never;
-        post?: never;
-        /** Delete a CreditLogs row */
-        delete: operations["CreditLogs_delete"];
-        options?: never;
-        head?: never;
-        /** Update a CreditLogs row (partial) */
-        patch: operations["CreditLogs_update"];
-        trace?: never;
-    };
     "/api/v1/CreditLogTypes/$count": {
         parameters: {
             query?: never;
@@ -7433,6 +7882,359 @@ export interface components {
             /** @description Why SMTP delivery failed */
             error: string | null;
         };
+        LifecycleResult: {
+            projectId: number;
+            projectName: string;
+            /** @description The project's client (team) */
+            clientId: number;
+            previousStatusCode: number;
+            statusCode: number;
+            /** @description The new status's name */
+            status: string;
+            /** @description The lifecycle actions the transition table allows from the new status */
+            allowedActions: ("Submit" | "Unsubmit" | "Approve" | "SuperApprove" | "Decline" | "CloseProjectSurvey" | "StopProjectScheduling" | "MarkAsDemo" | "Move" | "Duplicate" | "AdminEdit" | "UpdateProjectOwner" | "UpdateGroupTags" | "IncidenceEstimate" | "GenerateQuestionIr" | "ResyncScheduledProject" | "RemoveFromSurveyRun")[];
+            /** @description Credits charged (PendingSurveyRun logs) by this action */
+            charged?: number;
+            /** @description Credits refunded by this action */
+            refunded?: number;
+            /** @description The credit logs written */
+            creditLogIds?: number[];
+            /** @description The client's balance after the charge */
+            balanceAfter?: number;
+        };
+        EmptyBody: Record<string, never>;
+        DeclineProject: {
+            /** @description Why: sent to the submitter */
+            reason: string;
+        };
+        MoveProjectResult: components["schemas"]["LifecycleResult"] & {
+            fromClientId: number;
+        };
+        MoveProject: {
+            /** @description The team to move the project to (same enterprise) */
+            clientId: number;
+        };
+        DuplicateProjectResult: {
+            /** @description The new project */
+            id: number;
+            projectName: string;
+            /** @enum {number} */
+            statusCode: 0;
+            clientId: number;
+            duplicatedFromProjectId: number;
+        };
+        DuplicateProject: {
+            /** @description The copy's name; default '{name} (copy)' */
+            projectName?: string;
+        };
+        AdminEditProjectResult: components["schemas"]["LifecycleResult"] & {
+            /** @description Each changed field's old and new value (audited) */
+            changes: {
+                [key: string]: {
+                    from?: unknown;
+                    to?: unknown;
+                };
+            };
+        };
+        AdminEditProject: {
+            /** @description A project status code: 0 Draft, 50 Awaiting Approval, 100 Submitted, 200 Reviewing Questions, 300 Awaiting Survey, 400 Processing results, 800 Completed Wave, 900 Complete, 950 Demo */
+            statusCode?: 0 | 50 | 100 | 200 | 300 | 400 | 800 | 900 | 950;
+            projectName?: string;
+            frameworkId?: number | null;
+            categoryId?: number | null;
+            productType?: string | null;
+            /** Format: date */
+            launchDate?: string | null;
+            scheduleWavesRequired?: number | null;
+            scheduleFrequencyWeeks?: number | null;
+            /** Format: date */
+            scheduleStartDate?: string | null;
+            wavesRequired?: boolean;
+            schedulePause?: boolean;
+            splitCellQuota?: boolean;
+            isBranded?: boolean;
+            brandName?: string | null;
+            researchNote?: string | null;
+            ownerUserId?: number | null;
+            incidenceEstimate?: number | null;
+            /** @description Why: kept in the audit row */
+            note?: string;
+        };
+        UpdateProjectOwnerResult: components["schemas"]["LifecycleResult"] & {
+            ownerUserId: number;
+        };
+        UpdateProjectOwner: {
+            /** @description An Admin or User of the project's team */
+            userId: number;
+        };
+        UpdateGroupTagsResult: {
+            projectId: number;
+            tags: {
+                id: number;
+                projectGroupId: number;
+                name: string;
+            }[];
+        };
+        UpdateGroupTags: {
+            /** @description ProjectGroupTags ids naming the tags the project should carry (all of them) */
+            tagIds: number[];
+        };
+        IncidenceEstimate: {
+            projectId: number;
+            /** @description Share of panellists who qualify (0-1), stored on the project */
+            incidenceEstimate: number;
+            regions: {
+                regionId: number;
+                regionName: string;
+                sampleSize: number;
+                incidence: number;
+                factors: {
+                    /** @enum {string} */
+                    kind: "demographic" | "screener";
+                    systemQuestionId?: number;
+                    questionId?: number;
+                    optionIds: number[];
+                    share: number;
+                    /** @enum {string} */
+                    basis: "census" | "responses" | "prior" | "mixed" | "noTargets";
+                }[];
+            }[];
+        };
+        QuestionIrDocument: {
+            projectId: number;
+            generatedAt: string;
+            combinedIncidence: number;
+            questions: {
+                projectQuestionId: number | null;
+                questionId: number;
+                questionText: string;
+                questionTitle: string | null;
+                questionPositionId: number | null;
+                options: number;
+                targetedOptionIds: number[];
+                respondents: number;
+                qualified: number;
+                incidence: number;
+                /** @enum {string} */
+                basis: "census" | "responses" | "prior" | "mixed" | "noTargets";
+            }[];
+        };
+        ResyncScheduledProjectResult: components["schemas"]["LifecycleResult"] & {
+            /** @description Unrun waves rebuilt */
+            waves: number;
+        };
+        RemoveFromSurveyRunResult: components["schemas"]["LifecycleResult"] & {
+            /** @description Schedules unlinked from the run */
+            schedules: number;
+            /** @description NPD weeks unlinked */
+            weeks: number;
+            /** @description Project sessions (and their answers) removed */
+            sessions: number;
+        };
+        RemoveFromSurveyRun: {
+            surveyRunId: number;
+        };
+        CreditCostNow: {
+            projectId: number;
+            clientId: number;
+            statusCode: number;
+            /** @description What the next run costs now: exactly what Submit charges */
+            total: number;
+            regions: {
+                regionId: number;
+                regionName: string;
+                /** @description Completes per wave */
+                sampleSize: number;
+                isCustomerPanel: boolean;
+                /** @description Credits per complete */
+                rate: number;
+                /** @description Completes at the standard rate (up to 200) */
+                standardCompletes: number;
+                /** @description Completes beyond 200, at 1.5x (boosted sample) */
+                boostedCompletes: number;
+                /** @description This region's credits, rounded up */
+                cost: number;
+            }[];
+            /** @description Monadic cells: the live test options (at least 1) */
+            cells: number;
+            /** @description 1 + 0.25 x (cells - 1) */
+            cellFactor: number;
+            addOns: {
+                priceSensitivity: boolean;
+                marketReach: boolean;
+                customQuestions: number;
+                includedCustomQuestions: number;
+                extraCustomQuestions: number;
+                /** @description The add-ons' share of the base: 0.20 price sensitivity + 0.15 market reach + 0.05 per extra custom question */
+                rate: number;
+            };
+            /** @description SPEC 9: minus the credit amounts of the latest charged schedule date; null before any */
+            lastRunCost: number | null;
+            balance: number;
+            overdraftLimit: number;
+            /** @description balance + overdraftLimit */
+            available: number;
+            /** @description Whether Submit could charge total now */
+            affordable: boolean;
+        };
+        ProjectScheduleEstimates: {
+            projectId: number;
+            statusCode: number;
+            waveMode: boolean;
+            scheduleStartDate: string | null;
+            frequencyWeeks: number | null;
+            wavesRequired: number | null;
+            costPerWave: number;
+            lastRunCost: number | null;
+            estimatedDays: number | null;
+            waves: {
+                waveNumber: number;
+                scheduleDate: string;
+                estimatedCompletionDate: string | null;
+                /** @description The wave has schedule rows; false: projected from a Draft's settings */
+                scheduled: boolean;
+                charged: boolean;
+                /** @description 1 Standard, 10 DelayCharge, 15 DelayChargeFuture */
+                scheduleTypeId: number | null;
+                cost: number;
+                regions: {
+                    regionId: number;
+                    scheduleId: number | null;
+                    creditLogId: number | null;
+                    charged: boolean;
+                    cost: number;
+                }[];
+            }[];
+            upcomingTotal: number;
+            uncharged: number;
+        };
+        CreditTransferResult: {
+            /** Format: uuid */
+            transferId: string;
+            amount: number;
+            from: {
+                clientId: number;
+                creditLogId: number;
+                balance: number;
+            };
+            to: {
+                clientId: number;
+                creditLogId: number;
+                balance: number;
+            };
+        };
+        MakeCreditTransfer: {
+            fromClientId: number;
+            toClientId: number;
+            amount: number;
+            note?: string | null;
+        };
+        NewCreditLog: {
+            /** @description 1 HubspotDeal, 2 CBSubscription, 80-85 and 90 project adjustments, 86 Freebie */
+            type: 1 | 2 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 90;
+            /** @description Positive adds credits, negative spends them */
+            creditAmount: number;
+            /** @description The client; default the project's, else the clientId header */
+            clientId?: number;
+            /** @description Required for 80-85 and 90, refused otherwise */
+            projectId?: number | null;
+            description?: string | null;
+            hubspotDealId?: string | null;
+        };
+        CreditLogPatch: {
+            /** @description 1 HubspotDeal, 2 CBSubscription, 80-85 and 90 project adjustments, 86 Freebie */
+            type?: 1 | 2 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 90;
+            creditAmount?: number;
+            projectId?: number | null;
+            description?: string | null;
+            hubspotDealId?: string | null;
+        };
+        ClientSubStats: {
+            client: {
+                clientId: number;
+                name: string;
+                tier: string;
+                parentId: number | null;
+                overdraftLimit: number;
+                isTrial: boolean;
+                trialEndsAt: string | null;
+                balance: number;
+                available: number;
+                /** @description Credits reserved for scheduled runs (PendingSurveyRun, net of refunds) */
+                pendingCharges: number;
+                /** @description Net spend: runs and adjustments, less refunds (calendar periods, UTC) */
+                spendThisMonth: number;
+                spendThisQuarter: number;
+                spendThisYear: number;
+                /** @description Purchases, subscriptions and freebies */
+                creditsAddedThisYear: number;
+                transfersInThisYear: number;
+                transfersOutThisYear: number;
+                runsThisMonth: number;
+                runsThisQuarter: number;
+                runsThisYear: number;
+                runsTotal: number;
+                lastPurchaseAt: string | null;
+                lastPurchaseAmount: number | null;
+                lastPurchaseType: number | null;
+                projectsByStatus: {
+                    statusCode: number;
+                    count: number;
+                }[];
+                projectsTotal: number;
+            };
+            /** @description With requestscope descendants: each client beneath, with its own figures */
+            children: {
+                clientId: number;
+                name: string;
+                tier: string;
+                parentId: number | null;
+                overdraftLimit: number;
+                isTrial: boolean;
+                trialEndsAt: string | null;
+                balance: number;
+                available: number;
+                /** @description Credits reserved for scheduled runs (PendingSurveyRun, net of refunds) */
+                pendingCharges: number;
+                /** @description Net spend: runs and adjustments, less refunds (calendar periods, UTC) */
+                spendThisMonth: number;
+                spendThisQuarter: number;
+                spendThisYear: number;
+                /** @description Purchases, subscriptions and freebies */
+                creditsAddedThisYear: number;
+                transfersInThisYear: number;
+                transfersOutThisYear: number;
+                runsThisMonth: number;
+                runsThisQuarter: number;
+                runsThisYear: number;
+                runsTotal: number;
+                lastPurchaseAt: string | null;
+                lastPurchaseAmount: number | null;
+                lastPurchaseType: number | null;
+                projectsByStatus: {
+                    statusCode: number;
+                    count: number;
+                }[];
+                projectsTotal: number;
+            }[];
+            totals: {
+                balance: number;
+                pendingCharges: number;
+                spendThisMonth: number;
+                spendThisQuarter: number;
+                spendThisYear: number;
+                creditsAddedThisYear: number;
+                runsThisMonth: number;
+                runsThisQuarter: number;
+                runsThisYear: number;
+                runsTotal: number;
+                projectsByStatus: {
+                    statusCode: number;
+                    count: number;
+                }[];
+                projectsTotal: number;
+            };
+        };
         ClientsCollection: {
             "@odata.count"?: number;
             "@odata.nextLink"?: string;
@@ -7987,24 +8789,6 @@ export interface components {
             "@odata.count"?: number;
             "@odata.nextLink"?: string;
             value: components["schemas"]["CreditLogs"][];
-        };
-        CreditLogsCreate: {
-            /** @description A credit log type id (CreditLogTypes). */
-            type: number;
-            /** @description Positive adds credits, negative spends them. */
-            creditAmount: number;
-            projectId?: number | null;
-            description?: string | null;
-            hubspotDealId?: string | null;
-        };
-        CreditLogsUpdate: {
-            /** @description A credit log type id (CreditLogTypes). */
-            type?: number;
-            /** @description Positive adds credits, negative spends them. */
-            creditAmount?: number;
-            projectId?: number | null;
-            description?: string | null;
-            hubspotDealId?: string | null;
         };
         CreditLogTypesCollection: {
             "@odata.count"?: number;
@@ -11671,6 +12455,1067 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+        };
+    };
+    Projects_Submit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LifecycleResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The action is not allowed from the project's status (the message names it and the actions it allows), or the ledger refuses */
+            409: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Projects_Unsubmit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LifecycleResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The action is not allowed from the project's status (the message names it and the actions it allows), or the ledger refuses */
+            409: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Projects_Approve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LifecycleResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The action is not allowed from the project's status (the message names it and the actions it allows), or the ledger refuses */
+            409: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Projects_SuperApprove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LifecycleResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The action is not allowed from the project's status (the message names it and the actions it allows), or the ledger refuses */
+            409: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Projects_Decline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeclineProject"];
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LifecycleResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The action is not allowed from the project's status (the message names it and the actions it allows), or the ledger refuses */
+            409: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Projects_CloseProjectSurvey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LifecycleResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The action is not allowed from the project's status (the message names it and the actions it allows), or the ledger refuses */
+            409: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Projects_StopProjectScheduling: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LifecycleResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The action is not allowed from the project's status (the message names it and the actions it allows), or the ledger refuses */
+            409: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Projects_MarkAsDemo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LifecycleResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The action is not allowed from the project's status (the message names it and the actions it allows), or the ledger refuses */
+            409: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Projects_Move: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MoveProject"];
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MoveProjectResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The action is not allowed from the project's status (the message names it and the actions it allows), or the ledger refuses */
+            409: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Projects_Duplicate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DuplicateProject"];
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DuplicateProjectResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The action is not allowed from the project's status (the message names it and the actions it allows), or the ledger refuses */
+            409: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Projects_AdminEdit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminEditProject"];
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminEditProjectResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The action is not allowed from the project's status (the message names it and the actions it allows), or the ledger refuses */
+            409: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Projects_UpdateProjectOwner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateProjectOwner"];
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateProjectOwnerResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The action is not allowed from the project's status (the message names it and the actions it allows), or the ledger refuses */
+            409: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Projects_UpdateGroupTags: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateGroupTags"];
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateGroupTagsResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The action is not allowed from the project's status (the message names it and the actions it allows), or the ledger refuses */
+            409: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Projects_IncidenceEstimate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IncidenceEstimate"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The action is not allowed from the project's status (the message names it and the actions it allows), or the ledger refuses */
+            409: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Projects_GenerateQuestionIr: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestionIrDocument"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The action is not allowed from the project's status (the message names it and the actions it allows), or the ledger refuses */
+            409: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Projects_ResyncScheduledProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResyncScheduledProjectResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The action is not allowed from the project's status (the message names it and the actions it allows), or the ledger refuses */
+            409: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Projects_RemoveFromSurveyRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RemoveFromSurveyRun"];
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RemoveFromSurveyRunResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The action is not allowed from the project's status (the message names it and the actions it allows), or the ledger refuses */
+            409: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Projects_CreditCostNow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cost */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreditCostNow"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Projects_ProjectScheduleEstimates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The upcoming waves */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectScheduleEstimates"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    CreditLogs_MakeCreditTransfer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MakeCreditTransfer"];
+            };
+        };
+        responses: {
+            /** @description The transfer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreditTransferResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description A client is not within the request's scope */
+            404: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not the same enterprise, or not enough credits */
+            409: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    CreditLogs_list: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
+                /** @description Page size, at most 1000 (default 100) */
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of rows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreditLogsCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    CreditLogs_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewCreditLog"];
+            };
+        };
+        responses: {
+            /** @description The ledger row */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreditLogs"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The balance would go below minus the overdraft limit */
+            409: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    CreditLogs_get: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+            };
+            header?: never;
+            path: {
+                /** @description CreditLogs key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The row */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreditLogs"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    CreditLogs_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description CreditLogs key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description A system row, or the balance would go below minus the overdraft limit */
+            409: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    CreditLogs_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description CreditLogs key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreditLogPatch"];
+            };
+        };
+        responses: {
+            /** @description The row after */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreditLogs"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description A system row's amount, or the balance would go below minus the overdraft limit */
+            409: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Clients_ExportTransactionListCsv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Clients key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file */
+            200: {
+                headers: {
+                    "content-disposition": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Clients_ClientSubStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Clients key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The figures */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientSubStats"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     Clients_count: {
@@ -18627,164 +20472,6 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-        };
-    };
-    CreditLogs_list: {
-        parameters: {
-            query?: {
-                /** @description Comma-separated properties to return, e.g. id,projectName */
-                $select?: components["parameters"]["select"];
-                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
-                $expand?: components["parameters"]["expand"];
-                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
-                $filter?: components["parameters"]["filter"];
-                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
-                $orderby?: components["parameters"]["orderby"];
-                /** @description Page size, at most 1000 (default 100) */
-                $top?: components["parameters"]["top"];
-                /** @description Rows to skip */
-                $skip?: components["parameters"]["skip"];
-                /** @description true adds @odata.count, the number of matching rows */
-                $count?: components["parameters"]["count"];
-                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
-                $apply?: components["parameters"]["apply"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of rows */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CreditLogsCollection"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-        };
-    };
-    CreditLogs_create: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreditLogsCreate"];
-            };
-        };
-        responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CreditLogs"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
-        };
-    };
-    CreditLogs_get: {
-        parameters: {
-            query?: {
-                /** @description Comma-separated properties to return, e.g. id,projectName */
-                $select?: components["parameters"]["select"];
-                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
-                $expand?: components["parameters"]["expand"];
-            };
-            header?: never;
-            path: {
-                /** @description CreditLogs key */
-                key: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The row */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CreditLogs"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-        };
-    };
-    CreditLogs_delete: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description CreditLogs key */
-                key: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Deleted */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-        };
-    };
-    CreditLogs_update: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description CreditLogs key */
-                key: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreditLogsUpdate"];
-            };
-        };
-        responses: {
-            /** @description Updated */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CreditLogs"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
         };
     };
     CreditLogTypes_count: {

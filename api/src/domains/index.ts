@@ -9,6 +9,8 @@ import { registerProjectRoutes } from "./projects/projects.routes.ts";
 import { registerSamlAdminRoutes } from "../auth/saml.routes.ts";
 import { registerInviteRoutes } from "./invites/invites.routes.ts";
 import { registerMailboxRoutes } from "../email/mailbox.routes.ts";
+import { registerLifecycleRoutes } from "./lifecycle/lifecycle.routes.ts";
+import { registerCreditRoutes } from "./credits/credits.routes.ts";
 
 export function registerDomainRoutes(app: App, deps: AppDeps): void {
   registerUserRoutes(app, deps);
@@ -19,4 +21,6 @@ export function registerDomainRoutes(app: App, deps: AppDeps): void {
   registerSamlAdminRoutes(app, deps.db);
   registerInviteRoutes(app, deps);
   registerMailboxRoutes(app, deps);
+  registerLifecycleRoutes(app, deps);
+  registerCreditRoutes(app, deps);
 }

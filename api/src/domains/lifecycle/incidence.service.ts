@@ -1,0 +1,192 @@
+// Incidence: the share of panellists who qualify for a project given its targets
+// (IncidenceEstimate, stored on the project and read by EstimatedProjectDuration), and the
+// incidence of each screening question (GenerateQuestionIr, a document). Method in
+// docs/project-lifecycle.md ("Incidence"):
+// - a demographic target's share in a region is its census margin (reference data) when there is
+//   one, else the share of past respondents in the region who gave that answer, else one over the
+//   number of answers the question offers there (a uniform prior); targeted answers of one question
+//   add up (capped at 1), questions multiply (treated as independent);
+// - a screener's share is the share of past respondents to the question who gave a targeted answer,
+//   else the targeted answers over all its answers (uniform prior);
+// - a region's incidence is the product of its shares; the project's is total completes over the
+//   respondents they need, sum(n_r) / sum(n_r / incidence_r): the share of everyone screened who
+//   qualifies.
+import type { Db, Tx } from "../../db/client.ts";
+import type { RequestCtx } from "../../access/principal.ts";
+import { ApiError } from "../../errors.ts";
+import { clientChannel, publish } from "../../jobs/channel.ts";
+import * as q from "./incidence.sql.ts";
+import { setIncidence } from "./lifecycle.sql.ts";
+import { withProjectAction } from "./lifecycle.service.ts";
+
+export type Basis = "census" | "responses" | "prior" | "mixed" | "noTargets";
+
+export interface Factor {
+  kind: "demographic" | "screener";
+  /** The system question (demographic) or project question (screener) screened on. */
+  systemQuestionId?: number;
+  questionId?: number;
+  optionIds: number[];
+  share: number;
+  basis: Basis;
+}
+
+export interface RegionIncidence {
+  regionId: number;
+  regionName: string;
+  sampleSize: number;
+  incidence: number;
+  factors: Factor[];
+}
+
+export interface IncidenceEstimate {
+  projectId: number;
+  incidenceEstimate: number;
+  regions: RegionIncidence[];
+}
+
+/** The stored estimate's bounds: numeric(5,4) above 0. */
+const MIN_INCIDENCE = 0.0001;
+const round4 = (x: number) => Math.round(x * 10000) / 10000;
+const clamp = (x: number) => Math.min(1, Math.max(MIN_INCIDENCE, round4(x)));
+
+function combineBasis(bases: Basis[]): Basis {
+  const u = [...new Set(bases)];
+  return u.length === 1 ? u[0]! : "mixed";
+}
+
+async function screenerFactors(tx: Tx, projectId: number): Promise<Factor[]> {
+  const out: Factor[] = [];
+  for (const sq of await q.screenerQuestions(tx, projectId)) {
+    if (!sq.targetedOptionIds.length) continue; // asked, but nobody is screened out on it
+    const counts = await q.questionAnswerCounts(tx, sq.questionId, sq.targetedOptionIds);
+    const share = counts.answered > 0 ? counts.qualified / counts.answered : sq.targetedOptionIds.length / Math.max(1, sq.options);
+    out.push({
+      kind: "screener",
+      questionId: sq.questionId,
+      optionIds: sq.targetedOptionIds,
+      share: Math.min(1, share),
+      basis: counts.answered > 0 ? "responses" : "prior",
+    });
+  }
+  return out;
+}
+
+export async function estimateIn(tx: Tx, projectId: number): Promise<IncidenceEstimate> {
+  const regions = await q.regionsOf(tx, projectId);
+  if (!regions.length) throw new ApiError("Conflict", `Project ${projectId} has no regions: its incidence depends on where it fields`);
+  const targets = await q.demographicTargets(tx, projectId);
+  const questionIds = [...new Set(targets.map((t) => t.systemQuestionId))];
+  const census = await q.censusShares(tx, [...new Set(targets.map((t) => t.optionId))]);
+  const answers = await q.systemAnswerCounts(tx, questionIds, regions.map((r) => r.regionId));
+  const optionCounts = await q.systemOptionCounts(tx, questionIds);
+  const screeners = await screenerFactors(tx, projectId);
+
+  const out: RegionIncidence[] = regions.map((r) => {
+    const factors: Factor[] = [];
+    for (const sq of questionIds) {
+      const opts = targets.filter(
+        (t) => t.systemQuestionId === sq && (t.regionId === null || t.regionId === r.regionId) && (t.optionRegionId === null || t.optionRegionId === r.regionId),
+      );
+      if (!opts.length) continue;
+      const total = answers.find((a) => a.regionId === r.regionId && a.systemQuestionId === sq && a.optionId === null)?.respondents ?? 0;
+      const offered = optionCounts
+        .filter((c) => c.systemQuestionId === sq && (c.regionId === null || c.regionId === r.regionId))
+        .reduce((s, c) => s + c.options, 0);
+      const bases: Basis[] = [];
+      let share = 0;
+      for (const o of [...new Set(opts.map((t) => t.optionId))]) {
+        const c = census.find((x) => x.regionId === r.regionId && x.optionId === o);
+        if (c) {
+          share += c.share;
+          bases.push("census");
+        } else if (total > 0) {
+          share += (answers.find((a) => a.regionId === r.regionId && a.systemQuestionId === sq && a.optionId === o)?.respondents ?? 0) / total;
+          bases.push("responses");
+        } else {
+          share += 1 / Math.max(1, offered);
+          bases.push("prior");
+        }
+      }
+      factors.push({ kind: "demographic", systemQuestionId: sq, optionIds: [...new Set(opts.map((t) => t.optionId))], share: Math.min(1, share), basis: combineBasis(bases) });
+    }
+    factors.push(...screeners);
+    const incidence = factors.reduce((p, f) => p * f.share, 1);
+    return { regionId: r.regionId, regionName: r.regionName, sampleSize: r.sampleSize, incidence: clamp(incidence), factors };
+  });
+  const completes = out.reduce((s, r) => s + r.sampleSize, 0);
+  const screened = out.reduce((s, r) => s + r.sampleSize / r.incidence, 0);
+  return { projectId, incidenceEstimate: clamp(completes / screened), regions: out };
+}
+
+/** IncidenceEstimate: estimates, stores it on the project, and publishes IncidenceEstimateUpdated. */
+export async function incidenceEstimate(db: Db, ctx: RequestCtx, input: { projectId: number }): Promise<IncidenceEstimate> {
+  return withProjectAction(db, ctx, "IncidenceEstimate", input.projectId, async (tx, p) => {
+    const est = await estimateIn(tx, p.id);
+    await setIncidence(tx, p.id, est.incidenceEstimate);
+    await publish(tx, {
+      channel: clientChannel(p.clientId),
+      event: "IncidenceEstimateUpdated",
+      data: { projectId: p.id, incidenceEstimate: est.incidenceEstimate, previous: p.incidenceEstimate },
+      clientId: p.clientId,
+    });
+    return est;
+  });
+}
+
+export interface QuestionIr {
+  projectQuestionId: number | null;
+  questionId: number;
+  questionText: string;
+  questionTitle: string | null;
+  questionPositionId: number | null;
+  options: number;
+  targetedOptionIds: number[];
+  /** Past respondents to the question, and those among them who gave a targeted answer. */
+  respondents: number;
+  qualified: number;
+  incidence: number;
+  basis: Basis;
+}
+
+export interface QuestionIrDocument {
+  projectId: number;
+  generatedAt: string;
+  /** The screeners together (independent): the product of their incidences. */
+  combinedIncidence: number;
+  questions: QuestionIr[];
+}
+
+/**
+ * GenerateQuestionIr: the incidence rate of each screening question. Not stored: the document is
+ * the answer (a results-based one once the project has answers, else the uniform prior).
+ */
+export async function generateQuestionIr(db: Db, ctx: RequestCtx, input: { projectId: number }): Promise<QuestionIrDocument> {
+  return withProjectAction(db, ctx, "GenerateQuestionIr", input.projectId, async (tx, p) => {
+    const questions: QuestionIr[] = [];
+    for (const sq of await q.screenerQuestions(tx, p.id)) {
+      const counts = sq.targetedOptionIds.length ? await q.questionAnswerCounts(tx, sq.questionId, sq.targetedOptionIds) : { answered: 0, qualified: 0 };
+      let incidence = 1;
+      let basis: Basis = "noTargets";
+      if (sq.targetedOptionIds.length) {
+        basis = counts.answered > 0 ? "responses" : "prior";
+        incidence = counts.answered > 0 ? counts.qualified / counts.answered : sq.targetedOptionIds.length / Math.max(1, sq.options);
+      }
+      questions.push({
+        projectQuestionId: sq.projectQuestionId,
+        questionId: sq.questionId,
+        questionText: sq.questionText,
+        questionTitle: sq.questionTitle,
+        questionPositionId: sq.questionPositionId,
+        options: sq.options,
+        targetedOptionIds: sq.targetedOptionIds,
+        respondents: counts.answered,
+        qualified: counts.qualified,
+        incidence: round4(Math.min(1, incidence)),
+        basis,
+      });
+    }
+    const combined = questions.reduce((x, qq) => x * qq.incidence, 1);
+    return { projectId: p.id, generatedAt: new Date().toISOString(), combinedIncidence: round4(combined), questions };
+  });
+}

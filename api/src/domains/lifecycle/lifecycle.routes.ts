@@ -1,0 +1,351 @@
+// The project lifecycle's bound actions (SPEC 7 Projects): POST /api/v1/Projects({key})/{Action}.
+// Thin: validate, call the service, answer. The transition table: transitions.ts and
+// docs/project-lifecycle.md.
+import { z } from "@hono/zod-openapi";
+import type { App, AppDeps } from "../../app.ts";
+import { access, type Access } from "../../access/policy.ts";
+import { addRoute, commonErrors, errorResponse, errors, type RouteContext } from "../../openapi.ts";
+import { ApiError } from "../../errors.ts";
+import * as svc from "./lifecycle.service.ts";
+import { duplicate } from "./duplicate.service.ts";
+import { generateQuestionIr, incidenceEstimate } from "./incidence.service.ts";
+import { ACTIONS, STATUS_CODES } from "./transitions.ts";
+
+const tags = ["Projects"];
+
+export const ProjectKeyParams = z.object({
+  key: z
+    .string()
+    .regex(/^-?\d{1,9}$/, "must be an integer")
+    .openapi({ param: { name: "key", in: "path" }, description: "Projects key" }),
+});
+
+export const projectKeyOf = (c: RouteContext) => Number((c.req.valid("param") as { key: string }).key);
+
+const StatusCodeSchema = z.union(STATUS_CODES.map((s) => z.literal(s)) as unknown as [z.ZodLiteral<0>, z.ZodLiteral<50>]).describe(
+  "A project status code: 0 Draft, 50 Awaiting Approval, 100 Submitted, 200 Reviewing Questions, 300 Awaiting Survey, 400 Processing results, 800 Completed Wave, 900 Complete, 950 Demo",
+);
+
+export const LifecycleResult = z
+  .object({
+    projectId: z.number().int(),
+    projectName: z.string(),
+    clientId: z.number().int().describe("The project's client (team)"),
+    previousStatusCode: z.number().int(),
+    statusCode: z.number().int(),
+    status: z.string().describe("The new status's name"),
+    allowedActions: z.array(z.enum(ACTIONS)).describe("The lifecycle actions the transition table allows from the new status"),
+    charged: z.number().optional().describe("Credits charged (PendingSurveyRun logs) by this action"),
+    refunded: z.number().optional().describe("Credits refunded by this action"),
+    creditLogIds: z.array(z.number().int()).optional().describe("The credit logs written"),
+    balanceAfter: z.number().optional().describe("The client's balance after the charge"),
+  })
+  .openapi("LifecycleResult");
+
+const Empty = z.strictObject({}).openapi("EmptyBody");
+
+interface Spec {
+  action: (typeof ACTIONS)[number];
+  access: Access;
+  summary: string;
+  description: string;
+  body?: z.ZodType;
+  bodyRequired?: boolean;
+  response: z.ZodType;
+  run: (c: RouteContext, projectId: number, body: Record<string, unknown>) => Promise<unknown>;
+}
+
+const Decline = z.strictObject({ reason: z.string().trim().min(1).max(2000).describe("Why: sent to the submitter") }).openapi("DeclineProject");
+const Move = z.strictObject({ clientId: z.number().int().positive().describe("The team to move the project to (same enterprise)") }).openapi("MoveProject");
+const Duplicate = z
+  .strictObject({ projectName: z.string().trim().min(1).max(200).optional().describe("The copy's name; default '{name} (copy)'") })
+  .openapi("DuplicateProject");
+const DuplicateResult = z
+  .object({
+    id: z.number().int().describe("The new project"),
+    projectName: z.string(),
+    statusCode: z.literal(0),
+    clientId: z.number().int(),
+    duplicatedFromProjectId: z.number().int(),
+  })
+  .openapi("DuplicateProjectResult");
+const Owner = z.strictObject({ userId: z.number().int().positive().describe("An Admin or User of the project's team") }).openapi("UpdateProjectOwner");
+const OwnerResult = LifecycleResult.extend({ ownerUserId: z.number().int() }).openapi("UpdateProjectOwnerResult");
+const GroupTags = z
+  .strictObject({ tagIds: z.array(z.number().int()).max(200).describe("ProjectGroupTags ids naming the tags the project should carry (all of them)") })
+  .openapi("UpdateGroupTags");
+const GroupTagsResult = z
+  .object({
+    projectId: z.number().int(),
+    tags: z.array(z.object({ id: z.number().int(), projectGroupId: z.number().int(), name: z.string() })),
+  })
+  .openapi("UpdateGroupTagsResult");
+const RemoveFromRun = z.strictObject({ surveyRunId: z.number().int().positive() }).openapi("RemoveFromSurveyRun");
+const RemoveFromRunResult = LifecycleResult.extend({
+  schedules: z.number().int().describe("Schedules unlinked from the run"),
+  weeks: z.number().int().describe("NPD weeks unlinked"),
+  sessions: z.number().int().describe("Project sessions (and their answers) removed"),
+}).openapi("RemoveFromSurveyRunResult");
+const ResyncResult = LifecycleResult.extend({ waves: z.number().int().describe("Unrun waves rebuilt") }).openapi("ResyncScheduledProjectResult");
+const MoveResult = LifecycleResult.extend({ fromClientId: z.number().int() }).openapi("MoveProjectResult");
+
+const nullable = <T extends z.ZodType>(s: T) => s.nullable().optional();
+const AdminEdit = z
+  .strictObject({
+    statusCode: StatusCodeSchema.optional(),
+    projectName: z.string().trim().min(1).max(200).optional(),
+    frameworkId: nullable(z.number().int()),
+    categoryId: nullable(z.number().int()),
+    productType: nullable(z.string()),
+    launchDate: nullable(z.iso.date()),
+    scheduleWavesRequired: nullable(z.number().int().positive()),
+    scheduleFrequencyWeeks: nullable(z.number().int().positive()),
+    scheduleStartDate: nullable(z.iso.date()),
+    wavesRequired: z.boolean().optional(),
+    schedulePause: z.boolean().optional(),
+    splitCellQuota: z.boolean().optional(),
+    isBranded: z.boolean().optional(),
+    brandName: nullable(z.string().max(200)),
+    researchNote: nullable(z.string()),
+    ownerUserId: nullable(z.number().int()),
+    incidenceEstimate: nullable(z.number().gt(0).max(1)),
+    note: z.string().max(2000).optional().describe("Why: kept in the audit row"),
+  })
+  .refine((b) => Object.keys(b).some((k) => k !== "note"), { message: "Name at least one field to change" })
+  .openapi("AdminEditProject");
+const AdminEditResult = LifecycleResult.extend({
+  changes: z.record(z.string(), z.object({ from: z.unknown(), to: z.unknown() })).describe("Each changed field's old and new value (audited)"),
+}).openapi("AdminEditProjectResult");
+
+const Factor = z.object({
+  kind: z.enum(["demographic", "screener"]),
+  systemQuestionId: z.number().int().optional(),
+  questionId: z.number().int().optional(),
+  optionIds: z.array(z.number().int()),
+  share: z.number(),
+  basis: z.enum(["census", "responses", "prior", "mixed", "noTargets"]),
+});
+const IncidenceResult = z
+  .object({
+    projectId: z.number().int(),
+    incidenceEstimate: z.number().describe("Share of panellists who qualify (0-1), stored on the project"),
+    regions: z.array(
+      z.object({ regionId: z.number().int(), regionName: z.string(), sampleSize: z.number().int(), incidence: z.number(), factors: z.array(Factor) }),
+    ),
+  })
+  .openapi("IncidenceEstimate");
+const QuestionIrResult = z
+  .object({
+    projectId: z.number().int(),
+    generatedAt: z.string(),
+    combinedIncidence: z.number(),
+    questions: z.array(
+      z.object({
+        projectQuestionId: z.number().int().nullable(),
+        questionId: z.number().int(),
+        questionText: z.string(),
+        questionTitle: z.string().nullable(),
+        questionPositionId: z.number().int().nullable(),
+        options: z.number().int(),
+        targetedOptionIds: z.array(z.number().int()),
+        respondents: z.number().int(),
+        qualified: z.number().int(),
+        incidence: z.number(),
+        basis: z.enum(["census", "responses", "prior", "mixed", "noTargets"]),
+      }),
+    ),
+  })
+  .openapi("QuestionIrDocument");
+
+const conflict = "The action is not allowed from the project's status (the message names it and the actions it allows), or the ledger refuses";
+
+export function registerLifecycleRoutes(app: App, deps: AppDeps): void {
+  const db = deps.db;
+  const specs: Spec[] = [
+    {
+      action: "Submit",
+      access: access.user,
+      summary: "Submit a Draft for survey, charging its first wave",
+      description:
+        "0 -> 50 Awaiting Approval when the client requires approval or the submitter is not an Admin of the team (the team's Admins and staff are notified), " +
+        "else 0 -> 100 Submitted. Charges exactly CreditCostNow as PendingSurveyRun (30) logs, one per region, under the client's ledger lock; " +
+        "409 when the balance would go below minus the overdraft limit.",
+      response: LifecycleResult,
+      run: (c, projectId) => svc.submit(db, c.get("ctx"), { projectId }),
+    },
+    {
+      action: "Unsubmit",
+      access: access.user,
+      summary: "Take a submitted project back to Draft, refunding its pending charge",
+      description: "50 or 100 -> 0. The unrun waves are cancelled and their PendingSurveyRun charges refunded (a positive 30 row each).",
+      response: LifecycleResult,
+      run: (c, projectId) => svc.unsubmit(db, c.get("ctx"), { projectId }),
+    },
+    {
+      action: "Approve",
+      access: access.admin,
+      summary: "Approve a project's next step",
+      description: "50 -> 100 (an Admin of the team or staff; the submitter is notified), 100 -> 200 and 200 -> 300 (staff).",
+      response: LifecycleResult,
+      run: (c, projectId) => svc.approve(db, c.get("ctx"), { projectId }),
+    },
+    {
+      action: "SuperApprove",
+      access: access.superAdmin,
+      summary: "Send a project straight to Awaiting Survey (super admin)",
+      description: "0, 50, 100 or 200 -> 300. From Draft it charges the first wave as Submit does.",
+      response: LifecycleResult,
+      run: (c, projectId) => svc.superApprove(db, c.get("ctx"), { projectId }),
+    },
+    {
+      action: "Decline",
+      access: access.admin,
+      summary: "Decline a submitted project, with a reason",
+      description: "50 -> 0 (an Admin of the team or staff); 100 or 200 -> 0 (staff). Refunds the pending charge; the submitter is notified with the reason.",
+      body: Decline,
+      bodyRequired: true,
+      response: LifecycleResult,
+      run: (c, projectId, b) => svc.decline(db, c.get("ctx"), { projectId, reason: b.reason as string }),
+    },
+    {
+      action: "CloseProjectSurvey",
+      access: access.staff,
+      summary: "Close a project's survey: its results are ready",
+      description: "400 or 800 -> 800 while later waves remain scheduled, else 900. Settles the run's pending charges (30 -> 40) and logs ResultsReady.",
+      response: LifecycleResult,
+      run: (c, projectId) => svc.closeProjectSurvey(db, c.get("ctx"), { projectId }),
+    },
+    {
+      action: "StopProjectScheduling",
+      access: access.user,
+      summary: "Stop a project's scheduled waves, refunding their charges",
+      description: "300 -> 0 (nothing ran), 400 stays (the running wave finishes), 800 -> 900. Every unrun wave is cancelled and its pending charge refunded.",
+      response: LifecycleResult,
+      run: (c, projectId) => svc.stopProjectScheduling(db, c.get("ctx"), { projectId }),
+    },
+    {
+      action: "MarkAsDemo",
+      access: access.staff,
+      summary: "Mark a project with results as a demo project",
+      description: "800 or 900 -> 950.",
+      response: LifecycleResult,
+      run: (c, projectId) => svc.markAsDemo(db, c.get("ctx"), { projectId }),
+    },
+    {
+      action: "Move",
+      access: access.staff,
+      summary: "Move a Draft to another team of the same enterprise",
+      description: "Draft only, and not a project with credit log rows. Every row of the project moves with it in one statement.",
+      body: Move,
+      bodyRequired: true,
+      response: MoveResult,
+      run: (c, projectId, b) => svc.move(db, c.get("ctx"), { projectId, clientId: b.clientId as number }),
+    },
+    {
+      action: "Duplicate",
+      access: access.user,
+      summary: "Copy a project as a new Draft",
+      description:
+        "From any status. The copy has the project's settings, regions, test options, questions and options, project questions, objectives, targets " +
+        "and add-on set-ups; it is named '{name} (copy)' unless a name is given.",
+      body: Duplicate,
+      response: DuplicateResult,
+      run: (c, projectId, b) => duplicate(db, c.get("ctx"), { projectId, projectName: b.projectName as string | undefined }),
+    },
+    {
+      action: "AdminEdit",
+      access: access.staff,
+      summary: "Edit any field of a project, its status included (staff, audited)",
+      description: "Writes an AdminEdit row to DataEventsLog with each field's old and new value (and StatusChanged). Never touches the ledger or the schedules.",
+      body: AdminEdit,
+      bodyRequired: true,
+      response: AdminEditResult,
+      run: (c, projectId, b) => svc.adminEdit(db, c.get("ctx"), projectId, b as svc.AdminEditInput),
+    },
+    {
+      action: "UpdateProjectOwner",
+      access: access.admin,
+      summary: "Give a project to another Admin or User of its team",
+      description: "Any status.",
+      body: Owner,
+      bodyRequired: true,
+      response: OwnerResult,
+      run: (c, projectId, b) => svc.updateProjectOwner(db, c.get("ctx"), { projectId, userId: b.userId as number }),
+    },
+    {
+      action: "UpdateGroupTags",
+      access: access.user,
+      summary: "Set a project's project-group tags",
+      description: "Any status. The project carries exactly the tags named afterwards.",
+      body: GroupTags,
+      bodyRequired: true,
+      response: GroupTagsResult,
+      run: (c, projectId, b) => svc.updateGroupTags(db, c.get("ctx"), { projectId, tagIds: b.tagIds as number[] }),
+    },
+    {
+      action: "IncidenceEstimate",
+      access: access.user,
+      summary: "Estimate the share of the panel that qualifies, from the targets",
+      description:
+        "Before fielding (0-300). From census margins, else past answers, else a uniform prior; stored on the project (EstimatedProjectDuration reads it) " +
+        "and published as IncidenceEstimateUpdated on the client channel.",
+      response: IncidenceResult,
+      run: (c, projectId) => incidenceEstimate(db, c.get("ctx"), { projectId }),
+    },
+    {
+      action: "GenerateQuestionIr",
+      access: access.user,
+      summary: "The incidence rate of each screening question (a document)",
+      description: "Any status. From the project's answers once it has them, else the targeted answers over all answers.",
+      response: QuestionIrResult,
+      run: (c, projectId) => generateQuestionIr(db, c.get("ctx"), { projectId }),
+    },
+    {
+      action: "ResyncScheduledProject",
+      access: access.user,
+      summary: "Rebuild a project's unrun waves from its schedule settings, re-priced",
+      description: "100 to 800 (not 0, 50, 900, 950). Charged waves are refunded and charged again at today's cost; 409 when that would overdraw.",
+      response: ResyncResult,
+      run: (c, projectId) => svc.resyncScheduledProject(db, c.get("ctx"), { projectId }),
+    },
+    {
+      action: "RemoveFromSurveyRun",
+      access: access.staff,
+      summary: "Take a project off a survey run that carries it",
+      description: "300, 400 or 800. Its schedules on the run become unrun (a settled charge returns to pending), its sessions from the run go; 400 -> 300 when no run carries it any more.",
+      body: RemoveFromRun,
+      bodyRequired: true,
+      response: RemoveFromRunResult,
+      run: (c, projectId, b) => svc.removeFromSurveyRun(db, c.get("ctx"), { projectId, surveyRunId: b.surveyRunId as number }),
+    },
+  ];
+
+  for (const s of specs) {
+    const body = s.body ?? Empty;
+    addRoute(
+      app,
+      {
+        access: s.access,
+        method: "post",
+        path: `/api/v1/Projects/{key}/${s.action}`,
+        tags,
+        operationId: `Projects_${s.action}`,
+        summary: s.summary,
+        description: s.description,
+        request: { params: ProjectKeyParams, body: { required: s.bodyRequired ?? false, content: { "application/json": { schema: body } } } },
+        responses: {
+          200: { description: "Done", content: { "application/json": { schema: s.response } } },
+          ...commonErrors,
+          404: errors[404],
+          409: errorResponse(conflict),
+        },
+      },
+      async (c) => {
+        const projectId = projectKeyOf(c);
+        if (!Number.isSafeInteger(projectId)) throw new ApiError("BadRequest", "The key must be an integer");
+        const b = ((c.req.valid("json") as Record<string, unknown> | undefined) ?? {}) as Record<string, unknown>;
+        return c.json((await s.run(c, projectId, b)) as never, 200);
+      },
+    );
+  }
+}
