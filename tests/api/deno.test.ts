@@ -18,7 +18,9 @@ beforeAll(async () => {
   ({ app } = await realApp(tdb.db));
   ({ token } = await login(app, "user@acme.test"));
   const port = 20000 + Math.floor(Math.random() * 20000);
-  deno = Bun.spawn([resolve(ROOT, "node_modules/.bin/deno"), "run", "-A", "api/src/deno.ts"], {
+  // The binary itself, not node_modules/.bin/deno: that is a Node wrapper whose child would
+  // outlive kill().
+  deno = Bun.spawn([resolve(ROOT, "node_modules/deno/deno"), "run", "-A", "api/src/deno.ts"], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: tdb.url, PORT: String(port), NO_COLOR: "1" },
     stdout: "pipe",
