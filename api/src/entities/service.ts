@@ -104,11 +104,23 @@ function compiledList(reg: Registry, set: EntitySetDef, ctx: RequestCtx, query: 
 
 export async function list(db: Db, reg: Registry, set: EntitySetDef, ctx: RequestCtx, query: Query, url: string): Promise<string> {
   const c = compiledList(reg, set, ctx, query);
-  const [row] = await readAsTenant<{ value: string; more: boolean; count: number | null }>(db, tenantOf(ctx), c.text, c.params);
+  const [row] = await readAsTenant<CollectionRow>(db, tenantOf(ctx), c.text, c.params);
+  return collectionJson(row!, url, c.top, c.skip);
+}
+
+/** The row a compiled collection statement answers (odata/compile.ts). */
+export interface CollectionRow {
+  value: string;
+  more: boolean;
+  count: number | null;
+}
+
+/** The OData collection body from a compiled statement's row: count, value and the next page's link. */
+export function collectionJson(row: CollectionRow, url: string, top: number | undefined, skip: number | undefined): string {
   let out = "{";
-  if (row!.count !== null && row!.count !== undefined) out += `"@odata.count":${row!.count},`;
-  out += `"value":${row!.value}`;
-  if (row!.more) out += `,"@odata.nextLink":${JSON.stringify(nextLink(url, c.top, c.skip))}`;
+  if (row.count !== null && row.count !== undefined) out += `"@odata.count":${row.count},`;
+  out += `"value":${row.value}`;
+  if (row.more) out += `,"@odata.nextLink":${JSON.stringify(nextLink(url, top, skip))}`;
   return out + "}";
 }
 

@@ -7,10 +7,9 @@ import { readAsTenant } from "../../db/tx.ts";
 import { enterTenant } from "../../access/policy.ts";
 import { tenantOf, type RequestCtx } from "../../access/principal.ts";
 import type { Registry } from "../../entities/registry.ts";
-import { scopeFor } from "../../entities/service.ts";
+import { collectionJson, scopeFor, type CollectionRow } from "../../entities/service.ts";
 import { parseQuery } from "../../odata/parser.ts";
 import { compileCollection } from "../../odata/compile.ts";
-import { DEFAULT_TOP } from "../../odata/limits.ts";
 import { ApiError } from "../../errors.ts";
 import { dbError, readEntity } from "./common.ts";
 import * as q from "./trash.sql.ts";
@@ -34,21 +33,8 @@ export async function getTrashed(db: Db, reg: Registry, ctx: RequestCtx, setName
   };
   const parsed = parseQuery(opts, set, reg);
   const { text, params } = compileCollection(reg, set, parsed, { scope: scopeFor(ctx, reg, { write: true }) }).render();
-  const [row] = await readAsTenant<{ value: string; more: boolean; count: number | null }>(db, tenantOf(ctx), text, params);
-  let out = "{";
-  if (row!.count !== null && row!.count !== undefined) out += `"@odata.count":${row!.count},`;
-  out += `"value":${row!.value}`;
-  if (row!.more) out += `,"@odata.nextLink":${JSON.stringify(nextLink(url, parsed.top, parsed.skip))}`;
-  return out + "}";
-}
-
-/** The same request one page on, as the generic lists link it. */
-function nextLink(url: string, top: number | undefined, skip: number | undefined): string {
-  const u = new URL(url);
-  const page = top ?? DEFAULT_TOP;
-  const params = [...u.searchParams].filter(([k]) => k !== "$skip" && k !== "$top");
-  params.push(["$top", String(page)], ["$skip", String((skip ?? 0) + page)]);
-  return u.pathname + "?" + params.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("&");
+  const [row] = await readAsTenant<CollectionRow>(db, tenantOf(ctx), text, params);
+  return collectionJson(row!, url, parsed.top, parsed.skip);
 }
 
 /**
