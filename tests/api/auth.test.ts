@@ -168,3 +168,34 @@ describe("login methods", () => {
     expect(await other.json()).toEqual({ password: true, saml: null, linkedIn: false });
   });
 });
+
+describe("single sign-on required", () => {
+  test("an org that requires SSO: no password sign-in, no reset email, and the login page offers no password", async () => {
+    await tdb.db`update orgs set sso_required = true where id = 1002`;
+    try {
+      const res = await app.request("/auth/Login/PasswordLogin", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email: "user@acme.test", password: "Password123!" }),
+      });
+      expect(res.status).toBe(403);
+      expect(((await res.json()) as { detail: string }).detail).toBe("sso_required");
+      const methods = await app.request("/auth/Login/GetLoginMethods/anyone@acme.test");
+      expect(((await methods.json()) as { password: boolean }).password, "decided by the domain").toBe(false);
+      const before = await tdb.db`select count(*)::int as n from email_outbox`;
+      const forgot = await app.request("/auth/Login/ForgotPassword", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email: "user@acme.test" }),
+      });
+      expect(forgot.status, "the same answer as always").toBe(204);
+      const after = await tdb.db`select count(*)::int as n from email_outbox`;
+      expect(after[0]!.n, "but no reset email").toBe(before[0]!.n);
+      // Globex requires nothing: its people still sign in with a password.
+      expect((await login(app, "admin@globex.test")).token).toBeString();
+    } finally {
+      await tdb.db`update orgs set sso_required = false where id = 1002`;
+      await tdb.db`delete from auth_attempts`;
+    }
+  });
+});

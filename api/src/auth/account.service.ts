@@ -71,6 +71,8 @@ export async function forgotPassword(deps: AccountDeps, input: { email: string }
   );
   const user = await authq.userByEmail(deps.db, email);
   if (!user || user.disabled) return; // same answer, no email: nothing tells the caller
+  // A person whose organisation requires single sign-on has no password to reset.
+  if (!user.isStaff && (await authq.ssoRequired(deps.db, { userId: user.id }))) return;
   const token = await deps.db.begin(async (tx) => {
     // One live reset link per person: the newest email is the one that works.
     await revokeTokens(tx, { purpose: "PasswordReset", userId: user.id });

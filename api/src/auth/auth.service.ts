@@ -84,6 +84,9 @@ export async function passwordLogin(
     throw new ApiError("Unauthorized", "Email or password is incorrect");
   }
   await q.clearAttempts(deps.db, accountKey);
+  if (!user.isStaff && (await q.ssoRequired(deps.db, { userId: user.id }))) {
+    throw new ApiError("Forbidden", "Your organisation signs in through single sign-on", "sso_required");
+  }
   if (user.passwordStatus === "FORCE_CHANGE_PASSWORD") {
     // The temporary password was right; the person must choose their own before signing in.
     throw new ApiError("NewPasswordRequired", "Choose a new password to finish signing in", "new_password_required");
@@ -143,13 +146,16 @@ export interface LoginMethods {
 
 /**
  * How an email may sign in. Answers the same for unknown emails as for known ones (no account
- * enumeration): password unless the domain's identity provider is the way in, SAML when the
- * email's domain has an identity provider, LinkedIn when configured.
+ * enumeration): password unless the domain's identity provider belongs to an org or enterprise
+ * that requires single sign-on, SAML when the email's domain has an identity provider, LinkedIn
+ * when configured.
  */
 export async function loginMethods(deps: AuthDeps, email: string): Promise<LoginMethods> {
   const domain = email.split("@")[1] ?? "";
   const idp = domain ? await q.idpForDomain(deps.db, domain) : undefined;
-  return { password: true, saml: idp ? { providerName: idp.providerName } : null, linkedIn: deps.linkedInEnabled };
+  // Decided by the domain's identity provider, never by whether the email has an account.
+  const password = !(idp && (await q.ssoRequired(deps.db, { clientId: idp.clientId })));
+  return { password, saml: idp ? { providerName: idp.providerName } : null, linkedIn: deps.linkedInEnabled };
 }
 
 // An argon2id hash of a random string: verifying against it costs what a real check costs.

@@ -102,10 +102,25 @@ export async function clearAttempts(db: Sql, key: string): Promise<void> {
   await db`delete from auth_attempts where key = ${key}`;
 }
 
-export async function idpForDomain(db: Sql, domain: string): Promise<{ id: number; providerName: string } | undefined> {
-  const [r] = await db<{ id: number; providerName: string }[]>`
-    select id, provider_name as "providerName" from cognito_idps
+export async function idpForDomain(db: Sql, domain: string): Promise<{ id: number; providerName: string; clientId: number } | undefined> {
+  const [r] = await db<{ id: number; providerName: string; clientId: number }[]>`
+    select id, provider_name as "providerName", client_id as "clientId" from cognito_idps
     where is_enabled and email_domains @> ${db.json([domain.toLowerCase()])}
     order by id limit 1`;
   return r;
+}
+
+/**
+ * Single sign-on required (manage-org / manage-enterprise security): an enterprise or org at or
+ * above one of the given clients has sso_required set.
+ */
+export async function ssoRequired(db: Sql, by: { userId: number } | { clientId: number }): Promise<boolean> {
+  const clients = "userId" in by
+    ? db`select unnest(client_ancestors(uc.client_id)) as id from user_and_clients uc where uc.user_id = ${by.userId}`
+    : db`select unnest(client_ancestors(${by.clientId}::int)) as id`;
+  const [r] = await db<{ required: boolean }[]>`
+    with c as (${clients})
+    select exists (select 1 from enterprises e join c on c.id = e.id where e.sso_required)
+        or exists (select 1 from orgs o join c on c.id = o.id where o.sso_required) as required`;
+  return r!.required;
 }
