@@ -379,3 +379,13 @@ describe("no interleaving can overdraw", () => {
     expect(await balanceOf(1005)).toBe(start - 400);
   }, 30_000);
 });
+
+test("staff set a client's overdraft limit and approval rule through PATCH Clients; an Admin cannot", async () => {
+  const { call, testApp } = await import("../helpers/app.ts");
+  const app2 = testApp(tdb.db);
+  const refused = await call(app2, "acmeAdmin", 1003, "PATCH", "/api/v1/Clients(1003)", { overdraftLimit: 1000000 });
+  expect(refused.status).toBe(403);
+  const ok = await call(app2, "staff", null, "PATCH", "/api/v1/Clients(1004)", { overdraftLimit: 250, requiresProjectApproval: true });
+  expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+  expect(ok.body).toMatchObject({ overdraftLimit: 250, requiresProjectApproval: true });
+});

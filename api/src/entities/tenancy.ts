@@ -29,7 +29,9 @@ export const tenancySets: EntitySetDef[] = [
       hsCompanyId: f.string({ nullable: true, readOnly: true, description: "CRM (HubSpot) company id." }),
       industry: f.string({ nullable: true, description: "An industry code (telecommunications, energy, ...)." }),
       domain: f.string({ nullable: true, readOnly: true, description: "Verified e-mail domain." }),
-      overdraftLimit: f.number({ readOnly: true, description: "How far below zero credits may go; staff set it." }),
+      // Clients are written by staff only (writeAccess), so these two are theirs to set.
+      overdraftLimit: f.number({ description: "How far below zero credits may go (0 unless staff set one)." }),
+      requiresProjectApproval: f.boolean({ description: "Submitted projects wait for an Admin's approval (status 50)." }),
       isTrial: f.boolean({ readOnly: true }),
       trialEndsAt: f.datetime({ nullable: true, readOnly: true }),
       ...stamps,
