@@ -6198,8 +6198,10 @@ export interface components {
             industry?: string | null;
             /** @description Verified e-mail domain. */
             domain?: string | null;
-            /** @description How far below zero credits may go; staff set it. */
+            /** @description How far below zero credits may go (0 unless staff set one). */
             overdraftLimit?: number;
+            /** @description Submitted projects wait for an Admin's approval (status 50). */
+            requiresProjectApproval?: boolean;
             isTrial?: boolean;
             /** Format: date-time */
             trialEndsAt?: string | null;
@@ -8244,6 +8246,10 @@ export interface components {
             name?: string;
             /** @description An industry code (telecommunications, energy, ...). */
             industry?: string | null;
+            /** @description How far below zero credits may go (0 unless staff set one). */
+            overdraftLimit?: number;
+            /** @description Submitted projects wait for an Admin's approval (status 50). */
+            requiresProjectApproval?: boolean;
         };
         EnterprisesCollection: {
             "@odata.count"?: number;
