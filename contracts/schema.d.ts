@@ -2168,6 +2168,285 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/Notifications/All": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's notifications, newest first, with the unread count
+         * @description Every client's: a person's notifications are theirs whichever client they concern. Paged with top and skip.
+         */
+        get: operations["Notifications_All"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Notifications/MarkAsRead": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark some or all of the caller's notifications read
+         * @description `{ids}` or `{all: true}`. Only the caller's own: ids of others' notifications change nothing.
+         */
+        post: operations["Notifications_MarkAsRead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Notifications
+         * @description A notification to one user (MarkAsRead sets readAt).
+         */
+        get: operations["Notifications_list"];
+        put?: never;
+        /**
+         * Send a notification to a person (staff)
+         * @description Writes the notification and sends its realtime event on user-{userId}. Replaces the generic create.
+         */
+        post: operations["Notifications_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/UpdateWatchers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set who watches a project
+         * @description Replaces the watchers with userIds (members of the project's team only; 400 names the others). Watchers are notified of the project's status changes.
+         */
+        post: operations["Projects_UpdateWatchers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/StartWatching": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Watch a project (the caller)
+         * @description The caller is notified of the project's status changes. Idempotent.
+         */
+        post: operations["Projects_StartWatching"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/StopWatching": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop watching a project (the caller)
+         * @description Idempotent.
+         */
+        post: operations["Projects_StopWatching"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Teams({key})/UpdateAutoProjectWatch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn automatic watching of new projects on or off for a team
+         * @description When on, every member of the team becomes a watcher of each project created in it (existing projects are unchanged).
+         */
+        post: operations["Teams_UpdateAutoProjectWatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/Share": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Share a project with people outside its team (read only)
+         * @description An email of an account: the project is readable to them at once, with a ProjectShared notification and an email. Another email: a share link (valid 30 days, for that address only) is emailed to them; they register through it (VerifyRegistrationEmail, AcceptInvitation) and then see the project. Each share is audited ('Shared').
+         */
+        post: operations["Projects_Share"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ProjectShares({key})": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get one ProjectShares row by key */
+        get: operations["ProjectShares_get"];
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a project share
+         * @description The person can no longer read the project; the share's link for their email is withdrawn. Audited ('Unshared').
+         */
+        delete: operations["ProjectShares_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/UpdateProjectScheduling": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a project's schedule (start date, frequency, waves, pause) and rebuild its unrun waves
+         * @description 0 to 800. At 0 the settings only (Submit schedules the waves); from 50 the unrun waves are rebuilt per region and wave (wave 1 Standard, the next uncharged wave DelayCharge, later ones DelayChargeFuture) and NPD weeks follow; charged waves are refunded and charged again at today's cost.
+         */
+        post: operations["Projects_UpdateProjectScheduling"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/SchedulingState": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A project's upcoming and past waves per region, their charges, the last-run cost, wave mode and pause */
+        get: operations["Projects_SchedulingState"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ProjectSchedules/ToRun": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Schedules due now: dated today or earlier, not run, not started, of projects at 300 or 800 that are not paused */
+        get: operations["ProjectSchedules_ToRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ProjectSchedules/SyncDates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-date a project's unrun waves from its start date and frequency
+         * @description 50 to 800 (a project with scheduled waves).
+         */
+        post: operations["ProjectSchedules_SyncDates"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ProjectSchedules/SyncNpdDates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rebuild an NPD project's weeks since launch from its launch date
+         * @description 50 to 800 (a project with scheduled waves).
+         */
+        post: operations["ProjectSchedules_SyncNpdDates"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/Clients/$count": {
         parameters: {
             query?: never;
@@ -3340,24 +3619,6 @@ export interface paths {
         /** Create a ProjectShares row */
         post: operations["ProjectShares_create"];
         delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/ProjectShares({key})": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Get one ProjectShares row by key */
-        get: operations["ProjectShares_get"];
-        put?: never;
-        post?: never;
-        /** Delete a ProjectShares row */
-        delete: operations["ProjectShares_delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -5310,27 +5571,6 @@ export interface paths {
         get: operations["Notifications_count"];
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/Notifications": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List Notifications
-         * @description A notification to one user (MarkAsRead sets readAt).
-         */
-        get: operations["Notifications_list"];
-        put?: never;
-        /** Create a Notifications row */
-        post: operations["Notifications_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8237,6 +8477,211 @@ export interface components {
                 projectsTotal: number;
             };
         };
+        NotificationsAll: {
+            value: components["schemas"]["NotificationItem"][];
+            /** @description All the caller's notifications */
+            count: number;
+            unreadCount: number;
+        };
+        NotificationItem: {
+            id: number;
+            userId: number;
+            /** @description The client the notification is about, if any */
+            clientId: number | null;
+            notificationTypeId: number;
+            /** @description The notification type's name (SurveyApproved, ...), also the realtime event's name */
+            type: string;
+            title: string;
+            body: string | null;
+            projectId: number | null;
+            /** @description Where /common/notification-redirect sends the user */
+            url: string | null;
+            data: {
+                [key: string]: unknown;
+            };
+            isRead: boolean;
+            readAt: string | null;
+            createdAt: string;
+        };
+        MarkNotificationsAsReadResult: {
+            /** @description The notifications this call marked read */
+            markedIds: number[];
+            unreadCount: number;
+        };
+        MarkNotificationsAsRead: {
+            /** @description Notifications ids (others' are ignored) */
+            ids: number[];
+        } | {
+            /**
+             * @description Every unread notification of the caller
+             * @enum {boolean}
+             */
+            all: true;
+        };
+        SendNotification: {
+            /** @description The recipient */
+            userId: number;
+            notificationTypeId: number;
+            /** @description Default: the type's default title */
+            title?: string;
+            body?: string | null;
+            url?: string | null;
+            clientId?: number | null;
+            projectId?: number | null;
+            data?: {
+                [key: string]: unknown;
+            };
+        };
+        ProjectWatchersResult: {
+            projectId: number;
+            /** @description The project's watchers now */
+            userIds: number[];
+            added: number[];
+            removed: number[];
+        };
+        UpdateWatchers: {
+            /** @description Every watcher the project should have: members of its team */
+            userIds: number[];
+        };
+        UpdateAutoProjectWatchResult: {
+            teamId: number;
+            autoProjectWatch: boolean;
+        };
+        UpdateAutoProjectWatch: {
+            enabled: boolean;
+        };
+        ShareProjectResult: {
+            projectId: number;
+            results: {
+                email: string;
+                /**
+                 * @description shared: an account, readable now; invited: an outside email, sent a share link; member: already in the team; disabled: not shared
+                 * @enum {string}
+                 */
+                status: "shared" | "invited" | "alreadyShared" | "member" | "disabled";
+                projectShareId: number | null;
+                userId: number | null;
+                linkInviteId: number | null;
+            }[];
+        };
+        ShareProject: {
+            /** @description People to share with: accounts or outside emails */
+            emails: string[];
+            /** @description A note for the email and notification */
+            message?: string;
+        };
+        UpdateProjectSchedulingResult: {
+            projectId: number;
+            statusCode: number;
+            /** @description SPEC 4: a start date and a frequency both set, or waves required */
+            waveMode: boolean;
+            /** @description Whether the unrun waves were rebuilt from the new settings */
+            regenerated: boolean;
+            /** @description Waves rebuilt */
+            waves: number;
+            /** @description Credits charged again for rebuilt waves that were charged */
+            charged: number;
+            /** @description Credits refunded for the waves replaced */
+            refunded: number;
+            changes: {
+                [key: string]: {
+                    from?: unknown;
+                    to?: unknown;
+                };
+            };
+        };
+        UpdateProjectScheduling: {
+            /** @description The first wave's date (wave k at start + (k - 1) x frequency) */
+            scheduleStartDate: string | null;
+            /** @description Weeks between waves */
+            scheduleFrequencyWeeks: number | null;
+            /** @description Wave mode without dates (SPEC 4): the project runs in waves */
+            wavesRequired: boolean;
+            /** @description How many waves in all; unchanged when left out */
+            scheduleWavesRequired?: number | null;
+            /** @description Paused: the scheduler starts none of its waves; unchanged when left out */
+            schedulePause?: boolean;
+        };
+        SchedulingState: {
+            projectId: number;
+            statusCode: number;
+            projectTypeId: number;
+            waveMode: boolean;
+            schedulePause: boolean;
+            scheduleStartDate: string | null;
+            scheduleFrequencyWeeks: number | null;
+            scheduleWavesRequired: number | null;
+            wavesRequired: boolean;
+            launchDate: string | null;
+            /** @description SPEC 9: minus the sum of the charges of the latest charged schedule date */
+            lastRunCost: number | null;
+            nextScheduleDate: string | null;
+            wavesRun: number;
+            wavesUpcoming: number;
+            regions: {
+                regionId: number;
+                regionName: string;
+                /** @description Not run yet, by date */
+                upcoming: components["schemas"]["ProjectScheduleState"][];
+                /** @description Run (a survey run carries them), by date */
+                past: components["schemas"]["ProjectScheduleState"][];
+            }[];
+        };
+        ProjectScheduleState: {
+            id: number;
+            regionId: number;
+            waveNumber: number | null;
+            scheduleDate: string;
+            /** @description 1 Standard, 10 DelayCharge, 15 DelayChargeFuture */
+            scheduleTypeId: number;
+            scheduleType: string;
+            isCustomerPanel: boolean;
+            sampleSize: number | null;
+            surveyRunId: number | null;
+            /**
+             * @description Run once a survey run carries it
+             * @enum {string}
+             */
+            launchState: "Scheduled" | "ReadyToLaunch" | "Blocked" | "Run";
+            /** @description When the scheduler started it */
+            startedAt: string | null;
+            blockedReason: string | null;
+            /**
+             * @description Uncharged (a DelayCharge wave not due yet), Pending (30), Settled (40)
+             * @enum {string}
+             */
+            chargeStatus: "Uncharged" | "Pending" | "Settled";
+            creditLogId: number | null;
+            /** @description Credits charged, null while uncharged */
+            creditAmount: number | null;
+            /** @description NPD: weeks since launch */
+            week: number | null;
+            /** @description NPD: 1-8, 9-16, 17-25 or 26+ */
+            weekBand: string | null;
+        };
+        DueProjectSchedule: {
+            id: number;
+            projectId: number;
+            clientId: number;
+            projectStatusCode: number;
+            regionId: number;
+            waveNumber: number | null;
+            scheduleDate: string;
+            scheduleTypeId: number;
+            launchState: string;
+            blockedReason: string | null;
+            creditLogId: number | null;
+        };
+        ProjectSchedulesSyncResult: {
+            projectId: number;
+            /** @description Schedules re-dated */
+            redated: number;
+            /** @description NPD weeks written */
+            weeks: number;
+        };
+        ProjectSchedulesSync: {
+            projectId: number;
+        };
         ClientsCollection: {
             "@odata.count"?: number;
             "@odata.nextLink"?: string;
@@ -8805,14 +9250,6 @@ export interface components {
             "@odata.count"?: number;
             "@odata.nextLink"?: string;
             value: components["schemas"]["Notifications"][];
-        };
-        NotificationsCreate: {
-            notificationTypeId: number;
-            title: string;
-            body?: string | null;
-            projectId?: number | null;
-            url?: string | null;
-            data?: unknown;
         };
         NotificationTypesCollection: {
             "@odata.count"?: number;
@@ -13524,6 +13961,535 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    Notifications_All: {
+        parameters: {
+            query?: {
+                /** @description Page size (default 50, at most 200) */
+                top?: number;
+                skip?: number | null;
+                /** @description Only the unread ones */
+                unreadOnly?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationsAll"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    Notifications_MarkAsRead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MarkNotificationsAsRead"];
+            };
+        };
+        responses: {
+            /** @description Marked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MarkNotificationsAsReadResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    Notifications_list: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
+                /** @description Page size, at most 1000 (default 100) */
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of rows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationsCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    Notifications_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendNotification"];
+            };
+        };
+        responses: {
+            /** @description Sent */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationItem"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The client or project does not exist */
+            409: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Projects_UpdateWatchers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWatchers"];
+            };
+        };
+        responses: {
+            /** @description The project's watchers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectWatchersResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Projects_StartWatching: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
+        responses: {
+            /** @description The project's watchers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectWatchersResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Projects_StopWatching: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
+        responses: {
+            /** @description The project's watchers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectWatchersResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Teams_UpdateAutoProjectWatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Teams key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAutoProjectWatch"];
+            };
+        };
+        responses: {
+            /** @description The setting */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateAutoProjectWatchResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such team in the request's scope */
+            404: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Projects_Share: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShareProject"];
+            };
+        };
+        responses: {
+            /** @description What happened per email */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareProjectResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    ProjectShares_get: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+            };
+            header?: never;
+            path: {
+                /** @description ProjectShares key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The row */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectShares"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    ProjectShares_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ProjectShares key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Projects_UpdateProjectScheduling: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateProjectScheduling"];
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateProjectSchedulingResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description Not allowed at the project's status (docs/project-lifecycle.md, Scheduling), or the ledger refuses the re-charge */
+            409: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Projects_SchedulingState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The scheduling state */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SchedulingState"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    ProjectSchedules_ToRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The due schedules */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        value: components["schemas"]["DueProjectSchedule"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    ProjectSchedules_SyncDates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectSchedulesSync"];
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectSchedulesSyncResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description Not allowed at the project's status (docs/project-lifecycle.md, Scheduling), or the ledger refuses the re-charge */
+            409: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ProjectSchedules_SyncNpdDates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectSchedulesSync"];
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectSchedulesSyncResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description Not allowed at the project's status (docs/project-lifecycle.md, Scheduling), or the ledger refuses the re-charge */
+            409: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     Clients_count: {
         parameters: {
             query?: {
@@ -16157,64 +17123,6 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
-        };
-    };
-    ProjectShares_get: {
-        parameters: {
-            query?: {
-                /** @description Comma-separated properties to return, e.g. id,projectName */
-                $select?: components["parameters"]["select"];
-                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
-                $expand?: components["parameters"]["expand"];
-            };
-            header?: never;
-            path: {
-                /** @description ProjectShares key */
-                key: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The row */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProjectShares"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-        };
-    };
-    ProjectShares_delete: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description ProjectShares key */
-                key: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Deleted */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
         };
     };
@@ -20606,74 +21514,6 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-        };
-    };
-    Notifications_list: {
-        parameters: {
-            query?: {
-                /** @description Comma-separated properties to return, e.g. id,projectName */
-                $select?: components["parameters"]["select"];
-                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
-                $expand?: components["parameters"]["expand"];
-                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
-                $filter?: components["parameters"]["filter"];
-                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
-                $orderby?: components["parameters"]["orderby"];
-                /** @description Page size, at most 1000 (default 100) */
-                $top?: components["parameters"]["top"];
-                /** @description Rows to skip */
-                $skip?: components["parameters"]["skip"];
-                /** @description true adds @odata.count, the number of matching rows */
-                $count?: components["parameters"]["count"];
-                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
-                $apply?: components["parameters"]["apply"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of rows */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotificationsCollection"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-        };
-    };
-    Notifications_create: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["NotificationsCreate"];
-            };
-        };
-        responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Notifications"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
         };
     };
     Notifications_get: {

@@ -10,6 +10,7 @@ import { registry } from "./entities/index.ts";
 import { startQueue } from "./jobs/queue.ts";
 import { registerWorkers } from "./jobs/workers.ts";
 import { jobs } from "./jobs/index.ts";
+import { scheduleScheduler } from "./jobs/scheduler.ts";
 import { loadSigningKey } from "./auth/keys.ts";
 import { bearerAuthenticate } from "./auth/authenticate.ts";
 import { bunPasswords } from "./auth/passwords-bun.ts";
@@ -43,6 +44,8 @@ if (!cfg.production) log(demoLoginsText());
 
 const queue = await startQueue(handle.url, log);
 await registerWorkers(queue, db, jobs, { log });
+// The scheduler: pg-boss enqueues scheduling.start-due every minute (jobs/scheduler.ts).
+await scheduleScheduler(queue);
 
 const key = await loadSigningKey(db, cfg.authSecret);
 // Email: SMTP when configured; otherwise the outbox is the delivery (GET /api/v1/DevMailbox), and in

@@ -11,6 +11,10 @@ import { registerInviteRoutes } from "./invites/invites.routes.ts";
 import { registerMailboxRoutes } from "../email/mailbox.routes.ts";
 import { registerLifecycleRoutes } from "./lifecycle/lifecycle.routes.ts";
 import { registerCreditRoutes } from "./credits/credits.routes.ts";
+import { registerNotificationRoutes } from "./notifications/notifications.routes.ts";
+import { registerWatcherRoutes } from "./watchers/watchers.routes.ts";
+import { registerSharingRoutes } from "./sharing/sharing.routes.ts";
+import { registerSchedulingRoutes } from "./scheduling/scheduling.routes.ts";
 
 export function registerDomainRoutes(app: App, deps: AppDeps): void {
   registerUserRoutes(app, deps);
@@ -23,4 +27,8 @@ export function registerDomainRoutes(app: App, deps: AppDeps): void {
   registerMailboxRoutes(app, deps);
   registerLifecycleRoutes(app, deps);
   registerCreditRoutes(app, deps);
+  registerNotificationRoutes(app, deps);
+  registerWatcherRoutes(app, deps);
+  registerSharingRoutes(app, deps);
+  registerSchedulingRoutes(app, deps);
 }

@@ -136,3 +136,41 @@ export function registrationExistingAccount(a: { to: string; projectName: string
     action: { label: "Sign in and open the project", url: a.url },
   });
 }
+
+/** Projects Share, to a person with an account: the project is readable to them now. */
+export function projectShared(a: { to: string; sharer: { firstName?: string | null; lastName?: string | null; email: string }; clientName: string; projectName: string; message?: string; url: string }): Email {
+  return render({
+    template: "projectShared",
+    to: a.to,
+    subject: `${who(a.sharer)} shared "${a.projectName}" with you on Ideally`,
+    paragraphs: [
+      `${who(a.sharer)} of ${a.clientName} shared the project "${a.projectName}" with you on Ideally.`,
+      ...(a.message ? [`Their message: ${a.message}`] : []),
+    ],
+    action: { label: "Open the project", url: a.url },
+  });
+}
+
+/** Projects Share, to an email without an account: the share link, through which they register. */
+export function projectShareInvite(a: {
+  to: string;
+  sharer: { firstName?: string | null; lastName?: string | null; email: string };
+  clientName: string;
+  projectName: string;
+  message?: string;
+  url: string;
+  expiresDays: number;
+}): Email {
+  return render({
+    template: "projectShareInvite",
+    to: a.to,
+    subject: `${who(a.sharer)} shared "${a.projectName}" with you on Ideally`,
+    paragraphs: [
+      `${who(a.sharer)} of ${a.clientName} shared the project "${a.projectName}" with you on Ideally, where research teams test ideas, messages and new products with real consumers.`,
+      ...(a.message ? [`Their message: ${a.message}`] : []),
+      "Open the link to create your account with this email address and see the project.",
+    ],
+    action: { label: "Open the shared project", url: a.url },
+    note: `The link expires in ${a.expiresDays} days and works only for ${a.to}.`,
+  });
+}

@@ -165,6 +165,8 @@ export const fieldingSets: EntitySetDef[] = [
 
   entity({
     name: "ProjectSchedules",
+    // Schedules carry charges: the scheduling actions go through the ledger; raw writes are staff's.
+    writeAccess: "staff",
     table: "project_schedules",
     scope: "shared",
     verbs: ["post", "patch", "delete"],

@@ -31,6 +31,8 @@ export const USER_NOTIFICATION_EVENTS = [
   "PasswordReset",
   "UserAddedToTeam",
   "CustomPanelProjectReadyForSurvey",
+  // Not in SPEC 4: a project shared with an existing account (docs/decisions.md, sharing).
+  "ProjectShared",
 ] as const;
 export type JobEventName = (typeof JOB_EVENTS)[number];
 /** Events a websocket client broadcasts to its peers on a joined channel (realtime/hub.ts). */

@@ -1,5 +1,6 @@
 // Every job the API runs, registered by server.ts at start-up. Domains add their defineJob()
 // declarations here (fielding, processing, AI, exports) as they arrive.
 import type { AnyJob } from "./workers.ts";
+import { schedulerJob } from "./scheduler.ts";
 
-export const jobs: readonly AnyJob[] = [];
+export const jobs: readonly AnyJob[] = [schedulerJob];

@@ -1,0 +1,92 @@
+// Sharing (SPEC 7): Projects({key})/Share and DELETE ProjectShares({key}) (replacing the generic
+// delete, which would leave the share's link usable and write no audit row). Thin.
+import { z } from "@hono/zod-openapi";
+import type { App, AppDeps } from "../../app.ts";
+import { access } from "../../access/policy.ts";
+import { addRoute, commonErrors, errors } from "../../openapi.ts";
+import { ApiError } from "../../errors.ts";
+import { outboxMailer } from "../../email/mailer.ts";
+import * as svc from "./sharing.service.ts";
+
+const KeyParams = (set: string) =>
+  z.object({
+    key: z
+      .string()
+      .regex(/^-?\d{1,9}$/, "must be an integer")
+      .openapi({ param: { name: "key", in: "path" }, description: `${set} key` }),
+  });
+
+const Share = z
+  .strictObject({
+    emails: z.array(z.string().trim().email().max(320)).min(1).max(50).describe("People to share with: accounts or outside emails"),
+    message: z.string().trim().max(2000).optional().describe("A note for the email and notification"),
+  })
+  .openapi("ShareProject");
+const ShareResult = z
+  .object({
+    projectId: z.number().int(),
+    results: z.array(
+      z.object({
+        email: z.string(),
+        status: z
+          .enum(["shared", "invited", "alreadyShared", "member", "disabled"])
+          .describe("shared: an account, readable now; invited: an outside email, sent a share link; member: already in the team; disabled: not shared"),
+        projectShareId: z.number().int().nullable(),
+        userId: z.number().int().nullable(),
+        linkInviteId: z.number().int().nullable(),
+      }),
+    ),
+  })
+  .openapi("ShareProjectResult");
+
+export function registerSharingRoutes(app: App, deps: AppDeps): void {
+  const d: svc.SharingDeps = { db: deps.db, mailer: deps.mailer ?? outboxMailer(deps.db, { publicUrl: deps.publicUrl }) };
+  const keyOf = (raw: string) => {
+    const k = Number(raw);
+    if (!Number.isSafeInteger(k)) throw new ApiError("BadRequest", "The key must be an integer");
+    return k;
+  };
+
+  addRoute(
+    app,
+    {
+      access: access.user,
+      method: "post",
+      path: "/api/v1/Projects/{key}/Share",
+      tags: ["Projects"],
+      operationId: "Projects_Share",
+      summary: "Share a project with people outside its team (read only)",
+      description:
+        "An email of an account: the project is readable to them at once, with a ProjectShared notification and an email. " +
+        `Another email: a share link (valid ${svc.SHARE_LINK_DAYS} days, for that address only) is emailed to them; they register through it ` +
+        "(VerifyRegistrationEmail, AcceptInvitation) and then see the project. Each share is audited ('Shared').",
+      request: { params: KeyParams("Projects"), body: { required: true, content: { "application/json": { schema: Share } } } },
+      responses: {
+        200: { description: "What happened per email", content: { "application/json": { schema: ShareResult } } },
+        ...commonErrors,
+        404: errors[404],
+      },
+    },
+    async (c) =>
+      c.json(await svc.share(d, c.get("ctx"), keyOf((c.req.valid("param") as { key: string }).key), c.req.valid("json") as { emails: string[]; message?: string }), 200),
+  );
+
+  addRoute(
+    app,
+    {
+      access: access.user,
+      method: "delete",
+      path: "/api/v1/ProjectShares/{key}",
+      tags: ["ProjectShares"],
+      operationId: "ProjectShares_delete",
+      summary: "Revoke a project share",
+      description: "The person can no longer read the project; the share's link for their email is withdrawn. Audited ('Unshared').",
+      request: { params: KeyParams("ProjectShares") },
+      responses: { 204: { description: "Revoked" }, ...commonErrors, 404: errors[404] },
+    },
+    async (c) => {
+      await svc.revoke(d.db, c.get("ctx"), keyOf((c.req.valid("param") as { key: string }).key));
+      return c.body(null, 204);
+    },
+  );
+}
