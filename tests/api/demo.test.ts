@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { login, realApp } from "../helpers/app.ts";
-import { DEMO_LOGINS, DEMO_PASSWORD, seedDemo } from "../../api/src/db/demo.ts";
+import { DEMO_CREDITS, DEMO_LOGINS, DEMO_PASSWORD, seedDemo } from "../../api/src/db/demo.ts";
 import { bunPasswords } from "../../api/src/auth/passwords-bun.ts";
 import type { App } from "../../api/src/app.ts";
 
@@ -23,6 +23,16 @@ test("seeds once into an empty database, and not again", async () => {
   expect(await seedDemo(tdb.db, bunPasswords.hash, { whenEmpty: false }), "db:seed finds the logins there").toBe(false);
   const [{ n }] = (await tdb.db`select count(*)::int as n from users where email like '%.test'`) as unknown as [{ n: number }];
   expect(n).toBe(DEMO_LOGINS.length);
+});
+
+test("the demo teams have credits to run projects with", async () => {
+  const rows = await tdb.db<{ name: string; balance: number }[]>`
+    select c.name, sum(l.credit_amount)::float8 as balance from credit_logs l join clients c on c.id = l.client_id group by c.name order by c.name`;
+  expect(rows).toEqual([
+    { name: "Acme Team A", balance: DEMO_CREDITS.teamA },
+    { name: "Acme Team B", balance: DEMO_CREDITS.teamB },
+    { name: "Globex", balance: DEMO_CREDITS.globex },
+  ]);
 });
 
 test("every demo login signs in with the demo password", async () => {

@@ -1,9 +1,13 @@
 // Demo data for development: when the database has no people yet (only the backend services
-// user), it gets the Acme enterprise (an org with two teams), an unrelated Globex team, and one
-// login per role, all with the password DEMO_PASSWORD. Production starts never call this.
+// user), it gets the Acme enterprise (an org with two teams), an unrelated Globex team, one login
+// per role (all with the password DEMO_PASSWORD) and credits to run projects with. Production
+// starts never call this.
 import type { Db } from "./client.ts";
 
 export const DEMO_PASSWORD = "ideally-demo";
+
+/** Starting credit balances of the demo teams. */
+export const DEMO_CREDITS = { teamA: 5000, teamB: 1000, globex: 3000 } as const;
 
 export interface DemoLogin {
   email: string;
@@ -65,6 +69,12 @@ export async function seedDemo(db: Db, hash: (plain: string) => Promise<string>,
     // Client roles: 1 Admin, 2 User, 3 Viewer.
     await tx`insert into user_and_clients (user_id, client_id, role_id) values
       (${admin}, ${teamA}, 1), (${admin}, ${acme}, 1), (${member}, ${teamA}, 2), (${viewer}, ${teamA}, 3), (${gAdmin}, ${globex}, 1)`;
+    // Credits to run projects with: a deal for Acme's teams, a subscription for Globex (credit log
+    // types 1 HubspotDeal and 2 CBSubscription), entered by the backend services user.
+    await tx`insert into credit_logs (client_id, type, credit_amount, description, created_by_user_id) values
+      (${teamA}, 1, ${DEMO_CREDITS.teamA}, 'Demo deal', 5380),
+      (${teamB}, 1, ${DEMO_CREDITS.teamB}, 'Demo deal', 5380),
+      (${globex}, 2, ${DEMO_CREDITS.globex}, 'Demo subscription', 5380)`;
     return true;
   });
 }
