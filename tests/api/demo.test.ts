@@ -28,7 +28,7 @@ test("seeds once into an empty database, and not again", async () => {
 test("the demo teams have credits to run projects with", async () => {
   const rows = await tdb.db<{ name: string; balance: number }[]>`
     select c.name, sum(l.credit_amount)::float8 as balance from credit_logs l join clients c on c.id = l.client_id group by c.name order by c.name`;
-  expect(rows).toEqual([
+  expect([...rows]).toEqual([
     { name: "Acme Team A", balance: DEMO_CREDITS.teamA },
     { name: "Acme Team B", balance: DEMO_CREDITS.teamB },
     { name: "Globex", balance: DEMO_CREDITS.globex },
