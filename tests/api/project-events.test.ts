@@ -32,6 +32,8 @@ test("editing a draft project and adding a test option raise ProjectUpdated on t
   expect(rename.status).toBe(200);
   const option = await call(app, "globexAdmin", 2001, "POST", "/api/v1/TestOptions", { projectId: 2002, conceptText: "Plan B" });
   expect(option.status).toBe(201);
+  const second = await call(app, "globexAdmin", 2001, "POST", "/api/v1/TestOptions", { projectId: 2002, conceptText: "Plan C" });
+  expect(second.body.sortOrder, "a new test option goes last").toBe(option.body.sortOrder + 1);
   await settle();
   const mine = events.filter((e) => e.event === "ProjectUpdated").map((e) => [e.channel, (e.data as { projectId: number; changed: string }).changed]);
   expect(mine).toContainEqual(["client-2001", "project"]);
