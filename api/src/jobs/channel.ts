@@ -31,6 +31,8 @@ export const USER_NOTIFICATION_EVENTS = [
   "PasswordReset",
   "UserAddedToTeam",
   "CustomPanelProjectReadyForSurvey",
+  // Not in SPEC 4's list: a scheduled wave that cannot start (its notification type, migration 0017).
+  "ScheduleBlocked",
   // Not in SPEC 4: a project shared with an existing account (docs/decisions.md, sharing).
   "ProjectShared",
 ] as const;

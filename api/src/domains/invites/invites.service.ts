@@ -8,7 +8,7 @@ import type { RequestCtx } from "../../access/principal.ts";
 import { enterTenant } from "../../access/policy.ts";
 import { ApiError } from "../../errors.ts";
 import { getByKey } from "../../entities/service.ts";
-import { publish, userChannel } from "../../jobs/channel.ts";
+import { raise } from "../notifications/notifications.service.ts";
 import type { Mailer } from "../../email/mailer.ts";
 import { addedToTeam, link, teamInvite } from "../../email/templates.ts";
 import { issueToken, revokeTokens, TOKEN_TTL } from "../../auth/account-tokens.ts";
@@ -39,14 +39,7 @@ export async function notify(
   sql: Db | Tx,
   n: { userId: number; clientId: number | null; type: "PasswordReset" | "UserAddedToTeam"; title: string; body?: string; url?: string; data?: Record<string, unknown> },
 ): Promise<void> {
-  const row = await q.insertNotification(sql, n);
-  await publish(sql, {
-    channel: userChannel(n.userId),
-    event: n.type,
-    data: { id: row.id, notificationTypeId: row.notificationTypeId, title: n.title, clientId: n.clientId },
-    userId: n.userId,
-    clientId: n.clientId,
-  });
+  await raise(sql, n);
 }
 
 /** The invite's record and a fresh token (older tokens of this person for this client die). */

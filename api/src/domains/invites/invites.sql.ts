@@ -193,18 +193,3 @@ export async function markLinkAccepted(tx: Tx, linkId: number, userId: number): 
   await tx`update link_invites set accepted_at = coalesce(accepted_at, now()), accepted_by_user_id = coalesce(accepted_by_user_id, ${userId})
            where id = ${linkId}`;
 }
-
-// ---- notifications ----
-
-export async function insertNotification(
-  sql: Sql,
-  n: { userId: number; clientId: number | null; type: string; title: string; body?: string | null; url?: string | null; data?: Record<string, unknown> },
-): Promise<{ id: number; notificationTypeId: number }> {
-  const [r] = await sql<{ id: number; notificationTypeId: number }[]>`
-    insert into notifications (user_id, client_id, notification_type_id, title, body, url, data)
-    select ${n.userId}, ${n.clientId}, t.id, ${n.title}, ${n.body ?? null}, ${n.url ?? null}, ${sql.json((n.data ?? {}) as never)}
-    from notification_types t where t.name = ${n.type}
-    returning id, notification_type_id as "notificationTypeId"`;
-  if (!r) throw new Error(`unknown notification type ${n.type}`);
-  return r;
-}

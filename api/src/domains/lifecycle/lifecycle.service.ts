@@ -7,7 +7,8 @@ import type { EffectiveRole } from "../../db/tx.ts";
 import { enterTenant } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
-import { clientChannel, publish, userChannel, type EventName } from "../../jobs/channel.ts";
+import { clientChannel, publish } from "../../jobs/channel.ts";
+import { raise } from "../notifications/notifications.service.ts";
 import * as ledger from "../credits/ledger.ts";
 import * as q from "./lifecycle.sql.ts";
 import { allowedActions, cellFor, refusalMessage, statusName, type Action, type Cell, type StatusCode } from "./transitions.ts";
@@ -21,7 +22,8 @@ export function systemCtx(): RequestCtx {
 }
 
 /** Notification types (reference data, SPEC 4). */
-const NOTIFICATION = { SurveySubmittedForApproval: 1, SurveyApproved: 2, SurveyApprovalDeclined: 3 } as const;
+/** The user notifications this module raises (SPEC 4). */
+type LifecycleNotification = "SurveySubmittedForApproval" | "SurveyApproved" | "SurveyApprovalDeclined";
 
 export interface LifecycleResult {
   projectId: number;
@@ -107,26 +109,18 @@ function result(s: Step, to: number, extra: Partial<LifecycleResult> = {}): Life
 async function notify(
   s: Step,
   userId: number,
-  event: EventName & keyof typeof NOTIFICATION,
+  event: LifecycleNotification,
   n: { title: string; body: string; url: string; data?: Record<string, unknown> },
 ): Promise<void> {
-  const data = { projectId: s.p.id, projectName: s.p.projectName, clientId: s.p.clientId, ...n.data };
-  const id = await q.insertNotification(s.tx, {
+  await raise(s.tx, {
     userId,
     clientId: s.p.clientId,
-    typeId: NOTIFICATION[event],
+    type: event,
     title: n.title,
     body: n.body,
     projectId: s.p.id,
     url: n.url,
-    data,
-  });
-  await publish(s.tx, {
-    channel: userChannel(userId),
-    event,
-    data: { notificationId: id, title: n.title, body: n.body, url: n.url, ...data },
-    userId,
-    clientId: s.p.clientId,
+    data: { projectName: s.p.projectName, ...n.data },
   });
 }
 

@@ -100,25 +100,6 @@ export async function staffUsers(tx: Tx, servicesUserId: number): Promise<number
   return rows.map((r) => r.id);
 }
 
-export interface NewNotification {
-  userId: number;
-  clientId: number;
-  typeId: number;
-  title: string;
-  body: string | null;
-  projectId: number;
-  url: string;
-  data: Record<string, unknown>;
-}
-
-export async function insertNotification(tx: Tx, n: NewNotification): Promise<number> {
-  const [r] = await tx<{ id: number }[]>`
-    insert into notifications (user_id, client_id, notification_type_id, title, body, project_id, url, data)
-    values (${n.userId}, ${n.clientId}, ${n.typeId}, ${n.title}, ${n.body}, ${n.projectId}, ${n.url}, ${tx.json(n.data as never)})
-    returning id`;
-  return r!.id;
-}
-
 // ---- Move ----
 
 export async function clientInfo(tx: Tx, id: number): Promise<{ id: number; tier: string; name: string } | undefined> {

@@ -1,8 +1,8 @@
 // Notifications (SPEC 4 and 7): a person's list (Notifications All), MarkAsRead, and the one
 // helper that raises a notification: its row and its realtime event on user-{id}, in the caller's
-// transaction (the event goes out at COMMIT, never for a rolled-back change). Lifecycle and
-// invites raise theirs with their own helpers, which do the same; watchers' status notifications
-// are raised by the database (migration 0018) and published from there.
+// transaction (the event goes out at COMMIT, never for a rolled-back change). Every domain raises
+// its notifications through it; watchers' status notifications are raised by the database
+// (migration 0018) and published from there.
 import type { Db, Tx } from "../../db/client.ts";
 import type { RequestCtx } from "../../access/principal.ts";
 import { enterTenant } from "../../access/policy.ts";
@@ -26,7 +26,7 @@ export interface RaiseInput {
 }
 
 /** Inserts a notification for a user and publishes it on user-{id}; answers its id. */
-export async function raise(tx: Tx, n: RaiseInput): Promise<number> {
+export async function raise(tx: Db | Tx, n: RaiseInput): Promise<number> {
   const t = await q.typeByName(tx, n.type);
   if (!t) throw new Error(`unknown notification type ${n.type}`);
   const title = n.title ?? t.defaultTitle;

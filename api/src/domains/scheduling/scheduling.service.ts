@@ -7,6 +7,7 @@
 // with its project locked first and the client's ledger second (the lifecycle's lock order): the
 // settings, the schedules, their credit logs (through the ledger, credits/ledger.ts), the
 // DataEventsLog rows and the events commit or roll back together.
+import { raise } from "../notifications/notifications.service.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import { enterTenant } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
@@ -417,9 +418,6 @@ async function startProjectWave(tx: Tx, projectId: number, today: string): Promi
   return { projectId: p.id, waveNumber: wave, outcome: "started", scheduleIds: ids, charged, creditLogIds, statusCode };
 }
 
-/** NOTIFICATION type 30 ScheduleBlocked (migration 0017). */
-const SCHEDULE_BLOCKED = 30;
-
 async function block(tx: Tx, p: q.SchedProject, wave: number | null, rows: q.DueRow[], reason: string): Promise<StartOutcome> {
   const ids = rows.map((r) => r.id);
   const fresh = rows.some((r) => r.launchState !== "Blocked" || r.blockedReason !== reason);
@@ -430,10 +428,10 @@ async function block(tx: Tx, p: q.SchedProject, wave: number | null, rows: q.Due
     const admins = await lifecycleSql.clientAdmins(tx, p.clientId);
     const recipients = [...new Set([...(p.ownerUserId ? [p.ownerUserId] : []), ...admins])].filter((u) => u !== SERVICES_USER_ID);
     for (const userId of recipients) {
-      await lifecycleSql.insertNotification(tx, {
+      await raise(tx, {
         userId,
         clientId: p.clientId,
-        typeId: SCHEDULE_BLOCKED,
+        type: "ScheduleBlocked",
         title: "A scheduled wave is blocked",
         body: `Wave ${wave ?? ""} of ${p.projectName} could not start: ${reason}`,
         projectId: p.id,
