@@ -5,41 +5,23 @@
 // undelete a question (DELETE ProjectQuestions, SPEC 7's delete of a question in a project); and share it with an outside email, whose invite arrives in the dev
 // mailbox, through which they register and then see that project and nothing else.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { resolve } from "node:path";
 import { createTestDb, type TestDb } from "../helpers/db.ts";
+import { openSocket, startServerProcess, type ServerProcess } from "../helpers/live.ts";
 
-const ROOT = resolve(import.meta.dir, "../..");
 let tdb: TestDb;
-let proc: ReturnType<typeof Bun.spawn>;
+let server: ServerProcess;
 let base = "";
 
 beforeAll(async () => {
   tdb = await createTestDb();
   // Acme Team A's credits: the one thing set up outside the API (a HubSpot deal would add them).
   await tdb.db`insert into credit_logs (client_id, type, credit_amount, description) values (1003, 1, 100000, 'Journey top-up')`;
-  const port = 21000 + Math.floor(Math.random() * 20000);
-  proc = Bun.spawn(["bun", "run", "api/src/server.ts"], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: tdb.url, PORT: String(port), HOST: "127.0.0.1", LOG_REQUESTS: "0" },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  base = `http://127.0.0.1:${port}`;
-  const until = Date.now() + 60_000;
-  for (;;) {
-    try {
-      if ((await fetch(`${base}/openapi.json`)).ok) break;
-    } catch {
-      /* not up yet */
-    }
-    if (Date.now() > until || proc.exitCode !== null) throw new Error(`server did not start: ${await new Response(proc.stderr as ReadableStream).text()}`);
-    await Bun.sleep(200);
-  }
+  server = await startServerProcess(tdb.url);
+  base = server.base;
 }, 120_000);
 
 afterAll(async () => {
-  proc?.kill("SIGTERM");
-  await proc?.exited;
+  await server?.stop();
   await tdb.drop();
 });
 
@@ -68,36 +50,7 @@ async function signIn(email: string, password = "Password123!"): Promise<string>
   return res.body.accessToken as string;
 }
 
-interface Socket {
-  ws: WebSocket;
-  messages: Record<string, unknown>[];
-  next(pred: (m: Record<string, unknown>) => boolean, ms?: number): Promise<Record<string, unknown>>;
-}
-
-async function connect(token: string): Promise<Socket> {
-  const info = await api(token, null, "GET", "/api/v1/Users/WebsocketConnection");
-  expect(info.status).toBe(200);
-  const ws = new WebSocket(info.body.value as string);
-  const messages: Record<string, unknown>[] = [];
-  const waiters: { pred: (m: Record<string, unknown>) => boolean; resolve: (m: Record<string, unknown>) => void }[] = [];
-  ws.onmessage = (e) => {
-    const m = JSON.parse(String(e.data)) as Record<string, unknown>;
-    messages.push(m);
-    for (const w of [...waiters]) if (w.pred(m)) (waiters.splice(waiters.indexOf(w), 1), w.resolve(m));
-  };
-  await new Promise<void>((res, rej) => ((ws.onopen = () => res()), (ws.onerror = () => rej(new Error("ws error")))));
-  return {
-    ws,
-    messages,
-    next: (pred, ms = 8000) =>
-      new Promise((res, rej) => {
-        const hit = messages.find(pred);
-        if (hit) return res(hit);
-        const t = setTimeout(() => rej(new Error(`no matching message in ${ms} ms; got ${JSON.stringify(messages)}`)), ms);
-        waiters.push({ pred, resolve: (m) => (clearTimeout(t), res(m)) });
-      }),
-  };
-}
+const connect = (token: string) => openSocket(base, token);
 
 async function mailbox(staff: string, to: string): Promise<{ template: string; links: string[] }[]> {
   const res = await api(staff, null, "GET", `/api/v1/DevMailbox?to=${encodeURIComponent(to)}`);

@@ -2,48 +2,22 @@
 // receives events raised in the other (fan-out through PostgreSQL NOTIFY), channels need the
 // right ticket and token, and ping answers pong.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { resolve } from "node:path";
 import { createTestDb, type TestDb } from "../helpers/db.ts";
+import { openSocket, startServerProcess, type LiveSocket, type ServerProcess } from "../helpers/live.ts";
 import { publish } from "../../api/src/jobs/channel.ts";
 
-const ROOT = resolve(import.meta.dir, "../..");
 let tdb: TestDb;
-const servers: { proc: ReturnType<typeof Bun.spawn>; base: string }[] = [];
-
-async function startServer(): Promise<{ proc: ReturnType<typeof Bun.spawn>; base: string }> {
-  const port = 21000 + Math.floor(Math.random() * 20000);
-  const proc = Bun.spawn(["bun", "run", "api/src/server.ts"], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: tdb.url, PORT: String(port), HOST: "127.0.0.1", LOG_REQUESTS: "0" },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const base = `http://127.0.0.1:${port}`;
-  const until = Date.now() + 60_000;
-  for (;;) {
-    try {
-      if ((await fetch(`${base}/openapi.json`)).ok) break;
-    } catch {
-      /* not up yet */
-    }
-    if (Date.now() > until || proc.exitCode !== null) throw new Error(`server did not start: ${await new Response(proc.stderr as ReadableStream).text()}`);
-    await Bun.sleep(200);
-  }
-  const s = { proc, base };
-  servers.push(s);
-  return s;
-}
+const servers: ServerProcess[] = [];
 
 beforeAll(async () => {
   tdb = await createTestDb();
   // One at a time: both run the migrations check and the job queue's set-up at start.
-  await startServer();
-  await startServer();
+  servers.push(await startServerProcess(tdb.url));
+  servers.push(await startServerProcess(tdb.url));
 }, 120_000);
 
 afterAll(async () => {
-  for (const s of servers) s.proc.kill("SIGTERM");
-  await Promise.all(servers.map((s) => s.proc.exited));
+  await Promise.all(servers.map((s) => s.stop()));
   await tdb.drop();
 });
 
@@ -57,39 +31,10 @@ async function signIn(base: string, email: string): Promise<string> {
   return ((await res.json()) as { accessToken: string }).accessToken;
 }
 
-interface Client {
-  ws: WebSocket;
-  messages: Record<string, unknown>[];
-  next(pred: (m: Record<string, unknown>) => boolean, ms?: number): Promise<Record<string, unknown>>;
-  send(m: object): void;
-}
-
-async function connect(base: string, token: string): Promise<Client> {
-  const info = await fetch(`${base}/api/v1/Users/WebsocketConnection`, { headers: { authorization: `Bearer ${token}` } });
-  expect(info.status).toBe(200);
-  const { value } = (await info.json()) as { value: string };
-  expect(value).toStartWith("ws://127.0.0.1");
-  const ws = new WebSocket(value);
-  const messages: Record<string, unknown>[] = [];
-  const waiters: { pred: (m: Record<string, unknown>) => boolean; resolve: (m: Record<string, unknown>) => void }[] = [];
-  ws.onmessage = (e) => {
-    const m = JSON.parse(String(e.data)) as Record<string, unknown>;
-    messages.push(m);
-    for (const w of [...waiters]) if (w.pred(m)) (waiters.splice(waiters.indexOf(w), 1), w.resolve(m));
-  };
-  await new Promise<void>((res, rej) => ((ws.onopen = () => res()), (ws.onerror = () => rej(new Error("ws error")))));
-  return {
-    ws,
-    messages,
-    send: (m) => ws.send(JSON.stringify(m)),
-    next: (pred, ms = 5000) =>
-      new Promise((res, rej) => {
-        const hit = messages.find(pred);
-        if (hit) return res(hit);
-        const t = setTimeout(() => rej(new Error(`no matching message in ${ms} ms; got ${JSON.stringify(messages)}`)), ms);
-        waiters.push({ pred, resolve: (m) => (clearTimeout(t), res(m)) });
-      }),
-  };
+async function connect(base: string, token: string): Promise<LiveSocket> {
+  const c = await openSocket(base, token);
+  expect(c.ws.url).toStartWith("ws://127.0.0.1");
+  return c;
 }
 
 test("an event raised in one API process reaches a websocket client of the other", async () => {

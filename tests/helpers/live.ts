@@ -1,0 +1,80 @@
+// The real server as a subprocess (bun run api/src/server.ts) on a test database, and a websocket
+// client of it that can wait for a message: for tests that need what only the running server
+// has (the websocket upgrade, the hub, NOTIFY fan-out between processes).
+import { expect } from "bun:test";
+import { resolve } from "node:path";
+
+const ROOT = resolve(import.meta.dir, "../..");
+
+export interface ServerProcess {
+  proc: ReturnType<typeof Bun.spawn>;
+  base: string;
+  stop(): Promise<void>;
+}
+
+export async function startServerProcess(databaseUrl: string): Promise<ServerProcess> {
+  const port = 21000 + Math.floor(Math.random() * 20000);
+  const proc = Bun.spawn(["bun", "run", "api/src/server.ts"], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: "127.0.0.1", LOG_REQUESTS: "0" },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const until = Date.now() + 60_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${base}/openapi.json`)).ok) break;
+    } catch {
+      /* not up yet */
+    }
+    if (Date.now() > until || proc.exitCode !== null) throw new Error(`server did not start: ${await new Response(proc.stderr as ReadableStream).text()}`);
+    await Bun.sleep(200);
+  }
+  return {
+    proc,
+    base,
+    async stop() {
+      proc.kill("SIGTERM");
+      await proc.exited;
+    },
+  };
+}
+
+export type Message = Record<string, unknown>;
+
+export interface LiveSocket {
+  ws: WebSocket;
+  messages: Message[];
+  /** The first message (already received or still to come) that matches. */
+  next(pred: (m: Message) => boolean, ms?: number): Promise<Message>;
+  send(m: object): void;
+}
+
+/** Opens the websocket Users/WebsocketConnection points to, as the signed-in user. */
+export async function openSocket(base: string, token: string): Promise<LiveSocket> {
+  const info = await fetch(`${base}/api/v1/Users/WebsocketConnection`, { headers: { authorization: `Bearer ${token}` } });
+  expect(info.status).toBe(200);
+  const { value } = (await info.json()) as { value: string };
+  const ws = new WebSocket(value);
+  const messages: Message[] = [];
+  const waiters: { pred: (m: Message) => boolean; resolve: (m: Message) => void }[] = [];
+  ws.onmessage = (e) => {
+    const m = JSON.parse(String(e.data)) as Message;
+    messages.push(m);
+    for (const w of [...waiters]) if (w.pred(m)) (waiters.splice(waiters.indexOf(w), 1), w.resolve(m));
+  };
+  await new Promise<void>((res, rej) => ((ws.onopen = () => res()), (ws.onerror = () => rej(new Error("ws error")))));
+  return {
+    ws,
+    messages,
+    send: (m) => ws.send(JSON.stringify(m)),
+    next: (pred, ms = 8000) =>
+      new Promise((res, rej) => {
+        const hit = messages.find(pred);
+        if (hit) return res(hit);
+        const t = setTimeout(() => rej(new Error(`no matching message in ${ms} ms; got ${JSON.stringify(messages)}`)), ms);
+        waiters.push({ pred, resolve: (m) => (clearTimeout(t), res(m)) });
+      }),
+  };
+}
