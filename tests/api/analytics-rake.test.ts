@@ -1,0 +1,139 @@
+// Raking (iterative proportional fitting) with Kish design effect: cases known by construction,
+// and the ANES 2024 example data of the R package ipf (blank = missing).
+import { describe, expect, test } from "bun:test";
+import { parseCsvObjects } from "../../api/src/analytics/csv.ts";
+import { kish, rake } from "../../api/src/analytics/rake.ts";
+
+const rows = (spec: [string, string | null, number][]) => spec.flatMap(([sex, age, count]) => Array.from({ length: count }, () => ({ sex, age })));
+
+describe("raking, by hand", () => {
+  test("one variable: weights are target / sample share, in one pass", () => {
+    const res = rake(rows([["M", "y", 3], ["F", "y", 1]]), { targets: { sex: { M: 1, F: 1 } } });
+    expect(res.converged).toBe(true);
+    expect(res.iterations).toBe(1);
+    expect(res.weights.map((w) => +w.toFixed(12))).toEqual([2 / 3, 2 / 3, 2 / 3, 2].map((w) => +w.toFixed(12)));
+    // Σw = 4, Σw² = 3·4/9 + 4 = 16/3: n_eff = 3, deff = 4/3.
+    expect(res.nEff).toBeCloseTo(3, 10);
+    expect(res.deff).toBeCloseTo(4 / 3, 10);
+    expect(res.minWeight).toBeCloseTo(2 / 3, 12);
+    expect(res.maxWeight).toBeCloseTo(2, 12);
+  });
+
+  // 2×2 sample counts (M,y)=1, (M,o)=2, (F,y)=3, (F,o)=4, targets 50/50 on both. IPF keeps the
+  // cross-product ratio (1·4)/(2·3) = 2/3 and meets margins 5/5, so the weighted cells are
+  // t, 5−t, 5−t, t with t²/(5−t)² = 2/3: t = 5√(2/3)/(1+√(2/3)); total 10 = n, so mean 1 as is.
+  test("two variables converge to the IPF solution", () => {
+    const data = rows([["M", "y", 1], ["M", "o", 2], ["F", "y", 3], ["F", "o", 4]]);
+    const res = rake(data, { targets: { sex: { M: 0.5, F: 0.5 }, age: { y: 50, o: 50 } }, tolerance: 1e-10 });
+    const r = Math.sqrt(2 / 3);
+    const t = (5 * r) / (1 + r);
+    expect(res.converged).toBe(true);
+    expect(res.maxError).toBeLessThanOrEqual(1e-10);
+    expect(res.weights[0]).toBeCloseTo(t, 8); // the (M,y) respondent
+    expect(res.weights[1]).toBeCloseTo((5 - t) / 2, 8); // (M,o)
+    expect(res.weights[3]).toBeCloseTo((5 - t) / 3, 8); // (F,y)
+    expect(res.weights[6]).toBeCloseTo(t / 4, 8); // (F,o)
+    expect(res.weights.reduce((a, b) => a + b, 0)).toBeCloseTo(10, 10);
+  });
+
+  test("missing values are left out of that variable's margin", () => {
+    // 2 blank-age respondents: age margin is over the other 10 only.
+    const data = [...rows([["M", "y", 1], ["M", "o", 2], ["F", "y", 3], ["F", "o", 4]]), { sex: "M", age: "" }, { sex: "F", age: null }];
+    const res = rake(data, { targets: { sex: { M: 0.5, F: 0.5 }, age: { y: 0.3, o: 0.7 } } });
+    expect(res.converged).toBe(true);
+    expect(res.missing).toEqual({ sex: 0, age: 2 });
+    let y = 0;
+    let o = 0;
+    data.forEach((d, i) => (d.age === "y" ? (y += res.weights[i]) : d.age === "o" ? (o += res.weights[i]) : 0));
+    expect(y / (y + o)).toBeCloseTo(0.3, 6);
+    expect(res.margins.age.y).toBeCloseTo(0.3, 6);
+    expect(res.weights.reduce((a, b) => a + b, 0) / data.length).toBeCloseTo(1, 12);
+  });
+
+  test("starting weights are raked from, not replaced", () => {
+    const res = rake(rows([["M", "y", 2], ["F", "y", 2]]), { targets: { sex: { M: 0.5, F: 0.5 } }, startWeights: [1, 3, 1, 1] });
+    // M total 4 -> 2, F total 2 -> 2: factors 1/2 and 1; then mean 1.
+    expect(res.weights).toEqual([0.5, 1.5, 1, 1]);
+  });
+
+  // 5 M, 5 F raked to 90/10: weights 1.8 and 0.2 (deff = 10·16.4/100 = 1.64).
+  test("cap: binding but feasible, and infeasible", () => {
+    const data = rows([["M", "y", 5], ["F", "y", 5]]);
+    const free = rake(data, { targets: { sex: { M: 0.9, F: 0.1 } } });
+    expect(free.deff).toBeCloseTo(1.64, 10);
+    expect(free.nEff).toBeCloseTo(100 / 16.4, 10);
+    const five = rake(data, { targets: { sex: { M: 0.9, F: 0.1 } }, cap: 5 });
+    expect(five.converged).toBe(true);
+    expect(five.capBinds).toBe(true);
+    expect(five.minWeight).toBeCloseTo(0.2, 9);
+    const tight = rake(data, { targets: { sex: { M: 0.9, F: 0.1 } }, cap: 1.5, maxIterations: 50 });
+    expect(tight.converged).toBe(false);
+    expect(tight.iterations).toBe(50);
+    expect(tight.capBinds).toBe(true);
+    expect(tight.maxWeight).toBeLessThanOrEqual(1.5 + 1e-9);
+    expect(tight.minWeight).toBeGreaterThanOrEqual(1 / 1.5 - 1e-9);
+    expect(tight.maxError).toBeGreaterThan(0.1);
+  });
+
+  test("errors: unknown level, target level with nobody", () => {
+    expect(() => rake([{ sex: "X" }], { targets: { sex: { M: 1 } } })).toThrow(/no target/);
+    expect(() => rake([{ sex: "M" }], { targets: { sex: { M: 1, F: 1 } } })).toThrow(/no weighted respondents/);
+  });
+
+  test("kish", () => {
+    expect(kish([1, 1, 1, 1])).toEqual({ n: 4, sumW: 4, nEff: 4, deff: 1 });
+    expect(kish([2, 0]).nEff).toBe(1);
+  });
+});
+
+describe("raking anes24.csv", async () => {
+  const { rows: anes } = parseCsvObjects(await Bun.file("/work/shared/reference-data/anes24.csv").text());
+  // Illustrative target shares (not census figures); the test checks the method, not the targets.
+  const targets = {
+    sex: { Female: 0.51, Male: 0.49 },
+    race: { White: 0.6, Black: 0.12, Hispanic: 0.17, Asian: 0.06, Other: 0.05 },
+  };
+
+  test("margins met, mean 1, deff >= 1, blanks left out", () => {
+    const t0 = performance.now();
+    const res = rake(anes, { targets, tolerance: 1e-6 });
+    const ms = performance.now() - t0;
+    expect(anes.length).toBe(966);
+    expect(res.converged).toBe(true);
+    expect(res.maxError).toBeLessThanOrEqual(1e-6);
+    const blankRace = anes.filter((r) => r.race.trim() === "").length;
+    const blankSex = anes.filter((r) => r.sex.trim() === "").length;
+    expect(res.missing).toEqual({ sex: blankSex, race: blankRace });
+    expect(blankRace).toBeGreaterThan(0);
+    // Recompute each margin independently over the respondents who answered.
+    for (const [v, shares] of Object.entries(targets)) {
+      const totals: Record<string, number> = {};
+      let sum = 0;
+      anes.forEach((r, i) => {
+        const level = r[v].trim();
+        if (level === "") return;
+        totals[level] = (totals[level] ?? 0) + res.weights[i];
+        sum += res.weights[i];
+      });
+      for (const [level, share] of Object.entries(shares)) expect(Math.abs(totals[level] / sum - share)).toBeLessThanOrEqual(1e-6);
+    }
+    // A blank-race respondent is adjusted by sex only: all such respondents of one sex share a weight.
+    const blankRaceFemale = new Set(anes.flatMap((r, i) => (r.race.trim() === "" && r.sex === "Female" ? [res.weights[i].toFixed(12)] : [])));
+    expect(blankRaceFemale.size).toBe(1);
+    const mean = res.weights.reduce((a, b) => a + b, 0) / res.weights.length;
+    expect(mean).toBeCloseTo(1, 12);
+    expect(res.deff).toBeGreaterThanOrEqual(1);
+    expect(res.nEff).toBeCloseTo(anes.length / res.deff, 8);
+    const capped = rake(anes, { targets, cap: 5 });
+    expect(capped.converged).toBe(true);
+    expect(capped.maxWeight).toBeLessThanOrEqual(5 + 1e-9);
+    const tight = rake(anes, { targets, cap: 2 });
+    expect(tight.capBinds).toBe(true);
+    expect(tight.maxWeight).toBeLessThanOrEqual(2 + 1e-9);
+    console.log(
+      `Rake anes24 (sex, race): n=${anes.length} missing sex ${blankSex}, race ${blankRace}; iterations ${res.iterations}, max error ${res.maxError.toExponential(2)}, ` +
+        `deff ${res.deff.toFixed(4)}, n_eff ${res.nEff.toFixed(1)}, weights ${res.minWeight.toFixed(4)}..${res.maxWeight.toFixed(4)}; ` +
+        `cap 5: binds ${capped.capBinds}, iterations ${capped.iterations}; cap 2: binds ${tight.capBinds}, converged ${tight.converged}, iterations ${tight.iterations}, max error ${tight.maxError.toExponential(2)}; ${ms.toFixed(1)} ms`,
+    );
+  });
+});
