@@ -1,0 +1,88 @@
+// Reading the CSV file an `analyze` command works on, and resolving column options.
+import { parseCsv } from "../../../../api/src/analytics/csv.ts";
+import { inputError, usageError } from "../../errors.ts";
+
+export interface Table {
+  file: string;
+  header: string[];
+  /** Data rows, each padded/truncated to the header's length. */
+  rows: string[][];
+}
+
+/** Decodes bytes as UTF-8, falling back to windows-1252 when they are not valid UTF-8. */
+export function decode(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return new TextDecoder("windows-1252").decode(bytes);
+  }
+}
+
+export async function readTable(file: string): Promise<Table> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await Bun.file(file).bytes();
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    const why =
+      code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : code === "EACCES" ? "permission denied" : (e as Error).message;
+    throw inputError(`cannot read ${file}: ${why}`);
+  }
+  const [header, ...body] = parseCsv(decode(bytes));
+  if (!header) throw inputError(`${file}: the file is empty`);
+  const rows = body
+    .filter((r) => !r.every((c) => c.trim() === ""))
+    .map((r) => header.map((_, j) => r[j] ?? ""));
+  if (rows.length === 0) throw inputError(`${file}: no data rows after the header`);
+  return { file, header: header.map((h) => h.trim()), rows };
+}
+
+/** A column given as a header name (exact, then case-insensitive) or a 1-based number. */
+export function column(t: Table, spec: string, option: string): number {
+  const s = spec.trim();
+  const exact = t.header.indexOf(s);
+  if (exact >= 0) return exact;
+  const lower = t.header.findIndex((h) => h.toLowerCase() === s.toLowerCase());
+  if (lower >= 0) return lower;
+  if (/^\d+$/.test(s)) {
+    const n = Number(s);
+    if (n >= 1 && n <= t.header.length) return n - 1;
+    throw usageError(`${option} ${s}: column number out of range 1..${t.header.length}`);
+  }
+  throw usageError(`${option} ${s}: no such column in ${t.file}`);
+}
+
+/** Display name of a column (its header, or "column N" when the header is blank). */
+export const columnName = (t: Table, j: number) => t.header[j] || `column ${j + 1}`;
+
+/** Parses a number cell; blank gives NaN when allowBlank, anything else non-numeric is an input error. */
+export function numberCell(t: Table, row: number, j: number, allowBlank: boolean): number {
+  const s = t.rows[row][j].trim();
+  if (s === "" && allowBlank) return NaN;
+  const x = s === "" ? NaN : Number(s);
+  if (!Number.isFinite(x)) {
+    throw inputError(`${t.file}: row ${row + 2}, ${shortName(columnName(t, j))}: "${s}" is not a number`);
+  }
+  return x;
+}
+
+/** Weights from a column: finite and >= 0, else an input error. */
+export function weightColumn(t: Table, j: number): number[] {
+  return t.rows.map((_, i) => {
+    const w = numberCell(t, i, j, false);
+    if (w < 0) throw inputError(`${t.file}: row ${i + 2}, ${shortName(columnName(t, j))}: weight ${w} is negative`);
+    return w;
+  });
+}
+
+/** Long survey-question headers shortened for messages. */
+export function shortName(name: string, max = 40): string {
+  return name.length > max ? `${name.slice(0, max - 1)}…` : name;
+}
+
+/** Parses a positive integer option, or a usage error. */
+export function intOption(value: string, option: string, min = 1): number {
+  const n = Number(value);
+  if (!/^\s*\d+\s*$/.test(value) || n < min) throw usageError(`${option} ${value}: expected an integer >= ${min}`);
+  return n;
+}

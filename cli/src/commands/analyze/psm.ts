@@ -1,0 +1,142 @@
+// `ideally analyze psm`: Van Westendorp price sensitivity meter with the Newton-Miller-Smith
+// extension (api/src/analytics/psm.ts) on a CSV file.
+import {
+  NMS_DEFAULT_CALIBRATION,
+  parseIntentLabel,
+  vanWestendorp,
+  type IntentCalibration,
+  type PsmRespondent,
+} from "../../../../api/src/analytics/psm.ts";
+import { inputError, usageError } from "../../errors.ts";
+import { bold, fmt, pct, printJson, summary } from "../../output.ts";
+import { column, columnName, numberCell, readTable, shortName, weightColumn, type Table } from "./input.ts";
+
+export interface PsmCliOptions {
+  tooCheap: string;
+  cheap: string;
+  expensive: string;
+  tooExpensive: string;
+  piCheap?: string;
+  piExpensive?: string;
+  piScale?: string;
+  weight?: string;
+  json?: boolean;
+}
+
+export interface PsmOutput {
+  n: number;
+  invalid: number;
+  pmc: number | null;
+  pme: number | null;
+  ipp: number | null;
+  opp: number | null;
+  trialOptimal?: { price: number; trial: number; revenue: number };
+  revenueOptimal?: { price: number; trial: number; revenue: number };
+}
+
+const normLabel = (s: string) => s.trim().toLowerCase().replace(/\s+/g, " ");
+
+/**
+ * --pi-scale "Label=p,Label=p,...": exactly five labels, most likely first; they become intents
+ * 5..1 and their probabilities the NMS calibration. Returns the label reader and calibration.
+ */
+export function parsePiScale(spec: string): { score: (label: string) => number | null; calibration: IntentCalibration } {
+  const entries = spec
+    .split(",")
+    .map((e) => e.trim())
+    .filter((e) => e !== "");
+  if (entries.length !== 5) {
+    throw usageError(`--pi-scale: expected 5 "label=probability" entries (most likely first), got ${entries.length}`);
+  }
+  const map = new Map<string, number>();
+  const probs: number[] = [];
+  entries.forEach((e, i) => {
+    const eq = e.lastIndexOf("=");
+    const label = eq > 0 ? normLabel(e.slice(0, eq)) : "";
+    const p = eq > 0 ? Number(e.slice(eq + 1).trim()) : NaN;
+    if (label === "" || e.slice(eq + 1).trim() === "" || !Number.isFinite(p) || p < 0 || p > 1) {
+      throw usageError(`--pi-scale: "${e}" is not "label=probability" with a probability in [0, 1]`);
+    }
+    if (map.has(label)) throw usageError(`--pi-scale: label "${e.slice(0, eq).trim()}" is listed twice`);
+    map.set(label, 5 - i);
+    probs.push(p);
+  });
+  return { score: (l) => map.get(normLabel(l)) ?? null, calibration: probs as unknown as IntentCalibration };
+}
+
+/** Reads an intent cell: blank = no answer; a known label or a number 1..5; else an input error. */
+function intentCell(t: Table, row: number, j: number, score: (label: string) => number | null): number | null {
+  const s = t.rows[row][j].trim();
+  if (s === "") return null;
+  const fromLabel = score(s);
+  if (fromLabel != null) return fromLabel;
+  if (/^[1-5]$/.test(s)) return Number(s);
+  throw inputError(`${t.file}: row ${row + 2}, ${shortName(columnName(t, j))}: "${shortName(s)}" is not a purchase-intent label or 1..5`);
+}
+
+export async function runPsm(file: string, o: PsmCliOptions): Promise<PsmOutput> {
+  if ((o.piCheap == null) !== (o.piExpensive == null)) {
+    throw usageError("--pi-cheap and --pi-expensive go together: give both or neither");
+  }
+  if (o.piScale != null && o.piCheap == null) throw usageError("--pi-scale needs --pi-cheap and --pi-expensive");
+  const scale = o.piScale != null ? parsePiScale(o.piScale) : null;
+  const t = await readTable(file);
+  const cols = {
+    tooCheap: column(t, o.tooCheap, "--too-cheap"),
+    cheap: column(t, o.cheap, "--cheap"),
+    expensive: column(t, o.expensive, "--expensive"),
+    tooExpensive: column(t, o.tooExpensive, "--too-expensive"),
+  };
+  const piC = o.piCheap != null ? column(t, o.piCheap, "--pi-cheap") : -1;
+  const piE = o.piExpensive != null ? column(t, o.piExpensive, "--pi-expensive") : -1;
+  const wCol = o.weight != null ? column(t, o.weight, "--weight") : -1;
+  const weights = wCol >= 0 ? weightColumn(t, wCol) : null;
+  const score = scale ? scale.score : parseIntentLabel;
+
+  // Blank prices count as invalid respondents (non-finite); non-blank non-numbers are errors.
+  const respondents: PsmRespondent[] = t.rows.map((_, i) => {
+    const r: PsmRespondent = {
+      tooCheap: numberCell(t, i, cols.tooCheap, true),
+      cheap: numberCell(t, i, cols.cheap, true),
+      expensive: numberCell(t, i, cols.expensive, true),
+      tooExpensive: numberCell(t, i, cols.tooExpensive, true),
+    };
+    if (weights) r.weight = weights[i];
+    if (piC >= 0) {
+      r.intentCheap = intentCell(t, i, piC, score);
+      r.intentExpensive = intentCell(t, i, piE, score);
+    }
+    return r;
+  });
+  const res = vanWestendorp(respondents, { calibration: scale?.calibration ?? NMS_DEFAULT_CALIBRATION });
+  const out: PsmOutput = { n: res.n, invalid: res.invalid, pmc: res.pmc, pme: res.pme, ipp: res.ipp, opp: res.opp };
+  if (res.nms) {
+    out.trialOptimal = res.nms.trialOptimal;
+    out.revenueOptimal = res.nms.revenueOptimal;
+  }
+  if (o.json) printJson(out);
+  else printPsm(out);
+  return out;
+}
+
+function printPsm(r: PsmOutput): void {
+  const lines: [string, string][] = [
+    ["respondents kept", String(r.n)],
+    ["invalid (dropped)", String(r.invalid)],
+    ["PMC  marginal cheapness", fmt(r.pmc, 2)],
+    ["OPP  optimal price", fmt(r.opp, 2)],
+    ["IPP  indifference price", fmt(r.ipp, 2)],
+    ["PME  marginal expensiveness", fmt(r.pme, 2)],
+  ];
+  if (r.pmc != null && r.pme != null) lines.push(["acceptable range", `${fmt(r.pmc, 2)} – ${fmt(r.pme, 2)}`]);
+  if (r.trialOptimal && r.revenueOptimal) {
+    lines.push(
+      ["trial-optimal price", `${fmt(r.trialOptimal.price, 2)}  (trial ${pct(r.trialOptimal.trial)})`],
+      [
+        "revenue-optimal price",
+        `${fmt(r.revenueOptimal.price, 2)}  (trial ${pct(r.revenueOptimal.trial)}, revenue/respondent ${fmt(r.revenueOptimal.revenue, 2)})`,
+      ],
+    );
+  }
+  process.stdout.write(`${bold("Van Westendorp price sensitivity")}\n${summary(lines)}\n`);
+}

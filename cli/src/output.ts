@@ -1,0 +1,46 @@
+// Output helpers: JSON or a readable table on stdout, warnings on stderr. Colours only when the
+// stream is a TTY and NO_COLOR is not set (https://no-color.org), or FORCE_COLOR is set.
+
+function colourOn(stream: NodeJS.WriteStream): boolean {
+  if (process.env.NO_COLOR != null && process.env.NO_COLOR !== "") return false;
+  if (process.env.FORCE_COLOR != null && process.env.FORCE_COLOR !== "" && process.env.FORCE_COLOR !== "0") return true;
+  return Boolean(stream.isTTY);
+}
+
+const wrap = (code: number, reset: number) => (s: string, stream: NodeJS.WriteStream = process.stdout) =>
+  colourOn(stream) ? `\x1b[${code}m${s}\x1b[${reset}m` : s;
+export const bold = wrap(1, 22);
+export const dim = wrap(2, 22);
+export const yellow = wrap(33, 39);
+export const red = wrap(31, 39);
+
+export function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+export function warn(message: string): void {
+  process.stderr.write(`${yellow("warning:", process.stderr)} ${message}\n`);
+}
+
+/** Formats a number for humans: up to `digits` decimals, trailing zeros dropped; null as "–". */
+export function fmt(x: number | null | undefined, digits = 4): string {
+  if (x == null || !Number.isFinite(x)) return "–";
+  return String(Number(x.toFixed(digits)));
+}
+
+export const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+/** A plain text table; numeric-looking columns are right-aligned. */
+export function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, j) => Math.max(h.length, ...rows.map((r) => (r[j] ?? "").length)));
+  const numeric = header.map((_, j) => rows.some((r) => (r[j] ?? "") !== "") && rows.every((r) => (r[j] ?? "") === "" || /^[-+]?[\d.,%–]+$/.test(r[j])));
+  const line = (cells: string[]) =>
+    cells.map((c, j) => (numeric[j] ? c.padStart(widths[j]) : c.padEnd(widths[j]))).join("  ").trimEnd();
+  return [bold(line(header)), dim(widths.map((w) => "-".repeat(w)).join("  ")), ...rows.map(line)].join("\n");
+}
+
+/** "label  value" lines, labels padded. */
+export function summary(pairs: [string, string][]): string {
+  const w = Math.max(...pairs.map(([k]) => k.length));
+  return pairs.map(([k, v]) => `${dim(k.padEnd(w))}  ${v}`).join("\n");
+}
