@@ -36,7 +36,9 @@ export function scopeFor(ctx: RequestCtx, reg: Registry, opts: { write?: boolean
           const via = set.nav[set.clientVia]!;
           const target = reg.mustGet(via.target);
           const t = `${alias}_cv`;
-          const own = set.name === "Users" ? q` or ${col(alias, "id")} = ${param(ctx.principal.userId, "int4")}` : raw("");
+          const own = set.ownRowField
+            ? q` or ${col(alias, set.fields[set.ownRowField]!.column)} = ${param(ctx.principal.userId, "int4")}`
+            : raw("");
           return q`(exists (select 1 from ${ident(target.table)} ${ident(t)} where ${col(t, target.fields[via.targetField]!.column)} = ${col(alias, set.fields[via.localField]!.column)} and ${col(t, target.clientColumn)} = any(${ids}))${own})`;
         }
         const own = q`${col(alias, set.clientColumn)} = any(${ids})`;

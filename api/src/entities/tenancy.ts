@@ -165,6 +165,8 @@ export const tenancySets: EntitySetDef[] = [
     table: "users",
     scope: "client",
     clientVia: "userAndClients",
+    // A person always sees their own row, whichever client the request names.
+    ownRowField: "id",
     verbs: ["post", "patch", "delete"],
     defaultOrder: "email",
     description: "A person. Linked to clients through UserAndClients; password hashes are never exposed.",

@@ -78,6 +78,8 @@ export interface EntitySetDef {
    * target rows carry it; a row is in scope when any of those rows is.
    */
   clientVia?: string;
+  /** With clientVia: the field holding a user id that makes a row the caller's own (Users: id). */
+  ownRowField?: string;
   /** Generic write verbs SPEC.md section 7 lists for this set. GET is always present. */
   verbs: readonly Verb[];
   /**
@@ -168,6 +170,7 @@ export interface EntityInput {
   clientColumn?: string;
   projectColumn?: string;
   clientVia?: string;
+  ownRowField?: string;
   verbs?: readonly Verb[];
   writeAccess?: "admin" | "staff";
   softDelete?: boolean;
@@ -192,6 +195,7 @@ export function entity(input: EntityInput): EntitySetDef {
     clientColumn: input.clientColumn ?? "client_id",
     projectColumn: input.projectColumn ?? "project_id",
     clientVia: input.clientVia,
+    ownRowField: input.ownRowField,
     verbs: input.verbs ?? [],
     writeAccess: input.writeAccess,
     softDelete: input.softDelete ?? false,
