@@ -5,6 +5,30 @@ import { entity, f, nav, type EntitySetDef } from "./types.ts";
 
 const stamps = { createdAt: f.createdAt(), updatedAt: f.updatedAt() };
 
+/** Whose answer it is (a respondent's session in a run of a project, in a region): Responses and TextResponses. */
+const answerOf = {
+  id: f.bigint({ readOnly: true }),
+  clientId: f.clientId(),
+  projectId: f.int({ readOnly: true }),
+  surveyRunId: f.int({ readOnly: true }),
+  surveySessionId: f.int({ readOnly: true }),
+  projectSurveySessionId: f.int({ readOnly: true }),
+  regionId: f.int({ readOnly: true }),
+};
+
+const answerNav = {
+  client: nav.one("Clients", "clientId"),
+  project: nav.one("Projects", "projectId"),
+  surveyRun: nav.one("SurveyRuns", "surveyRunId"),
+  surveySession: nav.one("SurveySessions", "surveySessionId"),
+  projectSurveySession: nav.one("ProjectSurveySessions", "projectSurveySessionId"),
+  region: nav.one("Regions", "regionId"),
+  projectQuestion: nav.one("ProjectQuestions", "projectQuestionId"),
+  question: nav.one("Questions", "questionId"),
+  standardQuestion: nav.one("StandardQuestions", "standardQuestionId"),
+  testOption: nav.one("TestOptions", "testOptionId"),
+};
+
 export const resultsSets: EntitySetDef[] = [
   entity({
     name: "Responses",
@@ -14,13 +38,7 @@ export const resultsSets: EntitySetDef[] = [
       "One answer: a respondent (survey session) x question x test option x chosen option, or a demographic " +
       "(system question) answer. Written by survey processing only.",
     fields: {
-      id: f.bigint({ readOnly: true }),
-      clientId: f.clientId(),
-      projectId: f.int({ readOnly: true }),
-      surveyRunId: f.int({ readOnly: true }),
-      surveySessionId: f.int({ readOnly: true }),
-      projectSurveySessionId: f.int({ readOnly: true }),
-      regionId: f.int({ readOnly: true }),
+      ...answerOf,
       isCustomerPanel: f.boolean({ readOnly: true }),
       projectQuestionId: f.int({ nullable: true, readOnly: true }),
       questionId: f.int({ nullable: true, readOnly: true }),
@@ -34,16 +52,7 @@ export const resultsSets: EntitySetDef[] = [
       createdAt: f.createdAt(),
     },
     nav: {
-      client: nav.one("Clients", "clientId"),
-      project: nav.one("Projects", "projectId"),
-      surveyRun: nav.one("SurveyRuns", "surveyRunId"),
-      surveySession: nav.one("SurveySessions", "surveySessionId"),
-      projectSurveySession: nav.one("ProjectSurveySessions", "projectSurveySessionId"),
-      region: nav.one("Regions", "regionId"),
-      projectQuestion: nav.one("ProjectQuestions", "projectQuestionId"),
-      question: nav.one("Questions", "questionId"),
-      standardQuestion: nav.one("StandardQuestions", "standardQuestionId"),
-      testOption: nav.one("TestOptions", "testOptionId"),
+      ...answerNav,
       questionOption: nav.one("QuestionOptions", "questionOptionId"),
       systemQuestion: nav.one("SystemQuestion", "systemQuestionId"),
       systemQuestionOption: nav.one("SystemQuestionOption", "systemQuestionOptionId"),
@@ -57,13 +66,7 @@ export const resultsSets: EntitySetDef[] = [
     verbs: ["delete"],
     description: "An open-text answer (a verbatim), with its translation and sentiment.",
     fields: {
-      id: f.bigint({ readOnly: true }),
-      clientId: f.clientId(),
-      projectId: f.int({ readOnly: true }),
-      surveyRunId: f.int({ readOnly: true }),
-      surveySessionId: f.int({ readOnly: true }),
-      projectSurveySessionId: f.int({ readOnly: true }),
-      regionId: f.int({ readOnly: true }),
+      ...answerOf,
       projectQuestionId: f.int({ readOnly: true }),
       questionId: f.int({ readOnly: true }),
       standardQuestionId: f.int({ nullable: true, readOnly: true }),
@@ -76,16 +79,7 @@ export const resultsSets: EntitySetDef[] = [
       ...stamps,
     },
     nav: {
-      client: nav.one("Clients", "clientId"),
-      project: nav.one("Projects", "projectId"),
-      surveyRun: nav.one("SurveyRuns", "surveyRunId"),
-      surveySession: nav.one("SurveySessions", "surveySessionId"),
-      projectSurveySession: nav.one("ProjectSurveySessions", "projectSurveySessionId"),
-      region: nav.one("Regions", "regionId"),
-      projectQuestion: nav.one("ProjectQuestions", "projectQuestionId"),
-      question: nav.one("Questions", "questionId"),
-      standardQuestion: nav.one("StandardQuestions", "standardQuestionId"),
-      testOption: nav.one("TestOptions", "testOptionId"),
+      ...answerNav,
       textResponsesThemes: nav.many("TextResponsesThemes", "textResponseId"),
     },
   }),
