@@ -1,5 +1,9 @@
 import { defineConfig } from "@playwright/test";
 
+// E2E_PORT and E2E_PG_PORT let several checkouts run their browser tests side by side.
+const PORT = process.env.E2E_PORT ?? "3999";
+const PG_PORT = process.env.E2E_PG_PORT ?? "54349";
+
 // Debian's Chromium (never `playwright install`: nothing may download). The flags keep it off
 // the network this machine does not have.
 export default defineConfig({
@@ -10,13 +14,13 @@ export default defineConfig({
   // The real server; with DATABASE_URL unset it starts its own embedded PostgreSQL.
   webServer: {
     command: "bun run api/src/server.ts",
-    url: "http://127.0.0.1:3999/openapi.json",
-    env: { PORT: "3999", HOST: "127.0.0.1", DATA_DIR: ".data/e2e", EMBEDDED_PG_PORT: "54349", LOG_REQUESTS: "0" },
+    url: `http://127.0.0.1:${PORT}/openapi.json`,
+    env: { PORT, HOST: "127.0.0.1", DATA_DIR: ".data/e2e", EMBEDDED_PG_PORT: PG_PORT, LOG_REQUESTS: "0" },
     reuseExistingServer: false,
     timeout: 120_000,
   },
   use: {
-    baseURL: process.env.E2E_BASE_URL ?? "http://127.0.0.1:3999",
+    baseURL: process.env.E2E_BASE_URL ?? `http://127.0.0.1:${PORT}`,
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
       args: [
