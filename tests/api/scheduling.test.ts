@@ -259,7 +259,7 @@ describe("the scheduler", () => {
     await tdb.db`update project_schedules set schedule_date = ${today}::date where project_id = ${id} and wave_number = 2`;
     const cost = (await call(app, "acmeUser", 1003, "GET", `/api/v1/Projects(${id})/CreditCostNow`)).body.total as number;
 
-    const third = await schedulerJob.handler({ data: {}, jobId: "test", name: schedulerJob.name, origin: { userId: 5380, clientId: null }, attempt: 1, db: tdb.db, signal: new AbortController().signal, progress: async () => {} });
+    const third = await schedulerJob.handler({ data: {}, jobId: "test", name: schedulerJob.name, origin: { userId: 5380, clientId: null }, attempt: 1, db: tdb.db, queue: undefined as never, signal: new AbortController().signal, progress: async () => {} });
     expect(third.outcomes.find((o) => o.projectId === id)).toMatchObject({ outcome: "started", waveNumber: 2, charged: cost, statusCode: 300 });
     const charges = (await logsOf(id)).filter((l) => !logs0.some((o) => o.id === l.id));
     expect(charges.length).toBe(2);

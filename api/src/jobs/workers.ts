@@ -37,6 +37,8 @@ export interface JobContext<T> {
   /** Publishes Progress (pct 0-100, rounded and clamped); call it at meaningful steps, not per row. */
   progress(pct: number, message?: string): Promise<void>;
   db: Db;
+  /** The queue the job came from: a handler may enqueue follow-up work (a next batch, a step). */
+  queue: Queue;
   /** Aborted when the job expires or the queue stops without waiting: stop early, it will run again. */
   signal: AbortSignal;
 }
@@ -141,14 +143,14 @@ export async function registerWorkers(queue: Queue, db: Db, jobs: readonly AnyJo
       },
       async (batch: JobWithMetadata<JobEnvelope<object>>[]) => {
         let out: unknown = null;
-        for (const j of batch) out = await runOne(job, j, db, log);
+        for (const j of batch) out = await runOne(job, j, db, queue, log);
         return out;
       },
     );
   }
 }
 
-async function runOne(job: AnyJob, j: JobWithMetadata<JobEnvelope<object>>, db: Db, log: (m: string) => void): Promise<unknown> {
+async function runOne(job: AnyJob, j: JobWithMetadata<JobEnvelope<object>>, db: Db, queue: Queue, log: (m: string) => void): Promise<unknown> {
   const origin: JobOrigin = j.data?.origin ?? { userId: null, clientId: null };
   const emit = async (event: JobEventName, data: ProgressData | SuccessData | ErrorData) => {
     // Events are notifications, not the record (the job's state in pg-boss is): a failed
@@ -166,6 +168,7 @@ async function runOne(job: AnyJob, j: JobWithMetadata<JobEnvelope<object>>, db: 
     origin,
     attempt,
     db,
+    queue,
     signal: j.signal,
     async progress(pct: number, message?: string) {
       if (!Number.isFinite(pct)) throw new TypeError(`progress: pct must be a number, got ${pct}`);

@@ -1,0 +1,264 @@
+// The respondent engine: the survey a run asks, as pages, and the rules that move a respondent
+// through it. Pure (no I/O): the service loads a session, calls step(), and saves what it returns;
+// the simulated panel walks the same pages with the same step(), so a simulated respondent is held
+// to every rule a person is (validation, targets, quotas, the attention check).
+//
+// The order a respondent meets (DOMAIN.md): demographics (the system questions of the region),
+// screener and audience questions (positions 1, 4, 7), then the test loop: for each test option
+// seen (monadic: one, the least filled; sequential monadic: all, in an order shuffled per
+// respondent) its concept with the loop questions (positions 8, 2, 5) and, when set up, the four
+// Van Westendorp price questions (standard questions 19-22) on a page of their own; then an
+// attention check; then the follow-ups (positions 3, 6, 9-12, the market reach question among them).
+
+export type QuestionType = "single" | "multiple" | "text" | "dropdown" | "price";
+
+export interface DefOption {
+  id: number;
+  text: string;
+  exclusive: boolean;
+  isNotSure: boolean;
+  standardAnswerValue: number | null;
+  /** Market reach: the test option this option stands for. */
+  testOptionId?: number | null;
+}
+
+export interface DefQuestion {
+  /** s{systemQuestionId} or q{projectQuestionId}. */
+  key: string;
+  systemQuestionId: number | null;
+  projectQuestionId: number | null;
+  questionId: number | null;
+  standardQuestionId: number | null;
+  positionId: number | null;
+  /** Asked about this test option only (price questions; a question tied to one option). */
+  testOptionId: number | null;
+  type: QuestionType;
+  title: string;
+  text: string;
+  options: DefOption[];
+  minChoices: number | null;
+  maxChoices: number | null;
+}
+
+export interface DefTestOption {
+  id: number;
+  conceptText: string;
+  conceptDescription: string | null;
+  fileKey: string | null;
+  fileType: string | null;
+}
+
+/** A target group: the respondent's answer to one question must be among these options. */
+export interface DefTarget {
+  key: string;
+  optionIds: number[];
+  /** Completes allowed per option (quota_percent of the run's target), when quotas are set. */
+  quotas: Record<string, number>;
+}
+
+export interface SurveyDefinition {
+  version: 1;
+  surveyRunId: number;
+  projectId: number;
+  projectName: string;
+  projectTypeId: number;
+  regionId: number;
+  regionName: string;
+  currencyCode: string;
+  currencySymbol: string;
+  isCustomerPanel: boolean;
+  targetCompletes: number;
+  design: "monadic" | "sequential";
+  testOptions: DefTestOption[];
+  demographics: DefQuestion[];
+  screener: DefQuestion[];
+  loop: DefQuestion[];
+  followUps: DefQuestion[];
+  targets: DefTarget[];
+  /** Price set-up: min and max per test option (null: any), for validation of the answers. */
+  priceRange: Record<string, { min: number | null; max: number | null }>;
+  /** Texts translated for the region (TranslatedTextRegions), by English text. */
+  translations: Record<string, string>;
+}
+
+/** The attention check: an instructed-response item (Meade and Craig 2012). */
+export const ATTENTION = {
+  key: "attention",
+  text: "To show you are reading carefully, please choose “Somewhat agree” below.",
+  options: ["Strongly agree", "Somewhat agree", "Neither agree nor disagree", "Somewhat disagree", "Strongly disagree"],
+  correct: 1,
+} as const;
+
+export type PageKind = "demographics" | "screener" | "concept" | "price" | "attention" | "followUps";
+
+export interface Page {
+  id: string;
+  kind: PageKind;
+  testOptionId: number | null;
+  questions: DefQuestion[];
+}
+
+/** Where an answer is kept on the session: the question, and the test option it was asked about. */
+export function answerKey(q: DefQuestion, testOptionId: number | null): string {
+  return testOptionId === null ? q.key : `${q.key}:t${testOptionId}`;
+}
+
+export const PRICE_ORDER = [19, 20, 21, 22] as const;
+const PRICE_LABEL: Record<number, string> = { 19: "too cheap", 20: "a bargain", 21: "getting expensive", 22: "too expensive" };
+
+export function pages(def: SurveyDefinition, order: readonly number[]): Page[] {
+  const out: Page[] = [];
+  if (def.demographics.length) out.push({ id: "demographics", kind: "demographics", testOptionId: null, questions: def.demographics });
+  if (def.screener.length) out.push({ id: "screener", kind: "screener", testOptionId: null, questions: def.screener });
+  for (const t of order) {
+    const asked = def.loop.filter((q) => q.testOptionId === null || q.testOptionId === t);
+    const concept = asked.filter((q) => q.type !== "price");
+    const price = asked.filter((q) => q.type === "price").sort((a, b) => a.standardQuestionId! - b.standardQuestionId!);
+    out.push({ id: `concept:${t}`, kind: "concept", testOptionId: t, questions: concept });
+    if (price.length) out.push({ id: `price:${t}`, kind: "price", testOptionId: t, questions: price });
+  }
+  out.push({ id: "attention", kind: "attention", testOptionId: null, questions: [] });
+  if (def.followUps.length) out.push({ id: "followUps", kind: "followUps", testOptionId: null, questions: def.followUps });
+  return out;
+}
+
+/** The test options a new respondent sees: monadic, the least filled; sequential, all, shuffled. */
+export function assignTestOptions(def: SurveyDefinition, completesByOption: Record<string, number>, random: () => number): number[] {
+  const ids = def.testOptions.map((t) => t.id);
+  if (!ids.length) return [];
+  if (def.design === "monadic") {
+    const least = Math.min(...ids.map((id) => completesByOption[id] ?? 0));
+    const candidates = ids.filter((id) => (completesByOption[id] ?? 0) === least);
+    return [candidates[Math.floor(random() * candidates.length)]!];
+  }
+  const shuffled = [...ids];
+  for (let i = shuffled.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [shuffled[i], shuffled[j]] = [shuffled[j]!, shuffled[i]!];
+  }
+  return shuffled;
+}
+
+export type AnswerValue = number | number[] | string;
+export type Answers = Record<string, AnswerValue>;
+
+export interface PageError {
+  path: string;
+  message: string;
+}
+
+/** Checks one page's answers; answers the normalised values to store, or the errors. */
+export function validatePage(def: SurveyDefinition, page: Page, input: Record<string, unknown>): { answers: Answers } | { errors: PageError[] } {
+  const errors: PageError[] = [];
+  const answers: Answers = {};
+  if (page.kind === "attention") {
+    const v = input[ATTENTION.key];
+    if (typeof v !== "number" || !Number.isInteger(v) || v < 0 || v >= ATTENTION.options.length) {
+      errors.push({ path: ATTENTION.key, message: "Choose one answer" });
+    } else answers[ATTENTION.key] = v;
+    return errors.length ? { errors } : { answers };
+  }
+  for (const q of page.questions) {
+    const key = answerKey(q, page.testOptionId);
+    const v = input[key];
+    const ids = new Set(q.options.map((o) => o.id));
+    if (q.type === "single" || q.type === "dropdown") {
+      if (typeof v !== "number" || !ids.has(v)) errors.push({ path: key, message: "Choose one answer" });
+      else answers[key] = v;
+    } else if (q.type === "multiple") {
+      if (!Array.isArray(v) || !v.length || !v.every((x) => typeof x === "number" && ids.has(x))) {
+        errors.push({ path: key, message: "Choose at least one answer" });
+        continue;
+      }
+      const chosen = [...new Set(v as number[])];
+      const exclusive = q.options.filter((o) => o.exclusive && chosen.includes(o.id));
+      if (exclusive.length && chosen.length > 1) errors.push({ path: key, message: `“${exclusive[0]!.text}” cannot be combined with other answers` });
+      else if (q.minChoices !== null && chosen.length < q.minChoices) errors.push({ path: key, message: `Choose at least ${q.minChoices}` });
+      else if (q.maxChoices !== null && chosen.length > q.maxChoices) errors.push({ path: key, message: `Choose at most ${q.maxChoices}` });
+      else answers[key] = chosen;
+    } else if (q.type === "text") {
+      const s = typeof v === "string" ? v.trim() : "";
+      if (s.length < 2) errors.push({ path: key, message: "Please write a short answer" });
+      else if (s.length > 2000) errors.push({ path: key, message: "Please keep your answer under 2000 characters" });
+      else answers[key] = s;
+    } else {
+      const n = typeof v === "string" && v.trim() !== "" ? Number(v) : v;
+      const range = def.priceRange[String(page.testOptionId)] ?? { min: null, max: null };
+      if (typeof n !== "number" || !Number.isFinite(n) || n <= 0) errors.push({ path: key, message: "Enter a price above 0" });
+      else if (n > 1e9) errors.push({ path: key, message: "Enter a realistic price" });
+      else if (range.max !== null && n > range.max * 10) errors.push({ path: key, message: `Enter a price up to ${def.currencySymbol}${range.max * 10}` });
+      else answers[key] = Math.round(n * 100) / 100;
+    }
+  }
+  if (page.kind === "price" && !errors.length) {
+    // Van Westendorp (1976): too cheap < bargain < getting expensive < too expensive.
+    const byStd = page.questions.map((q) => ({ std: q.standardQuestionId!, v: answers[answerKey(q, page.testOptionId)] as number }));
+    for (let i = 1; i < byStd.length; i++) {
+      const a = byStd[i - 1]!;
+      const b = byStd[i]!;
+      if (!(b.v > a.v)) {
+        errors.push({
+          path: answerKey(page.questions[i]!, page.testOptionId),
+          message: `The price at which it is ${PRICE_LABEL[b.std]} must be higher than the price at which it is ${PRICE_LABEL[a.std]}`,
+        });
+      }
+    }
+  }
+  return errors.length ? { errors } : { answers };
+}
+
+export type Outcome = { status: "InProgress"; page: number } | { status: "Complete" } | { status: "ScreenedOut"; reason: string } | { status: "OverQuota"; reason: string };
+
+/** Counts the rules need: completes per target option and per test option, in this run. */
+export interface QuotaState {
+  completesByOption: Record<string, number>;
+}
+
+/** The single answer a respondent gave to a target's question (system or project). */
+function chosen(answers: Answers, key: string): number[] {
+  const v = answers[key];
+  return typeof v === "number" ? [v] : Array.isArray(v) ? v : [];
+}
+
+/**
+ * After a page is answered: screen out those outside a target, close the door on a full quota,
+ * fail the attention check, or go on to the next page (or complete).
+ */
+export function afterPage(def: SurveyDefinition, all: Page[], index: number, answers: Answers, quota: QuotaState): Outcome {
+  const page = all[index]!;
+  if (page.kind === "demographics" || page.kind === "screener") {
+    for (const t of def.targets) {
+      const asked = page.questions.some((q) => q.key === t.key);
+      if (!asked) continue;
+      const picks = chosen(answers, t.key);
+      const hit = picks.filter((id) => t.optionIds.includes(id));
+      if (!hit.length) return { status: "ScreenedOut", reason: `target ${t.key}` };
+      const open = hit.filter((id) => t.quotas[id] === undefined || (quota.completesByOption[id] ?? 0) < t.quotas[id]!);
+      if (!open.length) return { status: "OverQuota", reason: `quota ${t.key}` };
+    }
+  }
+  if (page.kind === "attention" && answers[ATTENTION.key] !== ATTENTION.correct) return { status: "ScreenedOut", reason: "attention check" };
+  return index + 1 < all.length ? { status: "InProgress", page: index + 1 } : { status: "Complete" };
+}
+
+/** A seeded generator (mulberry32): the same seed, the same respondent. */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A stable 32-bit hash of a string (FNV-1a). */
+export function hash32(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}

@@ -1,0 +1,595 @@
+// Fielding (docs/decisions.md "Fielding"): a project's started waves become survey runs (one per
+// project, region and panel) with a snapshot of the questionnaire; a run goes Live, respondents
+// answer it (people on the public page, or the simulated Ideally panel through the same engine),
+// it closes at its quota, and processing turns its completes into weighted results.
+//
+// Every completed respondent is ingested at once (its project survey session, responses and text
+// responses, in the transaction that completes it), so results and ResponsesCount grow live; the
+// close of a run then rakes its sample to the region's census margins and, when the project's wave
+// is done, closes the project's survey (800 or 900, ResultsReady, ProjectReady to its watchers).
+// Everything is keyed so a retry repeats nothing: a session is ingested once (processed_at, and
+// project_survey_sessions is unique per project and session), a run is processed once.
+import type { Db, Tx } from "../../db/client.ts";
+import { enterTenant } from "../../access/policy.ts";
+import type { RequestCtx } from "../../access/principal.ts";
+import { ApiError } from "../../errors.ts";
+import { clientChannel, publish } from "../../jobs/channel.ts";
+import { rake } from "../../analytics/rake.ts";
+import { raise } from "../notifications/notifications.service.ts";
+import { closeProjectSurvey, recordStatusChange, SERVICES_USER_ID, systemCtx } from "../lifecycle/lifecycle.service.ts";
+import * as lifecycleSql from "../lifecycle/lifecycle.sql.ts";
+import { startDueSchedules, weekSinceLaunch } from "../scheduling/scheduling.service.ts";
+import { buildDefinition } from "./definition.ts";
+import { afterPage, answerKey, assignTestOptions, hash32, pages, seeded, validatePage, type Answers, type Page, type SurveyDefinition } from "./engine.ts";
+import * as q from "./fielding.sql.ts";
+import { answerPage, makePerson, type Margins } from "./simulate.ts";
+
+export const SURVEY_STATUS = { Draft: 0, Testing: 10, Live: 50, Closed: 90, Dev: 130, ErrorXml: 1000, ErrorProcessing: 1010 } as const;
+/** Raking caps weights to [1/5, 5] relative to mean 1 (DOMAIN.md: e.g. 0.2-5). */
+export const WEIGHT_CAP = 5;
+/** Margins are met within this, unless the cap binds (then reported). */
+export const RAKE_TOLERANCE = 0.001;
+/** The demographics the sample is raked on (DESIGN.md): age group, gender, region. */
+export const WEIGHTING_QUESTIONS = [51, 45, 42];
+
+const system = <T>(db: Db, fn: (tx: Tx) => Promise<T>) => enterTenant(db, systemCtx(), fn);
+
+async function projectUpdated(tx: Tx, clientId: number, data: Record<string, unknown>): Promise<void> {
+  await publish(tx, { channel: clientChannel(clientId), event: "ProjectUpdated", data, clientId });
+}
+
+export function surveyUrl(publicUrl: string, link: string): string {
+  return `${publicUrl.replace(/\/$/, "")}/s/${link}`;
+}
+
+// ---- runs ----
+
+export interface CreatedRun {
+  surveyRunId: number;
+  projectId: number;
+  regionId: number;
+  isCustomerPanel: boolean;
+  targetCompletes: number;
+  surveyLink: string;
+}
+
+/**
+ * CreateDecipherSurveys: the project's started waves (or every project's, for the fielding tick)
+ * become survey runs in Draft, each with its questionnaire snapshot. Waves due today are started
+ * first (the scheduler's own step, idempotent).
+ */
+export async function createSurveys(db: Db, projectId: number | null): Promise<CreatedRun[]> {
+  await startDueSchedules(db);
+  return system(db, async (tx) => {
+    const out: CreatedRun[] = [];
+    for (const g of await q.readyGroups(tx, projectId)) {
+      const runId = await q.insertRun(tx, g, hash32(`${g.projectId}:${g.regionId}:${g.scheduleIds.join(",")}`) & 0x7fffffff);
+      const def = await buildDefinition(tx, { id: runId, regionId: g.regionId, isCustomerPanel: g.isCustomerPanel, targetCompletes: g.sampleSize }, g.projectId);
+      await q.setDefinition(tx, runId, def);
+      const run = (await q.run(tx, runId))!;
+      out.push({ surveyRunId: runId, projectId: g.projectId, regionId: g.regionId, isCustomerPanel: g.isCustomerPanel, targetCompletes: g.sampleSize, surveyLink: run.surveyLink });
+    }
+    return out;
+  });
+}
+
+/** SyncDecipherSurvey / ReuploadTranslations: the snapshot taken again (a Draft or Testing run only). */
+export async function resyncDefinition(db: Db, runId: number): Promise<SurveyDefinition> {
+  return system(db, async (tx) => {
+    const run = await liveRun(tx, runId, true);
+    if (run.surveyStatusId !== SURVEY_STATUS.Draft && run.surveyStatusId !== SURVEY_STATUS.Testing && run.surveyStatusId !== SURVEY_STATUS.Live) {
+      throw new ApiError("Conflict", `Survey run ${runId} is ${statusName(run.surveyStatusId)}: only a Draft, Testing or Live run can be synced`);
+    }
+    const def = await buildDefinition(tx, { id: run.id, regionId: run.regionId, isCustomerPanel: run.isCustomerPanel, targetCompletes: run.targetCompletes ?? 200 }, run.definition!.projectId);
+    await q.setDefinition(tx, run.id, def);
+    return def;
+  });
+}
+
+export function statusName(id: number): string {
+  return Object.entries(SURVEY_STATUS).find(([, v]) => v === id)?.[0] ?? String(id);
+}
+
+async function liveRun(tx: Tx, runId: number, lock = false): Promise<q.RunRow & { definition: SurveyDefinition }> {
+  const run = await q.run(tx, runId, lock);
+  if (!run) throw new ApiError("NotFound", `No survey run ${runId}`);
+  if (!run.definition) throw new ApiError("Conflict", `Survey run ${runId} has no survey yet: create it with CreateDecipherSurveys`);
+  return run as q.RunRow & { definition: SurveyDefinition };
+}
+
+/**
+ * LaunchSurvey: the run goes Live; its project moves to Processing results (400). A customer-panel
+ * run's link goes to the team (CustomPanelProjectReadyForSurvey); the Ideally panel starts answering.
+ */
+export async function launchRun(db: Db, runId: number, publicUrl: string): Promise<q.RunRow> {
+  return system(db, async (tx) => {
+    const run = await liveRun(tx, runId, true);
+    if (run.surveyStatusId === SURVEY_STATUS.Live) return run;
+    if (run.surveyStatusId !== SURVEY_STATUS.Draft && run.surveyStatusId !== SURVEY_STATUS.Testing) {
+      throw new ApiError("Conflict", `Survey run ${runId} is ${statusName(run.surveyStatusId)}: only a Draft or Testing run can be launched`);
+    }
+    const p = await lifecycleSql.lockProject(tx, run.definition.projectId);
+    if (!p) throw new ApiError("NotFound", `No project ${run.definition.projectId}`);
+    if (p.statusCode !== 300 && p.statusCode !== 400) {
+      throw new ApiError("Conflict", `Project ${p.id} is at status ${p.statusCode}: a run launches for a project Awaiting Survey (300)`);
+    }
+    await q.setRunStatus(tx, run.id, SURVEY_STATUS.Live, "launched_at");
+    if (p.statusCode === 300) {
+      await recordStatusChange(tx, { projectId: p.id, clientId: p.clientId, from: 300, to: 400, actorId: SERVICES_USER_ID, action: "LaunchSurvey" });
+    }
+    if (run.isCustomerPanel) {
+      const admins = await lifecycleSql.clientAdmins(tx, p.clientId);
+      const url = surveyUrl(publicUrl, run.surveyLink);
+      for (const userId of new Set([...(p.ownerUserId ? [p.ownerUserId] : []), ...admins])) {
+        if (userId === SERVICES_USER_ID) continue;
+        await raise(tx, {
+          userId,
+          clientId: p.clientId,
+          type: "CustomPanelProjectReadyForSurvey",
+          body: `${p.projectName}: send this link to your customers in ${run.definition.regionName}: ${url}`,
+          projectId: p.id,
+          url: `/${p.clientId}/project-surveys/${p.id}`,
+          data: { surveyRunId: run.id, surveyLink: run.surveyLink, surveyUrl: url, regionId: run.regionId },
+        });
+      }
+    }
+    return (await q.run(tx, run.id))!;
+  });
+}
+
+/** The run closes (at its quota, or by ForceCloseSurvey): no new respondents; processing may start. */
+async function closeRun(tx: Tx, run: q.RunRow): Promise<void> {
+  if (run.surveyStatusId === SURVEY_STATUS.Closed) return;
+  await q.setRunStatus(tx, run.id, SURVEY_STATUS.Closed, "closed_at");
+  await tx`update survey_sessions set status = 'Removed', end_reason = 'survey closed', updated_at = now() where survey_run_id = ${run.id} and status = 'InProgress'`;
+}
+
+export async function forceClose(db: Db, runId: number): Promise<q.RunRow> {
+  return system(db, async (tx) => {
+    const run = await liveRun(tx, runId, true);
+    if (run.surveyStatusId !== SURVEY_STATUS.Live && run.surveyStatusId !== SURVEY_STATUS.Testing) {
+      throw new ApiError("Conflict", `Survey run ${runId} is ${statusName(run.surveyStatusId)}: only a Live or Testing run can be closed`);
+    }
+    await closeRun(tx, run);
+    return (await q.run(tx, run.id))!;
+  });
+}
+
+// ---- respondents ----
+
+export interface RespondentView {
+  surveyLink: string;
+  respondentId: string;
+  status: string;
+  /** The page to answer, while InProgress. */
+  page: (Page & { index: number; total: number }) | null;
+  definition: SurveyDefinition;
+  endReason: string | null;
+}
+
+function view(run: q.RunRow & { definition: SurveyDefinition }, s: q.SessionRow): RespondentView {
+  const all = pages(run.definition, s.testOptionOrder);
+  const page = s.status === "InProgress" ? all[s.page] : undefined;
+  return {
+    surveyLink: run.surveyLink,
+    respondentId: s.respondentUuid,
+    status: s.status,
+    page: page ? { ...page, index: s.page, total: all.length } : null,
+    definition: run.definition,
+    endReason: s.endReason,
+  };
+}
+
+async function openRun(tx: Tx, link: string): Promise<q.RunRow & { definition: SurveyDefinition }> {
+  if (!/^[0-9a-f-]{36}$/i.test(link)) throw new ApiError("NotFound", "This survey link is not valid");
+  const run = await q.runByLink(tx, link, true);
+  if (!run || !run.definition) throw new ApiError("NotFound", "This survey link is not valid");
+  return run as q.RunRow & { definition: SurveyDefinition };
+}
+
+/**
+ * A respondent arrives: a new session (one per panel respondent id: the same id resumes its own),
+ * with the test options they will see. A closed survey takes nobody new.
+ */
+export async function startSession(db: Db, link: string, panelRespondentId: string | null): Promise<RespondentView> {
+  return system(db, async (tx) => {
+    const run = await openRun(tx, link);
+    if (panelRespondentId) {
+      const existing = await q.sessionByPanelId(tx, run.id, panelRespondentId);
+      if (existing) return view(run, existing);
+    }
+    if (run.surveyStatusId !== SURVEY_STATUS.Live && run.surveyStatusId !== SURVEY_STATUS.Testing) {
+      throw new ApiError("Conflict", run.surveyStatusId === SURVEY_STATUS.Closed ? "This survey has closed. Thank you for your interest." : "This survey is not open yet.");
+    }
+    const counts = await q.quotaCounts(tx, run.id);
+    const order = assignTestOptions(run.definition, counts.byOption, seeded(hash32(`${link}:${counts.completes}:${Date.now()}`)));
+    const s = await q.insertSession(tx, { clientId: run.clientId, surveyRunId: run.id, regionId: run.regionId, panelRespondentId, testOptionOrder: order, isSimulated: false });
+    return view(run, s);
+  });
+}
+
+export async function getSession(db: Db, link: string, respondentId: string): Promise<RespondentView> {
+  return system(db, async (tx) => {
+    const run = await openRun(tx, link);
+    const s = await sessionOf(tx, run.id, respondentId);
+    return view(run, s);
+  });
+}
+
+async function sessionOf(tx: Tx, runId: number, respondentId: string, lock = false): Promise<q.SessionRow> {
+  if (!/^[0-9a-f-]{36}$/i.test(respondentId)) throw new ApiError("NotFound", "No such respondent in this survey");
+  const s = await q.session(tx, runId, respondentId, lock);
+  if (!s) throw new ApiError("NotFound", "No such respondent in this survey");
+  return s;
+}
+
+/**
+ * One page answered: validated (400 with the failing answers and nothing saved), stored, then the
+ * rules: screen-out, over quota, attention check, next page or complete. A complete is ingested at
+ * once; the run closes when its quota is met. A finished session takes no more answers (409).
+ */
+export async function submitPage(db: Db, link: string, respondentId: string, pageId: string, input: Record<string, unknown>): Promise<RespondentView> {
+  return system(db, async (tx) => {
+    const run = await openRun(tx, link);
+    const s = await sessionOf(tx, run.id, respondentId, true);
+    if (s.status !== "InProgress") throw new ApiError("Conflict", "You have already completed this survey. Thank you!");
+    if (run.surveyStatusId !== SURVEY_STATUS.Live && run.surveyStatusId !== SURVEY_STATUS.Testing) {
+      throw new ApiError("Conflict", "This survey has closed. Thank you for your interest.");
+    }
+    const all = pages(run.definition, s.testOptionOrder);
+    const page = all[s.page]!;
+    if (page.id !== pageId) throw new ApiError("Conflict", "This page was already answered: reload to continue where you left off", `expected page ${page.id}`);
+    const checked = validatePage(run.definition, page, input);
+    if ("errors" in checked) {
+      throw new ApiError("ValidationError", checked.errors.map((e) => e.message).join("; "), undefined, checked.errors);
+    }
+    const answers = { ...s.answers, ...checked.answers };
+    const counts = await q.quotaCounts(tx, run.id);
+    const outcome = afterPage(run.definition, all, s.page, answers, { completesByOption: counts.byOption });
+    const next = outcome.status === "InProgress" ? outcome.page : s.page;
+    const reason = "reason" in outcome ? outcome.reason : null;
+    await q.saveSession(tx, s.id, { status: outcome.status, answers, page: next, endReason: reason });
+    if (outcome.status === "Complete") {
+      await ingestRun(tx, run);
+      await afterCompletes(tx, run, counts.completes + 1);
+    }
+    return view(run, (await q.session(tx, run.id, respondentId))!);
+  });
+}
+
+/** Tells the project's team that completes arrived, and closes the run at its quota. */
+async function afterCompletes(tx: Tx, run: q.RunRow & { definition: SurveyDefinition }, completes: number): Promise<boolean> {
+  const target = run.targetCompletes ?? run.definition.targetCompletes;
+  await projectUpdated(tx, run.clientId, {
+    projectId: run.definition.projectId,
+    action: "ResponsesReceived",
+    surveyRunId: run.id,
+    regionId: run.regionId,
+    completes,
+    targetCompletes: target,
+  });
+  if (completes >= target) {
+    await closeRun(tx, run);
+    return true;
+  }
+  return false;
+}
+
+// ---- the simulated Ideally panel ----
+
+export async function margins(tx: Tx, regionId: number): Promise<Margins> {
+  const out: Margins = {};
+  for (const m of await q.censusMargins(tx, regionId)) (out[m.systemQuestionId] ??= {})[m.optionId] = m.share;
+  return out;
+}
+
+export interface SimulationResult {
+  surveyRunId: number;
+  invited: number;
+  completes: number;
+  screenedOut: number;
+  overQuota: number;
+  totalCompletes: number;
+  targetCompletes: number;
+  closed: boolean;
+}
+
+/**
+ * RunSimulatedData: up to `completes` more simulated respondents answer a Live (or Testing) run
+ * through the engine: each is walked page by page with the same validation and rules as a person,
+ * and saved with their outcome. Invitations stop at the quota (or after 4 per complete wanted).
+ */
+export async function simulate(db: Db, runId: number, completes: number): Promise<SimulationResult> {
+  return system(db, async (tx) => {
+    const run = await liveRun(tx, runId, true);
+    if (run.surveyStatusId !== SURVEY_STATUS.Live && run.surveyStatusId !== SURVEY_STATUS.Testing) {
+      throw new ApiError("Conflict", `Survey run ${runId} is ${statusName(run.surveyStatusId)}: the panel answers Live or Testing runs`);
+    }
+    const def = run.definition;
+    const target = run.targetCompletes ?? def.targetCompletes;
+    const counts = await q.quotaCounts(tx, run.id);
+    const [{ n }] = await tx<{ n: number }[]>`select count(*)::int as n from survey_sessions where survey_run_id = ${run.id}`;
+    const m = await margins(tx, run.regionId);
+    const byOption = { ...counts.byOption };
+    const want = Math.max(0, Math.min(completes, target - counts.completes));
+    const rows: q.FinishedSession[] = [];
+    let done = 0;
+    let screenedOut = 0;
+    let overQuota = 0;
+    const seed = (await tx<{ s: number | null }[]>`select simulated_seed as s from survey_runs where id = ${run.id}`)[0]?.s ?? run.id;
+    for (let i = 0; done < want && i < want * 4 + 20; i++) {
+      const index = n + i;
+      const person = makePerson(def, m, seed, index);
+      const order = assignTestOptions(def, byOption, person.random);
+      const all = pages(def, order);
+      let answers: Answers = {};
+      let page = 0;
+      let status = "InProgress";
+      let reason: string | null = null;
+      while (status === "InProgress") {
+        const checked = validatePage(def, all[page]!, answerPage(def, person, all[page]!));
+        if ("errors" in checked) {
+          // The panel's answers always pass; a failure here is a bug in the generator, said plainly.
+          throw new Error(`simulated respondent ${index} failed page ${all[page]!.id}: ${checked.errors.map((e) => `${e.path} ${e.message}`).join("; ")}`);
+        }
+        answers = { ...answers, ...checked.answers };
+        const outcome = afterPage(def, all, page, answers, { completesByOption: byOption });
+        if (outcome.status === "InProgress") page = outcome.page;
+        else {
+          status = outcome.status;
+          reason = "reason" in outcome ? outcome.reason : null;
+        }
+      }
+      if (status === "Complete") {
+        done++;
+        for (const v of Object.values(answers)) if (typeof v === "number") byOption[v] = (byOption[v] ?? 0) + 1;
+        for (const t of order) byOption[t] = (byOption[t] ?? 0) + 1;
+      } else if (status === "OverQuota") overQuota++;
+      else screenedOut++;
+      rows.push({ clientId: run.clientId, surveyRunId: run.id, regionId: run.regionId, panelRespondentId: `sim-${seed}-${index}`, status, answers, testOptionOrder: order, page, endReason: reason });
+    }
+    await q.insertFinishedSessions(tx, rows);
+    await q.markSimulated(tx, run.id);
+    await ingestRun(tx, run);
+    const total = counts.completes + done;
+    const closed = await afterCompletes(tx, run, total);
+    return { surveyRunId: run.id, invited: rows.length, completes: done, screenedOut, overQuota, totalCompletes: total, targetCompletes: target, closed };
+  });
+}
+
+// ---- processing ----
+
+/** Turns the run's unprocessed completes into project survey sessions, responses and text responses. */
+async function ingestRun(tx: Tx, run: q.RunRow & { definition: SurveyDefinition }): Promise<number> {
+  const def = run.definition;
+  const sessions = await q.unprocessedCompletes(tx, run.id);
+  if (!sessions.length) return 0;
+  const p = await q.projectForDef(tx, def.projectId);
+  const inserted = await q.insertProjectSessions(
+    tx,
+    sessions.map((s) => ({
+      clientId: run.clientId,
+      projectId: def.projectId,
+      surveySessionId: s.id,
+      surveyRunId: run.id,
+      regionId: run.regionId,
+      isCustomerPanel: run.isCustomerPanel,
+      // NPD: the week since launch when the respondent answered.
+      week: p?.launchDate ? weekSinceLaunch(p.launchDate, (s.completedAt ? new Date(s.completedAt) : new Date()).toISOString().slice(0, 10)) : null,
+      completedAt: s.completedAt,
+    })),
+  );
+  const pssOf = new Map(inserted.map((r) => [r.surveySessionId, r.id]));
+  const responses: q.ResponseRow[] = [];
+  const texts: q.TextResponseRow[] = [];
+  for (const s of sessions) {
+    const pss = pssOf.get(s.id);
+    if (pss === undefined) continue; // ingested before (a retry): never twice
+    const created = s.completedAt ? new Date(s.completedAt).toISOString() : new Date().toISOString();
+    const base = {
+      client_id: run.clientId,
+      project_id: def.projectId,
+      survey_run_id: run.id,
+      survey_session_id: s.id,
+      project_survey_session_id: pss,
+      region_id: run.regionId,
+      is_customer_panel: run.isCustomerPanel,
+      created_at: created,
+    };
+    for (const dq of def.demographics) {
+      const v = s.answers[dq.key];
+      if (typeof v !== "number") continue;
+      responses.push({ ...base, project_question_id: null, question_id: null, standard_question_id: null, test_option_id: null, question_option_id: null, system_question_id: dq.systemQuestionId, system_question_option_id: v, standard_answer_value: null, numeric_value: null });
+    }
+    const asked: [typeof def.loop[number], number | null][] = [
+      ...def.screener.map((x) => [x, null] as [typeof x, null]),
+      ...s.testOptionOrder.flatMap((t) => def.loop.filter((x) => x.testOptionId === null || x.testOptionId === t).map((x) => [x, t] as [typeof x, number])),
+      ...def.followUps.map((x) => [x, null] as [typeof x, null]),
+    ];
+    for (const [dq, t] of asked) {
+      const v = s.answers[answerKey(dq, t)];
+      if (v === undefined) continue;
+      const row = { ...base, project_question_id: dq.projectQuestionId, question_id: dq.questionId, standard_question_id: dq.standardQuestionId, test_option_id: t, system_question_id: null, system_question_option_id: null };
+      if (dq.type === "text") {
+        texts.push({ ...base, project_question_id: dq.projectQuestionId!, question_id: dq.questionId!, standard_question_id: dq.standardQuestionId, test_option_id: t, response_text: String(v) });
+      } else if (dq.type === "price") {
+        responses.push({ ...row, question_option_id: null, standard_answer_value: null, numeric_value: Number(v) });
+      } else {
+        for (const id of Array.isArray(v) ? v : [v as number]) {
+          const o = dq.options.find((x) => x.id === id);
+          responses.push({ ...row, question_option_id: id, standard_answer_value: o?.standardAnswerValue ?? null, numeric_value: null });
+        }
+      }
+    }
+  }
+  await q.insertResponses(tx, responses);
+  await q.insertTextResponses(tx, texts);
+  await q.markProcessed(tx, sessions.map((s) => s.id));
+  return inserted.length;
+}
+
+export interface WeightingReport {
+  n: number;
+  iterations: number;
+  converged: boolean;
+  maxError: number;
+  capBinds: boolean;
+  cap: number;
+  deff: number;
+  nEff: number;
+  minWeight: number;
+  maxWeight: number;
+  variables: string[];
+  /** Census levels no respondent had: left out of their margin. */
+  emptyLevels: string[];
+  margins: Record<string, Record<string, number>>;
+  targets: Record<string, Record<string, number>>;
+  missing: Record<string, number>;
+}
+
+/** Rim weighting (api/src/analytics/rake.ts) of the run's sample to the region's census margins. */
+export async function weightRun(tx: Tx, run: q.RunRow & { definition: SurveyDefinition }): Promise<WeightingReport | null> {
+  const sample = await q.weightingSample(tx, run.definition.projectId, run.id);
+  if (!sample.length) return null;
+  const m = await margins(tx, run.regionId);
+  const targets: Record<string, Record<string, number>> = {};
+  for (const sq of WEIGHTING_QUESTIONS) if (m[sq] && Object.keys(m[sq]!).length > 1) targets[`s${sq}`] = m[sq]!;
+  const vars = Object.keys(targets);
+  if (!vars.length) {
+    // A market without census margins (Other markets): unweighted, and said so.
+    await q.setWeights(tx, sample.map((s) => s.id), sample.map(() => 1));
+    return { n: sample.length, iterations: 0, converged: true, maxError: 0, capBinds: false, cap: WEIGHT_CAP, deff: 1, nEff: sample.length, minWeight: 1, maxWeight: 1, variables: [], emptyLevels: [], margins: {}, targets: {}, missing: {} };
+  }
+  // Respondents whose answer has no census margin ("Another gender") are left out of that margin.
+  const rows = sample.map((s) => Object.fromEntries(vars.map((v) => {
+    const a = s.answers[v];
+    return [v, typeof a === "number" && targets[v]![a] !== undefined ? String(a) : null];
+  })));
+  // A level nobody in the sample has cannot be weighted up from nothing: it is left out of the
+  // margin (the other levels' shares renormalised) and reported, as small samples do.
+  const emptyLevels: string[] = [];
+  for (const v of vars) {
+    const seen = new Set(rows.map((r) => r[v]).filter((x) => x !== null));
+    for (const level of Object.keys(targets[v]!)) {
+      if (!seen.has(level)) {
+        delete targets[v]![level];
+        emptyLevels.push(`${v}=${level}`);
+      }
+    }
+    if (Object.keys(targets[v]!).length < 2) delete targets[v];
+  }
+  const r = rake(rows, { targets, tolerance: RAKE_TOLERANCE, cap: WEIGHT_CAP, maxIterations: 200 });
+  await q.setWeights(tx, sample.map((s) => s.id), r.weights);
+  return {
+    n: sample.length,
+    iterations: r.iterations,
+    converged: r.converged,
+    maxError: r.maxError,
+    capBinds: r.capBinds,
+    cap: WEIGHT_CAP,
+    deff: r.deff,
+    nEff: r.nEff,
+    minWeight: r.minWeight,
+    maxWeight: r.maxWeight,
+    variables: Object.keys(targets),
+    emptyLevels,
+    margins: r.margins,
+    targets,
+    missing: r.missing,
+  };
+}
+
+export interface ProcessResult {
+  surveyRunId: number;
+  projectId: number;
+  ingested: number;
+  weighting: WeightingReport | null;
+  projectStatusCode: number | null;
+  alreadyProcessed: boolean;
+}
+
+/**
+ * StartSurveyProcessing / ProcessProjectData: a Closed run's leftovers are ingested, its sample is
+ * raked, and when no other run of the project's wave is open the project's survey closes (800 or
+ * 900, ResultsReady). One transaction for the run's data: a crash loses nothing and repeats
+ * nothing. `failAfterIngest` is the fault tests' crash point.
+ */
+export async function processRun(db: Db, runId: number, opts: { reprocess?: boolean; failAfterIngest?: boolean } = {}): Promise<ProcessResult> {
+  const r = await system(db, async (tx) => {
+    const run = await liveRun(tx, runId, true);
+    if (run.surveyStatusId !== SURVEY_STATUS.Closed && run.surveyStatusId !== SURVEY_STATUS.ErrorProcessing) {
+      throw new ApiError("Conflict", `Survey run ${runId} is ${statusName(run.surveyStatusId)}: close it first (it closes at its quota, or ForceCloseSurvey)`);
+    }
+    if (run.processedAt && !opts.reprocess) {
+      return { surveyRunId: run.id, projectId: run.definition.projectId, ingested: 0, weighting: null, projectStatusCode: null, alreadyProcessed: true };
+    }
+    const ingested = await ingestRun(tx, run);
+    if (opts.failAfterIngest) throw new Error("processing interrupted (fault injection)");
+    const weighting = await weightRun(tx, run);
+    if (weighting) await q.setWeighting(tx, run.id, weighting);
+    if (run.surveyStatusId === SURVEY_STATUS.ErrorProcessing) await q.setRunStatus(tx, run.id, SURVEY_STATUS.Closed, null);
+    await q.setRunStatus(tx, run.id, SURVEY_STATUS.Closed, "processed_at");
+    const pending = await q.otherRunsPending(tx, run.definition.projectId, run.id);
+    const p = await q.projectForDef(tx, run.definition.projectId);
+    return { surveyRunId: run.id, projectId: run.definition.projectId, ingested, weighting, projectStatusCode: p?.statusCode ?? null, alreadyProcessed: false, close: !pending && p?.statusCode === 400 };
+  });
+  if ("close" in r && r.close) {
+    const closed = await closeProjectSurvey(db, systemCtx(), { projectId: r.projectId });
+    r.projectStatusCode = closed.statusCode;
+  }
+  const { close: _, ...out } = r as ProcessResult & { close?: boolean };
+  return out;
+}
+
+// ---- the fielding tick ----
+
+export interface TickResult {
+  created: number;
+  launched: number;
+  simulated: number;
+  processed: number;
+  /** More simulated answers are due: the tick runs again soon. */
+  more: boolean;
+}
+
+/**
+ * The fielding engine's heartbeat (a pg-boss job, every minute and again while work remains): waves
+ * that came due become runs and launch; the Ideally panel answers live Ideally-panel runs a batch
+ * at a time (so responses arrive live); closed runs are processed.
+ */
+export async function tick(db: Db, publicUrl: string, opts: { batch?: number } = {}): Promise<TickResult> {
+  const batch = opts.batch ?? 50;
+  const created = await createSurveys(db, null);
+  let launched = 0;
+  for (const c of created) {
+    await launchRun(db, c.surveyRunId, publicUrl);
+    launched++;
+  }
+  const open = await system(db, (tx) => tx<{ id: number; status: number; customer: boolean; processed: boolean }[]>`
+    select id, survey_status_id as status, is_customer_panel as customer, processed_at is not null as processed
+    from survey_runs where definition is not null and (survey_status_id = ${SURVEY_STATUS.Live} or (survey_status_id = ${SURVEY_STATUS.Closed} and processed_at is null))
+    order by id`);
+  let simulated = 0;
+  let processed = 0;
+  let more = false;
+  for (const r of open) {
+    if (r.status === SURVEY_STATUS.Live && !r.customer) {
+      const s = await simulate(db, r.id, batch);
+      simulated += s.completes;
+      if (s.closed) {
+        await processRun(db, r.id);
+        processed++;
+      } else more = true;
+    } else if (r.status === SURVEY_STATUS.Closed && !r.processed) {
+      await processRun(db, r.id);
+      processed++;
+    }
+  }
+  return { created: created.length, launched, simulated, processed, more };
+}
+
+// ---- reads for staff ----
+
+export async function counts(db: Db, ctx: RequestCtx, runIds: number[]): Promise<q.RunCounts[]> {
+  return enterTenant(db, ctx, (tx) => q.runCounts(tx, runIds));
+}

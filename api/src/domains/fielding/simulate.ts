@@ -1,0 +1,198 @@
+// The simulated Ideally panel: respondents who answer a survey the way a real panel's would, so
+// demo data and tests carry real signal. Pure and seeded: the same run seed and respondent index
+// give the same person and the same answers.
+//
+// - Demographics are drawn from the region's census margins (age group, gender, region); other
+//   demographics evenly, "prefer not to say" rarely. Panels invite people who fit the targets, so
+//   85% of invitations are drawn inside the targeted options and 15% from everyone (those screen
+//   out, as on a real panel).
+// - Each test option has a latent appeal from its concept text (stable across runs), plus an appeal
+//   that depends on the respondent's age and gender, so concepts differ and segments differ.
+// - The 4-point scales follow an ordered-logit-like rule: the latent score plus noise falls into one
+//   of four bands (Top, Second top, Second bottom, Bottom).
+// - Open answers are built from phrases about themes (price, taste, convenience, design, trust,
+//   health, novelty), positive or negative with the respondent's appeal, so verbatims have themes.
+// - Prices: each respondent's four Van Westendorp prices are spread around a reference price for
+//   the concept (higher for better concepts), always in increasing order, so the price sensitivity
+//   meter finds a sensible acceptable range.
+// - 3% fail the attention check.
+import { ATTENTION, answerKey, hash32, seeded, type AnswerValue, type DefQuestion, type Page, type SurveyDefinition } from "./engine.ts";
+
+export interface Margins {
+  /** systemQuestionId -> optionId -> share */
+  [systemQuestionId: string]: Record<string, number>;
+}
+
+export interface Person {
+  random: () => number;
+  demographics: Record<string, number>;
+  /** Extra appeal per test option for this person, from their age and gender. */
+  appeal: (testOptionId: number) => number;
+}
+
+const AGE = 51;
+const GENDER = 45;
+const YOUNG = new Set([5100001, 5100002]);
+const FEMALE = 4500002;
+
+function pick<T>(random: () => number, items: readonly T[], weights?: readonly number[]): T {
+  const w = weights ?? items.map(() => 1);
+  const total = w.reduce((a, b) => a + b, 0);
+  let r = random() * total;
+  for (let i = 0; i < items.length; i++) {
+    r -= w[i]!;
+    if (r <= 0) return items[i]!;
+  }
+  return items[items.length - 1]!;
+}
+
+function normal(random: () => number): number {
+  // Box-Muller.
+  const u = Math.max(random(), 1e-12);
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * random());
+}
+
+/** A concept's latent appeal in [-1, 1], stable for its text. */
+export function conceptAppeal(conceptText: string): number {
+  return ((hash32(conceptText) % 2001) / 1000 - 1) * 0.9;
+}
+
+export function makePerson(def: SurveyDefinition, margins: Margins, seed: number, index: number): Person {
+  const random = seeded(hash32(`${seed}:${index}`));
+  const demographics: Record<string, number> = {};
+  const inTarget = random() < 0.85;
+  for (const q of def.demographics) {
+    const target = def.targets.find((t) => t.key === q.key);
+    let options = q.options;
+    if (target && inTarget) options = q.options.filter((o) => target.optionIds.includes(o.id));
+    const shares = margins[String(q.systemQuestionId)];
+    const weights = options.map((o) => shares?.[o.id] ?? (/prefer not/i.test(o.text) ? 0.15 : /another gender/i.test(o.text) ? 0.02 : 1));
+    demographics[q.key] = pick(random, options, weights).id;
+  }
+  const young = YOUNG.has(demographics[`s${AGE}`] ?? 0);
+  const female = demographics[`s${GENDER}`] === FEMALE;
+  const appeal = (testOptionId: number) => {
+    const t = def.testOptions.find((o) => o.id === testOptionId);
+    const h = hash32(t?.conceptText ?? String(testOptionId));
+    // Some concepts speak to the young, some to women: bits of the concept's hash decide which.
+    return conceptAppeal(t?.conceptText ?? "") + (h & 1 ? (young ? 0.45 : -0.2) : 0) + (h & 2 ? (female ? 0.35 : -0.15) : 0);
+  };
+  return { random, demographics, appeal };
+}
+
+/** Band of a latent score: 1 Top .. 4 Bottom. */
+function band(score: number): number {
+  return score > 0.9 ? 1 : score > 0 ? 2 : score > -0.8 ? 3 : 4;
+}
+
+const THEMES = {
+  positive: [
+    "great value for money",
+    "the taste sounds delicious",
+    "really convenient for busy days",
+    "love the packaging design",
+    "a brand I trust",
+    "feels like a healthier choice",
+    "something new I have not seen before",
+  ],
+  negative: [
+    "too expensive for what it is",
+    "not sure about the taste",
+    "seems like a hassle to use",
+    "the design looks cheap",
+    "I do not trust the claims",
+    "seems unhealthy",
+    "nothing new, I have seen this before",
+  ],
+};
+
+function textAnswer(random: () => number, score: number): string {
+  const positive = score + normal(random) * 0.5 > 0;
+  const bank = positive ? THEMES.positive : THEMES.negative;
+  const first = pick(random, bank);
+  const second = random() < 0.35 ? pick(random, bank) : null;
+  const lead = positive ? pick(random, ["I like that it is", "Honestly,", "For me it is", "Mostly because it is"]) : pick(random, ["My concern is it is", "Honestly,", "To me it is", "I worry it is"]);
+  return second && second !== first ? `${lead} ${first}, and ${second}.` : `${lead} ${first}.`;
+}
+
+function singleAnswer(random: () => number, q: DefQuestion, score: number): number {
+  const scaled = q.options.filter((o) => o.standardAnswerValue !== null);
+  const notSure = q.options.find((o) => o.isNotSure);
+  if (notSure && random() < 0.03) return notSure.id;
+  if (scaled.length) {
+    const want = band(score + normal(random) * 0.7);
+    return (scaled.find((o) => o.standardAnswerValue === want) ?? scaled[0]!).id;
+  }
+  // An unscaled question: options favoured by a stable preference, shifted a little by appeal.
+  const weights = q.options.map((o, i) => 0.5 + (hash32(o.text) % 100) / 100 + (i === 0 ? Math.max(0, score) * 0.5 : 0));
+  return pick(random, q.options, weights).id;
+}
+
+function multipleAnswer(random: () => number, q: DefQuestion, person: Person, score: number): number[] {
+  const normalOptions = q.options.filter((o) => !o.exclusive);
+  const chosen = normalOptions.filter((o) => {
+    const s = o.testOptionId != null ? person.appeal(o.testOptionId) : score;
+    const p = 1 / (1 + Math.exp(-(s * 1.6 + (hash32(o.text) % 100) / 100 - 0.9)));
+    return random() < p;
+  });
+  let ids = chosen.map((o) => o.id);
+  if (q.maxChoices !== null && ids.length > q.maxChoices) ids = ids.slice(0, q.maxChoices);
+  if (!ids.length) {
+    const none = q.options.find((o) => o.exclusive);
+    ids = [none ? none.id : pick(random, q.options).id];
+  }
+  if (q.minChoices !== null && ids.length < q.minChoices) {
+    for (const o of normalOptions) if (ids.length < q.minChoices && !ids.includes(o.id)) ids.push(o.id);
+  }
+  return ids;
+}
+
+/** The four Van Westendorp prices, increasing, around the concept's reference price. */
+function prices(random: () => number, def: SurveyDefinition, testOptionId: number, score: number): number[] {
+  const range = def.priceRange[String(testOptionId)];
+  const base = range?.min != null && range?.max != null ? (range.min + range.max) / 2 : range?.max != null ? range.max * 0.6 : 10;
+  const reference = base * Math.exp(0.12 * score + normal(random) * 0.18);
+  const ratios = [0.5, 0.75, 1.15, 1.55].map((r) => r * Math.exp(normal(random) * 0.08));
+  const out: number[] = [];
+  for (const r of ratios) {
+    let v = Math.max(0.5, Math.round(reference * r * 2) / 2);
+    if (out.length && v <= out[out.length - 1]!) v = out[out.length - 1]! + 0.5;
+    out.push(v);
+  }
+  return out;
+}
+
+/** The answers a simulated respondent gives to one page (the engine validates them as any other). */
+export function answerPage(def: SurveyDefinition, person: Person, page: Page): Record<string, AnswerValue> {
+  const r = person.random;
+  const out: Record<string, AnswerValue> = {};
+  if (page.kind === "attention") {
+    out[ATTENTION.key] = r() < 0.97 ? ATTENTION.correct : Math.floor(r() * ATTENTION.options.length);
+    return out;
+  }
+  if (page.kind === "demographics") {
+    for (const q of page.questions) out[q.key] = person.demographics[q.key] ?? q.options[0]!.id;
+    return out;
+  }
+  const score = page.testOptionId !== null ? person.appeal(page.testOptionId) : def.testOptions.length ? Math.max(...def.testOptions.map((t) => person.appeal(t.id))) * 0.5 : 0;
+  if (page.kind === "price") {
+    const p = prices(r, def, page.testOptionId!, score);
+    page.questions.forEach((q, i) => (out[answerKey(q, page.testOptionId)] = p[i] ?? p[p.length - 1]! + 0.5 * (i + 1)));
+    return out;
+  }
+  for (const q of page.questions) {
+    const key = answerKey(q, page.testOptionId);
+    if (page.kind === "screener") {
+      const target = def.targets.find((t) => t.key === q.key);
+      if (target && r() < 0.85) {
+        const inTarget = q.options.filter((o) => target.optionIds.includes(o.id));
+        out[key] = q.type === "multiple" ? [pick(r, inTarget).id] : pick(r, inTarget).id;
+        continue;
+      }
+    }
+    if (q.type === "text") out[key] = textAnswer(r, score);
+    else if (q.type === "multiple") out[key] = multipleAnswer(r, q, person, score);
+    else out[key] = singleAnswer(r, q, score);
+  }
+  return out;
+}

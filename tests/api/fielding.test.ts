@@ -1,0 +1,192 @@
+// Fielding: runs from a project's started wave, the respondent engine (validation, targets and
+// quotas, attention check, resume, one response per respondent), the simulated panel, processing
+// with raking, the project reaching its results, and a processing crash retried without
+// duplicates. Driven through the API where the API has the call, and the services otherwise.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createTestDb, type TestDb } from "../helpers/db.ts";
+import { call, testApp } from "../helpers/app.ts";
+import type { App } from "../../api/src/app.ts";
+import * as fielding from "../../api/src/domains/fielding/fielding.service.ts";
+import { ATTENTION, pages, validatePage, afterPage, type SurveyDefinition } from "../../api/src/domains/fielding/engine.ts";
+
+let tdb: TestDb;
+let app: App;
+const T = 1003;
+
+beforeAll(async () => {
+  tdb = await createTestDb();
+  app = testApp(tdb.db);
+  await tdb.db`insert into credit_logs (client_id, type, credit_amount, description) values (${T}, 1, 100000, 'Test top-up')`;
+});
+afterAll(async () => {
+  await tdb.drop();
+});
+
+/** An Idea project at Awaiting Survey (300): two concepts, NZ, price questions, 40 completes. */
+async function approvedProject(opts: { sampleSize?: number; targets?: boolean; customer?: boolean } = {}): Promise<number> {
+  const created = await call(app, "acmeUser", T, "POST", "/api/v1/Projects", { projectName: `Fielding ${Math.random().toString(36).slice(2, 7)}`, projectTypeId: 1, frameworkId: 1000, regionIds: [1] });
+  expect(created.status).toBe(201);
+  const id = created.body.id as number;
+  for (const conceptText of ["Oat milk barista blend", "Sparkling yerba mate"]) {
+    expect((await call(app, "acmeUser", T, "POST", "/api/v1/TestOptions", { projectId: id, conceptText })).status).toBe(201);
+  }
+  expect((await call(app, "acmeUser", T, "POST", `/api/v1/Projects(${id})/CreatePriceSensitivities`, { minPrice: 2, maxPrice: 12 })).status).toBe(200);
+  await tdb.db`update projects_regions set sample_size = ${opts.sampleSize ?? 40}, is_customer_panel = ${opts.customer ?? false} where project_id = ${id}`;
+  if (opts.targets) {
+    // Women only, with a 60% quota on 18-24s among... ages 18-34 only.
+    await tdb.db`insert into targets (client_id, project_id, system_question_option_id) values (${T}, ${id}, 4500002)`;
+    await tdb.db`insert into targets (client_id, project_id, system_question_option_id, quota_percent) values (${T}, ${id}, 5100001, 50), (${T}, ${id}, 5100002, 50)`;
+  }
+  const approved = await call(app, "staff", T, "POST", `/api/v1/Projects(${id})/SuperApprove`);
+  expect(approved.body.statusCode).toBe(300);
+  return id;
+}
+
+async function statusOf(id: number): Promise<number> {
+  const [r] = await tdb.db<{ s: number }[]>`select status_code as s from projects where id = ${id}`;
+  return r!.s;
+}
+
+describe("a project fielded by the simulated panel", () => {
+  let projectId: number;
+  let runId: number;
+
+  test("the started wave becomes a run with the questionnaire; launching it takes the project to 400", async () => {
+    projectId = await approvedProject();
+    const runs = await fielding.createSurveys(tdb.db, projectId);
+    expect(runs.length).toBe(1);
+    runId = runs[0]!.surveyRunId;
+    const [run] = await tdb.db<{ definition: SurveyDefinition; status: number; target: number }[]>`
+      select definition, survey_status_id as status, target_completes as target from survey_runs where id = ${runId}`;
+    expect(run!.status).toBe(0);
+    expect(run!.target).toBe(40);
+    expect(run!.definition.testOptions.map((t) => t.conceptText)).toEqual(["Oat milk barista blend", "Sparkling yerba mate"]);
+    expect(run!.definition.loop.filter((q) => q.type === "price").length).toBe(8);
+    expect(run!.definition.demographics.map((q) => q.systemQuestionId)).toContain(51);
+    expect((await fielding.createSurveys(tdb.db, projectId)).length).toBe(0);
+    await fielding.launchRun(tdb.db, runId, "http://ideally.test");
+    expect(await statusOf(projectId)).toBe(400);
+  });
+
+  test("N simulated completes add exactly N project sessions, live", async () => {
+    const r = await fielding.simulate(tdb.db, runId, 15);
+    expect(r.completes).toBe(15);
+    const [{ n }] = await tdb.db<{ n: number }[]>`select count(*)::int as n from project_survey_sessions where project_id = ${projectId}`;
+    expect(n).toBe(15);
+    const [{ rn }] = await tdb.db<{ rn: number }[]>`select count(distinct survey_session_id)::int as rn from responses where project_id = ${projectId}`;
+    expect(rn).toBe(15);
+  });
+
+  test("the run closes at its quota and processing rakes it to the census margins", async () => {
+    const r = await fielding.simulate(tdb.db, runId, 1000);
+    expect(r.totalCompletes).toBe(40);
+    expect(r.closed).toBe(true);
+    const p = await fielding.processRun(tdb.db, runId);
+    expect(p.weighting).not.toBeNull();
+    const w = p.weighting!;
+    expect(w.deff).toBeGreaterThanOrEqual(1);
+    // Margins met within 0.001 unless the cap binds (then reported).
+    if (!w.capBinds) expect(w.maxError).toBeLessThanOrEqual(0.001);
+    expect(p.projectStatusCode).toBe(900);
+    const [{ s }] = await tdb.db<{ s: number }[]>`select sum(weight)::float8 as s from project_survey_sessions where project_id = ${projectId}`;
+    expect(s).toBeCloseTo(40, 6);
+    const [ev] = await tdb.db`select event from data_events_log where project_id = ${projectId} and event = 'ResultsReady'`;
+    expect(ev).toBeDefined();
+    const again = await fielding.processRun(tdb.db, runId);
+    expect(again.alreadyProcessed).toBe(true);
+  });
+
+  test("price answers are in increasing order for every respondent", async () => {
+    const rows = await tdb.db<{ ok: boolean }[]>`
+      select bool_and(tc < b and b < e and e < te) as ok from (
+        select survey_session_id, test_option_id,
+          max(numeric_value) filter (where standard_question_id = 19) tc, max(numeric_value) filter (where standard_question_id = 20) b,
+          max(numeric_value) filter (where standard_question_id = 21) e, max(numeric_value) filter (where standard_question_id = 22) te
+        from responses where project_id = ${projectId} and numeric_value is not null group by 1, 2) x`;
+    expect(rows[0]!.ok).toBe(true);
+  });
+});
+
+describe("the respondent engine", () => {
+  let link: string;
+  let def: SurveyDefinition;
+
+  beforeAll(async () => {
+    const id = await approvedProject({ sampleSize: 3, targets: true, customer: true });
+    const [run] = await fielding.createSurveys(tdb.db, id);
+    await fielding.launchRun(tdb.db, run!.surveyRunId, "http://ideally.test");
+    link = run!.surveyLink;
+    def = (await tdb.db<{ d: SurveyDefinition }[]>`select definition as d from survey_runs where id = ${run!.surveyRunId}`)[0]!.d;
+  });
+
+  const demographics = (gender: number, age: number) =>
+    Object.fromEntries(def.demographics.map((q) => [q.key, q.key === "s45" ? gender : q.key === "s51" ? age : q.options[0]!.id]));
+
+  test("someone outside the targets is screened out", async () => {
+    const s = await fielding.startSession(tdb.db, link, "panel-1");
+    expect(s.page!.kind).toBe("demographics");
+    const after = await fielding.submitPage(tdb.db, link, s.respondentId, "demographics", demographics(4500001, 5100001));
+    expect(after.status).toBe("ScreenedOut");
+    const again = await fielding.submitPage(tdb.db, link, s.respondentId, "demographics", demographics(4500002, 5100001)).catch((e) => e);
+    expect(again.code).toBe("Conflict");
+  });
+
+  test("bad answers are refused with the failing fields and nothing saved; reload resumes", async () => {
+    const s = await fielding.startSession(tdb.db, link, "panel-2");
+    const bad = await fielding.submitPage(tdb.db, link, s.respondentId, "demographics", {}).catch((e) => e);
+    expect(bad.code).toBe("ValidationError");
+    expect(bad.errors.length).toBe(def.demographics.length);
+    const ok = await fielding.submitPage(tdb.db, link, s.respondentId, "demographics", demographics(4500002, 5100001));
+    expect(ok.status).toBe("InProgress");
+    const resumed = await fielding.getSession(tdb.db, link, s.respondentId);
+    expect(resumed.page!.id).toBe(ok.page!.id);
+    // The same panel id comes back to the same session.
+    expect((await fielding.startSession(tdb.db, link, "panel-2")).respondentId).toBe(s.respondentId);
+  });
+
+  test("price answers out of order are refused with a clear message", () => {
+    const all = pages(def, [def.testOptions[0]!.id]);
+    const price = all.find((p) => p.kind === "price")!;
+    const keys = price.questions.map((q) => `${q.key}:t${price.testOptionId}`);
+    const r = validatePage(def, price, { [keys[0]!]: 5, [keys[1]!]: 4, [keys[2]!]: 8, [keys[3]!]: 9 });
+    expect("errors" in r && r.errors[0]!.message).toBe("The price at which it is a bargain must be higher than the price at which it is too cheap");
+  });
+
+  test("the attention check screens out a wrong answer", () => {
+    const all = pages(def, [def.testOptions[0]!.id]);
+    const i = all.findIndex((p) => p.kind === "attention");
+    expect(afterPage(def, all, i, { [ATTENTION.key]: 0 }, { completesByOption: {} })).toEqual({ status: "ScreenedOut", reason: "attention check" });
+  });
+
+  test("a full quota sends the next respondent of that group to the over-quota end", async () => {
+    // Quota: 50% of 3 completes = 2 for 18-24s. Fill it with simulated 18-24 women.
+    const quota = def.targets.find((t) => t.key === "s51")!;
+    expect(quota.quotas["5100001"]).toBe(2);
+    const r = afterPage(def, pages(def, [def.testOptions[0]!.id]), 0, demographics(4500002, 5100001), { completesByOption: { 5100001: 2 } });
+    expect(r).toEqual({ status: "OverQuota", reason: "quota s51" });
+  });
+});
+
+describe("processing survives a crash half-way", () => {
+  test("a processing run that fails after ingesting is retried with exactly one copy of every response", async () => {
+    const id = await approvedProject({ sampleSize: 20 });
+    const [run] = await fielding.createSurveys(tdb.db, id);
+    await fielding.launchRun(tdb.db, run!.surveyRunId, "http://ideally.test");
+    // Completes stay unprocessed: answered straight into sessions, as a crash before ingest leaves them.
+    await fielding.simulate(tdb.db, run!.surveyRunId, 20);
+    await tdb.db`delete from project_survey_sessions where project_id = ${id}`;
+    await tdb.db`update survey_sessions set processed_at = null where survey_run_id = ${run!.surveyRunId}`;
+    const crashed = await fielding.processRun(tdb.db, run!.surveyRunId, { failAfterIngest: true }).catch((e) => e);
+    expect(crashed).toBeInstanceOf(Error);
+    const [{ n0 }] = await tdb.db<{ n0: number }[]>`select count(*)::int as n0 from project_survey_sessions where project_id = ${id}`;
+    expect(n0).toBe(0);
+    const ok = await fielding.processRun(tdb.db, run!.surveyRunId);
+    expect(ok.ingested).toBe(20);
+    const [{ n, d }] = await tdb.db<{ n: number; d: number }[]>`
+      select count(*)::int as n, count(distinct (survey_session_id, question_option_id, test_option_id, question_id, system_question_id))::int as d
+      from responses where project_id = ${id} and numeric_value is null`;
+    expect(n).toBe(d);
+    const [{ p }] = await tdb.db<{ p: number }[]>`select count(*)::int as p from project_survey_sessions where project_id = ${id}`;
+    expect(p).toBe(20);
+  });
+});
