@@ -2447,6 +2447,366 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/SurveyRuns/CreateDecipherSurveys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create the survey runs of a project's started wave
+         * @description Starts the project's waves that are due (the scheduler's step), then creates one Draft survey run per region and panel of each started wave, with a snapshot of the questionnaire (demographics, screener and targets with quotas, the test loop, price and market reach questions, follow-ups, translations). Idempotent: a wave with runs gets no second one.
+         */
+        post: operations["SurveyRuns_CreateDecipherSurveys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/SurveyRuns({key})/LaunchSurvey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open a survey run to respondents
+         * @description Draft or Testing -> Live. The project goes to Processing results (400). A customer-panel run's link goes to the team's Admins and the project owner (CustomPanelProjectReadyForSurvey); an Ideally-panel run is answered by the simulated panel.
+         */
+        post: operations["SurveyRuns_LaunchSurvey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/SurveyRuns({key})/ForceCloseSurvey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a survey run now
+         * @description Live or Testing -> Closed, whatever its completes; respondents still answering are removed. Then StartSurveyProcessing.
+         */
+        post: operations["SurveyRuns_ForceCloseSurvey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/SurveyRuns({key})/StartSurveyProcessing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Process a closed survey run
+         * @description Ingests any completes not yet in the results, rakes the run's sample to the region's census margins (age group, gender, region; weights capped to 0.2-5, margins within 0.001 unless the cap binds), and when no other run of the wave is open closes the project's survey (800 or 900, ResultsReady). Safe to call twice.
+         */
+        post: operations["SurveyRuns_StartSurveyProcessing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/SurveyRuns({key})/ProcessProjectData": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Process a survey run's data again
+         * @description As StartSurveyProcessing, also for a run processed before: the weights are computed again (e.g. after respondents were removed).
+         */
+        post: operations["SurveyRuns_ProcessProjectData"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/SurveyRuns({key})/RunSimulatedData": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer a live run with the simulated Ideally panel
+         * @description Up to `completes` simulated respondents (seeded, drawn to the region's census margins, concept-dependent answers) take the survey through the same engine as people do; the run closes at its quota.
+         */
+        post: operations["SurveyRuns_RunSimulatedData"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/SurveyRuns({key})/SyncDecipherSurvey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take the questionnaire snapshot again
+         * @description A Draft, Testing or Live run's survey is rebuilt from its project as it is now (a staff fix after SuperAdminUpdate).
+         */
+        post: operations["SurveyRuns_SyncDecipherSurvey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/SurveyRuns({key})/ReuploadTranslations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refresh a run's translated texts
+         * @description The run's survey takes the region's current TranslatedTextRegions texts.
+         */
+        post: operations["SurveyRuns_ReuploadTranslations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/SurveyRuns({key})/CreateOrUpdateSamplifyProject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a run's panel order
+         * @description Sets how many completes the run's panel delivers (its quota); a Live run that already has them closes.
+         */
+        post: operations["SurveyRuns_CreateOrUpdateSamplifyProject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/SurveyRuns({key})/DecipherRespondents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List a run's respondents
+         * @description Every respondent session of the run with its status (InProgress, Complete, ScreenedOut, OverQuota, Removed), newest first, paged.
+         */
+        post: operations["SurveyRuns_DecipherRespondents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/SurveyRuns({key})/RemoveUuidsFromSurvey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove respondents by id
+         * @description Marks the respondents Removed (by respondent id or panel respondent id), takes their answers out of the results, and weights the run's sample again when it was processed.
+         */
+        post: operations["SurveyRuns_RemoveUuidsFromSurvey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/SurveyRuns({key})/RemoveRespondentsCsv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove respondents listed in a CSV
+         * @description As RemoveUuidsFromSurvey, with the ids in the first column of a CSV text (a header row is skipped when it is not an id).
+         */
+        post: operations["SurveyRuns_RemoveRespondentsCsv"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/SurveyRuns({key})/BackwardsSync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rebuild a run's results from its raw answers
+         * @description Every complete respondent's results rows are written again from the answers kept on the session (after a fix to the snapshot), then the run is weighted again.
+         */
+        post: operations["SurveyRuns_BackwardsSync"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/SurveyRuns({key})/DecipherTranslationCounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How much of a run's survey is translated for its region
+         * @description The texts the run's survey shows (questions, options, concepts) and how many have a translation for the region in TranslatedTextRegions; the untranslated ones are listed.
+         */
+        get: operations["SurveyRuns_DecipherTranslationCounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/DecipherCompletesCounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Respondents per survey run of a project
+         * @description For each survey run of the project: started, in progress, complete, screened out, over quota and removed respondents, with the run's quota and wave.
+         */
+        get: operations["Projects_DecipherCompletesCounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/s/api/{link}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start (or resume) taking a survey
+         * @description A new respondent session on a Live survey run, with the test options this respondent will see. A panel respondent id answers once: the same id resumes its own session.
+         */
+        post: operations["RespondentSurvey_Start"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/s/api/{link}/{respondentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where a respondent is in a survey
+         * @description The page to answer next (after a reload), or the end the respondent reached.
+         */
+        get: operations["RespondentSurvey_Get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/s/api/{link}/{respondentId}/answers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer the current page
+         * @description The answers of the current page by question key: an option id (single, dropdown), option ids (multiple), text, or a price. Invalid answers are refused (400, with each failing question in `errors`) and nothing is saved; prices must rise from too cheap to too expensive. Then the respondent goes on, or ends: screened out by a target, over a full quota, failing the attention check, or complete.
+         */
+        post: operations["RespondentSurvey_Answer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/Clients/$count": {
         parameters: {
             query?: never;
@@ -8682,6 +9042,193 @@ export interface components {
         ProjectSchedulesSync: {
             projectId: number;
         };
+        CreateDecipherSurveysResult: {
+            runs: {
+                surveyRunId: number;
+                projectId: number;
+                regionId: number;
+                isCustomerPanel: boolean;
+                targetCompletes: number;
+                surveyLink: string;
+            }[];
+        };
+        CreateDecipherSurveys: {
+            projectId: number;
+        };
+        SurveyRunState: {
+            id: number;
+            clientId: number;
+            regionId: number;
+            /** @description 0 Draft, 10 Testing, 50 Live, 90 Closed, 130 Dev, 1000 ErrorXml, 1010 ErrorProcessing */
+            surveyStatusId: number;
+            surveyStatus: string;
+            isCustomerPanel: boolean;
+            targetCompletes: number | null;
+            /** Format: uuid */
+            surveyLink: string;
+            /** @description The public respondent page */
+            surveyUrl: string;
+            isSimulated: boolean;
+            launchedAt: string | null;
+            closedAt: string | null;
+            processedAt: string | null;
+        };
+        ProcessSurveyRunResult: {
+            surveyRunId: number;
+            projectId: number;
+            ingested: number;
+            weighting: components["schemas"]["WeightingReport"];
+            projectStatusCode: number | null;
+            alreadyProcessed: boolean;
+        };
+        WeightingReport: {
+            n: number;
+            iterations: number;
+            converged: boolean;
+            maxError: number;
+            capBinds: boolean;
+            cap: number;
+            /** @description Kish design effect n·Σw²/(Σw)² */
+            deff: number;
+            /** @description Kish effective sample size (Σw)²/Σw² */
+            nEff: number;
+            minWeight: number;
+            maxWeight: number;
+            variables: string[];
+            emptyLevels: string[];
+            margins: {
+                [key: string]: {
+                    [key: string]: number;
+                };
+            };
+            targets: {
+                [key: string]: {
+                    [key: string]: number;
+                };
+            };
+            missing: {
+                [key: string]: number;
+            };
+        } | null;
+        RunSimulatedDataResult: {
+            surveyRunId: number;
+            invited: number;
+            completes: number;
+            screenedOut: number;
+            overQuota: number;
+            totalCompletes: number;
+            targetCompletes: number;
+            closed: boolean;
+        };
+        RunSimulatedData: {
+            /** @default 50 */
+            completes: number;
+        };
+        CreateOrUpdateSamplifyProject: {
+            targetCompletes: number;
+        };
+        DecipherRespondentsResult: {
+            surveyRunId: number;
+            total: number;
+            value: {
+                surveySessionId: number;
+                respondentId: string;
+                panelRespondentId: string | null;
+                status: string;
+                endReason: string | null;
+                isSimulated: boolean;
+                startedAt: string;
+                completedAt: string | null;
+            }[];
+        };
+        DecipherRespondents: {
+            /** @default 1 */
+            page: number;
+            /** @default 100 */
+            pageSize: number;
+            /** @enum {string} */
+            status?: "InProgress" | "Complete" | "ScreenedOut" | "OverQuota" | "Removed";
+        };
+        RemoveRespondentsResult: {
+            surveyRunId: number;
+            removed: number;
+            notFound: string[];
+            weighting: components["schemas"]["WeightingReport"];
+        };
+        RemoveUuidsFromSurvey: {
+            uuids: string[];
+        };
+        RemoveRespondentsCsv: {
+            csv: string;
+        };
+        DecipherTranslationCountsResult: {
+            surveyRunId: number;
+            regionId: number;
+            texts: number;
+            translated: number;
+            missing: string[];
+        };
+        DecipherCompletesCountsResult: {
+            projectId: number;
+            value: (components["schemas"]["SurveyRunCounts"] & {
+                regionId: number;
+                isCustomerPanel: boolean;
+                surveyStatusId: number;
+                targetCompletes: number | null;
+                waveNumber: number | null;
+            })[];
+        };
+        SurveyRunCounts: {
+            surveyRunId: number;
+            started: number;
+            inProgress: number;
+            complete: number;
+            screenedOut: number;
+            overQuota: number;
+            removed: number;
+        };
+        RespondentView: {
+            respondentId: string;
+            /** @enum {string} */
+            status: "InProgress" | "Complete" | "ScreenedOut" | "OverQuota" | "Removed";
+            /** @description The end page's text, once the survey is over for the respondent */
+            message: string | null;
+            currencySymbol: string;
+            page: {
+                id: string;
+                /** @enum {string} */
+                kind: "demographics" | "screener" | "concept" | "price" | "attention" | "followUps";
+                index: number;
+                total: number;
+                heading: string;
+                concept: {
+                    text: string;
+                    description: string | null;
+                } | null;
+                questions: {
+                    /** @description The answer's name in `answers` */
+                    key: string;
+                    /** @enum {string} */
+                    type: "single" | "multiple" | "text" | "dropdown" | "price";
+                    title: string;
+                    text: string;
+                    options: {
+                        id: number;
+                        text: string;
+                        exclusive: boolean;
+                    }[];
+                }[];
+            } | null;
+        };
+        RespondentStart: {
+            panelRespondentId?: string;
+        };
+        RespondentAnswers: {
+            pageId: string;
+            answers: {
+                [key: string]: unknown;
+            };
+        };
         ClientsCollection: {
             "@odata.count"?: number;
             "@odata.nextLink"?: string;
@@ -14488,6 +15035,534 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    SurveyRuns_CreateDecipherSurveys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateDecipherSurveys"];
+            };
+        };
+        responses: {
+            /** @description The runs created */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateDecipherSurveysResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    SurveyRuns_LaunchSurvey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description SurveyRuns key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Open a survey run to respondents */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SurveyRunState"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    SurveyRuns_ForceCloseSurvey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description SurveyRuns key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Close a survey run now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SurveyRunState"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    SurveyRuns_StartSurveyProcessing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description SurveyRuns key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Process a closed survey run */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProcessSurveyRunResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    SurveyRuns_ProcessProjectData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description SurveyRuns key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Process a survey run's data again */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProcessSurveyRunResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    SurveyRuns_RunSimulatedData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description SurveyRuns key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RunSimulatedData"];
+            };
+        };
+        responses: {
+            /** @description Answer a live run with the simulated Ideally panel */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunSimulatedDataResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    SurveyRuns_SyncDecipherSurvey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description SurveyRuns key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Take the questionnaire snapshot again */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SurveyRunState"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    SurveyRuns_ReuploadTranslations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description SurveyRuns key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refresh a run's translated texts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SurveyRunState"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    SurveyRuns_CreateOrUpdateSamplifyProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description SurveyRuns key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateOrUpdateSamplifyProject"];
+            };
+        };
+        responses: {
+            /** @description Set a run's panel order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SurveyRunState"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    SurveyRuns_DecipherRespondents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description SurveyRuns key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DecipherRespondents"];
+            };
+        };
+        responses: {
+            /** @description List a run's respondents */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DecipherRespondentsResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    SurveyRuns_RemoveUuidsFromSurvey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description SurveyRuns key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RemoveUuidsFromSurvey"];
+            };
+        };
+        responses: {
+            /** @description Remove respondents by id */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RemoveRespondentsResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    SurveyRuns_RemoveRespondentsCsv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description SurveyRuns key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RemoveRespondentsCsv"];
+            };
+        };
+        responses: {
+            /** @description Remove respondents listed in a CSV */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RemoveRespondentsResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    SurveyRuns_BackwardsSync: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description SurveyRuns key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Rebuild a run's results from its raw answers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProcessSurveyRunResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    SurveyRuns_DecipherTranslationCounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description SurveyRuns key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Translation counts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DecipherTranslationCountsResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Projects_DecipherCompletesCounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Counts per run */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DecipherCompletesCountsResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    RespondentSurvey_Start: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The survey run's link */
+                link: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RespondentStart"];
+            };
+        };
+        responses: {
+            /** @description Where the respondent is */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RespondentView"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    RespondentSurvey_Get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The survey run's link */
+                link: string;
+                /** @description The respondent's id, from start */
+                respondentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Where the respondent is */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RespondentView"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    RespondentSurvey_Answer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The survey run's link */
+                link: string;
+                /** @description The respondent's id, from start */
+                respondentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RespondentAnswers"];
+            };
+        };
+        responses: {
+            /** @description Where the respondent is */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RespondentView"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     Clients_count: {

@@ -11,6 +11,7 @@ import { startQueue } from "./jobs/queue.ts";
 import { registerWorkers } from "./jobs/workers.ts";
 import { jobs } from "./jobs/index.ts";
 import { scheduleScheduler } from "./jobs/scheduler.ts";
+import { scheduleFieldingTick } from "./domains/fielding/fielding.jobs.ts";
 import { loadSigningKey } from "./auth/keys.ts";
 import { bearerAuthenticate } from "./auth/authenticate.ts";
 import { bunPasswords } from "./auth/passwords-bun.ts";
@@ -46,6 +47,8 @@ const queue = await startQueue(handle.url, log);
 await registerWorkers(queue, db, jobs, { log });
 // The scheduler: pg-boss enqueues scheduling.start-due every minute (jobs/scheduler.ts).
 await scheduleScheduler(queue);
+// Fielding: launches started waves, lets the simulated panel answer, processes closed runs.
+await scheduleFieldingTick(queue, cfg.publicUrl);
 
 const key = await loadSigningKey(db, cfg.authSecret);
 // Email: SMTP when configured; otherwise the outbox is the delivery (GET /api/v1/DevMailbox), and in

@@ -15,6 +15,8 @@ import { registerNotificationRoutes } from "./notifications/notifications.routes
 import { registerWatcherRoutes } from "./watchers/watchers.routes.ts";
 import { registerSharingRoutes } from "./sharing/sharing.routes.ts";
 import { registerSchedulingRoutes } from "./scheduling/scheduling.routes.ts";
+import { registerFieldingRoutes } from "./fielding/fielding.routes.ts";
+import { registerRespondentRoutes } from "./fielding/respondent.routes.ts";
 
 export function registerDomainRoutes(app: App, deps: AppDeps): void {
   registerUserRoutes(app, deps);
@@ -31,4 +33,6 @@ export function registerDomainRoutes(app: App, deps: AppDeps): void {
   registerWatcherRoutes(app, deps);
   registerSharingRoutes(app, deps);
   registerSchedulingRoutes(app, deps);
+  registerFieldingRoutes(app, deps);
+  registerRespondentRoutes(app, deps);
 }

@@ -2,5 +2,6 @@
 // declarations here (fielding, processing, AI, exports) as they arrive.
 import type { AnyJob } from "./workers.ts";
 import { schedulerJob } from "./scheduler.ts";
+import { fieldingTickJob } from "../domains/fielding/fielding.jobs.ts";
 
-export const jobs: readonly AnyJob[] = [schedulerJob];
+export const jobs: readonly AnyJob[] = [schedulerJob, fieldingTickJob];

@@ -1,0 +1,37 @@
+// The fielding engine's job: its tick runs every minute (pg-boss cron, like the scheduler) and
+// again a moment later while the simulated panel still has answers to give, so a launched
+// Ideally-panel run fills in batches that arrive live; see fielding.service.ts tick().
+import { defineJob } from "../../jobs/workers.ts";
+import type { JobEnvelope, Queue } from "../../jobs/queue.ts";
+import { SERVICES_USER_ID } from "../lifecycle/lifecycle.service.ts";
+import { tick, type TickResult } from "./fielding.service.ts";
+
+export interface FieldingTickInput {
+  /** Where respondents reach the product (survey links in notifications). */
+  publicUrl?: string;
+}
+
+/** Seconds between batches of simulated answers while a run is filling. */
+export const REFILL_SECONDS = 2;
+
+export const fieldingTickJob = defineJob<FieldingTickInput, TickResult>(
+  "fielding.tick",
+  async ({ db, data, queue, progress }) => {
+    const r = await tick(db, data.publicUrl ?? process.env.PUBLIC_URL ?? `http://localhost:${process.env.PORT ?? 3000}`);
+    await progress(100, `created ${r.created}, launched ${r.launched}, simulated ${r.simulated} completes, processed ${r.processed}`);
+    if (r.more) {
+      // A singleton key keeps one follow-up tick queued however many ticks overlap.
+      const envelope: JobEnvelope<FieldingTickInput> = { input: data, origin: { userId: SERVICES_USER_ID, clientId: null } };
+      await queue.send(fieldingTickJob.name, envelope, { startAfter: REFILL_SECONDS, singletonKey: "fielding.tick.refill" });
+    }
+    return r;
+  },
+  { retryLimit: 2, retryDelay: 5, expireInSeconds: 600 },
+);
+
+export async function scheduleFieldingTick(queue: Queue, publicUrl: string): Promise<void> {
+  const envelope: JobEnvelope<FieldingTickInput> = { input: { publicUrl }, origin: { userId: SERVICES_USER_ID, clientId: null } };
+  await queue.schedule(fieldingTickJob.name, "* * * * *", envelope as unknown as object, { tz: "UTC" });
+  // And once now, so a server that starts with due work does not wait a minute.
+  await queue.send(fieldingTickJob.name, envelope, { singletonKey: "fielding.tick.refill" });
+}

@@ -1,0 +1,294 @@
+// Fielding (SPEC 7): the SurveyRuns actions, named as the spec names them (after the survey host
+// and sample marketplace the original product used), each given its meaning in our own fielding
+// engine (docs/decisions.md "Fielding"); Projects({key})/DecipherCompletesCounts; and the public
+// respondent API under /s/api (no sign-in; the unguessable survey link is the key).
+import { z } from "@hono/zod-openapi";
+import type { App, AppDeps } from "../../app.ts";
+import { access } from "../../access/policy.ts";
+import { addRoute, commonErrors, errors, type RouteContext } from "../../openapi.ts";
+import { ApiError } from "../../errors.ts";
+import * as svc from "./fielding.service.ts";
+import * as admin from "./fielding.admin.ts";
+
+const KeyParams = (set: string) =>
+  z.object({
+    key: z
+      .string()
+      .regex(/^-?\d{1,9}$/, "must be an integer")
+      .openapi({ param: { name: "key", in: "path" }, description: `${set} key` }),
+  });
+const keyOf = (c: RouteContext) => {
+  const k = Number((c.req.valid("param") as { key: string }).key);
+  if (!Number.isSafeInteger(k)) throw new ApiError("BadRequest", "The key must be an integer");
+  return k;
+};
+
+const Run = z
+  .object({
+    id: z.number().int(),
+    clientId: z.number().int(),
+    regionId: z.number().int(),
+    surveyStatusId: z.number().int().describe("0 Draft, 10 Testing, 50 Live, 90 Closed, 130 Dev, 1000 ErrorXml, 1010 ErrorProcessing"),
+    surveyStatus: z.string(),
+    isCustomerPanel: z.boolean(),
+    targetCompletes: z.number().int().nullable(),
+    surveyLink: z.string().uuid(),
+    surveyUrl: z.string().describe("The public respondent page"),
+    isSimulated: z.boolean(),
+    launchedAt: z.string().nullable(),
+    closedAt: z.string().nullable(),
+    processedAt: z.string().nullable(),
+  })
+  .openapi("SurveyRunState");
+const Counts = z
+  .object({
+    surveyRunId: z.number().int(),
+    started: z.number().int(),
+    inProgress: z.number().int(),
+    complete: z.number().int(),
+    screenedOut: z.number().int(),
+    overQuota: z.number().int(),
+    removed: z.number().int(),
+  })
+  .openapi("SurveyRunCounts");
+const Created = z
+  .object({
+    runs: z.array(
+      z.object({
+        surveyRunId: z.number().int(),
+        projectId: z.number().int(),
+        regionId: z.number().int(),
+        isCustomerPanel: z.boolean(),
+        targetCompletes: z.number().int(),
+        surveyLink: z.string(),
+      }),
+    ),
+  })
+  .openapi("CreateDecipherSurveysResult");
+const Weighting = z
+  .object({
+    n: z.number().int(),
+    iterations: z.number().int(),
+    converged: z.boolean(),
+    maxError: z.number(),
+    capBinds: z.boolean(),
+    cap: z.number(),
+    deff: z.number().describe("Kish design effect n·Σw²/(Σw)²"),
+    nEff: z.number().describe("Kish effective sample size (Σw)²/Σw²"),
+    minWeight: z.number(),
+    maxWeight: z.number(),
+    variables: z.array(z.string()),
+    emptyLevels: z.array(z.string()),
+    margins: z.record(z.string(), z.record(z.string(), z.number())),
+    targets: z.record(z.string(), z.record(z.string(), z.number())),
+    missing: z.record(z.string(), z.number()),
+  })
+  .openapi("WeightingReport");
+const Processed = z
+  .object({
+    surveyRunId: z.number().int(),
+    projectId: z.number().int(),
+    ingested: z.number().int(),
+    weighting: Weighting.nullable(),
+    projectStatusCode: z.number().int().nullable(),
+    alreadyProcessed: z.boolean(),
+  })
+  .openapi("ProcessSurveyRunResult");
+const Simulated = z
+  .object({
+    surveyRunId: z.number().int(),
+    invited: z.number().int(),
+    completes: z.number().int(),
+    screenedOut: z.number().int(),
+    overQuota: z.number().int(),
+    totalCompletes: z.number().int(),
+    targetCompletes: z.number().int(),
+    closed: z.boolean(),
+  })
+  .openapi("RunSimulatedDataResult");
+const Respondents = z
+  .object({
+    surveyRunId: z.number().int(),
+    total: z.number().int(),
+    value: z.array(
+      z.object({
+        surveySessionId: z.number().int(),
+        respondentId: z.string(),
+        panelRespondentId: z.string().nullable(),
+        status: z.string(),
+        endReason: z.string().nullable(),
+        isSimulated: z.boolean(),
+        startedAt: z.string(),
+        completedAt: z.string().nullable(),
+      }),
+    ),
+  })
+  .openapi("DecipherRespondentsResult");
+const Removed = z.object({ surveyRunId: z.number().int(), removed: z.number().int(), notFound: z.array(z.string()), weighting: Weighting.nullable() }).openapi("RemoveRespondentsResult");
+const TranslationCounts = z
+  .object({ surveyRunId: z.number().int(), regionId: z.number().int(), texts: z.number().int(), translated: z.number().int(), missing: z.array(z.string()) })
+  .openapi("DecipherTranslationCountsResult");
+const CompletesCounts = z
+  .object({
+    projectId: z.number().int(),
+    value: z.array(
+      Counts.extend({
+        regionId: z.number().int(),
+        isCustomerPanel: z.boolean(),
+        surveyStatusId: z.number().int(),
+        targetCompletes: z.number().int().nullable(),
+        waveNumber: z.number().int().nullable(),
+      }),
+    ),
+  })
+  .openapi("DecipherCompletesCountsResult");
+
+const json = <T extends z.ZodType>(schema: T, required = true) => ({ body: { required, content: { "application/json": { schema } } } });
+const ok = <T extends z.ZodType>(schema: T, description: string) => ({ 200: { description, content: { "application/json": { schema } } } });
+
+export function registerFieldingRoutes(app: App, deps: AppDeps): void {
+  const db = deps.db;
+  const publicUrl = (c: RouteContext) => deps.publicUrl ?? new URL(c.req.url).origin;
+
+  addRoute(
+    app,
+    {
+      access: access.staff,
+      method: "post",
+      path: "/api/v1/SurveyRuns/CreateDecipherSurveys",
+      tags: ["SurveyRuns"],
+      operationId: "SurveyRuns_CreateDecipherSurveys",
+      summary: "Create the survey runs of a project's started wave",
+      description:
+        "Starts the project's waves that are due (the scheduler's step), then creates one Draft survey run per region and panel of each started wave, with a snapshot of the questionnaire (demographics, screener and targets with quotas, the test loop, price and market reach questions, follow-ups, translations). Idempotent: a wave with runs gets no second one.",
+      request: json(z.strictObject({ projectId: z.number().int().positive() }).openapi("CreateDecipherSurveys")),
+      responses: { ...ok(Created, "The runs created"), ...commonErrors, 404: errors[404] },
+    },
+    async (c) => {
+      const { projectId } = c.req.valid("json" as never) as { projectId: number };
+      await admin.assertProject(db, c.get("ctx"), projectId);
+      return c.json({ runs: await svc.createSurveys(db, projectId) }, 200);
+    },
+  );
+
+  const bound = <T extends z.ZodType, B extends z.ZodType | null>(
+    action: string,
+    summary: string,
+    description: string,
+    body: B,
+    result: T,
+    run: (c: RouteContext, runId: number, body: B extends z.ZodType ? z.infer<B> : undefined) => Promise<z.infer<T>>,
+  ) =>
+    addRoute(
+      app,
+      {
+        access: access.staff,
+        method: "post",
+        path: `/api/v1/SurveyRuns/{key}/${action}`,
+        tags: ["SurveyRuns"],
+        operationId: `SurveyRuns_${action}`,
+        summary,
+        description,
+        request: { params: KeyParams("SurveyRuns"), ...(body ? json(body) : {}) },
+        responses: { ...ok(result, summary), ...commonErrors, 404: errors[404], 409: errors[409] },
+      },
+      async (c) => c.json(await run(c, keyOf(c), (body ? c.req.valid("json" as never) : undefined) as never), 200),
+    );
+
+  const state = async (c: RouteContext, runId: number) => admin.runState(db, runId, publicUrl(c));
+
+  bound("LaunchSurvey", "Open a survey run to respondents", "Draft or Testing -> Live. The project goes to Processing results (400). A customer-panel run's link goes to the team's Admins and the project owner (CustomPanelProjectReadyForSurvey); an Ideally-panel run is answered by the simulated panel.", null, Run, async (c, id) => {
+    await svc.launchRun(db, id, publicUrl(c));
+    return state(c, id);
+  });
+  bound("ForceCloseSurvey", "Close a survey run now", "Live or Testing -> Closed, whatever its completes; respondents still answering are removed. Then StartSurveyProcessing.", null, Run, async (c, id) => {
+    await svc.forceClose(db, id);
+    return state(c, id);
+  });
+  bound("StartSurveyProcessing", "Process a closed survey run", "Ingests any completes not yet in the results, rakes the run's sample to the region's census margins (age group, gender, region; weights capped to 0.2-5, margins within 0.001 unless the cap binds), and when no other run of the wave is open closes the project's survey (800 or 900, ResultsReady). Safe to call twice.", null, Processed, (_c, id) => svc.processRun(db, id));
+  bound("ProcessProjectData", "Process a survey run's data again", "As StartSurveyProcessing, also for a run processed before: the weights are computed again (e.g. after respondents were removed).", null, Processed, (_c, id) => svc.processRun(db, id, { reprocess: true }));
+  bound(
+    "RunSimulatedData",
+    "Answer a live run with the simulated Ideally panel",
+    "Up to `completes` simulated respondents (seeded, drawn to the region's census margins, concept-dependent answers) take the survey through the same engine as people do; the run closes at its quota.",
+    z.strictObject({ completes: z.number().int().min(1).max(5000).default(50) }).openapi("RunSimulatedData"),
+    Simulated,
+    (_c, id, b) => svc.simulate(db, id, (b as { completes: number }).completes),
+  );
+  bound("SyncDecipherSurvey", "Take the questionnaire snapshot again", "A Draft, Testing or Live run's survey is rebuilt from its project as it is now (a staff fix after SuperAdminUpdate).", null, Run, async (c, id) => {
+    await svc.resyncDefinition(db, id);
+    return state(c, id);
+  });
+  bound("ReuploadTranslations", "Refresh a run's translated texts", "The run's survey takes the region's current TranslatedTextRegions texts.", null, Run, async (c, id) => {
+    await admin.refreshTranslations(db, id);
+    return state(c, id);
+  });
+  bound(
+    "CreateOrUpdateSamplifyProject",
+    "Set a run's panel order",
+    "Sets how many completes the run's panel delivers (its quota); a Live run that already has them closes.",
+    z.strictObject({ targetCompletes: z.number().int().min(1).max(100000) }).openapi("CreateOrUpdateSamplifyProject"),
+    Run,
+    async (c, id, b) => {
+      await admin.setTarget(db, id, (b as { targetCompletes: number }).targetCompletes);
+      return state(c, id);
+    },
+  );
+  bound(
+    "DecipherRespondents",
+    "List a run's respondents",
+    "Every respondent session of the run with its status (InProgress, Complete, ScreenedOut, OverQuota, Removed), newest first, paged.",
+    z.strictObject({ page: z.number().int().min(1).default(1), pageSize: z.number().int().min(1).max(1000).default(100), status: z.enum(["InProgress", "Complete", "ScreenedOut", "OverQuota", "Removed"]).optional() }).openapi("DecipherRespondents"),
+    Respondents,
+    (_c, id, b) => admin.respondents(db, id, b as { page: number; pageSize: number; status?: string }),
+  );
+  bound(
+    "RemoveUuidsFromSurvey",
+    "Remove respondents by id",
+    "Marks the respondents Removed (by respondent id or panel respondent id), takes their answers out of the results, and weights the run's sample again when it was processed.",
+    z.strictObject({ uuids: z.array(z.string().min(1).max(200)).min(1).max(10000) }).openapi("RemoveUuidsFromSurvey"),
+    Removed,
+    (_c, id, b) => admin.removeRespondents(db, id, (b as { uuids: string[] }).uuids),
+  );
+  bound(
+    "RemoveRespondentsCsv",
+    "Remove respondents listed in a CSV",
+    "As RemoveUuidsFromSurvey, with the ids in the first column of a CSV text (a header row is skipped when it is not an id).",
+    z.strictObject({ csv: z.string().min(1).max(2_000_000) }).openapi("RemoveRespondentsCsv"),
+    Removed,
+    (_c, id, b) => admin.removeRespondents(db, id, admin.idsFromCsv((b as { csv: string }).csv)),
+  );
+  bound("BackwardsSync", "Rebuild a run's results from its raw answers", "Every complete respondent's results rows are written again from the answers kept on the session (after a fix to the snapshot), then the run is weighted again.", null, Processed, (_c, id) => admin.backwardsSync(db, id));
+
+  addRoute(
+    app,
+    {
+      access: access.staff,
+      method: "get",
+      path: "/api/v1/SurveyRuns/{key}/DecipherTranslationCounts",
+      tags: ["SurveyRuns"],
+      operationId: "SurveyRuns_DecipherTranslationCounts",
+      summary: "How much of a run's survey is translated for its region",
+      description: "The texts the run's survey shows (questions, options, concepts) and how many have a translation for the region in TranslatedTextRegions; the untranslated ones are listed.",
+      request: { params: KeyParams("SurveyRuns") },
+      responses: { ...ok(TranslationCounts, "Translation counts"), ...commonErrors, 404: errors[404] },
+    },
+    async (c) => c.json(await admin.translationCounts(db, keyOf(c)), 200),
+  );
+
+  addRoute(
+    app,
+    {
+      access: access.viewer,
+      method: "get",
+      path: "/api/v1/Projects/{key}/DecipherCompletesCounts",
+      tags: ["Projects"],
+      operationId: "Projects_DecipherCompletesCounts",
+      summary: "Respondents per survey run of a project",
+      description: "For each survey run of the project: started, in progress, complete, screened out, over quota and removed respondents, with the run's quota and wave.",
+      request: { params: KeyParams("Projects") },
+      responses: { ...ok(CompletesCounts, "Counts per run"), ...commonErrors, 404: errors[404] },
+    },
+    async (c) => c.json(await admin.completesCounts(db, c.get("ctx"), keyOf(c)), 200),
+  );
+}

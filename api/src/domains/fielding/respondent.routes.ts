@@ -1,0 +1,171 @@
+// The public respondent survey (no sign-in): /s/{surveyLink} is the page a respondent opens (a
+// small server-rendered app, phone first), and /s/api/{surveyLink}/... the JSON it talks to. The
+// survey link is an unguessable UUID per run; a respondent id (UUID) is handed out at the start and
+// kept by the page, so a reload resumes where it left off.
+import { z } from "@hono/zod-openapi";
+import type { App, AppDeps } from "../../app.ts";
+import { access } from "../../access/policy.ts";
+import { addRoute, errors } from "../../openapi.ts";
+import { ATTENTION, answerKey } from "./engine.ts";
+import * as svc from "./fielding.service.ts";
+import { SURVEY_PAGE_CSS, SURVEY_PAGE_HTML, SURVEY_PAGE_SCRIPT } from "./respondent.page.ts";
+
+const Link = z.object({
+  link: z.string().uuid().openapi({ param: { name: "link", in: "path" }, description: "The survey run's link" }),
+});
+const LinkAndRespondent = Link.extend({
+  respondentId: z.string().uuid().openapi({ param: { name: "respondentId", in: "path" }, description: "The respondent's id, from start" }),
+});
+
+const Question = z.object({
+  key: z.string().describe("The answer's name in `answers`"),
+  type: z.enum(["single", "multiple", "text", "dropdown", "price"]),
+  title: z.string(),
+  text: z.string(),
+  options: z.array(z.object({ id: z.number().int(), text: z.string(), exclusive: z.boolean() })),
+});
+const View = z
+  .object({
+    respondentId: z.string(),
+    status: z.enum(["InProgress", "Complete", "ScreenedOut", "OverQuota", "Removed"]),
+    message: z.string().nullable().describe("The end page's text, once the survey is over for the respondent"),
+    currencySymbol: z.string(),
+    page: z
+      .object({
+        id: z.string(),
+        kind: z.enum(["demographics", "screener", "concept", "price", "attention", "followUps"]),
+        index: z.number().int(),
+        total: z.number().int(),
+        heading: z.string(),
+        concept: z.object({ text: z.string(), description: z.string().nullable() }).nullable(),
+        questions: z.array(Question),
+      })
+      .nullable(),
+  })
+  .openapi("RespondentView");
+
+const END: Record<string, string> = {
+  Complete: "Thank you! Your answers have been recorded.",
+  ScreenedOut: "Thank you for your time. Unfortunately you do not qualify for this survey.",
+  OverQuota: "Thank you for your time. We already have enough answers from people like you.",
+  Removed: "This survey has closed. Thank you for your interest.",
+};
+
+const HEADING: Record<string, string> = {
+  demographics: "A little about you",
+  screener: "A few questions first",
+  concept: "Please read the idea below, then answer",
+  price: "Thinking about the price of this idea",
+  attention: "A quick check",
+  followUps: "Almost done",
+};
+
+/** What the page shows: the current page's questions in the region's language, never other answers. */
+function present(v: svc.RespondentView): z.infer<typeof View> {
+  const def = v.definition;
+  const tr = (s: string) => def.translations[s] ?? s;
+  const p = v.page;
+  const concept = p?.testOptionId != null ? def.testOptions.find((t) => t.id === p.testOptionId) : undefined;
+  return {
+    respondentId: v.respondentId,
+    status: v.status as z.infer<typeof View>["status"],
+    message: v.status === "InProgress" ? null : (END[v.status] ?? null),
+    currencySymbol: def.currencySymbol,
+    page: p
+      ? {
+          id: p.id,
+          kind: p.kind,
+          index: p.index,
+          total: p.total,
+          heading: tr(HEADING[p.kind]!),
+          concept: concept ? { text: tr(concept.conceptText), description: concept.conceptDescription ? tr(concept.conceptDescription) : null } : null,
+          questions:
+            p.kind === "attention"
+              ? [{ key: ATTENTION.key, type: "single" as const, title: "", text: tr(ATTENTION.text), options: ATTENTION.options.map((o, i) => ({ id: i, text: tr(o), exclusive: false })) }]
+              : p.questions.map((q) => ({
+                  key: answerKey(q, p.testOptionId),
+                  type: q.type,
+                  title: tr(q.title),
+                  text: tr(q.text),
+                  options: q.options.map((o) => ({ id: o.id, text: tr(o.text), exclusive: o.exclusive })),
+                })),
+        }
+      : null,
+  };
+}
+
+const ok = { 200: { description: "Where the respondent is", content: { "application/json": { schema: View } } } };
+const refusals = { 400: errors[400], 404: errors[404], 409: errors[409] };
+
+export function registerRespondentRoutes(app: App, deps: AppDeps): void {
+  const db = deps.db;
+  addRoute(
+    app,
+    {
+      access: access.anonymous,
+      method: "post",
+      path: "/s/api/{link}/start",
+      tags: ["Respondent survey"],
+      operationId: "RespondentSurvey_Start",
+      summary: "Start (or resume) taking a survey",
+      description: "A new respondent session on a Live survey run, with the test options this respondent will see. A panel respondent id answers once: the same id resumes its own session.",
+      request: { params: Link, body: { required: false, content: { "application/json": { schema: z.strictObject({ panelRespondentId: z.string().min(1).max(200).optional() }).openapi("RespondentStart") } } } },
+      responses: { ...ok, ...refusals },
+    },
+    async (c) => {
+      const { link } = c.req.valid("param" as never) as { link: string };
+      const body = (await c.req.json().catch(() => ({}))) as { panelRespondentId?: unknown };
+      const panelId = typeof body.panelRespondentId === "string" && body.panelRespondentId ? body.panelRespondentId.slice(0, 200) : null;
+      return c.json(present(await svc.startSession(db, link, panelId)), 200);
+    },
+  );
+  addRoute(
+    app,
+    {
+      access: access.anonymous,
+      method: "get",
+      path: "/s/api/{link}/{respondentId}",
+      tags: ["Respondent survey"],
+      operationId: "RespondentSurvey_Get",
+      summary: "Where a respondent is in a survey",
+      description: "The page to answer next (after a reload), or the end the respondent reached.",
+      request: { params: LinkAndRespondent },
+      responses: { ...ok, ...refusals },
+    },
+    async (c) => {
+      const { link, respondentId } = c.req.valid("param" as never) as { link: string; respondentId: string };
+      return c.json(present(await svc.getSession(db, link, respondentId)), 200);
+    },
+  );
+  addRoute(
+    app,
+    {
+      access: access.anonymous,
+      method: "post",
+      path: "/s/api/{link}/{respondentId}/answers",
+      tags: ["Respondent survey"],
+      operationId: "RespondentSurvey_Answer",
+      summary: "Answer the current page",
+      description:
+        "The answers of the current page by question key: an option id (single, dropdown), option ids (multiple), text, or a price. Invalid answers are refused (400, with each failing question in `errors`) and nothing is saved; prices must rise from too cheap to too expensive. Then the respondent goes on, or ends: screened out by a target, over a full quota, failing the attention check, or complete.",
+      request: {
+        params: LinkAndRespondent,
+        body: { required: true, content: { "application/json": { schema: z.strictObject({ pageId: z.string().min(1).max(100), answers: z.record(z.string(), z.unknown()) }).openapi("RespondentAnswers") } } },
+      },
+      responses: { ...ok, ...refusals },
+    },
+    async (c) => {
+      const { link, respondentId } = c.req.valid("param" as never) as { link: string; respondentId: string };
+      const b = c.req.valid("json" as never) as { pageId: string; answers: Record<string, unknown> };
+      return c.json(present(await svc.submitPage(db, link, respondentId, b.pageId, b.answers)), 200);
+    },
+  );
+
+  app.get("/s/assets/survey.js", (c) => c.body(SURVEY_PAGE_SCRIPT, 200, { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=300" }));
+  app.get("/s/assets/survey.css", (c) => c.body(SURVEY_PAGE_CSS, 200, { "content-type": "text/css; charset=utf-8", "cache-control": "public, max-age=300" }));
+  app.get("/s/:link", (c) => {
+    const link = c.req.param("link");
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(link)) return c.text("This survey link is not valid", 404);
+    return c.html(SURVEY_PAGE_HTML);
+  });
+}
