@@ -12,6 +12,7 @@ import { registerWorkers } from "./jobs/workers.ts";
 import { jobs } from "./jobs/index.ts";
 import { scheduleScheduler } from "./jobs/scheduler.ts";
 import { scheduleFieldingTick } from "./domains/fielding/fielding.jobs.ts";
+import { seedDemoProjects } from "./domains/fielding/demo.ts";
 import { loadSigningKey } from "./auth/keys.ts";
 import { bearerAuthenticate } from "./auth/authenticate.ts";
 import { bunPasswords } from "./auth/passwords-bun.ts";
@@ -40,7 +41,11 @@ try {
   process.exit(1);
 }
 
-if (!cfg.production && (await seedDemo(db, bunPasswords.hash, { whenEmpty: true }))) log("seeded the demo data");
+if (!cfg.production && (await seedDemo(db, bunPasswords.hash, { whenEmpty: true }))) {
+  log("seeded the demo data");
+  // Completed projects of every type, fielded by the simulated panel (domains/fielding/demo.ts).
+  await seedDemoProjects(db, registry, cfg.publicUrl, log);
+}
 if (!cfg.production) log(demoLoginsText());
 
 const queue = await startQueue(handle.url, log);

@@ -51,3 +51,29 @@ test("the acceptance query answers exactly for a signed-in user", async () => {
   expect(res.status).toBe(200);
   expect(await res.text()).toBe('{"value":[{"id":6},{"id":5},{"id":4},{"id":3},{"id":2},{"id":1}]}');
 });
+
+test("the demo projects of every type are fielded by the simulated panel and complete", async () => {
+  const { seedDemoProjects, DEMO_PROJECTS } = await import("../../api/src/domains/fielding/demo.ts");
+  const { registry } = await import("../../api/src/entities/index.ts");
+  const ids = await seedDemoProjects(tdb.db, registry, "http://ideally.test");
+  expect(ids.length).toBe(DEMO_PROJECTS.length);
+  const rows = await tdb.db<{ name: string; type: number; status: number; sessions: number; waves: number; weeks: number; clientName: string }[]>`
+    select p.project_name as name, p.project_type_id as type, p.status_code as status, c.name as "clientName",
+           (select count(*)::int from project_survey_sessions s where s.project_id = p.id) as sessions,
+           (select count(distinct survey_run_id)::int from project_survey_sessions s where s.project_id = p.id) as waves,
+           (select count(distinct week)::int from project_survey_sessions s where s.project_id = p.id) as weeks
+    from projects p join clients c on c.id = p.client_id where p.id = any(${ids}::int[]) order by p.id`;
+  for (const r of rows) {
+    const d = DEMO_PROJECTS.find((x) => x.projectName === r.name)!;
+    expect(r.status, `${r.name} is complete`).toBe(900);
+    expect(r.sessions, `${r.name} has every wave's completes`).toBe(d.sampleSize * d.regionIds.length * (d.waves?.count ?? 1));
+  }
+  expect(new Set(rows.map((r) => r.type))).toEqual(new Set([1, 2, 3, 4]));
+  expect(rows.find((r) => r.type === 4)!.weeks, "the NPD tracker spans launch weeks").toBe(4);
+  expect(rows.some((r) => r.clientName === "Globex")).toBe(true);
+  // Concepts differ: the best and worst concept of the idea screen are apart on Likability (5).
+  const t2b = await tdb.db<{ t: number }[]>`
+    select avg((standard_answer_value <= 2)::int)::float8 as t from responses
+    where project_id = ${ids[0]!} and standard_question_id = 5 group by test_option_id order by 1`;
+  expect(t2b[t2b.length - 1]!.t - t2b[0]!.t).toBeGreaterThan(0.05);
+}, 120_000);
