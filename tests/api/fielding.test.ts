@@ -190,3 +190,68 @@ describe("processing survives a crash half-way", () => {
     expect(p).toBe(20);
   });
 });
+
+describe("the fielding calls through the API", () => {
+  let projectId: number;
+  let runId: number;
+  let link: string;
+
+  test("staff create and launch the runs; members cannot", async () => {
+    projectId = await approvedProject({ sampleSize: 30 });
+    expect((await call(app, "acmeAdmin", T, "POST", "/api/v1/SurveyRuns/CreateDecipherSurveys", { projectId })).status).toBe(403);
+    const created = await call(app, "staff", T, "POST", "/api/v1/SurveyRuns/CreateDecipherSurveys", { projectId });
+    expect(created.status).toBe(200);
+    runId = created.body.runs[0].surveyRunId;
+    expect((await call(app, "staff", T, "POST", `/api/v1/SurveyRuns(${runId})/RunSimulatedData`, { completes: 5 })).status, "a Draft run takes no answers").toBe(409);
+    const launched = await call(app, "staff", T, "POST", `/api/v1/SurveyRuns(${runId})/LaunchSurvey`);
+    expect(launched.status).toBe(200);
+    expect(launched.body.surveyStatus).toBe("Live");
+    expect(launched.body.surveyUrl.endsWith(`/s/${launched.body.surveyLink}`)).toBe(true);
+    link = launched.body.surveyLink;
+    expect(await statusOf(projectId)).toBe(400);
+  });
+
+  test("a respondent answers through the public API; N simulated completes raise the counts by exactly N", async () => {
+    const started = await app.request(`/s/api/${link}/start`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(started.status).toBe(200);
+    const view = (await started.json()) as { respondentId: string; page: { id: string; questions: { key: string; options: { id: number }[] }[] } };
+    expect(view.page.id).toBe("demographics");
+    const bad = await app.request(`/s/api/${link}/${view.respondentId}/answers`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ pageId: "demographics", answers: {} }) });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { errors: unknown[] }).errors.length).toBe(view.page.questions.length);
+    expect((await app.request(`/s/api/00000000-0000-0000-0000-000000000000/start`, { method: "POST" })).status).toBe(404);
+
+    const before = await call(app, "acmeViewer", T, "GET", `/api/v1/Projects(${projectId})/DecipherCompletesCounts`);
+    expect(before.status).toBe(200);
+    const sim = await call(app, "staff", T, "POST", `/api/v1/SurveyRuns(${runId})/RunSimulatedData`, { completes: 7 });
+    expect(sim.body.completes).toBe(7);
+    const after = await call(app, "acmeViewer", T, "GET", `/api/v1/Projects(${projectId})/DecipherCompletesCounts`);
+    expect(after.body.value[0].complete - before.body.value[0].complete).toBe(7);
+    expect(after.body.value[0].inProgress).toBe(1);
+    expect((await call(app, "globexAdmin", 1004, "GET", `/api/v1/Projects(${projectId})/DecipherCompletesCounts`)).status, "another client's project").not.toBe(200);
+  });
+
+  test("staff list and remove respondents; the run closes and is processed", async () => {
+    const list = await call(app, "staff", T, "POST", `/api/v1/SurveyRuns(${runId})/DecipherRespondents`, { status: "Complete", pageSize: 2 });
+    expect(list.body.total).toBe(7);
+    expect(list.body.value.length).toBe(2);
+    const gone = list.body.value[0].respondentId as string;
+    const removed = await call(app, "staff", T, "POST", `/api/v1/SurveyRuns(${runId})/RemoveRespondentsCsv`, { csv: `respondent\n${gone}\nnot-a-respondent\n` });
+    expect(removed.body.removed).toBe(1);
+    expect(removed.body.notFound).toEqual(["not-a-respondent"]);
+    const [{ n }] = await tdb.db<{ n: number }[]>`select count(*)::int as n from project_survey_sessions where project_id = ${projectId}`;
+    expect(n).toBe(6);
+    const closed = await call(app, "staff", T, "POST", `/api/v1/SurveyRuns(${runId})/ForceCloseSurvey`);
+    expect(closed.body.surveyStatus).toBe("Closed");
+    const processed = await call(app, "staff", T, "POST", `/api/v1/SurveyRuns(${runId})/StartSurveyProcessing`);
+    expect(processed.status).toBe(200);
+    expect(processed.body.projectStatusCode).toBe(900);
+    expect(processed.body.weighting.n).toBe(6);
+    const rebuilt = await call(app, "staff", T, "POST", `/api/v1/SurveyRuns(${runId})/BackwardsSync`);
+    expect(rebuilt.body.ingested).toBe(6);
+    const [{ r }] = await tdb.db<{ r: number }[]>`select count(distinct survey_session_id)::int as r from responses where project_id = ${projectId}`;
+    expect(r).toBe(6);
+    const counts = await call(app, "staff", T, "GET", `/api/v1/SurveyRuns(${runId})/DecipherTranslationCounts`);
+    expect(counts.body.texts).toBeGreaterThan(10);
+  });
+});

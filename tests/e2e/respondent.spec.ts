@@ -1,0 +1,114 @@
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+
+// The public respondent survey, as a respondent takes it in Chromium: a project is authored and
+// approved through the API, staff create and launch its run, and a person answers every page on a
+// phone-sized screen: demographics, each concept, the price questions (a wrong order is refused
+// with the spec'd message), the attention check and the follow-ups; a reload resumes; the end page.
+// Screenshots go to .tmp/screens (kept out of the repo) to be looked at.
+
+async function token(request: APIRequestContext, email: string): Promise<string> {
+  const r = await request.post("/auth/Login/PasswordLogin", { data: { email, password: "ideally-demo" } });
+  expect(r.status(), `${email} signs in`).toBe(200);
+  return ((await r.json()) as { accessToken: string }).accessToken;
+}
+
+async function api(request: APIRequestContext, tok: string, clientId: number, method: "GET" | "POST", path: string, data?: unknown) {
+  const r = await request.fetch(path, { method, data, headers: { authorization: `Bearer ${tok}`, ...(clientId ? { clientId: String(clientId) } : {}) } });
+  const body = await r.json().catch(() => null);
+  expect(r.status(), `${method} ${path}: ${JSON.stringify(body)}`).toBeLessThan(300);
+  return body;
+}
+
+async function liveSurvey(request: APIRequestContext): Promise<string> {
+  const uma = await token(request, "user@acme.test");
+  const me = await api(request, uma, 0, "GET", "/api/v1/Clients?$select=id,name&$filter=name eq 'Acme Team A'");
+  const teamA = me.value[0].id as number;
+  const p = await api(request, uma, teamA, "POST", "/api/v1/Projects", { projectName: "Respondent page check", projectTypeId: 1, frameworkId: 1010, regionIds: [1] });
+  for (const conceptText of ["Cold brew coffee cans", "Matcha oat latte"]) {
+    await api(request, uma, teamA, "POST", "/api/v1/TestOptions", { projectId: p.id, conceptText, conceptDescription: "Ready to drink, 250 ml." });
+  }
+  await api(request, uma, teamA, "POST", `/api/v1/Projects(${p.id})/CreatePriceSensitivities`, { minPrice: 2, maxPrice: 9 });
+  const sam = await token(request, "staff@ideally.test");
+  await api(request, sam, teamA, "POST", `/api/v1/Projects(${p.id})/SuperApprove`);
+  const created = await api(request, sam, teamA, "POST", "/api/v1/SurveyRuns/CreateDecipherSurveys", { projectId: p.id });
+  expect(created.runs.length).toBe(1);
+  const run = await api(request, sam, teamA, "POST", `/api/v1/SurveyRuns(${created.runs[0].surveyRunId})/LaunchSurvey`);
+  expect(run.surveyStatus).toBe("Live");
+  return new URL(run.surveyUrl).pathname;
+}
+
+async function shot(page: Page, name: string) {
+  await page.screenshot({ path: `.tmp/screens/respondent-${name}.png`, fullPage: true });
+}
+
+async function answerChoices(page: Page) {
+  // The first option of every single-choice question; the first of every multiple.
+  for (const fs of await page.locator("fieldset").all()) {
+    const first = fs.locator("input").first();
+    if (await first.count()) await first.check();
+  }
+  for (const t of await page.locator("textarea").all()) await t.fill("Tastes great and good value for money.");
+}
+
+test("a respondent takes a survey on a phone, with price validation and resume", async ({ page, request }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const path = await liveSurvey(request);
+  await page.goto(path);
+
+  await expect(page.getByRole("heading", { name: "A little about you" })).toBeVisible();
+  await shot(page, "1-demographics");
+  await answerChoices(page);
+  await page.getByRole("button", { name: "Next" }).click();
+
+  // Resume after reload: the same page comes back.
+  await expect(page.getByRole("heading", { name: "Please read the idea below, then answer" })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "Please read the idea below, then answer" })).toBeVisible();
+  await shot(page, "2-concept");
+
+  for (let concept = 0; concept < 2; concept++) {
+    await expect(page.getByRole("heading", { name: "Please read the idea below, then answer" })).toBeVisible();
+    // Nothing chosen: every question says what is missing.
+    await page.getByRole("button", { name: "Next" }).click();
+    await expect(page.getByRole("alert").first()).toHaveText("Choose one answer");
+    await answerChoices(page);
+    await page.getByRole("button", { name: "Next" }).click();
+
+    await expect(page.getByRole("heading", { name: "Thinking about the price of this idea" })).toBeVisible();
+    const prices = page.locator('input[type="number"]');
+    await expect(prices).toHaveCount(4);
+    for (const [i, v] of ["3", "2", "6", "8"].entries()) await prices.nth(i).fill(v);
+    await page.getByRole("button", { name: "Next" }).click();
+    await expect(page.getByRole("alert")).toHaveText("The price at which it is a bargain must be higher than the price at which it is too cheap");
+    if (concept === 0) await shot(page, "3-price-error");
+    await prices.nth(1).fill("4");
+    await page.getByRole("button", { name: "Next" }).click();
+  }
+
+  await expect(page.getByRole("heading", { name: "A quick check" })).toBeVisible();
+  await page.getByLabel("Somewhat agree").check();
+  await shot(page, "4-attention");
+  await page.getByRole("button", { name: /Next|Finish/ }).click();
+
+  // Follow-ups (the framework's open question), then the end.
+  while (await page.getByRole("heading", { name: "Almost done" }).isVisible().catch(() => false)) {
+    for (const t of await page.locator("textarea").all()) await t.fill("Tastes great and good value for money.");
+    await answerChoices(page);
+    await page.getByRole("button", { name: /Next|Finish/ }).click();
+  }
+  await expect(page.getByText("Thank you! Your answers have been recorded.")).toBeVisible();
+  await shot(page, "5-complete");
+
+  // One response per respondent: the page remembers the finished session.
+  await page.reload();
+  await expect(page.getByText("Thank you! Your answers have been recorded.")).toBeVisible();
+});
+
+test("desktop layout of a concept page", async ({ page, request }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(await liveSurvey(request));
+  await answerChoices(page);
+  await page.getByRole("button", { name: "Next" }).click();
+  await expect(page.getByRole("heading", { name: "Please read the idea below, then answer" })).toBeVisible();
+  await shot(page, "desktop-concept");
+});
