@@ -2807,6 +2807,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/Projects({key})/ResponsesCount": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Respondents per test option
+         * @description The filtered respondents who saw each test option (a project without test options: one row with testOptionId null): count, weight, respondents per standard question, and per week.
+         */
+        get: operations["Projects_ResponsesCount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/Benchmarks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The benchmarks (norms) a project reads against
+         * @description For each benchmark type (1 all customers, 2 this team, 3 this industry, 4-7 NPD launch-week bands, 8 category, 10 parent category): the average top-2-box of comparable completed projects per standard question, the projects it rests on, and whether it is available (SPEC 5's NPD week rule); then 'None' at 50%.
+         */
+        get: operations["Projects_Benchmarks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Responses/WeightSum": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Respondents and their weights
+         * @description Count, Σ weights, Kish effective base and design effect of the filtered respondents, overall and per region.
+         */
+        get: operations["Responses_WeightSum"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Responses/QualResults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Weighted top-2-box per measure and test option
+         * @description For each standard measure on the 4-point scale and each test option: weighted top-2-box with its confidence interval, the value distribution (High, Average, Neutral, Low), the test against the chosen benchmark and against each other option (two-proportion z-test with Kish effective bases). With projectQuestionId: that question's option shares per test option instead (in `question`).
+         */
+        get: operations["Responses_QualResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Responses/DemographicsResults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who answered
+         * @description Weighted shares of each demographic (system question) option among the filtered respondents.
+         */
+        get: operations["Responses_DemographicsResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/StandardQuestions/StandardQuestionDescription": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a framework's standard measures mean
+         * @description The standard questions a framework asks, in SPEC 9's order, with their descriptions.
+         */
+        get: operations["StandardQuestions_StandardQuestionDescription"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/Clients/$count": {
         parameters: {
             query?: never;
@@ -9229,6 +9349,153 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        ResponsesCountResult: {
+            projectId: number;
+            value: {
+                testOptionId: number | null;
+                count: number;
+                weight: number;
+                stdQuestions: {
+                    [key: string]: number;
+                };
+                byWeek: {
+                    [key: string]: {
+                        count: number;
+                        weight: number;
+                    };
+                };
+            }[];
+        };
+        ProjectBenchmarks: {
+            projectId: number;
+            value: {
+                /** @description 1-10; 0 is the appended 'None' */
+                benchmarkTypeId: number;
+                benchmarkName: string;
+                description: string;
+                regionCode: string | null;
+                projectCount: number;
+                isAvailable: boolean;
+                top2Percentage: number;
+                byStandardQuestion: {
+                    [key: string]: {
+                        top2Percentage: number;
+                        projectCount: number;
+                        respondents: number;
+                    };
+                };
+            }[];
+        };
+        WeightSumResult: {
+            projectId: number;
+            count: number;
+            weight: number;
+            nEff: number;
+            deff: number;
+            byRegion: {
+                regionId: number;
+                count: number;
+                weight: number;
+                nEff: number;
+                deff: number;
+            }[];
+        };
+        QualResults: {
+            projectId: number;
+            confidence: 90 | 95 | 99;
+            benchmarkTypeId: number | null;
+            measures: {
+                standardQuestionId: number;
+                title: string;
+                results: {
+                    testOptionId: number | null;
+                    n: number;
+                    weight: number;
+                    /** @description Kish effective base */
+                    nEff: number;
+                    /** @description Weighted top-2-box, 0-1 */
+                    top2: number;
+                    /** @description Confidence interval of top2 */
+                    ci: [
+                        number,
+                        number
+                    ];
+                    /** @description n_eff below 30 */
+                    smallBase: boolean;
+                    distribution: {
+                        value: number;
+                        label: string;
+                        count: number;
+                        share: number;
+                    }[];
+                    vsBenchmark: {
+                        diff: number;
+                        z: number;
+                        pValue: number;
+                        significant: boolean;
+                        top2Percentage: number;
+                    } | null;
+                    vsOthers: {
+                        diff: number;
+                        z: number;
+                        pValue: number;
+                        significant: boolean;
+                        testOptionId: number | null;
+                    }[];
+                }[];
+            }[];
+            question: components["schemas"]["QuestionResults"];
+        };
+        QuestionResults: {
+            projectId: number;
+            projectQuestionId: number;
+            questionText: string;
+            questionTitle: string | null;
+            questionTypeId: number;
+            options: {
+                id: number;
+                text: string;
+            }[];
+            results: {
+                testOptionId: number | null;
+                n: number;
+                weight: number;
+                nEff: number;
+                options: {
+                    questionOptionId: number;
+                    count: number;
+                    share: number;
+                }[];
+            }[];
+        } | null;
+        DemographicsResults: {
+            projectId: number;
+            questions: {
+                systemQuestionId: number;
+                questionLabel: string;
+                questionCode: string;
+                options: {
+                    systemQuestionOptionId: number;
+                    answerLabel: string;
+                    count: number;
+                    weight: number;
+                    share: number;
+                }[];
+            }[];
+        };
+        StandardQuestionDescriptions: {
+            frameworkId: number;
+            value: {
+                id: number;
+                title: string;
+                questionText: string;
+                description: string | null;
+                displayOrder: number;
+                isScaled: boolean;
+                isPriceSensitivity: boolean;
+                isAddOn: boolean;
+            }[];
+        };
         ClientsCollection: {
             "@odata.count"?: number;
             "@odata.nextLink"?: string;
@@ -15563,6 +15830,187 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+        };
+    };
+    Projects_ResponsesCount: {
+        parameters: {
+            query?: {
+                /** @description The response filter object (ResponseFilter) as JSON */
+                filters?: string;
+                /** @description Accepted for the results page's call; the counts are per test option */
+                systemQuestionId?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Counts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponsesCountResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Projects_Benchmarks: {
+        parameters: {
+            query?: {
+                /** @description Regions as [1,2] (default: the project's) */
+                regionIds?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Benchmarks */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectBenchmarks"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Responses_WeightSum: {
+        parameters: {
+            query: {
+                /** @description The project */
+                projectId: string;
+                /** @description The response filter object (ResponseFilter) as JSON */
+                filters?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Respondents and their weights */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WeightSumResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Responses_QualResults: {
+        parameters: {
+            query: {
+                /** @description The project */
+                projectId: string;
+                /** @description The response filter object (ResponseFilter) as JSON */
+                filters?: string;
+                /** @description Benchmark to test against (Projects Benchmarks) */
+                benchmarkTypeId?: string;
+                /** @description Confidence level, default 95 */
+                confidence?: "90" | "95" | "99";
+                /** @description One question's option results */
+                projectQuestionId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Weighted top-2-box per measure and test option */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QualResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Responses_DemographicsResults: {
+        parameters: {
+            query: {
+                /** @description The project */
+                projectId: string;
+                /** @description The response filter object (ResponseFilter) as JSON */
+                filters?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Who answered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DemographicsResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    StandardQuestions_StandardQuestionDescription: {
+        parameters: {
+            query: {
+                /** @description The framework */
+                frameworkId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Descriptions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardQuestionDescriptions"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     Clients_count: {

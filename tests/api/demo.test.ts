@@ -77,3 +77,23 @@ test("the demo projects of every type are fielded by the simulated panel and com
     where project_id = ${ids[0]!} and standard_question_id = 5 group by test_option_id order by 1`;
   expect(t2b[t2b.length - 1]!.t - t2b[0]!.t).toBeGreaterThan(0.05);
 }, 120_000);
+
+test("every demo project has results through the results functions", async () => {
+  const svc = await import("../../api/src/domains/results/results.service.ts");
+  const projects = await tdb.db<{ id: number; clientId: number; type: number }[]>`
+    select id, client_id as "clientId", project_type_id as type from projects where deleted_at is null order by id`;
+  const [{ uma }] = await tdb.db<{ uma: number }[]>`select id as uma from users where email = 'user@acme.test'`;
+  const [{ gil }] = await tdb.db<{ gil: number }[]>`select id as gil from users where email = 'admin@globex.test'`;
+  for (const p of projects) {
+    const [{ acme }] = await tdb.db<{ acme: boolean }[]>`select exists (select 1 from user_and_clients where user_id = ${uma} and client_id = ${p.clientId}) as acme`;
+    const ctx = { principal: { userId: acme ? uma : gil, isStaff: false, isSuperAdmin: false }, clientId: p.clientId, descendants: false, sessionId: null };
+    const counts = await svc.responsesCount(tdb.db, ctx, p.id, {});
+    expect(counts.value.length, `project ${p.id} has respondents`).toBeGreaterThan(0);
+    const demo = await svc.demographicsResults(tdb.db, ctx, p.id, { filterIds: [4500002] });
+    expect(demo.questions.length, `project ${p.id} has demographics for women`).toBeGreaterThan(0);
+    if (p.type !== 3) {
+      const qual = await svc.qualResults(tdb.db, ctx, { projectId: p.id, filters: {}, benchmarkTypeId: 1 });
+      expect(qual.measures.length, `project ${p.id} has measures`).toBeGreaterThan(0);
+    }
+  }
+});

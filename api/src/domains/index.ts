@@ -17,6 +17,7 @@ import { registerSharingRoutes } from "./sharing/sharing.routes.ts";
 import { registerSchedulingRoutes } from "./scheduling/scheduling.routes.ts";
 import { registerFieldingRoutes } from "./fielding/fielding.routes.ts";
 import { registerRespondentRoutes } from "./fielding/respondent.routes.ts";
+import { registerResultsRoutes } from "./results/results.routes.ts";
 
 export function registerDomainRoutes(app: App, deps: AppDeps): void {
   registerUserRoutes(app, deps);
@@ -35,4 +36,5 @@ export function registerDomainRoutes(app: App, deps: AppDeps): void {
   registerSchedulingRoutes(app, deps);
   registerFieldingRoutes(app, deps);
   registerRespondentRoutes(app, deps);
+  registerResultsRoutes(app, deps);
 }

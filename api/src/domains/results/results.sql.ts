@@ -1,0 +1,236 @@
+// The results domain's SQL: aggregates over a project's filtered respondents (filters.ts), grouped
+// in PostgreSQL so only sums leave the database (counts, Σw, Σw², Σw·[top 2]).
+import type { Tx } from "../../db/client.ts";
+import { sessionsSql, testOptionSql, type ResolvedFilter } from "./filters.ts";
+
+export interface ProjectHead {
+  id: number;
+  clientId: number;
+  projectTypeId: number;
+  frameworkId: number | null;
+  statusCode: number;
+  productType: string | null;
+  categoryId: number | null;
+  launchDate: string | null;
+}
+
+export async function project(tx: Tx, id: number): Promise<ProjectHead | undefined> {
+  const [p] = await tx<ProjectHead[]>`
+    select id, client_id as "clientId", project_type_id as "projectTypeId", framework_id as "frameworkId", status_code as "statusCode",
+           product_type as "productType", category_id as "categoryId", launch_date::text as "launchDate"
+    from projects where id = ${id} and deleted_at is null`;
+  return p;
+}
+
+export interface CountRow {
+  testOptionId: number | null;
+  week: string | null;
+  count: number;
+  weight: number;
+}
+
+/** Respondents per test option seen, and per week (NPD: week since launch; else the week's Monday). */
+export async function countsByOptionAndWeek(tx: Tx, projectId: number, f: ResolvedFilter): Promise<CountRow[]> {
+  return tx<CountRow[]>`
+    with s as (${sessionsSql(tx, projectId, f)}),
+    seen as (
+      select distinct r.survey_session_id as sid, r.test_option_id
+      from responses r join s on s.sid = r.survey_session_id
+      where r.project_id = ${projectId} and r.test_option_id is not null ${testOptionSql(tx, f, "r.test_option_id")}
+      union all
+      select s.sid, null::int from s
+      where not exists (select 1 from responses r where r.project_id = ${projectId} and r.survey_session_id = s.sid and r.test_option_id is not null)
+    )
+    select seen.test_option_id as "testOptionId", coalesce(s.week::text, to_char(date_trunc('week', s.completed_at at time zone 'UTC'), 'YYYY-MM-DD')) as week,
+           count(*)::int as count, sum(s.w)::float8 as weight
+    from seen join s on s.sid = seen.sid
+    group by 1, 2 order by 1 nulls first, 2`;
+}
+
+export async function stdQuestionCounts(tx: Tx, projectId: number, f: ResolvedFilter) {
+  return tx<{ testOptionId: number | null; standardQuestionId: number; count: number }[]>`
+    with s as (${sessionsSql(tx, projectId, f)})
+    select r.test_option_id as "testOptionId", r.standard_question_id as "standardQuestionId", count(distinct r.survey_session_id)::int as count
+    from responses r join s on s.sid = r.survey_session_id
+    where r.project_id = ${projectId} and r.standard_question_id is not null ${testOptionSql(tx, f, "r.test_option_id")}
+    group by 1, 2 order by 1, 2`;
+}
+
+export interface WeightRow {
+  regionId: number;
+  count: number;
+  sumW: number;
+  sumW2: number;
+}
+
+export async function weightSums(tx: Tx, projectId: number, f: ResolvedFilter): Promise<WeightRow[]> {
+  return tx<WeightRow[]>`
+    with s as (${sessionsSql(tx, projectId, f)})
+    select region_id as "regionId", count(*)::int as count, sum(w)::float8 as "sumW", sum(w * w)::float8 as "sumW2"
+    from s group by 1 order by 1`;
+}
+
+export interface ScaleRow {
+  standardQuestionId: number;
+  testOptionId: number | null;
+  value: number;
+  n: number;
+  sumW: number;
+  sumW2: number;
+}
+
+/** Weighted answers on the 4-point scale per standard question, test option and answer value. */
+export async function scaleAnswers(tx: Tx, projectId: number, f: ResolvedFilter, standardQuestionIds: number[] | null): Promise<ScaleRow[]> {
+  return tx<ScaleRow[]>`
+    with s as (${sessionsSql(tx, projectId, f)})
+    select r.standard_question_id as "standardQuestionId", r.test_option_id as "testOptionId", r.standard_answer_value as value,
+           count(*)::int as n, sum(s.w)::float8 as "sumW", sum(s.w * s.w)::float8 as "sumW2"
+    from responses r join s on s.sid = r.survey_session_id
+    where r.project_id = ${projectId} and r.standard_question_id is not null and r.standard_answer_value is not null
+      ${standardQuestionIds ? tx`and r.standard_question_id = any(${standardQuestionIds}::int[])` : tx``}
+      ${testOptionSql(tx, f, "r.test_option_id")}
+    group by 1, 2, 3 order by 1, 2 nulls first, 3`;
+}
+
+export interface OptionRow {
+  testOptionId: number | null;
+  questionOptionId: number;
+  n: number;
+  sumW: number;
+}
+
+/** A question's chosen options per test option, with the base (respondents who answered). */
+export async function optionAnswers(tx: Tx, projectId: number, f: ResolvedFilter, questionId: number) {
+  const rows = await tx<OptionRow[]>`
+    with s as (${sessionsSql(tx, projectId, f)})
+    select r.test_option_id as "testOptionId", r.question_option_id as "questionOptionId", count(*)::int as n, sum(s.w)::float8 as "sumW"
+    from responses r join s on s.sid = r.survey_session_id
+    where r.project_id = ${projectId} and r.question_id = ${questionId} and r.question_option_id is not null ${testOptionSql(tx, f, "r.test_option_id")}
+    group by 1, 2 order by 1 nulls first, 2`;
+  const bases = await tx<{ testOptionId: number | null; n: number; sumW: number; sumW2: number }[]>`
+    with s as (${sessionsSql(tx, projectId, f)}),
+    a as (select distinct r.survey_session_id as sid, r.test_option_id from responses r join s on s.sid = r.survey_session_id
+          where r.project_id = ${projectId} and r.question_id = ${questionId} ${testOptionSql(tx, f, "r.test_option_id")})
+    select a.test_option_id as "testOptionId", count(*)::int as n, sum(s.w)::float8 as "sumW", sum(s.w * s.w)::float8 as "sumW2"
+    from a join s on s.sid = a.sid group by 1 order by 1 nulls first`;
+  return { rows, bases };
+}
+
+export async function projectQuestion(tx: Tx, projectId: number, projectQuestionId: number) {
+  const [q] = await tx<{ id: number; questionId: number; standardQuestionId: number | null; questionTypeId: number; questionText: string; questionTitle: string | null; options: { id: number; text: string; isNotSure: boolean; standardAnswerValue: number | null }[] }[]>`
+    select pq.id, pq.question_id as "questionId", pq.standard_question_id as "standardQuestionId", q.question_type_id as "questionTypeId",
+           q.question_text as "questionText", q.question_title as "questionTitle",
+           coalesce((select json_agg(json_build_object('id', o.id, 'text', o.option_text, 'isNotSure', o.is_not_sure, 'standardAnswerValue', o.standard_answer_value) order by o.sort_order, o.id)
+                     from question_options o where o.question_id = q.id), '[]') as options
+    from project_questions pq join questions q on q.id = pq.question_id
+    where pq.project_id = ${projectId} and pq.id = ${projectQuestionId} and pq.deleted_at is null`;
+  return q;
+}
+
+export async function demographics(tx: Tx, projectId: number, f: ResolvedFilter) {
+  return tx<{ systemQuestionId: number; optionId: number; n: number; sumW: number }[]>`
+    with s as (${sessionsSql(tx, projectId, f)})
+    select r.system_question_id as "systemQuestionId", r.system_question_option_id as "optionId", count(*)::int as n, sum(s.w)::float8 as "sumW"
+    from responses r join s on s.sid = r.survey_session_id
+    where r.project_id = ${projectId} and r.system_question_option_id is not null
+    group by 1, 2 order by 1, 2`;
+}
+
+export async function systemQuestions(tx: Tx) {
+  return tx<{ id: number; label: string; code: string; options: { id: number; label: string }[] }[]>`
+    select sq.id, sq.question_label as label, sq.question_code as code,
+           coalesce(json_agg(json_build_object('id', o.id, 'label', o.answer_label) order by o.sort_order, o.id) filter (where o.id is not null), '[]') as options
+    from system_question sq left join system_question_option o on o.system_question_id = sq.id
+    group by sq.id order by sq.sort_order, sq.id`;
+}
+
+export async function testOptions(tx: Tx, projectId: number) {
+  return tx<{ id: number; conceptText: string }[]>`select id, concept_text as "conceptText" from test_options where project_id = ${projectId} and deleted_at is null order by sort_order, id`;
+}
+
+export async function standardQuestions(tx: Tx, ids: number[] | null) {
+  return tx<{ id: number; title: string; questionText: string; description: string | null; displayOrder: number; isScaled: boolean; isPriceSensitivity: boolean; isAddOn: boolean }[]>`
+    select id, title, question_text as "questionText", description, display_order as "displayOrder", is_scaled as "isScaled",
+           is_price_sensitivity as "isPriceSensitivity", is_add_on as "isAddOn"
+    from standard_questions ${ids ? tx`where id = any(${ids}::int[])` : tx``} order by display_order, id`;
+}
+
+export async function frameworkQuestions(tx: Tx, frameworkId: number) {
+  return tx<{ id: number }[]>`select standard_question_id as id from framework_standard_questions where framework_id = ${frameworkId} order by sort_order`;
+}
+
+export async function benchmarkTypes(tx: Tx) {
+  return tx<{ id: number; name: string; description: string; minWeek: number | null; maxWeek: number | null }[]>`
+    select id, name, description, min_week as "minWeek", max_week as "maxWeek" from benchmark_types order by id`;
+}
+
+export interface NormRow {
+  standardQuestionId: number;
+  projectCount: number;
+  top2: number;
+  respondents: number;
+}
+
+/**
+ * A norm: over comparable completed projects (not this one), each project's weighted top-2-box per
+ * standard question, averaged across projects (each past test counts once), with their respondents.
+ * Runs above the tenant (benchmarks read every client's results) and returns only averages.
+ */
+export async function norms(
+  tx: Tx,
+  p: { id: number; clientId: number; productType: string | null; categoryId: number | null },
+  kind: { type: number; minWeek: number | null; maxWeek: number | null },
+  regionIds: number[] | null,
+): Promise<NormRow[]> {
+  const scope =
+    kind.type === 2
+      ? tx`and q.client_id = ${p.clientId}`
+      : kind.type === 3
+        ? p.productType
+          ? tx`and q.product_type = ${p.productType}`
+          : tx`and false`
+        : kind.type === 8
+          ? p.categoryId !== null
+            ? tx`and q.category_id = ${p.categoryId}`
+            : tx`and false`
+          : kind.type === 10
+            ? p.categoryId !== null
+              ? tx`and q.category_id in (select c.id from categories c where c.parent_id = (select parent_id from categories where id = ${p.categoryId}) or c.id = (select parent_id from categories where id = ${p.categoryId}))`
+              : tx`and false`
+            : kind.minWeek !== null || kind.maxWeek !== null
+              ? tx`and q.project_type_id = 4`
+              : tx``;
+  const weeks =
+    kind.minWeek !== null || kind.maxWeek !== null
+      ? tx`and pss.week between ${kind.minWeek ?? 1} and ${kind.maxWeek ?? 100000}`
+      : tx``;
+  return tx<NormRow[]>`
+    with per as (
+      select r.project_id, r.standard_question_id,
+             sum(pss.weight * (r.standard_answer_value <= 2)::int) / nullif(sum(pss.weight), 0) as t2b,
+             count(distinct r.survey_session_id) as n
+      from projects q
+      join responses r on r.project_id = q.id
+      join project_survey_sessions pss on pss.id = r.project_survey_session_id
+      where q.id <> ${p.id} and q.deleted_at is null and q.status_code >= 800 and q.status_code <> 950
+        and r.standard_question_id is not null and r.standard_answer_value is not null
+        ${regionIds ? tx`and r.region_id = any(${regionIds}::int[])` : tx``}
+        ${scope} ${weeks}
+      group by 1, 2
+    )
+    select standard_question_id as "standardQuestionId", count(*)::int as "projectCount", avg(t2b)::float8 as top2, sum(n)::int as respondents
+    from per where t2b is not null group by 1 order by 1`;
+}
+
+export async function regionCodes(tx: Tx, ids: number[]) {
+  return tx<{ id: number; code: string }[]>`select id, region_code as code from regions where id = any(${ids}::int[]) order by id`;
+}
+
+export async function projectRegions(tx: Tx, projectId: number) {
+  return (await tx<{ regionId: number }[]>`select region_id as "regionId" from projects_regions where project_id = ${projectId} order by region_id`).map((r) => r.regionId);
+}
+
+export async function latestWeek(tx: Tx, projectId: number) {
+  const [r] = await tx<{ w: number | null }[]>`select max(week) as w from project_survey_sessions where project_id = ${projectId}`;
+  return r?.w ?? null;
+}

@@ -1,0 +1,221 @@
+// Results functions on a small dataset whose answers are known by construction (computed by hand
+// below), weighted and unweighted, with every filter kind; benchmarks; tenant isolation.
+//
+// Four respondents answer Likability (standard question 5) about test options A and B:
+//   s1 NZ run1 w=1   male   2026-01-05  A:1 B:3  Q: o1
+//   s2 NZ run1 w=2   female 2026-01-05  A:2 B:4  Q: o2
+//   s3 NZ run1 w=1   female 2026-01-06  A:3 B:1  Q: o1
+//   s4 AU run2 w=0.5 male   2026-01-10  A:4 B:2  Q: o1, o2   (customer panel)
+// Weighted T2B: A = (1 + 2) / 4.5 = 2/3, B = (1 + 0.5) / 4.5 = 1/3; Σw² = 6.25, n_eff = 4.5²/6.25 = 3.24.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createTestDb, type TestDb } from "../helpers/db.ts";
+import { call, testApp } from "../helpers/app.ts";
+import type { App } from "../../api/src/app.ts";
+import { topTwoBoxes, npdBandAvailable } from "../../api/src/domains/results/results.service.ts";
+
+let tdb: TestDb;
+let app: App;
+const T = 1003;
+let P: number;
+let A: number;
+let B: number;
+let run1: number;
+let run2: number;
+let pqQ: number;
+let o1: number;
+let o2: number;
+
+async function project(name: string, status: number, productType: string | null): Promise<number> {
+  const [p] = await tdb.db<{ id: number }[]>`
+    insert into projects (client_id, project_name, project_type_id, status_code, framework_id, product_type) values (${T}, ${name}, 1, ${status}, 1000, ${productType}) returning id`;
+  return p!.id;
+}
+
+beforeAll(async () => {
+  tdb = await createTestDb();
+  app = testApp(tdb.db);
+  const sql = tdb.db;
+  P = await project("Results by hand", 900, "insurance");
+  [{ id: A }] = await sql<{ id: number }[]>`insert into test_options (client_id, project_id, concept_text, sort_order) values (${T}, ${P}, 'A', 1) returning id`;
+  [{ id: B }] = await sql<{ id: number }[]>`insert into test_options (client_id, project_id, concept_text, sort_order) values (${T}, ${P}, 'B', 2) returning id`;
+  const [{ id: q5 }] = await sql<{ id: number }[]>`insert into questions (client_id, project_id, question_text, question_type_id) values (${T}, ${P}, 'Likability', 1) returning id`;
+  const [{ id: qQ }] = await sql<{ id: number }[]>`insert into questions (client_id, project_id, question_text, question_type_id) values (${T}, ${P}, 'Which?', 2) returning id`;
+  [{ id: o1 }] = await sql<{ id: number }[]>`insert into question_options (client_id, project_id, question_id, option_text, sort_order) values (${T}, ${P}, ${qQ}, 'One', 1) returning id`;
+  [{ id: o2 }] = await sql<{ id: number }[]>`insert into question_options (client_id, project_id, question_id, option_text, sort_order) values (${T}, ${P}, ${qQ}, 'Two', 2) returning id`;
+  const [{ id: pq5 }] = await sql<{ id: number }[]>`insert into project_questions (client_id, project_id, question_id, standard_question_id, question_position_id) values (${T}, ${P}, ${q5}, 5, 5) returning id`;
+  [{ id: pqQ }] = await sql<{ id: number }[]>`insert into project_questions (client_id, project_id, question_id, question_position_id) values (${T}, ${P}, ${qQ}, 3) returning id`;
+  [{ id: run1 }] = await sql<{ id: number }[]>`insert into survey_runs (client_id, region_id, schedule_date, survey_status_id) values (${T}, 1, '2026-01-05', 90) returning id`;
+  [{ id: run2 }] = await sql<{ id: number }[]>`insert into survey_runs (client_id, region_id, schedule_date, survey_status_id, sample_provider_id) values (${T}, 2, '2026-01-10', 90, 2) returning id`;
+  const people = [
+    { run: run1, region: 1, w: 1, gender: 4500001, at: "2026-01-05T09:00:00Z", a: 1, b: 3, q: [o1], customer: false },
+    { run: run1, region: 1, w: 2, gender: 4500002, at: "2026-01-05T23:30:00Z", a: 2, b: 4, q: [o2], customer: false },
+    { run: run1, region: 1, w: 1, gender: 4500002, at: "2026-01-06T12:00:00Z", a: 3, b: 1, q: [o1], customer: false },
+    { run: run2, region: 2, w: 0.5, gender: 4500001, at: "2026-01-10T08:00:00Z", a: 4, b: 2, q: [o1, o2], customer: true },
+  ];
+  for (const x of people) {
+    const [{ id: ss }] = await sql<{ id: number }[]>`
+      insert into survey_sessions (client_id, survey_run_id, region_id, status, completed_at) values (${T}, ${x.run}, ${x.region}, 'Complete', ${x.at}) returning id`;
+    const [{ id: pss }] = await sql<{ id: number }[]>`
+      insert into project_survey_sessions (client_id, project_id, survey_session_id, survey_run_id, region_id, is_customer_panel, weight, completed_at)
+      values (${T}, ${P}, ${ss}, ${x.run}, ${x.region}, ${x.customer}, ${x.w}, ${x.at}) returning id`;
+    const base = { client_id: T, project_id: P, survey_run_id: x.run, survey_session_id: ss, project_survey_session_id: pss, region_id: x.region, is_customer_panel: x.customer };
+    await sql`insert into responses ${sql({ ...base, system_question_id: 45, system_question_option_id: x.gender })}`;
+    await sql`insert into responses ${sql({ ...base, project_question_id: pq5, question_id: q5, standard_question_id: 5, test_option_id: A, standard_answer_value: x.a })}`;
+    await sql`insert into responses ${sql({ ...base, project_question_id: pq5, question_id: q5, standard_question_id: 5, test_option_id: B, standard_answer_value: x.b })}`;
+    for (const o of x.q) await sql`insert into responses ${sql({ ...base, project_question_id: pqQ, question_id: qQ, question_option_id: o })}`;
+  }
+});
+afterAll(async () => {
+  await tdb.drop();
+});
+
+const enc = (f: unknown) => encodeURIComponent(JSON.stringify(f));
+async function t2b(filters: unknown = {}): Promise<Record<string, number>> {
+  const r = await call(app, "acmeViewer", T, "GET", `/api/v1/Responses/QualResults?projectId=${P}&filters=${enc(filters)}`);
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  const m = r.body.measures.find((x: { standardQuestionId: number }) => x.standardQuestionId === 5);
+  return Object.fromEntries((m?.results ?? []).map((x: { testOptionId: number; top2: number }) => [x.testOptionId === A ? "A" : "B", x.top2]));
+}
+
+describe("weighted top-2-box with every filter kind", () => {
+  test("no filter: A 2/3, B 1/3, with Kish bases and intervals", async () => {
+    const r = await call(app, "acmeViewer", T, "GET", `/api/v1/Responses/QualResults?projectId=${P}`);
+    const a = r.body.measures[0].results.find((x: { testOptionId: number }) => x.testOptionId === A);
+    expect(a.top2).toBeCloseTo(2 / 3, 10);
+    expect(a.nEff).toBeCloseTo(3.24, 10);
+    expect(a.weight).toBeCloseTo(4.5, 10);
+    const half = 1.959963984540054 * Math.sqrt(((2 / 3) * (1 / 3)) / 3.24);
+    expect(a.ci[0]).toBeCloseTo(2 / 3 - half, 10);
+    expect(a.distribution.map((d: { label: string; share: number }) => [d.label, +d.share.toFixed(4)])).toEqual([
+      ["High", +(1 / 4.5).toFixed(4)],
+      ["Average", +(2 / 4.5).toFixed(4)],
+      ["Neutral", +(1 / 4.5).toFixed(4)],
+      ["Low", +(0.5 / 4.5).toFixed(4)],
+    ]);
+    expect(a.smallBase).toBe(true);
+    expect(a.vsOthers[0].testOptionId).toBe(B);
+    expect(a.vsOthers[0].diff).toBeCloseTo(1 / 3, 10);
+  });
+  test("filterIds (women): A 2/3, B 1/3 of weight 3", async () => {
+    expect(await t2b({ filterIds: [4500002] })).toEqual({ A: 2 / 3, B: 1 / 3 });
+  });
+  test("regionIds, surveyIds and panelType pick s4 alone", async () => {
+    for (const f of [{ regionIds: [2] }, { surveyIds: [run2] }, { panelType: "Customer" }]) expect(await t2b(f)).toEqual({ A: 0, B: 1 });
+    expect(await t2b({ panelType: "Ideally" })).toEqual({ A: 0.75, B: 0.25 });
+  });
+  test("dates cover whole days whatever the time in the strings", async () => {
+    expect(await t2b({ dateFrom: "2026-01-06T15:00:00Z", dateTo: "2026-01-06T01:00:00Z" })).toEqual({ A: 0, B: 1 });
+    // The 5th (s1 at 09:00, s2 at 23:30): A 3/3, B 0/3.
+    expect(await t2b({ dateFrom: "2026-01-05", dateTo: "2026-01-05" })).toEqual({ A: 1, B: 0 });
+  });
+  test("questionOptionsIds include, excludeQuestionOptionsIds leave out", async () => {
+    // o1: s1, s3, s4 (w 2.5): A top s1 = 1/2.5; B top s3, s4 = 1.5/2.5.
+    const inc = await t2b({ questionOptionsIds: [o1] });
+    expect(inc.A).toBeCloseTo(0.4, 10);
+    expect(inc.B).toBeCloseTo(0.6, 10);
+    // Without anyone who chose o2: s1, s3 (w 2): A 1/2, B 1/2.
+    expect(await t2b({ excludeQuestionOptionsIds: [o2] })).toEqual({ A: 0.5, B: 0.5 });
+  });
+  test("testOptionIds keep one option", async () => {
+    expect(await t2b({ testOptionIds: [B] })).toEqual({ B: 1 / 3 });
+  });
+  test("the same sums unweighted", () => {
+    const rows = [1, 2, 3, 4].map((value) => ({ standardQuestionId: 5, testOptionId: 1, value, n: 1, sumW: 1, sumW2: 1 }));
+    const m = topTwoBoxes(rows, 95, new Map([[5, { top2: 0.25, respondents: 400 }]])).get(5)![0]!;
+    expect(m.top2).toBe(0.5);
+    expect(m.nEff).toBe(4);
+    expect(m.vsBenchmark!.diff).toBe(0.25);
+    expect(m.vsBenchmark!.top2Percentage).toBe(25);
+  });
+  test("bad filters are a 400 naming the field", async () => {
+    const r = await call(app, "acmeViewer", T, "GET", `/api/v1/Responses/QualResults?projectId=${P}&filters=${enc({ regionIds: ["x"] })}`);
+    expect(r.status).toBe(400);
+    expect(r.body.message).toContain("filters.regionIds");
+    expect((await call(app, "acmeViewer", T, "GET", `/api/v1/Responses/QualResults?projectId=${P}&filters={oops`)).body.message).toBe("filters: not valid JSON");
+  });
+});
+
+describe("counts, weights, demographics and question results", () => {
+  test("ResponsesCount per test option with weeks and standard questions", async () => {
+    const r = await call(app, "acmeViewer", T, "GET", `/api/v1/Projects(${P})/ResponsesCount?filters=${enc({ regionIds: [1] })}`);
+    expect(r.status).toBe(200);
+    const a = r.body.value.find((x: { testOptionId: number }) => x.testOptionId === A);
+    expect(a.count).toBe(3);
+    expect(a.weight).toBeCloseTo(4, 10);
+    expect(a.stdQuestions).toEqual({ 5: 3 });
+    expect(a.byWeek).toEqual({ "2026-01-05": { count: 3, weight: 4 } });
+  });
+  test("WeightSum: Kish base and design effect", async () => {
+    const r = await call(app, "acmeViewer", T, "GET", `/api/v1/Responses/WeightSum?projectId=${P}`);
+    expect(r.body.count).toBe(4);
+    expect(r.body.weight).toBeCloseTo(4.5, 10);
+    expect(r.body.nEff).toBeCloseTo(3.24, 10);
+    expect(r.body.deff).toBeCloseTo(4 / 3.24, 10);
+    expect(r.body.byRegion.map((x: { regionId: number; count: number }) => [x.regionId, x.count])).toEqual([[1, 3], [2, 1]]);
+  });
+  test("DemographicsResults: weighted shares", async () => {
+    const r = await call(app, "acmeViewer", T, "GET", `/api/v1/Responses/DemographicsResults?projectId=${P}`);
+    const g = r.body.questions.find((x: { systemQuestionId: number }) => x.systemQuestionId === 45);
+    expect(g.options.map((o: { answerLabel: string; share: number }) => [o.answerLabel, +o.share.toFixed(6)])).toEqual([
+      ["Male", +(1.5 / 4.5).toFixed(6)],
+      ["Female", +(3 / 4.5).toFixed(6)],
+    ]);
+  });
+  test("QualResults of one question: option shares of those who answered", async () => {
+    const r = await call(app, "acmeViewer", T, "GET", `/api/v1/Responses/QualResults?projectId=${P}&projectQuestionId=${pqQ}`);
+    expect(r.status).toBe(200);
+    const all = r.body.question.results[0];
+    expect(all.n).toBe(4);
+    // o1: s1, s3, s4 = 2.5 of 4.5; o2: s2, s4 = 2.5 of 4.5.
+    expect(all.options.map((o: { share: number }) => +o.share.toFixed(6))).toEqual([+(2.5 / 4.5).toFixed(6), +(2.5 / 4.5).toFixed(6)]);
+  });
+});
+
+describe("benchmarks", () => {
+  test("the industry norm averages comparable completed projects; 'None' 50% comes last", async () => {
+    // A second insurance project whose Likability T2B is exactly 1/2 (two respondents, one top).
+    const P2 = await project("Insurance norm", 900, "insurance");
+    const [{ id: q }] = await tdb.db<{ id: number }[]>`insert into questions (client_id, project_id, question_text, question_type_id) values (${T}, ${P2}, 'Likability', 1) returning id`;
+    for (const v of [1, 3]) {
+      const [{ id: ss }] = await tdb.db<{ id: number }[]>`insert into survey_sessions (client_id, survey_run_id, region_id, status) values (${T}, ${run1}, 1, 'Complete') returning id`;
+      const [{ id: pss }] = await tdb.db<{ id: number }[]>`
+        insert into project_survey_sessions (client_id, project_id, survey_session_id, survey_run_id, region_id, weight) values (${T}, ${P2}, ${ss}, ${run1}, 1, 1) returning id`;
+      await tdb.db`insert into responses (client_id, project_id, survey_run_id, survey_session_id, project_survey_session_id, region_id, question_id, standard_question_id, standard_answer_value)
+                   values (${T}, ${P2}, ${run1}, ${ss}, ${pss}, 1, ${q}, 5, ${v})`;
+    }
+    const r = await call(app, "acmeViewer", T, "GET", `/api/v1/Projects(${P})/Benchmarks?regionIds=[1]`);
+    expect(r.status).toBe(200);
+    const industry = r.body.value.find((b: { benchmarkTypeId: number }) => b.benchmarkTypeId === 3);
+    expect(industry.projectCount).toBe(1);
+    expect(industry.byStandardQuestion["5"].top2Percentage).toBe(50);
+    expect(industry.isAvailable).toBe(true);
+    expect(r.body.value.find((b: { benchmarkTypeId: number }) => b.benchmarkTypeId === 4).isAvailable, "NPD bands are for NPD projects").toBe(false);
+    expect(r.body.value.at(-1)).toMatchObject({ benchmarkName: "None", top2Percentage: 50 });
+    const q3 = await call(app, "acmeViewer", T, "GET", `/api/v1/Responses/QualResults?projectId=${P}&benchmarkTypeId=3`);
+    const a = q3.body.measures[0].results.find((x: { testOptionId: number }) => x.testOptionId === A);
+    expect(a.vsBenchmark.top2Percentage).toBe(50);
+    expect(a.vsBenchmark.diff).toBeCloseTo(2 / 3 - 0.5, 10);
+  });
+  test("SPEC 5's NPD week bands", () => {
+    const bands = { 4: { minWeek: null, maxWeek: 8 }, 5: { minWeek: 9, maxWeek: 16 }, 6: { minWeek: 17, maxWeek: 25 }, 7: { minWeek: 26, maxWeek: null } } as const;
+    expect(npdBandAvailable(1, 30, { minWeek: null, maxWeek: null })).toBe(true);
+    expect(npdBandAvailable(4, 8, bands[4])).toBe(true);
+    expect(npdBandAvailable(4, 9, bands[4])).toBe(false);
+    expect(npdBandAvailable(5, 16, bands[5])).toBe(true);
+    expect(npdBandAvailable(6, 25, bands[6])).toBe(true);
+    expect(npdBandAvailable(7, 26, bands[7])).toBe(true);
+    expect(npdBandAvailable(7, 25, bands[7])).toBe(false);
+  });
+  test("StandardQuestionDescription lists a framework's measures in SPEC 9's order", async () => {
+    const r = await call(app, "acmeViewer", T, "GET", `/api/v1/StandardQuestions/StandardQuestionDescription?frameworkId=1000`);
+    expect(r.body.value.slice(0, 5).map((x: { id: number }) => x.id)).toEqual([5, 1, 4, 3, 2]);
+  });
+});
+
+describe("security", () => {
+  test("another client's project is not found; no sign-in is 401", async () => {
+    expect((await call(app, "globexAdmin", 2001, "GET", `/api/v1/Responses/QualResults?projectId=${P}`)).status).toBe(404);
+    expect((await call(app, "globexAdmin", 2001, "GET", `/api/v1/Projects(${P})/ResponsesCount`)).status).toBe(404);
+    expect((await call(app, null, null, "GET", `/api/v1/Responses/WeightSum?projectId=${P}`)).status).toBe(401);
+  });
+});
