@@ -2907,6 +2907,146 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/Responses/PriceSensitivityResults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Van Westendorp price sensitivity per test option
+         * @description The four weighted curves (too cheap, cheap, expensive, too expensive) and their crossings by linear interpolation between observed prices: optimal (OPP), indifference (IPP), and the acceptable range from the point of marginal cheapness (PMC) to that of marginal expensiveness (PME); respondents whose prices are out of order are left out and counted; the Newton-Miller-Smith trial and revenue optima where purchase intent was asked; SPEC 9's tooltips.
+         */
+        get: operations["Responses_PriceSensitivityResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Responses/MarketReachResults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * TURF market reach
+         * @description Weighted reach (share accepting at least the set-up's depth of a set's items) and frequency (mean number accepted) of the best item sets of each size up to the set-up's largest, exhaustive where C(n, k) allows and greedy beyond; ties broken by frequency; each item's own reach.
+         */
+        get: operations["Responses_MarketReachResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Responses/WaveData": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Top-2-box per wave
+         * @description The weighted top-2-box per measure and test option in each wave (trackers) or week since launch (NPD), with the wave's dates and respondents.
+         */
+        get: operations["Responses_WaveData"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/TextResponses/Verbatim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open answers with their themes and sentiment
+         * @description Open answers with their themes and sentiment: the filtered respondents' answers to one open question, newest first.
+         */
+        get: operations["TextResponses_Verbatim"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/TextResponses/VerbatimCount": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How many open answers
+         * @description How many open answers: the filtered respondents' answers to one open question, newest first.
+         */
+        get: operations["TextResponses_VerbatimCount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/TextResponses/VerbatimShort": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open answers, short form
+         * @description Open answers, short form: the filtered respondents' answers to one open question, newest first.
+         */
+        get: operations["TextResponses_VerbatimShort"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/TextResponses/VerbatimShortCount": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How many open answers (short list)
+         * @description How many open answers (short list): the filtered respondents' answers to one open question, newest first.
+         */
+        get: operations["TextResponses_VerbatimShortCount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/StandardQuestions/StandardQuestionDescription": {
         parameters: {
             query?: never;
@@ -9483,6 +9623,172 @@ export interface components {
                 }[];
             }[];
         };
+        PriceSensitivityResults: {
+            projectId: number;
+            currencyCode: string | null;
+            currencySymbol: string | null;
+            tooltips: {
+                optimal: string;
+                indifferent: string;
+                acceptable: string;
+            };
+            value: {
+                testOptionId: number | null;
+                conceptText: string | null;
+                n: number;
+                /** @description Respondents whose prices were not too cheap < bargain < expensive < too expensive */
+                invalid: number;
+                /** @description Point of marginal cheapness */
+                pmc: number | null;
+                /** @description Point of marginal expensiveness */
+                pme: number | null;
+                /** @description Indifference price point */
+                ipp: number | null;
+                /** @description Optimal price point */
+                opp: number | null;
+                acceptableRange: [
+                    number,
+                    number
+                ] | null;
+                /** @enum {string} */
+                interpolation: "linear";
+                trialOptimal: {
+                    price: number;
+                    trial: number;
+                    revenue: number;
+                } | null;
+                revenueOptimal: {
+                    price: number;
+                    trial: number;
+                    revenue: number;
+                } | null;
+                curves: {
+                    price: number[];
+                    tooCheap: number[];
+                    cheap: number[];
+                    expensive: number[];
+                    tooExpensive: number[];
+                    notCheap: number[];
+                    notExpensive: number[];
+                    trial?: number[];
+                    revenue?: number[];
+                } | null;
+            }[];
+        };
+        MarketReachResults: {
+            projectId: number;
+            respondents: number;
+            reachDepth: number;
+            items: {
+                optionId: number;
+                name: string;
+                reach: number;
+            }[];
+            byK: {
+                k: number;
+                /** @enum {string} */
+                method: "exhaustive" | "greedy";
+                evaluated: number;
+                sets: {
+                    items: string[];
+                    optionIds: number[];
+                    reach: number;
+                    frequency: number;
+                }[];
+            }[];
+        };
+        WaveData: {
+            projectId: number;
+            /** @enum {string} */
+            waveKind: "wave" | "weekSinceLaunch";
+            confidence: number;
+            waves: {
+                wave: number;
+                from: string | null;
+                to: string | null;
+                respondents: number;
+                measures: {
+                    standardQuestionId: number;
+                    title: string;
+                    results: {
+                        testOptionId: number | null;
+                        n: number;
+                        weight: number;
+                        /** @description Kish effective base */
+                        nEff: number;
+                        /** @description Weighted top-2-box, 0-1 */
+                        top2: number;
+                        /** @description Confidence interval of top2 */
+                        ci: [
+                            number,
+                            number
+                        ];
+                        /** @description n_eff below 30 */
+                        smallBase: boolean;
+                        distribution: {
+                            value: number;
+                            label: string;
+                            count: number;
+                            share: number;
+                        }[];
+                        vsBenchmark: {
+                            diff: number;
+                            z: number;
+                            pValue: number;
+                            significant: boolean;
+                            top2Percentage: number;
+                        } | null;
+                        vsOthers: {
+                            diff: number;
+                            z: number;
+                            pValue: number;
+                            significant: boolean;
+                            testOptionId: number | null;
+                        }[];
+                    }[];
+                }[];
+            }[];
+        };
+        VerbatimPage: {
+            projectId: number;
+            projectQuestionId: number;
+            page: number;
+            pageSize: number;
+            value: {
+                id: number;
+                responseText: string;
+                translatedText: string | null;
+                languageCode: string | null;
+                sentiment: string | null;
+                sentimentScore: number | null;
+                testOptionId: number | null;
+                regionId: number;
+                createdAt: string;
+                weight: number;
+                themes: {
+                    id: number;
+                    name: string;
+                    sentiment: string | null;
+                }[];
+            }[];
+        };
+        VerbatimCount: {
+            projectId: number;
+            projectQuestionId: number;
+            count: number;
+        };
+        VerbatimShortPage: {
+            projectId: number;
+            projectQuestionId: number;
+            page: number;
+            pageSize: number;
+            value: {
+                id: number;
+                text: string;
+                testOptionId: number | null;
+                sentiment: string | null;
+            }[];
+        };
         StandardQuestionDescriptions: {
             frameworkId: number;
             value: {
@@ -15979,6 +16285,269 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DemographicsResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Responses_PriceSensitivityResults: {
+        parameters: {
+            query: {
+                /** @description The project */
+                projectId: string;
+                /** @description The response filter object (ResponseFilter) as JSON */
+                filters?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Van Westendorp price sensitivity per test option */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceSensitivityResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Responses_MarketReachResults: {
+        parameters: {
+            query: {
+                /** @description The project */
+                projectId: string;
+                /** @description The response filter object (ResponseFilter) as JSON */
+                filters?: string;
+                /** @description Sets per size, default 10 */
+                top?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description TURF market reach */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MarketReachResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Responses_WaveData: {
+        parameters: {
+            query: {
+                /** @description The project */
+                projectId: string;
+                /** @description The response filter object (ResponseFilter) as JSON */
+                filters?: string;
+                /** @description Confidence level, default 95 */
+                confidence?: "90" | "95" | "99";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Top-2-box per wave */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaveData"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    TextResponses_Verbatim: {
+        parameters: {
+            query: {
+                /** @description The project */
+                projectId: string;
+                /** @description The open question */
+                projectQuestionId: string;
+                /** @description The response filter object (ResponseFilter) as JSON */
+                filters?: string;
+                /** @description One test option's answers */
+                testOptionId?: string;
+                /** @description Words the answer contains (case-insensitive) */
+                search?: string;
+                /** @description Answers coded with this theme */
+                themeId?: string;
+                /** @description Answers with this sentiment */
+                sentiment?: "Positive" | "Neutral" | "Negative" | "Mixed";
+                /** @description From 1, default 1 */
+                page?: string;
+                /** @description Default 20, at most 200 */
+                pageSize?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Open answers with their themes and sentiment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerbatimPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    TextResponses_VerbatimCount: {
+        parameters: {
+            query: {
+                /** @description The project */
+                projectId: string;
+                /** @description The open question */
+                projectQuestionId: string;
+                /** @description The response filter object (ResponseFilter) as JSON */
+                filters?: string;
+                /** @description One test option's answers */
+                testOptionId?: string;
+                /** @description Words the answer contains (case-insensitive) */
+                search?: string;
+                /** @description Answers coded with this theme */
+                themeId?: string;
+                /** @description Answers with this sentiment */
+                sentiment?: "Positive" | "Neutral" | "Negative" | "Mixed";
+                /** @description From 1, default 1 */
+                page?: string;
+                /** @description Default 20, at most 200 */
+                pageSize?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many open answers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerbatimCount"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    TextResponses_VerbatimShort: {
+        parameters: {
+            query: {
+                /** @description The project */
+                projectId: string;
+                /** @description The open question */
+                projectQuestionId: string;
+                /** @description The response filter object (ResponseFilter) as JSON */
+                filters?: string;
+                /** @description One test option's answers */
+                testOptionId?: string;
+                /** @description Words the answer contains (case-insensitive) */
+                search?: string;
+                /** @description Answers coded with this theme */
+                themeId?: string;
+                /** @description Answers with this sentiment */
+                sentiment?: "Positive" | "Neutral" | "Negative" | "Mixed";
+                /** @description From 1, default 1 */
+                page?: string;
+                /** @description Default 20, at most 200 */
+                pageSize?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Open answers, short form */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerbatimShortPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    TextResponses_VerbatimShortCount: {
+        parameters: {
+            query: {
+                /** @description The project */
+                projectId: string;
+                /** @description The open question */
+                projectQuestionId: string;
+                /** @description The response filter object (ResponseFilter) as JSON */
+                filters?: string;
+                /** @description One test option's answers */
+                testOptionId?: string;
+                /** @description Words the answer contains (case-insensitive) */
+                search?: string;
+                /** @description Answers coded with this theme */
+                themeId?: string;
+                /** @description Answers with this sentiment */
+                sentiment?: "Positive" | "Neutral" | "Negative" | "Mixed";
+                /** @description From 1, default 1 */
+                page?: string;
+                /** @description Default 20, at most 200 */
+                pageSize?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many open answers (short list) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerbatimCount"];
                 };
             };
             400: components["responses"]["BadRequest"];

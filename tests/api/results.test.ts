@@ -219,3 +219,85 @@ describe("security", () => {
     expect((await call(app, null, null, "GET", `/api/v1/Responses/WeightSum?projectId=${P}`)).status).toBe(401);
   });
 });
+
+describe("price sensitivity, market reach, waves and verbatims", () => {
+  let pqText: number;
+  beforeAll(async () => {
+    const sql = tdb.db;
+    const sessions = await sql<{ sid: number; pss: number; run: number; region: number; w: number }[]>`
+      select survey_session_id as sid, id as pss, survey_run_id as run, region_id as region, weight as w from project_survey_sessions where project_id = ${P} order by id`;
+    // Prices for A: s1 2/4/6/8, s2 3/5/7/9 (w 2), s3 out of order (5/4/6/8: invalid), s4 1/2/3/4 (w 0.5).
+    const prices: [number, number, number, number][] = [[2, 4, 6, 8], [3, 5, 7, 9], [5, 4, 6, 8], [1, 2, 3, 4]];
+    const [{ id: qp }] = await sql<{ id: number }[]>`insert into questions (client_id, project_id, question_text, question_type_id) values (${T}, ${P}, 'Price', 1) returning id`;
+    const [{ id: qt }] = await sql<{ id: number }[]>`insert into questions (client_id, project_id, question_text, question_type_id) values (${T}, ${P}, 'Why?', 3) returning id`;
+    [{ id: pqText }] = await sql<{ id: number }[]>`insert into project_questions (client_id, project_id, question_id, question_position_id) values (${T}, ${P}, ${qt}, 3) returning id`;
+    const texts = ["Great value for money", "Too expensive for me", "Love the taste", "Great taste, bad price"];
+    for (const [i, s] of sessions.entries()) {
+      for (const [j, std] of [19, 20, 21, 22].entries()) {
+        await sql`insert into responses (client_id, project_id, survey_run_id, survey_session_id, project_survey_session_id, region_id, question_id, standard_question_id, test_option_id, numeric_value)
+                  values (${T}, ${P}, ${s.run}, ${s.sid}, ${s.pss}, ${s.region}, ${qp}, ${std}, ${A}, ${prices[i]![j]!})`;
+      }
+      await sql`insert into text_responses (client_id, project_id, survey_run_id, survey_session_id, project_survey_session_id, region_id, project_question_id, question_id, response_text, created_at)
+                values (${T}, ${P}, ${s.run}, ${s.sid}, ${s.pss}, ${s.region}, ${pqText}, ${qt}, ${texts[i]!}, ${`2026-01-0${i + 1}T10:00:00Z`})`;
+    }
+    // Market reach over the options of the multiple-choice question Q.
+    const [{ id: m }] = await sql<{ id: number }[]>`insert into project_market_reach (client_id, project_id, question_id, reach_depth, max_combination_size) values (${T}, ${P}, (select question_id from project_questions where id = ${pqQ}), 1, 2) returning id`;
+    await sql`insert into project_market_reach_options (client_id, project_market_reach_id, question_option_id, sort_order) values (${T}, ${m}, ${o1}, 1), (${T}, ${m}, ${o2}, 2)`;
+    // Waves: run 1 is wave 1, run 2 wave 2.
+    await sql`insert into project_schedules (client_id, project_id, region_id, survey_run_id, schedule_date, wave_number) values
+      (${T}, ${P}, 1, ${run1}, '2026-01-05', 1), (${T}, ${P}, 2, ${run2}, '2026-01-10', 2)`;
+  });
+
+  test("PriceSensitivityResults feeds the weighted, valid answers to Van Westendorp and counts the invalid", async () => {
+    const r = await call(app, "acmeViewer", T, "GET", `/api/v1/Responses/PriceSensitivityResults?projectId=${P}`);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const a = r.body.value.find((x: { testOptionId: number }) => x.testOptionId === A);
+    expect(a.n).toBe(3);
+    expect(a.invalid).toBe(1);
+    const { vanWestendorp } = await import("../../api/src/analytics/psm.ts");
+    const direct = vanWestendorp([
+      { tooCheap: 2, cheap: 4, expensive: 6, tooExpensive: 8, weight: 1 },
+      { tooCheap: 3, cheap: 5, expensive: 7, tooExpensive: 9, weight: 2 },
+      { tooCheap: 1, cheap: 2, expensive: 3, tooExpensive: 4, weight: 0.5 },
+    ]);
+    expect([a.pmc, a.pme, a.ipp, a.opp]).toEqual([direct.pmc, direct.pme, direct.ipp, direct.opp]);
+    expect(r.body.tooltips.optimal).toBe("The sweet spot. The price that feels just right, not too cheap or expensive.");
+    expect(r.body.currencyCode).toBeNull();
+  });
+
+  test("MarketReachResults: reach and frequency by hand", async () => {
+    const r = await call(app, "acmeViewer", T, "GET", `/api/v1/Responses/MarketReachResults?projectId=${P}`);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.items.map((i: { reach: number }) => +i.reach.toFixed(6))).toEqual([+(2.5 / 4.5).toFixed(6), +(2.5 / 4.5).toFixed(6)]);
+    const pair = r.body.byK.find((k: { k: number }) => k.k === 2).sets[0];
+    expect(pair.reach).toBeCloseTo(1, 10);
+    expect(pair.frequency).toBeCloseTo(5 / 4.5, 10);
+    // Women only (s2, s3): o1 reaches s3 (1 of 3), o2 s2 (2 of 3): o2 ranks first.
+    const women = await call(app, "acmeViewer", T, "GET", `/api/v1/Responses/MarketReachResults?projectId=${P}&filters=${enc({ filterIds: [4500002] })}`);
+    expect(women.body.byK[0].sets[0].items).toEqual(["Two"]);
+    expect(women.body.byK[0].sets[0].reach).toBeCloseTo(2 / 3, 10);
+  });
+
+  test("WaveData: top-2-box per wave", async () => {
+    const r = await call(app, "acmeViewer", T, "GET", `/api/v1/Responses/WaveData?projectId=${P}`);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const top2 = (w: number) => r.body.waves.find((x: { wave: number }) => x.wave === w).measures[0].results.find((x: { testOptionId: number }) => x.testOptionId === A).top2;
+    expect(top2(1)).toBeCloseTo(3 / 4, 10);
+    expect(top2(2)).toBe(0);
+    expect(r.body.waves.map((w: { respondents: number }) => w.respondents)).toEqual([3, 1]);
+  });
+
+  test("verbatims: newest first, paged, searched, filtered, counted", async () => {
+    const base = `projectId=${P}&projectQuestionId=${pqText}`;
+    const all = await call(app, "acmeViewer", T, "GET", `/api/v1/TextResponses/Verbatim?${base}&pageSize=2`);
+    expect(all.status, JSON.stringify(all.body)).toBe(200);
+    expect(all.body.value.map((v: { responseText: string }) => v.responseText)).toEqual(["Great taste, bad price", "Love the taste"]);
+    const page2 = await call(app, "acmeViewer", T, "GET", `/api/v1/TextResponses/VerbatimShort?${base}&pageSize=2&page=2`);
+    expect(page2.body.value.map((v: { text: string }) => v.text)).toEqual(["Too expensive for me", "Great value for money"]);
+    expect((await call(app, "acmeViewer", T, "GET", `/api/v1/TextResponses/VerbatimCount?${base}&search=taste`)).body.count).toBe(2);
+    expect((await call(app, "acmeViewer", T, "GET", `/api/v1/TextResponses/VerbatimShortCount?${base}&filters=${enc({ regionIds: [1] })}`)).body.count).toBe(3);
+    expect((await call(app, "acmeViewer", T, "GET", `/api/v1/TextResponses/VerbatimCount?${base}&search=${encodeURIComponent("100%")}`)).body.count).toBe(0);
+    expect((await call(app, "acmeViewer", T, "GET", `/api/v1/TextResponses/Verbatim?${base}&pageSize=500`)).status).toBe(400);
+    expect((await call(app, "globexAdmin", 2001, "GET", `/api/v1/TextResponses/Verbatim?${base}`)).status).toBe(404);
+  });
+});

@@ -8,6 +8,8 @@ import { addRoute, commonErrors, errors, type RouteContext } from "../../openapi
 import { ApiError } from "../../errors.ts";
 import { parseFilters } from "./filters.ts";
 import * as svc from "./results.service.ts";
+import * as analysis from "./analysis.service.ts";
+import * as verbatims from "./verbatims.service.ts";
 
 const KeyParams = z.object({
   key: z
@@ -135,6 +137,110 @@ const Descriptions = z
   })
   .openapi("StandardQuestionDescriptions");
 
+const Curves = z.object({
+  price: z.array(z.number()),
+  tooCheap: z.array(z.number()),
+  cheap: z.array(z.number()),
+  expensive: z.array(z.number()),
+  tooExpensive: z.array(z.number()),
+  notCheap: z.array(z.number()),
+  notExpensive: z.array(z.number()),
+  trial: z.array(z.number()).optional(),
+  revenue: z.array(z.number()).optional(),
+});
+const PricePoint = z.object({ price: z.number(), trial: z.number(), revenue: z.number() });
+const Price = z
+  .object({
+    projectId: z.number().int(),
+    currencyCode: z.string().nullable(),
+    currencySymbol: z.string().nullable(),
+    tooltips: z.object({ optimal: z.string(), indifferent: z.string(), acceptable: z.string() }),
+    value: z.array(
+      z.object({
+        testOptionId: z.number().int().nullable(),
+        conceptText: z.string().nullable(),
+        n: z.number().int(),
+        invalid: z.number().int().describe("Respondents whose prices were not too cheap < bargain < expensive < too expensive"),
+        pmc: z.number().nullable().describe("Point of marginal cheapness"),
+        pme: z.number().nullable().describe("Point of marginal expensiveness"),
+        ipp: z.number().nullable().describe("Indifference price point"),
+        opp: z.number().nullable().describe("Optimal price point"),
+        acceptableRange: z.tuple([z.number(), z.number()]).nullable(),
+        interpolation: z.literal("linear"),
+        trialOptimal: PricePoint.nullable(),
+        revenueOptimal: PricePoint.nullable(),
+        curves: Curves.nullable(),
+      }),
+    ),
+  })
+  .openapi("PriceSensitivityResults");
+const Reach = z
+  .object({
+    projectId: z.number().int(),
+    respondents: z.number().int(),
+    reachDepth: z.number().int(),
+    items: z.array(z.object({ optionId: z.number().int(), name: z.string(), reach: z.number() })),
+    byK: z.array(
+      z.object({
+        k: z.number().int(),
+        method: z.enum(["exhaustive", "greedy"]),
+        evaluated: z.number(),
+        sets: z.array(z.object({ items: z.array(z.string()), optionIds: z.array(z.number().int()), reach: z.number(), frequency: z.number() })),
+      }),
+    ),
+  })
+  .openapi("MarketReachResults");
+const Waves = z
+  .object({
+    projectId: z.number().int(),
+    waveKind: z.enum(["wave", "weekSinceLaunch"]),
+    confidence: z.number().int(),
+    waves: z.array(
+      z.object({
+        wave: z.number().int(),
+        from: z.string().nullable(),
+        to: z.string().nullable(),
+        respondents: z.number().int(),
+        measures: z.array(z.object({ standardQuestionId: z.number().int(), title: z.string(), results: z.array(Measure) })),
+      }),
+    ),
+  })
+  .openapi("WaveData");
+const Theme = z.object({ id: z.number().int(), name: z.string(), sentiment: z.string().nullable() });
+const VerbatimPage = z
+  .object({
+    projectId: z.number().int(),
+    projectQuestionId: z.number().int(),
+    page: z.number().int(),
+    pageSize: z.number().int(),
+    value: z.array(
+      z.object({
+        id: z.number().int(),
+        responseText: z.string(),
+        translatedText: z.string().nullable(),
+        languageCode: z.string().nullable(),
+        sentiment: z.string().nullable(),
+        sentimentScore: z.number().nullable(),
+        testOptionId: z.number().int().nullable(),
+        regionId: z.number().int(),
+        createdAt: z.string(),
+        weight: z.number(),
+        themes: z.array(Theme),
+      }),
+    ),
+  })
+  .openapi("VerbatimPage");
+const VerbatimShortPage = z
+  .object({
+    projectId: z.number().int(),
+    projectQuestionId: z.number().int(),
+    page: z.number().int(),
+    pageSize: z.number().int(),
+    value: z.array(z.object({ id: z.number().int(), text: z.string(), testOptionId: z.number().int().nullable(), sentiment: z.string().nullable() })),
+  })
+  .openapi("VerbatimShortPage");
+const VerbatimCount = z.object({ projectId: z.number().int(), projectQuestionId: z.number().int(), count: z.number().int() }).openapi("VerbatimCount");
+
 const ok = <T extends z.ZodType>(schema: T, description: string) => ({ 200: { description, content: { "application/json": { schema } } } });
 const query = (c: RouteContext) => c.req.valid("query" as never) as Record<string, string | undefined>;
 
@@ -228,6 +334,72 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
   responses("DemographicsResults", "Who answered", "Weighted shares of each demographic (system question) option among the filtered respondents.", {}, Demographics, (c, id) =>
     svc.demographicsResults(db, c.get("ctx"), id, parseFilters(query(c).filters)),
   );
+
+  responses("PriceSensitivityResults", "Van Westendorp price sensitivity per test option", "The four weighted curves (too cheap, cheap, expensive, too expensive) and their crossings by linear interpolation between observed prices: optimal (OPP), indifference (IPP), and the acceptable range from the point of marginal cheapness (PMC) to that of marginal expensiveness (PME); respondents whose prices are out of order are left out and counted; the Newton-Miller-Smith trial and revenue optima where purchase intent was asked; SPEC 9's tooltips.", {}, Price, (c, id) =>
+    analysis.priceSensitivityResults(db, c.get("ctx"), id, parseFilters(query(c).filters)),
+  );
+  responses(
+    "MarketReachResults",
+    "TURF market reach",
+    "Weighted reach (share accepting at least the set-up's depth of a set's items) and frequency (mean number accepted) of the best item sets of each size up to the set-up's largest, exhaustive where C(n, k) allows and greedy beyond; ties broken by frequency; each item's own reach.",
+    { top: int("top", "Sets per size, default 10").optional() },
+    Reach,
+    (c, id) => analysis.marketReachResults(db, c.get("ctx"), id, parseFilters(query(c).filters), { top: query(c).top ? Number(query(c).top) : undefined }),
+  );
+  responses(
+    "WaveData",
+    "Top-2-box per wave",
+    "The weighted top-2-box per measure and test option in each wave (trackers) or week since launch (NPD), with the wave's dates and respondents.",
+    { confidence: z.enum(["90", "95", "99"]).optional().openapi({ param: { name: "confidence", in: "query" }, description: "Confidence level, default 95" }) },
+    Waves,
+    (c, id) => analysis.waveData(db, c.get("ctx"), id, parseFilters(query(c).filters), query(c).confidence ? (Number(query(c).confidence) as 90 | 95 | 99) : 95),
+  );
+
+  const verbatimQuery = z.object({
+    projectId: int("projectId", "The project"),
+    projectQuestionId: int("projectQuestionId", "The open question"),
+    filters: FiltersParam,
+    testOptionId: int("testOptionId", "One test option's answers").optional(),
+    search: z.string().max(200).optional().openapi({ param: { name: "search", in: "query" }, description: "Words the answer contains (case-insensitive)" }),
+    themeId: int("themeId", "Answers coded with this theme").optional(),
+    sentiment: z.enum(["Positive", "Neutral", "Negative", "Mixed"]).optional().openapi({ param: { name: "sentiment", in: "query" }, description: "Answers with this sentiment" }),
+    page: int("page", "From 1, default 1").optional(),
+    pageSize: int("pageSize", `Default ${verbatims.VERBATIM_PAGE_SIZE}, at most ${verbatims.VERBATIM_MAX_PAGE_SIZE}`).optional(),
+  });
+  const vq = (c: RouteContext): verbatims.VerbatimQuery => {
+    const x = query(c);
+    return {
+      projectId: Number(x.projectId),
+      projectQuestionId: Number(x.projectQuestionId),
+      filters: parseFilters(x.filters),
+      testOptionId: x.testOptionId ? Number(x.testOptionId) : null,
+      search: x.search ?? null,
+      themeId: x.themeId ? Number(x.themeId) : null,
+      sentiment: x.sentiment ?? null,
+      page: x.page ? Number(x.page) : undefined,
+      pageSize: x.pageSize ? Number(x.pageSize) : undefined,
+    };
+  };
+  const text = (name: string, summary: string, schema: z.ZodType, fn: (c: RouteContext) => Promise<unknown>) =>
+    addRoute(
+      app,
+      {
+        access: access.viewer,
+        method: "get",
+        path: `/api/v1/TextResponses/${name}`,
+        tags: ["TextResponses"],
+        operationId: `TextResponses_${name}`,
+        summary,
+        description: `${summary}: the filtered respondents' answers to one open question, newest first.`,
+        request: { query: verbatimQuery },
+        responses: { ...ok(schema, summary), ...commonErrors, 404: errors[404] },
+      },
+      async (c) => c.json((await fn(c)) as never, 200),
+    );
+  text("Verbatim", "Open answers with their themes and sentiment", VerbatimPage, (c) => verbatims.verbatim(db, c.get("ctx"), vq(c)));
+  text("VerbatimCount", "How many open answers", VerbatimCount, (c) => verbatims.verbatimCount(db, c.get("ctx"), vq(c)));
+  text("VerbatimShort", "Open answers, short form", VerbatimShortPage, (c) => verbatims.verbatimShort(db, c.get("ctx"), vq(c)));
+  text("VerbatimShortCount", "How many open answers (short list)", VerbatimCount, (c) => verbatims.verbatimCount(db, c.get("ctx"), vq(c)));
 
   addRoute(
     app,
