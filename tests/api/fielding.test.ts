@@ -255,3 +255,14 @@ describe("the fielding calls through the API", () => {
     expect(counts.body.texts).toBeGreaterThan(10);
   });
 });
+
+test("processing stores the drivers of purchase intent (RegressionScores)", async () => {
+  const rows = await tdb.db<{ n: number; total: number }[]>`
+    select count(*)::int as n, sum(importance)::float8 as total from regression_scores
+    where project_id = (select project_id from project_survey_sessions group by project_id order by count(*) desc limit 1) and test_option_id is null`;
+  expect(rows[0]!.n, "one score per other measure").toBeGreaterThan(2);
+  expect(rows[0]!.total).toBeCloseTo(1, 6);
+  const viewer = await call(app, "acmeViewer", T, "GET", `/api/v1/RegressionScores?$filter=outcomeStandardQuestionId eq 3&$top=1`);
+  expect(viewer.status).toBe(200);
+  expect(viewer.body.value.length).toBe(1);
+});

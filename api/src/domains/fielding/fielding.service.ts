@@ -20,6 +20,7 @@ import { closeProjectSurvey, recordStatusChange, SERVICES_USER_ID, systemCtx } f
 import * as lifecycleSql from "../lifecycle/lifecycle.sql.ts";
 import { startDueSchedules, weekSinceLaunch } from "../scheduling/scheduling.service.ts";
 import { buildDefinition } from "./definition.ts";
+import { computeDrivers } from "../results/drivers.service.ts";
 import { afterPage, answerKey, assignTestOptions, hash32, pages, seeded, validatePage, type Answers, type Page, type SurveyDefinition } from "./engine.ts";
 import * as q from "./fielding.sql.ts";
 import { answerPage, makePerson, type Margins } from "./simulate.ts";
@@ -527,6 +528,8 @@ export async function processRun(db: Db, runId: number, opts: { reprocess?: bool
     if (opts.failAfterIngest) throw new Error("processing interrupted (fault injection)");
     const weighting = await weightRun(tx, run);
     if (weighting) await q.setWeighting(tx, run.id, weighting);
+    // The drivers of purchase intent, on every processed respondent of the project so far.
+    await computeDrivers(tx, run.definition.projectId);
     if (run.surveyStatusId === SURVEY_STATUS.ErrorProcessing) await q.setRunStatus(tx, run.id, SURVEY_STATUS.Closed, null);
     await q.setRunStatus(tx, run.id, SURVEY_STATUS.Closed, "processed_at");
     const pending = await q.otherRunsPending(tx, run.definition.projectId, run.id);
