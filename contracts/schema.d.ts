@@ -3047,6 +3047,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/Projects({key})/ExportCsv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The respondents' data as CSV
+         * @description One row per filtered respondent: id, region, survey run, panel, weight, completion time, week, demographics, then every question's answer (per test option for the test loop; a multiple choice lists its options separated by semicolons). RFC 4180; cells that a spreadsheet would run as formulas are prefixed with '.
+         */
+        get: operations["Projects_ExportCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/ExportExcel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The results as an Excel workbook
+         * @description A Summary sheet with the weighted top-2-box, base and benchmark difference of every measure and test option (the figures QualResults answers for the same filters and benchmark; * marks a significant difference), a sheet per saved segment (includeAllSegments) and per project group segment (includeGroupSegments), Demographics, and the respondents' Data. segmentId applies a saved segment's filters.
+         */
+        get: operations["Projects_ExportExcel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/StandardQuestions/StandardQuestionDescription": {
         parameters: {
             query?: never;
@@ -16548,6 +16588,78 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["VerbatimCount"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Projects_ExportCsv: {
+        parameters: {
+            query?: {
+                /** @description The response filter object (ResponseFilter) as JSON */
+                filters?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file */
+            200: {
+                headers: {
+                    /** @description attachment; filename=... */
+                    "content-disposition": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Projects_ExportExcel: {
+        parameters: {
+            query?: {
+                /** @description The response filter object (ResponseFilter) as JSON */
+                filters?: string;
+                /** @description A saved segment whose filters apply */
+                segmentId?: string;
+                /** @description A summary sheet per saved segment */
+                includeAllSegments?: "true" | "false";
+                /** @description A summary sheet per project group segment */
+                includeGroupSegments?: "true" | "false";
+                /** @description The benchmark the summary compares with */
+                benchmarkTypeId?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workbook */
+            200: {
+                headers: {
+                    /** @description attachment; filename=... */
+                    "content-disposition": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -301,3 +301,47 @@ describe("price sensitivity, market reach, waves and verbatims", () => {
     expect((await call(app, "globexAdmin", 2001, "GET", `/api/v1/TextResponses/Verbatim?${base}`)).status).toBe(404);
   });
 });
+
+describe("exports", () => {
+  test("ExportCsv: one row per filtered respondent, answers per test option, multiple choices joined", async () => {
+    const res = await app.request(`/api/v1/Projects(${P})/ExportCsv`, { headers: { authorization: "Bearer acmeViewer", clientId: String(T) } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-disposition")).toBe('attachment; filename="Results-by-hand.csv"');
+    const lines = (await res.text()).trim().split("\r\n");
+    const header = lines[0]!.split(",");
+    expect(header.slice(0, 7)).toEqual(["Respondent", "Region", "Survey run", "Panel", "Weight", "Completed", "Week"]);
+    expect(header).toContain("Gender");
+    expect(header).toContain("Likability [A]");
+    expect(lines.length).toBe(5);
+    const s4 = lines.find((l) => l.includes("Customer"))!;
+    expect(s4).toContain("One; Two");
+    const nz = await app.request(`/api/v1/Projects(${P})/ExportCsv?filters=${enc({ regionIds: [1] })}`, { headers: { authorization: "Bearer acmeViewer", clientId: String(T) } });
+    expect((await nz.text()).trim().split("\r\n").length).toBe(4);
+    const other = await app.request(`/api/v1/Projects(${P})/ExportCsv`, { headers: { authorization: "Bearer globexAdmin", clientId: "2001" } });
+    expect(other.status).toBe(404);
+  });
+  test("CSV cells are quoted and never run as formulas", async () => {
+    const { csvCell } = await import("../../api/src/domains/results/exports.service.ts");
+    expect(csvCell('say "hi", ok')).toBe('"say ""hi"", ok"');
+    expect(csvCell("=HYPERLINK(1)")).toBe("'=HYPERLINK(1)");
+    expect(csvCell(-1.5)).toBe("-1.5");
+    expect(csvCell(null)).toBe("");
+  });
+  test("ExportExcel: the summary cells equal QualResults' figures", async () => {
+    const res = await app.request(`/api/v1/Projects(${P})/ExportExcel?benchmarkTypeId=3`, { headers: { authorization: "Bearer acmeViewer", clientId: String(T) } });
+    expect(res.status).toBe(200);
+    const ExcelJS = (await import("exceljs")).default;
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load((await res.arrayBuffer()) as never);
+    expect(wb.worksheets.map((w) => w.name)).toEqual(["Summary", "Demographics", "Data"]);
+    const ws = wb.getWorksheet("Summary")!;
+    const header = (ws.getRow(1).values as unknown[]).slice(1);
+    const row = ws.getRow(2);
+    expect(row.getCell(1).value).toBe("Likability");
+    const api = (await call(app, "acmeViewer", T, "GET", `/api/v1/Responses/QualResults?projectId=${P}&benchmarkTypeId=3`)).body;
+    const a = api.measures[0].results.find((x: { testOptionId: number }) => x.testOptionId === A);
+    expect(row.getCell(header.indexOf("A top-2-box") + 1).value).toBe(a.top2);
+    expect(row.getCell(header.indexOf("A n") + 1).value).toBe(a.n);
+    expect(wb.getWorksheet("Data")!.rowCount).toBe(5);
+  });
+});

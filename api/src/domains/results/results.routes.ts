@@ -10,6 +10,7 @@ import { parseFilters } from "./filters.ts";
 import * as svc from "./results.service.ts";
 import * as analysis from "./analysis.service.ts";
 import * as verbatims from "./verbatims.service.ts";
+import * as exportsSvc from "./exports.service.ts";
 
 const KeyParams = z.object({
   key: z
@@ -400,6 +401,69 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
   text("VerbatimCount", "How many open answers", VerbatimCount, (c) => verbatims.verbatimCount(db, c.get("ctx"), vq(c)));
   text("VerbatimShort", "Open answers, short form", VerbatimShortPage, (c) => verbatims.verbatimShort(db, c.get("ctx"), vq(c)));
   text("VerbatimShortCount", "How many open answers (short list)", VerbatimCount, (c) => verbatims.verbatimCount(db, c.get("ctx"), vq(c)));
+
+  const file = (type: string, description: string) => ({
+    200: {
+      description,
+      headers: z.object({ "content-disposition": z.string().describe("attachment; filename=...") }),
+      content: { [type]: { schema: z.string().openapi({ format: "binary" }) } },
+    },
+  });
+  const attachment = (fileName: string) => `attachment; filename="${fileName}"`;
+  addRoute(
+    app,
+    {
+      access: access.viewer,
+      method: "get",
+      path: "/api/v1/Projects/{key}/ExportCsv",
+      tags: ["Projects"],
+      operationId: "Projects_ExportCsv",
+      summary: "The respondents' data as CSV",
+      description: "One row per filtered respondent: id, region, survey run, panel, weight, completion time, week, demographics, then every question's answer (per test option for the test loop; a multiple choice lists its options separated by semicolons). RFC 4180; cells that a spreadsheet would run as formulas are prefixed with '.",
+      request: { params: KeyParams, query: z.object({ filters: FiltersParam }) },
+      responses: { ...file("text/csv", "The CSV file"), ...commonErrors, 404: errors[404] },
+    },
+    async (c) => {
+      const r = await exportsSvc.exportCsv(db, c.get("ctx"), keyOf(c), parseFilters(query(c).filters));
+      return c.body(r.body, 200, { "content-type": "text/csv; charset=utf-8", "content-disposition": attachment(r.fileName) });
+    },
+  );
+  const flag = (name: string, description: string) => z.enum(["true", "false"]).optional().openapi({ param: { name, in: "query" }, description });
+  addRoute(
+    app,
+    {
+      access: access.viewer,
+      method: "get",
+      path: "/api/v1/Projects/{key}/ExportExcel",
+      tags: ["Projects"],
+      operationId: "Projects_ExportExcel",
+      summary: "The results as an Excel workbook",
+      description: "A Summary sheet with the weighted top-2-box, base and benchmark difference of every measure and test option (the figures QualResults answers for the same filters and benchmark; * marks a significant difference), a sheet per saved segment (includeAllSegments) and per project group segment (includeGroupSegments), Demographics, and the respondents' Data. segmentId applies a saved segment's filters.",
+      request: {
+        params: KeyParams,
+        query: z.object({
+          filters: FiltersParam,
+          segmentId: int("segmentId", "A saved segment whose filters apply").optional(),
+          includeAllSegments: flag("includeAllSegments", "A summary sheet per saved segment"),
+          includeGroupSegments: flag("includeGroupSegments", "A summary sheet per project group segment"),
+          benchmarkTypeId: int("benchmarkTypeId", "The benchmark the summary compares with").optional(),
+        }),
+      },
+      responses: { ...file("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", "The workbook"), ...commonErrors, 404: errors[404] },
+    },
+    async (c) => {
+      const x = query(c);
+      const r = await exportsSvc.exportExcel(db, c.get("ctx"), {
+        projectId: keyOf(c),
+        filters: parseFilters(x.filters),
+        segmentId: x.segmentId ? Number(x.segmentId) : null,
+        includeAllSegments: x.includeAllSegments === "true",
+        includeGroupSegments: x.includeGroupSegments === "true",
+        benchmarkTypeId: x.benchmarkTypeId ? Number(x.benchmarkTypeId) : null,
+      });
+      return c.body(r.body as never, 200, { "content-type": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", "content-disposition": attachment(r.fileName) });
+    },
+  );
 
   addRoute(
     app,
