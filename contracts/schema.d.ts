@@ -3107,6 +3107,266 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/ProjectGroups/Templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Templates to start a project group from
+         * @description The client's usage-and-attitude seed projects (framework 3998).
+         */
+        get: operations["ProjectGroups_Templates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ProjectGroups({key})/CreateNewVersion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a new version of a project group
+         * @description The next version, with the active version's questions and segments copied; it becomes the active one.
+         */
+        post: operations["ProjectGroups_CreateNewVersion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ProjectGroups({key})/SyncSegmentSurveySessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Assign respondents to the group's segments
+         * @description Every segment of the active version gets exactly the respondents its definition selects across the group's projects.
+         */
+        post: operations["ProjectGroups_SyncSegmentSurveySessions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ProjectGroups({key})/GenerateSegments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate the group's segments
+         * @description One segment per option of each segmentation question (position 9) of the active version (else one per age group), replacing the generated ones and keeping those made by hand; then the respondents are assigned.
+         */
+        post: operations["ProjectGroups_GenerateSegments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ProjectGroups({key})/ProjectGroupSegmentCounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Respondents per segment
+         * @description Count and weight of the filtered respondents in each segment (splitByIds: only these), optionally broken down by a demographic question's options (breakdownBy: a system question id).
+         */
+        get: operations["ProjectGroups_ProjectGroupSegmentCounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ProjectGroups({key})/Benchmarks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The benchmarks a project group reads against
+         * @description The norms of the group's newest project (Projects Benchmarks).
+         */
+        get: operations["ProjectGroups_Benchmarks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ProjectGroupSegments/BulkUpdate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change several segments at once
+         * @description Name, description, colour, order, category flag and definition of segments of one project group, in one transaction.
+         */
+        post: operations["ProjectGroupSegments_BulkUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ProjectGroupVersions({key})/DeleteSegments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete a version's segments
+         * @description All the version's segments, or those listed, with their respondent assignments.
+         */
+        post: operations["ProjectGroupVersions_DeleteSegments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Responses/WeightSumGroup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Respondents and weights across a project group
+         * @description WeightSum for each project of the group, and their totals.
+         */
+        get: operations["Responses_WeightSumGroup"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Responses/QualResultsGroup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Top-2-box across a project group
+         * @description Weighted top-2-box per measure for the whole group and for each project (test options pooled), each project tested against the others.
+         */
+        get: operations["Responses_QualResultsGroup"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/TextResponses/VerbatimGroup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open answers across a project group
+         * @description The group's projects' answers to the question, newest first, paged.
+         */
+        get: operations["TextResponses_VerbatimGroup"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/TextResponses/VerbatimCountGroup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How many open answers across a project group
+         * @description The count VerbatimGroup pages through.
+         */
+        get: operations["TextResponses_VerbatimCountGroup"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects/CreateUsageAndAttitudeSeedProject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a usage-and-attitude seed project for a group
+         * @description A Draft project with framework 3998 (Usage and attitude seeding) in the group's active version, asking the version's questions; it is then authored, submitted and fielded like any project.
+         */
+        post: operations["Projects_CreateUsageAndAttitudeSeedProject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/Clients/$count": {
         parameters: {
             query?: never;
@@ -9841,6 +10101,142 @@ export interface components {
                 isPriceSensitivity: boolean;
                 isAddOn: boolean;
             }[];
+        };
+        ProjectGroupTemplates: {
+            value: {
+                projectId: number;
+                projectName: string;
+                clientId: number;
+                projectGroupVersionId: number | null;
+                questions: number;
+            }[];
+        };
+        CreateNewVersionResult: {
+            projectGroupId: number;
+            projectGroupVersionId: number;
+            versionNumber: number;
+        };
+        CreateNewVersion: {
+            name?: string;
+        };
+        SyncSegmentSurveySessionsResult: {
+            projectGroupId: number;
+            projectGroupVersionId: number;
+            projects: number;
+            segments: {
+                projectGroupSegmentId: number;
+                name: string;
+                sessions: number;
+            }[];
+        };
+        ProjectGroupSegmentCounts: {
+            projectGroupId: number;
+            breakdownBy: number | null;
+            segments: {
+                projectGroupSegmentId: number;
+                name: string;
+                rows: {
+                    breakdownOptionId: number | null;
+                    count: number;
+                    weight: number;
+                }[];
+            }[];
+        };
+        ProjectGroupBenchmarks: {
+            projectGroupId: number;
+            value: {
+                [key: string]: unknown;
+            }[];
+        };
+        ProjectGroupSegmentsBulkUpdateResult: {
+            value: {
+                id: number;
+                name: string;
+                description: string | null;
+                color: string | null;
+                sortOrder: number;
+                isCategorySegment: boolean;
+                definition?: unknown;
+            }[];
+        };
+        ProjectGroupSegmentsBulkUpdate: {
+            segments: {
+                id: number;
+                name?: string;
+                description?: string | null;
+                color?: string | null;
+                sortOrder?: number;
+                isCategorySegment?: boolean;
+                definition?: components["schemas"]["ProjectGroupSegmentDefinition"];
+            }[];
+        };
+        ProjectGroupSegmentDefinition: {
+            systemQuestionOptionIds?: number[];
+            answers?: {
+                questionText: string;
+                optionTexts: string[];
+            }[];
+        };
+        DeleteSegmentsResult: {
+            projectGroupVersionId: number;
+            deleted: number[];
+        };
+        DeleteSegments: {
+            ids?: number[];
+        };
+        WeightSumGroup: {
+            projectGroupId: number;
+            count: number;
+            weight: number;
+            projects: {
+                projectId: number;
+                count: number;
+                weight: number;
+                nEff: number;
+                deff: number;
+            }[];
+        };
+        QualResultsGroup: {
+            projectGroupId: number;
+            confidence: number;
+            projectIds: number[];
+            measures: {
+                standardQuestionId: number;
+                title: string;
+                /** @description The group's figure (a QualResults measure) */
+                group: {
+                    [key: string]: unknown;
+                };
+                /** @description Each project's figure, projectId set */
+                projects: {
+                    [key: string]: unknown;
+                }[];
+            }[];
+        };
+        VerbatimGroupPage: {
+            projectGroupId: number;
+            questionId: number;
+            page: number;
+            pageSize: number;
+            value: {
+                [key: string]: unknown;
+            }[];
+        };
+        VerbatimGroupCount: {
+            projectGroupId: number;
+            questionId: number;
+            count: number;
+        };
+        CreateUsageAndAttitudeSeedProjectResult: {
+            projectId: number;
+            projectGroupId: number;
+            projectGroupVersionId: number;
+            questions: number;
+        };
+        CreateUsageAndAttitudeSeedProject: {
+            projectGroupId: number;
+            projectName: string;
+            regionIds?: number[];
         };
         ClientsCollection: {
             "@odata.count"?: number;
@@ -16692,6 +17088,409 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+        };
+    };
+    ProjectGroups_Templates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Templates to start a project group from */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectGroupTemplates"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    ProjectGroups_CreateNewVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ProjectGroups key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateNewVersion"];
+            };
+        };
+        responses: {
+            /** @description Start a new version of a project group */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateNewVersionResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    ProjectGroups_SyncSegmentSurveySessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ProjectGroups key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Assign respondents to the group's segments */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SyncSegmentSurveySessionsResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    ProjectGroups_GenerateSegments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ProjectGroups key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Generate the group's segments */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SyncSegmentSurveySessionsResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    ProjectGroups_ProjectGroupSegmentCounts: {
+        parameters: {
+            query?: {
+                /** @description The response filter object (ResponseFilter) as JSON */
+                filters?: string;
+                /** @description A system question id */
+                breakdownBy?: string;
+                /** @description Segment ids as [1,2] */
+                splitByIds?: string;
+            };
+            header?: never;
+            path: {
+                /** @description ProjectGroups key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Respondents per segment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectGroupSegmentCounts"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    ProjectGroups_Benchmarks: {
+        parameters: {
+            query?: {
+                /** @description Regions as [1,2] */
+                regionIds?: string;
+            };
+            header?: never;
+            path: {
+                /** @description ProjectGroups key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The benchmarks a project group reads against */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectGroupBenchmarks"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    ProjectGroupSegments_BulkUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectGroupSegmentsBulkUpdate"];
+            };
+        };
+        responses: {
+            /** @description Change several segments at once */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectGroupSegmentsBulkUpdateResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    ProjectGroupVersions_DeleteSegments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ProjectGroupVersions key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DeleteSegments"];
+            };
+        };
+        responses: {
+            /** @description Delete a version's segments */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteSegmentsResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    Responses_WeightSumGroup: {
+        parameters: {
+            query: {
+                /** @description The project group */
+                projectGroupId: string;
+                /** @description The response filter object (ResponseFilter) as JSON */
+                filters?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Respondents and weights across a project group */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WeightSumGroup"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    Responses_QualResultsGroup: {
+        parameters: {
+            query: {
+                /** @description The project group */
+                projectGroupId: string;
+                /** @description The response filter object (ResponseFilter) as JSON */
+                filters?: string;
+                /** @description Default 95 */
+                confidence?: "90" | "95" | "99";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Top-2-box across a project group */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QualResultsGroup"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    TextResponses_VerbatimGroup: {
+        parameters: {
+            query: {
+                /** @description The project group */
+                projectGroupId: string;
+                /** @description The open question (matched by its text in each project) */
+                questionId: string;
+                /** @description The response filter object (ResponseFilter) as JSON */
+                filters?: string;
+                /** @description From 1 */
+                page?: string;
+                /** @description Default 20, at most 200 */
+                pageSize?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Open answers across a project group */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerbatimGroupPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    TextResponses_VerbatimCountGroup: {
+        parameters: {
+            query: {
+                /** @description The project group */
+                projectGroupId: string;
+                /** @description The open question (matched by its text in each project) */
+                questionId: string;
+                /** @description The response filter object (ResponseFilter) as JSON */
+                filters?: string;
+                /** @description From 1 */
+                page?: string;
+                /** @description Default 20, at most 200 */
+                pageSize?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many open answers across a project group */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerbatimGroupCount"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    Projects_CreateUsageAndAttitudeSeedProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateUsageAndAttitudeSeedProject"];
+            };
+        };
+        responses: {
+            /** @description Create a usage-and-attitude seed project for a group */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateUsageAndAttitudeSeedProjectResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     Clients_count: {

@@ -18,6 +18,7 @@ import { registerSchedulingRoutes } from "./scheduling/scheduling.routes.ts";
 import { registerFieldingRoutes } from "./fielding/fielding.routes.ts";
 import { registerRespondentRoutes } from "./fielding/respondent.routes.ts";
 import { registerResultsRoutes } from "./results/results.routes.ts";
+import { registerGroupRoutes } from "./groups/groups.routes.ts";
 
 export function registerDomainRoutes(app: App, deps: AppDeps): void {
   registerUserRoutes(app, deps);
@@ -37,4 +38,5 @@ export function registerDomainRoutes(app: App, deps: AppDeps): void {
   registerFieldingRoutes(app, deps);
   registerRespondentRoutes(app, deps);
   registerResultsRoutes(app, deps);
+  registerGroupRoutes(app, deps);
 }
