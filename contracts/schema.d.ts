@@ -3367,6 +3367,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/CommandRunner/TestNotification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test notification
+         * @description Raises a notification (default type UserAddedToTeam) for a user: its row and its realtime event on user-{id}. Runs as a queued job; answers its id.
+         */
+        post: operations["CommandRunner_TestNotification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CommandRunner/TestNextSchedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What the scheduler would start
+         * @description A dry run of the scheduler: the waves due by today (ToRun) and the next scheduled date. Changes nothing. Runs as a queued job; answers its id.
+         */
+        post: operations["CommandRunner_TestNextSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CommandRunner/TestCreateNextSchedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start the due waves now
+         * @description Runs the scheduler's step now (charges and starts the waves due by today), then the fielding tick (their survey runs are created and launched; the simulated panel answers). Runs as a queued job; answers its id.
+         */
+        post: operations["CommandRunner_TestCreateNextSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CommandRunner/SyncDemoData": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Seed the demo data when missing
+         * @description The demo clients and logins, and the demo projects fielded by the simulated panel, when they are missing (development; refused in production). Runs as a queued job; answers its id.
+         */
+        post: operations["CommandRunner_SyncDemoData"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/Clients/$count": {
         parameters: {
             query?: never;
@@ -10238,6 +10318,25 @@ export interface components {
             projectName: string;
             regionIds?: number[];
         };
+        CommandStarted: {
+            /** @description Follow it on the websocket channel job-{jobId} */
+            jobId: string;
+            command: string;
+        };
+        TestNotification: {
+            userId: number;
+            /** @enum {string} */
+            type?: "SurveySubmittedForApproval" | "SurveyApproved" | "SurveyApprovalDeclined" | "ProjectSentOutForSurvey" | "ProjectReady" | "PasswordReset" | "UserAddedToTeam" | "CustomPanelProjectReadyForSurvey" | "ScheduleBlocked" | "ProjectShared";
+            title?: string;
+            body?: string;
+        };
+        TestNextSchedule: {
+            today?: string;
+        };
+        TestCreateNextSchedule: {
+            today?: string;
+        };
+        SyncDemoData: Record<string, never>;
         ClientsCollection: {
             "@odata.count"?: number;
             "@odata.nextLink"?: string;
@@ -17484,6 +17583,122 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CreateUsageAndAttitudeSeedProjectResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    CommandRunner_TestNotification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TestNotification"];
+            };
+        };
+        responses: {
+            /** @description Queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommandStarted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    CommandRunner_TestNextSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TestNextSchedule"];
+            };
+        };
+        responses: {
+            /** @description Queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommandStarted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    CommandRunner_TestCreateNextSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TestCreateNextSchedule"];
+            };
+        };
+        responses: {
+            /** @description Queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommandStarted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    CommandRunner_SyncDemoData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SyncDemoData"];
+            };
+        };
+        responses: {
+            /** @description Queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommandStarted"];
                 };
             };
             400: components["responses"]["BadRequest"];

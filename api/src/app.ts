@@ -14,6 +14,8 @@ import { registerEntityRoutes } from "./entities/routes.ts";
 import { registerAuthRoutes, type AuthRouteDeps } from "./auth/auth.routes.ts";
 import { registerDomainRoutes } from "./domains/index.ts";
 import { registerSharedResponses } from "./openapi.ts";
+import type { Queue } from "./jobs/queue.ts";
+import type { MiddlewareHandler } from "hono";
 import type { FileStorage } from "./storage/storage.ts";
 import { outboxMailer, type Mailer } from "./email/mailer.ts";
 
@@ -45,6 +47,8 @@ export interface AppDeps {
   mailer?: Mailer;
   /** Where uploaded files live (storage/); absent: the file calls answer 503. */
   storage?: FileStorage;
+  /** The job queue (pg-boss): actions that start background work enqueue on it; absent, they answer 503. */
+  queue?: Queue;
   /** One line per request; off in tests. */
   log?: (line: string) => void;
 }
@@ -128,10 +132,13 @@ export function newApp(deps: AppDeps): App {
   registerSharedResponses(app);
 
   // Every /api/v1 call needs a signed-in user (DESIGN.md): authenticate before any handler.
-  app.use("/api/v1/*", async (c, next) => {
+  const signIn: MiddlewareHandler<AppEnv> = async (c, next) => {
     c.set("ctx", await deps.authenticate(c));
     await next();
-  });
+  };
+  app.use("/api/v1/*", signIn);
+  // The admin command runner (SPEC 7) sits beside the OData API, staff only.
+  app.use("/api/CommandRunner/*", signIn);
 
   if (deps.auth) registerAuthRoutes(app, deps.auth, deps.mailer ?? outboxMailer(deps.db, { publicUrl: deps.publicUrl }));
   // Domain routes first: their literal paths (/Users/Me, /Projects/{key}/Submit) must win over the

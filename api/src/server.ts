@@ -67,6 +67,7 @@ const storage = storageFromEnv(process.env, { dataDir: cfg.dataDir, signingKey: 
 if (!cfg.production) log(`file storage: ${storage.kind === "s3" ? "S3" : "local disk"}`);
 const app = newApp({
   db,
+  queue,
   mailer,
   registry,
   authenticate: bearerAuthenticate(key),

@@ -1,7 +1,7 @@
 // The app under test with a stand-in for sign-in: a bearer token names one of the fixture users
 // and the clientId header chooses the client. Membership and role are checked by the database as
 // in production (app_enter); only the token check is replaced here.
-import { newApp, type App } from "../../api/src/app.ts";
+import { newApp, type App, type AppDeps } from "../../api/src/app.ts";
 import type { Principal, RequestCtx } from "../../api/src/access/principal.ts";
 import { registry } from "../../api/src/entities/index.ts";
 import { ApiError } from "../../api/src/errors.ts";
@@ -33,8 +33,9 @@ export const PRINCIPALS: Record<string, Principal> = {
   globexAdmin: { userId: 9006, isStaff: false, isSuperAdmin: false },
 };
 
-export function testApp(db: Db): App {
+export function testApp(db: Db, extra: Partial<AppDeps> = {}): App {
   return newApp({
+    ...extra,
     db,
     registry,
     storage: testStorage,

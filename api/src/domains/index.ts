@@ -19,6 +19,7 @@ import { registerFieldingRoutes } from "./fielding/fielding.routes.ts";
 import { registerRespondentRoutes } from "./fielding/respondent.routes.ts";
 import { registerResultsRoutes } from "./results/results.routes.ts";
 import { registerGroupRoutes } from "./groups/groups.routes.ts";
+import { registerCommandRoutes } from "./commands/commands.routes.ts";
 
 export function registerDomainRoutes(app: App, deps: AppDeps): void {
   registerUserRoutes(app, deps);
@@ -39,4 +40,5 @@ export function registerDomainRoutes(app: App, deps: AppDeps): void {
   registerRespondentRoutes(app, deps);
   registerResultsRoutes(app, deps);
   registerGroupRoutes(app, deps);
+  registerCommandRoutes(app, deps);
 }

@@ -3,5 +3,6 @@
 import type { AnyJob } from "./workers.ts";
 import { schedulerJob } from "./scheduler.ts";
 import { fieldingTickJob } from "../domains/fielding/fielding.jobs.ts";
+import { commandJob } from "../domains/commands/commands.jobs.ts";
 
-export const jobs: readonly AnyJob[] = [schedulerJob, fieldingTickJob];
+export const jobs: readonly AnyJob[] = [schedulerJob, fieldingTickJob, commandJob];

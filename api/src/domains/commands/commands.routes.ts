@@ -1,0 +1,73 @@
+// The admin command runner (SPEC 7): POST /api/CommandRunner/{Command}, staff only. Each command is
+// queued as a job; the answer is its job id, whose channel (job-{id}) carries Progress, Success and
+// Error. The HubSpot syncs, ReGenerateThemes and ReGenerateTextResponsesQa are not built yet.
+import { z } from "@hono/zod-openapi";
+import type { App, AppDeps } from "../../app.ts";
+import { access } from "../../access/policy.ts";
+import { addRoute, commonErrors, errors, type RouteContext } from "../../openapi.ts";
+import { ApiError } from "../../errors.ts";
+import { USER_NOTIFICATION_EVENTS } from "../../jobs/channel.ts";
+import { enqueueJob } from "../../jobs/workers.ts";
+import { commandJob } from "./commands.jobs.ts";
+import { recordRequest, type CommandName } from "./commands.service.ts";
+
+const Started = z.object({ jobId: z.string().describe("Follow it on the websocket channel job-{jobId}"), command: z.string() }).openapi("CommandStarted");
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "YYYY-MM-DD").optional();
+
+const BODIES: Record<CommandName, { schema: z.ZodType; summary: string; description: string }> = {
+  TestNotification: {
+    schema: z.strictObject({ userId: z.number().int().positive(), type: z.enum(USER_NOTIFICATION_EVENTS).optional(), title: z.string().max(200).optional(), body: z.string().max(2000).optional() }).openapi("TestNotification"),
+    summary: "Send a test notification",
+    description: "Raises a notification (default type UserAddedToTeam) for a user: its row and its realtime event on user-{id}.",
+  },
+  TestNextSchedule: {
+    schema: z.strictObject({ today: day }).openapi("TestNextSchedule"),
+    summary: "What the scheduler would start",
+    description: "A dry run of the scheduler: the waves due by today (ToRun) and the next scheduled date. Changes nothing.",
+  },
+  TestCreateNextSchedule: {
+    schema: z.strictObject({ today: day }).openapi("TestCreateNextSchedule"),
+    summary: "Start the due waves now",
+    description: "Runs the scheduler's step now (charges and starts the waves due by today), then the fielding tick (their survey runs are created and launched; the simulated panel answers).",
+  },
+  SyncDemoData: {
+    schema: z.strictObject({}).openapi("SyncDemoData"),
+    summary: "Seed the demo data when missing",
+    description: "The demo clients and logins, and the demo projects fielded by the simulated panel, when they are missing (development; refused in production).",
+  },
+};
+
+export function registerCommandRoutes(app: App, deps: AppDeps): void {
+  for (const [command, b] of Object.entries(BODIES) as [CommandName, (typeof BODIES)[CommandName]][]) {
+    addRoute(
+      app,
+      {
+        access: access.staff,
+        method: "post",
+        path: `/api/CommandRunner/${command}`,
+        tags: ["CommandRunner"],
+        operationId: `CommandRunner_${command}`,
+        summary: b.summary,
+        description: `${b.description} Runs as a queued job; answers its id.`,
+        request: { body: { required: false, content: { "application/json": { schema: b.schema } } } },
+        responses: { 202: { description: "Queued", content: { "application/json": { schema: Started } } }, ...commonErrors, 404: errors[404], 409: errors[409] },
+      },
+      async (c: RouteContext) => {
+        const queue = deps.queue;
+        if (!queue) throw new ApiError("ServiceUnavailable", "The job queue is not running");
+        const raw = await c.req.json().catch(() => ({}));
+        const parsed = b.schema.safeParse(raw ?? {});
+        if (!parsed.success) {
+          const errs = parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
+          throw new ApiError("ValidationError", `Invalid ${command}: ${errs.map((e) => `${e.path} ${e.message}`).join("; ")}`, undefined, errs);
+        }
+        const ctx = c.get("ctx");
+        const input = parsed.data as Record<string, unknown>;
+        const r = await recordRequest(deps.db, ctx, command, input, (tx) =>
+          enqueueJob(queue, tx, commandJob, { command, input, requestedBy: ctx.principal.userId }, { userId: ctx.principal.userId, clientId: null }),
+        );
+        return c.json(r, 202);
+      },
+    );
+  }
+}

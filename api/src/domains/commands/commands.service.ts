@@ -1,0 +1,105 @@
+// The admin command runner (SPEC 7 /api/CommandRunner/*): staff start a command, it runs as a
+// queued job (`commands.run`) with Progress / Success / Error on its job channel, and leaves an
+// audit row (DataEventsLog, entity type Command) with who asked, what and when, and its outcome.
+import type { Db, Tx } from "../../db/client.ts";
+import { enterTenant } from "../../access/policy.ts";
+import type { RequestCtx } from "../../access/principal.ts";
+import { ApiError } from "../../errors.ts";
+import type { JobContext } from "../../jobs/workers.ts";
+import { USER_NOTIFICATION_EVENTS } from "../../jobs/channel.ts";
+import { raise } from "../notifications/notifications.service.ts";
+import { systemCtx } from "../lifecycle/lifecycle.service.ts";
+import { startDueSchedules, toRun } from "../scheduling/scheduling.service.ts";
+import { tick } from "../fielding/fielding.service.ts";
+
+export type NotificationType = (typeof USER_NOTIFICATION_EVENTS)[number];
+
+export interface CommandInput {
+  TestNotification: { userId: number; type?: NotificationType; title?: string; body?: string };
+  TestNextSchedule: { today?: string };
+  TestCreateNextSchedule: { today?: string };
+  SyncDemoData: Record<string, never>;
+}
+export type CommandName = keyof CommandInput;
+export const COMMANDS: readonly CommandName[] = ["TestNotification", "TestNextSchedule", "TestCreateNextSchedule", "SyncDemoData"];
+
+export interface CommandJob {
+  command: CommandName;
+  input: Record<string, unknown>;
+  requestedBy: number;
+}
+
+async function audit(tx: Db | Tx, userId: number, command: string, event: string, data: Record<string, unknown>): Promise<void> {
+  await tx`insert into data_events_log (user_id, entity_type, event, data) values (${userId}, 'Command', ${event}, ${tx.json({ command, ...data } as never)})`;
+}
+
+/** The request side: the audit row of the ask, in the same transaction as the job (queued by the caller). */
+export async function recordRequest(db: Db, ctx: RequestCtx, command: CommandName, input: Record<string, unknown>, enqueue: (tx: Tx) => Promise<string | null>): Promise<{ jobId: string; command: CommandName }> {
+  return enterTenant(db, { ...ctx, clientId: null }, async (tx) => {
+    if (command === "TestNotification") {
+      const [u] = await tx`select 1 from users where id = ${(input as CommandInput["TestNotification"]).userId} and disabled_at is null`;
+      if (!u) throw new ApiError("NotFound", `No active user ${(input as { userId: number }).userId}`);
+    }
+    const jobId = await enqueue(tx);
+    if (!jobId) throw new ApiError("Conflict", `${command} is already queued`);
+    await audit(tx, ctx.principal.userId, command, "CommandRequested", { jobId, input });
+    return { jobId, command };
+  });
+}
+
+export interface RunDeps {
+  publicUrl: string;
+  /** Seeds the demo data when missing (the server's seeders); absent in production. */
+  syncDemo?: (db: Db) => Promise<{ seededLogins: boolean; seededProjects: number }>;
+}
+
+/** The job's side: runs the command, reports progress, and audits the outcome. */
+export async function runCommand(job: JobContext<CommandJob>, deps: RunDeps): Promise<unknown> {
+  const { db, data, progress } = job;
+  let result: unknown;
+  try {
+    switch (data.command) {
+      case "TestNotification": {
+        const i = data.input as CommandInput["TestNotification"];
+        const type = i.type ?? "UserAddedToTeam";
+        await progress(10, `notifying user ${i.userId}`);
+        const id = await enterTenant(db, systemCtx(), (tx) =>
+          raise(tx, { userId: i.userId, clientId: null, type, title: i.title ?? "Test notification", body: i.body ?? "A test notification sent by staff from the command runner.", data: { test: true } }),
+        );
+        result = { notificationId: id, userId: i.userId, type };
+        break;
+      }
+      case "TestNextSchedule": {
+        const i = data.input as CommandInput["TestNextSchedule"];
+        await progress(20, "reading the due waves");
+        const due = await toRun(db, systemCtx(), i.today);
+        const [next] = await enterTenant(db, systemCtx(), (tx) => tx<{ d: string | null }[]>`
+          select min(schedule_date)::text as d from project_schedules s join projects p on p.id = s.project_id
+          where s.survey_run_id is null and s.started_at is null and p.deleted_at is null and p.status_code in (300, 800)`);
+        result = { due, dueCount: due.length, nextScheduleDate: next?.d ?? null };
+        break;
+      }
+      case "TestCreateNextSchedule": {
+        const i = data.input as CommandInput["TestCreateNextSchedule"];
+        await progress(10, "starting the due waves");
+        const scheduler = await startDueSchedules(db, { today: i.today });
+        await progress(50, "creating and launching their survey runs");
+        const fielding = await tick(db, deps.publicUrl);
+        result = { scheduler, fielding };
+        break;
+      }
+      case "SyncDemoData": {
+        if (!deps.syncDemo) throw new ApiError("Forbidden", "Demo data is not seeded in production");
+        await progress(10, "seeding the demo data");
+        result = await deps.syncDemo(db);
+        break;
+      }
+    }
+  } catch (e) {
+    await audit(db, data.requestedBy, data.command, "CommandFailed", { jobId: job.jobId, message: (e as Error).message }).catch(() => {});
+    throw e;
+  }
+  await audit(db, data.requestedBy, data.command, "CommandCompleted", { jobId: job.jobId, result });
+  await progress(100, "done");
+  return result;
+}
