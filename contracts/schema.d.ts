@@ -3447,6 +3447,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/PromptVersions({key})/Publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a prompt version
+         * @description This version becomes the prompt's one published version (the previous one is unpublished); the change is in the prompt's history.
+         */
+        post: operations["PromptVersions_Publish"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/PromptVersions({key})/Run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Try a prompt version on a project
+         * @description The version's template with its placeholders ({{projectName}}, {{testOptions}}, {{respondents}}, {{leaders}}, {{measures}}) filled from the project's computed results by the built-in local provider; the facts used are returned, and placeholders it does not know are listed.
+         */
+        post: operations["PromptVersions_Run"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/PromptVersions({key})/DownloadToYml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A prompt version as YAML
+         * @description The version (with its prompt's name and type) as a YAML document that ImportFromYml reads back.
+         */
+        post: operations["PromptVersions_DownloadToYml"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/PromptVersions/ImportFromYml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a prompt version from YAML
+         * @description A new, unpublished version (the next number) of the prompt the document names (created when missing, then `prompt.type` is required). Errors name the field, or the line for YAML that does not parse.
+         */
+        post: operations["PromptVersions_ImportFromYml"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/DataEventsLog/GetPromptVersionHistory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A prompt's version history
+         * @description Each version created, imported, published and run, with who and when, oldest first.
+         */
+        get: operations["DataEventsLog_GetPromptVersionHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Prompts/PlaybookPluginOptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What prompt templates can use
+         * @description The placeholders Run fills from a project's results, the prompt types, and the providers.
+         */
+        get: operations["Prompts_PlaybookPluginOptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/Clients/$count": {
         parameters: {
             query?: never;
@@ -10337,6 +10457,65 @@ export interface components {
             today?: string;
         };
         SyncDemoData: Record<string, never>;
+        PromptVersionState: {
+            id: number;
+            promptId: number;
+            versionNumber: number;
+            systemPrompt: string | null;
+            template: string;
+            model: string | null;
+            temperature: number | null;
+            settings: {
+                [key: string]: unknown;
+            };
+            notes: string | null;
+            isPublished: boolean;
+            publishedAt: string | null;
+            promptName: string;
+            promptType: string;
+        };
+        PromptVersionRunResult: {
+            promptVersionId: number;
+            projectId: number;
+            provider: string;
+            output: string;
+            unknownPlaceholders: string[];
+            /** @description The figures the output was written from */
+            facts: {
+                [key: string]: string;
+            };
+        };
+        PromptVersionRun: {
+            projectId: number;
+        };
+        ImportFromYml: {
+            yml: string;
+        };
+        PromptVersionHistory: {
+            promptId: number;
+            value: {
+                at: string;
+                event: string;
+                promptVersionId: number | null;
+                versionNumber: number | null;
+                userId: number | null;
+                data: {
+                    [key: string]: unknown;
+                };
+            }[];
+        };
+        PlaybookPluginOptions: {
+            variables: {
+                name: string;
+                placeholder: string;
+                description: string;
+            }[];
+            promptTypes: string[];
+            providers: {
+                name: string;
+                description: string;
+            }[];
+        };
         ClientsCollection: {
             "@odata.count"?: number;
             "@odata.nextLink"?: string;
@@ -17706,6 +17885,168 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+        };
+    };
+    PromptVersions_Publish: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description PromptVersions key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The published version */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PromptVersionState"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    PromptVersions_Run: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description PromptVersions key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PromptVersionRun"];
+            };
+        };
+        responses: {
+            /** @description The output */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PromptVersionRunResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    PromptVersions_DownloadToYml: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description PromptVersions key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The YAML file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/yaml": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    PromptVersions_ImportFromYml: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImportFromYml"];
+            };
+        };
+        responses: {
+            /** @description The new version */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PromptVersionState"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    DataEventsLog_GetPromptVersionHistory: {
+        parameters: {
+            query: {
+                /** @description The prompt */
+                promptId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The history */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PromptVersionHistory"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Prompts_PlaybookPluginOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The options */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlaybookPluginOptions"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     Clients_count: {

@@ -19,7 +19,7 @@ beforeAll(async () => {
   app = testApp(tdb.db, { queue });
 });
 afterAll(async () => {
-  await queue.stop({ graceful: false, wait: true });
+  await queue.stop({ graceful: true, timeout: 5000 });
   await tdb.drop();
 });
 

@@ -20,6 +20,7 @@ import { registerRespondentRoutes } from "./fielding/respondent.routes.ts";
 import { registerResultsRoutes } from "./results/results.routes.ts";
 import { registerGroupRoutes } from "./groups/groups.routes.ts";
 import { registerCommandRoutes } from "./commands/commands.routes.ts";
+import { registerPromptRoutes } from "./prompts/prompts.routes.ts";
 
 export function registerDomainRoutes(app: App, deps: AppDeps): void {
   registerUserRoutes(app, deps);
@@ -41,4 +42,5 @@ export function registerDomainRoutes(app: App, deps: AppDeps): void {
   registerResultsRoutes(app, deps);
   registerGroupRoutes(app, deps);
   registerCommandRoutes(app, deps);
+  registerPromptRoutes(app, deps);
 }
