@@ -3567,6 +3567,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/Clients({key})/AdminUpdate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change a client's account fields (staff)
+         * @description Name, industry, HubSpot company id, place in the client tree (parentId, within the tree's rules), trial flag and end. Unchanged fields are not written; the changes are audited.
+         */
+        post: operations["Clients_AdminUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Clients({key})/ValidateDomainRecord": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify a client's email domain by DNS
+         * @description Looks up the domain's TXT records for the client's verification value; when present the domain becomes the client's verified domain. The answer always gives the record to publish.
+         */
+        post: operations["Clients_ValidateDomainRecord"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Clients/SetupTrialAccount": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set up a trial team
+         * @description A new Team on a trial (default 30 days) with a Freebie (86) of credits (default 500), and its first Admin invited by email.
+         */
+        post: operations["Clients_SetupTrialAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/TranslatedTextRegions/AdminFiltered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Translations, filtered (staff)
+         * @description Survey translations by region, language, source type, verification and text, with the total for paging.
+         */
+        get: operations["TranslatedTextRegions_AdminFiltered"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/TranslatedTextRegions/AddDemographicTranslations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a region's demographic translations
+         * @description Translations of demographic (system) questions and options for a region and language, written as verified; an unchanged one is not written again. Surveys take them when their runs are created, or through ReuploadTranslations.
+         */
+        post: operations["TranslatedTextRegions_AddDemographicTranslations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/Clients/$count": {
         parameters: {
             query?: never;
@@ -10514,6 +10614,82 @@ export interface components {
             providers: {
                 name: string;
                 description: string;
+            }[];
+        };
+        ClientAdminUpdateResult: {
+            client: {
+                [key: string]: unknown;
+            };
+            changes: {
+                [key: string]: {
+                    from?: unknown;
+                    to?: unknown;
+                };
+            };
+        };
+        ClientAdminUpdate: {
+            name?: string;
+            industry?: string | null;
+            hsCompanyId?: string | null;
+            parentId?: number | null;
+            isTrial?: boolean;
+            /** Format: date-time */
+            trialEndsAt?: string | null;
+        };
+        ValidateDomainRecordResult: {
+            clientId: number;
+            domain: string;
+            verified: boolean;
+            record: {
+                /** @enum {string} */
+                type: "TXT";
+                name: string;
+                value: string;
+            };
+            message: string;
+        };
+        ValidateDomainRecord: {
+            domain: string;
+        };
+        SetupTrialAccountResult: {
+            clientId: number;
+            name: string;
+            trialDays: number;
+            credits: number;
+            invited: {
+                [key: string]: unknown;
+            };
+        };
+        SetupTrialAccount: {
+            name: string;
+            industry?: string | null;
+            /** Format: email */
+            adminEmail: string;
+            firstName?: string;
+            lastName?: string;
+            credits?: number;
+            trialDays?: number;
+        };
+        TranslationsFiltered: {
+            count: number;
+            value: {
+                [key: string]: unknown;
+            }[];
+        };
+        AddDemographicTranslationsResult: {
+            regionId: number;
+            languageCode: string;
+            received: number;
+            written: number;
+        };
+        AddDemographicTranslations: {
+            regionId: number;
+            languageCode: string;
+            translations: {
+                /** @enum {string} */
+                sourceType: "SystemQuestion" | "SystemQuestionOption";
+                sourceId: number;
+                translatedText: string;
             }[];
         };
         ClientsCollection: {
@@ -18047,6 +18223,155 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+        };
+    };
+    Clients_AdminUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Clients key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClientAdminUpdate"];
+            };
+        };
+        responses: {
+            /** @description The client and what changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientAdminUpdateResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Clients_ValidateDomainRecord: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Clients key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ValidateDomainRecord"];
+            };
+        };
+        responses: {
+            /** @description The check */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidateDomainRecordResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Clients_SetupTrialAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetupTrialAccount"];
+            };
+        };
+        responses: {
+            /** @description The trial team */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupTrialAccountResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    TranslatedTextRegions_AdminFiltered: {
+        parameters: {
+            query?: {
+                regionId?: string;
+                languageCode?: string;
+                sourceType?: "SystemQuestion" | "SystemQuestionOption" | "StandardQuestion" | "StandardQuestionOption" | "Survey";
+                isVerified?: "true" | "false";
+                search?: string;
+                /** @description At most 1000, default 100 */
+                top?: string;
+                skip?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Translations */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TranslationsFiltered"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    TranslatedTextRegions_AddDemographicTranslations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddDemographicTranslations"];
+            };
+        };
+        responses: {
+            /** @description Written */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddDemographicTranslationsResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     Clients_count: {

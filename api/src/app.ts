@@ -47,6 +47,8 @@ export interface AppDeps {
   mailer?: Mailer;
   /** Where uploaded files live (storage/); absent: the file calls answer 503. */
   storage?: FileStorage;
+  /** DNS TXT lookups (ValidateDomainRecord); node:dns by default. */
+  resolveTxt?: (hostname: string) => Promise<string[][]>;
   /** The job queue (pg-boss): actions that start background work enqueue on it; absent, they answer 503. */
   queue?: Queue;
   /** One line per request; off in tests. */

@@ -21,6 +21,7 @@ import { registerResultsRoutes } from "./results/results.routes.ts";
 import { registerGroupRoutes } from "./groups/groups.routes.ts";
 import { registerCommandRoutes } from "./commands/commands.routes.ts";
 import { registerPromptRoutes } from "./prompts/prompts.routes.ts";
+import { registerClientAdminRoutes } from "./clients/clients.routes.ts";
 
 export function registerDomainRoutes(app: App, deps: AppDeps): void {
   registerUserRoutes(app, deps);
@@ -43,4 +44,5 @@ export function registerDomainRoutes(app: App, deps: AppDeps): void {
   registerGroupRoutes(app, deps);
   registerCommandRoutes(app, deps);
   registerPromptRoutes(app, deps);
+  registerClientAdminRoutes(app, deps);
 }

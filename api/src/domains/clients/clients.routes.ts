@@ -1,0 +1,160 @@
+// Staff's client actions (SPEC 7): Clients AdminUpdate, ValidateDomainRecord, SetupTrialAccount;
+// TranslatedTextRegions AdminFiltered and AddDemographicTranslations.
+import { resolveTxt } from "node:dns/promises";
+import { z } from "@hono/zod-openapi";
+import type { App, AppDeps } from "../../app.ts";
+import { access } from "../../access/policy.ts";
+import { addRoute, commonErrors, errors, type RouteContext } from "../../openapi.ts";
+import { outboxMailer } from "../../email/mailer.ts";
+import * as svc from "./clients.admin.ts";
+
+const Key = z.object({ key: z.string().regex(/^\d{1,9}$/, "must be an integer").openapi({ param: { name: "key", in: "path" }, description: "Clients key" }) });
+const keyOf = (c: RouteContext) => Number((c.req.valid("param") as { key: string }).key);
+const body = (c: RouteContext) => c.req.valid("json" as never) as never;
+const ok = <T extends z.ZodType>(schema: T, description: string) => ({ 200: { description, content: { "application/json": { schema } } } });
+const json = <T extends z.ZodType>(schema: T) => ({ body: { required: true, content: { "application/json": { schema } } } });
+
+const ClientState = z.record(z.string(), z.unknown());
+const AdminUpdate = z
+  .strictObject({
+    name: z.string().min(1).max(200).optional(),
+    industry: z.string().max(40).nullable().optional(),
+    hsCompanyId: z.string().max(40).nullable().optional(),
+    parentId: z.number().int().nullable().optional(),
+    isTrial: z.boolean().optional(),
+    trialEndsAt: z.string().datetime({ offset: true }).nullable().optional(),
+  })
+  .openapi("ClientAdminUpdate");
+const Domain = z
+  .object({
+    clientId: z.number().int(),
+    domain: z.string(),
+    verified: z.boolean(),
+    record: z.object({ type: z.literal("TXT"), name: z.string(), value: z.string() }),
+    message: z.string(),
+  })
+  .openapi("ValidateDomainRecordResult");
+const Trial = z
+  .strictObject({
+    name: z.string().min(1).max(200),
+    industry: z.string().max(40).nullable().optional(),
+    adminEmail: z.string().email().max(320),
+    firstName: z.string().max(100).optional(),
+    lastName: z.string().max(100).optional(),
+    credits: z.number().min(0).max(100000).optional(),
+    trialDays: z.number().int().min(1).max(365).optional(),
+  })
+  .openapi("SetupTrialAccount");
+
+export function registerClientAdminRoutes(app: App, deps: AppDeps): void {
+  const db = deps.db;
+  const lookup: svc.ResolveTxt = deps.resolveTxt ?? resolveTxt;
+  addRoute(
+    app,
+    {
+      access: access.staff,
+      method: "post",
+      path: "/api/v1/Clients/{key}/AdminUpdate",
+      tags: ["Clients"],
+      operationId: "Clients_AdminUpdate",
+      summary: "Change a client's account fields (staff)",
+      description: "Name, industry, HubSpot company id, place in the client tree (parentId, within the tree's rules), trial flag and end. Unchanged fields are not written; the changes are audited.",
+      request: { params: Key, ...json(AdminUpdate) },
+      responses: { ...ok(z.object({ client: ClientState, changes: z.record(z.string(), z.object({ from: z.unknown(), to: z.unknown() })) }).openapi("ClientAdminUpdateResult"), "The client and what changed"), ...commonErrors, 404: errors[404] },
+    },
+    async (c) => c.json(await svc.adminUpdate(db, c.get("ctx"), keyOf(c), body(c)), 200),
+  );
+  addRoute(
+    app,
+    {
+      access: access.staff,
+      method: "post",
+      path: "/api/v1/Clients/{key}/ValidateDomainRecord",
+      tags: ["Clients"],
+      operationId: "Clients_ValidateDomainRecord",
+      summary: "Verify a client's email domain by DNS",
+      description: "Looks up the domain's TXT records for the client's verification value; when present the domain becomes the client's verified domain. The answer always gives the record to publish.",
+      request: { params: Key, ...json(z.strictObject({ domain: z.string().min(3).max(253) }).openapi("ValidateDomainRecord")) },
+      responses: { ...ok(Domain, "The check"), ...commonErrors, 404: errors[404] },
+    },
+    async (c) => c.json(await svc.validateDomainRecord(db, c.get("ctx"), keyOf(c), (c.req.valid("json" as never) as { domain: string }).domain, lookup), 200),
+  );
+  addRoute(
+    app,
+    {
+      access: access.staff,
+      method: "post",
+      path: "/api/v1/Clients/SetupTrialAccount",
+      tags: ["Clients"],
+      operationId: "Clients_SetupTrialAccount",
+      summary: "Set up a trial team",
+      description: "A new Team on a trial (default 30 days) with a Freebie (86) of credits (default 500), and its first Admin invited by email.",
+      request: json(Trial),
+      responses: { ...ok(z.object({ clientId: z.number().int(), name: z.string(), trialDays: z.number().int(), credits: z.number(), invited: z.record(z.string(), z.unknown()) }).openapi("SetupTrialAccountResult"), "The trial team"), ...commonErrors },
+    },
+    async (c) => c.json(await svc.setupTrialAccount({ db, registry: deps.registry, mailer: deps.mailer ?? outboxMailer(db, { publicUrl: deps.publicUrl }) }, c.get("ctx"), body(c)), 200),
+  );
+  const q = (c: RouteContext) => c.req.valid("query" as never) as Record<string, string | undefined>;
+  addRoute(
+    app,
+    {
+      access: access.staff,
+      method: "get",
+      path: "/api/v1/TranslatedTextRegions/AdminFiltered",
+      tags: ["TranslatedTextRegions"],
+      operationId: "TranslatedTextRegions_AdminFiltered",
+      summary: "Translations, filtered (staff)",
+      description: "Survey translations by region, language, source type, verification and text, with the total for paging.",
+      request: {
+        query: z.object({
+          regionId: z.string().regex(/^\d{1,9}$/).optional().openapi({ param: { name: "regionId", in: "query" } }),
+          languageCode: z.string().max(20).optional().openapi({ param: { name: "languageCode", in: "query" } }),
+          sourceType: z.enum(["SystemQuestion", "SystemQuestionOption", "StandardQuestion", "StandardQuestionOption", "Survey"]).optional().openapi({ param: { name: "sourceType", in: "query" } }),
+          isVerified: z.enum(["true", "false"]).optional().openapi({ param: { name: "isVerified", in: "query" } }),
+          search: z.string().max(200).optional().openapi({ param: { name: "search", in: "query" } }),
+          top: z.string().regex(/^\d{1,4}$/).optional().openapi({ param: { name: "top", in: "query" }, description: "At most 1000, default 100" }),
+          skip: z.string().regex(/^\d{1,9}$/).optional().openapi({ param: { name: "skip", in: "query" } }),
+        }),
+      },
+      responses: { ...ok(z.object({ count: z.number().int(), value: z.array(z.record(z.string(), z.unknown())) }).openapi("TranslationsFiltered"), "Translations"), ...commonErrors },
+    },
+    async (c) => {
+      const x = q(c);
+      return c.json(
+        await svc.adminFiltered(db, c.get("ctx"), {
+          regionId: x.regionId ? Number(x.regionId) : undefined,
+          languageCode: x.languageCode,
+          sourceType: x.sourceType,
+          isVerified: x.isVerified === undefined ? undefined : x.isVerified === "true",
+          search: x.search,
+          top: x.top ? Math.min(1000, Number(x.top)) : undefined,
+          skip: x.skip ? Number(x.skip) : undefined,
+        }),
+        200,
+      );
+    },
+  );
+  addRoute(
+    app,
+    {
+      access: access.staff,
+      method: "post",
+      path: "/api/v1/TranslatedTextRegions/AddDemographicTranslations",
+      tags: ["TranslatedTextRegions"],
+      operationId: "TranslatedTextRegions_AddDemographicTranslations",
+      summary: "Add a region's demographic translations",
+      description: "Translations of demographic (system) questions and options for a region and language, written as verified; an unchanged one is not written again. Surveys take them when their runs are created, or through ReuploadTranslations.",
+      request: json(
+        z
+          .strictObject({
+            regionId: z.number().int(),
+            languageCode: z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]+)*$/),
+            translations: z.array(z.strictObject({ sourceType: z.enum(["SystemQuestion", "SystemQuestionOption"]), sourceId: z.number().int(), translatedText: z.string().min(1).max(2000) })).min(1).max(1000),
+          })
+          .openapi("AddDemographicTranslations"),
+      ),
+      responses: { ...ok(z.object({ regionId: z.number().int(), languageCode: z.string(), received: z.number().int(), written: z.number().int() }).openapi("AddDemographicTranslationsResult"), "Written"), ...commonErrors, 404: errors[404] },
+    },
+    async (c) => c.json(await svc.addDemographicTranslations(db, c.get("ctx"), body(c)), 200),
+  );
+}
