@@ -15,6 +15,7 @@ import { registerAuthRoutes, type AuthRouteDeps } from "./auth/auth.routes.ts";
 import { registerDomainRoutes } from "./domains/index.ts";
 import { registerSharedResponses } from "./openapi.ts";
 import type { Queue } from "./jobs/queue.ts";
+import { registerHealthRoutes } from "./ops/health.ts";
 import type { MiddlewareHandler } from "hono";
 import type { FileStorage } from "./storage/storage.ts";
 import { outboxMailer, type Mailer } from "./email/mailer.ts";
@@ -49,6 +50,8 @@ export interface AppDeps {
   storage?: FileStorage;
   /** DNS TXT lookups (ValidateDomainRecord); node:dns by default. */
   resolveTxt?: (hostname: string) => Promise<string[][]>;
+  /** Whether the job queue runs (/readyz); absent: not checked. */
+  queueRunning?: () => boolean;
   /** The job queue (pg-boss): actions that start background work enqueue on it; absent, they answer 503. */
   queue?: Queue;
   /** One line per request; off in tests. */
@@ -132,6 +135,7 @@ export function newApp(deps: AppDeps): App {
   });
 
   registerSharedResponses(app);
+  registerHealthRoutes(app, { db: deps.db, queueRunning: deps.queueRunning });
 
   // Every /api/v1 call needs a signed-in user (DESIGN.md): authenticate before any handler.
   const signIn: MiddlewareHandler<AppEnv> = async (c, next) => {

@@ -49,6 +49,8 @@ if (!cfg.production && (await seedDemo(db, bunPasswords.hash, { whenEmpty: true 
 if (!cfg.production) log(demoLoginsText());
 
 const queue = await startQueue(handle.url, log);
+let queueRunning = true;
+queue.on("stopped", () => (queueRunning = false));
 await registerWorkers(queue, db, jobs, { log });
 // The scheduler: pg-boss enqueues scheduling.start-due every minute (jobs/scheduler.ts).
 await scheduleScheduler(queue);
@@ -68,6 +70,7 @@ if (!cfg.production) log(`file storage: ${storage.kind === "s3" ? "S3" : "local 
 const app = newApp({
   db,
   queue,
+  queueRunning: () => queueRunning,
   mailer,
   registry,
   authenticate: bearerAuthenticate(key),
@@ -113,6 +116,7 @@ log(`Ideally API on http://localhost:${server.port} (docs at /docs)`);
 async function shutdown(signal: string) {
   if (shuttingDown) return;
   shuttingDown = true;
+  queueRunning = false; // /readyz answers 503 while the process drains
   log(`${signal}: shutting down`);
   clearInterval(sweeper);
   for (const conn of hub.conns) conn.socket.close(1001, "server shutting down"); // clients reconnect elsewhere

@@ -1,0 +1,41 @@
+// Health endpoints for load balancers and orchestrators (not in the OpenAPI document: they are
+// for machines, answer without sign-in, and reveal nothing but up or not):
+//   GET /healthz  the process is up (no database call)
+//   GET /readyz   the database answers, every migration file is applied, the job queue runs;
+//                 503 with Retry-After and the failing checks otherwise
+import type { Hono } from "hono";
+import type { Db } from "../db/client.ts";
+import { migrationFiles } from "../db/migrate.ts";
+
+export interface ReadinessDeps {
+  db: Db;
+  /** Whether the job queue is running; absent: an app without a queue (tests) counts it as not needed. */
+  queueRunning?: () => boolean;
+}
+
+export interface Readiness {
+  ready: boolean;
+  checks: { database: boolean; migrations: boolean; queue: boolean };
+}
+
+export async function readiness(deps: ReadinessDeps): Promise<Readiness> {
+  const checks = { database: false, migrations: false, queue: deps.queueRunning ? deps.queueRunning() : true };
+  try {
+    const rows = await deps.db<{ name: string }[]>`select name from schema_migrations`;
+    checks.database = true;
+    const applied = new Set(rows.map((r) => r.name));
+    checks.migrations = migrationFiles().every((f) => applied.has(f.name));
+  } catch {
+    // The database is unreachable (or not migrated at all): not ready.
+  }
+  return { ready: checks.database && checks.migrations && checks.queue, checks };
+}
+
+// biome-ignore lint: the app's env type is not needed for these two routes
+export function registerHealthRoutes(app: Hono<any>, deps: ReadinessDeps): void {
+  app.get("/healthz", (c) => c.json({ status: "ok" }, 200, { "cache-control": "no-store" }));
+  app.get("/readyz", async (c) => {
+    const r = await readiness(deps);
+    return c.json({ status: r.ready ? "ready" : "not ready", checks: r.checks }, r.ready ? 200 : 503, r.ready ? { "cache-control": "no-store" } : { "cache-control": "no-store", "Retry-After": "5" });
+  });
+}

@@ -1,0 +1,40 @@
+// /healthz answers without the database; /readyz checks the database, the migrations and the queue.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { createTestDb, type TestDb } from "../helpers/db.ts";
+import { testApp } from "../helpers/app.ts";
+import { readiness } from "../../api/src/ops/health.ts";
+import { connect } from "../../api/src/db/client.ts";
+
+let tdb: TestDb;
+beforeAll(async () => {
+  tdb = await createTestDb();
+});
+afterAll(async () => {
+  await tdb.drop();
+});
+
+test("healthz is up; readyz is ready with the database migrated and the queue running", async () => {
+  let running = true;
+  const app = testApp(tdb.db, { queueRunning: () => running });
+  const h = await app.request("/healthz");
+  expect(h.status).toBe(200);
+  expect(await h.json()).toEqual({ status: "ok" });
+  const r = await app.request("/readyz");
+  expect(r.status).toBe(200);
+  expect(await r.json()).toEqual({ status: "ready", checks: { database: true, migrations: true, queue: true } });
+  running = false;
+  const stopped = await app.request("/readyz");
+  expect(stopped.status).toBe(503);
+  expect(stopped.headers.get("Retry-After")).toBe("5");
+});
+
+test("a pending migration or an unreachable database is not ready", async () => {
+  await tdb.db`delete from schema_migrations where name = (select max(name) from schema_migrations)`;
+  expect((await readiness({ db: tdb.db })).checks).toEqual({ database: true, migrations: false, queue: true });
+  const nowhere = connect("postgres://postgres@127.0.0.1:1/nothing", { max: 1 });
+  try {
+    expect((await readiness({ db: nowhere })).ready).toBe(false);
+  } finally {
+    await nowhere.end({ timeout: 1 });
+  }
+});
