@@ -16,6 +16,7 @@ import { registerDomainRoutes } from "./domains/index.ts";
 import { registerSharedResponses } from "./openapi.ts";
 import type { Queue } from "./jobs/queue.ts";
 import { registerHealthRoutes } from "./ops/health.ts";
+import { registerMetricsRoute, type Metrics } from "./ops/metrics.ts";
 import type { MiddlewareHandler } from "hono";
 import type { FileStorage } from "./storage/storage.ts";
 import { outboxMailer, type Mailer } from "./email/mailer.ts";
@@ -50,6 +51,8 @@ export interface AppDeps {
   storage?: FileStorage;
   /** DNS TXT lookups (ValidateDomainRecord); node:dns by default. */
   resolveTxt?: (hostname: string) => Promise<string[][]>;
+  /** Prometheus metrics (/metrics and per-request counts); absent: no /metrics. */
+  metrics?: Metrics;
   /** Whether the job queue runs (/readyz); absent: not checked. */
   queueRunning?: () => boolean;
   /** The job queue (pg-boss): actions that start background work enqueue on it; absent, they answer 503. */
@@ -135,6 +138,10 @@ export function newApp(deps: AppDeps): App {
   });
 
   registerSharedResponses(app);
+  if (deps.metrics) {
+    app.use("*", deps.metrics.middleware);
+    registerMetricsRoute(app, deps.metrics);
+  }
   registerHealthRoutes(app, { db: deps.db, queueRunning: deps.queueRunning });
 
   // Every /api/v1 call needs a signed-in user (DESIGN.md): authenticate before any handler.

@@ -24,6 +24,7 @@ import { upgrade, websocketHandlers, type WsData } from "./realtime/bun.ts";
 import { subscribe } from "./jobs/channel.ts";
 import { WEBSOCKET_PATH } from "./domains/realtime/realtime.routes.ts";
 import { storageFromEnv } from "./storage/index.ts";
+import { createMetrics } from "./ops/metrics.ts";
 
 const cfg = readConfig();
 const log = (m: string) => console.log(m);
@@ -67,9 +68,11 @@ const peers = new WeakMap<Request, string>();
 // Uploaded files: S3 when S3_* is configured, else DATA_DIR/uploads (storage/index.ts).
 const storage = storageFromEnv(process.env, { dataDir: cfg.dataDir, signingKey: key });
 if (!cfg.production) log(`file storage: ${storage.kind === "s3" ? "S3" : "local disk"}`);
+const metrics = createMetrics();
 const app = newApp({
   db,
   queue,
+  metrics,
   queueRunning: () => queueRunning,
   mailer,
   registry,
@@ -90,6 +93,7 @@ const app = newApp({
 
 // Realtime: this process's sockets, fed by every process's events through NOTIFY.
 const hub = new Hub(db, key);
+metrics.websockets(() => hub.conns.size);
 const unsubscribe = await subscribe(handle.url, (ev) => hub.deliver(ev), { onError: (e) => log(`[realtime] ${String(e)}`) });
 const sweeper = setInterval(() => hub.sweep(), 30_000);
 

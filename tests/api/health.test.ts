@@ -38,3 +38,18 @@ test("a pending migration or an unreachable database is not ready", async () => 
     await nowhere.end({ timeout: 1 });
   }
 });
+
+test("metrics count requests by route pattern, not by raw path", async () => {
+  const { createMetrics } = await import("../../api/src/ops/metrics.ts");
+  const metrics = createMetrics();
+  metrics.websockets(() => 3);
+  const app = testApp(tdb.db, { metrics });
+  await app.request("/healthz");
+  await app.request("/api/v1/Projects(1001)", { headers: { authorization: "Bearer acmeUser", clientId: "1003" } });
+  const text = await (await app.request("/metrics")).text();
+  expect(text).toContain('ideally_http_requests_total{method="GET",route="/healthz",status="200"} 1');
+  expect(text).toContain('route="/api/v1/Projects/:key"');
+  expect(text).not.toContain("1001");
+  expect(text).toContain("ideally_websocket_connections 3");
+  expect(text).toContain("ideally_http_request_duration_seconds_bucket");
+});
