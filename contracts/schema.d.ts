@@ -3667,6 +3667,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/Projects({key})/PowerPointExport": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export the results as a PowerPoint deck
+         * @description A queued job builds a deck of native, editable charts (top-2-box by measure and test option, the Van Westendorp curves with the price points, the best market reach sets) from the results for these filters and benchmark. Download it with GET …/PowerPointExport/{exportId}.
+         */
+        post: operations["Projects_PowerPointExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/PowerPointExport/{exportId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a project's PowerPoint deck
+         * @description The deck a PowerPointExport job made (kept for 7 days).
+         */
+        get: operations["Projects_PowerPointExportDownload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Clients({key})/RenewalPowerPointExport": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A client's renewal deck
+         * @description A queued job builds a deck for the client's renewal: completed projects and their respondents, credits spent per month (native charts). Download it with GET …/RenewalPowerPointExport/{exportId}.
+         */
+        post: operations["Clients_RenewalPowerPointExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Clients({key})/RenewalPowerPointExport/{exportId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a client's renewal deck
+         * @description The deck a RenewalPowerPointExport job made (kept for 7 days).
+         */
+        get: operations["Clients_RenewalPowerPointExportDownload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/Clients/$count": {
         parameters: {
             query?: never;
@@ -10691,6 +10771,26 @@ export interface components {
                 sourceId: number;
                 translatedText: string;
             }[];
+        };
+        ExportStarted: {
+            /** @description Follow it on the websocket channel job-{jobId}; its Success carries the download path */
+            jobId: string;
+        };
+        PowerPointExport: {
+            filters?: components["schemas"]["ResponseFilter"];
+            benchmarkTypeId?: number | null;
+        };
+        ResponseFilter: {
+            filterIds?: number[];
+            questionOptionsIds?: number[];
+            excludeQuestionOptionsIds?: number[];
+            regionIds?: number[];
+            projectGroupSegmentIds?: number[];
+            testOptionIds?: number[];
+            surveyIds?: number[];
+            panelType?: ("Customer" | "Ideally") | boolean | null;
+            dateFrom?: string | null;
+            dateTo?: string | null;
         };
         ClientsCollection: {
             "@odata.count"?: number;
@@ -18366,6 +18466,122 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AddDemographicTranslationsResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Projects_PowerPointExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PowerPointExport"];
+            };
+        };
+        responses: {
+            /** @description Queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportStarted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Projects_PowerPointExportDownload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+                /** @description The export's id, from the job's result */
+                exportId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deck */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.presentationml.presentation": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Clients_RenewalPowerPointExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Clients key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportStarted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Clients_RenewalPowerPointExportDownload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Clients key */
+                key: string;
+                /** @description The export's id, from the job's result */
+                exportId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deck */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.presentationml.presentation": string;
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -22,6 +22,7 @@ import { registerGroupRoutes } from "./groups/groups.routes.ts";
 import { registerCommandRoutes } from "./commands/commands.routes.ts";
 import { registerPromptRoutes } from "./prompts/prompts.routes.ts";
 import { registerClientAdminRoutes } from "./clients/clients.routes.ts";
+import { registerPowerPointRoutes } from "./results/powerpoint.routes.ts";
 
 export function registerDomainRoutes(app: App, deps: AppDeps): void {
   registerUserRoutes(app, deps);
@@ -45,4 +46,5 @@ export function registerDomainRoutes(app: App, deps: AppDeps): void {
   registerCommandRoutes(app, deps);
   registerPromptRoutes(app, deps);
   registerClientAdminRoutes(app, deps);
+  registerPowerPointRoutes(app, deps);
 }

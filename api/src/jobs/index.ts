@@ -4,5 +4,6 @@ import type { AnyJob } from "./workers.ts";
 import { schedulerJob } from "./scheduler.ts";
 import { fieldingTickJob } from "../domains/fielding/fielding.jobs.ts";
 import { commandJob } from "../domains/commands/commands.jobs.ts";
+import { powerPointJob } from "../domains/results/powerpoint.ts";
 
-export const jobs: readonly AnyJob[] = [schedulerJob, fieldingTickJob, commandJob];
+export const jobs: readonly AnyJob[] = [schedulerJob, fieldingTickJob, commandJob, powerPointJob];

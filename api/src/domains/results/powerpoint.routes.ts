@@ -1,0 +1,113 @@
+// PowerPoint exports (SPEC 7): Projects({key})/PowerPointExport and Clients({key})/RenewalPowerPointExport
+// start a job (202 with its id; Progress and Success with the download path on job-{id}); a GET of
+// the same call with the export's id downloads the deck.
+import { z } from "@hono/zod-openapi";
+import type { App, AppDeps } from "../../app.ts";
+import { access, enterTenant } from "../../access/policy.ts";
+import { addRoute, commonErrors, errors, type RouteContext } from "../../openapi.ts";
+import { ApiError } from "../../errors.ts";
+import { enqueueJob } from "../../jobs/workers.ts";
+import { ResponseFilterSchema } from "./filters.ts";
+import { download, powerPointJob, type DeckInput } from "./powerpoint.ts";
+
+const Key = (set: string) => z.object({ key: z.string().regex(/^\d{1,9}$/, "must be an integer").openapi({ param: { name: "key", in: "path" }, description: `${set} key` }) });
+const KeyAndExport = (set: string) => Key(set).extend({ exportId: z.string().uuid().openapi({ param: { name: "exportId", in: "path" }, description: "The export's id, from the job's result" }) });
+const Started = z.object({ jobId: z.string().describe("Follow it on the websocket channel job-{jobId}; its Success carries the download path") }).openapi("ExportStarted");
+const PPTX = "application/vnd.openxmlformats-officedocument.presentationml.presentation";
+const file = { 200: { description: "The deck", content: { [PPTX]: { schema: z.string().openapi({ format: "binary" }) } } } };
+
+export function registerPowerPointRoutes(app: App, deps: AppDeps): void {
+  const db = deps.db;
+  const start = async (c: RouteContext, input: DeckInput) => {
+    const queue = deps.queue;
+    if (!queue) throw new ApiError("ServiceUnavailable", "The job queue is not running");
+    const ctx = c.get("ctx");
+    const jobId = await enterTenant(db, ctx, (tx) => enqueueJob(queue, tx, powerPointJob, input, { userId: ctx.principal.userId, clientId: input.clientId }));
+    return c.json({ jobId: jobId! }, 202);
+  };
+  addRoute(
+    app,
+    {
+      access: access.viewer,
+      method: "post",
+      path: "/api/v1/Projects/{key}/PowerPointExport",
+      tags: ["Projects"],
+      operationId: "Projects_PowerPointExport",
+      summary: "Export the results as a PowerPoint deck",
+      description: "A queued job builds a deck of native, editable charts (top-2-box by measure and test option, the Van Westendorp curves with the price points, the best market reach sets) from the results for these filters and benchmark. Download it with GET …/PowerPointExport/{exportId}.",
+      request: {
+        params: Key("Projects"),
+        body: { required: false, content: { "application/json": { schema: z.strictObject({ filters: ResponseFilterSchema.optional(), benchmarkTypeId: z.number().int().nullable().optional() }).openapi("PowerPointExport") } } },
+      },
+      responses: { 202: { description: "Queued", content: { "application/json": { schema: Started } } }, ...commonErrors, 404: errors[404] },
+    },
+    async (c) => {
+      const projectId = Number((c.req.valid("param") as { key: string }).key);
+      const b = ((await c.req.json().catch(() => ({}))) ?? {}) as { filters?: unknown; benchmarkTypeId?: number | null };
+      const filters = ResponseFilterSchema.parse(b.filters ?? {});
+      const ctx = c.get("ctx");
+      const [p] = await enterTenant(db, ctx, (tx) => tx<{ clientId: number }[]>`select client_id as "clientId" from projects where id = ${projectId} and deleted_at is null`);
+      if (!p) throw new ApiError("NotFound", `No project ${projectId}`);
+      return start(c, { kind: "ProjectPowerPoint", projectId, clientId: p.clientId, userId: ctx.principal.userId, isStaff: ctx.principal.isStaff, filters, benchmarkTypeId: b.benchmarkTypeId ?? null });
+    },
+  );
+  addRoute(
+    app,
+    {
+      access: access.viewer,
+      method: "get",
+      path: "/api/v1/Projects/{key}/PowerPointExport/{exportId}",
+      tags: ["Projects"],
+      operationId: "Projects_PowerPointExportDownload",
+      summary: "Download a project's PowerPoint deck",
+      description: "The deck a PowerPointExport job made (kept for 7 days).",
+      request: { params: KeyAndExport("Projects") },
+      responses: { ...file, ...commonErrors, 404: errors[404] },
+    },
+    async (c) => {
+      const p = c.req.valid("param") as { key: string; exportId: string };
+      const f = await download(db, c.get("ctx"), p.exportId, { projectId: Number(p.key) });
+      return c.body(f.body as never, 200, { "content-type": f.contentType, "content-disposition": `attachment; filename="${f.fileName}"` });
+    },
+  );
+  addRoute(
+    app,
+    {
+      access: access.staff,
+      method: "post",
+      path: "/api/v1/Clients/{key}/RenewalPowerPointExport",
+      tags: ["Clients"],
+      operationId: "Clients_RenewalPowerPointExport",
+      summary: "A client's renewal deck",
+      description: "A queued job builds a deck for the client's renewal: completed projects and their respondents, credits spent per month (native charts). Download it with GET …/RenewalPowerPointExport/{exportId}.",
+      request: { params: Key("Clients") },
+      responses: { 202: { description: "Queued", content: { "application/json": { schema: Started } } }, ...commonErrors, 404: errors[404] },
+    },
+    async (c) => {
+      const clientId = Number((c.req.valid("param") as { key: string }).key);
+      const ctx = c.get("ctx");
+      const [cl] = await enterTenant(db, { ...ctx, clientId: null }, (tx) => tx`select 1 from clients where id = ${clientId}`);
+      if (!cl) throw new ApiError("NotFound", `No client ${clientId}`);
+      return start(c, { kind: "RenewalPowerPoint", clientId, userId: ctx.principal.userId, isStaff: true });
+    },
+  );
+  addRoute(
+    app,
+    {
+      access: access.staff,
+      method: "get",
+      path: "/api/v1/Clients/{key}/RenewalPowerPointExport/{exportId}",
+      tags: ["Clients"],
+      operationId: "Clients_RenewalPowerPointExportDownload",
+      summary: "Download a client's renewal deck",
+      description: "The deck a RenewalPowerPointExport job made (kept for 7 days).",
+      request: { params: KeyAndExport("Clients") },
+      responses: { ...file, ...commonErrors, 404: errors[404] },
+    },
+    async (c) => {
+      const p = c.req.valid("param") as { key: string; exportId: string };
+      const f = await download(db, { ...c.get("ctx"), clientId: null }, p.exportId, { clientId: Number(p.key) });
+      return c.body(f.body as never, 200, { "content-type": f.contentType, "content-disposition": `attachment; filename="${f.fileName}"` });
+    },
+  );
+}
