@@ -3427,6 +3427,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/CommandRunner/ReGenerateThemes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Code a project's open answers again
+         * @description The project's generated themes are replaced by a fresh coding of its open answers (key-phrase clustering), and every answer's sentiment is set again (AFINN-165 lexicon). Runs as a queued job; answers its id.
+         */
+        post: operations["CommandRunner_ReGenerateThemes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/CommandRunner/SyncDemoData": {
         parameters: {
             query?: never;
@@ -10635,6 +10655,9 @@ export interface components {
         };
         TestCreateNextSchedule: {
             today?: string;
+        };
+        ReGenerateThemes: {
+            projectId: number;
         };
         SyncDemoData: Record<string, never>;
         PromptVersionState: {
@@ -18115,6 +18138,35 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["TestCreateNextSchedule"];
+            };
+        };
+        responses: {
+            /** @description Queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommandStarted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    CommandRunner_ReGenerateThemes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ReGenerateThemes"];
             };
         };
         responses: {

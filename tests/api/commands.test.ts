@@ -61,3 +61,12 @@ test("members get 403; a bad body is a 400; an unknown user a 404", async () => 
   expect(JSON.stringify(bad.body.errors)).toContain("userId");
   expect((await call(app, "staff", null, "POST", "/api/CommandRunner/TestNotification", { userId: 777777 })).status).toBe(404);
 });
+
+test("ReGenerateThemes codes a project's answers; an unknown project is a 404", async () => {
+  expect((await call(app, "staff", null, "POST", "/api/CommandRunner/ReGenerateThemes", { projectId: 999999 })).status).toBe(404);
+  const r = await call(app, "staff", null, "POST", "/api/CommandRunner/ReGenerateThemes", { projectId: 1001 });
+  expect(r.status, JSON.stringify(r.body)).toBe(202);
+  const done = await completed(r.body.jobId);
+  expect(done.event).toBe("CommandCompleted");
+  expect(done.data.result).toHaveProperty("themes");
+});

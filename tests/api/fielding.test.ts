@@ -266,3 +266,14 @@ test("processing stores the drivers of purchase intent (RegressionScores)", asyn
   expect(viewer.status).toBe(200);
   expect(viewer.body.value.length).toBe(1);
 });
+
+test("processing codes the open answers into themes with sentiment", async () => {
+  const [r] = await tdb.db<{ themes: number; coded: number; answers: number; sentiments: number }[]>`
+    select (select count(*)::int from themes) as themes,
+           (select count(distinct text_response_id)::int from text_responses_themes) as coded,
+           (select count(*)::int from text_responses) as answers,
+           (select count(*)::int from text_responses where sentiment is not null) as sentiments`;
+  expect(r!.themes).toBeGreaterThan(2);
+  expect(r!.coded / r!.answers, "most simulated answers fall in a theme").toBeGreaterThan(0.5);
+  expect(r!.sentiments).toBe(r!.answers);
+});

@@ -1,6 +1,6 @@
 // The admin command runner (SPEC 7): POST /api/CommandRunner/{Command}, staff only. Each command is
 // queued as a job; the answer is its job id, whose channel (job-{id}) carries Progress, Success and
-// Error. The HubSpot syncs, ReGenerateThemes and ReGenerateTextResponsesQa are not built yet.
+// Error. The HubSpot syncs and ReGenerateTextResponsesQa are not built yet.
 import { z } from "@hono/zod-openapi";
 import type { App, AppDeps } from "../../app.ts";
 import { access } from "../../access/policy.ts";
@@ -29,6 +29,11 @@ const BODIES: Record<CommandName, { schema: z.ZodType; summary: string; descript
     schema: z.strictObject({ today: day }).openapi("TestCreateNextSchedule"),
     summary: "Start the due waves now",
     description: "Runs the scheduler's step now (charges and starts the waves due by today), then the fielding tick (their survey runs are created and launched; the simulated panel answers).",
+  },
+  ReGenerateThemes: {
+    schema: z.strictObject({ projectId: z.number().int().positive() }).openapi("ReGenerateThemes"),
+    summary: "Code a project's open answers again",
+    description: "The project's generated themes are replaced by a fresh coding of its open answers (key-phrase clustering), and every answer's sentiment is set again (AFINN-165 lexicon).",
   },
   SyncDemoData: {
     schema: z.strictObject({}).openapi("SyncDemoData"),

@@ -11,6 +11,7 @@ import { raise } from "../notifications/notifications.service.ts";
 import { systemCtx } from "../lifecycle/lifecycle.service.ts";
 import { startDueSchedules, toRun } from "../scheduling/scheduling.service.ts";
 import { tick } from "../fielding/fielding.service.ts";
+import { codeThemes } from "../results/themes.service.ts";
 
 export type NotificationType = (typeof USER_NOTIFICATION_EVENTS)[number];
 
@@ -19,9 +20,10 @@ export interface CommandInput {
   TestNextSchedule: { today?: string };
   TestCreateNextSchedule: { today?: string };
   SyncDemoData: Record<string, never>;
+  ReGenerateThemes: { projectId: number };
 }
 export type CommandName = keyof CommandInput;
-export const COMMANDS: readonly CommandName[] = ["TestNotification", "TestNextSchedule", "TestCreateNextSchedule", "SyncDemoData"];
+export const COMMANDS: readonly CommandName[] = ["TestNotification", "TestNextSchedule", "TestCreateNextSchedule", "SyncDemoData", "ReGenerateThemes"];
 
 export interface CommandJob {
   command: CommandName;
@@ -36,6 +38,10 @@ async function audit(tx: Db | Tx, userId: number, command: string, event: string
 /** The request side: the audit row of the ask, in the same transaction as the job (queued by the caller). */
 export async function recordRequest(db: Db, ctx: RequestCtx, command: CommandName, input: Record<string, unknown>, enqueue: (tx: Tx) => Promise<string | null>): Promise<{ jobId: string; command: CommandName }> {
   return enterTenant(db, { ...ctx, clientId: null }, async (tx) => {
+    if (command === "ReGenerateThemes") {
+      const [p] = await tx`select 1 from projects where id = ${(input as CommandInput["ReGenerateThemes"]).projectId} and deleted_at is null`;
+      if (!p) throw new ApiError("NotFound", `No project ${(input as { projectId: number }).projectId}`);
+    }
     if (command === "TestNotification") {
       const [u] = await tx`select 1 from users where id = ${(input as CommandInput["TestNotification"]).userId} and disabled_at is null`;
       if (!u) throw new ApiError("NotFound", `No active user ${(input as { userId: number }).userId}`);
@@ -86,6 +92,12 @@ export async function runCommand(job: JobContext<CommandJob>, deps: RunDeps): Pr
         await progress(50, "creating and launching their survey runs");
         const fielding = await tick(db, deps.publicUrl);
         result = { scheduler, fielding };
+        break;
+      }
+      case "ReGenerateThemes": {
+        const i = data.input as CommandInput["ReGenerateThemes"];
+        await progress(10, `coding project ${i.projectId}'s open answers`);
+        result = { projectId: i.projectId, ...(await enterTenant(db, systemCtx(), (tx) => codeThemes(tx, i.projectId))) };
         break;
       }
       case "SyncDemoData": {

@@ -21,6 +21,7 @@ import * as lifecycleSql from "../lifecycle/lifecycle.sql.ts";
 import { startDueSchedules, weekSinceLaunch } from "../scheduling/scheduling.service.ts";
 import { buildDefinition } from "./definition.ts";
 import { computeDrivers } from "../results/drivers.service.ts";
+import { codeThemes } from "../results/themes.service.ts";
 import { afterPage, answerKey, assignTestOptions, hash32, pages, seeded, validatePage, type Answers, type Page, type SurveyDefinition } from "./engine.ts";
 import * as q from "./fielding.sql.ts";
 import { answerPage, makePerson, type Margins } from "./simulate.ts";
@@ -530,6 +531,8 @@ export async function processRun(db: Db, runId: number, opts: { reprocess?: bool
     if (weighting) await q.setWeighting(tx, run.id, weighting);
     // The drivers of purchase intent, on every processed respondent of the project so far.
     await computeDrivers(tx, run.definition.projectId);
+    // Themes and sentiment of the open answers (local coding; the AI issue adds a model provider).
+    await codeThemes(tx, run.definition.projectId);
     if (run.surveyStatusId === SURVEY_STATUS.ErrorProcessing) await q.setRunStatus(tx, run.id, SURVEY_STATUS.Closed, null);
     await q.setRunStatus(tx, run.id, SURVEY_STATUS.Closed, "processed_at");
     const pending = await q.otherRunsPending(tx, run.definition.projectId, run.id);

@@ -1,0 +1,34 @@
+// Themes and sentiment of a project's open answers (the local coding of analytics/verbatims.ts):
+// per open question, the generated themes are replaced, each answer linked to its themes, and every
+// answer's sentiment set. Run when a survey run is processed and by the ReGenerateThemes command.
+import type { Tx } from "../../db/client.ts";
+import { sentimentOf, themesOf } from "../../analytics/verbatims.ts";
+
+export async function codeThemes(tx: Tx, projectId: number): Promise<{ questions: number; themes: number; answers: number }> {
+  const rows = await tx<{ id: number; clientId: number; pq: number; text: string }[]>`
+    select id::int, client_id as "clientId", project_question_id as pq, coalesce(translated_text, response_text) as text
+    from text_responses where project_id = ${projectId} order by project_question_id, id`;
+  const byQ = new Map<number, (typeof rows)[number][]>();
+  for (const r of rows) (byQ.get(r.pq) ?? byQ.set(r.pq, []).get(r.pq)!).push(r);
+  let themes = 0;
+  await tx`delete from themes where project_id = ${projectId} and is_ai_generated`;
+  for (const [pq, answers] of byQ) {
+    const s = answers.map((a) => sentimentOf(a.text));
+    await tx`
+      update text_responses t set sentiment = x.label, sentiment_score = x.score, updated_at = now()
+      from unnest(${answers.map((a) => a.id)}::bigint[], ${s.map((x) => x.label)}::text[], ${s.map((x) => x.score)}::float8[]) as x(id, label, score)
+      where t.id = x.id`;
+    const found = themesOf(answers.map((a) => a.text));
+    for (const [i, t] of found.entries()) {
+      const [th] = await tx<{ id: number }[]>`
+        insert into themes (client_id, project_id, project_question_id, name, description, sentiment, sort_order, is_ai_generated)
+        values (${answers[0]!.clientId}, ${projectId}, ${pq}, ${t.name.slice(0, 200)}, ${`Answers mentioning “${t.phrase}”`}, ${t.sentiment}, ${i + 1}, true)
+        returning id`;
+      await tx`
+        insert into text_responses_themes (client_id, project_id, text_response_id, theme_id, confidence)
+        select ${answers[0]!.clientId}, ${projectId}, x, ${th!.id}, 1 from unnest(${t.members.map((m) => answers[m]!.id)}::bigint[]) as x`;
+      themes++;
+    }
+  }
+  return { questions: byQ.size, themes, answers: rows.length };
+}
