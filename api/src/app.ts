@@ -53,6 +53,8 @@ export interface AppDeps {
   resolveTxt?: (hostname: string) => Promise<string[][]>;
   /** Prometheus metrics (/metrics and per-request counts); absent: no /metrics. */
   metrics?: Metrics;
+  /** The migration files of this build (/readyz checks they are all applied); absent: not checked. */
+  expectedMigrations?: () => string[];
   /** Whether the job queue runs (/readyz); absent: not checked. */
   queueRunning?: () => boolean;
   /** The job queue (pg-boss): actions that start background work enqueue on it; absent, they answer 503. */
@@ -142,7 +144,7 @@ export function newApp(deps: AppDeps): App {
     app.use("*", deps.metrics.middleware);
     registerMetricsRoute(app, deps.metrics);
   }
-  registerHealthRoutes(app, { db: deps.db, queueRunning: deps.queueRunning });
+  registerHealthRoutes(app, { db: deps.db, queueRunning: deps.queueRunning, expectedMigrations: deps.expectedMigrations });
 
   // Every /api/v1 call needs a signed-in user (DESIGN.md): authenticate before any handler.
   const signIn: MiddlewareHandler<AppEnv> = async (c, next) => {

@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { readConfig } from "./config.ts";
 import { openDatabase } from "./db/open.ts";
 import { connect } from "./db/client.ts";
-import { migrate } from "./db/migrate.ts";
+import { migrate, migrationFiles } from "./db/migrate.ts";
 import { newApp, SCALAR_SCRIPT_PATH } from "./app.ts";
 import { registry } from "./entities/index.ts";
 import { startQueue } from "./jobs/queue.ts";
@@ -69,9 +69,11 @@ const peers = new WeakMap<Request, string>();
 const storage = storageFromEnv(process.env, { dataDir: cfg.dataDir, signingKey: key });
 if (!cfg.production) log(`file storage: ${storage.kind === "s3" ? "S3" : "local disk"}`);
 const metrics = createMetrics();
+const shippedMigrations = migrationFiles().map((f) => f.name);
 const app = newApp({
   db,
   queue,
+  expectedMigrations: () => shippedMigrations,
   metrics,
   queueRunning: () => queueRunning,
   mailer,

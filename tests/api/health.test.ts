@@ -4,6 +4,9 @@ import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { testApp } from "../helpers/app.ts";
 import { readiness } from "../../api/src/ops/health.ts";
 import { connect } from "../../api/src/db/client.ts";
+import { migrationFiles } from "../../api/src/db/migrate.ts";
+
+const expectedMigrations = () => migrationFiles().map((f) => f.name);
 
 let tdb: TestDb;
 beforeAll(async () => {
@@ -15,7 +18,7 @@ afterAll(async () => {
 
 test("healthz is up; readyz is ready with the database migrated and the queue running", async () => {
   let running = true;
-  const app = testApp(tdb.db, { queueRunning: () => running });
+  const app = testApp(tdb.db, { queueRunning: () => running, expectedMigrations });
   const h = await app.request("/healthz");
   expect(h.status).toBe(200);
   expect(await h.json()).toEqual({ status: "ok" });
@@ -30,7 +33,7 @@ test("healthz is up; readyz is ready with the database migrated and the queue ru
 
 test("a pending migration or an unreachable database is not ready", async () => {
   await tdb.db`delete from schema_migrations where name = (select max(name) from schema_migrations)`;
-  expect((await readiness({ db: tdb.db })).checks).toEqual({ database: true, migrations: false, queue: true });
+  expect((await readiness({ db: tdb.db, expectedMigrations })).checks).toEqual({ database: true, migrations: false, queue: true });
   const nowhere = connect("postgres://postgres@127.0.0.1:1/nothing", { max: 1 });
   try {
     expect((await readiness({ db: nowhere })).ready).toBe(false);

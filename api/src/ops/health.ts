@@ -5,12 +5,13 @@
 //                 503 with Retry-After and the failing checks otherwise
 import type { Hono } from "hono";
 import type { Db } from "../db/client.ts";
-import { migrationFiles } from "../db/migrate.ts";
 
 export interface ReadinessDeps {
   db: Db;
   /** Whether the job queue is running; absent: an app without a queue (tests) counts it as not needed. */
   queueRunning?: () => boolean;
+  /** The migration files this build ships (the Bun adapter reads them from disk); absent: not checked. */
+  expectedMigrations?: () => string[];
 }
 
 export interface Readiness {
@@ -24,7 +25,7 @@ export async function readiness(deps: ReadinessDeps): Promise<Readiness> {
     const rows = await deps.db<{ name: string }[]>`select name from schema_migrations`;
     checks.database = true;
     const applied = new Set(rows.map((r) => r.name));
-    checks.migrations = migrationFiles().every((f) => applied.has(f.name));
+    checks.migrations = (deps.expectedMigrations?.() ?? []).every((name) => applied.has(name));
   } catch {
     // The database is unreachable (or not migrated at all): not ready.
   }
