@@ -3447,6 +3447,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/CommandRunner/RunHubspotClientSync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sync clients with their HubSpot companies
+         * @description Every client with an hsCompanyId gets its company's name, industry and domain (LinkedClients, the client's hubspotCompanies). 503 when HubSpot is not configured. Runs as a queued job; answers its id.
+         */
+        post: operations["CommandRunner_RunHubspotClientSync"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CommandRunner/RunHubspotUserSync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sync members to HubSpot contacts
+         * @description Every active member is found in HubSpot by email, or created as a contact. 503 when HubSpot is not configured. Runs as a queued job; answers its id.
+         */
+        post: operations["CommandRunner_RunHubspotUserSync"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CommandRunner/RunHubspotProjectSync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sync projects to HubSpot deals
+         * @description Every submitted project of a client with an hsCompanyId is upserted as a deal (by its ideally_project_id property) with its name, status and credits spent. 503 when HubSpot is not configured. Runs as a queued job; answers its id.
+         */
+        post: operations["CommandRunner_RunHubspotProjectSync"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CommandRunner/RunHubspotClientCustomPropsSync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sync the companies' custom properties
+         * @description The custom (not HubSpot-defined) company properties of every linked company are copied into LinkedClients.properties. 503 when HubSpot is not configured. Runs as a queued job; answers its id.
+         */
+        post: operations["CommandRunner_RunHubspotClientCustomPropsSync"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/CommandRunner/SyncDemoData": {
         parameters: {
             query?: never;
@@ -10659,6 +10739,10 @@ export interface components {
         ReGenerateThemes: {
             projectId: number;
         };
+        RunHubspotClientSync: Record<string, never>;
+        RunHubspotUserSync: Record<string, never>;
+        RunHubspotProjectSync: Record<string, never>;
+        RunHubspotClientCustomPropsSync: Record<string, never>;
         SyncDemoData: Record<string, never>;
         PromptVersionState: {
             id: number;
@@ -18167,6 +18251,122 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["ReGenerateThemes"];
+            };
+        };
+        responses: {
+            /** @description Queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommandStarted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    CommandRunner_RunHubspotClientSync: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RunHubspotClientSync"];
+            };
+        };
+        responses: {
+            /** @description Queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommandStarted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    CommandRunner_RunHubspotUserSync: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RunHubspotUserSync"];
+            };
+        };
+        responses: {
+            /** @description Queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommandStarted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    CommandRunner_RunHubspotProjectSync: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RunHubspotProjectSync"];
+            };
+        };
+        responses: {
+            /** @description Queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommandStarted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    CommandRunner_RunHubspotClientCustomPropsSync: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RunHubspotClientCustomPropsSync"];
             };
         };
         responses: {

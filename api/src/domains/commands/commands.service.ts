@@ -12,6 +12,10 @@ import { systemCtx } from "../lifecycle/lifecycle.service.ts";
 import { startDueSchedules, toRun } from "../scheduling/scheduling.service.ts";
 import { tick } from "../fielding/fielding.service.ts";
 import { codeThemes } from "../results/themes.service.ts";
+import { HubSpot, hubspotFromEnv } from "../../hubspot/client.ts";
+import { syncClients, syncCustomProps, syncProjects, syncUsers } from "../../hubspot/sync.ts";
+
+export const HUBSPOT_NOT_CONFIGURED = "HubSpot is not configured: set HUBSPOT_TOKEN (a private app access token) to sync";
 
 export type NotificationType = (typeof USER_NOTIFICATION_EVENTS)[number];
 
@@ -21,9 +25,15 @@ export interface CommandInput {
   TestCreateNextSchedule: { today?: string };
   SyncDemoData: Record<string, never>;
   ReGenerateThemes: { projectId: number };
+  RunHubspotClientSync: Record<string, never>;
+  RunHubspotUserSync: Record<string, never>;
+  RunHubspotProjectSync: Record<string, never>;
+  RunHubspotClientCustomPropsSync: Record<string, never>;
 }
 export type CommandName = keyof CommandInput;
-export const COMMANDS: readonly CommandName[] = ["TestNotification", "TestNextSchedule", "TestCreateNextSchedule", "SyncDemoData", "ReGenerateThemes"];
+export const HUBSPOT_COMMANDS = ["RunHubspotClientSync", "RunHubspotUserSync", "RunHubspotProjectSync", "RunHubspotClientCustomPropsSync"] as const;
+
+export const COMMANDS: readonly CommandName[] = ["TestNotification", "TestNextSchedule", "TestCreateNextSchedule", "SyncDemoData", "ReGenerateThemes", ...HUBSPOT_COMMANDS];
 
 export interface CommandJob {
   command: CommandName;
@@ -98,6 +108,24 @@ export async function runCommand(job: JobContext<CommandJob>, deps: RunDeps): Pr
         const i = data.input as CommandInput["ReGenerateThemes"];
         await progress(10, `coding project ${i.projectId}'s open answers`);
         result = { projectId: i.projectId, ...(await enterTenant(db, systemCtx(), (tx) => codeThemes(tx, i.projectId))) };
+        break;
+      }
+      case "RunHubspotClientSync":
+      case "RunHubspotUserSync":
+      case "RunHubspotProjectSync":
+      case "RunHubspotClientCustomPropsSync": {
+        const cfg = hubspotFromEnv();
+        if (!cfg) throw new ApiError("ServiceUnavailable", HUBSPOT_NOT_CONFIGURED);
+        const hs = new HubSpot(cfg);
+        const p = (pct: number, m: string) => progress(pct, m);
+        result =
+          data.command === "RunHubspotClientSync"
+            ? await syncClients(db, hs, p)
+            : data.command === "RunHubspotUserSync"
+              ? await syncUsers(db, hs, p)
+              : data.command === "RunHubspotProjectSync"
+                ? await syncProjects(db, hs, p)
+                : await syncCustomProps(db, hs, p);
         break;
       }
       case "SyncDemoData": {
