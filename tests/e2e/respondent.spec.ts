@@ -107,6 +107,7 @@ test("a respondent takes a survey on a phone, with price validation and resume",
 test("desktop layout of a concept page", async ({ page, request }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto(await liveSurvey(request));
+  await expect(page.getByRole("heading", { name: "A little about you" })).toBeVisible();
   await answerChoices(page);
   await page.getByRole("button", { name: "Next" }).click();
   await expect(page.getByRole("heading", { name: "Please read the idea below, then answer" })).toBeVisible();
