@@ -4,6 +4,7 @@ import { createRoute, z, type RouteConfig } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import type { App, AppEnv } from "./app.ts";
 import type { RequestCtx } from "./access/principal.ts";
+import { ApiError } from "./errors.ts";
 import { accessLabel, checkBeforeDb, checkRoleEarly, type Access } from "./access/policy.ts";
 
 export const ErrorBody = z
@@ -92,4 +93,20 @@ function accessMiddleware(a: Access): MiddlewareHandler<AppEnv> {
     }
     await next();
   };
+}
+
+/** The `{key}` path parameter of a bound function or action on `set` (an int4 id). */
+export const keyParams = (set: string) =>
+  z.object({
+    key: z
+      .string()
+      .regex(/^-?\d{1,9}$/, "must be an integer")
+      .openapi({ param: { name: "key", in: "path" }, description: `${set} key` }),
+  });
+
+/** The route's `{key}` as a number (keyParams checked its form). */
+export function keyOf(c: { req: { valid: (t: "param") => unknown } }): number {
+  const n = Number((c.req.valid("param") as { key: string }).key);
+  if (!Number.isSafeInteger(n)) throw new ApiError("BadRequest", "The key must be an integer");
+  return n;
 }

@@ -4,12 +4,11 @@ import { resolveTxt } from "node:dns/promises";
 import { z } from "@hono/zod-openapi";
 import type { App, AppDeps } from "../../app.ts";
 import { access } from "../../access/policy.ts";
-import { addRoute, commonErrors, errors, type RouteContext } from "../../openapi.ts";
+import { addRoute, commonErrors, errors, keyOf, keyParams, type RouteContext } from "../../openapi.ts";
 import { outboxMailer } from "../../email/mailer.ts";
 import * as svc from "./clients.admin.ts";
 
-const Key = z.object({ key: z.string().regex(/^\d{1,9}$/, "must be an integer").openapi({ param: { name: "key", in: "path" }, description: "Clients key" }) });
-const keyOf = (c: RouteContext) => Number((c.req.valid("param") as { key: string }).key);
+const Key = keyParams("Clients");
 const body = (c: RouteContext) => c.req.valid("json" as never) as never;
 const ok = <T extends z.ZodType>(schema: T, description: string) => ({ 200: { description, content: { "application/json": { schema } } } });
 const json = <T extends z.ZodType>(schema: T) => ({ body: { required: true, content: { "application/json": { schema } } } });

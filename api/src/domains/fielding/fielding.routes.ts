@@ -5,23 +5,11 @@
 import { z } from "@hono/zod-openapi";
 import type { App, AppDeps } from "../../app.ts";
 import { access } from "../../access/policy.ts";
-import { addRoute, commonErrors, errors, type RouteContext } from "../../openapi.ts";
-import { ApiError } from "../../errors.ts";
+import { addRoute, commonErrors, errors, keyOf, keyParams, type RouteContext } from "../../openapi.ts";
 import * as svc from "./fielding.service.ts";
 import * as admin from "./fielding.admin.ts";
 
-const KeyParams = (set: string) =>
-  z.object({
-    key: z
-      .string()
-      .regex(/^-?\d{1,9}$/, "must be an integer")
-      .openapi({ param: { name: "key", in: "path" }, description: `${set} key` }),
-  });
-const keyOf = (c: RouteContext) => {
-  const k = Number((c.req.valid("param") as { key: string }).key);
-  if (!Number.isSafeInteger(k)) throw new ApiError("BadRequest", "The key must be an integer");
-  return k;
-};
+const KeyParams = keyParams;
 
 const Run = z
   .object({

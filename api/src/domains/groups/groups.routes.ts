@@ -6,15 +6,13 @@
 import { z } from "@hono/zod-openapi";
 import type { App, AppDeps } from "../../app.ts";
 import { access } from "../../access/policy.ts";
-import { addRoute, commonErrors, errors, type RouteContext } from "../../openapi.ts";
+import { addRoute, commonErrors, errors, keyOf, keyParams, type RouteContext } from "../../openapi.ts";
 import { ApiError } from "../../errors.ts";
 import { parseFilters } from "../results/filters.ts";
 import { createProject } from "../projects/projects.service.ts";
 import * as svc from "./groups.service.ts";
 
-const Key = (set: string) =>
-  z.object({ key: z.string().regex(/^\d{1,9}$/, "must be an integer").openapi({ param: { name: "key", in: "path" }, description: `${set} key` }) });
-const keyOf = (c: RouteContext) => Number((c.req.valid("param") as { key: string }).key);
+const Key = keyParams;
 const query = (c: RouteContext) => c.req.valid("query" as never) as Record<string, string | undefined>;
 const int = (name: string, description: string) => z.string().regex(/^\d{1,9}$/, "must be a positive integer").openapi({ param: { name, in: "query" }, description });
 const FiltersParam = z.string().max(20000).optional().openapi({ param: { name: "filters", in: "query" }, description: "The response filter object (ResponseFilter) as JSON" });

@@ -3,11 +3,10 @@
 import { z } from "@hono/zod-openapi";
 import type { App, AppDeps } from "../../app.ts";
 import { access } from "../../access/policy.ts";
-import { addRoute, commonErrors, errors, type RouteContext } from "../../openapi.ts";
+import { addRoute, commonErrors, errors, keyOf, keyParams } from "../../openapi.ts";
 import * as svc from "./prompts.service.ts";
 
-const Key = z.object({ key: z.string().regex(/^\d{1,9}$/, "must be an integer").openapi({ param: { name: "key", in: "path" }, description: "PromptVersions key" }) });
-const keyOf = (c: RouteContext) => Number((c.req.valid("param") as { key: string }).key);
+const Key = keyParams("PromptVersions");
 const ok = <T extends z.ZodType>(schema: T, description: string) => ({ 200: { description, content: { "application/json": { schema } } } });
 
 const Version = z

@@ -4,13 +4,13 @@
 import { z } from "@hono/zod-openapi";
 import type { App, AppDeps } from "../../app.ts";
 import { access, enterTenant } from "../../access/policy.ts";
-import { addRoute, commonErrors, errors, type RouteContext } from "../../openapi.ts";
+import { addRoute, commonErrors, errors, keyParams, type RouteContext } from "../../openapi.ts";
 import { ApiError } from "../../errors.ts";
 import { enqueueJob } from "../../jobs/workers.ts";
 import { ResponseFilterSchema } from "./filters.ts";
 import { download, powerPointJob, type DeckInput } from "./powerpoint.ts";
 
-const Key = (set: string) => z.object({ key: z.string().regex(/^\d{1,9}$/, "must be an integer").openapi({ param: { name: "key", in: "path" }, description: `${set} key` }) });
+const Key = keyParams;
 const KeyAndExport = (set: string) => Key(set).extend({ exportId: z.string().uuid().openapi({ param: { name: "exportId", in: "path" }, description: "The export's id, from the job's result" }) });
 const Started = z.object({ jobId: z.string().describe("Follow it on the websocket channel job-{jobId}; its Success carries the download path") }).openapi("ExportStarted");
 const PPTX = "application/vnd.openxmlformats-officedocument.presentationml.presentation";

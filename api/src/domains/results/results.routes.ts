@@ -4,7 +4,7 @@
 import { z } from "@hono/zod-openapi";
 import type { App, AppDeps } from "../../app.ts";
 import { access } from "../../access/policy.ts";
-import { addRoute, commonErrors, errors, type RouteContext } from "../../openapi.ts";
+import { addRoute, commonErrors, errors, keyOf, keyParams, type RouteContext } from "../../openapi.ts";
 import { ApiError } from "../../errors.ts";
 import { parseFilters } from "./filters.ts";
 import * as svc from "./results.service.ts";
@@ -12,13 +12,7 @@ import * as analysis from "./analysis.service.ts";
 import * as verbatims from "./verbatims.service.ts";
 import * as exportsSvc from "./exports.service.ts";
 
-const KeyParams = z.object({
-  key: z
-    .string()
-    .regex(/^-?\d{1,9}$/, "must be an integer")
-    .openapi({ param: { name: "key", in: "path" }, description: "Projects key" }),
-});
-const keyOf = (c: RouteContext) => Number((c.req.valid("param") as { key: string }).key);
+const KeyParams = keyParams("Projects");
 const int = (name: string, description: string) =>
   z
     .string()
