@@ -10244,6 +10244,8 @@ export interface components {
                 concept: {
                     text: string;
                     description: string | null;
+                    /** @description A signed, expiring link to the concept's image */
+                    imageUrl: string | null;
                 } | null;
                 questions: {
                     /** @description The answer's name in `answers` */

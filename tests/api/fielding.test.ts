@@ -277,3 +277,16 @@ test("processing codes the open answers into themes with sentiment", async () =>
   expect(r!.coded / r!.answers, "most simulated answers fall in a theme").toBeGreaterThan(0.5);
   expect(r!.sentiments).toBe(r!.answers);
 });
+
+test("a concept's image reaches the respondent as a signed link", async () => {
+  const id = await approvedProject({ sampleSize: 5 });
+  await tdb.db`update test_options set file = ${tdb.db.json({ key: `clients/${T}/uploads/concept.png`, fileType: "image/png", fileName: "concept.png" } as never)} where project_id = ${id}`;
+  const [run] = await fielding.createSurveys(tdb.db, id);
+  await fielding.launchRun(tdb.db, run!.surveyRunId, "http://ideally.test");
+  const post = (path: string, body: unknown) => app.request(`/s/api/${run!.surveyLink}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const start = (await (await post("/start", {})).json()) as { respondentId: string; page: { id: string; questions: { key: string; options: { id: number }[] }[] } };
+  const answers = Object.fromEntries(start.page.questions.map((q) => [q.key, q.options[0]!.id]));
+  const next = (await (await post(`/${start.respondentId}/answers`, { pageId: "demographics", answers })).json()) as { page: { kind: string; concept: { imageUrl: string | null } } };
+  expect(next.page.kind).toBe("concept");
+  expect(next.page.concept.imageUrl).toContain("/api/files/");
+});

@@ -15,6 +15,7 @@ main{max-width:640px;margin:0 auto;padding:20px 16px 48px}
 h1{font-size:1.35rem;margin:0 0 16px}
 .concept{background:var(--card);border:1px solid var(--line);border-left:4px solid var(--brand);border-radius:12px;padding:16px 18px;margin-bottom:20px}
 .concept strong{display:block;font-size:1.1rem;margin-bottom:4px}
+.concept-image{display:block;max-width:100%;max-height:320px;border-radius:8px;margin:0 auto 12px}
 fieldset{border:1px solid var(--line);background:var(--card);border-radius:12px;padding:16px 18px;margin:0 0 16px}
 legend{padding:0 4px;font-weight:600}
 .qtext{margin:0 0 10px}
@@ -93,6 +94,7 @@ export const SURVEY_PAGE_SCRIPT = `"use strict";
     app.appendChild(el("h1", { text: p.heading }));
     if (p.concept) {
       app.appendChild(el("section", { className: "concept", "aria-label": "The idea" }, [
+        p.concept.imageUrl ? el("img", { src: p.concept.imageUrl, alt: p.concept.text, className: "concept-image" }) : null,
         el("strong", { text: p.concept.text }),
         p.concept.description ? el("p", { text: p.concept.description }) : null,
       ]));

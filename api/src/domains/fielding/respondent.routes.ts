@@ -37,7 +37,7 @@ const View = z
         index: z.number().int(),
         total: z.number().int(),
         heading: z.string(),
-        concept: z.object({ text: z.string(), description: z.string().nullable() }).nullable(),
+        concept: z.object({ text: z.string(), description: z.string().nullable(), imageUrl: z.string().nullable().describe("A signed, expiring link to the concept's image") }).nullable(),
         questions: z.array(Question),
       })
       .nullable(),
@@ -61,7 +61,9 @@ const HEADING: Record<string, string> = {
 };
 
 /** What the page shows: the current page's questions in the region's language, never other answers. */
-function present(v: svc.RespondentView): z.infer<typeof View> {
+type ImageUrl = (key: string, fileType: string | null) => Promise<string | null>;
+
+async function present(v: svc.RespondentView, imageUrl: ImageUrl): Promise<z.infer<typeof View>> {
   const def = v.definition;
   const tr = (s: string) => def.translations[s] ?? s;
   const p = v.page;
@@ -78,7 +80,13 @@ function present(v: svc.RespondentView): z.infer<typeof View> {
           index: p.index,
           total: p.total,
           heading: tr(HEADING[p.kind]!),
-          concept: concept ? { text: tr(concept.conceptText), description: concept.conceptDescription ? tr(concept.conceptDescription) : null } : null,
+          concept: concept
+            ? {
+                text: tr(concept.conceptText),
+                description: concept.conceptDescription ? tr(concept.conceptDescription) : null,
+                imageUrl: concept.fileKey && concept.fileType?.startsWith("image/") ? await imageUrl(concept.fileKey, concept.fileType) : null,
+              }
+            : null,
           questions:
             p.kind === "attention"
               ? [{ key: ATTENTION.key, type: "single" as const, title: "", text: tr(ATTENTION.text), options: ATTENTION.options.map((o, i) => ({ id: i, text: tr(o), exclusive: false })) }]
@@ -99,6 +107,11 @@ const refusals = { 400: errors[400], 404: errors[404], 409: errors[409] };
 
 export function registerRespondentRoutes(app: App, deps: AppDeps): void {
   const db = deps.db;
+  // Concept images: signed, expiring download links from the file storage (absent: no image).
+  const signer = (c: { req: { url: string } }): ImageUrl => async (key, fileType) =>
+    deps.storage
+      ? (await deps.storage.downloadUrl({ key, contentType: fileType ?? undefined, baseUrl: deps.publicUrl ?? new URL(c.req.url).origin, expiresIn: 3600 })).url
+      : null;
   addRoute(
     app,
     {
@@ -116,7 +129,7 @@ export function registerRespondentRoutes(app: App, deps: AppDeps): void {
       const { link } = c.req.valid("param" as never) as { link: string };
       const body = (await c.req.json().catch(() => ({}))) as { panelRespondentId?: unknown };
       const panelId = typeof body.panelRespondentId === "string" && body.panelRespondentId ? body.panelRespondentId.slice(0, 200) : null;
-      return c.json(present(await svc.startSession(db, link, panelId)), 200);
+      return c.json(await present(await svc.startSession(db, link, panelId), signer(c)), 200);
     },
   );
   addRoute(
@@ -134,7 +147,7 @@ export function registerRespondentRoutes(app: App, deps: AppDeps): void {
     },
     async (c) => {
       const { link, respondentId } = c.req.valid("param" as never) as { link: string; respondentId: string };
-      return c.json(present(await svc.getSession(db, link, respondentId)), 200);
+      return c.json(await present(await svc.getSession(db, link, respondentId), signer(c)), 200);
     },
   );
   addRoute(
@@ -157,7 +170,7 @@ export function registerRespondentRoutes(app: App, deps: AppDeps): void {
     async (c) => {
       const { link, respondentId } = c.req.valid("param" as never) as { link: string; respondentId: string };
       const b = c.req.valid("json" as never) as { pageId: string; answers: Record<string, unknown> };
-      return c.json(present(await svc.submitPage(db, link, respondentId, b.pageId, b.answers)), 200);
+      return c.json(await present(await svc.submitPage(db, link, respondentId, b.pageId, b.answers), signer(c)), 200);
     },
   );
 
