@@ -270,6 +270,13 @@ async function afterCompletes(tx: Tx, run: q.RunRow & { definition: SurveyDefini
     completes,
     targetCompletes: target,
   });
+  // Progress of the run's fielding on the team's channel (the job events' shape): watchers see it fill.
+  await publish(tx, {
+    channel: clientChannel(run.clientId),
+    event: "Progress",
+    data: { jobId: `survey-run-${run.id}`, name: "fielding", pct: Math.min(100, Math.round((completes / target) * 100)), message: `${completes} of ${target} completes in ${run.definition.regionName}` },
+    clientId: run.clientId,
+  });
   if (completes >= target) {
     await closeRun(tx, run);
     return true;
