@@ -3087,6 +3087,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/Projects({key})/ResultsLanding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where a project's results open
+         * @description SPEC 2's rule for the results page's empty path: price-sensitivity or market-reach by framework for Idea and Message projects (else all), npd for NPD, and for Question projects the segment question's page, else the first follow-up's text or qual page.
+         */
+        get: operations["Projects_ResultsLanding"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/StandardQuestions/StandardQuestionDescription": {
         parameters: {
             query?: never;
@@ -10571,6 +10591,11 @@ export interface components {
                 sentiment: string | null;
             }[];
         };
+        ResultsLanding: {
+            projectId: number;
+            tab: string;
+            path: string;
+        };
         StandardQuestionDescriptions: {
             frameworkId: number;
             value: {
@@ -17719,6 +17744,33 @@ export interface operations {
                 };
                 content: {
                     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Projects_ResultsLanding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tab and the full path */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResultsLanding"];
                 };
             };
             400: components["responses"]["BadRequest"];

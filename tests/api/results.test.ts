@@ -345,3 +345,27 @@ describe("exports", () => {
     expect(wb.getWorksheet("Data")!.rowCount).toBe(5);
   });
 });
+
+describe("the results page's empty path (SPEC 2)", () => {
+  test("every project type and framework branch", async () => {
+    const { resultsLanding } = await import("../../api/src/domains/results/results.service.ts");
+    const none = { segmentQuestionId: null, firstFollowUp: null };
+    expect(resultsLanding({ projectTypeId: 1, frameworkId: 1010, ...none })).toBe("price-sensitivity");
+    expect(resultsLanding({ projectTypeId: 2, frameworkId: 1020, ...none })).toBe("market-reach");
+    expect(resultsLanding({ projectTypeId: 1, frameworkId: 1000, ...none })).toBe("all");
+    expect(resultsLanding({ projectTypeId: 2, frameworkId: 2000, ...none })).toBe("all");
+    expect(resultsLanding({ projectTypeId: 4, frameworkId: 4000, ...none })).toBe("npd");
+    expect(resultsLanding({ projectTypeId: 3, frameworkId: 3000, segmentQuestionId: 7, firstFollowUp: { projectQuestionId: 8, questionTypeId: 3 } })).toBe("segment-question/7");
+    expect(resultsLanding({ projectTypeId: 3, frameworkId: 3000, segmentQuestionId: null, firstFollowUp: { projectQuestionId: 8, questionTypeId: 3 } })).toBe("text/8");
+    expect(resultsLanding({ projectTypeId: 3, frameworkId: 3000, segmentQuestionId: null, firstFollowUp: { projectQuestionId: 9, questionTypeId: 1 } })).toBe("qual/9");
+  });
+  test("through the API, from the project's own questions", async () => {
+    // P is an Idea project on framework 1000 whose first follow-up is the multiple-choice Q.
+    const r = await call(app, "acmeViewer", T, "GET", `/api/v1/Projects(${P})/ResultsLanding`);
+    expect(r.body).toEqual({ projectId: P, tab: "all", path: `/${T}/results/${P}/all` });
+    await tdb.db`update projects set project_type_id = 3, framework_id = 3000 where id = ${P}`;
+    const q = await call(app, "acmeViewer", T, "GET", `/api/v1/Projects(${P})/ResultsLanding`);
+    expect(q.body.tab).toBe(`qual/${pqQ}`);
+    await tdb.db`update projects set project_type_id = 1, framework_id = 1000 where id = ${P}`;
+  });
+});

@@ -462,6 +462,22 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
   addRoute(
     app,
     {
+      access: access.viewer,
+      method: "get",
+      path: "/api/v1/Projects/{key}/ResultsLanding",
+      tags: ["Projects"],
+      operationId: "Projects_ResultsLanding",
+      summary: "Where a project's results open",
+      description: "SPEC 2's rule for the results page's empty path: price-sensitivity or market-reach by framework for Idea and Message projects (else all), npd for NPD, and for Question projects the segment question's page, else the first follow-up's text or qual page.",
+      request: { params: KeyParams },
+      responses: { ...ok(z.object({ projectId: z.number().int(), tab: z.string(), path: z.string() }).openapi("ResultsLanding"), "The tab and the full path"), ...commonErrors, 404: errors[404] },
+    },
+    async (c) => c.json(await svc.landing(db, c.get("ctx"), keyOf(c)), 200),
+  );
+
+  addRoute(
+    app,
+    {
       access: access.signedIn,
       method: "get",
       path: "/api/v1/StandardQuestions/StandardQuestionDescription",

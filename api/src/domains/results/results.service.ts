@@ -332,3 +332,48 @@ export async function standardQuestionDescription(db: Db, ctx: RequestCtx, frame
     return { frameworkId, value: rows };
   });
 }
+
+// ---- the results page's empty path (SPEC 2) ----
+
+/**
+ * Where `{clientId}/results/{projectId}` with no tab goes (SPEC 2): Idea or Message projects to
+ * price-sensitivity when the framework is price sensitivity (1010), market-reach when it is market
+ * reach (1020), else the overview of all results; Npd to npd; Question projects to the segment
+ * question's page when one exists, else the first follow-up question's text page (an open
+ * question) or qual page. Pure: the web app and the API share it through ResultsLanding.
+ */
+export function resultsLanding(p: {
+  projectTypeId: number;
+  frameworkId: number | null;
+  segmentQuestionId: number | null;
+  firstFollowUp: { projectQuestionId: number; questionTypeId: number } | null;
+}): string {
+  if (p.projectTypeId === 4) return "npd";
+  if (p.projectTypeId === 3) {
+    if (p.segmentQuestionId !== null) return `segment-question/${p.segmentQuestionId}`;
+    if (p.firstFollowUp) return `${p.firstFollowUp.questionTypeId === 3 ? "text" : "qual"}/${p.firstFollowUp.projectQuestionId}`;
+    return "all";
+  }
+  if (p.frameworkId === 1010) return "price-sensitivity";
+  if (p.frameworkId === 1020) return "market-reach";
+  return "all";
+}
+
+export async function landing(db: Db, ctx: RequestCtx, projectId: number): Promise<{ projectId: number; tab: string; path: string }> {
+  return enterTenant(db, ctx, async (tx) => {
+    const p = await q.project(tx, projectId);
+    if (!p) throw new ApiError("NotFound", `No project ${projectId}`);
+    const [seg] = await tx<{ id: number }[]>`
+      select pq.id from project_questions pq where pq.project_id = ${p.id} and pq.deleted_at is null and pq.question_position_id = 9 order by pq.sort_order, pq.id limit 1`;
+    const [follow] = await tx<{ id: number; typeId: number }[]>`
+      select pq.id, qq.question_type_id as "typeId" from project_questions pq join questions qq on qq.id = pq.question_id
+      where pq.project_id = ${p.id} and pq.deleted_at is null and pq.question_position_id = 3 order by pq.sort_order, pq.id limit 1`;
+    const tab = resultsLanding({
+      projectTypeId: p.projectTypeId,
+      frameworkId: p.frameworkId,
+      segmentQuestionId: seg?.id ?? null,
+      firstFollowUp: follow ? { projectQuestionId: follow.id, questionTypeId: follow.typeId } : null,
+    });
+    return { projectId: p.id, tab, path: `/${p.clientId}/results/${p.id}/${tab}` };
+  });
+}
