@@ -10257,7 +10257,7 @@ export interface components {
             page: {
                 id: string;
                 /** @enum {string} */
-                kind: "demographics" | "screener" | "concept" | "price" | "attention" | "followUps";
+                kind: "demographics" | "screener" | "concept" | "price" | "intent" | "attention" | "followUps";
                 index: number;
                 total: number;
                 heading: string;

@@ -290,3 +290,28 @@ test("a concept's image reaches the respondent as a signed link", async () => {
   expect(next.page.kind).toBe("concept");
   expect(next.page.concept.imageUrl).toContain("/api/files/");
 });
+
+test("with purchase intent set up, respondents answer the NMS follow-ups and the price results carry trial and revenue optima", async () => {
+  const created = await call(app, "acmeUser", T, "POST", "/api/v1/Projects", { projectName: "NMS check", projectTypeId: 1, frameworkId: 1010, regionIds: [1] });
+  const id = created.body.id as number;
+  await call(app, "acmeUser", T, "POST", "/api/v1/TestOptions", { projectId: id, conceptText: "Cold brew" });
+  expect((await call(app, "acmeUser", T, "POST", `/api/v1/Projects(${id})/CreatePriceSensitivities`, { minPrice: 2, maxPrice: 8, purchaseIntent: true })).status).toBe(200);
+  await tdb.db`update projects_regions set sample_size = 60 where project_id = ${id}`;
+  await call(app, "staff", T, "POST", `/api/v1/Projects(${id})/SuperApprove`);
+  const [run] = await fielding.createSurveys(tdb.db, id);
+  const def = (await tdb.db<{ d: SurveyDefinition }[]>`select definition as d from survey_runs where id = ${run!.surveyRunId}`)[0]!.d;
+  const t = def.testOptions[0]!.id;
+  const all = pages(def, [t]);
+  const intent = all.find((p) => p.kind === "intent")!;
+  expect(all[all.indexOf(intent) - 1]!.kind, "asked right after the prices").toBe("price");
+  const bad = validatePage(def, intent, { [`intent20:t${t}`]: 6 });
+  expect("errors" in bad && bad.errors.map((e) => e.path)).toEqual([`intent20:t${t}`, `intent21:t${t}`]);
+  await fielding.launchRun(tdb.db, run!.surveyRunId, "http://ideally.test");
+  await fielding.simulate(tdb.db, run!.surveyRunId, 60);
+  const [{ n }] = await tdb.db<{ n: number }[]>`select count(*)::int as n from responses where project_id = ${id} and purchase_intent is not null`;
+  expect(n, "an intent at the bargain and at the expensive price per respondent").toBe(120);
+  const r = await call(app, "acmeViewer", T, "GET", `/api/v1/Responses/PriceSensitivityResults?projectId=${id}`);
+  const price = r.body.value[0];
+  expect(price.trialOptimal).not.toBeNull();
+  expect(price.revenueOptimal.price).toBeGreaterThan(0);
+});

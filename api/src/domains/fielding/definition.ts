@@ -77,8 +77,12 @@ export async function buildDefinition(
   }
 
   const priceRange: SurveyDefinition["priceRange"] = {};
+  const purchaseIntent: number[] = [];
   for (const r of await q.priceRanges(tx, projectId)) {
-    for (const o of r.testOptionId === null ? options : options.filter((x) => x.id === r.testOptionId)) priceRange[o.id] = { min: r.min, max: r.max };
+    for (const o of r.testOptionId === null ? options : options.filter((x) => x.id === r.testOptionId)) {
+      priceRange[o.id] = { min: r.min, max: r.max };
+      if (r.purchaseIntent) purchaseIntent.push(o.id);
+    }
   }
 
   return {
@@ -102,6 +106,7 @@ export async function buildDefinition(
     followUps,
     targets: [...targets.values()],
     priceRange,
+    purchaseIntent,
     translations: Object.fromEntries((await q.translations(tx, run.regionId)).map((t) => [t.sourceText, t.translatedText])),
   };
 }

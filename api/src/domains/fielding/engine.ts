@@ -77,6 +77,8 @@ export interface SurveyDefinition {
   targets: DefTarget[];
   /** Price set-up: min and max per test option (null: any), for validation of the answers. */
   priceRange: Record<string, { min: number | null; max: number | null }>;
+  /** Test options whose price questions are followed by the purchase-intent questions (NMS). */
+  purchaseIntent?: number[];
   /** Texts translated for the region (TranslatedTextRegions), by English text. */
   translations: Record<string, string>;
 }
@@ -89,7 +91,19 @@ export const ATTENTION = {
   correct: 1,
 } as const;
 
-export type PageKind = "demographics" | "screener" | "concept" | "price" | "attention" | "followUps";
+export type PageKind = "demographics" | "screener" | "concept" | "price" | "intent" | "attention" | "followUps";
+
+/** Newton, Miller and Smith (1993): purchase likelihood at the respondent's own prices, 5..1. */
+export const INTENT_SCALE = [
+  { value: 5, text: "Very likely" },
+  { value: 4, text: "Somewhat likely" },
+  { value: 3, text: "Neither likely nor unlikely" },
+  { value: 2, text: "Somewhat unlikely" },
+  { value: 1, text: "Very unlikely" },
+] as const;
+/** The price questions the intent is asked at: 20 bargain, 21 getting expensive. */
+export const INTENT_AT = [20, 21] as const;
+export const intentKey = (standardQuestionId: number, testOptionId: number) => `intent${standardQuestionId}:t${testOptionId}`;
 
 export interface Page {
   id: string;
@@ -116,6 +130,7 @@ export function pages(def: SurveyDefinition, order: readonly number[]): Page[] {
     const price = asked.filter((q) => q.type === "price").sort((a, b) => a.standardQuestionId! - b.standardQuestionId!);
     out.push({ id: `concept:${t}`, kind: "concept", testOptionId: t, questions: concept });
     if (price.length) out.push({ id: `price:${t}`, kind: "price", testOptionId: t, questions: price });
+    if (price.length && def.purchaseIntent?.includes(t)) out.push({ id: `intent:${t}`, kind: "intent", testOptionId: t, questions: [] });
   }
   out.push({ id: "attention", kind: "attention", testOptionId: null, questions: [] });
   if (def.followUps.length) out.push({ id: "followUps", kind: "followUps", testOptionId: null, questions: def.followUps });
@@ -151,6 +166,15 @@ export interface PageError {
 export function validatePage(def: SurveyDefinition, page: Page, input: Record<string, unknown>): { answers: Answers } | { errors: PageError[] } {
   const errors: PageError[] = [];
   const answers: Answers = {};
+  if (page.kind === "intent") {
+    for (const std of INTENT_AT) {
+      const key = intentKey(std, page.testOptionId!);
+      const v = input[key];
+      if (typeof v !== "number" || !Number.isInteger(v) || v < 1 || v > 5) errors.push({ path: key, message: "Choose one answer" });
+      else answers[key] = v;
+    }
+    return errors.length ? { errors } : { answers };
+  }
   if (page.kind === "attention") {
     const v = input[ATTENTION.key];
     if (typeof v !== "number" || !Number.isInteger(v) || v < 0 || v >= ATTENTION.options.length) {

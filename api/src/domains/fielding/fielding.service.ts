@@ -22,7 +22,7 @@ import { startDueSchedules, weekSinceLaunch } from "../scheduling/scheduling.ser
 import { buildDefinition } from "./definition.ts";
 import { computeDrivers } from "../results/drivers.service.ts";
 import { codeThemes } from "../results/themes.service.ts";
-import { afterPage, answerKey, assignTestOptions, hash32, pages, seeded, validatePage, type Answers, type Page, type SurveyDefinition } from "./engine.ts";
+import { afterPage, answerKey, assignTestOptions, hash32, intentKey, pages, seeded, validatePage, type Answers, type Page, type SurveyDefinition } from "./engine.ts";
 import * as q from "./fielding.sql.ts";
 import { answerPage, makePerson, type Margins } from "./simulate.ts";
 
@@ -167,6 +167,8 @@ export interface RespondentView {
   page: (Page & { index: number; total: number }) | null;
   definition: SurveyDefinition;
   endReason: string | null;
+  /** The respondent's answers so far (server side only: the page texts quote their own prices). */
+  answers: Answers;
 }
 
 function view(run: q.RunRow & { definition: SurveyDefinition }, s: q.SessionRow): RespondentView {
@@ -179,6 +181,7 @@ function view(run: q.RunRow & { definition: SurveyDefinition }, s: q.SessionRow)
     page: page ? { ...page, index: s.page, total: all.length } : null,
     definition: run.definition,
     endReason: s.endReason,
+    answers: s.answers,
   };
 }
 
@@ -422,7 +425,9 @@ async function ingestRun(tx: Tx, run: q.RunRow & { definition: SurveyDefinition 
       if (dq.type === "text") {
         texts.push({ ...base, project_question_id: dq.projectQuestionId!, question_id: dq.questionId!, standard_question_id: dq.standardQuestionId, test_option_id: t, response_text: String(v) });
       } else if (dq.type === "price") {
-        responses.push({ ...row, question_option_id: null, standard_answer_value: null, numeric_value: Number(v) });
+        // The NMS follow-up at this price (bargain 20, getting expensive 21), when it was asked.
+        const intent = t !== null && dq.standardQuestionId !== null ? s.answers[intentKey(dq.standardQuestionId, t)] : undefined;
+        responses.push({ ...row, question_option_id: null, standard_answer_value: null, numeric_value: Number(v), purchase_intent: typeof intent === "number" ? intent : null });
       } else {
         for (const id of Array.isArray(v) ? v : [v as number]) {
           const o = dq.options.find((x) => x.id === id);

@@ -206,8 +206,8 @@ export async function targets(tx: Sql, projectId: number, regionId: number) {
 }
 
 export async function priceRanges(tx: Sql, projectId: number) {
-  return tx<{ testOptionId: number | null; min: number | null; max: number | null }[]>`
-    select test_option_id as "testOptionId", min_price::float8 as min, max_price::float8 as max
+  return tx<{ testOptionId: number | null; min: number | null; max: number | null; purchaseIntent: boolean }[]>`
+    select test_option_id as "testOptionId", min_price::float8 as min, max_price::float8 as max, purchase_intent as "purchaseIntent"
     from project_price_sensitivities where project_id = ${projectId}`;
 }
 
@@ -408,6 +408,7 @@ export interface ResponseRow {
   system_question_option_id: number | null;
   standard_answer_value: number | null;
   numeric_value: number | null;
+  purchase_intent?: number | null;
   created_at: string;
 }
 
@@ -417,11 +418,14 @@ export async function insertResponses(tx: Sql, rows: ResponseRow[]): Promise<voi
     await tx`
       insert into responses (client_id, project_id, survey_run_id, survey_session_id, project_survey_session_id, region_id, is_customer_panel,
         project_question_id, question_id, standard_question_id, test_option_id, question_option_id, system_question_id, system_question_option_id,
-        standard_answer_value, numeric_value, created_at)
-      select * from jsonb_to_recordset(${tx.json(chunk as never)}) as x(client_id int, project_id int, survey_run_id int, survey_session_id int,
+        standard_answer_value, numeric_value, purchase_intent, created_at)
+      select client_id, project_id, survey_run_id, survey_session_id, project_survey_session_id, region_id, is_customer_panel,
+        project_question_id, question_id, standard_question_id, test_option_id, question_option_id, system_question_id, system_question_option_id,
+        standard_answer_value, numeric_value, purchase_intent, created_at
+      from jsonb_to_recordset(${tx.json(chunk as never)}) as x(client_id int, project_id int, survey_run_id int, survey_session_id int,
         project_survey_session_id int, region_id int, is_customer_panel boolean, project_question_id int, question_id int, standard_question_id int,
         test_option_id int, question_option_id int, system_question_id int, system_question_option_id int, standard_answer_value int,
-        numeric_value numeric, created_at timestamptz)`;
+        numeric_value numeric, purchase_intent smallint, created_at timestamptz)`;
   }
 }
 

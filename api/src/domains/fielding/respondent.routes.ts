@@ -6,7 +6,7 @@ import { z } from "@hono/zod-openapi";
 import type { App, AppDeps } from "../../app.ts";
 import { access } from "../../access/policy.ts";
 import { addRoute, errors } from "../../openapi.ts";
-import { ATTENTION, answerKey } from "./engine.ts";
+import { ATTENTION, answerKey, INTENT_AT, INTENT_SCALE, intentKey } from "./engine.ts";
 import * as svc from "./fielding.service.ts";
 import { SURVEY_PAGE_CSS, SURVEY_PAGE_HTML, SURVEY_PAGE_SCRIPT } from "./respondent.page.ts";
 
@@ -33,7 +33,7 @@ const View = z
     page: z
       .object({
         id: z.string(),
-        kind: z.enum(["demographics", "screener", "concept", "price", "attention", "followUps"]),
+        kind: z.enum(["demographics", "screener", "concept", "price", "intent", "attention", "followUps"]),
         index: z.number().int(),
         total: z.number().int(),
         heading: z.string(),
@@ -56,6 +56,7 @@ const HEADING: Record<string, string> = {
   screener: "A few questions first",
   concept: "Please read the idea below, then answer",
   price: "Thinking about the price of this idea",
+  intent: "At the prices you gave",
   attention: "A quick check",
   followUps: "Almost done",
 };
@@ -88,7 +89,18 @@ async function present(v: svc.RespondentView, imageUrl: ImageUrl): Promise<z.inf
               }
             : null,
           questions:
-            p.kind === "attention"
+            p.kind === "intent"
+              ? INTENT_AT.map((std) => {
+                  const price = v.answers[`q${def.loop.find((q) => q.standardQuestionId === std && (q.testOptionId === null || q.testOptionId === p.testOptionId))?.projectQuestionId}:t${p.testOptionId}`];
+                  return {
+                    key: intentKey(std, p.testOptionId!),
+                    type: "single" as const,
+                    title: tr(std === 20 ? "At your bargain price" : "At your getting-expensive price"),
+                    text: `${tr("How likely would you be to buy it at")} ${def.currencySymbol}${typeof price === "number" ? price.toFixed(2) : "?"}?`,
+                    options: INTENT_SCALE.map((o) => ({ id: o.value, text: tr(o.text), exclusive: false })),
+                  };
+                })
+              : p.kind === "attention"
               ? [{ key: ATTENTION.key, type: "single" as const, title: "", text: tr(ATTENTION.text), options: ATTENTION.options.map((o, i) => ({ id: i, text: tr(o), exclusive: false })) }]
               : p.questions.map((q) => ({
                   key: answerKey(q, p.testOptionId),

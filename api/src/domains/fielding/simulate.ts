@@ -16,7 +16,7 @@
 //   the concept (higher for better concepts), always in increasing order, so the price sensitivity
 //   meter finds a sensible acceptable range.
 // - 3% fail the attention check.
-import { ATTENTION, answerKey, hash32, seeded, type AnswerValue, type DefQuestion, type Page, type SurveyDefinition } from "./engine.ts";
+import { ATTENTION, answerKey, hash32, intentKey, seeded, type AnswerValue, type DefQuestion, type Page, type SurveyDefinition } from "./engine.ts";
 
 export interface Margins {
   /** systemQuestionId -> optionId -> share */
@@ -175,6 +175,13 @@ export function answerPage(def: SurveyDefinition, person: Person, page: Page): R
     return out;
   }
   const score = page.testOptionId !== null ? person.appeal(page.testOptionId) : def.testOptions.length ? Math.max(...def.testOptions.map((t) => person.appeal(t.id))) * 0.5 : 0;
+  if (page.kind === "intent") {
+    // Likelier to buy at one's own bargain price than at one's getting-expensive price.
+    const base = 3 + score * 1.2;
+    out[intentKey(20, page.testOptionId!)] = Math.max(1, Math.min(5, Math.round(base + 0.8 + normal(r) * 0.7)));
+    out[intentKey(21, page.testOptionId!)] = Math.max(1, Math.min(5, Math.round(base - 0.9 + normal(r) * 0.7)));
+    return out;
+  }
   if (page.kind === "price") {
     const p = prices(r, def, page.testOptionId!, score);
     page.questions.forEach((q, i) => (out[answerKey(q, page.testOptionId)] = p[i] ?? p[p.length - 1]! + 0.5 * (i + 1)));

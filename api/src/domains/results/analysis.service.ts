@@ -47,18 +47,22 @@ export interface PriceResult {
 
 export async function priceSensitivityResults(db: Db, ctx: RequestCtx, projectId: number, filters: ResponseFilter) {
   return withProject(db, ctx, projectId, filters, async (tx, p, f) => {
-    const rows = await tx<{ testOptionId: number | null; w: number; tc: number | null; c: number | null; e: number | null; te: number | null }[]>`
+    const rows = await tx<{ testOptionId: number | null; w: number; tc: number | null; c: number | null; e: number | null; te: number | null; ic: number | null; ie: number | null }[]>`
       with s as (${sessionsSql(tx, p.id, f)})
       select r.test_option_id as "testOptionId", s.w,
              max(r.numeric_value) filter (where r.standard_question_id = 19)::float8 as tc,
              max(r.numeric_value) filter (where r.standard_question_id = 20)::float8 as c,
              max(r.numeric_value) filter (where r.standard_question_id = 21)::float8 as e,
-             max(r.numeric_value) filter (where r.standard_question_id = 22)::float8 as te
+             max(r.numeric_value) filter (where r.standard_question_id = 22)::float8 as te,
+             max(r.purchase_intent) filter (where r.standard_question_id = 20)::int as ic,
+             max(r.purchase_intent) filter (where r.standard_question_id = 21)::int as ie
       from responses r join s on s.sid = r.survey_session_id
       where r.project_id = ${p.id} and r.standard_question_id in (19, 20, 21, 22) and r.numeric_value is not null ${testOptionSql(tx, f, "r.test_option_id")}
       group by r.test_option_id, r.survey_session_id, s.w
       order by 1 nulls first`;
     const options = await q.testOptions(tx, p.id);
+    const calibrations = await tx<{ testOptionId: number | null; c: number[] }[]>`
+      select test_option_id as "testOptionId", purchase_intent_calibration::float8[] as c from project_price_sensitivities where project_id = ${p.id}`;
     const [currency] = await tx<{ code: string; symbol: string }[]>`
       select r.currency_code as code, r.currency_symbol as symbol from projects_regions pr join regions r on r.id = pr.region_id where pr.project_id = ${p.id} order by pr.region_id limit 1`;
     const groups = new Map<number | null, (typeof rows)[number][]>();
@@ -67,9 +71,11 @@ export async function priceSensitivityResults(db: Db, ctx: RequestCtx, projectId
     for (const [testOptionId, rs] of groups) {
       // A respondent missing one of the four prices cannot be placed on the curves: counted invalid.
       const complete = rs.filter((r) => r.tc !== null && r.c !== null && r.e !== null && r.te !== null);
+      // Newton-Miller-Smith (1993) where the intents were asked, with the set-up's calibration.
+      const cal = (calibrations.find((x) => x.testOptionId === testOptionId) ?? calibrations.find((x) => x.testOptionId === null))?.c;
       const res = vanWestendorp(
-        complete.map((r) => ({ tooCheap: r.tc!, cheap: r.c!, expensive: r.e!, tooExpensive: r.te!, weight: r.w })),
-        { curves: true },
+        complete.map((r) => ({ tooCheap: r.tc!, cheap: r.c!, expensive: r.e!, tooExpensive: r.te!, weight: r.w, intentCheap: r.ic, intentExpensive: r.ie })),
+        { curves: true, ...(cal && cal.length === 5 ? { calibration: cal as unknown as [number, number, number, number, number] } : {}) },
       );
       value.push({
         testOptionId,
