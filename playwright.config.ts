@@ -13,7 +13,7 @@ export default defineConfig({
   workers: 1,
   // The real server; with DATABASE_URL unset it starts its own embedded PostgreSQL.
   webServer: {
-    command: "bun run api/src/server.ts",
+    command: "bun run build && bun run api/src/server.ts",
     url: `http://127.0.0.1:${PORT}/openapi.json`,
     env: { PORT, HOST: "127.0.0.1", DATA_DIR: ".data/e2e", EMBEDDED_PG_PORT: PG_PORT, LOG_REQUESTS: "0" },
     reuseExistingServer: false,

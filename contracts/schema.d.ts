@@ -3867,6 +3867,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/Logger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Record an event reported by the web app (an error view, a logout)
+         * @description Sign-in optional; the user is recorded when a valid bearer token is sent. At most 30 events a minute per user or address.
+         */
+        get: operations["Logger_Log"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/Clients/$count": {
         parameters: {
             query?: never;
@@ -18894,6 +18914,42 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    Logger_Log: {
+        parameters: {
+            query: {
+                /** @description What happened, e.g. error-500 or Logout */
+                eventId: string;
+                /** @description Where the web app was */
+                url?: string;
+                message?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Recorded */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description Too many events; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Clients_count: {

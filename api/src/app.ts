@@ -16,6 +16,7 @@ import { registerDomainRoutes } from "./domains/index.ts";
 import { registerSharedResponses } from "./openapi.ts";
 import type { Queue } from "./jobs/queue.ts";
 import { registerHealthRoutes } from "./ops/health.ts";
+import { isApiPath } from "./web/paths.ts";
 import { registerMetricsRoute, type Metrics } from "./ops/metrics.ts";
 import type { MiddlewareHandler } from "hono";
 import type { FileStorage } from "./storage/storage.ts";
@@ -59,6 +60,8 @@ export interface AppDeps {
   queueRunning?: () => boolean;
   /** The job queue (pg-boss): actions that start background work enqueue on it; absent, they answer 503. */
   queue?: Queue;
+  /** The web app's files (the built SPA): a path's file, or index.html for the SPA's routes; absent: no web app. */
+  web?: (path: string) => Promise<Response | null>;
   /** One line per request; off in tests. */
   log?: (line: string) => void;
 }
@@ -182,6 +185,16 @@ export function newApp(deps: AppDeps): App {
       mcp: { disabled: true },
     } as never),
   );
+
+  // Every other GET is the web app's (web/paths.ts keeps the table): its files, else index.html.
+  const web = deps.web;
+  if (web) {
+    app.get("*", async (c, next) => {
+      const path = new URL(c.req.url).pathname;
+      if (isApiPath(path)) return next();
+      return (await web(path)) ?? next();
+    });
+  }
 
   return app;
 }

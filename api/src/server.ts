@@ -25,6 +25,7 @@ import { subscribe } from "./jobs/channel.ts";
 import { WEBSOCKET_PATH } from "./domains/realtime/realtime.routes.ts";
 import { storageFromEnv } from "./storage/index.ts";
 import { createMetrics } from "./ops/metrics.ts";
+import { webFiles } from "./web/static.ts";
 
 const cfg = readConfig();
 const log = (m: string) => console.log(m);
@@ -90,6 +91,7 @@ const app = newApp({
   },
   publicUrl: process.env.PUBLIC_URL ? cfg.publicUrl : undefined,
   storage,
+  web: webFiles(),
   log: cfg.logRequests ? log : undefined,
 });
 

@@ -1,0 +1,109 @@
+// /{clientId}/*: a numeric client id switches the current client (SPEC 2). The client is fetched
+// first; a 404 or 403 drops the stored client_id and moves to the first client by name, or logs
+// out when there is none (SPEC 8).
+import { lazy, useEffect } from "react";
+import { Redirect, Route, Switch, useLocation } from "wouter";
+import { ApiError, api } from "../api/client";
+import { useApi } from "../api/hooks";
+import { PageSkeleton } from "../components/ui";
+import { STORAGE } from "../lib/constants";
+import { defaultClientId, storeClientId } from "../state/app";
+import { joinClientChannel } from "../state/realtime";
+import { logout } from "../state/session";
+import { AppShell } from "./AppShell";
+import { Gate, TierRedirect } from "./SignedInArea";
+
+const Home = lazy(() => import("../routes/main/Home"));
+const ProjectPage = lazy(() => import("../routes/main/ProjectPage"));
+const ProjectSurveys = lazy(() => import("../routes/main/ProjectSurveys"));
+const ManageArea = lazy(() => import("../routes/manage/ManageArea"));
+
+export type CurrentClient = { id: number; name: string; tier: string; parentId: number | null; industry: string | null; hubspotCompanies?: unknown[] };
+
+export function useClient(clientId: number) {
+  return useApi<CurrentClient>(
+    ["Clients", clientId],
+    () =>
+      api.GET("/api/v1/Clients({key})", {
+        params: { path: { key: String(clientId) }, query: { $select: "id,name,tier,parentId,industry", $expand: "hubspotCompanies" } },
+        headers: { clientId: String(clientId) },
+      } as never) as never,
+    { onError: () => {} },
+  );
+}
+
+function LinkedClientLost() {
+  const [, navigate] = useLocation();
+  useEffect(() => {
+    localStorage.removeItem(STORAGE.clientId);
+    defaultClientId()
+      .then((id) => (id === null ? logout() : navigate(`~/${id}`, { replace: true })))
+      .catch(() => void logout());
+  }, [navigate]);
+  return <PageSkeleton />;
+}
+
+/** result/{projectId}/... -> results/{projectId}/... (SPEC 2). */
+function ResultToResults() {
+  return <Redirect to={`~${location.pathname.replace("/result/", "/results/")}${location.search}`} replace />;
+}
+
+export function ClientArea({ clientId }: { clientId: number }) {
+  const { data: client, error } = useClient(clientId);
+  useEffect(() => {
+    storeClientId(clientId);
+    void joinClientChannel(clientId);
+  }, [clientId]);
+  if (error instanceof ApiError && (error.status === 404 || error.status === 403)) return <LinkedClientLost />;
+  if (error) throw error;
+  return (
+    <AppShell clientId={clientId} client={client}>
+      {!client ? (
+        <PageSkeleton />
+      ) : (
+        <Switch>
+          <Route path="/">
+            <Redirect to="/home" replace />
+          </Route>
+          <Route path="/home">
+            <Home client={client} />
+          </Route>
+          <Route path="/result/*">
+            <ResultToResults />
+          </Route>
+          <Route path="/project/:projectId">
+            {(p) => <Redirect to={`/projects/${p.projectId}`} replace />}
+          </Route>
+          <Route path="/projects/:projectId/:tab?">
+            <Gate policy="TeamUser" clientId={clientId}>
+              <ProjectPage client={client} />
+            </Gate>
+          </Route>
+          <Route path="/project-surveys/:projectId">
+            <Gate policy="TeamUser" clientId={clientId}>
+              <ProjectSurveys client={client} />
+            </Gate>
+          </Route>
+          <Route path="/manage-team" nest>
+            <Gate policy="TeamAdmin" clientId={clientId}>
+              <ManageArea client={client} area="team" />
+            </Gate>
+          </Route>
+          <Route path="/manage-org" nest>
+            <Gate policy="OrgAdmin" clientId={clientId}>
+              <ManageArea client={client} area="org" />
+            </Gate>
+          </Route>
+          <Route path="/manage-enterprise" nest>
+            <Gate policy="EnterpriseAdmin" clientId={clientId}>
+              <ManageArea client={client} area="enterprise" />
+            </Gate>
+          </Route>
+          <Route>
+            <TierRedirect clientId={clientId} />
+          </Route>
+        </Switch>
+      )}
+    </AppShell>
+  );
+}

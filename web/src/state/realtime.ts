@@ -1,0 +1,102 @@
+// The websocket of SPEC 4 and 7: one per tab, opened with a one-minute ticket from
+// Users/WebsocketConnection, joined to user-{id} (automatically) and the client channel (with its
+// token from Clients/GetChannelInfo), pinging every 30 s, reconnecting with backoff. Pages
+// subscribe to events by name; job channels are joined on demand.
+import { api, unwrap } from "../api/client";
+import { WEBSOCKET_PING_MS } from "../lib/constants";
+import { getToken } from "./session";
+
+export interface RealtimeEvent {
+  channel: string;
+  event: string;
+  data: unknown;
+}
+type Handler = (ev: RealtimeEvent) => void;
+
+const handlers = new Set<Handler>();
+const wanted = new Map<string, string | undefined>(); // channel -> join token
+let socket: WebSocket | null = null;
+let ping: ReturnType<typeof setInterval> | undefined;
+let retry = 0;
+let connecting = false;
+let clientChannelFor: number | null = null;
+
+function send(m: unknown) {
+  if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify(m));
+}
+
+async function connect() {
+  if (connecting || socket || !getToken()) return;
+  connecting = true;
+  try {
+    const { value } = await unwrap(api.GET("/api/v1/Users/WebsocketConnection"));
+    const ws = new WebSocket(value);
+    socket = ws;
+    ws.onopen = () => {
+      retry = 0;
+      for (const [channel, token] of wanted) send({ action: "join", channel, token });
+      ping = setInterval(() => send({ action: "ping" }), WEBSOCKET_PING_MS);
+    };
+    ws.onmessage = (m) => {
+      let ev: RealtimeEvent;
+      try {
+        ev = JSON.parse(String(m.data)) as RealtimeEvent;
+      } catch {
+        return;
+      }
+      if (!ev.channel) return; // control answers (joined, pong)
+      for (const h of handlers) h(ev);
+    };
+    ws.onclose = () => {
+      clearInterval(ping);
+      socket = null;
+      if (!getToken()) return;
+      retry = Math.min(retry + 1, 6);
+      setTimeout(() => void connect(), 500 * 2 ** retry);
+    };
+  } catch {
+    socket = null;
+    retry = Math.min(retry + 1, 6);
+    if (getToken()) setTimeout(() => void connect(), 500 * 2 ** retry);
+  } finally {
+    connecting = false;
+  }
+}
+
+/** Subscribe to every event (filter in the handler); opens the socket on first use. */
+export function onRealtime(h: Handler): () => void {
+  handlers.add(h);
+  void connect();
+  return () => handlers.delete(h);
+}
+
+export function joinChannel(channel: string, token?: string) {
+  wanted.set(channel, token);
+  if (socket?.readyState === WebSocket.OPEN) send({ action: "join", channel, token });
+  else void connect();
+}
+
+export function leaveChannel(channel: string) {
+  wanted.delete(channel);
+  send({ action: "leave", channel });
+}
+
+/** The current client's channel (ProjectUpdated, IncidenceEstimateUpdated, Progress...). */
+export async function joinClientChannel(clientId: number) {
+  if (clientChannelFor === clientId) return;
+  if (clientChannelFor !== null) leaveChannel(`client-${clientChannelFor}`);
+  clientChannelFor = clientId;
+  try {
+    const info = await unwrap(api.GET("/api/v1/Clients({key})/GetChannelInfo", { params: { path: { key: String(clientId) } }, headers: { clientId: String(clientId) } } as never)) as { name: string; token: string };
+    joinChannel(info.name, info.token);
+  } catch {
+    clientChannelFor = null;
+  }
+}
+
+export function closeRealtime() {
+  wanted.clear();
+  clientChannelFor = null;
+  socket?.close();
+  socket = null;
+}
