@@ -3867,6 +3867,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/AiProjectSummaries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List AiProjectSummaries
+         * @description An AI summary of a project's results, optionally for a segment, test option, question or objective.
+         */
+        get: operations["AiProjectSummaries_list"];
+        put?: never;
+        /**
+         * Ask for a project summary
+         * @description Queues the summary of a project's results (optionally a segment's, under its saved filters; an objective's; or under given filters). Answers the Pending row with its jobId; it becomes Ready (content citing its figures, referencesData) or Failed.
+         */
+        post: operations["AiProjectSummaries_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/AiProjectSummaries({key})/Regenerate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Write a summary again
+         * @description The summary goes back to Pending with a new job (the current results, the published prompt). 409 while it is being written.
+         */
+        post: operations["AiProjectSummaries_Regenerate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Segments({key})/GenerateSummaries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Summarise a segment
+         * @description Queues the summary of the segment's project under the segment's saved filters, written to the project's active objective.
+         */
+        post: operations["Segments_GenerateSummaries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/Clients/$count": {
         parameters: {
             query?: never;
@@ -6598,27 +6662,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/AiProjectSummaries": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List AiProjectSummaries
-         * @description An AI summary of a project's results, optionally for a segment, test option, question or objective.
-         */
-        get: operations["AiProjectSummaries_list"];
-        put?: never;
-        /** Create a AiProjectSummaries row */
-        post: operations["AiProjectSummaries_create"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/AiProjectSummaries({key})": {
         parameters: {
             query?: never;
@@ -8591,6 +8634,20 @@ export interface components {
             /** Format: date-time */
             generatedAt?: string | null;
             createdByUserId?: number | null;
+            /**
+             * @description Why it was made: processing end, an objective saved, a segment's GenerateSummaries, or asked for.
+             * @enum {string}
+             */
+            trigger?: "ResultsReady" | "ObjectiveSaved" | "Segment" | "Requested";
+            /** @description The figures the content cites: [{ref, text, value, source}], each recomputable from the results function its source names. */
+            referencesData?: unknown;
+            /** @description local or openai */
+            provider?: string | null;
+            model?: string | null;
+            /** @description Tokens: {promptTokens, completionTokens, totalTokens, estimated?} */
+            usage?: unknown;
+            /** @description The job writing it: Progress, Success and Error on the websocket channel job-{jobId} */
+            jobId?: string | null;
             /** Format: date-time */
             createdAt?: string;
             /** Format: date-time */
@@ -10926,6 +10983,20 @@ export interface components {
             dateFrom?: string | null;
             dateTo?: string | null;
         };
+        AiProjectSummaryRequest: {
+            projectId: number;
+            /** @description A saved segment: its filters apply */
+            segmentId?: number | null;
+            /** @description Write to this objective instead of the active one */
+            projectObjectiveId?: number | null;
+            filters?: components["schemas"]["ResponseFilter"] & (Record<string, never> | null);
+        };
+        SummariesQueued: {
+            /** @description Follow it on the websocket channel job-{jobId}: Progress, then Success or Error */
+            jobId: string;
+            /** @description The AiProjectSummaries rows being written (status Pending) */
+            summaryIds: number[];
+        };
         ClientsCollection: {
             "@odata.count"?: number;
             "@odata.nextLink"?: string;
@@ -11388,16 +11459,6 @@ export interface components {
             "@odata.nextLink"?: string;
             value: components["schemas"]["AiProjectSummaries"][];
         };
-        AiProjectSummariesCreate: {
-            projectId: number;
-            summaryType: string;
-            segmentId?: number | null;
-            testOptionId?: number | null;
-            projectQuestionId?: number | null;
-            projectObjectiveId?: number | null;
-            regionId?: number | null;
-            filters?: unknown;
-        };
         ProjectEmailSummariesCollection: {
             "@odata.count"?: number;
             "@odata.nextLink"?: string;
@@ -11453,6 +11514,11 @@ export interface components {
             /** @enum {string|null} */
             feedback?: "Positive" | "Negative" | null;
             feedbackComment?: string | null;
+            /** @description An answer's provider: local or openai */
+            provider?: string | null;
+            model?: string | null;
+            /** @description An answer's tokens: {promptTokens, completionTokens, totalTokens, estimated?} */
+            usage?: unknown;
             /** Format: date-time */
             createdAt?: string;
             /** Format: date-time */
@@ -18896,6 +18962,129 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    AiProjectSummaries_list: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
+                /** @description Page size, at most 1000 (default 100) */
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of rows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiProjectSummariesCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    AiProjectSummaries_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AiProjectSummaryRequest"];
+            };
+        };
+        responses: {
+            /** @description The queued summary */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiProjectSummaries"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    AiProjectSummaries_Regenerate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description AiProjectSummaries key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SummariesQueued"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    Segments_GenerateSummaries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Segments key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SummariesQueued"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
     Clients_count: {
         parameters: {
             query?: {
@@ -25076,74 +25265,6 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-        };
-    };
-    AiProjectSummaries_list: {
-        parameters: {
-            query?: {
-                /** @description Comma-separated properties to return, e.g. id,projectName */
-                $select?: components["parameters"]["select"];
-                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
-                $expand?: components["parameters"]["expand"];
-                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
-                $filter?: components["parameters"]["filter"];
-                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
-                $orderby?: components["parameters"]["orderby"];
-                /** @description Page size, at most 1000 (default 100) */
-                $top?: components["parameters"]["top"];
-                /** @description Rows to skip */
-                $skip?: components["parameters"]["skip"];
-                /** @description true adds @odata.count, the number of matching rows */
-                $count?: components["parameters"]["count"];
-                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
-                $apply?: components["parameters"]["apply"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of rows */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AiProjectSummariesCollection"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-        };
-    };
-    AiProjectSummaries_create: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["AiProjectSummariesCreate"];
-            };
-        };
-        responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AiProjectSummaries"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
         };
     };
     AiProjectSummaries_get: {

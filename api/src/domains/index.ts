@@ -23,6 +23,7 @@ import { registerCommandRoutes } from "./commands/commands.routes.ts";
 import { registerPromptRoutes } from "./prompts/prompts.routes.ts";
 import { registerClientAdminRoutes } from "./clients/clients.routes.ts";
 import { registerPowerPointRoutes } from "./results/powerpoint.routes.ts";
+import { registerSummaryRoutes } from "./ai/summaries.routes.ts";
 
 export function registerDomainRoutes(app: App, deps: AppDeps): void {
   registerUserRoutes(app, deps);
@@ -47,4 +48,5 @@ export function registerDomainRoutes(app: App, deps: AppDeps): void {
   registerPromptRoutes(app, deps);
   registerClientAdminRoutes(app, deps);
   registerPowerPointRoutes(app, deps);
+  registerSummaryRoutes(app, deps);
 }

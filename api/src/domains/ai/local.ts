@@ -35,6 +35,7 @@ export function writeSummary(f: SummaryFacts): string {
   const head = f.measures[0];
   const title = f.scope ? `${f.projectName}: ${f.scope}` : f.projectName;
   out.push(`## ${title}`);
+  out.push(`_Objective: ${f.objective}_`);
   if (!head || !head.options.length) {
     out.push("There are no completed responses under this selection yet, so there is nothing to summarise.");
     return out.join("\n\n");
