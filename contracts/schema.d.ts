@@ -3931,6 +3931,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/ResultsAiMessages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List ResultsAiMessages
+         * @description A message of a results chat: the user's question or the assistant's answer.
+         */
+        get: operations["ResultsAiMessages_list"];
+        put?: never;
+        /**
+         * Ask the results chat a question
+         * @description Stores the question in the caller's thread and queues the answer. The answer is written with tools that compute the project's results under the thread's filters, and streams on the websocket channel user-{userId}: AiMessageStarted, AiMessageDelta (text pieces in seq order), then AiMessageCompleted (with the stored answer's messageId) or AiMessageFailed; each carries resultsAiThreadId and replyToMessageId (this message's id). The stored answer (role assistant) cites its figures as `text [F1]` and lists them in referencesData.figures.
+         */
+        post: operations["ResultsAiMessages_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ResultsAiMessages({key})/SendFeedback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rate an answer of the results chat
+         * @description The thread's owner marks an assistant answer Positive or Negative, with an optional comment (staff read them with the conversations).
+         */
+        post: operations["ResultsAiMessages_SendFeedback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/Clients/$count": {
         parameters: {
             query?: never;
@@ -6908,27 +6952,6 @@ export interface paths {
         get: operations["ResultsAiMessages_count"];
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/ResultsAiMessages": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List ResultsAiMessages
-         * @description A message of a results chat: the user's question or the assistant's answer.
-         */
-        get: operations["ResultsAiMessages_list"];
-        put?: never;
-        /** Create a ResultsAiMessages row */
-        post: operations["ResultsAiMessages_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -10997,6 +11020,66 @@ export interface components {
             /** @description The AiProjectSummaries rows being written (status Pending) */
             summaryIds: number[];
         };
+        /** @description A message of a results chat: the user's question or the assistant's answer. */
+        ResultsAiMessages: {
+            id?: number;
+            /** @description The owning client (tenant). */
+            clientId?: number;
+            /** @description The thread's project, copied. */
+            projectId?: number;
+            userId?: number;
+            resultsAiThreadId?: number;
+            /** @enum {string} */
+            role?: "user" | "assistant";
+            content?: string;
+            referencesData?: unknown;
+            /** @enum {string|null} */
+            feedback?: "Positive" | "Negative" | null;
+            feedbackComment?: string | null;
+            /** @description An answer's provider: local or openai */
+            provider?: string | null;
+            model?: string | null;
+            /** @description An answer's tokens: {promptTokens, completionTokens, totalTokens, estimated?} */
+            usage?: unknown;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string | null;
+            client?: components["schemas"]["Clients"];
+            project?: components["schemas"]["Projects"] & (Record<string, never> | null);
+            user?: components["schemas"]["Users"];
+            resultsAiThread?: components["schemas"]["ResultsAiThreads"];
+        };
+        /** @description A results-page AI chat about one project, private to its author. */
+        ResultsAiThreads: {
+            id?: number;
+            /** @description The owning client (tenant). */
+            clientId?: number;
+            projectId?: number;
+            userId?: number;
+            title?: string | null;
+            filters?: unknown;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string | null;
+            client?: components["schemas"]["Clients"];
+            project?: components["schemas"]["Projects"] & (Record<string, never> | null);
+            user?: components["schemas"]["Users"];
+            resultsAiMessages?: components["schemas"]["ResultsAiMessages"][];
+            "resultsAiMessages@odata.count"?: number;
+        } | null;
+        ResultsAiQuestion: {
+            /** @description The caller's own thread (POST ResultsAiThreads) */
+            resultsAiThreadId: number;
+            /** @description The question */
+            content: string;
+        };
+        ResultsAiFeedback: {
+            /** @enum {string} */
+            feedback: "Positive" | "Negative";
+            comment?: string | null;
+        };
         ClientsCollection: {
             "@odata.count"?: number;
             "@odata.nextLink"?: string;
@@ -11479,55 +11562,6 @@ export interface components {
             "@odata.nextLink"?: string;
             value: components["schemas"]["ResultsAiThreads"][];
         };
-        /** @description A results-page AI chat about one project, private to its author. */
-        ResultsAiThreads: {
-            id?: number;
-            /** @description The owning client (tenant). */
-            clientId?: number;
-            projectId?: number;
-            userId?: number;
-            title?: string | null;
-            filters?: unknown;
-            /** Format: date-time */
-            createdAt?: string;
-            /** Format: date-time */
-            updatedAt?: string | null;
-            client?: components["schemas"]["Clients"];
-            project?: components["schemas"]["Projects"] & (Record<string, never> | null);
-            user?: components["schemas"]["Users"];
-            resultsAiMessages?: components["schemas"]["ResultsAiMessages"][];
-            "resultsAiMessages@odata.count"?: number;
-        };
-        /** @description A message of a results chat: the user's question or the assistant's answer. */
-        ResultsAiMessages: {
-            id?: number;
-            /** @description The owning client (tenant). */
-            clientId?: number;
-            /** @description The thread's project, copied. */
-            projectId?: number;
-            userId?: number;
-            resultsAiThreadId?: number;
-            /** @enum {string} */
-            role?: "user" | "assistant";
-            content?: string;
-            referencesData?: unknown;
-            /** @enum {string|null} */
-            feedback?: "Positive" | "Negative" | null;
-            feedbackComment?: string | null;
-            /** @description An answer's provider: local or openai */
-            provider?: string | null;
-            model?: string | null;
-            /** @description An answer's tokens: {promptTokens, completionTokens, totalTokens, estimated?} */
-            usage?: unknown;
-            /** Format: date-time */
-            createdAt?: string;
-            /** Format: date-time */
-            updatedAt?: string | null;
-            client?: components["schemas"]["Clients"];
-            project?: components["schemas"]["Projects"] & (Record<string, never> | null);
-            user?: components["schemas"]["Users"];
-            resultsAiThread?: components["schemas"]["ResultsAiThreads"] | null;
-        };
         ResultsAiThreadsCreate: {
             projectId: number;
             title?: string | null;
@@ -11541,10 +11575,6 @@ export interface components {
             "@odata.count"?: number;
             "@odata.nextLink"?: string;
             value: components["schemas"]["ResultsAiMessages"][];
-        };
-        ResultsAiMessagesCreate: {
-            resultsAiThreadId: number;
-            content: string;
         };
         CreditLogsCollection: {
             "@odata.count"?: number;
@@ -19085,6 +19115,105 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    ResultsAiMessages_list: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
+                /** @description Page size, at most 1000 (default 100) */
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of rows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResultsAiMessagesCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    ResultsAiMessages_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResultsAiQuestion"];
+            };
+        };
+        responses: {
+            /** @description The stored question */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResultsAiMessages"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    ResultsAiMessages_SendFeedback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ResultsAiMessages key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResultsAiFeedback"];
+            };
+        };
+        responses: {
+            /** @description The rated answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResultsAiMessages"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
     Clients_count: {
         parameters: {
             query?: {
@@ -25785,74 +25914,6 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-        };
-    };
-    ResultsAiMessages_list: {
-        parameters: {
-            query?: {
-                /** @description Comma-separated properties to return, e.g. id,projectName */
-                $select?: components["parameters"]["select"];
-                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
-                $expand?: components["parameters"]["expand"];
-                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
-                $filter?: components["parameters"]["filter"];
-                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
-                $orderby?: components["parameters"]["orderby"];
-                /** @description Page size, at most 1000 (default 100) */
-                $top?: components["parameters"]["top"];
-                /** @description Rows to skip */
-                $skip?: components["parameters"]["skip"];
-                /** @description true adds @odata.count, the number of matching rows */
-                $count?: components["parameters"]["count"];
-                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
-                $apply?: components["parameters"]["apply"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of rows */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ResultsAiMessagesCollection"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-        };
-    };
-    ResultsAiMessages_create: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ResultsAiMessagesCreate"];
-            };
-        };
-        responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ResultsAiMessages"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
         };
     };
     ResultsAiMessages_get: {
