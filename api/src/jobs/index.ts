@@ -5,5 +5,7 @@ import { schedulerJob } from "./scheduler.ts";
 import { fieldingTickJob } from "../domains/fielding/fielding.jobs.ts";
 import { commandJob } from "../domains/commands/commands.jobs.ts";
 import { powerPointJob } from "../domains/results/powerpoint.ts";
+import { summariesJob } from "../domains/ai/summaries.service.ts";
+import { chatJob } from "../domains/ai/chat.service.ts";
 
-export const jobs: readonly AnyJob[] = [schedulerJob, fieldingTickJob, commandJob, powerPointJob];
+export const jobs: readonly AnyJob[] = [schedulerJob, fieldingTickJob, commandJob, powerPointJob, summariesJob, chatJob];
