@@ -26,8 +26,10 @@ import { WEBSOCKET_PATH } from "./domains/realtime/realtime.routes.ts";
 import { storageFromEnv } from "./storage/index.ts";
 import { createMetrics } from "./ops/metrics.ts";
 import { webFiles } from "./web/static.ts";
+import { configureResultsCache } from "./domains/results/columnar.ts";
 
 const cfg = readConfig();
+configureResultsCache(cfg.resultsCacheMb * 2 ** 20);
 const log = (m: string) => console.log(m);
 const handle = await openDatabase(cfg, log);
 const db = connect(handle.url, { max: 10 });
