@@ -117,12 +117,13 @@ export async function openSocket(base: string, token: string): Promise<LiveSocke
 export type LiveResult = { status: number; headers: Headers; body: any };
 
 /** One JSON call to a server process (a token, a clientId header when given, a JSON body). */
-export async function liveCall(base: string, token: string | null, clientId: number | null, method: string, path: string, body?: unknown): Promise<LiveResult> {
+export async function liveCall(base: string, token: string | null, clientId: number | null, method: string, path: string, body?: unknown, opts: { timeoutMs?: number } = {}): Promise<LiveResult> {
   const headers: Record<string, string> = {};
   if (token) headers.authorization = `Bearer ${token}`;
   if (clientId !== null) headers.clientId = String(clientId);
   if (body !== undefined) headers["content-type"] = "application/json";
-  const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const signal = opts.timeoutMs ? AbortSignal.timeout(opts.timeoutMs) : undefined;
+  const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
   const text = await res.text();
   let parsed: unknown = text;
   try {
