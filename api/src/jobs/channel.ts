@@ -11,7 +11,7 @@
 // `data: null, truncated: true` (same channel and event name), so the receiver still learns that
 // something happened and can fetch the details.
 import postgres from "postgres";
-import type { Db, Tx } from "../db/client.ts";
+import { reconnectBackoff, type Db, type Tx } from "../db/client.ts";
 
 /** The one PostgreSQL NOTIFY channel all API processes share. */
 export const EVENTS_CHANNEL = "ideally_events";
@@ -146,7 +146,7 @@ export async function subscribe(
   onEvent: (ev: ChannelEvent) => void,
   opts: SubscribeOptions = {},
 ): Promise<() => Promise<void>> {
-  const sql = postgres(url, { max: 1, onnotice: () => {}, connection: { application_name: "ideally-events" } });
+  const sql = postgres(url, { max: 1, onnotice: () => {}, backoff: reconnectBackoff, connection: { application_name: "ideally-events" } });
   let sub: postgres.ListenMeta;
   try {
     sub = await sql.listen(
