@@ -232,7 +232,7 @@ export async function removeFromAccount(db: Db, ctx: RequestCtx, input: { userId
 export async function changeRole(
   db: Db,
   ctx: RequestCtx,
-  input: { userId: number; roleId: ClientRole },
+  input: { userId: number; roleId: 1 | 2 | 3 },
 ): Promise<{ userId: number; clientId: number; role: { id: number; roleName: string }; previousRole: { id: number; roleName: string } }> {
   const clientId = requireClient(ctx);
   if (input.userId === ctx.principal.userId) throw new ApiError("Conflict", "You cannot change your own role; ask another Admin");
