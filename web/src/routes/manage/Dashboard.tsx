@@ -9,7 +9,7 @@ import { Badge, Card, EmptyState, PageHeader, Skeleton, Table } from "../../comp
 import { STATUS_TONE } from "../../features/projects";
 import { PROJECT_STATUSES } from "../../lib/constants";
 import { BarChart } from "./Charts";
-import { Figure } from "./Figure";
+import { Figure } from "./parts";
 import { SPEND_TYPES, formatCredits, headersFor, lastMonths, monthLabel, perMonth, type ManageProps } from "./manage";
 
 const MONTHS = 12;
@@ -63,7 +63,7 @@ export default function Dashboard({ client, view }: ManageProps & { view: "dashb
   return (
     <div>
       <PageHeader title={title} subtitle={`${client.name} · ${client.tier.toLowerCase()} and every ${client.tier === "Enterprise" ? "org and team" : "team"} beneath it`} />
-      <div className="mb-6 grid gap-3 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-6">
+      <div className="mb-6 grid grid-cols-2 gap-3 lg:grid-cols-3 xl:grid-cols-6">
         <Figure label="Credit balance" value={totals?.balance ?? own?.balance} loading={stats.isLoading} />
         <Figure label="Spent this month" value={totals?.spendThisMonth ?? own?.spendThisMonth} loading={stats.isLoading} />
         <Figure label="Spent this year" value={totals?.spendThisYear ?? own?.spendThisYear} loading={stats.isLoading} />
@@ -74,10 +74,10 @@ export default function Dashboard({ client, view }: ManageProps & { view: "dashb
 
       {charts ? (
         <div className="mb-6 grid gap-4 lg:grid-cols-2">
-          <Card title="Projects started per month">
+          <Card title={`Projects started per month · ${monthLabel(months[0]!, true)} to ${monthLabel(months.at(-1)!, true)}`}>
             {projects.isLoading || !projects.data ? <Skeleton className="h-60" /> : <BarChart label="Projects started per month" unit="projects" data={perMonth(projects.data, months, (p) => p.createdAt, () => 1).map((m) => ({ label: monthLabel(m.month), value: m.value }))} />}
           </Card>
-          <Card title="Credits spent per month">
+          <Card title={`Credits spent per month · ${monthLabel(months[0]!, true)} to ${monthLabel(months.at(-1)!, true)}`}>
             {spend.isLoading || !spend.data ? (
               <Skeleton className="h-60" />
             ) : (
@@ -114,7 +114,7 @@ export default function Dashboard({ client, view }: ManageProps & { view: "dashb
               </ul>
             )}
           </Card>
-          <div>
+          <div className="min-w-0">
             <h2 className="mb-3 text-sm font-semibold text-ink-900">Clients beneath {client.name}</h2>
             {stats.isLoading ? (
               <Skeleton className="h-40" />

@@ -13,6 +13,7 @@ import { ROLES } from "../../lib/constants";
 import { useSearchState } from "../../lib/search";
 import { useMe, usePolicies } from "../../state/app";
 import { formatDateTime, headersFor, personName, scopeOf, subtreeOf, type ManageProps, type ReachedClient } from "./manage";
+import { HiddenHead } from "./parts";
 
 type Membership = {
   id: number;
@@ -168,7 +169,7 @@ export default function Members({ client, area, tab }: ManageProps & { tab?: str
               {q || statusFilter ? "Try another search or status." : "Invite the people who run tests with you."}
             </EmptyState>
           ) : (
-            <Table head={["Member", ...(area === "team" ? [] : ["Client"]), "Role", "Status", "Last login", <span className="sr-only">Actions</span>]} caption="Members">
+            <Table head={["Member", ...(area === "team" ? [] : ["Client"]), "Role", "Status", "Last login", <HiddenHead>Actions</HiddenHead>]} caption="Members">
               {rows.map((m) => {
                 const s = byUser.get(m.userId);
                 const self = m.userId === me?.id;
@@ -180,7 +181,7 @@ export default function Members({ client, area, tab }: ManageProps & { tab?: str
                       <div className="text-xs text-ink-600">{m.user!.email}</div>
                     </td>
                     {area === "team" ? null : <td className="px-4 py-3 whitespace-nowrap text-ink-700">{m.client?.name}<span className="ml-1 text-xs text-ink-500">{m.client?.tier}</span></td>}
-                    <td className="px-4 py-3">
+                    <td className="relative px-4 py-3">
                       {self ? (
                         <span className="text-ink-700">{ROLES[m.roleId]}</span>
                       ) : (

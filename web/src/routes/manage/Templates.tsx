@@ -10,6 +10,7 @@ import { Badge, Button, EmptyState, Field, Input, PageHeader, Skeleton, Table, T
 import { QUESTION_DISPLAY_GROUPS } from "../../lib/constants";
 import { odataString } from "../../features/projects";
 import { formatDate, personName, type ManageProps } from "./manage";
+import { HiddenHead } from "./parts";
 
 const QUESTION_TYPES: Record<number, string> = { 1: "Single choice", 2: "Multiple choice", 3: "Text", 4: "Dropdown" };
 const groupOf = (position: number | null) => QUESTION_DISPLAY_GROUPS.find((g) => position !== null && g.positions.includes(position))?.name;
@@ -71,7 +72,7 @@ export default function Templates({ client }: ManageProps) {
           Save a question you have asked in a project as a template, so the next project can reuse it word for word.
         </EmptyState>
       ) : (
-        <Table head={["Template", "Question", "Section", "Created", <span className="sr-only">Actions</span>]} caption="Question templates">
+        <Table head={["Template", "Question", "Section", "Created", <HiddenHead>Actions</HiddenHead>]} caption="Question templates">
           {data.value.map((t) => (
             <tr key={t.id} className="hover:bg-ink-50">
               <td className="px-4 py-3">

@@ -1,6 +1,7 @@
 // transactions/{tab?}: the credit ledger (CreditLogs) with its balance (Clients ClientSubStats),
 // tabs by kind of movement, the CSV export (Clients ExportTransactionListCsv) and, for org and
 // enterprise admins, credit transfers between the clients beneath (CreditLogs MakeCreditTransfer).
+import { Menu, MenuButton, MenuItem, MenuItems } from "@headlessui/react";
 import { useMemo, useState, type FormEvent } from "react";
 import { api, unwrap, type Schemas } from "../../api/client";
 import { handleError } from "../../api/errors";
@@ -12,10 +13,10 @@ import { Button, EmptyState, Field, Input, PageHeader, Select, Skeleton, Table, 
 import { useSearchState } from "../../lib/search";
 import { usePolicies } from "../../state/app";
 import {
-  CREDIT_TYPE_LABELS, SPEND_TYPES, TOP_UP_TYPES, TRANSFER_TYPES, formatCredits, formatDateTime, formatSigned, headersFor, saveFile, scopeOf, subtreeOf,
+  CREDIT_TYPE_LABELS, SPEND_TYPES, TOP_UP_TYPES, TRANSFER_TYPES, formatCredits, formatDate, formatSigned, formatTime, headersFor, saveFile, scopeOf, subtreeOf,
   type ManageProps, type ReachedClient,
 } from "./manage";
-import { Figure } from "./Figure";
+import { Figure } from "./parts";
 
 const PAGE = 25;
 const TABS: { id: string; label: string; types?: number[] }[] = [
@@ -66,14 +67,15 @@ export default function Transactions({ client, area, tab }: ManageProps & { tab?
   const own = stats.data?.client;
   const balance = scope === "descendants" ? stats.data?.totals?.balance : own?.balance;
 
-  async function exportCsv() {
+  /** One client's ledger (the export is per client, oldest first with a running balance). */
+  async function exportCsv(c: ReachedClient) {
     setExporting(true);
     try {
-      const blob = await unwrap(
-        api.GET("/api/v1/Clients({key})/ExportTransactionListCsv", { params: { path: { key: String(client.id) } }, parseAs: "blob" } as never) as never,
-      ) as Blob;
-      saveFile(blob, `transactions-${client.name.replace(/[^A-Za-z0-9]+/g, "-").toLowerCase()}-${new Date().toISOString().slice(0, 10)}.csv`);
-      toast.success("Export ready", "The transaction list has been downloaded as CSV.");
+      const blob = (await unwrap(
+        api.GET("/api/v1/Clients({key})/ExportTransactionListCsv", { params: { path: { key: String(c.clientId) } }, parseAs: "blob", headers: headersFor(c.clientId) } as never) as never,
+      )) as Blob;
+      saveFile(blob, `transactions-${c.clientName.replace(/[^A-Za-z0-9]+/g, "-").toLowerCase()}-${new Date().toISOString().slice(0, 10)}.csv`);
+      toast.success("Export ready", `The transactions of ${c.clientName} have been downloaded as CSV.`);
     } catch (e) {
       handleError(e);
     } finally {
@@ -88,14 +90,29 @@ export default function Transactions({ client, area, tab }: ManageProps & { tab?
         subtitle={`${client.name} · credit ledger${scope === "descendants" ? " of this client and every client beneath it" : ""}`}
         actions={
           <>
-            <Button variant="secondary" busy={exporting} onClick={() => void exportCsv()}>Export CSV</Button>
+            {scope === "descendants" && clients.length > 1 ? (
+              <Menu as="div" className="relative">
+                <MenuButton as={Button} variant="secondary" busy={exporting}>Export CSV</MenuButton>
+                <MenuItems anchor="bottom end" className="z-40 mt-1 w-64 rounded-xl bg-white p-1 shadow-lg ring-1 ring-ink-200 focus:outline-none">
+                  {clients.map((c) => (
+                    <MenuItem key={c.clientId}>
+                      <button type="button" onClick={() => void exportCsv(c)} className="block w-full rounded-lg px-3 py-2 text-left text-sm data-[focus]:bg-ink-100">
+                        {c.clientName} <span className="text-xs text-ink-500">{c.tier}</span>
+                      </button>
+                    </MenuItem>
+                  ))}
+                </MenuItems>
+              </Menu>
+            ) : (
+              <Button variant="secondary" busy={exporting} onClick={() => void exportCsv({ clientId: client.id, clientName: client.name, tier: client.tier, parentId: client.parentId })}>Export CSV</Button>
+            )}
             {area !== "team" && clients.length > 1 ? <Button onClick={() => setTransferring(true)}>Transfer credits</Button> : null}
           </>
         }
       />
-      <div className="mb-6 grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
+      <div className="mb-6 grid grid-cols-2 gap-3 lg:grid-cols-4">
         <Figure label={scope === "descendants" ? "Balance (all clients)" : "Balance"} value={balance} loading={stats.isLoading} />
-        <Figure label="Available" value={own?.available} loading={stats.isLoading} hint={own && own.overdraftLimit ? `Overdraft limit ${formatCredits(own.overdraftLimit)}` : undefined} />
+        <Figure label={scope === "descendants" ? `Available to ${client.name}` : "Available"} value={own?.available} loading={stats.isLoading} hint={own && own.overdraftLimit ? `Overdraft limit ${formatCredits(own.overdraftLimit)}` : undefined} />
         <Figure label="Reserved for scheduled runs" value={scope === "descendants" ? stats.data?.totals?.pendingCharges : own?.pendingCharges} loading={stats.isLoading} />
         <Figure label="Spent this year" value={scope === "descendants" ? stats.data?.totals?.spendThisYear : own?.spendThisYear} loading={stats.isLoading} />
       </div>
@@ -113,13 +130,16 @@ export default function Transactions({ client, area, tab }: ManageProps & { tab?
           <Table head={["Date", ...(scope === "descendants" ? ["Client"] : []), "Type", "Project", <span className="block text-right">Credits</span>]} caption="Credit transactions">
             {logs.data.value.map((l) => (
               <tr key={l.id} className="hover:bg-ink-50">
-                <td className="px-4 py-3 whitespace-nowrap text-ink-600">{formatDateTime(l.createdAt)}</td>
+                <td className="px-4 py-3 whitespace-nowrap text-ink-700">
+                  {formatDate(l.createdAt)}
+                  <div className="text-xs text-ink-500">{formatTime(l.createdAt)}</div>
+                </td>
                 {scope === "descendants" ? <td className="px-4 py-3 whitespace-nowrap text-ink-700">{l.client?.name}</td> : null}
                 <td className="px-4 py-3">
                   <div className="text-ink-900">{CREDIT_TYPE_LABELS[l.type] ?? `Type ${l.type}`}{l.relatedClient ? <span className="text-ink-600"> {l.creditAmount < 0 ? "to" : "from"} {l.relatedClient.name}</span> : null}</div>
-                  {l.description ? <div className="max-w-md truncate text-xs text-ink-600" title={l.description}>{l.description}</div> : null}
+                  {l.description ? <div className="max-w-72 truncate text-xs text-ink-600" title={l.description}>{l.description}</div> : null}
                 </td>
-                <td className="px-4 py-3">
+                <td className="min-w-44 px-4 py-3">
                   {l.project ? (
                     <ProjectLinkTo teamId={l.clientId} project={l.project} className="text-left text-ink-800 hover:text-brand-700 hover:underline">
                       {l.project.projectName}

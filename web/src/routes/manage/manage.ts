@@ -69,6 +69,9 @@ export function formatSigned(n: number): string {
 export function formatDate(iso: string | null | undefined): string {
   return iso ? new Date(iso).toLocaleDateString("en", { day: "numeric", month: "short", year: "numeric" }) : "—";
 }
+export function formatTime(iso: string): string {
+  return new Date(iso).toLocaleTimeString("en", { hour: "2-digit", minute: "2-digit" });
+}
 export function formatDateTime(iso: string | null | undefined): string {
   return iso ? new Date(iso).toLocaleString("en", { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit" }) : "—";
 }
@@ -99,9 +102,10 @@ export function lastMonths(n: number, now = new Date()): string[] {
   return out;
 }
 
-export function monthLabel(key: string): string {
+/** "Nov" for a YYYY-MM key; with the year ("Nov 2026") when `long`. */
+export function monthLabel(key: string, long = false): string {
   const [y, m] = key.split("-").map(Number);
-  return new Date(Date.UTC(y!, m! - 1, 1)).toLocaleDateString("en", { month: "short", year: "2-digit", timeZone: "UTC" });
+  return new Date(Date.UTC(y!, m! - 1, 1)).toLocaleDateString("en", { month: "short", ...(long ? { year: "numeric" } : {}), timeZone: "UTC" });
 }
 
 /** Sums `value(row)` per UTC month of `date(row)` over the given month keys. */
