@@ -527,6 +527,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/Users({key})/ChangeRole": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the role of the user's membership of the request's client (members page)
+         * @description Nobody changes their own role; the client always keeps an enabled Admin reaching it. A role inherited from a client above is changed there.
+         */
+        post: operations["Users_ChangeRole"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/Users/SetNames": {
         parameters: {
             query?: never;
@@ -7603,6 +7623,22 @@ export interface components {
                 roleName: string;
             };
         };
+        UserRoleChanged: {
+            userId: number;
+            clientId: number;
+            role: {
+                id: number;
+                roleName: string;
+            };
+            previousRole: {
+                id: number;
+                roleName: string;
+            };
+        };
+        UserChangeRole: {
+            /** @description The new role on the client: 1 Admin, 2 User, 3 Viewer */
+            roleId: 1 | 2 | 3;
+        };
         UserSetNames: {
             firstName: string;
             lastName: string;
@@ -12748,6 +12784,58 @@ export interface operations {
                 };
             };
             /** @description The client would be left without an Admin */
+            409: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Users_ChangeRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Users key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserChangeRole"];
+            };
+        };
+        responses: {
+            /** @description Changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserRoleChanged"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The user has no membership of the client */
+            404: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description One's own role, or the client would be left without an Admin */
             409: {
                 headers: {
                     /** @description Trace id to quote to support */
