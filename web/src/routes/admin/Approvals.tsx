@@ -63,7 +63,7 @@ export default function Approvals() {
           const charge = -p.creditLogs.reduce((s, c) => s + Number(c.creditAmount), 0);
           return (
             <tr key={p.id}>
-              <Td>
+              <Td className="min-w-52">
                 <p className="font-medium text-ink-900">{p.projectName}</p>
                 <p className="text-xs text-ink-500">#{p.id} · {PROJECT_TYPES[p.projectTypeId]} · {p.createdByUser?.email ?? "—"}</p>
               </Td>
@@ -75,7 +75,7 @@ export default function Approvals() {
               </Td>
               <Td className="whitespace-nowrap">{fmtDate(p.submittedAt)}</Td>
               <Td>
-                <div className="flex flex-wrap justify-end gap-2">
+                <div className="flex justify-end gap-2 whitespace-nowrap">
                   <Button size="sm" busy={busy === `Approve-${p.id}`} onClick={() => void run(p, "Approve")} aria-label={`Approve ${p.projectName}`}>Approve</Button>
                   {me?.isSuperAdmin ? (
                     <Button size="sm" variant="secondary" busy={busy === `SuperApprove-${p.id}`} onClick={() => void run(p, "SuperApprove")} aria-label={`Super approve ${p.projectName}`}>

@@ -84,8 +84,8 @@ export default function ClientCredits({ clientId }: { clientId: number }) {
             <Td className="whitespace-nowrap">{fmtDate(l.createdAt)}</Td>
             <Td><Badge tone={l.type >= 80 && l.type <= 90 ? "amber" : l.type === 140 || l.type === 130 ? "blue" : "neutral"}>{l.type} {TYPE_NAMES[l.type] ?? ""}</Badge></Td>
             <Td className={`whitespace-nowrap font-medium ${l.creditAmount < 0 ? "text-rose-700" : "text-emerald-700"}`}>{l.creditAmount > 0 ? "+" : ""}{fmtCredits(l.creditAmount)}</Td>
-            <Td>{l.project ? `${l.project.projectName} (#${l.projectId})` : "—"}</Td>
-            <Td className="max-w-64">{[l.description, l.hubspotDealId ? `deal ${l.hubspotDealId}` : null, l.relatedClient ? `with ${l.relatedClient.name}` : null].filter(Boolean).join(" · ") || "—"}</Td>
+            <Td className="min-w-40">{l.project ? `${l.project.projectName} (#${l.projectId})` : "—"}</Td>
+            <Td className="min-w-56">{[l.description, l.hubspotDealId ? `deal ${l.hubspotDealId}` : null, l.relatedClient ? `with ${l.relatedClient.name}` : null].filter(Boolean).join(" · ") || "—"}</Td>
             <Td>{l.createdByUser?.email ?? "system"}</Td>
           </tr>
         )}

@@ -64,7 +64,7 @@ export default function Clients() {
         empty="No clients yet"
         render={({ row: c, depth }) => (
           <tr key={c.id}>
-            <Td>
+            <Td className="min-w-56 whitespace-nowrap">
               <span style={{ paddingLeft: `${depth * 1.25}rem` }} className="block font-medium text-ink-900">
                 {depth ? <span className="text-ink-400" aria-hidden="true">└ </span> : null}
                 {c.name} <span className="text-xs font-normal text-ink-500">#{c.id}</span>
@@ -77,7 +77,7 @@ export default function Clients() {
             <Td className="whitespace-nowrap">{fmtCredits(balances.get(c.id) ?? 0)}</Td>
             <Td className="whitespace-nowrap">{c.isTrial ? <Badge tone="amber">until {fmtDate(c.trialEndsAt, false)}</Badge> : "—"}</Td>
             <Td>
-              <div className="flex flex-wrap justify-end gap-2">
+              <div className="flex justify-end gap-2 whitespace-nowrap">
                 <Link href={`/clients/${c.id}/credits`} className="inline-flex h-8 items-center rounded-lg px-3 text-sm font-medium text-brand-700 hover:bg-brand-50" aria-label={`Credits of ${c.name}`}>
                   Credits
                 </Link>

@@ -54,7 +54,7 @@ export default function Features() {
             <Td><Badge tone={f.isEnabled ? "green" : "neutral"}>{f.isEnabled ? "On" : "Off"}</Badge></Td>
             <Td><Badge tone={f.isEnabledForStaff ? "green" : "neutral"}>{f.isEnabledForStaff ? "On" : "Off"}</Badge></Td>
             <Td>
-              <div className="flex flex-wrap justify-end gap-2">
+              <div className="flex justify-end gap-2 whitespace-nowrap">
                 <Button size="sm" variant="secondary" busy={busy === `${f.isEnabled ? "Disable" : "Enable"}-${f.id}`} onClick={() => void globalSwitch(f, f.isEnabled ? "Disable" : "Enable", f.isEnabled ? "Flag off for everyone" : "Flag on for everyone")} aria-label={`${f.isEnabled ? "Disable" : "Enable"} ${f.ff} for everyone`}>
                   {f.isEnabled ? "Disable" : "Enable"}
                 </Button>

@@ -81,7 +81,7 @@ export default function Projects() {
         empty={filters.length ? "No projects match" : "No projects yet"}
         render={(p) => (
           <tr key={p.id}>
-            <Td>
+            <Td className="min-w-52">
               <ProjectLinkTo teamId={p.clientId} project={p} className="text-left font-medium text-ink-900 hover:text-brand-700 hover:underline">{p.projectName}</ProjectLinkTo>
               <p className="text-xs text-ink-500">#{p.id} · {PROJECT_TYPES[p.projectTypeId]}</p>
             </Td>

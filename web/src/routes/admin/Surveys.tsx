@@ -89,7 +89,7 @@ export default function Surveys() {
         render={(r) => (
           <tr key={r.id}>
             <Td className="font-medium text-ink-900">#{r.id}<p className="text-xs font-normal text-ink-500">{r.region?.regionName}</p></Td>
-            <Td>{[...new Map(r.projectSchedules.map((s) => [s.projectId, s.project?.projectName ?? `#${s.projectId}`])).values()].join(", ") || "—"}</Td>
+            <Td className="min-w-44">{[...new Map(r.projectSchedules.map((s) => [s.projectId, s.project?.projectName ?? `#${s.projectId}`])).values()].join(", ") || "—"}</Td>
             <Td>{r.client?.name ?? r.clientId}</Td>
             <Td>{r.isCustomerPanel ? "Customer" : "Ideally"}{r.isSimulated ? <p className="text-xs text-ink-500">simulated</p> : null}</Td>
             <Td><Badge tone={TONES[r.surveyStatusId] ?? "neutral"}>{SURVEY_STATUSES[r.surveyStatusId] ?? r.surveyStatusId}</Badge></Td>
@@ -99,7 +99,7 @@ export default function Surveys() {
               <p>Closed {fmtDate(r.closedAt)}</p>
             </Td>
             <Td>
-              <div className="flex flex-wrap justify-end gap-2">
+              <div className="flex justify-end gap-2 whitespace-nowrap">
                 {ACTIONS.filter((a) => a.when(r)).map((a) => (
                   <Button key={a.action} size="sm" variant="secondary" busy={busy === `${a.action}-${r.id}`} onClick={() => void run(r, a.action, a.label)} aria-label={`${a.label} run ${r.id}`}>{a.label}</Button>
                 ))}

@@ -86,12 +86,12 @@ export default function Users() {
           const st = loginStatus(u);
           return (
             <tr key={u.id}>
-              <Td>
+              <Td className="min-w-48">
                 <p className="font-medium text-ink-900">{[u.firstName, u.lastName].filter(Boolean).join(" ") || "—"}</p>
                 <p className="text-xs text-ink-500">{u.email}</p>
               </Td>
               <Td>{u.isStaff ? <Badge tone="brand">{USER_ROLES[u.roleId]}</Badge> : USER_ROLES[u.roleId]}</Td>
-              <Td className="max-w-64">{u.userAndClients.map((m) => `${m.client?.name ?? m.clientId} (${ROLES[m.roleId]})`).join(", ") || "—"}</Td>
+              <Td className="min-w-48">{u.userAndClients.map((m) => `${m.client?.name ?? m.clientId} (${ROLES[m.roleId]})`).join(", ") || "—"}</Td>
               <Td>
                 <Badge tone={st.tone}>{st.label}</Badge>
                 <p className="mt-1 text-xs text-ink-500">{u.cognitoUsers.map((c) => c.cognitoIdp?.providerName ?? "Password").join(", ")}</p>

@@ -57,7 +57,7 @@ export function fmtCredits(n: number | null | undefined): string {
 }
 
 export function Td({ children, className = "" }: { children?: ReactNode; className?: string }) {
-  return <td className={`px-4 py-3 align-top text-ink-700 ${className}`}>{children}</td>;
+  return <td className={`min-w-24 px-4 py-3 align-top text-ink-700 ${className}`}>{children}</td>;
 }
 
 export function LoadingRows({ label, rows = 5 }: { label: string; rows?: number }) {
@@ -124,14 +124,14 @@ export function AuditLog({ filter, title = "Audit log", top = 15, refreshKey }: 
       ) : (
         <ul className="divide-y divide-ink-100 text-sm" aria-label={title}>
           {data.value.map((r) => (
-            <li key={r.id} className="flex flex-col gap-1 py-2.5 sm:flex-row sm:items-start sm:gap-4">
-              <time className="shrink-0 text-xs whitespace-nowrap text-ink-500 sm:w-40" dateTime={r.createdAt}>{fmtDate(r.createdAt)}</time>
-              <span className="shrink-0 sm:w-56">
-                <span className="font-medium text-ink-900">{r.event}</span>{" "}
+            <li key={r.id} className="py-2.5">
+              <div className="flex flex-wrap items-baseline gap-x-3 gap-y-0.5">
+                <time className="text-xs whitespace-nowrap text-ink-500" dateTime={r.createdAt}>{fmtDate(r.createdAt)}</time>
+                <span className="font-medium text-ink-900">{r.event}</span>
                 <span className="text-ink-500">{r.entityType}{r.entityId !== null ? ` ${r.entityId}` : ""}</span>
-              </span>
-              <span className="shrink-0 text-ink-700 sm:w-48 sm:truncate">{r.user?.email ?? "system"}</span>
-              <code className="min-w-0 text-xs break-all text-ink-600">{summarise(r.data)}</code>
+                <span className="text-ink-700">by {r.user?.email ?? "system"}</span>
+              </div>
+              {r.data ? <code className="mt-0.5 block text-xs break-all text-ink-600">{summarise(r.data)}</code> : null}
             </li>
           ))}
         </ul>
