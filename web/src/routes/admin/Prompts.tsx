@@ -188,7 +188,7 @@ function ImportYml({ onClose, onImported }: { onClose: () => void; onImported: (
 type RunResult = { output: string; provider: string; unknownPlaceholders: string[]; facts: Record<string, string> };
 
 export function EditPrompt({ versionId }: { versionId: number }) {
-  const { data: v, isLoading, mutate } = useApi<Version & { prompt: Prompt | null }>(["PromptVersions", versionId], () =>
+  const { data: v, isLoading, error, mutate } = useApi<Version & { prompt: Prompt | null }>(["PromptVersions", versionId], () =>
     api.GET(keyed("PromptVersions", versionId) as never, { params: { query: { $expand: "prompt" } } } as never) as never,
   );
   const { data: options } = usePluginOptions();
@@ -198,6 +198,7 @@ export function EditPrompt({ versionId }: { versionId: number }) {
   const [busy, setBusy] = useState<string | null>(null);
   const [run, setRun] = useState<RunResult>();
   const [audit, setAudit] = useState(0);
+  if (error) return <EmptyState title="Prompt version not found">It may have been deleted, or the id is wrong.</EmptyState>;
   if (isLoading || !v) return <LoadingRows label="Loading prompt version" />;
   const d = draft ?? { systemPrompt: v.systemPrompt ?? "", template: v.template, model: v.model ?? "", temperature: v.temperature === null ? "" : String(v.temperature), notes: v.notes ?? "" };
   const set = (k: keyof typeof d) => (e: { target: { value: string } }) => setDraft({ ...d, [k]: e.target.value });

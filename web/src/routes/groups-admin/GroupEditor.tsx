@@ -4,7 +4,7 @@
 import { useState } from "react";
 import { api } from "../../api/client";
 import { useApi } from "../../api/hooks";
-import { Badge, Button, Card, Field, Input, PageHeader, Select, Textarea } from "../../components/ui";
+import { Badge, Button, Card, EmptyState, Field, Input, PageHeader, Select, Textarea } from "../../components/ui";
 import { AuditLog, LoadingRows, act, keyed, post, useSet } from "../admin/shared";
 
 type Group = {
@@ -19,7 +19,7 @@ type Group = {
 };
 
 export function GroupEditor({ groupId, clientId }: { groupId: number; clientId?: number }) {
-  const { data: g, isLoading, mutate } = useApi<Group>(["ProjectGroups", groupId], () =>
+  const { data: g, isLoading, error, mutate } = useApi<Group>(["ProjectGroups", groupId], () =>
     api.GET(keyed("ProjectGroups", groupId) as never, {
       params: { query: { $expand: "client($select=name),projectGroupVersions($orderby=versionNumber desc;$expand=projects/$count,projectGroupSegments/$count),projectGroupTags($expand=project($select=projectName))" } },
       ...(clientId ? { headers: { clientId: String(clientId) } } : {}),
@@ -31,6 +31,7 @@ export function GroupEditor({ groupId, clientId }: { groupId: number; clientId?:
   const [audit, setAudit] = useState(0);
   const cid = g?.clientId ?? clientId ?? null;
   const { data: projects } = useSet<{ id: number; projectName: string }>("Projects", cid ? { $select: "id,projectName", $filter: `clientId eq ${cid}`, $orderby: "createdAt desc", $top: 500 } : null, cid);
+  if (error) return <EmptyState title="Project group not found">It may have been deleted, or the id is wrong.</EmptyState>;
   if (isLoading || !g) return <LoadingRows label="Loading project group" />;
   const d = draft ?? { name: g.name, description: g.description ?? "" };
   const after = () => {
