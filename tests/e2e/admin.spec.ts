@@ -55,7 +55,8 @@ test("staff approve from the queue and see the project's status and the team's c
   const uma = await token(request, "user@acme.test");
   const sam = await token(request, "staff@ideally.test");
   const team = await teamA(request, uma);
-  const p = await api(request, uma, team, "POST", "/api/v1/Projects", { projectName: "Queue check oat bar", projectTypeId: 1, frameworkId: 1000, regionIds: [1] });
+  const name = `Queue check ${Date.now()}`;
+  const p = await api(request, uma, team, "POST", "/api/v1/Projects", { projectName: name, projectTypeId: 1, frameworkId: 1000, regionIds: [1] });
   await api(request, uma, team, "POST", "/api/v1/TestOptions", { projectId: p.id, conceptText: "Oat bar" });
   const submitted = await api(request, uma, team, "POST", `/api/v1/Projects(${p.id})/Submit`, {});
   expect(submitted.statusCode, "a User's submission waits for approval").toBe(50);
@@ -63,12 +64,12 @@ test("staff approve from the queue and see the project's status and the team's c
 
   await signIn(page, "staff@ideally.test");
   await page.goto("/admin/approvals");
-  const row = page.getByRole("row", { name: /Queue check oat bar/ });
+  const row = page.getByRole("row", { name: new RegExp(name) });
   await expect(row.getByText("Awaiting Approval")).toBeVisible();
   await expect(row.getByTestId(`balance-${team}`), "the queue shows the team's ledger balance").toHaveText(fmt(before));
   await shot(page, "approvals");
-  await row.getByRole("button", { name: "Approve Queue check oat bar" }).click();
-  await expect(page.getByText(/Queue check oat bar is now Submitted\. Acme Team A's balance: /)).toBeVisible();
+  await row.getByRole("button", { name: `Approve ${name}`, exact: true }).click();
+  await expect(page.getByText(`${name} is now Submitted. Acme Team A's balance: `, { exact: false })).toBeVisible();
   await expect(row.getByText("Submitted", { exact: true }), "the row shows the new status").toBeVisible();
   const status = await api(request, sam, team, "GET", `/api/v1/Projects(${p.id})?$select=statusCode`);
   expect(status.statusCode, "the project moved 50 -> 100").toBe(100);
@@ -87,6 +88,7 @@ test("staff add a credit adjustment and the balance moves by it", async ({ page,
   await page.getByRole("button", { name: "Add adjustment" }).click();
   const dialog = page.getByRole("dialog");
   await dialog.getByLabel("Type").selectOption("90");
+  await dialog.getByLabel("Project").selectOption({ index: 1 });
   await dialog.getByLabel("Credits", { exact: true }).fill("25");
   await dialog.getByLabel("Note").fill("Goodwill for a late wave");
   await dialog.getByRole("button", { name: "Add" }).click();
@@ -103,6 +105,13 @@ test("a client flag switched on by staff reaches that client's user only", async
   const team = await teamA(request, uma);
   const resolved = async (tok: string, clientId: number) =>
     ((await api(request, tok, clientId, "GET", "/api/v1/FeatureFlags/Resolved")).value as { ff: string; isEnabled: boolean }[]).find((f) => f.ff === "MarketReach")!.isEnabled;
+  // The e2e database outlives a run: start from no client setting.
+  const sam = await token(request, "staff@ideally.test");
+  const rows = await api(request, sam, team, "GET", `/api/v1/ClientFeatures?$filter=clientId eq ${team} and featureFlag/ff eq 'MarketReach'`);
+  for (const r of rows.value as { id: number }[]) {
+    const del = await request.delete(`/api/v1/ClientFeatures(${r.id})`, { headers: { authorization: `Bearer ${sam}`, clientId: String(team) } });
+    expect(del.status(), "the old client setting is removed").toBe(204);
+  }
   expect(await resolved(uma, team), "MarketReach starts off").toBe(false);
 
   await signIn(page, "staff@ideally.test");
@@ -130,7 +139,7 @@ test("a client flag switched on by staff reaches that client's user only", async
 
 test("staff publish a prompt version", async ({ page, request }) => {
   const sam = await token(request, "staff@ideally.test");
-  const prompt = await api(request, sam, null, "POST", "/api/v1/Prompts", { name: "Full test summary e2e", promptType: (await api(request, sam, null, "GET", "/api/v1/Prompts/PlaybookPluginOptions")).promptTypes[0] });
+  const prompt = await api(request, sam, null, "POST", "/api/v1/Prompts", { name: `Full test summary ${Date.now()}`, promptType: (await api(request, sam, null, "GET", "/api/v1/Prompts/PlaybookPluginOptions")).promptTypes[0] });
   const v = await api(request, sam, null, "POST", "/api/v1/PromptVersions", { promptId: prompt.id, template: "Summarise {{projectName}}." });
   await signIn(page, "staff@ideally.test");
   await page.goto(`/admin/prompts/${prompt.id}`);

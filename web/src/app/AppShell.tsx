@@ -62,7 +62,7 @@ function ClientSwitcher({ client }: { client?: CurrentClient }) {
   const clients = [...(policies?.value ?? [])].sort((a, b) => a.clientName.localeCompare(b.clientName));
   return (
     <Menu as="div" className="relative">
-      <MenuButton className="flex max-w-56 items-center gap-2 rounded-lg px-2.5 py-1.5 text-sm font-medium text-ink-800 ring-1 ring-ink-200 hover:bg-ink-50" aria-label="Switch client">
+      <MenuButton className="flex max-w-56 items-center gap-2 rounded-lg px-2.5 py-1.5 text-sm font-medium text-ink-800 ring-1 ring-ink-200 hover:bg-ink-50" aria-label={`${client ? `${client.name} ${client.tier}` : "Choose a client"}: switch client`}>
         <span className="truncate">{client?.name ?? "Choose a client"}</span>
         {client ? <span className="text-xs text-ink-500">{client.tier}</span> : null}
         <svg viewBox="0 0 20 20" className="size-4 text-ink-400" fill="currentColor" aria-hidden="true"><path d="M5.2 7.2a.75.75 0 0 1 1.06 0L10 10.94l3.74-3.74a.75.75 0 1 1 1.06 1.06l-4.27 4.27a.75.75 0 0 1-1.06 0L5.2 8.26a.75.75 0 0 1 0-1.06Z" /></svg>
@@ -148,7 +148,7 @@ function AccountMenu() {
   const initials = ((me?.firstName?.[0] ?? "") + (me?.lastName?.[0] ?? "")).toUpperCase() || (me?.email[0] ?? "?").toUpperCase();
   return (
     <Menu as="div" className="relative">
-      <MenuButton className="flex size-9 items-center justify-center rounded-full bg-brand-100 text-sm font-semibold text-brand-800 hover:ring-2 hover:ring-brand-200" aria-label="Account menu">
+      <MenuButton className="flex size-9 items-center justify-center rounded-full bg-brand-100 text-sm font-semibold text-brand-800 hover:ring-2 hover:ring-brand-200" aria-label={`${initials}: account menu`}>
         {initials}
       </MenuButton>
       <MenuItems anchor="bottom end" className="z-40 mt-1 w-64 rounded-xl bg-white p-1 shadow-lg ring-1 ring-ink-200 focus:outline-none">

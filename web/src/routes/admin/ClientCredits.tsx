@@ -110,7 +110,7 @@ function LogDialog({ clientId, kind, onClose, onDone }: { clientId: number; kind
   const [deal, setDeal] = useState("");
   const [busy, setBusy] = useState(false);
   const { data: projects } = useSet<{ id: number; projectName: string }>("Projects", kind === "adjustment" ? { $select: "id,projectName", $filter: `clientId eq ${clientId}`, $orderby: "createdAt desc", $top: 200 } : null, clientId);
-  const projectType = kind === "adjustment" && type !== 90;
+  const projectType = kind === "adjustment"; // SPEC 3: 80-85 and 90 are project adjustments
   async function save() {
     setBusy(true);
     const body = {

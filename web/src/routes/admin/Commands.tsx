@@ -3,7 +3,7 @@
 // CommandCompleted or CommandFailed). HubSpot syncs answer 503 until HUBSPOT_TOKEN is set.
 import { useCallback, useEffect, useState } from "react";
 import { Button, Card, Field, Input, PageHeader } from "../../components/ui";
-import { AuditLog, JobProgress, act, post, useJob } from "./shared";
+import { AuditLog, JobProgress, act, listenForJobs, post, useJob } from "./shared";
 
 type Command = { name: string; label: string; description: string; input?: { key: string; label: string; kind: "date" | "number"; required?: boolean } };
 
@@ -57,6 +57,7 @@ function CommandCard({ c, onRun }: { c: Command; onRun: () => void }) {
 export default function Commands() {
   const [audit, setAudit] = useState(0);
   const bump = useCallback(() => setAudit((n) => n + 1), []);
+  useEffect(listenForJobs, []);
   return (
     <div>
       <PageHeader title="Commands" subtitle="Maintenance commands, run as queued jobs with live progress" />

@@ -2,7 +2,7 @@
 // job with progress) and the notifications sent lately across users.
 import { useEffect, useState } from "react";
 import { Badge, Button, Card, Field, Input, PageHeader, Select } from "../../components/ui";
-import { AuditLog, DataTable, JobProgress, Pager, Td, act, fmtDate, post, useJob, useSet } from "./shared";
+import { AuditLog, DataTable, JobProgress, Pager, Td, act, listenForJobs, fmtDate, post, useJob, useSet } from "./shared";
 
 const PAGE = 25;
 const TYPES = ["SurveySubmittedForApproval", "SurveyApproved", "SurveyApprovalDeclined", "ProjectSentOutForSurvey", "ProjectReady", "PasswordReset", "UserAddedToTeam", "CustomPanelProjectReadyForSurvey", "ScheduleBlocked", "ProjectShared"];
@@ -15,6 +15,7 @@ export default function Notifications() {
   const [title, setTitle] = useState("");
   const [jobId, setJobId] = useState<string | null>(null);
   const job = useJob(jobId);
+  useEffect(listenForJobs, []);
   const [audit, setAudit] = useState(0);
   const { data: users } = useSet<{ id: number; email: string }>("Users", email.includes("@") ? { $select: "id,email", $filter: `tolower(email) eq '${email.trim().toLowerCase().replace(/'/g, "''")}'`, $top: 1 } : null);
   const user = users?.value[0];

@@ -140,6 +140,23 @@ export function AuditLog({ filter, title = "Audit log", top = 15, refreshKey }: 
   );
 }
 
+// Job events are kept briefly from the moment an admin page opens, so a job that finishes before
+// its page learns the job id (a fast command) still shows its progress and outcome.
+const jobEvents = new Map<string, { event: string; data: unknown }[]>();
+let listening = false;
+export function listenForJobs() {
+  if (listening) return;
+  listening = true;
+  onRealtime((ev) => {
+    const id = (ev.data as { jobId?: string } | null)?.jobId;
+    if (!id || !["Progress", "Success", "Error"].includes(ev.event)) return;
+    const list = jobEvents.get(id) ?? [];
+    list.push({ event: ev.event, data: ev.data });
+    jobEvents.set(id, list);
+    if (jobEvents.size > 50) jobEvents.delete(jobEvents.keys().next().value!);
+  });
+}
+
 export type JobState = { pct: number; status: "queued" | "running" | "done" | "failed"; message?: string; result?: unknown };
 
 /** Follows a queued job (`job-{id}` events, also sent to the starter's user channel). */
@@ -147,14 +164,40 @@ export function useJob(jobId: string | null): JobState | null {
   const [state, setState] = useState<JobState | null>(null);
   useEffect(() => {
     if (!jobId) return;
+    listenForJobs();
+    const apply = (event: string, raw: unknown) => {
+      const d = raw as { pct?: number; message?: string; result?: unknown; willRetry?: boolean };
+      if (event === "Progress") setState((s) => (s?.status === "done" ? s : { pct: d.pct ?? 0, status: "running", message: d.message }));
+      else if (event === "Success") setState({ pct: 100, status: "done", result: d.result });
+      else if (event === "Error") setState((s) => ({ pct: s?.pct ?? 0, status: d.willRetry ? "running" : "failed", message: d.message }));
+    };
     setState({ pct: 0, status: "queued" });
-    return onRealtime((ev) => {
-      const d = ev.data as { jobId?: string; pct?: number; message?: string; result?: unknown; willRetry?: boolean } | null;
-      if (d?.jobId !== jobId) return;
-      if (ev.event === "Progress") setState((s) => (s?.status === "done" ? s : { pct: d.pct ?? 0, status: "running", message: d.message }));
-      else if (ev.event === "Success") setState({ pct: 100, status: "done", result: d.result });
-      else if (ev.event === "Error") setState((s) => ({ pct: s?.pct ?? 0, status: d.willRetry ? "running" : "failed", message: d.message }));
+    let seen = 0;
+    const replay = () => {
+      const list = jobEvents.get(jobId) ?? [];
+      for (; seen < list.length; seen++) apply(list[seen]!.event, list[seen]!.data);
+    };
+    replay();
+    const off = onRealtime((ev) => {
+      if ((ev.data as { jobId?: string } | null)?.jobId === jobId) queueMicrotask(replay);
     });
+    // The outcome is also an audit row (CommandCompleted / CommandFailed with the job id): read it
+    // while no event has arrived, so a lost socket message cannot leave the job looking queued.
+    const poll = setInterval(async () => {
+      try {
+        const r = (await unwrap(api.GET("/api/v1/DataEventsLog" as never, { params: { query: { $filter: "entityType eq 'Command' and event in ('CommandCompleted','CommandFailed')", $orderby: "id desc", $top: 50 } } } as never) as never)) as Page<{ event: string; data: { jobId?: string; result?: unknown; message?: string } }>;
+        const row = r.value.find((x) => x.data?.jobId === jobId);
+        if (!row) return;
+        clearInterval(poll);
+        setState((s) => (s?.status === "done" || s?.status === "failed" ? s : row.event === "CommandCompleted" ? { pct: 100, status: "done", result: row.data.result } : { pct: s?.pct ?? 0, status: "failed", message: row.data.message }));
+      } catch {
+        /* the next tick tries again */
+      }
+    }, 1500);
+    return () => {
+      off();
+      clearInterval(poll);
+    };
   }, [jobId]);
   return state;
 }
