@@ -90,11 +90,12 @@ test("staff add a credit adjustment and the balance moves by it", async ({ page,
   await dialog.getByLabel("Type").selectOption("90");
   await dialog.getByLabel("Project").selectOption({ index: 1 });
   await dialog.getByLabel("Credits", { exact: true }).fill("25");
-  await dialog.getByLabel("Note").fill("Goodwill for a late wave");
+  const note = `Goodwill for a late wave ${Date.now()}`;
+  await dialog.getByLabel("Note").fill(note);
   await dialog.getByRole("button", { name: "Add" }).click();
   await expect(page.getByTestId("credit-balance")).toHaveText(fmt(before + 25));
   expect(await balance(request, sam, team), "the ledger holds the adjustment").toBe(before + 25);
-  await expect(page.getByRole("table", { name: "Credit ledger" }).getByText("Goodwill for a late wave")).toBeVisible();
+  await expect(page.getByRole("table", { name: "Credit ledger" }).getByText(note)).toBeVisible();
   await expect(page.getByRole("list", { name: "Credit changes" }).getByText("by staff@ideally.test").first(), "audited with who").toBeVisible();
   await shot(page, "credits");
 });

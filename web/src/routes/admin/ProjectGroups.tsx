@@ -44,7 +44,7 @@ export default function ProjectGroups() {
           </tr>
         )}
       />
-      <p className="mt-4 text-sm text-ink-600">New groups are created from a team: open the team and go to <code>/create-group</code>, e.g. <Link href="~/3/create-group" className="text-brand-700 hover:underline">/3/create-group</Link>.</p>
+      <p className="mt-4 text-sm text-ink-600">New groups are created from a team: open the team and go to <code>/create-group</code>, e.g. <Link href="~/3/create-group" className="text-brand-700 underline">/3/create-group</Link>.</p>
     </div>
   );
 }
