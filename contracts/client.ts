@@ -25,7 +25,7 @@ export function createApiClient(opts: ClientOptions): ApiClient {
     async onRequest({ request }) {
       const token = await opts.getToken?.();
       if (token) request.headers.set("Authorization", `Bearer ${token}`);
-      // A clientId given with the call (admin pages naming one client) wins over the default.
+      // A call about one client may name it itself (admin pages); otherwise the current client.
       const clientId = request.headers.has("clientId") ? null : opts.getClientId?.();
       if (clientId !== null && clientId !== undefined && clientId !== "") request.headers.set("clientId", String(clientId));
       request.headers.set("requestscope", opts.getRequestScope?.() ?? "client");

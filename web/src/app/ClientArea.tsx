@@ -7,7 +7,7 @@ import { ApiError, api } from "../api/client";
 import { useApi } from "../api/hooks";
 import { PageSkeleton } from "../components/ui";
 import { STORAGE } from "../lib/constants";
-import { defaultClientId, storeClientId } from "../state/app";
+import { defaultClientId, storeClientId, tierHome } from "../state/app";
 import { joinClientChannel } from "../state/realtime";
 import { logout } from "../state/session";
 import { AppShell } from "./AppShell";
@@ -68,7 +68,8 @@ export function ClientArea({ clientId }: { clientId: number }) {
             <Redirect to="/home" replace />
           </Route>
           <Route path="/home">
-            <Home client={client} />
+            {/* Only teams have projects: other tiers land on their management area. */}
+            {client.tier === "Team" ? <Home client={client} /> : <Redirect to={`~${tierHome(client)}`} replace />}
           </Route>
           <Route path="/result/*">
             <ResultToResults />
