@@ -17,6 +17,8 @@ const Home = lazy(() => import("../routes/main/Home"));
 const ProjectPage = lazy(() => import("../routes/main/ProjectPage"));
 const ProjectSurveys = lazy(() => import("../routes/main/ProjectSurveys"));
 const ManageArea = lazy(() => import("../routes/manage/ManageArea"));
+const CreateGroup = lazy(() => import("../routes/groups-admin/CreateGroup"));
+const EditGroup = lazy(() => import("../routes/groups-admin/EditGroup"));
 
 export type CurrentClient = { id: number; name: string; tier: string; parentId: number | null; industry: string | null; hubspotCompanies?: unknown[] };
 
@@ -84,6 +86,18 @@ export function ClientArea({ clientId }: { clientId: number }) {
             <Gate policy="TeamUser" clientId={clientId}>
               <ProjectSurveys client={client} />
             </Gate>
+          </Route>
+          <Route path="/create-group">
+            <Gate policy="IdeallyAdmin" clientId={clientId}>
+              <CreateGroup clientId={clientId} />
+            </Gate>
+          </Route>
+          <Route path="/edit-group/:projectGroupId">
+            {(p) => (
+              <Gate policy="IdeallyAdmin" clientId={clientId}>
+                <EditGroup clientId={clientId} groupId={Number(p.projectGroupId)} />
+              </Gate>
+            )}
           </Route>
           <Route path="/manage-team" nest>
             <Gate policy="TeamAdmin" clientId={clientId}>
