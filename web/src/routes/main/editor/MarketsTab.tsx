@@ -72,6 +72,14 @@ export function MarketsTab({ client, project, editable }: TabProps) {
     setBusy(false);
   }
 
+  async function toggleTarget(o: TargetOption) {
+    const list = targets.data?.value ?? [];
+    const body = { targets: currentTargets(list, o) };
+    // Optimistic: the box shows the choice while the server stores it.
+    void targets.mutate({ value: list.map((q) => ({ ...q, options: q.options.map((x) => (optKey(x) === optKey(o) ? { ...x, isTarget: !x.isTarget } : x)) })) }, false);
+    await change(body);
+  }
+
   async function toggleRegion(id: number) {
     if (regionIds.includes(id)) {
       if (regionIds.length === 1) return;
@@ -133,7 +141,7 @@ export function MarketsTab({ client, project, editable }: TabProps) {
                   <div className="flex flex-wrap gap-2">
                     {q.options.map((o) => (
                       <label key={`${optKey(o)}-${o.regionId ?? 0}`} className={cx("flex items-center gap-2 rounded-lg px-3 py-1.5 text-sm ring-1", o.isTarget ? "bg-brand-50 text-brand-900 ring-brand-400" : "text-ink-700 ring-ink-200", editable && "cursor-pointer hover:bg-ink-50")}>
-                        <input type="checkbox" className="size-4 rounded border-ink-300 text-brand-600" checked={o.isTarget} disabled={!editable || busy} onChange={() => void change({ targets: currentTargets(targets.data!.value, o) })} />
+                        <input type="checkbox" className="size-4 rounded border-ink-300 text-brand-600" checked={o.isTarget} disabled={!editable || busy} onChange={() => void toggleTarget(o)} />
                         <span>{o.answerLabel}</span>
                         <span className="text-xs text-ink-500">{o.count.toLocaleString("en")}</span>
                       </label>

@@ -160,7 +160,7 @@ export function QuestionsTab({ project, editable }: TabProps) {
                             {custom ? (
                               <>
                                 <Button variant="ghost" size="sm" aria-label={`Edit ${label}`} onClick={() => setEditing({ pq, draft: draftOf(pq.question, pq.questionPositionId) })}>Edit</Button>
-                                <Button variant="ghost" size="sm" aria-label={`Save ${label} as a template`} onClick={() => void saveAsTemplate(pq)}>Save as template</Button>
+                                <Button variant="ghost" size="sm" aria-label={`Save as template: ${label}`} onClick={() => void saveAsTemplate(pq)}>Save as template</Button>
                                 <Button variant="ghost" size="sm" aria-label={`Delete ${label}`} onClick={() => setDeleting(pq)}>Delete</Button>
                               </>
                             ) : null}
@@ -186,7 +186,7 @@ export function QuestionsTab({ project, editable }: TabProps) {
               <li key={t.id} className="flex items-center justify-between gap-2 text-sm">
                 <span className="min-w-0 truncate" title={t.description ?? undefined}>{t.name}</span>
                 {editable && t.question ? (
-                  <Button variant="secondary" size="sm" aria-label={`Use template ${t.name}`} onClick={() => setEditing({ pq: null, draft: { ...draftOf(t.question, t.questionPositionId ?? 6), options: (t.question?.questionOptions ?? []).map((o) => ({ optionText: o.optionText, exclusive: o.exclusive })) } })}>Use</Button>
+                  <Button variant="secondary" size="sm" aria-label={`Use ${t.name}`} onClick={() => setEditing({ pq: null, draft: { ...draftOf(t.question, t.questionPositionId ?? 6), options: (t.question?.questionOptions ?? []).map((o) => ({ optionText: o.optionText, exclusive: o.exclusive })) } })}>Use</Button>
                 ) : null}
               </li>
             ))}
