@@ -7,8 +7,8 @@ import { api } from "../../../api/client";
 import { useApi } from "../../../api/hooks";
 import { ConfirmDialog } from "../../../components/Dialog";
 import { Badge, Button, Card, EmptyState, Skeleton, cx } from "../../../components/ui";
-import { QUESTION_DISPLAY_GROUPS, questionSortKey } from "../../../lib/constants";
 import { keyPath, run, useRefreshProject } from "../../../features/projects-editor/data";
+import { applyOrder, groupQuestions, positionGroup, reorder } from "../../../features/projects-editor/questions";
 import type { TabProps } from "../ProjectPage";
 import { QuestionDialog, QUESTION_TYPES, type QuestionDraft } from "./QuestionDialog";
 
@@ -37,21 +37,6 @@ function useTemplates() {
   return useApi<{ value: Template[] }>(["QuestionTemplates"], () => api.GET("/api/v1/QuestionTemplates", { params: { query } } as never) as never);
 }
 
-/** Display groups in SPEC 3's order, each sorted by the sort key, empty groups left out. */
-export function groupQuestions<T extends { questionPositionId: number; sortOrder: number | null }>(list: T[]) {
-  return QUESTION_DISPLAY_GROUPS.map((g) => ({
-    ...g,
-    items: list.filter((q) => g.positions.includes(q.questionPositionId)).sort((a, b) => questionSortKey(a) - questionSortKey(b)),
-  })).filter((g) => g.items.length);
-}
-
-/** The new order of one position group after moving `id` to `toIndex` within it. */
-export function reorder(ids: number[], id: number, toIndex: number): number[] {
-  const rest = ids.filter((x) => x !== id);
-  rest.splice(Math.max(0, Math.min(toIndex, rest.length)), 0, id);
-  return rest;
-}
-
 const draftOf = (q: ProjectQuestion["question"], positionId: number): QuestionDraft => ({
   questionText: q?.questionText ?? "",
   questionTitle: q?.questionTitle ?? "",
@@ -71,23 +56,21 @@ export function QuestionsTab({ project, editable }: TabProps) {
   const groups = useMemo(() => groupQuestions(data?.value ?? []), [data]);
 
   async function move(pq: ProjectQuestion, toIndex: number) {
-    const same = (data?.value ?? []).filter((q) => q.questionPositionId === pq.questionPositionId).sort((a, b) => questionSortKey(a) - questionSortKey(b));
-    const ids = same.map((q) => q.id);
+    const list = data?.value ?? [];
+    const ids = positionGroup(list, pq.questionPositionId).map((q) => q.id);
     const next = reorder(ids, pq.id, toIndex);
     if (next.join() === ids.join()) return;
-    // Optimistic: show the new order while the server stores it.
-    const order = new Map(next.map((id, i) => [id, i + 1]));
-    void mutate({ value: (data?.value ?? []).map((q) => (order.has(q.id) ? { ...q, sortOrder: order.get(q.id)! } : q)) }, false);
+    // Optimistic: the new order shows while the server stores it; then the stored one (or the old
+    // one, after a refusal) comes back.
+    void mutate({ value: applyOrder(list, next) }, false);
     await run(api.POST("/api/v1/ProjectQuestions/SortOrderChange", { body: { projectId: project.id, projectQuestionIds: next } } as never));
-    // Failed: back to the stored order; done: the stored sort orders.
     void mutate();
   }
 
   function onDrop(e: DragEvent, target: ProjectQuestion) {
     e.preventDefault();
     if (!dragging || dragging.questionPositionId !== target.questionPositionId) return;
-    const same = (data?.value ?? []).filter((q) => q.questionPositionId === target.questionPositionId).sort((a, b) => questionSortKey(a) - questionSortKey(b));
-    void move(dragging, same.findIndex((q) => q.id === target.id));
+    void move(dragging, positionGroup(data?.value ?? [], target.questionPositionId).findIndex((q) => q.id === target.id));
     setDragging(null);
   }
 

@@ -9,7 +9,8 @@ import { Button, Card, Field, PageHeader, Skeleton, Textarea } from "../../../co
 import { keyPath, run, useCreditCost, useRefreshProject, useTestOptions, type EditorProject } from "../../../features/projects-editor/data";
 import { useMe } from "../../../state/app";
 import { ProjectTitle } from "../ProjectPage";
-import { groupQuestions, useProjectQuestions } from "./QuestionsTab";
+import { groupQuestions } from "../../../features/projects-editor/questions";
+import { useProjectQuestions } from "./QuestionsTab";
 import { credits, UnsubmitButton } from "./SubmitBar";
 
 export function ReviewPage({ client, project }: { client: CurrentClient; project: EditorProject }) {
