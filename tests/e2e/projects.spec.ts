@@ -241,6 +241,40 @@ test("the editor: clone with SPEC's toast, watch, and a phone sent to the mobile
   await page.waitForURL((u) => /\/projects\/\d+$/.test(u.pathname) && !u.pathname.endsWith(`/${p.id}`));
   await expect(page.getByRole("heading", { level: 1, name: `${p.projectName} (copy)` })).toBeVisible();
 
+  // Two custom questions: drag the second above the first; save one as a template and use it.
+  for (const text of ["First custom question?", "Second custom question?"]) {
+    await api(request, uma, teamA, "POST", "/api/v1/Questions", { projectId: p.id, questionText: text, questionTypeId: 1, questionPositionId: 6, questionOptions: [{ optionText: "Yes" }, { optionText: "No" }] });
+  }
+  await page.goto(`/${teamA}/projects/${p.id}/questions`);
+  const custom = page.getByRole("region", { name: "Custom" }).getByTestId("project-question");
+  await expect(custom).toHaveCount(2);
+  await expect(custom.first()).toContainText("First custom question?");
+  await custom.nth(1).dragTo(custom.first());
+  await expect(custom.first(), "dragged to the top").toContainText("Second custom question?");
+  await page.reload();
+  await expect(custom.first(), "the dragged order was stored").toContainText("Second custom question?");
+  await page.getByRole("button", { name: "Save as template: Second custom question?" }).click();
+  await expect(page.getByText("Template saved", { exact: true })).toBeVisible();
+  await page.getByRole("button", { name: "Use Second custom question?" }).first().click();
+  const fromTemplate = page.getByRole("dialog", { name: "Add question" });
+  await expect(fromTemplate.getByLabel("Question", { exact: true })).toHaveValue("Second custom question?");
+  await expect(fromTemplate.getByRole("textbox", { name: "Option 2" })).toHaveValue("No");
+  await fromTemplate.getByRole("button", { name: "Cancel" }).click();
+
+  // An add-on changes the cost before anything is spent (prices are asked about test options).
+  await api(request, uma, teamA, "POST", "/api/v1/TestOptions", { projectId: p.id, conceptText: "Save 20% on your energy bill" });
+  await page.getByRole("link", { name: "Add-ons", exact: true }).click();
+  const before$ = await page.getByTestId("run-cost").textContent();
+  await page.getByLabel(/Lowest price/).fill("2");
+  await page.getByLabel(/Highest price/).fill("9");
+  await page.getByRole("button", { name: "Add price sensitivity" }).click();
+  await expect(page.getByText("Price sensitivity added", { exact: true })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Remove price sensitivity" })).toBeVisible();
+  await expect(page.getByTestId("run-cost")).not.toHaveText(before$ ?? "");
+  const cost = await api(request, uma, teamA, "GET", `/api/v1/Projects(${p.id})/CreditCostNow`);
+  expect(cost.addOns.priceSensitivity, "the add-on is priced").toBe(true);
+  await expect(page.getByTestId("run-cost")).toHaveText(`${cost.total.toLocaleString("en")} credits`);
+
   // A phone: the mobile page, with a way back in.
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(`/${teamA}/projects/${p.id}`);
@@ -248,4 +282,29 @@ test("the editor: clone with SPEC's toast, watch, and a phone sent to the mobile
   await page.getByRole("link", { name: "Open anyway" }).click();
   await expect(page.getByRole("heading", { level: 1, name: p.projectName })).toBeVisible();
   await shot(page, "editor-phone");
+});
+
+test("the review page: the team Admin declines with a reason; the project is a draft again", async ({ page, request }) => {
+  const uma = await token(request, "user@acme.test");
+  const teamA = ((await api(request, uma, 0, "GET", "/api/v1/Clients?$select=id&$filter=name eq 'Acme Team A'")) as { value: { id: number }[] }).value[0]!.id;
+  const p = await api(request, uma, teamA, "POST", "/api/v1/Projects", { projectName: `Decline me ${Date.now()}`, projectTypeId: 1, frameworkId: 1000, regionIds: [1] });
+  await api(request, uma, teamA, "POST", "/api/v1/TestOptions", { projectId: p.id, conceptText: "Lemon sparkling water" });
+  expect((await api(request, uma, teamA, "POST", `/api/v1/Projects(${p.id})/Submit`, {})).statusCode, "a User's submission awaits approval").toBe(50);
+
+  await signIn(page, "admin@acme.test");
+  await page.goto(`/${teamA}/home`);
+  await page.getByRole("link", { name: p.projectName }).click();
+  await page.waitForURL(`**/${teamA}/projects/${p.id}/review`);
+  await expect(page.getByRole("heading", { level: 1, name: p.projectName })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Awaiting approval" })).toBeVisible();
+  await page.getByRole("button", { name: "Decline" }).click();
+  const dlg = page.getByRole("dialog", { name: "Decline project" });
+  await expect(dlg.getByRole("button", { name: "Decline" }), "a reason is needed").toBeDisabled();
+  await dlg.getByLabel("Reason").fill("Please add a second concept to compare against.");
+  await dlg.getByRole("button", { name: "Decline" }).click();
+  await expect(page.getByText("Project declined", { exact: true })).toBeVisible();
+  // Back to a Draft: the editor.
+  await page.waitForURL(`**/${teamA}/projects/${p.id}`);
+  await expect(page.getByRole("button", { name: "Submit", exact: true })).toBeVisible();
+  expect((await api(request, uma, teamA, "GET", `/api/v1/Projects(${p.id})?$select=statusCode`)).statusCode).toBe(0);
 });

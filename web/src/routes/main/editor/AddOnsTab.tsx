@@ -21,6 +21,8 @@ function useOptionalSetup<T>(name: string, projectId: number, call: () => Promis
 
 function PriceSensitivity({ project, editable }: TabProps) {
   const refresh = useRefreshProject(project.id);
+  const options = useTestOptions(project.id);
+  const noOptions = options.data?.value.length === 0;
   const setup = useOptionalSetup<PriceSetup>("PriceSensitivities", project.id, () => api.GET("/api/v1/Projects({key})/PriceSensitivities", { params: keyPath(project.id) }) as never);
   const first = setup.data?.items[0];
   const [min, setMin] = useState("");
@@ -73,10 +75,11 @@ function PriceSensitivity({ project, editable }: TabProps) {
               Ask purchase intent at each respondent's bargain and expensive prices (Newton-Miller-Smith)
             </label>
           </fieldset>
+          {noOptions && !setup.data ? <p className="text-sm text-amber-800">Add a test option first: prices are asked about test options.</p> : null}
           {editable ? (
             <div className="flex flex-wrap justify-end gap-2">
               {setup.data ? <Button variant="ghost" busy={busy} onClick={() => void remove()}>Remove price sensitivity</Button> : null}
-              <Button type="submit" busy={busy}>{setup.data ? "Update price sensitivity" : "Add price sensitivity"}</Button>
+              <Button type="submit" busy={busy} disabled={noOptions && !setup.data}>{setup.data ? "Update price sensitivity" : "Add price sensitivity"}</Button>
             </div>
           ) : null}
         </form>
