@@ -23,10 +23,12 @@ import { subscribe } from "./jobs/channel.ts";
 import { WEBSOCKET_PATH } from "./domains/realtime/realtime.routes.ts";
 import { storageFromEnv } from "./storage/index.ts";
 import { createMetrics } from "./ops/metrics.ts";
-import { webFiles } from "./web/static.ts";
+import { devRoutes, webFiles } from "./web/static.ts";
+import type { Server } from "bun";
 import { configureResultsCache } from "./domains/results/columnar.ts";
 
 const cfg = readConfigOrExit();
+const devWebBundle = !cfg.production && process.env.WEB_DEV === "1" ? (await import("../../web/index.html")).default : null;
 configureResultsCache(cfg.resultsCacheMb * 2 ** 20);
 const log = (m: string) => console.log(m);
 const handle = await openDatabase(cfg, log);
@@ -92,7 +94,7 @@ const app = newApp({
   },
   publicUrl: process.env.PUBLIC_URL ? cfg.publicUrl : undefined,
   storage,
-  web: webFiles(),
+  web: devWebBundle ? undefined : webFiles(),
   log: cfg.logRequests ? log : undefined,
 });
 
@@ -105,21 +107,28 @@ const sweeper = setInterval(() => hub.sweep(), 30_000);
 // The package exports no subpath for its browser bundle; it sits beside the main entry.
 const scalarScript = Bun.file(join(dirname(Bun.resolveSync("@scalar/api-reference", import.meta.dir)), "browser/standalone.js"));
 
+async function serve(req: Request, srv: Server<WsData>): Promise<Response | undefined> {
+  const peer = srv.requestIP(req);
+  if (peer) peers.set(req, peer.address);
+  const path = new URL(req.url).pathname;
+  if (path === WEBSOCKET_PATH) return upgrade(req, srv, key);
+  if (path === SCALAR_SCRIPT_PATH) {
+    return new Response(scalarScript, { headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=3600" } });
+  }
+  return app.fetch(req);
+}
+
+// `bun run dev`: the web app is bundled on the fly from web/index.html with hot reloading (Tailwind
+// through bunfig's [serve.static] plugins); the API's paths (web/paths.ts) still go to the app.
+const devWeb = devWebBundle ? { development: { hmr: true, console: true }, routes: devRoutes(devWebBundle, serve) } : {};
+
 const server = Bun.serve<WsData>({
   port: cfg.port,
   hostname: process.env.HOST ?? "0.0.0.0",
   websocket: websocketHandlers(hub),
-  async fetch(req, srv) {
-    const peer = srv.requestIP(req);
-    if (peer) peers.set(req, peer.address);
-    const path = new URL(req.url).pathname;
-    if (path === WEBSOCKET_PATH) return upgrade(req, srv, key);
-    if (path === SCALAR_SCRIPT_PATH) {
-      return new Response(scalarScript, { headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=3600" } });
-    }
-    return app.fetch(req);
-  },
-});
+  fetch: serve as never,
+  ...devWeb,
+} as never) as Server<WsData>;
 log(`Ideally API on http://localhost:${server.port} (docs at /docs)`);
 
 async function shutdown(signal: string) {

@@ -18,3 +18,6 @@ export function isApiPath(path: string, websocketPath = "/ws"): boolean {
   if (API_EXACT.has(path) || path === websocketPath) return true;
   return API_PREFIXES.some((p) => path.startsWith(p));
 }
+
+/** The same table as Bun.serve route patterns (the development server's routes). */
+export const API_ROUTE_PATTERNS: readonly string[] = [...API_PREFIXES.map((p) => `${p}*`), ...API_EXACT];

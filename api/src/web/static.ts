@@ -2,6 +2,8 @@
 // cached for a year, index.html never cached, and every SPA route answered with index.html.
 import { existsSync } from "node:fs";
 import { join, normalize, resolve } from "node:path";
+import type { HTMLBundle } from "bun";
+import { API_ROUTE_PATTERNS } from "./paths.ts";
 
 export const WEB_DIST = resolve(import.meta.dir, "../../../dist/web");
 
@@ -18,4 +20,11 @@ export function webFiles(dir = WEB_DIST): ((path: string) => Promise<Response | 
     }
     return new Response(Bun.file(index), { headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache" } });
   };
+}
+
+/** Bun.serve routes for development: the HTML bundle for the SPA, the API's patterns to the app. */
+export function devRoutes<H>(bundle: HTMLBundle, handler: H): Record<string, HTMLBundle | H> {
+  const routes: Record<string, HTMLBundle | H> = { "/*": bundle };
+  for (const p of API_ROUTE_PATTERNS) routes[p] = handler;
+  return routes;
 }
