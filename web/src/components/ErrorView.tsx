@@ -3,6 +3,7 @@
 import { Component, useEffect, type ErrorInfo, type ReactNode } from "react";
 import { SUPPORT_EMAIL } from "../lib/constants";
 import { getToken } from "../state/session";
+import { referrerPath } from "../lib/history";
 import { Button } from "./ui";
 
 export const ERROR_TITLE = "Sorry, something went wrong on our end.";
@@ -27,6 +28,14 @@ export function reportError(eventId: string, message: string) {
   void fetch(`/Logger?${q}`, { headers: token ? { authorization: `Bearer ${token}` } : {} }).catch(() => {});
 }
 
+/** Back to the last page of another module (the navigation history), else the browser's back. */
+function goBack() {
+  const ref = referrerPath();
+  if (ref) location.assign(ref);
+  else if (history.length > 1) history.back();
+  else location.assign("/");
+}
+
 export function ErrorView({ code = 500, title, summary, error }: { code?: number; title?: string; summary?: string; error?: unknown }) {
   useEffect(() => {
     if (error) reportError(`error-${code}`, error instanceof Error ? `${error.name}: ${error.message}` : String(error));
@@ -41,7 +50,7 @@ export function ErrorView({ code = 500, title, summary, error }: { code?: number
         <p className="mt-3 text-sm text-ink-500">
           Need help? Contact <a className="font-medium text-brand-700 underline" href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a>.
         </p>
-        <Button className="mt-8" onClick={() => (history.length > 1 ? history.back() : location.assign("/"))}>
+        <Button className="mt-8" onClick={goBack}>
           Go back
         </Button>
       </div>
