@@ -81,6 +81,7 @@ test.describe("management areas as admin@acme.test", () => {
     await page.goto("/3/manage-team/members");
     await page.getByRole("button", { name: "Invite member" }).click();
     const dialog = page.getByRole("dialog", { name: "Invite member" });
+    await noSeriousViolations(page, "the invite dialog");
     await dialog.getByLabel("Email").fill(email);
     await dialog.getByLabel("First name (optional)").fill("Nia");
     await dialog.getByLabel("Role").selectOption({ label: "User" });
@@ -98,6 +99,17 @@ test.describe("management areas as admin@acme.test", () => {
     await page.getByRole("menuitem", { name: "Resend invite" }).click();
     await page.getByRole("dialog", { name: "Resend invite" }).getByRole("button", { name: "Send invite" }).click();
     await expect(page.getByText("Invite sent again")).toBeVisible();
+
+    await page.getByRole("button", { name: `Actions for ${email}` }).click();
+    await page.getByRole("menuitem", { name: "Disable account" }).click();
+    await page.getByRole("dialog", { name: "Disable account" }).getByRole("button", { name: "Disable" }).click();
+    await expect(page.getByText("Account disabled")).toBeVisible();
+    await expect(page.getByRole("row").filter({ hasText: email }).getByText("Disabled")).toBeVisible();
+    await page.getByRole("button", { name: `Actions for ${email}` }).click();
+    await page.getByRole("menuitem", { name: "Enable account" }).click();
+    await page.getByRole("dialog", { name: "Enable account" }).getByRole("button", { name: "Enable" }).click();
+    await expect(page.getByText("Account enabled")).toBeVisible();
+    await expect(page.getByRole("row").filter({ hasText: email }).getByText("Invite pending")).toBeVisible();
 
     await page.getByRole("button", { name: `Actions for ${email}` }).click();
     await page.getByRole("menuitem", { name: "Remove from Acme Team A" }).click();
@@ -142,6 +154,36 @@ test.describe("management areas as admin@acme.test", () => {
     await page.getByRole("dialog", { name: "Delete template" }).getByRole("button", { name: "Delete" }).click();
     await expect(page.getByText("Template deleted")).toBeVisible();
     await expect(page.getByText(name)).toHaveCount(0);
+  });
+});
+
+test.describe("security as admin@acme.test", () => {
+  test("an org admin adds a SAML identity provider, switches it off, deletes it", async ({ page }) => {
+    await signIn(page, "admin@acme.test");
+    const stamp = Date.now();
+    const name = `E2E${stamp}`;
+    await page.goto("/2/manage-org/security");
+    await page.getByRole("button", { name: "Add identity provider" }).first().click();
+    const dialog = page.getByRole("dialog", { name: "Add identity provider" });
+    await dialog.getByLabel("Name").fill(name);
+    await dialog.getByLabel("Email domains").fill(`e2e-${stamp}.test`);
+    await dialog.getByRole("radio", { name: "Sign-on URL and certificate" }).click();
+    await dialog.getByLabel("Single sign-on URL").fill("https://idp.example.test/sso");
+    await dialog.getByLabel("Issuer (entity ID)").fill("https://idp.example.test/entity");
+    await dialog.getByLabel("Signing certificate (PEM)").fill(readFileSync(new URL("../fixtures/saml/idp-cert.pem", import.meta.url), "utf8"));
+    await noSeriousViolations(page, "the identity provider dialog");
+    await dialog.getByRole("button", { name: "Add" }).click();
+    await expect(page.getByText("Identity provider added")).toBeVisible();
+    await expect(page.getByText(/signing certificate valid until/)).toBeVisible();
+    const card = page.locator("section").filter({ hasText: name });
+    await expect(card.getByText(`e2e-${stamp}.test`)).toBeVisible();
+    await card.getByRole("button", { name: "Switch off" }).click();
+    await expect(page.getByText("Single sign-on switched off")).toBeVisible();
+    await expect(card.getByText("Off", { exact: true })).toBeVisible();
+    await card.getByRole("button", { name: `Delete ${name}` }).click();
+    await page.getByRole("dialog", { name: "Delete identity provider" }).getByRole("button", { name: "Delete" }).click();
+    await expect(page.getByText("Identity provider deleted")).toBeVisible();
+    await expect(page.locator("section").filter({ hasText: name })).toHaveCount(0);
   });
 });
 

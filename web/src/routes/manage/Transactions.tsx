@@ -180,8 +180,10 @@ export default function Transactions({ client, area, tab }: ManageProps & { tab?
 }
 
 function TransferDialog({ root, clients, balances, onClose, onDone }: { root: number; clients: ReachedClient[]; balances: Map<number, number>; onClose: () => void; onDone: () => void }) {
-  const [from, setFrom] = useState(clients[0]?.clientId ?? 0);
-  const [to, setTo] = useState(clients.find((c) => c.clientId !== clients[0]?.clientId)?.clientId ?? 0);
+  // From the client with the most credits available, to the next one in the tree.
+  const richest = [...clients].sort((a, b) => (balances.get(b.clientId) ?? 0) - (balances.get(a.clientId) ?? 0))[0]?.clientId ?? 0;
+  const [from, setFrom] = useState(richest);
+  const [to, setTo] = useState(clients.find((c) => c.clientId !== richest)?.clientId ?? 0);
   const [amount, setAmount] = useState("");
   const [note, setNote] = useState("");
   const [busy, setBusy] = useState(false);
