@@ -90,6 +90,14 @@ test.describe("management areas as admin@acme.test", () => {
     const row = page.getByRole("row").filter({ hasText: email });
     await expect(row.getByText("Invite pending"), "the new person is pending until they accept").toBeVisible();
 
+    // Inviting someone already in the team answers at the email field.
+    await page.getByRole("button", { name: "Invite member" }).click();
+    await dialog.getByLabel("Email").fill("user@acme.test");
+    await dialog.getByRole("button", { name: "Send invite" }).click();
+    await expect(dialog.getByRole("alert")).toContainText("already a member of Acme Team A");
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await expect(dialog).toHaveCount(0);
+
     await row.getByLabel(`Role of ${email}`).selectOption({ label: "Viewer" });
     await expect(page.getByText("Role changed")).toBeVisible();
     await page.reload();
