@@ -12,8 +12,8 @@ import { Badge, Button, EmptyState, Field, Input, PageHeader, Select, Skeleton, 
 import { ROLES } from "../../lib/constants";
 import { useSearchState } from "../../lib/search";
 import { useMe, usePolicies } from "../../state/app";
-import { formatDateTime, headersFor, personName, scopeOf, subtreeOf, type ManageProps, type ReachedClient } from "./manage";
-import { HiddenHead } from "./parts";
+import { fieldErrors, formatDateTime, headersFor, personName, scopeOf, subtreeOf, type ManageProps, type ReachedClient } from "./manage";
+import { DialogFooter, HiddenHead } from "./parts";
 
 type Membership = {
   id: number;
@@ -272,7 +272,7 @@ function InviteDialog({ clients, onClose, onInvited }: { clients: ReachedClient[
     } catch (err) {
       handleError(err, {
         status: {
-          400: (x) => setErrors(Object.fromEntries((x.errors ?? [{ path: "email", message: x.message }]).map((f) => [f.path, f.message]))),
+          400: (x) => setErrors(fieldErrors(x, "email")),
           409: (x) => setErrors({ email: x.message }),
         },
       });
@@ -286,12 +286,7 @@ function InviteDialog({ clients, onClose, onInvited }: { clients: ReachedClient[
       open
       onClose={onClose}
       title="Invite member"
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>Cancel</Button>
-          <Button type="submit" form="invite-form" busy={busy}>Send invite</Button>
-        </>
-      }
+      footer={<DialogFooter formId="invite-form" submitLabel="Send invite" busy={busy} onCancel={onClose} />}
     >
       <form id="invite-form" className="space-y-4" onSubmit={(e) => void submit(e)}>
         <p className="text-ink-600">New people get an email with a link to set their password (valid 7 days); people who already have an account get access at once.</p>

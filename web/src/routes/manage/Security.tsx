@@ -8,7 +8,8 @@ import { useApi } from "../../api/hooks";
 import { ConfirmDialog, Modal } from "../../components/Dialog";
 import { toast } from "../../components/toast";
 import { Badge, Button, Card, EmptyState, Field, Input, PageHeader, Skeleton, Textarea, cx } from "../../components/ui";
-import { formatDate, type ManageProps } from "./manage";
+import { fieldErrors, formatDate, type ManageProps } from "./manage";
+import { DialogFooter } from "./parts";
 
 type Idp = {
   id: number;
@@ -187,7 +188,7 @@ function IdpDialog({ idp, onClose, onSaved }: { idp: Idp | null; onClose: () => 
     } catch (err) {
       handleError(err, {
         status: {
-          400: (x) => setErrors(Object.fromEntries((x.errors?.length ? x.errors : [{ path: "form", message: x.message }]).map((f) => [f.path.split(".")[0]!, f.message]))),
+          400: (x) => setErrors(fieldErrors(x, "form")),
           409: (x) => setErrors({ form: x.message }),
         },
       });
@@ -202,12 +203,7 @@ function IdpDialog({ idp, onClose, onSaved }: { idp: Idp | null; onClose: () => 
       size="lg"
       onClose={onClose}
       title={idp ? `Edit ${idp.providerName}` : "Add identity provider"}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>Cancel</Button>
-          <Button type="submit" form="idp-form" busy={busy}>{idp ? "Save" : "Add"}</Button>
-        </>
-      }
+      footer={<DialogFooter formId="idp-form" submitLabel={idp ? "Save" : "Add"} busy={busy} onCancel={onClose} />}
     >
       <form id="idp-form" className="space-y-4" onSubmit={(e) => void submit(e)}>
         {errors.form ? <p className="rounded-lg bg-rose-50 px-3 py-2 text-rose-800" role="alert">{errors.form}</p> : null}

@@ -9,8 +9,8 @@ import { toast } from "../../components/toast";
 import { Badge, Button, EmptyState, Field, Input, PageHeader, Skeleton, Table, Textarea } from "../../components/ui";
 import { QUESTION_DISPLAY_GROUPS } from "../../lib/constants";
 import { odataString } from "../../features/projects";
-import { formatDate, personName, type ManageProps } from "./manage";
-import { HiddenHead } from "./parts";
+import { fieldErrors, formatDate, personName, type ManageProps } from "./manage";
+import { DialogFooter, HiddenHead } from "./parts";
 
 const QUESTION_TYPES: Record<number, string> = { 1: "Single choice", 2: "Multiple choice", 3: "Text", 4: "Dropdown" };
 const groupOf = (position: number | null) => QUESTION_DISPLAY_GROUPS.find((g) => position !== null && g.positions.includes(position))?.name;
@@ -147,7 +147,7 @@ function CreateTemplateDialog({ onClose, onCreated }: { onClose: () => void; onC
       onCreated();
       onClose();
     } catch (err) {
-      handleError(err, { status: { 400: (x) => setErrors(Object.fromEntries((x.errors ?? [{ path: "name", message: x.message }]).map((f) => [f.path, f.message]))) } });
+      handleError(err, { status: { 400: (x) => setErrors(fieldErrors(x, "name")) } });
     } finally {
       setBusy(false);
     }
@@ -159,12 +159,7 @@ function CreateTemplateDialog({ onClose, onCreated }: { onClose: () => void; onC
       size="lg"
       onClose={onClose}
       title="New template"
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>Cancel</Button>
-          <Button type="submit" form="template-form" busy={busy} disabled={!picked || !name.trim()}>Save template</Button>
-        </>
-      }
+      footer={<DialogFooter formId="template-form" submitLabel="Save template" busy={busy} disabled={!picked || !name.trim()} onCancel={onClose} />}
     >
       <form id="template-form" className="space-y-4" onSubmit={(e) => void submit(e)}>
         <Field id="template-search" label="Question" hint="Search the custom questions your team's projects have asked." error={errors.questionId}>

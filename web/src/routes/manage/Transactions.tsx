@@ -7,6 +7,7 @@ import { api, unwrap, type Schemas } from "../../api/client";
 import { handleError } from "../../api/errors";
 import { useApi } from "../../api/hooks";
 import { Modal } from "../../components/Dialog";
+import { Pager } from "../../components/Pager";
 import { ProjectLinkTo } from "../../components/ProjectLink";
 import { toast } from "../../components/toast";
 import { Button, EmptyState, Field, Input, PageHeader, Select, Skeleton, Table, TabLinks, cx } from "../../components/ui";
@@ -16,7 +17,7 @@ import {
   CREDIT_TYPE_LABELS, SPEND_TYPES, TOP_UP_TYPES, TRANSFER_TYPES, formatCredits, formatDate, formatSigned, formatTime, headersFor, saveFile, scopeOf, subtreeOf,
   type ManageProps, type ReachedClient,
 } from "./manage";
-import { Figure } from "./parts";
+import { DialogFooter, Figure } from "./parts";
 
 const PAGE = 25;
 const TABS: { id: string; label: string; types?: number[] }[] = [
@@ -152,15 +153,7 @@ export default function Transactions({ client, area, tab }: ManageProps & { tab?
               </tr>
             ))}
           </Table>
-          {total > PAGE ? (
-            <div className="mt-4 flex items-center justify-between text-sm text-ink-600">
-              <span>{page * PAGE + 1}–{Math.min(total, (page + 1) * PAGE)} of {total}</span>
-              <div className="flex gap-2">
-                <Button variant="secondary" size="sm" disabled={page === 0} onClick={() => setSearch({ page: page - 1 || null })}>Previous</Button>
-                <Button variant="secondary" size="sm" disabled={(page + 1) * PAGE >= total} onClick={() => setSearch({ page: page + 1 })}>Next</Button>
-              </div>
-            </div>
-          ) : null}
+          <Pager page={page} pageSize={PAGE} total={total} onPage={(n) => setSearch({ page: n || null })} />
         </>
       )}
       {transferring ? (
@@ -180,8 +173,10 @@ export default function Transactions({ client, area, tab }: ManageProps & { tab?
 }
 
 function TransferDialog({ root, clients, balances, onClose, onDone }: { root: number; clients: ReachedClient[]; balances: Map<number, number>; onClose: () => void; onDone: () => void }) {
-  const [from, setFrom] = useState(clients[0]?.clientId ?? 0);
-  const [to, setTo] = useState(clients.find((c) => c.clientId !== clients[0]?.clientId)?.clientId ?? 0);
+  // From the client with the most credits available, to the next one in the tree.
+  const richest = [...clients].sort((a, b) => (balances.get(b.clientId) ?? 0) - (balances.get(a.clientId) ?? 0))[0]?.clientId ?? 0;
+  const [from, setFrom] = useState(richest);
+  const [to, setTo] = useState(clients.find((c) => c.clientId !== richest)?.clientId ?? 0);
   const [amount, setAmount] = useState("");
   const [note, setNote] = useState("");
   const [busy, setBusy] = useState(false);
@@ -217,12 +212,7 @@ function TransferDialog({ root, clients, balances, onClose, onDone }: { root: nu
       open
       onClose={onClose}
       title="Transfer credits"
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>Cancel</Button>
-          <Button type="submit" form="transfer-form" busy={busy}>Transfer</Button>
-        </>
-      }
+      footer={<DialogFooter formId="transfer-form" submitLabel="Transfer" busy={busy} onCancel={onClose} />}
     >
       <form id="transfer-form" className="space-y-4" onSubmit={(e) => void submit(e)}>
         <p className="text-ink-600">Moves credits between clients beneath {name(root)} at once; both ledgers show the transfer.</p>

@@ -1,6 +1,7 @@
 // What the management pages share: the pages of each area, the request scope (org and enterprise
 // pages read their whole subtree), the clients an admin reaches beneath the current one, and
 // number and date formats.
+import type { ApiError } from "../../api/client";
 import type { CurrentClient } from "../../app/ClientArea";
 import type { Policies } from "../../state/app";
 
@@ -78,6 +79,12 @@ export function formatDateTime(iso: string | null | undefined): string {
 
 export function personName(p: { firstName: string | null; lastName: string | null; email: string }): string {
   return [p.firstName, p.lastName].filter(Boolean).join(" ") || p.email;
+}
+
+/** A 400's failing fields by their top-level name (emailDomains.0 -> emailDomains); else the message under `fallback`. */
+export function fieldErrors(e: ApiError, fallback: string): Record<string, string> {
+  const list = e.errors?.length ? e.errors : [{ path: fallback, message: e.message }];
+  return Object.fromEntries(list.map((f) => [f.path.split(".")[0]!, f.message]));
 }
 
 /** Saves a downloaded body as a file. */
