@@ -25,6 +25,7 @@ import { registerClientAdminRoutes } from "./clients/clients.routes.ts";
 import { registerPowerPointRoutes } from "./results/powerpoint.routes.ts";
 import { registerSummaryRoutes } from "./ai/summaries.routes.ts";
 import { registerChatRoutes } from "./ai/chat.routes.ts";
+import { registerConversationRoutes } from "./ai/conversations.routes.ts";
 
 export function registerDomainRoutes(app: App, deps: AppDeps): void {
   registerUserRoutes(app, deps);
@@ -51,4 +52,5 @@ export function registerDomainRoutes(app: App, deps: AppDeps): void {
   registerPowerPointRoutes(app, deps);
   registerSummaryRoutes(app, deps);
   registerChatRoutes(app, deps);
+  registerConversationRoutes(app, deps);
 }

@@ -89,7 +89,7 @@ const figureText = (f: ToolFigure | null | undefined) => (f ? `${f.text} [${f.re
 export function writeAnswer(outputs: ToolOutput[], direction: "best" | "worst"): string {
   const parts: string[] = [];
   for (const o of outputs) {
-    const who = o.audience.length ? `among ${o.audience.join(", ")} respondents` : "among all respondents";
+    const who = `among ${o.audienceText}`;
     if (o.tool === "qual_results") {
       const m = o.measure;
       if (!m || !m.options.length) {
@@ -176,7 +176,7 @@ export class LocalProvider implements AiProvider {
     }
     return {
       content:
-        "I answer questions about this project's results: which test option did best or worst on a measure (likability, purchase intent, ...), for an audience (women, men, age groups such as under 35, regions), price points, reach, and what people said.",
+        "I answer questions about this project's results: which test option did best or worst on a measure (likability, purchase intent, ...), for an audience (women, men, age groups, regions, markets), price points, reach, and what people said. Open a project to ask about its results.",
       toolCalls: [],
     };
   }
