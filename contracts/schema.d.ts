@@ -3467,6 +3467,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/CommandRunner/ReGenerateTextResponsesQa": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check the quality of a project's open answers
+         * @description Every open answer of the project gets a quality status again: Ok, NonAnswer, TooShort, Gibberish (keyboard mashing, runs of one letter, no vowels) or Duplicate (the same text as another answer of the respondent), with the reason (TextResponses qaStatus, qaReason). The result counts each status. Runs as a queued job; answers its id.
+         */
+        post: operations["CommandRunner_ReGenerateTextResponsesQa"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/CommandRunner/RunHubspotClientSync": {
         parameters: {
             query?: never;
@@ -9007,6 +9027,14 @@ export interface components {
             /** @enum {string|null} */
             sentiment?: "Positive" | "Neutral" | "Negative" | "Mixed" | null;
             sentimentScore?: number | null;
+            /**
+             * @description The quality check (CommandRunner ReGenerateTextResponsesQa); null until checked
+             * @enum {string|null}
+             */
+            qaStatus?: "Ok" | "NonAnswer" | "TooShort" | "Gibberish" | "Duplicate" | null;
+            qaReason?: string | null;
+            /** Format: date-time */
+            qaCheckedAt?: string | null;
             /** Format: date-time */
             createdAt?: string;
             /** Format: date-time */
@@ -11024,6 +11052,9 @@ export interface components {
             today?: string;
         };
         ReGenerateThemes: {
+            projectId: number;
+        };
+        ReGenerateTextResponsesQa: {
             projectId: number;
         };
         RunHubspotClientSync: Record<string, never>;
@@ -18683,6 +18714,35 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["ReGenerateThemes"];
+            };
+        };
+        responses: {
+            /** @description Queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommandStarted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    CommandRunner_ReGenerateTextResponsesQa: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ReGenerateTextResponsesQa"];
             };
         };
         responses: {

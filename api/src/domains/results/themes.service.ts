@@ -3,6 +3,7 @@
 // answer's sentiment set. Run when a survey run is processed and by the ReGenerateThemes command.
 import type { Tx } from "../../db/client.ts";
 import { sentimentOf, themesOf } from "../../analytics/verbatims.ts";
+import { QA_STATUSES, textQa, type QaStatus } from "../../analytics/text-qa.ts";
 
 export async function codeThemes(tx: Tx, projectId: number): Promise<{ questions: number; themes: number; answers: number }> {
   const rows = await tx<{ id: number; clientId: number; pq: number; text: string }[]>`
@@ -31,4 +32,19 @@ export async function codeThemes(tx: Tx, projectId: number): Promise<{ questions
     }
   }
   return { questions: byQ.size, themes, answers: rows.length };
+}
+
+/** The quality check of a project's open answers (analytics/text-qa.ts): each answer's status and reason, set again. */
+export async function checkTextResponses(tx: Tx, projectId: number): Promise<{ answers: number; byStatus: Record<QaStatus, number> }> {
+  const rows = await tx<{ id: number; respondent: number; text: string }[]>`
+    select id::int, survey_session_id as respondent, coalesce(translated_text, response_text) as text from text_responses where project_id = ${projectId} order by id`;
+  const qa = textQa(rows);
+  const ids = rows.map((r) => r.id);
+  await tx`
+    update text_responses t set qa_status = x.status, qa_reason = x.reason, qa_checked_at = now(), updated_at = now()
+    from unnest(${ids}::bigint[], ${ids.map((id) => qa.get(id)!.status)}::text[], ${ids.map((id) => qa.get(id)!.reason)}::text[]) as x(id, status, reason)
+    where t.id = x.id`;
+  const byStatus = Object.fromEntries(QA_STATUSES.map((s) => [s, 0])) as Record<QaStatus, number>;
+  for (const r of qa.values()) byStatus[r.status]++;
+  return { answers: rows.length, byStatus };
 }
