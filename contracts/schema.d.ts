@@ -9434,6 +9434,12 @@ export interface components {
             promptVersionId?: number | null;
             /** Format: date-time */
             sentAt?: string | null;
+            /**
+             * Format: date
+             * @description The Monday of the week of a weekly results email (one per project and week)
+             */
+            weekOf?: string | null;
+            error?: string | null;
             /** Format: date-time */
             createdAt?: string;
             /** Format: date-time */

@@ -19,6 +19,7 @@ import { bunPasswords } from "./auth/passwords-bun.ts";
 import { ssoFromConfig } from "./auth/sso.ts";
 import { demoLoginsText, seedDemo } from "./db/demo.ts";
 import { createMailer } from "./email/smtp.ts";
+import { scheduleEmailSummaries, useMailer } from "./domains/ai/email-summaries.ts";
 import { Hub } from "./realtime/hub.ts";
 import { upgrade, websocketHandlers, type WsData } from "./realtime/bun.ts";
 import { subscribe } from "./jobs/channel.ts";
@@ -63,6 +64,9 @@ const key = await loadSigningKey(db, cfg.authSecret);
 // development each email is also logged with its links.
 const mailer = createMailer(db, { smtpUrl: cfg.smtpUrl, from: cfg.mailFrom, publicUrl: cfg.publicUrl, log: cfg.production ? undefined : log });
 if (!cfg.smtpUrl) log(`${cfg.production ? "warning: " : ""}SMTP_URL is not set: emails stay in the outbox (staff read them at /api/v1/DevMailbox)`);
+// The weekly results emails go through the same mailer, every Monday 08:00 UTC.
+useMailer(mailer);
+await scheduleEmailSummaries(queue);
 // The peer address Bun saw, keyed by request: rate limits never trust a client-set header.
 const peers = new WeakMap<Request, string>();
 // Uploaded files: S3 when S3_* is configured, else DATA_DIR/uploads (storage/index.ts).

@@ -34,7 +34,7 @@ afterAll(async () => {
   useProvider(null);
   await unsubscribe();
   await w.stop();
-});
+}, 30_000);
 
 async function projectNamed(name: string): Promise<number> {
   const [p] = await w.tdb.db<{ id: number }[]>`select id from projects where project_name = ${name}`;

@@ -7,5 +7,6 @@ import { commandJob } from "../domains/commands/commands.jobs.ts";
 import { powerPointJob } from "../domains/results/powerpoint.ts";
 import { summariesJob } from "../domains/ai/summaries.service.ts";
 import { chatJob } from "../domains/ai/chat.service.ts";
+import { emailSummariesJob } from "../domains/ai/email-summaries.ts";
 
-export const jobs: readonly AnyJob[] = [schedulerJob, fieldingTickJob, commandJob, powerPointJob, summariesJob, chatJob];
+export const jobs: readonly AnyJob[] = [schedulerJob, fieldingTickJob, commandJob, powerPointJob, summariesJob, chatJob, emailSummariesJob];
