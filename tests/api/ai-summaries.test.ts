@@ -11,8 +11,11 @@ import { systemCtx } from "../../api/src/domains/lifecycle/lifecycle.service.ts"
 import { emailSummariesJob, sendWeeklySummaries } from "../../api/src/domains/ai/email-summaries.ts";
 import { outboxMailer } from "../../api/src/email/mailer.ts";
 import { qualResults } from "../../api/src/domains/results/results.service.ts";
+import { subscribe, type ChannelEvent } from "../../api/src/jobs/channel.ts";
 
 let w: AiWorld;
+const events: ChannelEvent[] = [];
+let unsubscribe: () => Promise<void>;
 const USER = "user@acme.test";
 let teamA: number;
 let globex: number;
@@ -20,11 +23,13 @@ let globex: number;
 beforeAll(async () => {
   useProvider(new LocalProvider());
   w = await aiWorld([summariesJob, emailSummariesJob]);
+  unsubscribe = await subscribe(w.tdb.url, (ev) => void events.push(ev));
   [{ teamA, globex }] = await w.tdb.db<{ teamA: number; globex: number }[]>`
     select (select id from clients where name = 'Acme Team A') as "teamA", (select id from clients where name = 'Globex') as globex`;
 }, 240_000);
 afterAll(async () => {
   useProvider(null);
+  await unsubscribe();
   await w.stop();
 }, 30_000);
 
@@ -67,6 +72,8 @@ async function labelsOf(projectId: number, extra: string[] = []): Promise<string
     ...pc.demographics.flatMap((d) => [d.label, ...d.options.map((o) => o.label)]),
     ...pc.regions.map((r) => r.name),
     ...pc.textQuestions.map((q) => q.text),
+    ...pc.choiceQuestions.map((q) => q.text),
+    ...(await w.tdb.db<{ text: string }[]>`select o.option_text as text from question_options o join project_questions pq on pq.question_id = o.question_id where pq.project_id = ${projectId}`).map((o) => o.text),
     ...extra,
   ];
 }
@@ -91,6 +98,16 @@ test("results ready: each completed demo project gets its summaries queued once"
   expect(cited, "the summaries cite figures").toBeGreaterThan(w.projectIds.length * 4);
 }, 240_000);
 
+test("a question project's summary reads its own questions and its verbatim themes", async () => {
+  const [r] = await w.tdb.db<SummaryRow[]>`
+    select s.id, s.content, s.references_data as "referencesData" from ai_project_summaries s join projects p on p.id = s.project_id
+    where p.project_name = 'Weekday lunch habits' and s.trigger = 'ResultsReady' and s.segment_id is null`;
+  expect(r!.content).toContain('"Which best describes your weekday lunch?": ');
+  expect(r!.content).toContain("What people said:");
+  expect(r!.referencesData!.map((f) => f.source.fn)).toContain("VerbatimCount");
+  expect(r!.referencesData!.map((f) => f.source.fn)).toContain("QuestionResults");
+});
+
 test("a summary names the leader of the headline measure with its figure, and the skews it finds are significant", async () => {
   const [r] = await w.tdb.db<SummaryRow[]>`
     select s.id, s.content, s.references_data as "referencesData" from ai_project_summaries s join projects p on p.id = s.project_id
@@ -113,6 +130,10 @@ test("POST AiProjectSummaries queues one; Regenerate writes it again; members of
   expect(again.status, JSON.stringify(again.body)).toBe(202);
   expect(again.body.jobId).not.toBe(created.body.jobId);
   const [re] = await settled([created.body.id]);
+  for (let i = 0; i < 50 && !events.some((e) => e.channel === `job-${again.body.jobId}` && e.event === "Success"); i++) await Bun.sleep(50);
+  const jobEvents = events.filter((e) => e.channel === `job-${again.body.jobId}`).map((e) => e.event);
+  expect(jobEvents[0]).toBe("Progress");
+  expect(jobEvents.at(-1), "Progress, then Success on the job's channel").toBe("Success");
   expect(re!.jobId).toBe(again.body.jobId);
   expect(re!.content, "the same results, the same text (deterministic)").toBe(done!.content);
   expect((await w.call("admin@globex.test", globex, "POST", `/api/v1/AiProjectSummaries(${created.body.id})/Regenerate`)).status).toBe(404);

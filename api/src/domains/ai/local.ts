@@ -36,10 +36,27 @@ export function writeSummary(f: SummaryFacts): string {
   const title = f.scope ? `${f.projectName}: ${f.scope}` : f.projectName;
   out.push(`## ${title}`);
   out.push(`_Objective: ${f.objective}_`);
-  if (!head || !head.options.length) {
+  const empty = (!head || !head.options.length) && !f.themes.length && !f.price.length && !f.reach && !(f.questions ?? []).length;
+  if (empty) {
     out.push("There are no completed responses under this selection yet, so there is nothing to summarise.");
     return out.join("\n\n");
   }
+  if (head && head.options.length) writeMeasures(out, f, head);
+  for (const q of f.questions ?? []) {
+    if (q.answers.length) out.push(`"${q.question}": ${q.answers.map((a) => `${a.option} ${c(a.share)}`).join(", ")}.`);
+  }
+  for (const pr of f.price) {
+    const parts = [pr.opp && `optimal price ${c(pr.opp)}`, pr.ipp && `indifference price ${c(pr.ipp)}`, pr.pmc && pr.pme && `acceptable range ${c(pr.pmc)} to ${c(pr.pme)}`].filter(Boolean);
+    if (parts.length) out.push(`Price sensitivity for ${pr.name}: ${parts.join(", ")}.`);
+  }
+  if (f.reach) out.push(`Market reach: the best combination (${f.reach.items.join(", ")}) reaches ${c(f.reach.reach)} of respondents.`);
+  if (f.themes.length) {
+    out.push(["What people said:", ...f.themes.map((t) => `- "${t.name}" in ${c(t.share)} of answers to "${t.question}"${t.quote ? `, e.g. “${t.quote}”` : ""}.`)].join("\n"));
+  }
+  return out.join("\n\n");
+}
+
+function writeMeasures(out: string[], f: SummaryFacts, head: SummaryFacts["measures"][number]): void {
   const lead = head.options[0]!;
   const second = head.options[1];
   let p = `**${lead.name}** leads on ${head.title} with ${c(lead.top2)} top-2-box (${c(lead.n)})`;
@@ -72,15 +89,6 @@ export function writeSummary(f: SummaryFacts): string {
       ["Audience skews on " + head.title + ":", ...f.skews.map((s) => `- ${s.group} (${s.demographic}) rate ${s.testOption} ${s.diff.value >= 0 ? "higher" : "lower"}: ${c(s.group2)} against ${c(s.rest)} among the rest of the sample, a difference of ${c(s.diff)}.`)].join("\n"),
     );
   } else out.push(`No age group or gender differs significantly from the rest of the sample on ${head.title}.`);
-  for (const pr of f.price) {
-    const parts = [pr.opp && `optimal price ${c(pr.opp)}`, pr.ipp && `indifference price ${c(pr.ipp)}`, pr.pmc && pr.pme && `acceptable range ${c(pr.pmc)} to ${c(pr.pme)}`].filter(Boolean);
-    if (parts.length) out.push(`Price sensitivity for ${pr.name}: ${parts.join(", ")}.`);
-  }
-  if (f.reach) out.push(`Market reach: the best combination (${f.reach.items.join(", ")}) reaches ${c(f.reach.reach)} of respondents.`);
-  if (f.themes.length) {
-    out.push(["What people said:", ...f.themes.map((t) => `- "${t.name}" in ${c(t.share)} of answers to "${t.question}"${t.quote ? `, e.g. “${t.quote}”` : ""}.`)].join("\n"));
-  }
-  return out.join("\n\n");
 }
 
 const figureText = (f: ToolFigure | null | undefined) => (f ? `${f.text} [${f.ref}]` : "");
