@@ -13,6 +13,8 @@ import { startDueSchedules, toRun } from "../scheduling/scheduling.service.ts";
 import { tick } from "../fielding/fielding.service.ts";
 import { checkTextResponses, codeThemes } from "../results/themes.service.ts";
 import { HubSpot, hubspotFromEnv } from "../../hubspot/client.ts";
+import { currentProvider } from "../ai/summaries.service.ts";
+import { codeThemesWithModel } from "../ai/themes.ts";
 import { syncClients, syncCustomProps, syncProjects, syncUsers } from "../../hubspot/sync.ts";
 
 export const HUBSPOT_NOT_CONFIGURED = "HubSpot is not configured: set HUBSPOT_TOKEN (a private app access token) to sync";
@@ -108,7 +110,13 @@ export async function runCommand(job: JobContext<CommandJob>, deps: RunDeps): Pr
       case "ReGenerateThemes": {
         const i = data.input as CommandInput["ReGenerateThemes"];
         await progress(10, `coding project ${i.projectId}'s open answers`);
-        result = { projectId: i.projectId, ...(await enterTenant(db, systemCtx(), (tx) => codeThemes(tx, i.projectId))) };
+        // With a model configured its themes; otherwise the local key-phrase coding.
+        const provider = await currentProvider();
+        result = {
+          projectId: i.projectId,
+          coder: provider.name,
+          ...(provider.name === "local" ? await enterTenant(db, systemCtx(), (tx) => codeThemes(tx, i.projectId)) : await codeThemesWithModel(db, provider, i.projectId)),
+        };
         break;
       }
       case "ReGenerateTextResponsesQa": {
