@@ -1,14 +1,17 @@
 // Themes by a model: the OpenAI-compatible provider (against a loopback server) codes a fixture
 // project's open answers; its reply is checked (bad themes dropped) and written as the project's
-// generated themes; a reply that is not JSON fails and leaves the themes as they were.
+// generated themes; a reply that is not JSON fails and leaves the themes as they were; answers in
+// another language are translated first.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { OpenAiProvider } from "../../api/src/domains/ai/openai.ts";
 import { codeThemesWithModel, parseThemes } from "../../api/src/domains/ai/themes.ts";
+import { translateVerbatims } from "../../api/src/domains/ai/translate.ts";
 
 let tdb: TestDb;
 let server: ReturnType<typeof Bun.serve>;
 let reply = "";
+let translation = "";
 const prompts: string[] = [];
 
 beforeAll(async () => {
@@ -19,7 +22,8 @@ beforeAll(async () => {
     async fetch(req) {
       const body = (await req.json()) as { messages: { content: string }[] };
       prompts.push(body.messages.at(-1)!.content);
-      return Response.json({ choices: [{ message: { content: reply } }], usage: { prompt_tokens: 40, completion_tokens: 20, total_tokens: 60 } });
+      const content = body.messages[0]!.content.startsWith("Translate") ? translation : reply;
+      return Response.json({ choices: [{ message: { content } }], usage: { prompt_tokens: 40, completion_tokens: 20, total_tokens: 60 } });
     },
   });
 });
@@ -50,4 +54,23 @@ test("a reply that is not JSON fails and changes nothing", async () => {
   expect(n).toBe(1);
   expect(() => parseThemes('{"nothemes":1}', 3)).toThrow("no themes list");
   expect(parseThemes('{"themes":[{"name":"A","sentiment":"Joyful","answers":[1,2,2]}]}', 2)).toEqual([{ name: "A", phrase: "a", members: [0, 1], sentiment: "Neutral" }]);
+});
+
+test("answers in another language are translated (in batches, JSON checked) before the themes read them", async () => {
+  await tdb.db`
+    insert into text_responses (id, client_id, project_id, survey_run_id, survey_session_id, project_survey_session_id, region_id, project_question_id, question_id,
+                                standard_question_id, test_option_id, response_text, language_code)
+    select 1003, client_id, project_id, survey_run_id, survey_session_id, project_survey_session_id, region_id, project_question_id, question_id,
+           standard_question_id, test_option_id, 'Schön knusprig', 'de' from text_responses where id = 1001`;
+  translation = '{"translations":[{"n":1,"text":"Nicely crunchy"},{"n":7,"text":"nobody"}]}';
+  reply = '{"themes":[{"name":"Crunch","sentiment":"Positive","answers":[1,3]}]}';
+  prompts.length = 0;
+  const r = await codeThemesWithModel(tdb.db, provider(), 1001);
+  expect(prompts[0]).toBe("1. [de] Schön knusprig");
+  expect(prompts[1]).toContain("3. Nicely crunchy");
+  const [t] = await tdb.db<{ translated: string }[]>`select translated_text as translated from text_responses where id = 1003`;
+  expect(t!.translated).toBe("Nicely crunchy");
+  expect(r.themes).toBe(1);
+  const again = await translateVerbatims(tdb.db, provider(), 1001);
+  expect(again, "translated once").toEqual({ translated: 0, pending: 0 });
 });

@@ -11,6 +11,7 @@ import { enterTenant } from "../../access/policy.ts";
 import { systemCtx } from "../lifecycle/lifecycle.service.ts";
 import { codeThemes, openAnswers } from "../results/themes.service.ts";
 import { promptFor } from "./messages.ts";
+import { translateVerbatims } from "./translate.ts";
 import { AiProviderError, runExchange, type AiProvider } from "./provider.ts";
 
 export const MAX_ANSWERS = 400;
@@ -54,6 +55,8 @@ export function parseThemes(reply: string, n: number): Theme[] {
 
 /** Codes a project's open answers with the model's themes (the model is called outside any transaction). */
 export async function codeThemesWithModel(db: Db, provider: AiProvider, projectId: number) {
+  // Answers in other languages are translated first, so the themes read them in English.
+  await translateVerbatims(db, provider, projectId);
   // A published Themes prompt may reword the instructions; the reply must keep the JSON shape above.
   const prompt = await promptFor(db, "Themes", { systemPrompt: THEMES_SYSTEM, template: "" });
   const { byQ } = await openAnswers(db, projectId);
