@@ -201,6 +201,7 @@ export interface SummaryFacts {
   projectName: string;
   objective: string;
   scope: string | null;
+  /** The benchmark's description (SPEC 9), e.g. "all customers and historical data". */
   benchmarkName: string | null;
   measures: MeasureFacts[];
   skews: SkewFacts[];
@@ -236,7 +237,7 @@ export async function summaryFacts(
   });
   const measures = measureFacts(book, qual.measures, names, { filters, benchmarkTypeId: qual.benchmarkTypeId });
   const benchmarkName = qual.benchmarkTypeId
-    ? ((await enterTenant(db, ctx, (tx) => tx<{ name: string }[]>`select name from benchmark_types where id = ${qual.benchmarkTypeId}`))[0]?.name ?? null)
+    ? ((await enterTenant(db, ctx, (tx) => tx<{ name: string }[]>`select lower(description) as name from benchmark_types where id = ${qual.benchmarkTypeId}`))[0]?.name ?? null)
     : null;
 
   const skews: SkewFacts[] = [];

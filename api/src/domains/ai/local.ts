@@ -72,7 +72,7 @@ function writeMeasures(out: string[], f: SummaryFacts, head: SummaryFacts["measu
         const b = o.vsBenchmark!;
         return `${o.name} is ${c(b.diff)} ${b.above ? "above" : "below"} the norm of ${c(b.norm)}${b.significant ? " (significant)" : " (not significant)"}`;
       });
-    if (lines.length) out.push(`Against the ${f.benchmarkName} on ${head.title}: ${lines.join("; ")}.`);
+    if (lines.length) out.push(`Against the benchmark (${f.benchmarkName}) on ${head.title}: ${lines.join("; ")}.`);
   }
   const rest = f.measures.slice(1).filter((m) => m.options.length);
   if (rest.length) {
