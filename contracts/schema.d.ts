@@ -3487,6 +3487,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/CommandRunner/ReGenerateTextResponsesQa": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check the quality of a project's open answers
+         * @description Every open answer of the project gets a quality status again: Ok, NonAnswer, TooShort, Gibberish (keyboard mashing, runs of one letter, no vowels) or Duplicate (the same text as another answer of the respondent), with the reason (TextResponses qaStatus, qaReason). The result counts each status. Runs as a queued job; answers its id.
+         */
+        post: operations["CommandRunner_ReGenerateTextResponsesQa"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/CommandRunner/RunHubspotClientSync": {
         parameters: {
             query?: never;
@@ -4009,6 +4029,186 @@ export interface paths {
          * @description The thread's owner marks an assistant answer Positive or Negative, with an optional comment (staff read them with the conversations).
          */
         post: operations["ResultsAiMessages_SendFeedback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/AiConversations/MyConversations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's conversations
+         * @description Newest activity first, with their message counts.
+         */
+        get: operations["AiConversations_MyConversations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/AiConversations/AddUserMessage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a question to a conversation
+         * @description Into the named conversation, or a new one (about the project given: its answers then use the results tools). Answer it with ContinueConversation.
+         */
+        post: operations["AiConversations_AddUserMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/AiConversations({key})/ContinueConversation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer the conversation's waiting question
+         * @description The assistant answers (streamed on the caller's channel user-{id} as AiMessageStarted / AiMessageDelta / AiMessageCompleted with aiConversationId), the answer is stored, and an automatic grounding check is recorded in AiConversationEvaluations. 409 when no question waits.
+         */
+        post: operations["AiConversations_ContinueConversation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/AiConversations({key})/GetMessages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A conversation's messages
+         * @description Oldest first.
+         */
+        get: operations["AiConversations_GetMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/AiConversations({key})/GetChatContents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A conversation as one text
+         * @description Markdown: each message with its role and time, and under each answer the figures it cites with their results function.
+         */
+        get: operations["AiConversations_GetChatContents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/AiConversations({key})/GetChannelInfo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where a conversation's answers stream
+         * @description The caller's own channel (joined on connect) and the event names ContinueConversation sends on it.
+         */
+        get: operations["AiConversations_GetChannelInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/AiConversations({key})/DownloadFile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A file an answer refers to
+         * @description By the referenceId of a message's referenceFiles: an answer's figures as CSV (ref, text, value, function, source).
+         */
+        get: operations["AiConversations_DownloadFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/AiConversations({key})/DebugConversation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * How each answer was made
+         * @description For each answer: the prompts sent in each round, the tool calls with their arguments and results, the tokens of each round, the figures cited; and the conversation's total tokens.
+         */
+        post: operations["AiConversations_DebugConversation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/AiConversations({key})/DownloadToYml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A conversation as YAML
+         * @description The messages with, for answers, provider, model, tokens and the figures with their sources.
+         */
+        post: operations["AiConversations_DownloadToYml"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8883,6 +9083,14 @@ export interface components {
             /** @enum {string|null} */
             sentiment?: "Positive" | "Neutral" | "Negative" | "Mixed" | null;
             sentimentScore?: number | null;
+            /**
+             * @description The quality check (CommandRunner ReGenerateTextResponsesQa); null until checked
+             * @enum {string|null}
+             */
+            qaStatus?: "Ok" | "NonAnswer" | "TooShort" | "Gibberish" | "Duplicate" | null;
+            qaReason?: string | null;
+            /** Format: date-time */
+            qaCheckedAt?: string | null;
             /** Format: date-time */
             createdAt?: string;
             /** Format: date-time */
@@ -9282,6 +9490,12 @@ export interface components {
             promptVersionId?: number | null;
             /** Format: date-time */
             sentAt?: string | null;
+            /**
+             * Format: date
+             * @description The Monday of the week of a weekly results email (one per project and week)
+             */
+            weekOf?: string | null;
+            error?: string | null;
             /** Format: date-time */
             createdAt?: string;
             /** Format: date-time */
@@ -10902,6 +11116,9 @@ export interface components {
         ReGenerateThemes: {
             projectId: number;
         };
+        ReGenerateTextResponsesQa: {
+            projectId: number;
+        };
         RunHubspotClientSync: Record<string, never>;
         RunHubspotUserSync: Record<string, never>;
         RunHubspotProjectSync: Record<string, never>;
@@ -11135,6 +11352,108 @@ export interface components {
             /** @enum {string} */
             feedback: "Positive" | "Negative";
             comment?: string | null;
+        };
+        MyConversations: {
+            value: {
+                id: number;
+                projectId: number | null;
+                title: string | null;
+                status: string;
+                lastMessageAt: string | null;
+                messageCount: number;
+            }[];
+        };
+        AiConversationMessageAdded: {
+            aiConversationId: number;
+            messageId: number;
+        };
+        AiConversationAddUserMessage: {
+            /** @description Absent: a new conversation */
+            aiConversationId?: number | null;
+            /** @description A new conversation's project */
+            projectId?: number | null;
+            content: string;
+        };
+        AiConversationContinued: {
+            aiConversationId: number;
+            message: components["schemas"]["AiConversationMessage"];
+            evaluation: components["schemas"]["AiGroundingCheck"];
+        };
+        AiConversationMessage: {
+            id: number;
+            /** @enum {string} */
+            role: "user" | "assistant" | "system" | "tool";
+            content: string;
+            /** @description Files to fetch with DownloadFile(referenceId) */
+            referenceFiles: {
+                referenceId: string;
+                fileName: string;
+                kind: string;
+            }[];
+            provider: string | null;
+            model: string | null;
+            usage: components["schemas"]["AiUsage"];
+            createdAt: string;
+        };
+        AiUsage: {
+            promptTokens: number;
+            completionTokens: number;
+            totalTokens: number;
+            /** @description Not reported by the provider: 4 characters a token */
+            estimated?: boolean;
+        } | null;
+        AiGroundingCheck: {
+            citedFigures: number;
+            /** @description Citations naming no figure */
+            unknownRefs: string[];
+            /** @description Citations not following their figure's text */
+            misquoted: string[];
+            /** @description Numbers in the answer that cite nothing */
+            uncitedNumbers: string[];
+            passed: boolean;
+        };
+        AiConversationMessages: {
+            aiConversationId: number;
+            value: components["schemas"]["AiConversationMessage"][];
+        };
+        AiChatContents: {
+            aiConversationId: number;
+            title: string | null;
+            projectId: number | null;
+            contents: string;
+        };
+        AiConversationChannel: {
+            aiConversationId: number;
+            name: string;
+            events: string[];
+        };
+        AiConversationDebug: {
+            aiConversationId: number;
+            projectId: number | null;
+            usage: components["schemas"]["AiUsage"];
+            answers: {
+                messageId: number;
+                provider: string | null;
+                model: string | null;
+                usage: components["schemas"]["AiUsage"];
+                promptVersionId: number | null;
+                /** @description completion: prompt (the messages sent), content, toolCalls, usage, model; tool: tool {id, name, arguments, result | error}; each with ms */
+                steps: {
+                    [key: string]: unknown;
+                }[];
+                figures: components["schemas"]["AiFigure"][];
+            }[];
+        };
+        AiFigure: {
+            /** @description F1, F2, ...: the answer cites it as `text [ref]` */
+            ref: string;
+            /** @description The figure as written */
+            text: string;
+            value: number;
+            /** @description The results function (fn), its filters and the field the figure is */
+            source: {
+                [key: string]: unknown;
+            };
         };
         ClientsCollection: {
             "@odata.count"?: number;
@@ -18528,6 +18847,35 @@ export interface operations {
             409: components["responses"]["Conflict"];
         };
     };
+    CommandRunner_ReGenerateTextResponsesQa: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ReGenerateTextResponsesQa"];
+            };
+        };
+        responses: {
+            /** @description Queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommandStarted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
     CommandRunner_RunHubspotClientSync: {
         parameters: {
             query?: never;
@@ -19350,6 +19698,252 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ResultsAiMessages"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    AiConversations_MyConversations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The conversations */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyConversations"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    AiConversations_AddUserMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AiConversationAddUserMessage"];
+            };
+        };
+        responses: {
+            /** @description Added */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiConversationMessageAdded"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    AiConversations_ContinueConversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description AiConversations key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiConversationContinued"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    AiConversations_GetMessages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description AiConversations key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The messages */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiConversationMessages"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    AiConversations_GetChatContents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description AiConversations key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The contents */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiChatContents"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    AiConversations_GetChannelInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description AiConversations key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The channel */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiConversationChannel"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    AiConversations_DownloadFile: {
+        parameters: {
+            query: {
+                /** @description From referenceFiles */
+                referenceId: string;
+            };
+            header?: never;
+            path: {
+                /** @description AiConversations key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    AiConversations_DebugConversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description AiConversations key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The exchange */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiConversationDebug"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    AiConversations_DownloadToYml: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description AiConversations key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The YAML file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/yaml": string;
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -52,21 +52,21 @@ if (!cfg.production && (await seedDemo(db, bunPasswords.hash, { whenEmpty: true 
 }
 if (!cfg.production) log(demoLoginsText());
 
+// Email: SMTP when configured; otherwise the outbox is the delivery (GET /api/v1/DevMailbox), and in
+// development each email is also logged with its links.
+const mailer = createMailer(db, { smtpUrl: cfg.smtpUrl, from: cfg.mailFrom, publicUrl: cfg.publicUrl, log: cfg.production ? undefined : log });
+if (!cfg.smtpUrl) log(`${cfg.production ? "warning: " : ""}SMTP_URL is not set: emails stay in the outbox (staff read them at /api/v1/DevMailbox)`);
 const queue = await startQueue(handle.url, log);
 let queueRunning = true;
 queue.on("stopped", () => (queueRunning = false));
 // RUN_WORKERS=0: this process only enqueues; `bun run worker` processes (worker.ts) run the jobs.
-if (cfg.runWorkers) await runJobWorkers(queue, db, cfg.publicUrl, log);
+if (cfg.runWorkers) await runJobWorkers(queue, db, cfg.publicUrl, log, mailer);
 else {
   await ensureQueues(queue, jobs); // enqueueing needs the queues, whoever works them
   log("job workers are off in this process (RUN_WORKERS=0): run `bun run worker` beside it");
 }
 
 const key = await loadSigningKey(db, cfg.authSecret);
-// Email: SMTP when configured; otherwise the outbox is the delivery (GET /api/v1/DevMailbox), and in
-// development each email is also logged with its links.
-const mailer = createMailer(db, { smtpUrl: cfg.smtpUrl, from: cfg.mailFrom, publicUrl: cfg.publicUrl, log: cfg.production ? undefined : log });
-if (!cfg.smtpUrl) log(`${cfg.production ? "warning: " : ""}SMTP_URL is not set: emails stay in the outbox (staff read them at /api/v1/DevMailbox)`);
 // The peer address Bun saw, keyed by request: rate limits never trust a client-set header.
 const peers = new WeakMap<Request, string>();
 // Uploaded files: S3 when S3_* is configured, else DATA_DIR/uploads (storage/index.ts).

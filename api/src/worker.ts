@@ -8,6 +8,8 @@ import { connect } from "./db/client.ts";
 import { migrationFiles } from "./db/migrate.ts";
 import { startQueue } from "./jobs/queue.ts";
 import { runJobWorkers } from "./jobs/index.ts";
+import { createMailer } from "./email/smtp.ts";
+import { configureResultsCache } from "./domains/results/columnar.ts";
 
 const cfg = readConfigOrExit();
 const log = (m: string) => console.log(m);
@@ -34,7 +36,10 @@ for (let waited = 0; ; waited += 2) {
 }
 
 const queue = await startQueue(cfg.databaseUrl, { log });
-await runJobWorkers(queue, db, cfg.publicUrl, log);
+// Jobs that email (the weekly results summaries) use SMTP when configured, else the outbox.
+const mailer = createMailer(db, { smtpUrl: cfg.smtpUrl, from: cfg.mailFrom, publicUrl: cfg.publicUrl });
+configureResultsCache(cfg.resultsCacheMb * 2 ** 20);
+await runJobWorkers(queue, db, cfg.publicUrl, log, mailer);
 log(`worker ${process.pid} running the job queue`);
 
 let stopping = false;

@@ -34,7 +34,7 @@ afterAll(async () => {
   useProvider(null);
   await unsubscribe();
   await w.stop();
-});
+}, 30_000);
 
 async function projectNamed(name: string): Promise<number> {
   const [p] = await w.tdb.db<{ id: number }[]>`select id from projects where project_name = ${name}`;
@@ -216,4 +216,55 @@ test("threads: create and rename; feedback on answers; nobody writes into anothe
   expect((await w.call(GLOBEX, clients.Globex!, "POST", "/api/v1/ResultsAiThreads", { projectId })).status, "another client's project").toBeGreaterThanOrEqual(400);
   const list = await w.call(USER, acme, "GET", `/api/v1/ResultsAiMessages?$filter=resultsAiThreadId eq ${threadId}&$orderby=id`);
   expect(list.body.value.map((m: { role: string }) => m.role)).toEqual(["user", "assistant"]);
+}, 60_000);
+
+test("AiConversations for staff: add, continue (grounded, evaluated), messages, contents, debug, YAML, the figures file", async () => {
+  const STAFF = "staff@ideally.test";
+  const projectId = await projectNamed("Plant-based snacks idea screen");
+  const added = await w.call(STAFF, null, "POST", "/api/v1/AiConversations/AddUserMessage", { projectId, content: "Which concept did best with women under 35?" });
+  expect(added.status, JSON.stringify(added.body)).toBe(201);
+  const id = added.body.aiConversationId as number;
+  const r = await w.call(STAFF, null, "POST", `/api/v1/AiConversations(${id})/ContinueConversation`);
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  expect(r.body.message.content, "answered like the results chat").toMatch(/^.+ did best on Likability among Female respondents aged 18-24 or 25-34: \d+\.\d% \[F1\] top-2-box/);
+  expect(r.body.evaluation).toMatchObject({ passed: true, unknownRefs: [], misquoted: [], uncitedNumbers: [] });
+  expect(r.body.evaluation.citedFigures).toBeGreaterThanOrEqual(2);
+  expect((await w.call(STAFF, null, "POST", `/api/v1/AiConversations(${id})/ContinueConversation`)).status, "nothing waits for an answer").toBe(409);
+
+  const msgs = await w.call(STAFF, null, "GET", `/api/v1/AiConversations(${id})/GetMessages`);
+  expect(msgs.body.value.map((m: { role: string }) => m.role)).toEqual(["user", "assistant"]);
+  const contents = await w.call(STAFF, null, "GET", `/api/v1/AiConversations(${id})/GetChatContents`);
+  expect(contents.body.contents).toContain("**Assistant**");
+  expect(contents.body.contents).toContain("[F1] ");
+  const debug = await w.call(STAFF, null, "POST", `/api/v1/AiConversations(${id})/DebugConversation`);
+  expect(debug.status, JSON.stringify(debug.body)).toBe(200);
+  const steps = debug.body.answers[0].steps;
+  expect(steps.map((s: { kind: string }) => s.kind)).toEqual(["completion", "tool", "completion"]);
+  expect(steps[0].prompt[0].role).toBe("system");
+  expect(steps[0].prompt[0].content).toContain("CONTEXT:");
+  expect(steps[0].toolCalls[0].name).toBe("qual_results");
+  expect(steps[1].tool.result.measure.options.length).toBeGreaterThan(1);
+  expect(debug.body.usage.totalTokens).toBe(steps[0].usage.totalTokens + steps[2].usage.totalTokens);
+  const yml = await w.app.request(`/api/v1/AiConversations(${id})/DownloadToYml`, { method: "POST", headers: { authorization: `Bearer ${STAFF}` } });
+  expect(await yml.text()).toContain("figures:");
+  const ref = r.body.message.referenceFiles[0].referenceId;
+  const file = await w.app.request(`/api/v1/AiConversations(${id})/DownloadFile?referenceId=${ref}`, { headers: { authorization: `Bearer ${STAFF}` } });
+  const lines = (await file.text()).trim().split("\r\n");
+  expect(lines[0]).toBe("ref,text,value,function,source");
+  expect(lines.length - 1).toBe(r.body.evaluation.citedFigures);
+  expect((await w.app.request(`/api/v1/AiConversations(${id})/DownloadFile?referenceId=nope`, { headers: { authorization: `Bearer ${STAFF}` } })).status).toBe(404);
+  const channel = await w.call(STAFF, null, "GET", `/api/v1/AiConversations(${id})/GetChannelInfo`);
+  const [{ staffId }] = await w.tdb.db<{ staffId: number }[]>`select id as "staffId" from users where email = ${STAFF}`;
+  expect(channel.body.name).toBe(`user-${staffId}`);
+  const mine = await w.call(STAFF, null, "GET", "/api/v1/AiConversations/MyConversations");
+  expect(mine.body.value[0]).toMatchObject({ id, projectId, messageCount: 2 });
+  const evals = await w.call(STAFF, null, "GET", `/api/v1/AiConversationEvaluations?$filter=aiConversationId eq ${id}`);
+  expect(evals.body.value.map((e: { passed: boolean; evaluatorUserId: number | null }) => [e.passed, e.evaluatorUserId])).toEqual([[true, null]]);
+
+  // Without a project there are no results to quote.
+  const general = await w.call(STAFF, null, "POST", "/api/v1/AiConversations/AddUserMessage", { content: "Hello" });
+  const g = await w.call(STAFF, null, "POST", `/api/v1/AiConversations(${general.body.aiConversationId})/ContinueConversation`);
+  expect(g.status, JSON.stringify(g.body)).toBe(200);
+  expect(g.body.evaluation.passed).toBe(true);
+  expect((await w.call(USER, clients["Acme Team A"]!, "GET", "/api/v1/AiConversations/MyConversations")).status, "staff only").toBe(403);
 }, 60_000);

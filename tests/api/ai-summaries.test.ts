@@ -8,22 +8,30 @@ import { summariesJob, queueReadySummaries, useProvider } from "../../api/src/do
 import { LocalProvider } from "../../api/src/domains/ai/local.ts";
 import { projectContext, type Figure } from "../../api/src/domains/ai/facts.ts";
 import { systemCtx } from "../../api/src/domains/lifecycle/lifecycle.service.ts";
+import { emailSummariesJob, sendWeeklySummaries } from "../../api/src/domains/ai/email-summaries.ts";
+import { outboxMailer } from "../../api/src/email/mailer.ts";
+import { qualResults } from "../../api/src/domains/results/results.service.ts";
+import { subscribe, type ChannelEvent } from "../../api/src/jobs/channel.ts";
 
 let w: AiWorld;
+const events: ChannelEvent[] = [];
+let unsubscribe: () => Promise<void>;
 const USER = "user@acme.test";
 let teamA: number;
 let globex: number;
 
 beforeAll(async () => {
   useProvider(new LocalProvider());
-  w = await aiWorld([summariesJob]);
+  w = await aiWorld([summariesJob, emailSummariesJob]);
+  unsubscribe = await subscribe(w.tdb.url, (ev) => void events.push(ev));
   [{ teamA, globex }] = await w.tdb.db<{ teamA: number; globex: number }[]>`
     select (select id from clients where name = 'Acme Team A') as "teamA", (select id from clients where name = 'Globex') as globex`;
 }, 240_000);
 afterAll(async () => {
   useProvider(null);
+  await unsubscribe();
   await w.stop();
-});
+}, 30_000);
 
 interface SummaryRow {
   id: number;
@@ -64,6 +72,8 @@ async function labelsOf(projectId: number, extra: string[] = []): Promise<string
     ...pc.demographics.flatMap((d) => [d.label, ...d.options.map((o) => o.label)]),
     ...pc.regions.map((r) => r.name),
     ...pc.textQuestions.map((q) => q.text),
+    ...pc.choiceQuestions.map((q) => q.text),
+    ...(await w.tdb.db<{ text: string }[]>`select o.option_text as text from question_options o join project_questions pq on pq.question_id = o.question_id where pq.project_id = ${projectId}`).map((o) => o.text),
     ...extra,
   ];
 }
@@ -88,6 +98,16 @@ test("results ready: each completed demo project gets its summaries queued once"
   expect(cited, "the summaries cite figures").toBeGreaterThan(w.projectIds.length * 4);
 }, 240_000);
 
+test("a question project's summary reads its own questions and its verbatim themes", async () => {
+  const [r] = await w.tdb.db<SummaryRow[]>`
+    select s.id, s.content, s.references_data as "referencesData" from ai_project_summaries s join projects p on p.id = s.project_id
+    where p.project_name = 'Weekday lunch habits' and s.trigger = 'ResultsReady' and s.segment_id is null`;
+  expect(r!.content).toContain('"Which best describes your weekday lunch?": ');
+  expect(r!.content).toContain("What people said:");
+  expect(r!.referencesData!.map((f) => f.source.fn)).toContain("VerbatimCount");
+  expect(r!.referencesData!.map((f) => f.source.fn)).toContain("QuestionResults");
+});
+
 test("a summary names the leader of the headline measure with its figure, and the skews it finds are significant", async () => {
   const [r] = await w.tdb.db<SummaryRow[]>`
     select s.id, s.content, s.references_data as "referencesData" from ai_project_summaries s join projects p on p.id = s.project_id
@@ -110,6 +130,10 @@ test("POST AiProjectSummaries queues one; Regenerate writes it again; members of
   expect(again.status, JSON.stringify(again.body)).toBe(202);
   expect(again.body.jobId).not.toBe(created.body.jobId);
   const [re] = await settled([created.body.id]);
+  for (let i = 0; i < 50 && !events.some((e) => e.channel === `job-${again.body.jobId}` && e.event === "Success"); i++) await Bun.sleep(50);
+  const jobEvents = events.filter((e) => e.channel === `job-${again.body.jobId}`).map((e) => e.event);
+  expect(jobEvents[0]).toBe("Progress");
+  expect(jobEvents.at(-1), "Progress, then Success on the job's channel").toBe("Success");
   expect(re!.jobId).toBe(again.body.jobId);
   expect(re!.content, "the same results, the same text (deterministic)").toBe(done!.content);
   expect((await w.call("admin@globex.test", globex, "POST", `/api/v1/AiProjectSummaries(${created.body.id})/Regenerate`)).status).toBe(404);
@@ -144,4 +168,35 @@ test("saving an objective on a project with results queues its summaries under t
     expect(r.content).toContain("_Objective: Which snack should we launch with younger buyers?_");
     await expectSummaryGrounded(r, ["Women"]);
   }
+}, 120_000);
+
+test("the weekly results email: one per watched project and week, through the email layer, written from the results", async () => {
+  const id = w.projectIds[0]!;
+  const watch = await w.call(USER, teamA, "POST", `/api/v1/Projects(${id})/StartWatching`);
+  expect(watch.status, JSON.stringify(watch.body)).toBeLessThan(300);
+  const r = await sendWeeklySummaries(w.tdb.db, { weekOf: "2026-11-23", projectId: id }, outboxMailer(w.tdb.db, { publicUrl: "http://ideally.test" }));
+  expect(r).toEqual({ weekOf: "2026-11-23", projects: 1, sent: 1, failed: 0 });
+  const [row] = await w.tdb.db<{ subject: string; body: string; status: string; recipients: string[] }[]>`
+    select subject, body, status, recipients from project_email_summaries where project_id = ${id} and week_of = '2026-11-23'`;
+  expect(row!.status).toBe("Sent");
+  const watchers = await w.tdb.db<{ email: string }[]>`select u.email from project_watchers pw join users u on u.id = pw.user_id where pw.project_id = ${id} order by 1`;
+  expect(row!.recipients, "every watcher").toEqual(watchers.map((x) => x.email));
+  expect(row!.recipients).toContain(USER);
+  expect(row!.body).not.toContain("[F");
+  const q = await qualResults(w.tdb.db, systemCtx(), { projectId: id, filters: {}, standardQuestionIds: [5] });
+  const best = [...q.measures[0]!.results].sort((a, b) => b.top2 - a.top2)[0]!;
+  expect(row!.body, "the leader's figure, as the results function gives it").toContain(`leads on Likability with ${(best.top2 * 100).toFixed(1)}% top-2-box`);
+  const mail = await w.tdb.db<{ text: string }[]>`select text from email_outbox where "to" = ${USER} and subject = ${row!.subject}`;
+  expect(mail.length).toBe(1);
+  expect(mail[0]!.text).toContain(`Open the results: http://ideally.test/${teamA}/results/${id}`);
+  expect((await sendWeeklySummaries(w.tdb.db, { weekOf: "2026-11-23", projectId: id }, outboxMailer(w.tdb.db))).projects, "not twice in a week").toBe(0);
+  // The job does the same for the next week.
+  await w.queue.send(emailSummariesJob.name, { input: { weekOf: "2026-11-30", projectId: id }, origin: { userId: null, clientId: null } });
+  for (let i = 0; i < 300; i++) {
+    const [x] = await w.tdb.db`select 1 from project_email_summaries where project_id = ${id} and week_of = '2026-11-30' and status = 'Sent'`;
+    if (x) break;
+    await Bun.sleep(100);
+  }
+  const sent = await w.tdb.db`select 1 from email_outbox where "to" = ${USER} and subject = ${row!.subject}`;
+  expect(sent.length, "the second week's email").toBe(2);
 }, 120_000);

@@ -70,3 +70,20 @@ test("ReGenerateThemes codes a project's answers; an unknown project is a 404", 
   expect(done.event).toBe("CommandCompleted");
   expect(done.data.result).toHaveProperty("themes");
 });
+
+test("ReGenerateTextResponsesQa checks a project's open answers as a queued job", async () => {
+  expect((await call(app, "staff", null, "POST", "/api/CommandRunner/ReGenerateTextResponsesQa", { projectId: 999999 })).status).toBe(404);
+  expect((await call(app, "acmeAdmin", 1003, "POST", "/api/CommandRunner/ReGenerateTextResponsesQa", { projectId: 1001 })).status).toBe(403);
+  const [s] = await tdb.db<{ id: number }[]>`select id::int from text_responses where project_id = 1001 order by id limit 1`;
+  await tdb.db`update text_responses set response_text = 'qwerty qwerty' where id = ${s!.id}`;
+  const r = await call(app, "staff", null, "POST", "/api/CommandRunner/ReGenerateTextResponsesQa", { projectId: 1001 });
+  expect(r.status, JSON.stringify(r.body)).toBe(202);
+  const done = await completed(r.body.jobId);
+  expect(done.event).toBe("CommandCompleted");
+  const result = done.data.result as { answers: number; byStatus: Record<string, number> };
+  const rows = await tdb.db<{ status: string; n: number }[]>`select qa_status as status, count(*)::int as n from text_responses where project_id = 1001 and qa_checked_at is not null group by 1`;
+  expect(rows.reduce((a, x) => a + x.n, 0), "every answer is checked").toBe(result.answers);
+  expect(result.byStatus.Gibberish).toBeGreaterThanOrEqual(1);
+  const [mine] = await tdb.db<{ status: string; reason: string }[]>`select qa_status as status, qa_reason as reason from text_responses where id = ${s!.id}`;
+  expect(mine).toEqual({ status: "Gibberish", reason: 'keyboard sequence "qwer"' });
+});

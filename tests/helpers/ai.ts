@@ -12,7 +12,7 @@ import { bunPasswords } from "../../api/src/auth/passwords-bun.ts";
 import { seedDemoProjects } from "../../api/src/domains/fielding/demo.ts";
 import { startQueue, type Queue } from "../../api/src/jobs/queue.ts";
 import { registerWorkers, type AnyJob } from "../../api/src/jobs/workers.ts";
-import { TEST_PUBLIC_URL } from "./app.ts";
+import { send, TEST_PUBLIC_URL } from "./app.ts";
 
 export interface AiWorld {
   tdb: TestDb;
@@ -58,21 +58,7 @@ export async function aiWorld(jobs: AnyJob[]): Promise<AiWorld> {
     async ctxOf(email, clientId = null) {
       return { principal: principal(email), clientId, descendants: false, sessionId: null };
     },
-    async call(email, clientId, method, path, body) {
-      const headers: Record<string, string> = {};
-      if (email) headers.authorization = `Bearer ${email}`;
-      if (clientId !== null) headers.clientId = String(clientId);
-      if (body !== undefined) headers["content-type"] = "application/json";
-      const res = await app.request(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-      const text = await res.text();
-      let parsed: unknown = text;
-      try {
-        parsed = text ? JSON.parse(text) : null;
-      } catch {
-        /* not JSON */
-      }
-      return { status: res.status, body: parsed };
-    },
+    call: (email, clientId, method, path, body) => send(app, email ? `Bearer ${email}` : null, clientId, method, path, body),
     async stop() {
       await queue.stop({ graceful: true, timeout: 5000 });
       await tdb.drop();

@@ -59,8 +59,20 @@ export async function call(
   path: string,
   body?: unknown,
 ): Promise<{ status: number; body: any; headers: Headers }> {
+  return send(app, who ? `Bearer ${who}` : null, clientId, method, path, body);
+}
+
+/** A JSON request with a bearer token and a clientId header; the body parsed when it is JSON. */
+export async function send(
+  app: App,
+  authorization: string | null,
+  clientId: number | null,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: any; headers: Headers }> {
   const headers: Record<string, string> = {};
-  if (who) headers.authorization = `Bearer ${who}`;
+  if (authorization) headers.authorization = authorization;
   if (clientId !== null) headers.clientId = String(clientId);
   if (body !== undefined) headers["content-type"] = "application/json";
   const res = await app.request(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });

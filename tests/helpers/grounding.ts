@@ -6,7 +6,7 @@ import { expect } from "bun:test";
 import type { Db } from "../../api/src/db/client.ts";
 import type { RequestCtx } from "../../api/src/access/principal.ts";
 import type { Figure } from "../../api/src/domains/ai/facts.ts";
-import { qualResults } from "../../api/src/domains/results/results.service.ts";
+import { qualResults, questionResults } from "../../api/src/domains/results/results.service.ts";
 import { marketReachResults, priceSensitivityResults } from "../../api/src/domains/results/analysis.service.ts";
 import { verbatimCount } from "../../api/src/domains/results/verbatims.service.ts";
 
@@ -35,6 +35,10 @@ export async function recompute(db: Db, ctx: RequestCtx, projectId: number, f: F
     }
     case "MarketReachResults":
       return (await marketReachResults(db, ctx, projectId, s.filters, { top: 1 })).byK.find((k) => k.k === s.k)!.sets[0]!.reach;
+    case "QuestionResults": {
+      const r = await questionResults(db, ctx, { projectId, projectQuestionId: s.projectQuestionId, filters: s.filters });
+      return r.results.find((x) => x.testOptionId === s.testOptionId)!.options.find((o) => o.questionOptionId === s.questionOptionId)!.share;
+    }
     case "VerbatimCount": {
       const n = (await verbatimCount(db, ctx, { projectId, projectQuestionId: s.projectQuestionId, filters: s.filters, themeId: s.themeId })).count;
       const total = (await verbatimCount(db, ctx, { projectId, projectQuestionId: s.projectQuestionId, filters: s.filters })).count;

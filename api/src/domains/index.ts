@@ -26,6 +26,7 @@ import { registerPowerPointRoutes } from "./results/powerpoint.routes.ts";
 import { registerLoggerRoutes } from "./logger/logger.routes.ts";
 import { registerSummaryRoutes } from "./ai/summaries.routes.ts";
 import { registerChatRoutes } from "./ai/chat.routes.ts";
+import { registerConversationRoutes } from "./ai/conversations.routes.ts";
 
 export function registerDomainRoutes(app: App, deps: AppDeps): void {
   registerUserRoutes(app, deps);
@@ -53,4 +54,5 @@ export function registerDomainRoutes(app: App, deps: AppDeps): void {
   registerLoggerRoutes(app, deps);
   registerSummaryRoutes(app, deps);
   registerChatRoutes(app, deps);
+  registerConversationRoutes(app, deps);
 }

@@ -117,6 +117,8 @@ export const aiSets: EntitySetDef[] = [
       recipients: f.json({ readOnly: true, filterable: false }),
       promptVersionId: f.int({ nullable: true, readOnly: true }),
       sentAt: f.datetime({ nullable: true, readOnly: true }),
+      weekOf: f.date({ nullable: true, readOnly: true, description: "The Monday of the week of a weekly results email (one per project and week)" }),
+      error: f.string({ nullable: true, readOnly: true }),
       ...stamps,
     },
     nav: {

@@ -76,6 +76,9 @@ export const resultsSets: EntitySetDef[] = [
       languageCode: f.string({ nullable: true, readOnly: true }),
       sentiment: f.string({ nullable: true, readOnly: true, enumValues: ["Positive", "Neutral", "Negative", "Mixed"] }),
       sentimentScore: f.number({ nullable: true, readOnly: true }),
+      qaStatus: f.string({ nullable: true, readOnly: true, enumValues: ["Ok", "NonAnswer", "TooShort", "Gibberish", "Duplicate"], description: "The quality check (CommandRunner ReGenerateTextResponsesQa); null until checked" }),
+      qaReason: f.string({ nullable: true, readOnly: true }),
+      qaCheckedAt: f.datetime({ nullable: true, readOnly: true }),
       ...stamps,
     },
     nav: {

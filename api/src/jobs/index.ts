@@ -9,17 +9,23 @@ import { commandJob } from "../domains/commands/commands.jobs.ts";
 import { powerPointJob } from "../domains/results/powerpoint.ts";
 import { summariesJob } from "../domains/ai/summaries.service.ts";
 import { chatJob } from "../domains/ai/chat.service.ts";
+import { emailSummariesJob, scheduleEmailSummaries, useMailer } from "../domains/ai/email-summaries.ts";
+import type { Mailer } from "../email/mailer.ts";
 
-export const jobs: readonly AnyJob[] = [schedulerJob, fieldingTickJob, commandJob, powerPointJob, summariesJob, chatJob];
+export const jobs: readonly AnyJob[] = [schedulerJob, fieldingTickJob, commandJob, powerPointJob, summariesJob, chatJob, emailSummariesJob];
 
 /**
  * Runs every job's workers in this process and keeps the cluster-wide schedules in place: the API
  * process does it unless RUN_WORKERS=0, and `bun run worker` (worker.ts) always does.
  */
-export async function runJobWorkers(queue: Queue, db: Db, publicUrl: string, log: (m: string) => void): Promise<void> {
+export async function runJobWorkers(queue: Queue, db: Db, publicUrl: string, log: (m: string) => void, mailer: Mailer): Promise<void> {
+  // The weekly results emails go through the process's mailer (SMTP or the outbox).
+  useMailer(mailer);
   await registerWorkers(queue, db, jobs, { log });
   // The scheduler: pg-boss enqueues scheduling.start-due every minute (jobs/scheduler.ts).
   await scheduleScheduler(queue);
   // Fielding: launches started waves, lets the simulated panel answer, processes closed runs.
   await scheduleFieldingTick(queue, publicUrl);
+  // The weekly results email of each watched project, every Monday 08:00 UTC.
+  await scheduleEmailSummaries(queue);
 }

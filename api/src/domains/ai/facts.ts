@@ -7,7 +7,7 @@ import type { Db } from "../../db/client.ts";
 import { enterTenant } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
 import { twoProportionZTest } from "../../analytics/significance.ts";
-import { qualResults, type Measure } from "../results/results.service.ts";
+import { qualResults, questionResults, type Measure } from "../results/results.service.ts";
 import { marketReachResults, priceSensitivityResults } from "../results/analysis.service.ts";
 import { verbatimCount, verbatim } from "../results/verbatims.service.ts";
 import type { ResponseFilter } from "../results/filters.ts";
@@ -27,6 +27,8 @@ export type FigureSource =
   | { fn: "Difference"; a: string; b: string }
   | { fn: "PriceSensitivityResults"; filters: ResponseFilter; testOptionId: number | null; field: "opp" | "ipp" | "pmc" | "pme" }
   | { fn: "MarketReachResults"; filters: ResponseFilter; k: number; field: "reach" }
+  /** An answer option's weighted share among the question's respondents (QuestionResults, the results function behind QualResults' per-question view). */
+  | { fn: "QuestionResults"; filters: ResponseFilter; projectQuestionId: number; testOptionId: number | null; questionOptionId: number; field: "share" }
   /** VerbatimCount with the theme over VerbatimCount without it. */
   | { fn: "VerbatimCount"; filters: ResponseFilter; projectQuestionId: number; themeId: number; field: "share" };
 
@@ -131,6 +133,8 @@ export interface ProjectContext {
   regions: { id: number; name: string }[];
   /** Open questions (verbatims and themes). */
   textQuestions: { projectQuestionId: number; text: string }[];
+  /** The team's own choice questions (segment, follow-up, custom). */
+  choiceQuestions: { projectQuestionId: number; text: string }[];
   objective: string;
 }
 
@@ -160,6 +164,10 @@ export async function projectContext(db: Db, ctx: RequestCtx, projectId: number)
     const textQuestions = await tx<{ projectQuestionId: number; text: string }[]>`
       select pq.id as "projectQuestionId", q.question_text as text from project_questions pq join questions q on q.id = pq.question_id
       where pq.project_id = ${p.id} and pq.deleted_at is null and q.question_type_id = 3 order by pq.question_position_id, pq.sort_order, pq.id`;
+    const choiceQuestions = await tx<{ projectQuestionId: number; text: string }[]>`
+      select pq.id as "projectQuestionId", q.question_text as text from project_questions pq join questions q on q.id = pq.question_id
+      where pq.project_id = ${p.id} and pq.deleted_at is null and pq.standard_question_id is null and q.question_type_id in (1, 2, 4)
+        and pq.question_position_id in (3, 6, 9) order by pq.question_position_id desc, pq.sort_order, pq.id`;
     return {
       projectId: p.id,
       projectName: p.name,
@@ -171,6 +179,7 @@ export async function projectContext(db: Db, ctx: RequestCtx, projectId: number)
       demographics,
       regions,
       textQuestions,
+      choiceQuestions,
       objective: p.objective ?? DEFAULT_OBJECTIVE,
     };
   });
@@ -192,12 +201,15 @@ export interface SummaryFacts {
   projectName: string;
   objective: string;
   scope: string | null;
+  /** The benchmark's description (SPEC 9), e.g. "all customers and historical data". */
   benchmarkName: string | null;
   measures: MeasureFacts[];
   skews: SkewFacts[];
   price: { name: string; currency: string | null; opp: Figure | null; ipp: Figure | null; pmc: Figure | null; pme: Figure | null }[];
   reach: { k: number; items: string[]; reach: Figure } | null;
   themes: { question: string; name: string; share: Figure; quote: string | null }[];
+  /** The top answers of the team's own choice questions (all respondents, or the first test option's when split). */
+  questions: { question: string; answers: { option: string; share: Figure }[] }[];
 }
 
 const SKEW_QUESTIONS = [45, 51]; // gender, age group: the audience splits every summary reads
@@ -225,7 +237,7 @@ export async function summaryFacts(
   });
   const measures = measureFacts(book, qual.measures, names, { filters, benchmarkTypeId: qual.benchmarkTypeId });
   const benchmarkName = qual.benchmarkTypeId
-    ? ((await enterTenant(db, ctx, (tx) => tx<{ name: string }[]>`select name from benchmark_types where id = ${qual.benchmarkTypeId}`))[0]?.name ?? null)
+    ? ((await enterTenant(db, ctx, (tx) => tx<{ name: string }[]>`select lower(description) as name from benchmark_types where id = ${qual.benchmarkTypeId}`))[0]?.name ?? null)
     : null;
 
   const skews: SkewFacts[] = [];
@@ -271,7 +283,8 @@ export async function summaryFacts(
   const price = pc.frameworkId === 1010 ? await priceFacts(db, ctx, pc, book, filters) : [];
   const reach = pc.frameworkId === 1020 ? await reachFacts(db, ctx, pc, book, filters) : null;
   const themes = await themeFacts(db, ctx, pc, book, filters);
-  return { kind: "summary", projectName: pc.projectName, objective: pc.objective, scope: opts.scope, benchmarkName, measures, skews, price, reach, themes };
+  const questions = await choiceFacts(db, ctx, pc, book, filters);
+  return { kind: "summary", projectName: pc.projectName, objective: pc.objective, scope: opts.scope, benchmarkName, measures, skews, price, reach, themes, questions };
 }
 
 /** Van Westendorp's price points per test option (PriceSensitivityResults). */
@@ -322,4 +335,23 @@ export async function themeFacts(db: Db, ctx: RequestCtx, pc: ProjectContext, bo
     }
   }
   return themes;
+}
+
+/** The three most chosen answers of up to four of the team's own choice questions (QuestionResults). */
+export async function choiceFacts(db: Db, ctx: RequestCtx, pc: ProjectContext, book: FigureBook, filters: ResponseFilter): Promise<SummaryFacts["questions"]> {
+  const out: SummaryFacts["questions"] = [];
+  for (const cq of pc.choiceQuestions.slice(0, 4)) {
+    const r = await questionResults(db, ctx, { projectId: pc.projectId, projectQuestionId: cq.projectQuestionId, filters });
+    const row = r.results.find((x) => x.testOptionId === null) ?? r.results[0];
+    if (!row || !row.n) continue;
+    const top = [...row.options].filter((o) => o.count > 0).sort((a, b) => b.share - a.share || a.questionOptionId - b.questionOptionId).slice(0, 3);
+    out.push({
+      question: cq.text,
+      answers: top.map((o) => ({
+        option: r.options.find((x) => x.id === o.questionOptionId)!.text,
+        share: book.add(pct(o.share), o.share, { fn: "QuestionResults", filters, projectQuestionId: cq.projectQuestionId, testOptionId: row.testOptionId, questionOptionId: o.questionOptionId, field: "share" }),
+      })),
+    });
+  }
+  return out;
 }

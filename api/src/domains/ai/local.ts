@@ -36,10 +36,27 @@ export function writeSummary(f: SummaryFacts): string {
   const title = f.scope ? `${f.projectName}: ${f.scope}` : f.projectName;
   out.push(`## ${title}`);
   out.push(`_Objective: ${f.objective}_`);
-  if (!head || !head.options.length) {
+  const empty = (!head || !head.options.length) && !f.themes.length && !f.price.length && !f.reach && !(f.questions ?? []).length;
+  if (empty) {
     out.push("There are no completed responses under this selection yet, so there is nothing to summarise.");
     return out.join("\n\n");
   }
+  if (head && head.options.length) writeMeasures(out, f, head);
+  for (const q of f.questions ?? []) {
+    if (q.answers.length) out.push(`"${q.question}": ${q.answers.map((a) => `${a.option} ${c(a.share)}`).join(", ")}.`);
+  }
+  for (const pr of f.price) {
+    const parts = [pr.opp && `optimal price ${c(pr.opp)}`, pr.ipp && `indifference price ${c(pr.ipp)}`, pr.pmc && pr.pme && `acceptable range ${c(pr.pmc)} to ${c(pr.pme)}`].filter(Boolean);
+    if (parts.length) out.push(`Price sensitivity for ${pr.name}: ${parts.join(", ")}.`);
+  }
+  if (f.reach) out.push(`Market reach: the best combination (${f.reach.items.join(", ")}) reaches ${c(f.reach.reach)} of respondents.`);
+  if (f.themes.length) {
+    out.push(["What people said:", ...f.themes.map((t) => `- "${t.name}" in ${c(t.share)} of answers to "${t.question}"${t.quote ? `, e.g. “${t.quote}”` : ""}.`)].join("\n"));
+  }
+  return out.join("\n\n");
+}
+
+function writeMeasures(out: string[], f: SummaryFacts, head: SummaryFacts["measures"][number]): void {
   const lead = head.options[0]!;
   const second = head.options[1];
   let p = `**${lead.name}** leads on ${head.title} with ${c(lead.top2)} top-2-box (${c(lead.n)})`;
@@ -55,7 +72,7 @@ export function writeSummary(f: SummaryFacts): string {
         const b = o.vsBenchmark!;
         return `${o.name} is ${c(b.diff)} ${b.above ? "above" : "below"} the norm of ${c(b.norm)}${b.significant ? " (significant)" : " (not significant)"}`;
       });
-    if (lines.length) out.push(`Against the ${f.benchmarkName} on ${head.title}: ${lines.join("; ")}.`);
+    if (lines.length) out.push(`Against the benchmark (${f.benchmarkName}) on ${head.title}: ${lines.join("; ")}.`);
   }
   const rest = f.measures.slice(1).filter((m) => m.options.length);
   if (rest.length) {
@@ -72,15 +89,6 @@ export function writeSummary(f: SummaryFacts): string {
       ["Audience skews on " + head.title + ":", ...f.skews.map((s) => `- ${s.group} (${s.demographic}) rate ${s.testOption} ${s.diff.value >= 0 ? "higher" : "lower"}: ${c(s.group2)} against ${c(s.rest)} among the rest of the sample, a difference of ${c(s.diff)}.`)].join("\n"),
     );
   } else out.push(`No age group or gender differs significantly from the rest of the sample on ${head.title}.`);
-  for (const pr of f.price) {
-    const parts = [pr.opp && `optimal price ${c(pr.opp)}`, pr.ipp && `indifference price ${c(pr.ipp)}`, pr.pmc && pr.pme && `acceptable range ${c(pr.pmc)} to ${c(pr.pme)}`].filter(Boolean);
-    if (parts.length) out.push(`Price sensitivity for ${pr.name}: ${parts.join(", ")}.`);
-  }
-  if (f.reach) out.push(`Market reach: the best combination (${f.reach.items.join(", ")}) reaches ${c(f.reach.reach)} of respondents.`);
-  if (f.themes.length) {
-    out.push(["What people said:", ...f.themes.map((t) => `- "${t.name}" in ${c(t.share)} of answers to "${t.question}"${t.quote ? `, e.g. “${t.quote}”` : ""}.`)].join("\n"));
-  }
-  return out.join("\n\n");
 }
 
 const figureText = (f: ToolFigure | null | undefined) => (f ? `${f.text} [${f.ref}]` : "");
@@ -89,7 +97,7 @@ const figureText = (f: ToolFigure | null | undefined) => (f ? `${f.text} [${f.re
 export function writeAnswer(outputs: ToolOutput[], direction: "best" | "worst"): string {
   const parts: string[] = [];
   for (const o of outputs) {
-    const who = o.audience.length ? `among ${o.audience.join(", ")} respondents` : "among all respondents";
+    const who = `among ${o.audienceText}`;
     if (o.tool === "qual_results") {
       const m = o.measure;
       if (!m || !m.options.length) {
@@ -176,7 +184,7 @@ export class LocalProvider implements AiProvider {
     }
     return {
       content:
-        "I answer questions about this project's results: which test option did best or worst on a measure (likability, purchase intent, ...), for an audience (women, men, age groups such as under 35, regions), price points, reach, and what people said.",
+        "I answer questions about this project's results: which test option did best or worst on a measure (likability, purchase intent, ...), for an audience (women, men, age groups, regions, markets), price points, reach, and what people said. Open a project to ask about its results.",
       toolCalls: [],
     };
   }

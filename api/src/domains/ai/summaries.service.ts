@@ -15,6 +15,7 @@ import type { ResponseFilter } from "../results/filters.ts";
 import { FigureBook, projectContext, summaryFacts } from "./facts.ts";
 import { promptFor, SUMMARY_SYSTEM, SUMMARY_TEMPLATE, summaryMessages } from "./messages.ts";
 import { providerFromEnv, runExchange, type AiProvider } from "./provider.ts";
+import { codeThemesWithModel } from "./themes.ts";
 
 export type SummaryTrigger = "ResultsReady" | "ObjectiveSaved" | "Segment" | "Requested";
 
@@ -189,6 +190,14 @@ export async function generateSummary(db: Db, provider: AiProvider, id: number, 
 async function runSummaries(job: JobContext<SummariesJob>) {
   const provider = await currentProvider();
   const ids = job.data.summaryIds;
+  if (provider.name !== "local") {
+    // New results and a model: the model codes the open answers' themes first (processing coded
+    // them locally, inside its transaction, where no network call belongs). A failure keeps those.
+    const fresh = await job.db<{ projectId: number }[]>`select distinct project_id as "projectId" from ai_project_summaries where id = any(${ids}::int[]) and trigger = 'ResultsReady' and status <> 'Ready'`;
+    for (const p of fresh) {
+      await codeThemesWithModel(job.db, provider, p.projectId).catch((e) => job.progress(0, `themes kept from the local coding: ${(e as Error).message}`));
+    }
+  }
   let ready = 0;
   const failed: { id: number; message: string }[] = [];
   for (const [i, id] of ids.entries()) {

@@ -17,6 +17,8 @@ export interface ToolFigure {
 interface Base {
   /** The labels of the audience the figures are for (demographic options, markets). */
   audience: string[];
+  /** The audience in words: "Female respondents aged 18-24 or 25-34 in Australia"; "all respondents" without a filter. */
+  audienceText: string;
   filters: ResponseFilter;
 }
 export type ToolOutput =
@@ -36,7 +38,7 @@ const FILTER_PARAMS = {
 };
 
 /** The thread's filter narrowed by a tool's arguments (ids outside the project's context are refused). */
-function narrow(pc: ProjectContext, base: ResponseFilter, args: Record<string, unknown>): { filters: ResponseFilter; audience: string[] } {
+function narrow(pc: ProjectContext, base: ResponseFilter, args: Record<string, unknown>): { filters: ResponseFilter; audience: string[]; audienceText: string } {
   const list = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is number => Number.isInteger(x)) : []);
   const known = new Map(pc.demographics.flatMap((d) => d.options.map((o) => [o.id, o.label] as const)));
   const filterIds = list(args.filterIds);
@@ -49,7 +51,23 @@ function narrow(pc: ProjectContext, base: ResponseFilter, args: Record<string, u
   if (regionIds.length) filters.regionIds = regionIds;
   if (testOptionIds.length) filters.testOptionIds = testOptionIds;
   const audience = [...filterIds.map((id) => known.get(id)!), ...regionIds.map((id) => pc.regions.find((r) => r.id === id)!.name)];
-  return { filters, audience };
+  return { filters, audience, audienceText: describeAudience(pc, filterIds, regionIds) };
+}
+
+/** "Female respondents aged 18-24 or 25-34 (Auckland) in Australia". */
+export function describeAudience(pc: ProjectContext, filterIds: number[], regionIds: number[]): string {
+  const of = (sq: number) => pc.demographics.filter((d) => d.systemQuestionId === sq).flatMap((d) => d.options.filter((o) => filterIds.includes(o.id)).map((o) => o.label));
+  const gender = of(45);
+  const age = of(51);
+  const other = pc.demographics.filter((d) => d.systemQuestionId !== 45 && d.systemQuestionId !== 51).flatMap((d) => d.options.filter((o) => filterIds.includes(o.id)).map((o) => o.label));
+  const markets = pc.regions.filter((r) => regionIds.includes(r.id)).map((r) => r.name);
+  if (!gender.length && !age.length && !other.length && !markets.length) return "all respondents";
+  return [
+    `${gender.length ? `${gender.join(" or ")} ` : ""}respondents`,
+    age.length ? ` aged ${age.join(" or ")}` : "",
+    other.length ? ` (${other.join(", ")})` : "",
+    markets.length ? ` in ${markets.join(" or ")}` : "",
+  ].join("");
 }
 
 export function resultsTools(db: Db, ctx: RequestCtx, pc: ProjectContext, book: FigureBook, base: ResponseFilter): Record<string, Tool> {
@@ -69,15 +87,16 @@ export function resultsTools(db: Db, ctx: RequestCtx, pc: ProjectContext, book: 
         },
       },
       async run(args) {
-        const { filters, audience } = narrow(pc, base, args);
+        const { filters, audience, audienceText } = narrow(pc, base, args);
         const sq = Number.isInteger(args.standardQuestionId) && pc.measures.some((m) => m.standardQuestionId === args.standardQuestionId) ? (args.standardQuestionId as number) : (pc.measures[0]?.standardQuestionId ?? null);
-        if (sq === null) return { tool: "qual_results", audience, filters, measure: null } satisfies ToolOutput;
+        if (sq === null) return { tool: "qual_results", audience, audienceText, filters, measure: null } satisfies ToolOutput;
         const q = await qualResults(db, ctx, { projectId: pc.projectId, filters, standardQuestionIds: [sq] });
         const title = pc.measures.find((m) => m.standardQuestionId === sq)!.title;
         const [m] = measureFacts(book, q.measures.length ? q.measures : [{ standardQuestionId: sq, title, results: [] }], names, { filters, benchmarkTypeId: null });
         return {
           tool: "qual_results",
           audience,
+          audienceText,
           filters,
           measure: {
             standardQuestionId: sq,
@@ -91,25 +110,25 @@ export function resultsTools(db: Db, ctx: RequestCtx, pc: ProjectContext, book: 
     price_sensitivity: {
       spec: { name: "price_sensitivity", description: "Van Westendorp price points per test option (optimal, indifference, acceptable range) for an audience.", parameters: { type: "object", properties: FILTER_PARAMS } },
       async run(args) {
-        const { filters, audience } = narrow(pc, base, args);
+        const { filters, audience, audienceText } = narrow(pc, base, args);
         const price = pc.frameworkId === 1010 ? await priceFacts(db, ctx, pc, book, filters) : [];
-        return { tool: "price_sensitivity", audience, filters, price: price.map((p) => ({ name: p.name, opp: fig(p.opp), ipp: fig(p.ipp), pmc: fig(p.pmc), pme: fig(p.pme) })) } satisfies ToolOutput;
+        return { tool: "price_sensitivity", audience, audienceText, filters, price: price.map((p) => ({ name: p.name, opp: fig(p.opp), ipp: fig(p.ipp), pmc: fig(p.pmc), pme: fig(p.pme) })) } satisfies ToolOutput;
       },
     },
     market_reach: {
       spec: { name: "market_reach", description: "The best combination of items by unduplicated reach (TURF) for an audience.", parameters: { type: "object", properties: FILTER_PARAMS } },
       async run(args) {
-        const { filters, audience } = narrow(pc, base, args);
+        const { filters, audience, audienceText } = narrow(pc, base, args);
         const r = await reachFacts(db, ctx, pc, book, filters);
-        return { tool: "market_reach", audience, filters, reach: r ? { items: r.items, reach: fig(r.reach)! } : null } satisfies ToolOutput;
+        return { tool: "market_reach", audience, audienceText, filters, reach: r ? { items: r.items, reach: fig(r.reach)! } : null } satisfies ToolOutput;
       },
     },
     verbatim_themes: {
       spec: { name: "verbatim_themes", description: "The top themes of the open answers, with their share of answers and a quote, for an audience.", parameters: { type: "object", properties: FILTER_PARAMS } },
       async run(args) {
-        const { filters, audience } = narrow(pc, base, args);
+        const { filters, audience, audienceText } = narrow(pc, base, args);
         const t = await themeFacts(db, ctx, pc, book, filters);
-        return { tool: "verbatim_themes", audience, filters, themes: t.map((x) => ({ question: x.question, name: x.name, share: fig(x.share)!, quote: x.quote })) } satisfies ToolOutput;
+        return { tool: "verbatim_themes", audience, audienceText, filters, themes: t.map((x) => ({ question: x.question, name: x.name, share: fig(x.share)!, quote: x.quote })) } satisfies ToolOutput;
       },
     },
   };

@@ -1,6 +1,6 @@
 // The admin command runner (SPEC 7): POST /api/CommandRunner/{Command}, staff only. Each command is
 // queued as a job; the answer is its job id, whose channel (job-{id}) carries Progress, Success and
-// Error. ReGenerateTextResponsesQa is not built yet.
+// Error.
 import { z } from "@hono/zod-openapi";
 import type { App, AppDeps } from "../../app.ts";
 import { access } from "../../access/policy.ts";
@@ -35,6 +35,11 @@ const BODIES: Record<CommandName, { schema: z.ZodType; summary: string; descript
     schema: z.strictObject({ projectId: z.number().int().positive() }).openapi("ReGenerateThemes"),
     summary: "Code a project's open answers again",
     description: "The project's generated themes are replaced by a fresh coding of its open answers (key-phrase clustering), and every answer's sentiment is set again (AFINN-165 lexicon).",
+  },
+  ReGenerateTextResponsesQa: {
+    schema: z.strictObject({ projectId: z.number().int().positive() }).openapi("ReGenerateTextResponsesQa"),
+    summary: "Check the quality of a project's open answers",
+    description: "Every open answer of the project gets a quality status again: Ok, NonAnswer, TooShort, Gibberish (keyboard mashing, runs of one letter, no vowels) or Duplicate (the same text as another answer of the respondent), with the reason (TextResponses qaStatus, qaReason). The result counts each status.",
   },
   RunHubspotClientSync: {
     schema: z.strictObject({}).openapi("RunHubspotClientSync"),

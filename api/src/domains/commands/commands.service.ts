@@ -11,8 +11,10 @@ import { raiseOncePerJob } from "../notifications/notifications.service.ts";
 import { systemCtx } from "../lifecycle/lifecycle.service.ts";
 import { startDueSchedules, toRun } from "../scheduling/scheduling.service.ts";
 import { tick } from "../fielding/fielding.service.ts";
-import { codeThemes } from "../results/themes.service.ts";
+import { checkTextResponses, codeThemes } from "../results/themes.service.ts";
 import { HubSpot, hubspotFromEnv } from "../../hubspot/client.ts";
+import { currentProvider } from "../ai/summaries.service.ts";
+import { codeThemesWithModel } from "../ai/themes.ts";
 import { syncClients, syncCustomProps, syncProjects, syncUsers } from "../../hubspot/sync.ts";
 
 export const HUBSPOT_NOT_CONFIGURED = "HubSpot is not configured: set HUBSPOT_TOKEN (a private app access token) to sync";
@@ -25,6 +27,7 @@ export interface CommandInput {
   TestCreateNextSchedule: { today?: string };
   SyncDemoData: Record<string, never>;
   ReGenerateThemes: { projectId: number };
+  ReGenerateTextResponsesQa: { projectId: number };
   RunHubspotClientSync: Record<string, never>;
   RunHubspotUserSync: Record<string, never>;
   RunHubspotProjectSync: Record<string, never>;
@@ -33,7 +36,7 @@ export interface CommandInput {
 export type CommandName = keyof CommandInput;
 export const HUBSPOT_COMMANDS = ["RunHubspotClientSync", "RunHubspotUserSync", "RunHubspotProjectSync", "RunHubspotClientCustomPropsSync"] as const;
 
-export const COMMANDS: readonly CommandName[] = ["TestNotification", "TestNextSchedule", "TestCreateNextSchedule", "SyncDemoData", "ReGenerateThemes", ...HUBSPOT_COMMANDS];
+export const COMMANDS: readonly CommandName[] = ["TestNotification", "TestNextSchedule", "TestCreateNextSchedule", "SyncDemoData", "ReGenerateThemes", "ReGenerateTextResponsesQa", ...HUBSPOT_COMMANDS];
 
 export interface CommandJob {
   command: CommandName;
@@ -48,7 +51,7 @@ async function audit(tx: Db | Tx, userId: number, command: string, event: string
 /** The request side: the audit row of the ask, in the same transaction as the job (queued by the caller). */
 export async function recordRequest(db: Db, ctx: RequestCtx, command: CommandName, input: Record<string, unknown>, enqueue: (tx: Tx) => Promise<string | null>): Promise<{ jobId: string; command: CommandName }> {
   return enterTenant(db, { ...ctx, clientId: null }, async (tx) => {
-    if (command === "ReGenerateThemes") {
+    if (command === "ReGenerateThemes" || command === "ReGenerateTextResponsesQa") {
       const [p] = await tx`select 1 from projects where id = ${(input as CommandInput["ReGenerateThemes"]).projectId} and deleted_at is null`;
       if (!p) throw new ApiError("NotFound", `No project ${(input as { projectId: number }).projectId}`);
     }
@@ -108,7 +111,19 @@ export async function runCommand(job: JobContext<CommandJob>, deps: RunDeps): Pr
       case "ReGenerateThemes": {
         const i = data.input as CommandInput["ReGenerateThemes"];
         await progress(10, `coding project ${i.projectId}'s open answers`);
-        result = { projectId: i.projectId, ...(await enterTenant(db, systemCtx(), (tx) => codeThemes(tx, i.projectId))) };
+        // With a model configured its themes; otherwise the local key-phrase coding.
+        const provider = await currentProvider();
+        result = {
+          projectId: i.projectId,
+          coder: provider.name,
+          ...(provider.name === "local" ? await enterTenant(db, systemCtx(), (tx) => codeThemes(tx, i.projectId)) : await codeThemesWithModel(db, provider, i.projectId)),
+        };
+        break;
+      }
+      case "ReGenerateTextResponsesQa": {
+        const i = data.input as CommandInput["ReGenerateTextResponsesQa"];
+        await progress(10, `checking project ${i.projectId}'s open answers`);
+        result = { projectId: i.projectId, ...(await enterTenant(db, systemCtx(), (tx) => checkTextResponses(tx, i.projectId))) };
         break;
       }
       case "RunHubspotClientSync":

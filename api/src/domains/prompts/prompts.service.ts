@@ -147,7 +147,10 @@ export function playbookPluginOptions() {
   return {
     variables: Object.entries(TEMPLATE_VARIABLES).map(([name, description]) => ({ name, placeholder: `{{${name}}}`, description })),
     promptTypes: ["ListView", "MapView", "Drivers", "FullTestSummary", "QualQuestionSummary", "EmailSummary", "PriceSensitivity", "Themes", "Sentiment", "Translation", "Categories", "Chat"],
-    providers: [{ name: "local", description: "Fills the template with the computed results, deterministically, with no network" }],
+    providers: [
+      { name: "local", description: "The default: fills Run's template, and writes summaries and chat answers from the computed results, deterministically, with no network" },
+      { name: "openai", description: "An OpenAI-compatible chat-completions endpoint (AI_BASE_URL, AI_API_KEY, AI_MODEL): summaries, the chat, themes and translation; prompts of the types FullTestSummary, EmailSummary, Chat, Themes and Translation use their published version" },
+    ],
   };
 }
 
