@@ -58,7 +58,7 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(async () => {
   await tdb.drop();
-});
+}, 30_000);
 
 // deno-lint-ignore no-explicit-any
 async function get(path: string): Promise<any> {
