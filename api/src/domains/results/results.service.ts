@@ -258,7 +258,8 @@ export async function qualResults(
     ctx,
     input.projectId,
     input.filters,
-    (tx) => Promise.all([q.standardQuestions(tx, null), q.projectRegions(tx, input.projectId)]),
+    // The project's regions only matter to a benchmark (its norm's regions).
+    (tx) => Promise.all([q.standardQuestions(tx, null), input.benchmarkTypeId ? q.projectRegions(tx, input.projectId) : []]),
     async (a, p, f, [titles, projectRegions]) => ({
       p,
       rows: await a.scaleAnswers(input.standardQuestionIds ?? null),
