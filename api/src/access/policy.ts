@@ -3,7 +3,7 @@
 // steps: what the token alone decides (before any database work), and the client role, which the
 // database resolves when the request enters its tenant (enterTenant below).
 import type { Db, Tx } from "../db/client.ts";
-import { withTenant, type EffectiveRole } from "../db/tx.ts";
+import { readManyAsTenant, withTenant, type EffectiveRole } from "../db/tx.ts";
 import { ApiError } from "../errors.ts";
 import { tenantOf, type RequestCtx } from "./principal.ts";
 
@@ -111,4 +111,15 @@ export async function enterTenant<T>(db: Db, ctx: RequestCtx, fn: (tx: Tx, role:
     if (ctx.access) checkRole(ctx.access, ctx, role);
     return fn(tx, role);
   });
+}
+
+/**
+ * Reads in the caller's tenant in one round trip (db/tx.ts readManyAsTenant): fn starts all its
+ * statements at once. The role is checked when the answers are back; the statements only read,
+ * under row-level security, and a refused caller gets nothing of them.
+ */
+export async function readAsCaller<T>(db: Db, ctx: RequestCtx, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  const { value, role } = await readManyAsTenant(db, tenantOf(ctx), fn);
+  if (ctx.access) checkRole(ctx.access, ctx, role);
+  return value;
 }

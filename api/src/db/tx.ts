@@ -86,3 +86,53 @@ export async function readAsTenant<T>(db: Db, t: TenantRequest, text: string, pa
     c.release();
   }
 }
+
+/**
+ * Several read statements in one tenant transaction, in a single round trip: the entry, every
+ * statement `fn` starts before it first awaits a result, and COMMIT are pipelined on a reserved
+ * connection. postgres.js hands a statement to the connection a few microtasks after it is
+ * awaited, so the entry is started first, and COMMIT only after a macrotask turn, when every
+ * statement fn started is queued. A statement started later (after an awaited result) would queue
+ * behind COMMIT, outside the transaction and its role: the handle fn gets refuses any use from
+ * then on. A failed entry aborts the transaction, so no statement runs without its settings; its
+ * error is the one thrown.
+ */
+export async function readManyAsTenant<T>(db: Db, t: TenantRequest, fn: (tx: Tx) => Promise<T>): Promise<{ value: T; role: EffectiveRole }> {
+  const c = await db.reserve();
+  try {
+    const enter = (c.unsafe(enterText(t)) as unknown as { execute(): Promise<EnterResult> }).execute();
+    let open = true;
+    const closed = () => new Error("readManyAsTenant: a statement was started after an awaited result, outside the transaction");
+    const guarded = new Proxy(c, {
+      apply(target, self, args) {
+        if (!open) throw closed();
+        return Reflect.apply(target as unknown as (...a: unknown[]) => unknown, self, args);
+      },
+      get(target, prop) {
+        const v = Reflect.get(target, prop) as unknown;
+        if (typeof v !== "function") return v;
+        return (...args: unknown[]) => {
+          if (!open) throw closed();
+          return (v as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    const work = fn(guarded as unknown as Tx);
+    // Settled below; until then an early failure must not count as unhandled.
+    work.catch(() => {});
+    enter.catch(() => {});
+    await new Promise((r) => (globalThis.setImmediate ?? setTimeout)(r));
+    open = false;
+    const commit = c.unsafe("commit");
+    const [e, w, k] = await Promise.allSettled([enter, work, commit]);
+    if (e.status === "rejected") throw e.reason;
+    if (w.status === "rejected") throw w.reason;
+    if (k.status === "rejected") throw k.reason;
+    return { value: w.value, role: (e.value[1][0]?.role_id ?? null) as EffectiveRole };
+  } catch (err) {
+    await c.unsafe("rollback").catch(() => {});
+    throw err;
+  } finally {
+    c.release();
+  }
+}

@@ -78,15 +78,21 @@ export function resultsCacheStats() {
   return { projects: cache.size, bytes: cachedBytes, maxBytes };
 }
 
+/** The cached copy of the project at `version`, if there is one. */
+export function cachedColumns(projectId: number, version: string): ProjectColumns | undefined {
+  const hit = cache.get(projectId);
+  if (!hit || hit.version !== version) return undefined;
+  // Least recently used goes first: re-insert on use.
+  cache.delete(projectId);
+  cache.set(projectId, hit);
+  return hit;
+}
+
 /** The project's columns at `version`, from the cache or loaded in the caller's transaction. */
 export async function projectColumns(tx: Tx, projectId: number, version: string): Promise<ProjectColumns> {
+  const fresh = cachedColumns(projectId, version);
+  if (fresh) return fresh;
   const hit = cache.get(projectId);
-  if (hit && hit.version === version) {
-    // Least recently used goes first: re-insert on use.
-    cache.delete(projectId);
-    cache.set(projectId, hit);
-    return hit;
-  }
   const cols = await loadColumns(tx, projectId, version);
   if (hit) {
     cache.delete(projectId);
@@ -124,10 +130,10 @@ function encode(values: (number | null)[], withNull = false): { codes: Int32Arra
 }
 
 export async function loadColumns(tx: Tx, projectId: number, version: string): Promise<ProjectColumns> {
-  // Arrays, not rows: one value per column crosses the wire, and the aggregates of one select are
+  // Both statements pipelined. Arrays, not rows: one value per column crosses the wire, and the aggregates of one select are
   // fed the same rows in the same order, so the arrays line up. No NULL inside an array: postgres.js
   // reads it as NaN (numbers) or "NULL" (text), so none is 0, and an unknown day or week a sentinel.
-  const [s] = await tx<{ sid: number[]; w: number[]; region: number[]; run: number[]; customer: number[]; day: number[]; week: string[] }[]>`
+  const [[s], [r]] = await Promise.all([tx<{ sid: number[]; w: number[]; region: number[]; run: number[]; customer: number[]; day: number[]; week: string[] }[]>`
     select coalesce(array_agg(survey_session_id order by survey_session_id), '{}') as sid,
            coalesce(array_agg(weight order by survey_session_id), '{}') as w,
            coalesce(array_agg(region_id order by survey_session_id), '{}') as region,
@@ -135,14 +141,14 @@ export async function loadColumns(tx: Tx, projectId: number, version: string): P
            coalesce(array_agg(is_customer_panel::int order by survey_session_id), '{}') as customer,
            coalesce(array_agg(coalesce(completed_at::date - date '1970-01-01', ${NO_DAY}) order by survey_session_id), '{}') as day,
            coalesce(array_agg(coalesce(week::text, to_char(date_trunc('week', completed_at at time zone 'UTC'), 'YYYY-MM-DD'), '') order by survey_session_id), '{}') as week
-    from project_survey_sessions where project_id = ${projectId} and status = 'Complete'`;
-  const [r] = await tx<{ sid: number[]; question: number[]; qOption: number[]; sysQ: number[]; sysOption: number[]; testOption: number[]; sq: number[]; value: number[] }[]>`
+    from project_survey_sessions where project_id = ${projectId} and status = 'Complete'`,
+  tx<{ sid: number[]; question: number[]; qOption: number[]; sysQ: number[]; sysOption: number[]; testOption: number[]; sq: number[]; value: number[] }[]>`
     select coalesce(array_agg(r.survey_session_id), '{}') as sid, coalesce(array_agg(coalesce(r.question_id, 0)), '{}') as question,
            coalesce(array_agg(coalesce(r.question_option_id, 0)), '{}') as "qOption", coalesce(array_agg(coalesce(r.system_question_id, 0)), '{}') as "sysQ",
            coalesce(array_agg(coalesce(r.system_question_option_id, 0)), '{}') as "sysOption", coalesce(array_agg(coalesce(r.test_option_id, 0)), '{}') as "testOption",
            coalesce(array_agg(coalesce(r.standard_question_id, 0)), '{}') as sq, coalesce(array_agg(coalesce(r.standard_answer_value, 0)), '{}') as value
     from responses r join project_survey_sessions p on p.project_id = r.project_id and p.survey_session_id = r.survey_session_id
-    where r.project_id = ${projectId} and p.status = 'Complete'`;
+    where r.project_id = ${projectId} and p.status = 'Complete'`]);
   const n = s!.sid.length;
   const sid = Int32Array.from(s!.sid);
   const weeks: string[] = [];
@@ -266,13 +272,14 @@ function groupBits(ids: (number | null)[], groups: number[][]): Uint32Array {
  * segments' members are read from the database (they change without the responses changing).
  */
 export async function select(tx: Tx, c: ProjectColumns, f: ResolvedFilter): Promise<Selection> {
-  let segment: Set<number> | null = null;
-  if (f.segmentIds) {
-    const rows = await tx<{ sid: number }[]>`
-      select distinct survey_session_id as sid from project_group_segment_sessions where project_group_segment_id = any(${f.segmentIds}::int[])`;
-    segment = new Set(rows.map((x) => x.sid));
-  }
-  return choose(c, f, segment);
+  return choose(c, f, f.segmentIds ? await segmentMembers(tx, f.segmentIds) : null);
+}
+
+/** The survey sessions in any of these project group segments (read under the caller's row-level security). */
+export async function segmentMembers(tx: Tx, segmentIds: number[]): Promise<Set<number>> {
+  const rows = await tx<{ sid: number }[]>`
+    select distinct survey_session_id as sid from project_group_segment_sessions where project_group_segment_id = any(${segmentIds}::int[])`;
+  return new Set(rows.map((x) => x.sid));
 }
 
 /** The pure part of select(): the filter over the columns, given the segments' members. */

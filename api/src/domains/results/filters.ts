@@ -82,9 +82,14 @@ export async function resolveFilter(tx: Tx, f: ResponseFilter): Promise<Resolved
   };
   const sys = some(f.filterIds);
   const qo = some(f.questionOptionsIds);
-  const systemGroups = sys ? group(await tx<{ id: number; g: number }[]>`select id, system_question_id as g from system_question_option where id = any(${sys}::int[])`) : [];
+  // Both lookups at once: a caller's transaction pipelines them.
+  const [sysRows, qoRows] = await Promise.all([
+    sys ? tx<{ id: number; g: number }[]>`select id, system_question_id as g from system_question_option where id = any(${sys}::int[])` : [],
+    qo ? tx<{ id: number; g: number }[]>`select id, question_id as g from question_options where id = any(${qo}::int[])` : [],
+  ]);
+  const systemGroups = group(sysRows);
   if (sys && systemGroups.flat().length !== sys.length) throw new ApiError("ValidationError", "filters.filterIds: an id is not a system question option");
-  const questionGroups = qo ? group(await tx<{ id: number; g: number }[]>`select id, question_id as g from question_options where id = any(${qo}::int[])`) : [];
+  const questionGroups = group(qoRows);
   const panel = f.panelType === undefined || f.panelType === null ? null : typeof f.panelType === "boolean" ? f.panelType : f.panelType === "Customer";
   const from = f.dateFrom ? day(f.dateFrom, "dateFrom") : null;
   const to = f.dateTo ? day(f.dateTo, "dateTo") : null;

@@ -5,7 +5,7 @@
 //   T2B = Σw·[answer <= 2] / Σw;  n_eff = (Σw)² / Σw² (Kish);  CI = T2B ± z·√(T2B(1 − T2B)/n_eff);
 //   option vs option and vs the benchmark: two-proportion z-test with the n_eff of each side.
 import type { Db, Tx } from "../../db/client.ts";
-import { enterTenant } from "../../access/policy.ts";
+import { enterTenant, readAsCaller } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
 import { SMALL_BASE, twoProportionZTest, Z_CRITICAL, type Confidence } from "../../analytics/significance.ts";
@@ -21,9 +21,13 @@ export const NONE_BENCHMARK = { benchmarkTypeId: 0, benchmarkName: "None", top2P
 
 async function withProject<T>(db: Db, ctx: RequestCtx, projectId: number, filters: ResponseFilter, fn: (tx: Tx, p: q.ProjectHead, f: ResolvedFilter) => Promise<T>): Promise<T> {
   return enterTenant(db, ctx, async (tx) => {
-    const p = await q.project(tx, projectId);
-    if (!p) throw new ApiError("NotFound", `No project ${projectId}`);
-    return fn(tx, p, await resolveFilter(tx, filters));
+    // One round trip: the project and the filter's lookups are pipelined on the transaction's
+    // connection (a failed statement aborts the transaction, so nothing after it runs).
+    const [p, f] = await Promise.allSettled([q.project(tx, projectId), resolveFilter(tx, filters)]);
+    if (p.status === "rejected") throw p.reason;
+    if (!p.value) throw new ApiError("NotFound", `No project ${projectId}`);
+    if (f.status === "rejected") throw f.reason;
+    return fn(tx, p.value, f.value);
   });
 }
 
@@ -52,9 +56,7 @@ export function sqlAggregates(tx: Tx, projectId: number, f: ResolvedFilter): Agg
   };
 }
 
-export async function columnarAggregates(tx: Tx, p: q.ProjectHead, f: ResolvedFilter): Promise<Aggregates> {
-  const cols = await col.projectColumns(tx, p.id, p.resultsVersion);
-  const sel = await col.select(tx, cols, f);
+export function columnarOf(cols: col.ProjectColumns, sel: col.Selection): Aggregates {
   return {
     countsByOptionAndWeek: async () => col.countsByOptionAndWeek(cols, sel),
     stdQuestionCounts: async () => col.stdQuestionCounts(cols, sel),
@@ -65,9 +67,51 @@ export async function columnarAggregates(tx: Tx, p: q.ProjectHead, f: ResolvedFi
   };
 }
 
-function aggregates(tx: Tx, p: q.ProjectHead, f: ResolvedFilter): Promise<Aggregates> | Aggregates {
-  return col.resultsCacheEnabled() && col.fits(f) ? columnarAggregates(tx, p, f) : sqlAggregates(tx, p.id, f);
+export async function columnarAggregates(tx: Tx, p: q.ProjectHead, f: ResolvedFilter): Promise<Aggregates> {
+  const cols = await col.projectColumns(tx, p.id, p.resultsVersion);
+  return columnarOf(cols, await col.select(tx, cols, f));
 }
+
+/**
+ * A results function's reads. With the cache on, one round trip (access/policy.ts readAsCaller):
+ * the tenant entry, the project with its results version, the filter's lookups, the segments'
+ * members and the caller's `extra` reads, pipelined; then the aggregates from the project's
+ * columnar copy, in memory (a stale or missing copy is loaded first, in a tenant transaction of
+ * its own). Without the cache, or for a filter beyond the copy's bit masks, the SQL of
+ * results.sql.ts in one tenant transaction. `extra` must start its statements at once.
+ */
+async function withAggregates<T, X>(
+  db: Db,
+  ctx: RequestCtx,
+  projectId: number,
+  filters: ResponseFilter,
+  extra: (tx: Tx) => Promise<X>,
+  fn: (a: Aggregates, p: q.ProjectHead, f: ResolvedFilter, x: X) => Promise<T>,
+): Promise<T> {
+  if (col.resultsCacheEnabled()) {
+    const segmentIds = filters.projectGroupSegmentIds?.length ? [...new Set(filters.projectGroupSegmentIds)] : null;
+    const [p, f, x, members] = await readAsCaller(db, ctx, async (tx) => {
+      const all = await Promise.allSettled([q.project(tx, projectId), resolveFilter(tx, filters), extra(tx), segmentIds ? col.segmentMembers(tx, segmentIds) : null] as const);
+      // The first failure in this order: an unknown project before a bad filter.
+      for (const r of all) if (r.status === "rejected") throw r.reason;
+      return all.map((r) => (r as PromiseFulfilledResult<unknown>).value) as [q.ProjectHead | undefined, ResolvedFilter, X, Set<number> | null];
+    });
+    if (!p) throw new ApiError("NotFound", `No project ${projectId}`);
+    if (col.fits(f)) {
+      const cols =
+        col.cachedColumns(p.id, p.resultsVersion) ??
+        (await enterTenant(db, ctx, async (tx) => {
+          const now = await q.project(tx, projectId);
+          if (!now) throw new ApiError("NotFound", `No project ${projectId}`);
+          return col.projectColumns(tx, now.id, now.resultsVersion);
+        }));
+      return fn(columnarOf(cols, col.choose(cols, f, members)), p, f, x);
+    }
+  }
+  return withProject(db, ctx, projectId, filters, async (tx, p, f) => fn(sqlAggregates(tx, p.id, f), p, f, await extra(tx)));
+}
+
+const nothing = async () => null;
 
 // ---- counts and weights ----
 
@@ -82,8 +126,7 @@ export interface ResponsesCountRow {
 }
 
 export async function responsesCount(db: Db, ctx: RequestCtx, projectId: number, filters: ResponseFilter): Promise<{ projectId: number; value: ResponsesCountRow[] }> {
-  return withProject(db, ctx, projectId, filters, async (tx, p, f) => {
-    const a = await aggregates(tx, p, f);
+  return withAggregates(db, ctx, projectId, filters, nothing, async (a, p) => {
     const rows = await a.countsByOptionAndWeek();
     const std = await a.stdQuestionCounts();
     const out = new Map<number | null, ResponsesCountRow>();
@@ -117,8 +160,8 @@ function kish(count: number, sumW: number, sumW2: number) {
 }
 
 export async function weightSum(db: Db, ctx: RequestCtx, projectId: number, filters: ResponseFilter): Promise<WeightSumResult> {
-  return withProject(db, ctx, projectId, filters, async (tx, p, f) => {
-    const rows = await (await aggregates(tx, p, f)).weightSums();
+  return withAggregates(db, ctx, projectId, filters, nothing, async (a, p) => {
+    const rows = await a.weightSums();
     const count = rows.reduce((a, r) => a + r.count, 0);
     const sumW = rows.reduce((a, r) => a + r.sumW, 0);
     const sumW2 = rows.reduce((a, r) => a + r.sumW2, 0);
@@ -210,12 +253,20 @@ export async function qualResults(
   input: { projectId: number; filters: ResponseFilter; benchmarkTypeId?: number | null; confidence?: Confidence; standardQuestionIds?: number[] | null },
 ): Promise<QualResults> {
   const confidence = input.confidence ?? 95;
-  const data = await withProject(db, ctx, input.projectId, input.filters, async (tx, p, f) => ({
-    p,
-    rows: await (await aggregates(tx, p, f)).scaleAnswers(input.standardQuestionIds ?? null),
-    titles: await q.standardQuestions(tx, null),
-    regions: f.regionIds ?? (await q.projectRegions(tx, p.id)),
-  }));
+  const data = await withAggregates(
+    db,
+    ctx,
+    input.projectId,
+    input.filters,
+    // The project's regions only matter to a benchmark (its norm's regions).
+    (tx) => Promise.all([q.standardQuestions(tx, null), input.benchmarkTypeId ? q.projectRegions(tx, input.projectId) : []]),
+    async (a, p, f, [titles, projectRegions]) => ({
+      p,
+      rows: await a.scaleAnswers(input.standardQuestionIds ?? null),
+      titles,
+      regions: f.regionIds ?? projectRegions,
+    }),
+  );
   let norm: Map<number, { top2: number; respondents: number }> | null = null;
   if (input.benchmarkTypeId) {
     const b = (await benchmarkRows(db, data.p, data.regions)).find((x) => x.benchmarkTypeId === input.benchmarkTypeId);
@@ -245,11 +296,10 @@ export interface QuestionResults {
 
 /** One question's answers: each option's weighted share of the respondents who answered it, per test option. */
 export async function questionResults(db: Db, ctx: RequestCtx, input: { projectId: number; projectQuestionId: number; filters: ResponseFilter }): Promise<QuestionResults> {
-  return withProject(db, ctx, input.projectId, input.filters, async (tx, p, f) => {
-    const pq = await q.projectQuestion(tx, p.id, input.projectQuestionId);
+  return withAggregates(db, ctx, input.projectId, input.filters, (tx) => q.projectQuestion(tx, input.projectId, input.projectQuestionId), async (a, p, _f, pq) => {
     if (!pq) throw new ApiError("NotFound", `No question ${input.projectQuestionId} in project ${p.id}`);
     if (pq.questionTypeId === 3) throw new ApiError("BadRequest", "An open question has verbatims, not option results: use TextResponses/Verbatim");
-    const { rows, bases } = await (await aggregates(tx, p, f)).optionAnswers(pq.questionId);
+    const { rows, bases } = await a.optionAnswers(pq.questionId);
     // The 'not sure' option is hidden from standard questions' filters (SPEC 5), not from results.
     return {
       projectId: p.id,
@@ -275,9 +325,8 @@ export async function questionResults(db: Db, ctx: RequestCtx, input: { projectI
 // ---- demographics ----
 
 export async function demographicsResults(db: Db, ctx: RequestCtx, projectId: number, filters: ResponseFilter) {
-  return withProject(db, ctx, projectId, filters, async (tx, p, f) => {
-    const rows = await (await aggregates(tx, p, f)).demographics();
-    const questions = await q.systemQuestions(tx);
+  return withAggregates(db, ctx, projectId, filters, (tx) => q.systemQuestions(tx), async (a, p, _f, questions) => {
+    const rows = await a.demographics();
     return {
       projectId: p.id,
       questions: questions
