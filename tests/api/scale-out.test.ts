@@ -20,7 +20,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop(), worker?.stop()]);
   await tdb.drop();
-});
+}, 60_000);
 
 test("a notification raised through process B reaches a websocket connected to process A", async () => {
   const uma = await liveSignIn(b.base, "user@acme.test");
