@@ -16213,6 +16213,8 @@ export interface operations {
                 skip?: number | null;
                 /** @description Only the unread ones */
                 unreadOnly?: "true" | "false";
+                /** @description Catch-up after a websocket reconnect: only notifications with a larger id than this (the largest notificationId the client has seen). Events are hints; this list is the record */
+                sinceId?: number | null;
             };
             header?: never;
             path?: never;
