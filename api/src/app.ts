@@ -141,6 +141,9 @@ export function newApp(deps: AppDeps): App {
       console.error(`[${traceId}]`, err);
       e = new ApiError("InternalError", "An unexpected error occurred");
     }
+    // Operators hear of every refusal that is the service's fault (a full disk, an unreachable
+    // database), once, with the trace id the client was given.
+    if (e.status >= 500 && e.code !== "InternalError" && !isDatabaseUnavailable(err)) console.error(`[${traceId}] ${e.code}: ${e.message}`);
     const headers: Record<string, string> = { "x-error-trace-id": traceId };
     if (e.retryAfter !== undefined) headers["Retry-After"] = String(e.retryAfter);
     return c.json(e.toBody(), e.status, headers);
