@@ -21,8 +21,9 @@ import { Hub } from "./realtime/hub.ts";
 import { upgrade, websocketHandlers, type WsData } from "./realtime/bun.ts";
 import { subscribe } from "./jobs/channel.ts";
 import { WEBSOCKET_PATH } from "./domains/realtime/realtime.routes.ts";
-import { storageFromEnv } from "./storage/index.ts";
+import { s3ImageOrigin, storageFromEnv } from "./storage/index.ts";
 import { createMetrics } from "./ops/metrics.ts";
+import { errorFields, log as logJson } from "./ops/log.ts";
 
 const cfg = readConfigOrExit();
 const log = (m: string) => console.log(m);
@@ -90,6 +91,7 @@ const app = newApp({
   publicUrl: process.env.PUBLIC_URL ? cfg.publicUrl : undefined,
   storage,
   log: cfg.logRequests ? log : undefined,
+  imageOrigins: storage.kind === "s3" ? [s3ImageOrigin(process.env)] : [],
 });
 
 // Realtime: this process's sockets, fed by every process's events through NOTIFY.
@@ -103,6 +105,8 @@ const scalarScript = Bun.file(join(dirname(Bun.resolveSync("@scalar/api-referenc
 
 const server = Bun.serve<WsData>({
   port: cfg.port,
+  // The largest file type's limit and some room: each route enforces its own, smaller, limit.
+  maxRequestBodySize: 101 * 1024 * 1024,
   hostname: process.env.HOST ?? "0.0.0.0",
   websocket: websocketHandlers(hub),
   async fetch(req, srv) {
@@ -141,7 +145,7 @@ async function shutdown(signal: string) {
 process.on("uncaughtException", (e) => {
   const code = (e as { code?: string }).code;
   if (shuttingDown && (code === "57P01" || code === "ECONNRESET" || code === "CONNECTION_ENDED")) return;
-  console.error(e);
+  logJson("error", "uncaught exception: exiting", errorFields(e));
   process.exit(1);
 });
 process.on("SIGINT", () => void shutdown("SIGINT"));
