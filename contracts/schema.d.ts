@@ -15324,6 +15324,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description No space left to store the file: nothing was stored; try again later */
+            507: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Files_download: {
@@ -16736,6 +16747,8 @@ export interface operations {
                 skip?: number | null;
                 /** @description Only the unread ones */
                 unreadOnly?: "true" | "false";
+                /** @description Catch-up after a websocket reconnect: only notifications with a larger id than this (the largest notificationId the client has seen). Events are hints; this list is the record */
+                sinceId?: number | null;
             };
             header?: never;
             path?: never;

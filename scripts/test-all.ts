@@ -25,6 +25,13 @@ function check(name: string, code: number) {
 
 check("typecheck", await step("typecheck", ["bunx", "tsc", "--noEmit", "-p", "."]));
 
+// Dependency audit (scripts/audit.ts): high or critical advisories fail the run. When the advisory
+// service cannot be reached (an offline machine, a registry mirror without the audit endpoint) the
+// step is reported as not run, and fails only where AUDIT_REQUIRED=1 (the CI that has the registry).
+const auditCode = await step("dependency audit", ["bun", "run", "scripts/audit.ts"]);
+if (auditCode === 2 && process.env.AUDIT_REQUIRED !== "1") console.log("dependency audit: not run (advisory service unreachable); set AUDIT_REQUIRED=1 to fail on that");
+else check("dependency audit", auditCode);
+
 const junit = `${TMP}/junit.xml`;
 rmSync(junit, { force: true });
 const bunCode = await step("bun test", ["bun", "test", "--reporter=junit", `--reporter-outfile=${junit}`]);

@@ -21,6 +21,9 @@ import { registerMetricsRoute, type Metrics } from "./ops/metrics.ts";
 import type { MiddlewareHandler } from "hono";
 import type { FileStorage } from "./storage/storage.ts";
 import { outboxMailer, type Mailer } from "./email/mailer.ts";
+import { securityMiddleware } from "./ops/security.ts";
+import { errorFields, log as logJson, logLine } from "./ops/log.ts";
+import { UPLOAD_PATH } from "./storage/local.ts";
 
 export type AppEnv = {
   Variables: {
@@ -64,6 +67,8 @@ export interface AppDeps {
   web?: (path: string) => Promise<Response | null>;
   /** One line per request; off in tests. */
   log?: (line: string) => void;
+  /** Origins images may load from besides ours (an S3 endpoint), for the HTML pages' CSP. */
+  imageOrigins?: string[];
 }
 
 export const API_VERSION = "v139";
@@ -120,9 +125,18 @@ export function newApp(deps: AppDeps): App {
     await next();
     if (c.res.status >= 400) c.header("x-error-trace-id", traceId);
     deps.log?.(
-      `${c.req.method} ${new URL(c.req.url).pathname} ${c.res.status} ${(performance.now() - t0).toFixed(1)}ms ${traceId}`,
+      logLine("info", "request", {
+        method: c.req.method,
+        path: new URL(c.req.url).pathname, // never the query: signed file links carry tokens there
+        status: c.res.status,
+        ms: Math.round((performance.now() - t0) * 10) / 10,
+        traceId,
+      }),
     );
   });
+
+  // Security headers on every response (a strict CSP on HTML), body limits on every request.
+  app.use("*", securityMiddleware({ publicUrl: deps.publicUrl, imageOrigins: deps.imageOrigins, uploadPath: UPLOAD_PATH }));
 
   app.onError((err, c) => {
     const traceId = c.get("traceId") ?? crypto.randomUUID();
@@ -137,13 +151,16 @@ export function newApp(deps: AppDeps): App {
     // A submitted project's questionnaire is locked in the database (migration 0014).
     else if (dbCode(err) === "55000") e = new ApiError("Conflict", (err as Error).message);
     else if (isDatabaseUnavailable(err)) {
-      console.error(`[${traceId}] database unavailable: ${dbCode(err)} ${(err as Error).message}`);
+      logJson("error", "database unavailable", { traceId, ...errorFields(err) });
       e = new ApiError("ServiceUnavailable", "The service is briefly unavailable; retry shortly", undefined, undefined, DB_RETRY_AFTER_SECONDS);
     } else {
-      // Unexpected: log with the trace id, answer without internals.
-      console.error(`[${traceId}]`, err);
+      // Unexpected: log with the trace id (name, code, message; no stack), answer without internals.
+      logJson("error", "unexpected error", { traceId, method: c.req.method, path: new URL(c.req.url).pathname, ...errorFields(err) });
       e = new ApiError("InternalError", "An unexpected error occurred");
     }
+    // Operators hear of every refusal that is the service's fault (a full disk, an unreachable
+    // database), once, with the trace id the client was given.
+    if (e.status >= 500 && e.code !== "InternalError" && !isDatabaseUnavailable(err)) logJson("error", e.message, { traceId, typename: e.code, status: e.status });
     const headers: Record<string, string> = { "x-error-trace-id": traceId };
     if (e.retryAfter !== undefined) headers["Retry-After"] = String(e.retryAfter);
     return c.json(e.toBody(), e.status, headers);

@@ -17,6 +17,8 @@ export const ERROR_CODES = {
   TooManyRequests: 429,
   InternalError: 500,
   ServiceUnavailable: 503,
+  /** The file store is full (a disk with no space left): the upload stored nothing. */
+  InsufficientStorage: 507,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -21,11 +21,12 @@ import { Hub } from "./realtime/hub.ts";
 import { upgrade, websocketHandlers, type WsData } from "./realtime/bun.ts";
 import { subscribe } from "./jobs/channel.ts";
 import { WEBSOCKET_PATH } from "./domains/realtime/realtime.routes.ts";
-import { storageFromEnv } from "./storage/index.ts";
+import { s3ImageOrigin, storageFromEnv } from "./storage/index.ts";
 import { createMetrics } from "./ops/metrics.ts";
 import { devRoutes, webFiles } from "./web/static.ts";
 import type { Server } from "bun";
 import { configureResultsCache } from "./domains/results/columnar.ts";
+import { errorFields, log as logJson } from "./ops/log.ts";
 
 const cfg = readConfigOrExit();
 const devWebBundle = !cfg.production && process.env.WEB_DEV === "1" ? (await import("../../web/index.html")).default : null;
@@ -96,6 +97,7 @@ const app = newApp({
   storage,
   web: devWebBundle ? undefined : webFiles(),
   log: cfg.logRequests ? log : undefined,
+  imageOrigins: storage.kind === "s3" ? [s3ImageOrigin(process.env)] : [],
 });
 
 // Realtime: this process's sockets, fed by every process's events through NOTIFY.
@@ -124,6 +126,8 @@ const devWeb = devWebBundle ? { development: { hmr: true, console: true }, route
 
 const server = Bun.serve<WsData>({
   port: cfg.port,
+  // The largest file type's limit and some room: each route enforces its own, smaller, limit.
+  maxRequestBodySize: 101 * 1024 * 1024,
   hostname: process.env.HOST ?? "0.0.0.0",
   websocket: websocketHandlers(hub),
   fetch: serve as never,
@@ -154,7 +158,7 @@ async function shutdown(signal: string) {
 process.on("uncaughtException", (e) => {
   const code = (e as { code?: string }).code;
   if (shuttingDown && (code === "57P01" || code === "ECONNRESET" || code === "CONNECTION_ENDED")) return;
-  console.error(e);
+  logJson("error", "uncaught exception: exiting", errorFields(e));
   process.exit(1);
 });
 process.on("SIGINT", () => void shutdown("SIGINT"));

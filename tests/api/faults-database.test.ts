@@ -17,7 +17,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
   await pg?.destroy();
-}, 30_000);
+}, 60_000);
 
 interface Outcome {
   at: number;

@@ -50,6 +50,19 @@ describe("Notifications All", () => {
     expect(staff.body.value.every((n: { userId: number }) => n.userId === 9001), "staff too see only their own").toBe(true);
     expect((await call(app, null, null, "GET", "/api/v1/Notifications/All")).status).toBe(401);
   });
+
+  test("sinceId: only the ones after the last seen (a reconnecting client's catch-up)", async () => {
+    const all = await call(app, "acmeUser", null, "GET", "/api/v1/Notifications/All");
+    const ids = (all.body.value as { id: number }[]).map((n) => n.id).sort((a, b) => a - b);
+    const since = await call(app, "acmeUser", null, "GET", `/api/v1/Notifications/All?sinceId=${ids[0]}`);
+    expect(since.status).toBe(200);
+    expect(since.body.value.map((n: { id: number }) => n.id).sort(), "the two after the first").toEqual(ids.slice(1).sort());
+    expect((await call(app, "acmeUser", null, "GET", `/api/v1/Notifications/All?sinceId=${ids[2]}`)).body.value, "nothing after the last").toEqual([]);
+    const gil = await call(app, "globexAdmin", null, "GET", "/api/v1/Notifications/All?sinceId=0");
+    expect(gil.body.value.map((n: { title: string }) => n.title), "still only one's own").toEqual(["Gil's"]);
+    const bad = await call(app, "acmeUser", null, "GET", "/api/v1/Notifications/All?sinceId=1%20or%201=1");
+    expect(bad.status, "not a number").toBe(400);
+  });
 });
 
 describe("MarkAsRead", () => {

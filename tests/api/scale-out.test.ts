@@ -4,7 +4,7 @@
 // process once it starts (so neither API process ran it).
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createTestDb, type TestDb } from "../helpers/db.ts";
-import { liveCall, liveSignIn, openSocket, startServerProcess, startWorkerProcess, type ServerProcess, type WorkerProcess } from "../helpers/live.ts";
+import { liveCall, liveSignIn, openSocket, submitNewProject, startServerProcess, startWorkerProcess, type ServerProcess, type WorkerProcess } from "../helpers/live.ts";
 
 let tdb: TestDb;
 let a: ServerProcess;
@@ -20,18 +20,13 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop(), worker?.stop()]);
   await tdb.drop();
-});
+}, 60_000);
 
 test("a notification raised through process B reaches a websocket connected to process A", async () => {
   const uma = await liveSignIn(b.base, "user@acme.test");
   const ada = await liveSignIn(a.base, "admin@acme.test");
   const sock = await openSocket(a.base, ada);
-  const p = await liveCall(b.base, uma, T, "POST", "/api/v1/Projects", { projectName: "Two processes", projectTypeId: 1, frameworkId: 1000, regionIds: [1] });
-  expect(p.status, JSON.stringify(p.body)).toBe(201);
-  const id = p.body.id as number;
-  for (const conceptText of ["A", "B"]) expect((await liveCall(b.base, uma, T, "POST", "/api/v1/TestOptions", { projectId: id, conceptText })).status).toBe(201);
-  const submitted = await liveCall(b.base, uma, T, "POST", `/api/v1/Projects(${id})/Submit`);
-  expect(submitted.body.statusCode, JSON.stringify(submitted.body)).toBe(50);
+  const id = await submitNewProject(b.base, uma, T, "Two processes");
   const m = await sock.next((x) => x.event === "SurveySubmittedForApproval" && (x.data as { projectId?: number }).projectId === id);
   expect(m.channel, "the admin's own channel, served by process A").toBe("user-9003");
   // The stored notification is the same one, readable through either process.

@@ -38,7 +38,7 @@ export function testApp(db: Db, extra: Partial<AppDeps> = {}): App {
     ...extra,
     db,
     registry,
-    storage: testStorage,
+    storage: extra.storage ?? testStorage,
     mailer: outboxMailer(db, { publicUrl: TEST_PUBLIC_URL }),
     authenticate: async (c): Promise<RequestCtx> => {
       const token = c.req.header("authorization")?.replace(/^Bearer /, "");

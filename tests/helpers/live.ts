@@ -140,3 +140,14 @@ export async function liveSignIn(base: string, email: string): Promise<string> {
   expect(r.status, `sign-in of ${email}`).toBe(200);
   return r.body.accessToken as string;
 }
+
+/** Creates a two-concept idea screen for the client and submits it: the team's Admins are notified (SurveySubmittedForApproval). */
+export async function submitNewProject(base: string, token: string, clientId: number, name: string): Promise<number> {
+  const p = await liveCall(base, token, clientId, "POST", "/api/v1/Projects", { projectName: name, projectTypeId: 1, frameworkId: 1000, regionIds: [1] });
+  expect(p.status, JSON.stringify(p.body)).toBe(201);
+  const id = p.body.id as number;
+  for (const conceptText of ["A", "B"]) expect((await liveCall(base, token, clientId, "POST", "/api/v1/TestOptions", { projectId: id, conceptText })).status).toBe(201);
+  const submitted = await liveCall(base, token, clientId, "POST", `/api/v1/Projects(${id})/Submit`);
+  expect(submitted.body.statusCode, JSON.stringify(submitted.body)).toBe(50);
+  return id;
+}

@@ -36,3 +36,9 @@ export function storageFromEnv(env: Record<string, string | undefined>, opts: { 
   }
   return new LocalDiskStorage(env.UPLOADS_DIR || join(opts.dataDir, "uploads"), opts.signingKey);
 }
+
+/** Where browsers load presigned S3 objects from (the pages' CSP allows images from there). */
+export function s3ImageOrigin(env: Record<string, string | undefined>): string {
+  const u = new URL(env.S3_ENDPOINT!);
+  return env.S3_VIRTUAL_HOSTED === "1" ? `${u.protocol}//${env.S3_BUCKET}.${u.host}` : u.origin;
+}

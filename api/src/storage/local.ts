@@ -5,7 +5,7 @@
 // only when complete and within its limits: a reader never sees half a file, and an existing file
 // is never overwritten (link fails on an existing name).
 import { createReadStream } from "node:fs";
-import { link, mkdir, open, stat, unlink } from "node:fs/promises";
+import { link, mkdir, open, stat, unlink, type FileHandle } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
 import { Readable } from "node:stream";
 import {
@@ -24,7 +24,21 @@ import { signFileToken, verifyFileToken, type GetClaims, type PutClaims, type To
 export const UPLOAD_PATH = "/api/files/upload";
 export const DOWNLOAD_PATH = "/api/files/download";
 
-export type WriteProblem = "too-large" | "wrong-type" | "exists" | "empty";
+export type WriteProblem = "too-large" | "wrong-type" | "exists" | "empty" | "no-space";
+
+/**
+ * Writes every byte: a write may store fewer bytes than asked (a disk filling up), which a single
+ * fh.write() reports only as a smaller bytesWritten, silently truncating the file. A write that
+ * stores nothing is a full disk.
+ */
+async function writeAll(fh: FileHandle, bytes: Uint8Array): Promise<void> {
+  let offset = 0;
+  while (offset < bytes.byteLength) {
+    const { bytesWritten } = await fh.write(bytes, offset, bytes.byteLength - offset);
+    if (bytesWritten <= 0) throw Object.assign(new Error("no space left on device"), { code: "ENOSPC" });
+    offset += bytesWritten;
+  }
+}
 
 export class WriteError extends Error {
   constructor(readonly problem: WriteProblem, message: string) {
@@ -85,6 +99,18 @@ export class LocalDiskStorage implements FileStorage {
    * the type's signature), and the file is linked into place. Throws WriteError on a refusal.
    */
   async write(key: string, body: ReadableStream<Uint8Array> | null, contentType: string, maxBytes: number): Promise<number> {
+    try {
+      return await this.writeChecked(key, body, contentType, maxBytes);
+    } catch (e) {
+      // A full disk (or quota) at any step: the temporary file is gone (writeChecked's finally),
+      // nothing was linked into place, and the caller gets a refusal it can explain.
+      const code = (e as { code?: string }).code;
+      if (code === "ENOSPC" || code === "EDQUOT") throw new WriteError("no-space", "There is no space left to store the file; try again later");
+      throw e;
+    }
+  }
+
+  private async writeChecked(key: string, body: ReadableStream<Uint8Array> | null, contentType: string, maxBytes: number): Promise<number> {
     const final = this.pathOf(key);
     await mkdir(dirname(final), { recursive: true });
     const tmp = join(dirname(final), `.upload-${crypto.randomUUID()}.tmp`);
@@ -106,7 +132,7 @@ export class LocalDiskStorage implements FileStorage {
               h.set(value.subarray(0, h.length - head.length), head.length);
               head = h;
             }
-            await fh.write(value);
+            await writeAll(fh, value);
           }
         } finally {
           reader.releaseLock();

@@ -39,6 +39,15 @@ const AllQuery = z.object({
   top: z.coerce.number().int().min(1).max(200).default(50).optional().describe("Page size (default 50, at most 200)"),
   skip: z.coerce.number().int().min(0).max(1_000_000).default(0).optional(),
   unreadOnly: z.enum(["true", "false"]).optional().describe("Only the unread ones"),
+  sinceId: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(2_147_483_647)
+    .optional()
+    .describe(
+      "Catch-up after a websocket reconnect: only notifications with a larger id than this (the largest notificationId the client has seen). Events are hints; this list is the record",
+    ),
 });
 
 const MarkAsRead = z
@@ -81,8 +90,8 @@ export function registerNotificationRoutes(app: App, deps: AppDeps): void {
       responses: { 200: { description: "A page", content: { "application/json": { schema: AllResult } } }, ...commonErrors },
     },
     async (c) => {
-      const qy = c.req.valid("query") as { top?: number; skip?: number; unreadOnly?: "true" | "false" };
-      return c.json(await svc.all(db, c.get("ctx"), { top: qy.top ?? 50, skip: qy.skip ?? 0, unreadOnly: qy.unreadOnly === "true" }), 200);
+      const qy = c.req.valid("query") as { top?: number; skip?: number; unreadOnly?: "true" | "false"; sinceId?: number };
+      return c.json(await svc.all(db, c.get("ctx"), { top: qy.top ?? 50, skip: qy.skip ?? 0, unreadOnly: qy.unreadOnly === "true", sinceId: qy.sinceId ?? null }), 200);
     },
   );
 

@@ -71,6 +71,8 @@ export interface Page {
   top: number;
   skip: number;
   unreadOnly: boolean;
+  /** Only notifications with a larger id (catch-up after a reconnect); null: all. */
+  sinceId?: number | null;
 }
 
 export async function all(db: Db, ctx: RequestCtx, page: Page) {

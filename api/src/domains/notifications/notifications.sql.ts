@@ -22,7 +22,7 @@ export interface NotificationRow {
 
 const ISO = (col: string) => `to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-export async function listOwn(sql: Sql, userId: number, page: { top: number; skip: number; unreadOnly: boolean }): Promise<NotificationRow[]> {
+export async function listOwn(sql: Sql, userId: number, page: { top: number; skip: number; unreadOnly: boolean; sinceId?: number | null }): Promise<NotificationRow[]> {
   return sql<NotificationRow[]>`
     select n.id, n.user_id as "userId", n.client_id as "clientId", n.notification_type_id as "notificationTypeId",
            t.name as type, n.title, n.body, n.project_id as "projectId", n.url, n.data,
@@ -31,6 +31,7 @@ export async function listOwn(sql: Sql, userId: number, page: { top: number; ski
     from notifications n
     join notification_types t on t.id = n.notification_type_id
     where n.user_id = ${userId} ${page.unreadOnly ? sql`and n.read_at is null` : sql``}
+      ${page.sinceId != null ? sql`and n.id > ${page.sinceId}` : sql``}
     order by n.created_at desc, n.id desc
     limit ${page.top} offset ${page.skip}`;
 }

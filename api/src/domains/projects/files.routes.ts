@@ -91,6 +91,7 @@ export function registerFileRoutes(app: App, deps: AppDeps): void {
         404: errorResponse("Files are stored in S3 on this server"),
         409: errorResponse("A file was already uploaded with this link"),
         413: tooLarge,
+        507: errorResponse("No space left to store the file: nothing was stored; try again later"),
       },
     },
     async (c) => {

@@ -128,6 +128,7 @@ export async function upload(storage: FileStorage, token: string, contentType: s
     if (e instanceof WriteError) {
       if (e.problem === "too-large") throw new ApiError("PayloadTooLarge", e.message);
       if (e.problem === "exists") throw new ApiError("Conflict", e.message);
+      if (e.problem === "no-space") throw new ApiError("InsufficientStorage", e.message);
       throw new ApiError("ValidationError", e.message, undefined, [{ path: "(body)", message: e.message }]);
     }
     throw e;
