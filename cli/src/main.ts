@@ -32,6 +32,8 @@ Examples:
 // biome-ignore lint: commander hands options untyped
 const all = (cmd: Command): any => cmd.optsWithGlobals();
 const JSON_HELP = "print JSON for scripts (nothing else on stdout)";
+/** A repeatable option collects its values. */
+const collect = (value: string, previous: string[]) => [...previous, value];
 
 program
   .command("login")
@@ -180,7 +182,6 @@ JSON lines: {"event":"State","data":{...}} on each change, the live events as
   )
   .action(async (id: string, _o, cmd: Command) => (await import("./commands/projects/watch.tsx")).runWatch(id, all(cmd)));
 
-const collect = (value: string, previous: string[]) => [...previous, value];
 const results = program
   .command("results")
   .description("a project's results: top-2-box per test option and measure with benchmark differences, price points, reach")
@@ -244,6 +245,31 @@ JSON: { projectId, format, file, bytes }`,
   )
   .action(async (id: string, _o, cmd: Command) => (await import("./commands/export.ts")).runExport(id, all(cmd)));
 
+const credits = program
+  .command("credits")
+  .description("the client's credits: balance (default), ledger, transfer")
+  .option("--json", JSON_HELP)
+  .addHelpText("after", "\nExamples:\n  $ ideally credits\n  $ ideally credits ledger --top 20\n  $ ideally credits transfer --from 2 --to 3 --amount 500 --note 'Q3 budget'\nJSON: ClientSubStats' client figures { balance, available, pendingCharges, spendThisMonth, ... }")
+  .action(async (_o, cmd: Command) => (await import("./commands/credits/balance.ts")).runBalance(all(cmd)));
+credits
+  .command("ledger")
+  .description("the credit log, newest first (the balance is its sum)")
+  .option("--top <n>", "at most this many rows (1-1000)", "50")
+  .option("--project <id>", "only this project's rows")
+  .option("--json", JSON_HELP)
+  .addHelpText("after", "\nExample:\n  $ ideally credits ledger --project 42\nJSON: [{ id, type, creditAmount, projectId, description, transferId, relatedClientId, createdAt, creditLogType }]")
+  .action(async (_o, cmd: Command) => (await import("./commands/credits/ledger.ts")).runLedger(all(cmd)));
+credits
+  .command("transfer")
+  .description("move credits between two clients of one enterprise (an Admin above both, or staff)")
+  .requiredOption("--from <client>", "client id giving")
+  .requiredOption("--to <client>", "client id receiving")
+  .requiredOption("--amount <n>", "credits, more than 0")
+  .option("--note <text>", "why")
+  .option("--json", JSON_HELP)
+  .addHelpText("after", "\nExample:\n  $ ideally --client 1 credits transfer --from 3 --to 4 --amount 250\nJSON: { transferId, amount, from: { clientId, creditLogId, balance }, to: {...} }")
+  .action(async (_o, cmd: Command) => (await import("./commands/credits/transfer.ts")).runTransfer(all(cmd)));
+
 const admin = program.command("admin").description("provider staff: approvals and the command runner");
 admin
   .command("approve")
@@ -261,6 +287,39 @@ admin
   .option("--json", JSON_HELP)
   .addHelpText("after", "\nExample:\n  $ ideally admin decline 42 --reason 'Concept B names a competitor'\nJSON: LifecycleResult")
   .action(async (id: string, _o, cmd: Command) => (await import("./commands/projects/lifecycle.ts")).runDecline(id, all(cmd)));
+admin
+  .command("commands")
+  .description("the command runner: list the commands, or run one as a job with a progress bar")
+  .argument("[name]", "the command to run (e.g. TestNextSchedule); none lists them")
+  .addOption(new Option("--set <field=value>", "a field of the command's body (repeatable)").argParser(collect).default([]))
+  .option("--timeout <seconds>", "give up waiting after this long", "600")
+  .option("--json", JSON_HELP)
+  .addHelpText(
+    "after",
+    `
+Examples:
+  $ ideally admin commands
+  $ ideally admin commands TestNextSchedule --set today=2026-12-01
+  $ ideally admin commands ReGenerateThemes --set projectId=42 --json
+JSON: [{ name, description }] or the job's { jobId, name, result }`,
+  )
+  .action(async (name: string | undefined, _o, cmd: Command) => (await import("./commands/admin/commands.ts")).runCommands(name, all(cmd)));
+
+program
+  .command("completion")
+  .description("print a shell completion script")
+  .argument("<shell>", "bash, zsh or fish")
+  .addHelpText(
+    "after",
+    `
+Examples:
+  $ ideally completion bash > ~/.local/share/bash-completion/completions/ideally
+  $ ideally completion zsh > "\${fpath[1]}/_ideally"
+  $ ideally completion fish > ~/.config/fish/completions/ideally.fish`,
+  )
+  .action(async (shell: string) => {
+    process.stdout.write((await import("./commands/completion.ts")).completion(program, shell));
+  });
 
 const analyze = program
   .command("analyze")

@@ -245,3 +245,25 @@ describe("exports, opened and checked", () => {
     expect(r.bytes).toBe(readFileSync(file).byteLength);
   }, 60_000);
 });
+
+// The Ink view, on a real terminal (tmux): a finished project draws its final screen and exits 0.
+test.skipIf(!Bun.which("tmux"))("the watch view draws in a terminal", async () => {
+  const session = `ideally-watch-${process.pid}`;
+  const cmd = `XDG_CONFIG_HOME=${uma.home} IDEALLY_API_URL=${server.base} ${process.execPath} run ${join(import.meta.dir, "../../cli/src/main.ts")} projects watch ${id}; echo EXIT=$?; sleep 30`;
+  Bun.spawnSync(["tmux", "new-session", "-d", "-s", session, "-x", "110", "-y", "30", cmd]);
+  try {
+    let screen = "";
+    for (let i = 0; i < 60 && !screen.includes("EXIT="); i++) {
+      await Bun.sleep(250);
+      screen = Bun.spawnSync(["tmux", "capture-pane", "-p", "-t", session]).stdout.toString();
+    }
+    expect(screen).toContain(`Project ${id} · Oat bar ideas`);
+    expect(screen).toMatch(/Status {2}9\d\d Complete {2}\(results ready\)/);
+    expect(screen).toMatch(/New Zealand \(panel\)\s+█{28} 100%\s+60\/60 {2}Closed/);
+    expect(screen).toMatch(/Crunchy oat bar\s+█{28} 100%/);
+    expect(screen).toContain(`Results are ready: ideally results ${id}`);
+    expect(screen).toContain("EXIT=0");
+  } finally {
+    Bun.spawnSync(["tmux", "kill-session", "-t", session]);
+  }
+}, 30_000);

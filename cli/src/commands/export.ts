@@ -1,10 +1,11 @@
 // `ideally export ID --format csv|xlsx|pptx [-o FILE]`: ExportCsv and ExportExcel are files the API
 // answers directly (streamed to disk with a byte count); PowerPointExport is a queued job followed on
-// its websocket channel (job-{id}) until Success names the export, then downloaded.
+// its websocket channel (jobs.ts) until Success names the export, then downloaded.
 import { createWriteStream } from "node:fs";
 import { idArg } from "../args.ts";
 import { apiError, usageError } from "../errors.ts";
 import { filterParam, filtersFor } from "../filters.ts";
+import { followJob } from "../jobs.ts";
 import { printJson, progressBar } from "../output.ts";
 import { ok, signedIn, type Api, type GlobalOptions } from "../session.ts";
 
@@ -78,42 +79,16 @@ async function save(res: Response, file: string, bar?: ReturnType<typeof progres
 }
 
 async function powerPoint(api: Api, key: string, filters: object, benchmarkTypeId: number | null, bar: ReturnType<typeof progressBar>, timeoutMs: number): Promise<Response> {
-  // The socket is open before the job starts, so joining its channel right after the 202 is a
-  // round trip away: its first events cannot be missed in practice (a queue poll is slower).
-  const url = ok(await api.client.GET("/api/v1/Users/WebsocketConnection"), "opening the live connection").value;
-  const ws = new WebSocket(url);
-  await new Promise<void>((resolve, reject) => {
-    ws.onopen = () => resolve();
-    ws.onerror = () => reject(apiError(`cannot open the websocket ${url.replace(/\?.*/, "")}`));
-  });
-  try {
-    const started = ok(
-      await api.client.POST("/api/v1/Projects({key})/PowerPointExport", { params: { path: { key } }, body: { filters, benchmarkTypeId } }),
-      `exporting project ${key} as PowerPoint`,
-    );
-    const channel = `job-${started.jobId}`;
-    const exportId = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(apiError(`the PowerPoint job ${started.jobId} did not finish in ${timeoutMs / 1000} s`)), timeoutMs);
-      ws.onmessage = (m) => {
-        const e = JSON.parse(String(m.data)) as { channel?: string; event: string; message?: string; data?: { pct?: number; message?: string; result?: { exportId?: string }; willRetry?: boolean } };
-        if (e.event === "error") return (clearTimeout(timer), reject(apiError(`following the job: ${e.message}`)));
-        if (e.channel !== channel) return;
-        if (e.event === "Progress") bar.update(e.data?.pct ?? 0, e.data?.message ?? "");
-        else if (e.event === "Success") {
-          clearTimeout(timer);
-          const id = e.data?.result?.exportId;
-          id ? resolve(id) : reject(apiError("the PowerPoint job finished without an export id"));
-        } else if (e.event === "Error" && !e.data?.willRetry) {
-          clearTimeout(timer);
-          reject(apiError(`the PowerPoint job failed: ${e.data?.message ?? "unknown error"}`));
-        }
-      };
-      ws.send(JSON.stringify({ action: "join", channel }));
-    });
-    const r = await api.client.GET("/api/v1/Projects({key})/PowerPointExport/{exportId}", { params: { path: { key, exportId } }, parseAs: "stream" });
-    ok(r, "downloading the deck");
-    return r.response;
-  } finally {
-    ws.close();
-  }
+  const done = await followJob(
+    api,
+    async () =>
+      ok(await api.client.POST("/api/v1/Projects({key})/PowerPointExport", { params: { path: { key } }, body: { filters, benchmarkTypeId } }), `exporting project ${key} as PowerPoint`),
+    bar,
+    timeoutMs,
+  );
+  const exportId = (done.result as { exportId?: string } | null)?.exportId;
+  if (!exportId) throw apiError("the PowerPoint job finished without an export id");
+  const r = await api.client.GET("/api/v1/Projects({key})/PowerPointExport/{exportId}", { params: { path: { key, exportId } }, parseAs: "stream" });
+  ok(r, "downloading the deck");
+  return r.response;
 }
