@@ -425,13 +425,15 @@ JSON: { iterations, deff, nEff, min, max, weights: [...] }`,
     await runRake(file, opts);
   });
 
-try {
-  await program.parseAsync(process.argv);
-} catch (e) {
+// A reader that stops early (`ideally projects list | head`) is not an error.
+process.stdout.on("error", (e: NodeJS.ErrnoException) => (e.code === "EPIPE" ? process.exit(0) : undefined));
+
+// No top-level await: the compiled binary is CommonJS bytecode (scripts/build-cli.ts).
+program.parseAsync(process.argv).catch((e: unknown) => {
   if (e instanceof CliError) {
     process.stderr.write(`ideally: ${e.message}\n`);
     process.exit(e.exitCode);
   }
   process.stderr.write(`ideally: ${e instanceof Error ? e.message : String(e)}\n`);
   process.exit(EXIT_USAGE);
-}
+});

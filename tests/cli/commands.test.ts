@@ -33,7 +33,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
   await server?.stop();
   await tdb?.drop();
-});
+}, 30_000);
 
 test("update (a same-name rename is skipped), clone, unsubmit, decline, delete and undelete", async () => {
   const { id } = await uma.json<{ id: number }>(["projects", "create", "--from", FILE]);

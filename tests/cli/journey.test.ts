@@ -93,7 +93,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
   await server?.stop();
   await tdb?.drop();
-});
+}, 30_000);
 
 describe("project files that are wrong are reported at their line, and nothing is created", () => {
   const bad = async (name: string, text: string) => {

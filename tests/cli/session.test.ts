@@ -21,7 +21,7 @@ afterAll(async () => {
   cli?.dispose();
   await server?.stop();
   await tdb?.drop();
-});
+}, 30_000);
 
 test("commands that need a session say so with exit 3", async () => {
   const r = await cli.run(["whoami"]);
