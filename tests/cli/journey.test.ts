@@ -191,6 +191,19 @@ test("submit, staff approve to 300, watch the simulated panel field it, read the
   expect(table.stdout).toMatch(new RegExp(`Likability\\s+A Crunchy oat bar\\s+${a.n}\\s+${(a.top2 * 100).toFixed(1)}%`));
 }, 240_000);
 
+test("results verbatims: the open questions, then one question's answers as the API pages them", async () => {
+  const open = await uma.json<{ projectQuestionId: number; questionText: string }[]>(["results", "verbatims", String(id)]);
+  expect(open.length, "the framework's open question (what you like most)").toBeGreaterThan(0);
+  const q = open[0].projectQuestionId;
+  const missing = await uma.run(["results", "verbatims", String(id)]);
+  expect(missing.code).toBe(1);
+  expect(missing.stderr).toContain(`--question is required; project ${id}'s open questions: ${q} '`);
+  const page = await uma.json<{ value: { id: number }[] }>(["results", "verbatims", String(id), "--question", String(q), "--page-size", "5"]);
+  const direct = await api<{ value: { id: number }[] }>(tokenOf(uma), `/api/v1/TextResponses/Verbatim?projectId=${id}&projectQuestionId=${q}&pageSize=5`);
+  expect(page.value.map((v) => v.id)).toEqual(direct.value.map((v) => v.id));
+  expect(page.value.length).toBe(5);
+});
+
 describe("exports, opened and checked", () => {
   test("csv: one row per respondent", async () => {
     const file = join(dir, "oat.csv");
