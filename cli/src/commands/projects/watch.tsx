@@ -2,7 +2,7 @@
 // view (loaded only here, so other commands start fast); with --json one event per line; piped
 // without --json, one plain line per change.
 import { idArg } from "../../args.ts";
-import { apiError } from "../../errors.ts";
+import { apiError, usageError } from "../../errors.ts";
 import { needClient, signedIn, type GlobalOptions } from "../../session.ts";
 import { statusName } from "../../status.ts";
 import { surveyStatusName, Watcher, type LiveEvent, type WatchState } from "./watcher.ts";
@@ -17,9 +17,11 @@ const line = (v: unknown) => process.stdout.write(`${JSON.stringify(v)}\n`);
 const digest = (s: WatchState) => JSON.stringify([s.statusCode, s.phase, s.runs.map((r) => [r.complete, r.surveyStatusId]), s.options.map((o) => o.count)]);
 
 export async function runWatch(id: string, o: WatchOptions): Promise<void> {
+  const seconds = o.interval === undefined ? 5 : Number(o.interval);
+  if (!Number.isFinite(seconds) || seconds < 0.5 || seconds > 3600) throw usageError(`--interval: expected seconds from 0.5 to 3600, got '${o.interval}'`);
   const api = signedIn(o);
   needClient(api);
-  const pollMs = o.interval ? Math.max(500, Number(o.interval) * 1000) : 5000;
+  const pollMs = seconds * 1000;
   const w = new Watcher(api, Number(idArg(id)), pollMs);
   const ended = new Promise<WatchState>((resolve, reject) => {
     w.onFailure(reject);
