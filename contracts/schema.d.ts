@@ -12248,6 +12248,8 @@ export interface operations {
                 email: string;
                 /** @description The web app's random state; it comes back on the final redirect, for the web app to check */
                 state: string;
+                /** @description A native app's loopback address (RFC 8252), e.g. the CLI's http://127.0.0.1:PORT/callback: the code goes there instead of the web app */
+                redirectUri?: string;
             };
             header?: never;
             path?: never;

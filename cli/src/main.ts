@@ -5,6 +5,7 @@
 // CSV for analyze), 3 authentication.
 import { Command, Option } from "commander";
 import { CliError, EXIT_USAGE } from "./errors.ts";
+import { FILTER_HELP } from "./filter-help.ts";
 
 const program = new Command()
   .name("ideally")
@@ -31,6 +32,8 @@ Examples:
 // biome-ignore lint: commander hands options untyped
 const all = (cmd: Command): any => cmd.optsWithGlobals();
 const JSON_HELP = "print JSON for scripts (nothing else on stdout)";
+/** A repeatable option collects its values. */
+const collect = (value: string, previous: string[]) => [...previous, value];
 
 program
   .command("login")
@@ -77,6 +80,247 @@ clients
   .addHelpText("after", "\nExamples:\n  $ ideally clients use 3\n  $ ideally clients use 'Acme Team A'\nJSON: { id, name, tier }")
   .action(async (which: string, _o, cmd: Command) => (await import("./commands/clients/use.ts")).runClientsUse(which, all(cmd)));
 
+const projects = program.command("projects").description("create, change, submit and follow projects");
+projects
+  .command("list")
+  .description("the client's projects, newest first")
+  .option("--status <codes>", "only these status codes, e.g. 0 or 800,900")
+  .option("--search <text>", "name contains")
+  .option("--top <n>", "at most this many (1-1000)", "50")
+  .option("--deleted", "the deleted projects instead (undelete restores them)")
+  .option("--json", JSON_HELP)
+  .addHelpText("after", "\nExamples:\n  $ ideally projects list --status 800,900\n  $ ideally projects list --search oat --json\nJSON: [{ id, projectName, projectType, statusCode, createdAt }]")
+  .action(async (_o, cmd: Command) => (await import("./commands/projects/list.ts")).runList(all(cmd)));
+projects
+  .command("show")
+  .description("a project's set-up: regions, test options, custom questions")
+  .argument("<id>", "project id")
+  .option("--json", JSON_HELP)
+  .addHelpText("after", "\nExample:\n  $ ideally projects show 42\nJSON: the project with { regions, testOptions, customQuestions }")
+  .action(async (id: string, _o, cmd: Command) => (await import("./commands/projects/show.ts")).runShow(id, all(cmd)));
+projects
+  .command("create")
+  .description("create a draft project from a YAML or JSON file (format: docs/cli.md)")
+  .requiredOption("--from <file>", "the project file")
+  .option("--dry-run", "check the file and price it with CreditCostNow; nothing is kept")
+  .option("--json", JSON_HELP)
+  .addHelpText(
+    "after",
+    `
+The file is checked against the contract's schemas before anything is created; a mistake is
+reported as FILE:LINE:COL (exit 1). Test option and question images are uploaded.
+
+Examples:
+  $ ideally projects create --from oat-bars.yaml --dry-run
+  $ ideally projects create --from oat-bars.yaml --json | jq .id
+JSON: { id, projectName, statusCode, testOptionIds, questionIds, uploads, cost } (dry run: { dryRun, cost })`,
+  )
+  .action(async (_o, cmd: Command) => (await import("./commands/projects/create.ts")).runCreate(all(cmd)));
+projects
+  .command("update")
+  .description("change a project's name, note, launch date, brand or category")
+  .argument("<id>", "project id")
+  .option("--name <name>", "new name")
+  .option("--note <text>", "research note ('' clears it)")
+  .option("--launch-date <date>", "YYYY-MM-DD ('' clears it)")
+  .option("--brand <name>", "branded with this brand ('' makes it unbranded)")
+  .option("--category <id>", "category id ('' clears it)")
+  .option("--json", JSON_HELP)
+  .addHelpText("after", "\nExamples:\n  $ ideally projects update 42 --name 'Oat bars, wave 2'\n  $ ideally projects update 42 --brand Acme --launch-date 2027-03-01\nJSON: the project")
+  .action(async (id: string, _o, cmd: Command) => (await import("./commands/projects/lifecycle.ts")).runUpdate(id, all(cmd)));
+projects
+  .command("clone")
+  .description("copy a project (settings, regions, test options, questions, add-ons) as a new draft")
+  .argument("<id>", "project id")
+  .option("--name <name>", "the copy's name (default '{name} (copy)')")
+  .option("--json", JSON_HELP)
+  .addHelpText("after", "\nExample:\n  $ ideally projects clone 42 --name 'Oat bars NZ'\nJSON: { id, projectName, statusCode, clientId, duplicatedFromProjectId }")
+  .action(async (id: string, _o, cmd: Command) => (await import("./commands/projects/lifecycle.ts")).runClone(id, all(cmd)));
+for (const [verb, action, what] of [
+  ["submit", "Submit", "submit a draft for fielding (charges its cost; may wait for an Admin's approval)"],
+  ["unsubmit", "Unsubmit", "take a submitted project back to draft (the charge is refunded)"],
+] as const) {
+  projects
+    .command(verb)
+    .description(what)
+    .argument("<id>", "project id")
+    .option("--json", JSON_HELP)
+    .addHelpText("after", `\nExample:\n  $ ideally projects ${verb} 42\nJSON: { projectId, projectName, previousStatusCode, statusCode, status, allowedActions, charged?, refunded?, balanceAfter? }`)
+    .action(async (id: string, _o, cmd: Command) => (await import("./commands/projects/lifecycle.ts")).runLifecycle(action, id, all(cmd)));
+}
+projects
+  .command("delete")
+  .description("delete a project (it can be restored with undelete)")
+  .argument("<id>", "project id")
+  .option("--json", JSON_HELP)
+  .addHelpText("after", "\nExample:\n  $ ideally projects delete 42\nJSON: { id, deleted }")
+  .action(async (id: string, _o, cmd: Command) => (await import("./commands/projects/lifecycle.ts")).runDelete(id, all(cmd)));
+projects
+  .command("undelete")
+  .description("restore a deleted project")
+  .argument("<id>", "project id")
+  .option("--json", JSON_HELP)
+  .addHelpText("after", "\nExample:\n  $ ideally projects undelete 42\nJSON: the project")
+  .action(async (id: string, _o, cmd: Command) => (await import("./commands/projects/lifecycle.ts")).runUndelete(id, all(cmd)));
+projects
+  .command("watch")
+  .description("follow a project live until its results are ready: status, responses per region and test option, jobs, processing")
+  .argument("<id>", "project id")
+  .option("--interval <seconds>", "poll this often besides the live events (default 5)")
+  .option("--json", "one JSON event per line instead of the view")
+  .addHelpText(
+    "after",
+    `
+Ends with exit 0 when the results are ready (status 800 or more), exit 2 if the project goes back
+to Draft. Ctrl-C stops watching, not the project.
+
+Examples:
+  $ ideally projects watch 42
+  $ ideally projects watch 42 --json | jq -c 'select(.event == "Progress") | .data'
+JSON lines: {"event":"State","data":{...}} on each change, the live events as
+{"event":"ProjectUpdated"|"Progress"|"ProjectReady"|...,"channel","data"}, then {"event":"Done","data":{...}}`,
+  )
+  .action(async (id: string, _o, cmd: Command) => (await import("./commands/projects/watch.tsx")).runWatch(id, all(cmd)));
+
+const results = program
+  .command("results")
+  .description("a project's results: top-2-box per test option and measure with benchmark differences, price points, reach")
+  .argument("<id>", "project id")
+  .addOption(new Option("--filter <key=value>", "a response filter (repeatable; see below)").argParser(collect).default([]))
+  .option("--segment <id>", "apply a saved filter set (segment)")
+  .option("--benchmark <type>", "benchmark type to compare with (1 all customers, 2 your team, 3 industry, 4-7 NPD weeks, 8 category)", "1")
+  .option("--confidence <level>", "90, 95 or 99 (default 95)")
+  .option("--json", JSON_HELP)
+  .addHelpText("after", () => `
+${FILTER_HELP}
+
+Marks: * the difference from the benchmark is significant (two-proportion z-test, Kish effective
+bases); letters name the test options an option is significantly above.
+
+Examples:
+  $ ideally results 42
+  $ ideally results 42 --filter region=1 --filter panel=Ideally --benchmark 2
+  $ ideally results 42 --segment 7 --json | jq '.qual.measures[0]'
+  $ ideally results verbatims 42 --question 310 --sentiment Negative
+JSON: { filters, qual: QualResults, priceSensitivity: PriceSensitivityResults | null, marketReach: MarketReachResults | null }`)
+  .action(async (id: string, _o, cmd: Command) => (await import("./commands/results/show.ts")).runResults(id, all(cmd)));
+results
+  .command("verbatims")
+  .description("one open question's answers, with sentiment and themes")
+  .argument("<id>", "project id")
+  .option("--question <id>", "the open question (project question id); without it the open questions are listed")
+  .addOption(new Option("--filter <key=value>", "a response filter (repeatable)").argParser(collect).default([]))
+  .option("--segment <id>", "apply a saved filter set")
+  .option("--search <words>", "answers containing these words")
+  .option("--sentiment <s>", "Positive, Neutral, Negative or Mixed")
+  .option("--option <id>", "one test option's answers")
+  .option("--page <n>", "page, from 1")
+  .option("--page-size <n>", "answers per page (default 20, at most 200)")
+  .option("--json", JSON_HELP)
+  .addHelpText("after", "\nExamples:\n  $ ideally results verbatims 42\n  $ ideally results verbatims 42 --question 310 --search price --page-size 50\nJSON: VerbatimPage { page, pageSize, value: [{ responseText, sentiment, themes, ... }] } (no --question: [{ projectQuestionId, questionText }])")
+  .action(async (id: string, _o, cmd: Command) => (await import("./commands/results/verbatims.ts")).runVerbatims(id, all(cmd)));
+
+program
+  .command("export")
+  .description("export a project's results: respondent CSV, Excel workbook or PowerPoint deck (native charts)")
+  .argument("<id>", "project id")
+  .requiredOption("--format <format>", "csv, xlsx or pptx")
+  .option("-o, --output <file>", "where to save (default: the server's file name, else project-ID.FORMAT)")
+  .addOption(new Option("--filter <key=value>", "a response filter (repeatable; see `ideally results --help`)").argParser(collect).default([]))
+  .option("--segment <id>", "apply a saved filter set")
+  .option("--benchmark <type>", "xlsx and pptx: the benchmark to compare with")
+  .option("--all-segments", "xlsx: a summary sheet per saved segment")
+  .option("--timeout <seconds>", "pptx: give up on the job after this long", "600")
+  .option("--json", JSON_HELP)
+  .addHelpText(
+    "after",
+    `
+A progress bar on stderr (on a terminal) follows the download, and for pptx the export job.
+
+Examples:
+  $ ideally export 42 --format xlsx -o oat-bars.xlsx
+  $ ideally export 42 --format csv --filter region=1 -o nz.csv
+  $ ideally export 42 --format pptx --benchmark 2
+JSON: { projectId, format, file, bytes }`,
+  )
+  .action(async (id: string, _o, cmd: Command) => (await import("./commands/export.ts")).runExport(id, all(cmd)));
+
+const credits = program
+  .command("credits")
+  .description("the client's credits: balance (default), ledger, transfer")
+  .option("--json", JSON_HELP)
+  .addHelpText("after", "\nExamples:\n  $ ideally credits\n  $ ideally credits ledger --top 20\n  $ ideally credits transfer --from 2 --to 3 --amount 500 --note 'Q3 budget'\nJSON: ClientSubStats' client figures { balance, available, pendingCharges, spendThisMonth, ... }")
+  .action(async (_o, cmd: Command) => (await import("./commands/credits/balance.ts")).runBalance(all(cmd)));
+credits
+  .command("ledger")
+  .description("the credit log, newest first (the balance is its sum)")
+  .option("--top <n>", "at most this many rows (1-1000)", "50")
+  .option("--project <id>", "only this project's rows")
+  .option("--json", JSON_HELP)
+  .addHelpText("after", "\nExample:\n  $ ideally credits ledger --project 42\nJSON: [{ id, type, creditAmount, projectId, description, transferId, relatedClientId, createdAt, creditLogType }]")
+  .action(async (_o, cmd: Command) => (await import("./commands/credits/ledger.ts")).runLedger(all(cmd)));
+credits
+  .command("transfer")
+  .description("move credits between two clients of one enterprise (an Admin above both, or staff)")
+  .requiredOption("--from <client>", "client id giving")
+  .requiredOption("--to <client>", "client id receiving")
+  .requiredOption("--amount <n>", "credits, more than 0")
+  .option("--note <text>", "why")
+  .option("--json", JSON_HELP)
+  .addHelpText("after", "\nExample:\n  $ ideally --client 1 credits transfer --from 3 --to 4 --amount 250\nJSON: { transferId, amount, from: { clientId, creditLogId, balance }, to: {...} }")
+  .action(async (_o, cmd: Command) => (await import("./commands/credits/transfer.ts")).runTransfer(all(cmd)));
+
+const admin = program.command("admin").description("provider staff: approvals and the command runner");
+admin
+  .command("approve")
+  .description("approve a project one step (50 -> 100 by a team Admin or staff; 100 -> 200 -> 300 by staff)")
+  .argument("<id>", "project id")
+  .option("--to <status>", "repeat until the project reaches this status (e.g. 300, ready for fielding)")
+  .option("--json", JSON_HELP)
+  .addHelpText("after", "\nExamples:\n  $ ideally admin approve 42\n  $ ideally admin approve 42 --to 300\nJSON: [LifecycleResult, ...] one per step")
+  .action(async (id: string, _o, cmd: Command) => (await import("./commands/admin/approve.ts")).runApprove(id, all(cmd)));
+admin
+  .command("decline")
+  .description("send a submitted project back to draft with a reason (the charge is refunded)")
+  .argument("<id>", "project id")
+  .requiredOption("--reason <text>", "told to the submitter")
+  .option("--json", JSON_HELP)
+  .addHelpText("after", "\nExample:\n  $ ideally admin decline 42 --reason 'Concept B names a competitor'\nJSON: LifecycleResult")
+  .action(async (id: string, _o, cmd: Command) => (await import("./commands/projects/lifecycle.ts")).runDecline(id, all(cmd)));
+admin
+  .command("commands")
+  .description("the command runner: list the commands, or run one as a job with a progress bar")
+  .argument("[name]", "the command to run (e.g. TestNextSchedule); none lists them")
+  .addOption(new Option("--set <field=value>", "a field of the command's body (repeatable)").argParser(collect).default([]))
+  .option("--timeout <seconds>", "give up waiting after this long", "600")
+  .option("--json", JSON_HELP)
+  .addHelpText(
+    "after",
+    `
+Examples:
+  $ ideally admin commands
+  $ ideally admin commands TestNextSchedule --set today=2026-12-01
+  $ ideally admin commands ReGenerateThemes --set projectId=42 --json
+JSON: [{ name, description }] or the job's { jobId, name, result }`,
+  )
+  .action(async (name: string | undefined, _o, cmd: Command) => (await import("./commands/admin/commands.ts")).runCommands(name, all(cmd)));
+
+program
+  .command("completion")
+  .description("print a shell completion script")
+  .argument("<shell>", "bash, zsh or fish")
+  .addHelpText(
+    "after",
+    `
+Examples:
+  $ ideally completion bash > ~/.local/share/bash-completion/completions/ideally
+  $ ideally completion zsh > "\${fpath[1]}/_ideally"
+  $ ideally completion fish > ~/.config/fish/completions/ideally.fish`,
+  )
+  .action(async (shell: string) => {
+    process.stdout.write((await import("./commands/completion.ts")).completion(program, shell));
+  });
+
 const analyze = program
   .command("analyze")
   .description("run the analytics on a CSV file (header row; UTF-8, or windows-1252 when not valid UTF-8)")
@@ -86,8 +330,6 @@ const analyze = program
 Columns (COL) are header names or 1-based column numbers. Runs locally: no sign-in needed.
 Exit codes: 0 ok, 1 bad options, 2 bad input file.`,
   );
-
-const collect = (value: string, previous: string[]) => [...previous, value];
 
 analyze
   .command("psm")
@@ -183,13 +425,15 @@ JSON: { iterations, deff, nEff, min, max, weights: [...] }`,
     await runRake(file, opts);
   });
 
-try {
-  await program.parseAsync(process.argv);
-} catch (e) {
+// A reader that stops early (`ideally projects list | head`) is not an error.
+process.stdout.on("error", (e: NodeJS.ErrnoException) => (e.code === "EPIPE" ? process.exit(0) : undefined));
+
+// No top-level await: the compiled binary is CommonJS bytecode (scripts/build-cli.ts).
+program.parseAsync(process.argv).catch((e: unknown) => {
   if (e instanceof CliError) {
     process.stderr.write(`ideally: ${e.message}\n`);
     process.exit(e.exitCode);
   }
   process.stderr.write(`ideally: ${e instanceof Error ? e.message : String(e)}\n`);
   process.exit(EXIT_USAGE);
-}
+});

@@ -36,11 +36,32 @@ export function table(header: string[], rows: string[][]): string {
   const numeric = header.map((_, j) => rows.some((r) => (r[j] ?? "") !== "") && rows.every((r) => (r[j] ?? "") === "" || /^[-+]?[\d.,%–]+$/.test(r[j])));
   const line = (cells: string[]) =>
     cells.map((c, j) => (numeric[j] ? c.padStart(widths[j]) : c.padEnd(widths[j]))).join("  ").trimEnd();
-  return [bold(line(header)), dim(widths.map((w) => "-".repeat(w)).join("  ")), ...rows.map(line)].join("\n");
+  return [bold(line(header)), dim(widths.map((w) => "-".repeat(w)).join("  ").trimEnd()), ...rows.map(line)].join("\n");
 }
 
 /** "label  value" lines, labels padded. */
 export function summary(pairs: [string, string][]): string {
   const w = Math.max(...pairs.map(([k]) => k.length));
   return pairs.map(([k, v]) => `${dim(k.padEnd(w))}  ${v}`).join("\n");
+}
+
+/** A one-line progress bar on stderr, redrawn in place; only on a terminal (scripts get none). */
+export function progressBar(label: string): { update(pct: number, note?: string): void; done(note?: string): void } {
+  const tty = Boolean(process.stderr.isTTY);
+  let last = "";
+  const draw = (pct: number, note = "") => {
+    const width = 30;
+    const n = Math.round((Math.max(0, Math.min(100, pct)) / 100) * width);
+    const text = `${label} ${"█".repeat(n)}${"░".repeat(width - n)} ${String(Math.round(pct)).padStart(3)}% ${note}`.slice(0, (process.stderr.columns || 100) - 1);
+    if (text !== last) process.stderr.write(`\r\x1b[2K${text}`);
+    last = text;
+  };
+  return {
+    update: (pct, note) => tty && draw(pct, note),
+    done: (note) => {
+      if (!tty) return;
+      draw(100, note);
+      process.stderr.write("\n");
+    },
+  };
 }

@@ -3,7 +3,9 @@
 // access token's life, SPEC 9, and once more on a 401), and one way to turn an API answer into data
 // or a one-line error with the right exit code.
 import { createApiClient, type ApiClient } from "../../contracts/client.ts";
-import { apiBase, clearSession, readConfig, writeConfig, type Config, type Session } from "./config.ts";
+import { mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { apiBase, clearSession, configPath, readConfig, writeConfig, type Config, type Session } from "./config.ts";
 import { apiError, authError, usageError } from "./errors.ts";
 
 /** SPEC 9: a token within 10 minutes of expiry is refreshed first. */
@@ -51,7 +53,7 @@ type Answer<T> = { data?: T; error?: unknown; response: Response };
 export function describeError(error: unknown, res: Response): string {
   const e = (error && typeof error === "object" ? error : {}) as { message?: string; typename?: string; errors?: { path: string; message: string }[] };
   const msg = e.message ?? (typeof error === "string" && error ? error : res.statusText || "request failed");
-  const fields = e.errors?.length ? `: ${e.errors.map((f) => `${f.path || "(body)"} ${f.message}`).join("; ")}` : "";
+  const fields = e.errors?.length && !msg.includes(e.errors[0].path) ? `: ${e.errors.map((f) => `${f.path || "(body)"} ${f.message}`).join("; ")}` : "";
   return `${msg}${fields} (HTTP ${res.status}${e.typename ? ` ${e.typename}` : ""})`;
 }
 
@@ -86,7 +88,49 @@ export function saveSession(s: Session, cfg: Config = readConfig()): void {
   writeConfig({ ...cfg, session: s });
 }
 
-async function refresh(s: Session): Promise<Session> {
+/**
+ * Refresh tokens are single use, and using one twice ends the whole login session (reuse
+ * detection). So one refresh at a time: within a process one promise is shared, and between
+ * processes (a `watch` beside other commands) a lock file is held while the config is re-read, so
+ * a process that finds a newer session on disk adopts it instead of spending the old token.
+ */
+let inflight: Promise<Session> | null = null;
+function refresh(s: Session): Promise<Session> {
+  inflight ??= lockedRefresh(s).finally(() => {
+    inflight = null;
+  });
+  return inflight;
+}
+
+async function lockedRefresh(s: Session): Promise<Session> {
+  const lock = `${configPath()}.lock`;
+  const until = Date.now() + 15_000;
+  for (;;) {
+    try {
+      mkdirSync(dirname(lock), { recursive: true, mode: 0o700 });
+      writeFileSync(lock, String(process.pid), { flag: "wx", mode: 0o600 });
+      break;
+    } catch {
+      // Held by another process; a lock older than 15 s is from a process that died.
+      try {
+        if (Date.now() - statSync(lock).mtimeMs > 15_000) rmSync(lock, { force: true });
+      } catch {
+        /* gone meanwhile */
+      }
+      if (Date.now() > until) break;
+      await Bun.sleep(50);
+    }
+  }
+  try {
+    const disk = readConfig().session;
+    if (disk && disk.api === s.api && disk.userId === s.userId && disk.refreshToken !== s.refreshToken && disk.expiresAt - Date.now() >= NEAR_EXPIRY_MS) return disk;
+    return await spend(disk && disk.api === s.api && disk.userId === s.userId ? disk : s);
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
+async function spend(s: Session): Promise<Session> {
   if (!s.refreshToken) {
     clearSession();
     throw authError("the session has expired and cannot be refreshed; run `ideally login`");
@@ -106,6 +150,7 @@ async function refresh(s: Session): Promise<Session> {
     expiresAt: tokenExpiry(r.data.accessToken),
     refreshToken: refreshCookie(r.response) ?? s.refreshToken,
   };
+  // Keep what this process chose (clients use) but the tokens are the new ones.
   saveSession(next);
   return next;
 }

@@ -6,6 +6,7 @@
 // disabled IdP.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createVerify } from "node:crypto";
+import { inflateRawSync } from "node:zlib";
 import { newApp, type App } from "../../api/src/app.ts";
 import { registry } from "../../api/src/entities/index.ts";
 import { loadSigningKey } from "../../api/src/auth/keys.ts";
@@ -223,6 +224,24 @@ describe("SAML sign-in", () => {
     const again = await exchange(code, "state-0123456789");
     expect(again.status, "a code is single-use").toBe(422);
     expect(((await again.json()) as any).typename).toBe("AuthFailureDto");
+  });
+
+  test("a native app's loopback redirect (the CLI) gets the code; any other address is refused", async () => {
+    const state = "cli-state-0123456789";
+    const back = "http://127.0.0.1:43210/callback";
+    const res = await app.request(`/auth/Saml/Login?email=ann@${DOMAIN}&state=${state}&redirectUri=${encodeURIComponent(back)}`);
+    expect(res.status).toBe(302);
+    const idp = new URL(res.headers.get("location")!);
+    const xml = inflateRawSync(Buffer.from(idp.searchParams.get("SAMLRequest")!, "base64")).toString("utf8");
+    const id = /ID="([^"]+)"/.exec(xml)![1]!;
+    const loc = await postAcs(response(signedAssertion({ inResponseTo: id }), id), state);
+    expect(`${loc.origin}${loc.pathname}`, `to the app's loopback address (got ${loc})`).toBe(back);
+    expect(loc.searchParams.get("state")).toBe(state);
+    expect((await exchange(loc.searchParams.get("code")!, state)).status, "and exchanged like the web app's").toBe(200);
+    for (const bad of ["http://evil.example:43210/callback", "https://127.0.0.1:43210/callback", "http://127.0.0.1/callback", "http://localhost:43210/callback", "http://127.0.0.1:43210/cb?x=1"]) {
+      const r = await app.request(`/auth/Saml/Login?email=ann@${DOMAIN}&state=${state}&redirectUri=${encodeURIComponent(bad)}`);
+      expect(r.status, `${bad} is refused`).toBe(400);
+    }
   });
 
   test("a code needs its own state, and dies after a minute", async () => {

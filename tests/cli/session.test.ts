@@ -21,7 +21,7 @@ afterAll(async () => {
   cli?.dispose();
   await server?.stop();
   await tdb?.drop();
-});
+}, 30_000);
 
 test("commands that need a session say so with exit 3", async () => {
   const r = await cli.run(["whoami"]);
@@ -80,6 +80,16 @@ test("an expired access token is refreshed before the call, a rejected one after
   expect(r.stderr).toBe("ideally: the session has ended; run `ideally login`\n");
   expect(cli.config().session, "the dead session is forgotten").toBeUndefined();
 });
+
+test("processes refreshing at once share one refresh instead of spending the token twice", async () => {
+  await cli.json(["login", "--email", "user@acme.test", "--password-stdin"], { stdin: "Password123!" });
+  const s = cli.config().session as Record<string, unknown>;
+  cli.writeConfig({ ...cli.config(), session: { ...s, expiresAt: 0 } });
+  // Reuse detection would end the session if two of these spent the same refresh token.
+  const runs = await Promise.all([1, 2, 3, 4].map(() => cli.run(["whoami", "--json"])));
+  for (const r of runs) expect(r.code, r.stderr).toBe(0);
+  expect((await cli.json<{ email: string }>(["whoami"])).email, "the session is still alive").toBe("user@acme.test");
+}, 30_000);
 
 test("logout ends the server session and removes the local one", async () => {
   await cli.json(["login", "--email", "user@acme.test", "--password-stdin"], { stdin: "Password123!" });

@@ -10,7 +10,7 @@ import type { AuthDeps } from "./auth.service.ts";
 import { AccessToken } from "./auth.routes.ts";
 import { exchangeCode } from "./codes.service.ts";
 import * as svc from "./saml.service.ts";
-import { SSO_REASONS, STATE_PATTERN, redirectOnFailure, type SsoDeps } from "./sso.ts";
+import { LOOPBACK_REDIRECT, SSO_REASONS, STATE_PATTERN, redirectOnFailure, type SsoDeps } from "./sso.ts";
 
 // ---- the security page ----
 
@@ -145,11 +145,22 @@ export function registerSamlRoutes(
       operationId: "Saml_Login",
       summary: "Start SAML single sign-on: redirects to the identity provider of the email's domain",
       description: `Sends an AuthnRequest (HTTP-Redirect binding; signed when the service has a SAML key) with the state as RelayState. ${REASONS_TEXT}`,
-      request: { query: z.object({ email: z.string().email().max(320), state: State }) },
+      request: {
+        query: z.object({
+          email: z.string().email().max(320),
+          state: State,
+          redirectUri: z
+            .string()
+            .max(200)
+            .regex(LOOPBACK_REDIRECT, "a loopback address: http://127.0.0.1:PORT/path or http://[::1]:PORT/path")
+            .optional()
+            .describe("A native app's loopback address (RFC 8252), e.g. the CLI's http://127.0.0.1:PORT/callback: the code goes there instead of the web app"),
+        }),
+      },
       responses: { 302: redirectResponse("To the identity provider, or to the web app's error page"), 400: commonErrors[400] },
     },
     async (c) => {
-      const input = c.req.valid("query") as { email: string; state: string };
+      const input = c.req.valid("query") as { email: string; state: string; redirectUri?: string };
       return c.redirect(await redirectOnFailure(sso, "saml login", () => svc.samlLogin(deps.db, sso, input)), 302);
     },
   );

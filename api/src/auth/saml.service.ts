@@ -163,7 +163,7 @@ export function acsUrl(deps: SsoDeps): string {
  * node-saml's store of AuthnRequest ids, in the database so that every API process accepts the
  * response to a request any of them sent. Saving binds the request to its IdP and web state.
  */
-function requestStore(db: Db, bind?: { idpId: number; state: string }): CacheProvider {
+function requestStore(db: Db, bind?: { idpId: number; state: string; redirectUri: string | null }): CacheProvider {
   return {
     async saveAsync(key) {
       if (!bind) throw new Error("an AuthnRequest can only be stored for a sign-in");
@@ -219,7 +219,7 @@ export function spMetadata(deps: SsoDeps): string {
 }
 
 /** Starts a sign-in: the URL of the email domain's IdP carrying our AuthnRequest and the state. */
-export async function samlLogin(db: Db, deps: SsoDeps, input: { email: string; state: string }): Promise<string> {
+export async function samlLogin(db: Db, deps: SsoDeps, input: { email: string; state: string; redirectUri?: string }): Promise<string> {
   const domain = input.email.split("@").pop()!.toLowerCase();
   const idp = await q.idpForDomain(db, domain);
   if (!idp) throw new SsoRefusal("unknown_domain", `no identity provider for ${domain}`);
@@ -229,7 +229,7 @@ export async function samlLogin(db: Db, deps: SsoDeps, input: { email: string; s
     deps.log?.(`[sso] ${idp.providerName} wants signed AuthnRequests; set SAML_SP_PRIVATE_KEY and SAML_SP_CERT`);
   }
   // RelayState is the web app's state: the IdP posts it back, and we check it against the request.
-  return samlFor(deps, idp, requestStore(db, { idpId: idp.id, state: input.state })).getAuthorizeUrlAsync(input.state, undefined, {});
+  return samlFor(deps, idp, requestStore(db, { idpId: idp.id, state: input.state, redirectUri: input.redirectUri ?? null })).getAuthorizeUrlAsync(input.state, undefined, {});
 }
 
 /** The Response's InResponseTo, read before anything is trusted: it names the sign-in (and IdP). */
@@ -322,7 +322,7 @@ export async function samlAcs(db: Db, deps: SsoDeps, form: { SAMLResponse?: stri
   const userId = await whoMaySignIn(db, idp, profile);
   await q.linkIdentity(db, { userId, idpId: idp.id, username: `${idp.providerName}_${profile.nameID}`, subject: profile.nameID });
   const code = await issueCode(db, { userId, method: "saml", state: request.state, idpId: idp.id });
-  return codeRedirect(deps, code, request.state);
+  return codeRedirect(deps, code, request.state, request.redirectUri);
 }
 
 /**

@@ -86,19 +86,19 @@ export async function idpById(db: Sql, id: number): Promise<IdpRow | undefined> 
   return r;
 }
 
-export async function saveRequest(db: Sql, r: { id: string; idpId: number; state: string; seconds: number }): Promise<Date> {
+export async function saveRequest(db: Sql, r: { id: string; idpId: number; state: string; redirectUri?: string | null; seconds: number }): Promise<Date> {
   // Expired requests go with each new one: the table holds only sign-ins in flight.
   await db`delete from saml_requests where expires_at < now()`;
   const [row] = await db<{ createdAt: Date }[]>`
-    insert into saml_requests (id, idp_id, state, expires_at)
-    values (${r.id}, ${r.idpId}, ${r.state}, now() + make_interval(secs => ${r.seconds}))
+    insert into saml_requests (id, idp_id, state, redirect_uri, expires_at)
+    values (${r.id}, ${r.idpId}, ${r.state}, ${r.redirectUri ?? null}, now() + make_interval(secs => ${r.seconds}))
     returning created_at as "createdAt"`;
   return row!.createdAt;
 }
 
-export async function pendingRequest(db: Sql, id: string): Promise<{ id: string; idpId: number; state: string; createdAt: Date } | undefined> {
-  const [r] = await db<{ id: string; idpId: number; state: string; createdAt: Date }[]>`
-    select id, idp_id as "idpId", state, created_at as "createdAt" from saml_requests
+export async function pendingRequest(db: Sql, id: string): Promise<{ id: string; idpId: number; state: string; redirectUri: string | null; createdAt: Date } | undefined> {
+  const [r] = await db<{ id: string; idpId: number; state: string; redirectUri: string | null; createdAt: Date }[]>`
+    select id, idp_id as "idpId", state, redirect_uri as "redirectUri", created_at as "createdAt" from saml_requests
     where id = ${id} and expires_at > now()`;
   return r;
 }

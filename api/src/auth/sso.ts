@@ -97,9 +97,15 @@ export function errorRedirect(deps: SsoDeps, reason: SsoReason): string {
   return `${deps.publicUrl}/auth/saml/error?reason=${reason}`;
 }
 
-export function codeRedirect(deps: SsoDeps, code: string, state: string): string {
-  return `${deps.publicUrl}/auth/saml/login?code=${encodeURIComponent(code)}&state=${encodeURIComponent(state)}`;
+export function codeRedirect(deps: SsoDeps, code: string, state: string, redirectUri?: string | null): string {
+  return `${redirectUri ?? `${deps.publicUrl}/auth/saml/login`}?code=${encodeURIComponent(code)}&state=${encodeURIComponent(state)}`;
 }
+
+/**
+ * A native app's redirect: a loopback address with a port and a plain path (RFC 8252 7.3), never a
+ * host name, so the code can only reach the machine the sign-in started on.
+ */
+export const LOOPBACK_REDIRECT = /^http:\/\/(127\.0\.0\.1|\[::1\]):\d{1,5}\/[A-Za-z0-9/_-]*$/;
 
 /** Runs a flow step; a refusal (or any failure) becomes the error page's URL, logged with its detail. */
 export async function redirectOnFailure(deps: SsoDeps, what: string, step: () => Promise<string>): Promise<string> {

@@ -1,0 +1,61 @@
+// `ideally admin commands [NAME]`: the staff's command runner (/api/CommandRunner/*). Without a
+// name, the commands the contract publishes; with one, it runs as a queued job followed on its
+// websocket channel with a progress bar until it succeeds or fails. The body is checked against the
+// command's schema in the contract first.
+import openapi from "../../../../contracts/openapi.json" with { type: "json" };
+import type { paths } from "../../../../contracts/client.ts";
+import { usageError } from "../../errors.ts";
+import { followJob } from "../../jobs.ts";
+import { printJson, progressBar, table } from "../../output.ts";
+import { checkSchema, type JsonSchema } from "../../schema-check.ts";
+import { ok, signedIn, type GlobalOptions } from "../../session.ts";
+
+type Doc = { paths: Record<string, { post?: { summary?: string; description?: string; requestBody?: { content: { "application/json": { schema: JsonSchema } } } } }>; components: { schemas: Record<string, JsonSchema> } };
+const doc = openapi as unknown as Doc;
+const PREFIX = "/api/CommandRunner/";
+type CommandPath = Extract<keyof paths, `/api/CommandRunner/${string}`>;
+
+export function commandList(): { name: string; description: string }[] {
+  return Object.entries(doc.paths)
+    .filter(([p, v]) => p.startsWith(PREFIX) && v.post)
+    .map(([p, v]) => ({ name: p.slice(PREFIX.length), description: (v.post!.description ?? v.post!.summary ?? "").split(". ")[0] }));
+}
+
+/** --set key=value: numbers and booleans as such, else strings. */
+function parseSets(sets: string[]): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const s of sets) {
+    const m = /^([A-Za-z][A-Za-z0-9]*)=(.*)$/.exec(s);
+    if (!m) throw usageError(`--set '${s}': expected field=value`);
+    body[m[1]] = /^-?\d+(\.\d+)?$/.test(m[2]) ? Number(m[2]) : m[2] === "true" ? true : m[2] === "false" ? false : m[2];
+  }
+  return body;
+}
+
+export async function runCommands(name: string | undefined, o: GlobalOptions & { set?: string[]; timeout?: string }): Promise<void> {
+  const list = commandList();
+  if (!name) {
+    if (o.json) return printJson(list);
+    return void process.stdout.write(`${table(["command", "what it does"], list.map((c) => [c.name, c.description]))}\n`);
+  }
+  const hit = list.find((c) => c.name.toLowerCase() === name.toLowerCase());
+  if (!hit) throw usageError(`no command '${name}'; see \`ideally admin commands\``);
+  const path = `${PREFIX}${hit.name}` as CommandPath;
+  const body = parseSets(o.set ?? []);
+  const schema = doc.paths[path].post!.requestBody?.content["application/json"].schema;
+  if (schema) {
+    const issue = checkSchema(schema, body, (ref) => doc.components.schemas[ref.replace("#/components/schemas/", "")])[0];
+    if (issue) throw usageError(`${hit.name}: ${issue.path.length ? `${issue.path.join(".")}: ` : ""}${issue.message}`);
+  }
+  const api = signedIn(o, { tenant: false });
+  const bar = progressBar(hit.name);
+  const done = await followJob(
+    api,
+    async () => ok(await api.client.POST(path as "/api/CommandRunner/TestNextSchedule", { body: body as never }), `running ${hit.name}`),
+    bar,
+    Number(o.timeout ?? 600) * 1000,
+  );
+  bar.done();
+  if (o.json) return printJson(done);
+  process.stdout.write(`${hit.name} done (job ${done.jobId})${done.result != null ? `: ${JSON.stringify(done.result)}` : ""}\n`);
+}

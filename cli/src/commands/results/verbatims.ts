@@ -1,0 +1,55 @@
+// `ideally results verbatims ID --question Q`: one open question's answers with sentiment and themes.
+import { idArg } from "../../args.ts";
+import { usageError } from "../../errors.ts";
+import { filterParam, filtersFor } from "../../filters.ts";
+import { bold, dim, printJson, table } from "../../output.ts";
+import { ok, signedIn, type GlobalOptions } from "../../session.ts";
+
+export interface VerbatimOptions extends GlobalOptions {
+  question?: string;
+  filter?: string[];
+  segment?: string;
+  search?: string;
+  sentiment?: string;
+  option?: string;
+  page?: string;
+  pageSize?: string;
+}
+
+export async function runVerbatims(id: string, o: VerbatimOptions): Promise<void> {
+  const key = idArg(id);
+  const api = signedIn(o);
+  if (o.question === undefined) {
+    // No question named: list the open ones to choose from.
+    const qs = ok(
+      await api.client.GET("/api/v1/ProjectQuestions", { params: { query: { $filter: `projectId eq ${key} and question/questionTypeId eq 3`, $expand: "question($select=questionText)", $orderby: "questionPositionId,sortOrder" } } }),
+      "listing the open questions",
+    ).value;
+    const list = qs.map((q) => ({ projectQuestionId: q!.id!, questionText: q!.question?.questionText ?? "" }));
+    if (o.json) return printJson(list);
+    throw usageError(`--question is required; project ${id}'s open questions: ${list.map((q) => `${q.projectQuestionId} '${q.questionText}'`).join(", ") || "none"}`);
+  }
+  const question = idArg(o.question, "project question id");
+  if (o.sentiment !== undefined && !["Positive", "Neutral", "Negative", "Mixed"].includes(o.sentiment)) throw usageError(`--sentiment: expected Positive, Neutral, Negative or Mixed, got '${o.sentiment}'`);
+  const filters = await filtersFor(api, o);
+  const page = ok(
+    await api.client.GET("/api/v1/TextResponses/Verbatim", {
+      params: {
+        query: {
+          projectId: key,
+          projectQuestionId: question,
+          ...filterParam(filters),
+          ...(o.search ? { search: o.search } : {}),
+          ...(o.sentiment ? { sentiment: o.sentiment as "Positive" } : {}),
+          ...(o.option ? { testOptionId: idArg(o.option, "test option id") } : {}),
+          ...(o.page ? { page: idArg(o.page, "page number") } : {}),
+          ...(o.pageSize ? { pageSize: idArg(o.pageSize, "page size") } : {}),
+        },
+      },
+    }),
+    "reading the answers",
+  );
+  if (o.json) return printJson(page);
+  process.stdout.write(`${bold(`Answers to question ${question}`)} ${dim(`(page ${page.page}, ${page.value.length} shown)`)}\n`);
+  process.stdout.write(`${table(["sentiment", "themes", "answer"], page.value.map((v) => [v.sentiment ?? "", v.themes.map((t) => t.name).join(", "), v.responseText.replace(/\s+/g, " ")]))}\n`);
+}

@@ -1,0 +1,46 @@
+// Following a queued job (PowerPoint exports, the command runner) on its websocket channel
+// job-{id}: Progress moves a bar, Success answers the job's result, Error (with no retry left) fails.
+import { apiError } from "./errors.ts";
+import type { progressBar } from "./output.ts";
+import { ok, type Api } from "./session.ts";
+
+export interface JobSuccess {
+  jobId: string;
+  name?: string;
+  result: unknown;
+  resultOmitted?: boolean;
+}
+
+export async function followJob(api: Api, start: () => Promise<{ jobId: string }>, bar: ReturnType<typeof progressBar>, timeoutMs: number): Promise<JobSuccess> {
+  // The socket is open before the job starts, so joining its channel right after the 202 is one
+  // round trip: a queue's poll is slower than that, so the first events are not missed.
+  const url = ok(await api.client.GET("/api/v1/Users/WebsocketConnection"), "opening the live connection").value;
+  const ws = new WebSocket(url);
+  await new Promise<void>((resolve, reject) => {
+    ws.onopen = () => resolve();
+    ws.onerror = () => reject(apiError(`cannot open the websocket ${url.replace(/\?.*/, "")}`));
+  });
+  try {
+    const { jobId } = await start();
+    const channel = `job-${jobId}`;
+    return await new Promise<JobSuccess>((resolve, reject) => {
+      const timer = setTimeout(() => reject(apiError(`job ${jobId} did not finish in ${timeoutMs / 1000} s`)), timeoutMs);
+      ws.onmessage = (m) => {
+        const e = JSON.parse(String(m.data)) as { channel?: string; event: string; message?: string; data?: { pct?: number; message?: string; result?: unknown; resultOmitted?: boolean; name?: string; willRetry?: boolean } };
+        if (e.event === "error") return (clearTimeout(timer), reject(apiError(`following job ${jobId}: ${e.message}`)));
+        if (e.channel !== channel) return;
+        if (e.event === "Progress") bar.update(e.data?.pct ?? 0, e.data?.message ?? "");
+        else if (e.event === "Success") {
+          clearTimeout(timer);
+          resolve({ jobId, name: e.data?.name, result: e.data?.result ?? null, ...(e.data?.resultOmitted ? { resultOmitted: true } : {}) });
+        } else if (e.event === "Error" && !e.data?.willRetry) {
+          clearTimeout(timer);
+          reject(apiError(`job ${jobId} failed: ${e.data?.message ?? "unknown error"}`));
+        } else if (e.event === "Error") bar.update(0, `retrying: ${e.data?.message ?? ""}`);
+      };
+      ws.send(JSON.stringify({ action: "join", channel }));
+    });
+  } finally {
+    ws.close();
+  }
+}

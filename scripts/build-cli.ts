@@ -1,0 +1,42 @@
+// `bun run build:cli`: the `ideally` CLI as one executable, dist/ideally (bun build --compile).
+// Ink's optional react-devtools-core is replaced by a stub (cli/src/stubs), since it is not
+// installed and the binary never talks to React DevTools; production React, minified. Code
+// splitting keeps each command's dynamic import (Ink and React only in `projects watch`) out of
+// the entry chunk, so `ideally --help` runs commander and main.ts alone; and the chunks ship as
+// JavaScriptCore bytecode, so even those are not parsed at start (docs/performance.md).
+import { resolve } from "node:path";
+
+const ROOT = resolve(import.meta.dir, "..");
+
+/** The bundle's options, shared with the startup benchmark (tests/perf/cli-startup.bench.ts). */
+export function cliBuildOptions(root: string) {
+  return {
+    entrypoints: [resolve(root, "cli/src/main.ts")],
+    target: "bun" as const,
+    format: "esm" as const,
+    splitting: true,
+    bytecode: true,
+    minify: true,
+    sourcemap: "none" as const,
+    define: { "process.env.NODE_ENV": JSON.stringify("production") },
+    plugins: [
+      {
+        name: "stub-react-devtools-core",
+        setup(build: Bun.PluginBuilder) {
+          build.onResolve({ filter: /^react-devtools-core$/ }, () => ({ path: resolve(root, "cli/src/stubs/react-devtools-core.ts") }));
+        },
+      },
+    ],
+  };
+}
+if (import.meta.main) await buildCli(resolve(ROOT, process.argv[2] ?? "dist/ideally"));
+
+export async function buildCli(outfile: string): Promise<void> {
+  const started = performance.now();
+  const result = await Bun.build({ ...cliBuildOptions(ROOT), compile: { outfile } });
+  if (!result.success) {
+    for (const log of result.logs) console.error(log);
+    process.exit(1);
+  }
+  console.log(`built ${outfile} in ${Math.round(performance.now() - started)} ms`);
+}
