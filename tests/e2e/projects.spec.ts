@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
+import { api, signIn, token } from "./helpers";
 
 // The project pages as a researcher uses them, in Chromium against the real server: sign in,
 // create an Idea project, rename it, add two concepts (one with an image), target an audience,
@@ -9,31 +10,8 @@ import { expect, test, type APIRequestContext, type Page } from "@playwright/tes
 // are asserted on each page; axe-core finds no serious or critical violation on the editor, the
 // review page and project-surveys. Screenshots go to .tmp/screens (kept out of the repo).
 
-const PASSWORD = "ideally-demo";
 // A 2x2 PNG: the concept image.
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP4z8DwHwyBNAMDEwMDAwAkBgMB9H6dRwAAAABJRU5ErkJggg==", "base64");
-
-async function token(request: APIRequestContext, email: string): Promise<string> {
-  const r = await request.post("/auth/Login/PasswordLogin", { data: { email, password: PASSWORD } });
-  expect(r.status(), `${email} signs in`).toBe(200);
-  return ((await r.json()) as { accessToken: string }).accessToken;
-}
-
-async function api(request: APIRequestContext, tok: string, clientId: number, method: "GET" | "POST", path: string, data?: unknown) {
-  const r = await request.fetch(path, { method, data, headers: { authorization: `Bearer ${tok}`, ...(clientId ? { clientId: String(clientId) } : {}) } });
-  const body = await r.json().catch(() => null);
-  expect(r.status(), `${method} ${path}: ${JSON.stringify(body)}`).toBeLessThan(300);
-  return body;
-}
-
-async function signIn(page: Page, email: string) {
-  await page.goto("/auth/login");
-  await page.getByLabel("Work email").fill(email);
-  await page.getByRole("button", { name: "Continue" }).click();
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL((u) => !u.pathname.startsWith("/auth"), { timeout: 20_000 });
-}
 
 // The page's own content (main); the shell around it (top bar menus) is the shell's tests' concern.
 async function noSeriousViolations(page: Page, where: string) {

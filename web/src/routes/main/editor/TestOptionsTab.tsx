@@ -4,7 +4,8 @@
 import { useState, type FormEvent } from "react";
 import { api } from "../../../api/client";
 import { handleError } from "../../../api/errors";
-import { ConfirmDialog, Modal } from "../../../components/Dialog";
+import { ConfirmDialog } from "../../../components/Dialog";
+import { FormModal } from "../../../components/FormModal";
 import { Button, Card, EmptyState, Field, Input, Skeleton, Textarea } from "../../../components/ui";
 import { ACCEPTED_IMAGES, keyPath, run, uploadProjectFile, useFileUrls, useRefreshProject, useTestOptions, type TestOption } from "../../../features/projects-editor/data";
 import type { TabProps } from "../ProjectPage";
@@ -56,19 +57,8 @@ function ConceptDialog({ projectId, option, imageUrl, onClose, onSaved }: { proj
   }
 
   return (
-    <Modal
-      open
-      onClose={onClose}
-      size="lg"
-      title={option ? "Edit test option" : "Add test option"}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>Cancel</Button>
-          <Button type="submit" form="concept-form" busy={busy} disabled={!text.trim()}>{option ? "Save" : "Add test option"}</Button>
-        </>
-      }
-    >
-      <form id="concept-form" onSubmit={save} className="grid gap-4 sm:grid-cols-[1fr_12rem]">
+    <FormModal id="concept-form" size="lg" title={option ? "Edit test option" : "Add test option"} submitLabel={option ? "Save" : "Add test option"} busy={busy} disabled={!text.trim()} onSubmit={save} onClose={onClose}>
+      <div className="grid gap-4 sm:grid-cols-[1fr_12rem]">
         <div className="space-y-4">
           <Field id="concept-text" label="Concept name">
             <Input id="concept-text" value={text} onChange={(e) => setText(e.target.value)} maxLength={500} required autoFocus />
@@ -90,8 +80,8 @@ function ConceptDialog({ projectId, option, imageUrl, onClose, onSaved }: { proj
             </div>
           </div>
         </div>
-      </form>
-    </Modal>
+      </div>
+    </FormModal>
   );
 }
 
