@@ -252,6 +252,9 @@ test("the editor: clone with SPEC's toast, watch, and a phone sent to the mobile
   const cost = await api(request, uma, teamA, "GET", `/api/v1/Projects(${p.id})/CreditCostNow`);
   expect(cost.addOns.priceSensitivity, "the add-on is priced").toBe(true);
   await expect(page.getByTestId("run-cost")).toHaveText(`${cost.total.toLocaleString("en")} credits`);
+  await page.getByRole("button", { name: "Remove price sensitivity" }).click();
+  await expect(page.getByRole("button", { name: "Add price sensitivity" })).toBeVisible();
+  await expect(page.getByTestId("run-cost"), "removed: the cost is back").toHaveText(before$ ?? "");
 
   // A phone: the mobile page, with a way back in.
   await page.setViewportSize({ width: 390, height: 844 });
