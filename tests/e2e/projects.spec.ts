@@ -256,6 +256,14 @@ test("the editor: clone with SPEC's toast, watch, and a phone sent to the mobile
   await expect(page.getByRole("button", { name: "Add price sensitivity" })).toBeVisible();
   await expect(page.getByTestId("run-cost"), "removed: the cost is back").toHaveText(before$ ?? "");
 
+  // Every tab of the editor passes axe.
+  for (const tab of ["", "/markets", "/test-options", "/questions", "/add-ons", "/scheduling"]) {
+    await page.goto(`/${teamA}/projects/${p.id}${tab}`);
+    await expect(page.getByRole("heading", { level: 1, name: p.projectName })).toBeVisible();
+    await expect(page.getByRole("status", { name: /Loading/ })).toHaveCount(0);
+    await noSeriousViolations(page, `the editor's ${tab || "/setup"} tab`);
+  }
+
   // A phone: the mobile page, with a way back in.
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(`/${teamA}/projects/${p.id}`);

@@ -13,7 +13,7 @@ import type { TabProps } from "../ProjectPage";
 function ConceptCard({ option, imageUrl, onEdit, onDelete, editable }: { option: TestOption; imageUrl?: string; onEdit: () => void; onDelete: () => void; editable: boolean }) {
   return (
     <li className="flex flex-col overflow-hidden rounded-xl border border-ink-200 bg-white shadow-sm">
-      {imageUrl ? <img src={imageUrl} alt={`Image of ${option.conceptText}`} className="aspect-[4/3] w-full bg-ink-50 object-contain" /> : <div className="flex aspect-[4/3] items-center justify-center bg-ink-50 text-sm text-ink-400">No image</div>}
+      {imageUrl ? <img src={imageUrl} alt={`Image of ${option.conceptText}`} className="aspect-[4/3] w-full bg-ink-50 object-contain" /> : <div className="flex aspect-[4/3] items-center justify-center bg-ink-50 text-sm text-ink-600">No image</div>}
       <div className="flex flex-1 flex-col p-4">
         <h3 className="font-semibold text-ink-900">{option.conceptText}</h3>
         {option.conceptDescription ? <p className="mt-1 line-clamp-4 text-sm text-ink-600">{option.conceptDescription}</p> : null}
