@@ -190,7 +190,7 @@ test("create, set up, cost and submit an Idea project; approval to fielding; the
   await staffCtx.close();
 });
 
-test("the editor: clone with SPEC's toast, watch, and a phone sent to the mobile page", async ({ page, request }) => {
+test("the editor: waves, watch, clone (SPEC's toast), question order and templates, an add-on's cost, a live estimate in a second tab, axe on every tab, phones", async ({ page, request }) => {
   const uma = await token(request, "user@acme.test");
   const teamA = ((await api(request, uma, 0, "GET", "/api/v1/Clients?$select=id&$filter=name eq 'Acme Team A'")) as { value: { id: number }[] }).value[0]!.id;
   const p = await api(request, uma, teamA, "POST", "/api/v1/Projects", { projectName: `Clone me ${Date.now()}`, projectTypeId: 2, frameworkId: 2000, regionIds: [2] });
@@ -255,6 +255,20 @@ test("the editor: clone with SPEC's toast, watch, and a phone sent to the mobile
   await page.getByRole("button", { name: "Remove price sensitivity" }).click();
   await expect(page.getByRole("button", { name: "Add price sensitivity" })).toBeVisible();
   await expect(page.getByTestId("run-cost"), "removed: the cost is back").toHaveText(before$ ?? "");
+
+  // Live: a second tab on the markets tab follows a target set in the first
+  // (IncidenceEstimateUpdated on the client channel).
+  const other = await page.context().newPage();
+  await other.goto(`/${teamA}/projects/${p.id}/markets`);
+  await page.goto(`/${teamA}/projects/${p.id}/markets`);
+  await expect(other.getByTestId("incidence")).toHaveText("100%");
+  await expect(page.getByTestId("incidence")).toHaveText("100%");
+  await page.getByRole("group", { name: /Age group/ }).getByRole("checkbox", { name: /^18-24/ }).check();
+  await expect(page.getByTestId("incidence")).not.toHaveText("100%");
+  const estimate = await page.getByTestId("incidence").textContent();
+  await expect(other.getByTestId("incidence"), "the other tab updated live").toHaveText(estimate ?? "");
+  await expect(other.getByRole("group", { name: /Age group/ }).getByRole("checkbox", { name: /^18-24/ })).toBeChecked();
+  await other.close();
 
   // Every tab of the editor passes axe.
   for (const tab of ["", "/markets", "/test-options", "/questions", "/add-ons", "/scheduling"]) {
