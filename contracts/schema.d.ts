@@ -10959,6 +10959,8 @@ export interface components {
             overdraftLimit?: number;
             /** @description Submitted projects wait for an Admin's approval (status 50). */
             requiresProjectApproval?: boolean;
+            /** @description The key, repeated: must equal the key in the URL */
+            id?: number;
         };
         EnterprisesCollection: {
             "@odata.count"?: number;
@@ -10974,6 +10976,8 @@ export interface components {
             ssoRequired?: boolean;
             /** @description JSON array of e-mail domains allowed to sign in. */
             allowedEmailDomains?: unknown;
+            /** @description The key, repeated: must equal the key in the URL */
+            id?: number;
         };
         TeamsCollection: {
             "@odata.count"?: number;
@@ -10984,6 +10988,8 @@ export interface components {
             /** @description New projects get every team member as a watcher. */
             autoProjectWatch?: boolean;
             defaultRegionId?: number;
+            /** @description The key, repeated: must equal the key in the URL */
+            id?: number;
         };
         ExtendedTeamsCollection: {
             "@odata.count"?: number;
@@ -11006,6 +11012,8 @@ export interface components {
             defaultClientId?: number | null;
             phone?: string | null;
             jobTitle?: string | null;
+            /** @description The key, repeated: must equal the key in the URL */
+            id?: number;
         };
         UserAndClientsCollection: {
             "@odata.count"?: number;
@@ -11091,6 +11099,8 @@ export interface components {
             brandName?: string | null;
             researchNote?: string | null;
             activeProjectObjectiveId?: number | null;
+            /** @description The key, repeated: must equal the key in the URL */
+            id?: number;
         };
         ProjectStatusesCollection: {
             "@odata.count"?: number;
@@ -11111,6 +11121,8 @@ export interface components {
             /** @description {key, fileType, fileName} of an uploaded file. */
             file?: unknown;
             sortOrder?: number;
+            /** @description The key, repeated: must equal the key in the URL */
+            id?: number;
         };
         QuestionOptionsCollection: {
             "@odata.count"?: number;
@@ -11217,6 +11229,8 @@ export interface components {
             isCustomerPanel?: boolean;
             waveNumber?: number | null;
             sampleSize?: number | null;
+            /** @description The key, repeated: must equal the key in the URL */
+            id?: number;
         };
         ProjectWeeksCollection: {
             "@odata.count"?: number;
@@ -11250,6 +11264,8 @@ export interface components {
         TranslatedTextRegionsUpdate: {
             translatedText?: string;
             isVerified?: boolean;
+            /** @description The key, repeated: must equal the key in the URL */
+            id?: number;
         };
         ResponsesCollection: {
             "@odata.count"?: number;
@@ -11296,6 +11312,8 @@ export interface components {
             name?: string;
             /** @description The response filter object (SPEC 3). */
             responsesFilters?: unknown;
+            /** @description The key, repeated: must equal the key in the URL */
+            id?: number;
         };
         ProjectGroupsCollection: {
             "@odata.count"?: number;
@@ -11309,6 +11327,8 @@ export interface components {
         ProjectGroupsUpdate: {
             name?: string;
             description?: string | null;
+            /** @description The key, repeated: must equal the key in the URL */
+            id?: number;
         };
         ProjectGroupVersionsCollection: {
             "@odata.count"?: number;
@@ -11325,6 +11345,8 @@ export interface components {
             title?: string | null;
             sortOrder?: number;
             isHidden?: boolean;
+            /** @description The key, repeated: must equal the key in the URL */
+            id?: number;
         };
         ProjectGroupSegmentsCollection: {
             "@odata.count"?: number;
@@ -11349,6 +11371,8 @@ export interface components {
             definition?: unknown;
             color?: string | null;
             sortOrder?: number;
+            /** @description The key, repeated: must equal the key in the URL */
+            id?: number;
         };
         ProjectGroupTagsCollection: {
             "@odata.count"?: number;
@@ -11363,6 +11387,8 @@ export interface components {
         ProjectGroupTagsUpdate: {
             projectId?: number | null;
             name?: string;
+            /** @description The key, repeated: must equal the key in the URL */
+            id?: number;
         };
         PromptsCollection: {
             "@odata.count"?: number;
@@ -11380,6 +11406,8 @@ export interface components {
             promptType?: string;
             description?: string | null;
             isActive?: boolean;
+            /** @description The key, repeated: must equal the key in the URL */
+            id?: number;
         };
         PromptVersionsCollection: {
             "@odata.count"?: number;
@@ -11402,6 +11430,8 @@ export interface components {
             temperature?: number | null;
             settings?: unknown;
             notes?: string | null;
+            /** @description The key, repeated: must equal the key in the URL */
+            id?: number;
         };
         AiProjectSummariesCollection: {
             "@odata.count"?: number;
@@ -11490,6 +11520,8 @@ export interface components {
         ResultsAiThreadsUpdate: {
             title?: string | null;
             filters?: unknown;
+            /** @description The key, repeated: must equal the key in the URL */
+            id?: number;
         };
         ResultsAiMessagesCollection: {
             "@odata.count"?: number;
