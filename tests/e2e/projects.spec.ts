@@ -52,8 +52,12 @@ test("create, set up, cost and submit an Idea project; approval to fielding; the
   for (const t of ["Set-up", "Markets & targets", "Test options", "Questions", "Add-ons", "Scheduling"]) await expect(tabs.getByRole("link", { name: t })).toBeVisible();
   for (const b of ["Watch", "Unwatch", "Share", "Clone"]) expect(await page.getByRole("button", { name: b, exact: true }).count(), b).toBeLessThanOrEqual(1);
   await expect(page.getByRole("button", { name: "Rename" }), "unchanged: nothing to rename").toBeDisabled();
+  await page.getByLabel("Project name").fill(`${name} draft  `);
+  await expect(page.getByRole("button", { name: "Rename" }), "only spaces added: still unchanged").toBeDisabled();
   await page.getByLabel("Project name").fill(name);
+  const patch = page.waitForRequest((r) => r.method() === "PATCH" && r.url().includes(`/api/v1/Projects(${projectId})`));
   await page.getByRole("button", { name: "Rename" }).click();
+  expect((await patch).postDataJSON(), "SPEC 7's rename body").toEqual({ projectName: name, id: projectId });
   await expect(page.getByText("Project Name Updated", { exact: true })).toBeVisible();
   await expect(page.getByText(`Project name has been updated to '${name}'`, { exact: true })).toBeVisible();
   await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
