@@ -48,8 +48,8 @@ export function SubmitBar({ client, project }: { client: CurrentClient; project:
           {cost ? (
             <>
               <div>
-                <dt className="text-xs text-ink-500">{draft ? "This run costs" : "Charged"}</dt>
-                <dd className="font-semibold text-ink-900" data-testid="run-cost">{credits(cost.total)}</dd>
+                <dt className="text-xs text-ink-500">{draft ? "This run costs" : "Set aside"}</dt>
+                <dd className="font-semibold text-ink-900" data-testid="run-cost">{credits(draft ? cost.total : cost.lastRunCost ?? cost.total)}</dd>
               </div>
               <div>
                 <dt className="text-xs text-ink-500">Team balance</dt>
