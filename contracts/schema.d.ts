@@ -11468,6 +11468,8 @@ export interface components {
             overdraftLimit?: number;
             /** @description Submitted projects wait for an Admin's approval (status 50). */
             requiresProjectApproval?: boolean;
+            /** @description The key, repeated: must equal the key in the URL */
+            id?: number;
         };
         EnterprisesCollection: {
             "@odata.count"?: number;
@@ -11483,6 +11485,8 @@ export interface components {
             ssoRequired?: boolean;
             /** @description JSON array of e-mail domains allowed to sign in. */
             allowedEmailDomains?: unknown;
+            /** @description The key, repeated: must equal the key in the URL */
+            id?: number;
         };
         TeamsCollection: {
             "@odata.count"?: number;
@@ -11493,6 +11497,8 @@ export interface components {
             /** @description New projects get every team member as a watcher. */
             autoProjectWatch?: boolean;
             defaultRegionId?: number;
+            /** @description The key, repeated: must equal the key in the URL */
+            id?: number;
         };
         ExtendedTeamsCollection: {
             "@odata.count"?: number;
@@ -11515,6 +11521,8 @@ export interface components {
             defaultClientId?: number | null;
             phone?: string | null;
             jobTitle?: string | null;
+            /** @description The key, repeated: must equal the key in the URL */
+            id?: number;
         };
         UserAndClientsCollection: {
             "@odata.count"?: number;
@@ -11600,6 +11608,8 @@ export interface components {
             brandName?: string | null;
             researchNote?: string | null;
             activeProjectObjectiveId?: number | null;
+            /** @description The key, repeated: must equal the key in the URL */
+            id?: number;
         };
         ProjectStatusesCollection: {
             "@odata.count"?: number;
@@ -11620,6 +11630,8 @@ export interface components {
             /** @description {key, fileType, fileName} of an uploaded file. */
             file?: unknown;
             sortOrder?: number;
+            /** @description The key, repeated: must equal the key in the URL */
+            id?: number;
         };
         QuestionOptionsCollection: {
             "@odata.count"?: number;
@@ -11726,6 +11738,8 @@ export interface components {
             isCustomerPanel?: boolean;
             waveNumber?: number | null;
             sampleSize?: number | null;
+            /** @description The key, repeated: must equal the key in the URL */
+            id?: number;
         };
         ProjectWeeksCollection: {
             "@odata.count"?: number;
@@ -11759,6 +11773,8 @@ export interface components {
         TranslatedTextRegionsUpdate: {
             translatedText?: string;
             isVerified?: boolean;
+            /** @description The key, repeated: must equal the key in the URL */
+            id?: number;
         };
         ResponsesCollection: {
             "@odata.count"?: number;
@@ -11805,6 +11821,8 @@ export interface components {
             name?: string;
             /** @description The response filter object (SPEC 3). */
             responsesFilters?: unknown;
+            /** @description The key, repeated: must equal the key in the URL */
+            id?: number;
         };
         ProjectGroupsCollection: {
             "@odata.count"?: number;
@@ -11818,6 +11836,8 @@ export interface components {
         ProjectGroupsUpdate: {
             name?: string;
             description?: string | null;
+            /** @description The key, repeated: must equal the key in the URL */
+            id?: number;
         };
         ProjectGroupVersionsCollection: {
             "@odata.count"?: number;
@@ -11834,6 +11854,8 @@ export interface components {
             title?: string | null;
             sortOrder?: number;
             isHidden?: boolean;
+            /** @description The key, repeated: must equal the key in the URL */
+            id?: number;
         };
         ProjectGroupSegmentsCollection: {
             "@odata.count"?: number;
@@ -11858,6 +11880,8 @@ export interface components {
             definition?: unknown;
             color?: string | null;
             sortOrder?: number;
+            /** @description The key, repeated: must equal the key in the URL */
+            id?: number;
         };
         ProjectGroupTagsCollection: {
             "@odata.count"?: number;
@@ -11872,6 +11896,8 @@ export interface components {
         ProjectGroupTagsUpdate: {
             projectId?: number | null;
             name?: string;
+            /** @description The key, repeated: must equal the key in the URL */
+            id?: number;
         };
         PromptsCollection: {
             "@odata.count"?: number;
@@ -11889,6 +11915,8 @@ export interface components {
             promptType?: string;
             description?: string | null;
             isActive?: boolean;
+            /** @description The key, repeated: must equal the key in the URL */
+            id?: number;
         };
         PromptVersionsCollection: {
             "@odata.count"?: number;
@@ -11911,6 +11939,8 @@ export interface components {
             temperature?: number | null;
             settings?: unknown;
             notes?: string | null;
+            /** @description The key, repeated: must equal the key in the URL */
+            id?: number;
         };
         AiProjectSummariesCollection: {
             "@odata.count"?: number;
@@ -11945,6 +11975,8 @@ export interface components {
         ResultsAiThreadsUpdate: {
             title?: string | null;
             filters?: unknown;
+            /** @description The key, repeated: must equal the key in the URL */
+            id?: number;
         };
         ResultsAiMessagesCollection: {
             "@odata.count"?: number;

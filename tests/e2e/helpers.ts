@@ -3,6 +3,7 @@
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
 
 export const PASSWORD = "ideally-demo";
+export const DEMO_PASSWORD = PASSWORD;
 
 export async function signIn(page: Page, email: string, password = PASSWORD) {
   await page.goto("/auth/login");
@@ -10,7 +11,7 @@ export async function signIn(page: Page, email: string, password = PASSWORD) {
   await page.getByRole("button", { name: "Continue" }).click();
   await page.getByLabel("Password", { exact: true }).fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL((u) => !u.pathname.startsWith("/auth"));
+  await page.waitForURL((u) => !u.pathname.startsWith("/auth"), { timeout: 20_000 });
 }
 
 export async function apiToken(request: APIRequestContext, email: string): Promise<string> {
@@ -41,4 +42,12 @@ export async function shot(page: Page, name: string) {
 export function fakeToken(expSeconds: number, sub = 1): string {
   const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString("base64url");
   return `${b64({ alg: "HS256", typ: "JWT" })}.${b64({ sub: String(sub), exp: expSeconds })}.c2lnbmF0dXJl`;
+}
+
+/** The same as apiToken (the specs' short name). */
+export const token = apiToken;
+
+/** An API call as `tok`; clientId 0 sends no clientId header. */
+export async function api(request: APIRequestContext, tok: string, clientId: number, method: "GET" | "POST", path: string, data?: unknown) {
+  return apiCall(request, tok, clientId || null, method, path, data);
 }

@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
+import { api, signIn, token } from "./helpers";
 
 // The project pages as a researcher uses them, in Chromium against the real server: sign in,
 // create an Idea project, rename it, add two concepts (one with an image), target an audience,
@@ -9,31 +10,8 @@ import { expect, test, type APIRequestContext, type Page } from "@playwright/tes
 // are asserted on each page; axe-core finds no serious or critical violation on the editor, the
 // review page and project-surveys. Screenshots go to .tmp/screens (kept out of the repo).
 
-const PASSWORD = "ideally-demo";
 // A 2x2 PNG: the concept image.
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP4z8DwHwyBNAMDEwMDAwAkBgMB9H6dRwAAAABJRU5ErkJggg==", "base64");
-
-async function token(request: APIRequestContext, email: string): Promise<string> {
-  const r = await request.post("/auth/Login/PasswordLogin", { data: { email, password: PASSWORD } });
-  expect(r.status(), `${email} signs in`).toBe(200);
-  return ((await r.json()) as { accessToken: string }).accessToken;
-}
-
-async function api(request: APIRequestContext, tok: string, clientId: number, method: "GET" | "POST", path: string, data?: unknown) {
-  const r = await request.fetch(path, { method, data, headers: { authorization: `Bearer ${tok}`, ...(clientId ? { clientId: String(clientId) } : {}) } });
-  const body = await r.json().catch(() => null);
-  expect(r.status(), `${method} ${path}: ${JSON.stringify(body)}`).toBeLessThan(300);
-  return body;
-}
-
-async function signIn(page: Page, email: string) {
-  await page.goto("/auth/login");
-  await page.getByLabel("Work email").fill(email);
-  await page.getByRole("button", { name: "Continue" }).click();
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL((u) => !u.pathname.startsWith("/auth"), { timeout: 20_000 });
-}
 
 // The page's own content (main); the shell around it (top bar menus) is the shell's tests' concern.
 async function noSeriousViolations(page: Page, where: string) {
@@ -74,8 +52,12 @@ test("create, set up, cost and submit an Idea project; approval to fielding; the
   for (const t of ["Set-up", "Markets & targets", "Test options", "Questions", "Add-ons", "Scheduling"]) await expect(tabs.getByRole("link", { name: t })).toBeVisible();
   for (const b of ["Watch", "Unwatch", "Share", "Clone"]) expect(await page.getByRole("button", { name: b, exact: true }).count(), b).toBeLessThanOrEqual(1);
   await expect(page.getByRole("button", { name: "Rename" }), "unchanged: nothing to rename").toBeDisabled();
+  await page.getByLabel("Project name").fill(`${name} draft  `);
+  await expect(page.getByRole("button", { name: "Rename" }), "only spaces added: still unchanged").toBeDisabled();
   await page.getByLabel("Project name").fill(name);
+  const patch = page.waitForRequest((r) => r.method() === "PATCH" && r.url().includes(`/api/v1/Projects(${projectId})`));
   await page.getByRole("button", { name: "Rename" }).click();
+  expect((await patch).postDataJSON(), "SPEC 7's rename body").toEqual({ projectName: name, id: projectId });
   await expect(page.getByText("Project Name Updated", { exact: true })).toBeVisible();
   await expect(page.getByText(`Project name has been updated to '${name}'`, { exact: true })).toBeVisible();
   await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
@@ -212,7 +194,7 @@ test("create, set up, cost and submit an Idea project; approval to fielding; the
   await staffCtx.close();
 });
 
-test("the editor: clone with SPEC's toast, watch, and a phone sent to the mobile page", async ({ page, request }) => {
+test("the editor: waves, watch, clone (SPEC's toast), question order and templates, an add-on's cost, a live estimate in a second tab, axe on every tab, phones", async ({ page, request }) => {
   const uma = await token(request, "user@acme.test");
   const teamA = ((await api(request, uma, 0, "GET", "/api/v1/Clients?$select=id&$filter=name eq 'Acme Team A'")) as { value: { id: number }[] }).value[0]!.id;
   const p = await api(request, uma, teamA, "POST", "/api/v1/Projects", { projectName: `Clone me ${Date.now()}`, projectTypeId: 2, frameworkId: 2000, regionIds: [2] });
@@ -274,6 +256,31 @@ test("the editor: clone with SPEC's toast, watch, and a phone sent to the mobile
   const cost = await api(request, uma, teamA, "GET", `/api/v1/Projects(${p.id})/CreditCostNow`);
   expect(cost.addOns.priceSensitivity, "the add-on is priced").toBe(true);
   await expect(page.getByTestId("run-cost")).toHaveText(`${cost.total.toLocaleString("en")} credits`);
+  await page.getByRole("button", { name: "Remove price sensitivity" }).click();
+  await expect(page.getByRole("button", { name: "Add price sensitivity" })).toBeVisible();
+  await expect(page.getByTestId("run-cost"), "removed: the cost is back").toHaveText(before$ ?? "");
+
+  // Live: a second tab on the markets tab follows a target set in the first
+  // (IncidenceEstimateUpdated on the client channel).
+  const other = await page.context().newPage();
+  await other.goto(`/${teamA}/projects/${p.id}/markets`);
+  await page.goto(`/${teamA}/projects/${p.id}/markets`);
+  await expect(other.getByTestId("incidence")).toHaveText("100%");
+  await expect(page.getByTestId("incidence")).toHaveText("100%");
+  await page.getByRole("group", { name: /Age group/ }).getByRole("checkbox", { name: /^18-24/ }).check();
+  await expect(page.getByTestId("incidence")).not.toHaveText("100%");
+  const estimate = await page.getByTestId("incidence").textContent();
+  await expect(other.getByTestId("incidence"), "the other tab updated live").toHaveText(estimate ?? "");
+  await expect(other.getByRole("group", { name: /Age group/ }).getByRole("checkbox", { name: /^18-24/ })).toBeChecked();
+  await other.close();
+
+  // Every tab of the editor passes axe.
+  for (const tab of ["", "/markets", "/test-options", "/questions", "/add-ons", "/scheduling"]) {
+    await page.goto(`/${teamA}/projects/${p.id}${tab}`);
+    await expect(page.getByRole("heading", { level: 1, name: p.projectName })).toBeVisible();
+    await expect(page.getByRole("status", { name: /Loading/ })).toHaveCount(0);
+    await noSeriousViolations(page, `the editor's ${tab || "/setup"} tab`);
+  }
 
   // A phone: the mobile page, with a way back in.
   await page.setViewportSize({ width: 390, height: 844 });

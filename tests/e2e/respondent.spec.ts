@@ -1,23 +1,11 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { api, token } from "./helpers";
 
 // The public respondent survey, as a respondent takes it in Chromium: a project is authored and
 // approved through the API, staff create and launch its run, and a person answers every page on a
 // phone-sized screen: demographics, each concept, the price questions (a wrong order is refused
 // with the spec'd message), the attention check and the follow-ups; a reload resumes; the end page.
 // Screenshots go to .tmp/screens (kept out of the repo) to be looked at.
-
-async function token(request: APIRequestContext, email: string): Promise<string> {
-  const r = await request.post("/auth/Login/PasswordLogin", { data: { email, password: "ideally-demo" } });
-  expect(r.status(), `${email} signs in`).toBe(200);
-  return ((await r.json()) as { accessToken: string }).accessToken;
-}
-
-async function api(request: APIRequestContext, tok: string, clientId: number, method: "GET" | "POST", path: string, data?: unknown) {
-  const r = await request.fetch(path, { method, data, headers: { authorization: `Bearer ${tok}`, ...(clientId ? { clientId: String(clientId) } : {}) } });
-  const body = await r.json().catch(() => null);
-  expect(r.status(), `${method} ${path}: ${JSON.stringify(body)}`).toBeLessThan(300);
-  return body;
-}
 
 async function liveSurvey(request: APIRequestContext): Promise<string> {
   const uma = await token(request, "user@acme.test");

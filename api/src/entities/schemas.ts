@@ -85,6 +85,10 @@ function buildAll(reg: Registry): Map<string, SetSchemas> {
       create[name] = fd.required ? v : v.optional();
       if (fd.updatable) update[name] = v.optional();
     }
+    // SPEC 7's rename sends the key in the body too (`projectName, id`): allowed, and it must be
+    // the URL's key (the service checks); it never changes a row's key.
+    const keyField = set.fields[set.key];
+    if (keyField && !(set.key in update)) update[set.key] = valueSchema(keyField).optional().describe("The key, repeated: must equal the key in the URL");
     const entity = entities.get(set.name)!;
     out.set(set.name, {
       entity,

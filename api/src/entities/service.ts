@@ -231,6 +231,10 @@ export async function create(db: Db, reg: Registry, set: EntitySetDef, ctx: Requ
 export async function update(db: Db, reg: Registry, set: EntitySetDef, ctx: RequestCtx, key: string, body: Record<string, unknown>): Promise<string> {
   if (set.view) throw new ApiError("MethodNotAllowed", `${set.name} is read-only`);
   const k = parseKey(set, key);
+  const repeated = body[set.key];
+  if (repeated !== undefined && String(repeated) !== String(k)) {
+    throw new ApiError("ValidationError", `${set.key} ${String(repeated)} does not match the key ${String(k)} in the URL`);
+  }
   const sets: Sql[] = [];
   for (const [name, v] of Object.entries(body)) {
     const fd = set.fields[name];

@@ -28,11 +28,11 @@ export function useEditorProject(projectId: number) {
 /** Only a Draft is edited; from Submitted on the questionnaire is fixed (docs/project-lifecycle.md). */
 export const isEditable = (p: { statusCode: number }) => p.statusCode === 0;
 
-/** Refetch every cached call about a project (keys start with a name and hold the id). */
+/** Refetch every cached call about a project: the project pages' keys are [name, projectId, ...]. */
 export function useRefreshProject(projectId: number) {
   const { mutate } = useSWRConfig();
   return useCallback(
-    () => mutate((key) => Array.isArray(key) && key.includes(projectId), undefined, { revalidate: true }),
+    () => mutate((key) => Array.isArray(key) && key[1] === projectId, undefined, { revalidate: true }),
     [mutate, projectId],
   );
 }

@@ -43,16 +43,17 @@ const TAB_VIEWS: Record<string, (p: TabProps) => ReactNode> = {
   scheduling: (p) => <SchedulingTab {...p} />,
 };
 
-function usePhoneRedirect() {
+/** The editor on a phone goes to the mobile page; the review page (status 50) works on a phone. */
+function usePhoneRedirect(editor: boolean) {
   const [path, navigate] = useLocation();
   const search = useSearch();
   useEffect(() => {
     // ?desktop=1 is the mobile page's 'Open anyway'.
-    if (window.innerWidth < EDITOR_MIN_WIDTH && !new URLSearchParams(search).has("desktop")) {
+    if (editor && window.innerWidth < EDITOR_MIN_WIDTH && !new URLSearchParams(search).has("desktop")) {
       const from = `${location.pathname}?desktop=1`;
       navigate(`~/common/mobile?from=${encodeURIComponent(from)}`, { replace: true });
     }
-  }, [path, search, navigate]);
+  }, [editor, path, search, navigate]);
 }
 
 export function ProjectTitle({ project }: { project: EditorProject }) {
@@ -67,10 +68,10 @@ export function ProjectTitle({ project }: { project: EditorProject }) {
 }
 
 export default function ProjectPage({ client }: { client: CurrentClient }) {
-  usePhoneRedirect();
   const params = useParams<{ projectId: string; tab?: string }>();
   const projectId = Number(params.projectId);
   const { data: project } = useEditorProject(projectId);
+  usePhoneRedirect(!!project && project.statusCode !== 50);
   if (!project) return <PageSkeleton />;
   const base = `/${client.id}/projects/${project.id}`;
   if (project.statusCode === 50 && params.tab !== "review") return <Redirect to={`~${base}/review`} replace />;

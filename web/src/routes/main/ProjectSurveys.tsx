@@ -118,7 +118,7 @@ export default function ProjectSurveys({ client }: { client: CurrentClient }) {
             <Skeleton className="h-24" />
           ) : (
             <>
-              <p className="mb-3 text-sm text-ink-600">{scheduling.data.wavesRun} run · {scheduling.data.wavesUpcoming} to come{scheduling.data.waveMode ? " · wave mode" : ""}</p>
+              <p className="mb-3 text-sm text-ink-600">Waves run: {scheduling.data.wavesRun} · to come: {scheduling.data.wavesUpcoming}{scheduling.data.waveMode ? " · wave mode" : ""}</p>
               <Table head={["Market", "Wave", "Date", "State", "Credits"]} caption="Waves">
                 {scheduling.data.regions.flatMap((reg) =>
                   [...reg.past, ...reg.upcoming].map((s) => (

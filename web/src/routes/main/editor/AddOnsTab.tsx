@@ -12,23 +12,45 @@ import type { TabProps } from "../ProjectPage";
 type PriceSetup = { currencyCode: string; purchaseIntent: boolean; items: { testOptionId: number | null; minPrice: number | null; maxPrice: number | null }[] };
 type ReachSetup = { reachDepth: number; maxCombinationSize: number; itemSource: string; items: { label: string }[] };
 
-/** A set-up that may not exist: 404 is "none", not an error. */
-function useOptionalSetup<T>(name: string, projectId: number, call: () => Promise<{ data?: T; error?: unknown; response: Response }>) {
-  const res = useApi<T>([name, projectId], call, { onError: () => {}, shouldRetryOnError: false });
-  const none = res.error instanceof ApiError && res.error.status === 404;
-  return { ...res, none, loading: !res.data && !res.error };
+const ADD_ONS = {
+  PriceSensitivities: { label: "Price sensitivity" },
+  MarketReach: { label: "Market reach" },
+} as const;
+
+/**
+ * One add-on's set-up (404 is "none", not an error) and its three actions: Create{name} when there
+ * is none, Update{name} when there is, Delete{name}; each refetches the project (and so the cost).
+ */
+function useAddOn<T>(name: keyof typeof ADD_ONS, projectId: number) {
+  const refresh = useRefreshProject(projectId);
+  const res = useApi<T>([name, projectId], () => api.GET(`/api/v1/Projects({key})/${name}` as "/api/v1/Projects({key})/MarketReach", { params: keyPath(projectId) }) as never, { onError: () => {}, shouldRetryOnError: false });
+  const [busy, setBusy] = useState(false);
+  const label = ADD_ONS[name].label;
+  async function act(action: "Create" | "Update" | "Delete", body: object, done: string) {
+    setBusy(true);
+    const r = await run(api.POST(`/api/v1/Projects({key})/${action}${name}` as "/api/v1/Projects({key})/DeleteMarketReach", { params: keyPath(projectId), body } as never), [done]);
+    setBusy(false);
+    // After a delete the refetch answers 404, and swr keeps stale data on an error: clear it first.
+    if (r !== undefined) await Promise.all([action === "Delete" ? res.mutate(undefined, { revalidate: true }) : res.mutate(), refresh()]);
+  }
+  return {
+    ...res,
+    busy,
+    none: res.error instanceof ApiError && res.error.status === 404,
+    loading: !res.data && !res.error,
+    save: (body: object) => (res.data ? act("Update", body, `${label} updated`) : act("Create", body, `${label} added`)),
+    remove: () => act("Delete", {}, `${label} removed`),
+  };
 }
 
 function PriceSensitivity({ project, editable }: TabProps) {
-  const refresh = useRefreshProject(project.id);
   const options = useTestOptions(project.id);
   const noOptions = options.data?.value.length === 0;
-  const setup = useOptionalSetup<PriceSetup>("PriceSensitivities", project.id, () => api.GET("/api/v1/Projects({key})/PriceSensitivities", { params: keyPath(project.id) }) as never);
+  const setup = useAddOn<PriceSetup>("PriceSensitivities", project.id);
   const first = setup.data?.items[0];
   const [min, setMin] = useState("");
   const [max, setMax] = useState("");
   const [intent, setIntent] = useState(false);
-  const [busy, setBusy] = useState(false);
   useEffect(() => {
     setMin(first?.minPrice != null ? String(first.minPrice) : "");
     setMax(first?.maxPrice != null ? String(first.maxPrice) : "");
@@ -36,20 +58,9 @@ function PriceSensitivity({ project, editable }: TabProps) {
   }, [first?.minPrice, first?.maxPrice, setup.data?.purchaseIntent]);
   const currency = project.projectsRegions[0]?.region?.currencyCode ?? "";
 
-  async function save(e: FormEvent) {
+  function save(e: FormEvent) {
     e.preventDefault();
-    setBusy(true);
-    const body = { minPrice: min === "" ? null : Number(min), maxPrice: max === "" ? null : Number(max), purchaseIntent: intent };
-    const path = setup.data ? "/api/v1/Projects({key})/UpdatePriceSensitivities" : "/api/v1/Projects({key})/CreatePriceSensitivities";
-    const r = await run(api.POST(path, { params: keyPath(project.id), body } as never), [setup.data ? "Price sensitivity updated" : "Price sensitivity added"]);
-    setBusy(false);
-    if (r !== undefined) await Promise.all([setup.mutate(), refresh()]);
-  }
-  async function remove() {
-    setBusy(true);
-    const r = await run(api.POST("/api/v1/Projects({key})/DeletePriceSensitivities", { params: keyPath(project.id), body: {} } as never), ["Price sensitivity removed"]);
-    setBusy(false);
-    if (r !== undefined) await Promise.all([setup.mutate(undefined, { revalidate: true }), refresh()]);
+    void setup.save({ minPrice: min === "" ? null : Number(min), maxPrice: max === "" ? null : Number(max), purchaseIntent: intent });
   }
 
   return (
@@ -78,8 +89,8 @@ function PriceSensitivity({ project, editable }: TabProps) {
           {noOptions && !setup.data ? <p className="text-sm text-amber-800">Add a test option first: prices are asked about test options.</p> : null}
           {editable ? (
             <div className="flex flex-wrap justify-end gap-2">
-              {setup.data ? <Button variant="ghost" busy={busy} onClick={() => void remove()}>Remove price sensitivity</Button> : null}
-              <Button type="submit" busy={busy} disabled={noOptions && !setup.data}>{setup.data ? "Update price sensitivity" : "Add price sensitivity"}</Button>
+              {setup.data ? <Button variant="ghost" busy={setup.busy} onClick={() => void setup.remove()}>Remove price sensitivity</Button> : null}
+              <Button type="submit" busy={setup.busy} disabled={noOptions && !setup.data}>{setup.data ? "Update price sensitivity" : "Add price sensitivity"}</Button>
             </div>
           ) : null}
         </form>
@@ -89,12 +100,10 @@ function PriceSensitivity({ project, editable }: TabProps) {
 }
 
 function MarketReach({ project, editable }: TabProps) {
-  const refresh = useRefreshProject(project.id);
   const options = useTestOptions(project.id);
-  const setup = useOptionalSetup<ReachSetup>("MarketReach", project.id, () => api.GET("/api/v1/Projects({key})/MarketReach", { params: keyPath(project.id) }) as never);
+  const setup = useAddOn<ReachSetup>("MarketReach", project.id);
   const [depth, setDepth] = useState("1");
   const [size, setSize] = useState("3");
-  const [busy, setBusy] = useState(false);
   useEffect(() => {
     if (setup.data) {
       setDepth(String(setup.data.reachDepth));
@@ -103,20 +112,9 @@ function MarketReach({ project, editable }: TabProps) {
   }, [setup.data]);
   const enough = (options.data?.value.length ?? 0) >= 2;
 
-  async function save(e: FormEvent) {
+  function save(e: FormEvent) {
     e.preventDefault();
-    setBusy(true);
-    const body = { reachDepth: Number(depth), maxCombinationSize: Number(size) };
-    const path = setup.data ? "/api/v1/Projects({key})/UpdateMarketReach" : "/api/v1/Projects({key})/CreateMarketReach";
-    const r = await run(api.POST(path, { params: keyPath(project.id), body } as never), [setup.data ? "Market reach updated" : "Market reach added"]);
-    setBusy(false);
-    if (r !== undefined) await Promise.all([setup.mutate(), refresh()]);
-  }
-  async function remove() {
-    setBusy(true);
-    const r = await run(api.POST("/api/v1/Projects({key})/DeleteMarketReach", { params: keyPath(project.id), body: {} } as never), ["Market reach removed"]);
-    setBusy(false);
-    if (r !== undefined) await Promise.all([setup.mutate(undefined, { revalidate: true }), refresh()]);
+    void setup.save({ reachDepth: Number(depth), maxCombinationSize: Number(size) });
   }
 
   return (
@@ -140,8 +138,8 @@ function MarketReach({ project, editable }: TabProps) {
           {!enough && !setup.data ? <p className="text-sm text-amber-800">Add at least two test options first.</p> : null}
           {editable ? (
             <div className="flex flex-wrap justify-end gap-2">
-              {setup.data ? <Button variant="ghost" busy={busy} onClick={() => void remove()}>Remove market reach</Button> : null}
-              <Button type="submit" busy={busy} disabled={!enough}>{setup.data ? "Update market reach" : "Add market reach"}</Button>
+              {setup.data ? <Button variant="ghost" busy={setup.busy} onClick={() => void setup.remove()}>Remove market reach</Button> : null}
+              <Button type="submit" busy={setup.busy} disabled={!enough}>{setup.data ? "Update market reach" : "Add market reach"}</Button>
             </div>
           ) : null}
         </form>

@@ -45,9 +45,13 @@ export function MarketsTab({ client, project, editable }: TabProps) {
       onRealtime((ev) => {
         const d = ev.data as { projectId?: number; incidenceEstimate?: number } | null;
         if (ev.event === "IncidenceEstimateUpdated" && d?.projectId === project.id && typeof d.incidenceEstimate === "number") {
+          // Another tab or person changed the targets: follow them (reads only, so tabs do not
+          // set each other off estimating).
           setIncidence((cur) => (cur ? { ...cur, incidenceEstimate: d.incidenceEstimate! } : cur));
+          void targets.mutate();
         }
       }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
     [project.id],
   );
 

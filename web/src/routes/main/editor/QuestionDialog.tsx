@@ -2,7 +2,7 @@
 // (Questions POST with projectId, or PATCH; options keep their ids so answers stay attached).
 import { useState, type FormEvent } from "react";
 import { api } from "../../../api/client";
-import { Modal } from "../../../components/Dialog";
+import { FormModal } from "../../../components/FormModal";
 import { Button, Field, Input, Select, Textarea } from "../../../components/ui";
 import { keyPath, run } from "../../../features/projects-editor/data";
 
@@ -45,19 +45,8 @@ export function QuestionDialog({ projectId, questionId, initial, onClose, onSave
   }
 
   return (
-    <Modal
-      open
-      onClose={onClose}
-      size="lg"
-      title={questionId ? "Edit question" : "Add question"}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>Cancel</Button>
-          <Button type="submit" form="question-form" busy={busy} disabled={!valid}>{questionId ? "Save question" : "Add question"}</Button>
-        </>
-      }
-    >
-      <form id="question-form" onSubmit={save} className="space-y-4">
+    <FormModal id="question-form" size="lg" title={questionId ? "Edit question" : "Add question"} submitLabel={questionId ? "Save question" : "Add question"} busy={busy} disabled={!valid} onSubmit={save} onClose={onClose}>
+      <div className="space-y-4">
         <Field id="question-text" label="Question">
           <Textarea id="question-text" rows={2} value={d.questionText} maxLength={2000} required autoFocus onChange={(e) => setD({ ...d, questionText: e.target.value })} />
         </Field>
@@ -97,7 +86,7 @@ export function QuestionDialog({ projectId, questionId, initial, onClose, onSave
             <p className="mt-1 text-xs text-ink-500">At least two. A screener's options can be targeted on the Markets & targets tab.</p>
           </fieldset>
         ) : null}
-      </form>
-    </Modal>
+      </div>
+    </FormModal>
   );
 }

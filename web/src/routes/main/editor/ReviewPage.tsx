@@ -4,7 +4,7 @@ import { useState, type FormEvent } from "react";
 import { useLocation } from "wouter";
 import { api } from "../../../api/client";
 import type { CurrentClient } from "../../../app/ClientArea";
-import { Modal } from "../../../components/Dialog";
+import { FormModal } from "../../../components/FormModal";
 import { Button, Card, Field, PageHeader, Skeleton, Textarea } from "../../../components/ui";
 import { keyPath, run, useCreditCost, useRefreshProject, useTestOptions, type EditorProject } from "../../../features/projects-editor/data";
 import { useMe } from "../../../state/app";
@@ -92,23 +92,11 @@ export function ReviewPage({ client, project }: { client: CurrentClient; project
         </Card>
       </div>
       {declining ? (
-        <Modal
-          open
-          onClose={() => setDeclining(false)}
-          title="Decline project"
-          footer={
-            <>
-              <Button variant="secondary" onClick={() => setDeclining(false)}>Cancel</Button>
-              <Button variant="danger" type="submit" form="decline-form" busy={busy === "decline"} disabled={!reason.trim()}>Decline</Button>
-            </>
-          }
-        >
-          <form id="decline-form" onSubmit={decline}>
-            <Field id="decline-reason" label="Reason" hint="Sent to the person who submitted it.">
-              <Textarea id="decline-reason" rows={4} value={reason} maxLength={2000} required autoFocus onChange={(e) => setReason(e.target.value)} />
-            </Field>
-          </form>
-        </Modal>
+        <FormModal id="decline-form" title="Decline project" submitLabel="Decline" danger busy={busy === "decline"} disabled={!reason.trim()} onSubmit={decline} onClose={() => setDeclining(false)}>
+          <Field id="decline-reason" label="Reason" hint="Sent to the person who submitted it.">
+            <Textarea id="decline-reason" rows={4} value={reason} maxLength={2000} required autoFocus onChange={(e) => setReason(e.target.value)} />
+          </Field>
+        </FormModal>
       ) : null}
     </div>
   );

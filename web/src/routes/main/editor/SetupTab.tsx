@@ -19,12 +19,11 @@ function useCategories() {
   );
 }
 
-/** Rename: PATCH projectName (SPEC 7 also names `id`, which the API's strict PATCH body refuses:
- * the key is in the URL), skipped when the trimmed name is unchanged (SPEC 5). */
+/** Rename: PATCH projectName and id (SPEC 7), skipped when the trimmed name is unchanged (SPEC 5). */
 export async function renameProject(project: { id: number; projectName: string }, name: string): Promise<boolean> {
   const next = name.trim();
   if (!next || next === project.projectName) return false;
-  const r = await run(api.PATCH("/api/v1/Projects({key})", { params: keyPath(project.id), body: { projectName: next } } as never), [RENAMED_TITLE, renamedDetail(next)]);
+  const r = await run(api.PATCH("/api/v1/Projects({key})", { params: keyPath(project.id), body: { projectName: next, id: project.id } } as never), [RENAMED_TITLE, renamedDetail(next)]);
   return r !== undefined;
 }
 

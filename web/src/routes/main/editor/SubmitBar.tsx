@@ -48,8 +48,8 @@ export function SubmitBar({ client, project }: { client: CurrentClient; project:
           {cost ? (
             <>
               <div>
-                <dt className="text-xs text-ink-500">{draft ? "This run costs" : "Charged"}</dt>
-                <dd className="font-semibold text-ink-900" data-testid="run-cost">{credits(cost.total)}</dd>
+                <dt className="text-xs text-ink-500">{draft ? "This run costs" : "Set aside"}</dt>
+                <dd className="font-semibold text-ink-900" data-testid="run-cost">{credits(draft ? cost.total : cost.lastRunCost ?? cost.total)}</dd>
               </div>
               <div>
                 <dt className="text-xs text-ink-500">Team balance</dt>
@@ -67,7 +67,8 @@ export function SubmitBar({ client, project }: { client: CurrentClient; project:
         <div className="flex items-center gap-2">
           {cost && draft && !cost.affordable ? <p className="text-sm text-rose-700">Not enough credits for this run.</p> : null}
           {draft ? (
-            <Button onClick={() => setConfirming(true)} disabled={!cost?.affordable}>Submit</Button>
+            // Rendered once the cost is known: Submit never offers to spend an unknown amount.
+            cost ? <Button onClick={() => setConfirming(true)} disabled={!cost.affordable}>Submit</Button> : null
           ) : project.statusCode === 50 || project.statusCode === 100 ? (
             <UnsubmitButton project={project} onDone={() => void refresh()} />
           ) : null}

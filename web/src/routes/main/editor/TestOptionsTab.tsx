@@ -4,7 +4,8 @@
 import { useState, type FormEvent } from "react";
 import { api } from "../../../api/client";
 import { handleError } from "../../../api/errors";
-import { ConfirmDialog, Modal } from "../../../components/Dialog";
+import { ConfirmDialog } from "../../../components/Dialog";
+import { FormModal } from "../../../components/FormModal";
 import { Button, Card, EmptyState, Field, Input, Skeleton, Textarea } from "../../../components/ui";
 import { ACCEPTED_IMAGES, keyPath, run, uploadProjectFile, useFileUrls, useRefreshProject, useTestOptions, type TestOption } from "../../../features/projects-editor/data";
 import type { TabProps } from "../ProjectPage";
@@ -12,7 +13,7 @@ import type { TabProps } from "../ProjectPage";
 function ConceptCard({ option, imageUrl, onEdit, onDelete, editable }: { option: TestOption; imageUrl?: string; onEdit: () => void; onDelete: () => void; editable: boolean }) {
   return (
     <li className="flex flex-col overflow-hidden rounded-xl border border-ink-200 bg-white shadow-sm">
-      {imageUrl ? <img src={imageUrl} alt={`Image of ${option.conceptText}`} className="aspect-[4/3] w-full bg-ink-50 object-contain" /> : <div className="flex aspect-[4/3] items-center justify-center bg-ink-50 text-sm text-ink-400">No image</div>}
+      {imageUrl ? <img src={imageUrl} alt={`Image of ${option.conceptText}`} className="aspect-[4/3] w-full bg-ink-50 object-contain" /> : <div className="flex aspect-[4/3] items-center justify-center bg-ink-50 text-sm text-ink-600">No image</div>}
       <div className="flex flex-1 flex-col p-4">
         <h3 className="font-semibold text-ink-900">{option.conceptText}</h3>
         {option.conceptDescription ? <p className="mt-1 line-clamp-4 text-sm text-ink-600">{option.conceptDescription}</p> : null}
@@ -56,19 +57,8 @@ function ConceptDialog({ projectId, option, imageUrl, onClose, onSaved }: { proj
   }
 
   return (
-    <Modal
-      open
-      onClose={onClose}
-      size="lg"
-      title={option ? "Edit test option" : "Add test option"}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>Cancel</Button>
-          <Button type="submit" form="concept-form" busy={busy} disabled={!text.trim()}>{option ? "Save" : "Add test option"}</Button>
-        </>
-      }
-    >
-      <form id="concept-form" onSubmit={save} className="grid gap-4 sm:grid-cols-[1fr_12rem]">
+    <FormModal id="concept-form" size="lg" title={option ? "Edit test option" : "Add test option"} submitLabel={option ? "Save" : "Add test option"} busy={busy} disabled={!text.trim()} onSubmit={save} onClose={onClose}>
+      <div className="grid gap-4 sm:grid-cols-[1fr_12rem]">
         <div className="space-y-4">
           <Field id="concept-text" label="Concept name">
             <Input id="concept-text" value={text} onChange={(e) => setText(e.target.value)} maxLength={500} required autoFocus />
@@ -90,8 +80,8 @@ function ConceptDialog({ projectId, option, imageUrl, onClose, onSaved }: { proj
             </div>
           </div>
         </div>
-      </form>
-    </Modal>
+      </div>
+    </FormModal>
   );
 }
 
