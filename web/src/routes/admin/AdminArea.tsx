@@ -5,6 +5,7 @@ import { Link, Redirect, Route, Switch, useLocation } from "wouter";
 import { AppShell } from "../../app/AppShell";
 import { cx } from "../../components/ui";
 import { storedClientId } from "../../state/app";
+import AiConversations, { AiConversationDetail } from "./AiConversations";
 import Approvals from "./Approvals";
 import ClientCredits from "./ClientCredits";
 import Clients from "./Clients";
@@ -30,6 +31,7 @@ export const ADMIN_NAV: { path: string; label: string }[] = [
   { path: "email-summaries", label: "Email summaries" },
   { path: "prompts", label: "Prompts" },
   { path: "project-summaries", label: "Project summaries" },
+  { path: "ai-conversations", label: "AI conversations" },
   { path: "features", label: "Features" },
   { path: "notifications", label: "Notifications" },
   { path: "translations", label: "Translations" },
@@ -89,6 +91,8 @@ export default function AdminArea() {
           <Route path="/surveys"><Surveys /></Route>
           <Route path="/features"><Features /></Route>
           <Route path="/project-summaries"><ProjectSummaries /></Route>
+          <Route path="/ai-conversations/:conversationId">{(p) => <AiConversationDetail id={Number(p.conversationId)} />}</Route>
+          <Route path="/ai-conversations"><AiConversations /></Route>
           <Route path="/notifications"><Notifications /></Route>
           <Route path="/translations"><Translations /></Route>
           <Route path="/commands"><Commands /></Route>
