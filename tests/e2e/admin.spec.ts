@@ -170,6 +170,7 @@ test("staff run a command and watch its progress to the end", async ({ page }) =
 });
 
 test("every admin page passes axe at desktop and phone widths", async ({ page }) => {
+  test.setTimeout(300_000); // 19 pages at two widths, each analysed
   await signIn(page, "staff@ideally.test");
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 860 });
