@@ -237,7 +237,12 @@ export function DataTable<T>({ caption, head, rows, isLoading, empty, render }: 
 }) {
   if (isLoading) return <LoadingRows label={`Loading ${caption.toLowerCase()}`} />;
   if (!rows?.length) return <EmptyState title={empty} />;
-  return <Table head={head} caption={caption}>{rows.map(render)}</Table>;
+  // On phones each row becomes a stacked card (no sideways scrolling to reach a row's actions).
+  return (
+    <div className="max-sm:[&_tbody_tr]:block max-sm:[&_tbody_tr]:py-2 max-sm:[&_td]:block max-sm:[&_td]:min-w-0 max-sm:[&_td]:py-1 max-sm:[&_td>div]:justify-start max-sm:[&_thead]:hidden">
+      <Table head={head} caption={caption}>{rows.map(render)}</Table>
+    </div>
+  );
 }
 
 type ClientRow = { id: number; name: string; tier: string; parentId: number | null };
