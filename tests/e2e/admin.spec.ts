@@ -157,19 +157,29 @@ test("staff publish a prompt version", async ({ page, request }) => {
 });
 
 test("staff run a command and watch its progress to the end", async ({ page }) => {
+  const progress: number[] = [];
+  page.on("websocket", (ws) =>
+    ws.on("framereceived", (f) => {
+      const m = JSON.parse(String(f.payload)) as { channel?: string; event?: string; data?: { pct?: number } };
+      if (m.channel?.startsWith("job-") && m.event === "Progress") progress.push(m.data?.pct ?? -1);
+    }),
+  );
   await signIn(page, "staff@ideally.test");
   await page.goto("/admin/commands");
-  await page.getByRole("button", { name: "Run Test next schedule" }).click();
-  const bar = page.getByRole("progressbar", { name: "TestNextSchedule progress" });
+  await page.getByLabel("Project id").fill("1");
+  await page.getByRole("button", { name: "Run Regenerate themes" }).click();
+  const bar = page.getByRole("progressbar", { name: "ReGenerateThemes progress" });
   await expect(bar).toBeVisible();
-  await expect(bar).toHaveAttribute("aria-valuenow", "100", { timeout: 20_000 });
+  await expect(bar).toHaveAttribute("aria-valuenow", "100", { timeout: 30_000 });
   await expect(page.getByText("Done", { exact: true })).toBeVisible();
+  expect(progress.length, "Progress events arrived on the job's channel").toBeGreaterThan(0);
   const runs = page.getByRole("list", { name: "Command runs" });
   await expect(runs.getByText("CommandCompleted").first(), "the completion is audited").toBeVisible();
   await shot(page, "commands");
 });
 
 test("every admin page passes axe at desktop and phone widths", async ({ page }) => {
+  test.setTimeout(300_000); // 19 pages at two widths, each analysed
   await signIn(page, "staff@ideally.test");
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 860 });

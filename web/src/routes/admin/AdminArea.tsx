@@ -5,6 +5,7 @@ import { Link, Redirect, Route, Switch, useLocation } from "wouter";
 import { AppShell } from "../../app/AppShell";
 import { cx } from "../../components/ui";
 import { storedClientId } from "../../state/app";
+import AiConversations, { AiConversationDetail } from "./AiConversations";
 import Approvals from "./Approvals";
 import ClientCredits from "./ClientCredits";
 import Clients from "./Clients";
@@ -30,6 +31,7 @@ export const ADMIN_NAV: { path: string; label: string }[] = [
   { path: "email-summaries", label: "Email summaries" },
   { path: "prompts", label: "Prompts" },
   { path: "project-summaries", label: "Project summaries" },
+  { path: "ai-conversations", label: "AI conversations" },
   { path: "features", label: "Features" },
   { path: "notifications", label: "Notifications" },
   { path: "translations", label: "Translations" },
@@ -41,8 +43,10 @@ function AdminNav() {
   const section = path.split("/")[1] ?? "";
   const current = section === "edit-prompt" ? "prompts" : section;
   return (
-    <nav aria-label="Admin" className="-mx-4 mb-6 overflow-x-auto px-4 lg:mx-0 lg:mb-0 lg:w-48 lg:shrink-0 lg:px-0">
-      <ul className="flex gap-1 lg:flex-col">
+    // A row of links (scrolling on phones, wrapping on tablets and laptops) above the page, and a
+    // column beside it only on wide screens, so the tables keep their width.
+    <nav aria-label="Admin" className="-mx-4 mb-6 overflow-x-auto px-4 sm:mx-0 sm:overflow-visible sm:px-0 2xl:mb-0 2xl:w-48 2xl:shrink-0">
+      <ul className="flex gap-1 sm:flex-wrap 2xl:flex-col">
         {ADMIN_NAV.map((n) => (
           <li key={n.path}>
             <Link
@@ -64,7 +68,7 @@ function AdminNav() {
 
 function Layout({ children }: { children: ReactNode }) {
   return (
-    <div className="lg:flex lg:gap-8">
+    <div className="2xl:flex 2xl:gap-8">
       <AdminNav />
       <div className="min-w-0 flex-1">{children}</div>
     </div>
@@ -89,6 +93,8 @@ export default function AdminArea() {
           <Route path="/surveys"><Surveys /></Route>
           <Route path="/features"><Features /></Route>
           <Route path="/project-summaries"><ProjectSummaries /></Route>
+          <Route path="/ai-conversations/:conversationId">{(p) => <AiConversationDetail id={Number(p.conversationId)} />}</Route>
+          <Route path="/ai-conversations"><AiConversations /></Route>
           <Route path="/notifications"><Notifications /></Route>
           <Route path="/translations"><Translations /></Route>
           <Route path="/commands"><Commands /></Route>

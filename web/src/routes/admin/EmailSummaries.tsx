@@ -39,7 +39,7 @@ export default function EmailSummaries() {
         <label htmlFor="es-status" className="sr-only">Status</label>
         <Select id="es-status" value={status} onChange={(e) => { setStatus(e.target.value); setPage(0); }}>
           <option value="">All statuses</option>
-          {["Draft", "Queued", "Sent", "Failed"].map((s) => <option key={s} value={s}>{s}</option>)}
+          {["Draft", "Approved", "Sent", "Failed"].map((s) => <option key={s} value={s}>{s}</option>)}
         </Select>
       </div>
       <DataTable

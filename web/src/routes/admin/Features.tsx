@@ -58,8 +58,8 @@ export default function Features() {
                 <Button size="sm" variant="secondary" busy={busy === `${f.isEnabled ? "Disable" : "Enable"}-${f.id}`} onClick={() => void globalSwitch(f, f.isEnabled ? "Disable" : "Enable", f.isEnabled ? "Flag off for everyone" : "Flag on for everyone")} aria-label={`${f.isEnabled ? "Disable" : "Enable"} ${f.ff} for everyone`}>
                   {f.isEnabled ? "Disable" : "Enable"}
                 </Button>
-                <Button size="sm" variant="ghost" busy={busy === `${f.isEnabledForStaff ? "DisableIdeally" : "EnableIdeally"}-${f.id}`} onClick={() => void globalSwitch(f, f.isEnabledForStaff ? "DisableIdeally" : "EnableIdeally", f.isEnabledForStaff ? "Flag off for staff" : "Flag on for staff")} aria-label={`${f.isEnabledForStaff ? "Disable" : "Enable"} ${f.ff} for Ideally staff`}>
-                  {f.isEnabledForStaff ? "Staff off" : "Staff on"}
+                <Button size="sm" variant="ghost" busy={busy === `${f.isEnabledForStaff ? "DisableIdeally" : "EnableIdeally"}-${f.id}`} onClick={() => void globalSwitch(f, f.isEnabledForStaff ? "DisableIdeally" : "EnableIdeally", f.isEnabledForStaff ? "Flag off for staff" : "Flag on for staff")} aria-label={`${f.isEnabledForStaff ? "Disable" : "Enable"} for staff: ${f.ff}`}>
+                  {f.isEnabledForStaff ? "Disable for staff" : "Enable for staff"}
                 </Button>
               </div>
             </Td>

@@ -1,9 +1,9 @@
 // admin/project-summaries: AI project summaries of every client (type, status, errors) with the
-// content on demand.
-import { useState } from "react";
+// content on demand and Regenerate (a queued job with progress).
+import { useEffect, useState } from "react";
 import { Modal } from "../../components/Dialog";
 import { Badge, Button, PageHeader, Select } from "../../components/ui";
-import { DataTable, Pager, Td, fmtDate, useSet } from "./shared";
+import { DataTable, JobProgress, Pager, Td, act, fmtDate, keyed, listenForJobs, post, useJob, useSet } from "./shared";
 
 const PAGE = 25;
 type Row = {
@@ -24,7 +24,7 @@ export default function ProjectSummaries() {
   const [page, setPage] = useState(0);
   const [status, setStatus] = useState("");
   const [open, setOpen] = useState<Row | null>(null);
-  const { data, isLoading } = useSet<Row>("AiProjectSummaries", {
+  const { data, isLoading, mutate } = useSet<Row>("AiProjectSummaries", {
     $select: "id,clientId,projectId,summaryType,status,title,content,error,generatedAt",
     $expand: "client($select=name),project($select=projectName)",
     $orderby: "id desc",
@@ -33,6 +33,19 @@ export default function ProjectSummaries() {
     $skip: page * PAGE,
     ...(status ? { $filter: `status eq '${status.replace(/'/g, "''")}'` } : {}),
   });
+  const [job, setJob] = useState<{ id: string; label: string } | null>(null);
+  const progress = useJob(job?.id ?? null);
+  useEffect(listenForJobs, []);
+  useEffect(() => {
+    if (progress?.status === "done" || progress?.status === "failed") void mutate();
+  }, [progress?.status, mutate]);
+  async function regenerate(r: Row) {
+    const res = await act<{ jobId: string }>(post(keyed("AiProjectSummaries", r.id, "Regenerate"), undefined, r.clientId), "Summary queued", r.title ?? r.summaryType);
+    if (res) {
+      setJob({ id: res.jobId, label: `Regenerate ${r.title ?? r.summaryType}` });
+      void mutate();
+    }
+  }
   return (
     <div>
       <PageHeader title="Project summaries" subtitle="AI summaries of results, across clients" />
@@ -43,6 +56,7 @@ export default function ProjectSummaries() {
           {["Pending", "Running", "Ready", "Failed"].map((s) => <option key={s} value={s}>{s}</option>)}
         </Select>
       </div>
+      {job && progress ? <div className="mb-4"><JobProgress label={job.label} job={progress} /></div> : null}
       <DataTable
         caption="Project summaries"
         head={["Summary", "Project", "Team", "Status", "Generated", ""]}
@@ -59,6 +73,7 @@ export default function ProjectSummaries() {
             <Td>
               <div className="flex justify-end gap-2">
                 <Button size="sm" variant="ghost" disabled={!r.content} onClick={() => setOpen(r)} aria-label={`Read summary ${r.id}`}>Read</Button>
+                <Button size="sm" variant="secondary" onClick={() => void regenerate(r)} aria-label={`Regenerate summary ${r.id}`}>Regenerate</Button>
               </div>
             </Td>
           </tr>

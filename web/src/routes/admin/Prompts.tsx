@@ -66,7 +66,9 @@ export function Prompts({ promptId }: { promptId: number | null }) {
           )}
         </nav>
         <div className="min-w-0">
-          {promptId ? <PromptDetail key={promptId} prompt={data?.value.find((p) => p.id === promptId)} promptId={promptId} onChanged={() => void mutate()} /> : (
+          {promptId && !data ? <LoadingRows label="Loading prompt" rows={3} /> : promptId && !data?.value.some((p) => p.id === promptId) ? (
+            <EmptyState title="Prompt not found">It may have been deleted, or the id is wrong.</EmptyState>
+          ) : promptId ? <PromptDetail key={promptId} prompt={data?.value.find((p) => p.id === promptId)} promptId={promptId} onChanged={() => void mutate()} /> : (
             <EmptyState title="Choose a prompt">Pick a prompt to see its versions and history, or create one.</EmptyState>
           )}
         </div>

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { Modal } from "../../components/Dialog";
 import { Badge, Button, Field, Input, PageHeader, Select, Textarea } from "../../components/ui";
 import { useSearchState } from "../../lib/search";
+import { toast } from "../../components/toast";
 import { AuditLog, DataTable, Pager, Td, act, fmtDate, keyed, post, useSet } from "./shared";
 
 const PAGE = 25;
@@ -139,9 +140,10 @@ function RemoveDialog({ run, onClose, onDone }: { run: Run; onClose: () => void;
   const uuids = text.split(/[\s,;]+/).map((s) => s.trim()).filter(Boolean);
   async function remove() {
     setBusy(true);
-    const r = await act<{ removed: number; notFound: string[] }>(post(keyed("SurveyRuns", run.id, "RemoveUuidsFromSurvey"), { uuids }, run.clientId), "Respondents removed");
+    const r = await act<{ removed: number; notFound: string[] }>(post(keyed("SurveyRuns", run.id, "RemoveUuidsFromSurvey"), { uuids }, run.clientId));
     setBusy(false);
     if (r) {
+      toast.success("Respondents removed", `${r.removed} removed, ${r.notFound.length} not found`);
       setResult(r);
       onDone();
     }

@@ -78,7 +78,7 @@ export default function Users() {
       </div>
       <DataTable
         caption="Users"
-        head={["User", "Role", "Clients", "Login status", "Last sign-in", ""]}
+        head={["User", "Role", "Clients", "Login status", ""]}
         rows={data?.value}
         isLoading={isLoading}
         empty={q ? "No users match" : "No users yet"}
@@ -95,8 +95,8 @@ export default function Users() {
               <Td>
                 <Badge tone={st.tone}>{st.label}</Badge>
                 <p className="mt-1 text-xs text-ink-500">{u.cognitoUsers.map((c) => c.cognitoIdp?.providerName ?? "Password").join(", ")}</p>
+                {u.lastLoginAt ? <p className="text-xs whitespace-nowrap text-ink-500">Last sign-in {fmtDate(u.lastLoginAt)}</p> : null}
               </Td>
-              <Td className="whitespace-nowrap">{fmtDate(u.lastLoginAt)}</Td>
               <Td className="text-right whitespace-nowrap">
                 <div className="flex justify-end gap-2">
                   <Button size="sm" variant="secondary" onClick={() => void toggle(u)} aria-label={`${u.disabledAt ? "Enable" : "Disable"} ${u.email}`}>

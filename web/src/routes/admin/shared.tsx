@@ -7,7 +7,7 @@ import { handleError } from "../../api/errors";
 import { useApi } from "../../api/hooks";
 import { toast } from "../../components/toast";
 import { Badge, Button, Card, EmptyState, Input, Skeleton, Table } from "../../components/ui";
-import { onRealtime } from "../../state/realtime";
+import { joinChannel, leaveChannel, onRealtime } from "../../state/realtime";
 
 export type Page<T> = { value: T[]; "@odata.count"?: number };
 type Call = Promise<{ data?: unknown; error?: unknown; response: Response }>;
@@ -140,8 +140,8 @@ export function AuditLog({ filter, title = "Audit log", top = 15, refreshKey }: 
   );
 }
 
-// Job events are kept briefly from the moment an admin page opens, so a job that finishes before
-// its page learns the job id (a fast command) still shows its progress and outcome.
+// Job events (on `job-{id}`, joined once the page knows the id) are kept briefly, and a job that
+// finishes before the page could join its channel shows its outcome from its audit row.
 const jobEvents = new Map<string, { event: string; data: unknown }[]>();
 let listening = false;
 export function listenForJobs() {
@@ -181,6 +181,8 @@ export function useJob(jobId: string | null): JobState | null {
     const off = onRealtime((ev) => {
       if ((ev.data as { jobId?: string } | null)?.jobId === jobId) queueMicrotask(replay);
     });
+    // Job events go to the job's own channel only.
+    joinChannel(`job-${jobId}`);
     // The outcome is also an audit row (CommandCompleted / CommandFailed with the job id): read it
     // while no event has arrived, so a lost socket message cannot leave the job looking queued.
     const poll = setInterval(async () => {
@@ -197,6 +199,7 @@ export function useJob(jobId: string | null): JobState | null {
     return () => {
       off();
       clearInterval(poll);
+      leaveChannel(`job-${jobId}`);
     };
   }, [jobId]);
   return state;
@@ -234,7 +237,12 @@ export function DataTable<T>({ caption, head, rows, isLoading, empty, render }: 
 }) {
   if (isLoading) return <LoadingRows label={`Loading ${caption.toLowerCase()}`} />;
   if (!rows?.length) return <EmptyState title={empty} />;
-  return <Table head={head} caption={caption}>{rows.map(render)}</Table>;
+  // On phones each row becomes a stacked card (no sideways scrolling to reach a row's actions).
+  return (
+    <div className="max-sm:[&_tbody_tr]:block max-sm:[&_tbody_tr]:py-2 max-sm:[&_td]:block max-sm:[&_td]:min-w-0 max-sm:[&_td]:py-1 max-sm:[&_td>div]:justify-start max-sm:[&_thead]:hidden">
+      <Table head={head} caption={caption}>{rows.map(render)}</Table>
+    </div>
+  );
 }
 
 type ClientRow = { id: number; name: string; tier: string; parentId: number | null };
