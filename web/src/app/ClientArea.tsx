@@ -17,6 +17,8 @@ const Home = lazy(() => import("../routes/main/Home"));
 const ProjectPage = lazy(() => import("../routes/main/ProjectPage"));
 const ProjectSurveys = lazy(() => import("../routes/main/ProjectSurveys"));
 const ManageArea = lazy(() => import("../routes/manage/ManageArea"));
+const ResultsArea = lazy(() => import("../routes/results/ResultsArea"));
+const GroupsArea = lazy(() => import("../routes/groups/GroupsArea"));
 
 export type CurrentClient = { id: number; name: string; tier: string; parentId: number | null; industry: string | null; hubspotCompanies?: unknown[] };
 
@@ -83,6 +85,12 @@ export function ClientArea({ clientId }: { clientId: number }) {
             <Gate policy="TeamUser" clientId={clientId}>
               <ProjectSurveys client={client} />
             </Gate>
+          </Route>
+          <Route path="/results/:projectId" nest>
+            <ResultsArea clientId={clientId} />
+          </Route>
+          <Route path="/groups/:projectGroupId" nest>
+            <GroupsArea clientId={clientId} />
           </Route>
           <Route path="/manage-team" nest>
             <Gate policy="TeamAdmin" clientId={clientId}>
