@@ -58,7 +58,7 @@ export interface Top2Cell {
 }
 
 /** Grouped top-2-box bars per group and series, with the benchmark line across each bar, CI whiskers and ▲/▼ marks. */
-export function Top2Bars({ title, cells, series, xLegend, height = 340 }: {
+export function Top2Bars({ title, cells, series, xLegend, height = 360 }: {
   title: string;
   cells: Top2Cell[];
   series: string[];
@@ -104,6 +104,7 @@ export function Top2Bars({ title, cells, series, xLegend, height = 340 }: {
       </g>
     );
   };
+  const rotate = groups.length > 4;
   const label = `${title}: top-2-box percentage by ${xLegend.toLowerCase()}${benchmarks ? ", with the benchmark as a dashed line" : ""}`;
   return (
     <ChartFrame
@@ -116,7 +117,7 @@ export function Top2Bars({ title, cells, series, xLegend, height = 340 }: {
         keys={series}
         indexBy="group"
         groupMode="grouped"
-        margin={{ top: 20, right: 12, bottom: 56, left: 56 }}
+        margin={{ top: 20, right: 12, bottom: rotate ? 86 : 56, left: 56 }}
         padding={0.25}
         innerPadding={2}
         valueScale={{ type: "linear", min: 0, max: 100 }}
@@ -126,7 +127,7 @@ export function Top2Bars({ title, cells, series, xLegend, height = 340 }: {
         labelSkipHeight={14}
         labelTextColor="#ffffff"
         axisLeft={{ legend: "Top-2-box (%)", legendPosition: "middle", legendOffset: -44, tickValues: [0, 25, 50, 75, 100] }}
-        axisBottom={{ legend: xLegend, legendPosition: "middle", legendOffset: 44, truncateTickAt: 14 }}
+        axisBottom={{ legend: xLegend, legendPosition: "middle", legendOffset: rotate ? 76 : 44, truncateTickAt: 18, tickRotation: rotate ? -30 : 0 }}
         layers={["grid", "axes", "bars", Overlay, "markers", "legends"]}
         theme={theme}
         role="img"
@@ -199,6 +200,8 @@ export function HBars({ title, items, xLegend, yLegend, percent = true, height, 
   colourIndex?: number;
 }) {
   const data = [...items].reverse().map((i) => ({ label: i.label, value: percent ? Math.round(i.value * 1000) / 10 : Math.round(i.value * 1000) / 1000 }));
+  const longest = Math.max(4, ...items.map((i) => Math.min(i.label.length, 24)));
+  const left = Math.min(170, 30 + longest * 6.2);
   return (
     <ChartFrame title={title} height={height ?? Math.max(140, 40 + items.length * 30)}>
       <ResponsiveBar
@@ -206,15 +209,15 @@ export function HBars({ title, items, xLegend, yLegend, percent = true, height, 
         keys={["value"]}
         indexBy="label"
         layout="horizontal"
-        margin={{ top: 6, right: 24, bottom: 46, left: 170 }}
+        margin={{ top: 6, right: 24, bottom: 46, left }}
         padding={0.3}
         valueScale={percent ? { type: "linear", min: 0, max: 100 } : { type: "linear", min: 0 }}
         colors={[seriesColour(colourIndex)]}
         label={(d) => (percent ? `${Math.round(Number(d.value))}%` : String(d.value))}
         labelSkipWidth={28}
         labelTextColor="#ffffff"
-        axisLeft={{ legend: yLegend, legendPosition: "middle", legendOffset: -160, truncateTickAt: 24 }}
-        axisBottom={{ legend: xLegend, legendPosition: "middle", legendOffset: 36 }}
+        axisLeft={{ legend: yLegend, legendPosition: "middle", legendOffset: -(left - 12), truncateTickAt: 24 }}
+        axisBottom={{ legend: xLegend, legendPosition: "middle", legendOffset: 36, tickValues: 5 }}
         theme={theme}
         role="img"
         ariaLabel={`${title}: ${xLegend.toLowerCase()} by ${yLegend.toLowerCase()}`}

@@ -7,6 +7,7 @@ export const isPriceQuestion = (sq: number | null) => sq !== null && sq >= 19 &&
 
 export function questionRoute(q: ResultsQuestion, projectTypeId: number): string | null {
   const text = q.question?.questionTypeId === TEXT_TYPE;
+  if (isPriceQuestion(q.standardQuestionId) || q.standardQuestionId === 25) return null; // on price-sensitivity and market-reach
   if (q.questionPositionId === 9) return `segment-question/${q.id}`;
   if ([1, 4, 7].includes(q.questionPositionId) && !q.standardQuestionId) return `profile-question/${q.id}`;
   if (q.standardQuestionId && !text) return null; // a framework measure: on the summary and overview

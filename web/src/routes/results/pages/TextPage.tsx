@@ -51,7 +51,7 @@ export default function TextPage({ projectQuestionId, kind, tab }: { projectQues
         )
       ) : (
         <>
-          <form className="mb-4 grid gap-2 sm:grid-cols-[1fr_10rem_10rem_auto]" onSubmit={(e) => { e.preventDefault(); setSearch({ q: draft, page: null }); }}>
+          <form className="mb-4 grid gap-2 sm:grid-cols-2 2xl:grid-cols-[1fr_10rem_10rem_auto]" onSubmit={(e) => { e.preventDefault(); setSearch({ q: draft, page: null }); }}>
             <label htmlFor="verbatim-search" className="sr-only">Search answers</label>
             <Input id="verbatim-search" type="search" placeholder="Search answers" value={draft} onChange={(e) => setDraft(e.target.value)} />
             <label htmlFor="verbatim-theme" className="sr-only">Theme</label>
