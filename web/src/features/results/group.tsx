@@ -14,6 +14,8 @@ export type GroupQuestion = { id: number; questionId: number; questionPositionId
 export interface GroupContext {
   clientId: number;
   group: Group;
+  /** on the active version or tagged into the group */
+  projects: { id: number; projectName: string; statusCode: number }[];
   questions: GroupQuestion[];
   filtersJson: string;
   segmentIds: number[];

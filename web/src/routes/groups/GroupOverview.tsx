@@ -16,11 +16,11 @@ export function useQualGroup() {
 }
 
 export default function GroupOverview({ tab }: { tab?: string }) {
-  const { group, filtersJson, clientId } = useGroup();
+  const { group, filtersJson, clientId, projects } = useGroup();
   const { data: ws } = useApi<{ count: number; projects: { projectId: number; count: number; nEff: number }[] }>(["WeightSumGroup", group.id, filtersJson], () =>
     api.GET("/api/v1/Responses/WeightSumGroup", { params: { query: { projectGroupId: String(group.id), filters: filtersJson } } } as never) as never);
   const { data } = useQualGroup();
-  const projects = group.activeVersion?.projects ?? [];
+  
   const name = (id: number) => projects.find((p) => p.id === id)?.projectName ?? `Project ${id}`;
   if (tab && tab !== "overview") return <EmptyState title="Page not found" />;
   if (!projects.length) return <EmptyState title="No projects in this group yet" />;

@@ -11,9 +11,9 @@ type PQ = { id: number; projectId: number };
 type QR = { question: { options: { id: number; text: string }[]; results: { n: number; options: { questionOptionId: number; share: number }[] }[] } | null };
 
 export default function GroupQual({ questionId }: { questionId: number }) {
-  const { group, questions, filtersJson } = useGroup();
+  const { group, questions, filtersJson, projects } = useGroup();
   const gq = questions.find((q) => q.questionId === questionId);
-  const projects = group.activeVersion?.projects ?? [];
+  
   const text = gq?.question?.questionText;
   const { data } = useApi<{ projectId: number; r: QR }[]>(text && projects.length ? ["GroupQual", group.id, questionId, filtersJson] : null, async () => {
     const pqs = (await unwrap(api.GET("/api/v1/ProjectQuestions", { params: { query: { $filter: `projectId in (${projects.map((p) => p.id).join(",")}) and question/questionText eq ${odataString(text!)}`, $select: "id,projectId" } } } as never))) as { value: PQ[] };

@@ -7,10 +7,10 @@ import { useGroup } from "../../features/results/group";
 import { useQualGroup } from "./GroupOverview";
 
 export default function GroupTestOptions({ tab }: { tab: string }) {
-  const { group } = useGroup();
+  const { group, projects } = useGroup();
   const [, navigate] = useLocation();
   const { data } = useQualGroup();
-  const projects = group.activeVersion?.projects ?? [];
+  
   const name = (id: number) => projects.find((p) => p.id === id)?.projectName ?? `Project ${id}`;
   if (!data) return <Skeleton className="h-72" />;
   if (!data.measures.length) return <EmptyState title="No measures for these filters" />;

@@ -41,9 +41,20 @@ export default function GroupsArea({ clientId }: { clientId: number }) {
       params: { query: { $filter: `projectGroupVersionId eq ${group!.activeVersionId} and isHidden eq false`, $orderby: "questionPositionId,sortOrder", $select: "id,questionId,questionPositionId,title,sortOrder", $expand: "question($select=id,questionText,questionTypeId)" } },
     } as never) as never,
   );
+  const { data: tags } = useApi<{ value: { projectId: number | null; project: { id: number; projectName: string; statusCode: number } | null }[] }>(["ProjectGroupTags", groupId], () =>
+    api.GET("/api/v1/ProjectGroupTags", { params: { query: { $filter: `projectGroupId eq ${groupId} and projectId ne null`, $select: "projectId", $expand: "project($select=id,projectName,statusCode)" } } } as never) as never,
+  );
+  // A group's projects: those on its active version and those tagged into it.
+  const projects = useMemo(() => {
+    const m = new Map<number, { id: number; projectName: string; statusCode: number }>();
+    for (const p of group?.activeVersion?.projects ?? []) m.set(p.id, p);
+    for (const t of tags?.value ?? []) if (t.project) m.set(t.project.id, t.project);
+    return [...m.values()].sort((a, b) => a.id - b.id);
+  }, [group, tags]);
   const segmentIds = Array.isArray(search.groupSegments) ? (search.groupSegments as unknown[]).map(Number).filter(Number.isInteger) : [];
   const filtersJson = JSON.stringify(segmentIds.length ? { projectGroupSegmentIds: segmentIds } : {});
-  const ctx = useMemo(() => (group ? { clientId, group, questions: questions?.value ?? [], filtersJson, segmentIds } : null), [clientId, group, questions, filtersJson, segmentIds.join(",")]);
+  const segKey = segmentIds.join(",");
+  const ctx = useMemo(() => (group && tags ? { clientId, group, projects, questions: questions?.value ?? [], filtersJson, segmentIds } : null), [clientId, group, tags, projects, questions, filtersJson, segKey]); // eslint-disable-line react-hooks/exhaustive-deps
   if (error) return <EmptyState title="Project group not found">It may have been deleted, or it belongs to another team.</EmptyState>;
   if (!ctx || !group) return <PageSkeleton />;
   const here = loc.replace(/^\//, "");
@@ -51,7 +62,7 @@ export default function GroupsArea({ clientId }: { clientId: number }) {
   return (
     <GroupCtx.Provider value={ctx}>
       <div className="mb-5">
-        <p className="text-xs font-medium text-ink-500">Project group · {group.activeVersion ? `version ${group.activeVersion.versionNumber}` : "no active version"} · {group.activeVersion?.projects.length ?? 0} projects</p>
+        <p className="text-xs font-medium text-ink-500">Project group · {group.activeVersion ? `version ${group.activeVersion.versionNumber}` : "no active version"} · {projects.length} project{projects.length === 1 ? "" : "s"}</p>
         <h1 className="text-2xl font-semibold text-ink-900">{group.name}</h1>
         {group.description ? <p className="mt-1 text-sm text-ink-600">{group.description}</p> : null}
       </div>

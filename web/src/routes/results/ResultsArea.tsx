@@ -163,7 +163,7 @@ function Frame({ children, marketReach }: { children: ReactNode; marketReach: bo
         <aside className={cx("lg:block", navOpen ? "block" : "hidden")}>
           <SubNav sections={sections} />
         </aside>
-        <div className="min-w-0">{children}</div>
+        <div className="min-w-0" data-testid="results-page">{children}</div>
         <aside className={cx("lg:block", filtersOpen ? "block" : "hidden")} aria-label="Filters">
           <FilterSidebar onOpenSegments={() => setPanel("segment")} />
         </aside>
