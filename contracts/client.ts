@@ -25,9 +25,11 @@ export function createApiClient(opts: ClientOptions): ApiClient {
     async onRequest({ request }) {
       const token = await opts.getToken?.();
       if (token) request.headers.set("Authorization", `Bearer ${token}`);
+      // A call may name its own client and scope (an enterprise page acting on one of its teams,
+      // an org page reading its subtree); otherwise the defaults apply.
       const clientId = opts.getClientId?.();
-      if (clientId !== null && clientId !== undefined && clientId !== "") request.headers.set("clientId", String(clientId));
-      request.headers.set("requestscope", opts.getRequestScope?.() ?? "client");
+      if (!request.headers.has("clientId") && clientId !== null && clientId !== undefined && clientId !== "") request.headers.set("clientId", String(clientId));
+      if (!request.headers.has("requestscope")) request.headers.set("requestscope", opts.getRequestScope?.() ?? "client");
       return request;
     },
   };

@@ -527,6 +527,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/Users({key})/ChangeRole": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the role of the user's membership of the request's client (members page)
+         * @description Nobody changes their own role; the client always keeps an enabled Admin reaching it. A role inherited from a client above is changed there.
+         */
+        post: operations["Users_ChangeRole"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/Users/SetNames": {
         parameters: {
             query?: never;
@@ -3887,6 +3907,114 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/AiProjectSummaries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List AiProjectSummaries
+         * @description An AI summary of a project's results, optionally for a segment, test option, question or objective.
+         */
+        get: operations["AiProjectSummaries_list"];
+        put?: never;
+        /**
+         * Ask for a project summary
+         * @description Queues the summary of a project's results (optionally a segment's, under its saved filters; an objective's; or under given filters). Answers the Pending row with its jobId; it becomes Ready (content citing its figures, referencesData) or Failed.
+         */
+        post: operations["AiProjectSummaries_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/AiProjectSummaries({key})/Regenerate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Write a summary again
+         * @description The summary goes back to Pending with a new job (the current results, the published prompt). 409 while it is being written.
+         */
+        post: operations["AiProjectSummaries_Regenerate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Segments({key})/GenerateSummaries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Summarise a segment
+         * @description Queues the summary of the segment's project under the segment's saved filters, written to the project's active objective.
+         */
+        post: operations["Segments_GenerateSummaries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ResultsAiMessages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List ResultsAiMessages
+         * @description A message of a results chat: the user's question or the assistant's answer.
+         */
+        get: operations["ResultsAiMessages_list"];
+        put?: never;
+        /**
+         * Ask the results chat a question
+         * @description Stores the question in the caller's thread and queues the answer. The answer is written with tools that compute the project's results under the thread's filters, and streams on the websocket channel user-{userId}: AiMessageStarted, AiMessageDelta (text pieces in seq order), then AiMessageCompleted (with the stored answer's messageId) or AiMessageFailed; each carries resultsAiThreadId and replyToMessageId (this message's id). The stored answer (role assistant) cites its figures as `text [F1]` and lists them in referencesData.figures.
+         */
+        post: operations["ResultsAiMessages_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ResultsAiMessages({key})/SendFeedback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rate an answer of the results chat
+         * @description The thread's owner marks an assistant answer Positive or Negative, with an optional comment (staff read them with the conversations).
+         */
+        post: operations["ResultsAiMessages_SendFeedback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/Clients/$count": {
         parameters: {
             query?: never;
@@ -6618,27 +6746,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/AiProjectSummaries": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List AiProjectSummaries
-         * @description An AI summary of a project's results, optionally for a segment, test option, question or objective.
-         */
-        get: operations["AiProjectSummaries_list"];
-        put?: never;
-        /** Create a AiProjectSummaries row */
-        post: operations["AiProjectSummaries_create"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/AiProjectSummaries({key})": {
         parameters: {
             query?: never;
@@ -6885,27 +6992,6 @@ export interface paths {
         get: operations["ResultsAiMessages_count"];
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/ResultsAiMessages": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List ResultsAiMessages
-         * @description A message of a results chat: the user's question or the assistant's answer.
-         */
-        get: operations["ResultsAiMessages_list"];
-        put?: never;
-        /** Create a ResultsAiMessages row */
-        post: operations["ResultsAiMessages_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7536,6 +7622,22 @@ export interface components {
                 id: number;
                 roleName: string;
             };
+        };
+        UserRoleChanged: {
+            userId: number;
+            clientId: number;
+            role: {
+                id: number;
+                roleName: string;
+            };
+            previousRole: {
+                id: number;
+                roleName: string;
+            };
+        };
+        UserChangeRole: {
+            /** @description The new role on the client: 1 Admin, 2 User, 3 Viewer */
+            roleId: 1 | 2 | 3;
         };
         UserSetNames: {
             firstName: string;
@@ -8611,6 +8713,20 @@ export interface components {
             /** Format: date-time */
             generatedAt?: string | null;
             createdByUserId?: number | null;
+            /**
+             * @description Why it was made: processing end, an objective saved, a segment's GenerateSummaries, or asked for.
+             * @enum {string}
+             */
+            trigger?: "ResultsReady" | "ObjectiveSaved" | "Segment" | "Requested";
+            /** @description The figures the content cites: [{ref, text, value, source}], each recomputable from the results function its source names. */
+            referencesData?: unknown;
+            /** @description local or openai */
+            provider?: string | null;
+            model?: string | null;
+            /** @description Tokens: {promptTokens, completionTokens, totalTokens, estimated?} */
+            usage?: unknown;
+            /** @description The job writing it: Progress, Success and Error on the websocket channel job-{jobId} */
+            jobId?: string | null;
             /** Format: date-time */
             createdAt?: string;
             /** Format: date-time */
@@ -10946,6 +11062,80 @@ export interface components {
             dateFrom?: string | null;
             dateTo?: string | null;
         };
+        AiProjectSummaryRequest: {
+            projectId: number;
+            /** @description A saved segment: its filters apply */
+            segmentId?: number | null;
+            /** @description Write to this objective instead of the active one */
+            projectObjectiveId?: number | null;
+            filters?: components["schemas"]["ResponseFilter"] & (Record<string, never> | null);
+        };
+        SummariesQueued: {
+            /** @description Follow it on the websocket channel job-{jobId}: Progress, then Success or Error */
+            jobId: string;
+            /** @description The AiProjectSummaries rows being written (status Pending) */
+            summaryIds: number[];
+        };
+        /** @description A message of a results chat: the user's question or the assistant's answer. */
+        ResultsAiMessages: {
+            id?: number;
+            /** @description The owning client (tenant). */
+            clientId?: number;
+            /** @description The thread's project, copied. */
+            projectId?: number;
+            userId?: number;
+            resultsAiThreadId?: number;
+            /** @enum {string} */
+            role?: "user" | "assistant";
+            content?: string;
+            referencesData?: unknown;
+            /** @enum {string|null} */
+            feedback?: "Positive" | "Negative" | null;
+            feedbackComment?: string | null;
+            /** @description An answer's provider: local or openai */
+            provider?: string | null;
+            model?: string | null;
+            /** @description An answer's tokens: {promptTokens, completionTokens, totalTokens, estimated?} */
+            usage?: unknown;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string | null;
+            client?: components["schemas"]["Clients"];
+            project?: components["schemas"]["Projects"] & (Record<string, never> | null);
+            user?: components["schemas"]["Users"];
+            resultsAiThread?: components["schemas"]["ResultsAiThreads"];
+        };
+        /** @description A results-page AI chat about one project, private to its author. */
+        ResultsAiThreads: {
+            id?: number;
+            /** @description The owning client (tenant). */
+            clientId?: number;
+            projectId?: number;
+            userId?: number;
+            title?: string | null;
+            filters?: unknown;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string | null;
+            client?: components["schemas"]["Clients"];
+            project?: components["schemas"]["Projects"] & (Record<string, never> | null);
+            user?: components["schemas"]["Users"];
+            resultsAiMessages?: components["schemas"]["ResultsAiMessages"][];
+            "resultsAiMessages@odata.count"?: number;
+        } | null;
+        ResultsAiQuestion: {
+            /** @description The caller's own thread (POST ResultsAiThreads) */
+            resultsAiThreadId: number;
+            /** @description The question */
+            content: string;
+        };
+        ResultsAiFeedback: {
+            /** @enum {string} */
+            feedback: "Positive" | "Negative";
+            comment?: string | null;
+        };
         ClientsCollection: {
             "@odata.count"?: number;
             "@odata.nextLink"?: string;
@@ -11408,16 +11598,6 @@ export interface components {
             "@odata.nextLink"?: string;
             value: components["schemas"]["AiProjectSummaries"][];
         };
-        AiProjectSummariesCreate: {
-            projectId: number;
-            summaryType: string;
-            segmentId?: number | null;
-            testOptionId?: number | null;
-            projectQuestionId?: number | null;
-            projectObjectiveId?: number | null;
-            regionId?: number | null;
-            filters?: unknown;
-        };
         ProjectEmailSummariesCollection: {
             "@odata.count"?: number;
             "@odata.nextLink"?: string;
@@ -11438,50 +11618,6 @@ export interface components {
             "@odata.nextLink"?: string;
             value: components["schemas"]["ResultsAiThreads"][];
         };
-        /** @description A results-page AI chat about one project, private to its author. */
-        ResultsAiThreads: {
-            id?: number;
-            /** @description The owning client (tenant). */
-            clientId?: number;
-            projectId?: number;
-            userId?: number;
-            title?: string | null;
-            filters?: unknown;
-            /** Format: date-time */
-            createdAt?: string;
-            /** Format: date-time */
-            updatedAt?: string | null;
-            client?: components["schemas"]["Clients"];
-            project?: components["schemas"]["Projects"] & (Record<string, never> | null);
-            user?: components["schemas"]["Users"];
-            resultsAiMessages?: components["schemas"]["ResultsAiMessages"][];
-            "resultsAiMessages@odata.count"?: number;
-        };
-        /** @description A message of a results chat: the user's question or the assistant's answer. */
-        ResultsAiMessages: {
-            id?: number;
-            /** @description The owning client (tenant). */
-            clientId?: number;
-            /** @description The thread's project, copied. */
-            projectId?: number;
-            userId?: number;
-            resultsAiThreadId?: number;
-            /** @enum {string} */
-            role?: "user" | "assistant";
-            content?: string;
-            referencesData?: unknown;
-            /** @enum {string|null} */
-            feedback?: "Positive" | "Negative" | null;
-            feedbackComment?: string | null;
-            /** Format: date-time */
-            createdAt?: string;
-            /** Format: date-time */
-            updatedAt?: string | null;
-            client?: components["schemas"]["Clients"];
-            project?: components["schemas"]["Projects"] & (Record<string, never> | null);
-            user?: components["schemas"]["Users"];
-            resultsAiThread?: components["schemas"]["ResultsAiThreads"] | null;
-        };
         ResultsAiThreadsCreate: {
             projectId: number;
             title?: string | null;
@@ -11495,10 +11631,6 @@ export interface components {
             "@odata.count"?: number;
             "@odata.nextLink"?: string;
             value: components["schemas"]["ResultsAiMessages"][];
-        };
-        ResultsAiMessagesCreate: {
-            resultsAiThreadId: number;
-            content: string;
         };
         CreditLogsCollection: {
             "@odata.count"?: number;
@@ -12652,6 +12784,58 @@ export interface operations {
                 };
             };
             /** @description The client would be left without an Admin */
+            409: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Users_ChangeRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Users key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserChangeRole"];
+            };
+        };
+        responses: {
+            /** @description Changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserRoleChanged"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The user has no membership of the client */
+            404: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description One's own role, or the client would be left without an Admin */
             409: {
                 headers: {
                     /** @description Trace id to quote to support */
@@ -18952,6 +19136,228 @@ export interface operations {
             };
         };
     };
+    AiProjectSummaries_list: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
+                /** @description Page size, at most 1000 (default 100) */
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of rows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiProjectSummariesCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    AiProjectSummaries_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AiProjectSummaryRequest"];
+            };
+        };
+        responses: {
+            /** @description The queued summary */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiProjectSummaries"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    AiProjectSummaries_Regenerate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description AiProjectSummaries key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SummariesQueued"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    Segments_GenerateSummaries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Segments key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SummariesQueued"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    ResultsAiMessages_list: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
+                /** @description Page size, at most 1000 (default 100) */
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of rows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResultsAiMessagesCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    ResultsAiMessages_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResultsAiQuestion"];
+            };
+        };
+        responses: {
+            /** @description The stored question */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResultsAiMessages"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    ResultsAiMessages_SendFeedback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ResultsAiMessages key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResultsAiFeedback"];
+            };
+        };
+        responses: {
+            /** @description The rated answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResultsAiMessages"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
     Clients_count: {
         parameters: {
             query?: {
@@ -25134,74 +25540,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
         };
     };
-    AiProjectSummaries_list: {
-        parameters: {
-            query?: {
-                /** @description Comma-separated properties to return, e.g. id,projectName */
-                $select?: components["parameters"]["select"];
-                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
-                $expand?: components["parameters"]["expand"];
-                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
-                $filter?: components["parameters"]["filter"];
-                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
-                $orderby?: components["parameters"]["orderby"];
-                /** @description Page size, at most 1000 (default 100) */
-                $top?: components["parameters"]["top"];
-                /** @description Rows to skip */
-                $skip?: components["parameters"]["skip"];
-                /** @description true adds @odata.count, the number of matching rows */
-                $count?: components["parameters"]["count"];
-                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
-                $apply?: components["parameters"]["apply"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of rows */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AiProjectSummariesCollection"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-        };
-    };
-    AiProjectSummaries_create: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["AiProjectSummariesCreate"];
-            };
-        };
-        responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AiProjectSummaries"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
-        };
-    };
     AiProjectSummaries_get: {
         parameters: {
             query?: {
@@ -25720,74 +26058,6 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-        };
-    };
-    ResultsAiMessages_list: {
-        parameters: {
-            query?: {
-                /** @description Comma-separated properties to return, e.g. id,projectName */
-                $select?: components["parameters"]["select"];
-                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
-                $expand?: components["parameters"]["expand"];
-                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
-                $filter?: components["parameters"]["filter"];
-                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
-                $orderby?: components["parameters"]["orderby"];
-                /** @description Page size, at most 1000 (default 100) */
-                $top?: components["parameters"]["top"];
-                /** @description Rows to skip */
-                $skip?: components["parameters"]["skip"];
-                /** @description true adds @odata.count, the number of matching rows */
-                $count?: components["parameters"]["count"];
-                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
-                $apply?: components["parameters"]["apply"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of rows */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ResultsAiMessagesCollection"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-        };
-    };
-    ResultsAiMessages_create: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ResultsAiMessagesCreate"];
-            };
-        };
-        responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ResultsAiMessages"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
         };
     };
     ResultsAiMessages_get: {

@@ -83,6 +83,21 @@ function dbCode(err: unknown): string | undefined {
   return typeof c === "string" ? c : undefined;
 }
 
+/**
+ * The database is out of reach (stopped, restarting, refusing connections, or the connection died
+ * under the statement): SQLSTATE class 08 and the shutdown codes 57P01-57P03, too many connections,
+ * and postgres.js's and the socket's own codes. The request is answered 503 with Retry-After: its
+ * transaction was not committed (or never started), and postgres.js reconnects by itself on the
+ * next query, so the service comes back with the database, without a restart.
+ */
+const DB_UNAVAILABLE = new Set(["57P01", "57P02", "57P03", "53300", "CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTION_DESTROYED", "CONNECT_TIMEOUT", "ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "ENOTFOUND", "EAI_AGAIN"]);
+export function isDatabaseUnavailable(err: unknown): boolean {
+  const code = dbCode(err);
+  return code !== undefined && (DB_UNAVAILABLE.has(code) || code.startsWith("08"));
+}
+/** Seconds a client waits before retrying while the database is away. */
+export const DB_RETRY_AFTER_SECONDS = 2;
+
 function validationErrors(error: ZodError): FieldError[] {
   return error.issues.map((i) => ({ path: i.path.map(String).join(".") || "(body)", message: i.message }));
 }
@@ -121,7 +136,10 @@ export function newApp(deps: AppDeps): App {
     else if (dbCode(err) === "28000") e = new ApiError("Unauthorized", "Not signed in");
     // A submitted project's questionnaire is locked in the database (migration 0014).
     else if (dbCode(err) === "55000") e = new ApiError("Conflict", (err as Error).message);
-    else {
+    else if (isDatabaseUnavailable(err)) {
+      console.error(`[${traceId}] database unavailable: ${dbCode(err)} ${(err as Error).message}`);
+      e = new ApiError("ServiceUnavailable", "The service is briefly unavailable; retry shortly", undefined, undefined, DB_RETRY_AFTER_SECONDS);
+    } else {
       // Unexpected: log with the trace id, answer without internals.
       console.error(`[${traceId}]`, err);
       e = new ApiError("InternalError", "An unexpected error occurred");

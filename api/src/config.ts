@@ -23,6 +23,10 @@ export interface Config {
   smtpUrl: string | undefined;
   /** The From header of emails. */
   mailFrom: string;
+  /** Memory for the results functions' columnar copies of projects, in MiB; 0: every call reads SQL. */
+  resultsCacheMb: number;
+  /** Whether this API process also runs the job workers (RUN_WORKERS, default 1); 0 leaves them to `bun run worker`. */
+  runWorkers: boolean;
 }
 
 export function readConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -49,7 +53,17 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     hmacSecret: env.HMAC_SECRET || undefined,
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || "",
+    resultsCacheMb: 256,
+    runWorkers: env.RUN_WORKERS !== "0",
   };
+  if (env.RESULTS_CACHE_MB !== undefined && env.RESULTS_CACHE_MB !== "") {
+    const mb = Number(env.RESULTS_CACHE_MB);
+    if (!Number.isInteger(mb) || mb < 0) problems.push(`RESULTS_CACHE_MB must be a whole number of MiB (0 turns the cache off), got '${env.RESULTS_CACHE_MB}'`);
+    else cfg.resultsCacheMb = mb;
+  }
+  if (env.RUN_WORKERS !== undefined && env.RUN_WORKERS !== "" && env.RUN_WORKERS !== "0" && env.RUN_WORKERS !== "1") {
+    problems.push(`RUN_WORKERS must be 0 or 1, got '${env.RUN_WORKERS}'`);
+  }
   if (!cfg.publicUrl) cfg.publicUrl = `http://localhost:${cfg.port}`;
   else if (!/^https?:\/\/[^/]+/.test(cfg.publicUrl)) problems.push("PUBLIC_URL must be an http(s) URL");
   if (cfg.linkedInEnabled && !env.LINKEDIN_CLIENT_SECRET) problems.push("LINKEDIN_CLIENT_SECRET is required with LINKEDIN_CLIENT_ID");
@@ -78,4 +92,14 @@ export function readConfig(env: Record<string, string | undefined> = process.env
   }
   if (problems.length) throw new Error("Invalid configuration:\n  " + problems.join("\n  "));
   return cfg;
+}
+
+/** readConfig() for a process's start: each bad variable on its own line, then exit 1 (no stack trace). */
+export function readConfigOrExit(env: Record<string, string | undefined> = process.env): Config {
+  try {
+    return readConfig(env);
+  } catch (e) {
+    console.error((e as Error).message);
+    process.exit(1);
+  }
 }

@@ -1,17 +1,15 @@
 // Bun adapter: the database (embedded or DATABASE_URL), migrations, the job queue, the HTTP
 // server and graceful shutdown. Everything Bun-specific lives here and in db/embedded.ts.
 import { dirname, join } from "node:path";
-import { readConfig } from "./config.ts";
+import { readConfigOrExit } from "./config.ts";
 import { openDatabase } from "./db/open.ts";
 import { connect } from "./db/client.ts";
 import { migrate, migrationFiles } from "./db/migrate.ts";
 import { newApp, SCALAR_SCRIPT_PATH } from "./app.ts";
 import { registry } from "./entities/index.ts";
 import { startQueue } from "./jobs/queue.ts";
-import { registerWorkers } from "./jobs/workers.ts";
-import { jobs } from "./jobs/index.ts";
-import { scheduleScheduler } from "./jobs/scheduler.ts";
-import { scheduleFieldingTick } from "./domains/fielding/fielding.jobs.ts";
+import { jobs, runJobWorkers } from "./jobs/index.ts";
+import { ensureQueues } from "./jobs/workers.ts";
 import { seedDemoProjects } from "./domains/fielding/demo.ts";
 import { loadSigningKey } from "./auth/keys.ts";
 import { bearerAuthenticate } from "./auth/authenticate.ts";
@@ -26,8 +24,10 @@ import { WEBSOCKET_PATH } from "./domains/realtime/realtime.routes.ts";
 import { storageFromEnv } from "./storage/index.ts";
 import { createMetrics } from "./ops/metrics.ts";
 import { webFiles } from "./web/static.ts";
+import { configureResultsCache } from "./domains/results/columnar.ts";
 
-const cfg = readConfig();
+const cfg = readConfigOrExit();
+configureResultsCache(cfg.resultsCacheMb * 2 ** 20);
 const log = (m: string) => console.log(m);
 const handle = await openDatabase(cfg, log);
 const db = connect(handle.url, { max: 10 });
@@ -53,11 +53,12 @@ if (!cfg.production) log(demoLoginsText());
 const queue = await startQueue(handle.url, log);
 let queueRunning = true;
 queue.on("stopped", () => (queueRunning = false));
-await registerWorkers(queue, db, jobs, { log });
-// The scheduler: pg-boss enqueues scheduling.start-due every minute (jobs/scheduler.ts).
-await scheduleScheduler(queue);
-// Fielding: launches started waves, lets the simulated panel answer, processes closed runs.
-await scheduleFieldingTick(queue, cfg.publicUrl);
+// RUN_WORKERS=0: this process only enqueues; `bun run worker` processes (worker.ts) run the jobs.
+if (cfg.runWorkers) await runJobWorkers(queue, db, cfg.publicUrl, log);
+else {
+  await ensureQueues(queue, jobs); // enqueueing needs the queues, whoever works them
+  log("job workers are off in this process (RUN_WORKERS=0): run `bun run worker` beside it");
+}
 
 const key = await loadSigningKey(db, cfg.authSecret);
 // Email: SMTP when configured; otherwise the outbox is the delivery (GET /api/v1/DevMailbox), and in

@@ -1,13 +1,18 @@
 // Errors the CLI reports as one line on stderr, with an exit code:
-// 1 = usage (bad options), 2 = bad input file.
+// 1 = usage (bad options or an invalid project file), 2 = the API refused or failed (or a CSV for
+// analyze could not be read), 3 = authentication (not signed in, wrong password, session ended).
 export const EXIT_OK = 0;
 export const EXIT_USAGE = 1;
 export const EXIT_INPUT = 2;
+export const EXIT_API = 2;
+export const EXIT_AUTH = 3;
+
+export type ExitCode = typeof EXIT_USAGE | typeof EXIT_API | typeof EXIT_AUTH;
 
 export class CliError extends Error {
   constructor(
     message: string,
-    readonly exitCode: typeof EXIT_USAGE | typeof EXIT_INPUT,
+    readonly exitCode: ExitCode,
   ) {
     super(message);
   }
@@ -15,3 +20,5 @@ export class CliError extends Error {
 
 export const usageError = (message: string) => new CliError(message, EXIT_USAGE);
 export const inputError = (message: string) => new CliError(message, EXIT_INPUT);
+export const apiError = (message: string) => new CliError(message, EXIT_API);
+export const authError = (message: string) => new CliError(message, EXIT_AUTH);

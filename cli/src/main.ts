@@ -1,15 +1,81 @@
 #!/usr/bin/env bun
 // `ideally` command-line entry. Commands are `noun verb` plus top-level verbs; this file only wires
 // commander and loads a command's module when it runs, so startup stays fast.
-// Exit codes: 0 ok, 1 usage (bad options), 2 bad input file.
+// Exit codes: 0 ok, 1 usage (bad options, invalid project file), 2 API error (or an unreadable
+// CSV for analyze), 3 authentication.
 import { Command, Option } from "commander";
 import { CliError, EXIT_USAGE } from "./errors.ts";
 
 const program = new Command()
   .name("ideally")
-  .description("Ideally command-line interface")
+  .description("Ideally command-line interface: projects, fielding, results and exports from a terminal or a script")
+  .option("--api <url>", "the API's base URL (default: IDEALLY_API_URL, else the signed-in one, else http://localhost:3000)")
+  .option("--client <id>", "act for this client id instead of the one chosen with `clients use`")
   // Commander's own errors (unknown option, missing required option) as one line like ours.
-  .configureOutput({ outputError: (str, write) => write(`${str.trimEnd().replace(/^error: /, "ideally: ")} (see --help)\n`) });
+  .configureOutput({ outputError: (str, write) => write(`${str.trimEnd().replace(/^error: /, "ideally: ")} (see --help)\n`) })
+  .addHelpText(
+    "after",
+    `
+Every command takes --json (stable JSON on stdout, nothing else) and --help (with examples).
+Exit codes: 0 ok, 1 usage, 2 API error, 3 authentication.
+The session lives in $XDG_CONFIG_HOME/ideally/config.json (else ~/.config/ideally), mode 0600.
+
+Examples:
+  $ ideally login --email user@acme.test
+  $ ideally projects create --from project.yaml --dry-run
+  $ ideally projects watch 42
+  $ ideally results 42 --benchmark 1`,
+  );
+
+/** Options of the command merged with the global ones (--api, --client). */
+// biome-ignore lint: commander hands options untyped
+const all = (cmd: Command): any => cmd.optsWithGlobals();
+const JSON_HELP = "print JSON for scripts (nothing else on stdout)";
+
+program
+  .command("login")
+  .description("sign in with email and password; the session is kept and refreshed automatically")
+  .option("--email <email>", "the account (default: IDEALLY_EMAIL, else asked)")
+  .option("--password-stdin", "read the password from stdin (default: IDEALLY_PASSWORD, else asked without echo)")
+  .option("--json", JSON_HELP)
+  .addHelpText(
+    "after",
+    `
+Examples:
+  $ ideally login --email user@acme.test
+  $ printf %s "$PASSWORD" | ideally login --api https://ideally.example.com --email me@example.com --password-stdin
+JSON: { email, userId, api, clientId }`,
+  )
+  .action(async (_o, cmd: Command) => (await import("./commands/session/login.ts")).runLogin(all(cmd)));
+
+program
+  .command("logout")
+  .description("end the session on the server and forget it here")
+  .option("--json", JSON_HELP)
+  .addHelpText("after", "\nExample:\n  $ ideally logout\nJSON: { signedOut, serverSessionEnded }")
+  .action(async (_o, cmd: Command) => (await import("./commands/session/logout.ts")).runLogout(all(cmd)));
+
+program
+  .command("whoami")
+  .description("the signed-in account and the client commands act for")
+  .option("--json", JSON_HELP)
+  .addHelpText("after", "\nExample:\n  $ ideally whoami --json\nJSON: Users/Me plus { api, clientId }")
+  .action(async (_o, cmd: Command) => (await import("./commands/session/whoami.ts")).runWhoami(all(cmd)));
+
+const clients = program.command("clients").description("the clients (teams, orgs, enterprises) you can act for");
+clients
+  .command("list")
+  .description("list them; * marks the current one")
+  .option("--json", JSON_HELP)
+  .addHelpText("after", "\nExample:\n  $ ideally clients list\nJSON: [{ id, name, tier, parentId, current }]")
+  .action(async (_o, cmd: Command) => (await import("./commands/clients/list.ts")).runClientsList(all(cmd)));
+clients
+  .command("use")
+  .description("choose the client later commands act for")
+  .argument("<client>", "client id or exact name")
+  .option("--json", JSON_HELP)
+  .addHelpText("after", "\nExamples:\n  $ ideally clients use 3\n  $ ideally clients use 'Acme Team A'\nJSON: { id, name, tier }")
+  .action(async (which: string, _o, cmd: Command) => (await import("./commands/clients/use.ts")).runClientsUse(which, all(cmd)));
 
 const analyze = program
   .command("analyze")
@@ -17,7 +83,7 @@ const analyze = program
   .addHelpText(
     "after",
     `
-Columns (COL) are header names or 1-based column numbers.
+Columns (COL) are header names or 1-based column numbers. Runs locally: no sign-in needed.
 Exit codes: 0 ok, 1 bad options, 2 bad input file.`,
   );
 

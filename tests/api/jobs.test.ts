@@ -272,6 +272,7 @@ describe("jobs", () => {
       expireInSeconds: 900,
       concurrency: 1,
       pollingIntervalSeconds: 2,
+      heartbeatSeconds: 10,
     });
     expect(() => defineJob("Bad Name", async () => null)).toThrow("job name");
   });

@@ -400,6 +400,38 @@ describe("Users RemoveFromAccount", () => {
   });
 });
 
+describe("Users ChangeRole", () => {
+  test("changes the role of the membership of the request's client only; the permissions follow", async () => {
+    const r = await as("acmeAdmin", "POST", "/api/v1/Users(9005)/ChangeRole", { clientId: 1003, body: { roleId: 2 } });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ userId: 9005, clientId: 1003, role: { id: 2, roleName: "User" }, previousRole: { id: 3, roleName: "Viewer" } });
+    const perms = await as("acmeViewer", "GET", "/api/v1/Users/MyPermissions", { clientId: 1003 });
+    expect(perms.body.role, "the new role is effective at once").toEqual({ id: 2, roleName: "User" });
+    const back = await as("acmeAdmin", "POST", "/api/v1/Users(9005)/ChangeRole", { clientId: 1003, body: { roleId: 3 } });
+    expect(back.body.previousRole.id).toBe(2);
+  });
+
+  test("the last Admin cannot be demoted; nobody changes their own role", async () => {
+    const g = await as("staff", "POST", "/api/v1/Users(9006)/ChangeRole", { clientId: 2001, body: { roleId: 2 } });
+    expect(g.status, "Globex has one Admin").toBe(409);
+    expect(g.body.message).toContain("last Admin");
+    const [{ n }] = (await sql()`select count(*)::int as n from user_and_clients where user_id = 9006 and client_id = 2001 and role_id = 1`) as any;
+    expect(n, "the refused change rolled back").toBe(1);
+    const self = await as("acmeAdmin", "POST", "/api/v1/Users(9003)/ChangeRole", { clientId: 1003, body: { roleId: 2 } });
+    expect(self.status).toBe(409);
+    expect(self.body.message).toContain("your own role");
+  });
+
+  test("Users, other tenants and members without a membership here are refused; the body is checked", async () => {
+    expect((await as("acmeUser", "POST", "/api/v1/Users(9005)/ChangeRole", { clientId: 1003, body: { roleId: 1 } })).status).toBe(403);
+    expect((await as("globexAdmin", "POST", "/api/v1/Users(9005)/ChangeRole", { clientId: 1003, body: { roleId: 1 } })).status).toBe(403);
+    expect((await as("globexAdmin", "POST", "/api/v1/Users(9005)/ChangeRole", { clientId: 2001, body: { roleId: 1 } })).status, "not a Globex member").toBe(404);
+    const bad = await as("acmeAdmin", "POST", "/api/v1/Users(9005)/ChangeRole", { clientId: 1003, body: { roleId: 4 } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0].path).toBe("roleId");
+  });
+});
+
 describe("Users SetNames", () => {
   test("sets the names and completes onboarding", async () => {
     await sql()`update users set onboarded_at = null where id = 9005`;

@@ -27,6 +27,12 @@ function templateName(fixtures: boolean): string {
   return `ideally_tmpl_${fixtures ? "fx" : "ref"}_${h.digest("hex").slice(0, 12)}`;
 }
 
+/** Migrations, reference data and (by default) the fixtures, into an empty database. */
+export async function migrateWithFixtures(db: Db, fixtures = true): Promise<void> {
+  await migrate(db);
+  if (fixtures) await db.unsafe(readFileSync(FIXTURES, "utf8")); // our own file, no input
+}
+
 const ready = new Map<string, Promise<void>>();
 
 async function ensureTemplate(admin: postgres.Sql, adminUrl: string, name: string, fixtures: boolean): Promise<void> {
@@ -38,8 +44,7 @@ async function ensureTemplate(admin: postgres.Sql, adminUrl: string, name: strin
   await admin.unsafe(`create database "${building}"`);
   const db = connect(withDb(adminUrl, building), { max: 1 });
   try {
-    await migrate(db);
-    if (fixtures) await db.unsafe(readFileSync(FIXTURES, "utf8"));
+    await migrateWithFixtures(db, fixtures);
   } finally {
     await db.end();
   }

@@ -12,11 +12,11 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-export async function startServerProcess(databaseUrl: string): Promise<ServerProcess> {
+export async function startServerProcess(databaseUrl: string, env: Record<string, string> = {}): Promise<ServerProcess> {
   const port = 21000 + Math.floor(Math.random() * 20000);
   const proc = Bun.spawn(["bun", "run", "api/src/server.ts"], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: "127.0.0.1", LOG_REQUESTS: "0" },
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: "127.0.0.1", LOG_REQUESTS: "0", ...env },
     stdout: "pipe",
     stderr: "pipe",
   });
@@ -31,14 +31,48 @@ export async function startServerProcess(databaseUrl: string): Promise<ServerPro
     if (Date.now() > until || proc.exitCode !== null) throw new Error(`server did not start: ${await new Response(proc.stderr as ReadableStream).text()}`);
     await Bun.sleep(200);
   }
-  return {
-    proc,
-    base,
-    async stop() {
-      proc.kill("SIGTERM");
-      await proc.exited;
-    },
+  return { proc, base, stop: () => stopProcess(proc) };
+}
+
+async function stopProcess(proc: ReturnType<typeof Bun.spawn>): Promise<void> {
+  if (proc.exitCode !== null || proc.signalCode !== null) return;
+  proc.kill("SIGTERM");
+  await proc.exited;
+}
+
+export interface WorkerProcess {
+  proc: ReturnType<typeof Bun.spawn>;
+  /** Everything the worker printed so far. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** `bun run worker` on a test database; resolves once it says it runs the queue. */
+export async function startWorkerProcess(databaseUrl: string, env: Record<string, string> = {}): Promise<WorkerProcess> {
+  const proc = Bun.spawn(["bun", "run", "api/src/worker.ts"], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: databaseUrl, ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  let out = "";
+  const collect = async (stream: ReadableStream<Uint8Array>) => {
+    const reader = stream.getReader();
+    const decoder = new TextDecoder();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      out += decoder.decode(value);
+    }
   };
+  void collect(proc.stdout);
+  void collect(proc.stderr);
+  const until = Date.now() + 60_000;
+  while (!out.includes("running the job queue")) {
+    if (Date.now() > until || proc.exitCode !== null) throw new Error(`worker did not start: ${out}`);
+    await Bun.sleep(100);
+  }
+  return { proc, output: () => out, stop: () => stopProcess(proc) };
 }
 
 export type Message = Record<string, unknown>;
@@ -77,4 +111,32 @@ export async function openSocket(base: string, token: string): Promise<LiveSocke
         waiters.push({ pred, resolve: (m) => (clearTimeout(t), res(m)) });
       }),
   };
+}
+
+// biome-ignore lint: response bodies are read loosely in live tests
+export type LiveResult = { status: number; headers: Headers; body: any };
+
+/** One JSON call to a server process (a token, a clientId header when given, a JSON body). */
+export async function liveCall(base: string, token: string | null, clientId: number | null, method: string, path: string, body?: unknown, opts: { timeoutMs?: number } = {}): Promise<LiveResult> {
+  const headers: Record<string, string> = {};
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (clientId !== null) headers.clientId = String(clientId);
+  if (body !== undefined) headers["content-type"] = "application/json";
+  const signal = opts.timeoutMs ? AbortSignal.timeout(opts.timeoutMs) : undefined;
+  const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    /* not JSON: kept as text */
+  }
+  return { status: res.status, headers: res.headers, body: parsed };
+}
+
+/** Signs a fixture user in (tests/helpers/fixtures.sql: every login's password is Password123!). */
+export async function liveSignIn(base: string, email: string): Promise<string> {
+  const r = await liveCall(base, null, null, "POST", "/auth/Login/PasswordLogin", { email, password: "Password123!" });
+  expect(r.status, `sign-in of ${email}`).toBe(200);
+  return r.body.accessToken as string;
 }

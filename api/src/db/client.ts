@@ -10,10 +10,21 @@ export interface DbOptions {
   onQuery?: (text: string) => void;
 }
 
+/**
+ * Seconds before a connection is tried again after its server went away: doubling from 50 ms, at
+ * most one second, with jitter. postgres.js's default grows as 3^n / 100 up to 20 s over a shared
+ * failure count, so a database back after a few seconds' outage stayed unused for up to 20 s.
+ */
+export const reconnectBackoff = (retries: number): number => (0.5 + Math.random() / 2) * Math.min(0.05 * 2 ** retries, 1);
+
 export function connect(url: string, opts: DbOptions = {}): Db {
   return postgres(url, {
     max: opts.max ?? 10,
     onnotice: () => {},
+    backoff: reconnectBackoff,
+    // A connection attempt that gets no answer (a server starting up or half gone) fails after
+    // 5 s, answered 503, instead of holding the request for postgres.js's default 30 s.
+    connect_timeout: 5,
     // int8 and numeric come back as strings by default; the schema keeps ids int4 and the
     // engine casts aggregates in SQL, so these parsers only guard the rare raw read.
     types: {

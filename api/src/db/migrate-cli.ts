@@ -1,10 +1,10 @@
 // bun run db:migrate — applies pending migrations to DATABASE_URL or the embedded database.
-import { readConfig } from "../config.ts";
+import { readConfigOrExit } from "../config.ts";
 import { connect } from "./client.ts";
 import { migrate } from "./migrate.ts";
 import { openDatabase } from "./open.ts";
 
-const cfg = readConfig();
+const cfg = readConfigOrExit();
 const handle = await openDatabase(cfg);
 const db = connect(handle.url, { max: 1 });
 try {

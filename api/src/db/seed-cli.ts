@@ -1,12 +1,12 @@
 // bun run db:seed — the demo clients and logins, unless they exist already (never in production).
-import { readConfig } from "../config.ts";
+import { readConfigOrExit } from "../config.ts";
 import { connect } from "./client.ts";
 import { migrate } from "./migrate.ts";
 import { openDatabase } from "./open.ts";
 import { demoLoginsText, seedDemo } from "./demo.ts";
 import { bunPasswords } from "../auth/passwords-bun.ts";
 
-const cfg = readConfig();
+const cfg = readConfigOrExit();
 if (cfg.production) {
   console.error("db:seed refuses to run with NODE_ENV=production: demo logins have a published password");
   process.exit(1);

@@ -24,6 +24,8 @@ import { registerPromptRoutes } from "./prompts/prompts.routes.ts";
 import { registerClientAdminRoutes } from "./clients/clients.routes.ts";
 import { registerPowerPointRoutes } from "./results/powerpoint.routes.ts";
 import { registerLoggerRoutes } from "./logger/logger.routes.ts";
+import { registerSummaryRoutes } from "./ai/summaries.routes.ts";
+import { registerChatRoutes } from "./ai/chat.routes.ts";
 
 export function registerDomainRoutes(app: App, deps: AppDeps): void {
   registerUserRoutes(app, deps);
@@ -49,4 +51,6 @@ export function registerDomainRoutes(app: App, deps: AppDeps): void {
   registerClientAdminRoutes(app, deps);
   registerPowerPointRoutes(app, deps);
   registerLoggerRoutes(app, deps);
+  registerSummaryRoutes(app, deps);
+  registerChatRoutes(app, deps);
 }

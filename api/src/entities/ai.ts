@@ -81,6 +81,12 @@ export const aiSets: EntitySetDef[] = [
       error: f.string({ nullable: true, readOnly: true }),
       generatedAt: f.datetime({ nullable: true, readOnly: true }),
       createdByUserId: f.int({ nullable: true, readOnly: true }),
+      trigger: f.string({ readOnly: true, enumValues: ["ResultsReady", "ObjectiveSaved", "Segment", "Requested"], description: "Why it was made: processing end, an objective saved, a segment's GenerateSummaries, or asked for." }),
+      referencesData: f.json({ nullable: true, readOnly: true, filterable: false, description: "The figures the content cites: [{ref, text, value, source}], each recomputable from the results function its source names." }),
+      provider: f.string({ nullable: true, readOnly: true, description: "local or openai" }),
+      model: f.string({ nullable: true, readOnly: true }),
+      usage: f.json({ nullable: true, readOnly: true, filterable: false, description: "Tokens: {promptTokens, completionTokens, totalTokens, estimated?}" }),
+      jobId: f.string({ nullable: true, readOnly: true, description: "The job writing it: Progress, Success and Error on the websocket channel job-{jobId}" }),
       ...stamps,
     },
     nav: {
@@ -208,6 +214,9 @@ export const aiSets: EntitySetDef[] = [
       referencesData: f.json({ nullable: true, readOnly: true, filterable: false }),
       feedback: f.string({ nullable: true, readOnly: true, enumValues: ["Positive", "Negative"] }),
       feedbackComment: f.string({ nullable: true, readOnly: true }),
+      provider: f.string({ nullable: true, readOnly: true, description: "An answer's provider: local or openai" }),
+      model: f.string({ nullable: true, readOnly: true }),
+      usage: f.json({ nullable: true, readOnly: true, filterable: false, description: "An answer's tokens: {promptTokens, completionTokens, totalTokens, estimated?}" }),
       ...stamps,
     },
     nav: {

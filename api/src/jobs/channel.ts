@@ -11,7 +11,7 @@
 // `data: null, truncated: true` (same channel and event name), so the receiver still learns that
 // something happened and can fetch the details.
 import postgres from "postgres";
-import type { Db, Tx } from "../db/client.ts";
+import { reconnectBackoff, type Db, type Tx } from "../db/client.ts";
 
 /** The one PostgreSQL NOTIFY channel all API processes share. */
 export const EVENTS_CHANNEL = "ideally_events";
@@ -36,11 +36,16 @@ export const USER_NOTIFICATION_EVENTS = [
   // Not in SPEC 4: a project shared with an existing account (docs/decisions.md, sharing).
   "ProjectShared",
 ] as const;
+/**
+ * The results chat's answer as it is written (user-{id} of the thread's owner; docs/decisions.md
+ * "AI"): Started, Delta (text pieces in order, `seq` from 0), then Completed or Failed.
+ */
+export const AI_CHAT_EVENTS = ["AiMessageStarted", "AiMessageDelta", "AiMessageCompleted", "AiMessageFailed"] as const;
 export type JobEventName = (typeof JOB_EVENTS)[number];
 /** Events a websocket client broadcasts to its peers on a joined channel (realtime/hub.ts). */
 export type ClientEventName = `client:${string}`;
-export type EventName = JobEventName | (typeof PROJECT_EVENTS)[number] | (typeof USER_NOTIFICATION_EVENTS)[number] | ClientEventName;
-const EVENT_NAMES: ReadonlySet<string> = new Set<string>([...JOB_EVENTS, ...PROJECT_EVENTS, ...USER_NOTIFICATION_EVENTS]);
+export type EventName = JobEventName | (typeof PROJECT_EVENTS)[number] | (typeof USER_NOTIFICATION_EVENTS)[number] | (typeof AI_CHAT_EVENTS)[number] | ClientEventName;
+const EVENT_NAMES: ReadonlySet<string> = new Set<string>([...JOB_EVENTS, ...PROJECT_EVENTS, ...USER_NOTIFICATION_EVENTS, ...AI_CHAT_EVENTS]);
 const CLIENT_EVENT = /^client:[A-Za-z0-9_.-]{1,40}$/;
 const knownEvent = (name: string) => EVENT_NAMES.has(name) || CLIENT_EVENT.test(name);
 
@@ -141,7 +146,7 @@ export async function subscribe(
   onEvent: (ev: ChannelEvent) => void,
   opts: SubscribeOptions = {},
 ): Promise<() => Promise<void>> {
-  const sql = postgres(url, { max: 1, onnotice: () => {}, connection: { application_name: "ideally-events" } });
+  const sql = postgres(url, { max: 1, onnotice: () => {}, backoff: reconnectBackoff, connection: { application_name: "ideally-events" } });
   let sub: postgres.ListenMeta;
   try {
     sub = await sql.listen(

@@ -1,9 +1,25 @@
 // Every job the API runs, registered by server.ts at start-up. Domains add their defineJob()
 // declarations here (fielding, processing, AI, exports) as they arrive.
-import type { AnyJob } from "./workers.ts";
-import { schedulerJob } from "./scheduler.ts";
-import { fieldingTickJob } from "../domains/fielding/fielding.jobs.ts";
+import type { Db } from "../db/client.ts";
+import type { Queue } from "./queue.ts";
+import { registerWorkers, type AnyJob } from "./workers.ts";
+import { scheduleScheduler, schedulerJob } from "./scheduler.ts";
+import { fieldingTickJob, scheduleFieldingTick } from "../domains/fielding/fielding.jobs.ts";
 import { commandJob } from "../domains/commands/commands.jobs.ts";
 import { powerPointJob } from "../domains/results/powerpoint.ts";
+import { summariesJob } from "../domains/ai/summaries.service.ts";
+import { chatJob } from "../domains/ai/chat.service.ts";
 
-export const jobs: readonly AnyJob[] = [schedulerJob, fieldingTickJob, commandJob, powerPointJob];
+export const jobs: readonly AnyJob[] = [schedulerJob, fieldingTickJob, commandJob, powerPointJob, summariesJob, chatJob];
+
+/**
+ * Runs every job's workers in this process and keeps the cluster-wide schedules in place: the API
+ * process does it unless RUN_WORKERS=0, and `bun run worker` (worker.ts) always does.
+ */
+export async function runJobWorkers(queue: Queue, db: Db, publicUrl: string, log: (m: string) => void): Promise<void> {
+  await registerWorkers(queue, db, jobs, { log });
+  // The scheduler: pg-boss enqueues scheduling.start-due every minute (jobs/scheduler.ts).
+  await scheduleScheduler(queue);
+  // Fielding: launches started waves, lets the simulated panel answer, processes closed runs.
+  await scheduleFieldingTick(queue, publicUrl);
+}

@@ -23,6 +23,10 @@ export async function startQueue(url: string, logOrOpts: ((m: string) => void) |
     // Workers of queues created with `notify: true` (all of ours, see workers.ts) wake on pg-boss's
     // own NOTIFY when a job commits, instead of waiting for their next poll.
     useListenNotify: true,
+    // The supervisor fails jobs whose worker stopped heartbeating (a killed process): checking
+    // every 10 s rather than pg-boss's 60 retries them sooner (jobs/workers.ts heartbeatSeconds).
+    superviseIntervalSeconds: 10,
+    monitorIntervalSeconds: 10,
   });
   boss.on("error", (e: unknown) => log(`[jobs] ${(e as Error).message ?? String(e)}`));
   await boss.start();

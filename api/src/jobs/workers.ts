@@ -60,6 +60,12 @@ export interface JobOptions {
   concurrency?: number;
   /** How often idle workers look for due retries (new jobs wake them at once). Default 2. */
   pollingIntervalSeconds?: number;
+  /**
+   * A running job's worker refreshes its claim every half of this; a claim older than this (the
+   * worker process died) is failed and retried by any process's supervisor. Default 10 (pg-boss's
+   * minimum), so a killed worker's job runs again within about 30 s instead of at expiry.
+   */
+  heartbeatSeconds?: number;
 }
 
 export interface JobDef<T extends object, R = unknown> {
@@ -79,6 +85,7 @@ const DEFAULTS: Required<JobOptions> = {
   expireInSeconds: 900,
   concurrency: 1,
   pollingIntervalSeconds: 2,
+  heartbeatSeconds: 10,
 };
 
 /** Results larger than this are left out of Success (the job's output in pg-boss keeps them). */
@@ -107,11 +114,10 @@ export interface RegisterOptions {
 }
 
 /**
- * Creates (or updates) each job's queue with its retry policy and starts its workers. Stop them
- * with `queue.stop({ graceful: true })`, which waits for running handlers.
+ * Creates (or updates) each job's queue with its retry policy. Every process that enqueues needs
+ * the queues to exist, also an API process whose workers are off (RUN_WORKERS=0).
  */
-export async function registerWorkers(queue: Queue, db: Db, jobs: readonly AnyJob[], opts: RegisterOptions = {}): Promise<void> {
-  const log = opts.log ?? console.log;
+export async function ensureQueues(queue: Queue, jobs: readonly AnyJob[]): Promise<void> {
   const names = new Set<string>();
   for (const job of jobs) {
     if (names.has(job.name)) throw new Error(`job ${job.name} is defined twice`);
@@ -124,12 +130,25 @@ export async function registerWorkers(queue: Queue, db: Db, jobs: readonly AnyJo
       retryDelay: o.retryDelay,
       retryBackoff: o.retryBackoff,
       expireInSeconds: o.expireInSeconds,
+      heartbeatSeconds: o.heartbeatSeconds,
       notify: true,
     };
     const retryDelayMax = o.retryBackoff ? o.retryDelayMax : undefined;
     // createQueue keeps an existing queue as it is; updateQueue brings its policy in line with the code.
     await queue.createQueue(job.name, { ...policy, retryDelayMax });
     await queue.updateQueue(job.name, { ...policy, retryDelayMax: retryDelayMax ?? null });
+  }
+}
+
+/**
+ * Creates each job's queue (ensureQueues) and starts its workers. Stop them with
+ * `queue.stop({ graceful: true })`, which waits for running handlers.
+ */
+export async function registerWorkers(queue: Queue, db: Db, jobs: readonly AnyJob[], opts: RegisterOptions = {}): Promise<void> {
+  const log = opts.log ?? console.log;
+  await ensureQueues(queue, jobs);
+  for (const job of jobs) {
+    const o = job.options;
     await queue.work<JobEnvelope<object>, unknown, WorkOptions & { includeMetadata: true }>(
       job.name,
       {

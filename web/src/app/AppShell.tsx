@@ -8,6 +8,8 @@ import { Link, useLocation } from "wouter";
 import { api, unwrap } from "../api/client";
 import { useApi } from "../api/hooks";
 import { cx } from "../components/ui";
+import { ErrorBoundary } from "../components/ErrorView";
+import { moduleOf } from "../lib/history";
 import { APP_VERSION, STORAGE } from "../lib/constants";
 import { betaEnabledAtom, hasPolicy, useBetaEnabled, useMe, usePolicies } from "../state/app";
 import { onRealtime } from "../state/realtime";
@@ -62,7 +64,8 @@ function ClientSwitcher({ client }: { client?: CurrentClient }) {
   const clients = [...(policies?.value ?? [])].sort((a, b) => a.clientName.localeCompare(b.clientName));
   return (
     <Menu as="div" className="relative">
-      <MenuButton className="flex max-w-56 items-center gap-2 rounded-lg px-2.5 py-1.5 text-sm font-medium text-ink-800 ring-1 ring-ink-200 hover:bg-ink-50" aria-label="Switch client">
+      <MenuButton className="flex max-w-56 items-center gap-2 rounded-lg px-2.5 py-1.5 text-sm font-medium text-ink-800 ring-1 ring-ink-200 hover:bg-ink-50">
+        <span className="sr-only">Switch client: </span>
         <span className="truncate">{client?.name ?? "Choose a client"}</span>
         {client ? <span className="text-xs text-ink-500">{client.tier}</span> : null}
         <svg viewBox="0 0 20 20" className="size-4 text-ink-400" fill="currentColor" aria-hidden="true"><path d="M5.2 7.2a.75.75 0 0 1 1.06 0L10 10.94l3.74-3.74a.75.75 0 1 1 1.06 1.06l-4.27 4.27a.75.75 0 0 1-1.06 0L5.2 8.26a.75.75 0 0 1 0-1.06Z" /></svg>
@@ -103,9 +106,10 @@ function NotificationsBell() {
   const unread = data?.unreadCount ?? 0;
   return (
     <Menu as="div" className="relative">
-      <MenuButton className="relative rounded-lg p-2 text-ink-600 hover:bg-ink-100" aria-label={`Notifications${unread ? `, ${unread} unread` : ""}`}>
+      <MenuButton className="relative rounded-lg p-2 text-ink-600 hover:bg-ink-100">
+        <span className="sr-only">{`Notifications${unread ? `, ${unread} unread` : ""}`}</span>
         <Icon d="M6 8a6 6 0 1 1 12 0c0 7 3 8 3 8H3s3-1 3-8Zm4.3 12a2 2 0 0 0 3.4 0" />
-        {unread ? <span className="absolute top-1 right-1 flex size-4 items-center justify-center rounded-full bg-rose-600 text-[10px] font-bold text-white">{unread > 9 ? "9+" : unread}</span> : null}
+        {unread ? <span aria-hidden="true" className="absolute top-1 right-1 flex size-4 items-center justify-center rounded-full bg-rose-600 text-[10px] font-bold text-white">{unread > 9 ? "9+" : unread}</span> : null}
       </MenuButton>
       <MenuItems anchor="bottom end" className="z-40 mt-1 w-80 rounded-xl bg-white p-1 shadow-lg ring-1 ring-ink-200 focus:outline-none">
         <div className="flex items-center justify-between px-3 py-2">
@@ -148,8 +152,9 @@ function AccountMenu() {
   const initials = ((me?.firstName?.[0] ?? "") + (me?.lastName?.[0] ?? "")).toUpperCase() || (me?.email[0] ?? "?").toUpperCase();
   return (
     <Menu as="div" className="relative">
-      <MenuButton className="flex size-9 items-center justify-center rounded-full bg-brand-100 text-sm font-semibold text-brand-800 hover:ring-2 hover:ring-brand-200" aria-label="Account menu">
-        {initials}
+      <MenuButton className="flex size-9 items-center justify-center rounded-full bg-brand-100 text-sm font-semibold text-brand-800 hover:ring-2 hover:ring-brand-200">
+        <span className="sr-only">Account menu</span>
+        <span aria-hidden="true">{initials}</span>
       </MenuButton>
       <MenuItems anchor="bottom end" className="z-40 mt-1 w-64 rounded-xl bg-white p-1 shadow-lg ring-1 ring-ink-200 focus:outline-none">
         <div className="px-3 py-2">
@@ -167,7 +172,7 @@ function AccountMenu() {
           </button>
         </MenuItem>
         <MenuItem>
-          <button type="button" role="menuitemcheckbox" aria-checked={beta} onClick={toggleBeta} className="flex w-full items-center justify-between rounded-lg px-3 py-2 text-left text-sm data-[focus]:bg-ink-100">
+          <button type="button" onClick={toggleBeta} className="flex w-full items-center justify-between rounded-lg px-3 py-2 text-left text-sm data-[focus]:bg-ink-100">
             Beta features <span className={cx("text-xs font-medium", beta ? "text-emerald-700" : "text-ink-500")}>{beta ? "On" : "Off"}</span>
           </button>
         </MenuItem>
@@ -236,7 +241,10 @@ export function AppShell({ clientId, client, children }: { clientId: number | nu
           <AccountMenu />
         </div>
       </header>
-      <main className="mx-auto max-w-7xl px-4 py-6 sm:px-6 lg:px-8">{children}</main>
+      <main className="mx-auto max-w-7xl px-4 py-6 sm:px-6 lg:px-8">
+        {/* Each module has its own error view; moving to another module clears it. */}
+        <ErrorBoundary key={moduleOf(path)}>{children}</ErrorBoundary>
+      </main>
     </div>
   );
 }

@@ -7,7 +7,7 @@ import { ApiError, api } from "../api/client";
 import { useApi } from "../api/hooks";
 import { PageSkeleton } from "../components/ui";
 import { STORAGE } from "../lib/constants";
-import { defaultClientId, storeClientId } from "../state/app";
+import { defaultClientId, storeClientId, tierHome } from "../state/app";
 import { joinClientChannel } from "../state/realtime";
 import { logout } from "../state/session";
 import { AppShell } from "./AppShell";
@@ -19,6 +19,8 @@ const ProjectSurveys = lazy(() => import("../routes/main/ProjectSurveys"));
 const ManageArea = lazy(() => import("../routes/manage/ManageArea"));
 const ResultsArea = lazy(() => import("../routes/results/ResultsArea"));
 const GroupsArea = lazy(() => import("../routes/groups/GroupsArea"));
+const CreateGroup = lazy(() => import("../routes/groups-admin/CreateGroup"));
+const EditGroup = lazy(() => import("../routes/groups-admin/EditGroup"));
 
 export type CurrentClient = { id: number; name: string; tier: string; parentId: number | null; industry: string | null; hubspotCompanies?: unknown[] };
 
@@ -68,7 +70,8 @@ export function ClientArea({ clientId }: { clientId: number }) {
             <Redirect to="/home" replace />
           </Route>
           <Route path="/home">
-            <Home client={client} />
+            {/* Only teams have projects: other tiers land on their management area. */}
+            {client.tier === "Team" ? <Home client={client} /> : <Redirect to={`~${tierHome(client)}`} replace />}
           </Route>
           <Route path="/result/*">
             <ResultToResults />
@@ -91,6 +94,18 @@ export function ClientArea({ clientId }: { clientId: number }) {
           </Route>
           <Route path="/groups/:projectGroupId" nest>
             <GroupsArea clientId={clientId} />
+          </Route>
+          <Route path="/create-group">
+            <Gate policy="IdeallyAdmin" clientId={clientId}>
+              <CreateGroup clientId={clientId} />
+            </Gate>
+          </Route>
+          <Route path="/edit-group/:projectGroupId">
+            {(p) => (
+              <Gate policy="IdeallyAdmin" clientId={clientId}>
+                <EditGroup clientId={clientId} groupId={Number(p.projectGroupId)} />
+              </Gate>
+            )}
           </Route>
           <Route path="/manage-team" nest>
             <Gate policy="TeamAdmin" clientId={clientId}>

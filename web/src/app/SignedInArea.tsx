@@ -11,6 +11,7 @@ import { ClientArea } from "./ClientArea";
 
 const Onboarding = lazy(() => import("../routes/account/Onboarding"));
 const Account = lazy(() => import("../routes/account/Account"));
+const AdminArea = lazy(() => import("../routes/admin/AdminArea"));
 
 /** A policy gate: a disallowed user goes to / (SPEC 2 general behaviour). */
 export function Gate({ policy, clientId, children }: { policy: Policy; clientId: number | null; children: ReactNode }) {
@@ -51,6 +52,11 @@ export default function SignedInArea() {
         <AppShell clientId={storedClientId()}>
           <Account />
         </AppShell>
+      </Route>
+      <Route path="/admin" nest>
+        <Gate policy="IdeallyAdmin" clientId={null}>
+          <AdminArea />
+        </Gate>
       </Route>
       <Route path="/:clientId" nest>
         {(params) =>

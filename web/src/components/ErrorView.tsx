@@ -66,7 +66,10 @@ export class ErrorBoundary extends Component<{ children: ReactNode; fallback?: (
     }
   }
   override render() {
-    if (this.state.error) return this.props.fallback ? this.props.fallback(this.state.error) : <ErrorView error={this.state.error} />;
-    return this.props.children;
+    const error = this.state.error;
+    if (!error) return this.props.children;
+    if (this.props.fallback) return this.props.fallback(error);
+    const status = (error as { status?: unknown }).status;
+    return <ErrorView code={typeof status === "number" && status >= 400 ? status : 500} error={error} />;
   }
 }

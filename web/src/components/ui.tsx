@@ -184,7 +184,8 @@ export function TabLinks({ tabs, active, label }: { tabs: { id: string; label: s
 /** A simple, accessible data table. */
 export function Table({ head, children, caption }: { head: ReactNode[]; children: ReactNode; caption?: string }) {
   return (
-    <div className="overflow-x-auto rounded-xl border border-ink-200 bg-white shadow-sm">
+    // Focusable so a table wider than the screen can be scrolled from the keyboard (axe).
+    <div className="overflow-x-auto rounded-xl border border-ink-200 bg-white shadow-sm" tabIndex={0} {...(caption ? { role: "region", "aria-label": caption } : {})}>
       <table className="min-w-full divide-y divide-ink-100 text-sm">
         {caption ? <caption className="sr-only">{caption}</caption> : null}
         <thead className="bg-ink-50">

@@ -46,7 +46,8 @@ export function storeClientId(id: number) {
 
 /** SPEC 7: the default client is the first client by name. */
 export async function defaultClientId(): Promise<number | null> {
-  const r = await unwrap(api.GET("/api/v1/Clients", { params: { query: { $select: "id", $orderby: "name", $top: 1 } } } as never)) as { value: { id: number }[] };
+  // No client header (an empty one): every client the user reaches, not the URL's.
+  const r = (await unwrap(api.GET("/api/v1/Clients", { params: { query: { $select: "id", $orderby: "name", $top: 1 } }, headers: { clientId: "" } } as never))) as { value: { id: number }[] };
   return r.value[0]?.id ?? null;
 }
 

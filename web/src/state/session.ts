@@ -75,8 +75,12 @@ export async function validToken(): Promise<string | null> {
   return t;
 }
 
+/** Set once this tab has logged out (here or in another tab): nothing more is remembered. */
+let loggedOut = false;
+
 /** Remember where the user was, for after the next sign-in. */
 export function rememberLocation() {
+  if (loggedOut) return;
   const here = location.pathname + location.search;
   if (!here.startsWith("/auth") && !here.startsWith("/invites")) localStorage.setItem(STORAGE.lastVisitedUrl, here);
 }
@@ -109,6 +113,7 @@ export async function logout(): Promise<void> {
   const token = getToken();
   const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
   const q = new URLSearchParams({ eventId: "Logout", url: location.pathname, message: "User logged out" });
+  loggedOut = true;
   await Promise.allSettled([
     fetch(`/Logger?${q}`, { headers, credentials: "include" }),
     fetch("/auth/Login/Logout", { method: "POST", headers, credentials: "include" }),
@@ -123,10 +128,14 @@ export async function logout(): Promise<void> {
 export function syncAcrossTabs() {
   window.addEventListener("storage", (e) => {
     if (e.key !== STORAGE.token && e.key !== null) return;
+    if (!getToken()) loggedOut = true;
     emit();
     const signedIn = !!getToken();
     const onAuth = location.pathname.startsWith("/auth");
-    if (!signedIn && !onAuth) location.assign("/auth/login");
+    if (!signedIn && !onAuth) {
+      loggedOut = true;
+      location.assign("/auth/login");
+    }
     else if (signedIn && onAuth) location.assign(takeLastVisited());
   });
 }

@@ -7,7 +7,7 @@ import type { RequestCtx } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
 import type { JobContext } from "../../jobs/workers.ts";
 import { USER_NOTIFICATION_EVENTS } from "../../jobs/channel.ts";
-import { raise } from "../notifications/notifications.service.ts";
+import { raiseOncePerJob } from "../notifications/notifications.service.ts";
 import { systemCtx } from "../lifecycle/lifecycle.service.ts";
 import { startDueSchedules, toRun } from "../scheduling/scheduling.service.ts";
 import { tick } from "../fielding/fielding.service.ts";
@@ -79,8 +79,9 @@ export async function runCommand(job: JobContext<CommandJob>, deps: RunDeps): Pr
         const i = data.input as CommandInput["TestNotification"];
         const type = i.type ?? "UserAddedToTeam";
         await progress(10, `notifying user ${i.userId}`);
+        // Once per job, however often the job runs (a worker killed after the commit re-runs it).
         const id = await enterTenant(db, systemCtx(), (tx) =>
-          raise(tx, { userId: i.userId, clientId: null, type, title: i.title ?? "Test notification", body: i.body ?? "A test notification sent by staff from the command runner.", data: { test: true } }),
+          raiseOncePerJob(tx, job.jobId, { userId: i.userId, clientId: null, type, title: i.title ?? "Test notification", body: i.body ?? "A test notification sent by staff from the command runner.", data: { test: true } }),
         );
         result = { notificationId: id, userId: i.userId, type };
         break;

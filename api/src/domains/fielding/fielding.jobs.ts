@@ -5,6 +5,7 @@ import { defineJob } from "../../jobs/workers.ts";
 import type { JobEnvelope, Queue } from "../../jobs/queue.ts";
 import { SERVICES_USER_ID } from "../lifecycle/lifecycle.service.ts";
 import { tick, type TickResult } from "./fielding.service.ts";
+import { queueReadySummaries } from "../ai/summaries.service.ts";
 
 export interface FieldingTickInput {
   /** Where respondents reach the product (survey links in notifications). */
@@ -18,6 +19,8 @@ export const fieldingTickJob = defineJob<FieldingTickInput, TickResult>(
   "fielding.tick",
   async ({ db, data, queue, progress }) => {
     const r = await tick(db, data.publicUrl ?? process.env.PUBLIC_URL ?? `http://localhost:${process.env.PORT ?? 3000}`);
+    // Projects whose results just became ready get their AI summaries (whatever processed them).
+    await queueReadySummaries(db, queue);
     await progress(100, `created ${r.created}, launched ${r.launched}, simulated ${r.simulated} completes, processed ${r.processed}`);
     if (r.more) {
       // A singleton key keeps one follow-up tick queued however many ticks overlap.

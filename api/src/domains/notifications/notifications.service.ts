@@ -51,6 +51,17 @@ export async function raise(tx: Db | Tx, n: RaiseInput): Promise<number> {
   return id;
 }
 
+/**
+ * raise() at most once per job: a job run again (its worker died after the commit, before pg-boss
+ * recorded the completion) finds the notification of its earlier run and returns that one. The
+ * advisory lock serialises two deliveries of the same job.
+ */
+export async function raiseOncePerJob(tx: Tx, jobId: string, n: RaiseInput): Promise<number> {
+  await tx`select pg_advisory_xact_lock(hashtextextended(${`notification-job-${jobId}`}, 0))`;
+  const done = await q.idByJob(tx, n.userId, jobId);
+  return done ?? raise(tx, { ...n, data: { ...n.data, jobId } });
+}
+
 /** The person's own transaction: no client (their notifications span clients; migration 0018). */
 function asSelf<T>(db: Db, ctx: RequestCtx, fn: (tx: Tx) => Promise<T>): Promise<T> {
   return enterTenant(db, { ...ctx, clientId: null, descendants: false }, (tx) => fn(tx));

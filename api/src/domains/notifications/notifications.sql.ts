@@ -79,6 +79,12 @@ export async function insert(
   return r!.id;
 }
 
+/** The notification a job already raised (data.jobId), for handlers that must raise it once. */
+export async function idByJob(sql: Sql, userId: number, jobId: string): Promise<number | undefined> {
+  const [r] = await sql<{ id: number }[]>`select id from notifications where user_id = ${userId} and data->>'jobId' = ${jobId} limit 1`;
+  return r?.id;
+}
+
 export async function byId(sql: Sql, id: number): Promise<NotificationRow | undefined> {
   const [r] = await sql<NotificationRow[]>`
     select n.id, n.user_id as "userId", n.client_id as "clientId", n.notification_type_id as "notificationTypeId",

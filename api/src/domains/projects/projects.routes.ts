@@ -179,7 +179,7 @@ export function registerProjectRoutes(app: App, deps: AppDeps): void {
       request: { body: { required: true, content: { "application/json": { schema: S.CreateObjective } } } },
       responses: { 201: ok("The objective", entity("ProjectObjectives")), ...commonErrors, 404: errors[404], 409: errors[409] },
     },
-    async (c) => rawJson(await svc.createObjective(db, reg, c.get("ctx"), body(c)), 201),
+    async (c) => rawJson(await svc.createObjective(db, reg, c.get("ctx"), body(c), deps.queue), 201),
   );
 
   addRoute(

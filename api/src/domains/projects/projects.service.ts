@@ -9,6 +9,8 @@ import type { Registry } from "../../entities/registry.ts";
 import { ApiError, type FieldError } from "../../errors.ts";
 import { assertEditable, dbError, projectForWrite, readEntities, readEntity, unique } from "./common.ts";
 import * as q from "./projects.sql.ts";
+import type { Queue } from "../../jobs/queue.ts";
+import { queueObjectiveSummaries } from "../ai/summaries.service.ts";
 
 /** SPEC 9: the objective every project starts with, and the one DELETE restores. */
 export const DEFAULT_OBJECTIVE = "Summarize the overall performance and highlight any significant audience skews in the results.";
@@ -248,11 +250,14 @@ export async function changeTargets(
 // ---- objectives ----
 
 /** POST ProjectObjectives: saves the objective and makes it the project's active one. */
-export async function createObjective(db: Db, reg: Registry, ctx: RequestCtx, input: { projectId: number; summary: string }): Promise<string> {
+export async function createObjective(db: Db, reg: Registry, ctx: RequestCtx, input: { projectId: number; summary: string }, queue?: Queue): Promise<string> {
   return enterTenant(db, ctx, async (tx) => {
     const p = await projectForWrite(tx, input.projectId);
     const id = await q.insertObjective(tx, p.clientId, p.id, input.summary, ctx.principal.userId).catch(dbError("ProjectObjectives"));
     await q.setActiveObjective(tx, p.id, id);
+    // With results to write about, the summaries under the new objective are queued with it (SPEC 8:
+    // 'Objective saved' ... preparing summaries); before that, processing end writes them.
+    if (queue && p.statusCode >= 800) await queueObjectiveSummaries(queue, tx, ctx, p.id, id);
     return readEntity(tx, reg, ctx, "ProjectObjectives", id);
   });
 }

@@ -12,6 +12,7 @@ import { SMALL_BASE, twoProportionZTest, Z_CRITICAL, type Confidence } from "../
 import { systemCtx } from "../lifecycle/lifecycle.service.ts";
 import { resolveFilter, type ResolvedFilter, type ResponseFilter } from "./filters.ts";
 import * as q from "./results.sql.ts";
+import * as col from "./columnar.ts";
 
 /** SPEC 3: standard answer values 1 Top .. 4 Bottom, shown as High, Average, Neutral, Low. */
 export const VALUE_LABELS: Record<number, string> = { 1: "High", 2: "Average", 3: "Neutral", 4: "Low" };
@@ -24,6 +25,48 @@ async function withProject<T>(db: Db, ctx: RequestCtx, projectId: number, filter
     if (!p) throw new ApiError("NotFound", `No project ${projectId}`);
     return fn(tx, p, await resolveFilter(tx, filters));
   });
+}
+
+/**
+ * The aggregates a request reads: from the project's in-memory columnar copy (columnar.ts) when
+ * the cache is on and the filter fits its bit masks, else the SQL over the responses table
+ * (results.sql.ts). Both give the same rows in the same order.
+ */
+export interface Aggregates {
+  countsByOptionAndWeek(): Promise<q.CountRow[]>;
+  stdQuestionCounts(): Promise<{ testOptionId: number | null; standardQuestionId: number; count: number }[]>;
+  weightSums(): Promise<q.WeightRow[]>;
+  scaleAnswers(standardQuestionIds: number[] | null): Promise<q.ScaleRow[]>;
+  optionAnswers(questionId: number): Promise<{ rows: q.OptionRow[]; bases: { testOptionId: number | null; n: number; sumW: number; sumW2: number }[] }>;
+  demographics(): Promise<{ systemQuestionId: number; optionId: number; n: number; sumW: number }[]>;
+}
+
+export function sqlAggregates(tx: Tx, projectId: number, f: ResolvedFilter): Aggregates {
+  return {
+    countsByOptionAndWeek: () => q.countsByOptionAndWeek(tx, projectId, f),
+    stdQuestionCounts: () => q.stdQuestionCounts(tx, projectId, f),
+    weightSums: () => q.weightSums(tx, projectId, f),
+    scaleAnswers: (ids) => q.scaleAnswers(tx, projectId, f, ids),
+    optionAnswers: (questionId) => q.optionAnswers(tx, projectId, f, questionId),
+    demographics: () => q.demographics(tx, projectId, f),
+  };
+}
+
+export async function columnarAggregates(tx: Tx, p: q.ProjectHead, f: ResolvedFilter): Promise<Aggregates> {
+  const cols = await col.projectColumns(tx, p.id, p.resultsVersion);
+  const sel = await col.select(tx, cols, f);
+  return {
+    countsByOptionAndWeek: async () => col.countsByOptionAndWeek(cols, sel),
+    stdQuestionCounts: async () => col.stdQuestionCounts(cols, sel),
+    weightSums: async () => col.weightSums(cols, sel),
+    scaleAnswers: async (ids) => col.scaleAnswers(cols, sel, ids),
+    optionAnswers: async (questionId) => col.optionAnswers(cols, sel, questionId),
+    demographics: async () => col.demographics(cols, sel),
+  };
+}
+
+function aggregates(tx: Tx, p: q.ProjectHead, f: ResolvedFilter): Promise<Aggregates> | Aggregates {
+  return col.resultsCacheEnabled() && col.fits(f) ? columnarAggregates(tx, p, f) : sqlAggregates(tx, p.id, f);
 }
 
 // ---- counts and weights ----
@@ -40,8 +83,9 @@ export interface ResponsesCountRow {
 
 export async function responsesCount(db: Db, ctx: RequestCtx, projectId: number, filters: ResponseFilter): Promise<{ projectId: number; value: ResponsesCountRow[] }> {
   return withProject(db, ctx, projectId, filters, async (tx, p, f) => {
-    const rows = await q.countsByOptionAndWeek(tx, p.id, f);
-    const std = await q.stdQuestionCounts(tx, p.id, f);
+    const a = await aggregates(tx, p, f);
+    const rows = await a.countsByOptionAndWeek();
+    const std = await a.stdQuestionCounts();
     const out = new Map<number | null, ResponsesCountRow>();
     for (const r of rows) {
       const row = out.get(r.testOptionId) ?? { testOptionId: r.testOptionId, count: 0, weight: 0, stdQuestions: {}, byWeek: {} };
@@ -74,7 +118,7 @@ function kish(count: number, sumW: number, sumW2: number) {
 
 export async function weightSum(db: Db, ctx: RequestCtx, projectId: number, filters: ResponseFilter): Promise<WeightSumResult> {
   return withProject(db, ctx, projectId, filters, async (tx, p, f) => {
-    const rows = await q.weightSums(tx, p.id, f);
+    const rows = await (await aggregates(tx, p, f)).weightSums();
     const count = rows.reduce((a, r) => a + r.count, 0);
     const sumW = rows.reduce((a, r) => a + r.sumW, 0);
     const sumW2 = rows.reduce((a, r) => a + r.sumW2, 0);
@@ -168,7 +212,7 @@ export async function qualResults(
   const confidence = input.confidence ?? 95;
   const data = await withProject(db, ctx, input.projectId, input.filters, async (tx, p, f) => ({
     p,
-    rows: await q.scaleAnswers(tx, p.id, f, input.standardQuestionIds ?? null),
+    rows: await (await aggregates(tx, p, f)).scaleAnswers(input.standardQuestionIds ?? null),
     titles: await q.standardQuestions(tx, null),
     regions: f.regionIds ?? (await q.projectRegions(tx, p.id)),
   }));
@@ -205,7 +249,7 @@ export async function questionResults(db: Db, ctx: RequestCtx, input: { projectI
     const pq = await q.projectQuestion(tx, p.id, input.projectQuestionId);
     if (!pq) throw new ApiError("NotFound", `No question ${input.projectQuestionId} in project ${p.id}`);
     if (pq.questionTypeId === 3) throw new ApiError("BadRequest", "An open question has verbatims, not option results: use TextResponses/Verbatim");
-    const { rows, bases } = await q.optionAnswers(tx, p.id, f, pq.questionId);
+    const { rows, bases } = await (await aggregates(tx, p, f)).optionAnswers(pq.questionId);
     // The 'not sure' option is hidden from standard questions' filters (SPEC 5), not from results.
     return {
       projectId: p.id,
@@ -232,7 +276,7 @@ export async function questionResults(db: Db, ctx: RequestCtx, input: { projectI
 
 export async function demographicsResults(db: Db, ctx: RequestCtx, projectId: number, filters: ResponseFilter) {
   return withProject(db, ctx, projectId, filters, async (tx, p, f) => {
-    const rows = await q.demographics(tx, p.id, f);
+    const rows = await (await aggregates(tx, p, f)).demographics();
     const questions = await q.systemQuestions(tx);
     return {
       projectId: p.id,

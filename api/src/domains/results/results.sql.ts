@@ -12,12 +12,15 @@ export interface ProjectHead {
   productType: string | null;
   categoryId: number | null;
   launchDate: string | null;
+  /** The version of the project's results data (migration 0040); "0" before any response. */
+  resultsVersion: string;
 }
 
 export async function project(tx: Tx, id: number): Promise<ProjectHead | undefined> {
   const [p] = await tx<ProjectHead[]>`
     select id, client_id as "clientId", project_type_id as "projectTypeId", framework_id as "frameworkId", status_code as "statusCode",
-           product_type as "productType", category_id as "categoryId", launch_date::text as "launchDate"
+           product_type as "productType", category_id as "categoryId", launch_date::text as "launchDate",
+           coalesce((select v.version::text from results_versions v where v.project_id = projects.id), '0') as "resultsVersion"
     from projects where id = ${id} and deleted_at is null`;
   return p;
 }

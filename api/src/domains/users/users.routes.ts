@@ -1,5 +1,5 @@
 // Users functions and actions (SPEC 7: Me, CognitoStatus, HmacMe, HasPermission, MyPermissions,
-// MyPolicies, InheritedUserCount; Enable, Disable, RemoveFromAccount, SetNames, SetPassword,
+// MyPolicies, InheritedUserCount; Enable, Disable, RemoveFromAccount, ChangeRole (ours: the members page), SetNames, SetPassword,
 // SuperAdminUserCreate, SuperAdminUserUpdate) and CognitoUsers AdminDelete. Thin: validate, call
 // the service, answer.
 import { z } from "@hono/zod-openapi";
@@ -150,6 +150,10 @@ const UserState = z
   .openapi("UserState");
 
 const name = z.string().trim().min(1).max(100);
+
+const ChangeRoleBody = z
+  .strictObject({ roleId: z.union([z.literal(1), z.literal(2), z.literal(3)]).describe("The new role on the client: 1 Admin, 2 User, 3 Viewer") })
+  .openapi("UserChangeRole");
 
 const SetNamesBody = z.strictObject({ firstName: name, lastName: name }).openapi("UserSetNames");
 
@@ -378,6 +382,33 @@ export function registerUserRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (c) => c.json(await svc.removeFromAccount(db, c.get("ctx"), { userId: keyOf(c) }), 200),
+  );
+
+  addRoute(
+    app,
+    {
+      access: access.admin,
+      method: "post",
+      path: "/api/v1/Users/{key}/ChangeRole",
+      tags,
+      operationId: "Users_ChangeRole",
+      summary: "Change the role of the user's membership of the request's client (members page)",
+      description: "Nobody changes their own role; the client always keeps an enabled Admin reaching it. A role inherited from a client above is changed there.",
+      request: { params: keyParams("Users"), body: jsonBody(ChangeRoleBody) },
+      responses: {
+        200: json(
+          "Changed",
+          z.object({ userId: z.number().int(), clientId: z.number().int(), role: RoleRef, previousRole: RoleRef }).openapi("UserRoleChanged"),
+        ),
+        ...commonErrors,
+        404: errorResponse("The user has no membership of the client"),
+        409: errorResponse("One's own role, or the client would be left without an Admin"),
+      },
+    },
+    async (c) => {
+      const { roleId } = bodyOf<{ roleId: 1 | 2 | 3 }>(c);
+      return c.json(await svc.changeRole(db, c.get("ctx"), { userId: keyOf(c), roleId }), 200);
+    },
   );
 
   addRoute(

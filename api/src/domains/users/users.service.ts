@@ -224,6 +224,29 @@ export async function removeFromAccount(db: Db, ctx: RequestCtx, input: { userId
   });
 }
 
+/**
+ * Changes the role of the user's membership of the request's client (the members page). Nobody
+ * changes their own role, and the client keeps an enabled Admin reaching it, under the same lock
+ * as RemoveFromAccount.
+ */
+export async function changeRole(
+  db: Db,
+  ctx: RequestCtx,
+  input: { userId: number; roleId: 1 | 2 | 3 },
+): Promise<{ userId: number; clientId: number; role: { id: number; roleName: string }; previousRole: { id: number; roleName: string } }> {
+  const clientId = requireClient(ctx);
+  if (input.userId === ctx.principal.userId) throw new ApiError("Conflict", "You cannot change your own role; ask another Admin");
+  return enterTenant(db, ctx, async (tx) => {
+    await q.lockMemberships(tx);
+    const changed = await q.setMembershipRole(tx, input.userId, clientId, input.roleId);
+    if (!changed) throw new ApiError("NotFound", `Users(${input.userId}) has no membership of client ${clientId}`);
+    if (changed.previousRoleId === 1 && input.roleId !== 1 && (await q.adminCount(tx, clientId)) === 0) {
+      throw new ApiError("Conflict", `This is the last Admin of client ${clientId}; make someone else Admin first`);
+    }
+    return { userId: input.userId, clientId, role: roleOf(input.roleId)!, previousRole: roleOf(changed.previousRoleId)! };
+  });
+}
+
 // ---- one's own account ----
 
 export async function setNames(db: Db, ctx: RequestCtx, input: { firstName: string; lastName: string }): Promise<q.UserSummary> {

@@ -225,6 +225,16 @@ export async function deleteMembership(tx: Tx, userId: number, clientId: number)
   return r;
 }
 
+/** Sets the role of the user's membership of one client; the previous role, or undefined when there was none. */
+export async function setMembershipRole(tx: Tx, userId: number, clientId: number, roleId: number): Promise<{ previousRoleId: number } | undefined> {
+  const [r] = await tx<{ previousRoleId: number }[]>`
+    update user_and_clients uc set role_id = ${roleId}, updated_at = now()
+    from (select id, role_id from user_and_clients where user_id = ${userId} and client_id = ${clientId} for update) old
+    where uc.id = old.id
+    returning old.role_id as "previousRoleId"`;
+  return r;
+}
+
 /** Enabled Admins reaching a client (a membership of it or of a client above it). */
 export async function adminCount(tx: Tx, clientId: number): Promise<number> {
   const [r] = await tx<{ n: number }[]>`

@@ -32,6 +32,7 @@ export function CreateProjectDialog({ client, onClose }: { client: CurrentClient
   const [frameworkId, setFrameworkId] = useState<number | null>(null);
   const [name, setName] = useState("");
   const [regionIds, setRegionIds] = useState<number[]>([]);
+  const [sampleSize, setSampleSize] = useState("200");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const fits = useMemo(() => (frameworks?.value ?? []).filter((f) => f.projectTypeId === typeId && f.id !== 3998), [frameworks, typeId]);
@@ -45,7 +46,7 @@ export function CreateProjectDialog({ client, onClose }: { client: CurrentClient
     try {
       const p = (await unwrap(
         api.POST("/api/v1/Projects", {
-          body: { projectName: name.trim(), projectTypeId: typeId as 1, frameworkId: chosenFramework, ...(regionIds.length ? { regionIds } : {}) },
+          body: { projectName: name.trim(), projectTypeId: typeId as 1, frameworkId: chosenFramework, ...(regionIds.length ? { regionIds } : {}), sampleSize: Number(sampleSize) || 200 },
         } as never),
       )) as { id: number };
       onClose();
@@ -108,6 +109,9 @@ export function CreateProjectDialog({ client, onClose }: { client: CurrentClient
           </div>
           <p className="mt-1 text-xs text-ink-500">None chosen: the team's default market. You can change markets and targets in the editor.</p>
         </fieldset>
+        <Field id="sample-size" label="Completes per market" hint="Each wave, in each market. Beyond 200 completes cost 1.5 times as much (boosted sample).">
+          <Input id="sample-size" type="number" min={1} max={100000} value={sampleSize} onChange={(e) => setSampleSize(e.target.value)} required />
+        </Field>
       </form>
     </Modal>
   );

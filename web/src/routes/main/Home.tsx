@@ -97,21 +97,40 @@ export default function Home({ client }: { client: CurrentClient }) {
         </EmptyState>
       ) : (
         <>
-          <Table head={["Project", "Type", "Status", "Markets", "Created"]} caption="Projects">
+          <ul className="space-y-2 sm:hidden" aria-label="Projects">
             {data.value.map((p) => (
-              <tr key={p.id} className="hover:bg-ink-50">
-                <td className="px-4 py-3">
-                  <ProjectLinkTo teamId={client.id} project={p} className="text-left font-medium text-ink-900 hover:text-brand-700 hover:underline">
-                    {p.projectName}
-                  </ProjectLinkTo>
-                </td>
-                <td className="px-4 py-3 text-ink-700">{PROJECT_TYPES[p.projectTypeId]}</td>
-                <td className="px-4 py-3"><Badge tone={STATUS_TONE(p.statusCode)}>{PROJECT_STATUSES[p.statusCode] ?? p.statusCode}</Badge></td>
-                <td className="px-4 py-3 text-ink-700">{p.projectsRegions.map((r) => r.region?.regionName).filter(Boolean).join(", ") || "—"}</td>
-                <td className="px-4 py-3 whitespace-nowrap text-ink-600">{new Date(p.createdAt).toLocaleDateString()}</td>
-              </tr>
+              <li key={p.id} className="rounded-xl border border-ink-200 bg-white p-4 shadow-sm">
+                <ProjectLinkTo teamId={client.id} project={p} className="text-left font-medium text-ink-900 hover:text-brand-700 hover:underline">
+                  {p.projectName}
+                </ProjectLinkTo>
+                <div className="mt-2 flex flex-wrap items-center gap-2 text-xs text-ink-600">
+                  <Badge tone={STATUS_TONE(p.statusCode)}>{PROJECT_STATUSES[p.statusCode] ?? p.statusCode}</Badge>
+                  <span>{PROJECT_TYPES[p.projectTypeId]}</span>
+                  <span>·</span>
+                  <span>{p.projectsRegions.map((r) => r.region?.regionName).filter(Boolean).join(", ") || "—"}</span>
+                  <span>·</span>
+                  <span>{new Date(p.createdAt).toLocaleDateString()}</span>
+                </div>
+              </li>
             ))}
-          </Table>
+          </ul>
+          <div className="hidden sm:block">
+            <Table head={["Project", "Type", "Status", "Markets", "Created"]} caption="Projects">
+              {data.value.map((p) => (
+                <tr key={p.id} className="hover:bg-ink-50">
+                  <td className="px-4 py-3">
+                    <ProjectLinkTo teamId={client.id} project={p} className="text-left font-medium text-ink-900 hover:text-brand-700 hover:underline">
+                      {p.projectName}
+                    </ProjectLinkTo>
+                  </td>
+                  <td className="px-4 py-3 text-ink-700">{PROJECT_TYPES[p.projectTypeId]}</td>
+                  <td className="px-4 py-3"><Badge tone={STATUS_TONE(p.statusCode)}>{PROJECT_STATUSES[p.statusCode] ?? p.statusCode}</Badge></td>
+                  <td className="px-4 py-3 text-ink-700">{p.projectsRegions.map((r) => r.region?.regionName).filter(Boolean).join(", ") || "—"}</td>
+                  <td className="px-4 py-3 whitespace-nowrap text-ink-600">{new Date(p.createdAt).toLocaleDateString()}</td>
+                </tr>
+              ))}
+            </Table>
+          </div>
           {total > PAGE ? (
             <div className="mt-4 flex items-center justify-between text-sm text-ink-600">
               <span>{page * PAGE + 1}–{Math.min(total, (page + 1) * PAGE)} of {total}</span>

@@ -1,26 +1,102 @@
-// projects/{projectId}/{tab?}: the project editor (TeamUser). Status 50 opens the review tab.
-import { useParams } from "wouter";
+// projects/{projectId}/{tab?}: the project editor (TeamUser). A Draft is edited tab by tab (set-up,
+// markets and targets, test options, questions, add-ons, scheduling) above a bar that shows the
+// cost before anything is spent; status 50 opens the review tab; later statuses show the set-up
+// read-only (a super admin's 'view test setup'). Phones go to /common/mobile.
+import { useEffect, type ReactNode } from "react";
+import { Link, Redirect, useLocation, useParams, useSearch } from "wouter";
 import type { CurrentClient } from "../../app/ClientArea";
-import { Badge, PageHeader, PageSkeleton } from "../../components/ui";
+import { Badge, PageHeader, PageSkeleton, TabLinks } from "../../components/ui";
 import { PROJECT_STATUSES, PROJECT_TYPES } from "../../lib/constants";
+import { projectLink } from "../../lib/projectLinks";
 import { STATUS_TONE } from "../../features/projects";
-import { useProject } from "../../features/useProject";
+import { isEditable, useEditorProject, type EditorProject } from "../../features/projects-editor/data";
+import { ProjectActions } from "./editor/ProjectActions";
+import { SubmitBar } from "./editor/SubmitBar";
+import { SetupTab } from "./editor/SetupTab";
+import { MarketsTab } from "./editor/MarketsTab";
+import { TestOptionsTab } from "./editor/TestOptionsTab";
+import { QuestionsTab } from "./editor/QuestionsTab";
+import { AddOnsTab } from "./editor/AddOnsTab";
+import { SchedulingTab } from "./editor/SchedulingTab";
+import { ReviewPage } from "./editor/ReviewPage";
+
+/** Below this width the editor sends to /common/mobile (Tailwind's sm breakpoint). */
+export const EDITOR_MIN_WIDTH = 640;
+
+export const EDITOR_TABS = [
+  { id: "setup", label: "Set-up" },
+  { id: "markets", label: "Markets & targets" },
+  { id: "test-options", label: "Test options" },
+  { id: "questions", label: "Questions" },
+  { id: "add-ons", label: "Add-ons" },
+  { id: "scheduling", label: "Scheduling" },
+] as const;
+
+export type TabProps = { client: CurrentClient; project: EditorProject; editable: boolean };
+
+const TAB_VIEWS: Record<string, (p: TabProps) => ReactNode> = {
+  setup: (p) => <SetupTab {...p} />,
+  markets: (p) => <MarketsTab {...p} />,
+  "test-options": (p) => <TestOptionsTab {...p} />,
+  questions: (p) => <QuestionsTab {...p} />,
+  "add-ons": (p) => <AddOnsTab {...p} />,
+  scheduling: (p) => <SchedulingTab {...p} />,
+};
+
+function usePhoneRedirect() {
+  const [path, navigate] = useLocation();
+  const search = useSearch();
+  useEffect(() => {
+    // ?desktop=1 is the mobile page's 'Open anyway'.
+    if (window.innerWidth < EDITOR_MIN_WIDTH && !new URLSearchParams(search).has("desktop")) {
+      const from = `${location.pathname}?desktop=1`;
+      navigate(`~/common/mobile?from=${encodeURIComponent(from)}`, { replace: true });
+    }
+  }, [path, search, navigate]);
+}
+
+export function ProjectTitle({ project }: { project: EditorProject }) {
+  return (
+    <span className="flex flex-wrap items-center gap-2">
+      <Badge tone={STATUS_TONE(project.statusCode)}>{PROJECT_STATUSES[project.statusCode] ?? project.statusCode}</Badge>
+      <span>
+        {PROJECT_TYPES[project.projectTypeId]} · {project.framework?.title}
+      </span>
+    </span>
+  );
+}
 
 export default function ProjectPage({ client }: { client: CurrentClient }) {
+  usePhoneRedirect();
   const params = useParams<{ projectId: string; tab?: string }>();
-  const { data: project } = useProject(Number(params.projectId));
+  const projectId = Number(params.projectId);
+  const { data: project } = useEditorProject(projectId);
   if (!project) return <PageSkeleton />;
+  const base = `/${client.id}/projects/${project.id}`;
+  if (project.statusCode === 50 && params.tab !== "review") return <Redirect to={`~${base}/review`} replace />;
+  if (params.tab === "review") {
+    if (project.statusCode !== 50) return <Redirect to={`~${base}`} replace />;
+    return <ReviewPage client={client} project={project} />;
+  }
+  const tab = params.tab && TAB_VIEWS[params.tab] ? params.tab : "setup";
+  const editable = isEditable(project);
+  const later = projectLink(client.id, project);
   return (
-    <div data-client={client.id}>
-      <PageHeader
-        title={project.projectName}
-        subtitle={
-          <span className="flex flex-wrap items-center gap-2">
-            <Badge tone={STATUS_TONE(project.statusCode)}>{PROJECT_STATUSES[project.statusCode] ?? project.statusCode}</Badge>
-            <span>{PROJECT_TYPES[project.projectTypeId]} · {project.framework?.title}</span>
-          </span>
-        }
-      />
+    <div className="pb-32">
+      <PageHeader title={project.projectName} subtitle={<ProjectTitle project={project} />} actions={<ProjectActions client={client} project={project} />} />
+      {!editable ? (
+        <p role="note" className="mb-4 rounded-lg bg-sky-50 px-4 py-3 text-sm text-sky-900">
+          {project.statusCode < 200
+            ? "This project has been submitted: its set-up is fixed. Unsubmit it to make changes."
+            : "This project is past set-up; you are looking at its test set-up."}{" "}
+          {project.statusCode >= 200 && later.kind === "navigate" && later.href !== base ? (
+            <Link className="font-medium underline" href={`~${later.href}`}>Go to where it stands</Link>
+          ) : null}
+        </p>
+      ) : null}
+      <TabLinks label="Project set-up" active={tab} tabs={EDITOR_TABS.map((t) => ({ id: t.id, label: t.label, href: `~${base}${t.id === "setup" ? "" : `/${t.id}`}` }))} />
+      {TAB_VIEWS[tab]!({ client, project, editable })}
+      {project.statusCode < 200 ? <SubmitBar client={client} project={project} /> : null}
     </div>
   );
 }

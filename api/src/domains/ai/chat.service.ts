@@ -1,0 +1,154 @@
+// The results chat (SPEC 7 ResultsAiThreads, ResultsAiMessages, SendFeedback): a user's question
+// is stored and answered by a queued job (`ai.chat`), which runs one exchange (provider.ts) with
+// the results tools (tools.ts) on the thread's project under the thread's filters, as the thread's
+// owner (row-level security applies), streams the answer's text as AiMessageDelta events on the
+// owner's channel user-{id}, and stores the answer with the figures it cites, the provider, model,
+// tokens and the whole exchange (prompts, tool calls, results) for DebugConversation.
+import type { Db, Tx } from "../../db/client.ts";
+import { enterTenant } from "../../access/policy.ts";
+import type { RequestCtx } from "../../access/principal.ts";
+import { ApiError } from "../../errors.ts";
+import type { Queue } from "../../jobs/queue.ts";
+import { publish, userChannel } from "../../jobs/channel.ts";
+import { defineJob, enqueueJob, type JobContext } from "../../jobs/workers.ts";
+import type { ResponseFilter } from "../results/filters.ts";
+import { FigureBook, projectContext, type Figure } from "./facts.ts";
+import { CHAT_SYSTEM, chatSystem, promptFor } from "./messages.ts";
+import { runExchange, type ChatMessage, type TranscriptStep, type Usage } from "./provider.ts";
+import { resultsTools } from "./tools.ts";
+import { currentProvider } from "./summaries.service.ts";
+
+/** Earlier turns of a thread a new question is asked with. */
+export const HISTORY_TURNS = 20;
+
+export interface Answer {
+  content: string;
+  /** The figures the answer cites, with their sources. */
+  figures: Figure[];
+  toolCalls: { name: string; arguments: unknown }[];
+  transcript: TranscriptStep[];
+  usage: Usage;
+  provider: string;
+  model: string;
+  promptVersionId: number | null;
+}
+
+/** One answer to a question about a project's results, as `ctx` (whose rights the tools run with). */
+export async function answer(
+  db: Db,
+  ctx: RequestCtx,
+  input: { projectId: number; filters: ResponseFilter; history: { role: "user" | "assistant"; content: string }[]; question: string; onDelta?: (text: string) => void | Promise<void> },
+): Promise<Answer> {
+  const provider = await currentProvider();
+  const pc = await projectContext(db, ctx, input.projectId);
+  const book = new FigureBook();
+  const prompt = await promptFor(db, "Chat", { systemPrompt: CHAT_SYSTEM, template: "" });
+  const messages: ChatMessage[] = [chatSystem(prompt, pc), ...input.history.slice(-HISTORY_TURNS).map((m) => ({ role: m.role, content: m.content })), { role: "user", content: input.question }];
+  const ex = await runExchange(provider, messages, resultsTools(db, ctx, pc, book, input.filters), { onDelta: input.onDelta, model: prompt.model, temperature: prompt.temperature });
+  const cited = new Set([...ex.content.matchAll(/\[(F\d+)\]/g)].map((m) => m[1]));
+  return {
+    content: ex.content,
+    figures: book.figures.filter((f) => cited.has(f.ref)),
+    toolCalls: ex.toolResults.map((t) => ({ name: t.name, arguments: t.arguments })),
+    transcript: ex.transcript,
+    usage: ex.usage,
+    provider: provider.name,
+    model: ex.model,
+    promptVersionId: prompt.promptVersionId,
+  };
+}
+
+/**
+ * Collects text pieces and publishes them at most every `ms` (or when `max` characters wait), so a
+ * model streaming a token at a time does not become a NOTIFY per token.
+ */
+export function deltaPublisher(send: (seq: number, text: string) => Promise<void>, ms = 100, max = 400) {
+  let buf = "";
+  let seq = 0;
+  let last = 0;
+  const flush = async () => {
+    if (!buf) return;
+    const text = buf;
+    buf = "";
+    last = Date.now();
+    await send(seq++, text);
+  };
+  return {
+    async push(text: string) {
+      buf += text;
+      if (buf.length >= max || Date.now() - last >= ms) await flush();
+    },
+    flush,
+  };
+}
+
+export interface ChatJob {
+  messageId: number;
+}
+
+export const chatJob = defineJob<ChatJob>("ai.chat", (job) => runChat(job), { retryLimit: 1, retryDelay: 2, expireInSeconds: 300, concurrency: 2, pollingIntervalSeconds: 1 });
+
+/** POST ResultsAiMessages: stores the user's question in their thread and queues its answer. */
+export async function sendMessage(db: Db, queue: Queue, ctx: RequestCtx, input: { resultsAiThreadId: number; content: string }): Promise<{ id: number; jobId: string }> {
+  return enterTenant(db, ctx, async (tx) => {
+    const [t] = await tx<{ id: number; userId: number }[]>`select id, user_id as "userId" from results_ai_threads where id = ${input.resultsAiThreadId}`;
+    if (!t || t.userId !== ctx.principal.userId) throw new ApiError("NotFound", `No chat ${input.resultsAiThreadId}`);
+    const [m] = await tx<{ id: number }[]>`
+      insert into results_ai_messages (results_ai_thread_id, user_id, role, content, client_id, project_id)
+      values (${t.id}, ${ctx.principal.userId}, 'user', ${input.content}, 0, 0) returning id`;
+    await tx`update results_ai_threads set updated_at = now(), title = coalesce(title, ${input.content.slice(0, 80)}) where id = ${t.id}`;
+    const jobId = await enqueueJob(queue, tx, chatJob, { messageId: m!.id }, { userId: ctx.principal.userId, clientId: ctx.clientId });
+    return { id: m!.id, jobId: jobId! };
+  });
+}
+
+async function ownerCtx(db: Db | Tx, userId: number, clientId: number): Promise<RequestCtx> {
+  const [u] = await db<{ isStaff: boolean; roleId: number }[]>`select is_staff as "isStaff", role_id as "roleId" from users where id = ${userId}`;
+  if (!u) throw new Error(`No user ${userId}`);
+  return { principal: { userId, isStaff: u.isStaff, isSuperAdmin: u.roleId === 3 }, clientId, descendants: false, sessionId: null };
+}
+
+async function runChat(job: JobContext<ChatJob>) {
+  const { db } = job;
+  const [q] = await db<{ id: number; threadId: number; userId: number; clientId: number; projectId: number; content: string; filters: ResponseFilter | null }[]>`
+    select m.id, m.results_ai_thread_id as "threadId", m.user_id as "userId", m.client_id as "clientId", m.project_id as "projectId", m.content, t.filters
+    from results_ai_messages m join results_ai_threads t on t.id = m.results_ai_thread_id where m.id = ${job.data.messageId} and m.role = 'user'`;
+  if (!q) return { skipped: "no such question" };
+  const [done] = await db<{ id: number }[]>`select id from results_ai_messages where reply_to_message_id = ${q.id}`;
+  if (done) return { messageId: done.id, skipped: "answered" };
+  const channel = userChannel(q.userId);
+  const base = { resultsAiThreadId: q.threadId, replyToMessageId: q.id, jobId: job.jobId };
+  const emit = (event: "AiMessageStarted" | "AiMessageDelta" | "AiMessageCompleted" | "AiMessageFailed", data: Record<string, unknown>) =>
+    publish(db, { channel, event, data: { ...base, ...data }, userId: q.userId, clientId: q.clientId }).catch(() => {});
+  await emit("AiMessageStarted", {});
+  const deltas = deltaPublisher((seq, delta) => emit("AiMessageDelta", { seq, delta }));
+  try {
+    const history = await db<{ role: "user" | "assistant"; content: string }[]>`
+      select role, content from (select id, role, content from results_ai_messages where results_ai_thread_id = ${q.threadId} and id < ${q.id} order by id desc limit ${HISTORY_TURNS}) h order by id`;
+    const ctx = await ownerCtx(db, q.userId, q.clientId);
+    const a = await answer(db, ctx, { projectId: q.projectId, filters: q.filters ?? {}, history: [...history], question: q.content, onDelta: (t) => deltas.push(t) });
+    await deltas.flush();
+    const [row] = await db<{ id: number }[]>`
+      insert into results_ai_messages (results_ai_thread_id, user_id, role, content, client_id, project_id, reply_to_message_id, references_data, provider, model, usage, debug)
+      values (${q.threadId}, ${q.userId}, 'assistant', ${a.content.slice(0, 20000) || "(no answer)"}, 0, 0, ${q.id},
+              ${db.json({ figures: a.figures, toolCalls: a.toolCalls } as never)}, ${a.provider}, ${a.model}, ${db.json(a.usage as never)},
+              ${db.json({ promptVersionId: a.promptVersionId, transcript: a.transcript } as never)})
+      on conflict (reply_to_message_id) where reply_to_message_id is not null do nothing
+      returning id`;
+    await emit("AiMessageCompleted", { messageId: row?.id ?? null, content: a.content });
+    return { messageId: row?.id ?? null, usage: a.usage };
+  } catch (e) {
+    await emit("AiMessageFailed", { message: (e as Error).message.slice(0, 300), willRetry: job.attempt <= 1 });
+    throw e;
+  }
+}
+
+/** ResultsAiMessages({key})/SendFeedback: the owner rates an answer. */
+export async function sendFeedback(db: Db, ctx: RequestCtx, id: number, input: { feedback: "Positive" | "Negative"; comment?: string | null }): Promise<void> {
+  await enterTenant(db, ctx, async (tx) => {
+    const [m] = await tx<{ role: string; userId: number }[]>`select role, user_id as "userId" from results_ai_messages where id = ${id}`;
+    if (!m || m.userId !== ctx.principal.userId) throw new ApiError("NotFound", `No message ${id}`);
+    if (m.role !== "assistant") throw new ApiError("BadRequest", "Feedback is on the assistant's answers");
+    await tx`update results_ai_messages set feedback = ${input.feedback}, feedback_comment = ${input.comment ?? null}, updated_at = now() where id = ${id}`;
+  });
+}

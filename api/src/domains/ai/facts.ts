@@ -1,0 +1,325 @@
+// Grounding: the figures an AI text may use, computed by the results functions and nothing else.
+// Every figure gets a reference (F1, F2, ...), its text as it must be written ("62.3%", "n=120",
+// "8.1 points", "$12.50") and its source: the results function, its arguments and the field, so
+// anyone can recompute it (the tests do). Texts cite a figure by writing its text followed by its
+// reference in brackets: "62.3% [F4]". The same facts go to both providers.
+import type { Db } from "../../db/client.ts";
+import { enterTenant } from "../../access/policy.ts";
+import type { RequestCtx } from "../../access/principal.ts";
+import { twoProportionZTest } from "../../analytics/significance.ts";
+import { qualResults, type Measure } from "../results/results.service.ts";
+import { marketReachResults, priceSensitivityResults } from "../results/analysis.service.ts";
+import { verbatimCount, verbatim } from "../results/verbatims.service.ts";
+import type { ResponseFilter } from "../results/filters.ts";
+import { ApiError } from "../../errors.ts";
+
+export type FigureSource =
+  | {
+      fn: "QualResults";
+      filters: ResponseFilter;
+      benchmarkTypeId: number | null;
+      standardQuestionId: number;
+      testOptionId: number | null;
+      field: "top2" | "n" | "vsBenchmark.diff" | "vsBenchmark.top2Percentage" | "vsOthers.diff";
+      otherTestOptionId?: number | null;
+    }
+  /** a − b of two other figures (an audience skew: the group against the rest). */
+  | { fn: "Difference"; a: string; b: string }
+  | { fn: "PriceSensitivityResults"; filters: ResponseFilter; testOptionId: number | null; field: "opp" | "ipp" | "pmc" | "pme" }
+  | { fn: "MarketReachResults"; filters: ResponseFilter; k: number; field: "reach" }
+  /** VerbatimCount with the theme over VerbatimCount without it. */
+  | { fn: "VerbatimCount"; filters: ResponseFilter; projectQuestionId: number; themeId: number; field: "share" };
+
+export interface Figure {
+  ref: string;
+  text: string;
+  value: number;
+  source: FigureSource;
+}
+
+/** The figures of one text, numbered in the order they are added. */
+export class FigureBook {
+  readonly figures: Figure[] = [];
+  add(text: string, value: number, source: FigureSource): Figure {
+    const f = { ref: `F${this.figures.length + 1}`, text, value, source };
+    this.figures.push(f);
+    return f;
+  }
+  get(ref: string): Figure | undefined {
+    return this.figures.find((f) => f.ref === ref);
+  }
+}
+
+export const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+export const points = (x: number) => `${(Math.abs(x) * 100).toFixed(1)} points`;
+export const money = (x: number, symbol: string | null) => `${symbol ?? ""}${x.toFixed(2)}`;
+/** A figure as cited in a text. */
+export const cite = (f: Pick<Figure, "text" | "ref">) => `${f.text} [${f.ref}]`;
+
+/** SPEC 9: the standard questions' order (5, 1, 4, 3, 2, 6, then the rest); the first present is the headline measure. */
+export const MEASURE_ORDER = [5, 1, 4, 3, 2, 6];
+export function orderMeasures<T extends { standardQuestionId: number }>(ms: T[]): T[] {
+  const rank = (id: number) => (MEASURE_ORDER.includes(id) ? MEASURE_ORDER.indexOf(id) : MEASURE_ORDER.length);
+  return [...ms].sort((a, b) => rank(a.standardQuestionId) - rank(b.standardQuestionId) || a.standardQuestionId - b.standardQuestionId);
+}
+
+/** SPEC 9: the default objective of every project. */
+export const DEFAULT_OBJECTIVE = "Summarize the overall performance and highlight any significant audience skews in the results.";
+
+export interface OptionFigures {
+  testOptionId: number | null;
+  name: string;
+  top2: Figure;
+  n: Figure;
+  smallBase: boolean;
+  vsBenchmark: { norm: Figure; diff: Figure; significant: boolean; above: boolean } | null;
+}
+
+export interface MeasureFacts {
+  standardQuestionId: number;
+  title: string;
+  /** Best first. */
+  options: OptionFigures[];
+  /** The leader against the runner-up. */
+  lead: { diff: Figure; significant: boolean } | null;
+}
+
+/** QualResults as figures: per measure, each option's top-2-box, base, and against the benchmark and the runner-up. */
+export function measureFacts(
+  book: FigureBook,
+  measures: { standardQuestionId: number; title: string; results: Measure[] }[],
+  names: Map<number | null, string>,
+  src: { filters: ResponseFilter; benchmarkTypeId: number | null },
+): MeasureFacts[] {
+  return orderMeasures(measures).map((m) => {
+    const base = { fn: "QualResults" as const, filters: src.filters, benchmarkTypeId: src.benchmarkTypeId, standardQuestionId: m.standardQuestionId };
+    const sorted = [...m.results].filter((r) => r.n > 0).sort((a, b) => b.top2 - a.top2 || (a.testOptionId ?? 0) - (b.testOptionId ?? 0));
+    const options = sorted.map((r) => ({
+      testOptionId: r.testOptionId,
+      name: names.get(r.testOptionId) ?? "All respondents",
+      top2: book.add(pct(r.top2), r.top2, { ...base, testOptionId: r.testOptionId, field: "top2" }),
+      n: book.add(`n=${r.n}`, r.n, { ...base, testOptionId: r.testOptionId, field: "n" }),
+      smallBase: r.smallBase,
+      vsBenchmark: r.vsBenchmark
+        ? {
+            norm: book.add(`${r.vsBenchmark.top2Percentage.toFixed(1)}%`, r.vsBenchmark.top2Percentage, { ...base, testOptionId: r.testOptionId, field: "vsBenchmark.top2Percentage" }),
+            diff: book.add(points(r.vsBenchmark.diff), r.vsBenchmark.diff, { ...base, testOptionId: r.testOptionId, field: "vsBenchmark.diff" }),
+            significant: r.vsBenchmark.significant,
+            above: r.vsBenchmark.diff >= 0,
+          }
+        : null,
+    }));
+    let lead: MeasureFacts["lead"] = null;
+    if (sorted.length > 1) {
+      const vs = sorted[0]!.vsOthers.find((o) => o.testOptionId === sorted[1]!.testOptionId)!;
+      lead = { diff: book.add(points(vs.diff), vs.diff, { ...base, testOptionId: sorted[0]!.testOptionId, field: "vsOthers.diff", otherTestOptionId: sorted[1]!.testOptionId }), significant: vs.significant };
+    }
+    return { standardQuestionId: m.standardQuestionId, title: m.title, options, lead };
+  });
+}
+
+export interface ProjectContext {
+  projectId: number;
+  projectName: string;
+  clientId: number;
+  projectTypeId: number;
+  frameworkId: number | null;
+  testOptions: { id: number; name: string }[];
+  measures: { standardQuestionId: number; title: string }[];
+  /** The filterable demographics of the project's markets (SPEC 3's always-shown filters first). */
+  demographics: { systemQuestionId: number; label: string; code: string; options: { id: number; label: string }[] }[];
+  regions: { id: number; name: string }[];
+  /** Open questions (verbatims and themes). */
+  textQuestions: { projectQuestionId: number; text: string }[];
+  objective: string;
+}
+
+/** What a text about a project may refer to: names, measures, demographics, markets (no figures). */
+export async function projectContext(db: Db, ctx: RequestCtx, projectId: number): Promise<ProjectContext> {
+  return enterTenant(db, ctx, async (tx) => {
+    const [p] = await tx<{ id: number; name: string; clientId: number; typeId: number; frameworkId: number | null; objective: string | null }[]>`
+      select p.id, p.project_name as name, p.client_id as "clientId", p.project_type_id as "typeId", p.framework_id as "frameworkId", o.summary as objective
+      from projects p left join project_objectives o on o.id = p.active_project_objective_id where p.id = ${projectId} and p.deleted_at is null`;
+    if (!p) throw new ApiError("NotFound", `No project ${projectId}`);
+    const testOptions = await tx<{ id: number; name: string }[]>`select id, concept_text as name from test_options where project_id = ${p.id} and deleted_at is null order by sort_order, id`;
+    const measures = await tx<{ standardQuestionId: number; title: string }[]>`
+      select distinct s.id as "standardQuestionId", s.title from project_questions pq join standard_questions s on s.id = pq.standard_question_id
+      where pq.project_id = ${p.id} and pq.deleted_at is null and s.is_scaled`;
+    const regions = await tx<{ id: number; name: string }[]>`select r.id, r.region_name as name from projects_regions pr join regions r on r.id = pr.region_id where pr.project_id = ${p.id} order by r.id`;
+    const rows = await tx<{ sqId: number; label: string; code: string; id: number; optLabel: string }[]>`
+      select sq.id as "sqId", sq.question_label as label, sq.question_code as code, o.id, o.answer_label as "optLabel"
+      from system_question sq join system_question_option o on o.system_question_id = sq.id
+      where sq.is_filterable and o.is_visible and (o.region_id is null or o.region_id = any(${regions.map((r) => r.id)}::int[]))
+      order by sq.sort_order, sq.id, o.sort_order, o.id`;
+    const demographics: ProjectContext["demographics"] = [];
+    for (const r of rows) {
+      let d = demographics.find((x) => x.systemQuestionId === r.sqId);
+      if (!d) demographics.push((d = { systemQuestionId: r.sqId, label: r.label, code: r.code, options: [] }));
+      d.options.push({ id: r.id, label: r.optLabel });
+    }
+    const textQuestions = await tx<{ projectQuestionId: number; text: string }[]>`
+      select pq.id as "projectQuestionId", q.question_text as text from project_questions pq join questions q on q.id = pq.question_id
+      where pq.project_id = ${p.id} and pq.deleted_at is null and q.question_type_id = 3 order by pq.question_position_id, pq.sort_order, pq.id`;
+    return {
+      projectId: p.id,
+      projectName: p.name,
+      clientId: p.clientId,
+      projectTypeId: p.typeId,
+      frameworkId: p.frameworkId,
+      testOptions,
+      measures: orderMeasures(measures),
+      demographics,
+      regions,
+      textQuestions,
+      objective: p.objective ?? DEFAULT_OBJECTIVE,
+    };
+  });
+}
+
+export interface SkewFacts {
+  demographic: string;
+  group: string;
+  testOption: string;
+  measure: string;
+  group2: Figure;
+  rest: Figure;
+  diff: Figure;
+  significant: boolean;
+}
+
+export interface SummaryFacts {
+  kind: "summary";
+  projectName: string;
+  objective: string;
+  scope: string | null;
+  benchmarkName: string | null;
+  measures: MeasureFacts[];
+  skews: SkewFacts[];
+  price: { name: string; currency: string | null; opp: Figure | null; ipp: Figure | null; pmc: Figure | null; pme: Figure | null }[];
+  reach: { k: number; items: string[]; reach: Figure } | null;
+  themes: { question: string; name: string; share: Figure; quote: string | null }[];
+}
+
+const SKEW_QUESTIONS = [45, 51]; // gender, age group: the audience splits every summary reads
+
+/**
+ * The facts of a project summary under a filter (a segment's, or none): measures with the
+ * benchmark, audience skews of the headline measure (each group against the rest of the sample,
+ * DOMAIN.md: never against a total that contains it), price points, the best reach set and the top
+ * verbatim themes with a quote.
+ */
+export async function summaryFacts(
+  db: Db,
+  ctx: RequestCtx,
+  pc: ProjectContext,
+  book: FigureBook,
+  opts: { filters: ResponseFilter; scope: string | null; benchmarkTypeId?: number | null },
+): Promise<SummaryFacts> {
+  const filters = opts.filters;
+  const benchmarkTypeId = opts.benchmarkTypeId === undefined ? 1 : opts.benchmarkTypeId;
+  const names = new Map<number | null, string>(pc.testOptions.map((o) => [o.id, o.name]));
+  const qual = await qualResults(db, ctx, { projectId: pc.projectId, filters, benchmarkTypeId }).catch(async (e) => {
+    // A project whose market has no norm yet: the same figures without a benchmark.
+    if (e instanceof ApiError && e.code === "BadRequest") return qualResults(db, ctx, { projectId: pc.projectId, filters });
+    throw e;
+  });
+  const measures = measureFacts(book, qual.measures, names, { filters, benchmarkTypeId: qual.benchmarkTypeId });
+  const benchmarkName = qual.benchmarkTypeId
+    ? ((await enterTenant(db, ctx, (tx) => tx<{ name: string }[]>`select name from benchmark_types where id = ${qual.benchmarkTypeId}`))[0]?.name ?? null)
+    : null;
+
+  const skews: SkewFacts[] = [];
+  const head = measures[0];
+  if (head) {
+    for (const d of pc.demographics.filter((x) => SKEW_QUESTIONS.includes(x.systemQuestionId))) {
+      for (const o of d.options) {
+        const others = d.options.filter((x) => x.id !== o.id).map((x) => x.id);
+        const gf = { ...filters, filterIds: [...(filters.filterIds ?? []), o.id] };
+        const rf = { ...filters, filterIds: [...(filters.filterIds ?? []), ...others] };
+        const [g, r] = await Promise.all([
+          qualResults(db, ctx, { projectId: pc.projectId, filters: gf, standardQuestionIds: [head.standardQuestionId] }),
+          qualResults(db, ctx, { projectId: pc.projectId, filters: rf, standardQuestionIds: [head.standardQuestionId] }),
+        ]);
+        for (const gm of g.measures[0]?.results ?? []) {
+          const rm = r.measures[0]?.results.find((x) => x.testOptionId === gm.testOptionId);
+          if (!rm || gm.smallBase || rm.smallBase) continue;
+          const t = twoProportionZTest({ p: gm.top2, n: gm.nEff }, { p: rm.top2, n: rm.nEff });
+          if (!t.significant) continue;
+          skews.push({
+            demographic: d.label,
+            group: o.label,
+            testOption: names.get(gm.testOptionId) ?? "All respondents",
+            measure: head.title,
+            group2: { ref: "", text: pct(gm.top2), value: gm.top2, source: { fn: "QualResults", filters: gf, benchmarkTypeId: null, standardQuestionId: head.standardQuestionId, testOptionId: gm.testOptionId, field: "top2" } },
+            rest: { ref: "", text: pct(rm.top2), value: rm.top2, source: { fn: "QualResults", filters: rf, benchmarkTypeId: null, standardQuestionId: head.standardQuestionId, testOptionId: gm.testOptionId, field: "top2" } },
+            diff: { ref: "", text: points(gm.top2 - rm.top2), value: gm.top2 - rm.top2, source: { fn: "Difference", a: "", b: "" } },
+            significant: true,
+          });
+        }
+      }
+    }
+    // The three largest significant skews enter the book (and the text).
+    skews.sort((a, b) => Math.abs(b.diff.value) - Math.abs(a.diff.value));
+    skews.splice(3);
+    for (const s of skews) {
+      s.group2 = book.add(s.group2.text, s.group2.value, s.group2.source);
+      s.rest = book.add(s.rest.text, s.rest.value, s.rest.source);
+      s.diff = book.add(s.diff.text, s.diff.value, { fn: "Difference", a: s.group2.ref, b: s.rest.ref });
+    }
+  }
+
+  const price = pc.frameworkId === 1010 ? await priceFacts(db, ctx, pc, book, filters) : [];
+  const reach = pc.frameworkId === 1020 ? await reachFacts(db, ctx, pc, book, filters) : null;
+  const themes = await themeFacts(db, ctx, pc, book, filters);
+  return { kind: "summary", projectName: pc.projectName, objective: pc.objective, scope: opts.scope, benchmarkName, measures, skews, price, reach, themes };
+}
+
+/** Van Westendorp's price points per test option (PriceSensitivityResults). */
+export async function priceFacts(db: Db, ctx: RequestCtx, pc: ProjectContext, book: FigureBook, filters: ResponseFilter): Promise<SummaryFacts["price"]> {
+  const price: SummaryFacts["price"] = [];
+  const ps = await priceSensitivityResults(db, ctx, pc.projectId, filters);
+  for (const r of ps.value.filter((x) => x.n > 0)) {
+    const fig = (field: "opp" | "ipp" | "pmc" | "pme") =>
+      r[field] === null ? null : book.add(money(r[field]!, ps.currencySymbol), r[field]!, { fn: "PriceSensitivityResults", filters, testOptionId: r.testOptionId, field });
+    price.push({ name: r.conceptText ?? "All respondents", currency: ps.currencyCode, opp: fig("opp"), ipp: fig("ipp"), pmc: fig("pmc"), pme: fig("pme") });
+  }
+  return price;
+}
+
+/** The best combination of the largest size (MarketReachResults), or null without a set-up. */
+export async function reachFacts(db: Db, ctx: RequestCtx, pc: ProjectContext, book: FigureBook, filters: ResponseFilter): Promise<SummaryFacts["reach"]> {
+  const mr = await marketReachResults(db, ctx, pc.projectId, filters, { top: 1 }).catch((e) => {
+    if (e instanceof ApiError && (e.code === "NotFound" || e.code === "Conflict")) return null;
+    throw e;
+  });
+  const last = mr?.byK.at(-1);
+  const best = last?.sets[0];
+  return last && best ? { k: last.k, items: best.items, reach: book.add(pct(best.reach), best.reach, { fn: "MarketReachResults", filters, k: last.k, field: "reach" }) } : null;
+}
+
+/** The top three themes of each open question (up to three questions): share of answers and a quote. */
+export async function themeFacts(db: Db, ctx: RequestCtx, pc: ProjectContext, book: FigureBook, filters: ResponseFilter): Promise<SummaryFacts["themes"]> {
+  const themes: SummaryFacts["themes"] = [];
+  for (const tq of pc.textQuestions.slice(0, 3)) {
+    const top = await enterTenant(db, ctx, (tx) =>
+      tx<{ id: number; name: string; n: number }[]>`
+        select th.id, th.name, count(x.id)::int as n from themes th join text_responses_themes x on x.theme_id = th.id
+        where th.project_id = ${pc.projectId} and th.project_question_id = ${tq.projectQuestionId}
+        group by th.id order by n desc, th.id limit 3`,
+    );
+    const total = (await verbatimCount(db, ctx, { projectId: pc.projectId, projectQuestionId: tq.projectQuestionId, filters })).count;
+    if (!total) continue;
+    for (const th of top) {
+      const n = (await verbatimCount(db, ctx, { projectId: pc.projectId, projectQuestionId: tq.projectQuestionId, filters, themeId: th.id })).count;
+      if (!n) continue;
+      const quote = (await verbatim(db, ctx, { projectId: pc.projectId, projectQuestionId: tq.projectQuestionId, filters, themeId: th.id, pageSize: 1 })).value[0];
+      themes.push({
+        question: tq.text,
+        name: th.name,
+        share: book.add(pct(n / total), n / total, { fn: "VerbatimCount", filters, projectQuestionId: tq.projectQuestionId, themeId: th.id, field: "share" }),
+        quote: quote ? (quote.translatedText ?? quote.responseText).slice(0, 200) : null,
+      });
+    }
+  }
+  return themes;
+}

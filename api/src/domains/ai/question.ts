@@ -1,0 +1,88 @@
+// The local provider's reading of a results question ("which concept did best with women under
+// 35?"): which measure, which audience (demographic options, markets), which test options, and
+// whether the best or the worst is asked for. Pure: it matches the words against the project's own
+// names (test options, measures, demographic labels, markets), so it knows what the data knows.
+import type { ProjectContext } from "./facts.ts";
+
+export interface ParsedQuestion {
+  kind: "ranking" | "price" | "reach" | "themes";
+  standardQuestionId: number | null;
+  /** System question options (demographics), as the response filter's filterIds. */
+  filterIds: number[];
+  regionIds: number[];
+  testOptionIds: number[];
+  direction: "best" | "worst";
+  /** What the audience words matched, for the answer's wording. */
+  audience: string[];
+}
+
+/** Words people use for the standard measures (by id), beside their titles. */
+const MEASURE_WORDS: [number, RegExp][] = [
+  [3, /\b(purchase intent|purchase|buy|buying)\b/],
+  [5, /\b(lik(e|ed|ing|ability)|appeal(ing)?)\b/],
+  [1, /\b(desire|desirable|want(ed)?)\b/],
+  [4, /\b(distinct(ive|iveness)?|different|unique|stand out)\b/],
+  [2, /\b(brand fit|fit(s)? the brand)\b/],
+  [24, /\b(believ(e|able|ability)|credib(le|ility))\b/],
+  [23, /\b(consider(ation)?)\b/],
+  [6, /\b(recogni(se|ze|tion))\b/],
+];
+
+const FEMALE = /\b(women|woman|female|females|ladies|girls)\b/;
+const MALE = /\b(men|man|male|males|guys|boys)\b/;
+
+/** "18-24" -> [18, 24], "65+" -> [65, Infinity]; null for labels that are not age bands. */
+export function ageBand(label: string): [number, number] | null {
+  const m = /^(\d+)\s*[-–]\s*(\d+)$/.exec(label.trim());
+  if (m) return [Number(m[1]), Number(m[2])];
+  const p = /^(\d+)\s*\+$/.exec(label.trim());
+  return p ? [Number(p[1]), Number.POSITIVE_INFINITY] : null;
+}
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const mentions = (text: string, name: string) => name.trim().length >= 2 && new RegExp(`(^|[^\\p{L}\\p{N}])${escape(name.toLowerCase())}($|[^\\p{L}\\p{N}])`, "u").test(text);
+
+export function parseQuestion(question: string, pc: ProjectContext): ParsedQuestion {
+  const text = question.toLowerCase().replace(/\s+/g, " ");
+  const kind: ParsedQuestion["kind"] = /\b(price|pricing|pay|cost|expensive|cheap)\b/.test(text)
+    ? "price"
+    : /\b(reach|turf|combination)\b/.test(text)
+      ? "reach"
+      : /\b(say|said|saying|theme|themes|verbatim|verbatims|comment|comments|mention|mentioned|open answers?)\b/.test(text)
+        ? "themes"
+        : "ranking";
+  const has = new Set(pc.measures.map((m) => m.standardQuestionId));
+  let standardQuestionId: number | null = pc.measures.find((m) => mentions(text, m.title))?.standardQuestionId ?? null;
+  if (standardQuestionId === null) standardQuestionId = MEASURE_WORDS.find(([id, re]) => has.has(id) && re.test(text))?.[0] ?? null;
+
+  const filterIds: number[] = [];
+  const audience: string[] = [];
+  for (const d of pc.demographics) {
+    if (d.systemQuestionId === 45) {
+      const f = d.options.find((o) => o.label === "Female");
+      const m = d.options.find((o) => o.label === "Male");
+      if (f && FEMALE.test(text)) (filterIds.push(f.id), audience.push(f.label));
+      if (m && MALE.test(text)) (filterIds.push(m.id), audience.push(m.label));
+      continue;
+    }
+    if (d.systemQuestionId === 51) {
+      const bands = d.options.map((o) => ({ o, band: ageBand(o.label) })).filter((x): x is { o: { id: number; label: string }; band: [number, number] } => x.band !== null);
+      let pick: typeof bands = [];
+      const under = /\b(?:under|below|younger than|less than)\s+(\d{2})\b/.exec(text);
+      const over = /\b(?:over|above|older than|more than)\s+(\d{2})\b|\b(\d{2})\s*(?:\+|and over|and older|or older)/.exec(text);
+      const range = /\b(\d{2})\s*(?:-|–|to)\s*(\d{2})\b/.exec(text);
+      if (under) pick = bands.filter((b) => b.band[1] < Number(under[1]));
+      else if (over) pick = bands.filter((b) => b.band[0] >= Number(over[1] ?? over[2]));
+      else if (range) pick = bands.filter((b) => b.band[0] >= Number(range[1]) && b.band[1] <= Number(range[2]));
+      else if (/\b(young|younger|youth)\b/.test(text)) pick = bands.filter((b) => b.band[1] < 35);
+      else if (/\b(older|seniors?|elderly)\b/.test(text)) pick = bands.filter((b) => b.band[0] >= 55);
+      for (const b of pick) (filterIds.push(b.o.id), audience.push(b.o.label));
+      continue;
+    }
+    for (const o of d.options) if (o.label.length >= 4 && mentions(text, o.label)) (filterIds.push(o.id), audience.push(o.label));
+  }
+  const regionIds = pc.regions.length > 1 ? pc.regions.filter((r) => mentions(text, r.name)).map((r) => r.id) : [];
+  const testOptionIds = pc.testOptions.filter((o) => mentions(text, o.name)).map((o) => o.id);
+  const direction = /\b(worst|lowest|least|weakest|bottom|poorest)\b/.test(text) ? "worst" : "best";
+  return { kind, standardQuestionId, filterIds, regionIds, testOptionIds, direction, audience: [...audience, ...pc.regions.filter((r) => regionIds.includes(r.id)).map((r) => r.name)] };
+}

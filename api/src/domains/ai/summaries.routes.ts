@@ -1,0 +1,102 @@
+// AiProjectSummaries POST and Regenerate, Segments GenerateSummaries (SPEC 7): each queues the
+// `ai.summaries` job and answers at once; the summary rows go Pending -> Running -> Ready | Failed
+// and the job reports Progress / Success / Error on the websocket channel job-{jobId}.
+import { z } from "@hono/zod-openapi";
+import type { App, AppDeps } from "../../app.ts";
+import { access, enterTenant } from "../../access/policy.ts";
+import { addRoute, commonErrors, errors, keyOf, keyParams } from "../../openapi.ts";
+import { ApiError } from "../../errors.ts";
+import { schemasFor } from "../../entities/schemas.ts";
+import { rawJson, readEntity } from "../projects/common.ts";
+import { ResponseFilterSchema } from "../results/filters.ts";
+import * as svc from "./summaries.service.ts";
+
+export const SummariesQueued = z
+  .object({
+    jobId: z.string().describe("Follow it on the websocket channel job-{jobId}: Progress, then Success or Error"),
+    summaryIds: z.array(z.number().int()).describe("The AiProjectSummaries rows being written (status Pending)"),
+  })
+  .openapi("SummariesQueued");
+
+export function registerSummaryRoutes(app: App, deps: AppDeps): void {
+  const { db, registry: reg } = deps;
+  const queueOf = () => {
+    if (!deps.queue) throw new ApiError("ServiceUnavailable", "The job queue is not running");
+    return deps.queue;
+  };
+  const entity = schemasFor(reg, reg.mustGet("AiProjectSummaries")).entity;
+  const one = (description: string) => ({ description, content: { "application/json": { schema: entity } } });
+
+  addRoute(
+    app,
+    {
+      access: access.user,
+      method: "post",
+      path: "/api/v1/AiProjectSummaries",
+      tags: ["AiProjectSummaries"],
+      operationId: "AiProjectSummaries_create",
+      summary: "Ask for a project summary",
+      description:
+        "Queues the summary of a project's results (optionally a segment's, under its saved filters; an objective's; or under given filters). " +
+        "Answers the Pending row with its jobId; it becomes Ready (content citing its figures, referencesData) or Failed.",
+      request: {
+        body: {
+          required: true,
+          content: {
+            "application/json": {
+              schema: z
+                .strictObject({
+                  projectId: z.number().int().positive(),
+                  segmentId: z.number().int().positive().nullable().optional().describe("A saved segment: its filters apply"),
+                  projectObjectiveId: z.number().int().positive().nullable().optional().describe("Write to this objective instead of the active one"),
+                  filters: ResponseFilterSchema.nullable().optional(),
+                })
+                .openapi("AiProjectSummaryRequest"),
+            },
+          },
+        },
+      },
+      responses: { 201: one("The queued summary"), ...commonErrors, 404: errors[404] },
+    },
+    async (c) => {
+      const ctx = c.get("ctx");
+      const r = await svc.requestSummary(db, queueOf(), ctx, c.req.valid("json" as never) as Parameters<typeof svc.requestSummary>[3]);
+      return rawJson(await enterTenant(db, ctx, (tx) => readEntity(tx, reg, ctx, "AiProjectSummaries", r.id)), 201);
+    },
+  );
+
+  addRoute(
+    app,
+    {
+      access: access.user,
+      method: "post",
+      path: "/api/v1/AiProjectSummaries/{key}/Regenerate",
+      tags: ["AiProjectSummaries"],
+      operationId: "AiProjectSummaries_Regenerate",
+      summary: "Write a summary again",
+      description: "The summary goes back to Pending with a new job (the current results, the published prompt). 409 while it is being written.",
+      request: { params: keyParams("AiProjectSummaries") },
+      responses: { 202: { description: "Queued", content: { "application/json": { schema: SummariesQueued } } }, ...commonErrors, 404: errors[404], 409: errors[409] },
+    },
+    async (c) => {
+      const r = await svc.regenerate(db, queueOf(), c.get("ctx"), keyOf(c));
+      return c.json({ jobId: r.jobId, summaryIds: [r.id] }, 202);
+    },
+  );
+
+  addRoute(
+    app,
+    {
+      access: access.user,
+      method: "post",
+      path: "/api/v1/Segments/{key}/GenerateSummaries",
+      tags: ["Segments"],
+      operationId: "Segments_GenerateSummaries",
+      summary: "Summarise a segment",
+      description: "Queues the summary of the segment's project under the segment's saved filters, written to the project's active objective.",
+      request: { params: keyParams("Segments") },
+      responses: { 202: { description: "Queued", content: { "application/json": { schema: SummariesQueued } } }, ...commonErrors, 404: errors[404] },
+    },
+    async (c) => c.json(await svc.generateSegmentSummaries(db, queueOf(), c.get("ctx"), keyOf(c)), 202),
+  );
+}

@@ -1,0 +1,206 @@
+// AiProjectSummaries (SPEC 7): a project's summary written by the AI provider from the computed
+// results (facts.ts), as a queued job (`ai.summaries`): when results are ready (processing end),
+// when an objective is saved (SPEC 8's 'Objective saved' toast: summaries take a few minutes), per
+// segment (Segments GenerateSummaries), on request (POST) and again (Regenerate). A row is Pending
+// when asked for, Running while written, then Ready (content, the figures it cites, provider,
+// model, tokens) or Failed (the error). The job's Progress, Success and Error go to job-{jobId}.
+import type { Db, Tx } from "../../db/client.ts";
+import { enterTenant } from "../../access/policy.ts";
+import type { RequestCtx } from "../../access/principal.ts";
+import { ApiError } from "../../errors.ts";
+import type { Queue } from "../../jobs/queue.ts";
+import { defineJob, enqueueJob, type JobContext } from "../../jobs/workers.ts";
+import { systemCtx } from "../lifecycle/lifecycle.service.ts";
+import type { ResponseFilter } from "../results/filters.ts";
+import { FigureBook, projectContext, summaryFacts } from "./facts.ts";
+import { promptFor, SUMMARY_SYSTEM, SUMMARY_TEMPLATE, summaryMessages } from "./messages.ts";
+import { providerFromEnv, runExchange, type AiProvider } from "./provider.ts";
+
+export type SummaryTrigger = "ResultsReady" | "ObjectiveSaved" | "Segment" | "Requested";
+
+export interface SummariesJob {
+  summaryIds: number[];
+}
+
+/** Provider used by the jobs; tests may set another. */
+let providerOverride: AiProvider | null = null;
+export function useProvider(p: AiProvider | null): void {
+  providerOverride = p;
+}
+export const currentProvider = async (): Promise<AiProvider> => providerOverride ?? providerFromEnv();
+
+export const summariesJob = defineJob<SummariesJob>("ai.summaries", (job) => runSummaries(job), { retryLimit: 2, retryDelay: 10, expireInSeconds: 900 });
+
+export interface NewSummary {
+  clientId: number;
+  projectId: number;
+  segmentId?: number | null;
+  projectObjectiveId?: number | null;
+  filters?: ResponseFilter | null;
+  trigger: SummaryTrigger;
+  createdByUserId: number | null;
+}
+
+/** Inserts Pending summaries and queues their job in the caller's transaction; the job id is on the rows. */
+export async function queueSummaries(queue: Queue, tx: Tx, rows: NewSummary[], origin: { userId: number | null; clientId: number | null }): Promise<{ jobId: string; summaryIds: number[] }> {
+  const ids: number[] = [];
+  for (const r of rows) {
+    const [row] = await tx<{ id: number }[]>`
+      insert into ai_project_summaries (client_id, project_id, summary_type, segment_id, project_objective_id, filters, trigger, created_by_user_id)
+      values (${r.clientId}, ${r.projectId}, 'FullTestSummary', ${r.segmentId ?? null}, ${r.projectObjectiveId ?? null},
+              ${r.filters ? tx.json(r.filters as never) : null}, ${r.trigger}, ${r.createdByUserId})
+      returning id`;
+    ids.push(row!.id);
+  }
+  return { jobId: await requeue(queue, tx, ids, origin), summaryIds: ids };
+}
+
+async function requeue(queue: Queue, tx: Tx, ids: number[], origin: { userId: number | null; clientId: number | null }): Promise<string> {
+  const jobId = await enqueueJob(queue, tx, summariesJob, { summaryIds: ids }, origin);
+  if (!jobId) throw new ApiError("Conflict", "The summaries are already queued");
+  await tx`update ai_project_summaries set job_id = ${jobId}, status = 'Pending', error = null, updated_at = now() where id = any(${ids}::int[])`;
+  return jobId;
+}
+
+/** The project's summary and one per saved segment: what processing end and a new objective ask for. */
+async function projectRows(tx: Tx, projectId: number, trigger: SummaryTrigger, extra: Partial<NewSummary>): Promise<NewSummary[]> {
+  const [p] = await tx<{ clientId: number }[]>`select client_id as "clientId" from projects where id = ${projectId} and deleted_at is null`;
+  if (!p) throw new ApiError("NotFound", `No project ${projectId}`);
+  const segments = await tx<{ id: number; filters: ResponseFilter }[]>`select id, responses_filters as filters from segments where project_id = ${projectId} order by id`;
+  const base = { clientId: p.clientId, projectId, trigger, createdByUserId: null, ...extra };
+  return [base, ...segments.map((s) => ({ ...base, segmentId: s.id, filters: s.filters }))];
+}
+
+/** POST ProjectObjectives saved an objective: the project's summaries under it (in the saving transaction). */
+export async function queueObjectiveSummaries(queue: Queue, tx: Tx, ctx: RequestCtx, projectId: number, objectiveId: number) {
+  return queueSummaries(queue, tx, await projectRows(tx, projectId, "ObjectiveSaved", { projectObjectiveId: objectiveId, createdByUserId: ctx.principal.userId }), { userId: ctx.principal.userId, clientId: ctx.clientId });
+}
+
+/**
+ * Results are ready: every project whose latest ResultsReady (a processed wave) is newer than its
+ * latest summaries of that trigger gets them. Run by the fielding tick after each pass, so whatever
+ * processed the wave (the tick, StartSurveyProcessing, ProcessProjectData), the summaries follow.
+ */
+export async function queueReadySummaries(db: Db, queue: Queue): Promise<number> {
+  const due = await db<{ projectId: number }[]>`
+    select p.id as "projectId" from projects p
+    where p.deleted_at is null and p.status_code >= 800
+      and exists (select 1 from data_events_log e where e.project_id = p.id and e.event = 'ResultsReady'
+                  and e.created_at > coalesce((select max(s.created_at) from ai_project_summaries s where s.project_id = p.id and s.trigger = 'ResultsReady'), '-infinity'))
+    order by p.id`;
+  for (const d of due) {
+    await db.begin(async (tx) => {
+      // One transaction per project, locked, so two ticks never queue the same summaries twice.
+      const [locked] = await tx`select 1 from projects where id = ${d.projectId} for update skip locked`;
+      if (!locked) return;
+      const [again] = await tx`
+        select 1 from data_events_log e where e.project_id = ${d.projectId} and e.event = 'ResultsReady'
+          and e.created_at > coalesce((select max(s.created_at) from ai_project_summaries s where s.project_id = ${d.projectId} and s.trigger = 'ResultsReady'), '-infinity')`;
+      if (!again) return;
+      const rows = await projectRows(tx as unknown as Tx, d.projectId, "ResultsReady", {});
+      await queueSummaries(queue, tx as unknown as Tx, rows, { userId: null, clientId: rows[0]!.clientId });
+    });
+  }
+  return due.length;
+}
+
+/** POST AiProjectSummaries: a summary of the project (optionally a segment's, an objective's, or under filters). */
+export async function requestSummary(db: Db, queue: Queue, ctx: RequestCtx, input: { projectId: number; segmentId?: number | null; projectObjectiveId?: number | null; filters?: ResponseFilter | null }) {
+  return enterTenant(db, ctx, async (tx) => {
+    const [p] = await tx<{ clientId: number }[]>`select client_id as "clientId" from projects where id = ${input.projectId} and deleted_at is null`;
+    if (!p) throw new ApiError("NotFound", `No project ${input.projectId}`);
+    let filters = input.filters ?? null;
+    if (input.segmentId) {
+      const [s] = await tx<{ filters: ResponseFilter }[]>`select responses_filters as filters from segments where id = ${input.segmentId} and project_id = ${input.projectId}`;
+      if (!s) throw new ApiError("NotFound", `No segment ${input.segmentId} in project ${input.projectId}`);
+      filters = s.filters;
+    }
+    if (input.projectObjectiveId) {
+      const [o] = await tx`select 1 from project_objectives where id = ${input.projectObjectiveId} and project_id = ${input.projectId}`;
+      if (!o) throw new ApiError("NotFound", `No objective ${input.projectObjectiveId} in project ${input.projectId}`);
+    }
+    const r = await queueSummaries(queue, tx, [{ clientId: p.clientId, projectId: input.projectId, segmentId: input.segmentId ?? null, projectObjectiveId: input.projectObjectiveId ?? null, filters, trigger: "Requested", createdByUserId: ctx.principal.userId }], { userId: ctx.principal.userId, clientId: ctx.clientId });
+    return { jobId: r.jobId, id: r.summaryIds[0]! };
+  });
+}
+
+/** Segments({key})/GenerateSummaries: the segment's summary under its saved filters. */
+export async function generateSegmentSummaries(db: Db, queue: Queue, ctx: RequestCtx, segmentId: number) {
+  return enterTenant(db, ctx, async (tx) => {
+    const [s] = await tx<{ id: number; clientId: number; projectId: number; filters: ResponseFilter }[]>`
+      select s.id, s.client_id as "clientId", s.project_id as "projectId", s.responses_filters as filters from segments s
+      join projects p on p.id = s.project_id and p.deleted_at is null where s.id = ${segmentId}`;
+    if (!s) throw new ApiError("NotFound", `No segment ${segmentId}`);
+    const [p] = await tx<{ objectiveId: number | null }[]>`select active_project_objective_id as "objectiveId" from projects where id = ${s.projectId}`;
+    return queueSummaries(queue, tx, [{ clientId: s.clientId, projectId: s.projectId, segmentId: s.id, projectObjectiveId: p?.objectiveId ?? null, filters: s.filters, trigger: "Segment", createdByUserId: ctx.principal.userId }], { userId: ctx.principal.userId, clientId: ctx.clientId });
+  });
+}
+
+/** AiProjectSummaries({key})/Regenerate: the same summary written again (Pending, a new job). */
+export async function regenerate(db: Db, queue: Queue, ctx: RequestCtx, id: number) {
+  return enterTenant(db, ctx, async (tx) => {
+    const [s] = await tx<{ id: number; status: string }[]>`select id, status from ai_project_summaries where id = ${id} for update`;
+    if (!s) throw new ApiError("NotFound", `No summary ${id}`);
+    if (s.status === "Pending" || s.status === "Running") throw new ApiError("Conflict", `Summary ${id} is being written already`);
+    return { jobId: await requeue(queue, tx, [id], { userId: ctx.principal.userId, clientId: ctx.clientId }), id };
+  });
+}
+
+interface Row {
+  id: number;
+  projectId: number;
+  segmentId: number | null;
+  segmentName: string | null;
+  objective: string | null;
+  filters: ResponseFilter | null;
+  status: string;
+  jobId: string | null;
+}
+
+/** Writes one summary (idempotent: a Ready row written by this job is left alone). */
+export async function generateSummary(db: Db, provider: AiProvider, id: number, jobId: string | null): Promise<"Ready" | "Skipped"> {
+  const [row] = await db<Row[]>`
+    select s.id, s.project_id as "projectId", s.segment_id as "segmentId", g.name as "segmentName", o.summary as objective, s.filters, s.status, s.job_id as "jobId"
+    from ai_project_summaries s left join segments g on g.id = s.segment_id left join project_objectives o on o.id = s.project_objective_id where s.id = ${id}`;
+  if (!row || (row.status === "Ready" && row.jobId === jobId) || (jobId !== null && row.jobId !== jobId)) return "Skipped"; // deleted, done, or re-queued by a newer job
+  await db`update ai_project_summaries set status = 'Running', updated_at = now() where id = ${id}`;
+  try {
+    const ctx = systemCtx();
+    const pc = await projectContext(db, ctx, row.projectId);
+    if (row.objective) pc.objective = row.objective;
+    const book = new FigureBook();
+    const scope = row.segmentName ? `Segment: ${row.segmentName}` : null;
+    const facts = await summaryFacts(db, ctx, pc, book, { filters: row.filters ?? {}, scope });
+    const prompt = await promptFor(db, "FullTestSummary", { systemPrompt: SUMMARY_SYSTEM, template: SUMMARY_TEMPLATE });
+    const ex = await runExchange(provider, summaryMessages(prompt, facts), {}, { model: prompt.model, temperature: prompt.temperature });
+    const cited = new Set([...ex.content.matchAll(/\[(F\d+)\]/g)].map((m) => m[1]));
+    await db`
+      update ai_project_summaries set status = 'Ready', title = ${scope ?? pc.projectName}, content = ${ex.content}, error = null,
+        references_data = ${db.json(book.figures.filter((f) => cited.has(f.ref)) as never)}, provider = ${provider.name}, model = ${ex.model},
+        usage = ${db.json(ex.usage as never)}, prompt_version_id = ${prompt.promptVersionId}, generated_at = now(), updated_at = now()
+      where id = ${id}`;
+    return "Ready";
+  } catch (e) {
+    await db`update ai_project_summaries set status = 'Failed', error = ${(e as Error).message.slice(0, 500)}, updated_at = now() where id = ${id}`;
+    throw e;
+  }
+}
+
+async function runSummaries(job: JobContext<SummariesJob>) {
+  const provider = await currentProvider();
+  const ids = job.data.summaryIds;
+  let ready = 0;
+  const failed: { id: number; message: string }[] = [];
+  for (const [i, id] of ids.entries()) {
+    await job.progress((i / ids.length) * 100, `Summary ${i + 1} of ${ids.length}`);
+    try {
+      if ((await generateSummary(job.db, provider, id, job.jobId)) === "Ready") ready++;
+    } catch (e) {
+      failed.push({ id, message: (e as Error).message });
+    }
+  }
+  // The job fails (and is retried) when a summary failed; the ones written stay written.
+  if (failed.length) throw new Error(`${failed.length} of ${ids.length} summaries failed: ${failed[0]!.message}`);
+  await job.progress(100, "Summaries ready");
+  return { summaryIds: ids, ready };
+}

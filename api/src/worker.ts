@@ -1,0 +1,51 @@
+// bun run worker: the job workers as a process of their own, beside API processes started with
+// RUN_WORKERS=0. It runs every job of jobs/index.ts on the queue in DATABASE_URL's database; jobs
+// publish their events through NOTIFY, so the API processes' websockets still see them. Run as many
+// as the work needs: pg-boss hands each job to one worker (SKIP LOCKED), and a worker that dies
+// mid-job loses its heartbeat, so the job is failed and retried elsewhere (jobs/workers.ts).
+import { readConfigOrExit } from "./config.ts";
+import { connect } from "./db/client.ts";
+import { migrationFiles } from "./db/migrate.ts";
+import { startQueue } from "./jobs/queue.ts";
+import { runJobWorkers } from "./jobs/index.ts";
+
+const cfg = readConfigOrExit();
+const log = (m: string) => console.log(m);
+if (!cfg.databaseUrl) {
+  // The embedded database belongs to the one process that started it.
+  console.error("DATABASE_URL must be set for `bun run worker` (the embedded database lives inside `bun run start`)");
+  process.exit(1);
+}
+const db = connect(cfg.databaseUrl, { max: 5 });
+
+// The API process migrates; a worker of an older or newer build than the schema waits or stops.
+const shipped = migrationFiles().map((f) => f.name);
+for (let waited = 0; ; waited += 2) {
+  const applied = new Set(
+    (await db<{ name: string }[]>`select name from schema_migrations`.catch(() => [] as { name: string }[])).map((r) => r.name),
+  );
+  if (shipped.every((n) => applied.has(n))) break;
+  if (waited >= 120) {
+    console.error("worker: the database lacks this build's migrations after 120 s; run `bun run db:migrate`");
+    process.exit(1);
+  }
+  if (waited === 0) log("worker: waiting for the database's migrations (`bun run db:migrate` or an API start applies them)");
+  await Bun.sleep(2000);
+}
+
+const queue = await startQueue(cfg.databaseUrl, { log });
+await runJobWorkers(queue, db, cfg.publicUrl, log);
+log(`worker ${process.pid} running the job queue`);
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  log(`${signal}: worker stopping (running jobs finish first, up to 10 s)`);
+  await queue.stop({ graceful: true, timeout: 10_000 }).catch((e: Error) => log(`[jobs] stop: ${e.message}`));
+  await db.end({ timeout: 5 });
+  log("worker stopped");
+  process.exit(0);
+}
+process.on("SIGINT", () => void shutdown("SIGINT"));
+process.on("SIGTERM", () => void shutdown("SIGTERM"));

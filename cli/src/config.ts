@@ -1,0 +1,66 @@
+// Where the CLI keeps its session: one JSON file in the user's config directory
+// ($XDG_CONFIG_HOME/ideally/config.json, else ~/.config/ideally/config.json), written with mode
+// 0600 in a 0700 folder because it holds the access token and the refresh-token cookie.
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
+
+export interface Session {
+  /** The API's base URL (no trailing slash). */
+  api: string;
+  email: string;
+  userId: number;
+  accessToken: string;
+  /** The access token's expiry (ms since epoch), read from its exp claim. */
+  expiresAt: number;
+  /** The `ideally_refresh` cookie value PasswordLogin and Refresh set (single use, rotated). */
+  refreshToken: string | null;
+  /** The client chosen with `clients use`; sent as the clientId header. */
+  clientId: number | null;
+}
+
+export interface Config {
+  /** The API used when neither --api nor IDEALLY_API_URL is given, and no session names one. */
+  api?: string;
+  session?: Session;
+}
+
+export const DEFAULT_API = "http://localhost:3000";
+
+export function configPath(env: NodeJS.ProcessEnv = process.env): string {
+  const base = env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME.startsWith("/") ? env.XDG_CONFIG_HOME : join(homedir(), ".config");
+  return join(base, "ideally", "config.json");
+}
+
+export function readConfig(path = configPath()): Config {
+  if (!existsSync(path)) return {};
+  try {
+    return JSON.parse(readFileSync(path, "utf8")) as Config;
+  } catch {
+    // A damaged file is treated as signed out; the next login rewrites it.
+    return {};
+  }
+}
+
+export function writeConfig(cfg: Config, path = configPath()): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  // Write then rename, so a crash never leaves half a file; the mode is set before the token lands.
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(cfg, null, 2)}\n`, { mode: 0o600 });
+  chmodSync(tmp, 0o600);
+  renameSync(tmp, path);
+}
+
+export function clearSession(path = configPath()): void {
+  const cfg = readConfig(path);
+  if (!cfg.session) return;
+  delete cfg.session;
+  if (Object.keys(cfg).length === 0) rmSync(path, { force: true });
+  else writeConfig(cfg, path);
+}
+
+/** --api, then IDEALLY_API_URL, then the session's, then the config's, then localhost:3000. */
+export function apiBase(flag: string | undefined, cfg: Config = readConfig()): string {
+  const v = flag ?? process.env.IDEALLY_API_URL ?? cfg.session?.api ?? cfg.api ?? DEFAULT_API;
+  return v.replace(/\/+$/, "");
+}

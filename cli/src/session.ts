@@ -1,0 +1,159 @@
+// The signed-in API client for commands: the typed contract client (contracts/client.ts) with the
+// session's bearer token and clientId, refreshed automatically (in the last 10 minutes of the
+// access token's life, SPEC 9, and once more on a 401), and one way to turn an API answer into data
+// or a one-line error with the right exit code.
+import { createApiClient, type ApiClient } from "../../contracts/client.ts";
+import { apiBase, clearSession, readConfig, writeConfig, type Config, type Session } from "./config.ts";
+import { apiError, authError, usageError } from "./errors.ts";
+
+/** SPEC 9: a token within 10 minutes of expiry is refreshed first. */
+export const NEAR_EXPIRY_MS = 10 * 60 * 1000;
+export const REFRESH_COOKIE = "ideally_refresh";
+
+export interface GlobalOptions {
+  api?: string;
+  client?: string;
+  json?: boolean;
+}
+
+export interface Api {
+  client: ApiClient;
+  base: string;
+  session: Session;
+  /** The client the commands act for: --client, else the one chosen with `clients use`. */
+  clientId: number | null;
+  /** A fresh access token (refreshing first when near expiry): for the websocket. */
+  token(): Promise<string>;
+}
+
+/** The exp claim of a JWT, in ms. */
+export function tokenExpiry(jwt: string): number {
+  try {
+    const payload = JSON.parse(Buffer.from(jwt.split(".")[1], "base64url").toString("utf8")) as { exp?: number };
+    return typeof payload.exp === "number" ? payload.exp * 1000 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** The refresh token from a response's Set-Cookie headers, if it set one. */
+export function refreshCookie(res: Response): string | null {
+  for (const c of res.headers.getSetCookie()) {
+    const m = new RegExp(`^${REFRESH_COOKIE}=([^;]*)`).exec(c);
+    if (m && m[1] !== "") return decodeURIComponent(m[1]);
+  }
+  return null;
+}
+
+type Answer<T> = { data?: T; error?: unknown; response: Response };
+
+/** What the API said, in one line: its message, the failing fields, the status. */
+export function describeError(error: unknown, res: Response): string {
+  const e = (error && typeof error === "object" ? error : {}) as { message?: string; typename?: string; errors?: { path: string; message: string }[] };
+  const msg = e.message ?? (typeof error === "string" && error ? error : res.statusText || "request failed");
+  const fields = e.errors?.length ? `: ${e.errors.map((f) => `${f.path || "(body)"} ${f.message}`).join("; ")}` : "";
+  return `${msg}${fields} (HTTP ${res.status}${e.typename ? ` ${e.typename}` : ""})`;
+}
+
+/** The data of a successful answer, else a CliError: 401 is an auth error (3), others API errors (2). */
+export function ok<T>(r: Answer<T>, what: string): T {
+  if (r.error !== undefined || !r.response.ok) {
+    if (r.response.status === 401) throw authError(`${what}: not signed in or the session has ended; run \`ideally login\``);
+    throw apiError(`${what}: ${describeError(r.error, r.response)}`);
+  }
+  return r.data as T;
+}
+
+/** fetch, with a network failure as a one-line API error naming the server. */
+function reach(base: string): typeof fetch {
+  const f = async (input: RequestInfo | URL, init?: RequestInit) => {
+    try {
+      return await fetch(input, init);
+    } catch (e) {
+      throw apiError(`cannot reach the API at ${base}: ${(e as Error).message}`);
+    }
+  };
+  return f as typeof fetch;
+}
+
+/** An anonymous client (login, login methods). */
+export function anonymousClient(base: string): ApiClient {
+  return createApiClient({ baseUrl: base, fetch: reach(base) });
+}
+
+/** Stores a new session (after login or refresh). */
+export function saveSession(s: Session, cfg: Config = readConfig()): void {
+  writeConfig({ ...cfg, session: s });
+}
+
+async function refresh(s: Session): Promise<Session> {
+  if (!s.refreshToken) {
+    clearSession();
+    throw authError("the session has expired and cannot be refreshed; run `ideally login`");
+  }
+  const anon = anonymousClient(s.api);
+  const r = await anon.POST("/auth/Login/Refresh", { headers: { cookie: `${REFRESH_COOKIE}=${encodeURIComponent(s.refreshToken)}` } });
+  if (!r.response.ok || !r.data) {
+    if (r.response.status === 422 || r.response.status === 401) {
+      clearSession();
+      throw authError("the session has ended; run `ideally login`");
+    }
+    throw apiError(`refreshing the session: ${describeError(r.error, r.response)}`);
+  }
+  const next: Session = {
+    ...s,
+    accessToken: r.data.accessToken,
+    expiresAt: tokenExpiry(r.data.accessToken),
+    refreshToken: refreshCookie(r.response) ?? s.refreshToken,
+  };
+  saveSession(next);
+  return next;
+}
+
+/**
+ * The signed-in client, or exit 3 when there is no session. `tenant: false` sends no clientId (the
+ * list of every client the account reaches, staff calls that are not a tenant's).
+ */
+export function signedIn(o: GlobalOptions, opts: { tenant?: boolean } = {}): Api {
+  const cfg = readConfig();
+  let s = cfg.session;
+  if (!s) throw authError("not signed in; run `ideally login`");
+  const base = apiBase(o.api, cfg);
+  if (base !== s.api) throw authError(`signed in to ${s.api}, not ${base}; run \`ideally login --api ${base}\``);
+  let clientId = s.clientId;
+  if (o.client !== undefined) {
+    if (!/^\d{1,9}$/.test(o.client)) throw authError(`--client: expected a client id, got '${o.client}'`);
+    clientId = Number(o.client);
+  }
+  const token = async () => {
+    if (s!.expiresAt - Date.now() < NEAR_EXPIRY_MS) s = await refresh(s!);
+    return s!.accessToken;
+  };
+  const net = reach(base);
+  // openapi-fetch hands fetch a Request; on a 401 the token is refreshed once and the request
+  // (cloned before the first try, so its body can be sent again) retried.
+  const retrying = (async (input: Request) => {
+    const again = input.clone();
+    const res = await net(input);
+    if (res.status !== 401 || !s!.refreshToken) return res;
+    s = await refresh(s!);
+    again.headers.set("Authorization", `Bearer ${s.accessToken}`);
+    return net(again);
+  }) as unknown as typeof fetch;
+  const client = createApiClient({ baseUrl: base, fetch: retrying, getToken: token, getClientId: () => (opts.tenant === false ? null : clientId) });
+  return {
+    client,
+    base,
+    get session() {
+      return s!;
+    },
+    clientId,
+    token,
+  };
+}
+
+/** The client id a command needs (a project's team, credits), or a usage-style auth error. */
+export function needClient(api: Api): number {
+  if (api.clientId == null) throw usageError("no client chosen; run `ideally clients use ID` or pass --client ID");
+  return api.clientId;
+}

@@ -1,0 +1,219 @@
+// The results chat with the local provider on the fielded demo projects: questions generated from
+// each project's own data (its measures, demographics and markets) over different filters,
+// measures, directions and projects; each answer names the test option the results functions rank
+// first (or last) under the matching filter, and every figure it cites equals what they answer.
+// Also: threads (create, rename), the answer streamed as events on the owner's channel, feedback,
+// and who may write where.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { aiWorld, type AiWorld } from "../helpers/ai.ts";
+import { expectGrounded } from "../helpers/grounding.ts";
+import { chatJob } from "../../api/src/domains/ai/chat.service.ts";
+import { useProvider } from "../../api/src/domains/ai/summaries.service.ts";
+import { LocalProvider } from "../../api/src/domains/ai/local.ts";
+import { projectContext, type Figure, type ProjectContext } from "../../api/src/domains/ai/facts.ts";
+import { qualResults, demographicsResults } from "../../api/src/domains/results/results.service.ts";
+import type { ResponseFilter } from "../../api/src/domains/results/filters.ts";
+import { subscribe, type ChannelEvent } from "../../api/src/jobs/channel.ts";
+import type { RequestCtx } from "../../api/src/access/principal.ts";
+
+let w: AiWorld;
+const USER = "user@acme.test";
+const GLOBEX = "admin@globex.test";
+let clients: Record<string, number>;
+const events: ChannelEvent[] = [];
+let unsubscribe: () => Promise<void>;
+
+beforeAll(async () => {
+  useProvider(new LocalProvider());
+  w = await aiWorld([chatJob]);
+  const rows = await w.tdb.db<{ name: string; id: number }[]>`select name, id from clients where name in ('Acme Team A', 'Globex')`;
+  clients = Object.fromEntries(rows.map((r) => [r.name, r.id]));
+  unsubscribe = await subscribe(w.tdb.url, (ev) => void events.push(ev));
+}, 240_000);
+afterAll(async () => {
+  useProvider(null);
+  await unsubscribe();
+  await w.stop();
+});
+
+async function projectNamed(name: string): Promise<number> {
+  const [p] = await w.tdb.db<{ id: number }[]>`select id from projects where project_name = ${name}`;
+  return p!.id;
+}
+
+interface AnswerRow {
+  id: number;
+  content: string;
+  referencesData: { figures: Figure[]; toolCalls: { name: string; arguments: { filterIds?: number[]; regionIds?: number[]; standardQuestionId?: number | null } }[] };
+  provider: string;
+  usage: { totalTokens: number };
+  debug: { transcript: { kind: string }[] };
+}
+
+async function answerTo(messageId: number): Promise<AnswerRow> {
+  for (let i = 0; i < 300; i++) {
+    const [r] = await w.tdb.db<AnswerRow[]>`
+      select id, content, references_data as "referencesData", provider, usage, debug from results_ai_messages where reply_to_message_id = ${messageId}`;
+    if (r) return r;
+    await Bun.sleep(100);
+  }
+  throw new Error(`no answer to message ${messageId}`);
+}
+
+async function ask(email: string, clientId: number, projectId: number, question: string): Promise<{ messageId: number; threadId: number; answer: AnswerRow }> {
+  const t = await w.call(email, clientId, "POST", "/api/v1/ResultsAiThreads", { projectId });
+  expect(t.status, JSON.stringify(t.body)).toBe(201);
+  const m = await w.call(email, clientId, "POST", "/api/v1/ResultsAiMessages", { resultsAiThreadId: t.body.id, content: question });
+  expect(m.status, JSON.stringify(m.body)).toBe(201);
+  expect(m.body.role).toBe("user");
+  return { messageId: m.body.id, threadId: t.body.id, answer: await answerTo(m.body.id) };
+}
+
+const labelsOf = (pc: ProjectContext) => [
+  pc.projectName,
+  ...pc.testOptions.map((o) => o.name),
+  ...pc.measures.map((m) => m.title),
+  ...pc.demographics.flatMap((d) => [d.label, ...d.options.map((o) => o.label)]),
+  ...pc.regions.map((r) => r.name),
+];
+const optionIds = (pc: ProjectContext, sq: number, labels: string[]) =>
+  pc.demographics.filter((d) => d.systemQuestionId === sq).flatMap((d) => d.options.filter((o) => labels.includes(o.label)).map((o) => o.id));
+
+interface Case {
+  project: string;
+  email: string;
+  client: string;
+  /** Builds the question from the project's data, with the filter and measure it must be answered under. */
+  make(pc: ProjectContext, ctx: RequestCtx): Promise<{ question: string; filters: ResponseFilter; standardQuestionId: number; direction: "best" | "worst" }>;
+}
+
+const CASES: Case[] = [
+  {
+    project: "Plant-based snacks idea screen",
+    email: USER,
+    client: "Acme Team A",
+    async make(pc) {
+      return { question: "Which concept did best with women under 35?", filters: { filterIds: [...optionIds(pc, 45, ["Female"]), ...optionIds(pc, 51, ["18-24", "25-34"])] }, standardQuestionId: pc.measures[0]!.standardQuestionId, direction: "best" };
+    },
+  },
+  {
+    project: "Plant-based snacks idea screen",
+    email: USER,
+    client: "Acme Team A",
+    async make(pc) {
+      const m = pc.measures.find((x) => x.standardQuestionId === 3)!;
+      return { question: "Which concept had the highest purchase intent among men?", filters: { filterIds: optionIds(pc, 45, ["Male"]) }, standardQuestionId: m.standardQuestionId, direction: "best" };
+    },
+  },
+  {
+    project: "Plant-based snacks idea screen",
+    email: USER,
+    client: "Acme Team A",
+    async make(pc) {
+      const m = pc.measures[2]!;
+      const market = pc.regions.find((r) => r.id === 2)!;
+      return { question: `Which concept did best on ${m.title.toLowerCase()} in ${market.name}?`, filters: { regionIds: [market.id] }, standardQuestionId: m.standardQuestionId, direction: "best" };
+    },
+  },
+  {
+    project: "Protein bar pricing",
+    email: USER,
+    client: "Acme Team A",
+    async make(pc) {
+      const m = pc.measures[1]!;
+      return { question: `Which concept did worst on ${m.title} among people over 55?`, filters: { filterIds: optionIds(pc, 51, ["55-64", "65+"]) }, standardQuestionId: m.standardQuestionId, direction: "worst" };
+    },
+  },
+  {
+    project: "Brand message tracker",
+    email: USER,
+    client: "Acme Team A",
+    async make(pc) {
+      const m = pc.measures.at(-1)!;
+      return { question: `Which message scored best on ${m.title.toLowerCase()} with people aged 25-34?`, filters: { filterIds: optionIds(pc, 51, ["25-34"]) }, standardQuestionId: m.standardQuestionId, direction: "best" };
+    },
+  },
+  {
+    project: "Unlimited mobile plan concepts",
+    email: GLOBEX,
+    client: "Globex",
+    async make(pc, ctx) {
+      // The region of the market with the most respondents, as the data has it.
+      const demo = await demographicsResults(w.tdb.db, ctx, pc.projectId, {});
+      const region = demo.questions.find((q) => q.systemQuestionId === 42)!.options.sort((a, b) => b.count - a.count)[0]!;
+      const m = pc.measures[0]!;
+      return { question: `Which plan did best on ${m.title} in the ${region.answerLabel} region?`, filters: { filterIds: [region.systemQuestionOptionId] }, standardQuestionId: m.standardQuestionId, direction: "best" };
+    },
+  },
+];
+
+test("questions generated from the data are answered with the right test option and grounded figures", async () => {
+  const seen = { projects: new Set<number>(), measures: new Set<number>(), filters: new Set<string>() };
+  for (const c of CASES) {
+    const projectId = await projectNamed(c.project);
+    const ctx = await w.ctxOf(c.email, clients[c.client]!);
+    const pc = await projectContext(w.tdb.db, ctx, projectId);
+    const k = await c.make(pc, ctx);
+    const { answer } = await ask(c.email, clients[c.client]!, projectId, k.question);
+    if (process.env.SHOW_ANSWERS) console.log(`Q: ${k.question}\nA: ${answer.content}\n`);
+    // What the results functions say under that filter.
+    const q = await qualResults(w.tdb.db, ctx, { projectId, filters: k.filters, standardQuestionIds: [k.standardQuestionId] });
+    const ranked = q.measures[0]!.results.filter((r) => r.n > 0).sort((a, b) => b.top2 - a.top2 || (a.testOptionId ?? 0) - (b.testOptionId ?? 0));
+    expect(ranked.length, `${k.question}: at least two options to compare`).toBeGreaterThan(1);
+    const pick = k.direction === "best" ? ranked[0]! : ranked.at(-1)!;
+    const name = pc.testOptions.find((o) => o.id === pick.testOptionId)!.name;
+    const title = pc.measures.find((m) => m.standardQuestionId === k.standardQuestionId)!.title;
+    expect(answer.content.startsWith(`${name} did ${k.direction} on ${title}`), `${k.question} -> ${answer.content}`).toBe(true);
+    const call = answer.referencesData.toolCalls[0]!;
+    expect(call.arguments.standardQuestionId ?? k.standardQuestionId, `${k.question}: the measure`).toBe(k.standardQuestionId);
+    expect([...(call.arguments.filterIds ?? [])].sort(), `${k.question}: the demographic filter`).toEqual([...(k.filters.filterIds ?? [])].sort());
+    expect(call.arguments.regionIds ?? [], `${k.question}: the market`).toEqual(k.filters.regionIds ?? []);
+    const cited = await expectGrounded(w.tdb.db, ctx, projectId, answer.content, answer.referencesData.figures, labelsOf(pc));
+    expect(cited, `${k.question}: cites the leader's figure and base at least`).toBeGreaterThanOrEqual(2);
+    expect(answer.content).toContain(`${name} did ${k.direction} on ${title}`);
+    expect(answer.provider).toBe("local");
+    expect(answer.usage.totalTokens).toBeGreaterThan(0);
+    expect(answer.debug.transcript.map((s) => s.kind)).toEqual(["completion", "tool", "completion"]);
+    seen.projects.add(projectId);
+    seen.measures.add(k.standardQuestionId);
+    seen.filters.add(JSON.stringify(k.filters));
+  }
+  expect(seen.projects.size).toBeGreaterThanOrEqual(4);
+  expect(seen.measures.size).toBeGreaterThanOrEqual(3);
+  expect(seen.filters.size).toBe(CASES.length);
+}, 180_000);
+
+test("the answer streams on the owner's channel: deltas in order make the stored answer", async () => {
+  const projectId = await projectNamed("Plant-based snacks idea screen");
+  const { messageId, threadId, answer } = await ask(USER, clients["Acme Team A"]!, projectId, "Which concept did best with men over 45?");
+  for (let i = 0; i < 50 && !events.some((e) => e.event === "AiMessageCompleted" && (e.data as { replyToMessageId: number }).replyToMessageId === messageId); i++) await Bun.sleep(50);
+  const mine = events.filter((e) => (e.data as { replyToMessageId?: number })?.replyToMessageId === messageId);
+  const [{ userId }] = await w.tdb.db<{ userId: number }[]>`select user_id as "userId" from results_ai_threads where id = ${threadId}`;
+  expect(mine.every((e) => e.channel === `user-${userId}`)).toBe(true);
+  expect(mine[0]!.event).toBe("AiMessageStarted");
+  const deltas = mine.filter((e) => e.event === "AiMessageDelta").map((e) => e.data as { seq: number; delta: string });
+  expect(deltas.map((d) => d.seq)).toEqual(deltas.map((_, i) => i));
+  expect(deltas.map((d) => d.delta).join("")).toBe(answer.content);
+  const done = mine.at(-1)!;
+  expect(done.event).toBe("AiMessageCompleted");
+  expect((done.data as { messageId: number }).messageId).toBe(answer.id);
+}, 60_000);
+
+test("threads: create and rename; feedback on answers; nobody writes into another's thread", async () => {
+  const projectId = await projectNamed("Plant-based snacks idea screen");
+  const acme = clients["Acme Team A"]!;
+  const { threadId, answer, messageId } = await ask(USER, acme, projectId, "What did people say?");
+  const renamed = await w.call(USER, acme, "PATCH", `/api/v1/ResultsAiThreads(${threadId})`, { title: "Snack verbatims" });
+  expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+  expect(renamed.body.title).toBe("Snack verbatims");
+  const fb = await w.call(USER, acme, "POST", `/api/v1/ResultsAiMessages(${answer.id})/SendFeedback`, { feedback: "Positive", comment: "Useful" });
+  expect(fb.status, JSON.stringify(fb.body)).toBe(200);
+  expect([fb.body.feedback, fb.body.feedbackComment]).toEqual(["Positive", "Useful"]);
+  expect((await w.call(USER, acme, "POST", `/api/v1/ResultsAiMessages(${messageId})/SendFeedback`, { feedback: "Negative" })).status, "feedback is on answers").toBe(400);
+  expect((await w.call(USER, acme, "POST", `/api/v1/ResultsAiMessages(${answer.id})/SendFeedback`, { feedback: "Meh" })).status).toBe(400);
+  expect((await w.call("admin@acme.test", acme, "POST", "/api/v1/ResultsAiMessages", { resultsAiThreadId: threadId, content: "Mine now?" })).status, "another member's thread").toBe(404);
+  expect((await w.call("admin@acme.test", acme, "POST", `/api/v1/ResultsAiMessages(${answer.id})/SendFeedback`, { feedback: "Negative" })).status).toBe(404);
+  expect((await w.call(GLOBEX, clients.Globex!, "POST", "/api/v1/ResultsAiThreads", { projectId })).status, "another client's project").toBeGreaterThanOrEqual(400);
+  const list = await w.call(USER, acme, "GET", `/api/v1/ResultsAiMessages?$filter=resultsAiThreadId eq ${threadId}&$orderby=id`);
+  expect(list.body.value.map((m: { role: string }) => m.role)).toEqual(["user", "assistant"]);
+}, 60_000);

@@ -1,0 +1,57 @@
+// Scale-out on one PostgreSQL: two API processes with their job workers off (RUN_WORKERS=0) and one
+// `bun run worker` process. A notification raised through process B reaches a websocket on process
+// A (NOTIFY fan-out); a job enqueued through A waits while no worker runs and is run by the worker
+// process once it starts (so neither API process ran it).
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { createTestDb, type TestDb } from "../helpers/db.ts";
+import { liveCall, liveSignIn, openSocket, startServerProcess, startWorkerProcess, type ServerProcess, type WorkerProcess } from "../helpers/live.ts";
+
+let tdb: TestDb;
+let a: ServerProcess;
+let b: ServerProcess;
+let worker: WorkerProcess | undefined;
+const T = 1003;
+
+beforeAll(async () => {
+  tdb = await createTestDb();
+  await tdb.db`insert into credit_logs (client_id, type, credit_amount, description) values (${T}, 1, 100000, 'Scale-out top-up')`;
+  [a, b] = await Promise.all([startServerProcess(tdb.url, { RUN_WORKERS: "0" }), startServerProcess(tdb.url, { RUN_WORKERS: "0" })]);
+}, 120_000);
+afterAll(async () => {
+  await Promise.all([a?.stop(), b?.stop(), worker?.stop()]);
+  await tdb.drop();
+});
+
+test("a notification raised through process B reaches a websocket connected to process A", async () => {
+  const uma = await liveSignIn(b.base, "user@acme.test");
+  const ada = await liveSignIn(a.base, "admin@acme.test");
+  const sock = await openSocket(a.base, ada);
+  const p = await liveCall(b.base, uma, T, "POST", "/api/v1/Projects", { projectName: "Two processes", projectTypeId: 1, frameworkId: 1000, regionIds: [1] });
+  expect(p.status, JSON.stringify(p.body)).toBe(201);
+  const id = p.body.id as number;
+  for (const conceptText of ["A", "B"]) expect((await liveCall(b.base, uma, T, "POST", "/api/v1/TestOptions", { projectId: id, conceptText })).status).toBe(201);
+  const submitted = await liveCall(b.base, uma, T, "POST", `/api/v1/Projects(${id})/Submit`);
+  expect(submitted.body.statusCode, JSON.stringify(submitted.body)).toBe(50);
+  const m = await sock.next((x) => x.event === "SurveySubmittedForApproval" && (x.data as { projectId?: number }).projectId === id);
+  expect(m.channel, "the admin's own channel, served by process A").toBe("user-9003");
+  // The stored notification is the same one, readable through either process.
+  const stored = await liveCall(a.base, ada, null, "GET", "/api/v1/Notifications/All");
+  expect(stored.body.value.some((n: { id: number }) => n.id === (m.data as { notificationId: number }).notificationId), "stored notification listed").toBe(true);
+  sock.ws.close();
+}, 60_000);
+
+test("a job enqueued through process A waits for a worker process, which runs it once", async () => {
+  const sam = await liveSignIn(a.base, "staff@ideally.test");
+  const r = await liveCall(a.base, sam, null, "POST", "/api/CommandRunner/TestNotification", { userId: 9005, title: "Run by the worker" });
+  expect(r.status, JSON.stringify(r.body)).toBe(202);
+  const jobId = r.body.jobId as string;
+  const state = async () => (await tdb.db<{ state: string }[]>`select state from pgboss.job where id = ${jobId}`)[0]?.state;
+  await Bun.sleep(4000); // two API processes' polling intervals: neither may take it
+  expect(await state(), "no API process runs jobs with RUN_WORKERS=0").toBe("created");
+  worker = await startWorkerProcess(tdb.url);
+  const until = Date.now() + 30_000;
+  while ((await state()) !== "completed" && Date.now() < until) await Bun.sleep(200);
+  expect(await state(), `worker output: ${worker.output()}`).toBe("completed");
+  const rows = await tdb.db`select id from notifications where user_id = 9005 and data->>'jobId' = ${jobId}`;
+  expect(rows.length, "one notification for the job").toBe(1);
+}, 90_000);

@@ -1,0 +1,310 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+
+// The project pages as a researcher uses them, in Chromium against the real server: sign in,
+// create an Idea project, rename it, add two concepts (one with an image), target an audience,
+// add a question and reorder the framework's, read the cost, submit it; the team Admin and staff
+// approve it through the API until it is fielding, and its link on the home page opens SPEC 2's
+// 'Survey in progress' modal (with the super-admin buttons for staff). Headings and key controls
+// are asserted on each page; axe-core finds no serious or critical violation on the editor, the
+// review page and project-surveys. Screenshots go to .tmp/screens (kept out of the repo).
+
+const PASSWORD = "ideally-demo";
+// A 2x2 PNG: the concept image.
+const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP4z8DwHwyBNAMDEwMDAwAkBgMB9H6dRwAAAABJRU5ErkJggg==", "base64");
+
+async function token(request: APIRequestContext, email: string): Promise<string> {
+  const r = await request.post("/auth/Login/PasswordLogin", { data: { email, password: PASSWORD } });
+  expect(r.status(), `${email} signs in`).toBe(200);
+  return ((await r.json()) as { accessToken: string }).accessToken;
+}
+
+async function api(request: APIRequestContext, tok: string, clientId: number, method: "GET" | "POST", path: string, data?: unknown) {
+  const r = await request.fetch(path, { method, data, headers: { authorization: `Bearer ${tok}`, ...(clientId ? { clientId: String(clientId) } : {}) } });
+  const body = await r.json().catch(() => null);
+  expect(r.status(), `${method} ${path}: ${JSON.stringify(body)}`).toBeLessThan(300);
+  return body;
+}
+
+async function signIn(page: Page, email: string) {
+  await page.goto("/auth/login");
+  await page.getByLabel("Work email").fill(email);
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL((u) => !u.pathname.startsWith("/auth"), { timeout: 20_000 });
+}
+
+// The page's own content (main); the shell around it (top bar menus) is the shell's tests' concern.
+async function noSeriousViolations(page: Page, where: string) {
+  const r = await new AxeBuilder({ page }).include("main").analyze();
+  const bad = r.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), `axe on ${where}`).toEqual([]);
+}
+
+async function shot(page: Page, name: string) {
+  await page.screenshot({ path: `.tmp/screens/projects-${name}.png`, fullPage: true });
+}
+
+test("create, set up, cost and submit an Idea project; approval to fielding; the 'Survey in progress' modal", async ({ page, browser, request }) => {
+  test.setTimeout(240_000);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const uma = await token(request, "user@acme.test");
+  const teamA = ((await api(request, uma, 0, "GET", "/api/v1/Clients?$select=id&$filter=name eq 'Acme Team A'")) as { value: { id: number }[] }).value[0]!.id;
+  const name = `Snack bars ${Date.now()}`;
+
+  // Home, then the create dialog.
+  await signIn(page, "user@acme.test");
+  await page.goto(`/${teamA}/home`);
+  await expect(page.getByRole("heading", { level: 1, name: "Projects" })).toBeVisible();
+  await page.getByRole("button", { name: "New project" }).click();
+  const create = page.getByRole("dialog", { name: "New project" });
+  await expect(create.getByText("Idea", { exact: true })).toBeVisible();
+  await create.getByLabel("Project name").fill(`${name} draft`);
+  await create.getByText("New Zealand", { exact: true }).click();
+  // A large sample keeps the run in the field long enough to click its link below.
+  await create.getByLabel("Completes per market").fill("2000");
+  await create.getByRole("button", { name: "Create project" }).click();
+  await page.waitForURL(new RegExp(`/${teamA}/projects/\\d+$`));
+  const projectId = Number(new URL(page.url()).pathname.split("/").pop());
+
+  // Set-up: the heading, the tabs, a rename (skipped when unchanged).
+  await expect(page.getByRole("heading", { level: 1, name: `${name} draft` })).toBeVisible();
+  const tabs = page.getByRole("navigation", { name: "Project set-up" });
+  for (const t of ["Set-up", "Markets & targets", "Test options", "Questions", "Add-ons", "Scheduling"]) await expect(tabs.getByRole("link", { name: t })).toBeVisible();
+  for (const b of ["Watch", "Unwatch", "Share", "Clone"]) expect(await page.getByRole("button", { name: b, exact: true }).count(), b).toBeLessThanOrEqual(1);
+  await expect(page.getByRole("button", { name: "Rename" }), "unchanged: nothing to rename").toBeDisabled();
+  await page.getByLabel("Project name").fill(name);
+  await page.getByRole("button", { name: "Rename" }).click();
+  await expect(page.getByText("Project Name Updated", { exact: true })).toBeVisible();
+  await expect(page.getByText(`Project name has been updated to '${name}'`, { exact: true })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Rename" })).toBeDisabled();
+
+  // Two concepts, the first with an image.
+  await tabs.getByRole("link", { name: "Test options" }).click();
+  await expect(page.getByText("No test options yet")).toBeVisible();
+  for (const [i, concept] of ["Oat and honey bar", "Dark chocolate protein bar"].entries()) {
+    await page.getByRole("button", { name: "Add test option" }).first().click();
+    const dlg = page.getByRole("dialog", { name: "Add test option" });
+    await dlg.getByLabel("Concept name").fill(concept);
+    await dlg.getByLabel("Description").fill("A 40 g snack bar with 10 g of protein.");
+    if (i === 0) await dlg.getByLabel("Image").setInputFiles({ name: "bar.png", mimeType: "image/png", buffer: PNG });
+    await expect(dlg.getByRole("group", { name: "Preview" }).getByText(concept)).toBeVisible();
+    await dlg.getByRole("button", { name: "Add test option" }).click();
+    await expect(dlg).toHaveCount(0);
+    await expect(page.getByRole("heading", { level: 3, name: concept })).toBeVisible();
+  }
+  await expect(page.getByRole("img", { name: "Image of Oat and honey bar" })).toBeVisible();
+  const options = await api(request, uma, teamA, "GET", `/api/v1/TestOptions?$filter=projectId eq ${projectId}&$select=conceptText,file`);
+  expect(options.value.length, "two test options stored").toBe(2);
+  expect(options.value[0].file?.fileType, "the image is stored on the first").toBe("image/png");
+
+  // Targets: women only; the incidence estimate follows.
+  await tabs.getByRole("link", { name: "Markets & targets" }).click();
+  await expect(page.getByRole("checkbox", { name: "New Zealand" })).toBeChecked();
+  await expect(page.getByTestId("incidence")).toHaveText("100%");
+  await page.getByRole("group", { name: /Gender/ }).getByRole("checkbox", { name: /^Female/ }).check();
+  await expect(page.getByTestId("incidence")).not.toHaveText("100%");
+  await expect(page.getByRole("group", { name: /Gender/ }).getByRole("checkbox", { name: /^Female/ })).toBeChecked();
+  await shot(page, "editor-markets");
+  await noSeriousViolations(page, "the editor's markets tab");
+
+  // Questions: a custom question; the framework's Desire moved to the top.
+  await tabs.getByRole("link", { name: "Questions" }).click();
+  await expect(page.getByRole("heading", { level: 3, name: "Framework" })).toBeVisible();
+  const framework = page.getByRole("region", { name: "Framework" }).getByTestId("project-question");
+  await expect(framework.first()).toContainText("Likability");
+  await page.getByRole("button", { name: "Move Desire up" }).click();
+  await expect(framework.first()).toContainText("Desire");
+  await page.getByRole("button", { name: "Add question" }).click();
+  const q = page.getByRole("dialog", { name: "Add question" });
+  await q.getByLabel("Question", { exact: true }).fill("Where do you usually buy snack bars?");
+  await q.getByRole("textbox", { name: "Option 1" }).fill("Supermarket");
+  await q.getByRole("textbox", { name: "Option 2" }).fill("Petrol station");
+  await q.getByRole("button", { name: "Add question" }).click();
+  await expect(page.getByText("Where do you usually buy snack bars?")).toBeVisible();
+  await page.reload();
+  await expect(framework.first(), "the new order was stored").toContainText("Desire");
+  await shot(page, "editor-questions");
+  await noSeriousViolations(page, "the editor's questions tab");
+
+  // The cost before spending: exactly what CreditCostNow says Submit charges.
+  const cost = await api(request, uma, teamA, "GET", `/api/v1/Projects(${projectId})/CreditCostNow`);
+  expect(cost.cells, "two concepts, two cells").toBe(2);
+  const total = `${cost.total.toLocaleString("en")} credits`;
+  await expect(page.getByTestId("run-cost")).toHaveText(total);
+  await page.getByRole("button", { name: "Submit", exact: true }).click();
+  const confirm = page.getByRole("dialog", { name: "Submit project" });
+  await expect(confirm).toContainText(total);
+  await confirm.getByRole("button", { name: `Submit for ${total}` }).click();
+
+  // A User's submission waits for the team Admin: the review page.
+  await page.waitForURL(`**/${teamA}/projects/${projectId}/review`);
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Awaiting approval" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Unsubmit" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Approve" }), "a User does not approve").toHaveCount(0);
+  await shot(page, "review");
+  await noSeriousViolations(page, "the review page");
+
+  // The Admin sees Approve and Decline on the same page; then approves through the API.
+  const ada = await token(request, "admin@acme.test");
+  const adminCtx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const adminPage = await adminCtx.newPage();
+  await signIn(adminPage, "admin@acme.test");
+  await adminPage.goto(`/${teamA}/projects/${projectId}`);
+  await adminPage.waitForURL(`**/${teamA}/projects/${projectId}/review`);
+  await expect(adminPage.getByRole("button", { name: "Approve" })).toBeVisible();
+  await expect(adminPage.getByRole("button", { name: "Decline" })).toBeVisible();
+  await adminCtx.close();
+  expect((await api(request, ada, teamA, "POST", `/api/v1/Projects(${projectId})/Approve`, {})).statusCode).toBe(100);
+  const sam = await token(request, "staff@ideally.test");
+  expect((await api(request, sam, teamA, "POST", `/api/v1/Projects(${projectId})/Approve`, {})).statusCode).toBe(200);
+
+  // Reviewing questions: project-surveys.
+  await page.goto(`/${teamA}/home`);
+  await page.getByRole("link", { name }).click();
+  await page.waitForURL(`**/${teamA}/project-surveys/${projectId}`);
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Where it stands" })).toBeVisible();
+  await expect(page.getByRole("list", { name: "Progress" }).locator("[aria-current=step]")).toContainText("Reviewing questions");
+  await expect(page.getByRole("heading", { name: "Survey runs", exact: true })).toBeVisible();
+  await expect(page.getByText("No survey runs yet")).toBeVisible();
+
+  // Staff approve the questionnaire and launch the run: fielding (400).
+  expect((await api(request, sam, teamA, "POST", `/api/v1/Projects(${projectId})/Approve`, {})).statusCode).toBe(300);
+  const created = await api(request, sam, teamA, "POST", "/api/v1/SurveyRuns/CreateDecipherSurveys", { projectId });
+  for (const r of created.runs as { surveyRunId: number }[]) await api(request, sam, teamA, "POST", `/api/v1/SurveyRuns(${r.surveyRunId})/LaunchSurvey`);
+  // The page follows live: the run appears with its completes.
+  await expect(page.getByTestId("completes").first()).toContainText("/ 2000", { timeout: 20_000 });
+  await shot(page, "project-surveys");
+  await noSeriousViolations(page, "project-surveys");
+  const status = (await api(request, uma, teamA, "GET", `/api/v1/Projects(${projectId})?$select=statusCode`)).statusCode as number;
+  expect(status, "fielding").toBeGreaterThanOrEqual(400);
+  expect(status).toBeLessThan(500);
+
+  // Its link on the home page: the modal instead of navigating.
+  await page.goto(`/${teamA}/home`);
+  await page.getByRole("button", { name }).click();
+  const modal = page.getByRole("dialog", { name: "Survey in progress" });
+  await expect(modal.getByRole("heading", { name: "Survey in progress" })).toBeVisible();
+  await expect(modal.getByText("Sit tight, results will be available soon. It can take up to 24 hours to gather and analyze results.", { exact: true })).toBeVisible();
+  await expect(modal.getByRole("button", { name: "Super admin, view result" }), "not for a user").toHaveCount(0);
+  await shot(page, "survey-in-progress");
+  await modal.getByRole("button", { name: "Ok, close" }).click();
+  await expect(modal).toHaveCount(0);
+  expect(new URL(page.url()).pathname).toBe(`/${teamA}/home`);
+
+  // A super admin sees the way through.
+  const staffCtx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const staffPage = await staffCtx.newPage();
+  await signIn(staffPage, "staff@ideally.test");
+  await staffPage.goto(`/${teamA}/home`);
+  await staffPage.getByRole("button", { name }).click();
+  const staffModal = staffPage.getByRole("dialog", { name: "Survey in progress" });
+  await expect(staffModal.getByRole("button", { name: "Super admin, view result" })).toBeVisible();
+  await expect(staffModal.getByRole("button", { name: "Super admin, view test setup" })).toBeVisible();
+  await staffModal.getByRole("button", { name: "Super admin, view test setup" }).click();
+  await staffPage.waitForURL(`**/${teamA}/projects/${projectId}`);
+  await expect(staffPage.getByRole("heading", { level: 1, name })).toBeVisible();
+  await expect(staffPage.getByRole("note")).toContainText("past set-up");
+  await staffCtx.close();
+});
+
+test("the editor: clone with SPEC's toast, watch, and a phone sent to the mobile page", async ({ page, request }) => {
+  const uma = await token(request, "user@acme.test");
+  const teamA = ((await api(request, uma, 0, "GET", "/api/v1/Clients?$select=id&$filter=name eq 'Acme Team A'")) as { value: { id: number }[] }).value[0]!.id;
+  const p = await api(request, uma, teamA, "POST", "/api/v1/Projects", { projectName: `Clone me ${Date.now()}`, projectTypeId: 2, frameworkId: 2000, regionIds: [2] });
+  await signIn(page, "user@acme.test");
+  await page.goto(`/${teamA}/projects/${p.id}/scheduling`);
+  await expect(page.getByRole("heading", { level: 1, name: p.projectName })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Scheduling", exact: true })).toHaveAttribute("aria-current", "page");
+
+  // Waves: the estimates list them.
+  await page.locator("label", { hasText: /^Waves$/ }).click();
+  await page.getByLabel("Weeks between waves").fill("2");
+  await page.getByLabel("Number of waves").fill("3");
+  await page.getByRole("button", { name: "Save schedule" }).click();
+  await expect(page.getByRole("table", { name: "Waves" }).locator("tbody tr")).toHaveCount(3);
+
+  // Watch toggles (the creator watches from the start).
+  const watch = page.getByRole("button", { name: /^(Watch|Unwatch)$/ });
+  const before = await watch.textContent();
+  await watch.click();
+  await expect(watch).toHaveText(before === "Watch" ? "Unwatch" : "Watch");
+
+  // Clone: SPEC 8's toast, then the copy.
+  await page.getByRole("button", { name: "Clone" }).click();
+  await expect(page.getByText("Project cloned", { exact: true })).toBeVisible();
+  await expect(page.getByText(`Project '${p.projectName} (copy)' has been cloned.`, { exact: true })).toBeVisible();
+  await page.waitForURL((u) => /\/projects\/\d+$/.test(u.pathname) && !u.pathname.endsWith(`/${p.id}`));
+  await expect(page.getByRole("heading", { level: 1, name: `${p.projectName} (copy)` })).toBeVisible();
+
+  // Two custom questions: drag the second above the first; save one as a template and use it.
+  for (const text of ["First custom question?", "Second custom question?"]) {
+    await api(request, uma, teamA, "POST", "/api/v1/Questions", { projectId: p.id, questionText: text, questionTypeId: 1, questionPositionId: 6, questionOptions: [{ optionText: "Yes" }, { optionText: "No" }] });
+  }
+  await page.goto(`/${teamA}/projects/${p.id}/questions`);
+  const custom = page.getByRole("region", { name: "Custom" }).getByTestId("project-question");
+  await expect(custom).toHaveCount(2);
+  await expect(custom.first()).toContainText("First custom question?");
+  await custom.nth(1).dragTo(custom.first());
+  await expect(custom.first(), "dragged to the top").toContainText("Second custom question?");
+  await page.reload();
+  await expect(custom.first(), "the dragged order was stored").toContainText("Second custom question?");
+  await page.getByRole("button", { name: "Save as template: Second custom question?" }).click();
+  await expect(page.getByText("Template saved", { exact: true })).toBeVisible();
+  await page.getByRole("button", { name: "Use Second custom question?" }).first().click();
+  const fromTemplate = page.getByRole("dialog", { name: "Add question" });
+  await expect(fromTemplate.getByLabel("Question", { exact: true })).toHaveValue("Second custom question?");
+  await expect(fromTemplate.getByRole("textbox", { name: "Option 2" })).toHaveValue("No");
+  await fromTemplate.getByRole("button", { name: "Cancel" }).click();
+
+  // An add-on changes the cost before anything is spent (prices are asked about test options).
+  await api(request, uma, teamA, "POST", "/api/v1/TestOptions", { projectId: p.id, conceptText: "Save 20% on your energy bill" });
+  await page.getByRole("link", { name: "Add-ons", exact: true }).click();
+  const before$ = await page.getByTestId("run-cost").textContent();
+  await page.getByLabel(/Lowest price/).fill("2");
+  await page.getByLabel(/Highest price/).fill("9");
+  await page.getByRole("button", { name: "Add price sensitivity" }).click();
+  await expect(page.getByText("Price sensitivity added", { exact: true })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Remove price sensitivity" })).toBeVisible();
+  await expect(page.getByTestId("run-cost")).not.toHaveText(before$ ?? "");
+  const cost = await api(request, uma, teamA, "GET", `/api/v1/Projects(${p.id})/CreditCostNow`);
+  expect(cost.addOns.priceSensitivity, "the add-on is priced").toBe(true);
+  await expect(page.getByTestId("run-cost")).toHaveText(`${cost.total.toLocaleString("en")} credits`);
+
+  // A phone: the mobile page, with a way back in.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`/${teamA}/projects/${p.id}`);
+  await page.waitForURL(/\/common\/mobile\?from=/);
+  await page.getByRole("link", { name: "Open anyway" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: p.projectName })).toBeVisible();
+  await shot(page, "editor-phone");
+});
+
+test("the review page: the team Admin declines with a reason; the project is a draft again", async ({ page, request }) => {
+  const uma = await token(request, "user@acme.test");
+  const teamA = ((await api(request, uma, 0, "GET", "/api/v1/Clients?$select=id&$filter=name eq 'Acme Team A'")) as { value: { id: number }[] }).value[0]!.id;
+  const p = await api(request, uma, teamA, "POST", "/api/v1/Projects", { projectName: `Decline me ${Date.now()}`, projectTypeId: 1, frameworkId: 1000, regionIds: [1] });
+  await api(request, uma, teamA, "POST", "/api/v1/TestOptions", { projectId: p.id, conceptText: "Lemon sparkling water" });
+  expect((await api(request, uma, teamA, "POST", `/api/v1/Projects(${p.id})/Submit`, {})).statusCode, "a User's submission awaits approval").toBe(50);
+
+  await signIn(page, "admin@acme.test");
+  await page.goto(`/${teamA}/home`);
+  await page.getByRole("link", { name: p.projectName }).click();
+  await page.waitForURL(`**/${teamA}/projects/${p.id}/review`);
+  await expect(page.getByRole("heading", { level: 1, name: p.projectName })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Awaiting approval" })).toBeVisible();
+  await page.getByRole("button", { name: "Decline" }).click();
+  const dlg = page.getByRole("dialog", { name: "Decline project" });
+  await expect(dlg.getByRole("button", { name: "Decline" }), "a reason is needed").toBeDisabled();
+  await dlg.getByLabel("Reason").fill("Please add a second concept to compare against.");
+  await dlg.getByRole("button", { name: "Decline" }).click();
+  await expect(page.getByText("Project declined", { exact: true })).toBeVisible();
+  // Back to a Draft: the editor.
+  await page.waitForURL(`**/${teamA}/projects/${p.id}`);
+  await expect(page.getByRole("button", { name: "Submit", exact: true })).toBeVisible();
+  expect((await api(request, uma, teamA, "GET", `/api/v1/Projects(${p.id})?$select=statusCode`)).statusCode).toBe(0);
+});

@@ -1,0 +1,52 @@
+// The `ideally` CLI as a subprocess, with its own config folder (XDG_CONFIG_HOME) and API URL, so
+// tests never touch the user's session and can run side by side.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+export const CLI_MAIN = resolve(import.meta.dir, "../../cli/src/main.ts");
+
+export interface CliRun {
+  stdout: string;
+  stderr: string;
+  code: number;
+}
+
+export interface CliHarness {
+  home: string;
+  configFile: string;
+  run(args: string[], opts?: { stdin?: string; env?: Record<string, string> }): Promise<CliRun>;
+  /** Runs and parses stdout as JSON, failing with stderr when the exit code is not 0. */
+  json<T = unknown>(args: string[], opts?: { stdin?: string; env?: Record<string, string> }): Promise<T>;
+  config(): { session?: Record<string, unknown> } & Record<string, unknown>;
+  writeConfig(c: unknown): void;
+  dispose(): void;
+}
+
+export function cliHarness(api: string): CliHarness {
+  const home = mkdtempSync(join(tmpdir(), "ideally-cli-home-"));
+  const configFile = join(home, "ideally", "config.json");
+  const run = async (args: string[], opts: { stdin?: string; env?: Record<string, string> } = {}): Promise<CliRun> => {
+    const proc = Bun.spawn([process.execPath, "run", CLI_MAIN, ...args], {
+      stdin: opts.stdin !== undefined ? new TextEncoder().encode(opts.stdin) : "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+      env: { ...process.env, XDG_CONFIG_HOME: home, IDEALLY_API_URL: api, NO_COLOR: "1", FORCE_COLOR: "", IDEALLY_PASSWORD: "", ...opts.env },
+    });
+    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    return { stdout, stderr, code };
+  };
+  return {
+    home,
+    configFile,
+    run,
+    async json<T>(args: string[], opts = {}) {
+      const r = await run([...args, "--json"], opts);
+      if (r.code !== 0) throw new Error(`ideally ${args.join(" ")} exited ${r.code}: ${r.stderr}`);
+      return JSON.parse(r.stdout) as T;
+    },
+    config: () => JSON.parse(readFileSync(configFile, "utf8")),
+    writeConfig: (c) => writeFileSync(configFile, JSON.stringify(c)),
+    dispose: () => rmSync(home, { recursive: true, force: true }),
+  };
+}

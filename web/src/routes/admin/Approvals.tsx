@@ -1,0 +1,130 @@
+// admin/approvals: the queue of projects waiting on an approval step (50 Awaiting Approval, 100
+// Submitted, 200 Reviewing Questions) with the charge and the team's balance; Approve (one step),
+// SuperApprove (straight to Awaiting Survey, super admins), Decline with a reason.
+import { useState } from "react";
+import { Modal } from "../../components/Dialog";
+import { Badge, Button, Field, PageHeader, Textarea } from "../../components/ui";
+import { STATUS_TONE } from "../../features/projects";
+import { PROJECT_STATUSES, PROJECT_TYPES } from "../../lib/constants";
+import { useMe } from "../../state/app";
+import { AuditLog, DataTable, Td, act, fmtCredits, fmtDate, keyed, post, useBalances, useSet } from "./shared";
+import { toast } from "../../components/toast";
+
+type Row = {
+  id: number;
+  clientId: number;
+  projectName: string;
+  projectTypeId: number;
+  statusCode: number;
+  submittedAt: string | null;
+  client: { name: string } | null;
+  createdByUser: { email: string } | null;
+  creditLogs: { creditAmount: number }[];
+};
+type Result = { projectName: string; statusCode: number; status: string; balanceAfter: number };
+
+export default function Approvals() {
+  const { data: me } = useMe(null);
+  const [declining, setDeclining] = useState<Row | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [audit, setAudit] = useState(0);
+  const query = {
+    $select: "id,clientId,projectName,projectTypeId,statusCode,submittedAt",
+    $expand: "client($select=name),createdByUser($select=email),creditLogs($select=creditAmount)",
+    $filter: "statusCode in (50,100,200)",
+    $orderby: "submittedAt",
+    $top: 200,
+  };
+  const { data, isLoading, mutate } = useSet<Row>("Projects", query);
+  const { balances, mutate: refreshBalances } = useBalances();
+
+  async function run(p: Row, action: "Approve" | "SuperApprove" | "Decline", reason?: string) {
+    setBusy(`${action}-${p.id}`);
+    const r = await act<Result>(post(keyed("Projects", p.id, action), reason ? { reason } : {}, p.clientId));
+    setBusy(null);
+    if (!r) return false;
+    toast.success(action === "Decline" ? "Project declined" : "Project approved", `${r.projectName} is now ${r.status}. ${p.client?.name ?? "The team"}'s balance: ${fmtCredits(r.balanceAfter)} credits.`);
+    void mutate();
+    void refreshBalances();
+    setAudit((n) => n + 1);
+    return true;
+  }
+
+  return (
+    <div>
+      <PageHeader title="Approvals" subtitle="Projects waiting for an approval step, oldest submission first" />
+      <DataTable
+        caption="Approval queue"
+        head={["Project", "Team", "Status", "Charge", "Team balance", "Submitted", ""]}
+        rows={data?.value}
+        isLoading={isLoading}
+        empty="Nothing waits for approval"
+        render={(p) => {
+          const charge = -p.creditLogs.reduce((s, c) => s + Number(c.creditAmount), 0);
+          return (
+            <tr key={p.id}>
+              <Td className="min-w-52">
+                <p className="font-medium text-ink-900">{p.projectName}</p>
+                <p className="text-xs text-ink-500">#{p.id} · {PROJECT_TYPES[p.projectTypeId]} · {p.createdByUser?.email ?? "—"}</p>
+              </Td>
+              <Td>{p.client?.name ?? p.clientId}</Td>
+              <Td><Badge tone={STATUS_TONE(p.statusCode)}>{PROJECT_STATUSES[p.statusCode]}</Badge></Td>
+              <Td className="whitespace-nowrap">{fmtCredits(charge)}</Td>
+              <Td className="whitespace-nowrap" >
+                <span data-testid={`balance-${p.clientId}`}>{fmtCredits(balances.get(p.clientId) ?? 0)}</span>
+              </Td>
+              <Td className="whitespace-nowrap">{fmtDate(p.submittedAt)}</Td>
+              <Td>
+                <div className="flex justify-end gap-2 whitespace-nowrap">
+                  <Button size="sm" busy={busy === `Approve-${p.id}`} onClick={() => void run(p, "Approve")} aria-label={`Approve ${p.projectName}`}>Approve</Button>
+                  {me?.isSuperAdmin ? (
+                    <Button size="sm" variant="secondary" busy={busy === `SuperApprove-${p.id}`} onClick={() => void run(p, "SuperApprove")} aria-label={`Super approve ${p.projectName}`}>
+                      Super approve
+                    </Button>
+                  ) : null}
+                  <Button size="sm" variant="ghost" onClick={() => setDeclining(p)} aria-label={`Decline ${p.projectName}`}>Decline</Button>
+                </div>
+              </Td>
+            </tr>
+          );
+        }}
+      />
+      {declining ? <DeclineDialog project={declining} onClose={() => setDeclining(null)} onDecline={(reason) => run(declining, "Decline", reason)} /> : null}
+      <AuditLog filter="entityType eq 'Project' and event in ('StatusChanged','SubmittedForSurvey')" title="Recent status changes" refreshKey={audit} />
+    </div>
+  );
+}
+
+function DeclineDialog({ project, onClose, onDecline }: { project: Row; onClose: () => void; onDecline: (reason: string) => Promise<boolean> }) {
+  const [reason, setReason] = useState("");
+  const [busy, setBusy] = useState(false);
+  return (
+    <Modal
+      open
+      onClose={onClose}
+      title={`Decline ${project.projectName}`}
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose}>Cancel</Button>
+          <Button
+            variant="danger"
+            busy={busy}
+            disabled={!reason.trim()}
+            onClick={async () => {
+              setBusy(true);
+              const ok = await onDecline(reason.trim());
+              setBusy(false);
+              if (ok) onClose();
+            }}
+          >
+            Decline
+          </Button>
+        </>
+      }
+    >
+      <Field id="decline-reason" label="Reason" hint="Sent to whoever submitted the project">
+        <Textarea id="decline-reason" rows={4} value={reason} onChange={(e) => setReason(e.target.value)} />
+      </Field>
+    </Modal>
+  );
+}

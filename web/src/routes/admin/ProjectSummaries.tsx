@@ -1,0 +1,75 @@
+// admin/project-summaries: AI project summaries of every client (type, status, errors) with the
+// content on demand.
+import { useState } from "react";
+import { Modal } from "../../components/Dialog";
+import { Badge, Button, PageHeader, Select } from "../../components/ui";
+import { DataTable, Pager, Td, fmtDate, useSet } from "./shared";
+
+const PAGE = 25;
+type Row = {
+  id: number;
+  clientId: number;
+  projectId: number;
+  summaryType: string;
+  status: string;
+  title: string | null;
+  content: string | null;
+  error: string | null;
+  generatedAt: string | null;
+  client: { name: string } | null;
+  project: { projectName: string } | null;
+};
+
+export default function ProjectSummaries() {
+  const [page, setPage] = useState(0);
+  const [status, setStatus] = useState("");
+  const [open, setOpen] = useState<Row | null>(null);
+  const { data, isLoading } = useSet<Row>("AiProjectSummaries", {
+    $select: "id,clientId,projectId,summaryType,status,title,content,error,generatedAt",
+    $expand: "client($select=name),project($select=projectName)",
+    $orderby: "id desc",
+    $count: true,
+    $top: PAGE,
+    $skip: page * PAGE,
+    ...(status ? { $filter: `status eq '${status.replace(/'/g, "''")}'` } : {}),
+  });
+  return (
+    <div>
+      <PageHeader title="Project summaries" subtitle="AI summaries of results, across clients" />
+      <div className="mb-4 max-w-48">
+        <label htmlFor="ps-status" className="sr-only">Status</label>
+        <Select id="ps-status" value={status} onChange={(e) => { setStatus(e.target.value); setPage(0); }}>
+          <option value="">All statuses</option>
+          {["Pending", "Running", "Ready", "Failed"].map((s) => <option key={s} value={s}>{s}</option>)}
+        </Select>
+      </div>
+      <DataTable
+        caption="Project summaries"
+        head={["Summary", "Project", "Team", "Status", "Generated", ""]}
+        rows={data?.value}
+        isLoading={isLoading}
+        empty="No project summaries yet"
+        render={(r) => (
+          <tr key={r.id}>
+            <Td><p className="font-medium text-ink-900">{r.title ?? r.summaryType}</p><p className="text-xs text-ink-500">{r.summaryType}</p></Td>
+            <Td>{r.project?.projectName ?? `#${r.projectId}`}</Td>
+            <Td>{r.client?.name}</Td>
+            <Td><Badge tone={r.status === "Ready" ? "green" : r.status === "Failed" ? "red" : "blue"}>{r.status}</Badge>{r.error ? <p className="mt-1 text-xs text-rose-700">{r.error}</p> : null}</Td>
+            <Td className="whitespace-nowrap">{fmtDate(r.generatedAt)}</Td>
+            <Td>
+              <div className="flex justify-end gap-2">
+                <Button size="sm" variant="ghost" disabled={!r.content} onClick={() => setOpen(r)} aria-label={`Read summary ${r.id}`}>Read</Button>
+              </div>
+            </Td>
+          </tr>
+        )}
+      />
+      <Pager page={page} size={PAGE} total={data?.["@odata.count"] ?? 0} onPage={setPage} />
+      {open ? (
+        <Modal open onClose={() => setOpen(null)} size="lg" title={open.title ?? open.summaryType} footer={<Button onClick={() => setOpen(null)}>Close</Button>}>
+          <div className="max-h-96 overflow-auto whitespace-pre-wrap">{open.content}</div>
+        </Modal>
+      ) : null}
+    </div>
+  );
+}

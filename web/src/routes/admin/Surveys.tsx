@@ -1,0 +1,157 @@
+// admin/surveys: survey runs of every client (newest first; ?project= narrows to one project)
+// with the fielding actions of the SurveyRuns set and respondent removal by UUID.
+import { useState } from "react";
+import { Modal } from "../../components/Dialog";
+import { Badge, Button, Field, Input, PageHeader, Select, Textarea } from "../../components/ui";
+import { useSearchState } from "../../lib/search";
+import { AuditLog, DataTable, Pager, Td, act, fmtDate, keyed, post, useSet } from "./shared";
+
+const PAGE = 25;
+const SURVEY_STATUSES: Record<number, string> = { 0: "Draft", 10: "Testing", 50: "Live", 90: "Closed", 130: "Dev", 1000: "ErrorXml", 1010: "ErrorProcessing" };
+const TONES: Record<number, "neutral" | "blue" | "green" | "red" | "amber"> = { 0: "neutral", 10: "amber", 50: "blue", 90: "green", 130: "neutral", 1000: "red", 1010: "red" };
+
+type Run = {
+  id: number;
+  clientId: number;
+  surveyStatusId: number;
+  isCustomerPanel: boolean;
+  targetCompletes: number | null;
+  isSimulated: boolean;
+  scheduleDate: string;
+  launchedAt: string | null;
+  closedAt: string | null;
+  processedAt: string | null;
+  region: { regionName: string } | null;
+  client: { name: string } | null;
+  "surveySessions@odata.count"?: number;
+  projectSchedules: { projectId: number; project: { projectName: string } | null }[];
+};
+
+const ACTIONS: { action: string; label: string; when: (r: Run) => boolean }[] = [
+  { action: "LaunchSurvey", label: "Launch", when: (r) => r.surveyStatusId === 0 || r.surveyStatusId === 10 },
+  { action: "ForceCloseSurvey", label: "Force close", when: (r) => r.surveyStatusId === 50 },
+  { action: "StartSurveyProcessing", label: "Start processing", when: (r) => r.surveyStatusId === 90 || r.surveyStatusId === 1010 },
+  { action: "ProcessProjectData", label: "Process data", when: (r) => r.surveyStatusId === 90 },
+];
+
+export default function Surveys() {
+  const [search, setSearch] = useSearchState();
+  const project = String(search.project ?? "");
+  const status = String(search.status ?? "");
+  const page = Math.max(0, Number(search.page ?? 0) || 0);
+  const [simulate, setSimulate] = useState<Run | null>(null);
+  const [removing, setRemoving] = useState<Run | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [audit, setAudit] = useState(0);
+  const filters = [
+    /^\d+$/.test(project) ? `projectSchedules/any(s:s/projectId eq ${project})` : "",
+    /^\d+$/.test(status) ? `surveyStatusId eq ${status}` : "",
+  ].filter(Boolean);
+  const query = {
+    $select: "id,clientId,surveyStatusId,isCustomerPanel,targetCompletes,isSimulated,scheduleDate,launchedAt,closedAt,processedAt",
+    $expand: "region($select=regionName),client($select=name),surveySessions/$count,projectSchedules($select=projectId;$expand=project($select=projectName))",
+    $orderby: "id desc",
+    $count: true,
+    $top: PAGE,
+    $skip: page * PAGE,
+    ...(filters.length ? { $filter: filters.join(" and ") } : {}),
+  };
+  const { data, isLoading, mutate } = useSet<Run>("SurveyRuns", query);
+  const done = () => {
+    void mutate();
+    setAudit((n) => n + 1);
+  };
+  async function run(r: Run, action: string, label: string, body: unknown = undefined) {
+    setBusy(`${action}-${r.id}`);
+    const ok = await act(post(keyed("SurveyRuns", r.id, action), body, r.clientId), `${label}: run ${r.id}`);
+    setBusy(null);
+    if (ok) done();
+    return !!ok;
+  }
+  return (
+    <div>
+      <PageHeader title="Surveys" subtitle={project ? `Survey runs of project #${project}` : "Survey runs across clients"} actions={project ? <Button variant="secondary" onClick={() => setSearch({ project: null, page: null })}>All runs</Button> : undefined} />
+      <div className="mb-4 grid gap-3 sm:grid-cols-[12rem]">
+        <div>
+          <label htmlFor="run-status" className="sr-only">Survey status</label>
+          <Select id="run-status" value={status} onChange={(e) => setSearch({ status: e.target.value, page: null })}>
+            <option value="">All statuses</option>
+            {Object.entries(SURVEY_STATUSES).map(([k, v]) => <option key={k} value={k}>{v}</option>)}
+          </Select>
+        </div>
+      </div>
+      <DataTable
+        caption="Survey runs"
+        head={["Run", "Project", "Team", "Panel", "Status", "Completes", "Dates", ""]}
+        rows={data?.value}
+        isLoading={isLoading}
+        empty="No survey runs"
+        render={(r) => (
+          <tr key={r.id}>
+            <Td className="font-medium text-ink-900">#{r.id}<p className="text-xs font-normal text-ink-500">{r.region?.regionName}</p></Td>
+            <Td className="min-w-44">{[...new Map(r.projectSchedules.map((s) => [s.projectId, s.project?.projectName ?? `#${s.projectId}`])).values()].join(", ") || "—"}</Td>
+            <Td>{r.client?.name ?? r.clientId}</Td>
+            <Td>{r.isCustomerPanel ? "Customer" : "Ideally"}{r.isSimulated ? <p className="text-xs text-ink-500">simulated</p> : null}</Td>
+            <Td><Badge tone={TONES[r.surveyStatusId] ?? "neutral"}>{SURVEY_STATUSES[r.surveyStatusId] ?? r.surveyStatusId}</Badge></Td>
+            <Td className="whitespace-nowrap">{r["surveySessions@odata.count"] ?? 0} / {r.targetCompletes ?? "—"}</Td>
+            <Td className="text-xs whitespace-nowrap">
+              <p>Launched {fmtDate(r.launchedAt)}</p>
+              <p>Closed {fmtDate(r.closedAt)}</p>
+            </Td>
+            <Td>
+              <div className="flex justify-end gap-2 whitespace-nowrap">
+                {ACTIONS.filter((a) => a.when(r)).map((a) => (
+                  <Button key={a.action} size="sm" variant="secondary" busy={busy === `${a.action}-${r.id}`} onClick={() => void run(r, a.action, a.label)} aria-label={`${a.label} run ${r.id}`}>{a.label}</Button>
+                ))}
+                {r.surveyStatusId === 50 && !r.isCustomerPanel ? (
+                  <Button size="sm" variant="secondary" onClick={() => setSimulate(r)} aria-label={`Simulate responses for run ${r.id}`}>Simulate</Button>
+                ) : null}
+                <Button size="sm" variant="ghost" onClick={() => setRemoving(r)} aria-label={`Remove respondents from run ${r.id}`}>Remove respondents</Button>
+              </div>
+            </Td>
+          </tr>
+        )}
+      />
+      <Pager page={page} size={PAGE} total={data?.["@odata.count"] ?? 0} onPage={(p) => setSearch({ page: p || null })} />
+      {simulate ? <SimulateDialog run={simulate} onClose={() => setSimulate(null)} onRun={(n) => run(simulate, "RunSimulatedData", "Simulated responses", { completes: n })} /> : null}
+      {removing ? <RemoveDialog run={removing} onClose={() => setRemoving(null)} onDone={done} /> : null}
+      <AuditLog filter="entityType eq 'SurveyRun' or (entityType eq 'Project' and event in ('WaveStarted','ResultsReady'))" title="Fielding events" refreshKey={audit} />
+    </div>
+  );
+}
+
+function SimulateDialog({ run, onClose, onRun }: { run: Run; onClose: () => void; onRun: (n: number) => Promise<boolean> }) {
+  const [n, setN] = useState("50");
+  const [busy, setBusy] = useState(false);
+  return (
+    <Modal open onClose={onClose} title={`Simulate responses for run ${run.id}`} footer={<><Button variant="secondary" onClick={onClose}>Cancel</Button><Button busy={busy} disabled={!(Number(n) > 0)} onClick={async () => { setBusy(true); const ok = await onRun(Number(n)); setBusy(false); if (ok) onClose(); }}>Run</Button></>}>
+      <Field id="sim-n" label="Completes" hint="Simulated respondents answer with the run's targeted demographics">
+        <Input id="sim-n" inputMode="numeric" value={n} onChange={(e) => setN(e.target.value)} />
+      </Field>
+    </Modal>
+  );
+}
+
+function RemoveDialog({ run, onClose, onDone }: { run: Run; onClose: () => void; onDone: () => void }) {
+  const [text, setText] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<{ removed: number; notFound: string[] }>();
+  const uuids = text.split(/[\s,;]+/).map((s) => s.trim()).filter(Boolean);
+  async function remove() {
+    setBusy(true);
+    const r = await act<{ removed: number; notFound: string[] }>(post(keyed("SurveyRuns", run.id, "RemoveUuidsFromSurvey"), { uuids }, run.clientId), "Respondents removed");
+    setBusy(false);
+    if (r) {
+      setResult(r);
+      onDone();
+    }
+  }
+  return (
+    <Modal open onClose={onClose} title={`Remove respondents from run ${run.id}`} footer={<><Button variant="secondary" onClick={onClose}>Close</Button><Button variant="danger" busy={busy} disabled={!uuids.length} onClick={() => void remove()}>Remove {uuids.length || ""}</Button></>}>
+      <Field id="rm-uuids" label="Respondent UUIDs" hint="One per line or separated by commas; the run is re-weighted afterwards">
+        <Textarea id="rm-uuids" rows={6} value={text} onChange={(e) => setText(e.target.value)} />
+      </Field>
+      {result ? <p className="mt-3" role="status">Removed {result.removed}; not found: {result.notFound.length ? result.notFound.join(", ") : "none"}.</p> : null}
+    </Modal>
+  );
+}

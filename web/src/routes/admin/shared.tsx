@@ -1,0 +1,271 @@
+// What every admin page shares: lists over the typed client (staff see every client when no
+// clientId is sent; a call about one client names it in the header), actions with toasts, the
+// audit rows of DataEventsLog, job progress from the websocket, paging and dates.
+import { useEffect, useState, type ReactNode } from "react";
+import { api, unwrap } from "../../api/client";
+import { handleError } from "../../api/errors";
+import { useApi } from "../../api/hooks";
+import { toast } from "../../components/toast";
+import { Badge, Button, Card, EmptyState, Input, Skeleton, Table } from "../../components/ui";
+import { onRealtime } from "../../state/realtime";
+
+export type Page<T> = { value: T[]; "@odata.count"?: number };
+type Call = Promise<{ data?: unknown; error?: unknown; response: Response }>;
+
+/** The header that aims a call at one client (admin URLs carry none). */
+export function forClient(clientId: number | string | null | undefined): { headers?: Record<string, string> } {
+  return clientId === null || clientId === undefined ? {} : { headers: { clientId: String(clientId) } };
+}
+
+/** `GET /api/v1/{set}` with OData options, across clients unless one is named. */
+export function useSet<T>(set: string, query: Record<string, unknown> | null, clientId?: number | null) {
+  return useApi<Page<T>>(query ? [set, query, clientId ?? null] : null, () =>
+    api.GET(`/api/v1/${set}` as never, { params: { query }, ...forClient(clientId) } as never) as never,
+  );
+}
+
+/** Runs a call; toasts success (title, optional detail) or hands the error to SPEC 8's chain. */
+export async function act<T = unknown>(call: Call, success?: string, detail?: string): Promise<T | undefined> {
+  try {
+    const data = (await unwrap(call)) as T;
+    if (success) toast.success(success, detail);
+    return data;
+  } catch (e) {
+    handleError(e);
+    return undefined;
+  }
+}
+
+/** `POST` a bound or collection action with a JSON body. */
+export function post(path: string, body: unknown, clientId?: number | null): Call {
+  return api.POST(path as never, { body, ...forClient(clientId) } as never) as Call;
+}
+
+/** The `{key}` path of an action: `keyed("Projects", 7, "Approve")`. */
+export function keyed(set: string, key: number | string, action?: string): string {
+  return `/api/v1/${set}(${key})${action ? `/${action}` : ""}`;
+}
+
+export function fmtDate(v: string | null | undefined, time = true): string {
+  if (!v) return "—";
+  const d = new Date(v);
+  return time ? d.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" }) : d.toLocaleDateString(undefined, { dateStyle: "medium" });
+}
+
+export function fmtCredits(n: number | null | undefined): string {
+  return n === null || n === undefined ? "—" : n.toLocaleString(undefined, { maximumFractionDigits: 2 });
+}
+
+export function Td({ children, className = "" }: { children?: ReactNode; className?: string }) {
+  return <td className={`min-w-24 px-4 py-3 align-top text-ink-700 ${className}`}>{children}</td>;
+}
+
+export function LoadingRows({ label, rows = 5 }: { label: string; rows?: number }) {
+  return (
+    <div className="space-y-2" role="status" aria-label={label}>
+      {Array.from({ length: rows }, (_, i) => <Skeleton key={i} className="h-12" />)}
+    </div>
+  );
+}
+
+export function SearchBox({ id, label, value, onChange }: { id: string; label: string; value: string; onChange: (v: string) => void }) {
+  return (
+    <div className="min-w-0 flex-1">
+      <label htmlFor={id} className="sr-only">{label}</label>
+      <Input id={id} type="search" placeholder={label} defaultValue={value} onChange={(e) => onChange(e.target.value)} />
+    </div>
+  );
+}
+
+export function Pager({ page, size, total, onPage }: { page: number; size: number; total: number; onPage: (p: number) => void }) {
+  if (total <= size) return null;
+  return (
+    <div className="mt-4 flex items-center justify-between text-sm text-ink-600">
+      <span>{page * size + 1}–{Math.min(total, (page + 1) * size)} of {total}</span>
+      <div className="flex gap-2">
+        <Button variant="secondary" size="sm" disabled={page === 0} onClick={() => onPage(page - 1)}>Previous</Button>
+        <Button variant="secondary" size="sm" disabled={(page + 1) * size >= total} onClick={() => onPage(page + 1)}>Next</Button>
+      </div>
+    </div>
+  );
+}
+
+type AuditRow = {
+  id: number;
+  event: string;
+  entityType: string;
+  entityId: number | null;
+  clientId: number | null;
+  projectId: number | null;
+  data: unknown;
+  createdAt: string;
+  user: { email: string } | null;
+};
+
+function summarise(data: unknown): string {
+  if (data === null || data === undefined) return "";
+  const s = JSON.stringify(data);
+  return s.length > 160 ? `${s.slice(0, 157)}…` : s;
+}
+
+/** The audit rows (DataEventsLog) of a page: who did what and when, newest first. */
+export function AuditLog({ filter, title = "Audit log", top = 15, refreshKey }: { filter: string; title?: string; top?: number; refreshKey?: unknown }) {
+  const query = { $filter: filter, $orderby: "id desc", $top: top, $expand: "user($select=email)", $count: true };
+  const { data, isLoading, mutate } = useSet<AuditRow>("DataEventsLog", query);
+  useEffect(() => {
+    if (refreshKey !== undefined) void mutate();
+  }, [refreshKey, mutate]);
+  return (
+    <Card title={title} className="mt-8" actions={<Badge>{data?.["@odata.count"] ?? 0} events</Badge>}>
+      {isLoading ? (
+        <LoadingRows label="Loading audit rows" rows={3} />
+      ) : !data?.value.length ? (
+        <p className="text-sm text-ink-600">No audited actions yet.</p>
+      ) : (
+        <ul className="divide-y divide-ink-100 text-sm" aria-label={title}>
+          {data.value.map((r) => (
+            <li key={r.id} className="py-2.5">
+              <div className="flex flex-wrap items-baseline gap-x-3 gap-y-0.5">
+                <time className="text-xs whitespace-nowrap text-ink-500" dateTime={r.createdAt}>{fmtDate(r.createdAt)}</time>
+                <span className="font-medium text-ink-900">{r.event}</span>
+                <span className="text-ink-500">{r.entityType}{r.entityId !== null ? ` ${r.entityId}` : ""}</span>
+                <span className="text-ink-700">by {r.user?.email ?? "system"}</span>
+              </div>
+              {r.data ? <code className="mt-0.5 block text-xs break-all text-ink-600">{summarise(r.data)}</code> : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </Card>
+  );
+}
+
+// Job events are kept briefly from the moment an admin page opens, so a job that finishes before
+// its page learns the job id (a fast command) still shows its progress and outcome.
+const jobEvents = new Map<string, { event: string; data: unknown }[]>();
+let listening = false;
+export function listenForJobs() {
+  if (listening) return;
+  listening = true;
+  onRealtime((ev) => {
+    const id = (ev.data as { jobId?: string } | null)?.jobId;
+    if (!id || !["Progress", "Success", "Error"].includes(ev.event)) return;
+    const list = jobEvents.get(id) ?? [];
+    list.push({ event: ev.event, data: ev.data });
+    jobEvents.set(id, list);
+    if (jobEvents.size > 50) jobEvents.delete(jobEvents.keys().next().value!);
+  });
+}
+
+export type JobState = { pct: number; status: "queued" | "running" | "done" | "failed"; message?: string; result?: unknown };
+
+/** Follows a queued job (`job-{id}` events, also sent to the starter's user channel). */
+export function useJob(jobId: string | null): JobState | null {
+  const [state, setState] = useState<JobState | null>(null);
+  useEffect(() => {
+    if (!jobId) return;
+    listenForJobs();
+    const apply = (event: string, raw: unknown) => {
+      const d = raw as { pct?: number; message?: string; result?: unknown; willRetry?: boolean };
+      if (event === "Progress") setState((s) => (s?.status === "done" ? s : { pct: d.pct ?? 0, status: "running", message: d.message }));
+      else if (event === "Success") setState({ pct: 100, status: "done", result: d.result });
+      else if (event === "Error") setState((s) => ({ pct: s?.pct ?? 0, status: d.willRetry ? "running" : "failed", message: d.message }));
+    };
+    setState({ pct: 0, status: "queued" });
+    let seen = 0;
+    const replay = () => {
+      const list = jobEvents.get(jobId) ?? [];
+      for (; seen < list.length; seen++) apply(list[seen]!.event, list[seen]!.data);
+    };
+    replay();
+    const off = onRealtime((ev) => {
+      if ((ev.data as { jobId?: string } | null)?.jobId === jobId) queueMicrotask(replay);
+    });
+    // The outcome is also an audit row (CommandCompleted / CommandFailed with the job id): read it
+    // while no event has arrived, so a lost socket message cannot leave the job looking queued.
+    const poll = setInterval(async () => {
+      try {
+        const r = (await unwrap(api.GET("/api/v1/DataEventsLog" as never, { params: { query: { $filter: "entityType eq 'Command' and event in ('CommandCompleted','CommandFailed')", $orderby: "id desc", $top: 50 } } } as never) as never)) as Page<{ event: string; data: { jobId?: string; result?: unknown; message?: string } }>;
+        const row = r.value.find((x) => x.data?.jobId === jobId);
+        if (!row) return;
+        clearInterval(poll);
+        setState((s) => (s?.status === "done" || s?.status === "failed" ? s : row.event === "CommandCompleted" ? { pct: 100, status: "done", result: row.data.result } : { pct: s?.pct ?? 0, status: "failed", message: row.data.message }));
+      } catch {
+        /* the next tick tries again */
+      }
+    }, 1500);
+    return () => {
+      off();
+      clearInterval(poll);
+    };
+  }, [jobId]);
+  return state;
+}
+
+export function JobProgress({ label, job }: { label: string; job: JobState }) {
+  const tone = job.status === "failed" ? "bg-rose-500" : job.status === "done" ? "bg-emerald-500" : "bg-brand-500";
+  return (
+    <div className="space-y-1.5">
+      <div className="flex items-center justify-between text-sm">
+        <span className="font-medium text-ink-800">{label}</span>
+        <Badge tone={job.status === "failed" ? "red" : job.status === "done" ? "green" : "blue"}>
+          {job.status === "done" ? "Done" : job.status === "failed" ? "Failed" : job.status === "queued" ? "Queued" : `${job.pct}%`}
+        </Badge>
+      </div>
+      <div className="h-2 overflow-hidden rounded-full bg-ink-100" role="progressbar" aria-label={`${label} progress`} aria-valuenow={job.pct} aria-valuemin={0} aria-valuemax={100}>
+        <div className={`h-full ${tone} transition-all`} style={{ width: `${job.pct}%` }} />
+      </div>
+      {job.message ? <p className="text-xs text-ink-600">{job.message}</p> : null}
+      {job.status === "done" && job.result !== undefined && job.result !== null ? (
+        <pre className="max-h-48 overflow-auto rounded-lg bg-ink-50 p-2 text-xs text-ink-700">{JSON.stringify(job.result, null, 2)}</pre>
+      ) : null}
+    </div>
+  );
+}
+
+/** A table with its loading and empty states. */
+export function DataTable<T>({ caption, head, rows, isLoading, empty, render }: {
+  caption: string;
+  head: ReactNode[];
+  rows: T[] | undefined;
+  isLoading: boolean;
+  empty: string;
+  render: (row: T) => ReactNode;
+}) {
+  if (isLoading) return <LoadingRows label={`Loading ${caption.toLowerCase()}`} />;
+  if (!rows?.length) return <EmptyState title={empty} />;
+  return <Table head={head} caption={caption}>{rows.map(render)}</Table>;
+}
+
+type ClientRow = { id: number; name: string; tier: string; parentId: number | null };
+
+/** Every client (staff read across clients): names for ids, and the balance of each. */
+export function useClients() {
+  const { data, ...rest } = useSet<ClientRow>("Clients", { $select: "id,name,tier,parentId", $orderby: "name", $top: 1000 });
+  const byId = new Map((data?.value ?? []).map((c) => [c.id, c]));
+  return { clients: data?.value, byId, ...rest };
+}
+
+/** Ledger balances per client: the sum of its credit logs (SPEC's credits are a ledger). */
+export function useBalances() {
+  const { data, mutate } = useApi<{ value: { clientId: number; balance: number }[] }>(["CreditLogs", "balances"], () =>
+    api.GET("/api/v1/CreditLogs", { params: { query: { $apply: "groupby((clientId),aggregate(creditAmount with sum as balance))" } } } as never) as never,
+  );
+  return { balances: new Map((data?.value ?? []).map((r) => [r.clientId, Number(r.balance)])), mutate };
+}
+
+/** Runs a call for its effect (204s included): true when it succeeded; errors go to SPEC 8's chain. */
+export async function ok(call: Call): Promise<boolean> {
+  try {
+    await unwrap(call);
+    return true;
+  } catch (e) {
+    handleError(e);
+    return false;
+  }
+}
+
+/** `DELETE /api/v1/{set}({key})`. */
+export function del(set: string, key: number | string, clientId?: number | null): Call {
+  return api.DELETE(keyed(set, key) as never, forClient(clientId) as never) as Call;
+}

@@ -1,0 +1,103 @@
+// Add or edit a custom question: text, short title, type, where it is asked, and its options
+// (Questions POST with projectId, or PATCH; options keep their ids so answers stay attached).
+import { useState, type FormEvent } from "react";
+import { api } from "../../../api/client";
+import { Modal } from "../../../components/Dialog";
+import { Button, Field, Input, Select, Textarea } from "../../../components/ui";
+import { keyPath, run } from "../../../features/projects-editor/data";
+
+export const QUESTION_TYPES: Record<number, string> = { 1: "Single choice", 2: "Multiple choice", 3: "Text", 4: "Dropdown" };
+/** Where a team's own question can be asked (SPEC 3 positions; 5 is the framework's). */
+export const CUSTOM_POSITIONS: Record<number, string> = { 1: "Screener (before the test)", 6: "Custom (after the framework)", 3: "Follow-up (after all test options)" };
+
+export type QuestionDraft = {
+  questionText: string;
+  questionTitle: string;
+  questionTypeId: number;
+  questionPositionId: number;
+  options: { id?: number; optionText: string; exclusive: boolean }[];
+};
+
+export function QuestionDialog({ projectId, questionId, initial, onClose, onSaved }: { projectId: number; questionId: number | null; initial: QuestionDraft; onClose: () => void; onSaved: () => void }) {
+  const [d, setD] = useState<QuestionDraft>(() => ({ ...initial, questionPositionId: CUSTOM_POSITIONS[initial.questionPositionId] ? initial.questionPositionId : 6, options: initial.options.length ? initial.options : [{ optionText: "", exclusive: false }, { optionText: "", exclusive: false }] }));
+  const [busy, setBusy] = useState(false);
+  const hasOptions = d.questionTypeId !== 3;
+  const options = d.options.filter((o) => o.optionText.trim());
+  const valid = d.questionText.trim() && (!hasOptions || options.length >= 2);
+
+  const setOption = (i: number, patch: Partial<QuestionDraft["options"][number]>) => setD({ ...d, options: d.options.map((o, j) => (j === i ? { ...o, ...patch } : o)) });
+
+  async function save(e: FormEvent) {
+    e.preventDefault();
+    setBusy(true);
+    const body = {
+      questionText: d.questionText.trim(),
+      questionTitle: d.questionTitle.trim() || null,
+      questionTypeId: d.questionTypeId,
+      questionPositionId: d.questionPositionId,
+      questionOptions: hasOptions ? options.map((o) => ({ ...(o.id ? { id: o.id } : {}), optionText: o.optionText.trim(), exclusive: d.questionTypeId === 2 && o.exclusive })) : [],
+    };
+    const r = questionId
+      ? await run(api.PATCH("/api/v1/Questions({key})", { params: keyPath(questionId), body } as never), ["Question saved"])
+      : await run(api.POST("/api/v1/Questions", { body: { ...body, projectId } } as never), ["Question added"]);
+    setBusy(false);
+    if (r !== undefined) onSaved();
+  }
+
+  return (
+    <Modal
+      open
+      onClose={onClose}
+      size="lg"
+      title={questionId ? "Edit question" : "Add question"}
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose}>Cancel</Button>
+          <Button type="submit" form="question-form" busy={busy} disabled={!valid}>{questionId ? "Save question" : "Add question"}</Button>
+        </>
+      }
+    >
+      <form id="question-form" onSubmit={save} className="space-y-4">
+        <Field id="question-text" label="Question">
+          <Textarea id="question-text" rows={2} value={d.questionText} maxLength={2000} required autoFocus onChange={(e) => setD({ ...d, questionText: e.target.value })} />
+        </Field>
+        <div className="grid gap-4 sm:grid-cols-3">
+          <Field id="question-title" label="Short title">
+            <Input id="question-title" value={d.questionTitle} maxLength={200} onChange={(e) => setD({ ...d, questionTitle: e.target.value })} />
+          </Field>
+          <Field id="question-type" label="Type">
+            <Select id="question-type" value={d.questionTypeId} onChange={(e) => setD({ ...d, questionTypeId: Number(e.target.value) })}>
+              {Object.entries(QUESTION_TYPES).map(([id, t]) => <option key={id} value={id}>{t}</option>)}
+            </Select>
+          </Field>
+          <Field id="question-position" label="Asked">
+            <Select id="question-position" value={d.questionPositionId} onChange={(e) => setD({ ...d, questionPositionId: Number(e.target.value) })}>
+              {Object.entries(CUSTOM_POSITIONS).map(([id, t]) => <option key={id} value={id}>{t}</option>)}
+            </Select>
+          </Field>
+        </div>
+        {hasOptions ? (
+          <fieldset>
+            <legend className="mb-1.5 text-sm font-medium text-ink-800">Answer options</legend>
+            <ol className="space-y-2">
+              {d.options.map((o, i) => (
+                <li key={i} className="flex items-center gap-2">
+                  <label className="sr-only" htmlFor={`option-${i}`}>Option {i + 1}</label>
+                  <Input id={`option-${i}`} value={o.optionText} maxLength={500} placeholder={`Option ${i + 1}`} onChange={(e) => setOption(i, { optionText: e.target.value })} />
+                  {d.questionTypeId === 2 ? (
+                    <label className="flex shrink-0 items-center gap-1 text-xs text-ink-600">
+                      <input type="checkbox" checked={o.exclusive} onChange={(e) => setOption(i, { exclusive: e.target.checked })} /> Exclusive
+                    </label>
+                  ) : null}
+                  <Button variant="ghost" size="sm" aria-label={`Remove option ${i + 1}`} disabled={d.options.length <= 1} onClick={() => setD({ ...d, options: d.options.filter((_, j) => j !== i) })}>✕</Button>
+                </li>
+              ))}
+            </ol>
+            <Button variant="secondary" size="sm" className="mt-2" disabled={d.options.length >= 100} onClick={() => setD({ ...d, options: [...d.options, { optionText: "", exclusive: false }] })}>Add option</Button>
+            <p className="mt-1 text-xs text-ink-500">At least two. A screener's options can be targeted on the Markets & targets tab.</p>
+          </fieldset>
+        ) : null}
+      </form>
+    </Modal>
+  );
+}

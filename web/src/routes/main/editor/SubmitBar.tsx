@@ -1,0 +1,97 @@
+// The bar under the editor: what the next run costs now against the team's credits (Projects
+// CreditCostNow: exactly what Submit charges), Submit with that figure confirmed first, Unsubmit.
+import { useState } from "react";
+import { useLocation } from "wouter";
+import { api } from "../../../api/client";
+import type { CurrentClient } from "../../../app/ClientArea";
+import { Modal } from "../../../components/Dialog";
+import { Button, Skeleton } from "../../../components/ui";
+import { useProjectEvents } from "../../../features/projects";
+import { keyPath, run, useCreditCost, useRefreshProject, type EditorProject } from "../../../features/projects-editor/data";
+
+export const credits = (n: number) => `${Math.round(n).toLocaleString("en")} credits`;
+
+export function UnsubmitButton({ project, onDone }: { project: EditorProject; onDone: () => void }) {
+  const [busy, setBusy] = useState(false);
+  async function unsubmit() {
+    setBusy(true);
+    const r = await run(api.POST("/api/v1/Projects({key})/Unsubmit", { params: keyPath(project.id), body: {} } as never), ["Project unsubmitted", "It is a draft again and its pending credits were returned."]);
+    setBusy(false);
+    if (r !== undefined) onDone();
+  }
+  return <Button variant="secondary" busy={busy} onClick={() => void unsubmit()}>Unsubmit</Button>;
+}
+
+export function SubmitBar({ client, project }: { client: CurrentClient; project: EditorProject }) {
+  const [, navigate] = useLocation();
+  const { data: cost, mutate } = useCreditCost(project.id);
+  useProjectEvents(() => void mutate(), project.id);
+  const refresh = useRefreshProject(project.id);
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const draft = project.statusCode === 0;
+
+  async function submit() {
+    setBusy(true);
+    const r = (await run(api.POST("/api/v1/Projects({key})/Submit", { params: keyPath(project.id), body: {} } as never))) as { statusCode: number } | undefined;
+    setBusy(false);
+    setConfirming(false);
+    if (!r) return;
+    await refresh();
+    if (r.statusCode === 50) navigate(`~/${client.id}/projects/${project.id}/review`);
+  }
+
+  return (
+    <div className="fixed inset-x-0 bottom-0 z-30 border-t border-ink-200 bg-white/95 shadow-[0_-4px_12px_rgba(0,0,0,0.04)] backdrop-blur lg:left-60">
+      <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-3 sm:px-6">
+        <dl className="flex flex-wrap gap-x-6 gap-y-1 text-sm" aria-label="Cost">
+          {cost ? (
+            <>
+              <div>
+                <dt className="text-xs text-ink-500">{draft ? "This run costs" : "Charged"}</dt>
+                <dd className="font-semibold text-ink-900" data-testid="run-cost">{credits(cost.total)}</dd>
+              </div>
+              <div>
+                <dt className="text-xs text-ink-500">Team balance</dt>
+                <dd className="text-ink-800">{credits(cost.balance)}</dd>
+              </div>
+              <div>
+                <dt className="text-xs text-ink-500">Available</dt>
+                <dd className={cost.affordable ? "text-ink-800" : "font-medium text-rose-700"}>{credits(cost.available)}</dd>
+              </div>
+            </>
+          ) : (
+            <Skeleton className="h-9 w-72" />
+          )}
+        </dl>
+        <div className="flex items-center gap-2">
+          {cost && draft && !cost.affordable ? <p className="text-sm text-rose-700">Not enough credits for this run.</p> : null}
+          {draft ? (
+            <Button onClick={() => setConfirming(true)} disabled={!cost?.affordable}>Submit</Button>
+          ) : project.statusCode === 50 || project.statusCode === 100 ? (
+            <UnsubmitButton project={project} onDone={() => void refresh()} />
+          ) : null}
+        </div>
+      </div>
+      {confirming && cost ? (
+        <Modal
+          open
+          onClose={() => setConfirming(false)}
+          title="Submit project"
+          size="sm"
+          footer={
+            <>
+              <Button variant="secondary" onClick={() => setConfirming(false)}>Cancel</Button>
+              <Button busy={busy} onClick={() => void submit()}>Submit for {credits(cost.total)}</Button>
+            </>
+          }
+        >
+          <p>
+            Submitting sets aside <strong>{credits(cost.total)}</strong> for the first wave in {cost.regions.map((r) => r.regionName).join(", ")}. Your team's balance goes from {credits(cost.balance)} to {credits(cost.balance - cost.total)}.
+          </p>
+          <p className="mt-2 text-ink-600">If your team needs approval, an Admin reviews it first. You can unsubmit until the review starts; the credits come back.</p>
+        </Modal>
+      ) : null}
+    </div>
+  );
+}
