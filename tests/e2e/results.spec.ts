@@ -272,3 +272,25 @@ test("a project group page opens with the group's respondents", async ({ page, r
   await expect(page.getByRole("table", { name: "Top-2-box by project" })).toBeVisible();
   await axe(page, "group test options");
 });
+
+test("the AI chat answers a question with citations that open their chart, and takes feedback", async ({ page }) => {
+  test.setTimeout(120_000);
+  await signIn(page);
+  await page.goto("/");
+  const team = Number(new URL(page.url()).pathname.split("/")[1]);
+  await page.goto(`/${team}/results/1/chat`);
+  await page.getByLabel("Your question").fill("Which test option did best on purchase intent?");
+  await page.getByRole("button", { name: "Ask" }).click();
+  await page.waitForURL(/\/chat\/\d+/);
+  const answer = page.locator("[data-role=assistant]").first();
+  await expect(answer, "an answer arrives over the websocket").toBeVisible({ timeout: 60_000 });
+  const cite = answer.getByRole("link", { name: /^Source F\d+/ }).first();
+  await expect(cite, "the answer cites its figures").toBeVisible();
+  await answer.getByRole("button", { name: "Helpful", exact: true }).click();
+  await expect(answer.getByRole("button", { name: "Helpful", exact: true })).toHaveAttribute("aria-pressed", "true");
+  await shot(page, "chat");
+  await axe(page, "chat");
+  await cite.click();
+  await expect(page, "the citation opens the chart it came from").toHaveURL(/\/results\/1\/(summary|grow-ideas\/\d+)/);
+  await expect(page.locator("figure svg[role=img]").first()).toBeVisible();
+});

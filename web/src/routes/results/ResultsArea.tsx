@@ -30,6 +30,7 @@ const GrowIdeas = lazy(() => import("./pages/GrowIdeas"));
 const HeadToHead = lazy(() => import("./pages/HeadToHead"));
 const PriceSensitivity = lazy(() => import("./pages/PriceSensitivity"));
 const MarketReach = lazy(() => import("./pages/MarketReach"));
+const Chat = lazy(() => import("./pages/Chat"));
 
 type NavEntry = { href: string; label: string; match: string };
 
@@ -50,6 +51,7 @@ function useNav(project: ResultsProject, questions: ResultsQuestion[], options: 
     const waveQ = questions.find((q) => q.standardQuestionId !== null && q.question?.questionTypeId !== TEXT_TYPE && q.standardQuestionId < 19);
     const waveMode = (!!project.scheduleStartDate && !!project.scheduleFrequencyWeeks) || project.wavesRequired || (project.scheduleWavesRequired ?? 0) > 1;
     if ((waveMode || t === 4) && waveQ) main.push({ href: `wave/${waveQ.id}`, label: t === 4 ? "Weeks since launch" : "Waves", match: "wave" });
+    main.push({ href: "chat", label: "AI chat", match: "chat" });
     sections.push({ title: "Results", items: main });
     if (options.length) sections.push({ title: "Test options", items: options.map((o) => ({ href: `grow-ideas/${o.id}`, label: o.conceptText, match: `grow-ideas/${o.id}` })) });
     const qs = questions
@@ -218,6 +220,7 @@ export default function ResultsArea({ clientId }: { clientId: number }) {
               <PriceSensitivity />
             </Route>
             <Route path="/market-reach/:tab?">{(p) => (marketReach ? <MarketReach tab={p.tab} /> : me ? <Redirect to="~/" replace /> : <PageSkeleton />)}</Route>
+            <Route path="/chat/:chatId?">{(p) => <Chat chatId={p.chatId ? Number(p.chatId) : undefined} />}</Route>
             <Route path="/:tab">{(p) => <Overview tab={p.tab} />}</Route>
           </Switch>
         </Suspense>
