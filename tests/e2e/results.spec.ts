@@ -69,6 +69,12 @@ async function axe(page: Page, where: string) {
   expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`), `${where}: no serious or critical accessibility violations`).toEqual([]);
 }
 
+/** Opens a collapsible filter section (a no-op when it is open already). */
+async function openSection(page: Page, title: string) {
+  const d = page.locator("details").filter({ has: page.locator("summary", { hasText: title }) }).first();
+  if ((await d.getAttribute("open")) === null) await d.locator("summary").click();
+}
+
 async function shot(page: Page, name: string) {
   await page.screenshot({ path: `.tmp/screens/results-${name}.png`, fullPage: true });
 }
@@ -76,13 +82,15 @@ async function shot(page: Page, name: string) {
 test.describe.configure({ mode: "serial" });
 
 test("every results route of every demo project opens, with named, labelled charts and no serious accessibility issue", async ({ page, request }) => {
-  test.setTimeout(300_000);
+  test.setTimeout(540_000);
   const staff = await token(request, "staff@ideally.test");
   const uma = await token(request, "user@acme.test");
   const team = await teamA(request, uma);
   // MarketReach gates the market-reach pages: on for the team.
   const flags = await api(request, staff, 0, "GET", "/api/v1/FeatureFlags?$filter=ff eq 'MarketReach'&$select=id");
-  await api(request, staff, team, "POST", "/api/v1/ClientFeatures", { featureFlagId: flags.value[0].id, isEnabled: true });
+  const had = await api(request, staff, team, "GET", `/api/v1/ClientFeatures?$filter=featureFlagId eq ${flags.value[0].id}&$select=id,isEnabled`);
+  if (!had.value.length) await api(request, staff, team, "POST", "/api/v1/ClientFeatures", { featureFlagId: flags.value[0].id, isEnabled: true });
+  else expect(had.value[0].isEnabled, "MarketReach is on for the team").toBe(true);
   const projects = await api(request, uma, team, "GET", "/api/v1/Projects?$select=id,projectName&$filter=statusCode ge 800&$orderby=id");
   expect(projects.value.length, "the demo projects are completed").toBeGreaterThanOrEqual(6);
   const errors: string[] = [];
@@ -138,7 +146,7 @@ test("each filter kind changes the base as the API says, and clears", async ({ p
   // System filter (a demographic)
   const gender = await api(request, uma, team, "GET", "/api/v1/SystemQuestionOption?$filter=systemQuestionId eq 45 and (regionId eq 1 or regionId eq null)&$orderby=sortOrder&$select=id,answerLabel");
   const female = (gender.value as { id: number; answerLabel: string }[]).find((o) => o.answerLabel === "Female")!;
-  await page.locator("summary", { hasText: "Gender" }).click();
+  await openSection(page, "Gender");
   await page.getByLabel("Female", { exact: true }).check();
   const byGender = await countFor(request, uma, team, projectId, { regionIds: [1], filterIds: [female.id] });
   expect(byGender).toBeLessThan(all);
@@ -149,7 +157,7 @@ test("each filter kind changes the base as the API says, and clears", async ({ p
   // Question-option filter: include, then exclude
   const qs = await api(request, uma, team, "GET", `/api/v1/ProjectQuestions?$filter=projectId eq ${projectId} and standardQuestionId eq 3&$expand=question($expand=questionOptions($orderby=sortOrder))`);
   const opt = qs.value[0].question.questionOptions[0] as { id: number; optionText: string };
-  await page.locator("summary", { hasText: "Purchase intent" }).click();
+  await openSection(page, "Purchase intent");
   await page.getByRole("button", { name: `${opt.optionText}: not filtered` }).click();
   await expectBase(page, await countFor(request, uma, team, projectId, { regionIds: [1], filterIds: [female.id], questionOptionsIds: [opt.id] }), "include an option");
   await page.getByRole("button", { name: `${opt.optionText}: included` }).click();
@@ -167,12 +175,12 @@ test("each filter kind changes the base as the API says, and clears", async ({ p
 
   // Survey runs, then dates (which clear the runs)
   await page.getByRole("button", { name: "Clear all" }).click();
-  await page.locator("summary", { hasText: "Survey runs" }).click();
+  await openSection(page, "Survey runs");
   const runs = await api(request, uma, team, "GET", `/api/v1/ProjectSchedules?$filter=projectId eq ${projectId} and regionId eq 1 and surveyRunId ne null&$select=surveyRunId`);
   const runId = runs.value[0].surveyRunId as number;
   await page.locator("details", { hasText: "Survey runs" }).getByRole("checkbox").first().check();
   await expectBase(page, await countFor(request, uma, team, projectId, { regionIds: [1], surveyIds: [runId] }), "a survey run");
-  await page.locator("summary", { hasText: "Dates" }).click();
+  await openSection(page, "Dates");
   const today = new Date();
   const iso = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
   await page.getByLabel("From", { exact: true }).fill(iso(new Date(today.getTime() - 30 * 86400_000)));
@@ -191,7 +199,7 @@ test("each filter kind changes the base as the API says, and clears", async ({ p
   await expectBase(page, await countFor(request, uma, team, projectId, { regionIds: [1], panelType: "Ideally" }), "panel type");
 
   // Region: changing it clears question filters
-  await page.locator("summary", { hasText: "Gender" }).click();
+  await openSection(page, "Gender");
   await page.getByLabel("Female", { exact: true }).check();
   await page.getByLabel("Market").selectOption({ label: "Australia" });
   await expectBase(page, await countFor(request, uma, team, projectId, { regionIds: [2], panelType: "Ideally" }), "another market");
@@ -203,7 +211,7 @@ test("a filter set is saved, applied from the sidebar and deleted with the spec'
   const team = await teamA(request, uma);
   await signIn(page);
   await page.goto(`/${team}/results/1/summary`);
-  await page.locator("summary", { hasText: "Age group" }).click();
+  await openSection(page, "Age group");
   await page.getByLabel("18-24").check();
   await page.waitForTimeout(1000); // the base call is debounced
   const filtered = await base(page);

@@ -166,7 +166,7 @@ function Frame({ children, marketReach }: { children: ReactNode; marketReach: bo
           <SubNav sections={sections} />
         </aside>
         <div className="min-w-0" data-testid="results-page">{children}</div>
-        <aside className={cx("lg:block", filtersOpen ? "block" : "hidden")} aria-label="Filters">
+        <aside className={cx("order-first lg:order-none lg:block", filtersOpen ? "block" : "hidden")} aria-label="Filters">
           <FilterSidebar onOpenSegments={() => setPanel("segment")} />
         </aside>
       </div>
