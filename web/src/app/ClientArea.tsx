@@ -17,6 +17,8 @@ const Home = lazy(() => import("../routes/main/Home"));
 const ProjectPage = lazy(() => import("../routes/main/ProjectPage"));
 const ProjectSurveys = lazy(() => import("../routes/main/ProjectSurveys"));
 const ManageArea = lazy(() => import("../routes/manage/ManageArea"));
+const ResultsArea = lazy(() => import("../routes/results/ResultsArea"));
+const GroupsArea = lazy(() => import("../routes/groups/GroupsArea"));
 const CreateGroup = lazy(() => import("../routes/groups-admin/CreateGroup"));
 const EditGroup = lazy(() => import("../routes/groups-admin/EditGroup"));
 
@@ -86,6 +88,12 @@ export function ClientArea({ clientId }: { clientId: number }) {
             <Gate policy="TeamUser" clientId={clientId}>
               <ProjectSurveys client={client} />
             </Gate>
+          </Route>
+          <Route path="/results/:projectId" nest>
+            <ResultsArea clientId={clientId} />
+          </Route>
+          <Route path="/groups/:projectGroupId" nest>
+            <GroupsArea clientId={clientId} />
           </Route>
           <Route path="/create-group">
             <Gate policy="IdeallyAdmin" clientId={clientId}>

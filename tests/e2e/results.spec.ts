@@ -1,0 +1,304 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import JSZip from "jszip";
+import { readFileSync } from "node:fs";
+
+// The results pages as a researcher uses them, on the demo projects (Acme Team A): every results
+// route of every demo project opens with its charts named and labelled; each filter kind changes
+// the base exactly as the API's ResponsesCount says and clears again; a filter set is saved,
+// applied and deleted; the benchmark choice survives a reload; a PowerPoint export runs as a job
+// and its deck opens; a project group page opens; axe-core finds no serious or critical issue.
+// Screenshots go to .tmp/screens (kept out of the repo) to be looked at.
+
+const PASSWORD = "ideally-demo";
+
+async function token(request: APIRequestContext, email: string): Promise<string> {
+  const r = await request.post("/auth/Login/PasswordLogin", { data: { email, password: PASSWORD } });
+  expect(r.status(), `${email} signs in`).toBe(200);
+  return ((await r.json()) as { accessToken: string }).accessToken;
+}
+
+async function api<T = any>(request: APIRequestContext, tok: string, clientId: number, method: "GET" | "POST", path: string, data?: unknown): Promise<T> {
+  const r = await request.fetch(path, { method, data, headers: { authorization: `Bearer ${tok}`, ...(clientId ? { clientId: String(clientId) } : {}) } });
+  const body = await r.json().catch(() => null);
+  expect(r.status(), `${method} ${path}: ${JSON.stringify(body)}`).toBeLessThan(300);
+  return body as T;
+}
+
+async function teamA(request: APIRequestContext, tok: string): Promise<number> {
+  const r = await api(request, tok, 0, "GET", "/api/v1/Clients?$select=id,name&$filter=name eq 'Acme Team A'");
+  return r.value[0].id as number;
+}
+
+async function signIn(page: Page, email = "user@acme.test") {
+  await page.goto("/auth/login");
+  await page.getByLabel("Work email").fill(email);
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL((u) => !u.pathname.startsWith("/auth"), { timeout: 20_000 });
+}
+
+async function countFor(request: APIRequestContext, tok: string, clientId: number, projectId: number, filters: unknown): Promise<number> {
+  const r = await api(request, tok, clientId, "GET", `/api/v1/Projects(${projectId})/ResponsesCount?filters=${encodeURIComponent(JSON.stringify(filters))}`);
+  return (r.value as { count: number }[]).reduce((n, x) => n + x.count, 0);
+}
+
+async function base(page: Page): Promise<number> {
+  return Number((await page.getByTestId("responses-count").innerText()).replace(/\D/g, ""));
+}
+
+/** Waits for the base to show the API's figure (the call is debounced 400 ms). */
+async function expectBase(page: Page, expected: number, what: string) {
+  await expect.poll(() => base(page), { message: `${what}: the base is the API's ResponsesCount`, timeout: 10_000 }).toBe(expected);
+}
+
+async function expectChartsNamed(page: Page, where: string) {
+  const charts = page.locator("figure svg[role=img]");
+  const n = await charts.count();
+  for (let i = 0; i < n; i++) {
+    const label = await charts.nth(i).getAttribute("aria-label");
+    expect(label, `${where}: chart ${i} has an accessible name`).toBeTruthy();
+  }
+  return n;
+}
+
+async function axe(page: Page, where: string) {
+  const r = await new AxeBuilder({ page }).analyze();
+  const bad = r.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`), `${where}: no serious or critical accessibility violations`).toEqual([]);
+}
+
+/** Opens a collapsible filter section (a no-op when it is open already). */
+async function openSection(page: Page, title: string) {
+  const d = page.locator("details").filter({ has: page.locator("summary", { hasText: title }) }).first();
+  if ((await d.getAttribute("open")) === null) await d.locator("summary").click();
+}
+
+async function shot(page: Page, name: string) {
+  await page.screenshot({ path: `.tmp/screens/results-${name}.png`, fullPage: true });
+}
+
+test.describe.configure({ mode: "serial" });
+
+test("every results route of every demo project opens, with named, labelled charts and no serious accessibility issue", async ({ page, request }) => {
+  test.setTimeout(540_000);
+  const staff = await token(request, "staff@ideally.test");
+  const uma = await token(request, "user@acme.test");
+  const team = await teamA(request, uma);
+  // MarketReach gates the market-reach pages: on for the team.
+  const flags = await api(request, staff, 0, "GET", "/api/v1/FeatureFlags?$filter=ff eq 'MarketReach'&$select=id");
+  const had = await api(request, staff, team, "GET", `/api/v1/ClientFeatures?$filter=featureFlagId eq ${flags.value[0].id}&$select=id,isEnabled`);
+  if (!had.value.length) await api(request, staff, team, "POST", "/api/v1/ClientFeatures", { featureFlagId: flags.value[0].id, isEnabled: true });
+  else expect(had.value[0].isEnabled, "MarketReach is on for the team").toBe(true);
+  const projects = await api(request, uma, team, "GET", "/api/v1/Projects?$select=id,projectName&$filter=statusCode ge 800&$orderby=id");
+  expect(projects.value.length, "the demo projects are completed").toBeGreaterThanOrEqual(6);
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await signIn(page);
+  let visited = 0;
+  for (const p of projects.value as { id: number; projectName: string }[]) {
+    await page.goto(`/${team}/results/${p.id}`);
+    const landing = await api(request, uma, team, "GET", `/api/v1/Projects(${p.id})/ResultsLanding`);
+    await page.waitForURL((u) => u.pathname === `/${team}/results/${p.id}/${landing.tab}`, { timeout: 15_000 });
+    await expect(page.getByRole("heading", { level: 1, name: p.projectName })).toBeVisible();
+    const hrefs = await page.getByRole("navigation", { name: "Results pages" }).getByRole("link").evaluateAll((ls) => ls.map((l) => (l as HTMLAnchorElement).getAttribute("href")!));
+    expect(hrefs.length, `${p.projectName}: a sub-nav of results pages`).toBeGreaterThan(3);
+    for (const href of hrefs) {
+      await page.goto(href);
+      await expect(page.getByTestId("results-page").getByRole("heading", { level: 2 }).first(), `${href} has a page heading`).toBeVisible();
+      await page.waitForLoadState("networkidle");
+      await expect(page.locator('[role=status][aria-label="Loading"]'), `${href} finishes loading`).toHaveCount(0);
+      await expect(page.getByText("Sorry, something went wrong on our end.")).toHaveCount(0);
+      const charts = await expectChartsNamed(page, href);
+      // Axis legends: every chart's svg carries its axis titles as text.
+      for (let i = 0; i < charts; i++) expect(await page.locator("figure svg[role=img]").nth(i).locator("text").count(), `${href}: chart ${i} has axis text`).toBeGreaterThan(2);
+      visited++;
+      await shot(page, href.split("/").slice(3).join("-").replace(/\?.*$/, ""));
+    }
+  }
+  expect(visited, "results pages visited").toBeGreaterThan(30);
+  await page.goto(`/${team}/results/${projects.value[0].id}/summary`);
+  await page.waitForLoadState("networkidle");
+  await axe(page, "summary");
+  await page.goto(`/${team}/results/2/price-sensitivity`);
+  await page.waitForLoadState("networkidle");
+  await axe(page, "price-sensitivity");
+  // Phone width: the filters open from a button.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`/${team}/results/${projects.value[0].id}/summary`);
+  await page.getByRole("button", { name: /^Filters/ }).click();
+  await expect(page.getByTestId("responses-count")).toBeVisible();
+  await shot(page, "summary-phone");
+  expect(errors, "no page errors").toEqual([]);
+});
+
+test("each filter kind changes the base as the API says, and clears", async ({ page, request }) => {
+  test.setTimeout(180_000);
+  const uma = await token(request, "user@acme.test");
+  const team = await teamA(request, uma);
+  const projectId = 1; // the two-market idea screen
+  await signIn(page);
+  await page.goto(`/${team}/results/${projectId}/summary`);
+  const all = await countFor(request, uma, team, projectId, { regionIds: [1] });
+  await expectBase(page, all, "no filters");
+
+  // System filter (a demographic)
+  const gender = await api(request, uma, team, "GET", "/api/v1/SystemQuestionOption?$filter=systemQuestionId eq 45 and (regionId eq 1 or regionId eq null)&$orderby=sortOrder&$select=id,answerLabel");
+  const female = (gender.value as { id: number; answerLabel: string }[]).find((o) => o.answerLabel === "Female")!;
+  await openSection(page, "Gender");
+  await page.getByLabel("Female", { exact: true }).check();
+  const byGender = await countFor(request, uma, team, projectId, { regionIds: [1], filterIds: [female.id] });
+  expect(byGender).toBeLessThan(all);
+  await expectBase(page, byGender, "gender");
+  await expect(page.getByTestId("filter-count")).toHaveText("1");
+  const top2Before = await page.getByTestId("top2-cell").first().innerText();
+
+  // Question-option filter: include, then exclude
+  const qs = await api(request, uma, team, "GET", `/api/v1/ProjectQuestions?$filter=projectId eq ${projectId} and standardQuestionId eq 3&$expand=question($expand=questionOptions($orderby=sortOrder))`);
+  const opt = qs.value[0].question.questionOptions[0] as { id: number; optionText: string };
+  await openSection(page, "Purchase intent");
+  await page.getByRole("button", { name: `${opt.optionText}: not filtered` }).click();
+  await expectBase(page, await countFor(request, uma, team, projectId, { regionIds: [1], filterIds: [female.id], questionOptionsIds: [opt.id] }), "include an option");
+  await page.getByRole("button", { name: `${opt.optionText}: included` }).click();
+  await expectBase(page, await countFor(request, uma, team, projectId, { regionIds: [1], filterIds: [female.id], excludeQuestionOptionsIds: [opt.id] }), "exclude an option");
+  await expect(page.getByTestId("filter-count")).toHaveText("2");
+  await expect.poll(() => page.getByTestId("top2-cell").first().innerText(), { message: "the figures follow the filters" }).not.toBe(top2Before);
+
+  // Test options
+  await page.getByRole("button", { name: "Clear all" }).click();
+  await expectBase(page, all, "cleared");
+  await expect(page.getByTestId("filter-count")).toHaveCount(0);
+  const options = await api(request, uma, team, "GET", `/api/v1/TestOptions?$filter=projectId eq ${projectId}&$orderby=id&$select=id,conceptText`);
+  await page.getByLabel(options.value[0].conceptText, { exact: true }).check();
+  await expectBase(page, await countFor(request, uma, team, projectId, { regionIds: [1], testOptionIds: [options.value[0].id] }), "one test option");
+
+  // Survey runs, then dates (which clear the runs)
+  await page.getByRole("button", { name: "Clear all" }).click();
+  await openSection(page, "Survey runs");
+  const runs = await api(request, uma, team, "GET", `/api/v1/ProjectSchedules?$filter=projectId eq ${projectId} and regionId eq 1 and surveyRunId ne null&$select=surveyRunId`);
+  const runId = runs.value[0].surveyRunId as number;
+  await page.locator("details", { hasText: "Survey runs" }).getByRole("checkbox").first().check();
+  await expectBase(page, await countFor(request, uma, team, projectId, { regionIds: [1], surveyIds: [runId] }), "a survey run");
+  await openSection(page, "Dates");
+  const today = new Date();
+  const iso = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+  await page.getByLabel("From", { exact: true }).fill(iso(new Date(today.getTime() - 30 * 86400_000)));
+  await page.getByLabel("To", { exact: true }).fill(iso(today));
+  await page.getByRole("button", { name: "Apply dates" }).click();
+  await expect(page.locator("details", { hasText: "Survey runs" }).getByRole("checkbox").first(), "dates clear the survey runs").not.toBeChecked();
+  await expect(page.getByTestId("filter-count")).toHaveText("1");
+  const dates = JSON.parse(new URL(page.url()).searchParams.get("dates")!) as { from: string; to: string };
+  expect(new Date(dates.from).getHours(), "the start of the day").toBe(0);
+  expect(new Date(dates.to).getHours() * 60 + new Date(dates.to).getMinutes(), "the end of the day").toBe(23 * 60 + 59);
+  await expectBase(page, await countFor(request, uma, team, projectId, { regionIds: [1], dateFrom: dates.from, dateTo: dates.to }), "dates");
+
+  // Panel type
+  await page.getByRole("button", { name: "Clear all" }).click();
+  await page.getByLabel("Panel type").selectOption("Ideally");
+  await expectBase(page, await countFor(request, uma, team, projectId, { regionIds: [1], panelType: "Ideally" }), "panel type");
+
+  // Region: changing it clears question filters
+  await openSection(page, "Gender");
+  await page.getByLabel("Female", { exact: true }).check();
+  await page.getByLabel("Market").selectOption({ label: "Australia" });
+  await expectBase(page, await countFor(request, uma, team, projectId, { regionIds: [2], panelType: "Ideally" }), "another market");
+  expect(new URL(page.url()).searchParams.get("filters"), "the region change cleared the demographic filters").toBeNull();
+});
+
+test("a filter set is saved, applied from the sidebar and deleted with the spec's confirm", async ({ page, request }) => {
+  const uma = await token(request, "user@acme.test");
+  const team = await teamA(request, uma);
+  await signIn(page);
+  await page.goto(`/${team}/results/1/summary`);
+  await openSection(page, "Age group");
+  await page.getByLabel("18-24").check();
+  await page.waitForTimeout(1000); // the base call is debounced
+  const filtered = await base(page);
+  await page.getByRole("button", { name: "Filter sets" }).click();
+  const name = `Young ${Date.now()}`;
+  await page.getByLabel(/Save the current filters/).fill(name);
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page.getByText("Filter set saved")).toBeVisible();
+  await expect(page.getByText("All team members can access this filter set in the filters menu.")).toBeVisible();
+  await page.getByRole("button", { name: "Close panel" }).click();
+  await page.getByRole("button", { name: "Clear all" }).click();
+  await expect.poll(() => base(page)).toBeGreaterThan(filtered);
+  await page.getByLabel("Filter set", { exact: true }).selectOption({ label: name });
+  await expectBase(page, filtered, "the filter set applied");
+  await expect(page.getByLabel("18-24"), "its stored filters are loaded into the sidebar").toBeChecked();
+  await page.getByRole("button", { name: "Filter sets" }).click();
+  await page.getByRole("button", { name: `Delete ${name}` }).click();
+  const dialog = page.getByRole("dialog", { name: "Delete filter set" });
+  await expect(dialog.getByText(`Are you sure you want to delete filter set "${name}"?`)).toBeVisible();
+  await dialog.getByRole("button", { name: "Delete" }).click();
+  await expect(page.getByRole("list", { name: "Filter sets" }).getByText(name)).toHaveCount(0);
+  await page.getByRole("button", { name: "Close panel" }).click();
+  await expect(page.getByLabel("Filter set", { exact: true }), "filters were reset").toHaveValue("");
+});
+
+test("the benchmark choice is kept across a reload, and a PowerPoint export runs and opens", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const uma = await token(request, "user@acme.test");
+  const team = await teamA(request, uma);
+  await signIn(page);
+  await page.goto(`/${team}/results/1/summary`);
+  await expect(page.getByText("Benchmark: All customers and historical data")).toBeVisible();
+  await page.getByRole("button", { name: "Benchmark", exact: true }).click();
+  await page.getByRole("radio", { name: /Your team/ }).check();
+  await page.getByRole("button", { name: "Close panel" }).click();
+  await expect(page.getByText("Benchmark: Tests in your team")).toBeVisible();
+  await page.reload();
+  await expect(page.getByText("Benchmark: Tests in your team"), "remembered after a reload").toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem("benchmarkId"))).toBe("2");
+
+  await page.getByRole("button", { name: "Export", exact: true }).click();
+  await page.getByRole("button", { name: "Create PowerPoint" }).click();
+  await expect(page.getByRole("progressbar", { name: "PowerPoint export progress" })).toBeVisible();
+  const download = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Download PowerPoint" }).click({ timeout: 90_000 });
+  const file = await (await download).path();
+  const zip = await JSZip.loadAsync(readFileSync(file!));
+  expect(Object.keys(zip.files).some((f) => f.startsWith("ppt/slides/slide")), "the deck has slides").toBe(true);
+  expect(Object.keys(zip.files).some((f) => f.startsWith("ppt/charts/")), "with native charts").toBe(true);
+});
+
+test("a project group page opens with the group's respondents", async ({ page, request }) => {
+  const staff = await token(request, "staff@ideally.test");
+  const uma = await token(request, "user@acme.test");
+  const team = await teamA(request, uma);
+  const g = await api(request, staff, team, "POST", "/api/v1/ProjectGroups", { name: `Snack tests ${Date.now()}`, description: "Idea screens of the snack range" });
+  for (const projectId of [1, 2]) await api(request, staff, team, "POST", "/api/v1/ProjectGroupTags", { projectGroupId: g.id, projectId, name: "snacks" });
+  const ws = await api(request, uma, team, "GET", `/api/v1/Responses/WeightSumGroup?projectGroupId=${g.id}`);
+  await signIn(page);
+  await page.goto(`/${team}/groups/${g.id}`);
+  await expect(page.getByRole("heading", { level: 1, name: g.name })).toBeVisible();
+  await expect(page.getByTestId("group-respondents")).toHaveText(ws.count.toLocaleString("en-US"));
+  await expectChartsNamed(page, "group overview");
+  await shot(page, "group-overview");
+  await page.getByRole("link", { name: "Test options" }).click();
+  await expect(page.getByRole("table", { name: "Top-2-box by project" })).toBeVisible();
+  await axe(page, "group test options");
+});
+
+test("the AI chat answers a question with citations that open their chart, and takes feedback", async ({ page }) => {
+  test.setTimeout(120_000);
+  await signIn(page);
+  await page.goto("/");
+  const team = Number(new URL(page.url()).pathname.split("/")[1]);
+  await page.goto(`/${team}/results/1/chat`);
+  await page.getByLabel("Your question").fill("Which test option did best on purchase intent?");
+  await page.getByRole("button", { name: "Ask" }).click();
+  await page.waitForURL(/\/chat\/\d+/);
+  const answer = page.locator("[data-role=assistant]").first();
+  await expect(answer, "an answer arrives over the websocket").toBeVisible({ timeout: 60_000 });
+  const cite = answer.getByRole("link", { name: /^Source F\d+/ }).first();
+  await expect(cite, "the answer cites its figures").toBeVisible();
+  await answer.getByRole("button", { name: "Helpful", exact: true }).click();
+  await expect(answer.getByRole("button", { name: "Helpful", exact: true })).toHaveAttribute("aria-pressed", "true");
+  await shot(page, "chat");
+  await axe(page, "chat");
+  await cite.click();
+  await expect(page, "the citation opens the chart it came from").toHaveURL(/\/results\/1\/(summary|grow-ideas\/\d+)/);
+  await expect(page.locator("figure svg[role=img]").first()).toBeVisible();
+});

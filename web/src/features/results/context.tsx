@@ -1,0 +1,145 @@
+// What every results page shares: the project and its lookups, the active filter state from the
+// URL, the effective region, the response filter as the API takes it, the benchmark and the view
+// settings. ResultsArea provides it; pages read it with useResults().
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
+import { api } from "../../api/client";
+import { useApi } from "../../api/hooks";
+import { useSearchState } from "../../lib/search";
+import { questionSortKey } from "../../lib/constants";
+import { useProject } from "../useProject";
+import { benchmarkTypeAvailable, chooseBenchmark, storeBenchmarkId, storedBenchmarkId, viewSettings, type ViewSettings } from "./benchmarks";
+import { effectiveRegionId, filtersFromSearch, filtersToSearch, toResponseFilter, type FilterState, type ResponseFilter } from "./filters";
+
+export type ResultsProject = {
+  id: number;
+  clientId: number;
+  projectName: string;
+  projectTypeId: number;
+  statusCode: number;
+  frameworkId: number | null;
+  researchNote: string | null;
+  createdAt: string;
+  completedAt: string | null;
+  scheduleWavesRequired: number | null;
+  scheduleFrequencyWeeks: number | null;
+  scheduleStartDate: string | null;
+  wavesRequired: boolean;
+  launchDate: string | null;
+  activeProjectObjectiveId: number | null;
+  projectGroupVersionId: number | null;
+  framework: { id: number; title: string } | null;
+  projectsRegions: { regionId: number; region: { regionName: string; currencySymbol: string; currencyCode: string } | null }[];
+  projectWeeks: { id: number; surveyRunId: number | null; regionId: number; week: number; scheduleDate: string | null }[];
+};
+
+export type TestOption = { id: number; conceptText: string; conceptDescription: string | null; file: { key?: string; fileType?: string; signedUrl?: string } | null; sortOrder: number | null };
+
+export type ResultsQuestion = {
+  id: number;
+  questionPositionId: number;
+  sortOrder: number | null;
+  standardQuestionId: number | null;
+  testOptionId: number | null;
+  question: { id: number; questionText: string; questionTitle: string | null; questionTypeId: number; questionOptions: { id: number; optionText: string; exclusive: boolean | null; sortOrder?: number | null }[] } | null;
+};
+
+export type BenchmarkRow = { benchmarkTypeId: number; benchmarkName: string; description: string; regionCode: string | null; projectCount: number; isAvailable: boolean; top2Percentage: number; byStandardQuestion: Record<string, { top2Percentage: number; projectCount: number; respondents: number }> };
+
+const PROJECT_EXPAND =
+  "framework($select=id,title),projectsRegions($select=regionId;$expand=region($select=regionName,currencySymbol,currencyCode)),projectWeeks($select=id,surveyRunId,regionId,week,scheduleDate)";
+
+export interface ResultsCtx {
+  clientId: number;
+  projectId: number;
+  project: ResultsProject;
+  refetchProject: () => void;
+  testOptions: TestOption[];
+  questions: ResultsQuestion[];
+  regionIds: number[];
+  regionId: number;
+  filters: FilterState;
+  setFilters: (next: FilterState) => void;
+  responseFilter: ResponseFilter;
+  /** JSON of responseFilter: the `filters` query parameter and part of every swr key. */
+  filtersJson: string;
+  benchmarks: BenchmarkRow[] | undefined;
+  benchmarkId: number | null;
+  setBenchmarkId: (id: number) => void;
+  npdWeek: number | null;
+  view: ViewSettings;
+  setView: (patch: Partial<{ splitBy: string; metric: string; benchmarkLine: string; confidence: string }>) => void;
+  confidence: "90" | "95" | "99";
+  search: Record<string, unknown>;
+}
+
+const Ctx = createContext<ResultsCtx | null>(null);
+
+export function useResults(): ResultsCtx {
+  const c = useContext(Ctx);
+  if (!c) throw new Error("useResults outside ResultsProvider");
+  return c;
+}
+
+export function useResultsProject(projectId: number) {
+  return useProject(projectId, PROJECT_EXPAND) as unknown as ReturnType<typeof useApi<ResultsProject>>;
+}
+
+export function ResultsProvider({ clientId, project, refetchProject, children }: { clientId: number; project: ResultsProject; refetchProject: () => void; children: ReactNode }) {
+  const projectId = project.id;
+  const [search, setSearch] = useSearchState();
+  const filters = useMemo(() => filtersFromSearch(search), [search]);
+  const regionIds = useMemo(() => project.projectsRegions.map((r) => r.regionId), [project]);
+  const regionId = effectiveRegionId(filters.selectedRegionId, regionIds);
+  const responseFilter = useMemo(() => toResponseFilter(filters, regionId), [filters, regionId]);
+  const filtersJson = JSON.stringify(responseFilter);
+  const setFilters = useCallback((next: FilterState) => setSearch(filtersToSearch(next) as never), [setSearch]);
+
+  const { data: to } = useApi<{ value: TestOption[] }>(["TestOptions", projectId], () =>
+    api.GET("/api/v1/TestOptions", { params: { query: { $filter: `projectId eq ${projectId}`, $orderby: "id", $select: "id,conceptText,conceptDescription,file,sortOrder" } } } as never) as never,
+  );
+  const { data: qs } = useApi<{ value: ResultsQuestion[] }>(["ProjectQuestions", projectId], () =>
+    api.GET("/api/v1/ProjectQuestions", {
+      params: {
+        query: {
+          $filter: `projectId eq ${projectId}`,
+          $orderby: "questionPositionId,sortOrder",
+          $select: "id,questionPositionId,sortOrder,standardQuestionId,testOptionId",
+          $expand: "question($select=id,questionText,questionTitle,questionTypeId;$expand=questionOptions($select=id,optionText,exclusive,sortOrder))",
+          $top: 1000,
+        },
+      },
+    } as never) as never,
+  );
+  const regionsParam = `[${regionId}]`;
+  const { data: bm } = useApi<{ value: BenchmarkRow[] }>(["Benchmarks", projectId, regionsParam], () =>
+    api.GET("/api/v1/Projects({key})/Benchmarks", { params: { path: { key: String(projectId) }, query: { regionIds: regionsParam } } } as never) as never,
+  );
+  const npdWeek = project.projectTypeId === 4 && project.projectWeeks.length ? Math.max(...project.projectWeeks.map((w) => w.week)) : null;
+  const benchmarks = useMemo(
+    () => bm?.value.map((b) => ({ ...b, isAvailable: b.isAvailable && (project.projectTypeId !== 4 || benchmarkTypeAvailable(b.benchmarkTypeId, npdWeek)) })),
+    [bm, project.projectTypeId, npdWeek],
+  );
+  const [chosen, setChosen] = useState<number | null>(() => storedBenchmarkId());
+  const benchmarkId = benchmarks ? chooseBenchmark(benchmarks, chosen) : null;
+  const setBenchmarkId = useCallback((id: number) => {
+    storeBenchmarkId(id);
+    setChosen(id);
+  }, []);
+  useEffect(() => setChosen(storedBenchmarkId()), [projectId]);
+
+  const view = useMemo(() => viewSettings(search), [search]);
+  const confidence = search.confidence === "90" || search.confidence === "99" ? search.confidence : "95";
+  const setView = useCallback((patch: Record<string, string>) => setSearch(patch), [setSearch]);
+  const questions = useMemo(() => [...(qs?.value ?? [])].sort((a, b) => questionSortKey(a) - questionSortKey(b)), [qs]);
+
+  const value: ResultsCtx = {
+    clientId, projectId, project, refetchProject, testOptions: to?.value ?? [], questions, regionIds, regionId, filters, setFilters, responseFilter, filtersJson,
+    benchmarks, benchmarkId, setBenchmarkId, npdWeek, view, setView, confidence, search,
+  };
+  return <Ctx.Provider value={value}>{children}</Ctx.Provider>;
+}
+
+export function testOptionName(options: TestOption[], id: number | null): string {
+  if (id === null) return "All";
+  return options.find((o) => o.id === id)?.conceptText ?? `Option ${id}`;
+}

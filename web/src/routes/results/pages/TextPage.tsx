@@ -1,0 +1,107 @@
+// text/{projectQuestionId}/{tab?} and npd-text: open answers, paged, with their themes and
+// sentiment, searchable; the themes tab shows how often each theme comes up.
+import { useState } from "react";
+import { HBars } from "../../../components/charts/Charts";
+import { Badge, Button, EmptyState, Input, Select, Skeleton, TabLinks } from "../../../components/ui";
+import { api } from "../../../api/client";
+import { useApi } from "../../../api/hooks";
+import { resultsLink } from "../../../lib/projectLinks";
+import { useSearchState } from "../../../lib/search";
+import { testOptionName, useResults } from "../../../features/results/context";
+import { useVerbatims } from "../../../features/results/queries";
+import { questionLabel } from "../../../features/results/questions";
+import { PageTitle } from "./MeasuresView";
+
+const PAGE_SIZE = 20;
+const SENTIMENTS = ["Positive", "Neutral", "Mixed", "Negative"];
+const SENTIMENT_TONE: Record<string, "green" | "neutral" | "amber" | "red"> = { Positive: "green", Neutral: "neutral", Mixed: "amber", Negative: "red" };
+
+type Theme = { id: number; name: string; sentiment: string | null; testOptionId: number | null; "textResponsesThemes@odata.count"?: number };
+
+export default function TextPage({ projectQuestionId, kind, tab }: { projectQuestionId: number; kind: "text" | "npd-text"; tab?: string }) {
+  const { questions, testOptions, clientId, projectId } = useResults();
+  const [search, setSearch] = useSearchState();
+  const [draft, setDraft] = useState(String(search.q ?? ""));
+  const page = Math.max(1, Number(search.page ?? 1) || 1);
+  const themeId = search.theme ? Number(search.theme) : null;
+  const sentiment = typeof search.sentiment === "string" ? search.sentiment : null;
+  const testOptionId = search.option ? Number(search.option) : null;
+  const pq = questions.find((q) => q.id === projectQuestionId);
+  const { list, count } = useVerbatims(projectQuestionId, { page, pageSize: PAGE_SIZE, search: String(search.q ?? ""), themeId, sentiment, testOptionId });
+  const themes = useApi<{ value: Theme[] }>(["Themes", projectQuestionId], () =>
+    api.GET("/api/v1/Themes", { params: { query: { $filter: `projectQuestionId eq ${projectQuestionId}`, $select: "id,name,sentiment,testOptionId", $expand: "textResponsesThemes/$count", $orderby: "sortOrder" } } } as never) as never,
+  );
+  const total = count.data?.count ?? 0;
+  const current = tab === "themes" ? "themes" : "answers";
+  const base = `${kind}/${projectQuestionId}`;
+  return (
+    <div>
+      <PageTitle title={pq ? questionLabel(pq) : "Open answers"} subtitle={pq?.question?.questionText} />
+      {kind === "text" ? (
+        <TabLinks label="Open answer views" active={current} tabs={[
+          { id: "answers", label: "Answers", href: `~${resultsLink(clientId, projectId, base)}` },
+          { id: "themes", label: "Themes", href: `~${resultsLink(clientId, projectId, `${base}/themes`)}` },
+        ]} />
+      ) : null}
+      {current === "themes" ? (
+        !themes.data ? <Skeleton className="h-60" /> : !themes.data.value.length ? <EmptyState title="No themes yet">Themes are coded when the answers are processed.</EmptyState> : (
+          <div className="rounded-xl border border-ink-200 bg-white p-4 shadow-sm">
+            <HBars title="Answers per theme" items={themes.data.value.map((t) => ({ label: t.name, value: t["textResponsesThemes@odata.count"] ?? 0 }))} xLegend="Answers" yLegend="Theme" percent={false} />
+          </div>
+        )
+      ) : (
+        <>
+          <form className="mb-4 grid gap-2 sm:grid-cols-2 2xl:grid-cols-[1fr_10rem_10rem_auto]" onSubmit={(e) => { e.preventDefault(); setSearch({ q: draft, page: null }); }}>
+            <label htmlFor="verbatim-search" className="sr-only">Search answers</label>
+            <Input id="verbatim-search" type="search" placeholder="Search answers" value={draft} onChange={(e) => setDraft(e.target.value)} />
+            <label htmlFor="verbatim-theme" className="sr-only">Theme</label>
+            <Select id="verbatim-theme" value={themeId ?? ""} onChange={(e) => setSearch({ theme: e.target.value, page: null })}>
+              <option value="">All themes</option>
+              {themes.data?.value.map((t) => <option key={t.id} value={t.id}>{t.name}</option>)}
+            </Select>
+            <label htmlFor="verbatim-sentiment" className="sr-only">Sentiment</label>
+            <Select id="verbatim-sentiment" value={sentiment ?? ""} onChange={(e) => setSearch({ sentiment: e.target.value, page: null })}>
+              <option value="">Any sentiment</option>
+              {SENTIMENTS.map((s) => <option key={s} value={s}>{s}</option>)}
+            </Select>
+            <Button type="submit" variant="secondary">Search</Button>
+          </form>
+          {testOptions.length > 1 ? (
+            <div className="mb-3">
+              <label htmlFor="verbatim-option" className="sr-only">Test option</label>
+              <Select id="verbatim-option" className="max-w-xs" value={testOptionId ?? ""} onChange={(e) => setSearch({ option: e.target.value, page: null })}>
+                <option value="">All test options</option>
+                {testOptions.map((o) => <option key={o.id} value={o.id}>{o.conceptText}</option>)}
+              </Select>
+            </div>
+          ) : null}
+          <p className="mb-2 text-sm text-ink-600" aria-live="polite" data-testid="verbatim-count">{count.data ? `${total} answer${total === 1 ? "" : "s"}` : "…"}</p>
+          {!list.data ? <Skeleton className="h-60" /> : !list.data.value.length ? <EmptyState title="No answers match" /> : (
+            <ul className="space-y-2" aria-label="Answers">
+              {list.data.value.map((v) => (
+                <li key={v.id} className="rounded-lg border border-ink-200 bg-white p-3 shadow-sm">
+                  <p className="text-sm text-ink-900">{v.translatedText ?? v.responseText}</p>
+                  <div className="mt-2 flex flex-wrap items-center gap-1.5 text-xs text-ink-500">
+                    {v.sentiment ? <Badge tone={SENTIMENT_TONE[v.sentiment] ?? "neutral"}>{v.sentiment}</Badge> : null}
+                    {v.themes.map((t) => <Badge key={t.id} tone="brand">{t.name}</Badge>)}
+                    {testOptions.length > 1 ? <span>{testOptionName(testOptions, v.testOptionId)}</span> : null}
+                    <span>· {new Date(v.createdAt).toLocaleDateString()}</span>
+                  </div>
+                </li>
+              ))}
+            </ul>
+          )}
+          {total > PAGE_SIZE ? (
+            <div className="mt-4 flex items-center justify-between text-sm text-ink-600">
+              <span>Page {page} of {Math.ceil(total / PAGE_SIZE)}</span>
+              <div className="flex gap-2">
+                <Button size="sm" variant="secondary" disabled={page <= 1} onClick={() => setSearch({ page: page - 1 > 1 ? page - 1 : null })}>Previous</Button>
+                <Button size="sm" variant="secondary" disabled={page * PAGE_SIZE >= total} onClick={() => setSearch({ page: page + 1 })}>Next</Button>
+              </div>
+            </div>
+          ) : null}
+        </>
+      )}
+    </div>
+  );
+}
