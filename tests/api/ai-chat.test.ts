@@ -76,7 +76,7 @@ const labelsOf = (pc: ProjectContext) => [
   ...pc.demographics.flatMap((d) => [d.label, ...d.options.map((o) => o.label)]),
   ...pc.regions.map((r) => r.name),
 ];
-const optionIds = (pc: ProjectContext, sq: number, labels: string[]) =>
+const optionIdsOf = (pc: ProjectContext, sq: number, labels: string[]) =>
   pc.demographics.filter((d) => d.systemQuestionId === sq).flatMap((d) => d.options.filter((o) => labels.includes(o.label)).map((o) => o.id));
 
 interface Case {
@@ -93,7 +93,7 @@ const CASES: Case[] = [
     email: USER,
     client: "Acme Team A",
     async make(pc) {
-      return { question: "Which concept did best with women under 35?", filters: { filterIds: [...optionIds(pc, 45, ["Female"]), ...optionIds(pc, 51, ["18-24", "25-34"])] }, standardQuestionId: pc.measures[0]!.standardQuestionId, direction: "best" };
+      return { question: "Which concept did best with women under 35?", filters: { filterIds: [...optionIdsOf(pc, 45, ["Female"]), ...optionIdsOf(pc, 51, ["18-24", "25-34"])] }, standardQuestionId: pc.measures[0]!.standardQuestionId, direction: "best" };
     },
   },
   {
@@ -102,7 +102,7 @@ const CASES: Case[] = [
     client: "Acme Team A",
     async make(pc) {
       const m = pc.measures.find((x) => x.standardQuestionId === 3)!;
-      return { question: "Which concept had the highest purchase intent among men?", filters: { filterIds: optionIds(pc, 45, ["Male"]) }, standardQuestionId: m.standardQuestionId, direction: "best" };
+      return { question: "Which concept had the highest purchase intent among men?", filters: { filterIds: optionIdsOf(pc, 45, ["Male"]) }, standardQuestionId: m.standardQuestionId, direction: "best" };
     },
   },
   {
@@ -121,7 +121,7 @@ const CASES: Case[] = [
     client: "Acme Team A",
     async make(pc) {
       const m = pc.measures[1]!;
-      return { question: `Which concept did worst on ${m.title} among people over 55?`, filters: { filterIds: optionIds(pc, 51, ["55-64", "65+"]) }, standardQuestionId: m.standardQuestionId, direction: "worst" };
+      return { question: `Which concept did worst on ${m.title} among people over 55?`, filters: { filterIds: optionIdsOf(pc, 51, ["55-64", "65+"]) }, standardQuestionId: m.standardQuestionId, direction: "worst" };
     },
   },
   {
@@ -130,7 +130,7 @@ const CASES: Case[] = [
     client: "Acme Team A",
     async make(pc) {
       const m = pc.measures.at(-1)!;
-      return { question: `Which message scored best on ${m.title.toLowerCase()} with people aged 25-34?`, filters: { filterIds: optionIds(pc, 51, ["25-34"]) }, standardQuestionId: m.standardQuestionId, direction: "best" };
+      return { question: `Which message scored best on ${m.title.toLowerCase()} with people aged 25-34?`, filters: { filterIds: optionIdsOf(pc, 51, ["25-34"]) }, standardQuestionId: m.standardQuestionId, direction: "best" };
     },
   },
   {
@@ -267,4 +267,17 @@ test("AiConversations for staff: add, continue (grounded, evaluated), messages, 
   expect(g.status, JSON.stringify(g.body)).toBe(200);
   expect(g.body.evaluation.passed).toBe(true);
   expect((await w.call(USER, clients["Acme Team A"]!, "GET", "/api/v1/AiConversations/MyConversations")).status, "staff only").toBe(403);
+}, 60_000);
+
+test("a thread's own filters apply to every answer in it", async () => {
+  const projectId = await projectNamed("Plant-based snacks idea screen");
+  const acme = clients["Acme Team A"]!;
+  const t = await w.call(USER, acme, "POST", "/api/v1/ResultsAiThreads", { projectId, title: "Australia only", filters: { regionIds: [2] } });
+  expect(t.status, JSON.stringify(t.body)).toBe(201);
+  const m = await w.call(USER, acme, "POST", "/api/v1/ResultsAiMessages", { resultsAiThreadId: t.body.id, content: "Which concept did best with men?" });
+  const answer = await answerTo(m.body.id);
+  const f = answer.referencesData.figures[0]!.source as { filters: ResponseFilter };
+  expect(f.filters.regionIds, "the thread's market").toEqual([2]);
+  expect(f.filters.filterIds, "and the question's audience").toEqual(optionIdsOf(await projectContext(w.tdb.db, await w.ctxOf(USER, acme), projectId), 45, ["Male"]));
+  await expectGrounded(w.tdb.db, await w.ctxOf(USER, acme), projectId, answer.content, answer.referencesData.figures, labelsOf(await projectContext(w.tdb.db, await w.ctxOf(USER, acme), projectId)));
 }, 60_000);

@@ -3,11 +3,11 @@
 // and the job reports Progress / Success / Error on the websocket channel job-{jobId}.
 import { z } from "@hono/zod-openapi";
 import type { App, AppDeps } from "../../app.ts";
-import { access, enterTenant } from "../../access/policy.ts";
+import { access } from "../../access/policy.ts";
 import { addRoute, commonErrors, errors, keyOf, keyParams } from "../../openapi.ts";
 import { ApiError } from "../../errors.ts";
 import { schemasFor } from "../../entities/schemas.ts";
-import { rawJson, readEntity } from "../projects/common.ts";
+import { rawJson } from "../projects/common.ts";
 import { ResponseFilterSchema } from "../results/filters.ts";
 import * as svc from "./summaries.service.ts";
 
@@ -58,11 +58,7 @@ export function registerSummaryRoutes(app: App, deps: AppDeps): void {
       },
       responses: { 201: one("The queued summary"), ...commonErrors, 404: errors[404] },
     },
-    async (c) => {
-      const ctx = c.get("ctx");
-      const r = await svc.requestSummary(db, queueOf(), ctx, c.req.valid("json" as never) as Parameters<typeof svc.requestSummary>[3]);
-      return rawJson(await enterTenant(db, ctx, (tx) => readEntity(tx, reg, ctx, "AiProjectSummaries", r.id)), 201);
-    },
+    async (c) => rawJson(await svc.requestSummary(db, reg, queueOf(), c.get("ctx"), c.req.valid("json" as never) as Parameters<typeof svc.requestSummary>[4]), 201),
   );
 
   addRoute(

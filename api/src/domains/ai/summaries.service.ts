@@ -15,6 +15,8 @@ import type { ResponseFilter } from "../results/filters.ts";
 import { FigureBook, projectContext, summaryFacts } from "./facts.ts";
 import { promptFor, SUMMARY_SYSTEM, SUMMARY_TEMPLATE, summaryMessages } from "./messages.ts";
 import { providerFromEnv, runExchange, type AiProvider } from "./provider.ts";
+import type { Registry } from "../../entities/registry.ts";
+import { readEntity } from "../projects/common.ts";
 import { codeThemesWithModel } from "./themes.ts";
 
 export type SummaryTrigger = "ResultsReady" | "ObjectiveSaved" | "Segment" | "Requested";
@@ -105,8 +107,8 @@ export async function queueReadySummaries(db: Db, queue: Queue): Promise<number>
   return due.length;
 }
 
-/** POST AiProjectSummaries: a summary of the project (optionally a segment's, an objective's, or under filters). */
-export async function requestSummary(db: Db, queue: Queue, ctx: RequestCtx, input: { projectId: number; segmentId?: number | null; projectObjectiveId?: number | null; filters?: ResponseFilter | null }) {
+/** POST AiProjectSummaries: a summary of the project (optionally a segment's, an objective's, or under filters); answers the row as queued (Pending). */
+export async function requestSummary(db: Db, reg: Registry, queue: Queue, ctx: RequestCtx, input: { projectId: number; segmentId?: number | null; projectObjectiveId?: number | null; filters?: ResponseFilter | null }): Promise<string> {
   return enterTenant(db, ctx, async (tx) => {
     const [p] = await tx<{ clientId: number }[]>`select client_id as "clientId" from projects where id = ${input.projectId} and deleted_at is null`;
     if (!p) throw new ApiError("NotFound", `No project ${input.projectId}`);
@@ -121,7 +123,7 @@ export async function requestSummary(db: Db, queue: Queue, ctx: RequestCtx, inpu
       if (!o) throw new ApiError("NotFound", `No objective ${input.projectObjectiveId} in project ${input.projectId}`);
     }
     const r = await queueSummaries(queue, tx, [{ clientId: p.clientId, projectId: input.projectId, segmentId: input.segmentId ?? null, projectObjectiveId: input.projectObjectiveId ?? null, filters, trigger: "Requested", createdByUserId: ctx.principal.userId }], { userId: ctx.principal.userId, clientId: ctx.clientId });
-    return { jobId: r.jobId, id: r.summaryIds[0]! };
+    return readEntity(tx, reg, ctx, "AiProjectSummaries", r.summaryIds[0]!);
   });
 }
 
