@@ -34,7 +34,7 @@ else check("dependency audit", auditCode);
 
 const junit = `${TMP}/junit.xml`;
 rmSync(junit, { force: true });
-const bunCode = await step("bun test", ["bun", "test", "--reporter=junit", `--reporter-outfile=${junit}`]);
+const bunCode = await step("bun test", ["bun", "test", "--timeout=60000", "--reporter=junit", `--reporter-outfile=${junit}`]);
 if (existsSync(junit)) {
   const xml = readFileSync(junit, "utf8");
   const tests = Number((xml.match(/<testsuites[^>]*\btests="(\d+)"/) ?? [])[1] ?? 0);

@@ -42,6 +42,8 @@ export interface ProjectColumns {
   testOption: Int32Array;
   /** Per answer row: the standard question id and answer value (0: none). */
   sq: Uint8Array;
+  /** The largest standard question id + 1: the aggregates' slots per test option. */
+  sqSlots: number;
   value: Uint8Array;
   questionIds: number[];
   qOptionIds: number[];
@@ -222,6 +224,7 @@ export async function loadColumns(tx: Tx, projectId: number, version: string): P
     sysOption: sysOption.codes,
     testOption: testOption.codes,
     sq,
+    sqSlots: sq.reduce((m, v) => Math.max(m, v), 0) + 1,
     value,
     questionIds: question.ids as number[],
     qOptionIds: qOption.ids as number[],
@@ -370,22 +373,23 @@ export function countsByOptionAndWeek(c: ProjectColumns, sel: Selection): CountR
 /** results.sql.ts stdQuestionCounts: respondents who answered each standard question, per test option. */
 export function stdQuestionCounts(c: ProjectColumns, sel: Selection) {
   const nOpt = c.testOptionIds.length;
-  const count = new Int32Array(nOpt * 256);
-  const last = new Int32Array(nOpt * 256).fill(-1);
+  const S = c.sqSlots;
+  const count = new Int32Array(nOpt * S);
+  const last = new Int32Array(nOpt * S).fill(-1);
   for (let i = 0; i < c.n; i++) {
     if (!sel.chosen[i]) continue;
     for (let k = c.start[i]!, end = c.start[i + 1]!; k < end; k++) {
       const s = c.sq[k]!;
       const o = c.testOption[k]!;
       if (s === 0 || (o === 0 ? sel.filtered : !sel.keepOption[o])) continue;
-      const x = o * 256 + s;
+      const x = o * S + s;
       if (last[x] === i) continue;
       last[x] = i;
       count[x]!++;
     }
   }
   const out: { testOptionId: number | null; standardQuestionId: number; count: number }[] = [];
-  for (let o = 0; o < nOpt; o++) for (let s = 1; s < 256; s++) if (count[o * 256 + s]) out.push({ testOptionId: c.testOptionIds[o]!, standardQuestionId: s, count: count[o * 256 + s]! });
+  for (let o = 0; o < nOpt; o++) for (let s = 1; s < S; s++) if (count[o * S + s]) out.push({ testOptionId: c.testOptionIds[o]!, standardQuestionId: s, count: count[o * S + s]! });
   return out.sort((a, b) => nullsLast(a.testOptionId, b.testOptionId) || a.standardQuestionId - b.standardQuestionId);
 }
 
@@ -407,12 +411,13 @@ export function weightSums(c: ProjectColumns, sel: Selection): WeightRow[] {
 /** results.sql.ts scaleAnswers: n, Σw, Σw² per standard question, test option and answer value. */
 export function scaleAnswers(c: ProjectColumns, sel: Selection, standardQuestionIds: number[] | null): ScaleRow[] {
   const nOpt = c.testOptionIds.length;
+  const S = c.sqSlots;
   const wanted = new Uint8Array(256);
   if (standardQuestionIds) {
     for (const s of standardQuestionIds) if (s > 0 && s < 256) wanted[s] = 1;
   } else wanted.fill(1);
   // Cells: option x standard question x value (1..4 on the scale; 8 slots leave room).
-  const size = nOpt * 256 * 8;
+  const size = nOpt * S * 8;
   const n = new Int32Array(size);
   const sumW = new Float64Array(size);
   const sumW2 = new Float64Array(size);
@@ -426,7 +431,7 @@ export function scaleAnswers(c: ProjectColumns, sel: Selection, standardQuestion
       if (s === 0 || v === 0 || !wanted[s]) continue;
       const o = c.testOption[k]!;
       if (o === 0 ? sel.filtered : !sel.keepOption[o]) continue;
-      const x = (o * 256 + s) * 8 + v;
+      const x = (o * S + s) * 8 + v;
       n[x]!++;
       sumW[x]! += w;
       sumW2[x]! += w2;
@@ -434,9 +439,9 @@ export function scaleAnswers(c: ProjectColumns, sel: Selection, standardQuestion
   }
   const out: ScaleRow[] = [];
   for (let o = 0; o < nOpt; o++) {
-    for (let s = 1; s < 256; s++) {
+    for (let s = 1; s < S; s++) {
       for (let v = 0; v < 8; v++) {
-        const x = (o * 256 + s) * 8 + v;
+        const x = (o * S + s) * 8 + v;
         if (n[x]) out.push({ standardQuestionId: s, testOptionId: c.testOptionIds[o]!, value: v, n: n[x]!, sumW: sumW[x]!, sumW2: sumW2[x]! });
       }
     }
