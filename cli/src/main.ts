@@ -40,13 +40,20 @@ program
   .description("sign in with email and password; the session is kept and refreshed automatically")
   .option("--email <email>", "the account (default: IDEALLY_EMAIL, else asked)")
   .option("--password-stdin", "read the password from stdin (default: IDEALLY_PASSWORD, else asked without echo)")
+  .option("--sso", "sign in with your organisation's SAML identity provider in the browser")
+  .option("--no-browser", "--sso: only print the address to open")
+  .option("--timeout <seconds>", "--sso: how long to wait for the browser", "300")
   .option("--json", JSON_HELP)
   .addHelpText(
     "after",
     `
+With --sso the CLI listens on 127.0.0.1 for the identity provider's answer (the browser is sent
+back there) and exchanges it for a session; the address is also printed to open by hand.
+
 Examples:
   $ ideally login --email user@acme.test
   $ printf %s "$PASSWORD" | ideally login --api https://ideally.example.com --email me@example.com --password-stdin
+  $ ideally login --sso --email me@example.com
 JSON: { email, userId, api, clientId }`,
   )
   .action(async (_o, cmd: Command) => (await import("./commands/session/login.ts")).runLogin(all(cmd)));
