@@ -52,7 +52,9 @@ const queue = await startQueue(handle.url, log);
 let queueRunning = true;
 queue.on("stopped", () => (queueRunning = false));
 // RUN_WORKERS=0: this process only enqueues; `bun run worker` processes (worker.ts) run the jobs.
-if (cfg.runWorkers) await runJobWorkers(queue, db, cfg.publicUrl, log);
+const metrics = createMetrics();
+metrics.sources(db, queue);
+if (cfg.runWorkers) await runJobWorkers(queue, db, cfg.publicUrl, log, { onOutcome: metrics.jobOutcome });
 else {
   await ensureQueues(queue, jobs); // enqueueing needs the queues, whoever works them
   log("job workers are off in this process (RUN_WORKERS=0): run `bun run worker` beside it");
@@ -68,7 +70,6 @@ const peers = new WeakMap<Request, string>();
 // Uploaded files: S3 when S3_* is configured, else DATA_DIR/uploads (storage/index.ts).
 const storage = storageFromEnv(process.env, { dataDir: cfg.dataDir, signingKey: key });
 if (!cfg.production) log(`file storage: ${storage.kind === "s3" ? "S3" : "local disk"}`);
-const metrics = createMetrics();
 const shippedMigrations = migrationFiles().map((f) => f.name);
 const app = newApp({
   db,

@@ -8,6 +8,7 @@ import { connect } from "./db/client.ts";
 import { migrationFiles } from "./db/migrate.ts";
 import { startQueue } from "./jobs/queue.ts";
 import { runJobWorkers } from "./jobs/index.ts";
+import { createMetrics } from "./ops/metrics.ts";
 
 const cfg = readConfigOrExit();
 const log = (m: string) => console.log(m);
@@ -34,14 +35,29 @@ for (let waited = 0; ; waited += 2) {
 }
 
 const queue = await startQueue(cfg.databaseUrl, { log });
-await runJobWorkers(queue, db, cfg.publicUrl, log);
-log(`worker ${process.pid} running the job queue`);
+const metrics = createMetrics();
+metrics.sources(db, queue);
+await runJobWorkers(queue, db, cfg.publicUrl, log, { onOutcome: metrics.jobOutcome });
+// METRICS_PORT: the worker's own /metrics (job outcomes, queue depth, process), for Prometheus.
+const metricsPort = process.env.METRICS_PORT ? Number(process.env.METRICS_PORT) : undefined;
+const metricsServer = metricsPort
+  ? Bun.serve({
+      port: metricsPort,
+      hostname: process.env.HOST ?? "0.0.0.0",
+      fetch: async (req) =>
+        new URL(req.url).pathname === "/metrics"
+          ? new Response(await metrics.registry.metrics(), { headers: { "content-type": metrics.registry.contentType } })
+          : new Response("not found", { status: 404 }),
+    })
+  : undefined;
+log(`worker ${process.pid} running the job queue${metricsServer ? ` (metrics on :${metricsServer.port}/metrics)` : ""}`);
 
 let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   log(`${signal}: worker stopping (running jobs finish first, up to 10 s)`);
+  metricsServer?.stop(true);
   await queue.stop({ graceful: true, timeout: 10_000 }).catch((e: Error) => log(`[jobs] stop: ${e.message}`));
   await db.end({ timeout: 5 });
   log("worker stopped");
