@@ -9,6 +9,7 @@ import { call, testApp, PRINCIPALS } from "../helpers/app.ts";
 import { openApiDocument, type App } from "../../api/src/app.ts";
 import { contentSecurityPolicy, REQUEST_BODY_LIMIT } from "../../api/src/ops/security.ts";
 import { logLine, redact } from "../../api/src/ops/log.ts";
+import { highSeverity } from "../../scripts/audit.ts";
 
 let tdb: TestDb;
 let app: App;
@@ -215,5 +216,18 @@ describe("logs and errors", () => {
       "  DATABASE_URL must start with postgres:// or postgresql://",
     ]);
     expect(err).not.toContain("short");
+  });
+});
+
+describe("dependency audit", () => {
+  test("high and critical advisories fail the audit, lower ones do not", () => {
+    const report = {
+      lodash: [{ id: 1, severity: "high", title: "Prototype pollution", url: "https://github.com/advisories/GHSA-x" }],
+      ms: [{ id: 2, severity: "moderate", title: "ReDoS" }],
+      minimist: [{ id: 3, severity: "critical", title: "Prototype pollution" }, { id: 4, severity: "low", title: "x" }],
+    };
+    expect(highSeverity(report).map((h) => `${h.pkg} ${h.advisory.severity}`)).toEqual(["lodash high", "minimist critical"]);
+    expect(highSeverity({ ms: [{ severity: "moderate" }] }), "moderate alone passes").toEqual([]);
+    expect(highSeverity({}), "a clean report").toEqual([]);
   });
 });
