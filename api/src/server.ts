@@ -24,9 +24,11 @@ import { WEBSOCKET_PATH } from "./domains/realtime/realtime.routes.ts";
 import { s3ImageOrigin, storageFromEnv } from "./storage/index.ts";
 import { createMetrics } from "./ops/metrics.ts";
 import { errorFields, log as logJson } from "./ops/log.ts";
+import { secureResponse } from "./ops/security.ts";
 
 const cfg = readConfigOrExit();
-const log = (m: string) => console.log(m);
+// Production logs are JSON lines (ops/log.ts); development keeps them readable.
+const log = (m: string) => (cfg.production ? logJson("info", m) : console.log(m));
 const handle = await openDatabase(cfg, log);
 const db = connect(handle.url, { max: 10 });
 let shuttingDown = false;
@@ -116,7 +118,7 @@ const server = Bun.serve<WsData>({
     const path = new URL(req.url).pathname;
     if (path === WEBSOCKET_PATH) return upgrade(req, srv, key);
     if (path === SCALAR_SCRIPT_PATH) {
-      return new Response(scalarScript, { headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=3600" } });
+      return secureResponse(new Response(scalarScript, { headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=3600" } }), { publicUrl: cfg.publicUrl });
     }
     return app.fetch(req);
   },

@@ -9,9 +9,11 @@ import { migrationFiles } from "./db/migrate.ts";
 import { startQueue } from "./jobs/queue.ts";
 import { runJobWorkers } from "./jobs/index.ts";
 import { createMetrics } from "./ops/metrics.ts";
+import { log as logJson } from "./ops/log.ts";
 
 const cfg = readConfigOrExit();
-const log = (m: string) => console.log(m);
+// Production logs are JSON lines (ops/log.ts); development keeps them readable.
+const log = (m: string) => (cfg.production ? logJson("info", m) : console.log(m));
 if (!cfg.databaseUrl) {
   // The embedded database belongs to the one process that started it.
   console.error("DATABASE_URL must be set for `bun run worker` (the embedded database lives inside `bun run start`)");
