@@ -6,7 +6,7 @@
 import type { Db } from "../../db/client.ts";
 import type { SentimentLabel } from "../../analytics/verbatims.ts";
 import { promptFor } from "./messages.ts";
-import { AiProviderError, runExchange, type AiProvider } from "./provider.ts";
+import { jsonReplyList, runExchange, type AiProvider } from "./provider.ts";
 import { BATCH } from "./translate.ts";
 
 const LABELS = new Set<SentimentLabel>(["Positive", "Negative", "Neutral", "Mixed"]);
@@ -21,15 +21,8 @@ export type Sentiment = { label: SentimentLabel; score: number };
 
 /** The model's sentiments by answer index (0-based); items that fail the checks are dropped. */
 export function parseSentiments(reply: string, n: number): Map<number, Sentiment> {
-  let doc: { sentiments?: unknown };
-  try {
-    doc = JSON.parse(reply.slice(reply.indexOf("{"), reply.lastIndexOf("}") + 1));
-  } catch {
-    throw new AiProviderError("The model's sentiments are not JSON");
-  }
-  if (!Array.isArray(doc.sentiments)) throw new AiProviderError("The model's reply has no sentiments list");
   const out = new Map<number, Sentiment>();
-  for (const s of doc.sentiments as { n?: unknown; sentiment?: unknown; score?: unknown }[]) {
+  for (const s of jsonReplyList(reply, "sentiments") as { n?: unknown; sentiment?: unknown; score?: unknown }[]) {
     const i = s?.n;
     if (!Number.isInteger(i) || (i as number) < 1 || (i as number) > n) continue;
     if (typeof s.sentiment !== "string" || !LABELS.has(s.sentiment as SentimentLabel)) continue;

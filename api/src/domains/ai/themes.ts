@@ -14,7 +14,7 @@ import { codeThemes, openAnswers } from "../results/themes.service.ts";
 import { promptFor } from "./messages.ts";
 import { translateVerbatims } from "./translate.ts";
 import { modelSentiments } from "./sentiment.ts";
-import { AiProviderError, runExchange, type AiProvider } from "./provider.ts";
+import { jsonReplyList, runExchange, type AiProvider } from "./provider.ts";
 
 export const MAX_ANSWERS = 400;
 const SENTIMENTS = new Set(["Positive", "Negative", "Neutral", "Mixed"]);
@@ -34,17 +34,8 @@ export async function modelThemes(provider: AiProvider, question: string, texts:
 }
 
 export function parseThemes(reply: string, n: number): Theme[] {
-  const start = reply.indexOf("{");
-  const end = reply.lastIndexOf("}");
-  let doc: { themes?: unknown };
-  try {
-    doc = JSON.parse(reply.slice(start, end + 1));
-  } catch {
-    throw new AiProviderError("The model's themes are not JSON");
-  }
-  if (!Array.isArray(doc.themes)) throw new AiProviderError("The model's reply has no themes list");
   const out: Theme[] = [];
-  for (const t of doc.themes as { name?: unknown; sentiment?: unknown; answers?: unknown }[]) {
+  for (const t of jsonReplyList(reply, "themes") as { name?: unknown; sentiment?: unknown; answers?: unknown }[]) {
     const name = typeof t?.name === "string" ? t.name.trim().slice(0, 200) : "";
     const members = [...new Set(Array.isArray(t?.answers) ? t.answers.filter((x): x is number => Number.isInteger(x) && x >= 1 && x <= n).map((x) => x - 1) : [])].sort((a, b) => a - b);
     if (!name || members.length < 2 || out.some((o) => o.name.toLowerCase() === name.toLowerCase())) continue;
