@@ -12,6 +12,7 @@ import { emailSummariesJob, sendWeeklySummaries } from "../../api/src/domains/ai
 import { outboxMailer } from "../../api/src/email/mailer.ts";
 import { qualResults } from "../../api/src/domains/results/results.service.ts";
 import { subscribe, type ChannelEvent } from "../../api/src/jobs/channel.ts";
+import { STOP_WORDS } from "../../api/src/analytics/verbatims.ts";
 
 let w: AiWorld;
 const events: ChannelEvent[] = [];
@@ -106,6 +107,22 @@ test("a question project's summary reads its own questions and its verbatim them
   expect(r!.content).toContain("What people said:");
   expect(r!.referencesData!.map((f) => f.source.fn)).toContain("VerbatimCount");
   expect(r!.referencesData!.map((f) => f.source.fn)).toContain("QuestionResults");
+});
+
+test("the demo's verbatim themes are content phrases: none is a stop word or starts or ends with one", async () => {
+  const rows = await w.tdb.db<{ name: string; answers: number }[]>`
+    select th.name, count(x.id)::int as answers from themes th join text_responses_themes x on x.theme_id = th.id
+    where th.project_id = any(${w.projectIds}::int[]) and th.is_ai_generated group by th.id order by th.id`;
+  expect(rows.length, "the demo has themes").toBeGreaterThan(w.projectIds.length);
+  for (const r of rows) {
+    const words = r.name.toLowerCase().split(" ");
+    expect(STOP_WORDS.has(words[0]!), `${r.name} starts with a stop word`).toBe(false);
+    expect(STOP_WORDS.has(words.at(-1)!), `${r.name} ends with a stop word`).toBe(false);
+    expect(words.at(-1)!.length, r.name).toBeGreaterThanOrEqual(3);
+    expect(r.answers, r.name).toBeGreaterThanOrEqual(2);
+  }
+  const names = rows.map((r) => r.name.toLowerCase());
+  for (const filler of ["like", "honestly", "mostly", "mostly because", "concern", "seems"]) expect(names, filler).not.toContain(filler);
 });
 
 test("a summary names the leader of the headline measure with its figure, and the skews it finds are significant", async () => {

@@ -1,17 +1,21 @@
 // Themes by a model: the OpenAI-compatible provider (against a loopback server) codes a fixture
 // project's open answers; its reply is checked (bad themes dropped) and written as the project's
 // generated themes; a reply that is not JSON fails and leaves the themes as they were; answers in
-// another language are translated first.
+// another language are translated first; each answer's sentiment is the model's (checked), the
+// lexicon's where the model gives none.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { OpenAiProvider } from "../../api/src/domains/ai/openai.ts";
 import { codeThemesWithModel, parseThemes } from "../../api/src/domains/ai/themes.ts";
 import { translateVerbatims } from "../../api/src/domains/ai/translate.ts";
+import { parseSentiments } from "../../api/src/domains/ai/sentiment.ts";
+import { sentimentOf } from "../../api/src/analytics/verbatims.ts";
 
 let tdb: TestDb;
 let server: ReturnType<typeof Bun.serve>;
 let reply = "";
 let translation = "";
+let sentimentReply = '{"sentiments":[]}';
 const prompts: string[] = [];
 
 beforeAll(async () => {
@@ -22,7 +26,8 @@ beforeAll(async () => {
     async fetch(req) {
       const body = (await req.json()) as { messages: { content: string }[] };
       prompts.push(body.messages.at(-1)!.content);
-      const content = body.messages[0]!.content.startsWith("Translate") ? translation : reply;
+      const system = body.messages[0]!.content;
+      const content = system.startsWith("Translate") ? translation : system.startsWith("Rate the sentiment") ? sentimentReply : reply;
       return Response.json({ choices: [{ message: { content } }], usage: { prompt_tokens: 40, completion_tokens: 20, total_tokens: 60 } });
     },
   });
@@ -73,4 +78,24 @@ test("answers in another language are translated (in batches, JSON checked) befo
   expect(r.themes).toBe(1);
   const again = await translateVerbatims(tdb.db, provider(), 1001);
   expect(again, "translated once").toEqual({ translated: 0, pending: 0 });
+});
+
+test("each answer's sentiment is the model's; an answer it rates badly or leaves out keeps the lexicon's", async () => {
+  reply = '{"themes":[{"name":"Crunch","sentiment":"Positive","answers":[1,3]}]}';
+  sentimentReply = '{"sentiments":[{"n":1,"sentiment":"Negative","score":-0.4},{"n":2,"sentiment":"Joyful","score":0.5},{"n":3,"sentiment":"Positive","score":3}]}';
+  prompts.length = 0;
+  await codeThemesWithModel(tdb.db, provider(), 1001);
+  expect(prompts.at(-1)).toBe("1. Love the crunch\n2. Too sweet for me\n3. Nicely crunchy");
+  const rows = await tdb.db<{ id: number; text: string; sentiment: string; score: number }[]>`
+    select id::int, coalesce(translated_text, response_text) as text, sentiment, sentiment_score as score from text_responses where project_id = 1001 order by id`;
+  expect(sentimentOf(rows[0]!.text).label, "the lexicon would say otherwise").toBe("Positive");
+  expect([rows[0]!.sentiment, rows[0]!.score]).toEqual(["Negative", -0.4]);
+  for (const r of rows.slice(1)) expect([r.sentiment, r.score], r.text).toEqual([sentimentOf(r.text).label, sentimentOf(r.text).score]);
+
+  sentimentReply = "Sorry.";
+  await expect(codeThemesWithModel(tdb.db, provider(), 1001)).rejects.toThrow("The model's sentiments are not JSON");
+  const [kept] = await tdb.db<{ sentiment: string }[]>`select sentiment from text_responses where id = 1001`;
+  expect(kept!.sentiment, "a failed coding changes nothing").toBe("Negative");
+  expect(() => parseSentiments('{"nosentiments":1}', 2)).toThrow("no sentiments list");
+  expect(parseSentiments('{"sentiments":[{"n":2,"sentiment":"Mixed","score":0},{"n":9,"sentiment":"Mixed","score":0}]}', 2)).toEqual(new Map([[1, { label: "Mixed", score: 0 }]]));
 });

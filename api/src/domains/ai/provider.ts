@@ -72,6 +72,22 @@ export class AiProviderError extends Error {
   }
 }
 
+/**
+ * The list `key` of a model's JSON reply (the outermost braces of the reply, so text around the
+ * JSON is ignored): "The model's {key} are not JSON" or "The model's reply has no {key} list" else.
+ */
+export function jsonReplyList(reply: string, key: string): unknown[] {
+  let doc: Record<string, unknown>;
+  try {
+    doc = JSON.parse(reply.slice(reply.indexOf("{"), reply.lastIndexOf("}") + 1));
+  } catch {
+    throw new AiProviderError(`The model's ${key} are not JSON`);
+  }
+  const list = doc?.[key];
+  if (!Array.isArray(list)) throw new AiProviderError(`The model's reply has no ${key} list`);
+  return list;
+}
+
 export const estimateTokens = (text: string) => Math.ceil(text.length / 4);
 
 export function addUsage(a: Usage, b: Usage): Usage {

@@ -3,8 +3,9 @@
 // Themes prompt, which answers JSON naming at most eight themes, each with its sentiment and the
 // numbers of its answers. The reply is checked (names, sentiment labels, answer numbers in range);
 // anything else is dropped, and a reply that does not parse fails the coding (the local coding
-// stays). Answers' own sentiment stays the AFINN-165 lexicon's (themes.service.ts). With the
-// local provider, themes are the key-phrase clustering of analytics/verbatims.ts.
+// stays). Answers' own sentiment is the model's too (sentiment.ts), the AFINN-165 lexicon's for an
+// answer it does not rate. With the local provider, themes are the key-phrase clustering and
+// sentiment the lexicon of analytics/verbatims.ts.
 import type { Db } from "../../db/client.ts";
 import type { Theme } from "../../analytics/verbatims.ts";
 import { enterTenant } from "../../access/policy.ts";
@@ -12,7 +13,8 @@ import { systemCtx } from "../lifecycle/lifecycle.service.ts";
 import { codeThemes, openAnswers } from "../results/themes.service.ts";
 import { promptFor } from "./messages.ts";
 import { translateVerbatims } from "./translate.ts";
-import { AiProviderError, runExchange, type AiProvider } from "./provider.ts";
+import { modelSentiments } from "./sentiment.ts";
+import { jsonReplyList, runExchange, type AiProvider } from "./provider.ts";
 
 export const MAX_ANSWERS = 400;
 const SENTIMENTS = new Set(["Positive", "Negative", "Neutral", "Mixed"]);
@@ -32,17 +34,8 @@ export async function modelThemes(provider: AiProvider, question: string, texts:
 }
 
 export function parseThemes(reply: string, n: number): Theme[] {
-  const start = reply.indexOf("{");
-  const end = reply.lastIndexOf("}");
-  let doc: { themes?: unknown };
-  try {
-    doc = JSON.parse(reply.slice(start, end + 1));
-  } catch {
-    throw new AiProviderError("The model's themes are not JSON");
-  }
-  if (!Array.isArray(doc.themes)) throw new AiProviderError("The model's reply has no themes list");
   const out: Theme[] = [];
-  for (const t of doc.themes as { name?: unknown; sentiment?: unknown; answers?: unknown }[]) {
+  for (const t of jsonReplyList(reply, "themes") as { name?: unknown; sentiment?: unknown; answers?: unknown }[]) {
     const name = typeof t?.name === "string" ? t.name.trim().slice(0, 200) : "";
     const members = [...new Set(Array.isArray(t?.answers) ? t.answers.filter((x): x is number => Number.isInteger(x) && x >= 1 && x <= n).map((x) => x - 1) : [])].sort((a, b) => a - b);
     if (!name || members.length < 2 || out.some((o) => o.name.toLowerCase() === name.toLowerCase())) continue;
@@ -62,5 +55,6 @@ export async function codeThemesWithModel(db: Db, provider: AiProvider, projectI
   const { byQ } = await openAnswers(db, projectId);
   const found = new Map<number, Theme[]>();
   for (const [pq, answers] of byQ) found.set(pq, await modelThemes(provider, answers[0]!.question, answers.map((a) => a.text), prompt.systemPrompt));
-  return enterTenant(db, systemCtx(), (tx) => codeThemes(tx, projectId, found));
+  const sentiments = await modelSentiments(db, provider, [...byQ.values()].flat());
+  return enterTenant(db, systemCtx(), (tx) => codeThemes(tx, projectId, found, sentiments));
 }

@@ -5,7 +5,7 @@
 // provider has no model to translate with: its answers stay as given.
 import type { Db } from "../../db/client.ts";
 import { promptFor } from "./messages.ts";
-import { AiProviderError, runExchange, type AiProvider } from "./provider.ts";
+import { jsonReplyList, runExchange, type AiProvider } from "./provider.ts";
 
 export const BATCH = 50;
 
@@ -15,15 +15,8 @@ export const TRANSLATION_SYSTEM = [
 ].join("\n");
 
 export function parseTranslations(reply: string, n: number): Map<number, string> {
-  let doc: { translations?: unknown };
-  try {
-    doc = JSON.parse(reply.slice(reply.indexOf("{"), reply.lastIndexOf("}") + 1));
-  } catch {
-    throw new AiProviderError("The model's translations are not JSON");
-  }
-  if (!Array.isArray(doc.translations)) throw new AiProviderError("The model's reply has no translations list");
   const out = new Map<number, string>();
-  for (const t of doc.translations as { n?: unknown; text?: unknown }[]) {
+  for (const t of jsonReplyList(reply, "translations") as { n?: unknown; text?: unknown }[]) {
     if (Number.isInteger(t?.n) && (t.n as number) >= 1 && (t.n as number) <= n && typeof t.text === "string" && t.text.trim()) out.set((t.n as number) - 1, t.text.trim().slice(0, 5000));
   }
   return out;

@@ -2,7 +2,7 @@
 // per open question, the generated themes are replaced, each answer linked to its themes, and every
 // answer's sentiment set. Run when a survey run is processed and by the ReGenerateThemes command.
 import type { Db, Tx } from "../../db/client.ts";
-import { sentimentOf, themesOf, type Theme } from "../../analytics/verbatims.ts";
+import { sentimentOf, themesOf, type SentimentLabel, type Theme } from "../../analytics/verbatims.ts";
 import { QA_STATUSES, textQa, type QaStatus } from "../../analytics/text-qa.ts";
 
 /** A project's open answers by question, as the theme coders read them. */
@@ -16,19 +16,21 @@ export async function openAnswers(sql: Tx | Db, projectId: number) {
 }
 
 /**
- * Codes a project's open answers: sentiment per answer (AFINN-165), and per question the themes
- * `found` gives (by default the local key-phrase clustering; the AI domain passes a model's).
+ * Codes a project's open answers: sentiment per answer (`sentiments` by answer id, else AFINN-165),
+ * and per question the themes `found` gives (by default the local key-phrase clustering; the AI
+ * domain passes a model's themes and sentiments).
  */
 export async function codeThemes(
   tx: Tx,
   projectId: number,
   found: Map<number, Theme[]> | null = null,
+  sentiments: Map<number, { label: SentimentLabel; score: number }> | null = null,
 ): Promise<{ questions: number; themes: number; answers: number }> {
   const { rows, byQ } = await openAnswers(tx, projectId);
   let themes = 0;
   await tx`delete from themes where project_id = ${projectId} and is_ai_generated`;
   for (const [pq, answers] of byQ) {
-    const s = answers.map((a) => sentimentOf(a.text));
+    const s = answers.map((a) => sentiments?.get(a.id) ?? sentimentOf(a.text));
     await tx`
       update text_responses t set sentiment = x.label, sentiment_score = x.score, updated_at = now()
       from unnest(${answers.map((a) => a.id)}::bigint[], ${s.map((x) => x.label)}::text[], ${s.map((x) => x.score)}::float8[]) as x(id, label, score)
