@@ -206,19 +206,17 @@ export async function norms(
               : tx``;
   const weeks =
     kind.minWeek !== null || kind.maxWeek !== null
-      ? tx`and pss.week between ${kind.minWeek ?? 1} and ${kind.maxWeek ?? 100000}`
+      ? tx`and nc.week between ${kind.minWeek ?? 1} and ${kind.maxWeek ?? 100000}`
       : tx``;
+  // From the norms' rollup (norms.ts, migration 0041): a session is in one region and one week,
+  // so its cells' respondents add up to the project's distinct respondents.
   return tx<NormRow[]>`
     with per as (
-      select r.project_id, r.standard_question_id,
-             sum(pss.weight * (r.standard_answer_value <= 2)::int) / nullif(sum(pss.weight), 0) as t2b,
-             count(distinct r.survey_session_id) as n
+      select nc.project_id, nc.standard_question_id, sum(nc.sum_w_top2) / nullif(sum(nc.sum_w), 0) as t2b, sum(nc.respondents) as n
       from projects q
-      join responses r on r.project_id = q.id
-      join project_survey_sessions pss on pss.id = r.project_survey_session_id
+      join norm_cells nc on nc.project_id = q.id
       where q.id <> ${p.id} and q.deleted_at is null and q.status_code >= 800 and q.status_code <> 950
-        and r.standard_question_id is not null and r.standard_answer_value is not null
-        ${regionIds ? tx`and r.region_id = any(${regionIds}::int[])` : tx``}
+        ${regionIds ? tx`and nc.region_id = any(${regionIds}::int[])` : tx``}
         ${scope} ${weeks}
       group by 1, 2
     )
