@@ -55,6 +55,8 @@ beforeAll(async () => {
   pq.adOuttake = await question(ids.tracker!, { std: 10 });
   pq.trackerLikability = await question(ids.tracker!, { std: 5 });
   pq.npdChoice = await question(ids.npd!, { type: 2 });
+  pq.npdText = await question(ids.npd!, { position: 3, type: 3 });
+  pq.profile = await question(ids.idea!, { position: 7 });
 }, 180_000);
 afterAll(async () => {
   await tdb.drop();
@@ -174,5 +176,20 @@ describe("the results pages of SPEC 2, on the demo projects", () => {
   test("npd-qual/{projectQuestionId}: an NPD question's option shares", async () => {
     const q = await qual(ids.npd!, `&projectQuestionId=${pq.npdChoice}`);
     expect(q.question.results[0].options.some((o: { count: number }) => o.count > 0)).toBe(true);
+  });
+
+  test("npd-text/{projectQuestionId}: the NPD tracker's open answers, counted, with their themes", async () => {
+    const v = await verbatims(ids.npd!, pq.npdText!);
+    expect(v.value.length).toBeGreaterThan(0);
+    expect(v.value.some((x: { themes: unknown[]; sentiment: string | null }) => x.themes.length > 0 && x.sentiment !== null), "coded answers").toBe(true);
+    const n = await get(`/api/v1/TextResponses/VerbatimCount?projectId=${ids.npd}&projectQuestionId=${pq.npdText}`);
+    expect(n.count, "every wave's respondents answered it").toBe(4 * 100);
+  });
+
+  test("profile-question/{projectQuestionId}: an audience question's option shares", async () => {
+    const q = await qual(ids.idea!, `&projectQuestionId=${pq.profile}`);
+    const options = q.question.results[0].options as { count: number }[];
+    expect(options.filter((o) => o.count > 0).length, "several answers chosen").toBeGreaterThan(1);
+    expect(q.question.results[0].n).toBeGreaterThan(0);
   });
 });

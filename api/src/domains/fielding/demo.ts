@@ -42,6 +42,10 @@ export const DEMO_PROJECTS: readonly DemoProject[] = [
       ["Seaweed rice crackers", "Thin rice crackers with toasted nori, lightly salted."],
       ["Veggie crisps trio", "Beetroot, parsnip and sweet potato crisps, cooked in olive oil."],
     ],
+    questions: [
+      // An audience (profile) question, asked before the concepts (position 7, BeforeLoop).
+      { questionText: "How often do you buy savoury snacks?", questionTitle: "Snacking frequency", questionTypeId: 1, questionPositionId: 7, options: ["Every day", "A few times a week", "About once a week", "Less often"] },
+    ],
   },
   {
     client: "teamA",
@@ -95,6 +99,9 @@ export const DEMO_PROJECTS: readonly DemoProject[] = [
     concepts: [["Fizz & Co. sparkling water", "Lightly sparkling spring water with a hint of lime, 330 ml cans."]],
     waves: { count: 4, everyWeeks: 4, firstWeeksAgo: 14 },
     launchWeeksAgo: 16,
+    questions: [
+      { questionText: "What would make you buy Fizz & Co. more often?", questionTitle: "Buy more often", questionTypeId: 3, questionPositionId: 3 },
+    ],
   },
   {
     client: "teamA",

@@ -22,6 +22,7 @@ import { startDueSchedules, weekSinceLaunch } from "../scheduling/scheduling.ser
 import { buildDefinition } from "./definition.ts";
 import { computeDrivers } from "../results/drivers.service.ts";
 import { codeThemes } from "../results/themes.service.ts";
+import { refreshNormCells } from "../results/norms.ts";
 import { afterPage, answerKey, assignTestOptions, hash32, intentKey, pages, seeded, validatePage, type Answers, type Page, type SurveyDefinition } from "./engine.ts";
 import * as q from "./fielding.sql.ts";
 import { answerPage, makePerson, type Margins } from "./simulate.ts";
@@ -545,6 +546,8 @@ export async function processRun(db: Db, runId: number, opts: { reprocess?: bool
     await computeDrivers(tx, run.definition.projectId);
     // Themes and sentiment of the open answers (local coding; the AI issue adds a model provider).
     await codeThemes(tx, run.definition.projectId);
+    // The project's cells of the norms' rollup (benchmarks of other projects read them).
+    await refreshNormCells(tx, run.definition.projectId);
     if (run.surveyStatusId === SURVEY_STATUS.ErrorProcessing) await q.setRunStatus(tx, run.id, SURVEY_STATUS.Closed, null);
     await q.setRunStatus(tx, run.id, SURVEY_STATUS.Closed, "processed_at");
     const pending = await q.otherRunsPending(tx, run.definition.projectId, run.id);

@@ -13,6 +13,7 @@ import { systemCtx } from "../lifecycle/lifecycle.service.ts";
 import { resolveFilter, type ResolvedFilter, type ResponseFilter } from "./filters.ts";
 import * as q from "./results.sql.ts";
 import * as col from "./columnar.ts";
+import { refreshStaleNormCells } from "./norms.ts";
 
 /** SPEC 3: standard answer values 1 Top .. 4 Bottom, shown as High, Average, Neutral, Low. */
 export const VALUE_LABELS: Record<number, string> = { 1: "High", 2: "Average", 3: "Neutral", 4: "Low" };
@@ -377,6 +378,7 @@ export function npdBandAvailable(typeId: number, week: number | null, band: { mi
 async function benchmarkRows(db: Db, p: q.ProjectHead, regionIds: number[]): Promise<BenchmarkRow[]> {
   // Norms read every client's completed projects: above the tenant, answering only averages.
   return enterTenant(db, systemCtx(), async (tx) => {
+    await refreshStaleNormCells(tx);
     const types = await q.benchmarkTypes(tx);
     const codes = await q.regionCodes(tx, regionIds);
     const week = p.projectTypeId === 4 ? await q.latestWeek(tx, p.id) : null;

@@ -1,0 +1,75 @@
+// The norms' rollup (migration 0041, domains/results/norms.ts) equals the norm computed over the
+// responses themselves, for every benchmark type, project and region set of the demo world (every
+// project type, two clients, NPD launch weeks); it is written when a run is processed and rebuilt
+// when a project's results change afterwards.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { createTestDb, type TestDb } from "../helpers/db.ts";
+import { seedDemo } from "../../api/src/db/demo.ts";
+import { bunPasswords } from "../../api/src/auth/passwords-bun.ts";
+import type { Tx } from "../../api/src/db/client.ts";
+import * as q from "../../api/src/domains/results/results.sql.ts";
+import { refreshStaleNormCells } from "../../api/src/domains/results/norms.ts";
+import { normFromResponses } from "../helpers/norms.ts";
+
+let tdb: TestDb;
+let tx: Tx;
+beforeAll(async () => {
+  tdb = await createTestDb({ fixtures: false });
+  tx = tdb.db as unknown as Tx;
+  await seedDemo(tdb.db, bunPasswords.hash, { whenEmpty: true });
+  const { seedDemoProjects } = await import("../../api/src/domains/fielding/demo.ts");
+  const { registry } = await import("../../api/src/entities/index.ts");
+  await seedDemoProjects(tdb.db, registry, "http://ideally.test");
+}, 180_000);
+afterAll(async () => {
+  await tdb.drop();
+}, 30_000);
+
+/** Every norm of every project from the rollup against the responses; the number of norms compared. */
+async function compareAll(): Promise<number> {
+  await refreshStaleNormCells(tx);
+  const types = await q.benchmarkTypes(tx);
+  const projects = await tdb.db<{ id: number }[]>`select id from projects where deleted_at is null order by id`;
+  let compared = 0;
+  for (const { id } of projects) {
+    const p = (await q.project(tx, id))!;
+    for (const t of types) {
+      for (const regions of [null, await q.projectRegions(tx, id), [1], [2], [15]]) {
+        const kind = { type: t.id, minWeek: t.minWeek, maxWeek: t.maxWeek };
+        const fast = await q.norms(tx, p, kind, regions);
+        const slow = await normFromResponses(tx, p, kind, regions);
+        const where = `project ${id}, type ${t.id}, regions ${JSON.stringify(regions)}`;
+        expect(fast.map((r) => [r.standardQuestionId, r.projectCount, r.respondents]), where).toEqual(slow.map((r) => [r.standardQuestionId, r.projectCount, r.respondents]));
+        // Σw added in another order: equal to 1e-12.
+        fast.forEach((r, i) => expect(Math.abs(r.top2 - slow[i]!.top2), where).toBeLessThan(1e-12));
+        if (slow.length) compared++;
+      }
+    }
+  }
+  return compared;
+}
+
+test("processing a run writes its project's cells", async () => {
+  const rows = await tdb.db<{ id: number; cells: number }[]>`
+    select p.id, (select count(*)::int from norm_cells c where c.project_id = p.id) as cells from projects p
+    where p.status_code = 900 and exists (select 1 from responses r where r.project_id = p.id and r.standard_answer_value is not null) order by p.id`;
+  expect(rows.length).toBeGreaterThan(5);
+  for (const r of rows) expect(r.cells, `project ${r.id}`).toBeGreaterThan(0);
+});
+
+test("every norm from the rollup equals the norm over the responses", async () => {
+  expect(await compareAll(), "norms with data compared").toBeGreaterThan(30);
+});
+
+test("a change of a project's results after processing rebuilds its cells before the next norm", async () => {
+  const [{ id }] = await tdb.db<{ id: number }[]>`select id from projects where project_name = 'Plant-based snacks idea screen'`;
+  await refreshStaleNormCells(tx);
+  expect(await refreshStaleNormCells(tx), "nothing stale right after a refresh").toBe(0);
+  // A reweight (raking again) and a removed respondent.
+  await tdb.db`update project_survey_sessions set weight = weight * (1 + (id % 7) / 3.0) where project_id = ${id}`;
+  await tdb.db`delete from responses where project_id = ${id} and survey_session_id = (select min(survey_session_id) from responses where project_id = ${id})`;
+  const before = await tdb.db<{ s: number }[]>`select sum(sum_w)::float8 as s from norm_cells where project_id = ${id}`;
+  expect(await compareAll()).toBeGreaterThan(30);
+  const after = await tdb.db<{ s: number }[]>`select sum(sum_w)::float8 as s from norm_cells where project_id = ${id}`;
+  expect(after[0]!.s, "the cells were rebuilt").not.toBe(before[0]!.s);
+});
