@@ -281,11 +281,10 @@ test("a project group page opens with the group's respondents", async ({ page, r
   await axe(page, "group test options");
 });
 
-test("the AI chat answers a question with citations that open their chart, and takes feedback", async ({ page }) => {
+test("the AI chat answers a question with citations that open their chart, and takes feedback", async ({ page, request }) => {
   test.setTimeout(120_000);
+  const team = await teamA(request, await token(request, "user@acme.test"));
   await signIn(page);
-  await page.goto("/");
-  const team = Number(new URL(page.url()).pathname.split("/")[1]);
   await page.goto(`/${team}/results/1/chat`);
   await page.getByLabel("Your question").fill("Which test option did best on purchase intent?");
   await page.getByRole("button", { name: "Ask" }).click();
