@@ -106,7 +106,7 @@ test("every results route of every demo project opens, with named, labelled char
     expect(hrefs.length, `${p.projectName}: a sub-nav of results pages`).toBeGreaterThan(3);
     for (const href of hrefs) {
       await page.goto(href);
-      await expect(page.getByTestId("results-page").getByRole("heading", { level: 2 }).first(), `${href} has a page heading`).toBeVisible();
+      await expect(page.getByTestId("results-page").getByRole("heading", { level: 2 }).first(), `${href} has a page heading`).toBeVisible({ timeout: 15_000 });
       await page.waitForLoadState("networkidle");
       await expect(page.locator('[role=status][aria-label="Loading"]'), `${href} finishes loading`).toHaveCount(0);
       await expect(page.getByText("Sorry, something went wrong on our end.")).toHaveCount(0);
