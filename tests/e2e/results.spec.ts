@@ -106,7 +106,7 @@ test("every results route of every demo project opens, with named, labelled char
     expect(hrefs.length, `${p.projectName}: a sub-nav of results pages`).toBeGreaterThan(3);
     for (const href of hrefs) {
       await page.goto(href);
-      await expect(page.getByTestId("results-page").getByRole("heading", { level: 2 }).first(), `${href} has a page heading`).toBeVisible();
+      await expect(page.getByTestId("results-page").getByRole("heading", { level: 2 }).first(), `${href} has a page heading`).toBeVisible({ timeout: 15_000 });
       await page.waitForLoadState("networkidle");
       await expect(page.locator('[role=status][aria-label="Loading"]'), `${href} finishes loading`).toHaveCount(0);
       await expect(page.getByText("Sorry, something went wrong on our end.")).toHaveCount(0);
@@ -281,11 +281,10 @@ test("a project group page opens with the group's respondents", async ({ page, r
   await axe(page, "group test options");
 });
 
-test("the AI chat answers a question with citations that open their chart, and takes feedback", async ({ page }) => {
+test("the AI chat answers a question with citations that open their chart, and takes feedback", async ({ page, request }) => {
   test.setTimeout(120_000);
+  const team = await teamA(request, await token(request, "user@acme.test"));
   await signIn(page);
-  await page.goto("/");
-  const team = Number(new URL(page.url()).pathname.split("/")[1]);
   await page.goto(`/${team}/results/1/chat`);
   await page.getByLabel("Your question").fill("Which test option did best on purchase intent?");
   await page.getByRole("button", { name: "Ask" }).click();
@@ -301,4 +300,48 @@ test("the AI chat answers a question with citations that open their chart, and t
   await cite.click();
   await expect(page, "the citation opens the chart it came from").toHaveURL(/\/results\/1\/(summary|grow-ideas\/\d+)/);
   await expect(page.locator("figure svg[role=img]").first()).toBeVisible();
+});
+
+test("rename (skipped when unchanged), clone, and an objective saved and deleted with the spec's texts", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const uma = await token(request, "user@acme.test");
+  const team = await teamA(request, uma);
+  const before = await api(request, uma, team, "GET", "/api/v1/Projects(6)?$select=projectName,updatedAt");
+  await signIn(page);
+  await page.goto(`/${team}/results/6/summary`);
+  await page.getByRole("button", { name: "Rename project" }).click();
+  await page.getByRole("dialog", { name: "Rename project" }).getByRole("button", { name: "Save" }).click();
+  await expect(page.getByRole("dialog", { name: "Rename project" })).toHaveCount(0);
+  await expect(page.getByText("Project Name Updated"), "an unchanged name is not saved").toHaveCount(0);
+  const same = await api(request, uma, team, "GET", "/api/v1/Projects(6)?$select=projectName,updatedAt");
+  expect(same.updatedAt, "no PATCH for an unchanged name").toBe(before.updatedAt);
+  const renamed = `${before.projectName} (renamed)`;
+  await page.getByRole("button", { name: "Rename project" }).click();
+  await page.getByLabel("Project name").fill(renamed);
+  await page.getByRole("dialog", { name: "Rename project" }).getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Project Name Updated")).toBeVisible();
+  await expect(page.getByText(`Project name has been updated to '${renamed}'`)).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: renamed })).toBeVisible();
+  await request.fetch("/api/v1/Projects(6)", { method: "PATCH", data: { projectName: before.projectName }, headers: { authorization: `Bearer ${uma}`, clientId: String(team) } });
+
+  await page.getByRole("button", { name: "Objectives", exact: true }).click();
+  await expect(page.getByLabel("Your objective")).toHaveValue("Summarize the overall performance and highlight any significant audience skews in the results.");
+  await page.getByLabel("Your objective").fill(`Which lunch style should a new meal-kit target? ${Date.now()}`);
+  await page.getByRole("button", { name: "Save objective" }).click();
+  await expect(page.getByText("Objective saved")).toBeVisible();
+  await expect(page.getByText("We're currently analysing your objective and preparing summaries. This will take a few minutes.")).toBeVisible();
+  await page.getByRole("button", { name: "Delete objective" }).first().click();
+  const confirm = page.getByRole("dialog", { name: "Delete objective" });
+  await expect(confirm.getByText("Are you sure you want to delete your custom objective?")).toBeVisible();
+  await confirm.getByRole("button", { name: "Delete" }).click();
+  await expect(confirm).toHaveCount(0);
+  await page.getByRole("button", { name: "Close panel" }).click();
+
+  await page.getByRole("button", { name: "Clone", exact: true }).click();
+  const copy = `Lunch copy ${Date.now()}`;
+  await page.getByLabel("Name of the copy").fill(copy);
+  await page.getByRole("dialog", { name: "Clone project" }).getByRole("button", { name: "Clone" }).click();
+  await expect(page.getByText("Project cloned")).toBeVisible();
+  await expect(page.getByText(`Project '${copy}' has been cloned.`)).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/${team}/projects/\\d+`));
 });

@@ -6,29 +6,16 @@ import { api } from "../../api/client";
 import { useApi } from "../../api/hooks";
 import { useSearchState } from "../../lib/search";
 import { questionSortKey } from "../../lib/constants";
-import { useProject } from "../useProject";
+import { useProject, type ProjectDetail } from "../useProject";
 import { benchmarkTypeAvailable, chooseBenchmark, storeBenchmarkId, storedBenchmarkId, viewSettings, type ViewSettings } from "./benchmarks";
 import { effectiveRegionId, filtersFromSearch, filtersToSearch, toResponseFilter, type FilterState, type ResponseFilter } from "./filters";
 
-export type ResultsProject = {
-  id: number;
-  clientId: number;
-  projectName: string;
-  projectTypeId: number;
-  statusCode: number;
-  frameworkId: number | null;
-  researchNote: string | null;
-  createdAt: string;
+/** The project as the results pages read it: the project pages' fields and its launch weeks. */
+export type ResultsProject = ProjectDetail & {
   completedAt: string | null;
-  scheduleWavesRequired: number | null;
-  scheduleFrequencyWeeks: number | null;
-  scheduleStartDate: string | null;
-  wavesRequired: boolean;
   launchDate: string | null;
   activeProjectObjectiveId: number | null;
   projectGroupVersionId: number | null;
-  framework: { id: number; title: string } | null;
-  projectsRegions: { regionId: number; region: { regionName: string; currencySymbol: string; currencyCode: string } | null }[];
   projectWeeks: { id: number; surveyRunId: number | null; regionId: number; week: number; scheduleDate: string | null }[];
 };
 

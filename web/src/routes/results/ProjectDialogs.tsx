@@ -1,4 +1,5 @@
-// Rename ('Project Name Updated', skipped when the name is unchanged) and clone ('Project cloned',
+// Rename (the contract refuses the id SPEC 7 also names in the body, so only projectName is sent;
+// 'Project Name Updated', skipped when the name is unchanged) and clone ('Project cloned',
 // then to the new project) from the results page (SPEC 5, 7, 8).
 import { useState } from "react";
 import { useLocation } from "wouter";
@@ -18,7 +19,7 @@ export function RenameDialog({ onClose }: { onClose: () => void }) {
     if (!next || next === project.projectName) return onClose(); // SPEC 5: unchanged, skipped
     setBusy(true);
     try {
-      await unwrap(api.PATCH("/api/v1/Projects({key})", { params: { path: { key: String(project.id) } }, body: { projectName: next, id: project.id } } as never));
+      await unwrap(api.PATCH("/api/v1/Projects({key})", { params: { path: { key: String(project.id) } }, body: { projectName: next } } as never));
       toast.success("Project Name Updated", `Project name has been updated to '${next}'`);
       refetchProject();
       onClose();

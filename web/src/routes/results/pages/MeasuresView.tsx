@@ -18,7 +18,8 @@ export function MeasuresView({ measures, loading, title = "Top-2-box by measure"
   const { testOptions, view } = useResults();
   if (!measures) return loading ? <Skeleton className="h-80" /> : null;
   const ms = sortMeasures(measures);
-  if (!ms.length || ms.every((m) => !m.results.length)) return <EmptyState title="No results for these filters">Try fewer filters: no respondent matches them.</EmptyState>;
+  if (!ms.length) return <EmptyState title="No framework measures">This test asks no scaled standard questions; its questions have pages of their own.</EmptyState>;
+  if (ms.every((m) => !m.results.length)) return <EmptyState title="No results for these filters">Try fewer filters: no respondent matches them.</EmptyState>;
   const pick = (r: { testOptionId: number | null }) => !testOptionIds || (r.testOptionId !== null && testOptionIds.includes(r.testOptionId));
   const optionName = (id: number | null) => testOptionName(testOptions, id);
   const byOption = view.splitBy === "testOption";

@@ -1,5 +1,5 @@
 // Objectives (save: 'Objective saved' with the summaries-in-preparation text; delete with SPEC 8's
-// confirm) and the project's AI summaries.
+// confirm; the API keeps the default objective, so it has no Delete) and the project's AI summaries.
 import { useState } from "react";
 import { api, unwrap } from "../../../api/client";
 import { useApi } from "../../../api/hooks";
@@ -69,7 +69,11 @@ export default function ObjectivesPanel({ onChanged }: { onChanged: () => void }
             {objectives.data.value.map((o) => (
               <li key={o.id} className="flex items-start justify-between gap-2 rounded-lg border border-ink-200 p-3">
                 <p className="text-ink-800">{o.summary}</p>
-                <Button size="sm" variant="ghost" className="text-rose-700" onClick={() => setDeleting(o)} aria-label="Delete objective">Delete</Button>
+                {o.summary === DEFAULT_OBJECTIVE ? (
+                  <span className="text-xs text-ink-500">Default</span>
+                ) : (
+                  <Button size="sm" variant="ghost" className="text-rose-700" onClick={() => setDeleting(o)} aria-label="Delete objective">Delete</Button>
+                )}
               </li>
             ))}
           </ul>
