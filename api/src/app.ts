@@ -136,7 +136,7 @@ export function newApp(deps: AppDeps): App {
   });
 
   // Security headers on every response (a strict CSP on HTML), body limits on every request.
-  app.use("*", securityMiddleware({ publicUrl: deps.publicUrl, imageOrigins: deps.imageOrigins, uploadPath: UPLOAD_PATH }));
+  app.use("*", securityMiddleware({ publicUrl: deps.publicUrl, imageOrigins: deps.imageOrigins, inlineStylePaths: ["/docs"], uploadPath: UPLOAD_PATH }));
 
   app.onError((err, c) => {
     const traceId = c.get("traceId") ?? crypto.randomUUID();

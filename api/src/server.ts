@@ -27,11 +27,13 @@ import { devRoutes, webFiles } from "./web/static.ts";
 import type { Server } from "bun";
 import { configureResultsCache } from "./domains/results/columnar.ts";
 import { errorFields, log as logJson } from "./ops/log.ts";
+import { secureResponse } from "./ops/security.ts";
 
 const cfg = readConfigOrExit();
 const devWebBundle = !cfg.production && process.env.WEB_DEV === "1" ? (await import("../../web/index.html")).default : null;
 configureResultsCache(cfg.resultsCacheMb * 2 ** 20);
-const log = (m: string) => console.log(m);
+// Production logs are JSON lines (ops/log.ts); development keeps them readable.
+const log = (m: string) => (cfg.production ? logJson("info", m) : console.log(m));
 const handle = await openDatabase(cfg, log);
 const db = connect(handle.url, { max: 10 });
 let shuttingDown = false;
@@ -61,7 +63,9 @@ const queue = await startQueue(handle.url, log);
 let queueRunning = true;
 queue.on("stopped", () => (queueRunning = false));
 // RUN_WORKERS=0: this process only enqueues; `bun run worker` processes (worker.ts) run the jobs.
-if (cfg.runWorkers) await runJobWorkers(queue, db, cfg.publicUrl, log, mailer);
+const metrics = createMetrics();
+metrics.sources(db, queue);
+if (cfg.runWorkers) await runJobWorkers(queue, db, cfg.publicUrl, log, mailer, { onOutcome: metrics.jobOutcome });
 else {
   await ensureQueues(queue, jobs); // enqueueing needs the queues, whoever works them
   log("job workers are off in this process (RUN_WORKERS=0): run `bun run worker` beside it");
@@ -73,7 +77,6 @@ const peers = new WeakMap<Request, string>();
 // Uploaded files: S3 when S3_* is configured, else DATA_DIR/uploads (storage/index.ts).
 const storage = storageFromEnv(process.env, { dataDir: cfg.dataDir, signingKey: key });
 if (!cfg.production) log(`file storage: ${storage.kind === "s3" ? "S3" : "local disk"}`);
-const metrics = createMetrics();
 const shippedMigrations = migrationFiles().map((f) => f.name);
 const app = newApp({
   db,
@@ -115,7 +118,7 @@ async function serve(req: Request, srv: Server<WsData>): Promise<Response | unde
   const path = new URL(req.url).pathname;
   if (path === WEBSOCKET_PATH) return upgrade(req, srv, key);
   if (path === SCALAR_SCRIPT_PATH) {
-    return new Response(scalarScript, { headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=3600" } });
+    return secureResponse(new Response(scalarScript, { headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=3600" } }), { publicUrl: cfg.publicUrl });
   }
   return app.fetch(req);
 }

@@ -10,9 +10,12 @@ import { startQueue } from "./jobs/queue.ts";
 import { runJobWorkers } from "./jobs/index.ts";
 import { createMailer } from "./email/smtp.ts";
 import { configureResultsCache } from "./domains/results/columnar.ts";
+import { createMetrics } from "./ops/metrics.ts";
+import { log as logJson } from "./ops/log.ts";
 
 const cfg = readConfigOrExit();
-const log = (m: string) => console.log(m);
+// Production logs are JSON lines (ops/log.ts); development keeps them readable.
+const log = (m: string) => (cfg.production ? logJson("info", m) : console.log(m));
 if (!cfg.databaseUrl) {
   // The embedded database belongs to the one process that started it.
   console.error("DATABASE_URL must be set for `bun run worker` (the embedded database lives inside `bun run start`)");
@@ -39,14 +42,29 @@ const queue = await startQueue(cfg.databaseUrl, { log });
 // Jobs that email (the weekly results summaries) use SMTP when configured, else the outbox.
 const mailer = createMailer(db, { smtpUrl: cfg.smtpUrl, from: cfg.mailFrom, publicUrl: cfg.publicUrl });
 configureResultsCache(cfg.resultsCacheMb * 2 ** 20);
-await runJobWorkers(queue, db, cfg.publicUrl, log, mailer);
-log(`worker ${process.pid} running the job queue`);
+const metrics = createMetrics();
+metrics.sources(db, queue);
+await runJobWorkers(queue, db, cfg.publicUrl, log, mailer, { onOutcome: metrics.jobOutcome });
+// METRICS_PORT: the worker's own /metrics (job outcomes, queue depth, process), for Prometheus.
+const metricsPort = process.env.METRICS_PORT ? Number(process.env.METRICS_PORT) : undefined;
+const metricsServer = metricsPort
+  ? Bun.serve({
+      port: metricsPort,
+      hostname: process.env.HOST ?? "0.0.0.0",
+      fetch: async (req) =>
+        new URL(req.url).pathname === "/metrics"
+          ? new Response(await metrics.registry.metrics(), { headers: { "content-type": metrics.registry.contentType } })
+          : new Response("not found", { status: 404 }),
+    })
+  : undefined;
+log(`worker ${process.pid} running the job queue${metricsServer ? ` (metrics on :${metricsServer.port}/metrics)` : ""}`);
 
 let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   log(`${signal}: worker stopping (running jobs finish first, up to 10 s)`);
+  metricsServer?.stop(true);
   await queue.stop({ graceful: true, timeout: 10_000 }).catch((e: Error) => log(`[jobs] stop: ${e.message}`));
   await db.end({ timeout: 5 });
   log("worker stopped");

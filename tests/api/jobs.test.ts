@@ -25,6 +25,7 @@ let queue: Queue;
 let unsubscribe: () => Promise<void>;
 const events: ChannelEvent[] = [];
 const queueLog: string[] = [];
+const outcomes: string[] = [];
 
 /** Per job id: when each attempt started, and how many times the handler ran. */
 const attempts = new Map<string, number[]>();
@@ -115,7 +116,7 @@ beforeAll(async () => {
   await tdb.db`create table test_job_effects (job_id uuid primary key, amount int not null)`;
   unsubscribe = await subscribe(tdb.url, (e) => events.push(e));
   queue = await startQueue(tdb.url, { log: (m) => queueLog.push(m) });
-  await registerWorkers(queue, tdb.db, [echo, alwaysFails, flaky, progressive, slow], { log: (m) => queueLog.push(m) });
+  await registerWorkers(queue, tdb.db, [echo, alwaysFails, flaky, progressive, slow], { log: (m) => queueLog.push(m), onOutcome: (q, o) => outcomes.push(`${q} ${o}`) });
 });
 
 afterAll(async () => {
@@ -207,7 +208,11 @@ describe("jobs", () => {
       { channel: `job-${id}`, event: "Progress", data: { jobId: id, name: "test.echo", pct: 50, message: "half way" }, userId: 9004, clientId: 1003 },
       { channel: `job-${id}`, event: "Success", data: { jobId: id, name: "test.echo", result: { doubled: 42 } }, userId: 9004, clientId: 1003 },
     ]);
-    const [job] = await queue.findJobs(echo.name, { id });
+    // Success is published as the handler returns; pg-boss records the completion just after.
+    const job = await waitFor("completed", async () => {
+      const [j] = await queue.findJobs(echo.name, { id });
+      return j?.state === "completed" ? j : undefined;
+    });
     expect(job.state, "the job is completed").toBe("completed");
   });
 
@@ -229,6 +234,7 @@ describe("jobs", () => {
     ]);
     expect(last.userId).toBe(9004);
     expect(eventOf(id, "Success"), "no Success").toBeUndefined();
+    expect(outcomes.filter((o) => o.startsWith("test.always-fails")), "outcomes counted for /metrics").toEqual(["test.always-fails retried", "test.always-fails failed"]);
     const [t1, t2] = attempts.get(id)!;
     expect(t2 - t1, "the retry waited at least retryDelay (1 s)").toBeGreaterThanOrEqual(950);
     const q = await queue.getQueue(alwaysFails.name);

@@ -43,6 +43,15 @@ test("a job enqueued through process A waits for a worker process, which runs it
   const state = async () => (await tdb.db<{ state: string }[]>`select state from pgboss.job where id = ${jobId}`)[0]?.state;
   await Bun.sleep(4000); // two API processes' polling intervals: neither may take it
   expect(await state(), "no API process runs jobs with RUN_WORKERS=0").toBe("created");
+  // /metrics of either API process shows the waiting job (queue depth is read from pg-boss).
+  const until0 = Date.now() + 15_000;
+  let metrics = "";
+  while (!metrics.includes('ideally_job_queue_jobs{queue="commands.run",state="ready"} 1') && Date.now() < until0) {
+    metrics = await (await fetch(`${b.base}/metrics`)).text();
+    await Bun.sleep(500);
+  }
+  expect(metrics, "queue depth in /metrics").toContain('ideally_job_queue_jobs{queue="commands.run",state="ready"} 1');
+  expect(metrics, "database connections in /metrics").toMatch(/ideally_db_connections\{application="ideally",state="idle"\} \d+/);
   worker = await startWorkerProcess(tdb.url);
   const until = Date.now() + 30_000;
   while ((await state()) !== "completed" && Date.now() < until) await Bun.sleep(200);

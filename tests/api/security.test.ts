@@ -9,6 +9,7 @@ import { call, testApp, PRINCIPALS } from "../helpers/app.ts";
 import { openApiDocument, type App } from "../../api/src/app.ts";
 import { contentSecurityPolicy, REQUEST_BODY_LIMIT } from "../../api/src/ops/security.ts";
 import { logLine, redact } from "../../api/src/ops/log.ts";
+import { highSeverity } from "../../scripts/audit.ts";
 
 let tdb: TestDb;
 let app: App;
@@ -46,12 +47,15 @@ describe("headers", () => {
       expect(csp, path).toContain("frame-ancestors 'none'");
       expect(csp, path).toContain("object-src 'none'");
       expect(csp, path).toContain("base-uri 'none'");
-      expect(csp, `${path}: no inline code but by hash`).not.toContain("unsafe-inline");
+      const scriptSrc = csp.split("; ").find((d) => d.startsWith("script-src"))!;
+      expect(scriptSrc, `${path}: no inline script but by hash`).not.toContain("unsafe-inline");
+      // Scalar (/docs) inserts <style> elements at run time: only there are inline styles allowed.
+      expect(csp.includes("style-src 'self' 'unsafe-inline'"), `${path}: inline styles only on /docs`).toBe(path === "/docs");
       expect(csp, path).not.toContain("unsafe-eval");
       expect(res.headers.get("x-frame-options"), path).toBe("DENY");
       expect(res.headers.get("cross-origin-opener-policy"), path).toBe("same-origin");
       // The page's own inline blocks are allowed by hash, and only they.
-      expect(csp, path).toBe(await contentSecurityPolicy(await res.text()));
+      expect(csp, path).toBe(await contentSecurityPolicy(await res.text(), {}, path === "/docs"));
     }
   });
 
@@ -215,5 +219,18 @@ describe("logs and errors", () => {
       "  DATABASE_URL must start with postgres:// or postgresql://",
     ]);
     expect(err).not.toContain("short");
+  });
+});
+
+describe("dependency audit", () => {
+  test("high and critical advisories fail the audit, lower ones do not", () => {
+    const report = {
+      lodash: [{ id: 1, severity: "high", title: "Prototype pollution", url: "https://github.com/advisories/GHSA-x" }],
+      ms: [{ id: 2, severity: "moderate", title: "ReDoS" }],
+      minimist: [{ id: 3, severity: "critical", title: "Prototype pollution" }, { id: 4, severity: "low", title: "x" }],
+    };
+    expect(highSeverity(report).map((h) => `${h.pkg} ${h.advisory.severity}`)).toEqual(["lodash high", "minimist critical"]);
+    expect(highSeverity({ ms: [{ severity: "moderate" }] }), "moderate alone passes").toEqual([]);
+    expect(highSeverity({}), "a clean report").toEqual([]);
   });
 });

@@ -15,6 +15,11 @@ test("the API reference at /docs lists every entity set and loads nothing from o
     if (!["http:", "https:", "ws:", "wss:"].includes(u.protocol)) return; // data:, blob:
     if (!/^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/.test(u.hostname)) outside.push(req.url());
   });
+  // The page's strict Content-Security-Policy (ops/security.ts) must not block any of its own parts.
+  const blocked: string[] = [];
+  page.on("console", (m) => {
+    if (/Content.Security.Policy/i.test(m.text())) blocked.push(m.text());
+  });
   await page.goto("/docs");
   await expect(page.getByText("Ideally API").first()).toBeVisible({ timeout: 30_000 });
   const text = await page.locator("body").innerText();
@@ -22,4 +27,5 @@ test("the API reference at /docs lists every entity set and loads nothing from o
   expect(sets.length, "SPEC.md lists 66 entity sets").toBe(66);
   expect(missing, "every entity set appears in the reference").toEqual([]);
   expect(outside, "no request leaves loopback").toEqual([]);
+  expect(blocked, "nothing of the page is blocked by its CSP").toEqual([]);
 });

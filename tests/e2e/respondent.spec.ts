@@ -40,6 +40,11 @@ async function answerChoices(page: Page) {
 
 test("a respondent takes a survey on a phone, with price validation and resume", async ({ page, request }) => {
   await page.setViewportSize({ width: 390, height: 844 });
+  // The page's strict Content-Security-Policy (ops/security.ts) must not block any of its own parts.
+  const blocked: string[] = [];
+  page.on("console", (m) => {
+    if (/Content.Security.Policy/i.test(m.text())) blocked.push(m.text());
+  });
   const path = await liveSurvey(request);
   await page.goto(path);
 
@@ -90,6 +95,7 @@ test("a respondent takes a survey on a phone, with price validation and resume",
   // One response per respondent: the page remembers the finished session.
   await page.reload();
   await expect(page.getByText("Thank you! Your answers have been recorded.")).toBeVisible();
+  expect(blocked, "nothing of the survey page is blocked by its CSP").toEqual([]);
 });
 
 test("desktop layout of a concept page", async ({ page, request }) => {

@@ -2,7 +2,7 @@
 // declarations here (fielding, processing, AI, exports) as they arrive.
 import type { Db } from "../db/client.ts";
 import type { Queue } from "./queue.ts";
-import { registerWorkers, type AnyJob } from "./workers.ts";
+import { registerWorkers, type AnyJob, type RegisterOptions } from "./workers.ts";
 import { scheduleScheduler, schedulerJob } from "./scheduler.ts";
 import { fieldingTickJob, scheduleFieldingTick } from "../domains/fielding/fielding.jobs.ts";
 import { commandJob } from "../domains/commands/commands.jobs.ts";
@@ -18,10 +18,17 @@ export const jobs: readonly AnyJob[] = [schedulerJob, fieldingTickJob, commandJo
  * Runs every job's workers in this process and keeps the cluster-wide schedules in place: the API
  * process does it unless RUN_WORKERS=0, and `bun run worker` (worker.ts) always does.
  */
-export async function runJobWorkers(queue: Queue, db: Db, publicUrl: string, log: (m: string) => void, mailer: Mailer): Promise<void> {
+export async function runJobWorkers(
+  queue: Queue,
+  db: Db,
+  publicUrl: string,
+  log: (m: string) => void,
+  mailer: Mailer,
+  opts: Omit<RegisterOptions, "log"> = {},
+): Promise<void> {
   // The weekly results emails go through the process's mailer (SMTP or the outbox).
   useMailer(mailer);
-  await registerWorkers(queue, db, jobs, { log });
+  await registerWorkers(queue, db, jobs, { log, ...opts });
   // The scheduler: pg-boss enqueues scheduling.start-due every minute (jobs/scheduler.ts).
   await scheduleScheduler(queue);
   // Fielding: launches started waves, lets the simulated panel answer, processes closed runs.

@@ -111,6 +111,8 @@ export function enqueueJob<T extends object>(
 
 export interface RegisterOptions {
   log?: (m: string) => void;
+  /** Told each run's outcome (metrics). */
+  onOutcome?: (queue: string, outcome: "completed" | "retried" | "failed") => void;
 }
 
 /**
@@ -162,7 +164,15 @@ export async function registerWorkers(queue: Queue, db: Db, jobs: readonly AnyJo
       },
       async (batch: JobWithMetadata<JobEnvelope<object>>[]) => {
         let out: unknown = null;
-        for (const j of batch) out = await runOne(job, j, db, queue, log);
+        for (const j of batch) {
+          try {
+            out = await runOne(job, j, db, queue, log);
+            opts.onOutcome?.(job.name, "completed");
+          } catch (e) {
+            opts.onOutcome?.(job.name, j.retryCount < j.retryLimit ? "retried" : "failed");
+            throw e;
+          }
+        }
         return out;
       },
     );

@@ -1,15 +1,23 @@
 // Prometheus metrics at /metrics (prom-client): requests per route and status, request latency
-// per route, websocket connections, and the process's own (CPU, memory, event loop). The route
+// per route, websocket connections, the job queues' depth by state (cluster-wide, from pg-boss),
+// job outcomes of the jobs this process ran, database connections by process kind and state
+// (cluster-wide, from pg_stat_activity), and the process's own (CPU, memory, event loop). The route
 // label is the matched route pattern (/api/v1/Projects/:key), never the raw path, so labels stay few.
 // /metrics answers anyone who reaches it: keep it off the public load balancer (docs/decisions.md).
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { Context, Hono, Next } from "hono";
+import type { Db } from "../db/client.ts";
+import type { Queue } from "../jobs/queue.ts";
 
 export interface Metrics {
   registry: Registry;
   middleware: (c: Context, next: Next) => Promise<void>;
   /** Sets where the websocket connection count comes from (the server adapter's hub). */
   websockets(count: () => number): void;
+  /** Sets the database and queue the pool and queue gauges read at each scrape. */
+  sources(db: Db, queue?: Queue): void;
+  /** Counts a job this process ran: completed, failed (will retry) or failed for good. */
+  jobOutcome(queue: string, outcome: "completed" | "retried" | "failed"): void;
 }
 
 export function createMetrics(): Metrics {
@@ -25,8 +33,58 @@ export function createMetrics(): Metrics {
   });
   let wsCount: () => number = () => 0;
   new Gauge({ name: "ideally_websocket_connections", help: "Open websocket connections", registers: [registry], collect() { this.set(wsCount()); } });
+  let db: Db | undefined;
+  let queue: Queue | undefined;
+  const jobs = new Counter({ name: "ideally_jobs_total", help: "Jobs run by this process, by queue and outcome", labelNames: ["queue", "outcome"], registers: [registry] });
+  // A scrape must answer even when the database does not: a failed read leaves the gauge empty.
+  new Gauge({
+    name: "ideally_job_queue_jobs",
+    help: "Jobs per queue and state (ready, deferred, active, failed) across the cluster",
+    labelNames: ["queue", "state"],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      if (!queue) return;
+      try {
+        for (const q of await queue.getQueues()) {
+          this.set({ queue: q.name, state: "ready" }, q.readyCount);
+          this.set({ queue: q.name, state: "deferred" }, q.deferredCount);
+          this.set({ queue: q.name, state: "active" }, q.activeCount);
+          this.set({ queue: q.name, state: "failed" }, q.failedCount);
+        }
+      } catch {
+        /* the database is away: /readyz says so */
+      }
+    },
+  });
+  new Gauge({
+    name: "ideally_db_connections",
+    help: "Connections to this database by application (ideally, ideally-jobs, ideally-events) and state",
+    labelNames: ["application", "state"],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      if (!db) return;
+      try {
+        const rows = await db<{ app: string; state: string; n: number }[]>`
+          select application_name as app, coalesce(state, 'unknown') as state, count(*)::int as n
+          from pg_stat_activity where datname = current_database() and application_name like 'ideally%'
+          group by 1, 2`;
+        for (const r of rows) this.set({ application: r.app, state: r.state }, r.n);
+      } catch {
+        /* the database is away */
+      }
+    },
+  });
   return {
     registry,
+    sources(d, q) {
+      db = d;
+      queue = q;
+    },
+    jobOutcome(q, outcome) {
+      jobs.inc({ queue: q, outcome });
+    },
     async middleware(c, next) {
       const t0 = performance.now();
       await next();

@@ -21,6 +21,11 @@ export interface SecurityOptions {
   publicUrl?: string;
   /** Origins images may come from besides our own (the S3 endpoint of presigned image URLs). */
   imageOrigins?: string[];
+  /**
+   * Pages whose third-party code inserts <style> elements at run time (the Scalar API reference
+   * at /docs): their style-src allows inline styles. Scripts stay strict everywhere.
+   */
+  inlineStylePaths?: string[];
 }
 
 const INLINE = /<(script|style)\b([^>]*)>([\s\S]*?)<\/\1>/gi;
@@ -33,7 +38,7 @@ async function sha256(text: string): Promise<string> {
 }
 
 /** The Content-Security-Policy of an HTML page: our origin only, plus the page's own inline blocks by hash. */
-export async function contentSecurityPolicy(html: string, opts: SecurityOptions = {}): Promise<string> {
+export async function contentSecurityPolicy(html: string, opts: SecurityOptions = {}, inlineStyles = false): Promise<string> {
   const scripts: string[] = [];
   const styles: string[] = [];
   for (const m of html.matchAll(INLINE)) {
@@ -47,7 +52,8 @@ export async function contentSecurityPolicy(html: string, opts: SecurityOptions 
   return [
     "default-src 'self'",
     `script-src 'self'${scripts.length ? " " + [...new Set(scripts)].join(" ") : ""}`,
-    `style-src 'self'${styles.length ? " " + [...new Set(styles)].join(" ") : ""}`,
+    // With a hash in the list browsers ignore 'unsafe-inline', so it goes alone.
+    inlineStyles ? "style-src 'self' 'unsafe-inline'" : `style-src 'self'${styles.length ? " " + [...new Set(styles)].join(" ") : ""}`,
     `img-src ${img}`,
     "font-src 'self'",
     "connect-src 'self'",
@@ -59,7 +65,7 @@ export async function contentSecurityPolicy(html: string, opts: SecurityOptions 
 }
 
 /** Adds the security headers to a response (reading and re-sending an HTML body to hash its inline blocks). */
-export async function secureResponse(res: Response, opts: SecurityOptions = {}): Promise<Response> {
+export async function secureResponse(res: Response, opts: SecurityOptions = {}, path = ""): Promise<Response> {
   const headers = new Headers(res.headers);
   headers.set("x-content-type-options", "nosniff");
   if (!headers.has("referrer-policy")) headers.set("referrer-policy", "no-referrer");
@@ -67,7 +73,7 @@ export async function secureResponse(res: Response, opts: SecurityOptions = {}):
   const type = headers.get("content-type") ?? "";
   if (!type.startsWith("text/html")) return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
   const html = await res.text();
-  if (!headers.has("content-security-policy")) headers.set("content-security-policy", await contentSecurityPolicy(html, opts));
+  if (!headers.has("content-security-policy")) headers.set("content-security-policy", await contentSecurityPolicy(html, opts, (opts.inlineStylePaths ?? []).includes(path)));
   headers.set("x-frame-options", "DENY");
   headers.set("cross-origin-opener-policy", "same-origin");
   headers.set("permissions-policy", "camera=(), microphone=(), geolocation=(), payment=(), usb=()");
@@ -85,6 +91,6 @@ export function securityMiddleware(opts: SecurityOptions & { uploadPath: string 
   return async (c, next) => {
     if (c.req.path === opts.uploadPath) await next();
     else await limit(c, next);
-    c.res = await secureResponse(c.res, opts);
+    c.res = await secureResponse(c.res, opts, c.req.path);
   };
 }
