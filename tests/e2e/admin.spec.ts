@@ -192,6 +192,12 @@ test("staff run a command and watch its progress to the end", async ({ page }) =
   expect(progress.length, "Progress events arrived on the job's channel").toBeGreaterThan(0);
   const runs = page.getByRole("list", { name: "Command runs" });
   await expect(runs.getByText("CommandCompleted").first(), "the completion is audited").toBeVisible();
+  // The open answers' quality check, with its counts when done.
+  await page.locator("#cmd-ReGenerateTextResponsesQa").fill("1");
+  await page.getByRole("button", { name: "Run Recheck open answers" }).click();
+  const qa = page.getByRole("progressbar", { name: "ReGenerateTextResponsesQa progress" });
+  await expect(qa).toHaveAttribute("aria-valuenow", "100", { timeout: 30_000 });
+  await expect(page.locator("pre").filter({ hasText: '"byStatus"' }), "the job's result").toBeVisible();
   await shot(page, "commands");
 });
 
