@@ -238,13 +238,13 @@ test("staff ask the AI in a conversation, watch the answer stream and open its d
   // The debug view: rounds with prompts, the tool calls with arguments and results, tokens, figures.
   await page.getByRole("button", { name: "Debug view" }).click();
   await expect(page).toHaveURL(/view=debug/);
-  const first = page.getByRole("region", { name: "Answer 1" });
+  const first = page.getByRole("region", { name: "Answer 1", exact: true });
   await expect(first.getByText(/^Round 1: completion · [\d,]+ tokens/)).toBeVisible();
   await expect(first.getByText(/^Tool call: qual_results/)).toBeVisible();
   await first.getByText("Result", { exact: true }).first().click();
   await expect(first.getByText(/^[[{]/).first(), "the tool's result, opened").toBeVisible();
   await expect(first.getByRole("table", { name: "Figures cited" })).toContainText("F1");
-  await expect(page.getByRole("region", { name: "Answer 2" })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Answer 2", exact: true })).toBeVisible();
   await expect(page.getByText(/^Conversation total: [\d,]+ tokens/)).toBeVisible();
   await shot(page, "ai-conversation-debug");
 });

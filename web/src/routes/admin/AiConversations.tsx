@@ -155,9 +155,9 @@ function MyConversations() {
         render={(c) => (
           <tr key={c.id}>
             <Td className="min-w-48"><Link href={`/ai-conversations/${c.id}`} className="font-medium text-ink-900 hover:text-brand-700 hover:underline">{c.title ?? `Conversation ${c.id}`}</Link></Td>
-            <Td>{c.projectId ?? "—"}</Td>
+            <Td>{c.projectId ? `Project ${c.projectId}` : "—"}</Td>
             <Td><Badge tone={c.status === "Active" ? "blue" : "neutral"}>{c.status}</Badge></Td>
-            <Td>{c.messageCount}</Td>
+            <Td>{c.messageCount} message{c.messageCount === 1 ? "" : "s"}</Td>
             <Td className="whitespace-nowrap">{fmtDate(c.lastMessageAt)}</Td>
           </tr>
         )}
@@ -357,11 +357,13 @@ function DebugView({ id }: { id: number }) {
             ))}
           </ol>
           {a.figures.length ? (
-            <table className="mt-2 w-full text-left text-xs">
+            <div className="mt-2 overflow-x-auto" tabIndex={0} role="region" aria-label={`Figures cited by answer ${i + 1}`}>
+            <table className="w-full min-w-[36rem] text-left text-xs">
               <caption className="text-left font-medium text-ink-800">Figures cited</caption>
               <thead><tr><th className="pr-2">Ref</th><th className="pr-2">Text</th><th className="pr-2">Value</th><th>Source</th></tr></thead>
               <tbody>{a.figures.map((f) => <tr key={f.ref}><td className="pr-2">{f.ref}</td><td className="pr-2">{f.text}</td><td className="pr-2">{f.value}</td><td className="break-all">{JSON.stringify(f.source)}</td></tr>)}</tbody>
             </table>
+            </div>
           ) : null}
         </section>
       ))}
