@@ -1,16 +1,18 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { readFileSync } from "node:fs";
 
 // The staff admin area in Chromium (issue #10's Done-when): as staff, approve a project from the
 // queue and see its status and the team's credits, add a credit adjustment, switch a flag on for
 // one client and see it reach that client's user, publish a prompt version, run a command and watch
 // its progress; every admin page passes axe (no serious or critical violations); a non-staff user
-// is sent from every /admin path to /. Screenshots go to .tmp/screens to be looked at.
+// is sent from every /admin path to /; switched off, the gated market-reach route sends the user
+// away; staff ask the AI and open the debug view. Screenshots go to .tmp/screens to be looked at.
 
 const ADMIN_PATHS = [
   "users", "approvals", "clients", "clients/3/credits", "projects", "project-groups", "project-groups/1",
   "email-summaries", "prompts", "prompts/1", "edit-prompt/1", "surveys", "features", "project-summaries",
-  "ai-conversations", "ai-conversations/1", "notifications", "translations", "commands",
+  "ai-conversations", "ai-conversations?mine=1", "ai-conversations/1", "ai-conversations/1?view=debug", "notifications", "translations", "commands",
 ];
 
 async function token(request: APIRequestContext, email: string): Promise<string> {
@@ -135,6 +137,21 @@ test("a client flag switched on by staff reaches that client's user only", async
     return ((await r.json()) as { value: { ff: string; isEnabled: boolean }[] }).value;
   }, team);
   expect(flags.find((f) => f.ff === "MarketReach")?.isEnabled, "in the user's browser session").toBe(true);
+  // The gated route: a demo project with a reach question shows Market reach to the team's user.
+  const reach = (await api(request, uma, team, "GET", "/api/v1/Projects?$select=id&$filter=projectName eq 'Energy drink flavour line-up'")).value[0].id as number;
+  await up.goto(`/${team}/results/${reach}`);
+  await up.getByRole("link", { name: "Market reach" }).click();
+  await expect(up).toHaveURL(new RegExp(`/${team}/results/${reach}/market-reach`));
+  await expect(up.getByRole("heading", { name: "Market reach" }).first()).toBeVisible();
+  // Switched off again by staff: no link, and the route sends the user away.
+  await page.getByLabel("MarketReach for this client").selectOption("off");
+  await expect(page.getByText("MarketReach: off")).toBeVisible();
+  expect(await resolved(uma, team), "the team's user lost MarketReach").toBe(false);
+  await up.goto(`/${team}/results/${reach}/market-reach`);
+  await expect(up).not.toHaveURL(/market-reach/);
+  await up.goto(`/${team}/results/${reach}/summary`);
+  await expect(up.getByRole("link", { name: "Summary" }).first()).toBeVisible();
+  await expect(up.getByRole("link", { name: "Market reach" })).toHaveCount(0);
   await ctx.close();
 });
 
@@ -166,7 +183,7 @@ test("staff run a command and watch its progress to the end", async ({ page }) =
   );
   await signIn(page, "staff@ideally.test");
   await page.goto("/admin/commands");
-  await page.getByLabel("Project id").fill("1");
+  await page.locator("#cmd-ReGenerateThemes").fill("1");
   await page.getByRole("button", { name: "Run Regenerate themes" }).click();
   const bar = page.getByRole("progressbar", { name: "ReGenerateThemes progress" });
   await expect(bar).toBeVisible();
@@ -175,7 +192,61 @@ test("staff run a command and watch its progress to the end", async ({ page }) =
   expect(progress.length, "Progress events arrived on the job's channel").toBeGreaterThan(0);
   const runs = page.getByRole("list", { name: "Command runs" });
   await expect(runs.getByText("CommandCompleted").first(), "the completion is audited").toBeVisible();
+  // The open answers' quality check, with its counts when done.
+  await page.locator("#cmd-ReGenerateTextResponsesQa").fill("1");
+  await page.getByRole("button", { name: "Run Recheck open answers" }).click();
+  const qa = page.getByRole("progressbar", { name: "ReGenerateTextResponsesQa progress" });
+  await expect(qa).toHaveAttribute("aria-valuenow", "100", { timeout: 30_000 });
+  await expect(page.locator("pre").filter({ hasText: '"byStatus"' }), "the job's result").toBeVisible();
   await shot(page, "commands");
+});
+
+test("staff ask the AI in a conversation, watch the answer stream and open its debug view", async ({ page, request }) => {
+  test.setTimeout(120_000); // two answers, each a real exchange with tool calls
+  const sam = await token(request, "staff@ideally.test");
+  const project = (await api(request, sam, null, "GET", "/api/v1/Projects?$select=id&$filter=projectName eq 'Plant-based snacks idea screen'")).value[0].id as number;
+  const deltas: string[] = [];
+  page.on("websocket", (ws) =>
+    ws.on("framereceived", (f) => {
+      const m = JSON.parse(String(f.payload)) as { event?: string; data?: { aiConversationId?: number; delta?: string } };
+      if (m.event === "AiMessageDelta" && m.data?.aiConversationId) deltas.push(m.data.delta ?? "");
+    }),
+  );
+  await signIn(page, "staff@ideally.test");
+  await page.goto("/admin/ai-conversations");
+  await page.getByRole("button", { name: "My conversations" }).click();
+  await page.getByLabel("Question").fill("Which idea do women under 35 like best?");
+  await page.getByLabel("Project id (optional)").fill(String(project));
+  await page.getByRole("button", { name: "Ask", exact: true }).click();
+  await expect(page).toHaveURL(/\/admin\/ai-conversations\/\d+$/, { timeout: 30_000 });
+  const id = Number(new URL(page.url()).pathname.split("/").pop());
+  const answer = page.getByRole("listitem").filter({ hasText: "Answer ·" });
+  await expect(answer).toContainText("[F1]");
+  expect(deltas.join(""), "the answer streamed on the staff member's channel").toContain("[F1]");
+  await expect(page.getByText("Passed", { exact: true }), "the automatic grounding check").toBeVisible();
+  // The answer's figures and the conversation download as files.
+  const csv = page.waitForEvent("download");
+  await answer.getByRole("button", { name: /^Download figures-\d+\.csv$/ }).click();
+  expect(readFileSync(await (await csv).path(), "utf8"), "the figures CSV").toContain("F1");
+  const yml = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Download YML" }).click();
+  expect((await yml).suggestedFilename()).toBe(`conversation-${id}.yml`);
+  // A second question in the same conversation.
+  await page.getByLabel("Add a question").fill("And among men?");
+  await page.getByRole("button", { name: "Ask and answer" }).click();
+  await expect(page.getByRole("listitem").filter({ hasText: "Answer ·" })).toHaveCount(2, { timeout: 30_000 });
+  // The debug view: rounds with prompts, the tool calls with arguments and results, tokens, figures.
+  await page.getByRole("button", { name: "Debug view" }).click();
+  await expect(page).toHaveURL(/view=debug/);
+  const first = page.getByRole("region", { name: "Answer 1", exact: true });
+  await expect(first.getByText(/^Round 1: completion · [\d,]+ tokens/)).toBeVisible();
+  await expect(first.getByText(/^Tool call: qual_results/)).toBeVisible();
+  await first.getByText("Result", { exact: true }).first().click();
+  await expect(first.getByText(/^[[{]/).first(), "the tool's result, opened").toBeVisible();
+  await expect(first.getByRole("table", { name: "Figures cited" })).toContainText("F1");
+  await expect(page.getByRole("region", { name: "Answer 2", exact: true })).toBeVisible();
+  await expect(page.getByText(/^Conversation total: [\d,]+ tokens/)).toBeVisible();
+  await shot(page, "ai-conversation-debug");
 });
 
 test("every admin page passes axe at desktop and phone widths", async ({ page }) => {

@@ -10,6 +10,7 @@ type Command = { name: string; label: string; description: string; input?: { key
 const COMMANDS: Command[] = [
   { name: "SyncDemoData", label: "Sync demo data", description: "Seeds the demo clients, logins and projects when they are missing (not in production)." },
   { name: "ReGenerateThemes", label: "Regenerate themes", description: "Codes a project's open answers again (themes and sentiment).", input: { key: "projectId", label: "Project id", kind: "number", required: true } },
+  { name: "ReGenerateTextResponsesQa", label: "Recheck open answers", description: "Gives every open answer of a project its quality status again (Ok, NonAnswer, TooShort, Gibberish, Duplicate) and counts each.", input: { key: "projectId", label: "Project id", kind: "number", required: true } },
   { name: "TestNextSchedule", label: "Test next schedule", description: "Dry run of the scheduler: the waves due and the next date.", input: { key: "today", label: "As of (optional)", kind: "date" } },
   { name: "TestCreateNextSchedule", label: "Create next schedule", description: "Runs the scheduler's step and the fielding tick now.", input: { key: "today", label: "As of (optional)", kind: "date" } },
   { name: "RunHubspotClientSync", label: "HubSpot: companies", description: "Links clients to HubSpot companies (industry, company id)." },
