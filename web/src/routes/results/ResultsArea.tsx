@@ -95,13 +95,15 @@ function SubNav({ sections }: { sections: { title: string; items: NavEntry[] }[]
   );
 }
 
-function Landing() {
+/** The empty path: where ResultsLanding says; a market-reach project without the MarketReach flag opens the overview (all). */
+function Landing({ marketReach }: { marketReach: boolean | null }) {
   const { clientId, projectId } = useResults();
   const { data } = useApi<{ tab: string; path: string }>(["ResultsLanding", projectId], () =>
     api.GET("/api/v1/Projects({key})/ResultsLanding", { params: { path: { key: String(projectId) } } } as never) as never,
   );
-  if (!data) return <PageSkeleton />;
-  return <Redirect to={`~${resultsLink(clientId, projectId, data.tab)}`} replace />;
+  if (!data || marketReach === null) return <PageSkeleton />;
+  const tab = data.tab.startsWith("market-reach") && !marketReach ? "all" : data.tab;
+  return <Redirect to={`~${resultsLink(clientId, projectId, tab)}`} replace />;
 }
 
 const PANEL_BUTTONS: { id: PanelId; label: string }[] = [
@@ -190,7 +192,7 @@ export default function ResultsArea({ clientId }: { clientId: number }) {
         <Suspense fallback={<PageSkeleton />}>
           <Switch>
             <Route path="/">
-              <Landing />
+              <Landing marketReach={me ? marketReach : null} />
             </Route>
             <Route path="/summary">
               <Summary />
