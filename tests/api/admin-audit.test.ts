@@ -1,4 +1,4 @@
-// Staff changes to the rows the admin area edits leave an audit row (migration 0080): who, what
+// Staff changes to the rows the admin area edits leave an audit row (migration 0033): who, what
 // (the changed fields, never a password hash) and when, written in the change's own transaction;
 // the same change by a client's Admin, or one that is rolled back, leaves none.
 import { afterAll, beforeAll, expect, test } from "bun:test";

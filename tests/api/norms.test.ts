@@ -1,4 +1,4 @@
-// The norms' rollup (migration 0041, domains/results/norms.ts) equals the norm computed over the
+// The norms' rollup (migration 0030, domains/results/norms.ts) equals the norm computed over the
 // responses themselves, for every benchmark type, project and region set of the demo world (every
 // project type, two clients, NPD launch weeks); it is written when a run is processed and rebuilt
 // when a project's results change afterwards.

@@ -1,4 +1,4 @@
-// The norm as results.sql.ts computed it before the norms' rollup (migration 0041): over every
+// The norm as results.sql.ts computed it before the norms' rollup (migration 0030): over every
 // comparable project's responses. The reference the rollup is tested against (tests/api/norms.test.ts)
 // and the naive side of bench:results' benchmark figures.
 import type { Tx } from "../../api/src/db/client.ts";

@@ -436,7 +436,7 @@ try {
   const serviceCountN = fastC.value.reduce((a, r) => a + (r.testOptionId !== null ? r.count : 0), 0);
   if (scanCountN !== serviceCountN || noOption !== 0) throw new Error(`the scan counts ${scanCountN} option views, the service ${serviceCountN}`);
 
-  // Benchmarks: QualResults with the default benchmark reads the norms' rollup (migration 0041).
+  // Benchmarks: QualResults with the default benchmark reads the norms' rollup (migration 0030).
   // The bench's projects were loaded without processing, so the first Benchmarks call builds every
   // project's cells (reported); the naive side is every benchmark type's norm over the responses,
   // as Benchmarks computed them before the rollup (tests/helpers/norms.ts).

@@ -7,7 +7,7 @@
 // random filters (tests/api/results-columnar.test.ts).
 //
 // Freshness: every change of a project's responses or respondents bumps its row of
-// results_versions (migration 0040, statement triggers). A request reads the version in its own
+// results_versions (migration 0029, statement triggers). A request reads the version in its own
 // transaction with the project (results.sql.ts project()), and a copy of another version is
 // reloaded, inside that transaction, so row-level security applies to the load as to any read.
 // Tenancy: a copy is used only after the caller's own transaction has found the project; whoever

@@ -1,7 +1,7 @@
-// The norms' rollup (migration 0041): per project, standard question, region and week, the weighted
+// The norms' rollup (migration 0030): per project, standard question, region and week, the weighted
 // sums a norm averages (Σw and Σw·[top 2] of the answers on the 4-point scale) and the distinct
 // respondents. Written when a run is processed (fielding processRun) and, for a project whose
-// results version (migration 0040) moved since its cells were built (a reweight, a removal, data
+// results version (migration 0029) moved since its cells were built (a reweight, a removal, data
 // loaded outside processing), before a norm is read; so a norm reads a few cells per comparable
 // project instead of all their responses, and equals the computation over the responses.
 import type { Tx } from "../../db/client.ts";

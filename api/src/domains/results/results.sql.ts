@@ -12,7 +12,7 @@ export interface ProjectHead {
   productType: string | null;
   categoryId: number | null;
   launchDate: string | null;
-  /** The version of the project's results data (migration 0040); "0" before any response. */
+  /** The version of the project's results data (migration 0029); "0" before any response. */
   resultsVersion: string;
 }
 
@@ -208,7 +208,7 @@ export async function norms(
     kind.minWeek !== null || kind.maxWeek !== null
       ? tx`and nc.week between ${kind.minWeek ?? 1} and ${kind.maxWeek ?? 100000}`
       : tx``;
-  // From the norms' rollup (norms.ts, migration 0041): a session is in one region and one week,
+  // From the norms' rollup (norms.ts, migration 0030): a session is in one region and one week,
   // so its cells' respondents add up to the project's distinct respondents.
   return tx<NormRow[]>`
     with per as (
