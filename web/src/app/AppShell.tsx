@@ -8,6 +8,7 @@ import { Link, useLocation } from "wouter";
 import { api, unwrap } from "../api/client";
 import { useApi } from "../api/hooks";
 import { cx } from "../components/ui";
+import { Logo } from "../components/Logo";
 import { ErrorBoundary } from "../components/ErrorView";
 import { moduleOf } from "../lib/history";
 import { APP_VERSION, STORAGE } from "../lib/constants";
@@ -16,17 +17,6 @@ import { onRealtime } from "../state/realtime";
 import { logout } from "../state/session";
 import type { CurrentClient } from "./ClientArea";
 
-function Logo() {
-  return (
-    <span className="flex items-center gap-2 text-lg font-semibold tracking-tight text-ink-900">
-      <svg viewBox="0 0 24 24" className="size-7" aria-hidden="true">
-        <rect width="24" height="24" rx="7" className="fill-brand-600" />
-        <path d="M7 16.5 10.5 8h3L17 16.5h-2.6l-.7-1.9h-3.4l-.7 1.9H7Zm4.1-3.9h1.8L12 10.1l-.9 2.5Z" fill="white" />
-      </svg>
-      Ideally
-    </span>
-  );
-}
 
 type NavItem = { href: string; label: string; icon: ReactNode };
 

@@ -1,6 +1,7 @@
 // Files from the API (CSV, Excel, PowerPoint) come through the typed client as blobs, so the
 // bearer token and clientId header go with them; the browser saves them under the server's name.
 import { ApiError } from "../../api/client";
+import { saveFile } from "../../lib/download";
 
 export async function saveResponse(call: Promise<{ data?: unknown; error?: unknown; response: Response }>, fallbackName: string): Promise<string> {
   const r = await call;
@@ -9,13 +10,6 @@ export async function saveResponse(call: Promise<{ data?: unknown; error?: unkno
   const cd = r.response.headers.get("content-disposition") ?? "";
   const m = /filename\*=UTF-8''([^;]+)|filename="?([^";]+)"?/i.exec(cd);
   const name = m ? decodeURIComponent(m[1] ?? m[2] ?? fallbackName) : fallbackName;
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  saveFile(blob, name);
   return name;
 }

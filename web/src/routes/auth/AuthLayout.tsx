@@ -1,15 +1,12 @@
 import type { ReactNode } from "react";
+import { Logo } from "../../components/Logo";
 
 /** The frame of the signed-out pages: a centred card on a soft brand background. */
 export function AuthLayout({ title, subtitle, children, footer }: { title: string; subtitle?: ReactNode; children: ReactNode; footer?: ReactNode }) {
   return (
     <main className="flex min-h-screen flex-col items-center justify-center bg-gradient-to-b from-brand-50 to-ink-50 px-4 py-12">
-      <div className="mb-8 flex items-center gap-2 text-xl font-semibold tracking-tight">
-        <svg viewBox="0 0 24 24" className="size-8" aria-hidden="true">
-          <rect width="24" height="24" rx="7" className="fill-brand-600" />
-          <path d="M7 16.5 10.5 8h3L17 16.5h-2.6l-.7-1.9h-3.4l-.7 1.9H7Zm4.1-3.9h1.8L12 10.1l-.9 2.5Z" fill="white" />
-        </svg>
-        Ideally
+      <div className="mb-8">
+        <Logo size="lg" />
       </div>
       <div className="w-full max-w-md rounded-2xl border border-ink-200 bg-white p-8 shadow-sm">
         <h1 className="text-2xl font-semibold text-ink-900">{title}</h1>

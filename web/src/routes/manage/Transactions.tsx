@@ -14,9 +14,10 @@ import { Button, EmptyState, Field, Input, PageHeader, Select, Skeleton, Table, 
 import { useSearchState } from "../../lib/search";
 import { usePolicies } from "../../state/app";
 import {
-  CREDIT_TYPE_LABELS, SPEND_TYPES, TOP_UP_TYPES, TRANSFER_TYPES, formatCredits, formatDate, formatSigned, formatTime, headersFor, saveFile, scopeOf, subtreeOf,
+  CREDIT_TYPE_LABELS, SPEND_TYPES, TOP_UP_TYPES, TRANSFER_TYPES, formatCredits, formatDate, formatSigned, formatTime, headersFor, scopeOf, subtreeOf,
   type ManageProps, type ReachedClient,
 } from "./manage";
+import { saveFile } from "../../lib/download";
 import { DialogFooter, Figure } from "./parts";
 
 const PAGE = 25;

@@ -87,17 +87,6 @@ export function fieldErrors(e: ApiError, fallback: string): Record<string, strin
   return Object.fromEntries(list.map((f) => [f.path.split(".")[0]!, f.message]));
 }
 
-/** Saves a downloaded body as a file. */
-export function saveFile(blob: Blob, fileName: string) {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = fileName;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
 
 /** Last `n` calendar months (UTC) as YYYY-MM keys, oldest first. */
 export function lastMonths(n: number, now = new Date()): string[] {
