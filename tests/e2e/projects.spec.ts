@@ -259,6 +259,19 @@ test("the editor: waves, watch, clone (SPEC's toast), question order and templat
   await expect(fromTemplate.getByLabel("Question", { exact: true })).toHaveValue("Second custom question?");
   await expect(fromTemplate.getByRole("textbox", { name: "Option 2" })).toHaveValue("No");
   await fromTemplate.getByRole("button", { name: "Cancel" }).click();
+  // Edit one (options keep their ids), delete the other after confirming.
+  await page.getByRole("button", { name: "Edit First custom question?" }).click();
+  const edit = page.getByRole("dialog", { name: "Edit question" });
+  await edit.getByLabel("Question", { exact: true }).fill("Have you bought this before?");
+  await edit.getByRole("button", { name: "Save question" }).click();
+  await expect(page.getByText("Question saved", { exact: true })).toBeVisible();
+  await expect(custom.nth(1)).toContainText("Have you bought this before?");
+  await page.getByRole("button", { name: "Delete Second custom question?" }).click();
+  const confirmDelete = page.getByRole("dialog", { name: "Delete question" });
+  await expect(confirmDelete).toContainText('Are you sure you want to delete "Second custom question?"?');
+  await confirmDelete.getByRole("button", { name: "Delete" }).click();
+  await expect(custom).toHaveCount(1);
+  await expect(custom.first()).toContainText("Have you bought this before?");
 
   // An add-on changes the cost before anything is spent (prices are asked about test options).
   await api(request, uma, teamA, "POST", "/api/v1/TestOptions", { projectId: p.id, conceptText: "Save 20% on your energy bill" });
