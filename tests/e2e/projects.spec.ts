@@ -24,6 +24,20 @@ async function shot(page: Page, name: string) {
   await page.screenshot({ path: `.tmp/screens/projects-${name}.png`, fullPage: true });
 }
 
+// The runs this file launches: closed at the end, so the simulated panel does not keep answering
+// (its tick repeats while a run is live) and fill other specs' runs on the same server.
+const launchedRuns: { clientId: number; runId: number }[] = [];
+test.afterAll(async ({ playwright }) => {
+  if (!launchedRuns.length) return;
+  const request = await playwright.request.newContext({ baseURL: test.info().project.use.baseURL });
+  const sam = await token(request, "staff@ideally.test");
+  for (const r of launchedRuns) {
+    const res = await request.post(`/api/v1/SurveyRuns(${r.runId})/ForceCloseSurvey`, { headers: { authorization: `Bearer ${sam}`, clientId: String(r.clientId) } });
+    expect(res.status(), `run ${r.runId} closed: ${await res.text()}`).toBeLessThan(300);
+  }
+  await request.dispose();
+});
+
 test("create, set up, cost and submit an Idea project; approval to fielding; the 'Survey in progress' modal", async ({ page, browser, request }) => {
   test.setTimeout(240_000);
   await page.setViewportSize({ width: 1280, height: 900 });
@@ -157,7 +171,10 @@ test("create, set up, cost and submit an Idea project; approval to fielding; the
   // Staff approve the questionnaire and launch the run: fielding (400).
   expect((await api(request, sam, teamA, "POST", `/api/v1/Projects(${projectId})/Approve`, {})).statusCode).toBe(300);
   const created = await api(request, sam, teamA, "POST", "/api/v1/SurveyRuns/CreateDecipherSurveys", { projectId });
-  for (const r of created.runs as { surveyRunId: number }[]) await api(request, sam, teamA, "POST", `/api/v1/SurveyRuns(${r.surveyRunId})/LaunchSurvey`);
+  for (const r of created.runs as { surveyRunId: number }[]) {
+    launchedRuns.push({ clientId: teamA, runId: r.surveyRunId });
+    await api(request, sam, teamA, "POST", `/api/v1/SurveyRuns(${r.surveyRunId})/LaunchSurvey`);
+  }
   // The page follows live: the run appears with its completes.
   await expect(page.getByTestId("completes").first()).toContainText("/ 2000", { timeout: 20_000 });
   await shot(page, "project-surveys");
@@ -242,6 +259,19 @@ test("the editor: waves, watch, clone (SPEC's toast), question order and templat
   await expect(fromTemplate.getByLabel("Question", { exact: true })).toHaveValue("Second custom question?");
   await expect(fromTemplate.getByRole("textbox", { name: "Option 2" })).toHaveValue("No");
   await fromTemplate.getByRole("button", { name: "Cancel" }).click();
+  // Edit one (options keep their ids), delete the other after confirming.
+  await page.getByRole("button", { name: "Edit First custom question?" }).click();
+  const edit = page.getByRole("dialog", { name: "Edit question" });
+  await edit.getByLabel("Question", { exact: true }).fill("Have you bought this before?");
+  await edit.getByRole("button", { name: "Save question" }).click();
+  await expect(page.getByText("Question saved", { exact: true })).toBeVisible();
+  await expect(custom.nth(1)).toContainText("Have you bought this before?");
+  await page.getByRole("button", { name: "Delete Second custom question?" }).click();
+  const confirmDelete = page.getByRole("dialog", { name: "Delete question" });
+  await expect(confirmDelete).toContainText('Are you sure you want to delete "Second custom question?"?');
+  await confirmDelete.getByRole("button", { name: "Delete" }).click();
+  await expect(custom).toHaveCount(1);
+  await expect(custom.first()).toContainText("Have you bought this before?");
 
   // An add-on changes the cost before anything is spent (prices are asked about test options).
   await api(request, uma, teamA, "POST", "/api/v1/TestOptions", { projectId: p.id, conceptText: "Save 20% on your energy bill" });
