@@ -5,7 +5,6 @@ import { Redirect, Route, Switch, useLocation } from "wouter";
 import { PageSkeleton } from "../components/ui";
 import { api, unwrap } from "../api/client";
 import { defaultClientId, hasPolicy, storedClientId, tierHome, usePolicies, type Policy } from "../state/app";
-import { logout } from "../state/session";
 import { AppShell } from "./AppShell";
 import { ClientArea } from "./ClientArea";
 
@@ -69,5 +68,3 @@ export default function SignedInArea() {
     </Switch>
   );
 }
-
-export { logout };

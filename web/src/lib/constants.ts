@@ -17,19 +17,7 @@ export const STORAGE = {
   betaEnabled: "beta-enabled",
 } as const;
 
-export const PROJECT_TYPES: Record<number, string> = { 1: "Idea", 2: "Message", 3: "Question", 4: "Npd" };
-
-export const PROJECT_STATUSES: Record<number, string> = {
-  0: "Draft",
-  50: "Awaiting Approval",
-  100: "Submitted",
-  200: "Reviewing Questions",
-  300: "Awaiting Survey",
-  400: "Processing results",
-  800: "Completed Wave",
-  900: "Complete",
-  950: "Demo",
-};
+export { PROJECT_STATUSES, PROJECT_TYPES } from "../../../contracts/labels";
 
 export const FRAMEWORKS: Record<number, string> = {
   1000: "Idea (default)",

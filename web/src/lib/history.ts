@@ -27,10 +27,6 @@ export function referrerPath(current = location.pathname): string | null {
   return null;
 }
 
-export function navigationHistory(): readonly { module: string; path: string }[] {
-  return visits;
-}
-
 const scroll = new Map<string, number>();
 export function saveScroll(key: string) {
   scroll.set(key, window.scrollY);

@@ -11,15 +11,4 @@ export function tokenExpiry(token: string): number | null {
   }
 }
 
-/** The user id (sub claim) of a JWT, or null. */
-export function tokenSubject(token: string): number | null {
-  const part = token.split(".")[1];
-  if (!part) return null;
-  try {
-    const sub = (JSON.parse(atob(part.replace(/-/g, "+").replace(/_/g, "/").padEnd(Math.ceil(part.length / 4) * 4, "="))) as { sub?: unknown }).sub;
-    const n = Number(sub);
-    return Number.isInteger(n) ? n : null;
-  } catch {
-    return null;
-  }
-}
+

@@ -94,9 +94,3 @@ export async function joinClientChannel(clientId: number) {
   }
 }
 
-export function closeRealtime() {
-  wanted.clear();
-  clientChannelFor = null;
-  socket?.close();
-  socket = null;
-}

@@ -4,7 +4,7 @@ import { idArg } from "../../args.ts";
 import { apiError, usageError } from "../../errors.ts";
 import { printJson } from "../../output.ts";
 import { ok, signedIn, type GlobalOptions } from "../../session.ts";
-import { statusName } from "../../status.ts";
+import { statusName } from "../../../../contracts/labels.ts";
 
 export async function runApprove(id: string, o: GlobalOptions & { to?: string }): Promise<void> {
   const key = idArg(id);

@@ -4,7 +4,7 @@ import { idArg } from "../../args.ts";
 import { usageError } from "../../errors.ts";
 import { printJson } from "../../output.ts";
 import { ok, signedIn, type GlobalOptions } from "../../session.ts";
-import { statusName } from "../../status.ts";
+import { statusName } from "../../../../contracts/labels.ts";
 import type { Schemas } from "../../../../contracts/client.ts";
 
 type Lifecycle = Schemas["LifecycleResult"];

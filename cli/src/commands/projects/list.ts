@@ -2,7 +2,7 @@
 import { usageError } from "../../errors.ts";
 import { printJson, table } from "../../output.ts";
 import { needClient, ok, signedIn, type GlobalOptions } from "../../session.ts";
-import { statusName } from "../../status.ts";
+import { statusName } from "../../../../contracts/labels.ts";
 
 export interface ListOptions extends GlobalOptions {
   status?: string;

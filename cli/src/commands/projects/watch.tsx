@@ -4,7 +4,7 @@
 import { idArg } from "../../args.ts";
 import { apiError, usageError } from "../../errors.ts";
 import { needClient, signedIn, type GlobalOptions } from "../../session.ts";
-import { statusName } from "../../status.ts";
+import { statusName } from "../../../../contracts/labels.ts";
 import { surveyStatusName, Watcher, type LiveEvent, type WatchState } from "./watcher.ts";
 
 export interface WatchOptions extends GlobalOptions {

@@ -117,7 +117,7 @@ function AllConversations() {
           </tr>
         )}
       />
-      <Pager page={page} size={PAGE} total={data?.["@odata.count"] ?? 0} onPage={(p) => setSearch({ page: p || null })} />
+      <Pager page={page} pageSize={PAGE} total={data?.["@odata.count"] ?? 0} onPage={(p) => setSearch({ page: p || null })} />
     </>
   );
 }

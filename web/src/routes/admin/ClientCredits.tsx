@@ -90,7 +90,7 @@ export default function ClientCredits({ clientId }: { clientId: number }) {
           </tr>
         )}
       />
-      <Pager page={page} size={PAGE} total={data?.["@odata.count"] ?? 0} onPage={setPage} />
+      <Pager page={page} pageSize={PAGE} total={data?.["@odata.count"] ?? 0} onPage={setPage} />
       {dialog === "transfer" ? (
         <TransferDialog clientId={clientId} clients={(clients ?? []).filter((c) => c.id !== clientId)} onClose={() => setDialog(null)} onDone={done} />
       ) : dialog ? (

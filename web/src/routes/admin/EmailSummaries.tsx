@@ -60,7 +60,7 @@ export default function EmailSummaries() {
           </tr>
         )}
       />
-      <Pager page={page} size={PAGE} total={data?.["@odata.count"] ?? 0} onPage={setPage} />
+      <Pager page={page} pageSize={PAGE} total={data?.["@odata.count"] ?? 0} onPage={setPage} />
       {open ? (
         <Modal open onClose={() => setOpen(null)} size="lg" title={open.subject} footer={<Button onClick={() => setOpen(null)}>Close</Button>}>
           <p className="mb-2 text-xs text-ink-500">

@@ -76,7 +76,7 @@ export default function Notifications() {
           </tr>
         )}
       />
-      <Pager page={page} size={PAGE} total={data?.["@odata.count"] ?? 0} onPage={setPage} />
+      <Pager page={page} pageSize={PAGE} total={data?.["@odata.count"] ?? 0} onPage={setPage} />
       <AuditLog filter="entityType eq 'Command'" title="Command runs" refreshKey={audit} />
     </div>
   );

@@ -79,7 +79,7 @@ export default function ProjectSummaries() {
           </tr>
         )}
       />
-      <Pager page={page} size={PAGE} total={data?.["@odata.count"] ?? 0} onPage={setPage} />
+      <Pager page={page} pageSize={PAGE} total={data?.["@odata.count"] ?? 0} onPage={setPage} />
       {open ? (
         <Modal open onClose={() => setOpen(null)} size="lg" title={open.title ?? open.summaryType} footer={<Button onClick={() => setOpen(null)}>Close</Button>}>
           <div className="max-h-96 overflow-auto whitespace-pre-wrap">{open.content}</div>

@@ -98,7 +98,7 @@ export default function Projects() {
           </tr>
         )}
       />
-      <Pager page={page} size={PAGE} total={data?.["@odata.count"] ?? 0} onPage={(p) => setSearch({ page: p || null })} />
+      <Pager page={page} pageSize={PAGE} total={data?.["@odata.count"] ?? 0} onPage={(p) => setSearch({ page: p || null })} />
       {managing ? <ManageProject project={managing} teams={(clients ?? []).filter((c) => c.tier === "Team")} onClose={() => setManaging(null)} onDone={done} /> : null}
       <AuditLog filter="entityType eq 'Project'" title="Project events" refreshKey={audit} />
     </div>

@@ -113,7 +113,7 @@ export default function Surveys() {
           </tr>
         )}
       />
-      <Pager page={page} size={PAGE} total={data?.["@odata.count"] ?? 0} onPage={(p) => setSearch({ page: p || null })} />
+      <Pager page={page} pageSize={PAGE} total={data?.["@odata.count"] ?? 0} onPage={(p) => setSearch({ page: p || null })} />
       {simulate ? <SimulateDialog run={simulate} onClose={() => setSimulate(null)} onRun={(n) => run(simulate, "RunSimulatedData", "Simulated responses", { completes: n })} /> : null}
       {removing ? <RemoveDialog run={removing} onClose={() => setRemoving(null)} onDone={done} /> : null}
       <AuditLog filter="entityType eq 'SurveyRun' or (entityType eq 'Project' and event in ('WaveStarted','ResultsReady'))" title="Fielding events" refreshKey={audit} />

@@ -58,7 +58,7 @@ export default function Translations() {
         empty="No translations match"
         render={(r) => <TranslationRow key={r.id} row={r} region={regionName.get(r.regionId) ?? String(r.regionId)} onSaved={() => { void mutate(); setAudit((n) => n + 1); }} />}
       />
-      <Pager page={page} size={PAGE} total={data?.count ?? 0} onPage={(p) => setSearch({ page: p || null })} />
+      <Pager page={page} pageSize={PAGE} total={data?.count ?? 0} onPage={(p) => setSearch({ page: p || null })} />
       <AuditLog filter="entityType eq 'TranslatedTextRegions'" title="Translation changes" refreshKey={audit} />
     </div>
   );

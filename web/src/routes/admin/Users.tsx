@@ -111,7 +111,7 @@ export default function Users() {
           );
         }}
       />
-      <Pager page={page} size={PAGE} total={data?.["@odata.count"] ?? 0} onPage={(p) => setSearch({ page: p || null })} />
+      <Pager page={page} pageSize={PAGE} total={data?.["@odata.count"] ?? 0} onPage={(p) => setSearch({ page: p || null })} />
       {editing ? <UserDialog user={editing === "new" ? null : editing} onClose={() => setEditing(null)} onSaved={done} /> : null}
       <AuditLog filter="entityType eq 'User'" title="User changes" refreshKey={audit} />
     </div>

@@ -6,7 +6,7 @@ import { api, unwrap } from "../../api/client";
 import { handleError } from "../../api/errors";
 import { useApi } from "../../api/hooks";
 import { toast } from "../../components/toast";
-import { Badge, Button, Card, EmptyState, Input, Skeleton, Table } from "../../components/ui";
+import { Badge, Card, EmptyState, Input, Skeleton, Table } from "../../components/ui";
 import { joinChannel, leaveChannel, onRealtime } from "../../state/realtime";
 
 export type Page<T> = { value: T[]; "@odata.count"?: number };
@@ -77,18 +77,7 @@ export function SearchBox({ id, label, value, onChange }: { id: string; label: s
   );
 }
 
-export function Pager({ page, size, total, onPage }: { page: number; size: number; total: number; onPage: (p: number) => void }) {
-  if (total <= size) return null;
-  return (
-    <div className="mt-4 flex items-center justify-between text-sm text-ink-600">
-      <span>{page * size + 1}–{Math.min(total, (page + 1) * size)} of {total}</span>
-      <div className="flex gap-2">
-        <Button variant="secondary" size="sm" disabled={page === 0} onClick={() => onPage(page - 1)}>Previous</Button>
-        <Button variant="secondary" size="sm" disabled={(page + 1) * size >= total} onClick={() => onPage(page + 1)}>Next</Button>
-      </div>
-    </div>
-  );
-}
+export { Pager } from "../../components/Pager";
 
 type AuditRow = {
   id: number;

@@ -5,6 +5,7 @@ import { api } from "../../api/client";
 import { useApi } from "../../api/hooks";
 import type { CurrentClient } from "../../app/ClientArea";
 import { ProjectLinkTo } from "../../components/ProjectLink";
+import { Pager } from "../../components/Pager";
 import { Badge, Button, EmptyState, Input, PageHeader, Select, Skeleton, Table } from "../../components/ui";
 import { PROJECT_STATUSES, PROJECT_TYPES } from "../../lib/constants";
 import { useSearchState } from "../../lib/search";
@@ -131,15 +132,7 @@ export default function Home({ client }: { client: CurrentClient }) {
               ))}
             </Table>
           </div>
-          {total > PAGE ? (
-            <div className="mt-4 flex items-center justify-between text-sm text-ink-600">
-              <span>{page * PAGE + 1}–{Math.min(total, (page + 1) * PAGE)} of {total}</span>
-              <div className="flex gap-2">
-                <Button variant="secondary" size="sm" disabled={page === 0} onClick={() => setSearch({ page: page - 1 || null })}>Previous</Button>
-                <Button variant="secondary" size="sm" disabled={(page + 1) * PAGE >= total} onClick={() => setSearch({ page: page + 1 })}>Next</Button>
-              </div>
-            </div>
-          ) : null}
+          <Pager page={page} pageSize={PAGE} total={total} onPage={(n) => setSearch({ page: n || null })} />
         </>
       )}
       {creating ? <CreateProjectDialog client={client} onClose={() => setCreating(false)} /> : null}
