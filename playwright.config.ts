@@ -21,6 +21,8 @@ export default defineConfig({
   },
   use: {
     baseURL: process.env.E2E_BASE_URL ?? `http://127.0.0.1:${PORT}`,
+    // No transitions: axe reads a colour mid-fade (a button turning enabled) as too little contrast.
+    contextOptions: { reducedMotion: "reduce" },
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
       args: [

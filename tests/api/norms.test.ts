@@ -73,3 +73,22 @@ test("a change of a project's results after processing rebuilds its cells before
   const after = await tdb.db<{ s: number }[]>`select sum(sum_w)::float8 as s from norm_cells where project_id = ${id}`;
   expect(after[0]!.s, "the cells were rebuilt").not.toBe(before[0]!.s);
 });
+
+test("the norms job rebuilds what changed outside processing, so a Benchmarks call finds nothing to do", async () => {
+  const { normsRefreshJob } = await import("../../api/src/domains/results/norms.jobs.ts");
+  const run = async () => {
+    const steps: string[] = [];
+    const ctx = { data: {}, db: tdb.db, signal: new AbortController().signal, progress: async (_p: number, m?: string) => void steps.push(m ?? "") };
+    const r = await normsRefreshJob.handler(ctx as unknown as Parameters<typeof normsRefreshJob.handler>[0]);
+    return { ...(r as { refreshed: number; stale: number }), steps };
+  };
+  await run();
+  const ids = await tdb.db<{ id: number }[]>`select id from projects where status_code = 900 and project_name in ('Plant-based snacks idea screen') order by id`;
+  await tdb.db`update project_survey_sessions set weight = weight * 1.1 where project_id = ${ids[0]!.id}`;
+  const r = await run();
+  expect(r).toMatchObject({ refreshed: 1, stale: 1 });
+  expect(r.steps.at(-1)).toBe("rebuilt the norm cells of 1 of 1 projects");
+  expect(await refreshStaleNormCells(tx), "nothing left for the request").toBe(0);
+  expect(await run()).toMatchObject({ refreshed: 0, stale: 0 });
+  expect(await compareAll()).toBeGreaterThan(30);
+});

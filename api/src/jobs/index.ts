@@ -10,9 +10,10 @@ import { powerPointJob } from "../domains/results/powerpoint.ts";
 import { summariesJob } from "../domains/ai/summaries.service.ts";
 import { chatJob } from "../domains/ai/chat.service.ts";
 import { emailSummariesJob, scheduleEmailSummaries, useMailer } from "../domains/ai/email-summaries.ts";
+import { normsRefreshJob, scheduleNormsRefresh } from "../domains/results/norms.jobs.ts";
 import type { Mailer } from "../email/mailer.ts";
 
-export const jobs: readonly AnyJob[] = [schedulerJob, fieldingTickJob, commandJob, powerPointJob, summariesJob, chatJob, emailSummariesJob];
+export const jobs: readonly AnyJob[] = [schedulerJob, fieldingTickJob, commandJob, powerPointJob, summariesJob, chatJob, emailSummariesJob, normsRefreshJob];
 
 /**
  * Runs every job's workers in this process and keeps the cluster-wide schedules in place: the API
@@ -35,4 +36,6 @@ export async function runJobWorkers(
   await scheduleFieldingTick(queue, publicUrl);
   // The weekly results email of each watched project, every Monday 08:00 UTC.
   await scheduleEmailSummaries(queue);
+  // The norms' rollup of projects whose results changed outside processing, every minute.
+  await scheduleNormsRefresh(queue);
 }

@@ -1,6 +1,6 @@
 // The top of the app: error boundary, data and toast providers, and the route areas of SPEC 2,
 // each loaded on demand (code-split by area).
-import { lazy, Suspense, useEffect, type ReactNode } from "react";
+import { Suspense, useEffect, type ReactNode } from "react";
 import { SWRConfig } from "swr";
 import { Redirect, Route, Switch, useLocation } from "wouter";
 import { handleError } from "../api/errors";
@@ -10,11 +10,8 @@ import { Spinner } from "../components/ui";
 import { recordVisit, restoreScroll, saveScroll } from "../lib/history";
 import { rememberLocation } from "../state/session";
 import { useSignedIn } from "../state/app";
+import { AuthArea, InvitesArea, CommonArea, SignedInArea } from "./pages";
 
-const AuthArea = lazy(() => import("../routes/auth/AuthArea"));
-const InvitesArea = lazy(() => import("../routes/auth/InvitesArea"));
-const CommonArea = lazy(() => import("../routes/common/CommonArea"));
-const SignedInArea = lazy(() => import("./SignedInArea"));
 
 export function FullPageSpinner() {
   return (

@@ -3,11 +3,11 @@
 // flag, logout).
 import { Menu, MenuButton, MenuItem, MenuItems } from "@headlessui/react";
 import { useSetAtom } from "jotai";
-import { useEffect, useState, type ReactNode } from "react";
+import { Suspense, useEffect, useState, type ReactNode } from "react";
 import { Link, useLocation } from "wouter";
 import { api, unwrap } from "../api/client";
 import { useApi } from "../api/hooks";
-import { cx } from "../components/ui";
+import { PageSkeleton, cx } from "../components/ui";
 import { Logo } from "../components/Logo";
 import { ErrorBoundary } from "../components/ErrorView";
 import { moduleOf } from "../lib/history";
@@ -233,7 +233,10 @@ export function AppShell({ clientId, client, children }: { clientId: number | nu
       </header>
       <main className="mx-auto max-w-7xl px-4 py-6 sm:px-6 lg:px-8">
         {/* Each module has its own error view; moving to another module clears it. */}
-        <ErrorBoundary key={moduleOf(path)}>{children}</ErrorBoundary>
+        <ErrorBoundary key={moduleOf(path)}>
+          {/* A page whose chunk is still loading keeps the shell on screen. */}
+          <Suspense fallback={<PageSkeleton />}>{children}</Suspense>
+        </ErrorBoundary>
       </main>
     </div>
   );

@@ -1,7 +1,7 @@
 // /{clientId}/*: a numeric client id switches the current client (SPEC 2). The client is fetched
 // first; a 404 or 403 drops the stored client_id and moves to the first client by name, or logs
 // out when there is none (SPEC 8).
-import { lazy, useEffect } from "react";
+import { useEffect } from "react";
 import { Redirect, Route, Switch, useLocation } from "wouter";
 import { ApiError, api } from "../api/client";
 import { useApi } from "../api/hooks";
@@ -12,15 +12,8 @@ import { joinClientChannel } from "../state/realtime";
 import { logout } from "../state/session";
 import { AppShell } from "./AppShell";
 import { Gate, TierRedirect } from "./SignedInArea";
+import { Home, ProjectPage, ProjectSurveys, ManageArea, ResultsArea, GroupsArea, CreateGroup, EditGroup } from "./pages";
 
-const Home = lazy(() => import("../routes/main/Home"));
-const ProjectPage = lazy(() => import("../routes/main/ProjectPage"));
-const ProjectSurveys = lazy(() => import("../routes/main/ProjectSurveys"));
-const ManageArea = lazy(() => import("../routes/manage/ManageArea"));
-const ResultsArea = lazy(() => import("../routes/results/ResultsArea"));
-const GroupsArea = lazy(() => import("../routes/groups/GroupsArea"));
-const CreateGroup = lazy(() => import("../routes/groups-admin/CreateGroup"));
-const EditGroup = lazy(() => import("../routes/groups-admin/EditGroup"));
 
 export type CurrentClient = { id: number; name: string; tier: string; parentId: number | null; industry: string | null; hubspotCompanies?: unknown[] };
 

@@ -1,16 +1,14 @@
 // Everything behind sign-in: onboarding, account, the admin area and the client area, with the
 // redirect rules of SPEC 2 (/ and unmatched paths by tier; no client -> the default client).
-import { lazy, useEffect, useState, type ReactNode } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import { Redirect, Route, Switch, useLocation } from "wouter";
 import { PageSkeleton } from "../components/ui";
 import { api, unwrap } from "../api/client";
 import { defaultClientId, hasPolicy, storedClientId, tierHome, usePolicies, type Policy } from "../state/app";
 import { AppShell } from "./AppShell";
 import { ClientArea } from "./ClientArea";
+import { Onboarding, Account, AdminArea } from "./pages";
 
-const Onboarding = lazy(() => import("../routes/account/Onboarding"));
-const Account = lazy(() => import("../routes/account/Account"));
-const AdminArea = lazy(() => import("../routes/admin/AdminArea"));
 
 /** A policy gate: a disallowed user goes to / (SPEC 2 general behaviour). */
 export function Gate({ policy, clientId, children }: { policy: Policy; clientId: number | null; children: ReactNode }) {

@@ -2,7 +2,8 @@
 // sums a norm averages (Σw and Σw·[top 2] of the answers on the 4-point scale) and the distinct
 // respondents. Written when a run is processed (fielding processRun) and, for a project whose
 // results version (migration 0029) moved since its cells were built (a reweight, a removal, data
-// loaded outside processing), before a norm is read; so a norm reads a few cells per comparable
+// loaded outside processing), by the norms job every minute and, for what it has not reached yet,
+// before a norm is read; so a norm reads a few cells per comparable
 // project instead of all their responses, and equals the computation over the responses.
 import type { Tx } from "../../db/client.ts";
 
@@ -29,11 +30,8 @@ export async function refreshNormCells(tx: Tx, projectId: number): Promise<void>
     on conflict (project_id) do update set version = excluded.version`;
 }
 
-/**
- * Rebuilds the cells of every completed project (the ones a norm may read) whose results version
- * differs from the one its cells were built from. Returns how many it rebuilt.
- */
-export async function refreshStaleNormCells(tx: Tx): Promise<number> {
+/** Completed projects (the ones a norm may read) whose results version differs from their cells'. */
+export async function staleNormProjects(tx: Tx): Promise<number[]> {
   const stale = await tx<{ id: number }[]>`
     select q.id from projects q
     left join results_versions v on v.project_id = q.id
@@ -41,6 +39,16 @@ export async function refreshStaleNormCells(tx: Tx): Promise<number> {
     where q.deleted_at is null and q.status_code >= 800 and q.status_code <> 950
       and n.version is distinct from coalesce(v.version, 0)
     order by q.id`;
-  for (const s of stale) await refreshNormCells(tx, s.id);
+  return stale.map((s) => s.id);
+}
+
+/**
+ * Rebuilds the cells of every stale project. Returns how many it rebuilt. Benchmarks calls it so a
+ * norm always equals the computation over the responses; the norms job (norms.jobs.ts) calls it
+ * every minute so that the call rarely finds anything to do.
+ */
+export async function refreshStaleNormCells(tx: Tx): Promise<number> {
+  const stale = await staleNormProjects(tx);
+  for (const id of stale) await refreshNormCells(tx, id);
   return stale.length;
 }

@@ -2,7 +2,7 @@
 // rename and clone, the route list as a left sub-nav, the filter sidebar, the side panels, and
 // every results route as its own lazily loaded chunk. The empty path asks the API where the
 // project opens (Projects ResultsLanding) and keeps the query parameters.
-import { lazy, Suspense, useMemo, useState, type ReactNode } from "react";
+import { Suspense, useMemo, useState, type ReactNode } from "react";
 import { Link, Redirect, Route, Switch, useLocation, useParams } from "wouter";
 import { api } from "../../api/client";
 import { useApi } from "../../api/hooks";
@@ -16,21 +16,8 @@ import { useMe } from "../../state/app";
 import { FilterSidebar } from "./FilterSidebar";
 import { CloneDialog, RenameDialog } from "./ProjectDialogs";
 import { PanelHost, type PanelId } from "./panels/PanelHost";
+import { Summary, Overview, Demographics, Advertising, Npd, QuestionPage, TextPage, Wave, Drivers, GrowIdeas, HeadToHead, PriceSensitivity, MarketReach, Chat } from "../../app/pages";
 
-const Summary = lazy(() => import("./pages/Summary"));
-const Overview = lazy(() => import("./pages/Overview"));
-const Demographics = lazy(() => import("./pages/Demographics"));
-const Advertising = lazy(() => import("./pages/Advertising"));
-const Npd = lazy(() => import("./pages/Npd"));
-const QuestionPage = lazy(() => import("./pages/QuestionPage"));
-const TextPage = lazy(() => import("./pages/TextPage"));
-const Wave = lazy(() => import("./pages/Wave"));
-const Drivers = lazy(() => import("./pages/Drivers"));
-const GrowIdeas = lazy(() => import("./pages/GrowIdeas"));
-const HeadToHead = lazy(() => import("./pages/HeadToHead"));
-const PriceSensitivity = lazy(() => import("./pages/PriceSensitivity"));
-const MarketReach = lazy(() => import("./pages/MarketReach"));
-const Chat = lazy(() => import("./pages/Chat"));
 
 type NavEntry = { href: string; label: string; match: string };
 
