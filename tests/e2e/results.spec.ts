@@ -78,6 +78,7 @@ test("every results route of every demo project opens, with named, labelled char
   page.on("pageerror", (e) => errors.push(e.message));
   await signIn(page);
   let visited = 0;
+  const routesOf = new Map<number, string[]>();
   for (const p of projects.value as { id: number; projectName: string }[]) {
     await page.goto(`/${team}/results/${p.id}`);
     const landing = await api(request, uma, team, "GET", `/api/v1/Projects(${p.id})/ResultsLanding`);
@@ -85,6 +86,7 @@ test("every results route of every demo project opens, with named, labelled char
     await expect(page.getByRole("heading", { level: 1, name: p.projectName })).toBeVisible();
     const hrefs = await page.getByRole("navigation", { name: "Results pages" }).getByRole("link").evaluateAll((ls) => ls.map((l) => (l as HTMLAnchorElement).getAttribute("href")!));
     expect(hrefs.length, `${p.projectName}: a sub-nav of results pages`).toBeGreaterThan(3);
+    routesOf.set(p.id, hrefs);
     for (const href of hrefs) {
       await page.goto(href);
       await expect(page.getByTestId("results-page").getByRole("heading", { level: 2 }).first(), `${href} has a page heading`).toBeVisible({ timeout: 15_000 });
@@ -111,6 +113,21 @@ test("every results route of every demo project opens, with named, labelled char
   await page.getByRole("button", { name: /^Filters/ }).click();
   await expect(page.getByTestId("responses-count")).toBeVisible();
   await shot(page, "summary-phone");
+  // Every route of two projects (one with price sensitivity) at phone width: drawn, and nothing
+  // wider than the screen (a wide table scrolls inside its own box).
+  const pricing = [...routesOf.entries()].find(([, hs]) => hs.some((h) => h.includes("/price-sensitivity")));
+  expect(pricing, "a demo project with price sensitivity").toBeDefined();
+  for (const hrefs of [routesOf.get(projects.value[0].id)!, pricing![1]]) {
+    for (const href of hrefs) {
+      await page.goto(href);
+      await expect(page.getByTestId("results-page").getByRole("heading", { level: 2 }).first(), `${href} at phone width`).toBeVisible({ timeout: 15_000 });
+      await page.waitForLoadState("networkidle");
+      await expect(page.locator('[role=status][aria-label="Loading"]')).toHaveCount(0);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, `${href}: the page is no wider than a phone`).toBeLessThanOrEqual(0);
+      await shot(page, `phone-${href.split("/").slice(3).join("-").replace(/\?.*$/, "")}`);
+    }
+  }
   expect(errors, "no page errors").toEqual([]);
 });
 

@@ -125,6 +125,7 @@ export function Top2Bars({ title, cells, series, xLegend, height = 360 }: {
         enableLabel
         label={(d) => `${Math.round(Number(d.value))}`}
         labelSkipHeight={14}
+        labelSkipWidth={18}
         labelTextColor="#ffffff"
         axisLeft={{ legend: "Top-2-box (%)", legendPosition: "middle", legendOffset: -44, tickValues: [0, 25, 50, 75, 100] }}
         axisBottom={{ legend: xLegend, legendPosition: "middle", legendOffset: rotate ? 76 : 44, truncateTickAt: 18, tickRotation: rotate ? -30 : 0 }}
@@ -260,11 +261,14 @@ export function Lines({ title, series, xLegend, yLegend, percent = true, height 
         useMesh
         axisLeft={{ legend: yLegend, legendPosition: "middle", legendOffset: -48 }}
         axisBottom={{ legend: xLegend, legendPosition: "middle", legendOffset: 42 }}
-        markers={markers.map((m) => ({
+        markers={[...markers].sort((a, b) => a.x - b.x).map((m, i) => ({
           axis: "x" as const,
           value: m.x,
           lineStyle: { stroke: BENCHMARK_COLOUR, strokeWidth: 1.5, strokeDasharray: "4 3" },
           legend: m.label,
+          // Labels alternate sides of their lines, so two close price points (optimal and
+          // indifferent often are) do not print over each other.
+          legendPosition: i % 2 ? ("top-left" as const) : ("top-right" as const),
           legendOrientation: "vertical" as const,
           textStyle: { fontSize: 11, fill: BENCHMARK_COLOUR },
         }))}
