@@ -4,7 +4,7 @@
 // (900, ProjectReady to a watcher).
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createTestDb, type TestDb } from "../helpers/db.ts";
-import { openSocket, startServerProcess, type ServerProcess } from "../helpers/live.ts";
+import { liveCall, liveSignIn, openSocket, startServerProcess, type ServerProcess } from "../helpers/live.ts";
 
 let tdb: TestDb;
 let server: ServerProcess;
@@ -20,20 +20,8 @@ afterAll(async () => {
   await tdb.drop();
 });
 
-// biome-ignore lint: response bodies are read loosely here
-async function api(token: string, clientId: number | null, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
-  if (clientId !== null) headers.clientId = String(clientId);
-  if (body !== undefined) headers["content-type"] = "application/json";
-  const res = await fetch(`${server.base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
-async function signIn(email: string): Promise<string> {
-  const res = await fetch(`${server.base}/auth/Login/PasswordLogin`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, password: "Password123!" }) });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { accessToken: string }).accessToken;
-}
+const api = (token: string, clientId: number | null, method: string, path: string, body?: unknown) => liveCall(server.base, token, clientId, method, path, body);
+const signIn = (email: string) => liveSignIn(server.base, email);
 
 test("submit, approve, watch the responses arrive live, and open the results", async () => {
   const uma = await signIn("user@acme.test");

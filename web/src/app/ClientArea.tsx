@@ -15,6 +15,13 @@ import { Gate, TierRedirect } from "./SignedInArea";
 import { Home, ProjectPage, ProjectSurveys, ManageArea, ResultsArea, GroupsArea, CreateGroup, EditGroup } from "./pages";
 
 
+/** The management areas of SPEC 2, each behind its tier's admin policy. */
+const MANAGE_AREAS = [
+  { area: "team", policy: "TeamAdmin" },
+  { area: "org", policy: "OrgAdmin" },
+  { area: "enterprise", policy: "EnterpriseAdmin" },
+] as const;
+
 export type CurrentClient = { id: number; name: string; tier: string; parentId: number | null; industry: string | null; hubspotCompanies?: unknown[] };
 
 export function useClient(clientId: number) {
@@ -100,21 +107,13 @@ export function ClientArea({ clientId }: { clientId: number }) {
               </Gate>
             )}
           </Route>
-          <Route path="/manage-team" nest>
-            <Gate policy="TeamAdmin" clientId={clientId}>
-              <ManageArea client={client} area="team" />
-            </Gate>
-          </Route>
-          <Route path="/manage-org" nest>
-            <Gate policy="OrgAdmin" clientId={clientId}>
-              <ManageArea client={client} area="org" />
-            </Gate>
-          </Route>
-          <Route path="/manage-enterprise" nest>
-            <Gate policy="EnterpriseAdmin" clientId={clientId}>
-              <ManageArea client={client} area="enterprise" />
-            </Gate>
-          </Route>
+          {MANAGE_AREAS.map(({ area, policy }) => (
+            <Route key={area} path={`/manage-${area}`} nest>
+              <Gate policy={policy} clientId={clientId}>
+                <ManageArea client={client} area={area} />
+              </Gate>
+            </Route>
+          ))}
           <Route>
             <TierRedirect clientId={clientId} />
           </Route>

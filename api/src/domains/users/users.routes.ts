@@ -6,7 +6,7 @@ import { z } from "@hono/zod-openapi";
 import type { App, AppDeps } from "../../app.ts";
 import { access } from "../../access/policy.ts";
 import { readConfig } from "../../config.ts";
-import { addRoute, commonErrors, errorResponse, type RouteContext } from "../../openapi.ts";
+import { addRoute, commonErrors, errorResponse, keyOf, keyParams, type RouteContext } from "../../openapi.ts";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../../auth/passwords.ts";
 import { ResolvedFlag } from "../flags/flags.routes.ts";
 import { PERMISSION_NAMES, PERMISSIONS, POLICY_NAMES, type Permission } from "./permissions.ts";
@@ -15,14 +15,6 @@ import * as svc from "./users.service.ts";
 const tags = ["Users"];
 const dt = () => z.iso.datetime({ offset: true });
 
-const keyParams = (set: string) =>
-  z.object({
-    key: z
-      .string()
-      .regex(/^-?\d{1,9}$/, "must be an integer")
-      .openapi({ param: { name: "key", in: "path" }, description: `${set} key` }),
-  });
-const keyOf = (c: RouteContext) => Number((c.req.valid("param") as { key: string }).key);
 const bodyOf = <T>(c: RouteContext) => c.req.valid("json") as T;
 
 const RoleRef = z.object({ id: z.number().int(), roleName: z.string() });

@@ -37,6 +37,10 @@ export function MeasuresView({ measures, loading, title = "Top-2-box by measure"
     })),
   );
   const series = [...new Set(cells.map((c) => c.series))];
+  // One test option shown (a single-concept test, or filtered to one): the table names it once, in
+  // its caption, instead of in a column of repeats.
+  const shownOptions = [...new Set(ms.flatMap((m) => m.results.filter(pick).map((r) => r.testOptionId)))];
+  const oneOption = shownOptions.length <= 1;
   const stacked = view.metricVisualization !== "top2combined";
   const keys = view.metricVisualization === "top2split" ? ["High", "Average"] : ["High", "Average", "Neutral", "Low"];
   const stackedRows = ms.flatMap((m) =>
@@ -55,12 +59,12 @@ export function MeasuresView({ measures, loading, title = "Top-2-box by measure"
         )}
         <p className="mt-2 text-xs text-ink-500">▲ / ▼ significantly above / below the benchmark; whiskers are the confidence interval.</p>
       </div>
-      <Table head={["Measure", "Test option", "Top-2-box", "vs benchmark", "Base"]} caption={`${title}: figures`}>
+      <Table head={oneOption ? ["Measure", "Top-2-box", "vs benchmark", "Base"] : ["Measure", "Test option", "Top-2-box", "vs benchmark", "Base"]} caption={`${title}: figures${oneOption && shownOptions[0] !== undefined ? `, ${optionName(shownOptions[0])}` : ""}`}>
         {ms.flatMap((m) =>
           m.results.filter(pick).map((r) => (
             <tr key={`${m.standardQuestionId}-${r.testOptionId}`}>
-              <td className="px-3 py-2 font-medium whitespace-nowrap text-ink-900">{m.title}</td>
-              <td className="min-w-32 px-3 py-2 text-ink-700">{optionName(r.testOptionId)}</td>
+              <td className="min-w-28 px-3 py-2 font-medium text-ink-900">{m.title}</td>
+              {oneOption ? null : <td className="min-w-32 px-3 py-2 text-ink-700">{optionName(r.testOptionId)}</td>}
               <td className="px-3 py-2 whitespace-nowrap">
                 <span className="text-ink-900" data-testid="top2-cell">{pct(r.top2, 1)}</span>
                 <span className="block text-xs text-ink-500">{pct(r.ci[0])}–{pct(r.ci[1])}</span>
