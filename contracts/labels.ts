@@ -17,3 +17,6 @@ export const PROJECT_TYPES: Record<number, string> = { 1: "Idea", 2: "Message", 
 
 /** A status code's name; an unknown code as itself, none as a dash. */
 export const statusName = (code: number | null | undefined) => (code == null ? "–" : (PROJECT_STATUSES[code] ?? String(code)));
+
+/** Question types (questionTypeId), as the question editor and the template lists name them. */
+export const QUESTION_TYPES: Record<number, string> = { 1: "Single choice", 2: "Multiple choice", 3: "Text", 4: "Dropdown" };

@@ -3178,7 +3178,7 @@ export interface paths {
         put?: never;
         /**
          * Start a new version of a project group
-         * @description The next version, with the active version's questions and segments copied; it becomes the active one.
+         * @description The next version, with the active version's questions and segments copied and the occasions, needs and usage-and-attitude questions (positions 10-12) its projects ask added, one per question text; it becomes the active one.
          */
         post: operations["ProjectGroups_CreateNewVersion"];
         delete?: never;

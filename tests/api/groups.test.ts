@@ -123,3 +123,37 @@ describe("results across the group", () => {
     expect((await call(app, "acmeUser", T, "POST", "/api/v1/Projects/CreateUsageAndAttitudeSeedProject", { projectGroupId: G, projectName: "x" })).status).toBe(403);
   });
 });
+
+describe("a new version's questions", () => {
+  test("the occasions, needs and U&A questions the group's projects ask, once per text, after the copied ones", async () => {
+    const ask = async (projectId: number, text: string, position: number, type = 1) => {
+      const [q] = await tdb.db<{ id: number }[]>`insert into questions (client_id, project_id, question_text, question_type_id) values (${T}, ${projectId}, ${text}, ${type}) returning id`;
+      await tdb.db`insert into project_questions (client_id, project_id, question_id, question_position_id, sort_order) values (${T}, ${projectId}, ${q!.id}, ${position}, 50)`;
+      return q!.id;
+    };
+    // Both projects ask the occasion; one asks a need (an open question); a custom question is not the group's.
+    const occasion = await ask(projects[0]!, "When do you snack?", 10);
+    await ask(projects[1]!, "When do you snack?", 10);
+    const need = await ask(projects[1]!, "What would make snacking better?", 11, 3);
+    await ask(projects[0]!, "Anything else?", 6, 3);
+    const versionQuestions = (v: number) =>
+      tdb.db<{ questionId: number; position: number; title: string }[]>`
+        select question_id as "questionId", question_position_id as position, title from project_group_questions where project_group_version_id = ${v} order by sort_order, id`;
+    const v = await call(app, "staff", T, "POST", `/api/v1/ProjectGroups(${G})/CreateNewVersion`, {});
+    expect(v.status, JSON.stringify(v.body)).toBe(200);
+    const added = (await versionQuestions(v.body.projectGroupVersionId)).filter((q) => q.position >= 10);
+    expect(added).toEqual([
+      { questionId: occasion, position: 10, title: "When do you snack?" },
+      { questionId: need, position: 11, title: "What would make snacking better?" },
+    ]);
+    // Staff rename one; the next version keeps the new title and adds nothing twice.
+    const [row] = await tdb.db<{ id: number }[]>`select id from project_group_questions where project_group_version_id = ${v.body.projectGroupVersionId} and question_id = ${need}`;
+    expect((await call(app, "staff", T, "PATCH", `/api/v1/ProjectGroupQuestions(${row!.id})`, { title: "Better snacking" })).status).toBe(200);
+    const v2 = await call(app, "staff", T, "POST", `/api/v1/ProjectGroups(${G})/CreateNewVersion`, {});
+    const again = (await versionQuestions(v2.body.projectGroupVersionId)).filter((q) => q.position >= 10);
+    expect(again.map((q) => q.title)).toEqual(["When do you snack?", "Better snacking"]);
+    // The group's pages list them: the occasions page reads the version's questions.
+    const listed = await call(app, "acmeViewer", T, "GET", `/api/v1/ProjectGroupQuestions?$filter=projectGroupVersionId eq ${v2.body.projectGroupVersionId} and questionPositionId eq 10&$select=id,title`);
+    expect(listed.body.value.map((q: { title: string }) => q.title)).toEqual(["When do you snack?"]);
+  });
+});

@@ -17,7 +17,7 @@ export const STORAGE = {
   betaEnabled: "beta-enabled",
 } as const;
 
-export { PROJECT_STATUSES, PROJECT_TYPES } from "../../../contracts/labels";
+export { PROJECT_STATUSES, PROJECT_TYPES, QUESTION_TYPES } from "../../../contracts/labels";
 
 export const FRAMEWORKS: Record<number, string> = {
   1000: "Idea (default)",

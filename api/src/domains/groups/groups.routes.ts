@@ -97,7 +97,7 @@ export function registerGroupRoutes(app: App, deps: AppDeps): void {
   route("get", "/api/v1/ProjectGroups/Templates", "ProjectGroups", "ProjectGroups_Templates", access.viewer, "Templates to start a project group from", "The client's usage-and-attitude seed projects (framework 3998).", {}, Templates, async (c) => ({
     value: await svc.templates(db, c.get("ctx")),
   }));
-  route("post", "/api/v1/ProjectGroups/{key}/CreateNewVersion", "ProjectGroups", "ProjectGroups_CreateNewVersion", access.staff, "Start a new version of a project group", "The next version, with the active version's questions and segments copied; it becomes the active one.", {
+  route("post", "/api/v1/ProjectGroups/{key}/CreateNewVersion", "ProjectGroups", "ProjectGroups_CreateNewVersion", access.staff, "Start a new version of a project group", "The next version, with the active version's questions and segments copied and the occasions, needs and usage-and-attitude questions (positions 10-12) its projects ask added, one per question text; it becomes the active one.", {
     params: Key("ProjectGroups"),
     body: { required: false, content: { "application/json": { schema: z.strictObject({ name: z.string().max(200).optional() }).openapi("CreateNewVersion") } } },
   }, Version, async (c) => svc.createNewVersion(db, c.get("ctx"), keyOf(c), ((await c.req.json().catch(() => ({}))) as { name?: string }).name ?? null));

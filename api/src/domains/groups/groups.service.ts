@@ -60,7 +60,13 @@ async function activeVersion(tx: Tx, g: Group): Promise<number> {
 
 // ---- versions ----
 
-/** CreateNewVersion: the next version, with the active version's questions and segments copied, made active. */
+/** SPEC's question positions asked of a group as a whole: 10 Occasions, 11 Needs, 12 UsageAndAttitude. */
+const GROUP_POSITIONS = [10, 11, 12];
+
+/**
+ * CreateNewVersion: the next version, made active, with the active version's questions and
+ * segments copied and the group-level questions its projects ask added.
+ */
 export async function createNewVersion(db: Db, ctx: RequestCtx, groupId: number, name: string | null) {
   return enterTenant(db, ctx, async (tx) => {
     const g = await group(tx, groupId, true);
@@ -77,6 +83,25 @@ export async function createNewVersion(db: Db, ctx: RequestCtx, groupId: number,
         select client_id, ${v!.id}, name, description, is_category_segment, definition, color, sort_order
         from project_group_segments where project_group_version_id = ${g.activeVersionId}`;
     }
+    // The group-level questions (occasions, needs, usage and attitude) its projects ask and the
+    // version does not have yet, one per question text (the group pages pool a text across the
+    // projects), after the copied ones; without this a first version had no questions at all and
+    // the group's occasions, needs and U&A pages stayed empty whatever the projects asked.
+    const projectIds = await groupProjects(tx, g.id);
+    await tx`
+      insert into project_group_questions (client_id, project_group_id, project_group_version_id, question_id, question_position_id, title, sort_order, is_hidden)
+      select ${g.clientId}, ${g.id}, ${v!.id}, n.question_id, n.question_position_id, n.question_text,
+             coalesce((select max(sort_order) from project_group_questions where project_group_version_id = ${v!.id}), 0) + row_number() over (order by n.question_position_id, n.first_seen),
+             false
+      from (
+        select distinct on (q.question_text, q.question_type_id) q.id as question_id, pq.question_position_id, q.question_text, pq.project_id * 100000 + pq.sort_order as first_seen
+        from project_questions pq join questions q on q.id = pq.question_id
+        where pq.project_id = any(${projectIds}::int[]) and pq.deleted_at is null and pq.question_position_id = any(${GROUP_POSITIONS}::int[])
+        order by q.question_text, q.question_type_id, pq.project_id, pq.sort_order
+      ) n
+      where not exists (
+        select 1 from project_group_questions e join questions eq on eq.id = e.question_id
+        where e.project_group_version_id = ${v!.id} and eq.question_text = n.question_text)`;
     await tx`update project_groups set active_version_id = ${v!.id}, updated_at = now() where id = ${g.id}`;
     return { projectGroupId: g.id, projectGroupVersionId: v!.id, versionNumber: next };
   });

@@ -8,13 +8,14 @@ export type Group = {
   description: string | null;
   activeVersionId: number | null;
   activeVersion: { id: number; versionNumber: number; name: string | null; projects: { id: number; projectName: string; statusCode: number }[] } | null;
+  projectGroupVersions?: { id: number; projects?: { id: number; projectName: string; statusCode: number }[] }[];
 };
 export type GroupQuestion = { id: number; questionId: number; questionPositionId: number; title: string | null; sortOrder: number | null; question: { id: number; questionText: string; questionTypeId: number } | null };
 
 export interface GroupContext {
   clientId: number;
   group: Group;
-  /** on the active version or tagged into the group */
+  /** on any version of the group or tagged into it (the API's groupProjects) */
   projects: { id: number; projectName: string; statusCode: number }[];
   questions: GroupQuestion[];
   filtersJson: string;

@@ -1,6 +1,6 @@
 // qual/{questionId}: a group question's answer shares in each project (each project asks its own
 // copy of the question, matched by its text, as the group functions do).
-import { StackedBars } from "../../components/charts/Charts";
+import { HBars, StackedBars } from "../../components/charts/Charts";
 import { EmptyState, Skeleton } from "../../components/ui";
 import { api, unwrap } from "../../api/client";
 import { useApi } from "../../api/hooks";
@@ -13,8 +13,8 @@ type QR = { question: { options: { id: number; text: string }[]; results: { n: n
 export default function GroupQual({ questionId }: { questionId: number }) {
   const { group, questions, filtersJson, projects } = useGroup();
   const gq = questions.find((q) => q.questionId === questionId);
-  
   const text = gq?.question?.questionText;
+  const multiple = gq?.question?.questionTypeId === 2;
   const { data } = useApi<{ projectId: number; r: QR }[]>(text && projects.length ? ["GroupQual", group.id, questionId, filtersJson] : null, async () => {
     const pqs = (await unwrap(api.GET("/api/v1/ProjectQuestions", { params: { query: { $filter: `projectId in (${projects.map((p) => p.id).join(",")}) and question/questionText eq ${odataString(text!)}`, $select: "id,projectId" } } } as never))) as { value: PQ[] };
     const out = await Promise.all(pqs.value.map(async (pq) => ({ projectId: pq.projectId, r: (await unwrap(api.GET("/api/v1/Responses/QualResults", { params: { query: { projectId: String(pq.projectId), projectQuestionId: String(pq.id), filters: filtersJson } } } as never))) as QR })));
@@ -32,11 +32,19 @@ export default function GroupQual({ questionId }: { questionId: number }) {
   });
   return (
     <div>
-      <h2 className="mb-1 text-xl font-semibold text-ink-900">{gq.title || gq.question?.questionText}</h2>
-      <p className="mb-4 text-sm text-ink-600">{gq.question?.questionText}</p>
+      <h2 className="mb-1 text-xl font-semibold text-ink-900">{gq.title || text}</h2>
+      {gq.title && gq.title !== text ? <p className="mb-4 text-sm text-ink-600">{text}</p> : <div className="mb-4" />}
       {!rows.length ? <EmptyState title="No project asked this question" /> : (
-        <div className="rounded-xl border border-ink-200 bg-white p-4 shadow-sm">
-          <StackedBars title="Answers by project" rows={rows} keys={optionTexts} xLegend="Project" layout="horizontal" height={Math.max(200, 60 + rows.length * 44)} />
+        <div className="space-y-4 rounded-xl border border-ink-200 bg-white p-4 shadow-sm">
+          {/* Shares of a multiple-choice question add up to more than 100%: bars side by side, not stacked. */}
+          {rows.length === 1 || multiple ? (
+            rows.map((r) => (
+              <HBars key={r.group} title={`${r.group}: share of respondents by answer`} items={optionTexts.map((o) => ({ label: o, value: r.values[o] ?? 0 }))} xLegend="Share of respondents (%)" yLegend="Answer" />
+            ))
+          ) : (
+            <StackedBars title="Answers by project" rows={rows} keys={optionTexts} xLegend="Project" layout="horizontal" height={Math.max(200, 60 + rows.length * 44)} />
+          )}
+          {multiple ? <p className="text-xs text-ink-500">Several answers were allowed, so shares add up to more than 100%.</p> : null}
         </div>
       )}
     </div>

@@ -11,8 +11,10 @@ type Counts = { segments: { projectGroupSegmentId: number; name: string; rows: {
 export default function GroupSegments() {
   const { group, segmentIds } = useGroup();
   const [, setSearch] = useSearchState();
-  const { data } = useApi<Counts>(["ProjectGroupSegmentCounts", group.id], () =>
+  // Segments belong to a version of the group: without one there is nothing to count.
+  const { data } = useApi<Counts>(group.activeVersionId ? ["ProjectGroupSegmentCounts", group.id] : null, () =>
     api.GET("/api/v1/ProjectGroups({key})/ProjectGroupSegmentCounts", { params: { path: { key: String(group.id) }, query: { filters: "{}" } } } as never) as never);
+  if (!group.activeVersionId) return <EmptyState title="No segments in this group">The group has no version yet: staff create one, then generate its segments.</EmptyState>;
   if (!data) return <Skeleton className="h-72" />;
   if (!data.segments.length) return <EmptyState title="No segments in this group">Staff generate segments for a group's version.</EmptyState>;
   const total = data.segments.map((s) => ({ id: s.projectGroupSegmentId, name: s.name, weight: s.rows.reduce((n, r) => n + r.weight, 0), count: s.rows.reduce((n, r) => n + r.count, 0) }));

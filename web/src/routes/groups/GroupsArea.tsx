@@ -33,7 +33,7 @@ export default function GroupsArea({ clientId }: { clientId: number }) {
   const [search] = useSearchState();
   const { data: group, error } = useApi<Group>(Number.isInteger(groupId) ? ["ProjectGroups", groupId] : null, () =>
     api.GET("/api/v1/ProjectGroups({key})", {
-      params: { path: { key: String(groupId) }, query: { $select: "id,name,description,activeVersionId", $expand: "activeVersion($select=id,versionNumber,name;$expand=projects($select=id,projectName,statusCode))" } },
+      params: { path: { key: String(groupId) }, query: { $select: "id,name,description,activeVersionId", $expand: "activeVersion($select=id,versionNumber,name;$expand=projects($select=id,projectName,statusCode)),projectGroupVersions($select=id;$expand=projects($select=id,projectName,statusCode))" } },
     } as never) as never,
   );
   const { data: questions } = useApi<{ value: GroupQuestion[] }>(group?.activeVersionId ? ["ProjectGroupQuestions", group.activeVersionId] : null, () =>
@@ -44,10 +44,11 @@ export default function GroupsArea({ clientId }: { clientId: number }) {
   const { data: tags } = useApi<{ value: { projectId: number | null; project: { id: number; projectName: string; statusCode: number } | null }[] }>(["ProjectGroupTags", groupId], () =>
     api.GET("/api/v1/ProjectGroupTags", { params: { query: { $filter: `projectGroupId eq ${groupId} and projectId ne null`, $select: "projectId", $expand: "project($select=id,projectName,statusCode)" } } } as never) as never,
   );
-  // A group's projects: those on its active version and those tagged into it.
+  // A group's projects, as the API pools them: those on any of its versions (a usage-and-attitude
+  // seed project stays on the version it was made for) and those tagged into it.
   const projects = useMemo(() => {
     const m = new Map<number, { id: number; projectName: string; statusCode: number }>();
-    for (const p of group?.activeVersion?.projects ?? []) m.set(p.id, p);
+    for (const v of group?.projectGroupVersions ?? []) for (const p of v.projects ?? []) m.set(p.id, p);
     for (const t of tags?.value ?? []) if (t.project) m.set(t.project.id, t.project);
     return [...m.values()].sort((a, b) => a.id - b.id);
   }, [group, tags]);

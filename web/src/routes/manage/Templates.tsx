@@ -7,12 +7,11 @@ import { useApi } from "../../api/hooks";
 import { ConfirmDialog, Modal } from "../../components/Dialog";
 import { toast } from "../../components/toast";
 import { Badge, Button, EmptyState, Field, Input, PageHeader, Skeleton, Table, Textarea } from "../../components/ui";
-import { QUESTION_DISPLAY_GROUPS } from "../../lib/constants";
+import { QUESTION_DISPLAY_GROUPS, QUESTION_TYPES } from "../../lib/constants";
 import { odataString } from "../../features/projects";
 import { fieldErrors, formatDate, personName, type ManageProps } from "./manage";
 import { DialogFooter, HiddenHead } from "./parts";
 
-const QUESTION_TYPES: Record<number, string> = { 1: "Single choice", 2: "Multiple choice", 3: "Text", 4: "Dropdown" };
 const groupOf = (position: number | null) => QUESTION_DISPLAY_GROUPS.find((g) => position !== null && g.positions.includes(position))?.name;
 
 type Template = {

@@ -5,10 +5,18 @@ import { api } from "../../../api/client";
 import { FormModal } from "../../../components/FormModal";
 import { Button, Field, Input, Select, Textarea } from "../../../components/ui";
 import { keyPath, run } from "../../../features/projects-editor/data";
+import { QUESTION_TYPES } from "../../../lib/constants";
 
-export const QUESTION_TYPES: Record<number, string> = { 1: "Single choice", 2: "Multiple choice", 3: "Text", 4: "Dropdown" };
 /** Where a team's own question can be asked (SPEC 3 positions; 5 is the framework's). */
-export const CUSTOM_POSITIONS: Record<number, string> = { 1: "Screener (before the test)", 6: "Custom (after the framework)", 3: "Follow-up (after all test options)" };
+const CUSTOM_POSITIONS: Record<number, string> = { 1: "Screener (before the test)", 6: "Custom (after the framework)", 3: "Follow-up (after all test options)" };
+/** SPEC's framework 3998, a project group's usage-and-attitude seeding project. */
+const USAGE_AND_ATTITUDE_SEEDING = 3998;
+/** A seeding project also asks the group-level questions its group's pages show. */
+const GROUP_POSITIONS: Record<number, string> = { 9: "Segmentation", 10: "Occasions", 11: "Needs", 12: "Usage & attitude" };
+
+export function positionsFor(frameworkId: number | null): Record<number, string> {
+  return frameworkId === USAGE_AND_ATTITUDE_SEEDING ? { ...CUSTOM_POSITIONS, ...GROUP_POSITIONS } : CUSTOM_POSITIONS;
+}
 
 export type QuestionDraft = {
   questionText: string;
@@ -18,8 +26,9 @@ export type QuestionDraft = {
   options: { id?: number; optionText: string; exclusive: boolean }[];
 };
 
-export function QuestionDialog({ projectId, questionId, initial, onClose, onSaved }: { projectId: number; questionId: number | null; initial: QuestionDraft; onClose: () => void; onSaved: () => void }) {
-  const [d, setD] = useState<QuestionDraft>(() => ({ ...initial, questionPositionId: CUSTOM_POSITIONS[initial.questionPositionId] ? initial.questionPositionId : 6, options: initial.options.length ? initial.options : [{ optionText: "", exclusive: false }, { optionText: "", exclusive: false }] }));
+export function QuestionDialog({ projectId, frameworkId, questionId, initial, onClose, onSaved }: { projectId: number; frameworkId: number | null; questionId: number | null; initial: QuestionDraft; onClose: () => void; onSaved: () => void }) {
+  const positions = positionsFor(frameworkId);
+  const [d, setD] = useState<QuestionDraft>(() => ({ ...initial, questionPositionId: positions[initial.questionPositionId] ? initial.questionPositionId : 6, options: initial.options.length ? initial.options : [{ optionText: "", exclusive: false }, { optionText: "", exclusive: false }] }));
   const [busy, setBusy] = useState(false);
   const hasOptions = d.questionTypeId !== 3;
   const options = d.options.filter((o) => o.optionText.trim());
@@ -61,7 +70,7 @@ export function QuestionDialog({ projectId, questionId, initial, onClose, onSave
           </Field>
           <Field id="question-position" label="Asked">
             <Select id="question-position" value={d.questionPositionId} onChange={(e) => setD({ ...d, questionPositionId: Number(e.target.value) })}>
-              {Object.entries(CUSTOM_POSITIONS).map(([id, t]) => <option key={id} value={id}>{t}</option>)}
+              {Object.entries(positions).map(([id, t]) => <option key={id} value={id}>{t}</option>)}
             </Select>
           </Field>
         </div>

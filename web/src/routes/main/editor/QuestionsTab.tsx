@@ -10,7 +10,8 @@ import { Badge, Button, Card, EmptyState, Skeleton, cx } from "../../../componen
 import { keyPath, run, useRefreshProject } from "../../../features/projects-editor/data";
 import { applyOrder, groupQuestions, positionGroup, reorder } from "../../../features/projects-editor/questions";
 import type { TabProps } from "../ProjectPage";
-import { QuestionDialog, QUESTION_TYPES, type QuestionDraft } from "./QuestionDialog";
+import { QuestionDialog, type QuestionDraft } from "./QuestionDialog";
+import { QUESTION_TYPES } from "../../../lib/constants";
 
 export type QuestionOption = { id: number; optionText: string; exclusive: boolean; isOther: boolean; isNotSure: boolean; sortOrder: number };
 export type ProjectQuestion = {
@@ -179,6 +180,7 @@ export function QuestionsTab({ project, editable }: TabProps) {
       {editing ? (
         <QuestionDialog
           projectId={project.id}
+          frameworkId={project.frameworkId ?? null}
           questionId={editing.pq?.questionId ?? null}
           initial={editing.draft}
           onClose={() => setEditing(null)}
