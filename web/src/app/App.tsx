@@ -12,7 +12,6 @@ import { rememberLocation } from "../state/session";
 import { useSignedIn } from "../state/app";
 import { AuthArea, InvitesArea, CommonArea, SignedInArea } from "./pages";
 
-
 export function FullPageSpinner() {
   return (
     <div className="flex min-h-screen items-center justify-center text-brand-600" role="status" aria-label="Loading">

@@ -14,7 +14,6 @@ import { AppShell } from "./AppShell";
 import { Gate, TierRedirect } from "./SignedInArea";
 import { Home, ProjectPage, ProjectSurveys, ManageArea, ResultsArea, GroupsArea, CreateGroup, EditGroup } from "./pages";
 
-
 /** The management areas of SPEC 2, each behind its tier's admin policy. */
 const MANAGE_AREAS = [
   { area: "team", policy: "TeamAdmin" },

@@ -9,7 +9,6 @@ import { AppShell } from "./AppShell";
 import { ClientArea } from "./ClientArea";
 import { Onboarding, Account, AdminArea } from "./pages";
 
-
 /** A policy gate: a disallowed user goes to / (SPEC 2 general behaviour). */
 export function Gate({ policy, clientId, children }: { policy: Policy; clientId: number | null; children: ReactNode }) {
   const { data, isLoading } = usePolicies();

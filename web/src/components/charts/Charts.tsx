@@ -190,6 +190,26 @@ export function StackedBars({ title, rows, keys, xLegend, yLegend = "Share of re
   );
 }
 
+/**
+ * One question's answer shares per group (test option, project): stacked to 100% when each
+ * respondent gives one answer; bars side by side per group when several answers were allowed (the
+ * shares then add up to more than 100%) or when there is a single group.
+ */
+export function AnswerShares({ rows, answers, by, multiple }: { rows: { group: string; values: Record<string, number> }[]; answers: string[]; by: string; multiple: boolean }) {
+  return (
+    <>
+      {rows.length === 1 || multiple ? (
+        rows.map((r) => (
+          <HBars key={r.group} title={rows.length === 1 ? "Share of respondents by answer" : `${r.group}: share of respondents by answer`} items={answers.map((a) => ({ label: a, value: r.values[a] ?? 0 }))} xLegend="Share of respondents (%)" yLegend="Answer" />
+        ))
+      ) : (
+        <StackedBars title={`Answers by ${by.toLowerCase()}`} rows={rows} keys={answers} xLegend={by} layout="horizontal" height={Math.max(200, 60 + rows.length * 44)} />
+      )}
+      {multiple ? <p className="text-xs text-ink-500">Several answers were allowed, so shares add up to more than 100%.</p> : null}
+    </>
+  );
+}
+
 /** Horizontal bars of one value per item (shares 0..1 as %, or raw values). */
 export function HBars({ title, items, xLegend, yLegend, percent = true, height, colourIndex = 0 }: {
   title: string;

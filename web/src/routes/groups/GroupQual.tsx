@@ -1,6 +1,6 @@
 // qual/{questionId}: a group question's answer shares in each project (each project asks its own
 // copy of the question, matched by its text, as the group functions do).
-import { HBars, StackedBars } from "../../components/charts/Charts";
+import { AnswerShares } from "../../components/charts/Charts";
 import { EmptyState, Skeleton } from "../../components/ui";
 import { api, unwrap } from "../../api/client";
 import { useApi } from "../../api/hooks";
@@ -36,15 +36,7 @@ export default function GroupQual({ questionId }: { questionId: number }) {
       {gq.title && gq.title !== text ? <p className="mb-4 text-sm text-ink-600">{text}</p> : <div className="mb-4" />}
       {!rows.length ? <EmptyState title="No project asked this question" /> : (
         <div className="space-y-4 rounded-xl border border-ink-200 bg-white p-4 shadow-sm">
-          {/* Shares of a multiple-choice question add up to more than 100%: bars side by side, not stacked. */}
-          {rows.length === 1 || multiple ? (
-            rows.map((r) => (
-              <HBars key={r.group} title={`${r.group}: share of respondents by answer`} items={optionTexts.map((o) => ({ label: o, value: r.values[o] ?? 0 }))} xLegend="Share of respondents (%)" yLegend="Answer" />
-            ))
-          ) : (
-            <StackedBars title="Answers by project" rows={rows} keys={optionTexts} xLegend="Project" layout="horizontal" height={Math.max(200, 60 + rows.length * 44)} />
-          )}
-          {multiple ? <p className="text-xs text-ink-500">Several answers were allowed, so shares add up to more than 100%.</p> : null}
+          <AnswerShares rows={rows} answers={optionTexts} by="Project" multiple={multiple} />
         </div>
       )}
     </div>

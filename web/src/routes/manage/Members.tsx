@@ -6,14 +6,15 @@ import { useMemo, useState, type FormEvent } from "react";
 import { api, unwrap, type Schemas } from "../../api/client";
 import { handleError } from "../../api/errors";
 import { useApi } from "../../api/hooks";
-import { ConfirmDialog, Modal } from "../../components/Dialog";
+import { ConfirmDialog } from "../../components/Dialog";
 import { toast } from "../../components/toast";
 import { Badge, Button, EmptyState, Field, Input, PageHeader, Select, Skeleton, Table, TabLinks } from "../../components/ui";
 import { ROLES } from "../../lib/constants";
 import { useSearchState } from "../../lib/search";
 import { useMe, usePolicies } from "../../state/app";
 import { fieldErrors, formatDateTime, headersFor, personName, scopeOf, subtreeOf, type ManageProps, type ReachedClient } from "./manage";
-import { DialogFooter, HiddenHead } from "./parts";
+import { HiddenHead } from "./parts";
+import { FormModal } from "../../components/FormModal";
 
 type Membership = {
   id: number;
@@ -282,13 +283,8 @@ function InviteDialog({ clients, onClose, onInvited }: { clients: ReachedClient[
   }
 
   return (
-    <Modal
-      open
-      onClose={onClose}
-      title="Invite member"
-      footer={<DialogFooter formId="invite-form" submitLabel="Send invite" busy={busy} onCancel={onClose} />}
-    >
-      <form id="invite-form" className="space-y-4" onSubmit={(e) => void submit(e)}>
+    <FormModal id="invite-form" title="Invite member" submitLabel="Send invite" busy={busy} onSubmit={(e) => void submit(e)} onClose={onClose}>
+      <div className="space-y-4">
         <p className="text-ink-600">New people get an email with a link to set their password (valid 7 days); people who already have an account get access at once.</p>
         <Field id="invite-email" label="Email" error={errors.email}>
           <Input id="invite-email" type="email" required autoComplete="off" value={email} onChange={(e) => setEmail(e.target.value)} />
@@ -319,8 +315,8 @@ function InviteDialog({ clients, onClose, onInvited }: { clients: ReachedClient[
             </Field>
           ) : null}
         </div>
-      </form>
-    </Modal>
+      </div>
+    </FormModal>
   );
 }
 

@@ -5,11 +5,11 @@ import { useState, type FormEvent, type ReactNode } from "react";
 import { api, unwrap, type Schemas } from "../../api/client";
 import { handleError } from "../../api/errors";
 import { useApi } from "../../api/hooks";
-import { ConfirmDialog, Modal } from "../../components/Dialog";
+import { ConfirmDialog } from "../../components/Dialog";
 import { toast } from "../../components/toast";
 import { Badge, Button, Card, EmptyState, Field, Input, PageHeader, Skeleton, Textarea, cx } from "../../components/ui";
 import { fieldErrors, formatDate, type ManageProps } from "./manage";
-import { DialogFooter } from "./parts";
+import { FormModal } from "../../components/FormModal";
 
 type Idp = {
   id: number;
@@ -198,14 +198,8 @@ function IdpDialog({ idp, onClose, onSaved }: { idp: Idp | null; onClose: () => 
   }
 
   return (
-    <Modal
-      open
-      size="lg"
-      onClose={onClose}
-      title={idp ? `Edit ${idp.providerName}` : "Add identity provider"}
-      footer={<DialogFooter formId="idp-form" submitLabel={idp ? "Save" : "Add"} busy={busy} onCancel={onClose} />}
-    >
-      <form id="idp-form" className="space-y-4" onSubmit={(e) => void submit(e)}>
+    <FormModal id="idp-form" size="lg" title={idp ? `Edit ${idp.providerName}` : "Add identity provider"} submitLabel={idp ? "Save" : "Add"} busy={busy} onSubmit={(e) => void submit(e)} onClose={onClose}>
+      <div className="space-y-4">
         {errors.form ? <p className="rounded-lg bg-rose-50 px-3 py-2 text-rose-800" role="alert">{errors.form}</p> : null}
         {idp ? null : (
           <Field id="idp-name" label="Name" hint="Letters, digits, dot, dash and underscore; unique, e.g. AcmeSSO." error={errors.providerName}>
@@ -242,7 +236,7 @@ function IdpDialog({ idp, onClose, onSaved }: { idp: Idp | null; onClose: () => 
             </Field>
           </>
         )}
-      </form>
-    </Modal>
+      </div>
+    </FormModal>
   );
 }

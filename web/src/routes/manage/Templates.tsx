@@ -4,13 +4,14 @@ import { useEffect, useState, type FormEvent } from "react";
 import { api, unwrap } from "../../api/client";
 import { handleError } from "../../api/errors";
 import { useApi } from "../../api/hooks";
-import { ConfirmDialog, Modal } from "../../components/Dialog";
+import { ConfirmDialog } from "../../components/Dialog";
 import { toast } from "../../components/toast";
 import { Badge, Button, EmptyState, Field, Input, PageHeader, Skeleton, Table, Textarea } from "../../components/ui";
 import { QUESTION_DISPLAY_GROUPS, QUESTION_TYPES } from "../../lib/constants";
 import { odataString } from "../../features/projects";
 import { fieldErrors, formatDate, personName, type ManageProps } from "./manage";
-import { DialogFooter, HiddenHead } from "./parts";
+import { HiddenHead } from "./parts";
+import { FormModal } from "../../components/FormModal";
 
 const groupOf = (position: number | null) => QUESTION_DISPLAY_GROUPS.find((g) => position !== null && g.positions.includes(position))?.name;
 
@@ -153,14 +154,8 @@ function CreateTemplateDialog({ onClose, onCreated }: { onClose: () => void; onC
   }
 
   return (
-    <Modal
-      open
-      size="lg"
-      onClose={onClose}
-      title="New template"
-      footer={<DialogFooter formId="template-form" submitLabel="Save template" busy={busy} disabled={!picked || !name.trim()} onCancel={onClose} />}
-    >
-      <form id="template-form" className="space-y-4" onSubmit={(e) => void submit(e)}>
+    <FormModal id="template-form" size="lg" title="New template" submitLabel="Save template" busy={busy} disabled={!picked || !name.trim()} onSubmit={(e) => void submit(e)} onClose={onClose}>
+      <div className="space-y-4">
         <Field id="template-search" label="Question" hint="Search the custom questions your team's projects have asked." error={errors.questionId}>
           <Input id="template-search" type="search" placeholder="Search questions" value={term} onChange={(e) => setTerm(e.target.value)} />
         </Field>
@@ -187,7 +182,7 @@ function CreateTemplateDialog({ onClose, onCreated }: { onClose: () => void; onC
         <Field id="template-description" label="Description (optional)" error={errors.description}>
           <Textarea id="template-description" rows={2} value={description} onChange={(e) => setDescription(e.target.value)} />
         </Field>
-      </form>
-    </Modal>
+      </div>
+    </FormModal>
   );
 }

@@ -6,7 +6,6 @@ import { useMemo, useState, type FormEvent } from "react";
 import { api, unwrap, type Schemas } from "../../api/client";
 import { handleError } from "../../api/errors";
 import { useApi } from "../../api/hooks";
-import { Modal } from "../../components/Dialog";
 import { Pager } from "../../components/Pager";
 import { ProjectLinkTo } from "../../components/ProjectLink";
 import { toast } from "../../components/toast";
@@ -18,7 +17,8 @@ import {
   type ManageProps, type ReachedClient,
 } from "./manage";
 import { saveFile } from "../../lib/download";
-import { DialogFooter, Figure } from "./parts";
+import { Figure } from "./parts";
+import { FormModal } from "../../components/FormModal";
 
 const PAGE = 25;
 const TABS: { id: string; label: string; types?: number[] }[] = [
@@ -209,13 +209,8 @@ function TransferDialog({ root, clients, balances, onClose, onDone }: { root: nu
     </option>
   );
   return (
-    <Modal
-      open
-      onClose={onClose}
-      title="Transfer credits"
-      footer={<DialogFooter formId="transfer-form" submitLabel="Transfer" busy={busy} onCancel={onClose} />}
-    >
-      <form id="transfer-form" className="space-y-4" onSubmit={(e) => void submit(e)}>
+    <FormModal id="transfer-form" title="Transfer credits" submitLabel="Transfer" busy={busy} onSubmit={(e) => void submit(e)} onClose={onClose}>
+      <div className="space-y-4">
         <p className="text-ink-600">Moves credits between clients beneath {name(root)} at once; both ledgers show the transfer.</p>
         {error ? <p className="rounded-lg bg-rose-50 px-3 py-2 text-rose-800" role="alert">{error}</p> : null}
         <Field id="transfer-from" label="From">
@@ -230,7 +225,7 @@ function TransferDialog({ root, clients, balances, onClose, onDone }: { root: nu
         <Field id="transfer-note" label="Note (optional)">
           <Input id="transfer-note" maxLength={1000} value={note} onChange={(e) => setNote(e.target.value)} />
         </Field>
-      </form>
-    </Modal>
+      </div>
+    </FormModal>
   );
 }

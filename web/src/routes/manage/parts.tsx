@@ -1,5 +1,5 @@
 // Small pieces of the management pages.
-import { Button, Card, Skeleton } from "../../components/ui";
+import { Card, Skeleton } from "../../components/ui";
 import { formatCredits } from "./manage";
 
 /** A key figure: a label, a number (or a skeleton while it loads), a hint. */
@@ -22,15 +22,5 @@ export function HiddenHead({ children }: { children: string }) {
     <span className="relative">
       <span className="sr-only">{children}</span>
     </span>
-  );
-}
-
-/** A form dialog's Cancel and submit buttons; the submit button submits the form by id. */
-export function DialogFooter({ formId, submitLabel, busy, disabled, onCancel }: { formId: string; submitLabel: string; busy: boolean; disabled?: boolean; onCancel: () => void }) {
-  return (
-    <>
-      <Button variant="secondary" onClick={onCancel}>Cancel</Button>
-      <Button type="submit" form={formId} busy={busy} disabled={disabled}>{submitLabel}</Button>
-    </>
   );
 }

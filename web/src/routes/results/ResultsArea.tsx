@@ -18,7 +18,6 @@ import { CloneDialog, RenameDialog } from "./ProjectDialogs";
 import { PanelHost, type PanelId } from "./panels/PanelHost";
 import { Summary, Overview, Demographics, Advertising, Npd, QuestionPage, TextPage, Wave, Drivers, GrowIdeas, HeadToHead, PriceSensitivity, MarketReach, Chat } from "../../app/pages";
 
-
 type NavEntry = { href: string; label: string; match: string };
 
 function useNav(project: ResultsProject, questions: ResultsQuestion[], options: { id: number; conceptText: string }[], marketReach: boolean): { title: string; items: NavEntry[] }[] {

@@ -1,6 +1,6 @@
 // qual/{projectQuestionId}/{tab?}, npd-qual, segment-question and profile-question: one question's
 // option shares per test option (QualResults with projectQuestionId), as a chart or a table.
-import { StackedBars, HBars, pct } from "../../../components/charts/Charts";
+import { AnswerShares, pct } from "../../../components/charts/Charts";
 import { EmptyState, Skeleton, Table, TabLinks } from "../../../components/ui";
 import { resultsLink } from "../../../lib/projectLinks";
 import { testOptionName, useResults } from "../../../features/results/context";
@@ -40,14 +40,7 @@ export default function QuestionPage({ projectQuestionId, kind, tab }: { project
         <EmptyState title="No answers for these filters" />
       ) : current === "chart" ? (
         <div className="space-y-4 rounded-xl border border-ink-200 bg-white p-4 shadow-sm" data-testid="question-chart">
-          {rows.length === 1 || multiple ? (
-            rows.map((r) => (
-              <HBars key={r.group} title={rows.length === 1 ? "Share of respondents by answer" : `${r.group}: share of respondents by answer`} items={options.map((o) => ({ label: o.text, value: r.values[o.text] ?? 0 }))} xLegend="Share of respondents (%)" yLegend="Answer" />
-            ))
-          ) : (
-            <StackedBars title="Answers by test option" rows={rows} keys={options.map((o) => o.text)} xLegend="Test option" layout="horizontal" height={Math.max(200, 60 + rows.length * 44)} />
-          )}
-          {multiple ? <p className="text-xs text-ink-500">Several answers were allowed, so shares add up to more than 100%.</p> : null}
+          <AnswerShares rows={rows} answers={options.map((o) => o.text)} by="Test option" multiple={multiple} />
         </div>
       ) : null}
       {current === "table" || !base ? (
