@@ -2059,6 +2059,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/Projects/CreditCostEstimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What a draft with these settings would cost now, without creating it
+         * @description CreditCostNow's formula (docs/credits.md) on settings instead of a project's rows: the CLI's `projects create --dry-run`. Nothing is written.
+         */
+        post: operations["Projects_CreditCostEstimate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/Projects({key})/ProjectScheduleEstimates": {
         parameters: {
             query?: never;
@@ -10089,6 +10109,59 @@ export interface components {
             /** @description Whether Submit could charge total now */
             affordable: boolean;
         };
+        CreditCostEstimate: {
+            clientId: number;
+            /** @description What the next run costs now: exactly what Submit charges */
+            total: number;
+            regions: {
+                regionId: number;
+                regionName: string;
+                /** @description Completes per wave */
+                sampleSize: number;
+                isCustomerPanel: boolean;
+                /** @description Credits per complete */
+                rate: number;
+                /** @description Completes at the standard rate (up to 200) */
+                standardCompletes: number;
+                /** @description Completes beyond 200, at 1.5x (boosted sample) */
+                boostedCompletes: number;
+                /** @description This region's credits, rounded up */
+                cost: number;
+            }[];
+            /** @description Monadic cells: the live test options (at least 1) */
+            cells: number;
+            /** @description 1 + 0.25 x (cells - 1) */
+            cellFactor: number;
+            addOns: {
+                priceSensitivity: boolean;
+                marketReach: boolean;
+                customQuestions: number;
+                includedCustomQuestions: number;
+                extraCustomQuestions: number;
+                /** @description The add-ons' share of the base: 0.20 price sensitivity + 0.15 market reach + 0.05 per extra custom question */
+                rate: number;
+            };
+            balance: number;
+            overdraftLimit: number;
+            /** @description balance + overdraftLimit */
+            available: number;
+            /** @description Whether Submit could charge total now */
+            affordable: boolean;
+        };
+        CreditCostEstimateBody: {
+            /** @description The regions, as POST Projects takes them */
+            regionIds: number[];
+            /** @description Completes per region per wave (200 when omitted, as POST Projects) */
+            sampleSize?: number | null;
+            /** @description 1010 and 1020 carry the price sensitivity and market reach add-ons */
+            frameworkId?: number;
+            /** @description Test options (monadic cells) */
+            testOptions: number;
+            priceSensitivity?: boolean;
+            marketReach?: boolean;
+            /** @description Team-written questions */
+            customQuestions?: number;
+        };
         ProjectScheduleEstimates: {
             projectId: number;
             statusCode: number;
@@ -16451,6 +16524,33 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    Projects_CreditCostEstimate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreditCostEstimateBody"];
+            };
+        };
+        responses: {
+            /** @description The cost */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreditCostEstimate"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     Projects_ProjectScheduleEstimates: {

@@ -106,21 +106,38 @@ projects
   .addHelpText("after", "\nExample:\n  $ ideally projects show 42\nJSON: the project with { regions, testOptions, customQuestions }")
   .action(async (id: string, _o, cmd: Command) => (await import("./commands/projects/show.ts")).runShow(id, all(cmd)));
 projects
-  .command("create")
-  .description("create a draft project from a YAML or JSON file (format: docs/cli.md)")
-  .requiredOption("--from <file>", "the project file")
-  .option("--dry-run", "check the file and price it with CreditCostNow; nothing is kept")
+  .command("validate")
+  .description("check a project file as the server would (markets, options, framework, currency, ...), creating nothing")
+  .argument("<file>", "the project file (YAML or JSON; format: docs/cli.md)")
   .option("--json", JSON_HELP)
   .addHelpText(
     "after",
     `
-The file is checked against the contract's schemas before anything is created; a mistake is
+Names (markets, target options, category, industry, framework) are resolved against the API's
+reference data; a mistake is reported as FILE:LINE:COL: field: what is wrong (exit 1).
+
+Examples:
+  $ ideally projects validate oat-bars.yaml
+  $ ideally projects validate oat-bars.yaml --json | jq .project
+JSON: { file, valid, project: CreateProject, framework, regions, targets, testOptions, questions, uploads }`,
+  )
+  .action(async (file: string, _o, cmd: Command) => (await import("./commands/projects/create.ts")).runValidate(file, all(cmd)));
+projects
+  .command("create")
+  .description("create a draft project from a YAML or JSON file (format: docs/cli.md)")
+  .requiredOption("--from <file>", "the project file")
+  .option("--dry-run", "check the file and price it with CreditCostEstimate; nothing is created")
+  .option("--json", JSON_HELP)
+  .addHelpText(
+    "after",
+    `
+The file is checked as \`projects validate\` does before anything is created; a mistake is
 reported as FILE:LINE:COL (exit 1). Test option and question images are uploaded.
 
 Examples:
   $ ideally projects create --from oat-bars.yaml --dry-run
   $ ideally projects create --from oat-bars.yaml --json | jq .id
-JSON: { id, projectName, statusCode, testOptionIds, questionIds, uploads, cost } (dry run: { dryRun, cost })`,
+JSON: { id, projectName, statusCode, testOptionIds, questionIds, uploads, cost } (dry run: { dryRun, cost: CreditCostEstimate })`,
   )
   .action(async (_o, cmd: Command) => (await import("./commands/projects/create.ts")).runCreate(all(cmd)));
 projects
