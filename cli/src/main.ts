@@ -12,6 +12,7 @@ const program = new Command()
   .description("Ideally command-line interface: projects, fielding, results and exports from a terminal or a script")
   .option("--api <url>", "the API's base URL (default: IDEALLY_API_URL, else the signed-in one, else http://localhost:3000)")
   .option("--client <id>", "act for this client id instead of the one chosen with `clients use`")
+  .option("-V, --version", "the CLI's version and commit, the contract's and the API's version (same as `ideally version`)")
   // Commander's own errors (unknown option, missing required option) as one line like ours.
   .configureOutput({ outputError: (str, write) => write(`${str.trimEnd().replace(/^error: /, "ideally: ")} (see --help)\n`) })
   .addHelpText(
@@ -71,6 +72,55 @@ program
   .option("--json", JSON_HELP)
   .addHelpText("after", "\nExample:\n  $ ideally whoami --json\nJSON: Users/Me plus { api, clientId }")
   .action(async (_o, cmd: Command) => (await import("./commands/session/whoami.ts")).runWhoami(all(cmd)));
+
+program
+  .command("version")
+  .description("the CLI's version and commit, the API version it was built for, and the API's own")
+  .option("--json", JSON_HELP)
+  .addHelpText("after", "\nExamples:\n  $ ideally --version\n  $ ideally version --api https://ideally.example.com --json\nJSON: { cli, commit, contract, api, apiVersion, apiError? }")
+  .action(async (_o, cmd: Command) => (await import("./commands/session/version.ts")).runVersion(all(cmd)));
+
+const auth = program.command("auth").description("the session: where it is kept and whether it still works");
+auth
+  .command("status")
+  .description("the API, account, client, token expiry and config path; exit 3 when not signed in")
+  .option("--json", JSON_HELP)
+  .addHelpText("after", "\nExamples:\n  $ ideally auth status\n  $ ideally auth status --json | jq .accessTokenExpiresAt\nJSON: { signedIn, api, email, userId, clientId, clientName, accessTokenExpiresAt, refreshable, server, configPath }")
+  .action(async (_o, cmd: Command) => (await import("./commands/session/status.ts")).runAuthStatus(all(cmd)));
+
+// Lookups for writing project files.
+program
+  .command("markets")
+  .description("the markets (regions) a project can field in, with the codes and currencies project files use")
+  .option("--states", "include the US state markets")
+  .option("--json", JSON_HELP)
+  .addHelpText("after", "\nExamples:\n  $ ideally markets\n  $ ideally markets --states --json | jq '.[] | select(.currency == \"USD\") | .code'\nJSON: [{ id, name, code, currency, parentId, isUsState }]")
+  .action(async (_o, cmd: Command) => (await import("./commands/reference/lookups.ts")).runMarkets(all(cmd)));
+program
+  .command("targets")
+  .description("the target (quota) options by question, for every market or one")
+  .option("--market <market>", "one market's options (name, code or id) and those of every market")
+  .option("--json", JSON_HELP)
+  .addHelpText("after", "\nA project file's target `option:` takes the answer, 'Question: answer' or the id.\n\nExamples:\n  $ ideally targets --market NZ\n  $ ideally targets --market Australia --json | jq '.[] | select(.question == \"Region\")'\nJSON: [{ id, question, questionCode, label, marketId, market }]")
+  .action(async (_o, cmd: Command) => (await import("./commands/reference/lookups.ts")).runTargets(all(cmd)));
+program
+  .command("categories")
+  .description("the product categories (two levels), for a project file's `category:`")
+  .option("--json", JSON_HELP)
+  .addHelpText("after", "\nExamples:\n  $ ideally categories\n  $ ideally categories --json | jq '.[] | select(.parentId == 1)'\nJSON: [{ id, name, parentId, industry }]")
+  .action(async (_o, cmd: Command) => (await import("./commands/reference/lookups.ts")).runCategories(all(cmd)));
+program
+  .command("frameworks")
+  .description("the research frameworks per project type, for a project file's `framework:`")
+  .option("--json", JSON_HELP)
+  .addHelpText("after", "\nExamples:\n  $ ideally frameworks\n  $ ideally frameworks --json | jq '.[] | select(.projectType == \"Idea\")'\nJSON: [{ id, name, title, projectTypeId, projectType, description }]")
+  .action(async (_o, cmd: Command) => (await import("./commands/reference/lookups.ts")).runFrameworks(all(cmd)));
+program
+  .command("industries")
+  .description("the industries (SPEC's list), for a project file's `productType:`")
+  .option("--json", JSON_HELP)
+  .addHelpText("after", "\nExamples:\n  $ ideally industries\n  $ ideally industries --json | jq -r '.[].code'\nJSON: [{ code, name }]")
+  .action(async (_o, cmd: Command) => (await import("./commands/reference/lookups.ts")).runIndustries(all(cmd)));
 
 const clients = program.command("clients").description("the clients (teams, orgs, enterprises) you can act for");
 clients
@@ -160,24 +210,29 @@ projects
   .option("--json", JSON_HELP)
   .addHelpText("after", "\nExample:\n  $ ideally projects clone 42 --name 'Oat bars NZ'\nJSON: { id, projectName, statusCode, clientId, duplicatedFromProjectId }")
   .action(async (id: string, _o, cmd: Command) => (await import("./commands/projects/lifecycle.ts")).runClone(id, all(cmd)));
-for (const [verb, action, what] of [
-  ["submit", "Submit", "submit a draft for fielding (charges its cost; may wait for an Admin's approval)"],
-  ["unsubmit", "Unsubmit", "take a submitted project back to draft (the charge is refunded)"],
-] as const) {
-  projects
-    .command(verb)
-    .description(what)
-    .argument("<id>", "project id")
-    .option("--json", JSON_HELP)
-    .addHelpText("after", `\nExample:\n  $ ideally projects ${verb} 42\nJSON: { projectId, projectName, previousStatusCode, statusCode, status, allowedActions, charged?, refunded?, balanceAfter? }`)
-    .action(async (id: string, _o, cmd: Command) => (await import("./commands/projects/lifecycle.ts")).runLifecycle(action, id, all(cmd)));
-}
+const YES_HELP = "go ahead without asking (needed when stdin is not a terminal)";
 projects
-  .command("delete")
-  .description("delete a project (it can be restored with undelete)")
+  .command("submit")
+  .description("submit a draft for fielding: shows the cost, asks, then charges it (may wait for an Admin's approval)")
+  .argument("<id>", "project id")
+  .option("-y, --yes", YES_HELP)
+  .option("--json", JSON_HELP)
+  .addHelpText("after", "\nExamples:\n  $ ideally projects submit 42\n  $ ideally projects submit 42 --yes --json | jq .charged\nJSON: { projectId, projectName, previousStatusCode, statusCode, status, allowedActions, charged?, refunded?, balanceAfter? }")
+  .action(async (id: string, _o, cmd: Command) => (await import("./commands/projects/lifecycle.ts")).runSubmit(id, all(cmd)));
+projects
+  .command("unsubmit")
+  .description("take a submitted project back to draft (the charge is refunded)")
   .argument("<id>", "project id")
   .option("--json", JSON_HELP)
-  .addHelpText("after", "\nExample:\n  $ ideally projects delete 42\nJSON: { id, deleted }")
+  .addHelpText("after", "\nExample:\n  $ ideally projects unsubmit 42\nJSON: { projectId, projectName, previousStatusCode, statusCode, status, allowedActions, charged?, refunded?, balanceAfter? }")
+  .action(async (id: string, _o, cmd: Command) => (await import("./commands/projects/lifecycle.ts")).runUnsubmit(id, all(cmd)));
+projects
+  .command("delete")
+  .description("delete a project after asking (it can be restored with undelete)")
+  .argument("<id>", "project id")
+  .option("-y, --yes", YES_HELP)
+  .option("--json", JSON_HELP)
+  .addHelpText("after", "\nExamples:\n  $ ideally projects delete 42\n  $ ideally projects delete 42 --yes\nJSON: { id, deleted }")
   .action(async (id: string, _o, cmd: Command) => (await import("./commands/projects/lifecycle.ts")).runDelete(id, all(cmd)));
 projects
   .command("undelete")
@@ -290,8 +345,9 @@ credits
   .requiredOption("--to <client>", "client id receiving")
   .requiredOption("--amount <n>", "credits, more than 0")
   .option("--note <text>", "why")
+  .option("-y, --yes", YES_HELP)
   .option("--json", JSON_HELP)
-  .addHelpText("after", "\nExample:\n  $ ideally --client 1 credits transfer --from 3 --to 4 --amount 250\nJSON: { transferId, amount, from: { clientId, creditLogId, balance }, to: {...} }")
+  .addHelpText("after", "\nAn Admin transfers within the client acted for: --client names the org or enterprise above both.\n\nExamples:\n  $ ideally --client 1 credits transfer --from 3 --to 4 --amount 250\n  $ ideally --client 1 credits transfer --from 3 --to 4 --amount 250 --yes --json\nJSON: { transferId, amount, from: { clientId, creditLogId, balance }, to: {...} }")
   .action(async (_o, cmd: Command) => (await import("./commands/credits/transfer.ts")).runTransfer(all(cmd)));
 
 const admin = program.command("admin").description("provider staff: approvals and the command runner");
@@ -308,8 +364,9 @@ admin
   .description("send a submitted project back to draft with a reason (the charge is refunded)")
   .argument("<id>", "project id")
   .requiredOption("--reason <text>", "told to the submitter")
+  .option("-y, --yes", YES_HELP)
   .option("--json", JSON_HELP)
-  .addHelpText("after", "\nExample:\n  $ ideally admin decline 42 --reason 'Concept B names a competitor'\nJSON: LifecycleResult")
+  .addHelpText("after", "\nExamples:\n  $ ideally admin decline 42 --reason 'Concept B names a competitor'\n  $ ideally admin decline 42 --reason 'Concept B names a competitor' --yes --json\nJSON: LifecycleResult")
   .action(async (id: string, _o, cmd: Command) => (await import("./commands/projects/lifecycle.ts")).runDecline(id, all(cmd)));
 admin
   .command("commands")
@@ -452,8 +509,16 @@ JSON: { iterations, deff, nEff, min, max, weights: [...] }`,
 // A reader that stops early (`ideally projects list | head`) is not an error.
 process.stdout.on("error", (e: NodeJS.ErrnoException) => (e.code === "EPIPE" ? process.exit(0) : undefined));
 
+// `ideally --version` (also with --json or --api) is the version command.
+const argv = [...process.argv];
+const v = argv.findIndex((a, i) => i >= 2 && (a === "--version" || a === "-V"));
+if (v >= 0 && argv.slice(2).every((a, i) => a === "--version" || a === "-V" || a === "--json" || a.startsWith("--api") || argv[i + 1] === "--api")) {
+  argv.splice(v, 1);
+  argv.splice(2, 0, "version");
+}
+
 // No top-level await: the compiled binary is CommonJS bytecode (scripts/build-cli.ts).
-program.parseAsync(process.argv).catch((e: unknown) => {
+program.parseAsync(argv).catch((e: unknown) => {
   if (e instanceof CliError) {
     process.stderr.write(`ideally: ${e.message}\n`);
     process.exit(e.exitCode);

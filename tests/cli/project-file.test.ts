@@ -88,7 +88,7 @@ describe("finding 1: a target's region in every spelling is that market, never a
     test(`region: ${spelling}`, async () => {
       const file = join(dir, `region-${Math.random().toString(36).slice(2)}.yaml`);
       writeFileSync(file, withRegion(spelling));
-      const checked = await uma.json<{ targets: { systemQuestionOptionId: number; regionId: number | null }[] }>(["projects", "validate", file]);
+      const checked = await uma.json<{ targets: { systemQuestionOptionId: number; regionId: number | null; quotaPercent?: number }[] }>(["projects", "validate", file]);
       expect(checked.targets).toEqual([{ systemQuestionOptionId: 4500002, regionId: 1, quotaPercent: 50 }]);
       const { id } = await uma.json<{ id: number }>(["projects", "create", "--from", file]);
       const saved = await api<{ value: { systemQuestionOptionId: number; regionId: number | null }[] }>(`/api/v1/Targets?$filter=projectId eq ${id}&$select=systemQuestionOptionId,regionId`);
