@@ -56,7 +56,7 @@ async function api<X = unknown>(h: CliHarness, path: string): Promise<X> {
 
 describe("lookups for project files", () => {
   test("markets: names, codes, currencies; the US states only with --states", async () => {
-    const m = await uma.json<{ id: number; name: string; code: string; currency: string; isUsState: boolean }[]>(["markets"]);
+    const m = await uma.json<{ id: number; name: string; code: string; currency: string; parentId: number | null; isUsState: boolean }[]>(["markets"]);
     expect(m).toContainEqual({ id: 1, name: "New Zealand", code: "NZ", currency: "NZD", parentId: null, isUsState: false });
     expect(m.some((x) => x.isUsState)).toBe(false);
     const all = await uma.json<{ id: number; isUsState: boolean }[]>(["markets", "--states"]);
