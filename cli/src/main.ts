@@ -303,8 +303,9 @@ program
   .command("export")
   .description("export a project's results: respondent CSV, Excel workbook or PowerPoint deck (native charts)")
   .argument("<id>", "project id")
-  .requiredOption("--format <format>", "csv, xlsx or pptx")
-  .option("-o, --output <file>", "where to save (default: the server's file name, else project-ID.FORMAT)")
+  .option("--format <format>", "csv, xlsx or pptx (default: the -o file's extension)")
+  .option("-o, --output <file>", "where to save, - for stdout (default: the server's file name, else project-ID.FORMAT)")
+  .option("--force", "overwrite the file if it exists")
   .addOption(new Option("--filter <key=value>", "a response filter (repeatable; see `ideally results --help`)").argParser(collect).default([]))
   .option("--segment <id>", "apply a saved filter set")
   .option("--benchmark <type>", "xlsx and pptx: the benchmark to compare with")
@@ -315,10 +316,14 @@ program
     "after",
     `
 A progress bar on stderr (on a terminal) follows the download, and for pptx the export job.
+The format is --format or the -o file's extension; if both are given they must agree. An existing
+file is kept unless --force; the export is written beside it and renamed into place when complete.
+A project that has not fielded (below status 400) has nothing to export (exit 2).
 
 Examples:
-  $ ideally export 42 --format xlsx -o oat-bars.xlsx
-  $ ideally export 42 --format csv --filter region=1 -o nz.csv
+  $ ideally export 42 -o oat-bars.xlsx
+  $ ideally export 42 --format csv --filter region=1 -o nz.csv --force
+  $ ideally export 42 --format csv -o - | head -5
   $ ideally export 42 --format pptx --benchmark 2
 JSON: { projectId, format, file, bytes }`,
   )
