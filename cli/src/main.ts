@@ -2,7 +2,7 @@
 // `ideally` command-line entry. Commands are `noun verb` plus top-level verbs; this file only wires
 // commander and loads a command's module when it runs, so startup stays fast.
 // Exit codes: 0 ok, 1 usage (bad options, invalid project file), 2 API error (or an unreadable
-// CSV for analyze), 3 authentication.
+// CSV for analyze), 3 authentication; `projects watch` 4 declined, 5 stalled, 6 timed out.
 import { Command, Option } from "commander";
 import { CliError, EXIT_USAGE } from "./errors.ts";
 import { FILTER_HELP } from "./filter-help.ts";
@@ -19,7 +19,7 @@ const program = new Command()
     "after",
     `
 Every command takes --json (stable JSON on stdout, nothing else) and --help (with examples).
-Exit codes: 0 ok, 1 usage, 2 API error, 3 authentication.
+Exit codes: 0 ok, 1 usage, 2 API error, 3 authentication (projects watch: 4 declined, 5 stalled, 6 timed out).
 The session lives in $XDG_CONFIG_HOME/ideally/config.json (else ~/.config/ideally), mode 0600.
 
 Examples:
@@ -246,18 +246,22 @@ projects
   .description("follow a project live until its results are ready: status, responses per region and test option, jobs, processing")
   .argument("<id>", "project id")
   .option("--interval <seconds>", "poll this often besides the live events (default 5)")
+  .option("--timeout <seconds>", "give up after this long (exit 6)")
+  .option("--stall <seconds>", "while fielding, no new completes for this long is a stall (exit 5)")
   .option("--json", "one JSON event per line instead of the view")
   .addHelpText(
     "after",
     `
-Ends with exit 0 when the results are ready (status 800 or more), exit 2 if the project goes back
-to Draft. Ctrl-C stops watching, not the project.
+Exit codes: 0 the results are ready (status 800 or more), 4 the project went back to Draft
+(declined or unsubmitted), 5 stalled (--stall), 6 timed out (--timeout); 2 and 3 as elsewhere.
+Ctrl-C stops watching, not the project. NO_COLOR turns colours off; the view fits the terminal.
 
 Examples:
   $ ideally projects watch 42
-  $ ideally projects watch 42 --json | jq -c 'select(.event == "Progress") | .data'
+  $ ideally projects watch 42 --timeout 3600 --stall 900 --json | jq -c 'select(.event == "Progress") | .data'
 JSON lines: {"event":"State","data":{...}} on each change, the live events as
-{"event":"ProjectUpdated"|"Progress"|"ProjectReady"|...,"channel","data"}, then {"event":"Done","data":{...}}`,
+{"event":"ProjectUpdated"|"Progress"|"ProjectReady"|...,"channel","data"}, then
+{"event":"Done","result":"ready"|"declined"|"stalled"|"timeout","data":{...}}`,
   )
   .action(async (id: string, _o, cmd: Command) => (await import("./commands/projects/watch.tsx")).runWatch(id, all(cmd)));
 
