@@ -152,6 +152,22 @@ describe("the respondent engine", () => {
     expect("errors" in r && r.errors[0]!.message).toBe("The price at which it is a bargain must be higher than the price at which it is too cheap");
   });
 
+  test("equal prices are refused: each Van Westendorp price must be strictly higher than the one before", () => {
+    // Van Westendorp (1976): too cheap < bargain < getting expensive < too expensive.
+    const all = pages(def, [def.testOptions[0]!.id]);
+    const price = all.find((p) => p.kind === "price")!;
+    const keys = price.questions.map((q) => `${q.key}:t${price.testOptionId}`);
+    const answer = (v: number[]) => validatePage(def, price, Object.fromEntries(keys.map((k, i) => [k, v[i]])));
+    const pairs = ["a bargain|too cheap", "getting expensive|a bargain", "too expensive|getting expensive"];
+    for (const [i, v] of [[4, 4, 8, 9], [4, 5, 5, 9], [4, 5, 8, 8]].entries()) {
+      const r = answer(v);
+      const [hi, lo] = pairs[i]!.split("|");
+      expect("errors" in r && r.errors).toEqual([{ path: keys[i + 1]!, message: `The price at which it is ${hi} must be higher than the price at which it is ${lo}` }]);
+    }
+    // Just above the edge: one cent higher each time is accepted.
+    expect(answer([4, 4.01, 4.02, 4.03])).toEqual({ answers: Object.fromEntries(keys.map((k, i) => [k, [4, 4.01, 4.02, 4.03][i]])) });
+  });
+
   test("the attention check screens out a wrong answer", () => {
     const all = pages(def, [def.testOptions[0]!.id]);
     const i = all.findIndex((p) => p.kind === "attention");
