@@ -85,8 +85,24 @@ describe("a project fielded by the simulated panel", () => {
     expect(p.weighting).not.toBeNull();
     const w = p.weighting!;
     expect(w.deff).toBeGreaterThanOrEqual(1);
-    // Margins met within 0.001 unless the cap binds (then reported).
-    if (!w.capBinds) expect(w.maxError).toBeLessThanOrEqual(0.001);
+    // Weights stay within the cap, 0.2 to 5 around a mean of 1 (DOMAIN.md), whichever way it goes.
+    expect(w.cap).toBe(5);
+    expect(w.minWeight).toBeGreaterThanOrEqual(0.2 - 1e-9);
+    expect(w.maxWeight).toBeLessThanOrEqual(5 + 1e-9);
+    // Margins met within 0.001, or the cap binds: then a weight sits at the cap and the miss is
+    // reported (both outcomes are checked, never neither).
+    const atCap = Math.abs(w.maxWeight - 5) < 1e-6 || Math.abs(w.minWeight - 0.2) < 1e-6;
+    expect(w.capBinds, `capBinds says whether a weight sits at the cap (${w.minWeight}..${w.maxWeight})`).toBe(atCap);
+    if (w.capBinds) expect(w.maxError).toBeGreaterThan(0);
+    else expect(w.maxError).toBeLessThanOrEqual(0.001);
+    // The reported error is the largest miss over the margins it reports (a level nobody had is
+    // left out and the other levels' shares renormalised).
+    const misses = Object.entries(w.targets).flatMap(([v, t]) => {
+      const total = Object.values(t).reduce((a, b) => a + b, 0);
+      return Object.entries(t).map(([l, share]) => Math.abs((w.margins[v]?.[l] ?? 0) - share / total));
+    });
+    expect(misses.length).toBeGreaterThan(0);
+    expect(w.maxError).toBeCloseTo(Math.max(...misses), 9);
     expect(p.projectStatusCode).toBe(900);
     const [{ s }] = await tdb.db<{ s: number }[]>`select sum(weight)::float8 as s from project_survey_sessions where project_id = ${projectId}`;
     expect(s).toBeCloseTo(40, 6);
@@ -330,4 +346,50 @@ test("with purchase intent set up, respondents answer the NMS follow-ups and the
   const price = r.body.value[0];
   expect(price.trialOptimal).not.toBeNull();
   expect(price.revenueOptimal.price).toBeGreaterThan(0);
+});
+
+describe("CreateOrUpdateSamplifyProject: a run's panel order", () => {
+  let runId: number;
+  const order = (who: "staff" | "acmeAdmin", id: number, body: unknown) => call(app, who, T, "POST", `/api/v1/SurveyRuns(${id})/CreateOrUpdateSamplifyProject`, body);
+
+  test("staff set the quota of a live run; it stays open below its completes and closes at them", async () => {
+    const projectId = await approvedProject({ sampleSize: 40 });
+    runId = (await fielding.createSurveys(tdb.db, projectId))[0]!.surveyRunId;
+    await fielding.launchRun(tdb.db, runId, "http://ideally.test");
+    expect((await fielding.simulate(tdb.db, runId, 5)).totalCompletes).toBe(5);
+    // Just above the completes: stays Live with the new quota, in the run and its survey.
+    const six = await order("staff", runId, { targetCompletes: 6 });
+    expect(six.status, JSON.stringify(six.body)).toBe(200);
+    expect(six.body).toMatchObject({ id: runId, targetCompletes: 6, surveyStatusId: 50 });
+    const [row] = await tdb.db<{ target: number; def: number }[]>`select target_completes as target, (definition->>'targetCompletes')::int as def from survey_runs where id = ${runId}`;
+    expect(row).toEqual({ target: 6, def: 6 });
+    // At the completes: the run has them, so it closes.
+    const five = await order("staff", runId, { targetCompletes: 5 });
+    expect(five.body).toMatchObject({ targetCompletes: 5, surveyStatusId: 90 });
+    expect(five.body.closedAt).not.toBeNull();
+  });
+
+  test("a closed run's order cannot change: 409 naming the run", async () => {
+    const res = await order("staff", runId, { targetCompletes: 50 });
+    expect(res.status).toBe(409);
+    expect(res.body.message).toBe(`Survey run ${runId} is Closed: its panel order cannot change`);
+  });
+
+  test("staff only (403), an unknown run (404), and a quota outside 1..100000 (400) change nothing", async () => {
+    const projectId = await approvedProject();
+    const draft = (await fielding.createSurveys(tdb.db, projectId))[0]!.surveyRunId;
+    const before = await tdb.db`select target_completes from survey_runs where id = ${draft}`;
+    const admin = await order("acmeAdmin", draft, { targetCompletes: 10 });
+    expect(admin.status).toBe(403);
+    expect((await order("staff", 99999999, { targetCompletes: 10 })).status).toBe(404);
+    for (const bad of [{ targetCompletes: 0 }, { targetCompletes: 100001 }, { targetCompletes: 2.5 }, {}, { targetCompletes: 10, extra: 1 }]) {
+      const res = await order("staff", draft, bad);
+      expect(res.status, JSON.stringify(bad)).toBe(400);
+      expect(res.body.typename).toBe("ValidationError");
+    }
+    expect(await tdb.db`select target_completes from survey_runs where id = ${draft}`).toEqual(before);
+    // The edges themselves are accepted on a Draft run.
+    expect((await order("staff", draft, { targetCompletes: 1 })).body).toMatchObject({ targetCompletes: 1, surveyStatusId: 0 });
+    expect((await order("staff", draft, { targetCompletes: 100000 })).body).toMatchObject({ targetCompletes: 100000, surveyStatusId: 0 });
+  });
 });

@@ -1,0 +1,102 @@
+// bun run test:mutation [module ...]: mutation testing with StrykerJS, outside the default suite.
+// Each module is mutated on its own, one mutant at a time (concurrency 1: a shared 2-core machine),
+// and each mutant runs only the test files that cover that module, through Stryker's command
+// runner driving `bun test` (the active mutant reaches the code in __STRYKER_ACTIVE_MUTANT__).
+// Scores go to reports/mutation/{module}.json and one line per module at the end; see
+// docs/testing.md for the figures and the surviving mutants.
+//
+//   bun run test:mutation                 every module, in turn (hours on this machine)
+//   bun run test:mutation lifecycle ledger
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+
+interface Module {
+  /** Files (or file:line ranges) Stryker mutates. */
+  mutate: string[];
+  /** The bun test command each mutant runs: the test files that cover the module, nothing else. */
+  command: string;
+}
+
+export const MODULES: Record<string, Module> = {
+  lifecycle: {
+    mutate: ["api/src/domains/lifecycle/transitions.ts"],
+    command: `bun test tests/api/lifecycle.test.ts -t "^the transition table (the fixture|the code's table|docs/)"`,
+  },
+  ledger: {
+    // The overdraft rule and the wave arithmetic; the charging paths are covered by credits.test.ts.
+    mutate: ["api/src/domains/credits/ledger.ts", "api/src/domains/credits/cost.ts"],
+    command: "bun test tests/api/boundaries.test.ts tests/api/credits.test.ts",
+  },
+  policy: {
+    mutate: ["api/src/access/policy.ts"],
+    command: `bun test tests/api/role-inheritance.test.ts tests/api/permissions.test.ts -t "(most privileged|matrix rows|the docs name|every operation has)"`,
+  },
+  engine: {
+    mutate: ["api/src/domains/fielding/engine.ts"],
+    command: "bun test tests/api/fielding.test.ts",
+  },
+  odata: {
+    mutate: ["api/src/odata/compile.ts"],
+    command: "bun test tests/api/odata-compile.test.ts tests/api/odata-parser.test.ts",
+  },
+  analytics: {
+    mutate: ["api/src/analytics/**/*.ts"],
+    command:
+      "bun test tests/api/boundaries.test.ts tests/api/analytics-significance.test.ts tests/api/analytics-psm.test.ts tests/api/analytics-rake.test.ts tests/api/analytics-turf.test.ts tests/api/analytics-drivers.test.ts tests/api/analytics-verbatims.test.ts tests/api/analytics-text-qa.test.ts tests/cli/analyze.test.ts",
+  },
+};
+
+if (import.meta.main) {
+  const names = process.argv.slice(2);
+  const unknown = names.filter((n) => !MODULES[n]);
+  if (unknown.length) {
+    console.error(`unknown module ${unknown.join(", ")}; modules: ${Object.keys(MODULES).join(", ")}`);
+    process.exit(1);
+  }
+  mkdirSync("reports/mutation", { recursive: true });
+  const lines: string[] = [];
+  for (const name of names.length ? names : Object.keys(MODULES)) {
+    const m = MODULES[name]!;
+    const conf = `.tmp/stryker.${name}.json`;
+    mkdirSync(".tmp", { recursive: true });
+    writeFileSync(
+      conf,
+      JSON.stringify(
+        {
+          $schema: "../node_modules/@stryker-mutator/core/schema/stryker-schema.json",
+          testRunner: "command",
+          commandRunner: { command: m.command },
+          mutate: m.mutate,
+          concurrency: 1,
+          coverageAnalysis: "off",
+          timeoutMS: 120_000,
+          reporters: ["clear-text", "json", "progress"],
+          jsonReporter: { fileName: `reports/mutation/${name}.json` },
+          tempDirName: ".tmp/stryker",
+          ignorePatterns: [".data", ".tmp", "reports", "dist", "test-results", "playwright-report"],
+          cleanTempDir: "always",
+        },
+        null,
+        2,
+      ),
+    );
+    const t0 = Date.now();
+    const p = Bun.spawn(["bunx", "stryker", "run", conf], { stdout: "inherit", stderr: "inherit" });
+    const code = await p.exited;
+    const report = `reports/mutation/${name}.json`;
+    if (code !== 0 || !existsSync(report)) {
+      lines.push(`${name}: not run to the end (exit ${code})`);
+      continue;
+    }
+    lines.push(`${name}: ${summarise(JSON.parse(readFileSync(report, "utf8")))} in ${Math.round((Date.now() - t0) / 60000)} min`);
+  }
+  console.log(["", "Mutation scores:", ...lines].join("\n"));
+}
+
+/** The mutation score of a Stryker JSON report: killed (and timed out) over all valid mutants. */
+export function summarise(r: { files: Record<string, { mutants: { status: string }[] }> }): string {
+  const all = Object.values(r.files).flatMap((f) => f.mutants);
+  const count = (s: string) => all.filter((m) => m.status === s).length;
+  const detected = count("Killed") + count("Timeout");
+  const valid = detected + count("Survived") + count("NoCoverage");
+  return `${valid ? ((100 * detected) / valid).toFixed(1) : "n/a"}% (${detected} of ${valid} mutants killed, ${count("Survived")} survived, ${count("NoCoverage")} not covered)`;
+}
