@@ -41,8 +41,10 @@ describe("the overdraft limit: the balance may reach -limit, not go below it", (
     expect(refusal(25, 0, 25.01)?.status).toBe(409);
     expect(refusal(25, 0, 24.99)).toBeNull();
   });
-  test("a credit (no spend) is never refused, even below the limit", () => {
+  test("a credit or a zero change is never refused, even below the limit", () => {
     expect(refusal(-500, 100, -10)).toBeNull();
+    expect(refusal(-500, 100, 0)).toBeNull();
+    expect(refusal(-500, 100, 0.01)?.status).toBe(409);
   });
 });
 

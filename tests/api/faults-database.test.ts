@@ -49,10 +49,17 @@ test("the database stopped mid-load: 503 with Retry-After, nothing half-written,
     }
   };
   const loops = Array.from({ length: 6 }, (_, w) => loop(w));
-  await Bun.sleep(1500);
+  // Conditions, not fixed sleeps: on a busy machine 1.5 s of load may not have answered anything
+  // yet, and 3 s of outage may not have seen a request fail. Each wait is bounded.
+  const until = async (what: () => boolean, ms: number) => {
+    const end = Date.now() + ms;
+    while (!what() && Date.now() < end) await Bun.sleep(50);
+  };
+  await until(() => outcomes.filter((o) => o.status < 300).length >= 6, 30_000);
   const stoppedAt = Date.now();
   await pg.stop();
-  await Bun.sleep(3000);
+  await until(() => outcomes.filter((o) => o.status === 503 && o.sent >= stoppedAt).length >= 6, 30_000);
+  await Bun.sleep(500);
   await pg.start();
   const backAt = Date.now();
   // Load goes on until two seconds of success after the return (or 20 s at most).
@@ -90,9 +97,9 @@ test("the database stopped mid-load: 503 with Retry-After, nothing half-written,
   expect(rows.filter((r) => r.markets !== 2), "no project without its markets").toEqual([]);
 
   // Readiness and realtime are back too, in the same process.
-  const until = Date.now() + 15_000;
+  const readyBy = Date.now() + 15_000;
   let ready = await liveCall(server.base, null, null, "GET", "/readyz");
-  while (ready.status !== 200 && Date.now() < until) {
+  while (ready.status !== 200 && Date.now() < readyBy) {
     await Bun.sleep(250);
     ready = await liveCall(server.base, null, null, "GET", "/readyz");
   }

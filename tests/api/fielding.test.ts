@@ -348,7 +348,7 @@ test("with purchase intent set up, respondents answer the NMS follow-ups and the
   expect(price.revenueOptimal.price).toBeGreaterThan(0);
 });
 
-describe("CreateOrUpdateSamplifyProject: a run's panel order", () => {
+describe("SurveyRuns staff actions: the panel order (CreateOrUpdateSamplifyProject) and the run fixes, with their refusals", () => {
   let runId: number;
   const order = (who: "staff" | "acmeAdmin", id: number, body: unknown) => call(app, who, T, "POST", `/api/v1/SurveyRuns(${id})/CreateOrUpdateSamplifyProject`, body);
 
@@ -375,9 +375,10 @@ describe("CreateOrUpdateSamplifyProject: a run's panel order", () => {
     expect(res.body.message).toBe(`Survey run ${runId} is Closed: its panel order cannot change`);
   });
 
+  let draft: number;
   test("staff only (403), an unknown run (404), and a quota outside 1..100000 (400) change nothing", async () => {
     const projectId = await approvedProject();
-    const draft = (await fielding.createSurveys(tdb.db, projectId))[0]!.surveyRunId;
+    draft = (await fielding.createSurveys(tdb.db, projectId))[0]!.surveyRunId;
     const before = await tdb.db`select target_completes from survey_runs where id = ${draft}`;
     const admin = await order("acmeAdmin", draft, { targetCompletes: 10 });
     expect(admin.status).toBe(403);
@@ -391,5 +392,42 @@ describe("CreateOrUpdateSamplifyProject: a run's panel order", () => {
     // The edges themselves are accepted on a Draft run.
     expect((await order("staff", draft, { targetCompletes: 1 })).body).toMatchObject({ targetCompletes: 1, surveyStatusId: 0 });
     expect((await order("staff", draft, { targetCompletes: 100000 })).body).toMatchObject({ targetCompletes: 100000, surveyStatusId: 0 });
+  });
+
+  // The other staff actions on a run, refused for the reason their rule names, and for nobody else.
+  const act = (who: "staff" | "acmeAdmin", id: number, action: string, body?: unknown) => call(app, who, T, "POST", `/api/v1/SurveyRuns(${id})/${action}`, body);
+
+  test("SyncDecipherSurvey: a Closed run's survey is not rebuilt (409); a Draft's is", async () => {
+    const closed = await act("staff", runId, "SyncDecipherSurvey");
+    expect(closed.status).toBe(409);
+    expect(closed.body.message).toBe(`Survey run ${runId} is Closed: only a Draft, Testing or Live run can be synced`);
+    expect((await act("staff", draft, "SyncDecipherSurvey")).body).toMatchObject({ id: draft, surveyStatusId: 0 });
+    expect((await act("acmeAdmin", draft, "SyncDecipherSurvey")).status).toBe(403);
+    expect((await act("staff", 99999999, "SyncDecipherSurvey")).status).toBe(404);
+  });
+
+  test("ProcessProjectData: a run still open is not processed (409, close it first)", async () => {
+    const open = await act("staff", draft, "ProcessProjectData");
+    expect(open.status).toBe(409);
+    expect(open.body.message).toBe(`Survey run ${draft} is Draft: close it first (it closes at its quota, or ForceCloseSurvey)`);
+    expect((await act("acmeAdmin", runId, "ProcessProjectData")).status).toBe(403);
+    expect((await act("staff", 99999999, "ProcessProjectData")).status).toBe(404);
+  });
+
+  test("RemoveUuidsFromSurvey: ids it does not know are named, none removed; an empty list is a 400", async () => {
+    const res = await act("staff", runId, "RemoveUuidsFromSurvey", { uuids: ["no-such-respondent"] });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ surveyRunId: runId, removed: 0, notFound: ["no-such-respondent"] });
+    const empty = await act("staff", runId, "RemoveUuidsFromSurvey", { uuids: [] });
+    expect(empty.status).toBe(400);
+    expect(empty.body.typename).toBe("ValidationError");
+    expect((await act("acmeAdmin", runId, "RemoveUuidsFromSurvey", { uuids: ["x"] })).status).toBe(403);
+    expect((await act("staff", 99999999, "RemoveUuidsFromSurvey", { uuids: ["x"] })).status).toBe(404);
+  });
+
+  test("ReuploadTranslations: staff only, an existing run", async () => {
+    expect((await act("staff", draft, "ReuploadTranslations")).body).toMatchObject({ id: draft });
+    expect((await act("acmeAdmin", draft, "ReuploadTranslations")).status).toBe(403);
+    expect((await act("staff", 99999999, "ReuploadTranslations")).status).toBe(404);
   });
 });

@@ -1,23 +1,14 @@
 // The project lifecycle: the transition table cell by cell (every action from every status,
-// against the API), the table in docs/project-lifecycle.md against the code's, notifications and
+// against the API, expected outcomes from tests/fixtures/lifecycle.json; the code's table itself
+// is checked against the fixture in lifecycle-table.test.ts), notifications and
 // realtime events, the audit log, Duplicate, Move, AdminEdit, incidence, and who may act.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
 import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { call, testApp } from "../helpers/app.ts";
 import type { App } from "../../api/src/app.ts";
 import { subscribe, type ChannelEvent } from "../../api/src/jobs/channel.ts";
-import {
-  ACTIONS,
-  STATUS_CODES,
-  TABLE_BEGIN,
-  TABLE_END,
-  TRANSITIONS,
-  renderTransitionTable,
-  type Action,
-  type StatusCode,
-} from "../../api/src/domains/lifecycle/transitions.ts";
+import { ACTIONS } from "../../api/src/domains/lifecycle/transitions.ts";
+import { expected, FX_STATUS, fxAllowed, fxName } from "../helpers/lifecycle-fixture.ts";
 
 let tdb: TestDb;
 let app: App;
@@ -109,67 +100,7 @@ async function waitFor<T>(find: () => T | undefined, what: string, ms = 4000): P
   }
 }
 
-// The expected table is tests/fixtures/lifecycle.json, written by hand from SPEC 4 and
-// docs/decisions.md, never from the code's TRANSITIONS: a wrong cell in the code fails here.
-interface ExpectedCell {
-  /** null: refused (409). */
-  to: number[] | "stays" | "any" | null;
-  staffOnly: boolean;
-}
-const FIXTURE = JSON.parse(readFileSync(resolve(import.meta.dir, "../fixtures/lifecycle.json"), "utf8")) as {
-  statuses: { code: number; name: string }[];
-  actions: Record<string, string[]>;
-};
-const FX_STATUS = FIXTURE.statuses.map((x) => x.code);
-const fxName = (code: number) => FIXTURE.statuses.find((x) => x.code === code)!.name;
-function expected(a: string, s: number): ExpectedCell {
-  const raw = FIXTURE.actions[a]![FX_STATUS.indexOf(s)]!;
-  const staffOnly = raw.endsWith(" staff");
-  const v = raw.replace(/ staff$/, "");
-  return { staffOnly, to: v === "-" ? null : v === "stays" || v === "any" ? v : v.split("|").map(Number) };
-}
-/** The actions the fixture allows from a status, in the fixture's order. */
-const fxAllowed = (s: number) => Object.keys(FIXTURE.actions).filter((a) => expected(a, s).to !== null);
-
 describe("the transition table", () => {
-  test("the fixture names SPEC 4's nine statuses and every action the code has, in the same order", () => {
-    expect(FX_STATUS).toEqual([0, 50, 100, 200, 300, 400, 800, 900, 950]);
-    expect([...STATUS_CODES]).toEqual(FX_STATUS as StatusCode[]);
-    expect([...ACTIONS]).toEqual(Object.keys(FIXTURE.actions) as Action[]);
-    for (const a of ACTIONS) expect(FIXTURE.actions[a]!.length, `${a} has nine cells`).toBe(9);
-  });
-
-  test("the code's table agrees with the hand-written one, cell by cell", () => {
-    const wrong: string[] = [];
-    for (const a of ACTIONS) {
-      for (const s of STATUS_CODES) {
-        const e = expected(a, s);
-        const c = TRANSITIONS[a][s];
-        const got = !c ? null : c.to.length === 1 && c.to[0] === s ? "stays" : c.to.length === STATUS_CODES.length ? "any" : [...c.to].sort((x, y) => x - y).join("|");
-        const want = e.to === null ? null : typeof e.to === "string" ? e.to : e.to.join("|");
-        // A one-status cell whose target is its own status reads "stays" either way.
-        const same = got === want || (Array.isArray(e.to) && e.to.length === 1 && e.to[0] === s && got === "stays");
-        if (!same || (c?.staffOnly ?? false) !== e.staffOnly) wrong.push(`${a} from ${s}: code ${got}${c?.staffOnly ? " staff" : ""}, expected ${want}${e.staffOnly ? " staff" : ""}`);
-      }
-    }
-    expect(wrong).toEqual([]);
-  });
-
-  test("docs/project-lifecycle.md carries exactly the code's table", () => {
-    const doc = readFileSync(resolve(import.meta.dir, "../../docs/project-lifecycle.md"), "utf8");
-    const a = doc.indexOf(TABLE_BEGIN);
-    const b = doc.indexOf(TABLE_END);
-    expect(a, "the document has the table's markers").toBeGreaterThanOrEqual(0);
-    const inDoc = doc.slice(a, b + TABLE_END.length);
-    expect(inDoc, "run `bun run api/src/domains/lifecycle/transitions.ts` to regenerate the document's table").toBe(renderTransitionTable());
-    // Every action row has nine cells.
-    for (const act of ACTIONS) {
-      const row = inDoc.split("\n").find((l) => l.startsWith(`| ${act} |`));
-      expect(row, `a row for ${act}`).toBeDefined();
-      expect(row!.split("|").length - 3, `${act} has a cell per status`).toBe(9);
-    }
-  });
-
   for (const a of ACTIONS) {
     describe(a, () => {
       for (const s of FX_STATUS) {
