@@ -44,6 +44,8 @@ export type Authenticate = (c: Context<AppEnv>) => Promise<RequestCtx>;
 
 export interface AppDeps {
   db: Db;
+  /** The Db of the read-heavy routes (results functions, exports): routed to a replica when one is configured (db/replica.ts). */
+  readDb?: Db;
   registry: Registry;
   authenticate: Authenticate;
   /** The sign-in routes (/auth/Login/*); absent in apps that only serve data. */
