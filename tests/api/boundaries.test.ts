@@ -1,12 +1,14 @@
 // Thresholds the docs state, each tested at the edge, just below it and just above it. The edges
 // come from the docs, not from the code: docs/credits.md (a spend may take the balance down to
 // -overdraftLimit, not below), DOMAIN.md / docs/decisions.md (a base with n_eff < 30 is small;
-// 30 itself is not), SPEC 5 and 9 (NPD launch-week bands: up to 8, 9-16, 17-25, 26 on).
+// 30 itself is not), SPEC 5 and 9 (NPD launch-week bands: up to 8, 9-16, 17-25, 26 on),
+// docs/decisions.md (access tokens live 15 minutes).
 import { describe, expect, test } from "bun:test";
 import { assertAffordable } from "../../api/src/domains/credits/ledger.ts";
 import { ApiError } from "../../api/src/errors.ts";
 import { SMALL_BASE, twoProportionZTest } from "../../api/src/analytics/significance.ts";
 import { npdBandAvailable, topTwoBoxes } from "../../api/src/domains/results/results.service.ts";
+import { hmacKey, signAccessToken, TokenError, verifyAccessToken } from "../../api/src/auth/jwt.ts";
 
 /** The 409 assertAffordable throws, or null when the spend is allowed. */
 function refusal(balance: number, overdraftLimit: number, spend: number): ApiError | null {
@@ -106,5 +108,26 @@ describe("NPD launch-week bands (SPEC 5 and 9): up to 8, 9-16, 17-25, 26 on", ()
     expect(npdBandAvailable(1, null, { minWeek: null, maxWeek: null })).toBe(true);
     expect(npdBandAvailable(3, 40, { minWeek: null, maxWeek: null })).toBe(true);
     expect(npdBandAvailable(4, null, band[4])).toBe(false);
+  });
+});
+
+describe("access tokens live 15 minutes (docs/decisions.md)", () => {
+  test("valid a millisecond before 15 minutes, expired at 15 minutes and after", async () => {
+    const key = await hmacKey("boundary-test-secret-of-enough-length-0123456789");
+    const t0 = Date.UTC(2026, 0, 1, 12, 0, 0);
+    const token = await signAccessToken(key, { sub: "9004", sid: "00000000-0000-0000-0000-000000000001" }, t0);
+    const expiredAt = async (now: number) => {
+      try {
+        await verifyAccessToken(key, token, now);
+        return false;
+      } catch (e) {
+        if (e instanceof TokenError && e.reason === "expired") return true;
+        throw e;
+      }
+    };
+    expect(await expiredAt(t0 + 15 * 60 * 1000 - 1)).toBe(false);
+    expect(await expiredAt(t0 + 15 * 60 * 1000)).toBe(true);
+    expect(await expiredAt(t0 + 15 * 60 * 1000 + 1)).toBe(true);
+    expect(await expiredAt(t0)).toBe(false);
   });
 });
