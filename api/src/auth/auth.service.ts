@@ -7,6 +7,7 @@ import { ApiError } from "../errors.ts";
 import * as q from "./auth.sql.ts";
 import { signAccessToken } from "./jwt.ts";
 import type { PasswordHasher } from "./passwords.ts";
+import type { Defer } from "./after-response.ts";
 
 export interface AuthDeps {
   db: Db;
@@ -14,6 +15,8 @@ export interface AuthDeps {
   passwords: PasswordHasher;
   /** LinkedIn sign-in is configured and not switched off. */
   linkedInEnabled: boolean;
+  /** Runs work after the request has answered (after-response.ts by default; tests capture it). */
+  defer?: Defer;
 }
 
 /** Refresh-token (login session) lifetime. */
