@@ -84,7 +84,7 @@ describe("password login", () => {
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(((await blocked.json()) as { typename: string }).typename).toBe("TooManyRequests");
-    // Even the right password waits until the window passes.
+    // Even the right password waits, from that address (another address is not held: lockout.test.ts).
     const right = await app.request("/auth/Login/PasswordLogin", {
       method: "POST",
       headers: { "content-type": "application/json" },

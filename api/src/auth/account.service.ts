@@ -13,7 +13,7 @@ import { link, passwordReset, registrationExistingAccount, registrationVerify } 
 import * as invites from "../domains/invites/invites.service.ts";
 import * as iq from "../domains/invites/invites.sql.ts";
 import * as authq from "./auth.sql.ts";
-import { LIMITS, startSession, type AuthDeps, type Issued } from "./auth.service.ts";
+import { checkSignInThrottle, clearSignInFailures, recordSignInFailure, signInKeys, startSession, type AuthDeps, type Issued } from "./auth.service.ts";
 import { hashToken, issueToken, revokeTokens, tokenError, tokenProblem, TOKEN_TTL, type TokenProblem } from "./account-tokens.ts";
 import * as q from "./account.sql.ts";
 import { afterResponse } from "./after-response.ts";
@@ -152,8 +152,8 @@ export async function resetPassword(deps: AccountDeps, input: { token: string; p
     return { email: user.email };
   });
   if ("problem" in out) return failToken(deps, meta, out.problem!);
-  // The owner of the email chose a new password: earlier failed sign-ins no longer lock them out.
-  await authq.clearAttempts(deps.db, `login:account:${out.email.toLowerCase()}`);
+  // The owner of the email chose a new password: earlier failed sign-ins no longer slow them down.
+  await authq.clearSignInFailuresOf(deps.db, out.email);
 }
 
 // ---- invitations and registration ----
@@ -249,15 +249,13 @@ let dummyHash: Promise<string> | undefined;
  * answer for a wrong password and an unknown email), then sets the new one and signs in.
  */
 export async function newPasswordRequired(deps: AccountDeps, input: { email: string; password: string; newPassword: string }, meta: Meta): Promise<Issued> {
-  const accountKey = `login:account:${norm(input.email)}`;
-  const ipKey = meta.ip ? `login:ip:${meta.ip}` : null;
-  await limit(deps.db, accountKey, LIMITS.loginPerAccount, "sign-in");
-  if (ipKey) await limit(deps.db, ipKey, LIMITS.loginPerIp, "sign-in");
+  const keys = signInKeys(input.email, meta.ip);
+  await checkSignInThrottle(deps.db, keys);
   const user = await authq.userByEmail(deps.db, input.email);
   dummyHash ??= deps.passwords.hash(crypto.randomUUID());
   const ok = await deps.passwords.verify(input.password, user?.passwordHash ?? (await dummyHash));
   if (!user || !user.passwordHash || !ok || user.disabled) {
-    await authq.recordAttempt(deps.db, ipKey ? [accountKey, ipKey] : [accountKey]);
+    await recordSignInFailure(deps, keys);
     throw new ApiError("Unauthorized", "Email or password is incorrect");
   }
   if ((await q.passwordIdentityStatus(deps.db, user.id)) !== "FORCE_CHANGE_PASSWORD") {
@@ -271,7 +269,7 @@ export async function newPasswordRequired(deps: AccountDeps, input: { email: str
     await q.setPassword(tx, user.id, passwordHash);
     await activate(tx, user);
   });
-  await authq.clearAttempts(deps.db, accountKey);
+  await clearSignInFailures(deps.db, keys);
   return startSession(deps, user, "password", meta);
 }
 
