@@ -236,8 +236,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Is a team invite waiting for this email, and from which client
-         * @description Answers the same shape for any email. Limited to 60 lookups per IP address in 15 minutes.
+         * The team invite of this email's token: the inviting client and the expiry
+         * @description Only with `token` (from the invite's link) that is a live team invite for this email does it name the client; otherwise the same empty answer for every email. Limited to 60 lookups per IP address in 15 minutes.
          */
         get: operations["Login_GetInvite"];
         put?: never;
@@ -7604,9 +7604,9 @@ export interface components {
         };
         PendingInvite: {
             email: string;
-            /** @description A team invite for this email is waiting to be accepted */
+            /** @description The token given is this email's live team invite (false without a token: nobody learns who was invited) */
             pending: boolean;
-            /** @description The client that invited them */
+            /** @description The client that invited them; only with the invite's token */
             clientName: string | null;
             expiresAt: string | null;
         };
@@ -8062,13 +8062,13 @@ export interface components {
             updatedAt: string | null;
         };
         WebsocketConnection: {
-            /** @description The websocket URL to open, with a one-minute connection ticket */
+            /** @description The websocket URL to open, with a connection ticket that works once, within a minute, while the session lasts */
             value: string;
         };
         ChannelInfo: {
             /** @description The client channel, client-{id} */
             name: string;
-            /** @description Send with {action:'join', channel, token} on the websocket; valid 12 hours */
+            /** @description Send with {action:'join', channel, token} on the websocket; valid 10 minutes, and the membership is checked again at the join */
             token: string;
         };
         /** @description A test of ideas, messages, questions or a new product, run as surveys on regional panels. */
@@ -12512,7 +12512,10 @@ export interface operations {
     };
     Login_GetInvite: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The token from the emailed link */
+                token?: string;
+            };
             header?: never;
             path: {
                 email: string;
