@@ -3757,8 +3757,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Verify a client's email domain by DNS
-         * @description Looks up the domain's TXT records for the client's verification value; when present the domain becomes the client's verified domain. The answer always gives the record to publish.
+         * Verify a client's email domain by DNS (or approve it as staff)
+         * @description Looks up the domain's TXT records for the client's verification value; when present the client owns the domain (a domain has one owner; a newer proof moves it). With approve: true, staff vouch for it without DNS. An owned domain is what lets the client's SAML identity providers route its sign-ins. The answer always gives the record to publish.
          */
         post: operations["Clients_ValidateDomainRecord"];
         delete?: never;
@@ -9828,6 +9828,8 @@ export interface components {
             }[];
             wantAuthnRequestsSigned: boolean;
             emailDomains: string[];
+            /** @description The claimed domains the client (or a client above it) owns, by DNS (ValidateDomainRecord) or staff approval: sign-in routes by these only; the others are pending */
+            verifiedEmailDomains: string[];
             isEnabled: boolean;
             createdAt: string;
             updatedAt: string | null;
@@ -9845,7 +9847,7 @@ export interface components {
             idpIssuer?: string;
             /** @description Off: nobody signs in through this IdP (default on) */
             isEnabled?: boolean;
-            /** @description Email domains whose users sign in through this IdP; a domain belongs to one IdP */
+            /** @description Email domains whose users sign in through this IdP, once the client owns them (verifiedEmailDomains). Refused (409): another client's verified domain, the provider's own, another IdP's verified claim */
             emailDomains: string[];
         };
         UpdateSaml: {
@@ -11217,6 +11219,8 @@ export interface components {
         };
         ValidateDomainRecord: {
             domain: string;
+            /** @description Staff approval without the DNS record (audited as DomainApproved) */
+            approve?: boolean;
         };
         SetupTrialAccountResult: {
             clientId: number;

@@ -112,6 +112,7 @@ export async function idpForDomain(db: Sql, domain: string): Promise<{ id: numbe
   const [r] = await db<{ id: number; providerName: string; clientId: number }[]>`
     select id, provider_name as "providerName", client_id as "clientId" from cognito_idps
     where is_enabled and email_domains @> ${db.json([domain.toLowerCase()])}
+      and idp_domain_verified(client_id, ${domain.toLowerCase()}) -- a pending claim never routes (migration 0035)
     order by id limit 1`;
   return r;
 }
