@@ -152,6 +152,9 @@ const server = Bun.serve<WsData>({
   // The largest file type's limit and some room: each route enforces its own, smaller, limit.
   maxRequestBodySize: 101 * 1024 * 1024,
   hostname: process.env.HOST ?? "0.0.0.0",
+  // REUSE_PORT=1: several API processes listen on one port and the kernel spreads connections
+  // among them (SO_REUSEPORT; Linux): N processes on one machine without a load balancer.
+  reusePort: process.env.REUSE_PORT === "1",
   websocket: websocketHandlers(hub),
   fetch: serve as never,
   ...devWeb,
