@@ -80,7 +80,7 @@ export class Hub {
       const claims = await verifyChannelToken(this.key, token);
       return claims !== null && claims.channel === channel && claims.userId === conn.userId;
     }
-    // Job ids are random UUIDs handed to whoever started the job.
+    // Job ids are random UUIDs handed to whoever started the job; its events reach only that user (deliver).
     return /^job-[0-9a-f-]{36}$/.test(channel);
   }
 
@@ -122,7 +122,10 @@ export class Hub {
     const set = this.byChannel.get(ev.channel);
     if (!set?.size) return;
     const text = JSON.stringify({ channel: ev.channel, event: ev.event, data: ev.data });
-    for (const conn of set) conn.socket.send(text);
+    // A job's events (its file name, size, result) reach only the user who started it, whoever
+    // else learned the job's id and joined its channel.
+    const ownerOnly = ev.channel.startsWith("job-");
+    for (const conn of set) if (!ownerOnly || conn.userId === ev.userId) conn.socket.send(text);
   }
 
   /** The raw NOTIFY payload form of deliver(), for the subscription. */
