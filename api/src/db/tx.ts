@@ -6,6 +6,7 @@
 import type { Db, Tx } from "./client.ts";
 import { APP_ROLE } from "./roles.ts";
 import { CLIENT_GONE, type UserConnectionGate } from "./gate.ts";
+import { onReadDb } from "./replica.ts";
 
 /**
  * What bounds one request's statements (app.ts sets them for every signed-in request): the
@@ -113,6 +114,10 @@ type EnterResult = [unknown, { role_id: number | null }[]];
 
 /** Runs fn in the request's tenant transaction; fn learns the caller's effective role. */
 export async function withTenant<T>(db: Db, t: TenantRequest, fn: (tx: Tx, role: EffectiveRole) => Promise<T>): Promise<T> {
+  return onReadDb(db, (d) => withTenantOn(d, t, fn));
+}
+
+async function withTenantOn<T>(db: Db, t: TenantRequest, fn: (tx: Tx, role: EffectiveRole) => Promise<T>): Promise<T> {
   const h = await hold(db, t);
   const c = h.c;
   try {
@@ -143,6 +148,10 @@ export async function withTenant<T>(db: Db, t: TenantRequest, fn: (tx: Tx, role:
  * user) the transaction is aborted, so the statement never runs without its settings.
  */
 export async function readAsTenant<T>(db: Db, t: TenantRequest, text: string, params: unknown[]): Promise<T[]> {
+  return onReadDb(db, (d) => readAsTenantOn<T>(d, t, text, params));
+}
+
+async function readAsTenantOn<T>(db: Db, t: TenantRequest, text: string, params: unknown[]): Promise<T[]> {
   const h = await hold(db, t);
   const c = h.c;
   try {
@@ -173,6 +182,10 @@ export async function readAsTenant<T>(db: Db, t: TenantRequest, text: string, pa
  * error is the one thrown.
  */
 export async function readManyAsTenant<T>(db: Db, t: TenantRequest, fn: (tx: Tx) => Promise<T>): Promise<{ value: T; role: EffectiveRole }> {
+  return onReadDb(db, (d) => readManyAsTenantOn(d, t, fn));
+}
+
+async function readManyAsTenantOn<T>(db: Db, t: TenantRequest, fn: (tx: Tx) => Promise<T>): Promise<{ value: T; role: EffectiveRole }> {
   const h = await hold(db, t);
   const c = h.c;
   try {
