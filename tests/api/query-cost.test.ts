@@ -119,6 +119,25 @@ describe("the statement timeout", () => {
     expect(rows[0]!.t, "outside a request's transaction: the server default").toBe("0");
   });
 
+  test("staff exports get the longer timeout; a member's export and every other call the request's", async () => {
+    const texts: string[] = [];
+    const spy = connect(tdb.url, { max: 2, onQuery: (t) => texts.push(t) });
+    try {
+      const app = testApp(spy, { queryLimits: limits({ statementTimeoutMs: 4321, exportStatementTimeoutMs: 65432 }) });
+      const timeouts = async (who: "staff" | "acmeViewer", path: string) => {
+        texts.length = 0;
+        const res = await call(app, who, 1003, "GET", path);
+        expect(res.status, `${who} ${path}: ${JSON.stringify(res.body).slice(0, 200)}`).toBe(200);
+        return [...new Set(texts.flatMap((t) => [...t.matchAll(/set_config\('statement_timeout', '(\d+)', true\)/g)].map((m) => Number(m[1]))))];
+      };
+      expect(await timeouts("staff", "/api/v1/Projects(1001)/ExportCsv")).toEqual([65432]);
+      expect(await timeouts("acmeViewer", "/api/v1/Projects(1001)/ExportCsv")).toEqual([4321]);
+      expect(await timeouts("staff", "/api/v1/Projects?$top=1&$select=id")).toEqual([4321]);
+    } finally {
+      await spy.end({ timeout: 1 });
+    }
+  });
+
   test("configuration: the timeouts and the share are read from the environment and checked", () => {
     const cfg = readConfig({ STATEMENT_TIMEOUT_MS: "3000", EXPORT_STATEMENT_TIMEOUT_MS: "90000", USER_DB_CONNECTIONS: "4", USER_DB_WAIT_MS: "500" });
     expect(cfg.queryLimits).toEqual({ statementTimeoutMs: 3000, exportStatementTimeoutMs: 90000, userConnections: 4, userWaitMs: 500 });
