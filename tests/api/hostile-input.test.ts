@@ -191,13 +191,31 @@ describe("sweeps over every write operation of the contract", () => {
     expect(sent).toBeGreaterThan(100);
   }, 300_000);
 
+  test("2^31 as the key of every keyed operation: a 400 or 404, never a 5xx", async () => {
+    const failures: string[] = [];
+    let sent = 0;
+    for (const o of ops.filter((x) => x.path.includes("{key}"))) {
+      const url = o.path.replace(/\{key\}/g, "2147483648").replace(/\{link\}/g, "00000000-0000-4000-a000-000000000001").replace(/\{[^}]+\}/g, "1");
+      const r = await send(o, url, o.method === "get" || o.method === "delete" ? undefined : sample(bodySchema(o)));
+      sent++;
+      if (r.status >= 500 && r.status !== 503) failures.push(`${o.method} ${o.path}: ${r.status} ${r.text.slice(0, 120)}`);
+      if (r.status >= 400 && !r.trace) failures.push(`${o.method} ${o.path}: no x-error-trace-id`);
+    }
+    expect(failures, failures.slice(0, 15).join("\n")).toEqual([]);
+    expect(sent).toBeGreaterThan(50);
+  }, 300_000);
+
   test("the anonymous public survey: start and answers refuse a NUL character", async () => {
     const link = "00000000-0000-4000-a000-000000000001";
     const start = await app.request(`/s/api/${link}/start`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ panelRespondentId: "p\u0000" }) });
     expect(start.status).toBe(400);
     expect(((await start.json()) as Schema).errors).toEqual([{ path: "panelRespondentId", message: "must not contain a NUL character (\\u0000)" }]);
-    const answers = await app.request(`/s/api/${link}/1/answers`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ answers: [{ text: "x\u0000" }] }) });
+    const answers = await app.request(`/s/api/${link}/1/answers`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ pageId: "p1", answers: { q1: "x\u0000", q2: [2 ** 31] } }) });
     expect(answers.status).toBe(400);
+    expect(((await answers.clone().json()) as Schema).errors).toEqual([
+      { path: "answers.q1", message: "must not contain a NUL character (\\u0000)" },
+      { path: "answers.q2.0", message: "must be an integer from -2147483648 to 2147483647" },
+    ]);
     expect(answers.headers.get("x-error-trace-id")).toBeTruthy();
     // A key with a NUL character is named with it escaped.
     const key = await app.request(`/s/api/${link}/start`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ "a\u0000": 1 }) });
