@@ -155,3 +155,26 @@ describe("norms as distributions", () => {
     expect(normQuintile(0.5, [])).toBe(null);
   });
 });
+
+describe("all-markets total", () => {
+  test("a market without a population figure falls back to sample weighting, and says so", async () => {
+    const { marketTotals } = await import("../../api/src/domains/results/results.service.ts");
+    const cells = [
+      { run: 1, standardQuestionId: 5, a: null, b: null, nn: 2, aa: 1, ab: 1, bb: 2, sA: 1, sB: 2 },
+      { run: 2, standardQuestionId: 5, a: null, b: null, nn: 2, aa: 0, ab: 0, bb: 2, sA: 0, sB: 2 },
+    ];
+    const strata = [
+      { run: 1, regionId: 1, n: 2, sumW: 2 },
+      { run: 2, regionId: 999999, n: 2, sumW: 2 },
+    ];
+    const t = marketTotals(cells, strata, 95, "population");
+    expect(t.allMarkets.weighting).toBe("sample");
+    expect(t.allMarkets.note).toBe("No population figure for region 999999: markets weighted by sample");
+    expect(t.allMarkets.measures[0]!.results[0]!.top2).toBe(0.25);
+    // Both known (NZ and AU): weighted by population, NZ's 1/2 at its population share.
+    const known = marketTotals(cells, [strata[0]!, { ...strata[1]!, regionId: 2 }], 95, "population");
+    expect(known.allMarkets.weighting).toBe("population");
+    expect(known.allMarkets.measures[0]!.results[0]!.top2).toBeCloseTo((0.5 * 5_338_900) / (5_338_900 + 27_204_809), 12);
+    expect(known.markets.map((m) => m.measures[0]!.results[0]!.top2)).toEqual([0.5, 0]);
+  });
+});

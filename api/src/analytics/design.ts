@@ -223,9 +223,17 @@ export function contrast(est: DesignEstimates, a: number, b: number): Contrast {
   const k = est.domains.length;
   const paired = est.both[a * k + b]! > 0;
   const v = est.cov[a * k + a]! + est.cov[b * k + b]! - 2 * est.cov[a * k + b]!;
-  const diff = est.domains[a]!.estimate - est.domains[b]!.estimate;
-  const se = Math.sqrt(Math.max(0, v));
-  // Both degenerate (0 vs 0 or 1 vs 1): no evidence of a difference.
+  const da = est.domains[a]!;
+  const db = est.domains[b]!;
+  const diff = da.estimate - db.estimate;
+  let se = Math.sqrt(Math.max(0, v));
+  // Both shares at 0 or 1 (no variance to linearise, e.g. 100% vs 0%): the pooled binomial variance
+  // p̄(1 − p̄)(1/n_a + 1/n_b) with Kish bases, so a difference is never certain by construction.
+  if (!(se > 0) && diff !== 0 && da.nEff > 0 && db.nEff > 0) {
+    const pooled = (da.estimate * da.nEff + db.estimate * db.nEff) / (da.nEff + db.nEff);
+    se = Math.sqrt(pooled * (1 - pooled) * (1 / da.nEff + 1 / db.nEff));
+  }
+  // Identical degenerate shares (0 vs 0 or 1 vs 1): no evidence of a difference.
   const z = se > 0 ? diff / se : diff === 0 ? 0 : NaN;
   return { a, b, diff, se, z, p: Number.isNaN(z) ? NaN : twoSidedP(z), paired };
 }

@@ -15,7 +15,7 @@
 // are keyed on the same client and project), so the copy holds nothing the caller could not read.
 import type { Tx } from "../../db/client.ts";
 import type { ResolvedFilter } from "./filters.ts";
-import type { CountRow, OptionRow, ScaleRow, WeightRow } from "./results.sql.ts";
+import type { CountRow, DesignCell, DesignStratum, OptionRow, ScaleRow, WeightRow } from "./results.sql.ts";
 
 export interface ProjectColumns {
   projectId: number;
@@ -447,6 +447,62 @@ export function scaleAnswers(c: ProjectColumns, sel: Selection, standardQuestion
     }
   }
   return out.sort((a, b) => a.standardQuestionId - b.standardQuestionId || nullsFirst(a.testOptionId, b.testOptionId) || a.value - b.value);
+}
+
+/** results.sql.ts designCells: the design-based variance's sums per market run, standard question and pair of test options. */
+export function designCells(c: ProjectColumns, sel: Selection, standardQuestionIds: number[] | null): DesignCell[] {
+  const wanted = new Uint8Array(256);
+  if (standardQuestionIds) {
+    for (const s of standardQuestionIds) if (s > 0 && s < 256) wanted[s] = 1;
+  } else wanted.fill(1);
+  const cells = new Map<string, DesignCell>();
+  const mine = new Map<number, Map<number, number>>(); // sq -> option code -> y (max)
+  for (let i = 0; i < c.n; i++) {
+    if (!sel.chosen[i]) continue;
+    const w = c.w[i]!;
+    mine.clear();
+    for (let k = c.start[i]!, end = c.start[i + 1]!; k < end; k++) {
+      const s = c.sq[k]!;
+      const v = c.value[k]!;
+      if (s === 0 || v === 0 || !wanted[s]) continue;
+      const o = c.testOption[k]!;
+      if (o === 0 ? sel.filtered : !sel.keepOption[o]) continue;
+      const m = mine.get(s) ?? mine.set(s, new Map()).get(s)!;
+      m.set(o, Math.max(m.get(o) ?? 0, v <= 2 ? 1 : 0));
+    }
+    const run = c.run[i]!;
+    for (const [s, m] of mine) {
+      for (const [oa, ya] of m) {
+        for (const [ob, yb] of m) {
+          const key = `${run}|${s}|${oa}|${ob}`;
+          let cell = cells.get(key);
+          if (!cell) cells.set(key, (cell = { run, standardQuestionId: s, a: c.testOptionIds[oa]!, b: c.testOptionIds[ob]!, nn: 0, aa: 0, ab: 0, bb: 0, sA: 0, sB: 0 }));
+          cell.nn++;
+          cell.aa += w * w * ya * yb;
+          cell.ab += w * w * ya;
+          cell.bb += w * w;
+          cell.sA += w * ya;
+          cell.sB += w;
+        }
+      }
+    }
+  }
+  return [...cells.values()].sort(
+    (x, y) => x.run - y.run || x.standardQuestionId - y.standardQuestionId || nullsFirst(x.a, y.a) || nullsFirst(x.b, y.b),
+  );
+}
+
+/** results.sql.ts designStrata: every complete respondent per market run. */
+export function designStrata(c: ProjectColumns): DesignStratum[] {
+  const m = new Map<number, DesignStratum>();
+  for (let i = 0; i < c.n; i++) {
+    const run = c.run[i]!;
+    const h = m.get(run) ?? m.set(run, { run, regionId: c.region[i]!, n: 0, sumW: 0 }).get(run)!;
+    h.regionId = Math.min(h.regionId, c.region[i]!);
+    h.n++;
+    h.sumW += c.w[i]!;
+  }
+  return [...m.values()].sort((a, b) => a.run - b.run);
 }
 
 /** results.sql.ts optionAnswers: a question's chosen options per test option, and its bases. */
