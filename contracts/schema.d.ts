@@ -10511,7 +10511,14 @@ export interface components {
                     [key: string]: number;
                 };
             };
+            /** @description The targets the margins were matched to: census shares without the empty levels, rescaled to sum 1 */
             targets: {
+                [key: string]: {
+                    [key: string]: number;
+                };
+            };
+            /** @description The census shares as given */
+            census: {
                 [key: string]: {
                     [key: string]: number;
                 };

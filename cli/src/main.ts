@@ -425,7 +425,7 @@ Examples:
   $ ideally analyze rake panel.csv --target 'sex=Female:0.51,Male:0.49' \\
       --target 'race=White:0.6,Black:0.13,Hispanic:0.19,Asian:0.06,Other:0.02' --cap 5 --json
 
-JSON: { iterations, deff, nEff, min, max, weights: [...] }`,
+JSON: { converged, maxError, iterations, deff, nEff, min, max, weights: [...] }`,
   )
   .action(async (file: string, opts) => {
     const { runRake } = await import("./commands/analyze/rake.ts");

@@ -48,6 +48,7 @@ beforeAll(async () => {
   }
   const [{ id: q5 }] = await sql<{ id: number }[]>`insert into questions (client_id, project_id, question_text, question_type_id) values (${T}, ${P}, 'Likability', 1) returning id`;
   const [{ id: pq5 }] = await sql<{ id: number }[]>`insert into project_questions (client_id, project_id, question_id, standard_question_id, question_position_id) values (${T}, ${P}, ${q5}, 5, 5) returning id`;
+  const [{ id: notSure }] = await sql<{ id: number }[]>`insert into question_options (client_id, project_id, question_id, option_text, sort_order, is_not_sure) values (${T}, ${P}, ${q5}, 'Not sure', 5, true) returning id`;
   // The markets on regions of the reference data (the labels only name strata).
   const region: Record<string, number> = { GB: 1, DE: 2, FR: 15 };
   const runs = new Map<string, number>();
@@ -73,7 +74,7 @@ beforeAll(async () => {
     await sql`insert into responses ${sql({ ...base, system_question_id: 45, system_question_option_id: first.gender === "F" ? 4500002 : 4500001 })}`;
     for (const r of rs) {
       // A blank value is "not sure": a response without an answer on the scale.
-      await sql`insert into responses ${sql({ ...base, project_question_id: pq5, question_id: q5, standard_question_id: 5, test_option_id: option.get(r.option!)!, standard_answer_value: r.value === "" ? null : Number(r.value) })}`;
+      await sql`insert into responses ${sql({ ...base, project_question_id: pq5, question_id: q5, standard_question_id: 5, test_option_id: option.get(r.option!)!, standard_answer_value: r.value === "" ? null : Number(r.value), question_option_id: r.value === "" ? notSure : null })}`;
     }
   }
   // A tracker: two waves, a run per market and wave (wave_number on its schedule).
@@ -186,6 +187,22 @@ describe("markets: the market-by-market table and the all-markets total", () => 
     expect(r.body.allMarkets.weighting).toBe("sample");
     expectCells(r.body.allMarkets.measures[0].results, "sequential");
   });
+});
+
+describe("ResponsesCount: a measure's respondents exclude 'not sure', as its top-2-box base does (finding 8)", () => {
+  for (const path of ["columnar", "sql"] as const) {
+    test(`${path} path`, async () => {
+      configureResultsCache(path === "sql" ? 0 : 256 * 2 ** 20);
+      const r = await call(app, "acmeViewer", T, "GET", `/api/v1/Projects(${P})/ResponsesCount`);
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      // R's n per option: respondents who answered on the scale (146 rated each option; a few were not sure).
+      for (const g of scenario("sequential").groups) {
+        const row = r.body.value.find((x: { testOptionId: number }) => x.testOptionId === option.get(g.group));
+        expect(row.count).toBe(146);
+        expect(row.stdQuestions["5"]).toBe(g.n);
+      }
+    });
+  }
 });
 
 describe("MarketReachResults: the base is every respondent (finding 8)", () => {

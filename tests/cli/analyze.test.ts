@@ -136,6 +136,8 @@ describe("analyze rake", () => {
     });
     const out = JSON.parse(r.stdout);
     expect(out).toEqual({
+      converged: res.converged,
+      maxError: res.maxError,
       iterations: res.iterations,
       deff: res.deff,
       nEff: res.nEff,

@@ -57,6 +57,8 @@ export async function stdQuestionCounts(tx: Tx, projectId: number, f: ResolvedFi
     select r.test_option_id as "testOptionId", r.standard_question_id as "standardQuestionId", count(distinct r.survey_session_id)::int as count
     from responses r join s on s.sid = r.survey_session_id
     where r.project_id = ${projectId} and r.standard_question_id is not null ${testOptionSql(tx, f, "r.test_option_id")}
+      -- "Not sure" is not an answer: the measure's respondents are its top-2-box base.
+      and not exists (select 1 from question_options o where o.id = r.question_option_id and o.project_id = ${projectId} and o.is_not_sure)
     group by 1, 2 order by 1, 2`;
 }
 
