@@ -128,7 +128,7 @@ async function serve(req: Request, srv: Server<WsData>): Promise<Response | unde
   const peer = srv.requestIP(req);
   if (peer) peers.set(req, peer.address);
   const path = new URL(req.url).pathname;
-  if (path === WEBSOCKET_PATH) return upgrade(req, srv, key);
+  if (path === WEBSOCKET_PATH) return upgrade(req, srv, key, hub);
   if (path === SCALAR_SCRIPT_PATH) {
     // 4.3 MB as shipped: gzipped once, on first use, for every client that accepts it (1.2 MB).
     const headers = new Headers({ "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=3600", vary: "Accept-Encoding" });

@@ -7,7 +7,7 @@ import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { call, testApp } from "../helpers/app.ts";
 import type { App } from "../../api/src/app.ts";
 import { subscribe, type ChannelEvent } from "../../api/src/jobs/channel.ts";
-import { ACTIONS } from "../../api/src/domains/lifecycle/transitions.ts";
+import { ACTIONS, type Action } from "../../api/src/domains/lifecycle/transitions.ts";
 import { expected, FX_STATUS, fxAllowed, fxName } from "../helpers/lifecycle-fixture.ts";
 
 let tdb: TestDb;
