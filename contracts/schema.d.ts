@@ -236,8 +236,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Is a team invite waiting for this email, and from which client
-         * @description Answers the same shape for any email. Limited to 60 lookups per IP address in 15 minutes.
+         * The team invite of this email's token: the inviting client and the expiry
+         * @description Only with `token` (from the invite's link) that is a live team invite for this email does it name the client; otherwise the same empty answer for every email. Limited to 60 lookups per IP address in 15 minutes.
          */
         get: operations["Login_GetInvite"];
         put?: never;
@@ -2916,7 +2916,7 @@ export interface paths {
         };
         /**
          * Weighted top-2-box per measure and test option
-         * @description For each standard measure on the 4-point scale and each test option: weighted top-2-box with its confidence interval, the value distribution (High, Average, Neutral, Low), the test against the chosen benchmark and against each other option (two-proportion z-test with Kish effective bases). With projectQuestionId: that question's option shares per test option instead (in `question`).
+         * @description For each standard measure on the 4-point scale and each test option: weighted top-2-box with its design-based standard error (Taylor linearisation, market runs as strata) and Wilson interval, the value distribution (High, Average, Neutral, Low), the test against the chosen benchmark (its projects' mean and between-project variance; a norm of fewer than 5 projects is indicative) and against each other option (paired where the same respondents rated both), p-values adjusted within the view (adjust, Benjamini-Hochberg by default; method says which). See docs/statistics.md. With projectQuestionId: that question's option shares per test option instead (in `question`).
          */
         get: operations["Responses_QualResults"];
         put?: never;
@@ -2996,7 +2996,7 @@ export interface paths {
         };
         /**
          * Top-2-box per wave
-         * @description The weighted top-2-box per measure and test option in each wave (trackers) or week since launch (NPD), with the wave's dates and respondents.
+         * @description The weighted top-2-box per measure and test option in each wave (trackers) or week since launch (NPD), with the wave's dates and respondents, design-based standard errors and Wilson intervals, and each option against the previous wave (independent samples); p-values adjusted within the view (adjust).
          */
         get: operations["Responses_WaveData"];
         put?: never;
@@ -3777,8 +3777,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Verify a client's email domain by DNS
-         * @description Looks up the domain's TXT records for the client's verification value; when present the domain becomes the client's verified domain. The answer always gives the record to publish.
+         * Verify a client's email domain by DNS (or approve it as staff)
+         * @description Looks up the domain's TXT records for the client's verification value; when present the client owns the domain (a domain has one owner; a newer proof moves it). With approve: true, staff vouch for it without DNS. An owned domain is what lets the client's SAML identity providers route its sign-ins. The answer always gives the record to publish.
          */
         post: operations["Clients_ValidateDomainRecord"];
         delete?: never;
@@ -7624,9 +7624,9 @@ export interface components {
         };
         PendingInvite: {
             email: string;
-            /** @description A team invite for this email is waiting to be accepted */
+            /** @description The token given is this email's live team invite (false without a token: nobody learns who was invited) */
             pending: boolean;
-            /** @description The client that invited them */
+            /** @description The client that invited them; only with the invite's token */
             clientName: string | null;
             expiresAt: string | null;
         };
@@ -8082,13 +8082,13 @@ export interface components {
             updatedAt: string | null;
         };
         WebsocketConnection: {
-            /** @description The websocket URL to open, with a one-minute connection ticket */
+            /** @description The websocket URL to open, with a connection ticket that works once, within a minute, while the session lasts */
             value: string;
         };
         ChannelInfo: {
             /** @description The client channel, client-{id} */
             name: string;
-            /** @description Send with {action:'join', channel, token} on the websocket; valid 12 hours */
+            /** @description Send with {action:'join', channel, token} on the websocket; valid 10 minutes, and the membership is checked again at the join */
             token: string;
         };
         /** @description A test of ideas, messages, questions or a new product, run as surveys on regional panels. */
@@ -9848,6 +9848,8 @@ export interface components {
             }[];
             wantAuthnRequestsSigned: boolean;
             emailDomains: string[];
+            /** @description The claimed domains the client (or a client above it) owns, by DNS (ValidateDomainRecord) or staff approval: sign-in routes by these only; the others are pending */
+            verifiedEmailDomains: string[];
             isEnabled: boolean;
             createdAt: string;
             updatedAt: string | null;
@@ -9865,7 +9867,7 @@ export interface components {
             idpIssuer?: string;
             /** @description Off: nobody signs in through this IdP (default on) */
             isEnabled?: boolean;
-            /** @description Email domains whose users sign in through this IdP; a domain belongs to one IdP */
+            /** @description Email domains whose users sign in through this IdP, once the client owns them (verifiedEmailDomains). Refused (409): another client's verified domain, the provider's own, another IdP's verified claim */
             emailDomains: string[];
         };
         UpdateSaml: {
@@ -10584,7 +10586,14 @@ export interface components {
                     [key: string]: number;
                 };
             };
+            /** @description The targets the margins were matched to: census shares without the empty levels, rescaled to sum 1 */
             targets: {
+                [key: string]: {
+                    [key: string]: number;
+                };
+            };
+            /** @description The census shares as given */
+            census: {
                 [key: string]: {
                     [key: string]: number;
                 };
@@ -10741,12 +10750,18 @@ export interface components {
                 regionCode: string | null;
                 projectCount: number;
                 isAvailable: boolean;
+                /** @description Fewer than 5 comparable projects: shown as indicative, never significant */
+                indicative: boolean;
                 top2Percentage: number;
                 byStandardQuestion: {
                     [key: string]: {
+                        /** @description Mean of the comparable projects' top-2-box */
                         top2Percentage: number;
+                        /** @description Between-project standard deviation (null under 2 projects) */
+                        sdPercentage: number | null;
                         projectCount: number;
                         respondents: number;
+                        indicative: boolean;
                     };
                 };
             }[];
@@ -10769,6 +10784,8 @@ export interface components {
             projectId: number;
             confidence: 90 | 95 | 99;
             benchmarkTypeId: number | null;
+            method: components["schemas"]["StatsMethod"];
+            /** @description The sample-weighted total */
             measures: {
                 standardQuestionId: number;
                 title: string;
@@ -10780,12 +10797,14 @@ export interface components {
                     nEff: number;
                     /** @description Weighted top-2-box, 0-1 */
                     top2: number;
-                    /** @description Confidence interval of top2 */
+                    /** @description Design-based (Taylor linearised) standard error of top2: strata = market runs, units = respondents */
+                    se: number;
+                    /** @description Wilson interval of top2 with the design's effective n */
                     ci: [
                         number,
                         number
                     ];
-                    /** @description n_eff below 30 */
+                    /** @description Kish n_eff below 30 */
                     smallBase: boolean;
                     distribution: {
                         value: number;
@@ -10795,21 +10814,109 @@ export interface components {
                     }[];
                     vsBenchmark: {
                         diff: number;
+                        /** @description Standard error of diff */
+                        se: number;
                         z: number;
+                        /** @description Two-sided, before adjustment */
                         pValue: number;
+                        /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative */
+                        pAdjusted: number | null;
+                        /** @description pAdjusted below 1 - confidence */
                         significant: boolean;
+                        /** @description The norm's mean over its projects */
                         top2Percentage: number;
+                        /** @description The norm has fewer than method.thinNorm projects: indicative, never significant */
+                        indicative: boolean;
+                        /** @description The option's quintile among the norm's projects, 1 (bottom fifth) to 5 (top fifth) */
+                        quintile: number | null;
                     } | null;
                     vsOthers: {
                         diff: number;
+                        /** @description Standard error of diff */
+                        se: number;
                         z: number;
+                        /** @description Two-sided, before adjustment */
                         pValue: number;
+                        /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative */
+                        pAdjusted: number | null;
+                        /** @description pAdjusted below 1 - confidence */
                         significant: boolean;
                         testOptionId: number | null;
+                        /** @description Rated by the same respondents: the within-respondent covariance is in se */
+                        paired: boolean;
                     }[];
                 }[];
             }[];
+            /** @description Market by market (a market is its runs) */
+            markets: {
+                regionId: number;
+                measures: {
+                    standardQuestionId: number;
+                    results: {
+                        testOptionId: number | null;
+                        n: number;
+                        nEff: number;
+                        top2: number;
+                        se: number;
+                        ci: [
+                            number,
+                            number
+                        ];
+                        smallBase: boolean;
+                    }[];
+                }[];
+            }[];
+            /** @description The all-markets total, markets weighted by population (default) or by sample (marketWeighting) */
+            allMarkets: {
+                /** @enum {string} */
+                weighting: "population" | "sample";
+                /** @description Why population weighting was not used, when asked for */
+                note: string | null;
+                shares: {
+                    regionId: number;
+                    population: number | null;
+                    /** @description Where the population figure comes from (docs/reference-data.md) */
+                    source: string | null;
+                    /** @description The market's share of the weighted sample */
+                    sampleShare: number;
+                    /** @description The market's share in this total */
+                    share: number;
+                }[];
+                measures: {
+                    standardQuestionId: number;
+                    results: {
+                        testOptionId: number | null;
+                        n: number;
+                        nEff: number;
+                        top2: number;
+                        se: number;
+                        ci: [
+                            number,
+                            number
+                        ];
+                        smallBase: boolean;
+                    }[];
+                }[];
+            };
             question: components["schemas"]["QuestionResults"];
+        };
+        StatsMethod: {
+            /** @enum {string} */
+            variance: "taylor-linearisation";
+            /** @enum {string} */
+            strata: "market run";
+            /** @enum {string} */
+            interval: "wilson";
+            /** @enum {string} */
+            adjust: "bh" | "bonferroni" | "none";
+            /** @description Benjamini-Hochberg, Bonferroni or none */
+            adjustName: string;
+            /** @description Tests in the view's family */
+            tests: number;
+            /** @description A Kish n_eff below this is a low base */
+            smallBase: number;
+            /** @description A norm of fewer projects is indicative */
+            thinNorm: number;
         };
         QuestionResults: {
             projectId: number;
@@ -10927,6 +11034,7 @@ export interface components {
             /** @enum {string} */
             waveKind: "wave" | "weekSinceLaunch";
             confidence: number;
+            method: components["schemas"]["StatsMethod"];
             waves: {
                 wave: number;
                 from: string | null;
@@ -10943,12 +11051,14 @@ export interface components {
                         nEff: number;
                         /** @description Weighted top-2-box, 0-1 */
                         top2: number;
-                        /** @description Confidence interval of top2 */
+                        /** @description Design-based (Taylor linearised) standard error of top2: strata = market runs, units = respondents */
+                        se: number;
+                        /** @description Wilson interval of top2 with the design's effective n */
                         ci: [
                             number,
                             number
                         ];
-                        /** @description n_eff below 30 */
+                        /** @description Kish n_eff below 30 */
                         smallBase: boolean;
                         distribution: {
                             value: number;
@@ -10958,18 +11068,52 @@ export interface components {
                         }[];
                         vsBenchmark: {
                             diff: number;
+                            /** @description Standard error of diff */
+                            se: number;
                             z: number;
+                            /** @description Two-sided, before adjustment */
                             pValue: number;
+                            /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative */
+                            pAdjusted: number | null;
+                            /** @description pAdjusted below 1 - confidence */
                             significant: boolean;
+                            /** @description The norm's mean over its projects */
                             top2Percentage: number;
+                            /** @description The norm has fewer than method.thinNorm projects: indicative, never significant */
+                            indicative: boolean;
+                            /** @description The option's quintile among the norm's projects, 1 (bottom fifth) to 5 (top fifth) */
+                            quintile: number | null;
                         } | null;
                         vsOthers: {
                             diff: number;
+                            /** @description Standard error of diff */
+                            se: number;
                             z: number;
+                            /** @description Two-sided, before adjustment */
                             pValue: number;
+                            /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative */
+                            pAdjusted: number | null;
+                            /** @description pAdjusted below 1 - confidence */
                             significant: boolean;
                             testOptionId: number | null;
+                            /** @description Rated by the same respondents: the within-respondent covariance is in se */
+                            paired: boolean;
                         }[];
+                        /** @description Against the same option in the previous wave (independent samples), in the view's family */
+                        vsPreviousWave: {
+                            diff: number;
+                            /** @description Standard error of diff */
+                            se: number;
+                            z: number;
+                            /** @description Two-sided, before adjustment */
+                            pValue: number;
+                            /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative */
+                            pAdjusted: number | null;
+                            /** @description pAdjusted below 1 - confidence */
+                            significant: boolean;
+                            /** @description The previous wave */
+                            wave: number;
+                        } | null;
                     }[];
                 }[];
             }[];
@@ -11290,6 +11434,8 @@ export interface components {
         };
         ValidateDomainRecord: {
             domain: string;
+            /** @description Staff approval without the DNS record (audited as DomainApproved) */
+            approve?: boolean;
         };
         SetupTrialAccountResult: {
             clientId: number;
@@ -12585,7 +12731,10 @@ export interface operations {
     };
     Login_GetInvite: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The token from the emailed link */
+                token?: string;
+            };
             header?: never;
             path: {
                 email: string;
@@ -17870,6 +18019,17 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            /** @description Too many requests from this address: wait the Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     RespondentSurvey_Get: {
@@ -17898,6 +18058,17 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            /** @description Too many requests from this address: wait the Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     RespondentSurvey_Answer: {
@@ -17930,6 +18101,17 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            /** @description Too many requests from this address: wait the Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     Projects_ResponsesCount: {
@@ -18034,6 +18216,10 @@ export interface operations {
                 benchmarkTypeId?: string;
                 /** @description Confidence level, default 95 */
                 confidence?: "90" | "95" | "99";
+                /** @description Multiple-comparison adjustment within the view: bh (Benjamini-Hochberg, default), bonferroni or none */
+                adjust?: "bh" | "bonferroni" | "none";
+                /** @description How allMarkets weights the markets: population (default; sample when a market has no population figure) or sample */
+                marketWeighting?: "population" | "sample";
                 /** @description One question's option results */
                 projectQuestionId?: string;
             };
@@ -18156,6 +18342,8 @@ export interface operations {
                 filters?: string;
                 /** @description Confidence level, default 95 */
                 confidence?: "90" | "95" | "99";
+                /** @description Multiple-comparison adjustment within the view: bh (Benjamini-Hochberg, default), bonferroni or none */
+                adjust?: "bh" | "bonferroni" | "none";
             };
             header?: never;
             path?: never;

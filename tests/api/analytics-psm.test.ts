@@ -4,7 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { parseCsv } from "../../api/src/analytics/csv.ts";
 import { isConsistent, parseIntentLabel, vanWestendorp, type PsmRespondent } from "../../api/src/analytics/psm.ts";
 
-const REF = "/work/shared/reference-data";
+const REF = new URL("../fixtures/reference-data", import.meta.url).pathname;
 const r = (tooCheap: number, cheap: number, expensive: number, tooExpensive: number, extra: Partial<PsmRespondent> = {}): PsmRespondent => ({
   tooCheap,
   cheap,
@@ -123,5 +123,18 @@ describe("Van Westendorp on psm_smartphone_1000.csv", async () => {
       `PSM smartphone: n=${res.n} invalid=${res.invalid} PMC=${res.pmc!.toFixed(2)} OPP=${res.opp!.toFixed(2)} IPP=${res.ipp!.toFixed(2)} PME=${res.pme!.toFixed(2)}; ` +
         `NMS trial max ${nms.trialOptimal.trial.toFixed(4)} at ${nms.trialOptimal.price}, revenue max ${nms.revenueOptimal.revenue.toFixed(3)} at ${nms.revenueOptimal.price.toFixed(2)} (trial ${nms.revenueOptimal.trial.toFixed(4)})`,
     );
+  });
+});
+
+describe("crossings with float noise (finding 8)", () => {
+  test("curves that tie from 3.5 on cross at 3.5, not past the tie by float noise", async () => {
+    const { crossing } = await import("../../api/src/analytics/psm.ts");
+    // Equal on [3.5, 4] but for 1e-16 of rounding in the weighted sums: the crossing is 3.5.
+    expect(crossing([3, 3.5, 4, 4.5], [0.2, 0.5 - 1e-16, 0.5 - 1e-16, 0.9], [0.8, 0.5, 0.5, 0.1])).toBe(3.5);
+    // Just beyond the tolerance (1e-12) it is a real gap and the curves cross after 4.
+    const beyond = crossing([3, 3.5, 4, 4.5], [0.2, 0.5 - 2e-12, 0.5 - 2e-12, 0.9], [0.8, 0.5, 0.5, 0.1])!;
+    expect(beyond).toBeGreaterThan(4);
+    // A real crossing between grid prices is still interpolated.
+    expect(crossing([1, 2], [0, 1], [1, 0])).toBe(1.5);
   });
 });
