@@ -2518,9 +2518,29 @@ export interface paths {
         put?: never;
         /**
          * Close a survey run now
-         * @description Live or Testing -> Closed, whatever its completes; respondents still answering are removed. Then StartSurveyProcessing.
+         * @description Live or Testing -> Closed, whatever its completes; respondents still answering are removed. Then StartSurveyProcessing (the fielding tick does it within a minute), which refunds the shortfall (one SurveyRun row of the run).
          */
         post: operations["SurveyRuns_ForceCloseSurvey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/SurveyRuns({key})/ExtendFieldPeriod": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a run's field end
+         * @description A Live or Testing run's field end moves to `fieldEndAt` (in the future; later to extend, earlier to shorten), and a stalled run is watched afresh. At its field end a run closes with the completes it has, is processed, and the shortfall is refunded.
+         */
+        post: operations["SurveyRuns_ExtendFieldPeriod"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8097,6 +8117,8 @@ export interface components {
             wavesRequired?: boolean;
             schedulePause?: boolean;
             splitCellQuota?: boolean;
+            /** @description Days a run fields before it closes with the completes it has (null: 14). */
+            fieldPeriodDays?: number | null;
             isBranded?: boolean;
             brandName?: string | null;
             researchNote?: string | null;
@@ -8819,6 +8841,7 @@ export interface components {
             systemQuestionOptionId?: number | null;
             questionOptionId?: number | null;
             quotaPercent?: number | null;
+            onlyThese?: boolean;
             /** Format: date-time */
             createdAt?: string;
             /** Format: date-time */
@@ -9548,7 +9571,10 @@ export interface components {
                 questionOptionId?: number | null;
                 /** @description The region the target applies to (default: the option's region, or all) */
                 regionId?: number | null;
+                /** @description The share of the run's completes this answer may take; the quotas of one group (question) add up to at most 100%, the rest open to the group's other answers */
                 quotaPercent?: number | null;
+                /** @description The group (this target's question) takes only its targeted answers: with quotas on all of them, they must add up to 100% */
+                onlyThese?: boolean;
             }[];
             /** @description When given, the project's regions become exactly these (targets of removed regions go) */
             regionIds?: number[];
@@ -10010,6 +10036,12 @@ export interface components {
                     /** @enum {string} */
                     basis: "census" | "responses" | "prior" | "mixed" | "noTargets";
                 }[];
+                /** @description Panellists the Ideally panel reaches in the market in one field period (null: a customer panel) */
+                panelReach: number | null;
+                /** @description floor(panelReach × incidence): the completes the market can deliver */
+                feasibleCompletes: number | null;
+                /** @description Whether sampleSize fits feasibleCompletes (null: unknown, a customer panel) */
+                feasible: boolean | null;
             }[];
         };
         QuestionIrDocument: {
@@ -10482,6 +10514,27 @@ export interface components {
             launchedAt: string | null;
             closedAt: string | null;
             processedAt: string | null;
+            /** @description When the run closes with the completes it has (set at launch: the project's fieldPeriodDays, default 14) */
+            fieldEndAt: string | null;
+            /** @description Set when the run had no complete for 24 hours with its quota open (cleared by the next complete or ExtendFieldPeriod) */
+            stalledAt: string | null;
+            /** @enum {string|null} */
+            closedReason: "quota" | "field end" | "staff" | null;
+            /**
+             * @description What status views say: "stalled", or "closes at {fieldEndAt}" while filling
+             * @enum {string}
+             */
+            fieldingState: "notOpen" | "filling" | "stalled" | "closed";
+            lastCompleteAt: string | null;
+            /** @description The outside sample supplier respondents come from (SampleSuppliers), if any */
+            sampleSupplierId: number | null;
+        };
+        ExtendFieldPeriod: {
+            /**
+             * Format: date-time
+             * @description The new field end (ISO 8601, in the future)
+             */
+            fieldEndAt: string;
         };
         ProcessSurveyRunResult: {
             surveyRunId: number;
@@ -10586,6 +10639,17 @@ export interface components {
                 surveyStatusId: number;
                 targetCompletes: number | null;
                 waveNumber: number | null;
+                /** @description When the run closes with the completes it has (set at launch: the project's fieldPeriodDays, default 14) */
+                fieldEndAt: string | null;
+                /** @description Set when the run had no complete for 24 hours with its quota open (cleared by the next complete or ExtendFieldPeriod) */
+                stalledAt: string | null;
+                /** @enum {string|null} */
+                closedReason: "quota" | "field end" | "staff" | null;
+                /**
+                 * @description What status views say: "stalled", or "closes at {fieldEndAt}" while filling
+                 * @enum {string}
+                 */
+                fieldingState: "notOpen" | "filling" | "stalled" | "closed";
             })[];
         };
         SurveyRunCounts: {
@@ -11103,7 +11167,7 @@ export interface components {
         TestNotification: {
             userId: number;
             /** @enum {string} */
-            type?: "SurveySubmittedForApproval" | "SurveyApproved" | "SurveyApprovalDeclined" | "ProjectSentOutForSurvey" | "ProjectReady" | "PasswordReset" | "UserAddedToTeam" | "CustomPanelProjectReadyForSurvey" | "ScheduleBlocked" | "ProjectShared";
+            type?: "SurveySubmittedForApproval" | "SurveyApproved" | "SurveyApprovalDeclined" | "ProjectSentOutForSurvey" | "ProjectReady" | "PasswordReset" | "UserAddedToTeam" | "CustomPanelProjectReadyForSurvey" | "ScheduleBlocked" | "ProjectShared" | "SurveyStalled" | "SurveyClosedShort";
             title?: string;
             body?: string;
         };
@@ -11604,6 +11668,8 @@ export interface components {
             wavesRequired?: boolean;
             schedulePause?: boolean;
             splitCellQuota?: boolean;
+            /** @description Days a run fields before it closes with the completes it has (null: 14). */
+            fieldPeriodDays?: number | null;
             isBranded?: boolean;
             brandName?: string | null;
             researchNote?: string | null;
@@ -17373,6 +17439,38 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Close a survey run now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SurveyRunState"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    SurveyRuns_ExtendFieldPeriod: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description SurveyRuns key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExtendFieldPeriod"];
+            };
+        };
+        responses: {
+            /** @description Move a run's field end */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -24,6 +24,14 @@ export async function assertProject(db: Db, ctx: RequestCtx, projectId: number):
   if (!found) throw new ApiError("NotFound", `No project ${projectId}`);
 }
 
+const iso = (t: string | null) => (t ? new Date(t).toISOString() : null);
+
+/** What the team's status views say: "stalled", or "closes at ..." while filling (docs/decisions.md "Field periods"). */
+export function fieldingState(status: number, stalledAt: string | null): "notOpen" | "filling" | "stalled" | "closed" {
+  if (status === SURVEY_STATUS.Live || status === SURVEY_STATUS.Testing) return stalledAt ? "stalled" : "filling";
+  return status === SURVEY_STATUS.Draft ? "notOpen" : "closed";
+}
+
 export async function runState(db: Db, runId: number, publicUrl: string) {
   return system(db, async (tx) => {
     const r = await q.run(tx, runId);
@@ -42,6 +50,12 @@ export async function runState(db: Db, runId: number, publicUrl: string) {
       launchedAt: r.launchedAt ? new Date(r.launchedAt).toISOString() : null,
       closedAt: r.closedAt ? new Date(r.closedAt).toISOString() : null,
       processedAt: r.processedAt ? new Date(r.processedAt).toISOString() : null,
+      fieldEndAt: iso(r.fieldEndAt),
+      lastCompleteAt: iso(r.lastCompleteAt),
+      stalledAt: iso(r.stalledAt),
+      closedReason: r.closedReason,
+      fieldingState: fieldingState(r.surveyStatusId, r.stalledAt),
+      sampleSupplierId: r.sampleSupplierId,
     };
   });
 }
@@ -155,10 +169,25 @@ export async function completesCounts(db: Db, ctx: RequestCtx, projectId: number
   return system(db, async (tx) => {
     const ids = runs.map((r) => r.id);
     const counts = await q.runCounts(tx, ids);
-    const meta = await tx<{ id: number; regionId: number; isCustomerPanel: boolean; surveyStatusId: number; targetCompletes: number | null; waveNumber: number | null }[]>`
+    const meta = await tx<{ id: number; regionId: number; isCustomerPanel: boolean; surveyStatusId: number; targetCompletes: number | null; waveNumber: number | null; fieldEndAt: string | null; stalledAt: string | null; closedReason: q.ClosedReason | null }[]>`
       select r.id, r.region_id as "regionId", r.is_customer_panel as "isCustomerPanel", r.survey_status_id as "surveyStatusId",
-             r.target_completes as "targetCompletes", (select min(wave_number) from project_schedules s where s.survey_run_id = r.id) as "waveNumber"
+             r.target_completes as "targetCompletes", (select min(wave_number) from project_schedules s where s.survey_run_id = r.id) as "waveNumber",
+             to_json(r.field_end_at)#>>'{}' as "fieldEndAt", to_json(r.stalled_at)#>>'{}' as "stalledAt", r.closed_reason as "closedReason"
       from survey_runs r where r.id = any(${ids}::int[]) order by r.id`;
-    return { projectId, value: meta.map((m) => ({ ...counts.find((c) => c.surveyRunId === m.id)!, regionId: m.regionId, isCustomerPanel: m.isCustomerPanel, surveyStatusId: m.surveyStatusId, targetCompletes: m.targetCompletes, waveNumber: m.waveNumber })) };
+    return {
+      projectId,
+      value: meta.map((m) => ({
+        ...counts.find((c) => c.surveyRunId === m.id)!,
+        regionId: m.regionId,
+        isCustomerPanel: m.isCustomerPanel,
+        surveyStatusId: m.surveyStatusId,
+        targetCompletes: m.targetCompletes,
+        waveNumber: m.waveNumber,
+        fieldEndAt: iso(m.fieldEndAt),
+        stalledAt: iso(m.stalledAt),
+        closedReason: m.closedReason,
+        fieldingState: fieldingState(m.surveyStatusId, m.stalledAt),
+      })),
+    };
   });
 }

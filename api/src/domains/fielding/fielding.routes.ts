@@ -11,6 +11,12 @@ import * as admin from "./fielding.admin.ts";
 
 const KeyParams = keyParams;
 
+const FieldPeriod = {
+  fieldEndAt: z.string().nullable().describe("When the run closes with the completes it has (set at launch: the project's fieldPeriodDays, default 14)"),
+  stalledAt: z.string().nullable().describe("Set when the run had no complete for 24 hours with its quota open (cleared by the next complete or ExtendFieldPeriod)"),
+  closedReason: z.enum(["quota", "field end", "staff"]).nullable(),
+  fieldingState: z.enum(["notOpen", "filling", "stalled", "closed"]).describe('What status views say: "stalled", or "closes at {fieldEndAt}" while filling'),
+};
 const Run = z
   .object({
     id: z.number().int(),
@@ -26,6 +32,9 @@ const Run = z
     launchedAt: z.string().nullable(),
     closedAt: z.string().nullable(),
     processedAt: z.string().nullable(),
+    ...FieldPeriod,
+    lastCompleteAt: z.string().nullable(),
+    sampleSupplierId: z.number().int().nullable().describe("The outside sample supplier respondents come from (SampleSuppliers), if any"),
   })
   .openapi("SurveyRunState");
 const Counts = z
@@ -126,6 +135,7 @@ const CompletesCounts = z
         surveyStatusId: z.number().int(),
         targetCompletes: z.number().int().nullable(),
         waveNumber: z.number().int().nullable(),
+        ...FieldPeriod,
       }),
     ),
   })
@@ -189,10 +199,21 @@ export function registerFieldingRoutes(app: App, deps: AppDeps): void {
     await svc.launchRun(db, id, publicUrl(c));
     return state(c, id);
   });
-  bound("ForceCloseSurvey", "Close a survey run now", "Live or Testing -> Closed, whatever its completes; respondents still answering are removed. Then StartSurveyProcessing.", null, Run, async (c, id) => {
+  bound("ForceCloseSurvey", "Close a survey run now", "Live or Testing -> Closed, whatever its completes; respondents still answering are removed. Then StartSurveyProcessing (the fielding tick does it within a minute), which refunds the shortfall (one SurveyRun row of the run).", null, Run, async (c, id) => {
     await svc.forceClose(db, id);
     return state(c, id);
   });
+  bound(
+    "ExtendFieldPeriod",
+    "Move a run's field end",
+    "A Live or Testing run's field end moves to `fieldEndAt` (in the future; later to extend, earlier to shorten), and a stalled run is watched afresh. At its field end a run closes with the completes it has, is processed, and the shortfall is refunded.",
+    z.strictObject({ fieldEndAt: z.iso.datetime({ offset: true }).describe("The new field end (ISO 8601, in the future)") }).openapi("ExtendFieldPeriod"),
+    Run,
+    async (c, id, b) => {
+      await svc.extendFieldPeriod(db, id, new Date((b as { fieldEndAt: string }).fieldEndAt));
+      return state(c, id);
+    },
+  );
   bound("StartSurveyProcessing", "Process a closed survey run", "Ingests any completes not yet in the results, rakes the run's sample to the region's census margins (age group, gender, region; weights capped to 0.2-5, margins within 0.001 unless the cap binds), and when no other run of the wave is open closes the project's survey (800 or 900, ResultsReady). Safe to call twice.", null, Processed, (_c, id) => svc.processRun(db, id));
   bound("ProcessProjectData", "Process a survey run's data again", "As StartSurveyProcessing, also for a run processed before: the weights are computed again (e.g. after respondents were removed).", null, Processed, (_c, id) => svc.processRun(db, id, { reprocess: true }));
   bound(

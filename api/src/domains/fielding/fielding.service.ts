@@ -26,6 +26,7 @@ import { refreshNormCells } from "../results/norms.ts";
 import { afterPage, answerKey, assignTestOptions, hash32, intentKey, pages, seeded, validatePage, type Answers, type Page, type SurveyDefinition } from "./engine.ts";
 import * as q from "./fielding.sql.ts";
 import { answerPage, makePerson, type Margins } from "./simulate.ts";
+import { refundRunShortfall } from "../credits/ledger.ts";
 
 export const SURVEY_STATUS = { Draft: 0, Testing: 10, Live: 50, Closed: 90, Dev: 130, ErrorXml: 1000, ErrorProcessing: 1010 } as const;
 /** Raking caps weights to [1/5, 5] relative to mean 1 (DOMAIN.md: e.g. 0.2-5). */
@@ -34,6 +35,10 @@ export const WEIGHT_CAP = 5;
 export const RAKE_TOLERANCE = 0.001;
 /** The demographics the sample is raked on (DESIGN.md): age group, gender, region. */
 export const WEIGHTING_QUESTIONS = [51, 45, 42];
+/** A run's field period when its project sets none (projects.field_period_days). */
+export const DEFAULT_FIELD_DAYS = 14;
+/** A Live run with quota open and no complete for this long is stalled (its owner is told once). */
+export const STALL_HOURS = 24;
 
 const system = <T>(db: Db, fn: (tx: Tx) => Promise<T>) => enterTenant(db, systemCtx(), fn);
 
@@ -117,6 +122,7 @@ export async function launchRun(db: Db, runId: number, publicUrl: string): Promi
       throw new ApiError("Conflict", `Project ${p.id} is at status ${p.statusCode}: a run launches for a project Awaiting Survey (300)`);
     }
     await q.setRunStatus(tx, run.id, SURVEY_STATUS.Live, "launched_at");
+    await q.setFieldEnd(tx, run.id, p.id, DEFAULT_FIELD_DAYS);
     if (p.statusCode === 300) {
       await recordStatusChange(tx, { projectId: p.id, clientId: p.clientId, from: 300, to: 400, actorId: SERVICES_USER_ID, action: "LaunchSurvey" });
     }
@@ -140,10 +146,13 @@ export async function launchRun(db: Db, runId: number, publicUrl: string): Promi
   });
 }
 
-/** The run closes (at its quota, or by ForceCloseSurvey): no new respondents; processing may start. */
-async function closeRun(tx: Tx, run: q.RunRow): Promise<void> {
+export type ClosedReason = q.ClosedReason;
+
+/** The run closes (at its quota, its field end, or by ForceCloseSurvey): no new respondents; processing may start. */
+async function closeRun(tx: Tx, run: q.RunRow, reason: ClosedReason): Promise<void> {
   if (run.surveyStatusId === SURVEY_STATUS.Closed) return;
   await q.setRunStatus(tx, run.id, SURVEY_STATUS.Closed, "closed_at");
+  await tx`update survey_runs set closed_reason = ${reason} where id = ${run.id}`;
   await tx`update survey_sessions set status = 'Removed', end_reason = 'survey closed', updated_at = now() where survey_run_id = ${run.id} and status = 'InProgress'`;
 }
 
@@ -153,8 +162,72 @@ export async function forceClose(db: Db, runId: number): Promise<q.RunRow> {
     if (run.surveyStatusId !== SURVEY_STATUS.Live && run.surveyStatusId !== SURVEY_STATUS.Testing) {
       throw new ApiError("Conflict", `Survey run ${runId} is ${statusName(run.surveyStatusId)}: only a Live or Testing run can be closed`);
     }
-    await closeRun(tx, run);
+    await closeRun(tx, run, "staff");
     return (await q.run(tx, run.id))!;
+  });
+}
+
+/**
+ * ExtendFieldPeriod (staff): a Live or Testing run's field end moves to `fieldEndAt` (in the future;
+ * earlier or later than before), and a stalled run is watched afresh.
+ */
+export async function extendFieldPeriod(db: Db, runId: number, fieldEndAt: Date): Promise<q.RunRow> {
+  return system(db, async (tx) => {
+    const run = await liveRun(tx, runId, true);
+    if (run.surveyStatusId !== SURVEY_STATUS.Live && run.surveyStatusId !== SURVEY_STATUS.Testing) {
+      throw new ApiError("Conflict", `Survey run ${runId} is ${statusName(run.surveyStatusId)}: only a Live or Testing run's field period can change`);
+    }
+    if (fieldEndAt.getTime() <= Date.now()) {
+      throw new ApiError("ValidationError", "The field end must be in the future", undefined, [{ path: "fieldEndAt", message: "Must be in the future" }]);
+    }
+    await tx`update survey_runs set field_end_at = ${fieldEndAt.toISOString()}::timestamptz, stalled_at = null, updated_at = now() where id = ${run.id}`;
+    await projectUpdated(tx, run.clientId, { projectId: run.definition.projectId, action: "FieldPeriodChanged", surveyRunId: run.id, fieldEndAt: fieldEndAt.toISOString() });
+    return (await q.run(tx, run.id))!;
+  });
+}
+
+async function notifyOwners(tx: Tx, projectId: number, n: { type: "SurveyStalled" | "SurveyClosedShort"; body: string; data: Record<string, unknown> }): Promise<void> {
+  const o = await q.projectOwners(tx, projectId);
+  for (const userId of o.userIds) {
+    if (userId === SERVICES_USER_ID) continue;
+    await raise(tx, { userId, clientId: o.clientId, type: n.type, body: `${o.projectName}: ${n.body}`, projectId, url: `/${o.clientId}/project-surveys/${projectId}`, data: n.data });
+  }
+}
+
+/** Live runs past their field end close with the completes they have (processing follows in the tick). */
+export async function closeRunsAtFieldEnd(db: Db): Promise<number[]> {
+  const due = await system(db, (tx) => q.runsPastFieldEnd(tx));
+  const closed: number[] = [];
+  for (const id of due) {
+    await system(db, async (tx) => {
+      const run = await liveRun(tx, id, true);
+      if (run.surveyStatusId !== SURVEY_STATUS.Live || !run.fieldEndAt || new Date(run.fieldEndAt).getTime() > Date.now()) return;
+      await closeRun(tx, run, "field end");
+      await projectUpdated(tx, run.clientId, { projectId: run.definition.projectId, action: "SurveyClosed", surveyRunId: run.id, regionId: run.regionId, reason: "field end" });
+      closed.push(run.id);
+    });
+  }
+  return closed;
+}
+
+/** Live runs with quota open and no complete for STALL_HOURS are marked stalled; their owners are told once. */
+export async function detectStalls(db: Db, hours = STALL_HOURS): Promise<number[]> {
+  return system(db, async (tx) => {
+    const ids = await q.runsStalling(tx, hours);
+    for (const id of ids) {
+      const run = await liveRun(tx, id, true);
+      await tx`update survey_runs set stalled_at = now(), updated_at = now() where id = ${id}`;
+      const counts = await q.quotaCounts(tx, id);
+      const target = run.targetCompletes ?? run.definition.targetCompletes;
+      const closes = run.fieldEndAt ? ` It closes at ${new Date(run.fieldEndAt).toISOString()} with the completes it has; the shortfall is refunded.` : "";
+      await notifyOwners(tx, run.definition.projectId, {
+        type: "SurveyStalled",
+        body: `the ${run.definition.regionName} run has had no complete for ${hours} hours (${counts.completes} of ${target}).${closes}`,
+        data: { surveyRunId: id, regionId: run.regionId, completes: counts.completes, targetCompletes: target, fieldEndAt: run.fieldEndAt ? new Date(run.fieldEndAt).toISOString() : null },
+      });
+      await projectUpdated(tx, run.clientId, { projectId: run.definition.projectId, action: "SurveyStalled", surveyRunId: id, regionId: run.regionId, completes: counts.completes, targetCompletes: target });
+    }
+    return ids;
   });
 }
 
@@ -264,8 +337,16 @@ export async function submitPage(db: Db, link: string, respondentId: string, pag
 }
 
 /** Tells the project's team that completes arrived, and closes the run at its quota. */
-async function afterCompletes(tx: Tx, run: q.RunRow & { definition: SurveyDefinition }, completes: number): Promise<boolean> {
+async function afterCompletes(tx: Tx, run: q.RunRow & { definition: SurveyDefinition }, completes: number, arrived = true): Promise<boolean> {
   const target = run.targetCompletes ?? run.definition.targetCompletes;
+  if (completes >= target) {
+    if (arrived) await q.touchComplete(tx, run.id);
+    await closeRun(tx, run, "quota");
+    if (!arrived) return true;
+  }
+  // Nothing new arrived (a batch of the panel that found nobody): no event that looks like progress.
+  if (!arrived) return false;
+  if (completes < target) await q.touchComplete(tx, run.id);
   await projectUpdated(tx, run.clientId, {
     projectId: run.definition.projectId,
     action: "ResponsesReceived",
@@ -281,11 +362,7 @@ async function afterCompletes(tx: Tx, run: q.RunRow & { definition: SurveyDefini
     data: { jobId: `survey-run-${run.id}`, name: "fielding", pct: Math.min(100, Math.round((completes / target) * 100)), message: `${completes} of ${target} completes in ${run.definition.regionName}` },
     clientId: run.clientId,
   });
-  if (completes >= target) {
-    await closeRun(tx, run);
-    return true;
-  }
-  return false;
+  return completes >= target;
 }
 
 // ---- the simulated Ideally panel ----
@@ -365,7 +442,7 @@ export async function simulate(db: Db, runId: number, completes: number): Promis
     await q.markSimulated(tx, run.id);
     await ingestRun(tx, run);
     const total = counts.completes + done;
-    const closed = await afterCompletes(tx, run, total);
+    const closed = await afterCompletes(tx, run, total, done > 0);
     return { surveyRunId: run.id, invited: rows.length, completes: done, screenedOut, overQuota, totalCompletes: total, targetCompletes: target, closed };
   });
 }
@@ -548,6 +625,25 @@ export async function processRun(db: Db, runId: number, opts: { reprocess?: bool
     await codeThemes(tx, run.definition.projectId);
     // The project's cells of the norms' rollup (benchmarks of other projects read them).
     await refreshNormCells(tx, run.definition.projectId);
+    // Closed short (field end, or staff): the shortfall is refunded, one ledger row, and the owners told.
+    const delivered = await q.deliveredCompletes(tx, run.id);
+    const ordered = run.targetCompletes ?? run.definition.targetCompletes;
+    const refund = await refundRunShortfall(tx, SERVICES_USER_ID, {
+      id: run.id,
+      clientId: run.clientId,
+      projectId: run.definition.projectId,
+      regionId: run.regionId,
+      isCustomerPanel: run.isCustomerPanel,
+      ordered,
+      delivered,
+    });
+    if (delivered < ordered) {
+      await notifyOwners(tx, run.definition.projectId, {
+        type: "SurveyClosedShort",
+        body: `the ${run.definition.regionName} run closed with ${delivered} of ${ordered} completes${run.closedReason === "field end" ? " at its field end" : ""}${refund ? `; ${refund.refund} credits were refunded` : ""}.`,
+        data: { surveyRunId: run.id, regionId: run.regionId, delivered, ordered, refunded: refund?.refund ?? 0, creditLogId: refund?.creditLogId ?? null },
+      });
+    }
     if (run.surveyStatusId === SURVEY_STATUS.ErrorProcessing) await q.setRunStatus(tx, run.id, SURVEY_STATUS.Closed, null);
     await q.setRunStatus(tx, run.id, SURVEY_STATUS.Closed, "processed_at");
     const pending = await q.otherRunsPending(tx, run.definition.projectId, run.id);
@@ -580,6 +676,10 @@ export interface TickResult {
  */
 export async function tick(db: Db, publicUrl: string, opts: { batch?: number } = {}): Promise<TickResult> {
   const batch = opts.batch ?? 50;
+  // Field periods: runs past their field end close (processed below, the shortfall refunded); runs
+  // with quota open and nothing arriving are marked stalled once.
+  await closeRunsAtFieldEnd(db);
+  await detectStalls(db);
   const created = await createSurveys(db, null);
   let launched = 0;
   for (const c of created) {

@@ -22,12 +22,21 @@ export interface RunRow {
   closedAt: string | null;
   processedAt: string | null;
   scheduleDate: string;
+  fieldEndAt: string | null;
+  lastCompleteAt: string | null;
+  stalledAt: string | null;
+  closedReason: ClosedReason | null;
+  sampleSupplierId: number | null;
 }
+
+export type ClosedReason = "quota" | "field end" | "staff";
 
 const RUN_COLUMNS = `id, client_id as "clientId", region_id as "regionId", survey_status_id as "surveyStatusId",
   sample_provider_id as "sampleProviderId", is_customer_panel as "isCustomerPanel", target_completes as "targetCompletes",
   survey_link::text as "surveyLink", is_simulated as "isSimulated", definition, launched_at as "launchedAt",
-  closed_at as "closedAt", processed_at as "processedAt", schedule_date::text as "scheduleDate"`;
+  closed_at as "closedAt", processed_at as "processedAt", schedule_date::text as "scheduleDate",
+  field_end_at as "fieldEndAt", last_complete_at as "lastCompleteAt", stalled_at as "stalledAt", closed_reason as "closedReason",
+  sample_supplier_id as "sampleSupplierId"`;
 
 export async function run(tx: Sql, id: number, lock = false): Promise<RunRow | undefined> {
   // RUN_COLUMNS is a constant of this file: no input in the text.
@@ -196,9 +205,10 @@ export async function projectQuestions(tx: Sql, projectId: number): Promise<Proj
 }
 
 export async function targets(tx: Sql, projectId: number, regionId: number) {
-  return tx<{ systemQuestionId: number | null; questionId: number | null; optionId: number; quotaPercent: number | null }[]>`
+  return tx<{ systemQuestionId: number | null; questionId: number | null; optionId: number; quotaPercent: number | null; onlyThese: boolean }[]>`
     select so.system_question_id as "systemQuestionId", t.question_id as "questionId",
-           coalesce(t.system_question_option_id, t.question_option_id) as "optionId", t.quota_percent::float8 as "quotaPercent"
+           coalesce(t.system_question_option_id, t.question_option_id) as "optionId", t.quota_percent::float8 as "quotaPercent",
+           t.only_these as "onlyThese"
     from targets t
     left join system_question_option so on so.id = t.system_question_option_id
     where t.project_id = ${projectId} and (t.region_id is null or t.region_id = ${regionId})
@@ -491,4 +501,52 @@ export async function otherRunsPending(tx: Sql, projectId: number, runId: number
       where r.id <> ${runId} and r.processed_at is null and r.survey_status_id in (0, 10, 50, 90)
         and exists (select 1 from project_schedules s where s.survey_run_id = r.id and s.project_id = ${projectId})) as x`;
   return r!.x;
+}
+
+// ---- field periods ----
+
+/** The run's field end: launch + the project's field period (days), set once at launch. */
+export async function setFieldEnd(tx: Sql, runId: number, projectId: number, defaultDays: number): Promise<void> {
+  await tx`
+    update survey_runs set field_end_at = coalesce(field_end_at, now() + make_interval(days => coalesce(
+      (select field_period_days from projects where id = ${projectId}), ${defaultDays}::int))), updated_at = now()
+    where id = ${runId}`;
+}
+
+export async function touchComplete(tx: Sql, runId: number): Promise<void> {
+  await tx`update survey_runs set last_complete_at = now(), stalled_at = null, updated_at = now() where id = ${runId}`;
+}
+
+/** Live runs whose field end has passed. */
+export async function runsPastFieldEnd(tx: Sql): Promise<number[]> {
+  const rows = await tx<{ id: number }[]>`
+    select id from survey_runs where survey_status_id = 50 and field_end_at is not null and field_end_at <= now() order by id`;
+  return rows.map((r) => r.id);
+}
+
+/** Live runs with quota open and no complete for `hours` (since launch when none yet), not yet marked stalled. */
+export async function runsStalling(tx: Sql, hours: number): Promise<number[]> {
+  const rows = await tx<{ id: number }[]>`
+    select r.id from survey_runs r
+    where r.survey_status_id = 50 and r.stalled_at is null and r.definition is not null
+      and coalesce(r.last_complete_at, r.launched_at) <= now() - make_interval(hours => ${hours}::int)
+      and (select count(*) from survey_sessions s where s.survey_run_id = r.id and s.status = 'Complete') < coalesce(r.target_completes, 0)
+    order by r.id`;
+  return rows.map((r) => r.id);
+}
+
+/** The project's owner, else its client's Admins: who hears about its runs. */
+export async function projectOwners(tx: Sql, projectId: number): Promise<{ clientId: number; projectName: string; userIds: number[] }> {
+  const [p] = await tx<{ clientId: number; projectName: string; ownerUserId: number | null }[]>`
+    select client_id as "clientId", project_name as "projectName", owner_user_id as "ownerUserId" from projects where id = ${projectId}`;
+  if (!p) return { clientId: 0, projectName: "", userIds: [] };
+  if (p.ownerUserId !== null) return { clientId: p.clientId, projectName: p.projectName, userIds: [p.ownerUserId] };
+  const [a] = await tx<{ v: number[] }[]>`select app_client_admin_ids(${p.clientId}) as v`;
+  return { clientId: p.clientId, projectName: p.projectName, userIds: a?.v ?? [] };
+}
+
+/** Completes the run delivered: its complete project survey sessions (removed respondents are not). */
+export async function deliveredCompletes(tx: Sql, runId: number): Promise<number> {
+  const [r] = await tx<{ n: number }[]>`select count(*)::int as n from project_survey_sessions where survey_run_id = ${runId} and status = 'Complete'`;
+  return r?.n ?? 0;
 }

@@ -64,7 +64,8 @@ export function makePerson(def: SurveyDefinition, margins: Margins, seed: number
   for (const q of def.demographics) {
     const target = def.targets.find((t) => t.key === q.key);
     let options = q.options;
-    if (target && inTarget) options = q.options.filter((o) => target.optionIds.includes(o.id));
+    // A group open to its other answers (quotas leave them room) invites everyone.
+    if (target && inTarget && !(target.othersQuota && target.othersQuota > 0)) options = q.options.filter((o) => target.optionIds.includes(o.id));
     const shares = margins[String(q.systemQuestionId)];
     const weights = options.map((o) => shares?.[o.id] ?? (/prefer not/i.test(o.text) ? 0.15 : /another gender/i.test(o.text) ? 0.02 : 1));
     demographics[q.key] = pick(random, options, weights).id;
@@ -191,7 +192,7 @@ export function answerPage(def: SurveyDefinition, person: Person, page: Page): R
     const key = answerKey(q, page.testOptionId);
     if (page.kind === "screener") {
       const target = def.targets.find((t) => t.key === q.key);
-      if (target && r() < 0.85) {
+      if (target && !(target.othersQuota && target.othersQuota > 0) && r() < 0.85) {
         const inTarget = q.options.filter((o) => target.optionIds.includes(o.id));
         out[key] = q.type === "multiple" ? [pick(r, inTarget).id] : pick(r, inTarget).id;
         continue;
