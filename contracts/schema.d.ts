@@ -2798,7 +2798,7 @@ export interface paths {
         put?: never;
         /**
          * Start (or resume) taking a survey
-         * @description A new respondent session on a Live survey run, with the test options this respondent will see. A panel respondent id answers once: the same id resumes its own session.
+         * @description A new respondent session on a Live survey run, with the test options this respondent will see. A panel respondent id answers once: the same id resumes its own session. A sample supplier's respondent sends the entry link's query string as received (`entryQuery`: `supplier={id}&rid={rid}[&sig=...]`); with the supplier's secret `sig` must be the hex HMAC-SHA256 of `{PUBLIC_URL}/s/{link}?` + the query before `&sig=`, else 403. A rid enters a run once (the same rid resumes its own session).
          */
         post: operations["RespondentSurvey_Start"];
         delete?: never;
@@ -2841,6 +2841,83 @@ export interface paths {
          * @description The answers of the current page by question key: an option id (single, dropdown), option ids (multiple), text, or a price. Invalid answers are refused (400, with each failing question in `errors`) and nothing is saved; prices must rise from too cheap to too expensive. Then the respondent goes on, or ends: screened out by a target, over a full quota, failing the attention check, or complete.
          */
         post: operations["RespondentSurvey_Answer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/SampleSuppliers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Outside sample suppliers */
+        get: operations["SampleSuppliers_List"];
+        put?: never;
+        /** Add a sample supplier */
+        post: operations["SampleSuppliers_Create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/SampleSuppliers({key})": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A sample supplier */
+        get: operations["SampleSuppliers_Get"];
+        put?: never;
+        post?: never;
+        /** Remove a sample supplier */
+        delete: operations["SampleSuppliers_Delete"];
+        options?: never;
+        head?: never;
+        /** Change a sample supplier */
+        patch: operations["SampleSuppliers_Update"];
+        trace?: never;
+    };
+    "/api/v1/SurveyRuns({key})/SetSampleSupplier": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take a run's respondents from an outside supplier
+         * @description The run takes respondents from this supplier (null: from none) by the redirect protocol: entry `/s/{surveyLink}?supplier={id}&{entryParameter}={rid}` (and `&sig=` with a secret); at the end the respondent goes to the supplier's matching link.
+         */
+        post: operations["SurveyRuns_SetSampleSupplier"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/SurveyRuns({key})/ReconciliationCsv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The run's supplier respondents as CSV (what suppliers invoice from)
+         * @description Columns: rid, status (complete, screen-out, over-quota, quality-terminate, in-progress, removed), start, end (ISO 8601), quality_flags (;-separated), supplier. A header row; CRLF line ends (RFC 4180).
+         */
+        get: operations["SurveyRuns_ReconciliationCsv"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -10667,6 +10744,8 @@ export interface components {
             status: "InProgress" | "Complete" | "ScreenedOut" | "OverQuota" | "Removed";
             /** @description The end page's text, once the survey is over for the respondent */
             message: string | null;
+            /** @description A sample supplier's respondent at the end: the supplier's complete, screen-out, over-quota or quality-terminate link with {rid} filled in (and `sig` when the supplier has a secret); the page goes there */
+            redirectUrl: string | null;
             currencySymbol: string;
             page: {
                 id: string;
@@ -10698,12 +10777,63 @@ export interface components {
         };
         RespondentStart: {
             panelRespondentId?: string;
+            /** @description A supplier's entry: the page's query string without the leading ? */
+            entryQuery?: string;
+            /** @description A hash of the device's traits (duplicates within a run are flagged) */
+            deviceFingerprint?: string;
         };
         RespondentAnswers: {
             pageId: string;
             answers: {
                 [key: string]: unknown;
             };
+        };
+        SampleSupplier: {
+            id: number;
+            name: string;
+            /** @description The query parameter of the entry link that carries the supplier's respondent id */
+            entryParameter: string;
+            completeUrl: string;
+            screenOutUrl: string;
+            overQuotaUrl: string;
+            qualityTerminateUrl: string;
+            /** @description Whether entries and end links are signed (the secret itself is never returned) */
+            hasSecret: boolean;
+            createdAt: string;
+            updatedAt: string | null;
+        };
+        SampleSupplierBody: {
+            name: string;
+            /** @description Default rid */
+            entryParameter?: string;
+            /** @description The complete link, with {rid} where the respondent id goes */
+            completeUrl: string;
+            /** @description The screen-out link, with {rid} where the respondent id goes */
+            screenOutUrl: string;
+            /** @description The over-quota link, with {rid} where the respondent id goes */
+            overQuotaUrl: string;
+            /** @description The quality-terminate link, with {rid} where the respondent id goes */
+            qualityTerminateUrl: string;
+            /** @description The shared secret of the HMAC-SHA256 signatures (write only; null removes it) */
+            secret?: string | null;
+        };
+        SampleSupplierPatch: {
+            name?: string;
+            /** @description Default rid */
+            entryParameter?: string;
+            /** @description The complete link, with {rid} where the respondent id goes */
+            completeUrl?: string;
+            /** @description The screen-out link, with {rid} where the respondent id goes */
+            screenOutUrl?: string;
+            /** @description The over-quota link, with {rid} where the respondent id goes */
+            overQuotaUrl?: string;
+            /** @description The quality-terminate link, with {rid} where the respondent id goes */
+            qualityTerminateUrl?: string;
+            /** @description The shared secret of the HMAC-SHA256 signatures (write only; null removes it) */
+            secret?: string | null;
+        };
+        SetSampleSupplier: {
+            sampleSupplierId: number | null;
         };
         ResponsesCountResult: {
             projectId: number;
@@ -17866,6 +17996,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
         };
@@ -17928,6 +18059,203 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+        };
+    };
+    SampleSuppliers_List: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The suppliers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        value: components["schemas"]["SampleSupplier"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    SampleSuppliers_Create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SampleSupplierBody"];
+            };
+        };
+        responses: {
+            /** @description The supplier */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SampleSupplier"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    SampleSuppliers_Get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description SampleSuppliers key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The supplier */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SampleSupplier"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    SampleSuppliers_Delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description SampleSuppliers key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    SampleSuppliers_Update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description SampleSuppliers key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SampleSupplierPatch"];
+            };
+        };
+        responses: {
+            /** @description The supplier */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SampleSupplier"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    SurveyRuns_SetSampleSupplier: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description SurveyRuns key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetSampleSupplier"];
+            };
+        };
+        responses: {
+            /** @description The run's supplier */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        surveyRunId: number;
+                        sampleSupplierId: number | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    SurveyRuns_ReconciliationCsv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description SurveyRuns key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     Projects_ResponsesCount: {

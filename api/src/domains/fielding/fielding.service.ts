@@ -27,6 +27,7 @@ import { afterPage, answerKey, assignTestOptions, hash32, intentKey, pages, seed
 import * as q from "./fielding.sql.ts";
 import { answerPage, makePerson, type Margins } from "./simulate.ts";
 import { refundRunShortfall } from "../credits/ledger.ts";
+import { endRedirect, verifyEntry, type EndKind, type SupplierEntry } from "./suppliers.ts";
 
 export const SURVEY_STATUS = { Draft: 0, Testing: 10, Live: 50, Closed: 90, Dev: 130, ErrorXml: 1000, ErrorProcessing: 1010 } as const;
 /** Raking caps weights to [1/5, 5] relative to mean 1 (DOMAIN.md: e.g. 0.2-5). */
@@ -243,6 +244,8 @@ export interface RespondentView {
   endReason: string | null;
   /** The respondent's answers so far (server side only: the page texts quote their own prices). */
   answers: Answers;
+  /** A supplier's respondent at the end: the supplier's link to go to (signed with a secret). */
+  redirectUrl: string | null;
 }
 
 function view(run: q.RunRow & { definition: SurveyDefinition }, s: q.SessionRow): RespondentView {
@@ -256,7 +259,22 @@ function view(run: q.RunRow & { definition: SurveyDefinition }, s: q.SessionRow)
     definition: run.definition,
     endReason: s.endReason,
     answers: s.answers,
+    redirectUrl: null,
   };
+}
+
+/** The view, with the supplier's end link for a supplier's respondent who has finished. */
+async function viewOf(tx: Tx, run: q.RunRow & { definition: SurveyDefinition }, s: q.SessionRow): Promise<RespondentView> {
+  const v = view(run, s);
+  if (s.status === "InProgress" || s.sampleSupplierId === null || s.supplierRid === null) return v;
+  const flagged = s.qualityFlags.length > 0;
+  const kind: EndKind =
+    s.status === "Complete"
+      ? flagged ? "qualityTerminate" : "complete"
+      : s.status === "ScreenedOut"
+        ? s.endReason === "attention check" ? "qualityTerminate" : "screenOut"
+        : s.status === "OverQuota" ? "overQuota" : flagged ? "qualityTerminate" : "overQuota";
+  return { ...v, redirectUrl: await endRedirect(tx, s.sampleSupplierId, s.supplierRid, kind) };
 }
 
 async function openRun(tx: Tx, link: string): Promise<q.RunRow & { definition: SurveyDefinition }> {
@@ -270,20 +288,47 @@ async function openRun(tx: Tx, link: string): Promise<q.RunRow & { definition: S
  * A respondent arrives: a new session (one per panel respondent id: the same id resumes its own),
  * with the test options they will see. A closed survey takes nobody new.
  */
-export async function startSession(db: Db, link: string, panelRespondentId: string | null): Promise<RespondentView> {
+export interface StartOptions {
+  /** A supplier's entry: the page's query string as received (verified against the supplier). */
+  entryQuery?: string | null;
+  publicUrl?: string;
+  /** The device's fingerprint (duplicates within a run are flagged). */
+  deviceFingerprint?: string | null;
+}
+
+export async function startSession(db: Db, link: string, panelRespondentId: string | null, opts: StartOptions = {}): Promise<RespondentView> {
   return system(db, async (tx) => {
     const run = await openRun(tx, link);
-    if (panelRespondentId) {
+    let entry: SupplierEntry | null = null;
+    if (opts.entryQuery || run.sampleSupplierId !== null) {
+      // A run fed by a supplier takes only its (signed) respondents.
+      if (!opts.entryQuery) throw new ApiError("Forbidden", "This survey link is not valid", "a supplier's survey needs its entry link");
+      entry = await verifyEntry(tx, run, link, opts.publicUrl ?? "", opts.entryQuery);
+      // A rid enters the run once: the same rid comes back to its own session.
+      const existing = await q.sessionBySupplierRid(tx, run.id, entry.supplierId, entry.rid);
+      if (existing) return viewOf(tx, run, existing);
+    }
+    if (panelRespondentId && !entry) {
       const existing = await q.sessionByPanelId(tx, run.id, panelRespondentId);
-      if (existing) return view(run, existing);
+      if (existing) return viewOf(tx, run, existing);
     }
     if (run.surveyStatusId !== SURVEY_STATUS.Live && run.surveyStatusId !== SURVEY_STATUS.Testing) {
       throw new ApiError("Conflict", run.surveyStatusId === SURVEY_STATUS.Closed ? "This survey has closed. Thank you for your interest." : "This survey is not open yet.");
     }
     const counts = await q.quotaCounts(tx, run.id);
     const order = assignTestOptions(run.definition, counts.byOption, seeded(hash32(`${link}:${counts.completes}:${Date.now()}`)));
-    const s = await q.insertSession(tx, { clientId: run.clientId, surveyRunId: run.id, regionId: run.regionId, panelRespondentId, testOptionOrder: order, isSimulated: false });
-    return view(run, s);
+    const s = await q.insertSession(tx, {
+      clientId: run.clientId,
+      surveyRunId: run.id,
+      regionId: run.regionId,
+      panelRespondentId: entry ? null : panelRespondentId,
+      testOptionOrder: order,
+      isSimulated: false,
+      sampleSupplierId: entry?.supplierId ?? null,
+      supplierRid: entry?.rid ?? null,
+      deviceFingerprint: opts.deviceFingerprint ?? null,
+    });
+    return viewOf(tx, run, s);
   });
 }
 
@@ -291,7 +336,7 @@ export async function getSession(db: Db, link: string, respondentId: string): Pr
   return system(db, async (tx) => {
     const run = await openRun(tx, link);
     const s = await sessionOf(tx, run.id, respondentId);
-    return view(run, s);
+    return viewOf(tx, run, s);
   });
 }
 
@@ -332,7 +377,7 @@ export async function submitPage(db: Db, link: string, respondentId: string, pag
       await ingestRun(tx, run);
       await afterCompletes(tx, run, counts.completes + 1);
     }
-    return view(run, (await q.session(tx, run.id, respondentId))!);
+    return viewOf(tx, run, (await q.session(tx, run.id, respondentId))!);
   });
 }
 

@@ -252,11 +252,15 @@ export interface SessionRow {
   endReason: string | null;
   isSimulated: boolean;
   completedAt: string | null;
+  sampleSupplierId: number | null;
+  supplierRid: string | null;
+  qualityFlags: string[];
 }
 
 const SESSION_COLUMNS = `id, client_id as "clientId", survey_run_id as "surveyRunId", region_id as "regionId",
   respondent_uuid::text as "respondentUuid", panel_respondent_id as "panelRespondentId", status, answers,
-  test_option_order as "testOptionOrder", page, end_reason as "endReason", is_simulated as "isSimulated", completed_at as "completedAt"`;
+  test_option_order as "testOptionOrder", page, end_reason as "endReason", is_simulated as "isSimulated", completed_at as "completedAt",
+  sample_supplier_id as "sampleSupplierId", supplier_rid as "supplierRid", quality_flags as "qualityFlags"`;
 
 export async function session(tx: Sql, runId: number, uuid: string, lock = false): Promise<SessionRow | undefined> {
   const [s] = await tx.unsafe<SessionRow[]>(
@@ -278,15 +282,27 @@ export interface NewSession {
   panelRespondentId: string | null;
   testOptionOrder: number[];
   isSimulated: boolean;
+  sampleSupplierId?: number | null;
+  supplierRid?: string | null;
+  deviceFingerprint?: string | null;
 }
 
 export async function insertSession(tx: Sql, s: NewSession): Promise<SessionRow> {
   const [r] = await tx.unsafe<SessionRow[]>(
-    `insert into survey_sessions (client_id, survey_run_id, region_id, panel_respondent_id, test_option_order, is_simulated)
-     values ($1, $2, $3, $4, $5::int[], $6) returning ${SESSION_COLUMNS}`,
-    [s.clientId, s.surveyRunId, s.regionId, s.panelRespondentId, s.testOptionOrder, s.isSimulated],
+    `insert into survey_sessions (client_id, survey_run_id, region_id, panel_respondent_id, test_option_order, is_simulated,
+                                  sample_supplier_id, supplier_rid, device_fingerprint)
+     values ($1, $2, $3, $4, $5::int[], $6, $7, $8, $9) returning ${SESSION_COLUMNS}`,
+    [s.clientId, s.surveyRunId, s.regionId, s.panelRespondentId, s.testOptionOrder, s.isSimulated, s.sampleSupplierId ?? null, s.supplierRid ?? null, s.deviceFingerprint ?? null],
   );
   return r!;
+}
+
+export async function sessionBySupplierRid(tx: Sql, runId: number, supplierId: number, rid: string): Promise<SessionRow | undefined> {
+  const [s] = await tx.unsafe<SessionRow[]>(
+    `select ${SESSION_COLUMNS} from survey_sessions where survey_run_id = $1 and sample_supplier_id = $2 and supplier_rid = $3`,
+    [runId, supplierId, rid],
+  );
+  return s;
 }
 
 export async function saveSession(tx: Sql, id: number, s: { status: string; answers: Answers; page: number; endReason: string | null }): Promise<void> {
