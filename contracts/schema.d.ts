@@ -2547,6 +2547,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/SurveyRuns({key})/QualityReport": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A run's respondent quality: exclusions per reason */
+        get: operations["SurveyRuns_QualityReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/SurveyRuns({key})/StartSurveyProcessing": {
         parameters: {
             query?: never;
@@ -2779,6 +2796,26 @@ export interface paths {
          * @description For each survey run of the project: started, in progress, complete, screened out, over quota and removed respondents, with the run's quota and wave.
          */
         get: operations["Projects_DecipherCompletesCounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/QualityReport": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Respondent quality per survey run of a project
+         * @description For each survey run of the project: valid completes, respondents excluded before weighting, and how many per reason (docs/decisions.md "Respondent quality").
+         */
+        get: operations["Projects_QualityReport"];
         put?: never;
         post?: never;
         delete?: never;
@@ -10613,6 +10650,23 @@ export interface components {
              */
             fieldEndAt: string;
         };
+        SurveyRunQualityReport: {
+            surveyRunId: number;
+            regionId: number;
+            /** @description Valid completes (after exclusions) */
+            completes: number;
+            /** @description Respondents excluded for quality (failed attention checks included) */
+            excluded: number;
+            /** @description Respondents per reason (one may have several): speeder (under a third of the run's median length), straightliner (one answer down every scale grid), attention (failed the instructed item), duplicate (a device already in the run), gibberish and pasted (open answers, the text check) */
+            byReason: {
+                speeder: number;
+                straightliner: number;
+                attention: number;
+                duplicate: number;
+                gibberish: number;
+                pasted: number;
+            };
+        };
         ProcessSurveyRunResult: {
             surveyRunId: number;
             projectId: number;
@@ -10656,6 +10710,8 @@ export interface components {
             completes: number;
             screenedOut: number;
             overQuota: number;
+            /** @description Completes excluded by the quality checks (speeders, straight-liners, duplicates, gibberish): replaced while the quota is open */
+            excluded: number;
             totalCompletes: number;
             targetCompletes: number;
             closed: boolean;
@@ -10737,6 +10793,26 @@ export interface components {
             screenedOut: number;
             overQuota: number;
             removed: number;
+        };
+        ProjectQualityReport: {
+            projectId: number;
+            value: {
+                surveyRunId: number;
+                regionId: number;
+                /** @description Valid completes (after exclusions) */
+                completes: number;
+                /** @description Respondents excluded for quality (failed attention checks included) */
+                excluded: number;
+                /** @description Respondents per reason (one may have several): speeder (under a third of the run's median length), straightliner (one answer down every scale grid), attention (failed the instructed item), duplicate (a device already in the run), gibberish and pasted (open answers, the text check) */
+                byReason: {
+                    speeder: number;
+                    straightliner: number;
+                    attention: number;
+                    duplicate: number;
+                    gibberish: number;
+                    pasted: number;
+                };
+            }[];
         };
         RespondentView: {
             respondentId: string;
@@ -17616,6 +17692,33 @@ export interface operations {
             409: components["responses"]["Conflict"];
         };
     };
+    SurveyRuns_QualityReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description SurveyRuns key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run's quality report */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SurveyRunQualityReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
     SurveyRuns_StartSurveyProcessing: {
         parameters: {
             query?: never;
@@ -17962,6 +18065,33 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DecipherCompletesCountsResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Projects_QualityReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Quality per run */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectQualityReport"];
                 };
             };
             400: components["responses"]["BadRequest"];

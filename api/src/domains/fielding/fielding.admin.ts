@@ -7,6 +7,7 @@ import { ApiError } from "../../errors.ts";
 import { systemCtx } from "../lifecycle/lifecycle.service.ts";
 import type { SurveyDefinition } from "./engine.ts";
 import * as q from "./fielding.sql.ts";
+import { QUALITY_REASONS } from "./quality.ts";
 import { processRun, statusName, surveyUrl, SURVEY_STATUS, weightRun, type ProcessResult, type WeightingReport } from "./fielding.service.ts";
 
 const system = <T>(db: Db, fn: (tx: Tx) => Promise<T>) => enterTenant(db, systemCtx(), fn);
@@ -190,4 +191,25 @@ export async function completesCounts(db: Db, ctx: RequestCtx, projectId: number
       })),
     };
   });
+}
+
+/** The quality report of one run (staff) or of every run of a project (its team): counts per reason. */
+export async function runQualityReport(db: Db, runId: number) {
+  return system(db, async (tx) => {
+    const [r] = await q.qualityReport(tx, [runId]);
+    if (!r) throw new ApiError("NotFound", `No survey run ${runId}`);
+    return withReasons(r);
+  });
+}
+
+const withReasons = (r: q.QualityReportRow) => ({ ...r, byReason: Object.fromEntries(QUALITY_REASONS.map((k) => [k, r.byReason[k] ?? 0])) as Record<(typeof QUALITY_REASONS)[number], number> });
+
+export async function projectQualityReport(db: Db, ctx: RequestCtx, projectId: number) {
+  const runs = await enterTenant(db, ctx, async (tx) => {
+    const found = await tx`select 1 from projects where id = ${projectId} and deleted_at is null`;
+    if (!found.length) throw new ApiError("NotFound", `No project ${projectId}`);
+    return tx<{ id: number }[]>`select distinct survey_run_id as id from project_schedules where project_id = ${projectId} and survey_run_id is not null`;
+  });
+  // The project is the caller's (checked above); its runs' sessions are read for it.
+  return system(db, async (tx) => ({ projectId, value: (await q.qualityReport(tx, runs.map((r) => r.id))).map(withReasons) }));
 }

@@ -98,6 +98,7 @@ const Simulated = z
     completes: z.number().int(),
     screenedOut: z.number().int(),
     overQuota: z.number().int(),
+    excluded: z.number().int().describe("Completes excluded by the quality checks (speeders, straight-liners, duplicates, gibberish): replaced while the quota is open"),
     totalCompletes: z.number().int(),
     targetCompletes: z.number().int(),
     closed: z.boolean(),
@@ -140,6 +141,18 @@ const CompletesCounts = z
     ),
   })
   .openapi("DecipherCompletesCountsResult");
+
+const QualityRun = z.object({
+  surveyRunId: z.number().int(),
+  regionId: z.number().int(),
+  completes: z.number().int().describe("Valid completes (after exclusions)"),
+  excluded: z.number().int().describe("Respondents excluded for quality (failed attention checks included)"),
+  byReason: z
+    .object({ speeder: z.number().int(), straightliner: z.number().int(), attention: z.number().int(), duplicate: z.number().int(), gibberish: z.number().int(), pasted: z.number().int() })
+    .describe("Respondents per reason (one may have several): speeder (under a third of the run's median length), straightliner (one answer down every scale grid), attention (failed the instructed item), duplicate (a device already in the run), gibberish and pasted (open answers, the text check)"),
+});
+const QualityReport = QualityRun.openapi("SurveyRunQualityReport");
+const ProjectQualityReport = z.object({ projectId: z.number().int(), value: z.array(QualityRun) }).openapi("ProjectQualityReport");
 
 const json = <T extends z.ZodType>(schema: T, required = true) => ({ body: { required, content: { "application/json": { schema } } } });
 const ok = <T extends z.ZodType>(schema: T, description: string) => ({ 200: { description, content: { "application/json": { schema } } } });
@@ -213,6 +226,20 @@ export function registerFieldingRoutes(app: App, deps: AppDeps): void {
       await svc.extendFieldPeriod(db, id, new Date((b as { fieldEndAt: string }).fieldEndAt));
       return state(c, id);
     },
+  );
+  addRoute(
+    app,
+    {
+      access: access.staff,
+      method: "get",
+      path: "/api/v1/SurveyRuns/{key}/QualityReport",
+      tags: ["SurveyRuns"],
+      operationId: "SurveyRuns_QualityReport",
+      summary: "A run's respondent quality: exclusions per reason",
+      request: { params: KeyParams("SurveyRuns") },
+      responses: { ...ok(QualityReport, "The run's quality report"), ...commonErrors, 404: errors[404] },
+    },
+    async (c) => c.json(await admin.runQualityReport(db, keyOf(c)), 200),
   );
   bound("StartSurveyProcessing", "Process a closed survey run", "Ingests any completes not yet in the results, rakes the run's sample to the region's census margins (age group, gender, region; weights capped to 0.2-5, margins within 0.001 unless the cap binds), and when no other run of the wave is open closes the project's survey (800 or 900, ResultsReady). Safe to call twice.", null, Processed, (_c, id) => svc.processRun(db, id));
   bound("ProcessProjectData", "Process a survey run's data again", "As StartSurveyProcessing, also for a run processed before: the weights are computed again (e.g. after respondents were removed).", null, Processed, (_c, id) => svc.processRun(db, id, { reprocess: true }));
@@ -299,5 +326,20 @@ export function registerFieldingRoutes(app: App, deps: AppDeps): void {
       responses: { ...ok(CompletesCounts, "Counts per run"), ...commonErrors, 404: errors[404] },
     },
     async (c) => c.json(await admin.completesCounts(db, c.get("ctx"), keyOf(c)), 200),
+  );
+  addRoute(
+    app,
+    {
+      access: access.viewer,
+      method: "get",
+      path: "/api/v1/Projects/{key}/QualityReport",
+      tags: ["Projects"],
+      operationId: "Projects_QualityReport",
+      summary: "Respondent quality per survey run of a project",
+      description: "For each survey run of the project: valid completes, respondents excluded before weighting, and how many per reason (docs/decisions.md \"Respondent quality\").",
+      request: { params: KeyParams("Projects") },
+      responses: { ...ok(ProjectQualityReport, "Quality per run"), ...commonErrors, 404: errors[404] },
+    },
+    async (c) => c.json(await admin.projectQualityReport(db, c.get("ctx"), keyOf(c)), 200),
   );
 }

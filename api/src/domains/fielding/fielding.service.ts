@@ -28,6 +28,7 @@ import * as q from "./fielding.sql.ts";
 import { answerPage, makePerson, type Margins } from "./simulate.ts";
 import { refundRunShortfall } from "../credits/ledger.ts";
 import { endRedirect, verifyEntry, type EndKind, type SupplierEntry } from "./suppliers.ts";
+import { qualityFlags, runMedian } from "./quality.ts";
 
 export const SURVEY_STATUS = { Draft: 0, Testing: 10, Live: 50, Closed: 90, Dev: 130, ErrorXml: 1000, ErrorProcessing: 1010 } as const;
 /** Raking caps weights to [1/5, 5] relative to mean 1 (DOMAIN.md: e.g. 0.2-5). */
@@ -371,9 +372,27 @@ export async function submitPage(db: Db, link: string, respondentId: string, pag
     const counts = await q.quotaCounts(tx, run.id);
     const outcome = afterPage(run.definition, all, s.page, answers, { completesByOption: counts.byOption });
     const next = outcome.status === "InProgress" ? outcome.page : s.page;
-    const reason = "reason" in outcome ? outcome.reason : null;
-    await q.saveSession(tx, s.id, { status: outcome.status, answers, page: next, endReason: reason });
+    let status: string = outcome.status;
+    let reason = "reason" in outcome ? outcome.reason : null;
+    let flags: string[] = reason === "attention check" ? ["attention"] : [];
     if (outcome.status === "Complete") {
+      // Quality before weighting: a flagged respondent is excluded, and the quota stays open for another.
+      const done = await q.completeLengths(tx, run.id);
+      const fp = (await tx<{ fp: string | null }[]>`select device_fingerprint as fp from survey_sessions where id = ${s.id}`)[0]?.fp ?? null;
+      flags = qualityFlags(run.definition, {
+        answers,
+        testOptionOrder: s.testOptionOrder,
+        lengthSeconds: (Date.now() - new Date(s.startedAt).getTime()) / 1000,
+        medianSeconds: runMedian(done.lengths),
+        duplicateDevice: fp !== null && done.fingerprints.includes(fp),
+      });
+      if (flags.length) {
+        status = "Removed";
+        reason = "quality";
+      }
+    }
+    await q.saveSession(tx, s.id, { status, answers, page: next, endReason: reason, qualityFlags: flags });
+    if (status === "Complete") {
       await ingestRun(tx, run);
       await afterCompletes(tx, run, counts.completes + 1);
     }
@@ -424,6 +443,8 @@ export interface SimulationResult {
   completes: number;
   screenedOut: number;
   overQuota: number;
+  /** Completes excluded by the quality checks (replaced while the quota is open). */
+  excluded: number;
   totalCompletes: number;
   targetCompletes: number;
   closed: boolean;
@@ -452,6 +473,8 @@ export async function simulate(db: Db, runId: number, completes: number): Promis
     let screenedOut = 0;
     let overQuota = 0;
     const seed = (await tx<{ s: number | null }[]>`select simulated_seed as s from survey_runs where id = ${run.id}`)[0]?.s ?? run.id;
+    const valid = await q.completeLengths(tx, run.id);
+    let excluded = 0;
     for (let i = 0; done < want && i < want * 4 + 20; i++) {
       const index = n + i;
       const person = makePerson(def, m, seed, index);
@@ -475,20 +498,52 @@ export async function simulate(db: Db, runId: number, completes: number): Promis
           reason = "reason" in outcome ? outcome.reason : null;
         }
       }
+      const lengthSeconds = Math.max(5, (page + 1) * person.secondsPerPage);
+      let flags: string[] = reason === "attention check" ? ["attention"] : [];
+      if (status === "Complete") {
+        flags = qualityFlags(def, {
+          answers,
+          testOptionOrder: order,
+          lengthSeconds,
+          medianSeconds: runMedian(valid.lengths),
+          duplicateDevice: valid.fingerprints.includes(person.fingerprint),
+        });
+        if (flags.length) {
+          // Excluded before weighting; the quota stays open and the next invitation replaces them.
+          status = "Removed";
+          reason = "quality";
+          excluded++;
+        }
+      }
       if (status === "Complete") {
         done++;
+        valid.lengths.push(lengthSeconds);
+        valid.fingerprints.push(person.fingerprint);
         for (const v of Object.values(answers)) if (typeof v === "number") byOption[v] = (byOption[v] ?? 0) + 1;
         for (const t of order) byOption[t] = (byOption[t] ?? 0) + 1;
       } else if (status === "OverQuota") overQuota++;
-      else screenedOut++;
-      rows.push({ clientId: run.clientId, surveyRunId: run.id, regionId: run.regionId, panelRespondentId: `sim-${seed}-${index}`, status, answers, testOptionOrder: order, page, endReason: reason });
+      else if (status !== "Removed") screenedOut++;
+      rows.push({
+        clientId: run.clientId,
+        surveyRunId: run.id,
+        regionId: run.regionId,
+        panelRespondentId: `sim-${seed}-${index}`,
+        status,
+        answers,
+        testOptionOrder: order,
+        page,
+        endReason: reason,
+        lengthSeconds,
+        deviceFingerprint: person.fingerprint,
+        qualityFlags: flags,
+      });
     }
     await q.insertFinishedSessions(tx, rows);
     await q.markSimulated(tx, run.id);
     await ingestRun(tx, run);
     const total = counts.completes + done;
     const closed = await afterCompletes(tx, run, total, done > 0);
-    return { surveyRunId: run.id, invited: rows.length, completes: done, screenedOut, overQuota, totalCompletes: total, targetCompletes: target, closed };
+    return { surveyRunId: run.id, invited: rows.length, completes: done, screenedOut, overQuota, excluded, totalCompletes: total, targetCompletes: target, closed };
   });
 }
 

@@ -255,12 +255,13 @@ export interface SessionRow {
   sampleSupplierId: number | null;
   supplierRid: string | null;
   qualityFlags: string[];
+  startedAt: string;
 }
 
 const SESSION_COLUMNS = `id, client_id as "clientId", survey_run_id as "surveyRunId", region_id as "regionId",
   respondent_uuid::text as "respondentUuid", panel_respondent_id as "panelRespondentId", status, answers,
   test_option_order as "testOptionOrder", page, end_reason as "endReason", is_simulated as "isSimulated", completed_at as "completedAt",
-  sample_supplier_id as "sampleSupplierId", supplier_rid as "supplierRid", quality_flags as "qualityFlags"`;
+  sample_supplier_id as "sampleSupplierId", supplier_rid as "supplierRid", quality_flags as "qualityFlags", started_at as "startedAt"`;
 
 export async function session(tx: Sql, runId: number, uuid: string, lock = false): Promise<SessionRow | undefined> {
   const [s] = await tx.unsafe<SessionRow[]>(
@@ -305,9 +306,10 @@ export async function sessionBySupplierRid(tx: Sql, runId: number, supplierId: n
   return s;
 }
 
-export async function saveSession(tx: Sql, id: number, s: { status: string; answers: Answers; page: number; endReason: string | null }): Promise<void> {
+export async function saveSession(tx: Sql, id: number, s: { status: string; answers: Answers; page: number; endReason: string | null; qualityFlags?: string[] }): Promise<void> {
   await tx`
     update survey_sessions set status = ${s.status}, answers = ${tx.json(s.answers as never)}, page = ${s.page}, end_reason = ${s.endReason},
+      quality_flags = ${s.qualityFlags ?? []}::text[],
       completed_at = case when ${s.status} = 'InProgress' then null else coalesce(completed_at, now()) end, updated_at = now()
     where id = ${id}`;
 }
@@ -323,13 +325,19 @@ export interface FinishedSession {
   testOptionOrder: number[];
   page: number;
   endReason: string | null;
+  /** Seconds from start to end. */
+  lengthSeconds: number;
+  deviceFingerprint: string | null;
+  qualityFlags: string[];
 }
 
 export async function insertFinishedSessions(tx: Sql, rows: FinishedSession[]): Promise<number> {
   if (!rows.length) return 0;
   const r = await tx`
-    insert into survey_sessions (client_id, survey_run_id, region_id, panel_respondent_id, status, answers, test_option_order, page, end_reason, is_simulated, completed_at)
-    select x.client_id, x.survey_run_id, x.region_id, x.panel_respondent_id, x.status, x.answers, x.test_option_order, x.page, x.end_reason, true, now()
+    insert into survey_sessions (client_id, survey_run_id, region_id, panel_respondent_id, status, answers, test_option_order, page, end_reason, is_simulated,
+                                 started_at, completed_at, device_fingerprint, quality_flags)
+    select x.client_id, x.survey_run_id, x.region_id, x.panel_respondent_id, x.status, x.answers, x.test_option_order, x.page, x.end_reason, true,
+           now() - make_interval(secs => x.length_seconds), now(), x.device_fingerprint, x.quality_flags
     from jsonb_to_recordset(${tx.json(
       rows.map((s) => ({
         client_id: s.clientId,
@@ -341,8 +349,12 @@ export async function insertFinishedSessions(tx: Sql, rows: FinishedSession[]): 
         test_option_order: s.testOptionOrder,
         page: s.page,
         end_reason: s.endReason,
+        length_seconds: s.lengthSeconds,
+        device_fingerprint: s.deviceFingerprint,
+        quality_flags: s.qualityFlags,
       })) as never,
-    )}) as x(client_id int, survey_run_id int, region_id int, panel_respondent_id text, status text, answers jsonb, test_option_order int[], page int, end_reason text)
+    )}) as x(client_id int, survey_run_id int, region_id int, panel_respondent_id text, status text, answers jsonb, test_option_order int[], page int, end_reason text,
+             length_seconds float8, device_fingerprint text, quality_flags text[])
     on conflict (survey_run_id, panel_respondent_id) where panel_respondent_id is not null do nothing`;
   return r.count;
 }
@@ -565,4 +577,33 @@ export async function projectOwners(tx: Sql, projectId: number): Promise<{ clien
 export async function deliveredCompletes(tx: Sql, runId: number): Promise<number> {
   const [r] = await tx<{ n: number }[]>`select count(*)::int as n from project_survey_sessions where survey_run_id = ${runId} and status = 'Complete'`;
   return r?.n ?? 0;
+}
+
+// ---- respondent quality ----
+
+/** The run's valid completes: their lengths (seconds) and devices, for the quality checks. */
+export async function completeLengths(tx: Sql, runId: number): Promise<{ lengths: number[]; fingerprints: string[] }> {
+  const rows = await tx<{ len: number; fp: string | null }[]>`
+    select extract(epoch from completed_at - started_at)::float8 as len, device_fingerprint as fp
+    from survey_sessions where survey_run_id = ${runId} and status = 'Complete' and completed_at is not null`;
+  return { lengths: rows.map((r) => r.len), fingerprints: rows.flatMap((r) => (r.fp ? [r.fp] : [])) };
+}
+
+export interface QualityReportRow {
+  surveyRunId: number;
+  regionId: number;
+  completes: number;
+  excluded: number;
+  byReason: Record<string, number>;
+}
+
+/** Per run: valid completes, respondents excluded for quality, and counts per reason (a respondent may have several). */
+export async function qualityReport(tx: Sql, runIds: number[]): Promise<QualityReportRow[]> {
+  return tx<QualityReportRow[]>`
+    select r.id as "surveyRunId", r.region_id as "regionId",
+           (select count(*)::int from survey_sessions s where s.survey_run_id = r.id and s.status = 'Complete') as completes,
+           (select count(*)::int from survey_sessions s where s.survey_run_id = r.id and cardinality(s.quality_flags) > 0) as excluded,
+           coalesce((select jsonb_object_agg(f, n) from (
+             select f, count(*)::int as n from survey_sessions s, unnest(s.quality_flags) f where s.survey_run_id = r.id group by f) x), '{}') as "byReason"
+    from survey_runs r where r.id = any(${runIds}::int[]) order by r.id`;
 }

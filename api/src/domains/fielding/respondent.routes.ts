@@ -76,7 +76,8 @@ async function present(v: svc.RespondentView, imageUrl: ImageUrl): Promise<z.inf
   return {
     respondentId: v.respondentId,
     status: v.status as z.infer<typeof View>["status"],
-    message: v.status === "InProgress" ? null : (END[v.status] ?? null),
+    // Excluded for quality: thanked like anyone who does not qualify.
+    message: v.status === "InProgress" ? null : v.status === "Removed" && v.endReason === "quality" ? END.ScreenedOut! : (END[v.status] ?? null),
     redirectUrl: v.redirectUrl,
     currencySymbol: def.currencySymbol,
     page: p
