@@ -2675,9 +2675,49 @@ export interface paths {
         put?: never;
         /**
          * Set a run's panel order
-         * @description Sets how many completes the run's panel delivers (its quota); a Live run that already has them closes.
+         * @description Sets how many completes the run's panel delivers (its quota); a Live run that already has them closes. With Samplify configured (SAMPLIFY_*), the run's line item in its wave's Samplify project is created or updated too: market, quota, incidence, length of interview, days in field, and the run's entry link as the run's sample supplier (SetSampleSupplier first).
          */
         post: operations["SurveyRuns_CreateOrUpdateSamplifyProject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/SurveyRuns({key})/SamplifyLineItemState": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Launch, pause or close a run's Samplify line item
+         * @description Launch buys the line item first while Samplify has it only provisioned. 503 when Samplify is not configured; 409 before CreateOrUpdateSamplifyProject.
+         */
+        post: operations["SurveyRuns_SamplifyLineItemState"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/SurveyRuns({key})/SamplifyFeasibility": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Samplify's feasibility and cost of a run's line item
+         * @description Samplify's answer for the line item (status READY or PROCESSING: ask again in a couple of minutes), with the estimated cost (cost per interview × quota). 503 when Samplify is not configured.
+         */
+        get: operations["SurveyRuns_SamplifyFeasibility"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -10642,6 +10682,12 @@ export interface components {
             lastCompleteAt: string | null;
             /** @description The outside sample supplier respondents come from (SampleSuppliers), if any */
             sampleSupplierId: number | null;
+            /** @description The run's line item at Dynata Samplify, when it has one */
+            samplify: {
+                extProjectId: string;
+                extLineItemId: string;
+                state: string | null;
+            } | null;
         };
         ExtendFieldPeriod: {
             /**
@@ -10722,6 +10768,30 @@ export interface components {
         };
         CreateOrUpdateSamplifyProject: {
             targetCompletes: number;
+        };
+        SamplifyLineItemStateResult: {
+            surveyRunId: number;
+            extProjectId: string;
+            extLineItemId: string;
+            state: string;
+        };
+        SamplifyLineItemState: {
+            /** @enum {string} */
+            action: "launch" | "pause" | "close";
+        };
+        SamplifyFeasibility: {
+            surveyRunId: number;
+            extLineItemId: string;
+            requiredCompletes: number;
+            feasibility: {
+                /** @enum {string} */
+                status: "READY" | "PROCESSING" | "NOT_SUPPORTED" | "FAILED";
+                costPerInterview: number;
+                currency: string;
+                feasible: boolean;
+                totalCount: number;
+            };
+            estimatedCost: number | null;
         };
         DecipherRespondentsResult: {
             surveyRunId: number;
@@ -17893,6 +17963,77 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+        };
+    };
+    SurveyRuns_SamplifyLineItemState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description SurveyRuns key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SamplifyLineItemState"];
+            };
+        };
+        responses: {
+            /** @description Launch, pause or close a run's Samplify line item */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SamplifyLineItemStateResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    SurveyRuns_SamplifyFeasibility: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description SurveyRuns key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Feasibility and cost */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SamplifyFeasibility"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            /** @description Samplify is not configured on this server, or did not answer */
+            503: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     SurveyRuns_DecipherRespondents: {

@@ -33,6 +33,12 @@ export function fieldingState(status: number, stalledAt: string | null): "notOpe
   return status === SURVEY_STATUS.Draft ? "notOpen" : "closed";
 }
 
+async function samplifyOf(tx: Tx, runId: number): Promise<{ extProjectId: string; extLineItemId: string; state: string | null } | null> {
+  const [r] = await tx<{ p: string | null; l: string | null; s: string | null }[]>`
+    select samplify_project_id as p, samplify_line_item_id as l, samplify_state as s from survey_runs where id = ${runId}`;
+  return r?.p && r.l ? { extProjectId: r.p, extLineItemId: r.l, state: r.s } : null;
+}
+
 export async function runState(db: Db, runId: number, publicUrl: string) {
   return system(db, async (tx) => {
     const r = await q.run(tx, runId);
@@ -57,6 +63,7 @@ export async function runState(db: Db, runId: number, publicUrl: string) {
       closedReason: r.closedReason,
       fieldingState: fieldingState(r.surveyStatusId, r.stalledAt),
       sampleSupplierId: r.sampleSupplierId,
+      samplify: await samplifyOf(tx, r.id),
     };
   });
 }

@@ -5,9 +5,10 @@
 import { z } from "@hono/zod-openapi";
 import type { App, AppDeps } from "../../app.ts";
 import { access } from "../../access/policy.ts";
-import { addRoute, commonErrors, errors, keyOf, keyParams, type RouteContext } from "../../openapi.ts";
+import { addRoute, commonErrors, errorResponse, errors, keyOf, keyParams, type RouteContext } from "../../openapi.ts";
 import * as svc from "./fielding.service.ts";
 import * as admin from "./fielding.admin.ts";
+import * as samplify from "./samplify.service.ts";
 
 const KeyParams = keyParams;
 
@@ -35,6 +36,10 @@ const Run = z
     ...FieldPeriod,
     lastCompleteAt: z.string().nullable(),
     sampleSupplierId: z.number().int().nullable().describe("The outside sample supplier respondents come from (SampleSuppliers), if any"),
+    samplify: z
+      .object({ extProjectId: z.string(), extLineItemId: z.string(), state: z.string().nullable() })
+      .nullable()
+      .describe("The run's line item at Dynata Samplify, when it has one"),
   })
   .openapi("SurveyRunState");
 const Counts = z
@@ -262,13 +267,54 @@ export function registerFieldingRoutes(app: App, deps: AppDeps): void {
   bound(
     "CreateOrUpdateSamplifyProject",
     "Set a run's panel order",
-    "Sets how many completes the run's panel delivers (its quota); a Live run that already has them closes.",
+    "Sets how many completes the run's panel delivers (its quota); a Live run that already has them closes. With Samplify configured (SAMPLIFY_*), the run's line item in its wave's Samplify project is created or updated too: market, quota, incidence, length of interview, days in field, and the run's entry link as the run's sample supplier (SetSampleSupplier first).",
     z.strictObject({ targetCompletes: z.number().int().min(1).max(100000) }).openapi("CreateOrUpdateSamplifyProject"),
     Run,
     async (c, id, b) => {
       await admin.setTarget(db, id, (b as { targetCompletes: number }).targetCompletes);
+      if (samplify.configured()) await samplify.createOrUpdate(db, id, publicUrl(c));
       return state(c, id);
     },
+  );
+  bound(
+    "SamplifyLineItemState",
+    "Launch, pause or close a run's Samplify line item",
+    "Launch buys the line item first while Samplify has it only provisioned. 503 when Samplify is not configured; 409 before CreateOrUpdateSamplifyProject.",
+    z.strictObject({ action: z.enum(["launch", "pause", "close"]) }).openapi("SamplifyLineItemState"),
+    z.object({ surveyRunId: z.number().int(), extProjectId: z.string(), extLineItemId: z.string(), state: z.string() }).openapi("SamplifyLineItemStateResult"),
+    (c, id, b) => samplify.setState(db, id, (b as { action: "launch" | "pause" | "close" }).action, publicUrl(c)),
+  );
+  addRoute(
+    app,
+    {
+      access: access.staff,
+      method: "get",
+      path: "/api/v1/SurveyRuns/{key}/SamplifyFeasibility",
+      tags: ["SurveyRuns"],
+      operationId: "SurveyRuns_SamplifyFeasibility",
+      summary: "Samplify's feasibility and cost of a run's line item",
+      description: "Samplify's answer for the line item (status READY or PROCESSING: ask again in a couple of minutes), with the estimated cost (cost per interview × quota). 503 when Samplify is not configured.",
+      request: { params: KeyParams("SurveyRuns") },
+      responses: {
+        ...ok(
+          z
+            .object({
+              surveyRunId: z.number().int(),
+              extLineItemId: z.string(),
+              requiredCompletes: z.number().int(),
+              feasibility: z.object({ status: z.enum(["READY", "PROCESSING", "NOT_SUPPORTED", "FAILED"]), costPerInterview: z.number(), currency: z.string(), feasible: z.boolean(), totalCount: z.number().int() }),
+              estimatedCost: z.number().nullable(),
+            })
+            .openapi("SamplifyFeasibility"),
+          "Feasibility and cost",
+        ),
+        ...commonErrors,
+        404: errors[404],
+        409: errors[409],
+        503: errorResponse("Samplify is not configured on this server, or did not answer"),
+      },
+    },
+    async (c) => c.json(await samplify.feasibility(db, keyOf(c)), 200),
   );
   bound(
     "DecipherRespondents",
