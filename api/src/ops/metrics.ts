@@ -3,11 +3,14 @@
 // job outcomes of the jobs this process ran, database connections by process kind and state
 // (cluster-wide, from pg_stat_activity), and the process's own (CPU, memory, event loop). The route
 // label is the matched route pattern (/api/v1/Projects/:key), never the raw path, so labels stay few.
-// /metrics answers anyone who reaches it: keep it off the public load balancer (docs/decisions.md).
+// /metrics needs the scrape token when METRICS_TOKEN is set; in production without one it is not
+// served on the API port at all (docs/decisions.md "Metrics behind a token").
+import { ApiError } from "../errors.ts";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { Context, Hono, Next } from "hono";
 import type { Db } from "../db/client.ts";
 import type { Queue } from "../jobs/queue.ts";
+import type { ReadOutcome, ReplicaRouter } from "../db/replica.ts";
 
 export interface Metrics {
   registry: Registry;
@@ -16,6 +19,8 @@ export interface Metrics {
   websockets(count: () => number): void;
   /** Sets the database and queue the pool and queue gauges read at each scrape. */
   sources(db: Db, queue?: Queue): void;
+  /** Sets the replica router whose lag and read counts the replica gauges report (db/replica.ts). */
+  replica(r: ReplicaRouter): void;
   /** Counts a job this process ran: completed, failed (will retry) or failed for good. */
   jobOutcome(queue: string, outcome: "completed" | "retried" | "failed"): void;
 }
@@ -76,8 +81,50 @@ export function createMetrics(): Metrics {
       }
     },
   });
+  // The streaming replica (DATABASE_REPLICA_URL), as this process last polled it: no series without one.
+  let replica: ReplicaRouter | undefined;
+  new Gauge({
+    name: "ideally_replica_lag_bytes",
+    help: "WAL bytes the read replica has still to replay (absent when it does not answer)",
+    registers: [registry],
+    collect() {
+      this.reset();
+      if (replica?.lag.bytes != null) this.set(replica.lag.bytes);
+    },
+  });
+  new Gauge({
+    name: "ideally_replica_lag_seconds",
+    help: "Seconds the read replica is behind the primary (0 when it has replayed everything)",
+    registers: [registry],
+    collect() {
+      this.reset();
+      if (replica?.lag.seconds != null) this.set(replica.lag.seconds);
+    },
+  });
+  new Gauge({
+    name: "ideally_replica_usable",
+    help: "1 while the results and exports read from the replica, 0 while they read from the primary",
+    registers: [registry],
+    collect() {
+      this.reset();
+      if (replica) this.set(replica.usable() ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: "ideally_replica_reads_total",
+    help: "Read transactions of the routed calls by where they ran: replica, primary (replica behind or away), fallback (retried on the primary)",
+    labelNames: ["outcome"],
+    registers: [registry],
+    collect() {
+      this.reset();
+      if (replica) for (const k of Object.keys(replica.reads) as ReadOutcome[]) this.set({ outcome: k }, replica.reads[k]);
+    },
+  });
   return {
     registry,
+    replica(r) {
+      replica = r;
+    },
     sources(d, q) {
       db = d;
       queue = q;
@@ -99,6 +146,21 @@ export function createMetrics(): Metrics {
 }
 
 // biome-ignore lint: the app's env type is not needed here
-export function registerMetricsRoute(app: Hono<any>, metrics: Metrics): void {
-  app.get("/metrics", async (c) => c.body(await metrics.registry.metrics(), 200, { "content-type": metrics.registry.contentType }));
+export function registerMetricsRoute(app: Hono<any>, metrics: Metrics, token?: string): void {
+  app.get("/metrics", async (c) => {
+    // With METRICS_TOKEN set, only a scraper that sends it reads the metrics (docs/decisions.md).
+    if (token !== undefined && !sameText(c.req.header("authorization") ?? "", `Bearer ${token}`)) {
+      throw new ApiError("Unauthorized", "The metrics need the scrape token (Authorization: Bearer METRICS_TOKEN)");
+    }
+    return c.body(await metrics.registry.metrics(), 200, { "content-type": metrics.registry.contentType });
+  });
+}
+
+/** Compares in time independent of where the texts differ. */
+function sameText(a: string, b: string): boolean {
+  const x = new TextEncoder().encode(a);
+  const y = new TextEncoder().encode(b);
+  let diff = x.length ^ y.length;
+  for (let i = 0; i < Math.max(x.length, y.length); i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0);
+  return diff === 0;
 }

@@ -1,4 +1,4 @@
--- 0034: fielding a research team can buy (docs/decisions.md "Quotas that can be met", "Field
+-- 0036: fielding a research team can buy (docs/decisions.md "Quotas that can be met", "Field
 -- periods", "Sample suppliers", "Respondent quality").
 
 -- A target group (the targets of one question) with quotas leaves the rest of the sample to the
