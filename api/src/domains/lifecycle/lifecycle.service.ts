@@ -13,6 +13,7 @@ import { raise } from "../notifications/notifications.service.ts";
 import * as ledger from "../credits/ledger.ts";
 import * as q from "./lifecycle.sql.ts";
 import { allowedActions, cellFor, refusalMessage, statusName, type Action, type Cell, type StatusCode } from "./transitions.ts";
+import { assertQuotasCanBeMet } from "../fielding/quotas.ts";
 
 /** SPEC 9: the backend services user, the actor of system actions (jobs, the scheduler). */
 export const SERVICES_USER_ID = 5380;
@@ -181,6 +182,8 @@ const forSchedule = (p: q.ProjectRow): ledger.ProjectForSchedule => ({
 
 /** Submit's charge and its SubmittedForSurvey log (Submit, and SuperApprove from Draft). */
 async function chargeAndLogSubmission(s: Step, to: number): Promise<ledger.Charge> {
+  // A design no run can fill is refused before any charge, naming its group.
+  await assertQuotasCanBeMet(s.tx, s.p.id);
   const charge = await ledger.chargeFirstWave(s.tx, actorOf(s.ctx), forSchedule(s.p), s.p.projectName);
   await q.logEvent(s.tx, {
     clientId: s.p.clientId,
