@@ -57,6 +57,13 @@ export function useCreditCost(projectId: number) {
   return useApi<CreditCost>(["CreditCostNow", projectId], () => api.GET("/api/v1/Projects({key})/CreditCostNow", { params: keyPath(projectId) }) as never);
 }
 
+/** The pre-launch check (Projects ReadinessCheck); null projectId skips it (not a Draft). */
+export function useReadiness(projectId: number | null) {
+  return useApi(projectId === null ? null : ["ReadinessCheck", projectId], () =>
+    api.GET("/api/v1/Projects({key})/ReadinessCheck", { params: keyPath(projectId ?? 0) }),
+  );
+}
+
 export type TestOption = { id: number; projectId: number; conceptText: string; conceptDescription: string | null; file: { key: string; fileType: string; fileName?: string } | null; sortOrder: number | null };
 
 export function useTestOptions(projectId: number) {
