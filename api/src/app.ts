@@ -17,6 +17,7 @@ import { registerSharedResponses } from "./openapi.ts";
 import type { Queue } from "./jobs/queue.ts";
 import { registerHealthRoutes } from "./ops/health.ts";
 import { isApiPath } from "./web/paths.ts";
+import { compression } from "./web/compress.ts";
 import { registerMetricsRoute, type Metrics } from "./ops/metrics.ts";
 import type { MiddlewareHandler } from "hono";
 import type { FileStorage } from "./storage/storage.ts";
@@ -43,6 +44,8 @@ export type Authenticate = (c: Context<AppEnv>) => Promise<RequestCtx>;
 
 export interface AppDeps {
   db: Db;
+  /** The Db of the read-heavy routes (results functions, exports): routed to a replica when one is configured (db/replica.ts). */
+  readDb?: Db;
   registry: Registry;
   authenticate: Authenticate;
   /** The sign-in routes (/auth/Login/*); absent in apps that only serve data. */
@@ -64,7 +67,7 @@ export interface AppDeps {
   /** The job queue (pg-boss): actions that start background work enqueue on it; absent, they answer 503. */
   queue?: Queue;
   /** The web app's files (the built SPA): a path's file, or index.html for the SPA's routes; absent: no web app. */
-  web?: (path: string) => Promise<Response | null>;
+  web?: (path: string, acceptEncoding?: string | null) => Promise<Response | null>;
   /** One line per request; off in tests. */
   log?: (line: string) => void;
   /** Origins images may load from besides ours (an S3 endpoint), for the HTML pages' CSP. */
@@ -134,6 +137,9 @@ export function newApp(deps: AppDeps): App {
       }),
     );
   });
+
+  // Answers above 1 KB gzipped for clients that accept it (web/compress.ts).
+  app.use("*", compression());
 
   // Security headers on every response (a strict CSP on HTML), body limits on every request.
   app.use("*", securityMiddleware({ publicUrl: deps.publicUrl, imageOrigins: deps.imageOrigins, inlineStylePaths: ["/docs"], uploadPath: UPLOAD_PATH }));
@@ -227,7 +233,7 @@ export function newApp(deps: AppDeps): App {
     app.get("*", async (c, next) => {
       const path = new URL(c.req.url).pathname;
       if (isApiPath(path)) return next();
-      return (await web(path)) ?? next();
+      return (await web(path, c.req.header("accept-encoding"))) ?? next();
     });
   }
 

@@ -9,7 +9,7 @@ import { parseIntentLabel, vanWestendorp } from "../../api/src/analytics/psm.ts"
 import { rake } from "../../api/src/analytics/rake.ts";
 import { turf } from "../../api/src/analytics/turf.ts";
 
-const REF = "/work/shared/reference-data";
+const REF = new URL("../fixtures/reference-data", import.meta.url).pathname;
 const MAIN = join(import.meta.dir, "../../cli/src/main.ts");
 const tmp = mkdtempSync(join(tmpdir(), "ideally-cli-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
