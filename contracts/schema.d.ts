@@ -9592,6 +9592,8 @@ export interface components {
             }[];
             /** @description When given, the project's regions become exactly these (targets of removed regions go) */
             regionIds?: number[];
+            /** @description When given, the completes per wave in each of the project's regions (a Draft's: fixed from Submit on); added regions take the project's size */
+            sampleSize?: number;
         };
         PriceSensitivities: {
             projectId: number;

@@ -221,6 +221,9 @@ export function AppShell({ clientId, client, children }: { clientId: number | nu
   );
   return (
     <div className="min-h-screen lg:pl-60" data-client-id={clientId ?? undefined}>
+      <a href="#main" className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:rounded-lg focus:bg-white focus:px-3 focus:py-2 focus:text-sm focus:font-medium focus:text-brand-800 focus:shadow-lg">
+        Skip to content
+      </a>
       <aside className="fixed inset-y-0 left-0 z-30 hidden w-60 flex-col border-r border-ink-200 bg-white lg:flex">
         <div className="flex h-16 items-center px-5">
           <Logo />
@@ -248,7 +251,7 @@ export function AppShell({ clientId, client, children }: { clientId: number | nu
           <AccountMenu />
         </div>
       </header>
-      <main className="mx-auto max-w-7xl px-4 py-6 sm:px-6 lg:px-8">
+      <main id="main" tabIndex={-1} className="mx-auto max-w-7xl px-4 py-6 sm:px-6 lg:px-8 focus:outline-none">
         {/* Each module has its own error view; moving to another module clears it. */}
         <ErrorBoundary key={moduleOf(path)}>
           {/* A page whose chunk is still loading keeps the shell on screen. */}

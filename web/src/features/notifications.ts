@@ -27,6 +27,8 @@ export function storedPath(url: string | null | undefined): string {
 }
 
 export async function notificationTarget(n: NotificationItem, policies: Policies | undefined, currentClientId: number | null): Promise<NotificationTarget> {
+  // A password reset notice has no link: it opens where the password is changed.
+  if (n.type === "PasswordReset" && !n.url) return { kind: "navigate", href: "/auth/change-password" };
   const path = storedPath(n.url);
   // Staff's approval queue and other non-project links keep their stored path.
   if (n.projectId === null || n.clientId === null || path.startsWith("/admin")) return { kind: "navigate", href: path };

@@ -99,3 +99,15 @@ export type Region = { id: number; regionName: string; currencyCode: string; isU
 export function hasFlag(me: { featureFlags?: { ff: string; isEnabled: boolean }[] } | undefined, ff: string): boolean {
   return !!me?.featureFlags?.some((f) => f.ff === ff && f.isEnabled);
 }
+
+/** The market reach framework (SPEC 3). */
+export const MARKET_REACH_FRAMEWORK = 1020;
+
+/**
+ * Market reach is offered only where its results can be seen: its results page needs the
+ * MarketReach flag (SPEC 2), so without it neither the add-on nor the framework is offered
+ * (docs/decisions.md "Market reach is offered where its results are seen").
+ */
+export function offersMarketReach(me: { featureFlags?: { ff: string; isEnabled: boolean }[] } | undefined): boolean {
+  return hasFlag(me, "MarketReach");
+}

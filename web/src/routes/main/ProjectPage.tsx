@@ -33,7 +33,8 @@ export const EDITOR_TABS = [
   { id: "scheduling", label: "Scheduling" },
 ] as const;
 
-export type TabProps = { client: CurrentClient; project: EditorProject; editable: boolean };
+/** editable: the set-up may change (a Draft, and the person may write); canWrite: the role and ownership allow changes at all. */
+export type TabProps = { client: CurrentClient; project: EditorProject; editable: boolean; canWrite: boolean };
 
 const TAB_VIEWS: Record<string, (p: TabProps) => ReactNode> = {
   setup: (p) => <SetupTab {...p} />,
@@ -103,7 +104,7 @@ export default function ProjectPage({ client }: { client: CurrentClient }) {
         </p>
       ) : null}
       <TabLinks label="Project set-up" active={tab} tabs={EDITOR_TABS.map((t) => ({ id: t.id, label: t.label, href: `~${base}${t.id === "setup" ? "" : `/${t.id}`}` }))} />
-      {TAB_VIEWS[tab]!({ client, project, editable })}
+      {TAB_VIEWS[tab]!({ client, project, editable, canWrite: access.canWrite })}
       {project.statusCode < 200 && access.canWrite ? <SubmitBar client={client} project={project} /> : null}
     </div>
   );

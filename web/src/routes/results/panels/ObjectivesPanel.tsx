@@ -9,6 +9,7 @@ import { toast } from "../../../components/toast";
 import { Badge, Button, EmptyState, Field, Skeleton, Textarea } from "../../../components/ui";
 import { useResults } from "../../../features/results/context";
 import { useCanWrite } from "../../../features/access";
+import { codeInWords } from "../../../lib/constants";
 
 export const DEFAULT_OBJECTIVE = "Summarize the overall performance and highlight any significant audience skews in the results.";
 
@@ -91,7 +92,7 @@ export default function ObjectivesPanel({ onChanged }: { onChanged: () => void }
             {summaries.data.value.map((s) => (
               <li key={s.id} className="rounded-lg border border-ink-200 p-3">
                 <div className="mb-1 flex items-center justify-between gap-2">
-                  <span className="font-medium text-ink-900">{s.title ?? s.summaryType ?? "Summary"}</span>
+                  <span className="font-medium text-ink-900">{s.title ?? (s.summaryType ? codeInWords(s.summaryType) : "Summary")}</span>
                   {s.status ? <Badge tone={s.status === "Completed" || s.status === "Ready" ? "green" : s.status === "Failed" ? "red" : "blue"}>{s.status}</Badge> : null}
                 </div>
                 {s.content ? <p className="whitespace-pre-wrap text-ink-700">{s.content}</p> : <p className="text-ink-500">Being prepared…</p>}
