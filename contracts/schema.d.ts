@@ -2867,6 +2867,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/Projects({key})/SurveyPreview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Walk the project's survey as a respondent would, storing nothing
+         * @description The pages respondents meet (demographics, screener, each test option's concept and price pages, the attention check, follow-ups), built from the project as it is now, with the same validation (400 with the failing answers) and rules (screen-out, attention). Nothing is stored: the caller keeps `answers` and sends them back. A POST because it carries answers; it changes nothing.
+         */
+        post: operations["Projects_SurveyPreview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/Projects({key})/ResponsesCount": {
         parameters: {
             query?: never;
@@ -10715,6 +10735,26 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        SurveyPreview: components["schemas"]["RespondentView"] & {
+            /** @description The answers so far: send them back with the next page */
+            answers: {
+                [key: string]: number | number[] | string;
+            };
+        };
+        SurveyPreviewRequest: {
+            /** @description The market to preview (default: the project's first) */
+            regionId?: number;
+            /** @description The page being answered; absent: the first page */
+            pageId?: string;
+            /** @description This page's answers, as a respondent's page sends them */
+            input?: {
+                [key: string]: unknown;
+            };
+            /** @description The answers so far, as the previous call returned them */
+            answers?: {
+                [key: string]: number | number[] | string;
+            };
+        };
         ResponsesCountResult: {
             projectId: number;
             value: {
@@ -17956,6 +17996,38 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    Projects_SurveyPreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SurveyPreviewRequest"];
+            };
+        };
+        responses: {
+            /** @description The next page, or the end */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SurveyPreview"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
         };

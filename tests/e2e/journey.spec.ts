@@ -97,6 +97,8 @@ test("every notification type opens its target, by the project's status now", as
   await expect(page.getByRole("heading", { level: 1, name: declined.projectName })).toBeVisible();
   await api(request, ada, teamA, "POST", `/api/v1/Projects(${approved.id})/Approve`, {});
   await api(request, ada, teamA, "POST", `/api/v1/Projects(${declined.id})/Decline`, { reason: "Add a second concept." });
+  // Staff then take it into review (100 -> 200): its links now lead to its status page.
+  await api(request, sam, teamA, "POST", `/api/v1/Projects(${approved.id})/Approve`, {});
 
   // Staff send the types no quick flow raises, about projects at known statuses.
   const send = (notificationTypeId: number, title: string, projectId: number | null, url: string | null) =>
@@ -111,14 +113,15 @@ test("every notification type opens its target, by the project's status now", as
   const page2 = await page.context().browser()!.newPage({ viewport: { width: 1280, height: 900 } });
   await signIn(page2, "user@acme.test");
   const cases: [string | RegExp, RegExp][] = [
+    // Sent when the Admin approved it (100); it is at 200 now, so its status page (SPEC 2).
     [/Project approved/, new RegExp(`/${teamA}/project-surveys/${approved.id}$`)],
     [/Project declined/, new RegExp(`/${teamA}/projects/${declined.id}$`)],
-    // The stored link said results; the project is at 100, so its status page opens (SPEC 2).
-    [`Sent out ${stamp}`, new RegExp(`/${teamA}/project-surveys/${approved.id}$`)],
-    [`Ready ${stamp}`, new RegExp(`/${teamA}/results/${done.id}/`)],
-    [`Reset ${stamp}`, /\/auth\/change-password$/],
-    [`Added ${stamp}`, new RegExp(`/${teamA}/home$`)],
-    [`Link ready ${stamp}`, new RegExp(`/${teamA}/project-surveys/${approved.id}$`)],
+    // The stored link said results; the project is at 200, so its status page opens (SPEC 2).
+    [new RegExp(`^Sent out ${stamp}`), new RegExp(`/${teamA}/project-surveys/${approved.id}$`)],
+    [new RegExp(`^Ready ${stamp}`), new RegExp(`/${teamA}/results/${done.id}/`)],
+    [new RegExp(`^Reset ${stamp}`), /\/auth\/change-password$/],
+    [new RegExp(`^Added ${stamp}`), new RegExp(`/${teamA}/home$`)],
+    [new RegExp(`^Link ready ${stamp}`), new RegExp(`/${teamA}/project-surveys/${approved.id}$`)],
   ];
   for (const [title, url] of cases) {
     await page2.goto(`/${teamA}/home`);
@@ -204,7 +207,7 @@ test("a Viewer sees no action their role cannot take", async ({ page, request })
   // Drafts are named, not links that send them home.
   await page.goto(`/${teamA}/home`);
   await expect(page.getByRole("button", { name: "New project" })).toHaveCount(0);
-  await expect(page.getByText("opens when results are ready").first()).toBeVisible();
+  await expect(page.getByRole("table", { name: "Projects" }).getByText("opens when results are ready").first()).toBeVisible();
   await shot(page, "viewer-home");
 });
 
@@ -253,10 +256,97 @@ test("a field error shows at its field, in words; sharing with a team member say
   await expect(page.getByText("Invalid json")).toHaveCount(0);
   await shot(page, "share-field-error");
   await noSeriousViolations(page, "the share dialog with a field error");
+  // One the page lets through and the API refuses (no top-level domain): the API's field error
+  // ("emails.0") is shown at the field, in words, not as a toast with the raw path.
+  const refused = page.waitForResponse((r) => r.url().includes(`/Projects(${p.id})/Share`));
+  await dlg.getByLabel("Emails").fill("someone@example.c");
+  await dlg.getByRole("button", { name: "Share" }).click();
+  expect((await refused).status(), "the API refused it").toBe(400);
+  await expect(dlg.getByRole("alert")).toHaveText("Invalid email address");
+  await expect(page.getByText("emails.0")).toHaveCount(0);
+  await expect(page.getByText("An error has occured")).toHaveCount(0);
+  await shot(page, "share-api-field-error");
   await dlg.getByLabel("Emails").fill("viewer@acme.test");
   await dlg.getByRole("button", { name: "Share" }).click();
   await expect(page.getByText("Nobody new to share with", { exact: true })).toBeVisible();
   await expect(page.getByText(/1 person already in the team/).first()).toBeVisible();
   await expect(page.getByText(/shared with 0 people/)).toHaveCount(0);
   await shot(page, "share-member");
+});
+
+test("the respondent preview walks the survey page by page and stores nothing", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const uma = await token(request, "user@acme.test");
+  const p = await draft(request, uma, "Preview", 2);
+  await signIn(page, "user@acme.test");
+  await page.goto(`/${teamA}/projects/${p.id}`);
+  await page.getByRole("link", { name: "Preview as a respondent" }).click();
+  await expect(page).toHaveURL(new RegExp(`/${teamA}/projects/${p.id}/preview$`));
+  await expect(page.getByRole("heading", { level: 1, name: "Respondent preview" })).toBeVisible();
+
+  // A page left unanswered is refused at its questions, as a respondent's would be.
+  await expect(page.getByText(/^Page 1 of \d+$/)).toBeVisible();
+  await page.getByRole("button", { name: "Next" }).click();
+  await expect(page.getByRole("alert").first()).toBeVisible();
+  await shot(page, "preview-errors");
+
+  const seen: string[] = [];
+  for (let i = 0; i < 40; i++) {
+    if (await page.getByRole("heading", { name: "End of the survey" }).isVisible()) break;
+    const counter = (await page.getByText(/^Page \d+ of \d+$/).textContent()) ?? "";
+    const concept = page.locator("figcaption p").first();
+    if (await concept.count()) seen.push((await concept.textContent()) ?? "");
+    const groups = page.locator("main form fieldset");
+    let price = 1;
+    for (let j = 0; j < (await groups.count()); j++) {
+      const g = groups.nth(j);
+      if (await g.getByLabel("Somewhat agree", { exact: true }).count()) await g.getByLabel("Somewhat agree", { exact: true }).check();
+      else if (await g.locator("input[type=radio]").count()) await g.locator("input[type=radio]").first().check();
+      else if (await g.locator("input[type=checkbox]").count()) await g.locator("input[type=checkbox]").first().check();
+      else if (await g.locator("textarea").count()) await g.locator("textarea").fill("Tasty and filling");
+      else if (await g.locator("input[type=number]").count()) await g.locator("input[type=number]").fill(String(price++));
+      else if (await g.locator("select").count()) await g.locator("select").selectOption({ index: 1 });
+    }
+    if (i === 1) await shot(page, "preview-page");
+    await page.getByRole("button", { name: "Next" }).click();
+    await expect(page.getByText(counter, { exact: true }).or(page.getByRole("heading", { name: "End of the survey" }))).toBeVisible();
+    await expect(page.getByText(counter, { exact: true }), `moved on from ${counter}`).toHaveCount(0);
+  }
+  await expect(page.getByRole("heading", { name: "End of the survey" })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: "Thank you! Your answers have been recorded." })).toBeVisible();
+  expect(seen, "each concept shown").toEqual(["Concept 1", "Concept 2"]);
+  await shot(page, "preview-end");
+  await noSeriousViolations(page, "the preview's end");
+  const sessions = await api(request, uma, teamA, "GET", `/api/v1/ProjectSurveySessions?$filter=projectId eq ${p.id}&$select=id`);
+  expect(sessions.value, "nothing stored").toEqual([]);
+  // At phone width the preview is a respondent's page too.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByRole("button", { name: "Start again" }).click();
+  await expect(page.getByText(/^Page 1 of \d+$/)).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/projects/${p.id}/preview$`));
+  await shot(page, "preview-phone");
+  await noSeriousViolations(page, "the preview at phone width");
+});
+
+test("the review page shows the concepts, the questions' wording, the targets and the design", async ({ page, request }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const uma = await token(request, "user@acme.test");
+  const p = await draft(request, uma, "Review", 2);
+  expect((await api(request, uma, teamA, "POST", `/api/v1/Projects(${p.id})/Submit`, {})).statusCode).toBe(50);
+  await signIn(page, "admin@acme.test");
+  await page.goto(`/${teamA}/projects/${p.id}/review`);
+  await expect(page.getByRole("heading", { name: "Awaiting approval" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 3, name: "Concept 1" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 3, name: "Concept 2" })).toBeVisible();
+  await expect(page.getByText("Sequential monadic", { exact: false })).toBeVisible();
+  const framework = page.getByRole("region", { name: "Framework" });
+  await expect(framework.locator("li").first()).not.toBeEmpty();
+  await expect(page.getByText("No targets: everyone in the markets qualifies.")).toBeVisible();
+  await shot(page, "review");
+  await noSeriousViolations(page, "the review page");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "Awaiting approval" })).toBeVisible();
+  await noSeriousViolations(page, "the review page at phone width");
 });

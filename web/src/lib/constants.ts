@@ -41,11 +41,14 @@ export const INDUSTRIES = [
 
 export const ROLES: Record<number, string> = { 1: "Admin", 2: "User", 3: "Viewer" };
 
+// In the order respondents meet them (the fielding engine's pages): audience and screener, each
+// test option with its test and framework questions, then the follow-ups (after all test options),
+// custom and the group questions. SPEC 3 names the groups; the editor lists them as asked.
 export const QUESTION_DISPLAY_GROUPS: { name: string; positions: number[] }[] = [
   { name: "Audience", positions: [1, 4, 7] },
   { name: "Test", positions: [8, 2] },
-  { name: "Follow-up", positions: [3] },
   { name: "Framework", positions: [5] },
+  { name: "Follow-up", positions: [3] },
   { name: "Custom", positions: [6] },
   { name: "Segmentation", positions: [9] },
   { name: "Occasions", positions: [10] },

@@ -19,6 +19,7 @@ import { QuestionsTab } from "./editor/QuestionsTab";
 import { AddOnsTab } from "./editor/AddOnsTab";
 import { SchedulingTab } from "./editor/SchedulingTab";
 import { ReviewPage } from "./editor/ReviewPage";
+import { PreviewPage } from "./editor/PreviewPage";
 import { SharedProjectNote, useProjectAccess } from "../../features/access";
 
 /** Below this width the editor sends to /common/mobile (Tailwind's sm breakpoint). */
@@ -74,10 +75,12 @@ export default function ProjectPage({ client }: { client: CurrentClient }) {
   const projectId = Number(params.projectId);
   const { data: project } = useEditorProject(projectId);
   const { data: access } = useProjectAccess(projectId);
-  usePhoneRedirect(!!project && project.statusCode !== 50);
+  // The review page and the respondent preview work on a phone; the editor does not.
+  usePhoneRedirect(!!project && project.statusCode !== 50 && params.tab !== "preview");
   if (!project || !access) return <PageSkeleton />;
   const base = `/${client.id}/projects/${project.id}`;
   if (project.statusCode === 50 && params.tab !== "review") return <Redirect to={`~${base}/review`} replace />;
+  if (params.tab === "preview") return <PreviewPage client={client} project={project} />;
   if (params.tab === "review") {
     if (project.statusCode !== 50) return <Redirect to={`~${base}`} replace />;
     return <ReviewPage client={client} project={project} />;
@@ -89,7 +92,13 @@ export default function ProjectPage({ client }: { client: CurrentClient }) {
   const later = projectLink(client.id, project);
   return (
     <div className="pb-32">
-      <PageHeader title={project.projectName} subtitle={<ProjectTitle project={project} />} actions={access.canWrite ? <ProjectActions client={client} project={project} /> : undefined} />
+      <PageHeader title={project.projectName} subtitle={<ProjectTitle project={project} />} actions={
+          <>
+            {!access.shared ? <Link href={`~${base}/preview`} className="rounded-lg px-2.5 py-1.5 text-sm font-medium text-brand-700 underline">Preview as a respondent</Link> : null}
+            {access.canWrite ? <ProjectActions client={client} project={project} /> : null}
+          </>
+        }
+      />
       <SharedProjectNote access={access} />
       {!access.canWrite && !access.shared ? (
         <p role="note" className="mb-4 rounded-lg bg-sky-50 px-4 py-3 text-sm text-sky-900">You can read this project's set-up; your role does not change projects.</p>

@@ -7,7 +7,7 @@ import { DEFAULT_ERROR_TITLE, handleError } from "../../../api/errors";
 import { fieldMessages } from "../../../lib/fieldErrors";
 import { useApi } from "../../../api/hooks";
 import type { CurrentClient } from "../../../app/ClientArea";
-import { Modal } from "../../../components/Dialog";
+import { ConfirmDialog, Modal } from "../../../components/Dialog";
 import { Button, Field, Input, Textarea } from "../../../components/ui";
 import { toast } from "../../../components/toast";
 import { keyPath, run, type EditorProject } from "../../../features/projects-editor/data";
@@ -30,6 +30,7 @@ export function ProjectActions({ client, project }: { client: CurrentClient; pro
   const watching = !!watchers.data?.value.length;
   const [busy, setBusy] = useState<string | null>(null);
   const [sharing, setSharing] = useState(false);
+  const [deleting, setDeleting] = useState(false);
 
   async function toggleWatch() {
     setBusy("watch");
@@ -37,6 +38,37 @@ export function ProjectActions({ client, project }: { client: CurrentClient; pro
     const ok = await run(api.POST(path, { params: keyPath(project.id), body: {} } as never), watching ? ["Stopped watching", "You will no longer be notified about this project."] : ["Watching", "You will be notified when this project changes status."]);
     setBusy(null);
     if (ok !== undefined) void watchers.mutate();
+  }
+
+  /** A draft goes to the trash (soft delete); the toast offers to bring it back (Undelete). */
+  async function remove() {
+    setBusy("delete");
+    const r = await run(api.DELETE("/api/v1/Projects({key})", { params: keyPath(project.id) }));
+    setBusy(null);
+    setDeleting(false);
+    if (r === undefined) return;
+    navigate(`~/${client.id}/home`);
+    const id = toast.show({
+      summary: "Draft deleted",
+      sticky: true,
+      content: (
+        <p className="mt-0.5 text-sm text-ink-600">
+          {project.projectName} is in the trash.{" "}
+          <button
+            type="button"
+            className="font-medium text-brand-700 underline"
+            onClick={() => {
+              toast.remove(id);
+              void run(api.POST("/api/v1/Projects({key})/Undelete", { params: keyPath(project.id) }), ["Draft restored", project.projectName]).then((x) => {
+                if (x !== undefined) navigate(`~/${client.id}/projects/${project.id}`);
+              });
+            }}
+          >
+            Restore it
+          </button>
+        </p>
+      ),
+    });
   }
 
   async function clone() {
@@ -55,7 +87,17 @@ export function ProjectActions({ client, project }: { client: CurrentClient; pro
       </Button>
       <Button variant="secondary" size="sm" onClick={() => setSharing(true)}>Share</Button>
       <Button variant="secondary" size="sm" busy={busy === "clone"} onClick={() => void clone()}>Clone</Button>
+      {project.statusCode === 0 ? <Button variant="ghost" size="sm" className="text-rose-700" onClick={() => setDeleting(true)}>Delete draft</Button> : null}
       {sharing ? <ShareDialog project={project} onClose={() => setSharing(false)} /> : null}
+      <ConfirmDialog
+        open={deleting}
+        title="Delete draft"
+        message={`Move "${project.projectName}" to the trash? Nothing was charged for it; you can restore it from the message that follows.`}
+        confirmLabel="Delete draft"
+        busy={busy === "delete"}
+        onConfirm={() => void remove()}
+        onClose={() => setDeleting(false)}
+      />
     </>
   );
 }
