@@ -25,7 +25,7 @@ export function ReviewPage({ client, project }: { client: CurrentClient; project
   const { data: options } = useTestOptions(project.id);
   const { data: questions } = useProjectQuestions(project.id);
   // The editor's project type names each region's completes and panel.
-  const markets: EditorProject["projectsRegions"] = project.projectsRegions;
+  const markets: EditorProject["projectsRegions"][number][] = project.projectsRegions;
   const files = useFileUrls(project.id);
   const imageOf = (id: number) => files.data?.value.find((f) => f.source === "testOption" && f.testOptionId === id)?.signedUrl;
   const { data: targets } = useTargetQuestions(project.id);
