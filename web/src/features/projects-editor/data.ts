@@ -14,6 +14,8 @@ export type EditorProject = ProjectDetail & {
   brandName: string | null;
   ownerUserId: number | null;
   schedulePause: boolean;
+  /** Monadic: each respondent sees one test option (the least filled); else sequential monadic. */
+  splitCellQuota: boolean;
   projectsRegions: (ProjectDetail["projectsRegions"][number] & { sampleSize: number; isCustomerPanel: boolean })[];
 };
 
