@@ -1710,7 +1710,7 @@ export interface paths {
         put?: never;
         /**
          * Submit a Draft for survey, charging its first wave
-         * @description 0 -> 50 Awaiting Approval when the client requires approval or the submitter is not an Admin of the team (the team's Admins and staff are notified), else 0 -> 100 Submitted. Charges exactly CreditCostNow as PendingSurveyRun (30) logs, one per region, under the client's ledger lock; 409 when the balance would go below minus the overdraft limit.
+         * @description 0 -> 50 Awaiting Approval when the client requires approval or the submitter is not an Admin of the team (the team's Admins and staff are notified), else 0 -> 100 Submitted. Charges exactly CreditCostNow as PendingSurveyRun (30) logs, one per region, under the client's ledger lock; 409 when the balance would go below minus the overdraft limit. 400 (nothing charged) when the test is incomplete: one field error per ReadinessCheck problem.
          */
         post: operations["Projects_Submit"];
         delete?: never;
@@ -2033,6 +2033,26 @@ export interface paths {
          * @description 300, 400 or 800. Its schedules on the run become unrun (a settled charge returns to pending), its sessions from the run go; 400 -> 300 when no run carries it any more.
          */
         post: operations["Projects_RemoveFromSurveyRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/ReadinessCheck": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The pre-launch check: what the test still lacks before it can be submitted
+         * @description Each problem names the editor tab that fixes it. Submit refuses (400, nothing charged) while any remain. Checks: markets chosen; test options for Idea, Message and Npd; a question for Question projects; at least two items for market reach; price questions in the one currency of the markets. Quota feasibility is checked by Submit itself.
+         */
+        get: operations["Projects_ReadinessCheck"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2388,6 +2408,26 @@ export interface paths {
          * @description The person can no longer read the project; the share's link for their email is withdrawn. Audited ('Unshared').
          */
         delete: operations["ProjectShares_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/Access": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the caller may do with a project, and whose it is
+         * @description For pages that offer only what the role can do: canWrite (staff, or an Admin or User of the project's client; never a Viewer or a reader of a project shared with them), the caller's role, and for a shared project the owning client's name and who shared it.
+         */
+        get: operations["Projects_Access"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -3015,6 +3055,26 @@ export interface paths {
         get: operations["SurveyRuns_ReconciliationCsv"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/SurveyPreview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Walk the project's survey as a respondent would, storing nothing
+         * @description The pages respondents meet (demographics, screener, each test option's concept and price pages, the attention check, follow-ups), built from the project as it is now, with the same validation (400 with the failing answers) and rules (screen-out, attention). Nothing is stored: the caller keeps `answers` and sends them back. A POST because it carries answers; it changes nothing.
+         */
+        post: operations["Projects_SurveyPreview"];
         delete?: never;
         options?: never;
         head?: never;
@@ -9752,6 +9812,8 @@ export interface components {
             }[];
             /** @description When given, the project's regions become exactly these (targets of removed regions go) */
             regionIds?: number[];
+            /** @description When given, the completes per wave in each of the project's regions (a Draft's: fixed from Submit on); added regions take the project's size */
+            sampleSize?: number;
         };
         PriceSensitivities: {
             projectId: number;
@@ -10254,6 +10316,24 @@ export interface components {
         RemoveFromSurveyRun: {
             surveyRunId: number;
         };
+        ProjectReadiness: {
+            projectId: number;
+            /** @description No problems: Submit will not refuse for completeness */
+            ready: boolean;
+            problems: {
+                /**
+                 * @description Also the path of Submit's field error
+                 * @enum {string}
+                 */
+                code: "testOptions" | "questions" | "regions" | "marketReach.testOptions" | "priceSensitivity.currencyCode" | "priceSensitivity.testOptions";
+                message: string;
+                /**
+                 * @description The editor tab where it is fixed
+                 * @enum {string}
+                 */
+                tab: "setup" | "markets" | "test-options" | "questions" | "add-ons" | "scheduling";
+            }[];
+        };
         CreditCostNow: {
             projectId: number;
             clientId: number;
@@ -10600,6 +10680,20 @@ export interface components {
             emails: string[];
             /** @description A note for the email and notification */
             message?: string;
+        };
+        ProjectAccess: {
+            projectId: number;
+            /** @description The project's own client (team) */
+            clientId: number;
+            clientName: string;
+            /** @description Readable only through a share: the caller is not a member of the project's client */
+            shared: boolean;
+            /** @description Who shared it with the caller */
+            sharedBy: string | null;
+            /** @description The caller's effective role on the project's client (1 Admin, 2 User, 3 Viewer); null when shared */
+            roleId: number | null;
+            /** @description May change the project (rename, clone, objectives, filter sets, schedule, set-up) */
+            canWrite: boolean;
         };
         UpdateProjectSchedulingResult: {
             projectId: number;
@@ -11062,6 +11156,26 @@ export interface components {
         };
         SetSampleSupplier: {
             sampleSupplierId: number | null;
+        };
+        SurveyPreview: components["schemas"]["RespondentView"] & {
+            /** @description The answers so far: send them back with the next page */
+            answers: {
+                [key: string]: number | number[] | string;
+            };
+        };
+        SurveyPreviewRequest: {
+            /** @description The market to preview (default: the project's first) */
+            regionId?: number;
+            /** @description The page being answered; absent: the first page */
+            pageId?: string;
+            /** @description This page's answers, as a respondent's page sends them */
+            input?: {
+                [key: string]: unknown;
+            };
+            /** @description The answers so far, as the previous call returned them */
+            answers?: {
+                [key: string]: number | number[] | string;
+            };
         };
         ResponsesCountResult: {
             projectId: number;
@@ -16990,6 +17104,33 @@ export interface operations {
             };
         };
     };
+    Projects_ReadinessCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The check */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectReadiness"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
     Projects_CreditCostNow: {
         parameters: {
             query?: never;
@@ -17716,6 +17857,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Projects_Access: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The access */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectAccess"];
+                };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -18809,6 +18977,38 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    Projects_SurveyPreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SurveyPreviewRequest"];
+            };
+        };
+        responses: {
+            /** @description The next page, or the end */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SurveyPreview"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     Projects_ResponsesCount: {
