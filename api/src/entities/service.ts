@@ -204,6 +204,9 @@ function owningColumns(set: EntitySetDef, ctx: RequestCtx): { column: string; va
   return [];
 }
 
+/** The fields a generic create fills with the caller's user id. */
+const CALLER_FIELDS = ["createdByUserId", "invitedByUserId", "sharedByUserId"] as const;
+
 export async function create(db: Db, reg: Registry, set: EntitySetDef, ctx: RequestCtx, body: Record<string, unknown>): Promise<string> {
   if (set.view) throw new ApiError("MethodNotAllowed", `${set.name} is read-only`);
   const cols: Sql[] = [];
@@ -218,11 +221,19 @@ export async function create(db: Db, reg: Registry, set: EntitySetDef, ctx: Requ
     cols.push(ident(o.column));
     vals.push(param(o.value, "int4"));
   }
+  // Who made the row is the caller, never left empty nor taken from the body (they are read-only).
+  for (const name of CALLER_FIELDS) {
+    const fd = set.fields[name];
+    if (!fd) continue;
+    cols.push(ident(fd.column));
+    vals.push(param(ctx.principal.userId, "int4"));
+  }
   const keyCol = ident(set.fields[set.key]!.column);
   const stmt = cols.length
     ? q`insert into ${ident(set.table)} (${join(cols, ", ")}) values (${join(vals, ", ")}) returning ${keyCol} as key`
     : q`insert into ${ident(set.table)} default values returning ${keyCol} as key`;
   return enterTenant(db, ctx, async (tx) => {
+    await set.guard?.create?.(tx, ctx, body);
     const [row] = await run<{ key: string | number }>(tx, stmt).catch((e) => mapDbError(set, e));
     return readBack(tx, reg, set, ctx, row!.key);
   });
@@ -244,6 +255,7 @@ export async function update(db: Db, reg: Registry, set: EntitySetDef, ctx: Requ
   if (set.fields.updatedAt) sets.push(q`${ident(set.fields.updatedAt.column)} = now()`);
   if (!sets.length) throw new ApiError("ValidationError", `Nothing to update on ${set.name}`);
   return enterTenant(db, ctx, async (tx) => {
+    await set.guard?.update?.(tx, ctx, k, body);
     const rows = await run<{ key: unknown }>(tx, q`update ${ident(set.table)} t set ${join(sets, ", ")} where ${keyWhere(reg, set, ctx, k)} returning 1 as key`).catch(
       (e) => mapDbError(set, e),
     );
@@ -259,8 +271,10 @@ export async function remove(db: Db, reg: Registry, set: EntitySetDef, ctx: Requ
     ? q`update ${ident(set.table)} t set deleted_at = now() where ${keyWhere(reg, set, ctx, k)} returning 1 as key`
     : q`delete from ${ident(set.table)} t where ${keyWhere(reg, set, ctx, k)} returning 1 as key`;
   await enterTenant(db, ctx, async (tx) => {
+    const after = await set.guard?.remove?.(tx, ctx, k);
     const rows = await run(tx, stmt).catch((e) => mapDbError(set, e));
     if (!rows.length) throw new ApiError("NotFound", `${set.name}(${key}) not found`);
+    if (after) await after();
   });
 }
 
