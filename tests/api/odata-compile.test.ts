@@ -373,6 +373,7 @@ describe("a single entity: the options it refuses and the keys it takes", () => 
     ["$top", { $top: "1" }],
     ["$skip", { $skip: "1" }],
     ["$count", { $count: "true" }],
+    ["$apply", { $apply: "filter(id eq 1)" }],
   ] as const)("%s is a 400 naming the option", (name, raw) => {
     expect(messageOf(() => entity(1, raw))).toBe(`400 ${name}: not supported when reading one entity`);
   });
@@ -397,7 +398,7 @@ describe("a single entity: the options it refuses and the keys it takes", () => 
     const r = entity(uuid, {}, keyed("uuid"));
     expect(r.params).toContain(uuid.toLowerCase());
     expect(r.text).toContain("::uuid");
-    for (const bad of ["0f8fad5b-d9cb-469f-a165-70867728950", "0f8fad5bd9cb469fa16570867728950e", "x0f8fad5b-d9cb-469f-a165-70867728950e"]) {
+    for (const bad of ["0f8fad5b-d9cb-469f-a165-70867728950", "0f8fad5bd9cb469fa16570867728950e", "x0f8fad5b-d9cb-469f-a165-70867728950e", "0f8fad5b-d9cb-469f-a165-70867728950e0"]) {
       expect(messageOf(() => entity(bad, {}, keyed("uuid"))), bad).toMatch(/^400 key: invalid key for Projects/);
     }
     const s = entity("a b", {}, keyed("string"));
@@ -405,5 +406,8 @@ describe("a single entity: the options it refuses and the keys it takes", () => 
     expect(s.text).toContain("::text");
     expect(messageOf(() => entity("a\u0000b", {}, keyed("string")))).toMatch(/^400 key: invalid key for Projects/);
     expect(messageOf(() => entity("1", {}, keyed("boolean")))).toBe("400 key: invalid key for Projects at position 0 near '1'");
+    // bigint keys (Responses, TextResponses, DataEventsLog) take the integer rules.
+    expect(entity("9223372036854775807", {}, keyed("bigint")).text).toContain("::int8");
+    expect(messageOf(() => entity("9223372036854775808", {}, keyed("bigint")))).toMatch(/^400 key: invalid key for Projects/);
   });
 });
