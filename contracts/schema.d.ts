@@ -2896,7 +2896,7 @@ export interface paths {
         };
         /**
          * Weighted top-2-box per measure and test option
-         * @description For each standard measure on the 4-point scale and each test option: weighted top-2-box with its confidence interval, the value distribution (High, Average, Neutral, Low), the test against the chosen benchmark and against each other option (two-proportion z-test with Kish effective bases). With projectQuestionId: that question's option shares per test option instead (in `question`).
+         * @description For each standard measure on the 4-point scale and each test option: weighted top-2-box with its design-based standard error (Taylor linearisation, market runs as strata) and Wilson interval, the value distribution (High, Average, Neutral, Low), the test against the chosen benchmark (its projects' mean and between-project variance; a norm of fewer than 5 projects is indicative) and against each other option (paired where the same respondents rated both), p-values adjusted within the view (adjust, Benjamini-Hochberg by default; method says which). See docs/statistics.md. With projectQuestionId: that question's option shares per test option instead (in `question`).
          */
         get: operations["Responses_QualResults"];
         put?: never;
@@ -2976,7 +2976,7 @@ export interface paths {
         };
         /**
          * Top-2-box per wave
-         * @description The weighted top-2-box per measure and test option in each wave (trackers) or week since launch (NPD), with the wave's dates and respondents.
+         * @description The weighted top-2-box per measure and test option in each wave (trackers) or week since launch (NPD), with the wave's dates and respondents, design-based standard errors and Wilson intervals, and each option against the previous wave (independent samples); p-values adjusted within the view (adjust).
          */
         get: operations["Responses_WaveData"];
         put?: never;
@@ -10513,7 +10513,14 @@ export interface components {
                     [key: string]: number;
                 };
             };
+            /** @description The targets the margins were matched to: census shares without the empty levels, rescaled to sum 1 */
             targets: {
+                [key: string]: {
+                    [key: string]: number;
+                };
+            };
+            /** @description The census shares as given */
+            census: {
                 [key: string]: {
                     [key: string]: number;
                 };
@@ -10670,12 +10677,18 @@ export interface components {
                 regionCode: string | null;
                 projectCount: number;
                 isAvailable: boolean;
+                /** @description Fewer than 5 comparable projects: shown as indicative, never significant */
+                indicative: boolean;
                 top2Percentage: number;
                 byStandardQuestion: {
                     [key: string]: {
+                        /** @description Mean of the comparable projects' top-2-box */
                         top2Percentage: number;
+                        /** @description Between-project standard deviation (null under 2 projects) */
+                        sdPercentage: number | null;
                         projectCount: number;
                         respondents: number;
+                        indicative: boolean;
                     };
                 };
             }[];
@@ -10698,6 +10711,8 @@ export interface components {
             projectId: number;
             confidence: 90 | 95 | 99;
             benchmarkTypeId: number | null;
+            method: components["schemas"]["StatsMethod"];
+            /** @description The sample-weighted total */
             measures: {
                 standardQuestionId: number;
                 title: string;
@@ -10709,12 +10724,14 @@ export interface components {
                     nEff: number;
                     /** @description Weighted top-2-box, 0-1 */
                     top2: number;
-                    /** @description Confidence interval of top2 */
+                    /** @description Design-based (Taylor linearised) standard error of top2: strata = market runs, units = respondents */
+                    se: number;
+                    /** @description Wilson interval of top2 with the design's effective n */
                     ci: [
                         number,
                         number
                     ];
-                    /** @description n_eff below 30 */
+                    /** @description Kish n_eff below 30 */
                     smallBase: boolean;
                     distribution: {
                         value: number;
@@ -10724,21 +10741,109 @@ export interface components {
                     }[];
                     vsBenchmark: {
                         diff: number;
+                        /** @description Standard error of diff */
+                        se: number;
                         z: number;
+                        /** @description Two-sided, before adjustment */
                         pValue: number;
+                        /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative */
+                        pAdjusted: number | null;
+                        /** @description pAdjusted below 1 - confidence */
                         significant: boolean;
+                        /** @description The norm's mean over its projects */
                         top2Percentage: number;
+                        /** @description The norm has fewer than method.thinNorm projects: indicative, never significant */
+                        indicative: boolean;
+                        /** @description The option's quintile among the norm's projects, 1 (bottom fifth) to 5 (top fifth) */
+                        quintile: number | null;
                     } | null;
                     vsOthers: {
                         diff: number;
+                        /** @description Standard error of diff */
+                        se: number;
                         z: number;
+                        /** @description Two-sided, before adjustment */
                         pValue: number;
+                        /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative */
+                        pAdjusted: number | null;
+                        /** @description pAdjusted below 1 - confidence */
                         significant: boolean;
                         testOptionId: number | null;
+                        /** @description Rated by the same respondents: the within-respondent covariance is in se */
+                        paired: boolean;
                     }[];
                 }[];
             }[];
+            /** @description Market by market (a market is its runs) */
+            markets: {
+                regionId: number;
+                measures: {
+                    standardQuestionId: number;
+                    results: {
+                        testOptionId: number | null;
+                        n: number;
+                        nEff: number;
+                        top2: number;
+                        se: number;
+                        ci: [
+                            number,
+                            number
+                        ];
+                        smallBase: boolean;
+                    }[];
+                }[];
+            }[];
+            /** @description The all-markets total, markets weighted by population (default) or by sample (marketWeighting) */
+            allMarkets: {
+                /** @enum {string} */
+                weighting: "population" | "sample";
+                /** @description Why population weighting was not used, when asked for */
+                note: string | null;
+                shares: {
+                    regionId: number;
+                    population: number | null;
+                    /** @description Where the population figure comes from (docs/reference-data.md) */
+                    source: string | null;
+                    /** @description The market's share of the weighted sample */
+                    sampleShare: number;
+                    /** @description The market's share in this total */
+                    share: number;
+                }[];
+                measures: {
+                    standardQuestionId: number;
+                    results: {
+                        testOptionId: number | null;
+                        n: number;
+                        nEff: number;
+                        top2: number;
+                        se: number;
+                        ci: [
+                            number,
+                            number
+                        ];
+                        smallBase: boolean;
+                    }[];
+                }[];
+            };
             question: components["schemas"]["QuestionResults"];
+        };
+        StatsMethod: {
+            /** @enum {string} */
+            variance: "taylor-linearisation";
+            /** @enum {string} */
+            strata: "market run";
+            /** @enum {string} */
+            interval: "wilson";
+            /** @enum {string} */
+            adjust: "bh" | "bonferroni" | "none";
+            /** @description Benjamini-Hochberg, Bonferroni or none */
+            adjustName: string;
+            /** @description Tests in the view's family */
+            tests: number;
+            /** @description A Kish n_eff below this is a low base */
+            smallBase: number;
+            /** @description A norm of fewer projects is indicative */
+            thinNorm: number;
         };
         QuestionResults: {
             projectId: number;
@@ -10856,6 +10961,7 @@ export interface components {
             /** @enum {string} */
             waveKind: "wave" | "weekSinceLaunch";
             confidence: number;
+            method: components["schemas"]["StatsMethod"];
             waves: {
                 wave: number;
                 from: string | null;
@@ -10872,12 +10978,14 @@ export interface components {
                         nEff: number;
                         /** @description Weighted top-2-box, 0-1 */
                         top2: number;
-                        /** @description Confidence interval of top2 */
+                        /** @description Design-based (Taylor linearised) standard error of top2: strata = market runs, units = respondents */
+                        se: number;
+                        /** @description Wilson interval of top2 with the design's effective n */
                         ci: [
                             number,
                             number
                         ];
-                        /** @description n_eff below 30 */
+                        /** @description Kish n_eff below 30 */
                         smallBase: boolean;
                         distribution: {
                             value: number;
@@ -10887,18 +10995,52 @@ export interface components {
                         }[];
                         vsBenchmark: {
                             diff: number;
+                            /** @description Standard error of diff */
+                            se: number;
                             z: number;
+                            /** @description Two-sided, before adjustment */
                             pValue: number;
+                            /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative */
+                            pAdjusted: number | null;
+                            /** @description pAdjusted below 1 - confidence */
                             significant: boolean;
+                            /** @description The norm's mean over its projects */
                             top2Percentage: number;
+                            /** @description The norm has fewer than method.thinNorm projects: indicative, never significant */
+                            indicative: boolean;
+                            /** @description The option's quintile among the norm's projects, 1 (bottom fifth) to 5 (top fifth) */
+                            quintile: number | null;
                         } | null;
                         vsOthers: {
                             diff: number;
+                            /** @description Standard error of diff */
+                            se: number;
                             z: number;
+                            /** @description Two-sided, before adjustment */
                             pValue: number;
+                            /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative */
+                            pAdjusted: number | null;
+                            /** @description pAdjusted below 1 - confidence */
                             significant: boolean;
                             testOptionId: number | null;
+                            /** @description Rated by the same respondents: the within-respondent covariance is in se */
+                            paired: boolean;
                         }[];
+                        /** @description Against the same option in the previous wave (independent samples), in the view's family */
+                        vsPreviousWave: {
+                            diff: number;
+                            /** @description Standard error of diff */
+                            se: number;
+                            z: number;
+                            /** @description Two-sided, before adjustment */
+                            pValue: number;
+                            /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative */
+                            pAdjusted: number | null;
+                            /** @description pAdjusted below 1 - confidence */
+                            significant: boolean;
+                            /** @description The previous wave */
+                            wave: number;
+                        } | null;
                     }[];
                 }[];
             }[];
@@ -17974,6 +18116,10 @@ export interface operations {
                 benchmarkTypeId?: string;
                 /** @description Confidence level, default 95 */
                 confidence?: "90" | "95" | "99";
+                /** @description Multiple-comparison adjustment within the view: bh (Benjamini-Hochberg, default), bonferroni or none */
+                adjust?: "bh" | "bonferroni" | "none";
+                /** @description How allMarkets weights the markets: population (default; sample when a market has no population figure) or sample */
+                marketWeighting?: "population" | "sample";
                 /** @description One question's option results */
                 projectQuestionId?: string;
             };
@@ -18096,6 +18242,8 @@ export interface operations {
                 filters?: string;
                 /** @description Confidence level, default 95 */
                 confidence?: "90" | "95" | "99";
+                /** @description Multiple-comparison adjustment within the view: bh (Benjamini-Hochberg, default), bonferroni or none */
+                adjust?: "bh" | "bonferroni" | "none";
             };
             header?: never;
             path?: never;

@@ -425,11 +425,43 @@ Examples:
   $ ideally analyze rake panel.csv --target 'sex=Female:0.51,Male:0.49' \\
       --target 'race=White:0.6,Black:0.13,Hispanic:0.19,Asian:0.06,Other:0.02' --cap 5 --json
 
-JSON: { iterations, deff, nEff, min, max, weights: [...] }`,
+JSON: { converged, maxError, iterations, deff, nEff, min, max, weights: [...] }`,
   )
   .action(async (file: string, opts) => {
     const { runRake } = await import("./commands/analyze/rake.ts");
     await runRake(file, opts);
+  });
+
+analyze
+  .command("compare")
+  .description("compare groups' weighted top-box shares with design-based variance and adjusted p-values")
+  .argument("<file>", "CSV file, long format: one row per respondent and rated option")
+  .requiredOption("--value <col>", "the answer column")
+  .requiredOption("--top <values>", "comma-separated values that count as top box, e.g. 1,2")
+  .requiredOption("--group <col>", "the column naming the option (or cell, wave, market) rated")
+  .option("--weight <col>", "respondent weight column")
+  .option("--strata <col>", "stratum column (e.g. the market): stratified variance")
+  .option("--respondent <col>", "respondent id column: a respondent's rows are paired")
+  .option("--confidence <pct>", "90, 95 or 99", "95")
+  .option("--adjust <method>", "multiple-comparison adjustment: bh, none or bonferroni", "bh")
+  .option("--json", "print the result as JSON")
+  .addHelpText(
+    "after",
+    `
+A blank value is not an answer (the row stays in the design, outside its group). Without
+--respondent every row is its own respondent (independent groups). docs/statistics.md has the methods.
+
+Examples:
+  $ ideally analyze compare ratings.csv --value answer --top 1,2 --group option
+  $ ideally analyze compare ratings.csv --value answer --top 1,2 --group option \\
+      --weight w --strata market --respondent respondent --adjust bonferroni --json
+
+JSON: { groups: [{ group, n, nEff, share, se, ci: [lo, hi], smallBase }],
+        comparisons: [{ a, b, diff, se, z, p, pAdjusted, significant, paired }], method: {...} }`,
+  )
+  .action(async (file: string, opts) => {
+    const { runCompare } = await import("./commands/analyze/compare.ts");
+    await runCompare(file, opts);
   });
 
 // A reader that stops early (`ideally projects list | head`) is not an error.
