@@ -45,7 +45,7 @@ export interface QueryLimits {
   statementTimeoutMs: number;
   /** Statement timeout of a staff member's export (ExportCsv, ExportExcel, ...), in ms (EXPORT_STATEMENT_TIMEOUT_MS, default 60000). */
   exportStatementTimeoutMs: number;
-  /** Pooled connections one user may hold at once (USER_DB_CONNECTIONS, default 3 of the pool's 10). */
+  /** Requests of one user that may hold pooled connections at once (USER_DB_CONNECTIONS, default 3; the pool has 10). */
   userConnections: number;
   /** Longest wait for one of them before a 503 with Retry-After, in ms (USER_DB_WAIT_MS, default 2000). */
   userWaitMs: number;
