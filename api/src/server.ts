@@ -134,7 +134,7 @@ async function serve(req: Request, srv: Server<WsData>): Promise<Response | unde
   const peer = srv.requestIP(req);
   if (peer) peers.set(req, peer.address);
   const path = new URL(req.url).pathname;
-  if (path === WEBSOCKET_PATH) return upgrade(req, srv, key);
+  if (path === WEBSOCKET_PATH) return upgrade(req, srv, key, hub);
   if (path === SCALAR_SCRIPT_PATH) {
     // 4.3 MB as shipped: gzipped once, on first use, for every client that accepts it (1.2 MB).
     const headers = new Headers({ "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=3600", vary: "Accept-Encoding" });
@@ -161,6 +161,9 @@ const server = Bun.serve<WsData>({
   // statement timeout, so the socket waits that long and a little more (Bun's ceiling is 255 s).
   idleTimeout: Math.min(255, Math.ceil(cfg.queryLimits.exportStatementTimeoutMs / 1000) + 10),
   hostname: process.env.HOST ?? "0.0.0.0",
+  // REUSE_PORT=1: several API processes listen on one port and the kernel spreads connections
+  // among them (SO_REUSEPORT; Linux): N processes on one machine without a load balancer.
+  reusePort: process.env.REUSE_PORT === "1",
   websocket: websocketHandlers(hub),
   fetch: serve as never,
   ...devWeb,

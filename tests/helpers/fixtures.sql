@@ -78,6 +78,13 @@ insert into user_and_clients (id, user_id, client_id, role_id) values
   (3004, 9008, 3003, 3),
   (3005, 9008, 3001, 1);
 
+-- Email domains the clients own (as ValidateDomainRecord records them): Acme's enterprise owns
+-- acme.test, so AcmeSSO's claim on it (Team A is beneath the enterprise) is verified; Globex owns
+-- globex.test.
+insert into verified_email_domains (domain, client_id, method) values
+  ('acme.test', 1001, 'dns'),
+  ('globex.test', 2001, 'dns');
+
 insert into cognito_idps (id, client_id, provider_name, provider_type, metadata_url, email_domains, is_enabled) values
   (1001, 1003, 'AcmeSSO', 'SAML', 'https://sso.acme.test/metadata.xml', '["acme.test"]', true),
   (2001, 2001, 'GlobexSSO', 'SAML', 'https://sso.globex.test/metadata.xml', '["globex.test"]', false);

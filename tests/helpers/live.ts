@@ -13,7 +13,7 @@ export interface ServerProcess {
 }
 
 export async function startServerProcess(databaseUrl: string, env: Record<string, string> = {}): Promise<ServerProcess> {
-  const port = 21000 + Math.floor(Math.random() * 20000);
+  const port = env.PORT ? Number(env.PORT) : 21000 + Math.floor(Math.random() * 20000);
   const proc = Bun.spawn(["bun", "--max-http-header-size=262144", "run", "api/src/server.ts"], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: `http://127.0.0.1:${port}`, LOG_REQUESTS: "0", ...env },
