@@ -144,7 +144,16 @@ const IncidenceResult = z
     projectId: z.number().int(),
     incidenceEstimate: z.number().describe("Share of panellists who qualify (0-1), stored on the project"),
     regions: z.array(
-      z.object({ regionId: z.number().int(), regionName: z.string(), sampleSize: z.number().int(), incidence: z.number(), factors: z.array(Factor) }),
+      z.object({
+        regionId: z.number().int(),
+        regionName: z.string(),
+        sampleSize: z.number().int(),
+        incidence: z.number(),
+        factors: z.array(Factor),
+        panelReach: z.number().int().nullable().describe("Panellists the Ideally panel reaches in the market in one field period (null: a customer panel)"),
+        feasibleCompletes: z.number().int().nullable().describe("floor(panelReach × incidence): the completes the market can deliver"),
+        feasible: z.boolean().nullable().describe("Whether sampleSize fits feasibleCompletes (null: unknown, a customer panel)"),
+      }),
     ),
   })
   .openapi("IncidenceEstimate");

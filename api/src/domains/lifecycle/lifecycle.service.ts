@@ -14,6 +14,7 @@ import * as ledger from "../credits/ledger.ts";
 import * as q from "./lifecycle.sql.ts";
 import { asFieldErrors, readinessProblems, type ReadinessProblem } from "./readiness.ts";
 import { allowedActions, cellFor, refusalMessage, statusName, type Action, type Cell, type StatusCode } from "./transitions.ts";
+import { assertQuotasCanBeMet } from "../fielding/quotas.ts";
 
 /** SPEC 9: the backend services user, the actor of system actions (jobs, the scheduler). */
 export const SERVICES_USER_ID = 5380;
@@ -189,6 +190,8 @@ async function chargeAndLogSubmission(s: Step, to: number): Promise<ledger.Charg
   if (problems.length) {
     throw new ApiError("ValidationError", `The test is not ready to submit: ${problems.map((x) => x.message).join(" ")}`, undefined, asFieldErrors(problems));
   }
+  // A design no run can fill is refused before any charge, naming its group.
+  await assertQuotasCanBeMet(s.tx, s.p.id);
   const charge = await ledger.chargeFirstWave(s.tx, actorOf(s.ctx), forSchedule(s.p), s.p.projectName);
   await q.logEvent(s.tx, {
     clientId: s.p.clientId,

@@ -317,13 +317,14 @@ export interface NewTarget {
   systemQuestionOptionId: number | null;
   questionOptionId: number | null;
   quotaPercent: number | null;
+  onlyThese: boolean;
 }
 
 export async function replaceTargets(tx: Tx, clientId: number, projectId: number, targets: NewTarget[]): Promise<void> {
   await tx`delete from targets where project_id = ${projectId}`;
   for (const t of targets) {
     await tx`
-      insert into targets (client_id, project_id, region_id, question_id, system_question_option_id, question_option_id, quota_percent)
-      values (${clientId}, ${projectId}, ${t.regionId}, ${t.questionId}, ${t.systemQuestionOptionId}, ${t.questionOptionId}, ${t.quotaPercent})`;
+      insert into targets (client_id, project_id, region_id, question_id, system_question_option_id, question_option_id, quota_percent, only_these)
+      values (${clientId}, ${projectId}, ${t.regionId}, ${t.questionId}, ${t.systemQuestionOptionId}, ${t.questionOptionId}, ${t.quotaPercent}, ${t.onlyThese})`;
   }
 }

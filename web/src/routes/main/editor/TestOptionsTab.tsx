@@ -9,6 +9,7 @@ import { FormModal } from "../../../components/FormModal";
 import { Button, Card, EmptyState, Field, Input, Skeleton, Textarea } from "../../../components/ui";
 import { ACCEPTED_IMAGES, keyPath, run, uploadProjectFile, useFileUrls, useRefreshProject, useTestOptions, type TestOption } from "../../../features/projects-editor/data";
 import type { TabProps } from "../ProjectPage";
+import { designText, isSplitCell } from "../../../features/design";
 
 function ConceptCard({ option, imageUrl, onEdit, onDelete, editable }: { option: TestOption; imageUrl?: string; onEdit: () => void; onDelete: () => void; editable: boolean }) {
   return (
@@ -126,7 +127,7 @@ export function TestOptionsTab({ project, editable }: TabProps) {
         </EmptyState>
       ) : (
         <>
-          <p className="mb-4 text-sm text-ink-600">Each respondent sees one test option (monadic); every option adds a cell of sample to the cost.</p>
+          <p className="mb-4 text-sm text-ink-600">{designText(isSplitCell(project))}</p>
           <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
             {data.value.map((o) => (
               <ConceptCard key={o.id} option={o} imageUrl={imageOf(o.id)} editable={editable} onEdit={() => setEditing(o)} onDelete={() => setDeleting(o)} />
