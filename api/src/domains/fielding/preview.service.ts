@@ -62,6 +62,8 @@ export async function preview(db: Db, ctx: RequestCtx, projectId: number, body: 
       definition: def,
       endReason,
       answers,
+      // No panel supplier sends a preview: nobody to send back.
+      redirectUrl: null,
     };
   });
 }
