@@ -2048,7 +2048,7 @@ export interface paths {
         };
         /**
          * The pre-launch check: what the test still lacks before it can be submitted
-         * @description Each problem names the editor tab that fixes it. Submit refuses (400, nothing charged) while any remain. Checks: markets chosen; test options for Idea, Message and Npd; a question for Question projects; at least two items for market reach; price questions in the one currency of the markets. Quota feasibility is checked by Submit itself.
+         * @description Each problem names the editor tab that fixes it. Submit refuses (400, nothing charged) while any remain. Checks: markets chosen; test options for Idea, Message and Npd; a question for Question projects; at least two items for market reach; price questions in the one currency of the markets; quotas that a run can fill (Submit refuses those with each quota group's field error).
          */
         get: operations["Projects_ReadinessCheck"];
         put?: never;
@@ -10325,7 +10325,7 @@ export interface components {
                  * @description Also the path of Submit's field error
                  * @enum {string}
                  */
-                code: "testOptions" | "questions" | "regions" | "marketReach.testOptions" | "priceSensitivity.currencyCode" | "priceSensitivity.testOptions";
+                code: "testOptions" | "questions" | "regions" | "marketReach.testOptions" | "priceSensitivity.currencyCode" | "priceSensitivity.testOptions" | "quotas";
                 message: string;
                 /**
                  * @description The editor tab where it is fixed
