@@ -1710,7 +1710,7 @@ export interface paths {
         put?: never;
         /**
          * Submit a Draft for survey, charging its first wave
-         * @description 0 -> 50 Awaiting Approval when the client requires approval or the submitter is not an Admin of the team (the team's Admins and staff are notified), else 0 -> 100 Submitted. Charges exactly CreditCostNow as PendingSurveyRun (30) logs, one per region, under the client's ledger lock; 409 when the balance would go below minus the overdraft limit.
+         * @description 0 -> 50 Awaiting Approval when the client requires approval or the submitter is not an Admin of the team (the team's Admins and staff are notified), else 0 -> 100 Submitted. Charges exactly CreditCostNow as PendingSurveyRun (30) logs, one per region, under the client's ledger lock; 409 when the balance would go below minus the overdraft limit. 400 (nothing charged) when the test is incomplete: one field error per ReadinessCheck problem.
          */
         post: operations["Projects_Submit"];
         delete?: never;
@@ -2039,6 +2039,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/Projects({key})/ReadinessCheck": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The pre-launch check: what the test still lacks before it can be submitted
+         * @description Each problem names the editor tab that fixes it. Submit refuses (400, nothing charged) while any remain. Checks: markets chosen; test options for Idea, Message and Npd; a question for Question projects; at least two items for market reach; price questions in the one currency of the markets. Quota feasibility is checked by Submit itself.
+         */
+        get: operations["Projects_ReadinessCheck"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/Projects({key})/CreditCostNow": {
         parameters: {
             query?: never;
@@ -2053,6 +2073,26 @@ export interface paths {
         get: operations["Projects_CreditCostNow"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects/CreditCostEstimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What a draft with these settings would cost now, without creating it
+         * @description CreditCostNow's formula (docs/credits.md) on settings instead of a project's rows: the CLI's `projects create --dry-run`. Nothing is written.
+         */
+        post: operations["Projects_CreditCostEstimate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2368,6 +2408,26 @@ export interface paths {
          * @description The person can no longer read the project; the share's link for their email is withdrawn. Audited ('Unshared').
          */
         delete: operations["ProjectShares_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/Access": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the caller may do with a project, and whose it is
+         * @description For pages that offer only what the role can do: canWrite (staff, or an Admin or User of the project's client; never a Viewer or a reader of a project shared with them), the caller's role, and for a shared project the owning client's name and who shared it.
+         */
+        get: operations["Projects_Access"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -3001,6 +3061,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/Projects({key})/SurveyPreview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Walk the project's survey as a respondent would, storing nothing
+         * @description The pages respondents meet (demographics, screener, each test option's concept and price pages, the attention check, follow-ups), built from the project as it is now, with the same validation (400 with the failing answers) and rules (screen-out, attention). Nothing is stored: the caller keeps `answers` and sends them back. A POST because it carries answers; it changes nothing.
+         */
+        post: operations["Projects_SurveyPreview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/Projects({key})/ResponsesCount": {
         parameters: {
             query?: never;
@@ -3070,7 +3150,7 @@ export interface paths {
         };
         /**
          * Weighted top-2-box per measure and test option
-         * @description For each standard measure on the 4-point scale and each test option: weighted top-2-box with its confidence interval, the value distribution (High, Average, Neutral, Low), the test against the chosen benchmark and against each other option (two-proportion z-test with Kish effective bases). With projectQuestionId: that question's option shares per test option instead (in `question`).
+         * @description For each standard measure on the 4-point scale and each test option: weighted top-2-box with its design-based standard error (Taylor linearisation, market runs as strata) and Wilson interval, the value distribution (High, Average, Neutral, Low), the test against the chosen benchmark (its projects' mean and between-project variance; a norm of fewer than 5 projects is indicative) and against each other option (paired where the same respondents rated both), p-values adjusted within the view (adjust, Benjamini-Hochberg by default; method says which). See docs/statistics.md. With projectQuestionId: that question's option shares per test option instead (in `question`).
          */
         get: operations["Responses_QualResults"];
         put?: never;
@@ -3150,7 +3230,7 @@ export interface paths {
         };
         /**
          * Top-2-box per wave
-         * @description The weighted top-2-box per measure and test option in each wave (trackers) or week since launch (NPD), with the wave's dates and respondents.
+         * @description The weighted top-2-box per measure and test option in each wave (trackers) or week since launch (NPD), with the wave's dates and respondents, design-based standard errors and Wilson intervals, and each option against the previous wave (independent samples); p-values adjusted within the view (adjust).
          */
         get: operations["Responses_WaveData"];
         put?: never;
@@ -9732,6 +9812,8 @@ export interface components {
             }[];
             /** @description When given, the project's regions become exactly these (targets of removed regions go) */
             regionIds?: number[];
+            /** @description When given, the completes per wave in each of the project's regions (a Draft's: fixed from Submit on); added regions take the project's size */
+            sampleSize?: number;
         };
         PriceSensitivities: {
             projectId: number;
@@ -10234,6 +10316,24 @@ export interface components {
         RemoveFromSurveyRun: {
             surveyRunId: number;
         };
+        ProjectReadiness: {
+            projectId: number;
+            /** @description No problems: Submit will not refuse for completeness */
+            ready: boolean;
+            problems: {
+                /**
+                 * @description Also the path of Submit's field error
+                 * @enum {string}
+                 */
+                code: "testOptions" | "questions" | "regions" | "marketReach.testOptions" | "priceSensitivity.currencyCode" | "priceSensitivity.testOptions";
+                message: string;
+                /**
+                 * @description The editor tab where it is fixed
+                 * @enum {string}
+                 */
+                tab: "setup" | "markets" | "test-options" | "questions" | "add-ons" | "scheduling";
+            }[];
+        };
         CreditCostNow: {
             projectId: number;
             clientId: number;
@@ -10276,6 +10376,59 @@ export interface components {
             available: number;
             /** @description Whether Submit could charge total now */
             affordable: boolean;
+        };
+        CreditCostEstimate: {
+            clientId: number;
+            /** @description What the next run costs now: exactly what Submit charges */
+            total: number;
+            regions: {
+                regionId: number;
+                regionName: string;
+                /** @description Completes per wave */
+                sampleSize: number;
+                isCustomerPanel: boolean;
+                /** @description Credits per complete */
+                rate: number;
+                /** @description Completes at the standard rate (up to 200) */
+                standardCompletes: number;
+                /** @description Completes beyond 200, at 1.5x (boosted sample) */
+                boostedCompletes: number;
+                /** @description This region's credits, rounded up */
+                cost: number;
+            }[];
+            /** @description Monadic cells: the live test options (at least 1) */
+            cells: number;
+            /** @description 1 + 0.25 x (cells - 1) */
+            cellFactor: number;
+            addOns: {
+                priceSensitivity: boolean;
+                marketReach: boolean;
+                customQuestions: number;
+                includedCustomQuestions: number;
+                extraCustomQuestions: number;
+                /** @description The add-ons' share of the base: 0.20 price sensitivity + 0.15 market reach + 0.05 per extra custom question */
+                rate: number;
+            };
+            balance: number;
+            overdraftLimit: number;
+            /** @description balance + overdraftLimit */
+            available: number;
+            /** @description Whether Submit could charge total now */
+            affordable: boolean;
+        };
+        CreditCostEstimateBody: {
+            /** @description The regions, as POST Projects takes them */
+            regionIds: number[];
+            /** @description Completes per region per wave (200 when omitted, as POST Projects) */
+            sampleSize?: number | null;
+            /** @description 1010 and 1020 carry the price sensitivity and market reach add-ons */
+            frameworkId?: number;
+            /** @description Test options (monadic cells) */
+            testOptions: number;
+            priceSensitivity?: boolean;
+            marketReach?: boolean;
+            /** @description Team-written questions */
+            customQuestions?: number;
         };
         ProjectScheduleEstimates: {
             projectId: number;
@@ -10528,6 +10681,20 @@ export interface components {
             /** @description A note for the email and notification */
             message?: string;
         };
+        ProjectAccess: {
+            projectId: number;
+            /** @description The project's own client (team) */
+            clientId: number;
+            clientName: string;
+            /** @description Readable only through a share: the caller is not a member of the project's client */
+            shared: boolean;
+            /** @description Who shared it with the caller */
+            sharedBy: string | null;
+            /** @description The caller's effective role on the project's client (1 Admin, 2 User, 3 Viewer); null when shared */
+            roleId: number | null;
+            /** @description May change the project (rename, clone, objectives, filter sets, schedule, set-up) */
+            canWrite: boolean;
+        };
         UpdateProjectSchedulingResult: {
             projectId: number;
             statusCode: number;
@@ -10743,7 +10910,14 @@ export interface components {
                     [key: string]: number;
                 };
             };
+            /** @description The targets the margins were matched to: census shares without the empty levels, rescaled to sum 1 */
             targets: {
+                [key: string]: {
+                    [key: string]: number;
+                };
+            };
+            /** @description The census shares as given */
+            census: {
                 [key: string]: {
                     [key: string]: number;
                 };
@@ -10983,6 +11157,26 @@ export interface components {
         SetSampleSupplier: {
             sampleSupplierId: number | null;
         };
+        SurveyPreview: components["schemas"]["RespondentView"] & {
+            /** @description The answers so far: send them back with the next page */
+            answers: {
+                [key: string]: number | number[] | string;
+            };
+        };
+        SurveyPreviewRequest: {
+            /** @description The market to preview (default: the project's first) */
+            regionId?: number;
+            /** @description The page being answered; absent: the first page */
+            pageId?: string;
+            /** @description This page's answers, as a respondent's page sends them */
+            input?: {
+                [key: string]: unknown;
+            };
+            /** @description The answers so far, as the previous call returned them */
+            answers?: {
+                [key: string]: number | number[] | string;
+            };
+        };
         ResponsesCountResult: {
             projectId: number;
             value: {
@@ -11010,12 +11204,18 @@ export interface components {
                 regionCode: string | null;
                 projectCount: number;
                 isAvailable: boolean;
+                /** @description Fewer than 5 comparable projects: shown as indicative, never significant */
+                indicative: boolean;
                 top2Percentage: number;
                 byStandardQuestion: {
                     [key: string]: {
+                        /** @description Mean of the comparable projects' top-2-box */
                         top2Percentage: number;
+                        /** @description Between-project standard deviation (null under 2 projects) */
+                        sdPercentage: number | null;
                         projectCount: number;
                         respondents: number;
+                        indicative: boolean;
                     };
                 };
             }[];
@@ -11038,6 +11238,8 @@ export interface components {
             projectId: number;
             confidence: 90 | 95 | 99;
             benchmarkTypeId: number | null;
+            method: components["schemas"]["StatsMethod"];
+            /** @description The sample-weighted total */
             measures: {
                 standardQuestionId: number;
                 title: string;
@@ -11049,12 +11251,14 @@ export interface components {
                     nEff: number;
                     /** @description Weighted top-2-box, 0-1 */
                     top2: number;
-                    /** @description Confidence interval of top2 */
+                    /** @description Design-based (Taylor linearised) standard error of top2: strata = market runs, units = respondents */
+                    se: number;
+                    /** @description Wilson interval of top2 with the design's effective n */
                     ci: [
                         number,
                         number
                     ];
-                    /** @description n_eff below 30 */
+                    /** @description Kish n_eff below 30 */
                     smallBase: boolean;
                     distribution: {
                         value: number;
@@ -11064,21 +11268,109 @@ export interface components {
                     }[];
                     vsBenchmark: {
                         diff: number;
+                        /** @description Standard error of diff */
+                        se: number;
                         z: number;
+                        /** @description Two-sided, before adjustment */
                         pValue: number;
+                        /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative */
+                        pAdjusted: number | null;
+                        /** @description pAdjusted below 1 - confidence */
                         significant: boolean;
+                        /** @description The norm's mean over its projects */
                         top2Percentage: number;
+                        /** @description The norm has fewer than method.thinNorm projects: indicative, never significant */
+                        indicative: boolean;
+                        /** @description The option's quintile among the norm's projects, 1 (bottom fifth) to 5 (top fifth) */
+                        quintile: number | null;
                     } | null;
                     vsOthers: {
                         diff: number;
+                        /** @description Standard error of diff */
+                        se: number;
                         z: number;
+                        /** @description Two-sided, before adjustment */
                         pValue: number;
+                        /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative */
+                        pAdjusted: number | null;
+                        /** @description pAdjusted below 1 - confidence */
                         significant: boolean;
                         testOptionId: number | null;
+                        /** @description Rated by the same respondents: the within-respondent covariance is in se */
+                        paired: boolean;
                     }[];
                 }[];
             }[];
+            /** @description Market by market (a market is its runs) */
+            markets: {
+                regionId: number;
+                measures: {
+                    standardQuestionId: number;
+                    results: {
+                        testOptionId: number | null;
+                        n: number;
+                        nEff: number;
+                        top2: number;
+                        se: number;
+                        ci: [
+                            number,
+                            number
+                        ];
+                        smallBase: boolean;
+                    }[];
+                }[];
+            }[];
+            /** @description The all-markets total, markets weighted by population (default) or by sample (marketWeighting) */
+            allMarkets: {
+                /** @enum {string} */
+                weighting: "population" | "sample";
+                /** @description Why population weighting was not used, when asked for */
+                note: string | null;
+                shares: {
+                    regionId: number;
+                    population: number | null;
+                    /** @description Where the population figure comes from (docs/reference-data.md) */
+                    source: string | null;
+                    /** @description The market's share of the weighted sample */
+                    sampleShare: number;
+                    /** @description The market's share in this total */
+                    share: number;
+                }[];
+                measures: {
+                    standardQuestionId: number;
+                    results: {
+                        testOptionId: number | null;
+                        n: number;
+                        nEff: number;
+                        top2: number;
+                        se: number;
+                        ci: [
+                            number,
+                            number
+                        ];
+                        smallBase: boolean;
+                    }[];
+                }[];
+            };
             question: components["schemas"]["QuestionResults"];
+        };
+        StatsMethod: {
+            /** @enum {string} */
+            variance: "taylor-linearisation";
+            /** @enum {string} */
+            strata: "market run";
+            /** @enum {string} */
+            interval: "wilson";
+            /** @enum {string} */
+            adjust: "bh" | "bonferroni" | "none";
+            /** @description Benjamini-Hochberg, Bonferroni or none */
+            adjustName: string;
+            /** @description Tests in the view's family */
+            tests: number;
+            /** @description A Kish n_eff below this is a low base */
+            smallBase: number;
+            /** @description A norm of fewer projects is indicative */
+            thinNorm: number;
         };
         QuestionResults: {
             projectId: number;
@@ -11196,6 +11488,7 @@ export interface components {
             /** @enum {string} */
             waveKind: "wave" | "weekSinceLaunch";
             confidence: number;
+            method: components["schemas"]["StatsMethod"];
             waves: {
                 wave: number;
                 from: string | null;
@@ -11212,12 +11505,14 @@ export interface components {
                         nEff: number;
                         /** @description Weighted top-2-box, 0-1 */
                         top2: number;
-                        /** @description Confidence interval of top2 */
+                        /** @description Design-based (Taylor linearised) standard error of top2: strata = market runs, units = respondents */
+                        se: number;
+                        /** @description Wilson interval of top2 with the design's effective n */
                         ci: [
                             number,
                             number
                         ];
-                        /** @description n_eff below 30 */
+                        /** @description Kish n_eff below 30 */
                         smallBase: boolean;
                         distribution: {
                             value: number;
@@ -11227,18 +11522,52 @@ export interface components {
                         }[];
                         vsBenchmark: {
                             diff: number;
+                            /** @description Standard error of diff */
+                            se: number;
                             z: number;
+                            /** @description Two-sided, before adjustment */
                             pValue: number;
+                            /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative */
+                            pAdjusted: number | null;
+                            /** @description pAdjusted below 1 - confidence */
                             significant: boolean;
+                            /** @description The norm's mean over its projects */
                             top2Percentage: number;
+                            /** @description The norm has fewer than method.thinNorm projects: indicative, never significant */
+                            indicative: boolean;
+                            /** @description The option's quintile among the norm's projects, 1 (bottom fifth) to 5 (top fifth) */
+                            quintile: number | null;
                         } | null;
                         vsOthers: {
                             diff: number;
+                            /** @description Standard error of diff */
+                            se: number;
                             z: number;
+                            /** @description Two-sided, before adjustment */
                             pValue: number;
+                            /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative */
+                            pAdjusted: number | null;
+                            /** @description pAdjusted below 1 - confidence */
                             significant: boolean;
                             testOptionId: number | null;
+                            /** @description Rated by the same respondents: the within-respondent covariance is in se */
+                            paired: boolean;
                         }[];
+                        /** @description Against the same option in the previous wave (independent samples), in the view's family */
+                        vsPreviousWave: {
+                            diff: number;
+                            /** @description Standard error of diff */
+                            se: number;
+                            z: number;
+                            /** @description Two-sided, before adjustment */
+                            pValue: number;
+                            /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative */
+                            pAdjusted: number | null;
+                            /** @description pAdjusted below 1 - confidence */
+                            significant: boolean;
+                            /** @description The previous wave */
+                            wave: number;
+                        } | null;
                     }[];
                 }[];
             }[];
@@ -16775,6 +17104,33 @@ export interface operations {
             };
         };
     };
+    Projects_ReadinessCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The check */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectReadiness"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
     Projects_CreditCostNow: {
         parameters: {
             query?: never;
@@ -16800,6 +17156,33 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    Projects_CreditCostEstimate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreditCostEstimateBody"];
+            };
+        };
+        responses: {
+            /** @description The cost */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreditCostEstimate"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     Projects_ProjectScheduleEstimates: {
@@ -17474,6 +17857,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Projects_Access: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The access */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectAccess"];
+                };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -18569,6 +18979,38 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    Projects_SurveyPreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SurveyPreviewRequest"];
+            };
+        };
+        responses: {
+            /** @description The next page, or the end */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SurveyPreview"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
     Projects_ResponsesCount: {
         parameters: {
             query?: {
@@ -18671,6 +19113,10 @@ export interface operations {
                 benchmarkTypeId?: string;
                 /** @description Confidence level, default 95 */
                 confidence?: "90" | "95" | "99";
+                /** @description Multiple-comparison adjustment within the view: bh (Benjamini-Hochberg, default), bonferroni or none */
+                adjust?: "bh" | "bonferroni" | "none";
+                /** @description How allMarkets weights the markets: population (default; sample when a market has no population figure) or sample */
+                marketWeighting?: "population" | "sample";
                 /** @description One question's option results */
                 projectQuestionId?: string;
             };
@@ -18793,6 +19239,8 @@ export interface operations {
                 filters?: string;
                 /** @description Confidence level, default 95 */
                 confidence?: "90" | "95" | "99";
+                /** @description Multiple-comparison adjustment within the view: bh (Benjamini-Hochberg, default), bonferroni or none */
+                adjust?: "bh" | "bonferroni" | "none";
             };
             header?: never;
             path?: never;

@@ -141,7 +141,7 @@ describe("the statement timeout", () => {
   test("configuration: the timeouts and the share are read from the environment and checked", () => {
     const cfg = readConfig({ STATEMENT_TIMEOUT_MS: "3000", EXPORT_STATEMENT_TIMEOUT_MS: "90000", USER_DB_CONNECTIONS: "4", USER_DB_WAIT_MS: "500" });
     expect(cfg.queryLimits).toEqual({ statementTimeoutMs: 3000, exportStatementTimeoutMs: 90000, userConnections: 4, userWaitMs: 500 });
-    expect(readConfig({}).queryLimits).toEqual({ statementTimeoutMs: 5000, exportStatementTimeoutMs: 60000, userConnections: 3, userWaitMs: 2000 });
+    expect(readConfig({}).queryLimits).toEqual({ statementTimeoutMs: 5000, exportStatementTimeoutMs: 60000, userConnections: 5, userWaitMs: 10000 });
     expect(() => readConfig({ STATEMENT_TIMEOUT_MS: "0" })).toThrow("STATEMENT_TIMEOUT_MS must be a whole number from 100 to 600000, got '0'");
     expect(() => readConfig({ USER_DB_CONNECTIONS: "0" })).toThrow("USER_DB_CONNECTIONS must be a whole number from 1 to 100");
   });

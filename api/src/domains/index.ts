@@ -18,6 +18,7 @@ import { registerSchedulingRoutes } from "./scheduling/scheduling.routes.ts";
 import { registerFieldingRoutes } from "./fielding/fielding.routes.ts";
 import { registerRespondentRoutes } from "./fielding/respondent.routes.ts";
 import { registerSupplierRoutes } from "./fielding/suppliers.routes.ts";
+import { registerPreviewRoutes } from "./fielding/preview.routes.ts";
 import { registerResultsRoutes } from "./results/results.routes.ts";
 import { registerGroupRoutes } from "./groups/groups.routes.ts";
 import { registerCommandRoutes } from "./commands/commands.routes.ts";
@@ -47,6 +48,7 @@ export function registerDomainRoutes(app: App, deps: AppDeps): void {
   registerFieldingRoutes(app, deps);
   registerRespondentRoutes(app, deps);
   registerSupplierRoutes(app, deps);
+  registerPreviewRoutes(app, deps);
   registerResultsRoutes(app, deps);
   registerGroupRoutes(app, deps);
   registerCommandRoutes(app, deps);

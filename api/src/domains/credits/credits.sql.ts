@@ -167,6 +167,12 @@ export interface CostRow {
  * or their standard questions: 19-22 price sensitivity, 25 market reach), and its team-written
  * questions (project questions without a standard question).
  */
+/** Regions by id, in the order costInputs lists a project's. */
+export async function regionsForCost(tx: Tx, ids: number[]): Promise<{ regionId: number; regionName: string }[]> {
+  return tx<{ regionId: number; regionName: string }[]>`
+    select id as "regionId", region_name as "regionName" from regions where id = any(${ids}::int[]) order by sort_order, id`;
+}
+
 export async function costInputs(tx: Tx, projectId: number): Promise<CostRow> {
   const regions = await tx<RegionInput[]>`
     select pr.region_id as "regionId", r.region_name as "regionName", pr.sample_size as "sampleSize",

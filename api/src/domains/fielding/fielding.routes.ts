@@ -82,7 +82,8 @@ const Weighting = z
     variables: z.array(z.string()),
     emptyLevels: z.array(z.string()),
     margins: z.record(z.string(), z.record(z.string(), z.number())),
-    targets: z.record(z.string(), z.record(z.string(), z.number())),
+    targets: z.record(z.string(), z.record(z.string(), z.number())).describe("The targets the margins were matched to: census shares without the empty levels, rescaled to sum 1"),
+    census: z.record(z.string(), z.record(z.string(), z.number())).describe("The census shares as given"),
     missing: z.record(z.string(), z.number()),
   })
   .openapi("WeightingReport");

@@ -636,7 +636,10 @@ export interface WeightingReport {
   /** Census levels no respondent had: left out of their margin. */
   emptyLevels: string[];
   margins: Record<string, Record<string, number>>;
+  /** The targets the margins were matched to: the census shares without the empty levels, rescaled to sum 1. */
   targets: Record<string, Record<string, number>>;
+  /** The census shares as given. */
+  census: Record<string, Record<string, number>>;
   missing: Record<string, number>;
 }
 
@@ -651,27 +654,15 @@ export async function weightRun(tx: Tx, run: q.RunRow & { definition: SurveyDefi
   if (!vars.length) {
     // A market without census margins (Other markets): unweighted, and said so.
     await q.setWeights(tx, sample.map((s) => s.id), sample.map(() => 1));
-    return { n: sample.length, iterations: 0, converged: true, maxError: 0, capBinds: false, cap: WEIGHT_CAP, deff: 1, nEff: sample.length, minWeight: 1, maxWeight: 1, variables: [], emptyLevels: [], margins: {}, targets: {}, missing: {} };
+    return { n: sample.length, iterations: 0, converged: true, maxError: 0, capBinds: false, cap: WEIGHT_CAP, deff: 1, nEff: sample.length, minWeight: 1, maxWeight: 1, variables: [], emptyLevels: [], margins: {}, targets: {}, census: {}, missing: {} };
   }
   // Respondents whose answer has no census margin ("Another gender") are left out of that margin.
   const rows = sample.map((s) => Object.fromEntries(vars.map((v) => {
     const a = s.answers[v];
     return [v, typeof a === "number" && targets[v]![a] !== undefined ? String(a) : null];
   })));
-  // A level nobody in the sample has cannot be weighted up from nothing: it is left out of the
-  // margin (the other levels' shares renormalised) and reported, as small samples do.
-  const emptyLevels: string[] = [];
-  for (const v of vars) {
-    const seen = new Set(rows.map((r) => r[v]).filter((x) => x !== null));
-    for (const level of Object.keys(targets[v]!)) {
-      if (!seen.has(level)) {
-        delete targets[v]![level];
-        emptyLevels.push(`${v}=${level}`);
-      }
-    }
-    if (Object.keys(targets[v]!).length < 2) delete targets[v];
-  }
-  const r = rake(rows, { targets, tolerance: RAKE_TOLERANCE, cap: WEIGHT_CAP, maxIterations: 200 });
+  const { targets: used, emptyLevels, census } = weightingTargets(targets, rows);
+  const r = rake(rows, { targets: used, tolerance: RAKE_TOLERANCE, cap: WEIGHT_CAP, maxIterations: 200 });
   await q.setWeights(tx, sample.map((s) => s.id), r.weights);
   return {
     n: sample.length,
@@ -684,12 +675,38 @@ export async function weightRun(tx: Tx, run: q.RunRow & { definition: SurveyDefi
     nEff: r.nEff,
     minWeight: r.minWeight,
     maxWeight: r.maxWeight,
-    variables: Object.keys(targets),
+    variables: Object.keys(used),
     emptyLevels,
     margins: r.margins,
-    targets,
+    targets: used,
+    census,
     missing: r.missing,
   };
+}
+
+/**
+ * The targets a run is raked to. A level nobody in the sample has cannot be weighted up from
+ * nothing: it is left out of the margin, the other levels' shares rescaled to sum 1 (what rake()
+ * matches the margins to, so the report shows these beside the margins), and reported; a variable
+ * left with one level is not weighted on. `census` keeps the census shares as given. Pure.
+ */
+export function weightingTargets(
+  census: Record<string, Record<string, number>>,
+  rows: readonly Record<string, string | null>[],
+): { targets: Record<string, Record<string, number>>; emptyLevels: string[]; census: Record<string, Record<string, number>> } {
+  const targets: Record<string, Record<string, number>> = {};
+  const emptyLevels: string[] = [];
+  for (const [v, shares] of Object.entries(census)) {
+    const seen = new Set(rows.map((r) => r[v]).filter((x) => x !== null && x !== undefined));
+    const kept = Object.entries(shares).filter(([level]) => {
+      if (seen.has(level)) return true;
+      emptyLevels.push(`${v}=${level}`);
+      return false;
+    });
+    const sum = kept.reduce((a, [, x]) => a + x, 0);
+    if (kept.length >= 2 && sum > 0) targets[v] = Object.fromEntries(kept.map(([level, x]) => [level, x / sum]));
+  }
+  return { targets, emptyLevels, census: Object.fromEntries(Object.entries(census).map(([v, s]) => [v, { ...s }])) };
 }
 
 export interface ProcessResult {

@@ -26,7 +26,7 @@ const Question = z.object({
   text: z.string(),
   options: z.array(z.object({ id: z.number().int(), text: z.string(), exclusive: z.boolean() })),
 });
-const View = z
+export const View = z
   .object({
     respondentId: z.string(),
     status: z.enum(["InProgress", "Complete", "ScreenedOut", "OverQuota", "Removed"]),
@@ -68,9 +68,9 @@ const HEADING: Record<string, string> = {
 };
 
 /** What the page shows: the current page's questions in the region's language, never other answers. */
-type ImageUrl = (key: string, fileType: string | null) => Promise<string | null>;
+export type ImageUrl = (key: string, fileType: string | null) => Promise<string | null>;
 
-async function present(v: svc.RespondentView, imageUrl: ImageUrl): Promise<z.infer<typeof View>> {
+export async function present(v: svc.RespondentView, imageUrl: ImageUrl): Promise<z.infer<typeof View>> {
   const def = v.definition;
   const tr = (s: string) => def.translations[s] ?? s;
   const p = v.page;

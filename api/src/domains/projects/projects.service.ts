@@ -191,21 +191,24 @@ export async function changeTargets(
   reg: Registry,
   ctx: RequestCtx,
   projectId: number,
-  input: { targets: TargetInput[]; regionIds?: number[] },
+  input: { targets: TargetInput[]; regionIds?: number[]; sampleSize?: number },
 ): Promise<string> {
   return enterTenant(db, ctx, async (tx) => {
     const p = await projectForWrite(tx, projectId);
     assertEditable(p);
 
-    // Regions first, when given: the project's regions become exactly these.
+    // Regions first, when given: the project's regions become exactly these. An added region
+    // takes the project's completes per wave (or the new size), not the creation default.
     let regionIds = await q.projectRegionIds(tx, projectId);
+    const size = input.sampleSize ?? (await q.projectSampleSize(tx, projectId));
     if (input.regionIds) {
       const wanted = unique(input.regionIds);
       await checkRegions(tx, ctx, p.clientId, wanted);
       await q.removeRegions(tx, projectId, regionIds.filter((r) => !wanted.includes(r))).catch(dbError("ProjectsRegions"));
-      await q.addRegions(tx, p.clientId, projectId, wanted.filter((r) => !regionIds.includes(r)), null).catch(dbError("ProjectsRegions"));
+      await q.addRegions(tx, p.clientId, projectId, wanted.filter((r) => !regionIds.includes(r)), size).catch(dbError("ProjectsRegions"));
       regionIds = wanted;
     }
+    if (input.sampleSize !== undefined) await q.setSampleSize(tx, projectId, input.sampleSize);
 
     const errors: FieldError[] = [];
     const sysIds = input.targets.flatMap((t) => (t.systemQuestionOptionId != null ? [t.systemQuestionOptionId] : []));

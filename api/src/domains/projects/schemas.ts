@@ -54,6 +54,13 @@ export const ChangeTargetsBody = z
       )
       .max(500),
     regionIds: z.array(id()).min(1).max(60).optional().describe("When given, the project's regions become exactly these (targets of removed regions go)"),
+    sampleSize: z
+      .number()
+      .int()
+      .min(1)
+      .max(100000)
+      .optional()
+      .describe("When given, the completes per wave in each of the project's regions (a Draft's: fixed from Submit on); added regions take the project's size"),
   })
   .openapi("ChangeTargets");
 
