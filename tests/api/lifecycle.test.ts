@@ -300,6 +300,25 @@ describe("who may act", () => {
   });
 });
 
+describe("MarkAsDemo", () => {
+  test("staff mark a finished project (800 or 900) as a demo; 403 for the team's Admin, 404 for no project, 409 from 400", async () => {
+    const done = await makeProject(900);
+    expect((await call(app, "acmeAdmin", 1003, "POST", `/api/v1/Projects(${done.id})/MarkAsDemo`)).status).toBe(403);
+    expect((await statusOf(done.id)).status).toBe(900);
+    expect((await call(app, "staff", 1003, "POST", "/api/v1/Projects(99999999)/MarkAsDemo")).status).toBe(404);
+    const running = await makeProject(400);
+    const refused = await call(app, "staff", 1003, "POST", `/api/v1/Projects(${running.id})/MarkAsDemo`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe(`Cannot MarkAsDemo project ${running.id}: it is 400 Processing results. Allowed from Processing results: ${fxAllowed(400).join(", ")}.`);
+    expect(refused.body.message).not.toContain("MarkAsDemo, ");
+    const ok = await call(app, "staff", 1003, "POST", `/api/v1/Projects(${done.id})/MarkAsDemo`);
+    expect(ok.status).toBe(200);
+    expect((await statusOf(done.id)).status).toBe(950);
+    // A demo is not marked again.
+    expect((await call(app, "staff", 1003, "POST", `/api/v1/Projects(${done.id})/MarkAsDemo`)).status).toBe(409);
+  });
+});
+
 describe("the other actions", () => {
   test("Duplicate copies the project, its questions, options, test options, targets and objectives as a Draft", async () => {
     const res = await call(app, "acmeUser", 1003, "POST", "/api/v1/Projects(1001)/Duplicate", {});

@@ -344,6 +344,28 @@ describe("exports", () => {
     expect(row.getCell(header.indexOf("A n") + 1).value).toBe(a.n);
     expect(wb.getWorksheet("Data")!.rowCount).toBe(5);
   });
+  test("ExportExcel escapes formula-like text as the CSV export does (issue 19)", async () => {
+    await tdb.db`update test_options set concept_text = '@SUM(1)' where id = ${A}`;
+    await tdb.db`update question_options set option_text = '=cmd|'' /C calc''!A0' where id = ${o1}`;
+    try {
+      const res = await app.request(`/api/v1/Projects(${P})/ExportExcel`, { headers: { authorization: "Bearer acmeViewer", clientId: String(T) } });
+      expect(res.status).toBe(200);
+      const ExcelJS = (await import("exceljs")).default;
+      const wb = new ExcelJS.Workbook();
+      await wb.xlsx.load((await res.arrayBuffer()) as never);
+      const header = (wb.getWorksheet("Summary")!.getRow(1).values as unknown[]).slice(1);
+      expect(header).toContain("'@SUM(1) top-2-box");
+      const cells: unknown[] = [];
+      wb.getWorksheet("Data")!.eachRow((row) => row.eachCell((c) => cells.push(c.value)));
+      const texts = cells.filter((v): v is string => typeof v === "string");
+      expect(texts.some((t) => t.startsWith("'=cmd|' /C calc'!A0")), "the chosen option's text, escaped").toBe(true);
+      expect(texts.filter((t) => /^[=+\-@\t\r]/.test(t)), "no cell starts like a formula").toEqual([]);
+      expect(cells.some((c) => typeof c === "object" && c !== null && "formula" in c), "no formula cells at all").toBe(false);
+    } finally {
+      await tdb.db`update test_options set concept_text = 'A' where id = ${A}`;
+      await tdb.db`update question_options set option_text = 'One' where id = ${o1}`;
+    }
+  });
 });
 
 describe("the results page's empty path (SPEC 2)", () => {

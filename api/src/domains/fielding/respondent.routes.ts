@@ -5,7 +5,9 @@
 import { z } from "@hono/zod-openapi";
 import type { App, AppDeps } from "../../app.ts";
 import { access } from "../../access/policy.ts";
-import { addRoute, errors } from "../../openapi.ts";
+import { addRoute, errorResponse, errors } from "../../openapi.ts";
+import { ApiError } from "../../errors.ts";
+import { WindowLimiter } from "../../ops/rate-limit.ts";
 import { ATTENTION, answerKey, INTENT_AT, INTENT_SCALE, intentKey } from "./engine.ts";
 import * as svc from "./fielding.service.ts";
 import { SURVEY_PAGE_CSS, SURVEY_PAGE_HTML, SURVEY_PAGE_SCRIPT } from "./respondent.page.ts";
@@ -115,10 +117,27 @@ async function present(v: svc.RespondentView, imageUrl: ImageUrl): Promise<z.inf
 }
 
 const ok = { 200: { description: "Where the respondent is", content: { "application/json": { schema: View } } } };
-const refusals = { 400: errors[400], 404: errors[404], 409: errors[409] };
+const refusals = { 400: errors[400], 404: errors[404], 409: errors[409], 429: errorResponse("Too many requests from this address: wait the Retry-After seconds") };
+
+/** Starts of a survey one address may make in a minute (a respondent starts once; a household a few times). */
+export const SURVEY_STARTS_PER_MINUTE = 20;
+/** Calls of the public survey API one address may make in a minute (a respondent answers a page every few seconds). */
+export const SURVEY_CALLS_PER_MINUTE = 300;
 
 export function registerRespondentRoutes(app: App, deps: AppDeps): void {
   const db = deps.db;
+  // The anonymous survey writes on every call: one address is limited (ops/rate-limit.ts). Without
+  // the peer's address (an app embedded in tests or another host) there is nothing to key on.
+  const starts = new WindowLimiter(SURVEY_STARTS_PER_MINUTE, 60_000);
+  const calls = new WindowLimiter(SURVEY_CALLS_PER_MINUTE, 60_000);
+  app.use("/s/api/*", async (c, next) => {
+    const ip = deps.clientIp?.(c.req.raw);
+    if (ip) {
+      const wait = (c.req.method === "POST" && c.req.path.endsWith("/start") ? starts.take(ip) : 0) || calls.take(ip);
+      if (wait) throw new ApiError("TooManyRequests", `Too many survey requests from this address. Try again in ${wait} seconds.`, undefined, undefined, wait);
+    }
+    await next();
+  });
   // Concept images: signed, expiring download links from the file storage (absent: no image).
   const signer = (c: { req: { url: string } }): ImageUrl => async (key, fileType) =>
     deps.storage

@@ -7,6 +7,7 @@ import type { EffectiveRole } from "../../db/tx.ts";
 import { enterTenant } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
+import { JOB_STATEMENT_TIMEOUT_MS } from "../../config.ts";
 import { clientChannel, publish } from "../../jobs/channel.ts";
 import { raise } from "../notifications/notifications.service.ts";
 import * as ledger from "../credits/ledger.ts";
@@ -18,7 +19,14 @@ export const SERVICES_USER_ID = 5380;
 
 /** A request context for system actions (a job closing a survey): the services user, all clients. */
 export function systemCtx(): RequestCtx {
-  return { principal: { userId: SERVICES_USER_ID, isStaff: true, isSuperAdmin: false }, clientId: null, descendants: false, sessionId: null };
+  return {
+    principal: { userId: SERVICES_USER_ID, isStaff: true, isSuperAdmin: false },
+    clientId: null,
+    descendants: false,
+    sessionId: null,
+    // Jobs and system work: a long statement timeout, never an endless one.
+    limits: { statementTimeoutMs: JOB_STATEMENT_TIMEOUT_MS },
+  };
 }
 
 /** Notification types (reference data, SPEC 4). */

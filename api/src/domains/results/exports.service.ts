@@ -73,13 +73,20 @@ async function respondentTable(tx: Tx, projectId: number, f: ResolvedFilter): Pr
   };
 }
 
+/** Text a spreadsheet would run as a formula (= + - @, tab, CR first) gets a ' in front. */
+export function formulaSafe<T>(v: T): T | string {
+  return typeof v === "string" && /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
+}
+
 /** RFC 4180 quoting; a cell starting with = + - @ is prefixed with ' so spreadsheets never run it. */
 export function csvCell(v: Cell): string {
   if (v === null) return "";
-  let s = typeof v === "number" ? String(v) : v;
-  if (typeof v === "string" && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  const s = typeof v === "number" ? String(v) : formulaSafe(v);
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
+
+/** A row of user text for a worksheet: every string formula-safe, as in the CSV exports. */
+const sheetRow = (r: readonly unknown[]) => r.map(formulaSafe);
 
 async function table(db: Db, ctx: RequestCtx, projectId: number, filters: ResponseFilter): Promise<{ name: string; table: RespondentTable }> {
   return enterTenant(db, ctx, async (tx) => {
@@ -109,14 +116,14 @@ export interface ExcelInput {
 }
 
 function summarySheet(wb: ExcelJS.Workbook, title: string, qual: QualResults, options: { id: number; conceptText: string }[]) {
-  const ws = wb.addWorksheet(title.slice(0, 31));
+  const ws = wb.addWorksheet(title.replace(/[*?:\\/[\]]/g, " ").slice(0, 31));
   const optionIds = [...new Set(qual.measures.flatMap((m) => m.results.map((r) => r.testOptionId)))];
   const name = (id: number | null) => (id === null ? "All" : (options.find((o) => o.id === id)?.conceptText ?? String(id)));
-  ws.addRow(["Measure", ...optionIds.flatMap((id) => [`${name(id)} top-2-box`, `${name(id)} n`, `${name(id)} vs benchmark`])]);
+  ws.addRow(sheetRow(["Measure", ...optionIds.flatMap((id) => [`${name(id)} top-2-box`, `${name(id)} n`, `${name(id)} vs benchmark`])]));
   ws.getRow(1).font = { bold: true };
   for (const m of qual.measures) {
     ws.addRow([
-      m.title,
+      formulaSafe(m.title),
       ...optionIds.flatMap((id) => {
         const r = m.results.find((x) => x.testOptionId === id);
         if (!r) return [null, null, null];
@@ -168,12 +175,12 @@ export async function exportExcel(db: Db, ctx: RequestCtx, input: ExcelInput): P
   const demo = await demographicsResults(db, ctx, input.projectId, filters);
   const ws = wb.addWorksheet("Demographics");
   ws.addRow(["Question", "Answer", "Respondents", "Weighted share"]).font = { bold: true };
-  for (const qd of demo.questions) for (const o of qd.options) ws.addRow([qd.questionLabel, o.answerLabel, o.count, o.share]);
+  for (const qd of demo.questions) for (const o of qd.options) ws.addRow(sheetRow([qd.questionLabel, o.answerLabel, o.count, o.share]));
   ws.getColumn(4).numFmt = "0.0%";
   ws.columns.forEach((c) => (c.width = 22));
   const data = wb.addWorksheet("Data");
-  data.addRow(t.columns).font = { bold: true };
-  for (const r of t.rows) data.addRow(r);
+  data.addRow(sheetRow(t.columns)).font = { bold: true };
+  for (const r of t.rows) data.addRow(sheetRow(r));
   const buf = await wb.xlsx.writeBuffer();
   return { fileName: fileName(name, "xlsx"), body: new Uint8Array(buf as ArrayBuffer) };
 }
