@@ -2,7 +2,7 @@
 // PATCH, DELETE exactly where the registry (SPEC.md section 7 "Generic") allows them; the other
 // verbs answer 405. Routes are thin: they parse and call the entity service.
 import { z } from "@hono/zod-openapi";
-import type { App } from "../app.ts";
+import type { App } from "../app-types.ts";
 import type { Db } from "../db/client.ts";
 import { ApiError } from "../errors.ts";
 import type { Registry } from "./registry.ts";

@@ -4,7 +4,7 @@
 // TextResponses VerbatimGroup and VerbatimCountGroup; Projects CreateUsageAndAttitudeSeedProject.
 // Shaping a group is staff's (SPEC 6: IdeallyAdmin creates and edits groups); reading one is the team's.
 import { z } from "@hono/zod-openapi";
-import type { App, AppDeps } from "../../app.ts";
+import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
 import { addRoute, commonErrors, errors, keyOf, keyParams, type RouteContext } from "../../openapi.ts";
 import { ApiError } from "../../errors.ts";

@@ -2,7 +2,7 @@
 // QualResults and DemographicsResults, StandardQuestions StandardQuestionDescription. GET functions:
 // the response filter object travels as JSON in `filters` (results/filters.ts).
 import { z } from "@hono/zod-openapi";
-import type { App, AppDeps } from "../../app.ts";
+import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
 import { addRoute, commonErrors, errors, keyOf, keyParams, type RouteContext } from "../../openapi.ts";
 import { ApiError } from "../../errors.ts";
