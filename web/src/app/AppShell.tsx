@@ -81,16 +81,16 @@ function ClientSwitcher({ client }: { client?: CurrentClient }) {
 type Notifs = { value: { id: number; title: string; body: string | null; url: string | null; isRead: boolean; createdAt: string }[]; unreadCount: number };
 
 function NotificationsBell() {
-  const { data, mutate } = useApi<Notifs>(["Notifications/All"], () => api.GET("/api/v1/Notifications/All") as never);
+  const { data, mutate } = useApi<Notifs>(["Notifications/All"], () => api.GET("/api/v1/Notifications/All"));
   const [, navigate] = useLocation();
   useEffect(() => onRealtime((ev) => ev.channel.startsWith("user-") && void mutate()), [mutate]);
   async function open(n: Notifs["value"][number]) {
-    if (!n.isRead) await unwrap(api.POST("/api/v1/Notifications/MarkAsRead", { body: { ids: [n.id] } } as never)).catch(() => {});
+    if (!n.isRead) await unwrap(api.POST("/api/v1/Notifications/MarkAsRead", { body: { ids: [n.id] } })).catch(() => {});
     void mutate();
     if (n.url) navigate(n.url.startsWith("http") ? new URL(n.url).pathname : n.url);
   }
   async function readAll() {
-    await unwrap(api.POST("/api/v1/Notifications/MarkAsRead", { body: { all: true } } as never)).catch(() => {});
+    await unwrap(api.POST("/api/v1/Notifications/MarkAsRead", { body: { all: true } })).catch(() => {});
     void mutate();
   }
   const unread = data?.unreadCount ?? 0;

@@ -87,7 +87,7 @@ export async function joinClientChannel(clientId: number) {
   if (clientChannelFor !== null) leaveChannel(`client-${clientChannelFor}`);
   clientChannelFor = clientId;
   try {
-    const info = await unwrap(api.GET("/api/v1/Clients({key})/GetChannelInfo", { params: { path: { key: String(clientId) } }, headers: { clientId: String(clientId) } } as never)) as { name: string; token: string };
+    const info = await unwrap(api.GET("/api/v1/Clients({key})/GetChannelInfo", { params: { path: { key: String(clientId) } }, headers: { clientId: String(clientId) } })) as { name: string; token: string };
     joinChannel(info.name, info.token);
   } catch {
     clientChannelFor = null;

@@ -69,7 +69,7 @@ export function costText(c: Cost, dryRun: boolean): string {
 
 async function resolveRegions(client: ApiClient, wanted: (number | string)[], file: string): Promise<number[]> {
   if (wanted.every((r) => typeof r === "number")) return wanted as number[];
-  const all = ok(await client.GET("/api/v1/Regions", { params: { query: { $select: "id,regionName,regionCode", $top: "1000" } } }), "reading the regions").value;
+  const all = ok(await client.GET("/api/v1/Regions", { params: { query: { $select: "id,regionName,regionCode", $top: 1000 } } }), "reading the regions").value;
   return wanted.map((r) => {
     if (typeof r === "number") return r;
     const hit = all.find((x) => x?.regionName?.toLowerCase() === r.toLowerCase() || x?.regionCode?.toLowerCase() === r.toLowerCase());

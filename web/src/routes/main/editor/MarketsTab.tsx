@@ -3,7 +3,7 @@
 // TargetQuestionsWithCounts), saved through Projects ChangeTargets / DeleteRegions, and the
 // incidence estimate, updated live by IncidenceEstimateUpdated on the client channel.
 import { useEffect, useState } from "react";
-import { api } from "../../../api/client";
+import { api, type Schemas } from "../../../api/client";
 import { useApi } from "../../../api/hooks";
 import { Badge, Button, Card, EmptyState, Skeleton, cx } from "../../../components/ui";
 import { onRealtime } from "../../../state/realtime";
@@ -12,9 +12,9 @@ import { hasFlag, keyPath, run, useRefreshProject } from "../../../features/proj
 import { useRegions } from "../CreateProject";
 import type { TabProps } from "../ProjectPage";
 
-type TargetOption = { systemQuestionOptionId: number | null; questionOptionId: number | null; answerLabel: string; filterSubtext: string | null; regionId: number | null; isTarget: boolean; count: number };
-type TargetQuestion = { source: "system" | "question"; id: number; questionLabel: string; questionText: string; options: TargetOption[] };
-type Incidence = { incidenceEstimate: number; regions: { regionId: number; regionName: string; sampleSize: number; incidence: number }[] };
+type TargetQuestion = Schemas["TargetQuestion"];
+type TargetOption = TargetQuestion["options"][number];
+type Incidence = Schemas["IncidenceEstimate"];
 
 const optKey = (o: TargetOption) => (o.systemQuestionOptionId ? `s${o.systemQuestionOptionId}` : `q${o.questionOptionId}`);
 const pct = (x: number) => `${(x * 100).toFixed(x < 0.1 ? 1 : 0)}%`;
@@ -23,8 +23,8 @@ export function MarketsTab({ client, project, editable }: TabProps) {
   const refresh = useRefreshProject(project.id);
   const { data: me } = useMe(client.id);
   const { data: regions } = useRegions();
-  const targets = useApi<{ value: TargetQuestion[] }>(["TargetQuestionsWithCounts", project.id], () =>
-    api.GET("/api/v1/Questions/TargetQuestionsWithCounts", { params: { query: { projectId: project.id } } } as never) as never,
+  const targets = useApi(["TargetQuestionsWithCounts", project.id], () =>
+    api.GET("/api/v1/Questions/TargetQuestionsWithCounts", { params: { query: { projectId: String(project.id) } } }),
   );
   const [incidence, setIncidence] = useState<Incidence | null>(null);
   const [busy, setBusy] = useState(false);
@@ -32,7 +32,7 @@ export function MarketsTab({ client, project, editable }: TabProps) {
   const states = hasFlag(me, "CanChooseUsStateMarkets");
 
   async function estimate() {
-    const r = (await run(api.POST("/api/v1/Projects({key})/IncidenceEstimate", { params: keyPath(project.id), body: {} } as never))) as Incidence | undefined;
+    const r = await run(api.POST("/api/v1/Projects({key})/IncidenceEstimate", { params: keyPath(project.id), body: {} }));
     if (r) setIncidence(r);
   }
   // The first estimate on opening; later ones follow each change and arrive by event too.
@@ -68,7 +68,7 @@ export function MarketsTab({ client, project, editable }: TabProps) {
 
   async function change(body: { targets: ReturnType<typeof currentTargets>; regionIds?: number[] }) {
     setBusy(true);
-    const r = await run(api.POST("/api/v1/Projects({key})/ChangeTargets", { params: keyPath(project.id), body } as never));
+    const r = await run(api.POST("/api/v1/Projects({key})/ChangeTargets", { params: keyPath(project.id), body }));
     if (r !== undefined) {
       await Promise.all([refresh(), targets.mutate()]);
       await estimate();
@@ -88,7 +88,7 @@ export function MarketsTab({ client, project, editable }: TabProps) {
     if (regionIds.includes(id)) {
       if (regionIds.length === 1) return;
       setBusy(true);
-      const r = await run(api.POST("/api/v1/Projects({key})/DeleteRegions", { params: keyPath(project.id), body: { regionIds: [id] } } as never));
+      const r = await run(api.POST("/api/v1/Projects({key})/DeleteRegions", { params: keyPath(project.id), body: { regionIds: [id] } }));
       if (r !== undefined) {
         await Promise.all([refresh(), targets.mutate()]);
         await estimate();

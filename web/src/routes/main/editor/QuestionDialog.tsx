@@ -1,7 +1,7 @@
 // Add or edit a custom question: text, short title, type, where it is asked, and its options
 // (Questions POST with projectId, or PATCH; options keep their ids so answers stay attached).
 import { useState, type FormEvent } from "react";
-import { api } from "../../../api/client";
+import { api, type Schemas } from "../../../api/client";
 import { FormModal } from "../../../components/FormModal";
 import { Button, Field, Input, Select, Textarea } from "../../../components/ui";
 import { keyPath, run } from "../../../features/projects-editor/data";
@@ -18,10 +18,12 @@ export function positionsFor(frameworkId: number | null): Record<number, string>
   return frameworkId === USAGE_AND_ATTITUDE_SEEDING ? { ...CUSTOM_POSITIONS, ...GROUP_POSITIONS } : CUSTOM_POSITIONS;
 }
 
+const QUESTION_TYPE_IDS = [1, 2, 3, 4] as const;
+
 export type QuestionDraft = {
   questionText: string;
   questionTitle: string;
-  questionTypeId: number;
+  questionTypeId: Schemas["CreateQuestion"]["questionTypeId"];
   questionPositionId: number;
   options: { id?: number; optionText: string; exclusive: boolean }[];
 };
@@ -47,8 +49,8 @@ export function QuestionDialog({ projectId, frameworkId, questionId, initial, on
       questionOptions: hasOptions ? options.map((o) => ({ ...(o.id ? { id: o.id } : {}), optionText: o.optionText.trim(), exclusive: d.questionTypeId === 2 && o.exclusive })) : [],
     };
     const r = questionId
-      ? await run(api.PATCH("/api/v1/Questions({key})", { params: keyPath(questionId), body } as never), ["Question saved"])
-      : await run(api.POST("/api/v1/Questions", { body: { ...body, projectId } } as never), ["Question added"]);
+      ? await run(api.PATCH("/api/v1/Questions({key})", { params: keyPath(questionId), body }), ["Question saved"])
+      : await run(api.POST("/api/v1/Questions", { body: { ...body, projectId } }), ["Question added"]);
     setBusy(false);
     if (r !== undefined) onSaved();
   }
@@ -64,7 +66,7 @@ export function QuestionDialog({ projectId, frameworkId, questionId, initial, on
             <Input id="question-title" value={d.questionTitle} maxLength={200} onChange={(e) => setD({ ...d, questionTitle: e.target.value })} />
           </Field>
           <Field id="question-type" label="Type">
-            <Select id="question-type" value={d.questionTypeId} onChange={(e) => setD({ ...d, questionTypeId: Number(e.target.value) })}>
+            <Select id="question-type" value={d.questionTypeId} onChange={(e) => { const t = QUESTION_TYPE_IDS.find((x) => x === Number(e.target.value)); if (t) setD({ ...d, questionTypeId: t }); }}>
               {Object.entries(QUESTION_TYPES).map(([id, t]) => <option key={id} value={id}>{t}</option>)}
             </Select>
           </Field>
