@@ -8702,7 +8702,7 @@ export interface components {
             providerType?: "SAML" | "OIDC";
             metadataUrl?: string | null;
             metadataXml?: string | null;
-            emailDomains?: unknown;
+            emailDomains?: string[];
             isEnabled?: boolean;
             /** Format: date-time */
             createdAt?: string;
@@ -11077,13 +11077,80 @@ export interface components {
             measures: {
                 standardQuestionId: number;
                 title: string;
-                /** @description The group's figure (a QualResults measure) */
+                /** @description The group's figure (a QualResults measure, testOptionId null) */
                 group: {
-                    [key: string]: unknown;
+                    testOptionId: number | null;
+                    n: number;
+                    weight: number;
+                    /** @description Kish effective base */
+                    nEff: number;
+                    /** @description Weighted top-2-box, 0-1 */
+                    top2: number;
+                    /** @description Confidence interval of top2 */
+                    ci: [
+                        number,
+                        number
+                    ];
+                    /** @description n_eff below 30 */
+                    smallBase: boolean;
+                    distribution: {
+                        value: number;
+                        label: string;
+                        count: number;
+                        share: number;
+                    }[];
+                    vsBenchmark: {
+                        diff: number;
+                        z: number;
+                        pValue: number;
+                        significant: boolean;
+                        top2Percentage: number;
+                    } | null;
+                    vsOthers: {
+                        diff: number;
+                        z: number;
+                        pValue: number;
+                        significant: boolean;
+                        testOptionId: number | null;
+                    }[];
                 };
-                /** @description Each project's figure, projectId set */
+                /** @description Each project's figure (testOptionId null, projectId set) */
                 projects: {
-                    [key: string]: unknown;
+                    testOptionId: number | null;
+                    n: number;
+                    weight: number;
+                    /** @description Kish effective base */
+                    nEff: number;
+                    /** @description Weighted top-2-box, 0-1 */
+                    top2: number;
+                    /** @description Confidence interval of top2 */
+                    ci: [
+                        number,
+                        number
+                    ];
+                    /** @description n_eff below 30 */
+                    smallBase: boolean;
+                    distribution: {
+                        value: number;
+                        label: string;
+                        count: number;
+                        share: number;
+                    }[];
+                    vsBenchmark: {
+                        diff: number;
+                        z: number;
+                        pValue: number;
+                        significant: boolean;
+                        top2Percentage: number;
+                    } | null;
+                    vsOthers: {
+                        diff: number;
+                        z: number;
+                        pValue: number;
+                        significant: boolean;
+                        testOptionId: number | null;
+                    }[];
+                    projectId: number;
                 }[];
             }[];
         };
@@ -11093,7 +11160,22 @@ export interface components {
             page: number;
             pageSize: number;
             value: {
-                [key: string]: unknown;
+                id: number;
+                responseText: string;
+                translatedText: string | null;
+                languageCode: string | null;
+                sentiment: string | null;
+                sentimentScore: number | null;
+                testOptionId: number | null;
+                regionId: number;
+                createdAt: string;
+                weight: number;
+                themes: {
+                    id: number;
+                    name: string;
+                    sentiment: string | null;
+                }[];
+                projectId: number;
             }[];
         };
         VerbatimGroupCount: {

@@ -26,7 +26,8 @@ const FiltersParam = z
 
 const Dist = z.object({ value: z.number().int(), label: z.string(), count: z.number().int(), share: z.number() });
 const Test = z.object({ diff: z.number(), z: z.number(), pValue: z.number(), significant: z.boolean() });
-const Measure = z.object({
+/** One measure's figure for one test option (QualResults; the group pages reuse it). */
+export const Measure = z.object({
   testOptionId: z.number().int().nullable(),
   n: z.number().int(),
   weight: z.number(),
@@ -202,14 +203,8 @@ const Waves = z
   })
   .openapi("WaveData");
 const Theme = z.object({ id: z.number().int(), name: z.string(), sentiment: z.string().nullable() });
-const VerbatimPage = z
-  .object({
-    projectId: z.number().int(),
-    projectQuestionId: z.number().int(),
-    page: z.number().int(),
-    pageSize: z.number().int(),
-    value: z.array(
-      z.object({
+/** An open answer as Verbatim lists it (VerbatimGroup adds its projectId). */
+export const VerbatimRow = z.object({
         id: z.number().int(),
         responseText: z.string(),
         translatedText: z.string().nullable(),
@@ -221,8 +216,14 @@ const VerbatimPage = z
         createdAt: z.string(),
         weight: z.number(),
         themes: z.array(Theme),
-      }),
-    ),
+      });
+const VerbatimPage = z
+  .object({
+    projectId: z.number().int(),
+    projectQuestionId: z.number().int(),
+    page: z.number().int(),
+    pageSize: z.number().int(),
+    value: z.array(VerbatimRow),
   })
   .openapi("VerbatimPage");
 const VerbatimShortPage = z

@@ -48,7 +48,8 @@ export interface Top2Cell {
   /** series within the group */
   series: string;
   top2: number;
-  ci?: [number, number] | null;
+  /** the confidence interval [low, high] */
+  ci?: number[] | null;
   /** vs the benchmark: +1 significantly above, -1 below, 0 not significant */
   sig?: -1 | 0 | 1;
   smallBase?: boolean;
