@@ -236,8 +236,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Is a team invite waiting for this email, and from which client
-         * @description Answers the same shape for any email. Limited to 60 lookups per IP address in 15 minutes.
+         * The team invite of this email's token: the inviting client and the expiry
+         * @description Only with `token` (from the invite's link) that is a live team invite for this email does it name the client; otherwise the same empty answer for every email. Limited to 60 lookups per IP address in 15 minutes.
          */
         get: operations["Login_GetInvite"];
         put?: never;
@@ -3757,8 +3757,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Verify a client's email domain by DNS
-         * @description Looks up the domain's TXT records for the client's verification value; when present the domain becomes the client's verified domain. The answer always gives the record to publish.
+         * Verify a client's email domain by DNS (or approve it as staff)
+         * @description Looks up the domain's TXT records for the client's verification value; when present the client owns the domain (a domain has one owner; a newer proof moves it). With approve: true, staff vouch for it without DNS. An owned domain is what lets the client's SAML identity providers route its sign-ins. The answer always gives the record to publish.
          */
         post: operations["Clients_ValidateDomainRecord"];
         delete?: never;
@@ -7601,9 +7601,9 @@ export interface components {
         };
         PendingInvite: {
             email: string;
-            /** @description A team invite for this email is waiting to be accepted */
+            /** @description The token given is this email's live team invite (false without a token: nobody learns who was invited) */
             pending: boolean;
-            /** @description The client that invited them */
+            /** @description The client that invited them; only with the invite's token */
             clientName: string | null;
             expiresAt: string | null;
         };
@@ -8059,13 +8059,13 @@ export interface components {
             updatedAt: string | null;
         };
         WebsocketConnection: {
-            /** @description The websocket URL to open, with a one-minute connection ticket */
+            /** @description The websocket URL to open, with a connection ticket that works once, within a minute, while the session lasts */
             value: string;
         };
         ChannelInfo: {
             /** @description The client channel, client-{id} */
             name: string;
-            /** @description Send with {action:'join', channel, token} on the websocket; valid 12 hours */
+            /** @description Send with {action:'join', channel, token} on the websocket; valid 10 minutes, and the membership is checked again at the join */
             token: string;
         };
         /** @description A test of ideas, messages, questions or a new product, run as surveys on regional panels. */
@@ -9845,6 +9845,8 @@ export interface components {
             }[];
             wantAuthnRequestsSigned: boolean;
             emailDomains: string[];
+            /** @description The claimed domains the client (or a client above it) owns, by DNS (ValidateDomainRecord) or staff approval: sign-in routes by these only; the others are pending */
+            verifiedEmailDomains: string[];
             isEnabled: boolean;
             createdAt: string;
             updatedAt: string | null;
@@ -9862,7 +9864,7 @@ export interface components {
             idpIssuer?: string;
             /** @description Off: nobody signs in through this IdP (default on) */
             isEnabled?: boolean;
-            /** @description Email domains whose users sign in through this IdP; a domain belongs to one IdP */
+            /** @description Email domains whose users sign in through this IdP, once the client owns them (verifiedEmailDomains). Refused (409): another client's verified domain, the provider's own, another IdP's verified claim */
             emailDomains: string[];
         };
         UpdateSaml: {
@@ -11316,6 +11318,8 @@ export interface components {
         };
         ValidateDomainRecord: {
             domain: string;
+            /** @description Staff approval without the DNS record (audited as DomainApproved) */
+            approve?: boolean;
         };
         SetupTrialAccountResult: {
             clientId: number;
@@ -12652,7 +12656,10 @@ export interface operations {
     };
     Login_GetInvite: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The token from the emailed link */
+                token?: string;
+            };
             header?: never;
             path: {
                 email: string;

@@ -59,3 +59,23 @@ if (loginGz > LOGIN_BUDGET_KB * 1024) {
   console.error(`web: the login page's initial JavaScript is over its ${LOGIN_BUDGET_KB} KB budget`);
   process.exit(1);
 }
+
+// Every text asset of the build also as brotli (quality 11) and gzip (level 9) copies beside it, made
+// once here so the server sends them by Accept-Encoding without compressing per request
+// (api/src/web/static.ts). A copy that is not smaller is not written.
+const { brotliCompressSync, constants } = await import("node:zlib");
+const { readdirSync, writeFileSync } = await import("node:fs");
+const TEXT = /^assets\/.*\.(js|css|svg|json|txt|map)$/;
+let raw = 0;
+let br = 0;
+for (const f of readdirSync(OUT, { recursive: true, encoding: "utf8" })) {
+  if (!TEXT.test(f)) continue;
+  const bytes = readFileSync(join(OUT, f));
+  const b = brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } });
+  const g = gzipSync(bytes, { level: 9 });
+  if (b.length < bytes.length) writeFileSync(join(OUT, `${f}.br`), b);
+  if (g.length < bytes.length) writeFileSync(join(OUT, `${f}.gz`), g);
+  raw += bytes.length;
+  br += Math.min(b.length, bytes.length);
+}
+console.log(`web: precompressed ${kb(raw)} KB of text to ${kb(br)} KB brotli (.br and .gz beside each file)`);

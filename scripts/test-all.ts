@@ -1,13 +1,18 @@
 // bun run test: typecheck, bun tests, the contract drift check and Playwright, then one line
 // "N passed, N failed" summing them (bun's JUnit report + Playwright's JSON report; the typecheck
-// and the drift check count as one test each).
+// and the drift check count as one test each). The lines just before it say what the two numbers
+// leave out: the skipped tests (counted in neither), and Playwright tests that passed only on a
+// retry (flaky), each named; a flaky test counts as failed, never as passed.
 import { mkdirSync, existsSync, readFileSync, rmSync } from "node:fs";
+import { flakyTitles, summaryLines, type PwReport } from "./test-report.ts";
 
 const TMP = ".tmp";
 mkdirSync(TMP, { recursive: true });
 let passed = 0;
 let failed = 0;
 const failures: string[] = [];
+const skipped = { bun: 0, playwright: 0 };
+const flaky: string[] = [];
 
 async function step(name: string, cmd: string[], env: Record<string, string> = {}): Promise<number> {
   console.log(`\n=== ${name}: ${cmd.join(" ")}`);
@@ -39,8 +44,8 @@ if (existsSync(junit)) {
   const xml = readFileSync(junit, "utf8");
   const tests = Number((xml.match(/<testsuites[^>]*\btests="(\d+)"/) ?? [])[1] ?? 0);
   const fails = Number((xml.match(/<testsuites[^>]*\bfailures="(\d+)"/) ?? [])[1] ?? 0);
-  const skipped = Number((xml.match(/<testsuites[^>]*\bskipped="(\d+)"/) ?? [])[1] ?? 0);
-  passed += tests - fails - skipped;
+  skipped.bun = Number((xml.match(/<testsuites[^>]*\bskipped="(\d+)"/) ?? [])[1] ?? 0);
+  passed += tests - fails - skipped.bun;
   failed += fails;
   if (fails) failures.push(`bun test (${fails})`);
   if (bunCode !== 0 && !fails) check("bun test (runner exit)", bunCode);
@@ -52,13 +57,17 @@ const pwJson = `${TMP}/playwright.json`;
 rmSync(pwJson, { force: true });
 const pwCode = await step("playwright", ["bunx", "playwright", "test", "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson });
 if (existsSync(pwJson)) {
-  const r = JSON.parse(readFileSync(pwJson, "utf8")) as { stats: { expected: number; unexpected: number; flaky: number } };
-  passed += r.stats.expected + r.stats.flaky;
-  failed += r.stats.unexpected;
+  const r = JSON.parse(readFileSync(pwJson, "utf8")) as PwReport;
+  passed += r.stats.expected;
+  failed += r.stats.unexpected + r.stats.flaky;
+  skipped.playwright = r.stats.skipped ?? 0;
+  flaky.push(...flakyTitles(r));
   if (r.stats.unexpected) failures.push(`playwright (${r.stats.unexpected})`);
-  if (pwCode !== 0 && !r.stats.unexpected) check("playwright (runner exit)", pwCode);
+  if (r.stats.flaky) failures.push(`playwright flaky (${r.stats.flaky})`);
+  if (pwCode !== 0 && !r.stats.unexpected && !r.stats.flaky) check("playwright (runner exit)", pwCode);
 } else check("playwright (no report)", 1);
 
 if (failures.length) console.log(`\nfailed: ${failures.join(", ")}`);
-console.log(`${passed} passed, ${failed} failed`);
+for (const line of summaryLines({ passed, failed, skipped, flaky })) console.log(line);
 process.exit(failed ? 1 : 0);
+

@@ -31,6 +31,8 @@ export type Authenticate = (c: Context<AppEnv>) => Promise<RequestCtx>;
 
 export interface AppDeps {
   db: Db;
+  /** The Db of the read-heavy routes (results functions, exports): routed to a replica when one is configured (db/replica.ts). */
+  readDb?: Db;
   registry: Registry;
   authenticate: Authenticate;
   /** The sign-in routes (/auth/Login/*); absent in apps that only serve data. */
@@ -52,7 +54,7 @@ export interface AppDeps {
   /** The job queue (pg-boss): actions that start background work enqueue on it; absent, they answer 503. */
   queue?: Queue;
   /** The web app's files (the built SPA): a path's file, or index.html for the SPA's routes; absent: no web app. */
-  web?: (path: string) => Promise<Response | null>;
+  web?: (path: string, acceptEncoding?: string | null) => Promise<Response | null>;
   /** One line per request; off in tests. */
   log?: (line: string) => void;
   /** Origins images may load from besides ours (an S3 endpoint), for the HTML pages' CSP. */

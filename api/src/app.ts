@@ -12,6 +12,7 @@ import { registerDomainRoutes } from "./domains/index.ts";
 import { registerSharedResponses } from "./openapi.ts";
 import { registerHealthRoutes } from "./ops/health.ts";
 import { isApiPath } from "./web/paths.ts";
+import { compression } from "./web/compress.ts";
 import { registerMetricsRoute } from "./ops/metrics.ts";
 import type { MiddlewareHandler } from "hono";
 import { outboxMailer } from "./email/mailer.ts";
@@ -85,6 +86,9 @@ export function newApp(deps: AppDeps): App {
       }),
     );
   });
+
+  // Answers above 1 KB gzipped for clients that accept it (web/compress.ts).
+  app.use("*", compression());
 
   // Security headers on every response (a strict CSP on HTML), body limits on every request.
   app.use("*", securityMiddleware({ publicUrl: deps.publicUrl, imageOrigins: deps.imageOrigins, inlineStylePaths: ["/docs"], uploadPath: UPLOAD_PATH }));
@@ -178,7 +182,7 @@ export function newApp(deps: AppDeps): App {
     app.get("*", async (c, next) => {
       const path = new URL(c.req.url).pathname;
       if (isApiPath(path)) return next();
-      return (await web(path)) ?? next();
+      return (await web(path, c.req.header("accept-encoding"))) ?? next();
     });
   }
 

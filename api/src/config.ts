@@ -3,6 +3,13 @@
 export interface Config {
   port: number;
   databaseUrl: string | undefined;
+  /**
+   * The database itself when DATABASE_URL is a pooler in transaction mode (PgBouncer): what needs a
+   * session of its own goes here (migrations, LISTEN/NOTIFY fan-out, the job queue). Unset: DATABASE_URL.
+   */
+  databaseDirectUrl: string | undefined;
+  /** A streaming replica the results functions and exports read from (db/replica.ts). */
+  databaseReplicaUrl: string | undefined;
   embeddedPort: number;
   dataDir: string;
   production: boolean;
@@ -41,6 +48,8 @@ export function readConfig(env: Record<string, string | undefined> = process.env
   const cfg: Config = {
     port: int("PORT", 3000),
     databaseUrl: env.DATABASE_URL || undefined,
+    databaseDirectUrl: env.DATABASE_DIRECT_URL || undefined,
+    databaseReplicaUrl: env.DATABASE_REPLICA_URL || undefined,
     embeddedPort: int("EMBEDDED_PG_PORT", 54329),
     dataDir: env.DATA_DIR || ".data",
     production: env.NODE_ENV === "production",
@@ -87,8 +96,11 @@ export function readConfig(env: Record<string, string | undefined> = process.env
   if (!cfg.mailFrom) cfg.mailFrom = `Ideally <no-reply@${/^https?:\/\/([^/:]+)/.exec(cfg.publicUrl)?.[1] ?? "localhost"}>`;
   else if (!/@/.test(cfg.mailFrom) || /[\r\n]/.test(cfg.mailFrom)) problems.push("MAIL_FROM must be an email address, e.g. Ideally <no-reply@example.com>");
   if (cfg.authSecret !== undefined && cfg.authSecret.length < 32) problems.push("AUTH_SECRET must be at least 32 characters");
-  if (cfg.databaseUrl && !/^postgres(ql)?:\/\//.test(cfg.databaseUrl)) {
-    problems.push("DATABASE_URL must start with postgres:// or postgresql://");
+  for (const [name, url] of [["DATABASE_URL", cfg.databaseUrl], ["DATABASE_DIRECT_URL", cfg.databaseDirectUrl], ["DATABASE_REPLICA_URL", cfg.databaseReplicaUrl]] as const) {
+    if (url && !/^postgres(ql)?:\/\//.test(url)) problems.push(`${name} must start with postgres:// or postgresql://`);
+  }
+  if (!cfg.databaseUrl && (cfg.databaseDirectUrl || cfg.databaseReplicaUrl)) {
+    problems.push("DATABASE_DIRECT_URL and DATABASE_REPLICA_URL need DATABASE_URL (the embedded database has neither a pooler nor a replica)");
   }
   if (problems.length) throw new Error("Invalid configuration:\n  " + problems.join("\n  "));
   return cfg;

@@ -4,6 +4,7 @@ import { dirname, join } from "node:path";
 import { readConfigOrExit } from "./config.ts";
 import { openDatabase } from "./db/open.ts";
 import { connect } from "./db/client.ts";
+import { routedDb, startReplicaRouter } from "./db/replica.ts";
 import { migrate, migrationFiles } from "./db/migrate.ts";
 import { newApp, SCALAR_SCRIPT_PATH } from "./app.ts";
 import { registry } from "./entities/index.ts";
@@ -24,6 +25,7 @@ import { WEBSOCKET_PATH } from "./domains/realtime/realtime.routes.ts";
 import { s3ImageOrigin, storageFromEnv } from "./storage/index.ts";
 import { createMetrics } from "./ops/metrics.ts";
 import { devRoutes, webFiles } from "./web/static.ts";
+import { chooseEncoding } from "./web/compress.ts";
 import type { Server } from "bun";
 import { configureResultsCache } from "./domains/results/columnar.ts";
 import { errorFields, log as logJson } from "./ops/log.ts";
@@ -35,11 +37,18 @@ configureResultsCache(cfg.resultsCacheMb * 2 ** 20);
 // Production logs are JSON lines (ops/log.ts); development keeps them readable.
 const log = (m: string) => (cfg.production ? logJson("info", m) : console.log(m));
 const handle = await openDatabase(cfg, log);
-const db = connect(handle.url, { max: 10 });
+// Per-request work on DATABASE_URL (a pooler in transaction mode, when DATABASE_DIRECT_URL is set:
+// then no prepared statements); migrations, LISTEN and the job queue on the database itself.
+const db = connect(handle.url, { max: 10, pooled: handle.pooled });
+const direct = handle.pooled ? connect(handle.directUrl, { max: 2 }) : db;
+// DATABASE_REPLICA_URL: the results functions and exports read there while it keeps up (db/replica.ts).
+const replica = handle.replicaUrl ? startReplicaRouter(db, connect(handle.replicaUrl, { max: 10 })) : undefined;
+if (handle.pooled) log("database: per-request work through the pooler (DATABASE_URL), sessions on DATABASE_DIRECT_URL");
+if (replica) log("database: results and exports read from the replica (DATABASE_REPLICA_URL)");
 let shuttingDown = false;
 
 try {
-  const { applied } = await migrate(db, { log });
+  const { applied } = await migrate(direct, { log });
   log(applied.length ? `database migrated (${applied.length} new)` : "database is up to date");
 } catch (e) {
   console.error(`startup failed: ${(e as Error).message}`);
@@ -59,12 +68,13 @@ if (!cfg.production) log(demoLoginsText());
 // development each email is also logged with its links.
 const mailer = createMailer(db, { smtpUrl: cfg.smtpUrl, from: cfg.mailFrom, publicUrl: cfg.publicUrl, log: cfg.production ? undefined : log });
 if (!cfg.smtpUrl) log(`${cfg.production ? "warning: " : ""}SMTP_URL is not set: emails stay in the outbox (staff read them at /api/v1/DevMailbox)`);
-const queue = await startQueue(handle.url, log);
+const queue = await startQueue(handle.directUrl, log);
 let queueRunning = true;
 queue.on("stopped", () => (queueRunning = false));
 // RUN_WORKERS=0: this process only enqueues; `bun run worker` processes (worker.ts) run the jobs.
 const metrics = createMetrics();
 metrics.sources(db, queue);
+if (replica) metrics.replica(replica);
 if (cfg.runWorkers) await runJobWorkers(queue, db, cfg.publicUrl, log, mailer, { onOutcome: metrics.jobOutcome });
 else {
   await ensureQueues(queue, jobs); // enqueueing needs the queues, whoever works them
@@ -81,6 +91,7 @@ const shippedMigrations = migrationFiles().map((f) => f.name);
 const app = newApp({
   db,
   queue,
+  readDb: replica ? routedDb(replica) : undefined,
   expectedMigrations: () => shippedMigrations,
   metrics,
   queueRunning: () => queueRunning,
@@ -106,19 +117,28 @@ const app = newApp({
 // Realtime: this process's sockets, fed by every process's events through NOTIFY.
 const hub = new Hub(db, key);
 metrics.websockets(() => hub.conns.size);
-const unsubscribe = await subscribe(handle.url, (ev) => hub.deliver(ev), { onError: (e) => log(`[realtime] ${String(e)}`) });
+const unsubscribe = await subscribe(handle.directUrl, (ev) => hub.deliver(ev), { onError: (e) => log(`[realtime] ${String(e)}`) });
 const sweeper = setInterval(() => hub.sweep(), 30_000);
 
 // The package exports no subpath for its browser bundle; it sits beside the main entry.
+let scalarGzip: Uint8Array<ArrayBuffer> | undefined;
 const scalarScript = Bun.file(join(dirname(Bun.resolveSync("@scalar/api-reference", import.meta.dir)), "browser/standalone.js"));
 
 async function serve(req: Request, srv: Server<WsData>): Promise<Response | undefined> {
   const peer = srv.requestIP(req);
   if (peer) peers.set(req, peer.address);
   const path = new URL(req.url).pathname;
-  if (path === WEBSOCKET_PATH) return upgrade(req, srv, key);
+  if (path === WEBSOCKET_PATH) return upgrade(req, srv, key, hub);
   if (path === SCALAR_SCRIPT_PATH) {
-    return secureResponse(new Response(scalarScript, { headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=3600" } }), { publicUrl: cfg.publicUrl });
+    // 4.3 MB as shipped: gzipped once, on first use, for every client that accepts it (1.2 MB).
+    const headers = new Headers({ "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=3600", vary: "Accept-Encoding" });
+    let body: Blob | Uint8Array<ArrayBuffer> = scalarScript;
+    if (chooseEncoding(req.headers.get("accept-encoding"), ["gzip"])) {
+      scalarGzip ??= Bun.gzipSync(new Uint8Array(await scalarScript.arrayBuffer()), { level: 6 });
+      body = scalarGzip;
+      headers.set("content-encoding", "gzip");
+    }
+    return secureResponse(new Response(body, { headers }), { publicUrl: cfg.publicUrl });
   }
   return app.fetch(req);
 }
@@ -151,7 +171,8 @@ async function shutdown(signal: string) {
   // handler being idempotent) before the pool and the database they use go away.
   await queue.stop({ graceful: true, timeout: 10_000 }).catch((e: Error) => log(`[jobs] stop: ${e.message}`));
   await mailer.close(); // deliveries under way record their outcome before the pool goes
-  await db.end({ timeout: 5 });
+  replica?.stop();
+  await Promise.all([db.end({ timeout: 5 }), direct === db ? null : direct.end({ timeout: 5 }), replica?.replica.end({ timeout: 5 })]);
   await handle.stop();
   log("stopped");
   process.exit(0);

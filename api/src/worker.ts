@@ -21,7 +21,10 @@ if (!cfg.databaseUrl) {
   console.error("DATABASE_URL must be set for `bun run worker` (the embedded database lives inside `bun run start`)");
   process.exit(1);
 }
-const db = connect(cfg.databaseUrl, { max: 5 });
+// Jobs' own work through DATABASE_URL (a pooler when DATABASE_DIRECT_URL is set); the queue, which
+// holds a LISTEN session, on the database itself.
+const directUrl = cfg.databaseDirectUrl ?? cfg.databaseUrl;
+const db = connect(cfg.databaseUrl, { max: 5, pooled: directUrl !== cfg.databaseUrl });
 
 // The API process migrates; a worker of an older or newer build than the schema waits or stops.
 const shipped = migrationFiles().map((f) => f.name);
@@ -38,7 +41,7 @@ for (let waited = 0; ; waited += 2) {
   await Bun.sleep(2000);
 }
 
-const queue = await startQueue(cfg.databaseUrl, { log });
+const queue = await startQueue(directUrl, { log });
 // Jobs that email (the weekly results summaries) use SMTP when configured, else the outbox.
 const mailer = createMailer(db, { smtpUrl: cfg.smtpUrl, from: cfg.mailFrom, publicUrl: cfg.publicUrl });
 configureResultsCache(cfg.resultsCacheMb * 2 ** 20);

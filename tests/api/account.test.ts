@@ -11,6 +11,8 @@ import { newApp, type App } from "../../api/src/app.ts";
 import { registry } from "../../api/src/entities/index.ts";
 import { bearerAuthenticate } from "../../api/src/auth/authenticate.ts";
 import { bunPasswords } from "../../api/src/auth/passwords-bun.ts";
+import { settled } from "../../api/src/auth/after-response.ts";
+import { outboxMailer } from "../../api/src/email/mailer.ts";
 import { IDP_CERT, IDP_ENTITY_ID, IDP_SSO_URL, PUBLIC_URL, SP_ENTITY_ID, samlSignIn } from "../helpers/saml-idp.ts";
 
 let tdb: TestDb;
@@ -49,6 +51,7 @@ const post = (path: string, body?: unknown, opts: { token?: string; clientId?: n
 
 /** The emails to an address, newest first, read as staff through the API. */
 async function mailbox(to: string): Promise<{ subject: string; template: string; links: string[]; text: string }[]> {
+  await settled(); // emails that depend on the account are sent after the answer
   const res = await req(app, "GET", `/api/v1/DevMailbox?to=${encodeURIComponent(to)}`, { token: staffToken });
   expect(res.status, "staff read the dev mailbox").toBe(200);
   return res.body.value;
@@ -74,10 +77,12 @@ describe("a new person's way in, start to finish", () => {
     expect(invite!.links[0]!.startsWith(`${TEST_PUBLIC_URL}/auth/accept-invite?token=`)).toBe(true);
     const inviteToken = tokenOf(invite!.links[0]!);
 
-    // The accept-invite page greets them.
-    const pending = await req(app, "GET", `/auth/Login/GetInvite/${email}`);
+    // The accept-invite page greets them: with the link's token, the client that invited them.
+    const pending = await req(app, "GET", `/auth/Login/GetInvite/${email}?token=${encodeURIComponent(inviteToken)}`);
     expect(pending.status).toBe(200);
     expect(pending.body).toEqual({ email, pending: true, clientName: "Acme Team A", expiresAt: expect.any(String) });
+    const anonymous = await req(app, "GET", `/auth/Login/GetInvite/${email}`);
+    expect(anonymous.body, "without the token nothing is said about the address").toEqual({ email, pending: false, clientName: null, expiresAt: null });
 
     // No password yet: nothing signs in.
     expect((await post("/auth/Login/PasswordLogin", { email, password: "anything-at-all" })).status).toBe(401);
@@ -98,7 +103,7 @@ describe("a new person's way in, start to finish", () => {
     const again = await post("/auth/Login/AcceptInvitation", { token: inviteToken, password: "another-Password-2" });
     expect(again.status, "the invite link works once").toBe(400);
     expect(again.body.detail).toBe("token_used");
-    expect((await req(app, "GET", `/auth/Login/GetInvite/${email}`)).body.pending, "no longer pending").toBe(false);
+    expect((await req(app, "GET", `/auth/Login/GetInvite/${email}?token=${encodeURIComponent(inviteToken)}`)).body.pending, "no longer pending").toBe(false);
     const [identity] = await tdb.db`select status from cognito_users where username = ${email}`;
     expect(identity!.status).toBe("CONFIRMED");
 
@@ -171,6 +176,39 @@ function ssoApp(): App {
 }
 
 describe("forgot password", () => {
+  test("the request does the same work for an existing and an unknown email: the account's part runs after the answer", async () => {
+    await tdb.db`delete from auth_attempts`;
+    const tasks: (() => Promise<void>)[] = [];
+    const captured = newApp({
+      db: tdb.db,
+      registry,
+      mailer: outboxMailer(tdb.db, { publicUrl: TEST_PUBLIC_URL }),
+      authenticate: bearerAuthenticate(key),
+      auth: { db: tdb.db, key, passwords: bunPasswords, linkedInEnabled: false, clientIp: () => "127.0.0.1", secureCookies: false, defer: (t) => void tasks.push(t) },
+    });
+    const written = async () => {
+      const [r] = await tdb.db`select (select count(*) from email_outbox)::int as mails, (select count(*) from account_tokens)::int as tokens,
+                                      (select count(*) from notifications)::int as notes, (select count(*) from auth_attempts)::int as attempts`;
+      return r!;
+    };
+    const start = await written();
+    const known = await req(captured, "POST", "/auth/Login/ForgotPassword", { body: { email: "admin@acme.test" } });
+    const afterKnown = await written();
+    const unknown = await req(captured, "POST", "/auth/Login/ForgotPassword", { body: { email: "no-such-person@acme.test" } });
+    const afterUnknown = await written();
+    expect([known.status, unknown.status]).toEqual([204, 204]);
+    expect(known.body).toEqual(unknown.body);
+    // Each request wrote only its two rate-limit counts (email and IP) and handed over one task.
+    expect(afterKnown).toEqual({ ...start, attempts: start.attempts + 2 });
+    expect(afterUnknown).toEqual({ ...afterKnown, attempts: afterKnown.attempts + 2 });
+    expect(tasks.length).toBe(2);
+    // Run later, only the existing account gets a link.
+    for (const t of tasks) await t();
+    expect((await mailbox("admin@acme.test"))[0]!.template).toBe("passwordReset");
+    expect(await mailbox("no-such-person@acme.test")).toEqual([]);
+    await tdb.db`delete from auth_attempts`;
+  });
+
   test("answers 204 alike for known and unknown emails; only a real account gets an email", async () => {
     const known = await post("/auth/Login/ForgotPassword", { email: "USER@acme.test" });
     const unknown = await post("/auth/Login/ForgotPassword", { email: "nobody-here@acme.test" });
@@ -322,17 +360,27 @@ describe("temporary passwords (NewPasswordRequired)", () => {
 });
 
 describe("GetInvite", () => {
-  test("the same shape for any email; a pending invite names the client", async () => {
+  test("without the invite's token, the same answer for any email: nobody learns which client invited an address", async () => {
+    const empty = (email: string) => ({ email, pending: false, clientName: null, expiresAt: null });
     const none = await req(app, "GET", "/auth/Login/GetInvite/stranger@example.org");
     expect(none.status).toBe(200);
-    expect(none.body).toEqual({ email: "stranger@example.org", pending: false, clientName: null, expiresAt: null });
-    const member = await req(app, "GET", "/auth/Login/GetInvite/user@acme.test");
-    expect(Object.keys(member.body).sort()).toEqual(Object.keys(none.body).sort());
-    expect(member.body.pending).toBe(false);
-    // The fixtures hold a pending team invite for newbie@acme.test.
-    const newbie = await req(app, "GET", "/auth/Login/GetInvite/newbie@acme.test");
-    expect(newbie.body).toMatchObject({ pending: true, clientName: "Acme Team A" });
+    expect(none.body).toEqual(empty("stranger@example.org"));
+    expect((await req(app, "GET", "/auth/Login/GetInvite/user@acme.test")).body).toEqual(empty("user@acme.test"));
+    // The fixtures hold a pending team invite of Acme Team A for newbie@acme.test.
+    expect((await req(app, "GET", "/auth/Login/GetInvite/newbie@acme.test")).body).toEqual(empty("newbie@acme.test"));
+    expect((await req(app, "GET", "/auth/Login/GetInvite/newbie@acme.test?token=made-up")).body).toEqual(empty("newbie@acme.test"));
     expect((await req(app, "GET", "/auth/Login/GetInvite/not-an-email")).status).toBe(400);
+  });
+
+  test("another address's invite token names nothing for this address", async () => {
+    const admin = await login(app, "admin@acme.test");
+    expect((await post("/api/v1/Users", { email: "tok.holder@acme.test", roleId: 3 }, { token: admin.token, clientId: 1003 })).status).toBe(201);
+    const [invite] = await mailbox("tok.holder@acme.test");
+    const token = tokenOf(invite!.links[0]!);
+    const own = await req(app, "GET", `/auth/Login/GetInvite/tok.holder@acme.test?token=${encodeURIComponent(token)}`);
+    expect(own.body).toMatchObject({ pending: true, clientName: "Acme Team A" });
+    const other = await req(app, "GET", `/auth/Login/GetInvite/newbie@acme.test?token=${encodeURIComponent(token)}`);
+    expect(other.body).toEqual({ email: "newbie@acme.test", pending: false, clientName: null, expiresAt: null });
   });
 
   test("limited per IP address (60 lookups in 15 minutes)", async () => {

@@ -127,12 +127,45 @@ test("the demo's verbatim themes are content phrases: none is a stop word or sta
 
 test("a summary names the leader of the headline measure with its figure, and the skews it finds are significant", async () => {
   const [r] = await w.tdb.db<SummaryRow[]>`
-    select s.id, s.content, s.references_data as "referencesData" from ai_project_summaries s join projects p on p.id = s.project_id
+    select s.id, s.project_id as "projectId", s.content, s.references_data as "referencesData" from ai_project_summaries s join projects p on p.id = s.project_id
     where p.project_name = 'Plant-based snacks idea screen' and s.trigger = 'ResultsReady' and s.segment_id is null`;
-  const first = r!.referencesData![0]!;
-  expect(first.source.fn).toBe("QualResults");
-  expect(r!.content).toContain(`leads on Likability with ${first.text} [${first.ref}] top-2-box`);
-});
+  const figures = r!.referencesData!;
+  // The leader: the test option with the highest Likability (5) top-2-box, read from the results.
+  const pc = await projectContext(w.tdb.db, systemCtx(), r!.projectId);
+  const like = (await qualResults(w.tdb.db, systemCtx(), { projectId: r!.projectId, filters: {}, standardQuestionIds: [5] })).measures[0]!.results;
+  const best = [...like].sort((a, b) => b.top2 - a.top2)[0]!;
+  expect(best.top2, "a clear leader").toBeGreaterThan([...like].sort((a, b) => b.top2 - a.top2)[1]!.top2);
+  const name = pc.testOptions.find((o) => o.id === best.testOptionId)!.name;
+  const lead = figures[0]!;
+  expect(lead.source).toMatchObject({ fn: "QualResults", standardQuestionId: 5, testOptionId: best.testOptionId, field: "top2" });
+  expect(lead.text).toBe(`${(best.top2 * 100).toFixed(1)}%`);
+  expect(r!.content).toContain(`**${name}** leads on Likability with ${lead.text} [${lead.ref}] top-2-box`);
+
+  // Each skew: a group's top-2-box against the rest of the sample's, recomputed here from the
+  // results under the figure's own filters, significant by a two-proportion z-test with n_eff
+  // (|z| > 1.96 at 95%), computed here, not by the code's test.
+  const skewLines = r!.content!.split("\n").filter((l) => / rate .* (higher|lower): /.test(l));
+  const diffs = figures.filter((f) => f.source.fn === "Difference");
+  expect(diffs.length, "one difference per skew line").toBe(skewLines.length);
+  if (!skewLines.length) expect(r!.content).toContain("No age group or gender differs significantly from the rest of the sample on Likability.");
+  for (const d of diffs) {
+    const src = d.source as { fn: "Difference"; a: string; b: string };
+    const [g, rest] = [figures.find((f) => f.ref === src.a)!, figures.find((f) => f.ref === src.b)!];
+    const side = async (f: Figure) => {
+      const s = f.source as Extract<Figure["source"], { fn: "QualResults" }>;
+      const m = (await qualResults(w.tdb.db, systemCtx(), { projectId: r!.projectId, filters: s.filters, standardQuestionIds: [5] })).measures[0]!.results.find((x) => x.testOptionId === s.testOptionId)!;
+      expect(f.text).toBe(`${(m.top2 * 100).toFixed(1)}%`);
+      return m;
+    };
+    const [a, b] = [await side(g), await side(rest)];
+    expect(a.nEff, "neither base is small").toBeGreaterThanOrEqual(30);
+    expect(b.nEff).toBeGreaterThanOrEqual(30);
+    const pooled = (a.top2 * a.nEff + b.top2 * b.nEff) / (a.nEff + b.nEff);
+    const z = (a.top2 - b.top2) / Math.sqrt(pooled * (1 - pooled) * (1 / a.nEff + 1 / b.nEff));
+    expect(Math.abs(z), `skew ${d.text}: |z| ${z}`).toBeGreaterThan(1.96);
+    expect(d.value).toBeCloseTo(a.top2 - b.top2, 12);
+  }
+}, 60_000);
 
 test("POST AiProjectSummaries queues one; Regenerate writes it again; members of other teams cannot", async () => {
   const id = w.projectIds[0]!;

@@ -4,7 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { parseCsv } from "../../api/src/analytics/csv.ts";
 import { isConsistent, parseIntentLabel, vanWestendorp, type PsmRespondent } from "../../api/src/analytics/psm.ts";
 
-const REF = "/work/shared/reference-data";
+const REF = new URL("../fixtures/reference-data", import.meta.url).pathname;
 const r = (tooCheap: number, cheap: number, expensive: number, tooExpensive: number, extra: Partial<PsmRespondent> = {}): PsmRespondent => ({
   tooCheap,
   cheap,

@@ -87,7 +87,7 @@ describe("raking, by hand", () => {
 });
 
 describe("raking anes24.csv", async () => {
-  const { rows: anes } = parseCsvObjects(await Bun.file("/work/shared/reference-data/anes24.csv").text());
+  const { rows: anes } = parseCsvObjects(await Bun.file(new URL("../fixtures/reference-data/anes24.csv", import.meta.url)).text());
   // Illustrative target shares (not census figures); the test checks the method, not the targets.
   const targets = {
     sex: { Female: 0.51, Male: 0.49 },

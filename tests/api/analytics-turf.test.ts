@@ -90,7 +90,7 @@ describe("TURF, by hand", () => {
 });
 
 describe("TURF on turf_ex_data.csv", async () => {
-  const { header, rows } = parseCsvObjects(await Bun.file("/work/shared/reference-data/turf_ex_data.csv").text());
+  const { header, rows } = parseCsvObjects(await Bun.file(new URL("../fixtures/reference-data/turf_ex_data.csv", import.meta.url)).text());
   const items = header.filter((h) => h.startsWith("item_"));
   const acceptance = rows.map((r) => items.map((h) => Number(r[h])));
   const weights = rows.map((r) => Number(r.wgt));

@@ -1,5 +1,6 @@
 // Sign-in through the real routes: password login, bearer tokens, refresh rotation with reuse
 // detection, logout, tampered and expired tokens, rate limits, login methods.
+import { settled } from "../../api/src/auth/after-response.ts";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { login, realApp, refreshCookie } from "../helpers/app.ts";
@@ -83,13 +84,46 @@ describe("password login", () => {
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(((await blocked.json()) as { typename: string }).typename).toBe("TooManyRequests");
-    // Even the right password waits until the window passes.
+    // Even the right password waits, from that address (another address is not held: lockout.test.ts).
     const right = await app.request("/auth/Login/PasswordLogin", {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ email: "admin@globex.test", password: "Password123!" }),
     });
     expect(right.status).toBe(429);
+    await tdb.db`delete from auth_attempts`;
+  });
+});
+
+describe("the sign-in window: failures count for 15 minutes (docs/decisions.md, LIMITS in auth.service.ts)", () => {
+  // The per-account ceiling (20 failures in 15 minutes: one attempt per 5 s) at the window's edge;
+  // tests/api/lockout.test.ts pins the thresholds themselves. The test app has no peer address, so
+  // only the account's counter applies.
+  const attempt = (password = "wrong-password") =>
+    app.request("/auth/Login/PasswordLogin", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "viewer@acme.test", password }),
+    });
+  const failures = (n: number, ageSeconds: number) =>
+    tdb.db`insert into auth_attempts (key, created_at) select 'login:account:viewer@acme.test', now() - make_interval(secs => ${ageSeconds}) from generate_series(1, ${n})`;
+
+  test("19 failures just inside the window and one now reach the ceiling: the right password waits (429, at most 5 s)", async () => {
+    await tdb.db`delete from auth_attempts`;
+    await failures(19, 15 * 60 - 5);
+    await failures(1, 0);
+    const held = await attempt("Password123!");
+    expect(held.status).toBe(429);
+    const after = Number(held.headers.get("retry-after"));
+    expect(after).toBeGreaterThanOrEqual(1);
+    expect(after).toBeLessThanOrEqual(5);
+    await tdb.db`delete from auth_attempts`;
+  });
+  test("the same 19 just outside the window do not count: the right password signs in", async () => {
+    await tdb.db`delete from auth_attempts`;
+    await failures(19, 15 * 60 + 5);
+    await failures(1, 0);
+    expect((await attempt("Password123!")).status).toBe(200);
     await tdb.db`delete from auth_attempts`;
   });
 });
@@ -189,6 +223,7 @@ describe("single sign-on required", () => {
         body: JSON.stringify({ email: "user@acme.test" }),
       });
       expect(forgot.status, "the same answer as always").toBe(204);
+      await settled(); // the account's part runs after the answer
       const after = await tdb.db`select count(*)::int as n from email_outbox`;
       expect(after[0]!.n, "but no reset email").toBe(before[0]!.n);
       // Globex requires nothing: its people still sign in with a password.

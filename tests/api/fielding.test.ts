@@ -85,8 +85,24 @@ describe("a project fielded by the simulated panel", () => {
     expect(p.weighting).not.toBeNull();
     const w = p.weighting!;
     expect(w.deff).toBeGreaterThanOrEqual(1);
-    // Margins met within 0.001 unless the cap binds (then reported).
-    if (!w.capBinds) expect(w.maxError).toBeLessThanOrEqual(0.001);
+    // Weights stay within the cap, 0.2 to 5 around a mean of 1 (DOMAIN.md), whichever way it goes.
+    expect(w.cap).toBe(5);
+    expect(w.minWeight).toBeGreaterThanOrEqual(0.2 - 1e-9);
+    expect(w.maxWeight).toBeLessThanOrEqual(5 + 1e-9);
+    // Margins met within 0.001, or the cap binds: then a weight sits at the cap and the miss is
+    // reported (both outcomes are checked, never neither).
+    const atCap = Math.abs(w.maxWeight - 5) < 1e-6 || Math.abs(w.minWeight - 0.2) < 1e-6;
+    expect(w.capBinds, `capBinds says whether a weight sits at the cap (${w.minWeight}..${w.maxWeight})`).toBe(atCap);
+    if (w.capBinds) expect(w.maxError).toBeGreaterThan(0);
+    else expect(w.maxError).toBeLessThanOrEqual(0.001);
+    // The reported error is the largest miss over the margins it reports (a level nobody had is
+    // left out and the other levels' shares renormalised).
+    const misses = Object.entries(w.targets).flatMap(([v, t]) => {
+      const total = Object.values(t).reduce((a, b) => a + b, 0);
+      return Object.entries(t).map(([l, share]) => Math.abs((w.margins[v]?.[l] ?? 0) - share / total));
+    });
+    expect(misses.length).toBeGreaterThan(0);
+    expect(w.maxError).toBeCloseTo(Math.max(...misses), 9);
     expect(p.projectStatusCode).toBe(900);
     const [{ s }] = await tdb.db<{ s: number }[]>`select sum(weight)::float8 as s from project_survey_sessions where project_id = ${projectId}`;
     expect(s).toBeCloseTo(40, 6);
@@ -150,6 +166,22 @@ describe("the respondent engine", () => {
     const keys = price.questions.map((q) => `${q.key}:t${price.testOptionId}`);
     const r = validatePage(def, price, { [keys[0]!]: 5, [keys[1]!]: 4, [keys[2]!]: 8, [keys[3]!]: 9 });
     expect("errors" in r && r.errors[0]!.message).toBe("The price at which it is a bargain must be higher than the price at which it is too cheap");
+  });
+
+  test("equal prices are refused: each Van Westendorp price must be strictly higher than the one before", () => {
+    // Van Westendorp (1976): too cheap < bargain < getting expensive < too expensive.
+    const all = pages(def, [def.testOptions[0]!.id]);
+    const price = all.find((p) => p.kind === "price")!;
+    const keys = price.questions.map((q) => `${q.key}:t${price.testOptionId}`);
+    const answer = (v: number[]) => validatePage(def, price, Object.fromEntries(keys.map((k, i) => [k, v[i]])));
+    const pairs = ["a bargain|too cheap", "getting expensive|a bargain", "too expensive|getting expensive"];
+    for (const [i, v] of [[4, 4, 8, 9], [4, 5, 5, 9], [4, 5, 8, 8]].entries()) {
+      const r = answer(v);
+      const [hi, lo] = pairs[i]!.split("|");
+      expect("errors" in r && r.errors).toEqual([{ path: keys[i + 1]!, message: `The price at which it is ${hi} must be higher than the price at which it is ${lo}` }]);
+    }
+    // Just above the edge: one cent higher each time is accepted.
+    expect(answer([4, 4.01, 4.02, 4.03])).toEqual({ answers: Object.fromEntries(keys.map((k, i) => [k, [4, 4.01, 4.02, 4.03][i]])) });
   });
 
   test("the attention check screens out a wrong answer", () => {
@@ -314,4 +346,88 @@ test("with purchase intent set up, respondents answer the NMS follow-ups and the
   const price = r.body.value[0];
   expect(price.trialOptimal).not.toBeNull();
   expect(price.revenueOptimal.price).toBeGreaterThan(0);
+});
+
+describe("SurveyRuns staff actions: the panel order (CreateOrUpdateSamplifyProject) and the run fixes, with their refusals", () => {
+  let runId: number;
+  const order = (who: "staff" | "acmeAdmin", id: number, body: unknown) => call(app, who, T, "POST", `/api/v1/SurveyRuns(${id})/CreateOrUpdateSamplifyProject`, body);
+
+  test("staff set the quota of a live run; it stays open below its completes and closes at them", async () => {
+    const projectId = await approvedProject({ sampleSize: 40 });
+    runId = (await fielding.createSurveys(tdb.db, projectId))[0]!.surveyRunId;
+    await fielding.launchRun(tdb.db, runId, "http://ideally.test");
+    expect((await fielding.simulate(tdb.db, runId, 5)).totalCompletes).toBe(5);
+    // Just above the completes: stays Live with the new quota, in the run and its survey.
+    const six = await order("staff", runId, { targetCompletes: 6 });
+    expect(six.status, JSON.stringify(six.body)).toBe(200);
+    expect(six.body).toMatchObject({ id: runId, targetCompletes: 6, surveyStatusId: 50 });
+    const [row] = await tdb.db<{ target: number; def: number }[]>`select target_completes as target, (definition->>'targetCompletes')::int as def from survey_runs where id = ${runId}`;
+    expect(row).toEqual({ target: 6, def: 6 });
+    // At the completes: the run has them, so it closes.
+    const five = await order("staff", runId, { targetCompletes: 5 });
+    expect(five.body).toMatchObject({ targetCompletes: 5, surveyStatusId: 90 });
+    expect(five.body.closedAt).not.toBeNull();
+  });
+
+  test("a closed run's order cannot change: 409 naming the run", async () => {
+    const res = await order("staff", runId, { targetCompletes: 50 });
+    expect(res.status).toBe(409);
+    expect(res.body.message).toBe(`Survey run ${runId} is Closed: its panel order cannot change`);
+  });
+
+  let draft: number;
+  test("staff only (403), an unknown run (404), and a quota outside 1..100000 (400) change nothing", async () => {
+    const projectId = await approvedProject();
+    draft = (await fielding.createSurveys(tdb.db, projectId))[0]!.surveyRunId;
+    const before = await tdb.db`select target_completes from survey_runs where id = ${draft}`;
+    const admin = await order("acmeAdmin", draft, { targetCompletes: 10 });
+    expect(admin.status).toBe(403);
+    expect((await order("staff", 99999999, { targetCompletes: 10 })).status).toBe(404);
+    for (const bad of [{ targetCompletes: 0 }, { targetCompletes: 100001 }, { targetCompletes: 2.5 }, {}, { targetCompletes: 10, extra: 1 }]) {
+      const res = await order("staff", draft, bad);
+      expect(res.status, JSON.stringify(bad)).toBe(400);
+      expect(res.body.typename).toBe("ValidationError");
+    }
+    expect(await tdb.db`select target_completes from survey_runs where id = ${draft}`).toEqual(before);
+    // The edges themselves are accepted on a Draft run.
+    expect((await order("staff", draft, { targetCompletes: 1 })).body).toMatchObject({ targetCompletes: 1, surveyStatusId: 0 });
+    expect((await order("staff", draft, { targetCompletes: 100000 })).body).toMatchObject({ targetCompletes: 100000, surveyStatusId: 0 });
+  });
+
+  // The other staff actions on a run, refused for the reason their rule names, and for nobody else.
+  const act = (who: "staff" | "acmeAdmin", id: number, action: string, body?: unknown) => call(app, who, T, "POST", `/api/v1/SurveyRuns(${id})/${action}`, body);
+
+  test("SyncDecipherSurvey: a Closed run's survey is not rebuilt (409); a Draft's is", async () => {
+    const closed = await act("staff", runId, "SyncDecipherSurvey");
+    expect(closed.status).toBe(409);
+    expect(closed.body.message).toBe(`Survey run ${runId} is Closed: only a Draft, Testing or Live run can be synced`);
+    expect((await act("staff", draft, "SyncDecipherSurvey")).body).toMatchObject({ id: draft, surveyStatusId: 0 });
+    expect((await act("acmeAdmin", draft, "SyncDecipherSurvey")).status).toBe(403);
+    expect((await act("staff", 99999999, "SyncDecipherSurvey")).status).toBe(404);
+  });
+
+  test("ProcessProjectData: a run still open is not processed (409, close it first)", async () => {
+    const open = await act("staff", draft, "ProcessProjectData");
+    expect(open.status).toBe(409);
+    expect(open.body.message).toBe(`Survey run ${draft} is Draft: close it first (it closes at its quota, or ForceCloseSurvey)`);
+    expect((await act("acmeAdmin", runId, "ProcessProjectData")).status).toBe(403);
+    expect((await act("staff", 99999999, "ProcessProjectData")).status).toBe(404);
+  });
+
+  test("RemoveUuidsFromSurvey: ids it does not know are named, none removed; an empty list is a 400", async () => {
+    const res = await act("staff", runId, "RemoveUuidsFromSurvey", { uuids: ["no-such-respondent"] });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ surveyRunId: runId, removed: 0, notFound: ["no-such-respondent"] });
+    const empty = await act("staff", runId, "RemoveUuidsFromSurvey", { uuids: [] });
+    expect(empty.status).toBe(400);
+    expect(empty.body.typename).toBe("ValidationError");
+    expect((await act("acmeAdmin", runId, "RemoveUuidsFromSurvey", { uuids: ["x"] })).status).toBe(403);
+    expect((await act("staff", 99999999, "RemoveUuidsFromSurvey", { uuids: ["x"] })).status).toBe(404);
+  });
+
+  test("ReuploadTranslations: staff only, an existing run", async () => {
+    expect((await act("staff", draft, "ReuploadTranslations")).body).toMatchObject({ id: draft });
+    expect((await act("acmeAdmin", draft, "ReuploadTranslations")).status).toBe(403);
+    expect((await act("staff", 99999999, "ReuploadTranslations")).status).toBe(404);
+  });
 });

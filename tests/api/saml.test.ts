@@ -23,13 +23,18 @@ import {
 let tdb: TestDb;
 let app: App;
 let adminToken: string;
+let staffToken: string;
 let idpId: number;
 const logged: string[] = [];
+
+/** DNS TXT records the tests publish (Clients ValidateDomainRecord's lookup). */
+const txt = new Map<string, string[][]>();
 
 function appWith(db: TestDb["db"], key: CryptoKey, sso: SsoDeps): App {
   return newApp({
     db,
     registry,
+    resolveTxt: async (name) => txt.get(name) ?? [],
     authenticate: bearerAuthenticate(key),
     auth: { db, key, passwords: bunPasswords, linkedInEnabled: false, clientIp: () => "127.0.0.1", secureCookies: false, sso },
   });
@@ -52,6 +57,10 @@ beforeAll(async () => {
     insert into user_and_clients (id, user_id, client_id, role_id) values
       (9101, 9101, 1003, 2), (9102, 9102, 2001, 2), (9103, 9103, 1003, 2), (9104, 9103, 2001, 3), (9105, 9105, 1003, 2)`;
   ({ token: adminToken } = await login(app, "admin@acme.test"));
+  // Acme's enterprise owns the test IdP's domain (staff approval; DNS is tested below).
+  staffToken = (await login(app, "staff@ideally.test")).token;
+  const owned = await api(staffToken, "POST", "/api/v1/Clients(1001)/ValidateDomainRecord", null, { domain: DOMAIN, approve: true });
+  expect(owned.status).toBe(200);
 });
 afterAll(async () => {
   await tdb.drop();
@@ -190,6 +199,56 @@ describe("CreateSaml and UpdateSaml", () => {
     const ok = await api(adminToken, "POST", `/api/v1/CognitoIdps(${idpId})/UpdateSaml`, 1001, { emailDomains: [DOMAIN, "acme-sso2.test"], idpCert: IDP_CERT });
     expect(ok.status).toBe(200);
     expect(((await ok.json()) as any).emailDomains).toEqual([DOMAIN, "acme-sso2.test"]);
+  });
+});
+
+describe("email domains route sign-ins only once the client owns them", () => {
+  const idp = (providerName: string, emailDomains: string[]) => ({ providerName, entryPoint: IDP_SSO_URL, idpIssuer: IDP_ENTITY_ID, idpCert: IDP_CERT, emailDomains });
+  const methods = async (email: string) => (await (await app.request(`/auth/Login/GetLoginMethods/${email}`)).json()) as any;
+  const samlLogin = async (email: string) => new URL((await app.request(`/auth/Saml/Login?email=${email}&state=state-0123456789`)).headers.get("location")!);
+
+  test("a claim on a domain the client does not own is pending and routes nothing, until its DNS record proves it", async () => {
+    const res = await api(adminToken, "POST", "/api/v1/CognitoIdps/CreateSaml", 1001, idp("PendingIdP", ["pending-acme.test"]));
+    const body = (await res.json()) as any;
+    expect(res.status, JSON.stringify(body)).toBe(201);
+    expect(body.emailDomains).toEqual(["pending-acme.test"]);
+    expect(body.verifiedEmailDomains, "pending").toEqual([]);
+    expect((await methods("ann@pending-acme.test")).saml).toBeNull();
+    expect((await methods("ann@pending-acme.test")).password).toBe(true);
+    expectRefused(await samlLogin("ann@pending-acme.test"), "unknown_domain");
+
+    // The enterprise publishes its TXT record; staff validate it.
+    const [c] = await tdb.db`select domain_verification_token::text as token from clients where id = 1001`;
+    txt.set("pending-acme.test", [[`ideally-verification=${c!.token}`]]);
+    const v = await api(staffToken, "POST", "/api/v1/Clients(1001)/ValidateDomainRecord", null, { domain: "pending-acme.test" });
+    expect(((await v.json()) as any).verified).toBe(true);
+    expect((await methods("ann@pending-acme.test")).saml).toEqual({ providerName: "PendingIdP" });
+    const after = await api(adminToken, "POST", `/api/v1/CognitoIdps(${body.id})/UpdateSaml`, 1001, { isEnabled: true });
+    expect(((await after.json()) as any).verifiedEmailDomains).toEqual(["pending-acme.test"]);
+  });
+
+  test("an unverified claim never blocks the real owner, and never routes its users", async () => {
+    const globex = (await login(app, "admin@globex.test")).token;
+    const squat = await api(globex, "POST", "/api/v1/CognitoIdps/CreateSaml", 2001, idp("Squatter", ["victim-corp.test"]));
+    expect(squat.status, "a pending claim is allowed").toBe(201);
+    expect((await methods("boss@victim-corp.test")).saml, "but routes nobody").toBeNull();
+    const owner = await api(adminToken, "POST", "/api/v1/CognitoIdps/CreateSaml", 1001, idp("VictimOwner", ["victim-corp.test"]));
+    expect(owner.status, "the real owner is not refused").toBe(201);
+    const approved = await api(staffToken, "POST", "/api/v1/Clients(1001)/ValidateDomainRecord", null, { domain: "victim-corp.test", approve: true });
+    expect(((await approved.json()) as any).verified).toBe(true);
+    expect((await methods("boss@victim-corp.test")).saml).toEqual({ providerName: "VictimOwner" });
+    const again = await api(globex, "POST", "/api/v1/CognitoIdps/CreateSaml", 2001, idp("Squatter2", ["victim-corp.test"]));
+    expect(again.status, "now owned by Acme").toBe(409);
+  });
+
+  test("another client's verified domain and the provider's own cannot be claimed", async () => {
+    const globex = (await login(app, "admin@globex.test")).token;
+    const taken = await api(globex, "POST", "/api/v1/CognitoIdps/CreateSaml", 2001, idp("GrabAcme", ["acme.test"]));
+    expect(taken.status).toBe(409);
+    expect(((await taken.json()) as any).errors[0].path).toBe("emailDomains");
+    const provider = await api(adminToken, "POST", "/api/v1/CognitoIdps/CreateSaml", 1001, idp("GrabIdeally", ["ideally.test"]));
+    expect(provider.status).toBe(409);
+    expect((await methods("ops@ideally.test")).saml).toBeNull();
   });
 });
 

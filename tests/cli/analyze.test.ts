@@ -1,15 +1,14 @@
-// `ideally analyze psm|turf|rake` run as a subprocess on the reference data; the JSON must equal
-// what the analytics functions return for the same input, computed here directly.
+// `ideally analyze psm|turf|rake` run as a subprocess on the reference data, checked against a
+// published analysis of the same file (PSM) or values computed here independently of the
+// analytics library the CLI calls: TURF by brute force over every set, raking by the margins it
+// must hit and Kish's n_eff of the weights it answers.
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseCsv, parseCsvObjects } from "../../api/src/analytics/csv.ts";
-import { parseIntentLabel, vanWestendorp } from "../../api/src/analytics/psm.ts";
-import { rake } from "../../api/src/analytics/rake.ts";
-import { turf } from "../../api/src/analytics/turf.ts";
+import { parseCsvObjects } from "../../api/src/analytics/csv.ts";
 
-const REF = "/work/shared/reference-data";
+const REF = new URL("../fixtures/reference-data", import.meta.url).pathname;
 const MAIN = join(import.meta.dir, "../../cli/src/main.ts");
 const tmp = mkdtempSync(join(tmpdir(), "ideally-cli-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -39,53 +38,55 @@ const SEX = "sex=Female:0.51,Male:0.49";
 const RACE = "race=White:0.62,Black:0.12,Hispanic:0.17,Asian:0.06,Other:0.03";
 
 describe("analyze psm", () => {
-  test("Van Westendorp + NMS on the smartphone data (windows-1252) equals vanWestendorp()", async () => {
+  // Published: The Rational Designer, chapter 5 (tmk1221/The-Rational-Designer, 05-PSM.md), runs
+  // R's pricesensitivitymeter::psm_analysis(validate = TRUE, pi_cheap, pi_expensive) on this file:
+  // total 1000, 9 invalid, 991 analysed; price range 40 to 98, IDP 67, OPP 70; NMS optimum for
+  // trial 61 and for revenue 76, with the default calibration 0.7/0.5/0.3/0.1/0.
+  // pricesensitivitymeter (interpolate = FALSE) answers a price of the data's own grid (steps of 1
+  // here); we interpolate the crossing between grid prices, so the four points agree within one
+  // step. The NMS optima are grid prices in both and must agree exactly.
+  const PUBLISHED = { n: 991, invalid: 9, pmc: 40, pme: 98, ipp: 67, opp: 70, trial: 61, revenue: 76 };
+
+  test("Van Westendorp + NMS on the smartphone data (windows-1252) agrees with the published analysis", async () => {
     const r = await cli("analyze", "psm", PSM, ...PRICES, "--pi-cheap", "5", "--pi-expensive", "6", "--json");
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
-    const [, ...rows] = parseCsv(new TextDecoder("windows-1252").decode(await Bun.file(PSM).arrayBuffer()));
-    const res = vanWestendorp(
-      rows.map((x) => ({
-        tooCheap: Number(x[0]),
-        cheap: Number(x[1]),
-        expensive: Number(x[2]),
-        tooExpensive: Number(x[3]),
-        intentCheap: parseIntentLabel(x[4]),
-        intentExpensive: parseIntentLabel(x[5]),
-      })),
-    );
-    expect(res.nms).toBeDefined();
-    expect(JSON.parse(r.stdout)).toEqual({
-      n: res.n,
-      invalid: res.invalid,
-      pmc: res.pmc,
-      pme: res.pme,
-      ipp: res.ipp,
-      opp: res.opp,
-      trialOptimal: res.nms!.trialOptimal,
-      revenueOptimal: res.nms!.revenueOptimal,
-    });
+    const out = JSON.parse(r.stdout);
+    expect(Object.keys(out).sort()).toEqual(["invalid", "ipp", "n", "opp", "pmc", "pme", "revenueOptimal", "trialOptimal"]);
+    expect(out.n).toBe(PUBLISHED.n);
+    expect(out.invalid).toBe(PUBLISHED.invalid);
+    for (const k of ["pmc", "pme", "ipp", "opp"] as const) {
+      expect(Math.abs(out[k] - PUBLISHED[k]), `${k} ${out[k]} within one price step of ${PUBLISHED[k]}`).toBeLessThanOrEqual(1);
+    }
+    // The published order of the points: PMC < IDP < OPP < PME here.
+    expect(out.pmc).toBeLessThan(out.ipp);
+    expect(out.ipp).toBeLessThan(out.opp);
+    expect(out.opp).toBeLessThan(out.pme);
+    expect(out.trialOptimal.price).toBe(PUBLISHED.trial);
+    expect(out.revenueOptimal.price).toBe(PUBLISHED.revenue);
+    // Revenue is price times trial (Newton, Miller and Smith 1993).
+    for (const o of [out.trialOptimal, out.revenueOptimal]) expect(o.revenue).toBeCloseTo(o.price * o.trial, 9);
   });
 
   test("without intents there is no NMS part; a custom --pi-scale is the calibration", async () => {
     const plain = JSON.parse((await cli("analyze", "psm", PSM, ...PRICES, "--json")).stdout);
     expect(Object.keys(plain).sort()).toEqual(["invalid", "ipp", "n", "opp", "pmc", "pme"]);
-    const scale = "Very likely=0.9,Likely=0.6,Neither likely nor unlikely=0.3,Unlikely=0.1,Very unlikely=0";
-    const r = await cli("analyze", "psm", PSM, ...PRICES, "--pi-cheap", "5", "--pi-expensive", "6", "--pi-scale", scale, "--json");
-    expect(r.code).toBe(0);
-    const [, ...rows] = parseCsv(new TextDecoder("windows-1252").decode(await Bun.file(PSM).arrayBuffer()));
-    const res = vanWestendorp(
-      rows.map((x) => ({
-        tooCheap: Number(x[0]),
-        cheap: Number(x[1]),
-        expensive: Number(x[2]),
-        tooExpensive: Number(x[3]),
-        intentCheap: parseIntentLabel(x[4]),
-        intentExpensive: parseIntentLabel(x[5]),
-      })),
-      { calibration: [0.9, 0.6, 0.3, 0.1, 0] },
-    );
-    expect(JSON.parse(r.stdout).revenueOptimal).toEqual(res.nms!.revenueOptimal);
+    const scale = (k: number) =>
+      `Very likely=${0.7 * k},Likely=${0.5 * k},Neither likely nor unlikely=${0.3 * k},Unlikely=${0.1 * k},Very unlikely=0`;
+    const run = async (k: number) => {
+      const r = await cli("analyze", "psm", PSM, ...PRICES, "--pi-cheap", "5", "--pi-expensive", "6", "--pi-scale", scale(k), "--json");
+      expect(r.code).toBe(0);
+      return JSON.parse(r.stdout);
+    };
+    const [full, half] = await Promise.all([run(1), run(0.5)]);
+    // The default calibration written out gives the published optima.
+    expect(full.trialOptimal.price).toBe(PUBLISHED.trial);
+    expect(full.revenueOptimal.price).toBe(PUBLISHED.revenue);
+    // Halving every probability halves trial and revenue at every price, so the optima stay where they are.
+    expect(half.trialOptimal.price).toBe(PUBLISHED.trial);
+    expect(half.revenueOptimal.price).toBe(PUBLISHED.revenue);
+    expect(half.trialOptimal.trial).toBeCloseTo(full.trialOptimal.trial / 2, 12);
+    expect(half.revenueOptimal.revenue).toBeCloseTo(full.revenueOptimal.revenue / 2, 9);
   });
 
   test("readable summary without --json, no colour codes under NO_COLOR", async () => {
@@ -97,54 +98,93 @@ describe("analyze psm", () => {
 });
 
 describe("analyze turf", () => {
-  test("weighted TURF, k = 3, equals turf()", async () => {
+  /** Every k-item set, reach and frequency counted here by brute force (turfR's definitions). */
+  function bruteForce(rows: Record<string, string>[], items: string[], k: number, weight?: string) {
+    const w = rows.map((x) => (weight ? Number(x[weight]) : 1));
+    const total = w.reduce((a, b) => a + b, 0);
+    const sets: { items: string[]; reach: number; frequency: number }[] = [];
+    const pick = (from: number, chosen: string[]) => {
+      if (chosen.length === k) {
+        let reach = 0;
+        let freq = 0;
+        rows.forEach((x, i) => {
+          const hits = chosen.filter((it) => Number(x[it]) === 1).length;
+          if (hits > 0) reach += w[i]!;
+          freq += w[i]! * hits;
+        });
+        sets.push({ items: chosen, reach: reach / total, frequency: freq / total });
+        return;
+      }
+      for (let j = from; j < items.length; j++) pick(j + 1, [...chosen, items[j]!]);
+    };
+    pick(0, []);
+    return sets;
+  }
+
+  test("weighted TURF, k = 3: the ten best sets by reach, checked by brute force over all 120 sets", async () => {
     const r = await cli("analyze", "turf", TURF, "--weight", "wgt", "--items", ITEMS.join(","), "--k", "3", "--json");
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const { rows } = parseCsvObjects(await Bun.file(TURF).text());
-    const res = turf(
-      { acceptance: rows.map((x) => ITEMS.map((it) => Number(x[it]))), weights: rows.map((x) => Number(x.wgt)) },
-      { k: 3 },
-    );
-    const out = JSON.parse(r.stdout);
-    expect(out).toEqual({ results: res.sets.map((s) => ({ items: s.items.map((j) => ITEMS[j]), reach: s.reach, frequency: s.frequency })) });
+    const all = bruteForce(rows, ITEMS, 3, "wgt");
+    expect(all).toHaveLength(120);
+    const out = JSON.parse(r.stdout) as { results: { items: string[]; reach: number; frequency: number }[] };
     expect(out.results).toHaveLength(10);
+    const key = (s: string[]) => [...s].sort().join(",");
+    for (const got of out.results) {
+      const same = all.find((s) => key(s.items) === key(got.items))!;
+      expect(got.reach).toBeCloseTo(same.reach, 12);
+      expect(got.frequency).toBeCloseTo(same.frequency, 12);
+    }
+    // Best first: the reaches are the ten highest of all 120 sets.
+    const best = all.map((s) => s.reach).sort((a, b) => b - a).slice(0, 10);
+    out.results.forEach((g, i) => expect(g.reach).toBeCloseTo(best[i]!, 12));
   });
 
-  test("--top and --depth are passed on", async () => {
+  test("--top and --depth are passed on: reach at depth 2 counts respondents accepting two or more", async () => {
     const r = await cli("analyze", "turf", TURF, "--items", ITEMS.slice(0, 6).join(","), "--k", "3", "--depth", "2", "--top", "2", "--json");
     expect(r.code).toBe(0);
     const { rows } = parseCsvObjects(await Bun.file(TURF).text());
-    const res = turf({ acceptance: rows.map((x) => ITEMS.slice(0, 6).map((it) => Number(x[it]))) }, { k: 3, depth: 2, top: 2 });
-    expect(JSON.parse(r.stdout).results).toEqual(
-      res.sets.map((s) => ({ items: s.items.map((j) => ITEMS[j]), reach: s.reach, frequency: s.frequency })),
-    );
+    const out = JSON.parse(r.stdout).results as { items: string[]; reach: number }[];
+    expect(out).toHaveLength(2);
+    const depth2 = (set: string[]) => rows.filter((x) => set.filter((it) => Number(x[it]) === 1).length >= 2).length / rows.length;
+    for (const g of out) expect(g.reach).toBeCloseTo(depth2(g.items), 12);
+    expect(out[0]!.reach).toBeGreaterThanOrEqual(out[1]!.reach);
   });
 });
 
 describe("analyze rake", () => {
-  test("raking anes24 on sex and race (blanks left out of the margin) equals rake()", async () => {
+  test("raking anes24 on sex and race (blanks left out of the margin): the weighted margins hit the targets", async () => {
     const r = await cli("analyze", "rake", ANES, "--target", SEX, "--target", RACE, "--json");
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const { rows } = parseCsvObjects(await Bun.file(ANES).text());
-    const res = rake(rows, {
-      targets: {
-        sex: { Female: 0.51, Male: 0.49 },
-        race: { White: 0.62, Black: 0.12, Hispanic: 0.17, Asian: 0.06, Other: 0.03 },
-      },
-    });
-    const out = JSON.parse(r.stdout);
-    expect(out).toEqual({
-      iterations: res.iterations,
-      deff: res.deff,
-      nEff: res.nEff,
-      min: res.minWeight,
-      max: res.maxWeight,
-      weights: res.weights,
-    });
-    expect(out.weights).toHaveLength(966);
-    expect(out.weights.reduce((a: number, b: number) => a + b, 0) / 966).toBeCloseTo(1, 9);
+    const out = JSON.parse(r.stdout) as { iterations: number; deff: number; nEff: number; min: number; max: number; weights: number[] };
+    const w = out.weights;
+    expect(w).toHaveLength(966);
+    expect(w.reduce((a, b) => a + b, 0) / 966).toBeCloseTo(1, 9);
+    // Deming and Stephan (1940): at convergence each variable's weighted shares (among the rows
+    // that answered it) are the targets.
+    const targets: Record<string, Record<string, number>> = {
+      sex: { Female: 0.51, Male: 0.49 },
+      race: { White: 0.62, Black: 0.12, Hispanic: 0.17, Asian: 0.06, Other: 0.03 },
+    };
+    for (const [v, shares] of Object.entries(targets)) {
+      const answered = rows.map((x, i) => [x[v], w[i]!] as const).filter(([a]) => a !== "");
+      const total = answered.reduce((a, [, x]) => a + x, 0);
+      for (const [level, share] of Object.entries(shares)) {
+        const got = answered.filter(([a]) => a === level).reduce((a, [, x]) => a + x, 0) / total;
+        expect(got, `${v}=${level}`).toBeCloseTo(share, 6);
+      }
+    }
+    // Kish (1965): n_eff = (Σw)² / Σw², deff = n / n_eff; min and max as the weights say.
+    const sum = w.reduce((a, b) => a + b, 0);
+    const sum2 = w.reduce((a, b) => a + b * b, 0);
+    expect(out.nEff).toBeCloseTo((sum * sum) / sum2, 6);
+    expect(out.deff).toBeCloseTo(966 / ((sum * sum) / sum2), 9);
+    expect(out.min).toBe(Math.min(...w));
+    expect(out.max).toBe(Math.max(...w));
+    expect(out.iterations).toBeGreaterThan(0);
   });
 
   test("--cap trims the weights", async () => {

@@ -31,6 +31,10 @@ export const PRINCIPALS: Record<string, Principal> = {
   acmeUser: { userId: 9004, isStaff: false, isSuperAdmin: false },
   acmeViewer: { userId: 9005, isStaff: false, isSuperAdmin: false },
   globexAdmin: { userId: 9006, isStaff: false, isSuperAdmin: false },
+  /** Admin of Initech Team, Viewer of Initech Org, User of Initech Enterprise. */
+  initechMixed: { userId: 9007, isStaff: false, isSuperAdmin: false },
+  /** Viewer of Initech Team, Admin of Initech Enterprise. */
+  initechLifted: { userId: 9008, isStaff: false, isSuperAdmin: false },
 };
 
 export function testApp(db: Db, extra: Partial<AppDeps> = {}): App {

@@ -29,7 +29,10 @@ insert into clients (id, name, tier, parent_id, hs_company_id, industry, domain,
   (1004, 'Acme Team B', 'Team', 1002, null, 'fmcg', null, 0),
   (2001, 'Globex', 'Team', null, 'hs-2001', 'telecommunications', 'globex.test', 0),
   (3001, 'Initech Enterprise', 'Enterprise', null, null, 'tech', null, 0),
-  (3002, 'Initech Org', 'Org', 3001, null, 'tech', null, 0);
+  (3002, 'Initech Org', 'Org', 3001, null, 'tech', null, 0),
+  -- Initech's tree holds the users whose roles differ between a team, its org and its enterprise
+  -- (role inheritance: the most privileged applicable membership wins, docs/decisions.md).
+  (3003, 'Initech Team', 'Team', 3002, null, 'tech', null, 0);
 
 insert into enterprises (id, client_id, sso_required, allowed_email_domains) values
   (1001, 1001, false, '["acme.test"]'),
@@ -42,7 +45,8 @@ insert into orgs (id, client_id, sso_required, allowed_email_domains) values
 insert into teams (id, client_id, auto_project_watch, default_region_id) values
   (1003, 1003, true, 1),
   (1004, 1004, false, 2),
-  (2001, 2001, false, 15);
+  (2001, 2001, false, 15),
+  (3003, 3003, false, 1);
 
 insert into linked_clients (id, client_id, hs_company_id, name, industry, domain, properties, synced_at) values
   (1001, 1003, 'hs-1003', 'Acme Foods Ltd', 'fmcg', 'acme.test', '{"tier": "gold"}', '2025-01-10 08:00+00'),
@@ -54,14 +58,32 @@ insert into users (id, email, first_name, last_name, password_hash, is_staff, ro
   (9003, 'admin@acme.test', 'Ada', 'Admin', '$argon2id$v=19$m=65536,t=2,p=1$xfeEOQyXujo4M6Od3ictUo5EmeGWnD0DvG0VQht7qA8$ag3oaMOJNiSvl77jefWJco8nJ/oftDYTP3Z3uza02pE', false, 1, 1003, '2025-01-01 00:00+00', null),
   (9004, 'user@acme.test', 'Uma', 'User', '$argon2id$v=19$m=65536,t=2,p=1$xfeEOQyXujo4M6Od3ictUo5EmeGWnD0DvG0VQht7qA8$ag3oaMOJNiSvl77jefWJco8nJ/oftDYTP3Z3uza02pE', false, 1, 1003, '2025-01-01 00:00+00', null),
   (9005, 'viewer@acme.test', 'Vic', 'Viewer', '$argon2id$v=19$m=65536,t=2,p=1$xfeEOQyXujo4M6Od3ictUo5EmeGWnD0DvG0VQht7qA8$ag3oaMOJNiSvl77jefWJco8nJ/oftDYTP3Z3uza02pE', false, 1, 1003, '2025-01-01 00:00+00', null),
-  (9006, 'admin@globex.test', 'Gil', 'Globex', '$argon2id$v=19$m=65536,t=2,p=1$xfeEOQyXujo4M6Od3ictUo5EmeGWnD0DvG0VQht7qA8$ag3oaMOJNiSvl77jefWJco8nJ/oftDYTP3Z3uza02pE', false, 1, 2001, '2025-01-01 00:00+00', null);
+  (9006, 'admin@globex.test', 'Gil', 'Globex', '$argon2id$v=19$m=65536,t=2,p=1$xfeEOQyXujo4M6Od3ictUo5EmeGWnD0DvG0VQht7qA8$ag3oaMOJNiSvl77jefWJco8nJ/oftDYTP3Z3uza02pE', false, 1, 2001, '2025-01-01 00:00+00', null),
+  (9007, 'mixed@initech.test', 'Mia', 'Mixed', '$argon2id$v=19$m=65536,t=2,p=1$xfeEOQyXujo4M6Od3ictUo5EmeGWnD0DvG0VQht7qA8$ag3oaMOJNiSvl77jefWJco8nJ/oftDYTP3Z3uza02pE', false, 1, 3003, '2025-01-01 00:00+00', null),
+  (9008, 'lifted@initech.test', 'Lee', 'Lifted', '$argon2id$v=19$m=65536,t=2,p=1$xfeEOQyXujo4M6Od3ictUo5EmeGWnD0DvG0VQht7qA8$ag3oaMOJNiSvl77jefWJco8nJ/oftDYTP3Z3uza02pE', false, 1, 3003, '2025-01-01 00:00+00', null);
 
 insert into user_and_clients (id, user_id, client_id, role_id) values
   (1001, 9003, 1003, 1),
   (1002, 9003, 1001, 1),
   (1003, 9004, 1003, 2),
   (1004, 9005, 1003, 3),
-  (2001, 9006, 2001, 1);
+  (2001, 9006, 2001, 1),
+  -- Mia: Admin of Initech Team, Viewer of Initech Org, User of Initech Enterprise.
+  --   Effective: Team Admin (direct beats the inherited User), Org User (inherited beats the direct
+  --   Viewer), Enterprise User.
+  (3001, 9007, 3003, 1),
+  (3002, 9007, 3002, 3),
+  (3003, 9007, 3001, 2),
+  -- Lee: Viewer of Initech Team, Admin of Initech Enterprise. Effective: Admin everywhere in the tree.
+  (3004, 9008, 3003, 3),
+  (3005, 9008, 3001, 1);
+
+-- Email domains the clients own (as ValidateDomainRecord records them): Acme's enterprise owns
+-- acme.test, so AcmeSSO's claim on it (Team A is beneath the enterprise) is verified; Globex owns
+-- globex.test.
+insert into verified_email_domains (domain, client_id, method) values
+  ('acme.test', 1001, 'dns'),
+  ('globex.test', 2001, 'dns');
 
 insert into cognito_idps (id, client_id, provider_name, provider_type, metadata_url, email_domains, is_enabled) values
   (1001, 1003, 'AcmeSSO', 'SAML', 'https://sso.acme.test/metadata.xml', '["acme.test"]', true),

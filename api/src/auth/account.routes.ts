@@ -26,8 +26,8 @@ const badLink = errorResponse("The link's token is not valid, used, replaced or 
 const PendingInvite = z
   .object({
     email: z.string(),
-    pending: z.boolean().describe("A team invite for this email is waiting to be accepted"),
-    clientName: z.string().nullable().describe("The client that invited them"),
+    pending: z.boolean().describe("The token given is this email's live team invite (false without a token: nobody learns who was invited)"),
+    clientName: z.string().nullable().describe("The client that invited them; only with the invite's token"),
     expiresAt: z.string().nullable(),
   })
   .openapi("PendingInvite");
@@ -98,12 +98,15 @@ export function registerAccountRoutes(app: App, deps: AuthRouteDeps, mailer: Mai
       path: "/auth/Login/GetInvite/{email}",
       tags,
       operationId: "Login_GetInvite",
-      summary: "Is a team invite waiting for this email, and from which client",
-      description: "Answers the same shape for any email. Limited to 60 lookups per IP address in 15 minutes.",
-      request: { params: z.object({ email: email() }) },
+      summary: "The team invite of this email's token: the inviting client and the expiry",
+      description:
+        "Only with `token` (from the invite's link) that is a live team invite for this email does it name the client; " +
+        "otherwise the same empty answer for every email. Limited to 60 lookups per IP address in 15 minutes.",
+      request: { params: z.object({ email: email() }), query: z.object({ token: token().optional() }) },
       responses: { 200: { description: "The pending invite, if any", content: { "application/json": { schema: PendingInvite } } }, 400: commonErrors[400], 429: tooMany },
     },
-    async (c) => c.json(await svc.getInvite(d, (c.req.valid("param") as { email: string }).email, meta(c)), 200),
+    async (c) =>
+      c.json(await svc.getInvite(d, (c.req.valid("param") as { email: string }).email, (c.req.valid("query") as { token?: string }).token, meta(c)), 200),
   );
 
   addRoute(

@@ -13,9 +13,10 @@ import { link, passwordReset, registrationExistingAccount, registrationVerify } 
 import * as invites from "../domains/invites/invites.service.ts";
 import * as iq from "../domains/invites/invites.sql.ts";
 import * as authq from "./auth.sql.ts";
-import { LIMITS, startSession, type AuthDeps, type Issued } from "./auth.service.ts";
+import { checkSignInThrottle, clearSignInFailures, recordSignInFailure, signInKeys, startSession, type AuthDeps, type Issued } from "./auth.service.ts";
 import { hashToken, issueToken, revokeTokens, tokenError, tokenProblem, TOKEN_TTL, type TokenProblem } from "./account-tokens.ts";
 import * as q from "./account.sql.ts";
+import { afterResponse } from "./after-response.ts";
 
 export interface AccountDeps extends AuthDeps {
   mailer: Mailer;
@@ -59,6 +60,11 @@ const norm = (email: string) => email.trim().toLowerCase();
 
 // ---- forgot / reset password ----
 
+/**
+ * ForgotPassword: counts the request against its limits and answers. Everything that depends on
+ * whether the email has an account (the lookup, the token, the notification, the email) runs after
+ * the answer (deps.defer), so the request does the same work, in the same time, for every email.
+ */
 export async function forgotPassword(deps: AccountDeps, input: { email: string }, meta: Meta): Promise<void> {
   const email = norm(input.email);
   await throttle(
@@ -69,8 +75,13 @@ export async function forgotPassword(deps: AccountDeps, input: { email: string }
     ],
     "password reset",
   );
+  (deps.defer ?? afterResponse)(() => sendPasswordReset(deps, email));
+}
+
+/** The part of ForgotPassword that depends on the account: a reset link, if there is anyone to send it to. */
+async function sendPasswordReset(deps: AccountDeps, email: string): Promise<void> {
   const user = await authq.userByEmail(deps.db, email);
-  if (!user || user.disabled) return; // same answer, no email: nothing tells the caller
+  if (!user || user.disabled) return; // nothing tells the caller: they had their answer already
   // A person whose organisation requires single sign-on has no password to reset.
   if (!user.isStaff && (await authq.ssoRequired(deps.db, { userId: user.id }))) return;
   const token = await deps.db.begin(async (tx) => {
@@ -141,8 +152,8 @@ export async function resetPassword(deps: AccountDeps, input: { token: string; p
     return { email: user.email };
   });
   if ("problem" in out) return failToken(deps, meta, out.problem!);
-  // The owner of the email chose a new password: earlier failed sign-ins no longer lock them out.
-  await authq.clearAttempts(deps.db, `login:account:${out.email.toLowerCase()}`);
+  // The owner of the email chose a new password: earlier failed sign-ins no longer slow them down.
+  await authq.clearSignInFailuresOf(deps.db, out.email);
 }
 
 // ---- invitations and registration ----
@@ -213,11 +224,19 @@ export interface PendingInviteDto {
   expiresAt: string | null;
 }
 
-/** Is a team invite waiting for this email (the accept-invite page's greeting)? Same shape for any email. */
-export async function getInvite(deps: AccountDeps, email: string, meta: Meta): Promise<PendingInviteDto> {
+/**
+ * The accept-invite page's greeting. Only the holder of the invite's token learns about it: with a
+ * live team-invite token for this email, the inviting client and the expiry; without one (or with
+ * any other token), the same empty answer for every email, so nobody learns who invited an address.
+ */
+export async function getInvite(deps: AccountDeps, email: string, token: string | undefined, meta: Meta): Promise<PendingInviteDto> {
   await throttle(deps.db, [[meta.ip ? `lookup:ip:${meta.ip}` : null, ACCOUNT_LIMITS.lookupPerIp]], "lookup");
-  const p = await q.pendingTeamInvite(deps.db, email);
-  return { email, pending: !!p, clientName: p?.clientName ?? null, expiresAt: p?.expiresAt?.toISOString() ?? null };
+  const nothing: PendingInviteDto = { email, pending: false, clientName: null, expiresAt: null };
+  if (!token) return nothing;
+  const t = await q.peekToken(deps.db, await hashToken(token));
+  if (tokenProblem(t, ["TeamInvite"]) || t!.clientId === null || norm(t!.email) !== norm(email)) return nothing;
+  const p = await q.pendingTeamInvite(deps.db, email, t!.clientId);
+  return p ? { email, pending: true, clientName: p.clientName, expiresAt: p.expiresAt?.toISOString() ?? null } : nothing;
 }
 
 // ---- temporary passwords ----
@@ -230,15 +249,13 @@ let dummyHash: Promise<string> | undefined;
  * answer for a wrong password and an unknown email), then sets the new one and signs in.
  */
 export async function newPasswordRequired(deps: AccountDeps, input: { email: string; password: string; newPassword: string }, meta: Meta): Promise<Issued> {
-  const accountKey = `login:account:${norm(input.email)}`;
-  const ipKey = meta.ip ? `login:ip:${meta.ip}` : null;
-  await limit(deps.db, accountKey, LIMITS.loginPerAccount, "sign-in");
-  if (ipKey) await limit(deps.db, ipKey, LIMITS.loginPerIp, "sign-in");
+  const keys = signInKeys(input.email, meta.ip);
+  await checkSignInThrottle(deps.db, keys);
   const user = await authq.userByEmail(deps.db, input.email);
   dummyHash ??= deps.passwords.hash(crypto.randomUUID());
   const ok = await deps.passwords.verify(input.password, user?.passwordHash ?? (await dummyHash));
   if (!user || !user.passwordHash || !ok || user.disabled) {
-    await authq.recordAttempt(deps.db, ipKey ? [accountKey, ipKey] : [accountKey]);
+    await recordSignInFailure(deps, keys);
     throw new ApiError("Unauthorized", "Email or password is incorrect");
   }
   if ((await q.passwordIdentityStatus(deps.db, user.id)) !== "FORCE_CHANGE_PASSWORD") {
@@ -252,7 +269,7 @@ export async function newPasswordRequired(deps: AccountDeps, input: { email: str
     await q.setPassword(tx, user.id, passwordHash);
     await activate(tx, user);
   });
-  await authq.clearAttempts(deps.db, accountKey);
+  await clearSignInFailures(deps.db, keys);
   return startSession(deps, user, "password", meta);
 }
 

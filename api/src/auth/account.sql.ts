@@ -124,12 +124,12 @@ export interface PendingInvite {
   expiresAt: Date | null;
 }
 
-/** The newest pending (not accepted, not expired) team invite for an email. */
-export async function pendingTeamInvite(sql: Sql, email: string): Promise<PendingInvite | undefined> {
+/** The newest pending (not accepted, not expired) team invite of a client for an email. */
+export async function pendingTeamInvite(sql: Sql, email: string, clientId: number): Promise<PendingInvite | undefined> {
   const [r] = await sql<PendingInvite[]>`
     select c.name as "clientName", li.expires_at as "expiresAt"
     from link_invites li join clients c on c.id = li.client_id
-    where li.invite_type = 'TeamInvite' and lower(li.email) = lower(${email}) and li.accepted_at is null
+    where li.invite_type = 'TeamInvite' and lower(li.email) = lower(${email}) and li.client_id = ${clientId} and li.accepted_at is null
       and (li.expires_at is null or li.expires_at > now())
     order by li.created_at desc limit 1`;
   return r;

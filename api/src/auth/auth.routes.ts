@@ -44,7 +44,9 @@ function setRefreshCookie(c: RouteContext, token: string, secure: boolean) {
   });
 }
 
-export function registerAuthRoutes(app: App, deps: AuthRouteDeps, mailer?: Mailer): void {
+export function registerAuthRoutes(app: App, routeDeps: AuthRouteDeps, mailer?: Mailer): void {
+  const m = mailer ?? routeDeps.mailer ?? outboxMailer(routeDeps.db);
+  const deps: AuthRouteDeps = { ...routeDeps, mailer: m };
   const meta = (c: RouteContext) => ({ ip: deps.clientIp(c.req.raw), userAgent: c.req.header("user-agent") ?? null });
 
   addRoute(
@@ -147,5 +149,5 @@ export function registerAuthRoutes(app: App, deps: AuthRouteDeps, mailer?: Maile
   const sso = deps.sso ?? defaultSso();
   registerSamlRoutes(app, deps, sso, (c, token) => setRefreshCookie(c, token, deps.secureCookies));
   registerLinkedInRoutes(app, deps.db, sso);
-  registerAccountRoutes(app, deps, mailer ?? outboxMailer(deps.db), (c, token) => setRefreshCookie(c, token, deps.secureCookies));
+  registerAccountRoutes(app, deps, m, (c, token) => setRefreshCookie(c, token, deps.secureCookies));
 }

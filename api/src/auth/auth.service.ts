@@ -7,6 +7,9 @@ import { ApiError } from "../errors.ts";
 import * as q from "./auth.sql.ts";
 import { signAccessToken } from "./jwt.ts";
 import type { PasswordHasher } from "./passwords.ts";
+import { afterResponse, type Defer } from "./after-response.ts";
+import type { Mailer } from "../email/mailer.ts";
+import { link, signInFailures } from "../email/templates.ts";
 
 export interface AuthDeps {
   db: Db;
@@ -14,15 +17,31 @@ export interface AuthDeps {
   passwords: PasswordHasher;
   /** LinkedIn sign-in is configured and not switched off. */
   linkedInEnabled: boolean;
+  /** Runs work after the request has answered (after-response.ts by default; tests capture it). */
+  defer?: Defer;
+  /** Where the owner's warnings go (repeated sign-in failures); none, no warning. */
+  mailer?: Mailer;
 }
 
 /** Refresh-token (login session) lifetime. */
 export const SESSION_DAYS = 30;
 
-/** Brute-force limits: failures per window (ASVS 2.2.1). */
+/**
+ * Brute-force limits (ASVS 2.2.1), none of which locks an account's owner out:
+ * - per (account, address): 5 failures in 15 minutes are free; after the 5th that address waits
+ *   30 s, doubling with each further failure, at most 15 minutes (progressive delay);
+ * - per account, across addresses: from 20 failures in 15 minutes, one attempt per 5 s (a ceiling
+ *   that slows a spread-out attack and holds the owner for at most 5 s);
+ * - per address, across accounts: 30 failures in 15 minutes (password spraying);
+ * - the owner is emailed at the 5th failure on their account in 15 minutes.
+ */
 export const LIMITS = {
-  loginPerAccount: { max: 5, windowSeconds: 15 * 60 },
+  loginPerAccountAddress: { max: 5, windowSeconds: 15 * 60, delaySeconds: 30, maxDelaySeconds: 15 * 60 },
+  loginPerAccount: { max: 20, windowSeconds: 15 * 60, spacingSeconds: 5 },
   loginPerIp: { max: 30, windowSeconds: 15 * 60 },
+  /** SetPassword's wrong current passwords, per signed-in user. */
+  passwordChangePerUser: { max: 5, windowSeconds: 15 * 60 },
+  notifyOwnerAt: 5,
   refreshPerIp: { max: 60, windowSeconds: 60 },
 } as const;
 
@@ -48,7 +67,7 @@ async function access(deps: AuthDeps, user: q.LoginUser, sessionId: string): Pro
 }
 
 /** Throws 429 when a key has reached its limit in the window, with the seconds until it frees. */
-async function limit(deps: AuthDeps, key: string, l: { max: number; windowSeconds: number }, what: string): Promise<void> {
+async function limit(deps: { db: Db }, key: string, l: { max: number; windowSeconds: number }, what: string): Promise<void> {
   const { n, oldest } = await q.recentAttempts(deps.db, key, l.windowSeconds);
   if (n < l.max) return;
   const retry = oldest ? Math.max(1, Math.ceil((oldest.getTime() + l.windowSeconds * 1000 - Date.now()) / 1000)) : l.windowSeconds;
@@ -66,24 +85,87 @@ export async function startSession(deps: AuthDeps, user: q.LoginUser, method: st
   return { accessToken: await access(deps, user, sessionId), refreshToken, sessionId, userId: user.id };
 }
 
+/** The counters of one sign-in attempt: the account, the account from this address, the address. */
+export interface SignInKeys {
+  email: string;
+  account: string;
+  pair: string | null;
+  ip: string | null;
+}
+
+export function signInKeys(email: string, ip: string | null): SignInKeys {
+  const e = email.trim().toLowerCase();
+  // An email never contains a space (it is validated), so the pair key cannot be forged from another.
+  return { email: e, account: `login:account:${e}`, pair: ip ? `login:pair:${e} ${ip}` : null, ip: ip ? `login:ip:${ip}` : null };
+}
+
+const wait = (seconds: number, what: string) =>
+  new ApiError("TooManyRequests", `Too many ${what} attempts. Try again in ${seconds} seconds.`, undefined, undefined, seconds);
+
+/**
+ * Before checking a password: 429 with Retry-After while this address must wait for this account
+ * (progressive delay), while the account is at its ceiling and took an attempt under 5 s ago, or
+ * while the address is spraying. A fresh address holding the right password waits at most 5 s.
+ */
+export async function checkSignInThrottle(db: Db, k: SignInKeys, now = Date.now()): Promise<void> {
+  const secondsUntil = (at: number) => Math.max(1, Math.ceil((at - now) / 1000));
+  if (k.pair) {
+    const l = LIMITS.loginPerAccountAddress;
+    const { n, newest } = await q.recentAttempts(db, k.pair, l.windowSeconds);
+    if (n >= l.max && newest) {
+      const delay = Math.min(l.maxDelaySeconds, l.delaySeconds * 2 ** (n - l.max));
+      const until = newest.getTime() + delay * 1000;
+      if (until > now) throw wait(secondsUntil(until), "sign-in");
+    }
+  }
+  const c = LIMITS.loginPerAccount;
+  const account = await q.recentAttempts(db, k.account, c.windowSeconds);
+  if (account.n >= c.max && account.newest) {
+    const until = account.newest.getTime() + c.spacingSeconds * 1000;
+    if (until > now) throw wait(secondsUntil(until), "sign-in");
+  }
+  if (k.ip) await limit({ db }, k.ip, LIMITS.loginPerIp, "sign-in");
+}
+
+/**
+ * Counts a failed password on every counter. At the owner-warning threshold of the account (its
+ * 5th failure in the window), the owner is emailed after the answer.
+ */
+export async function recordSignInFailure(deps: AuthDeps, k: SignInKeys): Promise<void> {
+  await q.recordAttempt(deps.db, [k.account, k.pair, k.ip].filter((x): x is string => x !== null));
+  const { n } = await q.recentAttempts(deps.db, k.account, LIMITS.loginPerAccount.windowSeconds);
+  if (n !== LIMITS.notifyOwnerAt || !deps.mailer) return;
+  const mailer = deps.mailer;
+  (deps.defer ?? afterResponse)(async () => {
+    const user = await q.userByEmail(deps.db, k.email);
+    if (!user || user.disabled) return;
+    await mailer.send(
+      signInFailures({ to: user.email, failures: n, minutes: LIMITS.loginPerAccount.windowSeconds / 60, url: link(mailer.publicUrl, "/auth/forgot-password") }),
+    );
+  });
+}
+
+/** After a success: this address's failures on the account are forgotten (not other addresses'). */
+export async function clearSignInFailures(db: Db, k: SignInKeys): Promise<void> {
+  if (k.pair) await q.clearAttempts(db, k.pair);
+}
+
 export async function passwordLogin(
   deps: AuthDeps,
   input: { email: string; password: string },
   meta: { ip: string | null; userAgent: string | null },
 ): Promise<Issued> {
-  const accountKey = `login:account:${input.email.toLowerCase()}`;
-  const ipKey = meta.ip ? `login:ip:${meta.ip}` : null;
-  await limit(deps, accountKey, LIMITS.loginPerAccount, "sign-in");
-  if (ipKey) await limit(deps, ipKey, LIMITS.loginPerIp, "sign-in");
+  const keys = signInKeys(input.email, meta.ip);
+  await checkSignInThrottle(deps.db, keys);
 
   const user = await q.userByEmail(deps.db, input.email);
   // Verify even without a user or hash, so timing does not tell which emails exist.
   const ok = await deps.passwords.verify(input.password, user?.passwordHash ?? DUMMY_HASH);
   if (!user || !user.passwordHash || !ok || user.disabled) {
-    await q.recordAttempt(deps.db, ipKey ? [accountKey, ipKey] : [accountKey]);
+    await recordSignInFailure(deps, keys);
     throw new ApiError("Unauthorized", "Email or password is incorrect");
   }
-  await q.clearAttempts(deps.db, accountKey);
+  await clearSignInFailures(deps.db, keys);
   if (!user.isStaff && (await q.ssoRequired(deps.db, { userId: user.id }))) {
     throw new ApiError("Forbidden", "Your organisation signs in through single sign-on", "sso_required");
   }

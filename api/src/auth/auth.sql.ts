@@ -86,9 +86,9 @@ export async function sessionOfToken(db: Sql, tokenHash: string): Promise<string
 
 // ---- rate limiting ----
 
-export async function recentAttempts(db: Sql, key: string, windowSeconds: number): Promise<{ n: number; oldest: Date | null }> {
-  const [r] = await db<{ n: number; oldest: Date | null }[]>`
-    select count(*)::int as n, min(created_at) as oldest from auth_attempts
+export async function recentAttempts(db: Sql, key: string, windowSeconds: number): Promise<{ n: number; oldest: Date | null; newest: Date | null }> {
+  const [r] = await db<{ n: number; oldest: Date | null; newest: Date | null }[]>`
+    select count(*)::int as n, min(created_at) as oldest, max(created_at) as newest from auth_attempts
     where key = ${key} and created_at > now() - make_interval(secs => ${windowSeconds})`;
   return r!;
 }
@@ -102,10 +102,17 @@ export async function clearAttempts(db: Sql, key: string): Promise<void> {
   await db`delete from auth_attempts where key = ${key}`;
 }
 
+/** Every sign-in failure counted against an account: its own counter and each (account, address) one. */
+export async function clearSignInFailuresOf(db: Sql, email: string): Promise<void> {
+  const e = email.trim().toLowerCase();
+  await db`delete from auth_attempts where key = ${`login:account:${e}`} or starts_with(key, ${`login:pair:${e} `})`;
+}
+
 export async function idpForDomain(db: Sql, domain: string): Promise<{ id: number; providerName: string; clientId: number } | undefined> {
   const [r] = await db<{ id: number; providerName: string; clientId: number }[]>`
     select id, provider_name as "providerName", client_id as "clientId" from cognito_idps
     where is_enabled and email_domains @> ${db.json([domain.toLowerCase()])}
+      and idp_domain_verified(client_id, ${domain.toLowerCase()}) -- a pending claim never routes (migration 0035)
     order by id limit 1`;
   return r;
 }

@@ -34,7 +34,13 @@ const CreateSaml = z
       .regex(/^[A-Za-z0-9_.-]{1,32}$/, "1-32 letters, digits, '_', '.' or '-'")
       .describe("A name unique across the product (e.g. AcmeSSO); part of the linked identities' usernames"),
     ...idpFields,
-    emailDomains: z.array(Domain).min(1).max(20).describe("Email domains whose users sign in through this IdP; a domain belongs to one IdP"),
+    emailDomains: z
+      .array(Domain)
+      .min(1)
+      .max(20)
+      .describe(
+        "Email domains whose users sign in through this IdP, once the client owns them (verifiedEmailDomains). Refused (409): another client's verified domain, the provider's own, another IdP's verified claim",
+      ),
   })
   .openapi("CreateSaml");
 
@@ -53,6 +59,9 @@ const SamlIdp = z
     certificates: z.array(z.object({ subject: z.string(), notAfter: z.string(), fingerprintSha256: z.string() })),
     wantAuthnRequestsSigned: z.boolean(),
     emailDomains: z.array(z.string()),
+    verifiedEmailDomains: z
+      .array(z.string())
+      .describe("The claimed domains the client (or a client above it) owns, by DNS (ValidateDomainRecord) or staff approval: sign-in routes by these only; the others are pending"),
     isEnabled: z.boolean(),
     createdAt: z.string(),
     updatedAt: z.string().nullable(),

@@ -48,6 +48,7 @@ export interface SamlIdpView {
   certificates: CertInfo[];
   wantAuthnRequestsSigned: boolean;
   emailDomains: string[];
+  verifiedEmailDomains: string[];
   isEnabled: boolean;
   createdAt: string;
   updatedAt: string | null;
@@ -64,6 +65,7 @@ function view(r: q.IdpRow): SamlIdpView {
     certificates: r.idpCerts.map(certInfo).filter((c): c is CertInfo => c !== null),
     wantAuthnRequestsSigned: r.wantAuthnRequestsSigned,
     emailDomains: r.emailDomains,
+    verifiedEmailDomains: r.verifiedEmailDomains,
     isEnabled: r.isEnabled,
     createdAt: r.createdAt.toISOString(),
     updatedAt: r.updatedAt ? r.updatedAt.toISOString() : null,
@@ -107,6 +109,11 @@ function conflict(e: unknown): never {
   if (err.code === "23505" && err.constraint_name === "cognito_idps_provider_name_key") {
     throw new ApiError("Conflict", "An identity provider with this name exists already", undefined, [
       { path: "providerName", message: "is taken; choose another name" },
+    ]);
+  }
+  if (err.code === "23505" && err.constraint_name === "cognito_idps_email_domain_owner") {
+    throw new ApiError("Conflict", "An email domain is owned by someone else", err.message, [
+      { path: "emailDomains", message: err.message ?? "a domain is owned by someone else" },
     ]);
   }
   if (err.code === "23505" && err.constraint_name === "cognito_idps_email_domain_key") {
@@ -334,8 +341,9 @@ export async function samlAcs(db: Db, deps: SsoDeps, form: { SAMLResponse?: stri
 async function whoMaySignIn(db: Db, idp: q.IdpRow, profile: Profile): Promise<number> {
   const email = emailOf(profile);
   if (!email) throw new SsoRefusal("no_email", `no email attribute and NameID '${profile.nameID}' is not an email`);
-  const domain = email.split("@").pop()!;
-  if (!idp.emailDomains.includes(domain)) throw new SsoRefusal("domain_mismatch", `${email} is outside ${idp.emailDomains.join(", ")}`);
+  const domain = email.split("@").pop()!.toLowerCase();
+  // Only a verified claim vouches: a domain the IdP's client does not own signs nobody in.
+  if (!idp.verifiedEmailDomains.includes(domain)) throw new SsoRefusal("domain_mismatch", `${email} is outside ${idp.verifiedEmailDomains.join(", ") || "the IdP's verified domains"}`);
   const user = await userByEmail(db, email);
   if (!user) throw new SsoRefusal("unknown_user", `no account for ${email}`);
   if (user.disabled) throw new SsoRefusal("user_disabled", `${email} is disabled`);

@@ -16,6 +16,8 @@ export interface IdpRow {
   idpCerts: string[];
   wantAuthnRequestsSigned: boolean;
   emailDomains: string[];
+  /** The claimed domains the IdP's client (or a client above it) owns: the ones sign-in routes by. */
+  verifiedEmailDomains: string[];
   isEnabled: boolean;
   createdAt: Date;
   updatedAt: Date | null;
@@ -25,6 +27,7 @@ const columns = (sql: Sql) => sql`
   id, client_id as "clientId", provider_name as "providerName", provider_type as "providerType",
   metadata_url as "metadataUrl", entry_point as "entryPoint", idp_issuer as "idpIssuer", idp_certs as "idpCerts",
   want_authn_requests_signed as "wantAuthnRequestsSigned", email_domains as "emailDomains",
+  idp_verified_domains(client_id, email_domains) as "verifiedEmailDomains",
   is_enabled as "isEnabled", created_at as "createdAt", updated_at as "updatedAt"`;
 
 // ---- the security page (tenant transaction) ----
@@ -72,11 +75,15 @@ export async function updateIdp(tx: Tx, id: number, p: IdpPatch): Promise<IdpRow
 
 // ---- the sign-in flow (table owner) ----
 
-/** The IdP that owns an email domain (at most one: a trigger keeps domains unique), enabled or not. */
+/**
+ * The IdP whose claim on an email domain is verified (at most one: a trigger keeps verified claims
+ * unique), enabled or not. A pending claim never routes (migration 0035).
+ */
 export async function idpForDomain(db: Sql, domain: string): Promise<IdpRow | undefined> {
   const [r] = await db<IdpRow[]>`
     select ${columns(db)} from cognito_idps
     where provider_type = 'SAML' and email_domains @> ${db.json([domain.toLowerCase()])}
+      and idp_domain_verified(client_id, ${domain.toLowerCase()})
     order by id limit 1`;
   return r;
 }

@@ -8,6 +8,13 @@ export interface DbOptions {
   max?: number;
   /** Called with each statement's text (tests count queries with it). */
   onQuery?: (text: string) => void;
+  /**
+   * The URL is a pooler in transaction mode (PgBouncer 1.18: a server connection belongs to a
+   * client for one transaction only), so no named prepared statement may be relied on across
+   * transactions: statements go unnamed (postgres.js `prepare: false`, which overrides a query's
+   * own `{ prepare: true }`: connection.js takes `options.prepare && q.options.prepare`).
+   */
+  pooled?: boolean;
 }
 
 /**
@@ -20,6 +27,7 @@ export const reconnectBackoff = (retries: number): number => (0.5 + Math.random(
 export function connect(url: string, opts: DbOptions = {}): Db {
   return postgres(url, {
     max: opts.max ?? 10,
+    prepare: !opts.pooled,
     onnotice: () => {},
     backoff: reconnectBackoff,
     // A connection attempt that gets no answer (a server starting up or half gone) fails after

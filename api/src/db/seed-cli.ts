@@ -12,7 +12,7 @@ if (cfg.production) {
   process.exit(1);
 }
 const handle = await openDatabase(cfg);
-const db = connect(handle.url, { max: 1 });
+const db = connect(handle.directUrl, { max: 1 });
 try {
   await migrate(db);
   console.log((await seedDemo(db, bunPasswords.hash, { whenEmpty: false })) ? "seeded the demo data" : "the demo data is there already");

@@ -5,6 +5,7 @@
 // transaction mode) never carries them into another request.
 import type { Db, Tx } from "./client.ts";
 import { APP_ROLE } from "./roles.ts";
+import { onReadDb } from "./replica.ts";
 
 export interface TenantRequest {
   userId: number;
@@ -44,6 +45,10 @@ type EnterResult = [unknown, { role_id: number | null }[]];
 
 /** Runs fn in the request's tenant transaction; fn learns the caller's effective role. */
 export async function withTenant<T>(db: Db, t: TenantRequest, fn: (tx: Tx, role: EffectiveRole) => Promise<T>): Promise<T> {
+  return onReadDb(db, (d) => withTenantOn(d, t, fn));
+}
+
+async function withTenantOn<T>(db: Db, t: TenantRequest, fn: (tx: Tx, role: EffectiveRole) => Promise<T>): Promise<T> {
   const c = await db.reserve();
   try {
     const [, rows] = (await c.unsafe(enterText(t))) as unknown as EnterResult;
@@ -71,6 +76,10 @@ export async function withTenant<T>(db: Db, t: TenantRequest, fn: (tx: Tx, role:
  * user) the transaction is aborted, so the statement never runs without its settings.
  */
 export async function readAsTenant<T>(db: Db, t: TenantRequest, text: string, params: unknown[]): Promise<T[]> {
+  return onReadDb(db, (d) => readAsTenantOn<T>(d, t, text, params));
+}
+
+async function readAsTenantOn<T>(db: Db, t: TenantRequest, text: string, params: unknown[]): Promise<T[]> {
   const c = await db.reserve();
   try {
     const settled = await Promise.allSettled([
@@ -98,6 +107,10 @@ export async function readAsTenant<T>(db: Db, t: TenantRequest, text: string, pa
  * error is the one thrown.
  */
 export async function readManyAsTenant<T>(db: Db, t: TenantRequest, fn: (tx: Tx) => Promise<T>): Promise<{ value: T; role: EffectiveRole }> {
+  return onReadDb(db, (d) => readManyAsTenantOn(d, t, fn));
+}
+
+async function readManyAsTenantOn<T>(db: Db, t: TenantRequest, fn: (tx: Tx) => Promise<T>): Promise<{ value: T; role: EffectiveRole }> {
   const c = await db.reserve();
   try {
     const enter = (c.unsafe(enterText(t)) as unknown as { execute(): Promise<EnterResult> }).execute();

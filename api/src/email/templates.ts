@@ -113,6 +113,19 @@ export function passwordReset(a: { to: string; url: string; token: string; expir
   });
 }
 
+export function signInFailures(a: { to: string; failures: number; minutes: number; url: string }): Email {
+  return render({
+    template: "signInFailures",
+    to: a.to,
+    subject: "Failed sign-ins to your Ideally account",
+    paragraphs: [
+      `Someone entered a wrong password for your Ideally account ${a.failures} times in the last ${a.minutes} minutes.`,
+      "If it was you, nothing needs doing. If not, your account is still safe and open to you: sign-ins from those addresses are being slowed down. Choosing a new, unique password makes guessing it hopeless.",
+    ],
+    action: { label: "Choose a new password", url: a.url },
+  });
+}
+
 export function registrationVerify(a: { to: string; projectName: string | null; clientName: string; url: string; token: string; expiresHours: number }): Email {
   const what = a.projectName ? `the project "${a.projectName}"` : "a project";
   return render({

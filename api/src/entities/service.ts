@@ -223,6 +223,7 @@ export async function create(db: Db, reg: Registry, set: EntitySetDef, ctx: Requ
     ? q`insert into ${ident(set.table)} (${join(cols, ", ")}) values (${join(vals, ", ")}) returning ${keyCol} as key`
     : q`insert into ${ident(set.table)} default values returning ${keyCol} as key`;
   return enterTenant(db, ctx, async (tx) => {
+    await set.guard?.create?.(tx, ctx, body);
     const [row] = await run<{ key: string | number }>(tx, stmt).catch((e) => mapDbError(set, e));
     return readBack(tx, reg, set, ctx, row!.key);
   });
@@ -244,6 +245,7 @@ export async function update(db: Db, reg: Registry, set: EntitySetDef, ctx: Requ
   if (set.fields.updatedAt) sets.push(q`${ident(set.fields.updatedAt.column)} = now()`);
   if (!sets.length) throw new ApiError("ValidationError", `Nothing to update on ${set.name}`);
   return enterTenant(db, ctx, async (tx) => {
+    await set.guard?.update?.(tx, ctx, k, body);
     const rows = await run<{ key: unknown }>(tx, q`update ${ident(set.table)} t set ${join(sets, ", ")} where ${keyWhere(reg, set, ctx, k)} returning 1 as key`).catch(
       (e) => mapDbError(set, e),
     );
@@ -259,8 +261,10 @@ export async function remove(db: Db, reg: Registry, set: EntitySetDef, ctx: Requ
     ? q`update ${ident(set.table)} t set deleted_at = now() where ${keyWhere(reg, set, ctx, k)} returning 1 as key`
     : q`delete from ${ident(set.table)} t where ${keyWhere(reg, set, ctx, k)} returning 1 as key`;
   await enterTenant(db, ctx, async (tx) => {
+    const after = await set.guard?.remove?.(tx, ctx, k);
     const rows = await run(tx, stmt).catch((e) => mapDbError(set, e));
     if (!rows.length) throw new ApiError("NotFound", `${set.name}(${key}) not found`);
+    if (after) await after();
   });
 }
 

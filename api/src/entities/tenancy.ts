@@ -2,6 +2,7 @@
 // Tables: migrations/0002_create_tenancy.sql (link_invites: 0003); views: 0007.
 import { z } from "@hono/zod-openapi";
 import { entity, f, nav, type EntitySetDef } from "./types.ts";
+import { linkInvitesWriteGuard, usersWriteGuard } from "../domains/users/write-rules.ts";
 
 const stamps = { createdAt: f.createdAt(), updatedAt: f.updatedAt() };
 
@@ -163,6 +164,8 @@ export const tenancySets: EntitySetDef[] = [
   entity({
     name: "Users",
     writeAccess: "staff",
+    // Only a super admin deletes or changes staff; nobody deletes their own account or a client's last Admin.
+    guard: usersWriteGuard,
     table: "users",
     scope: "client",
     clientVia: "userAndClients",
@@ -314,6 +317,8 @@ export const tenancySets: EntitySetDef[] = [
   entity({
     name: "LinkInvites",
     table: "link_invites",
+    // Team invites come from POST Users (an Admin's invite), never from a generic create.
+    guard: linkInvitesWriteGuard,
     scope: "client",
     verbs: ["post", "delete"],
     description: "An invitation link: to join a team, to open a shared project, or the demo registration.",

@@ -1,6 +1,8 @@
 // The entity registry's vocabulary: one declaration per OData entity set. Routes, OpenAPI entries,
 // request validation, the OData allow-list and tenant scoping are all derived from these.
 import type { ZodType } from "zod";
+import type { Tx } from "../db/client.ts";
+import type { RequestCtx } from "../access/principal.ts";
 
 /** How a value of a field is typed on the wire and in PostgreSQL. */
 export type FieldType =
@@ -93,6 +95,11 @@ export interface EntitySetDef {
    * `admin` (Admins of the client) or `staff`.
    */
   writeAccess?: "admin" | "staff";
+  /**
+   * The domain's rules for the generic writes of this set, checked in the write's own transaction
+   * (entities/service.ts), so a generic POST/PATCH/DELETE never skips what the domain action checks.
+   */
+  guard?: WriteGuard;
   /** Rows have deleted_at; generic reads hide deleted rows, DELETE sets deleted_at. */
   softDelete: boolean;
   /** A SQL view (computed set): never written. */
@@ -167,6 +174,17 @@ export function snake(name: string): string {
   return name.replace(/[A-Z]/g, (c, i: number) => (i ? "_" : "") + c.toLowerCase());
 }
 
+/**
+ * A set's domain rules on the generic writes. Each runs inside the write's tenant transaction,
+ * before the statement; it throws an ApiError to refuse. `remove` may answer a check to run after
+ * the row is gone (for rules about what remains, such as a client's last Admin).
+ */
+export interface WriteGuard {
+  create?(tx: Tx, ctx: RequestCtx, body: Record<string, unknown>): Promise<void>;
+  update?(tx: Tx, ctx: RequestCtx, key: string | number, body: Record<string, unknown>): Promise<void>;
+  remove?(tx: Tx, ctx: RequestCtx, key: string | number): Promise<(() => Promise<void>) | void>;
+}
+
 export interface EntityInput {
   name: string;
   table: string;
@@ -180,6 +198,7 @@ export interface EntityInput {
   ownRowField?: string;
   verbs?: readonly Verb[];
   writeAccess?: "admin" | "staff";
+  guard?: WriteGuard;
   softDelete?: boolean;
   view?: boolean;
   defaultOrder?: string;
@@ -205,6 +224,7 @@ export function entity(input: EntityInput): EntitySetDef {
     ownRowField: input.ownRowField,
     verbs: input.verbs ?? [],
     writeAccess: input.writeAccess,
+    guard: input.guard,
     softDelete: input.softDelete ?? false,
     view: input.view ?? false,
     defaultOrder: input.defaultOrder,

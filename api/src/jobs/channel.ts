@@ -41,11 +41,23 @@ export const USER_NOTIFICATION_EVENTS = [
  * "AI"): Started, Delta (text pieces in order, `seq` from 0), then Completed or Failed.
  */
 export const AI_CHAT_EVENTS = ["AiMessageStarted", "AiMessageDelta", "AiMessageCompleted", "AiMessageFailed"] as const;
+/**
+ * Server-only events that end sockets (realtime/hub.ts acts on them and never forwards them): raised
+ * by database triggers (migration 0034) when a login session ends or a membership is removed.
+ * Clients cannot send them: a client's broadcast must be named client:<name>.
+ */
+export const SOCKET_CONTROL_EVENTS = ["SessionEnded", "MembershipRemoved"] as const;
 export type JobEventName = (typeof JOB_EVENTS)[number];
 /** Events a websocket client broadcasts to its peers on a joined channel (realtime/hub.ts). */
 export type ClientEventName = `client:${string}`;
-export type EventName = JobEventName | (typeof PROJECT_EVENTS)[number] | (typeof USER_NOTIFICATION_EVENTS)[number] | (typeof AI_CHAT_EVENTS)[number] | ClientEventName;
-const EVENT_NAMES: ReadonlySet<string> = new Set<string>([...JOB_EVENTS, ...PROJECT_EVENTS, ...USER_NOTIFICATION_EVENTS, ...AI_CHAT_EVENTS]);
+export type EventName =
+  | JobEventName
+  | (typeof PROJECT_EVENTS)[number]
+  | (typeof USER_NOTIFICATION_EVENTS)[number]
+  | (typeof AI_CHAT_EVENTS)[number]
+  | (typeof SOCKET_CONTROL_EVENTS)[number]
+  | ClientEventName;
+const EVENT_NAMES: ReadonlySet<string> = new Set<string>([...JOB_EVENTS, ...PROJECT_EVENTS, ...USER_NOTIFICATION_EVENTS, ...AI_CHAT_EVENTS, ...SOCKET_CONTROL_EVENTS]);
 const CLIENT_EVENT = /^client:[A-Za-z0-9_.-]{1,40}$/;
 const knownEvent = (name: string) => EVENT_NAMES.has(name) || CLIENT_EVENT.test(name);
 

@@ -8,6 +8,7 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom
 import type { Context, Hono, Next } from "hono";
 import type { Db } from "../db/client.ts";
 import type { Queue } from "../jobs/queue.ts";
+import type { ReadOutcome, ReplicaRouter } from "../db/replica.ts";
 
 export interface Metrics {
   registry: Registry;
@@ -16,6 +17,8 @@ export interface Metrics {
   websockets(count: () => number): void;
   /** Sets the database and queue the pool and queue gauges read at each scrape. */
   sources(db: Db, queue?: Queue): void;
+  /** Sets the replica router whose lag and read counts the replica gauges report (db/replica.ts). */
+  replica(r: ReplicaRouter): void;
   /** Counts a job this process ran: completed, failed (will retry) or failed for good. */
   jobOutcome(queue: string, outcome: "completed" | "retried" | "failed"): void;
 }
@@ -76,8 +79,50 @@ export function createMetrics(): Metrics {
       }
     },
   });
+  // The streaming replica (DATABASE_REPLICA_URL), as this process last polled it: no series without one.
+  let replica: ReplicaRouter | undefined;
+  new Gauge({
+    name: "ideally_replica_lag_bytes",
+    help: "WAL bytes the read replica has still to replay (absent when it does not answer)",
+    registers: [registry],
+    collect() {
+      this.reset();
+      if (replica?.lag.bytes != null) this.set(replica.lag.bytes);
+    },
+  });
+  new Gauge({
+    name: "ideally_replica_lag_seconds",
+    help: "Seconds the read replica is behind the primary (0 when it has replayed everything)",
+    registers: [registry],
+    collect() {
+      this.reset();
+      if (replica?.lag.seconds != null) this.set(replica.lag.seconds);
+    },
+  });
+  new Gauge({
+    name: "ideally_replica_usable",
+    help: "1 while the results and exports read from the replica, 0 while they read from the primary",
+    registers: [registry],
+    collect() {
+      this.reset();
+      if (replica) this.set(replica.usable() ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: "ideally_replica_reads_total",
+    help: "Read transactions of the routed calls by where they ran: replica, primary (replica behind or away), fallback (retried on the primary)",
+    labelNames: ["outcome"],
+    registers: [registry],
+    collect() {
+      this.reset();
+      if (replica) for (const k of Object.keys(replica.reads) as ReadOutcome[]) this.set({ outcome: k }, replica.reads[k]);
+    },
+  });
   return {
     registry,
+    replica(r) {
+      replica = r;
+    },
     sources(d, q) {
       db = d;
       queue = q;

@@ -4,8 +4,9 @@
 // any API process reach sockets of every process, because each process listens to NOTIFY.
 // Transport-neutral: the Bun adapter (realtime/bun.ts) feeds it sockets and messages.
 import type { Db } from "../db/client.ts";
+import { withTenant } from "../db/tx.ts";
 import { decodeEvent, publish, type ChannelEvent, type ChannelName } from "../jobs/channel.ts";
-import { verifyChannelToken, type ChannelTokenKey } from "./tokens.ts";
+import { verifyChannelToken, type ChannelTokenKey, type Ticket } from "./tokens.ts";
 
 /** Server -> client: an event on a channel, or a control answer. */
 export type ServerMessage =
@@ -29,9 +30,15 @@ export interface Socket {
 export interface Conn {
   socket: Socket;
   userId: number;
+  /** The login session the socket's ticket was issued in: when it ends, the socket closes. */
+  sessionId: string;
   channels: Set<string>;
   lastSeen: number;
 }
+
+/** Close codes: the session ended (logout, disabled, password changed), or a membership was removed. */
+export const CLOSE_SESSION_ENDED = 4001;
+export const CLOSE_MEMBERSHIP_REMOVED = 4003;
 
 /** Close a socket that has sent nothing (not even the 30 s ping) for this long. */
 export const IDLE_MS = 90_000;
@@ -44,8 +51,29 @@ export class Hub {
 
   constructor(private readonly db: Db, private readonly key: ChannelTokenKey) {}
 
-  open(socket: Socket, userId: number): Conn {
-    const conn: Conn = { socket, userId, channels: new Set(), lastSeen: Date.now() };
+  /**
+   * Uses up a connection ticket: true once per ticket (on any API process, through the database),
+   * and only while its login session is live and its user enabled.
+   */
+  async redeem(t: Ticket): Promise<boolean> {
+    if (typeof t.id !== "string" || typeof t.sessionId !== "string") return false;
+    try {
+      const rows = await this.db`
+        insert into websocket_tickets (id, user_id, session_id, expires_at)
+        select ${t.id}::uuid, ${t.userId}, ${t.sessionId}::uuid, to_timestamp(${t.exp})
+        where exists (select 1 from auth_sessions s join users u on u.id = s.user_id
+                      where s.id = ${t.sessionId}::uuid and s.user_id = ${t.userId}
+                        and s.revoked_at is null and s.expires_at > now() and u.disabled_at is null)
+        on conflict (id) do nothing
+        returning 1`;
+      return rows.length === 1;
+    } catch {
+      return false; // a malformed id, or the database away: no socket
+    }
+  }
+
+  open(socket: Socket, userId: number, sessionId: string): Conn {
+    const conn: Conn = { socket, userId, sessionId, channels: new Set(), lastSeen: Date.now() };
     this.conns.add(conn);
     this.join(conn, `user-${userId}`); // one's own channel, always
     return conn;
@@ -72,13 +100,19 @@ export class Hub {
     conn.socket.send(JSON.stringify(m));
   }
 
-  /** Who may join a channel: one's own user channel, a client channel with its token, a job by id. */
+  /**
+   * Who may join a channel: one's own user channel; a client channel with its token and, as of now,
+   * a membership reaching the client in a live session (app_enter decides, as for any request);
+   * a job by id.
+   */
   private async mayJoin(conn: Conn, channel: string, token: string | undefined): Promise<boolean> {
     if (/^user-\d+$/.test(channel)) return channel === `user-${conn.userId}`;
     if (/^client-\d+$/.test(channel)) {
       if (!token) return false;
       const claims = await verifyChannelToken(this.key, token);
-      return claims !== null && claims.channel === channel && claims.userId === conn.userId;
+      if (claims === null || claims.channel !== channel || claims.userId !== conn.userId) return false;
+      const clientId = Number(channel.slice("client-".length));
+      return withTenant(this.db, { userId: conn.userId, clientId, descendants: false, sessionId: conn.sessionId }, async () => true).catch(() => false);
     }
     // Job ids are random UUIDs handed to whoever started the job.
     return /^job-[0-9a-f-]{36}$/.test(channel);
@@ -121,8 +155,22 @@ export class Hub {
   deliver(ev: ChannelEvent): void {
     const set = this.byChannel.get(ev.channel);
     if (!set?.size) return;
+    if (ev.event === "SessionEnded" || ev.event === "MembershipRemoved") return this.end(set, ev);
     const text = JSON.stringify({ channel: ev.channel, event: ev.event, data: ev.data });
     for (const conn of set) conn.socket.send(text);
+  }
+
+  /**
+   * A session ended: its sockets close. A membership was removed: every socket of the user closes
+   * (the web app reconnects and joins only what it may join now).
+   */
+  private end(set: Set<Conn>, ev: ChannelEvent): void {
+    const sessionId = ev.event === "SessionEnded" ? (ev.data as { sessionId?: unknown } | null)?.sessionId : undefined;
+    for (const conn of [...set]) {
+      if (ev.event === "SessionEnded" && sessionId !== conn.sessionId) continue;
+      conn.socket.close(ev.event === "SessionEnded" ? CLOSE_SESSION_ENDED : CLOSE_MEMBERSHIP_REMOVED, ev.event === "SessionEnded" ? "session ended" : "membership removed");
+      this.close(conn);
+    }
   }
 
   /** The raw NOTIFY payload form of deliver(), for the subscription. */
@@ -131,8 +179,9 @@ export class Hub {
     if (ev) this.deliver(ev);
   }
 
-  /** Closes sockets that stopped pinging. */
+  /** Closes sockets that stopped pinging, and forgets used tickets that have expired. */
   sweep(now = Date.now()): void {
+    void this.db`delete from websocket_tickets where expires_at < now() - interval '1 minute'`.catch(() => undefined);
     for (const conn of this.conns) {
       if (now - conn.lastSeen > IDLE_MS) {
         conn.socket.close(4000, "idle");

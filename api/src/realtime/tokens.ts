@@ -5,7 +5,11 @@
 export type ChannelTokenKey = CryptoKey;
 
 export const TICKET_SECONDS = 60;
-export const CHANNEL_TOKEN_SECONDS = 12 * 3600;
+/**
+ * A channel token only carries a membership from GetChannelInfo to the join; the join checks the
+ * membership again (realtime/hub.ts), and the web app fetches a fresh token whenever it reconnects.
+ */
+export const CHANNEL_TOKEN_SECONDS = 10 * 60;
 
 const enc = new TextEncoder();
 const b64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
@@ -33,13 +37,16 @@ async function verify<T extends { purpose: string; exp: number }>(key: CryptoKey
 
 export interface Ticket {
   purpose: "ws";
+  /** Random: the ticket's id, recorded at its one use (websocket_tickets). */
+  id: string;
   userId: number;
-  sessionId: string | null;
+  /** The login session the ticket was issued in: the socket lives as long as it does. */
+  sessionId: string;
   exp: number;
 }
 
-export const signTicket = (key: CryptoKey, userId: number, sessionId: string | null) =>
-  sign(key, { purpose: "ws", userId, sessionId, exp: Math.floor(Date.now() / 1000) + TICKET_SECONDS });
+export const signTicket = (key: CryptoKey, userId: number, sessionId: string) =>
+  sign(key, { purpose: "ws", id: crypto.randomUUID(), userId, sessionId, exp: Math.floor(Date.now() / 1000) + TICKET_SECONDS });
 export const verifyTicket = (key: CryptoKey, token: string) => verify<Ticket>(key, token, "ws");
 
 export interface ChannelClaims {

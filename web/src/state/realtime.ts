@@ -34,7 +34,9 @@ async function connect() {
     socket = ws;
     ws.onopen = () => {
       retry = 0;
-      for (const [channel, token] of wanted) send({ action: "join", channel, token });
+      // Client channel tokens live minutes and the server checks membership at the join: a fresh one per connection.
+      for (const [channel, token] of wanted) if (!channel.startsWith("client-")) send({ action: "join", channel, token });
+      if (clientChannelFor !== null) void fetchAndJoinClientChannel(clientChannelFor);
       ping = setInterval(() => send({ action: "ping" }), WEBSOCKET_PING_MS);
     };
     ws.onmessage = (m) => {
@@ -86,11 +88,17 @@ export async function joinClientChannel(clientId: number) {
   if (clientChannelFor === clientId) return;
   if (clientChannelFor !== null) leaveChannel(`client-${clientChannelFor}`);
   clientChannelFor = clientId;
-  try {
-    const info = await unwrap(api.GET("/api/v1/Clients({key})/GetChannelInfo", { params: { path: { key: String(clientId) } }, headers: { clientId: String(clientId) } })) as { name: string; token: string };
-    joinChannel(info.name, info.token);
-  } catch {
-    clientChannelFor = null;
-  }
+  await fetchAndJoinClientChannel(clientId);
 }
 
+/** Asks for a client channel token (members only) and joins with it. */
+async function fetchAndJoinClientChannel(clientId: number) {
+  try {
+    const info = await unwrap(
+      api.GET("/api/v1/Clients({key})/GetChannelInfo", { params: { path: { key: String(clientId) } }, headers: { clientId: String(clientId) } }),
+    );
+    joinChannel(info.name, info.token);
+  } catch {
+    if (clientChannelFor === clientId) clientChannelFor = null;
+  }
+}

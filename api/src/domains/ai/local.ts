@@ -131,6 +131,19 @@ export function writeAnswer(outputs: ToolOutput[], direction: "best" | "worst"):
   return parts.join("\n\n") || "I could not find results for that question.";
 }
 
+export const NOT_UNDERSTOOD = "I can only answer questions about this project's results, and I did not find one in that.";
+export const CANNOT_ACT = "I cannot change, delete or send anything: I only read this project's results.";
+
+/** What the local provider can answer, in the project's own words when it has them. */
+export function capabilities(pc: ProjectContext | null): string {
+  const measures = pc?.measures.length ? pc.measures.slice(0, 3).map((m) => m.title).join(", ") : "likability, purchase intent";
+  const example = pc?.measures[0] ? `“Which concept did best on ${pc.measures[0].title} among women?”` : "“Which concept did best on likability among women?”";
+  return (
+    `I can compare concepts on a measure (${measures}, ...) for everyone or an audience (women, men, age groups, regions, markets), ` +
+    `explain what people like or dislike from their answers, and give price points and market reach where the project has them. For example: ${example}`
+  );
+}
+
 function lastOf(messages: ChatMessage[], role: ChatMessage["role"]): ChatMessage | undefined {
   for (let i = messages.length - 1; i >= 0; i--) if (messages[i]!.role === role) return messages[i];
   return undefined;
@@ -173,6 +186,8 @@ export class LocalProvider implements AiProvider {
     if (outputs.length) return { content: writeAnswer(outputs, parsed?.direction ?? "best"), toolCalls: [] };
     const facts = jsonBlock<SummaryFacts>(question);
     if (facts?.kind === "summary") return { content: writeSummary(facts), toolCalls: [] };
+    if (parsed?.kind === "action") return { content: `${CANNOT_ACT} ${capabilities(context)}`, toolCalls: [] };
+    if (parsed?.kind === "unknown") return { content: `${NOT_UNDERSTOOD} ${capabilities(context)}`, toolCalls: [] };
     if (parsed && req.tools?.length) {
       const filters = { filterIds: parsed.filterIds, regionIds: parsed.regionIds };
       const call = (name: string, args: Record<string, unknown>) => ({ content: "", toolCalls: [{ id: `call_${name}_1`, name, arguments: JSON.stringify(args) }] });
@@ -183,8 +198,7 @@ export class LocalProvider implements AiProvider {
       return call("qual_results", { ...filters, standardQuestionId: parsed.standardQuestionId, testOptionIds: parsed.testOptionIds.length > 1 ? parsed.testOptionIds : [] });
     }
     return {
-      content:
-        "I answer questions about this project's results: which test option did best or worst on a measure (likability, purchase intent, ...), for an audience (women, men, age groups, regions, markets), price points, reach, and what people said. Open a project to ask about its results.",
+      content: `${capabilities(context?.kind === "chatContext" ? context : null)} Open a project to ask about its results.`,
       toolCalls: [],
     };
   }

@@ -5,7 +5,13 @@
 import type { ProjectContext } from "./facts.ts";
 
 export interface ParsedQuestion {
-  kind: "ranking" | "price" | "reach" | "themes";
+  /**
+   * What is asked. "unknown": nothing in the question names a measure, a test option, an audience,
+   * a market, prices, reach, what people said, or a ranking: the local provider says what it can
+   * answer instead of guessing. "action": the question asks to change, delete or send something,
+   * which a results chat never does.
+   */
+  kind: "ranking" | "price" | "reach" | "themes" | "unknown" | "action";
   standardQuestionId: number | null;
   /** System question options (demographics), as the response filter's filterIds. */
   filterIds: number[];
@@ -42,9 +48,18 @@ export function ageBand(label: string): [number, number] | null {
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const mentions = (text: string, name: string) => name.trim().length >= 2 && new RegExp(`(^|[^\\p{L}\\p{N}])${escape(name.toLowerCase())}($|[^\\p{L}\\p{N}])`, "u").test(text);
 
+/** Asking the assistant to act on data (it only reads results): an order, or "can you ...". */
+const VERBS = "delete|remove|erase|wipe|destroy|drop|purge|cancel|update|change|modify|edit|rename|send|email|share|transfer|refund|reset|disable|unsubscribe";
+const ACTION = new RegExp(`^(please )?(${VERBS})\\b|\\b(can|could|would|will) you (please )?(${VERBS})\\b|\\b(i want|i'd like|i would like) (you )?to (${VERBS})\\b`);
+/** Words of a comparison: which test option did best or worst. */
+const RANKING = /\b(best|worst|better|worse|top|highest|lowest|most|least|lead(s|ing)?|won|wins?|winner|strongest|weakest|perform(s|ed|ing|ance)?|scored?|rank(s|ed|ing)?|compare[ds]?|comparison|versus|vs|beat|preferred?|favou?rite)\b/;
+
+/** What a comparison ranks: the test options, by any of the words people use for them. */
+const SUBJECT = /\b(which|concepts?|ideas?|options?|messages?|plans?|products?|variants?|versions?|designs?|names?|packs?|flavou?rs?|ones?|them|these|those)\b/;
+
 export function parseQuestion(question: string, pc: ProjectContext): ParsedQuestion {
   const text = question.toLowerCase().replace(/\s+/g, " ");
-  const kind: ParsedQuestion["kind"] = /\b(price|pricing|pay|cost|expensive|cheap)\b/.test(text)
+  const topical: ParsedQuestion["kind"] = /\b(price|pricing|pay|cost|expensive|cheap)\b/.test(text)
     ? "price"
     : /\b(reach|turf|combination)\b/.test(text)
       ? "reach"
@@ -84,5 +99,11 @@ export function parseQuestion(question: string, pc: ProjectContext): ParsedQuest
   const regionIds = pc.regions.length > 1 ? pc.regions.filter((r) => mentions(text, r.name)).map((r) => r.id) : [];
   const testOptionIds = pc.testOptions.filter((o) => mentions(text, o.name)).map((o) => o.id);
   const direction = /\b(worst|lowest|least|weakest|bottom|poorest)\b/.test(text) ? "worst" : "best";
+  // A ranking needs something to rank by or among: a measure, a test option, an audience, a market
+  // or a word of comparison about the test options ("which is better?"). Anything else ("What is the capital of France?", "Tell me more") is
+  // not understood, and is never answered with a ranking.
+  const understood =
+    topical !== "ranking" || standardQuestionId !== null || testOptionIds.length > 0 || filterIds.length > 0 || regionIds.length > 0 || (RANKING.test(text) && SUBJECT.test(text));
+  const kind: ParsedQuestion["kind"] = ACTION.test(text) ? "action" : understood ? topical : "unknown";
   return { kind, standardQuestionId, filterIds, regionIds, testOptionIds, direction, audience: [...audience, ...pc.regions.filter((r) => regionIds.includes(r.id)).map((r) => r.name)] };
 }

@@ -71,7 +71,13 @@ export function verificationValue(token: string): string {
   return `ideally-verification=${token}`;
 }
 
-export async function validateDomainRecord(db: Db, ctx: RequestCtx, clientId: number, rawDomain: string, resolveTxt: ResolveTxt) {
+/**
+ * ValidateDomainRecord: a client owns an email domain once its TXT record holds the client's value
+ * (or, with `approve`, once staff vouch for it without DNS, e.g. after checking by other means).
+ * Ownership is what lets the client's identity providers route that domain's sign-ins (migration
+ * 0035); a domain has one owner, and a newer proof moves it.
+ */
+export async function validateDomainRecord(db: Db, ctx: RequestCtx, clientId: number, rawDomain: string, resolveTxt: ResolveTxt, opts: { approve?: boolean } = {}) {
   const domain = rawDomain.trim().toLowerCase().replace(/\.$/, "");
   if (!/^(?=.{1,253}$)([a-z0-9](-?[a-z0-9])*\.)+[a-z]{2,63}$/.test(domain)) throw new ApiError("ValidationError", "domain: a domain name such as example.com", undefined, [{ path: "domain", message: "A domain name such as example.com" }]);
   const expected = await enterTenant(db, staff(ctx), async (tx) => {
@@ -80,22 +86,36 @@ export async function validateDomainRecord(db: Db, ctx: RequestCtx, clientId: nu
     return verificationValue(c.token);
   });
   let records: string[][] = [];
-  try {
-    records = await resolveTxt(domain);
-  } catch (e) {
-    const code = (e as { code?: string }).code;
-    if (code !== "ENOTFOUND" && code !== "ENODATA") throw new ApiError("ServiceUnavailable", `The DNS lookup of ${domain} failed (${code ?? "error"}); try again later`, undefined, undefined, 60);
+  if (!opts.approve) {
+    try {
+      records = await resolveTxt(domain);
+    } catch (e) {
+      const code = (e as { code?: string }).code;
+      if (code !== "ENOTFOUND" && code !== "ENODATA") throw new ApiError("ServiceUnavailable", `The DNS lookup of ${domain} failed (${code ?? "error"}); try again later`, undefined, undefined, 60);
+    }
   }
-  const found = records.some((r) => r.join("") === expected);
+  const found = !!opts.approve || records.some((r) => r.join("") === expected);
+  const method = opts.approve ? "staff" : "dns";
   return enterTenant(db, staff(ctx), async (tx) => {
-    if (found) await tx`update clients set domain = ${domain}, domain_verified_at = now(), updated_at = now() where id = ${clientId}`;
-    await audit(tx, ctx, clientId, "Client", clientId, "DomainValidation", { domain, verified: found });
+    if (found) {
+      await tx`update clients set domain = ${domain}, domain_verified_at = now(), updated_at = now() where id = ${clientId}`;
+      await tx`
+        insert into verified_email_domains (domain, client_id, method, verified_by_user_id)
+        values (${domain}, ${clientId}, ${method}, ${ctx.principal.userId})
+        on conflict (domain) do update set client_id = excluded.client_id, method = excluded.method,
+          verified_by_user_id = excluded.verified_by_user_id, verified_at = now()`;
+    }
+    await audit(tx, ctx, clientId, "Client", clientId, opts.approve ? "DomainApproved" : "DomainValidation", { domain, verified: found, method });
     return {
       clientId,
       domain,
       verified: found,
       record: { type: "TXT", name: domain, value: expected },
-      message: found ? `${domain} is verified` : `Add a TXT record to ${domain} with the value ${expected}, then validate again`,
+      message: found
+        ? opts.approve
+          ? `${domain} is verified (approved by staff)`
+          : `${domain} is verified`
+        : `Add a TXT record to ${domain} with the value ${expected}, then validate again`,
     };
   });
 }

@@ -71,12 +71,28 @@ export function registerClientAdminRoutes(app: App, deps: AppDeps): void {
       path: "/api/v1/Clients/{key}/ValidateDomainRecord",
       tags: ["Clients"],
       operationId: "Clients_ValidateDomainRecord",
-      summary: "Verify a client's email domain by DNS",
-      description: "Looks up the domain's TXT records for the client's verification value; when present the domain becomes the client's verified domain. The answer always gives the record to publish.",
-      request: { params: Key, ...json(z.strictObject({ domain: z.string().min(3).max(253) }).openapi("ValidateDomainRecord")) },
+      summary: "Verify a client's email domain by DNS (or approve it as staff)",
+      description:
+        "Looks up the domain's TXT records for the client's verification value; when present the client owns the domain (a domain has one owner; " +
+        "a newer proof moves it). With approve: true, staff vouch for it without DNS. An owned domain is what lets the client's SAML identity " +
+        "providers route its sign-ins. The answer always gives the record to publish.",
+      request: {
+        params: Key,
+        ...json(
+          z
+            .strictObject({
+              domain: z.string().min(3).max(253),
+              approve: z.boolean().optional().describe("Staff approval without the DNS record (audited as DomainApproved)"),
+            })
+            .openapi("ValidateDomainRecord"),
+        ),
+      },
       responses: { ...ok(Domain, "The check"), ...commonErrors, 404: errors[404] },
     },
-    async (c) => c.json(await svc.validateDomainRecord(db, c.get("ctx"), keyOf(c), (c.req.valid("json" as never) as { domain: string }).domain, lookup), 200),
+    async (c) => {
+      const b = c.req.valid("json" as never) as { domain: string; approve?: boolean };
+      return c.json(await svc.validateDomainRecord(db, c.get("ctx"), keyOf(c), b.domain, lookup, { approve: b.approve }), 200);
+    },
   );
   addRoute(
     app,

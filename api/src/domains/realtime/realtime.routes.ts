@@ -11,12 +11,12 @@ import { signChannelToken, signTicket } from "../../realtime/tokens.ts";
 export const WEBSOCKET_PATH = "/ws";
 
 const WebsocketConnection = z
-  .object({ value: z.string().describe("The websocket URL to open, with a one-minute connection ticket") })
+  .object({ value: z.string().describe("The websocket URL to open, with a connection ticket that works once, within a minute, while the session lasts") })
   .openapi("WebsocketConnection");
 const ChannelInfo = z
   .object({
     name: z.string().describe("The client channel, client-{id}"),
-    token: z.string().describe("Send with {action:'join', channel, token} on the websocket; valid 12 hours"),
+    token: z.string().describe("Send with {action:'join', channel, token} on the websocket; valid 10 minutes, and the membership is checked again at the join"),
   })
   .openapi("ChannelInfo");
 
@@ -37,7 +37,9 @@ export function registerRealtimeRoutes(app: App, deps: AppDeps): void {
     async (c: RouteContext) => {
       if (!key) throw new ApiError("ServiceUnavailable", "Realtime is not available on this server");
       const ctx = c.get("ctx");
-      const ticket = await signTicket(key, ctx.principal.userId, ctx.sessionId ?? null);
+      // A socket lives as long as the login session it was opened in, so a ticket needs one.
+      if (!ctx.sessionId) throw new ApiError("Unauthorized", "A signed-in session is required for the websocket");
+      const ticket = await signTicket(key, ctx.principal.userId, ctx.sessionId);
       const base = (deps.publicUrl ?? new URL(c.req.url).origin).replace(/^http/, "ws");
       return c.json({ value: `${base}${WEBSOCKET_PATH}?ticket=${encodeURIComponent(ticket)}` }, 200);
     },

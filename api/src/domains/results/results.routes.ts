@@ -248,7 +248,8 @@ function intList(raw: string | undefined, name: string): number[] | null {
 }
 
 export function registerResultsRoutes(app: App, deps: AppDeps): void {
-  const db = deps.db;
+  // Every route here only reads: from the replica when one is configured and keeping up.
+  const db = deps.readDb ?? deps.db;
   addRoute(
     app,
     {

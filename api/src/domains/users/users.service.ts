@@ -276,7 +276,7 @@ export async function setPassword(
   }
   // Attempts are sign-in state (auth_attempts), kept by the table owner outside any tenant, as in auth.service.ts.
   const attemptKey = `password:user:${uid}`;
-  const l = LIMITS.loginPerAccount;
+  const l = LIMITS.passwordChangePerUser;
   const { n, oldest } = await recentAttempts(db, attemptKey, l.windowSeconds);
   if (n >= l.max) {
     const retry = oldest ? Math.max(1, Math.ceil((oldest.getTime() + l.windowSeconds * 1000 - Date.now()) / 1000)) : l.windowSeconds;

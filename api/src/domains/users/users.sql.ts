@@ -243,6 +243,12 @@ export async function adminCount(tx: Tx, clientId: number): Promise<number> {
   return r!.n;
 }
 
+/** The clients the user is a direct Admin of. */
+export async function adminMembershipsOf(tx: Tx, userId: number): Promise<number[]> {
+  const rows = await tx<{ clientId: number }[]>`select client_id as "clientId" from user_and_clients where user_id = ${userId} and role_id = 1`;
+  return rows.map((r) => r.clientId);
+}
+
 /** Whether the user still reaches the client after a change (any membership of it or above it). */
 export async function stillReaches(tx: Tx, userId: number, clientId: number): Promise<boolean> {
   const [r] = await tx<{ ok: boolean }[]>`select exists (select 1 from app_client_members(${clientId}) where user_id = ${userId}) as ok`;

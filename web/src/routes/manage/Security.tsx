@@ -197,7 +197,7 @@ function IdpDialog({ idp, onClose, onSaved }: { idp: Idp | null; onClose: () => 
             <Input id="idp-name" required pattern="[A-Za-z0-9_.\-]{1,32}" value={providerName} onChange={(e) => setProviderName(e.target.value)} />
           </Field>
         )}
-        <Field id="idp-domains" label="Email domains" hint="Separated by commas, e.g. acme.com, acme.co.nz. People with these emails sign in through this provider." error={errors.emailDomains}>
+        <Field id="idp-domains" label="Email domains" hint="Separated by commas, e.g. acme.com, acme.co.nz. People with these emails sign in through this provider once your organisation's ownership of the domain is verified (a DNS record, checked by Ideally support)." error={errors.emailDomains}>
           <Input id="idp-domains" required value={domains} onChange={(e) => setDomains(e.target.value)} />
         </Field>
         <fieldset>

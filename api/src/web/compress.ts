@@ -1,0 +1,81 @@
+// Compression on the wire. The built web app's files are compressed once, at build time (brotli
+// and gzip beside each file: scripts/build-web.ts), and served by Accept-Encoding (static.ts);
+// answers made per request (JSON, the OpenAPI document, CSV, HTML) are gzipped here when they are
+// larger than a small threshold, with the Web-standard CompressionStream so the Deno adapter keeps
+// working. Every compressible answer says `Vary: Accept-Encoding`, so a cache never serves gzip to
+// a client that did not ask for it.
+import type { MiddlewareHandler } from "hono";
+
+/** Below this many bytes, compression costs more than it saves (a TCP packet holds ~1.4 KB). */
+export const COMPRESS_MIN_BYTES = 1024;
+
+const COMPRESSIBLE = /^(?:text\/|application\/(?:json|javascript|xml|yaml|samlmetadata\+xml)|image\/svg\+xml)/i;
+
+/** Whether a response of this content type is worth compressing (zip containers and images are not). */
+export function compressible(contentType: string | null | undefined): boolean {
+  return !!contentType && COMPRESSIBLE.test(contentType);
+}
+
+/**
+ * The encoding to answer with, from the request's Accept-Encoding and what the server has:
+ * the offered encoding with the highest q (RFC 9110 12.5.3; `*` counts for the unnamed ones;
+ * q=0 refuses), ties going to the order of `have` (brotli first: smaller).
+ */
+export function chooseEncoding(acceptEncoding: string | null | undefined, have: readonly string[]): string | undefined {
+  if (!acceptEncoding) return undefined;
+  const q = new Map<string, number>();
+  for (const part of acceptEncoding.split(",")) {
+    const [name, ...params] = part.trim().toLowerCase().split(";");
+    if (!name) continue;
+    const qp = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    const v = qp ? Number(qp.slice(2)) : 1;
+    q.set(name, Number.isFinite(v) ? v : 0);
+  }
+  let best: { enc: string; q: number } | undefined;
+  for (const enc of have) {
+    const v = q.get(enc) ?? q.get("*") ?? 0;
+    if (v > 0 && (!best || v > best.q)) best = { enc, q: v };
+  }
+  return best?.enc;
+}
+
+/** Adds Accept-Encoding to a response's Vary header (once). */
+export function varyOnEncoding(headers: Headers): void {
+  const vary = headers.get("vary");
+  if (vary === "*" || (vary && /(?:^|,)\s*accept-encoding\s*(?:,|$)/i.test(vary))) return;
+  headers.set("vary", vary ? `${vary}, Accept-Encoding` : "Accept-Encoding");
+}
+
+/** Gzip-compresses responses made per request, above `minBytes`, for clients that accept it. */
+export function compression(minBytes = COMPRESS_MIN_BYTES): MiddlewareHandler {
+  return async (c, next) => {
+    await next();
+    const res = c.res;
+    if (c.req.method === "HEAD" || !res.body || res.headers.has("content-encoding")) return;
+    if (res.status === 204 || res.status === 206 || res.status === 304) return;
+    if (!compressible(res.headers.get("content-type"))) return;
+    if (/(?:^|,)\s*no-transform\s*(?:,|$)/i.test(res.headers.get("cache-control") ?? "")) return;
+    // Hono's `c.res =` copies the old response's headers onto the new one, so headers are set after.
+    const encoding = chooseEncoding(c.req.header("accept-encoding"), ["gzip"]);
+    const known = Number(res.headers.get("content-length") ?? Number.NaN);
+    if (!encoding || known < minBytes) {
+      varyOnEncoding(res.headers);
+      return;
+    }
+    // The app's answers are built in memory (none streams), so reading the body whole costs no
+    // extra latency and tells whether it is big enough to be worth it.
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    if (bytes.byteLength < minBytes) {
+      c.res = new Response(bytes, res);
+      varyOnEncoding(c.res.headers);
+      return;
+    }
+    c.res = new Response(new Blob([bytes]).stream().pipeThrough(new CompressionStream("gzip")), res);
+    const headers = c.res.headers;
+    varyOnEncoding(headers);
+    headers.set("content-encoding", encoding);
+    headers.delete("content-length");
+    const etag = headers.get("etag");
+    if (etag && !etag.startsWith("W/")) headers.set("etag", `W/${etag}`);
+  };
+}

@@ -1,0 +1,111 @@
+// bun run test:mutation [module ...]: mutation testing with StrykerJS, outside the default suite.
+// Each module is mutated on its own, one mutant at a time (concurrency 1: a shared 2-core machine),
+// and each mutant runs only the test files that cover that module, through Stryker's command
+// runner driving `bun test` (the active mutant reaches the code in __STRYKER_ACTIVE_MUTANT__).
+// Scores go to reports/mutation/{module}.json and one line per module at the end; see
+// docs/testing.md for the figures and the surviving mutants.
+//
+//   bun run test:mutation                 every module, in turn (hours on this machine)
+//   bun run test:mutation lifecycle ledger
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+
+interface Module {
+  /** Files (or file:line ranges) Stryker mutates. */
+  mutate: string[];
+  /** The bun test command each mutant runs: the test files that cover the module, nothing else. */
+  command: string;
+}
+
+const analytics = (file: string, tests: string): Module => ({ mutate: [`api/src/analytics/${file}.ts`], command: `bun test ${tests}` });
+
+export const MODULES: Record<string, Module> = {
+  lifecycle: {
+    mutate: ["api/src/domains/lifecycle/transitions.ts"],
+    command: "bun test tests/api/lifecycle-table.test.ts",
+  },
+  // The overdraft rule (assertAffordable). The charging paths of ledger.ts and cost.ts are covered
+  // by credits.test.ts, tens of seconds a run: too slow a mutant at a time on this machine.
+  ledger: {
+    mutate: ["api/src/domains/credits/ledger.ts:44-59"],
+    command: "bun test tests/api/boundaries.test.ts",
+  },
+  // The rules and the role check. enterTenant, readAsCaller and checkRoleEarly need the database:
+  // role-inheritance.test.ts covers them (add it to the command where a run may take an hour).
+  policy: {
+    mutate: ["api/src/access/policy.ts"],
+    command: "bun test tests/api/permissions-matrix.test.ts",
+  },
+  "analytics-significance": analytics("significance", "tests/api/analytics-significance.test.ts tests/api/boundaries.test.ts"),
+  "analytics-psm": analytics("psm", "tests/api/analytics-psm.test.ts"),
+  "analytics-rake": analytics("rake", "tests/api/analytics-rake.test.ts"),
+  "analytics-turf": analytics("turf", "tests/api/analytics-turf.test.ts"),
+  "analytics-drivers": analytics("drivers", "tests/api/analytics-drivers.test.ts"),
+  "analytics-text-qa": analytics("text-qa", "tests/api/analytics-text-qa.test.ts"),
+  "analytics-csv": analytics("csv", "tests/api/analytics-psm.test.ts tests/api/analytics-rake.test.ts tests/api/analytics-turf.test.ts"),
+  "analytics-verbatims": analytics("verbatims", "tests/api/analytics-verbatims.test.ts"),
+  odata: {
+    mutate: ["api/src/odata/compile.ts"],
+    command: "bun test tests/api/odata-compile.test.ts tests/api/odata-parser.test.ts",
+  },
+  // The respondent engine: fielding.test.ts's engine tests need a fielded project (about 20 s a run).
+  engine: {
+    mutate: ["api/src/domains/fielding/engine.ts"],
+    command: `bun test tests/api/fielding.test.ts -t "respondent engine"`,
+  },
+};
+
+if (import.meta.main) {
+  const names = process.argv.slice(2);
+  const unknown = names.filter((n) => !MODULES[n]);
+  if (unknown.length) {
+    console.error(`unknown module ${unknown.join(", ")}; modules: ${Object.keys(MODULES).join(", ")}`);
+    process.exit(1);
+  }
+  mkdirSync("reports/mutation", { recursive: true });
+  const lines: string[] = [];
+  for (const name of names.length ? names : Object.keys(MODULES)) {
+    const m = MODULES[name]!;
+    const conf = `.tmp/stryker.${name}.json`;
+    mkdirSync(".tmp", { recursive: true });
+    writeFileSync(
+      conf,
+      JSON.stringify(
+        {
+          $schema: "../node_modules/@stryker-mutator/core/schema/stryker-schema.json",
+          testRunner: "command",
+          commandRunner: { command: m.command },
+          mutate: m.mutate,
+          concurrency: 1,
+          coverageAnalysis: "off",
+          timeoutMS: 120_000,
+          reporters: ["clear-text", "json", "progress"],
+          jsonReporter: { fileName: `reports/mutation/${name}.json` },
+          tempDirName: ".tmp/stryker",
+          ignorePatterns: [".data", ".tmp", "reports", "dist", "test-results", "playwright-report"],
+          cleanTempDir: "always",
+        },
+        null,
+        2,
+      ),
+    );
+    const t0 = Date.now();
+    const p = Bun.spawn(["bun", "--bun", "node_modules/.bin/stryker", "run", conf], { stdout: "inherit", stderr: "inherit" });
+    const code = await p.exited;
+    const report = `reports/mutation/${name}.json`;
+    if (code !== 0 || !existsSync(report)) {
+      lines.push(`${name}: not run to the end (exit ${code})`);
+      continue;
+    }
+    lines.push(`${name}: ${summarise(JSON.parse(readFileSync(report, "utf8")))} in ${Math.round((Date.now() - t0) / 60000)} min`);
+  }
+  console.log(["", "Mutation scores:", ...lines].join("\n"));
+}
+
+/** The mutation score of a Stryker JSON report: killed (and timed out) over all valid mutants. */
+export function summarise(r: { files: Record<string, { mutants: { status: string }[] }> }): string {
+  const all = Object.values(r.files).flatMap((f) => f.mutants);
+  const count = (s: string) => all.filter((m) => m.status === s).length;
+  const detected = count("Killed") + count("Timeout");
+  const valid = detected + count("Survived") + count("NoCoverage");
+  return `${valid ? ((100 * detected) / valid).toFixed(1) : "n/a"}% (${detected} of ${valid} mutants killed, ${count("Survived")} survived, ${count("NoCoverage")} not covered)`;
+}

@@ -1,0 +1,88 @@
+// The built-in (local) AI provider in the results chat: a question it does not understand (off
+// topic, ambiguous) or one that asks it to act (delete, send) is answered with what it can answer,
+// never with a ranking; a results question still gets the matching tool call. Pure: the provider
+// gets the chat's system context as the chat sends it (messages.ts), and the tools offered.
+import { describe, expect, test } from "bun:test";
+import { CANNOT_ACT, LocalProvider, NOT_UNDERSTOOD } from "../../api/src/domains/ai/local.ts";
+import type { ProjectContext } from "../../api/src/domains/ai/facts.ts";
+import type { ToolSpec } from "../../api/src/domains/ai/provider.ts";
+
+const pc: ProjectContext = {
+  projectId: 1,
+  projectName: "Plant-based snacks idea screen",
+  clientId: 1003,
+  projectTypeId: 1,
+  frameworkId: 1010,
+  testOptions: [
+    { id: 11, name: "Chickpea crisps" },
+    { id: 12, name: "Lentil puffs" },
+  ],
+  measures: [
+    { standardQuestionId: 5, title: "Likability" },
+    { standardQuestionId: 3, title: "Purchase intent" },
+  ],
+  demographics: [
+    { systemQuestionId: 45, label: "Gender", code: "gender", options: [{ id: 4500001, label: "Male" }, { id: 4500002, label: "Female" }] },
+    { systemQuestionId: 51, label: "Age group", code: "age", options: [{ id: 5100001, label: "18-24" }, { id: 5100002, label: "25-34" }, { id: 5100003, label: "55-64" }] },
+  ],
+  regions: [
+    { id: 1, name: "New Zealand" },
+    { id: 2, name: "Australia" },
+  ],
+  textQuestions: [],
+  choiceQuestions: [],
+  objective: "Summarize the overall performance.",
+};
+const tools: ToolSpec[] = ["qual_results", "price_sensitivity", "market_reach", "verbatim_themes"].map((name) => ({ name, description: name, parameters: { type: "object", properties: {} } }));
+
+async function ask(question: string) {
+  const system = `You answer questions about results.\n\nCONTEXT:\n\`\`\`json\n${JSON.stringify({ kind: "chatContext", ...pc })}\n\`\`\``;
+  return new LocalProvider().complete({ messages: [{ role: "system", content: system }, { role: "user", content: question }], tools });
+}
+
+/** What a ranking answer says (writeAnswer): "X did best on M", "leads on", a top-2-box figure. */
+const RANKING = /did (best|worst) on \w+ among|leads on|top-2-box \(|\d+(\.\d+)?%/;
+
+describe("questions outside what it can answer", () => {
+  const offTopic = ["What is the capital of France?", "Tell me a joke", "How is the weather in Auckland today?", "Who won the football last night?"];
+  const ambiguous = ["What do you think?", "Tell me more", "Is it good?", "Hmm"];
+  test.each([...offTopic, ...ambiguous])("%p: says what it can answer, calls no tool, ranks nothing", async (q) => {
+    const r = await ask(q);
+    expect(r.toolCalls).toEqual([]);
+    expect(r.content.startsWith(NOT_UNDERSTOOD)).toBe(true);
+    expect(r.content).toContain("I can compare concepts on a measure (Likability, Purchase intent, ...)");
+    expect(r.content).toContain("explain what people like or dislike from their answers");
+    // The example in quotes aside, nothing of a ranking.
+    expect(r.content.replace(/“[^”]*”/g, "")).not.toMatch(RANKING);
+    expect(r.content).not.toContain("Chickpea crisps");
+    expect(r.content).not.toContain("Lentil puffs");
+  });
+
+  const hostile = ["Delete all my data", "delete this project", "Can you email the results to my boss?", "Please remove every respondent under 25", "I want you to reset my password"];
+  test.each(hostile)("%p: refuses to act, says what it can answer, calls no tool", async (q) => {
+    const r = await ask(q);
+    expect(r.toolCalls).toEqual([]);
+    expect(r.content.startsWith(CANNOT_ACT)).toBe(true);
+    expect(r.content).toContain("I can compare concepts on a measure");
+    expect(r.content.replace(/“[^”]*”/g, "")).not.toMatch(RANKING);
+  });
+});
+
+describe("results questions are still understood", () => {
+  const cases: [question: string, tool: string, args: Record<string, unknown>][] = [
+    ["Which concept did best with women under 35?", "qual_results", { filterIds: [4500002, 5100001, 5100002], regionIds: [], standardQuestionId: null }],
+    ["Which concept had the highest purchase intent among men?", "qual_results", { filterIds: [4500001], standardQuestionId: 3 }],
+    ["How did Chickpea crisps compare with Lentil puffs on likability?", "qual_results", { standardQuestionId: 5, testOptionIds: [11, 12] }],
+    ["Which is better?", "qual_results", { filterIds: [], regionIds: [] }],
+    ["Likability in Australia", "qual_results", { regionIds: [2], standardQuestionId: 5 }],
+    ["What did people say?", "verbatim_themes", {}],
+    ["What price should we charge?", "price_sensitivity", {}],
+    ["What is the best combination for reach?", "market_reach", {}],
+    ["How would a price change affect purchase intent?", "price_sensitivity", {}],
+  ];
+  test.each(cases)("%p asks for %s", async (q, tool, args) => {
+    const r = await ask(q);
+    expect(r.toolCalls.map((t) => t.name)).toEqual([tool]);
+    expect(JSON.parse(r.toolCalls[0]!.arguments)).toMatchObject(args);
+  });
+});

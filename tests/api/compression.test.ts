@@ -1,0 +1,125 @@
+// Compression on the wire (api/src/web/compress.ts, static.ts): the app's answers above 1 KB gzipped
+// when the client accepts gzip, the built files sent as their brotli or gzip copies, Vary on both.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { brotliCompressSync, gunzipSync, gzipSync } from "node:zlib";
+import { createTestDb, type TestDb } from "../helpers/db.ts";
+import { testApp } from "../helpers/app.ts";
+import { chooseEncoding, COMPRESS_MIN_BYTES } from "../../api/src/web/compress.ts";
+import { webFiles } from "../../api/src/web/static.ts";
+import type { App } from "../../api/src/app.ts";
+
+let tdb: TestDb;
+let app: App;
+beforeAll(async () => {
+  tdb = await createTestDb();
+  app = testApp(tdb.db);
+});
+afterAll(async () => {
+  await tdb.drop();
+});
+
+describe("choosing an encoding (RFC 9110 12.5.3)", () => {
+  test.each([
+    ["gzip, deflate, br, zstd", ["br", "gzip"], "br"],
+    ["gzip, deflate", ["br", "gzip"], "gzip"],
+    ["br;q=0.5, gzip;q=0.8", ["br", "gzip"], "gzip"],
+    ["br;q=0, gzip;q=0", ["br", "gzip"], undefined],
+    ["*", ["br", "gzip"], "br"],
+    ["*;q=0.1, br;q=0", ["br", "gzip"], "gzip"],
+    ["identity", ["br", "gzip"], undefined],
+    ["", ["gzip"], undefined],
+    ["GZIP", ["gzip"], "gzip"],
+  ] as const)("Accept-Encoding %p with %p gives %p", (accept, have, want) => {
+    expect(chooseEncoding(accept, have)).toBe(want);
+  });
+});
+
+describe("the app's answers", () => {
+  test("/openapi.json is gzipped for a client that accepts gzip, and decodes to the same document", async () => {
+    const plain = await app.request("/openapi.json");
+    expect(plain.headers.get("content-encoding"), "not asked: not compressed").toBeNull();
+    expect(plain.headers.get("vary") ?? "").toContain("Accept-Encoding");
+    const text = await plain.text();
+    expect(text.length).toBeGreaterThan(100_000);
+
+    const gz = await app.request("/openapi.json", { headers: { "accept-encoding": "gzip, deflate, br" } });
+    expect(gz.status).toBe(200);
+    expect(gz.headers.get("content-encoding")).toBe("gzip");
+    expect(gz.headers.get("content-length"), "the plain length is not sent with the gzipped body").toBeNull();
+    expect(gz.headers.get("vary") ?? "").toContain("Accept-Encoding");
+    const bytes = new Uint8Array(await gz.arrayBuffer());
+    expect(bytes.length, "gzip shrinks the document at least fourfold").toBeLessThan(text.length / 4);
+    expect(gunzipSync(bytes).toString("utf8")).toBe(text);
+  });
+
+  test("a JSON answer at the threshold is compressed, one byte below it is not", async () => {
+    // A JSON error body grows with the path it names: find paths whose 404 bodies are 1023 and 1024 bytes.
+    const body = async (path: string) => (await app.request(path)).text();
+    const base = (await body("/api/v2/")).length;
+    const pathOf = (n: number) => `/api/v2/${"x".repeat(n - base)}`;
+    const atEdge = await app.request(pathOf(COMPRESS_MIN_BYTES), { headers: { "accept-encoding": "gzip" } });
+    expect(atEdge.headers.get("content-encoding"), `${COMPRESS_MIN_BYTES} bytes: compressed`).toBe("gzip");
+    expect(gunzipSync(new Uint8Array(await atEdge.arrayBuffer())).length).toBe(COMPRESS_MIN_BYTES);
+    const below = await app.request(pathOf(COMPRESS_MIN_BYTES - 1), { headers: { "accept-encoding": "gzip" } });
+    expect(below.headers.get("content-encoding"), `${COMPRESS_MIN_BYTES - 1} bytes: sent as is`).toBeNull();
+    expect((await below.text()).length).toBe(COMPRESS_MIN_BYTES - 1);
+    expect(below.headers.get("x-error-trace-id"), "the error keeps its trace id").toBeTruthy();
+  });
+
+  test("a signed-in API list is gzipped and still parses", async () => {
+    const res = await app.request("/api/v1/StandardQuestions", { headers: { authorization: "Bearer acmeUser", "accept-encoding": "gzip" } });
+    expect(res.status).toBe(200);
+    const raw = new Uint8Array(await res.arrayBuffer());
+    const json = res.headers.get("content-encoding") === "gzip" ? JSON.parse(gunzipSync(raw).toString("utf8")) : JSON.parse(new TextDecoder().decode(raw));
+    expect(Array.isArray(json.value)).toBe(true);
+    if (raw.length >= COMPRESS_MIN_BYTES) expect(res.headers.get("content-encoding")).toBe("gzip");
+  });
+});
+
+describe("the built web app's files", () => {
+  const dir = mkdtempSync(join(tmpdir(), "ideally-web-"));
+  const js = `console.log(${JSON.stringify("a".repeat(5000))});`;
+  mkdirSync(join(dir, "assets"));
+  writeFileSync(join(dir, "index.html"), "<!doctype html><script type=module src=/assets/app-1.js></script>");
+  writeFileSync(join(dir, "assets/app-1.js"), js);
+  writeFileSync(join(dir, "assets/app-1.js.br"), brotliCompressSync(js));
+  writeFileSync(join(dir, "assets/app-1.js.gz"), gzipSync(js));
+  writeFileSync(join(dir, "assets/only-gz-2.js"), js);
+  writeFileSync(join(dir, "assets/only-gz-2.js.gz"), gzipSync(js));
+  const web = webFiles(dir)!;
+
+  test("brotli when accepted, else gzip, else the file; the type is the file's, Vary always", async () => {
+    const br = (await web("/assets/app-1.js", "gzip, deflate, br"))!;
+    expect(br.headers.get("content-encoding")).toBe("br");
+    expect(br.headers.get("content-type")).toContain("javascript");
+    expect(br.headers.get("vary")).toBe("Accept-Encoding");
+    expect(br.headers.get("cache-control")).toContain("immutable");
+    expect(Buffer.from(await br.arrayBuffer()).equals(brotliCompressSync(js))).toBe(true);
+
+    const gz = (await web("/assets/app-1.js", "gzip"))!;
+    expect(gz.headers.get("content-encoding")).toBe("gzip");
+    expect(gunzipSync(new Uint8Array(await gz.arrayBuffer())).toString()).toBe(js);
+
+    const plain = (await web("/assets/app-1.js", null))!;
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    expect(await plain.text()).toBe(js);
+
+    const onlyGz = (await web("/assets/only-gz-2.js", "br, gzip"))!;
+    expect(onlyGz.headers.get("content-encoding"), "brotli asked but only gzip built").toBe("gzip");
+    expect((await web("/assets/missing-3.js", "br"))!.status).toBe(404);
+  });
+
+  test("through the app: an asset keeps its precompressed encoding (not gzipped twice)", async () => {
+    const withWeb = testApp(tdb.db, { web });
+    const res = await withWeb.request("/assets/app-1.js", { headers: { "accept-encoding": "gzip" } });
+    expect(res.headers.get("content-encoding")).toBe("gzip");
+    expect(gunzipSync(new Uint8Array(await res.arrayBuffer())).toString()).toBe(js);
+    const page = await withWeb.request("/3/home", { headers: { "accept-encoding": "br, gzip" } });
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-security-policy"), "index.html still gets its CSP").toContain("script-src");
+    expect(await page.text()).toContain("/assets/app-1.js");
+  });
+});

@@ -1,0 +1,63 @@
+// The closing lines of `bun run test`: skipped and retried tests are reported on the lines just
+// before the last, flaky Playwright tests are named, and the last line stays "N passed, N failed".
+// Also: the preload makes a test with no assertion fail (run in a child bun test).
+import { afterAll, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { flakyTitles, summaryLines, type PwReport } from "../../scripts/test-report.ts";
+
+const report: PwReport = {
+  stats: { expected: 5, unexpected: 1, flaky: 1, skipped: 2 },
+  suites: [
+    {
+      title: "results.spec.ts",
+      specs: [
+        { title: "summary page", tests: [{ status: "expected", results: [{ status: "passed" }] }] },
+        { title: "chat panel opens", tests: [{ status: "flaky", results: [{ status: "failed" }, { status: "passed" }] }] },
+      ],
+      suites: [{ title: "phone width", specs: [{ title: "h2h", tests: [{ status: "skipped", results: [] }] }] }],
+    },
+  ],
+};
+
+test("flaky Playwright tests are named by file and title", () => {
+  expect(flakyTitles(report)).toEqual(["results.spec.ts > chat panel opens"]);
+  expect(flakyTitles({ stats: { expected: 1, unexpected: 0, flaky: 0 } })).toEqual([]);
+});
+
+test("skipped and retried counts come on the lines before the last, which is exactly 'N passed, N failed'", () => {
+  const lines = summaryLines({ passed: 40, failed: 2, skipped: { bun: 3, playwright: 2 }, flaky: ["results.spec.ts > chat panel opens"] });
+  expect(lines).toEqual([
+    "skipped: 5 (bun test 3, playwright 2), counted neither passed nor failed",
+    "retried: 1 passed only on a retry (flaky, counted as failed): results.spec.ts > chat panel opens",
+    "40 passed, 2 failed",
+  ]);
+  expect(lines.at(-1)).toMatch(/^\d+ passed, \d+ failed$/);
+  expect(summaryLines({ passed: 1, failed: 0, skipped: { bun: 0, playwright: 0 }, flaky: [] })[1]).toBe("retried: 0 passed only on a retry (flaky, counted as failed)");
+});
+
+const tmp = mkdtempSync(join(tmpdir(), "ideally-honest-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+test("a test with no assertion fails under the suite's preload; one with an assertion passes", async () => {
+  const file = join(tmp, "zero.test.ts");
+  writeFileSync(
+    file,
+    `import { expect, test } from "bun:test";\n` +
+      `test("returns before checking", async () => { if (Date.now() > 0) return; expect(1).toBe(1); });\n` +
+      `test("checks", () => { expect(1).toBe(1); });\n`,
+  );
+  const proc = Bun.spawn([process.execPath, "test", "--preload", resolve(import.meta.dir, "../helpers/preload.ts"), file], {
+    cwd: tmp,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: process.env,
+  });
+  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const text = out + err;
+  expect(code).toBe(1);
+  expect(text).toContain("(fail) returns before checking");
+  expect(text).toContain("expected at least one assertion");
+  expect(text).toContain("(pass) checks");
+}, 60_000);
