@@ -13,9 +13,9 @@ export default defineConfig({
   workers: 1,
   // The real server; with DATABASE_URL unset it starts its own embedded PostgreSQL.
   webServer: {
-    command: "bun run build && bun run api/src/server.ts",
+    command: "bun run build && bun --max-http-header-size=262144 run api/src/server.ts",
     url: `http://127.0.0.1:${PORT}/openapi.json`,
-    env: { PORT, HOST: "127.0.0.1", DATA_DIR: ".data/e2e", EMBEDDED_PG_PORT: PG_PORT, LOG_REQUESTS: "0" },
+    env: { PORT, HOST: "127.0.0.1", PUBLIC_URL: `http://127.0.0.1:${PORT}`, DATA_DIR: ".data/e2e", EMBEDDED_PG_PORT: PG_PORT, LOG_REQUESTS: "0" },
     reuseExistingServer: false,
     timeout: 120_000,
   },

@@ -12,6 +12,7 @@ import type { FileStorage } from "./storage/storage.ts";
 import type { Mailer } from "./email/mailer.ts";
 import type { AuthDeps } from "./auth/auth.service.ts";
 import type { SsoDeps } from "./auth/sso.ts";
+import type { QueryLimits } from "./config.ts";
 
 export type AppEnv = {
   Variables: {
@@ -47,6 +48,8 @@ export interface AppDeps {
   resolveTxt?: (hostname: string) => Promise<string[][]>;
   /** Prometheus metrics (/metrics and per-request counts); absent: no /metrics. */
   metrics?: Metrics;
+  /** The bearer token /metrics asks for; null: /metrics is not served (per-request counts go on); absent: open (development, tests). */
+  metricsToken?: string | null;
   /** The migration files of this build (/readyz checks they are all applied); absent: not checked. */
   expectedMigrations?: () => string[];
   /** Whether the job queue runs (/readyz); absent: not checked. */
@@ -59,6 +62,10 @@ export interface AppDeps {
   log?: (line: string) => void;
   /** Origins images may load from besides ours (an S3 endpoint), for the HTML pages' CSP. */
   imageOrigins?: string[];
+  /** The peer address of a request (the server adapter's): rate limits of anonymous routes key on it; absent: none. */
+  clientIp?: (req: Request) => string | null;
+  /** Statement timeouts and the per-user share of the pool (config.ts); absent: the defaults. */
+  queryLimits?: QueryLimits;
 }
 
 

@@ -5,7 +5,7 @@ import { HTTPException } from "hono/http-exception";
 import { getPath } from "hono/utils/url";
 import { Scalar } from "@scalar/hono-api-reference";
 import type { ZodError } from "zod";
-import { ApiError, type FieldError } from "./errors.ts";
+import { ApiError, publicDetail, type FieldError } from "./errors.ts";
 import { registerEntityRoutes } from "./entities/routes.ts";
 import { registerAuthRoutes } from "./auth/auth.routes.ts";
 import { registerDomainRoutes } from "./domains/index.ts";
@@ -17,11 +17,20 @@ import { registerMetricsRoute } from "./ops/metrics.ts";
 import type { MiddlewareHandler } from "hono";
 import { outboxMailer } from "./email/mailer.ts";
 import { securityMiddleware } from "./ops/security.ts";
+import { hostileInputMiddleware } from "./ops/input.ts";
 import { errorFields, log as logJson, logLine } from "./ops/log.ts";
 import { UPLOAD_PATH } from "./storage/local.ts";
 import type { App, AppDeps, AppEnv } from "./app-types.ts";
+import { DEFAULT_QUERY_LIMITS } from "./config.ts";
+import { CLIENT_GONE, USER_CONNECTIONS_BUSY, UserConnectionGate } from "./db/gate.ts";
 
 export type { App, AppDeps, AppEnv, Authenticate } from "./app-types.ts";
+
+/** Staff exports get the longer statement timeout (they read a whole project or ledger). */
+const EXPORT_PATH = /\/(ExportCsv|ExportExcel|ExportTransactionListCsv|[A-Za-z]*Export)$/;
+
+/** Seconds a client refused for load (its share of the pool busy, a statement cut off) waits. */
+export const LOAD_RETRY_AFTER_SECONDS = 2;
 
 export const API_VERSION = "v139";
 
@@ -92,7 +101,11 @@ export function newApp(deps: AppDeps): App {
 
   // Security headers on every response (a strict CSP on HTML), body limits on every request.
   app.use("*", securityMiddleware({ publicUrl: deps.publicUrl, imageOrigins: deps.imageOrigins, inlineStylePaths: ["/docs"], uploadPath: UPLOAD_PATH }));
+  // NUL characters and integers outside int4 are refused here, once, for every operation (ops/input.ts).
+  app.use("*", hostileInputMiddleware({ uploadPath: UPLOAD_PATH }));
 
+  const tables = new Map([...deps.registry.sets.values()].map((set) => [set.table, set.name] as const));
+  const tableToSet = (table: string) => tables.get(table);
   app.onError((err, c) => {
     const traceId = c.get("traceId") ?? crypto.randomUUID();
     let e: ApiError;
@@ -105,7 +118,26 @@ export function newApp(deps: AppDeps): App {
     else if (dbCode(err) === "28000") e = new ApiError("Unauthorized", "Not signed in");
     // A submitted project's questionnaire is locked in the database (migration 0014).
     else if (dbCode(err) === "55000") e = new ApiError("Conflict", (err as Error).message);
-    else if (isDatabaseUnavailable(err)) {
+    // Backstops behind ops/input.ts: a number a column cannot hold, text PostgreSQL cannot store.
+    else if (dbCode(err) === "22003") e = new ApiError("ValidationError", "A number is out of range for its field");
+    else if (dbCode(err) === "22021" || dbCode(err) === "22P05") e = new ApiError("ValidationError", "Text contains a character that cannot be stored (a NUL character)");
+    else if (dbCode(err) === "57014" || dbCode(err) === CLIENT_GONE) {
+      // Cut off: the statement timeout, or the client went away (then nobody reads this answer).
+      const ms = c.get("ctx")?.limits?.statementTimeoutMs;
+      const gone = c.req.raw.signal.aborted || dbCode(err) === CLIENT_GONE;
+      if (!gone) logJson("warn", "statement timeout", { traceId, method: c.req.method, path: new URL(c.req.url).pathname });
+      e = gone
+        ? new ApiError("ServiceUnavailable", "The request was cancelled: the client went away")
+        : new ApiError(
+            "ServiceUnavailable",
+            `The query ran longer than the ${ms ? `${ms / 1000} s ` : ""}limit and was stopped: narrow it (a tighter $filter, a smaller $top, fewer or smaller $expand, fewer nested any/all) and try again`,
+            undefined,
+            undefined,
+            LOAD_RETRY_AFTER_SECONDS,
+          );
+    } else if (dbCode(err) === USER_CONNECTIONS_BUSY) {
+      e = new ApiError("ServiceUnavailable", `Too many requests of this account are running at once (${(err as Error).message}); retry shortly`, undefined, undefined, LOAD_RETRY_AFTER_SECONDS);
+    } else if (isDatabaseUnavailable(err)) {
       logJson("error", "database unavailable", { traceId, ...errorFields(err) });
       e = new ApiError("ServiceUnavailable", "The service is briefly unavailable; retry shortly", undefined, undefined, DB_RETRY_AFTER_SECONDS);
     } else {
@@ -115,7 +147,14 @@ export function newApp(deps: AppDeps): App {
     }
     // Operators hear of every refusal that is the service's fault (a full disk, an unreachable
     // database), once, with the trace id the client was given.
-    if (e.status >= 500 && e.code !== "InternalError" && !isDatabaseUnavailable(err)) logJson("error", e.message, { traceId, typename: e.code, status: e.status });
+    // A statement cut off or a request over its user's share is logged above (or is load), not as a fault.
+    const cutOff = dbCode(err) === "57014" || dbCode(err) === CLIENT_GONE || dbCode(err) === USER_CONNECTIONS_BUSY;
+    if (e.status >= 500 && e.code !== "InternalError" && !isDatabaseUnavailable(err) && !cutOff) logJson("error", e.message, { traceId, typename: e.code, status: e.status });
+    // No table or column names leave the server (issue 19): a database detail in the API's words.
+    if (e.detail !== undefined) {
+      const detail = publicDetail(e.detail, tableToSet);
+      if (detail !== e.detail) e = new ApiError(e.code, e.message, detail, e.errors, e.retryAfter);
+    }
     const headers: Record<string, string> = { "x-error-trace-id": traceId };
     if (e.retryAfter !== undefined) headers["Retry-After"] = String(e.retryAfter);
     return c.json(e.toBody(), e.status, headers);
@@ -135,13 +174,24 @@ export function newApp(deps: AppDeps): App {
   registerSharedResponses(app);
   if (deps.metrics) {
     app.use("*", deps.metrics.middleware);
-    registerMetricsRoute(app, deps.metrics);
+    if (deps.metricsToken !== null) registerMetricsRoute(app, deps.metrics, deps.metricsToken);
   }
   registerHealthRoutes(app, { db: deps.db, queueRunning: deps.queueRunning, expectedMigrations: deps.expectedMigrations });
 
-  // Every /api/v1 call needs a signed-in user (DESIGN.md): authenticate before any handler.
+  // Every /api/v1 call needs a signed-in user (DESIGN.md): authenticate before any handler. The
+  // request's statements are bounded (db/tx.ts): a statement timeout, cancelled when the client
+  // disconnects, within the user's share of the pool.
+  const limits = deps.queryLimits ?? DEFAULT_QUERY_LIMITS;
+  const gate = new UserConnectionGate({ perUser: limits.userConnections, waitMs: limits.userWaitMs });
   const signIn: MiddlewareHandler<AppEnv> = async (c, next) => {
-    c.set("ctx", await deps.authenticate(c));
+    const ctx = await deps.authenticate(c);
+    const exportCall = ctx.principal.isStaff && EXPORT_PATH.test(c.req.path);
+    ctx.limits = {
+      statementTimeoutMs: exportCall ? limits.exportStatementTimeoutMs : limits.statementTimeoutMs,
+      signal: c.req.raw.signal,
+      gate,
+    };
+    c.set("ctx", ctx);
     await next();
   };
   app.use("/api/v1/*", signIn);

@@ -34,7 +34,26 @@ export interface Config {
   resultsCacheMb: number;
   /** Whether this API process also runs the job workers (RUN_WORKERS, default 1); 0 leaves them to `bun run worker`. */
   runWorkers: boolean;
+  /** What bounds one request's database work (docs/security.md "Query cost"). */
+  queryLimits: QueryLimits;
+  /** The bearer token /metrics asks for (METRICS_TOKEN); unset: /metrics is not served on the API port. */
+  metricsToken: string | undefined;
 }
+
+export interface QueryLimits {
+  /** Statement timeout of a request, in ms (STATEMENT_TIMEOUT_MS, default 5000). */
+  statementTimeoutMs: number;
+  /** Statement timeout of a staff member's export (ExportCsv, ExportExcel, ...), in ms (EXPORT_STATEMENT_TIMEOUT_MS, default 60000). */
+  exportStatementTimeoutMs: number;
+  /** Pooled connections one user may hold at once (USER_DB_CONNECTIONS, default 5 of the pool's 10: half stays for everyone else). */
+  userConnections: number;
+  /** Longest wait for one of them before a 503 with Retry-After, in ms (USER_DB_WAIT_MS, default 10000: a burst of one user queues rather than fails). */
+  userWaitMs: number;
+}
+
+export const DEFAULT_QUERY_LIMITS: QueryLimits = { statementTimeoutMs: 5000, exportStatementTimeoutMs: 60_000, userConnections: 5, userWaitMs: 10_000 };
+/** Statement timeout of background jobs (norms roll-ups, AI summaries, PowerPoint): long, but not endless. */
+export const JOB_STATEMENT_TIMEOUT_MS = 10 * 60_000;
 
 export function readConfig(env: Record<string, string | undefined> = process.env): Config {
   const problems: string[] = [];
@@ -64,7 +83,21 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     mailFrom: env.MAIL_FROM || "",
     resultsCacheMb: 256,
     runWorkers: env.RUN_WORKERS !== "0",
+    queryLimits: { ...DEFAULT_QUERY_LIMITS },
+    metricsToken: env.METRICS_TOKEN || undefined,
   };
+  const whole = (name: string, key: keyof QueryLimits, min: number, max: number) => {
+    const v = env[name];
+    if (v === undefined || v === "") return;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < min || n > max) problems.push(`${name} must be a whole number from ${min} to ${max}, got '${v}'`);
+    else cfg.queryLimits[key] = n;
+  };
+  whole("STATEMENT_TIMEOUT_MS", "statementTimeoutMs", 100, 600_000);
+  whole("EXPORT_STATEMENT_TIMEOUT_MS", "exportStatementTimeoutMs", 100, 600_000);
+  whole("USER_DB_CONNECTIONS", "userConnections", 1, 100);
+  whole("USER_DB_WAIT_MS", "userWaitMs", 0, 60_000);
+  if (cfg.metricsToken !== undefined && cfg.metricsToken.length < 16) problems.push("METRICS_TOKEN must be at least 16 characters");
   if (env.RESULTS_CACHE_MB !== undefined && env.RESULTS_CACHE_MB !== "") {
     const mb = Number(env.RESULTS_CACHE_MB);
     if (!Number.isInteger(mb) || mb < 0) problems.push(`RESULTS_CACHE_MB must be a whole number of MiB (0 turns the cache off), got '${env.RESULTS_CACHE_MB}'`);

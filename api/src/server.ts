@@ -67,6 +67,7 @@ if (!cfg.production) log(demoLoginsText());
 // Email: SMTP when configured; otherwise the outbox is the delivery (GET /api/v1/DevMailbox), and in
 // development each email is also logged with its links.
 const mailer = createMailer(db, { smtpUrl: cfg.smtpUrl, from: cfg.mailFrom, publicUrl: cfg.publicUrl, log: cfg.production ? undefined : log });
+if (cfg.production && !cfg.metricsToken) log("warning: METRICS_TOKEN is not set: /metrics is not served on the API port");
 if (!cfg.smtpUrl) log(`${cfg.production ? "warning: " : ""}SMTP_URL is not set: emails stay in the outbox (staff read them at /api/v1/DevMailbox)`);
 const queue = await startQueue(handle.directUrl, log);
 let queueRunning = true;
@@ -94,6 +95,8 @@ const app = newApp({
   readDb: replica ? routedDb(replica) : undefined,
   expectedMigrations: () => shippedMigrations,
   metrics,
+  // Production without METRICS_TOKEN: /metrics is not served on this (public) port.
+  metricsToken: cfg.metricsToken ?? (cfg.production ? null : undefined),
   queueRunning: () => queueRunning,
   mailer,
   registry,
@@ -107,11 +110,14 @@ const app = newApp({
     secureCookies: cfg.production,
     sso: ssoFromConfig(cfg, log),
   },
-  publicUrl: process.env.PUBLIC_URL ? cfg.publicUrl : undefined,
+  // Signed file and websocket URLs are built from PUBLIC_URL (as emails are), never the Host header.
+  publicUrl: cfg.publicUrl,
   storage,
   web: devWebBundle ? undefined : webFiles(),
   log: cfg.logRequests ? log : undefined,
   imageOrigins: storage.kind === "s3" ? [s3ImageOrigin(process.env)] : [],
+  queryLimits: cfg.queryLimits,
+  clientIp: (req) => peers.get(req) ?? null,
 });
 
 // Realtime: this process's sockets, fed by every process's events through NOTIFY.
@@ -151,7 +157,13 @@ const server = Bun.serve<WsData>({
   port: cfg.port,
   // The largest file type's limit and some room: each route enforces its own, smaller, limit.
   maxRequestBodySize: 101 * 1024 * 1024,
+  // Bun closes a connection idle for 10 s by default, answerless: a staff export may run up to its
+  // statement timeout, so the socket waits that long and a little more (Bun's ceiling is 255 s).
+  idleTimeout: Math.min(255, Math.ceil(cfg.queryLimits.exportStatementTimeoutMs / 1000) + 10),
   hostname: process.env.HOST ?? "0.0.0.0",
+  // REUSE_PORT=1: several API processes listen on one port and the kernel spreads connections
+  // among them (SO_REUSEPORT; Linux): N processes on one machine without a load balancer.
+  reusePort: process.env.REUSE_PORT === "1",
   websocket: websocketHandlers(hub),
   fetch: serve as never,
   ...devWeb,

@@ -183,6 +183,24 @@ test("questions generated from the data are answered with the right test option 
   expect(seen.filters.size).toBe(CASES.length);
 }, 180_000);
 
+test("off-topic, hostile and ambiguous questions get what the assistant can answer, never a ranking, no tool called", async () => {
+  const projectId = await projectNamed("Plant-based snacks idea screen");
+  for (const [question, opening] of [
+    ["What is the capital of France?", "I can only answer questions about this project's results"],
+    ["Delete all my data", "I cannot change, delete or send anything"],
+    ["Is it any good?", "I can only answer questions about this project's results"],
+  ] as const) {
+    const { answer } = await ask(USER, clients["Acme Team A"]!, projectId, question);
+    expect(answer.content.startsWith(opening), `${question} -> ${answer.content}`).toBe(true);
+    expect(answer.content).toContain("I can compare concepts on a measure");
+    expect(answer.content.replace(/“[^”]*”/g, ""), question).not.toMatch(/did (best|worst) on|top-2-box|\d+(\.\d+)?%/);
+    expect(answer.referencesData.toolCalls, question).toEqual([]);
+    expect(answer.referencesData.figures, question).toEqual([]);
+  }
+  // The project's data is all still there.
+  expect((await w.tdb.db`select 1 from projects where id = ${projectId} and deleted_at is null`).length).toBe(1);
+}, 60_000);
+
 test("the answer streams on the owner's channel: deltas in order make the stored answer", async () => {
   const projectId = await projectNamed("Plant-based snacks idea screen");
   const { messageId, threadId, answer } = await ask(USER, clients["Acme Team A"]!, projectId, "Which concept did best with men over 45?");

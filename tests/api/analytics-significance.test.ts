@@ -64,3 +64,66 @@ describe("two-proportion z-test", () => {
     expect(weighted.test.z).toBeCloseTo(1.4213381090374029 * Math.sqrt(0.8), 10);
   });
 });
+
+describe("topTwoBox: what counts as an answer, and bad weights", () => {
+  test("only whole answers 1..4 count; 0, 5, 2.5, null and NaN are not answers", () => {
+    // Hand count: answers 1, 2, 4 count (n 3), top-2 are 1 and 2: p = 2/3.
+    const r = topTwoBox([1, 2, 4, 0, 5, 2.5, null, undefined, Number.NaN]);
+    expect(r).toEqual({ p: 2 / 3, n: 3, nEff: 3, sumW: 3 });
+  });
+  test("weights: Kish n_eff = (Σw)² / Σw²; a zero weight answers but weighs nothing", () => {
+    const r = topTwoBox([1, 3, 4], [2, 1, 0]);
+    expect(r.n).toBe(3);
+    expect(r.sumW).toBe(3);
+    expect(r.p).toBeCloseTo(2 / 3, 12);
+    expect(r.nEff).toBeCloseTo(9 / 5, 12);
+  });
+  test("no weight at all: p is not a number and n_eff is 0", () => {
+    const r = topTwoBox([1, 2], [0, 0]);
+    expect(r.p).toBeNaN();
+    expect(r.nEff).toBe(0);
+    expect(r.n).toBe(2);
+    expect(topTwoBox([]).p).toBeNaN();
+  });
+  test("weights that do not match the answers, negative or infinite weights are refused", () => {
+    expect(() => topTwoBox([1, 2], [1])).toThrow("weights must match answers");
+    expect(() => topTwoBox([1, 2], [1, -0.5])).toThrow("weight must be finite and >= 0, got -0.5");
+    expect(() => topTwoBox([1, 2], [1, Number.POSITIVE_INFINITY])).toThrow("weight must be finite and >= 0, got Infinity");
+    // A non-answer's weight is never looked at.
+    expect(topTwoBox([1, null], [1, -1]).n).toBe(1);
+  });
+  test("erfc of NaN is NaN; erfc is symmetric about 1", () => {
+    expect(erfc(Number.NaN)).toBeNaN();
+    expect(erfc(-0.5) + erfc(0.5)).toBeCloseTo(2, 12);
+  });
+});
+
+describe("twoProportionZTest: degenerate inputs and the critical value's edge", () => {
+  test("an unknown confidence is refused", () => {
+    expect(() => twoProportionZTest({ p: 0.5, n: 50 }, { p: 0.4, n: 50 }, 80 as never)).toThrow("confidence must be 90, 95 or 99");
+  });
+  test("a side with no base (n 0), on either side, or a p that is not a number: no z, never significant", () => {
+    for (const [a, b] of [
+      [{ p: 0.9, n: 0 }, { p: 0.1, n: 100 }],
+      [{ p: 0.9, n: 100 }, { p: 0.1, n: 0 }],
+      [{ p: Number.NaN, n: 100 }, { p: 0.1, n: 100 }],
+    ]) {
+      const r = twoProportionZTest(a!, b!);
+      expect(r.z).toBeNaN();
+      expect(r.pValue).toBeNaN();
+      expect(r.significant).toBe(false);
+    }
+  });
+  test("significant just above the critical value, not just below it", () => {
+    // Pooled p 0.5 on two bases of n: z = diff / sqrt(0.25 · 2/n). Choose the diff that gives z = 1.959963984540054 exactly.
+    const n = 200;
+    const zc = 1.959963984540054;
+    const d = zc * Math.sqrt(0.25 * (2 / n));
+    const at = twoProportionZTest({ p: 0.5 + d / 2, n }, { p: 0.5 - d / 2, n });
+    expect(at.z).toBeCloseTo(zc, 9);
+    const above = twoProportionZTest({ p: 0.5 + d / 2 + 1e-6, n }, { p: 0.5 - d / 2 - 1e-6, n });
+    const below = twoProportionZTest({ p: 0.5 + d / 2 - 1e-6, n }, { p: 0.5 - d / 2 + 1e-6, n });
+    expect(above.significant).toBe(true);
+    expect(below.significant).toBe(false);
+  });
+});

@@ -9,6 +9,7 @@ import { ApiError } from "../../api/src/errors.ts";
 import { SMALL_BASE, twoProportionZTest } from "../../api/src/analytics/significance.ts";
 import { npdBandAvailable, topTwoBoxes } from "../../api/src/domains/results/results.service.ts";
 import { hmacKey, signAccessToken, TokenError, verifyAccessToken } from "../../api/src/auth/jwt.ts";
+import { afterPage, type DefQuestion, type Page, type SurveyDefinition } from "../../api/src/domains/fielding/engine.ts";
 
 /** The 409 assertAffordable throws, or null when the spend is allowed. */
 function refusal(balance: number, overdraftLimit: number, spend: number): ApiError | null {
@@ -129,5 +130,27 @@ describe("access tokens live 15 minutes (docs/decisions.md)", () => {
     expect(await expiredAt(t0 + 15 * 60 * 1000)).toBe(true);
     expect(await expiredAt(t0 + 15 * 60 * 1000 + 1)).toBe(true);
     expect(await expiredAt(t0)).toBe(false);
+  });
+});
+
+describe("a target's quota: completes allowed per option; full at the quota (fielding)", () => {
+  // A minimal questionnaire: the demographics page asks the age group (a target with a quota of 20
+  // completes for 18-24 and none for 25-34), then one concept page.
+  const ageQ = { key: "s51", systemQuestionId: 51, projectQuestionId: null, questionId: null, standardQuestionId: null, positionId: null, testOptionId: null, type: "single", title: "Age", text: "Your age?", options: [], minChoices: null, maxChoices: null } satisfies DefQuestion;
+  const all: Page[] = [
+    { id: "demographics", kind: "demographics", testOptionId: null, questions: [ageQ] },
+    { id: "concept-1", kind: "concept", testOptionId: 1, questions: [] },
+  ];
+  const def = { targets: [{ key: "s51", optionIds: [5100001, 5100002], quotas: { "5100001": 20 } }] } as unknown as SurveyDefinition;
+  const after = (answer: number, completes: number) => afterPage(def, all, 0, { s51: answer }, { completesByOption: { "5100001": completes } }).status;
+
+  test("19 completes: one more may start; 20 (the quota) and 21: over quota", () => {
+    expect(after(5100001, 19)).toBe("InProgress");
+    expect(after(5100001, 20)).toBe("OverQuota");
+    expect(after(5100001, 21)).toBe("OverQuota");
+  });
+  test("an option without a quota is never full; an answer outside the target is screened out", () => {
+    expect(after(5100002, 1000)).toBe("InProgress");
+    expect(after(5100003, 0)).toBe("ScreenedOut");
   });
 });

@@ -245,8 +245,9 @@ describe("submission, approval and their notifications", () => {
   test("a project without regions cannot be submitted", async () => {
     const { id } = await makeProject(0, { onRun: false, regions: [] });
     const res = await call(app, "acmeAdmin", 1003, "POST", `/api/v1/Projects(${id})/Submit`);
-    expect(res.status).toBe(409);
-    expect(res.body.message).toContain("no regions");
+    // The pre-launch check refuses it as a field error before the ledger is asked (readiness.ts).
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([{ path: "regions", message: "Choose at least one market." }]);
   });
 
   test("CloseProjectSurvey settles the run's charges and logs ResultsReady; 800 while waves remain", async () => {
@@ -297,6 +298,25 @@ describe("who may act", () => {
     const p200 = await makeProject(200, { onRun: false });
     expect((await call(app, "acmeAdmin", 1003, "POST", `/api/v1/Projects(${p200.id})/Decline`, { reason: "x" })).status).toBe(403);
     expect((await call(app, "ops", 1003, "POST", `/api/v1/Projects(${p100.id})/Approve`)).body.statusCode).toBe(200);
+  });
+});
+
+describe("MarkAsDemo", () => {
+  test("staff mark a finished project (800 or 900) as a demo; 403 for the team's Admin, 404 for no project, 409 from 400", async () => {
+    const done = await makeProject(900);
+    expect((await call(app, "acmeAdmin", 1003, "POST", `/api/v1/Projects(${done.id})/MarkAsDemo`)).status).toBe(403);
+    expect((await statusOf(done.id)).status).toBe(900);
+    expect((await call(app, "staff", 1003, "POST", "/api/v1/Projects(99999999)/MarkAsDemo")).status).toBe(404);
+    const running = await makeProject(400);
+    const refused = await call(app, "staff", 1003, "POST", `/api/v1/Projects(${running.id})/MarkAsDemo`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe(`Cannot MarkAsDemo project ${running.id}: it is 400 Processing results. Allowed from Processing results: ${fxAllowed(400).join(", ")}.`);
+    expect(refused.body.message).not.toContain("MarkAsDemo, ");
+    const ok = await call(app, "staff", 1003, "POST", `/api/v1/Projects(${done.id})/MarkAsDemo`);
+    expect(ok.status).toBe(200);
+    expect((await statusOf(done.id)).status).toBe(950);
+    // A demo is not marked again.
+    expect((await call(app, "staff", 1003, "POST", `/api/v1/Projects(${done.id})/MarkAsDemo`)).status).toBe(409);
   });
 });
 

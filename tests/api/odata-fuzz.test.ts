@@ -344,6 +344,7 @@ test("grammar-built queries: success or 400, never a database error, never input
 }, 60_000);
 
 test("mutated queries: success or 400", async () => {
+  const before = tally.ok + tally.rejected;
   await fc.assert(
     fc.asyncProperty(
       fc.tuple(setArb, modeArb).chain(([set, mode]) =>
@@ -357,14 +358,18 @@ test("mutated queries: success or 400", async () => {
     ),
     { numRuns: RUNS },
   );
+  // fc.assert throws on a counterexample; this says the property did run on every generated query.
+  expect(tally.ok + tally.rejected - before, "queries tried").toBeGreaterThanOrEqual(RUNS);
 }, 60_000);
 
 test("arbitrary unicode options and option names: success or 400", async () => {
   const key = fc.oneof(fc.constantFrom(...OPTION_NAMES, "filter", "top", "custom"), fc.string({ unit: "binary", maxLength: 8 }).map((s) => "$" + s));
+  const before = tally.ok + tally.rejected;
   await fc.assert(
     fc.asyncProperty(setArb, fc.dictionary(key, fc.string({ unit: "binary", maxLength: 60 }), { maxKeys: 4 }), modeArb, async (set, raw, mode) =>
       attempt(set, raw, mode),
     ),
     { numRuns: RUNS },
   );
+  expect(tally.ok + tally.rejected - before, "queries tried").toBeGreaterThanOrEqual(RUNS);
 }, 60_000);

@@ -255,6 +255,33 @@ describe("the file calls", () => {
     expect((await app.request("/api/files/upload", { method: "PUT" })).status, "no token").toBe(400);
   });
 
+  test("an upload may not exceed the size declared for its link: at the size 201, one byte over 413 (issue 19)", async () => {
+    const p = await acme("POST", "/api/v1/Projects", { projectName: "Declared sizes", projectTypeId: 1, frameworkId: 1000, regionIds: [1] });
+    const exact = await uploadUrl(p.body.id, "a.png", "image/png", `&fileSize=${PNG.length}`);
+    expect(exact.maxBytes).toBe(PNG.length);
+    expect((await put(exact.url, PNG, "image/png")).status).toBe(201);
+    const under = await uploadUrl(p.body.id, "b.png", "image/png", `&fileSize=${PNG.length - 1}`);
+    expect(under.maxBytes).toBe(PNG.length - 1);
+    const over = await put(under.url, PNG, "image/png");
+    expect(over.status).toBe(413);
+    expect(((await over.json()) as { typename: string }).typename).toBe("PayloadTooLarge");
+  });
+
+  test("a crafted file key (clients/1003/../1004/...) is never signed, and a link naming one is a 400, not a 500 (issue 19)", async () => {
+    const p = await acme("POST", "/api/v1/Projects", { projectName: "Crafted key", projectTypeId: 1, frameworkId: 1000, regionIds: [1] });
+    const crafted = "clients/1003/../1004/projects/1/x.png";
+    await tdb.db`insert into test_options (client_id, project_id, concept_text, sort_order, file) values (1003, ${p.body.id}, 'Crafted', 1, ${tdb.db.json({ key: crafted, fileType: "image/png", fileName: "x.png" })})`;
+    const urls = await call(app, "acmeViewer", 1003, "GET", `/api/v1/Projects(${p.body.id})/ProjectFileUrls`);
+    expect(urls.status).toBe(200);
+    expect(urls.body.value ?? urls.body, "the crafted key is not signed").toEqual([]);
+    // A link for such a key (signed before this fix, or by a bug) is refused as a bad link.
+    const signed = await testStorage.downloadUrl({ key: crafted, baseUrl: "http://localhost" });
+    const res = await app.request(signed.url);
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { typename: string }).typename).toBe("BadRequest");
+    expect(res.headers.get("x-error-trace-id")).toBeTruthy();
+  });
+
   test("FileUploadUrl refusals: type, size, Viewer, another tenant", async () => {
     const bad = await acme("GET", "/api/v1/Projects(1001)/FileUploadUrl?fileName=x.svg&fileType=image/svg%2Bxml");
     expect(bad.status).toBe(400);

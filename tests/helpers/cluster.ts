@@ -58,7 +58,8 @@ function ownedFolder(dir: string): void {
 
 const freePort = () => 40000 + Math.floor(Math.random() * 9000);
 
-export async function startCluster(): Promise<Cluster> {
+/** fixtures: the tests' fixture rows (default); false: an empty schema (a server then seeds the demo). */
+export async function startCluster(opts: { fixtures?: boolean } = {}): Promise<Cluster> {
   const bin = postgresBinDir();
   if (!bin) throw new Error("PostgreSQL's server programs are missing (apt-get install postgresql): .ci/run installs them");
   if (!PGBOUNCER) throw new Error("pgbouncer is missing (apt-get install pgbouncer): .ci/run installs it");
@@ -115,7 +116,7 @@ export async function startCluster(): Promise<Cluster> {
     const primaryUrl = `postgres://postgres@127.0.0.1:${pPort}/ideally`;
     const primary = connect(primaryUrl, { max: 4 });
     pools.push(primary);
-    await migrateWithFixtures(primary);
+    await migrateWithFixtures(primary, opts.fixtures ?? true);
 
     // The replica: a base backup of the primary that follows its WAL (-R writes standby.signal and
     // primary_conninfo), on a port of its own.

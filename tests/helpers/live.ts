@@ -13,10 +13,10 @@ export interface ServerProcess {
 }
 
 export async function startServerProcess(databaseUrl: string, env: Record<string, string> = {}): Promise<ServerProcess> {
-  const port = 21000 + Math.floor(Math.random() * 20000);
-  const proc = Bun.spawn(["bun", "run", "api/src/server.ts"], {
+  const port = env.PORT ? Number(env.PORT) : 21000 + Math.floor(Math.random() * 20000);
+  const proc = Bun.spawn(["bun", "--max-http-header-size=262144", "run", "api/src/server.ts"], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: "127.0.0.1", LOG_REQUESTS: "0", ...env },
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: `http://127.0.0.1:${port}`, LOG_REQUESTS: "0", ...env },
     stdout: "pipe",
     stderr: "pipe",
   });

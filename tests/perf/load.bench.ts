@@ -8,48 +8,12 @@
 // answered 201 is in the database.
 //
 //   bun run bench:load        (needs wrk: apt-get install wrk; DATABASE_URL or the embedded test server)
-import { resolve } from "node:path";
 import postgres from "postgres";
 import { createTestDb } from "../helpers/db.ts";
 import { stopTestServer } from "../helpers/server.ts";
 import { liveCall, startServerProcess } from "../helpers/live.ts";
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const LEVELS = (process.env.BENCH_CONNECTIONS ?? "8,32,64").split(",").map(Number);
-const THREADS = 2;
-const LUA = resolve(import.meta.dir, "load.lua");
-
-if (Bun.spawnSync(["which", "wrk"]).exitCode !== 0) {
-  console.error("bench:load needs wrk (Debian: apt-get install wrk)");
-  process.exit(2);
-}
-
-interface Run {
-  requests: number;
-  seconds: number;
-  rps: number;
-  p50ms: number;
-  p99ms: number;
-  maxms: number;
-  non2xx: number;
-  socketErrors: number;
-  timeouts: number;
-  created: number;
-  posted: number;
-}
-
-async function wrk(url: string, connections: number, env: Record<string, string>): Promise<Run> {
-  const p = Bun.spawn(["wrk", `-t${THREADS}`, `-c${connections}`, `-d${SECONDS}s`, "--timeout", "10s", "-s", LUA, url], {
-    env: { ...process.env, ...env },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const out = await new Response(p.stdout).text();
-  await p.exited;
-  const line = out.split("\n").find((l) => l.startsWith("BENCH "));
-  if (!line) throw new Error(`wrk printed no result: ${out} ${await new Response(p.stderr).text()}`);
-  return JSON.parse(line.slice(6)) as Run;
-}
+import { LEVELS, SECONDS, THREADS, wrk, type Run } from "./load-common.ts";
 
 // A database with the demo data: the server seeds it at its first start (logins, and projects of
 // every type fielded by the simulated panel).

@@ -2,7 +2,7 @@
 // and headers; the generic entity layer and every service take them as arguments, never from a
 // request body. Membership and role are resolved in the database when the request enters its
 // tenant (db/tx.ts, app_enter), so a revoked membership or a disabled user takes effect at once.
-import type { TenantRequest } from "../db/tx.ts";
+import type { StatementLimits, TenantRequest } from "../db/tx.ts";
 import type { Access } from "./policy.ts";
 
 export interface Principal {
@@ -23,6 +23,8 @@ export interface RequestCtx {
   sessionId?: string | null;
   /** Who may call the operation being served (set by its route; enforced by access/policy.ts). */
   access?: Access;
+  /** What bounds this request's statements (app.ts: timeout, disconnect, the user's share of the pool). */
+  limits?: StatementLimits;
 }
 
 /** Staff working across all clients: no clientId, so no tenant predicate (RLS: app.all_clients). */
@@ -31,5 +33,5 @@ export function isAllClients(ctx: RequestCtx): boolean {
 }
 
 export function tenantOf(ctx: RequestCtx): TenantRequest {
-  return { userId: ctx.principal.userId, clientId: ctx.clientId, descendants: ctx.descendants, sessionId: ctx.sessionId ?? null };
+  return { userId: ctx.principal.userId, clientId: ctx.clientId, descendants: ctx.descendants, sessionId: ctx.sessionId ?? null, limits: ctx.limits };
 }

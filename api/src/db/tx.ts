@@ -5,7 +5,20 @@
 // transaction mode) never carries them into another request.
 import type { Db, Tx } from "./client.ts";
 import { APP_ROLE } from "./roles.ts";
+import { CLIENT_GONE, type UserConnectionGate } from "./gate.ts";
 import { onReadDb } from "./replica.ts";
+
+/**
+ * What bounds one request's statements (app.ts sets them for every signed-in request): the
+ * statement timeout (transaction-local, so a pooled connection never carries it further), the
+ * request's signal (the client disconnecting cancels the running statement) and the per-user
+ * share of the pool (gate.ts). Absent: no bound (migrations, tests of the engine).
+ */
+export interface StatementLimits {
+  statementTimeoutMs?: number;
+  signal?: AbortSignal;
+  gate?: UserConnectionGate;
+}
 
 export interface TenantRequest {
   userId: number;
@@ -15,6 +28,7 @@ export interface TenantRequest {
   descendants: boolean;
   /** The login session the access token belongs to; null for system callers (jobs). */
   sessionId?: string | null;
+  limits?: StatementLimits;
 }
 
 /** The caller's role on the chosen client: 1 Admin, 2 User, 3 Viewer, 0 staff; null without a client. */
@@ -38,7 +52,62 @@ function int(x: number): string {
 function enterText(t: TenantRequest): string {
   const client = t.clientId === null ? "null" : int(t.clientId);
   const session = t.sessionId ? `'${uuid(t.sessionId)}'` : "null";
-  return `begin; select set_config('role', '${APP_ROLE}', true), app_enter(${int(t.userId)}, ${client}, ${t.descendants}, ${session}) as role_id`;
+  const ms = t.limits?.statementTimeoutMs;
+  const timeout = ms ? `, set_config('statement_timeout', '${int(ms)}', true)` : "";
+  return `begin; select set_config('role', '${APP_ROLE}', true), app_enter(${int(t.userId)}, ${client}, ${t.descendants}, ${session}) as role_id${timeout}`;
+}
+
+type Reserved = Awaited<ReturnType<Db["reserve"]>>;
+
+interface Held {
+  c: Reserved;
+  /** The first statement on the connection: cancelling it cancels whatever the backend runs then. */
+  cancelWith(q: unknown): void;
+  release(): Promise<void>;
+}
+
+/**
+ * A reserved connection within the user's share of the pool. When the request's client goes
+ * away, the statement running on it is cancelled (PostgreSQL's cancel request, on a socket of its
+ * own, not a pooled connection); the connection goes back only once the cancel has reached the
+ * server, so it can never cancel the next request's statement.
+ */
+async function hold(db: Db, t: TenantRequest): Promise<Held> {
+  const l = t.limits;
+  if (l?.signal?.aborted) throw Object.assign(new Error("the client went away"), { code: CLIENT_GONE });
+  const free = l?.gate ? await l.gate.acquire(t.userId, l.signal) : () => {};
+  let c: Reserved;
+  try {
+    c = await db.reserve();
+  } catch (e) {
+    free();
+    throw e;
+  }
+  // The connection's first statement carries the backend's cancel key (its `state`). postgres.js
+  // sends a cancel request only for a query it marks active, and clears the mark once the query
+  // has answered; set again, cancel() cancels whatever that backend runs now: this request's
+  // statement, the connection being reserved for it until release() (which waits for the cancel).
+  let first: { cancel(): unknown; state?: unknown; active?: boolean } | null = null;
+  let cancelling: Promise<unknown> | null = null;
+  const onAbort = () => {
+    if (!first || cancelling) return;
+    if (first.state) first.active = true;
+    cancelling = Promise.resolve(first.cancel()).catch(() => {});
+  };
+  l?.signal?.addEventListener("abort", onAbort, { once: true });
+  return {
+    c,
+    cancelWith(q) {
+      first = q as typeof first;
+      if (l?.signal?.aborted) onAbort();
+    },
+    async release() {
+      l?.signal?.removeEventListener("abort", onAbort);
+      if (cancelling) await cancelling;
+      c.release();
+      free();
+    },
+  };
 }
 
 type EnterResult = [unknown, { role_id: number | null }[]];
@@ -49,9 +118,12 @@ export async function withTenant<T>(db: Db, t: TenantRequest, fn: (tx: Tx, role:
 }
 
 async function withTenantOn<T>(db: Db, t: TenantRequest, fn: (tx: Tx, role: EffectiveRole) => Promise<T>): Promise<T> {
-  const c = await db.reserve();
+  const h = await hold(db, t);
+  const c = h.c;
   try {
-    const [, rows] = (await c.unsafe(enterText(t))) as unknown as EnterResult;
+    const enter = c.unsafe(enterText(t));
+    h.cancelWith(enter);
+    const [, rows] = (await enter) as unknown as EnterResult;
     const role = (rows[0]?.role_id ?? null) as EffectiveRole;
     try {
       const out = await fn(c as unknown as Tx, role);
@@ -66,7 +138,7 @@ async function withTenantOn<T>(db: Db, t: TenantRequest, fn: (tx: Tx, role: Effe
     await c.unsafe("rollback").catch(() => {});
     throw e;
   } finally {
-    c.release();
+    await h.release();
   }
 }
 
@@ -80,10 +152,13 @@ export async function readAsTenant<T>(db: Db, t: TenantRequest, text: string, pa
 }
 
 async function readAsTenantOn<T>(db: Db, t: TenantRequest, text: string, params: unknown[]): Promise<T[]> {
-  const c = await db.reserve();
+  const h = await hold(db, t);
+  const c = h.c;
   try {
+    const enter = c.unsafe(enterText(t));
+    h.cancelWith(enter);
     const settled = await Promise.allSettled([
-      c.unsafe(enterText(t)),
+      enter,
       // Safe: `text` is compiled from registry names only (db/sqltext.ts); values are parameters.
       c.unsafe(text, params as never[], { prepare: true }),
       c.unsafe("commit"),
@@ -92,7 +167,7 @@ async function readAsTenantOn<T>(db: Db, t: TenantRequest, text: string, params:
     if (failed) throw (failed as PromiseRejectedResult).reason;
     return (settled[1] as PromiseFulfilledResult<unknown>).value as T[];
   } finally {
-    c.release();
+    await h.release();
   }
 }
 
@@ -111,9 +186,12 @@ export async function readManyAsTenant<T>(db: Db, t: TenantRequest, fn: (tx: Tx)
 }
 
 async function readManyAsTenantOn<T>(db: Db, t: TenantRequest, fn: (tx: Tx) => Promise<T>): Promise<{ value: T; role: EffectiveRole }> {
-  const c = await db.reserve();
+  const h = await hold(db, t);
+  const c = h.c;
   try {
-    const enter = (c.unsafe(enterText(t)) as unknown as { execute(): Promise<EnterResult> }).execute();
+    const enterQuery = c.unsafe(enterText(t));
+    h.cancelWith(enterQuery);
+    const enter = (enterQuery as unknown as { execute(): Promise<EnterResult> }).execute();
     let open = true;
     const closed = () => new Error("readManyAsTenant: a statement was started after an awaited result, outside the transaction");
     const guarded = new Proxy(c, {
@@ -146,6 +224,6 @@ async function readManyAsTenantOn<T>(db: Db, t: TenantRequest, fn: (tx: Tx) => P
     await c.unsafe("rollback").catch(() => {});
     throw err;
   } finally {
-    c.release();
+    await h.release();
   }
 }

@@ -204,6 +204,9 @@ function owningColumns(set: EntitySetDef, ctx: RequestCtx): { column: string; va
   return [];
 }
 
+/** The fields a generic create fills with the caller's user id. */
+const CALLER_FIELDS = ["createdByUserId", "invitedByUserId", "sharedByUserId"] as const;
+
 export async function create(db: Db, reg: Registry, set: EntitySetDef, ctx: RequestCtx, body: Record<string, unknown>): Promise<string> {
   if (set.view) throw new ApiError("MethodNotAllowed", `${set.name} is read-only`);
   const cols: Sql[] = [];
@@ -217,6 +220,13 @@ export async function create(db: Db, reg: Registry, set: EntitySetDef, ctx: Requ
   for (const o of owningColumns(set, ctx)) {
     cols.push(ident(o.column));
     vals.push(param(o.value, "int4"));
+  }
+  // Who made the row is the caller, never left empty nor taken from the body (they are read-only).
+  for (const name of CALLER_FIELDS) {
+    const fd = set.fields[name];
+    if (!fd) continue;
+    cols.push(ident(fd.column));
+    vals.push(param(ctx.principal.userId, "int4"));
   }
   const keyCol = ident(set.fields[set.key]!.column);
   const stmt = cols.length

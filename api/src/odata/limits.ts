@@ -17,3 +17,15 @@ export const MAX_EXPR_DEPTH = 32;
 export const MAX_SKIP = 1_000_000_000;
 /** Most digits in a number literal (fits numeric and float8 comparisons without overflow). */
 export const MAX_NUMBER_DIGITS = 38;
+/**
+ * Most any()/all() lambdas nested inside one another (each walks a to-many navigation for every
+ * row of the one outside it): `a/any(x: x/b/all(y: ...))` is 2. Three nested lambdas over the
+ * larger sets ran for minutes (issue 19).
+ */
+export const MAX_LAMBDA_NESTING = 2;
+/**
+ * Most rows an $expand tree may produce: the page's rows plus, for every to-many expansion, the
+ * product of the $top values along its path (an expansion without $top counts as DEFAULT_TOP).
+ * `Projects?$top=1000&$expand=a($top=1000;$expand=b($top=1000))` would be 10^9.
+ */
+export const MAX_EXPAND_ROWS = 10_000_000;

@@ -8,6 +8,7 @@ import type { AggMethod, AggregateItem, ApplyQuery, ExpandItem, GroupKey, NavSte
 import { Cursor } from "./lexer.ts";
 import { MAX_EXPAND_DEPTH, MAX_OPTION_LENGTH, MAX_SKIP, MAX_TOP } from "./limits.ts";
 import { ExprParser, family, own } from "./parse-expr.ts";
+import { checkQueryCost } from "./cost.ts";
 
 const OPTIONS = ["$select", "$expand", "$filter", "$orderby", "$top", "$skip", "$count", "$apply"] as const;
 type OptionName = (typeof OPTIONS)[number];
@@ -73,6 +74,7 @@ export function parseQuery(raw: Record<string, string | undefined>, set: EntityS
   query.top = run("$top", (c) => parseNonNegative(c, MAX_TOP));
   query.skip = run("$skip", (c) => parseNonNegative(c, MAX_SKIP));
   query.count = run("$count", parseBool) ?? false;
+  checkQueryCost(query);
   return query;
 }
 

@@ -3,7 +3,9 @@
 // job outcomes of the jobs this process ran, database connections by process kind and state
 // (cluster-wide, from pg_stat_activity), and the process's own (CPU, memory, event loop). The route
 // label is the matched route pattern (/api/v1/Projects/:key), never the raw path, so labels stay few.
-// /metrics answers anyone who reaches it: keep it off the public load balancer (docs/decisions.md).
+// /metrics needs the scrape token when METRICS_TOKEN is set; in production without one it is not
+// served on the API port at all (docs/decisions.md "Metrics behind a token").
+import { ApiError } from "../errors.ts";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { Context, Hono, Next } from "hono";
 import type { Db } from "../db/client.ts";
@@ -144,6 +146,21 @@ export function createMetrics(): Metrics {
 }
 
 // biome-ignore lint: the app's env type is not needed here
-export function registerMetricsRoute(app: Hono<any>, metrics: Metrics): void {
-  app.get("/metrics", async (c) => c.body(await metrics.registry.metrics(), 200, { "content-type": metrics.registry.contentType }));
+export function registerMetricsRoute(app: Hono<any>, metrics: Metrics, token?: string): void {
+  app.get("/metrics", async (c) => {
+    // With METRICS_TOKEN set, only a scraper that sends it reads the metrics (docs/decisions.md).
+    if (token !== undefined && !sameText(c.req.header("authorization") ?? "", `Bearer ${token}`)) {
+      throw new ApiError("Unauthorized", "The metrics need the scrape token (Authorization: Bearer METRICS_TOKEN)");
+    }
+    return c.body(await metrics.registry.metrics(), 200, { "content-type": metrics.registry.contentType });
+  });
+}
+
+/** Compares in time independent of where the texts differ. */
+function sameText(a: string, b: string): boolean {
+  const x = new TextEncoder().encode(a);
+  const y = new TextEncoder().encode(b);
+  let diff = x.length ^ y.length;
+  for (let i = 0; i < Math.max(x.length, y.length); i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0);
+  return diff === 0;
 }

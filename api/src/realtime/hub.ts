@@ -114,7 +114,7 @@ export class Hub {
       const clientId = Number(channel.slice("client-".length));
       return withTenant(this.db, { userId: conn.userId, clientId, descendants: false, sessionId: conn.sessionId }, async () => true).catch(() => false);
     }
-    // Job ids are random UUIDs handed to whoever started the job.
+    // Job ids are random UUIDs handed to whoever started the job; its events reach only that user (deliver).
     return /^job-[0-9a-f-]{36}$/.test(channel);
   }
 
@@ -157,7 +157,10 @@ export class Hub {
     if (!set?.size) return;
     if (ev.event === "SessionEnded" || ev.event === "MembershipRemoved") return this.end(set, ev);
     const text = JSON.stringify({ channel: ev.channel, event: ev.event, data: ev.data });
-    for (const conn of set) conn.socket.send(text);
+    // A job's events (its file name, size, result) reach only the user who started it, whoever
+    // else learned the job's id and joined its channel.
+    const ownerOnly = ev.channel.startsWith("job-");
+    for (const conn of set) if (!ownerOnly || conn.userId === ev.userId) conn.socket.send(text);
   }
 
   /**

@@ -9,7 +9,7 @@ import type { Db } from "../../db/client.ts";
 import { enterTenant } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
-import { FILE_TYPES, safeFileName, type FileStorage } from "../../storage/storage.ts";
+import { FILE_TYPES, isSafeKey, safeFileName, type FileStorage } from "../../storage/storage.ts";
 import { LocalDiskStorage, WriteError } from "../../storage/local.ts";
 import { contentDisposition } from "../../storage/s3.ts";
 import { projectForWrite } from "./common.ts";
@@ -47,7 +47,9 @@ function checkType(input: UploadUrlInput): { maxBytes: number } {
 }
 
 async function uploadUrl(storage: FileStorage, baseUrl: string, prefix: string, input: UploadUrlInput): Promise<UploadUrl> {
-  const { maxBytes } = checkType(input);
+  const { maxBytes: typeMax } = checkType(input);
+  // A link for a declared size takes no more than that size (S3 signs it as the exact length).
+  const maxBytes = input.fileSize !== undefined ? Math.min(input.fileSize, typeMax) : typeMax;
   const name = safeFileName(input.fileName, input.fileType);
   const key = `${prefix}/${crypto.randomUUID()}/${name}`;
   const signed = await storage.uploadUrl({ key, contentType: input.fileType, maxBytes, size: input.fileSize, baseUrl });
@@ -91,7 +93,8 @@ export async function projectFileUrls(db: Db, ctx: RequestCtx, storage: FileStor
   const prefix = `clients/${project.clientId}/`;
   const out: ProjectFile[] = [];
   for (const f of files) {
-    if (typeof f.key !== "string" || !f.key.startsWith(prefix)) continue;
+    // A key stored by hand ('clients/5/../3/x.png') is never signed: only the project's own, plain keys.
+    if (typeof f.key !== "string" || !f.key.startsWith(prefix) || !isSafeKey(f.key)) continue;
     const fileType = typeof f.fileType === "string" && FILE_TYPES[f.fileType] ? f.fileType : null;
     const fileName = typeof f.fileName === "string" ? f.fileName : null;
     const signed = await storage.downloadUrl({ key: f.key, contentType: fileType ?? undefined, fileName: fileName ?? undefined, baseUrl });
@@ -116,6 +119,7 @@ export async function upload(storage: FileStorage, token: string, contentType: s
   const v = await local.verifyPut(token);
   if (!v.ok) throw tokenError(v.problem);
   const { k: key, t: type, m: max } = v.claims;
+  if (!isSafeKey(key)) throw new ApiError("BadRequest", "This file link names a key that is not a plain file key");
   const sent = (contentType ?? "").split(";")[0]!.trim().toLowerCase();
   if (sent !== type) {
     throw new ApiError("ValidationError", `The upload must be sent as ${type}`, undefined, [{ path: "content-type", message: `Expected ${type}, got ${sent || "none"}` }]);
@@ -140,6 +144,7 @@ export async function download(storage: FileStorage, token: string): Promise<Res
   const local = localOnly(storage);
   const v = await local.verifyGet(token);
   if (!v.ok) throw tokenError(v.problem);
+  if (!isSafeKey(v.claims.k)) throw new ApiError("BadRequest", "This file link names a key that is not a plain file key");
   const file = await local.read(v.claims.k);
   if (!file) throw new ApiError("NotFound", "The file is not there (was the upload finished?)");
   const headers: Record<string, string> = {

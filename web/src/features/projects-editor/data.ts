@@ -11,7 +11,7 @@ import { useProjectAs, type ProjectDetail } from "../useProject";
 type EditorRegion = Row<"ProjectsRegions", "regionId" | "sampleSize" | "isCustomerPanel", { region: ProjectDetail["projectsRegions"][number]["region"] }>;
 
 export type EditorProject = Omit<ProjectDetail, "projectsRegions"> &
-  Row<"Projects", "categoryId" | "isBranded" | "brandName" | "ownerUserId" | "schedulePause", { projectsRegions: EditorRegion[] }>;
+  Row<"Projects", "categoryId" | "isBranded" | "brandName" | "ownerUserId" | "schedulePause" | "splitCellQuota", { projectsRegions: EditorRegion[] }>;
 
 export const EDITOR_EXPAND =
   "framework($select=id,title),projectsRegions($select=regionId,sampleSize,isCustomerPanel;$expand=region($select=regionName,currencySymbol,currencyCode))";
@@ -52,6 +52,13 @@ export function useCreditCost(projectId: number) {
   return useApi(["CreditCostNow", projectId], () => api.GET("/api/v1/Projects({key})/CreditCostNow", { params: keyPath(projectId) }));
 }
 
+/** The pre-launch check (Projects ReadinessCheck); null projectId skips it (not a Draft). */
+export function useReadiness(projectId: number | null) {
+  return useApi(projectId === null ? null : ["ReadinessCheck", projectId], () =>
+    api.GET("/api/v1/Projects({key})/ReadinessCheck", { params: keyPath(projectId ?? 0) }),
+  );
+}
+
 export type TestOption = Row<"TestOptions", "id" | "projectId" | "conceptText" | "conceptDescription" | "file" | "sortOrder">;
 
 export function useTestOptions(projectId: number) {
@@ -83,4 +90,16 @@ export type Region = Row<"Regions", "id" | "regionName" | "currencyCode" | "isUs
 /** Users/Me on the client: its resolved feature flags. */
 export function hasFlag(me: { featureFlags?: { ff: string; isEnabled: boolean }[] } | undefined, ff: string): boolean {
   return !!me?.featureFlags?.some((f) => f.ff === ff && f.isEnabled);
+}
+
+/** The market reach framework (SPEC 3). */
+export const MARKET_REACH_FRAMEWORK = 1020;
+
+/**
+ * Market reach is offered only where its results can be seen: its results page needs the
+ * MarketReach flag (SPEC 2), so without it neither the add-on nor the framework is offered
+ * (docs/decisions.md "Market reach is offered where its results are seen").
+ */
+export function offersMarketReach(me: { featureFlags?: { ff: string; isEnabled: boolean }[] } | undefined): boolean {
+  return hasFlag(me, "MarketReach");
 }

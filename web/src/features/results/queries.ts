@@ -25,12 +25,12 @@ type VerbatimQuery = QueryOf<"/api/v1/TextResponses/Verbatim">;
 const keep = { keepPreviousData: true };
 
 export function useQualResults(projectQuestionId?: number) {
-  const { projectId, filtersJson, benchmarkId, confidence, benchmarks } = useResults();
-  const query: QueryOf<"/api/v1/Responses/QualResults"> = { projectId: String(projectId), filters: filtersJson, confidence };
+  const { projectId, filtersJson, benchmarkId, confidence, adjust, benchmarks } = useResults();
+  const query: QueryOf<"/api/v1/Responses/QualResults"> = { projectId: String(projectId), filters: filtersJson, confidence, adjust };
   if (benchmarkId !== null) query.benchmarkTypeId = String(benchmarkId);
   if (projectQuestionId) query.projectQuestionId = String(projectQuestionId);
   // Wait for the benchmark choice, so the figures are fetched once, with their benchmark.
-  return useApi<QualResults>(benchmarks ? ["QualResults", projectId, filtersJson, benchmarkId, confidence, projectQuestionId ?? null] : null, () =>
+  return useApi(benchmarks ? ["QualResults", projectId, filtersJson, benchmarkId, confidence, adjust, projectQuestionId ?? null] : null, () =>
     api.GET("/api/v1/Responses/QualResults", { params: { query } }), keep);
 }
 
@@ -41,9 +41,9 @@ export function useWeightSum() {
 }
 
 export function useWaveData() {
-  const { projectId, filtersJson, confidence } = useResults();
-  return useApi<WaveData>(["WaveData", projectId, filtersJson, confidence], () =>
-    api.GET("/api/v1/Responses/WaveData", { params: { query: { projectId: String(projectId), filters: filtersJson, confidence } } }), keep);
+  const { projectId, filtersJson, confidence, adjust } = useResults();
+  return useApi(["WaveData", projectId, filtersJson, confidence, adjust], () =>
+    api.GET("/api/v1/Responses/WaveData", { params: { query: { projectId: String(projectId), filters: filtersJson, confidence, adjust } } }), keep);
 }
 
 export function useDemographics() {

@@ -5,6 +5,7 @@ import { Button } from "../../../components/ui";
 import { FRAMEWORKS, PROJECT_STATUSES, PROJECT_TYPES } from "../../../lib/constants";
 import { useResults, type TestOption } from "../../../features/results/context";
 import { useFileUrls } from "../../../features/projects-editor/data";
+import { designName, isSplitCell } from "../../../features/design";
 
 /** A test option's description and file: the row stores the file's key; its link is signed by ProjectFileUrls. */
 export function TestOptionPreview({ option, signedUrl, onClose }: { option: TestOption; signedUrl?: string; onClose: () => void }) {
@@ -29,6 +30,7 @@ export default function InfoPanel() {
     ["Type", PROJECT_TYPES[project.projectTypeId] ?? String(project.projectTypeId)],
     ["Framework", project.framework?.title ?? (project.frameworkId ? FRAMEWORKS[project.frameworkId] ?? String(project.frameworkId) : "—")],
     ["Status", PROJECT_STATUSES[project.statusCode] ?? String(project.statusCode)],
+    ["Design", designName(isSplitCell(project))],
     ["Markets", project.projectsRegions.map((r) => r.region?.regionName).filter(Boolean).join(", ") || "—"],
     ["Created", new Date(project.createdAt).toLocaleDateString()],
     ["Completed", project.completedAt ? new Date(project.completedAt).toLocaleDateString() : "—"],
