@@ -1610,9 +1610,43 @@ export interface paths {
         put?: never;
         /**
          * Invite a person to the request's client
-         * @description Adds the person to the client (clientId header) with the role, creating their account if the email is new. A person without an active account is emailed an invite link (/auth/accept-invite?token=..., valid 7 days; AcceptInvitation sets their password); an active account is added at once and told by email. The person gets a UserAddedToTeam notification.
+         * @description A new email: creates the account, adds it to the client (clientId header) with the role, and emails an invite link (/auth/accept-invite?token=..., valid 7 days; AcceptInvitation sets the password): 201 with the person. An email that already has an account (another client's member, provider staff): invited, not added. A pending membership waits 7 days for the person to accept (Users/AcceptMembership; the invite link if they never activated), and the answer (202) says only that: nothing of the person's profile. The person gets a UserAddedToTeam notification.
          */
         post: operations["Users_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Users/MyInvitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in person's invitations to clients, waiting to be accepted */
+        get: operations["Users_MyInvitations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Users/AcceptMembership": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accept one's invitation to a client: the membership, with the invited role */
+        post: operations["Users_AcceptMembership"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2048,7 +2082,7 @@ export interface paths {
         };
         /**
          * The pre-launch check: what the test still lacks before it can be submitted
-         * @description Each problem names the editor tab that fixes it. Submit refuses (400, nothing charged) while any remain. Checks: markets chosen; test options for Idea, Message and Npd; a question for Question projects; at least two items for market reach; price questions in the one currency of the markets. Quota feasibility is checked by Submit itself.
+         * @description Each problem names the editor tab that fixes it. Submit refuses (400, nothing charged) while any remain. Checks: markets chosen; test options for Idea, Message and Npd; a question for Question projects; at least two items for market reach; price questions in the one currency of the markets; quotas that a run can fill (Submit refuses those with each quota group's field error).
          */
         get: operations["Projects_ReadinessCheck"];
         put?: never;
@@ -10142,6 +10176,14 @@ export interface components {
             isEnabled?: boolean;
             emailDomains?: string[];
         };
+        PendingInvitation: {
+            email: string;
+            /** @enum {boolean} */
+            pending: true;
+            clientId: number;
+            roleId: number;
+            expiresAt: string;
+        };
         InviteUser: {
             /** Format: email */
             email: string;
@@ -10149,6 +10191,24 @@ export interface components {
             lastName?: string;
             /** @description The role on the client: 1 Admin, 2 User, 3 Viewer */
             roleId: 1 | 2 | 3;
+        };
+        MyInvitations: {
+            value: components["schemas"]["Invitation"][];
+        };
+        Invitation: {
+            clientId: number;
+            clientName: string;
+            /** @description 1 Admin, 2 User, 3 Viewer */
+            roleId: number;
+            invitedBy: string | null;
+            expiresAt: string;
+        };
+        MembershipAccepted: {
+            clientId: number;
+            roleId: number;
+        };
+        AcceptMembership: {
+            clientId: number;
         };
         AcceptedShare: {
             projectShareId: number;
@@ -10165,7 +10225,7 @@ export interface components {
             subject: string;
             text: string;
             html: string;
-            /** @description teamInvite, addedToTeam, passwordReset, registrationVerify, registrationExistingAccount */
+            /** @description teamInvite, teamInviteExisting, signInFailures, passwordReset, registrationVerify, registrationExistingAccount */
             template: string;
             /** @description The links in the email (tokens redacted when SMTP delivered it) */
             links: string[];
@@ -10342,7 +10402,7 @@ export interface components {
                  * @description Also the path of Submit's field error
                  * @enum {string}
                  */
-                code: "testOptions" | "questions" | "regions" | "marketReach.testOptions" | "priceSensitivity.currencyCode" | "priceSensitivity.testOptions";
+                code: "testOptions" | "questions" | "regions" | "marketReach.testOptions" | "priceSensitivity.currencyCode" | "priceSensitivity.testOptions" | "quotas";
                 message: string;
                 /**
                  * @description The editor tab where it is fixed
@@ -16385,13 +16445,22 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The person, as GET /Users({key}) shows them */
+            /** @description A new person, added: as GET /Users({key}) shows them */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Users"];
+                };
+            };
+            /** @description An existing account, invited: pending until they accept */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PendingInvitation"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -16410,6 +16479,67 @@ export interface operations {
             };
             /** @description Already a member of the client, or the account is disabled */
             409: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Users_MyInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Live invitations */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyInvitations"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    Users_AcceptMembership: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcceptMembership"];
+            };
+        };
+        responses: {
+            /** @description A member now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MembershipAccepted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No live invitation of that client for you */
+            404: {
                 headers: {
                     /** @description Trace id to quote to support */
                     "x-error-trace-id": string;

@@ -115,6 +115,17 @@ describe("ReadinessCheck", () => {
     expect(codes((await call(app, "acmeUser", 1003, "GET", `/api/v1/Projects(${id})/ReadinessCheck`)).body)).toEqual(["regions", "questions"]);
   });
 
+  test("quotas a run cannot fill are listed for the markets tab: Gender at 60% + 60% (120%), not at 50% + 50%", async () => {
+    const over = await draft({ options: 1 });
+    // Written past ChangeTargets (as an older project may hold); 4500001/4500002 are Male and Female.
+    await tdb.db`insert into targets (client_id, project_id, system_question_option_id, quota_percent) values (1003, ${over}, 4500001, 60), (1003, ${over}, 4500002, 60)`;
+    const res = await call(app, "acmeUser", 1003, "GET", `/api/v1/Projects(${over})/ReadinessCheck`);
+    expect(res.body.problems).toEqual([{ code: "quotas", message: expect.stringContaining('"Gender" add up to 120%'), tab: "markets" }]);
+    const fits = await draft({ options: 1 });
+    await tdb.db`insert into targets (client_id, project_id, system_question_option_id, quota_percent) values (1003, ${fits}, 4500001, 50), (1003, ${fits}, 4500002, 50)`;
+    expect(codes((await call(app, "acmeUser", 1003, "GET", `/api/v1/Projects(${fits})/ReadinessCheck`)).body)).toEqual([]);
+  });
+
   test("another client's project is not found", async () => {
     const id = await draft({ options: 0 });
     expect((await call(app, "globexAdmin", 2001, "GET", `/api/v1/Projects(${id})/ReadinessCheck`)).status).toBe(404);

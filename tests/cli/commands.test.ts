@@ -113,7 +113,7 @@ describe("help and completion", () => {
     expect(complete("ideally", "pro")).toBe("projects");
     expect(complete("ideally", "projects", "").split(" ")).toEqual(["list", "show", "validate", "create", "update", "clone", "submit", "unsubmit", "delete", "undelete", "watch"]);
     expect(complete("ideally", "projects", "create", "--d")).toBe("--dry-run");
-    expect(complete("ideally", "export", "42", "--f")).toBe("--format --filter");
+    expect(complete("ideally", "export", "42", "--f")).toBe("--format --force --filter");
   });
   test("zsh and fish scripts; another shell is a usage error", async () => {
     expect((await uma.run(["completion", "zsh"])).stdout).toStartWith("#compdef ideally\n");

@@ -474,6 +474,7 @@ export async function simulate(db: Db, runId: number, completes: number): Promis
     let overQuota = 0;
     const seed = (await tx<{ s: number | null }[]>`select simulated_seed as s from survey_runs where id = ${run.id}`)[0]?.s ?? run.id;
     const valid = await q.completeLengths(tx, run.id);
+    const devices = new Set(valid.fingerprints);
     let excluded = 0;
     for (let i = 0; done < want && i < want * 4 + 20; i++) {
       const index = n + i;
@@ -506,7 +507,7 @@ export async function simulate(db: Db, runId: number, completes: number): Promis
           testOptionOrder: order,
           lengthSeconds,
           medianSeconds: runMedian(valid.lengths),
-          duplicateDevice: valid.fingerprints.includes(person.fingerprint),
+          duplicateDevice: devices.has(person.fingerprint),
         });
         if (flags.length) {
           // Excluded before weighting; the quota stays open and the next invitation replaces them.
@@ -518,7 +519,7 @@ export async function simulate(db: Db, runId: number, completes: number): Promis
       if (status === "Complete") {
         done++;
         valid.lengths.push(lengthSeconds);
-        valid.fingerprints.push(person.fingerprint);
+        devices.add(person.fingerprint);
         for (const v of Object.values(answers)) if (typeof v === "number") byOption[v] = (byOption[v] ?? 0) + 1;
         for (const t of order) byOption[t] = (byOption[t] ?? 0) + 1;
       } else if (status === "OverQuota") overQuota++;

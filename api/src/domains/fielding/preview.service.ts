@@ -62,6 +62,8 @@ export async function preview(db: Db, ctx: RequestCtx, projectId: number, body: 
       definition: def,
       endReason,
       answers,
+      // A preview sends nobody anywhere: no supplier's end redirect.
+      redirectUrl: null,
     };
   });
 }

@@ -50,7 +50,7 @@ const Readiness = z
     ready: z.boolean().describe("No problems: Submit will not refuse for completeness"),
     problems: z.array(
       z.object({
-        code: z.enum(["testOptions", "questions", "regions", "marketReach.testOptions", "priceSensitivity.currencyCode", "priceSensitivity.testOptions"]).describe("Also the path of Submit's field error"),
+        code: z.enum(["testOptions", "questions", "regions", "marketReach.testOptions", "priceSensitivity.currencyCode", "priceSensitivity.testOptions", "quotas"]).describe("Also the path of Submit's field error"),
         message: z.string(),
         tab: z.enum(["setup", "markets", "test-options", "questions", "add-ons", "scheduling"]).describe("The editor tab where it is fixed"),
       }),
@@ -386,7 +386,7 @@ export function registerLifecycleRoutes(app: App, deps: AppDeps): void {
       description:
         "Each problem names the editor tab that fixes it. Submit refuses (400, nothing charged) while any remain. " +
         "Checks: markets chosen; test options for Idea, Message and Npd; a question for Question projects; at least two items for market reach; " +
-        "price questions in the one currency of the markets. Quota feasibility is checked by Submit itself.",
+        "price questions in the one currency of the markets; quotas that a run can fill (Submit refuses those with each quota group's field error).",
       request: { params: ProjectKeyParams },
       responses: { 200: { description: "The check", content: { "application/json": { schema: Readiness } } }, ...commonErrors, 404: errors[404] },
     },

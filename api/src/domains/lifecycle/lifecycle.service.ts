@@ -472,7 +472,7 @@ export async function readinessCheck(db: Db, ctx: RequestCtx, projectId: number)
   return enterTenant(db, ctx, async (tx) => {
     const p = await q.readProject(tx, projectId);
     if (!p) throw new ApiError("NotFound", `Projects(${projectId}) not found`);
-    const problems = await readinessProblems(tx, p);
+    const problems = await readinessProblems(tx, p, { quotas: true });
     return { projectId, ready: problems.length === 0, problems };
   });
 }

@@ -1,16 +1,18 @@
 // The pre-launch check: what a Draft still lacks before it can be submitted. Submit refuses an
 // incomplete test with these problems BEFORE it charges anything (400, one field error each), and
 // Projects({key})/ReadinessCheck lists them for the editor, each naming the editor tab that fixes
-// it. Quota feasibility is fielding's (its own check at Submit); here: the test itself.
+// it. Quota feasibility is fielding's (quotas.ts, its own check at Submit); the editor's list
+// includes it.
 import type { Tx } from "../../db/client.ts";
 import type { FieldError } from "../../errors.ts";
+import { projectQuotaProblems } from "../fielding/quotas.ts";
 
 /** The editor tab where a problem is fixed (web: /{clientId}/projects/{id}/{tab}). */
 export type ReadinessTab = "setup" | "markets" | "test-options" | "questions" | "add-ons" | "scheduling";
 
 export interface ReadinessProblem {
   /** A stable code (the field error's path). */
-  code: "testOptions" | "questions" | "regions" | "marketReach.testOptions" | "priceSensitivity.currencyCode" | "priceSensitivity.testOptions";
+  code: "testOptions" | "questions" | "regions" | "marketReach.testOptions" | "priceSensitivity.currencyCode" | "priceSensitivity.testOptions" | "quotas";
   message: string;
   tab: ReadinessTab;
 }
@@ -52,8 +54,12 @@ async function facts(tx: Tx, projectId: number): Promise<Facts> {
   return f!;
 }
 
-/** The problems of a project's set-up, in the editor's tab order; empty when it can be submitted. */
-export async function readinessProblems(tx: Tx, p: { id: number; projectTypeId: number; frameworkId: number | null }): Promise<ReadinessProblem[]> {
+/**
+ * The problems of a project's set-up, in the editor's tab order; empty when it can be submitted.
+ * opts.quotas adds fielding's quota feasibility (quotas.ts) for the editor's list; Submit leaves it
+ * out here because it refuses infeasible quotas itself, with each quota group's own field error.
+ */
+export async function readinessProblems(tx: Tx, p: { id: number; projectTypeId: number; frameworkId: number | null }, opts: { quotas?: boolean } = {}): Promise<ReadinessProblem[]> {
   const f = await facts(tx, p.id);
   const out: ReadinessProblem[] = [];
   if (f.regions === 0) out.push({ code: "regions", message: "Choose at least one market.", tab: "markets" });
@@ -75,6 +81,9 @@ export async function readinessProblems(tx: Tx, p: { id: number; projectTypeId: 
       out.push({ code: "priceSensitivity.currencyCode", message: `Price questions were set up in ${f.priceCurrencies.join(" and ")} but the markets use ${f.currencies[0]}: save price sensitivity again.`, tab: "add-ons" });
     }
     if (f.priceOnMissingOptions > 0) out.push({ code: "priceSensitivity.testOptions", message: "Price sensitivity names a test option that was removed: save price sensitivity again.", tab: "add-ons" });
+  }
+  if (opts.quotas && f.regions > 0) {
+    for (const q of await projectQuotaProblems(tx, p.id)) out.push({ code: "quotas", message: q.message, tab: "markets" });
   }
   return out;
 }

@@ -163,7 +163,7 @@ function marketsSheet(wb: ExcelJS.Workbook, qual: QualResults, options: { id: nu
   ws.addRow([]);
   ws.addRow(["Market", "Measure", "Option", "n", "n eff", "top-2-box", "SE", "CI low", "CI high", "Low base"]).font = { bold: true };
   const rows = (market: string, measures: QualResults["allMarkets"]["measures"]) => {
-    for (const m of measures) for (const r of m.results) ws.addRow([market, titles.get(m.standardQuestionId) ?? String(m.standardQuestionId), name(r.testOptionId), r.n, r.nEff, r.top2, r.se, r.ci[0], r.ci[1], r.smallBase ? "yes" : ""]);
+    for (const m of measures) for (const r of m.results) ws.addRow(sheetRow([market, titles.get(m.standardQuestionId) ?? String(m.standardQuestionId), name(r.testOptionId), r.n, r.nEff, r.top2, r.se, r.ci[0], r.ci[1], r.smallBase ? "yes" : ""]));
   };
   rows(`All markets (${t.weighting})`, t.measures);
   for (const m of qual.markets) rows(`Region ${m.regionId}`, m.measures);
