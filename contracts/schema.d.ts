@@ -7849,14 +7849,11 @@ export interface components {
         /** @description Properties (or navigation paths) with asc/desc, comma-separated */
         orderby: string;
         /** @description Page size, at most 1000 (default 100) */
-        top: string;
+        top: number;
         /** @description Rows to skip */
-        skip: string;
-        /**
-         * @description true adds @odata.count, the number of matching rows
-         * @enum {string}
-         */
-        count: "true" | "false";
+        skip: number;
+        /** @description true adds @odata.count, the number of matching rows */
+        count: boolean;
         /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
         apply: string;
         LoginMethods: {
@@ -8409,15 +8406,15 @@ export interface components {
             updatedAt?: string | null;
             /** Format: date-time */
             deletedAt?: string | null;
-            client?: components["schemas"]["Clients"];
-            status?: components["schemas"]["ProjectStatuses"];
-            framework?: components["schemas"]["Frameworks"];
-            category?: components["schemas"]["Categories"];
-            activeProjectObjective?: components["schemas"]["ProjectObjectives"];
-            projectGroupVersion?: components["schemas"]["ProjectGroupVersions"];
-            owner?: components["schemas"]["Users"];
-            createdByUser?: components["schemas"]["Users"];
-            estimatedProjectDuration?: components["schemas"]["EstimatedProjectDuration"];
+            client?: components["schemas"]["Clients"] | null;
+            status?: components["schemas"]["ProjectStatuses"] | null;
+            framework?: components["schemas"]["Frameworks"] | null;
+            category?: components["schemas"]["Categories"] | null;
+            activeProjectObjective?: components["schemas"]["ProjectObjectives"] | null;
+            projectGroupVersion?: components["schemas"]["ProjectGroupVersions"] | null;
+            owner?: components["schemas"]["Users"] | null;
+            createdByUser?: components["schemas"]["Users"] | null;
+            estimatedProjectDuration?: components["schemas"]["EstimatedProjectDuration"] | null;
             projectsRegions?: components["schemas"]["ProjectsRegions"][];
             "projectsRegions@odata.count"?: number;
             projectWeeks?: components["schemas"]["ProjectWeeks"][];
@@ -8484,9 +8481,9 @@ export interface components {
             parent?: components["schemas"]["Clients"] | null;
             children?: components["schemas"]["Clients"][];
             "children@odata.count"?: number;
-            enterprise?: components["schemas"]["Enterprises"];
-            org?: components["schemas"]["Orgs"];
-            team?: components["schemas"]["Teams"];
+            enterprise?: components["schemas"]["Enterprises"] | null;
+            org?: components["schemas"]["Orgs"] | null;
+            team?: components["schemas"]["Teams"] | null;
             hubspotCompanies?: components["schemas"]["LinkedClients"][];
             "hubspotCompanies@odata.count"?: number;
             creditLogs?: components["schemas"]["CreditLogs"][];
@@ -8501,7 +8498,7 @@ export interface components {
             "projects@odata.count"?: number;
             extendedTeams?: components["schemas"]["ExtendedTeams"][];
             "extendedTeams@odata.count"?: number;
-        } | null;
+        };
         /** @description What is particular to an Enterprise client; keyed by the client's id. */
         Enterprises: {
             /** @description The Enterprise client's id. */
@@ -8520,7 +8517,7 @@ export interface components {
             client?: components["schemas"]["Clients"] | null;
             children?: components["schemas"]["Clients"][];
             "children@odata.count"?: number;
-        } | null;
+        };
         /** @description What is particular to an Org client; keyed by the client's id. */
         Orgs: {
             /** @description The Org client's id. */
@@ -8539,7 +8536,7 @@ export interface components {
             client?: components["schemas"]["Clients"] | null;
             children?: components["schemas"]["Clients"][];
             "children@odata.count"?: number;
-        } | null;
+        };
         /** @description What is particular to a Team client (projects belong to teams); keyed by the client's id. */
         Teams: {
             /** @description The Team client's id. */
@@ -8556,11 +8553,11 @@ export interface components {
             /** Format: date-time */
             updatedAt?: string | null;
             client?: components["schemas"]["Clients"] | null;
-            defaultRegion?: components["schemas"]["Regions"];
-            extendedTeam?: components["schemas"]["ExtendedTeams"];
+            defaultRegion?: components["schemas"]["Regions"] | null;
+            extendedTeam?: components["schemas"]["ExtendedTeams"] | null;
             projects?: components["schemas"]["Projects"][];
             "projects@odata.count"?: number;
-        } | null;
+        };
         /** @description A panel market: countries, Other markets (999999) and US states (56-104). */
         Regions: {
             id?: number;
@@ -8584,7 +8581,7 @@ export interface components {
             "subRegions@odata.count"?: number;
             systemQuestionOptions?: components["schemas"]["SystemQuestionOption"][];
             "systemQuestionOptions@odata.count"?: number;
-        } | null;
+        };
         /** @description An option of a system question, for one region or (regionId null) for all. */
         SystemQuestionOption: {
             id?: number;
@@ -8598,7 +8595,7 @@ export interface components {
             createdAt?: string;
             /** Format: date-time */
             updatedAt?: string | null;
-            systemQuestion?: components["schemas"]["SystemQuestion"];
+            systemQuestion?: components["schemas"]["SystemQuestion"] | null;
             region?: components["schemas"]["Regions"] | null;
         };
         /** @description A demographic question every survey asks (age, gender, region, ...). */
@@ -8616,7 +8613,7 @@ export interface components {
             updatedAt?: string | null;
             systemQuestionOptions?: components["schemas"]["SystemQuestionOption"][];
             "systemQuestionOptions@odata.count"?: number;
-        } | null;
+        };
         /** @description Each team with its org and enterprise (computed). */
         ExtendedTeams: {
             teamId?: number;
@@ -8629,9 +8626,9 @@ export interface components {
             enterpriseName?: string | null;
             client?: components["schemas"]["Clients"] | null;
             team?: components["schemas"]["Teams"] | null;
-            org?: components["schemas"]["Orgs"];
-            enterprise?: components["schemas"]["Enterprises"];
-        } | null;
+            org?: components["schemas"]["Orgs"] | null;
+            enterprise?: components["schemas"]["Enterprises"] | null;
+        };
         /** @description A CRM (HubSpot) company linked to a client (Client.hubspotCompanies). */
         LinkedClients: {
             id?: number;
@@ -8674,11 +8671,11 @@ export interface components {
             /** Format: date-time */
             updatedAt?: string | null;
             client?: components["schemas"]["Clients"] | null;
-            creditLogType?: components["schemas"]["CreditLogTypes"];
+            creditLogType?: components["schemas"]["CreditLogTypes"] | null;
             project?: components["schemas"]["Projects"] | null;
-            surveyRun?: components["schemas"]["SurveyRuns"];
+            surveyRun?: components["schemas"]["SurveyRuns"] | null;
             relatedClient?: components["schemas"]["Clients"] | null;
-            createdByUser?: components["schemas"]["Users"];
+            createdByUser?: components["schemas"]["Users"] | null;
             projectSchedules?: components["schemas"]["ProjectSchedules"][];
             "projectSchedules@odata.count"?: number;
         };
@@ -8693,7 +8690,7 @@ export interface components {
             createdAt?: string;
             /** Format: date-time */
             updatedAt?: string | null;
-        } | null;
+        };
         /** @description One fielding of a team's survey in one region on one panel; may carry several projects. */
         SurveyRuns: {
             id?: number;
@@ -8726,7 +8723,7 @@ export interface components {
             /** Format: date-time */
             updatedAt?: string | null;
             client?: components["schemas"]["Clients"] | null;
-            region?: components["schemas"]["Regions"];
+            region?: components["schemas"]["Regions"] | null;
             surveySessions?: components["schemas"]["SurveySessions"][];
             "surveySessions@odata.count"?: number;
             projectSchedules?: components["schemas"]["ProjectSchedules"][];
@@ -8735,7 +8732,7 @@ export interface components {
             "projectWeeks@odata.count"?: number;
             creditLogs?: components["schemas"]["CreditLogs"][];
             "creditLogs@odata.count"?: number;
-        } | null;
+        };
         /** @description One respondent's session in a survey run. */
         SurveySessions: {
             id?: number;
@@ -8759,7 +8756,7 @@ export interface components {
             updatedAt?: string | null;
             client?: components["schemas"]["Clients"] | null;
             surveyRun?: components["schemas"]["SurveyRuns"] | null;
-            region?: components["schemas"]["Regions"];
+            region?: components["schemas"]["Regions"] | null;
             projectSurveySessions?: components["schemas"]["ProjectSurveySessions"][];
             "projectSurveySessions@odata.count"?: number;
         };
@@ -8789,7 +8786,7 @@ export interface components {
             project?: components["schemas"]["Projects"] | null;
             surveySession?: components["schemas"]["SurveySessions"] | null;
             surveyRun?: components["schemas"]["SurveyRuns"] | null;
-            region?: components["schemas"]["Regions"];
+            region?: components["schemas"]["Regions"] | null;
             responses?: components["schemas"]["Responses"][];
             "responses@odata.count"?: number;
         };
@@ -8821,14 +8818,14 @@ export interface components {
             surveyRun?: components["schemas"]["SurveyRuns"] | null;
             surveySession?: components["schemas"]["SurveySessions"] | null;
             projectSurveySession?: components["schemas"]["ProjectSurveySessions"] | null;
-            region?: components["schemas"]["Regions"];
-            projectQuestion?: components["schemas"]["ProjectQuestions"];
-            question?: components["schemas"]["Questions"];
-            standardQuestion?: components["schemas"]["StandardQuestions"];
-            testOption?: components["schemas"]["TestOptions"];
-            questionOption?: components["schemas"]["QuestionOptions"] & (Record<string, never> | null);
-            systemQuestion?: components["schemas"]["SystemQuestion"];
-            systemQuestionOption?: components["schemas"]["SystemQuestionOption"] & (Record<string, never> | null);
+            region?: components["schemas"]["Regions"] | null;
+            projectQuestion?: components["schemas"]["ProjectQuestions"] | null;
+            question?: components["schemas"]["Questions"] | null;
+            standardQuestion?: components["schemas"]["StandardQuestions"] | null;
+            testOption?: components["schemas"]["TestOptions"] | null;
+            questionOption?: components["schemas"]["QuestionOptions"] | null;
+            systemQuestion?: components["schemas"]["SystemQuestion"] | null;
+            systemQuestionOption?: components["schemas"]["SystemQuestionOption"] | null;
         };
         /** @description A question as asked in a project: its position, order, routing and test option. */
         ProjectQuestions: {
@@ -8851,14 +8848,14 @@ export interface components {
             deletedAt?: string | null;
             client?: components["schemas"]["Clients"] | null;
             project?: components["schemas"]["Projects"] | null;
-            question?: components["schemas"]["Questions"];
-            standardQuestion?: components["schemas"]["StandardQuestions"];
-            testOption?: components["schemas"]["TestOptions"];
+            question?: components["schemas"]["Questions"] | null;
+            standardQuestion?: components["schemas"]["StandardQuestions"] | null;
+            testOption?: components["schemas"]["TestOptions"] | null;
             themes?: components["schemas"]["Themes"][];
             "themes@odata.count"?: number;
             aiProjectSummaries?: components["schemas"]["AiProjectSummaries"][];
             "aiProjectSummaries@odata.count"?: number;
-        } | null;
+        };
         /** @description A question: written for a project, copied from a standard question, or kept as a template. */
         Questions: {
             id?: number;
@@ -8872,8 +8869,12 @@ export interface components {
             randomizeOptions?: boolean;
             minChoices?: number | null;
             maxChoices?: number | null;
-            /** @description {key, fileType}; signedUrl is added on read. */
-            s3File?: unknown;
+            /** @description {key, fileType, fileName} of an uploaded file (signed links: Projects ProjectFileUrls). */
+            s3File?: {
+                key: string;
+                fileType: string;
+                fileName?: string;
+            } | null;
             createdByUserId?: number | null;
             /** Format: date-time */
             createdAt?: string;
@@ -8883,7 +8884,7 @@ export interface components {
             deletedAt?: string | null;
             client?: components["schemas"]["Clients"] | null;
             project?: components["schemas"]["Projects"] | null;
-            createdByUser?: components["schemas"]["Users"];
+            createdByUser?: components["schemas"]["Users"] | null;
             questionOptions?: components["schemas"]["QuestionOptions"][];
             "questionOptions@odata.count"?: number;
             targets?: components["schemas"]["Targets"][];
@@ -8892,7 +8893,7 @@ export interface components {
             "projectQuestions@odata.count"?: number;
             questionTemplates?: components["schemas"]["QuestionTemplates"][];
             "questionTemplates@odata.count"?: number;
-        } | null;
+        };
         /** @description A person. Linked to clients through UserAndClients; password hashes are never exposed. */
         Users: {
             id?: number;
@@ -8917,7 +8918,7 @@ export interface components {
             createdAt?: string;
             /** Format: date-time */
             updatedAt?: string | null;
-            role?: components["schemas"]["UserRoles"];
+            role?: components["schemas"]["UserRoles"] | null;
             defaultClient?: components["schemas"]["Clients"] | null;
             userAndClients?: components["schemas"]["UserAndClients"][];
             "userAndClients@odata.count"?: number;
@@ -8927,7 +8928,7 @@ export interface components {
             "notifications@odata.count"?: number;
             aiConversations?: components["schemas"]["AiConversations"][];
             "aiConversations@odata.count"?: number;
-        } | null;
+        };
         /** @description A user's own role: 1 User, 2 Staff, 3 SuperAdmin. */
         UserRoles: {
             id?: number;
@@ -8938,7 +8939,7 @@ export interface components {
             updatedAt?: string | null;
             users?: components["schemas"]["Users"][];
             "users@odata.count"?: number;
-        } | null;
+        };
         /** @description A user's membership of a client, with a client role (1 Admin, 2 User, 3 Viewer). */
         UserAndClients: {
             id?: number;
@@ -8952,7 +8953,7 @@ export interface components {
             updatedAt?: string | null;
             user?: components["schemas"]["Users"] | null;
             client?: components["schemas"]["Clients"] | null;
-            role?: components["schemas"]["UserClientRoles"];
+            role?: components["schemas"]["UserClientRoles"] | null;
         };
         /** @description Client roles: 1 Admin, 2 User, 3 Viewer. */
         UserClientRoles: {
@@ -8962,7 +8963,7 @@ export interface components {
             createdAt?: string;
             /** Format: date-time */
             updatedAt?: string | null;
-        } | null;
+        };
         /** @description A user's login identity: the password login or one per SAML provider. */
         CognitoUsers: {
             id?: number;
@@ -8979,7 +8980,7 @@ export interface components {
             /** Format: date-time */
             updatedAt?: string | null;
             user?: components["schemas"]["Users"] | null;
-            cognitoIdp?: components["schemas"]["CognitoIdps"];
+            cognitoIdp?: components["schemas"]["CognitoIdps"] | null;
         };
         /** @description A client's SAML identity provider (created and updated through CreateSaml / UpdateSaml). */
         CognitoIdps: {
@@ -8991,7 +8992,7 @@ export interface components {
             providerType?: "SAML" | "OIDC";
             metadataUrl?: string | null;
             metadataXml?: string | null;
-            emailDomains?: unknown;
+            emailDomains?: string[];
             isEnabled?: boolean;
             /** Format: date-time */
             createdAt?: string;
@@ -9000,7 +9001,7 @@ export interface components {
             client?: components["schemas"]["Clients"] | null;
             cognitoUsers?: components["schemas"]["CognitoUsers"][];
             "cognitoUsers@odata.count"?: number;
-        } | null;
+        };
         /** @description A notification to one user (MarkAsRead sets readAt). */
         Notifications: {
             id?: number;
@@ -9021,7 +9022,7 @@ export interface components {
             updatedAt?: string | null;
             user?: components["schemas"]["Users"] | null;
             client?: components["schemas"]["Clients"] | null;
-            notificationType?: components["schemas"]["NotificationTypes"];
+            notificationType?: components["schemas"]["NotificationTypes"] | null;
             project?: components["schemas"]["Projects"] | null;
         };
         /** @description The user notifications of SPEC 4 (SurveySubmittedForApproval, ...). */
@@ -9034,7 +9035,7 @@ export interface components {
             createdAt?: string;
             /** Format: date-time */
             updatedAt?: string | null;
-        } | null;
+        };
         /** @description A user's AI assistant conversation (MyConversations); messages via GetMessages. */
         AiConversations: {
             id?: number;
@@ -9116,10 +9117,10 @@ export interface components {
             updatedAt?: string | null;
             client?: components["schemas"]["Clients"] | null;
             project?: components["schemas"]["Projects"] | null;
-            region?: components["schemas"]["Regions"];
+            region?: components["schemas"]["Regions"] | null;
             question?: components["schemas"]["Questions"] | null;
-            systemQuestionOption?: components["schemas"]["SystemQuestionOption"] & (Record<string, never> | null);
-            questionOption?: components["schemas"]["QuestionOptions"] & (Record<string, never> | null);
+            systemQuestionOption?: components["schemas"]["SystemQuestionOption"] | null;
+            questionOption?: components["schemas"]["QuestionOptions"] | null;
         };
         /** @description A saved question a team (or an org, for its teams) reuses in new projects. */
         QuestionTemplates: {
@@ -9139,7 +9140,7 @@ export interface components {
             deletedAt?: string | null;
             client?: components["schemas"]["Clients"] | null;
             question?: components["schemas"]["Questions"] | null;
-            createdByUser?: components["schemas"]["Users"];
+            createdByUser?: components["schemas"]["Users"] | null;
         };
         /** @description The standard (framework) questions 1-25, most on the 4-point scale. */
         StandardQuestions: {
@@ -9157,7 +9158,7 @@ export interface components {
             createdAt?: string;
             /** Format: date-time */
             updatedAt?: string | null;
-        } | null;
+        };
         /** @description A concept tested by a project: an idea, a message, a product. */
         TestOptions: {
             id?: number;
@@ -9166,8 +9167,12 @@ export interface components {
             projectId?: number;
             conceptText?: string;
             conceptDescription?: string | null;
-            /** @description {key, fileType, fileName} of an uploaded file. */
-            file?: unknown;
+            /** @description {key, fileType, fileName} of an uploaded file (signed links: Projects ProjectFileUrls). */
+            file?: {
+                key: string;
+                fileType: string;
+                fileName?: string;
+            } | null;
             sortOrder?: number;
             /** Format: date-time */
             createdAt?: string;
@@ -9181,7 +9186,7 @@ export interface components {
             "projectQuestions@odata.count"?: number;
             aiProjectSummaries?: components["schemas"]["AiProjectSummaries"][];
             "aiProjectSummaries@odata.count"?: number;
-        } | null;
+        };
         /** @description An AI summary of a project's results, optionally for a segment, test option, question or objective. */
         AiProjectSummaries: {
             id?: number;
@@ -9224,13 +9229,13 @@ export interface components {
             updatedAt?: string | null;
             client?: components["schemas"]["Clients"] | null;
             project?: components["schemas"]["Projects"] | null;
-            segment?: components["schemas"]["Segments"];
+            segment?: components["schemas"]["Segments"] | null;
             testOption?: components["schemas"]["TestOptions"] | null;
             projectQuestion?: components["schemas"]["ProjectQuestions"] | null;
-            projectObjective?: components["schemas"]["ProjectObjectives"];
-            region?: components["schemas"]["Regions"];
-            promptVersion?: components["schemas"]["PromptVersions"];
-            createdByUser?: components["schemas"]["Users"];
+            projectObjective?: components["schemas"]["ProjectObjectives"] | null;
+            region?: components["schemas"]["Regions"] | null;
+            promptVersion?: components["schemas"]["PromptVersions"] | null;
+            createdByUser?: components["schemas"]["Users"] | null;
         };
         /** @description A saved filter set of a project, visible to all team members. */
         Segments: {
@@ -9239,8 +9244,7 @@ export interface components {
             clientId?: number;
             projectId?: number;
             name?: string;
-            /** @description The response filter object (SPEC 3). */
-            responsesFilters?: unknown;
+            responsesFilters?: components["schemas"]["ResponseFilter"];
             createdByUserId?: number | null;
             /** Format: date-time */
             createdAt?: string;
@@ -9248,10 +9252,23 @@ export interface components {
             updatedAt?: string | null;
             client?: components["schemas"]["Clients"] | null;
             project?: components["schemas"]["Projects"] | null;
-            createdByUser?: components["schemas"]["Users"];
+            createdByUser?: components["schemas"]["Users"] | null;
             aiProjectSummaries?: components["schemas"]["AiProjectSummaries"][];
             "aiProjectSummaries@odata.count"?: number;
-        } | null;
+        };
+        /** @description The response filter object (SPEC 3). */
+        ResponseFilter: {
+            filterIds?: number[];
+            questionOptionsIds?: number[];
+            excludeQuestionOptionsIds?: number[];
+            regionIds?: number[];
+            projectGroupSegmentIds?: number[];
+            testOptionIds?: number[];
+            surveyIds?: number[];
+            panelType?: ("Customer" | "Ideally") | boolean | null;
+            dateFrom?: string | null;
+            dateTo?: string | null;
+        };
         /** @description A research objective the AI summaries answer (Project.activeProjectObjective). */
         ProjectObjectives: {
             id?: number;
@@ -9266,10 +9283,10 @@ export interface components {
             updatedAt?: string | null;
             client?: components["schemas"]["Clients"] | null;
             project?: components["schemas"]["Projects"] | null;
-            createdByUser?: components["schemas"]["Users"];
+            createdByUser?: components["schemas"]["Users"] | null;
             aiProjectSummaries?: components["schemas"]["AiProjectSummaries"][];
             "aiProjectSummaries@odata.count"?: number;
-        } | null;
+        };
         /** @description One version of a prompt's text and model settings; numbered 1, 2, ... per prompt. */
         PromptVersions: {
             id?: number;
@@ -9290,10 +9307,10 @@ export interface components {
             createdAt?: string;
             /** Format: date-time */
             updatedAt?: string | null;
-            prompt?: components["schemas"]["Prompts"];
-            publishedByUser?: components["schemas"]["Users"];
-            createdByUser?: components["schemas"]["Users"];
-        } | null;
+            prompt?: components["schemas"]["Prompts"] | null;
+            publishedByUser?: components["schemas"]["Users"] | null;
+            createdByUser?: components["schemas"]["Users"] | null;
+        };
         /** @description An AI prompt of the provider, by what it produces; its text lives in versions. */
         Prompts: {
             id?: number;
@@ -9310,7 +9327,7 @@ export interface components {
             publishedVersion?: components["schemas"]["PromptVersions"] | null;
             promptVersions?: components["schemas"]["PromptVersions"][];
             "promptVersions@odata.count"?: number;
-        } | null;
+        };
         /** @description A theme coded from a project's open-text answers. */
         Themes: {
             id?: number;
@@ -9332,7 +9349,7 @@ export interface components {
             client?: components["schemas"]["Clients"] | null;
             project?: components["schemas"]["Projects"] | null;
             projectQuestion?: components["schemas"]["ProjectQuestions"] | null;
-            testOption?: components["schemas"]["TestOptions"];
+            testOption?: components["schemas"]["TestOptions"] | null;
             textResponsesThemes?: components["schemas"]["TextResponsesThemes"][];
             "textResponsesThemes@odata.count"?: number;
             diagnoseScoreThemes?: components["schemas"]["DiagnoseScoreThemes"][];
@@ -9351,7 +9368,7 @@ export interface components {
             createdAt?: string;
             client?: components["schemas"]["Clients"] | null;
             project?: components["schemas"]["Projects"] | null;
-            textResponse?: components["schemas"]["TextResponses"];
+            textResponse?: components["schemas"]["TextResponses"] | null;
             theme?: components["schemas"]["Themes"] | null;
         };
         /** @description An open-text answer (a verbatim), with its translation and sentiment. */
@@ -9391,14 +9408,14 @@ export interface components {
             surveyRun?: components["schemas"]["SurveyRuns"] | null;
             surveySession?: components["schemas"]["SurveySessions"] | null;
             projectSurveySession?: components["schemas"]["ProjectSurveySessions"] | null;
-            region?: components["schemas"]["Regions"];
+            region?: components["schemas"]["Regions"] | null;
             projectQuestion?: components["schemas"]["ProjectQuestions"] | null;
-            question?: components["schemas"]["Questions"];
-            standardQuestion?: components["schemas"]["StandardQuestions"];
-            testOption?: components["schemas"]["TestOptions"];
+            question?: components["schemas"]["Questions"] | null;
+            standardQuestion?: components["schemas"]["StandardQuestions"] | null;
+            testOption?: components["schemas"]["TestOptions"] | null;
             textResponsesThemes?: components["schemas"]["TextResponsesThemes"][];
             "textResponsesThemes@odata.count"?: number;
-        } | null;
+        };
         /** @description A theme explaining why a test option scores high or low on a measure. */
         DiagnoseScoreThemes: {
             id?: number;
@@ -9420,8 +9437,8 @@ export interface components {
             updatedAt?: string | null;
             client?: components["schemas"]["Clients"] | null;
             project?: components["schemas"]["Projects"] | null;
-            testOption?: components["schemas"]["TestOptions"];
-            standardQuestion?: components["schemas"]["StandardQuestions"];
+            testOption?: components["schemas"]["TestOptions"] | null;
+            standardQuestion?: components["schemas"]["StandardQuestions"] | null;
             theme?: components["schemas"]["Themes"] | null;
         };
         /** @description A scheduled fielding (wave) of a project in a region; charged through its credit log. */
@@ -9446,7 +9463,7 @@ export interface components {
             updatedAt?: string | null;
             client?: components["schemas"]["Clients"] | null;
             project?: components["schemas"]["Projects"] | null;
-            region?: components["schemas"]["Regions"];
+            region?: components["schemas"]["Regions"] | null;
             surveyRun?: components["schemas"]["SurveyRuns"] | null;
             creditLog?: components["schemas"]["CreditLogs"] | null;
         };
@@ -9467,7 +9484,7 @@ export interface components {
             updatedAt?: string | null;
             client?: components["schemas"]["Clients"] | null;
             project?: components["schemas"]["Projects"] | null;
-            region?: components["schemas"]["Regions"];
+            region?: components["schemas"]["Regions"] | null;
             surveyRun?: components["schemas"]["SurveyRuns"] | null;
         };
         /** @description A feature flag switched for one client. */
@@ -9482,7 +9499,7 @@ export interface components {
             /** Format: date-time */
             updatedAt?: string | null;
             client?: components["schemas"]["Clients"] | null;
-            featureFlag?: components["schemas"]["FeatureFlags"];
+            featureFlag?: components["schemas"]["FeatureFlags"] | null;
         };
         /** @description A feature flag: on for everyone, on for staff only, or per client (ClientFeatures). */
         FeatureFlags: {
@@ -9497,7 +9514,7 @@ export interface components {
             updatedAt?: string | null;
             clientFeatures?: components["schemas"]["ClientFeatures"][];
             "clientFeatures@odata.count"?: number;
-        } | null;
+        };
         /** @description Project status codes: 0 Draft ... 950 Demo. */
         ProjectStatuses: {
             /** @description The status code. */
@@ -9508,7 +9525,7 @@ export interface components {
             createdAt?: string;
             /** Format: date-time */
             updatedAt?: string | null;
-        } | null;
+        };
         /** @description A project framework: which standard questions it asks and which results pages it leads to. */
         Frameworks: {
             id?: number;
@@ -9527,7 +9544,7 @@ export interface components {
             updatedAt?: string | null;
             projects?: components["schemas"]["Projects"][];
             "projects@odata.count"?: number;
-        } | null;
+        };
         /** @description Product categories, two levels (benchmarks 8 and 10). */
         Categories: {
             id?: number;
@@ -9542,7 +9559,7 @@ export interface components {
             parent?: components["schemas"]["Categories"] | null;
             children?: components["schemas"]["Categories"][];
             "children@odata.count"?: number;
-        } | null;
+        };
         /** @description A version of a project group's set-up (CreateNewVersion); projects belong to a version. */
         ProjectGroupVersions: {
             id?: number;
@@ -9555,15 +9572,15 @@ export interface components {
             createdAt?: string;
             /** Format: date-time */
             updatedAt?: string | null;
-            client?: components["schemas"]["Clients"];
-            projectGroup?: components["schemas"]["ProjectGroups"];
+            client?: components["schemas"]["Clients"] | null;
+            projectGroup?: components["schemas"]["ProjectGroups"] | null;
             projects?: components["schemas"]["Projects"][];
             "projects@odata.count"?: number;
             projectGroupQuestions?: components["schemas"]["ProjectGroupQuestions"][];
             "projectGroupQuestions@odata.count"?: number;
             projectGroupSegments?: components["schemas"]["ProjectGroupSegments"][];
             "projectGroupSegments@odata.count"?: number;
-        } | null;
+        };
         /** @description A group of projects read together (usage & attitude: segments, occasions, needs). */
         ProjectGroups: {
             id?: number;
@@ -9578,16 +9595,16 @@ export interface components {
             createdAt?: string;
             /** Format: date-time */
             updatedAt?: string | null;
-            client?: components["schemas"]["Clients"];
+            client?: components["schemas"]["Clients"] | null;
             activeVersion?: components["schemas"]["ProjectGroupVersions"] | null;
-            createdByUser?: components["schemas"]["Users"];
+            createdByUser?: components["schemas"]["Users"] | null;
             projectGroupVersions?: components["schemas"]["ProjectGroupVersions"][];
             "projectGroupVersions@odata.count"?: number;
             projectGroupQuestions?: components["schemas"]["ProjectGroupQuestions"][];
             "projectGroupQuestions@odata.count"?: number;
             projectGroupTags?: components["schemas"]["ProjectGroupTags"][];
             "projectGroupTags@odata.count"?: number;
-        } | null;
+        };
         /** @description A question read across a group's projects, under a position (segment, occasions, needs, U&A). */
         ProjectGroupQuestions: {
             id?: number;
@@ -9604,10 +9621,10 @@ export interface components {
             createdAt?: string;
             /** Format: date-time */
             updatedAt?: string | null;
-            client?: components["schemas"]["Clients"];
+            client?: components["schemas"]["Clients"] | null;
             projectGroup?: components["schemas"]["ProjectGroups"] | null;
             projectGroupVersion?: components["schemas"]["ProjectGroupVersions"] | null;
-            question?: components["schemas"]["Questions"];
+            question?: components["schemas"]["Questions"] | null;
         };
         /** @description A tag on a project within a group (UpdateGroupTags). */
         ProjectGroupTags: {
@@ -9621,7 +9638,7 @@ export interface components {
             createdAt?: string;
             /** Format: date-time */
             updatedAt?: string | null;
-            client?: components["schemas"]["Clients"];
+            client?: components["schemas"]["Clients"] | null;
             projectGroup?: components["schemas"]["ProjectGroups"] | null;
             project?: components["schemas"]["Projects"] | null;
         };
@@ -9642,7 +9659,7 @@ export interface components {
             createdAt?: string;
             /** Format: date-time */
             updatedAt?: string | null;
-            client?: components["schemas"]["Clients"];
+            client?: components["schemas"]["Clients"] | null;
             projectGroupVersion?: components["schemas"]["ProjectGroupVersions"] | null;
         };
         /** @description Fielding days a project needs: the slowest region at the project's incidence (computed). */
@@ -9656,9 +9673,9 @@ export interface components {
             estimatedDays?: number | null;
             /** Format: date */
             estimatedCompletionDate?: string | null;
-            client?: components["schemas"]["Clients"];
+            client?: components["schemas"]["Clients"] | null;
             project?: components["schemas"]["Projects"] | null;
-        } | null;
+        };
         /** @description A region (panel market) a project fields in, with its sample size per wave. */
         ProjectsRegions: {
             id?: number;
@@ -9673,9 +9690,9 @@ export interface components {
             createdAt?: string;
             /** Format: date-time */
             updatedAt?: string | null;
-            client?: components["schemas"]["Clients"];
+            client?: components["schemas"]["Clients"] | null;
             project?: components["schemas"]["Projects"] | null;
-            region?: components["schemas"]["Regions"];
+            region?: components["schemas"]["Regions"] | null;
         };
         /** @description A project shared with a person by e-mail; userId is set once they sign in. */
         ProjectShares: {
@@ -9693,11 +9710,11 @@ export interface components {
             createdAt?: string;
             /** Format: date-time */
             updatedAt?: string | null;
-            client?: components["schemas"]["Clients"];
+            client?: components["schemas"]["Clients"] | null;
             project?: components["schemas"]["Projects"] | null;
-            user?: components["schemas"]["Users"];
-            sharedByUser?: components["schemas"]["Users"];
-            linkInvite?: components["schemas"]["LinkInvites"];
+            user?: components["schemas"]["Users"] | null;
+            sharedByUser?: components["schemas"]["Users"] | null;
+            linkInvite?: components["schemas"]["LinkInvites"] | null;
         };
         /** @description An invitation link: to join a team, to open a shared project, or the demo registration. */
         LinkInvites: {
@@ -9721,14 +9738,14 @@ export interface components {
             createdAt?: string;
             /** Format: date-time */
             updatedAt?: string | null;
-            client?: components["schemas"]["Clients"];
+            client?: components["schemas"]["Clients"] | null;
             project?: components["schemas"]["Projects"] | null;
-            role?: components["schemas"]["UserClientRoles"];
-            invitedByUser?: components["schemas"]["Users"];
-            acceptedByUser?: components["schemas"]["Users"];
+            role?: components["schemas"]["UserClientRoles"] | null;
+            invitedByUser?: components["schemas"]["Users"] | null;
+            acceptedByUser?: components["schemas"]["Users"] | null;
             projectShares?: components["schemas"]["ProjectShares"][];
             "projectShares@odata.count"?: number;
-        } | null;
+        };
         /** @description A user following a project (UpdateWatchers, StartWatching, StopWatching). */
         ProjectWatchers: {
             id?: number;
@@ -9738,9 +9755,9 @@ export interface components {
             userId?: number;
             /** Format: date-time */
             createdAt?: string;
-            client?: components["schemas"]["Clients"];
+            client?: components["schemas"]["Clients"] | null;
             project?: components["schemas"]["Projects"] | null;
-            user?: components["schemas"]["Users"];
+            user?: components["schemas"]["Users"] | null;
         };
         /** @description Key-driver analysis: a measure's weight in explaining an outcome measure. */
         RegressionScores: {
@@ -9760,12 +9777,12 @@ export interface components {
             createdAt?: string;
             /** Format: date-time */
             updatedAt?: string | null;
-            client?: components["schemas"]["Clients"];
+            client?: components["schemas"]["Clients"] | null;
             project?: components["schemas"]["Projects"] | null;
-            testOption?: components["schemas"]["TestOptions"];
-            region?: components["schemas"]["Regions"];
-            outcomeStandardQuestion?: components["schemas"]["StandardQuestions"];
-            standardQuestion?: components["schemas"]["StandardQuestions"];
+            testOption?: components["schemas"]["TestOptions"] | null;
+            region?: components["schemas"]["Regions"] | null;
+            outcomeStandardQuestion?: components["schemas"]["StandardQuestions"] | null;
+            standardQuestion?: components["schemas"]["StandardQuestions"] | null;
         };
         /** @description A project's results summary e-mailed to its team (admin email-summaries). */
         ProjectEmailSummaries: {
@@ -9791,9 +9808,9 @@ export interface components {
             createdAt?: string;
             /** Format: date-time */
             updatedAt?: string | null;
-            client?: components["schemas"]["Clients"];
+            client?: components["schemas"]["Clients"] | null;
             project?: components["schemas"]["Projects"] | null;
-            promptVersion?: components["schemas"]["PromptVersions"];
+            promptVersion?: components["schemas"]["PromptVersions"] | null;
         };
         CreateProject: {
             projectName: string;
@@ -11791,13 +11808,122 @@ export interface components {
             measures: {
                 standardQuestionId: number;
                 title: string;
-                /** @description The group's figure (a QualResults measure) */
+                /** @description The group's figure (a QualResults measure, testOptionId null) */
                 group: {
-                    [key: string]: unknown;
+                    testOptionId: number | null;
+                    n: number;
+                    weight: number;
+                    /** @description Kish effective base */
+                    nEff: number;
+                    /** @description Weighted top-2-box, 0-1 */
+                    top2: number;
+                    /** @description Design-based (Taylor linearised) standard error of top2: strata = market runs, units = respondents */
+                    se: number;
+                    /** @description Wilson interval of top2 with the design's effective n */
+                    ci: [
+                        number,
+                        number
+                    ];
+                    /** @description Kish n_eff below 30 */
+                    smallBase: boolean;
+                    distribution: {
+                        value: number;
+                        label: string;
+                        count: number;
+                        share: number;
+                    }[];
+                    vsBenchmark: {
+                        diff: number;
+                        /** @description Standard error of diff */
+                        se: number;
+                        z: number;
+                        /** @description Two-sided, before adjustment */
+                        pValue: number;
+                        /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative */
+                        pAdjusted: number | null;
+                        /** @description pAdjusted below 1 - confidence */
+                        significant: boolean;
+                        /** @description The norm's mean over its projects */
+                        top2Percentage: number;
+                        /** @description The norm has fewer than method.thinNorm projects: indicative, never significant */
+                        indicative: boolean;
+                        /** @description The option's quintile among the norm's projects, 1 (bottom fifth) to 5 (top fifth) */
+                        quintile: number | null;
+                    } | null;
+                    vsOthers: {
+                        diff: number;
+                        /** @description Standard error of diff */
+                        se: number;
+                        z: number;
+                        /** @description Two-sided, before adjustment */
+                        pValue: number;
+                        /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative */
+                        pAdjusted: number | null;
+                        /** @description pAdjusted below 1 - confidence */
+                        significant: boolean;
+                        testOptionId: number | null;
+                        /** @description Rated by the same respondents: the within-respondent covariance is in se */
+                        paired: boolean;
+                    }[];
                 };
-                /** @description Each project's figure, projectId set */
+                /** @description Each project's figure (testOptionId null, projectId set) */
                 projects: {
-                    [key: string]: unknown;
+                    testOptionId: number | null;
+                    n: number;
+                    weight: number;
+                    /** @description Kish effective base */
+                    nEff: number;
+                    /** @description Weighted top-2-box, 0-1 */
+                    top2: number;
+                    /** @description Design-based (Taylor linearised) standard error of top2: strata = market runs, units = respondents */
+                    se: number;
+                    /** @description Wilson interval of top2 with the design's effective n */
+                    ci: [
+                        number,
+                        number
+                    ];
+                    /** @description Kish n_eff below 30 */
+                    smallBase: boolean;
+                    distribution: {
+                        value: number;
+                        label: string;
+                        count: number;
+                        share: number;
+                    }[];
+                    vsBenchmark: {
+                        diff: number;
+                        /** @description Standard error of diff */
+                        se: number;
+                        z: number;
+                        /** @description Two-sided, before adjustment */
+                        pValue: number;
+                        /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative */
+                        pAdjusted: number | null;
+                        /** @description pAdjusted below 1 - confidence */
+                        significant: boolean;
+                        /** @description The norm's mean over its projects */
+                        top2Percentage: number;
+                        /** @description The norm has fewer than method.thinNorm projects: indicative, never significant */
+                        indicative: boolean;
+                        /** @description The option's quintile among the norm's projects, 1 (bottom fifth) to 5 (top fifth) */
+                        quintile: number | null;
+                    } | null;
+                    vsOthers: {
+                        diff: number;
+                        /** @description Standard error of diff */
+                        se: number;
+                        z: number;
+                        /** @description Two-sided, before adjustment */
+                        pValue: number;
+                        /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative */
+                        pAdjusted: number | null;
+                        /** @description pAdjusted below 1 - confidence */
+                        significant: boolean;
+                        testOptionId: number | null;
+                        /** @description Rated by the same respondents: the within-respondent covariance is in se */
+                        paired: boolean;
+                    }[];
+                    projectId: number;
                 }[];
             }[];
         };
@@ -11807,7 +11933,22 @@ export interface components {
             page: number;
             pageSize: number;
             value: {
-                [key: string]: unknown;
+                id: number;
+                responseText: string;
+                translatedText: string | null;
+                languageCode: string | null;
+                sentiment: string | null;
+                sentimentScore: number | null;
+                testOptionId: number | null;
+                regionId: number;
+                createdAt: string;
+                weight: number;
+                themes: {
+                    id: number;
+                    name: string;
+                    sentiment: string | null;
+                }[];
+                projectId: number;
             }[];
         };
         VerbatimGroupCount: {
@@ -12000,18 +12141,6 @@ export interface components {
             filters?: components["schemas"]["ResponseFilter"];
             benchmarkTypeId?: number | null;
         };
-        ResponseFilter: {
-            filterIds?: number[];
-            questionOptionsIds?: number[];
-            excludeQuestionOptionsIds?: number[];
-            regionIds?: number[];
-            projectGroupSegmentIds?: number[];
-            testOptionIds?: number[];
-            surveyIds?: number[];
-            panelType?: ("Customer" | "Ideally") | boolean | null;
-            dateFrom?: string | null;
-            dateTo?: string | null;
-        };
         AiProjectSummaryRequest: {
             projectId: number;
             /** @description A saved segment: its filters apply */
@@ -12038,7 +12167,60 @@ export interface components {
             /** @enum {string} */
             role?: "user" | "assistant";
             content?: string;
-            referencesData?: unknown;
+            referencesData?: {
+                figures?: {
+                    ref: string;
+                    text: string;
+                    value: number;
+                    source: {
+                        /** @enum {string} */
+                        fn: "QualResults";
+                        filters: components["schemas"]["ResponseFilter"];
+                        benchmarkTypeId: number | null;
+                        standardQuestionId: number;
+                        testOptionId: number | null;
+                        /** @enum {string} */
+                        field: "top2" | "n" | "vsBenchmark.diff" | "vsBenchmark.top2Percentage" | "vsOthers.diff";
+                        otherTestOptionId?: number | null;
+                    } | {
+                        /** @enum {string} */
+                        fn: "Difference";
+                        a: string;
+                        b: string;
+                    } | {
+                        /** @enum {string} */
+                        fn: "PriceSensitivityResults";
+                        filters: components["schemas"]["ResponseFilter"];
+                        testOptionId: number | null;
+                        /** @enum {string} */
+                        field: "opp" | "ipp" | "pmc" | "pme";
+                    } | {
+                        /** @enum {string} */
+                        fn: "MarketReachResults";
+                        filters: components["schemas"]["ResponseFilter"];
+                        k: number;
+                        /** @enum {string} */
+                        field: "reach";
+                    } | {
+                        /** @enum {string} */
+                        fn: "QuestionResults";
+                        filters: components["schemas"]["ResponseFilter"];
+                        projectQuestionId: number;
+                        testOptionId: number | null;
+                        questionOptionId: number;
+                        /** @enum {string} */
+                        field: "share";
+                    } | {
+                        /** @enum {string} */
+                        fn: "VerbatimCount";
+                        filters: components["schemas"]["ResponseFilter"];
+                        projectQuestionId: number;
+                        themeId: number;
+                        /** @enum {string} */
+                        field: "share";
+                    };
+                }[];
+            } | null;
             /** @enum {string|null} */
             feedback?: "Positive" | "Negative" | null;
             feedbackComment?: string | null;
@@ -12051,10 +12233,10 @@ export interface components {
             createdAt?: string;
             /** Format: date-time */
             updatedAt?: string | null;
-            client?: components["schemas"]["Clients"];
-            project?: components["schemas"]["Projects"] & (Record<string, never> | null);
-            user?: components["schemas"]["Users"];
-            resultsAiThread?: components["schemas"]["ResultsAiThreads"];
+            client?: components["schemas"]["Clients"] | null;
+            project?: components["schemas"]["Projects"] | null;
+            user?: components["schemas"]["Users"] | null;
+            resultsAiThread?: components["schemas"]["ResultsAiThreads"] | null;
         };
         /** @description A results-page AI chat about one project, private to its author. */
         ResultsAiThreads: {
@@ -12069,12 +12251,12 @@ export interface components {
             createdAt?: string;
             /** Format: date-time */
             updatedAt?: string | null;
-            client?: components["schemas"]["Clients"];
-            project?: components["schemas"]["Projects"] & (Record<string, never> | null);
-            user?: components["schemas"]["Users"];
+            client?: components["schemas"]["Clients"] | null;
+            project?: components["schemas"]["Projects"] | null;
+            user?: components["schemas"]["Users"] | null;
             resultsAiMessages?: components["schemas"]["ResultsAiMessages"][];
             "resultsAiMessages@odata.count"?: number;
-        } | null;
+        };
         ResultsAiQuestion: {
             /** @description The caller's own thread (POST ResultsAiThreads) */
             resultsAiThreadId: number;
@@ -12279,11 +12461,11 @@ export interface components {
             sourceUserAndClientId?: number;
             isInherited?: boolean;
             depth?: number;
-            user?: components["schemas"]["Users"];
-            client?: components["schemas"]["Clients"];
-            role?: components["schemas"]["UserClientRoles"];
-            sourceClient?: components["schemas"]["Clients"];
-            sourceUserAndClient?: components["schemas"]["UserAndClients"] & (Record<string, never> | null);
+            user?: components["schemas"]["Users"] | null;
+            client?: components["schemas"]["Clients"] | null;
+            role?: components["schemas"]["UserClientRoles"] | null;
+            sourceClient?: components["schemas"]["Clients"] | null;
+            sourceUserAndClient?: components["schemas"]["UserAndClients"] | null;
         };
         UserRolesCollection: {
             "@odata.count"?: number;
@@ -12355,14 +12537,14 @@ export interface components {
             projectId: number;
             conceptText: string;
             conceptDescription?: string | null;
-            /** @description {key, fileType, fileName} of an uploaded file. */
+            /** @description {key, fileType, fileName} of an uploaded file (signed links: Projects ProjectFileUrls). */
             file?: unknown;
             sortOrder?: number;
         };
         TestOptionsUpdate: {
             conceptText?: string;
             conceptDescription?: string | null;
-            /** @description {key, fileType, fileName} of an uploaded file. */
+            /** @description {key, fileType, fileName} of an uploaded file (signed links: Projects ProjectFileUrls). */
             file?: unknown;
             sortOrder?: number;
             /** @description The key, repeated: must equal the key in the URL */
@@ -12502,8 +12684,8 @@ export interface components {
             createdAt?: string;
             /** Format: date-time */
             updatedAt?: string | null;
-            region?: components["schemas"]["Regions"];
-            updatedByUser?: components["schemas"]["Users"];
+            region?: components["schemas"]["Regions"] | null;
+            updatedByUser?: components["schemas"]["Users"] | null;
         };
         TranslatedTextRegionsUpdate: {
             translatedText?: string;
@@ -12756,10 +12938,10 @@ export interface components {
             data?: unknown;
             /** Format: date-time */
             createdAt?: string;
-            client?: components["schemas"]["Clients"];
-            user?: components["schemas"]["Users"];
-            project?: components["schemas"]["Projects"] & (Record<string, never> | null);
-            prompt?: components["schemas"]["Prompts"];
+            client?: components["schemas"]["Clients"] | null;
+            user?: components["schemas"]["Users"] | null;
+            project?: components["schemas"]["Projects"] | null;
+            prompt?: components["schemas"]["Prompts"] | null;
         };
         FeatureFlagsCollection: {
             "@odata.count"?: number;

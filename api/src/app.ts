@@ -1,87 +1,30 @@
 // newApp(): the Hono application. Web-standard code only (it also runs on Deno): whatever is
 // Bun's (serving, websockets, the embedded database) is wired in by server.ts.
 import { OpenAPIHono } from "@hono/zod-openapi";
-import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { getPath } from "hono/utils/url";
 import { Scalar } from "@scalar/hono-api-reference";
 import type { ZodError } from "zod";
-import type { Db } from "./db/client.ts";
 import { ApiError, publicDetail, type FieldError } from "./errors.ts";
-import type { RequestCtx } from "./access/principal.ts";
-import type { Registry } from "./entities/registry.ts";
 import { registerEntityRoutes } from "./entities/routes.ts";
-import { registerAuthRoutes, type AuthRouteDeps } from "./auth/auth.routes.ts";
+import { registerAuthRoutes } from "./auth/auth.routes.ts";
 import { registerDomainRoutes } from "./domains/index.ts";
 import { registerSharedResponses } from "./openapi.ts";
-import type { Queue } from "./jobs/queue.ts";
 import { registerHealthRoutes } from "./ops/health.ts";
 import { isApiPath } from "./web/paths.ts";
 import { compression } from "./web/compress.ts";
-import { registerMetricsRoute, type Metrics } from "./ops/metrics.ts";
+import { registerMetricsRoute } from "./ops/metrics.ts";
 import type { MiddlewareHandler } from "hono";
-import type { FileStorage } from "./storage/storage.ts";
-import { outboxMailer, type Mailer } from "./email/mailer.ts";
+import { outboxMailer } from "./email/mailer.ts";
 import { securityMiddleware } from "./ops/security.ts";
 import { hostileInputMiddleware } from "./ops/input.ts";
 import { errorFields, log as logJson, logLine } from "./ops/log.ts";
 import { UPLOAD_PATH } from "./storage/local.ts";
-import { DEFAULT_QUERY_LIMITS, type QueryLimits } from "./config.ts";
+import type { App, AppDeps, AppEnv } from "./app-types.ts";
+import { DEFAULT_QUERY_LIMITS } from "./config.ts";
 import { CLIENT_GONE, USER_CONNECTIONS_BUSY, UserConnectionGate } from "./db/gate.ts";
 
-export type AppEnv = {
-  Variables: {
-    traceId: string;
-    ctx: RequestCtx;
-    db: Db;
-  };
-};
-
-export type App = OpenAPIHono<AppEnv>;
-
-/**
- * Turns the request into a principal and client scope, or throws ApiError Unauthorized. The auth
- * layer provides the real one; tests may supply their own.
- */
-export type Authenticate = (c: Context<AppEnv>) => Promise<RequestCtx>;
-
-export interface AppDeps {
-  db: Db;
-  /** The Db of the read-heavy routes (results functions, exports): routed to a replica when one is configured (db/replica.ts). */
-  readDb?: Db;
-  registry: Registry;
-  authenticate: Authenticate;
-  /** The sign-in routes (/auth/Login/*); absent in apps that only serve data. */
-  auth?: AuthRouteDeps;
-  /** Where users reach the product (websocket URLs); the request's origin when unset. */
-  publicUrl?: string;
-  /** Sends email (invites, password resets); absent: the outbox only (email/mailer.ts). */
-  mailer?: Mailer;
-  /** Where uploaded files live (storage/); absent: the file calls answer 503. */
-  storage?: FileStorage;
-  /** DNS TXT lookups (ValidateDomainRecord); node:dns by default. */
-  resolveTxt?: (hostname: string) => Promise<string[][]>;
-  /** Prometheus metrics (/metrics and per-request counts); absent: no /metrics. */
-  metrics?: Metrics;
-  /** The bearer token /metrics asks for; null: /metrics is not served (per-request counts go on); absent: open (development, tests). */
-  metricsToken?: string | null;
-  /** The migration files of this build (/readyz checks they are all applied); absent: not checked. */
-  expectedMigrations?: () => string[];
-  /** Whether the job queue runs (/readyz); absent: not checked. */
-  queueRunning?: () => boolean;
-  /** The job queue (pg-boss): actions that start background work enqueue on it; absent, they answer 503. */
-  queue?: Queue;
-  /** The web app's files (the built SPA): a path's file, or index.html for the SPA's routes; absent: no web app. */
-  web?: (path: string, acceptEncoding?: string | null) => Promise<Response | null>;
-  /** One line per request; off in tests. */
-  log?: (line: string) => void;
-  /** Origins images may load from besides ours (an S3 endpoint), for the HTML pages' CSP. */
-  imageOrigins?: string[];
-  /** The peer address of a request (the server adapter's): rate limits of anonymous routes key on it; absent: none. */
-  clientIp?: (req: Request) => string | null;
-  /** Statement timeouts and the per-user share of the pool (config.ts); absent: the defaults. */
-  queryLimits?: QueryLimits;
-}
+export type { App, AppDeps, AppEnv, Authenticate } from "./app-types.ts";
 
 /** Staff exports get the longer statement timeout (they read a whole project or ledger). */
 const EXPORT_PATH = /\/(ExportCsv|ExportExcel|ExportTransactionListCsv|[A-Za-z]*Export)$/;

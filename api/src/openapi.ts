@@ -2,7 +2,7 @@
 // one way routes are added (with their access rule).
 import { createRoute, z, type RouteConfig } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
-import type { App, AppEnv } from "./app.ts";
+import type { App, AppEnv } from "./app-types.ts";
 import type { RequestCtx } from "./access/principal.ts";
 import { ApiError } from "./errors.ts";
 import { accessLabel, checkBeforeDb, checkRoleEarly, type Access } from "./access/policy.ts";

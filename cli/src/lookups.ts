@@ -44,7 +44,7 @@ export interface Industry {
   name: string;
 }
 
-const TOP = "1000";
+const TOP = 1000;
 
 export async function readMarkets(client: ApiClient): Promise<Market[]> {
   const rows = ok(
@@ -59,10 +59,10 @@ export async function readMarkets(client: ApiClient): Promise<Market[]> {
 export async function readTargetOptions(client: ApiClient): Promise<TargetOption[]> {
   const out: TargetOption[] = [];
   // More than 1000 options exist (the US states' copies): page through them.
-  for (let skip = 0; ; skip += Number(TOP)) {
+  for (let skip = 0; ; skip += TOP) {
     const page = ok(
       await client.GET("/api/v1/SystemQuestionOption", {
-        params: { query: { $select: "id,systemQuestionId,regionId,answerLabel,sortOrder", $expand: "systemQuestion($select=questionLabel,questionCode,sortOrder)", $orderby: "systemQuestionId,regionId,sortOrder,id", $top: TOP, $skip: String(skip) } },
+        params: { query: { $select: "id,systemQuestionId,regionId,answerLabel,sortOrder", $expand: "systemQuestion($select=questionLabel,questionCode,sortOrder)", $orderby: "systemQuestionId,regionId,sortOrder,id", $top: TOP, $skip: skip } },
       }),
       "reading the target options",
     ).value;

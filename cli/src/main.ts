@@ -3,7 +3,7 @@
 // commander and loads a command's module when it runs, so startup stays fast.
 // Exit codes: 0 ok, 1 usage (bad options, invalid project file), 2 API error (or an unreadable
 // CSV for analyze), 3 authentication; `projects watch` 4 declined, 5 stalled, 6 timed out.
-import { Command, Option } from "commander";
+import { Command, Option, type OptionValues } from "commander";
 import { CliError, EXIT_USAGE } from "./errors.ts";
 import { FILTER_HELP } from "./filter-help.ts";
 
@@ -30,8 +30,8 @@ Examples:
   );
 
 /** Options of the command merged with the global ones (--api, --client). */
-// biome-ignore lint: commander hands options untyped
-const all = (cmd: Command): any => cmd.optsWithGlobals();
+// Commander hands options untyped: each command's runner names the options it declared.
+const all = <T,>(cmd: Command): T => cmd.optsWithGlobals<T & OptionValues>();
 const JSON_HELP = "print JSON for scripts (nothing else on stdout)";
 /** A repeatable option collects its values. */
 const collect = (value: string, previous: string[]) => [...previous, value];

@@ -3,12 +3,13 @@
 // GetRegistrationInvite, GetRegistrationLoginMethods. Anonymous by design: nobody is signed in
 // yet. There is no open sign-up: an account is made through a team invite or a share link.
 import { z } from "@hono/zod-openapi";
-import type { App } from "../app.ts";
+import type { App } from "../app-types.ts";
 import { access } from "../access/policy.ts";
 import { addRoute, commonErrors, errorResponse, type RouteContext } from "../openapi.ts";
 import type { Mailer } from "../email/mailer.ts";
 import { LinkLanding } from "../domains/invites/invites.routes.ts";
-import { AccessToken, type AuthRouteDeps } from "./auth.routes.ts";
+import { AccessToken } from "./auth.routes.ts";
+import type { AuthRouteDeps } from "../app-types.ts";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "./passwords.ts";
 import * as svc from "./account.service.ts";
 

@@ -2,7 +2,7 @@
 // refresh token travels only in an httpOnly cookie scoped to /auth.
 import { z } from "@hono/zod-openapi";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import type { App } from "../app.ts";
+import type { App, AuthRouteDeps } from "../app-types.ts";
 import { addRoute, commonErrors, errorResponse, type RouteContext } from "../openapi.ts";
 import { access } from "../access/policy.ts";
 import * as svc from "./auth.service.ts";
@@ -10,7 +10,7 @@ import { MAX_PASSWORD_LENGTH } from "./passwords.ts";
 import { verifyAccessToken } from "./jwt.ts";
 import { registerSamlRoutes } from "./saml.routes.ts";
 import { registerLinkedInRoutes } from "./oidc.routes.ts";
-import { defaultSso, type SsoDeps } from "./sso.ts";
+import { defaultSso } from "./sso.ts";
 import { registerAccountRoutes } from "./account.routes.ts";
 import { outboxMailer, type Mailer } from "../email/mailer.ts";
 
@@ -42,14 +42,6 @@ function setRefreshCookie(c: RouteContext, token: string, secure: boolean) {
     path: "/auth",
     maxAge: svc.SESSION_DAYS * 24 * 3600,
   });
-}
-
-export interface AuthRouteDeps extends svc.AuthDeps {
-  /** The caller's address as the server adapter saw it (never a header a client can set). */
-  clientIp: (req: Request) => string | null;
-  secureCookies: boolean;
-  /** SAML single sign-on and LinkedIn (public URL, service-provider key, LinkedIn client); defaults without. */
-  sso?: SsoDeps;
 }
 
 export function registerAuthRoutes(app: App, routeDeps: AuthRouteDeps, mailer?: Mailer): void {

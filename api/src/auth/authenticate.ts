@@ -1,7 +1,7 @@
 // The request's principal: a bearer access token, the clientId header (the tenant) and the
 // requestscope header. Membership, role and session liveness are checked by the database when
 // the request enters its tenant (db/tx.ts).
-import type { Authenticate } from "../app.ts";
+import type { Authenticate } from "../app-types.ts";
 import { ApiError } from "../errors.ts";
 import { TokenError, verifyAccessToken } from "./jwt.ts";
 

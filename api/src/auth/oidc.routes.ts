@@ -2,7 +2,7 @@
 // configured, so the contract does not depend on the environment; unconfigured or switched off
 // (LINKEDIN_DISABLED), both redirect to the web app's error page with reason linkedin_disabled.
 import { z } from "@hono/zod-openapi";
-import type { App } from "../app.ts";
+import type { App } from "../app-types.ts";
 import type { Db } from "../db/client.ts";
 import { access } from "../access/policy.ts";
 import { addRoute, commonErrors } from "../openapi.ts";

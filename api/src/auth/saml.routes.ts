@@ -2,7 +2,7 @@
 // for a client's Admins) are registered with the domain routes, so every app serves them; the
 // anonymous sign-in calls (/auth/Saml/*) are registered with the other sign-in routes.
 import { z } from "@hono/zod-openapi";
-import type { App } from "../app.ts";
+import type { App } from "../app-types.ts";
 import type { Db } from "../db/client.ts";
 import { access } from "../access/policy.ts";
 import { addRoute, commonErrors, errorResponse, errors, type RouteContext } from "../openapi.ts";

@@ -1,6 +1,6 @@
 // The domains' bound functions and actions (SPEC.md section 7), each registered by its own
 // <name>.routes.ts. One line per domain.
-import type { App, AppDeps } from "../app.ts";
+import type { App, AppDeps } from "../app-types.ts";
 import { registerUserRoutes } from "./users/users.routes.ts";
 import { registerTenancyRoutes } from "./tenancy/tenancy.routes.ts";
 import { registerFlagRoutes } from "./flags/flags.routes.ts";

@@ -2,7 +2,7 @@
 // it is how an invite or reset link is read; with SMTP it lists the same outbox as an audit, with
 // tokens redacted.
 import { z } from "@hono/zod-openapi";
-import type { App, AppDeps } from "../app.ts";
+import type { App, AppDeps } from "../app-types.ts";
 import { access } from "../access/policy.ts";
 import { addRoute, commonErrors } from "../openapi.ts";
 import { listMailbox } from "./mailbox.service.ts";

@@ -1,7 +1,21 @@
 // AI: prompts and their versions (the provider's, global), project summaries and e-mailed
 // summaries (a project's), and chats (their author's: `user` scope).
 // Tables: migrations/0006_create_ai_admin.sql.
+import { z } from "@hono/zod-openapi";
 import { entity, f, nav, type EntitySetDef } from "./types.ts";
+import { ResponseFilterSchema } from "../domains/results/filters.ts";
+
+/** Where a cited figure comes from (domains/ai/facts.ts FigureSource): the results function and its arguments. */
+const FigureSource = z.discriminatedUnion("fn", [
+  z.object({ fn: z.literal("QualResults"), filters: ResponseFilterSchema, benchmarkTypeId: z.number().int().nullable(), standardQuestionId: z.number().int(), testOptionId: z.number().int().nullable(), field: z.enum(["top2", "n", "vsBenchmark.diff", "vsBenchmark.top2Percentage", "vsOthers.diff"]), otherTestOptionId: z.number().int().nullable().optional() }),
+  z.object({ fn: z.literal("Difference"), a: z.string(), b: z.string() }),
+  z.object({ fn: z.literal("PriceSensitivityResults"), filters: ResponseFilterSchema, testOptionId: z.number().int().nullable(), field: z.enum(["opp", "ipp", "pmc", "pme"]) }),
+  z.object({ fn: z.literal("MarketReachResults"), filters: ResponseFilterSchema, k: z.number().int(), field: z.literal("reach") }),
+  z.object({ fn: z.literal("QuestionResults"), filters: ResponseFilterSchema, projectQuestionId: z.number().int(), testOptionId: z.number().int().nullable(), questionOptionId: z.number().int(), field: z.literal("share") }),
+  z.object({ fn: z.literal("VerbatimCount"), filters: ResponseFilterSchema, projectQuestionId: z.number().int(), themeId: z.number().int(), field: z.literal("share") }),
+]);
+/** An answer's cited figures: each recomputable from its source. */
+const ReferencesData = z.object({ figures: z.array(z.object({ ref: z.string(), text: z.string(), value: z.number(), source: FigureSource })).optional() });
 
 const stamps = { createdAt: f.createdAt(), updatedAt: f.updatedAt() };
 
@@ -213,7 +227,7 @@ export const aiSets: EntitySetDef[] = [
       resultsAiThreadId: f.int({ required: true, updatable: false }),
       role: f.string({ readOnly: true, enumValues: ["user", "assistant"] }),
       content: f.string({ required: true, updatable: false, maxLength: 20000 }),
-      referencesData: f.json({ nullable: true, readOnly: true, filterable: false }),
+      referencesData: f.json({ nullable: true, readOnly: true, filterable: false, shape: ReferencesData }),
       feedback: f.string({ nullable: true, readOnly: true, enumValues: ["Positive", "Negative"] }),
       feedbackComment: f.string({ nullable: true, readOnly: true }),
       provider: f.string({ nullable: true, readOnly: true, description: "An answer's provider: local or openai" }),

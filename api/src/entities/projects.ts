@@ -6,7 +6,11 @@
 // the share's user); they carry client_id and project_id. For Projects the project is the row itself
 // (its key). Questions and QuestionOptions carry a nullable project_id: template questions
 // (project_id null) are reachable by the client only.
+import { z } from "@hono/zod-openapi";
 import { entity, f, nav, type EntitySetDef } from "./types.ts";
+
+/** An uploaded file as a row stores it (FileUploadUrl's key; signed links come from ProjectFileUrls). */
+const storedFile = z.object({ key: z.string(), fileType: z.string(), fileName: z.string().optional() });
 
 const stamps = { createdAt: f.createdAt(), updatedAt: f.updatedAt() };
 /** The owning project: given on POST, never moved to another project afterwards. */
@@ -135,7 +139,7 @@ export const projectsSets: EntitySetDef[] = [
       projectId: projectRef(),
       conceptText: f.string({ required: true, maxLength: 500 }),
       conceptDescription: f.string({ nullable: true }),
-      file: f.json({ nullable: true, filterable: false, description: "{key, fileType, fileName} of an uploaded file." }),
+      file: f.json({ nullable: true, filterable: false, shape: storedFile, description: "{key, fileType, fileName} of an uploaded file (signed links: Projects ProjectFileUrls)." }),
       sortOrder: f.int(),
       ...stamps,
       deletedAt: f.deletedAt(),
@@ -166,7 +170,7 @@ export const projectsSets: EntitySetDef[] = [
       randomizeOptions: f.boolean(),
       minChoices: f.int({ nullable: true }),
       maxChoices: f.int({ nullable: true }),
-      s3File: f.json({ nullable: true, filterable: false, description: "{key, fileType}; signedUrl is added on read." }),
+      s3File: f.json({ nullable: true, filterable: false, shape: storedFile, description: "{key, fileType, fileName} of an uploaded file (signed links: Projects ProjectFileUrls)." }),
       createdByUserId: f.int({ nullable: true, readOnly: true }),
       ...stamps,
       deletedAt: f.deletedAt(),

@@ -2,6 +2,7 @@
 // sets (segments), and project groups (usage & attitude studies across projects).
 // Tables: migrations/0005 (results), 0003 (project groups).
 import { entity, f, nav, type EntitySetDef } from "./types.ts";
+import { ResponseFilterSchema } from "../domains/results/filters.ts";
 
 const stamps = { createdAt: f.createdAt(), updatedAt: f.updatedAt() };
 
@@ -207,7 +208,7 @@ export const resultsSets: EntitySetDef[] = [
       clientId: f.clientId(),
       projectId: f.int({ required: true, updatable: false }),
       name: f.string({ required: true, maxLength: 200 }),
-      responsesFilters: f.json({ filterable: false, description: "The response filter object (SPEC 3)." }),
+      responsesFilters: f.json({ filterable: false, shape: ResponseFilterSchema, description: "The response filter object (SPEC 3)." }),
       createdByUserId: f.int({ nullable: true, readOnly: true }),
       ...stamps,
     },

@@ -2,7 +2,7 @@
 // PATCH, DELETE exactly where the registry (SPEC.md section 7 "Generic") allows them; the other
 // verbs answer 405. Routes are thin: they parse and call the entity service.
 import { z } from "@hono/zod-openapi";
-import type { App } from "../app.ts";
+import type { App } from "../app-types.ts";
 import type { Db } from "../db/client.ts";
 import { ApiError } from "../errors.ts";
 import type { Registry } from "./registry.ts";
@@ -21,9 +21,12 @@ function odataOptions(app: App) {
     $expand: option("expand", "$expand", "Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id)"),
     $filter: option("filter", "$filter", "Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all"),
     $orderby: option("orderby", "$orderby", "Properties (or navigation paths) with asc/desc, comma-separated"),
-    $top: option("top", "$top", "Page size, at most 1000 (default 100)"),
-    $skip: option("skip", "$skip", "Rows to skip"),
-    $count: option("count", "$count", "true adds @odata.count, the number of matching rows", z.enum(["true", "false"])),
+    // A query string is text: these validate as text (the OData parser checks the values and
+    // answers 400 itself) but are published with their real types, so a typed client sends
+    // numbers and booleans (openapi-fetch writes them into the query string).
+    $top: option("top", "$top", "Page size, at most 1000 (default 100)", z.string().openapi({ type: "integer", minimum: 0 })),
+    $skip: option("skip", "$skip", "Rows to skip", z.string().openapi({ type: "integer", minimum: 0 })),
+    $count: option("count", "$count", "true adds @odata.count, the number of matching rows", z.enum(["true", "false"]).openapi({ type: "boolean", enum: undefined })),
     $apply: option("apply", "$apply", "Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total))"),
   });
   return { all, entity: all.pick({ $select: true, $expand: true }), count: all.pick({ $filter: true, $apply: true }) };

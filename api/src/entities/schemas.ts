@@ -4,7 +4,8 @@ import { z } from "@hono/zod-openapi";
 import type { EntitySetDef, FieldDef } from "./types.ts";
 import type { Registry } from "./registry.ts";
 
-function valueSchema(fd: FieldDef): z.ZodType {
+/** A field's value: `read` publishes a json field's documented shape (answers), else any JSON (bodies). */
+function valueSchema(fd: FieldDef, read = false): z.ZodType {
   let s: z.ZodType;
   switch (fd.type) {
     case "int":
@@ -34,7 +35,7 @@ function valueSchema(fd: FieldDef): z.ZodType {
       s = z.uuid();
       break;
     case "json":
-      s = z.any();
+      s = read && fd.shape ? fd.shape : z.any();
       break;
   }
   if (fd.description) s = s.describe(fd.description);
@@ -64,14 +65,17 @@ function buildAll(reg: Registry): Map<string, SetSchemas> {
   const entities = new Map<string, z.ZodType>();
   for (const set of reg.sets.values()) {
     const shape: Record<string, z.ZodType> = {};
-    for (const [name, fd] of Object.entries(set.fields)) shape[name] = valueSchema(fd).optional();
+    for (const [name, fd] of Object.entries(set.fields)) shape[name] = valueSchema(fd, true).optional();
     // Navigation properties appear only when expanded; getters make the cycles lazy ($refs).
     for (const [name, nd] of Object.entries(set.nav)) {
       Object.defineProperty(shape, name, {
         enumerable: true,
         get: () => {
           const target = entities.get(nd.target)!;
-          return (nd.kind === "one" ? target.nullable() : z.array(target)).optional();
+          // A to-one navigation is null when there is no related row: a union with null, not
+          // target.nullable(), which would publish the registered row schema itself as nullable
+          // (and every collection's rows as `Row | null`).
+          return (nd.kind === "one" ? z.union([target, z.null()]) : z.array(target)).optional();
         },
       });
       if (nd.kind === "many") shape[`${name}@odata.count`] = z.number().int().optional();

@@ -1,5 +1,6 @@
 // Tenancy: clients (Enterprise -> Org -> Team), people and memberships, logins, invites.
 // Tables: migrations/0002_create_tenancy.sql (link_invites: 0003); views: 0007.
+import { z } from "@hono/zod-openapi";
 import { entity, f, nav, type EntitySetDef } from "./types.ts";
 import { linkInvitesWriteGuard, usersWriteGuard } from "../domains/users/write-rules.ts";
 
@@ -279,7 +280,7 @@ export const tenancySets: EntitySetDef[] = [
       providerType: f.string({ readOnly: true, enumValues: ["SAML", "OIDC"] }),
       metadataUrl: f.string({ nullable: true, readOnly: true }),
       metadataXml: f.string({ nullable: true, readOnly: true, filterable: false }),
-      emailDomains: f.json({ readOnly: true }),
+      emailDomains: f.json({ readOnly: true, shape: z.array(z.string()) }),
       isEnabled: f.boolean({ readOnly: true }),
       ...stamps,
     },

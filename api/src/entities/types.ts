@@ -1,5 +1,6 @@
 // The entity registry's vocabulary: one declaration per OData entity set. Routes, OpenAPI entries,
 // request validation, the OData allow-list and tenant scoping are all derived from these.
+import type { ZodType } from "zod";
 import type { Tx } from "../db/client.ts";
 import type { RequestCtx } from "../access/principal.ts";
 
@@ -37,6 +38,11 @@ export interface FieldDef {
   /** Allowed values, for small closed enumerations (status codes are checked by the domain). */
   enumValues?: readonly (string | number)[];
   description?: string;
+  /**
+   * For json: the shape of the value as the API returns it, published in the row schema so typed
+   * clients read it without casts. Documentation of the answer only: bodies are not checked against it.
+   */
+  shape?: ZodType;
 }
 
 /**
@@ -126,6 +132,7 @@ function field(type: FieldType, opts: FieldOpts = {}): FieldDef {
     max: opts.max,
     enumValues: opts.enumValues,
     description: opts.description,
+    shape: opts.shape,
   };
 }
 

@@ -7,6 +7,8 @@ import { STORAGE } from "../lib/constants";
 import { endSession, validToken } from "../state/session";
 
 export type { Schemas };
+// Entity-set answers typed as the row a query asked for ($select/$expand): contracts/odata.ts.
+export { selected, type Page, type Row } from "../../../contracts/odata";
 
 export function headerClientId(pathname = location.pathname): string | null {
   const first = pathname.split("/")[1] ?? "";

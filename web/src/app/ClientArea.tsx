@@ -3,7 +3,7 @@
 // out when there is none (SPEC 8).
 import { useEffect } from "react";
 import { Redirect, Route, Switch, useLocation } from "wouter";
-import { ApiError, api } from "../api/client";
+import { ApiError, api, selected, type Row, type Schemas } from "../api/client";
 import { useApi } from "../api/hooks";
 import { PageSkeleton } from "../components/ui";
 import { STORAGE } from "../lib/constants";
@@ -21,16 +21,16 @@ const MANAGE_AREAS = [
   { area: "enterprise", policy: "EnterpriseAdmin" },
 ] as const;
 
-export type CurrentClient = { id: number; name: string; tier: string; parentId: number | null; industry: string | null; hubspotCompanies?: unknown[] };
+export type CurrentClient = Row<"Clients", "id" | "name" | "tier" | "parentId" | "industry", Pick<Schemas["Clients"], "hubspotCompanies">>;
 
 export function useClient(clientId: number) {
-  return useApi<CurrentClient>(
+  return useApi(
     ["Clients", clientId],
     () =>
-      api.GET("/api/v1/Clients({key})", {
+      selected<CurrentClient>(api.GET("/api/v1/Clients({key})", {
         params: { path: { key: String(clientId) }, query: { $select: "id,name,tier,parentId,industry", $expand: "hubspotCompanies" } },
         headers: { clientId: String(clientId) },
-      } as never) as never,
+      })),
     { onError: () => {} },
   );
 }

@@ -2,38 +2,36 @@
 // returns to / (SPEC 2, 8).
 import { useEffect } from "react";
 import { useLocation } from "wouter";
-import { ApiError, api } from "../api/client";
+import { ApiError, api, selected, type Row } from "../api/client";
 import { useApi } from "../api/hooks";
 import { toast } from "../components/toast";
 import { useProjectEvents } from "./projects";
 
 export const PROJECT_NOT_FOUND = "Project not found";
 
-export type ProjectDetail = {
-  id: number;
-  clientId: number;
-  projectName: string;
-  projectTypeId: number;
-  statusCode: number;
-  frameworkId: number | null;
-  categoryId: number | null;
-  createdAt: string;
-  submittedAt: string | null;
-  researchNote: string | null;
-  scheduleWavesRequired: number | null;
-  scheduleFrequencyWeeks: number | null;
-  scheduleStartDate: string | null;
-  wavesRequired: boolean;
-  incidenceEstimate: number | null;
-  framework: { id: number; title: string } | null;
-  projectsRegions: { regionId: number; region: { regionName: string; currencySymbol: string; currencyCode: string } | null }[];
-};
+/** The project as the project pages read it (every scalar property, its framework and markets). */
+export type ProjectDetail = Row<
+  "Projects",
+  "id" | "clientId" | "projectName" | "projectTypeId" | "statusCode" | "frameworkId" | "categoryId" | "createdAt" | "submittedAt" | "researchNote" | "scheduleWavesRequired" | "scheduleFrequencyWeeks" | "scheduleStartDate" | "wavesRequired" | "incidenceEstimate",
+  {
+    framework: Row<"Frameworks", "id" | "title"> | null;
+    projectsRegions: Row<"ProjectsRegions", "regionId", { region: Row<"Regions", "regionName" | "currencySymbol" | "currencyCode"> | null }>[];
+  }
+>;
+
+const projectCall = (projectId: number, expand: string) =>
+  api.GET("/api/v1/Projects({key})", { params: { path: { key: String(projectId) }, query: { $expand: expand } } });
 
 export function useProject(projectId: number, expand = "framework($select=id,title),projectsRegions($expand=region($select=regionName,currencySymbol,currencyCode))") {
+  return useProjectAs(projectId, expand, (call) => selected<ProjectDetail>(call));
+}
+
+/** One project with `expand`, typed by `as` (selected<> with the row that expansion returns). */
+export function useProjectAs<T extends ProjectDetail>(projectId: number, expand: string, as: (call: ReturnType<typeof projectCall>) => Promise<{ data?: T; error?: unknown; response: Response }>) {
   const [, navigate] = useLocation();
   const valid = Number.isInteger(projectId) && projectId > 0;
-  const res = useApi<ProjectDetail>(valid ? ["Project", projectId, expand] : null, () =>
-    api.GET("/api/v1/Projects({key})", { params: { path: { key: String(projectId) }, query: { $expand: expand } } } as never) as never,
+  const res = useApi(valid ? ["Project", projectId, expand] : null, () =>
+    as(projectCall(projectId, expand)),
     { onError: () => {} },
   );
   useEffect(() => {

@@ -18,7 +18,7 @@ export function useSignedIn(): boolean {
 
 export function useMe(clientId?: number | null) {
   return useApi<Me>(["Users/Me", clientId ?? null], () =>
-    api.GET("/api/v1/Users/Me", { headers: clientId ? { clientId: String(clientId) } : {} } as never),
+    api.GET("/api/v1/Users/Me", { headers: clientId ? { clientId: String(clientId) } : {} }),
   );
 }
 
@@ -47,7 +47,7 @@ export function storeClientId(id: number) {
 /** SPEC 7: the default client is the first client by name. */
 export async function defaultClientId(): Promise<number | null> {
   // No client header (an empty one): every client the user reaches, not the URL's.
-  const r = (await unwrap(api.GET("/api/v1/Clients", { params: { query: { $select: "id", $orderby: "name", $top: 1 } }, headers: { clientId: "" } } as never))) as { value: { id: number }[] };
+  const r = (await unwrap(api.GET("/api/v1/Clients", { params: { query: { $select: "id", $orderby: "name", $top: 1 } }, headers: { clientId: "" } }))) as { value: { id: number }[] };
   return r.value[0]?.id ?? null;
 }
 

@@ -2,7 +2,7 @@
 // the websocket and is stored) and ResultsAiMessages SendFeedback. Threads are the generic
 // POST / PATCH of ResultsAiThreads. The stream's events are described in docs/decisions.md "AI".
 import { z } from "@hono/zod-openapi";
-import type { App, AppDeps } from "../../app.ts";
+import type { App, AppDeps } from "../../app-types.ts";
 import { access, enterTenant } from "../../access/policy.ts";
 import { addRoute, commonErrors, errors, keyOf, keyParams } from "../../openapi.ts";
 import { ApiError } from "../../errors.ts";

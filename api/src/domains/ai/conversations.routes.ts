@@ -1,7 +1,7 @@
 // AiConversations (SPEC 7), staff's: MyConversations, GetMessages, GetChatContents, GetChannelInfo,
 // DownloadFile(referenceId); AddUserMessage, ContinueConversation, DebugConversation, DownloadToYml.
 import { z } from "@hono/zod-openapi";
-import type { App, AppDeps } from "../../app.ts";
+import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
 import { addRoute, commonErrors, errors, keyOf, keyParams, type RouteContext } from "../../openapi.ts";
 import * as svc from "./conversations.service.ts";

@@ -2,7 +2,7 @@
 // `ai.summaries` job and answers at once; the summary rows go Pending -> Running -> Ready | Failed
 // and the job reports Progress / Success / Error on the websocket channel job-{jobId}.
 import { z } from "@hono/zod-openapi";
-import type { App, AppDeps } from "../../app.ts";
+import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
 import { addRoute, commonErrors, errors, keyOf, keyParams } from "../../openapi.ts";
 import { ApiError } from "../../errors.ts";

@@ -2,7 +2,7 @@
 // TranslatedTextRegions AdminFiltered and AddDemographicTranslations.
 import { resolveTxt } from "node:dns/promises";
 import { z } from "@hono/zod-openapi";
-import type { App, AppDeps } from "../../app.ts";
+import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
 import { addRoute, commonErrors, errors, keyOf, keyParams, type RouteContext } from "../../openapi.ts";
 import { outboxMailer } from "../../email/mailer.ts";

@@ -2,7 +2,7 @@
 // queued as a job; the answer is its job id, whose channel (job-{id}) carries Progress, Success and
 // Error.
 import { z } from "@hono/zod-openapi";
-import type { App, AppDeps } from "../../app.ts";
+import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
 import { addRoute, commonErrors, errors, type RouteContext } from "../../openapi.ts";
 import { ApiError } from "../../errors.ts";

@@ -3,7 +3,7 @@
 // amount without the ledger lock, the overdraft check or an audit row) and MakeCreditTransfer,
 // Clients ExportTransactionListCsv and ClientSubStats.
 import { z } from "@hono/zod-openapi";
-import type { App, AppDeps } from "../../app.ts";
+import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
 import { addRoute, commonErrors, errorResponse, errors, type RouteContext } from "../../openapi.ts";
 import { schemasFor } from "../../entities/schemas.ts";

@@ -3,7 +3,7 @@
 // engine (docs/decisions.md "Fielding"); Projects({key})/DecipherCompletesCounts; and the public
 // respondent API under /s/api (no sign-in; the unguessable survey link is the key).
 import { z } from "@hono/zod-openapi";
-import type { App, AppDeps } from "../../app.ts";
+import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
 import { addRoute, commonErrors, errorResponse, errors, keyOf, keyParams, type RouteContext } from "../../openapi.ts";
 import * as svc from "./fielding.service.ts";

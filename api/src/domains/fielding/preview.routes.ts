@@ -1,6 +1,6 @@
 // Projects({key})/SurveyPreview: the respondent preview (preview.service.ts). Thin.
 import { z } from "@hono/zod-openapi";
-import type { App, AppDeps } from "../../app.ts";
+import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
 import { addRoute, commonErrors, errors } from "../../openapi.ts";
 import { ProjectKeyParams, projectKeyOf } from "../lifecycle/lifecycle.routes.ts";

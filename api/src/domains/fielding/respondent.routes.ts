@@ -3,7 +3,7 @@
 // survey link is an unguessable UUID per run; a respondent id (UUID) is handed out at the start and
 // kept by the page, so a reload resumes where it left off.
 import { z } from "@hono/zod-openapi";
-import type { App, AppDeps } from "../../app.ts";
+import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
 import { addRoute, errorResponse, errors } from "../../openapi.ts";
 import { ApiError } from "../../errors.ts";

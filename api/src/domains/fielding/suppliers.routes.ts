@@ -2,7 +2,7 @@
 // supplier (SurveyRuns SetSampleSupplier) and its reconciliation CSV (SurveyRuns ReconciliationCsv).
 // Not a SPEC entity set: staff data with a secret that never leaves the server.
 import { z } from "@hono/zod-openapi";
-import type { App, AppDeps } from "../../app.ts";
+import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
 import { addRoute, commonErrors, errors, keyOf, keyParams } from "../../openapi.ts";
 import * as s from "./suppliers.ts";

@@ -1,7 +1,7 @@
 // FeatureFlags actions (SPEC 7: Enable, Disable, EnableIdeally, DisableIdeally) and the resolved
 // flag set of the request's client (FeatureFlags/Resolved).
 import { z } from "@hono/zod-openapi";
-import type { App, AppDeps } from "../../app.ts";
+import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
 import { addRoute, commonErrors, errorResponse, type RouteContext } from "../../openapi.ts";
 import * as svc from "./flags.service.ts";

@@ -4,11 +4,12 @@
 // TextResponses VerbatimGroup and VerbatimCountGroup; Projects CreateUsageAndAttitudeSeedProject.
 // Shaping a group is staff's (SPEC 6: IdeallyAdmin creates and edits groups); reading one is the team's.
 import { z } from "@hono/zod-openapi";
-import type { App, AppDeps } from "../../app.ts";
+import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
 import { addRoute, commonErrors, errors, keyOf, keyParams, type RouteContext } from "../../openapi.ts";
 import { ApiError } from "../../errors.ts";
 import { parseFilters } from "../results/filters.ts";
+import { Measure, VerbatimRow } from "../results/results.routes.ts";
 import { createProject } from "../projects/projects.service.ts";
 import * as svc from "./groups.service.ts";
 
@@ -48,13 +49,12 @@ const Counts = z
     segments: z.array(z.object({ projectGroupSegmentId: z.number().int(), name: z.string(), rows: z.array(z.object({ breakdownOptionId: z.number().int().nullable(), count: z.number().int(), weight: z.number() })) })),
   })
   .openapi("ProjectGroupSegmentCounts");
-const AnyMeasure = z.record(z.string(), z.unknown());
 const QualGroup = z
   .object({
     projectGroupId: z.number().int(),
     confidence: z.number().int(),
     projectIds: z.array(z.number().int()),
-    measures: z.array(z.object({ standardQuestionId: z.number().int(), title: z.string(), group: AnyMeasure.describe("The group's figure (a QualResults measure)"), projects: z.array(AnyMeasure).describe("Each project's figure, projectId set") })),
+    measures: z.array(z.object({ standardQuestionId: z.number().int(), title: z.string(), group: Measure.describe("The group's figure (a QualResults measure, testOptionId null)"), projects: z.array(Measure.extend({ projectId: z.number().int() })).describe("Each project's figure (testOptionId null, projectId set)") })),
   })
   .openapi("QualResultsGroup");
 const WeightGroup = z
@@ -66,7 +66,7 @@ const WeightGroup = z
   })
   .openapi("WeightSumGroup");
 const VerbatimGroup = z
-  .object({ projectGroupId: z.number().int(), questionId: z.number().int(), page: z.number().int(), pageSize: z.number().int(), value: z.array(z.record(z.string(), z.unknown())) })
+  .object({ projectGroupId: z.number().int(), questionId: z.number().int(), page: z.number().int(), pageSize: z.number().int(), value: z.array(VerbatimRow.extend({ projectId: z.number().int() })) })
   .openapi("VerbatimGroupPage");
 const VerbatimGroupCount = z.object({ projectGroupId: z.number().int(), questionId: z.number().int(), count: z.number().int() }).openapi("VerbatimGroupCount");
 const Templates = z

@@ -1,7 +1,7 @@
 // Team invites (POST /Users, Users/{key}/ResendInvite) and share links (LinkInvites functions).
 // POST /Users replaces the generic create: inviting is the only way a client gains a person.
 import { z } from "@hono/zod-openapi";
-import type { App, AppDeps } from "../../app.ts";
+import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
 import { addRoute, commonErrors, errorResponse } from "../../openapi.ts";
 import { schemasFor } from "../../entities/schemas.ts";

@@ -2,7 +2,7 @@
 // Thin: validate, call the service, answer. The transition table: transitions.ts and
 // docs/project-lifecycle.md.
 import { z } from "@hono/zod-openapi";
-import type { App, AppDeps } from "../../app.ts";
+import type { App, AppDeps } from "../../app-types.ts";
 import { access, type Access } from "../../access/policy.ts";
 import { addRoute, commonErrors, errorResponse, errors, type RouteContext } from "../../openapi.ts";
 import { ApiError } from "../../errors.ts";

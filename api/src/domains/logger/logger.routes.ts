@@ -3,7 +3,7 @@
 // be able to report); the row keeps the user when the bearer token is valid, the trace id, and
 // the peer. At most 30 events a minute per user or address: more answer 429.
 import { z } from "@hono/zod-openapi";
-import type { App, AppDeps } from "../../app.ts";
+import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
 import { ApiError } from "../../errors.ts";
 import { addRoute, errorResponse, errors } from "../../openapi.ts";

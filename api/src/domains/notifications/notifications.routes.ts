@@ -2,7 +2,7 @@
 // count), POST Notifications/MarkAsRead, and POST Notifications (staff send one to a person; it
 // replaces the generic create, which would let anyone write rows). Thin: validate, call, answer.
 import { z } from "@hono/zod-openapi";
-import type { App, AppDeps } from "../../app.ts";
+import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
 import { addRoute, commonErrors, errorResponse, errors } from "../../openapi.ts";
 import * as svc from "./notifications.service.ts";

@@ -2,7 +2,7 @@
 // files (ProjectFileUrls), and the local-disk store's upload and download routes, which a signed
 // token (not a sign-in) authorises.
 import { z } from "@hono/zod-openapi";
-import type { App, AppDeps } from "../../app.ts";
+import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
 import { addRoute, commonErrors, errorResponse, errors, type RouteContext } from "../../openapi.ts";
 import { ApiError } from "../../errors.ts";

@@ -4,7 +4,7 @@
 // POST /Projects, POST and PATCH /Questions and POST/DELETE /ProjectObjectives replace the
 // generic operations of the same method and path (openapi.ts addRoute: the first one wins).
 import { z } from "@hono/zod-openapi";
-import type { App, AppDeps } from "../../app.ts";
+import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
 import { addRoute, commonErrors, errors, type RouteContext } from "../../openapi.ts";
 import { schemasFor } from "../../entities/schemas.ts";

@@ -2,7 +2,7 @@
 // SuperAdminUpdate. POST and PATCH /Questions replace the generic operations (options are written
 // with their question, never on their own).
 import { z } from "@hono/zod-openapi";
-import type { App, AppDeps } from "../../app.ts";
+import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
 import { addRoute, commonErrors, errors, type RouteContext } from "../../openapi.ts";
 import { schemasFor } from "../../entities/schemas.ts";

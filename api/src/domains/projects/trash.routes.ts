@@ -1,6 +1,6 @@
 // The trash of the soft-delete sets: {Set}/GetTrashed and {Set}({key})/Undelete.
 import { z } from "@hono/zod-openapi";
-import type { App, AppDeps } from "../../app.ts";
+import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
 import { addRoute, commonErrors, errors } from "../../openapi.ts";
 import { schemasFor } from "../../entities/schemas.ts";

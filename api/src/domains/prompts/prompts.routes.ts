@@ -1,7 +1,7 @@
 // Prompts and prompt versions (SPEC 7): PromptVersions Publish, Run, DownloadToYml, ImportFromYml;
 // DataEventsLog GetPromptVersionHistory; Prompts PlaybookPluginOptions. Staff's.
 import { z } from "@hono/zod-openapi";
-import type { App, AppDeps } from "../../app.ts";
+import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
 import { addRoute, commonErrors, errors, keyOf, keyParams } from "../../openapi.ts";
 import * as svc from "./prompts.service.ts";

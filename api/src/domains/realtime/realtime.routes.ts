@@ -1,7 +1,7 @@
 // The websocket's calls of SPEC.md section 7: Users WebsocketConnection (where to connect) and
 // Clients GetChannelInfo (the client channel's name and a token to join it).
 import { z } from "@hono/zod-openapi";
-import type { App, AppDeps } from "../../app.ts";
+import type { App, AppDeps } from "../../app-types.ts";
 import { access, enterTenant } from "../../access/policy.ts";
 import { addRoute, commonErrors, errors, type RouteContext } from "../../openapi.ts";
 import { ApiError } from "../../errors.ts";

@@ -2,7 +2,7 @@
 // start a job (202 with its id; Progress and Success with the download path on job-{id}); a GET of
 // the same call with the export's id downloads the deck.
 import { z } from "@hono/zod-openapi";
-import type { App, AppDeps } from "../../app.ts";
+import type { App, AppDeps } from "../../app-types.ts";
 import { access, enterTenant } from "../../access/policy.ts";
 import { addRoute, commonErrors, errors, keyParams, type RouteContext } from "../../openapi.ts";
 import { ApiError } from "../../errors.ts";

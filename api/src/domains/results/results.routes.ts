@@ -2,7 +2,7 @@
 // QualResults and DemographicsResults, StandardQuestions StandardQuestionDescription. GET functions:
 // the response filter object travels as JSON in `filters` (results/filters.ts).
 import { z } from "@hono/zod-openapi";
-import type { App, AppDeps } from "../../app.ts";
+import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
 import { addRoute, commonErrors, errors, keyOf, keyParams, type RouteContext } from "../../openapi.ts";
 import { ApiError } from "../../errors.ts";
@@ -34,7 +34,8 @@ const Test = z.object({
   pAdjusted: z.number().nullable().describe("After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative"),
   significant: z.boolean().describe("pAdjusted below 1 - confidence"),
 });
-const Measure = z.object({
+/** One measure's figure for one test option (QualResults; the group pages reuse it). */
+export const Measure = z.object({
   testOptionId: z.number().int().nullable(),
   n: z.number().int(),
   weight: z.number(),
@@ -282,14 +283,8 @@ const Waves = z
   })
   .openapi("WaveData");
 const Theme = z.object({ id: z.number().int(), name: z.string(), sentiment: z.string().nullable() });
-const VerbatimPage = z
-  .object({
-    projectId: z.number().int(),
-    projectQuestionId: z.number().int(),
-    page: z.number().int(),
-    pageSize: z.number().int(),
-    value: z.array(
-      z.object({
+/** An open answer as Verbatim lists it (VerbatimGroup adds its projectId). */
+export const VerbatimRow = z.object({
         id: z.number().int(),
         responseText: z.string(),
         translatedText: z.string().nullable(),
@@ -301,8 +296,14 @@ const VerbatimPage = z
         createdAt: z.string(),
         weight: z.number(),
         themes: z.array(Theme),
-      }),
-    ),
+      });
+const VerbatimPage = z
+  .object({
+    projectId: z.number().int(),
+    projectQuestionId: z.number().int(),
+    page: z.number().int(),
+    pageSize: z.number().int(),
+    value: z.array(VerbatimRow),
   })
   .openapi("VerbatimPage");
 const VerbatimShortPage = z

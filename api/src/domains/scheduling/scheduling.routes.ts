@@ -2,7 +2,7 @@
 // ProjectSchedules ToRun, SyncDates and SyncNpdDates. Thin: validate, call the service, answer.
 // StopProjectScheduling is the lifecycle's (it cancels and refunds every unrun wave).
 import { z } from "@hono/zod-openapi";
-import type { App, AppDeps } from "../../app.ts";
+import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
 import { addRoute, commonErrors, errorResponse, errors, type RouteContext } from "../../openapi.ts";
 import { ApiError } from "../../errors.ts";

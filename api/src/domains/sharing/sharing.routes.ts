@@ -1,7 +1,7 @@
 // Sharing (SPEC 7): Projects({key})/Share and DELETE ProjectShares({key}) (replacing the generic
 // delete, which would leave the share's link usable and write no audit row). Thin.
 import { z } from "@hono/zod-openapi";
-import type { App, AppDeps } from "../../app.ts";
+import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
 import { addRoute, commonErrors, errors } from "../../openapi.ts";
 import { ApiError } from "../../errors.ts";

@@ -1,7 +1,7 @@
 // The client tree: POST Enterprises / Orgs / Teams (replacing the generic POST: the client node
 // and its tier row together), Orgs and Teams Rename, Teams ExtrapolatedUsers (SPEC 7).
 import { z } from "@hono/zod-openapi";
-import type { App, AppDeps } from "../../app.ts";
+import type { App, AppDeps } from "../../app-types.ts";
 import { access, type Access } from "../../access/policy.ts";
 import { addRoute, commonErrors, errorResponse, type RouteContext } from "../../openapi.ts";
 import * as svc from "./tenancy.service.ts";

@@ -3,7 +3,7 @@
 // SuperAdminUserCreate, SuperAdminUserUpdate) and CognitoUsers AdminDelete. Thin: validate, call
 // the service, answer.
 import { z } from "@hono/zod-openapi";
-import type { App, AppDeps } from "../../app.ts";
+import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
 import { readConfig } from "../../config.ts";
 import { addRoute, commonErrors, errorResponse, keyOf, keyParams, type RouteContext } from "../../openapi.ts";

@@ -1,7 +1,7 @@
 // Watchers (SPEC 7): Projects({key})/UpdateWatchers, StartWatching, StopWatching and
 // Teams({key})/UpdateAutoProjectWatch. Thin: validate, call the service, answer.
 import { z } from "@hono/zod-openapi";
-import type { App, AppDeps } from "../../app.ts";
+import type { App, AppDeps } from "../../app-types.ts";
 import { access, type Access } from "../../access/policy.ts";
 import { addRoute, commonErrors, errorResponse, errors, type RouteContext } from "../../openapi.ts";
 import { ApiError } from "../../errors.ts";

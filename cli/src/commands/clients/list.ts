@@ -8,7 +8,7 @@ export async function runClientsList(o: GlobalOptions): Promise<void> {
   // Follow the server's pages (a staff account sees every client).
   for (let skip = 0; ; skip += 1000) {
     const page = ok(
-      await api.client.GET("/api/v1/Clients", { params: { query: { $select: "id,name,tier,parentId", $orderby: "name,id", $top: "1000", $skip: String(skip) } } }),
+      await api.client.GET("/api/v1/Clients", { params: { query: { $select: "id,name,tier,parentId", $orderby: "name,id", $top: 1000, $skip: skip } } }),
       "listing clients",
     );
     // Entity rows are typed loosely ($select may drop fields); these four were selected.

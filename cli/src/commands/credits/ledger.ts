@@ -15,7 +15,7 @@ export async function runLedger(o: GlobalOptions & { top?: string; project?: str
         query: {
           $filter: `clientId eq ${clientId}${o.project ? ` and projectId eq ${o.project}` : ""}`,
           $orderby: "createdAt desc,id desc",
-          $top: top,
+          $top: Number(top),
           $select: "id,type,creditAmount,projectId,description,transferId,relatedClientId,createdAt",
           $expand: "creditLogType($select=name)",
         },

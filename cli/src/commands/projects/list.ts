@@ -29,7 +29,7 @@ export async function runList(o: ListOptions): Promise<void> {
     if (o.search) filters.push(`contains(tolower(projectName), '${o.search.toLowerCase().replaceAll("'", "''")}')`);
     const r = ok(
       await api.client.GET("/api/v1/Projects", {
-        params: { query: { $select: "id,projectName,projectType,statusCode,createdAt", $orderby: "id desc", $top: top, ...(filters.length ? { $filter: filters.join(" and ") } : {}) } },
+        params: { query: { $select: "id,projectName,projectType,statusCode,createdAt", $orderby: "id desc", $top: Number(top), ...(filters.length ? { $filter: filters.join(" and ") } : {}) } },
       }),
       "listing projects",
     );

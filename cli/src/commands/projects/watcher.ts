@@ -114,7 +114,7 @@ export class Watcher {
       c.GET("/api/v1/Projects({key})/ResponsesCount", { params: { path: { key } } }).then((r) => ok(r, "reading the responses")),
     ]);
     if (this.regionNames.size === 0 || counts.value.some((r) => !this.regionNames.has(r.regionId))) {
-      const regions = ok(await c.GET("/api/v1/Regions", { params: { query: { $select: "id,regionName", $top: "1000" } } }), "reading the regions").value;
+      const regions = ok(await c.GET("/api/v1/Regions", { params: { query: { $select: "id,regionName", $top: 1000 } } }), "reading the regions").value;
       for (const r of regions) this.regionNames.set(r!.id!, r!.regionName!);
     }
     if (responses.value.some((r) => r.testOptionId != null && !this.optionNames.has(r.testOptionId)) || this.optionNames.size === 0) {

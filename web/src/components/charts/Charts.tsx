@@ -48,7 +48,8 @@ export interface Top2Cell {
   /** series within the group */
   series: string;
   top2: number;
-  ci?: [number, number] | null;
+  /** the confidence interval [low, high] */
+  ci?: number[] | null;
   /** vs the benchmark: +1 significantly above, -1 below, 0 not significant */
   sig?: -1 | 0 | 1;
   smallBase?: boolean;
@@ -270,7 +271,7 @@ export function Lines({ title, series, xLegend, yLegend, percent = true, height 
   return (
     <ChartFrame title={title} height={height} legend={series.map((s, i) => ({ label: s.id, colour: seriesColour(i), kind: "line" as const }))}>
       <ResponsiveLine
-        data={data as never}
+        data={data}
         margin={{ top: 24, right: 24, bottom: 56, left: 60 }}
         xScale={xType === "linear" ? { type: "linear", min: "auto", max: "auto" } : { type: "point" }}
         yScale={{ type: "linear", min: 0, max: yMax ?? (percent ? 100 : "auto") }}
@@ -299,7 +300,7 @@ export function Lines({ title, series, xLegend, yLegend, percent = true, height 
               {s.map((line) => (
                 <path
                   key={String(line.id)}
-                  d={lineGenerator(line.data.filter((d) => d.data.y !== null).map((d) => ({ x: (xScale as (v: unknown) => number)(d.data.x), y: (yScale as (v: unknown) => number)(d.data.y) })) as never) ?? undefined}
+                  d={lineGenerator(line.data.filter((d) => d.data.y !== null).map((d) => ({ x: (xScale as (v: unknown) => number)(d.data.x), y: (yScale as (v: unknown) => number)(d.data.y) }))) ?? undefined}
                   fill="none"
                   stroke={line.color}
                   strokeWidth={2.5}

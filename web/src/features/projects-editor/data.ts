@@ -2,29 +2,22 @@
 // way to run an action (typed call, success toast, SPEC 8's error chain, refetch).
 import { useCallback } from "react";
 import { useSWRConfig } from "swr";
-import { api, unwrap } from "../../api/client";
+import { api, selected, unwrap, type Page, type Row, type Schemas } from "../../api/client";
 import { handleError } from "../../api/errors";
 import { useApi } from "../../api/hooks";
 import { toast } from "../../components/toast";
-import { useProject, type ProjectDetail } from "../useProject";
+import { useProjectAs, type ProjectDetail } from "../useProject";
 
-export type EditorProject = ProjectDetail & {
-  categoryId: number | null;
-  isBranded: boolean;
-  brandName: string | null;
-  ownerUserId: number | null;
-  schedulePause: boolean;
-  /** Monadic: each respondent sees one test option (the least filled); else sequential monadic. */
-  splitCellQuota: boolean;
-  projectsRegions: (ProjectDetail["projectsRegions"][number] & { sampleSize: number; isCustomerPanel: boolean })[];
-};
+type EditorRegion = Row<"ProjectsRegions", "regionId" | "sampleSize" | "isCustomerPanel", { region: ProjectDetail["projectsRegions"][number]["region"] }>;
+
+export type EditorProject = Omit<ProjectDetail, "projectsRegions"> &
+  Row<"Projects", "categoryId" | "isBranded" | "brandName" | "ownerUserId" | "schedulePause" | "splitCellQuota", { projectsRegions: EditorRegion[] }>;
 
 export const EDITOR_EXPAND =
   "framework($select=id,title),projectsRegions($select=regionId,sampleSize,isCustomerPanel;$expand=region($select=regionName,currencySymbol,currencyCode))";
 
 export function useEditorProject(projectId: number) {
-  const res = useProject(projectId, EDITOR_EXPAND);
-  return { ...res, data: res.data as EditorProject | undefined };
+  return useProjectAs(projectId, EDITOR_EXPAND, (call) => selected<EditorProject>(call));
 }
 
 /** Only a Draft is edited; from Submitted on the questionnaire is fixed (docs/project-lifecycle.md). */
@@ -53,10 +46,10 @@ export async function run<T>(call: Promise<{ data?: T; error?: unknown; response
 
 export const keyPath = (id: number) => ({ path: { key: String(id) } });
 
-export type CreditCost = { total: number; balance: number; overdraftLimit: number; available: number; affordable: boolean; lastRunCost: number | null; cells: number; regions: { regionId: number; regionName: string; sampleSize: number; cost: number; isCustomerPanel: boolean }[]; addOns: { priceSensitivity: boolean; marketReach: boolean; extraCustomQuestions: number; rate: number } };
+export type CreditCost = Schemas["CreditCostNow"];
 
 export function useCreditCost(projectId: number) {
-  return useApi<CreditCost>(["CreditCostNow", projectId], () => api.GET("/api/v1/Projects({key})/CreditCostNow", { params: keyPath(projectId) }) as never);
+  return useApi(["CreditCostNow", projectId], () => api.GET("/api/v1/Projects({key})/CreditCostNow", { params: keyPath(projectId) }));
 }
 
 /** The pre-launch check (Projects ReadinessCheck); null projectId skips it (not a Draft). */
@@ -66,19 +59,16 @@ export function useReadiness(projectId: number | null) {
   );
 }
 
-export type TestOption = { id: number; projectId: number; conceptText: string; conceptDescription: string | null; file: { key: string; fileType: string; fileName?: string } | null; sortOrder: number | null };
+export type TestOption = Row<"TestOptions", "id" | "projectId" | "conceptText" | "conceptDescription" | "file" | "sortOrder">;
 
 export function useTestOptions(projectId: number) {
   const query = { $filter: `projectId eq ${projectId}`, $orderby: "sortOrder,id", $top: 100 };
-  return useApi<{ value: TestOption[] }>(["TestOptions", projectId], () => api.GET("/api/v1/TestOptions", { params: { query } } as never) as never);
+  return useApi(["TestOptions", projectId], () => selected<Page<TestOption>>(api.GET("/api/v1/TestOptions", { params: { query } })));
 }
 
 /** Signed links to the project's uploaded files (test option images, question files). */
 export function useFileUrls(projectId: number) {
-  return useApi<{ value: { source: string; testOptionId: number | null; questionId: number | null; signedUrl: string; fileType: string | null }[] }>(
-    ["ProjectFileUrls", projectId],
-    () => api.GET("/api/v1/Projects({key})/ProjectFileUrls", { params: keyPath(projectId) }) as never,
-  );
+  return useApi(["ProjectFileUrls", projectId], () => api.GET("/api/v1/Projects({key})/ProjectFileUrls", { params: keyPath(projectId) }));
 }
 
 export const ACCEPTED_IMAGES = ["image/png", "image/jpeg", "image/webp", "image/gif"] as const;
@@ -87,15 +77,15 @@ export const ACCEPTED_IMAGES = ["image/png", "image/jpeg", "image/webp", "image/
 export async function uploadProjectFile(projectId: number, file: File): Promise<{ key: string; fileType: string; fileName: string }> {
   const slot = await unwrap(
     api.GET("/api/v1/Projects({key})/FileUploadUrl", {
-      params: { ...keyPath(projectId), query: { fileName: file.name, fileType: file.type, fileSize: file.size } },
-    } as never),
-  ) as { url: string; headers: Record<string, string>; key: string; fileType: string; fileName: string };
+      params: { ...keyPath(projectId), query: { fileName: file.name, fileType: file.type, fileSize: String(file.size) } },
+    }),
+  );
   const put = await fetch(slot.url, { method: "PUT", headers: slot.headers, body: file });
   if (!put.ok) throw new Error(`Upload failed (${put.status})`);
   return { key: slot.key, fileType: slot.fileType, fileName: slot.fileName };
 }
 
-export type Region = { id: number; regionName: string; currencyCode: string; isUsState: boolean; parentRegionId: number | null };
+export type Region = Row<"Regions", "id" | "regionName" | "currencyCode" | "isUsState" | "parentRegionId">;
 
 /** Users/Me on the client: its resolved feature flags. */
 export function hasFlag(me: { featureFlags?: { ff: string; isEnabled: boolean }[] } | undefined, ff: string): boolean {

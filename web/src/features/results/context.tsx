@@ -2,35 +2,27 @@
 // URL, the effective region, the response filter as the API takes it, the benchmark and the view
 // settings. ResultsArea provides it; pages read it with useResults().
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
-import { api } from "../../api/client";
+import { api, selected, type Page, type Row, type Schemas } from "../../api/client";
 import { useApi } from "../../api/hooks";
 import { useSearchState } from "../../lib/search";
 import { questionSortKey } from "../../lib/constants";
-import { useProject, type ProjectDetail } from "../useProject";
+import { useProjectAs, type ProjectDetail } from "../useProject";
 import { benchmarkTypeAvailable, chooseBenchmark, storeBenchmarkId, storedBenchmarkId, viewSettings, type ViewSettings } from "./benchmarks";
 import { effectiveRegionId, filtersFromSearch, filtersToSearch, toResponseFilter, type FilterState, type ResponseFilter } from "./filters";
 
 /** The project as the results pages read it: the project pages' fields and its launch weeks. */
-export type ResultsProject = ProjectDetail & {
-  completedAt: string | null;
-  launchDate: string | null;
-  activeProjectObjectiveId: number | null;
-  projectGroupVersionId: number | null;
-  projectWeeks: { id: number; surveyRunId: number | null; regionId: number; week: number; scheduleDate: string | null }[];
-};
+export type ResultsProject = ProjectDetail &
+  Row<"Projects", "completedAt" | "launchDate" | "activeProjectObjectiveId" | "projectGroupVersionId", { projectWeeks: Row<"ProjectWeeks", "id" | "surveyRunId" | "regionId" | "week" | "scheduleDate">[] }>;
 
-export type TestOption = { id: number; conceptText: string; conceptDescription: string | null; file: { key?: string; fileType?: string; signedUrl?: string } | null; sortOrder: number | null };
+export type TestOption = Row<"TestOptions", "id" | "conceptText" | "conceptDescription" | "file" | "sortOrder">;
 
-export type ResultsQuestion = {
-  id: number;
-  questionPositionId: number;
-  sortOrder: number | null;
-  standardQuestionId: number | null;
-  testOptionId: number | null;
-  question: { id: number; questionText: string; questionTitle: string | null; questionTypeId: number; questionOptions: { id: number; optionText: string; exclusive: boolean | null; sortOrder?: number | null }[] } | null;
-};
+export type ResultsQuestion = Row<
+  "ProjectQuestions",
+  "id" | "questionPositionId" | "sortOrder" | "standardQuestionId" | "testOptionId",
+  { question: Row<"Questions", "id" | "questionText" | "questionTitle" | "questionTypeId", { questionOptions: Row<"QuestionOptions", "id" | "optionText" | "exclusive" | "sortOrder">[] }> | null }
+>;
 
-export type BenchmarkRow = { benchmarkTypeId: number; benchmarkName: string; description: string; regionCode: string | null; projectCount: number; isAvailable: boolean; top2Percentage: number; byStandardQuestion: Record<string, { top2Percentage: number; projectCount: number; respondents: number }> };
+export type BenchmarkRow = Schemas["ProjectBenchmarks"]["value"][number];
 
 const PROJECT_EXPAND =
   "framework($select=id,title),projectsRegions($select=regionId;$expand=region($select=regionName,currencySymbol,currencyCode)),projectWeeks($select=id,surveyRunId,regionId,week,scheduleDate)";
@@ -70,7 +62,7 @@ export function useResults(): ResultsCtx {
 }
 
 export function useResultsProject(projectId: number) {
-  return useProject(projectId, PROJECT_EXPAND) as unknown as ReturnType<typeof useApi<ResultsProject>>;
+  return useProjectAs(projectId, PROJECT_EXPAND, (call) => selected<ResultsProject>(call));
 }
 
 export function ResultsProvider({ clientId, project, refetchProject, children }: { clientId: number; project: ResultsProject; refetchProject: () => void; children: ReactNode }) {
@@ -81,13 +73,13 @@ export function ResultsProvider({ clientId, project, refetchProject, children }:
   const regionId = effectiveRegionId(filters.selectedRegionId, regionIds);
   const responseFilter = useMemo(() => toResponseFilter(filters, regionId), [filters, regionId]);
   const filtersJson = JSON.stringify(responseFilter);
-  const setFilters = useCallback((next: FilterState) => setSearch(filtersToSearch(next) as never), [setSearch]);
+  const setFilters = useCallback((next: FilterState) => setSearch(filtersToSearch(next)), [setSearch]);
 
-  const { data: to } = useApi<{ value: TestOption[] }>(["TestOptions", projectId], () =>
-    api.GET("/api/v1/TestOptions", { params: { query: { $filter: `projectId eq ${projectId}`, $orderby: "id", $select: "id,conceptText,conceptDescription,file,sortOrder" } } } as never) as never,
+  const { data: to } = useApi(["TestOptions", projectId], () =>
+    selected<Page<TestOption>>(api.GET("/api/v1/TestOptions", { params: { query: { $filter: `projectId eq ${projectId}`, $orderby: "id", $select: "id,conceptText,conceptDescription,file,sortOrder" } } })),
   );
-  const { data: qs } = useApi<{ value: ResultsQuestion[] }>(["ProjectQuestions", projectId], () =>
-    api.GET("/api/v1/ProjectQuestions", {
+  const { data: qs } = useApi(["ProjectQuestions", projectId], () =>
+    selected<Page<ResultsQuestion>>(api.GET("/api/v1/ProjectQuestions", {
       params: {
         query: {
           $filter: `projectId eq ${projectId}`,
@@ -97,11 +89,11 @@ export function ResultsProvider({ clientId, project, refetchProject, children }:
           $top: 1000,
         },
       },
-    } as never) as never,
+    })),
   );
   const regionsParam = `[${regionId}]`;
-  const { data: bm } = useApi<{ value: BenchmarkRow[] }>(["Benchmarks", projectId, regionsParam], () =>
-    api.GET("/api/v1/Projects({key})/Benchmarks", { params: { path: { key: String(projectId) }, query: { regionIds: regionsParam } } } as never) as never,
+  const { data: bm } = useApi(["Benchmarks", projectId, regionsParam], () =>
+    api.GET("/api/v1/Projects({key})/Benchmarks", { params: { path: { key: String(projectId) }, query: { regionIds: regionsParam } } }),
   );
   const npdWeek = project.projectTypeId === 4 && project.projectWeeks.length ? Math.max(...project.projectWeeks.map((w) => w.week)) : null;
   const benchmarks = useMemo(

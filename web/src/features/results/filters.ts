@@ -1,6 +1,8 @@
 // The results page's active filter state (SPEC 3) and its rules (SPEC 4), as pure functions so
 // the page and the tests share them. The state lives in the URL query string (SPEC 2), so every
 // results link carries it.
+import type { SearchValue } from "../../lib/search";
+import type { Schemas } from "../../../../contracts/client";
 
 export type PanelType = "Customer" | "Ideally";
 
@@ -18,19 +20,8 @@ export interface FilterState {
   segmentId: number | null;
 }
 
-/** SPEC 3's response filter object, as the results functions take it in `filters`. */
-export interface ResponseFilter {
-  filterIds?: number[];
-  questionOptionsIds?: number[];
-  excludeQuestionOptionsIds?: number[];
-  regionIds?: number[];
-  projectGroupSegmentIds?: number[];
-  testOptionIds?: number[];
-  surveyIds?: number[];
-  panelType?: PanelType | null;
-  dateFrom?: string | null;
-  dateTo?: string | null;
-}
+/** SPEC 3's response filter object, as the results functions take it in `filters` (the contract's ResponseFilter). */
+export type ResponseFilter = Schemas["ResponseFilter"];
 
 export const EMPTY_FILTERS: FilterState = {
   selectedRegionId: null,
@@ -88,8 +79,8 @@ export function filtersFromSearch(q: Record<string, unknown>): FilterState {
   };
 }
 
-export function filtersToSearch(s: FilterState): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+export function filtersToSearch(s: FilterState): Record<string, SearchValue> {
+  const out: Record<string, SearchValue> = {};
   for (const [k, key] of Object.entries(FILTER_KEYS)) out[key] = s[k as keyof FilterState] ?? null;
   return out;
 }

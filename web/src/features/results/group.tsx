@@ -1,22 +1,24 @@
 // What the group pages share: the group, its active version's projects and questions, and the
 // response filter of the chosen group segments.
 import { createContext, useContext } from "react";
+import type { Row } from "../../../../contracts/odata";
 
-export type Group = {
-  id: number;
-  name: string;
-  description: string | null;
-  activeVersionId: number | null;
-  activeVersion: { id: number; versionNumber: number; name: string | null; projects: { id: number; projectName: string; statusCode: number }[] } | null;
-  projectGroupVersions?: { id: number; projects?: { id: number; projectName: string; statusCode: number }[] }[];
-};
-export type GroupQuestion = { id: number; questionId: number; questionPositionId: number; title: string | null; sortOrder: number | null; question: { id: number; questionText: string; questionTypeId: number } | null };
+type GroupProject = Row<"Projects", "id" | "projectName" | "statusCode">;
+export type Group = Row<
+  "ProjectGroups",
+  "id" | "name" | "description" | "activeVersionId",
+  {
+    activeVersion: Row<"ProjectGroupVersions", "id" | "versionNumber" | "name", { projects: GroupProject[] }> | null;
+    projectGroupVersions?: Row<"ProjectGroupVersions", "id", { projects?: GroupProject[] }>[];
+  }
+>;
+export type GroupQuestion = Row<"ProjectGroupQuestions", "id" | "questionId" | "questionPositionId" | "title" | "sortOrder", { question: Row<"Questions", "id" | "questionText" | "questionTypeId"> | null }>;
 
 export interface GroupContext {
   clientId: number;
   group: Group;
   /** on any version of the group or tagged into it (the API's groupProjects) */
-  projects: { id: number; projectName: string; statusCode: number }[];
+  projects: GroupProject[];
   questions: GroupQuestion[];
   filtersJson: string;
   segmentIds: number[];

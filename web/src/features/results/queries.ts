@@ -6,8 +6,10 @@ import type { Schemas } from "../../api/client";
 import { useResults } from "./context";
 
 import type { paths } from "../../../../contracts/client";
+import type { Readable } from "../../../../contracts/odata";
 
-type Q<P extends keyof paths> = paths[P]["get"] extends { responses: { 200: { content: { "application/json": infer R } } } } ? R : never;
+type Q<P extends keyof paths> = paths[P]["get"] extends { responses: { 200: { content: { "application/json": infer R } } } } ? Readable<R> : never;
+type QueryOf<P extends keyof paths> = paths[P]["get"] extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
 
 export type QualResults = Q<"/api/v1/Responses/QualResults">;
 export type QualMeasure = QualResults["measures"][number];
@@ -18,57 +20,58 @@ export type Demographics = Q<"/api/v1/Responses/DemographicsResults">;
 export type WeightSum = Q<"/api/v1/Responses/WeightSum">;
 export type Verbatims = Q<"/api/v1/TextResponses/Verbatim">;
 export type { Schemas };
+type VerbatimQuery = QueryOf<"/api/v1/TextResponses/Verbatim">;
 
 const keep = { keepPreviousData: true };
 
 export function useQualResults(projectQuestionId?: number) {
   const { projectId, filtersJson, benchmarkId, confidence, adjust, benchmarks } = useResults();
-  const query: Record<string, string> = { projectId: String(projectId), filters: filtersJson, confidence, adjust };
+  const query: QueryOf<"/api/v1/Responses/QualResults"> = { projectId: String(projectId), filters: filtersJson, confidence, adjust };
   if (benchmarkId !== null) query.benchmarkTypeId = String(benchmarkId);
   if (projectQuestionId) query.projectQuestionId = String(projectQuestionId);
   // Wait for the benchmark choice, so the figures are fetched once, with their benchmark.
-  return useApi<QualResults>(benchmarks ? ["QualResults", projectId, filtersJson, benchmarkId, confidence, adjust, projectQuestionId ?? null] : null, () =>
-    api.GET("/api/v1/Responses/QualResults", { params: { query } } as never) as never, keep);
+  return useApi(benchmarks ? ["QualResults", projectId, filtersJson, benchmarkId, confidence, adjust, projectQuestionId ?? null] : null, () =>
+    api.GET("/api/v1/Responses/QualResults", { params: { query } }), keep);
 }
 
 export function useWeightSum() {
   const { projectId, filtersJson } = useResults();
   return useApi<WeightSum>(["WeightSum", projectId, filtersJson], () =>
-    api.GET("/api/v1/Responses/WeightSum", { params: { query: { projectId: String(projectId), filters: filtersJson } } } as never) as never, keep);
+    api.GET("/api/v1/Responses/WeightSum", { params: { query: { projectId: String(projectId), filters: filtersJson } } }), keep);
 }
 
 export function useWaveData() {
   const { projectId, filtersJson, confidence, adjust } = useResults();
-  return useApi<WaveData>(["WaveData", projectId, filtersJson, confidence, adjust], () =>
-    api.GET("/api/v1/Responses/WaveData", { params: { query: { projectId: String(projectId), filters: filtersJson, confidence, adjust } } } as never) as never, keep);
+  return useApi(["WaveData", projectId, filtersJson, confidence, adjust], () =>
+    api.GET("/api/v1/Responses/WaveData", { params: { query: { projectId: String(projectId), filters: filtersJson, confidence, adjust } } }), keep);
 }
 
 export function useDemographics() {
   const { projectId, filtersJson } = useResults();
   return useApi<Demographics>(["DemographicsResults", projectId, filtersJson], () =>
-    api.GET("/api/v1/Responses/DemographicsResults", { params: { query: { projectId: String(projectId), filters: filtersJson } } } as never) as never, keep);
+    api.GET("/api/v1/Responses/DemographicsResults", { params: { query: { projectId: String(projectId), filters: filtersJson } } }), keep);
 }
 
 export function usePriceResults() {
   const { projectId, filtersJson } = useResults();
   return useApi<PriceResults>(["PriceSensitivityResults", projectId, filtersJson], () =>
-    api.GET("/api/v1/Responses/PriceSensitivityResults", { params: { query: { projectId: String(projectId), filters: filtersJson } } } as never) as never, keep);
+    api.GET("/api/v1/Responses/PriceSensitivityResults", { params: { query: { projectId: String(projectId), filters: filtersJson } } }), keep);
 }
 
 export function useReachResults() {
   const { projectId, filtersJson } = useResults();
   return useApi<ReachResults>(["MarketReachResults", projectId, filtersJson], () =>
-    api.GET("/api/v1/Responses/MarketReachResults", { params: { query: { projectId: String(projectId), filters: filtersJson, top: "10" } } } as never) as never, keep);
+    api.GET("/api/v1/Responses/MarketReachResults", { params: { query: { projectId: String(projectId), filters: filtersJson, top: "10" } } }), keep);
 }
 
-export function useVerbatims(projectQuestionId: number, opts: { testOptionId?: number | null; search?: string; themeId?: number | null; sentiment?: string | null; page: number; pageSize: number }) {
+export function useVerbatims(projectQuestionId: number, opts: { testOptionId?: number | null; search?: string; themeId?: number | null; sentiment?: VerbatimQuery["sentiment"] | null; page: number; pageSize: number }) {
   const { projectId, filtersJson } = useResults();
-  const query: Record<string, string> = { projectId: String(projectId), projectQuestionId: String(projectQuestionId), filters: filtersJson, page: String(opts.page), pageSize: String(opts.pageSize) };
+  const query: VerbatimQuery = { projectId: String(projectId), projectQuestionId: String(projectQuestionId), filters: filtersJson, page: String(opts.page), pageSize: String(opts.pageSize) };
   if (opts.testOptionId) query.testOptionId = String(opts.testOptionId);
   if (opts.search) query.search = opts.search;
   if (opts.themeId) query.themeId = String(opts.themeId);
   if (opts.sentiment) query.sentiment = opts.sentiment;
-  const list = useApi<Verbatims>(["Verbatim", query], () => api.GET("/api/v1/TextResponses/Verbatim", { params: { query } } as never) as never, keep);
-  const count = useApi<Schemas["VerbatimCount"]>(["VerbatimCount", query], () => api.GET("/api/v1/TextResponses/VerbatimCount", { params: { query } } as never) as never, keep);
+  const list = useApi<Verbatims>(["Verbatim", query], () => api.GET("/api/v1/TextResponses/Verbatim", { params: { query } }), keep);
+  const count = useApi<Schemas["VerbatimCount"]>(["VerbatimCount", query], () => api.GET("/api/v1/TextResponses/VerbatimCount", { params: { query } }), keep);
   return { list, count };
 }

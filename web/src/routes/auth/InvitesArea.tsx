@@ -19,7 +19,7 @@ function Demo() {
   const signedIn = !!getToken();
   async function open() {
     try {
-      const r = (await unwrap(api.POST("/api/v1/LinkInvites/AcceptShare", { body: { identifier } } as never))) as { projectId: number; clientId?: number };
+      const r = (await unwrap(api.POST("/api/v1/LinkInvites/AcceptShare", { body: { identifier } }))) as { projectId: number; clientId?: number };
       navigate(`~/${r.clientId ?? ""}/results/${r.projectId}`.replace("//", "/"));
     } catch (e) {
       setError(e instanceof ApiError ? e.message : "The shared project could not be opened.");

@@ -40,7 +40,7 @@ function NotificationRedirect() {
   const target = url.startsWith("/") && !url.startsWith("//") ? url : "/";
   useEffect(() => {
     if (!getToken()) return;
-    (Number.isInteger(id) && id > 0 ? unwrap(api.POST("/api/v1/Notifications/MarkAsRead", { body: { ids: [id] } } as never)) : Promise.resolve())
+    (Number.isInteger(id) && id > 0 ? unwrap(api.POST("/api/v1/Notifications/MarkAsRead", { body: { ids: [id] } })) : Promise.resolve())
       .catch(() => {})
       .finally(() => navigate(`~${target}`, { replace: true }));
   }, [id, target, navigate]);

@@ -6,19 +6,17 @@ import { api } from "../../api/client";
 import { useApi } from "../../api/hooks";
 import { useGroup } from "../../features/results/group";
 
-type Fig = { projectId?: number; top2: number; ci: [number, number]; n: number; smallBase?: boolean };
-export type QualGroup = { projectIds: number[]; measures: { standardQuestionId: number; title: string; group: Fig; projects: Fig[] }[] };
 
 export function useQualGroup() {
   const { group, filtersJson } = useGroup();
-  return useApi<QualGroup>(["QualResultsGroup", group.id, filtersJson], () =>
-    api.GET("/api/v1/Responses/QualResultsGroup", { params: { query: { projectGroupId: String(group.id), filters: filtersJson } } } as never) as never, { keepPreviousData: true });
+  return useApi(["QualResultsGroup", group.id, filtersJson], () =>
+    api.GET("/api/v1/Responses/QualResultsGroup", { params: { query: { projectGroupId: String(group.id), filters: filtersJson } } }), { keepPreviousData: true });
 }
 
 export default function GroupOverview({ tab }: { tab?: string }) {
   const { group, filtersJson, clientId, projects } = useGroup();
-  const { data: ws } = useApi<{ count: number; projects: { projectId: number; count: number; nEff: number }[] }>(["WeightSumGroup", group.id, filtersJson], () =>
-    api.GET("/api/v1/Responses/WeightSumGroup", { params: { query: { projectGroupId: String(group.id), filters: filtersJson } } } as never) as never);
+  const { data: ws } = useApi(["WeightSumGroup", group.id, filtersJson], () =>
+    api.GET("/api/v1/Responses/WeightSumGroup", { params: { query: { projectGroupId: String(group.id), filters: filtersJson } } }));
   const { data } = useQualGroup();
   
   const name = (id: number) => projects.find((p) => p.id === id)?.projectName ?? `Project ${id}`;

@@ -2,23 +2,21 @@
 // copy of the question, matched by its text, as the group functions do).
 import { AnswerShares } from "../../components/charts/Charts";
 import { EmptyState, Skeleton } from "../../components/ui";
-import { api, unwrap } from "../../api/client";
+import { api, selected, unwrap, type Page, type Row } from "../../api/client";
 import { useApi } from "../../api/hooks";
 import { odataString } from "../../features/projects";
 import { useGroup } from "../../features/results/group";
 
-type PQ = { id: number; projectId: number };
-type QR = { question: { options: { id: number; text: string }[]; results: { n: number; options: { questionOptionId: number; share: number }[] }[] } | null };
 
 export default function GroupQual({ questionId }: { questionId: number }) {
   const { group, questions, filtersJson, projects } = useGroup();
   const gq = questions.find((q) => q.questionId === questionId);
   const text = gq?.question?.questionText;
   const multiple = gq?.question?.questionTypeId === 2;
-  const { data } = useApi<{ projectId: number; r: QR }[]>(text && projects.length ? ["GroupQual", group.id, questionId, filtersJson] : null, async () => {
-    const pqs = (await unwrap(api.GET("/api/v1/ProjectQuestions", { params: { query: { $filter: `projectId in (${projects.map((p) => p.id).join(",")}) and question/questionText eq ${odataString(text!)}`, $select: "id,projectId" } } } as never))) as { value: PQ[] };
-    const out = await Promise.all(pqs.value.map(async (pq) => ({ projectId: pq.projectId, r: (await unwrap(api.GET("/api/v1/Responses/QualResults", { params: { query: { projectId: String(pq.projectId), projectQuestionId: String(pq.id), filters: filtersJson } } } as never))) as QR })));
-    return { data: out, response: new Response() } as never;
+  const { data } = useApi(text && projects.length ? ["GroupQual", group.id, questionId, filtersJson] : null, async () => {
+    const pqs = await unwrap(selected<Page<Row<"ProjectQuestions", "id" | "projectId">>>(api.GET("/api/v1/ProjectQuestions", { params: { query: { $filter: `projectId in (${projects.map((p) => p.id).join(",")}) and question/questionText eq ${odataString(text!)}`, $select: "id,projectId" } } })));
+    const out = await Promise.all(pqs.value.map(async (pq) => ({ projectId: pq.projectId, r: await unwrap(api.GET("/api/v1/Responses/QualResults", { params: { query: { projectId: String(pq.projectId), projectQuestionId: String(pq.id), filters: filtersJson } } })) })));
+    return { data: out, response: new Response() };
   });
   if (!gq) return <EmptyState title="Question not in this group" />;
   if (!data) return <Skeleton className="h-72" />;

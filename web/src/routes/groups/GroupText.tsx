@@ -6,15 +6,14 @@ import { useSearchState } from "../../lib/search";
 import { useGroup } from "../../features/results/group";
 
 const PAGE_SIZE = 20;
-type V = { value: { id: number; projectId?: number; responseText: string; translatedText?: string | null; sentiment?: string | null; createdAt: string }[] };
 
 export default function GroupText({ questionId }: { questionId: number }) {
   const { group, questions, filtersJson } = useGroup();
   const [search, setSearch] = useSearchState();
   const page = Math.max(1, Number(search.page ?? 1) || 1);
   const query = { projectGroupId: String(group.id), questionId: String(questionId), filters: filtersJson, page: String(page), pageSize: String(PAGE_SIZE) };
-  const { data } = useApi<V>(["VerbatimGroup", query], () => api.GET("/api/v1/TextResponses/VerbatimGroup", { params: { query } } as never) as never);
-  const { data: count } = useApi<{ count: number }>(["VerbatimCountGroup", query], () => api.GET("/api/v1/TextResponses/VerbatimCountGroup", { params: { query } } as never) as never);
+  const { data } = useApi(["VerbatimGroup", query], () => api.GET("/api/v1/TextResponses/VerbatimGroup", { params: { query } }));
+  const { data: count } = useApi(["VerbatimCountGroup", query], () => api.GET("/api/v1/TextResponses/VerbatimCountGroup", { params: { query } }));
   const gq = questions.find((q) => q.questionId === questionId);
   const total = count?.count ?? 0;
   return (

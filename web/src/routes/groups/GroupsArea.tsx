@@ -4,7 +4,7 @@
 // VerbatimGroup, ProjectGroupSegmentCounts); group segments chosen here filter every page.
 import { lazy, Suspense, useMemo } from "react";
 import { Link, Route, Switch, useLocation, useParams } from "wouter";
-import { api } from "../../api/client";
+import { api, selected, type Page, type Row } from "../../api/client";
 import { useApi } from "../../api/hooks";
 import { EmptyState, PageSkeleton, cx } from "../../components/ui";
 import { useSearchState } from "../../lib/search";
@@ -31,18 +31,18 @@ export default function GroupsArea({ clientId }: { clientId: number }) {
   const groupId = Number(params.projectGroupId);
   const [loc] = useLocation();
   const [search] = useSearchState();
-  const { data: group, error } = useApi<Group>(Number.isInteger(groupId) ? ["ProjectGroups", groupId] : null, () =>
-    api.GET("/api/v1/ProjectGroups({key})", {
+  const { data: group, error } = useApi(Number.isInteger(groupId) ? ["ProjectGroups", groupId] : null, () =>
+    selected<Group>(api.GET("/api/v1/ProjectGroups({key})", {
       params: { path: { key: String(groupId) }, query: { $select: "id,name,description,activeVersionId", $expand: "activeVersion($select=id,versionNumber,name;$expand=projects($select=id,projectName,statusCode)),projectGroupVersions($select=id;$expand=projects($select=id,projectName,statusCode))" } },
-    } as never) as never,
+    })),
   );
-  const { data: questions } = useApi<{ value: GroupQuestion[] }>(group?.activeVersionId ? ["ProjectGroupQuestions", group.activeVersionId] : null, () =>
-    api.GET("/api/v1/ProjectGroupQuestions", {
+  const { data: questions } = useApi(group?.activeVersionId ? ["ProjectGroupQuestions", group.activeVersionId] : null, () =>
+    selected<Page<GroupQuestion>>(api.GET("/api/v1/ProjectGroupQuestions", {
       params: { query: { $filter: `projectGroupVersionId eq ${group!.activeVersionId} and isHidden eq false`, $orderby: "questionPositionId,sortOrder", $select: "id,questionId,questionPositionId,title,sortOrder", $expand: "question($select=id,questionText,questionTypeId)" } },
-    } as never) as never,
+    })),
   );
-  const { data: tags } = useApi<{ value: { projectId: number | null; project: { id: number; projectName: string; statusCode: number } | null }[] }>(["ProjectGroupTags", groupId], () =>
-    api.GET("/api/v1/ProjectGroupTags", { params: { query: { $filter: `projectGroupId eq ${groupId} and projectId ne null`, $select: "projectId", $expand: "project($select=id,projectName,statusCode)" } } } as never) as never,
+  const { data: tags } = useApi(["ProjectGroupTags", groupId], () =>
+    selected<Page<Row<"ProjectGroupTags", "projectId", { project: Row<"Projects", "id" | "projectName" | "statusCode"> | null }>>>(api.GET("/api/v1/ProjectGroupTags", { params: { query: { $filter: `projectGroupId eq ${groupId} and projectId ne null`, $select: "projectId", $expand: "project($select=id,projectName,statusCode)" } } })),
   );
   // A group's projects, as the API pools them: those on any of its versions (a usage-and-attitude
   // seed project stays on the version it was made for) and those tagged into it.

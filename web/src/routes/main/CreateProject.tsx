@@ -2,7 +2,8 @@
 // from there (test options, questions, targets, add-ons, schedule, cost).
 import { useMemo, useState, type FormEvent } from "react";
 import { useLocation } from "wouter";
-import { ApiError, api, unwrap } from "../../api/client";
+import { ApiError, api, selected, unwrap, type Page, type Row } from "../../api/client";
+import type { Region } from "../../features/projects-editor/data";
 import { useApi } from "../../api/hooks";
 import type { CurrentClient } from "../../app/ClientArea";
 import { Modal } from "../../components/Dialog";
@@ -11,18 +12,17 @@ import { PROJECT_TYPES } from "../../lib/constants";
 import { useMe } from "../../state/app";
 import { MARKET_REACH_FRAMEWORK, offersMarketReach } from "../../features/projects-editor/data";
 
-type Framework = { id: number; title: string; projectTypeId: number; description: string | null; sortOrder: number };
-type Region = { id: number; regionName: string; currencyCode: string; isUsState: boolean; parentRegionId: number | null };
+type Framework = Row<"Frameworks", "id" | "title" | "projectTypeId" | "description" | "sortOrder">;
 
 export function useFrameworks() {
-  return useApi<{ value: Framework[] }>(["Frameworks"], () =>
-    api.GET("/api/v1/Frameworks", { params: { query: { $orderby: "sortOrder", $top: 100 } } } as never) as never,
+  return useApi(["Frameworks"], () =>
+    selected<Page<Framework>>(api.GET("/api/v1/Frameworks", { params: { query: { $orderby: "sortOrder", $top: 100 } } })),
   );
 }
 
 export function useRegions() {
-  return useApi<{ value: Region[] }>(["Regions"], () =>
-    api.GET("/api/v1/Regions", { params: { query: { $select: "id,regionName,currencyCode,isUsState,parentRegionId", $orderby: "sortOrder,regionName", $top: 200 } } } as never) as never,
+  return useApi(["Regions"], () =>
+    selected<Page<Region>>(api.GET("/api/v1/Regions", { params: { query: { $select: "id,regionName,currencyCode,isUsState,parentRegionId", $orderby: "sortOrder,regionName", $top: 200 } } })),
   );
 }
 
@@ -52,7 +52,7 @@ export function CreateProjectDialog({ client, onClose }: { client: CurrentClient
       const p = (await unwrap(
         api.POST("/api/v1/Projects", {
           body: { projectName: name.trim(), projectTypeId: typeId as 1, frameworkId: chosenFramework, ...(regionIds.length ? { regionIds } : {}), sampleSize: Number(sampleSize) || 200 },
-        } as never),
+        }),
       )) as { id: number };
       onClose();
       navigate(`~/${client.id}/projects/${p.id}`);

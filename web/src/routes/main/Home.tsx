@@ -1,7 +1,7 @@
 // home: the team's projects with status, type, regions and dates; search and filters in the URL;
 // create a project; live updates from the client channel.
 import { useState } from "react";
-import { api } from "../../api/client";
+import { api, selected, type Page, type Row } from "../../api/client";
 import { useApi } from "../../api/hooks";
 import type { CurrentClient } from "../../app/ClientArea";
 import { ProjectLinkTo } from "../../components/ProjectLink";
@@ -21,22 +21,18 @@ const STATUS_GROUPS: Record<string, { label: string; filter: string }> = {
   results: { label: "Results ready", filter: "statusCode ge 800" },
 };
 
-type Row = {
-  id: number;
-  projectName: string;
-  projectTypeId: number;
-  statusCode: number;
-  createdAt: string;
-  updatedAt: string | null;
-  projectsRegions: { regionId: number; region: { regionName: string } | null }[];
-};
+type ProjectRow = Row<
+  "Projects",
+  "id" | "projectName" | "projectTypeId" | "statusCode" | "createdAt" | "updatedAt",
+  { projectsRegions: Row<"ProjectsRegions", "regionId", { region: Row<"Regions", "regionName"> | null }>[] }
+>;
 
 /**
  * A team Admin's approvals inbox: the team's projects Awaiting Approval (50), oldest first, each
  * opening its review page. Shown only to those who can approve (TeamAdmin); empty, it is not shown.
  */
 function ApprovalsInbox({ client }: { client: CurrentClient }) {
-  const query = { $select: "id,projectName,statusCode,submittedAt", $filter: `clientId eq ${client.id} and statusCode eq 50`, $orderby: "submittedAt", $top: "50" };
+  const query = { $select: "id,projectName,statusCode,submittedAt", $filter: `clientId eq ${client.id} and statusCode eq 50`, $orderby: "submittedAt", $top: 50 };
   const { data, mutate } = useApi(["Projects", client.id, "approvals"], () => api.GET("/api/v1/Projects", { params: { query } }));
   useProjectEvents(() => void mutate());
   const rows = (data?.value ?? []).flatMap((p) => (p.id !== undefined && p.statusCode !== undefined ? [{ id: p.id, statusCode: p.statusCode, name: p.projectName ?? "", submittedAt: p.submittedAt ?? null }] : []));
@@ -80,8 +76,8 @@ export default function Home({ client }: { client: CurrentClient }) {
     $skip: page * PAGE,
     ...(filters.length ? { $filter: filters.join(" and ") } : {}),
   };
-  const { data, isLoading, mutate } = useApi<{ value: Row[]; "@odata.count"?: number }>(["Projects", client.id, query], () =>
-    api.GET("/api/v1/Projects", { params: { query } } as never) as never,
+  const { data, isLoading, mutate } = useApi(["Projects", client.id, query], () =>
+    selected<Page<ProjectRow>>(api.GET("/api/v1/Projects", { params: { query } })),
   );
   useProjectEvents(() => void mutate());
   const canCreate = hasPolicy(policies, client.id, "TeamUser");

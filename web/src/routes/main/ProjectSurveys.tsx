@@ -47,8 +47,8 @@ export default function ProjectSurveys({ client }: { client: CurrentClient }) {
   const params = useParams<{ projectId: string }>();
   const projectId = Number(params.projectId);
   const { data: project } = useEditorProject(projectId);
-  const counts = useApi<{ value: RunCount[] }>(project ? ["DecipherCompletesCounts", projectId] : null, () => api.GET("/api/v1/Projects({key})/DecipherCompletesCounts", { params: keyPath(projectId) }) as never);
-  const scheduling = useApi<SchedulingState>(project ? ["SchedulingState", projectId] : null, () => api.GET("/api/v1/Projects({key})/SchedulingState", { params: keyPath(projectId) }) as never);
+  const counts = useApi<{ value: RunCount[] }>(project ? ["DecipherCompletesCounts", projectId] : null, () => api.GET("/api/v1/Projects({key})/DecipherCompletesCounts", { params: keyPath(projectId) }));
+  const scheduling = useApi<SchedulingState>(project ? ["SchedulingState", projectId] : null, () => api.GET("/api/v1/Projects({key})/SchedulingState", { params: keyPath(projectId) }));
   useProjectEvents(() => {
     void counts.mutate();
     void scheduling.mutate();

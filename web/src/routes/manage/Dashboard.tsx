@@ -3,7 +3,7 @@
 // and charts of projects started and credits spent per month and of each team's usage.
 import { useMemo } from "react";
 import useSWR from "swr";
-import { api, unwrap, type Schemas } from "../../api/client";
+import { api, selected, unwrap, type Page, type Row, type Schemas } from "../../api/client";
 import { useApi } from "../../api/hooks";
 import { Badge, Card, EmptyState, PageHeader, Skeleton, Table } from "../../components/ui";
 import { STATUS_TONE } from "../../features/projects";
@@ -20,10 +20,10 @@ const MAX_PAGES = 20;
 type Stats = Schemas["ClientSubStats"];
 
 /** Every row of a list (pages of 1000, the server's $top limit), for month sums. */
-async function allRows<T>(path: "/api/v1/Projects" | "/api/v1/CreditLogs", clientId: number, query: Record<string, unknown>): Promise<T[]> {
+async function allRows<T>(pageOf: (top: number, skip: number) => Promise<{ data?: Page<T>; error?: unknown; response: Response }>): Promise<T[]> {
   const out: T[] = [];
   for (let page = 0; page < MAX_PAGES; page++) {
-    const r = (await unwrap(api.GET(path, { params: { query: { ...query, $top: PAGE, $skip: page * PAGE } }, headers: headersFor(clientId, "descendants") } as never))) as { value: T[] };
+    const r = await unwrap(pageOf(PAGE, page * PAGE));
     out.push(...r.value);
     if (r.value.length < PAGE) break;
   }
@@ -33,23 +33,30 @@ async function allRows<T>(path: "/api/v1/Projects" | "/api/v1/CreditLogs", clien
 export default function Dashboard({ client, view }: ManageProps & { view: "dashboard" | "overview" | "both" }) {
   const months = useMemo(() => lastMonths(MONTHS), []);
   const since = `${months[0]}-01T00:00:00Z`;
-  const stats = useApi<Stats>(["Clients/ClientSubStats", client.id, "descendants"], () =>
-    api.GET("/api/v1/Clients({key})/ClientSubStats", { params: { path: { key: String(client.id) } }, headers: headersFor(client.id, "descendants") } as never) as never,
+  const stats = useApi(["Clients/ClientSubStats", client.id, "descendants"], () =>
+    api.GET("/api/v1/Clients({key})/ClientSubStats", { params: { path: { key: String(client.id) } }, headers: headersFor(client.id, "descendants") }),
   );
-  const people = useApi<Schemas["UserLoginStatus"]>(["Users/CognitoStatus", client.id, "descendants"], () =>
-    api.GET("/api/v1/Users/CognitoStatus", { headers: headersFor(client.id, "descendants") } as never) as never,
+  const people = useApi(["Users/CognitoStatus", client.id, "descendants"], () =>
+    api.GET("/api/v1/Users/CognitoStatus", { headers: headersFor(client.id, "descendants") }),
   );
   const charts = view !== "overview";
   // Several pages of rows, so swr directly rather than useApi's one call.
   const projects = useSWR(charts ? ["dashboard/projects", client.id, since] : null, () =>
-    allRows<{ createdAt: string }>("/api/v1/Projects", client.id, { $select: "id,createdAt", $filter: `createdAt ge ${since}`, $orderby: "id" }),
+    allRows((top, skip) =>
+      selected<Page<Row<"Projects", "createdAt">>>(
+        api.GET("/api/v1/Projects", { params: { query: { $select: "id,createdAt", $filter: `createdAt ge ${since}`, $orderby: "id", $top: top, $skip: skip } }, headers: headersFor(client.id, "descendants") }),
+      ),
+    ),
   );
   const spend = useSWR(charts ? ["dashboard/spend", client.id, since] : null, () =>
-    allRows<{ createdAt: string; creditAmount: number }>("/api/v1/CreditLogs", client.id, {
-      $select: "id,createdAt,creditAmount",
-      $filter: `type in (${SPEND_TYPES.join(",")}) and createdAt ge ${since}`,
-      $orderby: "id",
-    }),
+    allRows((top, skip) =>
+      selected<Page<Row<"CreditLogs", "createdAt" | "creditAmount">>>(
+        api.GET("/api/v1/CreditLogs", {
+          params: { query: { $select: "id,createdAt,creditAmount", $filter: `type in (${SPEND_TYPES.join(",")}) and createdAt ge ${since}`, $orderby: "id", $top: top, $skip: skip } },
+          headers: headersFor(client.id, "descendants"),
+        }),
+      ),
+    ),
   );
 
   const totals = stats.data?.totals;

@@ -3,7 +3,7 @@
 // client, resend an invite. A team's inherited tab lists who reaches it from above.
 import { Menu, MenuButton, MenuItem, MenuItems } from "@headlessui/react";
 import { useMemo, useState, type FormEvent } from "react";
-import { api, unwrap, type Schemas } from "../../api/client";
+import { api, selected, unwrap, type Page, type Row, type Schemas } from "../../api/client";
 import { handleError } from "../../api/errors";
 import { useApi } from "../../api/hooks";
 import { ConfirmDialog } from "../../components/Dialog";
@@ -16,14 +16,7 @@ import { fieldErrors, formatDateTime, headersFor, personName, scopeOf, subtreeOf
 import { HiddenHead } from "./parts";
 import { FormModal } from "../../components/FormModal";
 
-type Membership = {
-  id: number;
-  userId: number;
-  clientId: number;
-  roleId: number;
-  client: { id: number; name: string; tier: string } | null;
-  user: { id: number; email: string; firstName: string | null; lastName: string | null } | null;
-};
+type Membership = Row<"UserAndClients", "id" | "userId" | "clientId" | "roleId", { client: Row<"Clients", "id" | "name" | "tier"> | null; user: Row<"Users", "id" | "email" | "firstName" | "lastName"> | null }>;
 type LoginStatus = Schemas["UserLoginStatus"]["value"][number];
 type Status = LoginStatus["status"];
 
@@ -62,14 +55,14 @@ export default function Members({ client, area, tab }: ManageProps & { tab?: str
     $select: "id,userId,clientId,roleId",
     $expand: "client($select=id,name,tier),user($select=id,email,firstName,lastName)",
   };
-  const memberships = useApi<{ value: Membership[] }>(["UserAndClients", client.id, scope], () =>
-    api.GET("/api/v1/UserAndClients", { params: { query }, headers: headersFor(client.id, scope) } as never) as never,
+  const memberships = useApi(["UserAndClients", client.id, scope], () =>
+    selected<Page<Membership>>(api.GET("/api/v1/UserAndClients", { params: { query }, headers: headersFor(client.id, scope) })),
   );
-  const statuses = useApi<Schemas["UserLoginStatus"]>(["Users/CognitoStatus", client.id, scope], () =>
-    api.GET("/api/v1/Users/CognitoStatus", { headers: headersFor(client.id, scope) } as never) as never,
+  const statuses = useApi(["Users/CognitoStatus", client.id, scope], () =>
+    api.GET("/api/v1/Users/CognitoStatus", { headers: headersFor(client.id, scope) }),
   );
-  const counts = useApi<Schemas["UserInheritedCount"]>(["Users/InheritedUserCount", client.id], () =>
-    api.GET("/api/v1/Users/InheritedUserCount", { headers: headersFor(client.id) } as never) as never,
+  const counts = useApi(["Users/InheritedUserCount", client.id], () =>
+    api.GET("/api/v1/Users/InheritedUserCount", { headers: headersFor(client.id) }),
   );
   const byUser = useMemo(() => new Map((statuses.data?.value ?? []).map((s) => [s.userId, s])), [statuses.data]);
 
@@ -90,7 +83,7 @@ export default function Members({ client, area, tab }: ManageProps & { tab?: str
 
   async function changeRole(row: Membership, roleId: number) {
     try {
-      await unwrap(api.POST("/api/v1/Users({key})/ChangeRole", { params: { path: { key: String(row.userId) } }, body: { roleId: roleId as 1 | 2 | 3 }, headers: headersFor(row.clientId) } as never));
+      await unwrap(api.POST("/api/v1/Users({key})/ChangeRole", { params: { path: { key: String(row.userId) } }, body: { roleId: roleId as 1 | 2 | 3 }, headers: headersFor(row.clientId) }));
       toast.success("Role changed", `${personName(row.user!)} is now ${ROLES[roleId]} of ${row.client?.name ?? client.name}.`);
     } catch (e) {
       handleError(e);
@@ -107,16 +100,16 @@ export default function Members({ client, area, tab }: ManageProps & { tab?: str
     setBusy(true);
     try {
       if (kind === "remove") {
-        await unwrap(api.POST("/api/v1/Users({key})/RemoveFromAccount", { params: key, headers } as never));
+        await unwrap(api.POST("/api/v1/Users({key})/RemoveFromAccount", { params: key, headers }));
         toast.success("Member removed", `${who} no longer has access to ${row.client?.name ?? client.name}.`);
       } else if (kind === "disable") {
-        await unwrap(api.POST("/api/v1/Users({key})/Disable", { params: key, headers } as never));
+        await unwrap(api.POST("/api/v1/Users({key})/Disable", { params: key, headers }));
         toast.success("Account disabled", `${who} has been signed out and cannot sign in.`);
       } else if (kind === "enable") {
-        await unwrap(api.POST("/api/v1/Users({key})/Enable", { params: key, headers } as never));
+        await unwrap(api.POST("/api/v1/Users({key})/Enable", { params: key, headers }));
         toast.success("Account enabled", `${who} can sign in again.`);
       } else {
-        await unwrap(api.POST("/api/v1/Users({key})/ResendInvite", { params: key, headers } as never));
+        await unwrap(api.POST("/api/v1/Users({key})/ResendInvite", { params: key, headers }));
         toast.success("Invite sent again", `A new invite link is on its way to ${row.user!.email}.`);
       }
       setPending(null);
@@ -266,7 +259,7 @@ function InviteDialog({ clients, onClose, onInvited }: { clients: ReachedClient[
     setErrors({});
     try {
       const body = { email: email.trim(), roleId: roleId as 1 | 2 | 3, ...(firstName.trim() ? { firstName: firstName.trim() } : {}), ...(lastName.trim() ? { lastName: lastName.trim() } : {}) };
-      await unwrap(api.POST("/api/v1/Users", { body, headers: headersFor(clientId) } as never));
+      await unwrap(api.POST("/api/v1/Users", { body, headers: headersFor(clientId) }));
       toast.success("Invitation sent", `${body.email} was invited to ${target?.clientName} as ${ROLES[roleId]}.`);
       onInvited();
       onClose();
@@ -321,8 +314,8 @@ function InviteDialog({ clients, onClose, onInvited }: { clients: ReachedClient[
 }
 
 function InheritedMembers({ teamId, byUser }: { teamId: number; byUser: Map<number, LoginStatus> }) {
-  const { data, isLoading } = useApi<Schemas["TeamExtrapolatedUsers"]>(["Teams/ExtrapolatedUsers", teamId], () =>
-    api.GET("/api/v1/Teams({key})/ExtrapolatedUsers", { params: { path: { key: String(teamId) } } } as never) as never,
+  const { data, isLoading } = useApi(["Teams/ExtrapolatedUsers", teamId], () =>
+    api.GET("/api/v1/Teams({key})/ExtrapolatedUsers", { params: { path: { key: String(teamId) } } }),
   );
   const rows = (data?.value ?? []).filter((u) => u.isInherited);
   if (isLoading) return <div className="space-y-2" role="status" aria-label="Loading members">{Array.from({ length: 3 }, (_, i) => <Skeleton key={i} className="h-14" />)}</div>;

@@ -2,7 +2,7 @@
 // URL, read from /auth/Saml/Metadata) to give the identity provider, and the client's SAML
 // identity providers (CognitoIdps): add (CreateSaml), change or switch on/off (UpdateSaml), delete.
 import { useState, type FormEvent, type ReactNode } from "react";
-import { api, unwrap, type Schemas } from "../../api/client";
+import { api, selected, unwrap, type Page, type Row, type Schemas } from "../../api/client";
 import { handleError } from "../../api/errors";
 import { useApi } from "../../api/hooks";
 import { ConfirmDialog } from "../../components/Dialog";
@@ -11,22 +11,13 @@ import { Badge, Button, Card, EmptyState, Field, Input, PageHeader, Skeleton, Te
 import { fieldErrors, formatDate, type ManageProps } from "./manage";
 import { FormModal } from "../../components/FormModal";
 
-type Idp = {
-  id: number;
-  providerName: string;
-  providerType: string;
-  metadataUrl: string | null;
-  emailDomains: string[];
-  isEnabled: boolean;
-  createdAt: string;
-  updatedAt: string | null;
-};
+type Idp = Row<"CognitoIdps", "id" | "providerName" | "providerType" | "metadataUrl" | "emailDomains" | "isEnabled" | "createdAt" | "updatedAt">;
 
 /** Our SP metadata as the API publishes it (entity id and ACS URL follow PUBLIC_URL there). */
 function useSpMetadata() {
   return useApi<{ metadataUrl: string; entityId: string; acsUrl: string }>(["auth/Saml/Metadata"], async () => {
-    const r = await api.GET("/auth/Saml/Metadata", { parseAs: "text" } as never);
-    if (!r.response.ok) return r as never;
+    const r = await api.GET("/auth/Saml/Metadata", { parseAs: "text" });
+    if (!r.response.ok) return { error: r.error, response: r.response };
     const doc = new DOMParser().parseFromString(String(r.data), "application/xml");
     const entityId = doc.documentElement.getAttribute("entityID") ?? "";
     const acsUrl = doc.getElementsByTagNameNS("*", "AssertionConsumerService")[0]?.getAttribute("Location") ?? "";
@@ -54,8 +45,8 @@ function CopyValue({ id, label, value }: { id: string; label: string; value: str
 
 export default function Security({ client }: ManageProps) {
   const sp = useSpMetadata();
-  const idps = useApi<{ value: Idp[] }>(["CognitoIdps", client.id], () =>
-    api.GET("/api/v1/CognitoIdps", { params: { query: { $select: "id,providerName,providerType,metadataUrl,emailDomains,isEnabled,createdAt,updatedAt", $orderby: "providerName" } } } as never) as never,
+  const idps = useApi(["CognitoIdps", client.id], () =>
+    selected<Page<Idp>>(api.GET("/api/v1/CognitoIdps", { params: { query: { $select: "id,providerName,providerType,metadataUrl,emailDomains,isEnabled,createdAt,updatedAt", $orderby: "providerName" } } })),
   );
   const [editing, setEditing] = useState<Idp | "new" | null>(null);
   const [deleting, setDeleting] = useState<Idp | null>(null);
@@ -63,7 +54,7 @@ export default function Security({ client }: ManageProps) {
 
   async function toggle(idp: Idp) {
     try {
-      await unwrap(api.POST("/api/v1/CognitoIdps({key})/UpdateSaml", { params: { path: { key: String(idp.id) } }, body: { isEnabled: !idp.isEnabled } } as never));
+      await unwrap(api.POST("/api/v1/CognitoIdps({key})/UpdateSaml", { params: { path: { key: String(idp.id) } }, body: { isEnabled: !idp.isEnabled } }));
       toast.success(idp.isEnabled ? "Single sign-on switched off" : "Single sign-on switched on", `${idp.providerName} ${idp.isEnabled ? "no longer signs people in" : "signs people in again"}.`);
     } catch (e) {
       handleError(e);
@@ -75,7 +66,7 @@ export default function Security({ client }: ManageProps) {
     if (!deleting) return;
     setBusy(true);
     try {
-      await unwrap(api.DELETE("/api/v1/CognitoIdps({key})", { params: { path: { key: String(deleting.id) } } } as never));
+      await unwrap(api.DELETE("/api/v1/CognitoIdps({key})", { params: { path: { key: String(deleting.id) } } }));
       toast.success("Identity provider deleted", `People of ${deleting.emailDomains.join(", ")} sign in another way now.`);
       setDeleting(null);
       void idps.mutate();
@@ -177,9 +168,9 @@ function IdpDialog({ idp, onClose, onSaved }: { idp: Idp | null; onClose: () => 
     try {
       let saved: Schemas["SamlIdentityProvider"];
       if (idp) {
-        saved = await unwrap(api.POST("/api/v1/CognitoIdps({key})/UpdateSaml", { params: { path: { key: String(idp.id) } }, body: { emailDomains, ...config } } as never)) as never;
+        saved = await unwrap(api.POST("/api/v1/CognitoIdps({key})/UpdateSaml", { params: { path: { key: String(idp.id) } }, body: { emailDomains, ...config } }));
       } else {
-        saved = await unwrap(api.POST("/api/v1/CognitoIdps/CreateSaml", { body: { providerName: providerName.trim(), emailDomains, ...config } } as never)) as never;
+        saved = await unwrap(api.POST("/api/v1/CognitoIdps/CreateSaml", { body: { providerName: providerName.trim(), emailDomains, ...config } }));
       }
       const cert = saved.certificates[0];
       toast.success(idp ? "Identity provider saved" : "Identity provider added", cert ? `${saved.providerName}: signing certificate valid until ${formatDate(cert.notAfter)}.` : `${saved.providerName} is saved.`);

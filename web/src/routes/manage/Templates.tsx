@@ -1,7 +1,7 @@
 // templates: the team's saved questions (QuestionTemplates) that its projects reuse; create one from
 // a question already asked in one of the team's projects, delete one (it goes to the trash).
 import { useEffect, useState, type FormEvent } from "react";
-import { api, unwrap } from "../../api/client";
+import { api, selected, unwrap, type Page, type Row } from "../../api/client";
 import { handleError } from "../../api/errors";
 import { useApi } from "../../api/hooks";
 import { ConfirmDialog } from "../../components/Dialog";
@@ -15,22 +15,8 @@ import { FormModal } from "../../components/FormModal";
 
 const groupOf = (position: number | null) => QUESTION_DISPLAY_GROUPS.find((g) => position !== null && g.positions.includes(position))?.name;
 
-type Template = {
-  id: number;
-  name: string;
-  description: string | null;
-  questionPositionId: number | null;
-  createdAt: string;
-  question: { id: number; questionText: string; questionTypeId: number } | null;
-  createdByUser: { email: string; firstName: string | null; lastName: string | null } | null;
-};
-type Asked = {
-  id: number;
-  questionId: number;
-  questionPositionId: number;
-  question: { id: number; questionText: string; questionTitle: string | null; questionTypeId: number } | null;
-  project: { id: number; projectName: string } | null;
-};
+type Template = Row<"QuestionTemplates", "id" | "name" | "description" | "questionPositionId" | "createdAt", { question: Row<"Questions", "id" | "questionText" | "questionTypeId"> | null; createdByUser: Row<"Users", "email" | "firstName" | "lastName"> | null }>;
+type Asked = Row<"ProjectQuestions", "id" | "questionId" | "questionPositionId", { question: Row<"Questions", "id" | "questionText" | "questionTitle" | "questionTypeId"> | null; project: Row<"Projects", "id" | "projectName"> | null }>;
 
 export default function Templates({ client }: ManageProps) {
   const [creating, setCreating] = useState(false);
@@ -41,15 +27,15 @@ export default function Templates({ client }: ManageProps) {
     $expand: "question($select=id,questionText,questionTypeId),createdByUser($select=email,firstName,lastName)",
     $orderby: "name",
   };
-  const { data, isLoading, mutate } = useApi<{ value: Template[] }>(["QuestionTemplates", client.id], () =>
-    api.GET("/api/v1/QuestionTemplates", { params: { query } } as never) as never,
+  const { data, isLoading, mutate } = useApi(["QuestionTemplates", client.id], () =>
+    selected<Page<Template>>(api.GET("/api/v1/QuestionTemplates", { params: { query } })),
   );
 
   async function remove() {
     if (!deleting) return;
     setBusy(true);
     try {
-      await unwrap(api.DELETE("/api/v1/QuestionTemplates({key})", { params: { path: { key: String(deleting.id) } } } as never));
+      await unwrap(api.DELETE("/api/v1/QuestionTemplates({key})", { params: { path: { key: String(deleting.id) } } }));
       toast.success("Template deleted", `'${deleting.name}' is no longer offered in new projects.`);
       setDeleting(null);
       void mutate();
@@ -128,7 +114,7 @@ function CreateTemplateDialog({ onClose, onCreated }: { onClose: () => void; onC
     $orderby: "id desc",
     $top: 20,
   };
-  const asked = useApi<{ value: Asked[] }>(["ProjectQuestions/templates", debounced], () => api.GET("/api/v1/ProjectQuestions", { params: { query } } as never) as never);
+  const asked = useApi(["ProjectQuestions/templates", debounced], () => selected<Page<Asked>>(api.GET("/api/v1/ProjectQuestions", { params: { query } })));
 
   function pick(a: Asked) {
     setPicked(a);
@@ -142,7 +128,7 @@ function CreateTemplateDialog({ onClose, onCreated }: { onClose: () => void; onC
     setErrors({});
     try {
       const body = { questionId: picked.questionId, name: name.trim(), description: description.trim() || null, questionPositionId: picked.questionPositionId };
-      await unwrap(api.POST("/api/v1/QuestionTemplates", { body } as never));
+      await unwrap(api.POST("/api/v1/QuestionTemplates", { body }));
       toast.success("Template saved", `'${body.name}' can now be added to new projects.`);
       onCreated();
       onClose();

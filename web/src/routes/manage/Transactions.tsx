@@ -3,7 +3,7 @@
 // enterprise admins, credit transfers between the clients beneath (CreditLogs MakeCreditTransfer).
 import { Menu, MenuButton, MenuItem, MenuItems } from "@headlessui/react";
 import { useMemo, useState, type FormEvent } from "react";
-import { api, unwrap, type Schemas } from "../../api/client";
+import { api, selected, unwrap, type Page, type Row, type Schemas } from "../../api/client";
 import { handleError } from "../../api/errors";
 import { useApi } from "../../api/hooks";
 import { Pager } from "../../components/Pager";
@@ -28,17 +28,7 @@ const TABS: { id: string; label: string; types?: number[] }[] = [
   { id: "transfers", label: "Transfers", types: TRANSFER_TYPES },
 ];
 
-type LogRow = {
-  id: number;
-  clientId: number;
-  type: number;
-  creditAmount: number;
-  description: string | null;
-  createdAt: string;
-  project: { id: number; projectName: string; statusCode: number } | null;
-  client: { id: number; name: string } | null;
-  relatedClient: { id: number; name: string } | null;
-};
+type LogRow = Row<"CreditLogs", "id" | "clientId" | "type" | "creditAmount" | "description" | "createdAt", { project: Row<"Projects", "id" | "projectName" | "statusCode"> | null; client: Row<"Clients", "id" | "name"> | null; relatedClient: Row<"Clients", "id" | "name"> | null }>;
 
 export default function Transactions({ client, area, tab }: ManageProps & { tab?: string }) {
   const scope = scopeOf(area);
@@ -59,11 +49,11 @@ export default function Transactions({ client, area, tab }: ManageProps & { tab?
     $skip: page * PAGE,
     ...(active.types ? { $filter: `type in (${active.types.join(",")})` } : {}),
   };
-  const logs = useApi<{ value: LogRow[]; "@odata.count"?: number }>(["CreditLogs", client.id, scope, query], () =>
-    api.GET("/api/v1/CreditLogs", { params: { query }, headers: headersFor(client.id, scope) } as never) as never,
+  const logs = useApi(["CreditLogs", client.id, scope, query], () =>
+    selected<Page<LogRow>>(api.GET("/api/v1/CreditLogs", { params: { query }, headers: headersFor(client.id, scope) })),
   );
-  const stats = useApi<Schemas["ClientSubStats"]>(["Clients/ClientSubStats", client.id, scope], () =>
-    api.GET("/api/v1/Clients({key})/ClientSubStats", { params: { path: { key: String(client.id) } }, headers: headersFor(client.id, scope) } as never) as never,
+  const stats = useApi(["Clients/ClientSubStats", client.id, scope], () =>
+    api.GET("/api/v1/Clients({key})/ClientSubStats", { params: { path: { key: String(client.id) } }, headers: headersFor(client.id, scope) }),
   );
   const total = logs.data?.["@odata.count"] ?? 0;
   const own = stats.data?.client;
@@ -74,7 +64,7 @@ export default function Transactions({ client, area, tab }: ManageProps & { tab?
     setExporting(true);
     try {
       const blob = (await unwrap(
-        api.GET("/api/v1/Clients({key})/ExportTransactionListCsv", { params: { path: { key: String(c.clientId) } }, parseAs: "blob", headers: headersFor(c.clientId) } as never) as never,
+        api.GET("/api/v1/Clients({key})/ExportTransactionListCsv", { params: { path: { key: String(c.clientId) } }, parseAs: "blob", headers: headersFor(c.clientId) }),
       )) as Blob;
       saveFile(blob, `transactions-${c.clientName.replace(/[^A-Za-z0-9]+/g, "-").toLowerCase()}-${new Date().toISOString().slice(0, 10)}.csv`);
       toast.success("Export ready", `The transactions of ${c.clientName} have been downloaded as CSV.`);
@@ -192,7 +182,7 @@ function TransferDialog({ root, clients, balances, onClose, onDone }: { root: nu
     if (!(n > 0)) return setError("Enter an amount above 0.");
     setBusy(true);
     try {
-      await unwrap(api.POST("/api/v1/CreditLogs/MakeCreditTransfer", { body: { fromClientId: from, toClientId: to, amount: n, note: note.trim() || null }, headers: headersFor(root) } as never));
+      await unwrap(api.POST("/api/v1/CreditLogs/MakeCreditTransfer", { body: { fromClientId: from, toClientId: to, amount: n, note: note.trim() || null }, headers: headersFor(root) }));
       toast.success("Credits transferred", `${formatCredits(n)} credits moved from ${name(from)} to ${name(to)}.`);
       onDone();
       onClose();

@@ -2,7 +2,7 @@
 // sets (segments), group segments, question-option filters (include / exclude) and the system
 // (demographic) filters; the base from ResponsesCount, debounced 400 ms.
 import { useEffect, useMemo, useState, type ReactNode } from "react";
-import { api } from "../../api/client";
+import { api, selected, type Page, type Row, type Schemas } from "../../api/client";
 import { useApi } from "../../api/hooks";
 import { Button, Select, Skeleton, cx } from "../../components/ui";
 import { RESPONSE_COUNT_DEBOUNCE_MS } from "../../lib/constants";
@@ -13,16 +13,18 @@ import {
 } from "../../features/results/filters";
 import { TEXT_TYPE, isPriceQuestion, questionLabel } from "../../features/results/questions";
 
-export type SystemOption = { id: number; systemQuestionId: number; answerLabel: string; filterSubtext: string | null; sortOrder: number | null; systemQuestion: { id: number; questionLabel: string; questionCode: string; isAlwaysShown: boolean; sortOrder: number | null } };
-export type SegmentRow = { id: number; name: string; responsesFilters: ResponseFilter; createdByUserId: number | null; "aiProjectSummaries@odata.count"?: number };
-type ScheduleRun = { id: number; regionId: number; isCustomerPanel: boolean; surveyRunId: number; scheduleDate: string | null; waveNumber: number | null };
+export type SystemOption = Row<"SystemQuestionOption", "id" | "systemQuestionId" | "answerLabel" | "filterSubtext" | "sortOrder", { systemQuestion: Row<"SystemQuestion", "id" | "questionLabel" | "questionCode" | "isAlwaysShown" | "sortOrder"> | null }>;
+export type SegmentRow = Row<"Segments", "id" | "name" | "responsesFilters" | "createdByUserId", Pick<Schemas["Segments"], "aiProjectSummaries@odata.count">>;
+type ScheduleRun = Row<"ProjectSchedules", "id" | "regionId" | "isCustomerPanel" | "surveyRunId" | "scheduleDate" | "waveNumber">;
 
 /** 'Not sure' is hidden from the options of standard questions (SPEC 5). */
+const PANEL_TYPES = ["Customer", "Ideally"] as const;
+
 export const isNotSure = (text: string) => /^\s*not sure\s*$/i.test(text);
 
 export function useSystemOptions(regionId: number) {
-  return useApi<{ value: SystemOption[] }>(["SystemQuestionOption", regionId], () =>
-    api.GET("/api/v1/SystemQuestionOption", {
+  return useApi(["SystemQuestionOption", regionId], () =>
+    selected<Page<SystemOption>>(api.GET("/api/v1/SystemQuestionOption", {
       params: {
         query: {
           $filter: `(regionId eq ${regionId} or regionId eq null) and systemQuestion/isFilterable eq true and isVisible eq true`,
@@ -31,13 +33,13 @@ export function useSystemOptions(regionId: number) {
           $top: 1000,
         },
       },
-    } as never) as never,
+    })),
   );
 }
 
 export function useSegments(projectId: number) {
-  return useApi<{ value: SegmentRow[] }>(["Segments", projectId], () =>
-    api.GET("/api/v1/Segments", { params: { query: { $filter: `projectId eq ${projectId}`, $orderby: "name", $expand: "aiProjectSummaries/$count" } } } as never) as never,
+  return useApi(["Segments", projectId], () =>
+    selected<Page<SegmentRow>>(api.GET("/api/v1/Segments", { params: { query: { $filter: `projectId eq ${projectId}`, $orderby: "name", $expand: "aiProjectSummaries/$count" } } })),
   );
 }
 
@@ -102,8 +104,8 @@ function useDebounced<T>(value: T, ms: number): T {
 function Base() {
   const { projectId, filtersJson, testOptions } = useResults();
   const debounced = useDebounced(filtersJson, RESPONSE_COUNT_DEBOUNCE_MS);
-  const { data } = useApi<{ value: { testOptionId: number | null; count: number; weight: number }[] }>(["ResponsesCount", projectId, debounced], () =>
-    api.GET("/api/v1/Projects({key})/ResponsesCount", { params: { path: { key: String(projectId) }, query: { filters: debounced } } } as never) as never,
+  const { data } = useApi(["ResponsesCount", projectId, debounced], () =>
+    api.GET("/api/v1/Projects({key})/ResponsesCount", { params: { path: { key: String(projectId) }, query: { filters: debounced } } }),
     { keepPreviousData: true },
   );
   if (!data) return <Skeleton className="h-12" />;
@@ -142,25 +144,27 @@ export function FilterSidebar({ onOpenSegments }: { onOpenSegments: () => void }
   const { project, projectId, regionId, regionIds, filters, setFilters, testOptions, questions } = useResults();
   const { data: sysOpts } = useSystemOptions(regionId);
   const { data: segments } = useSegments(projectId);
-  const { data: runs } = useApi<{ value: ScheduleRun[] }>(["ProjectSchedules/runs", projectId], () =>
-    api.GET("/api/v1/ProjectSchedules", {
+  const { data: runs } = useApi(["ProjectSchedules/runs", projectId], () =>
+    selected<Page<ScheduleRun>>(api.GET("/api/v1/ProjectSchedules", {
       params: { query: { $filter: `projectId eq ${projectId} and surveyRunId ne null`, $select: "id,regionId,isCustomerPanel,surveyRunId,scheduleDate,waveNumber", $orderby: "createdAt" } },
-    } as never) as never,
+    })),
   );
-  const { data: groupSegments } = useApi<{ value: { id: number; name: string }[] }>(
+  const { data: groupSegments } = useApi(
     project.projectGroupVersionId ? ["ProjectGroupSegments", project.projectGroupVersionId] : null,
-    () => api.GET("/api/v1/ProjectGroupSegments", { params: { query: { $filter: `projectGroupVersionId eq ${project.projectGroupVersionId} and isCategorySegment eq true`, $select: "id,name", $orderby: "sortOrder" } } } as never) as never,
+    () => selected<Page<Row<"ProjectGroupSegments", "id" | "name">>>(api.GET("/api/v1/ProjectGroupSegments", { params: { query: { $filter: `projectGroupVersionId eq ${project.projectGroupVersionId} and isCategorySegment eq true`, $select: "id,name", $orderby: "sortOrder" } } })),
   );
   const [dateDraft, setDateDraft] = useState<{ from: string; to: string }>({ from: toDateInput(filters.selectedDates?.from), to: toDateInput(filters.selectedDates?.to) });
   useEffect(() => setDateDraft({ from: toDateInput(filters.selectedDates?.from), to: toDateInput(filters.selectedDates?.to) }), [filters.selectedDates]);
 
   const regionRuns = (runs?.value ?? []).filter((r) => r.regionId === regionId);
-  const runIds = [...new Map(regionRuns.map((r) => [r.surveyRunId, r])).values()];
+  // The $filter keeps runs with a survey run; the type cannot know.
+  const runIds = [...new Map(regionRuns.flatMap((r) => (r.surveyRunId === null ? [] : [[r.surveyRunId, { ...r, surveyRunId: r.surveyRunId }] as const]))).values()];
   const panels = [...new Set(regionRuns.map((r) => (r.isCustomerPanel ? "Customer" : "Ideally")))];
   const sysGroups = useMemo(() => {
     const m = new Map<string, { label: string; code: string; always: boolean; sort: number; options: SystemOption[] }>();
     for (const o of sysOpts?.value ?? []) {
       const q = o.systemQuestion;
+      if (!q) continue; // the $filter goes through systemQuestion: never null here
       const g = m.get(q.questionCode) ?? { label: q.questionLabel, code: q.questionCode, always: q.isAlwaysShown, sort: q.sortOrder ?? 0, options: [] };
       g.options.push(o);
       m.set(q.questionCode, g);
@@ -174,7 +178,7 @@ export function FilterSidebar({ onOpenSegments }: { onOpenSegments: () => void }
     if (!id) return setFilters({ ...EMPTY_FILTERS, selectedRegionId: filters.selectedRegionId });
     const seg = segments?.value.find((s) => s.id === Number(id));
     if (!seg) return;
-    const codeOf = new Map((sysOpts?.value ?? []).map((o) => [o.id, o.systemQuestion.questionCode]));
+    const codeOf = new Map((sysOpts?.value ?? []).map((o) => [o.id, o.systemQuestion?.questionCode]));
     const questionOf = new Map(questions.flatMap((q) => (q.question?.questionOptions ?? []).map((o) => [o.id, q.id] as const)));
     setFilters(stateFromSegment(seg.id, seg.responsesFilters ?? {}, (i) => codeOf.get(i), (i) => questionOf.get(i)));
   };
@@ -216,9 +220,9 @@ export function FilterSidebar({ onOpenSegments }: { onOpenSegments: () => void }
         {panels.length ? (
           <div>
             <label htmlFor="filter-panel" className="mb-1 block text-xs font-medium text-ink-600">Panel type</label>
-            <Select id="filter-panel" value={filters.selectedPanelType ?? ""} onChange={(e) => setFilters({ ...filters, selectedPanelType: (e.target.value || null) as never })}>
+            <Select id="filter-panel" value={filters.selectedPanelType ?? ""} onChange={(e) => setFilters({ ...filters, selectedPanelType: PANEL_TYPES.find((p) => p === e.target.value) ?? null })}>
               <option value="">All panels</option>
-              {(["Customer", "Ideally"] as const).filter((p) => panels.includes(p)).map((p) => (
+              {PANEL_TYPES.filter((p) => panels.includes(p)).map((p) => (
                 <option key={p} value={p}>{p}</option>
               ))}
             </Select>

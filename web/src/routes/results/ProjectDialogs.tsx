@@ -19,7 +19,7 @@ export function RenameDialog({ onClose }: { onClose: () => void }) {
     if (!next || next === project.projectName) return onClose(); // SPEC 5: unchanged, skipped
     setBusy(true);
     try {
-      await unwrap(api.PATCH("/api/v1/Projects({key})", { params: { path: { key: String(project.id) } }, body: { projectName: next } } as never));
+      await unwrap(api.PATCH("/api/v1/Projects({key})", { params: { path: { key: String(project.id) } }, body: { projectName: next } }));
       toast.success("Project Name Updated", `Project name has been updated to '${next}'`);
       refetchProject();
       onClose();
@@ -48,7 +48,7 @@ export function CloneDialog({ onClose }: { onClose: () => void }) {
   const clone = async () => {
     setBusy(true);
     try {
-      const r = (await unwrap(api.POST("/api/v1/Projects({key})/Duplicate", { params: { path: { key: String(project.id) } }, body: { projectName: name.trim() } } as never))) as { id: number; projectName: string };
+      const r = await unwrap(api.POST("/api/v1/Projects({key})/Duplicate", { params: { path: { key: String(project.id) } }, body: { projectName: name.trim() } }));
       toast.success("Project cloned", `Project '${r.projectName}' has been cloned.`);
       onClose();
       navigate(`~/${clientId}/projects/${r.id}`);

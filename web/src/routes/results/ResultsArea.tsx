@@ -85,8 +85,8 @@ function SubNav({ sections }: { sections: { title: string; items: NavEntry[] }[]
 /** The empty path: where ResultsLanding says; a market-reach project without the MarketReach flag opens the overview (all). */
 function Landing({ marketReach }: { marketReach: boolean | null }) {
   const { clientId, projectId } = useResults();
-  const { data } = useApi<{ tab: string; path: string }>(["ResultsLanding", projectId], () =>
-    api.GET("/api/v1/Projects({key})/ResultsLanding", { params: { path: { key: String(projectId) } } } as never) as never,
+  const { data } = useApi(["ResultsLanding", projectId], () =>
+    api.GET("/api/v1/Projects({key})/ResultsLanding", { params: { path: { key: String(projectId) } } }),
   );
   if (!data || marketReach === null) return <PageSkeleton />;
   const tab = data.tab.startsWith("market-reach") && !marketReach ? "all" : data.tab;

@@ -3,33 +3,54 @@
 // set up, changed and removed through Projects Create/Update/DeletePriceSensitivities and
 // Create/Update/DeleteMarketReach. Each adds to the run's cost (shown in the bar below).
 import { useEffect, useState, type FormEvent } from "react";
-import { ApiError, api } from "../../../api/client";
+import { ApiError, api, type Schemas } from "../../../api/client";
 import { useApi } from "../../../api/hooks";
 import { Badge, Button, Card, Field, Input, Skeleton } from "../../../components/ui";
 import { keyPath, offersMarketReach, run, useRefreshProject, useTestOptions } from "../../../features/projects-editor/data";
 import { useMe } from "../../../state/app";
 import type { TabProps } from "../ProjectPage";
 
-type PriceSetup = { currencyCode: string; purchaseIntent: boolean; items: { testOptionId: number | null; minPrice: number | null; maxPrice: number | null }[] };
-type ReachSetup = { reachDepth: number; maxCombinationSize: number; itemSource: string; items: { label: string }[] };
-
+/** Each add-on's four calls, typed by the contract. */
 const ADD_ONS = {
-  PriceSensitivities: { label: "Price sensitivity" },
-  MarketReach: { label: "Market reach" },
-} as const;
+  PriceSensitivities: {
+    name: "PriceSensitivities",
+    label: "Price sensitivity",
+    get: (id: number) => api.GET("/api/v1/Projects({key})/PriceSensitivities", { params: keyPath(id) }),
+    Create: (id: number, body: Schemas["PriceSensitivitiesBody"]) => api.POST("/api/v1/Projects({key})/CreatePriceSensitivities", { params: keyPath(id), body }),
+    Update: (id: number, body: Schemas["PriceSensitivitiesBody"]) => api.POST("/api/v1/Projects({key})/UpdatePriceSensitivities", { params: keyPath(id), body }),
+    Delete: (id: number) => api.POST("/api/v1/Projects({key})/DeletePriceSensitivities", { params: keyPath(id) }),
+  },
+  MarketReach: {
+    name: "MarketReach",
+    label: "Market reach",
+    get: (id: number) => api.GET("/api/v1/Projects({key})/MarketReach", { params: keyPath(id) }),
+    Create: (id: number, body: Schemas["MarketReachBody"]) => api.POST("/api/v1/Projects({key})/CreateMarketReach", { params: keyPath(id), body }),
+    Update: (id: number, body: Schemas["MarketReachBody"]) => api.POST("/api/v1/Projects({key})/UpdateMarketReach", { params: keyPath(id), body }),
+    Delete: (id: number) => api.POST("/api/v1/Projects({key})/DeleteMarketReach", { params: keyPath(id) }),
+  },
+};
+
+type AddOn<T, B> = {
+  name: string;
+  label: string;
+  get: (id: number) => Promise<{ data?: T; error?: unknown; response: Response }>;
+  Create: (id: number, body: B) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+  Update: (id: number, body: B) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+  Delete: (id: number) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+};
 
 /**
  * One add-on's set-up (404 is "none", not an error) and its three actions: Create{name} when there
  * is none, Update{name} when there is, Delete{name}; each refetches the project (and so the cost).
  */
-function useAddOn<T>(name: keyof typeof ADD_ONS, projectId: number) {
+function useAddOn<T, B>(addOn: AddOn<T, B>, projectId: number) {
   const refresh = useRefreshProject(projectId);
-  const res = useApi<T>([name, projectId], () => api.GET(`/api/v1/Projects({key})/${name}` as "/api/v1/Projects({key})/MarketReach", { params: keyPath(projectId) }) as never, { onError: () => {}, shouldRetryOnError: false });
+  const res = useApi([addOn.name, projectId], () => addOn.get(projectId), { onError: () => {}, shouldRetryOnError: false });
   const [busy, setBusy] = useState(false);
-  const label = ADD_ONS[name].label;
-  async function act(action: "Create" | "Update" | "Delete", body: object, done: string) {
+  const label = addOn.label;
+  async function act(call: Promise<{ data?: unknown; error?: unknown; response: Response }>, action: "Create" | "Update" | "Delete", done: string) {
     setBusy(true);
-    const r = await run(api.POST(`/api/v1/Projects({key})/${action}${name}` as "/api/v1/Projects({key})/DeleteMarketReach", { params: keyPath(projectId), body } as never), [done]);
+    const r = await run(call, [done]);
     setBusy(false);
     // After a delete the refetch answers 404, and swr keeps stale data on an error: clear it first.
     if (r !== undefined) await Promise.all([action === "Delete" ? res.mutate(undefined, { revalidate: true }) : res.mutate(), refresh()]);
@@ -39,15 +60,15 @@ function useAddOn<T>(name: keyof typeof ADD_ONS, projectId: number) {
     busy,
     none: res.error instanceof ApiError && res.error.status === 404,
     loading: !res.data && !res.error,
-    save: (body: object) => (res.data ? act("Update", body, `${label} updated`) : act("Create", body, `${label} added`)),
-    remove: () => act("Delete", {}, `${label} removed`),
+    save: (body: B) => (res.data ? act(addOn.Update(projectId, body), "Update", `${label} updated`) : act(addOn.Create(projectId, body), "Create", `${label} added`)),
+    remove: () => act(addOn.Delete(projectId), "Delete", `${label} removed`),
   };
 }
 
 function PriceSensitivity({ project, editable }: TabProps) {
   const options = useTestOptions(project.id);
   const noOptions = options.data?.value.length === 0;
-  const setup = useAddOn<PriceSetup>("PriceSensitivities", project.id);
+  const setup = useAddOn(ADD_ONS.PriceSensitivities, project.id);
   const first = setup.data?.items[0];
   const [min, setMin] = useState("");
   const [max, setMax] = useState("");
@@ -102,7 +123,7 @@ function PriceSensitivity({ project, editable }: TabProps) {
 
 function MarketReach({ project, editable }: TabProps) {
   const options = useTestOptions(project.id);
-  const setup = useAddOn<ReachSetup>("MarketReach", project.id);
+  const setup = useAddOn(ADD_ONS.MarketReach, project.id);
   const [depth, setDepth] = useState("1");
   const [size, setSize] = useState("3");
   useEffect(() => {

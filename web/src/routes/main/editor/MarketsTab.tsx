@@ -14,7 +14,7 @@ import type { TabProps } from "../ProjectPage";
 
 type TargetQuestion = Schemas["TargetQuestion"];
 type TargetOption = TargetQuestion["options"][number];
-type Incidence = { incidenceEstimate: number; regions: { regionId: number; regionName: string; sampleSize: number; incidence: number }[] };
+type Incidence = Schemas["IncidenceEstimate"];
 
 /** The project's target questions with each answer's market and whether it is chosen. */
 export function useTargetQuestions(projectId: number) {
@@ -42,7 +42,7 @@ export function MarketsTab({ client, project, editable }: TabProps) {
   const states = hasFlag(me, "CanChooseUsStateMarkets");
 
   async function estimate() {
-    const r = (await run(api.POST("/api/v1/Projects({key})/IncidenceEstimate", { params: keyPath(project.id), body: {} } as never))) as Incidence | undefined;
+    const r = await run(api.POST("/api/v1/Projects({key})/IncidenceEstimate", { params: keyPath(project.id), body: {} }));
     if (r) setIncidence(r);
   }
   // The first estimate on opening; later ones follow each change and arrive by event too.
@@ -78,7 +78,7 @@ export function MarketsTab({ client, project, editable }: TabProps) {
 
   async function change(body: { targets: ReturnType<typeof currentTargets>; regionIds?: number[]; sampleSize?: number }) {
     setBusy(true);
-    const r = await run(api.POST("/api/v1/Projects({key})/ChangeTargets", { params: keyPath(project.id), body } as never));
+    const r = await run(api.POST("/api/v1/Projects({key})/ChangeTargets", { params: keyPath(project.id), body }));
     if (r !== undefined) {
       await Promise.all([refresh(), targets.mutate()]);
       await estimate();
@@ -98,7 +98,7 @@ export function MarketsTab({ client, project, editable }: TabProps) {
     if (regionIds.includes(id)) {
       if (regionIds.length === 1) return;
       setBusy(true);
-      const r = await run(api.POST("/api/v1/Projects({key})/DeleteRegions", { params: keyPath(project.id), body: { regionIds: [id] } } as never));
+      const r = await run(api.POST("/api/v1/Projects({key})/DeleteRegions", { params: keyPath(project.id), body: { regionIds: [id] } }));
       if (r !== undefined) {
         await Promise.all([refresh(), targets.mutate()]);
         await estimate();

@@ -2,7 +2,7 @@
 // then the new project).
 import { useState, type FormEvent } from "react";
 import { useLocation } from "wouter";
-import { api, unwrap } from "../../../api/client";
+import { api, selected, unwrap, type Page, type Row } from "../../../api/client";
 import { DEFAULT_ERROR_TITLE, handleError } from "../../../api/errors";
 import { fieldMessages } from "../../../lib/fieldErrors";
 import { useApi } from "../../../api/hooks";
@@ -18,8 +18,8 @@ export const clonedDetail = (name: string) => `Project '${name}' has been cloned
 
 function useWatching(projectId: number, userId: number | undefined) {
   const query = { $filter: `projectId eq ${projectId} and userId eq ${userId}`, $select: "id", $top: 1 };
-  return useApi<{ value: { id: number }[] }>(userId ? ["ProjectWatchers", projectId, userId] : null, () =>
-    api.GET("/api/v1/ProjectWatchers", { params: { query } } as never) as never,
+  return useApi(userId ? ["ProjectWatchers", projectId, userId] : null, () =>
+    selected<Page<Row<"ProjectWatchers", "id">>>(api.GET("/api/v1/ProjectWatchers", { params: { query } })),
   );
 }
 
@@ -35,7 +35,7 @@ export function ProjectActions({ client, project }: { client: CurrentClient; pro
   async function toggleWatch() {
     setBusy("watch");
     const path = watching ? "/api/v1/Projects({key})/StopWatching" : "/api/v1/Projects({key})/StartWatching";
-    const ok = await run(api.POST(path, { params: keyPath(project.id), body: {} } as never), watching ? ["Stopped watching", "You will no longer be notified about this project."] : ["Watching", "You will be notified when this project changes status."]);
+    const ok = await run(api.POST(path, { params: keyPath(project.id), body: {} }), watching ? ["Stopped watching", "You will no longer be notified about this project."] : ["Watching", "You will be notified when this project changes status."]);
     setBusy(null);
     if (ok !== undefined) void watchers.mutate();
   }
@@ -73,7 +73,7 @@ export function ProjectActions({ client, project }: { client: CurrentClient; pro
 
   async function clone() {
     setBusy("clone");
-    const copy = (await run(api.POST("/api/v1/Projects({key})/Duplicate", { params: keyPath(project.id), body: {} } as never))) as { id: number; projectName: string } | undefined;
+    const copy = (await run(api.POST("/api/v1/Projects({key})/Duplicate", { params: keyPath(project.id), body: {} }))) as { id: number; projectName: string } | undefined;
     setBusy(null);
     if (!copy) return;
     toast.success(CLONED_TITLE, clonedDetail(copy.projectName));

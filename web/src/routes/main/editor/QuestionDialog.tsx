@@ -1,7 +1,7 @@
 // Add or edit a custom question: text, short title, type, where it is asked, and its options
 // (Questions POST with projectId, or PATCH; options keep their ids so answers stay attached).
 import { useState, type FormEvent } from "react";
-import { api, unwrap } from "../../../api/client";
+import { api, unwrap, type Schemas } from "../../../api/client";
 import { DEFAULT_ERROR_TITLE, handleError } from "../../../api/errors";
 import { toast } from "../../../components/toast";
 import { fieldMessages } from "../../../lib/fieldErrors";
@@ -21,10 +21,12 @@ export function positionsFor(frameworkId: number | null): Record<number, string>
   return frameworkId === USAGE_AND_ATTITUDE_SEEDING ? { ...CUSTOM_POSITIONS, ...GROUP_POSITIONS } : CUSTOM_POSITIONS;
 }
 
+const QUESTION_TYPE_IDS = [1, 2, 3, 4] as const;
+
 export type QuestionDraft = {
   questionText: string;
   questionTitle: string;
-  questionTypeId: number;
+  questionTypeId: Schemas["CreateQuestion"]["questionTypeId"];
   questionPositionId: number;
   options: { id?: number; optionText: string; exclusive: boolean }[];
 };
@@ -85,7 +87,7 @@ export function QuestionDialog({ projectId, frameworkId, questionId, initial, on
             <Input id="question-title" value={d.questionTitle} maxLength={200} onChange={(e) => setD({ ...d, questionTitle: e.target.value })} />
           </Field>
           <Field id="question-type" label="Type">
-            <Select id="question-type" value={d.questionTypeId} onChange={(e) => setD({ ...d, questionTypeId: Number(e.target.value) })}>
+            <Select id="question-type" value={d.questionTypeId} onChange={(e) => { const t = QUESTION_TYPE_IDS.find((x) => x === Number(e.target.value)); if (t) setD({ ...d, questionTypeId: t }); }}>
               {Object.entries(QUESTION_TYPES).map(([id, t]) => <option key={id} value={id}>{t}</option>)}
             </Select>
           </Field>

@@ -3,7 +3,7 @@
 // SortOrderChange); custom questions added, edited and deleted with their options; the team's
 // question templates to start from, and a custom question saved as a template.
 import { useMemo, useState, type DragEvent } from "react";
-import { api } from "../../../api/client";
+import { api, selected, type Page, type Row } from "../../../api/client";
 import { useApi } from "../../../api/hooks";
 import { ConfirmDialog } from "../../../components/Dialog";
 import { Badge, Button, Card, EmptyState, Skeleton, cx } from "../../../components/ui";
@@ -13,29 +13,25 @@ import type { TabProps } from "../ProjectPage";
 import { QuestionDialog, type QuestionDraft } from "./QuestionDialog";
 import { QUESTION_TYPES } from "../../../lib/constants";
 
-export type QuestionOption = { id: number; optionText: string; exclusive: boolean; isOther: boolean; isNotSure: boolean; sortOrder: number };
-export type ProjectQuestion = {
-  id: number;
-  questionId: number;
-  standardQuestionId: number | null;
-  questionPositionId: number;
-  sortOrder: number | null;
-  testOptionId: number | null;
-  question: { id: number; questionText: string; questionTitle: string | null; questionTypeId: number; questionOptions: QuestionOption[] } | null;
-  testOption: { conceptText: string } | null;
-};
-type Template = { id: number; name: string; description: string | null; questionPositionId: number | null; question: ProjectQuestion["question"] };
+export type QuestionOption = Row<"QuestionOptions", "id" | "optionText" | "exclusive" | "isOther" | "isNotSure" | "sortOrder">;
+type QuestionRow = Row<"Questions", "id" | "questionText" | "questionTitle" | "questionTypeId", { questionOptions: QuestionOption[] }>;
+export type ProjectQuestion = Row<
+  "ProjectQuestions",
+  "id" | "questionId" | "standardQuestionId" | "questionPositionId" | "sortOrder" | "testOptionId",
+  { question: QuestionRow | null; testOption: Row<"TestOptions", "conceptText"> | null }
+>;
+type Template = Row<"QuestionTemplates", "id" | "name" | "description" | "questionPositionId", { question: QuestionRow | null }>;
 
 const EXPAND = "question($select=id,questionText,questionTitle,questionTypeId;$expand=questionOptions($orderby=sortOrder)),testOption($select=conceptText)";
 
 export function useProjectQuestions(projectId: number) {
   const query = { $filter: `projectId eq ${projectId}`, $expand: EXPAND, $orderby: "questionPositionId,sortOrder", $top: 500 };
-  return useApi<{ value: ProjectQuestion[] }>(["ProjectQuestions", projectId], () => api.GET("/api/v1/ProjectQuestions", { params: { query } } as never) as never);
+  return useApi(["ProjectQuestions", projectId], () => selected<Page<ProjectQuestion>>(api.GET("/api/v1/ProjectQuestions", { params: { query } })));
 }
 
 function useTemplates() {
   const query = { $expand: "question($select=id,questionText,questionTitle,questionTypeId;$expand=questionOptions($orderby=sortOrder))", $orderby: "name", $top: 200 };
-  return useApi<{ value: Template[] }>(["QuestionTemplates"], () => api.GET("/api/v1/QuestionTemplates", { params: { query } } as never) as never);
+  return useApi(["QuestionTemplates"], () => selected<Page<Template>>(api.GET("/api/v1/QuestionTemplates", { params: { query } })));
 }
 
 const draftOf = (q: ProjectQuestion["question"], positionId: number): QuestionDraft => ({
@@ -64,7 +60,7 @@ export function QuestionsTab({ project, editable }: TabProps) {
     // Optimistic: the new order shows while the server stores it; then the stored one (or the old
     // one, after a refusal) comes back.
     void mutate({ value: applyOrder(list, next) }, false);
-    await run(api.POST("/api/v1/ProjectQuestions/SortOrderChange", { body: { projectId: project.id, projectQuestionIds: next } } as never));
+    await run(api.POST("/api/v1/ProjectQuestions/SortOrderChange", { body: { projectId: project.id, projectQuestionIds: next } }));
     void mutate();
   }
 
@@ -78,7 +74,7 @@ export function QuestionsTab({ project, editable }: TabProps) {
   async function remove() {
     if (!deleting) return;
     setBusy(true);
-    const r = await run(api.DELETE("/api/v1/ProjectQuestions({key})", { params: keyPath(deleting.id) } as never), ["Question deleted"]);
+    const r = await run(api.DELETE("/api/v1/ProjectQuestions({key})", { params: keyPath(deleting.id) }), ["Question deleted"]);
     setBusy(false);
     setDeleting(null);
     if (r !== undefined) await Promise.all([mutate(), refresh()]);
@@ -87,7 +83,7 @@ export function QuestionsTab({ project, editable }: TabProps) {
   async function saveAsTemplate(pq: ProjectQuestion) {
     if (!pq.question) return;
     const name = pq.question.questionTitle || pq.question.questionText.slice(0, 200);
-    const r = await run(api.POST("/api/v1/QuestionTemplates", { body: { questionId: pq.questionId, name, questionPositionId: pq.questionPositionId } } as never), ["Template saved", `'${name}' is now one of your team's question templates.`]);
+    const r = await run(api.POST("/api/v1/QuestionTemplates", { body: { questionId: pq.questionId, name, questionPositionId: pq.questionPositionId } }), ["Template saved", `'${name}' is now one of your team's question templates.`]);
     if (r !== undefined) void templates.mutate();
   }
 

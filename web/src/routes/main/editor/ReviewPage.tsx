@@ -48,14 +48,14 @@ export function ReviewPage({ client, project }: { client: CurrentClient; project
 
   async function approve() {
     setBusy("approve");
-    const r = await run(api.POST("/api/v1/Projects({key})/Approve", { params: keyPath(project.id), body: {} } as never), ["Project approved", `${project.projectName} goes to the Ideally team for review.`]);
+    const r = await run(api.POST("/api/v1/Projects({key})/Approve", { params: keyPath(project.id), body: {} }), ["Project approved", `${project.projectName} goes to the Ideally team for review.`]);
     setBusy(null);
     if (r !== undefined) await refresh();
   }
   async function decline(e: FormEvent) {
     e.preventDefault();
     setBusy("decline");
-    const r = await run(api.POST("/api/v1/Projects({key})/Decline", { params: keyPath(project.id), body: { reason: reason.trim() } } as never), ["Project declined", "It is a draft again; the submitter was told why."]);
+    const r = await run(api.POST("/api/v1/Projects({key})/Decline", { params: keyPath(project.id), body: { reason: reason.trim() } }), ["Project declined", "It is a draft again; the submitter was told why."]);
     setBusy(null);
     if (r !== undefined) {
       setDeclining(false);

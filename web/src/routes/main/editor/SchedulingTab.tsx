@@ -19,7 +19,7 @@ type Estimates = {
 };
 
 export function useScheduleEstimates(projectId: number) {
-  return useApi<Estimates>(["ProjectScheduleEstimates", projectId], () => api.GET("/api/v1/Projects({key})/ProjectScheduleEstimates", { params: keyPath(projectId) }) as never);
+  return useApi<Estimates>(["ProjectScheduleEstimates", projectId], () => api.GET("/api/v1/Projects({key})/ProjectScheduleEstimates", { params: keyPath(projectId) }));
 }
 
 export const dateText = (iso: string | null) => (iso ? new Date(`${iso.slice(0, 10)}T00:00:00`).toLocaleDateString("en", { day: "numeric", month: "short", year: "numeric" }) : "—");
@@ -43,7 +43,7 @@ export function SchedulingTab({ project, editable }: TabProps) {
     const body = waves
       ? { scheduleStartDate: start || null, scheduleFrequencyWeeks: Number(freq), wavesRequired: true, scheduleWavesRequired: Number(count) }
       : { scheduleStartDate: start || null, scheduleFrequencyWeeks: null, wavesRequired: false, scheduleWavesRequired: null };
-    const r = await run(api.POST("/api/v1/Projects({key})/UpdateProjectScheduling", { params: keyPath(project.id), body } as never), ["Schedule saved"]);
+    const r = await run(api.POST("/api/v1/Projects({key})/UpdateProjectScheduling", { params: keyPath(project.id), body }), ["Schedule saved"]);
     setBusy(false);
     if (r !== undefined) await refresh();
   }

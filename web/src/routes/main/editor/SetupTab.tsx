@@ -1,7 +1,7 @@
 // Set-up: the name (a rename is skipped when unchanged: SPEC 5; 'Project Name Updated' toast:
 // SPEC 8), category, framework (those that fit the type), branding and the research note.
 import { useEffect, useState, type FormEvent } from "react";
-import { api } from "../../../api/client";
+import { api, selected, type Page, type Row } from "../../../api/client";
 import { useApi } from "../../../api/hooks";
 import { Button, Card, Field, Input, Select, Textarea } from "../../../components/ui";
 import { keyPath, run, useRefreshProject } from "../../../features/projects-editor/data";
@@ -11,11 +11,11 @@ import type { TabProps } from "../ProjectPage";
 export const RENAMED_TITLE = "Project Name Updated";
 export const renamedDetail = (name: string) => `Project name has been updated to '${name}'`;
 
-type Category = { id: number; name: string; parentId: number | null };
+type Category = Row<"Categories", "id" | "name" | "parentId">;
 
 function useCategories() {
-  return useApi<{ value: Category[] }>(["Categories"], () =>
-    api.GET("/api/v1/Categories", { params: { query: { $select: "id,name,parentId", $orderby: "sortOrder,name", $top: 500 } } } as never) as never,
+  return useApi(["Categories"], () =>
+    selected<Page<Category>>(api.GET("/api/v1/Categories", { params: { query: { $select: "id,name,parentId", $orderby: "sortOrder,name", $top: 500 } } })),
   );
 }
 
@@ -23,7 +23,7 @@ function useCategories() {
 export async function renameProject(project: { id: number; projectName: string }, name: string): Promise<boolean> {
   const next = name.trim();
   if (!next || next === project.projectName) return false;
-  const r = await run(api.PATCH("/api/v1/Projects({key})", { params: keyPath(project.id), body: { projectName: next, id: project.id } } as never), [RENAMED_TITLE, renamedDetail(next)]);
+  const r = await run(api.PATCH("/api/v1/Projects({key})", { params: keyPath(project.id), body: { projectName: next, id: project.id } }), [RENAMED_TITLE, renamedDetail(next)]);
   return r !== undefined;
 }
 
@@ -59,7 +59,7 @@ export function SetupTab({ project, editable, canWrite }: TabProps) {
       brandName: form.isBranded ? form.brandName.trim() || null : null,
       researchNote: form.researchNote.trim() || null,
     };
-    const r = await run(api.PATCH("/api/v1/Projects({key})", { params: keyPath(project.id), body } as never), ["Set-up saved"]);
+    const r = await run(api.PATCH("/api/v1/Projects({key})", { params: keyPath(project.id), body }), ["Set-up saved"]);
     setBusy(null);
     if (r !== undefined) await refresh();
   }

@@ -17,7 +17,7 @@ export function UnsubmitButton({ project, onDone }: { project: EditorProject; on
   const [busy, setBusy] = useState(false);
   async function unsubmit() {
     setBusy(true);
-    const r = await run(api.POST("/api/v1/Projects({key})/Unsubmit", { params: keyPath(project.id), body: {} } as never), ["Project unsubmitted", "It is a draft again and its pending credits were returned."]);
+    const r = await run(api.POST("/api/v1/Projects({key})/Unsubmit", { params: keyPath(project.id), body: {} }), ["Project unsubmitted", "It is a draft again and its pending credits were returned."]);
     setBusy(false);
     if (r !== undefined) onDone();
   }
@@ -44,7 +44,7 @@ export function SubmitBar({ client, project }: { client: CurrentClient; project:
 
   async function submit() {
     setBusy(true);
-    const r = (await run(api.POST("/api/v1/Projects({key})/Submit", { params: keyPath(project.id), body: {} } as never))) as { statusCode: number } | undefined;
+    const r = (await run(api.POST("/api/v1/Projects({key})/Submit", { params: keyPath(project.id), body: {} }))) as { statusCode: number } | undefined;
     setBusy(false);
     setConfirming(false);
     if (!r) return;

@@ -55,8 +55,8 @@ function ConceptDialog({ projectId, option, imageUrl, otherNames, onClose, onSav
     }
     const body = { conceptText: text.trim(), conceptDescription: description.trim() || null, ...(ref ? { file: ref } : {}) };
     const r = option
-      ? await run(api.PATCH("/api/v1/TestOptions({key})", { params: keyPath(option.id), body } as never), ["Test option saved"])
-      : await run(api.POST("/api/v1/TestOptions", { body: { ...body, projectId } } as never), ["Test option added"]);
+      ? await run(api.PATCH("/api/v1/TestOptions({key})", { params: keyPath(option.id), body }), ["Test option saved"])
+      : await run(api.POST("/api/v1/TestOptions", { body: { ...body, projectId } }), ["Test option added"]);
     setBusy(false);
     if (r !== undefined) onSaved();
   }
@@ -106,7 +106,7 @@ export function TestOptionsTab({ project, editable }: TabProps) {
   async function remove() {
     if (!deleting) return;
     setBusy(true);
-    const r = await run(api.DELETE("/api/v1/TestOptions({key})", { params: keyPath(deleting.id) } as never), ["Test option deleted"]);
+    const r = await run(api.DELETE("/api/v1/TestOptions({key})", { params: keyPath(deleting.id) }), ["Test option deleted"]);
     setBusy(false);
     setDeleting(null);
     if (r !== undefined) await Promise.all([mutate(), refresh()]);

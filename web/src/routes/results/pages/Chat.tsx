@@ -6,7 +6,8 @@
 import { Fragment, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useSWRConfig } from "swr";
 import { Link, useLocation } from "wouter";
-import { api, unwrap } from "../../../api/client";
+import { api, selected, unwrap, type Page, type Row } from "../../../api/client";
+import { figureRoute, type Figure } from "../../../features/results/figures";
 import { useApi } from "../../../api/hooks";
 import { handleError } from "../../../api/errors";
 import { AiEye } from "../../../components/toast";
@@ -15,34 +16,9 @@ import { resultsLink } from "../../../lib/projectLinks";
 import { useResults } from "../../../features/results/context";
 import { onRealtime } from "../../../state/realtime";
 
-type Thread = { id: number; title: string | null; createdAt: string; updatedAt: string | null };
-type Source =
-  | { fn: "QualResults"; standardQuestionId: number; testOptionId: number | null }
-  | { fn: "PriceSensitivityResults"; testOptionId: number | null }
-  | { fn: "MarketReachResults"; k: number }
-  | { fn: "VerbatimCount"; projectQuestionId: number; themeId: number }
-  | { fn: "Difference"; a: string; b: string };
-type Figure = { ref: string; text: string; value: number; source: Source };
-type Message = { id: number; role: string; content: string; referencesData: { figures?: Figure[] } | null; feedback: string | null; createdAt: string };
+type Thread = Row<"ResultsAiThreads", "id" | "title" | "createdAt" | "updatedAt">;
+type Message = Row<"ResultsAiMessages", "id" | "role" | "content" | "referencesData" | "feedback" | "createdAt">;
 
-/** The results page a cited figure comes from. */
-export function figureRoute(f: Figure, all: Figure[] = []): string {
-  const s = f.source;
-  switch (s.fn) {
-    case "QualResults":
-      return s.testOptionId ? `grow-ideas/${s.testOptionId}` : "summary";
-    case "PriceSensitivityResults":
-      return "price-sensitivity";
-    case "MarketReachResults":
-      return "market-reach";
-    case "VerbatimCount":
-      return `text/${s.projectQuestionId}/themes`;
-    case "Difference": {
-      const a = all.find((x) => x.ref === s.a);
-      return a && a.source.fn !== "Difference" ? figureRoute(a, all) : "summary";
-    }
-  }
-}
 
 function Cited({ text, figures }: { text: string; figures: Figure[] }) {
   const { clientId, projectId } = useResults();
@@ -69,7 +45,7 @@ function Cited({ text, figures }: { text: string; figures: Figure[] }) {
 function Feedback({ m, onDone }: { m: Message; onDone: () => void }) {
   const send = async (feedback: "Positive" | "Negative") => {
     try {
-      await unwrap(api.POST("/api/v1/ResultsAiMessages({key})/SendFeedback", { params: { path: { key: String(m.id) } }, body: { feedback } } as never));
+      await unwrap(api.POST("/api/v1/ResultsAiMessages({key})/SendFeedback", { params: { path: { key: String(m.id) } }, body: { feedback } }));
       onDone();
     } catch (e) {
       handleError(e);
@@ -89,11 +65,11 @@ function Feedback({ m, onDone }: { m: Message; onDone: () => void }) {
 export default function Chat({ chatId }: { chatId?: number }) {
   const { projectId, clientId, responseFilter } = useResults();
   const [, navigate] = useLocation();
-  const threads = useApi<{ value: Thread[] }>(["ResultsAiThreads", projectId], () =>
-    api.GET("/api/v1/ResultsAiThreads", { params: { query: { $filter: `projectId eq ${projectId}`, $orderby: "updatedAt desc,createdAt desc", $select: "id,title,createdAt,updatedAt" } } } as never) as never,
+  const threads = useApi(["ResultsAiThreads", projectId], () =>
+    selected<Page<Thread>>(api.GET("/api/v1/ResultsAiThreads", { params: { query: { $filter: `projectId eq ${projectId}`, $orderby: "updatedAt desc,createdAt desc", $select: "id,title,createdAt,updatedAt" } } })),
   );
-  const messages = useApi<{ value: Message[] }>(chatId ? ["ResultsAiMessages", chatId] : null, () =>
-    api.GET("/api/v1/ResultsAiMessages", { params: { query: { $filter: `resultsAiThreadId eq ${chatId}`, $orderby: "id", $select: "id,role,content,referencesData,feedback,createdAt", $top: 200 } } } as never) as never,
+  const messages = useApi(chatId ? ["ResultsAiMessages", chatId] : null, () =>
+    selected<Page<Message>>(api.GET("/api/v1/ResultsAiMessages", { params: { query: { $filter: `resultsAiThreadId eq ${chatId}`, $orderby: "id", $select: "id,role,content,referencesData,feedback,createdAt", $top: 200 } } })),
   );
   const [question, setQuestion] = useState("");
   const [busy, setBusy] = useState(false);
@@ -138,10 +114,10 @@ export default function Chat({ chatId }: { chatId?: number }) {
     try {
       let thread = chatId;
       if (!thread) {
-        const t = (await unwrap(api.POST("/api/v1/ResultsAiThreads", { body: { projectId, filters: responseFilter } } as never))) as { id: number };
+        const t = (await unwrap(api.POST("/api/v1/ResultsAiThreads", { body: { projectId, filters: responseFilter } }))) as { id: number };
         thread = t.id;
       }
-      const m = (await unwrap(api.POST("/api/v1/ResultsAiMessages", { body: { resultsAiThreadId: thread, content } } as never))) as { id: number };
+      const m = (await unwrap(api.POST("/api/v1/ResultsAiMessages", { body: { resultsAiThreadId: thread, content } }))) as { id: number };
       pending.current = { thread, id: m.id };
       chunks.current = new Map();
       setStream({ replyTo: m.id, text: "" });

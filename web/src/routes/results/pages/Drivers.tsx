@@ -2,17 +2,17 @@
 // from RegressionScores.
 import { HBars } from "../../../components/charts/Charts";
 import { EmptyState, Select, Skeleton, Table } from "../../../components/ui";
-import { api } from "../../../api/client";
+import { api, selected, type Page, type Row } from "../../../api/client";
 import { useApi } from "../../../api/hooks";
 import { useSearchState } from "../../../lib/search";
 import { testOptionName, useResults } from "../../../features/results/context";
 import { PageTitle } from "./MeasuresView";
 
-type Score = { id: number; testOptionId: number | null; regionId: number | null; outcomeStandardQuestionId: number; standardQuestionId: number; coefficient: number; importance: number; rSquared: number; sampleSize: number; standardQuestion: { title: string } | null; outcomeStandardQuestion: { title: string } | null };
+type Score = Row<"RegressionScores", "id" | "testOptionId" | "regionId" | "outcomeStandardQuestionId" | "standardQuestionId" | "coefficient" | "importance" | "rSquared" | "sampleSize", { standardQuestion: Row<"StandardQuestions", "title"> | null; outcomeStandardQuestion: Row<"StandardQuestions", "title"> | null }>;
 
 export function useDrivers(projectId: number) {
-  return useApi<{ value: Score[] }>(["RegressionScores", projectId], () =>
-    api.GET("/api/v1/RegressionScores", { params: { query: { $filter: `projectId eq ${projectId}`, $expand: "standardQuestion($select=title),outcomeStandardQuestion($select=title)", $orderby: "importance desc", $top: 500 } } } as never) as never,
+  return useApi(["RegressionScores", projectId], () =>
+    selected<Page<Score>>(api.GET("/api/v1/RegressionScores", { params: { query: { $filter: `projectId eq ${projectId}`, $expand: "standardQuestion($select=title),outcomeStandardQuestion($select=title)", $orderby: "importance desc", $top: 500 } } })),
   );
 }
 
@@ -23,14 +23,14 @@ export function DriverChart({ scores, testOptionId }: { scores: Score[]; testOpt
   return (
     <div className="space-y-4">
       <div className="rounded-xl border border-ink-200 bg-white p-4 shadow-sm" data-testid="drivers-chart">
-        <HBars title={`What drives ${outcome}`} items={rows.map((r) => ({ label: r.standardQuestion?.title ?? `Measure ${r.standardQuestionId}`, value: Math.max(0, r.importance) }))} xLegend="Relative importance (%)" yLegend="Measure" />
-        <p className="mt-2 text-xs text-ink-500">Pratt importance from a weighted regression (R² {rows[0]!.rSquared.toFixed(2)}, n={rows[0]!.sampleSize}); shares of the explained variance.</p>
+        <HBars title={`What drives ${outcome}`} items={rows.map((r) => ({ label: r.standardQuestion?.title ?? `Measure ${r.standardQuestionId}`, value: Math.max(0, r.importance ?? 0) }))} xLegend="Relative importance (%)" yLegend="Measure" />
+        <p className="mt-2 text-xs text-ink-500">Pratt importance from a weighted regression (R² {rows[0]!.rSquared?.toFixed(2) ?? "—"}, n={rows[0]!.sampleSize}); shares of the explained variance.</p>
       </div>
       <Table head={["Measure", "Importance", "Coefficient"]} caption="Driver scores">
         {rows.map((r) => (
           <tr key={r.id}>
             <td className="px-4 py-2 font-medium">{r.standardQuestion?.title ?? r.standardQuestionId}</td>
-            <td className="px-4 py-2">{(r.importance * 100).toFixed(1)}%</td>
+            <td className="px-4 py-2">{r.importance === null ? "—" : `${(r.importance * 100).toFixed(1)}%`}</td>
             <td className="px-4 py-2 text-ink-600">{r.coefficient.toFixed(3)}</td>
           </tr>
         ))}

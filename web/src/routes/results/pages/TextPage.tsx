@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { HBars } from "../../../components/charts/Charts";
 import { Badge, Button, EmptyState, Input, Select, Skeleton, TabLinks } from "../../../components/ui";
-import { api } from "../../../api/client";
+import { api, selected, type Page, type Row, type Schemas } from "../../../api/client";
 import { useApi } from "../../../api/hooks";
 import { resultsLink } from "../../../lib/projectLinks";
 import { useSearchState } from "../../../lib/search";
@@ -13,10 +13,10 @@ import { questionLabel } from "../../../features/results/questions";
 import { PageTitle } from "./MeasuresView";
 
 const PAGE_SIZE = 20;
-const SENTIMENTS = ["Positive", "Neutral", "Mixed", "Negative"];
+const SENTIMENTS = ["Positive", "Neutral", "Mixed", "Negative"] as const;
 const SENTIMENT_TONE: Record<string, "green" | "neutral" | "amber" | "red"> = { Positive: "green", Neutral: "neutral", Mixed: "amber", Negative: "red" };
 
-type Theme = { id: number; name: string; sentiment: string | null; testOptionId: number | null; "textResponsesThemes@odata.count"?: number };
+type Theme = Row<"Themes", "id" | "name" | "sentiment" | "testOptionId", Pick<Schemas["Themes"], "textResponsesThemes@odata.count">>;
 
 export default function TextPage({ projectQuestionId, kind, tab }: { projectQuestionId: number; kind: "text" | "npd-text"; tab?: string }) {
   const { questions, testOptions, clientId, projectId } = useResults();
@@ -24,12 +24,12 @@ export default function TextPage({ projectQuestionId, kind, tab }: { projectQues
   const [draft, setDraft] = useState(String(search.q ?? ""));
   const page = Math.max(1, Number(search.page ?? 1) || 1);
   const themeId = search.theme ? Number(search.theme) : null;
-  const sentiment = typeof search.sentiment === "string" ? search.sentiment : null;
+  const sentiment = SENTIMENTS.find((x) => x === search.sentiment) ?? null;
   const testOptionId = search.option ? Number(search.option) : null;
   const pq = questions.find((q) => q.id === projectQuestionId);
   const { list, count } = useVerbatims(projectQuestionId, { page, pageSize: PAGE_SIZE, search: String(search.q ?? ""), themeId, sentiment, testOptionId });
-  const themes = useApi<{ value: Theme[] }>(["Themes", projectQuestionId], () =>
-    api.GET("/api/v1/Themes", { params: { query: { $filter: `projectQuestionId eq ${projectQuestionId}`, $select: "id,name,sentiment,testOptionId", $expand: "textResponsesThemes/$count", $orderby: "sortOrder" } } } as never) as never,
+  const themes = useApi(["Themes", projectQuestionId], () =>
+    selected<Page<Theme>>(api.GET("/api/v1/Themes", { params: { query: { $filter: `projectQuestionId eq ${projectQuestionId}`, $select: "id,name,sentiment,testOptionId", $expand: "textResponsesThemes/$count", $orderby: "sortOrder" } } })),
   );
   const total = count.data?.count ?? 0;
   const current = tab === "themes" ? "themes" : "answers";

@@ -34,12 +34,12 @@ export default function ExportPanel() {
   const file = async (kind: "csv" | "excel") => {
     setBusy(kind);
     try {
-      if (kind === "csv") await saveResponse(api.GET("/api/v1/Projects({key})/ExportCsv", { params: { path: { key: String(projectId) }, query: { filters: filtersJson } }, parseAs: "blob" } as never) as never, `${base}.csv`);
+      if (kind === "csv") await saveResponse(api.GET("/api/v1/Projects({key})/ExportCsv", { params: { path: { key: String(projectId) }, query: { filters: filtersJson } }, parseAs: "blob" }), `${base}.csv`);
       else {
         const query: Record<string, string> = { filters: filtersJson };
         if (filters.segmentId) query.segmentId = String(filters.segmentId);
         if (benchmarkId !== null) query.benchmarkTypeId = String(benchmarkId);
-        await saveResponse(api.GET("/api/v1/Projects({key})/ExportExcel", { params: { path: { key: String(projectId) }, query }, parseAs: "blob" } as never) as never, `${base}.xlsx`);
+        await saveResponse(api.GET("/api/v1/Projects({key})/ExportExcel", { params: { path: { key: String(projectId) }, query }, parseAs: "blob" }), `${base}.xlsx`);
       }
     } catch (e) {
       handleError(e);
@@ -50,7 +50,7 @@ export default function ExportPanel() {
   const powerpoint = async () => {
     setBusy("pptx");
     try {
-      const { jobId } = (await unwrap(api.POST("/api/v1/Projects({key})/PowerPointExport", { params: { path: { key: String(projectId) } }, body: { filters: responseFilter, benchmarkTypeId: benchmarkId } } as never))) as { jobId: string };
+      const { jobId } = (await unwrap(api.POST("/api/v1/Projects({key})/PowerPointExport", { params: { path: { key: String(projectId) } }, body: { filters: responseFilter, benchmarkTypeId: benchmarkId } })));
       if (jobRef.current) leaveChannel(`job-${jobRef.current}`);
       jobRef.current = jobId;
       setJob({ jobId, pct: 0, state: "running" });
@@ -64,7 +64,7 @@ export default function ExportPanel() {
   const downloadDeck = async () => {
     if (!job?.exportId) return;
     try {
-      await saveResponse(api.GET("/api/v1/Projects({key})/PowerPointExport/{exportId}", { params: { path: { key: String(projectId), exportId: job.exportId } }, parseAs: "blob" } as never) as never, job.fileName ?? `${base}.pptx`);
+      await saveResponse(api.GET("/api/v1/Projects({key})/PowerPointExport/{exportId}", { params: { path: { key: String(projectId), exportId: job.exportId } }, parseAs: "blob" }), job.fileName ?? `${base}.pptx`);
     } catch (e) {
       handleError(e);
       toast.error("The deck could not be downloaded");

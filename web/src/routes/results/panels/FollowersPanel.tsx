@@ -1,19 +1,19 @@
 // Followers (project watchers): who gets this project's notifications; follow or stop following.
 import { useState } from "react";
-import { api, unwrap } from "../../../api/client";
+import { api, selected, unwrap, type Page, type Row } from "../../../api/client";
 import { useApi } from "../../../api/hooks";
 import { handleError } from "../../../api/errors";
 import { Button, EmptyState, Skeleton } from "../../../components/ui";
 import { useResults } from "../../../features/results/context";
 import { useMe } from "../../../state/app";
 
-type Watcher = { id: number; userId: number; user: { id: number; email: string; firstName: string | null; lastName: string | null } | null };
+type Watcher = Row<"ProjectWatchers", "id" | "userId", { user: Row<"Users", "id" | "email" | "firstName" | "lastName"> | null }>;
 
 export default function FollowersPanel({ onChanged }: { onChanged: () => void }) {
   const { projectId, clientId } = useResults();
   const { data: me } = useMe(clientId);
-  const { data, mutate } = useApi<{ value: Watcher[] }>(["ProjectWatchers", projectId], () =>
-    api.GET("/api/v1/ProjectWatchers", { params: { query: { $filter: `projectId eq ${projectId}`, $expand: "user($select=id,email,firstName,lastName)" } } } as never) as never,
+  const { data, mutate } = useApi(["ProjectWatchers", projectId], () =>
+    selected<Page<Watcher>>(api.GET("/api/v1/ProjectWatchers", { params: { query: { $filter: `projectId eq ${projectId}`, $expand: "user($select=id,email,firstName,lastName)" } } })),
   );
   const [busy, setBusy] = useState(false);
   const following = !!me && !!data?.value.some((w) => w.userId === me.id);
@@ -21,7 +21,7 @@ export default function FollowersPanel({ onChanged }: { onChanged: () => void })
     setBusy(true);
     try {
       const path = following ? "/api/v1/Projects({key})/StopWatching" : "/api/v1/Projects({key})/StartWatching";
-      await unwrap(api.POST(path, { params: { path: { key: String(projectId) } }, body: {} } as never));
+      await unwrap(api.POST(path, { params: { path: { key: String(projectId) } }, body: {} }));
       onChanged();
       await mutate();
     } catch (e) {

@@ -4,16 +4,18 @@ import { Modal } from "../../../components/Dialog";
 import { Button } from "../../../components/ui";
 import { FRAMEWORKS, PROJECT_STATUSES, PROJECT_TYPES } from "../../../lib/constants";
 import { useResults, type TestOption } from "../../../features/results/context";
+import { useFileUrls } from "../../../features/projects-editor/data";
 import { designName, isSplitCell } from "../../../features/design";
 
-export function TestOptionPreview({ option, onClose }: { option: TestOption; onClose: () => void }) {
+/** A test option's description and file: the row stores the file's key; its link is signed by ProjectFileUrls. */
+export function TestOptionPreview({ option, signedUrl, onClose }: { option: TestOption; signedUrl?: string; onClose: () => void }) {
   const f = option.file;
-  const isImage = !!f?.signedUrl && (!f.fileType || f.fileType.startsWith("image"));
+  const isImage = !!signedUrl && (!f?.fileType || f.fileType.startsWith("image"));
   return (
     <Modal open onClose={onClose} title={option.conceptText} size="lg" footer={<Button variant="secondary" onClick={onClose}>Close</Button>}>
-      {isImage ? <img src={f!.signedUrl} alt={`Test option: ${option.conceptText}`} className="mb-3 max-h-96 w-full rounded-lg object-contain" /> : null}
-      {f?.signedUrl && !isImage ? (
-        <p className="mb-3"><a className="text-brand-700 underline" href={f.signedUrl} target="_blank" rel="noreferrer">Open the file</a></p>
+      {isImage ? <img src={signedUrl} alt={`Test option: ${option.conceptText}`} className="mb-3 max-h-96 w-full rounded-lg object-contain" /> : null}
+      {signedUrl && !isImage ? (
+        <p className="mb-3"><a className="text-brand-700 underline" href={signedUrl} target="_blank" rel="noreferrer">Open the file</a></p>
       ) : null}
       <p className="whitespace-pre-wrap">{option.conceptDescription || "No description."}</p>
     </Modal>
@@ -23,6 +25,7 @@ export function TestOptionPreview({ option, onClose }: { option: TestOption; onC
 export default function InfoPanel() {
   const { project, testOptions, questions } = useResults();
   const [preview, setPreview] = useState<TestOption | null>(null);
+  const { data: files } = useFileUrls(project.id);
   const rows: [string, string][] = [
     ["Type", PROJECT_TYPES[project.projectTypeId] ?? String(project.projectTypeId)],
     ["Framework", project.framework?.title ?? (project.frameworkId ? FRAMEWORKS[project.frameworkId] ?? String(project.frameworkId) : "—")],
@@ -58,7 +61,7 @@ export default function InfoPanel() {
           ))}
         </ul>
       </div>
-      {preview ? <TestOptionPreview option={preview} onClose={() => setPreview(null)} /> : null}
+      {preview ? <TestOptionPreview option={preview} signedUrl={files?.value.find((u) => u.source === "testOption" && u.testOptionId === preview.id)?.signedUrl} onClose={() => setPreview(null)} /> : null}
     </div>
   );
 }

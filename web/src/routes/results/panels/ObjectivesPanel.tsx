@@ -1,7 +1,7 @@
 // Objectives (save: 'Objective saved' with the summaries-in-preparation text; delete with SPEC 8's
 // confirm; the API keeps the default objective, so it has no Delete) and the project's AI summaries.
 import { useState } from "react";
-import { api, unwrap } from "../../../api/client";
+import { api, selected, unwrap, type Page, type Row } from "../../../api/client";
 import { useApi } from "../../../api/hooks";
 import { handleError } from "../../../api/errors";
 import { ConfirmDialog } from "../../../components/Dialog";
@@ -13,18 +13,18 @@ import { codeInWords } from "../../../lib/constants";
 
 export const DEFAULT_OBJECTIVE = "Summarize the overall performance and highlight any significant audience skews in the results.";
 
-type Objective = { id: number; summary: string; createdAt: string };
-type Summary = { id: number; summaryType: string | null; title: string | null; content: string | null; status: string | null; generatedAt: string | null; projectObjectiveId: number | null };
+type Objective = Row<"ProjectObjectives", "id" | "summary" | "createdAt">;
+type Summary = Row<"AiProjectSummaries", "id" | "summaryType" | "title" | "content" | "status" | "generatedAt" | "projectObjectiveId">;
 
 export default function ObjectivesPanel({ onChanged }: { onChanged: () => void }) {
   // Only what the role can do is offered (a Viewer or a shared reader reads).
   const canWrite = useCanWrite();
   const { projectId } = useResults();
-  const objectives = useApi<{ value: Objective[] }>(["ProjectObjectives", projectId], () =>
-    api.GET("/api/v1/ProjectObjectives", { params: { query: { $filter: `projectId eq ${projectId}`, $orderby: "createdAt desc", $select: "id,summary,createdAt" } } } as never) as never,
+  const objectives = useApi(["ProjectObjectives", projectId], () =>
+    selected<Page<Objective>>(api.GET("/api/v1/ProjectObjectives", { params: { query: { $filter: `projectId eq ${projectId}`, $orderby: "createdAt desc", $select: "id,summary,createdAt" } } })),
   );
-  const summaries = useApi<{ value: Summary[] }>(["AiProjectSummaries", projectId], () =>
-    api.GET("/api/v1/AiProjectSummaries", { params: { query: { $filter: `projectId eq ${projectId}`, $orderby: "createdAt desc", $top: 20, $select: "id,summaryType,title,content,status,generatedAt,projectObjectiveId" } } } as never) as never,
+  const summaries = useApi(["AiProjectSummaries", projectId], () =>
+    selected<Page<Summary>>(api.GET("/api/v1/AiProjectSummaries", { params: { query: { $filter: `projectId eq ${projectId}`, $orderby: "createdAt desc", $top: 20, $select: "id,summaryType,title,content,status,generatedAt,projectObjectiveId" } } })),
   );
   const [text, setText] = useState(DEFAULT_OBJECTIVE);
   const [busy, setBusy] = useState(false);
@@ -33,7 +33,7 @@ export default function ObjectivesPanel({ onChanged }: { onChanged: () => void }
   const save = async () => {
     setBusy(true);
     try {
-      await unwrap(api.POST("/api/v1/ProjectObjectives", { body: { projectId, summary: text.trim() } } as never));
+      await unwrap(api.POST("/api/v1/ProjectObjectives", { body: { projectId, summary: text.trim() } }));
       toast.ai("Objective saved", "We're currently analysing your objective and preparing summaries. This will take a few minutes.");
       onChanged();
       await objectives.mutate();
@@ -47,7 +47,7 @@ export default function ObjectivesPanel({ onChanged }: { onChanged: () => void }
   const remove = async (o: Objective) => {
     setBusy(true);
     try {
-      await unwrap(api.DELETE("/api/v1/ProjectObjectives({key})", { params: { path: { key: String(o.id) } } } as never));
+      await unwrap(api.DELETE("/api/v1/ProjectObjectives({key})", { params: { path: { key: String(o.id) } } }));
       onChanged();
       setDeleting(null);
       await objectives.mutate();
@@ -93,7 +93,7 @@ export default function ObjectivesPanel({ onChanged }: { onChanged: () => void }
               <li key={s.id} className="rounded-lg border border-ink-200 p-3">
                 <div className="mb-1 flex items-center justify-between gap-2">
                   <span className="font-medium text-ink-900">{s.title ?? (s.summaryType ? codeInWords(s.summaryType) : "Summary")}</span>
-                  {s.status ? <Badge tone={s.status === "Completed" || s.status === "Ready" ? "green" : s.status === "Failed" ? "red" : "blue"}>{s.status}</Badge> : null}
+                  {s.status ? <Badge tone={s.status === "Ready" ? "green" : s.status === "Failed" ? "red" : "blue"}>{s.status}</Badge> : null}
                 </div>
                 {s.content ? <p className="whitespace-pre-wrap text-ink-700">{s.content}</p> : <p className="text-ink-500">Being prepared…</p>}
               </li>

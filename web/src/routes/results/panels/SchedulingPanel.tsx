@@ -1,7 +1,7 @@
 // Scheduling: the waves per market, 'upcoming' by default (SPEC 4) or past, and the scheduling edit
 // (start date, frequency, waves, pause) through UpdateProjectScheduling.
 import { useState } from "react";
-import { api, unwrap } from "../../../api/client";
+import { api, unwrap, type Schemas } from "../../../api/client";
 import { useApi } from "../../../api/hooks";
 import { handleError } from "../../../api/errors";
 import { toast } from "../../../components/toast";
@@ -9,15 +9,15 @@ import { Badge, Button, Field, Input, Skeleton, cx } from "../../../components/u
 import { useResults } from "../../../features/results/context";
 import { useCanWrite } from "../../../features/access";
 
-type State = { waveMode: boolean; schedulePause: boolean; scheduleStartDate: string | null; scheduleFrequencyWeeks: number | null; scheduleWavesRequired: number | null; wavesRequired: boolean; lastRunCost: number | null; nextScheduleDate: string | null; wavesRun: number; wavesUpcoming: number; regions: { regionId: number; regionName: string; upcoming: Wave[]; past: Wave[] }[] };
-type Wave = { id: number; waveNumber: number | null; scheduleDate: string | null; scheduleType: string | null; isCustomerPanel: boolean; sampleSize: number | null; launchState: string | null; chargeStatus: string | null; creditAmount: number | null; week: number | null };
+type State = Schemas["SchedulingState"];
+type Wave = Schemas["ProjectScheduleState"];
 
 export default function SchedulingPanel({ onChanged }: { onChanged: () => void }) {
   // Only what the role can do is offered (a Viewer or a shared reader reads).
   const canWrite = useCanWrite();
   const { projectId } = useResults();
-  const { data, mutate } = useApi<State>(["SchedulingState", projectId], () =>
-    api.GET("/api/v1/Projects({key})/SchedulingState", { params: { path: { key: String(projectId) } } } as never) as never,
+  const { data, mutate } = useApi(["SchedulingState", projectId], () =>
+    api.GET("/api/v1/Projects({key})/SchedulingState", { params: { path: { key: String(projectId) } } }),
   );
   const [view, setView] = useState<"upcoming" | "past">("upcoming");
   const [editing, setEditing] = useState(false);
@@ -78,7 +78,7 @@ function ScheduleEdit({ state, onDone }: { state: State; onDone: (changed: boole
       await unwrap(api.POST("/api/v1/Projects({key})/UpdateProjectScheduling", {
         params: { path: { key: String(projectId) } },
         body: { scheduleStartDate: start || null, scheduleFrequencyWeeks: freq ? Number(freq) : null, scheduleWavesRequired: waves ? Number(waves) : null, wavesRequired: state.wavesRequired, schedulePause: pause },
-      } as never));
+      }));
       toast.success("Schedule updated");
       onDone(true);
     } catch (e) {

@@ -1,7 +1,7 @@
 // Filter sets (Segments, visible to the whole team): save the active filters, apply, rename,
 // update and delete with SPEC 8's confirm and toasts.
 import { useState } from "react";
-import { api, unwrap } from "../../../api/client";
+import { api, selected, unwrap, type Row } from "../../../api/client";
 import { handleError } from "../../../api/errors";
 import { ConfirmDialog } from "../../../components/Dialog";
 import { toast } from "../../../components/toast";
@@ -25,7 +25,7 @@ export default function SegmentPanel() {
   const save = async () => {
     setBusy(true);
     try {
-      const s = (await unwrap(api.POST("/api/v1/Segments", { body: { projectId, name: name.trim(), responsesFilters: responseFilter } } as never))) as SegmentRow;
+      const s = await unwrap(selected<Row<"Segments", "id">>(api.POST("/api/v1/Segments", { body: { projectId, name: name.trim(), responsesFilters: responseFilter } })));
       toast.success("Filter set saved", "All team members can access this filter set in the filters menu.");
       setName("");
       await mutate();
@@ -38,7 +38,7 @@ export default function SegmentPanel() {
   };
   const patch = async (id: number, body: { name?: string; responsesFilters?: unknown }) => {
     try {
-      await unwrap(api.PATCH("/api/v1/Segments({key})", { params: { path: { key: String(id) } }, body } as never));
+      await unwrap(api.PATCH("/api/v1/Segments({key})", { params: { path: { key: String(id) } }, body }));
       toast.success("Filter set saved", "All team members can access this filter set in the filters menu.");
       await mutate();
       setRenaming(null);
@@ -49,7 +49,7 @@ export default function SegmentPanel() {
   const remove = async (s: SegmentRow) => {
     setBusy(true);
     try {
-      await unwrap(api.DELETE("/api/v1/Segments({key})", { params: { path: { key: String(s.id) } } } as never));
+      await unwrap(api.DELETE("/api/v1/Segments({key})", { params: { path: { key: String(s.id) } } }));
       await mutate();
       setFilters(resetFilters(filters));
       setDeleting(null);
@@ -60,7 +60,7 @@ export default function SegmentPanel() {
     }
   };
   const apply = (s: SegmentRow) => {
-    const codeOf = new Map((sysOpts?.value ?? []).map((o) => [o.id, o.systemQuestion.questionCode]));
+    const codeOf = new Map((sysOpts?.value ?? []).map((o) => [o.id, o.systemQuestion?.questionCode]));
     const questionOf = new Map(questions.flatMap((q) => (q.question?.questionOptions ?? []).map((o) => [o.id, q.id] as const)));
     setFilters(stateFromSegment(s.id, s.responsesFilters ?? {}, (i) => codeOf.get(i), (i) => questionOf.get(i)));
   };

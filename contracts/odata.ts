@@ -1,0 +1,46 @@
+// The one thing openapi-fetch cannot say about an OData entity set: which properties a row has.
+// The document types every property of a row optional, because $select and $expand decide what
+// comes back. A caller names the row it asked for with Row<> (properties of the generated schema,
+// nothing hand-typed), and selected() narrows the answer to it: the answer must be a looser form
+// of that row (same names, same types), so a renamed or retyped property still fails to compile.
+import type { Schemas } from "./client";
+
+/** The entity sets' row schemas (components.schemas), by set name. */
+export type EntitySet = keyof Schemas & string;
+
+type Present<T> = Exclude<T, undefined>;
+
+/**
+ * A row of entity set `S` as a query returns it: the properties `K` it $selects (every scalar
+ * property without $select) are present, and `E` types what it $expands (each key a navigation
+ * property of the set, each value built from Row<> of the target set).
+ */
+export type Row<S extends EntitySet, K extends keyof Schemas[S], E extends { [P in keyof E]: P extends keyof Schemas[S] ? unknown : never } = {}> = {
+  [P in K]-?: Present<Schemas[S][P]>;
+} & E;
+
+/** A schema as openapi-fetch answers it (its Readable<>): tuples read as arrays. */
+export type Readable<T> = T extends readonly (infer E)[] ? Readable<E>[] : T extends object ? { [P in keyof T]: Readable<T[P]> } : T;
+
+/** A page of an entity set: `{ value, @odata.count?, @odata.nextLink? }`. */
+export type Page<T> = { value: T[]; "@odata.count"?: number; "@odata.nextLink"?: string };
+
+/** What a typed call resolves to (openapi-fetch's FetchResponse, reduced to what callers read). */
+export type Answer<T> = { data?: T; error?: unknown; response: Response };
+
+/** T with every property optional, all the way down: what the document promises for a row. */
+export type Loose<T> = T extends readonly (infer U)[]
+  ? Loose<U>[]
+  : T extends object
+    ? { [P in keyof T]?: Loose<T[P]> }
+    : T;
+
+/**
+ * The answer of a query on an entity set (a page or one row), typed as the row the query asked for:
+ * `selected<Page<Row<"Projects", "id" | "projectName">>>(api.GET("/api/v1/Projects", ...))`.
+ * Compiles only when the call's documented answer fits `T` loosely (every property of `T` exists
+ * in the schema with the same type). The value is returned as is.
+ */
+export function selected<T>(call: Promise<Answer<Loose<NoInfer<T>>>>): Promise<Answer<T>> {
+  return call as Promise<Answer<T>>;
+}
