@@ -70,18 +70,63 @@ describe("team invites (POST /Users)", () => {
     expect(list.body.value.length).toBe(1);
   });
 
-  test("an active account is added at once and told so by email, without a token", async () => {
+  test("an existing account is invited, not added: a pending membership, and nothing of the person shown", async () => {
     const res = await call(app, "acmeAdmin", 1003, "POST", "/api/v1/Users", { email: "admin@globex.test", roleId: 2 });
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    expect(res.body.id).toBe(9006);
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    // Only what the Admin typed and the invitation itself: no names, last sign-in, home client or staff flag.
+    expect(res.body).toEqual({ email: "admin@globex.test", pending: true, clientId: 1003, roleId: 2, expiresAt: expect.any(String) });
+    const none = await tdb.db`select 1 from user_and_clients where user_id = 9006 and client_id = 1003`;
+    expect(none.length, "not a member before accepting").toBe(0);
+    expect((await call(app, "acmeAdmin", 1003, "GET", "/api/v1/Users(9006)")).status, "the Admin cannot read the person").toBe(404);
     const [mail] = await mailbox("admin@globex.test");
-    expect(mail!.template).toBe("addedToTeam");
+    expect(mail!.template).toBe("teamInviteExisting");
+    expect(mail!.text).toContain("Ada Admin has invited you to join Acme Team A");
     expect(mail!.links).toEqual([`${TEST_PUBLIC_URL}/auth/login`]);
     const tokens = await tdb.db`select 1 from account_tokens where user_id = 9006 and purpose = 'TeamInvite'`;
-    expect(tokens.length).toBe(0);
+    expect(tokens.length, "an active account needs no link").toBe(0);
+
+    // The person sees the invitation and accepts it.
+    const mine = await call(app, "globexAdmin", null, "GET", "/api/v1/Users/MyInvitations");
+    expect(mine.status).toBe(200);
+    expect(mine.body.value).toEqual([{ clientId: 1003, clientName: "Acme Team A", roleId: 2, invitedBy: "Ada Admin", expiresAt: expect.any(String) }]);
+    expect((await call(app, "acmeUser", null, "GET", "/api/v1/Users/MyInvitations")).body.value, "nobody else's").toEqual([]);
+    expect((await call(app, "acmeUser", null, "POST", "/api/v1/Users/AcceptMembership", { clientId: 1003 })).status, "not invited").toBe(404);
+    const accepted = await call(app, "globexAdmin", null, "POST", "/api/v1/Users/AcceptMembership", { clientId: 1003 });
+    expect(accepted.status).toBe(200);
+    expect(accepted.body).toEqual({ clientId: 1003, roleId: 2 });
     const [m] = await tdb.db`select role_id from user_and_clients where user_id = 9006 and client_id = 1003`;
     expect(m!.role_id).toBe(2);
+    expect((await call(app, "acmeAdmin", 1003, "GET", "/api/v1/Users(9006)")).status, "a member now").toBe(200);
+    expect((await call(app, "globexAdmin", null, "POST", "/api/v1/Users/AcceptMembership", { clientId: 1003 })).status, "once").toBe(404);
     await tdb.db`delete from user_and_clients where user_id = 9006 and client_id = 1003`;
+  });
+
+  test("provider staff are invited like anyone: the answer does not say they are staff", async () => {
+    const res = await call(app, "acmeAdmin", 1003, "POST", "/api/v1/Users", { email: "ops@ideally.test", roleId: 3 });
+    expect(res.status).toBe(202);
+    expect(Object.keys(res.body).sort()).toEqual(["clientId", "email", "expiresAt", "pending", "roleId"]);
+    expect((await tdb.db`select 1 from user_and_clients where user_id = 9002`).length).toBe(0);
+  });
+
+  test("an expired invitation cannot be accepted", async () => {
+    expect((await call(app, "acmeAdmin", 1004, "POST", "/api/v1/Users", { email: "admin@globex.test", roleId: 3 })).status).toBe(202);
+    await tdb.db`update pending_memberships set expires_at = now() - interval '1 second' where user_id = 9006 and client_id = 1004`;
+    expect((await call(app, "globexAdmin", null, "GET", "/api/v1/Users/MyInvitations")).body.value).toEqual([]);
+    expect((await call(app, "globexAdmin", null, "POST", "/api/v1/Users/AcceptMembership", { clientId: 1004 })).status).toBe(404);
+  });
+
+  test("an account never activated accepts through its invite link", async () => {
+    // Invited by Acme (a new email: added, with a link), then by Globex before activating.
+    expect((await call(app, "acmeAdmin", 1003, "POST", "/api/v1/Users", { email: "twice@acme.test", roleId: 2 })).status).toBe(201);
+    const second = await call(app, "globexAdmin", 2001, "POST", "/api/v1/Users", { email: "twice@acme.test", roleId: 3 });
+    expect(second.status).toBe(202);
+    expect(second.body).not.toHaveProperty("firstName");
+    const [mail] = await mailbox("twice@acme.test");
+    expect(mail!.template).toBe("teamInvite");
+    const res = await req("POST", "/auth/Login/AcceptInvitation", { body: { token: tokenOf(mail!.links[0]!), password: "twice-Password-1" } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const [m] = await tdb.db`select role_id from user_and_clients where client_id = 2001 and user_id = (select id from users where email = 'twice@acme.test')`;
+    expect(m!.role_id, "a Globex Viewer once accepted").toBe(3);
   });
 
   test("conflicts and bad input", async () => {

@@ -108,7 +108,8 @@ describe.each([...registry.sets.values()].map((s) => [s.name, s] as const))("%s"
     }
   });
 
-  test("each $expand", async () => {
+  // A set without navigations has nothing to expand (and a test with no assertion fails).
+  if (Object.keys(set.nav).length) test("each $expand", async () => {
     for (const [name, nd] of Object.entries(set.nav)) {
       const res = await get(`${base}?$top=3&$expand=${name}`);
       expect(res.status, `$expand=${name}: ${JSON.stringify(res.body)}`).toBe(200);

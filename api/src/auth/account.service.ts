@@ -186,7 +186,9 @@ export async function acceptInvitation(deps: AccountDeps, input: AcceptInput, me
       const user = await authq.userById(tx, t.userId!);
       if (!user || user.disabled) return { problem: "invalid" };
       // Removed from the team since the invite was sent: the invitation was withdrawn.
-      if (!(await iq.isMember(tx, user.id, t.clientId!))) return { problem: "invalid" };
+      // Removed from the team since the invite was sent: the invitation was withdrawn. An existing
+      // account's invitation waits as a pending membership, which accepting the link turns into one.
+      if (!(await iq.isMember(tx, user.id, t.clientId!)) && !(await iq.acceptPendingAsOwner(tx, user.id, t.clientId!))) return { problem: "invalid" };
       await q.setPassword(tx, user.id, passwordHash, names);
       await q.markTokenUsed(tx, hash);
       await activate(tx, user);

@@ -14,7 +14,7 @@ const MailboxEmail = z
     subject: z.string(),
     text: z.string(),
     html: z.string(),
-    template: z.string().describe("teamInvite, addedToTeam, passwordReset, registrationVerify, registrationExistingAccount"),
+    template: z.string().describe("teamInvite, teamInviteExisting, signInFailures, passwordReset, registrationVerify, registrationExistingAccount"),
     links: z.array(z.string()).describe("The links in the email (tokens redacted when SMTP delivered it)"),
     createdAt: z.string(),
     sentAt: z.string().nullable().describe("When the SMTP server accepted it; null without SMTP"),

@@ -86,18 +86,14 @@ export function teamInvite(a: {
   });
 }
 
-export function addedToTeam(a: {
-  to: string;
-  inviter: { firstName?: string | null; lastName?: string | null; email: string };
-  clientName: string;
-  url: string;
-}): Email {
+export function teamInviteExisting(a: { to: string; inviter: { firstName?: string | null; lastName?: string | null; email: string }; clientName: string; url: string }): Email {
   return render({
-    template: "addedToTeam",
+    template: "teamInviteExisting",
     to: a.to,
-    subject: `You've been added to ${a.clientName} on Ideally`,
-    paragraphs: [`${who(a.inviter)} has added you to ${a.clientName} on Ideally. Sign in with your existing account to see it.`],
+    subject: `You're invited to join ${a.clientName} on Ideally`,
+    paragraphs: [`${who(a.inviter)} has invited you to join ${a.clientName} on Ideally.`, "Sign in with your existing account to accept or ignore the invitation."],
     action: { label: "Sign in", url: a.url },
+    note: "Nothing changes until you accept. The invitation expires in 7 days.",
   });
 }
 

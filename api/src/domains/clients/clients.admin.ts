@@ -145,7 +145,9 @@ export async function setupTrialAccount(deps: InviteDeps, ctx: RequestCtx, input
     }
     await audit(tx, ctx, team.id, "Client", team.id, "TrialAccountSetUp", { name: input.name, adminEmail: input.adminEmail, credits, trialDays: days });
   });
-  const invited = JSON.parse(await inviteToClient(deps, { ...ctx, clientId: team.id }, { email: input.adminEmail, firstName: input.firstName, lastName: input.lastName, roleId: 1 })) as Record<string, unknown>;
+  const outcome = await inviteToClient(deps, { ...ctx, clientId: team.id }, { email: input.adminEmail, firstName: input.firstName, lastName: input.lastName, roleId: 1 });
+  // An existing account is invited (pending until they accept); a new one is the new user's row.
+  const invited = outcome.kind === "added" ? (JSON.parse(outcome.user) as Record<string, unknown>) : { ...outcome.invitation };
   return { clientId: team.id, name: input.name, trialDays: days, credits, invited };
 }
 

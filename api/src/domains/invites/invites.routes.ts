@@ -17,6 +17,26 @@ const InviteUser = z
   })
   .openapi("InviteUser");
 
+const PendingInvitation = z
+  .object({
+    email: z.string(),
+    pending: z.literal(true),
+    clientId: z.number().int(),
+    roleId: z.number().int(),
+    expiresAt: z.string(),
+  })
+  .openapi("PendingInvitation");
+
+const Invitation = z
+  .object({
+    clientId: z.number().int(),
+    clientName: z.string(),
+    roleId: z.number().int().describe("1 Admin, 2 User, 3 Viewer"),
+    invitedBy: z.string().nullable(),
+    expiresAt: z.string(),
+  })
+  .openapi("Invitation");
+
 export const LinkLanding = z
   .object({
     identifier: z.string(),
@@ -54,22 +74,60 @@ export function registerInviteRoutes(app: App, deps: AppDeps): void {
       operationId: "Users_create",
       summary: "Invite a person to the request's client",
       description:
-        "Adds the person to the client (clientId header) with the role, creating their account if the email is new. " +
-        "A person without an active account is emailed an invite link (/auth/accept-invite?token=..., valid 7 days; " +
-        "AcceptInvitation sets their password); an active account is added at once and told by email. The person gets " +
-        "a UserAddedToTeam notification.",
+        "A new email: creates the account, adds it to the client (clientId header) with the role, and emails an invite link " +
+        "(/auth/accept-invite?token=..., valid 7 days; AcceptInvitation sets the password): 201 with the person. " +
+        "An email that already has an account (another client's member, provider staff): invited, not added. A pending " +
+        "membership waits 7 days for the person to accept (Users/AcceptMembership; the invite link if they never activated), " +
+        "and the answer (202) says only that: nothing of the person's profile. The person gets a UserAddedToTeam notification.",
       request: { body: { required: true, content: { "application/json": { schema: InviteUser } } } },
       responses: {
         201: {
-          description: "The person, as GET /Users({key}) shows them",
+          description: "A new person, added: as GET /Users({key}) shows them",
           content: { "application/json": { schema: users ? schemasFor(deps.registry, users).entity : z.object({}) } },
         },
+        202: { description: "An existing account, invited: pending until they accept", content: { "application/json": { schema: PendingInvitation } } },
         ...commonErrors,
         404: errorResponse("No such client"),
         409: errorResponse("Already a member of the client, or the account is disabled"),
       },
     },
-    async (c) => json(await svc.inviteToClient(d, c.get("ctx"), c.req.valid("json") as svc.InviteInput), 201),
+    async (c) => {
+      const out = await svc.inviteToClient(d, c.get("ctx"), c.req.valid("json") as svc.InviteInput);
+      return out.kind === "added" ? json(out.user, 201) : c.json(out.invitation, 202);
+    },
+  );
+
+  addRoute(
+    app,
+    {
+      access: access.signedIn,
+      method: "get",
+      path: "/api/v1/Users/MyInvitations",
+      tags: ["Users"],
+      operationId: "Users_MyInvitations",
+      summary: "The signed-in person's invitations to clients, waiting to be accepted",
+      responses: { 200: { description: "Live invitations", content: { "application/json": { schema: z.object({ value: z.array(Invitation) }).openapi("MyInvitations") } } }, ...commonErrors },
+    },
+    async (c) => c.json(await svc.myInvitations(d.db, c.get("ctx")), 200),
+  );
+
+  addRoute(
+    app,
+    {
+      access: access.signedIn,
+      method: "post",
+      path: "/api/v1/Users/AcceptMembership",
+      tags: ["Users"],
+      operationId: "Users_AcceptMembership",
+      summary: "Accept one's invitation to a client: the membership, with the invited role",
+      request: { body: { required: true, content: { "application/json": { schema: z.strictObject({ clientId: z.number().int().min(1).max(2147483647) }).openapi("AcceptMembership") } } } },
+      responses: {
+        200: { description: "A member now", content: { "application/json": { schema: z.object({ clientId: z.number().int(), roleId: z.number().int() }).openapi("MembershipAccepted") } } },
+        ...commonErrors,
+        404: errorResponse("No live invitation of that client for you"),
+      },
+    },
+    async (c) => c.json(await svc.acceptMembership(d.db, c.get("ctx"), (c.req.valid("json") as { clientId: number }).clientId), 200),
   );
 
   addRoute(

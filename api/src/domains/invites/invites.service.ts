@@ -10,7 +10,7 @@ import { ApiError } from "../../errors.ts";
 import { getByKey } from "../../entities/service.ts";
 import { raise } from "../notifications/notifications.service.ts";
 import type { Mailer } from "../../email/mailer.ts";
-import { addedToTeam, link, teamInvite } from "../../email/templates.ts";
+import { link, teamInvite, teamInviteExisting } from "../../email/templates.ts";
 import { issueToken, revokeTokens, TOKEN_TTL } from "../../auth/account-tokens.ts";
 import * as q from "./invites.sql.ts";
 
@@ -55,13 +55,26 @@ async function newInviteToken(tx: Tx, a: { userId: number; email: string; client
   return issueToken(tx, { purpose: "TeamInvite", userId: a.userId, email: a.email, clientId: a.clientId, linkInviteId, createdByUserId: a.invitedBy });
 }
 
+/** What the inviting Admin learns of an existing account: that it was invited, nothing of the person. */
+export interface PendingInvitation {
+  email: string;
+  pending: true;
+  clientId: number;
+  roleId: number;
+  expiresAt: string;
+}
+
+export type InviteOutcome = { kind: "added"; user: string } | { kind: "pending"; invitation: PendingInvitation };
+
 /**
  * Invites a person to the request's client with a role. A new email gets an account without a
- * password (invited_at) and an invite link; an existing account that was never activated gets a
- * fresh invite link; an active account is added at once and told so (no token: it already has a
- * way to sign in). Answers the person as GET /Users({id}) shows them.
+ * password (invited_at), the membership and an invite link; the answer is the person as GET
+ * /Users({id}) shows them. An email that already has an account (another client's member,
+ * provider staff, an account never activated) is invited, not added: a pending membership that
+ * the person accepts (Users/AcceptMembership, or the invite link if they never activated), and
+ * the answer says only that, so nothing of their profile reaches the inviting client.
  */
-export async function inviteToClient(deps: InviteDeps, ctx: RequestCtx, input: InviteInput): Promise<string> {
+export async function inviteToClient(deps: InviteDeps, ctx: RequestCtx, input: InviteInput): Promise<InviteOutcome> {
   const clientId = requireClient(ctx);
   const email = input.email.trim();
   const out = await enterTenant(deps.db, ctx, async (tx) => {
@@ -70,19 +83,35 @@ export async function inviteToClient(deps: InviteDeps, ctx: RequestCtx, input: I
     const by = await q.inviter(tx, ctx.principal.userId);
     const person = await q.personByEmail(tx, email, { lock: true });
     if (person?.disabled) throw new ApiError("Conflict", "This person's account is disabled; Ideally support can enable it");
-    const userId =
-      person?.id ??
-      (await q.insertInvitedUser(tx, { email, firstName: input.firstName ?? null, lastName: input.lastName ?? null, clientId }));
+    if (person) {
+      if ((await q.membershipRole(tx, person.id, clientId)) !== undefined) throw new ApiError("Conflict", `${email} is already a member of ${name}`);
+      const linkInviteId = await q.upsertTeamInviteLink(tx, { clientId, email, roleId: input.roleId, invitedByUserId: ctx.principal.userId, ttlSeconds: TOKEN_TTL.TeamInvite });
+      const expiresAt = await q.upsertPendingMembership(tx, {
+        clientId,
+        userId: person.id,
+        roleId: input.roleId,
+        invitedByUserId: ctx.principal.userId,
+        linkInviteId,
+        ttlSeconds: TOKEN_TTL.TeamInvite,
+      });
+      // An account never activated accepts through the link (it sets the password too).
+      const token = person.activated ? null : await newInviteToken(tx, { userId: person.id, email: person.email, clientId, roleId: input.roleId, invitedBy: ctx.principal.userId });
+      await notify(tx, {
+        userId: person.id,
+        clientId,
+        type: "UserAddedToTeam",
+        title: `You were invited to join ${name}`,
+        body: "Accept the invitation to become a member.",
+        data: { clientId, roleId: input.roleId, invitedByUserId: ctx.principal.userId, pending: true },
+      });
+      const invitation: PendingInvitation = { email, pending: true, clientId, roleId: input.roleId, expiresAt: expiresAt.toISOString() };
+      return { pending: invitation, to: person.email, clientName: name, inviter: by, token };
+    }
+    const userId = await q.insertInvitedUser(tx, { email, firstName: input.firstName ?? null, lastName: input.lastName ?? null, clientId });
     if (userId === undefined) throw new ApiError("Conflict", "This email was invited by someone else at the same moment; try again");
-    if ((await q.addMembership(tx, userId, clientId, input.roleId)) === undefined) {
-      throw new ApiError("Conflict", `${person?.email ?? email} is already a member of ${name}`);
-    }
-    let token: string | null = null;
-    if (!person?.activated) {
-      if (person) await q.markInvited(tx, userId);
-      await q.addUnconfirmedIdentity(tx, userId, email);
-      token = await newInviteToken(tx, { userId, email: person?.email ?? email, clientId, roleId: input.roleId, invitedBy: ctx.principal.userId });
-    }
+    await q.addMembership(tx, userId, clientId, input.roleId);
+    await q.addUnconfirmedIdentity(tx, userId, email);
+    const token: string | null = await newInviteToken(tx, { userId, email, clientId, roleId: input.roleId, invitedBy: ctx.principal.userId });
     await notify(tx, {
       userId,
       clientId,
@@ -91,7 +120,7 @@ export async function inviteToClient(deps: InviteDeps, ctx: RequestCtx, input: I
       url: `/${clientId}/home`,
       data: { clientId, roleId: input.roleId, invitedByUserId: ctx.principal.userId },
     });
-    return { userId, to: person?.email ?? email, clientName: name, inviter: by, token };
+    return { userId, to: email, clientName: name, inviter: by, token };
   });
   await deps.mailer.send(
     out.token
@@ -103,9 +132,24 @@ export async function inviteToClient(deps: InviteDeps, ctx: RequestCtx, input: I
           token: out.token,
           expiresDays: INVITE_DAYS,
         })
-      : addedToTeam({ to: out.to, inviter: out.inviter, clientName: out.clientName, url: link(deps.mailer.publicUrl, "/auth/login") }),
+      : teamInviteExisting({ to: out.to, inviter: out.inviter, clientName: out.clientName, url: link(deps.mailer.publicUrl, "/auth/login") }),
   );
-  return getByKey(deps.db, deps.registry, deps.registry.mustGet("Users"), ctx, String(out.userId), {});
+  if (out.pending) return { kind: "pending", invitation: out.pending };
+  return { kind: "added", user: await getByKey(deps.db, deps.registry, deps.registry.mustGet("Users"), ctx, String(out.userId), {}) };
+}
+
+/** The signed-in person's invitations waiting for them. */
+export async function myInvitations(db: Db, ctx: RequestCtx): Promise<{ value: { clientId: number; clientName: string; roleId: number; invitedBy: string | null; expiresAt: string }[] }> {
+  await assertSessionLive(db, ctx);
+  const rows = await q.myInvitations(db, ctx.principal.userId);
+  return { value: rows.map((r) => ({ ...r, expiresAt: r.expiresAt.toISOString() })) };
+}
+
+/** Accepts the signed-in person's invitation to a client: the membership, with the invited role. */
+export async function acceptMembership(db: Db, ctx: RequestCtx, clientId: number): Promise<{ clientId: number; roleId: number }> {
+  const roleId = await enterTenant(db, { ...ctx, clientId: null, descendants: false }, (tx) => q.acceptMembership(tx, clientId));
+  if (roleId === null) throw new ApiError("NotFound", `No invitation to client ${clientId} is waiting for you (it may have expired or been withdrawn)`);
+  return { clientId, roleId };
 }
 
 /** A new invite link for a member who has not accepted yet; the previous link stops working. */

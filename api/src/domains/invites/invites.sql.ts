@@ -108,6 +108,59 @@ export async function upsertTeamInviteLink(
   return r!.id;
 }
 
+/** The person's invitation to the client, waiting for them (an existing account is invited, not added). */
+export async function upsertPendingMembership(
+  tx: Tx,
+  m: { clientId: number; userId: number; roleId: number; invitedByUserId: number; linkInviteId: number; ttlSeconds: number },
+): Promise<Date> {
+  const [r] = await tx<{ expiresAt: Date }[]>`
+    insert into pending_memberships (client_id, user_id, role_id, invited_by_user_id, link_invite_id, expires_at)
+    values (${m.clientId}, ${m.userId}, ${m.roleId}, ${m.invitedByUserId}, ${m.linkInviteId}, now() + make_interval(secs => ${m.ttlSeconds}))
+    on conflict (client_id, user_id) do update set role_id = excluded.role_id, invited_by_user_id = excluded.invited_by_user_id,
+      link_invite_id = excluded.link_invite_id, expires_at = excluded.expires_at, created_at = now()
+    returning expires_at as "expiresAt"`;
+  return r!.expiresAt;
+}
+
+export interface Invitation {
+  clientId: number;
+  clientName: string;
+  roleId: number;
+  invitedBy: string | null;
+  expiresAt: Date;
+}
+
+/**
+ * The invite link of an account never activated (AcceptInvitation, as the owner): the person's
+ * pending membership of the client becomes the membership. False when there is none live.
+ */
+export async function acceptPendingAsOwner(tx: Tx, userId: number, clientId: number): Promise<boolean> {
+  const [p] = await tx<{ roleId: number }[]>`
+    delete from pending_memberships where user_id = ${userId} and client_id = ${clientId} and expires_at > now()
+    returning role_id as "roleId"`;
+  if (!p) return false;
+  await tx`insert into user_and_clients (user_id, client_id, role_id) values (${userId}, ${clientId}, ${p.roleId}) on conflict (user_id, client_id) do nothing`;
+  return true;
+}
+
+/** A person's live invitations, read as the owner (the inviting client is not theirs yet). */
+export async function myInvitations(sql: Sql, userId: number): Promise<Invitation[]> {
+  return sql<Invitation[]>`
+    select p.client_id as "clientId", coalesce(c.name, 'a client') as "clientName", p.role_id as "roleId",
+           nullif(trim(coalesce(i.first_name, '') || ' ' || coalesce(i.last_name, '')), '') as "invitedBy", p.expires_at as "expiresAt"
+    from pending_memberships p
+    left join clients c on c.id = p.client_id
+    left join users i on i.id = p.invited_by_user_id
+    where p.user_id = ${userId} and p.expires_at > now()
+    order by p.created_at`;
+}
+
+/** Turns the caller's invitation to a client into the membership (app_accept_membership); its role, or null. */
+export async function acceptMembership(tx: Tx, clientId: number): Promise<number | null> {
+  const [r] = await tx<{ role: number | null }[]>`select app_accept_membership(${clientId}) as role`;
+  return r!.role;
+}
+
 export async function membershipRole(tx: Tx, userId: number, clientId: number): Promise<number | undefined> {
   const [r] = await tx<{ roleId: number }[]>`
     select role_id as "roleId" from user_and_clients where user_id = ${userId} and client_id = ${clientId}`;

@@ -3,6 +3,8 @@
 // per test option for the questions of the test loop), and an Excel workbook whose summary cells
 // are the very figures QualResults answers (same filters, same benchmark), plus demographics, the
 // data, and a summary per saved segment when asked.
+import { projectQualityReport } from "../fielding/fielding.admin.ts";
+import { QUALITY_REASONS } from "../fielding/quality.ts";
 import ExcelJS from "exceljs";
 import type { Db, Tx } from "../../db/client.ts";
 import { enterTenant } from "../../access/policy.ts";
@@ -161,7 +163,7 @@ function marketsSheet(wb: ExcelJS.Workbook, qual: QualResults, options: { id: nu
   ws.addRow([]);
   ws.addRow(["Market", "Measure", "Option", "n", "n eff", "top-2-box", "SE", "CI low", "CI high", "Low base"]).font = { bold: true };
   const rows = (market: string, measures: QualResults["allMarkets"]["measures"]) => {
-    for (const m of measures) for (const r of m.results) ws.addRow([market, titles.get(m.standardQuestionId) ?? String(m.standardQuestionId), name(r.testOptionId), r.n, r.nEff, r.top2, r.se, r.ci[0], r.ci[1], r.smallBase ? "yes" : ""]);
+    for (const m of measures) for (const r of m.results) ws.addRow(sheetRow([market, titles.get(m.standardQuestionId) ?? String(m.standardQuestionId), name(r.testOptionId), r.n, r.nEff, r.top2, r.se, r.ci[0], r.ci[1], r.smallBase ? "yes" : ""]));
   };
   rows(`All markets (${t.weighting})`, t.measures);
   for (const m of qual.markets) rows(`Region ${m.regionId}`, m.measures);
@@ -208,6 +210,12 @@ export async function exportExcel(db: Db, ctx: RequestCtx, input: ExcelInput): P
   for (const qd of demo.questions) for (const o of qd.options) ws.addRow(sheetRow([qd.questionLabel, o.answerLabel, o.count, o.share]));
   ws.getColumn(4).numFmt = "0.0%";
   ws.columns.forEach((c) => (c.width = 22));
+  // Respondent quality before weighting: exclusions per run and reason.
+  const quality = await projectQualityReport(db, ctx, input.projectId);
+  const qs = wb.addWorksheet("Quality");
+  qs.addRow(["Survey run", "Region", "Valid completes", "Excluded", ...QUALITY_REASONS]).font = { bold: true };
+  for (const r of quality.value) qs.addRow([r.surveyRunId, r.regionId, r.completes, r.excluded, ...QUALITY_REASONS.map((k) => r.byReason[k])]);
+  qs.columns.forEach((c) => (c.width = 16));
   const data = wb.addWorksheet("Data");
   data.addRow(sheetRow(t.columns)).font = { bold: true };
   for (const r of t.rows) data.addRow(sheetRow(r));

@@ -79,8 +79,16 @@ export async function runCompare(file: string, o: CompareCliOptions): Promise<Co
       out.method.paired ? `paired by ${columnName(t, rCol)}` : "rows independent",
       `${ADJUST_NAMES[adjust]} adjustment`,
       `${confidence}% confidence`,
-    ].join(", ");
-    process.stdout.write(`${bold(`Top box (${[...top].join(", ")}) of ${columnName(t, vCol)} by ${columnName(t, gCol)}`)}\n${dim(how)}\n`);
+    ];
+    // The method on as many lines as the terminal needs (80 columns when not a terminal).
+    const width = process.stdout.columns || 80;
+    const lines: string[] = [];
+    for (const part of how) {
+      const last = lines.length ? lines[lines.length - 1]! : null;
+      if (last !== null && last.length + 2 + part.length <= width) lines[lines.length - 1] = `${last}, ${part}`;
+      else lines.push(part);
+    }
+    process.stdout.write(`${bold(`Top box (${[...top].join(", ")}) of ${columnName(t, vCol)} by ${columnName(t, gCol)}`)}\n${dim(lines.join("\n"))}\n`);
     process.stdout.write(
       `${table(
         ["group", "n", "n eff", "share", "se", `${confidence}% interval`, ""],
@@ -93,7 +101,7 @@ export async function runCompare(file: string, o: CompareCliOptions): Promise<Co
         out.comparisons.map((c) => [c.a, c.b, fmt(c.diff * 100, 1), fmt(c.se * 100, 2), pValue(c.p), pValue(c.pAdjusted), c.significant ? "*" : ""]),
       )}\n`,
     );
-    process.stdout.write(dim(`* significant at ${confidence}% after adjustment; diff and se in points; low base: n eff < ${out.method.smallBase}\n`));
+    process.stdout.write(dim(`* significant at ${confidence}% after adjustment\ndiff and se in points; low base: n eff < ${out.method.smallBase}\n`));
   }
   return out;
 }

@@ -82,10 +82,9 @@ export function MeasuresView({ measures, method, loading, title = "Top-2-box by 
                     <span className={r.vsBenchmark.significant ? (r.vsBenchmark.diff > 0 ? "font-semibold text-sky-800" : "font-semibold text-orange-800") : "text-ink-700"}>
                       {r.vsBenchmark.diff > 0 ? "+" : ""}{(r.vsBenchmark.diff * 100).toFixed(1)} pts{r.vsBenchmark.significant ? (r.vsBenchmark.diff > 0 ? " ▲" : " ▼") : ""}
                     </span>
-                    <span className="block text-xs text-ink-500">
-                      of {r.vsBenchmark.top2Percentage.toFixed(1)}%{r.vsBenchmark.quintile ? ` · norm quintile ${r.vsBenchmark.quintile} of 5` : ""}
-                    </span>
-                    {r.vsBenchmark.indicative ? <Badge tone="amber">indicative norm</Badge> : null}
+                    <span className="block text-xs text-ink-500">of {r.vsBenchmark.top2Percentage.toFixed(1)}%</span>
+                    {r.vsBenchmark.quintile ? <span className="block text-xs text-ink-500">quintile {r.vsBenchmark.quintile} of 5</span> : null}
+                    {r.vsBenchmark.indicative ? <Badge tone="amber">indicative</Badge> : null}
                   </>
                 ) : "—"}
               </td>
