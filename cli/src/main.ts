@@ -12,6 +12,7 @@ const program = new Command()
   .description("Ideally command-line interface: projects, fielding, results and exports from a terminal or a script")
   .option("--api <url>", "the API's base URL (default: IDEALLY_API_URL, else the signed-in one, else http://localhost:3000)")
   .option("--client <id>", "act for this client id instead of the one chosen with `clients use`")
+  .option("--wide", "tables at full width (by default they fit the terminal, cutting long text with …)")
   .option("-V, --version", "the CLI's version and commit, the contract's and the API's version (same as `ideally version`)")
   // Commander's own errors (unknown option, missing required option) as one line like ours.
   .configureOutput({ outputError: (str, write) => write(`${str.trimEnd().replace(/^error: /, "ideally: ")} (see --help)\n`) })

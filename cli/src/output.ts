@@ -30,9 +30,41 @@ export function fmt(x: number | null | undefined, digits = 4): string {
 
 export const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
-/** A plain text table; numeric-looking columns are right-aligned. */
-export function table(header: string[], rows: string[][]): string {
+/**
+ * The width tables fit: the terminal's (stdout's, else stderr's when piped from a terminal into
+ * `head`, else $COLUMNS); null (no limit) with the global --wide or with no terminal at all.
+ */
+export function tableWidth(): number | null {
+  if (process.argv.includes("--wide")) return null;
+  const cols = process.stdout.columns || process.stderr.columns || Number(process.env.COLUMNS) || 0;
+  return cols > 0 ? cols : null;
+}
+
+/** Cuts a cell to `w` characters, an ellipsis marking the cut. */
+const cut = (s: string, w: number) => (s.length <= w ? s : `${s.slice(0, Math.max(0, w - 1))}…`);
+
+/**
+ * A plain text table; numeric-looking columns are right-aligned. Wider than the terminal, the
+ * widest text columns shrink (never below 8 characters) with an ellipsis; --wide shows all.
+ */
+export function table(header: string[], rows: string[][], maxWidth: number | null = tableWidth()): string {
   const widths = header.map((h, j) => Math.max(h.length, ...rows.map((r) => (r[j] ?? "").length)));
+  const numericCol = (j: number) => rows.some((r) => (r[j] ?? "") !== "") && rows.every((r) => (r[j] ?? "") === "" || /^[-+]?[\d.,%–]+$/.test(r[j]));
+  if (maxWidth !== null) {
+    const total = () => widths.reduce((a, w) => a + w, 0) + 2 * (widths.length - 1);
+    // Numbers are never cut; the widest text column gives a character at a time.
+    for (;;) {
+      if (total() <= maxWidth - 1) break;
+      let j = -1;
+      widths.forEach((w, k) => {
+        if (!numericCol(k) && w > 8 && (j < 0 || w > widths[j])) j = k;
+      });
+      if (j < 0) break;
+      widths[j]--;
+    }
+    header = header.map((h, j) => cut(h, widths[j]));
+    rows = rows.map((r) => r.map((c, j) => cut(c ?? "", widths[j])));
+  }
   const numeric = header.map((_, j) => rows.some((r) => (r[j] ?? "") !== "") && rows.every((r) => (r[j] ?? "") === "" || /^[-+]?[\d.,%–]+$/.test(r[j])));
   const line = (cells: string[]) =>
     cells.map((c, j) => (numeric[j] ? c.padStart(widths[j]) : c.padEnd(widths[j]))).join("  ").trimEnd();

@@ -43,7 +43,7 @@ export async function runResults(id: string, o: ResultsOptions): Promise<void> {
   const priced = price.value.filter((v) => v.n > 0);
   if (o.json) return printJson({ filters, qual, priceSensitivity: priced.length ? price : null, marketReach: reach });
 
-  process.stdout.write(`${bold(`Top-2-box by measure and test option`)} ${dim(`(${qual.confidence}% confidence; benchmark type ${qual.benchmarkTypeId ?? "none"})`)}\n`);
+  process.stdout.write(`${bold("Top-2-box")} ${dim(`(${qual.confidence}% confidence; benchmark ${qual.benchmarkTypeId ?? "none"})`)}\n`);
   process.stdout.write(`${qualTable(qual, names)}\n`);
   process.stdout.write(dim("* significant difference from the benchmark; letters: significantly above those options; (small base) n_eff under 30\n"));
   for (const v of priced) {
