@@ -109,8 +109,8 @@ describe("a job channel's events reach only the job's owner (finding 14)", () =>
     const hub = new Hub(tdb.db, (await crypto.subtle.generateKey({ name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"])) as CryptoKey);
     const got = new Map<number, string[]>();
     const socket = (userId: number): Socket => ({ send: (t) => got.set(userId, [...(got.get(userId) ?? []), t]), close: () => {} });
-    const owner = hub.open(socket(9004), 9004);
-    const other = hub.open(socket(9006), 9006);
+    const owner = hub.open(socket(9004), 9004, crypto.randomUUID());
+    const other = hub.open(socket(9006), 9006, crypto.randomUUID());
     const channel = `job-${crypto.randomUUID()}`;
     await hub.message(owner, JSON.stringify({ action: "join", channel }));
     await hub.message(other, JSON.stringify({ action: "join", channel }));
