@@ -20,3 +20,24 @@ export const statusName = (code: number | null | undefined) => (code == null ? "
 
 /** Question types (questionTypeId), as the question editor and the template lists name them. */
 export const QUESTION_TYPES: Record<number, string> = { 1: "Single choice", 2: "Multiple choice", 3: "Text", 4: "Dropdown" };
+
+/**
+ * SPEC 1's industry options: the code a project's productType and a client's industry carry, and
+ * its name (the industries reference table, api/src/db/reference-data.sql, holds the same rows).
+ */
+export const INDUSTRIES: Record<string, string> = {
+  telecommunications: "Telecommunications",
+  energy: "Energy",
+  broadcast: "Broadcast",
+  qsr: "Quick service restaurants",
+  agency: "Agency",
+  financial: "Financial services",
+  government: "Government",
+  other: "Other",
+  retail: "Retail",
+  insurance: "Insurance",
+  fmcg: "FMCG",
+  tech: "Technology",
+  health: "Health",
+  hospitality: "Hospitality",
+};

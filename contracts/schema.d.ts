@@ -1744,7 +1744,7 @@ export interface paths {
         put?: never;
         /**
          * Submit a Draft for survey, charging its first wave
-         * @description 0 -> 50 Awaiting Approval when the client requires approval or the submitter is not an Admin of the team (the team's Admins and staff are notified), else 0 -> 100 Submitted. Charges exactly CreditCostNow as PendingSurveyRun (30) logs, one per region, under the client's ledger lock; 409 when the balance would go below minus the overdraft limit.
+         * @description 0 -> 50 Awaiting Approval when the client requires approval or the submitter is not an Admin of the team (the team's Admins and staff are notified), else 0 -> 100 Submitted. Charges exactly CreditCostNow as PendingSurveyRun (30) logs, one per region, under the client's ledger lock; 409 when the balance would go below minus the overdraft limit. 400 (nothing charged) when the test is incomplete: one field error per ReadinessCheck problem.
          */
         post: operations["Projects_Submit"];
         delete?: never;
@@ -2073,6 +2073,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/Projects({key})/ReadinessCheck": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The pre-launch check: what the test still lacks before it can be submitted
+         * @description Each problem names the editor tab that fixes it. Submit refuses (400, nothing charged) while any remain. Checks: markets chosen; test options for Idea, Message and Npd; a question for Question projects; at least two items for market reach; price questions in the one currency of the markets; quotas that a run can fill (Submit refuses those with each quota group's field error).
+         */
+        get: operations["Projects_ReadinessCheck"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/Projects({key})/CreditCostNow": {
         parameters: {
             query?: never;
@@ -2087,6 +2107,26 @@ export interface paths {
         get: operations["Projects_CreditCostNow"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects/CreditCostEstimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What a draft with these settings would cost now, without creating it
+         * @description CreditCostNow's formula (docs/credits.md) on settings instead of a project's rows: the CLI's `projects create --dry-run`. Nothing is written.
+         */
+        post: operations["Projects_CreditCostEstimate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2407,6 +2447,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/Projects({key})/Access": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the caller may do with a project, and whose it is
+         * @description For pages that offer only what the role can do: canWrite (staff, or an Admin or User of the project's client; never a Viewer or a reader of a project shared with them), the caller's role, and for a shared project the owning client's name and who shared it.
+         */
+        get: operations["Projects_Access"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/Projects({key})/UpdateProjectScheduling": {
         parameters: {
             query?: never;
@@ -2552,9 +2612,46 @@ export interface paths {
         put?: never;
         /**
          * Close a survey run now
-         * @description Live or Testing -> Closed, whatever its completes; respondents still answering are removed. Then StartSurveyProcessing.
+         * @description Live or Testing -> Closed, whatever its completes; respondents still answering are removed. Then StartSurveyProcessing (the fielding tick does it within a minute), which refunds the shortfall (one SurveyRun row of the run).
          */
         post: operations["SurveyRuns_ForceCloseSurvey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/SurveyRuns({key})/ExtendFieldPeriod": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a run's field end
+         * @description A Live or Testing run's field end moves to `fieldEndAt` (in the future; later to extend, earlier to shorten), and a stalled run is watched afresh. At its field end a run closes with the completes it has, is processed, and the shortfall is refunded.
+         */
+        post: operations["SurveyRuns_ExtendFieldPeriod"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/SurveyRuns({key})/QualityReport": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A run's respondent quality: exclusions per reason */
+        get: operations["SurveyRuns_QualityReport"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2672,9 +2769,49 @@ export interface paths {
         put?: never;
         /**
          * Set a run's panel order
-         * @description Sets how many completes the run's panel delivers (its quota); a Live run that already has them closes.
+         * @description Sets how many completes the run's panel delivers (its quota); a Live run that already has them closes. With Samplify configured (SAMPLIFY_*), the run's line item in its wave's Samplify project is created or updated too: market, quota, incidence, length of interview, days in field, and the run's entry link as the run's sample supplier (SetSampleSupplier first).
          */
         post: operations["SurveyRuns_CreateOrUpdateSamplifyProject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/SurveyRuns({key})/SamplifyLineItemState": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Launch, pause or close a run's Samplify line item
+         * @description Launch buys the line item first while Samplify has it only provisioned. 503 when Samplify is not configured; 409 before CreateOrUpdateSamplifyProject.
+         */
+        post: operations["SurveyRuns_SamplifyLineItemState"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/SurveyRuns({key})/SamplifyFeasibility": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Samplify's feasibility and cost of a run's line item
+         * @description Samplify's answer for the line item (status READY or PROCESSING: ask again in a couple of minutes), with the estimated cost (cost per interview × quota). 503 when Samplify is not configured.
+         */
+        get: operations["SurveyRuns_SamplifyFeasibility"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2801,6 +2938,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/Projects({key})/QualityReport": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Respondent quality per survey run of a project
+         * @description For each survey run of the project: valid completes, respondents excluded before weighting, and how many per reason (docs/decisions.md "Respondent quality").
+         */
+        get: operations["Projects_QualityReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/s/api/{link}/start": {
         parameters: {
             query?: never;
@@ -2812,7 +2969,7 @@ export interface paths {
         put?: never;
         /**
          * Start (or resume) taking a survey
-         * @description A new respondent session on a Live survey run, with the test options this respondent will see. A panel respondent id answers once: the same id resumes its own session.
+         * @description A new respondent session on a Live survey run, with the test options this respondent will see. A panel respondent id answers once: the same id resumes its own session. A sample supplier's respondent sends the entry link's query string as received (`entryQuery`: `supplier={id}&rid={rid}[&sig=...]`); with the supplier's secret `sig` must be the hex HMAC-SHA256 of `{PUBLIC_URL}/s/{link}?` + the query before `&sig=`, else 403. A rid enters a run once (the same rid resumes its own session).
          */
         post: operations["RespondentSurvey_Start"];
         delete?: never;
@@ -2855,6 +3012,103 @@ export interface paths {
          * @description The answers of the current page by question key: an option id (single, dropdown), option ids (multiple), text, or a price. Invalid answers are refused (400, with each failing question in `errors`) and nothing is saved; prices must rise from too cheap to too expensive. Then the respondent goes on, or ends: screened out by a target, over a full quota, failing the attention check, or complete.
          */
         post: operations["RespondentSurvey_Answer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/SampleSuppliers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Outside sample suppliers */
+        get: operations["SampleSuppliers_List"];
+        put?: never;
+        /** Add a sample supplier */
+        post: operations["SampleSuppliers_Create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/SampleSuppliers({key})": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A sample supplier */
+        get: operations["SampleSuppliers_Get"];
+        put?: never;
+        post?: never;
+        /** Remove a sample supplier */
+        delete: operations["SampleSuppliers_Delete"];
+        options?: never;
+        head?: never;
+        /** Change a sample supplier */
+        patch: operations["SampleSuppliers_Update"];
+        trace?: never;
+    };
+    "/api/v1/SurveyRuns({key})/SetSampleSupplier": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take a run's respondents from an outside supplier
+         * @description The run takes respondents from this supplier (null: from none) by the redirect protocol: entry `/s/{surveyLink}?supplier={id}&{entryParameter}={rid}` (and `&sig=` with a secret); at the end the respondent goes to the supplier's matching link.
+         */
+        post: operations["SurveyRuns_SetSampleSupplier"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/SurveyRuns({key})/ReconciliationCsv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The run's supplier respondents as CSV (what suppliers invoice from)
+         * @description Columns: rid, status (complete, screen-out, over-quota, quality-terminate, in-progress, removed), start, end (ISO 8601), quality_flags (;-separated), supplier. A header row; CRLF line ends (RFC 4180).
+         */
+        get: operations["SurveyRuns_ReconciliationCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/SurveyPreview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Walk the project's survey as a respondent would, storing nothing
+         * @description The pages respondents meet (demographics, screener, each test option's concept and price pages, the attention check, follow-ups), built from the project as it is now, with the same validation (400 with the failing answers) and rules (screen-out, attention). Nothing is stored: the caller keeps `answers` and sends them back. A POST because it carries answers; it changes nothing.
+         */
+        post: operations["Projects_SurveyPreview"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2930,7 +3184,7 @@ export interface paths {
         };
         /**
          * Weighted top-2-box per measure and test option
-         * @description For each standard measure on the 4-point scale and each test option: weighted top-2-box with its confidence interval, the value distribution (High, Average, Neutral, Low), the test against the chosen benchmark and against each other option (two-proportion z-test with Kish effective bases). With projectQuestionId: that question's option shares per test option instead (in `question`).
+         * @description For each standard measure on the 4-point scale and each test option: weighted top-2-box with its design-based standard error (Taylor linearisation, market runs as strata) and Wilson interval, the value distribution (High, Average, Neutral, Low), the test against the chosen benchmark (its projects' mean and between-project variance; a norm of fewer than 5 projects is indicative) and against each other option (paired where the same respondents rated both), p-values adjusted within the view (adjust, Benjamini-Hochberg by default; method says which). See docs/statistics.md. With projectQuestionId: that question's option shares per test option instead (in `question`).
          */
         get: operations["Responses_QualResults"];
         put?: never;
@@ -3010,7 +3264,7 @@ export interface paths {
         };
         /**
          * Top-2-box per wave
-         * @description The weighted top-2-box per measure and test option in each wave (trackers) or week since launch (NPD), with the wave's dates and respondents.
+         * @description The weighted top-2-box per measure and test option in each wave (trackers) or week since launch (NPD), with the wave's dates and respondents, design-based standard errors and Wilson intervals, and each option against the previous wave (independent samples); p-values adjusted within the view (adjust).
          */
         get: operations["Responses_WaveData"];
         put?: never;
@@ -8131,6 +8385,8 @@ export interface components {
             wavesRequired?: boolean;
             schedulePause?: boolean;
             splitCellQuota?: boolean;
+            /** @description Days a run fields before it closes with the completes it has (null: 14). */
+            fieldPeriodDays?: number | null;
             isBranded?: boolean;
             brandName?: string | null;
             researchNote?: string | null;
@@ -8853,6 +9109,7 @@ export interface components {
             systemQuestionOptionId?: number | null;
             questionOptionId?: number | null;
             quotaPercent?: number | null;
+            onlyThese?: boolean;
             /** Format: date-time */
             createdAt?: string;
             /** Format: date-time */
@@ -9582,10 +9839,15 @@ export interface components {
                 questionOptionId?: number | null;
                 /** @description The region the target applies to (default: the option's region, or all) */
                 regionId?: number | null;
+                /** @description The share of the run's completes this answer may take; the quotas of one group (question) add up to at most 100%, the rest open to the group's other answers */
                 quotaPercent?: number | null;
+                /** @description The group (this target's question) takes only its targeted answers: with quotas on all of them, they must add up to 100% */
+                onlyThese?: boolean;
             }[];
             /** @description When given, the project's regions become exactly these (targets of removed regions go) */
             regionIds?: number[];
+            /** @description When given, the completes per wave in each of the project's regions (a Draft's: fixed from Submit on); added regions take the project's size */
+            sampleSize?: number;
         };
         PriceSensitivities: {
             projectId: number;
@@ -10072,6 +10334,12 @@ export interface components {
                     /** @enum {string} */
                     basis: "census" | "responses" | "prior" | "mixed" | "noTargets";
                 }[];
+                /** @description Panellists the Ideally panel reaches in the market in one field period (null: a customer panel) */
+                panelReach: number | null;
+                /** @description floor(panelReach × incidence): the completes the market can deliver */
+                feasibleCompletes: number | null;
+                /** @description Whether sampleSize fits feasibleCompletes (null: unknown, a customer panel) */
+                feasible: boolean | null;
             }[];
         };
         QuestionIrDocument: {
@@ -10107,6 +10375,24 @@ export interface components {
         };
         RemoveFromSurveyRun: {
             surveyRunId: number;
+        };
+        ProjectReadiness: {
+            projectId: number;
+            /** @description No problems: Submit will not refuse for completeness */
+            ready: boolean;
+            problems: {
+                /**
+                 * @description Also the path of Submit's field error
+                 * @enum {string}
+                 */
+                code: "testOptions" | "questions" | "regions" | "marketReach.testOptions" | "priceSensitivity.currencyCode" | "priceSensitivity.testOptions" | "quotas";
+                message: string;
+                /**
+                 * @description The editor tab where it is fixed
+                 * @enum {string}
+                 */
+                tab: "setup" | "markets" | "test-options" | "questions" | "add-ons" | "scheduling";
+            }[];
         };
         CreditCostNow: {
             projectId: number;
@@ -10150,6 +10436,59 @@ export interface components {
             available: number;
             /** @description Whether Submit could charge total now */
             affordable: boolean;
+        };
+        CreditCostEstimate: {
+            clientId: number;
+            /** @description What the next run costs now: exactly what Submit charges */
+            total: number;
+            regions: {
+                regionId: number;
+                regionName: string;
+                /** @description Completes per wave */
+                sampleSize: number;
+                isCustomerPanel: boolean;
+                /** @description Credits per complete */
+                rate: number;
+                /** @description Completes at the standard rate (up to 200) */
+                standardCompletes: number;
+                /** @description Completes beyond 200, at 1.5x (boosted sample) */
+                boostedCompletes: number;
+                /** @description This region's credits, rounded up */
+                cost: number;
+            }[];
+            /** @description Monadic cells: the live test options (at least 1) */
+            cells: number;
+            /** @description 1 + 0.25 x (cells - 1) */
+            cellFactor: number;
+            addOns: {
+                priceSensitivity: boolean;
+                marketReach: boolean;
+                customQuestions: number;
+                includedCustomQuestions: number;
+                extraCustomQuestions: number;
+                /** @description The add-ons' share of the base: 0.20 price sensitivity + 0.15 market reach + 0.05 per extra custom question */
+                rate: number;
+            };
+            balance: number;
+            overdraftLimit: number;
+            /** @description balance + overdraftLimit */
+            available: number;
+            /** @description Whether Submit could charge total now */
+            affordable: boolean;
+        };
+        CreditCostEstimateBody: {
+            /** @description The regions, as POST Projects takes them */
+            regionIds: number[];
+            /** @description Completes per region per wave (200 when omitted, as POST Projects) */
+            sampleSize?: number | null;
+            /** @description 1010 and 1020 carry the price sensitivity and market reach add-ons */
+            frameworkId?: number;
+            /** @description Test options (monadic cells) */
+            testOptions: number;
+            priceSensitivity?: boolean;
+            marketReach?: boolean;
+            /** @description Team-written questions */
+            customQuestions?: number;
         };
         ProjectScheduleEstimates: {
             projectId: number;
@@ -10402,6 +10741,20 @@ export interface components {
             /** @description A note for the email and notification */
             message?: string;
         };
+        ProjectAccess: {
+            projectId: number;
+            /** @description The project's own client (team) */
+            clientId: number;
+            clientName: string;
+            /** @description Readable only through a share: the caller is not a member of the project's client */
+            shared: boolean;
+            /** @description Who shared it with the caller */
+            sharedBy: string | null;
+            /** @description The caller's effective role on the project's client (1 Admin, 2 User, 3 Viewer); null when shared */
+            roleId: number | null;
+            /** @description May change the project (rename, clone, objectives, filter sets, schedule, set-up) */
+            canWrite: boolean;
+        };
         UpdateProjectSchedulingResult: {
             projectId: number;
             statusCode: number;
@@ -10544,6 +10897,50 @@ export interface components {
             launchedAt: string | null;
             closedAt: string | null;
             processedAt: string | null;
+            /** @description When the run closes with the completes it has (set at launch: the project's fieldPeriodDays, default 14) */
+            fieldEndAt: string | null;
+            /** @description Set when the run had no complete for 24 hours with its quota open (cleared by the next complete or ExtendFieldPeriod) */
+            stalledAt: string | null;
+            /** @enum {string|null} */
+            closedReason: "quota" | "field end" | "staff" | null;
+            /**
+             * @description What status views say: "stalled", or "closes at {fieldEndAt}" while filling
+             * @enum {string}
+             */
+            fieldingState: "notOpen" | "filling" | "stalled" | "closed";
+            lastCompleteAt: string | null;
+            /** @description The outside sample supplier respondents come from (SampleSuppliers), if any */
+            sampleSupplierId: number | null;
+            /** @description The run's line item at Dynata Samplify, when it has one */
+            samplify: {
+                extProjectId: string;
+                extLineItemId: string;
+                state: string | null;
+            } | null;
+        };
+        ExtendFieldPeriod: {
+            /**
+             * Format: date-time
+             * @description The new field end (ISO 8601, in the future)
+             */
+            fieldEndAt: string;
+        };
+        SurveyRunQualityReport: {
+            surveyRunId: number;
+            regionId: number;
+            /** @description Valid completes (after exclusions) */
+            completes: number;
+            /** @description Respondents excluded for quality (failed attention checks included) */
+            excluded: number;
+            /** @description Respondents per reason (one may have several): speeder (under a third of the run's median length), straightliner (one answer down every scale grid), attention (failed the instructed item), duplicate (a device already in the run), gibberish and pasted (open answers, the text check) */
+            byReason: {
+                speeder: number;
+                straightliner: number;
+                attention: number;
+                duplicate: number;
+                gibberish: number;
+                pasted: number;
+            };
         };
         ProcessSurveyRunResult: {
             surveyRunId: number;
@@ -10573,7 +10970,14 @@ export interface components {
                     [key: string]: number;
                 };
             };
+            /** @description The targets the margins were matched to: census shares without the empty levels, rescaled to sum 1 */
             targets: {
+                [key: string]: {
+                    [key: string]: number;
+                };
+            };
+            /** @description The census shares as given */
+            census: {
                 [key: string]: {
                     [key: string]: number;
                 };
@@ -10588,6 +10992,8 @@ export interface components {
             completes: number;
             screenedOut: number;
             overQuota: number;
+            /** @description Completes excluded by the quality checks (speeders, straight-liners, duplicates, gibberish): replaced while the quota is open */
+            excluded: number;
             totalCompletes: number;
             targetCompletes: number;
             closed: boolean;
@@ -10598,6 +11004,30 @@ export interface components {
         };
         CreateOrUpdateSamplifyProject: {
             targetCompletes: number;
+        };
+        SamplifyLineItemStateResult: {
+            surveyRunId: number;
+            extProjectId: string;
+            extLineItemId: string;
+            state: string;
+        };
+        SamplifyLineItemState: {
+            /** @enum {string} */
+            action: "launch" | "pause" | "close";
+        };
+        SamplifyFeasibility: {
+            surveyRunId: number;
+            extLineItemId: string;
+            requiredCompletes: number;
+            feasibility: {
+                /** @enum {string} */
+                status: "READY" | "PROCESSING" | "NOT_SUPPORTED" | "FAILED";
+                costPerInterview: number;
+                currency: string;
+                feasible: boolean;
+                totalCount: number;
+            };
+            estimatedCost: number | null;
         };
         DecipherRespondentsResult: {
             surveyRunId: number;
@@ -10648,6 +11078,17 @@ export interface components {
                 surveyStatusId: number;
                 targetCompletes: number | null;
                 waveNumber: number | null;
+                /** @description When the run closes with the completes it has (set at launch: the project's fieldPeriodDays, default 14) */
+                fieldEndAt: string | null;
+                /** @description Set when the run had no complete for 24 hours with its quota open (cleared by the next complete or ExtendFieldPeriod) */
+                stalledAt: string | null;
+                /** @enum {string|null} */
+                closedReason: "quota" | "field end" | "staff" | null;
+                /**
+                 * @description What status views say: "stalled", or "closes at {fieldEndAt}" while filling
+                 * @enum {string}
+                 */
+                fieldingState: "notOpen" | "filling" | "stalled" | "closed";
             })[];
         };
         SurveyRunCounts: {
@@ -10659,12 +11100,34 @@ export interface components {
             overQuota: number;
             removed: number;
         };
+        ProjectQualityReport: {
+            projectId: number;
+            value: {
+                surveyRunId: number;
+                regionId: number;
+                /** @description Valid completes (after exclusions) */
+                completes: number;
+                /** @description Respondents excluded for quality (failed attention checks included) */
+                excluded: number;
+                /** @description Respondents per reason (one may have several): speeder (under a third of the run's median length), straightliner (one answer down every scale grid), attention (failed the instructed item), duplicate (a device already in the run), gibberish and pasted (open answers, the text check) */
+                byReason: {
+                    speeder: number;
+                    straightliner: number;
+                    attention: number;
+                    duplicate: number;
+                    gibberish: number;
+                    pasted: number;
+                };
+            }[];
+        };
         RespondentView: {
             respondentId: string;
             /** @enum {string} */
             status: "InProgress" | "Complete" | "ScreenedOut" | "OverQuota" | "Removed";
             /** @description The end page's text, once the survey is over for the respondent */
             message: string | null;
+            /** @description A sample supplier's respondent at the end: the supplier's complete, screen-out, over-quota or quality-terminate link with {rid} filled in (and `sig` when the supplier has a secret); the page goes there */
+            redirectUrl: string | null;
             currencySymbol: string;
             page: {
                 id: string;
@@ -10696,11 +11159,82 @@ export interface components {
         };
         RespondentStart: {
             panelRespondentId?: string;
+            /** @description A supplier's entry: the page's query string without the leading ? */
+            entryQuery?: string;
+            /** @description A hash of the device's traits (duplicates within a run are flagged) */
+            deviceFingerprint?: string;
         };
         RespondentAnswers: {
             pageId: string;
             answers: {
                 [key: string]: unknown;
+            };
+        };
+        SampleSupplier: {
+            id: number;
+            name: string;
+            /** @description The query parameter of the entry link that carries the supplier's respondent id */
+            entryParameter: string;
+            completeUrl: string;
+            screenOutUrl: string;
+            overQuotaUrl: string;
+            qualityTerminateUrl: string;
+            /** @description Whether entries and end links are signed (the secret itself is never returned) */
+            hasSecret: boolean;
+            createdAt: string;
+            updatedAt: string | null;
+        };
+        SampleSupplierBody: {
+            name: string;
+            /** @description Default rid */
+            entryParameter?: string;
+            /** @description The complete link, with {rid} where the respondent id goes */
+            completeUrl: string;
+            /** @description The screen-out link, with {rid} where the respondent id goes */
+            screenOutUrl: string;
+            /** @description The over-quota link, with {rid} where the respondent id goes */
+            overQuotaUrl: string;
+            /** @description The quality-terminate link, with {rid} where the respondent id goes */
+            qualityTerminateUrl: string;
+            /** @description The shared secret of the HMAC-SHA256 signatures (write only; null removes it) */
+            secret?: string | null;
+        };
+        SampleSupplierPatch: {
+            name?: string;
+            /** @description Default rid */
+            entryParameter?: string;
+            /** @description The complete link, with {rid} where the respondent id goes */
+            completeUrl?: string;
+            /** @description The screen-out link, with {rid} where the respondent id goes */
+            screenOutUrl?: string;
+            /** @description The over-quota link, with {rid} where the respondent id goes */
+            overQuotaUrl?: string;
+            /** @description The quality-terminate link, with {rid} where the respondent id goes */
+            qualityTerminateUrl?: string;
+            /** @description The shared secret of the HMAC-SHA256 signatures (write only; null removes it) */
+            secret?: string | null;
+        };
+        SetSampleSupplier: {
+            sampleSupplierId: number | null;
+        };
+        SurveyPreview: components["schemas"]["RespondentView"] & {
+            /** @description The answers so far: send them back with the next page */
+            answers: {
+                [key: string]: number | number[] | string;
+            };
+        };
+        SurveyPreviewRequest: {
+            /** @description The market to preview (default: the project's first) */
+            regionId?: number;
+            /** @description The page being answered; absent: the first page */
+            pageId?: string;
+            /** @description This page's answers, as a respondent's page sends them */
+            input?: {
+                [key: string]: unknown;
+            };
+            /** @description The answers so far, as the previous call returned them */
+            answers?: {
+                [key: string]: number | number[] | string;
             };
         };
         ResponsesCountResult: {
@@ -10730,12 +11264,18 @@ export interface components {
                 regionCode: string | null;
                 projectCount: number;
                 isAvailable: boolean;
+                /** @description Fewer than 5 comparable projects: shown as indicative, never significant */
+                indicative: boolean;
                 top2Percentage: number;
                 byStandardQuestion: {
                     [key: string]: {
+                        /** @description Mean of the comparable projects' top-2-box */
                         top2Percentage: number;
+                        /** @description Between-project standard deviation (null under 2 projects) */
+                        sdPercentage: number | null;
                         projectCount: number;
                         respondents: number;
+                        indicative: boolean;
                     };
                 };
             }[];
@@ -10758,6 +11298,8 @@ export interface components {
             projectId: number;
             confidence: 90 | 95 | 99;
             benchmarkTypeId: number | null;
+            method: components["schemas"]["StatsMethod"];
+            /** @description The sample-weighted total */
             measures: {
                 standardQuestionId: number;
                 title: string;
@@ -10769,12 +11311,14 @@ export interface components {
                     nEff: number;
                     /** @description Weighted top-2-box, 0-1 */
                     top2: number;
-                    /** @description Confidence interval of top2 */
+                    /** @description Design-based (Taylor linearised) standard error of top2: strata = market runs, units = respondents */
+                    se: number;
+                    /** @description Wilson interval of top2 with the design's effective n */
                     ci: [
                         number,
                         number
                     ];
-                    /** @description n_eff below 30 */
+                    /** @description Kish n_eff below 30 */
                     smallBase: boolean;
                     distribution: {
                         value: number;
@@ -10784,21 +11328,109 @@ export interface components {
                     }[];
                     vsBenchmark: {
                         diff: number;
+                        /** @description Standard error of diff */
+                        se: number;
                         z: number;
+                        /** @description Two-sided, before adjustment */
                         pValue: number;
+                        /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative */
+                        pAdjusted: number | null;
+                        /** @description pAdjusted below 1 - confidence */
                         significant: boolean;
+                        /** @description The norm's mean over its projects */
                         top2Percentage: number;
+                        /** @description The norm has fewer than method.thinNorm projects: indicative, never significant */
+                        indicative: boolean;
+                        /** @description The option's quintile among the norm's projects, 1 (bottom fifth) to 5 (top fifth) */
+                        quintile: number | null;
                     } | null;
                     vsOthers: {
                         diff: number;
+                        /** @description Standard error of diff */
+                        se: number;
                         z: number;
+                        /** @description Two-sided, before adjustment */
                         pValue: number;
+                        /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative */
+                        pAdjusted: number | null;
+                        /** @description pAdjusted below 1 - confidence */
                         significant: boolean;
                         testOptionId: number | null;
+                        /** @description Rated by the same respondents: the within-respondent covariance is in se */
+                        paired: boolean;
                     }[];
                 }[];
             }[];
+            /** @description Market by market (a market is its runs) */
+            markets: {
+                regionId: number;
+                measures: {
+                    standardQuestionId: number;
+                    results: {
+                        testOptionId: number | null;
+                        n: number;
+                        nEff: number;
+                        top2: number;
+                        se: number;
+                        ci: [
+                            number,
+                            number
+                        ];
+                        smallBase: boolean;
+                    }[];
+                }[];
+            }[];
+            /** @description The all-markets total, markets weighted by population (default) or by sample (marketWeighting) */
+            allMarkets: {
+                /** @enum {string} */
+                weighting: "population" | "sample";
+                /** @description Why population weighting was not used, when asked for */
+                note: string | null;
+                shares: {
+                    regionId: number;
+                    population: number | null;
+                    /** @description Where the population figure comes from (docs/reference-data.md) */
+                    source: string | null;
+                    /** @description The market's share of the weighted sample */
+                    sampleShare: number;
+                    /** @description The market's share in this total */
+                    share: number;
+                }[];
+                measures: {
+                    standardQuestionId: number;
+                    results: {
+                        testOptionId: number | null;
+                        n: number;
+                        nEff: number;
+                        top2: number;
+                        se: number;
+                        ci: [
+                            number,
+                            number
+                        ];
+                        smallBase: boolean;
+                    }[];
+                }[];
+            };
             question: components["schemas"]["QuestionResults"];
+        };
+        StatsMethod: {
+            /** @enum {string} */
+            variance: "taylor-linearisation";
+            /** @enum {string} */
+            strata: "market run";
+            /** @enum {string} */
+            interval: "wilson";
+            /** @enum {string} */
+            adjust: "bh" | "bonferroni" | "none";
+            /** @description Benjamini-Hochberg, Bonferroni or none */
+            adjustName: string;
+            /** @description Tests in the view's family */
+            tests: number;
+            /** @description A Kish n_eff below this is a low base */
+            smallBase: number;
+            /** @description A norm of fewer projects is indicative */
+            thinNorm: number;
         };
         QuestionResults: {
             projectId: number;
@@ -10916,6 +11548,7 @@ export interface components {
             /** @enum {string} */
             waveKind: "wave" | "weekSinceLaunch";
             confidence: number;
+            method: components["schemas"]["StatsMethod"];
             waves: {
                 wave: number;
                 from: string | null;
@@ -10932,12 +11565,14 @@ export interface components {
                         nEff: number;
                         /** @description Weighted top-2-box, 0-1 */
                         top2: number;
-                        /** @description Confidence interval of top2 */
+                        /** @description Design-based (Taylor linearised) standard error of top2: strata = market runs, units = respondents */
+                        se: number;
+                        /** @description Wilson interval of top2 with the design's effective n */
                         ci: [
                             number,
                             number
                         ];
-                        /** @description n_eff below 30 */
+                        /** @description Kish n_eff below 30 */
                         smallBase: boolean;
                         distribution: {
                             value: number;
@@ -10947,18 +11582,52 @@ export interface components {
                         }[];
                         vsBenchmark: {
                             diff: number;
+                            /** @description Standard error of diff */
+                            se: number;
                             z: number;
+                            /** @description Two-sided, before adjustment */
                             pValue: number;
+                            /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative */
+                            pAdjusted: number | null;
+                            /** @description pAdjusted below 1 - confidence */
                             significant: boolean;
+                            /** @description The norm's mean over its projects */
                             top2Percentage: number;
+                            /** @description The norm has fewer than method.thinNorm projects: indicative, never significant */
+                            indicative: boolean;
+                            /** @description The option's quintile among the norm's projects, 1 (bottom fifth) to 5 (top fifth) */
+                            quintile: number | null;
                         } | null;
                         vsOthers: {
                             diff: number;
+                            /** @description Standard error of diff */
+                            se: number;
                             z: number;
+                            /** @description Two-sided, before adjustment */
                             pValue: number;
+                            /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative */
+                            pAdjusted: number | null;
+                            /** @description pAdjusted below 1 - confidence */
                             significant: boolean;
                             testOptionId: number | null;
+                            /** @description Rated by the same respondents: the within-respondent covariance is in se */
+                            paired: boolean;
                         }[];
+                        /** @description Against the same option in the previous wave (independent samples), in the view's family */
+                        vsPreviousWave: {
+                            diff: number;
+                            /** @description Standard error of diff */
+                            se: number;
+                            z: number;
+                            /** @description Two-sided, before adjustment */
+                            pValue: number;
+                            /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative */
+                            pAdjusted: number | null;
+                            /** @description pAdjusted below 1 - confidence */
+                            significant: boolean;
+                            /** @description The previous wave */
+                            wave: number;
+                        } | null;
                     }[];
                 }[];
             }[];
@@ -11165,7 +11834,7 @@ export interface components {
         TestNotification: {
             userId: number;
             /** @enum {string} */
-            type?: "SurveySubmittedForApproval" | "SurveyApproved" | "SurveyApprovalDeclined" | "ProjectSentOutForSurvey" | "ProjectReady" | "PasswordReset" | "UserAddedToTeam" | "CustomPanelProjectReadyForSurvey" | "ScheduleBlocked" | "ProjectShared";
+            type?: "SurveySubmittedForApproval" | "SurveyApproved" | "SurveyApprovalDeclined" | "ProjectSentOutForSurvey" | "ProjectReady" | "PasswordReset" | "UserAddedToTeam" | "CustomPanelProjectReadyForSurvey" | "ScheduleBlocked" | "ProjectShared" | "SurveyStalled" | "SurveyClosedShort";
             title?: string;
             body?: string;
         };
@@ -11668,6 +12337,8 @@ export interface components {
             wavesRequired?: boolean;
             schedulePause?: boolean;
             splitCellQuota?: boolean;
+            /** @description Days a run fields before it closes with the completes it has (null: 14). */
+            fieldPeriodDays?: number | null;
             isBranded?: boolean;
             brandName?: string | null;
             researchNote?: string | null;
@@ -16563,6 +17234,33 @@ export interface operations {
             };
         };
     };
+    Projects_ReadinessCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The check */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectReadiness"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
     Projects_CreditCostNow: {
         parameters: {
             query?: never;
@@ -16588,6 +17286,33 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    Projects_CreditCostEstimate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreditCostEstimateBody"];
+            };
+        };
+        responses: {
+            /** @description The cost */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreditCostEstimate"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     Projects_ProjectScheduleEstimates: {
@@ -17269,6 +17994,33 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    Projects_Access: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The access */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectAccess"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
     Projects_UpdateProjectScheduling: {
         parameters: {
             query?: never;
@@ -17525,6 +18277,65 @@ export interface operations {
             409: components["responses"]["Conflict"];
         };
     };
+    SurveyRuns_ExtendFieldPeriod: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description SurveyRuns key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExtendFieldPeriod"];
+            };
+        };
+        responses: {
+            /** @description Move a run's field end */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SurveyRunState"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    SurveyRuns_QualityReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description SurveyRuns key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run's quality report */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SurveyRunQualityReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
     SurveyRuns_StartSurveyProcessing: {
         parameters: {
             query?: never;
@@ -17699,6 +18510,77 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+        };
+    };
+    SurveyRuns_SamplifyLineItemState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description SurveyRuns key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SamplifyLineItemState"];
+            };
+        };
+        responses: {
+            /** @description Launch, pause or close a run's Samplify line item */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SamplifyLineItemStateResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    SurveyRuns_SamplifyFeasibility: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description SurveyRuns key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Feasibility and cost */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SamplifyFeasibility"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            /** @description Samplify is not configured on this server, or did not answer */
+            503: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     SurveyRuns_DecipherRespondents: {
@@ -17879,6 +18761,33 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    Projects_QualityReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Quality per run */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectQualityReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
     RespondentSurvey_Start: {
         parameters: {
             query?: never;
@@ -17905,6 +18814,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             /** @description Too many requests from this address: wait the Retry-After seconds */
@@ -18000,6 +18910,235 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    SampleSuppliers_List: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The suppliers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        value: components["schemas"]["SampleSupplier"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    SampleSuppliers_Create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SampleSupplierBody"];
+            };
+        };
+        responses: {
+            /** @description The supplier */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SampleSupplier"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    SampleSuppliers_Get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description SampleSuppliers key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The supplier */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SampleSupplier"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    SampleSuppliers_Delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description SampleSuppliers key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    SampleSuppliers_Update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description SampleSuppliers key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SampleSupplierPatch"];
+            };
+        };
+        responses: {
+            /** @description The supplier */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SampleSupplier"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    SurveyRuns_SetSampleSupplier: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description SurveyRuns key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetSampleSupplier"];
+            };
+        };
+        responses: {
+            /** @description The run's supplier */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        surveyRunId: number;
+                        sampleSupplierId: number | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    SurveyRuns_ReconciliationCsv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description SurveyRuns key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Projects_SurveyPreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SurveyPreviewRequest"];
+            };
+        };
+        responses: {
+            /** @description The next page, or the end */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SurveyPreview"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     Projects_ResponsesCount: {
@@ -18104,6 +19243,10 @@ export interface operations {
                 benchmarkTypeId?: string;
                 /** @description Confidence level, default 95 */
                 confidence?: "90" | "95" | "99";
+                /** @description Multiple-comparison adjustment within the view: bh (Benjamini-Hochberg, default), bonferroni or none */
+                adjust?: "bh" | "bonferroni" | "none";
+                /** @description How allMarkets weights the markets: population (default; sample when a market has no population figure) or sample */
+                marketWeighting?: "population" | "sample";
                 /** @description One question's option results */
                 projectQuestionId?: string;
             };
@@ -18226,6 +19369,8 @@ export interface operations {
                 filters?: string;
                 /** @description Confidence level, default 95 */
                 confidence?: "90" | "95" | "99";
+                /** @description Multiple-comparison adjustment within the view: bh (Benjamini-Hochberg, default), bonferroni or none */
+                adjust?: "bh" | "bonferroni" | "none";
             };
             header?: never;
             path?: never;

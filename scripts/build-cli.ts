@@ -8,6 +8,12 @@ import { resolve } from "node:path";
 
 const ROOT = resolve(import.meta.dir, "..");
 
+/** The checkout's commit, stamped into the binary for `ideally --version`. */
+function commitOf(root: string): string {
+  const r = Bun.spawnSync(["git", "rev-parse", "--short=12", "HEAD"], { cwd: root, stdout: "pipe", stderr: "ignore" });
+  return r.exitCode === 0 ? r.stdout.toString().trim() : "";
+}
+
 /** The bundle's options, shared with the startup benchmark (tests/perf/cli-startup.bench.ts). */
 export function cliBuildOptions(root: string) {
   return {
@@ -18,7 +24,7 @@ export function cliBuildOptions(root: string) {
     bytecode: true,
     minify: true,
     sourcemap: "none" as const,
-    define: { "process.env.NODE_ENV": JSON.stringify("production") },
+    define: { "process.env.NODE_ENV": JSON.stringify("production"), "process.env.IDEALLY_CLI_COMMIT": JSON.stringify(commitOf(root)) },
     plugins: [
       {
         name: "stub-react-devtools-core",

@@ -45,13 +45,13 @@ export interface QueryLimits {
   statementTimeoutMs: number;
   /** Statement timeout of a staff member's export (ExportCsv, ExportExcel, ...), in ms (EXPORT_STATEMENT_TIMEOUT_MS, default 60000). */
   exportStatementTimeoutMs: number;
-  /** Pooled connections one user may hold at once (USER_DB_CONNECTIONS, default 3 of the pool's 10). */
+  /** Requests of one user that may hold pooled connections at once (USER_DB_CONNECTIONS, default 5 of the pool's 10: half stays for everyone else). */
   userConnections: number;
-  /** Longest wait for one of them before a 503 with Retry-After, in ms (USER_DB_WAIT_MS, default 2000). */
+  /** Longest wait for one of them before a 503 with Retry-After, in ms (USER_DB_WAIT_MS, default 10000: a burst of one user queues rather than fails). */
   userWaitMs: number;
 }
 
-export const DEFAULT_QUERY_LIMITS: QueryLimits = { statementTimeoutMs: 5000, exportStatementTimeoutMs: 60_000, userConnections: 3, userWaitMs: 2000 };
+export const DEFAULT_QUERY_LIMITS: QueryLimits = { statementTimeoutMs: 5000, exportStatementTimeoutMs: 60_000, userConnections: 5, userWaitMs: 10_000 };
 /** Statement timeout of background jobs (norms roll-ups, AI summaries, PowerPoint): long, but not endless. */
 export const JOB_STATEMENT_TIMEOUT_MS = 10 * 60_000;
 

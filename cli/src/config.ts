@@ -32,14 +32,33 @@ export function configPath(env: NodeJS.ProcessEnv = process.env): string {
   return join(base, "ideally", "config.json");
 }
 
+/** Damaged config files already reported by this process (each is said once, not per read). */
+const reported = new Set<string>();
+
 export function readConfig(path = configPath()): Config {
   if (!existsSync(path)) return {};
+  let text: string;
   try {
-    return JSON.parse(readFileSync(path, "utf8")) as Config;
-  } catch {
-    // A damaged file is treated as signed out; the next login rewrites it.
-    return {};
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    return damaged(path, (e as NodeJS.ErrnoException).code ?? String(e));
   }
+  try {
+    const cfg: unknown = JSON.parse(text);
+    if (cfg === null || typeof cfg !== "object" || Array.isArray(cfg)) return damaged(path, "not a JSON object");
+    return cfg as Config;
+  } catch (e) {
+    return damaged(path, e instanceof Error ? e.message : String(e));
+  }
+}
+
+/** A damaged file is treated as signed out, said once on stderr with its path; the next login rewrites it. */
+function damaged(path: string, why: string): Config {
+  if (!reported.has(path)) {
+    reported.add(path);
+    process.stderr.write(`ideally: warning: ignoring the damaged config file ${path} (${why.split("\n")[0]}); \`ideally login\` writes a new one\n`);
+  }
+  return {};
 }
 
 export function writeConfig(cfg: Config, path = configPath()): void {

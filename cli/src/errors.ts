@@ -6,8 +6,15 @@ export const EXIT_USAGE = 1;
 export const EXIT_INPUT = 2;
 export const EXIT_API = 2;
 export const EXIT_AUTH = 3;
+// `projects watch` ends in one of these when the results are not ready, so a script can tell them apart.
+/** The project went back to Draft (declined or unsubmitted). */
+export const EXIT_DECLINED = 4;
+/** No new completes for --stall seconds while fielding. */
+export const EXIT_STALLED = 5;
+/** --timeout passed first. */
+export const EXIT_TIMEOUT = 6;
 
-export type ExitCode = typeof EXIT_USAGE | typeof EXIT_API | typeof EXIT_AUTH;
+export type ExitCode = typeof EXIT_USAGE | typeof EXIT_API | typeof EXIT_AUTH | typeof EXIT_DECLINED | typeof EXIT_STALLED | typeof EXIT_TIMEOUT;
 
 export class CliError extends Error {
   constructor(

@@ -2,7 +2,7 @@
 // `ideally` command-line entry. Commands are `noun verb` plus top-level verbs; this file only wires
 // commander and loads a command's module when it runs, so startup stays fast.
 // Exit codes: 0 ok, 1 usage (bad options, invalid project file), 2 API error (or an unreadable
-// CSV for analyze), 3 authentication.
+// CSV for analyze), 3 authentication; `projects watch` 4 declined, 5 stalled, 6 timed out.
 import { Command, Option } from "commander";
 import { CliError, EXIT_USAGE } from "./errors.ts";
 import { FILTER_HELP } from "./filter-help.ts";
@@ -12,13 +12,14 @@ const program = new Command()
   .description("Ideally command-line interface: projects, fielding, results and exports from a terminal or a script")
   .option("--api <url>", "the API's base URL (default: IDEALLY_API_URL, else the signed-in one, else http://localhost:3000)")
   .option("--client <id>", "act for this client id instead of the one chosen with `clients use`")
+  .option("-V, --version", "the CLI's version and commit, the contract's and the API's version (same as `ideally version`)")
   // Commander's own errors (unknown option, missing required option) as one line like ours.
   .configureOutput({ outputError: (str, write) => write(`${str.trimEnd().replace(/^error: /, "ideally: ")} (see --help)\n`) })
   .addHelpText(
     "after",
     `
 Every command takes --json (stable JSON on stdout, nothing else) and --help (with examples).
-Exit codes: 0 ok, 1 usage, 2 API error, 3 authentication.
+Exit codes: 0 ok, 1 usage, 2 API error, 3 authentication (projects watch: 4 declined, 5 stalled, 6 timed out).
 The session lives in $XDG_CONFIG_HOME/ideally/config.json (else ~/.config/ideally), mode 0600.
 
 Examples:
@@ -72,6 +73,55 @@ program
   .addHelpText("after", "\nExample:\n  $ ideally whoami --json\nJSON: Users/Me plus { api, clientId }")
   .action(async (_o, cmd: Command) => (await import("./commands/session/whoami.ts")).runWhoami(all(cmd)));
 
+program
+  .command("version")
+  .description("the CLI's version and commit, the API version it was built for, and the API's own")
+  .option("--json", JSON_HELP)
+  .addHelpText("after", "\nExamples:\n  $ ideally --version\n  $ ideally version --api https://ideally.example.com --json\nJSON: { cli, commit, contract, api, apiVersion, apiError? }")
+  .action(async (_o, cmd: Command) => (await import("./commands/session/version.ts")).runVersion(all(cmd)));
+
+const auth = program.command("auth").description("the session: where it is kept and whether it still works");
+auth
+  .command("status")
+  .description("the API, account, client, token expiry and config path; exit 3 when not signed in")
+  .option("--json", JSON_HELP)
+  .addHelpText("after", "\nExamples:\n  $ ideally auth status\n  $ ideally auth status --json | jq .accessTokenExpiresAt\nJSON: { signedIn, api, email, userId, clientId, clientName, accessTokenExpiresAt, refreshable, server, configPath }")
+  .action(async (_o, cmd: Command) => (await import("./commands/session/status.ts")).runAuthStatus(all(cmd)));
+
+// Lookups for writing project files.
+program
+  .command("markets")
+  .description("the markets (regions) a project can field in, with the codes and currencies project files use")
+  .option("--states", "include the US state markets")
+  .option("--json", JSON_HELP)
+  .addHelpText("after", "\nExamples:\n  $ ideally markets\n  $ ideally markets --states --json | jq '.[] | select(.currency == \"USD\") | .code'\nJSON: [{ id, name, code, currency, parentId, isUsState }]")
+  .action(async (_o, cmd: Command) => (await import("./commands/reference/lookups.ts")).runMarkets(all(cmd)));
+program
+  .command("targets")
+  .description("the target (quota) options by question, for every market or one")
+  .option("--market <market>", "one market's options (name, code or id) and those of every market")
+  .option("--json", JSON_HELP)
+  .addHelpText("after", "\nA project file's target `option:` takes the answer, 'Question: answer' or the id.\n\nExamples:\n  $ ideally targets --market NZ\n  $ ideally targets --market Australia --json | jq '.[] | select(.question == \"Region\")'\nJSON: [{ id, question, questionCode, label, marketId, market }]")
+  .action(async (_o, cmd: Command) => (await import("./commands/reference/lookups.ts")).runTargets(all(cmd)));
+program
+  .command("categories")
+  .description("the product categories (two levels), for a project file's `category:`")
+  .option("--json", JSON_HELP)
+  .addHelpText("after", "\nExamples:\n  $ ideally categories\n  $ ideally categories --json | jq '.[] | select(.parentId == 1)'\nJSON: [{ id, name, parentId, industry }]")
+  .action(async (_o, cmd: Command) => (await import("./commands/reference/lookups.ts")).runCategories(all(cmd)));
+program
+  .command("frameworks")
+  .description("the research frameworks per project type, for a project file's `framework:`")
+  .option("--json", JSON_HELP)
+  .addHelpText("after", "\nExamples:\n  $ ideally frameworks\n  $ ideally frameworks --json | jq '.[] | select(.projectType == \"Idea\")'\nJSON: [{ id, name, title, projectTypeId, projectType, description }]")
+  .action(async (_o, cmd: Command) => (await import("./commands/reference/lookups.ts")).runFrameworks(all(cmd)));
+program
+  .command("industries")
+  .description("the industries (SPEC's list), for a project file's `productType:`")
+  .option("--json", JSON_HELP)
+  .addHelpText("after", "\nExamples:\n  $ ideally industries\n  $ ideally industries --json | jq -r '.[].code'\nJSON: [{ code, name }]")
+  .action(async (_o, cmd: Command) => (await import("./commands/reference/lookups.ts")).runIndustries(all(cmd)));
+
 const clients = program.command("clients").description("the clients (teams, orgs, enterprises) you can act for");
 clients
   .command("list")
@@ -106,21 +156,38 @@ projects
   .addHelpText("after", "\nExample:\n  $ ideally projects show 42\nJSON: the project with { regions, testOptions, customQuestions }")
   .action(async (id: string, _o, cmd: Command) => (await import("./commands/projects/show.ts")).runShow(id, all(cmd)));
 projects
-  .command("create")
-  .description("create a draft project from a YAML or JSON file (format: docs/cli.md)")
-  .requiredOption("--from <file>", "the project file")
-  .option("--dry-run", "check the file and price it with CreditCostNow; nothing is kept")
+  .command("validate")
+  .description("check a project file as the server would (markets, options, framework, currency, ...), creating nothing")
+  .argument("<file>", "the project file (YAML or JSON; format: docs/cli.md)")
   .option("--json", JSON_HELP)
   .addHelpText(
     "after",
     `
-The file is checked against the contract's schemas before anything is created; a mistake is
+Names (markets, target options, category, industry, framework) are resolved against the API's
+reference data; a mistake is reported as FILE:LINE:COL: field: what is wrong (exit 1).
+
+Examples:
+  $ ideally projects validate oat-bars.yaml
+  $ ideally projects validate oat-bars.yaml --json | jq .project
+JSON: { file, valid, project: CreateProject, framework, regions, targets, testOptions, questions, uploads }`,
+  )
+  .action(async (file: string, _o, cmd: Command) => (await import("./commands/projects/create.ts")).runValidate(file, all(cmd)));
+projects
+  .command("create")
+  .description("create a draft project from a YAML or JSON file (format: docs/cli.md)")
+  .requiredOption("--from <file>", "the project file")
+  .option("--dry-run", "check the file and price it with CreditCostEstimate; nothing is created")
+  .option("--json", JSON_HELP)
+  .addHelpText(
+    "after",
+    `
+The file is checked as \`projects validate\` does before anything is created; a mistake is
 reported as FILE:LINE:COL (exit 1). Test option and question images are uploaded.
 
 Examples:
   $ ideally projects create --from oat-bars.yaml --dry-run
   $ ideally projects create --from oat-bars.yaml --json | jq .id
-JSON: { id, projectName, statusCode, testOptionIds, questionIds, uploads, cost } (dry run: { dryRun, cost })`,
+JSON: { id, projectName, statusCode, testOptionIds, questionIds, uploads, cost } (dry run: { dryRun, cost: CreditCostEstimate })`,
   )
   .action(async (_o, cmd: Command) => (await import("./commands/projects/create.ts")).runCreate(all(cmd)));
 projects
@@ -143,24 +210,29 @@ projects
   .option("--json", JSON_HELP)
   .addHelpText("after", "\nExample:\n  $ ideally projects clone 42 --name 'Oat bars NZ'\nJSON: { id, projectName, statusCode, clientId, duplicatedFromProjectId }")
   .action(async (id: string, _o, cmd: Command) => (await import("./commands/projects/lifecycle.ts")).runClone(id, all(cmd)));
-for (const [verb, action, what] of [
-  ["submit", "Submit", "submit a draft for fielding (charges its cost; may wait for an Admin's approval)"],
-  ["unsubmit", "Unsubmit", "take a submitted project back to draft (the charge is refunded)"],
-] as const) {
-  projects
-    .command(verb)
-    .description(what)
-    .argument("<id>", "project id")
-    .option("--json", JSON_HELP)
-    .addHelpText("after", `\nExample:\n  $ ideally projects ${verb} 42\nJSON: { projectId, projectName, previousStatusCode, statusCode, status, allowedActions, charged?, refunded?, balanceAfter? }`)
-    .action(async (id: string, _o, cmd: Command) => (await import("./commands/projects/lifecycle.ts")).runLifecycle(action, id, all(cmd)));
-}
+const YES_HELP = "go ahead without asking (needed when stdin is not a terminal)";
 projects
-  .command("delete")
-  .description("delete a project (it can be restored with undelete)")
+  .command("submit")
+  .description("submit a draft for fielding: shows the cost, asks, then charges it (may wait for an Admin's approval)")
+  .argument("<id>", "project id")
+  .option("-y, --yes", YES_HELP)
+  .option("--json", JSON_HELP)
+  .addHelpText("after", "\nExamples:\n  $ ideally projects submit 42\n  $ ideally projects submit 42 --yes --json | jq .charged\nJSON: { projectId, projectName, previousStatusCode, statusCode, status, allowedActions, charged?, refunded?, balanceAfter? }")
+  .action(async (id: string, _o, cmd: Command) => (await import("./commands/projects/lifecycle.ts")).runSubmit(id, all(cmd)));
+projects
+  .command("unsubmit")
+  .description("take a submitted project back to draft (the charge is refunded)")
   .argument("<id>", "project id")
   .option("--json", JSON_HELP)
-  .addHelpText("after", "\nExample:\n  $ ideally projects delete 42\nJSON: { id, deleted }")
+  .addHelpText("after", "\nExample:\n  $ ideally projects unsubmit 42\nJSON: { projectId, projectName, previousStatusCode, statusCode, status, allowedActions, charged?, refunded?, balanceAfter? }")
+  .action(async (id: string, _o, cmd: Command) => (await import("./commands/projects/lifecycle.ts")).runUnsubmit(id, all(cmd)));
+projects
+  .command("delete")
+  .description("delete a project after asking (it can be restored with undelete)")
+  .argument("<id>", "project id")
+  .option("-y, --yes", YES_HELP)
+  .option("--json", JSON_HELP)
+  .addHelpText("after", "\nExamples:\n  $ ideally projects delete 42\n  $ ideally projects delete 42 --yes\nJSON: { id, deleted }")
   .action(async (id: string, _o, cmd: Command) => (await import("./commands/projects/lifecycle.ts")).runDelete(id, all(cmd)));
 projects
   .command("undelete")
@@ -174,18 +246,22 @@ projects
   .description("follow a project live until its results are ready: status, responses per region and test option, jobs, processing")
   .argument("<id>", "project id")
   .option("--interval <seconds>", "poll this often besides the live events (default 5)")
+  .option("--timeout <seconds>", "give up after this long (exit 6)")
+  .option("--stall <seconds>", "while fielding, no new completes for this long is a stall (exit 5)")
   .option("--json", "one JSON event per line instead of the view")
   .addHelpText(
     "after",
     `
-Ends with exit 0 when the results are ready (status 800 or more), exit 2 if the project goes back
-to Draft. Ctrl-C stops watching, not the project.
+Exit codes: 0 the results are ready (status 800 or more), 4 the project went back to Draft
+(declined or unsubmitted), 5 stalled (--stall), 6 timed out (--timeout); 2 and 3 as elsewhere.
+Ctrl-C stops watching, not the project. NO_COLOR turns colours off; the view fits the terminal.
 
 Examples:
   $ ideally projects watch 42
-  $ ideally projects watch 42 --json | jq -c 'select(.event == "Progress") | .data'
+  $ ideally projects watch 42 --timeout 3600 --stall 900 --json | jq -c 'select(.event == "Progress") | .data'
 JSON lines: {"event":"State","data":{...}} on each change, the live events as
-{"event":"ProjectUpdated"|"Progress"|"ProjectReady"|...,"channel","data"}, then {"event":"Done","data":{...}}`,
+{"event":"ProjectUpdated"|"Progress"|"ProjectReady"|...,"channel","data"}, then
+{"event":"Done","result":"ready"|"declined"|"stalled"|"timeout","data":{...}}`,
   )
   .action(async (id: string, _o, cmd: Command) => (await import("./commands/projects/watch.tsx")).runWatch(id, all(cmd)));
 
@@ -231,8 +307,9 @@ program
   .command("export")
   .description("export a project's results: respondent CSV, Excel workbook or PowerPoint deck (native charts)")
   .argument("<id>", "project id")
-  .requiredOption("--format <format>", "csv, xlsx or pptx")
-  .option("-o, --output <file>", "where to save (default: the server's file name, else project-ID.FORMAT)")
+  .option("--format <format>", "csv, xlsx or pptx (default: the -o file's extension)")
+  .option("-o, --output <file>", "where to save, - for stdout (default: the server's file name, else project-ID.FORMAT)")
+  .option("--force", "overwrite the file if it exists")
   .addOption(new Option("--filter <key=value>", "a response filter (repeatable; see `ideally results --help`)").argParser(collect).default([]))
   .option("--segment <id>", "apply a saved filter set")
   .option("--benchmark <type>", "xlsx and pptx: the benchmark to compare with")
@@ -243,10 +320,14 @@ program
     "after",
     `
 A progress bar on stderr (on a terminal) follows the download, and for pptx the export job.
+The format is --format or the -o file's extension; if both are given they must agree. An existing
+file is kept unless --force; the export is written beside it and renamed into place when complete.
+A project that has not fielded (below status 400) has nothing to export (exit 2).
 
 Examples:
-  $ ideally export 42 --format xlsx -o oat-bars.xlsx
-  $ ideally export 42 --format csv --filter region=1 -o nz.csv
+  $ ideally export 42 -o oat-bars.xlsx
+  $ ideally export 42 --format csv --filter region=1 -o nz.csv --force
+  $ ideally export 42 --format csv -o - | head -5
   $ ideally export 42 --format pptx --benchmark 2
 JSON: { projectId, format, file, bytes }`,
   )
@@ -273,8 +354,9 @@ credits
   .requiredOption("--to <client>", "client id receiving")
   .requiredOption("--amount <n>", "credits, more than 0")
   .option("--note <text>", "why")
+  .option("-y, --yes", YES_HELP)
   .option("--json", JSON_HELP)
-  .addHelpText("after", "\nExample:\n  $ ideally --client 1 credits transfer --from 3 --to 4 --amount 250\nJSON: { transferId, amount, from: { clientId, creditLogId, balance }, to: {...} }")
+  .addHelpText("after", "\nAn Admin transfers within the client acted for: --client names the org or enterprise above both.\n\nExamples:\n  $ ideally --client 1 credits transfer --from 3 --to 4 --amount 250\n  $ ideally --client 1 credits transfer --from 3 --to 4 --amount 250 --yes --json\nJSON: { transferId, amount, from: { clientId, creditLogId, balance }, to: {...} }")
   .action(async (_o, cmd: Command) => (await import("./commands/credits/transfer.ts")).runTransfer(all(cmd)));
 
 const admin = program.command("admin").description("provider staff: approvals and the command runner");
@@ -291,8 +373,9 @@ admin
   .description("send a submitted project back to draft with a reason (the charge is refunded)")
   .argument("<id>", "project id")
   .requiredOption("--reason <text>", "told to the submitter")
+  .option("-y, --yes", YES_HELP)
   .option("--json", JSON_HELP)
-  .addHelpText("after", "\nExample:\n  $ ideally admin decline 42 --reason 'Concept B names a competitor'\nJSON: LifecycleResult")
+  .addHelpText("after", "\nExamples:\n  $ ideally admin decline 42 --reason 'Concept B names a competitor'\n  $ ideally admin decline 42 --reason 'Concept B names a competitor' --yes --json\nJSON: LifecycleResult")
   .action(async (id: string, _o, cmd: Command) => (await import("./commands/projects/lifecycle.ts")).runDecline(id, all(cmd)));
 admin
   .command("commands")
@@ -425,18 +508,58 @@ Examples:
   $ ideally analyze rake panel.csv --target 'sex=Female:0.51,Male:0.49' \\
       --target 'race=White:0.6,Black:0.13,Hispanic:0.19,Asian:0.06,Other:0.02' --cap 5 --json
 
-JSON: { iterations, deff, nEff, min, max, weights: [...] }`,
+JSON: { converged, maxError, iterations, deff, nEff, min, max, weights: [...] }`,
   )
   .action(async (file: string, opts) => {
     const { runRake } = await import("./commands/analyze/rake.ts");
     await runRake(file, opts);
   });
 
+analyze
+  .command("compare")
+  .description("compare groups' weighted top-box shares with design-based variance and adjusted p-values")
+  .argument("<file>", "CSV file, long format: one row per respondent and rated option")
+  .requiredOption("--value <col>", "the answer column")
+  .requiredOption("--top <values>", "comma-separated values that count as top box, e.g. 1,2")
+  .requiredOption("--group <col>", "the column naming the option (or cell, wave, market) rated")
+  .option("--weight <col>", "respondent weight column")
+  .option("--strata <col>", "stratum column (e.g. the market): stratified variance")
+  .option("--respondent <col>", "respondent id column: a respondent's rows are paired")
+  .option("--confidence <pct>", "90, 95 or 99", "95")
+  .option("--adjust <method>", "multiple-comparison adjustment: bh, none or bonferroni", "bh")
+  .option("--json", "print the result as JSON")
+  .addHelpText(
+    "after",
+    `
+A blank value is not an answer (the row stays in the design, outside its group). Without
+--respondent every row is its own respondent (independent groups). docs/statistics.md has the methods.
+
+Examples:
+  $ ideally analyze compare ratings.csv --value answer --top 1,2 --group option
+  $ ideally analyze compare ratings.csv --value answer --top 1,2 --group option \\
+      --weight w --strata market --respondent respondent --adjust bonferroni --json
+
+JSON: { groups: [{ group, n, nEff, share, se, ci: [lo, hi], smallBase }],
+        comparisons: [{ a, b, diff, se, z, p, pAdjusted, significant, paired }], method: {...} }`,
+  )
+  .action(async (file: string, opts) => {
+    const { runCompare } = await import("./commands/analyze/compare.ts");
+    await runCompare(file, opts);
+  });
+
 // A reader that stops early (`ideally projects list | head`) is not an error.
 process.stdout.on("error", (e: NodeJS.ErrnoException) => (e.code === "EPIPE" ? process.exit(0) : undefined));
 
+// `ideally --version` (also with --json or --api) is the version command.
+const argv = [...process.argv];
+const v = argv.findIndex((a, i) => i >= 2 && (a === "--version" || a === "-V"));
+if (v >= 0 && argv.slice(2).every((a, i) => a === "--version" || a === "-V" || a === "--json" || a.startsWith("--api") || argv[i + 1] === "--api")) {
+  argv.splice(v, 1);
+  argv.splice(2, 0, "version");
+}
+
 // No top-level await: the compiled binary is CommonJS bytecode (scripts/build-cli.ts).
-program.parseAsync(process.argv).catch((e: unknown) => {
+program.parseAsync(argv).catch((e: unknown) => {
   if (e instanceof CliError) {
     process.stderr.write(`ideally: ${e.message}\n`);
     process.exit(e.exitCode);

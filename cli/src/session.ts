@@ -160,16 +160,14 @@ async function spend(s: Session): Promise<Session> {
  * list of every client the account reaches, staff calls that are not a tenant's).
  */
 export function signedIn(o: GlobalOptions, opts: { tenant?: boolean } = {}): Api {
+  // A bad option is a usage error (exit 1) whether or not a session exists.
+  if (o.client !== undefined && !/^\d{1,9}$/.test(o.client)) throw usageError(`--client: expected a client id, got '${o.client}'`);
   const cfg = readConfig();
   let s = cfg.session;
   if (!s) throw authError("not signed in; run `ideally login`");
   const base = apiBase(o.api, cfg);
   if (base !== s.api) throw authError(`signed in to ${s.api}, not ${base}; run \`ideally login --api ${base}\``);
-  let clientId = s.clientId;
-  if (o.client !== undefined) {
-    if (!/^\d{1,9}$/.test(o.client)) throw authError(`--client: expected a client id, got '${o.client}'`);
-    clientId = Number(o.client);
-  }
+  const clientId = o.client !== undefined ? Number(o.client) : s.clientId;
   const token = async () => {
     if (s!.expiresAt - Date.now() < NEAR_EXPIRY_MS) s = await refresh(s!);
     return s!.accessToken;

@@ -1,5 +1,5 @@
 // Key drivers (Pratt 1987) on constructed data whose answer is known.
-import { expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { keyDrivers } from "../../api/src/analytics/drivers.ts";
 
 test("an exact linear outcome: R² 1, standardised betas as constructed, importance shares sum to 1", () => {
@@ -27,4 +27,19 @@ test("missing answers are left out; too few or constant data give no result", ()
   expect(keyDrivers({ rows: [[1, 1], [2, 2], [null, 3]] })).toBeNull();
   expect(keyDrivers({ rows: [[1, 1], [2, 1], [3, 1], [4, 1]] })).toBeNull();
   expect(keyDrivers({ rows: [[1, 1], [2, 2], [3, 3], [4, 5], [null, 9]] })!.n).toBe(4);
+});
+
+describe("a model that explains under 1% of the variance (finding 8)", () => {
+  // x and z orthogonal, mean 0, equal variance; y = r·x + √(1 − r²)·z has corr(x, y) = r, so R² = r².
+  const x = [-1, 1, -1, 1];
+  const z = [-1, -1, 1, 1];
+  const rows = (r2: number) => x.map((xi, i) => [Math.sqrt(r2) * xi + Math.sqrt(1 - r2) * z[i]!, xi]);
+  test("importances are withheld (NaN) below R² = 0.01, shown above", () => {
+    const below = keyDrivers({ rows: rows(0.0099) })!;
+    expect(below.rSquared).toBeCloseTo(0.0099, 12);
+    expect(below.importance.every(Number.isNaN)).toBe(true);
+    const above = keyDrivers({ rows: rows(0.0101) })!;
+    expect(above.rSquared).toBeCloseTo(0.0101, 12);
+    expect(above.importance).toEqual([1]);
+  });
 });

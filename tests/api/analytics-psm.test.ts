@@ -125,3 +125,16 @@ describe("Van Westendorp on psm_smartphone_1000.csv", async () => {
     );
   });
 });
+
+describe("crossings with float noise (finding 8)", () => {
+  test("curves that tie from 3.5 on cross at 3.5, not past the tie by float noise", async () => {
+    const { crossing } = await import("../../api/src/analytics/psm.ts");
+    // Equal on [3.5, 4] but for 1e-16 of rounding in the weighted sums: the crossing is 3.5.
+    expect(crossing([3, 3.5, 4, 4.5], [0.2, 0.5 - 1e-16, 0.5 - 1e-16, 0.9], [0.8, 0.5, 0.5, 0.1])).toBe(3.5);
+    // Just beyond the tolerance (1e-12) it is a real gap and the curves cross after 4.
+    const beyond = crossing([3, 3.5, 4, 4.5], [0.2, 0.5 - 2e-12, 0.5 - 2e-12, 0.9], [0.8, 0.5, 0.5, 0.1])!;
+    expect(beyond).toBeGreaterThan(4);
+    // A real crossing between grid prices is still interpolated.
+    expect(crossing([1, 2], [0, 1], [1, 0])).toBe(1.5);
+  });
+});

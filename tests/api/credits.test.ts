@@ -123,7 +123,9 @@ describe("the cost formula", () => {
 describe("CreditCostNow and Submit", () => {
   test("Submit charges exactly CreditCostNow, one PendingSurveyRun log per region", async () => {
     await topUp(1003, 1000);
-    const id = await makeDraft({ regions: [[1, 250], [2, 100, true]], testOptions: 3, priceSensitivity: true, customQuestions: 7 });
+    // The worked example's +30% add-ons as 11 custom questions (6 beyond the included 5 x 5%): its price
+    // sensitivity cannot be submitted in NZD and AUD markets (the pre-launch check, readiness.ts).
+    const id = await makeDraft({ regions: [[1, 250], [2, 100, true]], testOptions: 3, customQuestions: 11 });
     const cost = await call(app, "acmeViewer", 1003, "GET", `/api/v1/Projects(${id})/CreditCostNow`);
     expect(cost.status, JSON.stringify(cost.body)).toBe(200);
     expect(cost.body).toMatchObject({ total: 586, cells: 3, cellFactor: 1.5, lastRunCost: null, overdraftLimit: 100, affordable: true });

@@ -245,8 +245,9 @@ describe("submission, approval and their notifications", () => {
   test("a project without regions cannot be submitted", async () => {
     const { id } = await makeProject(0, { onRun: false, regions: [] });
     const res = await call(app, "acmeAdmin", 1003, "POST", `/api/v1/Projects(${id})/Submit`);
-    expect(res.status).toBe(409);
-    expect(res.body.message).toContain("no regions");
+    // The pre-launch check refuses it as a field error before the ledger is asked (readiness.ts).
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([{ path: "regions", message: "Choose at least one market." }]);
   });
 
   test("CloseProjectSurvey settles the run's charges and logs ResultsReady; 800 while waves remain", async () => {

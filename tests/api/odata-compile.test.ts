@@ -354,3 +354,60 @@ describe("the statement", () => {
     expect(() => compileEntity(reg, set, "abc", parseQuery({}, set, reg), { scope: clientScope(1) })).toThrow("invalid key");
   });
 });
+
+describe("a single entity: the options it refuses and the keys it takes", () => {
+  const set = reg.mustGet("Projects");
+  const entity = (key: string | number, raw: Raw = {}, s = set) => compileEntity(reg, s, key, parseQuery(raw, s, reg), { scope: clientScope(1) }).render();
+  const messageOf = (fn: () => unknown): string => {
+    try {
+      fn();
+    } catch (e) {
+      if (e instanceof ApiError) return `${e.status} ${e.message}`;
+      throw e;
+    }
+    return "no error";
+  };
+
+  test.each([
+    ["$filter", { $filter: "id eq 1" }],
+    ["$top", { $top: "1" }],
+    ["$skip", { $skip: "1" }],
+    ["$count", { $count: "true" }],
+    ["$apply", { $apply: "filter(id eq 1)" }],
+  ] as const)("%s is a 400 naming the option", (name, raw) => {
+    expect(messageOf(() => entity(1, raw))).toBe(`400 ${name}: not supported when reading one entity`);
+  });
+  test("$select and $expand are what a single entity takes", () => {
+    expect(messageOf(() => entity(1, { $select: "id", $expand: "projectsRegions" }))).toBe("no error");
+  });
+
+  test("integer keys: digits with an optional minus, within 64 bits, sent as an int8 parameter", () => {
+    for (const ok of ["12", "-5", "0", "9223372036854775807", "-9223372036854775808", 7]) {
+      const r = entity(ok);
+      expect(r.params, String(ok)).toContain(String(ok));
+      expect(r.text).toContain("::int8");
+    }
+    for (const bad of ["1.5", "abc", "", " 1", "1e3", "12345678901234567890", "9223372036854775808", "-9223372036854775809"]) {
+      expect(messageOf(() => entity(bad)), JSON.stringify(bad)).toBe(`400 key: invalid key for Projects at position 0 near '${bad}'`);
+    }
+  });
+
+  test("uuid keys are checked and lower-cased; string keys refuse a NUL; other key types are refused", () => {
+    const keyed = (type: string) => ({ ...set, fields: { ...set.fields, [set.key]: { ...set.fields[set.key]!, type } } }) as typeof set;
+    const uuid = "0F8FAD5B-D9CB-469F-A165-70867728950E";
+    const r = entity(uuid, {}, keyed("uuid"));
+    expect(r.params).toContain(uuid.toLowerCase());
+    expect(r.text).toContain("::uuid");
+    for (const bad of ["0f8fad5b-d9cb-469f-a165-70867728950", "0f8fad5bd9cb469fa16570867728950e", "x0f8fad5b-d9cb-469f-a165-70867728950e", "0f8fad5b-d9cb-469f-a165-70867728950e0"]) {
+      expect(messageOf(() => entity(bad, {}, keyed("uuid"))), bad).toMatch(/^400 key: invalid key for Projects/);
+    }
+    const s = entity("a b", {}, keyed("string"));
+    expect(s.params).toContain("a b");
+    expect(s.text).toContain("::text");
+    expect(messageOf(() => entity("a\u0000b", {}, keyed("string")))).toMatch(/^400 key: invalid key for Projects/);
+    expect(messageOf(() => entity("1", {}, keyed("boolean")))).toBe("400 key: invalid key for Projects at position 0 near '1'");
+    // bigint keys (Responses, TextResponses, DataEventsLog) take the integer rules.
+    expect(entity("9223372036854775807", {}, keyed("bigint")).text).toContain("::int8");
+    expect(messageOf(() => entity("9223372036854775808", {}, keyed("bigint")))).toMatch(/^400 key: invalid key for Projects/);
+  });
+});

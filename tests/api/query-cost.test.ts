@@ -10,6 +10,7 @@ import { call, testApp } from "../helpers/app.ts";
 import { connect, type Db } from "../../api/src/db/client.ts";
 import { DEFAULT_QUERY_LIMITS, readConfig, type QueryLimits } from "../../api/src/config.ts";
 import { UserConnectionGate } from "../../api/src/db/gate.ts";
+import { withTenant } from "../../api/src/db/tx.ts";
 import { MAX_EXPAND_ROWS, MAX_LAMBDA_NESTING } from "../../api/src/odata/limits.ts";
 
 let tdb: TestDb;
@@ -141,7 +142,7 @@ describe("the statement timeout", () => {
   test("configuration: the timeouts and the share are read from the environment and checked", () => {
     const cfg = readConfig({ STATEMENT_TIMEOUT_MS: "3000", EXPORT_STATEMENT_TIMEOUT_MS: "90000", USER_DB_CONNECTIONS: "4", USER_DB_WAIT_MS: "500" });
     expect(cfg.queryLimits).toEqual({ statementTimeoutMs: 3000, exportStatementTimeoutMs: 90000, userConnections: 4, userWaitMs: 500 });
-    expect(readConfig({}).queryLimits).toEqual({ statementTimeoutMs: 5000, exportStatementTimeoutMs: 60000, userConnections: 3, userWaitMs: 2000 });
+    expect(readConfig({}).queryLimits).toEqual({ statementTimeoutMs: 5000, exportStatementTimeoutMs: 60000, userConnections: 5, userWaitMs: 10000 });
     expect(() => readConfig({ STATEMENT_TIMEOUT_MS: "0" })).toThrow("STATEMENT_TIMEOUT_MS must be a whole number from 100 to 600000, got '0'");
     expect(() => readConfig({ USER_DB_CONNECTIONS: "0" })).toThrow("USER_DB_CONNECTIONS must be a whole number from 1 to 100");
   });
@@ -196,6 +197,21 @@ describe("the per-user share of the pool", () => {
     expect(refused.length, "the nine over the share were refused for load").toBe(9);
     expect(await until(async () => (await busy()) === 0, 3000), "no connection left busy").toBe(true);
   }, 60_000);
+
+  test("a request's own nested transaction takes no second slot (no waiting on itself); another request of the user waits", async () => {
+    const gate = new UserConnectionGate({ perUser: 1, waitMs: 300 });
+    const request = { statementTimeoutMs: 5000, gate };
+    const t = { userId: 9005, clientId: 1003, descendants: false, limits: request };
+    const inner = await withTenant(pool, t, async () => {
+      expect(gate.holding(9005)).toBe(1);
+      const other = withTenant(pool, { ...t, limits: { statementTimeoutMs: 5000, gate } }, async () => "other").catch((e: { code?: string }) => e.code);
+      const nested = await withTenant(pool, t, async (tx) => (await tx<{ n: number }[]>`select 1 as n`)[0]!.n);
+      expect(await other, "another request of the same user is refused after the wait").toBe("USER_CONNECTIONS_BUSY");
+      return nested;
+    });
+    expect(inner).toBe(1);
+    expect(gate.holding(9005), "given back").toBe(0);
+  });
 
   test("the gate: a released slot goes to the next waiter; past the wait it refuses; a disconnect leaves the queue", async () => {
     const gate = new UserConnectionGate({ perUser: 2, waitMs: 300 });

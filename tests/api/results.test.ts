@@ -84,8 +84,16 @@ describe("weighted top-2-box with every filter kind", () => {
     expect(a.top2).toBeCloseTo(2 / 3, 10);
     expect(a.nEff).toBeCloseTo(3.24, 10);
     expect(a.weight).toBeCloseTo(4.5, 10);
-    const half = 1.959963984540054 * Math.sqrt(((2 / 3) * (1 / 3)) / 3.24);
-    expect(a.ci[0]).toBeCloseTo(2 / 3 - half, 10);
+    // Design-based, from R survey 4.1.1 (svydesign(ids=~id, strata=~run, weights=~w), lonely PSU
+    // "certainty": run 2's single respondent adds no variance), svyby(~y, ~opt, svymean, covmat=TRUE):
+    // SE 0.26707787225659174; A - B by svycontrast, paired: SE 0.53415574451318348. Wilson with
+    // n* = p(1 - p)/SE² = 3.1153846153846168: [0.21245198213988337, 0.93681996109172561].
+    expect(a.se).toBeCloseTo(0.26707787225659174, 10);
+    expect(a.ci[0]).toBeCloseTo(0.21245198213988337, 10);
+    expect(a.ci[1]).toBeCloseTo(0.93681996109172561, 10);
+    expect(a.vsOthers[0].se).toBeCloseTo(0.53415574451318348, 10);
+    expect(a.vsOthers[0].paired).toBe(true);
+    expect(r.body.method).toMatchObject({ variance: "taylor-linearisation", adjust: "bh", tests: 1 });
     expect(a.distribution.map((d: { label: string; share: number }) => [d.label, +d.share.toFixed(4)])).toEqual([
       ["High", +(1 / 4.5).toFixed(4)],
       ["Average", +(2 / 4.5).toFixed(4)],
@@ -333,7 +341,9 @@ describe("exports", () => {
     const ExcelJS = (await import("exceljs")).default;
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load((await res.arrayBuffer()) as never);
-    expect(wb.worksheets.map((w) => w.name)).toEqual(["Summary", "Demographics", "Data"]);
+    expect(wb.worksheets.map((w) => w.name)).toEqual(["Summary", "Markets", "Demographics", "Quality", "Data"]);
+    // Respondent quality before weighting: one row per survey run, with counts per reason.
+    expect((wb.getWorksheet("Quality")!.getRow(1).values as unknown[]).slice(1)).toEqual(["Survey run", "Region", "Valid completes", "Excluded", "speeder", "straightliner", "attention", "duplicate", "gibberish", "pasted"]);
     const ws = wb.getWorksheet("Summary")!;
     const header = (ws.getRow(1).values as unknown[]).slice(1);
     const row = ws.getRow(2);
@@ -342,6 +352,15 @@ describe("exports", () => {
     const a = api.measures[0].results.find((x: { testOptionId: number }) => x.testOptionId === A);
     expect(row.getCell(header.indexOf("A top-2-box") + 1).value).toBe(a.top2);
     expect(row.getCell(header.indexOf("A n") + 1).value).toBe(a.n);
+    // The design-based quantities beside them, and the method in the footnote.
+    expect(row.getCell(header.indexOf("A SE") + 1).value).toBe(a.se);
+    expect(row.getCell(header.indexOf("A CI low") + 1).value).toBe(a.ci[0]);
+    expect(row.getCell(header.indexOf("A CI high") + 1).value).toBe(a.ci[1]);
+    expect(row.getCell(header.indexOf("A n eff") + 1).value).toBe(a.nEff);
+    const notes = ws.getColumn(1).values.map(String).join("\n");
+    expect(notes).toContain("Benjamini-Hochberg adjustment");
+    const markets = wb.getWorksheet("Markets")!;
+    expect(String(markets.getRow(1).getCell(1).value)).toBe(`All markets, weighted by ${api.allMarkets.weighting}`);
     expect(wb.getWorksheet("Data")!.rowCount).toBe(5);
   });
   test("ExportExcel escapes formula-like text as the CSV export does (issue 19)", async () => {

@@ -159,7 +159,7 @@ describe("analyze rake", () => {
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const { rows } = parseCsvObjects(await Bun.file(ANES).text());
-    const out = JSON.parse(r.stdout) as { iterations: number; deff: number; nEff: number; min: number; max: number; weights: number[] };
+    const out = JSON.parse(r.stdout) as { converged: boolean; maxError: number; iterations: number; deff: number; nEff: number; min: number; max: number; weights: number[] };
     const w = out.weights;
     expect(w).toHaveLength(966);
     expect(w.reduce((a, b) => a + b, 0) / 966).toBeCloseTo(1, 9);
@@ -185,6 +185,9 @@ describe("analyze rake", () => {
     expect(out.min).toBe(Math.min(...w));
     expect(out.max).toBe(Math.max(...w));
     expect(out.iterations).toBeGreaterThan(0);
+    // The JSON says whether it converged (finding 9): at convergence every margin is within 1e-6 above.
+    expect(out.converged).toBe(true);
+    expect(out.maxError).toBeLessThanOrEqual(1e-6);
   });
 
   test("--cap trims the weights", async () => {

@@ -46,18 +46,18 @@ test("update (a same-name rename is skipped), clone, unsubmit, decline, delete a
   const clone = await uma.run(["projects", "clone", String(id)]);
   expect(clone.stdout).toMatch(/^Project 'Verbs, plainly \(copy\)' has been cloned\. \(id \d+\)\n$/);
 
-  const sub = await uma.json<{ statusCode: number; charged: number }>(["projects", "submit", String(id)]);
+  const sub = await uma.json<{ statusCode: number; charged: number }>(["projects", "submit", String(id), "--yes"]);
   expect(sub.statusCode).toBe(50);
   const back = await uma.json<{ statusCode: number; refunded: number }>(["projects", "unsubmit", String(id)]);
   expect(back.statusCode).toBe(0);
   expect(back.refunded, "the charge came back").toBe(sub.charged);
 
-  await uma.json(["projects", "submit", String(id)]);
+  await uma.json(["projects", "submit", String(id), "--yes"]);
   expect((await uma.run(["admin", "decline", String(id)])).code, "--reason is required").toBe(1);
-  const declined = await ada.json<{ statusCode: number }>(["admin", "decline", String(id), "--reason", "Too plain"]);
+  const declined = await ada.json<{ statusCode: number }>(["admin", "decline", String(id), "--reason", "Too plain", "--yes"]);
   expect(declined.statusCode).toBe(0);
 
-  expect(await uma.json(["projects", "delete", String(id)])).toEqual({ id, deleted: true });
+  expect(await uma.json(["projects", "delete", String(id), "--yes"])).toEqual({ id, deleted: true });
   expect((await uma.json<{ id: number }[]>(["projects", "list"])).some((p) => p.id === id), "gone from the list").toBe(false);
   expect((await uma.json<{ id: number }[]>(["projects", "list", "--deleted"])).some((p) => p.id === id), "in the trash").toBe(true);
   expect((await uma.json<{ id: number }>(["projects", "undelete", String(id)])).id).toBe(id);
@@ -74,11 +74,11 @@ test("credits: the balance is the ledger's sum; a transfer moves it between team
   const ledger = await ada.json<{ creditAmount: number }[]>(["credits", "ledger", "--top", "1000"]);
   expect(bal.balance).toBe(ledger.reduce((a, r) => a + r.creditAmount, 0));
   expect((await uma.run(["credits"])).code, "a User may not read the team's credits").toBe(2);
-  const t = await ada.json<{ amount: number; from: { clientId: number; balance: number }; to: { clientId: number } }>(["--client", "1001", "credits", "transfer", "--from", "1003", "--to", "1004", "--amount", "40", "--note", "CLI"]);
+  const t = await ada.json<{ amount: number; from: { clientId: number; balance: number }; to: { clientId: number } }>(["--client", "1001", "credits", "transfer", "--from", "1003", "--to", "1004", "--amount", "40", "--note", "CLI", "--yes"]);
   expect(t.amount).toBe(40);
   expect(t.from.balance).toBe(bal.balance - 40);
   expect((await ada.json<{ balance: number }>(["credits"])).balance).toBe(bal.balance - 40);
-  expect((await ada.run(["credits", "transfer", "--from", "1003", "--to", "1004", "--amount", "-5"])).code).toBe(1);
+  expect((await ada.run(["credits", "transfer", "--from", "1003", "--to", "1004", "--amount", "-5", "--yes"])).code).toBe(1);
 });
 
 test("admin commands: listed from the contract, run as a job followed to its result", async () => {
@@ -96,7 +96,7 @@ test("admin commands: listed from the contract, run as a job followed to its res
 }, 60_000);
 
 describe("help and completion", () => {
-  const leaves = ["login", "logout", "whoami", "clients list", "clients use", "projects list", "projects show", "projects create", "projects update", "projects clone", "projects submit", "projects unsubmit", "projects delete", "projects undelete", "projects watch", "results", "results verbatims", "export", "credits", "credits ledger", "credits transfer", "admin approve", "admin decline", "admin commands", "completion", "analyze psm", "analyze turf", "analyze rake"];
+  const leaves = ["login", "logout", "whoami", "version", "auth status", "markets", "targets", "categories", "frameworks", "industries", "clients list", "clients use", "projects list", "projects show", "projects validate", "projects create", "projects update", "projects clone", "projects submit", "projects unsubmit", "projects delete", "projects undelete", "projects watch", "results", "results verbatims", "export", "credits", "credits ledger", "credits transfer", "admin approve", "admin decline", "admin commands", "completion", "analyze psm", "analyze turf", "analyze rake"];
   test("every command's --help has examples and names --json", async () => {
     for (const c of leaves) {
       const r = await uma.run([...c.split(" "), "--help"]);
@@ -111,9 +111,9 @@ describe("help and completion", () => {
     const complete = (...words: string[]) =>
       Bun.spawnSync(["bash", "-c", `source ${script}; COMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${words.length - 1}; _ideally; echo "\${COMPREPLY[@]}"`]).stdout.toString().trim();
     expect(complete("ideally", "pro")).toBe("projects");
-    expect(complete("ideally", "projects", "").split(" ")).toEqual(["list", "show", "create", "update", "clone", "submit", "unsubmit", "delete", "undelete", "watch"]);
+    expect(complete("ideally", "projects", "").split(" ")).toEqual(["list", "show", "validate", "create", "update", "clone", "submit", "unsubmit", "delete", "undelete", "watch"]);
     expect(complete("ideally", "projects", "create", "--d")).toBe("--dry-run");
-    expect(complete("ideally", "export", "42", "--f")).toBe("--format --filter");
+    expect(complete("ideally", "export", "42", "--f")).toBe("--format --force --filter");
   });
   test("zsh and fish scripts; another shell is a usage error", async () => {
     expect((await uma.run(["completion", "zsh"])).stdout).toStartWith("#compdef ideally\n");

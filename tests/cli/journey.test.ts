@@ -158,7 +158,7 @@ test("a dry run prices the file with CreditCostNow and keeps nothing", async () 
 }, 30_000);
 
 test("submit, staff approve to 300, watch the simulated panel field it, read the results", async () => {
-  const sub = await uma.json<{ statusCode: number; charged: number }>(["projects", "submit", String(id)]);
+  const sub = await uma.json<{ statusCode: number; charged: number }>(["projects", "submit", String(id), "--yes"]);
   expect(sub.statusCode, "a User's submission waits for approval").toBe(50);
   const denied = await uma.run(["admin", "approve", String(id)]);
   expect(denied.code, "a User cannot approve").toBe(2);

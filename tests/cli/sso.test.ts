@@ -17,13 +17,10 @@ beforeAll(async () => {
   tdb = await createTestDb();
   await tdb.db`insert into users (id, email, first_name, is_staff, role_id) values (9101, ${`ann@${DOMAIN}`}, 'Ann', false, 1)`;
   await tdb.db`insert into user_and_clients (id, user_id, client_id, role_id) values (9101, 9101, 1003, 2)`;
+  // The domain is the enterprise's, verified (SAML routes only owned domains: docs/decisions.md).
+  await tdb.db`insert into verified_email_domains (domain, client_id, method) values (${DOMAIN}, 1001, 'staff')`;
   // The assertion's audience and recipient are the public URL's (as behind a proxy).
-  process.env.PUBLIC_URL = PUBLIC_URL;
-  try {
-    server = await startServerProcess(tdb.url);
-  } finally {
-    delete process.env.PUBLIC_URL;
-  }
+  server = await startServerProcess(tdb.url, { PUBLIC_URL });
   cli = cliHarness(server.base);
   const admin = await fetch(`${server.base}/auth/Login/PasswordLogin`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "admin@acme.test", password: "Password123!" }) });
   const { accessToken } = (await admin.json()) as { accessToken: string };

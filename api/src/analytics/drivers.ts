@@ -5,8 +5,12 @@
 //   - y and every x_j are standardised with the survey weights (weighted mean 0, variance 1);
 //   - β solves (XᵀWX)β = XᵀWy (Gaussian elimination with partial pivoting);
 //   - R² = Σ_j β_j·r_j, with r_j the weighted correlation of x_j with y;
-//   - importance_j = β_j·r_j / R²: the shares sum to 1 (a negative share flags a suppressor).
+//   - importance_j = β_j·r_j / R²: the shares sum to 1 (a negative share flags a suppressor);
+//     withheld (NaN) when R² < MIN_R_SQUARED: shares of a model that explains under 1% are noise.
 // Respondents missing the outcome or any predictor are left out (listwise). Pure: no I/O.
+
+/** Below this R² the importances are not shown (finding 8: a model explaining under 1% of the variance). */
+export const MIN_R_SQUARED = 0.01;
 
 export interface DriverInput {
   /** rows[i] = [y, x_1, ..., x_k]; null is missing. */
@@ -21,7 +25,7 @@ export interface DriverResult {
   beta: number[];
   /** Weighted correlation of each predictor with the outcome. */
   correlation: number[];
-  /** Pratt importance shares, summing to 1 (NaN when R² is 0). */
+  /** Pratt importance shares, summing to 1 (NaN when R² is below MIN_R_SQUARED). */
   importance: number[];
 }
 
@@ -69,6 +73,6 @@ export function keyDrivers(input: DriverInput): DriverResult | null {
     rSquared,
     beta,
     correlation: xy,
-    importance: beta.map((b, j) => (rSquared > 0 ? (b * xy[j]!) / rSquared : NaN)),
+    importance: beta.map((b, j) => (rSquared >= MIN_R_SQUARED ? (b * xy[j]!) / rSquared : NaN)),
   };
 }

@@ -126,13 +126,19 @@ function weightedEcdf(values: number[], weights: number[], grid: number[], total
   return out;
 }
 
+/** Curve values (shares in [0, 1]) closer than this are equal: sums of weights carry rounding of about 1e-16. */
+export const TIE_TOLERANCE = 1e-12;
+
 /**
  * First crossing of a rising and a falling curve on the grid, by linear interpolation between the
  * last grid price where rising < falling and the first where rising >= falling. Null if never.
+ * A difference within TIE_TOLERANCE of 0 is a tie: the crossing is that grid price exactly (else
+ * rounding noise in the weighted sums moved it to the end of a tie, 4.000000000000022 for 3.5).
  */
 export function crossing(price: number[], rising: number[], falling: number[]): number | null {
   for (let i = 0; i < price.length; i++) {
     const d = rising[i] - falling[i];
+    if (Math.abs(d) <= TIE_TOLERANCE) return price[i];
     if (d >= 0) {
       if (i === 0) return price[0];
       const d0 = rising[i - 1] - falling[i - 1];

@@ -5,8 +5,8 @@
 // - Kish (1965) effective sample size n_eff = (Σw)² / Σw² stands in for n when weighted.
 // - Two-proportion z-test with pooled p̂ = (p₁n₁ + p₂n₂)/(n₁ + n₂):
 //   z = (p₁ − p₂) / √(p̂(1 − p̂)(1/n₁ + 1/n₂)); two-sided p-value 2·(1 − Φ(|z|)) = erfc(|z|/√2).
-// - Φ via erfc: Φ(x) = erfc(−x/√2)/2, with erfc from Abramowitz and Stegun (1964) formula 7.1.26
-//   (|error| of erf <= 1.5e-7), extended to negative arguments by erfc(−x) = 2 − erfc(x).
+// - Φ via erfc: Φ(x) = erfc(−x/√2)/2, with erfc from Abramowitz and Stegun (1964) 7.1.6 and 7.1.14
+//   (series and continued fraction, about 1e-15), extended to negative arguments by erfc(−x) = 2 − erfc(x).
 // - Confidence 90 / 95 (default) / 99 %: significant when |z| exceeds the exact two-sided critical
 //   value (1.6449, 1.9600, 2.5758). Bases with n_eff < 30 are flagged small.
 // Compare a segment with the rest of the sample, never with a total that contains it.
@@ -16,13 +16,43 @@ export type Confidence = 90 | 95 | 99;
 export const Z_CRITICAL: Record<Confidence, number> = { 90: 1.6448536269514722, 95: 1.959963984540054, 99: 2.5758293035489004 };
 export const SMALL_BASE = 30;
 
-/** erfc(x), Abramowitz and Stegun 7.1.26 for x >= 0, reflected for x < 0. */
+/**
+ * erfc(x) to about 1e-15: for 0 <= x < 3 from the series erf(x) = (2/√π)·e^(−x²)·Σ 2ⁿx^(2n+1)/(1·3·…·(2n+1))
+ * (Abramowitz and Stegun 1964, 7.1.6; all terms positive, no cancellation); for x >= 3 the continued
+ * fraction erfc(x) = e^(−x²)/√π · 1/(x + (1/2)/(x + 1/(x + (3/2)/(x + …)))) (A&S 7.1.14), evaluated by
+ * Lentz's method; reflected for x < 0 by erfc(−x) = 2 − erfc(x). (Replaces A&S 7.1.26, whose 1.5e-7
+ * error grew past 1e-6 once p-values are multiplied for multiple comparisons.)
+ */
 export function erfc(x: number): number {
   if (Number.isNaN(x)) return NaN;
   if (x < 0) return 2 - erfc(-x);
-  const t = 1 / (1 + 0.3275911 * x);
-  const poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))));
-  return poly * Math.exp(-x * x);
+  if (x === Infinity) return 0;
+  if (x < 3) {
+    let term = x;
+    let sum = x;
+    for (let n = 1; n < 200; n++) {
+      term *= (2 * x * x) / (2 * n + 1);
+      sum += term;
+      if (term < sum * 1e-17) break;
+    }
+    return 1 - (2 / Math.sqrt(Math.PI)) * Math.exp(-x * x) * sum;
+  }
+  // Lentz: f = x + K(a_n / x) with a_n = n/2.
+  const tiny = 1e-300;
+  let f = x;
+  let C = x;
+  let D = 0;
+  for (let n = 1; n < 500; n++) {
+    const a = n / 2;
+    D = x + a * D;
+    D = D === 0 ? tiny : 1 / D;
+    C = x + a / C;
+    if (C === 0) C = tiny;
+    const delta = C * D;
+    f *= delta;
+    if (Math.abs(delta - 1) < 1e-16) break;
+  }
+  return Math.exp(-x * x) / (Math.sqrt(Math.PI) * f);
 }
 
 /** Standard normal CDF Φ(x). */

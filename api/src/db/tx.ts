@@ -18,6 +18,35 @@ export interface StatementLimits {
   statementTimeoutMs?: number;
   signal?: AbortSignal;
   gate?: UserConnectionGate;
+  /** The request's slot of its user's share while it holds connections (set here, per request). */
+  slot?: { count: number; taking: Promise<() => void> | null };
+}
+
+/**
+ * The request's slot of the user's share, taken by its first connection and given back by its
+ * last: a request's own nested or parallel transactions never wait for one another (a transaction
+ * opened inside another would otherwise wait for a slot its own request holds).
+ */
+async function takeSlot(l: StatementLimits, userId: number): Promise<() => void> {
+  if (!l.gate) return () => {};
+  const slot = (l.slot ??= { count: 0, taking: null });
+  slot.count++;
+  let free: () => void;
+  try {
+    free = await (slot.taking ??= l.gate.acquire(userId, l.signal));
+  } catch (e) {
+    if (--slot.count === 0) slot.taking = null;
+    throw e;
+  }
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    if (--slot.count === 0) {
+      slot.taking = null;
+      free();
+    }
+  };
 }
 
 export interface TenantRequest {
@@ -75,7 +104,7 @@ interface Held {
 async function hold(db: Db, t: TenantRequest): Promise<Held> {
   const l = t.limits;
   if (l?.signal?.aborted) throw Object.assign(new Error("the client went away"), { code: CLIENT_GONE });
-  const free = l?.gate ? await l.gate.acquire(t.userId, l.signal) : () => {};
+  const free = l ? await takeSlot(l, t.userId) : () => {};
   let c: Reserved;
   try {
     c = await db.reserve();

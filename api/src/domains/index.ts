@@ -17,6 +17,8 @@ import { registerSharingRoutes } from "./sharing/sharing.routes.ts";
 import { registerSchedulingRoutes } from "./scheduling/scheduling.routes.ts";
 import { registerFieldingRoutes } from "./fielding/fielding.routes.ts";
 import { registerRespondentRoutes } from "./fielding/respondent.routes.ts";
+import { registerSupplierRoutes } from "./fielding/suppliers.routes.ts";
+import { registerPreviewRoutes } from "./fielding/preview.routes.ts";
 import { registerResultsRoutes } from "./results/results.routes.ts";
 import { registerGroupRoutes } from "./groups/groups.routes.ts";
 import { registerCommandRoutes } from "./commands/commands.routes.ts";
@@ -45,6 +47,8 @@ export function registerDomainRoutes(app: App, deps: AppDeps): void {
   registerSchedulingRoutes(app, deps);
   registerFieldingRoutes(app, deps);
   registerRespondentRoutes(app, deps);
+  registerSupplierRoutes(app, deps);
+  registerPreviewRoutes(app, deps);
   registerResultsRoutes(app, deps);
   registerGroupRoutes(app, deps);
   registerCommandRoutes(app, deps);

@@ -39,6 +39,7 @@ export const projectsSets: EntitySetDef[] = [
       wavesRequired: f.boolean(),
       schedulePause: f.boolean(),
       splitCellQuota: f.boolean(),
+      fieldPeriodDays: f.int({ nullable: true, min: 1, max: 90, description: "Days a run fields before it closes with the completes it has (null: 14)." }),
       isBranded: f.boolean(),
       brandName: f.string({ nullable: true, maxLength: 200 }),
       researchNote: f.string({ nullable: true }),
@@ -300,6 +301,7 @@ export const projectsSets: EntitySetDef[] = [
       systemQuestionOptionId: f.int({ nullable: true }),
       questionOptionId: f.int({ nullable: true }),
       quotaPercent: f.number({ nullable: true }),
+      onlyThese: f.boolean(),
       ...stamps,
     },
     nav: {

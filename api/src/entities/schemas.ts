@@ -10,6 +10,8 @@ function valueSchema(fd: FieldDef): z.ZodType {
     case "int":
     case "bigint":
       s = fd.enumValues ? z.union(fd.enumValues.map((v) => z.literal(v as number)) as [z.ZodLiteral<number>, z.ZodLiteral<number>]) : z.number().int();
+      if (fd.min !== undefined && s instanceof z.ZodNumber) s = s.min(fd.min);
+      if (fd.max !== undefined && s instanceof z.ZodNumber) s = s.max(fd.max);
       break;
     case "number":
       s = z.number();

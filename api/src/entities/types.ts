@@ -31,6 +31,9 @@ export interface FieldDef {
   filterable: boolean;
   /** For strings: the longest value accepted. */
   maxLength?: number;
+  /** Integer bounds (inclusive), checked before the write (a 400, not a database error). */
+  min?: number;
+  max?: number;
   /** Allowed values, for small closed enumerations (status codes are checked by the domain). */
   enumValues?: readonly (string | number)[];
   description?: string;
@@ -119,6 +122,8 @@ function field(type: FieldType, opts: FieldOpts = {}): FieldDef {
     updatable: opts.updatable ?? !readOnly,
     filterable: opts.filterable ?? true,
     maxLength: opts.maxLength,
+    min: opts.min,
+    max: opts.max,
     enumValues: opts.enumValues,
     description: opts.description,
   };

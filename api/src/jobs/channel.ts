@@ -35,6 +35,9 @@ export const USER_NOTIFICATION_EVENTS = [
   "ScheduleBlocked",
   // Not in SPEC 4: a project shared with an existing account (docs/decisions.md, sharing).
   "ProjectShared",
+  // Not in SPEC 4: field periods (migration 0036; docs/decisions.md "Field periods").
+  "SurveyStalled",
+  "SurveyClosedShort",
 ] as const;
 /**
  * The results chat's answer as it is written (user-{id} of the thread's owner; docs/decisions.md

@@ -1,7 +1,11 @@
-// `ideally export ID --format csv|xlsx|pptx [-o FILE]`: ExportCsv and ExportExcel are files the API
+// `ideally export ID [--format csv|xlsx|pptx] [-o FILE|-] [--force]`: ExportCsv and ExportExcel are files the API
 // answers directly (streamed to disk with a byte count); PowerPointExport is a queued job followed on
-// its websocket channel (jobs.ts) until Success names the export, then downloaded.
-import { createWriteStream } from "node:fs";
+// its websocket channel (jobs.ts) until Success names the export, then downloaded. The format comes
+// from --format or the file's extension (never both disagreeing); a file is never overwritten
+// without --force, and is written beside the target and renamed into place; `-o -` is stdout.
+import { createWriteStream, existsSync, renameSync, rmSync, statSync } from "node:fs";
+import { basename, dirname, extname, join, resolve } from "node:path";
+import { statusName } from "../../../contracts/labels.ts";
 import { idArg } from "../args.ts";
 import { apiError, usageError } from "../errors.ts";
 import { filterParam, filtersFor } from "../filters.ts";
@@ -12,6 +16,7 @@ import { ok, signedIn, type Api, type GlobalOptions } from "../session.ts";
 export interface ExportOptions extends GlobalOptions {
   format?: string;
   output?: string;
+  force?: boolean;
   filter?: string[];
   segment?: string;
   benchmark?: string;
@@ -21,13 +26,46 @@ export interface ExportOptions extends GlobalOptions {
 
 const FORMATS = ["csv", "xlsx", "pptx"] as const;
 type Format = (typeof FORMATS)[number];
+const isFormat = (v: string): v is Format => FORMATS.some((f) => f === v);
+
+/** The format: --format, else the -o file's extension; both given must agree. */
+export function formatOf(o: ExportOptions): Format {
+  const flag = o.format?.toLowerCase();
+  if (flag !== undefined && !isFormat(flag)) throw usageError(`--format: expected csv, xlsx or pptx, got '${o.format}'`);
+  const ext = o.output && o.output !== "-" ? extname(o.output).slice(1).toLowerCase() : "";
+  const fromName = isFormat(ext) ? ext : undefined;
+  if (flag && fromName && flag !== fromName) throw usageError(`--format ${flag} but -o ${o.output} names a .${fromName} file: give one, or make them agree`);
+  const format = flag ?? fromName;
+  if (!format) {
+    throw usageError(o.output && o.output !== "-" ? `-o ${o.output}: cannot tell the format from '.${ext}'; give --format csv, xlsx or pptx` : "--format csv, xlsx or pptx is required (or -o FILE with one of those extensions)");
+  }
+  return format;
+}
+
+/** Where the file may go: an existing folder, and not over a file unless --force. Checked before the export starts. */
+function checkTarget(file: string, force: boolean): void {
+  const dir = dirname(resolve(file));
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw usageError(`-o ${file}: no folder ${dir}`);
+  if (!existsSync(file)) return;
+  const st = statSync(file);
+  if (st.isDirectory()) throw usageError(`${file} is a folder; name a file`);
+  // A device or pipe (-o /dev/stdout) is written to, not replaced.
+  if (st.isFile() && !force) throw usageError(`${file} exists; --force overwrites it`);
+}
 
 export async function runExport(id: string, o: ExportOptions): Promise<void> {
   const key = idArg(id);
-  const format = o.format as Format;
-  if (!FORMATS.includes(format)) throw usageError(`--format: expected csv, xlsx or pptx, got '${o.format ?? ""}'`);
+  const format = formatOf(o);
+  const toStdout = o.output === "-";
+  if (toStdout && o.json) throw usageError("-o - writes the file to stdout; --json cannot share it");
+  if (o.output && !toStdout) checkTarget(o.output, o.force === true);
   if (o.benchmark !== undefined && !/^\d{1,2}$/.test(o.benchmark)) throw usageError(`--benchmark: expected a benchmark type id, got '${o.benchmark}'`);
   const api = signedIn(o);
+  // A project that has not fielded has no respondents: say so instead of writing an empty file.
+  const p = ok(await api.client.GET("/api/v1/Projects({key})", { params: { path: { key }, query: { $select: "id,projectName,statusCode" } } }), `reading project ${id}`);
+  if ((p.statusCode ?? 0) < 400) {
+    throw apiError(`project ${id} '${p.projectName}' is ${statusName(p.statusCode)} (${p.statusCode}): it has not fielded, so there are no responses to export (exports follow fielding, status 400 and on)`);
+  }
   const filters = await filtersFor(api, o);
   const bar = progressBar(`Exporting ${format}`);
   let res: Response;
@@ -48,11 +86,41 @@ export async function runExport(id: string, o: ExportOptions): Promise<void> {
   } else {
     res = await powerPoint(api, key, filters, o.benchmark ? Number(o.benchmark) : null, bar, Number(o.timeout ?? 600) * 1000);
   }
+  if (toStdout) {
+    const bytes = await toPipe(res);
+    bar.done(`${bytes} bytes`);
+    return;
+  }
   const file = o.output ?? fileNameOf(res) ?? `project-${key}.${format}`;
+  // The server's name is checked now that it is known (a name given with -o was checked before).
+  if (!o.output) checkTarget(file, o.force === true);
   const bytes = await save(res, file, format === "pptx" ? undefined : bar);
   bar.done(`${bytes} bytes`);
   if (o.json) printJson({ projectId: Number(key), format, file, bytes });
   else process.stdout.write(`Saved ${file} (${bytes} bytes)\n`);
+}
+
+/** -o -: the file on stdout; a reader that stops early (head) ends it with one line, not a trace. */
+async function toPipe(res: Response): Promise<number> {
+  let bytes = 0;
+  try {
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      bytes += chunk.byteLength;
+      if (!process.stdout.write(chunk)) await new Promise<void>((r, j) => {
+        process.stdout.once("drain", () => r());
+        process.stdout.once("error", j);
+      });
+    }
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "EPIPE") return brokenPipe(bytes);
+    throw e;
+  }
+  return bytes;
+}
+
+function brokenPipe(bytes: number): never {
+  process.stderr.write(`ideally: the reader closed the pipe after ${bytes} bytes; the rest was not written\n`);
+  process.exit(0);
 }
 
 function fileNameOf(res: Response): string | null {
@@ -61,20 +129,31 @@ function fileNameOf(res: Response): string | null {
   return m && !/[\\/]/.test(m[1]) && !m[1].startsWith(".") ? m[1] : null;
 }
 
+/** Written beside the target and renamed into place, so a failed export never leaves half a file. */
 async function save(res: Response, file: string, bar?: ReturnType<typeof progressBar>): Promise<number> {
   const total = Number(res.headers.get("content-length") ?? 0);
-  const out = createWriteStream(file);
+  // A character device (-o /dev/stdout) is written in place: it cannot be renamed over.
+  const device = existsSync(file) && !statSync(file).isFile();
+  const tmp = device ? file : join(dirname(resolve(file)), `.${basename(file)}.${process.pid}.partial`);
+  const out = createWriteStream(tmp);
   let bytes = 0;
+  const failed = new Promise<never>((_, reject) => out.once("error", reject));
   try {
     for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
       bytes += chunk.byteLength;
-      if (!out.write(chunk)) await new Promise<void>((r) => out.once("drain", () => r()));
+      if (!out.write(chunk)) await Promise.race([new Promise<void>((r) => out.once("drain", () => r())), failed]);
       // Without a length (a streamed CSV) the bar shows bytes, not a share.
       bar?.update(total ? (bytes / total) * 100 : 0, total ? "" : `${bytes} bytes`);
     }
-  } finally {
-    await new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve())));
+    await Promise.race([new Promise<void>((r) => out.end(() => r())), failed]);
+  } catch (e) {
+    out.destroy();
+    if (!device) rmSync(tmp, { force: true });
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "EPIPE") brokenPipe(bytes);
+    throw apiError(`writing ${file}: ${code ?? (e as Error).message}`);
   }
+  if (!device) renameSync(tmp, file);
   return bytes;
 }
 

@@ -5,7 +5,7 @@ import { SWRConfig } from "swr";
 import { Redirect, Route, Switch, useLocation } from "wouter";
 import { handleError } from "../api/errors";
 import { ErrorBoundary } from "../components/ErrorView";
-import { Toaster } from "../components/toast";
+import { Toaster, toast } from "../components/toast";
 import { Spinner } from "../components/ui";
 import { recordVisit, restoreScroll, saveScroll } from "../lib/history";
 import { rememberLocation } from "../state/session";
@@ -25,6 +25,7 @@ function Navigation() {
   const [path] = useLocation();
   useEffect(() => {
     recordVisit(path);
+    toast.clearErrors();
     const key = path + location.search;
     restoreScroll(key);
     return () => saveScroll(key);

@@ -12,8 +12,12 @@ import { Logo } from "../components/Logo";
 import { ErrorBoundary } from "../components/ErrorView";
 import { moduleOf } from "../lib/history";
 import { APP_VERSION, STORAGE } from "../lib/constants";
-import { betaEnabledAtom, hasPolicy, useBetaEnabled, useMe, usePolicies } from "../state/app";
+import { betaEnabledAtom, hasPolicy, tierHome, useBetaEnabled, useMe, usePolicies } from "../state/app";
 import { onRealtime } from "../state/realtime";
+import { SurveyInProgressModal } from "../components/ProjectLink";
+import { toast } from "../components/toast";
+import { PROJECT_NOT_FOUND } from "../features/useProject";
+import { notificationTarget, type NotificationItem } from "../features/notifications";
 import { logout } from "../state/session";
 import type { CurrentClient } from "./ClientArea";
 
@@ -65,7 +69,9 @@ function ClientSwitcher({ client }: { client?: CurrentClient }) {
           <MenuItem key={c.clientId}>
             <button
               type="button"
-              onClick={() => navigate(`/${c.clientId}`)}
+              // The chosen client's tier landing (SPEC 2), from the root: this menu sits inside the
+              // /{clientId} route, where a relative path would nest under the current client.
+              onClick={() => navigate(`~${tierHome({ id: c.clientId, tier: c.tier })}`)}
               className="flex w-full items-center justify-between rounded-lg px-3 py-2 text-left text-sm data-[focus]:bg-ink-100"
             >
               <span className="truncate">{c.clientName}</span>
@@ -78,19 +84,29 @@ function ClientSwitcher({ client }: { client?: CurrentClient }) {
   );
 }
 
-type Notifs = { value: { id: number; title: string; body: string | null; url: string | null; isRead: boolean; createdAt: string }[]; unreadCount: number };
-
-function NotificationsBell() {
-  const { data, mutate } = useApi<Notifs>(["Notifications/All"], () => api.GET("/api/v1/Notifications/All") as never);
+function NotificationsBell({ clientId }: { clientId: number | null }) {
+  const { data, mutate } = useApi(["Notifications/All"], () => api.GET("/api/v1/Notifications/All"));
+  const { data: policies } = usePolicies();
   const [, navigate] = useLocation();
+  const [inProgress, setInProgress] = useState<{ teamId: number; project: { id: number; statusCode: number } } | null>(null);
   useEffect(() => onRealtime((ev) => ev.channel.startsWith("user-") && void mutate()), [mutate]);
-  async function open(n: Notifs["value"][number]) {
-    if (!n.isRead) await unwrap(api.POST("/api/v1/Notifications/MarkAsRead", { body: { ids: [n.id] } } as never)).catch(() => {});
+  async function open(n: NotificationItem) {
+    if (!n.isRead) await unwrap(api.POST("/api/v1/Notifications/MarkAsRead", { body: { ids: [n.id] } })).catch(() => {});
     void mutate();
-    if (n.url) navigate(n.url.startsWith("http") ? new URL(n.url).pathname : n.url);
+    const target = await notificationTarget(n, policies, clientId);
+    if (target.kind === "not-found") {
+      toast.error(PROJECT_NOT_FOUND);
+      return;
+    }
+    if (target.kind === "in-progress") {
+      setInProgress({ teamId: target.teamId, project: target.project });
+      return;
+    }
+    // From the root: the shell sits inside the /{clientId} route, where a bare path is relative.
+    navigate(`~${target.href}`);
   }
   async function readAll() {
-    await unwrap(api.POST("/api/v1/Notifications/MarkAsRead", { body: { all: true } } as never)).catch(() => {});
+    await unwrap(api.POST("/api/v1/Notifications/MarkAsRead", { body: { all: true } })).catch(() => {});
     void mutate();
   }
   const unread = data?.unreadCount ?? 0;
@@ -126,6 +142,7 @@ function NotificationsBell() {
           )}
         </div>
       </MenuItems>
+      {inProgress ? <SurveyInProgressModal open onClose={() => setInProgress(null)} teamId={inProgress.teamId} project={inProgress.project} /> : null}
     </Menu>
   );
 }
@@ -204,6 +221,9 @@ export function AppShell({ clientId, client, children }: { clientId: number | nu
   );
   return (
     <div className="min-h-screen lg:pl-60" data-client-id={clientId ?? undefined}>
+      <a href="#main" className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:rounded-lg focus:bg-white focus:px-3 focus:py-2 focus:text-sm focus:font-medium focus:text-brand-800 focus:shadow-lg">
+        Skip to content
+      </a>
       <aside className="fixed inset-y-0 left-0 z-30 hidden w-60 flex-col border-r border-ink-200 bg-white lg:flex">
         <div className="flex h-16 items-center px-5">
           <Logo />
@@ -227,11 +247,11 @@ export function AppShell({ clientId, client, children }: { clientId: number | nu
         </button>
         <ClientSwitcher client={client} />
         <div className="ml-auto flex items-center gap-2">
-          <NotificationsBell />
+          <NotificationsBell clientId={clientId} />
           <AccountMenu />
         </div>
       </header>
-      <main className="mx-auto max-w-7xl px-4 py-6 sm:px-6 lg:px-8">
+      <main id="main" tabIndex={-1} className="mx-auto max-w-7xl px-4 py-6 sm:px-6 lg:px-8 focus:outline-none">
         {/* Each module has its own error view; moving to another module clears it. */}
         <ErrorBoundary key={moduleOf(path)}>
           {/* A page whose chunk is still loading keeps the shell on screen. */}

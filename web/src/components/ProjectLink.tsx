@@ -40,9 +40,21 @@ export function SurveyInProgressModal({ open, onClose, teamId, project }: { open
   );
 }
 
-export function ProjectLinkTo({ teamId, project, className, children }: { teamId: number; project: { id: number; statusCode: number }; className?: string; children: ReactNode }) {
+/**
+ * setupAllowed false (no TeamUser policy: a Viewer): the set-up and survey pages are not theirs
+ * (SPEC 2's gate would send them home), so such a project is named, not linked, until its results.
+ */
+export function ProjectLinkTo({ teamId, project, className, children, setupAllowed = true }: { teamId: number; project: { id: number; statusCode: number }; className?: string; children: ReactNode; setupAllowed?: boolean }) {
   const [open, setOpen] = useState(false);
   const link = projectLink(teamId, project);
+  if (!setupAllowed && link.kind === "navigate" && !link.href.includes("/results/")) {
+    return (
+      <span className="font-medium text-ink-900">
+        {children}
+        <span className="ml-2 text-xs font-normal text-ink-500">opens when results are ready</span>
+      </span>
+    );
+  }
   if (link.kind === "navigate") {
     return (
       <Link href={`~${link.href}`} className={className}>

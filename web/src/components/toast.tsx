@@ -25,6 +25,8 @@ const toastsAtom = atom<Toast[]>([]);
 const store = getDefaultStore();
 const timers = new Map<number, ReturnType<typeof setTimeout>>();
 let nextId = 1;
+/** Toasts on screen at once. */
+export const MAX_TOASTS = 3;
 
 function arm(t: Toast) {
   clearTimeout(timers.get(t.id));
@@ -33,10 +35,21 @@ function arm(t: Toast) {
 
 export const toast = {
   show(input: ToastInput): number {
-    const t: Toast = { ...input, severity: input.severity ?? "success", id: nextId++ };
-    store.set(toastsAtom, (list) => [...list, t]);
+    const severity = input.severity ?? "success";
+    // The same message again is the same toast (its life starts over), not one more on a stack.
+    const same = store.get(toastsAtom).find((x) => x.severity === severity && x.summary === input.summary && x.detail === input.detail && !x.content && !input.content);
+    if (same) return toast.replace(same.id, input);
+    const t: Toast = { ...input, severity, id: nextId++ };
+    // At most MAX_TOASTS on screen: the oldest gives way.
+    const list = store.get(toastsAtom);
+    for (const old of list.slice(0, Math.max(0, list.length - MAX_TOASTS + 1))) toast.remove(old.id);
+    store.set(toastsAtom, (l) => [...l, t]);
     arm(t);
     return t.id;
+  },
+  /** Error toasts belong to the screen they were raised on: moving to another page clears them. */
+  clearErrors() {
+    for (const t of store.get(toastsAtom)) if (t.severity === "error") toast.remove(t.id);
   },
   success: (summary: string, detail?: string) => toast.show({ severity: "success", summary, detail }),
   error: (summary: string, detail?: string, sticky = false) => toast.show({ severity: "error", summary, detail, sticky }),

@@ -17,7 +17,10 @@ export const STORAGE = {
   betaEnabled: "beta-enabled",
 } as const;
 
-export { PROJECT_STATUSES, PROJECT_TYPES, QUESTION_TYPES } from "../../../contracts/labels";
+import { PROJECT_TYPES as PROJECT_TYPE_NAMES } from "../../../contracts/labels";
+export { PROJECT_STATUSES, QUESTION_TYPES } from "../../../contracts/labels";
+/** Project types as people read them: SPEC's code name Npd is written NPD (SPEC 1's own abbreviation). */
+export const PROJECT_TYPES: Record<number, string> = { ...PROJECT_TYPE_NAMES, 4: "NPD" };
 
 export const FRAMEWORKS: Record<number, string> = {
   1000: "Idea (default)",
@@ -38,11 +41,14 @@ export const INDUSTRIES = [
 
 export const ROLES: Record<number, string> = { 1: "Admin", 2: "User", 3: "Viewer" };
 
+// In the order respondents meet them (the fielding engine's pages): audience and screener, each
+// test option with its test and framework questions, then the follow-ups (after all test options),
+// custom and the group questions. SPEC 3 names the groups; the editor lists them as asked.
 export const QUESTION_DISPLAY_GROUPS: { name: string; positions: number[] }[] = [
   { name: "Audience", positions: [1, 4, 7] },
   { name: "Test", positions: [8, 2] },
-  { name: "Follow-up", positions: [3] },
   { name: "Framework", positions: [5] },
+  { name: "Follow-up", positions: [3] },
   { name: "Custom", positions: [6] },
   { name: "Segmentation", positions: [9] },
   { name: "Occasions", positions: [10] },
@@ -54,4 +60,10 @@ export const QUESTION_DISPLAY_GROUPS: { name: string; positions: number[] }[] = 
 export function questionSortKey(q: { questionPositionId: number; sortOrder: number | null }): number {
   const pos = q.questionPositionId === 7 ? 1 : q.questionPositionId;
   return pos * 1_000_000 + (q.sortOrder ?? 0);
+}
+
+/** An internal code name in words: "FullTestSummary" -> "Full test summary". */
+export function codeInWords(code: string): string {
+  const words = code.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2").split(" ");
+  return words.map((w, i) => (i === 0 ? w : /^[A-Z]{2,}$/.test(w) ? w : w.toLowerCase())).join(" ");
 }

@@ -74,7 +74,8 @@ export interface OptionFigures {
   top2: Figure;
   n: Figure;
   smallBase: boolean;
-  vsBenchmark: { norm: Figure; diff: Figure; significant: boolean; above: boolean } | null;
+  /** indicative: the norm has too few projects to test against (docs/statistics.md). */
+  vsBenchmark: { norm: Figure; diff: Figure; significant: boolean; indicative: boolean; above: boolean } | null;
 }
 
 export interface MeasureFacts {
@@ -107,6 +108,7 @@ export function measureFacts(
             norm: book.add(`${r.vsBenchmark.top2Percentage.toFixed(1)}%`, r.vsBenchmark.top2Percentage, { ...base, testOptionId: r.testOptionId, field: "vsBenchmark.top2Percentage" }),
             diff: book.add(points(r.vsBenchmark.diff), r.vsBenchmark.diff, { ...base, testOptionId: r.testOptionId, field: "vsBenchmark.diff" }),
             significant: r.vsBenchmark.significant,
+            indicative: r.vsBenchmark.indicative,
             above: r.vsBenchmark.diff >= 0,
           }
         : null,

@@ -70,7 +70,7 @@ function writeMeasures(out: string[], f: SummaryFacts, head: SummaryFacts["measu
       .filter((o) => o.vsBenchmark)
       .map((o) => {
         const b = o.vsBenchmark!;
-        return `${o.name} is ${c(b.diff)} ${b.above ? "above" : "below"} the norm of ${c(b.norm)}${b.significant ? " (significant)" : " (not significant)"}`;
+        return `${o.name} is ${c(b.diff)} ${b.above ? "above" : "below"} the norm of ${c(b.norm)}${b.significant ? " (significant)" : b.indicative ? " (indicative: the norm has too few projects to test)" : " (not significant)"}`;
       });
     if (lines.length) out.push(`Against the benchmark (${f.benchmarkName}) on ${head.title}: ${lines.join("; ")}.`);
   }

@@ -55,6 +55,20 @@ const CostNow = z
   })
   .openapi("CreditCostNow");
 
+const EstimateBody = z
+  .strictObject({
+    regionIds: z.array(z.number().int()).min(1).max(60).describe("The regions, as POST Projects takes them"),
+    sampleSize: z.number().int().min(1).max(100000).nullable().optional().describe("Completes per region per wave (200 when omitted, as POST Projects)"),
+    frameworkId: z.number().int().optional().describe("1010 and 1020 carry the price sensitivity and market reach add-ons"),
+    testOptions: z.number().int().min(0).max(1000).describe("Test options (monadic cells)"),
+    priceSensitivity: z.boolean().optional(),
+    marketReach: z.boolean().optional(),
+    customQuestions: z.number().int().min(0).max(1000).optional().describe("Team-written questions"),
+  })
+  .openapi("CreditCostEstimateBody");
+
+const CostEstimate = CostNow.omit({ projectId: true, statusCode: true, lastRunCost: true }).openapi("CreditCostEstimate");
+
 const WaveEstimate = z.object({
   waveNumber: z.number().int(),
   scheduleDate: z.string(),
@@ -207,6 +221,23 @@ export function registerCreditRoutes(app: App, deps: AppDeps): void {
       responses: { 200: { description: "The cost", content: { "application/json": { schema: CostNow } } }, ...commonErrors, 404: errors[404] },
     },
     async (c) => c.json((await svc.creditCostNow(db, c.get("ctx"), { projectId: keyOf(c) })) as never, 200),
+  );
+
+  // Literal path before /Projects/{key}.
+  addRoute(
+    app,
+    {
+      access: access.viewer,
+      method: "post",
+      path: "/api/v1/Projects/CreditCostEstimate",
+      tags: ["Projects"],
+      operationId: "Projects_CreditCostEstimate",
+      summary: "What a draft with these settings would cost now, without creating it",
+      description: "CreditCostNow's formula (docs/credits.md) on settings instead of a project's rows: the CLI's `projects create --dry-run`. Nothing is written.",
+      request: { body: { required: true, content: { "application/json": { schema: EstimateBody } } } },
+      responses: { 200: { description: "The cost", content: { "application/json": { schema: CostEstimate } } }, ...commonErrors },
+    },
+    async (c) => c.json((await svc.creditCostEstimate(db, c.get("ctx"), c.req.valid("json") as svc.EstimateInput)) as never, 200),
   );
 
   addRoute(

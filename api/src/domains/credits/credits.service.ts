@@ -6,7 +6,10 @@ import type { Db } from "../../db/client.ts";
 import { enterTenant } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
-import type { RunCost } from "./cost.ts";
+import { costOfRun, type RunCost } from "./cost.ts";
+
+/** Completes per region when a project is created without a sample size (POST Projects). */
+const DEFAULT_SAMPLE_SIZE = 200;
 import * as ledger from "./ledger.ts";
 import * as q from "./credits.sql.ts";
 
@@ -490,5 +493,55 @@ export async function clientSubStats(db: Db, ctx: RequestCtx, input: { clientId:
         projectsTotal: statuses.reduce((s, x) => s + x.count, 0),
       },
     };
+  });
+}
+
+// ---- CreditCostEstimate ----
+
+export interface EstimateInput {
+  regionIds: number[];
+  sampleSize?: number | null;
+  frameworkId?: number;
+  testOptions: number;
+  priceSensitivity?: boolean;
+  marketReach?: boolean;
+  customQuestions?: number;
+}
+
+export interface CostEstimate extends RunCost {
+  clientId: number;
+  balance: number;
+  overdraftLimit: number;
+  available: number;
+  affordable: boolean;
+}
+
+/**
+ * What a draft with these settings would cost now, with nothing created: the inputs CreditCostNow
+ * reads from a project's rows (its regions on the Ideally panel, at the sample size or 200 as POST
+ * Projects stores them; frameworks 1010 and 1020 carry their add-on), through the same costOfRun.
+ */
+export async function creditCostEstimate(db: Db, ctx: RequestCtx, input: EstimateInput): Promise<CostEstimate> {
+  if (ctx.clientId === null) throw new ApiError("BadRequest", "A clientId header is required: the cost is read against a team's credits");
+  const clientId = ctx.clientId;
+  return enterTenant(db, ctx, async (tx) => {
+    const ids = [...new Set(input.regionIds)];
+    const rows = await q.regionsForCost(tx, ids);
+    const missing = ids.filter((id) => !rows.some((r) => r.regionId === id));
+    if (missing.length) {
+      throw new ApiError("ValidationError", `No region ${missing.join(", ")}`, undefined,
+        missing.map((id) => ({ path: `regionIds.${input.regionIds.indexOf(id)}`, message: `No region ${id}` })));
+    }
+    const cost = costOfRun({
+      regions: rows.map((r) => ({ ...r, sampleSize: input.sampleSize ?? DEFAULT_SAMPLE_SIZE, isCustomerPanel: false })),
+      testOptions: input.testOptions,
+      priceSensitivity: input.frameworkId === 1010 || input.priceSensitivity === true,
+      marketReach: input.frameworkId === 1020 || input.marketReach === true,
+      customQuestions: input.customQuestions ?? 0,
+    });
+    const l = await q.ledgerOf(tx, clientId);
+    if (!l) throw notFound("Clients", clientId);
+    const available = l.balance + l.overdraftLimit;
+    return { clientId, ...cost, balance: l.balance, overdraftLimit: l.overdraftLimit, available, affordable: Math.round((available - cost.total) * 100) >= 0 };
   });
 }

@@ -95,6 +95,25 @@ export async function insertLog(tx: Tx, l: NewLog): Promise<CreditLogRow> {
   return r!;
 }
 
+/** What a survey run was charged: its schedules' charges (pending or settled), as a positive number. */
+export async function runCharge(tx: Tx, runId: number): Promise<number> {
+  const [r] = await tx<{ c: number }[]>`
+    select coalesce(-sum(l.credit_amount), 0)::float8 as c
+    from project_schedules s join credit_logs l on l.id = s.credit_log_id
+    where s.survey_run_id = ${runId} and l.type in (30, 40) and l.credit_amount < 0`;
+  return r?.c ?? 0;
+}
+
+/** The run's one shortfall refund (credit_logs_run_shortfall_refund): a second is not written. */
+export async function insertShortfallRefund(tx: Tx, l: NewLog): Promise<{ id: number } | undefined> {
+  const [r] = await tx<{ id: number }[]>`
+    insert into credit_logs (client_id, type, credit_amount, project_id, survey_run_id, description, created_by_user_id)
+    values (${l.clientId}, ${l.type}, ${l.creditAmount}, ${l.projectId ?? null}, ${l.surveyRunId ?? null}, ${l.description ?? null}, ${l.createdByUserId})
+    on conflict (survey_run_id) where type = 40 and credit_amount > 0 do nothing
+    returning id`;
+  return r;
+}
+
 /** A ledger row of the request's scope, locked for a change. */
 export async function logForUpdate(tx: Tx, id: number): Promise<CreditLogRow | undefined> {
   const [r] = await tx<CreditLogRow[]>`
@@ -148,6 +167,12 @@ export interface CostRow {
  * or their standard questions: 19-22 price sensitivity, 25 market reach), and its team-written
  * questions (project questions without a standard question).
  */
+/** Regions by id, in the order costInputs lists a project's. */
+export async function regionsForCost(tx: Tx, ids: number[]): Promise<{ regionId: number; regionName: string }[]> {
+  return tx<{ regionId: number; regionName: string }[]>`
+    select id as "regionId", region_name as "regionName" from regions where id = any(${ids}::int[]) order by sort_order, id`;
+}
+
 export async function costInputs(tx: Tx, projectId: number): Promise<CostRow> {
   const regions = await tx<RegionInput[]>`
     select pr.region_id as "regionId", r.region_name as "regionName", pr.sample_size as "sampleSize",

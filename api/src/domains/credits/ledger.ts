@@ -280,3 +280,44 @@ export async function resyncUnrunWaves(tx: Tx, actorId: number, p: ProjectForSch
 export async function settleRunCharges(tx: Tx, projectId: number): Promise<number> {
   return q.settleRunCharges(tx, projectId);
 }
+
+export interface ShortfallRefund {
+  creditLogId: number;
+  charged: number;
+  deliveredCost: number;
+  refund: number;
+}
+
+/**
+ * A run closed short of its quota (at its field end, or closed by staff): the shortfall is
+ * refunded as one positive SurveyRun (40) row of the run. The refund is the run's charge minus
+ * what the delivered completes cost by the same formula (cost.ts), so the team pays exactly the
+ * price of the sample it got: whole credits, no float (docs/credits.md "Shortfall refunds"). At
+ * most one per run (a unique index); a run that was never charged refunds nothing.
+ */
+export async function refundRunShortfall(
+  tx: Tx,
+  actorId: number,
+  run: { id: number; clientId: number; projectId: number; regionId: number; isCustomerPanel: boolean; ordered: number; delivered: number },
+): Promise<ShortfallRefund | null> {
+  if (run.delivered >= run.ordered) return null;
+  await lockLedgerOrThrow(tx, run.clientId);
+  const charged = await q.runCharge(tx, run.id);
+  if (charged <= 0) return null;
+  const inputs = await q.costInputs(tx, run.projectId);
+  const region = inputs.regions.find((r) => r.regionId === run.regionId);
+  const regionName = region?.regionName ?? `region ${run.regionId}`;
+  const deliveredCost = costOfRun({ ...inputs, regions: [{ regionId: run.regionId, regionName, sampleSize: run.delivered, isCustomerPanel: run.isCustomerPanel }] }).total;
+  const refund = Math.max(0, Math.round((charged - deliveredCost) * 100) / 100);
+  if (refund <= 0) return null;
+  const log = await q.insertShortfallRefund(tx, {
+    clientId: run.clientId,
+    type: LOG.SurveyRun,
+    creditAmount: refund,
+    projectId: run.projectId,
+    surveyRunId: run.id,
+    description: `Shortfall refund: ${regionName}, ${run.delivered} of ${run.ordered} completes delivered (charged ${money(charged)}, the delivered sample costs ${money(deliveredCost)})`,
+    createdByUserId: actorId,
+  });
+  return log ? { creditLogId: log.id, charged, deliveredCost, refund } : null;
+}

@@ -70,10 +70,17 @@ export async function buildDefinition(
   for (const t of await q.targets(tx, projectId, run.regionId)) {
     const key = t.systemQuestionId !== null ? `s${t.systemQuestionId}` : screener.find((s) => s.questionId === t.questionId)?.key;
     if (!key) continue; // a target on a question the survey does not ask cannot screen
-    const target = targets.get(key) ?? { key, optionIds: [], quotas: {} };
+    const target = targets.get(key) ?? { key, optionIds: [], quotas: {}, onlyThese: false, othersQuota: null };
     target.optionIds.push(t.optionId);
     if (t.quotaPercent !== null) target.quotas[t.optionId] = Math.max(1, Math.ceil((run.targetCompletes * t.quotaPercent) / 100));
+    if (t.onlyThese) target.onlyThese = true;
     targets.set(key, target);
+  }
+  // A group with quotas leaves the rest of the completes to its other answers (unless only these).
+  for (const t of targets.values()) {
+    const capped = Object.values(t.quotas);
+    if (!capped.length || t.onlyThese) continue;
+    t.othersQuota = Math.max(0, run.targetCompletes - capped.reduce((a, b) => a + b, 0));
   }
 
   const priceRange: SurveyDefinition["priceRange"] = {};

@@ -48,12 +48,20 @@ export interface DefTestOption {
   fileType: string | null;
 }
 
-/** A target group: the respondent's answer to one question must be among these options. */
+/**
+ * A target group: the targets of one question. Without quotas (or marked "only these") the
+ * respondent's answer must be among these options; with quotas the rest of the run's completes
+ * are open to the group's other answers (othersQuota of them; docs/decisions.md "Quotas that can
+ * be met").
+ */
 export interface DefTarget {
   key: string;
   optionIds: number[];
   /** Completes allowed per option (quota_percent of the run's target), when quotas are set. */
   quotas: Record<string, number>;
+  onlyThese?: boolean;
+  /** Completes open to answers outside optionIds; null or absent: those screen out. */
+  othersQuota?: number | null;
 }
 
 export interface SurveyDefinition {
@@ -256,7 +264,14 @@ export function afterPage(def: SurveyDefinition, all: Page[], index: number, ans
       if (!asked) continue;
       const picks = chosen(answers, t.key);
       const hit = picks.filter((id) => t.optionIds.includes(id));
-      if (!hit.length) return { status: "ScreenedOut", reason: `target ${t.key}` };
+      if (!hit.length) {
+        if (t.othersQuota == null || t.othersQuota <= 0) return { status: "ScreenedOut", reason: `target ${t.key}` };
+        // The group's other answers share what its quotas leave.
+        const q = page.questions.find((x) => x.key === t.key)!;
+        const others = q.options.filter((o) => !t.optionIds.includes(o.id)).reduce((s, o) => s + (quota.completesByOption[o.id] ?? 0), 0);
+        if (others >= t.othersQuota) return { status: "OverQuota", reason: `quota ${t.key}` };
+        continue;
+      }
       const open = hit.filter((id) => t.quotas[id] === undefined || (quota.completesByOption[id] ?? 0) < t.quotas[id]!);
       if (!open.length) return { status: "OverQuota", reason: `quota ${t.key}` };
     }

@@ -7,6 +7,7 @@ import { ApiError } from "../../errors.ts";
 import { systemCtx } from "../lifecycle/lifecycle.service.ts";
 import type { SurveyDefinition } from "./engine.ts";
 import * as q from "./fielding.sql.ts";
+import { QUALITY_REASONS } from "./quality.ts";
 import { processRun, statusName, surveyUrl, SURVEY_STATUS, weightRun, type ProcessResult, type WeightingReport } from "./fielding.service.ts";
 
 const system = <T>(db: Db, fn: (tx: Tx) => Promise<T>) => enterTenant(db, systemCtx(), fn);
@@ -22,6 +23,20 @@ async function runOf(tx: Tx, runId: number, lock = false): Promise<q.RunRow & { 
 export async function assertProject(db: Db, ctx: RequestCtx, projectId: number): Promise<void> {
   const found = await enterTenant(db, ctx, async (tx) => (await tx`select 1 from projects where id = ${projectId} and deleted_at is null`).length > 0);
   if (!found) throw new ApiError("NotFound", `No project ${projectId}`);
+}
+
+const iso = (t: string | null) => (t ? new Date(t).toISOString() : null);
+
+/** What the team's status views say: "stalled", or "closes at ..." while filling (docs/decisions.md "Field periods"). */
+export function fieldingState(status: number, stalledAt: string | null): "notOpen" | "filling" | "stalled" | "closed" {
+  if (status === SURVEY_STATUS.Live || status === SURVEY_STATUS.Testing) return stalledAt ? "stalled" : "filling";
+  return status === SURVEY_STATUS.Draft ? "notOpen" : "closed";
+}
+
+async function samplifyOf(tx: Tx, runId: number): Promise<{ extProjectId: string; extLineItemId: string; state: string | null } | null> {
+  const [r] = await tx<{ p: string | null; l: string | null; s: string | null }[]>`
+    select samplify_project_id as p, samplify_line_item_id as l, samplify_state as s from survey_runs where id = ${runId}`;
+  return r?.p && r.l ? { extProjectId: r.p, extLineItemId: r.l, state: r.s } : null;
 }
 
 export async function runState(db: Db, runId: number, publicUrl: string) {
@@ -42,6 +57,13 @@ export async function runState(db: Db, runId: number, publicUrl: string) {
       launchedAt: r.launchedAt ? new Date(r.launchedAt).toISOString() : null,
       closedAt: r.closedAt ? new Date(r.closedAt).toISOString() : null,
       processedAt: r.processedAt ? new Date(r.processedAt).toISOString() : null,
+      fieldEndAt: iso(r.fieldEndAt),
+      lastCompleteAt: iso(r.lastCompleteAt),
+      stalledAt: iso(r.stalledAt),
+      closedReason: r.closedReason,
+      fieldingState: fieldingState(r.surveyStatusId, r.stalledAt),
+      sampleSupplierId: r.sampleSupplierId,
+      samplify: await samplifyOf(tx, r.id),
     };
   });
 }
@@ -155,10 +177,46 @@ export async function completesCounts(db: Db, ctx: RequestCtx, projectId: number
   return system(db, async (tx) => {
     const ids = runs.map((r) => r.id);
     const counts = await q.runCounts(tx, ids);
-    const meta = await tx<{ id: number; regionId: number; isCustomerPanel: boolean; surveyStatusId: number; targetCompletes: number | null; waveNumber: number | null }[]>`
+    const meta = await tx<{ id: number; regionId: number; isCustomerPanel: boolean; surveyStatusId: number; targetCompletes: number | null; waveNumber: number | null; fieldEndAt: string | null; stalledAt: string | null; closedReason: q.ClosedReason | null }[]>`
       select r.id, r.region_id as "regionId", r.is_customer_panel as "isCustomerPanel", r.survey_status_id as "surveyStatusId",
-             r.target_completes as "targetCompletes", (select min(wave_number) from project_schedules s where s.survey_run_id = r.id) as "waveNumber"
+             r.target_completes as "targetCompletes", (select min(wave_number) from project_schedules s where s.survey_run_id = r.id) as "waveNumber",
+             to_json(r.field_end_at)#>>'{}' as "fieldEndAt", to_json(r.stalled_at)#>>'{}' as "stalledAt", r.closed_reason as "closedReason"
       from survey_runs r where r.id = any(${ids}::int[]) order by r.id`;
-    return { projectId, value: meta.map((m) => ({ ...counts.find((c) => c.surveyRunId === m.id)!, regionId: m.regionId, isCustomerPanel: m.isCustomerPanel, surveyStatusId: m.surveyStatusId, targetCompletes: m.targetCompletes, waveNumber: m.waveNumber })) };
+    return {
+      projectId,
+      value: meta.map((m) => ({
+        ...counts.find((c) => c.surveyRunId === m.id)!,
+        regionId: m.regionId,
+        isCustomerPanel: m.isCustomerPanel,
+        surveyStatusId: m.surveyStatusId,
+        targetCompletes: m.targetCompletes,
+        waveNumber: m.waveNumber,
+        fieldEndAt: iso(m.fieldEndAt),
+        stalledAt: iso(m.stalledAt),
+        closedReason: m.closedReason,
+        fieldingState: fieldingState(m.surveyStatusId, m.stalledAt),
+      })),
+    };
   });
+}
+
+/** The quality report of one run (staff) or of every run of a project (its team): counts per reason. */
+export async function runQualityReport(db: Db, runId: number) {
+  return system(db, async (tx) => {
+    const [r] = await q.qualityReport(tx, [runId]);
+    if (!r) throw new ApiError("NotFound", `No survey run ${runId}`);
+    return withReasons(r);
+  });
+}
+
+const withReasons = (r: q.QualityReportRow) => ({ ...r, byReason: Object.fromEntries(QUALITY_REASONS.map((k) => [k, r.byReason[k] ?? 0])) as Record<(typeof QUALITY_REASONS)[number], number> });
+
+export async function projectQualityReport(db: Db, ctx: RequestCtx, projectId: number) {
+  const runs = await enterTenant(db, ctx, async (tx) => {
+    const found = await tx`select 1 from projects where id = ${projectId} and deleted_at is null`;
+    if (!found.length) throw new ApiError("NotFound", `No project ${projectId}`);
+    return tx<{ id: number }[]>`select distinct survey_run_id as id from project_schedules where project_id = ${projectId} and survey_run_id is not null`;
+  });
+  // The project is the caller's (checked above); its runs' sessions are read for it.
+  return system(db, async (tx) => ({ projectId, value: (await q.qualityReport(tx, runs.map((r) => r.id))).map(withReasons) }));
 }

@@ -5,12 +5,19 @@
 import { z } from "@hono/zod-openapi";
 import type { App, AppDeps } from "../../app.ts";
 import { access } from "../../access/policy.ts";
-import { addRoute, commonErrors, errors, keyOf, keyParams, type RouteContext } from "../../openapi.ts";
+import { addRoute, commonErrors, errorResponse, errors, keyOf, keyParams, type RouteContext } from "../../openapi.ts";
 import * as svc from "./fielding.service.ts";
 import * as admin from "./fielding.admin.ts";
+import * as samplify from "./samplify.service.ts";
 
 const KeyParams = keyParams;
 
+const FieldPeriod = {
+  fieldEndAt: z.string().nullable().describe("When the run closes with the completes it has (set at launch: the project's fieldPeriodDays, default 14)"),
+  stalledAt: z.string().nullable().describe("Set when the run had no complete for 24 hours with its quota open (cleared by the next complete or ExtendFieldPeriod)"),
+  closedReason: z.enum(["quota", "field end", "staff"]).nullable(),
+  fieldingState: z.enum(["notOpen", "filling", "stalled", "closed"]).describe('What status views say: "stalled", or "closes at {fieldEndAt}" while filling'),
+};
 const Run = z
   .object({
     id: z.number().int(),
@@ -26,6 +33,13 @@ const Run = z
     launchedAt: z.string().nullable(),
     closedAt: z.string().nullable(),
     processedAt: z.string().nullable(),
+    ...FieldPeriod,
+    lastCompleteAt: z.string().nullable(),
+    sampleSupplierId: z.number().int().nullable().describe("The outside sample supplier respondents come from (SampleSuppliers), if any"),
+    samplify: z
+      .object({ extProjectId: z.string(), extLineItemId: z.string(), state: z.string().nullable() })
+      .nullable()
+      .describe("The run's line item at Dynata Samplify, when it has one"),
   })
   .openapi("SurveyRunState");
 const Counts = z
@@ -68,7 +82,8 @@ const Weighting = z
     variables: z.array(z.string()),
     emptyLevels: z.array(z.string()),
     margins: z.record(z.string(), z.record(z.string(), z.number())),
-    targets: z.record(z.string(), z.record(z.string(), z.number())),
+    targets: z.record(z.string(), z.record(z.string(), z.number())).describe("The targets the margins were matched to: census shares without the empty levels, rescaled to sum 1"),
+    census: z.record(z.string(), z.record(z.string(), z.number())).describe("The census shares as given"),
     missing: z.record(z.string(), z.number()),
   })
   .openapi("WeightingReport");
@@ -89,6 +104,7 @@ const Simulated = z
     completes: z.number().int(),
     screenedOut: z.number().int(),
     overQuota: z.number().int(),
+    excluded: z.number().int().describe("Completes excluded by the quality checks (speeders, straight-liners, duplicates, gibberish): replaced while the quota is open"),
     totalCompletes: z.number().int(),
     targetCompletes: z.number().int(),
     closed: z.boolean(),
@@ -126,10 +142,23 @@ const CompletesCounts = z
         surveyStatusId: z.number().int(),
         targetCompletes: z.number().int().nullable(),
         waveNumber: z.number().int().nullable(),
+        ...FieldPeriod,
       }),
     ),
   })
   .openapi("DecipherCompletesCountsResult");
+
+const QualityRun = z.object({
+  surveyRunId: z.number().int(),
+  regionId: z.number().int(),
+  completes: z.number().int().describe("Valid completes (after exclusions)"),
+  excluded: z.number().int().describe("Respondents excluded for quality (failed attention checks included)"),
+  byReason: z
+    .object({ speeder: z.number().int(), straightliner: z.number().int(), attention: z.number().int(), duplicate: z.number().int(), gibberish: z.number().int(), pasted: z.number().int() })
+    .describe("Respondents per reason (one may have several): speeder (under a third of the run's median length), straightliner (one answer down every scale grid), attention (failed the instructed item), duplicate (a device already in the run), gibberish and pasted (open answers, the text check)"),
+});
+const QualityReport = QualityRun.openapi("SurveyRunQualityReport");
+const ProjectQualityReport = z.object({ projectId: z.number().int(), value: z.array(QualityRun) }).openapi("ProjectQualityReport");
 
 const json = <T extends z.ZodType>(schema: T, required = true) => ({ body: { required, content: { "application/json": { schema } } } });
 const ok = <T extends z.ZodType>(schema: T, description: string) => ({ 200: { description, content: { "application/json": { schema } } } });
@@ -189,10 +218,35 @@ export function registerFieldingRoutes(app: App, deps: AppDeps): void {
     await svc.launchRun(db, id, publicUrl(c));
     return state(c, id);
   });
-  bound("ForceCloseSurvey", "Close a survey run now", "Live or Testing -> Closed, whatever its completes; respondents still answering are removed. Then StartSurveyProcessing.", null, Run, async (c, id) => {
+  bound("ForceCloseSurvey", "Close a survey run now", "Live or Testing -> Closed, whatever its completes; respondents still answering are removed. Then StartSurveyProcessing (the fielding tick does it within a minute), which refunds the shortfall (one SurveyRun row of the run).", null, Run, async (c, id) => {
     await svc.forceClose(db, id);
     return state(c, id);
   });
+  bound(
+    "ExtendFieldPeriod",
+    "Move a run's field end",
+    "A Live or Testing run's field end moves to `fieldEndAt` (in the future; later to extend, earlier to shorten), and a stalled run is watched afresh. At its field end a run closes with the completes it has, is processed, and the shortfall is refunded.",
+    z.strictObject({ fieldEndAt: z.iso.datetime({ offset: true }).describe("The new field end (ISO 8601, in the future)") }).openapi("ExtendFieldPeriod"),
+    Run,
+    async (c, id, b) => {
+      await svc.extendFieldPeriod(db, id, new Date((b as { fieldEndAt: string }).fieldEndAt));
+      return state(c, id);
+    },
+  );
+  addRoute(
+    app,
+    {
+      access: access.staff,
+      method: "get",
+      path: "/api/v1/SurveyRuns/{key}/QualityReport",
+      tags: ["SurveyRuns"],
+      operationId: "SurveyRuns_QualityReport",
+      summary: "A run's respondent quality: exclusions per reason",
+      request: { params: KeyParams("SurveyRuns") },
+      responses: { ...ok(QualityReport, "The run's quality report"), ...commonErrors, 404: errors[404] },
+    },
+    async (c) => c.json(await admin.runQualityReport(db, keyOf(c)), 200),
+  );
   bound("StartSurveyProcessing", "Process a closed survey run", "Ingests any completes not yet in the results, rakes the run's sample to the region's census margins (age group, gender, region; weights capped to 0.2-5, margins within 0.001 unless the cap binds), and when no other run of the wave is open closes the project's survey (800 or 900, ResultsReady). Safe to call twice.", null, Processed, (_c, id) => svc.processRun(db, id));
   bound("ProcessProjectData", "Process a survey run's data again", "As StartSurveyProcessing, also for a run processed before: the weights are computed again (e.g. after respondents were removed).", null, Processed, (_c, id) => svc.processRun(db, id, { reprocess: true }));
   bound(
@@ -214,13 +268,54 @@ export function registerFieldingRoutes(app: App, deps: AppDeps): void {
   bound(
     "CreateOrUpdateSamplifyProject",
     "Set a run's panel order",
-    "Sets how many completes the run's panel delivers (its quota); a Live run that already has them closes.",
+    "Sets how many completes the run's panel delivers (its quota); a Live run that already has them closes. With Samplify configured (SAMPLIFY_*), the run's line item in its wave's Samplify project is created or updated too: market, quota, incidence, length of interview, days in field, and the run's entry link as the run's sample supplier (SetSampleSupplier first).",
     z.strictObject({ targetCompletes: z.number().int().min(1).max(100000) }).openapi("CreateOrUpdateSamplifyProject"),
     Run,
     async (c, id, b) => {
       await admin.setTarget(db, id, (b as { targetCompletes: number }).targetCompletes);
+      if (samplify.configured()) await samplify.createOrUpdate(db, id, publicUrl(c));
       return state(c, id);
     },
+  );
+  bound(
+    "SamplifyLineItemState",
+    "Launch, pause or close a run's Samplify line item",
+    "Launch buys the line item first while Samplify has it only provisioned. 503 when Samplify is not configured; 409 before CreateOrUpdateSamplifyProject.",
+    z.strictObject({ action: z.enum(["launch", "pause", "close"]) }).openapi("SamplifyLineItemState"),
+    z.object({ surveyRunId: z.number().int(), extProjectId: z.string(), extLineItemId: z.string(), state: z.string() }).openapi("SamplifyLineItemStateResult"),
+    (c, id, b) => samplify.setState(db, id, (b as { action: "launch" | "pause" | "close" }).action, publicUrl(c)),
+  );
+  addRoute(
+    app,
+    {
+      access: access.staff,
+      method: "get",
+      path: "/api/v1/SurveyRuns/{key}/SamplifyFeasibility",
+      tags: ["SurveyRuns"],
+      operationId: "SurveyRuns_SamplifyFeasibility",
+      summary: "Samplify's feasibility and cost of a run's line item",
+      description: "Samplify's answer for the line item (status READY or PROCESSING: ask again in a couple of minutes), with the estimated cost (cost per interview × quota). 503 when Samplify is not configured.",
+      request: { params: KeyParams("SurveyRuns") },
+      responses: {
+        ...ok(
+          z
+            .object({
+              surveyRunId: z.number().int(),
+              extLineItemId: z.string(),
+              requiredCompletes: z.number().int(),
+              feasibility: z.object({ status: z.enum(["READY", "PROCESSING", "NOT_SUPPORTED", "FAILED"]), costPerInterview: z.number(), currency: z.string(), feasible: z.boolean(), totalCount: z.number().int() }),
+              estimatedCost: z.number().nullable(),
+            })
+            .openapi("SamplifyFeasibility"),
+          "Feasibility and cost",
+        ),
+        ...commonErrors,
+        404: errors[404],
+        409: errors[409],
+        503: errorResponse("Samplify is not configured on this server, or did not answer"),
+      },
+    },
+    async (c) => c.json(await samplify.feasibility(db, keyOf(c)), 200),
   );
   bound(
     "DecipherRespondents",
@@ -278,5 +373,20 @@ export function registerFieldingRoutes(app: App, deps: AppDeps): void {
       responses: { ...ok(CompletesCounts, "Counts per run"), ...commonErrors, 404: errors[404] },
     },
     async (c) => c.json(await admin.completesCounts(db, c.get("ctx"), keyOf(c)), 200),
+  );
+  addRoute(
+    app,
+    {
+      access: access.viewer,
+      method: "get",
+      path: "/api/v1/Projects/{key}/QualityReport",
+      tags: ["Projects"],
+      operationId: "Projects_QualityReport",
+      summary: "Respondent quality per survey run of a project",
+      description: "For each survey run of the project: valid completes, respondents excluded before weighting, and how many per reason (docs/decisions.md \"Respondent quality\").",
+      request: { params: KeyParams("Projects") },
+      responses: { ...ok(ProjectQualityReport, "Quality per run"), ...commonErrors, 404: errors[404] },
+    },
+    async (c) => c.json(await admin.projectQualityReport(db, c.get("ctx"), keyOf(c)), 200),
   );
 }

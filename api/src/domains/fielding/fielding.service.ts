@@ -26,6 +26,9 @@ import { refreshNormCells } from "../results/norms.ts";
 import { afterPage, answerKey, assignTestOptions, hash32, intentKey, pages, seeded, validatePage, type Answers, type Page, type SurveyDefinition } from "./engine.ts";
 import * as q from "./fielding.sql.ts";
 import { answerPage, makePerson, type Margins } from "./simulate.ts";
+import { refundRunShortfall } from "../credits/ledger.ts";
+import { endRedirect, verifyEntry, type EndKind, type SupplierEntry } from "./suppliers.ts";
+import { qualityFlags, runMedian } from "./quality.ts";
 
 export const SURVEY_STATUS = { Draft: 0, Testing: 10, Live: 50, Closed: 90, Dev: 130, ErrorXml: 1000, ErrorProcessing: 1010 } as const;
 /** Raking caps weights to [1/5, 5] relative to mean 1 (DOMAIN.md: e.g. 0.2-5). */
@@ -34,6 +37,10 @@ export const WEIGHT_CAP = 5;
 export const RAKE_TOLERANCE = 0.001;
 /** The demographics the sample is raked on (DESIGN.md): age group, gender, region. */
 export const WEIGHTING_QUESTIONS = [51, 45, 42];
+/** A run's field period when its project sets none (projects.field_period_days). */
+export const DEFAULT_FIELD_DAYS = 14;
+/** A Live run with quota open and no complete for this long is stalled (its owner is told once). */
+export const STALL_HOURS = 24;
 
 const system = <T>(db: Db, fn: (tx: Tx) => Promise<T>) => enterTenant(db, systemCtx(), fn);
 
@@ -117,6 +124,7 @@ export async function launchRun(db: Db, runId: number, publicUrl: string): Promi
       throw new ApiError("Conflict", `Project ${p.id} is at status ${p.statusCode}: a run launches for a project Awaiting Survey (300)`);
     }
     await q.setRunStatus(tx, run.id, SURVEY_STATUS.Live, "launched_at");
+    await q.setFieldEnd(tx, run.id, p.id, DEFAULT_FIELD_DAYS);
     if (p.statusCode === 300) {
       await recordStatusChange(tx, { projectId: p.id, clientId: p.clientId, from: 300, to: 400, actorId: SERVICES_USER_ID, action: "LaunchSurvey" });
     }
@@ -140,10 +148,13 @@ export async function launchRun(db: Db, runId: number, publicUrl: string): Promi
   });
 }
 
-/** The run closes (at its quota, or by ForceCloseSurvey): no new respondents; processing may start. */
-async function closeRun(tx: Tx, run: q.RunRow): Promise<void> {
+export type ClosedReason = q.ClosedReason;
+
+/** The run closes (at its quota, its field end, or by ForceCloseSurvey): no new respondents; processing may start. */
+async function closeRun(tx: Tx, run: q.RunRow, reason: ClosedReason): Promise<void> {
   if (run.surveyStatusId === SURVEY_STATUS.Closed) return;
   await q.setRunStatus(tx, run.id, SURVEY_STATUS.Closed, "closed_at");
+  await tx`update survey_runs set closed_reason = ${reason} where id = ${run.id}`;
   await tx`update survey_sessions set status = 'Removed', end_reason = 'survey closed', updated_at = now() where survey_run_id = ${run.id} and status = 'InProgress'`;
 }
 
@@ -153,8 +164,72 @@ export async function forceClose(db: Db, runId: number): Promise<q.RunRow> {
     if (run.surveyStatusId !== SURVEY_STATUS.Live && run.surveyStatusId !== SURVEY_STATUS.Testing) {
       throw new ApiError("Conflict", `Survey run ${runId} is ${statusName(run.surveyStatusId)}: only a Live or Testing run can be closed`);
     }
-    await closeRun(tx, run);
+    await closeRun(tx, run, "staff");
     return (await q.run(tx, run.id))!;
+  });
+}
+
+/**
+ * ExtendFieldPeriod (staff): a Live or Testing run's field end moves to `fieldEndAt` (in the future;
+ * earlier or later than before), and a stalled run is watched afresh.
+ */
+export async function extendFieldPeriod(db: Db, runId: number, fieldEndAt: Date): Promise<q.RunRow> {
+  return system(db, async (tx) => {
+    const run = await liveRun(tx, runId, true);
+    if (run.surveyStatusId !== SURVEY_STATUS.Live && run.surveyStatusId !== SURVEY_STATUS.Testing) {
+      throw new ApiError("Conflict", `Survey run ${runId} is ${statusName(run.surveyStatusId)}: only a Live or Testing run's field period can change`);
+    }
+    if (fieldEndAt.getTime() <= Date.now()) {
+      throw new ApiError("ValidationError", "The field end must be in the future", undefined, [{ path: "fieldEndAt", message: "Must be in the future" }]);
+    }
+    await tx`update survey_runs set field_end_at = ${fieldEndAt.toISOString()}::timestamptz, stalled_at = null, updated_at = now() where id = ${run.id}`;
+    await projectUpdated(tx, run.clientId, { projectId: run.definition.projectId, action: "FieldPeriodChanged", surveyRunId: run.id, fieldEndAt: fieldEndAt.toISOString() });
+    return (await q.run(tx, run.id))!;
+  });
+}
+
+async function notifyOwners(tx: Tx, projectId: number, n: { type: "SurveyStalled" | "SurveyClosedShort"; body: string; data: Record<string, unknown> }): Promise<void> {
+  const o = await q.projectOwners(tx, projectId);
+  for (const userId of o.userIds) {
+    if (userId === SERVICES_USER_ID) continue;
+    await raise(tx, { userId, clientId: o.clientId, type: n.type, body: `${o.projectName}: ${n.body}`, projectId, url: `/${o.clientId}/project-surveys/${projectId}`, data: n.data });
+  }
+}
+
+/** Live runs past their field end close with the completes they have (processing follows in the tick). */
+export async function closeRunsAtFieldEnd(db: Db): Promise<number[]> {
+  const due = await system(db, (tx) => q.runsPastFieldEnd(tx));
+  const closed: number[] = [];
+  for (const id of due) {
+    await system(db, async (tx) => {
+      const run = await liveRun(tx, id, true);
+      if (run.surveyStatusId !== SURVEY_STATUS.Live || !run.fieldEndAt || new Date(run.fieldEndAt).getTime() > Date.now()) return;
+      await closeRun(tx, run, "field end");
+      await projectUpdated(tx, run.clientId, { projectId: run.definition.projectId, action: "SurveyClosed", surveyRunId: run.id, regionId: run.regionId, reason: "field end" });
+      closed.push(run.id);
+    });
+  }
+  return closed;
+}
+
+/** Live runs with quota open and no complete for STALL_HOURS are marked stalled; their owners are told once. */
+export async function detectStalls(db: Db, hours = STALL_HOURS): Promise<number[]> {
+  return system(db, async (tx) => {
+    const ids = await q.runsStalling(tx, hours);
+    for (const id of ids) {
+      const run = await liveRun(tx, id, true);
+      await tx`update survey_runs set stalled_at = now(), updated_at = now() where id = ${id}`;
+      const counts = await q.quotaCounts(tx, id);
+      const target = run.targetCompletes ?? run.definition.targetCompletes;
+      const closes = run.fieldEndAt ? ` It closes at ${new Date(run.fieldEndAt).toISOString()} with the completes it has; the shortfall is refunded.` : "";
+      await notifyOwners(tx, run.definition.projectId, {
+        type: "SurveyStalled",
+        body: `the ${run.definition.regionName} run has had no complete for ${hours} hours (${counts.completes} of ${target}).${closes}`,
+        data: { surveyRunId: id, regionId: run.regionId, completes: counts.completes, targetCompletes: target, fieldEndAt: run.fieldEndAt ? new Date(run.fieldEndAt).toISOString() : null },
+      });
+      await projectUpdated(tx, run.clientId, { projectId: run.definition.projectId, action: "SurveyStalled", surveyRunId: id, regionId: run.regionId, completes: counts.completes, targetCompletes: target });
+    }
+    return ids;
   });
 }
 
@@ -170,6 +245,8 @@ export interface RespondentView {
   endReason: string | null;
   /** The respondent's answers so far (server side only: the page texts quote their own prices). */
   answers: Answers;
+  /** A supplier's respondent at the end: the supplier's link to go to (signed with a secret). */
+  redirectUrl: string | null;
 }
 
 function view(run: q.RunRow & { definition: SurveyDefinition }, s: q.SessionRow): RespondentView {
@@ -183,7 +260,22 @@ function view(run: q.RunRow & { definition: SurveyDefinition }, s: q.SessionRow)
     definition: run.definition,
     endReason: s.endReason,
     answers: s.answers,
+    redirectUrl: null,
   };
+}
+
+/** The view, with the supplier's end link for a supplier's respondent who has finished. */
+async function viewOf(tx: Tx, run: q.RunRow & { definition: SurveyDefinition }, s: q.SessionRow): Promise<RespondentView> {
+  const v = view(run, s);
+  if (s.status === "InProgress" || s.sampleSupplierId === null || s.supplierRid === null) return v;
+  const flagged = s.qualityFlags.length > 0;
+  const kind: EndKind =
+    s.status === "Complete"
+      ? flagged ? "qualityTerminate" : "complete"
+      : s.status === "ScreenedOut"
+        ? s.endReason === "attention check" ? "qualityTerminate" : "screenOut"
+        : s.status === "OverQuota" ? "overQuota" : flagged ? "qualityTerminate" : "overQuota";
+  return { ...v, redirectUrl: await endRedirect(tx, s.sampleSupplierId, s.supplierRid, kind) };
 }
 
 async function openRun(tx: Tx, link: string): Promise<q.RunRow & { definition: SurveyDefinition }> {
@@ -197,20 +289,47 @@ async function openRun(tx: Tx, link: string): Promise<q.RunRow & { definition: S
  * A respondent arrives: a new session (one per panel respondent id: the same id resumes its own),
  * with the test options they will see. A closed survey takes nobody new.
  */
-export async function startSession(db: Db, link: string, panelRespondentId: string | null): Promise<RespondentView> {
+export interface StartOptions {
+  /** A supplier's entry: the page's query string as received (verified against the supplier). */
+  entryQuery?: string | null;
+  publicUrl?: string;
+  /** The device's fingerprint (duplicates within a run are flagged). */
+  deviceFingerprint?: string | null;
+}
+
+export async function startSession(db: Db, link: string, panelRespondentId: string | null, opts: StartOptions = {}): Promise<RespondentView> {
   return system(db, async (tx) => {
     const run = await openRun(tx, link);
-    if (panelRespondentId) {
+    let entry: SupplierEntry | null = null;
+    if (opts.entryQuery || run.sampleSupplierId !== null) {
+      // A run fed by a supplier takes only its (signed) respondents.
+      if (!opts.entryQuery) throw new ApiError("Forbidden", "This survey link is not valid", "a supplier's survey needs its entry link");
+      entry = await verifyEntry(tx, run, link, opts.publicUrl ?? "", opts.entryQuery);
+      // A rid enters the run once: the same rid comes back to its own session.
+      const existing = await q.sessionBySupplierRid(tx, run.id, entry.supplierId, entry.rid);
+      if (existing) return viewOf(tx, run, existing);
+    }
+    if (panelRespondentId && !entry) {
       const existing = await q.sessionByPanelId(tx, run.id, panelRespondentId);
-      if (existing) return view(run, existing);
+      if (existing) return viewOf(tx, run, existing);
     }
     if (run.surveyStatusId !== SURVEY_STATUS.Live && run.surveyStatusId !== SURVEY_STATUS.Testing) {
       throw new ApiError("Conflict", run.surveyStatusId === SURVEY_STATUS.Closed ? "This survey has closed. Thank you for your interest." : "This survey is not open yet.");
     }
     const counts = await q.quotaCounts(tx, run.id);
     const order = assignTestOptions(run.definition, counts.byOption, seeded(hash32(`${link}:${counts.completes}:${Date.now()}`)));
-    const s = await q.insertSession(tx, { clientId: run.clientId, surveyRunId: run.id, regionId: run.regionId, panelRespondentId, testOptionOrder: order, isSimulated: false });
-    return view(run, s);
+    const s = await q.insertSession(tx, {
+      clientId: run.clientId,
+      surveyRunId: run.id,
+      regionId: run.regionId,
+      panelRespondentId: entry ? null : panelRespondentId,
+      testOptionOrder: order,
+      isSimulated: false,
+      sampleSupplierId: entry?.supplierId ?? null,
+      supplierRid: entry?.rid ?? null,
+      deviceFingerprint: opts.deviceFingerprint ?? null,
+    });
+    return viewOf(tx, run, s);
   });
 }
 
@@ -218,7 +337,7 @@ export async function getSession(db: Db, link: string, respondentId: string): Pr
   return system(db, async (tx) => {
     const run = await openRun(tx, link);
     const s = await sessionOf(tx, run.id, respondentId);
-    return view(run, s);
+    return viewOf(tx, run, s);
   });
 }
 
@@ -253,19 +372,45 @@ export async function submitPage(db: Db, link: string, respondentId: string, pag
     const counts = await q.quotaCounts(tx, run.id);
     const outcome = afterPage(run.definition, all, s.page, answers, { completesByOption: counts.byOption });
     const next = outcome.status === "InProgress" ? outcome.page : s.page;
-    const reason = "reason" in outcome ? outcome.reason : null;
-    await q.saveSession(tx, s.id, { status: outcome.status, answers, page: next, endReason: reason });
+    let status: string = outcome.status;
+    let reason = "reason" in outcome ? outcome.reason : null;
+    let flags: string[] = reason === "attention check" ? ["attention"] : [];
     if (outcome.status === "Complete") {
+      // Quality before weighting: a flagged respondent is excluded, and the quota stays open for another.
+      const done = await q.completeLengths(tx, run.id);
+      const fp = (await tx<{ fp: string | null }[]>`select device_fingerprint as fp from survey_sessions where id = ${s.id}`)[0]?.fp ?? null;
+      flags = qualityFlags(run.definition, {
+        answers,
+        testOptionOrder: s.testOptionOrder,
+        lengthSeconds: (Date.now() - new Date(s.startedAt).getTime()) / 1000,
+        medianSeconds: runMedian(done.lengths),
+        duplicateDevice: fp !== null && done.fingerprints.includes(fp),
+      });
+      if (flags.length) {
+        status = "Removed";
+        reason = "quality";
+      }
+    }
+    await q.saveSession(tx, s.id, { status, answers, page: next, endReason: reason, qualityFlags: flags });
+    if (status === "Complete") {
       await ingestRun(tx, run);
       await afterCompletes(tx, run, counts.completes + 1);
     }
-    return view(run, (await q.session(tx, run.id, respondentId))!);
+    return viewOf(tx, run, (await q.session(tx, run.id, respondentId))!);
   });
 }
 
 /** Tells the project's team that completes arrived, and closes the run at its quota. */
-async function afterCompletes(tx: Tx, run: q.RunRow & { definition: SurveyDefinition }, completes: number): Promise<boolean> {
+async function afterCompletes(tx: Tx, run: q.RunRow & { definition: SurveyDefinition }, completes: number, arrived = true): Promise<boolean> {
   const target = run.targetCompletes ?? run.definition.targetCompletes;
+  if (completes >= target) {
+    if (arrived) await q.touchComplete(tx, run.id);
+    await closeRun(tx, run, "quota");
+    if (!arrived) return true;
+  }
+  // Nothing new arrived (a batch of the panel that found nobody): no event that looks like progress.
+  if (!arrived) return false;
+  if (completes < target) await q.touchComplete(tx, run.id);
   await projectUpdated(tx, run.clientId, {
     projectId: run.definition.projectId,
     action: "ResponsesReceived",
@@ -281,11 +426,7 @@ async function afterCompletes(tx: Tx, run: q.RunRow & { definition: SurveyDefini
     data: { jobId: `survey-run-${run.id}`, name: "fielding", pct: Math.min(100, Math.round((completes / target) * 100)), message: `${completes} of ${target} completes in ${run.definition.regionName}` },
     clientId: run.clientId,
   });
-  if (completes >= target) {
-    await closeRun(tx, run);
-    return true;
-  }
-  return false;
+  return completes >= target;
 }
 
 // ---- the simulated Ideally panel ----
@@ -302,6 +443,8 @@ export interface SimulationResult {
   completes: number;
   screenedOut: number;
   overQuota: number;
+  /** Completes excluded by the quality checks (replaced while the quota is open). */
+  excluded: number;
   totalCompletes: number;
   targetCompletes: number;
   closed: boolean;
@@ -330,6 +473,9 @@ export async function simulate(db: Db, runId: number, completes: number): Promis
     let screenedOut = 0;
     let overQuota = 0;
     const seed = (await tx<{ s: number | null }[]>`select simulated_seed as s from survey_runs where id = ${run.id}`)[0]?.s ?? run.id;
+    const valid = await q.completeLengths(tx, run.id);
+    const devices = new Set(valid.fingerprints);
+    let excluded = 0;
     for (let i = 0; done < want && i < want * 4 + 20; i++) {
       const index = n + i;
       const person = makePerson(def, m, seed, index);
@@ -353,20 +499,52 @@ export async function simulate(db: Db, runId: number, completes: number): Promis
           reason = "reason" in outcome ? outcome.reason : null;
         }
       }
+      const lengthSeconds = Math.max(5, (page + 1) * person.secondsPerPage);
+      let flags: string[] = reason === "attention check" ? ["attention"] : [];
+      if (status === "Complete") {
+        flags = qualityFlags(def, {
+          answers,
+          testOptionOrder: order,
+          lengthSeconds,
+          medianSeconds: runMedian(valid.lengths),
+          duplicateDevice: devices.has(person.fingerprint),
+        });
+        if (flags.length) {
+          // Excluded before weighting; the quota stays open and the next invitation replaces them.
+          status = "Removed";
+          reason = "quality";
+          excluded++;
+        }
+      }
       if (status === "Complete") {
         done++;
+        valid.lengths.push(lengthSeconds);
+        devices.add(person.fingerprint);
         for (const v of Object.values(answers)) if (typeof v === "number") byOption[v] = (byOption[v] ?? 0) + 1;
         for (const t of order) byOption[t] = (byOption[t] ?? 0) + 1;
       } else if (status === "OverQuota") overQuota++;
-      else screenedOut++;
-      rows.push({ clientId: run.clientId, surveyRunId: run.id, regionId: run.regionId, panelRespondentId: `sim-${seed}-${index}`, status, answers, testOptionOrder: order, page, endReason: reason });
+      else if (status !== "Removed") screenedOut++;
+      rows.push({
+        clientId: run.clientId,
+        surveyRunId: run.id,
+        regionId: run.regionId,
+        panelRespondentId: `sim-${seed}-${index}`,
+        status,
+        answers,
+        testOptionOrder: order,
+        page,
+        endReason: reason,
+        lengthSeconds,
+        deviceFingerprint: person.fingerprint,
+        qualityFlags: flags,
+      });
     }
     await q.insertFinishedSessions(tx, rows);
     await q.markSimulated(tx, run.id);
     await ingestRun(tx, run);
     const total = counts.completes + done;
-    const closed = await afterCompletes(tx, run, total);
-    return { surveyRunId: run.id, invited: rows.length, completes: done, screenedOut, overQuota, totalCompletes: total, targetCompletes: target, closed };
+    const closed = await afterCompletes(tx, run, total, done > 0);
+    return { surveyRunId: run.id, invited: rows.length, completes: done, screenedOut, overQuota, excluded, totalCompletes: total, targetCompletes: target, closed };
   });
 }
 
@@ -458,7 +636,10 @@ export interface WeightingReport {
   /** Census levels no respondent had: left out of their margin. */
   emptyLevels: string[];
   margins: Record<string, Record<string, number>>;
+  /** The targets the margins were matched to: the census shares without the empty levels, rescaled to sum 1. */
   targets: Record<string, Record<string, number>>;
+  /** The census shares as given. */
+  census: Record<string, Record<string, number>>;
   missing: Record<string, number>;
 }
 
@@ -473,27 +654,15 @@ export async function weightRun(tx: Tx, run: q.RunRow & { definition: SurveyDefi
   if (!vars.length) {
     // A market without census margins (Other markets): unweighted, and said so.
     await q.setWeights(tx, sample.map((s) => s.id), sample.map(() => 1));
-    return { n: sample.length, iterations: 0, converged: true, maxError: 0, capBinds: false, cap: WEIGHT_CAP, deff: 1, nEff: sample.length, minWeight: 1, maxWeight: 1, variables: [], emptyLevels: [], margins: {}, targets: {}, missing: {} };
+    return { n: sample.length, iterations: 0, converged: true, maxError: 0, capBinds: false, cap: WEIGHT_CAP, deff: 1, nEff: sample.length, minWeight: 1, maxWeight: 1, variables: [], emptyLevels: [], margins: {}, targets: {}, census: {}, missing: {} };
   }
   // Respondents whose answer has no census margin ("Another gender") are left out of that margin.
   const rows = sample.map((s) => Object.fromEntries(vars.map((v) => {
     const a = s.answers[v];
     return [v, typeof a === "number" && targets[v]![a] !== undefined ? String(a) : null];
   })));
-  // A level nobody in the sample has cannot be weighted up from nothing: it is left out of the
-  // margin (the other levels' shares renormalised) and reported, as small samples do.
-  const emptyLevels: string[] = [];
-  for (const v of vars) {
-    const seen = new Set(rows.map((r) => r[v]).filter((x) => x !== null));
-    for (const level of Object.keys(targets[v]!)) {
-      if (!seen.has(level)) {
-        delete targets[v]![level];
-        emptyLevels.push(`${v}=${level}`);
-      }
-    }
-    if (Object.keys(targets[v]!).length < 2) delete targets[v];
-  }
-  const r = rake(rows, { targets, tolerance: RAKE_TOLERANCE, cap: WEIGHT_CAP, maxIterations: 200 });
+  const { targets: used, emptyLevels, census } = weightingTargets(targets, rows);
+  const r = rake(rows, { targets: used, tolerance: RAKE_TOLERANCE, cap: WEIGHT_CAP, maxIterations: 200 });
   await q.setWeights(tx, sample.map((s) => s.id), r.weights);
   return {
     n: sample.length,
@@ -506,12 +675,38 @@ export async function weightRun(tx: Tx, run: q.RunRow & { definition: SurveyDefi
     nEff: r.nEff,
     minWeight: r.minWeight,
     maxWeight: r.maxWeight,
-    variables: Object.keys(targets),
+    variables: Object.keys(used),
     emptyLevels,
     margins: r.margins,
-    targets,
+    targets: used,
+    census,
     missing: r.missing,
   };
+}
+
+/**
+ * The targets a run is raked to. A level nobody in the sample has cannot be weighted up from
+ * nothing: it is left out of the margin, the other levels' shares rescaled to sum 1 (what rake()
+ * matches the margins to, so the report shows these beside the margins), and reported; a variable
+ * left with one level is not weighted on. `census` keeps the census shares as given. Pure.
+ */
+export function weightingTargets(
+  census: Record<string, Record<string, number>>,
+  rows: readonly Record<string, string | null>[],
+): { targets: Record<string, Record<string, number>>; emptyLevels: string[]; census: Record<string, Record<string, number>> } {
+  const targets: Record<string, Record<string, number>> = {};
+  const emptyLevels: string[] = [];
+  for (const [v, shares] of Object.entries(census)) {
+    const seen = new Set(rows.map((r) => r[v]).filter((x) => x !== null && x !== undefined));
+    const kept = Object.entries(shares).filter(([level]) => {
+      if (seen.has(level)) return true;
+      emptyLevels.push(`${v}=${level}`);
+      return false;
+    });
+    const sum = kept.reduce((a, [, x]) => a + x, 0);
+    if (kept.length >= 2 && sum > 0) targets[v] = Object.fromEntries(kept.map(([level, x]) => [level, x / sum]));
+  }
+  return { targets, emptyLevels, census: Object.fromEntries(Object.entries(census).map(([v, s]) => [v, { ...s }])) };
 }
 
 export interface ProcessResult {
@@ -548,6 +743,25 @@ export async function processRun(db: Db, runId: number, opts: { reprocess?: bool
     await codeThemes(tx, run.definition.projectId);
     // The project's cells of the norms' rollup (benchmarks of other projects read them).
     await refreshNormCells(tx, run.definition.projectId);
+    // Closed short (field end, or staff): the shortfall is refunded, one ledger row, and the owners told.
+    const delivered = await q.deliveredCompletes(tx, run.id);
+    const ordered = run.targetCompletes ?? run.definition.targetCompletes;
+    const refund = await refundRunShortfall(tx, SERVICES_USER_ID, {
+      id: run.id,
+      clientId: run.clientId,
+      projectId: run.definition.projectId,
+      regionId: run.regionId,
+      isCustomerPanel: run.isCustomerPanel,
+      ordered,
+      delivered,
+    });
+    if (delivered < ordered) {
+      await notifyOwners(tx, run.definition.projectId, {
+        type: "SurveyClosedShort",
+        body: `the ${run.definition.regionName} run closed with ${delivered} of ${ordered} completes${run.closedReason === "field end" ? " at its field end" : ""}${refund ? `; ${refund.refund} credits were refunded` : ""}.`,
+        data: { surveyRunId: run.id, regionId: run.regionId, delivered, ordered, refunded: refund?.refund ?? 0, creditLogId: refund?.creditLogId ?? null },
+      });
+    }
     if (run.surveyStatusId === SURVEY_STATUS.ErrorProcessing) await q.setRunStatus(tx, run.id, SURVEY_STATUS.Closed, null);
     await q.setRunStatus(tx, run.id, SURVEY_STATUS.Closed, "processed_at");
     const pending = await q.otherRunsPending(tx, run.definition.projectId, run.id);
@@ -580,6 +794,10 @@ export interface TickResult {
  */
 export async function tick(db: Db, publicUrl: string, opts: { batch?: number } = {}): Promise<TickResult> {
   const batch = opts.batch ?? 50;
+  // Field periods: runs past their field end close (processed below, the shortfall refunded); runs
+  // with quota open and nothing arriving are marked stalled once.
+  await closeRunsAtFieldEnd(db);
+  await detectStalls(db);
   const created = await createSurveys(db, null);
   let launched = 0;
   for (const c of created) {

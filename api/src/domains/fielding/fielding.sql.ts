@@ -22,12 +22,21 @@ export interface RunRow {
   closedAt: string | null;
   processedAt: string | null;
   scheduleDate: string;
+  fieldEndAt: string | null;
+  lastCompleteAt: string | null;
+  stalledAt: string | null;
+  closedReason: ClosedReason | null;
+  sampleSupplierId: number | null;
 }
+
+export type ClosedReason = "quota" | "field end" | "staff";
 
 const RUN_COLUMNS = `id, client_id as "clientId", region_id as "regionId", survey_status_id as "surveyStatusId",
   sample_provider_id as "sampleProviderId", is_customer_panel as "isCustomerPanel", target_completes as "targetCompletes",
   survey_link::text as "surveyLink", is_simulated as "isSimulated", definition, launched_at as "launchedAt",
-  closed_at as "closedAt", processed_at as "processedAt", schedule_date::text as "scheduleDate"`;
+  closed_at as "closedAt", processed_at as "processedAt", schedule_date::text as "scheduleDate",
+  field_end_at as "fieldEndAt", last_complete_at as "lastCompleteAt", stalled_at as "stalledAt", closed_reason as "closedReason",
+  sample_supplier_id as "sampleSupplierId"`;
 
 export async function run(tx: Sql, id: number, lock = false): Promise<RunRow | undefined> {
   // RUN_COLUMNS is a constant of this file: no input in the text.
@@ -196,9 +205,10 @@ export async function projectQuestions(tx: Sql, projectId: number): Promise<Proj
 }
 
 export async function targets(tx: Sql, projectId: number, regionId: number) {
-  return tx<{ systemQuestionId: number | null; questionId: number | null; optionId: number; quotaPercent: number | null }[]>`
+  return tx<{ systemQuestionId: number | null; questionId: number | null; optionId: number; quotaPercent: number | null; onlyThese: boolean }[]>`
     select so.system_question_id as "systemQuestionId", t.question_id as "questionId",
-           coalesce(t.system_question_option_id, t.question_option_id) as "optionId", t.quota_percent::float8 as "quotaPercent"
+           coalesce(t.system_question_option_id, t.question_option_id) as "optionId", t.quota_percent::float8 as "quotaPercent",
+           t.only_these as "onlyThese"
     from targets t
     left join system_question_option so on so.id = t.system_question_option_id
     where t.project_id = ${projectId} and (t.region_id is null or t.region_id = ${regionId})
@@ -242,11 +252,16 @@ export interface SessionRow {
   endReason: string | null;
   isSimulated: boolean;
   completedAt: string | null;
+  sampleSupplierId: number | null;
+  supplierRid: string | null;
+  qualityFlags: string[];
+  startedAt: string;
 }
 
 const SESSION_COLUMNS = `id, client_id as "clientId", survey_run_id as "surveyRunId", region_id as "regionId",
   respondent_uuid::text as "respondentUuid", panel_respondent_id as "panelRespondentId", status, answers,
-  test_option_order as "testOptionOrder", page, end_reason as "endReason", is_simulated as "isSimulated", completed_at as "completedAt"`;
+  test_option_order as "testOptionOrder", page, end_reason as "endReason", is_simulated as "isSimulated", completed_at as "completedAt",
+  sample_supplier_id as "sampleSupplierId", supplier_rid as "supplierRid", quality_flags as "qualityFlags", started_at as "startedAt"`;
 
 export async function session(tx: Sql, runId: number, uuid: string, lock = false): Promise<SessionRow | undefined> {
   const [s] = await tx.unsafe<SessionRow[]>(
@@ -268,20 +283,33 @@ export interface NewSession {
   panelRespondentId: string | null;
   testOptionOrder: number[];
   isSimulated: boolean;
+  sampleSupplierId?: number | null;
+  supplierRid?: string | null;
+  deviceFingerprint?: string | null;
 }
 
 export async function insertSession(tx: Sql, s: NewSession): Promise<SessionRow> {
   const [r] = await tx.unsafe<SessionRow[]>(
-    `insert into survey_sessions (client_id, survey_run_id, region_id, panel_respondent_id, test_option_order, is_simulated)
-     values ($1, $2, $3, $4, $5::int[], $6) returning ${SESSION_COLUMNS}`,
-    [s.clientId, s.surveyRunId, s.regionId, s.panelRespondentId, s.testOptionOrder, s.isSimulated],
+    `insert into survey_sessions (client_id, survey_run_id, region_id, panel_respondent_id, test_option_order, is_simulated,
+                                  sample_supplier_id, supplier_rid, device_fingerprint)
+     values ($1, $2, $3, $4, $5::int[], $6, $7, $8, $9) returning ${SESSION_COLUMNS}`,
+    [s.clientId, s.surveyRunId, s.regionId, s.panelRespondentId, s.testOptionOrder, s.isSimulated, s.sampleSupplierId ?? null, s.supplierRid ?? null, s.deviceFingerprint ?? null],
   );
   return r!;
 }
 
-export async function saveSession(tx: Sql, id: number, s: { status: string; answers: Answers; page: number; endReason: string | null }): Promise<void> {
+export async function sessionBySupplierRid(tx: Sql, runId: number, supplierId: number, rid: string): Promise<SessionRow | undefined> {
+  const [s] = await tx.unsafe<SessionRow[]>(
+    `select ${SESSION_COLUMNS} from survey_sessions where survey_run_id = $1 and sample_supplier_id = $2 and supplier_rid = $3`,
+    [runId, supplierId, rid],
+  );
+  return s;
+}
+
+export async function saveSession(tx: Sql, id: number, s: { status: string; answers: Answers; page: number; endReason: string | null; qualityFlags?: string[] }): Promise<void> {
   await tx`
     update survey_sessions set status = ${s.status}, answers = ${tx.json(s.answers as never)}, page = ${s.page}, end_reason = ${s.endReason},
+      quality_flags = ${s.qualityFlags ?? []}::text[],
       completed_at = case when ${s.status} = 'InProgress' then null else coalesce(completed_at, now()) end, updated_at = now()
     where id = ${id}`;
 }
@@ -297,13 +325,19 @@ export interface FinishedSession {
   testOptionOrder: number[];
   page: number;
   endReason: string | null;
+  /** Seconds from start to end. */
+  lengthSeconds: number;
+  deviceFingerprint: string | null;
+  qualityFlags: string[];
 }
 
 export async function insertFinishedSessions(tx: Sql, rows: FinishedSession[]): Promise<number> {
   if (!rows.length) return 0;
   const r = await tx`
-    insert into survey_sessions (client_id, survey_run_id, region_id, panel_respondent_id, status, answers, test_option_order, page, end_reason, is_simulated, completed_at)
-    select x.client_id, x.survey_run_id, x.region_id, x.panel_respondent_id, x.status, x.answers, x.test_option_order, x.page, x.end_reason, true, now()
+    insert into survey_sessions (client_id, survey_run_id, region_id, panel_respondent_id, status, answers, test_option_order, page, end_reason, is_simulated,
+                                 started_at, completed_at, device_fingerprint, quality_flags)
+    select x.client_id, x.survey_run_id, x.region_id, x.panel_respondent_id, x.status, x.answers, x.test_option_order, x.page, x.end_reason, true,
+           now() - make_interval(secs => x.length_seconds), now(), x.device_fingerprint, x.quality_flags
     from jsonb_to_recordset(${tx.json(
       rows.map((s) => ({
         client_id: s.clientId,
@@ -315,8 +349,12 @@ export async function insertFinishedSessions(tx: Sql, rows: FinishedSession[]): 
         test_option_order: s.testOptionOrder,
         page: s.page,
         end_reason: s.endReason,
+        length_seconds: s.lengthSeconds,
+        device_fingerprint: s.deviceFingerprint,
+        quality_flags: s.qualityFlags,
       })) as never,
-    )}) as x(client_id int, survey_run_id int, region_id int, panel_respondent_id text, status text, answers jsonb, test_option_order int[], page int, end_reason text)
+    )}) as x(client_id int, survey_run_id int, region_id int, panel_respondent_id text, status text, answers jsonb, test_option_order int[], page int, end_reason text,
+             length_seconds float8, device_fingerprint text, quality_flags text[])
     on conflict (survey_run_id, panel_respondent_id) where panel_respondent_id is not null do nothing`;
   return r.count;
 }
@@ -491,4 +529,81 @@ export async function otherRunsPending(tx: Sql, projectId: number, runId: number
       where r.id <> ${runId} and r.processed_at is null and r.survey_status_id in (0, 10, 50, 90)
         and exists (select 1 from project_schedules s where s.survey_run_id = r.id and s.project_id = ${projectId})) as x`;
   return r!.x;
+}
+
+// ---- field periods ----
+
+/** The run's field end: launch + the project's field period (days), set once at launch. */
+export async function setFieldEnd(tx: Sql, runId: number, projectId: number, defaultDays: number): Promise<void> {
+  await tx`
+    update survey_runs set field_end_at = coalesce(field_end_at, now() + make_interval(days => coalesce(
+      (select field_period_days from projects where id = ${projectId}), ${defaultDays}::int))), updated_at = now()
+    where id = ${runId}`;
+}
+
+export async function touchComplete(tx: Sql, runId: number): Promise<void> {
+  await tx`update survey_runs set last_complete_at = now(), stalled_at = null, updated_at = now() where id = ${runId}`;
+}
+
+/** Live runs whose field end has passed. */
+export async function runsPastFieldEnd(tx: Sql): Promise<number[]> {
+  const rows = await tx<{ id: number }[]>`
+    select id from survey_runs where survey_status_id = 50 and field_end_at is not null and field_end_at <= now() order by id`;
+  return rows.map((r) => r.id);
+}
+
+/** Live runs with quota open and no complete for `hours` (since launch when none yet), not yet marked stalled. */
+export async function runsStalling(tx: Sql, hours: number): Promise<number[]> {
+  const rows = await tx<{ id: number }[]>`
+    select r.id from survey_runs r
+    where r.survey_status_id = 50 and r.stalled_at is null and r.definition is not null
+      and coalesce(r.last_complete_at, r.launched_at) <= now() - make_interval(hours => ${hours}::int)
+      and (select count(*) from survey_sessions s where s.survey_run_id = r.id and s.status = 'Complete') < coalesce(r.target_completes, 0)
+    order by r.id`;
+  return rows.map((r) => r.id);
+}
+
+/** The project's owner, else its client's Admins: who hears about its runs. */
+export async function projectOwners(tx: Sql, projectId: number): Promise<{ clientId: number; projectName: string; userIds: number[] }> {
+  const [p] = await tx<{ clientId: number; projectName: string; ownerUserId: number | null }[]>`
+    select client_id as "clientId", project_name as "projectName", owner_user_id as "ownerUserId" from projects where id = ${projectId}`;
+  if (!p) return { clientId: 0, projectName: "", userIds: [] };
+  if (p.ownerUserId !== null) return { clientId: p.clientId, projectName: p.projectName, userIds: [p.ownerUserId] };
+  const [a] = await tx<{ v: number[] }[]>`select app_client_admin_ids(${p.clientId}) as v`;
+  return { clientId: p.clientId, projectName: p.projectName, userIds: a?.v ?? [] };
+}
+
+/** Completes the run delivered: its complete project survey sessions (removed respondents are not). */
+export async function deliveredCompletes(tx: Sql, runId: number): Promise<number> {
+  const [r] = await tx<{ n: number }[]>`select count(*)::int as n from project_survey_sessions where survey_run_id = ${runId} and status = 'Complete'`;
+  return r?.n ?? 0;
+}
+
+// ---- respondent quality ----
+
+/** The run's valid completes: their lengths (seconds) and devices, for the quality checks. */
+export async function completeLengths(tx: Sql, runId: number): Promise<{ lengths: number[]; fingerprints: string[] }> {
+  const rows = await tx<{ len: number; fp: string | null }[]>`
+    select extract(epoch from completed_at - started_at)::float8 as len, device_fingerprint as fp
+    from survey_sessions where survey_run_id = ${runId} and status = 'Complete' and completed_at is not null`;
+  return { lengths: rows.map((r) => r.len), fingerprints: rows.flatMap((r) => (r.fp ? [r.fp] : [])) };
+}
+
+export interface QualityReportRow {
+  surveyRunId: number;
+  regionId: number;
+  completes: number;
+  excluded: number;
+  byReason: Record<string, number>;
+}
+
+/** Per run: valid completes, respondents excluded for quality, and counts per reason (a respondent may have several). */
+export async function qualityReport(tx: Sql, runIds: number[]): Promise<QualityReportRow[]> {
+  return tx<QualityReportRow[]>`
+    select r.id as "surveyRunId", r.region_id as "regionId",
+           (select count(*)::int from survey_sessions s where s.survey_run_id = r.id and s.status = 'Complete') as completes,
+           (select count(*)::int from survey_sessions s where s.survey_run_id = r.id and cardinality(s.quality_flags) > 0) as excluded,
+           coalesce((select jsonb_object_agg(f, n) from (
+             select f, count(*)::int as n from survey_sessions s, unnest(s.quality_flags) f where s.survey_run_id = r.id group by f) x), '{}') as "byReason"
+    from survey_runs r where r.id = any(${runIds}::int[]) order by r.id`;
 }

@@ -52,9 +52,18 @@ export const SURVEY_PAGE_HTML = `<!doctype html>
 export const SURVEY_PAGE_SCRIPT = `"use strict";
 (function () {
   var link = location.pathname.split("/").filter(Boolean)[1];
-  var storeKey = "ideally-survey-" + link;
   var app = document.getElementById("app");
   var pid = new URLSearchParams(location.search).get("pid");
+  // A sample supplier's respondent: the entry link's query goes to the server as received (signed).
+  var entryQuery = /(^|[?&])supplier=/.test(location.search) ? location.search.slice(1) : null;
+  var storeKey = "ideally-survey-" + link + (entryQuery ? "-" + entryQuery : "");
+  // Traits of the device, hashed (FNV-1a): the same device twice in a run is flagged as a duplicate.
+  var fingerprint = (function () {
+    var s = [navigator.userAgent, navigator.language, screen.width + "x" + screen.height, screen.colorDepth, new Date().getTimezoneOffset(), navigator.hardwareConcurrency || 0].join("|");
+    var h = 0x811c9dc5;
+    for (var i = 0; i < s.length; i++) { h ^= s.charCodeAt(i); h = Math.imul(h, 0x01000193) >>> 0; }
+    return "fp-" + h.toString(16) + "-" + s.length;
+  })();
 
   function el(tag, attrs, children) {
     var e = document.createElement(tag);
@@ -85,7 +94,11 @@ export const SURVEY_PAGE_SCRIPT = `"use strict";
   }
 
   function render(v) {
-    if (v.status !== "InProgress") { end(v.message, v.status); return; }
+    if (v.status !== "InProgress") {
+      end(v.message, v.status);
+      if (v.redirectUrl) setTimeout(function () { location.replace(v.redirectUrl); }, 1200);
+      return;
+    }
     var p = v.page;
     app.innerHTML = "";
     var bar = el("div", { className: "progress", role: "progressbar", "aria-valuemin": "0", "aria-valuemax": String(p.total), "aria-valuenow": String(p.index) }, [el("div")]);
@@ -163,7 +176,10 @@ export const SURVEY_PAGE_SCRIPT = `"use strict";
 
   function load() {
     var id = localStorage.getItem(storeKey);
-    var go = id ? api("GET", "/" + id) : api("POST", "/start", pid ? { panelRespondentId: pid } : {});
+    var start = { deviceFingerprint: fingerprint };
+    if (entryQuery) start.entryQuery = entryQuery;
+    else if (pid) start.panelRespondentId = pid;
+    var go = id ? api("GET", "/" + id) : api("POST", "/start", start);
     go.then(function (r) {
       if (r.status === 200) { localStorage.setItem(storeKey, r.body.respondentId); render(r.body); }
       else if (id && r.status === 404) { localStorage.removeItem(storeKey); load(); }

@@ -26,11 +26,15 @@ const Question = z.object({
   text: z.string(),
   options: z.array(z.object({ id: z.number().int(), text: z.string(), exclusive: z.boolean() })),
 });
-const View = z
+export const View = z
   .object({
     respondentId: z.string(),
     status: z.enum(["InProgress", "Complete", "ScreenedOut", "OverQuota", "Removed"]),
     message: z.string().nullable().describe("The end page's text, once the survey is over for the respondent"),
+    redirectUrl: z
+      .string()
+      .nullable()
+      .describe("A sample supplier's respondent at the end: the supplier's complete, screen-out, over-quota or quality-terminate link with {rid} filled in (and `sig` when the supplier has a secret); the page goes there"),
     currencySymbol: z.string(),
     page: z
       .object({
@@ -64,9 +68,9 @@ const HEADING: Record<string, string> = {
 };
 
 /** What the page shows: the current page's questions in the region's language, never other answers. */
-type ImageUrl = (key: string, fileType: string | null) => Promise<string | null>;
+export type ImageUrl = (key: string, fileType: string | null) => Promise<string | null>;
 
-async function present(v: svc.RespondentView, imageUrl: ImageUrl): Promise<z.infer<typeof View>> {
+export async function present(v: svc.RespondentView, imageUrl: ImageUrl): Promise<z.infer<typeof View>> {
   const def = v.definition;
   const tr = (s: string) => def.translations[s] ?? s;
   const p = v.page;
@@ -74,7 +78,9 @@ async function present(v: svc.RespondentView, imageUrl: ImageUrl): Promise<z.inf
   return {
     respondentId: v.respondentId,
     status: v.status as z.infer<typeof View>["status"],
-    message: v.status === "InProgress" ? null : (END[v.status] ?? null),
+    // Excluded for quality: thanked like anyone who does not qualify.
+    message: v.status === "InProgress" ? null : v.status === "Removed" && v.endReason === "quality" ? END.ScreenedOut! : (END[v.status] ?? null),
+    redirectUrl: v.redirectUrl,
     currencySymbol: def.currencySymbol,
     page: p
       ? {
@@ -152,15 +158,37 @@ export function registerRespondentRoutes(app: App, deps: AppDeps): void {
       tags: ["Respondent survey"],
       operationId: "RespondentSurvey_Start",
       summary: "Start (or resume) taking a survey",
-      description: "A new respondent session on a Live survey run, with the test options this respondent will see. A panel respondent id answers once: the same id resumes its own session.",
-      request: { params: Link, body: { required: false, content: { "application/json": { schema: z.strictObject({ panelRespondentId: z.string().min(1).max(200).optional() }).openapi("RespondentStart") } } } },
-      responses: { ...ok, ...refusals },
+      description:
+        "A new respondent session on a Live survey run, with the test options this respondent will see. A panel respondent id answers once: the same id resumes its own session. A sample supplier's respondent sends the entry link's query string as received (`entryQuery`: `supplier={id}&rid={rid}[&sig=...]`); with the supplier's secret `sig` must be the hex HMAC-SHA256 of `{PUBLIC_URL}/s/{link}?` + the query before `&sig=`, else 403. A rid enters a run once (the same rid resumes its own session).",
+      request: {
+        params: Link,
+        body: {
+          required: false,
+          content: {
+            "application/json": {
+              schema: z
+                .strictObject({
+                  panelRespondentId: z.string().min(1).max(200).optional(),
+                  entryQuery: z.string().min(1).max(2000).optional().describe("A supplier's entry: the page's query string without the leading ?"),
+                  deviceFingerprint: z.string().min(8).max(128).optional().describe("A hash of the device's traits (duplicates within a run are flagged)"),
+                })
+                .openapi("RespondentStart"),
+            },
+          },
+        },
+      },
+      responses: { ...ok, ...refusals, 403: errors[403] },
     },
     async (c) => {
       const { link } = c.req.valid("param" as never) as { link: string };
-      const body = (await c.req.json().catch(() => ({}))) as { panelRespondentId?: unknown };
-      const panelId = typeof body.panelRespondentId === "string" && body.panelRespondentId ? body.panelRespondentId.slice(0, 200) : null;
-      return c.json(await present(await svc.startSession(db, link, panelId), signer(c)), 200);
+      const body = (await c.req.json().catch(() => ({}))) as { panelRespondentId?: unknown; entryQuery?: unknown; deviceFingerprint?: unknown };
+      const text = (v: unknown, max: number) => (typeof v === "string" && v ? v.slice(0, max) : null);
+      const view = await svc.startSession(db, link, text(body.panelRespondentId, 200), {
+        entryQuery: text(body.entryQuery, 2000),
+        deviceFingerprint: text(body.deviceFingerprint, 128),
+        publicUrl: deps.publicUrl ?? new URL(c.req.url).origin,
+      });
+      return c.json(await present(view, signer(c)), 200);
     },
   );
   addRoute(

@@ -15,7 +15,8 @@
 // - Prices: each respondent's four Van Westendorp prices are spread around a reference price for
 //   the concept (higher for better concepts), always in increasing order, so the price sensitivity
 //   meter finds a sensible acceptable range.
-// - 3% fail the attention check.
+// - 3% fail the attention check; 4% speed, 3% straight-line, 3% write gibberish, 2% come back on a
+//   device already seen (POOR_SHARES): flagged and replaced by the quality checks (quality.ts).
 import { ATTENTION, answerKey, hash32, intentKey, seeded, type AnswerValue, type DefQuestion, type Page, type SurveyDefinition } from "./engine.ts";
 
 export interface Margins {
@@ -23,12 +24,33 @@ export interface Margins {
   [systemQuestionId: string]: Record<string, number>;
 }
 
+export type PersonQuality = "good" | "speeder" | "straightliner" | "gibberish" | "duplicate";
+
 export interface Person {
   random: () => number;
   demographics: Record<string, number>;
   /** Extra appeal per test option for this person, from their age and gender. */
   appeal: (testOptionId: number) => number;
+  /** Poor respondents a real panel sends too (docs/decisions.md "Respondent quality"). */
+  quality: PersonQuality;
+  /** Seconds this person spends per page. */
+  secondsPerPage: number;
+  /** The device's fingerprint (a duplicate reuses an earlier respondent's). */
+  fingerprint: string;
 }
+
+/**
+ * Shares of poor respondents among the panel's invitations, besides the 3% who fail the attention
+ * check: speeders 4%, straight-liners 3%, gibberish writers 3%, duplicates (a device seen before)
+ * 2%, so about one complete in eight is flagged, within the 10-30% online panels remove (Pew
+ * Research Center 2020; Kennedy et al. 2020).
+ */
+export const POOR_SHARES: readonly [PersonQuality, number][] = [
+  ["speeder", 0.04],
+  ["straightliner", 0.03],
+  ["gibberish", 0.03],
+  ["duplicate", 0.02],
+];
 
 const AGE = 51;
 const GENDER = 45;
@@ -64,7 +86,8 @@ export function makePerson(def: SurveyDefinition, margins: Margins, seed: number
   for (const q of def.demographics) {
     const target = def.targets.find((t) => t.key === q.key);
     let options = q.options;
-    if (target && inTarget) options = q.options.filter((o) => target.optionIds.includes(o.id));
+    // A group open to its other answers (quotas leave them room) invites everyone.
+    if (target && inTarget && !(target.othersQuota && target.othersQuota > 0)) options = q.options.filter((o) => target.optionIds.includes(o.id));
     const shares = margins[String(q.systemQuestionId)];
     const weights = options.map((o) => shares?.[o.id] ?? (/prefer not/i.test(o.text) ? 0.15 : /another gender/i.test(o.text) ? 0.02 : 1));
     demographics[q.key] = pick(random, options, weights).id;
@@ -77,7 +100,21 @@ export function makePerson(def: SurveyDefinition, margins: Margins, seed: number
     // Some concepts speak to the young, some to women: bits of the concept's hash decide which.
     return conceptAppeal(t?.conceptText ?? "") + (h & 1 ? (young ? 0.45 : -0.2) : 0) + (h & 2 ? (female ? 0.35 : -0.15) : 0);
   };
-  return { random, demographics, appeal };
+  // Quality from a generator of its own, so a good respondent answers as before.
+  const qr = seeded(hash32(`${seed}:${index}:quality`));
+  let quality: PersonQuality = "good";
+  let x = qr();
+  for (const [kind, share] of POOR_SHARES) {
+    if (x < share) {
+      quality = kind;
+      break;
+    }
+    x -= share;
+  }
+  // Lengths per page spread log-normally around 20 seconds; a speeder clicks through in a tenth.
+  const secondsPerPage = 20 * Math.exp(normal(qr) * 0.3) * (quality === "speeder" ? 0.1 : 1);
+  const fingerprint = `sim-${seed}-${quality === "duplicate" && index > 0 ? Math.floor(qr() * index) : index}`;
+  return { random, demographics, appeal, quality, secondsPerPage, fingerprint };
 }
 
 /** Band of a latent score: 1 Top .. 4 Bottom. */
@@ -106,6 +143,9 @@ const THEMES = {
   ],
 };
 
+/** What a respondent mashing the keyboard writes. */
+const GIBBERISH = ["asdf asdf", "sdfghjkl", "qwertyy", "jjjjjjj", "xcvbnm xcvb", "dfgdfgdfg ghjk"];
+
 function textAnswer(random: () => number, score: number): string {
   const positive = score + normal(random) * 0.5 > 0;
   const bank = positive ? THEMES.positive : THEMES.negative;
@@ -115,8 +155,10 @@ function textAnswer(random: () => number, score: number): string {
   return second && second !== first ? `${lead} ${first}, and ${second}.` : `${lead} ${first}.`;
 }
 
-function singleAnswer(random: () => number, q: DefQuestion, score: number): number {
+function singleAnswer(random: () => number, q: DefQuestion, score: number, straightliner = false): number {
   const scaled = q.options.filter((o) => o.standardAnswerValue !== null);
+  // A straight-liner ticks the same box down every grid.
+  if (straightliner && scaled.length) return (scaled.find((o) => o.standardAnswerValue === 2) ?? scaled[0]!).id;
   const notSure = q.options.find((o) => o.isNotSure);
   if (notSure && random() < 0.03) return notSure.id;
   if (scaled.length) {
@@ -191,15 +233,15 @@ export function answerPage(def: SurveyDefinition, person: Person, page: Page): R
     const key = answerKey(q, page.testOptionId);
     if (page.kind === "screener") {
       const target = def.targets.find((t) => t.key === q.key);
-      if (target && r() < 0.85) {
+      if (target && !(target.othersQuota && target.othersQuota > 0) && r() < 0.85) {
         const inTarget = q.options.filter((o) => target.optionIds.includes(o.id));
         out[key] = q.type === "multiple" ? [pick(r, inTarget).id] : pick(r, inTarget).id;
         continue;
       }
     }
-    if (q.type === "text") out[key] = textAnswer(r, score);
+    if (q.type === "text") out[key] = person.quality === "gibberish" ? pick(r, GIBBERISH) : textAnswer(r, score);
     else if (q.type === "multiple") out[key] = multipleAnswer(r, q, person, score);
-    else out[key] = singleAnswer(r, q, score);
+    else out[key] = singleAnswer(r, q, score, person.quality === "straightliner" && page.kind === "concept");
   }
   return out;
 }

@@ -37,6 +37,33 @@ export interface RegionIncidence {
   sampleSize: number;
   incidence: number;
   factors: Factor[];
+  /** Panellists the Ideally panel reaches in the market in one field period (null: the team's own list). */
+  panelReach: number | null;
+  /** floor(panelReach x incidence): the completes the market can deliver (null: unknown). */
+  feasibleCompletes: number | null;
+  /** sampleSize <= feasibleCompletes (null: unknown, a customer panel). */
+  feasible: boolean | null;
+}
+
+/**
+ * Panellists of the Ideally panel (its outside suppliers together) who take a survey in a market in
+ * one field period: our planning figures, not the spec's (docs/decisions.md "Feasibility").
+ */
+export const PANEL_REACH: Readonly<Record<number, number>> = {
+  1: 6000, // New Zealand
+  2: 25000, // Australia
+  15: 120000, // USA
+  17: 5000, // Singapore
+  999999: 20000, // Other markets
+};
+/** A US state (56-104) or any market not listed. */
+export const OTHER_PANEL_REACH = 3000;
+
+export function feasibility(sampleSize: number, incidence: number, isCustomerPanel: boolean, regionId: number): Pick<RegionIncidence, "panelReach" | "feasibleCompletes" | "feasible"> {
+  if (isCustomerPanel) return { panelReach: null, feasibleCompletes: null, feasible: null };
+  const reach = PANEL_REACH[regionId] ?? OTHER_PANEL_REACH;
+  const completes = Math.floor(reach * incidence);
+  return { panelReach: reach, feasibleCompletes: completes, feasible: sampleSize <= completes };
 }
 
 export interface IncidenceEstimate {
@@ -112,7 +139,8 @@ export async function estimateIn(tx: Tx, projectId: number): Promise<IncidenceEs
     }
     factors.push(...screeners);
     const incidence = factors.reduce((p, f) => p * f.share, 1);
-    return { regionId: r.regionId, regionName: r.regionName, sampleSize: r.sampleSize, incidence: clamp(incidence), factors };
+    const inc = clamp(incidence);
+    return { regionId: r.regionId, regionName: r.regionName, sampleSize: r.sampleSize, incidence: inc, factors, ...feasibility(r.sampleSize, inc, r.isCustomerPanel, r.regionId) };
   });
   const completes = out.reduce((s, r) => s + r.sampleSize, 0);
   const screened = out.reduce((s, r) => s + r.sampleSize / r.incidence, 0);

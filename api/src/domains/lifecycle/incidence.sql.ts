@@ -7,11 +7,12 @@ export interface RegionSample {
   regionId: number;
   regionName: string;
   sampleSize: number;
+  isCustomerPanel: boolean;
 }
 
 export async function regionsOf(tx: Tx, projectId: number): Promise<RegionSample[]> {
   return tx<RegionSample[]>`
-    select pr.region_id as "regionId", r.region_name as "regionName", pr.sample_size as "sampleSize"
+    select pr.region_id as "regionId", r.region_name as "regionName", pr.sample_size as "sampleSize", pr.is_customer_panel as "isCustomerPanel"
     from projects_regions pr join regions r on r.id = pr.region_id
     where pr.project_id = ${projectId} order by r.sort_order, pr.region_id`;
 }
@@ -30,6 +31,11 @@ export async function demographicTargets(tx: Tx, projectId: number): Promise<Dem
     select t.region_id as "regionId", o.id as "optionId", o.system_question_id as "systemQuestionId", o.region_id as "optionRegionId"
     from targets t join system_question_option o on o.id = t.system_question_option_id
     where t.project_id = ${projectId}
+      -- A group with quotas and not "only these" is open to every answer: it screens nobody out.
+      and o.system_question_id not in (
+        select o2.system_question_id from targets t2 join system_question_option o2 on o2.id = t2.system_question_option_id
+        where t2.project_id = ${projectId}
+        group by o2.system_question_id having bool_or(t2.quota_percent is not null) and not bool_or(t2.only_these))
     order by o.system_question_id, o.id`;
 }
 
@@ -89,6 +95,7 @@ export async function screenerQuestions(tx: Tx, projectId: number): Promise<Scre
       select t.question_id, array_agg(distinct t.question_option_id order by t.question_option_id) as ids
       from targets t where t.project_id = ${projectId} and t.question_option_id is not null and t.question_id is not null
       group by t.question_id
+      having not (bool_or(t.quota_percent is not null) and not bool_or(t.only_these))
     ), qs as (
       select pq.id as pq_id, pq.question_id, pq.question_position_id, pq.question_position_id * 1000000 + pq.sort_order as ord
       from project_questions pq

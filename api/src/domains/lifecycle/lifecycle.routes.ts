@@ -44,6 +44,20 @@ export const LifecycleResult = z
 
 const Empty = z.strictObject({}).openapi("EmptyBody");
 
+const Readiness = z
+  .object({
+    projectId: z.number().int(),
+    ready: z.boolean().describe("No problems: Submit will not refuse for completeness"),
+    problems: z.array(
+      z.object({
+        code: z.enum(["testOptions", "questions", "regions", "marketReach.testOptions", "priceSensitivity.currencyCode", "priceSensitivity.testOptions", "quotas"]).describe("Also the path of Submit's field error"),
+        message: z.string(),
+        tab: z.enum(["setup", "markets", "test-options", "questions", "add-ons", "scheduling"]).describe("The editor tab where it is fixed"),
+      }),
+    ),
+  })
+  .openapi("ProjectReadiness");
+
 interface Spec {
   action: (typeof ACTIONS)[number];
   access: Access;
@@ -130,7 +144,16 @@ const IncidenceResult = z
     projectId: z.number().int(),
     incidenceEstimate: z.number().describe("Share of panellists who qualify (0-1), stored on the project"),
     regions: z.array(
-      z.object({ regionId: z.number().int(), regionName: z.string(), sampleSize: z.number().int(), incidence: z.number(), factors: z.array(Factor) }),
+      z.object({
+        regionId: z.number().int(),
+        regionName: z.string(),
+        sampleSize: z.number().int(),
+        incidence: z.number(),
+        factors: z.array(Factor),
+        panelReach: z.number().int().nullable().describe("Panellists the Ideally panel reaches in the market in one field period (null: a customer panel)"),
+        feasibleCompletes: z.number().int().nullable().describe("floor(panelReach × incidence): the completes the market can deliver"),
+        feasible: z.boolean().nullable().describe("Whether sampleSize fits feasibleCompletes (null: unknown, a customer panel)"),
+      }),
     ),
   })
   .openapi("IncidenceEstimate");
@@ -169,7 +192,8 @@ export function registerLifecycleRoutes(app: App, deps: AppDeps): void {
       description:
         "0 -> 50 Awaiting Approval when the client requires approval or the submitter is not an Admin of the team (the team's Admins and staff are notified), " +
         "else 0 -> 100 Submitted. Charges exactly CreditCostNow as PendingSurveyRun (30) logs, one per region, under the client's ledger lock; " +
-        "409 when the balance would go below minus the overdraft limit.",
+        "409 when the balance would go below minus the overdraft limit. " +
+        "400 (nothing charged) when the test is incomplete: one field error per ReadinessCheck problem.",
       response: LifecycleResult,
       run: (c, projectId) => svc.submit(db, c.get("ctx"), { projectId }),
     },
@@ -348,4 +372,24 @@ export function registerLifecycleRoutes(app: App, deps: AppDeps): void {
       },
     );
   }
+
+  // Literal path under /Projects/{key}: a GET, so it does not clash with the actions above.
+  addRoute(
+    app,
+    {
+      access: access.viewer,
+      method: "get",
+      path: "/api/v1/Projects/{key}/ReadinessCheck",
+      tags,
+      operationId: "Projects_ReadinessCheck",
+      summary: "The pre-launch check: what the test still lacks before it can be submitted",
+      description:
+        "Each problem names the editor tab that fixes it. Submit refuses (400, nothing charged) while any remain. " +
+        "Checks: markets chosen; test options for Idea, Message and Npd; a question for Question projects; at least two items for market reach; " +
+        "price questions in the one currency of the markets; quotas that a run can fill (Submit refuses those with each quota group's field error).",
+      request: { params: ProjectKeyParams },
+      responses: { 200: { description: "The check", content: { "application/json": { schema: Readiness } } }, ...commonErrors, 404: errors[404] },
+    },
+    async (c) => c.json(await svc.readinessCheck(db, c.get("ctx"), projectKeyOf(c)), 200),
+  );
 }

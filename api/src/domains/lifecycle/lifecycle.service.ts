@@ -12,7 +12,9 @@ import { clientChannel, publish } from "../../jobs/channel.ts";
 import { raise } from "../notifications/notifications.service.ts";
 import * as ledger from "../credits/ledger.ts";
 import * as q from "./lifecycle.sql.ts";
+import { asFieldErrors, readinessProblems, type ReadinessProblem } from "./readiness.ts";
 import { allowedActions, cellFor, refusalMessage, statusName, type Action, type Cell, type StatusCode } from "./transitions.ts";
+import { assertQuotasCanBeMet } from "../fielding/quotas.ts";
 
 /** SPEC 9: the backend services user, the actor of system actions (jobs, the scheduler). */
 export const SERVICES_USER_ID = 5380;
@@ -179,8 +181,17 @@ const forSchedule = (p: q.ProjectRow): ledger.ProjectForSchedule => ({
   wavesRequired: p.wavesRequired,
 });
 
-/** Submit's charge and its SubmittedForSurvey log (Submit, and SuperApprove from Draft). */
+/**
+ * Submit's charge and its SubmittedForSurvey log (Submit, and SuperApprove from Draft). An
+ * incomplete test (readiness.ts) is refused first: nothing is charged for a survey that cannot run.
+ */
 async function chargeAndLogSubmission(s: Step, to: number): Promise<ledger.Charge> {
+  const problems = await readinessProblems(s.tx, s.p);
+  if (problems.length) {
+    throw new ApiError("ValidationError", `The test is not ready to submit: ${problems.map((x) => x.message).join(" ")}`, undefined, asFieldErrors(problems));
+  }
+  // A design no run can fill is refused before any charge, naming its group.
+  await assertQuotasCanBeMet(s.tx, s.p.id);
   const charge = await ledger.chargeFirstWave(s.tx, actorOf(s.ctx), forSchedule(s.p), s.p.projectName);
   await q.logEvent(s.tx, {
     clientId: s.p.clientId,
@@ -454,4 +465,14 @@ export function dbError(what: string) {
     }
     throw e;
   };
+}
+
+/** The pre-launch check of a project the caller can read (the editor's list; Submit applies it). */
+export async function readinessCheck(db: Db, ctx: RequestCtx, projectId: number): Promise<{ projectId: number; ready: boolean; problems: ReadinessProblem[] }> {
+  return enterTenant(db, ctx, async (tx) => {
+    const p = await q.readProject(tx, projectId);
+    if (!p) throw new ApiError("NotFound", `Projects(${projectId}) not found`);
+    const problems = await readinessProblems(tx, p, { quotas: true });
+    return { projectId, ready: problems.length === 0, problems };
+  });
 }

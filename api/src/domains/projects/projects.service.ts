@@ -11,6 +11,7 @@ import { assertEditable, dbError, projectForWrite, readEntities, readEntity, uni
 import * as q from "./projects.sql.ts";
 import type { Queue } from "../../jobs/queue.ts";
 import { queueObjectiveSummaries } from "../ai/summaries.service.ts";
+import { assertQuotasCanBeMet } from "../fielding/quotas.ts";
 
 /** SPEC 9: the objective every project starts with, and the one DELETE restores. */
 export const DEFAULT_OBJECTIVE = "Summarize the overall performance and highlight any significant audience skews in the results.";
@@ -179,6 +180,7 @@ export interface TargetInput {
   questionOptionId?: number | null;
   regionId?: number | null;
   quotaPercent?: number | null;
+  onlyThese?: boolean;
 }
 
 /** Positions whose questions may screen respondents: the Audience display group (1, 4, 7). */
@@ -189,21 +191,24 @@ export async function changeTargets(
   reg: Registry,
   ctx: RequestCtx,
   projectId: number,
-  input: { targets: TargetInput[]; regionIds?: number[] },
+  input: { targets: TargetInput[]; regionIds?: number[]; sampleSize?: number },
 ): Promise<string> {
   return enterTenant(db, ctx, async (tx) => {
     const p = await projectForWrite(tx, projectId);
     assertEditable(p);
 
-    // Regions first, when given: the project's regions become exactly these.
+    // Regions first, when given: the project's regions become exactly these. An added region
+    // takes the project's completes per wave (or the new size), not the creation default.
     let regionIds = await q.projectRegionIds(tx, projectId);
+    const size = input.sampleSize ?? (await q.projectSampleSize(tx, projectId));
     if (input.regionIds) {
       const wanted = unique(input.regionIds);
       await checkRegions(tx, ctx, p.clientId, wanted);
       await q.removeRegions(tx, projectId, regionIds.filter((r) => !wanted.includes(r))).catch(dbError("ProjectsRegions"));
-      await q.addRegions(tx, p.clientId, projectId, wanted.filter((r) => !regionIds.includes(r)), null).catch(dbError("ProjectsRegions"));
+      await q.addRegions(tx, p.clientId, projectId, wanted.filter((r) => !regionIds.includes(r)), size).catch(dbError("ProjectsRegions"));
       regionIds = wanted;
     }
+    if (input.sampleSize !== undefined) await q.setSampleSize(tx, projectId, input.sampleSize);
 
     const errors: FieldError[] = [];
     const sysIds = input.targets.flatMap((t) => (t.systemQuestionOptionId != null ? [t.systemQuestionOptionId] : []));
@@ -228,7 +233,7 @@ export async function changeTargets(
         const k = `s:${o.id}:${regionId}`;
         if (seen.has(k)) return at("", "The same target twice");
         seen.add(k);
-        rows.push({ regionId, questionId: null, systemQuestionOptionId: o.id, questionOptionId: null, quotaPercent: t.quotaPercent ?? null });
+        rows.push({ regionId, questionId: null, systemQuestionOptionId: o.id, questionOptionId: null, quotaPercent: t.quotaPercent ?? null, onlyThese: t.onlyThese ?? false });
       } else {
         const o = opts.get(t.questionOptionId!);
         if (!o) return at("questionOptionId", `Option ${t.questionOptionId} is not an option of a question of project ${projectId}`);
@@ -238,11 +243,13 @@ export async function changeTargets(
         const k = `q:${o.id}:${t.regionId ?? ""}`;
         if (seen.has(k)) return at("", "The same target twice");
         seen.add(k);
-        rows.push({ regionId: t.regionId ?? null, questionId: o.questionId, systemQuestionOptionId: null, questionOptionId: o.id, quotaPercent: t.quotaPercent ?? null });
+        rows.push({ regionId: t.regionId ?? null, questionId: o.questionId, systemQuestionOptionId: null, questionOptionId: o.id, quotaPercent: t.quotaPercent ?? null, onlyThese: t.onlyThese ?? false });
       }
     });
     if (errors.length) throw new ApiError("ValidationError", errors.map((e) => `${e.path}: ${e.message}`).join("; "), undefined, errors);
     await q.replaceTargets(tx, p.clientId, projectId, rows).catch(dbError("Targets"));
+    // Quotas that can be met: shares within a group at most 100%, and a fill for the rest.
+    await assertQuotasCanBeMet(tx, projectId);
     return readEntities(tx, reg, ctx, "Targets", { $filter: `projectId eq ${projectId}`, $orderby: "id" });
   });
 }

@@ -141,6 +141,17 @@ export async function addRegions(tx: Tx, clientId: number, projectId: number, re
     on conflict (project_id, region_id) do nothing`;
 }
 
+/** The completes per wave of a project's regions (the largest, if they differ); null without regions. */
+export async function projectSampleSize(tx: Tx, projectId: number): Promise<number | null> {
+  const [r] = await tx<{ n: number | null }[]>`select max(sample_size)::int as n from projects_regions where project_id = ${projectId}`;
+  return r?.n ?? null;
+}
+
+/** Every region of the project fields `sampleSize` completes a wave. */
+export async function setSampleSize(tx: Tx, projectId: number, sampleSize: number): Promise<void> {
+  await tx`update projects_regions set sample_size = ${sampleSize} where project_id = ${projectId}`;
+}
+
 /** Removes regions and the targets that applied to them. */
 export async function removeRegions(tx: Tx, projectId: number, regionIds: number[]): Promise<void> {
   if (!regionIds.length) return;
@@ -306,13 +317,14 @@ export interface NewTarget {
   systemQuestionOptionId: number | null;
   questionOptionId: number | null;
   quotaPercent: number | null;
+  onlyThese: boolean;
 }
 
 export async function replaceTargets(tx: Tx, clientId: number, projectId: number, targets: NewTarget[]): Promise<void> {
   await tx`delete from targets where project_id = ${projectId}`;
   for (const t of targets) {
     await tx`
-      insert into targets (client_id, project_id, region_id, question_id, system_question_option_id, question_option_id, quota_percent)
-      values (${clientId}, ${projectId}, ${t.regionId}, ${t.questionId}, ${t.systemQuestionOptionId}, ${t.questionOptionId}, ${t.quotaPercent})`;
+      insert into targets (client_id, project_id, region_id, question_id, system_question_option_id, question_option_id, quota_percent, only_these)
+      values (${clientId}, ${projectId}, ${t.regionId}, ${t.questionId}, ${t.systemQuestionOptionId}, ${t.questionOptionId}, ${t.quotaPercent}, ${t.onlyThese})`;
   }
 }

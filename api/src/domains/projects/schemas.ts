@@ -36,7 +36,17 @@ export const ChangeTargetsBody = z
             systemQuestionOptionId: id().nullable().optional().describe("A demographic option (SystemQuestionOption)"),
             questionOptionId: id().nullable().optional().describe("An option of one of the project's screener questions"),
             regionId: id().nullable().optional().describe("The region the target applies to (default: the option's region, or all)"),
-            quotaPercent: z.number().gt(0).max(100).nullable().optional(),
+            quotaPercent: z
+              .number()
+              .gt(0)
+              .max(100)
+              .nullable()
+              .optional()
+              .describe("The share of the run's completes this answer may take; the quotas of one group (question) add up to at most 100%, the rest open to the group's other answers"),
+            onlyThese: z
+              .boolean()
+              .optional()
+              .describe("The group (this target's question) takes only its targeted answers: with quotas on all of them, they must add up to 100%"),
           })
           .refine((t) => (t.systemQuestionOptionId == null) !== (t.questionOptionId == null), {
             message: "Give systemQuestionOptionId or questionOptionId (one of them)",
@@ -44,6 +54,13 @@ export const ChangeTargetsBody = z
       )
       .max(500),
     regionIds: z.array(id()).min(1).max(60).optional().describe("When given, the project's regions become exactly these (targets of removed regions go)"),
+    sampleSize: z
+      .number()
+      .int()
+      .min(1)
+      .max(100000)
+      .optional()
+      .describe("When given, the completes per wave in each of the project's regions (a Draft's: fixed from Submit on); added regions take the project's size"),
   })
   .openapi("ChangeTargets");
 

@@ -8,9 +8,10 @@ import { ApiError } from "../../errors.ts";
 import { vanWestendorp, type PsmCurves } from "../../analytics/psm.ts";
 import { turf } from "../../analytics/turf.ts";
 import type { Confidence } from "../../analytics/significance.ts";
+import { contrast, type Adjust } from "../../analytics/design.ts";
 import { resolveFilter, sessionsSql, testOptionSql, type ResolvedFilter, type ResponseFilter } from "./filters.ts";
 import * as q from "./results.sql.ts";
-import { topTwoBoxes, type Measure } from "./results.service.ts";
+import { adjustFamily, designByQuestion, designTopTwoBoxes, statsMethod, type Family, type Measure } from "./results.service.ts";
 
 /** SPEC 9's price tooltips, quoted. */
 export const PRICE_TOOLTIPS = {
@@ -115,10 +116,12 @@ export async function marketReachResults(db: Db, ctx: RequestCtx, projectId: num
       order by o.sort_order, o.id`;
     const questionId = setup.questionId ?? setup.pqQuestionId;
     if (!questionId || !items.length) throw new ApiError("Conflict", `Project ${p.id}'s market reach has no items`);
+    // Every filtered respondent is in the base: one who chose nothing is not reached (an inner join
+    // dropped them, and with no "none" option reach was 100% by construction).
     const answers = await tx<{ sid: number; w: number; chosen: number[] }[]>`
       with s as (${sessionsSql(tx, p.id, f)})
       select s.sid, s.w, coalesce(array_agg(r.question_option_id) filter (where r.question_option_id is not null), '{}') as chosen
-      from s join responses r on r.survey_session_id = s.sid and r.project_id = ${p.id} and r.question_id = ${questionId}
+      from s left join responses r on r.survey_session_id = s.sid and r.project_id = ${p.id} and r.question_id = ${questionId}
       group by s.sid, s.w order by s.sid`;
     const acceptance = answers.map((a) => items.map((it) => a.chosen.includes(it.optionId)));
     const weights = answers.map((a) => a.w);
@@ -146,41 +149,93 @@ export async function marketReachResults(db: Db, ctx: RequestCtx, projectId: num
 
 // ---- waves ----
 
-export async function waveData(db: Db, ctx: RequestCtx, projectId: number, filters: ResponseFilter, confidence: Confidence = 95) {
+export type WaveMeasure = Measure & {
+  /** This option and measure against the previous wave (disjoint samples: independent), in the view's family. */
+  vsPreviousWave: { wave: number; diff: number; se: number; z: number; pValue: number; pAdjusted: number | null; significant: boolean } | null;
+};
+
+export async function waveData(db: Db, ctx: RequestCtx, projectId: number, filters: ResponseFilter, confidence: Confidence = 95, adjust: Adjust = "bh") {
   return withProject(db, ctx, projectId, filters, async (tx, p, f) => {
     const npd = p.projectTypeId === 4;
+    const waveSql = npd ? tx`s.week` : tx`coalesce((select min(ps.wave_number) from project_schedules ps where ps.survey_run_id = s.survey_run_id and ps.project_id = ${p.id}), 1)`;
     const rows = await tx<(q.ScaleRow & { wave: number })[]>`
       with s as (${sessionsSql(tx, p.id, f)}),
-      sw as (
-        select s.*, ${npd ? tx`s.week` : tx`coalesce((select min(ps.wave_number) from project_schedules ps where ps.survey_run_id = s.survey_run_id and ps.project_id = ${p.id}), 1)`} as wave
-        from s
-      )
+      sw as (select s.*, ${waveSql} as wave from s)
       select sw.wave, r.standard_question_id as "standardQuestionId", r.test_option_id as "testOptionId", r.standard_answer_value as value,
              count(*)::int as n, sum(sw.w)::float8 as "sumW", sum(sw.w * sw.w)::float8 as "sumW2"
       from responses r join sw on sw.sid = r.survey_session_id
       where r.project_id = ${p.id} and r.standard_question_id is not null and r.standard_answer_value is not null and sw.wave is not null
         ${testOptionSql(tx, f, "r.test_option_id")}
       group by 1, 2, 3, 4 order by 1, 2, 3, 4`;
+    // The design's sums with (wave, test option) as the domain (results.sql.ts designCells, by wave).
+    const cells = await tx<(q.DesignCell & { wa: number; wb: number })[]>`
+      with s as (${sessionsSql(tx, p.id, f)}),
+      sw as (select s.*, ${waveSql} as wave from s),
+      y as (
+        select r.survey_session_id as sid, sw.wave, r.standard_question_id as sq, r.test_option_id as o, max((r.standard_answer_value <= 2)::int) as y
+        from responses r join sw on sw.sid = r.survey_session_id
+        where r.project_id = ${p.id} and r.standard_question_id is not null and r.standard_answer_value is not null and sw.wave is not null
+          ${testOptionSql(tx, f, "r.test_option_id")}
+        group by 1, 2, 3, 4
+      )
+      select coalesce(sw.survey_run_id, 0) as run, a.sq as "standardQuestionId", a.wave as wa, a.o as a, b.wave as wb, b.o as b, count(*)::int as nn,
+             sum(sw.w * sw.w * a.y * b.y)::float8 as aa, sum(sw.w * sw.w * a.y)::float8 as ab, sum(sw.w * sw.w)::float8 as bb,
+             sum(sw.w * a.y)::float8 as "sA", sum(sw.w)::float8 as "sB"
+      from y a join y b on b.sid = a.sid and b.sq = a.sq join sw on sw.sid = a.sid
+      group by 1, 2, 3, 4, 5, 6 order by 1, 2, 3, 4 nulls first, 5, 6 nulls first`;
+    const strata = await q.designStrata(tx, p.id);
     const dates = await tx<{ wave: number; from: string; to: string; count: number }[]>`
       with s as (${sessionsSql(tx, p.id, f)})
-      select ${npd ? tx`s.week` : tx`coalesce((select min(ps.wave_number) from project_schedules ps where ps.survey_run_id = s.survey_run_id and ps.project_id = ${p.id}), 1)`} as wave,
+      select ${waveSql} as wave,
              min(s.completed_at)::date::text as from, max(s.completed_at)::date::text as to, count(*)::int as count
       from s group by 1 having ${npd ? tx`s.week` : tx`true`} is not null order by 1`;
     const titles = await q.standardQuestions(tx, null);
     const waves = [...new Set(rows.map((r) => r.wave))].sort((a, b) => a - b);
+    const design = designByQuestion(cells, strata, (o, w) => ({ wave: w ?? 0, option: o }), (k) => `${k.wave}|${k.option}`);
+    const family: Family = [];
+    const perWave = waves.map((w) => {
+      const view = new Map([...design].map(([sq, d]) => [sq, { est: d.est, domains: d.domains.map((k) => (k.wave === w ? k.option : undefined)) }]));
+      return designTopTwoBoxes(rows.filter((r) => r.wave === w), view, confidence, adjust, null, family).bySq;
+    });
+    // Wave on wave: each option and measure against the same in the previous wave.
+    const withPrev = perWave.map((byQ, wi) => {
+      const m = new Map<number, WaveMeasure[]>();
+      for (const [sq, measures] of byQ) {
+        m.set(
+          sq,
+          measures.map((x) => {
+            const out: WaveMeasure = { ...x, vsPreviousWave: null };
+            const d = design.get(sq);
+            if (wi === 0 || !d) return out;
+            const prev = waves[wi - 1]!;
+            const ia = d.domains.findIndex((k) => k.wave === waves[wi] && k.option === x.testOptionId);
+            const ib = d.domains.findIndex((k) => k.wave === prev && k.option === x.testOptionId);
+            if (ia < 0 || ib < 0) return out;
+            const c = contrast(d.est, ia, ib);
+            const v = { wave: prev, diff: c.diff, se: c.se, z: c.z, pValue: c.p, pAdjusted: null as number | null, significant: false };
+            out.vsPreviousWave = v;
+            family.push({ p: c.p, set: (pa, sig) => ((v.pAdjusted = pa), (v.significant = sig)) });
+            return out;
+          }),
+        );
+      }
+      return m;
+    });
+    const tests = adjustFamily(family, adjust, confidence);
     return {
       projectId: p.id,
       waveKind: npd ? ("weekSinceLaunch" as const) : ("wave" as const),
       confidence,
-      waves: waves.map((w) => {
-        const byQ = topTwoBoxes(rows.filter((r) => r.wave === w), confidence, null);
+      method: statsMethod(adjust, tests),
+      waves: waves.map((w, wi) => {
+        const byQ = withPrev[wi]!;
         const d = dates.find((x) => x.wave === w);
         return {
           wave: w,
           from: d?.from ?? null,
           to: d?.to ?? null,
           respondents: d?.count ?? 0,
-          measures: titles.filter((t) => byQ.has(t.id)).map((t) => ({ standardQuestionId: t.id, title: t.title, results: byQ.get(t.id)! as Measure[] })),
+          measures: titles.filter((t) => byQ.has(t.id)).map((t) => ({ standardQuestionId: t.id, title: t.title, results: byQ.get(t.id)! })),
         };
       }),
     };

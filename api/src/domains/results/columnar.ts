@@ -15,7 +15,7 @@
 // are keyed on the same client and project), so the copy holds nothing the caller could not read.
 import type { Tx } from "../../db/client.ts";
 import type { ResolvedFilter } from "./filters.ts";
-import type { CountRow, OptionRow, ScaleRow, WeightRow } from "./results.sql.ts";
+import type { CountRow, DesignCell, DesignStratum, OptionRow, ScaleRow, WeightRow } from "./results.sql.ts";
 
 export interface ProjectColumns {
   projectId: number;
@@ -47,6 +47,8 @@ export interface ProjectColumns {
   value: Uint8Array;
   questionIds: number[];
   qOptionIds: number[];
+  /** Per dense question option code: 1 for a "not sure" option (not an answer to count). */
+  qOptionNotSure: Uint8Array;
   sysOptionIds: number[];
   /** The system question of each dense system option code. */
   sysOptionQuestion: number[];
@@ -135,7 +137,7 @@ export async function loadColumns(tx: Tx, projectId: number, version: string): P
   // Both statements pipelined. Arrays, not rows: one value per column crosses the wire, and the aggregates of one select are
   // fed the same rows in the same order, so the arrays line up. No NULL inside an array: postgres.js
   // reads it as NaN (numbers) or "NULL" (text), so none is 0, and an unknown day or week a sentinel.
-  const [[s], [r]] = await Promise.all([tx<{ sid: number[]; w: number[]; region: number[]; run: number[]; customer: number[]; day: number[]; week: string[] }[]>`
+  const [[s], [r], [ns]] = await Promise.all([tx<{ sid: number[]; w: number[]; region: number[]; run: number[]; customer: number[]; day: number[]; week: string[] }[]>`
     select coalesce(array_agg(survey_session_id order by survey_session_id), '{}') as sid,
            coalesce(array_agg(weight order by survey_session_id), '{}') as w,
            coalesce(array_agg(region_id order by survey_session_id), '{}') as region,
@@ -150,7 +152,8 @@ export async function loadColumns(tx: Tx, projectId: number, version: string): P
            coalesce(array_agg(coalesce(r.system_question_option_id, 0)), '{}') as "sysOption", coalesce(array_agg(coalesce(r.test_option_id, 0)), '{}') as "testOption",
            coalesce(array_agg(coalesce(r.standard_question_id, 0)), '{}') as sq, coalesce(array_agg(coalesce(r.standard_answer_value, 0)), '{}') as value
     from responses r join project_survey_sessions p on p.project_id = r.project_id and p.survey_session_id = r.survey_session_id
-    where r.project_id = ${projectId} and p.status = 'Complete'`]);
+    where r.project_id = ${projectId} and p.status = 'Complete'`,
+  tx<{ ids: number[] }[]>`select coalesce(array_agg(id), '{}') as ids from question_options where project_id = ${projectId} and is_not_sure`]);
   const n = s!.sid.length;
   const sid = Int32Array.from(s!.sid);
   const weeks: string[] = [];
@@ -205,6 +208,7 @@ export async function loadColumns(tx: Tx, projectId: number, version: string): P
   if (r!.sq.some((v) => v < 0 || v > 255) || r!.value.some((v) => v < 0 || v > 7)) {
     throw new RangeError(`project ${projectId}: a standard question id or answer value outside the columnar codes`);
   }
+  const notSure = new Set(ns!.ids);
   const cols: ProjectColumns = {
     projectId,
     version,
@@ -228,6 +232,7 @@ export async function loadColumns(tx: Tx, projectId: number, version: string): P
     value,
     questionIds: question.ids as number[],
     qOptionIds: qOption.ids as number[],
+    qOptionNotSure: Uint8Array.from(qOption.ids, (id) => (id !== null && notSure.has(id) ? 1 : 0)),
     sysOptionIds: sysOption.ids as number[],
     sysOptionQuestion,
     testOptionIds: testOption.ids,
@@ -381,7 +386,7 @@ export function stdQuestionCounts(c: ProjectColumns, sel: Selection) {
     for (let k = c.start[i]!, end = c.start[i + 1]!; k < end; k++) {
       const s = c.sq[k]!;
       const o = c.testOption[k]!;
-      if (s === 0 || (o === 0 ? sel.filtered : !sel.keepOption[o])) continue;
+      if (s === 0 || c.qOptionNotSure[c.qOption[k]!] || (o === 0 ? sel.filtered : !sel.keepOption[o])) continue;
       const x = o * S + s;
       if (last[x] === i) continue;
       last[x] = i;
@@ -447,6 +452,62 @@ export function scaleAnswers(c: ProjectColumns, sel: Selection, standardQuestion
     }
   }
   return out.sort((a, b) => a.standardQuestionId - b.standardQuestionId || nullsFirst(a.testOptionId, b.testOptionId) || a.value - b.value);
+}
+
+/** results.sql.ts designCells: the design-based variance's sums per market run, standard question and pair of test options. */
+export function designCells(c: ProjectColumns, sel: Selection, standardQuestionIds: number[] | null): DesignCell[] {
+  const wanted = new Uint8Array(256);
+  if (standardQuestionIds) {
+    for (const s of standardQuestionIds) if (s > 0 && s < 256) wanted[s] = 1;
+  } else wanted.fill(1);
+  const cells = new Map<string, DesignCell>();
+  const mine = new Map<number, Map<number, number>>(); // sq -> option code -> y (max)
+  for (let i = 0; i < c.n; i++) {
+    if (!sel.chosen[i]) continue;
+    const w = c.w[i]!;
+    mine.clear();
+    for (let k = c.start[i]!, end = c.start[i + 1]!; k < end; k++) {
+      const s = c.sq[k]!;
+      const v = c.value[k]!;
+      if (s === 0 || v === 0 || !wanted[s]) continue;
+      const o = c.testOption[k]!;
+      if (o === 0 ? sel.filtered : !sel.keepOption[o]) continue;
+      const m = mine.get(s) ?? mine.set(s, new Map()).get(s)!;
+      m.set(o, Math.max(m.get(o) ?? 0, v <= 2 ? 1 : 0));
+    }
+    const run = c.run[i]!;
+    for (const [s, m] of mine) {
+      for (const [oa, ya] of m) {
+        for (const [ob, yb] of m) {
+          const key = `${run}|${s}|${oa}|${ob}`;
+          let cell = cells.get(key);
+          if (!cell) cells.set(key, (cell = { run, standardQuestionId: s, a: c.testOptionIds[oa]!, b: c.testOptionIds[ob]!, nn: 0, aa: 0, ab: 0, bb: 0, sA: 0, sB: 0 }));
+          cell.nn++;
+          cell.aa += w * w * ya * yb;
+          cell.ab += w * w * ya;
+          cell.bb += w * w;
+          cell.sA += w * ya;
+          cell.sB += w;
+        }
+      }
+    }
+  }
+  return [...cells.values()].sort(
+    (x, y) => x.run - y.run || x.standardQuestionId - y.standardQuestionId || nullsFirst(x.a, y.a) || nullsFirst(x.b, y.b),
+  );
+}
+
+/** results.sql.ts designStrata: every complete respondent per market run. */
+export function designStrata(c: ProjectColumns): DesignStratum[] {
+  const m = new Map<number, DesignStratum>();
+  for (let i = 0; i < c.n; i++) {
+    const run = c.run[i]!;
+    const h = m.get(run) ?? m.set(run, { run, regionId: c.region[i]!, n: 0, sumW: 0 }).get(run)!;
+    h.regionId = Math.min(h.regionId, c.region[i]!);
+    h.n++;
+    h.sumW += c.w[i]!;
+  }
+  return [...m.values()].sort((a, b) => a.run - b.run);
 }
 
 /** results.sql.ts optionAnswers: a question's chosen options per test option, and its bases. */

@@ -3,6 +3,8 @@
 // per test option for the questions of the test loop), and an Excel workbook whose summary cells
 // are the very figures QualResults answers (same filters, same benchmark), plus demographics, the
 // data, and a summary per saved segment when asked.
+import { projectQualityReport } from "../fielding/fielding.admin.ts";
+import { QUALITY_REASONS } from "../fielding/quality.ts";
 import ExcelJS from "exceljs";
 import type { Db, Tx } from "../../db/client.ts";
 import { enterTenant } from "../../access/policy.ts";
@@ -115,29 +117,57 @@ export interface ExcelInput {
   benchmarkTypeId?: number | null;
 }
 
+/** Per option: the figures QualResults answers, with their design-based SE, interval and tests. */
+const SUMMARY_COLUMNS = ["top-2-box", "n", "n eff", "SE", "CI low", "CI high", "vs benchmark", "norm quintile"] as const;
+
 function summarySheet(wb: ExcelJS.Workbook, title: string, qual: QualResults, options: { id: number; conceptText: string }[]) {
   const ws = wb.addWorksheet(title.replace(/[*?:\\/[\]]/g, " ").slice(0, 31));
   const optionIds = [...new Set(qual.measures.flatMap((m) => m.results.map((r) => r.testOptionId)))];
   const name = (id: number | null) => (id === null ? "All" : (options.find((o) => o.id === id)?.conceptText ?? String(id)));
-  ws.addRow(sheetRow(["Measure", ...optionIds.flatMap((id) => [`${name(id)} top-2-box`, `${name(id)} n`, `${name(id)} vs benchmark`])]));
+  ws.addRow(sheetRow(["Measure", ...optionIds.flatMap((id) => SUMMARY_COLUMNS.map((c) => `${name(id)} ${c}`))]));
   ws.getRow(1).font = { bold: true };
   for (const m of qual.measures) {
     ws.addRow([
       formulaSafe(m.title),
       ...optionIds.flatMap((id) => {
         const r = m.results.find((x) => x.testOptionId === id);
-        if (!r) return [null, null, null];
+        if (!r) return SUMMARY_COLUMNS.map(() => null);
         const b = r.vsBenchmark;
-        return [r.top2, r.n, b ? `${b.diff >= 0 ? "+" : ""}${(b.diff * 100).toFixed(1)} pts${b.significant ? " *" : ""}` : null];
+        const vs = b ? `${b.diff >= 0 ? "+" : ""}${(b.diff * 100).toFixed(1)} pts${b.indicative ? " (indicative)" : b.significant ? " *" : ""}` : null;
+        return [r.top2, r.n, r.nEff, r.se, r.ci[0], r.ci[1], r.smallBase ? `${vs ?? ""} (low base)`.trim() : vs, b?.quintile ?? null];
       }),
     ]);
   }
+  const percent = new Set(["top-2-box", "SE", "CI low", "CI high"]);
   ws.columns.forEach((c, i) => {
-    c.width = i === 0 ? 24 : 18;
-    if (i > 0 && (i - 1) % 3 === 0) c.numFmt = "0.0%";
+    c.width = i === 0 ? 24 : 14;
+    if (i > 0 && percent.has(SUMMARY_COLUMNS[(i - 1) % SUMMARY_COLUMNS.length]!)) c.numFmt = "0.0%";
+    if (i > 0 && SUMMARY_COLUMNS[(i - 1) % SUMMARY_COLUMNS.length] === "n eff") c.numFmt = "0.0";
   });
   ws.addRow([]);
-  ws.addRow([`Weighted top-2-box; * significant at ${qual.confidence}% against benchmark type ${qual.benchmarkTypeId ?? "none"}.`]);
+  ws.addRow([
+    `Weighted top-2-box with design-based SE (Taylor linearisation, market runs as strata) and ${qual.confidence}% Wilson interval; ` +
+      `* significant at ${qual.confidence}% against benchmark type ${qual.benchmarkTypeId ?? "none"} after ${qual.method.adjustName} adjustment over the view's ${qual.method.tests} tests; ` +
+      `indicative: a norm of fewer than ${qual.method.thinNorm} projects; low base: n eff below ${qual.method.smallBase}. See docs/statistics.md.`,
+  ]);
+}
+
+/** The all-markets total (with its weighting disclosed) and the market-by-market table. */
+function marketsSheet(wb: ExcelJS.Workbook, qual: QualResults, options: { id: number; conceptText: string }[], titles: Map<number, string>) {
+  const ws = wb.addWorksheet("Markets");
+  const name = (id: number | null) => (id === null ? "All" : (options.find((o) => o.id === id)?.conceptText ?? String(id)));
+  const t = qual.allMarkets;
+  ws.addRow([`All markets, weighted by ${t.weighting}${t.note ? ` (${t.note})` : ""}`]).font = { bold: true };
+  ws.addRow(["Region", "Population", "Source", "Sample share", "Share in the total"]).font = { bold: true };
+  for (const x of t.shares) ws.addRow([x.regionId, x.population, x.source, x.sampleShare, x.share]);
+  ws.addRow([]);
+  ws.addRow(["Market", "Measure", "Option", "n", "n eff", "top-2-box", "SE", "CI low", "CI high", "Low base"]).font = { bold: true };
+  const rows = (market: string, measures: QualResults["allMarkets"]["measures"]) => {
+    for (const m of measures) for (const r of m.results) ws.addRow(sheetRow([market, titles.get(m.standardQuestionId) ?? String(m.standardQuestionId), name(r.testOptionId), r.n, r.nEff, r.top2, r.se, r.ci[0], r.ci[1], r.smallBase ? "yes" : ""]));
+  };
+  rows(`All markets (${t.weighting})`, t.measures);
+  for (const m of qual.markets) rows(`Region ${m.regionId}`, m.measures);
+  ws.columns.forEach((c, i) => (c.width = i === 2 ? 40 : 16));
 }
 
 export async function exportExcel(db: Db, ctx: RequestCtx, input: ExcelInput): Promise<{ fileName: string; body: Uint8Array }> {
@@ -156,7 +186,9 @@ export async function exportExcel(db: Db, ctx: RequestCtx, input: ExcelInput): P
   const options = await enterTenant(db, ctx, (tx) => q.testOptions(tx, input.projectId));
   const wb = new ExcelJS.Workbook();
   wb.creator = "Ideally";
-  summarySheet(wb, "Summary", await qualResults(db, ctx, { projectId: input.projectId, filters, benchmarkTypeId: input.benchmarkTypeId ?? null }), options);
+  const total = await qualResults(db, ctx, { projectId: input.projectId, filters, benchmarkTypeId: input.benchmarkTypeId ?? null });
+  summarySheet(wb, "Summary", total, options);
+  marketsSheet(wb, total, options, new Map(total.measures.map((m) => [m.standardQuestionId, m.title])));
   if (input.includeAllSegments) {
     for (const s of segments) {
       const parsed = ResponseFilterSchema.safeParse(s.filters);
@@ -178,6 +210,12 @@ export async function exportExcel(db: Db, ctx: RequestCtx, input: ExcelInput): P
   for (const qd of demo.questions) for (const o of qd.options) ws.addRow(sheetRow([qd.questionLabel, o.answerLabel, o.count, o.share]));
   ws.getColumn(4).numFmt = "0.0%";
   ws.columns.forEach((c) => (c.width = 22));
+  // Respondent quality before weighting: exclusions per run and reason.
+  const quality = await projectQualityReport(db, ctx, input.projectId);
+  const qs = wb.addWorksheet("Quality");
+  qs.addRow(["Survey run", "Region", "Valid completes", "Excluded", ...QUALITY_REASONS]).font = { bold: true };
+  for (const r of quality.value) qs.addRow([r.surveyRunId, r.regionId, r.completes, r.excluded, ...QUALITY_REASONS.map((k) => r.byReason[k])]);
+  qs.columns.forEach((c) => (c.width = 16));
   const data = wb.addWorksheet("Data");
   data.addRow(sheetRow(t.columns)).font = { bold: true };
   for (const r of t.rows) data.addRow(sheetRow(r));

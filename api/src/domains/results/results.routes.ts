@@ -7,6 +7,7 @@ import { access } from "../../access/policy.ts";
 import { addRoute, commonErrors, errors, keyOf, keyParams, type RouteContext } from "../../openapi.ts";
 import { ApiError } from "../../errors.ts";
 import { parseFilters } from "./filters.ts";
+import type { Adjust } from "../../analytics/design.ts";
 import * as svc from "./results.service.ts";
 import * as analysis from "./analysis.service.ts";
 import * as verbatims from "./verbatims.service.ts";
@@ -25,19 +26,57 @@ const FiltersParam = z
   .openapi({ param: { name: "filters", in: "query" }, description: "The response filter object (ResponseFilter) as JSON" });
 
 const Dist = z.object({ value: z.number().int(), label: z.string(), count: z.number().int(), share: z.number() });
-const Test = z.object({ diff: z.number(), z: z.number(), pValue: z.number(), significant: z.boolean() });
+const Test = z.object({
+  diff: z.number(),
+  se: z.number().describe("Standard error of diff"),
+  z: z.number(),
+  pValue: z.number().describe("Two-sided, before adjustment"),
+  pAdjusted: z.number().nullable().describe("After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative"),
+  significant: z.boolean().describe("pAdjusted below 1 - confidence"),
+});
 const Measure = z.object({
   testOptionId: z.number().int().nullable(),
   n: z.number().int(),
   weight: z.number(),
   nEff: z.number().describe("Kish effective base"),
   top2: z.number().describe("Weighted top-2-box, 0-1"),
-  ci: z.tuple([z.number(), z.number()]).describe("Confidence interval of top2"),
-  smallBase: z.boolean().describe("n_eff below 30"),
+  se: z.number().describe("Design-based (Taylor linearised) standard error of top2: strata = market runs, units = respondents"),
+  ci: z.tuple([z.number(), z.number()]).describe("Wilson interval of top2 with the design's effective n"),
+  smallBase: z.boolean().describe("Kish n_eff below 30"),
   distribution: z.array(Dist),
-  vsBenchmark: Test.extend({ top2Percentage: z.number() }).nullable(),
-  vsOthers: z.array(Test.extend({ testOptionId: z.number().int().nullable() })),
+  vsBenchmark: Test.extend({
+    top2Percentage: z.number().describe("The norm's mean over its projects"),
+    indicative: z.boolean().describe("The norm has fewer than method.thinNorm projects: indicative, never significant"),
+    quintile: z.number().int().nullable().describe("The option's quintile among the norm's projects, 1 (bottom fifth) to 5 (top fifth)"),
+  }).nullable(),
+  vsOthers: z.array(Test.extend({ testOptionId: z.number().int().nullable(), paired: z.boolean().describe("Rated by the same respondents: the within-respondent covariance is in se") })),
 });
+const MarketCell = z.object({
+  testOptionId: z.number().int().nullable(),
+  n: z.number().int(),
+  nEff: z.number(),
+  top2: z.number(),
+  se: z.number(),
+  ci: z.tuple([z.number(), z.number()]),
+  smallBase: z.boolean(),
+});
+const MarketMeasure = z.object({ standardQuestionId: z.number().int(), results: z.array(MarketCell) });
+const Method = z
+  .object({
+    variance: z.literal("taylor-linearisation"),
+    strata: z.literal("market run"),
+    interval: z.literal("wilson"),
+    adjust: z.enum(["bh", "bonferroni", "none"]),
+    adjustName: z.string().describe("Benjamini-Hochberg, Bonferroni or none"),
+    tests: z.number().int().describe("Tests in the view's family"),
+    smallBase: z.number().describe("A Kish n_eff below this is a low base"),
+    thinNorm: z.number().int().describe("A norm of fewer projects is indicative"),
+  })
+  .openapi("StatsMethod");
+const AdjustParam = z
+  .enum(["bh", "bonferroni", "none"])
+  .optional()
+  .openapi({ param: { name: "adjust", in: "query" }, description: "Multiple-comparison adjustment within the view: bh (Benjamini-Hochberg, default), bonferroni or none" });
 const QuestionResults = z
   .object({
     projectId: z.number().int(),
@@ -62,7 +101,25 @@ const Qual = z
     projectId: z.number().int(),
     confidence: z.union([z.literal(90), z.literal(95), z.literal(99)]),
     benchmarkTypeId: z.number().int().nullable(),
-    measures: z.array(z.object({ standardQuestionId: z.number().int(), title: z.string(), results: z.array(Measure) })),
+    method: Method,
+    measures: z.array(z.object({ standardQuestionId: z.number().int(), title: z.string(), results: z.array(Measure) })).describe("The sample-weighted total"),
+    markets: z.array(z.object({ regionId: z.number().int(), measures: z.array(MarketMeasure) })).describe("Market by market (a market is its runs)"),
+    allMarkets: z
+      .object({
+        weighting: z.enum(["population", "sample"]),
+        note: z.string().nullable().describe("Why population weighting was not used, when asked for"),
+        shares: z.array(
+          z.object({
+            regionId: z.number().int(),
+            population: z.number().nullable(),
+            source: z.string().nullable().describe("Where the population figure comes from (docs/reference-data.md)"),
+            sampleShare: z.number().describe("The market's share of the weighted sample"),
+            share: z.number().describe("The market's share in this total"),
+          }),
+        ),
+        measures: z.array(MarketMeasure),
+      })
+      .describe("The all-markets total, markets weighted by population (default) or by sample (marketWeighting)"),
     question: QuestionResults.nullable(),
   })
   .openapi("QualResults");
@@ -110,8 +167,18 @@ const Benchmark = z.object({
   regionCode: z.string().nullable(),
   projectCount: z.number().int(),
   isAvailable: z.boolean(),
+  indicative: z.boolean().describe("Fewer than 5 comparable projects: shown as indicative, never significant"),
   top2Percentage: z.number(),
-  byStandardQuestion: z.record(z.string(), z.object({ top2Percentage: z.number(), projectCount: z.number().int(), respondents: z.number().int() })),
+  byStandardQuestion: z.record(
+    z.string(),
+    z.object({
+      top2Percentage: z.number().describe("Mean of the comparable projects' top-2-box"),
+      sdPercentage: z.number().nullable().describe("Between-project standard deviation (null under 2 projects)"),
+      projectCount: z.number().int(),
+      respondents: z.number().int(),
+      indicative: z.boolean(),
+    }),
+  ),
 });
 const Benchmarks = z.object({ projectId: z.number().int(), value: z.array(Benchmark) }).openapi("ProjectBenchmarks");
 const Descriptions = z
@@ -190,13 +257,26 @@ const Waves = z
     projectId: z.number().int(),
     waveKind: z.enum(["wave", "weekSinceLaunch"]),
     confidence: z.number().int(),
+    method: Method,
     waves: z.array(
       z.object({
         wave: z.number().int(),
         from: z.string().nullable(),
         to: z.string().nullable(),
         respondents: z.number().int(),
-        measures: z.array(z.object({ standardQuestionId: z.number().int(), title: z.string(), results: z.array(Measure) })),
+        measures: z.array(
+          z.object({
+            standardQuestionId: z.number().int(),
+            title: z.string(),
+            results: z.array(
+              Measure.extend({
+                vsPreviousWave: Test.extend({ wave: z.number().int().describe("The previous wave") })
+                  .nullable()
+                  .describe("Against the same option in the previous wave (independent samples), in the view's family"),
+              }),
+            ),
+          }),
+        ),
       }),
     ),
   })
@@ -237,6 +317,9 @@ const VerbatimShortPage = z
 const VerbatimCount = z.object({ projectId: z.number().int(), projectQuestionId: z.number().int(), count: z.number().int() }).openapi("VerbatimCount");
 
 const ok = <T extends z.ZodType>(schema: T, description: string) => ({ 200: { description, content: { "application/json": { schema } } } });
+/** The validated adjust parameter (the schema allows only these). */
+const adjustOf = (s: string | undefined): Adjust => (s === "bonferroni" || s === "none" ? s : "bh");
+
 const query = (c: RouteContext) => c.req.valid("query" as never) as Record<string, string | undefined>;
 
 function intList(raw: string | undefined, name: string): number[] | null {
@@ -304,10 +387,15 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
   responses(
     "QualResults",
     "Weighted top-2-box per measure and test option",
-    "For each standard measure on the 4-point scale and each test option: weighted top-2-box with its confidence interval, the value distribution (High, Average, Neutral, Low), the test against the chosen benchmark and against each other option (two-proportion z-test with Kish effective bases). With projectQuestionId: that question's option shares per test option instead (in `question`).",
+    "For each standard measure on the 4-point scale and each test option: weighted top-2-box with its design-based standard error (Taylor linearisation, market runs as strata) and Wilson interval, the value distribution (High, Average, Neutral, Low), the test against the chosen benchmark (its projects' mean and between-project variance; a norm of fewer than 5 projects is indicative) and against each other option (paired where the same respondents rated both), p-values adjusted within the view (adjust, Benjamini-Hochberg by default; method says which). See docs/statistics.md. With projectQuestionId: that question's option shares per test option instead (in `question`).",
     {
       benchmarkTypeId: int("benchmarkTypeId", "Benchmark to test against (Projects Benchmarks)").optional(),
       confidence: z.enum(["90", "95", "99"]).optional().openapi({ param: { name: "confidence", in: "query" }, description: "Confidence level, default 95" }),
+      adjust: AdjustParam,
+      marketWeighting: z
+        .enum(["population", "sample"])
+        .optional()
+        .openapi({ param: { name: "marketWeighting", in: "query" }, description: "How allMarkets weights the markets: population (default; sample when a market has no population figure) or sample" }),
       projectQuestionId: int("projectQuestionId", "One question's option results").optional(),
     },
     Qual,
@@ -316,13 +404,24 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
       const filters = parseFilters(qv.filters);
       if (qv.projectQuestionId) {
         const question = await svc.questionResults(db, c.get("ctx"), { projectId: id, projectQuestionId: Number(qv.projectQuestionId), filters });
-        return { projectId: id, confidence: 95, benchmarkTypeId: null, measures: [], question };
+        return {
+          projectId: id,
+          confidence: 95,
+          benchmarkTypeId: null,
+          method: svc.statsMethod(adjustOf(qv.adjust), 0),
+          measures: [],
+          markets: [],
+          allMarkets: { weighting: "sample", note: null, shares: [], measures: [] },
+          question,
+        };
       }
       const r = await svc.qualResults(db, c.get("ctx"), {
         projectId: id,
         filters,
         benchmarkTypeId: qv.benchmarkTypeId ? Number(qv.benchmarkTypeId) : null,
         confidence: qv.confidence ? (Number(qv.confidence) as 90 | 95 | 99) : 95,
+        adjust: adjustOf(qv.adjust),
+        marketWeighting: qv.marketWeighting === "sample" ? "sample" : "population",
       });
       return { ...r, question: null };
     },
@@ -345,10 +444,11 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
   responses(
     "WaveData",
     "Top-2-box per wave",
-    "The weighted top-2-box per measure and test option in each wave (trackers) or week since launch (NPD), with the wave's dates and respondents.",
-    { confidence: z.enum(["90", "95", "99"]).optional().openapi({ param: { name: "confidence", in: "query" }, description: "Confidence level, default 95" }) },
+    "The weighted top-2-box per measure and test option in each wave (trackers) or week since launch (NPD), with the wave's dates and respondents, design-based standard errors and Wilson intervals, and each option against the previous wave (independent samples); p-values adjusted within the view (adjust).",
+    { confidence: z.enum(["90", "95", "99"]).optional().openapi({ param: { name: "confidence", in: "query" }, description: "Confidence level, default 95" }), adjust: AdjustParam },
     Waves,
-    (c, id) => analysis.waveData(db, c.get("ctx"), id, parseFilters(query(c).filters), query(c).confidence ? (Number(query(c).confidence) as 90 | 95 | 99) : 95),
+    (c, id) =>
+      analysis.waveData(db, c.get("ctx"), id, parseFilters(query(c).filters), query(c).confidence ? (Number(query(c).confidence) as 90 | 95 | 99) : 95, adjustOf(query(c).adjust)),
   );
 
   const verbatimQuery = z.object({

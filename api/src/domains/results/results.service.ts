@@ -9,6 +9,24 @@ import { enterTenant, readAsCaller } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
 import { SMALL_BASE, twoProportionZTest, Z_CRITICAL, type Confidence } from "../../analytics/significance.ts";
+import {
+  ADJUST_NAMES,
+  adjustP,
+  contrast,
+  designEstimates,
+  emptySums,
+  isSmallBase,
+  normDistribution,
+  significantAt,
+  stratumOf,
+  testAgainstNorm,
+  THIN_NORM,
+  wilsonInterval,
+  type Adjust,
+  type DesignEstimates,
+  type NormDistribution,
+} from "../../analytics/design.ts";
+import { MARKET_POPULATION } from "../../analytics/populations.ts";
 import { systemCtx } from "../lifecycle/lifecycle.service.ts";
 import { resolveFilter, type ResolvedFilter, type ResponseFilter } from "./filters.ts";
 import * as q from "./results.sql.ts";
@@ -44,6 +62,8 @@ export interface Aggregates {
   scaleAnswers(standardQuestionIds: number[] | null): Promise<q.ScaleRow[]>;
   optionAnswers(questionId: number): Promise<{ rows: q.OptionRow[]; bases: { testOptionId: number | null; n: number; sumW: number; sumW2: number }[] }>;
   demographics(): Promise<{ systemQuestionId: number; optionId: number; n: number; sumW: number }[]>;
+  designCells(standardQuestionIds: number[] | null): Promise<q.DesignCell[]>;
+  designStrata(): Promise<q.DesignStratum[]>;
 }
 
 export function sqlAggregates(tx: Tx, projectId: number, f: ResolvedFilter): Aggregates {
@@ -54,6 +74,8 @@ export function sqlAggregates(tx: Tx, projectId: number, f: ResolvedFilter): Agg
     scaleAnswers: (ids) => q.scaleAnswers(tx, projectId, f, ids),
     optionAnswers: (questionId) => q.optionAnswers(tx, projectId, f, questionId),
     demographics: () => q.demographics(tx, projectId, f),
+    designCells: (ids) => q.designCells(tx, projectId, f, ids),
+    designStrata: () => q.designStrata(tx, projectId),
   };
 }
 
@@ -65,6 +87,8 @@ export function columnarOf(cols: col.ProjectColumns, sel: col.Selection): Aggreg
     scaleAnswers: async (ids) => col.scaleAnswers(cols, sel, ids),
     optionAnswers: async (questionId) => col.optionAnswers(cols, sel, questionId),
     demographics: async () => col.demographics(cols, sel),
+    designCells: async (ids) => col.designCells(cols, sel, ids),
+    designStrata: async () => col.designStrata(cols),
   };
 }
 
@@ -182,26 +206,272 @@ export interface Measure {
   testOptionId: number | null;
   n: number;
   weight: number;
+  /** Kish effective base (display; the low-base flag). */
   nEff: number;
   top2: number;
-  /** Confidence interval of top2 at the chosen confidence. */
+  /** Design-based (Taylor linearised) standard error of top2. */
+  se: number;
+  /** Wilson interval of top2 at the chosen confidence, with the design's effective n. */
   ci: [number, number];
   smallBase: boolean;
   distribution: { value: number; label: string; count: number; share: number }[];
-  vsBenchmark: { top2Percentage: number; diff: number; z: number; pValue: number; significant: boolean } | null;
-  vsOthers: { testOptionId: number | null; diff: number; z: number; pValue: number; significant: boolean }[];
+  vsBenchmark: {
+    top2Percentage: number;
+    diff: number;
+    se: number;
+    z: number;
+    pValue: number;
+    /** null for an indicative (thin) norm: not in the family. */
+    pAdjusted: number | null;
+    significant: boolean;
+    /** The norm has fewer than THIN_NORM projects: indicative, never significant. */
+    indicative: boolean;
+    /** The concept's quintile among the norm's projects (1 bottom .. 5 top). */
+    quintile: number | null;
+  } | null;
+  vsOthers: { testOptionId: number | null; diff: number; se: number; z: number; pValue: number; pAdjusted: number; significant: boolean; paired: boolean }[];
+}
+
+/** How a view's figures were computed (every view reports it). */
+export interface StatsMethod {
+  variance: "taylor-linearisation";
+  strata: "market run";
+  interval: "wilson";
+  adjust: Adjust;
+  adjustName: string;
+  /** Tests in the view's family (the adjustment's m). */
+  tests: number;
+  smallBase: number;
+  thinNorm: number;
+}
+
+export function statsMethod(adjust: Adjust, tests: number): StatsMethod {
+  return { variance: "taylor-linearisation", strata: "market run", interval: "wilson", adjust, adjustName: ADJUST_NAMES[adjust], tests, smallBase: SMALL_BASE, thinNorm: THIN_NORM };
+}
+
+export interface MarketCell {
+  testOptionId: number | null;
+  n: number;
+  nEff: number;
+  top2: number;
+  se: number;
+  ci: [number, number];
+  smallBase: boolean;
 }
 
 export interface QualResults {
   projectId: number;
   confidence: Confidence;
   benchmarkTypeId: number | null;
+  method: StatsMethod;
+  /** The sample-weighted total (every respondent at their own weight). */
   measures: { standardQuestionId: number; title: string; results: Measure[] }[];
+  /** Market by market: each measure and option within each market (its runs). */
+  markets: { regionId: number; measures: { standardQuestionId: number; results: MarketCell[] }[] }[];
+  /** The "all markets" total: markets weighted by population (or by sample, as chosen or when a population is unknown). */
+  allMarkets: {
+    weighting: "population" | "sample";
+    note: string | null;
+    shares: { regionId: number; population: number | null; source: string | null; sampleShare: number; share: number }[];
+    measures: { standardQuestionId: number; results: MarketCell[] }[];
+  };
 }
 
-/** Top-2-box per standard measure and test option, from answer-value sums (pure; tested by hand). */
+function marketCells(design: Map<number, { domains: (number | null)[]; est: DesignEstimates }>, confidence: Confidence) {
+  return [...design]
+    .sort((a, b) => a[0] - b[0])
+    .map(([sq, { domains, est }]) => ({
+      standardQuestionId: sq,
+      results: domains
+        .map((o, i): MarketCell => {
+          const d = est.domains[i]!;
+          const ci = wilsonInterval(d.estimate, d.se, d.n, d.nEff, confidence);
+          return { testOptionId: o, n: d.n, nEff: d.nEff, top2: d.estimate, se: d.se, ci: [ci.lo, ci.hi], smallBase: isSmallBase(d.nEff) };
+        })
+        .sort((a, b) => nullsFirst(a.testOptionId, b.testOptionId)),
+    }));
+}
+
+/**
+ * The market-by-market table and the "all markets" total. A market is the union of its runs
+ * (strata), so its figures are the design's restricted to them. Population weighting rescales each
+ * market's weights by (population share)/(weighted sample share) among the project's markets,
+ * the shares treated as fixed; without a population for every market it falls back to sample
+ * weighting and says why.
+ */
+export function marketTotals(cells: q.DesignCell[], strata: q.DesignStratum[], confidence: Confidence, weighting: "population" | "sample"): Pick<QualResults, "markets" | "allMarkets"> {
+  const regions = [...new Set(strata.map((h) => h.regionId))].sort((a, b) => a - b);
+  const markets = regions.map((regionId) => {
+    const runs = new Set(strata.filter((h) => h.regionId === regionId).map((h) => h.run));
+    const d = designByQuestion(
+      cells.filter((c) => runs.has(c.run)),
+      strata.filter((h) => runs.has(h.run)),
+      (o) => o,
+      String,
+    );
+    return { regionId, measures: marketCells(d, confidence) };
+  });
+  const W = strata.reduce((a, h) => a + h.sumW, 0);
+  const sampleShare = new Map(regions.map((r) => [r, W > 0 ? strata.filter((h) => h.regionId === r).reduce((a, h) => a + h.sumW, 0) / W : 0]));
+  const missing = regions.filter((r) => !MARKET_POPULATION[r]);
+  const usePopulation = weighting === "population" && missing.length === 0 && regions.length > 0;
+  const P = regions.reduce((a, r) => a + (MARKET_POPULATION[r]?.population ?? 0), 0);
+  const share = new Map(regions.map((r) => [r, usePopulation ? MARKET_POPULATION[r]!.population / P : sampleShare.get(r)!]));
+  const scale = new Map(strata.map((h) => [h.run, usePopulation && sampleShare.get(h.regionId)! > 0 ? share.get(h.regionId)! / sampleShare.get(h.regionId)! : 1]));
+  return {
+    markets,
+    allMarkets: {
+      weighting: usePopulation ? "population" : "sample",
+      note: weighting === "population" && !usePopulation ? `No population figure for region ${missing.join(", ")}: markets weighted by sample` : null,
+      shares: regions.map((r) => ({ regionId: r, population: MARKET_POPULATION[r]?.population ?? null, source: MARKET_POPULATION[r]?.source ?? null, sampleShare: sampleShare.get(r)!, share: share.get(r)! })),
+      measures: marketCells(designByQuestion(cells, strata, (o) => o, String, scale), confidence),
+    },
+  };
+}
+
+/** A norm cell: the comparable projects' scores of one measure (NormDistribution) and their respondents. */
+export type NormCell = NormDistribution & { respondents: number };
+
+const nullsFirst = (a: number | null, b: number | null) => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a - b);
+
+/**
+ * The design's sums per standard question (api/src/analytics/design.ts): strata = market runs
+ * (every complete respondent of the project counts in its run's n_h: filters are domains),
+ * domains = the `domainOf(cell side)` keys (test options; waves and options for WaveData).
+ */
+export function designByQuestion<K>(
+  cells: readonly (q.DesignCell & { wa?: number | null; wb?: number | null })[],
+  strata: readonly { run: number; n: number }[],
+  domainOf: (option: number | null, wave: number | null | undefined) => K,
+  keyOf: (k: K) => string,
+  /** Per run, a factor on its respondents' weights (a market's population share over its sample share). */
+  scale?: Map<number, number>,
+): Map<number, { domains: K[]; est: DesignEstimates }> {
+  const bySq = new Map<number, (q.DesignCell & { wa?: number | null; wb?: number | null })[]>();
+  for (const c of cells) (bySq.get(c.standardQuestionId) ?? bySq.set(c.standardQuestionId, []).get(c.standardQuestionId)!).push(c);
+  const out = new Map<number, { domains: K[]; est: DesignEstimates }>();
+  for (const [sq, cs] of bySq) {
+    const domains: K[] = [];
+    const index = new Map<string, number>();
+    for (const c of cs) {
+      if (c.a !== c.b || c.wa !== c.wb) continue;
+      const k = domainOf(c.a, c.wa);
+      if (!index.has(keyOf(k))) {
+        index.set(keyOf(k), domains.length);
+        domains.push(k);
+      }
+    }
+    const s = emptySums(domains.length);
+    for (const h of strata) stratumOf(s, String(h.run)).n = h.n;
+    const k = domains.length;
+    for (const c of cs) {
+      const h = stratumOf(s, String(c.run));
+      const d = index.get(keyOf(domainOf(c.a, c.wa)))!;
+      const e = index.get(keyOf(domainOf(c.b, c.wb)))!;
+      const x = d * k + e;
+      const f = scale?.get(c.run) ?? 1;
+      h.NN[x]! += c.nn;
+      h.AA[x]! += c.aa * f * f;
+      h.AB[x]! += c.ab * f * f;
+      h.BB[x]! += c.bb * f * f;
+      if (d === e) {
+        h.count[d]! += c.nn;
+        h.A[d]! += c.sA * f;
+        h.B[d]! += c.sB * f;
+      }
+    }
+    out.set(sq, { domains, est: designEstimates(s) });
+  }
+  return out;
+}
+
+/**
+ * Top-2-box per standard measure and test option with design-based SEs, Wilson intervals, paired
+ * comparisons between options and the test against the norm; p-values adjusted over the whole
+ * view (every option pair of every measure and every benchmark test). Pure.
+ */
+export function designTopTwoBoxes(
+  rows: q.ScaleRow[],
+  design: Map<number, { domains: (number | null | undefined)[]; est: DesignEstimates }>,
+  confidence: Confidence,
+  adjust: Adjust,
+  norm: Map<number, NormCell> | null,
+  /** The view's family when it spans more than this call (WaveData): tests are added, the caller adjusts. */
+  shared?: Family,
+): { bySq: Map<number, Measure[]>; tests: number } {
+  const out = new Map<number, Measure[]>();
+  const family: Family = shared ?? [];
+  for (const [sq, { domains, est }] of [...design].sort((a, b) => a[0] - b[0])) {
+    const measures: Measure[] = [];
+    // undefined: a domain outside this view (another wave's options).
+    const order = domains
+      .map((o, i) => ({ o, i }))
+      .filter((x): x is { o: number | null; i: number } => x.o !== undefined)
+      .sort((a, b) => nullsFirst(a.o, b.o));
+    for (const { o: testOptionId, i } of order) {
+      const d = est.domains[i]!;
+      const rs = rows.filter((r) => r.standardQuestionId === sq && r.testOptionId === testOptionId);
+      const ci = wilsonInterval(d.estimate, d.se, d.n, d.nEff, confidence);
+      const b = norm?.get(sq);
+      let vsBenchmark: Measure["vsBenchmark"] = null;
+      if (b && b.count > 0) {
+        const t = testAgainstNorm(d.estimate, d.se, b);
+        const v: NonNullable<Measure["vsBenchmark"]> = { top2Percentage: b.mean * 100, diff: t.diff, se: t.se, z: t.z, pValue: t.p, pAdjusted: null, significant: false, indicative: t.thin, quintile: t.quintile };
+        vsBenchmark = v;
+        // A thin norm is indicative: outside the family, never significant.
+        if (!t.thin) family.push({ p: t.p, set: (pa, sig) => ((v.pAdjusted = pa), (v.significant = sig)) });
+      }
+      measures.push({
+        testOptionId,
+        n: d.n,
+        weight: d.weight,
+        nEff: d.nEff,
+        top2: d.estimate,
+        se: d.se,
+        ci: [ci.lo, ci.hi],
+        smallBase: isSmallBase(d.nEff),
+        distribution: [1, 2, 3, 4].map((value) => {
+          const r = rs.find((x) => x.value === value);
+          return { value, label: VALUE_LABELS[value]!, count: r?.n ?? 0, share: d.weight > 0 ? (r?.sumW ?? 0) / d.weight : 0 };
+        }),
+        vsBenchmark,
+        vsOthers: [],
+      });
+    }
+    // Each unordered pair is one test, shown from both sides.
+    for (let x = 0; x < order.length; x++) {
+      for (let y = x + 1; y < order.length; y++) {
+        const c = contrast(est, order[x]!.i, order[y]!.i);
+        const ab = { testOptionId: order[y]!.o, diff: c.diff, se: c.se, z: c.z, pValue: c.p, pAdjusted: NaN, significant: false, paired: c.paired };
+        const ba = { ...ab, testOptionId: order[x]!.o, diff: -c.diff, z: -c.z };
+        measures[x]!.vsOthers.push(ab);
+        measures[y]!.vsOthers.push(ba);
+        family.push({ p: c.p, set: (pa, sig) => ((ab.pAdjusted = ba.pAdjusted = pa), (ab.significant = ba.significant = sig)) });
+      }
+    }
+    for (const m of measures) m.vsOthers.sort((a, b) => nullsFirst(a.testOptionId, b.testOptionId));
+    out.set(sq, measures);
+  }
+  return { bySq: out, tests: shared ? 0 : adjustFamily(family, adjust, confidence) };
+}
+
+/** A view's tests: each p-value and where its adjusted p-value and significance go. */
+export type Family = { p: number; set: (pAdj: number, sig: boolean) => void }[];
+
+/** Adjusts a view's family (Benjamini-Hochberg, Bonferroni or none) and marks significance; returns the family's size. */
+export function adjustFamily(family: Family, adjust: Adjust, confidence: Confidence): number {
+  const adj = adjustP(
+    family.map((f) => f.p),
+    adjust,
+  );
+  family.forEach((f, i) => f.set(adj[i]!, significantAt(adj[i]!, confidence)));
+  return family.filter((f) => Number.isFinite(f.p)).length;
+}
+
+const zSe = (t: { diff: number; z: number }) => (t.z !== 0 && Number.isFinite(t.z) ? Math.abs(t.diff / t.z) : 0);
+
+/** Top-2-box from answer-value sums with Kish bases (project groups' pooled figures; pure). */
 export function topTwoBoxes(rows: q.ScaleRow[], confidence: Confidence, norm: Map<number, { top2: number; respondents: number }> | null): Map<number, Measure[]> {
-  const z = Z_CRITICAL[confidence];
   const byQ = new Map<number, Map<number | null, q.ScaleRow[]>>();
   for (const r of rows) {
     const m = byQ.get(r.standardQuestionId) ?? byQ.set(r.standardQuestionId, new Map()).get(r.standardQuestionId)!;
@@ -217,7 +487,8 @@ export function topTwoBoxes(rows: q.ScaleRow[], confidence: Confidence, norm: Ma
       const top = rs.filter((r) => r.value <= 2).reduce((a, r) => a + r.sumW, 0);
       const p = sumW > 0 ? top / sumW : 0;
       const nEff = sumW2 > 0 ? (sumW * sumW) / sumW2 : 0;
-      const half = nEff > 0 ? z * Math.sqrt((p * (1 - p)) / nEff) : 0;
+      const se = nEff > 0 ? Math.sqrt((p * (1 - p)) / nEff) : 0;
+      const ci = wilsonInterval(p, se, nEff, nEff, confidence);
       const b = norm?.get(sq);
       const vs = b ? twoProportionZTest({ p, n: nEff }, { p: b.top2, n: b.respondents }, confidence) : null;
       measures.push({
@@ -226,13 +497,14 @@ export function topTwoBoxes(rows: q.ScaleRow[], confidence: Confidence, norm: Ma
         weight: sumW,
         nEff,
         top2: p,
-        ci: [Math.max(0, p - half), Math.min(1, p + half)],
-        smallBase: nEff < SMALL_BASE,
+        se,
+        ci: [ci.lo, ci.hi],
+        smallBase: isSmallBase(nEff),
         distribution: [1, 2, 3, 4].map((value) => {
           const r = rs.find((x) => x.value === value);
           return { value, label: VALUE_LABELS[value]!, count: r?.n ?? 0, share: sumW > 0 ? (r?.sumW ?? 0) / sumW : 0 };
         }),
-        vsBenchmark: b && vs ? { top2Percentage: b.top2 * 100, diff: vs.diff, z: vs.z, pValue: vs.pValue, significant: vs.significant } : null,
+        vsBenchmark: b && vs ? { top2Percentage: b.top2 * 100, diff: vs.diff, se: zSe(vs), z: vs.z, pValue: vs.pValue, pAdjusted: vs.pValue, significant: vs.significant, indicative: false, quintile: null } : null,
         vsOthers: [],
       });
     }
@@ -240,7 +512,7 @@ export function topTwoBoxes(rows: q.ScaleRow[], confidence: Confidence, norm: Ma
       for (const o of measures) {
         if (o === m) continue;
         const t = twoProportionZTest({ p: m.top2, n: m.nEff }, { p: o.top2, n: o.nEff }, confidence);
-        m.vsOthers.push({ testOptionId: o.testOptionId, diff: t.diff, z: t.z, pValue: t.pValue, significant: t.significant });
+        m.vsOthers.push({ testOptionId: o.testOptionId, diff: t.diff, se: zSe(t), z: t.z, pValue: t.pValue, pAdjusted: t.pValue, significant: t.significant, paired: false });
       }
     }
     out.set(sq, measures);
@@ -251,9 +523,18 @@ export function topTwoBoxes(rows: q.ScaleRow[], confidence: Confidence, norm: Ma
 export async function qualResults(
   db: Db,
   ctx: RequestCtx,
-  input: { projectId: number; filters: ResponseFilter; benchmarkTypeId?: number | null; confidence?: Confidence; standardQuestionIds?: number[] | null },
+  input: {
+    projectId: number;
+    filters: ResponseFilter;
+    benchmarkTypeId?: number | null;
+    confidence?: Confidence;
+    adjust?: Adjust;
+    marketWeighting?: "population" | "sample";
+    standardQuestionIds?: number[] | null;
+  },
 ): Promise<QualResults> {
   const confidence = input.confidence ?? 95;
+  const adjust = input.adjust ?? "bh";
   const data = await withAggregates(
     db,
     ctx,
@@ -264,21 +545,26 @@ export async function qualResults(
     async (a, p, f, [titles, projectRegions]) => ({
       p,
       rows: await a.scaleAnswers(input.standardQuestionIds ?? null),
+      cells: await a.designCells(input.standardQuestionIds ?? null),
+      strata: await a.designStrata(),
       titles,
       regions: f.regionIds ?? projectRegions,
     }),
   );
-  let norm: Map<number, { top2: number; respondents: number }> | null = null;
+  let norm: Map<number, NormCell> | null = null;
   if (input.benchmarkTypeId) {
-    const b = (await benchmarkRows(db, data.p, data.regions)).find((x) => x.benchmarkTypeId === input.benchmarkTypeId);
+    const b = (await benchmarkNorms(db, data.p, data.regions)).find((x) => x.row.benchmarkTypeId === input.benchmarkTypeId);
     if (!b) throw new ApiError("BadRequest", `No benchmark type ${input.benchmarkTypeId}`);
-    norm = new Map(Object.entries(b.byStandardQuestion).map(([k, v]) => [Number(k), { top2: v.top2Percentage / 100, respondents: v.respondents }]));
+    norm = b.cells;
   }
-  const results = topTwoBoxes(data.rows, confidence, norm);
+  const design = designByQuestion(data.cells, data.strata, (o) => o, String);
+  const { bySq: results, tests } = designTopTwoBoxes(data.rows, design, confidence, adjust, norm);
   return {
     projectId: data.p.id,
     confidence,
     benchmarkTypeId: input.benchmarkTypeId ?? null,
+    method: statsMethod(adjust, tests),
+    ...marketTotals(data.cells, data.strata, confidence, input.marketWeighting ?? "population"),
     measures: data.titles
       .filter((t) => results.has(t.id))
       .map((t) => ({ standardQuestionId: t.id, title: t.title, results: results.get(t.id)! })),
@@ -360,9 +646,12 @@ export interface BenchmarkRow {
   regionCode: string | null;
   projectCount: number;
   isAvailable: boolean;
+  /** Fewer than THIN_NORM comparable projects on every measure: shown as indicative, never significant. */
+  indicative: boolean;
   /** The norm's top-2-box in percent, averaged over the measures it has. */
   top2Percentage: number;
-  byStandardQuestion: Record<string, { top2Percentage: number; projectCount: number; respondents: number }>;
+  /** Per measure: the projects' mean, between-project SD (null under 2 projects) and count. */
+  byStandardQuestion: Record<string, { top2Percentage: number; sdPercentage: number | null; projectCount: number; respondents: number; indicative: boolean }>;
 }
 
 /**
@@ -375,27 +664,37 @@ export function npdBandAvailable(typeId: number, week: number | null, band: { mi
   return week >= (band.minWeek ?? 1) && week <= (band.maxWeek ?? Number.MAX_SAFE_INTEGER);
 }
 
-async function benchmarkRows(db: Db, p: q.ProjectHead, regionIds: number[]): Promise<BenchmarkRow[]> {
-  // Norms read every client's completed projects: above the tenant, answering only averages.
+async function benchmarkNorms(db: Db, p: q.ProjectHead, regionIds: number[]): Promise<{ row: BenchmarkRow; cells: Map<number, NormCell> }[]> {
+  // Norms read every client's completed projects: above the tenant, answering only their distribution's summaries.
   return enterTenant(db, systemCtx(), async (tx) => {
     await refreshStaleNormCells(tx);
     const types = await q.benchmarkTypes(tx);
     const codes = await q.regionCodes(tx, regionIds);
     const week = p.projectTypeId === 4 ? await q.latestWeek(tx, p.id) : null;
-    const out: BenchmarkRow[] = [];
+    const out: { row: BenchmarkRow; cells: Map<number, NormCell> }[] = [];
     for (const t of types) {
       const rows = await q.norms(tx, p, { type: t.id, minWeek: t.minWeek, maxWeek: t.maxWeek }, regionIds.length ? regionIds : null);
       const projectCount = rows.reduce((a, r) => Math.max(a, r.projectCount), 0);
       const top2 = rows.length ? rows.reduce((a, r) => a + r.top2, 0) / rows.length : 0;
+      const cells = new Map(rows.map((r) => [r.standardQuestionId, { ...normDistribution(r.scores), respondents: r.respondents }]));
       out.push({
-        benchmarkTypeId: t.id,
-        benchmarkName: t.name,
-        description: t.description,
-        regionCode: codes.map((c) => c.code).join(",") || null,
-        projectCount,
-        isAvailable: projectCount > 0 && (p.projectTypeId !== 4 || npdBandAvailable(t.id, week, t)) && (t.id < 4 || t.id > 7 || p.projectTypeId === 4),
-        top2Percentage: top2 * 100,
-        byStandardQuestion: Object.fromEntries(rows.map((r) => [String(r.standardQuestionId), { top2Percentage: r.top2 * 100, projectCount: r.projectCount, respondents: r.respondents }])),
+        cells,
+        row: {
+          benchmarkTypeId: t.id,
+          benchmarkName: t.name,
+          description: t.description,
+          regionCode: codes.map((c) => c.code).join(",") || null,
+          projectCount,
+          isAvailable: projectCount > 0 && (p.projectTypeId !== 4 || npdBandAvailable(t.id, week, t)) && (t.id < 4 || t.id > 7 || p.projectTypeId === 4),
+          indicative: projectCount < THIN_NORM,
+          top2Percentage: top2 * 100,
+          byStandardQuestion: Object.fromEntries(
+            rows.map((r) => {
+              const d = cells.get(r.standardQuestionId)!;
+              return [String(r.standardQuestionId), { top2Percentage: r.top2 * 100, sdPercentage: Number.isFinite(d.sd) ? d.sd * 100 : null, projectCount: r.projectCount, respondents: r.respondents, indicative: r.projectCount < THIN_NORM }];
+            }),
+          ),
+        },
       });
     }
     return out;
@@ -408,12 +707,12 @@ export async function benchmarks(db: Db, ctx: RequestCtx, projectId: number, reg
     if (!p) throw new ApiError("NotFound", `No project ${projectId}`);
     return { p, regions: regionIds ?? (await q.projectRegions(tx, p.id)) };
   });
-  const rows = await benchmarkRows(db, p, regions);
+  const rows = (await benchmarkNorms(db, p, regions)).map((b) => b.row);
   return {
     projectId: p.id,
     value: [
       ...rows,
-      { ...NONE_BENCHMARK, description: "No benchmark: results read against 50 percent.", regionCode: null, projectCount: 0, isAvailable: true, byStandardQuestion: {} },
+      { ...NONE_BENCHMARK, description: "No benchmark: results read against 50 percent.", regionCode: null, projectCount: 0, isAvailable: true, indicative: false, byStandardQuestion: {} },
     ],
   };
 }

@@ -57,6 +57,8 @@ export async function stdQuestionCounts(tx: Tx, projectId: number, f: ResolvedFi
     select r.test_option_id as "testOptionId", r.standard_question_id as "standardQuestionId", count(distinct r.survey_session_id)::int as count
     from responses r join s on s.sid = r.survey_session_id
     where r.project_id = ${projectId} and r.standard_question_id is not null ${testOptionSql(tx, f, "r.test_option_id")}
+      -- "Not sure" is not an answer: the measure's respondents are its top-2-box base.
+      and not exists (select 1 from question_options o where o.id = r.question_option_id and o.project_id = ${projectId} and o.is_not_sure)
     group by 1, 2 order by 1, 2`;
 }
 
@@ -173,12 +175,15 @@ export interface NormRow {
   projectCount: number;
   top2: number;
   respondents: number;
+  /** Each comparable project's top-2-box, ascending (for the between-project SD and quintiles; never leaves the API). */
+  scores: number[];
 }
 
 /**
  * A norm: over comparable completed projects (not this one), each project's weighted top-2-box per
- * standard question, averaged across projects (each past test counts once), with their respondents.
- * Runs above the tenant (benchmarks read every client's results) and returns only averages.
+ * standard question, averaged across projects (each past test counts once), with their respondents
+ * and the projects' scores (the norm as a distribution). Runs above the tenant (benchmarks read
+ * every client's results): the scores stay inside the API, which answers their mean, SD and count.
  */
 export async function norms(
   tx: Tx,
@@ -220,7 +225,8 @@ export async function norms(
         ${scope} ${weeks}
       group by 1, 2
     )
-    select standard_question_id as "standardQuestionId", count(*)::int as "projectCount", avg(t2b)::float8 as top2, sum(n)::int as respondents
+    select standard_question_id as "standardQuestionId", count(*)::int as "projectCount", avg(t2b)::float8 as top2, sum(n)::int as respondents,
+           array_agg(t2b::float8 order by t2b) as scores
     from per where t2b is not null group by 1 order by 1`;
 }
 
@@ -235,4 +241,57 @@ export async function projectRegions(tx: Tx, projectId: number) {
 export async function latestWeek(tx: Tx, projectId: number) {
   const [r] = await tx<{ w: number | null }[]>`select max(week) as w from project_survey_sessions where project_id = ${projectId}`;
   return r?.w ?? null;
+}
+
+/**
+ * The design-based variance's sums (api/src/analytics/design.ts): per market run (stratum),
+ * standard question and pair of test options (a, b; a = b the option itself) over the filtered
+ * respondents who answered both on the 4-point scale, with y = [answer <= 2]:
+ * nn respondents, aa = Σw²·y_a·y_b, ab = Σw²·y_a, bb = Σw², and on the diagonal sA = Σw·y, sB = Σw.
+ */
+export interface DesignCell {
+  run: number;
+  standardQuestionId: number;
+  a: number | null;
+  b: number | null;
+  nn: number;
+  aa: number;
+  ab: number;
+  bb: number;
+  sA: number;
+  sB: number;
+}
+
+export async function designCells(tx: Tx, projectId: number, f: ResolvedFilter, standardQuestionIds: number[] | null): Promise<DesignCell[]> {
+  return tx<DesignCell[]>`
+    with s as (${sessionsSql(tx, projectId, f)}),
+    y as (
+      select r.survey_session_id as sid, r.standard_question_id as sq, r.test_option_id as o, max((r.standard_answer_value <= 2)::int) as y
+      from responses r join s on s.sid = r.survey_session_id
+      where r.project_id = ${projectId} and r.standard_question_id is not null and r.standard_answer_value is not null
+        ${standardQuestionIds ? tx`and r.standard_question_id = any(${standardQuestionIds}::int[])` : tx``}
+        ${testOptionSql(tx, f, "r.test_option_id")}
+      group by 1, 2, 3
+    )
+    select coalesce(s.survey_run_id, 0) as run, a.sq as "standardQuestionId", a.o as a, b.o as b, count(*)::int as nn,
+           sum(s.w * s.w * a.y * b.y)::float8 as aa, sum(s.w * s.w * a.y)::float8 as ab, sum(s.w * s.w)::float8 as bb,
+           sum(s.w * a.y)::float8 as "sA", sum(s.w)::float8 as "sB"
+    from y a join y b on b.sid = a.sid and b.sq = a.sq join s on s.sid = a.sid
+    group by 1, 2, 3, 4 order by 1, 2, 3 nulls first, 4 nulls first`;
+}
+
+/** The design's primary units per stratum: every complete respondent of the project per market run (unfiltered: domains). */
+export interface DesignStratum {
+  run: number;
+  /** The run's market (its respondents' region). */
+  regionId: number;
+  n: number;
+  /** Σ weights of the run's respondents. */
+  sumW: number;
+}
+
+export async function designStrata(tx: Tx, projectId: number): Promise<DesignStratum[]> {
+  return tx<DesignStratum[]>`
+    select coalesce(survey_run_id, 0) as run, min(region_id) as "regionId", count(*)::int as n, sum(weight)::float8 as "sumW" from project_survey_sessions
+    where project_id = ${projectId} and status = 'Complete' group by 1 order by 1`;
 }

@@ -39,6 +39,18 @@ const ShareResult = z
   })
   .openapi("ShareProjectResult");
 
+const Access = z
+  .object({
+    projectId: z.number().int(),
+    clientId: z.number().int().describe("The project's own client (team)"),
+    clientName: z.string(),
+    shared: z.boolean().describe("Readable only through a share: the caller is not a member of the project's client"),
+    sharedBy: z.string().nullable().describe("Who shared it with the caller"),
+    roleId: z.number().int().nullable().describe("The caller's effective role on the project's client (1 Admin, 2 User, 3 Viewer); null when shared"),
+    canWrite: z.boolean().describe("May change the project (rename, clone, objectives, filter sets, schedule, set-up)"),
+  })
+  .openapi("ProjectAccess");
+
 export function registerSharingRoutes(app: App, deps: AppDeps): void {
   const d: svc.SharingDeps = { db: deps.db, mailer: deps.mailer ?? outboxMailer(deps.db, { publicUrl: deps.publicUrl }) };
   const keyOf = (raw: string) => {
@@ -88,5 +100,23 @@ export function registerSharingRoutes(app: App, deps: AppDeps): void {
       await svc.revoke(d.db, c.get("ctx"), keyOf((c.req.valid("param") as { key: string }).key));
       return c.body(null, 204);
     },
+  );
+
+  addRoute(
+    app,
+    {
+      access: access.viewer,
+      method: "get",
+      path: "/api/v1/Projects/{key}/Access",
+      tags: ["Projects"],
+      operationId: "Projects_Access",
+      summary: "What the caller may do with a project, and whose it is",
+      description:
+        "For pages that offer only what the role can do: canWrite (staff, or an Admin or User of the project's client; never a Viewer or a reader " +
+        "of a project shared with them), the caller's role, and for a shared project the owning client's name and who shared it.",
+      request: { params: KeyParams("Projects") },
+      responses: { 200: { description: "The access", content: { "application/json": { schema: Access } } }, ...commonErrors, 404: errors[404] },
+    },
+    async (c) => c.json(await svc.projectAccess(d.db, c.get("ctx"), keyOf((c.req.valid("param") as { key: string }).key)), 200),
   );
 }

@@ -128,3 +128,53 @@ export async function revoke(db: Db, ctx: RequestCtx, shareId: number): Promise<
     await publish(tx, { channel: clientChannel(s.clientId), event: "ProjectUpdated", data: { projectId: s.projectId, shared: false }, clientId: s.clientId });
   });
 }
+
+export interface ProjectAccess {
+  projectId: number;
+  /** The project's own client (team). */
+  clientId: number;
+  clientName: string;
+  /** Readable only through a share: the caller is not a member of the project's client. */
+  shared: boolean;
+  /** Who shared it with the caller (a shared project), else null. */
+  sharedBy: string | null;
+  /** The caller's effective role on the project's client: 1 Admin, 2 User, 3 Viewer; null when shared. */
+  roleId: number | null;
+  /** May change the project: staff, or an Admin or User of its client. Viewers and shared readers read. */
+  canWrite: boolean;
+}
+
+/**
+ * What the caller may do with a project they can read, for pages that offer only what the role can
+ * do, and the name of the client that owns a project shared with them.
+ */
+export async function projectAccess(db: Db, ctx: RequestCtx, projectId: number): Promise<ProjectAccess> {
+  const seen = await enterTenant(db, ctx, async (tx) => {
+    // Readable through the tenant (row-level security): own clients' projects and those shared with the caller.
+    const [p] = await tx<{ clientId: number }[]>`select client_id as "clientId" from projects where id = ${projectId} and deleted_at is null`;
+    if (!p) return null;
+    const own = await lq.readProject(tx, projectId);
+    const roleId = own ? await lq.userRole(tx, ctx.principal.userId, p.clientId) : null;
+    return { clientId: p.clientId, own: !!own, roleId };
+  });
+  if (!seen) throw new ApiError("NotFound", `Projects(${projectId}) not found`);
+  // As the owner: a shared reader cannot read the owning client's row; the check above is what
+  // entitles them to its name and the sharer's (the two things the page labels the project with).
+  const [info] = await db<{ clientName: string; sharedBy: string | null }[]>`
+    select c.name as "clientName",
+           (select coalesce(nullif(trim(concat_ws(' ', u.first_name, u.last_name)), ''), u.email)
+              from project_shares s join users u on u.id = s.shared_by_user_id
+             where s.project_id = ${projectId} and s.user_id = ${ctx.principal.userId}
+             order by s.id desc limit 1) as "sharedBy"
+    from clients c where c.id = ${seen.clientId}`;
+  const shared = !seen.own;
+  return {
+    projectId,
+    clientId: seen.clientId,
+    clientName: info?.clientName ?? "",
+    shared,
+    sharedBy: shared ? (info?.sharedBy ?? null) : null,
+    roleId: shared ? null : seen.roleId,
+    canWrite: !shared && (ctx.principal.isStaff || seen.roleId === 1 || seen.roleId === 2),
+  };
+}

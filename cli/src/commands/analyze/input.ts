@@ -55,11 +55,14 @@ export function column(t: Table, spec: string, option: string): number {
 /** Display name of a column (its header, or "column N" when the header is blank). */
 export const columnName = (t: Table, j: number) => t.header[j] || `column ${j + 1}`;
 
-/** Parses a number cell; blank gives NaN when allowBlank, anything else non-numeric is an input error. */
+/** A decimal number as people write one in a CSV (no hex, binary, octal or "Infinity", which Number() reads). */
+const DECIMAL = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+
+/** Parses a number cell; blank gives NaN when allowBlank, anything else not decimal is an input error. */
 export function numberCell(t: Table, row: number, j: number, allowBlank: boolean): number {
   const s = t.rows[row][j].trim();
   if (s === "" && allowBlank) return NaN;
-  const x = s === "" ? NaN : Number(s);
+  const x = DECIMAL.test(s) ? Number(s) : NaN;
   if (!Number.isFinite(x)) {
     throw inputError(`${t.file}: row ${row + 2}, ${shortName(columnName(t, j))}: "${s}" is not a number`);
   }

@@ -8,8 +8,11 @@ import {
   type PsmRespondent,
 } from "../../../../api/src/analytics/psm.ts";
 import { inputError, usageError } from "../../errors.ts";
-import { bold, fmt, pct, printJson, summary } from "../../output.ts";
+import { bold, fmt, pct, printJson, summary, warn } from "../../output.ts";
 import { column, columnName, numberCell, readTable, shortName, weightColumn, type Table } from "./input.ts";
+
+/** Above this share of invalid respondents the result is warned about (stderr). */
+export const INVALID_WARN_SHARE = 0.2;
 
 export interface PsmCliOptions {
   tooCheap: string;
@@ -94,12 +97,17 @@ export async function runPsm(file: string, o: PsmCliOptions): Promise<PsmOutput>
   const score = scale ? scale.score : parseIntentLabel;
 
   // Blank prices count as invalid respondents (non-finite); non-blank non-numbers are errors.
+  const price = (i: number, j: number) => {
+    const x = numberCell(t, i, j, true);
+    if (x < 0) throw inputError(`${t.file}: row ${i + 2}, ${shortName(columnName(t, j))}: negative price ${x}`);
+    return x;
+  };
   const respondents: PsmRespondent[] = t.rows.map((_, i) => {
     const r: PsmRespondent = {
-      tooCheap: numberCell(t, i, cols.tooCheap, true),
-      cheap: numberCell(t, i, cols.cheap, true),
-      expensive: numberCell(t, i, cols.expensive, true),
-      tooExpensive: numberCell(t, i, cols.tooExpensive, true),
+      tooCheap: price(i, cols.tooCheap),
+      cheap: price(i, cols.cheap),
+      expensive: price(i, cols.expensive),
+      tooExpensive: price(i, cols.tooExpensive),
     };
     if (weights) r.weight = weights[i];
     if (piC >= 0) {
@@ -109,6 +117,10 @@ export async function runPsm(file: string, o: PsmCliOptions): Promise<PsmOutput>
     return r;
   });
   const res = vanWestendorp(respondents, { calibration: scale?.calibration ?? NMS_DEFAULT_CALIBRATION });
+  if (res.n === 0) throw inputError(`${t.file}: no respondent has consistent prices (too cheap < cheap < expensive < too expensive); ${res.invalid} invalid`);
+  if (res.n === 1) warn("only 1 respondent with consistent prices: the curves are a single step");
+  const invalidShare = res.invalid / (res.n + res.invalid);
+  if (invalidShare > INVALID_WARN_SHARE) warn(`${(invalidShare * 100).toFixed(1)}% of respondents are invalid (prices out of order or blank)`);
   const out: PsmOutput = { n: res.n, invalid: res.invalid, pmc: res.pmc, pme: res.pme, ipp: res.ipp, opp: res.opp };
   if (res.nms) {
     out.trialOptimal = res.nms.trialOptimal;

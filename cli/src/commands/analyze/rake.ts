@@ -13,6 +13,10 @@ export interface RakeCliOptions {
 }
 
 export interface RakeOutput {
+  /** Whether every margin met its target within the tolerance. */
+  converged: boolean;
+  /** The largest remaining margin error. */
+  maxError: number;
   iterations: number;
   deff: number;
   nEff: number;
@@ -94,6 +98,8 @@ export async function runRake(file: string, o: RakeCliOptions): Promise<RakeOutp
   const res = rake(rows, { targets, cap });
   if (!res.converged) warn(`raking did not converge after ${res.iterations} passes (largest margin error ${fmt(res.maxError, 6)})`);
   const out: RakeOutput = {
+    converged: res.converged,
+    maxError: res.maxError,
     iterations: res.iterations,
     deff: res.deff,
     nEff: res.nEff,

@@ -1,13 +1,18 @@
 // `ideally projects create --from FILE [--dry-run]`: the project file (file.ts) becomes the calls
 // the web app's project editor makes: Projects, ChangeTargets, FileUploadUrl + upload, TestOptions,
-// Questions, Create{PriceSensitivities,MarketReach}, UpdateProjectScheduling. A failure after the
-// project exists deletes the half-built draft, so a rerun starts clean.
+// Questions, Create{PriceSensitivities,MarketReach}, UpdateProjectScheduling. The file is resolved
+// and checked against the API's reference data first (resolve.ts), so the server's checks rarely
+// fail; when a call does fail after the project exists, the half-built draft is deleted. A dry run
+// creates nothing: CreditCostEstimate prices the settings.
 import { readFileSync } from "node:fs";
 import type { ApiClient, Schemas } from "../../../../contracts/client.ts";
 import { apiError, CliError, usageError } from "../../errors.ts";
+import { PROJECT_TYPES as TYPE_NAMES } from "../../../../contracts/labels.ts";
+import { readCategories, readFrameworks, readMarkets, readTargetOptions } from "../../lookups.ts";
 import { bold, printJson, summary, table } from "../../output.ts";
-import { needClient, ok, signedIn, type GlobalOptions } from "../../session.ts";
+import { needClient, ok, signedIn, type Api, type GlobalOptions } from "../../session.ts";
 import { readProjectFile, type ProjectPlan, type Upload } from "./file.ts";
+import { resolvePlan, type Resolved } from "./resolve.ts";
 
 export interface CreateOptions extends GlobalOptions {
   from: string;
@@ -23,35 +28,75 @@ export interface Created {
   uploads: { file: string; key: string }[];
 }
 
-type Cost = Schemas["CreditCostNow"];
-
-export async function runCreate(o: CreateOptions): Promise<void> {
+/** Reads, resolves and checks a project file: every problem is a usage error at its line. */
+export async function checkFile(api: Api, path: string): Promise<{ plan: ProjectPlan; resolved: Resolved }> {
   let text: string;
   try {
-    text = readFileSync(o.from, "utf8");
+    text = readFileSync(path, "utf8");
   } catch (e) {
-    throw usageError(`cannot read ${o.from}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw usageError(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
-  const plan = readProjectFile(o.from, text);
-  const api = signedIn(o);
-  needClient(api);
-  const regionIds = await resolveRegions(api.client, plan.regions, o.from);
-  const created = await build(api.client, api.base, plan, regionIds);
-  let cost: Cost;
-  try {
-    cost = ok(await api.client.GET("/api/v1/Projects({key})/CreditCostNow", { params: { path: { key: String(created.id) } } }), "reading the cost");
-  } finally {
-    // A dry run leaves nothing behind: the draft existed only to price it with CreditCostNow.
-    if (o.dryRun) await remove(api.client, created.id);
-  }
-  if (o.json) return printJson(o.dryRun ? { dryRun: true, cost } : { ...created, cost });
-  if (!o.dryRun) process.stdout.write(`Created project ${bold(String(created.id))} '${created.projectName}' (Draft): ${created.testOptionIds.length} test options, ${created.questionIds.length} custom questions, ${created.uploads.length} files uploaded\n`);
-  process.stdout.write(`${costText(cost, o.dryRun === true)}\n`);
+  const { file, plan } = readProjectFile(path, text);
+  const [markets, options, categories, frameworks] = await Promise.all([
+    readMarkets(api.client),
+    plan.targets.length ? readTargetOptions(api.client) : Promise.resolve([]),
+    plan.category !== undefined ? readCategories(api.client) : Promise.resolve([]),
+    readFrameworks(api.client),
+  ]);
+  return { plan, resolved: resolvePlan(file, plan, { markets, options, categories, frameworks }) };
 }
 
-export function costText(c: Cost, dryRun: boolean): string {
+export async function runCreate(o: CreateOptions): Promise<void> {
+  const api = signedIn(o);
+  needClient(api);
+  const { plan, resolved } = await checkFile(api, o.from);
+  if (o.dryRun) {
+    // Priced from the settings: no draft is created, so nothing is left behind (not even in the trash).
+    const cost = ok(await api.client.POST("/api/v1/Projects/CreditCostEstimate", { body: resolved.estimate }), "pricing the project");
+    if (o.json) return printJson({ dryRun: true, cost });
+    process.stdout.write(`${costText(cost, true)}\n`);
+    return;
+  }
+  const created = await build(api.client, api.base, plan, resolved);
+  const cost = ok(await api.client.GET("/api/v1/Projects({key})/CreditCostNow", { params: { path: { key: String(created.id) } } }), "reading the cost");
+  if (o.json) return printJson({ ...created, cost });
+  process.stdout.write(`Created project ${bold(String(created.id))} '${created.projectName}' (Draft): ${created.testOptionIds.length} test options, ${created.questionIds.length} custom questions, ${created.uploads.length} files uploaded\n`);
+  process.stdout.write(`${costText(cost, false)}\n`);
+}
+
+export interface ValidateOptions extends GlobalOptions {}
+
+/** `projects validate FILE`: every check, nothing created, nothing priced. */
+export async function runValidate(path: string, o: ValidateOptions): Promise<void> {
+  const api = signedIn(o);
+  const { plan, resolved } = await checkFile(api, path);
+  const result = {
+    file: path,
+    valid: true,
+    project: resolved.project,
+    framework: { id: resolved.framework.id, title: resolved.framework.title },
+    regions: resolved.markets.map((m) => ({ id: m.id, name: m.name, code: m.code, currency: m.currency })),
+    targets: resolved.targets,
+    testOptions: plan.testOptions.length,
+    questions: plan.questions.length,
+    uploads: [...plan.testOptions, ...plan.questions].flatMap((x) => (x.image ? [x.image.path] : [])),
+  };
+  if (o.json) return printJson(result);
+  process.stdout.write(
+    `${path}: valid\n${summary([
+      ["project", `${resolved.project.projectName} (${TYPE_NAMES[resolved.project.projectTypeId]}, ${resolved.framework.title})`],
+      ["regions", result.regions.map((r) => `${r.name} (${r.code}, ${r.currency})`).join(", ")],
+      ["targets", String(result.targets.length)],
+      ["test options", String(result.testOptions)],
+      ["questions", String(result.questions)],
+      ["files", String(result.uploads.length)],
+    ])}\n`,
+  );
+}
+
+export function costText(c: Schemas["CreditCostEstimate"], dryRun: boolean): string {
   const lines = [
-    dryRun ? bold("Dry run: the file is valid; submitting this project would cost (the draft priced was deleted again):") : bold("Cost to submit (CreditCostNow):"),
+    dryRun ? bold("Dry run: the file is valid and nothing was created; submitting it would cost (CreditCostEstimate):") : bold("Cost to submit (CreditCostNow):"),
     table(
       ["region", "panel", "sample", "rate", "cost"],
       c.regions.map((r) => [r.regionName, r.isCustomerPanel ? "Customer" : "Ideally", String(r.sampleSize), String(r.rate), String(r.cost)]),
@@ -65,17 +110,6 @@ export function costText(c: Cost, dryRun: boolean): string {
     ]),
   ];
   return lines.join("\n");
-}
-
-async function resolveRegions(client: ApiClient, wanted: (number | string)[], file: string): Promise<number[]> {
-  if (wanted.every((r) => typeof r === "number")) return wanted as number[];
-  const all = ok(await client.GET("/api/v1/Regions", { params: { query: { $select: "id,regionName,regionCode", $top: "1000" } } }), "reading the regions").value;
-  return wanted.map((r) => {
-    if (typeof r === "number") return r;
-    const hit = all.find((x) => x?.regionName?.toLowerCase() === r.toLowerCase() || x?.regionCode?.toLowerCase() === r.toLowerCase());
-    if (!hit) throw usageError(`${file}: regions: no region '${r}' (names: ${all.map((x) => x?.regionName).join(", ")})`);
-    return hit.id!;
-  });
 }
 
 async function uploadFile(client: ApiClient, base: string, projectId: number, u: Upload): Promise<{ key: string; fileType: string; fileName: string }> {
@@ -94,22 +128,15 @@ async function remove(client: ApiClient, id: number): Promise<void> {
   await client.DELETE("/api/v1/Projects({key})", { params: { path: { key: String(id) } } }).catch(() => undefined);
 }
 
-export async function build(client: ApiClient, base: string, plan: ProjectPlan, regionIds: number[]): Promise<Created> {
-  const p = ok(await client.POST("/api/v1/Projects", { body: { ...plan.project, regionIds } }), "creating the project");
+export async function build(client: ApiClient, base: string, plan: ProjectPlan, resolved: Resolved): Promise<Created> {
+  const p = ok(await client.POST("/api/v1/Projects", { body: resolved.project }), "creating the project");
   // The created row carries these (entity types leave every field optional for $select).
   const id = p.id!;
   const key = String(id);
   const created: Created = { id, projectName: p.projectName!, statusCode: p.statusCode!, testOptionIds: [], questionIds: [], uploads: [] };
   try {
-    if (plan.targets.length) {
-      const regionOf = (r: number | string | undefined) => (r === undefined ? null : typeof r === "number" ? r : regionIds[plan.regions.indexOf(r)] ?? null);
-      ok(
-        await client.POST("/api/v1/Projects({key})/ChangeTargets", {
-          params: { path: { key } },
-          body: { targets: plan.targets.map((t) => ({ systemQuestionOptionId: t.option, regionId: regionOf(t.region), ...(t.quota !== undefined ? { quotaPercent: t.quota } : {}) })) },
-        }),
-        "setting the targets",
-      );
+    if (resolved.targets.length) {
+      ok(await client.POST("/api/v1/Projects({key})/ChangeTargets", { params: { path: { key } }, body: { targets: resolved.targets } }), "setting the targets");
     }
     for (const t of plan.testOptions) {
       const file = t.image ? await uploadFile(client, base, id, t.image) : undefined;

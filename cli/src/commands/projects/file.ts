@@ -46,11 +46,11 @@ export const FILE_SCHEMA: JsonSchema = {
   properties: {
     name: { type: "string", minLength: 1 },
     type: { enum: Object.keys(PROJECT_TYPES) },
-    framework: { anyOf: [{ type: "integer", minimum: 1 }, { enum: Object.keys(FRAMEWORKS) }] },
+    framework: idOrName,
     regions: { type: "array", minItems: 1, items: idOrName },
     sampleSize: { type: "integer" },
-    category: { type: "integer" },
-    productType: { type: "string" },
+    category: idOrName,
+    productType: { type: "string", minLength: 1 },
     branded: { type: "boolean" },
     brandName: { type: "string" },
     researchNote: { type: "string" },
@@ -62,7 +62,7 @@ export const FILE_SCHEMA: JsonSchema = {
         type: "object",
         additionalProperties: false,
         required: ["option"],
-        properties: { option: { type: "integer" }, quota: { type: "number" }, region: idOrName },
+        properties: { option: idOrName, quota: { type: "number" }, region: idOrName },
       },
     },
     testOptions: {
@@ -147,10 +147,17 @@ export interface Upload {
 
 /** What the file asks for, as the API bodies (minus the ids only known while creating). */
 export interface ProjectPlan {
-  /** Region ids or names still to resolve against Regions. */
+  /** Region ids, names or codes still to resolve against Regions (resolve.ts). */
   regions: (number | string)[];
-  project: Omit<Body<"CreateProject">, "regionIds">;
-  targets: { option: number; quota?: number; region?: number | string }[];
+  /** A framework id, a name from FRAMEWORKS or a framework's title. */
+  framework: number | string;
+  /** A category id or name. */
+  category?: number | string;
+  /** An industry code or name. */
+  productType?: string;
+  project: Omit<Body<"CreateProject">, "regionIds" | "frameworkId" | "categoryId" | "productType">;
+  /** option: a SystemQuestionOption id, or its answer label (optionally "Question: label"). */
+  targets: { option: number | string; quota?: number; region?: number | string }[];
   testOptions: { body: Omit<Body<"TestOptionsCreate">, "projectId" | "file">; image?: Upload }[];
   questions: { body: Omit<Body<"CreateQuestion">, "projectId" | "s3File">; image?: Upload }[];
   priceSensitivity?: Omit<Body<"PriceSensitivitiesBody">, "testOptionIds">;
@@ -215,8 +222,12 @@ export class ProjectFile {
   }
 }
 
-/** Reads and checks a project file: every problem is a usage error (exit 1) naming its line. */
-export function readProjectFile(path: string, text: string): ProjectPlan {
+/**
+ * Reads and checks a project file's shape and the contract's limits: every problem is a usage
+ * error (exit 1) naming its line. Names (regions, framework, category, industry, target options)
+ * are resolved against the API's reference data next (resolve.ts), with the same file positions.
+ */
+export function readProjectFile(path: string, text: string): { file: ProjectFile; plan: ProjectPlan } {
   const f = ProjectFile.read(path, text);
   const raw = f.value();
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) f.fail([], "the file must be a mapping of fields (name, type, framework, regions, ...)");
@@ -234,13 +245,13 @@ export function readProjectFile(path: string, text: string): ProjectPlan {
 
   const plan: ProjectPlan = {
     regions: y.regions,
+    framework: y.framework,
+    ...(y.category !== undefined ? { category: y.category } : {}),
+    ...(y.productType !== undefined ? { productType: y.productType } : {}),
     project: {
       projectName: y.name,
       projectTypeId: PROJECT_TYPES[y.type],
-      frameworkId: typeof y.framework === "number" ? y.framework : FRAMEWORKS[y.framework],
       ...(y.sampleSize !== undefined ? { sampleSize: y.sampleSize } : {}),
-      ...(y.category !== undefined ? { categoryId: y.category } : {}),
-      ...(y.productType !== undefined ? { productType: y.productType } : {}),
       ...(y.branded !== undefined ? { isBranded: y.branded } : {}),
       ...(y.brandName !== undefined ? { brandName: y.brandName } : {}),
       ...(y.researchNote !== undefined ? { researchNote: y.researchNote } : {}),
@@ -299,7 +310,7 @@ export function readProjectFile(path: string, text: string): ProjectPlan {
     };
   }
   checkAgainstContract(f, plan);
-  return plan;
+  return { file: f, plan };
 }
 
 // Where each body field came from in the file, for errors the contract's schemas find.
@@ -326,7 +337,19 @@ function checkBody(f: ProjectFile, schema: string, body: object, at: Path, field
 
 function checkAgainstContract(f: ProjectFile, plan: ProjectPlan): void {
   // Placeholder ids stand in for what exists only once the project does.
-  checkBody(f, "CreateProject", { ...plan.project, regionIds: plan.regions.map((r) => (typeof r === "number" ? r : 1)) }, [], PROJECT_FIELDS);
+  checkBody(
+    f,
+    "CreateProject",
+    {
+      ...plan.project,
+      regionIds: plan.regions.map((r) => (typeof r === "number" ? r : 1)),
+      frameworkId: typeof plan.framework === "number" ? plan.framework : 1000,
+      ...(plan.category !== undefined ? { categoryId: typeof plan.category === "number" ? plan.category : 1 } : {}),
+      ...(plan.productType !== undefined ? { productType: plan.productType } : {}),
+    },
+    [],
+    PROJECT_FIELDS,
+  );
   plan.testOptions.forEach((t, i) => checkBody(f, "TestOptionsCreate", { ...t.body, projectId: 1 }, ["testOptions", i], OPTION_FIELDS));
   plan.questions.forEach((q, i) => {
     const needsOptions = q.body.questionTypeId !== 3;
@@ -345,6 +368,6 @@ function checkAgainstContract(f: ProjectFile, plan: ProjectPlan): void {
   }
   if (plan.schedule) checkBody(f, "UpdateProjectScheduling", plan.schedule, ["schedule"], SCHEDULE_FIELDS);
   plan.targets.forEach((t, i) =>
-    checkBody(f, "ChangeTargets", { targets: [{ systemQuestionOptionId: t.option, ...(t.quota !== undefined ? { quotaPercent: t.quota } : {}) }] }, ["targets", i], { targets: "option" }),
+    checkBody(f, "ChangeTargets", { targets: [{ systemQuestionOptionId: typeof t.option === "number" ? t.option : 1, ...(t.quota !== undefined ? { quotaPercent: t.quota } : {}) }] }, ["targets", i], { targets: "option" }),
   );
 }

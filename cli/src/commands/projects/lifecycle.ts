@@ -3,7 +3,9 @@
 import { idArg } from "../../args.ts";
 import { usageError } from "../../errors.ts";
 import { printJson } from "../../output.ts";
-import { ok, signedIn, type GlobalOptions } from "../../session.ts";
+import { confirm, unattended } from "../../prompt.ts";
+import { ok, signedIn, type Api, type GlobalOptions } from "../../session.ts";
+import { costText } from "./create.ts";
 import { statusName } from "../../../../contracts/labels.ts";
 import type { Schemas } from "../../../../contracts/client.ts";
 
@@ -20,18 +22,45 @@ const moved = (r: Lifecycle) =>
   (r.refunded ? `; refunded ${r.refunded} credits` : "") +
   (r.balanceAfter !== undefined ? ` (balance ${r.balanceAfter})` : "");
 
-export async function runLifecycle(action: "Submit" | "Unsubmit" | "Approve", id: string, o: GlobalOptions): Promise<void> {
-  const api = signedIn(o);
+export interface ConfirmOptions extends GlobalOptions {
+  yes?: boolean;
+}
+
+/** A project's name and status for a confirmation question. */
+async function describe(api: Api, key: string): Promise<string> {
+  const p = ok(await api.client.GET("/api/v1/Projects({key})", { params: { path: { key }, query: { $select: "id,projectName,statusCode" } } }), `reading project ${key}`);
+  return `project ${key} '${p.projectName}' (${statusName(p.statusCode)})`;
+}
+
+/** Submit charges the project's cost: the cost table (CreditCostNow) comes first, then the question. */
+export async function runSubmit(id: string, o: ConfirmOptions): Promise<void> {
   const key = idArg(id);
-  const path = `/api/v1/Projects({key})/${action}` as "/api/v1/Projects({key})/Submit";
-  const r = ok(await api.client.POST(path, { params: { path: { key } }, body: {} }), `${action.toLowerCase()} project ${id}`);
+  unattended(o, `submit project ${id}`);
+  const api = signedIn(o);
+  if (!o.yes || !o.json) {
+    const what = await describe(api, key);
+    const cost = ok(await api.client.GET("/api/v1/Projects({key})/CreditCostNow", { params: { path: { key } } }), `reading the cost of project ${id}`);
+    if (!o.json) process.stdout.write(`${costText(cost, false)}\n`);
+    await confirm(o, `Submit ${what} for ${cost.total} credits?`, `submit project ${id}`);
+  }
+  const r = ok(await api.client.POST("/api/v1/Projects({key})/Submit", { params: { path: { key } }, body: {} }), `submit project ${id}`);
   said(o, r, moved(r));
 }
 
-export async function runDecline(id: string, o: GlobalOptions & { reason?: string }): Promise<void> {
-  if (!o.reason) throw usageError("--reason is required: the submitter is told why");
+export async function runUnsubmit(id: string, o: GlobalOptions): Promise<void> {
   const api = signedIn(o);
-  const r = ok(await api.client.POST("/api/v1/Projects({key})/Decline", { params: { path: { key: idArg(id) } }, body: { reason: o.reason } }), `decline project ${id}`);
+  const key = idArg(id);
+  const r = ok(await api.client.POST("/api/v1/Projects({key})/Unsubmit", { params: { path: { key } }, body: {} }), `unsubmit project ${id}`);
+  said(o, r, moved(r));
+}
+
+export async function runDecline(id: string, o: ConfirmOptions & { reason?: string }): Promise<void> {
+  if (!o.reason) throw usageError("--reason is required: the submitter is told why");
+  const key = idArg(id);
+  unattended(o, `decline project ${id}`);
+  const api = signedIn(o);
+  if (!o.yes) await confirm(o, `Decline ${await describe(api, key)} back to Draft (its charge is refunded)?`, `decline project ${id}`);
+  const r = ok(await api.client.POST("/api/v1/Projects({key})/Decline", { params: { path: { key } }, body: { reason: o.reason } }), `decline project ${id}`);
   said(o, r, moved(r));
 }
 
@@ -74,9 +103,11 @@ export async function runClone(id: string, o: GlobalOptions & { name?: string })
   said(o, r, `Project '${r.projectName}' has been cloned. (id ${r.id})`);
 }
 
-export async function runDelete(id: string, o: GlobalOptions): Promise<void> {
-  const api = signedIn(o);
+export async function runDelete(id: string, o: ConfirmOptions): Promise<void> {
   const key = idArg(id);
+  unattended(o, `delete project ${id}`);
+  const api = signedIn(o);
+  if (!o.yes) await confirm(o, `Delete ${await describe(api, key)}? (undelete restores it)`, `delete project ${id}`);
   ok(await api.client.DELETE("/api/v1/Projects({key})", { params: { path: { key } } }), `deleting project ${id}`);
   said(o, { id: Number(key), deleted: true }, `Project ${id} deleted (undo with \`ideally projects undelete ${id}\`)`);
 }

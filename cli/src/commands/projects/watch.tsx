@@ -2,13 +2,15 @@
 // view (loaded only here, so other commands start fast); with --json one event per line; piped
 // without --json, one plain line per change.
 import { idArg } from "../../args.ts";
-import { apiError, usageError } from "../../errors.ts";
+import { CliError, EXIT_DECLINED, EXIT_STALLED, EXIT_TIMEOUT, usageError } from "../../errors.ts";
 import { needClient, signedIn, type GlobalOptions } from "../../session.ts";
 import { statusName } from "../../../../contracts/labels.ts";
 import { surveyStatusName, Watcher, type LiveEvent, type WatchState } from "./watcher.ts";
 
 export interface WatchOptions extends GlobalOptions {
   interval?: string;
+  timeout?: string;
+  stall?: string;
 }
 
 const line = (v: unknown) => process.stdout.write(`${JSON.stringify(v)}\n`);
@@ -16,16 +18,47 @@ const line = (v: unknown) => process.stdout.write(`${JSON.stringify(v)}\n`);
 /** The changing part of the state (what a person or script would want to hear about). */
 const digest = (s: WatchState) => JSON.stringify([s.statusCode, s.phase, s.runs.map((r) => [r.complete, r.surveyStatusId]), s.options.map((o) => o.count)]);
 
+/** The status as a person reads it: SPEC 4's names, and 400 while fielding as SPEC 1's modal says it. */
+export const statusLabel = (s: Pick<WatchState, "statusCode" | "phase">) => (s.statusCode === 400 && s.phase === "fielding" ? "Survey in progress" : statusName(s.statusCode));
+
+const seconds = (v: string | undefined, flag: string, min: number, max: number): number | null => {
+  if (v === undefined) return null;
+  const n = Number(v);
+  if (!/^\d+(\.\d+)?$/.test(v.trim()) || !Number.isFinite(n) || n < min || n > max) throw usageError(`${flag}: expected seconds from ${min} to ${max}, got '${v}'`);
+  return n;
+};
+
+/** How a watch ends: the results ready (0), or not, each with its own exit code. */
+type Ending = { kind: "done"; state: WatchState } | { kind: "stalled"; state: WatchState; since: number } | { kind: "timeout"; state: WatchState };
+
 export async function runWatch(id: string, o: WatchOptions): Promise<void> {
-  const seconds = o.interval === undefined ? 5 : Number(o.interval);
-  if (!Number.isFinite(seconds) || seconds < 0.5 || seconds > 3600) throw usageError(`--interval: expected seconds from 0.5 to 3600, got '${o.interval}'`);
+  const interval = seconds(o.interval, "--interval", 0.5, 3600) ?? 5;
+  const timeout = seconds(o.timeout, "--timeout", 1, 30 * 86400);
+  const stall = seconds(o.stall, "--stall", 1, 30 * 86400);
+  const key = idArg(id);
   const api = signedIn(o);
   needClient(api);
-  const pollMs = seconds * 1000;
-  const w = new Watcher(api, Number(idArg(id)), pollMs);
-  const ended = new Promise<WatchState>((resolve, reject) => {
+  const w = new Watcher(api, Number(key), interval * 1000);
+  // Stall: the completes have not moved for --stall seconds while fielding.
+  let completes = -1;
+  let movedAt = Date.now();
+  const total = (s: WatchState) => s.runs.reduce((a, r) => a + r.complete, 0);
+  const ended = new Promise<Ending>((resolve, reject) => {
     w.onFailure(reject);
-    w.on((s) => (s.phase === "ready" || s.phase === "stopped" ? resolve(s) : undefined));
+    w.on((s) => {
+      if (s.phase === "ready" || s.phase === "stopped") return resolve({ kind: "done", state: s });
+      const n = total(s);
+      if (n !== completes || s.phase !== "fielding") {
+        completes = n;
+        movedAt = Date.now();
+      }
+    });
+    if (timeout !== null) setTimeout(() => resolve({ kind: "timeout", state: w.state }), timeout * 1000).unref();
+    if (stall !== null) {
+      setInterval(() => {
+        if (w.state?.phase === "fielding" && Date.now() - movedAt >= stall * 1000) resolve({ kind: "stalled", state: w.state, since: movedAt });
+      }, Math.min(1000, stall * 250)).unref();
+    }
   });
   let last = "";
   if (o.json) {
@@ -43,7 +76,7 @@ export async function runWatch(id: string, o: WatchOptions): Promise<void> {
       if (d === last) return;
       last = d;
       const runs = s.runs.map((r) => `${r.regionName} ${r.complete}/${r.target ?? "?"}`).join(", ");
-      process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${s.statusCode} ${statusName(s.statusCode)} (${s.phase})${runs ? `: ${runs}` : ""}\n`);
+      process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${s.statusCode} ${statusLabel(s)} (${s.phase})${runs ? `: ${runs}` : ""}\n`);
     });
   }
   let unmount: (() => void) | undefined;
@@ -52,27 +85,37 @@ export async function runWatch(id: string, o: WatchOptions): Promise<void> {
     if (!o.json && process.stdout.isTTY) unmount = await drawInk(w);
     // The first state (which may already be final).
     w.emit();
-    await ended;
-    // The event that ended it may be ahead of the counts: read them once more for the last word.
-    await w.refresh().catch(() => undefined);
-    const end = w.state;
-    w.emit();
-    if (o.json) line({ event: "Done", data: end });
-    if (end.phase === "stopped") throw apiError(`project ${id} went back to ${end.statusCode} ${statusName(end.statusCode)} (declined or unsubmitted)`);
+    const end = await ended;
+    if (end.kind === "done") {
+      // The event that ended it may be ahead of the counts: read them once more for the last word.
+      await w.refresh().catch(() => undefined);
+      w.emit();
+    }
+    const s = w.state;
+    const result = end.kind === "done" ? (s.phase === "ready" ? "ready" : "declined") : end.kind === "stalled" ? "stalled" : "timeout";
+    if (o.json) line({ event: "Done", result, data: s });
+    unmount?.();
+    unmount = undefined;
+    if (result === "declined") throw new CliError(`project ${id} went back to ${s.statusCode} ${statusName(s.statusCode)} (declined or unsubmitted)`, EXIT_DECLINED);
+    if (result === "stalled") {
+      throw new CliError(`project ${id} stalled: ${total(s)} completes and none new for ${Math.round((Date.now() - (end.kind === "stalled" ? end.since : 0)) / 1000)} s (--stall ${stall}); the runs: ${s.runs.map((r) => `${r.surveyRunId} ${r.regionName} ${r.complete}/${r.target ?? "?"} ${surveyStatusName(r.surveyStatusId)}`).join(", ")}`, EXIT_STALLED);
+    }
+    if (result === "timeout") throw new CliError(`project ${id} is still ${s.statusCode} ${statusLabel(s)} (${s.phase}) after --timeout ${timeout} s`, EXIT_TIMEOUT);
   } finally {
     w.stop();
     unmount?.();
   }
 }
 
+/** Fits a line into `width` columns, an ellipsis marking what was cut. */
+export function fit(text: string, width: number): string {
+  return text.length <= width ? text : `${text.slice(0, Math.max(0, width - 1))}…`;
+}
+
 async function drawInk(w: Watcher): Promise<() => void> {
   const [{ render, Box, Text }, React] = await Promise.all([import("ink"), import("react")]);
-  const bar = (done: number, total: number | null, width = 28) => {
-    if (!total) return "".padEnd(width, "·");
-    const f = Math.max(0, Math.min(1, done / total));
-    const n = Math.round(f * width);
-    return "█".repeat(n) + "░".repeat(width - n);
-  };
+  // NO_COLOR (https://no-color.org): no colour, no bold, no dim; the text is the same.
+  const colour = !(process.env.NO_COLOR != null && process.env.NO_COLOR !== "");
   const pctOf = (done: number, total: number | null) => (total ? `${Math.min(100, Math.round((done / total) * 100))}%`.padStart(4) : "   –");
   const PHASE: Record<WatchState["phase"], string> = {
     waiting: "waiting for approval and launch",
@@ -83,48 +126,62 @@ async function drawInk(w: Watcher): Promise<() => void> {
   };
   function View() {
     const [s, set] = React.useState<WatchState>(w.state);
+    const [cols, setCols] = React.useState<number>(process.stdout.columns || 80);
     React.useEffect(() => w.on((next) => set({ ...next })), []);
-    const label = Math.max(12, ...s.runs.map((r) => r.regionName.length + 10), ...s.options.map((o) => Math.min(30, o.conceptText.length)));
+    React.useEffect(() => {
+      const onResize = () => setCols(process.stdout.columns || 80);
+      process.stdout.on("resize", onResize);
+      return () => void process.stdout.off("resize", onResize);
+    }, []);
+    // Every line fits the terminal (one column of padding each side): labels and bars shrink first.
+    const width = Math.max(20, cols - 2);
+    const want = Math.max(12, ...s.runs.map((r) => r.regionName.length + 8), ...s.options.map((o) => o.conceptText.length));
+    const label = Math.min(want, Math.max(10, Math.floor(width * 0.3)));
+    const barWidth = Math.max(5, Math.min(28, width - label - 28));
+    const bar = (done: number, total: number | null) => {
+      if (!total) return "".padEnd(barWidth, "·");
+      const n = Math.round(Math.max(0, Math.min(1, done / total)) * barWidth);
+      return "█".repeat(n) + "░".repeat(barWidth - n);
+    };
+    const row = (name: string, done: number, total: number | null, tail: string) =>
+      fit(`${fit(name, label).padEnd(label)} ${bar(done, total)} ${pctOf(done, total)} ${tail}`, width);
+    const T = (p: { children: string; bold?: boolean; dim?: boolean; color?: string }) => (
+      <Text wrap="truncate-end" bold={colour && p.bold} dimColor={colour && p.dim} color={colour ? p.color : undefined}>
+        {fit(p.children, width)}
+      </Text>
+    );
     return (
-      <Box flexDirection="column" paddingX={1}>
-        <Box>
-          <Text bold>{`Project ${s.projectId} · ${s.projectName}`}</Text>
-        </Box>
-        <Box>
-          <Text>{"Status  "}</Text>
-          <Text color={s.phase === "ready" ? "green" : s.phase === "stopped" ? "red" : "yellow"}>{`${s.statusCode} ${statusName(s.statusCode)}`}</Text>
-          <Text dimColor>{`  (${PHASE[s.phase]})`}</Text>
-        </Box>
+      <Box flexDirection="column" paddingX={1} width={cols}>
+        <T bold>{`Project ${s.projectId} · ${s.projectName}`}</T>
+        <T color={s.phase === "ready" ? "green" : s.phase === "stopped" ? "red" : "yellow"}>{`Status  ${s.statusCode} ${statusLabel(s)}  (${PHASE[s.phase]})`}</T>
         <Box marginTop={1} flexDirection="column">
-          <Text bold>Responses per region</Text>
-          {s.runs.length === 0 ? <Text dimColor>no survey run yet</Text> : null}
+          <T bold>Responses per region</T>
+          {s.runs.length === 0 ? <T dim>no survey run yet</T> : null}
           {s.runs.map((r) => (
-            <Text key={r.surveyRunId}>
-              {`${`${r.regionName} ${r.isCustomerPanel ? "(cust)" : "(panel)"}`.padEnd(label)} ${bar(r.complete, r.target)} ${pctOf(r.complete, r.target)} ${String(r.complete).padStart(5)}/${r.target ?? "?"}  ${surveyStatusName(r.surveyStatusId)}`}
-            </Text>
+            <T key={r.surveyRunId}>{row(`${r.regionName} ${r.isCustomerPanel ? "(cust)" : "(panel)"}`, r.complete, r.target, `${String(r.complete).padStart(5)}/${r.target ?? "?"}  ${surveyStatusName(r.surveyStatusId)}`)}</T>
           ))}
         </Box>
         <Box marginTop={1} flexDirection="column">
-          <Text bold>Responses per test option</Text>
+          <T bold>Responses per test option</T>
           {s.options.map((o) => (
-            <Text key={String(o.testOptionId)}>{`${o.conceptText.slice(0, 30).padEnd(label)} ${bar(o.count, o.target)} ${pctOf(o.count, o.target)} ${String(o.count).padStart(5)}/${o.target ?? "?"}`}</Text>
+            <T key={String(o.testOptionId)}>{row(o.conceptText, o.count, o.target, `${String(o.count).padStart(5)}/${o.target ?? "?"}`)}</T>
           ))}
         </Box>
         {Object.keys(s.jobs).length ? (
           <Box marginTop={1} flexDirection="column">
-            <Text bold>Jobs</Text>
+            <T bold>Jobs</T>
             {Object.entries(s.jobs).map(([id, j]) => (
-              <Text key={id}>{`${id.padEnd(label)} ${bar(j.pct, 100)} ${String(j.pct).padStart(3)}%  ${j.message ?? ""}`}</Text>
+              <T key={id}>{row(id, j.pct, 100, j.message ?? "")}</T>
             ))}
           </Box>
         ) : null}
         <Box marginTop={1} flexDirection="column">
           {s.recent.map((r, i) => (
-            <Text key={i} dimColor>
+            <T key={i} dim>
               {r}
-            </Text>
+            </T>
           ))}
-          <Text dimColor>{s.phase === "ready" ? "Results are ready: ideally results " + s.projectId : "Ctrl-C stops watching (the project carries on)"}</Text>
+          <T dim>{s.phase === "ready" ? `Results are ready: ideally results ${s.projectId}` : "Ctrl-C stops watching (the project carries on)"}</T>
         </Box>
       </Box>
     );

@@ -14,6 +14,8 @@ export type EditorProject = ProjectDetail & {
   brandName: string | null;
   ownerUserId: number | null;
   schedulePause: boolean;
+  /** Monadic: each respondent sees one test option (the least filled); else sequential monadic. */
+  splitCellQuota: boolean;
   projectsRegions: (ProjectDetail["projectsRegions"][number] & { sampleSize: number; isCustomerPanel: boolean })[];
 };
 
@@ -57,6 +59,13 @@ export function useCreditCost(projectId: number) {
   return useApi<CreditCost>(["CreditCostNow", projectId], () => api.GET("/api/v1/Projects({key})/CreditCostNow", { params: keyPath(projectId) }) as never);
 }
 
+/** The pre-launch check (Projects ReadinessCheck); null projectId skips it (not a Draft). */
+export function useReadiness(projectId: number | null) {
+  return useApi(projectId === null ? null : ["ReadinessCheck", projectId], () =>
+    api.GET("/api/v1/Projects({key})/ReadinessCheck", { params: keyPath(projectId ?? 0) }),
+  );
+}
+
 export type TestOption = { id: number; projectId: number; conceptText: string; conceptDescription: string | null; file: { key: string; fileType: string; fileName?: string } | null; sortOrder: number | null };
 
 export function useTestOptions(projectId: number) {
@@ -91,4 +100,16 @@ export type Region = { id: number; regionName: string; currencyCode: string; isU
 /** Users/Me on the client: its resolved feature flags. */
 export function hasFlag(me: { featureFlags?: { ff: string; isEnabled: boolean }[] } | undefined, ff: string): boolean {
   return !!me?.featureFlags?.some((f) => f.ff === ff && f.isEnabled);
+}
+
+/** The market reach framework (SPEC 3). */
+export const MARKET_REACH_FRAMEWORK = 1020;
+
+/**
+ * Market reach is offered only where its results can be seen: its results page needs the
+ * MarketReach flag (SPEC 2), so without it neither the add-on nor the framework is offered
+ * (docs/decisions.md "Market reach is offered where its results are seen").
+ */
+export function offersMarketReach(me: { featureFlags?: { ff: string; isEnabled: boolean }[] } | undefined): boolean {
+  return hasFlag(me, "MarketReach");
 }

@@ -54,8 +54,10 @@ export interface ResultsCtx {
   setBenchmarkId: (id: number) => void;
   npdWeek: number | null;
   view: ViewSettings;
-  setView: (patch: Partial<{ splitBy: string; metric: string; benchmarkLine: string; confidence: string }>) => void;
+  setView: (patch: Partial<{ splitBy: string; metric: string; benchmarkLine: string; confidence: string; adjust: string }>) => void;
   confidence: "90" | "95" | "99";
+  /** Multiple-comparison adjustment within a view (docs/statistics.md): Benjamini-Hochberg by default. */
+  adjust: "bh" | "bonferroni" | "none";
   search: Record<string, unknown>;
 }
 
@@ -116,12 +118,13 @@ export function ResultsProvider({ clientId, project, refetchProject, children }:
 
   const view = useMemo(() => viewSettings(search), [search]);
   const confidence = search.confidence === "90" || search.confidence === "99" ? search.confidence : "95";
+  const adjust = search.adjust === "bonferroni" || search.adjust === "none" ? search.adjust : "bh";
   const setView = useCallback((patch: Record<string, string>) => setSearch(patch), [setSearch]);
   const questions = useMemo(() => [...(qs?.value ?? [])].sort((a, b) => questionSortKey(a) - questionSortKey(b)), [qs]);
 
   const value: ResultsCtx = {
     clientId, projectId, project, refetchProject, testOptions: to?.value ?? [], questions, regionIds, regionId, filters, setFilters, responseFilter, filtersJson,
-    benchmarks, benchmarkId, setBenchmarkId, npdWeek, view, setView, confidence, search,
+    benchmarks, benchmarkId, setBenchmarkId, npdWeek, view, setView, confidence, adjust, search,
   };
   return <Ctx.Provider value={value}>{children}</Ctx.Provider>;
 }

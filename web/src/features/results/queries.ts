@@ -22,12 +22,12 @@ export type { Schemas };
 const keep = { keepPreviousData: true };
 
 export function useQualResults(projectQuestionId?: number) {
-  const { projectId, filtersJson, benchmarkId, confidence, benchmarks } = useResults();
-  const query: Record<string, string> = { projectId: String(projectId), filters: filtersJson, confidence };
+  const { projectId, filtersJson, benchmarkId, confidence, adjust, benchmarks } = useResults();
+  const query: Record<string, string> = { projectId: String(projectId), filters: filtersJson, confidence, adjust };
   if (benchmarkId !== null) query.benchmarkTypeId = String(benchmarkId);
   if (projectQuestionId) query.projectQuestionId = String(projectQuestionId);
   // Wait for the benchmark choice, so the figures are fetched once, with their benchmark.
-  return useApi<QualResults>(benchmarks ? ["QualResults", projectId, filtersJson, benchmarkId, confidence, projectQuestionId ?? null] : null, () =>
+  return useApi<QualResults>(benchmarks ? ["QualResults", projectId, filtersJson, benchmarkId, confidence, adjust, projectQuestionId ?? null] : null, () =>
     api.GET("/api/v1/Responses/QualResults", { params: { query } } as never) as never, keep);
 }
 
@@ -38,9 +38,9 @@ export function useWeightSum() {
 }
 
 export function useWaveData() {
-  const { projectId, filtersJson, confidence } = useResults();
-  return useApi<WaveData>(["WaveData", projectId, filtersJson, confidence], () =>
-    api.GET("/api/v1/Responses/WaveData", { params: { query: { projectId: String(projectId), filters: filtersJson, confidence } } } as never) as never, keep);
+  const { projectId, filtersJson, confidence, adjust } = useResults();
+  return useApi<WaveData>(["WaveData", projectId, filtersJson, confidence, adjust], () =>
+    api.GET("/api/v1/Responses/WaveData", { params: { query: { projectId: String(projectId), filters: filtersJson, confidence, adjust } } } as never) as never, keep);
 }
 
 export function useDemographics() {

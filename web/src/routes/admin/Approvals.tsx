@@ -43,7 +43,7 @@ export default function Approvals() {
     const r = await act<Result>(post(keyed("Projects", p.id, action), reason ? { reason } : {}, p.clientId));
     setBusy(null);
     if (!r) return false;
-    toast.success(action === "Decline" ? "Project declined" : "Project approved", `${r.projectName} is now ${r.status}. ${p.client?.name ?? "The team"}'s balance: ${fmtCredits(r.balanceAfter)} credits.`);
+    toast.success(action === "Decline" ? "Project declined" : "Project approved", `${r.projectName} is now ${r.status}.${r.balanceAfter !== undefined && r.balanceAfter !== null ? ` ${p.client?.name ?? "The team"}'s balance: ${fmtCredits(r.balanceAfter)} credits.` : ""}`);
     void mutate();
     void refreshBalances();
     setAudit((n) => n + 1);
@@ -75,7 +75,8 @@ export default function Approvals() {
               </Td>
               <Td className="whitespace-nowrap">{fmtDate(p.submittedAt)}</Td>
               <Td>
-                <div className="flex justify-end gap-2 whitespace-nowrap">
+                {/* Wraps rather than clips: three buttons do not fit beside the columns at 1440 px. */}
+                <div className="flex flex-wrap justify-end gap-2 [&>button]:whitespace-nowrap">
                   <Button size="sm" busy={busy === `Approve-${p.id}`} onClick={() => void run(p, "Approve")} aria-label={`Approve ${p.projectName}`}>Approve</Button>
                   {me?.isSuperAdmin ? (
                     <Button size="sm" variant="secondary" busy={busy === `SuperApprove-${p.id}`} onClick={() => void run(p, "SuperApprove")} aria-label={`Super approve ${p.projectName}`}>

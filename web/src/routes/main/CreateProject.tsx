@@ -8,6 +8,8 @@ import type { CurrentClient } from "../../app/ClientArea";
 import { Modal } from "../../components/Dialog";
 import { Button, Field, Input, Select } from "../../components/ui";
 import { PROJECT_TYPES } from "../../lib/constants";
+import { useMe } from "../../state/app";
+import { MARKET_REACH_FRAMEWORK, offersMarketReach } from "../../features/projects-editor/data";
 
 type Framework = { id: number; title: string; projectTypeId: number; description: string | null; sortOrder: number };
 type Region = { id: number; regionName: string; currencyCode: string; isUsState: boolean; parentRegionId: number | null };
@@ -35,7 +37,10 @@ export function CreateProjectDialog({ client, onClose }: { client: CurrentClient
   const [sampleSize, setSampleSize] = useState("200");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const fits = useMemo(() => (frameworks?.value ?? []).filter((f) => f.projectTypeId === typeId && f.id !== 3998), [frameworks, typeId]);
+  const { data: me } = useMe(client.id);
+  const reach = offersMarketReach(me);
+  // Market reach only where its results can be seen (the MarketReach flag).
+  const fits = useMemo(() => (frameworks?.value ?? []).filter((f) => f.projectTypeId === typeId && f.id !== 3998 && (reach || f.id !== MARKET_REACH_FRAMEWORK)), [frameworks, typeId, reach]);
   const chosenFramework = frameworkId && fits.some((f) => f.id === frameworkId) ? frameworkId : fits[0]?.id ?? null;
 
   async function submit(e: FormEvent) {

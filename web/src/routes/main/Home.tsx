@@ -31,6 +31,33 @@ type Row = {
   projectsRegions: { regionId: number; region: { regionName: string } | null }[];
 };
 
+/**
+ * A team Admin's approvals inbox: the team's projects Awaiting Approval (50), oldest first, each
+ * opening its review page. Shown only to those who can approve (TeamAdmin); empty, it is not shown.
+ */
+function ApprovalsInbox({ client }: { client: CurrentClient }) {
+  const query = { $select: "id,projectName,statusCode,submittedAt", $filter: `clientId eq ${client.id} and statusCode eq 50`, $orderby: "submittedAt", $top: "50" };
+  const { data, mutate } = useApi(["Projects", client.id, "approvals"], () => api.GET("/api/v1/Projects", { params: { query } }));
+  useProjectEvents(() => void mutate());
+  const rows = (data?.value ?? []).flatMap((p) => (p.id !== undefined && p.statusCode !== undefined ? [{ id: p.id, statusCode: p.statusCode, name: p.projectName ?? "", submittedAt: p.submittedAt ?? null }] : []));
+  if (!rows.length) return null;
+  return (
+    <section aria-labelledby="approvals-title" className="mb-6 rounded-xl border border-amber-200 bg-amber-50 p-4">
+      <h2 id="approvals-title" className="text-sm font-semibold text-amber-900">Waiting for your approval ({rows.length})</h2>
+      <ul className="mt-2 space-y-1 text-sm">
+        {rows.map((p) => (
+          <li key={p.id} className="flex flex-wrap items-baseline gap-x-2">
+            <ProjectLinkTo teamId={client.id} project={p} className="font-medium text-ink-900 underline hover:text-brand-700">
+              {p.name}
+            </ProjectLinkTo>
+            {p.submittedAt ? <span className="text-xs text-ink-600">submitted {new Date(p.submittedAt).toLocaleDateString()}</span> : null}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 export default function Home({ client }: { client: CurrentClient }) {
   const [search, setSearch] = useSearchState();
   const [creating, setCreating] = useState(false);
@@ -67,6 +94,7 @@ export default function Home({ client }: { client: CurrentClient }) {
         subtitle={`${client.name} · test ideas, messages, questions and new products`}
         actions={canCreate ? <Button onClick={() => setCreating(true)}>New project</Button> : undefined}
       />
+      {hasPolicy(policies, client.id, "TeamAdmin") ? <ApprovalsInbox client={client} /> : null}
       <div className="mb-4 grid gap-3 sm:grid-cols-[1fr_12rem_10rem]">
         <label className="sr-only" htmlFor="project-search">Search projects</label>
         <Input id="project-search" type="search" placeholder="Search projects" defaultValue={q} onChange={(e) => setSearch({ q: e.target.value, page: null })} />
@@ -101,7 +129,7 @@ export default function Home({ client }: { client: CurrentClient }) {
           <ul className="space-y-2 sm:hidden" aria-label="Projects">
             {data.value.map((p) => (
               <li key={p.id} className="rounded-xl border border-ink-200 bg-white p-4 shadow-sm">
-                <ProjectLinkTo teamId={client.id} project={p} className="text-left font-medium text-ink-900 hover:text-brand-700 hover:underline">
+                <ProjectLinkTo teamId={client.id} project={p} setupAllowed={canCreate} className="text-left font-medium text-ink-900 hover:text-brand-700 hover:underline">
                   {p.projectName}
                 </ProjectLinkTo>
                 <div className="mt-2 flex flex-wrap items-center gap-2 text-xs text-ink-600">
@@ -120,7 +148,7 @@ export default function Home({ client }: { client: CurrentClient }) {
               {data.value.map((p) => (
                 <tr key={p.id} className="hover:bg-ink-50">
                   <td className="px-4 py-3">
-                    <ProjectLinkTo teamId={client.id} project={p} className="text-left font-medium text-ink-900 hover:text-brand-700 hover:underline">
+                    <ProjectLinkTo teamId={client.id} project={p} setupAllowed={canCreate} className="text-left font-medium text-ink-900 hover:text-brand-700 hover:underline">
                       {p.projectName}
                     </ProjectLinkTo>
                   </td>

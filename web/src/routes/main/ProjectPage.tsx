@@ -19,6 +19,8 @@ import { QuestionsTab } from "./editor/QuestionsTab";
 import { AddOnsTab } from "./editor/AddOnsTab";
 import { SchedulingTab } from "./editor/SchedulingTab";
 import { ReviewPage } from "./editor/ReviewPage";
+import { PreviewPage } from "./editor/PreviewPage";
+import { SharedProjectNote, useProjectAccess } from "../../features/access";
 
 /** Below this width the editor sends to /common/mobile (Tailwind's sm breakpoint). */
 export const EDITOR_MIN_WIDTH = 640;
@@ -32,7 +34,8 @@ export const EDITOR_TABS = [
   { id: "scheduling", label: "Scheduling" },
 ] as const;
 
-export type TabProps = { client: CurrentClient; project: EditorProject; editable: boolean };
+/** editable: the set-up may change (a Draft, and the person may write); canWrite: the role and ownership allow changes at all. */
+export type TabProps = { client: CurrentClient; project: EditorProject; editable: boolean; canWrite: boolean };
 
 const TAB_VIEWS: Record<string, (p: TabProps) => ReactNode> = {
   setup: (p) => <SetupTab {...p} />,
@@ -71,21 +74,35 @@ export default function ProjectPage({ client }: { client: CurrentClient }) {
   const params = useParams<{ projectId: string; tab?: string }>();
   const projectId = Number(params.projectId);
   const { data: project } = useEditorProject(projectId);
-  usePhoneRedirect(!!project && project.statusCode !== 50);
-  if (!project) return <PageSkeleton />;
+  const { data: access } = useProjectAccess(projectId);
+  // The review page and the respondent preview work on a phone; the editor does not.
+  usePhoneRedirect(!!project && project.statusCode !== 50 && params.tab !== "preview");
+  if (!project || !access) return <PageSkeleton />;
   const base = `/${client.id}/projects/${project.id}`;
   if (project.statusCode === 50 && params.tab !== "review") return <Redirect to={`~${base}/review`} replace />;
+  if (params.tab === "preview") return <PreviewPage client={client} project={project} />;
   if (params.tab === "review") {
     if (project.statusCode !== 50) return <Redirect to={`~${base}`} replace />;
     return <ReviewPage client={client} project={project} />;
   }
   const tab = params.tab && TAB_VIEWS[params.tab] ? params.tab : "setup";
-  const editable = isEditable(project);
+  // Only a Draft is edited, and only by those who may write (not a Viewer, nor a reader of a
+  // project shared from another client: it opens read-only, labelled with its owner).
+  const editable = isEditable(project) && access.canWrite;
   const later = projectLink(client.id, project);
   return (
     <div className="pb-32">
-      <PageHeader title={project.projectName} subtitle={<ProjectTitle project={project} />} actions={<ProjectActions client={client} project={project} />} />
-      {!editable ? (
+      <PageHeader title={project.projectName} subtitle={<ProjectTitle project={project} />} actions={
+          <>
+            {!access.shared ? <Link href={`~${base}/preview`} className="rounded-lg px-2.5 py-1.5 text-sm font-medium text-brand-700 underline">Preview as a respondent</Link> : null}
+            {access.canWrite ? <ProjectActions client={client} project={project} /> : null}
+          </>
+        }
+      />
+      <SharedProjectNote access={access} />
+      {!access.canWrite && !access.shared ? (
+        <p role="note" className="mb-4 rounded-lg bg-sky-50 px-4 py-3 text-sm text-sky-900">You can read this project's set-up; your role does not change projects.</p>
+      ) : !editable && access.canWrite ? (
         <p role="note" className="mb-4 rounded-lg bg-sky-50 px-4 py-3 text-sm text-sky-900">
           {project.statusCode < 200
             ? "This project has been submitted: its set-up is fixed. Unsubmit it to make changes."
@@ -96,8 +113,8 @@ export default function ProjectPage({ client }: { client: CurrentClient }) {
         </p>
       ) : null}
       <TabLinks label="Project set-up" active={tab} tabs={EDITOR_TABS.map((t) => ({ id: t.id, label: t.label, href: `~${base}${t.id === "setup" ? "" : `/${t.id}`}` }))} />
-      {TAB_VIEWS[tab]!({ client, project, editable })}
-      {project.statusCode < 200 ? <SubmitBar client={client} project={project} /> : null}
+      {TAB_VIEWS[tab]!({ client, project, editable, canWrite: access.canWrite })}
+      {project.statusCode < 200 && access.canWrite ? <SubmitBar client={client} project={project} /> : null}
     </div>
   );
 }

@@ -3,7 +3,7 @@
 // region (Projects DecipherCompletesCounts) and its waves (SchedulingState), live from the client
 // channel (ProjectUpdated and the runs' Progress events).
 import { useEffect } from "react";
-import { useParams } from "wouter";
+import { Link, useParams } from "wouter";
 import { api } from "../../api/client";
 import { useApi } from "../../api/hooks";
 import type { CurrentClient } from "../../app/ClientArea";
@@ -80,7 +80,12 @@ export default function ProjectSurveys({ client }: { client: CurrentClient }) {
                 ? `Approved. ${scheduling.data?.nextScheduleDate ? `The survey starts on ${dateText(scheduling.data.nextScheduleDate)}.` : "The survey starts shortly."}`
                 : project.statusCode < 800
                   ? "The survey is in the field; completes below update live."
-                  : "Results are ready."}
+                  : "Results are ready."}{" "}
+            {project.statusCode >= 800 ? (
+              <Link className="font-medium text-brand-700 underline" href={`~/${client.id}/results/${project.id}`}>
+                Open the results
+              </Link>
+            ) : null}
           </p>
         </Card>
         <Card title="Survey runs">

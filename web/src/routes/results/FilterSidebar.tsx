@@ -258,7 +258,8 @@ export function FilterSidebar({ onOpenSegments }: { onOpenSegments: () => void }
           </Section>
         ) : null}
         <Section title="Dates" count={filters.selectedDates ? 1 : 0} defaultOpen={false}>
-          <div className="grid grid-cols-2 gap-2">
+          {/* One above the other: side by side in the 15rem sidebar, a date input cuts off its month. */}
+          <div className="grid gap-2">
             <div>
               <label htmlFor="filter-date-from" className="block text-xs text-ink-600">From</label>
               <input id="filter-date-from" type="date" className="w-full rounded-md border border-ink-200 px-1.5 py-1 text-sm" value={dateDraft.from} onChange={(e) => setDateDraft((d) => ({ ...d, from: e.target.value }))} />

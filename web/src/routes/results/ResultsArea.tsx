@@ -13,6 +13,7 @@ import { ResultsProvider, useResults, useResultsProject, type ResultsProject, ty
 import { filterCount } from "../../features/results/filters";
 import { TEXT_TYPE, isPriceQuestion, questionLabel, questionRoute } from "../../features/results/questions";
 import { useMe } from "../../state/app";
+import { ProjectAccessProvider, SharedProjectNote, useProjectAccess } from "../../features/access";
 import { FilterSidebar } from "./FilterSidebar";
 import { CloneDialog, RenameDialog } from "./ProjectDialogs";
 import { PanelHost, type PanelId } from "./panels/PanelHost";
@@ -113,8 +114,11 @@ function Frame({ children, marketReach }: { children: ReactNode; marketReach: bo
   const [navOpen, setNavOpen] = useState(false);
   const count = filterCount(filters);
   const bm = benchmarks?.find((b) => b.benchmarkTypeId === benchmarkId);
+  const { data: access } = useProjectAccess(project.id);
+  const canWrite = access?.canWrite ?? false;
   return (
-    <div>
+    <ProjectAccessProvider access={access}>
+      <SharedProjectNote access={access} />
       <header className="mb-5 space-y-3">
         <div className="min-w-0">
           <p className="text-xs font-medium text-ink-500">
@@ -122,9 +126,11 @@ function Frame({ children, marketReach }: { children: ReactNode; marketReach: bo
           </p>
           <div className="flex items-center gap-2">
             <h1 className="min-w-0 text-2xl font-semibold break-words text-ink-900">{project.projectName}</h1>
-            <Button variant="ghost" size="sm" onClick={() => setRenaming(true)} aria-label="Rename project">
-              Rename
-            </Button>
+            {canWrite ? (
+              <Button variant="ghost" size="sm" onClick={() => setRenaming(true)} aria-label="Rename project">
+                Rename
+              </Button>
+            ) : null}
           </div>
           <p className="mt-0.5 text-sm text-ink-600">
             Benchmark: <span className="font-medium text-ink-800">{bm ? bm.description : "…"}</span>
@@ -136,9 +142,11 @@ function Frame({ children, marketReach }: { children: ReactNode; marketReach: bo
               {b.label}
             </Button>
           ))}
-          <Button variant="secondary" size="sm" onClick={() => setCloning(true)}>
-            Clone
-          </Button>
+          {canWrite ? (
+            <Button variant="secondary" size="sm" onClick={() => setCloning(true)}>
+              Clone
+            </Button>
+          ) : null}
         </div>
       </header>
       <div className="mb-4 flex gap-2 lg:hidden">
@@ -161,7 +169,7 @@ function Frame({ children, marketReach }: { children: ReactNode; marketReach: bo
       <PanelHost panel={panel} onClose={() => setPanel(null)} />
       {renaming ? <RenameDialog onClose={() => setRenaming(false)} /> : null}
       {cloning ? <CloneDialog onClose={() => setCloning(false)} /> : null}
-    </div>
+    </ProjectAccessProvider>
   );
 }
 

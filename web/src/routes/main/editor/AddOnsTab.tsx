@@ -6,7 +6,8 @@ import { useEffect, useState, type FormEvent } from "react";
 import { ApiError, api } from "../../../api/client";
 import { useApi } from "../../../api/hooks";
 import { Badge, Button, Card, Field, Input, Skeleton } from "../../../components/ui";
-import { keyPath, run, useRefreshProject, useTestOptions } from "../../../features/projects-editor/data";
+import { keyPath, offersMarketReach, run, useRefreshProject, useTestOptions } from "../../../features/projects-editor/data";
+import { useMe } from "../../../state/app";
 import type { TabProps } from "../ProjectPage";
 
 type PriceSetup = { currencyCode: string; purchaseIntent: boolean; items: { testOptionId: number | null; minPrice: number | null; maxPrice: number | null }[] };
@@ -149,13 +150,14 @@ function MarketReach({ project, editable }: TabProps) {
 }
 
 export function AddOnsTab(props: TabProps) {
+  const { data: me } = useMe(props.client.id);
   if (props.project.projectTypeId > 2) {
     return <Card title="Add-ons"><p className="text-sm text-ink-600">Price sensitivity and market reach are for Idea and Message tests.</p></Card>;
   }
   return (
     <div className="grid items-start gap-6 lg:grid-cols-2">
       <PriceSensitivity {...props} />
-      <MarketReach {...props} />
+      {offersMarketReach(me) ? <MarketReach {...props} /> : null}
     </div>
   );
 }

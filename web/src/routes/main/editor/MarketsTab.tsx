@@ -3,18 +3,25 @@
 // TargetQuestionsWithCounts), saved through Projects ChangeTargets / DeleteRegions, and the
 // incidence estimate, updated live by IncidenceEstimateUpdated on the client channel.
 import { useEffect, useState } from "react";
-import { api } from "../../../api/client";
+import { api, type Schemas } from "../../../api/client";
 import { useApi } from "../../../api/hooks";
-import { Badge, Button, Card, EmptyState, Skeleton, cx } from "../../../components/ui";
+import { Badge, Button, Card, EmptyState, Field, Input, Skeleton, cx } from "../../../components/ui";
 import { onRealtime } from "../../../state/realtime";
 import { useMe } from "../../../state/app";
 import { hasFlag, keyPath, run, useRefreshProject } from "../../../features/projects-editor/data";
 import { useRegions } from "../CreateProject";
 import type { TabProps } from "../ProjectPage";
 
-type TargetOption = { systemQuestionOptionId: number | null; questionOptionId: number | null; answerLabel: string; filterSubtext: string | null; regionId: number | null; isTarget: boolean; count: number };
-type TargetQuestion = { source: "system" | "question"; id: number; questionLabel: string; questionText: string; options: TargetOption[] };
+type TargetQuestion = Schemas["TargetQuestion"];
+type TargetOption = TargetQuestion["options"][number];
 type Incidence = { incidenceEstimate: number; regions: { regionId: number; regionName: string; sampleSize: number; incidence: number }[] };
+
+/** The project's target questions with each answer's market and whether it is chosen. */
+export function useTargetQuestions(projectId: number) {
+  return useApi(["TargetQuestionsWithCounts", projectId], () =>
+    api.GET("/api/v1/Questions/TargetQuestionsWithCounts", { params: { query: { projectId: String(projectId) } } }),
+  );
+}
 
 const optKey = (o: TargetOption) => (o.systemQuestionOptionId ? `s${o.systemQuestionOptionId}` : `q${o.questionOptionId}`);
 const pct = (x: number) => `${(x * 100).toFixed(x < 0.1 ? 1 : 0)}%`;
@@ -23,12 +30,15 @@ export function MarketsTab({ client, project, editable }: TabProps) {
   const refresh = useRefreshProject(project.id);
   const { data: me } = useMe(client.id);
   const { data: regions } = useRegions();
-  const targets = useApi<{ value: TargetQuestion[] }>(["TargetQuestionsWithCounts", project.id], () =>
-    api.GET("/api/v1/Questions/TargetQuestionsWithCounts", { params: { query: { projectId: project.id } } } as never) as never,
-  );
+  const targets = useTargetQuestions(project.id);
   const [incidence, setIncidence] = useState<Incidence | null>(null);
   const [busy, setBusy] = useState(false);
   const regionIds = project.projectsRegions.map((r) => r.regionId);
+  const currentSize = project.projectsRegions[0]?.sampleSize ?? 200;
+  const [size, setSize] = useState(String(currentSize));
+  useEffect(() => setSize(String(currentSize)), [currentSize]);
+  // The create call's bounds (1 to 100,000), said at the field.
+  const sizeError = !/^\d+$/.test(size) || Number(size) < 1 || Number(size) > 100000 ? "Enter a whole number from 1 to 100,000." : null;
   const states = hasFlag(me, "CanChooseUsStateMarkets");
 
   async function estimate() {
@@ -66,7 +76,7 @@ export function MarketsTab({ client, project, editable }: TabProps) {
     return [...new Map(out.map((t) => [JSON.stringify(t), t])).values()];
   }
 
-  async function change(body: { targets: ReturnType<typeof currentTargets>; regionIds?: number[] }) {
+  async function change(body: { targets: ReturnType<typeof currentTargets>; regionIds?: number[]; sampleSize?: number }) {
     setBusy(true);
     const r = await run(api.POST("/api/v1/Projects({key})/ChangeTargets", { params: keyPath(project.id), body } as never));
     if (r !== undefined) {
@@ -99,6 +109,23 @@ export function MarketsTab({ client, project, editable }: TabProps) {
     }
   }
 
+  /**
+   * A question's answers by market: with answers of more than one market (income bands in AUD and
+   * NZD, each market's regions), each market's under its name, in the project's market order;
+   * answers for every market first, unlabelled. One market: one unlabelled group.
+   */
+  function byMarket(options: TargetOption[]): { regionId: number | null; label: string | null; options: TargetOption[] }[] {
+    const ids = [...new Set(options.map((o) => o.regionId).filter((r): r is number => r !== null))];
+    if (ids.length <= 1) return [{ regionId: null, label: null, options }];
+    const order = (r: number) => (regionIds.indexOf(r) === -1 ? 999 : regionIds.indexOf(r));
+    const name = (r: number) => project.projectsRegions.find((x) => x.regionId === r)?.region?.regionName ?? regions?.value.find((x) => x.id === r)?.regionName ?? `Region ${r}`;
+    const all = options.filter((o) => o.regionId === null);
+    return [
+      ...(all.length ? [{ regionId: null, label: "All markets", options: all }] : []),
+      ...ids.sort((a, b) => order(a) - order(b)).map((r) => ({ regionId: r, label: name(r), options: options.filter((o) => o.regionId === r) })),
+    ];
+  }
+
   const markets = (regions?.value ?? []).filter((r) => !r.isUsState);
   const usStates = (regions?.value ?? []).filter((r) => r.isUsState);
   const chip = (r: { id: number; regionName: string }) => {
@@ -125,7 +152,22 @@ export function MarketsTab({ client, project, editable }: TabProps) {
               <div className="flex max-h-48 flex-wrap gap-2 overflow-y-auto">{usStates.map(chip)}</div>
             </fieldset>
           ) : null}
-          <p className="mt-3 text-xs text-ink-500">Each market is fielded on its own panel with {project.projectsRegions[0]?.sampleSize ?? 200} completes a wave.</p>
+          {editable ? (
+            <form
+              className="mt-4 flex flex-wrap items-end gap-2"
+              onSubmit={(e) => {
+                e.preventDefault();
+                if (sizeError === null && Number(size) !== currentSize) void change({ targets: currentTargets(targets.data?.value ?? []), sampleSize: Number(size) });
+              }}
+            >
+              <Field id="sample-size" label="Completes per market" error={sizeError ?? undefined} hint="Each market is fielded on its own panel with this many completes a wave; change it until you submit.">
+                <Input id="sample-size" type="number" inputMode="numeric" min={1} max={100000} className="w-32" value={size} aria-invalid={sizeError ? true : undefined} onChange={(e) => setSize(e.target.value)} />
+              </Field>
+              <Button type="submit" variant="secondary" busy={busy} disabled={sizeError !== null || Number(size) === currentSize}>Save completes</Button>
+            </form>
+          ) : (
+            <p className="mt-3 text-xs text-ink-500">Each market is fielded on its own panel with {currentSize} completes a wave.</p>
+          )}
         </Card>
         <Card title="Targets" actions={busy ? <Badge tone="blue">Saving…</Badge> : null}>
           {!targets.data ? (
@@ -142,15 +184,20 @@ export function MarketsTab({ client, project, editable }: TabProps) {
                   <legend className="mb-2 text-sm font-medium text-ink-900">
                     {q.questionLabel} {q.source === "question" ? <Badge tone="brand">Screener</Badge> : null}
                   </legend>
-                  <div className="flex flex-wrap gap-2">
-                    {q.options.map((o) => (
-                      <label key={`${optKey(o)}-${o.regionId ?? 0}`} className={cx("flex items-center gap-2 rounded-lg px-3 py-1.5 text-sm ring-1", o.isTarget ? "bg-brand-50 text-brand-900 ring-brand-400" : "text-ink-700 ring-ink-200", editable && "cursor-pointer hover:bg-ink-50")}>
-                        <input type="checkbox" className="size-4 rounded border-ink-300 text-brand-600" checked={o.isTarget} disabled={!editable || busy} onChange={() => void toggleTarget(o)} />
-                        <span>{o.answerLabel}</span>
-                        <span className="text-xs text-ink-500">{o.count.toLocaleString("en")}</span>
-                      </label>
-                    ))}
-                  </div>
+                  {byMarket(q.options).map((g) => (
+                    <div key={g.regionId ?? 0} className="mb-2">
+                      {g.label ? <p className="mb-1 text-xs font-semibold tracking-wide text-ink-600 uppercase">{g.label}</p> : null}
+                      <div className="flex flex-wrap gap-2">
+                        {g.options.map((o) => (
+                          <label key={`${optKey(o)}-${o.regionId ?? 0}`} className={cx("flex items-center gap-2 rounded-lg px-3 py-1.5 text-sm ring-1", o.isTarget ? "bg-brand-50 text-brand-900 ring-brand-400" : "text-ink-700 ring-ink-200", editable && "cursor-pointer hover:bg-ink-50")}>
+                            <input type="checkbox" className="size-4 rounded border-ink-300 text-brand-600" checked={o.isTarget} disabled={!editable || busy} onChange={() => void toggleTarget(o)} aria-label={g.label ? `${o.answerLabel} (${g.label})` : undefined} />
+                            <span>{o.answerLabel}</span>
+                            <span className="text-xs text-ink-500">{o.count.toLocaleString("en")}</span>
+                          </label>
+                        ))}
+                      </div>
+                    </div>
+                  ))}
                 </fieldset>
               ))}
             </div>

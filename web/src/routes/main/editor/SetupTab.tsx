@@ -27,7 +27,7 @@ export async function renameProject(project: { id: number; projectName: string }
   return r !== undefined;
 }
 
-export function SetupTab({ project, editable }: TabProps) {
+export function SetupTab({ project, editable, canWrite }: TabProps) {
   const refresh = useRefreshProject(project.id);
   const { data: frameworks } = useFrameworks();
   const { data: categories } = useCategories();
@@ -72,11 +72,11 @@ export function SetupTab({ project, editable }: TabProps) {
       <Card title="Name">
         <form onSubmit={saveName} className="flex items-end gap-2">
           <div className="flex-1">
-            <Field id="project-name" label="Project name">
-              <Input id="project-name" value={name} onChange={(e) => setName(e.target.value)} maxLength={200} required disabled={!editable && project.statusCode >= 200} />
+            <Field id="project-name" label="Project name" error={canWrite && !name.trim() ? "Enter a name: a project needs one." : undefined}>
+              <Input id="project-name" value={name} onChange={(e) => setName(e.target.value)} maxLength={200} required aria-invalid={canWrite && !name.trim() ? true : undefined} disabled={!canWrite || (!editable && project.statusCode >= 200)} />
             </Field>
           </div>
-          <Button type="submit" variant="secondary" busy={busy === "name"} disabled={!name.trim() || name.trim() === project.projectName}>Rename</Button>
+          {canWrite ? <Button type="submit" variant="secondary" busy={busy === "name"} disabled={!name.trim() || name.trim() === project.projectName}>Rename</Button> : null}
         </form>
         <p className="mt-2 text-xs text-ink-500">Only you and your team see the name; respondents never do.</p>
       </Card>

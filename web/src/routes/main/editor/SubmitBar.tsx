@@ -1,13 +1,15 @@
 // The bar under the editor: what the next run costs now against the team's credits (Projects
 // CreditCostNow: exactly what Submit charges), Submit with that figure confirmed first, Unsubmit.
-import { useState } from "react";
-import { useLocation } from "wouter";
+import { useEffect, useState } from "react";
+import { Link, useLocation } from "wouter";
 import { api } from "../../../api/client";
 import type { CurrentClient } from "../../../app/ClientArea";
 import { Modal } from "../../../components/Dialog";
 import { Button, Skeleton } from "../../../components/ui";
 import { useProjectEvents } from "../../../features/projects";
-import { keyPath, run, useCreditCost, useRefreshProject, type EditorProject } from "../../../features/projects-editor/data";
+// Read at render time only, so the import cycle with the page is harmless.
+import { EDITOR_TABS } from "../ProjectPage";
+import { keyPath, run, useCreditCost, useReadiness, useRefreshProject, type EditorProject } from "../../../features/projects-editor/data";
 
 export const credits = (n: number) => `${Math.round(n).toLocaleString("en")} credits`;
 
@@ -23,13 +25,22 @@ export function UnsubmitButton({ project, onDone }: { project: EditorProject; on
 }
 
 export function SubmitBar({ client, project }: { client: CurrentClient; project: EditorProject }) {
-  const [, navigate] = useLocation();
+  const [path, navigate] = useLocation();
   const { data: cost, mutate } = useCreditCost(project.id);
-  useProjectEvents(() => void mutate(), project.id);
+  const draft = project.statusCode === 0;
+  const readiness = useReadiness(draft ? project.id : null);
+  const problems = readiness.data?.problems ?? [];
+  const ready = readiness.data?.ready ?? false;
+  const recheck = readiness.mutate;
+  useProjectEvents(() => {
+    void mutate();
+    void recheck();
+  }, project.id);
+  // Each tab's edits change what is missing: check again when moving between tabs.
+  useEffect(() => void recheck(), [path, recheck]);
   const refresh = useRefreshProject(project.id);
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
-  const draft = project.statusCode === 0;
 
   async function submit() {
     setBusy(true);
@@ -43,6 +54,21 @@ export function SubmitBar({ client, project }: { client: CurrentClient; project:
 
   return (
     <div className="fixed inset-x-0 bottom-0 z-30 border-t border-ink-200 bg-white/95 shadow-[0_-4px_12px_rgba(0,0,0,0.04)] backdrop-blur lg:left-60">
+      {draft && problems.length ? (
+        <section aria-labelledby="readiness-title" className="mx-auto max-w-6xl border-b border-amber-200 bg-amber-50 px-4 py-2 sm:px-6">
+          <h2 id="readiness-title" className="text-sm font-semibold text-amber-900">Before you can submit</h2>
+          <ul className="mt-1 space-y-0.5 text-sm text-amber-900">
+            {problems.map((x) => (
+              <li key={x.code} className="flex flex-wrap gap-x-2">
+                <span>{x.message}</span>
+                <Link className="font-medium underline" href={`~/${client.id}/projects/${project.id}${x.tab === "setup" ? "" : `/${x.tab}`}`}>
+                  Fix in {EDITOR_TABS.find((t) => t.id === x.tab)?.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-3 sm:px-6">
         <dl className="flex flex-wrap gap-x-6 gap-y-1 text-sm" aria-label="Cost">
           {cost ? (
@@ -68,7 +94,8 @@ export function SubmitBar({ client, project }: { client: CurrentClient; project:
           {cost && draft && !cost.affordable ? <p className="text-sm text-rose-700">Not enough credits for this run.</p> : null}
           {draft ? (
             // Rendered once the cost is known: Submit never offers to spend an unknown amount.
-            cost ? <Button onClick={() => setConfirming(true)} disabled={!cost.affordable}>Submit</Button> : null
+            // and only once the pre-launch check has passed (the API refuses an incomplete test too).
+            cost ? <Button onClick={() => setConfirming(true)} disabled={!cost.affordable || !ready}>Submit</Button> : null
           ) : project.statusCode === 50 || project.statusCode === 100 ? (
             <UnsubmitButton project={project} onDone={() => void refresh()} />
           ) : null}

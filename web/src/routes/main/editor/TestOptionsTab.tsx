@@ -9,6 +9,7 @@ import { FormModal } from "../../../components/FormModal";
 import { Button, Card, EmptyState, Field, Input, Skeleton, Textarea } from "../../../components/ui";
 import { ACCEPTED_IMAGES, keyPath, run, uploadProjectFile, useFileUrls, useRefreshProject, useTestOptions, type TestOption } from "../../../features/projects-editor/data";
 import type { TabProps } from "../ProjectPage";
+import { designText, isSplitCell } from "../../../features/design";
 
 function ConceptCard({ option, imageUrl, onEdit, onDelete, editable }: { option: TestOption; imageUrl?: string; onEdit: () => void; onDelete: () => void; editable: boolean }) {
   return (
@@ -28,8 +29,12 @@ function ConceptCard({ option, imageUrl, onEdit, onDelete, editable }: { option:
   );
 }
 
-function ConceptDialog({ projectId, option, imageUrl, onClose, onSaved }: { projectId: number; option: TestOption | null; imageUrl?: string; onClose: () => void; onSaved: () => void }) {
+function ConceptDialog({ projectId, option, imageUrl, otherNames, onClose, onSaved }: { projectId: number; option: TestOption | null; imageUrl?: string; otherNames: string[]; onClose: () => void; onSaved: () => void }) {
   const [text, setText] = useState(option?.conceptText ?? "");
+  const [touched, setTouched] = useState(false);
+  // Respondents and results tell test options apart by name: a repeat is said at the field (a
+  // warning, not a refusal: the API allows it, and a re-test of the same concept may want it).
+  const duplicate = !!text.trim() && otherNames.some((n) => n.trim().toLowerCase() === text.trim().toLowerCase());
   const [description, setDescription] = useState(option?.conceptDescription ?? "");
   const [file, setFile] = useState<File | null>(null);
   const [busy, setBusy] = useState(false);
@@ -60,8 +65,8 @@ function ConceptDialog({ projectId, option, imageUrl, onClose, onSaved }: { proj
     <FormModal id="concept-form" size="lg" title={option ? "Edit test option" : "Add test option"} submitLabel={option ? "Save" : "Add test option"} busy={busy} disabled={!text.trim()} onSubmit={save} onClose={onClose}>
       <div className="grid gap-4 sm:grid-cols-[1fr_12rem]">
         <div className="space-y-4">
-          <Field id="concept-text" label="Concept name">
-            <Input id="concept-text" value={text} onChange={(e) => setText(e.target.value)} maxLength={500} required autoFocus />
+          <Field id="concept-text" label="Concept name" error={duplicate ? "Another test option has this name: respondents and the results will not tell them apart." : touched && !text.trim() ? "Enter a name: respondents see it." : undefined}>
+            <Input id="concept-text" value={text} onChange={(e) => { setText(e.target.value); setTouched(true); }} maxLength={500} required autoFocus aria-invalid={duplicate || (touched && !text.trim()) ? true : undefined} />
           </Field>
           <Field id="concept-description" label="Description" hint="What respondents read about it.">
             <Textarea id="concept-description" rows={5} value={description} onChange={(e) => setDescription(e.target.value)} />
@@ -122,7 +127,7 @@ export function TestOptionsTab({ project, editable }: TabProps) {
         </EmptyState>
       ) : (
         <>
-          <p className="mb-4 text-sm text-ink-600">Each respondent sees one test option (monadic); every option adds a cell of sample to the cost.</p>
+          <p className="mb-4 text-sm text-ink-600">{designText(isSplitCell(project))}</p>
           <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
             {data.value.map((o) => (
               <ConceptCard key={o.id} option={o} imageUrl={imageOf(o.id)} editable={editable} onEdit={() => setEditing(o)} onDelete={() => setDeleting(o)} />
@@ -130,7 +135,7 @@ export function TestOptionsTab({ project, editable }: TabProps) {
           </ul>
         </>
       )}
-      {editing ? <ConceptDialog projectId={project.id} option={editing === "new" ? null : editing} imageUrl={editing === "new" ? undefined : imageOf(editing.id)} onClose={() => setEditing(null)} onSaved={() => void saved()} /> : null}
+      {editing ? <ConceptDialog projectId={project.id} option={editing === "new" ? null : editing} imageUrl={editing === "new" ? undefined : imageOf(editing.id)} otherNames={(data?.value ?? []).filter((o) => editing === "new" || o.id !== editing.id).map((o) => o.conceptText)} onClose={() => setEditing(null)} onSaved={() => void saved()} /> : null}
       <ConfirmDialog
         open={!!deleting}
         title="Delete test option"

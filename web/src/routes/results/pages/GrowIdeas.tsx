@@ -23,7 +23,7 @@ export default function GrowIdeas({ testOptionId, tab }: { testOptionId: number;
         { id: "drivers", label: "Drivers", href: `~${resultsLink(clientId, projectId, `${base}/drivers`)}` },
       ]} />
       {current === "measures" ? (
-        <MeasuresView measures={data?.measures} loading={isLoading} testOptionIds={[testOptionId]} title={`${option?.conceptText ?? "Test option"}: top-2-box`} />
+        <MeasuresView measures={data?.measures} method={data?.method} loading={isLoading} testOptionIds={[testOptionId]} title={`${option?.conceptText ?? "Test option"}: top-2-box`} />
       ) : drivers.data ? (
         <DriverChart scores={drivers.data.value} testOptionId={drivers.data.value.some((s) => s.testOptionId === testOptionId) ? testOptionId : null} />
       ) : null}

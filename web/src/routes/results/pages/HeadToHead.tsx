@@ -5,10 +5,10 @@ import { EmptyState, Select, Skeleton, Table } from "../../../components/ui";
 import { resultsLink } from "../../../lib/projectLinks";
 import { testOptionName, useResults } from "../../../features/results/context";
 import { useQualResults } from "../../../features/results/queries";
-import { PageTitle, sortMeasures } from "./MeasuresView";
+import { methodNote, PageTitle, sortMeasures } from "./MeasuresView";
 
 export default function HeadToHead({ tab }: { tab: string }) {
-  const { testOptions, clientId, projectId } = useResults();
+  const { testOptions, clientId, projectId, confidence } = useResults();
   const [, navigate] = useLocation();
   const { data } = useQualResults();
   if (testOptions.length < 2) return <EmptyState title="Head to head needs two test options" />;
@@ -23,7 +23,7 @@ export default function HeadToHead({ tab }: { tab: string }) {
   }));
   return (
     <div>
-      <PageTitle title="Head to head" subtitle="▲ / ▼: significantly above / below the other option." />
+      <PageTitle title="Head to head" subtitle={`▲ / ▼: significantly above / below the other option. ${methodNote(data?.method, confidence)}`} />
       <div className="mb-4 grid max-w-xl grid-cols-2 gap-3">
         <div>
           <label htmlFor="h2h-a" className="mb-1 block text-xs font-medium text-ink-600">First option</label>
@@ -47,7 +47,10 @@ export default function HeadToHead({ tab }: { tab: string }) {
                   <td className="px-4 py-2 font-medium">{mm.title}</td>
                   <td className="px-4 py-2">{pct(ra?.top2, 1)}</td>
                   <td className="px-4 py-2">{pct(rb?.top2, 1)}</td>
-                  <td className="px-4 py-2">{d ? `${d.diff > 0 ? "+" : ""}${(d.diff * 100).toFixed(1)} pts${d.significant ? " (significant)" : ""}` : "—"}</td>
+                  <td className="px-4 py-2">
+                    {d ? `${d.diff > 0 ? "+" : ""}${(d.diff * 100).toFixed(1)} pts${d.significant ? " (significant)" : ""}` : "—"}
+                    {d ? <span className="block text-xs text-ink-500">{d.paired ? "paired" : "independent"}, adjusted p {d.pAdjusted === null ? "—" : d.pAdjusted < 0.001 ? "< 0.001" : d.pAdjusted.toFixed(3)}</span> : null}
+                  </td>
                 </tr>
               );
             })}

@@ -4,7 +4,7 @@
 import { Top2Bars, StackedBars, pct, type Top2Cell } from "../../../components/charts/Charts";
 import { Badge, EmptyState, Skeleton, Table } from "../../../components/ui";
 import { testOptionName, useResults } from "../../../features/results/context";
-import type { QualMeasure } from "../../../features/results/queries";
+import type { QualMeasure, QualResults } from "../../../features/results/queries";
 
 /** SPEC 9: question order by standard question: 5, 1, 4, 3, 2, 6, then the rest. */
 const ORDER: Record<number, number> = { 5: 1, 1: 2, 4: 3, 3: 4, 2: 5, 6: 6 };
@@ -14,8 +14,15 @@ export function sortMeasures(ms: QualMeasure[]): QualMeasure[] {
   return [...ms].sort((a, b) => measureOrder(a.standardQuestionId) - measureOrder(b.standardQuestionId) || a.standardQuestionId - b.standardQuestionId);
 }
 
-export function MeasuresView({ measures, loading, title = "Top-2-box by measure", testOptionIds }: { measures: QualMeasure[] | undefined; loading?: boolean; title?: string; testOptionIds?: number[] }) {
-  const { testOptions, view } = useResults();
+/** The line under a view's figures: how its tests were adjusted and what its intervals are. */
+export function methodNote(method: QualResults["method"] | undefined, confidence: string): string {
+  if (!method) return `Whiskers are the ${confidence}% interval.`;
+  const adj = method.adjust === "none" ? "no multiple-comparison adjustment" : `${method.adjustName} adjustment over the view's ${method.tests} tests`;
+  return `Significance at ${confidence}% after ${adj}; whiskers are the ${confidence}% Wilson interval (design-based). Low base: n eff below ${method.smallBase}; a norm of fewer than ${method.thinNorm} projects is indicative.`;
+}
+
+export function MeasuresView({ measures, method, loading, title = "Top-2-box by measure", testOptionIds }: { measures: QualMeasure[] | undefined; method?: QualResults["method"]; loading?: boolean; title?: string; testOptionIds?: number[] }) {
+  const { testOptions, view, confidence } = useResults();
   if (!measures) return loading ? <Skeleton className="h-80" /> : null;
   const ms = sortMeasures(measures);
   if (!ms.length) return <EmptyState title="No framework measures">This test asks no scaled standard questions; its questions have pages of their own.</EmptyState>;
@@ -57,7 +64,7 @@ export function MeasuresView({ measures, loading, title = "Top-2-box by measure"
         ) : (
           <Top2Bars title={title} cells={cells} series={series} xLegend={byOption ? "Measure" : "Test option"} />
         )}
-        <p className="mt-2 text-xs text-ink-500">▲ / ▼ significantly above / below the benchmark; whiskers are the confidence interval.</p>
+        <p className="mt-2 text-xs text-ink-500" data-testid="method-note">▲ / ▼ significantly above / below the benchmark. {methodNote(method, confidence)}</p>
       </div>
       <Table head={oneOption ? ["Measure", "Top-2-box", "vs benchmark", "Base"] : ["Measure", "Test option", "Top-2-box", "vs benchmark", "Base"]} caption={`${title}: figures${oneOption && shownOptions[0] !== undefined ? `, ${optionName(shownOptions[0])}` : ""}`}>
         {ms.flatMap((m) =>
@@ -76,10 +83,16 @@ export function MeasuresView({ measures, loading, title = "Top-2-box by measure"
                       {r.vsBenchmark.diff > 0 ? "+" : ""}{(r.vsBenchmark.diff * 100).toFixed(1)} pts{r.vsBenchmark.significant ? (r.vsBenchmark.diff > 0 ? " ▲" : " ▼") : ""}
                     </span>
                     <span className="block text-xs text-ink-500">of {r.vsBenchmark.top2Percentage.toFixed(1)}%</span>
+                    {r.vsBenchmark.quintile ? <span className="block text-xs text-ink-500">quintile {r.vsBenchmark.quintile} of 5</span> : null}
+                    {r.vsBenchmark.indicative ? <Badge tone="amber">indicative</Badge> : null}
                   </>
                 ) : "—"}
               </td>
-              <td className="px-3 py-2 whitespace-nowrap text-ink-600">{r.n}{r.smallBase ? <span className="ml-1"><Badge tone="amber">small base</Badge></span> : null}</td>
+              <td className="px-3 py-2 whitespace-nowrap text-ink-600">
+                {r.n}
+                <span className="block text-xs text-ink-500">n eff {r.nEff.toFixed(1)}</span>
+                {r.smallBase ? <Badge tone="amber">low base</Badge> : null}
+              </td>
             </tr>
           )),
         )}

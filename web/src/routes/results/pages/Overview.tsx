@@ -16,7 +16,7 @@ export default function Overview({ tab }: { tab: string }) {
   return (
     <div>
       <PageTitle title="All results" subtitle="Every measure, then every question of the test." />
-      <MeasuresView measures={data?.measures} loading={isLoading} title="All measures" />
+      <MeasuresView measures={data?.measures} method={data?.method} loading={isLoading} title="All measures" />
       {linked.length ? (
         <section className="mt-6">
           <h3 className="mb-2 text-sm font-semibold text-ink-900">Questions</h3>

@@ -22,7 +22,7 @@ export default function Summary() {
           {best ? <p className="truncate text-lg font-semibold">{testOptionName(testOptions, best.testOptionId)} · {pct(best.top2)}</p> : <Skeleton className="h-8" />}
         </Card>
       </div>
-      <MeasuresView measures={data?.measures} loading={isLoading} />
+      <MeasuresView measures={data?.measures} method={data?.method} loading={isLoading} />
     </div>
   );
 }

@@ -6,7 +6,7 @@ import { BENCHMARK_DESCRIPTIONS, BENCHMARK_LABELS } from "../../../features/resu
 import { useResults } from "../../../features/results/context";
 
 export default function BenchmarkPanel() {
-  const { benchmarks, benchmarkId, setBenchmarkId, view, setView, confidence, npdWeek } = useResults();
+  const { benchmarks, benchmarkId, setBenchmarkId, view, setView, confidence, adjust, npdWeek } = useResults();
   return (
     <div className="space-y-6 text-sm">
       <fieldset>
@@ -63,6 +63,15 @@ export default function BenchmarkPanel() {
             <option value="95">95%</option>
             <option value="99">99%</option>
           </Select>
+        </div>
+        <div>
+          <label htmlFor="view-adjust" className="mb-1 block text-xs font-medium text-ink-600">Multiple comparisons</label>
+          <Select id="view-adjust" value={adjust} onChange={(e) => setView({ adjust: e.target.value })}>
+            <option value="bh">Benjamini-Hochberg</option>
+            <option value="bonferroni">Bonferroni</option>
+            <option value="none">No adjustment</option>
+          </Select>
+          <p className="mt-1 text-xs text-ink-500">Applies to every test a view shows.</p>
         </div>
       </div>
     </div>

@@ -4,6 +4,7 @@ import { Modal } from "../../../components/Dialog";
 import { Button } from "../../../components/ui";
 import { FRAMEWORKS, PROJECT_STATUSES, PROJECT_TYPES } from "../../../lib/constants";
 import { useResults, type TestOption } from "../../../features/results/context";
+import { designName, isSplitCell } from "../../../features/design";
 
 export function TestOptionPreview({ option, onClose }: { option: TestOption; onClose: () => void }) {
   const f = option.file;
@@ -26,6 +27,7 @@ export default function InfoPanel() {
     ["Type", PROJECT_TYPES[project.projectTypeId] ?? String(project.projectTypeId)],
     ["Framework", project.framework?.title ?? (project.frameworkId ? FRAMEWORKS[project.frameworkId] ?? String(project.frameworkId) : "—")],
     ["Status", PROJECT_STATUSES[project.statusCode] ?? String(project.statusCode)],
+    ["Design", designName(isSplitCell(project))],
     ["Markets", project.projectsRegions.map((r) => r.region?.regionName).filter(Boolean).join(", ") || "—"],
     ["Created", new Date(project.createdAt).toLocaleDateString()],
     ["Completed", project.completedAt ? new Date(project.completedAt).toLocaleDateString() : "—"],

@@ -8,6 +8,8 @@ import { ConfirmDialog } from "../../../components/Dialog";
 import { toast } from "../../../components/toast";
 import { Badge, Button, EmptyState, Field, Skeleton, Textarea } from "../../../components/ui";
 import { useResults } from "../../../features/results/context";
+import { useCanWrite } from "../../../features/access";
+import { codeInWords } from "../../../lib/constants";
 
 export const DEFAULT_OBJECTIVE = "Summarize the overall performance and highlight any significant audience skews in the results.";
 
@@ -15,6 +17,8 @@ type Objective = { id: number; summary: string; createdAt: string };
 type Summary = { id: number; summaryType: string | null; title: string | null; content: string | null; status: string | null; generatedAt: string | null; projectObjectiveId: number | null };
 
 export default function ObjectivesPanel({ onChanged }: { onChanged: () => void }) {
+  // Only what the role can do is offered (a Viewer or a shared reader reads).
+  const canWrite = useCanWrite();
   const { projectId } = useResults();
   const objectives = useApi<{ value: Objective[] }>(["ProjectObjectives", projectId], () =>
     api.GET("/api/v1/ProjectObjectives", { params: { query: { $filter: `projectId eq ${projectId}`, $orderby: "createdAt desc", $select: "id,summary,createdAt" } } } as never) as never,
@@ -56,12 +60,12 @@ export default function ObjectivesPanel({ onChanged }: { onChanged: () => void }
 
   return (
     <div className="space-y-6 text-sm">
-      <form className="space-y-2" onSubmit={(e) => { e.preventDefault(); if (text.trim()) void save(); }}>
+      {canWrite ? <form className="space-y-2" onSubmit={(e) => { e.preventDefault(); if (text.trim()) void save(); }}>
         <Field id="objective-text" label="Your objective" hint="The AI summaries answer it from the results.">
           <Textarea id="objective-text" rows={4} value={text} maxLength={2000} onChange={(e) => setText(e.target.value)} />
         </Field>
         <Button type="submit" busy={busy} disabled={!text.trim()}>Save objective</Button>
-      </form>
+      </form> : null}
       <section>
         <h3 className="mb-2 font-semibold text-ink-900">Objectives</h3>
         {!objectives.data ? <Skeleton className="h-16" /> : !objectives.data.value.length ? <p className="text-ink-600">No custom objective yet.</p> : (
@@ -71,7 +75,7 @@ export default function ObjectivesPanel({ onChanged }: { onChanged: () => void }
                 <p className="text-ink-800">{o.summary}</p>
                 {o.summary === DEFAULT_OBJECTIVE ? (
                   <span className="text-xs text-ink-500">Default</span>
-                ) : (
+                ) : !canWrite ? null : (
                   <Button size="sm" variant="ghost" className="text-rose-700" onClick={() => setDeleting(o)} aria-label="Delete objective">Delete</Button>
                 )}
               </li>
@@ -88,7 +92,7 @@ export default function ObjectivesPanel({ onChanged }: { onChanged: () => void }
             {summaries.data.value.map((s) => (
               <li key={s.id} className="rounded-lg border border-ink-200 p-3">
                 <div className="mb-1 flex items-center justify-between gap-2">
-                  <span className="font-medium text-ink-900">{s.title ?? s.summaryType ?? "Summary"}</span>
+                  <span className="font-medium text-ink-900">{s.title ?? (s.summaryType ? codeInWords(s.summaryType) : "Summary")}</span>
                   {s.status ? <Badge tone={s.status === "Completed" || s.status === "Ready" ? "green" : s.status === "Failed" ? "red" : "blue"}>{s.status}</Badge> : null}
                 </div>
                 {s.content ? <p className="whitespace-pre-wrap text-ink-700">{s.content}</p> : <p className="text-ink-500">Being prepared…</p>}

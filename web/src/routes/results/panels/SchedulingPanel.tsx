@@ -7,11 +7,14 @@ import { handleError } from "../../../api/errors";
 import { toast } from "../../../components/toast";
 import { Badge, Button, Field, Input, Skeleton, cx } from "../../../components/ui";
 import { useResults } from "../../../features/results/context";
+import { useCanWrite } from "../../../features/access";
 
 type State = { waveMode: boolean; schedulePause: boolean; scheduleStartDate: string | null; scheduleFrequencyWeeks: number | null; scheduleWavesRequired: number | null; wavesRequired: boolean; lastRunCost: number | null; nextScheduleDate: string | null; wavesRun: number; wavesUpcoming: number; regions: { regionId: number; regionName: string; upcoming: Wave[]; past: Wave[] }[] };
 type Wave = { id: number; waveNumber: number | null; scheduleDate: string | null; scheduleType: string | null; isCustomerPanel: boolean; sampleSize: number | null; launchState: string | null; chargeStatus: string | null; creditAmount: number | null; week: number | null };
 
 export default function SchedulingPanel({ onChanged }: { onChanged: () => void }) {
+  // Only what the role can do is offered (a Viewer or a shared reader reads).
+  const canWrite = useCanWrite();
   const { projectId } = useResults();
   const { data, mutate } = useApi<State>(["SchedulingState", projectId], () =>
     api.GET("/api/v1/Projects({key})/SchedulingState", { params: { path: { key: String(projectId) } } } as never) as never,
@@ -55,9 +58,9 @@ export default function SchedulingPanel({ onChanged }: { onChanged: () => void }
       })}
       {editing ? (
         <ScheduleEdit state={data} onDone={(changed) => { setEditing(false); if (changed) { onChanged(); void mutate(); } }} />
-      ) : (
+      ) : canWrite ? (
         <Button variant="secondary" onClick={() => setEditing(true)}>Edit schedule</Button>
-      )}
+      ) : null}
     </div>
   );
 }

@@ -9,8 +9,11 @@ import { Button, EmptyState, Input, Skeleton } from "../../../components/ui";
 import { useResults } from "../../../features/results/context";
 import { filterCount, resetFilters, stateFromSegment } from "../../../features/results/filters";
 import { useSegments, useSystemOptions, type SegmentRow } from "../FilterSidebar";
+import { useCanWrite } from "../../../features/access";
 
 export default function SegmentPanel() {
+  // Only what the role can do is offered (a Viewer or a shared reader reads).
+  const canWrite = useCanWrite();
   const { projectId, responseFilter, filters, setFilters, regionId, questions } = useResults();
   const { data, mutate } = useSegments(projectId);
   const { data: sysOpts } = useSystemOptions(regionId);
@@ -64,13 +67,13 @@ export default function SegmentPanel() {
 
   return (
     <div className="space-y-5 text-sm">
-      <form className="space-y-2 rounded-lg bg-ink-50 p-3" onSubmit={(e) => { e.preventDefault(); if (name.trim()) void save(); }}>
+      {canWrite ? <form className="space-y-2 rounded-lg bg-ink-50 p-3" onSubmit={(e) => { e.preventDefault(); if (name.trim()) void save(); }}>
         <label htmlFor="segment-name" className="block font-medium text-ink-800">Save the current filters ({filterCount(filters)} active) as</label>
         <div className="flex gap-2">
           <Input id="segment-name" value={name} maxLength={200} placeholder="Filter set name" onChange={(e) => setName(e.target.value)} />
           <Button type="submit" busy={busy} disabled={!name.trim()}>Save</Button>
         </div>
-      </form>
+      </form> : null}
       {!data ? (
         <Skeleton className="h-24" />
       ) : !data.value.length ? (
@@ -92,9 +95,13 @@ export default function SegmentPanel() {
               )}
               <div className="mt-2 flex flex-wrap gap-1.5">
                 <Button size="sm" onClick={() => apply(s)} aria-label={`Apply ${s.name}`}>Apply</Button>
-                <Button size="sm" variant="secondary" onClick={() => setRenaming({ id: s.id, name: s.name })} aria-label={`Rename ${s.name}`}>Rename</Button>
-                <Button size="sm" variant="secondary" onClick={() => void patch(s.id, { responsesFilters: responseFilter })} aria-label={`Update ${s.name} with the current filters`}>Update</Button>
-                <Button size="sm" variant="ghost" className="text-rose-700" onClick={() => setDeleting(s)} aria-label={`Delete ${s.name}`}>Delete</Button>
+                {canWrite ? (
+                  <>
+                    <Button size="sm" variant="secondary" onClick={() => setRenaming({ id: s.id, name: s.name })} aria-label={`Rename ${s.name}`}>Rename</Button>
+                    <Button size="sm" variant="secondary" onClick={() => void patch(s.id, { responsesFilters: responseFilter })} aria-label={`Update ${s.name} with the current filters`}>Update</Button>
+                    <Button size="sm" variant="ghost" className="text-rose-700" onClick={() => setDeleting(s)} aria-label={`Delete ${s.name}`}>Delete</Button>
+                  </>
+                ) : null}
               </div>
             </li>
           ))}

@@ -1,0 +1,183 @@
+// A run fielded through Dynata's Samplify API (api/src/samplify/client.ts; docs/decisions.md
+// "Samplify"). Off unless SAMPLIFY_* is configured. One Samplify project per project wave
+// (extProjectId ideally-{projectId}-w{wave}), one line item per market (extLineItemId run-{runId})
+// with the run's quota (requiredCompletes), incidence (the project's IncidenceEstimate, in percent),
+// length of interview (minutes, from the survey's pages) and days in field (to the run's field
+// end). Samplify sends its respondents to the run's entry link as the run's sample supplier (the
+// redirect protocol of suppliers.ts), so the run needs one (SetSampleSupplier) before Samplify.
+import type { Db, Tx } from "../../db/client.ts";
+import { enterTenant } from "../../access/policy.ts";
+import { ApiError } from "../../errors.ts";
+import { Samplify, SamplifyError, samplifyFromEnv, type Feasibility, type LineItemAction, type LineItemCriteria } from "../../samplify/client.ts";
+import { systemCtx } from "../lifecycle/lifecycle.service.ts";
+import { pages, type SurveyDefinition } from "./engine.ts";
+import { surveyUrl } from "./fielding.service.ts";
+
+const system = <T>(db: Db, fn: (tx: Tx) => Promise<T>) => enterTenant(db, systemCtx(), fn);
+
+export const SAMPLIFY_NOT_CONFIGURED = "Samplify is not configured: set SAMPLIFY_CLIENT_ID, SAMPLIFY_USERNAME and SAMPLIFY_PASSWORD";
+
+/** ISO 3166 countries of the markets (US states field in the USA). */
+export function countryOf(regionId: number): string | null {
+  if (regionId === 1) return "NZ";
+  if (regionId === 2) return "AU";
+  if (regionId === 15 || (regionId >= 56 && regionId <= 104)) return "US";
+  if (regionId === 17) return "SG";
+  return null;
+}
+
+/** Seconds a respondent spends per page, for the length of interview Samplify prices on. */
+const SECONDS_PER_PAGE = 20;
+
+export function client(): Samplify {
+  const cfg = samplifyFromEnv();
+  if (!cfg) throw new ApiError("ServiceUnavailable", SAMPLIFY_NOT_CONFIGURED);
+  return new Samplify(cfg);
+}
+
+export const configured = () => samplifyFromEnv() !== null;
+
+interface RunForSamplify {
+  id: number;
+  regionId: number;
+  targetCompletes: number | null;
+  surveyLink: string;
+  definition: SurveyDefinition | null;
+  fieldEndAt: string | null;
+  sampleSupplierId: number | null;
+  samplifyProjectId: string | null;
+  samplifyLineItemId: string | null;
+  projectId: number;
+  projectName: string;
+  incidence: number | null;
+  fieldPeriodDays: number | null;
+  wave: number | null;
+  emails: string[];
+}
+
+async function load(tx: Tx, runId: number): Promise<RunForSamplify> {
+  const [r] = await tx<RunForSamplify[]>`
+    select r.id, r.region_id as "regionId", r.target_completes as "targetCompletes", r.survey_link::text as "surveyLink", r.definition,
+           r.field_end_at as "fieldEndAt", r.sample_supplier_id as "sampleSupplierId", r.samplify_project_id as "samplifyProjectId",
+           r.samplify_line_item_id as "samplifyLineItemId", p.id as "projectId", p.project_name as "projectName",
+           p.incidence_estimate::float8 as incidence, p.field_period_days as "fieldPeriodDays",
+           (select min(wave_number) from project_schedules s where s.survey_run_id = r.id) as wave,
+           coalesce((select array_agg(u.email order by u.id) from users u where u.id = p.owner_user_id), '{}') as emails
+    from survey_runs r
+    join project_schedules s0 on s0.survey_run_id = r.id
+    join projects p on p.id = s0.project_id
+    where r.id = ${runId}
+    limit 1`;
+  if (!r) throw new ApiError("NotFound", `No survey run ${runId}`);
+  if (!r.definition) throw new ApiError("Conflict", `Survey run ${runId} has no survey yet: create it with CreateDecipherSurveys`);
+  return r;
+}
+
+export function lineItemOf(r: RunForSamplify, publicUrl: string, now = Date.now()): LineItemCriteria {
+  const country = countryOf(r.regionId);
+  if (!country) throw new ApiError("Conflict", `Samplify does not field region ${r.regionId} (${r.definition!.regionName}): only New Zealand, Australia, the USA and Singapore`);
+  if (r.sampleSupplierId === null) {
+    throw new ApiError("Conflict", `Survey run ${r.id} has no sample supplier: set the supplier Samplify sends respondents as (SetSampleSupplier) first`);
+  }
+  const def = r.definition!;
+  const entry = `${surveyUrl(publicUrl, r.surveyLink)}?supplier=${r.sampleSupplierId}`;
+  const days = r.fieldEndAt ? Math.max(1, Math.ceil((new Date(r.fieldEndAt).getTime() - now) / 86_400_000)) : (r.fieldPeriodDays ?? 14);
+  const order = def.testOptions.map((t) => t.id);
+  const minutes = Math.max(1, Math.ceil((pages(def, def.design === "monadic" ? order.slice(0, 1) : order).length * SECONDS_PER_PAGE) / 60));
+  return {
+    extLineItemId: `run-${r.id}`,
+    title: `${r.projectName}: ${def.regionName}`.slice(0, 200),
+    countryISOCode: country,
+    languageISOCode: "en",
+    surveyURL: entry,
+    surveyTestURL: entry,
+    indicativeIncidence: Math.round((r.incidence ?? 1) * 1000) / 10,
+    daysInField: days,
+    lengthOfInterview: minutes,
+    requiredCompletes: r.targetCompletes ?? def.targetCompletes,
+    deliveryType: "BALANCED",
+  };
+}
+
+async function call<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e instanceof SamplifyError) throw new ApiError(e.status === 400 || e.status === 422 ? "Conflict" : "ServiceUnavailable", e.message);
+    throw e;
+  }
+}
+
+export interface SamplifyLineItemState {
+  surveyRunId: number;
+  extProjectId: string;
+  extLineItemId: string;
+  state: string;
+  lineItem: LineItemCriteria;
+}
+
+/**
+ * CreateOrUpdateSamplifyProject (with Samplify configured): the run's line item is created (in its
+ * wave's Samplify project, created with it when it is the first market) or updated.
+ */
+export async function createOrUpdate(db: Db, runId: number, publicUrl: string): Promise<SamplifyLineItemState> {
+  const s = client();
+  const r = await system(db, (tx) => load(tx, runId));
+  const item = lineItemOf(r, publicUrl);
+  const extProjectId = r.samplifyProjectId ?? `ideally-${r.projectId}-w${r.wave ?? 1}`;
+  const siblings = await system(db, (tx) => tx<{ id: number }[]>`select id from survey_runs where samplify_project_id = ${extProjectId} and id <> ${runId}`);
+  let state: string;
+  if (r.samplifyLineItemId) state = (await call(() => s.updateLineItem(extProjectId, item))).state;
+  else if (siblings.length) state = (await call(() => s.addLineItem(extProjectId, item))).state;
+  else {
+    const p = await call(() =>
+      s.createProject({
+        extProjectId,
+        title: `${r.projectName}${r.wave && r.wave > 1 ? ` (wave ${r.wave})` : ""}`.slice(0, 200),
+        notificationEmails: r.emails.length ? r.emails : ["fielding@ideally.invalid"],
+        devices: ["mobile", "desktop", "tablet"],
+        category: { surveyTopic: ["SHOPPING"] },
+        lineItems: [item],
+      }),
+    );
+    state = p.lineItems.find((l) => l.extLineItemId === item.extLineItemId)?.state ?? p.state;
+  }
+  await system(db, (tx) => tx`
+    update survey_runs set samplify_project_id = ${extProjectId}, samplify_line_item_id = ${item.extLineItemId}, samplify_state = ${state}, updated_at = now()
+    where id = ${runId}`);
+  return { surveyRunId: runId, extProjectId, extLineItemId: item.extLineItemId, state, lineItem: item };
+}
+
+/** Launch (buying the line item first while it is only provisioned), pause or close the run's line item. */
+export async function setState(db: Db, runId: number, action: LineItemAction, publicUrl: string): Promise<{ surveyRunId: number; extProjectId: string; extLineItemId: string; state: string }> {
+  const s = client();
+  const r = await system(db, (tx) => load(tx, runId));
+  if (!r.samplifyProjectId || !r.samplifyLineItemId) throw new ApiError("Conflict", `Survey run ${runId} has no Samplify line item: CreateOrUpdateSamplifyProject first`);
+  const [st] = await system(db, (tx) => tx<{ state: string | null }[]>`select samplify_state as state from survey_runs where id = ${runId}`);
+  if (action === "launch" && (st?.state ?? "PROVISIONED") === "PROVISIONED") {
+    const item = lineItemOf(r, publicUrl);
+    await call(() => s.buy(r.samplifyProjectId!, [{ extLineItemId: r.samplifyLineItemId!, surveyURL: item.surveyURL, surveyTestURL: item.surveyTestURL }]));
+  }
+  const li = await call(() => s.lineItemState(r.samplifyProjectId!, r.samplifyLineItemId!, action));
+  await system(db, (tx) => tx`update survey_runs set samplify_state = ${li.state}, updated_at = now() where id = ${runId}`);
+  return { surveyRunId: runId, extProjectId: r.samplifyProjectId, extLineItemId: r.samplifyLineItemId, state: li.state };
+}
+
+/** The run's line item's feasibility and cost (Samplify's estimate: cost per interview x quota). */
+export async function feasibility(db: Db, runId: number): Promise<{ surveyRunId: number; extLineItemId: string; requiredCompletes: number; feasibility: Feasibility; estimatedCost: number | null }> {
+  const s = client();
+  const r = await system(db, (tx) => load(tx, runId));
+  if (!r.samplifyProjectId || !r.samplifyLineItemId) throw new ApiError("Conflict", `Survey run ${runId} has no Samplify line item: CreateOrUpdateSamplifyProject first`);
+  const all = await call(() => s.feasibility(r.samplifyProjectId!));
+  const mine = all.find((x) => x.extLineItemId === r.samplifyLineItemId);
+  if (!mine) throw new ApiError("ServiceUnavailable", `Samplify has no feasibility for line item ${r.samplifyLineItemId} yet`);
+  const required = r.targetCompletes ?? r.definition!.targetCompletes;
+  const f = mine.feasibility;
+  return {
+    surveyRunId: runId,
+    extLineItemId: r.samplifyLineItemId,
+    requiredCompletes: required,
+    feasibility: { status: f.status, costPerInterview: f.costPerInterview, currency: f.currency, feasible: f.feasible, totalCount: f.totalCount },
+    estimatedCost: f.status === "READY" ? Math.round(f.costPerInterview * required * 100) / 100 : null,
+  };
+}
