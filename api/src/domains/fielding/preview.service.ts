@@ -62,6 +62,8 @@ export async function preview(db: Db, ctx: RequestCtx, projectId: number, body: 
       definition: def,
       endReason,
       answers,
+      // A preview has no sample supplier to send anyone back to.
+      redirectUrl: null,
     };
   });
 }
