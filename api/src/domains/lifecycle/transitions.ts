@@ -67,7 +67,7 @@ export const TRANSITIONS: Readonly<Record<Action, Row>> = {
     s === 0
       ? {
           to: [50, 100],
-          when: "50 when the client (or a client above it) requires approval or the submitter is not an Admin of the team; 100 for an Admin or staff otherwise. Charges the first wave (PendingSurveyRun) under the ledger lock",
+          when: "50 when the client (or a client above it) requires approval or the submitter is not an Admin of the team; 100 for an Admin or staff otherwise. Charges the first wave (PendingSurveyRun) under the ledger lock. An incomplete test (the readiness check: test options, markets, currencies) or a design whose quotas no run can meet is refused first (400 naming each problem, nothing charged; docs/decisions.md); so is SuperApprove from Draft",
         }
       : no,
   ),
