@@ -7,9 +7,9 @@
 // not yet replayed the session of a user who just signed in; the replica went away) is run again,
 // whole, on the primary: a read transaction has no effect to repeat.
 //
-// Lag is polled every second: the bytes of WAL the replica has still to replay (primary's
-// pg_current_wal_lsn() less the replica's pg_last_wal_replay_lsn()) and, while that is above
-// zero, the seconds since the replica last replayed a transaction. A replica more than
+// Lag is polled every second: the bytes of WAL the replica has still to replay (the primary's
+// pg_current_wal_lsn(), read first, less the replica's pg_last_wal_replay_lsn(), read after) and,
+// while that is above zero, the seconds since the replica last replayed a transaction. A replica more than
 // maxLagSeconds behind, or that has not answered the poll, is not used until it catches up.
 import type { Db } from "./client.ts";
 
@@ -51,12 +51,15 @@ export function startReplicaRouter(primary: Db, replica: Db, opts: { maxLagSecon
     },
     async pollOnce() {
       try {
-        const [rep] = await replica<{ replay: string | null; since: number | null }[]>`
+        // The primary's position first, then how far the replica has replayed: read in this order,
+        // a replica that keeps up is never shown behind by WAL the primary wrote between the reads.
+        const [p] = await primary<{ lsn: string }[]>`select pg_current_wal_lsn()::text as lsn`;
+        const [rep] = await replica<{ replay: string | null; bytes: string | null; since: number | null }[]>`
           select pg_last_wal_replay_lsn()::text as replay,
+                 pg_wal_lsn_diff(${p!.lsn}::pg_lsn, pg_last_wal_replay_lsn())::text as bytes,
                  extract(epoch from now() - pg_last_xact_replay_timestamp())::float8 as since`;
         if (!rep?.replay) throw new Error("not a replica (no replay position)");
-        const [p] = await primary<{ bytes: string }[]>`select pg_wal_lsn_diff(pg_current_wal_lsn(), ${rep.replay}::pg_lsn)::text as bytes`;
-        const bytes = Math.max(0, Number(p!.bytes));
+        const bytes = Math.max(0, Number(rep.bytes ?? 0));
         r.lag = { bytes, seconds: bytes === 0 ? 0 : Math.max(0, rep.since ?? 0), polledAt: Date.now() };
       } catch {
         r.lag = { bytes: null, seconds: null, polledAt: r.lag.polledAt };
