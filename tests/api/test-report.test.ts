@@ -1,6 +1,7 @@
 // The closing lines of `bun run test`: skipped and retried tests are reported on the lines just
 // before the last, flaky Playwright tests are named, and the last line stays "N passed, N failed".
 // Also: the preload makes a test with no assertion fail (run in a child bun test).
+import { testServerAdminUrl } from "../helpers/server.ts";
 import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -52,7 +53,9 @@ test("a test with no assertion fails under the suite's preload; one with an asse
     cwd: tmp,
     stdout: "pipe",
     stderr: "pipe",
-    env: process.env,
+    // The child's preload uses this run's PostgreSQL (the embedded one when DATABASE_URL is unset),
+    // never starts one of its own in the temporary folder.
+    env: { ...process.env, DATABASE_URL: await testServerAdminUrl() },
   });
   const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   const text = out + err;
