@@ -330,7 +330,8 @@ test("the review page: the team Admin declines with a reason; the project is a d
 
   await signIn(page, "admin@acme.test");
   await page.goto(`/${teamA}/home`);
-  await page.getByRole("link", { name: p.projectName }).click();
+  // Home lists it twice for a team Admin: waiting for approval, and among the projects.
+  await page.getByRole("table", { name: "Projects" }).getByRole("link", { name: p.projectName }).click();
   await page.waitForURL(`**/${teamA}/projects/${p.id}/review`);
   await expect(page.getByRole("heading", { level: 1, name: p.projectName })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Awaiting approval" })).toBeVisible();

@@ -14,11 +14,15 @@ export interface ToastInput {
   /** ms; ignored when sticky. */
   life?: number;
   sticky?: boolean;
+  /** An error raised as the app sends the user elsewhere: it is for the page they land on, so the page changes of the next 2 s (a redirect and its own redirect) leave it. */
+  forNextPage?: boolean;
   eye?: { size?: "small" | "normal" | "large"; loop?: boolean };
 }
 export interface Toast extends ToastInput {
   id: number;
   severity: Severity;
+  /** ms since the epoch until which a page change leaves it (forNextPage). */
+  keepUntil?: number;
 }
 
 const toastsAtom = atom<Toast[]>([]);
@@ -39,7 +43,7 @@ export const toast = {
     // The same message again is the same toast (its life starts over), not one more on a stack.
     const same = store.get(toastsAtom).find((x) => x.severity === severity && x.summary === input.summary && x.detail === input.detail && !x.content && !input.content);
     if (same) return toast.replace(same.id, input);
-    const t: Toast = { ...input, severity, id: nextId++ };
+    const t: Toast = { ...input, severity, id: nextId++, ...(input.forNextPage ? { keepUntil: Date.now() + 2000 } : {}) };
     // At most MAX_TOASTS on screen: the oldest gives way.
     const list = store.get(toastsAtom);
     for (const old of list.slice(0, Math.max(0, list.length - MAX_TOASTS + 1))) toast.remove(old.id);
@@ -49,7 +53,7 @@ export const toast = {
   },
   /** Error toasts belong to the screen they were raised on: moving to another page clears them. */
   clearErrors() {
-    for (const t of store.get(toastsAtom)) if (t.severity === "error") toast.remove(t.id);
+    for (const t of store.get(toastsAtom)) if (t.severity === "error" && !((t.keepUntil ?? 0) > Date.now())) toast.remove(t.id);
   },
   success: (summary: string, detail?: string) => toast.show({ severity: "success", summary, detail }),
   error: (summary: string, detail?: string, sticky = false) => toast.show({ severity: "error", summary, detail, sticky }),

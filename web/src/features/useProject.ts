@@ -36,7 +36,8 @@ export function useProjectAs<T extends ProjectDetail>(projectId: number, expand:
   );
   useEffect(() => {
     if (!valid || (res.error instanceof ApiError && (res.error.status === 404 || res.error.status === 403 || res.error.status === 400))) {
-      toast.error(PROJECT_NOT_FOUND);
+      // Said on the page the user is sent to (a page change clears the last page's errors).
+      toast.show({ severity: "error", summary: PROJECT_NOT_FOUND, forNextPage: true });
       navigate("~/", { replace: true });
     }
   }, [valid, res.error, navigate]);
