@@ -3195,6 +3195,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/Responses/CrossTab": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A measure or question by a banner of columns, with column-letter significance
+         * @description Rows: `measure:{standardQuestionId}` (top-2-box per test option) or `question:{projectQuestionId}` (each answer's share of those who answered). Banner (comma separated): `demographic:{systemQuestionId}`, `question:{projectQuestionId}`, `market`, `segment:{segmentId}` (saved filter sets, one column each); at most 8 variables and 60 columns. Each cell: weighted share, base, Kish n_eff, design-based SE (market runs as strata) and Wilson interval; every pair of columns within a banner variable is tested on every row, the table's p-values adjusted together (adjust, Benjamini-Hochberg by default), and a cell lists the letters of the columns significantly lower. A Total column comes first. See docs/statistics.md "Cross-tabs".
+         */
+        get: operations["Responses_CrossTab"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/Responses/DemographicsResults": {
         parameters: {
             query?: never;
@@ -11471,6 +11491,69 @@ export interface components {
                 }[];
             }[];
         } | null;
+        CrossTab: {
+            projectId: number;
+            confidence: 90 | 95 | 99;
+            stub: {
+                /** @enum {string} */
+                kind: "measure" | "question";
+                id: number;
+                title: string;
+                /** @description What a cell is */
+                value: string;
+            };
+            banner: {
+                key: string;
+                label: string;
+            }[];
+            columns: {
+                key: string;
+                variable: string | null;
+                label: string;
+                /** @description A, B, ..; null for the Total */
+                letter: string | null;
+            }[];
+            rows: {
+                key: string;
+                label: string;
+                /** @description One per column, the Total first */
+                cells: {
+                    /** @description Respondents in the cell's base */
+                    n: number;
+                    /** @description Kish effective base */
+                    nEff: number;
+                    /** @description Weighted share, 0-1; null without respondents */
+                    value: number | null;
+                    /** @description Design-based (Taylor linearised) standard error */
+                    se: number | null;
+                    /** @description Wilson interval with the design's effective n */
+                    ci: [
+                        number,
+                        number
+                    ] | null;
+                    /** @description Kish n_eff below 30 */
+                    smallBase: boolean;
+                    /** @description Letters of the columns of the same banner variable significantly lower than this cell */
+                    higherThan: string[];
+                }[];
+            }[];
+            method: {
+                /** @enum {string} */
+                variance: "taylor-linearisation";
+                /** @enum {string} */
+                strata: "market run";
+                /** @enum {string} */
+                interval: "wilson";
+                /** @enum {string} */
+                adjust: "bh" | "bonferroni" | "none";
+                adjustName: string;
+                /** @description Tests in the table's family */
+                tests: number;
+                smallBase: number;
+                /** @description Which columns are compared */
+                comparisons: string;
+            };
+        };
         DemographicsResults: {
             projectId: number;
             questions: {
@@ -19445,6 +19528,43 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["QualResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Responses_CrossTab: {
+        parameters: {
+            query: {
+                /** @description The project */
+                projectId: string;
+                /** @description The response filter object (ResponseFilter) as JSON */
+                filters?: string;
+                /** @description measure:{standardQuestionId} or question:{projectQuestionId} */
+                rows: string;
+                /** @description demographic:{id}, question:{id}, market, segment:{id}, comma separated */
+                banner: string;
+                /** @description Confidence level, default 95 */
+                confidence?: "90" | "95" | "99";
+                /** @description Multiple-comparison adjustment within the view: bh (Benjamini-Hochberg, default), bonferroni or none */
+                adjust?: "bh" | "bonferroni" | "none";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A measure or question by a banner of columns, with column-letter significance */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrossTab"];
                 };
             };
             400: components["responses"]["BadRequest"];
