@@ -11336,7 +11336,12 @@ export interface components {
             confidence: 90 | 95 | 99;
             benchmarkTypeId: number | null;
             method: components["schemas"]["StatsMethod"];
-            /** @description The sample-weighted total */
+            /**
+             * @description What measures is: sample (every respondent at their own weight) or markets (the all-markets total, weighted as allMarkets.weighting says)
+             * @enum {string}
+             */
+            total: "sample" | "markets";
+            /** @description The total, with every test (see total) */
             measures: {
                 standardQuestionId: number;
                 title: string;
@@ -11398,7 +11403,7 @@ export interface components {
                     }[];
                 }[];
             }[];
-            /** @description Market by market (a market is its runs) */
+            /** @description Market by market (a market is its runs), each cell against the other markets */
             markets: {
                 regionId: number;
                 measures: {
@@ -11414,9 +11419,31 @@ export interface components {
                             number
                         ];
                         smallBase: boolean;
+                        /** @description Against the same option in each other market (independent samples) */
+                        vsMarkets: {
+                            /** @description The other market */
+                            regionId: number;
+                            /** @description This market's top2 minus the other's */
+                            diff: number;
+                            se: number;
+                            z: number;
+                            pValue: number;
+                            /** @description Adjusted within the market table's family (marketsMethod) */
+                            pAdjusted: number;
+                            significant: boolean;
+                        }[];
                     }[];
                 }[];
             }[];
+            /** @description The market-by-market table's tests: their own family, adjusted as adjust says */
+            marketsMethod: {
+                /** @enum {string} */
+                adjust: "bh" | "bonferroni" | "none";
+                adjustName: string;
+                /** @description Tests in the market table's family */
+                tests: number;
+                comparisons: string;
+            };
             /** @description The all-markets total, markets weighted by population (default) or by sample (marketWeighting) */
             allMarkets: {
                 /** @enum {string} */
@@ -19512,6 +19539,8 @@ export interface operations {
                 adjust?: "bh" | "bonferroni" | "none";
                 /** @description How allMarkets weights the markets: population (default; sample when a market has no population figure) or sample */
                 marketWeighting?: "population" | "sample";
+                /** @description What measures (with every test) is: sample (default; every respondent at their own weight) or markets (the all-markets total, markets weighted as marketWeighting says) */
+                total?: "sample" | "markets";
                 /** @description One question's option results */
                 projectQuestionId?: string;
             };

@@ -219,3 +219,71 @@ describe("CrossTab refuses hostile input with the error shape", () => {
     await refused({ rows: "measure:5", banner: Array.from({ length: 300 }, (_, i) => `segment:${1000000 + i}`).join(",") }, 400);
   });
 });
+
+describe("QualResults: market by market and the all-markets total", () => {
+  type MarketCell = { testOptionId: number; n: number; top2: number; se: number; vsMarkets: { regionId: number; diff: number; se: number; pValue: number; pAdjusted: number; significant: boolean }[] };
+  type Qual = {
+    total: string;
+    markets: { regionId: number; measures: { standardQuestionId: number; results: MarketCell[] }[] }[];
+    marketsMethod: { tests: number; adjust: string };
+    allMarkets: { weighting: string; shares: { regionId: number; share: number }[] };
+    measures: { standardQuestionId: number; results: { testOptionId: number; n: number; top2: number; vsOthers: unknown[] }[] }[];
+  };
+  const qual = async (q: string) => {
+    const r = await call(app, "acmeViewer", T, "GET", `/api/v1/Responses/QualResults?projectId=${P}${q}`);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    return r.body as Qual;
+  };
+  test("each market against the others reproduces R (independent samples, BH over the table)", async () => {
+    const body = await qual("");
+    const s = ref.scenarios.find((x) => x.name === "measure-by-market")!;
+    expect(body.marketsMethod.tests).toBe(s.tests.length);
+    const cell = (market: string, o: string) => body.markets.find((m) => m.regionId === REGION[market])!.measures[0]!.results.find((r) => r.testOptionId === option.get(o))!;
+    for (const row of s.rows)
+      for (const e of row.cells.slice(1)) {
+        const c = cell(e.column.split(":")[1]!, row.row);
+        expect(c.n).toBe(e.n);
+        close(c.top2, e.value);
+        close(c.se, e.se);
+      }
+    let significant = 0;
+    for (const t of s.tests) {
+      const [a, b] = [t.a.split(":")[1]!, t.b.split(":")[1]!];
+      const ab = cell(a, t.row).vsMarkets.find((x) => x.regionId === REGION[b])!;
+      const ba = cell(b, t.row).vsMarkets.find((x) => x.regionId === REGION[a])!;
+      close(ab.diff, t.diff);
+      close(ba.diff, -t.diff);
+      close(ab.se, t.se);
+      close(ab.pValue, t.p);
+      close(ab.pAdjusted, t.pAdjusted);
+      expect(ab.significant).toBe(t.pAdjusted < 0.05);
+      expect(ba.significant).toBe(ab.significant);
+      if (ab.significant) significant++;
+    }
+    expect(significant).toBeGreaterThan(0);
+  });
+  test("total=markets: the measures, with their tests, are the population-weighted total", async () => {
+    const { MARKET_POPULATION } = await import("../../api/src/analytics/populations.ts");
+    const body = await qual("&total=markets");
+    expect(body.total).toBe("markets");
+    expect(body.allMarkets.weighting).toBe("population");
+    // By hand: each market's weights times its population share over its weighted sample share.
+    const W = data.reduce((a, r) => a + Number(r.w), 0);
+    const P = Object.values(REGION).reduce((a, r) => a + MARKET_POPULATION[r]!.population, 0);
+    const f = (m: string) => MARKET_POPULATION[REGION[m]!]!.population / P / (data.filter((r) => r.market === m).reduce((a, r) => a + Number(r.w), 0) / W);
+    for (const o of ["A", "B"]) {
+      const rated = data.filter((r) => r[`v${o}`] !== "");
+      const num = rated.reduce((a, r) => a + f(r.market!) * Number(r.w) * (Number(r[`v${o}`]) <= 2 ? 1 : 0), 0);
+      const den = rated.reduce((a, r) => a + f(r.market!) * Number(r.w), 0);
+      const m = body.measures[0]!.results.find((r) => r.testOptionId === option.get(o))!;
+      close(m.top2, num / den);
+      expect(m.n).toBe(rated.length);
+      expect(m.vsOthers.length).toBe(1);
+    }
+    // The default total is the sample-weighted one, and differs.
+    const sample = await qual("");
+    expect(sample.total).toBe("sample");
+    const a = option.get("A");
+    expect(Math.abs(sample.measures[0]!.results.find((r) => r.testOptionId === a)!.top2 - body.measures[0]!.results.find((r) => r.testOptionId === a)!.top2)).toBeGreaterThan(1e-4);
+  });
+});

@@ -7,7 +7,7 @@ import { access } from "../../access/policy.ts";
 import { addRoute, commonErrors, errors, keyOf, keyParams, type RouteContext } from "../../openapi.ts";
 import { ApiError } from "../../errors.ts";
 import { parseFilters } from "./filters.ts";
-import type { Adjust } from "../../analytics/design.ts";
+import { ADJUST_NAMES, type Adjust } from "../../analytics/design.ts";
 import * as svc from "./results.service.ts";
 import * as analysis from "./analysis.service.ts";
 import * as verbatims from "./verbatims.service.ts";
@@ -63,6 +63,16 @@ const MarketCell = z.object({
   smallBase: z.boolean(),
 });
 const MarketMeasure = z.object({ standardQuestionId: z.number().int(), results: z.array(MarketCell) });
+const MarketTest = z.object({
+  regionId: z.number().int().describe("The other market"),
+  diff: z.number().describe("This market's top2 minus the other's"),
+  se: z.number(),
+  z: z.number(),
+  pValue: z.number(),
+  pAdjusted: z.number().describe("Adjusted within the market table's family (marketsMethod)"),
+  significant: z.boolean(),
+});
+const MarketByMarket = z.object({ standardQuestionId: z.number().int(), results: z.array(MarketCell.extend({ vsMarkets: z.array(MarketTest).describe("Against the same option in each other market (independent samples)") })) });
 const Method = z
   .object({
     variance: z.literal("taylor-linearisation"),
@@ -104,8 +114,12 @@ const Qual = z
     confidence: z.union([z.literal(90), z.literal(95), z.literal(99)]),
     benchmarkTypeId: z.number().int().nullable(),
     method: Method,
-    measures: z.array(z.object({ standardQuestionId: z.number().int(), title: z.string(), results: z.array(Measure) })).describe("The sample-weighted total"),
-    markets: z.array(z.object({ regionId: z.number().int(), measures: z.array(MarketMeasure) })).describe("Market by market (a market is its runs)"),
+    total: z.enum(["sample", "markets"]).describe("What measures is: sample (every respondent at their own weight) or markets (the all-markets total, weighted as allMarkets.weighting says)"),
+    measures: z.array(z.object({ standardQuestionId: z.number().int(), title: z.string(), results: z.array(Measure) })).describe("The total, with every test (see total)"),
+    markets: z.array(z.object({ regionId: z.number().int(), measures: z.array(MarketByMarket) })).describe("Market by market (a market is its runs), each cell against the other markets"),
+    marketsMethod: z
+      .object({ adjust: z.enum(["bh", "bonferroni", "none"]), adjustName: z.string(), tests: z.number().int().describe("Tests in the market table's family"), comparisons: z.string() })
+      .describe("The market-by-market table's tests: their own family, adjusted as adjust says"),
     allMarkets: z
       .object({
         weighting: z.enum(["population", "sample"]),
@@ -427,6 +441,10 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
         .enum(["population", "sample"])
         .optional()
         .openapi({ param: { name: "marketWeighting", in: "query" }, description: "How allMarkets weights the markets: population (default; sample when a market has no population figure) or sample" }),
+      total: z
+        .enum(["sample", "markets"])
+        .optional()
+        .openapi({ param: { name: "total", in: "query" }, description: "What measures (with every test) is: sample (default; every respondent at their own weight) or markets (the all-markets total, markets weighted as marketWeighting says)" }),
       projectQuestionId: int("projectQuestionId", "One question's option results").optional(),
     },
     Qual,
@@ -441,7 +459,9 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
           benchmarkTypeId: null,
           method: svc.statsMethod(adjustOf(qv.adjust), 0),
           measures: [],
+          total: "sample",
           markets: [],
+          marketsMethod: { adjust: adjustOf(qv.adjust), adjustName: ADJUST_NAMES[adjustOf(qv.adjust)], tests: 0, comparisons: "none (one question's option results)" },
           allMarkets: { weighting: "sample", note: null, shares: [], measures: [] },
           question,
         };
@@ -453,6 +473,7 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
         confidence: qv.confidence ? (Number(qv.confidence) as 90 | 95 | 99) : 95,
         adjust: adjustOf(qv.adjust),
         marketWeighting: qv.marketWeighting === "sample" ? "sample" : "population",
+        total: qv.total === "markets" ? "markets" : "sample",
       });
       return { ...r, question: null };
     },
