@@ -287,3 +287,29 @@ describe("QualResults: market by market and the all-markets total", () => {
     expect(Math.abs(sample.measures[0]!.results.find((r) => r.testOptionId === a)!.top2 - body.measures[0]!.results.find((r) => r.testOptionId === a)!.top2)).toBeGreaterThan(1e-4);
   });
 });
+
+describe("ExportExcel: the Cross-tabs sheet", () => {
+  test("holds CrossTab's figures and letters for the same filters (Likability by gender, age and market)", async () => {
+    const filters = JSON.stringify({ regionIds: [1, 2] });
+    const res = await app.request(`/api/v1/Projects(${P})/ExportExcel?filters=${encodeURIComponent(filters)}`, { headers: { authorization: "Bearer acmeViewer", clientId: String(T) } });
+    expect(res.status).toBe(200);
+    const ExcelJS = (await import("exceljs")).default;
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load((await res.arrayBuffer()) as never);
+    const ws = wb.getWorksheet("Cross-tabs")!;
+    const api = await xtab({ rows: "measure:5", banner: "demographic:45,demographic:51,market", filters });
+    const rows = Array.from(ws.getSheetValues(), (r) => (Array.isArray(r) ? Array.from(r.slice(1)) : []));
+    const head = rows.find((r) => r[2] === "Total")!;
+    expect(head.slice(2)).toEqual(api.columns.map((c) => (c.letter ? `${c.label} (${c.letter})` : c.label)));
+    let letters = 0;
+    for (const r of api.rows) {
+      const at = rows.findIndex((x) => x[0] === r.label);
+      expect(rows[at]!.slice(2)).toEqual(r.cells.map((c) => c.value ?? undefined));
+      expect(rows[at + 1]!.slice(2).map((v) => v ?? "")).toEqual(r.cells.map((c) => c.higherThan.join("")));
+      expect(rows[at + 2]!.slice(2).map(String)).toEqual(r.cells.map((c) => (c.smallBase ? `${c.n} (low base)` : String(c.n))));
+      letters += r.cells.reduce((a, c) => a + c.higherThan.length, 0);
+    }
+    expect(letters).toBeGreaterThan(0);
+    expect(rows.map((r) => String(r[0] ?? "")).join("\n")).toContain("Benjamini-Hochberg adjustment over the table's");
+  });
+});
