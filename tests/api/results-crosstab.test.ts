@@ -95,7 +95,7 @@ afterAll(async () => {
   await tdb.drop();
 });
 
-type Body = { columns: { key: string; label: string; letter: string | null; variable: string | null }[]; rows: { key: string; label: string; cells: { n: number; nEff: number; value: number; se: number; ci: [number, number]; higherThan: string[] }[] }[]; method: { tests: number; adjust: string; comparisons: string } };
+type Body = { columns: { key: string; label: string; letter: string | null; variable: string | null }[]; rows: { key: string; label: string; cells: { n: number; nEff: number; value: number; se: number; ci: [number, number]; smallBase: boolean; higherThan: string[] }[] }[]; method: { tests: number; adjust: string; comparisons: string } };
 const url = (q: Record<string, string>) => `/api/v1/Responses/CrossTab?${new URLSearchParams({ projectId: String(P), ...q })}`;
 async function xtab(q: Record<string, string>) {
   const r = await call(app, "acmeViewer", T, "GET", url(q));
