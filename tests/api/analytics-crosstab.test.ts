@@ -105,4 +105,22 @@ describe("crossTab reproduces R survey", () => {
     expect(none.tests.filter((t) => t.significant).length).toBe(s.tests.filter((t) => t.p < 0.05).length);
     expect(none.tests.filter((t) => t.significant).length).toBeGreaterThan(s.tests.filter((t) => t.pAdjusted < 0.05).length);
   });
+  test("a low base (Kish n_eff below 30) is not tested: 30 respondents are, 29.998 effective are not", () => {
+    // Column A: everyone answers Top (p = 1, no variance to linearise); column B: half of 100.
+    const make = (aWeights: number[]): XtabRespondent[] => [
+      ...aWeights.map((w) => ({ stratum: "s", weight: w, columns: [0], units: [{ row: 0, y: 1 }] })),
+      ...Array.from({ length: 100 }, (_, i) => ({ stratum: "s", weight: 1, columns: [1], units: [{ row: 0, y: i % 2 }] })),
+    ];
+    const spec = (n: number) => ({ rows: 1, groups: [[0, 1]], strata: new Map([["s", n]]), confidence: 95 as const, adjust: "bh" as const });
+    const thirty = crossTab(make(Array(30).fill(1)), spec(130));
+    expect(thirty.cells[0]![1]!.nEff).toBe(30);
+    expect(thirty.tests.length).toBe(1);
+    expect(thirty.cells[0]![1]!.higherThan).toEqual(["B"]);
+    // One weight of 1.05 among 30: n_eff = 30.05² / (29 + 1.05²) = 29.9976.
+    const below = crossTab(make([...Array(29).fill(1), 1.05]), spec(130));
+    expect(below.cells[0]![1]!.nEff).toBeCloseTo(29.9976, 4);
+    expect(below.cells[0]![1]!.smallBase).toBe(true);
+    expect(below.tests.length).toBe(0);
+    expect(below.cells[0]![1]!.higherThan).toEqual([]);
+  });
 });

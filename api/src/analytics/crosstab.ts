@@ -15,7 +15,8 @@
 // adjusted by Benjamini-Hochberg, Bonferroni or none (design.ts adjustP). A cell carries the
 // letters of the columns of its banner variable that are significantly LOWER than it (the
 // convention of Q and SPSS Custom Tables: "A" in column B means B is above A). The Total column has
-// no letter and is not tested.
+// no letter and is not tested; nor is a cell with a low base (Kish n_eff below 30, as Q's minimum
+// sample size for testing), which is shown and flagged.
 import {
   addPsu,
   adjustP,
@@ -126,7 +127,9 @@ export function crossTab(respondents: Iterable<XtabRespondent>, spec: XtabSpec):
         for (let y = x + 1; y < g.length; y++) {
           const a = g[x]!;
           const b = g[y]!;
-          if (!(est.domains[a + 1]!.n > 0 && est.domains[b + 1]!.n > 0)) continue;
+          // A low base (Kish n_eff below 30) is shown, flagged, and not tested: a cell of three
+          // respondents who all agree has no variance to linearise and would "beat" every column.
+          if (isSmallBase(est.domains[a + 1]!.nEff) || isSmallBase(est.domains[b + 1]!.nEff)) continue;
           const c = contrast(est, a + 1, b + 1);
           tests.push({ row, a, b, diff: c.diff, se: c.se, p: c.p, pAdjusted: NaN, significant: false });
         }

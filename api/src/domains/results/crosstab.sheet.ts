@@ -38,7 +38,7 @@ export function writeCrossTab(ws: ExcelJS.Worksheet, x: CrossTabResult, safe: Sa
   const adj = m.adjust === "none" ? "no multiple-comparison adjustment" : `${m.adjustName} adjustment over the table's ${m.tests} tests`;
   ws.addRow([
     `Letters: the columns of the same banner variable significantly lower at ${x.confidence}% (${adj}); design-based variance (Taylor linearisation, market runs as strata). ` +
-      `Low base: n eff below ${m.smallBase}. See docs/statistics.md "Cross-tabs".`,
+      `Low base: n eff below ${m.smallBase}, shown but not tested. See docs/statistics.md "Cross-tabs".`,
   ]).font = { italic: true, size: 9 };
   ws.addRow([]);
 }
