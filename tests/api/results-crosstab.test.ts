@@ -169,6 +169,10 @@ describe("CrossTab reproduces R survey", () => {
     // One column in the variable: nothing to compare.
     expect(body.method.tests).toBe(0);
   });
+  test("the market columns are the filter's markets", async () => {
+    const body = await xtab({ rows: "measure:5", banner: "market", filters: JSON.stringify({ regionIds: [1, 15] }) });
+    expect(body.columns.map((c) => c.key)).toEqual(["total", "market:1", "market:15"]);
+  });
 });
 
 describe("CrossTab refuses hostile input with the error shape", () => {

@@ -149,14 +149,16 @@ function group(rows: { sid: number; c: number }[]): Map<number, number[]> {
   return m;
 }
 
-async function bannerOf(tx: Tx, projectId: number, banner: BannerSpec[], s: ReturnType<typeof sessionsSql>): Promise<Variable[]> {
+async function bannerOf(tx: Tx, projectId: number, banner: BannerSpec[], s: ReturnType<typeof sessionsSql>, regionFilter: number[] | null): Promise<Variable[]> {
   const out: Variable[] = [];
   const segments = banner.flatMap((b) => (b.kind === "segment" ? [b.id] : []));
   for (const [i, b] of banner.entries()) {
     if (b.kind === "segment") continue;
     if (b.kind === "market") {
+      // The project's markets within the filter's.
       const regions = await tx<{ id: number; name: string }[]>`
-        select r.id, r.region_name as name from projects_regions pr join regions r on r.id = pr.region_id where pr.project_id = ${projectId} order by r.sort_order, r.id`;
+        select r.id, r.region_name as name from projects_regions pr join regions r on r.id = pr.region_id
+        where pr.project_id = ${projectId} ${regionFilter ? tx`and pr.region_id = any(${regionFilter}::int[])` : tx``} order by r.sort_order, r.id`;
       const index = new Map(regions.map((r, k) => [r.id, k]));
       const rows = await tx<{ sid: number; region: number }[]>`with s as (${s}) select sid, region_id as region from s`;
       out.push({ key: "market", label: "Market", columns: regions.map((r) => ({ key: `market:${r.id}`, label: r.name })), members: group(rows.flatMap((r) => (index.has(r.region) ? [{ sid: r.sid, c: index.get(r.region)! }] : []))) });
@@ -216,7 +218,7 @@ export async function crossTabResults(
     const f = await resolveFilter(tx, input.filters);
     const s = sessionsSql(tx, p.id, f);
     const stub = await stubOf(tx, p.id, input.rows, s, testOptionSql(tx, f, "r.test_option_id"));
-    const variables = await bannerOf(tx, p.id, input.banner, s);
+    const variables = await bannerOf(tx, p.id, input.banner, s, f.regionIds);
     const C = variables.reduce((a, v) => a + v.columns.length, 0);
     if (C > MAX_BANNER_COLUMNS) throw bad("banner", `at most ${MAX_BANNER_COLUMNS} columns (these variables have ${C})`);
     const respondents = await tx<{ sid: number; run: number; w: number }[]>`with s as (${s}) select sid, coalesce(survey_run_id, 0) as run, w from s`;

@@ -15,7 +15,7 @@ import { PageTitle } from "./MeasuresView";
 const MAX_VARIABLES = 8;
 
 export default function CrossTab() {
-  const { regionId, regionIds, questions, projectId, search, setView, confidence } = useResults();
+  const { regionId, regionIds, allMarkets, questions, projectId, search, setView, confidence } = useResults();
   const { data: qual } = useQualResults();
   const { data: sysOpts } = useSystemOptions(regionId);
   const { data: segments } = useSegments(projectId);
@@ -36,7 +36,7 @@ export default function CrossTab() {
     ...(segments?.value ?? []).map((s) => ({ value: `segment:${s.id}`, label: s.name, group: "Filter sets" })),
   ];
   const rows = typeof search.xrows === "string" && stubs.some((s) => s.value === search.xrows) ? search.xrows : (stubs[0]?.value ?? null);
-  const defaultBanner = ["demographic:51", "demographic:45", ...(regionIds.length > 1 ? ["market"] : [])];
+  const defaultBanner = ["demographic:51", "demographic:45", ...(allMarkets ? ["market"] : [])];
   const chosen = Array.isArray(search.xbanner) ? search.xbanner.filter((b): b is string => typeof b === "string") : defaultBanner;
   const banner = chosen.filter((b) => candidates.some((c) => c.value === b) || !sysOpts);
   const variables = banner.filter((b) => !b.startsWith("segment:")).length + (banner.some((b) => b.startsWith("segment:")) ? 1 : 0);
