@@ -59,6 +59,7 @@ for (const width of [1440, 390] as const) {
     await page.goto(`/${team}/results/${p.id}/crosstab?region=0`);
     const table = page.getByTestId("crosstab");
     await expect(table).toBeVisible();
+    await expect(page.getByLabel("Rows")).toHaveValue(/^measure:/);
     const rows = await page.getByLabel("Rows").inputValue();
     const x = await api(request, tok, team, "GET", `/api/v1/Responses/CrossTab?projectId=${p.id}&rows=${rows}&banner=demographic:51,demographic:45,market&filters=${encodeURIComponent(JSON.stringify({ regionIds: regions }))}`);
     const letters = x.rows.flatMap((r: { cells: { higherThan: string[] }[] }) => r.cells.filter((c) => c.higherThan.length).map((c) => c.higherThan.join("")));

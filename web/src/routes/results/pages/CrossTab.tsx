@@ -21,7 +21,7 @@ export default function CrossTab() {
   const { data: segments } = useSegments(projectId);
   const optionQuestions = questions.filter((q) => q.standardQuestionId === null && q.question && q.question.questionTypeId !== TEXT_TYPE && q.question.questionOptions.length > 0 && !isPriceQuestion(q.standardQuestionId));
   const stubs = [
-    ...(qual?.measures ?? []).map((m) => ({ value: `measure:${m.standardQuestionId}`, label: `${m.title} (top-2-box by test option)` })),
+    ...(qual?.measures ?? []).map((m) => ({ value: `measure:${m.standardQuestionId}`, label: `${m.title} (top-2-box)` })),
     ...optionQuestions.map((q) => ({ value: `question:${q.id}`, label: questionLabel(q) })),
   ];
   const demographics = useMemo(() => {
@@ -35,7 +35,8 @@ export default function CrossTab() {
     ...optionQuestions.map((q) => ({ value: `question:${q.id}`, label: questionLabel(q), group: "Questions" })),
     ...(segments?.value ?? []).map((s) => ({ value: `segment:${s.id}`, label: s.name, group: "Filter sets" })),
   ];
-  const rows = typeof search.xrows === "string" && stubs.some((s) => s.value === search.xrows) ? search.xrows : (stubs[0]?.value ?? null);
+  // Until the measures are known, nothing is chosen (a question would flash in first).
+  const rows = !qual ? null : typeof search.xrows === "string" && stubs.some((s) => s.value === search.xrows) ? search.xrows : (stubs[0]?.value ?? null);
   const defaultBanner = ["demographic:51", "demographic:45", ...(allMarkets ? ["market"] : [])];
   const chosen = Array.isArray(search.xbanner) ? search.xbanner.filter((b): b is string => typeof b === "string") : defaultBanner;
   const banner = chosen.filter((b) => candidates.some((c) => c.value === b) || !sysOpts);
@@ -78,7 +79,9 @@ export default function CrossTab() {
           </div>
         </fieldset>
       </div>
-      {!rows ? (
+      {!qual ? (
+        <Skeleton className="h-72" />
+      ) : !rows ? (
         <EmptyState title="Nothing to cross-tabulate">This test has no scaled measure or question with options.</EmptyState>
       ) : !banner.length ? (
         <EmptyState title="Choose columns">Tick at least one demographic, market, question or filter set.</EmptyState>
@@ -114,7 +117,7 @@ function XtabTable({ data, confidence }: { data: NonNullable<ReturnType<typeof u
               ))}
             </tr>
             <tr>
-              <th scope="col" className="px-3 py-2 text-left text-xs font-semibold text-ink-600">{data.stub.kind === "measure" ? "Test option" : "Answer"}</th>
+              <th scope="col" className="sticky left-0 z-10 bg-ink-50 px-3 py-2 text-left text-xs font-semibold text-ink-600">{data.stub.kind === "measure" ? "Test option" : "Answer"}</th>
               <th scope="col" className="px-3 py-2 text-left text-xs font-semibold text-ink-600">Total</th>
               {data.columns.slice(1).map((c, i) => (
                 <th key={c.key} scope="col" className={`min-w-20 px-3 py-2 text-left text-xs font-semibold text-ink-600 ${data.columns[i]?.variable !== c.variable ? "border-l border-ink-200" : ""}`}>
@@ -126,7 +129,7 @@ function XtabTable({ data, confidence }: { data: NonNullable<ReturnType<typeof u
           <tbody className="divide-y divide-ink-100">
             {data.rows.map((r) => (
               <tr key={r.key}>
-                <th scope="row" className="min-w-32 px-3 py-2 text-left font-medium text-ink-900">{r.label}</th>
+                <th scope="row" className="sticky left-0 z-10 min-w-28 bg-white px-3 py-2 text-left font-medium text-ink-900 shadow-[1px_0_0_#e5e7eb]">{r.label}</th>
                 {r.cells.map((c, i) => (
                   <td key={data.columns[i]!.key} className={`px-3 py-2 align-top whitespace-nowrap ${i === 0 ? "bg-ink-50" : data.columns[i - 1]?.variable !== data.columns[i]!.variable ? "border-l border-ink-200" : ""}`}>
                     {c.value === null ? <span className="text-ink-500">—</span> : (

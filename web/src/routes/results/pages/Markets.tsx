@@ -2,7 +2,6 @@
 // beside the all-markets total, and significance between markets: a cell's letters are the markets
 // significantly lower on the same measure and option (independent samples, the table's own
 // multiple-comparison family). docs/statistics.md "Markets".
-import { Fragment } from "react";
 import { pct } from "../../../components/charts/Charts";
 import { Badge, EmptyState, Skeleton, Table } from "../../../components/ui";
 import { testOptionName, useResults } from "../../../features/results/context";
@@ -29,18 +28,15 @@ export default function Markets() {
       <p className="rounded-lg bg-brand-50 px-3 py-2 text-sm text-brand-900" data-testid="weighting-note">
         {weightingNote(total, name)} The total column weights each market{total.weighting === "population" ? "'s respondents up or down to its share of the markets' population" : " by its share of the sample"}.
       </p>
-      <Table
-        caption="Top-2-box by market"
-        head={["Measure", "Test option", ...markets.map((x) => `${name(x.regionId)} (${letters.get(x.regionId)})`), "All markets"]}
-      >
-        {measures.map((ms) => (
-          <Fragment key={ms.standardQuestionId}>
+      {measures.map((ms) => (
+        <section key={ms.standardQuestionId} aria-labelledby={`market-measure-${ms.standardQuestionId}`}>
+          <h3 id={`market-measure-${ms.standardQuestionId}`} className="mb-1.5 text-sm font-semibold text-ink-900">{ms.title}</h3>
+          <Table caption={`${ms.title}: top-2-box by market`} head={["Test option", ...markets.map((x) => `${name(x.regionId)} (${letters.get(x.regionId)})`), "All markets"]}>
             {ms.results.map((r) => {
               const totalCell = total.measures.find((t) => t.standardQuestionId === ms.standardQuestionId)?.results.find((x) => x.testOptionId === r.testOptionId);
               return (
                 <tr key={`${ms.standardQuestionId}-${r.testOptionId}`} data-testid="market-row">
-                  <td className="min-w-28 px-3 py-2 font-medium text-ink-900">{ms.title}</td>
-                  <td className="min-w-28 px-3 py-2 text-ink-700">{testOptionName(testOptions, r.testOptionId)}</td>
+                  <td className="min-w-24 px-3 py-2 font-medium text-ink-900">{testOptionName(testOptions, r.testOptionId)}</td>
                   {markets.map((mk) => {
                     const c = mk.measures.find((x) => x.standardQuestionId === ms.standardQuestionId)?.results.find((x) => x.testOptionId === r.testOptionId);
                     if (!c) return <td key={mk.regionId} className="px-3 py-2 text-ink-500">—</td>;
@@ -54,22 +50,22 @@ export default function Markets() {
                       </td>
                     );
                   })}
-                  <td className="px-3 py-2 whitespace-nowrap bg-ink-50">
+                  <td className="bg-ink-50 px-3 py-2 whitespace-nowrap">
                     {totalCell ? (
                       <>
                         <span className="font-medium text-ink-900">{pct(totalCell.top2, 1)}</span>
-                        <span className="block text-xs text-ink-500">{pct(totalCell.ci[0])}–{pct(totalCell.ci[1])} · n {totalCell.n}</span>
+                        <span className="block text-xs text-ink-500">n {totalCell.n}</span>
                       </>
                     ) : "—"}
                   </td>
                 </tr>
               );
             })}
-          </Fragment>
-        ))}
-      </Table>
+          </Table>
+        </section>
+      ))}
       <p className="text-xs text-ink-600" data-testid="method-note">
-        Letters: the markets significantly lower on the same measure and test option at {confidence}% (markets compared with each other as independent samples, not with the total), after {adj}. Low base: n eff below 30. See the statistics notes (docs/statistics.md "Markets").
+        Letters: the markets significantly lower on the same measure and test option at {confidence}% (markets compared with each other as independent samples, not with the total), after {adj}. Low base: n eff below 30.
       </p>
       <ul className="text-xs text-ink-500">
         {total.shares.map((s) => (
