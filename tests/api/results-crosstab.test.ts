@@ -303,14 +303,16 @@ describe("ExportExcel: the Cross-tabs sheet", () => {
     const ws = wb.getWorksheet("Cross-tabs")!;
     const api = await xtab({ rows: "measure:5", banner: "demographic:45,demographic:51,market", filters });
     const rows = Array.from(ws.getSheetValues(), (r) => (Array.isArray(r) ? Array.from(r.slice(1)) : []));
-    const head = rows.find((r) => r[2] === "Total")!;
-    expect(head.slice(2)).toEqual(api.columns.map((c) => (c.letter ? `${c.label} (${c.letter})` : c.label)));
+    const head = rows.find((r) => r[1] === "Total")!;
+    expect(head[0]).toBe("Test option");
+    expect(head.slice(1)).toEqual(api.columns.map((c) => (c.letter ? `${c.label} (${c.letter})` : c.label)));
     let letters = 0;
     for (const r of api.rows) {
       const at = rows.findIndex((x) => x[0] === r.label);
-      expect(rows[at]!.slice(2)).toEqual(r.cells.map((c) => c.value ?? undefined));
-      expect(rows[at + 1]!.slice(2).map((v) => v ?? "")).toEqual(r.cells.map((c) => c.higherThan.join("")));
-      expect(rows[at + 2]!.slice(2).map(String)).toEqual(r.cells.map((c) => (c.smallBase ? `${c.n} (low base)` : String(c.n))));
+      expect(rows[at]!.slice(1)).toEqual(r.cells.map((c) => c.value ?? undefined));
+      expect(rows[at + 1]![0]).toBe("   significantly above");
+      expect(rows[at + 1]!.slice(1).map((v) => v ?? "")).toEqual(r.cells.map((c) => c.higherThan.join("")));
+      expect(rows[at + 2]!.slice(1).map(String)).toEqual(r.cells.map((c) => (c.smallBase ? `${c.n} (low base)` : String(c.n))));
       letters += r.cells.reduce((a, c) => a + c.higherThan.length, 0);
     }
     expect(letters).toBeGreaterThan(0);

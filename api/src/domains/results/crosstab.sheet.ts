@@ -1,9 +1,9 @@
 // The Excel export's "Cross-tabs" sheet: every scaled measure of the project (top-2-box per test
 // option) by gender, age group and, with several markets, the market; the figures are those of
 // Responses/CrossTab for the same filters (crosstab.service.ts). Per stub row three lines: the
-// weighted shares (numbers, 0.0%), the significance letters (the columns of the same banner
-// variable significantly lower), and the base (respondents); a low base (Kish n_eff < 30) is
-// marked. The method closes each table.
+// weighted shares (numbers, 0.0%), "significantly above" with the letters of the columns of the
+// same banner variable significantly lower, and the base (respondents; a low base, Kish n_eff
+// < 30, is marked). The method closes each table.
 import type ExcelJS from "exceljs";
 import type { Db } from "../../db/client.ts";
 import type { RequestCtx } from "../../access/principal.ts";
@@ -24,15 +24,21 @@ export function writeCrossTab(ws: ExcelJS.Worksheet, x: CrossTabResult, safe: Sa
   const title = ws.addRow([safe(`${x.stub.title}: ${x.stub.value.toLowerCase()}`)]);
   title.font = { bold: true, size: 12 };
   // Banner variables over their columns, then the column labels with their letters.
-  const variables = ws.addRow(["", "", ...x.columns.map((c, i) => (c.variable === null ? "" : x.columns[i - 1]?.variable === c.variable ? "" : safe(x.banner.find((b) => b.key === c.variable)?.label ?? "")))]);
+  const variables = ws.addRow(["", ...x.columns.map((c, i) => (c.variable === null ? "" : x.columns[i - 1]?.variable === c.variable ? "" : safe(x.banner.find((b) => b.key === c.variable)?.label ?? "")))]);
   variables.font = { bold: true, color: { argb: "FF555555" } };
-  const head = ws.addRow(["", "", ...x.columns.map((c) => safe(c.letter ? `${c.label} (${c.letter})` : c.label))]);
+  const head = ws.addRow([safe(x.stub.kind === "measure" ? "Test option" : "Answer"), ...x.columns.map((c) => safe(c.letter ? `${c.label} (${c.letter})` : c.label))]);
   head.font = { bold: true };
+  // Figures, letters and bases right-aligned under right-aligned, wrapped column heads.
+  const right = (row: ExcelJS.Row, wrap = false) => row.eachCell((cell, col) => col > 1 && (cell.alignment = { horizontal: "right", vertical: "bottom", wrapText: wrap }));
+  right(head, true);
   for (const r of x.rows) {
-    const values = ws.addRow([safe(r.label), "%", ...r.cells.map((c) => c.value)]);
-    for (let i = 0; i < r.cells.length; i++) values.getCell(3 + i).numFmt = "0.0%";
-    ws.addRow(["", "sig.", ...r.cells.map((c) => c.higherThan.join(""))]).font = { color: { argb: "FF1F4E79" }, bold: true };
-    ws.addRow(["", "base", ...r.cells.map((c) => (c.smallBase ? `${c.n} (low base)` : c.n))]).font = { color: { argb: "FF777777" }, size: 9 };
+    const values = ws.addRow([safe(r.label), ...r.cells.map((c) => c.value)]);
+    for (let i = 0; i < r.cells.length; i++) values.getCell(2 + i).numFmt = "0.0%";
+    const sig = ws.addRow(["   significantly above", ...r.cells.map((c) => c.higherThan.join(""))]);
+    sig.font = { color: { argb: "FF1F4E79" }, bold: true };
+    const base = ws.addRow(["   base (n)", ...r.cells.map((c) => (c.smallBase ? `${c.n} (low base)` : c.n))]);
+    base.font = { color: { argb: "FF777777" }, size: 9 };
+    for (const row of [values, sig, base]) right(row);
   }
   const m = x.method;
   const adj = m.adjust === "none" ? "no multiple-comparison adjustment" : `${m.adjustName} adjustment over the table's ${m.tests} tests`;
@@ -51,9 +57,9 @@ export async function addCrossTabSheet(wb: ExcelJS.Workbook, db: Db, ctx: Reques
       where pq.project_id = ${input.projectId} and pq.deleted_at is null and sq.is_scaled order by sq.display_order, sq.id`,
     markets: (await tx<{ n: number }[]>`select count(*)::int as n from projects_regions where project_id = ${input.projectId}`)[0]!.n,
   }));
-  const ws = wb.addWorksheet("Cross-tabs");
+  // Printed (or rendered) landscape, one page wide: a banner is wide.
+  const ws = wb.addWorksheet("Cross-tabs", { pageSetup: { orientation: "landscape", fitToPage: true, fitToWidth: 1, fitToHeight: 0 } });
   ws.getColumn(1).width = 34;
-  ws.getColumn(2).width = 6;
   const banner = defaultBanner(markets);
   let widest = 0;
   for (const m of measures) {
@@ -62,6 +68,6 @@ export async function addCrossTabSheet(wb: ExcelJS.Workbook, db: Db, ctx: Reques
     writeCrossTab(ws, x, safe);
     widest = Math.max(widest, x.columns.length);
   }
-  for (let i = 0; i < widest; i++) ws.getColumn(3 + i).width = 14;
+  for (let i = 0; i < widest; i++) ws.getColumn(2 + i).width = 15;
   if (!widest) ws.addRow(["No scaled measure has answers for these filters."]);
 }
