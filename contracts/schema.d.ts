@@ -12114,7 +12114,22 @@ export interface components {
         TranslationsFiltered: {
             count: number;
             value: {
-                [key: string]: unknown;
+                id: number;
+                regionId: number;
+                regionName: string;
+                languageCode: string;
+                /** @enum {string} */
+                sourceType: "SystemQuestion" | "SystemQuestionOption" | "StandardQuestion" | "StandardQuestionOption" | "Survey";
+                sourceId: number | null;
+                sourceText: string;
+                translatedText: string;
+                isVerified: boolean;
+                updatedByUserId: number | null;
+                /**
+                 * Format: date-time
+                 * @description Last edit, else creation
+                 */
+                changedAt: string;
             }[];
         };
         AddDemographicTranslationsResult: {
@@ -12353,11 +12368,42 @@ export interface components {
                 usage: components["schemas"]["AiUsage"];
                 promptVersionId: number | null;
                 /** @description completion: prompt (the messages sent), content, toolCalls, usage, model; tool: tool {id, name, arguments, result | error}; each with ms */
-                steps: {
-                    [key: string]: unknown;
-                }[];
+                steps: components["schemas"]["AiDebugStep"][];
                 figures: components["schemas"]["AiFigure"][];
             }[];
+        };
+        AiDebugStep: {
+            /** @enum {string} */
+            kind: "completion" | "tool";
+            ms: number;
+            prompt?: {
+                /** @enum {string} */
+                role: "system" | "user" | "assistant" | "tool";
+                content: string | null;
+                toolCalls?: {
+                    id: string;
+                    name: string;
+                    /** @description As the model wrote them: a JSON text */
+                    arguments: string;
+                }[];
+                toolCallId?: string;
+            }[];
+            content?: string;
+            toolCalls?: {
+                id: string;
+                name: string;
+                /** @description As the model wrote them: a JSON text */
+                arguments: string;
+            }[];
+            usage?: components["schemas"]["AiUsage"];
+            model?: string | null;
+            tool?: {
+                id: string;
+                name: string;
+                arguments?: unknown;
+                result?: unknown;
+                error?: string;
+            } | null;
         };
         AiFigure: {
             /** @description F1, F2, ...: the answer cites it as `text [ref]` */
