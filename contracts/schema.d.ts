@@ -1653,6 +1653,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/Users/DeclineMembership": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Decline one's invitation to a client: it is withdrawn, and no membership is made */
+        post: operations["Users_DeclineMembership"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/Users({key})/ResendInvite": {
         parameters: {
             query?: never;
@@ -10210,6 +10227,9 @@ export interface components {
         AcceptMembership: {
             clientId: number;
         };
+        DeclineMembership: {
+            clientId: number;
+        };
         AcceptedShare: {
             projectShareId: number;
             projectId: number;
@@ -16580,6 +16600,42 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["MembershipAccepted"];
                 };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No live invitation of that client for you */
+            404: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Users_DeclineMembership: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeclineMembership"];
+            };
+        };
+        responses: {
+            /** @description Declined */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
