@@ -1558,6 +1558,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/CognitoIdps/SamlProviders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The client's SAML identity providers, with which claimed email domains are verified (security page)
+         * @description Each IdP of the request's client with its emailDomains and verifiedEmailDomains: sign-in routes by the verified ones only; a claimed domain not verified is pending until the client proves it owns it (Clients ValidateDomainRecord's DNS record) or staff approve it.
+         */
+        get: operations["CognitoIdps_SamlProviders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/CognitoIdps/CreateSaml": {
         parameters: {
             query?: never;
@@ -10144,6 +10164,9 @@ export interface components {
             fileType: string;
             size: number;
         };
+        SamlIdentityProviders: {
+            value: components["schemas"]["SamlIdentityProvider"][];
+        };
         SamlIdentityProvider: {
             id: number;
             clientId: number;
@@ -16396,6 +16419,29 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
+        };
+    };
+    CognitoIdps_SamlProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The identity providers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SamlIdentityProviders"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     CognitoIdps_CreateSaml: {
