@@ -3232,6 +3232,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/Responses/CrossTab": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A measure or question by a banner of columns, with column-letter significance
+         * @description Rows: `measure:{standardQuestionId}` (top-2-box per test option) or `question:{projectQuestionId}` (each answer's share of those who answered). Banner (comma separated): `demographic:{systemQuestionId}`, `question:{projectQuestionId}`, `market`, `segment:{segmentId}` (saved filter sets, one column each); at most 8 variables and 60 columns. Each cell: weighted share, base, Kish n_eff, design-based SE (market runs as strata) and Wilson interval; every pair of columns within a banner variable is tested on every row (cells with a low base, n_eff below 30, are not tested), the table's p-values adjusted together (adjust, Benjamini-Hochberg by default), and a cell lists the letters of the columns significantly lower. A Total column comes first. See docs/statistics.md "Cross-tabs".
+         */
+        get: operations["Responses_CrossTab"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/Responses/DemographicsResults": {
         parameters: {
             query?: never;
@@ -11359,7 +11379,12 @@ export interface components {
             confidence: 90 | 95 | 99;
             benchmarkTypeId: number | null;
             method: components["schemas"]["StatsMethod"];
-            /** @description The sample-weighted total */
+            /**
+             * @description What measures is: sample (every respondent at their own weight) or markets (the all-markets total, weighted as allMarkets.weighting says)
+             * @enum {string}
+             */
+            total: "sample" | "markets";
+            /** @description The total, with every test (see total) */
             measures: {
                 standardQuestionId: number;
                 title: string;
@@ -11421,7 +11446,7 @@ export interface components {
                     }[];
                 }[];
             }[];
-            /** @description Market by market (a market is its runs) */
+            /** @description Market by market (a market is its runs), each cell against the other markets */
             markets: {
                 regionId: number;
                 measures: {
@@ -11437,9 +11462,31 @@ export interface components {
                             number
                         ];
                         smallBase: boolean;
+                        /** @description Against the same option in each other market (independent samples) */
+                        vsMarkets: {
+                            /** @description The other market */
+                            regionId: number;
+                            /** @description This market's top2 minus the other's */
+                            diff: number;
+                            se: number;
+                            z: number;
+                            pValue: number;
+                            /** @description Adjusted within the market table's family (marketsMethod) */
+                            pAdjusted: number;
+                            significant: boolean;
+                        }[];
                     }[];
                 }[];
             }[];
+            /** @description The market-by-market table's tests: their own family, adjusted as adjust says */
+            marketsMethod: {
+                /** @enum {string} */
+                adjust: "bh" | "bonferroni" | "none";
+                adjustName: string;
+                /** @description Tests in the market table's family */
+                tests: number;
+                comparisons: string;
+            };
             /** @description The all-markets total, markets weighted by population (default) or by sample (marketWeighting) */
             allMarkets: {
                 /** @enum {string} */
@@ -11514,6 +11561,69 @@ export interface components {
                 }[];
             }[];
         } | null;
+        CrossTab: {
+            projectId: number;
+            confidence: 90 | 95 | 99;
+            stub: {
+                /** @enum {string} */
+                kind: "measure" | "question";
+                id: number;
+                title: string;
+                /** @description What a cell is */
+                value: string;
+            };
+            banner: {
+                key: string;
+                label: string;
+            }[];
+            columns: {
+                key: string;
+                variable: string | null;
+                label: string;
+                /** @description A, B, ..; null for the Total */
+                letter: string | null;
+            }[];
+            rows: {
+                key: string;
+                label: string;
+                /** @description One per column, the Total first */
+                cells: {
+                    /** @description Respondents in the cell's base */
+                    n: number;
+                    /** @description Kish effective base */
+                    nEff: number;
+                    /** @description Weighted share, 0-1; null without respondents */
+                    value: number | null;
+                    /** @description Design-based (Taylor linearised) standard error */
+                    se: number | null;
+                    /** @description Wilson interval with the design's effective n */
+                    ci: [
+                        number,
+                        number
+                    ] | null;
+                    /** @description Kish n_eff below 30 */
+                    smallBase: boolean;
+                    /** @description Letters of the columns of the same banner variable significantly lower than this cell */
+                    higherThan: string[];
+                }[];
+            }[];
+            method: {
+                /** @enum {string} */
+                variance: "taylor-linearisation";
+                /** @enum {string} */
+                strata: "market run";
+                /** @enum {string} */
+                interval: "wilson";
+                /** @enum {string} */
+                adjust: "bh" | "bonferroni" | "none";
+                adjustName: string;
+                /** @description Tests in the table's family */
+                tests: number;
+                smallBase: number;
+                /** @description Which columns are compared */
+                comparisons: string;
+            };
+        };
         DemographicsResults: {
             projectId: number;
             questions: {
@@ -19577,6 +19687,8 @@ export interface operations {
                 adjust?: "bh" | "bonferroni" | "none";
                 /** @description How allMarkets weights the markets: population (default; sample when a market has no population figure) or sample */
                 marketWeighting?: "population" | "sample";
+                /** @description What measures (with every test) is: sample (default; every respondent at their own weight) or markets (the all-markets total, markets weighted as marketWeighting says) */
+                total?: "sample" | "markets";
                 /** @description One question's option results */
                 projectQuestionId?: string;
             };
@@ -19593,6 +19705,43 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["QualResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Responses_CrossTab: {
+        parameters: {
+            query: {
+                /** @description The project */
+                projectId: string;
+                /** @description The response filter object (ResponseFilter) as JSON */
+                filters?: string;
+                /** @description measure:{standardQuestionId} or question:{projectQuestionId} */
+                rows: string;
+                /** @description demographic:{id}, question:{id}, market, segment:{id}, comma separated */
+                banner: string;
+                /** @description Confidence level, default 95 */
+                confidence?: "90" | "95" | "99";
+                /** @description Multiple-comparison adjustment within the view: bh (Benjamini-Hochberg, default), bonferroni or none */
+                adjust?: "bh" | "bonferroni" | "none";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A measure or question by a banner of columns, with column-letter significance */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrossTab"];
                 };
             };
             400: components["responses"]["BadRequest"];
