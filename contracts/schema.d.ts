@@ -9245,6 +9245,8 @@ export interface components {
             regionId?: number | null;
             promptVersionId?: number | null;
             filters?: unknown;
+            /** @description The benchmark it was written against (0 'None'); null: the default, all customers (1) */
+            benchmarkTypeId?: number | null;
             /** @enum {string} */
             status?: "Pending" | "Running" | "Ready" | "Failed";
             title?: string | null;
@@ -12192,6 +12194,8 @@ export interface components {
             /** @description Write to this objective instead of the active one */
             projectObjectiveId?: number | null;
             filters?: components["schemas"]["ResponseFilter"] & (Record<string, never> | null);
+            /** @description The benchmark to write against (Projects Benchmarks; 0 'None', 50%); default all customers (1) */
+            benchmarkTypeId?: number | null;
         };
         SummariesQueued: {
             /** @description Follow it on the websocket channel job-{jobId}: Progress, then Success or Error */

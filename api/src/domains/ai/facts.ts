@@ -238,7 +238,9 @@ export async function summaryFacts(
     throw e;
   });
   const measures = measureFacts(book, qual.measures, names, { filters, benchmarkTypeId: qual.benchmarkTypeId });
-  const benchmarkName = qual.benchmarkTypeId
+  const benchmarkName = qual.benchmarkTypeId === 0
+    ? "none: a flat line"
+    : qual.benchmarkTypeId
     ? ((await enterTenant(db, ctx, (tx) => tx<{ name: string }[]>`select lower(description) as name from benchmark_types where id = ${qual.benchmarkTypeId}`))[0]?.name ?? null)
     : null;
 

@@ -50,6 +50,7 @@ export function registerSummaryRoutes(app: App, deps: AppDeps): void {
                   segmentId: z.number().int().positive().nullable().optional().describe("A saved segment: its filters apply"),
                   projectObjectiveId: z.number().int().positive().nullable().optional().describe("Write to this objective instead of the active one"),
                   filters: ResponseFilterSchema.nullable().optional(),
+                  benchmarkTypeId: z.number().int().min(0).nullable().optional().describe("The benchmark to write against (Projects Benchmarks; 0 'None', 50%); default all customers (1)"),
                 })
                 .openapi("AiProjectSummaryRequest"),
             },
