@@ -12193,7 +12193,7 @@ export interface components {
             segmentId?: number | null;
             /** @description Write to this objective instead of the active one */
             projectObjectiveId?: number | null;
-            filters?: components["schemas"]["ResponseFilter"] & (Record<string, never> | null);
+            filters?: components["schemas"]["ResponseFilter"] | null;
             /** @description The benchmark to write against (Projects Benchmarks; 0 'None', 50%); default all customers (1) */
             benchmarkTypeId?: number | null;
         };

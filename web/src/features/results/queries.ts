@@ -75,3 +75,19 @@ export function useVerbatims(projectQuestionId: number, opts: { testOptionId?: n
   const count = useApi<Schemas["VerbatimCount"]>(["VerbatimCount", query], () => api.GET("/api/v1/TextResponses/VerbatimCount", { params: { query } }), keep);
   return { list, count };
 }
+
+export type Scorecard = Q<"/api/v1/Responses/Scorecard">;
+export type ActionStandard = Q<"/api/v1/Projects({key})/ActionStandard">;
+
+/** The concepts ranked on the action standard, for the view on screen (filters, benchmark, confidence, adjustment). */
+export function useScorecard() {
+  const { projectId, filtersJson, benchmarkId, confidence, adjust, benchmarks } = useResults();
+  const query: QueryOf<"/api/v1/Responses/Scorecard"> = { projectId: String(projectId), filters: filtersJson, confidence, adjust };
+  if (benchmarkId !== null) query.benchmarkTypeId = String(benchmarkId);
+  return useApi(benchmarks ? ["Scorecard", projectId, filtersJson, benchmarkId, confidence, adjust] : null, () => api.GET("/api/v1/Responses/Scorecard", { params: { query } }), keep);
+}
+
+export function useActionStandard() {
+  const { projectId } = useResults();
+  return useApi(["ActionStandard", projectId], () => api.GET("/api/v1/Projects({key})/ActionStandard", { params: { path: { key: String(projectId) } } }));
+}
