@@ -670,3 +670,6 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
     async (c) => c.json(await svc.standardQuestionDescription(db, c.get("ctx"), Number(query(c).frameworkId)), 200),
   );
 }
+
+/** For the results routes of other files (verdict.routes.ts). */
+export { Method as StatsMethodSchema, FiltersParam, AdjustParam, int as intQueryParam, adjustOf };

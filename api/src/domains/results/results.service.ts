@@ -15,6 +15,7 @@ import {
   contrast,
   designEstimates,
   emptySums,
+  fixedNorm,
   isSmallBase,
   normDistribution,
   significantAt,
@@ -618,7 +619,10 @@ export async function qualResults(
     }),
   );
   let norm: Map<number, NormCell> | null = null;
-  if (input.benchmarkTypeId) {
+  if (input.benchmarkTypeId === NONE_BENCHMARK.benchmarkTypeId) {
+    // SPEC 7's 'None': a flat 50% line, and each concept tested against it.
+    norm = new Map(data.titles.map((t) => [t.id, { ...fixedNorm(NONE_BENCHMARK.top2Percentage / 100), respondents: 0 }]));
+  } else if (input.benchmarkTypeId) {
     const b = (await benchmarkNorms(db, data.p, data.regions)).find((x) => x.row.benchmarkTypeId === input.benchmarkTypeId);
     if (!b) throw new ApiError("BadRequest", `No benchmark type ${input.benchmarkTypeId}`);
     norm = b.cells;

@@ -85,3 +85,19 @@ export function useCrossTab(rows: string | null, banner: string | null) {
   return useApi<CrossTab>(rows && banner ? ["CrossTab", projectId, filtersJson, rows, banner, confidence, adjust] : null, () =>
     api.GET("/api/v1/Responses/CrossTab", { params: { query: { projectId: String(projectId), filters: filtersJson, rows: rows!, banner: banner!, confidence, adjust } } }), keep);
 }
+
+export type Scorecard = Q<"/api/v1/Responses/Scorecard">;
+export type ActionStandard = Q<"/api/v1/Projects({key})/ActionStandard">;
+
+/** The concepts ranked on the action standard, for the view on screen (filters, benchmark, confidence, adjustment). */
+export function useScorecard() {
+  const { projectId, filtersJson, benchmarkId, confidence, adjust, benchmarks } = useResults();
+  const query: QueryOf<"/api/v1/Responses/Scorecard"> = { projectId: String(projectId), filters: filtersJson, confidence, adjust };
+  if (benchmarkId !== null) query.benchmarkTypeId = String(benchmarkId);
+  return useApi(benchmarks ? ["Scorecard", projectId, filtersJson, benchmarkId, confidence, adjust] : null, () => api.GET("/api/v1/Responses/Scorecard", { params: { query } }), keep);
+}
+
+export function useActionStandard() {
+  const { projectId } = useResults();
+  return useApi(["ActionStandard", projectId], () => api.GET("/api/v1/Projects({key})/ActionStandard", { params: { path: { key: String(projectId) } } }));
+}

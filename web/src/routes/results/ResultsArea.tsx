@@ -11,7 +11,7 @@ import { PROJECT_STATUSES, PROJECT_TYPES } from "../../lib/constants";
 import { resultsLink } from "../../lib/projectLinks";
 import { ResultsProvider, useResults, useResultsProject, type ResultsProject, type ResultsQuestion } from "../../features/results/context";
 import { filterCount } from "../../features/results/filters";
-import { TEXT_TYPE, isPriceQuestion, questionLabel, questionRoute } from "../../features/results/questions";
+import { TEXT_TYPE, hasAdvertisingMeasures, isPriceQuestion, questionLabel, questionRoute } from "../../features/results/questions";
 import { useMe } from "../../state/app";
 import { ProjectAccessProvider, SharedProjectNote, useProjectAccess } from "../../features/access";
 import { FilterSidebar } from "./FilterSidebar";
@@ -30,7 +30,7 @@ function useNav(project: ResultsProject, questions: ResultsQuestion[], options: 
     const fw = project.frameworkId;
     if (t === 4) main.push({ href: "npd", label: "NPD", match: "npd" });
     main.push({ href: "summary", label: "Summary", match: "summary" }, { href: "all", label: "All results", match: "all" });
-    if (questions.some((q) => q.standardQuestionId === 10 || q.standardQuestionId === 11)) main.push({ href: "advertising", label: "Advertising", match: "advertising" });
+    if (hasAdvertisingMeasures(questions)) main.push({ href: "advertising", label: "Advertising", match: "advertising" });
     if (fw === 1010 || questions.some((q) => isPriceQuestion(q.standardQuestionId)))
       main.push({ href: "price-sensitivity", label: "Price sensitivity", match: "price-sensitivity" });
     if (marketReach && (fw === 1020 || questions.some((q) => q.standardQuestionId === 25))) main.push({ href: "market-reach", label: "Market reach", match: "market-reach" });
