@@ -319,3 +319,15 @@ describe("ExportExcel: the Cross-tabs sheet", () => {
     expect(rows.map((r) => String(r[0] ?? "")).join("\n")).toContain("Benjamini-Hochberg adjustment over the table's");
   });
 });
+
+describe("Scorecard under All markets", () => {
+  test("total=markets: the scorecard's figures are QualResults' all-markets total", async () => {
+    const q = (await call(app, "acmeViewer", T, "GET", `/api/v1/Responses/QualResults?projectId=${P}&total=markets`)).body as { measures: { standardQuestionId: number; results: { testOptionId: number; top2: number }[] }[] };
+    const r = await call(app, "acmeViewer", T, "GET", `/api/v1/Responses/Scorecard?projectId=${P}&total=markets`);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const sq = r.body.standard.standardQuestionId as number;
+    const rows = r.body.rows as { testOptionId: number; top2: number }[];
+    expect(rows.length).toBe(2);
+    for (const row of rows) close(row.top2, q.measures.find((m) => m.standardQuestionId === sq)!.results.find((x) => x.testOptionId === row.testOptionId)!.top2);
+  });
+});
