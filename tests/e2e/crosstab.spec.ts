@@ -69,9 +69,16 @@ for (const width of [1440, 390] as const) {
     await shot(page, `crosstab-${width}`);
     await axe(page, `cross-tab ${width}`);
     // Another banner: ticking Market off leaves age and gender.
-    if (regions.length > 1) {
-      await page.getByRole("checkbox", { name: "Market" }).uncheck();
-      await expect(table.getByRole("columnheader", { name: "Market" })).toHaveCount(0);
+    await page.getByRole("checkbox", { name: "Market", exact: true }).uncheck();
+    await expect(table.getByRole("columnheader", { name: "Market", exact: true })).toHaveCount(0);
+    await expect(table.getByRole("columnheader", { name: "Gender", exact: true })).toHaveCount(1);
+    // A question in the rows: one row per answer, as the API has them.
+    const question = (await page.getByLabel("Rows").locator("option").evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).find((v) => v.startsWith("question:"));
+    if (question) {
+      await page.getByLabel("Rows").selectOption(question);
+      const qx = await api(request, tok, team, "GET", `/api/v1/Responses/CrossTab?projectId=${p.id}&rows=${question}&banner=demographic:51,demographic:45&filters=${encodeURIComponent(JSON.stringify({ regionIds: regions }))}`);
+      await expect(table.getByRole("rowheader")).toHaveText(qx.rows.map((r: { label: string }) => r.label));
+      await expect(table.getByRole("columnheader", { name: "Answer" })).toHaveCount(1);
     }
   });
 }
