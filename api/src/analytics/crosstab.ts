@@ -18,7 +18,6 @@
 // no letter and is not tested; nor is a cell with a low base (Kish n_eff below 30, as Q's minimum
 // sample size for testing), which is shown and flagged.
 import {
-  addPsu,
   adjustP,
   contrast,
   designEstimates,
@@ -94,22 +93,41 @@ export function crossTab(respondents: Iterable<XtabRespondent>, spec: XtabSpec):
   const k = C + 1;
   const sums = Array.from({ length: spec.rows }, () => emptySums(k));
   for (const s of sums) for (const [h, n] of spec.strata) stratumOf(s, h).n = n;
+  // Only the covariances the tests use are summed: within a banner variable (and each column's
+  // own variance). A respondent's value on a row is the same in every column they are in, so the
+  // cost is (columns the respondent is in)² within each variable, not k².
+  const groupOf = new Array<number>(k).fill(-1);
+  spec.groups.forEach((g, i) => g.forEach((c) => (groupOf[c + 1] = i)));
   for (const r of respondents) {
-    const byRow = new Map<number, number>();
-    const count = new Map<number, number>();
+    const byRow = new Map<number, { y: number; units: number }>();
     for (const u of r.units) {
-      byRow.set(u.row, (byRow.get(u.row) ?? 0) + u.y);
-      count.set(u.row, (count.get(u.row) ?? 0) + 1);
+      const x = byRow.get(u.row) ?? byRow.set(u.row, { y: 0, units: 0 }).get(u.row)!;
+      x.y += u.y;
+      x.units++;
     }
-    for (const [row, y] of byRow) {
+    if (!byRow.size) continue;
+    const cells = [0, ...new Set(r.columns.map((c) => c + 1))];
+    const pairs: number[] = [];
+    for (const d of cells) for (const e of cells) if (d === e || (groupOf[d] !== -1 && groupOf[d] === groupOf[e])) pairs.push(d * k + e);
+    for (const [row, { y, units }] of byRow) {
       const a = r.weight * y;
-      const b = r.weight * count.get(row)!;
-      const cells = [{ d: 0, a, b }, ...r.columns.map((c) => ({ d: c + 1, a, b }))];
-      // addPsu counts the PSU in n_h; the strata's n is already the design's, so take it back.
+      const b = r.weight * units;
       const h = stratumOf(sums[row]!, r.stratum);
-      const n = h.n;
-      addPsu(sums[row]!, r.stratum, cells);
-      h.n = spec.strata.has(r.stratum) ? n : n + 1;
+      if (!spec.strata.has(r.stratum)) h.n++;
+      for (const d of cells) {
+        h.count[d]!++;
+        h.A[d]! += a;
+        h.B[d]! += b;
+      }
+      const aa = a * a;
+      const ab = a * b;
+      const bb = b * b;
+      for (const x of pairs) {
+        h.NN[x]!++;
+        h.AA[x]! += aa;
+        h.AB[x]! += ab;
+        h.BB[x]! += bb;
+      }
     }
   }
   const ests = sums.map((s) => designEstimates(s));
