@@ -6,6 +6,7 @@
 import { Command, Option, type OptionValues } from "commander";
 import { CliError, EXIT_USAGE } from "./errors.ts";
 import { FILTER_HELP } from "./filter-help.ts";
+import { pagingOptions } from "./paging.ts";
 
 const program = new Command()
   .name("ideally")
@@ -90,43 +91,43 @@ auth
   .action(async (_o, cmd: Command) => (await import("./commands/session/status.ts")).runAuthStatus(all(cmd)));
 
 // Lookups for writing project files.
-program
-  .command("markets")
+pagingOptions(program
+  .command("markets"), null)
   .description("the markets (regions) a project can field in, with the codes and currencies project files use")
   .option("--states", "include the US state markets")
   .option("--json", JSON_HELP)
   .addHelpText("after", "\nExamples:\n  $ ideally markets\n  $ ideally markets --states --json | jq '.[] | select(.currency == \"USD\") | .code'\nJSON: [{ id, name, code, currency, parentId, isUsState }]")
   .action(async (_o, cmd: Command) => (await import("./commands/reference/lookups.ts")).runMarkets(all(cmd)));
-program
-  .command("targets")
+pagingOptions(program
+  .command("targets"), null)
   .description("the target (quota) options by question, for every market or one")
   .option("--market <market>", "one market's options (name, code or id) and those of every market")
   .option("--json", JSON_HELP)
   .addHelpText("after", "\nA project file's target `option:` takes the answer, 'Question: answer' or the id.\n\nExamples:\n  $ ideally targets --market NZ\n  $ ideally targets --market Australia --json | jq '.[] | select(.question == \"Region\")'\nJSON: [{ id, question, questionCode, label, marketId, market }]")
   .action(async (_o, cmd: Command) => (await import("./commands/reference/lookups.ts")).runTargets(all(cmd)));
-program
-  .command("categories")
+pagingOptions(program
+  .command("categories"), null)
   .description("the product categories (two levels), for a project file's `category:`")
   .option("--json", JSON_HELP)
   .addHelpText("after", "\nExamples:\n  $ ideally categories\n  $ ideally categories --json | jq '.[] | select(.parentId == 1)'\nJSON: [{ id, name, parentId, industry }]")
   .action(async (_o, cmd: Command) => (await import("./commands/reference/lookups.ts")).runCategories(all(cmd)));
-program
-  .command("frameworks")
+pagingOptions(program
+  .command("frameworks"), null)
   .description("the research frameworks per project type, for a project file's `framework:`")
   .option("--json", JSON_HELP)
   .addHelpText("after", "\nExamples:\n  $ ideally frameworks\n  $ ideally frameworks --json | jq '.[] | select(.projectType == \"Idea\")'\nJSON: [{ id, name, title, projectTypeId, projectType, description }]")
   .action(async (_o, cmd: Command) => (await import("./commands/reference/lookups.ts")).runFrameworks(all(cmd)));
-program
-  .command("industries")
+pagingOptions(program
+  .command("industries"), null)
   .description("the industries (SPEC's list), for a project file's `productType:`")
   .option("--json", JSON_HELP)
   .addHelpText("after", "\nExamples:\n  $ ideally industries\n  $ ideally industries --json | jq -r '.[].code'\nJSON: [{ code, name }]")
   .action(async (_o, cmd: Command) => (await import("./commands/reference/lookups.ts")).runIndustries(all(cmd)));
 
 const clients = program.command("clients").description("the clients (teams, orgs, enterprises) you can act for");
-clients
+pagingOptions(clients
   .command("list")
-  .description("list them; * marks the current one")
+  .description("list them; * marks the current one"), 50)
   .option("--json", JSON_HELP)
   .addHelpText("after", "\nExample:\n  $ ideally clients list\nJSON: [{ id, name, tier, parentId, current }]")
   .action(async (_o, cmd: Command) => (await import("./commands/clients/list.ts")).runClientsList(all(cmd)));
@@ -139,15 +140,14 @@ clients
   .action(async (which: string, _o, cmd: Command) => (await import("./commands/clients/use.ts")).runClientsUse(which, all(cmd)));
 
 const projects = program.command("projects").description("create, change, submit and follow projects");
-projects
+pagingOptions(projects
   .command("list")
-  .description("the client's projects, newest first")
+  .description("the client's projects, newest first, a page at a time"), 50)
   .option("--status <codes>", "only these status codes, e.g. 0 or 800,900")
   .option("--search <text>", "name contains")
-  .option("--top <n>", "at most this many (1-1000)", "50")
   .option("--deleted", "the deleted projects instead (undelete restores them)")
   .option("--json", JSON_HELP)
-  .addHelpText("after", "\nExamples:\n  $ ideally projects list --status 800,900\n  $ ideally projects list --search oat --json\nJSON: [{ id, projectName, projectType, statusCode, createdAt }]")
+  .addHelpText("after", "\nMore rows than a page: a hint on stderr (showing 1-50 of 312; ...), stdout keeps only the rows.\n\nExamples:\n  $ ideally projects list --status 800,900\n  $ ideally projects list --search oat --json\n  $ ideally projects list --limit 20 --page 2\n  $ ideally projects list --all --json | jq length\nJSON: [{ id, projectName, projectType, statusCode, createdAt }]")
   .action(async (_o, cmd: Command) => (await import("./commands/projects/list.ts")).runList(all(cmd)));
 projects
   .command("show")
@@ -338,15 +338,14 @@ const credits = program
   .command("credits")
   .description("the client's credits: balance (default), ledger, transfer")
   .option("--json", JSON_HELP)
-  .addHelpText("after", "\nExamples:\n  $ ideally credits\n  $ ideally credits ledger --top 20\n  $ ideally credits transfer --from 2 --to 3 --amount 500 --note 'Q3 budget'\nJSON: ClientSubStats' client figures { balance, available, pendingCharges, spendThisMonth, ... }")
+  .addHelpText("after", "\nExamples:\n  $ ideally credits\n  $ ideally credits ledger --limit 20\n  $ ideally credits transfer --from 2 --to 3 --amount 500 --note 'Q3 budget'\nJSON: ClientSubStats' client figures { balance, available, pendingCharges, spendThisMonth, ... }")
   .action(async (_o, cmd: Command) => (await import("./commands/credits/balance.ts")).runBalance(all(cmd)));
-credits
+pagingOptions(credits
   .command("ledger")
-  .description("the credit log, newest first (the balance is its sum)")
-  .option("--top <n>", "at most this many rows (1-1000)", "50")
+  .description("the credit log, newest first (the balance is its sum)"), 50)
   .option("--project <id>", "only this project's rows")
   .option("--json", JSON_HELP)
-  .addHelpText("after", "\nExample:\n  $ ideally credits ledger --project 42\nJSON: [{ id, type, creditAmount, projectId, description, transferId, relatedClientId, createdAt, creditLogType }]")
+  .addHelpText("after", "\nExamples:\n  $ ideally credits ledger --project 42\n  $ ideally credits ledger --all --json | jq 'map(.creditAmount) | add'\nJSON: [{ id, type, creditAmount, projectId, description, transferId, relatedClientId, createdAt, creditLogType }]")
   .action(async (_o, cmd: Command) => (await import("./commands/credits/ledger.ts")).runLedger(all(cmd)));
 credits
   .command("transfer")
@@ -378,9 +377,9 @@ admin
   .option("--json", JSON_HELP)
   .addHelpText("after", "\nExamples:\n  $ ideally admin decline 42 --reason 'Concept B names a competitor'\n  $ ideally admin decline 42 --reason 'Concept B names a competitor' --yes --json\nJSON: LifecycleResult")
   .action(async (id: string, _o, cmd: Command) => (await import("./commands/projects/lifecycle.ts")).runDecline(id, all(cmd)));
-admin
+pagingOptions(admin
   .command("commands")
-  .description("the command runner: list the commands, or run one as a job with a progress bar")
+  .description("the command runner: list the commands, or run one as a job with a progress bar"), null)
   .argument("[name]", "the command to run (e.g. TestNextSchedule); none lists them")
   .addOption(new Option("--set <field=value>", "a field of the command's body (repeatable)").argParser(collect).default([]))
   .option("--timeout <seconds>", "give up waiting after this long", "600")
