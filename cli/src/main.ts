@@ -292,7 +292,7 @@ results
   .command("verbatims")
   .description("one open question's answers, with sentiment and themes")
   .argument("<id>", "project id")
-  .option("--question <id>", "the open question (project question id); without it the open questions are listed")
+  .option("--question <id>", "the open question (project question id); without it the open questions are listed (exit 0)")
   .addOption(new Option("--filter <key=value>", "a response filter (repeatable)").argParser(collect).default([]))
   .option("--segment <id>", "apply a saved filter set")
   .option("--search <words>", "answers containing these words")
