@@ -1,8 +1,8 @@
 #!/usr/bin/env bun
 // `ideally` command-line entry. Commands are `noun verb` plus top-level verbs; this file only wires
 // commander and loads a command's module when it runs, so startup stays fast.
-// Exit codes: 0 ok, 1 usage (bad options, invalid project file), 2 API error (or an unreadable
-// CSV for analyze), 3 authentication; `projects watch` 4 declined, 5 stalled, 6 timed out.
+// Exit codes: 0 ok, 1 usage (bad options, invalid project file, a CSV analyze cannot use), 2 API
+// error, 3 authentication; `projects watch` 4 declined, 5 stalled, 6 timed out.
 import { Command, Option, type OptionValues } from "commander";
 import { CliError, EXIT_USAGE } from "./errors.ts";
 import { FILTER_HELP } from "./filter-help.ts";
@@ -418,7 +418,8 @@ const analyze = program
     "after",
     `
 Columns (COL) are header names or 1-based column numbers. Runs locally: no sign-in needed.
-Exit codes: 0 ok, 1 bad options, 2 bad input file.`,
+A row with more or fewer fields than the header is left out with a warning naming its line.
+Exit codes: 0 ok, 1 bad options or a bad input file (one line naming the file and line).`,
   );
 
 analyze
@@ -441,7 +442,7 @@ analyze
     "after",
     `
 Respondents must answer too cheap < cheap < expensive < too expensive; the others (and blank
-prices) are counted as invalid. A price cell that is not a number is an error (exit 2).
+prices) are counted as invalid. A price cell that is not a number is an error (exit 1).
 
 Examples:
   $ ideally analyze psm prices.csv --too-cheap 1 --cheap 2 --expensive 3 --too-expensive 4
@@ -471,7 +472,7 @@ analyze
   .addHelpText(
     "after",
     `
-A non-zero number accepts the item, 0 or blank does not; anything else is an error (exit 2).
+A non-zero number accepts the item, 0 or blank does not; anything else is an error (exit 1).
 All C(items, k) sets are searched up to 2,000,000 sets, beyond that a greedy search returns one.
 
 Examples:
