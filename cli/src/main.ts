@@ -359,7 +359,7 @@ credits
   .addHelpText("after", "\nAn Admin transfers within the client acted for: --client names the org or enterprise above both.\n\nExamples:\n  $ ideally --client 1 credits transfer --from 3 --to 4 --amount 250\n  $ ideally --client 1 credits transfer --from 3 --to 4 --amount 250 --yes --json\nJSON: { transferId, amount, from: { clientId, creditLogId, balance }, to: {...} }")
   .action(async (_o, cmd: Command) => (await import("./commands/credits/transfer.ts")).runTransfer(all(cmd)));
 
-const admin = program.command("admin").description("provider staff: approvals and the command runner");
+const admin = program.command("admin").description("provider staff: approvals, survey runs and the command runner");
 admin
   .command("approve")
   .description("approve a project one step (50 -> 100 by a team Admin or staff; 100 -> 200 -> 300 by staff)")
@@ -377,6 +377,30 @@ admin
   .option("--json", JSON_HELP)
   .addHelpText("after", "\nExamples:\n  $ ideally admin decline 42 --reason 'Concept B names a competitor'\n  $ ideally admin decline 42 --reason 'Concept B names a competitor' --yes --json\nJSON: LifecycleResult")
   .action(async (id: string, _o, cmd: Command) => (await import("./commands/projects/lifecycle.ts")).runDecline(id, all(cmd)));
+const runs = admin.command("runs").description("survey runs (one fielding in one market): list a project's, close one now, move its field end (staff)");
+pagingOptions(runs
+  .command("list")
+  .description("a project's survey runs, with the ids close and extend take"), null)
+  .argument("<project>", "project id")
+  .option("--json", JSON_HELP)
+  .addHelpText("after", "\nExamples:\n  $ ideally admin runs list 42\n  $ ideally admin runs list 42 --json | jq '.[] | select(.surveyStatusId == 50) | .id'\nJSON: [{ id, regionId, region: { regionName }, surveyStatusId, isCustomerPanel, targetCompletes, launchedAt, closedAt }]")
+  .action(async (project: string, _o, cmd: Command) => (await import("./commands/admin/runs.ts")).runRunsList(project, all(cmd)));
+runs
+  .command("close")
+  .description("close a Live or Testing run now with the completes it has (processing refunds the shortfall); staff only")
+  .argument("<run>", "survey run id (`ideally admin runs list PROJECT`)")
+  .option("-y, --yes", "go ahead without asking (needed when stdin is not a terminal)")
+  .option("--json", JSON_HELP)
+  .addHelpText("after", "\nExamples:\n  $ ideally admin runs close 7\n  $ ideally admin runs close 7 --yes --json | jq .closedAt\nJSON: SurveyRunState { id, surveyStatusId, surveyStatus, fieldingState, fieldEndAt, closedAt, closedReason, ... }")
+  .action(async (run: string, _o, cmd: Command) => (await import("./commands/admin/runs.ts")).runRunsClose(run, all(cmd)));
+runs
+  .command("extend")
+  .description("move a Live or Testing run's field end (later to extend, earlier to shorten); a stalled run is watched afresh; staff only")
+  .argument("<run>", "survey run id (`ideally admin runs list PROJECT`)")
+  .requiredOption("--until <when>", "the new field end: 2026-12-01 (that day's end, UTC), 2026-12-01T18:00:00Z, or +3d / +12h from now")
+  .option("--json", JSON_HELP)
+  .addHelpText("after", "\nExamples:\n  $ ideally admin runs extend 7 --until +3d\n  $ ideally admin runs extend 7 --until 2027-01-15T18:00:00+13:00 --json\nJSON: SurveyRunState { id, surveyStatusId, surveyStatus, fieldingState, fieldEndAt, stalledAt, ... }")
+  .action(async (run: string, _o, cmd: Command) => (await import("./commands/admin/runs.ts")).runRunsExtend(run, all(cmd)));
 pagingOptions(admin
   .command("commands")
   .description("the command runner: list the commands, or run one as a job with a progress bar"), null)
