@@ -8718,6 +8718,18 @@ export interface components {
             closedAt?: string | null;
             /** Format: date-time */
             processedAt?: string | null;
+            /**
+             * Format: date-time
+             * @description When the run closes with the completes it has (ExtendFieldPeriod moves it).
+             */
+            fieldEndAt?: string | null;
+            /**
+             * Format: date-time
+             * @description Set when a Live run had no complete for 24 hours with its quota open.
+             */
+            stalledAt?: string | null;
+            /** @enum {string|null} */
+            closedReason?: "quota" | "field end" | "staff" | null;
             /** Format: date-time */
             createdAt?: string;
             /** Format: date-time */
