@@ -152,6 +152,22 @@ test("the Samplify adapter: a project with a line item per market, launch, pause
   process.env.SAMPLIFY_BASE_URL = `http://127.0.0.1:${fake.port}/sample/v1`;
   process.env.SAMPLIFY_AUTH_URL = `http://127.0.0.1:${fake.port}/auth/v1`;
 
+  // Refusals of the line item's operations (issue 27: an error-path test per operation), Samplify
+  // configured: no line item yet (409, nothing sent out), staff only (403), an unknown run (404).
+  const noItem = `Survey run ${au!.surveyRunId} has no Samplify line item: CreateOrUpdateSamplifyProject first`;
+  const feas409 = await call(app, "staff", null, "GET", `/api/v1/SurveyRuns(${au!.surveyRunId})/SamplifyFeasibility`);
+  expect(feas409.status).toBe(409);
+  expect(feas409.body.message).toBe(noItem);
+  const state409 = await call(app, "staff", null, "POST", `/api/v1/SurveyRuns(${au!.surveyRunId})/SamplifyLineItemState`, { action: "launch" });
+  expect(state409.status).toBe(409);
+  expect(state409.body.message).toBe(noItem);
+  expect(calls.length, "a refused call sends nothing to Samplify").toBe(0);
+  expect((await call(app, "acmeAdmin", T, "GET", `/api/v1/SurveyRuns(${au!.surveyRunId})/SamplifyFeasibility`)).status, "staff only").toBe(403);
+  expect((await call(app, "staff", null, "GET", "/api/v1/SurveyRuns(99999999)/SamplifyFeasibility")).status).toBe(404);
+  expect((await call(app, "staff", null, "POST", "/api/v1/SurveyRuns(99999999)/SamplifyLineItemState", { action: "pause" })).status).toBe(404);
+  const badAction = await call(app, "staff", null, "POST", `/api/v1/SurveyRuns(${au!.surveyRunId})/SamplifyLineItemState`, { action: "restart" });
+  expect(badAction.status).toBe(400);
+
   const first = await call(app, "staff", null, "POST", `/api/v1/SurveyRuns(${nz!.surveyRunId})/CreateOrUpdateSamplifyProject`, { targetCompletes: 300 });
   expect(first.status, JSON.stringify(first.body)).toBe(200);
   expect(first.body.samplify).toEqual({ extProjectId: `ideally-${id}-w1`, extLineItemId: `run-${nz!.surveyRunId}`, state: "PROVISIONED" });
