@@ -12321,8 +12321,31 @@ export interface components {
                         filters: components["schemas"]["ResponseFilter"];
                         projectQuestionId: number;
                         themeId: number;
+                        testOptionId?: number | null;
+                        /** @enum {string|null} */
+                        sentiment?: "Positive" | "Negative" | "Neutral" | "Mixed" | null;
                         /** @enum {string} */
                         field: "share";
+                    } | {
+                        /** @enum {string} */
+                        fn: "Verbatim";
+                        filters: components["schemas"]["ResponseFilter"];
+                        projectQuestionId: number;
+                        testOptionId: number | null;
+                        themeId: number | null;
+                        /** @enum {string|null} */
+                        sentiment: "Positive" | "Negative" | "Neutral" | "Mixed" | null;
+                        answerId: number;
+                        /** @enum {string} */
+                        field: "text";
+                    } | {
+                        /** @enum {string} */
+                        fn: "DriverResults";
+                        filters: components["schemas"]["ResponseFilter"];
+                        testOptionId: number | null;
+                        standardQuestionId: number;
+                        /** @enum {string} */
+                        field: "importance";
                     };
                 }[];
             } | null;
