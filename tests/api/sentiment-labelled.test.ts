@@ -46,6 +46,13 @@ test("negation, hedges and concern phrases: the answers the issue found wrongly 
   expect(sentimentOf("I do not trust the claims.").label).toBe("Negative");
   expect(sentimentOf("Great taste, but too expensive.").label).toBe("Mixed");
   expect(sentimentOf("Not sure, I would have to taste it.").label).toBe("Neutral");
+  // The thresholds at their edges: a sum of exactly 1 is Positive, a hedged 1 (0.5) Neutral; 1 of
+  // praise with criticism is Mixed, 0.5 of praise with criticism (no contrast) is not.
+  expect(sentimentOf("Yes.").label).toBe("Positive");
+  expect(sentimentOf("Maybe yes.").label).toBe("Neutral");
+  expect(sentimentOf("Yes, I worry.").label).toBe("Mixed");
+  expect(sentimentOf("Maybe yes, I worry.").label).toBe("Negative");
+  expect(sentimentOf("Maybe yes, though I worry.").label, "a contrast makes any praise and criticism Mixed").toBe("Mixed");
   // Scores stay in [-1, 1] and agree in sign with a one-sided label.
   for (const r of rows) {
     const s = sentimentOf(r.text);

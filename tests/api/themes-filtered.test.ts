@@ -5,7 +5,7 @@
 // sentiment. DriverResults recomputes the drivers for a market and labels a base too small for it.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { aiWorld, type AiWorld } from "../helpers/ai.ts";
-import { minimumDriverBase } from "../../api/src/domains/results/drivers.service.ts";
+import { filteredDriversAllowed, minimumDriverBase } from "../../api/src/domains/results/drivers.service.ts";
 
 let w: AiWorld;
 const USER = "user@acme.test";
@@ -93,6 +93,9 @@ test("ThemeResults refuses a question of another project and a bad filter", asyn
 test("the minimum base for drivers under a filter is Green's 104 + predictors, at its edge", () => {
   expect(minimumDriverBase(5)).toBe(109);
   expect(minimumDriverBase(0)).toBe(104);
+  expect(filteredDriversAllowed(108, 5)).toBe(false);
+  expect(filteredDriversAllowed(109, 5)).toBe(true);
+  expect(filteredDriversAllowed(110, 5)).toBe(true);
 });
 
 test("drivers are recomputed for a market when its base allows, and labelled with all respondents' when it does not", async () => {

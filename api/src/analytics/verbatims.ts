@@ -21,7 +21,7 @@
 //   6. an answer belongs to every theme whose phrase it contains.
 // A theme's sentiment is its answers' majority. Deterministic: the same answers, the same themes.
 import nlp from "compromise";
-import AFINN from "sentiment/languages/en/labels.json";
+import AFINN from "sentiment/languages/en/labels.json" with { type: "json" };
 import { eng as STOPWORD_ENG } from "stopword";
 
 export type SentimentLabel = "Positive" | "Neutral" | "Negative" | "Mixed";

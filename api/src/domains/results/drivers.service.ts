@@ -73,6 +73,8 @@ export async function computeDrivers(tx: Tx, projectId: number): Promise<number>
  * N >= 104 + k to test individual predictors (k predictors), which is what importances rank.
  */
 export const minimumDriverBase = (predictors: number) => 104 + predictors;
+/** Whether a filtered base is large enough for its own driver analysis (at the minimum: yes). */
+export const filteredDriversAllowed = (base: number, predictors: number) => base >= minimumDriverBase(predictors);
 
 /**
  * DriverResults: the driver analysis of the filtered respondents, per group (all test options
@@ -100,7 +102,7 @@ export async function driverResults(db: Db, ctx: RequestCtx, projectId: number, 
       .map(([testOptionId, everyone]) => {
         const rs = mine.get(testOptionId) ?? [];
         const base = rs.filter(complete).length;
-        const use = base >= minimumBase;
+        const use = filteredDriversAllowed(base, predictors.length);
         const d = predictors.length ? regress(use ? rs : everyone, predictors) : null;
         return {
           testOptionId,
