@@ -62,7 +62,7 @@ const SUBJECT = /\b(which|concepts?|ideas?|options?|messages?|plans?|products?|v
 
 /** Asking for reasons or for what people say about something. */
 const WHY = /\bwhy\b|\breasons?\b|\bwhat (do|did|does|would|are|were)\b.*\b(like|likes|love|dislike|dislikes|hate|say|said|think|thought|mention|feel|complain)\b|\bwhat\b.*\b(like|dislike|love|hate)s? (about|in)\b/;
-const DISLIKE = /\b(dislike[sd]?|hate[sd]?|(do|does|did)( not|n't) (like|love|enjoy)|not like|problems?|complain(ts?)?|negatives?|put (them|people|you) off|against|reject(ed)?|turn(s|ed)? off|wrong|bad|weak(ness)?)\b/;
+const DISLIKE = /\b(dislike[sd]?|hate[sd]?|(do|does|did)( not|n't)( \w+){0,2} (like|love|enjoy)|not (like|love|enjoy)|problems?|complain(ts?)?|negatives?|put (them|people|you) off|against|reject(ed)?|turn(s|ed)? off|wrong|bad|weak(ness)?)\b/;
 const LIKE = /\b(like[sd]?|lov(e|es|ed)|enjoy(s|ed)?|prefer(s|red)?|positives?|choose|chose|pick(ed)?|favou?r|good|strong|strength|appeal(s|ing)?)\b/;
 /** A test option by its number: "concept 2", "idea #3", "option 1". */
 const BY_NUMBER = /\b(?:concepts?|ideas?|options?|messages?|products?|variants?|versions?|designs?|plans?|packs?|flavou?rs?|names?|ads?)\s*(?:no\.?|number|#)?\s*(\d{1,2})\b/;
