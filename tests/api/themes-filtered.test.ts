@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { aiWorld, type AiWorld } from "../helpers/ai.ts";
 import { filteredDriversAllowed, minimumDriverBase } from "../../api/src/domains/results/drivers.service.ts";
+import { FigureBook, projectContext, themeFacts } from "../../api/src/domains/ai/facts.ts";
 
 let w: AiWorld;
 const USER = "user@acme.test";
@@ -140,4 +141,24 @@ test("drivers are recomputed for a market when its base allows, and labelled wit
     expect(g.drivers).toEqual(all.groups.find((a) => a.testOptionId === g.testOptionId)!.drivers);
   }
   expect(small.groups.find((g) => g.testOptionId === null)!.filteredBase).toBe(await base([regions[0]!], young!.id));
+}, 60_000);
+
+test("the AI summary names the market's own top themes, with the market's shares", async () => {
+  const regions = (await w.tdb.db<{ id: number }[]>`select region_id as id from projects_regions where project_id = ${projectId} order by region_id`).map((r) => r.id);
+  const ctx = await w.ctxOf(USER, client);
+  const pc = await projectContext(w.tdb.db, ctx, projectId);
+  for (const region of regions) {
+    const rows = await sqlCounts([region]);
+    const [{ n: answers }] = await w.tdb.db<{ n: number }[]>`
+      select count(*)::int as n from text_responses t join project_survey_sessions p on p.project_id = t.project_id and p.survey_session_id = t.survey_session_id
+      where t.project_id = ${projectId} and t.project_question_id = ${pq} and p.status = 'Complete' and p.region_id = ${region}`;
+    const names = await w.tdb.db<{ id: number; name: string }[]>`select id::int, name from themes where project_question_id = ${pq}`;
+    const top = names
+      .map((t) => ({ name: t.name, id: t.id, n: sum(rows, (r) => r.themeId === t.id) }))
+      .sort((a, b) => b.n - a.n || a.id - b.id)
+      .slice(0, 3);
+    const facts = (await themeFacts(w.tdb.db, ctx, pc, new FigureBook(), { regionIds: [region] })).filter((t) => pc.textQuestions.find((q) => q.projectQuestionId === pq)!.text === t.question);
+    expect(facts.map((t) => t.name), `market ${region}`).toEqual(top.map((t) => t.name));
+    facts.forEach((t, i) => expect(t.share.value).toBeCloseTo(top[i]!.n / answers, 12));
+  }
 }, 60_000);

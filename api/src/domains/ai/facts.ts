@@ -9,7 +9,7 @@ import type { RequestCtx } from "../../access/principal.ts";
 import { twoProportionZTest } from "../../analytics/significance.ts";
 import { qualResults, questionResults, type Measure } from "../results/results.service.ts";
 import { marketReachResults, priceSensitivityResults } from "../results/analysis.service.ts";
-import { verbatimCount, verbatim, themeResults } from "../results/verbatims.service.ts";
+import { verbatim, themeResults } from "../results/verbatims.service.ts";
 import { driverResults } from "../results/drivers.service.ts";
 import type { SentimentLabel } from "../../analytics/verbatims.ts";
 import type { ResponseFilter } from "../results/filters.ts";
@@ -318,26 +318,19 @@ export async function reachFacts(db: Db, ctx: RequestCtx, pc: ProjectContext, bo
   return last && best ? { k: last.k, items: best.items, reach: book.add(pct(best.reach), best.reach, { fn: "MarketReachResults", filters, k: last.k, field: "reach" }) } : null;
 }
 
-/** The top three themes of each open question (up to three questions): share of answers and a quote. */
+/** The top three themes of each open question (up to three questions) among the filtered answers: share of answers and a quote. */
 export async function themeFacts(db: Db, ctx: RequestCtx, pc: ProjectContext, book: FigureBook, filters: ResponseFilter): Promise<SummaryFacts["themes"]> {
   const themes: SummaryFacts["themes"] = [];
   for (const tq of pc.textQuestions.slice(0, 3)) {
-    const top = await enterTenant(db, ctx, (tx) =>
-      tx<{ id: number; name: string; n: number }[]>`
-        select th.id, th.name, count(x.id)::int as n from themes th join text_responses_themes x on x.theme_id = th.id
-        where th.project_id = ${pc.projectId} and th.project_question_id = ${tq.projectQuestionId}
-        group by th.id order by n desc, th.id limit 3`,
-    );
-    const total = (await verbatimCount(db, ctx, { projectId: pc.projectId, projectQuestionId: tq.projectQuestionId, filters })).count;
-    if (!total) continue;
-    for (const th of top) {
-      const n = (await verbatimCount(db, ctx, { projectId: pc.projectId, projectQuestionId: tq.projectQuestionId, filters, themeId: th.id })).count;
-      if (!n) continue;
+    // Ranked under the filter (ThemeResults), so a market's summary names that market's top themes.
+    const r = await themeResults(db, ctx, { projectId: pc.projectId, projectQuestionId: tq.projectQuestionId, filters });
+    if (!r.answers) continue;
+    for (const th of r.themes.filter((t) => t.count > 0).slice(0, 3)) {
       const quote = (await verbatim(db, ctx, { projectId: pc.projectId, projectQuestionId: tq.projectQuestionId, filters, themeId: th.id, pageSize: 1 })).value[0];
       themes.push({
         question: tq.text,
         name: th.name,
-        share: book.add(pct(n / total), n / total, { fn: "VerbatimCount", filters, projectQuestionId: tq.projectQuestionId, themeId: th.id, field: "share" }),
+        share: book.add(pct(th.share), th.share, { fn: "VerbatimCount", filters, projectQuestionId: tq.projectQuestionId, themeId: th.id, field: "share" }),
         quote: quote ? (quote.translatedText ?? quote.responseText).slice(0, 200) : null,
       });
     }
