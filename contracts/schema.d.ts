@@ -3512,6 +3512,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/TextResponses/ThemeResults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Themes of an open question for the filtered respondents
+         * @description Each theme of the question counted over the filtered respondents' answers (the answers Verbatim lists): answers, share of the answers, the answers by sentiment, and per test option its count and share of that option's answers. Unweighted counts of answers.
+         */
+        get: operations["TextResponses_ThemeResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Responses/DriverResults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Drivers of purchase intent for the filtered respondents
+         * @description The key-driver analysis (weighted regression on standardised scores, Pratt importance) per group (all test options pooled, then each option), recomputed for the filtered respondents where a group's filtered base reaches minimumBase (Green 1991: 104 + the number of predictors); below it the group shows all its respondents' drivers, with filtered false and a note.
+         */
+        get: operations["Responses_DriverResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/ProjectGroups/Templates": {
         parameters: {
             query?: never;
@@ -12013,6 +12053,71 @@ export interface components {
                 isAddOn: boolean;
             }[];
         };
+        ThemeResults: {
+            projectId: number;
+            projectQuestionId: number;
+            /** @description The filtered respondents' answers to the question */
+            answers: number;
+            bySentiment: components["schemas"]["SentimentCounts"];
+            testOptions: {
+                testOptionId: number | null;
+                answers: number;
+            }[];
+            themes: {
+                id: number;
+                name: string;
+                /** @description The theme's own sentiment (its answers' majority when coded) */
+                sentiment: string | null;
+                /** @description Filtered answers coded with the theme */
+                count: number;
+                /** @description count / answers (unweighted) */
+                share: number;
+                bySentiment: components["schemas"]["SentimentCounts"];
+                byTestOption: {
+                    testOptionId: number | null;
+                    count: number;
+                    /** @description Of that option's answers */
+                    share: number;
+                }[];
+            }[];
+        };
+        SentimentCounts: {
+            Positive: number;
+            Neutral: number;
+            Mixed: number;
+            Negative: number;
+            /** @description Answers not coded yet */
+            None: number;
+        };
+        DriverResults: {
+            projectId: number;
+            outcome: {
+                standardQuestionId: number;
+                title: string;
+            };
+            /** @description The smallest filtered base a group's drivers are recomputed for (Green 1991: 104 + predictors) */
+            minimumBase: number;
+            groups: {
+                /** @description null: all test options pooled */
+                testOptionId: number | null;
+                /** @description true: computed for the filtered respondents; false: the filter leaves too small a base, these are all respondents' */
+                filtered: boolean;
+                /** @description Ratings with the outcome and every measure among the filtered respondents */
+                filteredBase: number;
+                /** @description The base the drivers shown are computed on */
+                n: number;
+                rSquared: number | null;
+                note: string | null;
+                drivers: {
+                    standardQuestionId: number;
+                    title: string;
+                    /** @description Standardised coefficient */
+                    coefficient: number;
+                    /** @description Pratt share of the explained variance; null when R² is under 1% */
+                    importance: number | null;
+                }[];
+            }[];
+        };
         ProjectGroupTemplates: {
             value: {
                 projectId: number;
@@ -12539,8 +12644,31 @@ export interface components {
                         filters: components["schemas"]["ResponseFilter"];
                         projectQuestionId: number;
                         themeId: number;
+                        testOptionId?: number | null;
+                        /** @enum {string|null} */
+                        sentiment?: "Positive" | "Negative" | "Neutral" | "Mixed" | null;
                         /** @enum {string} */
                         field: "share";
+                    } | {
+                        /** @enum {string} */
+                        fn: "Verbatim";
+                        filters: components["schemas"]["ResponseFilter"];
+                        projectQuestionId: number;
+                        testOptionId: number | null;
+                        themeId: number | null;
+                        /** @enum {string|null} */
+                        sentiment: "Positive" | "Negative" | "Neutral" | "Mixed" | null;
+                        answerId: number;
+                        /** @enum {string} */
+                        field: "text";
+                    } | {
+                        /** @enum {string} */
+                        fn: "DriverResults";
+                        filters: components["schemas"]["ResponseFilter"];
+                        testOptionId: number | null;
+                        standardQuestionId: number;
+                        /** @enum {string} */
+                        field: "importance";
                     };
                 }[];
             } | null;
@@ -20401,6 +20529,68 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+        };
+    };
+    TextResponses_ThemeResults: {
+        parameters: {
+            query: {
+                /** @description The project */
+                projectId: string;
+                /** @description The open question */
+                projectQuestionId: string;
+                /** @description The response filter object (ResponseFilter) as JSON */
+                filters?: string;
+                /** @description One test option's answers */
+                testOptionId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The themes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ThemeResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Responses_DriverResults: {
+        parameters: {
+            query: {
+                /** @description The project */
+                projectId: string;
+                /** @description The response filter object (ResponseFilter) as JSON */
+                filters?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The drivers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DriverResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     ProjectGroups_Templates: {
