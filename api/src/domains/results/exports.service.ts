@@ -150,6 +150,19 @@ function sheetName(wb: ExcelJS.Workbook, title: string): string {
   return name;
 }
 
+/** Printing (and PDF): landscape, `wide` pages across, as many down as it takes; the header rows and first column on every page. */
+function printSetup(ws: ExcelJS.Worksheet, wide: number, titles: { rows?: string; columns?: string } = {}) {
+  ws.pageSetup = { orientation: "landscape", fitToPage: true, fitToWidth: wide, fitToHeight: 0, paperSize: 9, margins: { left: 0.4, right: 0.4, top: 0.5, bottom: 0.5, header: 0.3, footer: 0.3 } };
+  if (titles.rows) ws.pageSetup.printTitlesRow = titles.rows;
+  if (titles.columns) ws.pageSetup.printTitlesColumn = titles.columns;
+}
+
+/** A wrapped cell's row made tall enough for its text (spreadsheets do not grow rows written with wrapped text). */
+function fitHeight(row: ExcelJS.Row, text: string, width: number) {
+  const lines = text.split("\n").reduce((a, l) => a + Math.max(1, Math.ceil(l.length / (width * 1.1))), 0);
+  if (lines > 1) row.height = lines * 15;
+}
+
 /** The significance of a measure against the benchmark, in words (the number is beside it). */
 function significanceWords(r: Measure): string {
   const b = r.vsBenchmark;
@@ -181,7 +194,9 @@ function summarySheet(wb: ExcelJS.Workbook, title: string, qual: QualResults, op
     if (f) c.numFmt = f;
   });
   ws.getRow(1).alignment = { wrapText: true, vertical: "top" };
+  ws.getRow(1).height = 45;
   ws.views = [{ state: "frozen", xSplit: 1, ySplit: 1 }];
+  printSetup(ws, Math.max(1, optionIds.length), { rows: "1:1", columns: "A:A" });
   ws.addRow([]);
   ws.addRow([
     `Weighted top-2-box with design-based SE (Taylor linearisation, market runs as strata) and ${qual.confidence}% Wilson interval; ` +
@@ -194,12 +209,16 @@ function summarySheet(wb: ExcelJS.Workbook, title: string, qual: QualResults, op
 function coverSheet(wb: ExcelJS.Workbook, r: ReportContext) {
   const ws = wb.addWorksheet("Cover");
   ws.addRow([r.projectName]).font = { bold: true, size: 16 };
+  ws.mergeCells("A1:B1");
+  ws.getRow(1).height = 24;
   ws.addRow([]);
   const row = (k: string, v: string | number, fmt?: string) => {
     const x = ws.addRow([k, formulaSafe(v)]);
     x.getCell(1).font = { bold: true };
-    x.getCell(2).alignment = { wrapText: true, vertical: "top" };
+    x.getCell(1).alignment = { vertical: "top" };
+    x.getCell(2).alignment = { wrapText: true, vertical: "top", horizontal: "left" };
     if (fmt) x.getCell(2).numFmt = fmt;
+    fitHeight(x, String(v), 90);
   };
   row("Project", r.projectName);
   row("Client", r.clientName);
@@ -215,7 +234,8 @@ function coverSheet(wb: ExcelJS.Workbook, r: ReportContext) {
   row("Confidence", r.qual.confidence / 100, "0%");
   row("Exported", new Date().toISOString().slice(0, 16).replace("T", " ") + " UTC");
   ws.getColumn(1).width = 22;
-  ws.getColumn(2).width = 100;
+  ws.getColumn(2).width = 90;
+  printSetup(ws, 1);
 }
 
 /** The all-markets total (with its weighting disclosed) and the market-by-market table. */
@@ -242,6 +262,7 @@ function marketsSheet(wb: ExcelJS.Workbook, r: ReportContext) {
     x.getCell(5).numFmt = "0.0";
     for (const k of [6, 7, 8, 9]) x.getCell(k).numFmt = "0.0%";
   }
+  printSetup(ws, 1);
 }
 
 /** A sheet per question (not the standard measures, which the summary has): each option's weighted share by concept. */
@@ -266,6 +287,9 @@ function questionSheets(wb: ExcelJS.Workbook, r: ReportContext) {
       ws.getColumn(2 + i * 2).width = 16;
       ws.getColumn(3 + i * 2).width = 12;
     });
+    ws.getRow(4).alignment = { wrapText: true, vertical: "top" };
+    ws.getRow(4).height = 30;
+    printSetup(ws, 1);
   });
 }
 
@@ -312,6 +336,7 @@ export const WORKBOOK_SHEETS: readonly SheetBuilder[] = [
     for (const qd of w.report.demographics.questions) for (const o of qd.options) ws.addRow(sheetRow([qd.questionLabel, o.answerLabel, o.count, o.share]));
     ws.getColumn(4).numFmt = "0.0%";
     ws.columns.forEach((c) => (c.width = 22));
+    printSetup(ws, 1, { rows: "1:1" });
   },
   async (wb, w) => {
     // Respondent quality before weighting: exclusions per run and reason.
@@ -320,11 +345,15 @@ export const WORKBOOK_SHEETS: readonly SheetBuilder[] = [
     qs.addRow(["Survey run", "Market", "Valid completes", "Excluded", ...QUALITY_REASONS]).font = { bold: true };
     for (const r of quality.value) qs.addRow([r.surveyRunId, w.report.markets.find((m) => m.regionId === r.regionId)?.name ?? r.regionId, r.completes, r.excluded, ...QUALITY_REASONS.map((k) => r.byReason[k])]);
     qs.columns.forEach((c) => (c.width = 16));
+    printSetup(qs, 1);
   },
   (wb, w) => {
     const data = wb.addWorksheet("Data");
     data.addRow(sheetRow(w.respondents.columns)).font = { bold: true };
     for (const r of w.respondents.rows) data.addRow(sheetRow(r));
+    data.columns.forEach((c, i) => (c.width = i === 0 ? 38 : 16));
+    data.views = [{ state: "frozen", xSplit: 1, ySplit: 1 }];
+    data.pageSetup = { orientation: "landscape", paperSize: 9, printTitlesRow: "1:1", printTitlesColumn: "A:A" };
   },
 ];
 

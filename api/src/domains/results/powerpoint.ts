@@ -3,6 +3,7 @@
 // edit), built from the same results functions the API answers, run as queued jobs with progress,
 // stored in export_files and downloaded through the calls that started them.
 import PptxGenJS from "pptxgenjs";
+import JSZip from "jszip";
 import type { Db, Tx } from "../../db/client.ts";
 import { enterTenant } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
@@ -133,10 +134,7 @@ function titleSlide(pptx: PptxGenJS, r: ReportContext) {
 function methodSlide(pptx: PptxGenJS, r: ReportContext) {
   const s = pptx.addSlide();
   heading(s, "Method and sample");
-  const perMarket = r.qual.markets.map((m) => {
-    const n = Math.max(0, ...m.measures.flatMap((x) => x.results.map((c) => c.n)));
-    return `${r.markets.find((x) => x.regionId === m.regionId)?.name ?? m.regionId}: ${n}`;
-  });
+  const perMarket = r.markets.map((m) => `${m.name}: ${m.n}`);
   const row = (k: string, v: string): PptxGenJS.TableRow => [
     { text: k, options: { bold: true, color: NAVY, fill: { color: "EEF2FF" } } },
     { text: v, options: { color: "1F2937" } },
@@ -156,18 +154,25 @@ function methodSlide(pptx: PptxGenJS, r: ReportContext) {
   );
 }
 
+/** The concepts side by side, three a slide: image (proportions kept), name, description. */
 function conceptSlides(pptx: PptxGenJS, r: ReportContext, images: Map<number, { data: string; w: number; h: number }>) {
-  for (const o of r.options) {
-    const img = images.get(o.id);
-    if (!img && !o.conceptDescription) continue;
+  const shown = r.options.filter((o) => images.has(o.id) || o.conceptDescription);
+  for (let i = 0; i < shown.length; i += 3) {
     const s = pptx.addSlide();
-    heading(s, `Concept: ${o.conceptText}`);
-    if (img) {
-      // Fitted into a 6.5 x 5.4 in box, proportions kept.
-      const k = Math.min(6.5 / img.w, 5.4 / img.h);
-      s.addImage({ data: img.data, x: 0.5 + (6.5 - img.w * k) / 2, y: 1.3 + (5.4 - img.h * k) / 2, w: img.w * k, h: img.h * k, altText: o.conceptText });
-    }
-    if (o.conceptDescription) s.addText(o.conceptDescription, { x: img ? 7.3 : 0.5, y: 1.3, w: img ? 5.5 : 12.3, h: 5.4, fontSize: 16, color: "1F2937", valign: "top", fit: "shrink" });
+    heading(s, shown.length > 3 ? `The concepts (${i / 3 + 1} of ${Math.ceil(shown.length / 3)})` : "The concepts");
+    const page = shown.slice(i, i + 3);
+    const w = (12.3 - 0.3 * (page.length - 1)) / page.length;
+    page.forEach((o, k) => {
+      const x = 0.5 + k * (w + 0.3);
+      const img = images.get(o.id);
+      const boxH = img ? 3.4 : 0;
+      if (img) {
+        const f = Math.min(w / img.w, boxH / img.h);
+        s.addImage({ data: img.data, x: x + (w - img.w * f) / 2, y: 1.2 + (boxH - img.h * f) / 2, w: img.w * f, h: img.h * f, altText: o.conceptText });
+      }
+      s.addText(o.conceptText, { x, y: 1.3 + boxH, w, h: 0.5, fontSize: 16, bold: true, color: NAVY, fit: "shrink" });
+      if (o.conceptDescription) s.addText(o.conceptDescription, { x, y: 1.85 + boxH, w, h: 5.0 - boxH, fontSize: 13, color: "1F2937", valign: "top", fit: "shrink" });
+    });
   }
 }
 
@@ -201,28 +206,25 @@ function combo(s: PptxGenJS.Slide, types: PptxGenJS.IChartMulti[], options: Pptx
   Reflect.apply(s.addChart, s, [types, options]);
 }
 
-/** A slide per measure: the concepts' top-2-box bars, the benchmark line, the intervals, the tests. */
-function measureSlide(pptx: PptxGenJS, r: ReportContext, m: QualResults["measures"][number]) {
+/** A bar series' intervals, added to its chart part as custom error bars (pptxgenjs writes none). */
+type Whiskers = Map<string, { plus: number[]; minus: number[] }>;
+
+/** A slide per measure: the concepts' top-2-box bars with their intervals, the benchmark line, the tests. */
+function measureSlide(pptx: PptxGenJS, r: ReportContext, m: QualResults["measures"][number], whiskers: Whiskers) {
   const s = pptx.addSlide();
   const bench = benchmarkOf(r, m);
-  heading(s, m.title, `Top-2-box by concept, ${r.qual.confidence}% intervals, against ${r.benchmark.name} (${bench.toFixed(1)}%)`);
+  heading(s, m.title, `Top-2-box by concept with ${r.qual.confidence}% intervals (whiskers), against ${r.benchmark.name} (dashed line, ${bench.toFixed(1)}%)`);
   const labels = m.results.map((x) => `${optionName(r.options, x.testOptionId)}${versus(x).mark}`);
+  const series = `${m.title} top-2-box %`;
   const v = (f: (x: Measure) => number) => m.results.map((x) => +(f(x) * 100).toFixed(1));
+  whiskers.set(series, { plus: m.results.map((x) => +((x.ci[1] - x.top2) * 100).toFixed(2)), minus: m.results.map((x) => +((x.top2 - x.ci[0]) * 100).toFixed(2)) });
   combo(
     s,
     [
-      { type: pptx.ChartType.bar, data: [{ name: "Top-2-box %", labels, values: v((x) => x.top2) }], options: { barDir: "col", chartColors: [COLORS[0]!], barGapWidthPct: 80 } },
-      { type: pptx.ChartType.line, data: [{ name: `${r.benchmark.name} ${bench.toFixed(1)}%`, labels, values: m.results.map(() => +bench.toFixed(1)) }], options: { chartColors: ["F59E0B"], lineSize: 2, lineDash: "dash", lineDataSymbol: "none" } },
-      {
-        type: pptx.ChartType.line,
-        data: [
-          { name: `${r.qual.confidence}% interval low`, labels, values: v((x) => x.ci[0]) },
-          { name: `${r.qual.confidence}% interval high`, labels, values: v((x) => x.ci[1]) },
-        ],
-        options: { chartColors: [NAVY, NAVY], lineSize: 0, lineDataSymbol: "dash", lineDataSymbolSize: 14 },
-      },
+      { type: pptx.ChartType.bar, data: [{ name: series, labels, values: v((x) => x.top2) }], options: { barDir: "col", chartColors: [COLORS[0]!], barGapWidthPct: 80, showValue: true, dataLabelFormatCode: "0.0", dataLabelPosition: "inEnd", dataLabelColor: "FFFFFF" } },
+      { type: pptx.ChartType.line, data: [{ name: `${r.benchmark.name} ${bench.toFixed(1)}%`, labels, values: m.results.map(() => +bench.toFixed(1)) }], options: { chartColors: ["F59E0B"], lineSize: 2, lineDash: "dash", lineDataSymbol: "none", showValue: false } },
     ],
-    { x: 0.4, y: 1.3, w: 7.4, h: 5.5, showLegend: true, legendPos: "b", legendFontSize: 10, valAxisMaxVal: 100, valAxisMinVal: 0, valAxisTitle: "Top-2-box %", showValAxisTitle: true, showValue: true, dataLabelFormatCode: "0.0", catAxisLabelFontSize: 11 },
+    { x: 0.4, y: 1.3, w: 6.6, h: 5.5, showLegend: true, legendPos: "b", legendFontSize: 10, valAxisMaxVal: 100, valAxisMinVal: 0, valAxisTitle: "Top-2-box %", showValAxisTitle: true, showValue: false, catAxisLabelFontSize: 11 },
   );
   const headCell = (t: string): PptxGenJS.TableCell => ({ text: t, options: { bold: true, color: "FFFFFF", fill: { color: NAVY }, align: t === "Concept" ? "left" : "right" } });
   const rows = m.results.map((x): PptxGenJS.TableRow => {
@@ -232,12 +234,36 @@ function measureSlide(pptx: PptxGenJS, r: ReportContext, m: QualResults["measure
       { text: optionName(r.options, x.testOptionId), options: { bold: true, color: NAVY } },
       { text: pct(x.top2), options: { align: "right" } },
       { text: `${pct(x.ci[0])}–${pct(x.ci[1])}`, options: { align: "right" } },
-      { text: `${x.n}${x.smallBase ? " low" : ""}`, options: { align: "right", color: x.smallBase ? DOWN : "1F2937" } },
-      { text: `${vs.words}${higher.length ? `; above ${higher.join(", ")}` : ""}`, options: { align: "right", color: vs.color ?? "1F2937" } },
+      { text: `${x.n}${x.smallBase ? " (low)" : ""}`, options: { align: "right", color: x.smallBase ? DOWN : "1F2937" } },
+      { text: vs.words, options: { align: "right", color: vs.color ?? "1F2937" } },
+      { text: higher.join(", ") || "–", options: { align: "right" } },
     ];
   });
-  s.addTable([["Concept", "T2B", "Interval", "n", "vs benchmark"].map(headCell), ...rows], { x: 8.0, y: 1.4, w: 4.9, colW: [1.25, 0.7, 1.15, 0.55, 1.25], fontSize: 10, border: { type: "solid", pt: 0.5, color: "CBD5E1" } });
+  s.addTable([["Concept", "T2B", "Interval", "n", "vs benchmark", "Higher than"].map(headCell), ...rows], { x: 7.15, y: 1.4, w: 5.8, colW: [1.35, 0.7, 1.15, 0.5, 1.1, 1.0], fontSize: 10, border: { type: "solid", pt: 0.5, color: "CBD5E1" } });
+  s.addText(`“Higher than”: significantly above these concepts (paired tests, ${r.qual.method.adjustName} adjusted).`, { x: 7.15, y: 6.2, w: 5.8, h: 0.5, fontSize: 9, color: GREY, valign: "top" });
   footer(s, r, `Base: ${m.results.map((x) => `${optionName(r.options, x.testOptionId)} n = ${x.n}`).join(", ")}`);
+}
+
+/** Custom error bars (the intervals) into the bar series `whiskers` names, in the deck's chart parts. */
+export async function addWhiskers(deck: Uint8Array, whiskers: Whiskers): Promise<Uint8Array> {
+  if (!whiskers.size) return deck;
+  const zip = await JSZip.loadAsync(deck);
+  const lit = (xs: number[]) => `<c:numLit><c:formatCode>General</c:formatCode><c:ptCount val="${xs.length}"/>${xs.map((x, i) => `<c:pt idx="${i}"><c:v>${x}</c:v></c:pt>`).join("")}</c:numLit>`;
+  const esc = (t: string) => t.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+  for (const name of Object.keys(zip.files).filter((f) => /^ppt\/charts\/chart\d+\.xml$/.test(f))) {
+    let xml = await zip.file(name)!.async("string");
+    let changed = false;
+    for (const [series, w] of whiskers) {
+      const at = xml.indexOf(`<c:v>${esc(series)}</c:v>`);
+      if (at < 0) continue;
+      const cat = xml.indexOf("<c:cat>", at);
+      const bars = `<c:errBars><c:errDir val="y"/><c:errBarType val="both"/><c:errValType val="cust"/><c:noEndCap val="0"/><c:plus>${lit(w.plus)}</c:plus><c:minus>${lit(w.minus)}</c:minus><c:spPr><a:ln w="19050"><a:solidFill><a:srgbClr val="${NAVY}"/></a:solidFill></a:ln></c:spPr></c:errBars>`;
+      xml = xml.slice(0, cat) + bars + xml.slice(cat);
+      changed = true;
+    }
+    if (changed) zip.file(name, xml);
+  }
+  return zip.generateAsync({ type: "uint8array", compression: "DEFLATE" });
 }
 
 function questionSlide(pptx: PptxGenJS, r: ReportContext, qr: QuestionResults) {
@@ -292,23 +318,30 @@ function themeSlides(pptx: PptxGenJS, r: ReportContext) {
   }
 }
 
+const isHeading = (p: string) => p.length < 60 && !p.startsWith("•") && !/[.!?]$/.test(p);
+
 function summarySlides(pptx: PptxGenJS, r: ReportContext) {
   const sm = r.summary;
   if (!sm) return;
   const paragraphs = plainText(sm.content);
-  // About 1,300 characters a slide at 13 pt.
+  // About 1,800 characters a slide at 13 pt (a paragraph's break counts as 90); a heading never ends a slide.
   const pages: string[][] = [[]];
   let size = 0;
   for (const p of paragraphs) {
-    if (size + p.length > 1300 && pages.at(-1)!.length) (pages.push([]), (size = 0));
+    if (size + p.length + 90 > 1800 && pages.at(-1)!.length) {
+      const last = pages.at(-1)!;
+      const carried = last.length > 1 && isHeading(last.at(-1)!) ? [last.pop()!] : [];
+      pages.push(carried);
+      size = carried.reduce((a, x) => a + x.length + 90, 0);
+    }
     pages.at(-1)!.push(p);
-    size += p.length;
+    size += p.length + 90;
   }
   pages.forEach((ps, i) => {
     const s = pptx.addSlide();
     heading(s, `AI summary${pages.length > 1 ? ` (${i + 1} of ${pages.length})` : ""}`, `${sm.scope}${sm.generatedAt ? `; written ${sm.generatedAt}` : ""}. Generated by AI from the results: check the figures against the charts.`);
     s.addText(
-      ps.map((p) => ({ text: p, options: { breakLine: true, paraSpaceAfter: 8, bold: p.length < 60 && !p.startsWith("•") } })),
+      ps.map((p) => ({ text: p, options: { breakLine: true, paraSpaceAfter: 8, bold: isHeading(p) } })),
       { x: 0.5, y: 1.35, w: 12.3, h: 5.5, fontSize: 13, color: "1F2937", valign: "top", fit: "shrink" },
     );
   });
@@ -339,10 +372,11 @@ export async function projectDeck(db: Db, i: ProjectDeckInput, progress: (pct: n
   methodSlide(pptx, r);
   conceptSlides(pptx, r, images);
   let charts = 0;
+  const whiskers: Whiskers = new Map();
   const optionIds = [...new Set(r.qual.measures.flatMap((m) => m.results.map((x) => x.testOptionId)))];
   if (r.qual.measures.length) {
     scorecardSlide(pptx, r, optionIds);
-    for (const m of r.qual.measures) (measureSlide(pptx, r, m), charts++);
+    for (const m of r.qual.measures) (measureSlide(pptx, r, m, whiskers), charts++);
   }
   await progress(40, "questions, demographics and themes");
   for (const qr of r.questions) if (qr.results.length) (questionSlide(pptx, r, qr), charts++);
@@ -387,7 +421,7 @@ export async function projectDeck(db: Db, i: ProjectDeckInput, progress: (pct: n
     footer(s, r, `Base: ${r.respondents} respondents`);
   }
   await progress(80, "writing the deck");
-  const body = new Uint8Array((await pptx.write({ outputType: "arraybuffer" })) as ArrayBuffer);
+  const body = await addWhiskers(new Uint8Array((await pptx.write({ outputType: "arraybuffer" })) as ArrayBuffer), whiskers);
   return { fileName: fileName(r.projectName, "pptx"), body, charts };
 }
 

@@ -34,8 +34,8 @@ export interface ReportContext {
   projectName: string;
   clientName: string;
   options: ReportOption[];
-  /** The markets of the filtered respondents (all the project's when none answered yet). */
-  markets: { regionId: number; name: string }[];
+  /** The markets of the filtered respondents (all the project's when none answered yet), with their respondents. */
+  markets: { regionId: number; name: string; n: number }[];
   respondents: number;
   fieldwork: { from: string | null; to: string | null };
   /** The filters in words, one line each ("none" when empty). */
@@ -122,13 +122,17 @@ export async function reportContext(db: Db, ctx: RequestCtx, input: { projectId:
              case when file ? 'key' then jsonb_build_object('key', file->>'key', 'fileType', file->>'fileType', 'fileName', file->>'fileName') end as file
       from test_options where project_id = ${projectId} and deleted_at is null order by sort_order, id`;
     const f = await resolveFilter(tx, filters);
-    const [sample] = await tx<{ n: number; from: string | null; to: string | null; regions: number[] | null }[]>`
+    const [sample] = await tx<{ n: number; from: string | null; to: string | null }[]>`
       with s as (${sessionsSql(tx, projectId, f)})
-      select count(*)::int as n, to_char(min(completed_at) at time zone 'UTC', 'YYYY-MM-DD') as from,
-             to_char(max(completed_at) at time zone 'UTC', 'YYYY-MM-DD') as to, array_agg(distinct region_id) filter (where region_id is not null) as regions
+      select count(*)::int as n, to_char(min(completed_at) at time zone 'UTC', 'YYYY-MM-DD') as from, to_char(max(completed_at) at time zone 'UTC', 'YYYY-MM-DD') as to
       from s`;
-    const regionIds = sample?.regions?.length ? sample.regions : (await q.projectRegions(tx, projectId));
-    const markets = await tx<{ regionId: number; name: string }[]>`select id as "regionId", region_name as name from regions where id = any(${regionIds}::int[]) order by id`;
+    const byMarket = await tx<{ regionId: number; n: number }[]>`
+      with s as (${sessionsSql(tx, projectId, f)}) select region_id as "regionId", count(*)::int as n from s group by 1 order by 1`;
+    const regionIds = byMarket.length ? byMarket.map((x) => x.regionId) : await q.projectRegions(tx, projectId);
+    const markets = (await tx<{ regionId: number; name: string }[]>`select id as "regionId", region_name as name from regions where id = any(${regionIds}::int[]) order by id`).map((m) => ({
+      ...m,
+      n: byMarket.find((x) => x.regionId === m.regionId)?.n ?? 0,
+    }));
     const questions = await tx<{ id: number }[]>`
       select pq.id from project_questions pq join questions qq on qq.id = pq.question_id join question_positions pos on pos.id = pq.question_position_id
       where pq.project_id = ${projectId} and pq.deleted_at is null and pq.standard_question_id is null and qq.question_type_id <> 3
@@ -147,17 +151,22 @@ export async function reportContext(db: Db, ctx: RequestCtx, input: { projectId:
       group by th.project_question_id, qq.question_title, qq.question_text, a.answers, th.id, th.name, th.sentiment
       order by th.project_question_id, count(x.id) desc, th.sort_order, th.id`;
     const themeIds = themeRows.map((r) => r.themeId);
-    // Per theme, its longest few answers among the filtered respondents (long answers say the most), with who said them.
+    // Per theme, a few of its longest answers among the filtered respondents (long answers say the most), one per
+    // concept before a second of any, with who said them.
     const quotes = themeIds.length
       ? await tx<{ themeId: number; text: string; optionId: number | null; market: string }[]>`
           with s as (${sessionsSql(tx, projectId, f)}),
           c as (select x.theme_id, t.id, coalesce(t.translated_text, t.response_text) as text, t.test_option_id, r.region_name,
-                       row_number() over (partition by x.theme_id order by char_length(coalesce(t.translated_text, t.response_text)) desc, t.id) as k
+                       row_number() over (partition by x.theme_id, t.test_option_id order by char_length(coalesce(t.translated_text, t.response_text)) desc, t.id) as j
                 from text_responses_themes x join text_responses t on t.id = x.text_response_id join s on s.sid = t.survey_session_id
                 join regions r on r.id = t.region_id
                 where x.theme_id = any(${themeIds}::int[]) and coalesce(t.qa_status, 'Ok') = 'Ok'
                   ${f.testOptionIds ? tx`and t.test_option_id = any(${f.testOptionIds}::int[])` : tx``})
-          select theme_id as "themeId", text, test_option_id as "optionId", region_name as market from c where k <= ${QUOTES_PER_THEME} order by theme_id, k`
+          select "themeId", text, "optionId", market from (
+            select theme_id as "themeId", text, test_option_id as "optionId", region_name as market,
+                   row_number() over (partition by theme_id order by j, char_length(text) desc, id) as k
+            from c where j <= ${QUOTES_PER_THEME}) z
+          where k <= ${QUOTES_PER_THEME} order by "themeId", k`
       : [];
     const [summary] = await tx<{ title: string | null; content: string; generatedAt: string | null; filters: unknown; segment: string | null }[]>`
       select s.title, s.content, to_char(s.generated_at at time zone 'UTC', 'YYYY-MM-DD') as "generatedAt", s.filters, g.name as segment
@@ -176,7 +185,8 @@ export async function reportContext(db: Db, ctx: RequestCtx, input: { projectId:
     if (!b) throw new ApiError("BadRequest", `No benchmark type ${input.benchmarkTypeId}`);
     benchmark = {
       id: b.benchmarkTypeId,
-      name: b.benchmarkName,
+      // The type's description reads as a name ("All customers and historical data"); its code ("AllCustomers") does not.
+      name: b.description || b.benchmarkName,
       top2Percentage: b.top2Percentage,
       indicative: b.indicative,
       byMeasure: new Map(Object.entries(b.byStandardQuestion).map(([k, v]) => [Number(k), v.top2Percentage])),
