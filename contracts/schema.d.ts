@@ -1558,6 +1558,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/CognitoIdps/SamlProviders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The client's SAML identity providers, with which claimed email domains are verified (security page)
+         * @description Each IdP of the request's client with its emailDomains and verifiedEmailDomains: sign-in routes by the verified ones only; a claimed domain not verified is pending until the client proves it owns it (Clients ValidateDomainRecord's DNS record) or staff approve it.
+         */
+        get: operations["CognitoIdps_SamlProviders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/CognitoIdps/CreateSaml": {
         parameters: {
             query?: never;
@@ -1647,6 +1667,23 @@ export interface paths {
         put?: never;
         /** Accept one's invitation to a client: the membership, with the invited role */
         post: operations["Users_AcceptMembership"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Users/DeclineMembership": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Decline one's invitation to a client: it is withdrawn, and no membership is made */
+        post: operations["Users_DeclineMembership"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3195,6 +3232,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/Responses/CrossTab": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A measure or question by a banner of columns, with column-letter significance
+         * @description Rows: `measure:{standardQuestionId}` (top-2-box per test option) or `question:{projectQuestionId}` (each answer's share of those who answered). Banner (comma separated): `demographic:{systemQuestionId}`, `question:{projectQuestionId}`, `market`, `segment:{segmentId}` (saved filter sets, one column each); at most 8 variables and 60 columns. Each cell: weighted share, base, Kish n_eff, design-based SE (market runs as strata) and Wilson interval; every pair of columns within a banner variable is tested on every row (cells with a low base, n_eff below 30, are not tested), the table's p-values adjusted together (adjust, Benjamini-Hochberg by default), and a cell lists the letters of the columns significantly lower. A Total column comes first. See docs/statistics.md "Cross-tabs".
+         */
+        get: operations["Responses_CrossTab"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/Responses/DemographicsResults": {
         parameters: {
             query?: never;
@@ -4497,6 +4554,50 @@ export interface paths {
          * @description The messages with, for answers, provider, model, tokens and the figures with their sources.
          */
         post: operations["AiConversations_DownloadToYml"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/ActionStandard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's action standard
+         * @description The measure the concepts must pass and against what (the benchmark on screen, or each other); the default (isDefault) until the team sets one. 404 for a project without a scaled measure.
+         */
+        get: operations["Projects_ActionStandard"];
+        /**
+         * Set the project's action standard
+         * @description Stores the standard the Summary's scorecard judges the concepts by. The measure must be a scaled standard question the project asks (400 otherwise). Admins and Users of the project's client; a Viewer or a reader of a shared project gets 403.
+         */
+        put: operations["Projects_SetActionStandard"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Responses/Scorecard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The concepts ranked on the action standard, with a verdict each
+         * @description The standard's measure from QualResults under the same filters, benchmark, confidence and adjustment (its tests, adjusted within that view), ranked by top-2-box, with go / consider / no-go: against the benchmark, go when significantly above it and no-go when significantly below; against each other, go when significantly above every other concept and no-go when significantly below the leader; consider otherwise, and always on a low base.
+         */
+        get: operations["Responses_Scorecard"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -9201,6 +9302,8 @@ export interface components {
             regionId?: number | null;
             promptVersionId?: number | null;
             filters?: unknown;
+            /** @description The benchmark it was written against (0 'None'); null: the default, all customers (1) */
+            benchmarkTypeId?: number | null;
             /** @enum {string} */
             status?: "Pending" | "Running" | "Ready" | "Failed";
             title?: string | null;
@@ -10127,6 +10230,9 @@ export interface components {
             fileType: string;
             size: number;
         };
+        SamlIdentityProviders: {
+            value: components["schemas"]["SamlIdentityProvider"][];
+        };
         SamlIdentityProvider: {
             id: number;
             clientId: number;
@@ -10208,6 +10314,9 @@ export interface components {
             roleId: number;
         };
         AcceptMembership: {
+            clientId: number;
+        };
+        DeclineMembership: {
             clientId: number;
         };
         AcceptedShare: {
@@ -11316,7 +11425,12 @@ export interface components {
             confidence: 90 | 95 | 99;
             benchmarkTypeId: number | null;
             method: components["schemas"]["StatsMethod"];
-            /** @description The sample-weighted total */
+            /**
+             * @description What measures is: sample (every respondent at their own weight) or markets (the all-markets total, weighted as allMarkets.weighting says)
+             * @enum {string}
+             */
+            total: "sample" | "markets";
+            /** @description The total, with every test (see total) */
             measures: {
                 standardQuestionId: number;
                 title: string;
@@ -11378,7 +11492,7 @@ export interface components {
                     }[];
                 }[];
             }[];
-            /** @description Market by market (a market is its runs) */
+            /** @description Market by market (a market is its runs), each cell against the other markets */
             markets: {
                 regionId: number;
                 measures: {
@@ -11394,9 +11508,31 @@ export interface components {
                             number
                         ];
                         smallBase: boolean;
+                        /** @description Against the same option in each other market (independent samples) */
+                        vsMarkets: {
+                            /** @description The other market */
+                            regionId: number;
+                            /** @description This market's top2 minus the other's */
+                            diff: number;
+                            se: number;
+                            z: number;
+                            pValue: number;
+                            /** @description Adjusted within the market table's family (marketsMethod) */
+                            pAdjusted: number;
+                            significant: boolean;
+                        }[];
                     }[];
                 }[];
             }[];
+            /** @description The market-by-market table's tests: their own family, adjusted as adjust says */
+            marketsMethod: {
+                /** @enum {string} */
+                adjust: "bh" | "bonferroni" | "none";
+                adjustName: string;
+                /** @description Tests in the market table's family */
+                tests: number;
+                comparisons: string;
+            };
             /** @description The all-markets total, markets weighted by population (default) or by sample (marketWeighting) */
             allMarkets: {
                 /** @enum {string} */
@@ -11471,6 +11607,69 @@ export interface components {
                 }[];
             }[];
         } | null;
+        CrossTab: {
+            projectId: number;
+            confidence: 90 | 95 | 99;
+            stub: {
+                /** @enum {string} */
+                kind: "measure" | "question";
+                id: number;
+                title: string;
+                /** @description What a cell is */
+                value: string;
+            };
+            banner: {
+                key: string;
+                label: string;
+            }[];
+            columns: {
+                key: string;
+                variable: string | null;
+                label: string;
+                /** @description A, B, ..; null for the Total */
+                letter: string | null;
+            }[];
+            rows: {
+                key: string;
+                label: string;
+                /** @description One per column, the Total first */
+                cells: {
+                    /** @description Respondents in the cell's base */
+                    n: number;
+                    /** @description Kish effective base */
+                    nEff: number;
+                    /** @description Weighted share, 0-1; null without respondents */
+                    value: number | null;
+                    /** @description Design-based (Taylor linearised) standard error */
+                    se: number | null;
+                    /** @description Wilson interval with the design's effective n */
+                    ci: [
+                        number,
+                        number
+                    ] | null;
+                    /** @description Kish n_eff below 30 */
+                    smallBase: boolean;
+                    /** @description Letters of the columns of the same banner variable significantly lower than this cell */
+                    higherThan: string[];
+                }[];
+            }[];
+            method: {
+                /** @enum {string} */
+                variance: "taylor-linearisation";
+                /** @enum {string} */
+                strata: "market run";
+                /** @enum {string} */
+                interval: "wilson";
+                /** @enum {string} */
+                adjust: "bh" | "bonferroni" | "none";
+                adjustName: string;
+                /** @description Tests in the table's family */
+                tests: number;
+                smallBase: number;
+                /** @description Which columns are compared */
+                comparisons: string;
+            };
+        };
         DemographicsResults: {
             projectId: number;
             questions: {
@@ -12114,7 +12313,22 @@ export interface components {
         TranslationsFiltered: {
             count: number;
             value: {
-                [key: string]: unknown;
+                id: number;
+                regionId: number;
+                regionName: string;
+                languageCode: string;
+                /** @enum {string} */
+                sourceType: "SystemQuestion" | "SystemQuestionOption" | "StandardQuestion" | "StandardQuestionOption" | "Survey";
+                sourceId: number | null;
+                sourceText: string;
+                translatedText: string;
+                isVerified: boolean;
+                updatedByUserId: number | null;
+                /**
+                 * Format: date-time
+                 * @description Last edit, else creation
+                 */
+                changedAt: string;
             }[];
         };
         AddDemographicTranslationsResult: {
@@ -12147,7 +12361,9 @@ export interface components {
             segmentId?: number | null;
             /** @description Write to this objective instead of the active one */
             projectObjectiveId?: number | null;
-            filters?: components["schemas"]["ResponseFilter"] & (Record<string, never> | null);
+            filters?: components["schemas"]["ResponseFilter"] | null;
+            /** @description The benchmark to write against (Projects Benchmarks; 0 'None', 50%); default all customers (1) */
+            benchmarkTypeId?: number | null;
         };
         SummariesQueued: {
             /** @description Follow it on the websocket channel job-{jobId}: Progress, then Success or Error */
@@ -12353,11 +12569,42 @@ export interface components {
                 usage: components["schemas"]["AiUsage"];
                 promptVersionId: number | null;
                 /** @description completion: prompt (the messages sent), content, toolCalls, usage, model; tool: tool {id, name, arguments, result | error}; each with ms */
-                steps: {
-                    [key: string]: unknown;
-                }[];
+                steps: components["schemas"]["AiDebugStep"][];
                 figures: components["schemas"]["AiFigure"][];
             }[];
+        };
+        AiDebugStep: {
+            /** @enum {string} */
+            kind: "completion" | "tool";
+            ms: number;
+            prompt?: {
+                /** @enum {string} */
+                role: "system" | "user" | "assistant" | "tool";
+                content: string | null;
+                toolCalls?: {
+                    id: string;
+                    name: string;
+                    /** @description As the model wrote them: a JSON text */
+                    arguments: string;
+                }[];
+                toolCallId?: string;
+            }[];
+            content?: string;
+            toolCalls?: {
+                id: string;
+                name: string;
+                /** @description As the model wrote them: a JSON text */
+                arguments: string;
+            }[];
+            usage?: components["schemas"]["AiUsage"];
+            model?: string | null;
+            tool?: {
+                id: string;
+                name: string;
+                arguments?: unknown;
+                result?: unknown;
+                error?: string;
+            } | null;
         };
         AiFigure: {
             /** @description F1, F2, ...: the answer cites it as `text [ref]` */
@@ -12369,6 +12616,58 @@ export interface components {
             source: {
                 [key: string]: unknown;
             };
+        };
+        ActionStandard: components["schemas"]["ActionStandardInput"] & {
+            projectId: number;
+            /** @description The measure's title */
+            title: string;
+            /** @description Nothing stored: the headline measure (SPEC 9's order) against the benchmark */
+            isDefault: boolean;
+            /** @description The scaled measures the project asks, in SPEC 9's order: what a standard may name */
+            measures: {
+                standardQuestionId: number;
+                title: string;
+            }[];
+        };
+        ActionStandardInput: {
+            /** @description The measure the concepts must pass (a scaled standard question the project asks) */
+            standardQuestionId: number;
+            /**
+             * @description benchmark: significantly above the benchmark on screen; others: significantly above every other concept
+             * @enum {string}
+             */
+            against: "benchmark" | "others";
+        };
+        Scorecard: {
+            projectId: number;
+            standard: components["schemas"]["ActionStandard"];
+            /**
+             * @description 'others' with a single concept is judged against the benchmark
+             * @enum {string}
+             */
+            judgedAgainst: "benchmark" | "others";
+            benchmarkTypeId: number | null;
+            confidence: 90 | 95 | 99;
+            method: components["schemas"]["StatsMethod"];
+            /** @description The measure's bases summed over the concepts; 0 when the filters match nobody */
+            base: number;
+            rows: {
+                testOptionId: number | null;
+                /** @description 1 = the highest top-2-box on the standard's measure; ties share a rank */
+                rank: number;
+                top2: number;
+                ci: [
+                    number,
+                    number
+                ];
+                n: number;
+                nEff: number;
+                smallBase: boolean;
+                /** @enum {string} */
+                verdict: "go" | "consider" | "no-go";
+                /** @description Why, in one sentence */
+                reason: string;
+            }[];
         };
         ClientsCollection: {
             "@odata.count"?: number;
@@ -16332,6 +16631,29 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    CognitoIdps_SamlProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The identity providers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SamlIdentityProviders"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
     CognitoIdps_CreateSaml: {
         parameters: {
             query?: never;
@@ -16534,6 +16856,42 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["MembershipAccepted"];
                 };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No live invitation of that client for you */
+            404: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Users_DeclineMembership: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeclineMembership"];
+            };
+        };
+        responses: {
+            /** @description Declined */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -19429,6 +19787,8 @@ export interface operations {
                 adjust?: "bh" | "bonferroni" | "none";
                 /** @description How allMarkets weights the markets: population (default; sample when a market has no population figure) or sample */
                 marketWeighting?: "population" | "sample";
+                /** @description What measures (with every test) is: sample (default; every respondent at their own weight) or markets (the all-markets total, markets weighted as marketWeighting says) */
+                total?: "sample" | "markets";
                 /** @description One question's option results */
                 projectQuestionId?: string;
             };
@@ -19445,6 +19805,43 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["QualResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Responses_CrossTab: {
+        parameters: {
+            query: {
+                /** @description The project */
+                projectId: string;
+                /** @description The response filter object (ResponseFilter) as JSON */
+                filters?: string;
+                /** @description measure:{standardQuestionId} or question:{projectQuestionId} */
+                rows: string;
+                /** @description demographic:{id}, question:{id}, market, segment:{id}, comma separated */
+                banner: string;
+                /** @description Confidence level, default 95 */
+                confidence?: "90" | "95" | "99";
+                /** @description Multiple-comparison adjustment within the view: bh (Benjamini-Hochberg, default), bonferroni or none */
+                adjust?: "bh" | "bonferroni" | "none";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A measure or question by a banner of columns, with column-letter significance */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrossTab"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -21488,6 +21885,99 @@ export interface operations {
                 };
                 content: {
                     "application/yaml": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Projects_ActionStandard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The standard */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionStandard"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Projects_SetActionStandard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ActionStandardInput"];
+            };
+        };
+        responses: {
+            /** @description The stored standard */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionStandard"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Responses_Scorecard: {
+        parameters: {
+            query: {
+                /** @description The project */
+                projectId: string;
+                /** @description The response filter object (ResponseFilter) as JSON */
+                filters?: string;
+                /** @description Benchmark to test against (Projects Benchmarks; 0 is 'None', 50%) */
+                benchmarkTypeId?: string;
+                /** @description Confidence level, default 95 */
+                confidence?: "90" | "95" | "99";
+                /** @description Multiple-comparison adjustment within the view: bh (Benjamini-Hochberg, default), bonferroni or none */
+                adjust?: "bh" | "bonferroni" | "none";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The scorecard */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Scorecard"];
                 };
             };
             400: components["responses"]["BadRequest"];

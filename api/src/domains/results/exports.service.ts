@@ -13,6 +13,7 @@ import { ApiError } from "../../errors.ts";
 import { resolveFilter, ResponseFilterSchema, sessionsSql, type ResolvedFilter, type ResponseFilter } from "./filters.ts";
 import { qualResults, type Measure, type QualResults } from "./results.service.ts";
 import { optionName, reportContext, type ReportContext } from "./report.ts";
+import { addCrossTabSheet } from "./crosstab.sheet.ts";
 
 type Cell = string | number | null;
 
@@ -312,6 +313,7 @@ export const WORKBOOK_SHEETS: readonly SheetBuilder[] = [
   (wb, w) => coverSheet(wb, w.report),
   (wb, w) => summarySheet(wb, "Summary", w.report.qual, w.report.options, w.report.benchmark.name),
   (wb, w) => marketsSheet(wb, w.report),
+  (wb, w) => addCrossTabSheet(wb, w.db, w.ctx, { projectId: w.input.projectId, filters: w.filters }, (v) => String(formulaSafe(v))),
   async (wb, w) => {
     if (!w.input.includeAllSegments) return;
     for (const s of w.segments) {
