@@ -160,6 +160,18 @@ test("the deck holds, slide by slide, the figures the API answers for the same m
   expect(method).toMatch(/Significance .*Benjamini-Hochberg/);
   expect(slides.join(" "), "the benchmark is named, never a type number").not.toMatch(/benchmark type \d/i);
 
+  // The verdict: Scorecard's go / consider / no-go per concept, with its reason.
+  const card = await get(`/api/v1/Responses/Scorecard?projectId=${projectId}&filters=${enc(filters())}&benchmarkTypeId=${BENCHMARK}`);
+  const verdict = slides.find((s) => s.startsWith("The verdict"));
+  expect(verdict, "a verdict slide").toBeDefined();
+  expect(verdict).toContain(`Action standard: ${card.standard.title} top-2-box`);
+  const concepts = await tdb.db<{ id: number; conceptText: string }[]>`select id, concept_text as "conceptText" from test_options where project_id = ${projectId}`;
+  for (const row of card.rows) {
+    const name = concepts.find((o) => o.id === row.testOptionId)!.conceptText;
+    expect(verdict).toContain(`${row.rank} ${name} ${row.verdict.toUpperCase()} ${(row.top2 * 100).toFixed(1)}%`);
+    expect(verdict).toContain(row.reason);
+  }
+
   // A slide per measure: its bars are QualResults' top-2-boxes, its whiskers the intervals, its line the norm.
   const qual: Qual = await get(`/api/v1/Responses/QualResults?projectId=${projectId}&filters=${enc(filters())}&benchmarkTypeId=${BENCHMARK}`);
   expect(qual.measures.length).toBeGreaterThan(2);
@@ -267,6 +279,9 @@ test("the workbook: a cover naming market, filters, dates and benchmark; numeric
   expect(field("Fieldwork to")).toBe(dates!.to);
   expect(String(field("Weighting"))).toContain("weighted");
   expect(String(field("Significance method"))).toContain("Benjamini-Hochberg");
+  const card = await get(`/api/v1/Responses/Scorecard?projectId=${projectId}&filters=${enc(filters())}&benchmarkTypeId=${BENCHMARK}`);
+  const concepts = await tdb.db<{ id: number; conceptText: string }[]>`select id, concept_text as "conceptText" from test_options where project_id = ${projectId}`;
+  for (const row of card.rows) expect(field(`Verdict: ${concepts.find((o) => o.id === row.testOptionId)!.conceptText}`)).toBe(`${row.verdict} (rank ${row.rank}): ${row.reason}`);
 
   // Summary: numbers with number formats (the delta in points, not text), the benchmark by name.
   const qual: Qual = await get(`/api/v1/Responses/QualResults?projectId=${projectId}&filters=${enc(filters())}&benchmarkTypeId=${BENCHMARK}`);

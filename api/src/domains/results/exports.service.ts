@@ -233,6 +233,11 @@ function coverSheet(wb: ExcelJS.Workbook, r: ReportContext) {
   row("Weighting", r.weighting);
   row("Significance method", r.significance);
   row("Confidence", r.qual.confidence / 100, "0%");
+  if (r.verdict) {
+    const v = r.verdict;
+    row("Action standard", `${v.standard.title} top-2-box ${v.judgedAgainst === "benchmark" ? `significantly above ${r.benchmark.name}` : "significantly above every other concept"}`);
+    for (const x of v.rows) row(`Verdict: ${optionName(r.options, x.testOptionId)}`, `${x.verdict} (rank ${x.rank}): ${x.reason}`);
+  }
   row("Exported", new Date().toISOString().slice(0, 16).replace("T", " ") + " UTC");
   ws.getColumn(1).width = 22;
   ws.getColumn(2).width = 90;
@@ -319,7 +324,7 @@ export const WORKBOOK_SHEETS: readonly SheetBuilder[] = [
     for (const s of w.segments) {
       const parsed = ResponseFilterSchema.safeParse(s.filters);
       if (!parsed.success) continue;
-      summarySheet(wb, `Segment ${s.name}`, await qualResults(w.db, w.ctx, { projectId: w.input.projectId, filters: { ...parsed.data }, benchmarkTypeId: w.input.benchmarkTypeId ?? null }), w.report.options, w.report.benchmark.name);
+      summarySheet(wb, `Segment ${s.name}`, await qualResults(w.db, w.ctx, { projectId: w.input.projectId, filters: { ...parsed.data }, benchmarkTypeId: w.report.benchmark.id }), w.report.options, w.report.benchmark.name);
     }
   },
   async (wb, w) => {
@@ -328,7 +333,7 @@ export const WORKBOOK_SHEETS: readonly SheetBuilder[] = [
       select gs.id, gs.name from project_group_segments gs join projects p on p.project_group_version_id = gs.project_group_version_id
       where p.id = ${w.input.projectId} order by gs.id`);
     for (const g of groupSegments) {
-      summarySheet(wb, `Group ${g.name}`, await qualResults(w.db, w.ctx, { projectId: w.input.projectId, filters: { ...w.filters, projectGroupSegmentIds: [g.id] }, benchmarkTypeId: w.input.benchmarkTypeId ?? null }), w.report.options, w.report.benchmark.name);
+      summarySheet(wb, `Group ${g.name}`, await qualResults(w.db, w.ctx, { projectId: w.input.projectId, filters: { ...w.filters, projectGroupSegmentIds: [g.id] }, benchmarkTypeId: w.report.benchmark.id }), w.report.options, w.report.benchmark.name);
     }
   },
   (wb, w) => questionSheets(wb, w.report),

@@ -176,10 +176,35 @@ function conceptSlides(pptx: PptxGenJS, r: ReportContext, images: Map<number, { 
   }
 }
 
-/** Until the verdict is in: each measure and concept against the benchmark, significance marked. */
+const VERDICT = { go: { text: "GO", fill: "DCFCE7", color: UP }, consider: { text: "CONSIDER", fill: "FEF3C7", color: "92400E" }, "no-go": { text: "NO-GO", fill: "FEE2E2", color: DOWN } } as const;
+
+/** The verdict: the concepts ranked on the action standard, go / consider / no-go and why (verdict.ts). */
+function verdictSlide(pptx: PptxGenJS, r: ReportContext) {
+  const v = r.verdict;
+  if (!v) return;
+  const s = pptx.addSlide();
+  const standard = v.judgedAgainst === "benchmark" ? `significantly above ${r.benchmark.name}` : "significantly above every other concept";
+  heading(s, "The verdict", `Action standard: ${v.standard.title} top-2-box ${standard}${v.standard.isDefault ? " (the default standard)" : ""}`);
+  const headCell = (t: string): PptxGenJS.TableCell => ({ text: t, options: { bold: true, color: "FFFFFF", fill: { color: NAVY }, align: t === "Concept" || t === "Why" ? "left" : "center" } });
+  const rows = v.rows.map((x): PptxGenJS.TableRow => {
+    const look = VERDICT[x.verdict];
+    return [
+      { text: String(x.rank), options: { align: "center" } },
+      { text: optionName(r.options, x.testOptionId), options: { bold: true, color: NAVY } },
+      { text: look.text, options: { bold: true, align: "center", color: look.color, fill: { color: look.fill } } },
+      { text: pct(x.top2), options: { align: "center" } },
+      { text: `${pct(x.ci[0])}–${pct(x.ci[1])}`, options: { align: "center" } },
+      { text: x.reason, options: { color: "1F2937" } },
+    ];
+  });
+  s.addTable([["Rank", "Concept", "Verdict", "Top-2-box", "Interval", "Why"].map(headCell), ...rows], { x: 0.5, y: 1.4, w: 12.3, colW: [0.7, 2.8, 1.3, 1.2, 1.6, 4.7], fontSize: 13, border: { type: "solid", pt: 0.5, color: "CBD5E1" }, valign: "middle" });
+  footer(s, r, `Base: ${v.rows.map((x) => `${optionName(r.options, x.testOptionId)} n = ${x.n}`).join(", ")}`);
+}
+
+/** Every measure and concept against the benchmark, significance marked. */
 function scorecardSlide(pptx: PptxGenJS, r: ReportContext, optionIds: (number | null)[]) {
   const s = pptx.addSlide();
-  heading(s, `Scorecard: top-2-box against ${r.benchmark.name}`, "▲ significantly above the benchmark, ▼ significantly below; the others are within its margin");
+  heading(s, `All measures against ${r.benchmark.name}`, "▲ significantly above the benchmark, ▼ significantly below; the others are within its margin");
   const head: PptxGenJS.TableRow = [
     { text: "Measure", options: { bold: true, color: "FFFFFF", fill: { color: NAVY } } },
     { text: "Benchmark", options: { bold: true, color: "FFFFFF", fill: { color: NAVY }, align: "right" } },
@@ -374,6 +399,7 @@ export async function projectDeck(db: Db, i: ProjectDeckInput, progress: (pct: n
   let charts = 0;
   const whiskers: Whiskers = new Map();
   const optionIds = [...new Set(r.qual.measures.flatMap((m) => m.results.map((x) => x.testOptionId)))];
+  verdictSlide(pptx, r);
   if (r.qual.measures.length) {
     scorecardSlide(pptx, r, optionIds);
     for (const m of r.qual.measures) (measureSlide(pptx, r, m, whiskers), charts++);

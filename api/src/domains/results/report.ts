@@ -11,6 +11,7 @@ import { ApiError } from "../../errors.ts";
 import { resolveFilter, sessionsSql, type ResponseFilter } from "./filters.ts";
 import { benchmarks, demographicsResults, NONE_BENCHMARK, qualResults, questionResults, type QualResults, type QuestionResults } from "./results.service.ts";
 import * as q from "./results.sql.ts";
+import { getActionStandard, scorecard, type ActionStandardState, type ScoreRow } from "./verdict.ts";
 
 export interface ReportOption {
   id: number;
@@ -44,6 +45,8 @@ export interface ReportContext {
   weighting: string;
   significance: string;
   qual: QualResults;
+  /** The verdict on the project's action standard (verdict.ts), judged on `qual`'s own tests; null without a scaled measure. */
+  verdict: { standard: ActionStandardState; judgedAgainst: "benchmark" | "others"; rows: ScoreRow[] } | null;
   questions: QuestionResults[];
   demographics: Awaited<ReturnType<typeof demographicsResults>>;
   themes: { projectQuestionId: number; question: string; answers: number; themes: ReportTheme[] }[];
@@ -177,12 +180,14 @@ export async function reportContext(db: Db, ctx: RequestCtx, input: { projectId:
       limit 1`;
     return { p, options, sample, markets, questions, themeRows, quotes, summary, filterLines: await describeFilters(tx, filters, options) };
   });
-  const qual = await qualResults(db, ctx, { projectId, filters, benchmarkTypeId: input.benchmarkTypeId });
+  // No benchmark chosen is SPEC 7's 'None' entry: every measure read (and tested) against 50 percent.
+  const benchmarkTypeId = input.benchmarkTypeId ?? NONE_BENCHMARK.benchmarkTypeId;
+  const qual = await qualResults(db, ctx, { projectId, filters, benchmarkTypeId });
   const marketIds = head.markets.map((m) => m.regionId);
   let benchmark: ReportContext["benchmark"];
-  if (input.benchmarkTypeId) {
-    const b = (await benchmarks(db, ctx, projectId, filters.regionIds?.length ? filters.regionIds : marketIds)).value.find((x) => x.benchmarkTypeId === input.benchmarkTypeId);
-    if (!b) throw new ApiError("BadRequest", `No benchmark type ${input.benchmarkTypeId}`);
+  if (benchmarkTypeId !== NONE_BENCHMARK.benchmarkTypeId) {
+    const b = (await benchmarks(db, ctx, projectId, filters.regionIds?.length ? filters.regionIds : marketIds)).value.find((x) => x.benchmarkTypeId === benchmarkTypeId);
+    if (!b) throw new ApiError("BadRequest", `No benchmark type ${benchmarkTypeId}`);
     benchmark = {
       id: b.benchmarkTypeId,
       // The type's description reads as a name ("All customers and historical data"); its code ("AllCustomers") does not.
@@ -193,8 +198,10 @@ export async function reportContext(db: Db, ctx: RequestCtx, input: { projectId:
     };
   } else {
     // SPEC 7: no benchmark reads the results against the 'None' entry of 50 percent.
-    benchmark = { id: NONE_BENCHMARK.benchmarkTypeId, name: NONE_BENCHMARK.benchmarkName, top2Percentage: NONE_BENCHMARK.top2Percentage, indicative: false, byMeasure: new Map() };
+    benchmark = { id: NONE_BENCHMARK.benchmarkTypeId, name: "None (50%)", top2Percentage: NONE_BENCHMARK.top2Percentage, indicative: false, byMeasure: new Map() };
   }
+  const standard = await getActionStandard(db, ctx, projectId).catch((e) => (e instanceof ApiError && e.code === "NotFound" ? null : Promise.reject(e)));
+  const judged = standard ? scorecard(qual.measures.find((m) => m.standardQuestionId === standard.standardQuestionId)?.results ?? [], standard, (id) => optionName(head.options, id)) : null;
   const questions: QuestionResults[] = [];
   for (const x of head.questions) questions.push(await questionResults(db, ctx, { projectId, projectQuestionId: x.id, filters }));
   const demographics = await demographicsResults(db, ctx, projectId, filters);
@@ -233,6 +240,7 @@ export async function reportContext(db: Db, ctx: RequestCtx, input: { projectId:
       `Significant: p below ${((100 - qual.confidence) / 100).toFixed(2)} after ${qual.method.adjustName} adjustment over the view's ${qual.method.tests} tests. ` +
       `Indicative: a norm of fewer than ${qual.method.thinNorm} projects (never significant). Low base: effective base below ${qual.method.smallBase}.`,
     qual,
+    verdict: standard && judged && judged.rows.length ? { standard, judgedAgainst: judged.against, rows: judged.rows } : null,
     questions,
     demographics,
     themes,
