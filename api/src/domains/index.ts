@@ -29,6 +29,7 @@ import { registerLoggerRoutes } from "./logger/logger.routes.ts";
 import { registerSummaryRoutes } from "./ai/summaries.routes.ts";
 import { registerChatRoutes } from "./ai/chat.routes.ts";
 import { registerConversationRoutes } from "./ai/conversations.routes.ts";
+import { registerVerdictRoutes } from "./results/verdict.routes.ts";
 
 export function registerDomainRoutes(app: App, deps: AppDeps): void {
   registerUserRoutes(app, deps);
@@ -59,4 +60,5 @@ export function registerDomainRoutes(app: App, deps: AppDeps): void {
   registerSummaryRoutes(app, deps);
   registerChatRoutes(app, deps);
   registerConversationRoutes(app, deps);
+  registerVerdictRoutes(app, deps);
 }

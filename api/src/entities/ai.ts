@@ -89,6 +89,7 @@ export const aiSets: EntitySetDef[] = [
       regionId: f.int({ nullable: true, updatable: false }),
       promptVersionId: f.int({ nullable: true, readOnly: true }),
       filters: f.json({ nullable: true, filterable: false }),
+      benchmarkTypeId: f.int({ nullable: true, readOnly: true, description: "The benchmark it was written against (0 'None'); null: the default, all customers (1)" }),
       status: f.string({ readOnly: true, enumValues: ["Pending", "Running", "Ready", "Failed"] }),
       title: f.string({ nullable: true, readOnly: true }),
       content: f.string({ nullable: true, readOnly: true }),

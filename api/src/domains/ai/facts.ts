@@ -238,7 +238,9 @@ export async function summaryFacts(
     throw e;
   });
   const measures = measureFacts(book, qual.measures, names, { filters, benchmarkTypeId: qual.benchmarkTypeId });
-  const benchmarkName = qual.benchmarkTypeId
+  const benchmarkName = qual.benchmarkTypeId === 0
+    ? "none: a flat line"
+    : qual.benchmarkTypeId
     ? ((await enterTenant(db, ctx, (tx) => tx<{ name: string }[]>`select lower(description) as name from benchmark_types where id = ${qual.benchmarkTypeId}`))[0]?.name ?? null)
     : null;
 
@@ -272,9 +274,17 @@ export async function summaryFacts(
         }
       }
     }
-    // The three largest significant skews enter the book (and the text).
+    // The three largest significant skews enter the book (and the text), each once: a group against
+    // the rest and another group of the same demographic against its rest (women against the rest,
+    // men against the rest) are one skew seen from both sides, so a demographic and test option
+    // keep only their largest.
     skews.sort((a, b) => Math.abs(b.diff.value) - Math.abs(a.diff.value));
-    skews.splice(3);
+    const seen = new Set<string>();
+    const once = skews.filter((s) => {
+      const k = `${s.demographic}\u0000${s.testOption}`;
+      return seen.has(k) ? false : (seen.add(k), true);
+    });
+    skews.splice(0, skews.length, ...once.slice(0, 3));
     for (const s of skews) {
       s.group2 = book.add(s.group2.text, s.group2.value, s.group2.source);
       s.rest = book.add(s.rest.text, s.rest.value, s.rest.source);

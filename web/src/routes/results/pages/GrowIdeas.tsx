@@ -3,6 +3,7 @@
 import { EmptyState, TabLinks } from "../../../components/ui";
 import { resultsLink } from "../../../lib/projectLinks";
 import { useResults } from "../../../features/results/context";
+import { ConceptImage } from "../../../features/results/conceptImage";
 import { useQualResults } from "../../../features/results/queries";
 import { DriverChart, useDrivers } from "./Drivers";
 import { MeasuresView, PageTitle } from "./MeasuresView";
@@ -18,6 +19,7 @@ export default function GrowIdeas({ testOptionId, tab }: { testOptionId: number;
   return (
     <div>
       <PageTitle title={option?.conceptText ?? "Test option"} subtitle={option?.conceptDescription ?? undefined} />
+      {option ? <div className="mb-4"><ConceptImage testOptionId={option.id} name={option.conceptText} /></div> : null}
       <TabLinks label="Test option views" active={current} tabs={[
         { id: "measures", label: "Measures", href: `~${resultsLink(clientId, projectId, base)}` },
         { id: "drivers", label: "Drivers", href: `~${resultsLink(clientId, projectId, `${base}/drivers`)}` },
