@@ -68,6 +68,13 @@ test("the themes tab changes with the market filter, as ThemeResults counts it",
   await page.goto(`/${team}/results/${PROJECT}/drivers?region=${regions[0]}`);
   await expect(page.getByTestId("drivers-chart")).toContainText("the filtered respondents");
   await look(page, "drivers");
+  // One age group of one market is under the minimum base: all respondents' drivers, labelled.
+  const age = page.locator("details").filter({ has: page.locator("summary", { hasText: "Age group" }) }).first();
+  if ((await age.getAttribute("open")) === null) await age.locator("summary").click();
+  await page.getByLabel("18-24").check();
+  await expect(page.getByTestId("drivers-note")).toContainText("under the minimum base of");
+  await expect(page.getByTestId("drivers-chart")).toContainText("all respondents");
+  await look(page, "drivers-small-base");
 });
 
 test("a 'why' question quotes open answers about the named concept, and the quote's citation opens them", async ({ page, request }) => {
