@@ -1558,6 +1558,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/CognitoIdps/SamlProviders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The client's SAML identity providers, with which claimed email domains are verified (security page)
+         * @description Each IdP of the request's client with its emailDomains and verifiedEmailDomains: sign-in routes by the verified ones only; a claimed domain not verified is pending until the client proves it owns it (Clients ValidateDomainRecord's DNS record) or staff approve it.
+         */
+        get: operations["CognitoIdps_SamlProviders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/CognitoIdps/CreateSaml": {
         parameters: {
             query?: never;
@@ -1647,6 +1667,23 @@ export interface paths {
         put?: never;
         /** Accept one's invitation to a client: the membership, with the invited role */
         post: operations["Users_AcceptMembership"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Users/DeclineMembership": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Decline one's invitation to a client: it is withdrawn, and no membership is made */
+        post: operations["Users_DeclineMembership"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3187,6 +3224,26 @@ export interface paths {
          * @description For each standard measure on the 4-point scale and each test option: weighted top-2-box with its design-based standard error (Taylor linearisation, market runs as strata) and Wilson interval, the value distribution (High, Average, Neutral, Low), the test against the chosen benchmark (its projects' mean and between-project variance; a norm of fewer than 5 projects is indicative) and against each other option (paired where the same respondents rated both), p-values adjusted within the view (adjust, Benjamini-Hochberg by default; method says which). See docs/statistics.md. With projectQuestionId: that question's option shares per test option instead (in `question`).
          */
         get: operations["Responses_QualResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Responses/CrossTab": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A measure or question by a banner of columns, with column-letter significance
+         * @description Rows: `measure:{standardQuestionId}` (top-2-box per test option) or `question:{projectQuestionId}` (each answer's share of those who answered). Banner (comma separated): `demographic:{systemQuestionId}`, `question:{projectQuestionId}`, `market`, `segment:{segmentId}` (saved filter sets, one column each); at most 8 variables and 60 columns. Each cell: weighted share, base, Kish n_eff, design-based SE (market runs as strata) and Wilson interval; every pair of columns within a banner variable is tested on every row (cells with a low base, n_eff below 30, are not tested), the table's p-values adjusted together (adjust, Benjamini-Hochberg by default), and a cell lists the letters of the columns significantly lower. A Total column comes first. See docs/statistics.md "Cross-tabs".
+         */
+        get: operations["Responses_CrossTab"];
         put?: never;
         post?: never;
         delete?: never;
@@ -10173,6 +10230,9 @@ export interface components {
             fileType: string;
             size: number;
         };
+        SamlIdentityProviders: {
+            value: components["schemas"]["SamlIdentityProvider"][];
+        };
         SamlIdentityProvider: {
             id: number;
             clientId: number;
@@ -10254,6 +10314,9 @@ export interface components {
             roleId: number;
         };
         AcceptMembership: {
+            clientId: number;
+        };
+        DeclineMembership: {
             clientId: number;
         };
         AcceptedShare: {
@@ -11362,7 +11425,12 @@ export interface components {
             confidence: 90 | 95 | 99;
             benchmarkTypeId: number | null;
             method: components["schemas"]["StatsMethod"];
-            /** @description The sample-weighted total */
+            /**
+             * @description What measures is: sample (every respondent at their own weight) or markets (the all-markets total, weighted as allMarkets.weighting says)
+             * @enum {string}
+             */
+            total: "sample" | "markets";
+            /** @description The total, with every test (see total) */
             measures: {
                 standardQuestionId: number;
                 title: string;
@@ -11424,7 +11492,7 @@ export interface components {
                     }[];
                 }[];
             }[];
-            /** @description Market by market (a market is its runs) */
+            /** @description Market by market (a market is its runs), each cell against the other markets */
             markets: {
                 regionId: number;
                 measures: {
@@ -11440,9 +11508,31 @@ export interface components {
                             number
                         ];
                         smallBase: boolean;
+                        /** @description Against the same option in each other market (independent samples) */
+                        vsMarkets: {
+                            /** @description The other market */
+                            regionId: number;
+                            /** @description This market's top2 minus the other's */
+                            diff: number;
+                            se: number;
+                            z: number;
+                            pValue: number;
+                            /** @description Adjusted within the market table's family (marketsMethod) */
+                            pAdjusted: number;
+                            significant: boolean;
+                        }[];
                     }[];
                 }[];
             }[];
+            /** @description The market-by-market table's tests: their own family, adjusted as adjust says */
+            marketsMethod: {
+                /** @enum {string} */
+                adjust: "bh" | "bonferroni" | "none";
+                adjustName: string;
+                /** @description Tests in the market table's family */
+                tests: number;
+                comparisons: string;
+            };
             /** @description The all-markets total, markets weighted by population (default) or by sample (marketWeighting) */
             allMarkets: {
                 /** @enum {string} */
@@ -11517,6 +11607,69 @@ export interface components {
                 }[];
             }[];
         } | null;
+        CrossTab: {
+            projectId: number;
+            confidence: 90 | 95 | 99;
+            stub: {
+                /** @enum {string} */
+                kind: "measure" | "question";
+                id: number;
+                title: string;
+                /** @description What a cell is */
+                value: string;
+            };
+            banner: {
+                key: string;
+                label: string;
+            }[];
+            columns: {
+                key: string;
+                variable: string | null;
+                label: string;
+                /** @description A, B, ..; null for the Total */
+                letter: string | null;
+            }[];
+            rows: {
+                key: string;
+                label: string;
+                /** @description One per column, the Total first */
+                cells: {
+                    /** @description Respondents in the cell's base */
+                    n: number;
+                    /** @description Kish effective base */
+                    nEff: number;
+                    /** @description Weighted share, 0-1; null without respondents */
+                    value: number | null;
+                    /** @description Design-based (Taylor linearised) standard error */
+                    se: number | null;
+                    /** @description Wilson interval with the design's effective n */
+                    ci: [
+                        number,
+                        number
+                    ] | null;
+                    /** @description Kish n_eff below 30 */
+                    smallBase: boolean;
+                    /** @description Letters of the columns of the same banner variable significantly lower than this cell */
+                    higherThan: string[];
+                }[];
+            }[];
+            method: {
+                /** @enum {string} */
+                variance: "taylor-linearisation";
+                /** @enum {string} */
+                strata: "market run";
+                /** @enum {string} */
+                interval: "wilson";
+                /** @enum {string} */
+                adjust: "bh" | "bonferroni" | "none";
+                adjustName: string;
+                /** @description Tests in the table's family */
+                tests: number;
+                smallBase: number;
+                /** @description Which columns are compared */
+                comparisons: string;
+            };
+        };
         DemographicsResults: {
             projectId: number;
             questions: {
@@ -12160,7 +12313,22 @@ export interface components {
         TranslationsFiltered: {
             count: number;
             value: {
-                [key: string]: unknown;
+                id: number;
+                regionId: number;
+                regionName: string;
+                languageCode: string;
+                /** @enum {string} */
+                sourceType: "SystemQuestion" | "SystemQuestionOption" | "StandardQuestion" | "StandardQuestionOption" | "Survey";
+                sourceId: number | null;
+                sourceText: string;
+                translatedText: string;
+                isVerified: boolean;
+                updatedByUserId: number | null;
+                /**
+                 * Format: date-time
+                 * @description Last edit, else creation
+                 */
+                changedAt: string;
             }[];
         };
         AddDemographicTranslationsResult: {
@@ -12401,11 +12569,42 @@ export interface components {
                 usage: components["schemas"]["AiUsage"];
                 promptVersionId: number | null;
                 /** @description completion: prompt (the messages sent), content, toolCalls, usage, model; tool: tool {id, name, arguments, result | error}; each with ms */
-                steps: {
-                    [key: string]: unknown;
-                }[];
+                steps: components["schemas"]["AiDebugStep"][];
                 figures: components["schemas"]["AiFigure"][];
             }[];
+        };
+        AiDebugStep: {
+            /** @enum {string} */
+            kind: "completion" | "tool";
+            ms: number;
+            prompt?: {
+                /** @enum {string} */
+                role: "system" | "user" | "assistant" | "tool";
+                content: string | null;
+                toolCalls?: {
+                    id: string;
+                    name: string;
+                    /** @description As the model wrote them: a JSON text */
+                    arguments: string;
+                }[];
+                toolCallId?: string;
+            }[];
+            content?: string;
+            toolCalls?: {
+                id: string;
+                name: string;
+                /** @description As the model wrote them: a JSON text */
+                arguments: string;
+            }[];
+            usage?: components["schemas"]["AiUsage"];
+            model?: string | null;
+            tool?: {
+                id: string;
+                name: string;
+                arguments?: unknown;
+                result?: unknown;
+                error?: string;
+            } | null;
         };
         AiFigure: {
             /** @description F1, F2, ...: the answer cites it as `text [ref]` */
@@ -16432,6 +16631,29 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    CognitoIdps_SamlProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The identity providers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SamlIdentityProviders"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
     CognitoIdps_CreateSaml: {
         parameters: {
             query?: never;
@@ -16634,6 +16856,42 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["MembershipAccepted"];
                 };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No live invitation of that client for you */
+            404: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Users_DeclineMembership: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeclineMembership"];
+            };
+        };
+        responses: {
+            /** @description Declined */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -19529,6 +19787,8 @@ export interface operations {
                 adjust?: "bh" | "bonferroni" | "none";
                 /** @description How allMarkets weights the markets: population (default; sample when a market has no population figure) or sample */
                 marketWeighting?: "population" | "sample";
+                /** @description What measures (with every test) is: sample (default; every respondent at their own weight) or markets (the all-markets total, markets weighted as marketWeighting says) */
+                total?: "sample" | "markets";
                 /** @description One question's option results */
                 projectQuestionId?: string;
             };
@@ -19545,6 +19805,43 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["QualResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Responses_CrossTab: {
+        parameters: {
+            query: {
+                /** @description The project */
+                projectId: string;
+                /** @description The response filter object (ResponseFilter) as JSON */
+                filters?: string;
+                /** @description measure:{standardQuestionId} or question:{projectQuestionId} */
+                rows: string;
+                /** @description demographic:{id}, question:{id}, market, segment:{id}, comma separated */
+                banner: string;
+                /** @description Confidence level, default 95 */
+                confidence?: "90" | "95" | "99";
+                /** @description Multiple-comparison adjustment within the view: bh (Benjamini-Hochberg, default), bonferroni or none */
+                adjust?: "bh" | "bonferroni" | "none";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A measure or question by a banner of columns, with column-letter significance */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrossTab"];
                 };
             };
             400: components["responses"]["BadRequest"];

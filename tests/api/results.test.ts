@@ -341,7 +341,7 @@ describe("exports", () => {
     const ExcelJS = (await import("exceljs")).default;
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load((await res.arrayBuffer()) as never);
-    expect(wb.worksheets.map((w) => w.name)).toEqual(["Summary", "Markets", "Demographics", "Quality", "Data"]);
+    expect(wb.worksheets.map((w) => w.name)).toEqual(["Summary", "Markets", "Cross-tabs", "Demographics", "Quality", "Data"]);
     // Respondent quality before weighting: one row per survey run, with counts per reason.
     expect((wb.getWorksheet("Quality")!.getRow(1).values as unknown[]).slice(1)).toEqual(["Survey run", "Region", "Valid completes", "Excluded", "speeder", "straightliner", "attention", "duplicate", "gibberish", "pasted"]);
     const ws = wb.getWorksheet("Summary")!;

@@ -8,12 +8,20 @@
 // answered 201 is in the database.
 //
 //   bun run bench:load        (needs wrk: apt-get install wrk; DATABASE_URL or the embedded test server)
+//   bun run bench:load --cluster   the same mix on one process beside four behind PgBouncer and a
+//                                  streaming replica, in one run (load-cluster.bench.ts; also
+//                                  `bun run bench:load-cluster`)
 import postgres from "postgres";
 import { createTestDb } from "../helpers/db.ts";
 import { stopTestServer } from "../helpers/server.ts";
 import { liveCall, startServerProcess } from "../helpers/live.ts";
 
 import { LEVELS, SECONDS, THREADS, wrk, type Run } from "./load-common.ts";
+
+if (process.argv.includes("--cluster")) {
+  await import("./load-cluster.bench.ts"); // builds its own cluster, prints, and exits with its verdict
+  process.exit(0);
+}
 
 // A database with the demo data: the server seeds it at its first start (logins, and projects of
 // every type fielded by the simulated panel).

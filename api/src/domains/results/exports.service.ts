@@ -13,6 +13,7 @@ import { ApiError } from "../../errors.ts";
 import { resolveFilter, ResponseFilterSchema, sessionsSql, type ResolvedFilter, type ResponseFilter } from "./filters.ts";
 import * as q from "./results.sql.ts";
 import { demographicsResults, qualResults, type QualResults } from "./results.service.ts";
+import { addCrossTabSheet } from "./crosstab.sheet.ts";
 
 type Cell = string | number | null;
 
@@ -189,6 +190,7 @@ export async function exportExcel(db: Db, ctx: RequestCtx, input: ExcelInput): P
   const total = await qualResults(db, ctx, { projectId: input.projectId, filters, benchmarkTypeId: input.benchmarkTypeId ?? null });
   summarySheet(wb, "Summary", total, options);
   marketsSheet(wb, total, options, new Map(total.measures.map((m) => [m.standardQuestionId, m.title])));
+  await addCrossTabSheet(wb, db, ctx, { projectId: input.projectId, filters }, (v) => String(formulaSafe(v)));
   if (input.includeAllSegments) {
     for (const s of segments) {
       const parsed = ResponseFilterSchema.safeParse(s.filters);

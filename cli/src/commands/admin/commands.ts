@@ -7,13 +7,25 @@ import type { paths } from "../../../../contracts/client.ts";
 import { usageError } from "../../errors.ts";
 import { followJob } from "../../jobs.ts";
 import { printJson, progressBar, table } from "../../output.ts";
-import { checkSchema, type JsonSchema } from "../../schema-check.ts";
+import { checkSchema, type JsonSchema, type SchemaIssue } from "../../schema-check.ts";
 import { ok, signedIn, type GlobalOptions } from "../../session.ts";
 
 type Doc = { paths: Record<string, { post?: { summary?: string; description?: string; requestBody?: { content: { "application/json": { schema: JsonSchema } } } } }>; components: { schemas: Record<string, JsonSchema> } };
 const doc = openapi as unknown as Doc;
 const PREFIX = "/api/CommandRunner/";
 type CommandPath = Extract<keyof paths, `/api/CommandRunner/${string}`>;
+/** The body of some command (each command's own is checked against its schema before the call). */
+type CommandBody = NonNullable<paths[CommandPath]["post"]["requestBody"]>["content"]["application/json"];
+
+/** A path the contract publishes as a command. */
+function isCommandPath(p: string): p is CommandPath {
+  return p.startsWith(PREFIX) && !!doc.paths[p]?.post;
+}
+
+/** A body is its command's when the command's schema (if any) found no issue in it. */
+function fitsCommand(body: Record<string, unknown>, issues: SchemaIssue[]): body is CommandBody {
+  return issues.length === 0;
+}
 
 export function commandList(): { name: string; description: string }[] {
   return Object.entries(doc.paths)
@@ -40,18 +52,20 @@ export async function runCommands(name: string | undefined, o: GlobalOptions & {
   }
   const hit = list.find((c) => c.name.toLowerCase() === name.toLowerCase());
   if (!hit) throw usageError(`no command '${name}'; see \`ideally admin commands\``);
-  const path = `${PREFIX}${hit.name}` as CommandPath;
+  const path = `${PREFIX}${hit.name}`;
+  if (!isCommandPath(path)) throw usageError(`no command '${name}'; see \`ideally admin commands\``);
   const body = parseSets(o.set ?? []);
-  const schema = doc.paths[path].post!.requestBody?.content["application/json"].schema;
-  if (schema) {
-    const issue = checkSchema(schema, body, (ref) => doc.components.schemas[ref.replace("#/components/schemas/", "")])[0];
-    if (issue) throw usageError(`${hit.name}: ${issue.path.length ? `${issue.path.join(".")}: ` : ""}${issue.message}`);
+  const schema = doc.paths[path]?.post?.requestBody?.content["application/json"].schema;
+  const issues = schema ? checkSchema(schema, body, (ref) => doc.components.schemas[ref.replace("#/components/schemas/", "")]) : [];
+  if (!fitsCommand(body, issues)) {
+    const issue = issues[0]!;
+    throw usageError(`${hit.name}: ${issue.path.length ? `${issue.path.join(".")}: ` : ""}${issue.message}`);
   }
   const api = signedIn(o, { tenant: false });
   const bar = progressBar(hit.name);
   const done = await followJob(
     api,
-    async () => ok(await api.client.POST(path as "/api/CommandRunner/TestNextSchedule", { body: body as never }), `running ${hit.name}`),
+    async () => ok(await api.client.POST(path, { body }), `running ${hit.name}`),
     bar,
     Number(o.timeout ?? 600) * 1000,
   );

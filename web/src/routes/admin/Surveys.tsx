@@ -5,30 +5,21 @@ import { Modal } from "../../components/Dialog";
 import { Badge, Button, Field, Input, PageHeader, Select, Textarea } from "../../components/ui";
 import { useSearchState } from "../../lib/search";
 import { toast } from "../../components/toast";
-import { AuditLog, DataTable, Pager, Td, act, fmtDate, keyed, post, useSet } from "./shared";
+import { api, type Row } from "../../api/client";
+import { AuditLog, DataTable, Pager, Td, act, fmtDate, forClient, keyPath, useSet, type Call } from "./shared";
 
 const PAGE = 25;
 const SURVEY_STATUSES: Record<number, string> = { 0: "Draft", 10: "Testing", 50: "Live", 90: "Closed", 130: "Dev", 1000: "ErrorXml", 1010: "ErrorProcessing" };
 const TONES: Record<number, "neutral" | "blue" | "green" | "red" | "amber"> = { 0: "neutral", 10: "amber", 50: "blue", 90: "green", 130: "neutral", 1000: "red", 1010: "red" };
 
-type Run = {
-  id: number;
-  clientId: number;
-  surveyStatusId: number;
-  isCustomerPanel: boolean;
-  targetCompletes: number | null;
-  isSimulated: boolean;
-  scheduleDate: string;
-  launchedAt: string | null;
-  closedAt: string | null;
-  processedAt: string | null;
-  region: { regionName: string } | null;
-  client: { name: string } | null;
+type Run = Row<"SurveyRuns", "id" | "clientId" | "surveyStatusId" | "isCustomerPanel" | "targetCompletes" | "isSimulated" | "scheduleDate" | "launchedAt" | "closedAt" | "processedAt", {
+  region: Row<"Regions", "regionName"> | null;
+  client: Row<"Clients", "name"> | null;
   "surveySessions@odata.count"?: number;
-  projectSchedules: { projectId: number; project: { projectName: string } | null }[];
-};
+  projectSchedules: Row<"ProjectSchedules", "projectId", { project: Row<"Projects", "projectName"> | null }>[];
+}>;
 
-const ACTIONS: { action: string; label: string; when: (r: Run) => boolean }[] = [
+const ACTIONS: { action: "LaunchSurvey" | "ForceCloseSurvey" | "StartSurveyProcessing" | "ProcessProjectData"; label: string; when: (r: Run) => boolean }[] = [
   { action: "LaunchSurvey", label: "Launch", when: (r) => r.surveyStatusId === 0 || r.surveyStatusId === 10 },
   { action: "ForceCloseSurvey", label: "Force close", when: (r) => r.surveyStatusId === 50 },
   { action: "StartSurveyProcessing", label: "Start processing", when: (r) => r.surveyStatusId === 90 || r.surveyStatusId === 1010 },
@@ -62,9 +53,9 @@ export default function Surveys() {
     void mutate();
     setAudit((n) => n + 1);
   };
-  async function run(r: Run, action: string, label: string, body: unknown = undefined) {
+  async function run(r: Run, action: string, label: string, call: Call) {
     setBusy(`${action}-${r.id}`);
-    const ok = await act(post(keyed("SurveyRuns", r.id, action), body, r.clientId), `${label}: run ${r.id}`);
+    const ok = await act(call, `${label}: run ${r.id}`);
     setBusy(null);
     if (ok) done();
     return !!ok;
@@ -102,7 +93,7 @@ export default function Surveys() {
             <Td>
               <div className="flex justify-end gap-2 whitespace-nowrap">
                 {ACTIONS.filter((a) => a.when(r)).map((a) => (
-                  <Button key={a.action} size="sm" variant="secondary" busy={busy === `${a.action}-${r.id}`} onClick={() => void run(r, a.action, a.label)} aria-label={`${a.label} run ${r.id}`}>{a.label}</Button>
+                  <Button key={a.action} size="sm" variant="secondary" busy={busy === `${a.action}-${r.id}`} onClick={() => void run(r, a.action, a.label, api.POST(`/api/v1/SurveyRuns({key})/${a.action}`, { params: keyPath(r.id), ...forClient(r.clientId) }))} aria-label={`${a.label} run ${r.id}`}>{a.label}</Button>
                 ))}
                 {r.surveyStatusId === 50 && !r.isCustomerPanel ? (
                   <Button size="sm" variant="secondary" onClick={() => setSimulate(r)} aria-label={`Simulate responses for run ${r.id}`}>Simulate</Button>
@@ -114,7 +105,7 @@ export default function Surveys() {
         )}
       />
       <Pager page={page} pageSize={PAGE} total={data?.["@odata.count"] ?? 0} onPage={(p) => setSearch({ page: p || null })} />
-      {simulate ? <SimulateDialog run={simulate} onClose={() => setSimulate(null)} onRun={(n) => run(simulate, "RunSimulatedData", "Simulated responses", { completes: n })} /> : null}
+      {simulate ? <SimulateDialog run={simulate} onClose={() => setSimulate(null)} onRun={(n) => run(simulate, "RunSimulatedData", "Simulated responses", api.POST("/api/v1/SurveyRuns({key})/RunSimulatedData", { params: keyPath(simulate.id), body: { completes: n }, ...forClient(simulate.clientId) }))} /> : null}
       {removing ? <RemoveDialog run={removing} onClose={() => setRemoving(null)} onDone={done} /> : null}
       <AuditLog filter="entityType eq 'SurveyRun' or (entityType eq 'Project' and event in ('WaveStarted','ResultsReady'))" title="Fielding events" refreshKey={audit} />
     </div>
@@ -140,7 +131,7 @@ function RemoveDialog({ run, onClose, onDone }: { run: Run; onClose: () => void;
   const uuids = text.split(/[\s,;]+/).map((s) => s.trim()).filter(Boolean);
   async function remove() {
     setBusy(true);
-    const r = await act<{ removed: number; notFound: string[] }>(post(keyed("SurveyRuns", run.id, "RemoveUuidsFromSurvey"), { uuids }, run.clientId));
+    const r = await act(api.POST("/api/v1/SurveyRuns({key})/RemoveUuidsFromSurvey", { params: keyPath(run.id), body: { uuids }, ...forClient(run.clientId) }));
     setBusy(false);
     if (r) {
       toast.success("Respondents removed", `${r.removed} removed, ${r.notFound.length} not found`);
