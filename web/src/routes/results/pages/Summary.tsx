@@ -129,11 +129,11 @@ function ScorecardView() {
 }
 
 function AiSummaryView() {
-  const { projectId, responseFilter, benchmarkId } = useResults();
+  const { projectId, responseFilter, benchmarkId, regionIds } = useResults();
   const canWrite = useCanWrite();
   const { data, mutate } = useAiSummaries(projectId);
   const [busy, setBusy] = useState(false);
-  const shown = data ? summaryForView(data.value, responseFilter, benchmarkId) : null;
+  const shown = data ? summaryForView(data.value, responseFilter, benchmarkId, regionIds) : null;
   const write = async () => {
     setBusy(true);
     try {
