@@ -21964,6 +21964,8 @@ export interface operations {
                 confidence?: "90" | "95" | "99";
                 /** @description Multiple-comparison adjustment within the view: bh (Benjamini-Hochberg, default), bonferroni or none */
                 adjust?: "bh" | "bonferroni" | "none";
+                /** @description As QualResults: sample (default) or markets (the all-markets total, markets weighted by population) */
+                total?: "sample" | "markets";
             };
             header?: never;
             path?: never;

@@ -99,6 +99,10 @@ export function registerVerdictRoutes(app: App, deps: AppDeps): void {
           benchmarkTypeId: intQueryParam("benchmarkTypeId", "Benchmark to test against (Projects Benchmarks; 0 is 'None', 50%)").optional(),
           confidence: z.enum(["90", "95", "99"]).optional().openapi({ param: { name: "confidence", in: "query" }, description: "Confidence level, default 95" }),
           adjust: AdjustParam,
+          total: z
+            .enum(["sample", "markets"])
+            .optional()
+            .openapi({ param: { name: "total", in: "query" }, description: "As QualResults: sample (default) or markets (the all-markets total, markets weighted by population)" }),
         }),
       },
       responses: { ...ok(Scorecard, "The scorecard"), ...commonErrors, 404: errors[404] },
@@ -114,6 +118,7 @@ export function registerVerdictRoutes(app: App, deps: AppDeps): void {
           benchmarkTypeId: qv.benchmarkTypeId === undefined ? null : Number(qv.benchmarkTypeId),
           confidence: qv.confidence ? (Number(qv.confidence) as 90 | 95 | 99) : 95,
           adjust: adjustOf(qv.adjust),
+          total: qv.total === "markets" ? "markets" : "sample",
           names: await svc.optionNames(readDb, ctx, projectId),
         }),
         200,

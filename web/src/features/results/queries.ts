@@ -91,10 +91,12 @@ export type ActionStandard = Q<"/api/v1/Projects({key})/ActionStandard">;
 
 /** The concepts ranked on the action standard, for the view on screen (filters, benchmark, confidence, adjustment). */
 export function useScorecard() {
-  const { projectId, filtersJson, benchmarkId, confidence, adjust, benchmarks } = useResults();
+  const { projectId, filtersJson, benchmarkId, confidence, adjust, benchmarks, allMarkets } = useResults();
   const query: QueryOf<"/api/v1/Responses/Scorecard"> = { projectId: String(projectId), filters: filtersJson, confidence, adjust };
+  // All markets: judged on the all-markets total, as the measures on screen are.
+  if (allMarkets) query.total = "markets";
   if (benchmarkId !== null) query.benchmarkTypeId = String(benchmarkId);
-  return useApi(benchmarks ? ["Scorecard", projectId, filtersJson, benchmarkId, confidence, adjust] : null, () => api.GET("/api/v1/Responses/Scorecard", { params: { query } }), keep);
+  return useApi(benchmarks ? ["Scorecard", projectId, filtersJson, benchmarkId, confidence, adjust, allMarkets] : null, () => api.GET("/api/v1/Responses/Scorecard", { params: { query } }), keep);
 }
 
 export function useActionStandard() {
