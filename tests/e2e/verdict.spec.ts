@@ -83,7 +83,9 @@ test("the AI summary is formatted text, says whose scope it is, and one for the 
   const team = await clientIdByName(request, uma, "Acme Team A");
   const idea = await projectId(request, uma, team, "Plant-based snacks idea screen");
   await signIn(page, "user@acme.test");
-  await page.goto(`/${team}/results/${idea}/summary?region=2`);
+  // A view no earlier run wrote a summary for: the second market, answered up to a date of this run's own (every respondent).
+  const to = new Date(Date.UTC(2030, 0, 1) + (Date.now() % 100_000) * 86_400_000).toISOString().slice(0, 10);
+  await page.goto(`/${team}/results/${idea}/summary?region=2&dates=${encodeURIComponent(JSON.stringify({ from: "2000-01-01", to }))}`);
   const card = page.locator("section").filter({ has: page.getByRole("heading", { name: "AI summary" }) });
   await expect(card.getByTestId("summary-scope")).toContainText("Written for all markets and all respondents", { timeout: 30_000 });
   await expect(card.getByTestId("markdown").locator("h3").first()).toBeVisible();
