@@ -1,4 +1,4 @@
--- 0039: a project's action standard (issue 23, api/src/domains/results/verdict.ts): the measure its
+-- 0040: a project's action standard (issue 23, api/src/domains/results/verdict.ts): the measure its
 -- concepts must pass and whether against the benchmark on screen or against each other,
 -- {"standardQuestionId": 5, "against": "benchmark" | "others"}; null: the default (the headline
 -- measure against the benchmark). Written by Projects({key})/ActionStandard (PUT), which checks it.

@@ -192,6 +192,17 @@ describe("the scorecard on the demo", () => {
     }
   });
 
+  test("All markets: judged on the all-markets total, as QualResults total=markets on screen", async () => {
+    const qs = `benchmarkTypeId=1&total=markets&filters=${encodeURIComponent(JSON.stringify({ regionIds: [1, 2] }))}`;
+    const sc = await call("user", "GET", `/api/v1/Responses/Scorecard?projectId=${idea}&${qs}`);
+    const q = await call("user", "GET", `/api/v1/Responses/QualResults?projectId=${idea}&${qs}`);
+    const m = q.body.measures.find((x: { standardQuestionId: number }) => x.standardQuestionId === sc.body.standard.standardQuestionId);
+    const sample = await call("user", "GET", `/api/v1/Responses/Scorecard?projectId=${idea}&benchmarkTypeId=1&filters=${encodeURIComponent(JSON.stringify({ regionIds: [1, 2] }))}`);
+    expect(sc.body.rows.length).toBeGreaterThan(1);
+    for (const row of sc.body.rows) expect(row.top2).toBe(m.results.find((r: { testOptionId: number }) => r.testOptionId === row.testOptionId).top2);
+    expect(sc.body.rows.map((r: { top2: number }) => r.top2)).not.toEqual(sample.body.rows.map((r: { top2: number }) => r.top2));
+  });
+
   test("a filter that matches nobody: an empty scorecard with base 0", async () => {
     // Respondents in a market the project does not field in: nobody.
     const filters = encodeURIComponent(JSON.stringify({ regionIds: [999] }));

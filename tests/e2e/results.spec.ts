@@ -137,7 +137,7 @@ test("each filter kind changes the base as the API says, and clears", async ({ p
   const team = await teamA(request, uma);
   const projectId = 1; // the two-market idea screen
   await signIn(page);
-  await page.goto(`/${team}/results/${projectId}/summary`);
+  await page.goto(`/${team}/results/${projectId}/all`); // the measures table is on All results (Summary leads with the verdict)
   const all = await countFor(request, uma, team, projectId, { regionIds: [1] });
   await expectBase(page, all, "no filters");
 

@@ -28,6 +28,11 @@ describe("summaryForView", () => {
     expect(summaryForView([segment], { regionIds: [1] }, 1)).toBeNull();
   });
 
+  test("all the project's markets on screen is the project summary's own scope (no market filter)", () => {
+    expect(summaryForView([project], { regionIds: [2, 1] }, 1, [1, 2])).toEqual({ summary: project, scope: "view" });
+    expect(summaryForView([project], { regionIds: [1] }, 1, [1, 2])?.scope).toBe("project");
+  });
+
   test("a stored null benchmark is the default (all customers, 1)", () => {
     const a = row(5, { filters: { regionIds: [1] } });
     expect(summaryForView([a], { regionIds: [1] }, 1)?.scope).toBe("view");

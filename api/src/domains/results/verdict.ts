@@ -148,11 +148,11 @@ export interface Scorecard {
 export async function projectScorecard(
   db: Db,
   ctx: RequestCtx,
-  input: { projectId: number; filters: ResponseFilter; benchmarkTypeId: number | null; confidence: Confidence; adjust: Adjust; names: (id: number | null) => string; total?: "sample" | "markets" },
+  input: { projectId: number; filters: ResponseFilter; benchmarkTypeId: number | null; confidence: Confidence; adjust: Adjust; total?: "sample" | "markets"; names: (id: number | null) => string },
 ): Promise<Scorecard> {
   const standard = await getActionStandard(db, ctx, input.projectId);
   // The same view as QualResults on screen (every measure in the family), so its marks agree with the page's.
-  const q = await qualResults(db, ctx, { projectId: input.projectId, filters: input.filters, benchmarkTypeId: input.benchmarkTypeId, confidence: input.confidence, adjust: input.adjust, total: input.total });
+  const q = await qualResults(db, ctx, { projectId: input.projectId, filters: input.filters, benchmarkTypeId: input.benchmarkTypeId, confidence: input.confidence, adjust: input.adjust, total: input.total ?? "sample" });
   const results = q.measures.find((m) => m.standardQuestionId === standard.standardQuestionId)?.results ?? [];
   const { rows, against } = scorecard(results, standard, input.names);
   return { projectId: input.projectId, standard, judgedAgainst: against, benchmarkTypeId: q.benchmarkTypeId, confidence: q.confidence, method: q.method, base: results.reduce((a, r) => a + r.n, 0), rows };

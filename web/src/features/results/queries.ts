@@ -102,9 +102,9 @@ export type ActionStandard = Q<"/api/v1/Projects({key})/ActionStandard">;
 export function useScorecard() {
   const { projectId, filtersJson, benchmarkId, confidence, adjust, benchmarks, allMarkets } = useResults();
   const query: QueryOf<"/api/v1/Responses/Scorecard"> = { projectId: String(projectId), filters: filtersJson, confidence, adjust };
-  if (benchmarkId !== null) query.benchmarkTypeId = String(benchmarkId);
-  // All markets: the same all-markets total as the measures on screen (QualResults total=markets).
+  // All markets: judged on the all-markets total, as the measures on screen are.
   if (allMarkets) query.total = "markets";
+  if (benchmarkId !== null) query.benchmarkTypeId = String(benchmarkId);
   return useApi(benchmarks ? ["Scorecard", projectId, filtersJson, benchmarkId, confidence, adjust, allMarkets] : null, () => api.GET("/api/v1/Responses/Scorecard", { params: { query } }), keep);
 }
 

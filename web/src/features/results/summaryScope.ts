@@ -17,7 +17,7 @@ export function canonicalFilter(f: unknown): string {
   for (const k of Object.keys(f).sort()) {
     const v = (f as Record<string, unknown>)[k];
     if (v === null || v === undefined || v === "" || (Array.isArray(v) && !v.length)) continue;
-    out[k] = Array.isArray(v) ? [...v].sort() : v;
+    out[k] = Array.isArray(v) ? [...v].sort((a, b) => (typeof a === "number" && typeof b === "number" ? a - b : String(a).localeCompare(String(b)))) : v;
   }
   return JSON.stringify(out);
 }
@@ -30,8 +30,10 @@ export const summaryBenchmark = (s: Pick<AiSummary, "benchmarkTypeId">) => s.ben
  * benchmark ('view'); else the newest project summary (no segment, no filters: all markets and
  * respondents), labelled with its own scope ('project').
  */
-export function summaryForView(rows: AiSummary[], filter: ResponseFilter, benchmarkId: number | null): { summary: AiSummary; scope: "view" | "project" } | null {
-  const want = canonicalFilter(filter);
+export function summaryForView(rows: AiSummary[], filter: ResponseFilter, benchmarkId: number | null, projectRegionIds: number[] = []): { summary: AiSummary; scope: "view" | "project" } | null {
+  // Every market of the project is no market filter (the project summary's own scope).
+  const everyMarket = projectRegionIds.length > 0 && canonicalFilter({ regionIds: filter.regionIds }) === canonicalFilter({ regionIds: projectRegionIds });
+  const want = canonicalFilter(everyMarket ? { ...filter, regionIds: [] } : filter);
   const newest = (xs: AiSummary[]) => [...xs].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id - a.id)[0];
   const own = newest(rows.filter((s) => canonicalFilter(s.filters) === want && summaryBenchmark(s) === (benchmarkId ?? 1)));
   if (own) return { summary: own, scope: "view" };

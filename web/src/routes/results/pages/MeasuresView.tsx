@@ -27,7 +27,7 @@ export function MeasuresView({ measures, method, loading, title = "Top-2-box by 
   if (!measures) return loading ? <Skeleton className="h-80" /> : null;
   const ms = sortMeasures(measures);
   // No figures: either the test asks no scaled measure, or it does and nobody under the filters answered one.
-  if (!ms.length && questions.some(isScaledMeasure)) return <EmptyState title="No respondents match these filters">Nobody in this market answered these measures under the filters on screen: widen or clear the filters.</EmptyState>;
+  if (!ms.length && questions.some(isScaledMeasure)) return <EmptyState title="No respondents match these filters">Nobody answered these measures under the market and filters on screen: widen or clear the filters.</EmptyState>;
   if (!ms.length) return <EmptyState title="No framework measures">This test asks no scaled standard questions; its questions have pages of their own.</EmptyState>;
   if (ms.every((m) => !m.results.length)) return <EmptyState title="No results for these filters">Try fewer filters: no respondent matches them.</EmptyState>;
   const pick = (r: { testOptionId: number | null }) => !testOptionIds || (r.testOptionId !== null && testOptionIds.includes(r.testOptionId));

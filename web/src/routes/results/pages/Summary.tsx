@@ -93,7 +93,7 @@ function ScorecardView() {
       ) : null}
       {sc.base === 0 || !sc.rows.length ? (
         <div className="mt-4">
-          <EmptyState title="No respondents match these filters">Nobody in this market answered {s.title} under the filters on screen: widen or clear the filters to see a verdict.</EmptyState>
+          <EmptyState title="No respondents match these filters">Nobody answered {s.title} under the market and filters on screen: widen or clear the filters to see a verdict.</EmptyState>
         </div>
       ) : (
         <>
@@ -105,11 +105,12 @@ function ScorecardView() {
                 <li key={r.testOptionId ?? "all"} className="flex flex-wrap items-start gap-3 p-3 sm:flex-nowrap" data-testid="verdict-row">
                   <span className="w-6 shrink-0 pt-1 text-sm font-semibold text-ink-500" aria-label={`Rank ${r.rank}`}>{r.rank}</span>
                   <ConceptImage testOptionId={r.testOptionId} name={name(r.testOptionId)} size="sm" />
-                  <div className="min-w-0 flex-1">
+                  {/* basis-48: on a phone the figure and the verdict wrap under the name rather than squeeze it. */}
+                  <div className="min-w-0 flex-1 basis-48">
                     <p className="font-medium break-words text-ink-900">{name(r.testOptionId)}</p>
                     <p className="text-sm text-ink-700">{r.reason}</p>
                   </div>
-                  <div className="shrink-0 text-right">
+                  <div className="ml-9 shrink-0 sm:ml-0 sm:text-right">
                     <p className="text-sm font-semibold text-ink-900">{pct(r.top2, 1)}</p>
                     <p className="text-xs whitespace-nowrap text-ink-500">{pct(r.ci[0])}–{pct(r.ci[1])} · n {r.n}</p>
                   </div>
@@ -128,11 +129,11 @@ function ScorecardView() {
 }
 
 function AiSummaryView() {
-  const { projectId, responseFilter, benchmarkId } = useResults();
+  const { projectId, responseFilter, benchmarkId, regionIds } = useResults();
   const canWrite = useCanWrite();
   const { data, mutate } = useAiSummaries(projectId);
   const [busy, setBusy] = useState(false);
-  const shown = data ? summaryForView(data.value, responseFilter, benchmarkId) : null;
+  const shown = data ? summaryForView(data.value, responseFilter, benchmarkId, regionIds) : null;
   const write = async () => {
     setBusy(true);
     try {

@@ -6,6 +6,7 @@ import { FRAMEWORKS, PROJECT_STATUSES, PROJECT_TYPES } from "../../../lib/consta
 import { useResults, type TestOption } from "../../../features/results/context";
 import { useFileUrls } from "../../../features/projects-editor/data";
 import { designName, isSplitCell } from "../../../features/design";
+import { ConceptImage } from "../../../features/results/conceptImage";
 
 /** A test option's description and file: the row stores the file's key; its link is signed by ProjectFileUrls. */
 export function TestOptionPreview({ option, signedUrl, onClose }: { option: TestOption; signedUrl?: string; onClose: () => void }) {
@@ -52,7 +53,8 @@ export default function InfoPanel() {
         <ul className="space-y-2">
           {testOptions.map((o) => (
             <li key={o.id} className="flex items-start justify-between gap-2 rounded-lg border border-ink-200 p-3">
-              <div className="min-w-0">
+              <ConceptImage testOptionId={o.id} name={o.conceptText} size="sm" />
+              <div className="min-w-0 flex-1">
                 <p className="font-medium text-ink-900">{o.conceptText}</p>
                 {o.conceptDescription ? <p className="line-clamp-2 text-ink-600">{o.conceptDescription}</p> : null}
               </div>
