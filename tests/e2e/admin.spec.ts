@@ -69,6 +69,28 @@ test("staff approve from the queue and see the project's status and the team's c
   const row = page.getByRole("row", { name: new RegExp(name) });
   await expect(row.getByText("Awaiting Approval")).toBeVisible();
   await expect(row.getByTestId(`balance-${team}`), "the queue shows the team's ledger balance").toHaveText(fmt(before));
+  // At 1440 px (issue 22: the table clipped its Decline button there): every action fits the screen.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  for (const action of ["Approve", "Decline"]) {
+    const b = row.getByRole("button", { name: `${action} ${name}`, exact: true });
+    await expect(b).toBeVisible();
+    const box = (await b.boundingBox())!;
+    expect(box.x + box.width, `${action} within the 1440 px screen`).toBeLessThanOrEqual(1440);
+    const hidden = await b.evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      for (let p = el.parentElement; p; p = p.parentElement) {
+        const s = getComputedStyle(p);
+        if (s.overflowX !== "visible") {
+          const pr = p.getBoundingClientRect();
+          if (r.right > pr.right + 1 || r.left < pr.left - 1) return true;
+        }
+      }
+      return false;
+    });
+    expect(hidden, `${action} not cut off by a scrolling or clipping box`).toBe(false);
+  }
+  await shot(page, "approvals-1440");
+  await page.setViewportSize({ width: 1280, height: 720 });
   await shot(page, "approvals");
   await row.getByRole("button", { name: `Approve ${name}`, exact: true }).click();
   // Approving charges nothing (the charge was at Submit), so the toast names no balance; the row's balance stays.
@@ -79,6 +101,38 @@ test("staff approve from the queue and see the project's status and the team's c
   await expect(row.getByTestId(`balance-${team}`)).toHaveText(fmt(await balance(request, sam, team)));
   const audit = page.getByRole("list", { name: "Recent status changes" });
   await expect(audit.getByText(`Project ${p.id}`).first(), "the approval is an audit row on the page").toBeVisible();
+});
+
+test("staff see a run's field period on the surveys page, move its field end and close it", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const uma = await token(request, "user@acme.test");
+  const sam = await token(request, "staff@ideally.test");
+  const team = await teamA(request, uma);
+  const p = await api(request, uma, team, "POST", "/api/v1/Projects", { projectName: `Field period ${Date.now()}`, projectTypeId: 1, frameworkId: 1000, regionIds: [1], sampleSize: 5000 });
+  await api(request, uma, team, "POST", "/api/v1/TestOptions", { projectId: p.id, conceptText: "Oat bar" });
+  await api(request, sam, team, "POST", `/api/v1/Projects(${p.id})/SuperApprove`, {});
+  const created = await api(request, sam, team, "POST", "/api/v1/SurveyRuns/CreateDecipherSurveys", { projectId: p.id });
+  const runId = (created.runs as { surveyRunId: number }[])[0]!.surveyRunId;
+  const launched = await api(request, sam, team, "POST", `/api/v1/SurveyRuns(${runId})/LaunchSurvey`);
+  expect(launched.fieldEndAt, "a field end at launch").toBeTruthy();
+
+  await signIn(page, "staff@ideally.test");
+  await page.goto(`/admin/surveys?project=${p.id}`);
+  const row = page.getByRole("row").filter({ hasText: `#${runId}` });
+  await expect(row.getByTestId("field-period")).toContainText("Closes at");
+  await row.getByRole("button", { name: `Move the field end of run ${runId}` }).click();
+  const dialog = page.getByRole("dialog", { name: `Field end of run ${runId}` });
+  const later = new Date(Date.now() + 30 * 86_400_000);
+  const local = new Date(later.getTime() - later.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+  await dialog.getByLabel("Closes at").fill(local);
+  await shot(page, "surveys-field-end");
+  await dialog.getByRole("button", { name: "Save" }).click();
+  await expect(dialog).toHaveCount(0);
+  const moved = await api(request, sam, team, "GET", `/api/v1/SurveyRuns(${runId})?$select=fieldEndAt`);
+  expect(Math.abs(new Date(moved.fieldEndAt).getTime() - new Date(local).getTime()), "the field end moved to the time chosen").toBeLessThan(60_000);
+  await row.getByRole("button", { name: `Force close run ${runId}` }).click();
+  await expect(row.getByTestId("field-period")).toContainText("Closed by staff");
+  await shot(page, "surveys-closed");
 });
 
 test("staff add a credit adjustment and the balance moves by it", async ({ page, request }) => {

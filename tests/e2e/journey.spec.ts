@@ -9,7 +9,9 @@ import { designText } from "../../web/src/features/design";
 // submitted and nothing is charged; a Viewer is offered no action their role cannot take; a
 // project shared from another client opens read-only, named with its owner; a bad email in Share
 // is shown at its field, in words. axe finds no serious violation on the pages this adds, at
-// desktop and phone widths. Screenshots: .tmp/screens/journey-*.png.
+// desktop and phone widths. The editor's completes per market change until Submit, two markets'
+// targets are grouped under each market's name, and a draft goes to the trash and comes back; the
+// review page names the design in the editor's words. Screenshots: .tmp/screens/journey-*.png.
 
 let teamA = 0;
 let teamB = 0;
@@ -382,4 +384,80 @@ test("the review page names the design as the editor does: one concept sequentia
   await page.goto(`/${teamA}/projects/${split.id}/review`);
   await expect(page.getByTestId("design")).toHaveText(designText(true));
   await expect(page.getByTestId("design")).toContainText("Monadic (split cells)");
+});
+
+test("the editor: completes per market change until submitted, targets grouped by market, the feasibility explained, a draft deleted and restored", async ({ page, request }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const uma = await token(request, "user@acme.test");
+  const p = await api(request, uma, teamA, "POST", "/api/v1/Projects", { projectName: `Two markets ${Date.now()}`, projectTypeId: 1, frameworkId: 1000, regionIds: [1, 2], sampleSize: 200 });
+  await api(request, uma, teamA, "POST", "/api/v1/TestOptions", { projectId: p.id, conceptText: "Concept 1" });
+  await signIn(page, "user@acme.test");
+  await page.goto(`/${teamA}/projects/${p.id}/markets`);
+
+  // Completes per market: changed after creation, saved for every market.
+  await page.getByLabel("Completes per market").fill("350");
+  await page.getByRole("button", { name: "Save completes" }).click();
+  await expect.poll(async () => (await api(request, uma, teamA, "GET", `/api/v1/ProjectsRegions?$filter=projectId eq ${p.id}&$select=sampleSize`)).value.map((r: { sampleSize: number }) => r.sampleSize)).toEqual([350, 350]);
+  // The feasibility in the API's words (New Zealand's panel reaches 6,000: docs/decisions.md "Feasibility").
+  const feasibility = page.getByTestId("feasibility");
+  await expect(feasibility).toContainText("New Zealand: 350 completes: the panel reaches about 6,000 people there in a field period");
+
+  // Targets of two markets: each market's answers under its name, labelled for screen readers too.
+  const region = page.getByRole("group", { name: "Region", exact: true });
+  await expect(region.getByText("New Zealand", { exact: true })).toBeVisible();
+  await expect(region.getByText("Australia", { exact: true })).toBeVisible();
+  await expect(region.getByRole("checkbox", { name: "Auckland (New Zealand)" })).toBeVisible();
+  expect(await region.getByRole("checkbox", { name: /\(Australia\)$/ }).count(), "Australia's regions labelled with their market").toBeGreaterThan(3);
+  // A target without a quota says who qualifies, in the feasibility's words.
+  await page.getByRole("group", { name: "Gender", exact: true }).getByRole("checkbox", { name: "Female" }).check();
+  await expect(feasibility).toContainText("Gender in New Zealand: only people answering Female qualify (no quotas).");
+  await shot(page, "markets-two");
+  await noSeriousViolations(page, "the markets tab of two markets");
+
+  // Delete the draft: confirmed, to the trash, and restored from the toast.
+  await page.getByRole("button", { name: "Delete draft" }).click();
+  await page.getByRole("dialog", { name: "Delete draft" }).getByRole("button", { name: "Delete draft" }).click();
+  await expect(page).toHaveURL(new RegExp(`/${teamA}/home$`));
+  const toastBox = page.getByRole("status").filter({ hasText: "Draft deleted" });
+  await expect(toastBox).toContainText(`${p.projectName} is in the trash.`);
+  const trashed = await api(request, uma, teamA, "GET", "/api/v1/Projects/GetTrashed?$top=1000");
+  expect(trashed.value.map((x: { id: number }) => x.id), "in the trash").toContain(p.id);
+  await expect(page.getByRole("link", { name: p.projectName }), "gone from the list").toHaveCount(0);
+  await shot(page, "draft-deleted");
+  await toastBox.getByRole("button", { name: "Restore it" }).click();
+  await expect(page).toHaveURL(new RegExp(`/${teamA}/projects/${p.id}$`));
+  const back = await api(request, uma, teamA, "GET", "/api/v1/Projects/GetTrashed?$top=1000");
+  expect(back.value.map((x: { id: number }) => x.id), "restored").not.toContain(p.id);
+});
+
+test("axe at phone width on the journey's pages: home with approvals, the editor, the status page, a shared project, the notifications", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const uma = await token(request, "user@acme.test");
+  const d = await draft(request, uma, "Phone", 1);
+  const waiting = await draft(request, uma, "Phone waiting", 1);
+  expect((await api(request, uma, teamA, "POST", `/api/v1/Projects(${waiting.id})/Submit`, {})).statusCode).toBe(50);
+  const done = await completedProject(request, uma);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page, "admin@acme.test");
+  const pages: [string, string][] = [
+    ["home with the approvals inbox", `/${teamA}/home`],
+    ["the editor's set-up", `/${teamA}/projects/${d.id}?desktop=1`],
+    ["the editor's markets", `/${teamA}/projects/${d.id}/markets?desktop=1`],
+    ["the review page", `/${teamA}/projects/${waiting.id}/review`],
+    ["the status page", `/${teamA}/project-surveys/${done.id}`],
+  ];
+  for (const [what, url] of pages) {
+    await page.goto(url);
+    await page.waitForLoadState("networkidle");
+    await expect(page.locator("main")).toBeVisible();
+    await shot(page, `phone-${what.replace(/[^a-z]+/g, "-")}`);
+    await noSeriousViolations(page, `${what} at 390 px`);
+  }
+  await page.goto(`/${teamA}/home`);
+  await page.getByRole("button", { name: /^Notifications/ }).click();
+  await expect(page.getByRole("menu")).toBeVisible();
+  await shot(page, "phone-notifications");
+  const r = await new AxeBuilder({ page }).analyze();
+  const bad = r.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), "axe on the open notifications at 390 px").toEqual([]);
 });

@@ -131,6 +131,50 @@ test("every results route of every demo project opens, with named, labelled char
   expect(errors, "no page errors").toEqual([]);
 });
 
+/** Chart texts (tick labels, axis legends, marker labels) drawn outside their svg: cut off on screen. */
+async function clippedChartTexts(page: Page): Promise<string[]> {
+  return page.locator("figure svg[role=img]").evaluateAll((svgs) =>
+    svgs.flatMap((svg, i) => {
+      const box = svg.getBoundingClientRect();
+      return [...svg.querySelectorAll("text")].flatMap((t) => {
+        const r = t.getBoundingClientRect();
+        if (!r.width || !(t.textContent ?? "").trim()) return [];
+        const out = r.left < box.left - 1 || r.right > box.right + 1 || r.top < box.top - 1 || r.bottom > box.bottom + 1;
+        return out ? [`chart ${i} "${svg.getAttribute("aria-label")?.slice(0, 40)}": "${t.textContent}" at ${Math.round(r.left - box.left)}..${Math.round(r.right - box.left)} of ${Math.round(box.width)} px`] : [];
+      });
+    }),
+  );
+}
+
+test("at phone width no chart label is cut off, on every results route of every demo project", async ({ page, request }) => {
+  test.setTimeout(400_000);
+  const uma = await token(request, "user@acme.test");
+  const team = await teamA(request, uma);
+  const projects = await api(request, uma, team, "GET", "/api/v1/Projects?$select=id,projectName&$filter=statusCode ge 800&$orderby=id");
+  await signIn(page);
+  const hrefs: string[] = [];
+  for (const p of projects.value as { id: number }[]) {
+    await page.goto(`/${team}/results/${p.id}`);
+    const nav = page.getByRole("navigation", { name: "Results pages" });
+    await expect(nav.getByRole("link").first()).toBeVisible({ timeout: 15_000 });
+    hrefs.push(...(await nav.getByRole("link").evaluateAll((ls) => ls.map((l) => (l as HTMLAnchorElement).getAttribute("href")!))));
+  }
+  await page.setViewportSize({ width: 390, height: 844 });
+  const clipped: string[] = [];
+  let charts = 0;
+  for (const href of hrefs) {
+    await page.goto(href);
+    await expect(page.getByTestId("results-page").getByRole("heading", { level: 2 }).first(), `${href} at phone width`).toBeVisible({ timeout: 15_000 });
+    await page.waitForLoadState("networkidle");
+    await expect(page.locator('[role=status][aria-label="Loading"]')).toHaveCount(0);
+    charts += await page.locator("figure svg[role=img]").count();
+    clipped.push(...(await clippedChartTexts(page)).map((c) => `${href}: ${c}`));
+    await shot(page, `charts-phone-${href.split("/").slice(3).join("-").replace(/\?.*$/, "")}`);
+  }
+  expect(charts, "charts looked at").toBeGreaterThan(20);
+  expect(clipped, "chart labels cut off at 390 px").toEqual([]);
+});
+
 test("each filter kind changes the base as the API says, and clears", async ({ page, request }) => {
   test.setTimeout(180_000);
   const uma = await token(request, "user@acme.test");
