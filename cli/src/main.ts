@@ -435,6 +435,13 @@ Examples:
     process.stdout.write((await import("./commands/completion.ts")).completion(program, shell));
   });
 
+// The completion scripts' feed of ids and markets (hidden; see commands/complete-feed.ts).
+program
+  .command("__complete", { hidden: true })
+  .argument("<kind>", "projects, clients, markets or commands")
+  .option("--describe", "word<TAB>description lines")
+  .action(async (kind: string, _o, cmd: Command) => (await import("./commands/complete-feed.ts")).runCompleteFeed(kind, all(cmd)));
+
 const analyze = program
   .command("analyze")
   .description("run the analytics on a CSV file (header row; UTF-8, or windows-1252 when not valid UTF-8)")

@@ -52,15 +52,19 @@ export function table(header: string[], rows: string[][], maxWidth: number | nul
   const numericCol = (j: number) => rows.some((r) => (r[j] ?? "") !== "") && rows.every((r) => (r[j] ?? "") === "" || /^[-+]?[\d.,%–]+$/.test(r[j]));
   if (maxWidth !== null) {
     const total = () => widths.reduce((a, w) => a + w, 0) + 2 * (widths.length - 1);
-    // Numbers are never cut; the widest text column gives a character at a time.
-    for (;;) {
-      if (total() <= maxWidth - 1) break;
-      let j = -1;
-      widths.forEach((w, k) => {
-        if (!numericCol(k) && w > 8 && (j < 0 || w > widths[j])) j = k;
-      });
-      if (j < 0) break;
-      widths[j]--;
+    // Numbers are never cut; the widest text column gives a character at a time, down to 8; on a
+    // very narrow terminal text columns go on down to 3, and what still does not fit is cut at the
+    // edge (below), so no line ever wraps.
+    for (const floor of [8, 3]) {
+      for (;;) {
+        if (total() <= maxWidth - 1) break;
+        let j = -1;
+        widths.forEach((w, k) => {
+          if (!numericCol(k) && w > floor && (j < 0 || w > widths[j])) j = k;
+        });
+        if (j < 0) break;
+        widths[j]--;
+      }
     }
     header = header.map((h, j) => cut(h, widths[j]));
     rows = rows.map((r) => r.map((c, j) => cut(c ?? "", widths[j])));
@@ -68,7 +72,13 @@ export function table(header: string[], rows: string[][], maxWidth: number | nul
   const numeric = header.map((_, j) => rows.some((r) => (r[j] ?? "") !== "") && rows.every((r) => (r[j] ?? "") === "" || /^[-+]?[\d.,%–]+$/.test(r[j])));
   const line = (cells: string[]) =>
     cells.map((c, j) => (numeric[j] ? c.padStart(widths[j]) : c.padEnd(widths[j]))).join("  ").trimEnd();
-  return [bold(line(header)), dim(widths.map((w) => "-".repeat(w)).join("  ").trimEnd()), ...rows.map(line)].join("\n");
+  const edge = (l: string) => (maxWidth !== null ? cut(l, maxWidth - 1) : l);
+  return [bold(edge(line(header))), dim(edge(widths.map((w) => "-".repeat(w)).join("  ").trimEnd())), ...rows.map((r) => edge(line(r)))].join("\n");
+}
+
+/** A line of text (a title, a note) cut to the terminal's width with …, whole with --wide or no terminal. */
+export function fit(text: string, maxWidth: number | null = tableWidth()): string {
+  return maxWidth === null ? text : cut(text, maxWidth - 1);
 }
 
 /** "label  value" lines, labels padded. */

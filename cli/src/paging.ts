@@ -71,7 +71,7 @@ export function slicePage<T>(p: Paging, all: T[]): { rows: T[]; total: number } 
 
 /**
  * The hint line on stderr when the page is not the whole list: "showing 51-100 of 312; --page 3
- * for the next, --all for everything". Nothing when every row is shown.
+ * for more, --all for all". Nothing when every row is shown.
  */
 export function pageHint(p: Paging, shown: number, total: number | null): void {
   const from = p.skip + 1;
@@ -84,6 +84,6 @@ export function pageHint(p: Paging, shown: number, total: number | null): void {
     return;
   }
   const page = p.skip / p.limit + 1;
-  const next = more ? `--page ${page + 1} for the next, ` : "";
-  process.stderr.write(`showing ${from}-${to}${total === null ? "" : ` of ${total}`}; ${next}--all for everything\n`);
+  const next = more ? `--page ${page + 1} for more, ` : "";
+  process.stderr.write(`showing ${from}-${to}${total === null ? "" : ` of ${total}`}; ${next}--all for all\n`);
 }

@@ -37,7 +37,7 @@ describe("projects list", () => {
     const r = await uma.run(["projects", "list", "--json"]);
     expect(r.code).toBe(0);
     expect(idsOf(r.stdout), "stdout is the JSON rows and nothing else").toEqual(ids.slice(0, 50));
-    expect(r.stderr).toBe(`showing 1-50 of ${ids.length}; --page 2 for the next, --all for everything\n`);
+    expect(r.stderr).toBe(`showing 1-50 of ${ids.length}; --page 2 for more, --all for all\n`);
     const text = await uma.run(["projects", "list"]);
     expect(text.stdout).not.toContain("showing");
     expect(text.stdout.trimEnd().split("\n")).toHaveLength(52); // header, rule, 50 rows
@@ -46,11 +46,11 @@ describe("projects list", () => {
   test("--limit and --page pick the page; the last page says where it ends", async () => {
     const p3 = await uma.run(["projects", "list", "--limit", "20", "--page", "3", "--json"]);
     expect(idsOf(p3.stdout)).toEqual(ids.slice(40, 60));
-    expect(p3.stderr).toBe(`showing 41-60 of ${ids.length}; --page 4 for the next, --all for everything\n`);
+    expect(p3.stderr).toBe(`showing 41-60 of ${ids.length}; --page 4 for more, --all for all\n`);
     const lastPage = Math.ceil(ids.length / 20);
     const last = await uma.run(["projects", "list", "--limit", "20", "--page", String(lastPage), "--json"]);
     expect(idsOf(last.stdout)).toEqual(ids.slice((lastPage - 1) * 20));
-    expect(last.stderr).toBe(`showing ${(lastPage - 1) * 20 + 1}-${ids.length} of ${ids.length}; --all for everything\n`);
+    expect(last.stderr).toBe(`showing ${(lastPage - 1) * 20 + 1}-${ids.length} of ${ids.length}; --all for all\n`);
     const past = await uma.run(["projects", "list", "--limit", "20", "--page", String(lastPage + 1), "--json"]);
     expect([past.code, idsOf(past.stdout), past.stderr]).toEqual([0, [], `no rows on page ${lastPage + 1} (${ids.length} in all)\n`]);
   });
@@ -84,7 +84,7 @@ test("credits ledger pages the same way (--top still works as --limit)", async (
   try {
     await admin.json(["login", "--email", "admin@acme.test", "--password-stdin"], { stdin: "Password123!" });
     const p2 = await admin.run(["credits", "ledger", "--limit", "25", "--page", "2", "--json"]);
-    expect([idsOf(p2.stdout), p2.stderr]).toEqual([rows.slice(25, 50), `showing 26-50 of ${rows.length}; --page 3 for the next, --all for everything\n`]);
+    expect([idsOf(p2.stdout), p2.stderr]).toEqual([rows.slice(25, 50), `showing 26-50 of ${rows.length}; --page 3 for more, --all for all\n`]);
     expect(idsOf((await admin.run(["credits", "ledger", "--top", "7", "--json"])).stdout)).toEqual(rows.slice(0, 7));
     expect(idsOf((await admin.run(["credits", "ledger", "--all", "--json"])).stdout)).toEqual(rows);
   } finally {
@@ -98,9 +98,9 @@ test("lookups are whole by default and page on request", async () => {
   expect([every.length > 30, all.stderr]).toEqual([true, ""]);
   const p2 = await uma.run(["targets", "--limit", "10", "--page", "2", "--json"]);
   expect(JSON.parse(p2.stdout)).toEqual(every.slice(10, 20));
-  expect(p2.stderr).toBe(`showing 11-20 of ${every.length}; --page 3 for the next, --all for everything\n`);
+  expect(p2.stderr).toBe(`showing 11-20 of ${every.length}; --page 3 for more, --all for all\n`);
   const ind = await uma.run(["industries", "--limit", "5", "--page", "3", "--json"]);
-  expect([(JSON.parse(ind.stdout) as unknown[]).length, ind.stderr], "SPEC's 14 industries").toEqual([4, "showing 11-14 of 14; --all for everything\n"]);
+  expect([(JSON.parse(ind.stdout) as unknown[]).length, ind.stderr], "SPEC's 14 industries").toEqual([4, "showing 11-14 of 14; --all for all\n"]);
   const bad = await uma.run(["markets", "--page", "2"]);
   expect([bad.code, bad.stderr]).toEqual([1, "ideally: --page needs --limit (this list is shown whole by default)\n"]);
 });

@@ -31,3 +31,15 @@ test("just wide enough: nothing is cut; one column less: the widest text column 
 test("no width (--wide or no terminal): the table is whole", () => {
   expect(table(header, rows, null)).toContain("I am usually the first to try new technology");
 });
+
+test("too many numbers for the width: text goes down to 3 characters, then lines are cut at the edge; no line wraps", () => {
+  // The results table at 60 columns (tmux): 7 columns, four of them numbers.
+  const header = ["measure", "test option", "n", "top-2", "interval", "vs bench", "above", ""];
+  const rows = [["Likability", "A Protein crunch bar", "3", "63.3%", "14.4%–94.7%", "", "", "(small base)"]];
+  for (const w of [60, 40, 20]) {
+    const lines = table(header, rows, w).split("\n");
+    for (const l of lines) expect(l.length, `${w}: ${l}`).toBeLessThanOrEqual(w - 1);
+  }
+  const at60 = table(header, rows, 60).split("\n");
+  expect(at60[2], "numbers whole while they fit").toContain("14.4%–94.7%");
+});

@@ -53,7 +53,7 @@ export async function runRunsList(project: string, o: GlobalOptions & PageOption
     process.stdout.write(
       `${table(
         ["run", "region", "panel", "status", "target", "launched", "closed"],
-        rows.map((r) => [String(r!.id), r!.region?.regionName ?? String(r!.regionId), r!.isCustomerPanel ? "customer" : "Ideally", `${r!.surveyStatusId} ${STATUS[r!.surveyStatusId ?? -1] ?? ""}`.trim(), r!.targetCompletes == null ? "" : String(r!.targetCompletes), (r!.launchedAt ?? "").slice(0, 16), (r!.closedAt ?? "").slice(0, 16)]),
+        rows.map((r) => [String(r!.id), r!.region?.regionName ?? String(r!.regionId), r!.isCustomerPanel ? "customer" : "Ideally", `${r!.surveyStatusId} ${STATUS[r!.surveyStatusId ?? -1] ?? ""}`.trim(), r!.targetCompletes == null ? "" : String(r!.targetCompletes), (r!.launchedAt ?? "").slice(0, 10), (r!.closedAt ?? "").slice(0, 10)]),
       )}\n`,
     );
   }

@@ -7,7 +7,7 @@
 import { idArg } from "../../args.ts";
 import { usageError } from "../../errors.ts";
 import { filterParam, filtersFor } from "../../filters.ts";
-import { bold, dim, fmt, pct, printJson, summary, table, warn } from "../../output.ts";
+import { bold, dim, fit, fmt, pct, printJson, summary, table, warn } from "../../output.ts";
 import { fieldedProject } from "../../fielded.ts";
 import { ok, signedIn, type Api, type GlobalOptions } from "../../session.ts";
 
@@ -77,11 +77,11 @@ export async function runResults(id: string, o: ResultsOptions): Promise<void> {
   if (o.json) return printJson({ filters, qual, priceSensitivity: priced.length ? price : null, marketReach: reach, questions, openQuestions });
 
   if (qual.measures.length) {
-    process.stdout.write(`${bold("Top-2-box")} ${dim(`(${qual.confidence}% confidence; benchmark ${qual.benchmarkTypeId ?? "none"})`)}\n`);
+    process.stdout.write(`${bold(fit(`Top-2-box (${qual.confidence}% confidence; benchmark ${qual.benchmarkTypeId ?? "none"})`))}\n`);
     process.stdout.write(`${qualTable(qual, names)}\n`);
-    process.stdout.write(dim("* significant difference from the benchmark; letters: significantly above those options; (small base) n_eff under 30\n"));
+    process.stdout.write(`${dim(fit("* significant difference from the benchmark; letters: significantly above those options; (small base) n_eff under 30"))}\n`);
   } else {
-    process.stdout.write(`${bold(project.projectName)} ${dim(`(${project.projectType ?? "project"}: no standard measures; its results are its questions)`)}\n`);
+    process.stdout.write(`${fit(`${project.projectName} (${project.projectType ?? "project"}: no standard measures; its results are its questions)`)}\n`);
   }
   for (const v of priced) {
     const sym = price.currencySymbol ?? "";
@@ -108,7 +108,7 @@ export async function runResults(id: string, o: ResultsOptions): Promise<void> {
   }
   for (const question of questions) process.stdout.write(`\n${questionTable(question, names)}\n`);
   if (openQuestions.length) {
-    process.stdout.write(`\n${bold("Open questions")} ${dim(`(answers: ideally results verbatims ${key} --question ID)`)}\n`);
+    process.stdout.write(`\n${fit(`Open questions (answers: ideally results verbatims ${key} --question ID)`)}\n`);
     process.stdout.write(`${table(["question", "text"], openQuestions.map((x) => [String(x.projectQuestionId), x.questionText]))}\n`);
   }
 }
@@ -119,7 +119,7 @@ const TYPE_NAMES: Record<number, string> = { 1: "single choice", 2: "multiple ch
 export function questionTable(question: QuestionResults, names: Map<number, { text: string; letter: string }>): string {
   const cols = question.results.map((r) => `${r.testOptionId == null ? "all" : (names.get(r.testOptionId)?.letter ?? String(r.testOptionId))} (n ${r.n})`);
   const title = `${question.questionTitle ? `${question.questionTitle}: ` : ""}${question.questionText}`;
-  const head = `${bold(title)} ${dim(`(question ${question.projectQuestionId}, ${TYPE_NAMES[question.questionTypeId] ?? `type ${question.questionTypeId}`})`)}`;
+  const head = fit(`${title} (question ${question.projectQuestionId}, ${TYPE_NAMES[question.questionTypeId] ?? `type ${question.questionTypeId}`})`);
   const rows = question.options.map((opt) => [opt.text, ...question.results.map((r) => (r.n > 0 ? pct(r.options.find((x) => x.questionOptionId === opt.id)?.share ?? 0) : "–"))]);
   return `${head}\n${table(["answer", ...cols], rows)}`;
 }
