@@ -3,7 +3,8 @@
 // comes back. A caller names the row it asked for with Row<> (properties of the generated schema,
 // nothing hand-typed), and selected() narrows the answer to it: the answer must be a looser form
 // of that row (same names, same types), so a renamed or retyped property still fails to compile.
-import type { Schemas } from "./client";
+import type { ClientPathsWithMethod } from "openapi-fetch";
+import type { ApiClient, Schemas, paths } from "./client";
 
 /** The entity sets' row schemas (components.schemas), by set name. */
 export type EntitySet = keyof Schemas & string;
@@ -43,4 +44,29 @@ export type Loose<T> = T extends readonly (infer U)[]
  */
 export function selected<T>(call: Promise<Answer<Loose<NoInfer<T>>>>): Promise<Answer<T>> {
   return call as Promise<Answer<T>>;
+}
+
+/** The entity sets listed at `GET /api/v1/{set}` (every set the document lists). */
+export type ListSet = { [S in EntitySet]: `/api/v1/${S}` extends ClientPathsWithMethod<ApiClient, "get"> ? S : never }[EntitySet];
+
+/** The OData query options of a list (the same on every set). */
+export type ODataQuery = NonNullable<paths["/api/v1/Projects"]["get"]["parameters"]["query"]>;
+
+/**
+ * The entity sets whose rows a row type `T` describes: every property of `T` is a property of the
+ * set's schema (counts of an $expand, `x@odata.count`, included), with a type the schema allows.
+ * A renamed property, or one of another set, leaves no set, and the call does not compile.
+ */
+export type SetFor<T> = {
+  [S in ListSet]: [Exclude<keyof T, keyof Schemas[S]>] extends [never] ? (Schemas[S] extends Loose<T> ? S : never) : never;
+}[ListSet];
+
+/**
+ * `GET /api/v1/{set}` when the set is a value (a list helper shared by pages): the page of rows
+ * typed `T`, which must be a row of that set (SetFor<T>; Row<> builds one from the schema).
+ * `listSet<Row<"Clients", "id" | "name">>(api, "Clients", { $select: "id,name" })`.
+ */
+export function listSet<T>(client: ApiClient, set: SetFor<T> & ListSet, query: ODataQuery, headers?: Record<string, string>): Promise<Answer<Page<T>>> {
+  const path: `/api/v1/${ListSet}` = `/api/v1/${set}`;
+  return client.GET(path, { params: { query }, headers }) as Promise<Answer<Page<T>>>;
 }

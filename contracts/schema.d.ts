@@ -1558,6 +1558,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/CognitoIdps/SamlProviders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The client's SAML identity providers, with which claimed email domains are verified (security page)
+         * @description Each IdP of the request's client with its emailDomains and verifiedEmailDomains: sign-in routes by the verified ones only; a claimed domain not verified is pending until the client proves it owns it (Clients ValidateDomainRecord's DNS record) or staff approve it.
+         */
+        get: operations["CognitoIdps_SamlProviders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/CognitoIdps/CreateSaml": {
         parameters: {
             query?: never;
@@ -1647,6 +1667,23 @@ export interface paths {
         put?: never;
         /** Accept one's invitation to a client: the membership, with the invited role */
         post: operations["Users_AcceptMembership"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Users/DeclineMembership": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Decline one's invitation to a client: it is withdrawn, and no membership is made */
+        post: operations["Users_DeclineMembership"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2004,7 +2041,7 @@ export interface paths {
         put?: never;
         /**
          * Estimate the share of the panel that qualifies, from the targets
-         * @description Before fielding (0-300). From census margins, else past answers, else a uniform prior; stored on the project (EstimatedProjectDuration reads it) and published as IncidenceEstimateUpdated on the client channel.
+         * @description Before fielding (0-300). From census margins, else past answers, else a uniform prior; stored on the project (EstimatedProjectDuration reads it) and published as IncidenceEstimateUpdated on the client channel. `explanation` says per market whether the panel can deliver the completes and per target group what its quotas mean (the same words as Projects/FeasibilityEstimate).
          */
         post: operations["Projects_IncidenceEstimate"];
         delete?: never;
@@ -2067,6 +2104,26 @@ export interface paths {
          * @description 300, 400 or 800. Its schedules on the run become unrun (a settled charge returns to pending), its sessions from the run go; 400 -> 300 when no run carries it any more.
          */
         post: operations["Projects_RemoveFromSurveyRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects/FeasibilityEstimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Whether settings not yet saved can be fielded: the incidence, each market's feasibility and what the quotas mean
+         * @description IncidenceEstimate's estimate and explanation for markets, completes and demographic targets as ChangeTargets takes them, with nothing created (the CLI's `projects create --dry-run` and `projects validate`). Targets are checked as ChangeTargets checks them (400 naming the target); quotas no run can fill are not refused here but explained (`explanation.quotasOk` false, the group's text naming it). Nothing is written.
+         */
+        post: operations["Projects_FeasibilityEstimate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2612,7 +2669,7 @@ export interface paths {
         put?: never;
         /**
          * Close a survey run now
-         * @description Live or Testing -> Closed, whatever its completes; respondents still answering are removed. Then StartSurveyProcessing (the fielding tick does it within a minute), which refunds the shortfall (one SurveyRun row of the run).
+         * @description Live or Testing -> Closed, whatever its completes; respondents still answering are removed. Then StartSurveyProcessing (the fielding tick does it within a minute), which refunds the shortfall (one SurveyRun row of the run). With Samplify configured, the run's line item is closed there too.
          */
         post: operations["SurveyRuns_ForceCloseSurvey"];
         delete?: never;
@@ -2969,7 +3026,7 @@ export interface paths {
         put?: never;
         /**
          * Start (or resume) taking a survey
-         * @description A new respondent session on a Live survey run, with the test options this respondent will see. A panel respondent id answers once: the same id resumes its own session. A sample supplier's respondent sends the entry link's query string as received (`entryQuery`: `supplier={id}&rid={rid}[&sig=...]`); with the supplier's secret `sig` must be the hex HMAC-SHA256 of `{PUBLIC_URL}/s/{link}?` + the query before `&sig=`, else 403. A rid enters a run once (the same rid resumes its own session).
+         * @description A new respondent session on a Live survey run, with the test options this respondent will see. A panel respondent id answers once: the same id resumes its own session. A sample supplier's respondent sends the entry link's query string as received (`entryQuery`: `supplier={id}&rid={rid}[&sig=...]`); with the supplier's secret `sig` must be the hex HMAC-SHA256 of `{PUBLIC_URL}/s/{link}?` + the query before `&sig=`, else 403. A rid enters a run once (the same rid resumes its own session). On a closed run a supplier's new respondent gets the over-quota end with its (signed) redirect and nothing is stored; anyone else gets 409.
          */
         post: operations["RespondentSurvey_Start"];
         delete?: never;
@@ -3187,6 +3244,26 @@ export interface paths {
          * @description For each standard measure on the 4-point scale and each test option: weighted top-2-box with its design-based standard error (Taylor linearisation, market runs as strata) and Wilson interval, the value distribution (High, Average, Neutral, Low), the test against the chosen benchmark (its projects' mean and between-project variance; a norm of fewer than 5 projects is indicative) and against each other option (paired where the same respondents rated both), p-values adjusted within the view (adjust, Benjamini-Hochberg by default; method says which). See docs/statistics.md. With projectQuestionId: that question's option shares per test option instead (in `question`).
          */
         get: operations["Responses_QualResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Responses/CrossTab": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A measure or question by a banner of columns, with column-letter significance
+         * @description Rows: `measure:{standardQuestionId}` (top-2-box per test option) or `question:{projectQuestionId}` (each answer's share of those who answered). Banner (comma separated): `demographic:{systemQuestionId}`, `question:{projectQuestionId}`, `market`, `segment:{segmentId}` (saved filter sets, one column each); at most 8 variables and 60 columns. Each cell: weighted share, base, Kish n_eff, design-based SE (market runs as strata) and Wilson interval; every pair of columns within a banner variable is tested on every row (cells with a low base, n_eff below 30, are not tested), the table's p-values adjusted together (adjust, Benjamini-Hochberg by default), and a cell lists the letters of the columns significantly lower. A Total column comes first. See docs/statistics.md "Cross-tabs".
+         */
+        get: operations["Responses_CrossTab"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3427,6 +3504,46 @@ export interface paths {
          * @description The standard questions a framework asks, in SPEC 9's order, with their descriptions.
          */
         get: operations["StandardQuestions_StandardQuestionDescription"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/TextResponses/ThemeResults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Themes of an open question for the filtered respondents
+         * @description Each theme of the question counted over the filtered respondents' answers (the answers Verbatim lists): answers, share of the answers, the answers by sentiment, and per test option its count and share of that option's answers. Unweighted counts of answers.
+         */
+        get: operations["TextResponses_ThemeResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Responses/DriverResults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Drivers of purchase intent for the filtered respondents
+         * @description The key-driver analysis (weighted regression on standardised scores, Pratt importance) per group (all test options pooled, then each option), recomputed for the filtered respondents where a group's filtered base reaches minimumBase (Green 1991: 104 + the number of predictors); below it the group shows all its respondents' drivers, with filtered false and a note.
+         */
+        get: operations["Responses_DriverResults"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4497,6 +4614,50 @@ export interface paths {
          * @description The messages with, for answers, provider, model, tokens and the figures with their sources.
          */
         post: operations["AiConversations_DownloadToYml"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/ActionStandard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's action standard
+         * @description The measure the concepts must pass and against what (the benchmark on screen, or each other); the default (isDefault) until the team sets one. 404 for a project without a scaled measure.
+         */
+        get: operations["Projects_ActionStandard"];
+        /**
+         * Set the project's action standard
+         * @description Stores the standard the Summary's scorecard judges the concepts by. The measure must be a scaled standard question the project asks (400 otherwise). Admins and Users of the project's client; a Viewer or a reader of a shared project gets 403.
+         */
+        put: operations["Projects_SetActionStandard"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Responses/Scorecard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The concepts ranked on the action standard, with a verdict each
+         * @description The standard's measure from QualResults under the same filters, benchmark, confidence and adjustment (its tests, adjusted within that view), ranked by top-2-box, with go / consider / no-go: against the benchmark, go when significantly above it and no-go when significantly below; against each other, go when significantly above every other concept and no-go when significantly below the leader; consider otherwise, and always on a low base.
+         */
+        get: operations["Responses_Scorecard"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -8718,6 +8879,18 @@ export interface components {
             closedAt?: string | null;
             /** Format: date-time */
             processedAt?: string | null;
+            /**
+             * Format: date-time
+             * @description When the run closes with the completes it has (ExtendFieldPeriod moves it).
+             */
+            fieldEndAt?: string | null;
+            /**
+             * Format: date-time
+             * @description Set when a Live run had no complete for 24 hours with its quota open.
+             */
+            stalledAt?: string | null;
+            /** @enum {string|null} */
+            closedReason?: "quota" | "field end" | "staff" | null;
             /** Format: date-time */
             createdAt?: string;
             /** Format: date-time */
@@ -9201,6 +9374,8 @@ export interface components {
             regionId?: number | null;
             promptVersionId?: number | null;
             filters?: unknown;
+            /** @description The benchmark it was written against (0 'None'); null: the default, all customers (1) */
+            benchmarkTypeId?: number | null;
             /** @enum {string} */
             status?: "Pending" | "Running" | "Ready" | "Failed";
             title?: string | null;
@@ -10127,6 +10302,9 @@ export interface components {
             fileType: string;
             size: number;
         };
+        SamlIdentityProviders: {
+            value: components["schemas"]["SamlIdentityProvider"][];
+        };
         SamlIdentityProvider: {
             id: number;
             clientId: number;
@@ -10208,6 +10386,9 @@ export interface components {
             roleId: number;
         };
         AcceptMembership: {
+            clientId: number;
+        };
+        DeclineMembership: {
             clientId: number;
         };
         AcceptedShare: {
@@ -10336,6 +10517,7 @@ export interface components {
             projectId: number;
             /** @description Share of panellists who qualify (0-1), stored on the project */
             incidenceEstimate: number;
+            explanation: components["schemas"]["FeasibilityExplanation"];
             regions: {
                 regionId: number;
                 regionName: string;
@@ -10358,6 +10540,40 @@ export interface components {
                 /** @description Whether sampleSize fits feasibleCompletes (null: unknown, a customer panel) */
                 feasible: boolean | null;
             }[];
+        };
+        FeasibilityExplanation: {
+            /** @description Every quota group can be met and no market is known to fall short */
+            feasible: boolean;
+            /** @description false: a group no run can fill (ChangeTargets and Submit refuse it, naming the group) */
+            quotasOk: boolean;
+            markets: {
+                regionId: number;
+                regionName: string;
+                sampleSize: number;
+                feasible: boolean | null;
+                /** @description The panel's reach x the incidence against the completes, in words */
+                text: string;
+            }[];
+            groups: {
+                /** @description s{systemQuestionId} or q{questionId} */
+                groupKey: string;
+                groupName: string;
+                regionId: number;
+                regionName: string;
+                answers: {
+                    optionId: number;
+                    label: string;
+                    quotaPercent: number | null;
+                }[];
+                /** @description The quotas' sum (null: no quotas, the targets only say who qualifies) */
+                totalPercent: number | null;
+                onlyThese: boolean;
+                ok: boolean;
+                /** @description What the group's quotas mean in this market, or why no run can fill it */
+                text: string;
+            }[];
+            /** @description The markets' then the groups' texts: what the editor and the CLI show */
+            lines: string[];
         };
         QuestionIrDocument: {
             projectId: number;
@@ -10392,6 +10608,46 @@ export interface components {
         };
         RemoveFromSurveyRun: {
             surveyRunId: number;
+        };
+        FeasibilityEstimate: {
+            /** @description Share of panellists who qualify (0-1), stored on the project */
+            incidenceEstimate: number;
+            explanation: components["schemas"]["FeasibilityExplanation"];
+            regions: {
+                regionId: number;
+                regionName: string;
+                sampleSize: number;
+                incidence: number;
+                factors: {
+                    /** @enum {string} */
+                    kind: "demographic" | "screener";
+                    systemQuestionId?: number;
+                    questionId?: number;
+                    optionIds: number[];
+                    share: number;
+                    /** @enum {string} */
+                    basis: "census" | "responses" | "prior" | "mixed" | "noTargets";
+                }[];
+                /** @description Panellists the Ideally panel reaches in the market in one field period (null: a customer panel) */
+                panelReach: number | null;
+                /** @description floor(panelReach × incidence): the completes the market can deliver */
+                feasibleCompletes: number | null;
+                /** @description Whether sampleSize fits feasibleCompletes (null: unknown, a customer panel) */
+                feasible: boolean | null;
+            }[];
+        };
+        FeasibilityEstimateBody: {
+            /** @description The regions, as POST Projects takes them */
+            regionIds: number[];
+            /** @description Completes per region (200 when omitted, as POST Projects) */
+            sampleSize?: number | null;
+            targets: {
+                /** @description A demographic option (SystemQuestionOption) */
+                systemQuestionOptionId: number;
+                regionId?: number | null;
+                quotaPercent?: number | null;
+                onlyThese?: boolean;
+            }[];
         };
         ProjectReadiness: {
             projectId: number;
@@ -11316,7 +11572,12 @@ export interface components {
             confidence: 90 | 95 | 99;
             benchmarkTypeId: number | null;
             method: components["schemas"]["StatsMethod"];
-            /** @description The sample-weighted total */
+            /**
+             * @description What measures is: sample (every respondent at their own weight) or markets (the all-markets total, weighted as allMarkets.weighting says)
+             * @enum {string}
+             */
+            total: "sample" | "markets";
+            /** @description The total, with every test (see total) */
             measures: {
                 standardQuestionId: number;
                 title: string;
@@ -11378,7 +11639,7 @@ export interface components {
                     }[];
                 }[];
             }[];
-            /** @description Market by market (a market is its runs) */
+            /** @description Market by market (a market is its runs), each cell against the other markets */
             markets: {
                 regionId: number;
                 measures: {
@@ -11394,9 +11655,31 @@ export interface components {
                             number
                         ];
                         smallBase: boolean;
+                        /** @description Against the same option in each other market (independent samples) */
+                        vsMarkets: {
+                            /** @description The other market */
+                            regionId: number;
+                            /** @description This market's top2 minus the other's */
+                            diff: number;
+                            se: number;
+                            z: number;
+                            pValue: number;
+                            /** @description Adjusted within the market table's family (marketsMethod) */
+                            pAdjusted: number;
+                            significant: boolean;
+                        }[];
                     }[];
                 }[];
             }[];
+            /** @description The market-by-market table's tests: their own family, adjusted as adjust says */
+            marketsMethod: {
+                /** @enum {string} */
+                adjust: "bh" | "bonferroni" | "none";
+                adjustName: string;
+                /** @description Tests in the market table's family */
+                tests: number;
+                comparisons: string;
+            };
             /** @description The all-markets total, markets weighted by population (default) or by sample (marketWeighting) */
             allMarkets: {
                 /** @enum {string} */
@@ -11471,6 +11754,69 @@ export interface components {
                 }[];
             }[];
         } | null;
+        CrossTab: {
+            projectId: number;
+            confidence: 90 | 95 | 99;
+            stub: {
+                /** @enum {string} */
+                kind: "measure" | "question";
+                id: number;
+                title: string;
+                /** @description What a cell is */
+                value: string;
+            };
+            banner: {
+                key: string;
+                label: string;
+            }[];
+            columns: {
+                key: string;
+                variable: string | null;
+                label: string;
+                /** @description A, B, ..; null for the Total */
+                letter: string | null;
+            }[];
+            rows: {
+                key: string;
+                label: string;
+                /** @description One per column, the Total first */
+                cells: {
+                    /** @description Respondents in the cell's base */
+                    n: number;
+                    /** @description Kish effective base */
+                    nEff: number;
+                    /** @description Weighted share, 0-1; null without respondents */
+                    value: number | null;
+                    /** @description Design-based (Taylor linearised) standard error */
+                    se: number | null;
+                    /** @description Wilson interval with the design's effective n */
+                    ci: [
+                        number,
+                        number
+                    ] | null;
+                    /** @description Kish n_eff below 30 */
+                    smallBase: boolean;
+                    /** @description Letters of the columns of the same banner variable significantly lower than this cell */
+                    higherThan: string[];
+                }[];
+            }[];
+            method: {
+                /** @enum {string} */
+                variance: "taylor-linearisation";
+                /** @enum {string} */
+                strata: "market run";
+                /** @enum {string} */
+                interval: "wilson";
+                /** @enum {string} */
+                adjust: "bh" | "bonferroni" | "none";
+                adjustName: string;
+                /** @description Tests in the table's family */
+                tests: number;
+                smallBase: number;
+                /** @description Which columns are compared */
+                comparisons: string;
+            };
+        };
         DemographicsResults: {
             projectId: number;
             questions: {
@@ -11705,6 +12051,71 @@ export interface components {
                 isScaled: boolean;
                 isPriceSensitivity: boolean;
                 isAddOn: boolean;
+            }[];
+        };
+        ThemeResults: {
+            projectId: number;
+            projectQuestionId: number;
+            /** @description The filtered respondents' answers to the question */
+            answers: number;
+            bySentiment: components["schemas"]["SentimentCounts"];
+            testOptions: {
+                testOptionId: number | null;
+                answers: number;
+            }[];
+            themes: {
+                id: number;
+                name: string;
+                /** @description The theme's own sentiment (its answers' majority when coded) */
+                sentiment: string | null;
+                /** @description Filtered answers coded with the theme */
+                count: number;
+                /** @description count / answers (unweighted) */
+                share: number;
+                bySentiment: components["schemas"]["SentimentCounts"];
+                byTestOption: {
+                    testOptionId: number | null;
+                    count: number;
+                    /** @description Of that option's answers */
+                    share: number;
+                }[];
+            }[];
+        };
+        SentimentCounts: {
+            Positive: number;
+            Neutral: number;
+            Mixed: number;
+            Negative: number;
+            /** @description Answers not coded yet */
+            None: number;
+        };
+        DriverResults: {
+            projectId: number;
+            outcome: {
+                standardQuestionId: number;
+                title: string;
+            };
+            /** @description The smallest filtered base a group's drivers are recomputed for (Green 1991: 104 + predictors) */
+            minimumBase: number;
+            groups: {
+                /** @description null: all test options pooled */
+                testOptionId: number | null;
+                /** @description true: computed for the filtered respondents; false: the filter leaves too small a base, these are all respondents' */
+                filtered: boolean;
+                /** @description Ratings with the outcome and every measure among the filtered respondents */
+                filteredBase: number;
+                /** @description The base the drivers shown are computed on */
+                n: number;
+                rSquared: number | null;
+                note: string | null;
+                drivers: {
+                    standardQuestionId: number;
+                    title: string;
+                    /** @description Standardised coefficient */
+                    coefficient: number;
+                    /** @description Pratt share of the explained variance; null when R² is under 1% */
+                    importance: number | null;
+                }[];
             }[];
         };
         ProjectGroupTemplates: {
@@ -12114,7 +12525,22 @@ export interface components {
         TranslationsFiltered: {
             count: number;
             value: {
-                [key: string]: unknown;
+                id: number;
+                regionId: number;
+                regionName: string;
+                languageCode: string;
+                /** @enum {string} */
+                sourceType: "SystemQuestion" | "SystemQuestionOption" | "StandardQuestion" | "StandardQuestionOption" | "Survey";
+                sourceId: number | null;
+                sourceText: string;
+                translatedText: string;
+                isVerified: boolean;
+                updatedByUserId: number | null;
+                /**
+                 * Format: date-time
+                 * @description Last edit, else creation
+                 */
+                changedAt: string;
             }[];
         };
         AddDemographicTranslationsResult: {
@@ -12147,7 +12573,9 @@ export interface components {
             segmentId?: number | null;
             /** @description Write to this objective instead of the active one */
             projectObjectiveId?: number | null;
-            filters?: components["schemas"]["ResponseFilter"] & (Record<string, never> | null);
+            filters?: components["schemas"]["ResponseFilter"] | null;
+            /** @description The benchmark to write against (Projects Benchmarks; 0 'None', 50%); default all customers (1) */
+            benchmarkTypeId?: number | null;
         };
         SummariesQueued: {
             /** @description Follow it on the websocket channel job-{jobId}: Progress, then Success or Error */
@@ -12216,8 +12644,31 @@ export interface components {
                         filters: components["schemas"]["ResponseFilter"];
                         projectQuestionId: number;
                         themeId: number;
+                        testOptionId?: number | null;
+                        /** @enum {string|null} */
+                        sentiment?: "Positive" | "Negative" | "Neutral" | "Mixed" | null;
                         /** @enum {string} */
                         field: "share";
+                    } | {
+                        /** @enum {string} */
+                        fn: "Verbatim";
+                        filters: components["schemas"]["ResponseFilter"];
+                        projectQuestionId: number;
+                        testOptionId: number | null;
+                        themeId: number | null;
+                        /** @enum {string|null} */
+                        sentiment: "Positive" | "Negative" | "Neutral" | "Mixed" | null;
+                        answerId: number;
+                        /** @enum {string} */
+                        field: "text";
+                    } | {
+                        /** @enum {string} */
+                        fn: "DriverResults";
+                        filters: components["schemas"]["ResponseFilter"];
+                        testOptionId: number | null;
+                        standardQuestionId: number;
+                        /** @enum {string} */
+                        field: "importance";
                     };
                 }[];
             } | null;
@@ -12353,11 +12804,42 @@ export interface components {
                 usage: components["schemas"]["AiUsage"];
                 promptVersionId: number | null;
                 /** @description completion: prompt (the messages sent), content, toolCalls, usage, model; tool: tool {id, name, arguments, result | error}; each with ms */
-                steps: {
-                    [key: string]: unknown;
-                }[];
+                steps: components["schemas"]["AiDebugStep"][];
                 figures: components["schemas"]["AiFigure"][];
             }[];
+        };
+        AiDebugStep: {
+            /** @enum {string} */
+            kind: "completion" | "tool";
+            ms: number;
+            prompt?: {
+                /** @enum {string} */
+                role: "system" | "user" | "assistant" | "tool";
+                content: string | null;
+                toolCalls?: {
+                    id: string;
+                    name: string;
+                    /** @description As the model wrote them: a JSON text */
+                    arguments: string;
+                }[];
+                toolCallId?: string;
+            }[];
+            content?: string;
+            toolCalls?: {
+                id: string;
+                name: string;
+                /** @description As the model wrote them: a JSON text */
+                arguments: string;
+            }[];
+            usage?: components["schemas"]["AiUsage"];
+            model?: string | null;
+            tool?: {
+                id: string;
+                name: string;
+                arguments?: unknown;
+                result?: unknown;
+                error?: string;
+            } | null;
         };
         AiFigure: {
             /** @description F1, F2, ...: the answer cites it as `text [ref]` */
@@ -12369,6 +12851,58 @@ export interface components {
             source: {
                 [key: string]: unknown;
             };
+        };
+        ActionStandard: components["schemas"]["ActionStandardInput"] & {
+            projectId: number;
+            /** @description The measure's title */
+            title: string;
+            /** @description Nothing stored: the headline measure (SPEC 9's order) against the benchmark */
+            isDefault: boolean;
+            /** @description The scaled measures the project asks, in SPEC 9's order: what a standard may name */
+            measures: {
+                standardQuestionId: number;
+                title: string;
+            }[];
+        };
+        ActionStandardInput: {
+            /** @description The measure the concepts must pass (a scaled standard question the project asks) */
+            standardQuestionId: number;
+            /**
+             * @description benchmark: significantly above the benchmark on screen; others: significantly above every other concept
+             * @enum {string}
+             */
+            against: "benchmark" | "others";
+        };
+        Scorecard: {
+            projectId: number;
+            standard: components["schemas"]["ActionStandard"];
+            /**
+             * @description 'others' with a single concept is judged against the benchmark
+             * @enum {string}
+             */
+            judgedAgainst: "benchmark" | "others";
+            benchmarkTypeId: number | null;
+            confidence: 90 | 95 | 99;
+            method: components["schemas"]["StatsMethod"];
+            /** @description The measure's bases summed over the concepts; 0 when the filters match nobody */
+            base: number;
+            rows: {
+                testOptionId: number | null;
+                /** @description 1 = the highest top-2-box on the standard's measure; ties share a rank */
+                rank: number;
+                top2: number;
+                ci: [
+                    number,
+                    number
+                ];
+                n: number;
+                nEff: number;
+                smallBase: boolean;
+                /** @enum {string} */
+                verdict: "go" | "consider" | "no-go";
+                /** @description Why, in one sentence */
+                reason: string;
+            }[];
         };
         ClientsCollection: {
             "@odata.count"?: number;
@@ -16332,6 +16866,29 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    CognitoIdps_SamlProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The identity providers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SamlIdentityProviders"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
     CognitoIdps_CreateSaml: {
         parameters: {
             query?: never;
@@ -16534,6 +17091,42 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["MembershipAccepted"];
                 };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No live invitation of that client for you */
+            404: {
+                headers: {
+                    /** @description Trace id to quote to support */
+                    "x-error-trace-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Users_DeclineMembership: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeclineMembership"];
+            };
+        };
+        responses: {
+            /** @description Declined */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -17414,6 +18007,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    Projects_FeasibilityEstimate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FeasibilityEstimateBody"];
+            };
+        };
+        responses: {
+            /** @description The estimate and its explanation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeasibilityEstimate"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     Projects_ReadinessCheck: {
@@ -19429,6 +20049,8 @@ export interface operations {
                 adjust?: "bh" | "bonferroni" | "none";
                 /** @description How allMarkets weights the markets: population (default; sample when a market has no population figure) or sample */
                 marketWeighting?: "population" | "sample";
+                /** @description What measures (with every test) is: sample (default; every respondent at their own weight) or markets (the all-markets total, markets weighted as marketWeighting says) */
+                total?: "sample" | "markets";
                 /** @description One question's option results */
                 projectQuestionId?: string;
             };
@@ -19445,6 +20067,43 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["QualResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Responses_CrossTab: {
+        parameters: {
+            query: {
+                /** @description The project */
+                projectId: string;
+                /** @description The response filter object (ResponseFilter) as JSON */
+                filters?: string;
+                /** @description measure:{standardQuestionId} or question:{projectQuestionId} */
+                rows: string;
+                /** @description demographic:{id}, question:{id}, market, segment:{id}, comma separated */
+                banner: string;
+                /** @description Confidence level, default 95 */
+                confidence?: "90" | "95" | "99";
+                /** @description Multiple-comparison adjustment within the view: bh (Benjamini-Hochberg, default), bonferroni or none */
+                adjust?: "bh" | "bonferroni" | "none";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A measure or question by a banner of columns, with column-letter significance */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrossTab"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -19870,6 +20529,68 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+        };
+    };
+    TextResponses_ThemeResults: {
+        parameters: {
+            query: {
+                /** @description The project */
+                projectId: string;
+                /** @description The open question */
+                projectQuestionId: string;
+                /** @description The response filter object (ResponseFilter) as JSON */
+                filters?: string;
+                /** @description One test option's answers */
+                testOptionId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The themes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ThemeResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Responses_DriverResults: {
+        parameters: {
+            query: {
+                /** @description The project */
+                projectId: string;
+                /** @description The response filter object (ResponseFilter) as JSON */
+                filters?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The drivers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DriverResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     ProjectGroups_Templates: {
@@ -21488,6 +22209,99 @@ export interface operations {
                 };
                 content: {
                     "application/yaml": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Projects_ActionStandard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The standard */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionStandard"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Projects_SetActionStandard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ActionStandardInput"];
+            };
+        };
+        responses: {
+            /** @description The stored standard */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionStandard"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Responses_Scorecard: {
+        parameters: {
+            query: {
+                /** @description The project */
+                projectId: string;
+                /** @description The response filter object (ResponseFilter) as JSON */
+                filters?: string;
+                /** @description Benchmark to test against (Projects Benchmarks; 0 is 'None', 50%) */
+                benchmarkTypeId?: string;
+                /** @description Confidence level, default 95 */
+                confidence?: "90" | "95" | "99";
+                /** @description Multiple-comparison adjustment within the view: bh (Benjamini-Hochberg, default), bonferroni or none */
+                adjust?: "bh" | "bonferroni" | "none";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The scorecard */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Scorecard"];
                 };
             };
             400: components["responses"]["BadRequest"];

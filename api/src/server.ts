@@ -23,6 +23,7 @@ import { upgrade, websocketHandlers, type WsData } from "./realtime/bun.ts";
 import { subscribe } from "./jobs/channel.ts";
 import { WEBSOCKET_PATH } from "./domains/realtime/realtime.routes.ts";
 import { s3ImageOrigin, storageFromEnv } from "./storage/index.ts";
+import { useDeckFiles } from "./domains/results/powerpoint.ts";
 import { createMetrics } from "./ops/metrics.ts";
 import { devRoutes, webFiles } from "./web/static.ts";
 import { chooseEncoding } from "./web/compress.ts";
@@ -88,6 +89,8 @@ const peers = new WeakMap<Request, string>();
 // Uploaded files: S3 when S3_* is configured, else DATA_DIR/uploads (storage/index.ts).
 const storage = storageFromEnv(process.env, { dataDir: cfg.dataDir, signingKey: key });
 if (!cfg.production) log(`file storage: ${storage.kind === "s3" ? "S3" : "local disk"}`);
+// The PowerPoint job reads the concept images from the same store.
+useDeckFiles(storage);
 const shippedMigrations = migrationFiles().map((f) => f.name);
 const app = newApp({
   db,

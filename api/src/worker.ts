@@ -12,6 +12,9 @@ import { createMailer } from "./email/smtp.ts";
 import { configureResultsCache } from "./domains/results/columnar.ts";
 import { createMetrics } from "./ops/metrics.ts";
 import { log as logJson } from "./ops/log.ts";
+import { storageFromEnv } from "./storage/index.ts";
+import { loadSigningKey } from "./auth/keys.ts";
+import { useDeckFiles } from "./domains/results/powerpoint.ts";
 
 const cfg = readConfigOrExit();
 // Production logs are JSON lines (ops/log.ts); development keeps them readable.
@@ -47,6 +50,8 @@ const mailer = createMailer(db, { smtpUrl: cfg.smtpUrl, from: cfg.mailFrom, publ
 configureResultsCache(cfg.resultsCacheMb * 2 ** 20);
 const metrics = createMetrics();
 metrics.sources(db, queue);
+// The PowerPoint job reads the concept images from the API's file store (local disk or S3, storage/index.ts).
+useDeckFiles(storageFromEnv(process.env, { dataDir: cfg.dataDir, signingKey: await loadSigningKey(db, cfg.authSecret) }));
 await runJobWorkers(queue, db, cfg.publicUrl, log, mailer, { onOutcome: metrics.jobOutcome });
 // METRICS_PORT: the worker's own /metrics (job outcomes, queue depth, process), for Prometheus.
 const metricsPort = process.env.METRICS_PORT ? Number(process.env.METRICS_PORT) : undefined;

@@ -191,6 +191,20 @@ test("POST AiProjectSummaries queues one; Regenerate writes it again; members of
   expect((await w.call(USER, teamA, "POST", "/api/v1/AiProjectSummaries", { projectId: 999999 })).status).toBe(404);
 }, 120_000);
 
+test("a summary written for the view on screen: its market filter and its benchmark ('None', SPEC 7: against 50%)", async () => {
+  const id = w.projectIds[0]!;
+  const created = await w.call(USER, teamA, "POST", "/api/v1/AiProjectSummaries", { projectId: id, filters: { regionIds: [2] }, benchmarkTypeId: 0 });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  expect(created.body.benchmarkTypeId).toBe(0);
+  const [done] = await settled([created.body.id]);
+  expect(done!.status, done!.error ?? "").toBe("Ready");
+  await expectSummaryGrounded(done!);
+  const benchmarked = done!.referencesData!.filter((f) => "benchmarkTypeId" in f.source && f.source.benchmarkTypeId !== null);
+  expect(benchmarked.length, "it cites figures against the benchmark").toBeGreaterThan(0);
+  expect(benchmarked.every((f) => "benchmarkTypeId" in f.source && f.source.benchmarkTypeId === 0)).toBe(true);
+  expect(done!.content).toContain("the norm of 50.0%");
+}, 120_000);
+
 test("Segments GenerateSummaries: the segment's summary under its saved filters", async () => {
   const id = w.projectIds[0]!;
   const seg = await w.call(USER, teamA, "POST", "/api/v1/Segments", { projectId: id, name: "Women", responsesFilters: { filterIds: [4500002] } });

@@ -115,6 +115,19 @@ describe("team invites (POST /Users)", () => {
     expect((await call(app, "globexAdmin", null, "POST", "/api/v1/Users/AcceptMembership", { clientId: 1004 })).status).toBe(404);
   });
 
+  test("an invitation can be declined: gone from MyInvitations, no membership, and not accepted afterwards", async () => {
+    expect((await call(app, "acmeAdmin", 1004, "POST", "/api/v1/Users", { email: "admin@globex.test", roleId: 2 })).status).toBe(202);
+    expect((await call(app, "acmeUser", null, "POST", "/api/v1/Users/DeclineMembership", { clientId: 1004 })).status, "not invited").toBe(404);
+    const declined = await call(app, "globexAdmin", null, "POST", "/api/v1/Users/DeclineMembership", { clientId: 1004 });
+    expect(declined.status, JSON.stringify(declined.body)).toBe(204);
+    expect((await call(app, "globexAdmin", null, "GET", "/api/v1/Users/MyInvitations")).body.value).toEqual([]);
+    expect((await tdb.db`select 1 from pending_memberships where user_id = 9006 and client_id = 1004`).length).toBe(0);
+    expect((await tdb.db`select 1 from user_and_clients where user_id = 9006 and client_id = 1004`).length, "not a member").toBe(0);
+    expect((await call(app, "globexAdmin", null, "POST", "/api/v1/Users/AcceptMembership", { clientId: 1004 })).status, "nothing left to accept").toBe(404);
+    expect((await call(app, "globexAdmin", null, "POST", "/api/v1/Users/DeclineMembership", { clientId: 1004 })).status, "once").toBe(404);
+    expect((await call(app, "globexAdmin", null, "POST", "/api/v1/Users/DeclineMembership", { clientId: "x" })).status, "bad input").toBe(400);
+  });
+
   test("an account never activated accepts through its invite link", async () => {
     // Invited by Acme (a new email: added, with a link), then by Globex before activating.
     expect((await call(app, "acmeAdmin", 1003, "POST", "/api/v1/Users", { email: "twice@acme.test", roleId: 2 })).status).toBe(201);

@@ -317,7 +317,7 @@ describe("exports", () => {
     expect(res.headers.get("content-disposition")).toBe('attachment; filename="Results-by-hand.csv"');
     const lines = (await res.text()).trim().split("\r\n");
     const header = lines[0]!.split(",");
-    expect(header.slice(0, 7)).toEqual(["Respondent", "Region", "Survey run", "Panel", "Weight", "Completed", "Week"]);
+    expect(header.slice(0, 7)).toEqual(["Respondent", "Market", "Survey run", "Panel", "Weight", "Completed", "Week"]);
     expect(header).toContain("Gender");
     expect(header).toContain("Likability [A]");
     expect(lines.length).toBe(5);
@@ -341,9 +341,9 @@ describe("exports", () => {
     const ExcelJS = (await import("exceljs")).default;
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load((await res.arrayBuffer()) as never);
-    expect(wb.worksheets.map((w) => w.name)).toEqual(["Summary", "Markets", "Demographics", "Quality", "Data"]);
+    expect(wb.worksheets.map((w) => w.name)).toEqual(["Cover", "Summary", "Markets", "Cross-tabs", "Q1 Which", "Demographics", "Quality", "Data"]);
     // Respondent quality before weighting: one row per survey run, with counts per reason.
-    expect((wb.getWorksheet("Quality")!.getRow(1).values as unknown[]).slice(1)).toEqual(["Survey run", "Region", "Valid completes", "Excluded", "speeder", "straightliner", "attention", "duplicate", "gibberish", "pasted"]);
+    expect((wb.getWorksheet("Quality")!.getRow(1).values as unknown[]).slice(1)).toEqual(["Survey run", "Market", "Valid completes", "Excluded", "speeder", "straightliner", "attention", "duplicate", "gibberish", "pasted"]);
     const ws = wb.getWorksheet("Summary")!;
     const header = (ws.getRow(1).values as unknown[]).slice(1);
     const row = ws.getRow(2);

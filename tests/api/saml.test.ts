@@ -188,6 +188,8 @@ describe("CreateSaml and UpdateSaml", () => {
     expect((await api(globex, "POST", "/api/v1/CognitoIdps/CreateSaml", 1001, body)).status, "not a member of Acme").toBe(403);
     const other = await api(globex, "POST", `/api/v1/CognitoIdps(${idpId})/UpdateSaml`, 2001, { isEnabled: false });
     expect(other.status, "Acme's IdP is not visible from Globex").toBe(404);
+    expect((await api(user, "GET", "/api/v1/CognitoIdps/SamlProviders", 1003)).status, "a User does not list IdPs").toBe(403);
+    expect((await api(globex, "GET", "/api/v1/CognitoIdps/SamlProviders", 1001)).status, "nor another client's admin").toBe(403);
   });
 
   test("UpdateSaml changes the certificate and domains; a bad certificate names the field", async () => {
@@ -213,6 +215,14 @@ describe("email domains route sign-ins only once the client owns them", () => {
     expect(res.status, JSON.stringify(body)).toBe(201);
     expect(body.emailDomains).toEqual(["pending-acme.test"]);
     expect(body.verifiedEmailDomains, "pending").toEqual([]);
+    // The security page lists the client's IdPs with the state of each claimed domain.
+    const listed = async () => {
+      const r = await api(adminToken, "GET", "/api/v1/CognitoIdps/SamlProviders", 1001);
+      expect(r.status).toBe(200);
+      return ((await r.json()) as { value: { id: number; emailDomains: string[]; verifiedEmailDomains: string[] }[] }).value.find((x) => x.id === body.id);
+    };
+    expect(await listed()).toMatchObject({ emailDomains: ["pending-acme.test"], verifiedEmailDomains: [] });
+    expect((await api(adminToken, "GET", "/api/v1/CognitoIdps/SamlProviders", null)).status, "names the client").toBe(400);
     expect((await methods("ann@pending-acme.test")).saml).toBeNull();
     expect((await methods("ann@pending-acme.test")).password).toBe(true);
     expectRefused(await samlLogin("ann@pending-acme.test"), "unknown_domain");
@@ -225,6 +235,7 @@ describe("email domains route sign-ins only once the client owns them", () => {
     expect((await methods("ann@pending-acme.test")).saml).toEqual({ providerName: "PendingIdP" });
     const after = await api(adminToken, "POST", `/api/v1/CognitoIdps(${body.id})/UpdateSaml`, 1001, { isEnabled: true });
     expect(((await after.json()) as any).verifiedEmailDomains).toEqual(["pending-acme.test"]);
+    expect(await listed()).toMatchObject({ emailDomains: ["pending-acme.test"], verifiedEmailDomains: ["pending-acme.test"] });
   });
 
   test("an unverified claim never blocks the real owner, and never routes its users", async () => {

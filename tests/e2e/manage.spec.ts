@@ -166,7 +166,7 @@ test.describe("management areas as admin@acme.test", () => {
 });
 
 test.describe("security as admin@acme.test", () => {
-  test("an org admin adds a SAML identity provider, switches it off, deletes it", async ({ page }) => {
+  test("an org admin adds a SAML identity provider, sees its domain pending then verified, switches it off, deletes it", async ({ page, request }) => {
     await signIn(page, "admin@acme.test");
     const stamp = Date.now();
     const name = `E2E${stamp}`;
@@ -184,7 +184,22 @@ test.describe("security as admin@acme.test", () => {
     await expect(page.getByText("Identity provider added")).toBeVisible();
     await expect(page.getByText(/signing certificate valid until/)).toBeVisible();
     const card = page.locator("section").filter({ hasText: name });
-    await expect(card.getByText(`e2e-${stamp}.test`)).toBeVisible();
+    const domains = card.getByRole("list", { name: `Email domains of ${name}` });
+    await expect(domains.getByRole("listitem").filter({ hasText: `e2e-${stamp}.test` }).getByText("Pending verification")).toBeVisible();
+    await expect(card.getByText(/sign in with a password until your organisation proves it owns the domain/)).toBeVisible();
+    // Staff approve the domain for Acme Foods (ValidateDomainRecord without the DNS record): verified now.
+    const login = await request.post("/auth/Login/PasswordLogin", { data: { email: "staff@ideally.test", password: PASSWORD } });
+    const staff = ((await login.json()) as { accessToken: string }).accessToken;
+    const approved = await request.post("/api/v1/Clients(2)/ValidateDomainRecord", { data: { domain: `e2e-${stamp}.test`, approve: true }, headers: { authorization: `Bearer ${staff}` } });
+    expect(approved.status()).toBe(200);
+    await page.reload();
+    await expect(domains.getByRole("listitem").filter({ hasText: `e2e-${stamp}.test` }).getByText("Verified")).toBeVisible();
+    await expect(card.getByText(/until your organisation proves it owns the domain/)).toHaveCount(0);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.screenshot({ path: ".tmp/screens/security-1440.png", fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: ".tmp/screens/security-390.png", fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 720 });
     await card.getByRole("button", { name: "Switch off" }).click();
     await expect(page.getByText("Single sign-on switched off")).toBeVisible();
     await expect(card.getByText("Off", { exact: true })).toBeVisible();

@@ -91,9 +91,10 @@ export async function send(
 }
 
 /** The app as production wires it: real sign-in, bearer tokens, the database's signing key. */
-export async function realApp(db: Db, opts: { ip?: string; mailer?: Mailer } = {}): Promise<{ app: App; key: CryptoKey }> {
+export async function realApp(db: Db, opts: { ip?: string; mailer?: Mailer; extra?: Partial<AppDeps> } = {}): Promise<{ app: App; key: CryptoKey }> {
   const key = await loadSigningKey(db, undefined);
   const app = newApp({
+    ...opts.extra,
     db,
     registry,
     mailer: opts.mailer ?? outboxMailer(db, { publicUrl: TEST_PUBLIC_URL }),

@@ -296,6 +296,15 @@ export function normDistribution(scores: readonly number[]): NormDistribution {
 }
 
 /**
+ * A fixed reference value as a norm: SPEC 7's 'None' benchmark, 50 percent. It is not an average of
+ * projects, so it adds no variance (the test is the concept's own z = (p − value)/se), is never
+ * thin (count is unbounded) and has no quintile.
+ */
+export function fixedNorm(value: number): NormDistribution {
+  return { mean: value, sd: 0, count: Number.POSITIVE_INFINITY, scores: [] };
+}
+
+/**
  * A concept against a norm. The norm's mean is an average of `count` project scores whose spread
  * is the between-project SD, so its variance is sd²/count (a random-effects mean: DerSimonian and
  * Laird 1986); the concept's own sampling variance se² adds: z = (p − mean)/√(se² + sd²/count).

@@ -76,6 +76,26 @@ export function registerSamlAdminRoutes(app: App, db: Db): void {
     app,
     {
       access: access.admin,
+      method: "get",
+      path: "/api/v1/CognitoIdps/SamlProviders",
+      tags,
+      operationId: "CognitoIdps_SamlProviders",
+      summary: "The client's SAML identity providers, with which claimed email domains are verified (security page)",
+      description:
+        "Each IdP of the request's client with its emailDomains and verifiedEmailDomains: sign-in routes by the verified ones only; " +
+        "a claimed domain not verified is pending until the client proves it owns it (Clients ValidateDomainRecord's DNS record) or staff approve it.",
+      responses: {
+        200: { description: "The identity providers", content: { "application/json": { schema: z.object({ value: z.array(SamlIdp) }).openapi("SamlIdentityProviders") } } },
+        ...commonErrors,
+      },
+    },
+    async (c) => c.json(await svc.listSaml(db, c.get("ctx")), 200),
+  );
+
+  addRoute(
+    app,
+    {
+      access: access.admin,
       method: "post",
       path: "/api/v1/CognitoIdps/CreateSaml",
       tags,

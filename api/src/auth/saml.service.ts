@@ -125,6 +125,13 @@ function conflict(e: unknown): never {
 }
 
 /** Adds a SAML identity provider to the request's client (the org or enterprise security page). */
+/** The request's client's SAML IdPs, each with its claimed domains and the verified ones. */
+export async function listSaml(db: Db, ctx: RequestCtx): Promise<{ value: SamlIdpView[] }> {
+  if (ctx.clientId === null) throw new ApiError("BadRequest", "A clientId header is required: the client whose identity providers to list");
+  const rows = await enterTenant(db, ctx, (tx) => q.idpsOfClient(tx, ctx.clientId!));
+  return { value: rows.map(view) };
+}
+
 export async function createSaml(db: Db, ctx: RequestCtx, input: SamlIdpInput & { providerName: string; emailDomains: string[] }): Promise<SamlIdpView> {
   if (ctx.clientId === null) throw new ApiError("BadRequest", "A clientId header is required: the client the identity provider is for");
   const s = settingsOf(input, true);

@@ -88,6 +88,11 @@ export async function idpForDomain(db: Sql, domain: string): Promise<IdpRow | un
   return r;
 }
 
+/** The SAML IdPs of one client, as its tenant transaction sees them (row-level security binds). */
+export async function idpsOfClient(tx: Tx, clientId: number): Promise<IdpRow[]> {
+  return tx<IdpRow[]>`select ${columns(tx)} from cognito_idps where client_id = ${clientId} order by provider_name, id`;
+}
+
 export async function idpById(db: Sql, id: number): Promise<IdpRow | undefined> {
   const [r] = await db<IdpRow[]>`select ${columns(db)} from cognito_idps where id = ${id}`;
   return r;

@@ -18,6 +18,7 @@ import { SurveyInProgressModal } from "../components/ProjectLink";
 import { toast } from "../components/toast";
 import { PROJECT_NOT_FOUND } from "../features/useProject";
 import { notificationTarget, type NotificationItem } from "../features/notifications";
+import { useMyInvitations } from "../features/invitations";
 import { logout } from "../state/session";
 import type { CurrentClient } from "./ClientArea";
 
@@ -156,12 +157,15 @@ function AccountMenu() {
     localStorage.setItem(STORAGE.betaEnabled, String(!beta));
     setBeta(!beta);
   }
+  const { data: invitations } = useMyInvitations();
+  const waiting = invitations?.value.length ?? 0;
   const initials = ((me?.firstName?.[0] ?? "") + (me?.lastName?.[0] ?? "")).toUpperCase() || (me?.email[0] ?? "?").toUpperCase();
   return (
     <Menu as="div" className="relative">
-      <MenuButton className="flex size-9 items-center justify-center rounded-full bg-brand-100 text-sm font-semibold text-brand-800 hover:ring-2 hover:ring-brand-200">
-        <span className="sr-only">Account menu</span>
+      <MenuButton className="relative flex size-9 items-center justify-center rounded-full bg-brand-100 text-sm font-semibold text-brand-800 hover:ring-2 hover:ring-brand-200">
+        <span className="sr-only">Account menu{waiting ? ` (${waiting} invitation${waiting === 1 ? "" : "s"} waiting)` : ""}</span>
         <span aria-hidden="true">{initials}</span>
+        {waiting ? <span aria-hidden="true" className="absolute -top-0.5 -right-0.5 size-2.5 rounded-full bg-rose-500 ring-2 ring-white" /> : null}
       </MenuButton>
       <MenuItems anchor="bottom end" className="z-40 mt-1 w-64 rounded-xl bg-white p-1 shadow-lg ring-1 ring-ink-200 focus:outline-none">
         <div className="px-3 py-2">
@@ -173,6 +177,13 @@ function AccountMenu() {
             Account profile
           </button>
         </MenuItem>
+        {waiting ? (
+          <MenuItem>
+            <button type="button" onClick={() => navigate("~/account")} className="flex w-full items-center justify-between rounded-lg px-3 py-2 text-left text-sm data-[focus]:bg-ink-100">
+              Invitations <span className="rounded-full bg-rose-100 px-2 text-xs font-semibold text-rose-800">{waiting}</span>
+            </button>
+          </MenuItem>
+        ) : null}
         <MenuItem>
           <button type="button" onClick={() => navigate("~/auth/change-password")} className="block w-full rounded-lg px-3 py-2 text-left text-sm data-[focus]:bg-ink-100">
             Change password

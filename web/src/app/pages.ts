@@ -38,6 +38,8 @@ export const HeadToHead = lazyPage(() => import("../routes/results/pages/HeadToH
 export const PriceSensitivity = lazyPage(() => import("../routes/results/pages/PriceSensitivity"));
 export const MarketReach = lazyPage(() => import("../routes/results/pages/MarketReach"));
 export const Chat = lazyPage(() => import("../routes/results/pages/Chat"));
+export const Markets = lazyPage(() => import("../routes/results/pages/Markets"));
+export const CrossTab = lazyPage(() => import("../routes/results/pages/CrossTab"));
 
 // biome-ignore lint: the pages' props differ; only preload is called through these tables
 type AnyPage = LazyPage<any>;

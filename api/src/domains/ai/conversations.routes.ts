@@ -19,6 +19,20 @@ const FigureSchema = z
     source: z.record(z.string(), z.unknown()).describe("The results function (fn), its filters and the field the figure is"),
   })
   .openapi("AiFigure");
+const ToolCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z.string().describe("As the model wrote them: a JSON text") });
+/** One round of an answer: a completion (the prompt sent and what came back) or a tool call. */
+const DebugStep = z
+  .object({
+    kind: z.enum(["completion", "tool"]),
+    ms: z.number(),
+    prompt: z.array(z.object({ role: z.enum(["system", "user", "assistant", "tool"]), content: z.string().nullable(), toolCalls: z.array(ToolCallSchema).optional(), toolCallId: z.string().optional() })).optional(),
+    content: z.string().optional(),
+    toolCalls: z.array(ToolCallSchema).optional(),
+    usage: Usage.nullable().optional(),
+    model: z.string().nullable().optional(),
+    tool: z.object({ id: z.string(), name: z.string(), arguments: z.unknown(), result: z.unknown().optional(), error: z.string().optional() }).nullable().optional(),
+  })
+  .openapi("AiDebugStep");
 const Message = z
   .object({
     id: z.number().int(),
@@ -160,7 +174,7 @@ export function registerConversationRoutes(app: App, deps: AppDeps): void {
                 model: z.string().nullable(),
                 usage: Usage.nullable(),
                 promptVersionId: z.number().int().nullable(),
-                steps: z.array(z.record(z.string(), z.unknown())).describe("completion: prompt (the messages sent), content, toolCalls, usage, model; tool: tool {id, name, arguments, result | error}; each with ms"),
+                steps: z.array(DebugStep).describe("completion: prompt (the messages sent), content, toolCalls, usage, model; tool: tool {id, name, arguments, result | error}; each with ms"),
                 figures: z.array(FigureSchema),
               }),
             ),

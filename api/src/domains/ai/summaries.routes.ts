@@ -49,7 +49,9 @@ export function registerSummaryRoutes(app: App, deps: AppDeps): void {
                   projectId: z.number().int().positive(),
                   segmentId: z.number().int().positive().nullable().optional().describe("A saved segment: its filters apply"),
                   projectObjectiveId: z.number().int().positive().nullable().optional().describe("Write to this objective instead of the active one"),
-                  filters: ResponseFilterSchema.nullable().optional(),
+                  // A union rather than .nullable(): the generated type is then ResponseFilter | null, which typed clients can send.
+                  filters: z.union([ResponseFilterSchema, z.null()]).optional(),
+                  benchmarkTypeId: z.number().int().min(0).nullable().optional().describe("The benchmark to write against (Projects Benchmarks; 0 'None', 50%); default all customers (1)"),
                 })
                 .openapi("AiProjectSummaryRequest"),
             },

@@ -131,7 +131,32 @@ export function registerClientAdminRoutes(app: App, deps: AppDeps): void {
           skip: z.string().regex(/^\d{1,9}$/).optional().openapi({ param: { name: "skip", in: "query" } }),
         }),
       },
-      responses: { ...ok(z.object({ count: z.number().int(), value: z.array(z.record(z.string(), z.unknown())) }).openapi("TranslationsFiltered"), "Translations"), ...commonErrors },
+      responses: {
+        ...ok(
+          z
+            .object({
+              count: z.number().int(),
+              value: z.array(
+                z.object({
+                  id: z.number().int(),
+                  regionId: z.number().int(),
+                  regionName: z.string(),
+                  languageCode: z.string(),
+                  sourceType: z.enum(["SystemQuestion", "SystemQuestionOption", "StandardQuestion", "StandardQuestionOption", "Survey"]),
+                  sourceId: z.number().int().nullable(),
+                  sourceText: z.string(),
+                  translatedText: z.string(),
+                  isVerified: z.boolean(),
+                  updatedByUserId: z.number().int().nullable(),
+                  changedAt: z.string().openapi({ format: "date-time", description: "Last edit, else creation" }),
+                }),
+              ),
+            })
+            .openapi("TranslationsFiltered"),
+          "Translations",
+        ),
+        ...commonErrors,
+      },
     },
     async (c) => {
       const x = q(c);

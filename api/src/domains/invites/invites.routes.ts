@@ -133,6 +133,28 @@ export function registerInviteRoutes(app: App, deps: AppDeps): void {
   addRoute(
     app,
     {
+      access: access.signedIn,
+      method: "post",
+      path: "/api/v1/Users/DeclineMembership",
+      tags: ["Users"],
+      operationId: "Users_DeclineMembership",
+      summary: "Decline one's invitation to a client: it is withdrawn, and no membership is made",
+      request: { body: { required: true, content: { "application/json": { schema: z.strictObject({ clientId: z.number().int().min(1).max(2147483647) }).openapi("DeclineMembership") } } } },
+      responses: {
+        204: { description: "Declined" },
+        ...commonErrors,
+        404: errorResponse("No live invitation of that client for you"),
+      },
+    },
+    async (c) => {
+      await svc.declineMembership(d.db, c.get("ctx"), (c.req.valid("json") as { clientId: number }).clientId);
+      return c.body(null, 204);
+    },
+  );
+
+  addRoute(
+    app,
+    {
       access: access.admin,
       method: "post",
       path: "/api/v1/Users/{key}/ResendInvite",

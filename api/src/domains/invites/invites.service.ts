@@ -152,6 +152,12 @@ export async function acceptMembership(db: Db, ctx: RequestCtx, clientId: number
   return { clientId, roleId };
 }
 
+/** Declines the signed-in person's invitation to a client: it is gone, and nothing is joined. */
+export async function declineMembership(db: Db, ctx: RequestCtx, clientId: number): Promise<void> {
+  const declined = await enterTenant(db, { ...ctx, clientId: null, descendants: false }, (tx) => q.declineMembership(tx, clientId));
+  if (!declined) throw new ApiError("NotFound", `No invitation to client ${clientId} is waiting for you (it may have expired or been withdrawn)`);
+}
+
 /** A new invite link for a member who has not accepted yet; the previous link stops working. */
 export async function resendInvite(deps: InviteDeps, ctx: RequestCtx, userId: number): Promise<void> {
   const clientId = requireClient(ctx);

@@ -156,6 +156,12 @@ export async function myInvitations(sql: Sql, userId: number): Promise<Invitatio
 }
 
 /** Turns the caller's invitation to a client into the membership (app_accept_membership); its role, or null. */
+/** Removes the caller's own live invitation of a client (app_decline_membership): true if there was one. */
+export async function declineMembership(tx: Tx, clientId: number): Promise<boolean> {
+  const [r] = await tx<{ declined: boolean }[]>`select app_decline_membership(${clientId}) as declined`;
+  return r!.declined;
+}
+
 export async function acceptMembership(tx: Tx, clientId: number): Promise<number | null> {
   const [r] = await tx<{ role: number | null }[]>`select app_accept_membership(${clientId}) as role`;
   return r!.role;

@@ -11,14 +11,26 @@ import { enterTenant } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
 import { resolveFilter, ResponseFilterSchema, sessionsSql, type ResolvedFilter, type ResponseFilter } from "./filters.ts";
-import * as q from "./results.sql.ts";
-import { demographicsResults, qualResults, type QualResults } from "./results.service.ts";
+import { qualResults, type Measure, type QualResults } from "./results.service.ts";
+import { optionName, reportContext, type ReportContext } from "./report.ts";
+import { addCrossTabSheet } from "./crosstab.sheet.ts";
 
 type Cell = string | number | null;
 
 export interface RespondentTable {
   columns: string[];
   rows: Cell[][];
+}
+
+/** Column names made unique: a repeated name gets " (2)", " (3)"... (two questions with one title). */
+export function uniqueNames(names: string[]): string[] {
+  const seen = new Set<string>();
+  return names.map((n) => {
+    let name = n;
+    for (let k = 2; seen.has(name.toLowerCase()); k++) name = `${n} (${k})`;
+    seen.add(name.toLowerCase());
+    return name;
+  });
 }
 
 async function respondentTable(tx: Tx, projectId: number, f: ResolvedFilter): Promise<RespondentTable> {
@@ -70,7 +82,8 @@ async function respondentTable(tx: Tx, projectId: number, f: ResolvedFilter): Pr
   }
   const keys = [...cols.entries()].sort((a, b) => a[1].sort - b[1].sort || a[0].localeCompare(b[0])).map(([k]) => k);
   return {
-    columns: ["Respondent", "Region", "Survey run", "Panel", "Weight", "Completed", "Week", ...keys.map((k) => cols.get(k)!.label)],
+    // The respondent's market (a region of the regions table) is "Market": "Region" is a demographic question's label.
+    columns: uniqueNames(["Respondent", "Market", "Survey run", "Panel", "Weight", "Completed", "Week", ...keys.map((k) => cols.get(k)!.label)]),
     rows: sessions.map((s) => [s.respondentId, s.region, s.run, s.customer ? "Customer" : "Ideally", s.w, s.completedAt, s.week, ...keys.map((k) => cells.get(`${s.sid}\u0000${k}`) ?? null)]),
   };
 }
@@ -117,14 +130,53 @@ export interface ExcelInput {
   benchmarkTypeId?: number | null;
 }
 
-/** Per option: the figures QualResults answers, with their design-based SE, interval and tests. */
-const SUMMARY_COLUMNS = ["top-2-box", "n", "n eff", "SE", "CI low", "CI high", "vs benchmark", "norm quintile"] as const;
+/** Per option: the figures QualResults answers, with their design-based SE, interval and tests (numbers, formatted). */
+const SUMMARY_COLUMNS = ["top-2-box", "n", "n eff", "SE", "CI low", "CI high", "benchmark", "vs benchmark (pts)", "p adjusted", "significance", "norm quintile"] as const;
+const SUMMARY_FORMATS: Partial<Record<(typeof SUMMARY_COLUMNS)[number], string>> = {
+  "top-2-box": "0.0%",
+  "n eff": "0.0",
+  SE: "0.0%",
+  "CI low": "0.0%",
+  "CI high": "0.0%",
+  benchmark: "0.0%",
+  "vs benchmark (pts)": '+0.0;-0.0;0.0',
+  "p adjusted": "0.000",
+};
 
-function summarySheet(wb: ExcelJS.Workbook, title: string, qual: QualResults, options: { id: number; conceptText: string }[]) {
-  const ws = wb.addWorksheet(title.replace(/[*?:\\/[\]]/g, " ").slice(0, 31));
+/** A sheet's name: Excel's characters and 31-character limit, unique in the workbook. */
+function sheetName(wb: ExcelJS.Workbook, title: string): string {
+  const base = title.replace(/[*?:\\/[\]]/g, " ").replace(/\s+/g, " ").trim().slice(0, 31) || "Sheet";
+  let name = base;
+  for (let k = 2; wb.worksheets.some((w) => w.name.toLowerCase() === name.toLowerCase()); k++) name = `${base.slice(0, 31 - String(k).length - 1)} ${k}`;
+  return name;
+}
+
+/** Printing (and PDF): landscape, `wide` pages across, as many down as it takes; the header rows and first column on every page. */
+function printSetup(ws: ExcelJS.Worksheet, wide: number, titles: { rows?: string; columns?: string } = {}) {
+  ws.pageSetup = { orientation: "landscape", fitToPage: true, fitToWidth: wide, fitToHeight: 0, paperSize: 9, margins: { left: 0.4, right: 0.4, top: 0.5, bottom: 0.5, header: 0.3, footer: 0.3 } };
+  if (titles.rows) ws.pageSetup.printTitlesRow = titles.rows;
+  if (titles.columns) ws.pageSetup.printTitlesColumn = titles.columns;
+}
+
+/** A wrapped cell's row made tall enough for its text (spreadsheets do not grow rows written with wrapped text). */
+function fitHeight(row: ExcelJS.Row, text: string, width: number) {
+  const lines = text.split("\n").reduce((a, l) => a + Math.max(1, Math.ceil(l.length / (width * 1.1))), 0);
+  if (lines > 1) row.height = lines * 15;
+}
+
+/** The significance of a measure against the benchmark, in words (the number is beside it). */
+function significanceWords(r: Measure): string {
+  const b = r.vsBenchmark;
+  const low = r.smallBase ? " (low base)" : "";
+  if (!b) return `no benchmark${low}`;
+  if (b.indicative) return `indicative${low}`;
+  return `${b.significant ? (b.diff > 0 ? "significantly above" : "significantly below") : "not significant"}${low}`;
+}
+
+function summarySheet(wb: ExcelJS.Workbook, title: string, qual: QualResults, options: { id: number; conceptText: string }[], benchmarkName: string) {
+  const ws = wb.addWorksheet(sheetName(wb, title));
   const optionIds = [...new Set(qual.measures.flatMap((m) => m.results.map((r) => r.testOptionId)))];
-  const name = (id: number | null) => (id === null ? "All" : (options.find((o) => o.id === id)?.conceptText ?? String(id)));
-  ws.addRow(sheetRow(["Measure", ...optionIds.flatMap((id) => SUMMARY_COLUMNS.map((c) => `${name(id)} ${c}`))]));
+  ws.addRow(sheetRow(["Measure", ...optionIds.flatMap((id) => SUMMARY_COLUMNS.map((c) => `${optionName(options, id)} ${c}`))]));
   ws.getRow(1).font = { bold: true };
   for (const m of qual.measures) {
     ws.addRow([
@@ -133,42 +185,184 @@ function summarySheet(wb: ExcelJS.Workbook, title: string, qual: QualResults, op
         const r = m.results.find((x) => x.testOptionId === id);
         if (!r) return SUMMARY_COLUMNS.map(() => null);
         const b = r.vsBenchmark;
-        const vs = b ? `${b.diff >= 0 ? "+" : ""}${(b.diff * 100).toFixed(1)} pts${b.indicative ? " (indicative)" : b.significant ? " *" : ""}` : null;
-        return [r.top2, r.n, r.nEff, r.se, r.ci[0], r.ci[1], r.smallBase ? `${vs ?? ""} (low base)`.trim() : vs, b?.quintile ?? null];
+        return [r.top2, r.n, r.nEff, r.se, r.ci[0], r.ci[1], b ? b.top2Percentage / 100 : null, b ? b.diff * 100 : null, b?.pAdjusted ?? null, significanceWords(r), b?.quintile ?? null];
       }),
     ]);
   }
-  const percent = new Set(["top-2-box", "SE", "CI low", "CI high"]);
   ws.columns.forEach((c, i) => {
     c.width = i === 0 ? 24 : 14;
-    if (i > 0 && percent.has(SUMMARY_COLUMNS[(i - 1) % SUMMARY_COLUMNS.length]!)) c.numFmt = "0.0%";
-    if (i > 0 && SUMMARY_COLUMNS[(i - 1) % SUMMARY_COLUMNS.length] === "n eff") c.numFmt = "0.0";
+    const f = i > 0 ? SUMMARY_FORMATS[SUMMARY_COLUMNS[(i - 1) % SUMMARY_COLUMNS.length]!] : undefined;
+    if (f) c.numFmt = f;
   });
+  ws.getRow(1).alignment = { wrapText: true, vertical: "top" };
+  ws.getRow(1).height = 45;
+  ws.views = [{ state: "frozen", xSplit: 1, ySplit: 1 }];
+  printSetup(ws, Math.max(1, optionIds.length), { rows: "1:1", columns: "A:A" });
   ws.addRow([]);
   ws.addRow([
     `Weighted top-2-box with design-based SE (Taylor linearisation, market runs as strata) and ${qual.confidence}% Wilson interval; ` +
-      `* significant at ${qual.confidence}% against benchmark type ${qual.benchmarkTypeId ?? "none"} after ${qual.method.adjustName} adjustment over the view's ${qual.method.tests} tests; ` +
+      `vs benchmark: the difference from the ${benchmarkName} norm in percentage points, significant at ${qual.confidence}% after ${qual.method.adjustName} adjustment over the view's ${qual.method.tests} tests; ` +
       `indicative: a norm of fewer than ${qual.method.thinNorm} projects; low base: n eff below ${qual.method.smallBase}. See docs/statistics.md.`,
   ]);
 }
 
+/** The cover: whose figures these are (project, markets, respondents, filters, dates), read against what, how. */
+function coverSheet(wb: ExcelJS.Workbook, r: ReportContext) {
+  const ws = wb.addWorksheet("Cover");
+  ws.addRow([r.projectName]).font = { bold: true, size: 16 };
+  ws.mergeCells("A1:B1");
+  ws.getRow(1).height = 24;
+  ws.addRow([]);
+  const row = (k: string, v: string | number, fmt?: string) => {
+    const x = ws.addRow([k, formulaSafe(v)]);
+    x.getCell(1).font = { bold: true };
+    x.getCell(1).alignment = { vertical: "top" };
+    x.getCell(2).alignment = { wrapText: true, vertical: "top", horizontal: "left" };
+    if (fmt) x.getCell(2).numFmt = fmt;
+    fitHeight(x, String(v), 90);
+  };
+  row("Project", r.projectName);
+  row("Client", r.clientName);
+  row("Markets", r.markets.map((m) => m.name).join(", "));
+  row("Respondents", r.respondents);
+  row("Fieldwork from", r.fieldwork.from ?? "");
+  row("Fieldwork to", r.fieldwork.to ?? "");
+  row("Filters", r.filters.join("; "));
+  row("Benchmark", r.benchmark.name + (r.benchmark.indicative ? " (indicative: few projects)" : ""));
+  row("Benchmark top-2-box", r.benchmark.top2Percentage / 100, "0.0%");
+  row("Weighting", r.weighting);
+  row("Significance method", r.significance);
+  row("Confidence", r.qual.confidence / 100, "0%");
+  if (r.verdict) {
+    const v = r.verdict;
+    row("Action standard", `${v.standard.title} top-2-box ${v.judgedAgainst === "benchmark" ? `significantly above ${r.benchmark.name}` : "significantly above every other concept"}`);
+    for (const x of v.rows) row(`Verdict: ${optionName(r.options, x.testOptionId)}`, `${x.verdict} (rank ${x.rank}): ${x.reason}`);
+  }
+  row("Exported", new Date().toISOString().slice(0, 16).replace("T", " ") + " UTC");
+  ws.getColumn(1).width = 22;
+  ws.getColumn(2).width = 90;
+  printSetup(ws, 1);
+}
+
 /** The all-markets total (with its weighting disclosed) and the market-by-market table. */
-function marketsSheet(wb: ExcelJS.Workbook, qual: QualResults, options: { id: number; conceptText: string }[], titles: Map<number, string>) {
+function marketsSheet(wb: ExcelJS.Workbook, r: ReportContext) {
   const ws = wb.addWorksheet("Markets");
-  const name = (id: number | null) => (id === null ? "All" : (options.find((o) => o.id === id)?.conceptText ?? String(id)));
-  const t = qual.allMarkets;
+  const market = (id: number) => r.markets.find((m) => m.regionId === id)?.name ?? `Region ${id}`;
+  const titles = new Map(r.qual.measures.map((m) => [m.standardQuestionId, m.title]));
+  const t = r.qual.allMarkets;
   ws.addRow([`All markets, weighted by ${t.weighting}${t.note ? ` (${t.note})` : ""}`]).font = { bold: true };
-  ws.addRow(["Region", "Population", "Source", "Sample share", "Share in the total"]).font = { bold: true };
-  for (const x of t.shares) ws.addRow([x.regionId, x.population, x.source, x.sampleShare, x.share]);
+  ws.addRow(["Market", "Population", "Source", "Sample share", "Share in the total"]).font = { bold: true };
+  for (const x of t.shares) ws.addRow([market(x.regionId), x.population, x.source, x.sampleShare, x.share]);
   ws.addRow([]);
   ws.addRow(["Market", "Measure", "Option", "n", "n eff", "top-2-box", "SE", "CI low", "CI high", "Low base"]).font = { bold: true };
-  const rows = (market: string, measures: QualResults["allMarkets"]["measures"]) => {
-    for (const m of measures) for (const r of m.results) ws.addRow(sheetRow([market, titles.get(m.standardQuestionId) ?? String(m.standardQuestionId), name(r.testOptionId), r.n, r.nEff, r.top2, r.se, r.ci[0], r.ci[1], r.smallBase ? "yes" : ""]));
+  const start = ws.rowCount + 1;
+  const rows = (name: string, measures: QualResults["allMarkets"]["measures"]) => {
+    for (const m of measures) for (const c of m.results) ws.addRow(sheetRow([name, titles.get(m.standardQuestionId) ?? String(m.standardQuestionId), optionName(r.options, c.testOptionId), c.n, c.nEff, c.top2, c.se, c.ci[0], c.ci[1], c.smallBase ? "yes" : ""]));
   };
   rows(`All markets (${t.weighting})`, t.measures);
-  for (const m of qual.markets) rows(`Region ${m.regionId}`, m.measures);
+  for (const m of r.qual.markets) rows(market(m.regionId), m.measures);
   ws.columns.forEach((c, i) => (c.width = i === 2 ? 40 : 16));
+  for (let i = 3; i <= 2 + t.shares.length; i++) for (const k of [4, 5]) ws.getRow(i).getCell(k).numFmt = "0.0%";
+  for (let i = start; i <= ws.rowCount; i++) {
+    const x = ws.getRow(i);
+    x.getCell(5).numFmt = "0.0";
+    for (const k of [6, 7, 8, 9]) x.getCell(k).numFmt = "0.0%";
+  }
+  printSetup(ws, 1);
 }
+
+/** A sheet per question (not the standard measures, which the summary has): each option's weighted share by concept. */
+function questionSheets(wb: ExcelJS.Workbook, r: ReportContext) {
+  r.questions.forEach((qr, k) => {
+    const ws = wb.addWorksheet(sheetName(wb, `Q${k + 1} ${qr.questionTitle || qr.questionText}`));
+    ws.addRow([formulaSafe(qr.questionText)]).font = { bold: true };
+    ws.addRow([qr.questionTypeId === 2 ? "Several answers allowed: shares add to more than 100%." : "Weighted share of the respondents who answered."]);
+    ws.addRow([]);
+    const cols = qr.results.map((x) => optionName(r.options, x.testOptionId));
+    ws.addRow(sheetRow(["Answer", ...cols.flatMap((c) => [`${c} share`, `${c} count`])])).font = { bold: true };
+    for (const o of qr.options) {
+      ws.addRow([formulaSafe(o.text), ...qr.results.flatMap((x) => {
+        const y = x.options.find((z) => z.questionOptionId === o.id);
+        return [y?.share ?? 0, y?.count ?? 0];
+      })]);
+    }
+    ws.addRow(["Base (n)", ...qr.results.flatMap((x) => [x.n, null])]).font = { italic: true };
+    ws.getColumn(1).width = 40;
+    qr.results.forEach((_, i) => {
+      ws.getColumn(2 + i * 2).numFmt = "0.0%";
+      ws.getColumn(2 + i * 2).width = 16;
+      ws.getColumn(3 + i * 2).width = 12;
+    });
+    ws.getRow(4).alignment = { wrapText: true, vertical: "top" };
+    ws.getRow(4).height = 30;
+    printSetup(ws, 1);
+  });
+}
+
+/** What the workbook's sheets are built from: the report (the same figures the deck shows) and the respondents' table. */
+export interface WorkbookInput {
+  db: Db;
+  ctx: RequestCtx;
+  input: ExcelInput;
+  filters: ResponseFilter;
+  report: ReportContext;
+  segments: { id: number; name: string; filters: unknown }[];
+  respondents: RespondentTable;
+}
+
+/** One or more sheets of the workbook. */
+export type SheetBuilder = (wb: ExcelJS.Workbook, w: WorkbookInput) => void | Promise<void>;
+
+/** The workbook's sheets, in order (a new sheet is a builder added here). */
+export const WORKBOOK_SHEETS: readonly SheetBuilder[] = [
+  (wb, w) => coverSheet(wb, w.report),
+  (wb, w) => summarySheet(wb, "Summary", w.report.qual, w.report.options, w.report.benchmark.name),
+  (wb, w) => marketsSheet(wb, w.report),
+  (wb, w) => addCrossTabSheet(wb, w.db, w.ctx, { projectId: w.input.projectId, filters: w.filters }, (v) => String(formulaSafe(v))),
+  async (wb, w) => {
+    if (!w.input.includeAllSegments) return;
+    for (const s of w.segments) {
+      const parsed = ResponseFilterSchema.safeParse(s.filters);
+      if (!parsed.success) continue;
+      summarySheet(wb, `Segment ${s.name}`, await qualResults(w.db, w.ctx, { projectId: w.input.projectId, filters: { ...parsed.data }, benchmarkTypeId: w.report.benchmark.id }), w.report.options, w.report.benchmark.name);
+    }
+  },
+  async (wb, w) => {
+    if (!w.input.includeGroupSegments) return;
+    const groupSegments = await enterTenant(w.db, w.ctx, (tx) => tx<{ id: number; name: string }[]>`
+      select gs.id, gs.name from project_group_segments gs join projects p on p.project_group_version_id = gs.project_group_version_id
+      where p.id = ${w.input.projectId} order by gs.id`);
+    for (const g of groupSegments) {
+      summarySheet(wb, `Group ${g.name}`, await qualResults(w.db, w.ctx, { projectId: w.input.projectId, filters: { ...w.filters, projectGroupSegmentIds: [g.id] }, benchmarkTypeId: w.report.benchmark.id }), w.report.options, w.report.benchmark.name);
+    }
+  },
+  (wb, w) => questionSheets(wb, w.report),
+  (wb, w) => {
+    const ws = wb.addWorksheet("Demographics");
+    ws.addRow(["Question", "Answer", "Respondents", "Weighted share"]).font = { bold: true };
+    for (const qd of w.report.demographics.questions) for (const o of qd.options) ws.addRow(sheetRow([qd.questionLabel, o.answerLabel, o.count, o.share]));
+    ws.getColumn(4).numFmt = "0.0%";
+    ws.columns.forEach((c) => (c.width = 22));
+    printSetup(ws, 1, { rows: "1:1" });
+  },
+  async (wb, w) => {
+    // Respondent quality before weighting: exclusions per run and reason.
+    const quality = await projectQualityReport(w.db, w.ctx, w.input.projectId);
+    const qs = wb.addWorksheet("Quality");
+    qs.addRow(["Survey run", "Market", "Valid completes", "Excluded", ...QUALITY_REASONS]).font = { bold: true };
+    for (const r of quality.value) qs.addRow([r.surveyRunId, w.report.markets.find((m) => m.regionId === r.regionId)?.name ?? r.regionId, r.completes, r.excluded, ...QUALITY_REASONS.map((k) => r.byReason[k])]);
+    qs.columns.forEach((c) => (c.width = 16));
+    printSetup(qs, 1);
+  },
+  (wb, w) => {
+    const data = wb.addWorksheet("Data");
+    data.addRow(sheetRow(w.respondents.columns)).font = { bold: true };
+    for (const r of w.respondents.rows) data.addRow(sheetRow(r));
+    data.columns.forEach((c, i) => (c.width = i === 0 ? 38 : 16));
+    data.views = [{ state: "frozen", xSplit: 1, ySplit: 1 }];
+    data.pageSetup = { orientation: "landscape", paperSize: 9, printTitlesRow: "1:1", printTitlesColumn: "A:A" };
+  },
+];
 
 export async function exportExcel(db: Db, ctx: RequestCtx, input: ExcelInput): Promise<{ fileName: string; body: Uint8Array }> {
   const segments = await enterTenant(db, ctx, async (tx) => {
@@ -182,43 +376,13 @@ export async function exportExcel(db: Db, ctx: RequestCtx, input: ExcelInput): P
     if (!s) throw new ApiError("NotFound", `No segment ${input.segmentId} in project ${input.projectId}`);
     filters = { ...ResponseFilterSchema.parse(s.filters), ...filters };
   }
-  const { name, table: t } = await table(db, ctx, input.projectId, filters);
-  const options = await enterTenant(db, ctx, (tx) => q.testOptions(tx, input.projectId));
+  const { name, table: respondents } = await table(db, ctx, input.projectId, filters);
+  const report = await reportContext(db, ctx, { projectId: input.projectId, filters, benchmarkTypeId: input.benchmarkTypeId ?? null });
   const wb = new ExcelJS.Workbook();
   wb.creator = "Ideally";
-  const total = await qualResults(db, ctx, { projectId: input.projectId, filters, benchmarkTypeId: input.benchmarkTypeId ?? null });
-  summarySheet(wb, "Summary", total, options);
-  marketsSheet(wb, total, options, new Map(total.measures.map((m) => [m.standardQuestionId, m.title])));
-  if (input.includeAllSegments) {
-    for (const s of segments) {
-      const parsed = ResponseFilterSchema.safeParse(s.filters);
-      if (!parsed.success) continue;
-      summarySheet(wb, `Segment ${s.name}`, await qualResults(db, ctx, { projectId: input.projectId, filters: { ...parsed.data }, benchmarkTypeId: input.benchmarkTypeId ?? null }), options);
-    }
-  }
-  if (input.includeGroupSegments) {
-    const groupSegments = await enterTenant(db, ctx, (tx) => tx<{ id: number; name: string }[]>`
-      select gs.id, gs.name from project_group_segments gs join projects p on p.project_group_version_id = gs.project_group_version_id
-      where p.id = ${input.projectId} order by gs.id`);
-    for (const g of groupSegments) {
-      summarySheet(wb, `Group ${g.name}`, await qualResults(db, ctx, { projectId: input.projectId, filters: { ...filters, projectGroupSegmentIds: [g.id] }, benchmarkTypeId: input.benchmarkTypeId ?? null }), options);
-    }
-  }
-  const demo = await demographicsResults(db, ctx, input.projectId, filters);
-  const ws = wb.addWorksheet("Demographics");
-  ws.addRow(["Question", "Answer", "Respondents", "Weighted share"]).font = { bold: true };
-  for (const qd of demo.questions) for (const o of qd.options) ws.addRow(sheetRow([qd.questionLabel, o.answerLabel, o.count, o.share]));
-  ws.getColumn(4).numFmt = "0.0%";
-  ws.columns.forEach((c) => (c.width = 22));
-  // Respondent quality before weighting: exclusions per run and reason.
-  const quality = await projectQualityReport(db, ctx, input.projectId);
-  const qs = wb.addWorksheet("Quality");
-  qs.addRow(["Survey run", "Region", "Valid completes", "Excluded", ...QUALITY_REASONS]).font = { bold: true };
-  for (const r of quality.value) qs.addRow([r.surveyRunId, r.regionId, r.completes, r.excluded, ...QUALITY_REASONS.map((k) => r.byReason[k])]);
-  qs.columns.forEach((c) => (c.width = 16));
-  const data = wb.addWorksheet("Data");
-  data.addRow(sheetRow(t.columns)).font = { bold: true };
-  for (const r of t.rows) data.addRow(sheetRow(r));
+  wb.title = name;
+  const w: WorkbookInput = { db, ctx, input, filters, report, segments, respondents };
+  for (const build of WORKBOOK_SHEETS) await build(wb, w);
   const buf = await wb.xlsx.writeBuffer();
   return { fileName: fileName(name, "xlsx"), body: new Uint8Array(buf as ArrayBuffer) };
 }

@@ -7,11 +7,12 @@ import { access } from "../../access/policy.ts";
 import { addRoute, commonErrors, errors, keyOf, keyParams, type RouteContext } from "../../openapi.ts";
 import { ApiError } from "../../errors.ts";
 import { parseFilters } from "./filters.ts";
-import type { Adjust } from "../../analytics/design.ts";
+import { ADJUST_NAMES, type Adjust } from "../../analytics/design.ts";
 import * as svc from "./results.service.ts";
 import * as analysis from "./analysis.service.ts";
 import * as verbatims from "./verbatims.service.ts";
 import * as exportsSvc from "./exports.service.ts";
+import * as xtab from "./crosstab.service.ts";
 
 const KeyParams = keyParams("Projects");
 const int = (name: string, description: string) =>
@@ -62,6 +63,16 @@ const MarketCell = z.object({
   smallBase: z.boolean(),
 });
 const MarketMeasure = z.object({ standardQuestionId: z.number().int(), results: z.array(MarketCell) });
+const MarketTest = z.object({
+  regionId: z.number().int().describe("The other market"),
+  diff: z.number().describe("This market's top2 minus the other's"),
+  se: z.number(),
+  z: z.number(),
+  pValue: z.number(),
+  pAdjusted: z.number().describe("Adjusted within the market table's family (marketsMethod)"),
+  significant: z.boolean(),
+});
+const MarketByMarket = z.object({ standardQuestionId: z.number().int(), results: z.array(MarketCell.extend({ vsMarkets: z.array(MarketTest).describe("Against the same option in each other market (independent samples)") })) });
 const Method = z
   .object({
     variance: z.literal("taylor-linearisation"),
@@ -103,8 +114,12 @@ const Qual = z
     confidence: z.union([z.literal(90), z.literal(95), z.literal(99)]),
     benchmarkTypeId: z.number().int().nullable(),
     method: Method,
-    measures: z.array(z.object({ standardQuestionId: z.number().int(), title: z.string(), results: z.array(Measure) })).describe("The sample-weighted total"),
-    markets: z.array(z.object({ regionId: z.number().int(), measures: z.array(MarketMeasure) })).describe("Market by market (a market is its runs)"),
+    total: z.enum(["sample", "markets"]).describe("What measures is: sample (every respondent at their own weight) or markets (the all-markets total, weighted as allMarkets.weighting says)"),
+    measures: z.array(z.object({ standardQuestionId: z.number().int(), title: z.string(), results: z.array(Measure) })).describe("The total, with every test (see total)"),
+    markets: z.array(z.object({ regionId: z.number().int(), measures: z.array(MarketByMarket) })).describe("Market by market (a market is its runs), each cell against the other markets"),
+    marketsMethod: z
+      .object({ adjust: z.enum(["bh", "bonferroni", "none"]), adjustName: z.string(), tests: z.number().int().describe("Tests in the market table's family"), comparisons: z.string() })
+      .describe("The market-by-market table's tests: their own family, adjusted as adjust says"),
     allMarkets: z
       .object({
         weighting: z.enum(["population", "sample"]),
@@ -124,6 +139,35 @@ const Qual = z
     question: QuestionResults.nullable(),
   })
   .openapi("QualResults");
+const CrossTabCell = z.object({
+  n: z.number().int().describe("Respondents in the cell's base"),
+  nEff: z.number().describe("Kish effective base"),
+  value: z.number().nullable().describe("Weighted share, 0-1; null without respondents"),
+  se: z.number().nullable().describe("Design-based (Taylor linearised) standard error"),
+  ci: z.tuple([z.number(), z.number()]).nullable().describe("Wilson interval with the design's effective n"),
+  smallBase: z.boolean().describe("Kish n_eff below 30"),
+  higherThan: z.array(z.string()).describe("Letters of the columns of the same banner variable significantly lower than this cell"),
+});
+const CrossTab = z
+  .object({
+    projectId: z.number().int(),
+    confidence: z.union([z.literal(90), z.literal(95), z.literal(99)]),
+    stub: z.object({ kind: z.enum(["measure", "question"]), id: z.number().int(), title: z.string(), value: z.string().describe("What a cell is") }),
+    banner: z.array(z.object({ key: z.string(), label: z.string() })),
+    columns: z.array(z.object({ key: z.string(), variable: z.string().nullable(), label: z.string(), letter: z.string().nullable().describe("A, B, ..; null for the Total") })),
+    rows: z.array(z.object({ key: z.string(), label: z.string(), cells: z.array(CrossTabCell).describe("One per column, the Total first") })),
+    method: z.object({
+      variance: z.literal("taylor-linearisation"),
+      strata: z.literal("market run"),
+      interval: z.literal("wilson"),
+      adjust: z.enum(["bh", "bonferroni", "none"]),
+      adjustName: z.string(),
+      tests: z.number().int().describe("Tests in the table's family"),
+      smallBase: z.number(),
+      comparisons: z.string().describe("Which columns are compared"),
+    }),
+  })
+  .openapi("CrossTab");
 const Count = z
   .object({
     projectId: z.number().int(),
@@ -397,6 +441,10 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
         .enum(["population", "sample"])
         .optional()
         .openapi({ param: { name: "marketWeighting", in: "query" }, description: "How allMarkets weights the markets: population (default; sample when a market has no population figure) or sample" }),
+      total: z
+        .enum(["sample", "markets"])
+        .optional()
+        .openapi({ param: { name: "total", in: "query" }, description: "What measures (with every test) is: sample (default; every respondent at their own weight) or markets (the all-markets total, markets weighted as marketWeighting says)" }),
       projectQuestionId: int("projectQuestionId", "One question's option results").optional(),
     },
     Qual,
@@ -411,7 +459,9 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
           benchmarkTypeId: null,
           method: svc.statsMethod(adjustOf(qv.adjust), 0),
           measures: [],
+          total: "sample",
           markets: [],
+          marketsMethod: { adjust: adjustOf(qv.adjust), adjustName: ADJUST_NAMES[adjustOf(qv.adjust)], tests: 0, comparisons: "none (one question's option results)" },
           allMarkets: { weighting: "sample", note: null, shares: [], measures: [] },
           question,
         };
@@ -423,8 +473,35 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
         confidence: qv.confidence ? (Number(qv.confidence) as 90 | 95 | 99) : 95,
         adjust: adjustOf(qv.adjust),
         marketWeighting: qv.marketWeighting === "sample" ? "sample" : "population",
+        total: qv.total === "markets" ? "markets" : "sample",
       });
       return { ...r, question: null };
+    },
+  );
+  responses(
+    "CrossTab",
+    "A measure or question by a banner of columns, with column-letter significance",
+    `Rows: \`measure:{standardQuestionId}\` (top-2-box per test option) or \`question:{projectQuestionId}\` (each answer's share of those who answered). Banner (comma separated): \`demographic:{systemQuestionId}\`, \`question:{projectQuestionId}\`, \`market\`, \`segment:{segmentId}\` (saved filter sets, one column each); at most ${xtab.MAX_BANNER_VARIABLES} variables and ${xtab.MAX_BANNER_COLUMNS} columns. Each cell: weighted share, base, Kish n_eff, design-based SE (market runs as strata) and Wilson interval; every pair of columns within a banner variable is tested on every row (cells with a low base, n_eff below 30, are not tested), the table's p-values adjusted together (adjust, Benjamini-Hochberg by default), and a cell lists the letters of the columns significantly lower. A Total column comes first. See docs/statistics.md "Cross-tabs".`,
+    {
+      rows: z.string().max(40).openapi({ param: { name: "rows", in: "query" }, description: "measure:{standardQuestionId} or question:{projectQuestionId}" }),
+      banner: z.string().max(2000).openapi({ param: { name: "banner", in: "query" }, description: "demographic:{id}, question:{id}, market, segment:{id}, comma separated" }),
+      confidence: z.enum(["90", "95", "99"]).optional().openapi({ param: { name: "confidence", in: "query" }, description: "Confidence level, default 95" }),
+      adjust: AdjustParam,
+    },
+    CrossTab,
+    (c, id) => {
+      const qv = query(c);
+      // The banner is parsed (and its size refused) before the filters or the database.
+      const banner = xtab.parseBanner(qv.banner);
+      const rows = xtab.parseStub(qv.rows);
+      return xtab.crossTabResults(db, c.get("ctx"), {
+        projectId: id,
+        filters: parseFilters(qv.filters),
+        rows,
+        banner,
+        confidence: qv.confidence ? (Number(qv.confidence) as 90 | 95 | 99) : 95,
+        adjust: adjustOf(qv.adjust),
+      });
     },
   );
   responses("DemographicsResults", "Who answered", "Weighted shares of each demographic (system question) option among the filtered respondents.", {}, Demographics, (c, id) =>
@@ -593,3 +670,6 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
     async (c) => c.json(await svc.standardQuestionDescription(db, c.get("ctx"), Number(query(c).frameworkId)), 200),
   );
 }
+
+/** For the results routes of other files (verdict.routes.ts). */
+export { Method as StatsMethodSchema, FiltersParam, AdjustParam, int as intQueryParam, adjustOf };

@@ -15,6 +15,7 @@ import {
   contrast,
   designEstimates,
   emptySums,
+  fixedNorm,
   isSmallBase,
   normDistribution,
   significantAt,
@@ -259,15 +260,30 @@ export interface MarketCell {
   smallBase: boolean;
 }
 
+/** A market's cell against the same option in another market (independent samples: markets are disjoint strata). */
+export interface MarketTest {
+  regionId: number;
+  diff: number;
+  se: number;
+  z: number;
+  pValue: number;
+  pAdjusted: number;
+  significant: boolean;
+}
+
 export interface QualResults {
   projectId: number;
   confidence: Confidence;
   benchmarkTypeId: number | null;
   method: StatsMethod;
-  /** The sample-weighted total (every respondent at their own weight). */
+  /** What `measures` is: `sample` every respondent at their own weight; `markets` the all-markets total (allMarkets.weighting). */
+  total: "sample" | "markets";
+  /** The total with every test: sample-weighted, or the all-markets weighting when total = markets. */
   measures: { standardQuestionId: number; title: string; results: Measure[] }[];
-  /** Market by market: each measure and option within each market (its runs). */
-  markets: { regionId: number; measures: { standardQuestionId: number; results: MarketCell[] }[] }[];
+  /** Market by market: each measure and option within each market (its runs), against the other markets. */
+  markets: { regionId: number; measures: { standardQuestionId: number; results: (MarketCell & { vsMarkets: MarketTest[] })[] }[] }[];
+  /** The market-by-market table's own family: every pair of markets on every measure and option. */
+  marketsMethod: { adjust: Adjust; adjustName: string; tests: number; comparisons: string };
   /** The "all markets" total: markets weighted by population (or by sample, as chosen or when a population is unknown). */
   allMarkets: {
     weighting: "population" | "sample";
@@ -299,27 +315,60 @@ function marketCells(design: Map<number, { domains: (number | null)[]; est: Desi
  * the shares treated as fixed; without a population for every market it falls back to sample
  * weighting and says why.
  */
-export function marketTotals(cells: q.DesignCell[], strata: q.DesignStratum[], confidence: Confidence, weighting: "population" | "sample"): Pick<QualResults, "markets" | "allMarkets"> {
+export function marketTotals(cells: q.DesignCell[], strata: q.DesignStratum[], confidence: Confidence, weighting: "population" | "sample", adjust: Adjust = "bh"): Pick<QualResults, "markets" | "allMarkets" | "marketsMethod"> {
   const regions = [...new Set(strata.map((h) => h.regionId))].sort((a, b) => a - b);
-  const markets = regions.map((regionId) => {
-    const runs = new Set(strata.filter((h) => h.regionId === regionId).map((h) => h.run));
-    const d = designByQuestion(
-      cells.filter((c) => runs.has(c.run)),
-      strata.filter((h) => runs.has(h.run)),
-      (o) => o,
-      String,
-    );
-    return { regionId, measures: marketCells(d, confidence) };
-  });
+  const regionOf = new Map(strata.map((h) => [h.run, h.regionId]));
+  // One design over every market, a domain per (option, market): a market's domain lives in its
+  // own strata only, so its estimate and SE are those of its runs alone, and two markets'
+  // covariance is zero (independent samples).
+  const byMarket = designByQuestion(
+    cells.map((c) => ({ ...c, wa: regionOf.get(c.run) ?? null, wb: regionOf.get(c.run) ?? null })),
+    strata,
+    (o, r) => ({ o, r: r ?? null }),
+    (k) => `${k.o}|${k.r}`,
+  );
+  const family: Family = [];
+  const pending: { region: number; option: number | null; sq: number; test: MarketTest }[] = [];
+  const markets = regions.map((regionId) => ({ regionId, measures: [] as QualResults["markets"][number]["measures"] }));
+  for (const [sq, { domains, est }] of [...byMarket].sort((a, b) => a[0] - b[0])) {
+    const cellsOf = new Map<number, (MarketCell & { vsMarkets: MarketTest[] })[]>();
+    const index = new Map(domains.map((d, i) => [`${d.o}|${d.r}`, i]));
+    domains.forEach((dom, i) => {
+      const d = est.domains[i]!;
+      const ci = wilsonInterval(d.estimate, d.se, d.n, d.nEff, confidence);
+      const cell = { testOptionId: dom.o, n: d.n, nEff: d.nEff, top2: d.estimate, se: d.se, ci: [ci.lo, ci.hi] as [number, number], smallBase: isSmallBase(d.nEff), vsMarkets: [] as MarketTest[] };
+      (cellsOf.get(dom.r!) ?? cellsOf.set(dom.r!, []).get(dom.r!)!).push(cell);
+      for (const other of regions) {
+        if (other <= dom.r!) continue;
+        const j = index.get(`${dom.o}|${other}`);
+        if (j === undefined) continue;
+        const c = contrast(est, i, j);
+        const ab: MarketTest = { regionId: other, diff: c.diff, se: c.se, z: c.z, pValue: c.p, pAdjusted: NaN, significant: false };
+        const ba: MarketTest = { ...ab, regionId: dom.r!, diff: -c.diff, z: -c.z };
+        cell.vsMarkets.push(ab);
+        // The other side is added when its cell is built (domains may come in any order).
+        pending.push({ region: other, option: dom.o, sq, test: ba });
+        family.push({ p: c.p, set: (pa, sig) => ((ab.pAdjusted = ba.pAdjusted = pa), (ab.significant = ba.significant = sig)) });
+      }
+    });
+    for (const m of markets) {
+      const rs = (cellsOf.get(m.regionId) ?? []).sort((a, b) => nullsFirst(a.testOptionId, b.testOptionId));
+      if (rs.length) m.measures.push({ standardQuestionId: sq, results: rs });
+    }
+  }
+  for (const x of pending) {
+    const cell = markets.find((m) => m.regionId === x.region)?.measures.find((m) => m.standardQuestionId === x.sq)?.results.find((r) => r.testOptionId === x.option);
+    cell?.vsMarkets.push(x.test);
+  }
+  for (const m of markets) for (const ms of m.measures) for (const r of ms.results) r.vsMarkets.sort((a, b) => a.regionId - b.regionId);
+  const tests = adjustFamily(family, adjust, confidence);
   const W = strata.reduce((a, h) => a + h.sumW, 0);
   const sampleShare = new Map(regions.map((r) => [r, W > 0 ? strata.filter((h) => h.regionId === r).reduce((a, h) => a + h.sumW, 0) / W : 0]));
   const missing = regions.filter((r) => !MARKET_POPULATION[r]);
-  const usePopulation = weighting === "population" && missing.length === 0 && regions.length > 0;
-  const P = regions.reduce((a, r) => a + (MARKET_POPULATION[r]?.population ?? 0), 0);
-  const share = new Map(regions.map((r) => [r, usePopulation ? MARKET_POPULATION[r]!.population / P : sampleShare.get(r)!]));
-  const scale = new Map(strata.map((h) => [h.run, usePopulation && sampleShare.get(h.regionId)! > 0 ? share.get(h.regionId)! / sampleShare.get(h.regionId)! : 1]));
+  const { population: usePopulation, share, scale } = marketScale(strata, weighting);
   return {
     markets,
+    marketsMethod: { adjust, adjustName: ADJUST_NAMES[adjust], tests, comparisons: "every pair of markets on every measure and test option (independent samples)" },
     allMarkets: {
       weighting: usePopulation ? "population" : "sample",
       note: weighting === "population" && !usePopulation ? `No population figure for region ${missing.join(", ")}: markets weighted by sample` : null,
@@ -327,6 +376,22 @@ export function marketTotals(cells: q.DesignCell[], strata: q.DesignStratum[], c
       measures: marketCells(designByQuestion(cells, strata, (o) => o, String, scale), confidence),
     },
   };
+}
+
+/**
+ * The all-markets weighting: with population weighting (and a population for every market) each
+ * run's weights are scaled by its market's population share over its weighted sample share among
+ * the markets present; otherwise 1 (sample weighting).
+ */
+export function marketScale(strata: readonly q.DesignStratum[], weighting: "population" | "sample"): { population: boolean; share: Map<number, number>; scale: Map<number, number> } {
+  const regions = [...new Set(strata.map((h) => h.regionId))].sort((a, b) => a - b);
+  const W = strata.reduce((a, h) => a + h.sumW, 0);
+  const sampleShare = new Map(regions.map((r) => [r, W > 0 ? strata.filter((h) => h.regionId === r).reduce((a, h) => a + h.sumW, 0) / W : 0]));
+  const population = weighting === "population" && regions.length > 0 && regions.every((r) => MARKET_POPULATION[r]);
+  const P = regions.reduce((a, r) => a + (MARKET_POPULATION[r]?.population ?? 0), 0);
+  const share = new Map(regions.map((r) => [r, population ? MARKET_POPULATION[r]!.population / P : sampleShare.get(r)!]));
+  const scale = new Map(strata.map((h) => [h.run, population && sampleShare.get(h.regionId)! > 0 ? share.get(h.regionId)! / sampleShare.get(h.regionId)! : 1]));
+  return { population, share, scale };
 }
 
 /** A norm cell: the comparable projects' scores of one measure (NormDistribution) and their respondents. */
@@ -530,6 +595,8 @@ export async function qualResults(
     confidence?: Confidence;
     adjust?: Adjust;
     marketWeighting?: "population" | "sample";
+    /** `markets`: `measures` (and their tests) are the all-markets total, markets weighted as marketWeighting says. */
+    total?: "sample" | "markets";
     standardQuestionIds?: number[] | null;
   },
 ): Promise<QualResults> {
@@ -552,19 +619,25 @@ export async function qualResults(
     }),
   );
   let norm: Map<number, NormCell> | null = null;
-  if (input.benchmarkTypeId) {
+  if (input.benchmarkTypeId === NONE_BENCHMARK.benchmarkTypeId) {
+    // SPEC 7's 'None': a flat 50% line, and each concept tested against it.
+    norm = new Map(data.titles.map((t) => [t.id, { ...fixedNorm(NONE_BENCHMARK.top2Percentage / 100), respondents: 0 }]));
+  } else if (input.benchmarkTypeId) {
     const b = (await benchmarkNorms(db, data.p, data.regions, input.benchmarkTypeId)).find((x) => x.row.benchmarkTypeId === input.benchmarkTypeId);
     if (!b) throw new ApiError("BadRequest", `No benchmark type ${input.benchmarkTypeId}`);
     norm = b.cells;
   }
-  const design = designByQuestion(data.cells, data.strata, (o) => o, String);
+  const weighting = input.marketWeighting ?? "population";
+  const total = input.total ?? "sample";
+  const design = designByQuestion(data.cells, data.strata, (o) => o, String, total === "markets" ? marketScale(data.strata, weighting).scale : undefined);
   const { bySq: results, tests } = designTopTwoBoxes(data.rows, design, confidence, adjust, norm);
   return {
     projectId: data.p.id,
     confidence,
     benchmarkTypeId: input.benchmarkTypeId ?? null,
     method: statsMethod(adjust, tests),
-    ...marketTotals(data.cells, data.strata, confidence, input.marketWeighting ?? "population"),
+    total,
+    ...marketTotals(data.cells, data.strata, confidence, weighting, adjust),
     measures: data.titles
       .filter((t) => results.has(t.id))
       .map((t) => ({ standardQuestionId: t.id, title: t.title, results: results.get(t.id)! })),

@@ -7,13 +7,26 @@ import type { paths } from "../../../../contracts/client.ts";
 import { usageError } from "../../errors.ts";
 import { followJob } from "../../jobs.ts";
 import { printJson, progressBar, table } from "../../output.ts";
-import { checkSchema, type JsonSchema } from "../../schema-check.ts";
+import { pageHint, pagingOf, slicePage, type PageOptions } from "../../paging.ts";
+import { checkSchema, type JsonSchema, type SchemaIssue } from "../../schema-check.ts";
 import { ok, signedIn, type GlobalOptions } from "../../session.ts";
 
 type Doc = { paths: Record<string, { post?: { summary?: string; description?: string; requestBody?: { content: { "application/json": { schema: JsonSchema } } } } }>; components: { schemas: Record<string, JsonSchema> } };
 const doc = openapi as unknown as Doc;
 const PREFIX = "/api/CommandRunner/";
 type CommandPath = Extract<keyof paths, `/api/CommandRunner/${string}`>;
+/** The body of some command (each command's own is checked against its schema before the call). */
+type CommandBody = NonNullable<paths[CommandPath]["post"]["requestBody"]>["content"]["application/json"];
+
+/** A path the contract publishes as a command. */
+function isCommandPath(p: string): p is CommandPath {
+  return p.startsWith(PREFIX) && !!doc.paths[p]?.post;
+}
+
+/** A body is its command's when the command's schema (if any) found no issue in it. */
+function fitsCommand(body: Record<string, unknown>, issues: SchemaIssue[]): body is CommandBody {
+  return issues.length === 0;
+}
 
 export function commandList(): { name: string; description: string }[] {
   return Object.entries(doc.paths)
@@ -32,26 +45,31 @@ function parseSets(sets: string[]): Record<string, unknown> {
   return body;
 }
 
-export async function runCommands(name: string | undefined, o: GlobalOptions & { set?: string[]; timeout?: string }): Promise<void> {
-  const list = commandList();
+export async function runCommands(name: string | undefined, o: GlobalOptions & PageOptions & { set?: string[]; timeout?: string }): Promise<void> {
   if (!name) {
-    if (o.json) return printJson(list);
-    return void process.stdout.write(`${table(["command", "what it does"], list.map((c) => [c.name, c.description]))}\n`);
+    const paging = pagingOf(o, null);
+    const { rows, total } = slicePage(paging, commandList());
+    if (o.json) printJson(rows);
+    else process.stdout.write(`${table(["command", "what it does"], rows.map((c) => [c.name, c.description]))}\n`);
+    return pageHint(paging, rows.length, total);
   }
-  const hit = list.find((c) => c.name.toLowerCase() === name.toLowerCase());
+  if (o.limit !== undefined || o.page !== undefined || o.all) throw usageError("--limit, --page and --all page the list of commands; running one takes none");
+  const hit = commandList().find((c) => c.name.toLowerCase() === name.toLowerCase());
   if (!hit) throw usageError(`no command '${name}'; see \`ideally admin commands\``);
-  const path = `${PREFIX}${hit.name}` as CommandPath;
+  const path = `${PREFIX}${hit.name}`;
+  if (!isCommandPath(path)) throw usageError(`no command '${name}'; see \`ideally admin commands\``);
   const body = parseSets(o.set ?? []);
-  const schema = doc.paths[path].post!.requestBody?.content["application/json"].schema;
-  if (schema) {
-    const issue = checkSchema(schema, body, (ref) => doc.components.schemas[ref.replace("#/components/schemas/", "")])[0];
-    if (issue) throw usageError(`${hit.name}: ${issue.path.length ? `${issue.path.join(".")}: ` : ""}${issue.message}`);
+  const schema = doc.paths[path]?.post?.requestBody?.content["application/json"].schema;
+  const issues = schema ? checkSchema(schema, body, (ref) => doc.components.schemas[ref.replace("#/components/schemas/", "")]) : [];
+  if (!fitsCommand(body, issues)) {
+    const issue = issues[0]!;
+    throw usageError(`${hit.name}: ${issue.path.length ? `${issue.path.join(".")}: ` : ""}${issue.message}`);
   }
   const api = signedIn(o, { tenant: false });
   const bar = progressBar(hit.name);
   const done = await followJob(
     api,
-    async () => ok(await api.client.POST(path as "/api/CommandRunner/TestNextSchedule", { body: body as never }), `running ${hit.name}`),
+    async () => ok(await api.client.POST(path, { body }), `running ${hit.name}`),
     bar,
     Number(o.timeout ?? 600) * 1000,
   );

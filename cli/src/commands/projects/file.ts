@@ -8,7 +8,7 @@ import { isMap, isSeq, LineCounter, parseDocument, type Node } from "yaml";
 import openapi from "../../../../contracts/openapi.json" with { type: "json" };
 import type { Schemas } from "../../../../contracts/client.ts";
 import { usageError } from "../../errors.ts";
-import { checkSchema, type JsonSchema } from "../../schema-check.ts";
+import { checkSchema, type JsonSchema, type SchemaIssue } from "../../schema-check.ts";
 
 /** SPEC 3's frameworks by a name one can type. */
 export const FRAMEWORKS: Record<string, number> = {
@@ -62,7 +62,7 @@ export const FILE_SCHEMA: JsonSchema = {
         type: "object",
         additionalProperties: false,
         required: ["option"],
-        properties: { option: idOrName, quota: { type: "number" }, region: idOrName },
+        properties: { option: idOrName, quota: { type: "number" }, region: idOrName, onlyThese: { type: "boolean" } },
       },
     },
     testOptions: {
@@ -134,6 +134,47 @@ export const FILE_SCHEMA: JsonSchema = {
   },
 };
 
+type IdOrName = number | string;
+
+/**
+ * A project file as FILE_SCHEMA describes it, field for field (change the two together): what the
+ * file's values are once checkSchema found no issue (fitsFileSchema).
+ */
+interface FileFields {
+  name: string;
+  type: string;
+  framework: IdOrName;
+  regions: IdOrName[];
+  sampleSize?: number;
+  category?: IdOrName;
+  productType?: string;
+  branded?: boolean;
+  brandName?: string;
+  researchNote?: string;
+  launchDate?: string;
+  splitCellQuota?: boolean;
+  targets?: { option: IdOrName; quota?: number; region?: IdOrName }[];
+  testOptions?: { text: string; description?: string; image?: string }[];
+  questions?: {
+    text: string;
+    type: string;
+    title?: string;
+    randomize?: boolean;
+    minChoices?: number;
+    maxChoices?: number;
+    image?: string;
+    options?: (string | { text: string; exclusive?: boolean; other?: boolean; notSure?: boolean })[];
+  }[];
+  priceSensitivity?: { currency?: string; minPrice?: number; maxPrice?: number; purchaseIntent?: boolean; calibration?: number[] };
+  marketReach?: { reachDepth?: number; maxCombinationSize?: number };
+  schedule?: { startDate?: string; frequencyWeeks?: number; waves?: number; pause?: boolean };
+}
+
+/** The file's values are FileFields when FILE_SCHEMA found no issue in them. */
+function fitsFileSchema(raw: unknown, issues: SchemaIssue[]): raw is FileFields {
+  return issues.length === 0;
+}
+
 type Path = (string | number)[];
 type Body<K extends keyof Schemas> = Schemas[K];
 
@@ -157,7 +198,7 @@ export interface ProjectPlan {
   productType?: string;
   project: Omit<Body<"CreateProject">, "regionIds" | "frameworkId" | "categoryId" | "productType">;
   /** option: a SystemQuestionOption id, or its answer label (optionally "Question: label"). */
-  targets: { option: number | string; quota?: number; region?: number | string }[];
+  targets: { option: number | string; quota?: number; region?: number | string; onlyThese?: boolean }[];
   testOptions: { body: Omit<Body<"TestOptionsCreate">, "projectId" | "file">; image?: Upload }[];
   questions: { body: Omit<Body<"CreateQuestion">, "projectId" | "s3File">; image?: Upload }[];
   priceSensitivity?: Omit<Body<"PriceSensitivitiesBody">, "testOptionIds">;
@@ -231,10 +272,9 @@ export function readProjectFile(path: string, text: string): { file: ProjectFile
   const f = ProjectFile.read(path, text);
   const raw = f.value();
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) f.fail([], "the file must be a mapping of fields (name, type, framework, regions, ...)");
-  const first = checkSchema(FILE_SCHEMA, raw)[0];
-  if (first) f.fail(first.path, first.message);
-  // biome-ignore lint: checked against FILE_SCHEMA just above
-  const y = raw as any;
+  const issues = checkSchema(FILE_SCHEMA, raw);
+  if (!fitsFileSchema(raw, issues)) return f.fail(issues[0]!.path, issues[0]!.message);
+  const y = raw;
   const dir = dirname(resolve(path));
 
   const upload = (at: Path, rel: string): Upload => {
@@ -259,12 +299,12 @@ export function readProjectFile(path: string, text: string): { file: ProjectFile
       ...(y.splitCellQuota !== undefined ? { splitCellQuota: y.splitCellQuota } : {}),
     },
     targets: y.targets ?? [],
-    testOptions: (y.testOptions ?? []).map((t: { text: string; description?: string; image?: string }, i: number) => ({
+    testOptions: (y.testOptions ?? []).map((t, i) => ({
       body: { conceptText: t.text, ...(t.description !== undefined ? { conceptDescription: t.description } : {}), sortOrder: i + 1 },
       ...(t.image ? { image: upload(["testOptions", i, "image"], t.image) } : {}),
     })),
     questions: (y.questions ?? []).map(
-      (q: { text: string; type: string; title?: string; randomize?: boolean; minChoices?: number; maxChoices?: number; image?: string; options?: (string | { text: string; exclusive?: boolean; other?: boolean; notSure?: boolean })[] }, i: number) => ({
+      (q, i) => ({
         body: {
           questionText: q.text,
           questionTypeId: QUESTION_TYPES[q.type],

@@ -8,7 +8,7 @@ import { useSearchState } from "../../lib/search";
 import { questionSortKey } from "../../lib/constants";
 import { useProjectAs, type ProjectDetail } from "../useProject";
 import { benchmarkTypeAvailable, chooseBenchmark, storeBenchmarkId, storedBenchmarkId, viewSettings, type ViewSettings } from "./benchmarks";
-import { effectiveRegionId, filtersFromSearch, filtersToSearch, toResponseFilter, type FilterState, type ResponseFilter } from "./filters";
+import { effectiveRegionId, filtersFromSearch, filtersToSearch, isAllMarkets, toResponseFilter, type FilterState, type ResponseFilter } from "./filters";
 
 /** The project as the results pages read it: the project pages' fields and its launch weeks. */
 export type ResultsProject = ProjectDetail &
@@ -36,6 +36,8 @@ export interface ResultsCtx {
   questions: ResultsQuestion[];
   regionIds: number[];
   regionId: number;
+  /** "All markets" is chosen: the figures are the all-markets total (QualResults total=markets). */
+  allMarkets: boolean;
   filters: FilterState;
   setFilters: (next: FilterState) => void;
   responseFilter: ResponseFilter;
@@ -46,7 +48,7 @@ export interface ResultsCtx {
   setBenchmarkId: (id: number) => void;
   npdWeek: number | null;
   view: ViewSettings;
-  setView: (patch: Partial<{ splitBy: string; metric: string; benchmarkLine: string; confidence: string; adjust: string }>) => void;
+  setView: (patch: Partial<{ splitBy: string; metric: string; benchmarkLine: string; confidence: string; adjust: string; xrows: string; xbanner: string }>) => void;
   confidence: "90" | "95" | "99";
   /** Multiple-comparison adjustment within a view (docs/statistics.md): Benjamini-Hochberg by default. */
   adjust: "bh" | "bonferroni" | "none";
@@ -70,8 +72,10 @@ export function ResultsProvider({ clientId, project, refetchProject, children }:
   const [search, setSearch] = useSearchState();
   const filters = useMemo(() => filtersFromSearch(search), [search]);
   const regionIds = useMemo(() => project.projectsRegions.map((r) => r.regionId), [project]);
+  const allMarkets = isAllMarkets(filters.selectedRegionId, regionIds);
+  // With All markets, regionId stays the first market: the demographic options' labels come from it.
   const regionId = effectiveRegionId(filters.selectedRegionId, regionIds);
-  const responseFilter = useMemo(() => toResponseFilter(filters, regionId), [filters, regionId]);
+  const responseFilter = useMemo(() => toResponseFilter(filters, allMarkets ? regionIds : regionId), [filters, regionId, allMarkets, regionIds]);
   const filtersJson = JSON.stringify(responseFilter);
   const setFilters = useCallback((next: FilterState) => setSearch(filtersToSearch(next)), [setSearch]);
 
@@ -91,7 +95,7 @@ export function ResultsProvider({ clientId, project, refetchProject, children }:
       },
     })),
   );
-  const regionsParam = `[${regionId}]`;
+  const regionsParam = allMarkets ? JSON.stringify(regionIds) : `[${regionId}]`;
   const { data: bm } = useApi(["Benchmarks", projectId, regionsParam], () =>
     api.GET("/api/v1/Projects({key})/Benchmarks", { params: { path: { key: String(projectId) }, query: { regionIds: regionsParam } } }),
   );
@@ -115,7 +119,7 @@ export function ResultsProvider({ clientId, project, refetchProject, children }:
   const questions = useMemo(() => [...(qs?.value ?? [])].sort((a, b) => questionSortKey(a) - questionSortKey(b)), [qs]);
 
   const value: ResultsCtx = {
-    clientId, projectId, project, refetchProject, testOptions: to?.value ?? [], questions, regionIds, regionId, filters, setFilters, responseFilter, filtersJson,
+    clientId, projectId, project, refetchProject, testOptions: to?.value ?? [], questions, regionIds, regionId, allMarkets, filters, setFilters, responseFilter, filtersJson,
     benchmarks, benchmarkId, setBenchmarkId, npdWeek, view, setView, confidence, adjust, search,
   };
   return <Ctx.Provider value={value}>{children}</Ctx.Provider>;

@@ -85,6 +85,17 @@ export function filtersToSearch(s: FilterState): Record<string, SearchValue> {
   return out;
 }
 
+/**
+ * The market picker's "All markets" (selectedRegionId 0): every market of the project at once, the
+ * figures the all-markets total (QualResults total=markets: markets weighted by population, or by
+ * sample where a population is unknown; the page says which). Only with more than one market.
+ */
+export const ALL_MARKETS = 0;
+
+export function isAllMarkets(selected: number | null, projectRegionIds: number[]): boolean {
+  return selected === ALL_MARKETS && projectRegionIds.length > 1;
+}
+
 /** SPEC 4: a missing region, or one not among the project's, falls back to the first project region, else 1. */
 export function effectiveRegionId(selected: number | null, projectRegionIds: number[]): number {
   if (selected !== null && projectRegionIds.includes(selected)) return selected;
@@ -150,13 +161,13 @@ export function filterCount(s: FilterState): number {
   );
 }
 
-/** The response filter the API takes, for the effective region. */
-export function toResponseFilter(s: FilterState, regionId: number): ResponseFilter {
+/** The response filter the API takes, for the effective region (or every market's, for All markets). */
+export function toResponseFilter(s: FilterState, regionId: number | number[]): ResponseFilter {
   const included: number[] = [];
   const excluded: number[] = [];
   for (const g of Object.values(s.selectedQuestionOptionFilterIds))
     for (const [oid, inc] of Object.entries(g)) (inc ? included : excluded).push(Number(oid));
-  const f: ResponseFilter = { regionIds: [regionId] };
+  const f: ResponseFilter = { regionIds: Array.isArray(regionId) ? [...regionId] : [regionId] };
   const filterIds = Object.values(s.selectedFilterIds).flat();
   if (filterIds.length) f.filterIds = filterIds;
   if (included.length) f.questionOptionsIds = included;
@@ -175,15 +186,16 @@ export function toResponseFilter(s: FilterState, regionId: number): ResponseFilt
 /**
  * SPEC 4: applying a segment loads its stored filters into the active state. Demographic ids go
  * back under their question code and option ids under their question, by the lookups given.
+ * With segmentId null, any stored filter (a cited figure's) becomes the active state the same way.
  */
 export function stateFromSegment(
-  segmentId: number,
+  segmentId: number | null,
   r: ResponseFilter,
   codeOfSystemOption: (id: number) => string | undefined,
   questionOfOption: (id: number) => number | undefined,
 ): FilterState {
   const s: FilterState = { ...EMPTY_FILTERS, segmentId };
-  s.selectedRegionId = r.regionIds?.[0] ?? null;
+  s.selectedRegionId = (r.regionIds?.length ?? 0) > 1 ? ALL_MARKETS : (r.regionIds?.[0] ?? null);
   for (const id of r.filterIds ?? []) {
     const code = codeOfSystemOption(id);
     if (code) s.selectedFilterIds = { ...s.selectedFilterIds, [code]: [...(s.selectedFilterIds[code] ?? []), id] };

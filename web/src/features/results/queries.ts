@@ -14,23 +14,28 @@ type QueryOf<P extends keyof paths> = paths[P]["get"] extends { parameters: { qu
 export type QualResults = Q<"/api/v1/Responses/QualResults">;
 export type QualMeasure = QualResults["measures"][number];
 export type WaveData = Q<"/api/v1/Responses/WaveData">;
+export type CrossTab = Q<"/api/v1/Responses/CrossTab">;
 export type PriceResults = Q<"/api/v1/Responses/PriceSensitivityResults">;
 export type ReachResults = Q<"/api/v1/Responses/MarketReachResults">;
 export type Demographics = Q<"/api/v1/Responses/DemographicsResults">;
 export type WeightSum = Q<"/api/v1/Responses/WeightSum">;
 export type Verbatims = Q<"/api/v1/TextResponses/Verbatim">;
+export type ThemeResults = Q<"/api/v1/TextResponses/ThemeResults">;
+export type DriverResults = Q<"/api/v1/Responses/DriverResults">;
 export type { Schemas };
 type VerbatimQuery = QueryOf<"/api/v1/TextResponses/Verbatim">;
 
 const keep = { keepPreviousData: true };
 
 export function useQualResults(projectQuestionId?: number) {
-  const { projectId, filtersJson, benchmarkId, confidence, adjust, benchmarks } = useResults();
+  const { projectId, filtersJson, benchmarkId, confidence, adjust, benchmarks, allMarkets } = useResults();
   const query: QueryOf<"/api/v1/Responses/QualResults"> = { projectId: String(projectId), filters: filtersJson, confidence, adjust };
+  // All markets: the measures and their tests are the all-markets total (markets weighted by population).
+  if (allMarkets) query.total = "markets";
   if (benchmarkId !== null) query.benchmarkTypeId = String(benchmarkId);
   if (projectQuestionId) query.projectQuestionId = String(projectQuestionId);
   // Wait for the benchmark choice, so the figures are fetched once, with their benchmark.
-  return useApi(benchmarks ? ["QualResults", projectId, filtersJson, benchmarkId, confidence, adjust, projectQuestionId ?? null] : null, () =>
+  return useApi(benchmarks ? ["QualResults", projectId, filtersJson, benchmarkId, confidence, adjust, projectQuestionId ?? null, allMarkets] : null, () =>
     api.GET("/api/v1/Responses/QualResults", { params: { query } }), keep);
 }
 
@@ -74,4 +79,34 @@ export function useVerbatims(projectQuestionId: number, opts: { testOptionId?: n
   const list = useApi<Verbatims>(["Verbatim", query], () => api.GET("/api/v1/TextResponses/Verbatim", { params: { query } }), keep);
   const count = useApi<Schemas["VerbatimCount"]>(["VerbatimCount", query], () => api.GET("/api/v1/TextResponses/VerbatimCount", { params: { query } }), keep);
   return { list, count };
+}
+
+/** An open question's themes counted over the filtered respondents' answers (ThemeResults). */
+export function useThemeResults(projectQuestionId: number) {
+  const { projectId, filtersJson } = useResults();
+  return useApi<ThemeResults>(["ThemeResults", projectId, projectQuestionId, filtersJson], () =>
+    api.GET("/api/v1/TextResponses/ThemeResults", { params: { query: { projectId: String(projectId), projectQuestionId: String(projectQuestionId), filters: filtersJson } } }), keep);
+}
+
+/** Responses/CrossTab for the page's filters: `rows` and `banner` as the API takes them (null: nothing chosen yet). */
+export function useCrossTab(rows: string | null, banner: string | null) {
+  const { projectId, filtersJson, confidence, adjust } = useResults();
+  return useApi<CrossTab>(rows && banner ? ["CrossTab", projectId, filtersJson, rows, banner, confidence, adjust] : null, () =>
+    api.GET("/api/v1/Responses/CrossTab", { params: { query: { projectId: String(projectId), filters: filtersJson, rows: rows!, banner: banner!, confidence, adjust } } }), keep);
+}
+
+export type Scorecard = Q<"/api/v1/Responses/Scorecard">;
+export type ActionStandard = Q<"/api/v1/Projects({key})/ActionStandard">;
+
+/** The concepts ranked on the action standard, for the view on screen (filters, benchmark, confidence, adjustment). */
+export function useScorecard() {
+  const { projectId, filtersJson, benchmarkId, confidence, adjust, benchmarks } = useResults();
+  const query: QueryOf<"/api/v1/Responses/Scorecard"> = { projectId: String(projectId), filters: filtersJson, confidence, adjust };
+  if (benchmarkId !== null) query.benchmarkTypeId = String(benchmarkId);
+  return useApi(benchmarks ? ["Scorecard", projectId, filtersJson, benchmarkId, confidence, adjust] : null, () => api.GET("/api/v1/Responses/Scorecard", { params: { query } }), keep);
+}
+
+export function useActionStandard() {
+  const { projectId } = useResults();
+  return useApi(["ActionStandard", projectId], () => api.GET("/api/v1/Projects({key})/ActionStandard", { params: { path: { key: String(projectId) } } }));
 }

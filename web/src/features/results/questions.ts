@@ -18,3 +18,16 @@ export function questionRoute(q: ResultsQuestion, projectTypeId: number): string
 export function questionLabel(q: ResultsQuestion): string {
   return q.question?.questionTitle || q.question?.questionText || `Question ${q.id}`;
 }
+
+/** A framework measure on the 4-point scale (top-2-box, benchmarks): a standard question below the price ones, not open text. */
+export function isScaledMeasure(q: Pick<ResultsQuestion, "standardQuestionId" | "question">): boolean {
+  return q.standardQuestionId !== null && q.standardQuestionId < 19 && q.question?.questionTypeId !== TEXT_TYPE;
+}
+
+/** The Advertising page's measures: brand recognition (6) and in-store visibility (11), and the advertisement outtake (10) when scaled. */
+export const AD_MEASURES = [6, 10, 11];
+
+/** The Advertising entry is offered where its measures exist: an open-text Advertisement Outtake alone has its own text page instead. */
+export function hasAdvertisingMeasures(questions: Pick<ResultsQuestion, "standardQuestionId" | "question">[]): boolean {
+  return questions.some((q) => isScaledMeasure(q) && AD_MEASURES.includes(q.standardQuestionId!));
+}

@@ -1,9 +1,11 @@
-// account: the user's profile (names, email, sign-in identities, memberships).
+// account: the user's profile (names, email, sign-in identities, memberships) and the invitations
+// to teams waiting for them (accept or decline).
 import { useEffect, useState, type FormEvent } from "react";
 import { Link } from "wouter";
 import { ApiError, api, unwrap } from "../../api/client";
 import { toast } from "../../components/toast";
 import { Badge, Button, Card, Field, Input, PageHeader, PageSkeleton } from "../../components/ui";
+import { Invitations } from "../../features/invitations";
 import { APP_VERSION } from "../../lib/constants";
 import { useMe, usePolicies } from "../../state/app";
 
@@ -34,6 +36,7 @@ export default function Account() {
   return (
     <div className="space-y-6">
       <PageHeader title="Account" subtitle={`${me.email} · Ideally ${APP_VERSION}`} />
+      <Invitations />
       <div className="grid gap-6 lg:grid-cols-2">
         <Card title="Profile">
           <form onSubmit={save} className="space-y-4">

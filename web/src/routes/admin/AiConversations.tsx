@@ -10,54 +10,35 @@
 import { useEffect, useRef, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { useSWRConfig } from "swr";
-import { api } from "../../api/client";
+import { api, selected, type Row, type Schemas } from "../../api/client";
 import { useApi } from "../../api/hooks";
 import { Badge, Button, Card, EmptyState, Field, Input, PageHeader, Select, Textarea } from "../../components/ui";
 import { useSearchState } from "../../lib/search";
 import { onRealtime } from "../../state/realtime";
-import { DataTable, LoadingRows, Pager, Td, act, fmtDate, keyed, post, useSet } from "./shared";
+import { DataTable, LoadingRows, Pager, Td, act, fmtDate, keyPath, useSet, type Call } from "./shared";
 
 const PAGE = 25;
-type Evaluation = { id: number; score: number | null; passed: boolean | null; notes: string | null; criteria: unknown; createdAt: string; evaluatorUser: { email: string } | null };
-type Conversation = {
-  id: number;
-  title: string | null;
-  status: string;
-  model: string | null;
-  projectId: number | null;
-  clientId: number | null;
-  lastMessageAt: string | null;
-  createdAt: string;
-  user: { email: string } | null;
-  client: { name: string } | null;
-  project: { projectName: string } | null;
-  "aiConversationEvaluations@odata.count"?: number;
-  aiConversationEvaluations?: Evaluation[];
-};
-
-type Mine = { id: number; projectId: number | null; title: string | null; status: string; lastMessageAt: string | null; messageCount: number };
-type Usage = { promptTokens: number; completionTokens: number; totalTokens: number; estimated?: boolean } | null;
-type Message = { id: number; role: string; content: string; referenceFiles: { referenceId: string; fileName: string; kind: string }[]; provider: string | null; model: string | null; usage: Usage; createdAt: string };
-type Figure = { ref: string; text: string; value: number; source: Record<string, unknown> };
-type Step = { kind: "completion" | "tool"; ms: number; prompt?: { role: string; content?: string | null; name?: string }[]; content?: string; toolCalls?: { id: string; name: string; arguments: unknown }[]; usage?: Usage; model?: string | null; tool?: { id: string; name: string; arguments: unknown; result?: unknown; error?: string } | null };
-type Debug = { aiConversationId: number; projectId: number | null; usage: Usage; answers: { messageId: number; provider: string | null; model: string | null; usage: Usage; promptVersionId: number | null; steps: Step[]; figures: Figure[] }[] };
-type Continued = { aiConversationId: number; message: Message; evaluation: { passed: boolean; citedFigures: number } };
+type Evaluation = Row<"AiConversationEvaluations", "id" | "score" | "passed" | "notes" | "criteria" | "createdAt", { evaluatorUser: Row<"Users", "email"> | null }>;
+type ConversationFields = "id" | "title" | "status" | "model" | "projectId" | "clientId" | "lastMessageAt" | "createdAt";
+type Expanded = { user: Row<"Users", "email"> | null; client: Row<"Clients", "name"> | null; project: Row<"Projects", "projectName"> | null };
+type Conversation = Row<"AiConversations", ConversationFields, Expanded & { "aiConversationEvaluations@odata.count"?: number }>;
+type Usage = Schemas["AiUsage"] | null;
 
 const tokens = (u: Usage) => (u ? `${u.totalTokens.toLocaleString()} tokens (${u.promptTokens.toLocaleString()} prompt, ${u.completionTokens.toLocaleString()} completion${u.estimated ? ", estimated" : ""})` : "no tokens recorded");
 
 /** A question into a conversation (new when `conversationId` is absent), then its answer. */
 async function askAndAnswer(content: string, conversationId: number | null, projectId: number | null): Promise<number | undefined> {
-  const added = await act<{ aiConversationId: number }>(post("/api/v1/AiConversations/AddUserMessage", { content, ...(conversationId ? { aiConversationId: conversationId } : {}), ...(projectId ? { projectId } : {}) }));
+  const added = await act(api.POST("/api/v1/AiConversations/AddUserMessage", { body: { content, ...(conversationId ? { aiConversationId: conversationId } : {}), ...(projectId ? { projectId } : {}) } }));
   if (!added) return undefined;
-  await act<Continued>(post(keyed("AiConversations", added.aiConversationId, "ContinueConversation"), undefined));
+  await act(api.POST("/api/v1/AiConversations({key})/ContinueConversation", { params: keyPath(added.aiConversationId) }));
   return added.aiConversationId;
 }
 
 /** Saves a text the API answered as a file. */
-async function saveText(call: Promise<unknown>, fileName: string, type: string) {
-  const res = (await call) as { data?: string; response: Response };
-  if (!res.response.ok || typeof res.data !== "string") return void act(Promise.resolve(res as never));
-  const url = URL.createObjectURL(new Blob([res.data], { type }));
+async function saveText(call: Call<string>, fileName: string, type: string) {
+  const text = await act(call);
+  if (typeof text !== "string") return;
+  const url = URL.createObjectURL(new Blob([text], { type }));
   Object.assign(document.createElement("a"), { href: url, download: fileName }).click();
   URL.revokeObjectURL(url);
 }
@@ -124,7 +105,7 @@ function AllConversations() {
 
 function MyConversations() {
   const [, navigate] = useLocation();
-  const { data, isLoading, mutate } = useApi<{ value: Mine[] }>(["AiConversations", "mine"], () => api.GET("/api/v1/AiConversations/MyConversations") as never);
+  const { data, isLoading, mutate } = useApi(["AiConversations", "mine"], () => api.GET("/api/v1/AiConversations/MyConversations"));
   const [question, setQuestion] = useState("");
   const [projectId, setProjectId] = useState("");
   const [busy, setBusy] = useState(false);
@@ -167,10 +148,12 @@ function MyConversations() {
 }
 
 export function AiConversationDetail({ id }: { id: number }) {
-  const { data: c, isLoading, error, mutate: reload } = useApi<Conversation>(["AiConversations", id], () =>
-    api.GET(keyed("AiConversations", id) as never, {
-      params: { query: { $expand: "user($select=email),client($select=name),project($select=projectName),aiConversationEvaluations($orderby=id desc;$expand=evaluatorUser($select=email))" } },
-    } as never) as never,
+  const { data: c, isLoading, error, mutate: reload } = useApi(["AiConversations", id], () =>
+    selected<Row<"AiConversations", ConversationFields, Expanded & { aiConversationEvaluations: Evaluation[] }>>(
+      api.GET("/api/v1/AiConversations({key})", {
+        params: { ...keyPath(id), query: { $expand: "user($select=email),client($select=name),project($select=projectName),aiConversationEvaluations($orderby=id desc;$expand=evaluatorUser($select=email))" } },
+      }),
+    ),
   );
   const [search, setSearch] = useSearchState();
   const view = search.view === "debug" || search.view === "markdown" ? search.view : "messages";
@@ -183,7 +166,7 @@ export function AiConversationDetail({ id }: { id: number }) {
           <PageHeader
             title={c.title ?? `Conversation ${c.id}`}
             subtitle={`${c.user?.email ?? "—"} · ${c.client?.name ?? "no client"}`}
-            actions={<Button variant="secondary" onClick={() => void saveText(api.POST(keyed("AiConversations", id, "DownloadToYml") as never, { parseAs: "text" } as never), `conversation-${id}.yml`, "application/yaml")}>Download YML</Button>}
+            actions={<Button variant="secondary" onClick={() => void saveText(api.POST("/api/v1/AiConversations({key})/DownloadToYml", { params: keyPath(id), parseAs: "text" }), `conversation-${id}.yml`, "application/yaml")}>Download YML</Button>}
           />
           <Card title="Conversation">
             <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[10rem_1fr]">
@@ -224,9 +207,7 @@ export function AiConversationDetail({ id }: { id: number }) {
 }
 
 function Messages({ id, onAnswered }: { id: number; onAnswered: () => void }) {
-  const { data, isLoading, mutate } = useApi<{ value: Message[] }>(["AiConversations", id, "GetMessages"], () =>
-    api.GET(keyed("AiConversations", id, "GetMessages") as never, {} as never) as never,
-  );
+  const { data, isLoading, mutate } = useApi(["AiConversations", id, "GetMessages"], () => api.GET("/api/v1/AiConversations({key})/GetMessages", { params: keyPath(id) }));
   const { mutate: mutateAny } = useSWRConfig();
   const [question, setQuestion] = useState("");
   const [busy, setBusy] = useState(false);
@@ -279,7 +260,7 @@ function Messages({ id, onAnswered }: { id: number; onAnswered: () => void }) {
                 <div className="mt-2 flex flex-wrap gap-2">
                   {m.referenceFiles.map((f) => (
                     <Button key={f.referenceId} size="sm" variant="secondary" aria-label={`Download ${f.fileName}`}
-                      onClick={() => void saveText(api.GET(keyed("AiConversations", id, "DownloadFile") as never, { params: { query: { referenceId: f.referenceId } }, parseAs: "text" } as never), f.fileName, "text/csv")}>
+                      onClick={() => void saveText(api.GET("/api/v1/AiConversations({key})/DownloadFile", { params: { ...keyPath(id), query: { referenceId: f.referenceId } }, parseAs: "text" }), f.fileName, "text/csv")}>
                       {f.fileName}
                     </Button>
                   ))}
@@ -304,9 +285,7 @@ function Messages({ id, onAnswered }: { id: number; onAnswered: () => void }) {
 }
 
 function ChatContents({ id }: { id: number }) {
-  const { data, isLoading } = useApi<{ contents: string }>(["AiConversations", id, "GetChatContents"], () =>
-    api.GET(keyed("AiConversations", id, "GetChatContents") as never, {} as never) as never,
-  );
+  const { data, isLoading } = useApi(["AiConversations", id, "GetChatContents"], () => api.GET("/api/v1/AiConversations({key})/GetChatContents", { params: keyPath(id) }));
   return (
     <Card title="Chat contents (Markdown)">
       {isLoading || !data ? <LoadingRows label="Loading chat contents" rows={3} /> : <pre tabIndex={0} className="max-h-[36rem] overflow-auto rounded-lg bg-ink-50 p-3 text-xs whitespace-pre-wrap text-ink-800">{data.contents}</pre>}
@@ -317,7 +296,7 @@ function ChatContents({ id }: { id: number }) {
 const pretty = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v, null, 2));
 
 function DebugView({ id }: { id: number }) {
-  const { data, isLoading } = useApi<Debug>(["AiConversations", id, "DebugConversation"], () => api.POST(keyed("AiConversations", id, "DebugConversation") as never, {} as never) as never);
+  const { data, isLoading } = useApi(["AiConversations", id, "DebugConversation"], () => api.POST("/api/v1/AiConversations({key})/DebugConversation", { params: keyPath(id) }));
   if (isLoading || !data) return <Card title="Debug view"><LoadingRows label="Loading the debug view" rows={3} /></Card>;
   return (
     <Card title="Debug view">
@@ -336,7 +315,7 @@ function DebugView({ id }: { id: number }) {
                       <summary className="cursor-pointer text-xs text-brand-700">Prompt ({s.prompt?.length ?? 0} messages)</summary>
                       <ol className="mt-1 space-y-1">
                         {(s.prompt ?? []).map((m, k) => (
-                          <li key={k}><span className="text-xs font-medium text-ink-700">{m.role}{m.name ? ` (${m.name})` : ""}</span><pre className="max-h-60 overflow-auto text-xs whitespace-pre-wrap text-ink-700">{m.content ?? ""}</pre></li>
+                          <li key={k}><span className="text-xs font-medium text-ink-700">{m.role}{m.toolCallId ? ` (${m.toolCallId})` : ""}</span><pre className="max-h-60 overflow-auto text-xs whitespace-pre-wrap text-ink-700">{m.content ?? ""}</pre></li>
                         ))}
                       </ol>
                     </details>

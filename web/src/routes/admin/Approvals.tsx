@@ -7,25 +7,19 @@ import { Badge, Button, Field, PageHeader, Textarea } from "../../components/ui"
 import { STATUS_TONE } from "../../features/projects";
 import { PROJECT_STATUSES, PROJECT_TYPES } from "../../lib/constants";
 import { useMe } from "../../state/app";
-import { AuditLog, DataTable, Td, act, fmtCredits, fmtDate, keyed, post, useBalances, useSet } from "./shared";
+import { api, type Row } from "../../api/client";
+import { AuditLog, DataTable, Td, act, fmtCredits, fmtDate, forClient, keyPath, useBalances, useSet } from "./shared";
 import { toast } from "../../components/toast";
 
-type Row = {
-  id: number;
-  clientId: number;
-  projectName: string;
-  projectTypeId: number;
-  statusCode: number;
-  submittedAt: string | null;
-  client: { name: string } | null;
-  createdByUser: { email: string } | null;
-  creditLogs: { creditAmount: number }[];
-};
-type Result = { projectName: string; statusCode: number; status: string; balanceAfter: number };
+type Waiting = Row<"Projects", "id" | "clientId" | "projectName" | "projectTypeId" | "statusCode" | "submittedAt", {
+  client: Row<"Clients", "name"> | null;
+  createdByUser: Row<"Users", "email"> | null;
+  creditLogs: Row<"CreditLogs", "creditAmount">[];
+}>;
 
 export default function Approvals() {
   const { data: me } = useMe(null);
-  const [declining, setDeclining] = useState<Row | null>(null);
+  const [declining, setDeclining] = useState<Waiting | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [audit, setAudit] = useState(0);
   const query = {
@@ -35,12 +29,12 @@ export default function Approvals() {
     $orderby: "submittedAt",
     $top: 200,
   };
-  const { data, isLoading, mutate } = useSet<Row>("Projects", query);
+  const { data, isLoading, mutate } = useSet<Waiting>("Projects", query);
   const { balances, mutate: refreshBalances } = useBalances();
 
-  async function run(p: Row, action: "Approve" | "SuperApprove" | "Decline", reason?: string) {
+  async function run(p: Waiting, action: "Approve" | "SuperApprove" | "Decline", reason?: string) {
     setBusy(`${action}-${p.id}`);
-    const r = await act<Result>(post(keyed("Projects", p.id, action), reason ? { reason } : {}, p.clientId));
+    const r = await act(api.POST(`/api/v1/Projects({key})/${action}`, { params: keyPath(p.id), body: reason ? { reason } : {}, ...forClient(p.clientId) }));
     setBusy(null);
     if (!r) return false;
     toast.success(action === "Decline" ? "Project declined" : "Project approved", `${r.projectName} is now ${r.status}.${r.balanceAfter !== undefined && r.balanceAfter !== null ? ` ${p.client?.name ?? "The team"}'s balance: ${fmtCredits(r.balanceAfter)} credits.` : ""}`);
@@ -96,7 +90,7 @@ export default function Approvals() {
   );
 }
 
-function DeclineDialog({ project, onClose, onDecline }: { project: Row; onClose: () => void; onDecline: (reason: string) => Promise<boolean> }) {
+function DeclineDialog({ project, onClose, onDecline }: { project: Waiting; onClose: () => void; onDecline: (reason: string) => Promise<boolean> }) {
   const [reason, setReason] = useState("");
   const [busy, setBusy] = useState(false);
   return (

@@ -5,10 +5,11 @@ import { useState } from "react";
 import { Link } from "wouter";
 import { Modal } from "../../components/Dialog";
 import { Badge, Button, Card, Field, Input, PageHeader, Select } from "../../components/ui";
-import { AuditLog, DataTable, Pager, Td, act, fmtCredits, fmtDate, post, useBalances, useClients, useSet } from "./shared";
+import { api, type Row, type Schemas } from "../../api/client";
+import { AuditLog, DataTable, Pager, Td, act, fmtCredits, fmtDate, forClient, oneOf, useBalances, useClients, useSet } from "./shared";
 
 const PAGE = 50;
-const KINDS: Record<string, { label: string; types: number[] }> = {
+const KINDS: Record<string, { label: string; types: Schemas["NewCreditLog"]["type"][] }> = {
   adjustment: { label: "Adjustment", types: [80, 81, 82, 83, 84, 85, 90] },
   freebie: { label: "Freebie", types: [86] },
   deal: { label: "Deal", types: [1] },
@@ -19,18 +20,11 @@ const TYPE_NAMES: Record<number, string> = {
   130: "PendingTransfer", 140: "Transfer",
 };
 
-type Log = {
-  id: number;
-  type: number;
-  creditAmount: number;
-  projectId: number | null;
-  description: string | null;
-  hubspotDealId: string | null;
-  createdAt: string;
-  project: { projectName: string } | null;
-  createdByUser: { email: string } | null;
-  relatedClient: { name: string } | null;
-};
+type Log = Row<"CreditLogs", "id" | "type" | "creditAmount" | "projectId" | "description" | "hubspotDealId" | "createdAt", {
+  project: Row<"Projects", "projectName"> | null;
+  createdByUser: Row<"Users", "email"> | null;
+  relatedClient: Row<"Clients", "name"> | null;
+}>;
 
 export default function ClientCredits({ clientId }: { clientId: number }) {
   const [page, setPage] = useState(0);
@@ -109,7 +103,7 @@ function LogDialog({ clientId, kind, onClose, onDone }: { clientId: number; kind
   const [description, setDescription] = useState("");
   const [deal, setDeal] = useState("");
   const [busy, setBusy] = useState(false);
-  const { data: projects } = useSet<{ id: number; projectName: string }>("Projects", kind === "adjustment" ? { $select: "id,projectName", $filter: `clientId eq ${clientId}`, $orderby: "createdAt desc", $top: 200 } : null, clientId);
+  const { data: projects } = useSet<Row<"Projects", "id" | "projectName">>("Projects", kind === "adjustment" ? { $select: "id,projectName", $filter: `clientId eq ${clientId}`, $orderby: "createdAt desc", $top: 200 } : null, clientId);
   const projectType = kind === "adjustment"; // SPEC 3: 80-85 and 90 are project adjustments
   async function save() {
     setBusy(true);
@@ -121,7 +115,7 @@ function LogDialog({ clientId, kind, onClose, onDone }: { clientId: number; kind
       description: description.trim() || null,
       hubspotDealId: kind === "deal" ? deal.trim() || null : null,
     };
-    const r = await act(post("/api/v1/CreditLogs", body, clientId), `${k.label} added`, `${body.creditAmount > 0 ? "+" : ""}${body.creditAmount} credits (${TYPE_NAMES[type]})`);
+    const r = await act(api.POST("/api/v1/CreditLogs", { body, ...forClient(clientId) }), `${k.label} added`, `${body.creditAmount > 0 ? "+" : ""}${body.creditAmount} credits (${TYPE_NAMES[type]})`);
     setBusy(false);
     if (r) {
       onDone();
@@ -134,7 +128,7 @@ function LogDialog({ clientId, kind, onClose, onDone }: { clientId: number; kind
       <div className="space-y-4">
         {k.types.length > 1 ? (
           <Field id="l-type" label="Type">
-            <Select id="l-type" value={type} onChange={(e) => setType(Number(e.target.value))}>
+            <Select id="l-type" value={type} onChange={(e) => setType(oneOf(k.types, e.target.value) ?? type)}>
               {k.types.map((t) => <option key={t} value={t}>{t} {TYPE_NAMES[t]}</option>)}
             </Select>
           </Field>
@@ -165,7 +159,7 @@ function TransferDialog({ clientId, clients, onClose, onDone }: { clientId: numb
   async function save() {
     setBusy(true);
     const r = await act(
-      post("/api/v1/CreditLogs/MakeCreditTransfer", { fromClientId: clientId, toClientId: Number(to), amount: Number(amount), note: note.trim() || null }, clientId),
+      api.POST("/api/v1/CreditLogs/MakeCreditTransfer", { body: { fromClientId: clientId, toClientId: Number(to), amount: Number(amount), note: note.trim() || null }, ...forClient(clientId) }),
       "Credits transferred",
     );
     setBusy(false);

@@ -6,20 +6,12 @@ import { Link } from "wouter";
 import { Modal } from "../../components/Dialog";
 import { Badge, Button, Field, Input, PageHeader, Select } from "../../components/ui";
 import { INDUSTRIES } from "../../lib/constants";
-import { AuditLog, DataTable, Td, act, fmtCredits, fmtDate, keyed, post, useBalances, useSet } from "./shared";
+import { api, type Row, type Schemas } from "../../api/client";
+import { AuditLog, DataTable, Td, act, fmtCredits, fmtDate, forClient, keyPath, useBalances, useSet } from "./shared";
 
-type ClientRow = {
-  id: number;
-  name: string;
-  tier: string;
-  parentId: number | null;
-  industry: string | null;
-  hsCompanyId: string | null;
-  domain: string | null;
-  isTrial: boolean;
-  trialEndsAt: string | null;
-  hubspotCompanies: { name?: string; industry?: string | null }[];
-};
+type ClientRow = Row<"Clients", "id" | "name" | "tier" | "parentId" | "industry" | "hsCompanyId" | "domain" | "isTrial" | "trialEndsAt", {
+  hubspotCompanies: Row<"LinkedClients", "name" | "industry">[];
+}>;
 
 /** Parents before children, each with its depth. */
 function tree(rows: ClientRow[]): { row: ClientRow; depth: number }[] {
@@ -115,7 +107,7 @@ function EditClient({ client, clients, onClose, onSaved }: { client: ClientRow; 
       isTrial,
       trialEndsAt: isTrial && trialEnds ? new Date(`${trialEnds}T23:59:59Z`).toISOString() : null,
     };
-    const r = await act(post(keyed("Clients", client.id, "AdminUpdate"), body, client.id), "Client updated", body.name);
+    const r = await act(api.POST("/api/v1/Clients({key})/AdminUpdate", { params: keyPath(client.id), body, ...forClient(client.id) }), "Client updated", body.name);
     setBusy(false);
     if (r) {
       onSaved();
@@ -154,7 +146,7 @@ function EditClient({ client, clients, onClose, onSaved }: { client: ClientRow; 
   );
 }
 
-type DomainResult = { domain: string; verified: boolean; record: { type: string; name: string; value: string }; message: string };
+type DomainResult = Schemas["ValidateDomainRecordResult"];
 
 function DomainDialog({ client, onClose, onDone }: { client: ClientRow; onClose: () => void; onDone: () => void }) {
   const [domain, setDomain] = useState(client.domain ?? "");
@@ -162,7 +154,7 @@ function DomainDialog({ client, onClose, onDone }: { client: ClientRow; onClose:
   const [result, setResult] = useState<DomainResult>();
   async function check() {
     setBusy(true);
-    const r = await act<DomainResult>(post(keyed("Clients", client.id, "ValidateDomainRecord"), { domain: domain.trim() }, client.id));
+    const r = await act(api.POST("/api/v1/Clients({key})/ValidateDomainRecord", { params: keyPath(client.id), body: { domain: domain.trim() }, ...forClient(client.id) }));
     setBusy(false);
     if (r) {
       setResult(r);
@@ -206,7 +198,7 @@ function TrialDialog({ onClose, onDone }: { onClose: () => void; onDone: () => v
       credits: Number(f.credits) || 0,
       trialDays: Number(f.trialDays) || 30,
     };
-    const r = await act<{ clientId: number }>(post("/api/v1/Clients/SetupTrialAccount", body), "Trial account set up", `${body.name}: ${body.adminEmail} is invited as its Admin.`);
+    const r = await act(api.POST("/api/v1/Clients/SetupTrialAccount", { body }), "Trial account set up", `${body.name}: ${body.adminEmail} is invited as its Admin.`);
     setBusy(false);
     if (r) {
       onDone();

@@ -3,20 +3,24 @@
 // CommandCompleted or CommandFailed). HubSpot syncs answer 503 until HUBSPOT_TOKEN is set.
 import { useCallback, useEffect, useState } from "react";
 import { Button, Card, Field, Input, PageHeader } from "../../components/ui";
-import { AuditLog, JobProgress, act, listenForJobs, post, useJob } from "./shared";
+import { api, type Schemas } from "../../api/client";
+import { AuditLog, JobProgress, act, listenForJobs, useJob, type Call } from "./shared";
 
-type Command = { name: string; label: string; description: string; input?: { key: string; label: string; kind: "date" | "number"; required?: boolean } };
+/** A command, its input (if any), and its typed call with the input's value. */
+type Command = { name: string; label: string; description: string; input?: { label: string; kind: "date" | "number"; required?: boolean }; queue: (value: string) => Call<Schemas["CommandStarted"]> };
+
+const asOf = (v: string) => ({ body: v ? { today: v } : {} });
 
 const COMMANDS: Command[] = [
-  { name: "SyncDemoData", label: "Sync demo data", description: "Seeds the demo clients, logins and projects when they are missing (not in production)." },
-  { name: "ReGenerateThemes", label: "Regenerate themes", description: "Codes a project's open answers again (themes and sentiment).", input: { key: "projectId", label: "Project id", kind: "number", required: true } },
-  { name: "ReGenerateTextResponsesQa", label: "Recheck open answers", description: "Gives every open answer of a project its quality status again (Ok, NonAnswer, TooShort, Gibberish, Duplicate) and counts each.", input: { key: "projectId", label: "Project id", kind: "number", required: true } },
-  { name: "TestNextSchedule", label: "Test next schedule", description: "Dry run of the scheduler: the waves due and the next date.", input: { key: "today", label: "As of (optional)", kind: "date" } },
-  { name: "TestCreateNextSchedule", label: "Create next schedule", description: "Runs the scheduler's step and the fielding tick now.", input: { key: "today", label: "As of (optional)", kind: "date" } },
-  { name: "RunHubspotClientSync", label: "HubSpot: companies", description: "Links clients to HubSpot companies (industry, company id)." },
-  { name: "RunHubspotClientCustomPropsSync", label: "HubSpot: custom properties", description: "Copies the companies' custom properties." },
-  { name: "RunHubspotUserSync", label: "HubSpot: contacts", description: "Links users to HubSpot contacts." },
-  { name: "RunHubspotProjectSync", label: "HubSpot: deals", description: "Turns closed-won deals into credits." },
+  { name: "SyncDemoData", label: "Sync demo data", description: "Seeds the demo clients, logins and projects when they are missing (not in production).", queue: () => api.POST("/api/CommandRunner/SyncDemoData", { body: {} }) },
+  { name: "ReGenerateThemes", label: "Regenerate themes", description: "Codes a project's open answers again (themes and sentiment).", input: { label: "Project id", kind: "number", required: true }, queue: (v) => api.POST("/api/CommandRunner/ReGenerateThemes", { body: { projectId: Number(v) } }) },
+  { name: "ReGenerateTextResponsesQa", label: "Recheck open answers", description: "Gives every open answer of a project its quality status again (Ok, NonAnswer, TooShort, Gibberish, Duplicate) and counts each.", input: { label: "Project id", kind: "number", required: true }, queue: (v) => api.POST("/api/CommandRunner/ReGenerateTextResponsesQa", { body: { projectId: Number(v) } }) },
+  { name: "TestNextSchedule", label: "Test next schedule", description: "Dry run of the scheduler: the waves due and the next date.", input: { label: "As of (optional)", kind: "date" }, queue: (v) => api.POST("/api/CommandRunner/TestNextSchedule", asOf(v)) },
+  { name: "TestCreateNextSchedule", label: "Create next schedule", description: "Runs the scheduler's step and the fielding tick now.", input: { label: "As of (optional)", kind: "date" }, queue: (v) => api.POST("/api/CommandRunner/TestCreateNextSchedule", asOf(v)) },
+  { name: "RunHubspotClientSync", label: "HubSpot: companies", description: "Links clients to HubSpot companies (industry, company id).", queue: () => api.POST("/api/CommandRunner/RunHubspotClientSync", { body: {} }) },
+  { name: "RunHubspotClientCustomPropsSync", label: "HubSpot: custom properties", description: "Copies the companies' custom properties.", queue: () => api.POST("/api/CommandRunner/RunHubspotClientCustomPropsSync", { body: {} }) },
+  { name: "RunHubspotUserSync", label: "HubSpot: contacts", description: "Links users to HubSpot contacts.", queue: () => api.POST("/api/CommandRunner/RunHubspotUserSync", { body: {} }) },
+  { name: "RunHubspotProjectSync", label: "HubSpot: deals", description: "Turns closed-won deals into credits.", queue: () => api.POST("/api/CommandRunner/RunHubspotProjectSync", { body: {} }) },
 ];
 
 function CommandCard({ c, onRun }: { c: Command; onRun: () => void }) {
@@ -30,8 +34,7 @@ function CommandCard({ c, onRun }: { c: Command; onRun: () => void }) {
   }, [finished, onRun]);
   async function run() {
     setBusy(true);
-    const body = c.input && value ? { [c.input.key]: c.input.kind === "number" ? Number(value) : value } : {};
-    const r = await act<{ jobId: string }>(post(`/api/CommandRunner/${c.name}`, body), `${c.label} queued`);
+    const r = await act(c.queue(value), `${c.label} queued`);
     setBusy(false);
     if (r) {
       setJobId(r.jobId);

@@ -3,28 +3,21 @@
 import { useState } from "react";
 import { Modal } from "../../components/Dialog";
 import { Badge, Button, PageHeader, Select } from "../../components/ui";
+import type { Row } from "../../api/client";
 import { DataTable, Pager, Td, fmtDate, useSet } from "./shared";
 
 const PAGE = 25;
-type Row = {
-  id: number;
-  projectId: number;
-  subject: string;
-  body: string;
-  status: string;
-  recipients: unknown;
-  sentAt: string | null;
-  createdAt: string;
-  client: { name: string } | null;
-  project: { projectName: string } | null;
-  promptVersion: { versionNumber: number; promptId: number } | null;
-};
+type Summary = Row<"ProjectEmailSummaries", "id" | "projectId" | "subject" | "body" | "status" | "recipients" | "sentAt" | "createdAt", {
+  client: Row<"Clients", "name"> | null;
+  project: Row<"Projects", "projectName"> | null;
+  promptVersion: Row<"PromptVersions", "versionNumber" | "promptId"> | null;
+}>;
 
 export default function EmailSummaries() {
   const [page, setPage] = useState(0);
   const [status, setStatus] = useState("");
-  const [open, setOpen] = useState<Row | null>(null);
-  const { data, isLoading } = useSet<Row>("ProjectEmailSummaries", {
+  const [open, setOpen] = useState<Summary | null>(null);
+  const { data, isLoading } = useSet<Summary>("ProjectEmailSummaries", {
     $expand: "client($select=name),project($select=projectName),promptVersion($select=versionNumber,promptId)",
     $orderby: "createdAt desc",
     $count: true,

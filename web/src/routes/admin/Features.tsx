@@ -3,10 +3,11 @@
 import { useState } from "react";
 import { Badge, Button, Card, PageHeader, Select } from "../../components/ui";
 import { toast } from "../../components/toast";
-import { AuditLog, DataTable, Td, act, del, keyed, ok, post, useClients, useSet } from "./shared";
+import { api, type Row } from "../../api/client";
+import { AuditLog, DataTable, Td, act, forClient, keyPath, ok, useClients, useSet } from "./shared";
 
-type Flag = { id: number; ff: string; description: string | null; isEnabled: boolean; isEnabledForStaff: boolean };
-type ClientFeature = { id: number; featureFlagId: number; isEnabled: boolean };
+type Flag = Row<"FeatureFlags", "id" | "ff" | "description" | "isEnabled" | "isEnabledForStaff">;
+type ClientFeature = Row<"ClientFeatures", "id" | "featureFlagId" | "isEnabled">;
 
 export default function Features() {
   const { data, isLoading, mutate } = useSet<Flag>("FeatureFlags", { $orderby: "ff", $top: 500 });
@@ -18,9 +19,9 @@ export default function Features() {
   const [audit, setAudit] = useState(0);
   const byFlag = new Map((rows?.value ?? []).map((r) => [r.featureFlagId, r]));
 
-  async function globalSwitch(f: Flag, action: string, label: string) {
+  async function globalSwitch(f: Flag, action: "Enable" | "Disable" | "EnableIdeally" | "DisableIdeally", label: string) {
     setBusy(`${action}-${f.id}`);
-    const r = await act(post(keyed("FeatureFlags", f.id, action), {}), label, f.ff);
+    const r = await act(api.POST(`/api/v1/FeatureFlags({key})/${action}`, { params: keyPath(f.id) }), label, f.ff);
     setBusy(null);
     if (r) {
       void mutate();
@@ -32,7 +33,7 @@ export default function Features() {
     if (!cid) return;
     setBusy(`client-${f.id}`);
     const existing = byFlag.get(f.id);
-    const saved = (!existing || (await ok(del("ClientFeatures", existing.id, cid)))) && (value === "default" || (await ok(post("/api/v1/ClientFeatures", { featureFlagId: f.id, isEnabled: value === "on" }, cid))));
+    const saved = (!existing || (await ok(api.DELETE("/api/v1/ClientFeatures({key})", { params: keyPath(existing.id), ...forClient(cid) })))) && (value === "default" || (await ok(api.POST("/api/v1/ClientFeatures", { body: { featureFlagId: f.id, isEnabled: value === "on" }, ...forClient(cid) }))));
     setBusy(null);
     if (saved) toast.success("Client flag saved", `${f.ff}: ${value === "default" ? "follows the global switch" : value}`);
     void refreshRows();

@@ -2,24 +2,25 @@
 // job with progress) and the notifications sent lately across users.
 import { useEffect, useState } from "react";
 import { Badge, Button, Card, Field, Input, PageHeader, Select } from "../../components/ui";
-import { AuditLog, DataTable, JobProgress, Pager, Td, act, listenForJobs, fmtDate, post, useJob, useSet } from "./shared";
+import { api, type Row } from "../../api/client";
+import { AuditLog, DataTable, JobProgress, Pager, Td, act, listenForJobs, fmtDate, oneOf, useJob, useSet } from "./shared";
 
 const PAGE = 25;
-const TYPES = ["SurveySubmittedForApproval", "SurveyApproved", "SurveyApprovalDeclined", "ProjectSentOutForSurvey", "ProjectReady", "PasswordReset", "UserAddedToTeam", "CustomPanelProjectReadyForSurvey", "ScheduleBlocked", "ProjectShared"];
-type Row = { id: number; title: string; body: string | null; readAt: string | null; createdAt: string; user: { email: string } | null; notificationType: { name: string } | null };
+const TYPES = ["SurveySubmittedForApproval", "SurveyApproved", "SurveyApprovalDeclined", "ProjectSentOutForSurvey", "ProjectReady", "PasswordReset", "UserAddedToTeam", "CustomPanelProjectReadyForSurvey", "ScheduleBlocked", "ProjectShared"] as const;
+type Sent = Row<"Notifications", "id" | "title" | "body" | "readAt" | "createdAt", { user: Row<"Users", "email"> | null; notificationType: Row<"NotificationTypes", "name"> | null }>;
 
 export default function Notifications() {
   const [page, setPage] = useState(0);
   const [email, setEmail] = useState("");
-  const [type, setType] = useState(TYPES[0]!);
+  const [type, setType] = useState<(typeof TYPES)[number]>(TYPES[0]);
   const [title, setTitle] = useState("");
   const [jobId, setJobId] = useState<string | null>(null);
   const job = useJob(jobId);
   useEffect(listenForJobs, []);
   const [audit, setAudit] = useState(0);
-  const { data: users } = useSet<{ id: number; email: string }>("Users", email.includes("@") ? { $select: "id,email", $filter: `tolower(email) eq '${email.trim().toLowerCase().replace(/'/g, "''")}'`, $top: 1 } : null);
+  const { data: users } = useSet<Row<"Users", "id" | "email">>("Users", email.includes("@") ? { $select: "id,email", $filter: `tolower(email) eq '${email.trim().toLowerCase().replace(/'/g, "''")}'`, $top: 1 } : null);
   const user = users?.value[0];
-  const { data, isLoading, mutate } = useSet<Row>("Notifications", {
+  const { data, isLoading, mutate } = useSet<Sent>("Notifications", {
     $select: "id,title,body,readAt,createdAt",
     $expand: "user($select=email),notificationType($select=name)",
     $orderby: "id desc",
@@ -29,7 +30,7 @@ export default function Notifications() {
   });
   async function send() {
     if (!user) return;
-    const r = await act<{ jobId: string }>(post("/api/CommandRunner/TestNotification", { userId: user.id, type, ...(title.trim() ? { title: title.trim() } : {}) }), "Test notification queued", user.email);
+    const r = await act(api.POST("/api/CommandRunner/TestNotification", { body: { userId: user.id, type, ...(title.trim() ? { title: title.trim() } : {}) } }), "Test notification queued", user.email);
     if (r) {
       setJobId(r.jobId);
       setAudit((n) => n + 1);
@@ -49,7 +50,7 @@ export default function Notifications() {
             <Input id="tn-email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} />
           </Field>
           <Field id="tn-type" label="Type">
-            <Select id="tn-type" value={type} onChange={(e) => setType(e.target.value)}>
+            <Select id="tn-type" value={type} onChange={(e) => setType(oneOf(TYPES, e.target.value) ?? type)}>
               {TYPES.map((t) => <option key={t} value={t}>{t}</option>)}
             </Select>
           </Field>

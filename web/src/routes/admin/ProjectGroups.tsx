@@ -3,22 +3,17 @@
 import { Link } from "wouter";
 import { Badge, ButtonLink, PageHeader } from "../../components/ui";
 import { GroupEditor } from "../groups-admin/GroupEditor";
+import type { Row } from "../../api/client";
 import { DataTable, Td, fmtDate, useSet } from "./shared";
 
-type Row = {
-  id: number;
-  clientId: number;
-  name: string;
-  description: string | null;
-  activeVersionId: number | null;
-  createdAt: string;
-  client: { name: string } | null;
+type Group = Row<"ProjectGroups", "id" | "clientId" | "name" | "description" | "activeVersionId" | "createdAt", {
+  client: Row<"Clients", "name"> | null;
   "projectGroupVersions@odata.count"?: number;
   "projectGroupTags@odata.count"?: number;
-};
+}>;
 
 export default function ProjectGroups() {
-  const { data, isLoading } = useSet<Row>("ProjectGroups", {
+  const { data, isLoading } = useSet<Group>("ProjectGroups", {
     $select: "id,clientId,name,description,activeVersionId,createdAt",
     $expand: "client($select=name),projectGroupVersions/$count,projectGroupTags/$count",
     $orderby: "name",

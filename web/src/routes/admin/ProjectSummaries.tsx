@@ -3,28 +3,20 @@
 import { useEffect, useState } from "react";
 import { Modal } from "../../components/Dialog";
 import { Badge, Button, PageHeader, Select } from "../../components/ui";
-import { DataTable, JobProgress, Pager, Td, act, fmtDate, keyed, listenForJobs, post, useJob, useSet } from "./shared";
+import { api, type Row } from "../../api/client";
+import { DataTable, JobProgress, Pager, Td, act, fmtDate, forClient, keyPath, listenForJobs, useJob, useSet } from "./shared";
 
 const PAGE = 25;
-type Row = {
-  id: number;
-  clientId: number;
-  projectId: number;
-  summaryType: string;
-  status: string;
-  title: string | null;
-  content: string | null;
-  error: string | null;
-  generatedAt: string | null;
-  client: { name: string } | null;
-  project: { projectName: string } | null;
-};
+type Summary = Row<"AiProjectSummaries", "id" | "clientId" | "projectId" | "summaryType" | "status" | "title" | "content" | "error" | "generatedAt", {
+  client: Row<"Clients", "name"> | null;
+  project: Row<"Projects", "projectName"> | null;
+}>;
 
 export default function ProjectSummaries() {
   const [page, setPage] = useState(0);
   const [status, setStatus] = useState("");
-  const [open, setOpen] = useState<Row | null>(null);
-  const { data, isLoading, mutate } = useSet<Row>("AiProjectSummaries", {
+  const [open, setOpen] = useState<Summary | null>(null);
+  const { data, isLoading, mutate } = useSet<Summary>("AiProjectSummaries", {
     $select: "id,clientId,projectId,summaryType,status,title,content,error,generatedAt",
     $expand: "client($select=name),project($select=projectName)",
     $orderby: "id desc",
@@ -39,8 +31,8 @@ export default function ProjectSummaries() {
   useEffect(() => {
     if (progress?.status === "done" || progress?.status === "failed") void mutate();
   }, [progress?.status, mutate]);
-  async function regenerate(r: Row) {
-    const res = await act<{ jobId: string }>(post(keyed("AiProjectSummaries", r.id, "Regenerate"), undefined, r.clientId), "Summary queued", r.title ?? r.summaryType);
+  async function regenerate(r: Summary) {
+    const res = await act(api.POST("/api/v1/AiProjectSummaries({key})/Regenerate", { params: keyPath(r.id), ...forClient(r.clientId) }), "Summary queued", r.title ?? r.summaryType);
     if (res) {
       setJob({ id: res.jobId, label: `Regenerate ${r.title ?? r.summaryType}` });
       void mutate();

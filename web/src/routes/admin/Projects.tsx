@@ -9,21 +9,18 @@ import { STATUS_TONE, odataString } from "../../features/projects";
 import { PROJECT_STATUSES, PROJECT_TYPES } from "../../lib/constants";
 import { ProjectLinkTo } from "../../components/ProjectLink";
 import { useSearchState } from "../../lib/search";
-import { AuditLog, DataTable, Pager, SearchBox, Td, act, fmtDate, keyed, post, useClients, useSet } from "./shared";
+import { api, type Row, type Schemas } from "../../api/client";
+import { AuditLog, DataTable, Pager, SearchBox, Td, act, fmtDate, forClient, keyPath, oneOf, useClients, useSet, type Call } from "./shared";
 
 const PAGE = 25;
 
-type Row = {
-  id: number;
-  clientId: number;
-  projectName: string;
-  projectTypeId: number;
-  statusCode: number;
-  ownerUserId: number | null;
-  createdAt: string;
-  client: { name: string } | null;
-  owner: { email: string } | null;
-};
+/** The statuses an admin edit may set (the contract's enum). */
+const STATUS_CODES: NonNullable<Schemas["AdminEditProject"]["statusCode"]>[] = [0, 50, 100, 200, 300, 400, 800, 900, 950];
+
+type ProjectRow = Row<"Projects", "id" | "clientId" | "projectName" | "projectTypeId" | "statusCode" | "ownerUserId" | "createdAt", {
+  client: Row<"Clients", "name"> | null;
+  owner: Row<"Users", "email"> | null;
+}>;
 
 export default function Projects() {
   const [search, setSearch] = useSearchState();
@@ -31,7 +28,7 @@ export default function Projects() {
   const status = String(search.status ?? "");
   const clientId = String(search.client ?? "");
   const page = Math.max(0, Number(search.page ?? 0) || 0);
-  const [managing, setManaging] = useState<Row | null>(null);
+  const [managing, setManaging] = useState<ProjectRow | null>(null);
   const [audit, setAudit] = useState(0);
   const { clients } = useClients();
   const filters = [
@@ -48,7 +45,7 @@ export default function Projects() {
     $skip: page * PAGE,
     ...(filters.length ? { $filter: filters.join(" and ") } : {}),
   };
-  const { data, isLoading, mutate } = useSet<Row>("Projects", query);
+  const { data, isLoading, mutate } = useSet<ProjectRow>("Projects", query);
   const done = () => {
     void mutate();
     setAudit((n) => n + 1);
@@ -105,21 +102,22 @@ export default function Projects() {
   );
 }
 
-function ManageProject({ project, teams, onClose, onDone }: { project: Row; teams: { id: number; name: string }[]; onClose: () => void; onDone: () => void }) {
+function ManageProject({ project, teams, onClose, onDone }: { project: ProjectRow; teams: { id: number; name: string }[]; onClose: () => void; onDone: () => void }) {
   const [name, setName] = useState(project.projectName);
   const [status, setStatus] = useState(String(project.statusCode));
   const [note, setNote] = useState("");
   const [moveTo, setMoveTo] = useState("");
   const [owner, setOwner] = useState(project.ownerUserId ? String(project.ownerUserId) : "");
   const [busy, setBusy] = useState<string | null>(null);
-  const { data: members } = useSet<{ userId: number; roleId: number; user: { email: string } | null }>(
+  const { data: members } = useSet<Row<"UserAndClients", "userId" | "roleId", { user: Row<"Users", "email"> | null }>>(
     "UserAndClients",
     { $select: "userId,roleId", $expand: "user($select=email)", $filter: `clientId eq ${project.clientId} and roleId le 2`, $top: 500 },
     project.clientId,
   );
-  async function run(label: string, action: string, body: unknown, success: string) {
+  const on = { params: keyPath(project.id), ...forClient(project.clientId) };
+  async function run(label: string, call: Call, success: string) {
     setBusy(label);
-    const r = await act(post(keyed("Projects", project.id, action), body, project.clientId), success, project.projectName);
+    const r = await act(call, success, project.projectName);
     setBusy(null);
     if (r) {
       onDone();
@@ -127,11 +125,11 @@ function ManageProject({ project, teams, onClose, onDone }: { project: Row; team
     }
   }
   const edit = () => {
-    const body: Record<string, unknown> = {};
+    const body: Schemas["AdminEditProject"] = {};
     if (name.trim() !== project.projectName) body.projectName = name.trim();
-    if (Number(status) !== project.statusCode) body.statusCode = Number(status);
+    if (Number(status) !== project.statusCode) body.statusCode = oneOf(STATUS_CODES, status);
     if (note.trim()) body.note = note.trim();
-    void run("edit", "AdminEdit", body, "Project corrected");
+    void run("edit", api.POST("/api/v1/Projects({key})/AdminEdit", { ...on, body }), "Project corrected");
   };
   return (
     <Modal open onClose={onClose} size="lg" title={`Manage ${project.projectName}`} footer={<Button variant="secondary" onClick={onClose}>Close</Button>}>
@@ -157,7 +155,7 @@ function ManageProject({ project, teams, onClose, onDone }: { project: Row; team
               <option value="">—</option>
               {members?.value.map((m) => <option key={m.userId} value={m.userId}>{m.user?.email ?? m.userId}</option>)}
             </Select>
-            <Button size="sm" variant="secondary" className="shrink-0" busy={busy === "owner"} disabled={!owner || Number(owner) === project.ownerUserId} onClick={() => void run("owner", "UpdateProjectOwner", { userId: Number(owner) }, "Owner changed")}>
+            <Button size="sm" variant="secondary" className="shrink-0" busy={busy === "owner"} disabled={!owner || Number(owner) === project.ownerUserId} onClick={() => void run("owner", api.POST("/api/v1/Projects({key})/UpdateProjectOwner", { ...on, body: { userId: Number(owner) } }), "Owner changed")}>
               Change owner
             </Button>
           </div>
@@ -171,7 +169,7 @@ function ManageProject({ project, teams, onClose, onDone }: { project: Row; team
               <option value="">—</option>
               {teams.filter((t) => t.id !== project.clientId).map((t) => <option key={t.id} value={t.id}>{t.name}</option>)}
             </Select>
-            <Button size="sm" variant="secondary" className="shrink-0" busy={busy === "move"} disabled={!moveTo} onClick={() => void run("move", "Move", { clientId: Number(moveTo) }, "Project moved")}>Move</Button>
+            <Button size="sm" variant="secondary" className="shrink-0" busy={busy === "move"} disabled={!moveTo} onClick={() => void run("move", api.POST("/api/v1/Projects({key})/Move", { ...on, body: { clientId: Number(moveTo) } }), "Project moved")}>Move</Button>
           </div>
         </section>
         <section aria-labelledby="pm-demo" className="flex items-center justify-between gap-3">
@@ -179,7 +177,7 @@ function ManageProject({ project, teams, onClose, onDone }: { project: Row; team
             <h3 id="pm-demo" className="font-semibold text-ink-900">Demo</h3>
             <p className="text-xs text-ink-600">Marks the project as a demo (status 950).</p>
           </div>
-          <Button size="sm" variant="secondary" busy={busy === "demo"} disabled={project.statusCode === 950} onClick={() => void run("demo", "MarkAsDemo", {}, "Marked as demo")}>Mark as demo</Button>
+          <Button size="sm" variant="secondary" busy={busy === "demo"} disabled={project.statusCode === 950} onClick={() => void run("demo", api.POST("/api/v1/Projects({key})/MarkAsDemo", { ...on, body: {} }), "Marked as demo")}>Mark as demo</Button>
         </section>
       </div>
     </Modal>

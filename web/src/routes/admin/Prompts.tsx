@@ -3,32 +3,18 @@
 // edit a version, run it against a project (the facts it used are shown), publish, YML export.
 import { useState } from "react";
 import { Link, useLocation } from "wouter";
-import { api } from "../../api/client";
+import { api, selected, type Row, type Schemas } from "../../api/client";
 import { useApi } from "../../api/hooks";
 import { Modal } from "../../components/Dialog";
 import { Badge, Button, Card, EmptyState, Field, Input, PageHeader, Select, Textarea, cx } from "../../components/ui";
-import { AuditLog, DataTable, LoadingRows, Td, act, fmtDate, keyed, post, useSet } from "./shared";
+import { AuditLog, DataTable, LoadingRows, Td, act, fmtDate, keyPath, useSet } from "./shared";
 
-type Prompt = { id: number; name: string; promptType: string; description: string | null; publishedVersionId: number | null; isActive: boolean; "promptVersions@odata.count"?: number };
-type Version = {
-  id: number;
-  promptId: number;
-  versionNumber: number;
-  systemPrompt: string | null;
-  template: string;
-  model: string | null;
-  temperature: number | null;
-  notes: string | null;
-  isPublished: boolean;
-  publishedAt: string | null;
-  createdAt: string;
-  createdByUser?: { email: string } | null;
-};
-type Options = { variables: { name: string; placeholder: string; description: string }[]; promptTypes: string[]; providers: { name: string; description: string }[] };
-type History = { value: { at: string; event: string; promptVersionId: number | null; versionNumber: number | null; userId: number | null; data: Record<string, unknown> }[] };
+type Prompt = Row<"Prompts", "id" | "name" | "promptType" | "description" | "publishedVersionId" | "isActive", { "promptVersions@odata.count"?: number }>;
+type VersionFields = "id" | "promptId" | "versionNumber" | "systemPrompt" | "template" | "model" | "temperature" | "notes" | "isPublished" | "publishedAt" | "createdAt";
+type Version = Row<"PromptVersions", VersionFields, { createdByUser?: Row<"Users", "email"> | null }>;
 
 function usePluginOptions() {
-  return useApi<Options>(["Prompts/PlaybookPluginOptions"], () => api.GET("/api/v1/Prompts/PlaybookPluginOptions" as never) as never);
+  return useApi(["Prompts/PlaybookPluginOptions"], () => api.GET("/api/v1/Prompts/PlaybookPluginOptions"));
 }
 
 export function Prompts({ promptId }: { promptId: number | null }) {
@@ -82,12 +68,12 @@ export function Prompts({ promptId }: { promptId: number | null }) {
 function PromptDetail({ promptId, prompt, onChanged }: { promptId: number; prompt?: Prompt; onChanged: () => void }) {
   const [, navigate] = useLocation();
   const { data, isLoading, mutate } = useSet<Version>("PromptVersions", { $filter: `promptId eq ${promptId}`, $orderby: "versionNumber desc", $expand: "createdByUser($select=email)", $top: 200 });
-  const { data: history } = useApi<History>(["GetPromptVersionHistory", promptId, data?.value.length], () =>
-    api.GET("/api/v1/DataEventsLog/GetPromptVersionHistory" as never, { params: { query: { promptId } } } as never) as never,
+  const { data: history } = useApi(["GetPromptVersionHistory", promptId, data?.value.length], () =>
+    api.GET("/api/v1/DataEventsLog/GetPromptVersionHistory", { params: { query: { promptId: String(promptId) } } }),
   );
   async function newVersion() {
     const latest = data?.value[0];
-    const v = await act<Version>(post("/api/v1/PromptVersions", { promptId, template: latest?.template ?? "Summarise {{projectName}}.", systemPrompt: latest?.systemPrompt ?? null, model: latest?.model ?? null, temperature: latest?.temperature ?? null, notes: null }), "Version created");
+    const v = await act(api.POST("/api/v1/PromptVersions", { body: { promptId, template: latest?.template ?? "Summarise {{projectName}}.", systemPrompt: latest?.systemPrompt ?? null, model: latest?.model ?? null, temperature: latest?.temperature ?? null, notes: null } }), "Version created");
     if (v) {
       void mutate();
       onChanged();
@@ -141,9 +127,9 @@ function NewPrompt({ onClose, onCreated }: { onClose: () => void; onCreated: (id
   const [busy, setBusy] = useState(false);
   async function save() {
     setBusy(true);
-    const p = await act<Prompt>(post("/api/v1/Prompts", { name: name.trim(), promptType: type, description: description.trim() || null }), "Prompt created", name.trim());
+    const p = await act(api.POST("/api/v1/Prompts", { body: { name: name.trim(), promptType: type, description: description.trim() || null } }), "Prompt created", name.trim());
     setBusy(false);
-    if (p) {
+    if (p?.id) {
       onCreated(p.id);
       onClose();
     }
@@ -164,12 +150,12 @@ function NewPrompt({ onClose, onCreated }: { onClose: () => void; onCreated: (id
   );
 }
 
-function ImportYml({ onClose, onImported }: { onClose: () => void; onImported: (v: Version) => void }) {
+function ImportYml({ onClose, onImported }: { onClose: () => void; onImported: (v: { id: number }) => void }) {
   const [yml, setYml] = useState("");
   const [busy, setBusy] = useState(false);
   async function save() {
     setBusy(true);
-    const v = await act<Version>(post("/api/v1/PromptVersions/ImportFromYml", { yml }), "Version imported");
+    const v = await act(api.POST("/api/v1/PromptVersions/ImportFromYml", { body: { yml } }), "Version imported");
     setBusy(false);
     if (v) {
       onImported(v);
@@ -187,14 +173,14 @@ function ImportYml({ onClose, onImported }: { onClose: () => void; onImported: (
   );
 }
 
-type RunResult = { output: string; provider: string; unknownPlaceholders: string[]; facts: Record<string, string> };
+type RunResult = Schemas["PromptVersionRunResult"];
 
 export function EditPrompt({ versionId }: { versionId: number }) {
-  const { data: v, isLoading, error, mutate } = useApi<Version & { prompt: Prompt | null }>(["PromptVersions", versionId], () =>
-    api.GET(keyed("PromptVersions", versionId) as never, { params: { query: { $expand: "prompt" } } } as never) as never,
+  const { data: v, isLoading, error, mutate } = useApi(["PromptVersions", versionId], () =>
+    selected<Row<"PromptVersions", VersionFields, { prompt: Prompt | null }>>(api.GET("/api/v1/PromptVersions({key})", { params: { ...keyPath(versionId), query: { $expand: "prompt" } } })),
   );
   const { data: options } = usePluginOptions();
-  const { data: projects } = useSet<{ id: number; projectName: string; client: { name: string } | null }>("Projects", { $select: "id,projectName", $expand: "client($select=name)", $filter: "statusCode ge 800", $orderby: "id", $top: 200 });
+  const { data: projects } = useSet<Row<"Projects", "id" | "projectName", { client: Row<"Clients", "name"> | null }>>("Projects", { $select: "id,projectName", $expand: "client($select=name)", $filter: "statusCode ge 800", $orderby: "id", $top: 200 });
   const [draft, setDraft] = useState<{ systemPrompt: string; template: string; model: string; temperature: string; notes: string } | null>(null);
   const [projectId, setProjectId] = useState("");
   const [busy, setBusy] = useState<string | null>(null);
@@ -210,7 +196,7 @@ export function EditPrompt({ versionId }: { versionId: number }) {
   };
   async function save() {
     setBusy("save");
-    const r = await act(api.PATCH(keyed("PromptVersions", v!.id) as never, { body: { systemPrompt: d.systemPrompt || null, template: d.template, model: d.model || null, temperature: d.temperature === "" ? null : Number(d.temperature), notes: d.notes || null } } as never) as never, "Version saved");
+    const r = await act(api.PATCH("/api/v1/PromptVersions({key})", { params: keyPath(v!.id), body: { systemPrompt: d.systemPrompt || null, template: d.template, model: d.model || null, temperature: d.temperature === "" ? null : Number(d.temperature), notes: d.notes || null } }), "Version saved");
     setBusy(null);
     if (r) {
       setDraft(null);
@@ -219,13 +205,13 @@ export function EditPrompt({ versionId }: { versionId: number }) {
   }
   async function publish() {
     setBusy("publish");
-    const r = await act(post(keyed("PromptVersions", v!.id, "Publish"), undefined), "Version published", `${v!.prompt?.name ?? "Prompt"} v${v!.versionNumber}`);
+    const r = await act(api.POST("/api/v1/PromptVersions({key})/Publish", { params: keyPath(v!.id) }), "Version published", `${v!.prompt?.name ?? "Prompt"} v${v!.versionNumber}`);
     setBusy(null);
     if (r) after();
   }
   async function runIt() {
     setBusy("run");
-    const r = await act<RunResult>(post(keyed("PromptVersions", v!.id, "Run"), { projectId: Number(projectId) }));
+    const r = await act(api.POST("/api/v1/PromptVersions({key})/Run", { params: keyPath(v!.id), body: { projectId: Number(projectId) } }));
     setBusy(null);
     if (r) {
       setRun(r);
@@ -233,9 +219,9 @@ export function EditPrompt({ versionId }: { versionId: number }) {
     }
   }
   async function download() {
-    const res = (await api.POST(keyed("PromptVersions", v!.id, "DownloadToYml") as never, { parseAs: "text" } as never)) as { data?: string; response: Response };
-    if (!res.response.ok || typeof res.data !== "string") return void act(Promise.resolve(res as never));
-    const url = URL.createObjectURL(new Blob([res.data], { type: "application/yaml" }));
+    const yml = await act(api.POST("/api/v1/PromptVersions({key})/DownloadToYml", { params: keyPath(v!.id), parseAs: "text" }));
+    if (typeof yml !== "string") return;
+    const url = URL.createObjectURL(new Blob([yml], { type: "application/yaml" }));
     const a = Object.assign(document.createElement("a"), { href: url, download: `${v!.prompt?.name ?? "prompt"}-v${v!.versionNumber}.yml` });
     a.click();
     URL.revokeObjectURL(url);

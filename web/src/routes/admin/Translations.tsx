@@ -1,14 +1,14 @@
 // admin/translations: translated texts per region and language (TranslatedTextRegions
 // AdminFiltered: search, verified or not, paged), edited in place (PATCH, marks verified).
 import { useState } from "react";
-import { api } from "../../api/client";
+import { api, selected, type Page, type Row, type Schemas } from "../../api/client";
 import { useApi } from "../../api/hooks";
 import { Badge, Button, Input, PageHeader, Select } from "../../components/ui";
 import { useSearchState } from "../../lib/search";
-import { AuditLog, DataTable, Pager, SearchBox, Td, act, keyed } from "./shared";
+import { AuditLog, DataTable, Pager, SearchBox, Td, act, keyPath } from "./shared";
 
 const PAGE = 50;
-type Row = { id: number; regionId: number; languageCode: string; sourceType: string; sourceText: string; translatedText: string; isVerified: boolean };
+type Translation = Schemas["TranslationsFiltered"]["value"][number];
 
 export default function Translations() {
   const [search, setSearch] = useSearchState();
@@ -17,17 +17,15 @@ export default function Translations() {
   const verified = String(search.verified ?? "");
   const page = Math.max(0, Number(search.page ?? 0) || 0);
   const [audit, setAudit] = useState(0);
-  const { data: regions } = useApi<{ value: { id: number; regionName: string }[] }>(["Regions"], () => api.GET("/api/v1/Regions" as never, { params: { query: { $select: "id,regionName", $orderby: "id", $top: 200 } } } as never) as never);
+  const { data: regions } = useApi(["Regions"], () => selected<Page<Row<"Regions", "id" | "regionName">>>(api.GET("/api/v1/Regions", { params: { query: { $select: "id,regionName", $orderby: "id", $top: 200 } } })));
   const query = {
     ...(q ? { search: q } : {}),
-    ...(regionId ? { regionId: Number(regionId) } : {}),
-    ...(verified ? { isVerified: verified === "yes" } : {}),
-    top: PAGE,
-    skip: page * PAGE,
+    ...(regionId ? { regionId } : {}),
+    ...(verified ? { isVerified: verified === "yes" ? ("true" as const) : ("false" as const) } : {}),
+    top: String(PAGE),
+    skip: String(page * PAGE),
   };
-  const { data, isLoading, mutate } = useApi<{ count: number; value: Row[] }>(["TranslatedTextRegions/AdminFiltered", query], () =>
-    api.GET("/api/v1/TranslatedTextRegions/AdminFiltered" as never, { params: { query } } as never) as never,
-  );
+  const { data, isLoading, mutate } = useApi(["TranslatedTextRegions/AdminFiltered", query], () => api.GET("/api/v1/TranslatedTextRegions/AdminFiltered", { params: { query } }));
   const regionName = new Map((regions?.value ?? []).map((r) => [r.id, r.regionName]));
   return (
     <div>
@@ -64,12 +62,12 @@ export default function Translations() {
   );
 }
 
-function TranslationRow({ row, region, onSaved }: { row: Row; region: string; onSaved: () => void }) {
+function TranslationRow({ row, region, onSaved }: { row: Translation; region: string; onSaved: () => void }) {
   const [text, setText] = useState(row.translatedText);
   const [busy, setBusy] = useState(false);
   async function save() {
     setBusy(true);
-    const r = await act(api.PATCH(keyed("TranslatedTextRegions", row.id) as never, { body: { translatedText: text, isVerified: true } } as never) as never, "Translation saved");
+    const r = await act(api.PATCH("/api/v1/TranslatedTextRegions({key})", { params: keyPath(row.id), body: { translatedText: text, isVerified: true } }), "Translation saved");
     setBusy(false);
     if (r) onSaved();
   }

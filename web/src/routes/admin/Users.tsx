@@ -7,28 +7,18 @@ import { odataString } from "../../features/projects";
 import { ROLES } from "../../lib/constants";
 import { useSearchState } from "../../lib/search";
 import { useMe } from "../../state/app";
-import { AuditLog, DataTable, Pager, SearchBox, Td, act, fmtDate, keyed, post, useSet } from "./shared";
+import { api, type Row } from "../../api/client";
+import { AuditLog, DataTable, Pager, SearchBox, Td, act, fmtDate, keyPath, oneOf, useSet } from "./shared";
 
 const PAGE = 25;
 const USER_ROLES: Record<number, string> = { 1: "User", 2: "Staff", 3: "Super admin" };
 
-type Membership = { clientId: number; roleId: number; client: { name: string } | null };
-type Login = { id: number; username: string; status: string; lastLoginAt: string | null; cognitoIdp: { providerName: string } | null };
-type UserRow = {
-  id: number;
-  email: string;
-  firstName: string | null;
-  lastName: string | null;
-  isStaff: boolean;
-  roleId: number;
-  defaultClientId: number | null;
-  lastLoginAt: string | null;
-  disabledAt: string | null;
-  invitedAt: string | null;
-  onboardedAt: string | null;
+type Membership = Row<"UserAndClients", "clientId" | "roleId", { client: Row<"Clients", "name"> | null }>;
+type Login = Row<"CognitoUsers", "id" | "username" | "status" | "lastLoginAt", { cognitoIdp: Row<"CognitoIdps", "providerName"> | null }>;
+type UserRow = Row<"Users", "id" | "email" | "firstName" | "lastName" | "isStaff" | "roleId" | "defaultClientId" | "lastLoginAt" | "disabledAt" | "invitedAt" | "onboardedAt", {
   userAndClients: Membership[];
   cognitoUsers: Login[];
-};
+}>;
 
 function loginStatus(u: UserRow): { label: string; tone: "green" | "amber" | "red" | "neutral" } {
   if (u.disabledAt) return { label: "Disabled", tone: "red" };
@@ -62,7 +52,7 @@ export default function Users() {
   };
 
   async function toggle(u: UserRow) {
-    const r = await act(post(keyed("Users", u.id, u.disabledAt ? "Enable" : "Disable"), {}), u.disabledAt ? "User enabled" : "User disabled", u.email);
+    const r = await act(api.POST(`/api/v1/Users({key})/${u.disabledAt ? "Enable" : "Disable"}`, { params: keyPath(u.id) }), u.disabledAt ? "User enabled" : "User disabled", u.email);
     if (r) done();
   }
 
@@ -121,13 +111,16 @@ export default function Users() {
 type Draft = { email: string; firstName: string; lastName: string; roleId: number; defaultClientId: string; memberships: string };
 
 /** Memberships as `clientId:role` pairs, e.g. `3:Admin, 5:User`. */
-function parseMemberships(s: string): { clientId: number; roleId: number }[] | string {
+const ROLE_IDS = [1, 2, 3] as const;
+type RoleId = (typeof ROLE_IDS)[number];
+
+function parseMemberships(s: string): { clientId: number; roleId: RoleId }[] | string {
   const byName = Object.fromEntries(Object.entries(ROLES).map(([id, n]) => [n.toLowerCase(), Number(id)]));
-  const out: { clientId: number; roleId: number }[] = [];
+  const out: { clientId: number; roleId: RoleId }[] = [];
   for (const part of s.split(",").map((p) => p.trim()).filter(Boolean)) {
     const [c, r] = part.split(":").map((x) => x.trim());
-    const roleId = byName[(r ?? "").toLowerCase()] ?? Number(r);
-    if (!/^\d+$/.test(c ?? "") || ![1, 2, 3].includes(roleId)) return `"${part}" is not client:role (role Admin, User or Viewer)`;
+    const roleId = oneOf(ROLE_IDS, byName[(r ?? "").toLowerCase()] ?? r);
+    if (!/^\d+$/.test(c ?? "") || !roleId) return `"${part}" is not client:role (role Admin, User or Viewer)`;
     out.push({ clientId: Number(c), roleId });
   }
   return out;
@@ -156,15 +149,13 @@ function UserDialog({ user, onClose, onSaved }: { user: UserRow | null; onClose:
       firstName: d.firstName.trim() || null,
       lastName: d.lastName.trim() || null,
       isStaff: d.roleId > 1,
-      roleId: d.roleId,
+      roleId: oneOf(ROLE_IDS, d.roleId),
       defaultClientId: d.defaultClientId ? Number(d.defaultClientId) : null,
       memberships,
     };
-    const r = await act<{ temporaryPassword?: string }>(
-      user ? post(keyed("Users", user.id, "SuperAdminUserUpdate"), body) : post("/api/v1/Users/SuperAdminUserCreate", body),
-      user ? "User updated" : "User created",
-      body.email,
-    );
+    const r = await (user
+      ? act(api.POST("/api/v1/Users({key})/SuperAdminUserUpdate", { params: keyPath(user.id), body }), "User updated", body.email)
+      : act(api.POST("/api/v1/Users/SuperAdminUserCreate", { body }), "User created", body.email));
     setBusy(false);
     if (!r) return;
     onSaved();

@@ -2,32 +2,34 @@
 // clientId is sent; a call about one client names it in the header), actions with toasts, the
 // audit rows of DataEventsLog, job progress from the websocket, paging and dates.
 import { useEffect, useState, type ReactNode } from "react";
-import { api, unwrap } from "../../api/client";
+import { api, selected, unwrap, type Page, type Row } from "../../api/client";
+import { listSet, type Answer, type ListSet, type ODataQuery, type SetFor } from "../../../../contracts/odata";
 import { handleError } from "../../api/errors";
 import { useApi } from "../../api/hooks";
 import { toast } from "../../components/toast";
 import { Badge, Card, EmptyState, Input, Skeleton, Table } from "../../components/ui";
 import { joinChannel, leaveChannel, onRealtime } from "../../state/realtime";
 
-export type Page<T> = { value: T[]; "@odata.count"?: number };
-type Call = Promise<{ data?: unknown; error?: unknown; response: Response }>;
+/** A typed call (what api.GET/POST/... return). */
+export type Call<T = unknown> = Promise<Answer<T>>;
 
 /** The header that aims a call at one client (admin URLs carry none). */
 export function forClient(clientId: number | string | null | undefined): { headers?: Record<string, string> } {
   return clientId === null || clientId === undefined ? {} : { headers: { clientId: String(clientId) } };
 }
 
-/** `GET /api/v1/{set}` with OData options, across clients unless one is named. */
-export function useSet<T>(set: string, query: Record<string, unknown> | null, clientId?: number | null) {
-  return useApi<Page<T>>(query ? [set, query, clientId ?? null] : null, () =>
-    api.GET(`/api/v1/${set}` as never, { params: { query }, ...forClient(clientId) } as never) as never,
-  );
+/**
+ * `GET /api/v1/{set}` with OData options, across clients unless one is named: a page of rows typed
+ * `T`, a row of that set (`useSet<Row<"Clients", "id" | "name">>("Clients", ...)`; contracts/odata.ts).
+ */
+export function useSet<T>(set: SetFor<T> & ListSet, query: ODataQuery | null, clientId?: number | null) {
+  return useApi<Page<T>>(query ? [set, query, clientId ?? null] : null, () => listSet<T>(api, set, query ?? {}, forClient(clientId).headers));
 }
 
 /** Runs a call; toasts success (title, optional detail) or hands the error to SPEC 8's chain. */
-export async function act<T = unknown>(call: Call, success?: string, detail?: string): Promise<T | undefined> {
+export async function act<T>(call: Call<T>, success?: string, detail?: string): Promise<T | undefined> {
   try {
-    const data = (await unwrap(call)) as T;
+    const data = await unwrap(call);
     if (success) toast.success(success, detail);
     return data;
   } catch (e) {
@@ -36,14 +38,14 @@ export async function act<T = unknown>(call: Call, success?: string, detail?: st
   }
 }
 
-/** `POST` a bound or collection action with a JSON body. */
-export function post(path: string, body: unknown, clientId?: number | null): Call {
-  return api.POST(path as never, { body, ...forClient(clientId) } as never) as Call;
+/** The choice a form value names (a select's string), typed as the contract's enum; undefined if none. */
+export function oneOf<T extends string | number>(choices: readonly T[], value: string | number | null | undefined): T | undefined {
+  return choices.find((c) => String(c) === String(value));
 }
 
-/** The `{key}` path of an action: `keyed("Projects", 7, "Approve")`. */
-export function keyed(set: string, key: number | string, action?: string): string {
-  return `/api/v1/${set}(${key})${action ? `/${action}` : ""}`;
+/** The `{key}` path parameter of a row: `{ params: keyPath(7) }`. */
+export function keyPath(key: number | string): { path: { key: string } } {
+  return { path: { key: String(key) } };
 }
 
 export function fmtDate(v: string | null | undefined, time = true): string {
@@ -79,17 +81,7 @@ export function SearchBox({ id, label, value, onChange }: { id: string; label: s
 
 export { Pager } from "../../components/Pager";
 
-type AuditRow = {
-  id: number;
-  event: string;
-  entityType: string;
-  entityId: number | null;
-  clientId: number | null;
-  projectId: number | null;
-  data: unknown;
-  createdAt: string;
-  user: { email: string } | null;
-};
+type AuditRow = Row<"DataEventsLog", "id" | "event" | "entityType" | "entityId" | "clientId" | "projectId" | "data" | "createdAt", { user: Row<"Users", "email"> | null }>;
 
 function summarise(data: unknown): string {
   if (data === null || data === undefined) return "";
@@ -176,11 +168,14 @@ export function useJob(jobId: string | null): JobState | null {
     // while no event has arrived, so a lost socket message cannot leave the job looking queued.
     const poll = setInterval(async () => {
       try {
-        const r = (await unwrap(api.GET("/api/v1/DataEventsLog" as never, { params: { query: { $filter: "entityType eq 'Command' and event in ('CommandCompleted','CommandFailed')", $orderby: "id desc", $top: 50 } } } as never) as never)) as Page<{ event: string; data: { jobId?: string; result?: unknown; message?: string } }>;
-        const row = r.value.find((x) => x.data?.jobId === jobId);
+        const query = { $select: "event,data", $filter: "entityType eq 'Command' and event in ('CommandCompleted','CommandFailed')", $orderby: "id desc", $top: 50 };
+        const r = await unwrap(selected<Page<Row<"DataEventsLog", "event" | "data">>>(api.GET("/api/v1/DataEventsLog", { params: { query } })));
+        const outcome = (d: unknown) => (typeof d === "object" && d !== null ? (d as { jobId?: string; result?: unknown; message?: string }) : {});
+        const row = r.value.find((x) => outcome(x.data).jobId === jobId);
         if (!row) return;
+        const d = outcome(row.data);
         clearInterval(poll);
-        setState((s) => (s?.status === "done" || s?.status === "failed" ? s : row.event === "CommandCompleted" ? { pct: 100, status: "done", result: row.data.result } : { pct: s?.pct ?? 0, status: "failed", message: row.data.message }));
+        setState((s) => (s?.status === "done" || s?.status === "failed" ? s : row.event === "CommandCompleted" ? { pct: 100, status: "done", result: d.result } : { pct: s?.pct ?? 0, status: "failed", message: d.message }));
       } catch {
         /* the next tick tries again */
       }
@@ -234,7 +229,7 @@ export function DataTable<T>({ caption, head, rows, isLoading, empty, render }: 
   );
 }
 
-type ClientRow = { id: number; name: string; tier: string; parentId: number | null };
+type ClientRow = Row<"Clients", "id" | "name" | "tier" | "parentId">;
 
 /** Every client (staff read across clients): names for ids, and the balance of each. */
 export function useClients() {
@@ -245,8 +240,9 @@ export function useClients() {
 
 /** Ledger balances per client: the sum of its credit logs (SPEC's credits are a ledger). */
 export function useBalances() {
-  const { data, mutate } = useApi<{ value: { clientId: number; balance: number }[] }>(["CreditLogs", "balances"], () =>
-    api.GET("/api/v1/CreditLogs", { params: { query: { $apply: "groupby((clientId),aggregate(creditAmount with sum as balance))" } } } as never) as never,
+  // An aggregate row: the group's key and the sum named `balance` (not a property of the set).
+  const { data, mutate } = useApi(["CreditLogs", "balances"], () =>
+    selected<Page<Row<"CreditLogs", "clientId"> & { balance: number | string }>>(api.GET("/api/v1/CreditLogs", { params: { query: { $apply: "groupby((clientId),aggregate(creditAmount with sum as balance))" } } })),
   );
   return { balances: new Map((data?.value ?? []).map((r) => [r.clientId, Number(r.balance)])), mutate };
 }
@@ -260,9 +256,4 @@ export async function ok(call: Call): Promise<boolean> {
     handleError(e);
     return false;
   }
-}
-
-/** `DELETE /api/v1/{set}({key})`. */
-export function del(set: string, key: number | string, clientId?: number | null): Call {
-  return api.DELETE(keyed(set, key) as never, forClient(clientId) as never) as Call;
 }

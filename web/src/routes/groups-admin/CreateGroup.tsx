@@ -2,7 +2,8 @@
 import { useState } from "react";
 import { useLocation } from "wouter";
 import { Button, Card, Field, Input, PageHeader, Textarea } from "../../components/ui";
-import { act, post } from "../admin/shared";
+import { api } from "../../api/client";
+import { act, forClient } from "../admin/shared";
 
 export default function CreateGroup({ clientId }: { clientId: number }) {
   const [name, setName] = useState("");
@@ -11,7 +12,7 @@ export default function CreateGroup({ clientId }: { clientId: number }) {
   const [, navigate] = useLocation();
   async function save() {
     setBusy(true);
-    const g = await act<{ id: number }>(post("/api/v1/ProjectGroups", { name: name.trim(), description: description.trim() || null }, clientId), "Project group created", name.trim());
+    const g = await act(api.POST("/api/v1/ProjectGroups", { body: { name: name.trim(), description: description.trim() || null }, ...forClient(clientId) }), "Project group created", name.trim());
     setBusy(false);
     if (g) navigate(`/edit-group/${g.id}`);
   }

@@ -2,35 +2,32 @@
 // tagged into it, its versions (CreateNewVersion) and segments (GenerateSegments,
 // SyncSegmentSurveySessions). Used by {clientId}/edit-group/{id} and admin/project-groups/{id}.
 import { useState } from "react";
-import { api } from "../../api/client";
+import { api, selected, type Row } from "../../api/client";
 import { useApi } from "../../api/hooks";
 import { Badge, Button, Card, EmptyState, Field, Input, PageHeader, Select, Textarea } from "../../components/ui";
-import { AuditLog, LoadingRows, act, keyed, post, useSet } from "../admin/shared";
+import { AuditLog, LoadingRows, act, forClient, keyPath, useSet, type Call } from "../admin/shared";
 
-type Group = {
-  id: number;
-  clientId: number;
-  name: string;
-  description: string | null;
-  activeVersionId: number | null;
-  client: { name: string } | null;
-  projectGroupVersions: { id: number; versionNumber: number; name: string | null; "projects@odata.count"?: number; "projectGroupSegments@odata.count"?: number }[];
-  projectGroupTags: { id: number; name: string; projectId: number | null; project: { projectName: string } | null }[];
-};
+type Group = Row<"ProjectGroups", "id" | "clientId" | "name" | "description" | "activeVersionId", {
+  client: Row<"Clients", "name"> | null;
+  projectGroupVersions: Row<"ProjectGroupVersions", "id" | "versionNumber" | "name", { "projects@odata.count"?: number; "projectGroupSegments@odata.count"?: number }>[];
+  projectGroupTags: Row<"ProjectGroupTags", "id" | "name" | "projectId", { project: Row<"Projects", "projectName"> | null }>[];
+}>;
 
 export function GroupEditor({ groupId, clientId }: { groupId: number; clientId?: number }) {
-  const { data: g, isLoading, error, mutate } = useApi<Group>(["ProjectGroups", groupId], () =>
-    api.GET(keyed("ProjectGroups", groupId) as never, {
-      params: { query: { $expand: "client($select=name),projectGroupVersions($orderby=versionNumber desc;$expand=projects/$count,projectGroupSegments/$count),projectGroupTags($expand=project($select=projectName))" } },
-      ...(clientId ? { headers: { clientId: String(clientId) } } : {}),
-    } as never) as never,
+  const { data: g, isLoading, error, mutate } = useApi(["ProjectGroups", groupId], () =>
+    selected<Group>(
+      api.GET("/api/v1/ProjectGroups({key})", {
+        params: { ...keyPath(groupId), query: { $expand: "client($select=name),projectGroupVersions($orderby=versionNumber desc;$expand=projects/$count,projectGroupSegments/$count),projectGroupTags($expand=project($select=projectName))" } },
+        ...forClient(clientId),
+      }),
+    ),
   );
   const [draft, setDraft] = useState<{ name: string; description: string } | null>(null);
   const [tagProject, setTagProject] = useState("");
   const [busy, setBusy] = useState<string | null>(null);
   const [audit, setAudit] = useState(0);
   const cid = g?.clientId ?? clientId ?? null;
-  const { data: projects } = useSet<{ id: number; projectName: string }>("Projects", cid ? { $select: "id,projectName", $filter: `clientId eq ${cid}`, $orderby: "createdAt desc", $top: 500 } : null, cid);
+  const { data: projects } = useSet<Row<"Projects", "id" | "projectName">>("Projects", cid ? { $select: "id,projectName", $filter: `clientId eq ${cid}`, $orderby: "createdAt desc", $top: 500 } : null, cid);
   if (error) return <EmptyState title="Project group not found">It may have been deleted, or the id is wrong.</EmptyState>;
   if (isLoading || !g) return <LoadingRows label="Loading project group" />;
   const d = draft ?? { name: g.name, description: g.description ?? "" };
@@ -38,7 +35,7 @@ export function GroupEditor({ groupId, clientId }: { groupId: number; clientId?:
     void mutate();
     setAudit((n) => n + 1);
   };
-  async function run(label: string, call: ReturnType<typeof post>, success: string) {
+  async function run(label: string, call: Call, success: string) {
     setBusy(label);
     const r = await act(call, success, g!.name);
     setBusy(null);
@@ -58,7 +55,7 @@ export function GroupEditor({ groupId, clientId }: { groupId: number; clientId?:
               busy={busy === "save"}
               disabled={!draft || !d.name.trim()}
               onClick={async () => {
-                const r = await run("save", api.PATCH(keyed("ProjectGroups", g.id) as never, { body: { name: d.name.trim(), description: d.description.trim() || null }, headers: { clientId: String(g.clientId) } } as never) as never, "Group saved");
+                const r = await run("save", api.PATCH("/api/v1/ProjectGroups({key})", { params: keyPath(g.id), body: { name: d.name.trim(), description: d.description.trim() || null }, ...forClient(g.clientId) }), "Group saved");
                 if (r) setDraft(null);
               }}
             >
@@ -85,7 +82,7 @@ export function GroupEditor({ groupId, clientId }: { groupId: number; clientId?:
               disabled={!tagProject}
               onClick={async () => {
                 const p = projects?.value.find((x) => x.id === Number(tagProject));
-                const r = await run("tag", post("/api/v1/ProjectGroupTags", { projectGroupId: g.id, projectId: Number(tagProject), name: p?.projectName ?? `Project ${tagProject}` }, g.clientId), "Project tagged");
+                const r = await run("tag", api.POST("/api/v1/ProjectGroupTags", { body: { projectGroupId: g.id, projectId: Number(tagProject), name: p?.projectName ?? `Project ${tagProject}` }, ...forClient(g.clientId) }), "Project tagged");
                 if (r) setTagProject("");
               }}
             >
@@ -99,9 +96,9 @@ export function GroupEditor({ groupId, clientId }: { groupId: number; clientId?:
         className="mt-6"
         actions={
           <div className="flex flex-wrap gap-2">
-            <Button size="sm" variant="secondary" busy={busy === "version"} onClick={() => void run("version", post(keyed("ProjectGroups", g.id, "CreateNewVersion"), {}, g.clientId), "New version created")}>New version</Button>
-            <Button size="sm" variant="secondary" busy={busy === "segments"} onClick={() => void run("segments", post(keyed("ProjectGroups", g.id, "GenerateSegments"), undefined, g.clientId), "Segments generated")}>Generate segments</Button>
-            <Button size="sm" variant="secondary" busy={busy === "sync"} onClick={() => void run("sync", post(keyed("ProjectGroups", g.id, "SyncSegmentSurveySessions"), undefined, g.clientId), "Segment respondents synced")}>Sync segments</Button>
+            <Button size="sm" variant="secondary" busy={busy === "version"} onClick={() => void run("version", api.POST("/api/v1/ProjectGroups({key})/CreateNewVersion", { params: keyPath(g.id), body: {}, ...forClient(g.clientId) }), "New version created")}>New version</Button>
+            <Button size="sm" variant="secondary" busy={busy === "segments"} onClick={() => void run("segments", api.POST("/api/v1/ProjectGroups({key})/GenerateSegments", { params: keyPath(g.id), ...forClient(g.clientId) }), "Segments generated")}>Generate segments</Button>
+            <Button size="sm" variant="secondary" busy={busy === "sync"} onClick={() => void run("sync", api.POST("/api/v1/ProjectGroups({key})/SyncSegmentSurveySessions", { params: keyPath(g.id), ...forClient(g.clientId) }), "Segment respondents synced")}>Sync segments</Button>
           </div>
         }
       >

@@ -1,8 +1,10 @@
 // security (org and enterprise): single sign-on. Our service-provider details (entity id and ACS
 // URL, read from /auth/Saml/Metadata) to give the identity provider, and the client's SAML
-// identity providers (CognitoIdps): add (CreateSaml), change or switch on/off (UpdateSaml), delete.
+// identity providers (CognitoIdps/SamlProviders, each claimed email domain verified or pending:
+// sign-in routes by verified domains only), add (CreateSaml), change or switch on/off (UpdateSaml),
+// delete.
 import { useState, type FormEvent, type ReactNode } from "react";
-import { api, selected, unwrap, type Page, type Row, type Schemas } from "../../api/client";
+import { api, unwrap, type Schemas } from "../../api/client";
 import { handleError } from "../../api/errors";
 import { useApi } from "../../api/hooks";
 import { ConfirmDialog } from "../../components/Dialog";
@@ -11,7 +13,7 @@ import { Badge, Button, Card, EmptyState, Field, Input, PageHeader, Skeleton, Te
 import { fieldErrors, formatDate, type ManageProps } from "./manage";
 import { FormModal } from "../../components/FormModal";
 
-type Idp = Row<"CognitoIdps", "id" | "providerName" | "providerType" | "metadataUrl" | "emailDomains" | "isEnabled" | "createdAt" | "updatedAt">;
+type Idp = Schemas["SamlIdentityProvider"];
 
 /** Our SP metadata as the API publishes it (entity id and ACS URL follow PUBLIC_URL there). */
 function useSpMetadata() {
@@ -45,9 +47,7 @@ function CopyValue({ id, label, value }: { id: string; label: string; value: str
 
 export default function Security({ client }: ManageProps) {
   const sp = useSpMetadata();
-  const idps = useApi(["CognitoIdps", client.id], () =>
-    selected<Page<Idp>>(api.GET("/api/v1/CognitoIdps", { params: { query: { $select: "id,providerName,providerType,metadataUrl,emailDomains,isEnabled,createdAt,updatedAt", $orderby: "providerName" } } })),
-  );
+  const idps = useApi(["CognitoIdps/SamlProviders", client.id], () => api.GET("/api/v1/CognitoIdps/SamlProviders"));
   const [editing, setEditing] = useState<Idp | "new" | null>(null);
   const [deleting, setDeleting] = useState<Idp | null>(null);
   const [busy, setBusy] = useState(false);
@@ -93,9 +93,9 @@ export default function Security({ client }: ManageProps) {
             idps.data.value.map((idp) => (
               <Card
                 key={idp.id}
-                title={<span className="flex items-center gap-2">{idp.providerName} <Badge tone={idp.isEnabled ? "green" : "neutral"}>{idp.isEnabled ? "On" : "Off"}</Badge></span>}
+                title={<span className="flex flex-wrap items-center gap-2 break-all">{idp.providerName} <Badge tone={idp.isEnabled ? "green" : "neutral"}>{idp.isEnabled ? "On" : "Off"}</Badge></span>}
                 actions={
-                  <div className="flex gap-1">
+                  <div className="flex flex-wrap justify-end gap-1">
                     <Button variant="ghost" size="sm" onClick={() => setEditing(idp)} aria-label={`Edit ${idp.providerName}`}>Edit</Button>
                     <Button variant="ghost" size="sm" onClick={() => void toggle(idp)}>{idp.isEnabled ? "Switch off" : "Switch on"}</Button>
                     <Button variant="ghost" size="sm" className="text-rose-700" onClick={() => setDeleting(idp)} aria-label={`Delete ${idp.providerName}`}>Delete</Button>
@@ -103,7 +103,7 @@ export default function Security({ client }: ManageProps) {
                 }
               >
                 <dl className="grid gap-3 text-sm sm:grid-cols-3">
-                  <Detail term="Email domains">{idp.emailDomains.join(", ")}</Detail>
+                  <Detail term="Email domains"><DomainStates idp={idp} /></Detail>
                   <Detail term="Type">{idp.providerType}</Detail>
                   <Detail term="Updated">{formatDate(idp.updatedAt ?? idp.createdAt)}</Detail>
                 </dl>
@@ -132,6 +132,31 @@ export default function Security({ client }: ManageProps) {
         onClose={() => setDeleting(null)}
       />
     </div>
+  );
+}
+
+/** Each claimed domain with its state: verified (sign-in routes by it) or pending (it routes nobody yet). */
+function DomainStates({ idp }: { idp: Idp }) {
+  const pending = idp.emailDomains.filter((d) => !idp.verifiedEmailDomains.includes(d));
+  return (
+    <>
+      <ul className="space-y-1" aria-label={`Email domains of ${idp.providerName}`}>
+        {idp.emailDomains.map((d) => {
+          const ok = idp.verifiedEmailDomains.includes(d);
+          return (
+            <li key={d} className="flex flex-wrap items-center gap-2">
+              <span className="break-all">{d}</span>
+              <Badge tone={ok ? "green" : "amber"}>{ok ? "Verified" : "Pending verification"}</Badge>
+            </li>
+          );
+        })}
+      </ul>
+      {pending.length ? (
+        <p className="mt-1 text-xs text-ink-600">
+          People of a pending domain sign in with a password until your organisation proves it owns the domain (a DNS record Ideally support checks).
+        </p>
+      ) : null}
+    </>
   );
 }
 

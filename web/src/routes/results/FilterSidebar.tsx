@@ -8,7 +8,7 @@ import { Button, Select, Skeleton, cx } from "../../components/ui";
 import { RESPONSE_COUNT_DEBOUNCE_MS } from "../../lib/constants";
 import { useResults } from "../../features/results/context";
 import {
-  EMPTY_FILTERS, changeRegion, filterCount, resetFilters, selectDates, selectSurveyRuns, stateFromSegment, toggleQuestionOption, toggleSystemOption,
+  ALL_MARKETS, EMPTY_FILTERS, changeRegion, filterCount, resetFilters, selectDates, selectSurveyRuns, stateFromSegment, toggleQuestionOption, toggleSystemOption,
   type ResponseFilter,
 } from "../../features/results/filters";
 import { TEXT_TYPE, isPriceQuestion, questionLabel } from "../../features/results/questions";
@@ -141,7 +141,7 @@ const fromDateInput = (s: string) => {
 };
 
 export function FilterSidebar({ onOpenSegments }: { onOpenSegments: () => void }) {
-  const { project, projectId, regionId, regionIds, filters, setFilters, testOptions, questions } = useResults();
+  const { project, projectId, regionId, regionIds, allMarkets, filters, setFilters, testOptions, questions } = useResults();
   const { data: sysOpts } = useSystemOptions(regionId);
   const { data: segments } = useSegments(projectId);
   const { data: runs } = useApi(["ProjectSchedules/runs", projectId], () =>
@@ -156,7 +156,7 @@ export function FilterSidebar({ onOpenSegments }: { onOpenSegments: () => void }
   const [dateDraft, setDateDraft] = useState<{ from: string; to: string }>({ from: toDateInput(filters.selectedDates?.from), to: toDateInput(filters.selectedDates?.to) });
   useEffect(() => setDateDraft({ from: toDateInput(filters.selectedDates?.from), to: toDateInput(filters.selectedDates?.to) }), [filters.selectedDates]);
 
-  const regionRuns = (runs?.value ?? []).filter((r) => r.regionId === regionId);
+  const regionRuns = (runs?.value ?? []).filter((r) => allMarkets || r.regionId === regionId);
   // The $filter keeps runs with a survey run; the type cannot know.
   const runIds = [...new Map(regionRuns.flatMap((r) => (r.surveyRunId === null ? [] : [[r.surveyRunId, { ...r, surveyRunId: r.surveyRunId }] as const]))).values()];
   const panels = [...new Set(regionRuns.map((r) => (r.isCustomerPanel ? "Customer" : "Ideally")))];
@@ -198,7 +198,8 @@ export function FilterSidebar({ onOpenSegments }: { onOpenSegments: () => void }
         {regionIds.length > 1 ? (
           <div>
             <label htmlFor="filter-region" className="mb-1 block text-xs font-medium text-ink-600">Market</label>
-            <Select id="filter-region" value={regionId} onChange={(e) => setFilters(changeRegion(filters, Number(e.target.value)))}>
+            <Select id="filter-region" value={allMarkets ? ALL_MARKETS : regionId} onChange={(e) => setFilters(changeRegion(filters, Number(e.target.value)))}>
+              <option value={ALL_MARKETS}>All markets</option>
               {project.projectsRegions.map((r) => (
                 <option key={r.regionId} value={r.regionId}>{r.region?.regionName ?? r.regionId}</option>
               ))}

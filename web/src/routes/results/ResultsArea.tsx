@@ -11,13 +11,14 @@ import { PROJECT_STATUSES, PROJECT_TYPES } from "../../lib/constants";
 import { resultsLink } from "../../lib/projectLinks";
 import { ResultsProvider, useResults, useResultsProject, type ResultsProject, type ResultsQuestion } from "../../features/results/context";
 import { filterCount } from "../../features/results/filters";
-import { TEXT_TYPE, isPriceQuestion, questionLabel, questionRoute } from "../../features/results/questions";
+import { TEXT_TYPE, hasAdvertisingMeasures, isPriceQuestion, questionLabel, questionRoute } from "../../features/results/questions";
 import { useMe } from "../../state/app";
 import { ProjectAccessProvider, SharedProjectNote, useProjectAccess } from "../../features/access";
 import { FilterSidebar } from "./FilterSidebar";
 import { CloneDialog, RenameDialog } from "./ProjectDialogs";
 import { PanelHost, type PanelId } from "./panels/PanelHost";
-import { Summary, Overview, Demographics, Advertising, Npd, QuestionPage, TextPage, Wave, Drivers, GrowIdeas, HeadToHead, PriceSensitivity, MarketReach, Chat } from "../../app/pages";
+import { Summary, Overview, Demographics, Advertising, Npd, QuestionPage, TextPage, Wave, Drivers, GrowIdeas, HeadToHead, PriceSensitivity, MarketReach, Chat, Markets, CrossTab } from "../../app/pages";
+import { AllMarketsNote } from "./AllMarketsNote";
 
 type NavEntry = { href: string; label: string; match: string };
 
@@ -29,10 +30,12 @@ function useNav(project: ResultsProject, questions: ResultsQuestion[], options: 
     const fw = project.frameworkId;
     if (t === 4) main.push({ href: "npd", label: "NPD", match: "npd" });
     main.push({ href: "summary", label: "Summary", match: "summary" }, { href: "all", label: "All results", match: "all" });
-    if (questions.some((q) => q.standardQuestionId === 10 || q.standardQuestionId === 11)) main.push({ href: "advertising", label: "Advertising", match: "advertising" });
+    if (hasAdvertisingMeasures(questions)) main.push({ href: "advertising", label: "Advertising", match: "advertising" });
     if (fw === 1010 || questions.some((q) => isPriceQuestion(q.standardQuestionId)))
       main.push({ href: "price-sensitivity", label: "Price sensitivity", match: "price-sensitivity" });
     if (marketReach && (fw === 1020 || questions.some((q) => q.standardQuestionId === 25))) main.push({ href: "market-reach", label: "Market reach", match: "market-reach" });
+    if (project.projectsRegions.length > 1) main.push({ href: "markets", label: "Markets", match: "markets" });
+    main.push({ href: "crosstab", label: "Cross-tabs", match: "crosstab" });
     main.push({ href: "demographics", label: "Demographics", match: "demographics" }, { href: "drivers", label: "Drivers", match: "drivers" });
     if (options.length >= 2) main.push({ href: "h2h/measures", label: "Head to head", match: "h2h" });
     const waveQ = questions.find((q) => q.standardQuestionId !== null && q.question?.questionTypeId !== TEXT_TYPE && q.standardQuestionId < 19);
@@ -135,6 +138,7 @@ function Frame({ children, marketReach }: { children: ReactNode; marketReach: bo
           <p className="mt-0.5 text-sm text-ink-600">
             Benchmark: <span className="font-medium text-ink-800">{bm ? bm.description : "…"}</span>
           </p>
+          {ctx.allMarkets ? <AllMarketsNote /> : null}
         </div>
         <div className="flex flex-wrap gap-2">
           {PANEL_BUTTONS.map((b) => (
@@ -193,6 +197,12 @@ export default function ResultsArea({ clientId }: { clientId: number }) {
             </Route>
             <Route path="/demographics">
               <Demographics />
+            </Route>
+            <Route path="/markets">
+              <Markets />
+            </Route>
+            <Route path="/crosstab">
+              <CrossTab />
             </Route>
             <Route path="/advertising">
               <Advertising />

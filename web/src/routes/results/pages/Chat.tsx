@@ -7,7 +7,8 @@ import { Fragment, useEffect, useMemo, useRef, useState, type ReactNode } from "
 import { useSWRConfig } from "swr";
 import { Link, useLocation } from "wouter";
 import { api, selected, unwrap, type Page, type Row } from "../../../api/client";
-import { figureRoute, type Figure } from "../../../features/results/figures";
+import { figureSearch, figureTarget, type Figure } from "../../../features/results/figures";
+import { useSystemOptions } from "../FilterSidebar";
 import { useApi } from "../../../api/hooks";
 import { handleError } from "../../../api/errors";
 import { AiEye } from "../../../components/toast";
@@ -22,7 +23,14 @@ type Message = Row<"ResultsAiMessages", "id" | "role" | "content" | "referencesD
 
 
 function Cited({ text, figures }: { text: string; figures: Figure[] }) {
-  const { clientId, projectId } = useResults();
+  const { clientId, projectId, regionId, questions } = useResults();
+  const { data: sysOpts } = useSystemOptions(regionId);
+  const codeOf = useMemo(() => new Map((sysOpts?.value ?? []).map((o) => [o.id, o.systemQuestion?.questionCode])), [sysOpts]);
+  const questionOf = useMemo(() => new Map(questions.flatMap((q) => (q.question?.questionOptions ?? []).map((o) => [o.id, q.id] as const))), [questions]);
+  const href = (f: Figure) => {
+    const t = figureTarget(f, figures);
+    return `~${resultsLink(clientId, projectId, t.path, figureSearch(location.search, t, (i) => codeOf.get(i), (i) => questionOf.get(i)))}`;
+  };
   const parts: ReactNode[] = [];
   let last = 0;
   for (const m of text.matchAll(/\[(F\d+)\]/g)) {
@@ -30,7 +38,7 @@ function Cited({ text, figures }: { text: string; figures: Figure[] }) {
     const f = figures.find((x) => x.ref === m[1]);
     parts.push(
       f ? (
-        <Link key={m.index} href={`~${resultsLink(clientId, projectId, figureRoute(f, figures))}`} className="mx-0.5 rounded bg-brand-100 px-1 text-xs font-semibold text-brand-800 hover:bg-brand-200" title={`${f.text}: open the chart it comes from`} aria-label={`Source ${m[1]}: ${f.text}`}>
+        <Link key={m.index} href={href(f)} className="mx-0.5 rounded bg-brand-100 px-1 text-xs font-semibold text-brand-800 hover:bg-brand-200" title={`${f.text}: open the chart it comes from`} aria-label={`Source ${m[1]}: ${f.text}`}>
           {m[1]}
         </Link>
       ) : (

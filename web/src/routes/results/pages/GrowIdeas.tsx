@@ -3,6 +3,7 @@
 import { EmptyState, TabLinks } from "../../../components/ui";
 import { resultsLink } from "../../../lib/projectLinks";
 import { useResults } from "../../../features/results/context";
+import { ConceptImage } from "../../../features/results/conceptImage";
 import { useQualResults } from "../../../features/results/queries";
 import { DriverChart, useDrivers } from "./Drivers";
 import { MeasuresView, PageTitle } from "./MeasuresView";
@@ -11,13 +12,14 @@ export default function GrowIdeas({ testOptionId, tab }: { testOptionId: number;
   const { testOptions, clientId, projectId } = useResults();
   const option = testOptions.find((o) => o.id === testOptionId);
   const { data, isLoading } = useQualResults();
-  const drivers = useDrivers(projectId);
+  const drivers = useDrivers();
   if (testOptions.length && !option) return <EmptyState title="Test option not found" />;
   const current = tab === "drivers" ? "drivers" : "measures";
   const base = `grow-ideas/${testOptionId}`;
   return (
     <div>
       <PageTitle title={option?.conceptText ?? "Test option"} subtitle={option?.conceptDescription ?? undefined} />
+      {option ? <div className="mb-4"><ConceptImage testOptionId={option.id} name={option.conceptText} /></div> : null}
       <TabLinks label="Test option views" active={current} tabs={[
         { id: "measures", label: "Measures", href: `~${resultsLink(clientId, projectId, base)}` },
         { id: "drivers", label: "Drivers", href: `~${resultsLink(clientId, projectId, `${base}/drivers`)}` },
@@ -25,7 +27,7 @@ export default function GrowIdeas({ testOptionId, tab }: { testOptionId: number;
       {current === "measures" ? (
         <MeasuresView measures={data?.measures} method={data?.method} loading={isLoading} testOptionIds={[testOptionId]} title={`${option?.conceptText ?? "Test option"}: top-2-box`} />
       ) : drivers.data ? (
-        <DriverChart scores={drivers.data.value} testOptionId={drivers.data.value.some((s) => s.testOptionId === testOptionId) ? testOptionId : null} />
+        <DriverChart results={drivers.data} testOptionId={testOptionId} />
       ) : null}
     </div>
   );

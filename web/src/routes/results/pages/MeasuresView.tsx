@@ -5,6 +5,7 @@ import { Top2Bars, StackedBars, pct, type Top2Cell } from "../../../components/c
 import { Badge, EmptyState, Skeleton, Table } from "../../../components/ui";
 import { testOptionName, useResults } from "../../../features/results/context";
 import type { QualMeasure, QualResults } from "../../../features/results/queries";
+import { isScaledMeasure } from "../../../features/results/questions";
 
 /** SPEC 9: question order by standard question: 5, 1, 4, 3, 2, 6, then the rest. */
 const ORDER: Record<number, number> = { 5: 1, 1: 2, 4: 3, 3: 4, 2: 5, 6: 6 };
@@ -22,9 +23,11 @@ export function methodNote(method: QualResults["method"] | undefined, confidence
 }
 
 export function MeasuresView({ measures, method, loading, title = "Top-2-box by measure", testOptionIds }: { measures: QualMeasure[] | undefined; method?: QualResults["method"]; loading?: boolean; title?: string; testOptionIds?: number[] }) {
-  const { testOptions, view, confidence } = useResults();
+  const { testOptions, view, confidence, questions } = useResults();
   if (!measures) return loading ? <Skeleton className="h-80" /> : null;
   const ms = sortMeasures(measures);
+  // No figures: either the test asks no scaled measure, or it does and nobody under the filters answered one.
+  if (!ms.length && questions.some(isScaledMeasure)) return <EmptyState title="No respondents match these filters">Nobody in this market answered these measures under the filters on screen: widen or clear the filters.</EmptyState>;
   if (!ms.length) return <EmptyState title="No framework measures">This test asks no scaled standard questions; its questions have pages of their own.</EmptyState>;
   if (ms.every((m) => !m.results.length)) return <EmptyState title="No results for these filters">Try fewer filters: no respondent matches them.</EmptyState>;
   const pick = (r: { testOptionId: number | null }) => !testOptionIds || (r.testOptionId !== null && testOptionIds.includes(r.testOptionId));

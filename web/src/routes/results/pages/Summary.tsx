@@ -1,28 +1,194 @@
-// summary: the base, the headline figures per test option and the measures chart.
-import { Card, Skeleton } from "../../../components/ui";
+// summary: verdict first. The concepts ranked on the team's action standard with a go / consider /
+// no-go line each (Responses/Scorecard: QualResults' own tests on the view on screen), the
+// standard itself (set by those who may change the project, read by everyone), the AI summary
+// written for this view (or labelled with its own scope), and the base. All results has the
+// measures chart and table; this page does not repeat them.
+import { useState } from "react";
+import { api, unwrap } from "../../../api/client";
+import { handleError } from "../../../api/errors";
 import { pct } from "../../../components/charts/Charts";
+import { toast } from "../../../components/toast";
+import { Badge, Button, Card, EmptyState, Select, Skeleton } from "../../../components/ui";
+import { useCanWrite } from "../../../features/access";
+import { BENCHMARK_LABELS } from "../../../features/results/benchmarks";
+import { ConceptImage } from "../../../features/results/conceptImage";
 import { testOptionName, useResults } from "../../../features/results/context";
-import { useQualResults, useWeightSum } from "../../../features/results/queries";
-import { MeasuresView, PageTitle, sortMeasures } from "./MeasuresView";
+import { Markdown } from "../../../features/results/markdown";
+import { headline } from "../../../features/results/verdict";
+import { useActionStandard, useScorecard, useWeightSum, type ActionStandard, type Scorecard } from "../../../features/results/queries";
+import { isWriting, summaryBenchmark, summaryForView, summaryRefs, useAiSummaries } from "../../../features/results/summaries";
+import { methodNote, PageTitle } from "./MeasuresView";
+
+const VERDICT = {
+  go: { label: "Go", tone: "green" },
+  consider: { label: "Consider", tone: "amber" },
+  "no-go": { label: "No-go", tone: "red" },
+} as const;
+
+function againstText(against: "benchmark" | "others", benchmarkId: number | null): string {
+  if (against === "others") return "against each other";
+  return benchmarkId === null ? "against the benchmark" : `against the benchmark (${BENCHMARK_LABELS[benchmarkId] ?? `type ${benchmarkId}`})`;
+}
+
+function StandardEditor({ standard, onSaved }: { standard: ActionStandard; onSaved: () => void }) {
+  const { projectId } = useResults();
+  const [sq, setSq] = useState(standard.standardQuestionId);
+  const [against, setAgainst] = useState<"benchmark" | "others">(standard.against);
+  const [busy, setBusy] = useState(false);
+  const dirty = sq !== standard.standardQuestionId || against !== standard.against;
+  const save = async () => {
+    setBusy(true);
+    try {
+      await unwrap(api.PUT("/api/v1/Projects({key})/ActionStandard", { params: { path: { key: String(projectId) } }, body: { standardQuestionId: sq, against } }));
+      toast.success("Action standard saved");
+      onSaved();
+    } catch (e) {
+      handleError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form className="flex flex-wrap items-end gap-3" onSubmit={(e) => (e.preventDefault(), void save())} aria-label="Action standard">
+      <div>
+        <label htmlFor="standard-measure" className="mb-1 block text-xs font-medium text-ink-600">Measure</label>
+        <Select id="standard-measure" value={sq} onChange={(e) => setSq(Number(e.target.value))}>
+          {standard.measures.map((m) => <option key={m.standardQuestionId} value={m.standardQuestionId}>{m.title}</option>)}
+        </Select>
+      </div>
+      <div>
+        <label htmlFor="standard-against" className="mb-1 block text-xs font-medium text-ink-600">Passes when significantly above</label>
+        <Select id="standard-against" value={against} onChange={(e) => setAgainst(e.target.value === "others" ? "others" : "benchmark")}>
+          <option value="benchmark">the benchmark</option>
+          <option value="others">every other concept</option>
+        </Select>
+      </div>
+      <Button type="submit" size="sm" busy={busy} disabled={!dirty}>Save standard</Button>
+    </form>
+  );
+}
+
+function ScorecardView() {
+  const { testOptions, benchmarkId, confidence } = useResults();
+  const canWrite = useCanWrite();
+  const { data: sc, isLoading, mutate } = useScorecard();
+  const standard = useActionStandard();
+  const name = (id: number | null) => testOptionName(testOptions, id);
+  if (!sc) return isLoading ? <Skeleton className="h-48" /> : null;
+  const s = sc.standard;
+  return (
+    <Card title="Verdict">
+      <p className="text-sm text-ink-600" data-testid="action-standard">
+        Action standard: <span className="font-medium text-ink-900">{s.title}</span> top-2-box, significantly above {sc.judgedAgainst === "others" ? "every other concept" : "the benchmark"}
+        {s.isDefault ? " (the default: the headline measure against the benchmark)" : ""}.
+        {s.against === "others" && sc.judgedAgainst === "benchmark" ? " One concept only: judged against the benchmark." : ""}
+      </p>
+      {canWrite && standard.data ? (
+        <details className="mt-2">
+          <summary className="cursor-pointer text-sm text-brand-700">Change the action standard</summary>
+          <div className="mt-3">
+            <StandardEditor key={`${standard.data.standardQuestionId}-${standard.data.against}`} standard={standard.data} onSaved={() => void Promise.all([standard.mutate(), mutate()])} />
+          </div>
+        </details>
+      ) : null}
+      {sc.base === 0 || !sc.rows.length ? (
+        <div className="mt-4">
+          <EmptyState title="No respondents match these filters">Nobody in this market answered {s.title} under the filters on screen: widen or clear the filters to see a verdict.</EmptyState>
+        </div>
+      ) : (
+        <>
+          <p className="mt-4 text-lg font-semibold text-ink-900" data-testid="verdict-headline">{headline(sc, name)}</p>
+          <ol className="mt-3 divide-y divide-ink-100 rounded-lg border border-ink-200" aria-label={`Concepts ranked on ${s.title}`}>
+            {sc.rows.map((r) => {
+              const v = VERDICT[r.verdict];
+              return (
+                <li key={r.testOptionId ?? "all"} className="flex flex-wrap items-start gap-3 p-3 sm:flex-nowrap" data-testid="verdict-row">
+                  <span className="w-6 shrink-0 pt-1 text-sm font-semibold text-ink-500" aria-label={`Rank ${r.rank}`}>{r.rank}</span>
+                  <ConceptImage testOptionId={r.testOptionId} name={name(r.testOptionId)} size="sm" />
+                  <div className="min-w-0 flex-1">
+                    <p className="font-medium break-words text-ink-900">{name(r.testOptionId)}</p>
+                    <p className="text-sm text-ink-700">{r.reason}</p>
+                  </div>
+                  <div className="shrink-0 text-right">
+                    <p className="text-sm font-semibold text-ink-900">{pct(r.top2, 1)}</p>
+                    <p className="text-xs whitespace-nowrap text-ink-500">{pct(r.ci[0])}–{pct(r.ci[1])} · n {r.n}</p>
+                  </div>
+                  <span className="shrink-0 pt-0.5" data-testid="verdict"><Badge tone={v.tone}>{v.label}</Badge></span>
+                </li>
+              );
+            })}
+          </ol>
+          <p className="mt-2 text-xs text-ink-500">
+            {s.title} top-2-box {againstText(sc.judgedAgainst, benchmarkId)}. {methodNote(sc.method, confidence)} A low base is never go or no-go.
+          </p>
+        </>
+      )}
+    </Card>
+  );
+}
+
+function AiSummaryView() {
+  const { projectId, responseFilter, benchmarkId } = useResults();
+  const canWrite = useCanWrite();
+  const { data, mutate } = useAiSummaries(projectId);
+  const [busy, setBusy] = useState(false);
+  const shown = data ? summaryForView(data.value, responseFilter, benchmarkId) : null;
+  const write = async () => {
+    setBusy(true);
+    try {
+      await unwrap(api.POST("/api/v1/AiProjectSummaries", { body: { projectId, filters: responseFilter, benchmarkTypeId: benchmarkId } }));
+      toast.ai("Summary requested", "It is being written for the market, filters and benchmark on screen; it appears here when ready.");
+      await mutate();
+    } catch (e) {
+      handleError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const s = shown?.summary;
+  const scope = !shown
+    ? null
+    : shown.scope === "view"
+      ? "Written for the market, filters and benchmark on screen."
+      : `Written for all markets and all respondents, against ${BENCHMARK_LABELS[summaryBenchmark(shown.summary)] ?? "the default benchmark"}: not the view on screen.`;
+  return (
+    <Card
+      title="AI summary"
+      actions={canWrite && shown?.scope !== "view" ? <Button size="sm" variant="secondary" busy={busy} onClick={() => void write()}>Write one for this view</Button> : null}
+    >
+      {!data ? (
+        <Skeleton className="h-24" />
+      ) : !s ? (
+        <p className="text-sm text-ink-600">No summary yet. {canWrite ? "Write one for this view, or save an objective (Objectives)." : "One is written when the results are ready."}</p>
+      ) : (
+        <div aria-live="polite">
+          <p className="mb-3 text-xs text-ink-500" data-testid="summary-scope">{scope}</p>
+          {s.status === "Failed" ? (
+            <p className="text-sm text-rose-700">This summary could not be written.</p>
+          ) : s.content && !isWriting(s) ? (
+            <Markdown text={s.content} refs={summaryRefs(s)} />
+          ) : (
+            <p className="text-sm text-ink-500" role="status">Being prepared… it appears here when ready.</p>
+          )}
+        </div>
+      )}
+    </Card>
+  );
+}
 
 export default function Summary() {
-  const { testOptions } = useResults();
-  const { data, isLoading } = useQualResults();
   const { data: ws } = useWeightSum();
-  const first = data ? sortMeasures(data.measures)[0] : undefined;
-  const best = first ? [...first.results].sort((a, b) => b.top2 - a.top2)[0] : undefined;
   return (
     <div>
-      <PageTitle title="Summary" subtitle="Weighted top-2-box per measure and test option against the benchmark." />
-      <div className="mb-5 grid gap-3 sm:grid-cols-3">
-        <Card><p className="text-xs text-ink-500">Respondents</p>{ws ? <p className="text-2xl font-semibold" data-testid="summary-respondents">{ws.count.toLocaleString()}</p> : <Skeleton className="h-8" />}</Card>
-        <Card><p className="text-xs text-ink-500">Effective sample (Kish)</p>{ws ? <p className="text-2xl font-semibold">{Math.round(ws.nEff).toLocaleString()}</p> : <Skeleton className="h-8" />}</Card>
-        <Card>
-          <p className="text-xs text-ink-500">Leading on {first?.title ?? "the first measure"}</p>
-          {best ? <p className="truncate text-lg font-semibold">{testOptionName(testOptions, best.testOptionId)} · {pct(best.top2)}</p> : <Skeleton className="h-8" />}
-        </Card>
+      <PageTitle title="Summary" subtitle="Which concepts meet the action standard, and what the results say." />
+      <div className="space-y-5">
+        <ScorecardView />
+        <AiSummaryView />
+        <div className="grid gap-3 sm:grid-cols-2">
+          <Card><p className="text-xs text-ink-500">Respondents</p>{ws ? <p className="text-2xl font-semibold" data-testid="summary-respondents">{ws.count.toLocaleString()}</p> : <Skeleton className="h-8" />}</Card>
+          <Card><p className="text-xs text-ink-500">Effective sample (Kish)</p>{ws ? <p className="text-2xl font-semibold">{Math.round(ws.nEff).toLocaleString()}</p> : <Skeleton className="h-8" />}</Card>
+        </div>
       </div>
-      <MeasuresView measures={data?.measures} method={data?.method} loading={isLoading} />
     </div>
   );
 }

@@ -1,5 +1,6 @@
 // Objectives (save: 'Objective saved' with the summaries-in-preparation text; delete with SPEC 8's
-// confirm; the API keeps the default objective, so it has no Delete) and the project's AI summaries.
+// confirm; the API keeps the default objective, so it has no Delete) and the project's AI summaries,
+// as formatted text, refreshed while one is being written.
 import { useState } from "react";
 import { api, selected, unwrap, type Page, type Row } from "../../../api/client";
 import { useApi } from "../../../api/hooks";
@@ -10,11 +11,12 @@ import { Badge, Button, EmptyState, Field, Skeleton, Textarea } from "../../../c
 import { useResults } from "../../../features/results/context";
 import { useCanWrite } from "../../../features/access";
 import { codeInWords } from "../../../lib/constants";
+import { Markdown } from "../../../features/results/markdown";
+import { isWriting, summaryRefs, useAiSummaries } from "../../../features/results/summaries";
 
 export const DEFAULT_OBJECTIVE = "Summarize the overall performance and highlight any significant audience skews in the results.";
 
 type Objective = Row<"ProjectObjectives", "id" | "summary" | "createdAt">;
-type Summary = Row<"AiProjectSummaries", "id" | "summaryType" | "title" | "content" | "status" | "generatedAt" | "projectObjectiveId">;
 
 export default function ObjectivesPanel({ onChanged }: { onChanged: () => void }) {
   // Only what the role can do is offered (a Viewer or a shared reader reads).
@@ -23,9 +25,8 @@ export default function ObjectivesPanel({ onChanged }: { onChanged: () => void }
   const objectives = useApi(["ProjectObjectives", projectId], () =>
     selected<Page<Objective>>(api.GET("/api/v1/ProjectObjectives", { params: { query: { $filter: `projectId eq ${projectId}`, $orderby: "createdAt desc", $select: "id,summary,createdAt" } } })),
   );
-  const summaries = useApi(["AiProjectSummaries", projectId], () =>
-    selected<Page<Summary>>(api.GET("/api/v1/AiProjectSummaries", { params: { query: { $filter: `projectId eq ${projectId}`, $orderby: "createdAt desc", $top: 20, $select: "id,summaryType,title,content,status,generatedAt,projectObjectiveId" } } })),
-  );
+  // Polled while one is being written: "Being prepared…" turns into the text without a reload.
+  const summaries = useAiSummaries(projectId);
   const [text, setText] = useState(DEFAULT_OBJECTIVE);
   const [busy, setBusy] = useState(false);
   const [deleting, setDeleting] = useState<Objective | null>(null);
@@ -95,7 +96,7 @@ export default function ObjectivesPanel({ onChanged }: { onChanged: () => void }
                   <span className="font-medium text-ink-900">{s.title ?? (s.summaryType ? codeInWords(s.summaryType) : "Summary")}</span>
                   {s.status ? <Badge tone={s.status === "Ready" ? "green" : s.status === "Failed" ? "red" : "blue"}>{s.status}</Badge> : null}
                 </div>
-                {s.content ? <p className="whitespace-pre-wrap text-ink-700">{s.content}</p> : <p className="text-ink-500">Being prepared…</p>}
+                {s.content && !isWriting(s) ? <Markdown text={s.content} refs={summaryRefs(s)} /> : s.status === "Failed" ? <p className="text-rose-700">This summary could not be written.</p> : <p className="text-ink-500" role="status">Being prepared…</p>}
               </li>
             ))}
           </ul>

@@ -1,0 +1,123 @@
+// The verdict-first summary's routes (issue 23): Projects({key})/ActionStandard, read by anyone who
+// reads the project and set by those who may change it, and Responses/Scorecard, the concepts
+// ranked on it with a go / consider / no-go line each (verdict.ts).
+import { z } from "@hono/zod-openapi";
+import type { App, AppDeps } from "../../app-types.ts";
+import { access } from "../../access/policy.ts";
+import { addRoute, commonErrors, errors, keyOf, keyParams, type RouteContext } from "../../openapi.ts";
+import { parseFilters } from "./filters.ts";
+import { AdjustParam, FiltersParam, StatsMethodSchema, adjustOf, intQueryParam } from "./results.routes.ts";
+import * as svc from "./verdict.ts";
+
+const KeyParams = keyParams("Projects");
+
+const ActionStandard = svc.ActionStandardInput.extend({
+  projectId: z.number().int(),
+  title: z.string().describe("The measure's title"),
+  isDefault: z.boolean().describe("Nothing stored: the headline measure (SPEC 9's order) against the benchmark"),
+  measures: z.array(z.object({ standardQuestionId: z.number().int(), title: z.string() })).describe("The scaled measures the project asks, in SPEC 9's order: what a standard may name"),
+}).openapi("ActionStandard");
+
+const Scorecard = z
+  .object({
+    projectId: z.number().int(),
+    standard: ActionStandard,
+    judgedAgainst: z.enum(["benchmark", "others"]).describe("'others' with a single concept is judged against the benchmark"),
+    benchmarkTypeId: z.number().int().nullable(),
+    confidence: z.union([z.literal(90), z.literal(95), z.literal(99)]),
+    method: StatsMethodSchema,
+    base: z.number().int().describe("The measure's bases summed over the concepts; 0 when the filters match nobody"),
+    rows: z.array(
+      z.object({
+        testOptionId: z.number().int().nullable(),
+        rank: z.number().int().describe("1 = the highest top-2-box on the standard's measure; ties share a rank"),
+        top2: z.number(),
+        ci: z.tuple([z.number(), z.number()]),
+        n: z.number().int(),
+        nEff: z.number(),
+        smallBase: z.boolean(),
+        verdict: z.enum(["go", "consider", "no-go"]),
+        reason: z.string().describe("Why, in one sentence"),
+      }),
+    ),
+  })
+  .openapi("Scorecard");
+
+const ok = <T extends z.ZodType>(schema: T, description: string) => ({ 200: { description, content: { "application/json": { schema } } } });
+const query = (c: RouteContext) => c.req.valid("query" as never) as Record<string, string | undefined>;
+
+export function registerVerdictRoutes(app: App, deps: AppDeps): void {
+  const { db } = deps;
+  const readDb = deps.readDb ?? deps.db;
+  addRoute(
+    app,
+    {
+      access: access.viewer,
+      method: "get",
+      path: "/api/v1/Projects/{key}/ActionStandard",
+      tags: ["Projects"],
+      operationId: "Projects_ActionStandard",
+      summary: "The project's action standard",
+      description: "The measure the concepts must pass and against what (the benchmark on screen, or each other); the default (isDefault) until the team sets one. 404 for a project without a scaled measure.",
+      request: { params: KeyParams },
+      responses: { ...ok(ActionStandard, "The standard"), ...commonErrors, 404: errors[404] },
+    },
+    async (c) => c.json(await svc.getActionStandard(readDb, c.get("ctx"), keyOf(c)), 200),
+  );
+  addRoute(
+    app,
+    {
+      access: access.user,
+      method: "put",
+      path: "/api/v1/Projects/{key}/ActionStandard",
+      tags: ["Projects"],
+      operationId: "Projects_SetActionStandard",
+      summary: "Set the project's action standard",
+      description: "Stores the standard the Summary's scorecard judges the concepts by. The measure must be a scaled standard question the project asks (400 otherwise). Admins and Users of the project's client; a Viewer or a reader of a shared project gets 403.",
+      request: { params: KeyParams, body: { required: true, content: { "application/json": { schema: svc.ActionStandardInput } } } },
+      responses: { ...ok(ActionStandard, "The stored standard"), ...commonErrors, 404: errors[404] },
+    },
+    async (c) => c.json(await svc.setActionStandard(db, c.get("ctx"), keyOf(c), c.req.valid("json" as never) as svc.ActionStandard), 200),
+  );
+  addRoute(
+    app,
+    {
+      access: access.viewer,
+      method: "get",
+      path: "/api/v1/Responses/Scorecard",
+      tags: ["Responses"],
+      operationId: "Responses_Scorecard",
+      summary: "The concepts ranked on the action standard, with a verdict each",
+      description:
+        "The standard's measure from QualResults under the same filters, benchmark, confidence and adjustment (its tests, adjusted within that view), " +
+        "ranked by top-2-box, with go / consider / no-go: against the benchmark, go when significantly above it and no-go when significantly below; " +
+        "against each other, go when significantly above every other concept and no-go when significantly below the leader; consider otherwise, and always on a low base.",
+      request: {
+        query: z.object({
+          projectId: intQueryParam("projectId", "The project"),
+          filters: FiltersParam,
+          benchmarkTypeId: intQueryParam("benchmarkTypeId", "Benchmark to test against (Projects Benchmarks; 0 is 'None', 50%)").optional(),
+          confidence: z.enum(["90", "95", "99"]).optional().openapi({ param: { name: "confidence", in: "query" }, description: "Confidence level, default 95" }),
+          adjust: AdjustParam,
+        }),
+      },
+      responses: { ...ok(Scorecard, "The scorecard"), ...commonErrors, 404: errors[404] },
+    },
+    async (c) => {
+      const qv = query(c);
+      const projectId = Number(qv.projectId);
+      const ctx = c.get("ctx");
+      return c.json(
+        await svc.projectScorecard(readDb, ctx, {
+          projectId,
+          filters: parseFilters(qv.filters),
+          benchmarkTypeId: qv.benchmarkTypeId === undefined ? null : Number(qv.benchmarkTypeId),
+          confidence: qv.confidence ? (Number(qv.confidence) as 90 | 95 | 99) : 95,
+          adjust: adjustOf(qv.adjust),
+          names: await svc.optionNames(readDb, ctx, projectId),
+        }),
+        200,
+      );
+    },
+  );
+}

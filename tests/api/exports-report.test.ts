@@ -1,0 +1,352 @@
+// The exports a client reads (issue 23): the PowerPoint deck and the Excel workbook of a demo project,
+// for one market and a named benchmark, opened (unzipped, their XML parsed) and checked against what
+// the API answers for the same filters and benchmark: QualResults (top-2-box, intervals, the test
+// against the benchmark), QuestionResults, DemographicsResults, Benchmarks, WeightSum and the
+// verbatims. Expected values are read from the API here, never from the export code. The concept
+// image uploaded for a test option is in the deck, byte for byte; the CSV names no column twice.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { deflateSync } from "node:zlib";
+import JSZip from "jszip";
+import ExcelJS from "exceljs";
+import { createTestDb, type TestDb } from "../helpers/db.ts";
+import { login, realApp, testStorage } from "../helpers/app.ts";
+import { DEMO_PASSWORD, seedDemo } from "../../api/src/db/demo.ts";
+import { bunPasswords } from "../../api/src/auth/passwords-bun.ts";
+import type { App } from "../../api/src/app.ts";
+import { startQueue, type Queue } from "../../api/src/jobs/queue.ts";
+import { registerWorkers } from "../../api/src/jobs/workers.ts";
+import { powerPointJob, useDeckFiles } from "../../api/src/domains/results/powerpoint.ts";
+
+let tdb: TestDb;
+let app: App;
+let queue: Queue;
+let token: string;
+let team: number;
+let projectId: number;
+let nz: { id: number; name: string };
+let au: { id: number; name: string };
+let png: Uint8Array<ArrayBuffer>;
+let conceptWithImage: string;
+const BENCHMARK = 1;
+
+/** A small PNG (a gradient), written by hand: signature, IHDR, IDAT, IEND with their CRCs. */
+function makePng(w: number, h: number): Uint8Array<ArrayBuffer> {
+  const chunk = (type: string, data: Uint8Array) => {
+    const body = new Uint8Array([...new TextEncoder().encode(type), ...data]);
+    const out = new Uint8Array(12 + data.length);
+    const v = new DataView(out.buffer);
+    v.setUint32(0, data.length);
+    out.set(body, 4);
+    v.setUint32(8 + data.length, Bun.hash.crc32(body));
+    return out;
+  };
+  const ihdr = new Uint8Array(13);
+  const d = new DataView(ihdr.buffer);
+  d.setUint32(0, w);
+  d.setUint32(4, h);
+  ihdr.set([8, 2, 0, 0, 0], 8);
+  const raw = new Uint8Array(h * (1 + 3 * w));
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) raw.set([(x * 255) / w, (y * 255) / h, 128], y * (1 + 3 * w) + 1 + 3 * x);
+  return new Uint8Array([...[0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], ...chunk("IHDR", ihdr), ...chunk("IDAT", deflateSync(raw)), ...chunk("IEND", new Uint8Array(0))]);
+}
+
+beforeAll(async () => {
+  tdb = await createTestDb({ fixtures: false });
+  queue = await startQueue(tdb.url, () => {});
+  await registerWorkers(queue, tdb.db, [powerPointJob], { log: () => {} });
+  ({ app } = await realApp(tdb.db, { extra: { queue, storage: testStorage } }));
+  useDeckFiles(testStorage);
+  await seedDemo(tdb.db, bunPasswords.hash, { whenEmpty: true });
+  const { seedDemoProjects } = await import("../../api/src/domains/fielding/demo.ts");
+  const { registry } = await import("../../api/src/entities/index.ts");
+  await seedDemoProjects(tdb.db, registry, "http://ideally.test");
+  ({ token } = await login(app, "user@acme.test", DEMO_PASSWORD));
+  [{ id: team }] = await tdb.db<{ id: number }[]>`select id from clients where name = 'Acme Team A'`;
+  [{ id: projectId }] = await tdb.db<{ id: number }[]>`select id from projects where project_name = 'Plant-based snacks idea screen' and client_id = ${team}`;
+  const markets = await tdb.db<{ id: number; name: string }[]>`
+    select r.id, r.region_name as name from regions r where r.id in (select region_id from project_survey_sessions where project_id = ${projectId}) order by r.id`;
+  expect(markets.length, "the demo project has two markets").toBe(2);
+  nz = markets.find((m) => m.name === "New Zealand")!;
+  au = markets.find((m) => m.name !== "New Zealand")!;
+  // A concept image, uploaded as the web app does (stored under the project's key, named on the test option).
+  png = makePng(60, 40);
+  const [option] = await tdb.db<{ id: number; conceptText: string }[]>`select id, concept_text as "conceptText" from test_options where project_id = ${projectId} order by sort_order, id limit 1`;
+  conceptWithImage = option!.conceptText;
+  const key = `clients/${team}/projects/${projectId}/${crypto.randomUUID()}/concept.png`;
+  await testStorage.write(key, new Blob([png]).stream(), "image/png", 1 << 20);
+  await tdb.db`update test_options set file = ${tdb.db.json({ key, fileType: "image/png", fileName: "concept.png" })} where id = ${option!.id}`;
+}, 240_000);
+afterAll(async () => {
+  useDeckFiles(null);
+  await queue.stop({ graceful: true, timeout: 5000 });
+  await tdb.drop();
+}, 30_000);
+
+// deno-lint-ignore no-explicit-any
+async function get(path: string): Promise<any> {
+  const res = await app.request(path, { headers: { authorization: `Bearer ${token}`, clientId: String(team) } });
+  const body = await res.json();
+  expect(res.status, `${path}: ${JSON.stringify(body).slice(0, 300)}`).toBe(200);
+  return body;
+}
+const headers = () => ({ authorization: `Bearer ${token}`, clientId: String(team) });
+const filters = () => ({ regionIds: [nz.id] });
+const enc = (x: unknown) => encodeURIComponent(JSON.stringify(x));
+
+type Result = { testOptionId: number | null; n: number; top2: number; ci: [number, number]; smallBase: boolean; vsBenchmark: { top2Percentage: number; diff: number; significant: boolean; indicative: boolean } | null };
+type Qual = { measures: { standardQuestionId: number; title: string; results: Result[] }[] };
+
+/** The API's words for a result against the benchmark, as a reader would say them. */
+function expectedWords(r: Result): string {
+  const b = r.vsBenchmark!;
+  if (b.indicative) return "indicative";
+  return b.significant ? (b.diff > 0 ? "significantly above" : "significantly below") : "not significant";
+}
+
+/** XML text nodes: <tag>text</tag> contents, entities decoded. */
+const texts = (xml: string, tag: string) => [...xml.matchAll(new RegExp(`<${tag}>([^<]*)</${tag}>`, "g"))].map((m) => m[1]!.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, "&"));
+
+/** A chart part's series: name, categories and values (c:ser of any chart type), and custom error bars. */
+function seriesOf(xml: string) {
+  return [...xml.matchAll(/<c:ser>([\s\S]*?)<\/c:ser>/g)].map((m) => {
+    const ser = m[1]!;
+    const part = (tag: string) => ser.match(new RegExp(`<c:${tag}>([\\s\\S]*?)</c:${tag}>`))?.[1] ?? "";
+    return {
+      name: texts(part("tx"), "c:v")[0] ?? "",
+      labels: texts(part("cat"), "c:v"),
+      values: texts(part("val"), "c:v").map(Number),
+      plus: texts(part("plus"), "c:v").map(Number),
+      minus: texts(part("minus"), "c:v").map(Number),
+    };
+  });
+}
+
+async function deck(): Promise<JSZip> {
+  const started = await app.request(`/api/v1/Projects(${projectId})/PowerPointExport`, { method: "POST", headers: { ...headers(), "content-type": "application/json" }, body: JSON.stringify({ filters: filters(), benchmarkTypeId: BENCHMARK }) });
+  const { jobId } = (await started.json()) as { jobId: string };
+  expect(started.status).toBe(202);
+  let id: string | null = null;
+  for (let i = 0; i < 600 && !id; i++) {
+    const [r] = await tdb.db<{ id: string }[]>`select id::text from export_files where job_id = ${jobId}`;
+    if (r) id = r.id;
+    else await Bun.sleep(100);
+  }
+  expect(id, "the export job finished").not.toBeNull();
+  const res = await app.request(`/api/v1/Projects(${projectId})/PowerPointExport/${id}`, { headers: headers() });
+  expect(res.status).toBe(200);
+  return JSZip.loadAsync(await res.arrayBuffer());
+}
+
+test("the deck holds, slide by slide, the figures the API answers for the same market and benchmark", async () => {
+  const zip = await deck();
+  const slideFiles = Object.keys(zip.files).filter((f) => /^ppt\/slides\/slide\d+\.xml$/.test(f)).sort((a, b) => Number(a.match(/\d+/)![0]) - Number(b.match(/\d+/)![0]));
+  const runs = await Promise.all(slideFiles.map(async (f) => texts(await zip.file(f)!.async("string"), "a:t")));
+  const slides = runs.map((r) => r.join(" "));
+  const chartFiles = Object.keys(zip.files).filter((f) => /^ppt\/charts\/chart\d+\.xml$/.test(f));
+  const charts = (await Promise.all(chartFiles.map(async (f) => seriesOf(await zip.file(f)!.async("string"))))).flat();
+  const series = (name: string) => charts.filter((s) => s.name === name);
+
+  // Method and sample: the market, n, the benchmark by name and value, weighting and the method.
+  const weight = await get(`/api/v1/Responses/WeightSum?projectId=${projectId}&filters=${enc(filters())}`);
+  const bench = (await get(`/api/v1/Projects(${projectId})/Benchmarks?regionIds=${nz.id}`)).value.find((b: { benchmarkTypeId: number }) => b.benchmarkTypeId === BENCHMARK);
+  const method = slides.find((s) => s.startsWith("Method and sample"));
+  expect(method, "a method and sample slide").toBeDefined();
+  expect(method).toContain(`Markets ${nz.name} `);
+  expect(method).not.toContain(au.name);
+  expect(method).toContain(`Respondents ${weight.count} `);
+  expect(method).toContain(`Filters Markets: ${nz.name}`);
+  expect(method).toContain(`Benchmark ${bench.description}: ${bench.top2Percentage.toFixed(1)}% top-2-box`);
+  expect(method).toMatch(/Weighting Respondents weighted/);
+  expect(method).toMatch(/Significance .*Benjamini-Hochberg/);
+  expect(slides.join(" "), "the benchmark is named, never a type number").not.toMatch(/benchmark type \d/i);
+
+  // The verdict: Scorecard's go / consider / no-go per concept, with its reason.
+  const card = await get(`/api/v1/Responses/Scorecard?projectId=${projectId}&filters=${enc(filters())}&benchmarkTypeId=${BENCHMARK}`);
+  const verdict = slides.find((s) => s.startsWith("The verdict"));
+  expect(verdict, "a verdict slide").toBeDefined();
+  expect(verdict).toContain(`Action standard: ${card.standard.title} top-2-box`);
+  const concepts = await tdb.db<{ id: number; conceptText: string }[]>`select id, concept_text as "conceptText" from test_options where project_id = ${projectId}`;
+  for (const row of card.rows) {
+    const name = concepts.find((o) => o.id === row.testOptionId)!.conceptText;
+    expect(verdict).toContain(`${row.rank} ${name} ${row.verdict.toUpperCase()} ${(row.top2 * 100).toFixed(1)}%`);
+    expect(verdict).toContain(row.reason);
+  }
+
+  // A slide per measure: its bars are QualResults' top-2-boxes, its whiskers the intervals, its line the norm.
+  const qual: Qual = await get(`/api/v1/Responses/QualResults?projectId=${projectId}&filters=${enc(filters())}&benchmarkTypeId=${BENCHMARK}`);
+  expect(qual.measures.length).toBeGreaterThan(2);
+  for (const m of qual.measures) {
+    const [bars] = series(`${m.title} top-2-box %`);
+    expect(bars, `a chart of ${m.title}`).toBeDefined();
+    expect(bars!.values).toEqual(m.results.map((r) => +(r.top2 * 100).toFixed(1)));
+    expect(bars!.plus).toEqual(m.results.map((r) => +((r.ci[1] - r.top2) * 100).toFixed(2)));
+    expect(bars!.minus).toEqual(m.results.map((r) => +((r.top2 - r.ci[0]) * 100).toFixed(2)));
+    const norm = m.results[0]!.vsBenchmark!.top2Percentage;
+    const line = charts.find((s) => s.name === `${bench.description} ${norm.toFixed(1)}%` && s.labels.join() === bars!.labels.join());
+    expect(line?.values, `${m.title}: the benchmark line`).toEqual(m.results.map(() => +norm.toFixed(1)));
+    const slide = slides.find((s) => s.startsWith(`${m.title} Top-2-box by concept`))!;
+    expect(slide, `${m.title}: its slide`).toBeDefined();
+    for (const r of m.results) {
+      expect(slide).toContain(`${(r.top2 * 100).toFixed(1)}% ${(r.ci[0] * 100).toFixed(1)}%–${(r.ci[1] * 100).toFixed(1)}% ${r.n}`);
+      const d = r.vsBenchmark!.diff * 100;
+      expect(slide).toContain(`${d >= 0 ? "+" : "−"}${Math.abs(d).toFixed(1)} pts, ${expectedWords(r)}`);
+    }
+  }
+
+  // Per question: each option's share per concept.
+  const questions = await tdb.db<{ id: number }[]>`
+    select pq.id from project_questions pq join questions q on q.id = pq.question_id
+    where pq.project_id = ${projectId} and pq.deleted_at is null and pq.standard_question_id is null and q.question_type_id <> 3`;
+  expect(questions.length).toBeGreaterThan(0);
+  for (const pq of questions) {
+    const qr = (await get(`/api/v1/Responses/QualResults?projectId=${projectId}&projectQuestionId=${pq.id}&filters=${enc(filters())}`)).question;
+    expect(slides.some((s) => s.startsWith(qr.questionTitle || qr.questionText)), `a slide for ${qr.questionText}`).toBe(true);
+    for (const r of qr.results) {
+      const shares = Object.fromEntries(qr.options.map((o: { id: number; text: string }) => [o.text, +((r.options.find((x: { questionOptionId: number }) => x.questionOptionId === o.id)?.share ?? 0) * 100).toFixed(1)]));
+      const s = charts.find((c) => c.labels.length === qr.options.length && c.labels.every((l, i) => shares[l] === c.values[i]));
+      expect(s, `${qr.questionText}: the shares of test option ${r.testOptionId}`).toBeDefined();
+    }
+  }
+
+  // Demographics: a chart per question with the weighted shares.
+  const demo = await get(`/api/v1/Responses/DemographicsResults?projectId=${projectId}&filters=${enc(filters())}`);
+  for (const d of demo.questions) {
+    const [s] = series(d.questionLabel);
+    expect(s, `a chart of ${d.questionLabel}`).toBeDefined();
+    const want = Object.fromEntries(d.options.map((o: { answerLabel: string; share: number }) => [o.answerLabel, +(o.share * 100).toFixed(1)]));
+    expect(Object.fromEntries(s!.labels.map((l, i) => [l, s!.values[i]]))).toEqual(want);
+  }
+
+  // Quotes per theme: open answers of the filtered respondents (this market's), as the verbatims list them.
+  const open = await tdb.db<{ id: number }[]>`
+    select pq.id from project_questions pq join questions q on q.id = pq.question_id where pq.project_id = ${projectId} and q.question_type_id = 3 and pq.deleted_at is null`;
+  const verbatims = new Set<string>();
+  for (const o of open) {
+    for (let page = 1; ; page++) {
+      const v = await get(`/api/v1/TextResponses/VerbatimShort?projectId=${projectId}&projectQuestionId=${o.id}&filters=${enc(filters())}&pageSize=200&page=${page}`);
+      for (const x of v.value) verbatims.add(x.text);
+      if (v.value.length < 200) break;
+    }
+  }
+  const quoteSlides = runs.filter((r) => r.join(" ").startsWith("What people said"));
+  expect(quoteSlides.length, "a themes slide per open question").toBe(open.length);
+  const quotes = quoteSlides.flat().flatMap((run) => {
+    const m = /^“(.+)” — (.+)$/.exec(run);
+    return m ? [{ text: m[1]!, who: m[2]! }] : [];
+  });
+  expect(quotes.length).toBeGreaterThan(0);
+  for (const q of quotes) {
+    expect(verbatims.has(q.text) || [...verbatims].some((v) => v.startsWith(q.text.replace(/…$/, ""))), `“${q.text}” is a filtered respondent's answer`).toBe(true);
+    expect(q.who).toContain(nz.name);
+  }
+
+  // The concept image, byte for byte, and the AI summary.
+  const media = Object.keys(zip.files).filter((f) => f.startsWith("ppt/media/") && !zip.files[f]!.dir);
+  const images = await Promise.all(media.map((f) => zip.file(f)!.async("uint8array")));
+  expect(images.some((b) => Buffer.from(b).equals(Buffer.from(png))), "the uploaded concept image").toBe(true);
+  expect(slides.find((s) => s.startsWith("The concepts"))).toContain(conceptWithImage);
+  const [summary] = await tdb.db`select 1 from ai_project_summaries where project_id = ${projectId} and status = 'Ready'`;
+  if (summary) expect(slides.some((s) => s.startsWith("AI summary")), "the AI summary").toBe(true);
+}, 120_000);
+
+test("the workbook: a cover naming market, filters, dates and benchmark; numeric deltas; a sheet per question", async () => {
+  const res = await app.request(`/api/v1/Projects(${projectId})/ExportExcel?benchmarkTypeId=${BENCHMARK}&filters=${enc(filters())}`, { headers: headers() });
+  expect(res.status).toBe(200);
+  const buf = await res.arrayBuffer();
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(buf);
+  const weight = await get(`/api/v1/Responses/WeightSum?projectId=${projectId}&filters=${enc(filters())}`);
+  const bench = (await get(`/api/v1/Projects(${projectId})/Benchmarks?regionIds=${nz.id}`)).value.find((b: { benchmarkTypeId: number }) => b.benchmarkTypeId === BENCHMARK);
+
+  const cover = wb.getWorksheet("Cover")!;
+  expect(wb.worksheets[0]!.name, "the cover comes first").toBe("Cover");
+  const field = (k: string) => {
+    let v: unknown;
+    cover.eachRow((r) => {
+      if (r.getCell(1).value === k) v = r.getCell(2).value;
+    });
+    return v;
+  };
+  expect(field("Markets")).toBe(nz.name);
+  expect(field("Respondents")).toBe(weight.count);
+  expect(String(field("Filters"))).toBe(`Markets: ${nz.name}`);
+  expect(field("Benchmark")).toBe(bench.description + (bench.indicative ? " (indicative: few projects)" : ""));
+  expect(field("Benchmark top-2-box")).toBeCloseTo(bench.top2Percentage / 100, 12);
+  const [dates] = await tdb.db<{ from: string; to: string }[]>`
+    select to_char(min(completed_at) at time zone 'UTC', 'YYYY-MM-DD') as from, to_char(max(completed_at) at time zone 'UTC', 'YYYY-MM-DD') as to
+    from project_survey_sessions where project_id = ${projectId} and region_id = ${nz.id} and status = 'Complete'`;
+  expect(field("Fieldwork from")).toBe(dates!.from);
+  expect(field("Fieldwork to")).toBe(dates!.to);
+  expect(String(field("Weighting"))).toContain("weighted");
+  expect(String(field("Significance method"))).toContain("Benjamini-Hochberg");
+  const card = await get(`/api/v1/Responses/Scorecard?projectId=${projectId}&filters=${enc(filters())}&benchmarkTypeId=${BENCHMARK}`);
+  const concepts = await tdb.db<{ id: number; conceptText: string }[]>`select id, concept_text as "conceptText" from test_options where project_id = ${projectId}`;
+  for (const row of card.rows) expect(field(`Verdict: ${concepts.find((o) => o.id === row.testOptionId)!.conceptText}`)).toBe(`${row.verdict} (rank ${row.rank}): ${row.reason}`);
+
+  // Summary: numbers with number formats (the delta in points, not text), the benchmark by name.
+  const qual: Qual = await get(`/api/v1/Responses/QualResults?projectId=${projectId}&filters=${enc(filters())}&benchmarkTypeId=${BENCHMARK}`);
+  const ws = wb.getWorksheet("Summary")!;
+  const header = (ws.getRow(1).values as unknown[]).slice(1);
+  const options = await tdb.db<{ id: number; conceptText: string }[]>`select id, concept_text as "conceptText" from test_options where project_id = ${projectId}`;
+  let rows = 0;
+  ws.eachRow((row, i) => {
+    const m = qual.measures.find((x) => x.title === row.getCell(1).value);
+    if (i === 1 || !m) return;
+    for (const r of m.results) {
+      const name = options.find((o) => o.id === r.testOptionId)!.conceptText;
+      const cell = (h: string) => row.getCell(header.indexOf(`${name} ${h}`) + 1);
+      expect(cell("top-2-box").value).toBe(r.top2);
+      expect(cell("top-2-box").numFmt).toBe("0.0%");
+      expect(cell("vs benchmark (pts)").value).toBeCloseTo(r.vsBenchmark!.diff * 100, 10);
+      expect(typeof cell("vs benchmark (pts)").value).toBe("number");
+      expect(cell("vs benchmark (pts)").numFmt).toContain("0.0");
+      expect(cell("benchmark").value).toBeCloseTo(r.vsBenchmark!.top2Percentage / 100, 12);
+      expect(cell("significance").value).toBe(expectedWords(r) + (r.smallBase ? " (low base)" : ""));
+    }
+    rows++;
+  });
+  expect(rows).toBe(qual.measures.length);
+  const words: string[] = [];
+  wb.eachSheet((s) => s.eachRow((r) => r.eachCell((c) => void (typeof c.value === "string" && words.push(c.value)))));
+  expect(words.filter((w) => /benchmark type \d/i.test(w))).toEqual([]);
+  expect(words.some((w) => w.includes(bench.description))).toBe(true);
+
+  // A sheet per question, its shares QuestionResults'.
+  const questions = await tdb.db<{ id: number }[]>`
+    select pq.id from project_questions pq join questions q on q.id = pq.question_id join question_positions pos on pos.id = pq.question_position_id
+    where pq.project_id = ${projectId} and pq.deleted_at is null and pq.standard_question_id is null and q.question_type_id <> 3 order by pos.sort_position, pq.sort_order, pq.id`;
+  for (const [k, pq] of questions.entries()) {
+    const qr = (await get(`/api/v1/Responses/QualResults?projectId=${projectId}&projectQuestionId=${pq.id}&filters=${enc(filters())}`)).question;
+    const sheet = wb.worksheets.find((w) => w.name.startsWith(`Q${k + 1} `))!;
+    expect(sheet, `a sheet for ${qr.questionText}`).toBeDefined();
+    expect(sheet.getRow(1).getCell(1).value).toBe(qr.questionText);
+    for (const o of qr.options) {
+      let found = false;
+      sheet.eachRow((row) => {
+        if (row.getCell(1).value !== o.text) return;
+        found = true;
+        qr.results.forEach((r: { options: { questionOptionId: number; share: number; count: number }[] }, i: number) => {
+          const x = r.options.find((y) => y.questionOptionId === o.id)!;
+          expect(row.getCell(2 + i * 2).value).toBe(x.share);
+          expect(row.getCell(3 + i * 2).value).toBe(x.count);
+        });
+      });
+      expect(found, `${qr.questionText}: a row for ${o.text}`).toBe(true);
+    }
+  }
+}, 120_000);
+
+test("the CSV names every column once (the market and the Region question apart)", async () => {
+  const res = await app.request(`/api/v1/Projects(${projectId})/ExportCsv`, { headers: headers() });
+  expect(res.status).toBe(200);
+  const header = (await res.text()).split("\r\n")[0]!.split(",");
+  expect(header.length).toBeGreaterThan(10);
+  expect(header.filter((h, i) => header.indexOf(h) !== i), "repeated column names").toEqual([]);
+  expect(header).toContain("Market");
+  expect(header).toContain("Region");
+});
+
+test("column names made unique", async () => {
+  const { uniqueNames } = await import("../../api/src/domains/results/exports.service.ts");
+  expect(uniqueNames(["Region", "Region", "A", "region", "Region"])).toEqual(["Region", "Region (2)", "A", "region (3)", "Region (4)"]);
+});

@@ -1,0 +1,49 @@
+// Which AI summary the results pages show for the view on screen (its market and filters, and its
+// benchmark), in pure functions the tests read; the list itself is summaries.ts.
+import type { Row } from "../../../../contracts/odata";
+import type { ResponseFilter } from "./filters";
+
+export type AiSummary = Row<
+  "AiProjectSummaries",
+  "id" | "summaryType" | "title" | "content" | "status" | "generatedAt" | "projectObjectiveId" | "segmentId" | "filters" | "benchmarkTypeId" | "referencesData" | "createdAt"
+>;
+
+export const isWriting = (s: Pick<AiSummary, "status">) => s.status === "Pending" || s.status === "Running";
+
+/** A response filter in one spelling: keys sorted, lists sorted, empty and null entries dropped. */
+export function canonicalFilter(f: unknown): string {
+  if (!f || typeof f !== "object" || Array.isArray(f)) return "{}";
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(f).sort()) {
+    const v = (f as Record<string, unknown>)[k];
+    if (v === null || v === undefined || v === "" || (Array.isArray(v) && !v.length)) continue;
+    out[k] = Array.isArray(v) ? [...v].sort() : v;
+  }
+  return JSON.stringify(out);
+}
+
+/** The benchmark a summary was written against: its own, or the default (all customers, 1). */
+export const summaryBenchmark = (s: Pick<AiSummary, "benchmarkTypeId">) => s.benchmarkTypeId ?? 1;
+
+/**
+ * The summary to show for the view on screen: the newest one written for exactly its filters and
+ * benchmark ('view'); else the newest project summary (no segment, no filters: all markets and
+ * respondents), labelled with its own scope ('project').
+ */
+export function summaryForView(rows: AiSummary[], filter: ResponseFilter, benchmarkId: number | null): { summary: AiSummary; scope: "view" | "project" } | null {
+  const want = canonicalFilter(filter);
+  const newest = (xs: AiSummary[]) => [...xs].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id - a.id)[0];
+  const own = newest(rows.filter((s) => canonicalFilter(s.filters) === want && summaryBenchmark(s) === (benchmarkId ?? 1)));
+  if (own) return { summary: own, scope: "view" };
+  const project = newest(rows.filter((s) => s.segmentId === null && canonicalFilter(s.filters) === "{}"));
+  return project ? { summary: project, scope: "project" } : null;
+}
+
+/** The figures a summary cites, ref -> text, for its reference marks. */
+export function summaryRefs(s: Pick<AiSummary, "referencesData">): Map<string, string> {
+  const m = new Map<string, string>();
+  if (Array.isArray(s.referencesData))
+    for (const f of s.referencesData as unknown[])
+      if (f && typeof f === "object" && typeof (f as { ref?: unknown }).ref === "string" && typeof (f as { text?: unknown }).text === "string") m.set((f as { ref: string }).ref, (f as { text: string }).text);
+  return m;
+}
