@@ -272,3 +272,36 @@ describe("freshness and tenancy", () => {
     configureResultsCache(64 * 2 ** 20);
   });
 });
+
+describe("design cells remembered per copy and selection (designCellsMemo)", () => {
+  test("the same respondents give the same cells from memory; other respondents, another copy or beyond the kept number are computed", async () => {
+    const col = await import("../../api/src/domains/results/columnar.ts");
+    const tx = tdb.db as unknown as Tx;
+    const head = (await q.project(tx, P))!;
+    const c = await col.projectColumns(tx, P, head.resultsVersion);
+    const all = await col.select(tx, c, await resolveFilter(tx, {}));
+    const first = col.designCellsMemo(c, all, null);
+    expect(first, "what designCells computes").toEqual(col.designCells(c, all, null));
+    const again = col.designCellsMemo(c, { ...all, chosen: Uint8Array.from(all.chosen) }, null);
+    expect(again, "equal respondents in another object: from memory").toBe(first);
+    // One respondent fewer: other cells, computed.
+    const fewer = Uint8Array.from(all.chosen);
+    fewer[fewer.indexOf(1)] = 0;
+    const other = col.designCellsMemo(c, { ...all, chosen: fewer }, null);
+    expect(other).not.toBe(first);
+    expect(other).toEqual(col.designCells(c, { ...all, chosen: fewer }, null));
+    expect(other).not.toEqual(first);
+    expect(col.designCellsMemo(c, all, [5]), "other questions: computed").toEqual(col.designCells(c, all, [5]));
+    // Another copy of the same data (as after a refresh): nothing carried over.
+    const copy = { ...c };
+    expect(col.designCellsMemo(copy, all, null)).not.toBe(first);
+    // The kept number: after DESIGN_CELLS_KEPT other selections the first is computed again.
+    const fresh = { ...c };
+    const base = col.designCellsMemo(fresh, all, null);
+    for (let i = 0; i < col.DESIGN_CELLS_KEPT - 1; i++) col.designCellsMemo(fresh, all, [i + 100]);
+    expect(col.designCellsMemo(fresh, all, null), `${col.DESIGN_CELLS_KEPT} kept: still there`).toBe(base);
+    col.designCellsMemo(fresh, all, [999]);
+    col.designCellsMemo(fresh, all, [998]);
+    expect(col.designCellsMemo(fresh, all, null), "pushed out, computed again").not.toBe(base);
+  });
+});

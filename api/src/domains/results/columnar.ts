@@ -454,6 +454,29 @@ export function scaleAnswers(c: ProjectColumns, sel: Selection, standardQuestion
   return out.sort((a, b) => a.standardQuestionId - b.standardQuestionId || nullsFirst(a.testOptionId, b.testOptionId) || a.value - b.value);
 }
 
+/** How many selections' design cells are kept per project copy (the newest). */
+export const DESIGN_CELLS_KEPT = 16;
+const designCellsSeen = new WeakMap<ProjectColumns, Map<string, DesignCell[]>>();
+
+/**
+ * designCells, remembered per project copy and selection: the same respondents and options of the
+ * same copy give the same cells, so a filter asked again (a page reloaded, a teammate on the same
+ * view, the filter sidebar's round trips) costs one lookup. A new copy (new results) is a new
+ * WeakMap key: nothing outlives the data it was computed from. Callers only read the cells.
+ */
+export function designCellsMemo(c: ProjectColumns, sel: Selection, standardQuestionIds: number[] | null): DesignCell[] {
+  const bytes = (a: Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString("latin1");
+  const key = `${sel.filtered ? 1 : 0}|${standardQuestionIds ? standardQuestionIds.join(",") : "*"}|${bytes(sel.keepOption)}|${bytes(sel.chosen)}`;
+  let memo = designCellsSeen.get(c);
+  if (!memo) designCellsSeen.set(c, (memo = new Map()));
+  const hit = memo.get(key);
+  if (hit) return hit;
+  const cells = designCells(c, sel, standardQuestionIds);
+  if (memo.size >= DESIGN_CELLS_KEPT) memo.delete(memo.keys().next().value!);
+  memo.set(key, cells);
+  return cells;
+}
+
 /** results.sql.ts designCells: the design-based variance's sums per market run, standard question and pair of test options. */
 export function designCells(c: ProjectColumns, sel: Selection, standardQuestionIds: number[] | null): DesignCell[] {
   const wanted = new Uint8Array(256);

@@ -88,7 +88,7 @@ export function columnarOf(cols: col.ProjectColumns, sel: col.Selection): Aggreg
     scaleAnswers: async (ids) => col.scaleAnswers(cols, sel, ids),
     optionAnswers: async (questionId) => col.optionAnswers(cols, sel, questionId),
     demographics: async () => col.demographics(cols, sel),
-    designCells: async (ids) => col.designCells(cols, sel, ids),
+    designCells: async (ids) => col.designCellsMemo(cols, sel, ids),
     designStrata: async () => col.designStrata(cols),
   };
 }
