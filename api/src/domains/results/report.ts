@@ -178,7 +178,8 @@ export async function reportContext(db: Db, ctx: RequestCtx, input: { projectId:
       order by (s.segment_id is null and s.project_objective_id is null) desc,
                (coalesce(s.filters, '{}'::jsonb) = ${tx.json(filters as never)}::jsonb) desc, s.generated_at desc nulls last, s.id desc
       limit 1`;
-    return { p, options, sample, markets, questions, themeRows, quotes, summary, filterLines: await describeFilters(tx, filters, options) };
+    const regionNames = await tx<{ id: number; name: string }[]>`select id, region_name as name from regions where id = any(${await q.projectRegions(tx, projectId)}::int[])`;
+    return { p, options, sample, markets, regionNames, questions, themeRows, quotes, summary, filterLines: await describeFilters(tx, filters, options) };
   });
   // No benchmark chosen is SPEC 7's 'None' entry: every measure read (and tested) against 50 percent.
   const benchmarkTypeId = input.benchmarkTypeId ?? NONE_BENCHMARK.benchmarkTypeId;
@@ -234,7 +235,7 @@ export async function reportContext(db: Db, ctx: RequestCtx, input: { projectId:
     weighting:
       `Respondents weighted to their market's demographic targets (raked weights). The all-markets total weights markets by ${t.weighting}` +
       (t.note ? ` (${t.note})` : "") +
-      (t.shares.length > 1 ? `: ${t.shares.map((x) => `${head.markets.find((m) => m.regionId === x.regionId)?.name ?? x.regionId} ${(x.share * 100).toFixed(1)}%`).join(", ")}.` : "."),
+      (t.shares.length > 1 ? `: ${t.shares.map((x) => `${head.regionNames.find((m) => m.id === x.regionId)?.name ?? `region ${x.regionId}`} ${(x.share * 100).toFixed(1)}%`).join(", ")}.` : "."),
     significance:
       `Weighted top-2-box with design-based standard errors (Taylor linearisation, market runs as strata) and ${qual.confidence}% Wilson intervals. ` +
       `Significant: p below ${((100 - qual.confidence) / 100).toFixed(2)} after ${qual.method.adjustName} adjustment over the view's ${qual.method.tests} tests. ` +
