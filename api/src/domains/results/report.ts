@@ -199,7 +199,7 @@ export async function reportContext(db: Db, ctx: RequestCtx, input: { projectId:
     };
   } else {
     // SPEC 7: no benchmark reads the results against the 'None' entry of 50 percent.
-    benchmark = { id: NONE_BENCHMARK.benchmarkTypeId, name: "None (50%)", top2Percentage: NONE_BENCHMARK.top2Percentage, indicative: false, byMeasure: new Map() };
+    benchmark = { id: NONE_BENCHMARK.benchmarkTypeId, name: NONE_BENCHMARK.benchmarkName, top2Percentage: NONE_BENCHMARK.top2Percentage, indicative: false, byMeasure: new Map() };
   }
   const standard = await getActionStandard(db, ctx, projectId).catch((e) => (e instanceof ApiError && e.code === "NotFound" ? null : Promise.reject(e)));
   const judged = standard ? scorecard(qual.measures.find((m) => m.standardQuestionId === standard.standardQuestionId)?.results ?? [], standard, (id) => optionName(head.options, id)) : null;
@@ -232,10 +232,12 @@ export async function reportContext(db: Db, ctx: RequestCtx, input: { projectId:
     fieldwork: { from: head.sample?.from ?? null, to: head.sample?.to ?? null },
     filters: head.filterLines,
     benchmark,
+    // The all-markets total only matters to a report of more than one market.
     weighting:
-      `Respondents weighted to their market's demographic targets (raked weights). The all-markets total weights markets by ${t.weighting}` +
-      (t.note ? ` (${t.note})` : "") +
-      (t.shares.length > 1 ? `: ${t.shares.map((x) => `${head.regionNames.find((m) => m.id === x.regionId)?.name ?? `region ${x.regionId}`} ${(x.share * 100).toFixed(1)}%`).join(", ")}.` : "."),
+      "Respondents weighted to their market's demographic targets (raked weights)." +
+      (head.markets.length > 1
+        ? ` The all-markets total weights markets by ${t.weighting}${t.note ? ` (${t.note})` : ""}: ${t.shares.map((x) => `${head.regionNames.find((m) => m.id === x.regionId)?.name ?? `region ${x.regionId}`} ${(x.share * 100).toFixed(1)}%`).join(", ")}.`
+        : ""),
     significance:
       `Weighted top-2-box with design-based standard errors (Taylor linearisation, market runs as strata) and ${qual.confidence}% Wilson intervals. ` +
       `Significant: p below ${((100 - qual.confidence) / 100).toFixed(2)} after ${qual.method.adjustName} adjustment over the view's ${qual.method.tests} tests. ` +
