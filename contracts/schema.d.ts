@@ -2041,7 +2041,7 @@ export interface paths {
         put?: never;
         /**
          * Estimate the share of the panel that qualifies, from the targets
-         * @description Before fielding (0-300). From census margins, else past answers, else a uniform prior; stored on the project (EstimatedProjectDuration reads it) and published as IncidenceEstimateUpdated on the client channel.
+         * @description Before fielding (0-300). From census margins, else past answers, else a uniform prior; stored on the project (EstimatedProjectDuration reads it) and published as IncidenceEstimateUpdated on the client channel. `explanation` says per market whether the panel can deliver the completes and per target group what its quotas mean (the same words as Projects/FeasibilityEstimate).
          */
         post: operations["Projects_IncidenceEstimate"];
         delete?: never;
@@ -2104,6 +2104,26 @@ export interface paths {
          * @description 300, 400 or 800. Its schedules on the run become unrun (a settled charge returns to pending), its sessions from the run go; 400 -> 300 when no run carries it any more.
          */
         post: operations["Projects_RemoveFromSurveyRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects/FeasibilityEstimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Whether settings not yet saved can be fielded: the incidence, each market's feasibility and what the quotas mean
+         * @description IncidenceEstimate's estimate and explanation for markets, completes and demographic targets as ChangeTargets takes them, with nothing created (the CLI's `projects create --dry-run` and `projects validate`). Targets are checked as ChangeTargets checks them (400 naming the target); quotas no run can fill are not refused here but explained (`explanation.quotasOk` false, the group's text naming it). Nothing is written.
+         */
+        post: operations["Projects_FeasibilityEstimate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2649,7 +2669,7 @@ export interface paths {
         put?: never;
         /**
          * Close a survey run now
-         * @description Live or Testing -> Closed, whatever its completes; respondents still answering are removed. Then StartSurveyProcessing (the fielding tick does it within a minute), which refunds the shortfall (one SurveyRun row of the run).
+         * @description Live or Testing -> Closed, whatever its completes; respondents still answering are removed. Then StartSurveyProcessing (the fielding tick does it within a minute), which refunds the shortfall (one SurveyRun row of the run). With Samplify configured, the run's line item is closed there too.
          */
         post: operations["SurveyRuns_ForceCloseSurvey"];
         delete?: never;
@@ -3006,7 +3026,7 @@ export interface paths {
         put?: never;
         /**
          * Start (or resume) taking a survey
-         * @description A new respondent session on a Live survey run, with the test options this respondent will see. A panel respondent id answers once: the same id resumes its own session. A sample supplier's respondent sends the entry link's query string as received (`entryQuery`: `supplier={id}&rid={rid}[&sig=...]`); with the supplier's secret `sig` must be the hex HMAC-SHA256 of `{PUBLIC_URL}/s/{link}?` + the query before `&sig=`, else 403. A rid enters a run once (the same rid resumes its own session).
+         * @description A new respondent session on a Live survey run, with the test options this respondent will see. A panel respondent id answers once: the same id resumes its own session. A sample supplier's respondent sends the entry link's query string as received (`entryQuery`: `supplier={id}&rid={rid}[&sig=...]`); with the supplier's secret `sig` must be the hex HMAC-SHA256 of `{PUBLIC_URL}/s/{link}?` + the query before `&sig=`, else 403. A rid enters a run once (the same rid resumes its own session). On a closed run a supplier's new respondent gets the over-quota end with its (signed) redirect and nothing is stored; anyone else gets 409.
          */
         post: operations["RespondentSurvey_Start"];
         delete?: never;
@@ -3484,6 +3504,46 @@ export interface paths {
          * @description The standard questions a framework asks, in SPEC 9's order, with their descriptions.
          */
         get: operations["StandardQuestions_StandardQuestionDescription"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/TextResponses/ThemeResults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Themes of an open question for the filtered respondents
+         * @description Each theme of the question counted over the filtered respondents' answers (the answers Verbatim lists): answers, share of the answers, the answers by sentiment, and per test option its count and share of that option's answers. Unweighted counts of answers.
+         */
+        get: operations["TextResponses_ThemeResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Responses/DriverResults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Drivers of purchase intent for the filtered respondents
+         * @description The key-driver analysis (weighted regression on standardised scores, Pratt importance) per group (all test options pooled, then each option), recomputed for the filtered respondents where a group's filtered base reaches minimumBase (Green 1991: 104 + the number of predictors); below it the group shows all its respondents' drivers, with filtered false and a note.
+         */
+        get: operations["Responses_DriverResults"];
         put?: never;
         post?: never;
         delete?: never;
@@ -8819,6 +8879,18 @@ export interface components {
             closedAt?: string | null;
             /** Format: date-time */
             processedAt?: string | null;
+            /**
+             * Format: date-time
+             * @description When the run closes with the completes it has (ExtendFieldPeriod moves it).
+             */
+            fieldEndAt?: string | null;
+            /**
+             * Format: date-time
+             * @description Set when a Live run had no complete for 24 hours with its quota open.
+             */
+            stalledAt?: string | null;
+            /** @enum {string|null} */
+            closedReason?: "quota" | "field end" | "staff" | null;
             /** Format: date-time */
             createdAt?: string;
             /** Format: date-time */
@@ -10445,6 +10517,7 @@ export interface components {
             projectId: number;
             /** @description Share of panellists who qualify (0-1), stored on the project */
             incidenceEstimate: number;
+            explanation: components["schemas"]["FeasibilityExplanation"];
             regions: {
                 regionId: number;
                 regionName: string;
@@ -10467,6 +10540,40 @@ export interface components {
                 /** @description Whether sampleSize fits feasibleCompletes (null: unknown, a customer panel) */
                 feasible: boolean | null;
             }[];
+        };
+        FeasibilityExplanation: {
+            /** @description Every quota group can be met and no market is known to fall short */
+            feasible: boolean;
+            /** @description false: a group no run can fill (ChangeTargets and Submit refuse it, naming the group) */
+            quotasOk: boolean;
+            markets: {
+                regionId: number;
+                regionName: string;
+                sampleSize: number;
+                feasible: boolean | null;
+                /** @description The panel's reach x the incidence against the completes, in words */
+                text: string;
+            }[];
+            groups: {
+                /** @description s{systemQuestionId} or q{questionId} */
+                groupKey: string;
+                groupName: string;
+                regionId: number;
+                regionName: string;
+                answers: {
+                    optionId: number;
+                    label: string;
+                    quotaPercent: number | null;
+                }[];
+                /** @description The quotas' sum (null: no quotas, the targets only say who qualifies) */
+                totalPercent: number | null;
+                onlyThese: boolean;
+                ok: boolean;
+                /** @description What the group's quotas mean in this market, or why no run can fill it */
+                text: string;
+            }[];
+            /** @description The markets' then the groups' texts: what the editor and the CLI show */
+            lines: string[];
         };
         QuestionIrDocument: {
             projectId: number;
@@ -10501,6 +10608,46 @@ export interface components {
         };
         RemoveFromSurveyRun: {
             surveyRunId: number;
+        };
+        FeasibilityEstimate: {
+            /** @description Share of panellists who qualify (0-1), stored on the project */
+            incidenceEstimate: number;
+            explanation: components["schemas"]["FeasibilityExplanation"];
+            regions: {
+                regionId: number;
+                regionName: string;
+                sampleSize: number;
+                incidence: number;
+                factors: {
+                    /** @enum {string} */
+                    kind: "demographic" | "screener";
+                    systemQuestionId?: number;
+                    questionId?: number;
+                    optionIds: number[];
+                    share: number;
+                    /** @enum {string} */
+                    basis: "census" | "responses" | "prior" | "mixed" | "noTargets";
+                }[];
+                /** @description Panellists the Ideally panel reaches in the market in one field period (null: a customer panel) */
+                panelReach: number | null;
+                /** @description floor(panelReach × incidence): the completes the market can deliver */
+                feasibleCompletes: number | null;
+                /** @description Whether sampleSize fits feasibleCompletes (null: unknown, a customer panel) */
+                feasible: boolean | null;
+            }[];
+        };
+        FeasibilityEstimateBody: {
+            /** @description The regions, as POST Projects takes them */
+            regionIds: number[];
+            /** @description Completes per region (200 when omitted, as POST Projects) */
+            sampleSize?: number | null;
+            targets: {
+                /** @description A demographic option (SystemQuestionOption) */
+                systemQuestionOptionId: number;
+                regionId?: number | null;
+                quotaPercent?: number | null;
+                onlyThese?: boolean;
+            }[];
         };
         ProjectReadiness: {
             projectId: number;
@@ -11906,6 +12053,71 @@ export interface components {
                 isAddOn: boolean;
             }[];
         };
+        ThemeResults: {
+            projectId: number;
+            projectQuestionId: number;
+            /** @description The filtered respondents' answers to the question */
+            answers: number;
+            bySentiment: components["schemas"]["SentimentCounts"];
+            testOptions: {
+                testOptionId: number | null;
+                answers: number;
+            }[];
+            themes: {
+                id: number;
+                name: string;
+                /** @description The theme's own sentiment (its answers' majority when coded) */
+                sentiment: string | null;
+                /** @description Filtered answers coded with the theme */
+                count: number;
+                /** @description count / answers (unweighted) */
+                share: number;
+                bySentiment: components["schemas"]["SentimentCounts"];
+                byTestOption: {
+                    testOptionId: number | null;
+                    count: number;
+                    /** @description Of that option's answers */
+                    share: number;
+                }[];
+            }[];
+        };
+        SentimentCounts: {
+            Positive: number;
+            Neutral: number;
+            Mixed: number;
+            Negative: number;
+            /** @description Answers not coded yet */
+            None: number;
+        };
+        DriverResults: {
+            projectId: number;
+            outcome: {
+                standardQuestionId: number;
+                title: string;
+            };
+            /** @description The smallest filtered base a group's drivers are recomputed for (Green 1991: 104 + predictors) */
+            minimumBase: number;
+            groups: {
+                /** @description null: all test options pooled */
+                testOptionId: number | null;
+                /** @description true: computed for the filtered respondents; false: the filter leaves too small a base, these are all respondents' */
+                filtered: boolean;
+                /** @description Ratings with the outcome and every measure among the filtered respondents */
+                filteredBase: number;
+                /** @description The base the drivers shown are computed on */
+                n: number;
+                rSquared: number | null;
+                note: string | null;
+                drivers: {
+                    standardQuestionId: number;
+                    title: string;
+                    /** @description Standardised coefficient */
+                    coefficient: number;
+                    /** @description Pratt share of the explained variance; null when R² is under 1% */
+                    importance: number | null;
+                }[];
+            }[];
+        };
         ProjectGroupTemplates: {
             value: {
                 projectId: number;
@@ -12432,8 +12644,31 @@ export interface components {
                         filters: components["schemas"]["ResponseFilter"];
                         projectQuestionId: number;
                         themeId: number;
+                        testOptionId?: number | null;
+                        /** @enum {string|null} */
+                        sentiment?: "Positive" | "Negative" | "Neutral" | "Mixed" | null;
                         /** @enum {string} */
                         field: "share";
+                    } | {
+                        /** @enum {string} */
+                        fn: "Verbatim";
+                        filters: components["schemas"]["ResponseFilter"];
+                        projectQuestionId: number;
+                        testOptionId: number | null;
+                        themeId: number | null;
+                        /** @enum {string|null} */
+                        sentiment: "Positive" | "Negative" | "Neutral" | "Mixed" | null;
+                        answerId: number;
+                        /** @enum {string} */
+                        field: "text";
+                    } | {
+                        /** @enum {string} */
+                        fn: "DriverResults";
+                        filters: components["schemas"]["ResponseFilter"];
+                        testOptionId: number | null;
+                        standardQuestionId: number;
+                        /** @enum {string} */
+                        field: "importance";
                     };
                 }[];
             } | null;
@@ -17774,6 +18009,33 @@ export interface operations {
             };
         };
     };
+    Projects_FeasibilityEstimate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FeasibilityEstimateBody"];
+            };
+        };
+        responses: {
+            /** @description The estimate and its explanation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeasibilityEstimate"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
     Projects_ReadinessCheck: {
         parameters: {
             query?: never;
@@ -20267,6 +20529,68 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+        };
+    };
+    TextResponses_ThemeResults: {
+        parameters: {
+            query: {
+                /** @description The project */
+                projectId: string;
+                /** @description The open question */
+                projectQuestionId: string;
+                /** @description The response filter object (ResponseFilter) as JSON */
+                filters?: string;
+                /** @description One test option's answers */
+                testOptionId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The themes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ThemeResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Responses_DriverResults: {
+        parameters: {
+            query: {
+                /** @description The project */
+                projectId: string;
+                /** @description The response filter object (ResponseFilter) as JSON */
+                filters?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The drivers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DriverResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     ProjectGroups_Templates: {

@@ -1,9 +1,10 @@
 // Errors the CLI reports as one line on stderr, with an exit code:
-// 1 = usage (bad options or an invalid project file), 2 = the API refused or failed (or a CSV for
-// analyze could not be read), 3 = authentication (not signed in, wrong password, session ended).
+// 1 = usage (bad options, an invalid project file, a CSV analyze cannot use), 2 = the API refused
+// or failed, 3 = authentication (not signed in, wrong password, session ended).
 export const EXIT_OK = 0;
 export const EXIT_USAGE = 1;
-export const EXIT_INPUT = 2;
+/** A bad input file for analyze: refused like bad options (issue 20: "exit 1 and a one-line reason"). */
+export const EXIT_INPUT = 1;
 export const EXIT_API = 2;
 export const EXIT_AUTH = 3;
 // `projects watch` ends in one of these when the results are not ready, so a script can tell them apart.
@@ -14,7 +15,7 @@ export const EXIT_STALLED = 5;
 /** --timeout passed first. */
 export const EXIT_TIMEOUT = 6;
 
-export type ExitCode = typeof EXIT_USAGE | typeof EXIT_API | typeof EXIT_AUTH | typeof EXIT_DECLINED | typeof EXIT_STALLED | typeof EXIT_TIMEOUT;
+export type ExitCode = typeof EXIT_USAGE | typeof EXIT_INPUT | typeof EXIT_API | typeof EXIT_AUTH | typeof EXIT_DECLINED | typeof EXIT_STALLED | typeof EXIT_TIMEOUT;
 
 export class CliError extends Error {
   constructor(

@@ -1,11 +1,12 @@
 #!/usr/bin/env bun
 // `ideally` command-line entry. Commands are `noun verb` plus top-level verbs; this file only wires
 // commander and loads a command's module when it runs, so startup stays fast.
-// Exit codes: 0 ok, 1 usage (bad options, invalid project file), 2 API error (or an unreadable
-// CSV for analyze), 3 authentication; `projects watch` 4 declined, 5 stalled, 6 timed out.
+// Exit codes: 0 ok, 1 usage (bad options, invalid project file, a CSV analyze cannot use), 2 API
+// error, 3 authentication; `projects watch` 4 declined, 5 stalled, 6 timed out.
 import { Command, Option, type OptionValues } from "commander";
 import { CliError, EXIT_USAGE } from "./errors.ts";
 import { FILTER_HELP } from "./filter-help.ts";
+import { pagingOptions } from "./paging.ts";
 
 const program = new Command()
   .name("ideally")
@@ -90,43 +91,43 @@ auth
   .action(async (_o, cmd: Command) => (await import("./commands/session/status.ts")).runAuthStatus(all(cmd)));
 
 // Lookups for writing project files.
-program
-  .command("markets")
+pagingOptions(program
+  .command("markets"), null)
   .description("the markets (regions) a project can field in, with the codes and currencies project files use")
   .option("--states", "include the US state markets")
   .option("--json", JSON_HELP)
   .addHelpText("after", "\nExamples:\n  $ ideally markets\n  $ ideally markets --states --json | jq '.[] | select(.currency == \"USD\") | .code'\nJSON: [{ id, name, code, currency, parentId, isUsState }]")
   .action(async (_o, cmd: Command) => (await import("./commands/reference/lookups.ts")).runMarkets(all(cmd)));
-program
-  .command("targets")
+pagingOptions(program
+  .command("targets"), null)
   .description("the target (quota) options by question, for every market or one")
   .option("--market <market>", "one market's options (name, code or id) and those of every market")
   .option("--json", JSON_HELP)
   .addHelpText("after", "\nA project file's target `option:` takes the answer, 'Question: answer' or the id.\n\nExamples:\n  $ ideally targets --market NZ\n  $ ideally targets --market Australia --json | jq '.[] | select(.question == \"Region\")'\nJSON: [{ id, question, questionCode, label, marketId, market }]")
   .action(async (_o, cmd: Command) => (await import("./commands/reference/lookups.ts")).runTargets(all(cmd)));
-program
-  .command("categories")
+pagingOptions(program
+  .command("categories"), null)
   .description("the product categories (two levels), for a project file's `category:`")
   .option("--json", JSON_HELP)
   .addHelpText("after", "\nExamples:\n  $ ideally categories\n  $ ideally categories --json | jq '.[] | select(.parentId == 1)'\nJSON: [{ id, name, parentId, industry }]")
   .action(async (_o, cmd: Command) => (await import("./commands/reference/lookups.ts")).runCategories(all(cmd)));
-program
-  .command("frameworks")
+pagingOptions(program
+  .command("frameworks"), null)
   .description("the research frameworks per project type, for a project file's `framework:`")
   .option("--json", JSON_HELP)
   .addHelpText("after", "\nExamples:\n  $ ideally frameworks\n  $ ideally frameworks --json | jq '.[] | select(.projectType == \"Idea\")'\nJSON: [{ id, name, title, projectTypeId, projectType, description }]")
   .action(async (_o, cmd: Command) => (await import("./commands/reference/lookups.ts")).runFrameworks(all(cmd)));
-program
-  .command("industries")
+pagingOptions(program
+  .command("industries"), null)
   .description("the industries (SPEC's list), for a project file's `productType:`")
   .option("--json", JSON_HELP)
   .addHelpText("after", "\nExamples:\n  $ ideally industries\n  $ ideally industries --json | jq -r '.[].code'\nJSON: [{ code, name }]")
   .action(async (_o, cmd: Command) => (await import("./commands/reference/lookups.ts")).runIndustries(all(cmd)));
 
 const clients = program.command("clients").description("the clients (teams, orgs, enterprises) you can act for");
-clients
+pagingOptions(clients
   .command("list")
-  .description("list them; * marks the current one")
+  .description("list them; * marks the current one"), 50)
   .option("--json", JSON_HELP)
   .addHelpText("after", "\nExample:\n  $ ideally clients list\nJSON: [{ id, name, tier, parentId, current }]")
   .action(async (_o, cmd: Command) => (await import("./commands/clients/list.ts")).runClientsList(all(cmd)));
@@ -139,15 +140,14 @@ clients
   .action(async (which: string, _o, cmd: Command) => (await import("./commands/clients/use.ts")).runClientsUse(which, all(cmd)));
 
 const projects = program.command("projects").description("create, change, submit and follow projects");
-projects
+pagingOptions(projects
   .command("list")
-  .description("the client's projects, newest first")
+  .description("the client's projects, newest first, a page at a time"), 50)
   .option("--status <codes>", "only these status codes, e.g. 0 or 800,900")
   .option("--search <text>", "name contains")
-  .option("--top <n>", "at most this many (1-1000)", "50")
   .option("--deleted", "the deleted projects instead (undelete restores them)")
   .option("--json", JSON_HELP)
-  .addHelpText("after", "\nExamples:\n  $ ideally projects list --status 800,900\n  $ ideally projects list --search oat --json\nJSON: [{ id, projectName, projectType, statusCode, createdAt }]")
+  .addHelpText("after", "\nMore rows than a page: a hint on stderr (showing 1-50 of 312; ...), stdout keeps only the rows.\n\nExamples:\n  $ ideally projects list --status 800,900\n  $ ideally projects list --search oat --json\n  $ ideally projects list --limit 20 --page 2\n  $ ideally projects list --all --json | jq length\nJSON: [{ id, projectName, projectType, statusCode, createdAt }]")
   .action(async (_o, cmd: Command) => (await import("./commands/projects/list.ts")).runList(all(cmd)));
 projects
   .command("show")
@@ -292,7 +292,7 @@ results
   .command("verbatims")
   .description("one open question's answers, with sentiment and themes")
   .argument("<id>", "project id")
-  .option("--question <id>", "the open question (project question id); without it the open questions are listed")
+  .option("--question <id>", "the open question (project question id); without it the open questions are listed (exit 0)")
   .addOption(new Option("--filter <key=value>", "a response filter (repeatable)").argParser(collect).default([]))
   .option("--segment <id>", "apply a saved filter set")
   .option("--search <words>", "answers containing these words")
@@ -338,15 +338,14 @@ const credits = program
   .command("credits")
   .description("the client's credits: balance (default), ledger, transfer")
   .option("--json", JSON_HELP)
-  .addHelpText("after", "\nExamples:\n  $ ideally credits\n  $ ideally credits ledger --top 20\n  $ ideally credits transfer --from 2 --to 3 --amount 500 --note 'Q3 budget'\nJSON: ClientSubStats' client figures { balance, available, pendingCharges, spendThisMonth, ... }")
+  .addHelpText("after", "\nExamples:\n  $ ideally credits\n  $ ideally credits ledger --limit 20\n  $ ideally credits transfer --from 2 --to 3 --amount 500 --note 'Q3 budget'\nJSON: ClientSubStats' client figures { balance, available, pendingCharges, spendThisMonth, ... }")
   .action(async (_o, cmd: Command) => (await import("./commands/credits/balance.ts")).runBalance(all(cmd)));
-credits
+pagingOptions(credits
   .command("ledger")
-  .description("the credit log, newest first (the balance is its sum)")
-  .option("--top <n>", "at most this many rows (1-1000)", "50")
+  .description("the credit log, newest first (the balance is its sum)"), 50)
   .option("--project <id>", "only this project's rows")
   .option("--json", JSON_HELP)
-  .addHelpText("after", "\nExample:\n  $ ideally credits ledger --project 42\nJSON: [{ id, type, creditAmount, projectId, description, transferId, relatedClientId, createdAt, creditLogType }]")
+  .addHelpText("after", "\nExamples:\n  $ ideally credits ledger --project 42\n  $ ideally credits ledger --all --json | jq 'map(.creditAmount) | add'\nJSON: [{ id, type, creditAmount, projectId, description, transferId, relatedClientId, createdAt, creditLogType }]")
   .action(async (_o, cmd: Command) => (await import("./commands/credits/ledger.ts")).runLedger(all(cmd)));
 credits
   .command("transfer")
@@ -360,7 +359,7 @@ credits
   .addHelpText("after", "\nAn Admin transfers within the client acted for: --client names the org or enterprise above both.\n\nExamples:\n  $ ideally --client 1 credits transfer --from 3 --to 4 --amount 250\n  $ ideally --client 1 credits transfer --from 3 --to 4 --amount 250 --yes --json\nJSON: { transferId, amount, from: { clientId, creditLogId, balance }, to: {...} }")
   .action(async (_o, cmd: Command) => (await import("./commands/credits/transfer.ts")).runTransfer(all(cmd)));
 
-const admin = program.command("admin").description("provider staff: approvals and the command runner");
+const admin = program.command("admin").description("provider staff: approvals, survey runs and the command runner");
 admin
   .command("approve")
   .description("approve a project one step (50 -> 100 by a team Admin or staff; 100 -> 200 -> 300 by staff)")
@@ -378,9 +377,33 @@ admin
   .option("--json", JSON_HELP)
   .addHelpText("after", "\nExamples:\n  $ ideally admin decline 42 --reason 'Concept B names a competitor'\n  $ ideally admin decline 42 --reason 'Concept B names a competitor' --yes --json\nJSON: LifecycleResult")
   .action(async (id: string, _o, cmd: Command) => (await import("./commands/projects/lifecycle.ts")).runDecline(id, all(cmd)));
-admin
+const runs = admin.command("runs").description("survey runs (one fielding in one market): list a project's, close one now, move its field end (staff)");
+pagingOptions(runs
+  .command("list")
+  .description("a project's survey runs, with the ids close and extend take"), null)
+  .argument("<project>", "project id")
+  .option("--json", JSON_HELP)
+  .addHelpText("after", "\nExamples:\n  $ ideally admin runs list 42\n  $ ideally admin runs list 42 --json | jq '.[] | select(.surveyStatusId == 50) | .id'\nJSON: [{ id, regionId, region: { regionName }, surveyStatusId, isCustomerPanel, targetCompletes, launchedAt, closedAt }]")
+  .action(async (project: string, _o, cmd: Command) => (await import("./commands/admin/runs.ts")).runRunsList(project, all(cmd)));
+runs
+  .command("close")
+  .description("close a Live or Testing run now with the completes it has (processing refunds the shortfall); staff only")
+  .argument("<run>", "survey run id (`ideally admin runs list PROJECT`)")
+  .option("-y, --yes", "go ahead without asking (needed when stdin is not a terminal)")
+  .option("--json", JSON_HELP)
+  .addHelpText("after", "\nExamples:\n  $ ideally admin runs close 7\n  $ ideally admin runs close 7 --yes --json | jq .closedAt\nJSON: SurveyRunState { id, surveyStatusId, surveyStatus, fieldingState, fieldEndAt, closedAt, closedReason, ... }")
+  .action(async (run: string, _o, cmd: Command) => (await import("./commands/admin/runs.ts")).runRunsClose(run, all(cmd)));
+runs
+  .command("extend")
+  .description("move a Live or Testing run's field end (later to extend, earlier to shorten); a stalled run is watched afresh; staff only")
+  .argument("<run>", "survey run id (`ideally admin runs list PROJECT`)")
+  .requiredOption("--until <when>", "the new field end: 2026-12-01 (that day's end, UTC), 2026-12-01T18:00:00Z, or +3d / +12h from now")
+  .option("--json", JSON_HELP)
+  .addHelpText("after", "\nExamples:\n  $ ideally admin runs extend 7 --until +3d\n  $ ideally admin runs extend 7 --until 2027-01-15T18:00:00+13:00 --json\nJSON: SurveyRunState { id, surveyStatusId, surveyStatus, fieldingState, fieldEndAt, stalledAt, ... }")
+  .action(async (run: string, _o, cmd: Command) => (await import("./commands/admin/runs.ts")).runRunsExtend(run, all(cmd)));
+pagingOptions(admin
   .command("commands")
-  .description("the command runner: list the commands, or run one as a job with a progress bar")
+  .description("the command runner: list the commands, or run one as a job with a progress bar"), null)
   .argument("[name]", "the command to run (e.g. TestNextSchedule); none lists them")
   .addOption(new Option("--set <field=value>", "a field of the command's body (repeatable)").argParser(collect).default([]))
   .option("--timeout <seconds>", "give up waiting after this long", "600")
@@ -419,7 +442,8 @@ const analyze = program
     "after",
     `
 Columns (COL) are header names or 1-based column numbers. Runs locally: no sign-in needed.
-Exit codes: 0 ok, 1 bad options, 2 bad input file.`,
+A row with more or fewer fields than the header is left out with a warning naming its line.
+Exit codes: 0 ok, 1 bad options or a bad input file (one line naming the file and line).`,
   );
 
 analyze
@@ -442,7 +466,7 @@ analyze
     "after",
     `
 Respondents must answer too cheap < cheap < expensive < too expensive; the others (and blank
-prices) are counted as invalid. A price cell that is not a number is an error (exit 2).
+prices) are counted as invalid. A price cell that is not a number is an error (exit 1).
 
 Examples:
   $ ideally analyze psm prices.csv --too-cheap 1 --cheap 2 --expensive 3 --too-expensive 4
@@ -472,7 +496,7 @@ analyze
   .addHelpText(
     "after",
     `
-A non-zero number accepts the item, 0 or blank does not; anything else is an error (exit 2).
+A non-zero number accepts the item, 0 or blank does not; anything else is an error (exit 1).
 All C(items, k) sets are searched up to 2,000,000 sets, beyond that a greedy search returns one.
 
 Examples:

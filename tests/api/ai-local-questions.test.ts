@@ -86,3 +86,28 @@ describe("results questions are still understood", () => {
     expect(JSON.parse(r.toolCalls[0]!.arguments)).toMatchObject(args);
   });
 });
+
+describe("why questions name one test option, by name or number, with a stance", () => {
+  const whyTools: ToolSpec[] = [...tools, { name: "why_answers", description: "why", parameters: { type: "object", properties: {} } }];
+  async function askWhy(question: string) {
+    const system = `You answer questions about results.\n\nCONTEXT:\n\`\`\`json\n${JSON.stringify({ kind: "chatContext", ...pc })}\n\`\`\``;
+    return new LocalProvider().complete({ messages: [{ role: "system", content: system }, { role: "user", content: question }], tools: whyTools });
+  }
+  const cases: [question: string, tool: string, args: Record<string, unknown>][] = [
+    ["Why do people like concept 2?", "why_answers", { testOptionId: 12, stance: "like" }],
+    ["Why do people like Chickpea crisps?", "why_answers", { testOptionId: 11, stance: "like" }],
+    ["What do people dislike about Lentil puffs?", "why_answers", { testOptionId: 12, stance: "dislike" }],
+    ["Why don't people like idea #1?", "why_answers", { testOptionId: 11, stance: "dislike" }],
+    ["What do women say about Lentil puffs?", "why_answers", { testOptionId: 12, stance: null, filterIds: [4500002] }],
+    ["Why do people in Australia love option 1?", "why_answers", { testOptionId: 11, stance: "like", regionIds: [2] }],
+    // No such concept (two options), or no single concept named: not a why answer.
+    ["Why do people like concept 3?", "qual_results", {}],
+    ["Which concept did best with women?", "qual_results", { filterIds: [4500002] }],
+    ["How did Chickpea crisps compare with Lentil puffs on likability?", "qual_results", { testOptionIds: [11, 12] }],
+  ];
+  test.each(cases)("%p asks for %s", async (q, tool, args) => {
+    const r = await askWhy(q);
+    expect(r.toolCalls.map((t) => t.name)).toEqual([tool]);
+    expect(JSON.parse(r.toolCalls[0]!.arguments)).toMatchObject(args);
+  });
+});

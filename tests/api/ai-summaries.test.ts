@@ -221,6 +221,23 @@ test("Segments GenerateSummaries: the segment's summary under its saved filters"
   expect(count.status, JSON.stringify(count.body)).toBe(200);
 }, 120_000);
 
+test("Segments GenerateSummaries refuses: 404 for an unknown segment and another team's, 403 for a Viewer", async () => {
+  const id = w.projectIds[0]!;
+  const seg = await w.call(USER, teamA, "POST", "/api/v1/Segments", { projectId: id, name: "Men", responsesFilters: { filterIds: [4500001] } });
+  expect(seg.status, JSON.stringify(seg.body)).toBe(201);
+  const before = await w.tdb.db<{ n: number }[]>`select count(*)::int as n from ai_project_summaries where segment_id = ${seg.body.id}`;
+  const unknown = await w.call(USER, teamA, "POST", "/api/v1/Segments(99999999)/GenerateSummaries");
+  expect(unknown.status).toBe(404);
+  expect(unknown.body.message).toBe("No segment 99999999");
+  const other = await w.call("admin@globex.test", globex, "POST", `/api/v1/Segments(${seg.body.id})/GenerateSummaries`);
+  expect(other.status, "another client's segment is not found, not forbidden").toBe(404);
+  expect(other.body.message).toBe(`No segment ${seg.body.id}`);
+  const viewer = await w.call("viewer@acme.test", teamA, "POST", `/api/v1/Segments(${seg.body.id})/GenerateSummaries`);
+  expect(viewer.status).toBe(403);
+  const after = await w.tdb.db<{ n: number }[]>`select count(*)::int as n from ai_project_summaries where segment_id = ${seg.body.id}`;
+  expect(after[0]!.n, "no summary queued by a refused call").toBe(before[0]!.n);
+}, 120_000);
+
 test("saving an objective on a project with results queues its summaries under that objective", async () => {
   const id = w.projectIds[0]!;
   const o = await w.call(USER, teamA, "POST", "/api/v1/ProjectObjectives", { projectId: id, summary: "Which snack should we launch with younger buyers?" });

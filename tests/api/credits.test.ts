@@ -391,3 +391,40 @@ test("staff set a client's overdraft limit and approval rule through PATCH Clien
   expect(ok.status, JSON.stringify(ok.body)).toBe(200);
   expect(ok.body).toMatchObject({ overdraftLimit: 250, requiresProjectApproval: true });
 });
+
+describe("CreditCostEstimate refusals (an error-path test per operation, issue 27)", () => {
+  const estimate = (who: "acmeViewer" | "globexAdmin" | "staff", clientId: number | null, body: unknown) => call(app, who, clientId, "POST", "/api/v1/Projects/CreditCostEstimate", body);
+  const ok = { regionIds: [1], sampleSize: 100, testOptions: 1 };
+
+  test("400 without a clientId header, with the reason (a member: the access rule; staff: the estimate's own)", async () => {
+    const member = await estimate("acmeViewer", null, ok);
+    expect(member.status).toBe(400);
+    expect(member.body.message).toBe("A clientId header is required");
+    const staff = await estimate("staff", null, ok);
+    expect(staff.status).toBe(400);
+    expect(staff.body.message).toBe("A clientId header is required: the cost is read against a team's credits");
+  });
+
+  test("400 for an unknown region, named with its place in the list", async () => {
+    const r = await estimate("acmeViewer", 1003, { ...ok, regionIds: [1, 99999] });
+    expect(r.status).toBe(400);
+    expect(r.body.message).toBe("No region 99999");
+    expect(r.body.errors).toEqual([{ path: "regionIds.1", message: "No region 99999" }]);
+  });
+
+  test("sampleSize at its bounds: 1 and 100000 taken, 0 and 100001 refused; no region at all refused", async () => {
+    expect((await estimate("acmeViewer", 1003, { ...ok, sampleSize: 1 })).status).toBe(200);
+    expect((await estimate("acmeViewer", 1003, { ...ok, sampleSize: 100000 })).status).toBe(200);
+    for (const sampleSize of [0, 100001]) {
+      const r = await estimate("acmeViewer", 1003, { ...ok, sampleSize });
+      expect(r.status, `sampleSize ${sampleSize}`).toBe(400);
+      expect(JSON.stringify(r.body.errors)).toContain("sampleSize");
+    }
+    expect((await estimate("acmeViewer", 1003, { ...ok, regionIds: [] })).status).toBe(400);
+  });
+
+  test("403 on a team the caller is not a member of", async () => {
+    const r = await estimate("globexAdmin", 1003, ok);
+    expect(r.status).toBe(403);
+  });
+});

@@ -9,6 +9,7 @@ import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { call, testApp } from "../helpers/app.ts";
 import type { App } from "../../api/src/app.ts";
 import * as fielding from "../../api/src/domains/fielding/fielding.service.ts";
+import { runFieldingTick as fieldingTick } from "../../api/src/domains/fielding/fielding.jobs.ts";
 
 let tdb: TestDb;
 let app: App;
@@ -151,6 +152,22 @@ test("the Samplify adapter: a project with a line item per market, launch, pause
   process.env.SAMPLIFY_BASE_URL = `http://127.0.0.1:${fake.port}/sample/v1`;
   process.env.SAMPLIFY_AUTH_URL = `http://127.0.0.1:${fake.port}/auth/v1`;
 
+  // Refusals of the line item's operations (issue 27: an error-path test per operation), Samplify
+  // configured: no line item yet (409, nothing sent out), staff only (403), an unknown run (404).
+  const noItem = `Survey run ${au!.surveyRunId} has no Samplify line item: CreateOrUpdateSamplifyProject first`;
+  const feas409 = await call(app, "staff", null, "GET", `/api/v1/SurveyRuns(${au!.surveyRunId})/SamplifyFeasibility`);
+  expect(feas409.status).toBe(409);
+  expect(feas409.body.message).toBe(noItem);
+  const state409 = await call(app, "staff", null, "POST", `/api/v1/SurveyRuns(${au!.surveyRunId})/SamplifyLineItemState`, { action: "launch" });
+  expect(state409.status).toBe(409);
+  expect(state409.body.message).toBe(noItem);
+  expect(calls.length, "a refused call sends nothing to Samplify").toBe(0);
+  expect((await call(app, "acmeAdmin", T, "GET", `/api/v1/SurveyRuns(${au!.surveyRunId})/SamplifyFeasibility`)).status, "staff only").toBe(403);
+  expect((await call(app, "staff", null, "GET", "/api/v1/SurveyRuns(99999999)/SamplifyFeasibility")).status).toBe(404);
+  expect((await call(app, "staff", null, "POST", "/api/v1/SurveyRuns(99999999)/SamplifyLineItemState", { action: "pause" })).status).toBe(404);
+  const badAction = await call(app, "staff", null, "POST", `/api/v1/SurveyRuns(${au!.surveyRunId})/SamplifyLineItemState`, { action: "restart" });
+  expect(badAction.status).toBe(400);
+
   const first = await call(app, "staff", null, "POST", `/api/v1/SurveyRuns(${nz!.surveyRunId})/CreateOrUpdateSamplifyProject`, { targetCompletes: 300 });
   expect(first.status, JSON.stringify(first.body)).toBe(200);
   expect(first.body.samplify).toEqual({ extProjectId: `ideally-${id}-w1`, extLineItemId: `run-${nz!.surveyRunId}`, state: "PROVISIONED" });
@@ -189,4 +206,38 @@ test("the Samplify adapter: a project with a line item per market, launch, pause
   expect((await call(app, "staff", null, "GET", `/api/v1/SurveyRuns(${au!.surveyRunId})/SamplifyFeasibility`)).status).toBe(200);
   const [row] = await tdb.db<{ state: string }[]>`select samplify_state as state from survey_runs where id = ${nz!.surveyRunId}`;
   expect(row!.state).toBe("CLOSED");
+}, 120_000);
+
+test("closing a run closes its Samplify line item: ForceCloseSurvey at once, a field-end close with the fielding tick", async () => {
+  // The previous test left Samplify configured, with the AU line item provisioned (never launched).
+  const created = await call(app, "acmeUser", T, "POST", "/api/v1/Projects", { projectName: "Samplify closes", projectTypeId: 1, frameworkId: 1000, regionIds: [1, 2] });
+  const id = created.body.id as number;
+  await call(app, "acmeUser", T, "POST", "/api/v1/TestOptions", { projectId: id, conceptText: "Iced tea" });
+  await tdb.db`update projects_regions set sample_size = 100, is_customer_panel = true where project_id = ${id}`;
+  expect((await call(app, "staff", T, "POST", `/api/v1/Projects(${id})/SuperApprove`)).body.statusCode).toBe(300);
+  const runs = (await fielding.createSurveys(tdb.db, id)).sort((a, b) => a.regionId - b.regionId);
+  const [supplier] = await tdb.db<{ id: number }[]>`select id from sample_suppliers order by id limit 1`;
+  for (const r of runs) {
+    expect((await call(app, "staff", null, "POST", `/api/v1/SurveyRuns(${r.surveyRunId})/SetSampleSupplier`, { sampleSupplierId: supplier!.id })).status).toBe(200);
+    await fielding.launchRun(tdb.db, r.surveyRunId, PUBLIC);
+    expect((await call(app, "staff", null, "POST", `/api/v1/SurveyRuns(${r.surveyRunId})/CreateOrUpdateSamplifyProject`, { targetCompletes: 100 })).status).toBe(200);
+    expect((await call(app, "staff", null, "POST", `/api/v1/SurveyRuns(${r.surveyRunId})/SamplifyLineItemState`, { action: "launch" })).body.state).toBe("LAUNCHED");
+  }
+  const p = projects.get(`ideally-${id}-w1`)!;
+  const item = (runId: number) => p.lineItems.find((l) => l.extLineItemId === `run-${runId}`)!;
+  const [nz, au] = runs;
+
+  const closed = await call(app, "staff", null, "POST", `/api/v1/SurveyRuns(${nz!.surveyRunId})/ForceCloseSurvey`);
+  expect(closed.status, JSON.stringify(closed.body)).toBe(200);
+  expect(item(nz!.surveyRunId).state, "ForceCloseSurvey closes the line item").toBe("CLOSED");
+  expect(calls).toContain(`POST /sample/v1/projects/ideally-${id}-w1/lineItems/run-${nz!.surveyRunId}/close`);
+  expect(item(au!.surveyRunId).state, "the other market runs on").toBe("LAUNCHED");
+
+  // At its field end the run closes in the fielding tick, and its line item with it.
+  await tdb.db`update survey_runs set field_end_at = now() - interval '1 minute' where id = ${au!.surveyRunId}`;
+  await fieldingTick(tdb.db, PUBLIC);
+  const [st] = await tdb.db<{ status: number; state: string }[]>`select survey_status_id as status, samplify_state as state from survey_runs where id = ${au!.surveyRunId}`;
+  expect(st!.status).toBe(90);
+  expect(item(au!.surveyRunId).state).toBe("CLOSED");
+  expect(st!.state).toBe("CLOSED");
 }, 120_000);

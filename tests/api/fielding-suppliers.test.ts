@@ -170,3 +170,27 @@ describe("the redirect protocol", () => {
     }
   });
 });
+
+describe("a closed run", () => {
+  test("a supplier's respondent arriving after the run closed goes to the over-quota link, signed; nothing is stored", async () => {
+    const closed = await call(app, "staff", null, "POST", `/api/v1/SurveyRuns(${runId})/ForceCloseSurvey`);
+    expect(closed.status, JSON.stringify(closed.body)).toBe(200);
+    const before = await tdb.db<{ n: number }[]>`select count(*)::int as n from survey_sessions where survey_run_id = ${runId}`;
+    const r = await post("/start", { entryQuery: entry("R6") });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.status).not.toBe("InProgress");
+    expect(r.body.page).toBeNull();
+    expect(r.body.message).toBe("This survey has closed. Thank you for your interest.");
+    expect(r.body.redirectUrl).toBe(signed("https://supplier.example/end?st=q&id=R6"));
+    const after = await tdb.db<{ n: number }[]>`select count(*)::int as n from survey_sessions where survey_run_id = ${runId}`;
+    expect(after[0]!.n, "no session for an arrival on a closed run").toBe(before[0]!.n);
+    // A finished rid still comes back to its own end; a bad signature is still refused.
+    expect((await post("/start", { entryQuery: entry("R1") })).body.redirectUrl).toBe(signed("https://supplier.example/end?st=c&id=R1"));
+    expect((await post("/start", { entryQuery: `${entry("R7", false)}&sig=${"0".repeat(64)}` })).status).toBe(403);
+  });
+
+  test("an entry without the supplier's link on a closed supplier's run is still refused (403), before the status", async () => {
+    const r = await post("/start", {});
+    expect(r.status).toBe(403);
+  });
+});

@@ -13,8 +13,9 @@ import { normFromResponses } from "../helpers/norms.ts";
 
 let tdb: TestDb;
 let tx: Tx;
+let statements: string[] | null = null;
 beforeAll(async () => {
-  tdb = await createTestDb({ fixtures: false });
+  tdb = await createTestDb({ fixtures: false, onQuery: (text) => statements?.push(text) });
   tx = tdb.db as unknown as Tx;
   await seedDemo(tdb.db, bunPasswords.hash, { whenEmpty: true });
   const { seedDemoProjects } = await import("../../api/src/domains/fielding/demo.ts");
@@ -92,3 +93,23 @@ test("the norms job rebuilds what changed outside processing, so a Benchmarks ca
   expect(await run()).toMatchObject({ refreshed: 0, stale: 0 });
   expect(await compareAll()).toBeGreaterThan(30);
 });
+
+test("QualResults with a benchmark reads that benchmark's norm only: one norm statement, not one per benchmark type", async () => {
+  const { qualResults } = await import("../../api/src/domains/results/results.service.ts");
+  const { systemCtx } = await import("../../api/src/domains/lifecycle/lifecycle.service.ts");
+  const [p] = await tdb.db<{ id: number }[]>`
+    select id from projects where status_code >= 800 and status_code <> 950 and project_type_id = 1 and deleted_at is null order by id limit 1`;
+  const types = await q.benchmarkTypes(tx);
+  expect(types.length, "more than one benchmark type to choose from").toBeGreaterThan(1);
+  const ask = (benchmarkTypeId: number) => qualResults(tdb.db, systemCtx(), { projectId: p!.id, filters: {}, benchmarkTypeId });
+  for (const t of [types[0]!, types.at(-1)!]) {
+    await ask(t.id); // the rollup refreshed, the project's columns loaded
+    statements = [];
+    await ask(t.id);
+    const normStatements = statements.filter((s) => s.includes("join norm_cells nc")).length;
+    statements = null;
+    expect(normStatements, `benchmark type ${t.id}`).toBe(1);
+  }
+  const unknown = await ask(999).catch((e: Error) => e);
+  expect((unknown as Error).message, "an unknown benchmark type is still refused").toBe("No benchmark type 999");
+}, 60_000);

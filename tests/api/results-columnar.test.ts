@@ -186,6 +186,9 @@ describe("the columnar path equals the SQL", () => {
           ["optionAnswers(single)", await a.optionAnswers(qSingle), await b.optionAnswers(qSingle)],
           ["optionAnswers(multi)", await a.optionAnswers(qMulti), await b.optionAnswers(qMulti)],
           ["demographics", await a.demographics(), await b.demographics()],
+          ["designCells", await a.designCells(null), await b.designCells(null)],
+          ["designCells([5])", await a.designCells([5]), await b.designCells([5])],
+          ["designStrata", await a.designStrata(), await b.designStrata()],
         ];
         for (const [name, x, y] of pairs) {
           const d = near(x, y);

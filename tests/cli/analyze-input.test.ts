@@ -25,7 +25,7 @@ const oneLine = (s: string) => expect(s.trim().split("\n").length).toBe(1);
 describe("analyze psm input", () => {
   test("0x10 is not a number (was read as 16)", async () => {
     const r = await cli("analyze", "psm", file("hex.csv", "a,b,c,d\n1,2,3,0x10\n2,3,4,5\n"), ...PRICES, "--json");
-    expect(r.code).toBe(2);
+    expect(r.code, "issue 20: bad input is exit 1").toBe(1);
     expect(r.stderr).toContain('"0x10" is not a number');
     oneLine(r.stderr);
     // Decimal forms are numbers.
@@ -33,13 +33,13 @@ describe("analyze psm input", () => {
   });
   test("a negative price is refused", async () => {
     const r = await cli("analyze", "psm", file("neg.csv", "a,b,c,d\n-1,2,3,4\n1,2,3,4\n"), ...PRICES, "--json");
-    expect(r.code).toBe(2);
+    expect(r.code, "issue 20: bad input is exit 1").toBe(1);
     expect(r.stderr).toContain("negative price");
     oneLine(r.stderr);
   });
   test("no consistent respondent: refused, not an empty result with exit 0", async () => {
     const r = await cli("analyze", "psm", file("bad.csv", "a,b,c,d\n4,3,2,1\n5,5,5,5\n"), ...PRICES, "--json");
-    expect(r.code).toBe(2);
+    expect(r.code, "issue 20: bad input is exit 1").toBe(1);
     expect(r.stderr).toContain("no respondent has consistent prices");
     oneLine(r.stderr);
   });
@@ -64,5 +64,31 @@ describe("analyze rake --json says whether it converged", () => {
     expect(out.converged).toBe(true);
     expect(out.maxError).toBeLessThan(1e-6);
     expect(out.weights.map((w) => +w.toFixed(6))).toEqual([1.5, 0.75, 0.75]);
+  });
+});
+
+describe("ragged rows (issue 24, 11)", () => {
+  test("a row with fewer or more fields than the header is left out, its line named on stderr", async () => {
+    // Line 4 is blank (skipped, not ragged); the quoted field on line 5 spans lines 5-6, line 7 is
+    // whole, so the short row is on line 8 and the long one on line 9.
+    const text = 'a,b,c,d\n1,2,3,4\n2,3,4,5\n\n"1",2,3,"4\nstill d"\n3,4,5,6\n1,2,3\n1,2,3,4,5\n';
+    const r = await cli("analyze", "psm", file("ragged.csv", text), ...PRICES, "--json");
+    expect(r.code).toBe(1); // line 5's d is not a number: the lines after the multi-line field are counted right
+    expect(r.stderr).toBe(
+      `warning: ${join(tmp, "ragged.csv")}: 2 rows without the header's 4 fields left out (line 8 has 3, line 9 has 5)\n` +
+        `ideally: ${join(tmp, "ragged.csv")}: line 5, d: "4\nstill d" is not a number\n`,
+    );
+    const clean = 'a,b,c,d\n1,2,3,4\n2,3,4,5\n\n3,4,5,6\n1,2,3\n1,2,3,4,5\n';
+    const ok = await cli("analyze", "psm", file("ragged2.csv", clean), ...PRICES, "--json");
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout).n, "the three whole rows, the ragged two left out").toBe(3);
+    expect(ok.stderr).toBe(`warning: ${join(tmp, "ragged2.csv")}: 2 rows without the header's 4 fields left out (line 6 has 3, line 7 has 5)\n`);
+  });
+  test("more than five are counted; a file of only ragged rows is refused with exit 1", async () => {
+    const many = `a,b,c,d\n1,2,3,4\n${"1,2\n".repeat(7)}`;
+    const r = await cli("analyze", "psm", file("many.csv", many), ...PRICES, "--json");
+    expect(r.stderr).toBe(`warning: ${join(tmp, "many.csv")}: 7 rows without the header's 4 fields left out (line 3 has 2, line 4 has 2, line 5 has 2, line 6 has 2, line 7 has 2 and 2 more)\nwarning: only 1 respondent with consistent prices: the curves are a single step\n`);
+    const only = await cli("analyze", "turf", file("only.csv", "a,b\n1\n0,1,1\n"), "--items", "a,b", "--k", "1");
+    expect([only.code, only.stdout, only.stderr]).toEqual([1, "", `ideally: ${join(tmp, "only.csv")}: 2 rows without the header's 2 fields left out (line 2 has 1, line 3 has 3)\n`]);
   });
 });

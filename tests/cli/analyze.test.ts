@@ -200,11 +200,11 @@ describe("analyze rake", () => {
 
 describe("errors", () => {
   const cases: [string, string[], number, RegExp][] = [
-    ["missing file", ["psm", join(tmp, "nope.csv"), ...PRICES], 2, /cannot read .*nope\.csv: no such file/],
-    ["a directory", ["psm", tmp, ...PRICES], 2, /cannot read .*: is a directory/],
+    ["missing file", ["psm", join(tmp, "nope.csv"), ...PRICES], 1, /cannot read .*nope\.csv: no such file/],
+    ["a directory", ["psm", tmp, ...PRICES], 1, /cannot read .*: is a directory/],
     ["unknown column", ["psm", PSM, ...PRICES.slice(0, 6), "--too-expensive", "price_te"], 1, /--too-expensive price_te: no such column/],
     ["column number out of range", ["psm", PSM, ...PRICES.slice(0, 6), "--too-expensive", "9"], 1, /column number out of range 1\.\.6/],
-    ["label where a price is needed", ["psm", PSM, "--too-cheap", "1", "--cheap", "2", "--expensive", "3", "--too-expensive", "5"], 2, /row 2, .*"Very unlikely" is not a number/],
+    ["label where a price is needed", ["psm", PSM, "--too-cheap", "1", "--cheap", "2", "--expensive", "3", "--too-expensive", "5"], 1, /line 2, .*"Very unlikely" is not a number/],
     ["one intent only", ["psm", PSM, ...PRICES, "--pi-cheap", "5"], 1, /--pi-cheap and --pi-expensive go together/],
     ["missing required option", ["psm", PSM, ...PRICES.slice(0, 6)], 1, /required option '--too-expensive <col>' not specified/],
     ["unknown option", ["psm", PSM, ...PRICES, "--bogus"], 1, /unknown option '--bogus'/],
@@ -225,7 +225,7 @@ describe("errors", () => {
     });
   }
 
-  test("files without rows or with non-numeric prices / items: exit 2", async () => {
+  test("files without rows or with non-numeric prices / items: exit 1 (issue 20), naming the line", async () => {
     const empty = tmpFile("empty.csv", "");
     const headerOnly = tmpFile("header.csv", "tc,c,e,te\n");
     const badPrice = tmpFile("bad.csv", "tc,c,e,te\n1,2,3,4\n1,two,3,4\n");
@@ -237,11 +237,11 @@ describe("errors", () => {
       cli("analyze", "psm", badPrice, ...p),
       cli("analyze", "turf", badItem, "--items", "a,b", "--k", "1"),
     ]);
-    expect(runs.map((r) => r.code)).toEqual([2, 2, 2, 2]);
+    expect(runs.map((r) => r.code)).toEqual([1, 1, 1, 1]);
     expect(runs[0].stderr).toMatch(/the file is empty/);
     expect(runs[1].stderr).toMatch(/no data rows after the header/);
-    expect(runs[2].stderr).toMatch(/row 3, c: "two" is not a number/);
-    expect(runs[3].stderr).toMatch(/row 3, a: "yes" is not a number/);
+    expect(runs[2].stderr).toMatch(/bad\.csv: line 3, c: "two" is not a number/);
+    expect(runs[3].stderr).toMatch(/items\.csv: line 3, a: "yes" is not a number/);
   });
 
   test("UTF-8 files are read as UTF-8; invalid UTF-8 falls back to windows-1252", async () => {

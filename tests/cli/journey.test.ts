@@ -195,9 +195,11 @@ test("results verbatims: the open questions, then one question's answers as the 
   const open = await uma.json<{ projectQuestionId: number; questionText: string }[]>(["results", "verbatims", String(id)]);
   expect(open.length, "the framework's open question (what you like most)").toBeGreaterThan(0);
   const q = open[0].projectQuestionId;
-  const missing = await uma.run(["results", "verbatims", String(id)]);
-  expect(missing.code).toBe(1);
-  expect(missing.stderr).toContain(`--question is required; project ${id}'s open questions: ${q} '`);
+  const listed = await uma.run(["results", "verbatims", String(id)]);
+  expect(listed.code, "text lists them as --json does, exit 0").toBe(0);
+  const textIds = listed.stdout.trimEnd().split("\n").slice(2).map((l) => Number(l.trim().split(/\s+/)[0]));
+  expect(textIds, "the same questions in text and --json").toEqual(open.map((x) => x.projectQuestionId));
+  expect(listed.stderr).toBe(`answers: ideally results verbatims ${id} --question ${q}\n`);
   const page = await uma.json<{ value: { id: number }[] }>(["results", "verbatims", String(id), "--question", String(q), "--page-size", "5"]);
   const direct = await api<{ value: { id: number }[] }>(tokenOf(uma), `/api/v1/TextResponses/Verbatim?projectId=${id}&projectQuestionId=${q}&pageSize=5`);
   expect(page.value.map((v) => v.id)).toEqual(direct.value.map((v) => v.id));

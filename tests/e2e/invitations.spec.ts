@@ -1,5 +1,6 @@
 // Issue 19: an existing account is invited to a team, not added. The invited person finds the
-// invitations from the account menu, declines one and accepts the other on the Account page; the
+// invitations on their home page and in the account menu, declines one and accepts the other on
+// the Account page; the
 // accepted team then appears among theirs. Demo data (README): admin@acme.test is Admin of Acme
 // Team A (client 3) and of the Acme enterprise (client 1); admin@globex.test is Admin of Globex only.
 import { expect, test } from "@playwright/test";
@@ -11,6 +12,10 @@ test("an invited person declines one invitation and accepts another from the Acc
   await apiCall(request, acme, 1, "POST", "/api/v1/Users", { email: "admin@globex.test", roleId: 2 });
 
   await signIn(page, "admin@globex.test");
+  await expect(page).toHaveURL(/\/home$/);
+  const notice = page.getByRole("status", { name: "Invitations waiting" });
+  await expect(notice).toContainText("You are invited to join Acme Team A, Acme.");
+  await expect(notice.getByRole("link", { name: "Review invitations" })).toHaveAttribute("href", "/account");
   const menu = page.getByRole("button", { name: /Account menu \(2 invitations waiting\)/ });
   await expect(menu).toBeVisible();
   await menu.click();

@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { api, clientIdByName, signIn, token } from "./helpers";
+import { designText } from "../../web/src/features/design";
 
 // The researcher's path without dead ends (issue 22), in Chromium against the real server: the
 // client switcher lands on the chosen client's tier page; every notification type opens its
@@ -354,7 +355,8 @@ test("the review page shows the concepts, the questions' wording, the targets an
   await expect(page.getByRole("heading", { name: "Awaiting approval" })).toBeVisible();
   await expect(page.getByRole("heading", { level: 3, name: "Concept 1" })).toBeVisible();
   await expect(page.getByRole("heading", { level: 3, name: "Concept 2" })).toBeVisible();
-  await expect(page.getByText("Sequential monadic", { exact: false })).toBeVisible();
+  // The design in the editor's words (the test options tab's designText), splitCellQuota false.
+  await expect(page.getByTestId("design")).toHaveText(designText(false));
   const framework = page.getByRole("region", { name: "Framework" });
   await expect(framework.locator("li").first()).not.toBeEmpty();
   await expect(page.getByText("No targets: everyone in the markets qualifies.")).toBeVisible();
@@ -364,4 +366,20 @@ test("the review page shows the concepts, the questions' wording, the targets an
   await page.reload();
   await expect(page.getByRole("heading", { name: "Awaiting approval" })).toBeVisible();
   await noSeriousViolations(page, "the review page at phone width");
+});
+
+test("the review page names the design as the editor does: one concept sequential is still sequential monadic; split cells is monadic", async ({ page, request }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const uma = await token(request, "user@acme.test");
+  const seq = await draft(request, uma, "Review one", 1);
+  const split = await api(request, uma, teamA, "POST", "/api/v1/Projects", { projectName: `Review split ${Date.now()}`, projectTypeId: 1, frameworkId: 1000, regionIds: [1], splitCellQuota: true });
+  for (const c of ["Cell A", "Cell B"]) await api(request, uma, teamA, "POST", "/api/v1/TestOptions", { projectId: split.id, conceptText: c });
+  for (const p of [seq, split]) expect((await api(request, uma, teamA, "POST", `/api/v1/Projects(${p.id})/Submit`, {})).statusCode).toBe(50);
+  await signIn(page, "admin@acme.test");
+  await page.goto(`/${teamA}/projects/${seq.id}/review`);
+  await expect(page.getByTestId("design")).toHaveText(designText(false));
+  await expect(page.getByTestId("design")).toContainText("Sequential monadic");
+  await page.goto(`/${teamA}/projects/${split.id}/review`);
+  await expect(page.getByTestId("design")).toHaveText(designText(true));
+  await expect(page.getByTestId("design")).toContainText("Monadic (split cells)");
 });

@@ -8,7 +8,8 @@ import type { RequestCtx } from "../../api/src/access/principal.ts";
 import type { Figure } from "../../api/src/domains/ai/facts.ts";
 import { qualResults, questionResults } from "../../api/src/domains/results/results.service.ts";
 import { marketReachResults, priceSensitivityResults } from "../../api/src/domains/results/analysis.service.ts";
-import { verbatimCount } from "../../api/src/domains/results/verbatims.service.ts";
+import { verbatim, verbatimCount } from "../../api/src/domains/results/verbatims.service.ts";
+import { driverResults } from "../../api/src/domains/results/drivers.service.ts";
 
 /** The figure's value, recomputed by the results function its source names. */
 export async function recompute(db: Db, ctx: RequestCtx, projectId: number, f: Figure, all: Figure[]): Promise<number> {
@@ -40,9 +41,24 @@ export async function recompute(db: Db, ctx: RequestCtx, projectId: number, f: F
       return r.results.find((x) => x.testOptionId === s.testOptionId)!.options.find((o) => o.questionOptionId === s.questionOptionId)!.share;
     }
     case "VerbatimCount": {
-      const n = (await verbatimCount(db, ctx, { projectId, projectQuestionId: s.projectQuestionId, filters: s.filters, themeId: s.themeId })).count;
-      const total = (await verbatimCount(db, ctx, { projectId, projectQuestionId: s.projectQuestionId, filters: s.filters })).count;
+      const of = { projectId, projectQuestionId: s.projectQuestionId, filters: s.filters, testOptionId: s.testOptionId ?? null, sentiment: s.sentiment ?? null };
+      const n = (await verbatimCount(db, ctx, { ...of, themeId: s.themeId })).count;
+      const total = (await verbatimCount(db, ctx, of)).count;
       return n / total;
+    }
+    case "Verbatim": {
+      // The quoted answer is one of the answers Verbatim lists under the figure's arguments, and its text is the quote.
+      const page = await verbatim(db, ctx, { projectId, projectQuestionId: s.projectQuestionId, filters: s.filters, testOptionId: s.testOptionId, themeId: s.themeId, sentiment: s.sentiment, pageSize: 200 });
+      const a = page.value.find((x) => x.id === s.answerId);
+      if (!a) throw new Error(`${f.ref}: answer ${s.answerId} is not among the answers its source lists`);
+      expect(f.text, `${f.ref} quotes answer ${s.answerId}`).toBe(`“${(a.translatedText ?? a.responseText).replace(/\s+/g, " ").trim().slice(0, 200)}”`);
+      return a.id;
+    }
+    case "DriverResults": {
+      const d = await driverResults(db, ctx, projectId, s.filters);
+      const i = d.groups.find((g) => g.testOptionId === s.testOptionId)?.drivers.find((x) => x.standardQuestionId === s.standardQuestionId)?.importance;
+      if (i === null || i === undefined) throw new Error(`${f.ref}: no importance for measure ${s.standardQuestionId}`);
+      return i;
     }
   }
 }
@@ -59,6 +75,7 @@ export function written(f: Figure, v: number): string {
   }
   if (s.fn === "Difference") return `${(Math.abs(v) * 100).toFixed(1)} points`;
   if (s.fn === "PriceSensitivityResults") return v.toFixed(2); // after the currency symbol
+  if (s.fn === "Verbatim") return f.text; // the quote, checked against the answer in recompute
   return pct(v);
 }
 

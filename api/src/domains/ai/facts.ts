@@ -9,7 +9,9 @@ import type { RequestCtx } from "../../access/principal.ts";
 import { twoProportionZTest } from "../../analytics/significance.ts";
 import { qualResults, questionResults, type Measure } from "../results/results.service.ts";
 import { marketReachResults, priceSensitivityResults } from "../results/analysis.service.ts";
-import { verbatimCount, verbatim } from "../results/verbatims.service.ts";
+import { verbatim, themeResults } from "../results/verbatims.service.ts";
+import { driverResults } from "../results/drivers.service.ts";
+import type { SentimentLabel } from "../../analytics/verbatims.ts";
 import type { ResponseFilter } from "../results/filters.ts";
 import { ApiError } from "../../errors.ts";
 
@@ -29,8 +31,12 @@ export type FigureSource =
   | { fn: "MarketReachResults"; filters: ResponseFilter; k: number; field: "reach" }
   /** An answer option's weighted share among the question's respondents (QuestionResults, the results function behind QualResults' per-question view). */
   | { fn: "QuestionResults"; filters: ResponseFilter; projectQuestionId: number; testOptionId: number | null; questionOptionId: number; field: "share" }
-  /** VerbatimCount with the theme over VerbatimCount without it. */
-  | { fn: "VerbatimCount"; filters: ResponseFilter; projectQuestionId: number; themeId: number; field: "share" };
+  /** VerbatimCount with the theme over VerbatimCount without it (both of one test option's answers, of one sentiment, when given). */
+  | { fn: "VerbatimCount"; filters: ResponseFilter; projectQuestionId: number; themeId: number; testOptionId?: number | null; sentiment?: SentimentLabel | null; field: "share" }
+  /** A quoted answer (value: its id), one of the answers Verbatim lists under these arguments. */
+  | { fn: "Verbatim"; filters: ResponseFilter; projectQuestionId: number; testOptionId: number | null; themeId: number | null; sentiment: SentimentLabel | null; answerId: number; field: "text" }
+  /** A measure's Pratt importance in the driver analysis of a group (DriverResults). */
+  | { fn: "DriverResults"; filters: ResponseFilter; testOptionId: number | null; standardQuestionId: number; field: "importance" };
 
 export interface Figure {
   ref: string;
@@ -322,26 +328,19 @@ export async function reachFacts(db: Db, ctx: RequestCtx, pc: ProjectContext, bo
   return last && best ? { k: last.k, items: best.items, reach: book.add(pct(best.reach), best.reach, { fn: "MarketReachResults", filters, k: last.k, field: "reach" }) } : null;
 }
 
-/** The top three themes of each open question (up to three questions): share of answers and a quote. */
+/** The top three themes of each open question (up to three questions) among the filtered answers: share of answers and a quote. */
 export async function themeFacts(db: Db, ctx: RequestCtx, pc: ProjectContext, book: FigureBook, filters: ResponseFilter): Promise<SummaryFacts["themes"]> {
   const themes: SummaryFacts["themes"] = [];
   for (const tq of pc.textQuestions.slice(0, 3)) {
-    const top = await enterTenant(db, ctx, (tx) =>
-      tx<{ id: number; name: string; n: number }[]>`
-        select th.id, th.name, count(x.id)::int as n from themes th join text_responses_themes x on x.theme_id = th.id
-        where th.project_id = ${pc.projectId} and th.project_question_id = ${tq.projectQuestionId}
-        group by th.id order by n desc, th.id limit 3`,
-    );
-    const total = (await verbatimCount(db, ctx, { projectId: pc.projectId, projectQuestionId: tq.projectQuestionId, filters })).count;
-    if (!total) continue;
-    for (const th of top) {
-      const n = (await verbatimCount(db, ctx, { projectId: pc.projectId, projectQuestionId: tq.projectQuestionId, filters, themeId: th.id })).count;
-      if (!n) continue;
+    // Ranked under the filter (ThemeResults), so a market's summary names that market's top themes.
+    const r = await themeResults(db, ctx, { projectId: pc.projectId, projectQuestionId: tq.projectQuestionId, filters });
+    if (!r.answers) continue;
+    for (const th of r.themes.filter((t) => t.count > 0).slice(0, 3)) {
       const quote = (await verbatim(db, ctx, { projectId: pc.projectId, projectQuestionId: tq.projectQuestionId, filters, themeId: th.id, pageSize: 1 })).value[0];
       themes.push({
         question: tq.text,
         name: th.name,
-        share: book.add(pct(n / total), n / total, { fn: "VerbatimCount", filters, projectQuestionId: tq.projectQuestionId, themeId: th.id, field: "share" }),
+        share: book.add(pct(th.share), th.share, { fn: "VerbatimCount", filters, projectQuestionId: tq.projectQuestionId, themeId: th.id, field: "share" }),
         quote: quote ? (quote.translatedText ?? quote.responseText).slice(0, 200) : null,
       });
     }
@@ -366,4 +365,91 @@ export async function choiceFacts(db: Db, ctx: RequestCtx, pc: ProjectContext, b
     });
   }
   return out;
+}
+
+export interface WhyFacts {
+  testOption: string;
+  stance: "like" | "dislike" | null;
+  /** Per open question asked about the test option: its top themes among the answers of the stance, each with a quote. */
+  questions: {
+    question: string;
+    answers: number;
+    themes: { name: string; share: Figure; quote: { text: Figure; segment: string } | null }[];
+    /** Answers of the stance quoted when no theme has any. */
+    quotes: { text: Figure; segment: string }[];
+  }[];
+  drivers: { outcome: string; filtered: boolean; note: string | null; top: { title: string; importance: Figure }[] } | null;
+}
+
+/** The respondent's gender, age group and market, as a quote's attribution ("Female, 25-34, Australia"). */
+async function segmentOf(db: Db, ctx: RequestCtx, answerId: number): Promise<string> {
+  const [r] = await enterTenant(db, ctx, (tx) =>
+    tx<{ parts: string[] }[]>`
+      select array_remove(array[
+        (select o.answer_label from responses r join system_question_option o on o.id = r.system_question_option_id
+          where r.project_id = t.project_id and r.survey_session_id = t.survey_session_id and o.system_question_id = 45 limit 1),
+        (select o.answer_label from responses r join system_question_option o on o.id = r.system_question_option_id
+          where r.project_id = t.project_id and r.survey_session_id = t.survey_session_id and o.system_question_id = 51 limit 1),
+        (select g.region_name from regions g where g.id = t.region_id)], null) as parts
+      from text_responses t where t.id = ${answerId}`,
+  );
+  return r?.parts.join(", ") || "a respondent";
+}
+
+const QUOTE_CHARS = 200;
+/** A quote as a figure: its text in curly quotes, its value the answer's id. */
+const quoteText = (s: string) => `“${s.replace(/\s+/g, " ").trim().slice(0, QUOTE_CHARS)}”`;
+
+/**
+ * Why people like or dislike a test option (or what they say about it): per open question asked
+ * about it, the top three themes of its answers of that sentiment (Positive for like, Negative
+ * for dislike, any for neither) with their share of those answers and a quote with the
+ * respondent's segment; then what drives purchase intent for it (DriverResults).
+ */
+export async function whyFacts(db: Db, ctx: RequestCtx, pc: ProjectContext, book: FigureBook, filters: ResponseFilter, testOptionId: number, stance: "like" | "dislike" | null): Promise<WhyFacts> {
+  const sentiment: SentimentLabel | null = stance === "like" ? "Positive" : stance === "dislike" ? "Negative" : null;
+  const questions: WhyFacts["questions"] = [];
+  const quoteOf = async (projectQuestionId: number, themeId: number | null) => {
+    const v = (await verbatim(db, ctx, { projectId: pc.projectId, projectQuestionId, filters, testOptionId, themeId, sentiment, pageSize: 1 })).value[0];
+    if (!v) return null;
+    const text = book.add(quoteText(v.translatedText ?? v.responseText), v.id, { fn: "Verbatim", filters, projectQuestionId, testOptionId, themeId, sentiment, answerId: v.id, field: "text" });
+    return { text, segment: await segmentOf(db, ctx, v.id) };
+  };
+  for (const tq of pc.textQuestions) {
+    const r = await themeResults(db, ctx, { projectId: pc.projectId, projectQuestionId: tq.projectQuestionId, filters, testOptionId });
+    // Only the questions asked about this test option (their answers carry it).
+    if (!r.testOptions.some((o) => o.testOptionId === testOptionId)) continue;
+    const total = sentiment ? r.bySentiment[sentiment] : r.answers;
+    if (!total) {
+      questions.push({ question: tq.text, answers: 0, themes: [], quotes: [] });
+      continue;
+    }
+    const ranked = r.themes
+      .map((t) => ({ t, n: sentiment ? t.bySentiment[sentiment] : t.count }))
+      .filter((x) => x.n > 0)
+      .sort((a, b) => b.n - a.n || a.t.id - b.t.id)
+      .slice(0, 3);
+    const themes: WhyFacts["questions"][number]["themes"] = [];
+    for (const { t, n } of ranked) {
+      const share = book.add(pct(n / total), n / total, { fn: "VerbatimCount", filters, projectQuestionId: tq.projectQuestionId, themeId: t.id, testOptionId, sentiment, field: "share" });
+      themes.push({ name: t.name, share, quote: await quoteOf(tq.projectQuestionId, t.id) });
+    }
+    const quotes = themes.length ? [] : [await quoteOf(tq.projectQuestionId, null)].filter((q): q is NonNullable<typeof q> => !!q);
+    questions.push({ question: tq.text, answers: total, themes, quotes });
+  }
+  const d = await driverResults(db, ctx, pc.projectId, filters);
+  const g = d.groups.find((x) => x.testOptionId === testOptionId);
+  const drivers =
+    g && g.drivers.some((x) => x.importance !== null)
+      ? {
+          outcome: d.outcome.title,
+          filtered: g.filtered,
+          note: g.filtered ? null : `The audience is too small for its own driver analysis, so these drivers are for all respondents who saw ${pc.testOptions.find((o) => o.id === testOptionId)?.name ?? "it"}.`,
+          top: g.drivers
+            .filter((x) => x.importance !== null && x.importance > 0)
+            .slice(0, 2)
+            .map((x) => ({ title: x.title, importance: book.add(pct(x.importance!), x.importance!, { fn: "DriverResults", filters, testOptionId, standardQuestionId: x.standardQuestionId, field: "importance" }) })),
+        }
+      : null;
+  return { testOption: pc.testOptions.find((o) => o.id === testOptionId)?.name ?? "This test option", stance, questions, drivers };
 }

@@ -124,11 +124,39 @@ export function writeAnswer(outputs: ToolOutput[], direction: "best" | "worst"):
       }
     } else if (o.tool === "market_reach") {
       parts.push(o.reach ? `The best combination ${who} (${o.reach.items.join(", ")}) reaches ${figureText(o.reach.reach)} of respondents.` : "This project has no market reach results.");
+    } else if (o.tool === "why_answers") {
+      parts.push(writeWhy(o));
     } else if (o.tool === "verbatim_themes") {
       parts.push(o.themes.length ? [`What people said ${who}:`, ...o.themes.map((t) => `- "${t.name}" in ${figureText(t.share)} of answers to "${t.question}"${t.quote ? `, e.g. “${t.quote}”` : ""}`)].join("\n") : `There are no coded open answers ${who}.`);
     }
   }
   return parts.join("\n\n") || "I could not find results for that question.";
+}
+
+/** Why an audience likes or dislikes a test option, from its open answers (quoted, with segments) and drivers. */
+export function writeWhy(o: Extract<ToolOutput, { tool: "why_answers" }>): string {
+  const who = o.audienceText === "all respondents" ? "respondents" : o.audienceText;
+  const kind = o.stance === "like" ? "positive answers" : o.stance === "dislike" ? "negative answers" : "answers";
+  const head = o.stance === "like" ? `Why ${who} like ${o.testOption}` : o.stance === "dislike" ? `What ${who} dislike about ${o.testOption}` : `What ${who} say about ${o.testOption}`;
+  const out: string[] = [`${head}, in their own words:`];
+  const quote = (q: { text: ToolFigure; segment: string }) => `${figureText(q.text)} (${q.segment})`;
+  if (!o.questions.length) out.push(`No open question in this project asks about ${o.testOption}.`);
+  for (const q of o.questions) {
+    if (!q.answers) {
+      out.push(`No ${kind.replace(/s$/, "")} from ${who} about ${o.testOption} to "${q.question}".`);
+      continue;
+    }
+    if (q.themes.length) {
+      out.push([`To "${q.question}", the ${kind} about ${o.testOption} mention:`, ...q.themes.map((t) => `- "${t.name}" in ${figureText(t.share)} of them${t.quote ? `, e.g. ${quote(t.quote)}` : ""}`)].join("\n"));
+    } else if (q.quotes.length) {
+      out.push([`To "${q.question}", no theme comes up in the ${kind} about ${o.testOption}; for example:`, ...q.quotes.map((x) => `- ${quote(x)}`)].join("\n"));
+    }
+  }
+  const d = o.drivers;
+  if (d && d.top.length) {
+    out.push(`What drives ${d.outcome} for ${o.testOption}: ${d.top.map((t) => `${t.title} ${figureText(t.importance)}`).join(" and ")} of the explained variance.${d.note ? ` ${d.note}` : ""}`);
+  }
+  return out.join("\n\n");
 }
 
 export const NOT_UNDERSTOOD = "I can only answer questions about this project's results, and I did not find one in that.";
@@ -194,6 +222,7 @@ export class LocalProvider implements AiProvider {
       const offered = new Set(req.tools.map((t) => t.name));
       if (parsed.kind === "price" && offered.has("price_sensitivity")) return call("price_sensitivity", filters);
       if (parsed.kind === "reach" && offered.has("market_reach")) return call("market_reach", filters);
+      if (parsed.kind === "why" && offered.has("why_answers")) return call("why_answers", { ...filters, testOptionId: parsed.testOptionIds[0], stance: parsed.stance });
       if (parsed.kind === "themes" && offered.has("verbatim_themes")) return call("verbatim_themes", filters);
       return call("qual_results", { ...filters, standardQuestionId: parsed.standardQuestionId, testOptionIds: parsed.testOptionIds.length > 1 ? parsed.testOptionIds : [] });
     }

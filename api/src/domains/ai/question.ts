@@ -9,9 +9,12 @@ export interface ParsedQuestion {
    * What is asked. "unknown": nothing in the question names a measure, a test option, an audience,
    * a market, prices, reach, what people said, or a ranking: the local provider says what it can
    * answer instead of guessing. "action": the question asks to change, delete or send something,
-   * which a results chat never does.
+   * which a results chat never does. "why": why people like or dislike one named test option, or
+   * what they say about it (answered from its open answers and drivers).
    */
-  kind: "ranking" | "price" | "reach" | "themes" | "unknown" | "action";
+  kind: "ranking" | "price" | "reach" | "themes" | "why" | "unknown" | "action";
+  /** For "why": what people like (like), dislike (dislike), or everything they say (null). */
+  stance: "like" | "dislike" | null;
   standardQuestionId: number | null;
   /** System question options (demographics), as the response filter's filterIds. */
   filterIds: number[];
@@ -57,6 +60,13 @@ const RANKING = /\b(best|worst|better|worse|top|highest|lowest|most|least|lead(s
 /** What a comparison ranks: the test options, by any of the words people use for them. */
 const SUBJECT = /\b(which|concepts?|ideas?|options?|messages?|plans?|products?|variants?|versions?|designs?|names?|packs?|flavou?rs?|ones?|them|these|those)\b/;
 
+/** Asking for reasons or for what people say about something. */
+const WHY = /\bwhy\b|\breasons?\b|\bwhat (do|did|does|would|are|were)\b.*\b(like|likes|love|dislike|dislikes|hate|say|said|think|thought|mention|feel|complain)\b|\bwhat\b.*\b(like|dislike|love|hate)s? (about|in)\b/;
+const DISLIKE = /\b(dislike[sd]?|hate[sd]?|(do|does|did)( not|n't)( \w+){0,2} (like|love|enjoy)|not (like|love|enjoy)|problems?|complain(ts?)?|negatives?|put (them|people|you) off|against|reject(ed)?|turn(s|ed)? off|wrong|bad|weak(ness)?)\b/;
+const LIKE = /\b(like[sd]?|lov(e|es|ed)|enjoy(s|ed)?|prefer(s|red)?|positives?|choose|chose|pick(ed)?|favou?r|good|strong|strength|appeal(s|ing)?)\b/;
+/** A test option by its number: "concept 2", "idea #3", "option 1". */
+const BY_NUMBER = /\b(?:concepts?|ideas?|options?|messages?|products?|variants?|versions?|designs?|plans?|packs?|flavou?rs?|names?|ads?)\s*(?:no\.?|number|#)?\s*(\d{1,2})\b/;
+
 export function parseQuestion(question: string, pc: ProjectContext): ParsedQuestion {
   const text = question.toLowerCase().replace(/\s+/g, " ");
   const topical: ParsedQuestion["kind"] = /\b(price|pricing|pay|cost|expensive|cheap)\b/.test(text)
@@ -98,12 +108,17 @@ export function parseQuestion(question: string, pc: ProjectContext): ParsedQuest
   }
   const regionIds = pc.regions.length > 1 ? pc.regions.filter((r) => mentions(text, r.name)).map((r) => r.id) : [];
   const testOptionIds = pc.testOptions.filter((o) => mentions(text, o.name)).map((o) => o.id);
+  const numbered = BY_NUMBER.exec(text);
+  const byNumber = numbered ? pc.testOptions[Number(numbered[1]) - 1] : undefined;
+  if (byNumber && !testOptionIds.includes(byNumber.id)) testOptionIds.push(byNumber.id);
+  const why = WHY.test(text) && testOptionIds.length === 1;
+  const stance: ParsedQuestion["stance"] = DISLIKE.test(text) ? "dislike" : LIKE.test(text) ? "like" : null;
   const direction = /\b(worst|lowest|least|weakest|bottom|poorest)\b/.test(text) ? "worst" : "best";
   // A ranking needs something to rank by or among: a measure, a test option, an audience, a market
   // or a word of comparison about the test options ("which is better?"). Anything else ("What is the capital of France?", "Tell me more") is
   // not understood, and is never answered with a ranking.
   const understood =
     topical !== "ranking" || standardQuestionId !== null || testOptionIds.length > 0 || filterIds.length > 0 || regionIds.length > 0 || (RANKING.test(text) && SUBJECT.test(text));
-  const kind: ParsedQuestion["kind"] = ACTION.test(text) ? "action" : understood ? topical : "unknown";
-  return { kind, standardQuestionId, filterIds, regionIds, testOptionIds, direction, audience: [...audience, ...pc.regions.filter((r) => regionIds.includes(r.id)).map((r) => r.name)] };
+  const kind: ParsedQuestion["kind"] = ACTION.test(text) ? "action" : why ? "why" : understood ? topical : "unknown";
+  return { kind, stance: why ? stance : null, standardQuestionId, filterIds, regionIds, testOptionIds, direction, audience: [...audience, ...pc.regions.filter((r) => regionIds.includes(r.id)).map((r) => r.name)] };
 }

@@ -5,7 +5,7 @@ import type { Db } from "../../db/client.ts";
 import type { RequestCtx } from "../../access/principal.ts";
 import { qualResults } from "../results/results.service.ts";
 import type { ResponseFilter } from "../results/filters.ts";
-import { measureFacts, priceFacts, reachFacts, themeFacts, type FigureBook, type ProjectContext } from "./facts.ts";
+import { measureFacts, priceFacts, reachFacts, themeFacts, whyFacts, type FigureBook, type ProjectContext } from "./facts.ts";
 import type { Tool } from "./provider.ts";
 
 /** A figure as a tool hands it to the model: its reference and its text. */
@@ -28,7 +28,14 @@ export type ToolOutput =
     })
   | (Base & { tool: "price_sensitivity"; price: { name: string; opp: ToolFigure | null; ipp: ToolFigure | null; pmc: ToolFigure | null; pme: ToolFigure | null }[] })
   | (Base & { tool: "market_reach"; reach: { items: string[]; reach: ToolFigure } | null })
-  | (Base & { tool: "verbatim_themes"; themes: { question: string; name: string; share: ToolFigure; quote: string | null }[] });
+  | (Base & { tool: "verbatim_themes"; themes: { question: string; name: string; share: ToolFigure; quote: string | null }[] })
+  | (Base & {
+      tool: "why_answers";
+      testOption: string;
+      stance: "like" | "dislike" | null;
+      questions: { question: string; answers: number; themes: { name: string; share: ToolFigure; quote: { text: ToolFigure; segment: string } | null }[]; quotes: { text: ToolFigure; segment: string }[] }[];
+      drivers: { outcome: string; filtered: boolean; note: string | null; top: { title: string; importance: ToolFigure }[] } | null;
+    });
 
 const fig = (f: { ref: string; text: string } | null) => (f ? { ref: f.ref, text: f.text } : null);
 const ints = { type: "array", items: { type: "integer" } };
@@ -121,6 +128,40 @@ export function resultsTools(db: Db, ctx: RequestCtx, pc: ProjectContext, book: 
         const { filters, audience, audienceText } = narrow(pc, base, args);
         const r = await reachFacts(db, ctx, pc, book, filters);
         return { tool: "market_reach", audience, audienceText, filters, reach: r ? { items: r.items, reach: fig(r.reach)! } : null } satisfies ToolOutput;
+      },
+    },
+    why_answers: {
+      spec: {
+        name: "why_answers",
+        description:
+          "Why an audience likes or dislikes one test option, or what it says about it: per open question about the option, the top themes of its positive (like), negative (dislike) or all answers with their share and a quoted answer with the respondent's segment (gender, age group, market), and the measures that drive purchase intent for it.",
+        parameters: {
+          type: "object",
+          properties: {
+            testOptionId: { type: "integer", description: "The test option (id from the context)" },
+            stance: { type: ["string", "null"], enum: ["like", "dislike", null], description: "like: what people like; dislike: what they dislike; null: everything they say" },
+            ...FILTER_PARAMS,
+          },
+          required: ["testOptionId"],
+        },
+      },
+      async run(args) {
+        const id = args.testOptionId;
+        if (!Number.isInteger(id) || !pc.testOptions.some((o) => o.id === id)) throw new Error(`Unknown test option ${String(id)}: use an id from the context`);
+        const { filters, audience, audienceText } = narrow(pc, base, { ...args, testOptionIds: [] });
+        const stance = args.stance === "like" || args.stance === "dislike" ? args.stance : null;
+        const w = await whyFacts(db, ctx, pc, book, filters, id as number, stance);
+        const q = (x: { text: { ref: string; text: string }; segment: string }) => ({ text: fig(x.text)!, segment: x.segment });
+        return {
+          tool: "why_answers",
+          audience,
+          audienceText,
+          filters,
+          testOption: w.testOption,
+          stance,
+          questions: w.questions.map((x) => ({ question: x.question, answers: x.answers, themes: x.themes.map((t) => ({ name: t.name, share: fig(t.share)!, quote: t.quote ? q(t.quote) : null })), quotes: x.quotes.map(q) })),
+          drivers: w.drivers ? { outcome: w.drivers.outcome, filtered: w.drivers.filtered, note: w.drivers.note, top: w.drivers.top.map((t) => ({ title: t.title, importance: fig(t.importance)! })) } : null,
+        } satisfies ToolOutput;
       },
     },
     verbatim_themes: {

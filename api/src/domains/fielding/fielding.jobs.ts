@@ -4,7 +4,10 @@
 import { defineJob } from "../../jobs/workers.ts";
 import type { JobEnvelope, Queue } from "../../jobs/queue.ts";
 import { SERVICES_USER_ID } from "../lifecycle/lifecycle.service.ts";
+import type { Db } from "../../db/client.ts";
+import { log } from "../../ops/log.ts";
 import { tick, type TickResult } from "./fielding.service.ts";
+import { closeLineItemsOfClosedRuns } from "./samplify.service.ts";
 import { queueReadySummaries } from "../ai/summaries.service.ts";
 
 export interface FieldingTickInput {
@@ -15,10 +18,22 @@ export interface FieldingTickInput {
 /** Seconds between batches of simulated answers while a run is filling. */
 export const REFILL_SECONDS = 2;
 
+/**
+ * One tick (fielding.service.ts tick()), then the Samplify line items of runs that closed (at their
+ * quota or field end; ForceCloseSurvey closes its own at once) are closed at Samplify too, outside
+ * the closing transactions; a failed call is tried again on the next tick.
+ */
+export async function runFieldingTick(db: Db, publicUrl: string): Promise<TickResult> {
+  const r = await tick(db, publicUrl);
+  const s = await closeLineItemsOfClosedRuns(db, publicUrl);
+  for (const f of s.failed) log("warn", "samplify: closing the line item of a closed run failed; tried again next tick", f);
+  return r;
+}
+
 export const fieldingTickJob = defineJob<FieldingTickInput, TickResult>(
   "fielding.tick",
   async ({ db, data, queue, progress }) => {
-    const r = await tick(db, data.publicUrl ?? process.env.PUBLIC_URL ?? `http://localhost:${process.env.PORT ?? 3000}`);
+    const r = await runFieldingTick(db, data.publicUrl ?? process.env.PUBLIC_URL ?? `http://localhost:${process.env.PORT ?? 3000}`);
     // Projects whose results just became ready get their AI summaries (whatever processed them).
     await queueReadySummaries(db, queue);
     await progress(100, `created ${r.created}, launched ${r.launched}, simulated ${r.simulated} completes, processed ${r.processed}`);

@@ -218,8 +218,10 @@ export function registerFieldingRoutes(app: App, deps: AppDeps): void {
     await svc.launchRun(db, id, publicUrl(c));
     return state(c, id);
   });
-  bound("ForceCloseSurvey", "Close a survey run now", "Live or Testing -> Closed, whatever its completes; respondents still answering are removed. Then StartSurveyProcessing (the fielding tick does it within a minute), which refunds the shortfall (one SurveyRun row of the run).", null, Run, async (c, id) => {
+  bound("ForceCloseSurvey", "Close a survey run now", "Live or Testing -> Closed, whatever its completes; respondents still answering are removed. Then StartSurveyProcessing (the fielding tick does it within a minute), which refunds the shortfall (one SurveyRun row of the run). With Samplify configured, the run's line item is closed there too.", null, Run, async (c, id) => {
     await svc.forceClose(db, id);
+    // Its Samplify line item closes too (after the close is committed; a failure is retried by the tick).
+    await samplify.closeLineItemsOfClosedRuns(db, publicUrl(c), [id]);
     return state(c, id);
   });
   bound(

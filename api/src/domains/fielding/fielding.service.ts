@@ -9,6 +9,7 @@
 // is done, closes the project's survey (800 or 900, ResultsReady, ProjectReady to its watchers).
 // Everything is keyed so a retry repeats nothing: a session is ingested once (processed_at, and
 // project_survey_sessions is unique per project and session), a run is processed once.
+import { randomUUID } from "node:crypto";
 import type { Db, Tx } from "../../db/client.ts";
 import { enterTenant } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
@@ -312,6 +313,21 @@ export async function startSession(db: Db, link: string, panelRespondentId: stri
     if (panelRespondentId && !entry) {
       const existing = await q.sessionByPanelId(tx, run.id, panelRespondentId);
       if (existing) return viewOf(tx, run, existing);
+    }
+    const closed = run.surveyStatusId === SURVEY_STATUS.Closed || run.surveyStatusId === SURVEY_STATUS.ErrorProcessing;
+    if (entry && closed) {
+      // A supplier's respondent on a closed run goes back to the supplier as over quota (the
+      // protocol has no "closed" link), signed like any end; nothing is stored.
+      return {
+        surveyLink: run.surveyLink,
+        respondentId: randomUUID(),
+        status: "Removed",
+        page: null,
+        definition: run.definition,
+        endReason: "survey closed",
+        answers: {},
+        redirectUrl: await endRedirect(tx, entry.supplierId, entry.rid, "overQuota"),
+      };
     }
     if (run.surveyStatusId !== SURVEY_STATUS.Live && run.surveyStatusId !== SURVEY_STATUS.Testing) {
       throw new ApiError("Conflict", run.surveyStatusId === SURVEY_STATUS.Closed ? "This survey has closed. Thank you for your interest." : "This survey is not open yet.");

@@ -16,6 +16,8 @@ export interface QuotaTarget {
   /** The option's own region (demographic options of one region), null otherwise. */
   optionRegionId: number | null;
   optionId: number;
+  /** The answer's words (for explanations). */
+  optionLabel: string;
   quotaPercent: number | null;
   onlyThese: boolean;
 }
@@ -35,8 +37,8 @@ export interface QuotaProblem {
 }
 
 /** Percentages in hundredths (numeric(5,2)), so 33.33 + 66.67 is exactly 100. */
-const hundredths = (x: number) => Math.round(x * 100);
-const pct = (h: number) => `${(h / 100).toString()}%`;
+export const hundredths = (x: number) => Math.round(x * 100);
+export const pct = (h: number) => `${(h / 100).toString()}%`;
 
 export function quotaProblems(targets: readonly QuotaTarget[], options: readonly GroupOption[], regions: readonly { regionId: number; regionName: string }[]): QuotaProblem[] {
   const out: QuotaProblem[] = [];
@@ -87,16 +89,18 @@ export async function loadQuotaTargets(tx: Tx, projectId: number): Promise<Quota
            coalesce(sq.question_label, nullif(qq.question_title, ''), qq.question_text, 'question') as "groupName",
            t.region_id as "regionId", so.region_id as "optionRegionId",
            coalesce(t.system_question_option_id, t.question_option_id) as "optionId",
+           coalesce(so.answer_label, qo.option_text, 'answer') as "optionLabel",
            t.quota_percent::float8 as "quotaPercent", t.only_these as "onlyThese"
     from targets t
     left join system_question_option so on so.id = t.system_question_option_id
+    left join question_options qo on qo.id = t.question_option_id
     left join system_question sq on sq.id = so.system_question_id
     left join questions qq on qq.id = t.question_id
     where t.project_id = ${projectId}
     order by t.id`;
 }
 
-async function groupOptions(tx: Tx, targets: readonly QuotaTarget[]): Promise<GroupOption[]> {
+export async function groupOptions(tx: Tx, targets: readonly QuotaTarget[]): Promise<GroupOption[]> {
   const sys = [...new Set(targets.filter((t) => t.groupKey.startsWith("s")).map((t) => Number(t.groupKey.slice(1))))];
   const qs = [...new Set(targets.filter((t) => t.groupKey.startsWith("q")).map((t) => Number(t.groupKey.slice(1))))];
   return tx<GroupOption[]>`

@@ -159,7 +159,7 @@ export function registerRespondentRoutes(app: App, deps: AppDeps): void {
       operationId: "RespondentSurvey_Start",
       summary: "Start (or resume) taking a survey",
       description:
-        "A new respondent session on a Live survey run, with the test options this respondent will see. A panel respondent id answers once: the same id resumes its own session. A sample supplier's respondent sends the entry link's query string as received (`entryQuery`: `supplier={id}&rid={rid}[&sig=...]`); with the supplier's secret `sig` must be the hex HMAC-SHA256 of `{PUBLIC_URL}/s/{link}?` + the query before `&sig=`, else 403. A rid enters a run once (the same rid resumes its own session).",
+        "A new respondent session on a Live survey run, with the test options this respondent will see. A panel respondent id answers once: the same id resumes its own session. A sample supplier's respondent sends the entry link's query string as received (`entryQuery`: `supplier={id}&rid={rid}[&sig=...]`); with the supplier's secret `sig` must be the hex HMAC-SHA256 of `{PUBLIC_URL}/s/{link}?` + the query before `&sig=`, else 403. A rid enters a run once (the same rid resumes its own session). On a closed run a supplier's new respondent gets the over-quota end with its (signed) redirect and nothing is stored; anyone else gets 409.",
       request: {
         params: Link,
         body: {

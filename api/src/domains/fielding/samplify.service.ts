@@ -11,7 +11,7 @@ import { ApiError } from "../../errors.ts";
 import { Samplify, SamplifyError, samplifyFromEnv, type Feasibility, type LineItemAction, type LineItemCriteria } from "../../samplify/client.ts";
 import { systemCtx } from "../lifecycle/lifecycle.service.ts";
 import { pages, type SurveyDefinition } from "./engine.ts";
-import { surveyUrl } from "./fielding.service.ts";
+import { SURVEY_STATUS, surveyUrl } from "./fielding.service.ts";
 
 const system = <T>(db: Db, fn: (tx: Tx) => Promise<T>) => enterTenant(db, systemCtx(), fn);
 
@@ -180,4 +180,32 @@ export async function feasibility(db: Db, runId: number): Promise<{ surveyRunId:
     feasibility: { status: f.status, costPerInterview: f.costPerInterview, currency: f.currency, feasible: f.feasible, totalCount: f.totalCount },
     estimatedCost: f.status === "READY" ? Math.round(f.costPerInterview * required * 100) / 100 : null,
   };
+}
+
+/** Line item states after which Samplify sends nobody (nothing to close). */
+const ENDED = ["CLOSED", "COMPLETED", "CANCELLED", "REJECTED", "INVOICED"];
+
+/**
+ * Closing a run (at its quota, its field end, or by ForceCloseSurvey) closes its Samplify line item:
+ * the closed runs (all, or `runIds`) whose line item has not ended. Called after the closing
+ * transaction (never a network call inside it): ForceCloseSurvey at once, the fielding tick for the
+ * rest, so a failed call is tried again a minute later. Nothing to do while Samplify is off.
+ */
+export async function closeLineItemsOfClosedRuns(db: Db, publicUrl: string, runIds?: number[]): Promise<{ closed: number[]; failed: { surveyRunId: number; message: string }[] }> {
+  const out = { closed: [] as number[], failed: [] as { surveyRunId: number; message: string }[] };
+  if (!configured()) return out;
+  const due = await system(db, (tx) => tx<{ id: number }[]>`
+    select id from survey_runs
+    where survey_status_id = ${SURVEY_STATUS.Closed} and samplify_line_item_id is not null and coalesce(samplify_state, '') <> all(${ENDED}::text[])
+      ${runIds ? tx`and id = any(${runIds}::int[])` : tx``}
+    order by id`);
+  for (const r of due) {
+    try {
+      await setState(db, r.id, "close", publicUrl);
+      out.closed.push(r.id);
+    } catch (e) {
+      out.failed.push({ surveyRunId: r.id, message: e instanceof Error ? e.message : String(e) });
+    }
+  }
+  return out;
 }

@@ -103,11 +103,20 @@ export async function estimateIn(tx: Tx, projectId: number): Promise<IncidenceEs
   const regions = await q.regionsOf(tx, projectId);
   if (!regions.length) throw new ApiError("Conflict", `Project ${projectId} has no regions: its incidence depends on where it fields`);
   const targets = await q.demographicTargets(tx, projectId);
+  const screeners = await screenerFactors(tx, projectId);
+  return { projectId, ...(await estimateRegions(tx, regions, targets, screeners)) };
+}
+
+/**
+ * The estimate from its inputs (a project's rows, or settings not yet saved: FeasibilityEstimate):
+ * the regions with their completes, the demographic targets that screen (a group with quotas and
+ * not "only these" screens nobody out), and the screeners' factors.
+ */
+export async function estimateRegions(tx: Tx, regions: q.RegionSample[], targets: q.DemographicTarget[], screeners: Factor[]): Promise<Omit<IncidenceEstimate, "projectId">> {
   const questionIds = [...new Set(targets.map((t) => t.systemQuestionId))];
   const census = await q.censusShares(tx, [...new Set(targets.map((t) => t.optionId))]);
   const answers = await q.systemAnswerCounts(tx, questionIds, regions.map((r) => r.regionId));
   const optionCounts = await q.systemOptionCounts(tx, questionIds);
-  const screeners = await screenerFactors(tx, projectId);
 
   const out: RegionIncidence[] = regions.map((r) => {
     const factors: Factor[] = [];
@@ -144,7 +153,7 @@ export async function estimateIn(tx: Tx, projectId: number): Promise<IncidenceEs
   });
   const completes = out.reduce((s, r) => s + r.sampleSize, 0);
   const screened = out.reduce((s, r) => s + r.sampleSize / r.incidence, 0);
-  return { projectId, incidenceEstimate: clamp(completes / screened), regions: out };
+  return { incidenceEstimate: clamp(completes / screened), regions: out };
 }
 
 /** IncidenceEstimate: estimates, stores it on the project, and publishes IncidenceEstimateUpdated. */

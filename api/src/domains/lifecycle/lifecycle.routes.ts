@@ -8,7 +8,8 @@ import { addRoute, commonErrors, errorResponse, errors, type RouteContext } from
 import { ApiError } from "../../errors.ts";
 import * as svc from "./lifecycle.service.ts";
 import { duplicate } from "./duplicate.service.ts";
-import { generateQuestionIr, incidenceEstimate } from "./incidence.service.ts";
+import { generateQuestionIr } from "./incidence.service.ts";
+import { feasibilityEstimate, incidenceEstimateExplained, type FeasibilitySettings } from "./feasibility.ts";
 import { ACTIONS, STATUS_CODES } from "./transitions.ts";
 
 const tags = ["Projects"];
@@ -139,10 +140,40 @@ const Factor = z.object({
   share: z.number(),
   basis: z.enum(["census", "responses", "prior", "mixed", "noTargets"]),
 });
+const Explanation = z
+  .object({
+    feasible: z.boolean().describe("Every quota group can be met and no market is known to fall short"),
+    quotasOk: z.boolean().describe("false: a group no run can fill (ChangeTargets and Submit refuse it, naming the group)"),
+    markets: z.array(
+      z.object({
+        regionId: z.number().int(),
+        regionName: z.string(),
+        sampleSize: z.number().int(),
+        feasible: z.boolean().nullable(),
+        text: z.string().describe("The panel's reach x the incidence against the completes, in words"),
+      }),
+    ),
+    groups: z.array(
+      z.object({
+        groupKey: z.string().describe("s{systemQuestionId} or q{questionId}"),
+        groupName: z.string(),
+        regionId: z.number().int(),
+        regionName: z.string(),
+        answers: z.array(z.object({ optionId: z.number().int(), label: z.string(), quotaPercent: z.number().nullable() })),
+        totalPercent: z.number().nullable().describe("The quotas' sum (null: no quotas, the targets only say who qualifies)"),
+        onlyThese: z.boolean(),
+        ok: z.boolean(),
+        text: z.string().describe("What the group's quotas mean in this market, or why no run can fill it"),
+      }),
+    ),
+    lines: z.array(z.string()).describe("The markets' then the groups' texts: what the editor and the CLI show"),
+  })
+  .openapi("FeasibilityExplanation");
 const IncidenceResult = z
   .object({
     projectId: z.number().int(),
     incidenceEstimate: z.number().describe("Share of panellists who qualify (0-1), stored on the project"),
+    explanation: Explanation,
     regions: z.array(
       z.object({
         regionId: z.number().int(),
@@ -312,9 +343,10 @@ export function registerLifecycleRoutes(app: App, deps: AppDeps): void {
       summary: "Estimate the share of the panel that qualifies, from the targets",
       description:
         "Before fielding (0-300). From census margins, else past answers, else a uniform prior; stored on the project (EstimatedProjectDuration reads it) " +
-        "and published as IncidenceEstimateUpdated on the client channel.",
+        "and published as IncidenceEstimateUpdated on the client channel. `explanation` says per market whether the panel can deliver the completes " +
+        "and per target group what its quotas mean (the same words as Projects/FeasibilityEstimate).",
       response: IncidenceResult,
-      run: (c, projectId) => incidenceEstimate(db, c.get("ctx"), { projectId }),
+      run: (c, projectId) => incidenceEstimateExplained(db, c.get("ctx"), { projectId }),
     },
     {
       action: "GenerateQuestionIr",
@@ -372,6 +404,53 @@ export function registerLifecycleRoutes(app: App, deps: AppDeps): void {
       },
     );
   }
+
+  // Literal path before /Projects/{key} (as CreditCostEstimate): settings, not a project.
+  addRoute(
+    app,
+    {
+      access: access.viewer,
+      method: "post",
+      path: "/api/v1/Projects/FeasibilityEstimate",
+      tags,
+      operationId: "Projects_FeasibilityEstimate",
+      summary: "Whether settings not yet saved can be fielded: the incidence, each market's feasibility and what the quotas mean",
+      description:
+        "IncidenceEstimate's estimate and explanation for markets, completes and demographic targets as ChangeTargets takes them, with nothing created " +
+        "(the CLI's `projects create --dry-run` and `projects validate`). Targets are checked as ChangeTargets checks them (400 naming the target); " +
+        "quotas no run can fill are not refused here but explained (`explanation.quotasOk` false, the group's text naming it). Nothing is written.",
+      request: {
+        body: {
+          required: true,
+          content: {
+            "application/json": {
+              schema: z
+                .strictObject({
+                  regionIds: z.array(z.number().int()).min(1).max(60).describe("The regions, as POST Projects takes them"),
+                  sampleSize: z.number().int().min(1).max(100000).nullable().optional().describe("Completes per region (200 when omitted, as POST Projects)"),
+                  targets: z
+                    .array(
+                      z.strictObject({
+                        systemQuestionOptionId: z.number().int().describe("A demographic option (SystemQuestionOption)"),
+                        regionId: z.number().int().nullable().optional(),
+                        quotaPercent: z.number().gt(0).max(100).nullable().optional(),
+                        onlyThese: z.boolean().optional(),
+                      }),
+                    )
+                    .max(500),
+                })
+                .openapi("FeasibilityEstimateBody"),
+            },
+          },
+        },
+      },
+      responses: {
+        200: { description: "The estimate and its explanation", content: { "application/json": { schema: IncidenceResult.omit({ projectId: true }).openapi("FeasibilityEstimate") } } },
+        ...commonErrors,
+      },
+    },
+    async (c) => c.json(await feasibilityEstimate(db, c.get("ctx"), c.req.valid("json" as never) as FeasibilitySettings), 200),
+  );
 
   // Literal path under /Projects/{key}: a GET, so it does not clash with the actions above.
   addRoute(

@@ -460,28 +460,47 @@ export function designCells(c: ProjectColumns, sel: Selection, standardQuestionI
   if (standardQuestionIds) {
     for (const s of standardQuestionIds) if (s > 0 && s < 256) wanted[s] = 1;
   } else wanted.fill(1);
-  const cells = new Map<string, DesignCell>();
+  // Cells by run, then by (question, option a, option b) as one number: no key string per
+  // respondent and pair (that was most of a filtered QualResults' time).
+  const O = Math.max(1, c.testOptionIds.length);
+  const cells: DesignCell[] = [];
+  const byRun = new Map<number, Map<number, DesignCell>>();
   const mine = new Map<number, Map<number, number>>(); // sq -> option code -> y (max)
+  const spare: Map<number, number>[] = []; // the per-question maps, reused from respondent to respondent
   for (let i = 0; i < c.n; i++) {
     if (!sel.chosen[i]) continue;
     const w = c.w[i]!;
     mine.clear();
+    let used = 0;
     for (let k = c.start[i]!, end = c.start[i + 1]!; k < end; k++) {
       const s = c.sq[k]!;
       const v = c.value[k]!;
       if (s === 0 || v === 0 || !wanted[s]) continue;
       const o = c.testOption[k]!;
       if (o === 0 ? sel.filtered : !sel.keepOption[o]) continue;
-      const m = mine.get(s) ?? mine.set(s, new Map()).get(s)!;
+      let m = mine.get(s);
+      if (!m) {
+        m = spare[used] ?? (spare[used] = new Map());
+        used++;
+        m.clear();
+        mine.set(s, m);
+      }
       m.set(o, Math.max(m.get(o) ?? 0, v <= 2 ? 1 : 0));
     }
+    if (!mine.size) continue;
     const run = c.run[i]!;
+    let runCells = byRun.get(run);
+    if (!runCells) byRun.set(run, (runCells = new Map()));
     for (const [s, m] of mine) {
       for (const [oa, ya] of m) {
         for (const [ob, yb] of m) {
-          const key = `${run}|${s}|${oa}|${ob}`;
-          let cell = cells.get(key);
-          if (!cell) cells.set(key, (cell = { run, standardQuestionId: s, a: c.testOptionIds[oa]!, b: c.testOptionIds[ob]!, nn: 0, aa: 0, ab: 0, bb: 0, sA: 0, sB: 0 }));
+          const key = (s * O + oa) * O + ob;
+          let cell = runCells.get(key);
+          if (!cell) {
+            cell = { run, standardQuestionId: s, a: c.testOptionIds[oa]!, b: c.testOptionIds[ob]!, nn: 0, aa: 0, ab: 0, bb: 0, sA: 0, sB: 0 };
+            runCells.set(key, cell);
+            cells.push(cell);
+          }
           cell.nn++;
           cell.aa += w * w * ya * yb;
           cell.ab += w * w * ya;
@@ -492,7 +511,7 @@ export function designCells(c: ProjectColumns, sel: Selection, standardQuestionI
       }
     }
   }
-  return [...cells.values()].sort(
+  return cells.sort(
     (x, y) => x.run - y.run || x.standardQuestionId - y.standardQuestionId || nullsFirst(x.a, y.a) || nullsFirst(x.b, y.b),
   );
 }

@@ -623,7 +623,7 @@ export async function qualResults(
     // SPEC 7's 'None': a flat 50% line, and each concept tested against it.
     norm = new Map(data.titles.map((t) => [t.id, { ...fixedNorm(NONE_BENCHMARK.top2Percentage / 100), respondents: 0 }]));
   } else if (input.benchmarkTypeId) {
-    const b = (await benchmarkNorms(db, data.p, data.regions)).find((x) => x.row.benchmarkTypeId === input.benchmarkTypeId);
+    const b = (await benchmarkNorms(db, data.p, data.regions, input.benchmarkTypeId)).find((x) => x.row.benchmarkTypeId === input.benchmarkTypeId);
     if (!b) throw new ApiError("BadRequest", `No benchmark type ${input.benchmarkTypeId}`);
     norm = b.cells;
   }
@@ -737,11 +737,15 @@ export function npdBandAvailable(typeId: number, week: number | null, band: { mi
   return week >= (band.minWeek ?? 1) && week <= (band.maxWeek ?? Number.MAX_SAFE_INTEGER);
 }
 
-async function benchmarkNorms(db: Db, p: q.ProjectHead, regionIds: number[]): Promise<{ row: BenchmarkRow; cells: Map<number, NormCell> }[]> {
+/**
+ * The benchmarks' norms for the project, of every benchmark type, or of `onlyTypeId` alone (a
+ * results call names one benchmark: its norm is one statement, not one per type).
+ */
+async function benchmarkNorms(db: Db, p: q.ProjectHead, regionIds: number[], onlyTypeId?: number): Promise<{ row: BenchmarkRow; cells: Map<number, NormCell> }[]> {
   // Norms read every client's completed projects: above the tenant, answering only their distribution's summaries.
   return enterTenant(db, systemCtx(), async (tx) => {
     await refreshStaleNormCells(tx);
-    const types = await q.benchmarkTypes(tx);
+    const types = (await q.benchmarkTypes(tx)).filter((t) => onlyTypeId === undefined || t.id === onlyTypeId);
     const codes = await q.regionCodes(tx, regionIds);
     const week = p.projectTypeId === 4 ? await q.latestWeek(tx, p.id) : null;
     const out: { row: BenchmarkRow; cells: Map<number, NormCell> }[] = [];

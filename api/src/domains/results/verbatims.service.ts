@@ -100,3 +100,70 @@ export async function verbatimCount(db: Db, ctx: RequestCtx, v: VerbatimQuery) {
     return { projectId: v.projectId, projectQuestionId: v.projectQuestionId, count: r!.count };
   });
 }
+
+export interface ThemeResultsQuery {
+  projectId: number;
+  projectQuestionId: number;
+  filters: ResponseFilter;
+  testOptionId?: number | null;
+}
+
+const SENTIMENT_LABELS = ["Positive", "Neutral", "Mixed", "Negative"] as const;
+type Tally = Record<(typeof SENTIMENT_LABELS)[number] | "None", number>;
+const tally = (): Tally => ({ Positive: 0, Neutral: 0, Mixed: 0, Negative: 0, None: 0 });
+const bucket = (s: string | null): keyof Tally => (SENTIMENT_LABELS as readonly string[]).includes(s ?? "") ? (s as keyof Tally) : "None";
+
+/**
+ * ThemeResults: the themes of one open question counted over the filtered respondents' answers
+ * (the same answers Verbatim lists): per theme its answers, their share of the answers, the
+ * answers by sentiment and per test option (count and share of that option's answers). Shares are
+ * of answers, unweighted, like the verbatim counts they sit beside (docs/decisions.md "Themes and
+ * drivers under the filters").
+ */
+export async function themeResults(db: Db, ctx: RequestCtx, v: ThemeResultsQuery) {
+  return run(db, ctx, { ...v, page: 1, pageSize: 1 }, async (tx, f) => {
+    const answers = tx`select t.id, t.test_option_id, t.sentiment ${where(tx, v.projectId, f, { ...v, search: null, themeId: null, sentiment: null })}`;
+    const [totals, cells, themes] = await Promise.all([
+      tx<{ testOptionId: number | null; sentiment: string | null; n: number }[]>`
+        select a.test_option_id as "testOptionId", a.sentiment, count(*)::int as n from (${answers}) a group by 1, 2`,
+      tx<{ themeId: number; testOptionId: number | null; sentiment: string | null; n: number }[]>`
+        select x.theme_id::int as "themeId", a.test_option_id as "testOptionId", a.sentiment, count(distinct a.id)::int as n
+        from (${answers}) a join text_responses_themes x on x.text_response_id = a.id group by 1, 2, 3`,
+      tx<{ id: number; name: string; sentiment: string | null }[]>`
+        select id::int, name, sentiment from themes where project_id = ${v.projectId} and project_question_id = ${v.projectQuestionId} order by sort_order, id`,
+    ]);
+    const options = [...new Set(totals.map((t) => t.testOptionId))].sort((a, b) => (a ?? 0) - (b ?? 0));
+    const optionAnswers = (o: number | null) => totals.filter((t) => t.testOptionId === o).reduce((s, t) => s + t.n, 0);
+    const n = totals.reduce((s, t) => s + t.n, 0);
+    const bySentiment = tally();
+    for (const t of totals) bySentiment[bucket(t.sentiment)] += t.n;
+    const share = (a: number, b: number) => (b > 0 ? a / b : 0);
+    return {
+      projectId: v.projectId,
+      projectQuestionId: v.projectQuestionId,
+      answers: n,
+      bySentiment,
+      testOptions: options.map((o) => ({ testOptionId: o, answers: optionAnswers(o) })),
+      themes: themes
+        .map((th) => {
+          const mine = cells.filter((c) => c.themeId === th.id);
+          const count = mine.reduce((s, c) => s + c.n, 0);
+          const sentiments = tally();
+          for (const c of mine) sentiments[bucket(c.sentiment)] += c.n;
+          return {
+            id: th.id,
+            name: th.name,
+            sentiment: th.sentiment,
+            count,
+            share: share(count, n),
+            bySentiment: sentiments,
+            byTestOption: options.map((o) => {
+              const k = mine.filter((c) => c.testOptionId === o).reduce((s, c) => s + c.n, 0);
+              return { testOptionId: o, count: k, share: share(k, optionAnswers(o)) };
+            }),
+          };
+        })
+        .sort((a, b) => b.count - a.count || a.id - b.id),
+    };
+  });
+}

@@ -7,6 +7,7 @@ import type { paths } from "../../../../contracts/client.ts";
 import { usageError } from "../../errors.ts";
 import { followJob } from "../../jobs.ts";
 import { printJson, progressBar, table } from "../../output.ts";
+import { pageHint, pagingOf, slicePage, type PageOptions } from "../../paging.ts";
 import { checkSchema, type JsonSchema, type SchemaIssue } from "../../schema-check.ts";
 import { ok, signedIn, type GlobalOptions } from "../../session.ts";
 
@@ -44,13 +45,16 @@ function parseSets(sets: string[]): Record<string, unknown> {
   return body;
 }
 
-export async function runCommands(name: string | undefined, o: GlobalOptions & { set?: string[]; timeout?: string }): Promise<void> {
-  const list = commandList();
+export async function runCommands(name: string | undefined, o: GlobalOptions & PageOptions & { set?: string[]; timeout?: string }): Promise<void> {
   if (!name) {
-    if (o.json) return printJson(list);
-    return void process.stdout.write(`${table(["command", "what it does"], list.map((c) => [c.name, c.description]))}\n`);
+    const paging = pagingOf(o, null);
+    const { rows, total } = slicePage(paging, commandList());
+    if (o.json) printJson(rows);
+    else process.stdout.write(`${table(["command", "what it does"], rows.map((c) => [c.name, c.description]))}\n`);
+    return pageHint(paging, rows.length, total);
   }
-  const hit = list.find((c) => c.name.toLowerCase() === name.toLowerCase());
+  if (o.limit !== undefined || o.page !== undefined || o.all) throw usageError("--limit, --page and --all page the list of commands; running one takes none");
+  const hit = commandList().find((c) => c.name.toLowerCase() === name.toLowerCase());
   if (!hit) throw usageError(`no command '${name}'; see \`ideally admin commands\``);
   const path = `${PREFIX}${hit.name}`;
   if (!isCommandPath(path)) throw usageError(`no command '${name}'; see \`ideally admin commands\``);

@@ -7,7 +7,7 @@ import { ADJUST_NAMES, compareLong, type Adjust, type CompareResult, type LongIn
 import type { Confidence } from "../../../../api/src/analytics/significance.ts";
 import { inputError, usageError } from "../../errors.ts";
 import { bold, dim, fmt, pct, printJson, table, warn } from "../../output.ts";
-import { column, columnName, readTable, shortName, weightColumn } from "./input.ts";
+import { column, columnName, readTable, shortName, weightColumn, at } from "./input.ts";
 
 export interface CompareCliOptions {
   value: string;
@@ -51,17 +51,17 @@ export async function runCompare(file: string, o: CompareCliOptions): Promise<Co
   const seen = new Map<string, { w: number; s: string; row: number }>();
   const rows: LongInput[] = t.rows.map((row, i) => {
     const group = row[gCol]!.trim();
-    if (group === "") throw inputError(`${t.file}: row ${i + 2}, ${shortName(columnName(t, gCol))}: blank group`);
+    if (group === "") throw inputError(`${at(t, i)}, ${shortName(columnName(t, gCol))}: blank group`);
     const stratum = sCol >= 0 ? row[sCol]!.trim() : null;
-    if (stratum === "") throw inputError(`${t.file}: row ${i + 2}, ${shortName(columnName(t, sCol))}: blank stratum`);
+    if (stratum === "") throw inputError(`${at(t, i)}, ${shortName(columnName(t, sCol))}: blank stratum`);
     const respondent = rCol >= 0 ? row[rCol]!.trim() : null;
-    if (respondent === "") throw inputError(`${t.file}: row ${i + 2}, ${shortName(columnName(t, rCol))}: blank respondent`);
+    if (respondent === "") throw inputError(`${at(t, i)}, ${shortName(columnName(t, rCol))}: blank respondent`);
     const weight = weights ? weights[i]! : 1;
     if (respondent !== null) {
       const prev = seen.get(respondent);
-      if (!prev) seen.set(respondent, { w: weight, s: stratum ?? "", row: i + 2 });
+      if (!prev) seen.set(respondent, { w: weight, s: stratum ?? "", row: t.lines[i]! });
       else if (prev.w !== weight || prev.s !== (stratum ?? ""))
-        throw inputError(`${t.file}: row ${i + 2}: respondent ${shortName(respondent)} has another weight or stratum than on row ${prev.row}`);
+        throw inputError(`${at(t, i)}: respondent ${shortName(respondent)} has another weight or stratum than on line ${prev.row}`);
     }
     const v = row[vCol]!.trim();
     // A blank value is not an answer ("not sure"): the row stays in the design, outside the domain.

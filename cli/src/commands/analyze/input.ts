@@ -1,13 +1,19 @@
 // Reading the CSV file an `analyze` command works on, and resolving column options.
-import { parseCsv } from "../../../../api/src/analytics/csv.ts";
+import { parseCsvLines } from "../../../../api/src/analytics/csv.ts";
 import { inputError, usageError } from "../../errors.ts";
+import { warn } from "../../output.ts";
 
 export interface Table {
   file: string;
   header: string[];
-  /** Data rows, each padded/truncated to the header's length. */
+  /** Data rows, each with the header's number of fields (ragged rows are left out). */
   rows: string[][];
+  /** Each row's line in the file (from 1, the header's line being the first). */
+  lines: number[];
 }
+
+/** Where a data row is, for messages: "FILE: line N". */
+export const at = (t: Table, row: number) => `${t.file}: line ${t.lines[row]}`;
 
 /** Decodes bytes as UTF-8, falling back to windows-1252 when they are not valid UTF-8. */
 export function decode(bytes: Uint8Array): string {
@@ -28,13 +34,23 @@ export async function readTable(file: string): Promise<Table> {
       code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : code === "EACCES" ? "permission denied" : (e as Error).message;
     throw inputError(`cannot read ${file}: ${why}`);
   }
-  const [header, ...body] = parseCsv(decode(bytes));
-  if (!header) throw inputError(`${file}: the file is empty`);
-  const rows = body
-    .filter((r) => !r.every((c) => c.trim() === ""))
-    .map((r) => header.map((_, j) => r[j] ?? ""));
-  if (rows.length === 0) throw inputError(`${file}: no data rows after the header`);
-  return { file, header: header.map((h) => h.trim()), rows };
+  const [head, ...body] = parseCsvLines(decode(bytes));
+  if (!head) throw inputError(`${file}: the file is empty`);
+  const header = head.fields;
+  // A row with more or fewer fields than the header (a stray comma, a cut line) cannot be read
+  // column by column: it is left out, and each one is named on stderr with its line.
+  const data = body.filter((r) => !r.fields.every((c) => c.trim() === ""));
+  const ragged = data.filter((r) => r.fields.length !== header.length);
+  const kept = data.filter((r) => r.fields.length === header.length);
+  if (ragged.length) {
+    const named = ragged.slice(0, 5).map((r) => `line ${r.line} has ${r.fields.length}`).join(", ");
+    const more = ragged.length > 5 ? ` and ${ragged.length - 5} more` : "";
+    const message = `${file}: ${ragged.length} row${ragged.length === 1 ? "" : "s"} without the header's ${header.length} fields left out (${named}${more})`;
+    if (kept.length === 0) throw inputError(message);
+    warn(message);
+  }
+  if (kept.length === 0) throw inputError(`${file}: no data rows after the header`);
+  return { file, header: header.map((h) => h.trim()), rows: kept.map((r) => r.fields), lines: kept.map((r) => r.line) };
 }
 
 /** A column given as a header name (exact, then case-insensitive) or a 1-based number. */
@@ -64,7 +80,7 @@ export function numberCell(t: Table, row: number, j: number, allowBlank: boolean
   if (s === "" && allowBlank) return NaN;
   const x = DECIMAL.test(s) ? Number(s) : NaN;
   if (!Number.isFinite(x)) {
-    throw inputError(`${t.file}: row ${row + 2}, ${shortName(columnName(t, j))}: "${s}" is not a number`);
+    throw inputError(`${at(t, row)}, ${shortName(columnName(t, j))}: "${s}" is not a number`);
   }
   return x;
 }
@@ -73,7 +89,7 @@ export function numberCell(t: Table, row: number, j: number, allowBlank: boolean
 export function weightColumn(t: Table, j: number): number[] {
   return t.rows.map((_, i) => {
     const w = numberCell(t, i, j, false);
-    if (w < 0) throw inputError(`${t.file}: row ${i + 2}, ${shortName(columnName(t, j))}: weight ${w} is negative`);
+    if (w < 0) throw inputError(`${at(t, i)}, ${shortName(columnName(t, j))}: weight ${w} is negative`);
     return w;
   });
 }

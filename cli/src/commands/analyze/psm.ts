@@ -9,7 +9,7 @@ import {
 } from "../../../../api/src/analytics/psm.ts";
 import { inputError, usageError } from "../../errors.ts";
 import { bold, fmt, pct, printJson, summary, warn } from "../../output.ts";
-import { column, columnName, numberCell, readTable, shortName, weightColumn, type Table } from "./input.ts";
+import { column, columnName, numberCell, readTable, shortName, weightColumn, type Table, at } from "./input.ts";
 
 /** Above this share of invalid respondents the result is warned about (stderr). */
 export const INVALID_WARN_SHARE = 0.2;
@@ -74,7 +74,7 @@ function intentCell(t: Table, row: number, j: number, score: (label: string) => 
   const fromLabel = score(s);
   if (fromLabel != null) return fromLabel;
   if (/^[1-5]$/.test(s)) return Number(s);
-  throw inputError(`${t.file}: row ${row + 2}, ${shortName(columnName(t, j))}: "${shortName(s)}" is not a purchase-intent label or 1..5`);
+  throw inputError(`${at(t, row)}, ${shortName(columnName(t, j))}: "${shortName(s)}" is not a purchase-intent label or 1..5`);
 }
 
 export async function runPsm(file: string, o: PsmCliOptions): Promise<PsmOutput> {
@@ -99,7 +99,7 @@ export async function runPsm(file: string, o: PsmCliOptions): Promise<PsmOutput>
   // Blank prices count as invalid respondents (non-finite); non-blank non-numbers are errors.
   const price = (i: number, j: number) => {
     const x = numberCell(t, i, j, true);
-    if (x < 0) throw inputError(`${t.file}: row ${i + 2}, ${shortName(columnName(t, j))}: negative price ${x}`);
+    if (x < 0) throw inputError(`${at(t, i)}, ${shortName(columnName(t, j))}: negative price ${x}`);
     return x;
   };
   const respondents: PsmRespondent[] = t.rows.map((_, i) => {

@@ -2,7 +2,7 @@
 import { binomial, turf } from "../../../../api/src/analytics/turf.ts";
 import { inputError, usageError } from "../../errors.ts";
 import { bold, dim, fmt, pct, printJson, table } from "../../output.ts";
-import { column, columnName, intOption, readTable, shortName, weightColumn } from "./input.ts";
+import { column, columnName, intOption, readTable, shortName, weightColumn, at } from "./input.ts";
 
 export interface TurfCliOptions {
   items: string;
@@ -40,7 +40,7 @@ export async function runTurf(file: string, o: TurfCliOptions): Promise<TurfOutp
       const s = row[j].trim();
       if (s === "") return 0;
       const x = Number(s);
-      if (!Number.isFinite(x)) throw inputError(`${t.file}: row ${i + 2}, ${shortName(columnName(t, j))}: "${shortName(s)}" is not a number (0/1)`);
+      if (!Number.isFinite(x)) throw inputError(`${at(t, i)}, ${shortName(columnName(t, j))}: "${shortName(s)}" is not a number (0/1)`);
       return x !== 0 ? 1 : 0;
     }),
   );

@@ -53,8 +53,10 @@ export async function runCreate(o: CreateOptions): Promise<void> {
   if (o.dryRun) {
     // Priced from the settings: no draft is created, so nothing is left behind (not even in the trash).
     const cost = ok(await api.client.POST("/api/v1/Projects/CreditCostEstimate", { body: resolved.estimate }), "pricing the project");
-    if (o.json) return printJson({ dryRun: true, cost });
-    process.stdout.write(`${costText(cost, true)}\n`);
+    const feasibility = await explain(api, resolved);
+    if (o.json) printJson({ dryRun: true, cost, feasibility });
+    else process.stdout.write(`${costText(cost, true)}\n${feasibilityText(feasibility)}\n`);
+    refuseUnmetQuotas(o.from, feasibility);
     return;
   }
   const created = await build(api.client, api.base, plan, resolved);
@@ -81,17 +83,47 @@ export async function runValidate(path: string, o: ValidateOptions): Promise<voi
     questions: plan.questions.length,
     uploads: [...plan.testOptions, ...plan.questions].flatMap((x) => (x.image ? [x.image.path] : [])),
   };
-  if (o.json) return printJson(result);
-  process.stdout.write(
-    `${path}: valid\n${summary([
-      ["project", `${resolved.project.projectName} (${TYPE_NAMES[resolved.project.projectTypeId]}, ${resolved.framework.title})`],
-      ["regions", result.regions.map((r) => `${r.name} (${r.code}, ${r.currency})`).join(", ")],
-      ["targets", String(result.targets.length)],
-      ["test options", String(result.testOptions)],
-      ["questions", String(result.questions)],
-      ["files", String(result.uploads.length)],
-    ])}\n`,
+  const feasibility = await explain(api, resolved);
+  if (o.json) printJson({ ...result, valid: feasibility.quotasOk, feasibility });
+  else {
+    process.stdout.write(
+      `${path}: ${feasibility.quotasOk ? "valid" : "not valid"}\n${summary([
+        ["project", `${resolved.project.projectName} (${TYPE_NAMES[resolved.project.projectTypeId]}, ${resolved.framework.title})`],
+        ["regions", result.regions.map((r) => `${r.name} (${r.code}, ${r.currency})`).join(", ")],
+        ["targets", String(result.targets.length)],
+        ["test options", String(result.testOptions)],
+        ["questions", String(result.questions)],
+        ["files", String(result.uploads.length)],
+      ])}\n${feasibilityText(feasibility)}\n`,
+    );
+  }
+  refuseUnmetQuotas(path, feasibility);
+}
+
+type Feasibility = Schemas["FeasibilityExplanation"];
+
+/**
+ * The markets' feasibility and what the quotas mean, from the API (Projects/FeasibilityEstimate: the
+ * same words the web editor shows), for the file's markets, completes and targets; nothing created.
+ */
+async function explain(api: Api, resolved: Resolved): Promise<Feasibility> {
+  const targets = resolved.targets.flatMap((t) =>
+    t.systemQuestionOptionId != null
+      ? [{ systemQuestionOptionId: t.systemQuestionOptionId, regionId: t.regionId ?? null, quotaPercent: t.quotaPercent ?? null, ...(t.onlyThese ? { onlyThese: true } : {}) }]
+      : [],
   );
+  const body = { regionIds: resolved.estimate.regionIds, sampleSize: resolved.estimate.sampleSize ?? null, targets };
+  return ok(await api.client.POST("/api/v1/Projects/FeasibilityEstimate", { body }), "estimating feasibility").explanation;
+}
+
+export function feasibilityText(f: Feasibility): string {
+  return [bold("Feasibility (FeasibilityEstimate):"), ...f.lines.map((l) => `- ${l}`)].join("\n");
+}
+
+/** Quotas no run can fill: the create would be refused at ChangeTargets, so the check fails here (exit 1), naming the group. */
+function refuseUnmetQuotas(path: string, f: Feasibility): void {
+  const bad = f.groups.filter((g) => !g.ok);
+  if (bad.length) throw usageError(`${path}: targets: ${bad.map((g) => g.text).join(" ")}`);
 }
 
 export function costText(c: Schemas["CreditCostEstimate"], dryRun: boolean): string {

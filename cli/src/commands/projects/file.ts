@@ -62,7 +62,7 @@ export const FILE_SCHEMA: JsonSchema = {
         type: "object",
         additionalProperties: false,
         required: ["option"],
-        properties: { option: idOrName, quota: { type: "number" }, region: idOrName },
+        properties: { option: idOrName, quota: { type: "number" }, region: idOrName, onlyThese: { type: "boolean" } },
       },
     },
     testOptions: {
@@ -198,7 +198,7 @@ export interface ProjectPlan {
   productType?: string;
   project: Omit<Body<"CreateProject">, "regionIds" | "frameworkId" | "categoryId" | "productType">;
   /** option: a SystemQuestionOption id, or its answer label (optionally "Question: label"). */
-  targets: { option: number | string; quota?: number; region?: number | string }[];
+  targets: { option: number | string; quota?: number; region?: number | string; onlyThese?: boolean }[];
   testOptions: { body: Omit<Body<"TestOptionsCreate">, "projectId" | "file">; image?: Upload }[];
   questions: { body: Omit<Body<"CreateQuestion">, "projectId" | "s3File">; image?: Upload }[];
   priceSensitivity?: Omit<Body<"PriceSensitivitiesBody">, "testOptionIds">;

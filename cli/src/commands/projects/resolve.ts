@@ -106,7 +106,7 @@ export function resolvePlan(f: ProjectFile, plan: ProjectPlan, ref: Reference): 
     const key = `${option.id}:${effective}`;
     if (seen.has(key)) f.fail(["targets", i], "the same target twice");
     seen.add(key);
-    return { systemQuestionOptionId: option.id, regionId, ...(t.quota !== undefined ? { quotaPercent: t.quota } : {}) };
+    return { systemQuestionOptionId: option.id, regionId, ...(t.quota !== undefined ? { quotaPercent: t.quota } : {}), ...(t.onlyThese ? { onlyThese: true } : {}) };
   });
 
   // questions: what the question service checks of options and choice limits.

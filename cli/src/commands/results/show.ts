@@ -1,10 +1,14 @@
 // `ideally results ID`: the top-2-box table per measure and test option (QualResults) with the
 // benchmark difference and significance marks, then the price points (PriceSensitivityResults) and
-// the best reach per set size (MarketReachResults) where the project has those set-ups.
+// the best reach per set size (MarketReachResults) where the project has those set-ups, then every
+// other closed question (custom, screener, follow-up; a Question project has only these) as its
+// option shares per test option (QualResults with projectQuestionId), and the open questions'
+// ids for `results verbatims`. A project that has not fielded is refused in one line (exit 2).
 import { idArg } from "../../args.ts";
 import { usageError } from "../../errors.ts";
 import { filterParam, filtersFor } from "../../filters.ts";
-import { bold, dim, fmt, pct, printJson, summary, table } from "../../output.ts";
+import { bold, dim, fmt, pct, printJson, summary, table, warn } from "../../output.ts";
+import { fieldedProject } from "../../fielded.ts";
 import { ok, signedIn, type Api, type GlobalOptions } from "../../session.ts";
 
 export interface ResultsOptions extends GlobalOptions {
@@ -15,10 +19,29 @@ export interface ResultsOptions extends GlobalOptions {
 }
 
 /** QualResults as the typed client answers it. */
-async function readQual(api: Api, query: { projectId: string; filters?: string; benchmarkTypeId?: string; confidence?: "90" | "95" | "99" }, id: string) {
+async function readQual(api: Api, query: { projectId: string; filters?: string; benchmarkTypeId?: string; confidence?: "90" | "95" | "99"; projectQuestionId?: string }, id: string) {
   return ok(await api.client.GET("/api/v1/Responses/QualResults", { params: { query } }), `reading the results of project ${id}`);
 }
 type Qual = Awaited<ReturnType<typeof readQual>>;
+type QuestionResults = NonNullable<Qual["question"]>;
+
+/** The project's questions besides the standard measures: closed ones get option results, open ones are listed. */
+async function readQuestions(api: Api, key: string, measured: Set<number>, query: { projectId: string; filters?: string }) {
+  const pqs = ok(
+    await api.client.GET("/api/v1/ProjectQuestions", {
+      params: { query: { $filter: `projectId eq ${key}`, $select: "id,standardQuestionId,questionPositionId", $expand: "question($select=questionText,questionTypeId)", $orderby: "questionPositionId,sortOrder,id" } },
+    }),
+    "reading the questions",
+  ).value.filter((q) => q!.standardQuestionId == null || !measured.has(q!.standardQuestionId));
+  const open = pqs.filter((q) => q!.question?.questionTypeId === 3).map((q) => ({ projectQuestionId: q!.id!, questionText: q!.question?.questionText ?? "" }));
+  const closed = pqs.filter((q) => q!.question?.questionTypeId !== 3);
+  const questions: QuestionResults[] = [];
+  for (const q of closed) {
+    const r = await readQual(api, { ...query, projectQuestionId: String(q!.id) }, key);
+    if (r.question) questions.push(r.question);
+  }
+  return { questions, openQuestions: open };
+}
 
 /** Option letters (A, B, ...) for the "significantly above" column, by test option order. */
 export const letter = (i: number) => String.fromCharCode(65 + (i % 26)) + (i >= 26 ? String(Math.floor(i / 26)) : "");
@@ -28,6 +51,7 @@ export async function runResults(id: string, o: ResultsOptions): Promise<void> {
   if (o.benchmark !== undefined && !/^\d{1,2}$/.test(o.benchmark)) throw usageError(`--benchmark: expected a benchmark type id (1-10), got '${o.benchmark}'`);
   if (o.confidence !== undefined && !["90", "95", "99"].includes(o.confidence)) throw usageError(`--confidence: expected 90, 95 or 99, got '${o.confidence}'`);
   const api = signedIn(o);
+  const project = await fieldedProject(api, key, "results yet", "results follow fielding");
   const filters = await filtersFor(api, o);
   const q = { projectId: key, ...filterParam(filters) };
   const [qual, options, price, reach] = await Promise.all([
@@ -36,16 +60,29 @@ export async function runResults(id: string, o: ResultsOptions): Promise<void> {
       .GET("/api/v1/TestOptions", { params: { query: { $filter: `projectId eq ${key}`, $select: "id,conceptText", $orderby: "sortOrder,id" } } })
       .then((r) => ok(r, "reading the test options").value),
     api.client.GET("/api/v1/Responses/PriceSensitivityResults", { params: { query: q } }).then((r) => ok(r, "reading the price sensitivity")),
-    // A project without a market reach set-up answers 404: no reach section.
-    api.client.GET("/api/v1/Responses/MarketReachResults", { params: { query: q } }).then((r) => (r.response.status === 404 ? null : ok(r, "reading the market reach"))),
+    // A project without a market reach set-up answers 404, one whose set-up has no items 409: no
+    // reach section (the 409 said on stderr), the rest of the results still shown.
+    api.client.GET("/api/v1/Responses/MarketReachResults", { params: { query: q } }).then((r) => {
+      if (r.response.status === 404) return null;
+      if (r.response.status === 409) {
+        warn(`no market reach: ${r.error?.message ?? "its set-up is incomplete"}`);
+        return null;
+      }
+      return ok(r, "reading the market reach");
+    }),
   ]);
   const names = new Map(options.map((t, i) => [t!.id!, { text: t!.conceptText!, letter: letter(i) }]));
   const priced = price.value.filter((v) => v.n > 0);
-  if (o.json) return printJson({ filters, qual, priceSensitivity: priced.length ? price : null, marketReach: reach });
+  const { questions, openQuestions } = await readQuestions(api, key, new Set(qual.measures.map((m) => m.standardQuestionId)), q);
+  if (o.json) return printJson({ filters, qual, priceSensitivity: priced.length ? price : null, marketReach: reach, questions, openQuestions });
 
-  process.stdout.write(`${bold("Top-2-box")} ${dim(`(${qual.confidence}% confidence; benchmark ${qual.benchmarkTypeId ?? "none"})`)}\n`);
-  process.stdout.write(`${qualTable(qual, names)}\n`);
-  process.stdout.write(dim("* significant difference from the benchmark; letters: significantly above those options; (small base) n_eff under 30\n"));
+  if (qual.measures.length) {
+    process.stdout.write(`${bold("Top-2-box")} ${dim(`(${qual.confidence}% confidence; benchmark ${qual.benchmarkTypeId ?? "none"})`)}\n`);
+    process.stdout.write(`${qualTable(qual, names)}\n`);
+    process.stdout.write(dim("* significant difference from the benchmark; letters: significantly above those options; (small base) n_eff under 30\n"));
+  } else {
+    process.stdout.write(`${bold(project.projectName)} ${dim(`(${project.projectType ?? "project"}: no standard measures; its results are its questions)`)}\n`);
+  }
   for (const v of priced) {
     const sym = price.currencySymbol ?? "";
     const money = (x: number | null | undefined) => (x == null ? "–" : `${sym}${fmt(x, 2)}`);
@@ -69,6 +106,22 @@ export async function runResults(id: string, o: ResultsOptions): Promise<void> {
       )}\n`,
     );
   }
+  for (const question of questions) process.stdout.write(`\n${questionTable(question, names)}\n`);
+  if (openQuestions.length) {
+    process.stdout.write(`\n${bold("Open questions")} ${dim(`(answers: ideally results verbatims ${key} --question ID)`)}\n`);
+    process.stdout.write(`${table(["question", "text"], openQuestions.map((x) => [String(x.projectQuestionId), x.questionText]))}\n`);
+  }
+}
+
+const TYPE_NAMES: Record<number, string> = { 1: "single choice", 2: "multiple choice", 4: "dropdown" };
+
+/** A closed question: each answer's weighted share per test option (columns), with the bases. */
+export function questionTable(question: QuestionResults, names: Map<number, { text: string; letter: string }>): string {
+  const cols = question.results.map((r) => `${r.testOptionId == null ? "all" : (names.get(r.testOptionId)?.letter ?? String(r.testOptionId))} (n ${r.n})`);
+  const title = `${question.questionTitle ? `${question.questionTitle}: ` : ""}${question.questionText}`;
+  const head = `${bold(title)} ${dim(`(question ${question.projectQuestionId}, ${TYPE_NAMES[question.questionTypeId] ?? `type ${question.questionTypeId}`})`)}`;
+  const rows = question.options.map((opt) => [opt.text, ...question.results.map((r) => (r.n > 0 ? pct(r.options.find((x) => x.questionOptionId === opt.id)?.share ?? 0) : "–"))]);
+  return `${head}\n${table(["answer", ...cols], rows)}`;
 }
 
 export function qualTable(qual: Qual, names: Map<number, { text: string; letter: string }>): string {

@@ -1,8 +1,10 @@
-// `ideally results verbatims ID --question Q`: one open question's answers with sentiment and themes.
+// `ideally results verbatims ID --question Q`: one open question's answers with sentiment and themes;
+// without --question, the open questions to choose from (the same list in text and --json).
 import { idArg } from "../../args.ts";
 import { usageError } from "../../errors.ts";
 import { filterParam, filtersFor } from "../../filters.ts";
 import { bold, dim, printJson, table } from "../../output.ts";
+import { fieldedProject } from "../../fielded.ts";
 import { ok, signedIn, type GlobalOptions } from "../../session.ts";
 
 export interface VerbatimOptions extends GlobalOptions {
@@ -19,6 +21,7 @@ export interface VerbatimOptions extends GlobalOptions {
 export async function runVerbatims(id: string, o: VerbatimOptions): Promise<void> {
   const key = idArg(id);
   const api = signedIn(o);
+  await fieldedProject(api, key, "answers yet", "results follow fielding");
   if (o.question === undefined) {
     // No question named: list the open ones to choose from.
     const qs = ok(
@@ -26,8 +29,12 @@ export async function runVerbatims(id: string, o: VerbatimOptions): Promise<void
       "listing the open questions",
     ).value;
     const list = qs.map((q) => ({ projectQuestionId: q!.id!, questionText: q!.question?.questionText ?? "" }));
-    if (o.json) return printJson(list);
-    throw usageError(`--question is required; project ${id}'s open questions: ${list.map((q) => `${q.projectQuestionId} '${q.questionText}'`).join(", ") || "none"}`);
+    // Text and --json list the same questions (exit 0); the next step goes to stderr.
+    if (o.json) printJson(list);
+    else if (list.length) process.stdout.write(`${table(["question", "open question"], list.map((q) => [String(q.projectQuestionId), q.questionText]))}\n`);
+    else process.stdout.write(`Project ${id} has no open questions\n`);
+    if (list.length) process.stderr.write(`answers: ideally results verbatims ${id} --question ${list[0].projectQuestionId}\n`);
+    return;
   }
   const question = idArg(o.question, "project question id");
   if (o.sentiment !== undefined && !["Positive", "Neutral", "Negative", "Mixed"].includes(o.sentiment)) throw usageError(`--sentiment: expected Positive, Neutral, Negative or Mixed, got '${o.sentiment}'`);

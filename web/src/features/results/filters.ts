@@ -186,9 +186,10 @@ export function toResponseFilter(s: FilterState, regionId: number | number[]): R
 /**
  * SPEC 4: applying a segment loads its stored filters into the active state. Demographic ids go
  * back under their question code and option ids under their question, by the lookups given.
+ * With segmentId null, any stored filter (a cited figure's) becomes the active state the same way.
  */
 export function stateFromSegment(
-  segmentId: number,
+  segmentId: number | null,
   r: ResponseFilter,
   codeOfSystemOption: (id: number) => string | undefined,
   questionOfOption: (id: number) => number | undefined,

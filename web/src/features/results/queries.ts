@@ -20,6 +20,8 @@ export type ReachResults = Q<"/api/v1/Responses/MarketReachResults">;
 export type Demographics = Q<"/api/v1/Responses/DemographicsResults">;
 export type WeightSum = Q<"/api/v1/Responses/WeightSum">;
 export type Verbatims = Q<"/api/v1/TextResponses/Verbatim">;
+export type ThemeResults = Q<"/api/v1/TextResponses/ThemeResults">;
+export type DriverResults = Q<"/api/v1/Responses/DriverResults">;
 export type { Schemas };
 type VerbatimQuery = QueryOf<"/api/v1/TextResponses/Verbatim">;
 
@@ -77,6 +79,13 @@ export function useVerbatims(projectQuestionId: number, opts: { testOptionId?: n
   const list = useApi<Verbatims>(["Verbatim", query], () => api.GET("/api/v1/TextResponses/Verbatim", { params: { query } }), keep);
   const count = useApi<Schemas["VerbatimCount"]>(["VerbatimCount", query], () => api.GET("/api/v1/TextResponses/VerbatimCount", { params: { query } }), keep);
   return { list, count };
+}
+
+/** An open question's themes counted over the filtered respondents' answers (ThemeResults). */
+export function useThemeResults(projectQuestionId: number) {
+  const { projectId, filtersJson } = useResults();
+  return useApi<ThemeResults>(["ThemeResults", projectId, projectQuestionId, filtersJson], () =>
+    api.GET("/api/v1/TextResponses/ThemeResults", { params: { query: { projectId: String(projectId), projectQuestionId: String(projectQuestionId), filters: filtersJson } } }), keep);
 }
 
 /** Responses/CrossTab for the page's filters: `rows` and `banner` as the API takes them (null: nothing chosen yet). */

@@ -1,18 +1,20 @@
 // admin/surveys: survey runs of every client (newest first; ?project= narrows to one project)
-// with the fielding actions of the SurveyRuns set and respondent removal by UUID.
+// with the fielding actions of the SurveyRuns set (and the field end: ExtendFieldPeriod), each run's
+// field period ("closes at", stalled, why it closed), and respondent removal by UUID.
 import { useState } from "react";
 import { Modal } from "../../components/Dialog";
 import { Badge, Button, Field, Input, PageHeader, Select, Textarea } from "../../components/ui";
 import { useSearchState } from "../../lib/search";
 import { toast } from "../../components/toast";
 import { api, type Row } from "../../api/client";
+import { fieldPeriodText } from "../../features/fielding";
 import { AuditLog, DataTable, Pager, Td, act, fmtDate, forClient, keyPath, useSet, type Call } from "./shared";
 
 const PAGE = 25;
 const SURVEY_STATUSES: Record<number, string> = { 0: "Draft", 10: "Testing", 50: "Live", 90: "Closed", 130: "Dev", 1000: "ErrorXml", 1010: "ErrorProcessing" };
 const TONES: Record<number, "neutral" | "blue" | "green" | "red" | "amber"> = { 0: "neutral", 10: "amber", 50: "blue", 90: "green", 130: "neutral", 1000: "red", 1010: "red" };
 
-type Run = Row<"SurveyRuns", "id" | "clientId" | "surveyStatusId" | "isCustomerPanel" | "targetCompletes" | "isSimulated" | "scheduleDate" | "launchedAt" | "closedAt" | "processedAt", {
+type Run = Row<"SurveyRuns", "id" | "clientId" | "surveyStatusId" | "isCustomerPanel" | "targetCompletes" | "isSimulated" | "scheduleDate" | "launchedAt" | "closedAt" | "processedAt" | "fieldEndAt" | "stalledAt" | "closedReason", {
   region: Row<"Regions", "regionName"> | null;
   client: Row<"Clients", "name"> | null;
   "surveySessions@odata.count"?: number;
@@ -33,6 +35,7 @@ export default function Surveys() {
   const page = Math.max(0, Number(search.page ?? 0) || 0);
   const [simulate, setSimulate] = useState<Run | null>(null);
   const [removing, setRemoving] = useState<Run | null>(null);
+  const [extending, setExtending] = useState<Run | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [audit, setAudit] = useState(0);
   const filters = [
@@ -40,7 +43,7 @@ export default function Surveys() {
     /^\d+$/.test(status) ? `surveyStatusId eq ${status}` : "",
   ].filter(Boolean);
   const query = {
-    $select: "id,clientId,surveyStatusId,isCustomerPanel,targetCompletes,isSimulated,scheduleDate,launchedAt,closedAt,processedAt",
+    $select: "id,clientId,surveyStatusId,isCustomerPanel,targetCompletes,isSimulated,scheduleDate,launchedAt,closedAt,processedAt,fieldEndAt,stalledAt,closedReason",
     $expand: "region($select=regionName),client($select=name),surveySessions/$count,projectSchedules($select=projectId;$expand=project($select=projectName))",
     $orderby: "id desc",
     $count: true,
@@ -84,7 +87,10 @@ export default function Surveys() {
             <Td className="min-w-44">{[...new Map(r.projectSchedules.map((s) => [s.projectId, s.project?.projectName ?? `#${s.projectId}`])).values()].join(", ") || "—"}</Td>
             <Td>{r.client?.name ?? r.clientId}</Td>
             <Td>{r.isCustomerPanel ? "Customer" : "Ideally"}{r.isSimulated ? <p className="text-xs text-ink-500">simulated</p> : null}</Td>
-            <Td><Badge tone={TONES[r.surveyStatusId] ?? "neutral"}>{SURVEY_STATUSES[r.surveyStatusId] ?? r.surveyStatusId}</Badge></Td>
+            <Td>
+              <Badge tone={TONES[r.surveyStatusId] ?? "neutral"}>{SURVEY_STATUSES[r.surveyStatusId] ?? r.surveyStatusId}</Badge>
+              <FieldPeriod run={r} />
+            </Td>
             <Td className="whitespace-nowrap">{r["surveySessions@odata.count"] ?? 0} / {r.targetCompletes ?? "—"}</Td>
             <Td className="text-xs whitespace-nowrap">
               <p>Launched {fmtDate(r.launchedAt)}</p>
@@ -95,6 +101,9 @@ export default function Surveys() {
                 {ACTIONS.filter((a) => a.when(r)).map((a) => (
                   <Button key={a.action} size="sm" variant="secondary" busy={busy === `${a.action}-${r.id}`} onClick={() => void run(r, a.action, a.label, api.POST(`/api/v1/SurveyRuns({key})/${a.action}`, { params: keyPath(r.id), ...forClient(r.clientId) }))} aria-label={`${a.label} run ${r.id}`}>{a.label}</Button>
                 ))}
+                {r.surveyStatusId === 50 || r.surveyStatusId === 10 ? (
+                  <Button size="sm" variant="secondary" onClick={() => setExtending(r)} aria-label={`Move the field end of run ${r.id}`}>Field end</Button>
+                ) : null}
                 {r.surveyStatusId === 50 && !r.isCustomerPanel ? (
                   <Button size="sm" variant="secondary" onClick={() => setSimulate(r)} aria-label={`Simulate responses for run ${r.id}`}>Simulate</Button>
                 ) : null}
@@ -106,6 +115,7 @@ export default function Surveys() {
       />
       <Pager page={page} pageSize={PAGE} total={data?.["@odata.count"] ?? 0} onPage={(p) => setSearch({ page: p || null })} />
       {simulate ? <SimulateDialog run={simulate} onClose={() => setSimulate(null)} onRun={(n) => run(simulate, "RunSimulatedData", "Simulated responses", api.POST("/api/v1/SurveyRuns({key})/RunSimulatedData", { params: keyPath(simulate.id), body: { completes: n }, ...forClient(simulate.clientId) }))} /> : null}
+      {extending ? <FieldEndDialog run={extending} onClose={() => setExtending(null)} onSave={(at) => run(extending, "ExtendFieldPeriod", "Field end moved", api.POST("/api/v1/SurveyRuns({key})/ExtendFieldPeriod", { params: keyPath(extending.id), body: { fieldEndAt: at }, ...forClient(extending.clientId) }))} /> : null}
       {removing ? <RemoveDialog run={removing} onClose={() => setRemoving(null)} onDone={done} /> : null}
       <AuditLog filter="entityType eq 'SurveyRun' or (entityType eq 'Project' and event in ('WaveStarted','ResultsReady'))" title="Fielding events" refreshKey={audit} />
     </div>
@@ -145,6 +155,41 @@ function RemoveDialog({ run, onClose, onDone }: { run: Run; onClose: () => void;
         <Textarea id="rm-uuids" rows={6} value={text} onChange={(e) => setText(e.target.value)} />
       </Field>
       {result ? <p className="mt-3" role="status">Removed {result.removed}; not found: {result.notFound.length ? result.notFound.join(", ") : "none"}.</p> : null}
+    </Modal>
+  );
+}
+
+/** Stalled, or when it closes, or why it closed (features/fielding.ts). */
+function FieldPeriod({ run }: { run: Run }) {
+  const t = fieldPeriodText(run);
+  return (
+    <p className="mt-1 max-w-48 text-xs text-ink-600" data-testid="field-period">
+      {t.label === "Stalled" ? <Badge tone="amber">Stalled</Badge> : t.label}
+      {t.detail && t.label === "Stalled" ? <span className="mt-0.5 block">{t.detail}</span> : null}
+    </p>
+  );
+}
+
+/** ExtendFieldPeriod: a new field end (later to extend, earlier to shorten), in the future. */
+function FieldEndDialog({ run, onClose, onSave }: { run: Run; onClose: () => void; onSave: (iso: string) => Promise<boolean> }) {
+  const local = (iso: string) => {
+    const d = new Date(iso);
+    return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+  };
+  const [value, setValue] = useState(run.fieldEndAt ? local(run.fieldEndAt) : local(new Date(Date.now() + 7 * 86_400_000).toISOString()));
+  const [busy, setBusy] = useState(false);
+  const at = value ? new Date(value) : null;
+  const error = !at || Number.isNaN(at.getTime()) ? "Enter a date and time." : at.getTime() <= Date.now() ? "The field end must be in the future." : null;
+  return (
+    <Modal
+      open
+      onClose={onClose}
+      title={`Field end of run ${run.id}`}
+      footer={<><Button variant="secondary" onClick={onClose}>Cancel</Button><Button busy={busy} disabled={error !== null} onClick={async () => { setBusy(true); const ok = await onSave(at!.toISOString()); setBusy(false); if (ok) onClose(); }}>Save</Button></>}
+    >
+      <Field id="field-end" label="Closes at" error={error ?? undefined} hint={`Now ${run.fieldEndAt ? fmtDate(run.fieldEndAt) : "not set"}. At its field end the run closes with the completes it has and the shortfall is refunded.`}>
+        <Input id="field-end" type="datetime-local" value={value} onChange={(e) => setValue(e.target.value)} />
+      </Field>
     </Modal>
   );
 }

@@ -10,6 +10,7 @@ import { Badge, Button, EmptyState, Input, PageHeader, Select, Skeleton, Table }
 import { PROJECT_STATUSES, PROJECT_TYPES } from "../../lib/constants";
 import { useSearchState } from "../../lib/search";
 import { STATUS_TONE, odataString, useProjectEvents } from "../../features/projects";
+import { InvitationsNotice } from "../../features/invitations";
 import { hasPolicy, usePolicies } from "../../state/app";
 import { CreateProjectDialog } from "./CreateProject";
 
@@ -90,6 +91,7 @@ export default function Home({ client }: { client: CurrentClient }) {
         subtitle={`${client.name} · test ideas, messages, questions and new products`}
         actions={canCreate ? <Button onClick={() => setCreating(true)}>New project</Button> : undefined}
       />
+      <InvitationsNotice />
       {hasPolicy(policies, client.id, "TeamAdmin") ? <ApprovalsInbox client={client} /> : null}
       <div className="mb-4 grid gap-3 sm:grid-cols-[1fr_12rem_10rem]">
         <label className="sr-only" htmlFor="project-search">Search projects</label>

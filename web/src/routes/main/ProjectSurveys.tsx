@@ -1,10 +1,11 @@
 // project-surveys/{projectId}: a submitted project while it is reviewed, waits for its survey and
 // is fielded (statuses 200 to 399, and on): where it stands, and its survey runs with completes per
 // region (Projects DecipherCompletesCounts) and its waves (SchedulingState), live from the client
-// channel (ProjectUpdated and the runs' Progress events).
+// channel (ProjectUpdated and the runs' Progress events); each run's field period says "closes at"
+// its field end, "stalled", or why it closed.
 import { useEffect } from "react";
 import { Link, useParams } from "wouter";
-import { api } from "../../api/client";
+import { api, type Schemas } from "../../api/client";
 import { useApi } from "../../api/hooks";
 import type { CurrentClient } from "../../app/ClientArea";
 import { Badge, Card, EmptyState, PageHeader, PageSkeleton, Skeleton, Table, cx } from "../../components/ui";
@@ -13,8 +14,9 @@ import { keyPath, useEditorProject } from "../../features/projects-editor/data";
 import { onRealtime } from "../../state/realtime";
 import { ProjectTitle } from "./ProjectPage";
 import { dateText } from "./editor/SchedulingTab";
+import { fieldPeriodText } from "../../features/fielding";
 
-type RunCount = { surveyRunId: number; regionId: number; isCustomerPanel: boolean; surveyStatusId: number; targetCompletes: number | null; waveNumber: number | null; started: number; inProgress: number; complete: number; screenedOut: number; overQuota: number };
+type RunCount = Schemas["DecipherCompletesCountsResult"]["value"][number];
 type ScheduleRow = { id: number; regionId: number; waveNumber: number | null; scheduleDate: string; isCustomerPanel: boolean; sampleSize: number | null; launchState: string; blockedReason: string | null; chargeStatus: string; creditAmount: number | null };
 type SchedulingState = { waveMode: boolean; nextScheduleDate: string | null; wavesRun: number; wavesUpcoming: number; regions: { regionId: number; regionName: string; upcoming: ScheduleRow[]; past: ScheduleRow[] }[] };
 
@@ -94,15 +96,20 @@ export default function ProjectSurveys({ client }: { client: CurrentClient }) {
           ) : !runs.length ? (
             <EmptyState title="No survey runs yet">A run per market starts when the project's first wave is due.</EmptyState>
           ) : (
-            <Table head={["Market", "Panel", "Wave", "Status", "Completes", "Screened out"]} caption="Survey runs">
+            <Table head={["Market", "Panel", "Wave", "Status", "Field period", "Completes", "Screened out"]} caption="Survey runs">
               {runs.map((r) => {
                 const pct = r.targetCompletes ? Math.min(100, Math.round((r.complete / r.targetCompletes) * 100)) : 0;
+                const period = fieldPeriodText(r);
                 return (
                   <tr key={r.surveyRunId}>
                     <td className="px-4 py-2.5 font-medium">{regionName(r.regionId)}</td>
                     <td className="px-4 py-2.5">{r.isCustomerPanel ? "Customer" : "Ideally"}</td>
                     <td className="px-4 py-2.5">{r.waveNumber ?? "—"}</td>
                     <td className="px-4 py-2.5"><Badge tone={r.surveyStatusId === 50 ? "green" : r.surveyStatusId >= 1000 ? "red" : "neutral"}>{SURVEY_STATUSES[r.surveyStatusId] ?? r.surveyStatusId}</Badge></td>
+                    <td className="px-4 py-2.5" data-testid="field-period">
+                      <Badge tone={period.tone}>{period.label}</Badge>
+                      {period.detail ? <p className="mt-1 max-w-xs text-xs text-ink-600">{period.detail}</p> : null}
+                    </td>
                     <td className="px-4 py-2.5">
                       <div className="flex items-center gap-2">
                         <div className="h-2 w-24 overflow-hidden rounded-full bg-ink-100" role="progressbar" aria-label={`Completes in ${regionName(r.regionId)}`} aria-valuenow={r.complete} aria-valuemin={0} aria-valuemax={r.targetCompletes ?? undefined}>

@@ -93,9 +93,9 @@ export default function Security({ client }: ManageProps) {
             idps.data.value.map((idp) => (
               <Card
                 key={idp.id}
-                title={<span className="flex items-center gap-2">{idp.providerName} <Badge tone={idp.isEnabled ? "green" : "neutral"}>{idp.isEnabled ? "On" : "Off"}</Badge></span>}
+                title={<span className="flex flex-wrap items-center gap-2 break-all">{idp.providerName} <Badge tone={idp.isEnabled ? "green" : "neutral"}>{idp.isEnabled ? "On" : "Off"}</Badge></span>}
                 actions={
-                  <div className="flex gap-1">
+                  <div className="flex flex-wrap justify-end gap-1">
                     <Button variant="ghost" size="sm" onClick={() => setEditing(idp)} aria-label={`Edit ${idp.providerName}`}>Edit</Button>
                     <Button variant="ghost" size="sm" onClick={() => void toggle(idp)}>{idp.isEnabled ? "Switch off" : "Switch on"}</Button>
                     <Button variant="ghost" size="sm" className="text-rose-700" onClick={() => setDeleting(idp)} aria-label={`Delete ${idp.providerName}`}>Delete</Button>

@@ -15,6 +15,7 @@ import type { TabProps } from "../ProjectPage";
 type TargetQuestion = Schemas["TargetQuestion"];
 type TargetOption = TargetQuestion["options"][number];
 type Incidence = Schemas["IncidenceEstimate"];
+type Explanation = Schemas["FeasibilityExplanation"];
 
 /** The project's target questions with each answer's market and whether it is chosen. */
 export function useTargetQuestions(projectId: number) {
@@ -218,6 +219,7 @@ export function MarketsTab({ client, project, editable }: TabProps) {
               ))}
             </ul>
             {incidence.incidenceEstimate < 0.05 ? <p className="mt-3 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900">Under 5%: fielding may be slow. Consider fewer targets.</p> : null}
+            <Feasibility explanation={incidence.explanation} />
           </div>
         ) : project.statusCode >= 400 ? (
           <p className="text-sm text-ink-600">{project.incidenceEstimate !== null ? pct(project.incidenceEstimate) : "—"}</p>
@@ -227,5 +229,25 @@ export function MarketsTab({ client, project, editable }: TabProps) {
         {editable ? <Button variant="ghost" size="sm" className="mt-3" onClick={() => void estimate()}>Re-estimate</Button> : null}
       </Card>
     </div>
+  );
+}
+
+/**
+ * Whether each market can deliver its completes and what each target group's quotas mean, in the
+ * API's words (IncidenceEstimate's explanation: the CLI's validate and --dry-run print the same).
+ */
+function Feasibility({ explanation }: { explanation: Explanation }) {
+  return (
+    <section aria-labelledby="feasibility-heading" className="mt-4 border-t border-ink-100 pt-3" data-testid="feasibility">
+      <h3 id="feasibility-heading" className="text-sm font-semibold text-ink-900">Feasibility and quotas</h3>
+      <ul className="mt-2 space-y-2 text-sm">
+        {explanation.markets.map((m) => (
+          <li key={`m${m.regionId}`} className={cx("rounded-lg px-3 py-2", m.feasible === false ? "bg-amber-50 text-amber-900" : "bg-ink-50 text-ink-700")}>{m.text}</li>
+        ))}
+        {explanation.groups.map((g) => (
+          <li key={`g${g.groupKey}-${g.regionId}`} className={cx("rounded-lg px-3 py-2", g.ok ? "bg-ink-50 text-ink-700" : "bg-rose-50 text-rose-900")}>{g.text}</li>
+        ))}
+      </ul>
+    </section>
   );
 }

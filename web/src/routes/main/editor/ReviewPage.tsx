@@ -16,6 +16,7 @@ import { ProjectTitle } from "../ProjectPage";
 import { groupQuestions } from "../../../features/projects-editor/questions";
 import { useProjectQuestions } from "./QuestionsTab";
 import { credits, UnsubmitButton } from "./SubmitBar";
+import { designText } from "../../../features/design";
 
 export function ReviewPage({ client, project }: { client: CurrentClient; project: EditorProject }) {
   const [, navigate] = useLocation();
@@ -99,7 +100,7 @@ export function ReviewPage({ client, project }: { client: CurrentClient; project
             <div><dt className="text-xs text-ink-500">Framework</dt><dd>{project.framework?.title ?? "None"}</dd></div>
             <div>
               <dt className="text-xs text-ink-500">Design</dt>
-              <dd>{project.splitCellQuota || (options?.value.length ?? 0) < 2 ? "Monadic: each respondent rates one test option" : "Sequential monadic: every respondent rates each test option, in a random order"}</dd>
+              <dd data-testid="design">{designText(project.splitCellQuota === true)}</dd>
             </div>
             <div><dt className="text-xs text-ink-500">Waves</dt><dd>{project.scheduleStartDate && project.scheduleFrequencyWeeks ? `${project.scheduleWavesRequired ?? "Ongoing"} waves every ${project.scheduleFrequencyWeeks} weeks from ${project.scheduleStartDate}` : "One wave"}</dd></div>
             {project.researchNote ? <div className="sm:col-span-2"><dt className="text-xs text-ink-500">Research note</dt><dd className="whitespace-pre-line">{project.researchNote}</dd></div> : null}

@@ -7,21 +7,30 @@ import { Fragment, useEffect, useMemo, useRef, useState, type ReactNode } from "
 import { useSWRConfig } from "swr";
 import { Link, useLocation } from "wouter";
 import { api, selected, unwrap, type Page, type Row } from "../../../api/client";
-import { figureRoute, type Figure } from "../../../features/results/figures";
+import { figureSearch, figureTarget, type Figure } from "../../../features/results/figures";
+import { useSystemOptions } from "../FilterSidebar";
 import { useApi } from "../../../api/hooks";
 import { handleError } from "../../../api/errors";
 import { AiEye } from "../../../components/toast";
 import { Button, EmptyState, Skeleton, Textarea, cx } from "../../../components/ui";
 import { resultsLink } from "../../../lib/projectLinks";
 import { useResults } from "../../../features/results/context";
-import { onRealtime } from "../../../state/realtime";
+import { onRealtime, onRealtimeOpen } from "../../../state/realtime";
+import { recordEvent, streamedText, type StreamEvent, type Streamed } from "../../../features/results/chatStream";
 
 type Thread = Row<"ResultsAiThreads", "id" | "title" | "createdAt" | "updatedAt">;
 type Message = Row<"ResultsAiMessages", "id" | "role" | "content" | "referencesData" | "feedback" | "createdAt">;
 
 
 function Cited({ text, figures }: { text: string; figures: Figure[] }) {
-  const { clientId, projectId } = useResults();
+  const { clientId, projectId, regionId, questions } = useResults();
+  const { data: sysOpts } = useSystemOptions(regionId);
+  const codeOf = useMemo(() => new Map((sysOpts?.value ?? []).map((o) => [o.id, o.systemQuestion?.questionCode])), [sysOpts]);
+  const questionOf = useMemo(() => new Map(questions.flatMap((q) => (q.question?.questionOptions ?? []).map((o) => [o.id, q.id] as const))), [questions]);
+  const href = (f: Figure) => {
+    const t = figureTarget(f, figures);
+    return `~${resultsLink(clientId, projectId, t.path, figureSearch(location.search, t, (i) => codeOf.get(i), (i) => questionOf.get(i)))}`;
+  };
   const parts: ReactNode[] = [];
   let last = 0;
   for (const m of text.matchAll(/\[(F\d+)\]/g)) {
@@ -29,7 +38,7 @@ function Cited({ text, figures }: { text: string; figures: Figure[] }) {
     const f = figures.find((x) => x.ref === m[1]);
     parts.push(
       f ? (
-        <Link key={m.index} href={`~${resultsLink(clientId, projectId, figureRoute(f, figures))}`} className="mx-0.5 rounded bg-brand-100 px-1 text-xs font-semibold text-brand-800 hover:bg-brand-200" title={`${f.text}: open the chart it comes from`} aria-label={`Source ${m[1]}: ${f.text}`}>
+        <Link key={m.index} href={href(f)} className="mx-0.5 rounded bg-brand-100 px-1 text-xs font-semibold text-brand-800 hover:bg-brand-200" title={`${f.text}: open the chart it comes from`} aria-label={`Source ${m[1]}: ${f.text}`}>
           {m[1]}
         </Link>
       ) : (
@@ -75,33 +84,48 @@ export default function Chat({ chatId }: { chatId?: number }) {
   const [busy, setBusy] = useState(false);
   const [stream, setStream] = useState<{ replyTo: number; text: string; failed?: string } | null>(null);
   const { mutate } = useSWRConfig();
+  const mutateThreads = threads.mutate;
+  const showPending = useRef(() => {});
   // The question waiting for its answer (its thread and id): refs, so events that arrive while the
   // page moves to a new thread's URL are not lost.
   const pending = useRef<{ thread: number; id: number } | null>(null);
-  const chunks = useRef(new Map<number, string>());
+  // Every answer's events as they come, by the question they reply to: an instant answer's events
+  // can all arrive before the question's POST returns (before the page knows its id).
+  const answers = useRef(new Map<number, Streamed>());
   const end = useRef<HTMLDivElement>(null);
 
-  useEffect(
-    () =>
-      onRealtime((ev) => {
-        if (!ev.event.startsWith("AiMessage")) return;
-        const d = ev.data as { resultsAiThreadId?: number; replyToMessageId?: number; seq?: number; delta?: string; message?: string } | null;
-        const p = pending.current;
-        if (!d || !p || d.resultsAiThreadId !== p.thread || d.replyToMessageId !== p.id) return;
-        if (ev.event === "AiMessageDelta" && typeof d.seq === "number") {
-          chunks.current.set(d.seq, d.delta ?? "");
-          const text = [...chunks.current.entries()].sort((a, b) => a[0] - b[0]).map((x) => x[1]).join("");
-          setStream({ replyTo: d.replyToMessageId!, text });
-        }
-        if (ev.event === "AiMessageCompleted") {
-          pending.current = null;
-          void mutate(["ResultsAiMessages", p.thread]);
-          void threads.mutate();
-        }
-        if (ev.event === "AiMessageFailed") setStream((s) => ({ replyTo: d.replyToMessageId!, text: s?.text ?? "", failed: d.message ?? "The answer failed" }));
-      }),
-    [mutate, threads],
-  );
+  useEffect(() => {
+    const show = (p: { thread: number; id: number }) => {
+      const a = answers.current.get(p.id);
+      if (!a) return;
+      setStream({ replyTo: p.id, text: streamedText(a), failed: a.failed });
+      if (a.done) {
+        pending.current = null;
+        void mutate(["ResultsAiMessages", p.thread]);
+        void mutateThreads();
+      }
+    };
+    showPending.current = () => {
+      if (pending.current) show(pending.current);
+    };
+    const offEvents = onRealtime((ev) => {
+      if (!ev.event.startsWith("AiMessage")) return;
+      const d = ev.data as Partial<StreamEvent> | null;
+      if (!d || typeof d.replyToMessageId !== "number" || typeof d.resultsAiThreadId !== "number") return;
+      recordEvent(answers.current, ev.event, { ...d, replyToMessageId: d.replyToMessageId, resultsAiThreadId: d.resultsAiThreadId });
+      const p = pending.current;
+      if (p && d.resultsAiThreadId === p.thread && d.replyToMessageId === p.id) show(p);
+    });
+    // Events sent while the page had no socket never come again: on (re)opening, the thread is read.
+    const offOpen = onRealtimeOpen(() => {
+      const p = pending.current;
+      if (p) void mutate(["ResultsAiMessages", p.thread]);
+    });
+    return () => {
+      offEvents();
+      offOpen();
+    };
+  }, [mutate, mutateThreads]);
   useEffect(() => {
     // Chromium 156 returns a promise from scrollIntoView; an effect must return nothing or a cleanup.
     void end.current?.scrollIntoView({ block: "end" });
@@ -119,8 +143,8 @@ export default function Chat({ chatId }: { chatId?: number }) {
       }
       const m = (await unwrap(api.POST("/api/v1/ResultsAiMessages", { body: { resultsAiThreadId: thread, content } }))) as { id: number };
       pending.current = { thread, id: m.id };
-      chunks.current = new Map();
       setStream({ replyTo: m.id, text: "" });
+      showPending.current(); // what already came for it
       setQuestion("");
       if (thread !== chatId) navigate(`~${resultsLink(clientId, projectId, `chat/${thread}`)}`);
       else void mutate(["ResultsAiMessages", thread]);

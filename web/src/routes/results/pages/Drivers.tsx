@@ -1,35 +1,43 @@
 // drivers: which measures drive the outcome (weighted key-driver regression, Pratt importance),
-// from RegressionScores.
+// recomputed for the filtered respondents where the base allows (Responses/DriverResults); a
+// selection under the minimum base shows all respondents' drivers, labelled as such.
 import { HBars } from "../../../components/charts/Charts";
 import { EmptyState, Select, Skeleton, Table } from "../../../components/ui";
-import { api, selected, type Page, type Row } from "../../../api/client";
+import { api } from "../../../api/client";
 import { useApi } from "../../../api/hooks";
 import { useSearchState } from "../../../lib/search";
 import { testOptionName, useResults } from "../../../features/results/context";
+import type { DriverResults } from "../../../features/results/queries";
 import { PageTitle } from "./MeasuresView";
 
-type Score = Row<"RegressionScores", "id" | "testOptionId" | "regionId" | "outcomeStandardQuestionId" | "standardQuestionId" | "coefficient" | "importance" | "rSquared" | "sampleSize", { standardQuestion: Row<"StandardQuestions", "title"> | null; outcomeStandardQuestion: Row<"StandardQuestions", "title"> | null }>;
-
-export function useDrivers(projectId: number) {
-  return useApi(["RegressionScores", projectId], () =>
-    selected<Page<Score>>(api.GET("/api/v1/RegressionScores", { params: { query: { $filter: `projectId eq ${projectId}`, $expand: "standardQuestion($select=title),outcomeStandardQuestion($select=title)", $orderby: "importance desc", $top: 500 } } })),
-  );
+export function useDrivers() {
+  const { projectId, filtersJson } = useResults();
+  return useApi<DriverResults>(["DriverResults", projectId, filtersJson], () =>
+    api.GET("/api/v1/Responses/DriverResults", { params: { query: { projectId: String(projectId), filters: filtersJson } } }), { keepPreviousData: true });
 }
 
-export function DriverChart({ scores, testOptionId }: { scores: Score[]; testOptionId: number | null }) {
-  const rows = scores.filter((s) => s.testOptionId === testOptionId);
-  if (!rows.length) return <EmptyState title="No driver analysis for this selection" />;
-  const outcome = rows[0]!.outcomeStandardQuestion?.title ?? "the outcome";
+export function DriverChart({ results, testOptionId }: { results: DriverResults; testOptionId: number | null }) {
+  const group = results.groups.find((g) => g.testOptionId === testOptionId) ?? results.groups.find((g) => g.testOptionId === null);
+  if (!group || !group.drivers.length) return <EmptyState title="No driver analysis for this selection" />;
+  const outcome = results.outcome.title;
   return (
     <div className="space-y-4">
+      {group.note ? (
+        <p className="rounded-lg border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900" role="note" data-testid="drivers-note">
+          {group.note}
+        </p>
+      ) : null}
       <div className="rounded-xl border border-ink-200 bg-white p-4 shadow-sm" data-testid="drivers-chart">
-        <HBars title={`What drives ${outcome}`} items={rows.map((r) => ({ label: r.standardQuestion?.title ?? `Measure ${r.standardQuestionId}`, value: Math.max(0, r.importance ?? 0) }))} xLegend="Relative importance (%)" yLegend="Measure" />
-        <p className="mt-2 text-xs text-ink-500">Pratt importance from a weighted regression (R² {rows[0]!.rSquared?.toFixed(2) ?? "—"}, n={rows[0]!.sampleSize}); shares of the explained variance.</p>
+        <HBars title={`What drives ${outcome}`} items={group.drivers.map((r) => ({ label: r.title, value: Math.max(0, r.importance ?? 0) }))} xLegend="Relative importance (%)" yLegend="Measure" />
+        <p className="mt-2 text-xs text-ink-600">
+          Pratt importance from a weighted regression (R² {group.rSquared?.toFixed(2) ?? "—"}, n={group.n}, {group.filtered ? "the filtered respondents" : "all respondents"}); shares of the explained variance.
+          Recomputed under a filter from a base of {results.minimumBase}.
+        </p>
       </div>
       <Table head={["Measure", "Importance", "Coefficient"]} caption="Driver scores">
-        {rows.map((r) => (
-          <tr key={r.id}>
-            <td className="px-4 py-2 font-medium">{r.standardQuestion?.title ?? r.standardQuestionId}</td>
+        {group.drivers.map((r) => (
+          <tr key={r.standardQuestionId}>
+            <td className="px-4 py-2 font-medium">{r.title}</td>
             <td className="px-4 py-2">{r.importance === null ? "—" : `${(r.importance * 100).toFixed(1)}%`}</td>
             <td className="px-4 py-2 text-ink-600">{r.coefficient.toFixed(3)}</td>
           </tr>
@@ -40,13 +48,13 @@ export function DriverChart({ scores, testOptionId }: { scores: Score[]; testOpt
 }
 
 export default function Drivers() {
-  const { projectId, testOptions } = useResults();
-  const { data } = useDrivers(projectId);
+  const { testOptions } = useResults();
+  const { data } = useDrivers();
   const [search, setSearch] = useSearchState();
   const option = search.driverOption ? Number(search.driverOption) : null;
   return (
     <div>
-      <PageTitle title="Drivers" subtitle="The measures that move the outcome most, computed over all respondents when the results were processed." />
+      <PageTitle title="Drivers" subtitle="The measures that move the outcome most, for the filtered respondents where the base allows." />
       {testOptions.length > 1 ? (
         <div className="mb-4 max-w-xs">
           <label htmlFor="drivers-option" className="mb-1 block text-xs font-medium text-ink-600">Test option</label>
@@ -56,7 +64,7 @@ export default function Drivers() {
           </Select>
         </div>
       ) : null}
-      {!data ? <Skeleton className="h-72" /> : <DriverChart scores={data.value} testOptionId={option} />}
+      {!data ? <Skeleton className="h-72" /> : <DriverChart results={data} testOptionId={option} />}
     </div>
   );
 }

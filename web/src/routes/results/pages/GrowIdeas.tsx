@@ -12,7 +12,7 @@ export default function GrowIdeas({ testOptionId, tab }: { testOptionId: number;
   const { testOptions, clientId, projectId } = useResults();
   const option = testOptions.find((o) => o.id === testOptionId);
   const { data, isLoading } = useQualResults();
-  const drivers = useDrivers(projectId);
+  const drivers = useDrivers();
   if (testOptions.length && !option) return <EmptyState title="Test option not found" />;
   const current = tab === "drivers" ? "drivers" : "measures";
   const base = `grow-ideas/${testOptionId}`;
@@ -27,7 +27,7 @@ export default function GrowIdeas({ testOptionId, tab }: { testOptionId: number;
       {current === "measures" ? (
         <MeasuresView measures={data?.measures} method={data?.method} loading={isLoading} testOptionIds={[testOptionId]} title={`${option?.conceptText ?? "Test option"}: top-2-box`} />
       ) : drivers.data ? (
-        <DriverChart scores={drivers.data.value} testOptionId={drivers.data.value.some((s) => s.testOptionId === testOptionId) ? testOptionId : null} />
+        <DriverChart results={drivers.data} testOptionId={testOptionId} />
       ) : null}
     </div>
   );

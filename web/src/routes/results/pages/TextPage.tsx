@@ -1,14 +1,13 @@
 // text/{projectQuestionId}/{tab?} and npd-text: open answers, paged, with their themes and
-// sentiment, searchable; the themes tab shows how often each theme comes up.
+// sentiment, searchable; the themes tab shows how often each theme comes up among the filtered
+// respondents' answers (ThemeResults), per test option and by sentiment.
 import { useState } from "react";
 import { HBars } from "../../../components/charts/Charts";
-import { Badge, Button, EmptyState, Input, Select, Skeleton, TabLinks } from "../../../components/ui";
-import { api, selected, type Page, type Row, type Schemas } from "../../../api/client";
-import { useApi } from "../../../api/hooks";
+import { Badge, Button, EmptyState, Input, Select, Skeleton, TabLinks, Table } from "../../../components/ui";
 import { resultsLink } from "../../../lib/projectLinks";
 import { useSearchState } from "../../../lib/search";
 import { testOptionName, useResults } from "../../../features/results/context";
-import { useVerbatims } from "../../../features/results/queries";
+import { useThemeResults, useVerbatims, type ThemeResults } from "../../../features/results/queries";
 import { questionLabel } from "../../../features/results/questions";
 import { PageTitle } from "./MeasuresView";
 
@@ -16,7 +15,37 @@ const PAGE_SIZE = 20;
 const SENTIMENTS = ["Positive", "Neutral", "Mixed", "Negative"] as const;
 const SENTIMENT_TONE: Record<string, "green" | "neutral" | "amber" | "red"> = { Positive: "green", Neutral: "neutral", Mixed: "amber", Negative: "red" };
 
-type Theme = Row<"Themes", "id" | "name" | "sentiment" | "testOptionId", Pick<Schemas["Themes"], "textResponsesThemes@odata.count">>;
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+function ThemesView({ data }: { data: ThemeResults }) {
+  const { testOptions } = useResults();
+  const options = data.testOptions.filter((o) => o.testOptionId !== null);
+  const split = options.length > 1;
+  return (
+    <div className="space-y-4">
+      <div className="rounded-xl border border-ink-200 bg-white p-4 shadow-sm" data-testid="themes-chart">
+        <HBars title="Share of answers per theme" items={data.themes.map((t) => ({ label: t.name, value: t.share }))} xLegend="Answers (%)" yLegend="Theme" />
+        <p className="mt-2 text-xs text-ink-600" data-testid="themes-base">
+          {data.answers} answer{data.answers === 1 ? "" : "s"} from the filtered respondents: {SENTIMENTS.map((s) => `${data.bySentiment[s]} ${s.toLowerCase()}`).join(", ")}. Shares of answers, unweighted; an answer may have several themes.
+        </p>
+      </div>
+      <Table caption="Themes per test option and by sentiment" head={["Theme", "Answers", "Share", ...(split ? options.map((o) => testOptionName(testOptions, o.testOptionId)) : []), ...SENTIMENTS]}>
+        {data.themes.map((t) => (
+          <tr key={t.id}>
+            <th scope="row" className="px-4 py-2 text-left font-medium">{t.name}</th>
+            <td className="px-4 py-2">{t.count}</td>
+            <td className="px-4 py-2">{pct(t.share)}</td>
+            {split ? options.map((o) => {
+              const c = t.byTestOption.find((x) => x.testOptionId === o.testOptionId);
+              return <td key={o.testOptionId} className="px-4 py-2">{c ? `${pct(c.share)} (${c.count})` : "—"}</td>;
+            }) : null}
+            {SENTIMENTS.map((s) => <td key={s} className="px-4 py-2 text-ink-600">{t.bySentiment[s]}</td>)}
+          </tr>
+        ))}
+      </Table>
+    </div>
+  );
+}
 
 export default function TextPage({ projectQuestionId, kind, tab }: { projectQuestionId: number; kind: "text" | "npd-text"; tab?: string }) {
   const { questions, testOptions, clientId, projectId } = useResults();
@@ -28,9 +57,7 @@ export default function TextPage({ projectQuestionId, kind, tab }: { projectQues
   const testOptionId = search.option ? Number(search.option) : null;
   const pq = questions.find((q) => q.id === projectQuestionId);
   const { list, count } = useVerbatims(projectQuestionId, { page, pageSize: PAGE_SIZE, search: String(search.q ?? ""), themeId, sentiment, testOptionId });
-  const themes = useApi(["Themes", projectQuestionId], () =>
-    selected<Page<Theme>>(api.GET("/api/v1/Themes", { params: { query: { $filter: `projectQuestionId eq ${projectQuestionId}`, $select: "id,name,sentiment,testOptionId", $expand: "textResponsesThemes/$count", $orderby: "sortOrder" } } })),
-  );
+  const themes = useThemeResults(projectQuestionId);
   const total = count.data?.count ?? 0;
   const current = tab === "themes" ? "themes" : "answers";
   const base = `${kind}/${projectQuestionId}`;
@@ -44,11 +71,9 @@ export default function TextPage({ projectQuestionId, kind, tab }: { projectQues
         ]} />
       ) : null}
       {current === "themes" ? (
-        !themes.data ? <Skeleton className="h-60" /> : !themes.data.value.length ? <EmptyState title="No themes yet">Themes are coded when the answers are processed.</EmptyState> : (
-          <div className="rounded-xl border border-ink-200 bg-white p-4 shadow-sm">
-            <HBars title="Answers per theme" items={themes.data.value.map((t) => ({ label: t.name, value: t["textResponsesThemes@odata.count"] ?? 0 }))} xLegend="Answers" yLegend="Theme" percent={false} />
-          </div>
-        )
+        !themes.data ? <Skeleton className="h-60" /> : !themes.data.themes.length ? <EmptyState title="No themes yet">Themes are coded when the answers are processed.</EmptyState> : !themes.data.answers ? (
+          <EmptyState title="No answers match the filters">No respondent in this selection answered this question.</EmptyState>
+        ) : <ThemesView data={themes.data} />
       ) : (
         <>
           <form className="mb-4 grid gap-2 sm:grid-cols-2 2xl:grid-cols-[1fr_10rem_10rem_auto]" onSubmit={(e) => { e.preventDefault(); setSearch({ q: draft, page: null }); }}>
@@ -57,7 +82,7 @@ export default function TextPage({ projectQuestionId, kind, tab }: { projectQues
             <label htmlFor="verbatim-theme" className="sr-only">Theme</label>
             <Select id="verbatim-theme" value={themeId ?? ""} onChange={(e) => setSearch({ theme: e.target.value, page: null })}>
               <option value="">All themes</option>
-              {themes.data?.value.map((t) => <option key={t.id} value={t.id}>{t.name}</option>)}
+              {themes.data?.themes.map((t) => <option key={t.id} value={t.id}>{t.name}</option>)}
             </Select>
             <label htmlFor="verbatim-sentiment" className="sr-only">Sentiment</label>
             <Select id="verbatim-sentiment" value={sentiment ?? ""} onChange={(e) => setSearch({ sentiment: e.target.value, page: null })}>

@@ -1,0 +1,122 @@
+// Issue 24, complete results: `ideally results` on a Question project fielded by the simulated
+// panel shows its custom questions (they are all it has) with the shares the API computes; an
+// Idea project's non-measure questions (the fixture's screener) are there too; a draft is refused
+// in one line (exit 2) instead of an empty table; `results verbatims` lists and pages the same rows
+// in text and --json. Expected figures come from the API's own QualResults?projectQuestionId.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { cliHarness, type CliHarness } from "../helpers/cli.ts";
+import { createTestDb, type TestDb } from "../helpers/db.ts";
+import { startServerProcess, type ServerProcess } from "../helpers/live.ts";
+
+const T = 1003;
+let tdb: TestDb;
+let server: ServerProcess;
+let uma: CliHarness;
+let sam: CliHarness;
+let id = 0;
+const dir = mkdtempSync(join(tmpdir(), "ideally-results-"));
+
+interface QuestionResults {
+  projectQuestionId: number;
+  questionText: string;
+  options: { id: number; text: string }[];
+  results: { testOptionId: number | null; n: number; options: { questionOptionId: number; share: number }[] }[];
+}
+
+async function api<T>(path: string): Promise<T> {
+  const token = (uma.config().session as { accessToken: string }).accessToken;
+  const res = await fetch(`${server.base}${path}`, { headers: { authorization: `Bearer ${token}`, clientId: String(T) } });
+  expect(res.status, path).toBe(200);
+  return (await res.json()) as T;
+}
+
+beforeAll(async () => {
+  tdb = await createTestDb();
+  await tdb.db`insert into credit_logs (client_id, type, credit_amount, description) values (${T}, 1, 100000, 'CLI results top-up')`;
+  server = await startServerProcess(tdb.url);
+  [uma, sam] = [cliHarness(server.base), cliHarness(server.base)];
+  await uma.json(["login", "--email", "user@acme.test", "--password-stdin"], { stdin: "Password123!" });
+  await sam.json(["login", "--email", "staff@ideally.test", "--password-stdin"], { stdin: "Password123!" });
+  writeFileSync(
+    join(dir, "q.yaml"),
+    "name: Snacking habits\ntype: Question\nframework: ad-hoc\nregions: [NZ]\nsampleSize: 20\nquestions:\n" +
+      "  - text: Which snack do you buy most?\n    title: Snack\n    type: single\n    options: [Oat bar, Fruit, Crisps]\n" +
+      "  - text: Why that one?\n    type: text\n",
+  );
+  ({ id } = await uma.json<{ id: number }>(["projects", "create", "--from", join(dir, "q.yaml")]));
+}, 120_000);
+afterAll(async () => {
+  uma?.dispose();
+  sam?.dispose();
+  rmSync(dir, { recursive: true, force: true });
+  await server?.stop();
+  await tdb?.drop();
+}, 30_000);
+
+test("a draft has no results: one line, exit 2, for results and verbatims alike", async () => {
+  for (const args of [["results", String(id)], ["results", String(id), "--json"], ["results", "verbatims", String(id)]]) {
+    const r = await uma.run(args);
+    expect([r.code, r.stdout], args.join(" ")).toEqual([2, ""]);
+    expect(r.stderr).toBe(`ideally: project ${id} 'Snacking habits' is Draft (0): it has not fielded, so there are no ${args[1] === "verbatims" ? "answers" : "results"} yet (results follow fielding, status 400 and on)\n`);
+  }
+});
+
+test("an Idea project's other questions are in the results beside the measures; an unfinished reach set-up is a warning", async () => {
+  const r = await uma.json<{ qual: { measures: unknown[] }; questions: QuestionResults[]; openQuestions: { projectQuestionId: number }[] }>(["results", "1001"]);
+  expect(r.qual.measures.length).toBeGreaterThan(0);
+  // The fixture's screener 'Do you buy snack bars?' (project question 1001) is no measure.
+  const screener = await api<{ question: QuestionResults }>("/api/v1/Responses/QualResults?projectId=1001&projectQuestionId=1001");
+  expect(r.questions).toContainEqual(screener.question);
+  const text = await uma.run(["results", "1001"]);
+  expect(text.code).toBe(0);
+  expect(text.stdout).toContain("Snack bar buyer: Do you buy snack bars?");
+  // The fixture's market reach set-up has no items: the API answers 409; the rest still shows.
+  expect(text.stderr).toBe("warning: no market reach: Project 1001's market reach has no items\n");
+});
+
+test("a fielded Question project: its custom questions with the API's shares, the open one for verbatims", async () => {
+  await uma.json(["projects", "submit", String(id), "--yes"]);
+  await sam.json(["admin", "approve", String(id), "--to", "300"]);
+  const w = await uma.run(["projects", "watch", String(id), "--json", "--interval", "2", "--timeout", "200"]);
+  expect(w.code, w.stderr).toBe(0);
+
+  const pqs = await api<{ value: { id: number; question: { questionTypeId: number } }[] }>(`/api/v1/ProjectQuestions?$filter=projectId eq ${id}&$expand=question($select=questionTypeId)&$orderby=questionPositionId,sortOrder,id`);
+  const closed = pqs.value.filter((q) => q.question.questionTypeId !== 3).map((q) => q.id);
+  const open = pqs.value.filter((q) => q.question.questionTypeId === 3).map((q) => q.id);
+  expect(closed.length).toBeGreaterThan(0);
+  const expected = await Promise.all(closed.map(async (q) => (await api<{ question: QuestionResults }>(`/api/v1/Responses/QualResults?projectId=${id}&projectQuestionId=${q}`)).question));
+  const snack = expected.find((q) => q.questionText === "Which snack do you buy most?")!;
+  expect(snack.results[0].n, "every respondent answered it").toBe(20);
+
+  const json = await uma.json<{ qual: { measures: unknown[] }; questions: QuestionResults[]; openQuestions: { projectQuestionId: number }[] }>(["results", String(id)]);
+  expect(json.qual.measures, "a Question project has no standard measures").toEqual([]);
+  expect(json.questions).toEqual(expected);
+  expect(json.openQuestions.map((q) => q.projectQuestionId)).toEqual(open);
+
+  const text = await uma.run(["results", String(id)]);
+  expect(text.code).toBe(0);
+  expect(text.stdout).toContain("Snacking habits (Question: no standard measures; its results are its questions)");
+  expect(text.stdout).toContain("Snack: Which snack do you buy most?");
+  for (const o of snack.options) {
+    const share = snack.results[0].options.find((x) => x.questionOptionId === o.id)!.share;
+    expect(text.stdout, o.text).toMatch(new RegExp(`\\n${o.text}\\s+${(share * 100).toFixed(1)}%\\n`));
+  }
+  expect(text.stdout).toMatch(new RegExp(`\\n\\s*${open[0]}\\s+Why that one\\?\\n`));
+}, 240_000);
+
+test("verbatims: the same rows in text and --json, listing and paging", async () => {
+  const list = await uma.json<{ projectQuestionId: number }[]>(["results", "verbatims", String(id)]);
+  const listed = await uma.run(["results", "verbatims", String(id)]);
+  expect(listed.code).toBe(0);
+  expect(listed.stdout.trimEnd().split("\n").slice(2).map((l) => Number(l.trim().split(/\s+/)[0]))).toEqual(list.map((q) => q.projectQuestionId));
+  const q = String(list.find((x) => x.projectQuestionId)!.projectQuestionId);
+  const page = await uma.json<{ value: { responseText: string }[] }>(["results", "verbatims", String(id), "--question", q, "--page-size", "7", "--page", "2"]);
+  expect(page.value.length).toBeGreaterThan(0);
+  const shown = await uma.run(["results", "verbatims", String(id), "--question", q, "--page-size", "7", "--page", "2", "--wide"]);
+  const rows = shown.stdout.trimEnd().split("\n").slice(3);
+  expect(rows.length).toBe(page.value.length);
+  page.value.forEach((v, i) => expect(rows[i].endsWith(v.responseText.replace(/\s+/g, " ")), `row ${i}`).toBe(true));
+});
