@@ -3461,7 +3461,7 @@ export interface paths {
         };
         /**
          * The results as an Excel workbook
-         * @description A Summary sheet with the weighted top-2-box, base and benchmark difference of every measure and test option (the figures QualResults answers for the same filters and benchmark; * marks a significant difference), a sheet per saved segment (includeAllSegments) and per project group segment (includeGroupSegments), Demographics, and the respondents' Data. segmentId applies a saved segment's filters.
+         * @description A Cover (project, markets, respondents, fieldwork dates, filters, benchmark by name and value, weighting, significance method, the verdict), a Summary sheet with the weighted top-2-box, base, interval, benchmark value and difference in points (numbers with number formats) and the test's outcome in words for every measure and test option (the figures QualResults answers for the same filters and benchmark; none: the 'None' entry, 50%), Markets, Cross-tabs, a sheet per saved segment (includeAllSegments) and per project group segment (includeGroupSegments), a sheet per question, Demographics, Quality and the respondents' Data. segmentId applies a saved segment's filters.
          */
         get: operations["Projects_ExportExcel"];
         put?: never;
@@ -4243,7 +4243,7 @@ export interface paths {
         put?: never;
         /**
          * Export the results as a PowerPoint deck
-         * @description A queued job builds a deck of native, editable charts (top-2-box by measure and test option, the Van Westendorp curves with the price points, the best market reach sets) from the results for these filters and benchmark. Download it with GET …/PowerPointExport/{exportId}.
+         * @description A queued job builds a deck for these filters and benchmark (none: the 'None' entry, 50%): title; method and sample (markets, n, fieldwork dates, filters, benchmark by name and value, weighting, significance method); the concepts with their images; the verdict on the action standard; every measure against the benchmark; a slide per measure (native bar chart with the intervals as error bars and the benchmark line, the tests in a table); a slide per question; demographics; themes with quotes; the AI summary; the Van Westendorp curves and the best market reach sets. Every figure is the results functions'. Download it with GET …/PowerPointExport/{exportId}.
          */
         post: operations["Projects_PowerPointExport"];
         delete?: never;

@@ -239,7 +239,7 @@ function coverSheet(wb: ExcelJS.Workbook, r: ReportContext) {
     for (const x of v.rows) row(`Verdict: ${optionName(r.options, x.testOptionId)}`, `${x.verdict} (rank ${x.rank}): ${x.reason}`);
   }
   row("Exported", new Date().toISOString().slice(0, 16).replace("T", " ") + " UTC");
-  ws.getColumn(1).width = 22;
+  ws.getColumn(1).width = 34;
   ws.getColumn(2).width = 90;
   printSetup(ws, 1);
 }

@@ -34,7 +34,8 @@ export function registerPowerPointRoutes(app: App, deps: AppDeps): void {
       tags: ["Projects"],
       operationId: "Projects_PowerPointExport",
       summary: "Export the results as a PowerPoint deck",
-      description: "A queued job builds a deck of native, editable charts (top-2-box by measure and test option, the Van Westendorp curves with the price points, the best market reach sets) from the results for these filters and benchmark. Download it with GET …/PowerPointExport/{exportId}.",
+      description:
+        "A queued job builds a deck for these filters and benchmark (none: the 'None' entry, 50%): title; method and sample (markets, n, fieldwork dates, filters, benchmark by name and value, weighting, significance method); the concepts with their images; the verdict on the action standard; every measure against the benchmark; a slide per measure (native bar chart with the intervals as error bars and the benchmark line, the tests in a table); a slide per question; demographics; themes with quotes; the AI summary; the Van Westendorp curves and the best market reach sets. Every figure is the results functions'. Download it with GET …/PowerPointExport/{exportId}.",
       request: {
         params: Key("Projects"),
         body: { required: false, content: { "application/json": { schema: z.strictObject({ filters: ResponseFilterSchema.optional(), benchmarkTypeId: z.number().int().nullable().optional() }).openapi("PowerPointExport") } } },

@@ -197,7 +197,7 @@ function verdictSlide(pptx: PptxGenJS, r: ReportContext) {
       { text: x.reason, options: { color: "1F2937" } },
     ];
   });
-  s.addTable([["Rank", "Concept", "Verdict", "Top-2-box", "Interval", "Why"].map(headCell), ...rows], { x: 0.5, y: 1.4, w: 12.3, colW: [0.7, 2.8, 1.3, 1.2, 1.6, 4.7], fontSize: 13, border: { type: "solid", pt: 0.5, color: "CBD5E1" }, valign: "middle" });
+  s.addTable([["Rank", "Concept", "Verdict", "Top-2-box", "Interval", "Why"].map(headCell), ...rows], { x: 0.5, y: 1.4, w: 12.3, colW: [0.85, 2.65, 1.3, 1.2, 1.6, 4.7], fontSize: 13, border: { type: "solid", pt: 0.5, color: "CBD5E1" }, valign: "middle" });
   footer(s, r, `Base: ${v.rows.map((x) => `${optionName(r.options, x.testOptionId)} n = ${x.n}`).join(", ")}`);
 }
 
@@ -349,11 +349,11 @@ function summarySlides(pptx: PptxGenJS, r: ReportContext) {
   const sm = r.summary;
   if (!sm) return;
   const paragraphs = plainText(sm.content);
-  // About 1,800 characters a slide at 13 pt (a paragraph's break counts as 90); a heading never ends a slide.
+  // About 2,400 characters a slide at 13 pt (a paragraph's break counts as 90); a heading never ends a slide.
   const pages: string[][] = [[]];
   let size = 0;
   for (const p of paragraphs) {
-    if (size + p.length + 90 > 1800 && pages.at(-1)!.length) {
+    if (size + p.length + 90 > 2400 && pages.at(-1)!.length) {
       const last = pages.at(-1)!;
       const carried = last.length > 1 && isHeading(last.at(-1)!) ? [last.pop()!] : [];
       pages.push(carried);

@@ -178,7 +178,8 @@ export async function reportContext(db: Db, ctx: RequestCtx, input: { projectId:
       order by (s.segment_id is null and s.project_objective_id is null) desc,
                (coalesce(s.filters, '{}'::jsonb) = ${tx.json(filters as never)}::jsonb) desc, s.generated_at desc nulls last, s.id desc
       limit 1`;
-    return { p, options, sample, markets, questions, themeRows, quotes, summary, filterLines: await describeFilters(tx, filters, options) };
+    const regionNames = await tx<{ id: number; name: string }[]>`select id, region_name as name from regions where id = any(${await q.projectRegions(tx, projectId)}::int[])`;
+    return { p, options, sample, markets, regionNames, questions, themeRows, quotes, summary, filterLines: await describeFilters(tx, filters, options) };
   });
   // No benchmark chosen is SPEC 7's 'None' entry: every measure read (and tested) against 50 percent.
   const benchmarkTypeId = input.benchmarkTypeId ?? NONE_BENCHMARK.benchmarkTypeId;
@@ -198,7 +199,7 @@ export async function reportContext(db: Db, ctx: RequestCtx, input: { projectId:
     };
   } else {
     // SPEC 7: no benchmark reads the results against the 'None' entry of 50 percent.
-    benchmark = { id: NONE_BENCHMARK.benchmarkTypeId, name: "None (50%)", top2Percentage: NONE_BENCHMARK.top2Percentage, indicative: false, byMeasure: new Map() };
+    benchmark = { id: NONE_BENCHMARK.benchmarkTypeId, name: NONE_BENCHMARK.benchmarkName, top2Percentage: NONE_BENCHMARK.top2Percentage, indicative: false, byMeasure: new Map() };
   }
   const standard = await getActionStandard(db, ctx, projectId).catch((e) => (e instanceof ApiError && e.code === "NotFound" ? null : Promise.reject(e)));
   const judged = standard ? scorecard(qual.measures.find((m) => m.standardQuestionId === standard.standardQuestionId)?.results ?? [], standard, (id) => optionName(head.options, id)) : null;
@@ -231,10 +232,12 @@ export async function reportContext(db: Db, ctx: RequestCtx, input: { projectId:
     fieldwork: { from: head.sample?.from ?? null, to: head.sample?.to ?? null },
     filters: head.filterLines,
     benchmark,
+    // The all-markets total only matters to a report of more than one market.
     weighting:
-      `Respondents weighted to their market's demographic targets (raked weights). The all-markets total weights markets by ${t.weighting}` +
-      (t.note ? ` (${t.note})` : "") +
-      (t.shares.length > 1 ? `: ${t.shares.map((x) => `${head.markets.find((m) => m.regionId === x.regionId)?.name ?? x.regionId} ${(x.share * 100).toFixed(1)}%`).join(", ")}.` : "."),
+      "Respondents weighted to their market's demographic targets (raked weights)." +
+      (head.markets.length > 1
+        ? ` The all-markets total weights markets by ${t.weighting}${t.note ? ` (${t.note})` : ""}: ${t.shares.map((x) => `${head.regionNames.find((m) => m.id === x.regionId)?.name ?? `region ${x.regionId}`} ${(x.share * 100).toFixed(1)}%`).join(", ")}.`
+        : ""),
     significance:
       `Weighted top-2-box with design-based standard errors (Taylor linearisation, market runs as strata) and ${qual.confidence}% Wilson intervals. ` +
       `Significant: p below ${((100 - qual.confidence) / 100).toFixed(2)} after ${qual.method.adjustName} adjustment over the view's ${qual.method.tests} tests. ` +

@@ -611,7 +611,8 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
       tags: ["Projects"],
       operationId: "Projects_ExportExcel",
       summary: "The results as an Excel workbook",
-      description: "A Summary sheet with the weighted top-2-box, base and benchmark difference of every measure and test option (the figures QualResults answers for the same filters and benchmark; * marks a significant difference), a sheet per saved segment (includeAllSegments) and per project group segment (includeGroupSegments), Demographics, and the respondents' Data. segmentId applies a saved segment's filters.",
+      description:
+        "A Cover (project, markets, respondents, fieldwork dates, filters, benchmark by name and value, weighting, significance method, the verdict), a Summary sheet with the weighted top-2-box, base, interval, benchmark value and difference in points (numbers with number formats) and the test's outcome in words for every measure and test option (the figures QualResults answers for the same filters and benchmark; none: the 'None' entry, 50%), Markets, Cross-tabs, a sheet per saved segment (includeAllSegments) and per project group segment (includeGroupSegments), a sheet per question, Demographics, Quality and the respondents' Data. segmentId applies a saved segment's filters.",
       request: {
         params: KeyParams,
         query: z.object({
