@@ -73,7 +73,7 @@ if (import.meta.main) {
         {
           $schema: "../node_modules/@stryker-mutator/core/schema/stryker-schema.json",
           testRunner: "command",
-          commandRunner: { command: m.command },
+          commandRunner: { command: m.command.replace(/^bun test /, "bun test --timeout=60000 ") }, // a busy machine: bun's 5 s default fails the dry run
           mutate: m.mutate,
           concurrency: 1,
           coverageAnalysis: "off",
