@@ -260,6 +260,29 @@ describe("TURF, edges and refusals", () => {
     expect(g.itemReach.map((x) => +x.toFixed(12))).toEqual([0.6, 0.2, 0.4]);
   });
 
+  test("greedy: a higher frequency never outweighs a lower reach; sets come back in index order", () => {
+    // r0-r2 {A,C}, r3 {B}, r4 {}. Step 1: A and C tie (3/5), A comes first. Step 2: {A,B} reaches
+    // 4/5 (frequency 4/5), {A,C} 3/5 (frequency 6/5): reach wins.
+    const acc = [
+      [1, 0, 1],
+      [1, 0, 1],
+      [1, 0, 1],
+      [0, 1, 0],
+      [0, 0, 0],
+    ];
+    const g = turf({ acceptance: acc }, { k: 2, greedy: true });
+    expect(g.sets[0]).toEqual({ items: [0, 1], reach: 0.8, frequency: 0.8 });
+    // r0-r2 {C}, r3 {A}, r4 {B}: C first, then A (ties B, lower index): reported as [0, 2].
+    const later = [
+      [0, 0, 1],
+      [0, 0, 1],
+      [0, 0, 1],
+      [1, 0, 0],
+      [0, 1, 0],
+    ];
+    expect(turf({ acceptance: later }, { k: 2, greedy: true }).sets[0]!.items).toEqual([0, 2]);
+  });
+
   test("booleans are accepted as answers", () => {
     const res = turf({ acceptance: acceptance.map((r) => r.map((x) => x === 1)) }, { k: 2, top: 1 });
     expect(res.sets).toEqual([{ items: [1, 2], reach: 0.75, frequency: 1 }]);
