@@ -233,6 +233,36 @@ describe("raking, edges and refusals", () => {
     expect(rake(d, { targets: t, cap: 1.6 }).capBinds).toBe(false);
   });
 
+  test("a variable nobody answered is refused by name (its margin could never be met)", () => {
+    const d = rows([["M", null, 3], ["F", null, 1]]);
+    expect(() => rake(d, { targets: { sex: { M: 1, F: 1 }, age: { y: 1, o: 1 } } })).toThrow("age: every row is missing it, so it cannot be raked to");
+    // One answer is enough: the variable is raked over that respondent.
+    const one = rake([...d, { sex: "F", age: "y" }], { targets: { sex: { M: 1, F: 1 }, age: { y: 1, o: 0 } } });
+    expect(one.converged).toBe(true);
+    expect(one.margins.age).toEqual({ y: 1, o: 0 });
+  });
+
+  test("all starting weights 0: they stay 0, nothing is NaN", () => {
+    const res = rake(rows([["M", "y", 2], ["F", "y", 2]]), { targets: { sex: { M: 1, F: 1 } }, startWeights: [0, 0, 0, 0] });
+    expect(res.weights).toEqual([0, 0, 0, 0]);
+    expect(res.maxError).toBe(0.5);
+  });
+
+  test("with a cap, a zero weight stays 0 and does not count as binding", () => {
+    const res = rake(rows([["M", "y", 2], ["F", "y", 2]]), { targets: { sex: { M: 1, F: 1 } }, startWeights: [0, 1, 1, 1], cap: 3 });
+    expect(res.weights[0]).toBe(0);
+    // M's one weighted respondent carries half: 2 of a total of 4 (mean 1); F's two carry 1 each.
+    expect(res.weights.map((w) => +w.toFixed(9))).toEqual([0, 2, 1, 1]);
+    expect(res.capBinds).toBe(false);
+  });
+
+  test("an error exactly at the tolerance counts as converged", () => {
+    // 3 M and 1 F against 50/50: the error is exactly 0.25 in binary floating point.
+    const d = rows([["M", "y", 3], ["F", "y", 1]]);
+    expect(rake(d, { targets: { sex: { M: 1, F: 1 } }, tolerance: 0.25 }).iterations).toBe(0);
+    expect(rake(d, { targets: { sex: { M: 1, F: 1 } }, tolerance: 0.2499 }).iterations).toBe(1);
+  });
+
   test("kish of no weight: n_eff 0 and no design effect", () => {
     const k = kish([0, 0]);
     expect(k.nEff).toBe(0);
