@@ -43,3 +43,61 @@ describe("a model that explains under 1% of the variance (finding 8)", () => {
     expect(above.importance).toEqual([1]);
   });
 });
+
+describe("correlated predictors with weights, against R (tests/fixtures/stats/drivers.R)", () => {
+  const y = [3, 5, 4, 6, 2, 7, 5, 4, 6, 3];
+  const x1 = [1, 3, 2, 4, 1, 5, 3, 2, 4, 2];
+  const x2 = [2, 2, 3, 5, 1, 4, 4, 2, 3, 1];
+  const x3 = [5, 3, 4, 2, 5, 1, 2, 4, 3, 4];
+  const w = [1, 2, 1, 0.5, 1.5, 1, 1, 2, 1, 0.5];
+  const rows = y.map((v, i) => [v, x1[i]!, x2[i]!, x3[i]!]);
+  const out = async () =>
+    (await Bun.file(new URL("../fixtures/stats/drivers.out", import.meta.url)).text())
+      .trim()
+      .split("\n")
+      .map((l) => l.trim().split(/\s+/).map(Number));
+
+  test("betas, correlations, R² and Pratt shares (one negative: a suppressor) to 1e-9", async () => {
+    const [beta, r, [r2], shares, [lmR2]] = await out();
+    const d = keyDrivers({ rows, weights: w })!;
+    expect(d.n).toBe(10);
+    d.beta.forEach((b, j) => expect(Math.abs(b - beta![j]!)).toBeLessThan(1e-9));
+    d.correlation.forEach((c, j) => expect(Math.abs(c - r![j]!)).toBeLessThan(1e-9));
+    expect(Math.abs(d.rSquared - r2!)).toBeLessThan(1e-9);
+    expect(Math.abs(d.rSquared - lmR2!)).toBeLessThan(1e-9);
+    d.importance.forEach((s, j) => expect(Math.abs(s - shares![j]!)).toBeLessThan(1e-9));
+    expect(d.importance[2]).toBeLessThan(0);
+  });
+
+  test("respondents with a weight of 0, a negative or missing weight, or a non-finite answer are left out", async () => {
+    const [beta] = await out();
+    const extra = [
+      [9, 9, 9, 9],
+      [1, 9, 1, 9],
+      [1, 9, 9, 1],
+      [2, Number.NaN, 1, 1],
+      [2, 1, Infinity, 1],
+    ];
+    const d = keyDrivers({ rows: [...rows, ...extra], weights: [...w, 0, -1, Number.NaN, 1, 1] })!;
+    expect(d.n).toBe(10);
+    d.beta.forEach((b, j) => expect(Math.abs(b - beta![j]!)).toBeLessThan(1e-9));
+  });
+
+  test("collinear predictors (one a multiple of another) give no result rather than noise", () => {
+    expect(keyDrivers({ rows: rows.map((r) => [r[0]!, r[1]!, 2 * r[1]! + 1]) })).toBeNull();
+  });
+
+  test("just enough respondents: k + 2 gives a model, k + 1 does not", () => {
+    // Two predictors: 3 respondents cannot fit (no degrees of freedom left), 4 can.
+    const four = [
+      [1, 0, 0],
+      [2, 1, 0],
+      [2, 0, 1],
+      [4, 1, 1],
+    ];
+    expect(keyDrivers({ rows: four.slice(0, 3) })).toBeNull();
+    expect(keyDrivers({ rows: four })!.n).toBe(4);
+    expect(keyDrivers({ rows: [] })).toBeNull();
+    expect(keyDrivers({ rows: [[1], [2], [3]] })).toBeNull(); // no predictor
+  });
+});

@@ -137,3 +137,136 @@ describe("raking anes24.csv", async () => {
     );
   });
 });
+
+describe("raking against R's survey::rake (tests/fixtures/stats/rake.R)", () => {
+  const sex = "M F F M F M F F M F F M F F F M M F F M F F M F F F M F M F".split(" ");
+  const age = "y o m o y m o o y m o o y m o m o y o o m o y o m o o y m o".split(" ");
+  const reg = "N S S N S S N S S N S S S N S N S S N S S S N S N S S N S S".split(" ");
+  const w0 = [1, 1, 2, 1, 1, 1, 1, 0.5, 1, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1.5, 1, 1, 1, 1, 1, 1, 1, 1, 1];
+  const data = sex.map((s, i) => ({ sex: s, age: age[i], reg: reg[i] }));
+  const targets = { sex: { M: 0.48, F: 0.52 }, age: { y: 0.3, m: 0.35, o: 0.35 }, reg: { N: 0.45, S: 0.55 } };
+
+  test("the same weights to 1e-6, from the same starting weights", async () => {
+    const expected = (await Bun.file(new URL("../fixtures/stats/rake.out", import.meta.url)).text()).trim().split(/\s+/).map(Number);
+    expect(expected.length).toBe(30);
+    const res = rake(data, { targets, startWeights: w0, tolerance: 1e-12 });
+    expect(res.converged).toBe(true);
+    res.weights.forEach((w, i) => expect(Math.abs(w - expected[i]!), `respondent ${i}`).toBeLessThan(1e-6));
+  });
+});
+
+describe("raking, edges and refusals", () => {
+  const data = rows([["M", "y", 3], ["F", "y", 1]]);
+  const half = { sex: { M: 1, F: 1 } };
+
+  test("the cap must be above 1; just above is taken", () => {
+    expect(() => rake(data, { targets: half, cap: 1 })).toThrow("cap must be > 1");
+    expect(() => rake(data, { targets: half, cap: 0.5 })).toThrow("cap must be > 1");
+    expect(() => rake(data, { targets: half, cap: Number.NaN })).toThrow("cap must be > 1");
+    expect(rake(data, { targets: half, cap: 1.0001, maxIterations: 3 }).iterations).toBe(3);
+  });
+
+  test("starting weights: one per row, finite, not negative; zero is kept at zero", () => {
+    expect(() => rake(data, { targets: half, startWeights: [1, 1, 1] })).toThrow("startWeights must have one entry per row");
+    expect(() => rake(data, { targets: half, startWeights: [1, 1, -1, 1] })).toThrow("startWeights must be finite and >= 0");
+    expect(() => rake(data, { targets: half, startWeights: [1, 1, Infinity, 1] })).toThrow("startWeights must be finite and >= 0");
+    const res = rake(data, { targets: half, startWeights: [0, 1, 1, 1] });
+    expect(res.weights[0]).toBe(0);
+    // M: two of weight 1 carry half, F one carries half; mean 1 over all four rows.
+    expect(res.weights.map((w) => +w.toFixed(12))).toEqual([0, 1, 1, 2]);
+    expect(res.minWeight).toBe(0);
+  });
+
+  test("targets must be non-negative with a positive sum; a level at 0 with nobody in it is fine", () => {
+    expect(() => rake(data, { targets: { sex: { M: 1, F: -0.1 } } })).toThrow("targets for sex must be non-negative with a positive sum");
+    expect(() => rake(data, { targets: { sex: { M: 0, F: 0 } } })).toThrow("targets for sex must be non-negative with a positive sum");
+    expect(() => rake(data, { targets: { sex: { M: 1, F: Number.NaN } } })).toThrow("targets for sex");
+    const res = rake(data, { targets: { sex: { M: 1, F: 1, X: 0 } } });
+    expect(res.converged).toBe(true);
+    expect(res.margins.sex).toEqual({ M: 0.5, F: 0.5, X: 0 });
+  });
+
+  test("a sample already on target converges with no pass; tolerance and maxIterations are honoured", () => {
+    const even = rows([["M", "y", 2], ["F", "y", 2]]);
+    const res = rake(even, { targets: half });
+    expect(res.iterations).toBe(0);
+    expect(res.converged).toBe(true);
+    expect(res.weights).toEqual([1, 1, 1, 1]);
+    expect(res.capBinds).toBe(false);
+    // With a cap, one pass is always made (the cap is checked by the pass).
+    expect(rake(even, { targets: half, cap: 3 }).iterations).toBe(1);
+    // An error just inside the tolerance stops at once; just outside needs a pass.
+    const skew = rows([["M", "y", 51], ["F", "y", 49]]);
+    expect(rake(skew, { targets: half, tolerance: 0.0101 }).iterations).toBe(0); // the error is 0.01 (and a float hair)
+    expect(rake(skew, { targets: half, tolerance: 0.0099 }).iterations).toBe(1);
+    const twoVars = rows([["M", "y", 1], ["M", "o", 2], ["F", "y", 3], ["F", "o", 4]]);
+    const capped = rake(twoVars, { targets: { sex: half.sex, age: { y: 1, o: 1 } }, maxIterations: 2, tolerance: 1e-15 });
+    expect(capped.iterations).toBe(2);
+    expect(capped.converged).toBe(false);
+    expect(capped.maxError).toBeGreaterThan(1e-15);
+  });
+
+  test("values: numbers and padded strings match their level; NaN and blanks are missing", () => {
+    const res = rake([{ g: 1 }, { g: " 2 " }, { g: 2 }, { g: Number.NaN }, { g: "  " }, { g: undefined }], { targets: { g: { "1": 1, "2": 1 } } });
+    expect(res.missing).toEqual({ g: 3 });
+    expect(res.margins.g).toEqual({ "1": 0.5, "2": 0.5 });
+    // The one "1" carries what the two "2"s do; the missing keep their weight before the mean is taken.
+    const w = res.weights;
+    expect(w[0]! / w[1]!).toBeCloseTo(2, 12);
+    expect(w[3]).toBeCloseTo(w[4]!, 12);
+  });
+
+  test("no rows: nothing to rake, no NaN", () => {
+    const res = rake([], { targets: half });
+    expect(res.weights).toEqual([]);
+    expect(res.minWeight).toBe(0);
+    expect(res.maxWeight).toBe(0);
+    expect(res.nEff).toBe(0);
+  });
+
+  test("capBinds: a weight exactly at the cap or at 1/cap binds; inside both does not", () => {
+    // Targets 2:1 on 2 and 2 respondents: free weights 4/3 and 2/3.
+    const d = rows([["M", "y", 2], ["F", "y", 2]]);
+    const t = { sex: { M: 2, F: 1 } };
+    expect(rake(d, { targets: t, cap: 1.5 }).capBinds).toBe(true); // 2/3 = 1/1.5
+    expect(rake(d, { targets: t, cap: 4 / 3 }).capBinds).toBe(true); // 4/3 = cap
+    expect(rake(d, { targets: t, cap: 1.6 }).capBinds).toBe(false);
+  });
+
+  test("a variable nobody answered is refused by name (its margin could never be met)", () => {
+    const d = rows([["M", null, 3], ["F", null, 1]]);
+    expect(() => rake(d, { targets: { sex: { M: 1, F: 1 }, age: { y: 1, o: 1 } } })).toThrow("age: every row is missing it, so it cannot be raked to");
+    // One answer is enough: the variable is raked over that respondent.
+    const one = rake([...d, { sex: "F", age: "y" }], { targets: { sex: { M: 1, F: 1 }, age: { y: 1, o: 0 } } });
+    expect(one.converged).toBe(true);
+    expect(one.margins.age).toEqual({ y: 1, o: 0 });
+  });
+
+  test("all starting weights 0: they stay 0, nothing is NaN", () => {
+    const res = rake(rows([["M", "y", 2], ["F", "y", 2]]), { targets: { sex: { M: 1, F: 1 } }, startWeights: [0, 0, 0, 0] });
+    expect(res.weights).toEqual([0, 0, 0, 0]);
+    expect(res.maxError).toBe(0.5);
+  });
+
+  test("with a cap, a zero weight stays 0 and does not count as binding", () => {
+    const res = rake(rows([["M", "y", 2], ["F", "y", 2]]), { targets: { sex: { M: 1, F: 1 } }, startWeights: [0, 1, 1, 1], cap: 3 });
+    expect(res.weights[0]).toBe(0);
+    // M's one weighted respondent carries half: 2 of a total of 4 (mean 1); F's two carry 1 each.
+    expect(res.weights.map((w) => +w.toFixed(9))).toEqual([0, 2, 1, 1]);
+    expect(res.capBinds).toBe(false);
+  });
+
+  test("an error exactly at the tolerance counts as converged", () => {
+    // 3 M and 1 F against 50/50: the error is exactly 0.25 in binary floating point.
+    const d = rows([["M", "y", 3], ["F", "y", 1]]);
+    expect(rake(d, { targets: { sex: { M: 1, F: 1 } }, tolerance: 0.25 }).iterations).toBe(0);
+    expect(rake(d, { targets: { sex: { M: 1, F: 1 } }, tolerance: 0.2499 }).iterations).toBe(1);
+  });
+
+  test("kish of no weight: n_eff 0 and no design effect", () => {
+    const k = kish([0, 0]);
+    expect(k.nEff).toBe(0);
+    expect(k.deff).toBeNaN();
+    expect(kish([1, 3])).toEqual({ n: 2, sumW: 4, nEff: 1.6, deff: 1.25 });
+  });
+});

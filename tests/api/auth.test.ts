@@ -128,6 +128,53 @@ describe("the sign-in window: failures count for 15 minutes (docs/decisions.md, 
   });
 });
 
+describe("failed refreshes: 60 per IP address a minute (LIMITS.refreshPerIp, docs/security.md)", () => {
+  // Only failed refreshes count (an unknown, used or missing token); a good one is refused only
+  // once the address has failed 60 times within the last minute.
+  const IP = "198.51.100.60";
+  const failures = (n: number, ageSeconds: number) =>
+    tdb.db`insert into auth_attempts (key, created_at) select ${`refresh:ip:${IP}`}, now() - make_interval(secs => ${ageSeconds}) from generate_series(1, ${n})`;
+  async function goodRefresh(): Promise<Response> {
+    const { app: fromIp } = await realApp(tdb.db, { ip: IP });
+    const { cookie } = await login(fromIp, "admin@acme.test");
+    return fromIp.request("/auth/Login/Refresh", { method: "POST", headers: { cookie } });
+  }
+
+  test("60 failures just inside the minute: a good refresh waits (429, Retry-After at most 5 s)", async () => {
+    await tdb.db`delete from auth_attempts`;
+    await failures(60, 55);
+    const held = await goodRefresh();
+    expect(held.status).toBe(429);
+    const after = Number(held.headers.get("retry-after"));
+    expect(after).toBeGreaterThanOrEqual(1);
+    expect(after).toBeLessThanOrEqual(5);
+    await tdb.db`delete from auth_attempts`;
+  });
+  test("59 failures inside the minute: the good refresh passes", async () => {
+    await tdb.db`delete from auth_attempts`;
+    await failures(59, 55);
+    expect((await goodRefresh()).status).toBe(200);
+    await tdb.db`delete from auth_attempts`;
+  });
+  test("60 failures just outside the minute do not count", async () => {
+    await tdb.db`delete from auth_attempts`;
+    await failures(60, 65);
+    expect((await goodRefresh()).status).toBe(200);
+    await tdb.db`delete from auth_attempts`;
+  });
+  test("each failed refresh counts: the 61st attempt from the address is refused before its token is looked at", async () => {
+    await tdb.db`delete from auth_attempts`;
+    const { app: fromIp } = await realApp(tdb.db, { ip: IP });
+    for (let i = 0; i < 60; i++) {
+      const bad = await fromIp.request("/auth/Login/Refresh", { method: "POST", headers: { cookie: `ideally_refresh=made-up-${i}` } });
+      expect(bad.status, `failure ${i + 1}`).toBe(422);
+    }
+    const held = await fromIp.request("/auth/Login/Refresh", { method: "POST", headers: { cookie: "ideally_refresh=made-up-61" } });
+    expect(held.status).toBe(429);
+    await tdb.db`delete from auth_attempts`;
+  });
+});
+
 describe("tokens", () => {
   test("refresh rotates the cookie; reusing a used one revokes the whole session", async () => {
     const { token, cookie } = await login(app, "admin@acme.test");

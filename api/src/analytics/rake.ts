@@ -99,6 +99,9 @@ export function rake(rows: readonly Record<string, RakeValue>[], options: RakeOp
       if (li === undefined) throw new RangeError(`row ${i}: ${name} = "${v}" has no target`);
       return li;
     });
+    // Nobody to rake on: its margin could never be met, so raking would run to the limit and say
+    // only "not converged". Refused instead, like a target level with nobody in it.
+    if (n > 0 && missing === n) throw new RangeError(`${name}: every row is missing it, so it cannot be raked to`);
     return { name, levels, share, level, missing };
   });
 
