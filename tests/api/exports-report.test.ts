@@ -333,6 +333,13 @@ test("the workbook: a cover naming market, filters, dates and benchmark; numeric
       });
       expect(found, `${qr.questionText}: a row for ${o.text}`).toBe(true);
     }
+    sheet.eachRow((row) => {
+      if (row.getCell(1).value !== "Base (n)") return;
+      qr.results.forEach((r: { n: number }, i: number) => {
+        expect(row.getCell(2 + i * 2).value, "the base").toBe(r.n);
+        expect(row.getCell(2 + i * 2).numFmt, "a count, not a share").toBe("0");
+      });
+    });
   }
 }, 120_000);
 

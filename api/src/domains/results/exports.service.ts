@@ -195,15 +195,19 @@ function summarySheet(wb: ExcelJS.Workbook, title: string, qual: QualResults, op
     if (f) c.numFmt = f;
   });
   ws.getRow(1).alignment = { wrapText: true, vertical: "top" };
-  ws.getRow(1).height = 45;
+  ws.getRow(1).height = 54;
   ws.views = [{ state: "frozen", xSplit: 1, ySplit: 1 }];
   printSetup(ws, Math.max(1, optionIds.length), { rows: "1:1", columns: "A:A" });
   ws.addRow([]);
-  ws.addRow([
+  const note = ws.addRow([
     `Weighted top-2-box with design-based SE (Taylor linearisation, market runs as strata) and ${qual.confidence}% Wilson interval; ` +
       `vs benchmark: the difference from the ${benchmarkName} norm in percentage points, significant at ${qual.confidence}% after ${qual.method.adjustName} adjustment over the view's ${qual.method.tests} tests; ` +
       `indicative: a norm of fewer than ${qual.method.thinNorm} projects; low base: n eff below ${qual.method.smallBase}. See docs/statistics.md.`,
   ]);
+  // The note wraps over the first concept's columns (the width of a printed page).
+  ws.mergeCells(note.number, 1, note.number, 1 + SUMMARY_COLUMNS.length);
+  note.getCell(1).alignment = { wrapText: true, vertical: "top" };
+  note.height = 48;
 }
 
 /** The cover: whose figures these are (project, markets, respondents, filters, dates), read against what, how. */
@@ -286,15 +290,18 @@ function questionSheets(wb: ExcelJS.Workbook, r: ReportContext) {
         return [y?.share ?? 0, y?.count ?? 0];
       })]);
     }
-    ws.addRow(["Base (n)", ...qr.results.flatMap((x) => [x.n, null])]).font = { italic: true };
+    const base = ws.addRow(["Base (n)", ...qr.results.flatMap((x) => [x.n, null])]);
+    base.font = { italic: true };
     ws.getColumn(1).width = 40;
     qr.results.forEach((_, i) => {
       ws.getColumn(2 + i * 2).numFmt = "0.0%";
-      ws.getColumn(2 + i * 2).width = 16;
-      ws.getColumn(3 + i * 2).width = 12;
+      ws.getColumn(2 + i * 2).width = 18;
+      ws.getColumn(3 + i * 2).width = 16;
     });
+    // The base is a count in the shares' column: its own format.
+    qr.results.forEach((_, i) => (base.getCell(2 + i * 2).numFmt = "0"));
     ws.getRow(4).alignment = { wrapText: true, vertical: "top" };
-    ws.getRow(4).height = 30;
+    ws.getRow(4).height = 45;
     printSetup(ws, 1);
   });
 }
