@@ -122,9 +122,12 @@ function NotificationsBell({ clientId }: { clientId: number | null }) {
         <div className="flex items-center justify-between px-3 py-2">
           <span className="text-sm font-semibold">Notifications</span>
           {unread ? (
-            <button type="button" className="text-xs font-medium text-brand-700 hover:underline" onClick={() => void readAll()}>
-              Mark all as read
-            </button>
+            // A menu's actions are its menu items (axe: aria-required-children).
+            <MenuItem>
+              <button type="button" className="text-xs font-medium text-brand-700 hover:underline data-[focus]:underline" onClick={() => void readAll()}>
+                Mark all as read
+              </button>
+            </MenuItem>
           ) : null}
         </div>
         <div className="max-h-96 overflow-auto">
@@ -134,7 +137,7 @@ function NotificationsBell({ clientId }: { clientId: number | null }) {
                 <button type="button" onClick={() => void open(n)} className="block w-full rounded-lg px-3 py-2 text-left data-[focus]:bg-ink-100">
                   <span className={cx("block text-sm", n.isRead ? "text-ink-600" : "font-semibold text-ink-900")}>{n.title}</span>
                   {n.body ? <span className="block truncate text-xs text-ink-500">{n.body}</span> : null}
-                  <span className="block text-[11px] text-ink-400">{new Date(n.createdAt).toLocaleString()}</span>
+                  <span className="block text-[11px] text-ink-500">{new Date(n.createdAt).toLocaleString()}</span>
                 </button>
               </MenuItem>
             ))
