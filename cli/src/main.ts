@@ -254,7 +254,8 @@ projects
     "after",
     `
 Exit codes: 0 the results are ready (status 800 or more), 4 the project went back to Draft
-(declined or unsubmitted), 5 stalled (--stall), 6 timed out (--timeout); 2 and 3 as elsewhere.
+(declined or unsubmitted), 5 stalled (a run the fielding engine marked stalled, or --stall),
+6 timed out (--timeout); 2 and 3 as elsewhere.
 Ctrl-C stops watching, not the project. NO_COLOR turns colours off; the view fits the terminal.
 
 Examples:

@@ -106,3 +106,24 @@ test("bad --timeout and --stall values are usage errors", async () => {
     expect(r.stderr).toStartWith(`ideally: ${flag}: expected seconds from `);
   }
 });
+
+test("stalled on the server: a run the fielding engine marked stalled ends the watch with exit 5, with no --stall", async () => {
+  const [run] = await tdb.db<{ id: number }[]>`select distinct s.survey_run_id as id from project_schedules s where s.project_id = ${stalled} and s.survey_run_id is not null`;
+  // The engine's mark: no complete for 24 hours with the quota open (docs/decisions.md "Field periods").
+  await tdb.db`update survey_runs set stalled_at = now() - interval '1 hour' where id = ${run!.id}`;
+  try {
+    const started = Date.now();
+    const r = await uma.run(["projects", "watch", String(stalled), "--json", "--timeout", "30"]);
+    expect(r.code, r.stderr).toBe(5);
+    expect(Date.now() - started, "at the first state, not at the timeout").toBeLessThan(25_000);
+    expect(lines(r.stdout).at(-1)).toMatchObject({ event: "Done", result: "stalled" });
+    expect(r.stderr).toMatch(
+      new RegExp(`^ideally: project ${stalled} stalled: run ${run!.id} New Zealand 0/50 has had no complete for 24 hours \\(marked stalled at \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\dZ by the fielding engine\\); it closes at \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\dZ with the completes it has, or staff extend it\\n$`),
+    );
+  } finally {
+    await tdb.db`update survey_runs set stalled_at = null where id = ${run!.id}`;
+  }
+  // Cleared (a complete or an extension): the watch goes on until its timeout.
+  const t = await uma.run(["projects", "watch", String(stalled), "--json", "--timeout", "2"]);
+  expect(t.code, t.stderr).toBe(6);
+}, 90_000);

@@ -5,7 +5,7 @@ import { idArg } from "../../args.ts";
 import { CliError, EXIT_DECLINED, EXIT_STALLED, EXIT_TIMEOUT, usageError } from "../../errors.ts";
 import { needClient, signedIn, type GlobalOptions } from "../../session.ts";
 import { statusName } from "../../../../contracts/labels.ts";
-import { surveyStatusName, Watcher, type LiveEvent, type WatchState } from "./watcher.ts";
+import { surveyStatusName, Watcher, type LiveEvent, type RunState, type WatchState } from "./watcher.ts";
 
 export interface WatchOptions extends GlobalOptions {
   interval?: string;
@@ -29,7 +29,19 @@ const seconds = (v: string | undefined, flag: string, min: number, max: number):
 };
 
 /** How a watch ends: the results ready (0), or not, each with its own exit code. */
-type Ending = { kind: "done"; state: WatchState } | { kind: "stalled"; state: WatchState; since: number } | { kind: "timeout"; state: WatchState };
+type Ending =
+  | { kind: "done"; state: WatchState }
+  | { kind: "stalled"; state: WatchState; since: number }
+  | { kind: "stalledRun"; state: WatchState; run: RunState }
+  | { kind: "timeout"; state: WatchState };
+
+/** A run still open that the fielding engine marked stalled (the server's run state, not a local timer). */
+export function stalledRun(s: WatchState): RunState | undefined {
+  return s.phase === "fielding" ? s.runs.find((r) => r.stalledAt !== null && r.surveyStatusId < 90) : undefined;
+}
+
+/** An ISO time to the minute, in UTC. */
+const minute = (iso: string | null) => (iso ? `${new Date(iso).toISOString().slice(0, 16)}Z` : "its field end");
 
 export async function runWatch(id: string, o: WatchOptions): Promise<void> {
   const interval = seconds(o.interval, "--interval", 0.5, 3600) ?? 5;
@@ -47,6 +59,8 @@ export async function runWatch(id: string, o: WatchOptions): Promise<void> {
     w.onFailure(reject);
     w.on((s) => {
       if (s.phase === "ready" || s.phase === "stopped") return resolve({ kind: "done", state: s });
+      const marked = stalledRun(s);
+      if (marked) return resolve({ kind: "stalledRun", state: s, run: marked });
       const n = total(s);
       if (n !== completes || s.phase !== "fielding") {
         completes = n;
@@ -92,11 +106,18 @@ export async function runWatch(id: string, o: WatchOptions): Promise<void> {
       w.emit();
     }
     const s = w.state;
-    const result = end.kind === "done" ? (s.phase === "ready" ? "ready" : "declined") : end.kind === "stalled" ? "stalled" : "timeout";
+    const result = end.kind === "done" ? (s.phase === "ready" ? "ready" : "declined") : end.kind === "stalled" || end.kind === "stalledRun" ? "stalled" : "timeout";
     if (o.json) line({ event: "Done", result, data: s });
     unmount?.();
     unmount = undefined;
     if (result === "declined") throw new CliError(`project ${id} went back to ${s.statusCode} ${statusName(s.statusCode)} (declined or unsubmitted)`, EXIT_DECLINED);
+    if (end.kind === "stalledRun") {
+      const r = end.run;
+      throw new CliError(
+        `project ${id} stalled: run ${r.surveyRunId} ${r.regionName} ${r.complete}/${r.target ?? "?"} has had no complete for 24 hours (marked stalled at ${minute(r.stalledAt)} by the fielding engine); it closes at ${minute(r.fieldEndAt)} with the completes it has, or staff extend it`,
+        EXIT_STALLED,
+      );
+    }
     if (result === "stalled") {
       throw new CliError(`project ${id} stalled: ${total(s)} completes and none new for ${Math.round((Date.now() - (end.kind === "stalled" ? end.since : 0)) / 1000)} s (--stall ${stall}); the runs: ${s.runs.map((r) => `${r.surveyRunId} ${r.regionName} ${r.complete}/${r.target ?? "?"} ${surveyStatusName(r.surveyStatusId)}`).join(", ")}`, EXIT_STALLED);
     }

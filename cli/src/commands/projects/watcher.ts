@@ -15,6 +15,10 @@ export interface RunState {
   target: number | null;
   surveyStatusId: number;
   waveNumber: number | null;
+  /** When the run closes with the completes it has (null: no field period, e.g. not launched). */
+  fieldEndAt: string | null;
+  /** Set by the fielding engine when the run had no complete for 24 hours with its quota open. */
+  stalledAt: string | null;
 }
 
 export interface WatchState {
@@ -130,6 +134,8 @@ export class Watcher {
       target: r.targetCompletes,
       surveyStatusId: r.surveyStatusId,
       waveNumber: r.waveNumber,
+      fieldEndAt: r.fieldEndAt,
+      stalledAt: r.stalledAt,
     }));
     for (const r of runs) this.runIds.add(r.surveyRunId);
     const quota = runs.length && runs.every((r) => r.target != null) ? runs.reduce((a, r) => a + (r.target ?? 0), 0) : null;
