@@ -10031,9 +10031,9 @@ export interface components {
                 questionOptionId?: number | null;
                 /** @description The region the target applies to (default: the option's region, or all) */
                 regionId?: number | null;
-                /** @description The share of the run's completes this answer may take; the quotas of one group (question) add up to at most 100%, the rest open to the group's other answers */
+                /** @description The share of the run's completes this answer may take; the quotas of one group (question) add up to at most 100%, the rest open to the group's other answers. Omitted: the target keeps its stored quota; null: no quota */
                 quotaPercent?: number | null;
-                /** @description The group (this target's question) takes only its targeted answers: with quotas on all of them, they must add up to 100% */
+                /** @description The group (this target's question) takes only its targeted answers: with quotas on all of them, they must add up to 100%. Omitted: the target keeps its stored value */
                 onlyThese?: boolean;
             }[];
             /** @description When given, the project's regions become exactly these (targets of removed regions go) */

@@ -143,3 +143,44 @@ describe("feasibility per market, before Submit (IncidenceEstimate)", () => {
     expect(r.feasibleCompletes).toBe(6000);
   });
 });
+
+describe("a target sent without its quota keeps the stored one (the web editor's toggle sends none)", () => {
+  const stored = (id: number) =>
+    tdb.db<{ o: number; q: string | null; only: boolean }[]>`select system_question_option_id as o, quota_percent::text as q, only_these as only from targets where project_id = ${id} order by system_question_option_id`;
+
+  test("toggling another answer on keeps the quota and 'only these' set from the CLI; null clears them", async () => {
+    const id = await draft();
+    expect((await targets(id, [{ o: MALE, q: 50, only: true }, { o: FEMALE, q: 50, only: true }])).status).toBe(200);
+    // What the editor sends when a third answer is ticked: the options, no quota fields.
+    const r = await call(app, "acmeUser", T, "POST", `/api/v1/Projects(${id})/ChangeTargets`, {
+      targets: [{ systemQuestionOptionId: MALE }, { systemQuestionOptionId: FEMALE }],
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect((await stored(id)).map((t) => [t.o, Number(t.q), t.only])).toEqual([
+      [MALE, 50, true],
+      [FEMALE, 50, true],
+    ]);
+    // Explicit null and false clear them.
+    const cleared = await call(app, "acmeUser", T, "POST", `/api/v1/Projects(${id})/ChangeTargets`, {
+      targets: [
+        { systemQuestionOptionId: MALE, quotaPercent: null, onlyThese: false },
+        { systemQuestionOptionId: FEMALE, quotaPercent: null, onlyThese: false },
+      ],
+    });
+    expect(cleared.status, JSON.stringify(cleared.body)).toBe(200);
+    expect((await stored(id)).map((t) => [t.o, t.q, t.only])).toEqual([
+      [MALE, null, false],
+      [FEMALE, null, false],
+    ]);
+  });
+
+  test("a newly added answer without a quota has none", async () => {
+    const id = await draft();
+    expect((await targets(id, [{ o: FEMALE, q: 40 }])).status).toBe(200);
+    expect((await targets(id, [{ o: FEMALE }, { o: ANOTHER }])).status).toBe(200);
+    expect((await stored(id)).map((t) => [t.o, t.q === null ? null : Number(t.q)])).toEqual([
+      [FEMALE, 40],
+      [ANOTHER, null],
+    ]);
+  });
+});

@@ -217,6 +217,13 @@ export async function changeTargets(
     const opts = new Map((await q.projectQuestionOptions(tx, projectId, optIds)).map((o) => [o.id, o]));
     const rows: q.NewTarget[] = [];
     const seen = new Set<string>();
+    // A target sent without quotaPercent / onlyThese keeps what is stored for it (the web editor
+    // toggles answers and sends no quota fields); null and false clear them.
+    const before = await q.storedQuotas(tx, projectId);
+    const quota = (t: TargetInput, k: string) => ({
+      quotaPercent: t.quotaPercent !== undefined ? t.quotaPercent : (before.get(k)?.quotaPercent ?? null),
+      onlyThese: t.onlyThese !== undefined ? t.onlyThese : (before.get(k)?.onlyThese ?? false),
+    });
     input.targets.forEach((t, i) => {
       const at = (field: string, message: string) => errors.push({ path: `targets.${i}${field ? "." + field : ""}`, message });
       if (t.regionId != null && !regionIds.includes(t.regionId)) return at("regionId", `Region ${t.regionId} is not one of the project's regions`);
@@ -233,7 +240,7 @@ export async function changeTargets(
         const k = `s:${o.id}:${regionId}`;
         if (seen.has(k)) return at("", "The same target twice");
         seen.add(k);
-        rows.push({ regionId, questionId: null, systemQuestionOptionId: o.id, questionOptionId: null, quotaPercent: t.quotaPercent ?? null, onlyThese: t.onlyThese ?? false });
+        rows.push({ regionId, questionId: null, systemQuestionOptionId: o.id, questionOptionId: null, ...quota(t, k) });
       } else {
         const o = opts.get(t.questionOptionId!);
         if (!o) return at("questionOptionId", `Option ${t.questionOptionId} is not an option of a question of project ${projectId}`);
@@ -243,7 +250,7 @@ export async function changeTargets(
         const k = `q:${o.id}:${t.regionId ?? ""}`;
         if (seen.has(k)) return at("", "The same target twice");
         seen.add(k);
-        rows.push({ regionId: t.regionId ?? null, questionId: o.questionId, systemQuestionOptionId: null, questionOptionId: o.id, quotaPercent: t.quotaPercent ?? null, onlyThese: t.onlyThese ?? false });
+        rows.push({ regionId: t.regionId ?? null, questionId: o.questionId, systemQuestionOptionId: null, questionOptionId: o.id, ...quota(t, k) });
       }
     });
     if (errors.length) throw new ApiError("ValidationError", errors.map((e) => `${e.path}: ${e.message}`).join("; "), undefined, errors);

@@ -320,6 +320,16 @@ export interface NewTarget {
   onlyThese: boolean;
 }
 
+/** The stored quota and "only these" of each target of a project, by the key changeTargets uses. */
+export async function storedQuotas(tx: Tx, projectId: number): Promise<Map<string, { quotaPercent: number | null; onlyThese: boolean }>> {
+  const rows = await tx<{ s: number | null; o: number | null; regionId: number | null; quotaPercent: string | null; onlyThese: boolean }[]>`
+    select system_question_option_id as s, question_option_id as o, region_id as "regionId", quota_percent as "quotaPercent", only_these as "onlyThese"
+    from targets where project_id = ${projectId}`;
+  return new Map(
+    rows.map((r) => [r.s !== null ? `s:${r.s}:${r.regionId}` : `q:${r.o}:${r.regionId ?? ""}`, { quotaPercent: r.quotaPercent === null ? null : Number(r.quotaPercent), onlyThese: r.onlyThese }]),
+  );
+}
+
 export async function replaceTargets(tx: Tx, clientId: number, projectId: number, targets: NewTarget[]): Promise<void> {
   await tx`delete from targets where project_id = ${projectId}`;
   for (const t of targets) {

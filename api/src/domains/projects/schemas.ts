@@ -42,11 +42,11 @@ export const ChangeTargetsBody = z
               .max(100)
               .nullable()
               .optional()
-              .describe("The share of the run's completes this answer may take; the quotas of one group (question) add up to at most 100%, the rest open to the group's other answers"),
+              .describe("The share of the run's completes this answer may take; the quotas of one group (question) add up to at most 100%, the rest open to the group's other answers. Omitted: the target keeps its stored quota; null: no quota"),
             onlyThese: z
               .boolean()
               .optional()
-              .describe("The group (this target's question) takes only its targeted answers: with quotas on all of them, they must add up to 100%"),
+              .describe("The group (this target's question) takes only its targeted answers: with quotas on all of them, they must add up to 100%. Omitted: the target keeps its stored value"),
           })
           .refine((t) => (t.systemQuestionOptionId == null) !== (t.questionOptionId == null), {
             message: "Give systemQuestionOptionId or questionOptionId (one of them)",
