@@ -84,7 +84,10 @@ test("stalled: no new completes for --stall seconds while fielding is exit 5", a
 test("piped, the 400 status reads Survey in progress while fielding", async () => {
   const r = await uma.run(["projects", "watch", String(stalled), "--timeout", "1"]);
   expect(r.code).toBe(6);
-  expect(r.stdout).toMatch(/^\d\d:\d\d:\d\d 400 Survey in progress \(fielding\): New Zealand 0\/50\n$/);
+  // The run's field period (issue 21): when it closes, to the minute, from the server's fieldEndAt.
+  const [run] = await tdb.db<{ end: string }[]>`select to_char(r.field_end_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI"Z"') as end from survey_runs r join project_schedules s on s.survey_run_id = r.id where s.project_id = ${stalled} limit 1`;
+  expect(r.stdout).toBe(`${r.stdout.slice(0, 8)} 400 Survey in progress (fielding): New Zealand 0/50 (closes ${run!.end})\n`);
+  expect(r.stdout).toMatch(/^\d\d:\d\d:\d\d /);
 }, 30_000);
 
 test("declined: the project going back to Draft is exit 4", async () => {

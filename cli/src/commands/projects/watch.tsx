@@ -43,6 +43,13 @@ export function stalledRun(s: WatchState): RunState | undefined {
 /** An ISO time to the minute, in UTC. */
 const minute = (iso: string | null) => (iso ? `${new Date(iso).toISOString().slice(0, 16)}Z` : "its field end");
 
+/** What a status view says of an open run (issue 21): "stalled", or when it closes; nothing once closed. */
+export function runPeriod(r: RunState): string {
+  if (r.surveyStatusId >= 90) return "";
+  if (r.stalledAt) return "stalled";
+  return r.fieldEndAt ? `closes ${minute(r.fieldEndAt)}` : "";
+}
+
 export async function runWatch(id: string, o: WatchOptions): Promise<void> {
   const interval = seconds(o.interval, "--interval", 0.5, 3600) ?? 5;
   const timeout = seconds(o.timeout, "--timeout", 1, 30 * 86400);
@@ -89,7 +96,7 @@ export async function runWatch(id: string, o: WatchOptions): Promise<void> {
       const d = digest(s);
       if (d === last) return;
       last = d;
-      const runs = s.runs.map((r) => `${r.regionName} ${r.complete}/${r.target ?? "?"}`).join(", ");
+      const runs = s.runs.map((r) => `${r.regionName} ${r.complete}/${r.target ?? "?"}${runPeriod(r) ? ` (${runPeriod(r)})` : ""}`).join(", ");
       process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${s.statusCode} ${statusLabel(s)} (${s.phase})${runs ? `: ${runs}` : ""}\n`);
     });
   }
@@ -179,7 +186,7 @@ async function drawInk(w: Watcher): Promise<() => void> {
           <T bold>Responses per region</T>
           {s.runs.length === 0 ? <T dim>no survey run yet</T> : null}
           {s.runs.map((r) => (
-            <T key={r.surveyRunId}>{row(`${r.regionName} ${r.isCustomerPanel ? "(cust)" : "(panel)"}`, r.complete, r.target, `${String(r.complete).padStart(5)}/${r.target ?? "?"}  ${surveyStatusName(r.surveyStatusId)}`)}</T>
+            <T key={r.surveyRunId}>{row(`${r.regionName} ${r.isCustomerPanel ? "(cust)" : "(panel)"}`, r.complete, r.target, `${String(r.complete).padStart(5)}/${r.target ?? "?"}  ${surveyStatusName(r.surveyStatusId)}${runPeriod(r) ? `, ${runPeriod(r)}` : ""}`)}</T>
           ))}
         </Box>
         <Box marginTop={1} flexDirection="column">
