@@ -3,6 +3,7 @@
 // Every chart has axis legends and an accessible name (role img, aria-label) and uses the
 // colour-vision-deficiency-checked palette of features/results/palette.ts. This file is imported
 // only by the lazily loaded results and group route chunks.
+import { markerSides } from "./markers";
 import { ResponsiveBar, type BarCustomLayerProps, type BarDatum } from "@nivo/bar";
 import { ResponsiveLine } from "@nivo/line";
 import type { ReactNode } from "react";
@@ -282,14 +283,12 @@ export function Lines({ title, series, xLegend, yLegend, percent = true, height 
         useMesh
         axisLeft={{ legend: yLegend, legendPosition: "middle", legendOffset: -48 }}
         axisBottom={{ legend: xLegend, legendPosition: "middle", legendOffset: 42 }}
-        markers={[...markers].sort((a, b) => a.x - b.x).map((m, i) => ({
+        markers={markerSides(markers).map((m) => ({
           axis: "x" as const,
           value: m.x,
           lineStyle: { stroke: BENCHMARK_COLOUR, strokeWidth: 1.5, strokeDasharray: "4 3" },
           legend: m.label,
-          // Labels alternate sides of their lines, so two close price points (optimal and
-          // indifferent often are) do not print over each other.
-          legendPosition: i % 2 ? ("top-left" as const) : ("top-right" as const),
+          legendPosition: m.side === "left" ? ("top-left" as const) : ("top-right" as const),
           legendOrientation: "vertical" as const,
           textStyle: { fontSize: 11, fill: BENCHMARK_COLOUR },
         }))}
