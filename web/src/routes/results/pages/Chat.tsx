@@ -159,8 +159,10 @@ export default function Chat({ chatId }: { chatId?: number }) {
   const list = messages.data?.value ?? [];
   const waiting = useMemo(() => stream && !list.some((m) => m.role === "assistant" && m.id > stream.replyTo), [stream, list]);
   return (
-    <div className="grid gap-4 md:grid-cols-[12rem_minmax(0,1fr)]">
-      <nav aria-label="Chats" className="space-y-1">
+    // One column on a phone that never grows past the screen: a long chat title is cut with an
+    // ellipsis instead of widening the page (a grid column sized by its nowrap text did, by 182 px).
+    <div className="grid grid-cols-[minmax(0,1fr)] gap-4 md:grid-cols-[12rem_minmax(0,1fr)]">
+      <nav aria-label="Chats" className="min-w-0 space-y-1">
         <Button size="sm" variant="secondary" className="w-full" onClick={() => navigate(`~${resultsLink(clientId, projectId, "chat")}`)}>New chat</Button>
         {!threads.data ? <Skeleton className="h-20" /> : threads.data.value.map((t) => (
           <Link key={t.id} href={`~${resultsLink(clientId, projectId, `chat/${t.id}`)}`} aria-current={t.id === chatId ? "page" : undefined} className={cx("block truncate rounded-md px-2 py-1.5 text-sm", t.id === chatId ? "bg-brand-50 font-medium text-brand-800" : "text-ink-700 hover:bg-ink-100")}>
