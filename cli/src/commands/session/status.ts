@@ -21,7 +21,7 @@ export async function runAuthStatus(o: GlobalOptions): Promise<void> {
     if (o.json) printJson({ signedIn: false, api: base, configPath: path });
     throw authError(`not signed in to ${base}; run \`ideally login\` (config: ${path})`);
   }
-  // The server's word: Users/Me with the session (refreshed first when near expiry, as any command).
+  // The server's word: Users/Me with the session (refreshed first when near expiry, like every command).
   let server: "valid" | "ended" | "unreachable" = "valid";
   let detail: string | null = null;
   let client: { id: number; name: string; tier: string } | null = null;

@@ -1,4 +1,4 @@
-// crosstab: any measure or question (the rows) by a banner of demographics, markets, questions and
+// crosstab: every measure or question (the rows) by a banner of demographics, markets, questions and
 // filter sets (the columns), for the filters on screen, with column-letter significance: a cell's
 // letters are the columns of the same banner variable significantly lower (Responses/CrossTab;
 // docs/statistics.md "Cross-tabs").
