@@ -28,7 +28,7 @@ function check(name: string, code: number) {
   }
 }
 
-check("typecheck", await step("typecheck", ["bunx", "tsc", "--noEmit", "-p", "."]));
+check("typecheck", await step("typecheck", ["bun", "run", "typecheck"]));
 
 // Dependency audit (scripts/audit.ts): high or critical advisories fail the run. When the advisory
 // service cannot be reached (an offline machine, a registry mirror without the audit endpoint) the
