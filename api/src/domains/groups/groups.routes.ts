@@ -12,11 +12,10 @@ import { parseFilters } from "../results/filters.ts";
 import { Measure, VerbatimRow } from "../results/results.routes.ts";
 import { createProject } from "../projects/projects.service.ts";
 import * as svc from "./groups.service.ts";
+import { FiltersParam, int } from "../results/params.ts";
 
 const Key = keyParams;
 const query = (c: RouteContext) => c.req.valid("query" as never) as Record<string, string | undefined>;
-const int = (name: string, description: string) => z.string().regex(/^\d{1,9}$/, "must be a positive integer").openapi({ param: { name, in: "query" }, description });
-const FiltersParam = z.string().max(20000).optional().openapi({ param: { name: "filters", in: "query" }, description: "The response filter object (ResponseFilter) as JSON" });
 const ok = <T extends z.ZodType>(schema: T, description: string) => ({ 200: { description, content: { "application/json": { schema } } } });
 const json = <T extends z.ZodType>(schema: T) => ({ body: { required: true, content: { "application/json": { schema } } } });
 function ids(raw: string | undefined, name: string): number[] | null {

@@ -13,18 +13,9 @@ import * as analysis from "./analysis.service.ts";
 import * as verbatims from "./verbatims.service.ts";
 import * as exportsSvc from "./exports.service.ts";
 import * as xtab from "./crosstab.service.ts";
+import { FiltersParam, int } from "./params.ts";
 
 const KeyParams = keyParams("Projects");
-const int = (name: string, description: string) =>
-  z
-    .string()
-    .regex(/^\d{1,9}$/, "must be a positive integer")
-    .openapi({ param: { name, in: "query" }, description });
-const FiltersParam = z
-  .string()
-  .max(20000)
-  .optional()
-  .openapi({ param: { name: "filters", in: "query" }, description: "The response filter object (ResponseFilter) as JSON" });
 
 const Dist = z.object({ value: z.number().int(), label: z.string(), count: z.number().int(), share: z.number() });
 const Test = z.object({

@@ -10,17 +10,8 @@ import { addRoute, commonErrors, errors, type RouteContext } from "../../openapi
 import { parseFilters } from "./filters.ts";
 import { themeResults } from "./verbatims.service.ts";
 import { driverResults } from "./drivers.service.ts";
+import { FiltersParam, int } from "./params.ts";
 
-const int = (name: string, description: string) =>
-  z
-    .string()
-    .regex(/^\d{1,9}$/, "must be a positive integer")
-    .openapi({ param: { name, in: "query" }, description });
-const FiltersParam = z
-  .string()
-  .max(20000)
-  .optional()
-  .openapi({ param: { name: "filters", in: "query" }, description: "The response filter object (ResponseFilter) as JSON" });
 
 const Sentiments = z
   .object({ Positive: z.number().int(), Neutral: z.number().int(), Mixed: z.number().int(), Negative: z.number().int(), None: z.number().int().describe("Answers not coded yet") })
