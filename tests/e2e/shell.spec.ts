@@ -142,6 +142,10 @@ test("a 401 from the API logs the user out and remembers the page", async ({ pag
   await page.evaluate((t) => localStorage.setItem("token", t), fakeToken(Math.floor(Date.now() / 1000) + 3600));
   await page.goto(`/${teamA}/home?q=snack`);
   await expect(page).toHaveURL(/\/auth\/login$/);
+  // The logout is a full navigation: read storage once the login page has drawn, not while its
+  // document is still replacing the old one (the evaluate's context was destroyed under load).
+  await expect(page.getByRole("heading", { name: "Sign in to Ideally" })).toBeVisible();
+  await page.waitForLoadState("load");
   expect(await page.evaluate(() => localStorage.getItem("token"))).toBeNull();
   expect(await page.evaluate(() => localStorage.getItem("client_id"))).toBe(String(teamA));
   expect(await page.evaluate(() => localStorage.getItem("lastVisitedUrl"))).toBe(`/${teamA}/home?q=snack`);
