@@ -101,3 +101,178 @@ describe("ProjectObjectives DELETE", () => {
     expect(o!.n, "the default objective is still there").toBe(1);
   });
 });
+
+// ---- the rules the 2026-11-25 survey left without a message check (docs/testing.md "Error paths") ----
+
+const T = 1003;
+let seq = 0;
+const name = (what: string) => `${what} ${++seq}`;
+
+/** An Idea project of Acme Team A at Draft with two concepts in New Zealand (the API's own create). */
+async function ideaDraft(): Promise<number> {
+  const p = await call(app, "acmeUser", T, "POST", "/api/v1/Projects", { projectName: name("Error paths idea"), projectTypeId: 1, frameworkId: 1000, regionIds: [1] });
+  expect(p.status, JSON.stringify(p.body)).toBe(201);
+  for (const conceptText of ["Oat milk barista blend", "Sparkling yerba mate"]) {
+    expect((await call(app, "acmeUser", T, "POST", "/api/v1/TestOptions", { projectId: p.body.id, conceptText })).status).toBe(201);
+  }
+  return p.body.id as number;
+}
+
+describe("Projects price sensitivity and market reach set-up", () => {
+  const priceRows = async (id: number) =>
+    (await tdb.db<{ n: number; min: number | null; max: number | null }[]>`
+      select count(*)::int as n, min(min_price)::float8 as min, max(max_price)::float8 as max from project_price_sensitivities where project_id = ${id}`)[0]!;
+
+  test("CreatePriceSensitivities twice: 409 naming the project and the call to use; the set-up unchanged", async () => {
+    const id = await ideaDraft();
+    expect((await call(app, "acmeUser", T, "POST", `/api/v1/Projects(${id})/CreatePriceSensitivities`, { minPrice: 2, maxPrice: 12 })).status).toBe(200);
+    const before = await priceRows(id);
+    expect(before).toEqual({ n: 2, min: 2, max: 12 });
+    const r = await call(app, "acmeUser", T, "POST", `/api/v1/Projects(${id})/CreatePriceSensitivities`, { minPrice: 5, maxPrice: 50 });
+    expect(r.status).toBe(409);
+    expect(r.body.message).toBe(`Project ${id} already has a price sensitivity set-up: use UpdatePriceSensitivities`);
+    expect(await priceRows(id)).toEqual(before);
+  });
+
+  test("price sensitivity on a Question project: 400; UpdatePriceSensitivities with none: 404; a Viewer 403; another team 404", async () => {
+    const q = await call(app, "acmeUser", T, "POST", "/api/v1/Projects", { projectName: name("Error paths question"), projectTypeId: 3, frameworkId: 3000, regionIds: [1] });
+    expect(q.status, JSON.stringify(q.body)).toBe(201);
+    const bad = await call(app, "acmeUser", T, "POST", `/api/v1/Projects(${q.body.id})/CreatePriceSensitivities`, { minPrice: 2, maxPrice: 12 });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toBe("Price sensitivity is for Idea and Message projects");
+    expect((await priceRows(q.body.id)).n).toBe(0);
+
+    const id = await ideaDraft();
+    const none = await call(app, "acmeUser", T, "POST", `/api/v1/Projects(${id})/UpdatePriceSensitivities`, { minPrice: 2, maxPrice: 12 });
+    expect(none.status).toBe(404);
+    expect(none.body.message).toBe(`Project ${id} has no price sensitivity set-up: use CreatePriceSensitivities`);
+    expect((await call(app, "acmeViewer", T, "POST", `/api/v1/Projects(${id})/CreatePriceSensitivities`, { minPrice: 2, maxPrice: 12 })).status).toBe(403);
+    const other = await call(app, "globexAdmin", 2001, "POST", `/api/v1/Projects(${id})/CreatePriceSensitivities`, { minPrice: 2, maxPrice: 12 });
+    expect(other.status).toBe(404);
+    expect((await priceRows(id)).n, "no refused call wrote a price row").toBe(0);
+  });
+
+  test("CreateMarketReach twice: 409 naming the call to use; UpdateMarketReach with none: 404; a Viewer 403; another team 404", async () => {
+    const reach = async (id: number) =>
+      tdb.db<{ depth: number; size: number }[]>`select reach_depth as depth, max_combination_size as size from project_market_reach where project_id = ${id}`;
+    const id = await ideaDraft();
+    const none = await call(app, "acmeUser", T, "POST", `/api/v1/Projects(${id})/UpdateMarketReach`, { maxCombinationSize: 2 });
+    expect(none.status).toBe(404);
+    expect(none.body.message).toBe(`Project ${id} has no market reach set-up: use CreateMarketReach`);
+    expect((await call(app, "acmeViewer", T, "POST", `/api/v1/Projects(${id})/CreateMarketReach`, { maxCombinationSize: 2 })).status).toBe(403);
+    expect((await call(app, "globexAdmin", 2001, "POST", `/api/v1/Projects(${id})/CreateMarketReach`, { maxCombinationSize: 2 })).status).toBe(404);
+    expect(await reach(id)).toEqual([]);
+
+    expect((await call(app, "acmeUser", T, "POST", `/api/v1/Projects(${id})/CreateMarketReach`, { maxCombinationSize: 2 })).status).toBe(200);
+    const r = await call(app, "acmeUser", T, "POST", `/api/v1/Projects(${id})/CreateMarketReach`, { maxCombinationSize: 3, reachDepth: 2 });
+    expect(r.status).toBe(409);
+    expect(r.body.message).toBe(`Project ${id} already has a market reach set-up: use UpdateMarketReach`);
+    expect(await reach(id)).toEqual([{ depth: 1, size: 2 }]);
+  });
+});
+
+describe("ProjectGroups without a version or projects; BulkUpdate across groups", () => {
+  const newGroup = async (label: string) => (await tdb.db<{ id: number }[]>`insert into project_groups (client_id, name) values (${T}, ${label}) returning id`)[0]!.id;
+  const versionsOf = async (g: number) => (await tdb.db<{ n: number }[]>`select count(*)::int as n from project_group_versions where project_group_id = ${g}`)[0]!.n;
+
+  test("a group with no version: GenerateSegments, SyncSegmentSurveySessions and ProjectGroupSegmentCounts are 409 saying to call CreateNewVersion; nothing made", async () => {
+    const g = await newGroup(name("No version yet"));
+    const expected = `Project group ${g} has no version: call CreateNewVersion first`;
+    for (const [who, method, path] of [
+      ["staff", "POST", `/api/v1/ProjectGroups(${g})/GenerateSegments`],
+      ["staff", "POST", `/api/v1/ProjectGroups(${g})/SyncSegmentSurveySessions`],
+      ["acmeViewer", "GET", `/api/v1/ProjectGroups(${g})/ProjectGroupSegmentCounts`],
+    ] as const) {
+      const r = await call(app, who, T, method, path);
+      expect(r.status, path).toBe(409);
+      expect(r.body.message, path).toBe(expected);
+    }
+    expect(await versionsOf(g), "no version was made on the way").toBe(0);
+    expect((await call(app, "acmeAdmin", T, "POST", `/api/v1/ProjectGroups(${g})/GenerateSegments`)).status, "staff only").toBe(403);
+    const other = await call(app, "globexAdmin", 2001, "GET", `/api/v1/ProjectGroups(${g})/ProjectGroupSegmentCounts`);
+    expect(other.status, "another client's group").toBe(404);
+    expect(other.body.message).toBe(`No project group ${g}`);
+  });
+
+  test("Benchmarks of a group with no projects: 409; another client's group 404", async () => {
+    const g = await newGroup(name("No projects yet"));
+    const r = await call(app, "acmeViewer", T, "GET", `/api/v1/ProjectGroups(${g})/Benchmarks`);
+    expect(r.status).toBe(409);
+    expect(r.body.message).toBe(`Project group ${g} has no projects yet`);
+    expect((await call(app, "globexAdmin", 2001, "GET", `/api/v1/ProjectGroups(${g})/Benchmarks`)).status).toBe(404);
+  });
+
+  test("BulkUpdate with segments of two groups: 400, and neither segment renamed", async () => {
+    const segs: { id: number; name: string }[] = [];
+    for (const label of ["Bulk A", "Bulk B"]) {
+      const g = await newGroup(name(label));
+      expect((await call(app, "staff", T, "POST", `/api/v1/ProjectGroups(${g})/CreateNewVersion`, {})).status).toBe(200);
+      expect((await call(app, "staff", T, "POST", `/api/v1/ProjectGroups(${g})/GenerateSegments`)).status).toBe(200);
+      const [s] = await tdb.db<{ id: number; name: string }[]>`
+        select s.id, s.name from project_group_segments s join project_group_versions v on v.id = s.project_group_version_id
+        where v.project_group_id = ${g} order by s.id limit 1`;
+      expect(s, "GenerateSegments made a segment per age group").toBeDefined();
+      segs.push(s!);
+    }
+    const body = { segments: segs.map((s) => ({ id: s.id, name: "Renamed" })) };
+    const r = await call(app, "staff", T, "POST", "/api/v1/ProjectGroupSegments/BulkUpdate", body);
+    expect(r.status).toBe(400);
+    expect(r.body.message).toBe("BulkUpdate changes the segments of one project group at a time");
+    const after = await tdb.db<{ id: number; name: string }[]>`select id, name from project_group_segments where id = any(${segs.map((s) => s.id)}::int[]) order by id`;
+    expect(after).toEqual(segs);
+    expect((await call(app, "acmeAdmin", T, "POST", "/api/v1/ProjectGroupSegments/BulkUpdate", { segments: [{ id: segs[0]!.id, name: "x" }] })).status).toBe(403);
+    const missing = await call(app, "staff", T, "POST", "/api/v1/ProjectGroupSegments/BulkUpdate", { segments: [{ id: segs[0]!.id, name: "x" }, { id: 999999, name: "y" }] });
+    expect(missing.status).toBe(404);
+    expect(missing.body.message).toBe("No project group segment 999999");
+    expect((await tdb.db`select 1 from project_group_segments where name in ('x', 'Renamed')`).length).toBe(0);
+  });
+});
+
+describe("ProjectSchedules SyncNpdDates: NPD week rules", () => {
+  /** A project of Acme Team A at `status`, inserted as it would stand (the scheduling test's way). */
+  async function project(typeId: number, status: number, launchDate: string | null): Promise<number> {
+    const [p] = await tdb.db<{ id: number }[]>`
+      insert into projects (client_id, project_name, project_type_id, status_code, framework_id, owner_user_id, created_by_user_id, launch_date)
+      values (${T}, ${name("NPD weeks")}, ${typeId}, ${status}, ${typeId === 4 ? 4000 : 1000}, 9004, 9004, ${launchDate}::date) returning id`;
+    await tdb.db`insert into projects_regions (client_id, project_id, region_id, sample_size, is_customer_panel) values (${T}, ${p!.id}, 1, 100, false)`;
+    return p!.id;
+  }
+  const weeks = async (id: number) => (await tdb.db<{ n: number }[]>`select count(*)::int as n from project_weeks where project_id = ${id}`)[0]!.n;
+  const sync = (who: "acmeUser" | "acmeViewer" | "globexAdmin", clientId: number, projectId: number) =>
+    call(app, who, clientId, "POST", "/api/v1/ProjectSchedules/SyncNpdDates", { projectId });
+
+  test("not an NPD project: 409, no weeks", async () => {
+    const id = await project(1, 100, "2026-01-05");
+    const r = await sync("acmeUser", T, id);
+    expect(r.status).toBe(409);
+    expect(r.body.message).toBe(`Project ${id} is not an NPD project: it has no weeks since launch`);
+    expect(await weeks(id)).toBe(0);
+  });
+
+  test("an NPD project without a launch date: 409 saying to set it, no weeks", async () => {
+    const id = await project(4, 100, null);
+    const r = await sync("acmeUser", T, id);
+    expect(r.status).toBe(409);
+    expect(r.body.message).toBe(`Project ${id} has no launch date: set launchDate first`);
+    expect(await weeks(id)).toBe(0);
+  });
+
+  test("a Draft has no scheduled waves: 409 listing the statuses allowed (SPEC 4's names)", async () => {
+    const id = await project(4, 0, "2026-01-05");
+    const r = await sync("acmeUser", T, id);
+    expect(r.status).toBe(409);
+    expect(r.body.message).toBe(
+      `Cannot SyncNpdDates project ${id}: it is 0 Draft. Allowed at: 50 Awaiting Approval, 100 Submitted, 200 Reviewing Questions, 300 Awaiting Survey, 400 Processing results, 800 Completed Wave.`,
+    );
+    expect(await weeks(id)).toBe(0);
+  });
+
+  test("a Viewer: 403; another team: 404", async () => {
+    const id = await project(4, 100, "2026-01-05");
+    expect((await sync("acmeViewer", T, id)).status).toBe(403);
+    const other = await sync("globexAdmin", 2001, id);
+    expect(other.status).toBe(404);
+    expect(other.body.message).toBe(`Projects(${id}) not found`);
+    expect(await weeks(id)).toBe(0);
+  });
+});
