@@ -7,6 +7,9 @@ import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { call, testApp } from "../helpers/app.ts";
 import type { App } from "../../api/src/app.ts";
 import { MANUAL_TYPES } from "../../api/src/domains/credits/ledger.ts";
+import * as fielding from "../../api/src/domains/fielding/fielding.service.ts";
+import { recordRequest } from "../../api/src/domains/commands/commands.service.ts";
+import { PRINCIPALS } from "../helpers/app.ts";
 
 let tdb: TestDb;
 let app: App;
@@ -274,5 +277,116 @@ describe("ProjectSchedules SyncNpdDates: NPD week rules", () => {
     expect(other.status).toBe(404);
     expect(other.body.message).toBe(`Projects(${id}) not found`);
     expect(await weeks(id)).toBe(0);
+  });
+});
+
+describe("SurveyRuns: the run-state conflicts of fielding.service.ts and fielding.admin.ts", () => {
+  let projectId: number;
+  let runId: number;
+  const run = async (id: number) =>
+    (await tdb.db<{ status: number; fieldEnd: string | null; sessions: number }[]>`
+      select survey_status_id as status, field_end_at::text as "fieldEnd",
+             (select count(*)::int from survey_sessions s where s.survey_run_id = r.id) as sessions
+      from survey_runs r where id = ${id}`)[0]!;
+  const projectStatus = async (id: number) => (await tdb.db<{ s: number }[]>`select status_code as s from projects where id = ${id}`)[0]!.s;
+  const act = (action: string, id: number, body?: unknown, who: "staff" | "acmeAdmin" = "staff") => call(app, who, null, "POST", `/api/v1/SurveyRuns(${id})/${action}`, body);
+  const future = () => new Date(Date.now() + 7 * 86400_000).toISOString();
+
+  beforeAll(async () => {
+    await tdb.db`insert into credit_logs (client_id, type, credit_amount, description) values (${T}, 1, 100000, 'Error paths top-up')`;
+    projectId = await ideaDraft();
+    await tdb.db`update projects_regions set sample_size = 20 where project_id = ${projectId}`;
+    const approved = await call(app, "staff", T, "POST", `/api/v1/Projects(${projectId})/SuperApprove`);
+    expect(approved.body.statusCode).toBe(300);
+    const runs = await fielding.createSurveys(tdb.db, projectId);
+    runId = runs[0]!.surveyRunId;
+  });
+
+  test("a Draft run cannot be closed, have its field period moved, be answered by the panel or be rebuilt: 409 each, the run unchanged", async () => {
+    const before = await run(runId);
+    expect(before.status).toBe(0);
+    const cases: [string, unknown, string][] = [
+      ["ForceCloseSurvey", undefined, `Survey run ${runId} is Draft: only a Live or Testing run can be closed`],
+      ["ExtendFieldPeriod", { fieldEndAt: future() }, `Survey run ${runId} is Draft: only a Live or Testing run's field period can change`],
+      ["RunSimulatedData", { completes: 5 }, `Survey run ${runId} is Draft: the panel answers Live or Testing runs`],
+      ["BackwardsSync", undefined, `Survey run ${runId} is Draft: rebuild a Closed run`],
+    ];
+    for (const [action, body, message] of cases) {
+      const r = await act(action, runId, body);
+      expect(r.status, action).toBe(409);
+      expect(r.body.message, action).toBe(message);
+    }
+    expect(await run(runId)).toEqual(before);
+  });
+
+  test("LaunchSurvey for a project not Awaiting Survey: 409, the run stays Draft and the project where it was", async () => {
+    await tdb.db`update projects set status_code = 200 where id = ${projectId}`;
+    const r = await act("LaunchSurvey", runId);
+    expect(r.status).toBe(409);
+    expect(r.body.message).toBe(`Project ${projectId} is at status 200: a run launches for a project Awaiting Survey (300)`);
+    expect((await run(runId)).status).toBe(0);
+    expect(await projectStatus(projectId)).toBe(200);
+    await tdb.db`update projects set status_code = 300 where id = ${projectId}`;
+  });
+
+  test("a Closed run cannot be launched, closed again, moved or answered: 409 each, still Closed", async () => {
+    expect((await act("LaunchSurvey", runId)).status).toBe(200);
+    expect((await act("ForceCloseSurvey", runId)).status).toBe(200);
+    const before = await run(runId);
+    expect(before.status).toBe(90);
+    const cases: [string, unknown, string][] = [
+      ["LaunchSurvey", undefined, `Survey run ${runId} is Closed: only a Draft or Testing run can be launched`],
+      ["ForceCloseSurvey", undefined, `Survey run ${runId} is Closed: only a Live or Testing run can be closed`],
+      ["ExtendFieldPeriod", { fieldEndAt: future() }, `Survey run ${runId} is Closed: only a Live or Testing run's field period can change`],
+      ["RunSimulatedData", { completes: 5 }, `Survey run ${runId} is Closed: the panel answers Live or Testing runs`],
+    ];
+    for (const [action, body, message] of cases) {
+      const r = await act(action, runId, body);
+      expect(r.status, action).toBe(409);
+      expect(r.body.message, action).toBe(message);
+    }
+    expect(await run(runId)).toEqual(before);
+  });
+
+  test("RemoveRespondentsCsv with only a header: 400, nobody removed", async () => {
+    const r = await act("RemoveRespondentsCsv", runId, { csv: "respondent id\n\n" });
+    expect(r.status).toBe(400);
+    expect(r.body.message).toBe("The CSV has no respondent ids in its first column");
+    expect((await tdb.db`select 1 from survey_sessions where survey_run_id = ${runId} and status = 'Removed' and end_reason = 'removed by staff'`).length).toBe(0);
+  });
+
+  test("a run with no survey yet: 409 saying to create it, from the service (LaunchSurvey, SyncDecipherSurvey) and the admin tools (BackwardsSync, RemoveUuidsFromSurvey)", async () => {
+    const [bare] = await tdb.db<{ id: number }[]>`
+      insert into survey_runs (client_id, region_id, survey_status_id, schedule_date, target_completes) values (${T}, 1, 0, current_date, 20) returning id`;
+    const id = bare!.id;
+    const message = `Survey run ${id} has no survey yet: create it with CreateDecipherSurveys`;
+    for (const [action, body] of [["LaunchSurvey", undefined], ["SyncDecipherSurvey", undefined], ["BackwardsSync", undefined], ["RemoveUuidsFromSurvey", { uuids: ["x"] }]] as const) {
+      const r = await act(action, id, body);
+      expect(r.status, action).toBe(409);
+      expect(r.body.message, action).toBe(message);
+    }
+    expect((await run(id)).status, "still Draft").toBe(0);
+  });
+
+  test("members: 403; an unknown run: 404 naming it", async () => {
+    for (const action of ["LaunchSurvey", "ForceCloseSurvey", "BackwardsSync"]) {
+      expect((await act(action, runId, undefined, "acmeAdmin")).status, action).toBe(403);
+      const r = await act(action, 999999);
+      expect(r.status, action).toBe(404);
+      expect(r.body.message, action).toBe("No survey run 999999");
+    }
+  });
+});
+
+describe("CommandRunner: a command already queued", () => {
+  test("409 naming the command, and no CommandRequested audit row", async () => {
+    // No command job sets a singleton key today, so the queue never refuses one through the route
+    // (enqueue answers null only for a duplicate singleton): the rule is called with that answer.
+    const ctx = { principal: PRINCIPALS.ops!, clientId: null, descendants: false };
+    const audit = async () => (await tdb.db<{ n: number }[]>`select count(*)::int as n from data_events_log where entity_type = 'Command' and event = 'CommandRequested'`)[0]!.n;
+    const before = await audit();
+    const err = await recordRequest(tdb.db, ctx, "TestNextSchedule", {}, async () => null).then(() => null, (e: unknown) => e);
+    expect(err).toMatchObject({ status: 409, message: "TestNextSchedule is already queued" });
+    expect(await audit()).toBe(before);
   });
 });
