@@ -390,3 +390,62 @@ describe("CommandRunner: a command already queued", () => {
     expect(await audit()).toBe(before);
   });
 });
+
+describe("invite conflicts (POST Users, ResendInvite, AcceptShare)", () => {
+  const tokens = async (userId: number) => (await tdb.db<{ n: number }[]>`select count(*)::int as n from account_tokens where user_id = ${userId}`)[0]!.n;
+  const shareLink = async (expiresAt: string) =>
+    (await tdb.db<{ identifier: string }[]>`
+      insert into link_invites (client_id, invite_type, project_id, invited_by_user_id, expires_at)
+      values (2001, 'ProjectShare', 2002, 9006, ${expiresAt}::timestamptz) returning identifier::text`)[0]!.identifier;
+
+  test("inviting a disabled account: 409 saying who can enable it; no pending membership, no invite record", async () => {
+    await tdb.db`update users set disabled_at = now() where id = 9006`;
+    try {
+      const links = async () => (await tdb.db<{ n: number }[]>`select count(*)::int as n from link_invites where lower(email) = 'admin@globex.test'`)[0]!.n;
+      const before = await links();
+      const r = await call(app, "acmeAdmin", T, "POST", "/api/v1/Users", { email: "admin@globex.test", roleId: 2 });
+      expect(r.status).toBe(409);
+      expect(r.body.message).toBe("This person's account is disabled; Ideally support can enable it");
+      expect((await tdb.db`select 1 from pending_memberships where user_id = 9006 and client_id = ${T}`).length).toBe(0);
+      expect((await tdb.db`select 1 from user_and_clients where user_id = 9006 and client_id = ${T}`).length).toBe(0);
+      expect(await links()).toBe(before);
+    } finally {
+      await tdb.db`update users set disabled_at = null where id = 9006`;
+    }
+  });
+
+  test("ResendInvite to an activated member and to a disabled invitee: 409 each with its reason, no new link", async () => {
+    const active = await call(app, "acmeAdmin", T, "POST", "/api/v1/Users(9004)/ResendInvite");
+    expect(active.status).toBe(409);
+    expect(active.body.message).toBe("This person has already activated their account: there is no invite to resend");
+
+    const invited = await call(app, "acmeAdmin", T, "POST", "/api/v1/Users", { email: `errorpaths${++seq}@acme.test`, roleId: 3 });
+    expect(invited.status, JSON.stringify(invited.body)).toBe(201);
+    const id = invited.body.id as number;
+    await tdb.db`update users set disabled_at = now() where id = ${id}`;
+    const before = await tokens(id);
+    const disabled = await call(app, "acmeAdmin", T, "POST", `/api/v1/Users(${id})/ResendInvite`);
+    expect(disabled.status).toBe(409);
+    expect(disabled.body.message).toBe("This person's account is disabled; Ideally support can enable it");
+    expect(await tokens(id), "no new invite token").toBe(before);
+    expect((await call(app, "acmeUser", T, "POST", `/api/v1/Users(${id})/ResendInvite`)).status, "a User").toBe(403);
+    const other = await call(app, "globexAdmin", 2001, "POST", `/api/v1/Users(${id})/ResendInvite`);
+    expect(other.status, "another client's Admin").toBe(404);
+    expect(other.body.message).toBe(`Users(${id}) is not a member of this client`);
+  });
+
+  test("AcceptShare of an expired link: 400 with what to do; a link for another email 403; nothing shared", async () => {
+    const shares = async () => (await tdb.db<{ n: number }[]>`select count(*)::int as n from project_shares where user_id = 9004 and project_id = 2002`)[0]!.n;
+    const before = await shares();
+    const expired = await call(app, "acmeUser", null, "POST", "/api/v1/LinkInvites/AcceptShare", { identifier: await shareLink(new Date(Date.now() - 60_000).toISOString()) });
+    expect(expired.status).toBe(400);
+    expect(expired.body.message).toBe("This invite link has expired. Ask whoever shared it for a new one.");
+    expect(expired.body.detail).toBe("link_expired");
+    const [targeted] = await tdb.db<{ identifier: string }[]>`
+      insert into link_invites (client_id, invite_type, project_id, email, invited_by_user_id) values (2001, 'ProjectShare', 2002, 'someone.else@example.org', 9006) returning identifier::text`;
+    const wrong = await call(app, "acmeUser", null, "POST", "/api/v1/LinkInvites/AcceptShare", { identifier: targeted!.identifier });
+    expect(wrong.status).toBe(403);
+    expect(wrong.body.message).toBe("This invite link was made for another email address");
+    expect(await shares()).toBe(before);
+  });
+});
