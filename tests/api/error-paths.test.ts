@@ -449,3 +449,96 @@ describe("invite conflicts (POST Users, ResendInvite, AcceptShare)", () => {
     expect(await shares()).toBe(before);
   });
 });
+
+describe("Projects create, DeleteRegions, Submit without markets, IncidenceEstimate, Move, UpdateProjectOwner, UpdateGroupTags, UpdateWatchers", () => {
+  const projectCount = async () => (await tdb.db<{ n: number }[]>`select count(*)::int as n from projects`)[0]!.n;
+  const create = (who: "acmeUser" | "acmeAdmin" | "acmeViewer", clientId: number, body: Record<string, unknown>) =>
+    call(app, who, clientId, "POST", "/api/v1/Projects", { projectName: name("Refused create"), regionIds: [1], ...body });
+
+  test("POST Projects: a framework of another type, a staff-only framework, an org, an unknown category or industry: 400 each with its message; nothing created", async () => {
+    const before = await projectCount();
+    const cases: [Awaited<ReturnType<typeof create>>, string][] = [
+      [await create("acmeUser", T, { projectTypeId: 1, frameworkId: 4000 }), "Framework 4000 does not fit project type 1"],
+      [await create("acmeUser", T, { projectTypeId: 3, frameworkId: 3998 }), "Framework 3998 projects are made by the project groups' seeding action"],
+      [await create("acmeAdmin", 1002, { projectTypeId: 1, frameworkId: 1000 }), "Projects belong to a team; client 1002 is an Org"],
+      [await create("acmeUser", T, { projectTypeId: 1, frameworkId: 1000, categoryId: 999999 }), "No category 999999"],
+      [await create("acmeUser", T, { projectTypeId: 1, frameworkId: 1000, productType: "nosuchindustry" }), "No industry 'nosuchindustry'"],
+    ];
+    for (const [r, message] of cases) {
+      expect(r.status, message).toBe(400);
+      expect(r.body.message).toBe(message);
+    }
+    expect((await create("acmeViewer", T, { projectTypeId: 1, frameworkId: 1000 })).status, "a Viewer").toBe(403);
+    expect(await projectCount()).toBe(before);
+  });
+
+  test("DeleteRegions: a region the project does not field in, or every region: 400; the regions kept", async () => {
+    const id = await ideaDraft();
+    await tdb.db`insert into projects_regions (client_id, project_id, region_id, sample_size, is_customer_panel) values (${T}, ${id}, 2, 100, false)`;
+    const regions = async () => (await tdb.db<{ r: number }[]>`select region_id as r from projects_regions where project_id = ${id} order by 1`).map((x) => x.r);
+    const unknown = await call(app, "acmeUser", T, "POST", `/api/v1/Projects(${id})/DeleteRegions`, { regionIds: [1, 15] });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.message).toBe(`Project ${id} does not field in region 15`);
+    const all = await call(app, "acmeUser", T, "POST", `/api/v1/Projects(${id})/DeleteRegions`, { regionIds: [1, 2] });
+    expect(all.status).toBe(400);
+    expect(all.body.message).toBe("A project needs at least one region");
+    expect((await call(app, "acmeViewer", T, "POST", `/api/v1/Projects(${id})/DeleteRegions`, { regionIds: [2] })).status).toBe(403);
+    expect((await call(app, "globexAdmin", 2001, "POST", `/api/v1/Projects(${id})/DeleteRegions`, { regionIds: [2] })).status).toBe(404);
+    expect(await regions()).toEqual([1, 2]);
+  });
+
+  test("a project with no markets: Submit is 400 naming what is missing (nothing charged); IncidenceEstimate is 409", async () => {
+    const id = await ideaDraft();
+    await tdb.db`delete from projects_regions where project_id = ${id}`;
+    const logs = async () => (await tdb.db<{ n: number }[]>`select count(*)::int as n from credit_logs where project_id = ${id}`)[0]!.n;
+    const submit = await call(app, "acmeAdmin", T, "POST", `/api/v1/Projects(${id})/Submit`, {});
+    expect(submit.status).toBe(400);
+    expect(submit.body.message).toBe("The test is not ready to submit: Choose at least one market.");
+    expect(await logs()).toBe(0);
+    const [{ s }] = await tdb.db<{ s: number }[]>`select status_code as s from projects where id = ${id}`;
+    expect(s).toBe(0);
+    const inc = await call(app, "acmeUser", T, "POST", `/api/v1/Projects(${id})/IncidenceEstimate`, {});
+    expect(inc.status).toBe(409);
+    expect(inc.body.message).toBe(`Project ${id} has no regions: its incidence depends on where it fields`);
+  });
+
+  test("Move: to an org 400, to its own team 409, to another enterprise's team 409; the project stays", async () => {
+    const id = await ideaDraft();
+    const move = (clientId: number, who: "staff" | "acmeAdmin" = "staff") => call(app, who, null, "POST", `/api/v1/Projects(${id})/Move`, { clientId });
+    const cases: [number, number, string][] = [
+      [1002, 400, "Client 1002 is an Org: projects belong to teams"],
+      [T, 409, `Project ${id} is already in client ${T}`],
+      [2001, 409, `Project ${id} can move only to another team of its own enterprise; client 2001 is not one`],
+    ];
+    for (const [to, status, message] of cases) {
+      const r = await move(to);
+      expect(r.status, message).toBe(status);
+      expect(r.body.message).toBe(message);
+    }
+    expect((await call(app, "acmeAdmin", T, "POST", `/api/v1/Projects(${id})/Move`, { clientId: 1004 })).status, "staff only").toBe(403);
+    const [{ c }] = await tdb.db<{ c: number }[]>`select client_id as c from projects where id = ${id}`;
+    expect(c).toBe(T);
+  });
+
+  test("UpdateProjectOwner to a Viewer, UpdateGroupTags with another client's tag, UpdateWatchers with an outsider: 400 each; nothing changed", async () => {
+    const id = await ideaDraft();
+    const owner = await call(app, "acmeAdmin", T, "POST", `/api/v1/Projects(${id})/UpdateProjectOwner`, { userId: 9005 });
+    expect(owner.status).toBe(400);
+    expect(owner.body.message).toBe(`User 9005 is not an Admin or User of client ${T}: only they can own its projects`);
+    const [{ o }] = await tdb.db<{ o: number }[]>`select owner_user_id as o from projects where id = ${id}`;
+    expect(o).toBe(9004);
+    expect((await call(app, "acmeUser", T, "POST", `/api/v1/Projects(${id})/UpdateProjectOwner`, { userId: 9003 })).status, "an Admin's").toBe(403);
+
+    const [g] = await tdb.db<{ id: number }[]>`insert into project_groups (client_id, name) values (2001, ${name("Globex group")}) returning id`;
+    const [tag] = await tdb.db<{ id: number }[]>`insert into project_group_tags (client_id, project_group_id, name) values (2001, ${g!.id}, 'Theirs') returning id`;
+    const tags = await call(app, "acmeUser", T, "POST", `/api/v1/Projects(${id})/UpdateGroupTags`, { tagIds: [tag!.id] });
+    expect(tags.status).toBe(400);
+    expect(tags.body.message).toBe(`No group tag ${tag!.id} in the project's client`);
+    expect((await tdb.db`select 1 from project_group_tags where project_id = ${id}`).length).toBe(0);
+
+    const watch = await call(app, "acmeUser", T, "POST", `/api/v1/Projects(${id})/UpdateWatchers`, { userIds: [9004, 9006] });
+    expect(watch.status).toBe(400);
+    expect(watch.body.message).toBe("Only members of the project's team can watch it: 9006");
+    expect((await tdb.db`select 1 from project_watchers where project_id = ${id} and user_id = 9006`).length).toBe(0);
+  });
+});
