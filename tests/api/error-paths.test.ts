@@ -542,3 +542,70 @@ describe("Projects create, DeleteRegions, Submit without markets, IncidenceEstim
     expect((await tdb.db`select 1 from project_watchers where project_id = ${id} and user_id = 9006`).length).toBe(0);
   });
 });
+
+describe("results: the filters, id lists, verbatim pages and the action standard", () => {
+  const P = 1001; // fixtures: Acme Team A's completed "Snack bar ideas", shared with Globex's Admin
+  const enc = (f: unknown) => encodeURIComponent(JSON.stringify(f));
+  const count = (filters: unknown) => call(app, "acmeViewer", T, "GET", `/api/v1/Projects(${P})/ResponsesCount?filters=${enc(filters)}`);
+
+  test("ResponsesCount filters: an unknown system option, dates the wrong way round, a non-date, a wrong type: 400 each naming the field", async () => {
+    const unknown = await count({ filterIds: [999999] });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.message).toBe("filters.filterIds: an id is not a system question option");
+    const reversed = await count({ dateFrom: "2025-03-10", dateTo: "2025-03-01" });
+    expect(reversed.status).toBe(400);
+    expect(reversed.body.message).toBe("filters.dateFrom: must not be after dateTo");
+    const same = await count({ dateFrom: "2025-03-10", dateTo: "2025-03-10" });
+    expect(same.status, "the same day both ends is a range of one day").toBe(200);
+    const notDate = await count({ dateFrom: "tomorrow" });
+    expect(notDate.status).toBe(400);
+    expect(notDate.body.message).toBe("filters.dateFrom: an ISO date");
+    const wrongType = await count({ regionIds: "1" });
+    expect(wrongType.status).toBe(400);
+    expect(wrongType.body.message).toStartWith("Invalid filters: filters.regionIds ");
+    expect(wrongType.body.errors[0].path).toBe("filters.regionIds");
+  });
+
+  test("an id list that is not ids (Projects Benchmarks, ProjectGroups Benchmarks): 400 naming the parameter", async () => {
+    const p = await call(app, "acmeViewer", T, "GET", `/api/v1/Projects(${P})/Benchmarks?regionIds=1,two`);
+    expect(p.status).toBe(400);
+    expect(p.body.message).toBe("regionIds: a list of ids, as [1,2] or 1,2");
+    expect((await call(app, "acmeViewer", T, "GET", `/api/v1/Projects(${P})/Benchmarks?regionIds=[1,2]`)).status).toBe(200);
+    const [g] = await tdb.db<{ id: number }[]>`insert into project_groups (client_id, name) values (${T}, ${name("Id list group")}) returning id`;
+    const gr = await call(app, "acmeViewer", T, "GET", `/api/v1/ProjectGroups(${g!.id})/Benchmarks?regionIds=1;2`);
+    expect(gr.status).toBe(400);
+    expect(gr.body.message).toBe("regionIds: a list of ids, as [1,2] or 1,2");
+  });
+
+  test("Verbatim pages: page 0 and pageSize 201 are 400 with the bounds; pageSize 200 is taken", async () => {
+    const [pq] = await tdb.db<{ id: number }[]>`
+      select pq.id from project_questions pq join questions q on q.id = pq.question_id where pq.project_id = ${P} and q.question_type_id = 3 order by pq.id limit 1`;
+    expect(pq, "the fixture project asks an open question").toBeDefined();
+    const v = (extra: string) => call(app, "acmeViewer", T, "GET", `/api/v1/TextResponses/Verbatim?projectId=${P}&projectQuestionId=${pq!.id}${extra}`);
+    for (const extra of ["&page=0", "&pageSize=201", "&pageSize=0"]) {
+      const r = await v(extra);
+      expect(r.status, extra).toBe(400);
+      expect(r.body.message, extra).toBe("page from 1, pageSize 1-200");
+    }
+    expect((await v("&pageSize=200")).status).toBe(200);
+  });
+
+  test("PUT ActionStandard: a measure the project does not ask 400 naming those it does; a reader of a share 403; the standard unchanged", async () => {
+    const stored = async () => (await tdb.db<{ s: unknown }[]>`select action_standard as s from projects where id = ${P}`)[0]!.s;
+    const before = await stored();
+    const asked = (await tdb.db<{ id: number }[]>`
+      select distinct pq.standard_question_id as id from project_questions pq join questions q on q.id = pq.question_id
+      where pq.project_id = ${P} and pq.deleted_at is null and pq.standard_question_id is not null and q.question_type_id in (1, 4)
+      order by 1`).map((r) => r.id);
+    const r = await call(app, "acmeUser", T, "PUT", `/api/v1/Projects(${P})/ActionStandard`, { standardQuestionId: 22, against: "others" });
+    expect(r.status).toBe(400);
+    expect(r.body.message).toMatch(/^standardQuestionId: the project asks no scaled standard question 22 \(it asks [\d, ]+\)$/);
+    const listed = /\(it asks (.*)\)$/.exec(r.body.message)![1]!.split(", ").map(Number);
+    expect(listed.every((id) => asked.includes(id)), `${listed} are questions the project asks (${asked})`).toBe(true);
+    // Globex's Admin reads the project through a share (fixtures), under Globex's client header.
+    const shared = await call(app, "globexAdmin", 2001, "PUT", `/api/v1/Projects(${P})/ActionStandard`, { standardQuestionId: listed[0], against: "others" });
+    expect(shared.status).toBe(403);
+    expect(shared.body.message).toBe(`You may read Projects(${P}) but not change it`);
+    expect(await stored()).toEqual(before);
+  });
+});
