@@ -164,13 +164,13 @@ describe("Projects price sensitivity and market reach set-up", () => {
     expect(none.body.message).toBe(`Project ${id} has no market reach set-up: use CreateMarketReach`);
     expect((await call(app, "acmeViewer", T, "POST", `/api/v1/Projects(${id})/CreateMarketReach`, { maxCombinationSize: 2 })).status).toBe(403);
     expect((await call(app, "globexAdmin", 2001, "POST", `/api/v1/Projects(${id})/CreateMarketReach`, { maxCombinationSize: 2 })).status).toBe(404);
-    expect(await reach(id)).toEqual([]);
+    expect((await reach(id)).length).toBe(0);
 
     expect((await call(app, "acmeUser", T, "POST", `/api/v1/Projects(${id})/CreateMarketReach`, { maxCombinationSize: 2 })).status).toBe(200);
     const r = await call(app, "acmeUser", T, "POST", `/api/v1/Projects(${id})/CreateMarketReach`, { maxCombinationSize: 3, reachDepth: 2 });
     expect(r.status).toBe(409);
     expect(r.body.message).toBe(`Project ${id} already has a market reach set-up: use UpdateMarketReach`);
-    expect(await reach(id)).toEqual([{ depth: 1, size: 2 }]);
+    expect([...(await reach(id))]).toEqual([{ depth: 1, size: 2 }]);
   });
 });
 
@@ -222,7 +222,7 @@ describe("ProjectGroups without a version or projects; BulkUpdate across groups"
     expect(r.status).toBe(400);
     expect(r.body.message).toBe("BulkUpdate changes the segments of one project group at a time");
     const after = await tdb.db<{ id: number; name: string }[]>`select id, name from project_group_segments where id = any(${segs.map((s) => s.id)}::int[]) order by id`;
-    expect(after).toEqual(segs);
+    expect([...after]).toEqual(segs);
     expect((await call(app, "acmeAdmin", T, "POST", "/api/v1/ProjectGroupSegments/BulkUpdate", { segments: [{ id: segs[0]!.id, name: "x" }] })).status).toBe(403);
     const missing = await call(app, "staff", T, "POST", "/api/v1/ProjectGroupSegments/BulkUpdate", { segments: [{ id: segs[0]!.id, name: "x" }, { id: 999999, name: "y" }] });
     expect(missing.status).toBe(404);
@@ -607,5 +607,74 @@ describe("results: the filters, id lists, verbatim pages and the action standard
     expect(shared.status).toBe(403);
     expect(shared.body.message).toBe(`You may read Projects(${P}) but not change it`);
     expect(await stored()).toEqual(before);
+  });
+});
+
+describe("CreditLogs POST and PATCH: which client, which project", () => {
+  test("a project of another client than the body names, no client at all, a project moved to another client: 400 each; no row written or changed", async () => {
+    const before = await logCount();
+    const mismatch = await call(app, "ops", null, "POST", "/api/v1/CreditLogs", { type: 81, creditAmount: 5, projectId: 1001, clientId: 2001, description: "x" });
+    expect(mismatch.status).toBe(400);
+    expect(mismatch.body.message).toBe("Project 1001 belongs to client 1003, not 2001");
+    const nobody = await call(app, "ops", null, "POST", "/api/v1/CreditLogs", { type: 86, creditAmount: 5 });
+    expect(nobody.status).toBe(400);
+    expect(nobody.body.message).toBe("Name the client: clientId in the body or the clientId header");
+    expect(await logCount()).toBe(before);
+
+    const made = await call(app, "ops", null, "POST", "/api/v1/CreditLogs", { type: 81, creditAmount: 5, projectId: 1001, description: "Error paths adjustment" });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const patch = await call(app, "ops", null, "PATCH", `/api/v1/CreditLogs(${made.body.id})`, { projectId: 2001 });
+    expect(patch.status).toBe(400);
+    expect(patch.body.message).toBe("Project 2001 is not a project of client 1003");
+    const [row] = await tdb.db<{ projectId: number }[]>`select project_id as "projectId" from credit_logs where id = ${made.body.id}`;
+    expect(row!.projectId).toBe(1001);
+    expect((await call(app, "acmeAdmin", T, "PATCH", `/api/v1/CreditLogs(${made.body.id})`, { description: "mine" })).status, "staff only").toBe(403);
+  });
+});
+
+describe("Notifications POST, Clients ValidateDomainRecord, Users Me", () => {
+  test("a notification type that does not exist: 400 naming it; nothing sent", async () => {
+    const n = async () => (await tdb.db<{ n: number }[]>`select count(*)::int as n from notifications where user_id = 9004`)[0]!.n;
+    const before = await n();
+    const r = await call(app, "ops", null, "POST", "/api/v1/Notifications", { userId: 9004, notificationTypeId: 999, title: "Nothing" });
+    expect(r.status).toBe(400);
+    expect(r.body.message).toBe("No notification type 999");
+    expect(await n()).toBe(before);
+  });
+
+  test("ValidateDomainRecord with something that is not a domain: 400 with an example; the client's domains unchanged", async () => {
+    const domains = async () => [
+      ...(await tdb.db`select domain, domain_verified_at from clients where id = 1003`),
+      ...(await tdb.db`select domain from verified_email_domains where client_id = 1003 order by domain`),
+    ];
+    const before = await domains();
+    const r = await call(app, "staff", null, "POST", "/api/v1/Clients(1003)/ValidateDomainRecord", { domain: "not a domain", approve: true });
+    expect(r.status).toBe(400);
+    expect(r.body.message).toBe("domain: a domain name such as example.com");
+    expect(await domains()).toEqual(before);
+  });
+
+  test("Users Me under a client outside the caller's reach: 403 naming the client", async () => {
+    const r = await call(app, "acmeUser", 2001, "GET", "/api/v1/Users/Me");
+    expect(r.status).toBe(403);
+    expect(r.body.message).toBe("You do not have access to client 2001");
+  });
+});
+
+describe("Projects SurveyPreview: markets and pages", () => {
+  test("no market 409, a market the project does not field in 400, a page not in the survey 400", async () => {
+    const id = await ideaDraft();
+    const url = `/api/v1/Projects(${id})/SurveyPreview`;
+    const wrong = await call(app, "acmeUser", T, "POST", url, { regionId: 15 });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.message).toBe("Region 15 is not one of the project's markets");
+    const page = await call(app, "acmeUser", T, "POST", url, { regionId: 1, pageId: "no-such-page" });
+    expect(page.status).toBe(400);
+    expect(page.body.message).toBe("No page no-such-page in this survey");
+    await tdb.db`delete from projects_regions where project_id = ${id}`;
+    const none = await call(app, "acmeUser", T, "POST", url, {});
+    expect(none.status).toBe(409);
+    expect(none.body.message).toBe("Choose a market first: the survey is asked per market");
+    expect((await call(app, "globexAdmin", 2001, "POST", url, {})).status).toBe(404);
   });
 });
