@@ -678,3 +678,38 @@ describe("Projects SurveyPreview: markets and pages", () => {
     expect((await call(app, "globexAdmin", 2001, "POST", url, {})).status).toBe(404);
   });
 });
+
+describe("the generic entity writes (entities/service.ts) and the locked questionnaire", () => {
+  test("a second share of a project with the same email: 409 naming the set; one share kept", async () => {
+    const shares = async () => (await tdb.db<{ n: number }[]>`select count(*)::int as n from project_shares where project_id = 1001 and email = 'viewer@acme.test'`)[0]!.n;
+    expect((await call(app, "acmeUser", T, "POST", "/api/v1/ProjectShares", { projectId: 1001, email: "viewer@acme.test" })).status).toBe(201);
+    const again = await call(app, "acmeUser", T, "POST", "/api/v1/ProjectShares", { projectId: 1001, email: "viewer@acme.test" });
+    expect(again.status).toBe(409);
+    expect(again.body.message).toBe("ProjectShares: a row with the same unique values exists");
+    expect(await shares()).toBe(1);
+  });
+
+  test("a test option of a submitted project: 409 with the status and what is locked; the option unchanged", async () => {
+    const [locked] = await tdb.db<{ id: number; text: string }[]>`select id, concept_text as text from test_options where project_id = 1001 order by id limit 1`;
+    const r = await call(app, "acmeUser", T, "PATCH", `/api/v1/TestOptions(${locked!.id})`, { conceptText: "Changed after fielding" });
+    expect(r.status).toBe(409);
+    expect(r.body.message).toBe("Project 1001 is submitted (status 900): its questionnaire, targets and regions can no longer be changed");
+    const [after] = await tdb.db<{ id: number; text: string }[]>`select id, concept_text as text from test_options where id = ${locked!.id}`;
+    expect(after).toEqual(locked!);
+  });
+
+  test("a key that is not an integer is refused by the route's parameter schema before any handler (the handlers' own integer checks are backstops)", async () => {
+    for (const [method, path, body] of [
+      ["POST", "/api/v1/Projects(abc)/UpdateProjectScheduling", {}],
+      ["POST", "/api/v1/Projects(abc)/CreatePriceSensitivities", {}],
+      ["POST", "/api/v1/Projects(abc)/UpdateWatchers", { userIds: [] }],
+      ["POST", "/api/v1/Projects(abc)/Submit", {}],
+      ["POST", "/api/v1/Projects(abc)/Share", {}],
+      ["GET", "/api/v1/Segments(abc)", undefined],
+    ] as const) {
+      const r = await call(app, "acmeUser", T, method, path, body);
+      expect(r.status, path).toBe(400);
+      expect(r.body, path).toEqual({ typename: "ValidationError", message: "Invalid param", errors: [{ path: "key", message: "must be an integer" }] });
+    }
+  });
+});
