@@ -713,3 +713,16 @@ describe("the generic entity writes (entities/service.ts) and the locked questio
     }
   });
 });
+
+describe("Questions TargetQuestionsWithCounts: its filters", () => {
+  test("filters that are not JSON, or of the wrong shape: 400 naming the field", async () => {
+    const url = (f: string) => `/api/v1/Questions/TargetQuestionsWithCounts?projectId=1001&filters=${encodeURIComponent(f)}`;
+    const notJson = await call(app, "acmeUser", T, "GET", url("{regionIds"));
+    expect(notJson.status).toBe(400);
+    expect(notJson.body.message).toBe("filters must be JSON");
+    const shape = await call(app, "acmeUser", T, "GET", url(JSON.stringify({ regionIds: "2" })));
+    expect(shape.status).toBe(400);
+    expect(shape.body.message).toBe("Invalid filters");
+    expect(shape.body.errors[0].path).toBe("filters.regionIds");
+  });
+});
