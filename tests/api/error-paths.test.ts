@@ -726,3 +726,24 @@ describe("Questions TargetQuestionsWithCounts: its filters", () => {
     expect(shape.body.errors[0].path).toBe("filters.regionIds");
   });
 });
+
+describe("Users Disable of a staff account; CreditLogs' project adjustments", () => {
+  test("staff who are not super admin cannot disable a staff account: 403, still enabled", async () => {
+    const r = await call(app, "ops", null, "POST", "/api/v1/Users(9001)/Disable");
+    expect(r.status).toBe(403);
+    expect(r.body.message).toBe("Only a super admin can disable or enable staff accounts");
+    const [u] = await tdb.db<{ d: Date | null }[]>`select disabled_at as d from users where id = 9001`;
+    expect(u!.d).toBeNull();
+  });
+
+  test("an adjustment type without its project, a purchase with one: 400 naming the type; nothing written", async () => {
+    const before = await logCount();
+    const noProject = await call(app, "ops", T, "POST", "/api/v1/CreditLogs", { type: 81, creditAmount: -5 });
+    expect(noProject.status).toBe(400);
+    expect(noProject.body.message).toBe("Credit log type 81 is a project adjustment: projectId is required");
+    const withProject = await call(app, "ops", T, "POST", "/api/v1/CreditLogs", { type: 1, creditAmount: 5, projectId: 1001 });
+    expect(withProject.status).toBe(400);
+    expect(withProject.body.message).toBe("Credit log type 1 is not a project adjustment: it takes no projectId");
+    expect(await logCount()).toBe(before);
+  });
+});

@@ -580,14 +580,19 @@ describe("Users SuperAdminUserCreate and SuperAdminUserUpdate", () => {
     expect(s.body.user).toMatchObject({ isStaff: true, roleId: 2, roleName: "Staff", memberships: [] });
     const dup = await asSuper("POST", "/api/v1/Users/SuperAdminUserCreate", { email: "NEW.person@ACME.test" });
     expect(dup.status, "emails are unique regardless of case").toBe(409);
+    expect(dup.body.message).toBe("A user with this email (or login name) exists");
     const role = await as("staff", "POST", "/api/v1/Users/SuperAdminUserCreate", { body: { email: "x@acme.test", roleId: 3, isStaff: false } });
     expect(role.status, "SuperAdmin needs staff").toBe(400);
+    expect(role.body.message).toBe("Only staff can hold the Staff or SuperAdmin user role");
     const client = await asSuper("POST", "/api/v1/Users/SuperAdminUserCreate", { email: "y@acme.test", memberships: [{ clientId: 424242, roleId: 2 }] });
     expect(client.status).toBe(400);
+    expect(client.body.message).toBe("A client or role named in the request does not exist");
     const twice = await as("staff", "POST", "/api/v1/Users/SuperAdminUserCreate", {
       body: { email: "z@acme.test", memberships: [{ clientId: 1003, roleId: 2 }, { clientId: 1003, roleId: 3 }] },
     });
     expect(twice.status).toBe(400);
+    expect(twice.body.message).toBe("A client appears twice in memberships");
+    expect((await sql()`select 1 from users where lower(email) in ('x@acme.test', 'y@acme.test', 'z@acme.test')`).length, "no refused create made a user").toBe(0);
     expect((await as("staff", "POST", "/api/v1/Users/SuperAdminUserCreate", { body: { email: "not-an-email" } })).status).toBe(400);
   });
 
