@@ -331,6 +331,13 @@ describe("SurveyRuns: the run-state conflicts of fielding.service.ts and fieldin
 
   test("a Closed run cannot be launched, closed again, moved or answered: 409 each, still Closed", async () => {
     expect((await act("LaunchSurvey", runId)).status).toBe(200);
+    // Live: a field end in the past is refused (400), one in the future is taken.
+    const fieldEnd = (await run(runId)).fieldEnd;
+    const past = await act("ExtendFieldPeriod", runId, { fieldEndAt: new Date(Date.now() - 60_000).toISOString() });
+    expect(past.status).toBe(400);
+    expect(past.body.message).toBe("The field end must be in the future");
+    expect((await run(runId)).fieldEnd).toBe(fieldEnd);
+    expect((await act("ExtendFieldPeriod", runId, { fieldEndAt: future() })).status).toBe(200);
     expect((await act("ForceCloseSurvey", runId)).status).toBe(200);
     const before = await run(runId);
     expect(before.status).toBe(90);
@@ -518,6 +525,15 @@ describe("Projects create, DeleteRegions, Submit without markets, IncidenceEstim
     expect((await call(app, "acmeAdmin", T, "POST", `/api/v1/Projects(${id})/Move`, { clientId: 1004 })).status, "staff only").toBe(403);
     const [{ c }] = await tdb.db<{ c: number }[]>`select client_id as c from projects where id = ${id}`;
     expect(c).toBe(T);
+    // With a ledger row (an adjustment on the Draft) the charges pin it to its team.
+    const adj = await call(app, "ops", null, "POST", "/api/v1/CreditLogs", { type: 86, creditAmount: 1, clientId: T, description: "pin" });
+    expect(adj.status).toBe(201);
+    await tdb.db`update credit_logs set project_id = ${id} where id = ${adj.body.id}`;
+    const pinned = await move(1004);
+    expect(pinned.status).toBe(409);
+    expect(pinned.body.message).toBe(`Project ${id} has credit log rows: its charges stay with client ${T}, so it cannot move (Duplicate it in the other team instead)`);
+    const [{ c: still }] = await tdb.db<{ c: number }[]>`select client_id as c from projects where id = ${id}`;
+    expect(still).toBe(T);
   });
 
   test("UpdateProjectOwner to a Viewer, UpdateGroupTags with another client's tag, UpdateWatchers with an outsider: 400 each; nothing changed", async () => {
