@@ -338,7 +338,23 @@ describe("SurveyRuns: the run-state conflicts of fielding.service.ts and fieldin
     expect(past.body.message).toBe("The field end must be in the future");
     expect((await run(runId)).fieldEnd).toBe(fieldEnd);
     expect((await act("ExtendFieldPeriod", runId, { fieldEndAt: future() })).status).toBe(200);
+    // A respondent who answers a page other than the one they are on: 409, still on their page.
+    const [{ link }] = await tdb.db<{ link: string }[]>`select survey_link::text as link from survey_runs where id = ${runId}`;
+    const post = (path: string, body: unknown) => app.request(`/s/api/${link}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const started = await post("/start", {});
+    expect(started.status).toBe(200);
+    const view = (await started.json()) as { respondentId: string; page: { id: string } };
+    const pageOf = async () => (await tdb.db<{ page: number }[]>`select page from survey_sessions where respondent_uuid = ${view.respondentId}::uuid`)[0]!.page;
+    const at = await pageOf();
+    const skipped = await post(`/${view.respondentId}/answers`, { pageId: "not-this-page", answers: {} });
+    expect(skipped.status).toBe(409);
+    expect(((await skipped.json()) as { message: string }).message).toBe("This page was already answered: reload to continue where you left off");
+    expect(await pageOf()).toBe(at);
     expect((await act("ForceCloseSurvey", runId)).status).toBe(200);
+    // Closing took the respondent out: their session takes no more answers.
+    const late = await post(`/${view.respondentId}/answers`, { pageId: view.page.id, answers: {} });
+    expect(late.status).toBe(409);
+    expect(((await late.json()) as { message: string }).message).toBe("You have already completed this survey. Thank you!");
     const before = await run(runId);
     expect(before.status).toBe(90);
     const cases: [string, unknown, string][] = [
