@@ -492,6 +492,9 @@ describe("Projects create, DeleteRegions, Submit without markets, IncidenceEstim
       expect(r.body.message).toBe(message);
     }
     expect((await create("acmeViewer", T, { projectTypeId: 1, frameworkId: 1000 })).status, "a Viewer").toBe(403);
+    const noTeam = await call(app, "ops", null, "POST", "/api/v1/Projects", { projectName: name("No team"), projectTypeId: 1, frameworkId: 1000 });
+    expect(noTeam.status).toBe(400);
+    expect(noTeam.body.message).toBe("A clientId header is required: projects belong to a team");
     expect(await projectCount()).toBe(before);
   });
 
@@ -719,6 +722,14 @@ describe("the generic entity writes (entities/service.ts) and the locked questio
     expect(again.status).toBe(409);
     expect(again.body.message).toBe("ProjectShares: a row with the same unique values exists");
     expect(await shares()).toBe(1);
+  });
+
+  test("a row that names a project that does not exist: 409 naming the set, the detail in the API's words; nothing made", async () => {
+    const r = await call(app, "acmeUser", T, "POST", "/api/v1/TestOptions", { projectId: 999999, conceptText: "Orphan" });
+    expect(r.status).toBe(409);
+    expect(r.body.message).toBe("TestOptions: a referenced row does not exist or other rows still refer to this one");
+    expect(r.body.detail).toBe("The Projects row it refers to does not exist");
+    expect((await tdb.db`select 1 from test_options where concept_text = 'Orphan'`).length).toBe(0);
   });
 
   test("a test option of a submitted project: 409 with the status and what is locked; the option unchanged", async () => {
