@@ -316,6 +316,11 @@ describe("SurveyRuns: the run-state conflicts of fielding.service.ts and fieldin
       expect(r.status, action).toBe(409);
       expect(r.body.message, action).toBe(message);
     }
+    // Nor can a respondent start it.
+    const [{ link }] = await tdb.db<{ link: string }[]>`select survey_link::text as link from survey_runs where id = ${runId}`;
+    const start = await app.request(`/s/api/${link}/start`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(start.status).toBe(409);
+    expect(((await start.json()) as { message: string }).message).toBe("This survey is not open yet.");
     expect(await run(runId)).toEqual(before);
   });
 
@@ -368,7 +373,24 @@ describe("SurveyRuns: the run-state conflicts of fielding.service.ts and fieldin
       expect(r.status, action).toBe(409);
       expect(r.body.message, action).toBe(message);
     }
+    const supplier = await call(app, "staff", null, "POST", "/api/v1/SampleSuppliers", {
+      name: name("Error paths supplier"),
+      entryParameter: "rid",
+      completeUrl: "https://supplier.example/c?rid={rid}",
+      screenOutUrl: "https://supplier.example/s?rid={rid}",
+      overQuotaUrl: "https://supplier.example/q?rid={rid}",
+      qualityTerminateUrl: "https://supplier.example/t?rid={rid}",
+    });
+    expect(supplier.status, JSON.stringify(supplier.body)).toBe(201);
+    const set = await act("SetSampleSupplier", runId, { sampleSupplierId: supplier.body.id });
+    expect(set.status).toBe(409);
+    expect(set.body.message).toBe(`Survey run ${runId} is Closed: its supplier cannot change`);
+    const start = await post("/start", {});
+    expect(start.status).toBe(409);
+    expect(((await start.json()) as { message: string }).message).toBe("This survey has closed. Thank you for your interest.");
     expect(await run(runId)).toEqual(before);
+    const [{ sup }] = await tdb.db<{ sup: number | null }[]>`select sample_supplier_id as sup from survey_runs where id = ${runId}`;
+    expect(sup).toBeNull();
   });
 
   test("RemoveRespondentsCsv with only a header: 400, nobody removed", async () => {

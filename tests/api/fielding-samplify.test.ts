@@ -179,6 +179,14 @@ test("the Samplify adapter: a project with a line item per market, launch, pause
   const [{ after }] = await tdb.db<{ after: number }[]>`select target_completes as after from survey_runs where id = ${au!.surveyRunId}`;
   expect(after, "the refused order left the run's quota as it was").toBe(target);
   await tdb.db`update survey_runs set sample_supplier_id = ${supplierId} where id = ${au!.surveyRunId}`;
+  // A market Samplify does not field ("Other markets", 999999): 409 naming it, nothing sent or changed.
+  await tdb.db`update survey_runs set region_id = 999999 where id = ${au!.surveyRunId}`;
+  const otherMarket = await call(app, "staff", null, "POST", `/api/v1/SurveyRuns(${au!.surveyRunId})/CreateOrUpdateSamplifyProject`, { targetCompletes: target + 7 });
+  expect(otherMarket.status).toBe(409);
+  expect(otherMarket.body.message).toMatch(/^Samplify does not field region 999999 \(.+\): only New Zealand, Australia, the USA and Singapore$/);
+  expect(calls.length).toBe(0);
+  expect((await tdb.db<{ t: number }[]>`select target_completes as t from survey_runs where id = ${au!.surveyRunId}`)[0]!.t).toBe(target);
+  await tdb.db`update survey_runs set region_id = 2 where id = ${au!.surveyRunId}`;
 
   const first = await call(app, "staff", null, "POST", `/api/v1/SurveyRuns(${nz!.surveyRunId})/CreateOrUpdateSamplifyProject`, { targetCompletes: 300 });
   expect(first.status, JSON.stringify(first.body)).toBe(200);
