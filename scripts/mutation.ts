@@ -48,8 +48,8 @@ export const MODULES: Record<string, Module> = {
   "analytics-verbatims": analytics("verbatims", "tests/api/analytics-verbatims.test.ts tests/api/sentiment-labelled.test.ts"),
   "analytics-design": analytics("design", "tests/api/analytics-design.test.ts"),
   "analytics-crosstab": analytics("crosstab", "tests/api/analytics-crosstab.test.ts"),
-  // The figures and their sources; results-crosstab.test.ts (the API, a database) also reads them.
-  "analytics-populations": analytics("populations", "tests/api/analytics-design.test.ts"),
+  // The figures and their sources against docs/reference-data.md; results-crosstab.test.ts (the API, a database) also reads them.
+  "analytics-populations": analytics("populations", "tests/api/analytics-populations.test.ts tests/api/analytics-design.test.ts"),
   odata: {
     mutate: ["api/src/odata/compile.ts"],
     command: "bun test tests/api/odata-compile.test.ts tests/api/odata-parser.test.ts",
