@@ -283,6 +283,26 @@ describe("resyncUnrunWaves (ResyncScheduledProject)", () => {
     expect(await balance(c)).toBe(414);
   });
 
+  test("a wave that has run keeps its charge, settled or not yet: only the unrun waves are refunded and rebuilt", async () => {
+    const c = await newClient(1000);
+    const { p, name } = await newProject(c, WORKED);
+    await inTx((tx) => ledger.chargeFirstWave(tx, ADMIN, p, name));
+    // Wave 1 is in the field (its schedules have a run) and CloseProjectSurvey has not settled its
+    // charge yet: still PendingSurveyRun (30). Wave 2 was never charged.
+    const [run] = await tdb.db<{ id: number }[]>`insert into survey_runs (client_id, region_id, schedule_date, target_completes) values (${c}, ${NZ}, '2030-01-07', 250) returning id`;
+    await tdb.db`update project_schedules set survey_run_id = ${run!.id} where project_id = ${p.id} and wave_number = 1`;
+    const r = await inTx((tx) => ledger.resyncUnrunWaves(tx, ADMIN, p, name));
+    expect(r).toEqual({ refunded: 0, charged: 0, waves: 1, balanceAfter: 414 });
+    expect((await logsOf(p.id)).map((l) => l.amount)).toEqual([-49, -537]);
+    expect((await schedulesOf(p.id)).map((s) => [s.wave, s.type, s.logId === null, s.runId === null])).toEqual([
+      [1, 1, false, false],
+      [1, 1, false, false],
+      [2, 10, true, true],
+      [2, 10, true, true],
+    ]);
+    expect(await balance(c)).toBe(414);
+  });
+
   test("no regions left with waves to rebuild: 409", async () => {
     const c = await newClient(1000);
     const { p, name } = await newProject(c, WORKED);
@@ -353,6 +373,18 @@ describe("settleRunCharges and refundRunShortfall (a run and its close)", () => 
     expect(await shortfall(x, 99)).toBeNull();
     // 50 delivered: 50 x 1.5 x 1.2 = 90; refund 60.
     expect((await shortfall(x, 50))?.refund).toBe(60);
+  });
+
+  test("a run that delivered its quota refunds nothing, even when its settings cost less now", async () => {
+    const x = await ranProject();
+    // One option fewer since: 100 delivered now cost 100 x 1.2 = 120, below the 150 charged; the
+    // run delivered what was ordered, so the team paid for what it got.
+    await tdb.db`delete from test_options where project_id = ${x.p.id} and sort_order = 1`;
+    expect(await shortfall(x, 100)).toBeNull();
+    expect(await shortfall(x, 101)).toBeNull();
+    expect((await logsOf(x.p.id)).length).toBe(1);
+    // 99 delivered is short: 150 - 99 x 1.2 (118.8: 119) = 31.
+    expect((await shortfall(x, 99))?.refund).toBe(31);
   });
 
   test("a run of a region the project no longer has: priced at that region's rate, named by its id", async () => {

@@ -379,6 +379,15 @@ describe("resyncPlan: ResyncScheduledProject rebuilds the unrun waves, charging 
     expect([plan.newCharges, plan.oldPending]).toEqual([125, 80]);
   });
 
+  test("without a start date, the dates follow wave 1's date, whatever order the schedules come in", () => {
+    const p = project({ scheduleFrequencyWeeks: 1, wavesRequired: true, scheduleWavesRequired: 3 });
+    const ran2 = charged(2, -100, 502, { surveyRunId: 8, creditType: LOG.SurveyRun, scheduleDate: "2026-02-17" });
+    const ran1 = charged(1, -100, 501, { surveyRunId: 7, creditType: LOG.SurveyRun, scheduleDate: "2026-02-10" });
+    const unrun = [charged(3, -100, 503, { scheduleDate: "2026-02-24" })];
+    // Wave 3 is planned two weeks after wave 1 (2026-02-10), not after the first row listed.
+    expect(resyncPlan(p, unrun, [ran2, ran1, ...unrun], cost, today).waves).toEqual([{ wave: 3, date: "2026-02-24" }]);
+  });
+
   test("wave mode without waves required: as many waves as the project has, at least one", () => {
     const open = project({ scheduleStartDate: "2026-03-02", scheduleFrequencyWeeks: 2, wavesRequired: true });
     const two = [charged(1, -100, 501), uncharged(2, "2026-03-16")];
