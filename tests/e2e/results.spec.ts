@@ -86,6 +86,7 @@ test("every results route of every demo project opens, with named, labelled char
   let visited = 0;
   const routesOf = new Map<number, string[]>();
   const a11y: string[] = [];
+  const cut: string[] = [];
   for (const p of projects.value as { id: number; projectName: string }[]) {
     await page.goto(`/${team}/results/${p.id}`);
     const landing = await api(request, uma, team, "GET", `/api/v1/Projects(${p.id})/ResultsLanding`);
@@ -105,11 +106,14 @@ test("every results route of every demo project opens, with named, labelled char
       for (let i = 0; i < charts; i++) expect(await page.locator("figure svg[role=img]").nth(i).locator("text").count(), `${href}: chart ${i} has axis text`).toBeGreaterThan(2);
       visited++;
       a11y.push(...(await axeFindings(page, href)));
+      // The measures' figures tables fit a 1280 px screen (no column cut off behind a scrollbar).
+      for (const w of await page.getByRole("region", { name: /: figures/ }).evaluateAll((els) => els.map((e) => e.scrollWidth - e.clientWidth))) cut.push(...(w > 1 ? [`${href}: ${w} px`] : []));
       await shot(page, href.split("/").slice(3).join("-").replace(/\?.*$/, ""));
     }
   }
   expect(visited, "results pages visited").toBeGreaterThan(30);
   expect(a11y, "no serious or critical accessibility violation on any results route at 1280 px").toEqual([]);
+  expect(cut, "figures tables wider than their box at 1280 px").toEqual([]);
   await page.goto(`/${team}/results/${projects.value[0].id}/summary`);
   await page.waitForLoadState("networkidle");
   await axe(page, "summary");
