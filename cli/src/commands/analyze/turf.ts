@@ -2,7 +2,7 @@
 import { binomial, turf } from "../../../../api/src/analytics/turf.ts";
 import { inputError, usageError } from "../../errors.ts";
 import { bold, dim, fmt, pct, printJson, table } from "../../output.ts";
-import { column, columnName, intOption, readTable, shortName, weightColumn, at } from "./input.ts";
+import { at, column, columnName, Float64Column, intOption, scanTable, shortName, weightCell } from "./input.ts";
 
 export interface TurfCliOptions {
   items: string;
@@ -28,23 +28,44 @@ export async function runTurf(file: string, o: TurfCliOptions): Promise<TurfOutp
   if (specs.length === 0) throw usageError("--items: give at least one column");
   if (k > specs.length) throw usageError(`--k ${k} is larger than the ${specs.length} items given`);
   if (depth > k) throw usageError(`--depth ${depth} is larger than --k ${k}`);
-  const t = await readTable(file);
-  const cols = specs.map((s) => column(t, s, "--items"));
-  const dup = cols.find((c, i) => cols.indexOf(c) !== i);
-  if (dup != null) throw usageError(`--items: column ${columnName(t, dup)} is listed twice`);
-  const wCol = o.weight != null ? column(t, o.weight, "--weight") : -1;
-  const weights = wCol >= 0 ? weightColumn(t, wCol) : undefined;
-  // A cell is accepted when it is a non-zero number; blank counts as not accepted.
-  const acceptance = t.rows.map((row, i) =>
-    cols.map((j) => {
-      const s = row[j].trim();
-      if (s === "") return 0;
-      const x = Number(s);
-      if (!Number.isFinite(x)) throw inputError(`${at(t, i)}, ${shortName(columnName(t, j))}: "${shortName(s)}" is not a number (0/1)`);
-      return x !== 0 ? 1 : 0;
-    }),
-  );
-  const res = turf({ acceptance, weights }, { k, top, depth });
+  // The file is streamed into one bitset per item (a bit a respondent) and the weights.
+  let cols: number[] = [];
+  let bits: Uint32Array[] = [];
+  const weights = new Float64Column();
+  let weighted = false;
+  let n = 0;
+  const t = await scanTable(file, (head) => {
+    cols = specs.map((s) => column(head, s, "--items"));
+    const dup = cols.find((c, i) => cols.indexOf(c) !== i);
+    if (dup != null) throw usageError(`--items: column ${columnName(head, dup)} is listed twice`);
+    const wCol = o.weight != null ? column(head, o.weight, "--weight") : -1;
+    weighted = wCol >= 0;
+    weights.length = 0;
+    n = 0;
+    bits = cols.map(() => new Uint32Array(1024));
+    return (fields, line) => {
+      if (wCol >= 0) weights.push(weightCell(head, fields, line, wCol));
+      const word = n >>> 5;
+      if (word === bits[0]!.length) {
+        bits = bits.map((b) => {
+          const g = new Uint32Array(b.length * 2);
+          g.set(b);
+          return g;
+        });
+      }
+      // A cell is accepted when it is a non-zero number; blank counts as not accepted.
+      for (let q = 0; q < cols.length; q++) {
+        const j = cols[q]!;
+        const s = fields[j]!.trim();
+        if (s === "") continue;
+        const x = Number(s);
+        if (!Number.isFinite(x)) throw inputError(`${at(head, line)}, ${shortName(columnName(head, j))}: "${shortName(s)}" is not a number (0/1)`);
+        if (x !== 0) bits[q]![word]! |= 1 << (n & 31);
+      }
+      n++;
+    };
+  });
+  const res = turf({ bits, respondents: n, weights: weighted ? weights.view() : undefined }, { k, top, depth });
   const out: TurfOutput = {
     results: res.sets.map((s) => ({ items: s.items.map((j) => columnName(t, cols[j])), reach: s.reach, frequency: s.frequency })),
   };
