@@ -206,6 +206,19 @@ export function vanWestendorp(respondents: readonly PsmRespondent[], options: Ps
   return vanWestendorpColumns(cols, options);
 }
 
+/** The distinct values of two ascending arrays of distinct values, ascending. */
+function mergeDistinct(a: Float64Array, b: Float64Array): Float64Array {
+  const out = new Float64Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < a.length || j < b.length) {
+    const x = j >= b.length || (i < a.length && a[i]! < b[j]!) ? a[i++]! : b[j++]!;
+    if (k === 0 || out[k - 1] !== x) out[k++] = x;
+  }
+  return out.slice(0, k);
+}
+
 /** The first index of the sorted `grid` holding x (x is on the grid). */
 function gridIndex(grid: Float64Array, x: number): number {
   let lo = 0;
@@ -254,25 +267,29 @@ export function vanWestendorpColumns(cols: PsmColumns, options: PsmOptions = {})
   for (let r = 0; r < n; r++) total += w[r] = cols.weight ? cols.weight[kept[r]!]! : 1;
 
   const keys = [cols.tooCheap, cols.cheap, cols.expensive, cols.tooExpensive] as const;
-  const all = new Float64Array(4 * n);
-  keys.forEach((col, k) => {
-    for (let r = 0; r < n; r++) all[k * n + r] = col[kept[r]!]!;
-  });
-  all.sort();
-  let g = 0;
-  for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[g - 1]) all[g++] = all[i]!;
-  const grid = all.slice(0, g);
+  // The grid: each answer's distinct prices (one sorted copy at a time), merged.
+  let grid: Float64Array = new Float64Array(0);
+  const v = new Float64Array(n);
+  for (const col of keys) {
+    for (let r = 0; r < n; r++) v[r] = col[kept[r]!]!;
+    v.sort();
+    let u = 0;
+    for (let i = 0; i < n; i++) if (u === 0 || v[i] !== v[u - 1]) v[u++] = v[i]!;
+    grid = mergeDistinct(grid, v.subarray(0, u));
+  }
+  const g = grid.length;
   // Each answer's grid index per kept respondent (reused by NMS).
   const at = keys.map((col) => {
     const ix = new Uint32Array(n);
     for (let r = 0; r < n; r++) ix[r] = gridIndex(grid, col[kept[r]!]!);
     return ix;
   });
+  // One buffer for the counting sort of each answer (the sort buffer's bytes, reused).
+  const order = new Uint32Array(v.buffer, 0, n);
   const ecdf = (ix: Uint32Array) => {
     const start = new Uint32Array(g + 1);
     for (let r = 0; r < n; r++) start[ix[r]! + 1]!++;
     for (let j = 0; j < g; j++) start[j + 1]! += start[j]!;
-    const order = new Uint32Array(n);
     const fill = start.slice(0, g);
     for (let r = 0; r < n; r++) order[fill[ix[r]!]!++] = r;
     const out = new Array<number>(g);
@@ -309,8 +326,8 @@ export function vanWestendorpColumns(cols: PsmColumns, options: PsmOptions = {})
   let trial: number[] | undefined;
   let revenue: number[] | undefined;
   const nmsR = new Uint32Array(cols.intentCheap && cols.intentExpensive ? n : 0);
-  const nmsPc = new Float64Array(nmsR.length);
-  const nmsPe = new Float64Array(nmsR.length);
+  const nmsSc = new Uint8Array(nmsR.length);
+  const nmsSe = new Uint8Array(nmsR.length);
   let nmsN = 0;
   let nmsTotal = 0;
   if (cols.intentCheap && cols.intentExpensive) {
@@ -318,12 +335,14 @@ export function vanWestendorpColumns(cols: PsmColumns, options: PsmOptions = {})
       const sc = cols.intentCheap[kept[r]!]!;
       const se = cols.intentExpensive[kept[r]!]!;
       if (!(sc >= 1 && sc <= 5 && se >= 1 && se <= 5)) continue;
-      nmsPc[nmsN] = cal[5 - sc]!;
-      nmsPe[nmsN] = cal[5 - se]!;
+      nmsSc[nmsN] = sc;
+      nmsSe[nmsN] = se;
       nmsR[nmsN++] = r;
       nmsTotal += w[r]!;
     }
   }
+  const pcOf = (m: number) => cal[5 - nmsSc[m]!]!;
+  const peOf = (m: number) => cal[5 - nmsSe[m]!]!;
   if (nmsN > 0 && nmsTotal > 0) {
     const tr = new Array<number>(g);
     if (nmsN * g <= NMS_EXACT_WORK) {
@@ -334,7 +353,7 @@ export function vanWestendorpColumns(cols: PsmColumns, options: PsmOptions = {})
         for (let m = 0; m < nmsN; m++) {
           const i = kept[nmsR[m]!]!;
           const x = { tooCheap: cols.tooCheap[i]!, cheap: cols.cheap[i]!, expensive: cols.expensive[i]!, tooExpensive: cols.tooExpensive[i]! };
-          acc += w[nmsR[m]!]! * nmsProbability(p, x, nmsPc[m]!, nmsPe[m]!);
+          acc += w[nmsR[m]!]! * nmsProbability(p, x, pcOf(m), peOf(m));
         }
         tr[j] = acc / nmsTotal;
       }
@@ -356,9 +375,9 @@ export function vanWestendorpColumns(cols: PsmColumns, options: PsmOptions = {})
         const r = nmsR[m]!;
         const i = kept[r]!;
         const [itc, ic, ie, ite] = [at[0]![r]!, at[1]![r]!, at[2]![r]!, at[3]![r]!];
-        segment(itc + 1, ic, cols.tooCheap[i]!, 0, cols.cheap[i]!, nmsPc[m]!, w[r]!);
-        segment(ic + 1, ie, cols.cheap[i]!, nmsPc[m]!, cols.expensive[i]!, nmsPe[m]!, w[r]!);
-        segment(ie + 1, ite - 1, cols.expensive[i]!, nmsPe[m]!, cols.tooExpensive[i]!, 0, w[r]!);
+        segment(itc + 1, ic, cols.tooCheap[i]!, 0, cols.cheap[i]!, pcOf(m), w[r]!);
+        segment(ic + 1, ie, cols.cheap[i]!, pcOf(m), cols.expensive[i]!, peOf(m), w[r]!);
+        segment(ie + 1, ite - 1, cols.expensive[i]!, peOf(m), cols.tooExpensive[i]!, 0, w[r]!);
       }
       let b = 0;
       let a = 0;

@@ -77,8 +77,8 @@ export async function runCompare(file: string, o: CompareCliOptions): Promise<Co
         if (known === undefined) s.ids.set(id, (r = s.newRespondent(weight, hCode, line)));
         else {
           r = known;
-          if (s.weight.view()[r] !== weight || s.stratum.view()[r] !== hCode)
-            throw inputError(`${at(h, line)}: respondent ${shortName(id)} has another weight or stratum than on line ${s.firstLine.view()[r]}`);
+          if (s.weight.get(r) !== weight || s.stratum.get(r) !== hCode)
+            throw inputError(`${at(h, line)}: respondent ${shortName(id)} has another weight or stratum than on line ${s.firstLine.get(r)}`);
         }
       }
       const v = fields[vCol]!.trim();
@@ -96,26 +96,28 @@ export async function runCompare(file: string, o: CompareCliOptions): Promise<Co
   const names = [...st.groupNames].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const domainOf = st.groupNames.map((g) => names.indexOf(g));
   const sums = emptySums(names.length);
-  const head0 = st.head.view();
-  const cellGroup = st.cellGroup.view();
-  const cellA = st.cellA.view();
-  const cellB = st.cellB.view();
-  const cellNext = st.cellNext.view();
-  const stratumOfR = st.stratum.view();
-  const answered = st.answeredOrder.view();
-  for (let q = 0; q < answered.length; q++) {
-    const r = answered[q]!;
-    const cells: { d: number; a: number; b: number }[] = [];
-    for (let c = head0[r]!; c >= 0; c = cellNext[c]!) cells.push({ d: domainOf[cellGroup[c]!]!, a: cellA[c]!, b: cellB[c]! });
-    addPsu(sums, st.strataNames[stratumOfR[r]!]!, cells);
+  // Read in place (get), not joined (view): the cells of millions of rows are not copied. One
+  // scratch list of cells serves every respondent (addPsu reads it and keeps nothing).
+  const scratch = names.map(() => ({ d: 0, a: 0, b: 0 }));
+  const cells: { d: number; a: number; b: number }[] = [];
+  for (let q = 0; q < st.answeredOrder.length; q++) {
+    const r = st.answeredOrder.get(q);
+    cells.length = 0;
+    for (let c = st.head.get(r); c >= 0; c = st.cellNext.get(c)) {
+      const x = scratch[cells.length]!;
+      x.d = domainOf[st.cellGroup.get(c)]!;
+      x.a = st.cellA.get(c);
+      x.b = st.cellB.get(c);
+      cells.push(x);
+    }
+    addPsu(sums, st.strataNames[st.stratum.get(r)]!, cells);
   }
-  const unanswered = st.unanswered.view();
   const added = new Uint8Array(st.respondents);
-  for (let q = 0; q < unanswered.length; q++) {
-    const r = unanswered[q]!;
-    if (head0[r]! >= 0 || added[r]) continue;
+  for (let q = 0; q < st.unanswered.length; q++) {
+    const r = st.unanswered.get(q);
+    if (st.head.get(r) >= 0 || added[r]) continue;
     added[r] = 1;
-    addPsu(sums, st.strataNames[stratumOfR[r]!]!, []);
+    addPsu(sums, st.strataNames[st.stratum.get(r)]!, []);
   }
   const res = compareSums(sums, names, { confidence, adjust, paired: rCol >= 0, strata: sCol >= 0 });
   const out: CompareOutput = res;
@@ -199,25 +201,22 @@ function newState() {
     },
     /** Adds a·, b· to respondent r's cell of group g (a new cell at the end of their list if none). */
     answer(r: number, g: number, a: number, b: number): void {
-      const heads = s.head.view();
-      const groups = s.cellGroup.view();
-      const next = s.cellNext.view();
-      let c = heads[r]!;
-      while (c >= 0 && groups[c] !== g) c = next[c]!;
+      let c = s.head.get(r);
+      while (c >= 0 && s.cellGroup.get(c) !== g) c = s.cellNext.get(c);
       if (c < 0) {
         c = s.cellGroup.length;
         s.cellGroup.push(g);
         s.cellA.push(0);
         s.cellB.push(0);
         s.cellNext.push(-1);
-        if (heads[r]! < 0) {
-          heads[r] = c;
+        if (s.head.get(r) < 0) {
+          s.head.set(r, c);
           s.answeredOrder.push(r);
-        } else s.cellNext.view()[s.tail.view()[r]!] = c;
-        s.tail.view()[r] = c;
+        } else s.cellNext.set(s.tail.get(r), c);
+        s.tail.set(r, c);
       }
-      s.cellA.view()[c]! += a;
-      s.cellB.view()[c]! += b;
+      s.cellA.set(c, s.cellA.get(c) + a);
+      s.cellB.set(c, s.cellB.get(c) + b);
     },
   };
   return s;

@@ -159,43 +159,74 @@ export function intOption(value: string, option: string, min = 1): number {
   return n;
 }
 
-/** A Float64Array that grows as values are added (doubling), read back trimmed with `view()`. */
-export class Float64Column {
-  private a: Float64Array;
+type Typed = Float64Array | Int32Array | Int8Array;
+
+/**
+ * A typed array that grows as values are added, in blocks of 65,536 (no doubling: a column of
+ * millions holds at most one block more than it needs), read back whole with `view()`.
+ */
+class BlockColumn<T extends Typed> {
+  private blocks: T[] = [];
+  private last: T;
   length = 0;
-  constructor(capacity = 1024) {
-    this.a = new Float64Array(capacity);
+  constructor(private readonly make: (n: number) => T) {
+    this.last = make(BLOCK);
+    this.blocks.push(this.last);
   }
   push(x: number): void {
-    if (this.length === this.a.length) {
-      const b = new Float64Array(this.a.length * 2);
-      b.set(this.a);
-      this.a = b;
+    const o = this.length & (BLOCK - 1);
+    if (o === 0 && this.length > 0) {
+      this.last = this.make(BLOCK);
+      this.blocks.push(this.last);
     }
-    this.a[this.length++] = x;
+    this.last[o] = x;
+    this.length++;
   }
-  /** The values added, without copying. */
-  view(): Float64Array {
-    return this.a.subarray(0, this.length);
+  get(i: number): number {
+    return this.block(i)[i & (BLOCK - 1)]!;
+  }
+  set(i: number, x: number): void {
+    this.block(i)[i & (BLOCK - 1)] = x;
+  }
+  private block(i: number): T {
+    return this.blocks[i >>> 16]!;
+  }
+  /** Empties the column. */
+  clear(): void {
+    this.last = this.make(BLOCK);
+    this.blocks = [this.last];
+    this.length = 0;
+  }
+  /**
+   * The values added, in one array of their length (the blocks are joined once). With `collect`
+   * the blocks are collected at once, so a few columns of millions joined in turn reuse the same
+   * memory instead of each adding its size to the process.
+   */
+  view(collect = false): T {
+    if (this.blocks.length === 1) return this.blocks[0]!.subarray(0, this.length) as T;
+    const whole = this.make(this.blocks.length * BLOCK);
+    this.blocks.forEach((b, k) => whole.set(b, k * BLOCK));
+    // The blocks become views of the joined array, so the column can go on.
+    this.blocks = this.blocks.map((_, k) => whole.subarray(k * BLOCK, (k + 1) * BLOCK) as T);
+    this.last = this.blocks[this.blocks.length - 1]!;
+    if (collect) Bun.gc(true);
+    return whole.subarray(0, this.length) as T;
   }
 }
+const BLOCK = 65536;
 
-/** An Int32Array that grows as values are added (doubling), read back trimmed with `view()`. */
-export class Int32Column {
-  private a: Int32Array;
-  length = 0;
-  constructor(capacity = 1024) {
-    this.a = new Int32Array(capacity);
+export class Float64Column extends BlockColumn<Float64Array> {
+  constructor() {
+    super((n) => new Float64Array(n));
   }
-  push(x: number): void {
-    if (this.length === this.a.length) {
-      const b = new Int32Array(this.a.length * 2);
-      b.set(this.a);
-      this.a = b;
-    }
-    this.a[this.length++] = x;
+}
+export class Int32Column extends BlockColumn<Int32Array> {
+  constructor() {
+    super((n) => new Int32Array(n));
   }
-  view(): Int32Array {
-    return this.a.subarray(0, this.length);
+}
+export class Int8Column extends BlockColumn<Int8Array> {
+  constructor() {
+    super((n) => new Int8Array(n));
   }
 }

@@ -8,7 +8,7 @@ import {
 } from "../../../../api/src/analytics/psm.ts";
 import { inputError, usageError } from "../../errors.ts";
 import { bold, fmt, pct, printJson, summary, warn } from "../../output.ts";
-import { at, column, columnName, Float64Column, Int32Column, numberCell, scanTable, shortName, weightCell, type TableHead } from "./input.ts";
+import { at, column, columnName, Float64Column, Int8Column, numberCell, scanTable, shortName, weightCell, type TableHead } from "./input.ts";
 
 /** Above this share of invalid respondents the result is warned about (stderr). */
 export const INVALID_WARN_SHARE = 0.2;
@@ -90,8 +90,8 @@ export async function runPsm(file: string, o: PsmCliOptions): Promise<PsmOutput>
   const e = new Float64Column();
   const te = new Float64Column();
   const wt = new Float64Column();
-  const ic = new Int32Column();
-  const ie = new Int32Column();
+  const ic = new Int8Column();
+  const ie = new Int8Column();
   let hasWeight = false;
   let hasIntents = false;
   await scanTable(file, (head) => {
@@ -107,7 +107,7 @@ export async function runPsm(file: string, o: PsmCliOptions): Promise<PsmOutput>
     hasWeight = wCol >= 0;
     hasIntents = piC >= 0;
     // A second scan (the file was not UTF-8) starts afresh.
-    for (const col of [tc, c, e, te, wt, ic, ie]) col.length = 0;
+    for (const col of [tc, c, e, te, wt, ic, ie]) col.clear();
     // Blank prices count as invalid respondents (non-finite); non-blank non-numbers are errors.
     const price = (fields: string[], line: number, j: number) => {
       const x = numberCell(head, fields, line, j, true);
@@ -128,13 +128,13 @@ export async function runPsm(file: string, o: PsmCliOptions): Promise<PsmOutput>
   });
   const res = vanWestendorpColumns(
     {
-      tooCheap: tc.view(),
-      cheap: c.view(),
-      expensive: e.view(),
-      tooExpensive: te.view(),
-      weight: hasWeight ? wt.view() : undefined,
-      intentCheap: hasIntents ? new Int8Array(ic.view()) : undefined,
-      intentExpensive: hasIntents ? new Int8Array(ie.view()) : undefined,
+      tooCheap: tc.view(true),
+      cheap: c.view(true),
+      expensive: e.view(true),
+      tooExpensive: te.view(true),
+      weight: hasWeight ? wt.view(true) : undefined,
+      intentCheap: hasIntents ? ic.view() : undefined,
+      intentExpensive: hasIntents ? ie.view() : undefined,
     },
     { calibration: scale?.calibration ?? NMS_DEFAULT_CALIBRATION },
   );

@@ -40,7 +40,7 @@ export async function runTurf(file: string, o: TurfCliOptions): Promise<TurfOutp
     if (dup != null) throw usageError(`--items: column ${columnName(head, dup)} is listed twice`);
     const wCol = o.weight != null ? column(head, o.weight, "--weight") : -1;
     weighted = wCol >= 0;
-    weights.length = 0;
+    weights.clear();
     n = 0;
     bits = cols.map(() => new Uint32Array(1024));
     return (fields, line) => {
