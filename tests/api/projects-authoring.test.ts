@@ -30,7 +30,7 @@ interface PQ {
   sortOrder: number;
   testOptionId: number | null;
   questionId: number;
-  question: { questionText: string; questionTypeId: number; questionOptions: { id: number; optionText: string; standardAnswerValue: number | null }[] };
+  question: { questionText: string; questionTypeId: number; questionOptions: { id: number; optionText: string; standardAnswerValue: number | null; exclusive: boolean }[] };
 }
 
 async function newProject(body: Record<string, unknown> = {}, who: Who = "acmeUser", clientId = 1003) {
@@ -634,7 +634,7 @@ describe("price sensitivity and market reach", () => {
     expect(mr.questionPositionId, "asked once after the loop").toBe(3);
     expect(mr.question.questionTypeId).toBe(2);
     // "Which of these, if any": an option per item, then an exclusive "None of these" that is no item.
-    const opts = mr.question.questionOptions as { id: number; optionText: string; exclusive: boolean }[];
+    const opts = mr.question.questionOptions;
     expect(opts.slice(0, -1).map((o) => o.id)).toEqual(res.body.items.map((i: { answerOptionId: number }) => i.answerOptionId));
     expect(opts.map((o) => [o.optionText, o.exclusive])).toEqual([["Bar at $3", false], ["Bar at $4", false], ["None of these", true]]);
     expect(res.body.items.map((i: { answerOptionId: number }) => i.answerOptionId)).not.toContain(opts[2]!.id);

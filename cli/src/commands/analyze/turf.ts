@@ -10,11 +10,15 @@ export interface TurfCliOptions {
   k: string;
   top?: string;
   depth?: string;
+  /** A column marking the respondents who chose "none of these" (non-zero): never an item. */
+  none?: string;
   json?: boolean;
 }
 
 export interface TurfOutput {
   results: { items: string[]; reach: number; frequency: number }[];
+  /** With --none: the weighted share who chose none (in the base, reached by no set). */
+  none?: number;
 }
 
 export async function runTurf(file: string, o: TurfCliOptions): Promise<TurfOutput> {
@@ -34,17 +38,27 @@ export async function runTurf(file: string, o: TurfCliOptions): Promise<TurfOutp
   const weights = new Float64Column();
   let weighted = false;
   let n = 0;
+  let noneW = 0;
+  let totalW = 0;
   const t = await scanTable(file, (head) => {
     cols = specs.map((s) => column(head, s, "--items"));
     const dup = cols.find((c, i) => cols.indexOf(c) !== i);
     if (dup != null) throw usageError(`--items: column ${columnName(head, dup)} is listed twice`);
     const wCol = o.weight != null ? column(head, o.weight, "--weight") : -1;
+    const noneCol = o.none != null ? column(head, o.none, "--none") : -1;
+    if (noneCol >= 0 && cols.includes(noneCol)) {
+      throw usageError(`--none ${columnName(head, noneCol)} is also in --items: a "none of these" answer is never an item`);
+    }
     weighted = wCol >= 0;
+    noneW = 0;
+    totalW = 0;
     weights.clear();
     n = 0;
     bits = cols.map(() => new Uint32Array(1024));
     return (fields, line) => {
-      if (wCol >= 0) weights.push(weightCell(head, fields, line, wCol));
+      const w = wCol >= 0 ? weightCell(head, fields, line, wCol) : 1;
+      if (wCol >= 0) weights.push(w);
+      let accepted = false;
       const word = n >>> 5;
       if (word === bits[0]!.length) {
         bits = bits.map((b) => {
@@ -60,15 +74,27 @@ export async function runTurf(file: string, o: TurfCliOptions): Promise<TurfOutp
         if (s === "") continue;
         const x = Number(s);
         if (!Number.isFinite(x)) throw inputError(`${at(head, line)}, ${shortName(columnName(head, j))}: "${shortName(s)}" is not a number (0/1)`);
-        if (x !== 0) bits[q]![word]! |= 1 << (n & 31);
+        if (x !== 0) {
+          bits[q]![word]! |= 1 << (n & 31);
+          accepted = true;
+        }
       }
+      if (noneCol >= 0) {
+        const s = fields[noneCol]!.trim();
+        const x = s === "" ? 0 : Number(s);
+        if (!Number.isFinite(x)) throw inputError(`${at(head, line)}, ${shortName(columnName(head, noneCol))}: "${shortName(s)}" is not a number (0/1)`);
+        if (x !== 0 && accepted) throw inputError(`${at(head, line)}: "none of these" (${shortName(columnName(head, noneCol))}) together with an item; none excludes the items`);
+        if (x !== 0) noneW += w;
+      }
+      totalW += w;
       n++;
     };
   });
   const res = turf({ bits, respondents: n, weights: weighted ? weights.view() : undefined }, { k, top, depth });
   const out: TurfOutput = {
-    results: res.sets.map((s) => ({ items: s.items.map((j) => columnName(t, cols[j])), reach: s.reach, frequency: s.frequency })),
+    results: res.sets.map((s) => ({ items: s.items.map((j) => columnName(t, cols[j]!)), reach: s.reach, frequency: s.frequency })),
   };
+  if (o.none != null) out.none = totalW > 0 ? noneW / totalW : 0;
   if (o.json) printJson(out);
   else {
     const how =
@@ -78,6 +104,7 @@ export async function runTurf(file: string, o: TurfCliOptions): Promise<TurfOutp
     process.stdout.write(`${bold(`TURF: best sets of ${k} of ${cols.length} items`)} ${dim(`(${how}, depth ${depth})`)}\n`);
     const rows = out.results.map((r, i) => [String(i + 1), pct(r.reach), fmt(r.frequency, 3), r.items.join(", ")]);
     process.stdout.write(`${table(["#", "reach", "frequency", "items"], rows)}\n`);
+    if (out.none != null) process.stdout.write(dim(`none of these: ${pct(out.none)} (in the base, reached by no set)\n`));
   }
   return out;
 }
