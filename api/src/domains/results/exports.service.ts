@@ -12,8 +12,10 @@ import type { RequestCtx } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
 import { resolveFilter, ResponseFilterSchema, sessionsSql, type ResolvedFilter, type ResponseFilter } from "./filters.ts";
 import { qualResults, type Measure, type QualResults } from "./results.service.ts";
-import { optionName, reportContext, type ReportContext } from "./report.ts";
+import { optionName, reportContext, totalLine, type ReportContext } from "./report.ts";
 import { addCrossTabSheet } from "./crosstab.sheet.ts";
+import type { Confidence } from "../../analytics/significance.ts";
+import type { Adjust } from "../../analytics/design.ts";
 
 type Cell = string | number | null;
 
@@ -128,6 +130,10 @@ export interface ExcelInput {
   includeAllSegments?: boolean;
   includeGroupSegments?: boolean;
   benchmarkTypeId?: number | null;
+  /** The results view's settings, as QualResults takes them (default 95%, Benjamini-Hochberg, the sample total). */
+  confidence?: Confidence;
+  adjust?: Adjust;
+  total?: "sample" | "markets";
 }
 
 /** Per option: the figures QualResults answers, with their design-based SE, interval and tests (numbers, formatted). */
@@ -173,7 +179,7 @@ function significanceWords(r: Measure): string {
   return `${b.significant ? (b.diff > 0 ? "significantly above" : "significantly below") : "not significant"}${low}`;
 }
 
-function summarySheet(wb: ExcelJS.Workbook, title: string, qual: QualResults, options: { id: number; conceptText: string }[], benchmarkName: string) {
+function summarySheet(wb: ExcelJS.Workbook, title: string, qual: QualResults, options: { id: number; conceptText: string }[], benchmarkName: string, markets: { regionId: number; name: string }[]) {
   const ws = wb.addWorksheet(sheetName(wb, title));
   const optionIds = [...new Set(qual.measures.flatMap((m) => m.results.map((r) => r.testOptionId)))];
   ws.addRow(sheetRow(["Measure", ...optionIds.flatMap((id) => SUMMARY_COLUMNS.map((c) => `${optionName(options, id)} ${c}`))]));
@@ -200,14 +206,15 @@ function summarySheet(wb: ExcelJS.Workbook, title: string, qual: QualResults, op
   printSetup(ws, Math.max(1, optionIds.length), { rows: "1:1", columns: "A:A" });
   ws.addRow([]);
   const note = ws.addRow([
-    `Weighted top-2-box with design-based SE (Taylor linearisation, market runs as strata) and ${qual.confidence}% Wilson interval; ` +
+    `${markets.length > 1 ? (qual.total === "markets" ? "The all-markets total" : "The sample-weighted total across markets") + ` (${totalLine(qual, markets)}). ` : ""}` +
+      `Weighted top-2-box with design-based SE (Taylor linearisation, market runs as strata) and ${qual.confidence}% Wilson interval; ` +
       `vs benchmark: the difference from the ${benchmarkName} norm in percentage points, significant at ${qual.confidence}% after ${qual.method.adjustName} adjustment over the view's ${qual.method.tests} tests; ` +
       `indicative: a norm of fewer than ${qual.method.thinNorm} projects; low base: n eff below ${qual.method.smallBase}. See docs/statistics.md.`,
   ]);
   // The note wraps over the first concept's columns (the width of a printed page).
   ws.mergeCells(note.number, 1, note.number, 1 + SUMMARY_COLUMNS.length);
   note.getCell(1).alignment = { wrapText: true, vertical: "top" };
-  note.height = 48;
+  note.height = markets.length > 1 ? 80 : 48;
 }
 
 /** The cover: whose figures these are (project, markets, respondents, filters, dates), read against what, how. */
@@ -234,9 +241,11 @@ function coverSheet(wb: ExcelJS.Workbook, r: ReportContext) {
   row("Filters", r.filters.join("; "));
   row("Benchmark", r.benchmark.name + (r.benchmark.indicative ? " (indicative: few projects)" : ""));
   row("Benchmark top-2-box", r.benchmark.top2Percentage / 100, "0.0%");
+  row("Total", r.total);
   row("Weighting", r.weighting);
   row("Significance method", r.significance);
   row("Confidence", r.qual.confidence / 100, "0%");
+  row("Multiple comparisons", r.qual.method.adjustName);
   if (r.verdict) {
     const v = r.verdict;
     row("Action standard", `${v.standard.title} top-2-box ${v.judgedAgainst === "benchmark" ? `significantly above ${r.benchmark.name}` : "significantly above every other concept"}`);
@@ -320,10 +329,13 @@ export interface WorkbookInput {
 /** One or more sheets of the workbook. */
 export type SheetBuilder = (wb: ExcelJS.Workbook, w: WorkbookInput) => void | Promise<void>;
 
+/** The view's settings every summary sheet is computed at. */
+const viewOf = (i: ExcelInput) => ({ confidence: i.confidence, adjust: i.adjust, total: i.total });
+
 /** The workbook's sheets, in order (a new sheet is a builder added here). */
 export const WORKBOOK_SHEETS: readonly SheetBuilder[] = [
   (wb, w) => coverSheet(wb, w.report),
-  (wb, w) => summarySheet(wb, "Summary", w.report.qual, w.report.options, w.report.benchmark.name),
+  (wb, w) => summarySheet(wb, "Summary", w.report.qual, w.report.options, w.report.benchmark.name, w.report.markets),
   (wb, w) => marketsSheet(wb, w.report),
   (wb, w) => addCrossTabSheet(wb, w.db, w.ctx, { projectId: w.input.projectId, filters: w.filters }, (v) => String(formulaSafe(v))),
   async (wb, w) => {
@@ -331,7 +343,7 @@ export const WORKBOOK_SHEETS: readonly SheetBuilder[] = [
     for (const s of w.segments) {
       const parsed = ResponseFilterSchema.safeParse(s.filters);
       if (!parsed.success) continue;
-      summarySheet(wb, `Segment ${s.name}`, await qualResults(w.db, w.ctx, { projectId: w.input.projectId, filters: { ...parsed.data }, benchmarkTypeId: w.report.benchmark.id }), w.report.options, w.report.benchmark.name);
+      summarySheet(wb, `Segment ${s.name}`, await qualResults(w.db, w.ctx, { projectId: w.input.projectId, filters: { ...parsed.data }, benchmarkTypeId: w.report.benchmark.id, ...viewOf(w.input) }), w.report.options, w.report.benchmark.name, w.report.markets);
     }
   },
   async (wb, w) => {
@@ -340,7 +352,7 @@ export const WORKBOOK_SHEETS: readonly SheetBuilder[] = [
       select gs.id, gs.name from project_group_segments gs join projects p on p.project_group_version_id = gs.project_group_version_id
       where p.id = ${w.input.projectId} order by gs.id`);
     for (const g of groupSegments) {
-      summarySheet(wb, `Group ${g.name}`, await qualResults(w.db, w.ctx, { projectId: w.input.projectId, filters: { ...w.filters, projectGroupSegmentIds: [g.id] }, benchmarkTypeId: w.report.benchmark.id }), w.report.options, w.report.benchmark.name);
+      summarySheet(wb, `Group ${g.name}`, await qualResults(w.db, w.ctx, { projectId: w.input.projectId, filters: { ...w.filters, projectGroupSegmentIds: [g.id] }, benchmarkTypeId: w.report.benchmark.id, ...viewOf(w.input) }), w.report.options, w.report.benchmark.name, w.report.markets);
     }
   },
   (wb, w) => questionSheets(wb, w.report),
@@ -384,7 +396,7 @@ export async function exportExcel(db: Db, ctx: RequestCtx, input: ExcelInput): P
     filters = { ...ResponseFilterSchema.parse(s.filters), ...filters };
   }
   const { name, table: respondents } = await table(db, ctx, input.projectId, filters);
-  const report = await reportContext(db, ctx, { projectId: input.projectId, filters, benchmarkTypeId: input.benchmarkTypeId ?? null });
+  const report = await reportContext(db, ctx, { projectId: input.projectId, filters, benchmarkTypeId: input.benchmarkTypeId ?? null, ...viewOf(input) });
   const wb = new ExcelJS.Workbook();
   wb.creator = "Ideally";
   wb.title = name;

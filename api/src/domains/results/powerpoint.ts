@@ -10,6 +10,8 @@ import type { RequestCtx } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
 import { defineJob, type JobContext } from "../../jobs/workers.ts";
 import type { ResponseFilter } from "./filters.ts";
+import type { Confidence } from "../../analytics/significance.ts";
+import type { Adjust } from "../../analytics/design.ts";
 import type { Measure, QualResults, QuestionResults } from "./results.service.ts";
 import { optionName, plainText, reportContext, type ReportContext } from "./report.ts";
 import type { FileStorage } from "../../storage/storage.ts";
@@ -28,6 +30,10 @@ export interface ProjectDeckInput {
   isStaff: boolean;
   filters: ResponseFilter;
   benchmarkTypeId: number | null;
+  /** The results view's settings (absent in jobs queued before they existed: 95%, Benjamini-Hochberg, the sample total). */
+  confidence?: Confidence;
+  adjust?: Adjust;
+  total?: "sample" | "markets";
 }
 export interface RenewalDeckInput {
   kind: "RenewalPowerPoint";
@@ -129,6 +135,8 @@ function titleSlide(pptx: PptxGenJS, r: ReportContext) {
   s.addText(r.projectName, { x: 0.6, y: 2.0, w: 12, h: 1.2, fontSize: 36, bold: true, color: "FFFFFF", fit: "shrink" });
   s.addText(`${r.clientName} · ${r.markets.map((m) => m.name).join(", ")} · ${r.respondents} respondents`, { x: 0.6, y: 3.2, w: 12, h: 0.6, fontSize: 18, color: "C7D2FE" });
   s.addText(`Fieldwork ${r.fieldwork.from ?? "–"} to ${r.fieldwork.to ?? "–"} · Benchmark: ${r.benchmark.name}`, { x: 0.6, y: 3.8, w: 12, h: 0.5, fontSize: 14, color: "C7D2FE" });
+  // Several markets: whose total the figures are (the all-markets total and its weighting, or the pooled sample).
+  if (r.markets.length > 1) s.addText(`Figures: ${r.total}`, { x: 0.6, y: 4.3, w: 12, h: 0.5, fontSize: 14, color: "C7D2FE", fit: "shrink" });
 }
 
 function methodSlide(pptx: PptxGenJS, r: ReportContext) {
@@ -147,7 +155,10 @@ function methodSlide(pptx: PptxGenJS, r: ReportContext) {
       row("Filters", r.filters.join("; ")),
       row("Concepts", r.options.map((o) => o.conceptText).join(", ") || "none"),
       row("Benchmark", `${r.benchmark.name}: ${r.benchmark.top2Percentage.toFixed(1)}% top-2-box${r.benchmark.indicative ? " (indicative: few projects)" : ""}`),
+      row("Total", r.total),
       row("Weighting", r.weighting),
+      row("Confidence", `${r.qual.confidence}% (intervals and tests)`),
+      row("Multiple comparisons", `${r.qual.method.adjustName}${r.qual.method.adjust === "none" ? " (p-values not adjusted)" : ` adjustment over the view's ${r.qual.method.tests} tests`}`),
       row("Significance", r.significance),
     ],
     { x: 0.5, y: 1.2, w: 12.3, colW: [2.2, 10.1], fontSize: 12, border: { type: "solid", pt: 0.5, color: "CBD5E1" }, valign: "middle" },
@@ -381,7 +392,7 @@ function summarySlides(pptx: PptxGenJS, r: ReportContext) {
 export async function projectDeck(db: Db, i: ProjectDeckInput, progress: (pct: number, m: string) => Promise<void>): Promise<{ fileName: string; body: Uint8Array; charts: number }> {
   const ctx = ctxOf(i);
   await progress(10, "computing results");
-  const r = await reportContext(db, ctx, { projectId: i.projectId, filters: i.filters, benchmarkTypeId: i.benchmarkTypeId });
+  const r = await reportContext(db, ctx, { projectId: i.projectId, filters: i.filters, benchmarkTypeId: i.benchmarkTypeId, confidence: i.confidence, adjust: i.adjust, total: i.total });
   const images = new Map<number, { data: string; w: number; h: number }>();
   for (const o of r.options) {
     if (!o.file?.key || !o.file.fileType?.startsWith("image/") || !readFile) continue;

@@ -12,6 +12,8 @@ import { resolveFilter, sessionsSql, type ResponseFilter } from "./filters.ts";
 import { benchmarks, demographicsResults, NONE_BENCHMARK, qualResults, questionResults, type QualResults, type QuestionResults } from "./results.service.ts";
 import * as q from "./results.sql.ts";
 import { getActionStandard, scorecard, type ActionStandardState, type ScoreRow } from "./verdict.ts";
+import type { Confidence } from "../../analytics/significance.ts";
+import type { Adjust } from "../../analytics/design.ts";
 
 export interface ReportOption {
   id: number;
@@ -43,6 +45,8 @@ export interface ReportContext {
   filters: string[];
   benchmark: { id: number; name: string; top2Percentage: number; indicative: boolean; byMeasure: Map<number, number> };
   weighting: string;
+  /** What the figures are: the all-markets total with its weighting and each market's share, the sample-weighted total, or one market's. */
+  total: string;
   significance: string;
   qual: QualResults;
   /** The verdict on the project's action standard (verdict.ts), judged on `qual`'s own tests; null without a scaled measure. */
@@ -114,7 +118,28 @@ export function plainText(markdown: string): string[] {
     .filter((p) => p.length > 0);
 }
 
-export async function reportContext(db: Db, ctx: RequestCtx, input: { projectId: number; filters: ResponseFilter; benchmarkTypeId: number | null }): Promise<ReportContext> {
+/** The figures' scope and settings: the results view's (QualResults' benchmark, confidence, adjustment and total). */
+export interface ReportInput {
+  projectId: number;
+  filters: ResponseFilter;
+  benchmarkTypeId: number | null;
+  confidence?: Confidence;
+  adjust?: Adjust;
+  total?: "sample" | "markets";
+}
+
+/** The total in words: the all-markets total with its weighting and shares, the sample-weighted total of several markets, or one market's respondents. */
+export function totalLine(qual: Pick<QualResults, "total" | "allMarkets">, markets: { regionId: number; name: string }[]): string {
+  const name = (id: number) => markets.find((m) => m.regionId === id)?.name ?? `region ${id}`;
+  if (markets.length === 1) return `${markets[0]!.name} only: its respondents at their own weights`;
+  if (qual.total === "markets") {
+    const t = qual.allMarkets;
+    return `All markets, weighted by ${t.weighting}${t.note ? ` (${t.note})` : ""}: ${t.shares.map((x) => `${name(x.regionId)} ${(x.share * 100).toFixed(1)}%`).join(", ")}`;
+  }
+  return "Every respondent at their own weight (the sample-weighted total: each market in proportion to its sample)";
+}
+
+export async function reportContext(db: Db, ctx: RequestCtx, input: ReportInput): Promise<ReportContext> {
   const { projectId, filters } = input;
   const head = await enterTenant(db, ctx, async (tx) => {
     const [p] = await tx<{ name: string; clientName: string }[]>`
@@ -183,7 +208,7 @@ export async function reportContext(db: Db, ctx: RequestCtx, input: { projectId:
   });
   // No benchmark chosen is SPEC 7's 'None' entry: every measure read (and tested) against 50 percent.
   const benchmarkTypeId = input.benchmarkTypeId ?? NONE_BENCHMARK.benchmarkTypeId;
-  const qual = await qualResults(db, ctx, { projectId, filters, benchmarkTypeId });
+  const qual = await qualResults(db, ctx, { projectId, filters, benchmarkTypeId, confidence: input.confidence, adjust: input.adjust, total: input.total });
   const marketIds = head.markets.map((m) => m.regionId);
   let benchmark: ReportContext["benchmark"];
   if (benchmarkTypeId !== NONE_BENCHMARK.benchmarkTypeId) {
@@ -232,12 +257,13 @@ export async function reportContext(db: Db, ctx: RequestCtx, input: { projectId:
     fieldwork: { from: head.sample?.from ?? null, to: head.sample?.to ?? null },
     filters: head.filterLines,
     benchmark,
-    // The all-markets total only matters to a report of more than one market.
+    // The all-markets weighting only matters to a report of more than one market (the total's own line names it when it is the figures').
     weighting:
       "Respondents weighted to their market's demographic targets (raked weights)." +
-      (head.markets.length > 1
+      (head.markets.length > 1 && qual.total !== "markets"
         ? ` The all-markets total weights markets by ${t.weighting}${t.note ? ` (${t.note})` : ""}: ${t.shares.map((x) => `${head.regionNames.find((m) => m.id === x.regionId)?.name ?? `region ${x.regionId}`} ${(x.share * 100).toFixed(1)}%`).join(", ")}.`
         : ""),
+    total: totalLine(qual, head.markets),
     significance:
       `Weighted top-2-box with design-based standard errors (Taylor linearisation, market runs as strata) and ${qual.confidence}% Wilson intervals. ` +
       `Significant: p below ${((100 - qual.confidence) / 100).toFixed(2)} after ${qual.method.adjustName} adjustment over the view's ${qual.method.tests} tests. ` +
