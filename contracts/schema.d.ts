@@ -9376,6 +9376,11 @@ export interface components {
             filters?: unknown;
             /** @description The benchmark it was written against (0 'None'); null: the default, all customers (1) */
             benchmarkTypeId?: number | null;
+            /**
+             * @description The total its figures are (QualResults total): markets, the all-markets total (markets weighted by population); sample or null, every respondent at their own weight
+             * @enum {string|null}
+             */
+            total?: "sample" | "markets" | null;
             /** @enum {string} */
             status?: "Pending" | "Running" | "Ready" | "Failed";
             title?: string | null;
@@ -12588,6 +12593,11 @@ export interface components {
             filters?: components["schemas"]["ResponseFilter"] | null;
             /** @description The benchmark to write against (Projects Benchmarks; 0 'None', 50%); default all customers (1) */
             benchmarkTypeId?: number | null;
+            /**
+             * @description As QualResults: sample (default; every respondent at their own weight) or markets (the all-markets total, markets weighted by population: the web app's All markets)
+             * @enum {string|null}
+             */
+            total?: "sample" | "markets" | null;
         };
         SummariesQueued: {
             /** @description Follow it on the websocket channel job-{jobId}: Progress, then Success or Error */
@@ -12710,6 +12720,11 @@ export interface components {
             userId?: number;
             title?: string | null;
             filters?: unknown;
+            /**
+             * @description The total its answers compute (QualResults total): markets under the web app's All markets (the all-markets total, markets weighted by population); sample or null, every respondent at their own weight
+             * @enum {string|null}
+             */
+            total?: "sample" | "markets" | null;
             /** Format: date-time */
             createdAt?: string;
             /** Format: date-time */
@@ -13434,10 +13449,20 @@ export interface components {
             projectId: number;
             title?: string | null;
             filters?: unknown;
+            /**
+             * @description The total its answers compute (QualResults total): markets under the web app's All markets (the all-markets total, markets weighted by population); sample or null, every respondent at their own weight
+             * @enum {string|null}
+             */
+            total?: "sample" | "markets" | null;
         };
         ResultsAiThreadsUpdate: {
             title?: string | null;
             filters?: unknown;
+            /**
+             * @description The total its answers compute (QualResults total): markets under the web app's All markets (the all-markets total, markets weighted by population); sample or null, every respondent at their own weight
+             * @enum {string|null}
+             */
+            total?: "sample" | "markets" | null;
             /** @description The key, repeated: must equal the key in the URL */
             id?: number;
         };
