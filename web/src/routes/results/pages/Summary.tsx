@@ -151,7 +151,7 @@ function AiSummaryView() {
     ? null
     : shown.scope === "view"
       ? "Written for the market, filters and benchmark on screen."
-      : `Written for all markets${regionIds.length > 1 ? (shown.summary.total === "markets" ? " (the all-markets total, markets weighted by population)" : " (the sample-weighted total)") : ""} and all respondents, against ${BENCHMARK_LABELS[summaryBenchmark(shown.summary)] ?? "the default benchmark"}: not the view on screen.`;
+      : `Written for all markets and all respondents${regionIds.length > 1 ? (shown.summary.total === "markets" ? " (the all-markets total, markets weighted by population)" : " (the sample-weighted total)") : ""}, against ${BENCHMARK_LABELS[summaryBenchmark(shown.summary)] ?? "the default benchmark"}: not the view on screen.`;
   return (
     <Card
       title="AI summary"
