@@ -399,6 +399,10 @@ test("All markets with a filter: the deck's figures are QualResults' all-markets
   for (const x of qual.allMarkets.shares) expect(method).toContain(`${marketName(x.regionId)} ${(x.share * 100).toFixed(1)}%`);
   const title = slides[0]!;
   expect(title, "the title slide names the total").toContain("All markets, weighted by population");
+  // Two markets' own answers to one question (two "European"s) are told apart by their market.
+  const ethnicity = charts.find((s) => s.name === "Ethnicity");
+  expect(ethnicity, "an Ethnicity chart").toBeDefined();
+  expect(new Set(ethnicity!.labels).size, `Ethnicity's answers, each once: ${ethnicity!.labels.join(", ")}`).toBe(ethnicity!.labels.length);
 
   const card = await get(`/api/v1/Responses/Scorecard?projectId=${projectId}&filters=${enc(allMarkets())}&benchmarkTypeId=${BENCHMARK}${viewQuery()}`);
   const verdict = slides.find((s) => s.startsWith("The verdict"))!;
@@ -453,6 +457,27 @@ test("All markets with a filter: the workbook's Summary is QualResults' all-mark
   const notes: string[] = [];
   ws.eachRow((r) => void (typeof r.getCell(1).value === "string" && notes.push(String(r.getCell(1).value))));
   expect(notes.some((n) => n.includes("all-markets total") && n.includes("Bonferroni")), "the Summary's note names the total and the adjustment").toBe(true);
+  // The cross-tabs at the same confidence and adjustment.
+  const xt: string[] = [];
+  wb.getWorksheet("Cross-tabs")!.eachRow((r) => void (typeof r.getCell(1).value === "string" && xt.push(String(r.getCell(1).value))));
+  expect(xt.filter((n) => n.startsWith("Letters:")).every((n) => n.includes("at 90% (Bonferroni adjustment")), "the cross-tabs' letters at 90%, Bonferroni").toBe(true);
+  // Demographics: an answer of one market's own (two markets' "European") says its market, as the rows' region ids have it.
+  const demo = await get(`/api/v1/Responses/DemographicsResults?projectId=${projectId}&filters=${enc(allMarkets())}`);
+  const own = new Map((await tdb.db<{ id: number; region: number | null }[]>`select id, region_id as region from system_question_option where system_question_id in (41, 46)`).map((o) => [o.id, o.region]));
+  const shown: string[] = [];
+  wb.getWorksheet("Demographics")!.eachRow((r) => void shown.push(`${r.getCell(1).value}|${r.getCell(2).value}`));
+  let mixed = 0;
+  for (const d of demo.questions as { systemQuestionId: number; questionLabel: string; options: { systemQuestionOptionId: number; answerLabel: string }[] }[]) {
+    const regions = new Set(d.options.map((o) => own.get(o.systemQuestionOptionId)).filter((x) => x !== null && x !== undefined));
+    if (regions.size < 2) continue;
+    mixed++;
+    for (const o of d.options) {
+      const r = own.get(o.systemQuestionOptionId);
+      const want = r ? `${o.answerLabel} (${marketName(r)})` : o.answerLabel;
+      expect(shown, `${d.questionLabel}: ${want}`).toContain(`${d.questionLabel}|${want}`);
+    }
+  }
+  expect(mixed, "ethnicity and income hold both markets' own answers").toBeGreaterThan(0);
 }, 120_000);
 
 test("the deck's themes are ThemeResults' for the filters, and each quote an answer Verbatim lists under the theme", async () => {

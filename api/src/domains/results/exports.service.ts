@@ -206,7 +206,11 @@ function summarySheet(wb: ExcelJS.Workbook, title: string, qual: QualResults, op
   printSetup(ws, Math.max(1, optionIds.length), { rows: "1:1", columns: "A:A" });
   ws.addRow([]);
   const note = ws.addRow([
-    `${markets.length > 1 ? (qual.total === "markets" ? "The all-markets total" : "The sample-weighted total across markets") + ` (${totalLine(qual, markets)}). ` : ""}` +
+    (markets.length > 1
+      ? qual.total === "markets"
+        ? `Figures: the all-markets total, markets weighted by ${qual.allMarkets.weighting}${qual.allMarkets.note ? ` (${qual.allMarkets.note})` : ""} (${qual.allMarkets.shares.map((x) => `${markets.find((m) => m.regionId === x.regionId)?.name ?? `region ${x.regionId}`} ${(x.share * 100).toFixed(1)}%`).join(", ")}). `
+        : `Figures: ${totalLine(qual, markets).replace(/^E/, "e")}. `
+      : "") +
       `Weighted top-2-box with design-based SE (Taylor linearisation, market runs as strata) and ${qual.confidence}% Wilson interval; ` +
       `vs benchmark: the difference from the ${benchmarkName} norm in percentage points, significant at ${qual.confidence}% after ${qual.method.adjustName} adjustment over the view's ${qual.method.tests} tests; ` +
       `indicative: a norm of fewer than ${qual.method.thinNorm} projects; low base: n eff below ${qual.method.smallBase}. See docs/statistics.md.`,
@@ -265,7 +269,11 @@ function marketsSheet(wb: ExcelJS.Workbook, r: ReportContext) {
   const t = r.qual.allMarkets;
   ws.addRow([`All markets, weighted by ${t.weighting}${t.note ? ` (${t.note})` : ""}`]).font = { bold: true };
   ws.addRow(["Market", "Population", "Source", "Sample share", "Share in the total"]).font = { bold: true };
-  for (const x of t.shares) ws.addRow([market(x.regionId), x.population, x.source, x.sampleShare, x.share]);
+  for (const x of t.shares) {
+    const row = ws.addRow([market(x.regionId), x.population, x.source, x.sampleShare, x.share]);
+    row.getCell(3).alignment = { wrapText: true, vertical: "top" };
+    fitHeight(row, x.source ?? "", 56);
+  }
   ws.addRow([]);
   ws.addRow(["Market", "Measure", "Option", "n", "n eff", "top-2-box", "SE", "CI low", "CI high", "Low base"]).font = { bold: true };
   const start = ws.rowCount + 1;
@@ -274,7 +282,8 @@ function marketsSheet(wb: ExcelJS.Workbook, r: ReportContext) {
   };
   rows(`All markets (${t.weighting})`, t.measures);
   for (const m of r.qual.markets) rows(market(m.regionId), m.measures);
-  ws.columns.forEach((c, i) => (c.width = i === 2 ? 40 : 16));
+  // The first column holds "All markets (population)"; the third a population's source and the options' names.
+  ws.columns.forEach((c, i) => (c.width = i === 0 ? 26 : i === 2 ? 56 : 16));
   for (let i = 3; i <= 2 + t.shares.length; i++) for (const k of [4, 5]) ws.getRow(i).getCell(k).numFmt = "0.0%";
   for (let i = start; i <= ws.rowCount; i++) {
     const x = ws.getRow(i);
@@ -289,7 +298,9 @@ function questionSheets(wb: ExcelJS.Workbook, r: ReportContext) {
   r.questions.forEach((qr, k) => {
     const ws = wb.addWorksheet(sheetName(wb, `Q${k + 1} ${qr.questionTitle || qr.questionText}`));
     ws.addRow([formulaSafe(qr.questionText)]).font = { bold: true };
-    ws.addRow([qr.questionTypeId === 2 ? "Several answers allowed: shares add to more than 100%." : "Weighted share of the respondents who answered."]);
+    // QuestionResults takes no total: across markets its shares pool the respondents at their own weights.
+    const pooled = r.markets.length > 1 ? " Markets pooled: every respondent at their own weight (the sample-weighted total)." : "";
+    ws.addRow([(qr.questionTypeId === 2 ? "Several answers allowed: shares add to more than 100%." : "Weighted share of the respondents who answered.") + pooled]);
     ws.addRow([]);
     const cols = qr.results.map((x) => optionName(r.options, x.testOptionId));
     ws.addRow(sheetRow(["Answer", ...cols.flatMap((c) => [`${c} share`, `${c} count`])])).font = { bold: true };
@@ -337,7 +348,7 @@ export const WORKBOOK_SHEETS: readonly SheetBuilder[] = [
   (wb, w) => coverSheet(wb, w.report),
   (wb, w) => summarySheet(wb, "Summary", w.report.qual, w.report.options, w.report.benchmark.name, w.report.markets),
   (wb, w) => marketsSheet(wb, w.report),
-  (wb, w) => addCrossTabSheet(wb, w.db, w.ctx, { projectId: w.input.projectId, filters: w.filters }, (v) => String(formulaSafe(v))),
+  (wb, w) => addCrossTabSheet(wb, w.db, w.ctx, { projectId: w.input.projectId, filters: w.filters, confidence: w.input.confidence, adjust: w.input.adjust }, (v) => String(formulaSafe(v))),
   async (wb, w) => {
     if (!w.input.includeAllSegments) return;
     for (const s of w.segments) {
@@ -359,9 +370,10 @@ export const WORKBOOK_SHEETS: readonly SheetBuilder[] = [
   (wb, w) => {
     const ws = wb.addWorksheet("Demographics");
     ws.addRow(["Question", "Answer", "Respondents", "Weighted share"]).font = { bold: true };
-    for (const qd of w.report.demographics.questions) for (const o of qd.options) ws.addRow(sheetRow([qd.questionLabel, o.answerLabel, o.count, o.share]));
+    for (const qd of w.report.demographics.questions) for (const o of qd.options) ws.addRow(sheetRow([qd.questionLabel, w.report.answerLabel(qd, o), o.count, o.share]));
     ws.getColumn(4).numFmt = "0.0%";
-    ws.columns.forEach((c) => (c.width = 22));
+    // Answers can be long ("I try new technology once most people have it") and carry their market.
+    ws.columns.forEach((c, i) => (c.width = i === 1 ? 60 : 22));
     printSetup(ws, 1, { rows: "1:1" });
   },
   async (wb, w) => {
@@ -371,6 +383,9 @@ export const WORKBOOK_SHEETS: readonly SheetBuilder[] = [
     qs.addRow(["Survey run", "Market", "Valid completes", "Excluded", ...QUALITY_REASONS]).font = { bold: true };
     for (const r of quality.value) qs.addRow([r.surveyRunId, w.report.markets.find((m) => m.regionId === r.regionId)?.name ?? r.regionId, r.completes, r.excluded, ...QUALITY_REASONS.map((k) => r.byReason[k])]);
     qs.columns.forEach((c) => (c.width = 16));
+    // Counts sit right in their cells: their heads too, so each number stands under its own head.
+    qs.getRow(1).eachCell((cell, col) => col > 2 && (cell.alignment = { horizontal: "right" }));
+    qs.getColumn(1).alignment = { horizontal: "left" };
     printSetup(qs, 1);
   },
   (wb, w) => {
@@ -378,6 +393,9 @@ export const WORKBOOK_SHEETS: readonly SheetBuilder[] = [
     data.addRow(sheetRow(w.respondents.columns)).font = { bold: true };
     for (const r of w.respondents.rows) data.addRow(sheetRow(r));
     data.columns.forEach((c, i) => (c.width = i === 0 ? 38 : 16));
+    // The survey run and the weight are numbers: their heads right, over them; the weight to three decimals.
+    for (const col of [3, 5]) data.getRow(1).getCell(col).alignment = { horizontal: "right" };
+    data.getColumn(5).numFmt = "0.000";
     data.views = [{ state: "frozen", xSplit: 1, ySplit: 1 }];
     data.pageSetup = { orientation: "landscape", paperSize: 9, printTitlesRow: "1:1", printTitlesColumn: "A:A" };
   },
