@@ -266,7 +266,7 @@ function measureSlide(pptx: PptxGenJS, r: ReportContext, m: QualResults["measure
   combo(
     s,
     [
-      { type: pptx.ChartType.bar, data: [{ name: series, labels, values: v((x) => x.top2) }], options: { barDir: "col", chartColors: [COLORS[0]!], barGapWidthPct: 80, showValue: true, dataLabelFormatCode: "0.0", dataLabelPosition: "inBase", dataLabelColor: "FFFFFF" } },
+      { type: pptx.ChartType.bar, data: [{ name: series, labels, values: v((x) => x.top2) }], options: { barDir: "col", chartColors: [COLORS[0]!], barGapWidthPct: 80, showValue: true, dataLabelFormatCode: "0.0", dataLabelPosition: "ctr", dataLabelColor: "FFFFFF" } },
       { type: pptx.ChartType.line, data: [{ name: `${r.benchmark.name} ${bench.toFixed(1)}%`, labels, values: m.results.map(() => +bench.toFixed(1)) }], options: { chartColors: ["F59E0B"], lineSize: 2, lineDash: "dash", lineDataSymbol: "none", showValue: false } },
     ],
     { x: 0.4, y: 1.3, w: 6.6, h: 5.5, showLegend: true, legendPos: "b", legendFontSize: 10, valAxisMaxVal: 100, valAxisMinVal: 0, valAxisTitle: "Top-2-box %", showValAxisTitle: true, showValue: false, catAxisLabelFontSize: 11 },
