@@ -37,14 +37,22 @@ export interface Answer {
 export async function answer(
   db: Db,
   ctx: RequestCtx,
-  input: { projectId: number; filters: ResponseFilter; history: { role: "user" | "assistant"; content: string }[]; question: string; onDelta?: (text: string) => void | Promise<void> },
+  input: {
+    projectId: number;
+    filters: ResponseFilter;
+    /** The thread's total (QualResults total): markets under All markets; default sample. */
+    total?: "sample" | "markets";
+    history: { role: "user" | "assistant"; content: string }[];
+    question: string;
+    onDelta?: (text: string) => void | Promise<void>;
+  },
 ): Promise<Answer> {
   const provider = await currentProvider();
   const pc = await projectContext(db, ctx, input.projectId);
   const book = new FigureBook();
   const prompt = await promptFor(db, "Chat", { systemPrompt: CHAT_SYSTEM, template: "" });
   const messages: ChatMessage[] = [chatSystem(prompt, pc), ...input.history.slice(-HISTORY_TURNS).map((m) => ({ role: m.role, content: m.content })), { role: "user", content: input.question }];
-  const ex = await runExchange(provider, messages, resultsTools(db, ctx, pc, book, input.filters), { onDelta: input.onDelta, model: prompt.model, temperature: prompt.temperature });
+  const ex = await runExchange(provider, messages, resultsTools(db, ctx, pc, book, input.filters, input.total ?? "sample"), { onDelta: input.onDelta, model: prompt.model, temperature: prompt.temperature });
   const cited = new Set([...ex.content.matchAll(/\[(F\d+)\]/g)].map((m) => m[1]));
   return {
     content: ex.content,
@@ -110,8 +118,8 @@ async function ownerCtx(db: Db | Tx, userId: number, clientId: number): Promise<
 
 async function runChat(job: JobContext<ChatJob>) {
   const { db } = job;
-  const [q] = await db<{ id: number; threadId: number; userId: number; clientId: number; projectId: number; content: string; filters: ResponseFilter | null }[]>`
-    select m.id, m.results_ai_thread_id as "threadId", m.user_id as "userId", m.client_id as "clientId", m.project_id as "projectId", m.content, t.filters
+  const [q] = await db<{ id: number; threadId: number; userId: number; clientId: number; projectId: number; content: string; filters: ResponseFilter | null; total: "sample" | "markets" | null }[]>`
+    select m.id, m.results_ai_thread_id as "threadId", m.user_id as "userId", m.client_id as "clientId", m.project_id as "projectId", m.content, t.filters, t.total
     from results_ai_messages m join results_ai_threads t on t.id = m.results_ai_thread_id where m.id = ${job.data.messageId} and m.role = 'user'`;
   if (!q) return { skipped: "no such question" };
   const [done] = await db<{ id: number }[]>`select id from results_ai_messages where reply_to_message_id = ${q.id}`;
@@ -126,7 +134,7 @@ async function runChat(job: JobContext<ChatJob>) {
     const history = await db<{ role: "user" | "assistant"; content: string }[]>`
       select role, content from (select id, role, content from results_ai_messages where results_ai_thread_id = ${q.threadId} and id < ${q.id} order by id desc limit ${HISTORY_TURNS}) h order by id`;
     const ctx = await ownerCtx(db, q.userId, q.clientId);
-    const a = await answer(db, ctx, { projectId: q.projectId, filters: q.filters ?? {}, history: [...history], question: q.content, onDelta: (t) => deltas.push(t) });
+    const a = await answer(db, ctx, { projectId: q.projectId, filters: q.filters ?? {}, total: q.total ?? "sample", history: [...history], question: q.content, onDelta: (t) => deltas.push(t) });
     await deltas.flush();
     const [row] = await db<{ id: number }[]>`
       insert into results_ai_messages (results_ai_thread_id, user_id, role, content, client_id, project_id, reply_to_message_id, references_data, provider, model, usage, debug)

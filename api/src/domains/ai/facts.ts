@@ -24,6 +24,8 @@ export type FigureSource =
       testOptionId: number | null;
       field: "top2" | "n" | "vsBenchmark.diff" | "vsBenchmark.top2Percentage" | "vsOthers.diff";
       otherTestOptionId?: number | null;
+      /** QualResults' total: markets, the all-markets total (markets weighted by population); absent: sample. */
+      total?: "sample" | "markets";
     }
   /** a − b of two other figures (an audience skew: the group against the rest). */
   | { fn: "Difference"; a: string; b: string }
@@ -98,10 +100,10 @@ export function measureFacts(
   book: FigureBook,
   measures: { standardQuestionId: number; title: string; results: Measure[] }[],
   names: Map<number | null, string>,
-  src: { filters: ResponseFilter; benchmarkTypeId: number | null },
+  src: { filters: ResponseFilter; benchmarkTypeId: number | null; total?: "sample" | "markets" },
 ): MeasureFacts[] {
   return orderMeasures(measures).map((m) => {
-    const base = { fn: "QualResults" as const, filters: src.filters, benchmarkTypeId: src.benchmarkTypeId, standardQuestionId: m.standardQuestionId };
+    const base = { fn: "QualResults" as const, filters: src.filters, benchmarkTypeId: src.benchmarkTypeId, standardQuestionId: m.standardQuestionId, ...(src.total === "markets" ? { total: "markets" as const } : {}) };
     const sorted = [...m.results].filter((r) => r.n > 0).sort((a, b) => b.top2 - a.top2 || (a.testOptionId ?? 0) - (b.testOptionId ?? 0));
     const options = sorted.map((r) => ({
       testOptionId: r.testOptionId,
@@ -211,6 +213,8 @@ export interface SummaryFacts {
   scope: string | null;
   /** The benchmark's description (SPEC 9), e.g. "all customers and historical data". */
   benchmarkName: string | null;
+  /** Across several markets, whose total the figures are, in words (no figures): "the all-markets total, markets weighted by population". */
+  total: string | null;
   measures: MeasureFacts[];
   skews: SkewFacts[];
   price: { name: string; currency: string | null; opp: Figure | null; ipp: Figure | null; pmc: Figure | null; pme: Figure | null }[];
@@ -233,17 +237,27 @@ export async function summaryFacts(
   ctx: RequestCtx,
   pc: ProjectContext,
   book: FigureBook,
-  opts: { filters: ResponseFilter; scope: string | null; benchmarkTypeId?: number | null },
+  opts: { filters: ResponseFilter; scope: string | null; benchmarkTypeId?: number | null; total?: "sample" | "markets" },
 ): Promise<SummaryFacts> {
   const filters = opts.filters;
   const benchmarkTypeId = opts.benchmarkTypeId === undefined ? 1 : opts.benchmarkTypeId;
+  // The all-markets total (the web app's All markets) or every respondent at their own weight, for every QualResults figure.
+  const total = opts.total ?? "sample";
   const names = new Map<number | null, string>(pc.testOptions.map((o) => [o.id, o.name]));
-  const qual = await qualResults(db, ctx, { projectId: pc.projectId, filters, benchmarkTypeId }).catch(async (e) => {
+  const qual = await qualResults(db, ctx, { projectId: pc.projectId, filters, benchmarkTypeId, total }).catch(async (e) => {
     // A project whose market has no norm yet: the same figures without a benchmark.
-    if (e instanceof ApiError && e.code === "BadRequest") return qualResults(db, ctx, { projectId: pc.projectId, filters });
+    if (e instanceof ApiError && e.code === "BadRequest") return qualResults(db, ctx, { projectId: pc.projectId, filters, total });
     throw e;
   });
-  const measures = measureFacts(book, qual.measures, names, { filters, benchmarkTypeId: qual.benchmarkTypeId });
+  const measures = measureFacts(book, qual.measures, names, { filters, benchmarkTypeId: qual.benchmarkTypeId, total });
+  const severalMarkets = qual.allMarkets.shares.length > 1;
+  const t = qual.allMarkets;
+  const totalWords = !severalMarkets
+    ? null
+    : total === "markets"
+      ? `the all-markets total, markets weighted by ${t.weighting}${t.note ? " (a market has no population figure)" : ""}`
+      : "every respondent at their own weight (the sample-weighted total across markets)";
+  const totalOf = total === "markets" ? { total: "markets" as const } : {};
   const benchmarkName = qual.benchmarkTypeId === 0
     ? "none: a flat line"
     : qual.benchmarkTypeId
@@ -259,8 +273,8 @@ export async function summaryFacts(
         const gf = { ...filters, filterIds: [...(filters.filterIds ?? []), o.id] };
         const rf = { ...filters, filterIds: [...(filters.filterIds ?? []), ...others] };
         const [g, r] = await Promise.all([
-          qualResults(db, ctx, { projectId: pc.projectId, filters: gf, standardQuestionIds: [head.standardQuestionId] }),
-          qualResults(db, ctx, { projectId: pc.projectId, filters: rf, standardQuestionIds: [head.standardQuestionId] }),
+          qualResults(db, ctx, { projectId: pc.projectId, filters: gf, standardQuestionIds: [head.standardQuestionId], total }),
+          qualResults(db, ctx, { projectId: pc.projectId, filters: rf, standardQuestionIds: [head.standardQuestionId], total }),
         ]);
         for (const gm of g.measures[0]?.results ?? []) {
           const rm = r.measures[0]?.results.find((x) => x.testOptionId === gm.testOptionId);
@@ -272,8 +286,8 @@ export async function summaryFacts(
             group: o.label,
             testOption: names.get(gm.testOptionId) ?? "All respondents",
             measure: head.title,
-            group2: { ref: "", text: pct(gm.top2), value: gm.top2, source: { fn: "QualResults", filters: gf, benchmarkTypeId: null, standardQuestionId: head.standardQuestionId, testOptionId: gm.testOptionId, field: "top2" } },
-            rest: { ref: "", text: pct(rm.top2), value: rm.top2, source: { fn: "QualResults", filters: rf, benchmarkTypeId: null, standardQuestionId: head.standardQuestionId, testOptionId: gm.testOptionId, field: "top2" } },
+            group2: { ref: "", text: pct(gm.top2), value: gm.top2, source: { fn: "QualResults", filters: gf, benchmarkTypeId: null, standardQuestionId: head.standardQuestionId, testOptionId: gm.testOptionId, field: "top2", ...totalOf } },
+            rest: { ref: "", text: pct(rm.top2), value: rm.top2, source: { fn: "QualResults", filters: rf, benchmarkTypeId: null, standardQuestionId: head.standardQuestionId, testOptionId: gm.testOptionId, field: "top2", ...totalOf } },
             diff: { ref: "", text: points(gm.top2 - rm.top2), value: gm.top2 - rm.top2, source: { fn: "Difference", a: "", b: "" } },
             significant: true,
           });
@@ -302,7 +316,7 @@ export async function summaryFacts(
   const reach = pc.frameworkId === 1020 ? await reachFacts(db, ctx, pc, book, filters) : null;
   const themes = await themeFacts(db, ctx, pc, book, filters);
   const questions = await choiceFacts(db, ctx, pc, book, filters);
-  return { kind: "summary", projectName: pc.projectName, objective: pc.objective, scope: opts.scope, benchmarkName, measures, skews, price, reach, themes, questions };
+  return { kind: "summary", projectName: pc.projectName, objective: pc.objective, scope: opts.scope, benchmarkName, total: totalWords, measures, skews, price, reach, themes, questions };
 }
 
 /** Van Westendorp's price points per test option (PriceSensitivityResults). */

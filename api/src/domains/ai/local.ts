@@ -36,6 +36,7 @@ export function writeSummary(f: SummaryFacts): string {
   const title = f.scope ? `${f.projectName}: ${f.scope}` : f.projectName;
   out.push(`## ${title}`);
   out.push(`_Objective: ${f.objective}_`);
+  if (f.total) out.push(`_Figures: ${f.total}._`);
   const empty = (!head || !head.options.length) && !f.themes.length && !f.price.length && !f.reach && !(f.questions ?? []).length;
   if (empty) {
     out.push("There are no completed responses under this selection yet, so there is nothing to summarise.");
