@@ -57,11 +57,11 @@ export interface ServerHandle {
 }
 
 /** `bun run api/src/server.ts` of the checkout at `root`, on `databaseUrl`; resolves once it answers. */
-export async function startServer(root: string, databaseUrl: string, port: number, name: string): Promise<ServerHandle> {
+export async function startServer(root: string, databaseUrl: string, port: number, name: string, bunArgs: string[] = []): Promise<ServerHandle> {
   mkdirSync(join(ROOT, ".tmp"), { recursive: true });
   const logFile = join(ROOT, ".tmp", `bench-load-${name}.log`);
   const fd = openSync(logFile, "w");
-  const proc = Bun.spawn(["bun", "--max-http-header-size=262144", "run", "api/src/server.ts"], {
+  const proc = Bun.spawn(["bun", "--max-http-header-size=262144", ...bunArgs, "run", "api/src/server.ts"], {
     cwd: root,
     env: {
       ...process.env,

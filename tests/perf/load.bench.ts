@@ -22,7 +22,7 @@
 //
 // Needs wrk (apt-get install wrk) and DATABASE_URL (or the embedded test server). BENCH_PORT: the
 // first of the ports used (the seeding server, then one per side); BENCH_DB_PREFIX: the databases'
-// name prefix.
+// name prefix; BENCH_PROFILE=1: this checkout's server writes a CPU profile into .tmp/prof.
 import postgres from "postgres";
 import { loadavg } from "node:os";
 import { stopTestServer } from "../helpers/server.ts";
@@ -72,7 +72,9 @@ const cleanup = async () => {
 /** Signs in on a side's server, opens a chat thread, checks the mix's calls and times each alone. */
 async function prepare(label: string, root: string, sha: string, note: string, port: number): Promise<Side> {
   const url = await dbs.clone(label);
-  const server = await startServer(root, url, port, label);
+  // BENCH_PROFILE=1: this checkout's server writes a CPU profile (markdown) into .tmp/ when it stops.
+  const prof = process.env.BENCH_PROFILE === "1" && root === ROOT ? ["--cpu-prof-md", `--cpu-prof-dir=${ROOT}/.tmp/prof`] : [];
+  const server = await startServer(root, url, port, label, prof);
   const db = postgres(url, { max: 2, onnotice: () => {} });
   const side: Side = { label, sha, note, server, url, db, env: {}, thread: 0, singles: [] };
   sides.push(side);
