@@ -25,6 +25,7 @@
 // name prefix; BENCH_PROFILE=1: this checkout's server writes a CPU profile into .tmp/prof.
 import postgres from "postgres";
 import { loadavg } from "node:os";
+import { readFileSync } from "node:fs";
 import { stopTestServer } from "../helpers/server.ts";
 import { liveCall } from "../helpers/live.ts";
 import { LEVELS, SECONDS, THREADS, wrk, type Run } from "./load-common.ts";
@@ -197,7 +198,7 @@ async function versus() {
     counts.set(s, await messages(s));
     s.server.pause();
   }
-  const runs = new Map<Side, Run[]>(sides.map((s) => [s, []]));
+  const runs = new Map<Side, (Run & { bunMs: number; pgMs: number })[]>(sides.map((s) => [s, []]));
   const slice = { ...process.env } as Record<string, string>;
   for (let round = 0; round < PAIRS; round++) {
     // Each round starts with the next side: neither always measures right after the other.
@@ -229,12 +230,17 @@ async function versus() {
     console.log(`\n${s.label === "this" ? "this checkout" : `${s.sha.slice(0, 12)} (${against[sides.indexOf(s) - 1]})`}`);
     console.log(`  one call alone (median of 10): ${s.singles.join(", ")}`);
     console.log(`  req/s per slice: ${rs.map((r) => r.rps.toFixed(0)).join(" ")}; median ${median(rs.map((r) => r.rps)).toFixed(0)}; p50 ${median(rs.map((r) => r.p50ms)).toFixed(1)} ms, p99 ${median(rs.map((r) => r.p99ms)).toFixed(1)} ms`);
+    const cpu = (r: Run & { bunMs: number; pgMs: number }) => (r.bunMs + r.pgMs) / r.requests;
+    console.log(
+      `  CPU per request (the server process + its database backends): median ${median(rs.map(cpu)).toFixed(2)} ms (Bun ${median(rs.map((r) => r.bunMs / r.requests)).toFixed(2)}, PostgreSQL ${median(rs.map((r) => r.pgMs / r.requests)).toFixed(2)})`,
+    );
     console.log(`  errors ${errors}; chat messages acknowledged ${acknowledged}, stored ${stored}, lost ${lost}; answers stored during the slices ${after.a - before.a} (of ${after.q - before.q} questions)`);
     if (s !== base) {
       const ratios = rs.map((r, i) => mine[i]!.rps / r.rps);
       const m = median(ratios);
-      console.log(`  this/${s.sha.slice(0, 12)} per round: ${ratios.map((r) => r.toFixed(2)).join(" ")}; median ${m.toFixed(2)}`);
-      verdicts.push(`${m.toFixed(2)}x ${s.sha.slice(0, 7)}`);
+      const cpuRatio = median(rs.map(cpu)) / median(mine.map(cpu));
+      console.log(`  this/${s.sha.slice(0, 12)} per round: ${ratios.map((r) => r.toFixed(2)).join(" ")}; median ${m.toFixed(2)}; CPU per request ${s.sha.slice(0, 7)}/this ${cpuRatio.toFixed(2)}`);
+      verdicts.push(`${m.toFixed(2)}x ${s.sha.slice(0, 7)} (CPU per request ${cpuRatio.toFixed(2)}x less)`);
     }
   }
   console.log(`\nthis checkout against ${verdicts.join(", ")} (median of the rounds' ratios); ${bad ? `${bad} errors or lost writes` : "no errors, no lost writes"}`);
@@ -243,6 +249,28 @@ async function versus() {
   process.exit(bad ? 1 : 0);
 }
 
-async function wrkFor(s: Side, level: number, env: Record<string, string>): Promise<Run> {
-  return wrk(s.server.base, level, { ...env, ...s.env }, SLICE_SECONDS);
+/** CPU time (user + system, ms) of a process, from /proc (Linux; clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(f[11]) + Number(f[12])) * 10;
+  } catch {
+    return 0; // gone
+  }
+}
+
+/** The CPU time so far of a side's server process and of its database's backends (PostgreSQL on this host). */
+async function cpuOf(s: Side): Promise<{ bun: number; pg: Map<number, number> }> {
+  const pids = await s.db<{ pid: number }[]>`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`;
+  return { bun: cpuMs(s.server.proc.pid), pg: new Map(pids.map((p) => [p.pid, cpuMs(p.pid)])) };
+}
+
+/** One slice, with the CPU the server and its backends spent on it. */
+async function wrkFor(s: Side, level: number, env: Record<string, string>): Promise<Run & { bunMs: number; pgMs: number }> {
+  const before = await cpuOf(s);
+  const r = await wrk(s.server.base, level, { ...env, ...s.env }, SLICE_SECONDS);
+  const after = await cpuOf(s);
+  let pg = 0;
+  for (const [pid, ms] of after.pg) pg += ms - (before.pg.get(pid) ?? 0);
+  return { ...r, bunMs: after.bun - before.bun, pgMs: pg };
 }
