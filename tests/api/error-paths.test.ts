@@ -751,6 +751,10 @@ describe("the generic entity writes (entities/service.ts) and the locked questio
     expect(r.status).toBe(409);
     expect(r.body.message).toBe("TestOptions: a referenced row does not exist or other rows still refer to this one");
     expect(r.body.detail).toBe("The Projects row it refers to does not exist");
+    // Another team's project answers exactly as one that does not exist: nothing of it shows.
+    const other = await call(app, "acmeUser", T, "POST", "/api/v1/TestOptions", { projectId: 2001, conceptText: "Orphan" });
+    expect(other.status).toBe(409);
+    expect(other.body).toEqual(r.body);
     expect((await tdb.db`select 1 from test_options where concept_text = 'Orphan'`).length).toBe(0);
   });
 
