@@ -316,6 +316,9 @@ program
   .option("--segment <id>", "apply a saved filter set")
   .option("--benchmark <type>", "xlsx and pptx: the benchmark to compare with")
   .option("--all-segments", "xlsx: a summary sheet per saved segment")
+  .option("--confidence <level>", "xlsx and pptx: 90, 95 or 99 (default 95)")
+  .option("--adjust <method>", "xlsx and pptx: multiple-comparison adjustment, bh (default), bonferroni or none")
+  .option("--total <total>", "xlsx and pptx: sample (default) or markets (the all-markets total, markets weighted by population)")
   .option("--timeout <seconds>", "pptx: give up on the job after this long", "600")
   .option("--json", JSON_HELP)
   .addHelpText(
@@ -331,6 +334,7 @@ Examples:
   $ ideally export 42 --format csv --filter region=1 -o nz.csv --force
   $ ideally export 42 --format csv -o - | head -5
   $ ideally export 42 --format pptx --benchmark 2
+  $ ideally export 42 -o all-markets.pptx --filter region=1,2 --total markets --confidence 90 --adjust bonferroni
 JSON: { projectId, format, file, bytes }`,
   )
   .action(async (id: string, _o, cmd: Command) => (await import("./commands/export.ts")).runExport(id, all(cmd)));
@@ -500,11 +504,15 @@ analyze
   .option("--weight <col>", "respondent weight column")
   .option("--top <n>", "how many sets to list", "10")
   .option("--depth <n>", "reached = accepts at least this many of the set's items", "1")
+  .option("--none <col>", "column marking \"none of these\" (non-zero): kept in the base, reached by nothing")
   .option("--json", "print the result as JSON")
   .addHelpText(
     "after",
     `
 A non-zero number accepts the item, 0 or blank does not; anything else is an error (exit 1).
+Every respondent is in the base, also one who accepts nothing. --none names the column of a
+"none of these" answer: it is never an item (listing it in --items is refused), a respondent who
+marks it and an item is an error, and the JSON adds its weighted share as "none".
 All C(items, k) sets are searched up to 2,000,000 sets, beyond that a greedy search returns one.
 
 Examples:
@@ -512,7 +520,7 @@ Examples:
   $ ideally analyze turf flavours.csv --items 3,4,5,6,7,8 --weight wgt --k 2 --top 5 --json
   $ ideally analyze turf flavours.csv --items a,b,c,d --k 3 --depth 2
 
-JSON: { results: [{ items: [names], reach, frequency }] }, best first`,
+JSON: { results: [{ items: [names], reach, frequency }], none? }, best first`,
   )
   .action(async (file: string, opts) => {
     const { runTurf } = await import("./commands/analyze/turf.ts");
