@@ -1,4 +1,4 @@
-// The remembered tenant entry (db/tx.ts, migration 0041): a process hands the outcome of a
+// The remembered tenant entry (db/tx.ts, migration 0042): a process hands the outcome of a
 // request's tenant entry back to the database on the next request of the same token and client,
 // and app_tenant_resume() keeps it only while the epoch is unchanged. Every change app_enter reads
 // moves the epoch, so a sign-out, a disabled user, a removed or lowered membership, a moved client

@@ -75,7 +75,7 @@ function int(x: number): string {
 
 /**
  * A tenant entry's outcome as the database last gave it to this process, with the epoch it was
- * computed under (migration 0041): the next entry of the same user, session, client and scope
+ * computed under (migration 0042): the next entry of the same user, session, client and scope
  * hands it back, and app_tenant_resume() reuses it only while the epoch is unchanged, i.e. while
  * no session, user, membership or client changed since; otherwise app_enter decides afresh.
  */
@@ -135,7 +135,7 @@ function forget(db: Db, t: TenantRequest): void {
  * BEGIN and the tenant entry as one simple-protocol message (one round trip, no prepared
  * statement): the app role, the statement timeout and the remembered settings, then
  * app_tenant_resume(), which keeps them while nothing they came from has changed and otherwise
- * makes them anew with app_enter (migration 0041). The values are integers of the authenticated
+ * makes them anew with app_enter (migration 0042). The values are integers of the authenticated
  * principal, checked here, never request text, and what the database answered before (checked
  * again here), so formatting them into the text is safe.
  */

@@ -1,4 +1,4 @@
--- 0041: the tenant entry's epoch (issue 26). app_enter (0009) resolves a request's user, login
+-- 0042: the tenant entry's epoch (issue 26). app_enter (0009) resolves a request's user, login
 -- session and membership in six queries on every request. Its outcome depends only on a few
 -- tables; every change to them that can alter it moves one counter, in the same transaction (the
 -- triggers below). An API process keeps each outcome with the epoch it was computed under
