@@ -316,6 +316,9 @@ program
   .option("--segment <id>", "apply a saved filter set")
   .option("--benchmark <type>", "xlsx and pptx: the benchmark to compare with")
   .option("--all-segments", "xlsx: a summary sheet per saved segment")
+  .option("--confidence <level>", "xlsx and pptx: 90, 95 or 99 (default 95)")
+  .option("--adjust <method>", "xlsx and pptx: multiple-comparison adjustment, bh (default), bonferroni or none")
+  .option("--total <total>", "xlsx and pptx: sample (default) or markets (the all-markets total, markets weighted by population)")
   .option("--timeout <seconds>", "pptx: give up on the job after this long", "600")
   .option("--json", JSON_HELP)
   .addHelpText(
@@ -331,6 +334,7 @@ Examples:
   $ ideally export 42 --format csv --filter region=1 -o nz.csv --force
   $ ideally export 42 --format csv -o - | head -5
   $ ideally export 42 --format pptx --benchmark 2
+  $ ideally export 42 -o all-markets.pptx --filter region=1,2 --total markets --confidence 90 --adjust bonferroni
 JSON: { projectId, format, file, bytes }`,
   )
   .action(async (id: string, _o, cmd: Command) => (await import("./commands/export.ts")).runExport(id, all(cmd)));

@@ -107,6 +107,9 @@ export function Top2Bars({ title, cells, series, xLegend, height = 360 }: {
     );
   };
   const rotate = groups.length > 4;
+  // Tick labels are cut to what a group's band holds even on a phone: one or two groups have room
+  // for a whole measure name ("In-store visibility"), more share the width.
+  const tickChars = groups.length === 1 ? 40 : groups.length === 2 ? 24 : 18;
   const label = `${title}: top-2-box percentage by ${xLegend.toLowerCase()}${benchmarks ? ", with the benchmark as a dashed line" : ""}`;
   return (
     <ChartFrame
@@ -130,7 +133,7 @@ export function Top2Bars({ title, cells, series, xLegend, height = 360 }: {
         labelSkipWidth={18}
         labelTextColor="#ffffff"
         axisLeft={{ legend: "Top-2-box (%)", legendPosition: "middle", legendOffset: -44, tickValues: [0, 25, 50, 75, 100] }}
-        axisBottom={{ legend: xLegend, legendPosition: "middle", legendOffset: rotate ? 76 : 44, truncateTickAt: 18, tickRotation: rotate ? -30 : 0 }}
+        axisBottom={{ legend: xLegend, legendPosition: "middle", legendOffset: rotate ? 76 : 44, truncateTickAt: tickChars, tickRotation: rotate ? -30 : 0 }}
         layers={["grid", "axes", "bars", Overlay, "markers", "legends"]}
         theme={theme}
         role="img"

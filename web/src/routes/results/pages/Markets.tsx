@@ -3,18 +3,30 @@
 // significantly lower on the same measure and option (independent samples, the table's own
 // multiple-comparison family). docs/statistics.md "Markets".
 import { pct } from "../../../components/charts/Charts";
-import { Badge, EmptyState, Skeleton, Table } from "../../../components/ui";
+import { Badge, Button, EmptyState, Skeleton, Table } from "../../../components/ui";
+import { ALL_MARKETS, changeRegion } from "../../../features/results/filters";
 import { testOptionName, useResults } from "../../../features/results/context";
 import { lowerMarkets, marketLetters, weightingNote } from "../../../features/results/markets";
 import { useQualResults } from "../../../features/results/queries";
 import { PageTitle, measureOrder } from "./MeasuresView";
 
 export default function Markets() {
-  const { project, regionIds, testOptions, confidence } = useResults();
+  const { project, regionIds, regionId, allMarkets, filters, setFilters, testOptions, confidence } = useResults();
   const { data, isLoading } = useQualResults();
   const name = (regionId: number) => project.projectsRegions.find((r) => r.regionId === regionId)?.region?.regionName ?? `Region ${regionId}`;
   const letters = marketLetters(regionIds);
   const title = <PageTitle title="Markets" subtitle="Each measure market by market, beside the total across all markets." />;
+  // One market picked: its figures alone would leave every other market's column empty.
+  if (regionIds.length > 1 && !allMarkets) {
+    return (
+      <div>
+        {title}
+        <EmptyState title={`Showing ${name(regionId)} only`} action={<Button onClick={() => setFilters(changeRegion(filters, ALL_MARKETS))}>Compare all markets</Button>}>
+          This page compares the project's {regionIds.length} markets side by side. The Market filter is set to {name(regionId)}: choose All markets to compare them (it clears the demographic and question filters, as any change of market does).
+        </EmptyState>
+      </div>
+    );
+  }
   if (!data) return <div>{title}{isLoading ? <Skeleton className="h-80" /> : null}</div>;
   const markets = regionIds.map((r) => data.markets.find((m) => m.regionId === r) ?? { regionId: r, measures: [] });
   const measures = [...data.measures].sort((a, b) => measureOrder(a.standardQuestionId) - measureOrder(b.standardQuestionId) || a.standardQuestionId - b.standardQuestionId);
