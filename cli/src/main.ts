@@ -504,11 +504,15 @@ analyze
   .option("--weight <col>", "respondent weight column")
   .option("--top <n>", "how many sets to list", "10")
   .option("--depth <n>", "reached = accepts at least this many of the set's items", "1")
+  .option("--none <col>", "column marking \"none of these\" (non-zero): kept in the base, reached by nothing")
   .option("--json", "print the result as JSON")
   .addHelpText(
     "after",
     `
 A non-zero number accepts the item, 0 or blank does not; anything else is an error (exit 1).
+Every respondent is in the base, also one who accepts nothing. --none names the column of a
+"none of these" answer: it is never an item (listing it in --items is refused), a respondent who
+marks it and an item is an error, and the JSON adds its weighted share as "none".
 All C(items, k) sets are searched up to 2,000,000 sets, beyond that a greedy search returns one.
 
 Examples:
@@ -516,7 +520,7 @@ Examples:
   $ ideally analyze turf flavours.csv --items 3,4,5,6,7,8 --weight wgt --k 2 --top 5 --json
   $ ideally analyze turf flavours.csv --items a,b,c,d --k 3 --depth 2
 
-JSON: { results: [{ items: [names], reach, frequency }] }, best first`,
+JSON: { results: [{ items: [names], reach, frequency }], none? }, best first`,
   )
   .action(async (file: string, opts) => {
     const { runTurf } = await import("./commands/analyze/turf.ts");

@@ -212,6 +212,9 @@ test("the answer streams on the owner's channel: deltas in order make the stored
   const deltas = mine.filter((e) => e.event === "AiMessageDelta").map((e) => e.data as { seq: number; delta: string });
   expect(deltas.map((d) => d.seq)).toEqual(deltas.map((_, i) => i));
   expect(deltas.map((d) => d.delta).join("")).toBe(answer.content);
+  // The built-in provider's answer is whole at once: one delta, not a simulated stream of its sentences.
+  expect(answer.content.match(/[.!?](\s|$)/g)!.length, "an answer of several sentences").toBeGreaterThan(1);
+  expect(deltas.length).toBe(1);
   const done = mine.at(-1)!;
   expect(done.event).toBe("AiMessageCompleted");
   expect((done.data as { messageId: number }).messageId).toBe(answer.id);

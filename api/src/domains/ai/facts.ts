@@ -151,33 +151,37 @@ export interface ProjectContext {
 /** What a text about a project may refer to: names, measures, demographics, markets (no figures). */
 export async function projectContext(db: Db, ctx: RequestCtx, projectId: number): Promise<ProjectContext> {
   return enterTenant(db, ctx, async (tx) => {
-    const [p] = await tx<{ id: number; name: string; clientId: number; typeId: number; frameworkId: number | null; objective: string | null }[]>`
-      select p.id, p.project_name as name, p.client_id as "clientId", p.project_type_id as "typeId", p.framework_id as "frameworkId", o.summary as objective
-      from projects p left join project_objectives o on o.id = p.active_project_objective_id where p.id = ${projectId} and p.deleted_at is null`;
+    // One round trip: the seven reads start at once on the transaction's connection (pipelined);
+    // each reads by the project id, and an unknown or deleted project is refused once they are back.
+    const [[p], testOptions, measures, regions, rows, textQuestions, choiceQuestions] = await Promise.all([
+      tx<{ id: number; name: string; clientId: number; typeId: number; frameworkId: number | null; objective: string | null }[]>`
+        select p.id, p.project_name as name, p.client_id as "clientId", p.project_type_id as "typeId", p.framework_id as "frameworkId", o.summary as objective
+        from projects p left join project_objectives o on o.id = p.active_project_objective_id where p.id = ${projectId} and p.deleted_at is null`,
+      tx<{ id: number; name: string }[]>`select id, concept_text as name from test_options where project_id = ${projectId} and deleted_at is null order by sort_order, id`,
+      tx<{ standardQuestionId: number; title: string }[]>`
+        select distinct s.id as "standardQuestionId", s.title from project_questions pq join standard_questions s on s.id = pq.standard_question_id
+        where pq.project_id = ${projectId} and pq.deleted_at is null and s.is_scaled`,
+      tx<{ id: number; name: string }[]>`select r.id, r.region_name as name from projects_regions pr join regions r on r.id = pr.region_id where pr.project_id = ${projectId} order by r.id`,
+      tx<{ sqId: number; label: string; code: string; id: number; optLabel: string }[]>`
+        select sq.id as "sqId", sq.question_label as label, sq.question_code as code, o.id, o.answer_label as "optLabel"
+        from system_question sq join system_question_option o on o.system_question_id = sq.id
+        where sq.is_filterable and o.is_visible and (o.region_id is null or o.region_id in (select region_id from projects_regions where project_id = ${projectId}))
+        order by sq.sort_order, sq.id, o.sort_order, o.id`,
+      tx<{ projectQuestionId: number; text: string }[]>`
+        select pq.id as "projectQuestionId", q.question_text as text from project_questions pq join questions q on q.id = pq.question_id
+        where pq.project_id = ${projectId} and pq.deleted_at is null and q.question_type_id = 3 order by pq.question_position_id, pq.sort_order, pq.id`,
+      tx<{ projectQuestionId: number; text: string }[]>`
+        select pq.id as "projectQuestionId", q.question_text as text from project_questions pq join questions q on q.id = pq.question_id
+        where pq.project_id = ${projectId} and pq.deleted_at is null and pq.standard_question_id is null and q.question_type_id in (1, 2, 4)
+          and pq.question_position_id in (3, 6, 9) order by pq.question_position_id desc, pq.sort_order, pq.id`,
+    ]);
     if (!p) throw new ApiError("NotFound", `No project ${projectId}`);
-    const testOptions = await tx<{ id: number; name: string }[]>`select id, concept_text as name from test_options where project_id = ${p.id} and deleted_at is null order by sort_order, id`;
-    const measures = await tx<{ standardQuestionId: number; title: string }[]>`
-      select distinct s.id as "standardQuestionId", s.title from project_questions pq join standard_questions s on s.id = pq.standard_question_id
-      where pq.project_id = ${p.id} and pq.deleted_at is null and s.is_scaled`;
-    const regions = await tx<{ id: number; name: string }[]>`select r.id, r.region_name as name from projects_regions pr join regions r on r.id = pr.region_id where pr.project_id = ${p.id} order by r.id`;
-    const rows = await tx<{ sqId: number; label: string; code: string; id: number; optLabel: string }[]>`
-      select sq.id as "sqId", sq.question_label as label, sq.question_code as code, o.id, o.answer_label as "optLabel"
-      from system_question sq join system_question_option o on o.system_question_id = sq.id
-      where sq.is_filterable and o.is_visible and (o.region_id is null or o.region_id = any(${regions.map((r) => r.id)}::int[]))
-      order by sq.sort_order, sq.id, o.sort_order, o.id`;
     const demographics: ProjectContext["demographics"] = [];
     for (const r of rows) {
       let d = demographics.find((x) => x.systemQuestionId === r.sqId);
       if (!d) demographics.push((d = { systemQuestionId: r.sqId, label: r.label, code: r.code, options: [] }));
       d.options.push({ id: r.id, label: r.optLabel });
     }
-    const textQuestions = await tx<{ projectQuestionId: number; text: string }[]>`
-      select pq.id as "projectQuestionId", q.question_text as text from project_questions pq join questions q on q.id = pq.question_id
-      where pq.project_id = ${p.id} and pq.deleted_at is null and q.question_type_id = 3 order by pq.question_position_id, pq.sort_order, pq.id`;
-    const choiceQuestions = await tx<{ projectQuestionId: number; text: string }[]>`
-      select pq.id as "projectQuestionId", q.question_text as text from project_questions pq join questions q on q.id = pq.question_id
-      where pq.project_id = ${p.id} and pq.deleted_at is null and pq.standard_question_id is null and q.question_type_id in (1, 2, 4)
-        and pq.question_position_id in (3, 6, 9) order by pq.question_position_id desc, pq.sort_order, pq.id`;
     return {
       projectId: p.id,
       projectName: p.name,
