@@ -1,7 +1,7 @@
 // Local coding of open answers: AFINN sentiment and key-phrase themes on answers whose themes are
 // known by construction.
 import { expect, test } from "bun:test";
-import { STOP_WORDS, contentWords, sentimentOf, stem, themesOf } from "../../api/src/analytics/verbatims.ts";
+import { STOP_WORDS, contentWords, sentimentOf, stem, themesOf, type SentimentLabel } from "../../api/src/analytics/verbatims.ts";
 
 test("sentiment: positive, negative, mixed, neutral", () => {
   expect(sentimentOf("I love it, great value").label).toBe("Positive");
@@ -126,7 +126,7 @@ test("content words: nouns and adjectives of three letters or more; the listed f
 // words the labelled set lacks: each expected sum worked by hand from AFINN-165's published scores
 // (good 3, super 3, bad -3) and the rules (negation flips, a negated negative word counts half
 // positive; intensifiers x1.5; a hedged clause counts half); the score is tanh(sum / 5).
-const sums: [string, number, string][] = [
+const sums: [string, number, SentimentLabel][] = [
   ["It is hardly good.", -3, "Negative"],
   ["Neither good nor bad", -3 + 1.5, "Mixed"],
   ["Extremely good.", 4.5, "Positive"],
