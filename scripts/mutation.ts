@@ -7,6 +7,7 @@
 //
 //   bun run test:mutation                 every module, in turn (hours on this machine)
 //   bun run test:mutation lifecycle ledger
+//   bun run test:mutation ledger-writes & bun run test:mutation ledger   (side by side: own sandboxes)
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 
 interface Module {
@@ -26,11 +27,28 @@ export const MODULES: Record<string, Module> = {
     mutate: ["api/src/domains/lifecycle/transitions.ts"],
     command: "bun test tests/api/lifecycle-table.test.ts",
   },
-  // The overdraft rule (assertAffordable). The charging paths of ledger.ts and cost.ts are covered
-  // by credits.test.ts, tens of seconds a run: too slow a mutant at a time on this machine.
+  // The ledger (credits/ledger.ts), in two parts that together are the whole file: its pure rules
+  // (the codes, the overdraft check, wave mode and dates, which charges a cancel refunds, the
+  // resync plan, the shortfall refund), killed by credits-rules.test.ts and boundaries.test.ts in
+  // a second; and its writing paths (runCost, lockLedgerOrThrow, chargeFirstWave,
+  // refundUnrunWaves, resyncUnrunWaves, settleRunCharges, refundRunShortfall), called in a
+  // transaction by credits-ledger.test.ts (a copy of the test database, no server; ~10 s a run).
+  // Line ranges of ledger.ts as it stands: move them with the functions.
   ledger: {
-    mutate: ["api/src/domains/credits/ledger.ts:44-59"],
-    command: "bun test tests/api/boundaries.test.ts",
+    mutate: ["1-39", "43-59", "66-132", "174-194", "215-260", "308-327"].map((r) => `api/src/domains/credits/ledger.ts:${r}`),
+    command: "bun test tests/api/credits-rules.test.ts tests/api/boundaries.test.ts",
+    timeoutMS: 15_000,
+  },
+  "ledger-writes": {
+    mutate: ["40-42", "60-65", "133-173", "195-214", "261-307", "328-353"].map((r) => `api/src/domains/credits/ledger.ts:${r}`),
+    command: "bun test tests/api/credits-ledger.test.ts",
+    timeoutMS: 30_000,
+  },
+  // The cost formula (pure): credits-rules.test.ts, by hand from docs/credits.md.
+  cost: {
+    mutate: ["api/src/domains/credits/cost.ts"],
+    command: "bun test tests/api/credits-rules.test.ts",
+    timeoutMS: 15_000,
   },
   // The rules and the role check. enterTenant, readAsCaller and checkRoleEarly need the database:
   // role-inheritance.test.ts covers them (add it to the command where a run may take an hour).
@@ -45,15 +63,21 @@ export const MODULES: Record<string, Module> = {
   "analytics-drivers": analytics("drivers", "tests/api/analytics-drivers.test.ts"),
   "analytics-text-qa": analytics("text-qa", "tests/api/analytics-text-qa.test.ts"),
   "analytics-csv": analytics("csv", "tests/api/analytics-psm.test.ts tests/api/analytics-rake.test.ts tests/api/analytics-turf.test.ts"),
-  "analytics-verbatims": analytics("verbatims", "tests/api/analytics-verbatims.test.ts"),
+  "analytics-verbatims": analytics("verbatims", "tests/api/analytics-verbatims.test.ts tests/api/sentiment-labelled.test.ts"),
+  "analytics-design": analytics("design", "tests/api/analytics-design.test.ts"),
+  "analytics-crosstab": analytics("crosstab", "tests/api/analytics-crosstab.test.ts"),
+  // The figures and their sources against docs/reference-data.md; results-crosstab.test.ts (the API, a database) also reads them.
+  "analytics-populations": analytics("populations", "tests/api/analytics-populations.test.ts tests/api/analytics-design.test.ts"),
   odata: {
     mutate: ["api/src/odata/compile.ts"],
     command: "bun test tests/api/odata-compile.test.ts tests/api/odata-parser.test.ts",
   },
-  // The respondent engine: fielding.test.ts's engine tests need a fielded project (about 20 s a run).
+  // The respondent engine (pure): fielding-engine.test.ts and the quota edge of boundaries.test.ts,
+  // no server and no fielded project.
   engine: {
     mutate: ["api/src/domains/fielding/engine.ts"],
-    command: `bun test tests/api/fielding.test.ts -t "respondent engine"`,
+    command: "bun test tests/api/fielding-engine.test.ts tests/api/boundaries.test.ts",
+    timeoutMS: 15_000,
   },
 };
 
@@ -83,7 +107,7 @@ if (import.meta.main) {
           timeoutMS: m.timeoutMS ?? 120_000,
           reporters: ["clear-text", "json", "progress"],
           jsonReporter: { fileName: `reports/mutation/${name}.json` },
-          tempDirName: ".tmp/stryker",
+          tempDirName: `.tmp/stryker-${name}`, // one per module, so two modules may run side by side
           ignorePatterns: [".data", ".tmp", "reports", "dist", "test-results", "playwright-report"],
           cleanTempDir: "always",
         },

@@ -247,7 +247,16 @@ test("AiConversations for staff: add, continue (grounded, evaluated), messages, 
   expect(r.body.message.content, "answered like the results chat").toMatch(/^.+ did best on Likability among Female respondents aged 18-24 or 25-34: \d+\.\d% \[F1\] top-2-box/);
   expect(r.body.evaluation).toMatchObject({ passed: true, unknownRefs: [], misquoted: [], uncitedNumbers: [] });
   expect(r.body.evaluation.citedFigures).toBeGreaterThanOrEqual(2);
-  expect((await w.call(STAFF, null, "POST", `/api/v1/AiConversations(${id})/ContinueConversation`)).status, "nothing waits for an answer").toBe(409);
+  const nothing = await w.call(STAFF, null, "POST", `/api/v1/AiConversations(${id})/ContinueConversation`);
+  expect(nothing.status, "nothing waits for an answer").toBe(409);
+  expect(nothing.body.message).toBe(`Conversation ${id} has no question waiting for an answer: AddUserMessage first`);
+  // A closed conversation takes no new question: 409, and no message is added.
+  await w.tdb.db`update ai_conversations set status = 'Closed' where id = ${id}`;
+  const closed = await w.call(STAFF, null, "POST", "/api/v1/AiConversations/AddUserMessage", { aiConversationId: id, content: "And with men?" });
+  expect(closed.status).toBe(409);
+  expect(closed.body.message).toBe(`Conversation ${id} is closed`);
+  expect((await w.tdb.db`select 1 from ai_conversation_messages where ai_conversation_id = ${id}`).length, "the question and its answer only").toBe(2);
+  await w.tdb.db`update ai_conversations set status = 'Active' where id = ${id}`;
 
   const msgs = await w.call(STAFF, null, "GET", `/api/v1/AiConversations(${id})/GetMessages`);
   expect(msgs.body.value.map((m: { role: string }) => m.role)).toEqual(["user", "assistant"]);

@@ -189,6 +189,16 @@ test("POST AiProjectSummaries queues one; Regenerate writes it again; members of
   expect((await w.call("admin@globex.test", globex, "POST", `/api/v1/AiProjectSummaries(${created.body.id})/Regenerate`)).status).toBe(404);
   expect((await w.call("viewer@acme.test", teamA, "POST", `/api/v1/AiProjectSummaries(${created.body.id})/Regenerate`)).status).toBe(403);
   expect((await w.call(USER, teamA, "POST", "/api/v1/AiProjectSummaries", { projectId: 999999 })).status).toBe(404);
+  // While it is being written (Pending or Running) a Regenerate is refused and queues nothing.
+  for (const status of ["Pending", "Running"]) {
+    await w.tdb.db`update ai_project_summaries set status = ${status} where id = ${created.body.id}`;
+    const busy = await w.call(USER, teamA, "POST", `/api/v1/AiProjectSummaries(${created.body.id})/Regenerate`);
+    expect(busy.status, status).toBe(409);
+    expect(busy.body.message).toBe(`Summary ${created.body.id} is being written already`);
+    const [row] = await w.tdb.db<{ jobId: string }[]>`select job_id::text as "jobId" from ai_project_summaries where id = ${created.body.id}`;
+    expect(row!.jobId, "still the last job").toBe(again.body.jobId);
+  }
+  await w.tdb.db`update ai_project_summaries set status = 'Ready' where id = ${created.body.id}`;
 }, 120_000);
 
 test("a summary written for the view on screen: its market filter and its benchmark ('None', SPEC 7: against 50%)", async () => {

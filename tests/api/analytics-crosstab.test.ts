@@ -124,3 +124,57 @@ describe("crossTab reproduces R survey", () => {
     expect(below.cells[0]![1]!.higherThan).toEqual([]);
   });
 });
+
+describe("crossTab: rules worked by hand", () => {
+  const spec = (groups: number[][], strata: [string, number][]) => ({ rows: 1, groups, strata: new Map(strata), confidence: 95 as const, adjust: "bh" as const });
+
+  test("several units of one row are summed: weight × units in the base", () => {
+    // A (weight 2) has two units on the row, y 1 and 0: a = 2, b = 4; B (weight 1) one unit, y 1: a = 1, b = 1.
+    // The share is 3/5, not 3/3 (weight alone in the base) nor 3/2.
+    const out = crossTab(
+      [
+        { stratum: "s", weight: 2, columns: [0], units: [{ row: 0, y: 1 }, { row: 0, y: 0 }] },
+        { stratum: "s", weight: 1, columns: [0], units: [{ row: 0, y: 1 }] },
+      ],
+      spec([[0]], [["s", 2]]),
+    );
+    expect(out.cells[0]![0]!.value).toBeCloseTo(0.6, 12);
+    expect(out.cells[0]![1]!.value).toBeCloseTo(0.6, 12);
+  });
+
+  test("a respondent in a stratum the spec does not list still counts in that stratum's n", () => {
+    // Two respondents, y 1 and 0, weight 1, in a stratum missing from spec.strata: the mean 0.5 with
+    // the textbook SE of a mean of two, sd/sqrt(2) = 0.7071/1.4142 = 0.5.
+    const out = crossTab(
+      [
+        { stratum: "x", weight: 1, columns: [0], units: [{ row: 0, y: 1 }] },
+        { stratum: "x", weight: 1, columns: [0], units: [{ row: 0, y: 0 }] },
+      ],
+      spec([[0]], []),
+    );
+    expect(out.cells[0]![0]!.value).toBe(0.5);
+    expect(out.cells[0]![0]!.se).toBeCloseTo(0.5, 12);
+  });
+
+  test("a low base in the second column of a pair also stops the test", () => {
+    // Column A: 100 respondents, half Top; column B: 30 with one weight of 1.05 (n_eff 29.9976), all Top.
+    const rs: XtabRespondent[] = [
+      ...Array.from({ length: 100 }, (_, i) => ({ stratum: "s", weight: 1, columns: [0], units: [{ row: 0, y: i % 2 }] })),
+      ...[...Array(29).fill(1), 1.05].map((w: number) => ({ stratum: "s", weight: w, columns: [1], units: [{ row: 0, y: 1 }] })),
+    ];
+    const out = crossTab(rs, spec([[0, 1]], [["s", 130]]));
+    expect(out.cells[0]![2]!.smallBase).toBe(true);
+    expect(out.tests).toEqual([]);
+    expect(out.cells[0]![2]!.higherThan).toEqual([]);
+  });
+
+  test("a cell's letters are in spreadsheet order: B .. Z, then AA, AB", () => {
+    // 28 columns of one variable, 40 respondents each: column A at 90% Top, the others at 10%.
+    // A is above every other column by far (z about 11), so it carries all 27 other letters.
+    const rs: XtabRespondent[] = [];
+    for (let c = 0; c < 28; c++) for (let i = 0; i < 40; i++) rs.push({ stratum: "s", weight: 1, columns: [c], units: [{ row: 0, y: (c === 0 ? i < 36 : i < 4) ? 1 : 0 }] });
+    const out = crossTab(rs, spec([Array.from({ length: 28 }, (_, i) => i)], [["s", 28 * 40]]));
+    expect(out.cells[0]![1]!.higherThan).toEqual([..."BCDEFGHIJKLMNOPQRSTUVWXYZ", "AA", "AB"]);
+    expect(out.cells[0]![2]!.higherThan).toEqual([]);
+  });
+});

@@ -138,3 +138,85 @@ describe("crossings with float noise (finding 8)", () => {
     expect(crossing([1, 2], [0, 1], [1, 0])).toBe(1.5);
   });
 });
+
+// The rules of the header of analytics/psm.ts at their edges, each expected value worked by hand.
+describe("Van Westendorp: input rules and edges, by hand", () => {
+  test("an infinite price is inconsistent, like a NaN", () => {
+    expect(isConsistent(r(1, 2, 3, Number.POSITIVE_INFINITY))).toBe(false);
+    expect(isConsistent(r(Number.NEGATIVE_INFINITY, 2, 3, 4))).toBe(false);
+    expect(isConsistent(r(1, 2, 3, 4))).toBe(true);
+  });
+
+  test("the order of the respondents does not matter (the weighted case, reversed)", () => {
+    // The same answers as "weighted crossings" above, in the other order: PMC 1.25, OPP 2, IPP 2.25, PME 3.25.
+    const res = vanWestendorp([r(2, 3, 4, 5), r(1, 2, 3, 4, { weight: 3 })], { curves: true });
+    expect(res).toMatchObject({ n: 2, pmc: 1.25, opp: 2, ipp: 2.25, pme: 3.25, interpolation: "linear" });
+    expect(res.curves!.price).toEqual([1, 2, 3, 4, 5]);
+    expect(res.curves!.tooCheap).toEqual([0.25, 0, 0, 0, 0]);
+  });
+
+  test("a crossing at the first grid price, where the rising curve is already above", async () => {
+    const { crossing } = await import("../../api/src/analytics/psm.ts");
+    expect(crossing([1, 2, 3], [0.5, 0.6, 0.7], [0.2, 0.1, 0])).toBe(1);
+    expect(crossing([1, 2, 3], [0, 0.1, 0.2], [0.9, 0.8, 0.7])).toBeNull();
+  });
+
+  test("no respondent kept: the empty result, nothing computed", () => {
+    expect(vanWestendorp([r(2, 1, 3, 4)])).toEqual({ n: 0, invalid: 1, pmc: null, pme: null, ipp: null, opp: null, interpolation: "linear" });
+  });
+
+  test("weights: negative or not finite is refused with its value; 0 is left out without being invalid", () => {
+    expect(() => vanWestendorp([r(1, 2, 3, 4, { weight: -1 })])).toThrow("weight must be finite and >= 0, got -1");
+    expect(() => vanWestendorp([r(1, 2, 3, 4, { weight: Number.POSITIVE_INFINITY })])).toThrow("weight must be finite and >= 0, got Infinity");
+    expect(() => vanWestendorp([r(1, 2, 3, 4, { weight: Number.NaN })])).toThrow("got NaN");
+    const res = vanWestendorp([r(1, 2, 3, 4), r(2, 3, 4, 5), r(10, 20, 30, 40, { weight: 0 })], { curves: true });
+    expect(res).toMatchObject({ n: 2, invalid: 0, pmc: 1.5, opp: 2, ipp: 2.5, pme: 3.5 });
+    expect(res.curves!.price).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  test("calibration: five probabilities in [0, 1], else refused", () => {
+    const one = [r(10, 20, 30, 40, { intentCheap: 5, intentExpensive: 4 })];
+    const msg = "calibration must be five probabilities in [0, 1] for intents 5..1";
+    for (const cal of [[0.7, 0.5, 0.3, 0.1], [0.7, 0.5, 0.3, 0.1, -0.01], [1.01, 0.5, 0.3, 0.1, 0], [Number.NaN, 0.5, 0.3, 0.1, 0], [0.7, 0.5, 0.3, 0.1, 0, 0]]) {
+      expect(() => vanWestendorp(one, { calibration: cal as unknown as readonly [number, number, number, number, number] }), String(cal)).toThrow(msg);
+    }
+    // The ends of [0, 1] are allowed: intent 5 at 1, intent 4 at 0 -> trial [0, 1, 0, 0] on 10..40.
+    const edge = vanWestendorp(one, { calibration: [1, 0, 0, 0, 0], curves: true });
+    expect(edge.curves!.trial).toEqual([0, 1, 0, 0]);
+  });
+
+  test("NMS: a respondent's probability is 0 outside (too cheap, too expensive) and linear between the knots", async () => {
+    const { nmsProbability } = await import("../../api/src/analytics/psm.ts");
+    const k = r(10, 20, 30, 40);
+    const at = (p: number) => nmsProbability(p, k, 0.7, 0.5);
+    expect([5, 10, 15, 20, 25, 30, 35, 40, 45].map((p) => +at(p).toFixed(12))).toEqual([0, 0, 0.35, 0.7, 0.6, 0.5, 0.25, 0, 0]);
+  });
+
+  test("NMS: only respondents with both intents; none, no NMS and no trial curve", () => {
+    // A (5, 4) alone counts: B has no expensive intent, C an intent outside 1..5, D a fraction.
+    const res = vanWestendorp(
+      [
+        r(10, 20, 30, 40, { intentCheap: 5, intentExpensive: 4 }),
+        r(10, 20, 30, 40, { intentCheap: 5, intentExpensive: null }),
+        r(10, 20, 30, 40, { intentCheap: 6, intentExpensive: 4 }),
+        r(10, 20, 30, 40, { intentCheap: 4.5, intentExpensive: 4 }),
+      ],
+      { curves: true },
+    );
+    expect(res.nms!.n).toBe(1);
+    expect(res.curves!.trial).toEqual([0, 0.7, 0.5, 0]);
+    const none = vanWestendorp([r(10, 20, 30, 40)], { curves: true });
+    expect(none.nms).toBeUndefined();
+    expect("trial" in none.curves!).toBe(false);
+    expect("revenue" in none.curves!).toBe(false);
+    expect(vanWestendorp([r(10, 20, 30, 40)]).curves, "curves only when asked").toBeUndefined();
+  });
+
+  test("NMS: a flat trial maximum is reported at its lowest price; revenue then peaks at the top of the flat", () => {
+    // Intents 4 and 4: trial [0, .5, .5, 0] on 10..40; revenue 0, 10, 15, 0; on [30, 40] trial = 2 − .05p
+    // peaks in revenue at p = 20, outside the segment, so the best revenue is 15 at 30.
+    const nms = vanWestendorp([r(10, 20, 30, 40, { intentCheap: 4, intentExpensive: 4 })]).nms!;
+    expect(nms.trialOptimal).toEqual({ price: 20, trial: 0.5, revenue: 10 });
+    expect(nms.revenueOptimal).toEqual({ price: 30, trial: 0.5, revenue: 15 });
+  });
+});

@@ -65,3 +65,59 @@ test("themes: fillers, hedges and discourse markers never start or make a theme;
   expect(contentWords("Honestly, like, the packaging design is mostly great")).toEqual(["packaging", "design", "great"]);
   expect([stem("flavours"), stem("berries"), stem("glass"), stem("bus")]).toEqual(["flavour", "berri", "glass", "bus"]);
 });
+
+// The theme rules of the header of analytics/verbatims.ts, one at a time, on answers built so that
+// the rule decides the outcome (the expected themes worked out by hand from the rule).
+const themes = (texts: string[], opts: { maxThemes?: number; minShare?: number } = { minShare: 0 }) => themesOf(texts, opts).map((t) => [t.phrase, t.members]);
+
+test("themes: at most maxThemes (8 unless given), each used by at least 2 answers", () => {
+  const fruits = ["apple", "banana", "cherry", "grape", "lemon", "mango", "melon", "peach", "pear", "plum"];
+  const texts = fruits.flatMap((f) => [`I liked the ${f}.`, `The ${f} was nice.`]);
+  // "nice" is in 10 answers, each fruit in 2: the fruits follow in alphabetical order until 8.
+  const all = themes(texts);
+  expect(all).toEqual([["nice", [1, 3, 5, 7, 9, 11, 13, 15, 17, 19]], ...fruits.slice(0, 7).map((f, i) => [f, [2 * i, 2 * i + 1]])]);
+  expect(themes(texts, { minShare: 0, maxThemes: 3 })).toEqual(all.slice(0, 3));
+  // A phrase in one answer only is never a theme, even with minShare 0.
+  expect(themes(["The apple was nice.", "The apple was sweet.", "The plum."])).toEqual([["apple", [0, 1]]]);
+});
+
+test("themes: the default minShare is 3% of the answers (3 of 70), at and below it", () => {
+  const texts = [...Array.from({ length: 65 }, () => "I do not know."), "I liked the apple.", "The apple was nice.", "Banana please.", "The banana was nice.", "More banana."];
+  // apple: 2 answers (below ceil(70 × 0.03) = 3), nice: 2, banana: 3.
+  expect(themesOf(texts).map((t) => [t.phrase, t.members])).toEqual([["banana", [67, 68, 69]]]);
+});
+
+test("themes: a phrase is skipped when over half its answers are already in themes, not at half", () => {
+  // apple in 0-3, cake in 2-5 (half covered by apple: taken), pear in 0, 1, 2, 6 (three quarters: skipped).
+  const texts = ["The apple. The pear.", "The apple. The pear.", "The apple. The cake. The pear.", "The apple. The cake.", "The cake.", "The cake.", "The pear."];
+  expect(themes(texts)).toEqual([
+    ["apple", [0, 1, 2, 3]],
+    ["cake", [2, 3, 4, 5]],
+  ]);
+});
+
+test("themes: at equal use a noun comes before an adjective, whatever the alphabet says", () => {
+  expect(themes(["The apple was awful", "The banana was awful", "The banana was good"])).toEqual([
+    ["banana", [1, 2]],
+    ["awful", [0, 1]],
+  ]);
+});
+
+test("themes: 'noun of word' is a phrase of its own; a surface form tie goes to the alphabet; a sentiment tie to Positive", () => {
+  expect(themes(["A bag of chips", "another bag of chips", "a cup of tea", "my cup of tea"])).toEqual([
+    ["bag of chips", [0, 1]],
+    ["cup of tea", [2, 3]],
+  ]);
+  expect(themes(["Good flavours", "Good flavour", "I like the crunch"])).toEqual([["good flavour", [0, 1]]]);
+  // One positive and one negative answer: a tie, broken in the order Positive, Negative, Mixed, Neutral.
+  const t = themesOf(["The taste is good", "The taste is bad"], { minShare: 0 });
+  expect(t.map((x) => [x.phrase, x.sentiment])).toEqual([["taste", "Positive"]]);
+});
+
+test("content words: nouns and adjectives of three letters or more; the listed fillers and function words are stop words", () => {
+  expect(contentWords("The tea was hot")).toEqual(["tea", "hot"]);
+  expect(contentWords("We walked and talked")).toEqual([]);
+  // One word from each part of the filler and function-word lists (none is in the stopword package's list).
+  for (const w of ["stuff", "anyway", "totally", "yeah", "reason"]) expect(STOP_WORDS.has(w), w).toBe(true);
+  expect([stem("glasses"), stem("classes")]).toEqual(["glass", "class"]);
+});

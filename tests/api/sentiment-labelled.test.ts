@@ -62,3 +62,15 @@ test("negation, hedges and concern phrases: the answers the issue found wrongly 
     if (s.label === "Negative") expect(s.score).toBeLessThan(0);
   }
 });
+
+// The answers of the set the coder labels differently from the hand label (19 of 320, the 94.1% of
+// the accuracy test). Every other answer must get its hand label: a change to a lexicon entry, a
+// phrase or a rule that turns a right answer wrong fails here, not only when it moves the total
+// below the threshold. An id may leave this list when the coder improves; none may join it.
+const KNOWN_MISSES = new Set([28, 60, 71, 79, 89, 104, 140, 171, 174, 190, 207, 210, 235, 238, 251, 254, 258, 296, 304]);
+
+test("every labelled answer outside the known misses gets its hand label", () => {
+  const wrong = rows.filter((r) => !KNOWN_MISSES.has(r.id) && sentimentOf(r.text).label !== r.label).map((r) => `${r.id} ${r.label}: ${r.text}`);
+  expect(wrong).toEqual([]);
+  expect(rows.length - KNOWN_MISSES.size).toBe(301);
+});

@@ -286,6 +286,7 @@ describe("the file calls", () => {
     const bad = await acme("GET", "/api/v1/Projects(1001)/FileUploadUrl?fileName=x.svg&fileType=image/svg%2Bxml");
     expect(bad.status).toBe(400);
     expect(bad.body.errors[0].path).toBe("fileType");
+    expect(bad.body.message).toBe("Files of type image/svg+xml are not accepted");
     const big = await acme("GET", `/api/v1/Projects(1001)/FileUploadUrl?fileName=x.png&fileType=image/png&fileSize=${21 * 1024 * 1024}`);
     expect(big.status).toBe(413);
     const video = await acme("GET", `/api/v1/Projects(1001)/FileUploadUrl?fileName=ad.mp4&fileType=video/mp4&fileSize=${50 * 1024 * 1024}`);
@@ -301,7 +302,9 @@ describe("the file calls", () => {
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
     expect(ok.body.key.startsWith("clients/1003/files/")).toBe(true);
     expect((await put(ok.body.url, PNG, "image/png")).status).toBe(201);
-    expect((await acme("GET", "/api/v1/Clients(2001)/FileUploadUrl?fileName=logo.png&fileType=image/png")).status, "another client than the header").toBe(400);
+    const otherClient = await acme("GET", "/api/v1/Clients(2001)/FileUploadUrl?fileName=logo.png&fileType=image/png");
+    expect(otherClient.status, "another client than the header").toBe(400);
+    expect(otherClient.body.message).toBe("Name the same client in the clientId header");
     expect((await call(app, "acmeUser", 2001, "GET", "/api/v1/Clients(2001)/FileUploadUrl?fileName=logo.png&fileType=image/png")).status).toBe(403);
     expect((await call(app, "acmeViewer", 1003, "GET", "/api/v1/Clients(1003)/FileUploadUrl?fileName=logo.png&fileType=image/png")).status).toBe(403);
   });

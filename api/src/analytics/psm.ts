@@ -20,7 +20,7 @@
 //   (overridable). A respondent's probability is 0 at or below too cheap and at or above too
 //   expensive and linear between (tc, 0), (c, P_c), (e, P_e), (te, 0). trial(p) is the weighted mean
 //   over respondents with both intents; revenue(p) = p × trial(p). trial is piecewise linear with
-//   kinks only at grid prices, so its maximum is at a grid price; revenue is quadratic between grid
+//   kinks only at grid prices, so its maximum is at a grid price (the lowest, at a tie); revenue is quadratic between grid
 //   prices, so its maximum is searched exactly within each segment too.
 // Pure: no I/O, no app imports.
 

@@ -19,7 +19,7 @@
 //      first at equal use, then noun-headed first), a phrase being skipped when over half of its answers belong to themes
 //      already taken or when its stems contain or are contained in a taken theme's, until `maxThemes`;
 //   6. an answer belongs to every theme whose phrase it contains.
-// A theme's sentiment is its answers' majority. Deterministic: the same answers, the same themes.
+// A theme's sentiment is its answers' majority (a tie goes to Positive, then Negative, Mixed, Neutral). Deterministic: the same answers, the same themes.
 import nlp from "compromise";
 import AFINN from "sentiment/languages/en/labels.json" with { type: "json" };
 import { eng as STOPWORD_ENG } from "stopword";
