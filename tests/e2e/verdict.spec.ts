@@ -160,6 +160,10 @@ test("waves show wave-on-wave significance as WaveData says; no Advertising entr
   if (significant) await expect(page.getByRole("list", { name: "Significant changes between waves" }).getByRole("listitem")).toHaveCount(significant);
   else await expect(page.getByText(/No significant change between consecutive waves/)).toBeVisible();
   await look(page, "waves");
+  // At phone width the table of waves fits (each option's column on screen, no date broken mid-way).
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect.poll(() => table.evaluate((e) => e.scrollWidth - e.clientWidth), { message: "the waves table fits 390 px" }).toBeLessThanOrEqual(1);
+  await page.setViewportSize({ width: 1440, height: 900 });
 
   // The tracker's only advertising question is the open-text Advertisement Outtake.
   const ads = await apiCall(request, uma, team, "GET", `/api/v1/ProjectQuestions?$filter=projectId eq ${tracker} and standardQuestionId in (6,10,11)&$select=id,standardQuestionId`);
