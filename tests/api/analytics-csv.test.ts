@@ -50,6 +50,8 @@ describe("CsvSplitter", () => {
       { fields: ["d"], line: 4 },
     ]);
     expect(parseCsv("a,\ufeffb")).toEqual([["a", "\ufeffb"]]);
+    // Nor at the start of a later chunk.
+    expect(feed(["a,", "\ufeffb"])).toEqual([{ fields: ["a", "\ufeffb"], line: 1 }]);
   });
 
   test("empty lines (and a line of only an empty quoted field) are not rows, but empty fields are", () => {
@@ -69,6 +71,9 @@ describe("CsvSplitter", () => {
   test("an unterminated quote runs to the end of the text; a trailing comma is an empty last field", () => {
     everyChunking('a,"b\nc', [{ fields: ["a", "b\nc"], line: 1 }]);
     everyChunking("a,b,\n", [{ fields: ["a", "b", ""], line: 1 }]);
+    everyChunking("a,b,", [{ fields: ["a", "b", ""], line: 1 }]);
+    // A line end first in the text is an empty first line.
+    everyChunking("\na\n", [{ fields: ["a"], line: 2 }]);
     expect(parseCsvLines('"')).toEqual([]);
     expect(parseCsvLines("")).toEqual([]);
   });

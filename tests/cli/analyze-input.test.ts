@@ -142,3 +142,15 @@ describe("analyze turf --none (issue 20 finding 8: reach questions have a none a
     oneLine(both.stderr);
   });
 });
+
+describe("analyze turf input", () => {
+  test("items are decimal numbers: 0x1 is refused like psm's 0x10 (issue 20 finding 9), 1.0 and +0 are read", async () => {
+    const hex = await cli("analyze", "turf", file("turfhex.csv", "a,b\n1,0\n0x1,1\n"), "--items", "a,b", "--k", "1");
+    expect(hex.code).toBe(1);
+    expect(hex.stderr).toContain('line 3, a: "0x1" is not a number (0/1)');
+    oneLine(hex.stderr);
+    const dec = await cli("analyze", "turf", file("turfdec.csv", "a,b\n1.0,+0\n0,1\n"), "--items", "a,b", "--k", "1", "--json");
+    expect(dec.code).toBe(0);
+    expect(JSON.parse(dec.stdout).results.map((r: { reach: number }) => r.reach)).toEqual([0.5, 0.5]);
+  });
+});

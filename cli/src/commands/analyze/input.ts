@@ -127,7 +127,7 @@ export function column(t: TableHead, spec: string, option: string): number {
 export const columnName = (t: TableHead, j: number) => t.header[j] || `column ${j + 1}`;
 
 /** A decimal number as people write one in a CSV (no hex, binary, octal or "Infinity", which Number() reads). */
-const DECIMAL = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+export const DECIMAL = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 
 /** Parses a number cell; blank gives NaN when allowBlank, anything else not decimal is an input error. */
 export function numberCell(t: TableHead, fields: readonly string[], line: number, j: number, allowBlank: boolean): number {

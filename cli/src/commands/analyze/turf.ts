@@ -2,7 +2,7 @@
 import { binomial, turf } from "../../../../api/src/analytics/turf.ts";
 import { inputError, usageError } from "../../errors.ts";
 import { bold, dim, fmt, pct, printJson, table } from "../../output.ts";
-import { at, column, columnName, Float64Column, intOption, scanTable, shortName, weightCell } from "./input.ts";
+import { at, column, columnName, DECIMAL, Float64Column, intOption, scanTable, shortName, weightCell } from "./input.ts";
 
 export interface TurfCliOptions {
   items: string;
@@ -72,7 +72,7 @@ export async function runTurf(file: string, o: TurfCliOptions): Promise<TurfOutp
         const j = cols[q]!;
         const s = fields[j]!.trim();
         if (s === "") continue;
-        const x = Number(s);
+        const x = DECIMAL.test(s) ? Number(s) : NaN;
         if (!Number.isFinite(x)) throw inputError(`${at(head, line)}, ${shortName(columnName(head, j))}: "${shortName(s)}" is not a number (0/1)`);
         if (x !== 0) {
           bits[q]![word]! |= 1 << (n & 31);
@@ -81,7 +81,7 @@ export async function runTurf(file: string, o: TurfCliOptions): Promise<TurfOutp
       }
       if (noneCol >= 0) {
         const s = fields[noneCol]!.trim();
-        const x = s === "" ? 0 : Number(s);
+        const x = s === "" ? 0 : DECIMAL.test(s) ? Number(s) : NaN;
         if (!Number.isFinite(x)) throw inputError(`${at(head, line)}, ${shortName(columnName(head, noneCol))}: "${shortName(s)}" is not a number (0/1)`);
         if (x !== 0 && accepted) throw inputError(`${at(head, line)}: "none of these" (${shortName(columnName(head, noneCol))}) together with an item; none excludes the items`);
         if (x !== 0) noneW += w;
