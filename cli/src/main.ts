@@ -6,6 +6,7 @@
 import { Command, Option, type OptionValues } from "commander";
 import { CliError, EXIT_USAGE } from "./errors.ts";
 import { FILTER_HELP } from "./filter-help.ts";
+import { fitHelp, terminalWidth } from "./help-fit.ts";
 import { pagingOptions } from "./paging.ts";
 
 const program = new Command()
@@ -16,7 +17,12 @@ const program = new Command()
   .option("--wide", "tables at full width (by default they fit the terminal, cutting long text with …)")
   .option("-V, --version", "the CLI's version and commit, the contract's and the API's version (same as `ideally version`)")
   // Commander's own errors (unknown option, missing required option) as one line like ours.
-  .configureOutput({ outputError: (str, write) => write(`${str.trimEnd().replace(/^error: /, "ideally: ")} (see --help)\n`) })
+  .configureOutput({
+    outputError: (str, write) => write(`${str.trimEnd().replace(/^error: /, "ideally: ")} (see --help)\n`),
+    // Help fits the terminal, also when piped into `head` from one (help-fit.ts).
+    writeOut: (str) => process.stdout.write(fitHelp(str, terminalWidth())),
+    getOutHelpWidth: () => terminalWidth() ?? 80,
+  })
   .addHelpText(
     "after",
     `
@@ -486,7 +492,7 @@ Examples:
       --pi-cheap 5 --pi-expensive 6 --json
   $ ideally analyze psm prices.csv --too-cheap tc --cheap c --expensive e --too-expensive te \\
       --pi-cheap pi_c --pi-expensive pi_e --weight wgt \\
-      --pi-scale 'Definitely=0.8,Probably=0.5,Maybe=0.3,Probably not=0.1,Definitely not=0'
+      --pi-scale 'Sure=0.8,Likely=0.5,Maybe=0.3,Unlikely=0.1,Never=0'
 
 JSON: { n, invalid, pmc, pme, ipp, opp, trialOptimal?, revenueOptimal? }`,
   )
@@ -547,7 +553,7 @@ reported in row order, scaled to mean 1.
 Examples:
   $ ideally analyze rake panel.csv --target 'sex=Female:0.51,Male:0.49'
   $ ideally analyze rake panel.csv --target 'sex=Female:0.51,Male:0.49' \\
-      --target 'race=White:0.6,Black:0.13,Hispanic:0.19,Asian:0.06,Other:0.02' --cap 5 --json
+      --target 'race=White:0.6,Black:0.13,Hispanic:0.19,Other:0.08' --cap 5 --json
 
 JSON: { converged, maxError, iterations, deff, nEff, min, max, weights: [...] }`,
   )
