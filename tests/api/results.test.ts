@@ -377,7 +377,8 @@ describe("exports", () => {
     expect(row.getCell(header.indexOf("A CI low") + 1).value).toBe(a.ci[0]);
     expect(row.getCell(header.indexOf("A CI high") + 1).value).toBe(a.ci[1]);
     expect(row.getCell(header.indexOf("A n eff") + 1).value).toBe(a.nEff);
-    const notes = ws.getColumn(1).values.map(String).join("\n");
+    // The note sits in the second column (the first repeats on every printed page).
+    const notes = ws.getColumn(2).values.map(String).join("\n");
     expect(notes).toContain("Benjamini-Hochberg adjustment");
     const markets = wb.getWorksheet("Markets")!;
     expect(String(markets.getRow(1).getCell(1).value)).toBe(`All markets, weighted by ${api.allMarkets.weighting}`);
