@@ -230,7 +230,9 @@ test("threads: create and rename; feedback on answers; nobody writes into anothe
   const fb = await w.call(USER, acme, "POST", `/api/v1/ResultsAiMessages(${answer.id})/SendFeedback`, { feedback: "Positive", comment: "Useful" });
   expect(fb.status, JSON.stringify(fb.body)).toBe(200);
   expect([fb.body.feedback, fb.body.feedbackComment]).toEqual(["Positive", "Useful"]);
-  expect((await w.call(USER, acme, "POST", `/api/v1/ResultsAiMessages(${messageId})/SendFeedback`, { feedback: "Negative" })).status, "feedback is on answers").toBe(400);
+  const onQuestion = await w.call(USER, acme, "POST", `/api/v1/ResultsAiMessages(${messageId})/SendFeedback`, { feedback: "Negative" });
+  expect(onQuestion.status, "feedback is on answers").toBe(400);
+  expect(onQuestion.body.message).toBe("Feedback is on the assistant's answers");
   expect((await w.call(USER, acme, "POST", `/api/v1/ResultsAiMessages(${answer.id})/SendFeedback`, { feedback: "Meh" })).status).toBe(400);
   expect((await w.call("admin@acme.test", acme, "POST", "/api/v1/ResultsAiMessages", { resultsAiThreadId: threadId, content: "Mine now?" })).status, "another member's thread").toBe(404);
   expect((await w.call("admin@acme.test", acme, "POST", `/api/v1/ResultsAiMessages(${answer.id})/SendFeedback`, { feedback: "Negative" })).status).toBe(404);

@@ -455,7 +455,7 @@ test("All markets with a filter: the workbook's Summary is QualResults' all-mark
   expect(total).toContain("All markets, weighted by population:");
   for (const x of qual.allMarkets.shares) expect(total).toContain(`${marketName(x.regionId)} ${(x.share * 100).toFixed(1)}%`);
   const notes: string[] = [];
-  ws.eachRow((r) => void (typeof r.getCell(1).value === "string" && notes.push(String(r.getCell(1).value))));
+  ws.eachRow((r) => void (r.getCell(1).value === "Note" && notes.push(String(r.getCell(2).value))));
   expect(notes.some((n) => n.includes("all-markets total") && n.includes("Bonferroni")), "the Summary's note names the total and the adjustment").toBe(true);
   // The cross-tabs at the same confidence and adjustment.
   const xt: string[] = [];

@@ -54,6 +54,10 @@ for (const width of [1440, 390] as const) {
     await page.getByRole("button", { name: "Compare all markets" }).click();
     await expect(page).toHaveURL(/[?&]region=0/);
     await expect(page.getByTestId("market-row").first()).toBeVisible();
+    // Two markets and the total fit the screen, even a phone's: no column behind a scrollbar.
+    const overflow = await page.getByRole("region", { name: /top-2-box by market$/ }).evaluateAll((els) => els.map((e) => e.scrollWidth - e.clientWidth));
+    expect(overflow.length).toBeGreaterThan(0);
+    expect(overflow.filter((w) => w > 1), "market tables wider than their box").toEqual([]);
     await expect(page.getByTestId("method-note")).toContainText("markets compared with each other as independent samples, not with the total");
     await expect(page.getByTestId("method-note")).toContainText(`over the table's ${qual.marketsMethod.tests} tests`);
     const sig = qual.markets.flatMap((m: { measures: { results: { vsMarkets: { significant: boolean; diff: number }[] }[] }[] }) => m.measures.flatMap((x) => x.results.flatMap((r) => r.vsMarkets.filter((t) => t.significant && t.diff > 0))));

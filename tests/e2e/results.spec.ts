@@ -159,6 +159,26 @@ async function clippedChartTexts(page: Page): Promise<string[]> {
   );
 }
 
+/** A chart's vertical axis legend (the text turned a quarter) drawn over another of its texts, e.g. a long tick label. */
+async function legendOverlaps(page: Page): Promise<string[]> {
+  return page.locator("figure svg[role=img]").evaluateAll((svgs) =>
+    svgs.flatMap((svg) => {
+      const texts = [...svg.querySelectorAll("text")].filter((t) => (t.textContent ?? "").trim());
+      const legends = texts.filter((t) => /rotate\(-90/.test(t.getAttribute("transform") ?? t.parentElement?.getAttribute("transform") ?? ""));
+      return legends.flatMap((l) => {
+        const a = l.getBoundingClientRect();
+        return texts
+          .filter((t) => t !== l)
+          .filter((t) => {
+            const b = t.getBoundingClientRect();
+            return b.width > 0 && a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+          })
+          .map((t) => `"${svg.getAttribute("aria-label")?.slice(0, 40)}": legend "${l.textContent}" over "${t.textContent}"`);
+      });
+    }),
+  );
+}
+
 test("at phone width no chart label is cut off and axe finds no serious issue, on every results route of every demo project", async ({ page, request }) => {
   test.setTimeout(600_000);
   const uma = await token(request, "user@acme.test");
@@ -183,6 +203,7 @@ test("at phone width no chart label is cut off and axe finds no serious issue, o
     await expect(page.locator('[role=status][aria-label="Loading"]')).toHaveCount(0);
     charts += await page.locator("figure svg[role=img]").count();
     clipped.push(...(await clippedChartTexts(page)).map((c) => `${href}: ${c}`));
+    clipped.push(...(await legendOverlaps(page)).map((c) => `${href}: ${c}`));
     a11y.push(...(await axeFindings(page, `${href} at 390 px`)));
     await shot(page, `charts-phone-${href.split("/").slice(3).join("-").replace(/\?.*$/, "")}`);
   }

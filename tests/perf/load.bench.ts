@@ -263,10 +263,14 @@ async function versus() {
       `  with its queued answers: ${(d.ms / 1000).toFixed(1)} s and ${(d.cpuMs / 1000).toFixed(1)} s of CPU after the slices${d.left ? ` (${d.left} still unanswered)` : ""}; ` +
         `CPU per request ${withAnswers.toFixed(2)} ms; ${drainedRate.toFixed(0)} req/s over slices + answering`,
     );
-    console.log(`  errors ${errors}; chat messages acknowledged ${acknowledged}, stored ${stored}, lost ${lost}; answers stored during the slices ${after.a - before.a} (of ${after.q - before.q} questions)`);
+    console.log(`  errors ${errors}; chat messages acknowledged ${acknowledged}, stored ${stored}, lost ${lost}; answers stored by the end ${after.a - before.a} (of ${after.q - before.q} questions)`);
     if (s !== base) {
-      const ratios = rs.map((r, i) => mine[i]!.rps / r.rps);
+      // A slice in which a server answered nothing (stalled: seen once, 4 slices of 82586fa's in a
+      // row at load average 20) says nothing about the other side: its round is left out, and shown.
+      const valid = rs.map((r, i) => [mine[i]!, r] as const).filter(([a, b]) => a.requests > 0 && b.requests > 0);
+      const ratios = valid.map(([a, b]) => a.rps / b.rps);
       const m = median(ratios);
+      if (valid.length < rs.length) console.log(`  ${rs.length - valid.length} rounds left out: a server answered nothing in its slice`);
       const cpuRatio = whole.get(s)!.cpu / whole.get(base)!.cpu;
       const rateRatio = whole.get(base)!.rate / whole.get(s)!.rate;
       console.log(

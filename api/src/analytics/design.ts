@@ -267,9 +267,13 @@ export function adjustP(ps: readonly number[], method: Adjust): number[] {
   return out;
 }
 
-/** Significant at the confidence after adjustment: adjusted p below 1 − confidence. */
+/**
+ * Significant at the confidence after adjustment: adjusted p below 1 − confidence. The level is
+ * (100 − confidence)/100, exact in floating point for 90, 95 and 99, where 1 − 95/100 is
+ * 0.050000000000000044 and counted a p of exactly 0.05 as significant.
+ */
 export function significantAt(pAdjusted: number, confidence: Confidence): boolean {
-  return Number.isFinite(pAdjusted) && pAdjusted < 1 - confidence / 100;
+  return Number.isFinite(pAdjusted) && pAdjusted < (100 - confidence) / 100;
 }
 
 // ---- norms as distributions ----

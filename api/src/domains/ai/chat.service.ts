@@ -47,10 +47,8 @@ export async function answer(
     onDelta?: (text: string) => void | Promise<void>;
   },
 ): Promise<Answer> {
-  const provider = await currentProvider();
-  const pc = await projectContext(db, ctx, input.projectId);
+  const [provider, pc, prompt] = await Promise.all([currentProvider(), projectContext(db, ctx, input.projectId), promptFor(db, "Chat", { systemPrompt: CHAT_SYSTEM, template: "" })]);
   const book = new FigureBook();
-  const prompt = await promptFor(db, "Chat", { systemPrompt: CHAT_SYSTEM, template: "" });
   const messages: ChatMessage[] = [chatSystem(prompt, pc), ...input.history.slice(-HISTORY_TURNS).map((m) => ({ role: m.role, content: m.content })), { role: "user", content: input.question }];
   const ex = await runExchange(provider, messages, resultsTools(db, ctx, pc, book, input.filters, input.total ?? "sample"), { onDelta: input.onDelta, model: prompt.model, temperature: prompt.temperature });
   const cited = new Set([...ex.content.matchAll(/\[(F\d+)\]/g)].map((m) => m[1]));

@@ -206,6 +206,7 @@ function summarySheet(wb: ExcelJS.Workbook, title: string, qual: QualResults, op
   printSetup(ws, Math.max(1, optionIds.length), { rows: "1:1", columns: "A:A" });
   ws.addRow([]);
   const note = ws.addRow([
+    "Note",
     (markets.length > 1
       ? qual.total === "markets"
         ? `Figures: the all-markets total, markets weighted by ${qual.allMarkets.weighting}${qual.allMarkets.note ? ` (${qual.allMarkets.note})` : ""} (${qual.allMarkets.shares.map((x) => `${markets.find((m) => m.regionId === x.regionId)?.name ?? `region ${x.regionId}`} ${(x.share * 100).toFixed(1)}%`).join(", ")}). `
@@ -215,9 +216,13 @@ function summarySheet(wb: ExcelJS.Workbook, title: string, qual: QualResults, op
       `vs benchmark: the difference from the ${benchmarkName} norm in percentage points, significant at ${qual.confidence}% after ${qual.method.adjustName} adjustment over the view's ${qual.method.tests} tests; ` +
       `indicative: a norm of fewer than ${qual.method.thinNorm} projects; low base: n eff below ${qual.method.smallBase}. See docs/statistics.md.`,
   ]);
-  // The note wraps over the first concept's columns (the width of a printed page).
-  ws.mergeCells(note.number, 1, note.number, 1 + SUMMARY_COLUMNS.length);
-  note.getCell(1).alignment = { wrapText: true, vertical: "top" };
+  // The note wraps over the first concept's columns (the width of a printed page). It starts in the
+  // second column: the first is repeated on every printed page, where a merged cell's first part
+  // would show cut off.
+  ws.mergeCells(note.number, 2, note.number, 1 + SUMMARY_COLUMNS.length);
+  note.getCell(1).font = { bold: true };
+  note.getCell(1).alignment = { vertical: "top" };
+  note.getCell(2).alignment = { wrapText: true, vertical: "top" };
   note.height = markets.length > 1 ? 80 : 48;
 }
 

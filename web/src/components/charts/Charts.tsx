@@ -227,7 +227,9 @@ export function HBars({ title, items, xLegend, yLegend, percent = true, height, 
 }) {
   const data = [...items].reverse().map((i) => ({ label: i.label, value: percent ? Math.round(i.value * 1000) / 10 : Math.round(i.value * 1000) / 1000 }));
   const longest = Math.max(4, ...items.map((i) => Math.min(i.label.length, 24)));
-  const left = Math.min(170, 30 + longest * 6.2);
+  // About 6.6 px a character at the tick font (wide letters like "W" and "M" included), so the
+  // longest label stays clear of the axis legend ("Manawatū-Whanganui" touched it at 6.2).
+  const left = Math.min(180, 36 + longest * 6.6);
   return (
     <ChartFrame title={title} height={height ?? Math.max(140, 40 + items.length * 30)}>
       <ResponsiveBar

@@ -46,7 +46,8 @@ export default function GroupText({ questionId }: { questionId: number }) {
       ),
     );
     const results = await Promise.all(pqs.value.map((pq) => unwrap(api.GET("/api/v1/TextResponses/ThemeResults", { params: { query: { projectId: String(pq.projectId), projectQuestionId: String(pq.id), filters } } }))));
-    return { data: { projects: results.length, merged: mergeThemes(results) }, response: new Response() };
+    // The projects with answers under this filter (a project not fielded in the market picked has none).
+    return { data: { projects: results.filter((r) => r.answers > 0).length, merged: mergeThemes(results) }, response: new Response() };
   });
   const gq = questions.find((q) => q.questionId === questionId);
   const total = count?.count ?? 0;

@@ -43,12 +43,12 @@ export default function Markets() {
       {measures.map((ms) => (
         <section key={ms.standardQuestionId} aria-labelledby={`market-measure-${ms.standardQuestionId}`}>
           <h3 id={`market-measure-${ms.standardQuestionId}`} className="mb-1.5 text-sm font-semibold text-ink-900">{ms.title}</h3>
-          <Table caption={`${ms.title}: top-2-box by market`} head={["Test option", ...markets.map((x) => `${name(x.regionId)} (${letters.get(x.regionId)})`), "All markets"]}>
+          <Table dense caption={`${ms.title}: top-2-box by market`} head={["Test option", ...markets.map((x) => `${name(x.regionId)} (${letters.get(x.regionId)})`), "All markets"]}>
             {ms.results.map((r) => {
               const totalCell = total.measures.find((t) => t.standardQuestionId === ms.standardQuestionId)?.results.find((x) => x.testOptionId === r.testOptionId);
               return (
                 <tr key={`${ms.standardQuestionId}-${r.testOptionId}`} data-testid="market-row">
-                  <td className="min-w-24 px-3 py-2 font-medium text-ink-900">{testOptionName(testOptions, r.testOptionId)}</td>
+                  <td className="px-3 py-2 font-medium text-ink-900">{testOptionName(testOptions, r.testOptionId)}</td>
                   {markets.map((mk) => {
                     const c = mk.measures.find((x) => x.standardQuestionId === ms.standardQuestionId)?.results.find((x) => x.testOptionId === r.testOptionId);
                     if (!c) return <td key={mk.regionId} className="px-3 py-2 text-ink-500">—</td>;
