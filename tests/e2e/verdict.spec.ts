@@ -214,7 +214,7 @@ test("under All markets the export panel's workbook is the all-markets total at 
   const file = await (await download).path();
   const ExcelJS = (await import("exceljs")).default;
   const wb = new ExcelJS.Workbook();
-  await wb.xlsx.load(readFileSync(file!));
+  await wb.xlsx.readFile(file!);
   const cover = new Map<unknown, unknown>();
   wb.getWorksheet("Cover")!.eachRow((row) => void cover.set(row.getCell(1).value, row.getCell(2).value));
   expect(String(cover.get("Total")), "the all-markets total, with its weighting").toMatch(/^All markets, weighted by population: /);
