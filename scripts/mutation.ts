@@ -19,6 +19,35 @@ interface Module {
   timeoutMS?: number;
 }
 
+const LEDGER = "api/src/domains/credits/ledger.ts";
+/** The ledger's functions that read or write the database. */
+const LEDGER_WRITES = ["runCost", "lockLedgerOrThrow", "chargeFirstWave", "refundUnrunWaves", "resyncUnrunWaves", "settleRunCharges", "refundRunShortfall"];
+
+/**
+ * Line ranges ("a-b", 1-based) of a file: those of the named top-level functions (from their
+ * `export function` line to their closing `}` at the start of a line), or every other line.
+ */
+export function lineRanges(file: string, names: string[], which: "these" | "others"): string[] {
+  const lines = readFileSync(new URL(`../${file}`, import.meta.url), "utf8").split("\n");
+  const these = names
+    .map((n): [number, number] => {
+      const start = lines.findIndex((l) => new RegExp(`^export (async )?function ${n}\\b`).test(l));
+      const end = lines.findIndex((l, i) => i > start && l === "}");
+      if (start < 0 || end < 0) throw new Error(`${file}: function ${n} not found`);
+      return [start + 1, end + 1];
+    })
+    .sort((a, b) => a[0] - b[0]);
+  if (which === "these") return these.map(([a, b]) => `${a}-${b}`);
+  const others: string[] = [];
+  let next = 1;
+  for (const [a, b] of these) {
+    if (a > next) others.push(`${next}-${a - 1}`);
+    next = b + 1;
+  }
+  if (next <= lines.length) others.push(`${next}-${lines.length}`);
+  return others;
+}
+
 // Pure functions, whole test files in a second or two: a mutant that loops is stopped after 15 s.
 const analytics = (file: string, tests: string): Module => ({ mutate: [`api/src/analytics/${file}.ts`], command: `bun test ${tests}`, timeoutMS: 15_000 });
 
@@ -27,20 +56,19 @@ export const MODULES: Record<string, Module> = {
     mutate: ["api/src/domains/lifecycle/transitions.ts"],
     command: "bun test tests/api/lifecycle-table.test.ts",
   },
-  // The ledger (credits/ledger.ts), in two parts that together are the whole file: its pure rules
-  // (the codes, the overdraft check, wave mode and dates, which charges a cancel refunds, the
-  // resync plan, the shortfall refund), killed by credits-rules.test.ts and boundaries.test.ts in
-  // a second; and its writing paths (runCost, lockLedgerOrThrow, chargeFirstWave,
-  // refundUnrunWaves, resyncUnrunWaves, settleRunCharges, refundRunShortfall), called in a
-  // transaction by credits-ledger.test.ts (a copy of the test database, no server; ~10 s a run).
-  // Line ranges of ledger.ts as it stands: move them with the functions.
+  // The ledger (credits/ledger.ts), in two parts that together are the whole file: its writing
+  // paths (LEDGER_WRITES), called in a transaction by credits-ledger.test.ts (a copy of the test
+  // database, no server; ~10 s a run), and the rest, its pure rules (the codes, the overdraft check,
+  // wave mode and dates, which charges a cancel refunds, the resync plan, the shortfall refund),
+  // killed by credits-rules.test.ts and boundaries.test.ts in a second. The line ranges are found
+  // in the file when the script runs, so they follow the functions.
   ledger: {
-    mutate: ["1-39", "43-59", "66-132", "174-194", "215-260", "308-327"].map((r) => `api/src/domains/credits/ledger.ts:${r}`),
+    mutate: lineRanges(LEDGER, LEDGER_WRITES, "others").map((r) => `${LEDGER}:${r}`),
     command: "bun test tests/api/credits-rules.test.ts tests/api/boundaries.test.ts",
     timeoutMS: 15_000,
   },
   "ledger-writes": {
-    mutate: ["40-42", "60-65", "133-173", "195-214", "261-307", "328-353"].map((r) => `api/src/domains/credits/ledger.ts:${r}`),
+    mutate: lineRanges(LEDGER, LEDGER_WRITES, "these").map((r) => `${LEDGER}:${r}`),
     command: "bun test tests/api/credits-ledger.test.ts",
     timeoutMS: 30_000,
   },
@@ -62,7 +90,7 @@ export const MODULES: Record<string, Module> = {
   "analytics-turf": analytics("turf", "tests/api/analytics-turf.test.ts"),
   "analytics-drivers": analytics("drivers", "tests/api/analytics-drivers.test.ts"),
   "analytics-text-qa": analytics("text-qa", "tests/api/analytics-text-qa.test.ts"),
-  "analytics-csv": analytics("csv", "tests/api/analytics-psm.test.ts tests/api/analytics-rake.test.ts tests/api/analytics-turf.test.ts"),
+  "analytics-csv": analytics("csv", "tests/api/analytics-csv.test.ts tests/api/analytics-psm.test.ts tests/api/analytics-rake.test.ts tests/api/analytics-turf.test.ts"),
   "analytics-verbatims": analytics("verbatims", "tests/api/analytics-verbatims.test.ts tests/api/sentiment-labelled.test.ts"),
   "analytics-design": analytics("design", "tests/api/analytics-design.test.ts"),
   "analytics-crosstab": analytics("crosstab", "tests/api/analytics-crosstab.test.ts"),

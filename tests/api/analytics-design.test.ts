@@ -6,7 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseCsvObjects } from "../../api/src/analytics/csv.ts";
-import { adjustP, compareLong, isSmallBase, normDistribution, normQuintile, testAgainstNorm, THIN_NORM, wilsonInterval, type LongInput } from "../../api/src/analytics/design.ts";
+import { adjustP, compareLong, fixedNorm, isSmallBase, normDistribution, normQuintile, significantAt, testAgainstNorm, THIN_NORM, wilsonInterval, type LongInput } from "../../api/src/analytics/design.ts";
 
 const dir = join(import.meta.dir, "../fixtures/stats");
 const csv = (f: string) => parseCsvObjects(readFileSync(join(dir, f), "utf8")).rows;
@@ -176,5 +176,109 @@ describe("all-markets total", () => {
     expect(known.allMarkets.weighting).toBe("population");
     expect(known.allMarkets.measures[0]!.results[0]!.top2).toBeCloseTo((0.5 * 5_338_900) / (5_338_900 + 27_204_809), 12);
     expect(known.markets.map((m) => m.measures[0]!.results[0]!.top2)).toEqual([0.5, 0]);
+  });
+});
+
+// Edges of the rules in analytics/design.ts, each expected value worked by hand (python's math for
+// the Wilson bounds and erfc) from the formulas in the file's comments.
+describe("design: edges worked by hand", () => {
+  const Z = 1.959963984540054;
+  const row = (group: string, y: number | null, respondent: string | null = null, stratum: string | null = null, weight = 1): LongInput => ({ respondent, stratum, weight, group, y });
+
+  test("significance: adjusted p below 1 − confidence, strictly; NaN never", () => {
+    expect([0.0499, 0.05, 0.5, Number.NaN].map((p) => significantAt(p, 95))).toEqual([true, false, false, false]);
+    expect([0.0099, 0.01, 0.02].map((p) => significantAt(p, 99))).toEqual([true, false, false]);
+    expect([0.0999, 0.1].map((p) => significantAt(p, 90))).toEqual([true, false]);
+  });
+
+  test("the method block names the adjustment, the interval and whether strata and pairing were used", () => {
+    const rows = [row("a", 1, "r1", "s"), row("a", 0, "r2", "s"), row("b", 1, "r1", "s"), row("b", 1, "r2", "s")];
+    expect(compareLong(rows, { confidence: 95, adjust: "bonferroni" }).method).toMatchObject({ adjustName: "Bonferroni", interval: "wilson-neff", strata: true, paired: true });
+    expect(compareLong(rows, { confidence: 95, adjust: "none" }).method.adjustName).toBe("none");
+    expect(compareLong([row("a", 1), row("b", 0)], { confidence: 95, adjust: "bh" }).method).toMatchObject({ strata: false, paired: false });
+    // One row with a respondent id or a stratum is enough to say so.
+    expect(compareLong([row("a", 1, "r1", null), row("b", 0, null, "s")], { confidence: 95, adjust: "bh" }).method).toMatchObject({ strata: true, paired: true });
+  });
+
+  test("groups come out sorted by name whatever the input order", () => {
+    const got = compareLong([row("c", 1), row("a", 0), row("b", 1), row("a", 1)], { confidence: 95, adjust: "bh" });
+    expect(got.groups.map((g) => g.group)).toEqual(["a", "b", "c"]);
+    expect(got.comparisons.map((c) => [c.a, c.b])).toEqual([["a", "b"], ["a", "c"], ["b", "c"]]);
+  });
+
+  test("100% against 0%: the pooled binomial SE with Kish bases, either way round", () => {
+    // 10 at 0% and 30 at 100%, independent: pooled .75, SE √(.75·.25·(1/10 + 1/30)) = 0.158113883,
+    // z = 6.32455532, p = erfc(z/√2) = 2.5396286e-10.
+    const rows = [...Array.from({ length: 10 }, () => row("a", 0)), ...Array.from({ length: 30 }, () => row("b", 1))];
+    const ab = compareLong(rows, { confidence: 95, adjust: "none" }).comparisons[0]!;
+    expect(ab.diff).toBe(-1);
+    expect(ab.se).toBeCloseTo(0.15811388300841897, 12);
+    expect(ab.z).toBeCloseTo(-6.324555320336758, 9);
+    expect(ab.p / 2.539628589470881e-10).toBeCloseTo(1, 6);
+    const flipped = rows.map((r) => ({ ...r, y: 1 - r.y! }));
+    const ba = compareLong(flipped, { confidence: 95, adjust: "none" }).comparisons[0]!;
+    expect(ba.diff).toBe(1);
+    expect(ba.se).toBeCloseTo(0.15811388300841897, 12);
+    // 100% against 100%: no evidence of a difference, z 0 and p 1.
+    const same = compareLong([row("a", 1), row("a", 1), row("b", 1), row("b", 1)], { confidence: 95, adjust: "none" }).comparisons[0]!;
+    expect([same.diff, same.se, same.z, same.p]).toEqual([0, 0, 0, 1]);
+  });
+
+  test("a stratum of one respondent adds no variance (survey's lonely.psu = certainty)", () => {
+    // s1: y 1 and 0; s2: y 1. p = 2/3, W = 3; s1's scores (1 − 2/3)/3 = 1/9 and −2/9, mean −1/18,
+    // squares about it 2·(1/6)² = 1/18, times n/(n − 1) = 2: variance 1/9, SE 1/3.
+    const g = compareLong([row("a", 1, "r1", "s1"), row("a", 0, "r2", "s1"), row("a", 1, "r3", "s2")], { confidence: 95, adjust: "bh" }).groups[0]!;
+    expect(g.share).toBeCloseTo(2 / 3, 12);
+    expect(g.se).toBeCloseTo(1 / 3, 12);
+  });
+
+  test("a group nobody answered: no share, no variance, no base", () => {
+    const got = compareLong([row("a", 1, "r1"), row("a", 0, "r2"), row("b", null, "r1"), row("b", null, "r2")], { confidence: 95, adjust: "bh" });
+    const b = got.groups[1]!;
+    expect(b.group).toBe("b");
+    expect([b.n, b.nEff, b.se]).toEqual([0, 0, 0]);
+    expect(b.share).toBeNaN();
+    expect(b.smallBase).toBe(true);
+  });
+
+  test("Wilson: n* from the variance, capped at n; the Kish base at 0%, 100% or no variance; nothing without a base", () => {
+    // p .5, se .05: n* = .25/.0025 = 100, capped at n = 50.
+    const capped = wilsonInterval(0.5, 0.05, 50, 100, 95);
+    expect(capped.nStar).toBe(50);
+    expect(capped.lo).toBeCloseTo(0.3664451431682858, 12);
+    expect(capped.hi).toBeCloseTo(0.6335548568317142, 12);
+    // No variance at p .5: the Kish base, 30.
+    const flat = wilsonInterval(0.5, 0, 50, 30, 95);
+    expect(flat.nStar).toBe(30);
+    expect(flat.lo).toBeCloseTo(0.33154125640533766, 12);
+    // 0% and 100% with a variance: still the Kish base (40), one end exact: z²/(40 + z²) and 40/(40 + z²).
+    const zero = wilsonInterval(0, 0.1, 50, 40, 95);
+    expect([zero.lo, zero.nStar]).toEqual([0, 40]);
+    expect(zero.hi).toBeCloseTo((Z * Z) / (40 + Z * Z), 12);
+    const one = wilsonInterval(1, 0.1, 50, 40, 95);
+    expect([one.hi, one.nStar]).toEqual([1, 40]);
+    expect(one.lo).toBeCloseTo(40 / (40 + Z * Z), 12);
+    expect(wilsonInterval(1, 0, 7, 7, 95).hi).toBe(1);
+    expect(wilsonInterval(0.5, 0, 0, 0, 95)).toEqual({ lo: Number.NaN, hi: Number.NaN, nStar: 0 });
+    expect(wilsonInterval(Number.NaN, 0.1, 50, 50, 95)).toEqual({ lo: Number.NaN, hi: Number.NaN, nStar: 0 });
+  });
+
+  test("norms: scores that are not numbers are left out and the rest sorted; a fixed value adds no variance", () => {
+    const d = normDistribution([0.3, Number.NaN, 0.1, 0.2]);
+    expect(d.scores).toEqual([0.1, 0.2, 0.3]);
+    expect(d.count).toBe(3);
+    expect(d.mean).toBeCloseTo(0.2, 12);
+    expect(d.sd).toBeCloseTo(0.1, 12);
+    expect(fixedNorm(0.5)).toEqual({ mean: 0.5, sd: 0, count: Number.POSITIVE_INFINITY, scores: [] });
+    // (0.6 − 0.5)/0.05 = 2.
+    const t = testAgainstNorm(0.6, 0.05, fixedNorm(0.5));
+    expect(t.z).toBeCloseTo(2, 12);
+    expect([t.thin, t.quintile]).toEqual([false, null]);
+    // Equal to the norm with no variance at all: z 0, not NaN.
+    expect(testAgainstNorm(0.5, 0, fixedNorm(0.5)).z).toBe(0);
+  });
+
+  test("quintile of a score tied with every project: the middle fifth (mid-rank 50%)", () => {
+    expect(normQuintile(0.5, [0.5, 0.5, 0.5, 0.5, 0.5])).toBe(3);
   });
 });

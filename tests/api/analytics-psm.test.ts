@@ -212,6 +212,16 @@ describe("Van Westendorp: input rules and edges, by hand", () => {
     expect(vanWestendorp([r(10, 20, 30, 40)]).curves, "curves only when asked").toBeUndefined();
   });
 
+  test("NMS: a segment's own revenue peak lower than the best so far does not replace it", () => {
+    // (10, 20, 30, 40) and (10, 20, 30, 100), intents 5 and 5 (0.7): trial [0, .7, .7, .35, 0] on
+    // 10, 20, 30, 40, 100; revenue 0, 14, 21, 14, 0. On [40, 100] trial = .58333 − .0058333p peaks in
+    // revenue at p = 50 (14.58), inside the segment but below 21 at 30.
+    const nms = vanWestendorp([r(10, 20, 30, 40, { intentCheap: 5, intentExpensive: 5 }), r(10, 20, 30, 100, { intentCheap: 5, intentExpensive: 5 })]).nms!;
+    expect(nms.revenueOptimal.price).toBe(30);
+    expect(nms.revenueOptimal.trial).toBeCloseTo(0.7, 12);
+    expect(nms.revenueOptimal.revenue).toBeCloseTo(21, 12);
+  });
+
   test("NMS: a flat trial maximum is reported at its lowest price; revenue then peaks at the top of the flat", () => {
     // Intents 4 and 4: trial [0, .5, .5, 0] on 10..40; revenue 0, 10, 15, 0; on [30, 40] trial = 2 − .05p
     // peaks in revenue at p = 20, outside the segment, so the best revenue is 15 at 30.

@@ -1,7 +1,7 @@
 // Local coding of open answers: AFINN sentiment and key-phrase themes on answers whose themes are
 // known by construction.
 import { expect, test } from "bun:test";
-import { STOP_WORDS, contentWords, sentimentOf, stem, themesOf } from "../../api/src/analytics/verbatims.ts";
+import { STOP_WORDS, contentWords, sentimentOf, stem, themesOf, type SentimentLabel } from "../../api/src/analytics/verbatims.ts";
 
 test("sentiment: positive, negative, mixed, neutral", () => {
   expect(sentimentOf("I love it, great value").label).toBe("Positive");
@@ -120,4 +120,39 @@ test("content words: nouns and adjectives of three letters or more; the listed f
   // One word from each part of the filler and function-word lists (none is in the stopword package's list).
   for (const w of ["stuff", "anyway", "totally", "yeah", "reason"]) expect(STOP_WORDS.has(w), w).toBe(true);
   expect([stem("glasses"), stem("classes")]).toEqual(["glass", "class"]);
+});
+
+// Sentiment rules (docs/decisions.md "Sentiment worth reading") on constructed answers whose
+// words the labelled set lacks: each expected sum worked by hand from AFINN-165's published scores
+// (good 3, super 3, bad -3) and the rules (negation flips, a negated negative word counts half
+// positive; intensifiers x1.5; a hedged clause counts half); the score is tanh(sum / 5).
+const sums: [string, number, SentimentLabel][] = [
+  ["It is hardly good.", -3, "Negative"],
+  ["Neither good nor bad", -3 + 1.5, "Mixed"],
+  ["Extremely good.", 4.5, "Positive"],
+  ["Super good.", 3 + 4.5, "Positive"],
+  ["Absolutely good.", 4.5, "Positive"],
+  ["Truly good.", 4.5, "Positive"],
+  ["Perhaps good.", 1.5, "Positive"],
+  ["Possibly good.", 1.5, "Positive"],
+  ["I suppose it is good.", 1.5, "Positive"],
+  ["It could be good.", 1.5, "Positive"],
+  ["We like it.", 2, "Positive"],
+  ["They did like it.", 2, "Positive"],
+  ["Also like it.", 2, "Positive"],
+  ["Always like it.", 2, "Positive"],
+  // Words AFINN lacks or scores for another register, scored by the coder's own list (DOMAIN).
+  ["It is gimmicky.", -2, "Negative"],
+  ["I am concerned.", -2, "Negative"],
+  ["It worries me.", -2, "Negative"],
+  ["I am skeptical.", -2, "Negative"],
+  ["Gross.", -3, "Negative"],
+];
+
+test("sentiment: the rules' sums on answers outside the labelled set", () => {
+  for (const [text, sum, label] of sums) {
+    const s = sentimentOf(text);
+    expect(s.label, text).toBe(label);
+    expect(s.score, text).toBeCloseTo(Math.tanh(sum / 5), 12);
+  }
 });

@@ -316,6 +316,11 @@ describe("SurveyRuns: the run-state conflicts of fielding.service.ts and fieldin
       expect(r.status, action).toBe(409);
       expect(r.body.message, action).toBe(message);
     }
+    // Nor can a respondent start it.
+    const [{ link }] = await tdb.db<{ link: string }[]>`select survey_link::text as link from survey_runs where id = ${runId}`;
+    const start = await app.request(`/s/api/${link}/start`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(start.status).toBe(409);
+    expect(((await start.json()) as { message: string }).message).toBe("This survey is not open yet.");
     expect(await run(runId)).toEqual(before);
   });
 
@@ -331,7 +336,30 @@ describe("SurveyRuns: the run-state conflicts of fielding.service.ts and fieldin
 
   test("a Closed run cannot be launched, closed again, moved or answered: 409 each, still Closed", async () => {
     expect((await act("LaunchSurvey", runId)).status).toBe(200);
+    // Live: a field end in the past is refused (400), one in the future is taken.
+    const fieldEnd = (await run(runId)).fieldEnd;
+    const past = await act("ExtendFieldPeriod", runId, { fieldEndAt: new Date(Date.now() - 60_000).toISOString() });
+    expect(past.status).toBe(400);
+    expect(past.body.message).toBe("The field end must be in the future");
+    expect((await run(runId)).fieldEnd).toBe(fieldEnd);
+    expect((await act("ExtendFieldPeriod", runId, { fieldEndAt: future() })).status).toBe(200);
+    // A respondent who answers a page other than the one they are on: 409, still on their page.
+    const [{ link }] = await tdb.db<{ link: string }[]>`select survey_link::text as link from survey_runs where id = ${runId}`;
+    const post = (path: string, body: unknown) => app.request(`/s/api/${link}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const started = await post("/start", {});
+    expect(started.status).toBe(200);
+    const view = (await started.json()) as { respondentId: string; page: { id: string } };
+    const pageOf = async () => (await tdb.db<{ page: number }[]>`select page from survey_sessions where respondent_uuid = ${view.respondentId}::uuid`)[0]!.page;
+    const at = await pageOf();
+    const skipped = await post(`/${view.respondentId}/answers`, { pageId: "not-this-page", answers: {} });
+    expect(skipped.status).toBe(409);
+    expect(((await skipped.json()) as { message: string }).message).toBe("This page was already answered: reload to continue where you left off");
+    expect(await pageOf()).toBe(at);
     expect((await act("ForceCloseSurvey", runId)).status).toBe(200);
+    // Closing took the respondent out: their session takes no more answers.
+    const late = await post(`/${view.respondentId}/answers`, { pageId: view.page.id, answers: {} });
+    expect(late.status).toBe(409);
+    expect(((await late.json()) as { message: string }).message).toBe("You have already completed this survey. Thank you!");
     const before = await run(runId);
     expect(before.status).toBe(90);
     const cases: [string, unknown, string][] = [
@@ -345,7 +373,24 @@ describe("SurveyRuns: the run-state conflicts of fielding.service.ts and fieldin
       expect(r.status, action).toBe(409);
       expect(r.body.message, action).toBe(message);
     }
+    const supplier = await call(app, "staff", null, "POST", "/api/v1/SampleSuppliers", {
+      name: name("Error paths supplier"),
+      entryParameter: "rid",
+      completeUrl: "https://supplier.example/c?rid={rid}",
+      screenOutUrl: "https://supplier.example/s?rid={rid}",
+      overQuotaUrl: "https://supplier.example/q?rid={rid}",
+      qualityTerminateUrl: "https://supplier.example/t?rid={rid}",
+    });
+    expect(supplier.status, JSON.stringify(supplier.body)).toBe(201);
+    const set = await act("SetSampleSupplier", runId, { sampleSupplierId: supplier.body.id });
+    expect(set.status).toBe(409);
+    expect(set.body.message).toBe(`Survey run ${runId} is Closed: its supplier cannot change`);
+    const start = await post("/start", {});
+    expect(start.status).toBe(409);
+    expect(((await start.json()) as { message: string }).message).toBe("This survey has closed. Thank you for your interest.");
     expect(await run(runId)).toEqual(before);
+    const [{ sup }] = await tdb.db<{ sup: number | null }[]>`select sample_supplier_id as sup from survey_runs where id = ${runId}`;
+    expect(sup).toBeNull();
   });
 
   test("RemoveRespondentsCsv with only a header: 400, nobody removed", async () => {
@@ -469,6 +514,9 @@ describe("Projects create, DeleteRegions, Submit without markets, IncidenceEstim
       expect(r.body.message).toBe(message);
     }
     expect((await create("acmeViewer", T, { projectTypeId: 1, frameworkId: 1000 })).status, "a Viewer").toBe(403);
+    const noTeam = await call(app, "ops", null, "POST", "/api/v1/Projects", { projectName: name("No team"), projectTypeId: 1, frameworkId: 1000 });
+    expect(noTeam.status).toBe(400);
+    expect(noTeam.body.message).toBe("A clientId header is required: projects belong to a team");
     expect(await projectCount()).toBe(before);
   });
 
@@ -518,6 +566,15 @@ describe("Projects create, DeleteRegions, Submit without markets, IncidenceEstim
     expect((await call(app, "acmeAdmin", T, "POST", `/api/v1/Projects(${id})/Move`, { clientId: 1004 })).status, "staff only").toBe(403);
     const [{ c }] = await tdb.db<{ c: number }[]>`select client_id as c from projects where id = ${id}`;
     expect(c).toBe(T);
+    // With a ledger row (an adjustment on the Draft) the charges pin it to its team.
+    const adj = await call(app, "ops", null, "POST", "/api/v1/CreditLogs", { type: 86, creditAmount: 1, clientId: T, description: "pin" });
+    expect(adj.status).toBe(201);
+    await tdb.db`update credit_logs set project_id = ${id} where id = ${adj.body.id}`;
+    const pinned = await move(1004);
+    expect(pinned.status).toBe(409);
+    expect(pinned.body.message).toBe(`Project ${id} has credit log rows: its charges stay with client ${T}, so it cannot move (Duplicate it in the other team instead)`);
+    const [{ c: still }] = await tdb.db<{ c: number }[]>`select client_id as c from projects where id = ${id}`;
+    expect(still).toBe(T);
   });
 
   test("UpdateProjectOwner to a Viewer, UpdateGroupTags with another client's tag, UpdateWatchers with an outsider: 400 each; nothing changed", async () => {
@@ -687,6 +744,18 @@ describe("the generic entity writes (entities/service.ts) and the locked questio
     expect(again.status).toBe(409);
     expect(again.body.message).toBe("ProjectShares: a row with the same unique values exists");
     expect(await shares()).toBe(1);
+  });
+
+  test("a row that names a project that does not exist: 409 naming the set, the detail in the API's words; nothing made", async () => {
+    const r = await call(app, "acmeUser", T, "POST", "/api/v1/TestOptions", { projectId: 999999, conceptText: "Orphan" });
+    expect(r.status).toBe(409);
+    expect(r.body.message).toBe("TestOptions: a referenced row does not exist or other rows still refer to this one");
+    expect(r.body.detail).toBe("The Projects row it refers to does not exist");
+    // Another team's project answers exactly as one that does not exist: nothing of it shows.
+    const other = await call(app, "acmeUser", T, "POST", "/api/v1/TestOptions", { projectId: 2001, conceptText: "Orphan" });
+    expect(other.status).toBe(409);
+    expect(other.body).toEqual(r.body);
+    expect((await tdb.db`select 1 from test_options where concept_text = 'Orphan'`).length).toBe(0);
   });
 
   test("a test option of a submitted project: 409 with the status and what is locked; the option unchanged", async () => {

@@ -286,6 +286,26 @@ describe("price sensitivity, market reach, waves and verbatims", () => {
     expect(women.body.byK[0].sets[0].reach).toBeCloseTo(2 / 3, 10);
   });
 
+  test("MarketReachResults: an exclusive none answer is never an item, even when a set-up lists it (issue 20)", async () => {
+    const sql = tdb.db;
+    const [{ q }] = await sql<{ q: number }[]>`select question_id as q from project_questions where id = ${pqQ}`;
+    const [{ id: none }] = await sql<{ id: number }[]>`
+      insert into question_options (client_id, project_id, question_id, option_text, sort_order, exclusive) values (${T}, ${P}, ${q}, 'None of these', 9, true) returning id`;
+    const [{ id: m }] = await sql<{ id: number }[]>`select id from project_market_reach where project_id = ${P}`;
+    await sql`insert into project_market_reach_options (client_id, project_market_reach_id, question_option_id, sort_order) values (${T}, ${m}, ${none}, 3)`;
+    try {
+      const r = await call(app, "acmeViewer", T, "GET", `/api/v1/Responses/MarketReachResults?projectId=${P}`);
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      // The same two items and reaches as by hand above; the none answer is not offered as an item.
+      expect(r.body.items.map((i: { optionId: number }) => i.optionId)).toEqual([o1, o2]);
+      expect(r.body.items.map((i: { reach: number }) => +i.reach.toFixed(6))).toEqual([+(2.5 / 4.5).toFixed(6), +(2.5 / 4.5).toFixed(6)]);
+      expect(r.body.byK.flatMap((k: { sets: { optionIds: number[] }[] }) => k.sets.flatMap((x) => x.optionIds))).not.toContain(none);
+    } finally {
+      await sql`delete from project_market_reach_options where question_option_id = ${none}`;
+      await sql`delete from question_options where id = ${none}`;
+    }
+  });
+
   test("WaveData: top-2-box per wave", async () => {
     const r = await call(app, "acmeViewer", T, "GET", `/api/v1/Responses/WaveData?projectId=${P}`);
     expect(r.status, JSON.stringify(r.body)).toBe(200);

@@ -82,6 +82,7 @@ describe("POST LinkInvites", () => {
   test("a generic create never makes a team invite (only POST Users, an Admin's invite, does)", async () => {
     const r = await call(app, "acmeUser", 1003, "POST", "/api/v1/LinkInvites", { inviteType: "TeamInvite", email: "friend@elsewhere.test", roleId: 1 });
     expect(r.status).toBe(400);
+    expect(r.body.message).toBe("Team invites are made by inviting the person (POST /api/v1/Users)");
     const rows = await tdb.db`select 1 from link_invites where lower(email) = 'friend@elsewhere.test'`;
     expect(rows.length).toBe(0);
   });

@@ -198,3 +198,26 @@ test("an uploaded concept image shows on its concept page and in the test-info p
   await look(page, "test-info-preview");
   await apiCall(request, uma, team, "DELETE", `/api/v1/Projects(${p.id})`);
 });
+
+test("under All markets the export panel's workbook is the all-markets total at the view's confidence and adjustment", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const uma = await token(request, "user@acme.test");
+  const team = await clientIdByName(request, uma, "Acme Team A");
+  const idea = await projectId(request, uma, team, "Plant-based snacks idea screen");
+  await signIn(page, "user@acme.test");
+  // region=0 is All markets; the view at 90% with Bonferroni.
+  await page.goto(`/${team}/results/${idea}/summary?region=0&confidence=90&adjust=bonferroni`);
+  await page.getByRole("button", { name: "Export", exact: true }).click();
+  await expect(page.getByText("Exports use the filters, benchmark, confidence (90%) and adjustment you have applied, and the all-markets total.")).toBeVisible();
+  const download = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Download Excel" }).click();
+  const file = await (await download).path();
+  const ExcelJS = (await import("exceljs")).default;
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.readFile(file!);
+  const cover = new Map<unknown, unknown>();
+  wb.getWorksheet("Cover")!.eachRow((row) => void cover.set(row.getCell(1).value, row.getCell(2).value));
+  expect(String(cover.get("Total")), "the all-markets total, with its weighting").toMatch(/^All markets, weighted by population: /);
+  expect(cover.get("Confidence")).toBe(0.9);
+  expect(cover.get("Multiple comparisons")).toBe("Bonferroni");
+});

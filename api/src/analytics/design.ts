@@ -267,9 +267,13 @@ export function adjustP(ps: readonly number[], method: Adjust): number[] {
   return out;
 }
 
-/** Significant at the confidence after adjustment: adjusted p below 1 − confidence. */
+/**
+ * Significant at the confidence after adjustment: adjusted p below 1 − confidence. The level is
+ * (100 − confidence)/100, exact in floating point for 90, 95 and 99, where 1 − 95/100 is
+ * 0.050000000000000044 and counted a p of exactly 0.05 as significant.
+ */
 export function significantAt(pAdjusted: number, confidence: Confidence): boolean {
-  return Number.isFinite(pAdjusted) && pAdjusted < 1 - confidence / 100;
+  return Number.isFinite(pAdjusted) && pAdjusted < (100 - confidence) / 100;
 }
 
 // ---- norms as distributions ----
@@ -390,6 +394,17 @@ export function compareLong(rows: readonly LongInput[], opts: { confidence: Conf
     seen.add(d.respondent);
     addPsu(s, d.stratum, []);
   }
+  return compareSums(s, names, { ...opts, paired, strata: strat });
+}
+
+/**
+ * compareLong from the design's sums, for data summed elsewhere (`analyze compare` streams a file
+ * into them): `names` are the domains' groups in their order, `paired` and `strata` what the
+ * method reports.
+ */
+export function compareSums(s: DesignSums, names: readonly string[], opts: { confidence: Confidence; adjust: Adjust; paired: boolean; strata: boolean }): CompareResult {
+  const paired = opts.paired;
+  const strat = opts.strata;
   const est = designEstimates(s);
   const groups = est.domains.map((d, i) => {
     const ci = wilsonInterval(d.estimate, d.se, d.n, d.nEff, opts.confidence);
