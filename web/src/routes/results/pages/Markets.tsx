@@ -48,13 +48,13 @@ export default function Markets() {
               const totalCell = total.measures.find((t) => t.standardQuestionId === ms.standardQuestionId)?.results.find((x) => x.testOptionId === r.testOptionId);
               return (
                 <tr key={`${ms.standardQuestionId}-${r.testOptionId}`} data-testid="market-row">
-                  <td className="px-3 py-2 font-medium text-ink-900">{testOptionName(testOptions, r.testOptionId)}</td>
+                  <td className="px-2 py-2 font-medium text-ink-900">{testOptionName(testOptions, r.testOptionId)}</td>
                   {markets.map((mk) => {
                     const c = mk.measures.find((x) => x.standardQuestionId === ms.standardQuestionId)?.results.find((x) => x.testOptionId === r.testOptionId);
-                    if (!c) return <td key={mk.regionId} className="px-3 py-2 text-ink-500">—</td>;
+                    if (!c) return <td key={mk.regionId} className="px-2 py-2 text-ink-500">—</td>;
                     const lower = lowerMarkets(c, letters);
                     return (
-                      <td key={mk.regionId} className="px-3 py-2 whitespace-nowrap">
+                      <td key={mk.regionId} className="px-2 py-2 whitespace-nowrap">
                         <span className="text-ink-900">{pct(c.top2, 1)}</span>
                         {lower.length ? <span className="ml-1 font-semibold text-sky-800" data-testid="market-letters" aria-label={`significantly above ${lower.join(", ")}`}>{lower.join("")}</span> : null}
                         <span className="block text-xs text-ink-500">n {c.n}</span>
@@ -62,7 +62,7 @@ export default function Markets() {
                       </td>
                     );
                   })}
-                  <td className="bg-ink-50 px-3 py-2 whitespace-nowrap">
+                  <td className="bg-ink-50 px-2 py-2 whitespace-nowrap">
                     {totalCell ? (
                       <>
                         <span className="font-medium text-ink-900">{pct(totalCell.top2, 1)}</span>

@@ -69,7 +69,7 @@ export function MeasuresView({ measures, method, loading, title = "Top-2-box by 
         )}
         <p className="mt-2 text-xs text-ink-500" data-testid="method-note">▲ / ▼ significantly above / below the benchmark. {methodNote(method, confidence)}</p>
       </div>
-      <Table dense head={oneOption ? ["Measure", "Top-2-box", "vs benchmark", "Base"] : ["Measure", "Test option", "Top-2-box", "vs benchmark", "Base"]} caption={`${title}: figures${oneOption && shownOptions[0] !== undefined ? `, ${optionName(shownOptions[0])}` : ""}`}>
+      <Table head={oneOption ? ["Measure", "Top-2-box", "vs benchmark", "Base"] : ["Measure", "Test option", "Top-2-box", "vs benchmark", "Base"]} caption={`${title}: figures${oneOption && shownOptions[0] !== undefined ? `, ${optionName(shownOptions[0])}` : ""}`}>
         {ms.flatMap((m) =>
           m.results.filter(pick).map((r) => (
             <tr key={`${m.standardQuestionId}-${r.testOptionId}`}>

@@ -37,7 +37,7 @@ export function WaveLines({ data, standardQuestionId }: { data: WaveData; standa
       <Table dense head={[xLabel, ...series.map((s) => s.id)]} caption={`${title} by ${xLabel.toLowerCase()}`}>
         {data.waves.map((w, i) => (
           <tr key={w.wave}>
-            <td className="px-3 py-2">
+            <td className="px-2 py-2">
               <span className="font-medium text-ink-900">{w.wave}</span>
               <span className="block text-xs whitespace-nowrap text-ink-600">{w.from ?? "—"}{w.to && w.to !== w.from ? " –" : ""}</span>
               {w.to && w.to !== w.from ? <span className="block text-xs whitespace-nowrap text-ink-600">{w.to}</span> : null}
@@ -46,7 +46,7 @@ export function WaveLines({ data, standardQuestionId }: { data: WaveData; standa
             {series.map((s) => {
               const v = cell(w, s.optionId)?.vsPreviousWave;
               return (
-                <td key={s.id} className="px-3 py-2 whitespace-nowrap">
+                <td key={s.id} className="px-2 py-2 whitespace-nowrap">
                   {pct(s.points[i]?.y, 1)}
                   {v ? (
                     <span className={v.significant ? (v.diff > 0 ? "block text-xs font-semibold text-sky-800" : "block text-xs font-semibold text-orange-800") : "block text-xs text-ink-500"} data-testid={v.significant ? "wave-sig" : undefined}>
