@@ -361,7 +361,7 @@ describe("exports", () => {
     const ExcelJS = (await import("exceljs")).default;
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load((await res.arrayBuffer()) as never);
-    expect(wb.worksheets.map((w) => w.name)).toEqual(["Cover", "Summary", "Markets", "Cross-tabs", "Q1 Which", "Demographics", "Quality", "Data"]);
+    expect(wb.worksheets.map((w) => w.name)).toEqual(["Cover", "Summary", "Markets", "Waves", "Cross-tabs", "Q1 Which", "Demographics", "Quality", "Data"]);
     // Respondent quality before weighting: one row per survey run, with counts per reason.
     expect((wb.getWorksheet("Quality")!.getRow(1).values as unknown[]).slice(1)).toEqual(["Survey run", "Market", "Valid completes", "Excluded", "speeder", "straightliner", "attention", "duplicate", "gibberish", "pasted"]);
     const ws = wb.getWorksheet("Summary")!;

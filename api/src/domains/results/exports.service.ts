@@ -14,6 +14,7 @@ import { resolveFilter, ResponseFilterSchema, sessionsSql, type ResolvedFilter, 
 import { qualResults, type Measure, type QualResults } from "./results.service.ts";
 import { optionName, reportContext, totalLine, type ReportContext } from "./report.ts";
 import { addCrossTabSheet } from "./crosstab.sheet.ts";
+import { waveData } from "./analysis.service.ts";
 import type { Confidence } from "../../analytics/significance.ts";
 import type { Adjust } from "../../analytics/design.ts";
 
@@ -331,6 +332,40 @@ function questionSheets(wb: ExcelJS.Workbook, r: ReportContext) {
   });
 }
 
+/**
+ * A tracker's waves (or an NPD's weeks since launch), when there are two or more: each wave's
+ * top-2-box per measure and option with its design-based SE and interval, and the change from the
+ * previous wave with its test (independent samples; WaveData, in the view's family and adjustment).
+ */
+async function wavesSheet(wb: ExcelJS.Workbook, w: WorkbookInput) {
+  const d = await waveData(w.db, w.ctx, w.input.projectId, w.filters, w.input.confidence ?? 95, w.input.adjust ?? "bh");
+  if (d.waves.length < 2) return;
+  const unit = d.waveKind === "weekSinceLaunch" ? "week" : "wave";
+  const ws = wb.addWorksheet("Waves");
+  ws.addRow([
+    `${unit === "week" ? "Weeks since launch" : "Waves"}: each against the ${unit} before (independent samples, market runs as strata), ` +
+      `significant at ${d.confidence}% after ${d.method.adjustName} adjustment over the view's ${d.method.tests} tests.`,
+  ]).font = { bold: true };
+  const cols = ["Wave", "From", "To", "Respondents", "Measure", "Option", "n", "n eff", "top-2-box", "SE", "CI low", "CI high", "vs previous wave (pts)", "p", "p adjusted", "significance"];
+  ws.addRow(cols).font = { bold: true };
+  for (const x of d.waves) {
+    for (const m of x.measures) {
+      for (const r of m.results) {
+        const v = r.vsPreviousWave;
+        const words = !v ? "" : v.significant ? `significantly ${v.diff > 0 ? "above" : "below"} ${unit} ${v.wave}` : "not significant";
+        ws.addRow(sheetRow([x.wave, x.from, x.to, x.respondents, m.title, optionName(w.report.options, r.testOptionId), r.n, r.nEff, r.top2, r.se, r.ci[0], r.ci[1], v ? v.diff * 100 : null, v?.pValue ?? null, v?.pAdjusted ?? null, words + (r.smallBase ? " (low base)" : "")]));
+      }
+    }
+  }
+  const fmt: Record<string, string> = { "n eff": "0.0", "top-2-box": "0.0%", SE: "0.0%", "CI low": "0.0%", "CI high": "0.0%", "vs previous wave (pts)": "+0.0;-0.0;0.0", p: "0.000", "p adjusted": "0.000" };
+  cols.forEach((c, i) => {
+    const col = ws.getColumn(i + 1);
+    col.width = c === "Measure" || c === "Option" ? 24 : c === "significance" ? 28 : 12;
+    if (fmt[c]) col.numFmt = fmt[c]!;
+  });
+  printSetup(ws, 1, { rows: "2:2" });
+}
+
 /** What the workbook's sheets are built from: the report (the same figures the deck shows) and the respondents' table. */
 export interface WorkbookInput {
   db: Db;
@@ -353,6 +388,7 @@ export const WORKBOOK_SHEETS: readonly SheetBuilder[] = [
   (wb, w) => coverSheet(wb, w.report),
   (wb, w) => summarySheet(wb, "Summary", w.report.qual, w.report.options, w.report.benchmark.name, w.report.markets),
   (wb, w) => marketsSheet(wb, w.report),
+  wavesSheet,
   (wb, w) => addCrossTabSheet(wb, w.db, w.ctx, { projectId: w.input.projectId, filters: w.filters, confidence: w.input.confidence, adjust: w.input.adjust }, (v) => String(formulaSafe(v))),
   async (wb, w) => {
     if (!w.input.includeAllSegments) return;
