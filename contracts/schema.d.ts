@@ -3281,7 +3281,7 @@ export interface paths {
         };
         /**
          * Who answered
-         * @description Weighted shares of each demographic (system question) option among the filtered respondents.
+         * @description Weighted shares of each demographic (system question) option among the filtered respondents (total=markets: the all-markets total, each market reweighted to its population share as QualResults does).
          */
         get: operations["Responses_DemographicsResults"];
         put?: never;
@@ -11743,6 +11743,11 @@ export interface components {
             questionText: string;
             questionTitle: string | null;
             questionTypeId: number;
+            /**
+             * @description Whose weights: sample (every respondent at their own weight) or markets (the all-markets total: each market's respondents reweighted so the markets' shares are their population shares, as QualResults' total=markets)
+             * @enum {string}
+             */
+            total: "sample" | "markets";
             options: {
                 id: number;
                 text: string;
@@ -11762,6 +11767,11 @@ export interface components {
         CrossTab: {
             projectId: number;
             confidence: 90 | 95 | 99;
+            /**
+             * @description Whose weights: sample (every respondent at their own weight) or markets (the all-markets total: each market's respondents reweighted so the markets' shares are their population shares, as QualResults' total=markets)
+             * @enum {string}
+             */
+            total: "sample" | "markets";
             stub: {
                 /** @enum {string} */
                 kind: "measure" | "question";
@@ -11824,6 +11834,11 @@ export interface components {
         };
         DemographicsResults: {
             projectId: number;
+            /**
+             * @description Whose weights: sample (every respondent at their own weight) or markets (the all-markets total: each market's respondents reweighted so the markets' shares are their population shares, as QualResults' total=markets)
+             * @enum {string}
+             */
+            total: "sample" | "markets";
             questions: {
                 systemQuestionId: number;
                 questionLabel: string;
@@ -20086,7 +20101,7 @@ export interface operations {
                 adjust?: "bh" | "bonferroni" | "none";
                 /** @description How allMarkets weights the markets: population (default; sample when a market has no population figure) or sample */
                 marketWeighting?: "population" | "sample";
-                /** @description What measures (with every test) is: sample (default; every respondent at their own weight) or markets (the all-markets total, markets weighted as marketWeighting says) */
+                /** @description What measures (with every test) is, and with projectQuestionId the question's shares: sample (default; every respondent at their own weight) or markets (the all-markets total, markets weighted as marketWeighting says; a question's total weights by population) */
                 total?: "sample" | "markets";
                 /** @description One question's option results */
                 projectQuestionId?: string;
@@ -20127,6 +20142,8 @@ export interface operations {
                 confidence?: "90" | "95" | "99";
                 /** @description Multiple-comparison adjustment within the view: bh (Benjamini-Hochberg, default), bonferroni or none */
                 adjust?: "bh" | "bonferroni" | "none";
+                /** @description As QualResults: sample (default; every respondent at their own weight) or markets (the all-markets total, each market's respondents reweighted to its population share) */
+                total?: "sample" | "markets";
             };
             header?: never;
             path?: never;
@@ -20156,6 +20173,8 @@ export interface operations {
                 projectId: string;
                 /** @description The response filter object (ResponseFilter) as JSON */
                 filters?: string;
+                /** @description As QualResults: sample (default; every respondent at their own weight) or markets (the all-markets total, each market's respondents reweighted to its population share) */
+                total?: "sample" | "markets";
             };
             header?: never;
             path?: never;

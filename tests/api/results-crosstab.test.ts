@@ -331,3 +331,86 @@ describe("Scorecard under All markets", () => {
     for (const row of rows) close(row.top2, q.measures.find((m) => m.standardQuestionId === sq)!.results.find((x) => x.testOptionId === row.testOptionId)!.top2);
   });
 });
+
+describe("total=markets beyond the measures: questions, demographics and the cross-tab", () => {
+  // By hand from the fixture: each market's population share (analytics/populations.ts, the published
+  // figures), its weighted sample share, and the weighted share of an answer within each market.
+  const byHand = async () => {
+    const { MARKET_POPULATION } = await import("../../api/src/analytics/populations.ts");
+    const markets = Object.keys(REGION);
+    const Ptot = markets.reduce((a, m) => a + MARKET_POPULATION[REGION[m]!]!.population, 0);
+    const pi = (m: string) => MARKET_POPULATION[REGION[m]!]!.population / Ptot;
+    const W = data.reduce((a, r) => a + Number(r.w), 0);
+    const f = (m: string) => pi(m) / (data.filter((r) => r.market === m).reduce((a, r) => a + Number(r.w), 0) / W);
+    /** Weighted share of `yes` among `base`, each respondent's weight times g(market). */
+    const share = (base: (r: (typeof data)[number]) => boolean, yes: (r: (typeof data)[number]) => boolean, g: (m: string) => number = () => 1) => {
+      const b = data.filter(base);
+      return b.reduce((a, r) => a + g(r.market!) * Number(r.w) * (yes(r) ? 1 : 0), 0) / b.reduce((a, r) => a + g(r.market!) * Number(r.w), 0);
+    };
+    return { markets, pi, f, share };
+  };
+
+  test("a demographic: the all-markets share is the population-weighted average of the markets' shares, not the sample-weighted one", async () => {
+    const h = await byHand();
+    const female = (r: (typeof data)[number]) => r.gender === "F";
+    // Every respondent answers gender: the reweighted share is Σ π_m · share_m.
+    const expected = h.markets.reduce((a, m) => a + h.pi(m) * h.share((r) => r.market === m, female), 0);
+    const sampleWeighted = h.share(() => true, female);
+    expect(Math.abs(expected - sampleWeighted)).toBeGreaterThan(1e-3);
+    const get = async (q: string) => {
+      const r = await call(app, "acmeViewer", T, "GET", `/api/v1/Responses/DemographicsResults?projectId=${P}${q}`);
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      return r.body as { total: string; questions: { systemQuestionId: number; options: { systemQuestionOptionId: number; share: number; count: number }[] }[] };
+    };
+    const pick = (b: Awaited<ReturnType<typeof get>>) => b.questions.find((x) => x.systemQuestionId === 45)!.options.find((o) => o.systemQuestionOptionId === GENDER.F)!;
+    const markets = await get("&total=markets");
+    expect(markets.total).toBe("markets");
+    close(pick(markets).share, expected);
+    expect(pick(markets).count).toBe(data.filter(female).length);
+    const sample = await get("");
+    expect(sample.total).toBe("sample");
+    close(pick(sample).share, sampleWeighted);
+  });
+
+  test("a question: each answer's all-markets share reweights every market to its population share", async () => {
+    const h = await byHand();
+    const answered = (r: (typeof data)[number]) => r.intent !== "";
+    const get = async (q: string) => {
+      const r = await call(app, "acmeViewer", T, "GET", `/api/v1/Responses/QualResults?projectId=${P}&projectQuestionId=${pqIntent}${q}`);
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      return (r.body as { question: { total: string; results: { testOptionId: number | null; n: number; options: { questionOptionId: number; share: number }[] }[] } }).question;
+    };
+    const markets = await get("&total=markets");
+    const sample = await get("");
+    expect(markets.total).toBe("markets");
+    expect(sample.total).toBe("sample");
+    // Not every respondent answered: the ratio of the reweighted sums, as QualResults' top-2-box.
+    for (const o of ["1", "2", "3"]) {
+      const yes = (r: (typeof data)[number]) => r.intent === o;
+      close(markets.results[0]!.options.find((x) => x.questionOptionId === intentOption.get(o))!.share, h.share(answered, yes, h.f));
+      close(sample.results[0]!.options.find((x) => x.questionOptionId === intentOption.get(o))!.share, h.share(answered, yes));
+    }
+    expect(markets.results[0]!.n).toBe(data.filter(answered).length);
+    // The two totals differ on this fixture (its markets' samples are not their populations' shares).
+    const one = intentOption.get("1")!;
+    expect(Math.abs(markets.results[0]!.options.find((x) => x.questionOptionId === one)!.share - sample.results[0]!.options.find((x) => x.questionOptionId === one)!.share)).toBeGreaterThan(1e-3);
+  });
+
+  test("the cross-tab: its Total and every column reweight each market to its population share", async () => {
+    const h = await byHand();
+    const markets = await xtab({ rows: "measure:5", banner: "demographic:45", total: "markets" });
+    const sample = await xtab({ rows: "measure:5", banner: "demographic:45" });
+    const colF = markets.columns.findIndex((c) => c.key === "demographic:45:Female");
+    expect(colF).toBeGreaterThan(0);
+    for (const o of ["A", "B"]) {
+      const rated = (r: (typeof data)[number]) => r[`v${o}`] !== "";
+      const top2 = (r: (typeof data)[number]) => Number(r[`v${o}`]) <= 2;
+      const row = (b: Body) => b.rows.find((r) => r.key === `option:${option.get(o)}`)!;
+      close(row(markets).cells[0]!.value, h.share(rated, top2, h.f));
+      close(row(sample).cells[0]!.value, h.share(rated, top2));
+      expect(Math.abs(row(markets).cells[0]!.value - row(sample).cells[0]!.value)).toBeGreaterThan(1e-4);
+      expect(row(markets).cells[0]!.n).toBe(data.filter(rated).length);
+      close(row(markets).cells[colF]!.value, h.share((r) => rated(r) && r.gender === "F", top2, h.f));
+    }
+  });
+});

@@ -23,6 +23,7 @@ import { crossTab, type XtabRespondent } from "../../analytics/crosstab.ts";
 import { SMALL_BASE } from "../../analytics/significance.ts";
 import { resolveFilter, ResponseFilterSchema, sessionsSql, testOptionSql, type ResponseFilter } from "./filters.ts";
 import * as q from "./results.sql.ts";
+import { marketScale } from "./results.service.ts";
 
 export const MAX_BANNER_VARIABLES = 8;
 export const MAX_BANNER_COLUMNS = 60;
@@ -82,6 +83,8 @@ export interface CrossTabCell {
 export interface CrossTabResult {
   projectId: number;
   confidence: Confidence;
+  /** Whose weights: `sample` every respondent at their own; `markets` the all-markets total (each market reweighted to its population share, as QualResults' total). */
+  total: "sample" | "markets";
   stub: { kind: "measure" | "question"; id: number; title: string; value: string };
   banner: { key: string; label: string }[];
   columns: CrossTabColumn[];
@@ -208,7 +211,7 @@ async function bannerOf(tx: Tx, projectId: number, banner: BannerSpec[], s: Retu
 export async function crossTabResults(
   db: Db,
   ctx: RequestCtx,
-  input: { projectId: number; filters: ResponseFilter; rows: StubSpec; banner: BannerSpec[]; confidence?: Confidence; adjust?: Adjust },
+  input: { projectId: number; filters: ResponseFilter; rows: StubSpec; banner: BannerSpec[]; confidence?: Confidence; adjust?: Adjust; total?: "sample" | "markets" },
 ): Promise<CrossTabResult> {
   const confidence = input.confidence ?? 95;
   const adjust = input.adjust ?? "bh";
@@ -222,7 +225,10 @@ export async function crossTabResults(
     const C = variables.reduce((a, v) => a + v.columns.length, 0);
     if (C > MAX_BANNER_COLUMNS) throw bad("banner", `at most ${MAX_BANNER_COLUMNS} columns (these variables have ${C})`);
     const respondents = await tx<{ sid: number; run: number; w: number }[]>`with s as (${s}) select sid, coalesce(survey_run_id, 0) as run, w from s`;
-    const strata = new Map((await q.designStrata(tx, p.id)).map((h) => [String(h.run), h.n]));
+    const runs = await q.designStrata(tx, p.id);
+    const strata = new Map(runs.map((h) => [String(h.run), h.n]));
+    // total=markets: each market's respondents reweighted as QualResults' all-markets total (marketScale).
+    const scale = input.total === "markets" ? marketScale(runs, "population").scale : null;
     // Column offsets of each variable in the banner.
     const offsets: number[] = [];
     variables.reduce((a, v) => (offsets.push(a), a + v.columns.length), 0);
@@ -230,7 +236,7 @@ export async function crossTabResults(
     for (const u of stub.units) (unitsOf.get(u.sid) ?? unitsOf.set(u.sid, []).get(u.sid)!).push({ row: u.row, y: u.y });
     const input2: XtabRespondent[] = respondents.map((r) => ({
       stratum: String(r.run),
-      weight: r.w,
+      weight: r.w * (scale?.get(r.run) ?? 1),
       columns: variables.flatMap((v, k) => (v.members.get(r.sid) ?? []).map((c) => offsets[k]! + c)),
       units: unitsOf.get(r.sid) ?? [],
     }));
@@ -243,6 +249,7 @@ export async function crossTabResults(
     return {
       projectId: p.id,
       confidence,
+      total: input.total ?? "sample",
       stub: { kind: input.rows.kind, id: input.rows.id, title: stub.title, value: stub.value },
       banner: variables.map((v) => ({ key: v.key, label: v.label })),
       columns,

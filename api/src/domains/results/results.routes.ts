@@ -87,6 +87,7 @@ const QuestionResults = z
     questionText: z.string(),
     questionTitle: z.string().nullable(),
     questionTypeId: z.number().int(),
+    total: z.enum(["sample", "markets"]).describe("Whose weights: sample (every respondent at their own weight) or markets (the all-markets total: each market's respondents reweighted so the markets' shares are their population shares, as QualResults' total=markets)"),
     options: z.array(z.object({ id: z.number().int(), text: z.string() })),
     results: z.array(
       z.object({
@@ -143,6 +144,7 @@ const CrossTab = z
   .object({
     projectId: z.number().int(),
     confidence: z.union([z.literal(90), z.literal(95), z.literal(99)]),
+    total: z.enum(["sample", "markets"]).describe("Whose weights: sample (every respondent at their own weight) or markets (the all-markets total: each market's respondents reweighted so the markets' shares are their population shares, as QualResults' total=markets)"),
     stub: z.object({ kind: z.enum(["measure", "question"]), id: z.number().int(), title: z.string(), value: z.string().describe("What a cell is") }),
     banner: z.array(z.object({ key: z.string(), label: z.string() })),
     columns: z.array(z.object({ key: z.string(), variable: z.string().nullable(), label: z.string(), letter: z.string().nullable().describe("A, B, ..; null for the Total") })),
@@ -186,6 +188,7 @@ const Weights = z
 const Demographics = z
   .object({
     projectId: z.number().int(),
+    total: z.enum(["sample", "markets"]).describe("Whose weights: sample (every respondent at their own weight) or markets (the all-markets total: each market's respondents reweighted so the markets' shares are their population shares, as QualResults' total=markets)"),
     questions: z.array(
       z.object({
         systemQuestionId: z.number().int(),
@@ -435,7 +438,7 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
       total: z
         .enum(["sample", "markets"])
         .optional()
-        .openapi({ param: { name: "total", in: "query" }, description: "What measures (with every test) is: sample (default; every respondent at their own weight) or markets (the all-markets total, markets weighted as marketWeighting says)" }),
+        .openapi({ param: { name: "total", in: "query" }, description: "What measures (with every test) is, and with projectQuestionId the question's shares: sample (default; every respondent at their own weight) or markets (the all-markets total, markets weighted as marketWeighting says; a question's total weights by population)" }),
       projectQuestionId: int("projectQuestionId", "One question's option results").optional(),
     },
     Qual,
@@ -443,14 +446,14 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
       const qv = query(c);
       const filters = parseFilters(qv.filters);
       if (qv.projectQuestionId) {
-        const question = await svc.questionResults(db, c.get("ctx"), { projectId: id, projectQuestionId: Number(qv.projectQuestionId), filters });
+        const question = await svc.questionResults(db, c.get("ctx"), { projectId: id, projectQuestionId: Number(qv.projectQuestionId), filters, total: qv.total === "markets" ? "markets" : "sample" });
         return {
           projectId: id,
           confidence: 95,
           benchmarkTypeId: null,
           method: svc.statsMethod(adjustOf(qv.adjust), 0),
           measures: [],
-          total: "sample",
+          total: question.total,
           markets: [],
           marketsMethod: { adjust: adjustOf(qv.adjust), adjustName: ADJUST_NAMES[adjustOf(qv.adjust)], tests: 0, comparisons: "none (one question's option results)" },
           allMarkets: { weighting: "sample", note: null, shares: [], measures: [] },
@@ -478,6 +481,10 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
       banner: z.string().max(2000).openapi({ param: { name: "banner", in: "query" }, description: "demographic:{id}, question:{id}, market, segment:{id}, comma separated" }),
       confidence: z.enum(["90", "95", "99"]).optional().openapi({ param: { name: "confidence", in: "query" }, description: "Confidence level, default 95" }),
       adjust: AdjustParam,
+      total: z
+        .enum(["sample", "markets"])
+        .optional()
+        .openapi({ param: { name: "total", in: "query" }, description: "As QualResults: sample (default; every respondent at their own weight) or markets (the all-markets total, each market's respondents reweighted to its population share)" }),
     },
     CrossTab,
     (c, id) => {
@@ -492,11 +499,22 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
         banner,
         confidence: qv.confidence ? (Number(qv.confidence) as 90 | 95 | 99) : 95,
         adjust: adjustOf(qv.adjust),
+        total: qv.total === "markets" ? "markets" : "sample",
       });
     },
   );
-  responses("DemographicsResults", "Who answered", "Weighted shares of each demographic (system question) option among the filtered respondents.", {}, Demographics, (c, id) =>
-    svc.demographicsResults(db, c.get("ctx"), id, parseFilters(query(c).filters)),
+  responses(
+    "DemographicsResults",
+    "Who answered",
+    "Weighted shares of each demographic (system question) option among the filtered respondents (total=markets: the all-markets total, each market reweighted to its population share as QualResults does).",
+    {
+      total: z
+        .enum(["sample", "markets"])
+        .optional()
+        .openapi({ param: { name: "total", in: "query" }, description: "As QualResults: sample (default; every respondent at their own weight) or markets (the all-markets total, each market's respondents reweighted to its population share)" }),
+    },
+    Demographics,
+    (c, id) => svc.demographicsResults(db, c.get("ctx"), id, parseFilters(query(c).filters), query(c).total === "markets" ? "markets" : "sample"),
   );
 
   responses("PriceSensitivityResults", "Van Westendorp price sensitivity per test option", "The four weighted curves (too cheap, cheap, expensive, too expensive) and their crossings by linear interpolation between observed prices: optimal (OPP), indifference (IPP), and the acceptable range from the point of marginal cheapness (PMC) to that of marginal expensiveness (PME); respondents whose prices are out of order are left out and counted; the Newton-Miller-Smith trial and revenue optima where purchase intent was asked; SPEC 9's tooltips.", {}, Price, (c, id) =>

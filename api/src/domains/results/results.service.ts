@@ -650,64 +650,113 @@ export interface QuestionResults {
   questionText: string;
   questionTitle: string | null;
   questionTypeId: number;
+  /** What the shares are: `sample` every respondent at their own weight; `markets` the all-markets total (as QualResults' total). */
+  total: "sample" | "markets";
   options: { id: number; text: string }[];
   results: { testOptionId: number | null; n: number; weight: number; nEff: number; options: { questionOptionId: number; count: number; share: number }[] }[];
 }
 
-/** One question's answers: each option's weighted share of the respondents who answered it, per test option. */
-export async function questionResults(db: Db, ctx: RequestCtx, input: { projectId: number; projectQuestionId: number; filters: ResponseFilter }): Promise<QuestionResults> {
-  return withAggregates(db, ctx, input.projectId, input.filters, (tx) => q.projectQuestion(tx, input.projectId, input.projectQuestionId), async (a, p, _f, pq) => {
+/** Each market's factor on its respondents' weights in the all-markets total: marketScale's (one per run), by market. */
+export function regionScale(strata: readonly q.DesignStratum[], weighting: "population" | "sample" = "population"): Map<number, number> {
+  const { scale } = marketScale(strata, weighting);
+  return new Map(strata.map((h) => [h.regionId, scale.get(h.run)!]));
+}
+
+/**
+ * The all-markets total of a read that has no runs in its rows (a question's, the demographics'):
+ * the same read over each market of the filter on its own, with the market's factor from
+ * marketScale (QualResults' weighting), for the caller to sum.
+ */
+async function perMarket<R>(db: Db, ctx: RequestCtx, projectId: number, filters: ResponseFilter, strata: readonly q.DesignStratum[], read: (a: Aggregates) => Promise<R>): Promise<{ f: number; value: R }[]> {
+  const scale = regionScale(strata);
+  const out: { f: number; value: R }[] = [];
+  for (const [regionId, f] of [...scale].sort((a, b) => a[0] - b[0])) {
+    if (filters.regionIds && !filters.regionIds.includes(regionId)) continue;
+    out.push({ f, value: await withAggregates(db, ctx, projectId, { ...filters, regionIds: [regionId] }, nothing, (a) => read(a)) });
+  }
+  return out;
+}
+
+/** One question's answers: each option's weighted share of the respondents who answered it, per test option (total=markets: the all-markets total). */
+export async function questionResults(db: Db, ctx: RequestCtx, input: { projectId: number; projectQuestionId: number; filters: ResponseFilter; total?: "sample" | "markets" }): Promise<QuestionResults> {
+  const total = input.total ?? "sample";
+  const head = await withAggregates(db, ctx, input.projectId, input.filters, (tx) => q.projectQuestion(tx, input.projectId, input.projectQuestionId), async (a, p, _f, pq) => {
     if (!pq) throw new ApiError("NotFound", `No question ${input.projectQuestionId} in project ${p.id}`);
     if (pq.questionTypeId === 3) throw new ApiError("BadRequest", "An open question has verbatims, not option results: use TextResponses/Verbatim");
-    const { rows, bases } = await a.optionAnswers(pq.questionId);
-    // The 'not sure' option is hidden from standard questions' filters (SPEC 5), not from results.
-    return {
-      projectId: p.id,
-      projectQuestionId: pq.id,
-      questionText: pq.questionText,
-      questionTitle: pq.questionTitle,
-      questionTypeId: pq.questionTypeId,
-      options: pq.options.map((o) => ({ id: o.id, text: o.text })),
-      results: bases.map((b) => ({
-        testOptionId: b.testOptionId,
-        n: b.n,
-        weight: b.sumW,
-        nEff: b.sumW2 > 0 ? (b.sumW * b.sumW) / b.sumW2 : 0,
-        options: pq.options.map((o) => {
-          const r = rows.find((x) => x.testOptionId === b.testOptionId && x.questionOptionId === o.id);
-          return { questionOptionId: o.id, count: r?.n ?? 0, share: b.sumW > 0 ? (r?.sumW ?? 0) / b.sumW : 0 };
-        }),
-      })),
-    };
+    return { p, pq, ...(await a.optionAnswers(pq.questionId)), strata: total === "markets" ? await a.designStrata() : [] };
   });
+  const { p, pq } = head;
+  let { rows, bases } = head;
+  if (total === "markets") {
+    // Each market's weights times its factor: the same rows and bases, summed over the markets.
+    const parts = await perMarket(db, ctx, input.projectId, input.filters, head.strata, (a) => a.optionAnswers(pq.questionId));
+    const sum = (w: (v: (typeof parts)[number]["value"]) => number, power = 1) => parts.reduce((a, x) => a + x.f ** power * w(x.value), 0);
+    bases = bases.map((b) => ({
+      ...b,
+      sumW: sum((v) => v.bases.find((x) => x.testOptionId === b.testOptionId)?.sumW ?? 0),
+      sumW2: sum((v) => v.bases.find((x) => x.testOptionId === b.testOptionId)?.sumW2 ?? 0, 2),
+    }));
+    rows = rows.map((r) => ({ ...r, sumW: sum((v) => v.rows.find((x) => x.testOptionId === r.testOptionId && x.questionOptionId === r.questionOptionId)?.sumW ?? 0) }));
+  }
+  // The 'not sure' option is hidden from standard questions' filters (SPEC 5), not from results.
+  return {
+    projectId: p.id,
+    projectQuestionId: pq.id,
+    questionText: pq.questionText,
+    questionTitle: pq.questionTitle,
+    questionTypeId: pq.questionTypeId,
+    total,
+    options: pq.options.map((o) => ({ id: o.id, text: o.text })),
+    results: bases.map((b) => ({
+      testOptionId: b.testOptionId,
+      n: b.n,
+      weight: b.sumW,
+      nEff: b.sumW2 > 0 ? (b.sumW * b.sumW) / b.sumW2 : 0,
+      options: pq.options.map((o) => {
+        const r = rows.find((x) => x.testOptionId === b.testOptionId && x.questionOptionId === o.id);
+        return { questionOptionId: o.id, count: r?.n ?? 0, share: b.sumW > 0 ? (r?.sumW ?? 0) / b.sumW : 0 };
+      }),
+    })),
+  };
 }
 
 // ---- demographics ----
 
-export async function demographicsResults(db: Db, ctx: RequestCtx, projectId: number, filters: ResponseFilter) {
-  return withAggregates(db, ctx, projectId, filters, (tx) => q.systemQuestions(tx), async (a, p, _f, questions) => {
-    const rows = await a.demographics();
-    return {
-      projectId: p.id,
-      questions: questions
-        .filter((sq) => rows.some((r) => r.systemQuestionId === sq.id))
-        .map((sq) => {
-          const mine = rows.filter((r) => r.systemQuestionId === sq.id);
-          const total = mine.reduce((a, r) => a + r.sumW, 0);
-          return {
-            systemQuestionId: sq.id,
-            questionLabel: sq.label,
-            questionCode: sq.code,
-            options: sq.options
-              .filter((o) => mine.some((r) => r.optionId === o.id))
-              .map((o) => {
-                const r = mine.find((x) => x.optionId === o.id)!;
-                return { systemQuestionOptionId: o.id, answerLabel: o.label, count: r.n, weight: r.sumW, share: total > 0 ? r.sumW / total : 0 };
-              }),
-          };
-        }),
-    };
-  });
+/** Each demographic's answers as weighted shares of the filtered respondents (total=markets: the all-markets total, as QualResults weights it). */
+export async function demographicsResults(db: Db, ctx: RequestCtx, projectId: number, filters: ResponseFilter, total: "sample" | "markets" = "sample") {
+  const head = await withAggregates(db, ctx, projectId, filters, (tx) => q.systemQuestions(tx), async (a, p, _f, questions) => ({
+    p,
+    questions,
+    rows: await a.demographics(),
+    strata: total === "markets" ? await a.designStrata() : [],
+  }));
+  const { p, questions } = head;
+  let rows = head.rows;
+  if (total === "markets") {
+    const parts = await perMarket(db, ctx, projectId, filters, head.strata, (a) => a.demographics());
+    rows = rows.map((r) => ({ ...r, sumW: parts.reduce((s, x) => s + x.f * (x.value.find((y) => y.systemQuestionId === r.systemQuestionId && y.optionId === r.optionId)?.sumW ?? 0), 0) }));
+  }
+  return {
+    projectId: p.id,
+    total,
+    questions: questions
+      .filter((sq) => rows.some((r) => r.systemQuestionId === sq.id))
+      .map((sq) => {
+        const mine = rows.filter((r) => r.systemQuestionId === sq.id);
+        const sumW = mine.reduce((a, r) => a + r.sumW, 0);
+        return {
+          systemQuestionId: sq.id,
+          questionLabel: sq.label,
+          questionCode: sq.code,
+          options: sq.options
+            .filter((o) => mine.some((r) => r.optionId === o.id))
+            .map((o) => {
+              const r = mine.find((x) => x.optionId === o.id)!;
+              return { systemQuestionOptionId: o.id, answerLabel: o.label, count: r.n, weight: r.sumW, share: sumW > 0 ? r.sumW / sumW : 0 };
+            }),
+        };
+      }),
+  };
 }
 
 // ---- benchmarks ----
