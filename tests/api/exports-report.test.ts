@@ -480,6 +480,71 @@ test("All markets with a filter: the workbook's Summary is QualResults' all-mark
   expect(mixed, "ethnicity and income hold both markets' own answers").toBeGreaterThan(0);
 }, 120_000);
 
+test("All markets with a filter: the questions, demographics and cross-tabs of the workbook and the deck are the all-markets total (QuestionResults, DemographicsResults and CrossTab with total=markets), not the sample-weighted one", async () => {
+  female ||= await femaleOption();
+  const res = await app.request(`/api/v1/Projects(${projectId})/ExportExcel?benchmarkTypeId=${BENCHMARK}&filters=${enc(allMarkets())}${viewQuery()}`, { headers: headers() });
+  expect(res.status).toBe(200);
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(await res.arrayBuffer());
+  const { charts } = await readDeck(await deck({ filters: allMarkets(), benchmarkTypeId: BENCHMARK, ...VIEW }));
+  const concepts = await tdb.db<{ id: number; conceptText: string }[]>`select id, concept_text as "conceptText" from test_options where project_id = ${projectId}`;
+  type QR = { questionText: string; total: string; options: { id: number; text: string }[]; results: { testOptionId: number | null; options: { questionOptionId: number; share: number }[] }[] };
+  // Questions: each sheet's shares and each slide's bars are QuestionResults' all-markets shares.
+  const questions = await tdb.db<{ id: number }[]>`
+    select pq.id from project_questions pq join questions q on q.id = pq.question_id join question_positions pos on pos.id = pq.question_position_id
+    where pq.project_id = ${projectId} and pq.deleted_at is null and pq.standard_question_id is null and q.question_type_id <> 3 order by pos.sort_position, pq.sort_order, pq.id`;
+  expect(questions.length).toBeGreaterThan(0);
+  let differs = 0;
+  for (const [k, pq] of questions.entries()) {
+    const qr = (await get(`/api/v1/Responses/QualResults?projectId=${projectId}&projectQuestionId=${pq.id}&filters=${enc(allMarkets())}&total=markets`)).question as QR;
+    const sample = (await get(`/api/v1/Responses/QualResults?projectId=${projectId}&projectQuestionId=${pq.id}&filters=${enc(allMarkets())}`)).question as QR;
+    expect(qr.total).toBe("markets");
+    const sheet = wb.worksheets.find((w) => w.name.startsWith(`Q${k + 1} `))!;
+    expect(String(sheet.getRow(2).getCell(1).value)).toContain("all-markets total");
+    for (const o of qr.options) {
+      sheet.eachRow((row) => {
+        if (row.getCell(1).value !== o.text) return;
+        qr.results.forEach((r, i) => expect(row.getCell(2 + i * 2).value, `${qr.questionText}: ${o.text}`).toBe(r.options.find((y) => y.questionOptionId === o.id)!.share));
+      });
+      for (const [i, r] of qr.results.entries()) if (Math.abs(r.options.find((y) => y.questionOptionId === o.id)!.share - sample.results[i]!.options.find((y) => y.questionOptionId === o.id)!.share) > 1e-6) differs++;
+    }
+    const labels = [...qr.options].reverse().map((o) => o.text);
+    for (const r of qr.results) {
+      const name = concepts.find((c) => c.id === r.testOptionId)?.conceptText;
+      const values = [...qr.options].reverse().map((o) => +((r.options.find((y) => y.questionOptionId === o.id)?.share ?? 0) * 100).toFixed(1));
+      const bars = charts.filter((c) => (name === undefined || c.name === name) && JSON.stringify(c.labels) === JSON.stringify(labels)).map((c) => c.values);
+      expect(bars, `${qr.questionText}: its slide's bars`).toContainEqual(values);
+    }
+  }
+  expect(differs, "the two totals differ on the demo's questions").toBeGreaterThan(0);
+  // Demographics: the sheet's shares (in DemographicsResults' order) and the deck's charts.
+  type Demo = { total: string; questions: { questionLabel: string; options: { share: number }[] }[] };
+  const demo = (await get(`/api/v1/Responses/DemographicsResults?projectId=${projectId}&filters=${enc(allMarkets())}&total=markets`)) as Demo;
+  const demoSample = (await get(`/api/v1/Responses/DemographicsResults?projectId=${projectId}&filters=${enc(allMarkets())}`)) as Demo;
+  expect(demo.total).toBe("markets");
+  const shares: unknown[] = [];
+  wb.getWorksheet("Demographics")!.eachRow((r, i) => void (i > 1 && typeof r.getCell(4).value === "number" && shares.push(r.getCell(4).value)));
+  expect(shares).toEqual(demo.questions.flatMap((d) => d.options.map((o) => o.share)));
+  expect(demo.questions.flatMap((d) => d.options.map((o) => o.share))).not.toEqual(demoSample.questions.flatMap((d) => d.options.map((o) => o.share)));
+  for (const d of demo.questions) expect(charts.find((c) => c.name === d.questionLabel)?.values, d.questionLabel).toEqual(d.options.map((o) => +(o.share * 100).toFixed(1)).reverse());
+  // Cross-tabs: the first measure's table is CrossTab's with total=markets (its Total column included).
+  const qual = (await get(`/api/v1/Responses/QualResults?projectId=${projectId}&filters=${enc(allMarkets())}${viewQuery()}`)) as Qual;
+  const m = qual.measures[0]!;
+  const xq = `/api/v1/Responses/CrossTab?projectId=${projectId}&filters=${enc(allMarkets())}&rows=measure:${m.standardQuestionId}&banner=demographic:45,demographic:51,market&confidence=90&adjust=bonferroni`;
+  const xt = await get(`${xq}&total=markets`);
+  const xs = await get(xq);
+  expect(xt.total).toBe("markets");
+  const rows = Array.from(wb.getWorksheet("Cross-tabs")!.getSheetValues(), (r) => (Array.isArray(r) ? Array.from(r.slice(1)) : []));
+  const at = rows.findIndex((r) => typeof r[0] === "string" && r[0].startsWith(`${m.title}: `));
+  expect(at).toBeGreaterThanOrEqual(0);
+  for (const r of xt.rows as { label: string; cells: { value: number | null }[] }[]) {
+    const row = rows.slice(at).find((x) => x[0] === r.label)!;
+    expect(row.slice(1), r.label).toEqual(r.cells.map((c) => c.value ?? undefined));
+  }
+  expect(Math.abs(xt.rows[0].cells[0].value - xs.rows[0].cells[0].value), "the Total column differs between the totals").toBeGreaterThan(1e-6);
+  expect(rows.some((r) => typeof r[0] === "string" && r[0].includes("each market's respondents reweighted to its population share"))).toBe(true);
+}, 180_000);
+
 test("the deck's themes are ThemeResults' for the filters, and each quote an answer Verbatim lists under the theme", async () => {
   female ||= await femaleOption();
   const { runs, charts } = await readDeck(await deck({ filters: allMarkets(), benchmarkTypeId: BENCHMARK, ...VIEW }));

@@ -46,7 +46,9 @@ export function writeCrossTab(ws: ExcelJS.Worksheet, x: CrossTabResult, safe: Sa
   const adj = m.adjust === "none" ? "no multiple-comparison adjustment" : `${m.adjustName} adjustment over the table's ${m.tests} tests`;
   ws.addRow([
     `Letters: the columns of the same banner variable significantly lower at ${x.confidence}% (${adj}); design-based variance (Taylor linearisation, market runs as strata). ` +
-      `Low base: n eff below ${m.smallBase}, shown but not tested. See docs/statistics.md "Cross-tabs".`,
+      `Low base: n eff below ${m.smallBase}, shown but not tested. ` +
+      (x.total === "markets" ? "Weights: the all-markets total, each market's respondents reweighted to its population share. " : "") +
+      `See docs/statistics.md "Cross-tabs".`,
   ]).font = { italic: true, size: 9 };
   ws.addRow([]);
 }
@@ -56,7 +58,7 @@ export async function addCrossTabSheet(
   wb: ExcelJS.Workbook,
   db: Db,
   ctx: RequestCtx,
-  input: { projectId: number; filters: ResponseFilter; confidence?: Confidence; adjust?: Adjust },
+  input: { projectId: number; filters: ResponseFilter; confidence?: Confidence; adjust?: Adjust; total?: "sample" | "markets" },
   safe: Safe,
 ): Promise<void> {
   const { measures, markets } = await enterTenant(db, ctx, async (tx) => ({
@@ -72,7 +74,7 @@ export async function addCrossTabSheet(
   let widest = 0;
   for (const m of measures) {
     // At the workbook's confidence and adjustment (the view's), like its Summary.
-    const x = await crossTabResults(db, ctx, { projectId: input.projectId, filters: input.filters, rows: { kind: "measure", id: m.id }, banner, confidence: input.confidence ?? 95, adjust: input.adjust ?? "bh" });
+    const x = await crossTabResults(db, ctx, { projectId: input.projectId, filters: input.filters, rows: { kind: "measure", id: m.id }, banner, confidence: input.confidence ?? 95, adjust: input.adjust ?? "bh", total: input.total });
     if (!x.rows.length) continue;
     writeCrossTab(ws, x, safe);
     widest = Math.max(widest, x.columns.length);

@@ -304,8 +304,9 @@ function questionSheets(wb: ExcelJS.Workbook, r: ReportContext) {
   r.questions.forEach((qr, k) => {
     const ws = wb.addWorksheet(sheetName(wb, `Q${k + 1} ${qr.questionTitle || qr.questionText}`));
     ws.addRow([formulaSafe(qr.questionText)]).font = { bold: true };
-    // QuestionResults takes no total: across markets its shares pool the respondents at their own weights.
-    const pooled = r.markets.length > 1 ? " Markets pooled: every respondent at their own weight (the sample-weighted total)." : "";
+    // Across markets: the workbook's total (QuestionResults takes it as QualResults does).
+    const pooled =
+      r.markets.length > 1 ? (qr.total === "markets" ? " The all-markets total: each market's respondents reweighted to its population share." : " Markets pooled: every respondent at their own weight (the sample-weighted total).") : "";
     ws.addRow([(qr.questionTypeId === 2 ? "Several answers allowed: shares add to more than 100%." : "Weighted share of the respondents who answered.") + pooled]);
     ws.addRow([]);
     const cols = qr.results.map((x) => optionName(r.options, x.testOptionId));
@@ -389,7 +390,7 @@ export const WORKBOOK_SHEETS: readonly SheetBuilder[] = [
   (wb, w) => summarySheet(wb, "Summary", w.report.qual, w.report.options, w.report.benchmark.name, w.report.markets),
   (wb, w) => marketsSheet(wb, w.report),
   wavesSheet,
-  (wb, w) => addCrossTabSheet(wb, w.db, w.ctx, { projectId: w.input.projectId, filters: w.filters, confidence: w.input.confidence, adjust: w.input.adjust }, (v) => String(formulaSafe(v))),
+  (wb, w) => addCrossTabSheet(wb, w.db, w.ctx, { projectId: w.input.projectId, filters: w.filters, confidence: w.input.confidence, adjust: w.input.adjust, total: w.input.total }, (v) => String(formulaSafe(v))),
   async (wb, w) => {
     if (!w.input.includeAllSegments) return;
     for (const s of w.segments) {
@@ -413,6 +414,10 @@ export const WORKBOOK_SHEETS: readonly SheetBuilder[] = [
     ws.addRow(["Question", "Answer", "Respondents", "Weighted share"]).font = { bold: true };
     for (const qd of w.report.demographics.questions) for (const o of qd.options) ws.addRow(sheetRow([qd.questionLabel, w.report.answerLabel(qd, o), o.count, o.share]));
     ws.getColumn(4).numFmt = "0.0%";
+    if (w.report.markets.length > 1) {
+      ws.addRow([]);
+      ws.addRow([w.report.demographics.total === "markets" ? "Weighted shares: the all-markets total, each market's respondents reweighted to its population share." : "Weighted shares: every respondent at their own weight (the sample-weighted total)."]).font = { italic: true, size: 9 };
+    }
     // Answers can be long ("I try new technology once most people have it") and carry their market.
     ws.columns.forEach((c, i) => (c.width = i === 1 ? 60 : 22));
     printSetup(ws, 1, { rows: "1:1" });

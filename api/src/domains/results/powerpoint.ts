@@ -110,14 +110,14 @@ function heading(s: PptxGenJS.Slide, text: string, sub?: string) {
 }
 
 /** Every figure slide says whom its figures are of: base, markets, filters, benchmark. */
-function footer(s: PptxGenJS.Slide, r: ReportContext, base: string, figures: "qual" | "sample" | "answers" = "sample") {
-  // Several markets: which total the slide's figures are. QualResults' (measures, verdict) are the
-  // report's total; the questions' and demographics' shares pool the markets' respondents at their
-  // own weights (QuestionResults and DemographicsResults take no total); themes count answers.
+function footer(s: PptxGenJS.Slide, r: ReportContext, base: string, figures: "total" | "sample" | "answers" = "sample") {
+  // Several markets: which total the slide's figures are. The measures, verdict, questions and
+  // demographics are the report's total (QualResults, QuestionResults and DemographicsResults take
+  // it); price sensitivity and reach pool the markets' respondents at their own weights; themes count answers.
   const total =
     r.markets.length < 2 || figures === "answers"
       ? ""
-      : figures === "qual" && r.qual.total === "markets"
+      : figures === "total" && r.qual.total === "markets"
         ? ` (all-markets total, weighted by ${r.qual.allMarkets.weighting})`
         : " (sample-weighted total)";
   const text = `${base} · ${r.markets.map((m) => m.name).join(", ")}${total} · Filters: ${r.filters.join("; ")} · Benchmark: ${r.benchmark.name} (${r.benchmark.top2Percentage.toFixed(1)}%)`;
@@ -218,7 +218,7 @@ function verdictSlide(pptx: PptxGenJS, r: ReportContext) {
     ];
   });
   s.addTable([["Rank", "Concept", "Verdict", "Top-2-box", "Interval", "Why"].map(headCell), ...rows], { x: 0.5, y: 1.4, w: 12.3, colW: [0.85, 2.65, 1.3, 1.2, 1.6, 4.7], fontSize: 13, border: { type: "solid", pt: 0.5, color: "CBD5E1" }, valign: "middle" });
-  footer(s, r, `Base: ${v.rows.map((x) => `${optionName(r.options, x.testOptionId)} n = ${x.n}`).join(", ")}`, "qual");
+  footer(s, r, `Base: ${v.rows.map((x) => `${optionName(r.options, x.testOptionId)} n = ${x.n}`).join(", ")}`, "total");
 }
 
 /** Every measure and concept against the benchmark, significance marked. */
@@ -243,7 +243,7 @@ function scorecardSlide(pptx: PptxGenJS, r: ReportContext, optionIds: (number | 
   const w = 12.3;
   const first = Math.min(3.2, w / (optionIds.length + 2) + 1);
   s.addTable([head, ...rows], { x: 0.5, y: 1.35, w, colW: [first, 1.4, ...optionIds.map(() => (w - first - 1.4) / optionIds.length)], fontSize: 12, border: { type: "solid", pt: 0.5, color: "CBD5E1" }, autoPage: true, autoPageRepeatHeader: true });
-  footer(s, r, `Base: ${r.respondents} respondents`, "qual");
+  footer(s, r, `Base: ${r.respondents} respondents`, "total");
 }
 
 /** A combination chart: pptxgenjs takes (types, options), which its type declarations do not describe. */
@@ -286,7 +286,7 @@ function measureSlide(pptx: PptxGenJS, r: ReportContext, m: QualResults["measure
   });
   s.addTable([["Concept", "T2B", "Interval", "n", "vs benchmark", "Higher than"].map(headCell), ...rows], { x: 7.15, y: 1.4, w: 5.8, colW: [1.35, 0.7, 1.15, 0.5, 1.1, 1.0], fontSize: 10, border: { type: "solid", pt: 0.5, color: "CBD5E1" } });
   s.addText(`“Higher than”: significantly above these concepts (paired tests, ${r.qual.method.adjustName} adjusted).`, { x: 7.15, y: 6.2, w: 5.8, h: 0.5, fontSize: 9, color: GREY, valign: "top" });
-  footer(s, r, `Base: ${m.results.map((x) => `${optionName(r.options, x.testOptionId)} n = ${x.n}`).join(", ")}`, "qual");
+  footer(s, r, `Base: ${m.results.map((x) => `${optionName(r.options, x.testOptionId)} n = ${x.n}`).join(", ")}`, "total");
 }
 
 /** Custom error bars (the intervals) into the bar series `whiskers` names, in the deck's chart parts. */
@@ -324,7 +324,7 @@ function questionSlide(pptx: PptxGenJS, r: ReportContext, qr: QuestionResults) {
       showValue: true, dataLabelFormatCode: "0.0", valAxisMaxVal: 100, valAxisMinVal: 0, valAxisTitle: "% of respondents", showValAxisTitle: true, catAxisLabelFontSize: 11,
     });
   }
-  footer(s, r, `Base: ${qr.results.map((x) => `${optionName(r.options, x.testOptionId)} n = ${x.n}`).join(", ") || "no answers"}`);
+  footer(s, r, `Base: ${qr.results.map((x) => `${optionName(r.options, x.testOptionId)} n = ${x.n}`).join(", ") || "no answers"}`, "total");
 }
 
 function demographicSlides(pptx: PptxGenJS, r: ReportContext) {
@@ -338,7 +338,7 @@ function demographicSlides(pptx: PptxGenJS, r: ReportContext) {
         valAxisMinVal: 0, valAxisTitle: "%", showValAxisTitle: true, catAxisLabelFontSize: 10,
       });
     });
-    footer(s, r, `Base: ${r.respondents} respondents`);
+    footer(s, r, `Base: ${r.respondents} respondents`, "total");
   }
 }
 

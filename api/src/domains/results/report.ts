@@ -206,8 +206,8 @@ export async function reportContext(db: Db, ctx: RequestCtx, input: ReportInput)
   const standard = await getActionStandard(db, ctx, projectId).catch((e) => (e instanceof ApiError && e.code === "NotFound" ? null : Promise.reject(e)));
   const judged = standard ? scorecard(qual.measures.find((m) => m.standardQuestionId === standard.standardQuestionId)?.results ?? [], standard, (id) => optionName(head.options, id)) : null;
   const questions: QuestionResults[] = [];
-  for (const x of head.questions) questions.push(await questionResults(db, ctx, { projectId, projectQuestionId: x.id, filters }));
-  const demographics = await demographicsResults(db, ctx, projectId, filters);
+  for (const x of head.questions) questions.push(await questionResults(db, ctx, { projectId, projectQuestionId: x.id, filters, total: input.total }));
+  const demographics = await demographicsResults(db, ctx, projectId, filters, input.total ?? "sample");
   const optionIds = demographics.questions.flatMap((d) => d.options.map((o) => o.systemQuestionOptionId));
   const optionMarket = new Map(
     (await enterTenant(db, ctx, (tx) => tx<{ id: number; market: string }[]>`
