@@ -281,6 +281,7 @@ const results = program
   .option("--segment <id>", "apply a saved filter set (segment)")
   .option("--benchmark <type>", "benchmark type to compare with (1 all customers, 2 your team, 3 industry, 4-7 NPD weeks, 8 category)", "1")
   .option("--confidence <level>", "90, 95 or 99 (default 95)")
+  .option("--total <total>", "sample (default) or markets: the measures and questions as the all-markets total (each market reweighted to its population share)")
   .option("--json", JSON_HELP)
   .addHelpText("after", () => `
 ${FILTER_HELP}

@@ -77,6 +77,17 @@ test("an Idea project's other questions are in the results beside the measures; 
   expect(text.stderr).toBe("warning: no market reach: Project 1001's market reach has no items\n");
 });
 
+test("--total markets: the measures and the other questions are the API's all-markets total; another total is a usage error", async () => {
+  const r = await uma.json<{ qual: { total: string }; questions: QuestionResults[] }>(["results", "1001", "--total", "markets"]);
+  expect(r.qual.total).toBe("markets");
+  const screener = await api<{ question: QuestionResults & { total: string } }>("/api/v1/Responses/QualResults?projectId=1001&projectQuestionId=1001&total=markets");
+  expect(screener.question.total).toBe("markets");
+  expect(r.questions).toContainEqual(screener.question);
+  const bad = await uma.run(["results", "1001", "--total", "regions"]);
+  expect(bad.code, "a usage error").toBe(1);
+  expect(bad.stderr).toContain("--total: expected sample or markets, got 'regions'");
+});
+
 test("a fielded Question project: its custom questions with the API's shares, the open one for verbatims", async () => {
   await uma.json(["projects", "submit", String(id), "--yes"]);
   await sam.json(["admin", "approve", String(id), "--to", "300"]);

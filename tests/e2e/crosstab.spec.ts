@@ -72,7 +72,12 @@ for (const width of [1440, 390] as const) {
     await expect(table).toBeVisible();
     await expect(page.getByLabel("Rows")).toHaveValue(/^measure:/);
     const rows = await page.getByLabel("Rows").inputValue();
-    const x = await api(request, tok, team, "GET", `/api/v1/Responses/CrossTab?projectId=${p.id}&rows=${rows}&banner=demographic:51,demographic:45,market&filters=${encodeURIComponent(JSON.stringify({ regionIds: regions }))}`);
+    // All markets: CrossTab's all-markets total (each market reweighted to its population share), its Total column included.
+    const x = await api(request, tok, team, "GET", `/api/v1/Responses/CrossTab?projectId=${p.id}&rows=${rows}&banner=demographic:51,demographic:45,market&total=markets&filters=${encodeURIComponent(JSON.stringify({ regionIds: regions }))}`);
+    expect(x.total).toBe("markets");
+    for (const r of x.rows as { label: string; cells: { value: number | null }[] }[])
+      await expect(table.getByRole("row").filter({ has: page.getByRole("rowheader", { name: r.label, exact: true }) }).getByRole("cell").first()).toContainText(`${(r.cells[0]!.value! * 100).toFixed(1)}%`);
+    await expect(page.getByTestId("method-note")).toContainText("Weights: the all-markets total");
     const letters = x.rows.flatMap((r: { cells: { higherThan: string[] }[] }) => r.cells.filter((c) => c.higherThan.length).map((c) => c.higherThan.join("")));
     expect(letters.length, "the demo's cross-tab has significant differences").toBeGreaterThan(0);
     await expect(page.getByTestId("sig-letters")).toHaveText(letters);
@@ -87,7 +92,7 @@ for (const width of [1440, 390] as const) {
     const question = (await page.getByLabel("Rows").locator("option").evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).find((v) => v.startsWith("question:"));
     if (question) {
       await page.getByLabel("Rows").selectOption(question);
-      const qx = await api(request, tok, team, "GET", `/api/v1/Responses/CrossTab?projectId=${p.id}&rows=${question}&banner=demographic:51,demographic:45&filters=${encodeURIComponent(JSON.stringify({ regionIds: regions }))}`);
+      const qx = await api(request, tok, team, "GET", `/api/v1/Responses/CrossTab?projectId=${p.id}&rows=${question}&banner=demographic:51,demographic:45&total=markets&filters=${encodeURIComponent(JSON.stringify({ regionIds: regions }))}`);
       await expect(table.getByRole("rowheader")).toHaveText(qx.rows.map((r: { label: string }) => r.label));
       await expect(table.getByRole("columnheader", { name: "Answer" })).toHaveCount(1);
     }

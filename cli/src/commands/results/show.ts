@@ -16,17 +16,18 @@ export interface ResultsOptions extends GlobalOptions {
   segment?: string;
   benchmark?: string;
   confidence?: string;
+  total?: string;
 }
 
 /** QualResults as the typed client answers it. */
-async function readQual(api: Api, query: { projectId: string; filters?: string; benchmarkTypeId?: string; confidence?: "90" | "95" | "99"; projectQuestionId?: string }, id: string) {
+async function readQual(api: Api, query: { projectId: string; filters?: string; benchmarkTypeId?: string; confidence?: "90" | "95" | "99"; projectQuestionId?: string; total?: "sample" | "markets" }, id: string) {
   return ok(await api.client.GET("/api/v1/Responses/QualResults", { params: { query } }), `reading the results of project ${id}`);
 }
 type Qual = Awaited<ReturnType<typeof readQual>>;
 type QuestionResults = NonNullable<Qual["question"]>;
 
 /** The project's questions besides the standard measures: closed ones get option results, open ones are listed. */
-async function readQuestions(api: Api, key: string, measured: Set<number>, query: { projectId: string; filters?: string }) {
+async function readQuestions(api: Api, key: string, measured: Set<number>, query: { projectId: string; filters?: string; total?: "sample" | "markets" }) {
   const pqs = ok(
     await api.client.GET("/api/v1/ProjectQuestions", {
       params: { query: { $filter: `projectId eq ${key}`, $select: "id,standardQuestionId,questionPositionId", $expand: "question($select=questionText,questionTypeId)", $orderby: "questionPositionId,sortOrder,id" } },
@@ -50,12 +51,15 @@ export async function runResults(id: string, o: ResultsOptions): Promise<void> {
   const key = idArg(id);
   if (o.benchmark !== undefined && !/^\d{1,2}$/.test(o.benchmark)) throw usageError(`--benchmark: expected a benchmark type id (1-10), got '${o.benchmark}'`);
   if (o.confidence !== undefined && !["90", "95", "99"].includes(o.confidence)) throw usageError(`--confidence: expected 90, 95 or 99, got '${o.confidence}'`);
+  if (o.total !== undefined && o.total !== "sample" && o.total !== "markets") throw usageError(`--total: expected sample or markets, got '${o.total}'`);
+  // The measures' and the questions' total: markets is the all-markets total (each market reweighted to its population share).
+  const total = o.total === "markets" ? { total: "markets" as const } : {};
   const api = signedIn(o);
   const project = await fieldedProject(api, key, "results yet", "results follow fielding");
   const filters = await filtersFor(api, o);
   const q = { projectId: key, ...filterParam(filters) };
   const [qual, options, price, reach] = await Promise.all([
-    readQual(api, { ...q, benchmarkTypeId: o.benchmark ?? "1", ...(o.confidence ? { confidence: o.confidence as "95" } : {}) }, id),
+    readQual(api, { ...q, ...total, benchmarkTypeId: o.benchmark ?? "1", ...(o.confidence ? { confidence: o.confidence as "95" } : {}) }, id),
     api.client
       .GET("/api/v1/TestOptions", { params: { query: { $filter: `projectId eq ${key}`, $select: "id,conceptText", $orderby: "sortOrder,id" } } })
       .then((r) => ok(r, "reading the test options").value),
@@ -73,11 +77,11 @@ export async function runResults(id: string, o: ResultsOptions): Promise<void> {
   ]);
   const names = new Map(options.map((t, i) => [t!.id!, { text: t!.conceptText!, letter: letter(i) }]));
   const priced = price.value.filter((v) => v.n > 0);
-  const { questions, openQuestions } = await readQuestions(api, key, new Set(qual.measures.map((m) => m.standardQuestionId)), q);
+  const { questions, openQuestions } = await readQuestions(api, key, new Set(qual.measures.map((m) => m.standardQuestionId)), { ...q, ...total });
   if (o.json) return printJson({ filters, qual, priceSensitivity: priced.length ? price : null, marketReach: reach, questions, openQuestions });
 
   if (qual.measures.length) {
-    process.stdout.write(`${bold(fit(`Top-2-box (${qual.confidence}% confidence; benchmark ${qual.benchmarkTypeId ?? "none"})`))}\n`);
+    process.stdout.write(`${bold(fit(`Top-2-box (${qual.confidence}% confidence; benchmark ${qual.benchmarkTypeId ?? "none"}${qual.total === "markets" ? "; all-markets total" : ""})`))}\n`);
     process.stdout.write(`${qualTable(qual, names)}\n`);
     process.stdout.write(`${dim(fit("* significant difference from the benchmark; letters: significantly above those options; (small base) n_eff under 30"))}\n`);
   } else {

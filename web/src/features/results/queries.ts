@@ -52,9 +52,11 @@ export function useWaveData() {
 }
 
 export function useDemographics() {
-  const { projectId, filtersJson } = useResults();
-  return useApi<Demographics>(["DemographicsResults", projectId, filtersJson], () =>
-    api.GET("/api/v1/Responses/DemographicsResults", { params: { query: { projectId: String(projectId), filters: filtersJson } } }), keep);
+  const { projectId, filtersJson, allMarkets } = useResults();
+  // All markets: the all-markets total (each market reweighted to its population share), as QualResults'.
+  const total = allMarkets ? ("markets" as const) : ("sample" as const);
+  return useApi<Demographics>(["DemographicsResults", projectId, filtersJson, total], () =>
+    api.GET("/api/v1/Responses/DemographicsResults", { params: { query: { projectId: String(projectId), filters: filtersJson, total } } }), keep);
 }
 
 export function usePriceResults() {
@@ -90,9 +92,11 @@ export function useThemeResults(projectQuestionId: number) {
 
 /** Responses/CrossTab for the page's filters: `rows` and `banner` as the API takes them (null: nothing chosen yet). */
 export function useCrossTab(rows: string | null, banner: string | null) {
-  const { projectId, filtersJson, confidence, adjust } = useResults();
-  return useApi<CrossTab>(rows && banner ? ["CrossTab", projectId, filtersJson, rows, banner, confidence, adjust] : null, () =>
-    api.GET("/api/v1/Responses/CrossTab", { params: { query: { projectId: String(projectId), filters: filtersJson, rows: rows!, banner: banner!, confidence, adjust } } }), keep);
+  const { projectId, filtersJson, confidence, adjust, allMarkets } = useResults();
+  // All markets: every column (the Total too) is the all-markets total, as QualResults' measures.
+  const total = allMarkets ? ("markets" as const) : ("sample" as const);
+  return useApi<CrossTab>(rows && banner ? ["CrossTab", projectId, filtersJson, rows, banner, confidence, adjust, total] : null, () =>
+    api.GET("/api/v1/Responses/CrossTab", { params: { query: { projectId: String(projectId), filters: filtersJson, rows: rows!, banner: banner!, confidence, adjust, total } } }), keep);
 }
 
 export type Scorecard = Q<"/api/v1/Responses/Scorecard">;

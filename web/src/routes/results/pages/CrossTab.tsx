@@ -149,6 +149,7 @@ function XtabTable({ data, confidence }: { data: NonNullable<ReturnType<typeof u
       </div>
       <p className="text-xs text-ink-600" data-testid="method-note">
         Letters: the columns of the same group significantly lower at {confidence}% ({m.comparisons.startsWith("every pair") ? "each pair of columns within a group, on each row" : m.comparisons}), after {adj}; design-based variance with market runs as strata. Low base: n eff below {m.smallBase}, shown but not tested.
+        {data.total === "markets" ? " Weights: the all-markets total, each market's respondents reweighted to its population share (the Total column too)." : ""}
       </p>
     </div>
   );
