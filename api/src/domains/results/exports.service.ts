@@ -346,7 +346,8 @@ async function wavesSheet(wb: ExcelJS.Workbook, w: WorkbookInput) {
     `${unit === "week" ? "Weeks since launch" : "Waves"}: each against the ${unit} before (independent samples, market runs as strata), ` +
       `significant at ${d.confidence}% after ${d.method.adjustName} adjustment over the view's ${d.method.tests} tests.`,
   ]).font = { bold: true };
-  const cols = ["Wave", "From", "To", "Respondents", "Measure", "Option", "n", "n eff", "top-2-box", "SE", "CI low", "CI high", "vs previous wave (pts)", "p", "p adjusted", "significance"];
+  const change = `vs previous ${unit} (pts)`;
+  const cols = [unit === "week" ? "Week" : "Wave", "From", "To", "Respondents", "Measure", "Option", "n", "n eff", "top-2-box", "SE", "CI low", "CI high", change, "p", "p adjusted", "significance"];
   ws.addRow(cols).font = { bold: true };
   for (const x of d.waves) {
     for (const m of x.measures) {
@@ -357,11 +358,19 @@ async function wavesSheet(wb: ExcelJS.Workbook, w: WorkbookInput) {
       }
     }
   }
-  const fmt: Record<string, string> = { "n eff": "0.0", "top-2-box": "0.0%", SE: "0.0%", "CI low": "0.0%", "CI high": "0.0%", "vs previous wave (pts)": "+0.0;-0.0;0.0", p: "0.000", "p adjusted": "0.000" };
+  const fmt: Record<string, string> = { "n eff": "0.0", "top-2-box": "0.0%", SE: "0.0%", "CI low": "0.0%", "CI high": "0.0%", [change]: "+0.0;-0.0;0.0", p: "0.000", "p adjusted": "0.000" };
+  const widths: Record<string, number> = { Wave: 6, Week: 6, From: 11, To: 11, Respondents: 12, Measure: 18, Option: 30, significance: 30 };
+  const text = new Set(["From", "To", "Measure", "Option", "significance"]);
+  const head = ws.getRow(2);
+  head.height = 44;
   cols.forEach((c, i) => {
     const col = ws.getColumn(i + 1);
-    col.width = c === "Measure" || c === "Option" ? 24 : c === "significance" ? 28 : 12;
+    col.width = widths[c] ?? 10;
     if (fmt[c]) col.numFmt = fmt[c]!;
+    // Numbers' heads right, over them; long heads wrap in their column.
+    // Text columns start one indent in, clear of the number to their left.
+    head.getCell(i + 1).alignment = { wrapText: true, vertical: "bottom", horizontal: text.has(c) ? "left" : "right", indent: text.has(c) ? 1 : 0 };
+    if (text.has(c)) for (let r = 3; r <= ws.rowCount; r++) ws.getRow(r).getCell(i + 1).alignment = { wrapText: c === "Option", vertical: "top", indent: 1 };
   });
   printSetup(ws, 1, { rows: "2:2" });
 }
