@@ -16,7 +16,7 @@ import { optionName, reportContext, totalLine, type ReportContext } from "./repo
 import { addCrossTabSheet } from "./crosstab.sheet.ts";
 import { waveData } from "./analysis.service.ts";
 import type { Confidence } from "../../analytics/significance.ts";
-import type { Adjust } from "../../analytics/design.ts";
+import { adjustmentWords, type Adjust } from "../../analytics/design.ts";
 
 type Cell = string | number | null;
 
@@ -214,7 +214,7 @@ function summarySheet(wb: ExcelJS.Workbook, title: string, qual: QualResults, op
         : `Figures: ${totalLine(qual, markets).replace(/^E/, "e")}. `
       : "") +
       `Weighted top-2-box with design-based SE (Taylor linearisation, market runs as strata) and ${qual.confidence}% Wilson interval; ` +
-      `vs benchmark: the difference from the ${benchmarkName} norm in percentage points, significant at ${qual.confidence}% after ${qual.method.adjustName} adjustment over the view's ${qual.method.tests} tests; ` +
+      `vs benchmark: the difference from the ${benchmarkName} norm in percentage points, significant at ${qual.confidence}% after ${adjustmentWords(qual.method)}; ` +
       `indicative: a norm of fewer than ${qual.method.thinNorm} projects; low base: n eff below ${qual.method.smallBase}. See docs/statistics.md.`,
   ]);
   // The note wraps over the first concept's columns (the width of a printed page). It starts in the
@@ -344,7 +344,7 @@ async function wavesSheet(wb: ExcelJS.Workbook, w: WorkbookInput) {
   const ws = wb.addWorksheet("Waves");
   ws.addRow([
     `${unit === "week" ? "Weeks since launch" : "Waves"}: each against the ${unit} before (independent samples, market runs as strata), ` +
-      `significant at ${d.confidence}% after ${d.method.adjustName} adjustment over the view's ${d.method.tests} tests.`,
+      `significant at ${d.confidence}% after ${adjustmentWords(d.method)}.`,
   ]).font = { bold: true };
   const change = `vs previous ${unit} (pts)`;
   const cols = [unit === "week" ? "Week" : "Wave", "From", "To", "Respondents", "Measure", "Option", "n", "n eff", "top-2-box", "SE", "CI low", "CI high", change, "p", "p adjusted", "significance"];
