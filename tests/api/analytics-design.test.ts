@@ -282,3 +282,12 @@ describe("design: edges worked by hand", () => {
     expect(normQuintile(0.5, [0.5, 0.5, 0.5, 0.5, 0.5])).toBe(3);
   });
 });
+
+test("adjustmentWords: a view that could test nothing says so, never 'over the view's 0 tests'", async () => {
+  const { adjustmentWords } = await import("../../api/src/analytics/design.ts");
+  expect(adjustmentWords({ adjust: "bh", tests: 15 })).toBe("Benjamini-Hochberg adjustment over the view's 15 tests");
+  expect(adjustmentWords({ adjust: "bonferroni", tests: 1 })).toBe("Bonferroni adjustment over the view's 1 test");
+  expect(adjustmentWords({ adjust: "none", tests: 15 })).toBe("no multiple-comparison adjustment");
+  expect(adjustmentWords({ adjust: "bh", tests: 0 })).not.toContain("0 tests");
+  expect(adjustmentWords({ adjust: "bh", tests: 0 })).toContain("nothing in this view could be tested");
+});

@@ -244,6 +244,17 @@ export type Adjust = "bh" | "bonferroni" | "none";
 export const ADJUST_NAMES: Record<Adjust, string> = { bh: "Benjamini-Hochberg", bonferroni: "Bonferroni", none: "none" };
 
 /**
+ * How a view's tests were adjusted, in words: "Benjamini-Hochberg adjustment over the view's 15
+ * tests", "no multiple-comparison adjustment", or, when the view could test nothing (every norm
+ * indicative, every base low), that no test was made, never "over the view's 0 tests".
+ */
+export function adjustmentWords(m: { adjust: Adjust; tests: number }): string {
+  if (m.tests === 0) return "no test: nothing in this view could be tested (indicative norms, low bases)";
+  if (m.adjust === "none") return "no multiple-comparison adjustment";
+  return `${ADJUST_NAMES[m.adjust]} adjustment over the view's ${m.tests} test${m.tests === 1 ? "" : "s"}`;
+}
+
+/**
  * Adjusted p-values within one family, as R's p.adjust: Bonferroni min(1, m·p); Benjamini and
  * Hochberg (1995) step-up, p_(i)·m/i made monotone from the largest down (cummin), capped at 1.
  * NaN p-values are left out of the family and stay NaN.

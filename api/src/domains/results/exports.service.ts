@@ -16,7 +16,7 @@ import { optionName, reportContext, totalLine, type ReportContext } from "./repo
 import { addCrossTabSheet } from "./crosstab.sheet.ts";
 import { waveData } from "./analysis.service.ts";
 import type { Confidence } from "../../analytics/significance.ts";
-import type { Adjust } from "../../analytics/design.ts";
+import { adjustmentWords, type Adjust } from "../../analytics/design.ts";
 
 type Cell = string | number | null;
 
@@ -214,7 +214,7 @@ function summarySheet(wb: ExcelJS.Workbook, title: string, qual: QualResults, op
         : `Figures: ${totalLine(qual, markets).replace(/^E/, "e")}. `
       : "") +
       `Weighted top-2-box with design-based SE (Taylor linearisation, market runs as strata) and ${qual.confidence}% Wilson interval; ` +
-      `vs benchmark: the difference from the ${benchmarkName} norm in percentage points, significant at ${qual.confidence}% after ${qual.method.adjustName} adjustment over the view's ${qual.method.tests} tests; ` +
+      `vs benchmark: the difference from the ${benchmarkName} norm in percentage points, significant at ${qual.confidence}% after ${adjustmentWords(qual.method)}; ` +
       `indicative: a norm of fewer than ${qual.method.thinNorm} projects; low base: n eff below ${qual.method.smallBase}. See docs/statistics.md.`,
   ]);
   // The note wraps over the first concept's columns (the width of a printed page). It starts in the
@@ -345,9 +345,10 @@ async function wavesSheet(wb: ExcelJS.Workbook, w: WorkbookInput) {
   const ws = wb.addWorksheet("Waves");
   ws.addRow([
     `${unit === "week" ? "Weeks since launch" : "Waves"}: each against the ${unit} before (independent samples, market runs as strata), ` +
-      `significant at ${d.confidence}% after ${d.method.adjustName} adjustment over the view's ${d.method.tests} tests.`,
+      `significant at ${d.confidence}% after ${adjustmentWords(d.method)}.`,
   ]).font = { bold: true };
-  const cols = ["Wave", "From", "To", "Respondents", "Measure", "Option", "n", "n eff", "top-2-box", "SE", "CI low", "CI high", "vs previous wave (pts)", "p", "p adjusted", "significance"];
+  const change = `vs previous ${unit} (pts)`;
+  const cols = [unit === "week" ? "Week" : "Wave", "From", "To", "Respondents", "Measure", "Option", "n", "n eff", "top-2-box", "SE", "CI low", "CI high", change, "p", "p adjusted", "significance"];
   ws.addRow(cols).font = { bold: true };
   for (const x of d.waves) {
     for (const m of x.measures) {
@@ -358,11 +359,19 @@ async function wavesSheet(wb: ExcelJS.Workbook, w: WorkbookInput) {
       }
     }
   }
-  const fmt: Record<string, string> = { "n eff": "0.0", "top-2-box": "0.0%", SE: "0.0%", "CI low": "0.0%", "CI high": "0.0%", "vs previous wave (pts)": "+0.0;-0.0;0.0", p: "0.000", "p adjusted": "0.000" };
+  const fmt: Record<string, string> = { "n eff": "0.0", "top-2-box": "0.0%", SE: "0.0%", "CI low": "0.0%", "CI high": "0.0%", [change]: "+0.0;-0.0;0.0", p: "0.000", "p adjusted": "0.000" };
+  const widths: Record<string, number> = { Wave: 6, Week: 6, From: 11, To: 11, Respondents: 12, Measure: 18, Option: 30, significance: 30 };
+  const text = new Set(["From", "To", "Measure", "Option", "significance"]);
+  const head = ws.getRow(2);
+  head.height = 44;
   cols.forEach((c, i) => {
     const col = ws.getColumn(i + 1);
-    col.width = c === "Measure" || c === "Option" ? 24 : c === "significance" ? 28 : 12;
+    col.width = widths[c] ?? 10;
     if (fmt[c]) col.numFmt = fmt[c]!;
+    // Numbers' heads right, over them; long heads wrap in their column.
+    // Text columns start one indent in, clear of the number to their left.
+    head.getCell(i + 1).alignment = { wrapText: true, vertical: "bottom", horizontal: text.has(c) ? "left" : "right", indent: text.has(c) ? 1 : 0 };
+    if (text.has(c)) for (let r = 3; r <= ws.rowCount; r++) ws.getRow(r).getCell(i + 1).alignment = { wrapText: c === "Option", vertical: "top", indent: 1 };
   });
   printSetup(ws, 1, { rows: "2:2" });
 }

@@ -11,7 +11,7 @@ import { ApiError } from "../../errors.ts";
 import { defineJob, type JobContext } from "../../jobs/workers.ts";
 import type { ResponseFilter } from "./filters.ts";
 import type { Confidence } from "../../analytics/significance.ts";
-import type { Adjust } from "../../analytics/design.ts";
+import { adjustmentWords, type Adjust } from "../../analytics/design.ts";
 import type { Measure, QualResults, QuestionResults } from "./results.service.ts";
 import { optionName, plainText, reportContext, type ReportContext } from "./report.ts";
 import type { FileStorage } from "../../storage/storage.ts";
@@ -167,7 +167,7 @@ function methodSlide(pptx: PptxGenJS, r: ReportContext) {
       row("Total", r.total),
       row("Weighting", r.weighting),
       row("Confidence", `${r.qual.confidence}% (intervals and tests)`),
-      row("Multiple comparisons", `${r.qual.method.adjustName}${r.qual.method.adjust === "none" ? " (p-values not adjusted)" : ` adjustment over the view's ${r.qual.method.tests} tests`}`),
+      row("Multiple comparisons", adjustmentWords(r.qual.method)),
       row("Significance", r.significance),
     ],
     { x: 0.5, y: 1.2, w: 12.3, colW: [2.6, 9.7], fontSize: 12, border: { type: "solid", pt: 0.5, color: "CBD5E1" }, valign: "middle" },

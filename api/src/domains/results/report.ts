@@ -14,7 +14,7 @@ import * as q from "./results.sql.ts";
 import { themeResults } from "./verbatims.service.ts";
 import { getActionStandard, scorecard, type ActionStandardState, type ScoreRow } from "./verdict.ts";
 import type { Confidence } from "../../analytics/significance.ts";
-import type { Adjust } from "../../analytics/design.ts";
+import { adjustmentWords, type Adjust } from "../../analytics/design.ts";
 
 export interface ReportOption {
   id: number;
@@ -270,7 +270,7 @@ export async function reportContext(db: Db, ctx: RequestCtx, input: ReportInput)
     total: totalLine(qual, head.markets),
     significance:
       `Weighted top-2-box with design-based standard errors (Taylor linearisation, market runs as strata) and ${qual.confidence}% Wilson intervals. ` +
-      `Significant: p below ${((100 - qual.confidence) / 100).toFixed(2)} after ${qual.method.adjustName} adjustment over the view's ${qual.method.tests} tests. ` +
+      `Significant: p below ${((100 - qual.confidence) / 100).toFixed(2)} after ${adjustmentWords(qual.method)}. ` +
       `Indicative: a norm of fewer than ${qual.method.thinNorm} projects (never significant). Low base: effective base below ${qual.method.smallBase}.`,
     qual,
     verdict: standard && judged && judged.rows.length ? { standard, judgedAgainst: judged.against, rows: judged.rows } : null,

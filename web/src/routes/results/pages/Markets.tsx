@@ -22,7 +22,7 @@ export default function Markets() {
       <div>
         {title}
         <EmptyState title={`Showing ${name(regionId)} only`} action={<Button onClick={() => setFilters(changeRegion(filters, ALL_MARKETS))}>Compare all markets</Button>}>
-          This page compares the project's {regionIds.length} markets side by side. The Market filter is set to {name(regionId)}: choose All markets to compare them (it clears the demographic and question filters, as any change of market does).
+          This page compares the project's {regionIds.length} markets side by side. The Market filter is set to {name(regionId)}: choose All markets to compare them (it clears the demographic and question filters, like every change of market).
         </EmptyState>
       </div>
     );

@@ -18,7 +18,13 @@ export function sortMeasures(ms: QualMeasure[]): QualMeasure[] {
 /** The line under a view's figures: how its tests were adjusted and what its intervals are. */
 export function methodNote(method: QualResults["method"] | undefined, confidence: string): string {
   if (!method) return `Whiskers are the ${confidence}% interval.`;
-  const adj = method.adjust === "none" ? "no multiple-comparison adjustment" : `${method.adjustName} adjustment over the view's ${method.tests} tests`;
+  // As the API's exports word it (analytics/design.ts adjustmentWords): never "over the view's 0 tests".
+  const adj =
+    method.tests === 0
+      ? "no test: nothing in this view could be tested (indicative norms, low bases)"
+      : method.adjust === "none"
+        ? "no multiple-comparison adjustment"
+        : `${method.adjustName} adjustment over the view's ${method.tests} test${method.tests === 1 ? "" : "s"}`;
   return `Significance at ${confidence}% after ${adj}; whiskers are the ${confidence}% Wilson interval (design-based). Low base: n eff below ${method.smallBase}; a norm of fewer than ${method.thinNorm} projects is indicative.`;
 }
 

@@ -1,0 +1,151 @@
+// Probe (not a pass/fail benchmark): Bun's CPU per OData read, layer by layer, in one process and
+// without HTTP, on the data and query mix of bench:odata (odata-expand.bench.ts). Each layer
+// answers the same requests with the same gzipped bytes; what differs is what runs before the
+// statement. Prints, per layer, microseconds of this process's CPU per request (process.cpuUsage)
+// at 8 requests in flight, and the PostgreSQL socket writes per request.
+//
+//   bun run tests/perf/odata-layers.probe.ts          (DATABASE_URL or the embedded test server)
+//   PROBE_N=3000 PROBE_ROUNDS=2 to change the size.
+import net from "node:net";
+import postgres from "postgres";
+import { loadavg } from "node:os";
+import { createTestDb } from "../helpers/db.ts";
+import { connect } from "../../api/src/db/client.ts";
+import { stopTestServer } from "../helpers/server.ts";
+import { login, realApp } from "../helpers/app.ts";
+import { registry } from "../../api/src/entities/index.ts";
+import { list, scopeFor } from "../../api/src/entities/service.ts";
+import { parseQuery } from "../../api/src/odata/parser.ts";
+import { compileCollection } from "../../api/src/odata/compile.ts";
+import { readAsTenant, type TenantRequest } from "../../api/src/db/tx.ts";
+import { UserConnectionGate } from "../../api/src/db/gate.ts";
+import { DEFAULT_QUERY_LIMITS } from "../../api/src/config.ts";
+import type { RequestCtx } from "../../api/src/access/principal.ts";
+
+const CLIENT = 1003;
+const USER = 9004;
+const PATHS = [
+  "/api/v1/Projects?$top=50&$expand=projectsRegions($expand=region)",
+  "/api/v1/Projects?$top=20&$skip=40&$select=id,projectName,statusCode&$orderby=projectName desc",
+  "/api/v1/Projects?$filter=projectTypeId eq 2 and contains(projectName,'1')&$select=id,projectName&$top=30",
+  "/api/v1/ProjectsRegions?$top=100&$select=id,projectId,regionId&$expand=region($select=regionName,currencyCode)",
+  "/api/v1/Projects?$top=10&$skip=150&$orderby=id&$expand=projectsRegions($select=regionId)",
+  "/api/v1/TestOptions?$filter=projectId eq 1001&$select=id,conceptText",
+  "/api/v1/Projects?$filter=statusCode eq 0 and projectTypeId in (1,3)&$top=25&$orderby=createdAt desc&$select=id,projectName,createdAt",
+  "/api/v1/Regions?$select=id,regionName&$orderby=regionName",
+];
+const N = Number(process.env.PROBE_N ?? 3000);
+const ROUNDS = Number(process.env.PROBE_ROUNDS ?? 2);
+
+// PostgreSQL socket writes (postgres.js writes through node:net).
+const writes = { n: 0 };
+const socketWrite = net.Socket.prototype.write;
+net.Socket.prototype.write = function (this: net.Socket, ...args: Parameters<net.Socket["write"]>) {
+  writes.n++;
+  return socketWrite.apply(this, args);
+} as net.Socket["write"];
+
+const tdb = await createTestDb();
+const db = tdb.db;
+await db`delete from projects_regions where client_id = ${CLIENT}`;
+const projects = await db<{ id: number }[]>`
+  insert into projects (client_id, project_name, project_type_id, framework_id, status_code)
+  select ${CLIENT}, 'Bench project ' || g, 1 + (g % 4), 1000, 0 from generate_series(1, 200) g
+  returning id`;
+await db`
+  insert into projects_regions (client_id, project_id, region_id)
+  select ${CLIENT}, p.id, r.region_id
+  from unnest(${projects.map((p) => p.id)}::int[]) as p(id)
+  cross join (values (1), (2)) as r(region_id)`;
+
+const appDb = connect(tdb.url, { max: 10 });
+const { app } = await realApp(appDb);
+const { token } = await login(app, "user@acme.test");
+const [session] = await db<{ id: string }[]>`select id from auth_sessions where user_id = ${USER} order by created_at desc limit 1`;
+const ctx: RequestCtx = { principal: { userId: USER, isStaff: false, isSuperAdmin: false }, clientId: CLIENT, descendants: false, sessionId: session!.id };
+const statements = new Map(
+  PATHS.map((path) => {
+    const url = new URL("http://x" + path);
+    const set = registry.mustGet(url.pathname.split("/").at(-1)!);
+    return [url.pathname + url.search, compileCollection(registry, set, parseQuery(Object.fromEntries(url.searchParams), set, registry), { scope: scopeFor(ctx, registry) }).render()];
+  }),
+);
+const bareDb = postgres(tdb.url, { max: 10, connection: { "app.client_ids": String(CLIENT), "app.all_clients": "off" } as Record<string, string> });
+const gate = new UserConnectionGate({ perUser: DEFAULT_QUERY_LIMITS.userConnections, waitMs: DEFAULT_QUERY_LIMITS.userWaitMs });
+
+const gzipped = (text: string) =>
+  new Response(new Blob([new TextEncoder().encode(text)]).stream().pipeThrough(new CompressionStream("gzip")), {
+    headers: { "content-type": "application/json", "content-encoding": "gzip", vary: "Accept-Encoding" },
+  });
+const statementOf = (req: Request) => {
+  const u = new URL(req.url);
+  return statements.get(u.pathname + u.search)!;
+};
+const tenant = (req: Request, limited: boolean): TenantRequest => ({
+  userId: USER,
+  clientId: CLIENT,
+  descendants: false,
+  sessionId: session!.id,
+  limits: limited ? { statementTimeoutMs: DEFAULT_QUERY_LIMITS.statementTimeoutMs, signal: req.signal, gate } : undefined,
+});
+type Row = { value: string };
+const layers: [string, (req: Request) => Promise<Response>][] = [
+  ["the statement alone, bench:odata's bare pool", async (req) => {
+    const st = statementOf(req);
+    const [row] = (await bareDb.unsafe(st.text, st.params as never[], { prepare: true })) as unknown as Row[];
+    return gzipped(`{"value":${row!.value}}`);
+  }],
+  ["the statement alone, the app's pool", async (req) => {
+    const st = statementOf(req);
+    const [row] = (await appDb.unsafe(st.text, st.params as never[], { prepare: true })) as unknown as Row[];
+    return gzipped(`{"value":${row!.value}}`);
+  }],
+  ["readAsTenant (entry + statement + COMMIT)", async (req) => {
+    const st = statementOf(req);
+    const [row] = await readAsTenant<Row>(appDb, tenant(req, false), st.text, st.params);
+    return gzipped(`{"value":${row!.value}}`);
+  }],
+  ["service list() (compiled-statement cache, nextLink)", async (req) => {
+    const u = new URL(req.url);
+    return gzipped(await list(appDb, registry, registry.mustGet(u.pathname.split("/").at(-1)!), ctx, Object.fromEntries(u.searchParams), req.url));
+  }],
+  ["list() with the request's limits (gate, abort signal, timeout)", async (req) => {
+    const u = new URL(req.url);
+    const limited: RequestCtx = { ...ctx, limits: tenant(req, true).limits };
+    return gzipped(await list(appDb, registry, registry.mustGet(u.pathname.split("/").at(-1)!), limited, Object.fromEntries(u.searchParams), req.url));
+  }],
+  ["the whole app (app.fetch, signed in)", async (req) => app.fetch(req)],
+];
+const headers = { authorization: `Bearer ${token}`, clientId: String(CLIENT), "accept-encoding": "gzip" };
+
+async function run(fetchFn: (req: Request) => Promise<Response>, n: number) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < n) {
+        const res = await fetchFn(new Request(`http://127.0.0.1${PATHS[next++ % PATHS.length]}`, { headers }));
+        if (res.status !== 200) throw new Error(`status ${res.status}: ${await res.text()}`);
+        await res.arrayBuffer();
+      }
+    }),
+  );
+}
+
+console.log(`load average ${loadavg().map((x) => x.toFixed(1)).join(" ")}; ${N} requests per layer and round, 8 in flight`);
+for (let round = 1; round <= ROUNDS; round++) {
+  for (const [name, fetchFn] of layers) {
+    await run(fetchFn, 500); // warm-up: JIT, prepared statements, caches
+    writes.n = 0;
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    await run(fetchFn, N);
+    const c = process.cpuUsage(c0);
+    const ms = performance.now() - t0;
+    console.log(`round ${round}  ${name.padEnd(64)} ${((c.user + c.system) / N).toFixed(0).padStart(4)} us CPU/request  ${(N / ms * 1000).toFixed(0).padStart(5)} req/s  ${(writes.n / N).toFixed(2)} writes/request`);
+  }
+}
+
+await bareDb.end();
+await appDb.end();
+await tdb.drop();
+await stopTestServer();
