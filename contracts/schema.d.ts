@@ -3461,7 +3461,7 @@ export interface paths {
         };
         /**
          * The results as an Excel workbook
-         * @description A Cover (project, markets, respondents, fieldwork dates, filters, benchmark by name and value, weighting, significance method, the verdict), a Summary sheet with the weighted top-2-box, base, interval, benchmark value and difference in points (numbers with number formats) and the test's outcome in words for every measure and test option (the figures QualResults answers for the same filters and benchmark; none: the 'None' entry, 50%), Markets, Cross-tabs, a sheet per saved segment (includeAllSegments) and per project group segment (includeGroupSegments), a sheet per question, Demographics, Quality and the respondents' Data. segmentId applies a saved segment's filters.
+         * @description A Cover (project, markets, respondents, fieldwork dates, filters, benchmark by name and value, the total and its weighting, confidence, multiple-comparison adjustment, significance method, the verdict), a Summary sheet with the weighted top-2-box, base, interval, benchmark value and difference in points (numbers with number formats) and the test's outcome in words for every measure and test option (the figures QualResults answers for the same filters, benchmark, confidence, adjustment and total; none: the 'None' entry, 50%), Markets, Cross-tabs, a sheet per saved segment (includeAllSegments) and per project group segment (includeGroupSegments), a sheet per question, Demographics, Quality and the respondents' Data. segmentId applies a saved segment's filters.
          */
         get: operations["Projects_ExportExcel"];
         put?: never;
@@ -4243,7 +4243,7 @@ export interface paths {
         put?: never;
         /**
          * Export the results as a PowerPoint deck
-         * @description A queued job builds a deck for these filters and benchmark (none: the 'None' entry, 50%): title; method and sample (markets, n, fieldwork dates, filters, benchmark by name and value, weighting, significance method); the concepts with their images; the verdict on the action standard; every measure against the benchmark; a slide per measure (native bar chart with the intervals as error bars and the benchmark line, the tests in a table); a slide per question; demographics; themes with quotes; the AI summary; the Van Westendorp curves and the best market reach sets. Every figure is the results functions'. Download it with GET …/PowerPointExport/{exportId}.
+         * @description A queued job builds a deck for these filters and benchmark (none: the 'None' entry, 50%), at the results view's confidence, multiple-comparison adjustment and total (as QualResults takes them; total=markets: the all-markets total, as the web app's All markets shows): title; method and sample (markets, n, fieldwork dates, filters, benchmark by name and value, the total and its weighting, confidence, adjustment, significance method); the concepts with their images; the verdict on the action standard; every measure against the benchmark; a slide per measure (native bar chart with the intervals as error bars and the benchmark line, the tests in a table); a slide per question; demographics; themes with quotes; the AI summary; the Van Westendorp curves and the best market reach sets. Every figure is the results functions'. Download it with GET …/PowerPointExport/{exportId}.
          */
         post: operations["Projects_PowerPointExport"];
         delete?: never;
@@ -9376,6 +9376,11 @@ export interface components {
             filters?: unknown;
             /** @description The benchmark it was written against (0 'None'); null: the default, all customers (1) */
             benchmarkTypeId?: number | null;
+            /**
+             * @description The total its figures are (QualResults total): markets, the all-markets total (markets weighted by population); sample or null, every respondent at their own weight
+             * @enum {string|null}
+             */
+            total?: "sample" | "markets" | null;
             /** @enum {string} */
             status?: "Pending" | "Running" | "Ready" | "Failed";
             title?: string | null;
@@ -12566,6 +12571,18 @@ export interface components {
         PowerPointExport: {
             filters?: components["schemas"]["ResponseFilter"];
             benchmarkTypeId?: number | null;
+            /** @description Confidence level of the intervals and tests: 90, 95 (default) or 99 */
+            confidence?: 90 | 95 | 99;
+            /**
+             * @description Multiple-comparison adjustment within the deck's view: bh (Benjamini-Hochberg, default), bonferroni or none
+             * @enum {string}
+             */
+            adjust?: "bh" | "bonferroni" | "none";
+            /**
+             * @description As QualResults: sample (default; every respondent at their own weight) or markets (the all-markets total, markets weighted by population, or by sample where a population is unknown)
+             * @enum {string}
+             */
+            total?: "sample" | "markets";
         };
         AiProjectSummaryRequest: {
             projectId: number;
@@ -12576,6 +12593,11 @@ export interface components {
             filters?: components["schemas"]["ResponseFilter"] | null;
             /** @description The benchmark to write against (Projects Benchmarks; 0 'None', 50%); default all customers (1) */
             benchmarkTypeId?: number | null;
+            /**
+             * @description As QualResults: sample (default; every respondent at their own weight) or markets (the all-markets total, markets weighted by population: the web app's All markets)
+             * @enum {string|null}
+             */
+            total?: "sample" | "markets" | null;
         };
         SummariesQueued: {
             /** @description Follow it on the websocket channel job-{jobId}: Progress, then Success or Error */
@@ -12698,6 +12720,11 @@ export interface components {
             userId?: number;
             title?: string | null;
             filters?: unknown;
+            /**
+             * @description The total its answers compute (QualResults total): markets under the web app's All markets (the all-markets total, markets weighted by population); sample or null, every respondent at their own weight
+             * @enum {string|null}
+             */
+            total?: "sample" | "markets" | null;
             /** Format: date-time */
             createdAt?: string;
             /** Format: date-time */
@@ -13422,10 +13449,20 @@ export interface components {
             projectId: number;
             title?: string | null;
             filters?: unknown;
+            /**
+             * @description The total its answers compute (QualResults total): markets under the web app's All markets (the all-markets total, markets weighted by population); sample or null, every respondent at their own weight
+             * @enum {string|null}
+             */
+            total?: "sample" | "markets" | null;
         };
         ResultsAiThreadsUpdate: {
             title?: string | null;
             filters?: unknown;
+            /**
+             * @description The total its answers compute (QualResults total): markets under the web app's All markets (the all-markets total, markets weighted by population); sample or null, every respondent at their own weight
+             * @enum {string|null}
+             */
+            total?: "sample" | "markets" | null;
             /** @description The key, repeated: must equal the key in the URL */
             id?: number;
         };
@@ -20451,6 +20488,12 @@ export interface operations {
                 includeGroupSegments?: "true" | "false";
                 /** @description The benchmark the summary compares with */
                 benchmarkTypeId?: string;
+                /** @description Confidence level of the summary sheets' intervals and tests, default 95 */
+                confidence?: "90" | "95" | "99";
+                /** @description Multiple-comparison adjustment within the view: bh (Benjamini-Hochberg, default), bonferroni or none */
+                adjust?: "bh" | "bonferroni" | "none";
+                /** @description As QualResults: sample (default) or markets (the all-markets total, markets weighted by population) */
+                total?: "sample" | "markets";
             };
             header?: never;
             path: {

@@ -7,10 +7,11 @@
 //
 //   bun run test:mutation                 every module, in turn (hours on this machine)
 //   bun run test:mutation lifecycle ledger
+//   bun run test:mutation ledger-writes & bun run test:mutation ledger   (side by side: own sandboxes)
 //   bun run test:mutation --survivors analytics-verbatims
 //       after tests were added (the code unchanged): mutates again only the lines of the last
 //       report's surviving mutants and marks those now killed, keeping the rest of that report
-//       (a mutant the old tests killed is still killed: tests were only added). The report says so.
+//       (a mutant the old tests killed is still killed: tests were only added).
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 
 interface Module {
@@ -22,6 +23,35 @@ interface Module {
   timeoutMS?: number;
 }
 
+const LEDGER = "api/src/domains/credits/ledger.ts";
+/** The ledger's functions that read or write the database. */
+const LEDGER_WRITES = ["runCost", "lockLedgerOrThrow", "chargeFirstWave", "refundUnrunWaves", "resyncUnrunWaves", "settleRunCharges", "refundRunShortfall"];
+
+/**
+ * Line ranges ("a-b", 1-based) of a file: those of the named top-level functions (from their
+ * `export function` line to their closing `}` at the start of a line), or every other line.
+ */
+export function lineRanges(file: string, names: string[], which: "these" | "others"): string[] {
+  const lines = readFileSync(new URL(`../${file}`, import.meta.url), "utf8").split("\n");
+  const these = names
+    .map((n): [number, number] => {
+      const start = lines.findIndex((l) => new RegExp(`^export (async )?function ${n}\\b`).test(l));
+      const end = lines.findIndex((l, i) => i > start && l === "}");
+      if (start < 0 || end < 0) throw new Error(`${file}: function ${n} not found`);
+      return [start + 1, end + 1];
+    })
+    .sort((a, b) => a[0] - b[0]);
+  if (which === "these") return these.map(([a, b]) => `${a}-${b}`);
+  const others: string[] = [];
+  let next = 1;
+  for (const [a, b] of these) {
+    if (a > next) others.push(`${next}-${a - 1}`);
+    next = b + 1;
+  }
+  if (next <= lines.length) others.push(`${next}-${lines.length}`);
+  return others;
+}
+
 // Pure functions, whole test files in a second or two: a mutant that loops is stopped after 15 s.
 const analytics = (file: string, tests: string): Module => ({ mutate: [`api/src/analytics/${file}.ts`], command: `bun test ${tests}`, timeoutMS: 15_000 });
 
@@ -30,11 +60,27 @@ export const MODULES: Record<string, Module> = {
     mutate: ["api/src/domains/lifecycle/transitions.ts"],
     command: "bun test tests/api/lifecycle-table.test.ts",
   },
-  // The overdraft rule (assertAffordable). The charging paths of ledger.ts and cost.ts are covered
-  // by credits.test.ts, tens of seconds a run: too slow a mutant at a time on this machine.
+  // The ledger (credits/ledger.ts), in two parts that together are the whole file: its writing
+  // paths (LEDGER_WRITES), called in a transaction by credits-ledger.test.ts (a copy of the test
+  // database, no server; ~10 s a run), and the rest, its pure rules (the codes, the overdraft check,
+  // wave mode and dates, which charges a cancel refunds, the resync plan, the shortfall refund),
+  // killed by credits-rules.test.ts and boundaries.test.ts in a second. The line ranges are found
+  // in the file when the script runs, so they follow the functions.
   ledger: {
-    mutate: ["api/src/domains/credits/ledger.ts:44-59"],
-    command: "bun test tests/api/boundaries.test.ts",
+    mutate: lineRanges(LEDGER, LEDGER_WRITES, "others").map((r) => `${LEDGER}:${r}`),
+    command: "bun test tests/api/credits-rules.test.ts tests/api/boundaries.test.ts",
+    timeoutMS: 15_000,
+  },
+  "ledger-writes": {
+    mutate: lineRanges(LEDGER, LEDGER_WRITES, "these").map((r) => `${LEDGER}:${r}`),
+    command: "bun test tests/api/credits-ledger.test.ts",
+    timeoutMS: 30_000,
+  },
+  // The cost formula (pure): credits-rules.test.ts, by hand from docs/credits.md.
+  cost: {
+    mutate: ["api/src/domains/credits/cost.ts"],
+    command: "bun test tests/api/credits-rules.test.ts",
+    timeoutMS: 15_000,
   },
   // The rules and the role check. enterTenant, readAsCaller and checkRoleEarly need the database:
   // role-inheritance.test.ts covers them (add it to the command where a run may take an hour).
@@ -48,7 +94,7 @@ export const MODULES: Record<string, Module> = {
   "analytics-turf": analytics("turf", "tests/api/analytics-turf.test.ts"),
   "analytics-drivers": analytics("drivers", "tests/api/analytics-drivers.test.ts"),
   "analytics-text-qa": analytics("text-qa", "tests/api/analytics-text-qa.test.ts"),
-  "analytics-csv": analytics("csv", "tests/api/analytics-psm.test.ts tests/api/analytics-rake.test.ts tests/api/analytics-turf.test.ts"),
+  "analytics-csv": analytics("csv", "tests/api/analytics-csv.test.ts tests/api/analytics-psm.test.ts tests/api/analytics-rake.test.ts tests/api/analytics-turf.test.ts"),
   "analytics-verbatims": analytics("verbatims", "tests/api/analytics-verbatims.test.ts tests/api/sentiment-labelled.test.ts"),
   "analytics-design": analytics("design", "tests/api/analytics-design.test.ts"),
   "analytics-crosstab": analytics("crosstab", "tests/api/analytics-crosstab.test.ts"),
@@ -58,10 +104,12 @@ export const MODULES: Record<string, Module> = {
     mutate: ["api/src/odata/compile.ts"],
     command: "bun test tests/api/odata-compile.test.ts tests/api/odata-parser.test.ts",
   },
-  // The respondent engine: fielding.test.ts's engine tests need a fielded project (about 20 s a run).
+  // The respondent engine (pure): fielding-engine.test.ts and the quota edge of boundaries.test.ts,
+  // no server and no fielded project.
   engine: {
     mutate: ["api/src/domains/fielding/engine.ts"],
-    command: `bun test tests/api/fielding.test.ts -t "respondent engine"`,
+    command: "bun test tests/api/fielding-engine.test.ts tests/api/boundaries.test.ts",
+    timeoutMS: 15_000,
   },
 };
 
@@ -110,7 +158,7 @@ if (import.meta.main) {
           timeoutMS: m.timeoutMS ?? 120_000,
           reporters: ["clear-text", "json", "progress"],
           jsonReporter: { fileName: reportName },
-          tempDirName: survivorsOnly ? ".tmp/stryker-survivors" : ".tmp/stryker",
+          tempDirName: `.tmp/stryker-${name}${survivorsOnly ? "-survivors" : ""}`, // one per module, so two modules may run side by side
           ignorePatterns: [".data", ".tmp", "reports", "dist", "test-results", "playwright-report"],
           cleanTempDir: "always",
         },

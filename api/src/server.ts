@@ -12,6 +12,7 @@ import { startQueue } from "./jobs/queue.ts";
 import { jobs, runJobWorkers } from "./jobs/index.ts";
 import { ensureQueues } from "./jobs/workers.ts";
 import { seedDemoProjects } from "./domains/fielding/demo.ts";
+import { seedDemoImages } from "./domains/fielding/demo-images.ts";
 import { loadSigningKey } from "./auth/keys.ts";
 import { bearerAuthenticate } from "./auth/authenticate.ts";
 import { bunPasswords } from "./auth/passwords-bun.ts";
@@ -58,10 +59,11 @@ try {
   process.exit(1);
 }
 
+let demoProjectIds: number[] = [];
 if (!cfg.production && (await seedDemo(db, bunPasswords.hash, { whenEmpty: true }))) {
   log("seeded the demo data");
   // Completed projects of every type, fielded by the simulated panel (domains/fielding/demo.ts).
-  await seedDemoProjects(db, registry, cfg.publicUrl, log);
+  demoProjectIds = await seedDemoProjects(db, registry, cfg.publicUrl, log);
 }
 if (!cfg.production) log(demoLoginsText());
 
@@ -91,6 +93,8 @@ const storage = storageFromEnv(process.env, { dataDir: cfg.dataDir, signingKey: 
 if (!cfg.production) log(`file storage: ${storage.kind === "s3" ? "S3" : "local disk"}`);
 // The PowerPoint job reads the concept images from the same store.
 useDeckFiles(storage);
+// The demo concepts' pictures, stored as uploads are (domains/fielding/demo-images.ts).
+if (demoProjectIds.length) log(`stored ${await seedDemoImages(db, storage, cfg.publicUrl, demoProjectIds)} demo concept images`);
 const shippedMigrations = migrationFiles().map((f) => f.name);
 const app = newApp({
   db,

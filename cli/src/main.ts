@@ -6,6 +6,7 @@
 import { Command, Option, type OptionValues } from "commander";
 import { CliError, EXIT_USAGE } from "./errors.ts";
 import { FILTER_HELP } from "./filter-help.ts";
+import { fitHelp, terminalWidth } from "./help-fit.ts";
 import { pagingOptions } from "./paging.ts";
 
 const program = new Command()
@@ -16,7 +17,12 @@ const program = new Command()
   .option("--wide", "tables at full width (by default they fit the terminal, cutting long text with …)")
   .option("-V, --version", "the CLI's version and commit, the contract's and the API's version (same as `ideally version`)")
   // Commander's own errors (unknown option, missing required option) as one line like ours.
-  .configureOutput({ outputError: (str, write) => write(`${str.trimEnd().replace(/^error: /, "ideally: ")} (see --help)\n`) })
+  .configureOutput({
+    outputError: (str, write) => write(`${str.trimEnd().replace(/^error: /, "ideally: ")} (see --help)\n`),
+    // Help fits the terminal, also when piped into `head` from one (help-fit.ts).
+    writeOut: (str) => process.stdout.write(fitHelp(str, terminalWidth())),
+    getOutHelpWidth: () => terminalWidth() ?? 80,
+  })
   .addHelpText(
     "after",
     `
@@ -316,6 +322,9 @@ program
   .option("--segment <id>", "apply a saved filter set")
   .option("--benchmark <type>", "xlsx and pptx: the benchmark to compare with")
   .option("--all-segments", "xlsx: a summary sheet per saved segment")
+  .option("--confidence <level>", "xlsx and pptx: 90, 95 or 99 (default 95)")
+  .option("--adjust <method>", "xlsx and pptx: multiple-comparison adjustment, bh (default), bonferroni or none")
+  .option("--total <total>", "xlsx and pptx: sample (default) or markets (the all-markets total, markets weighted by population)")
   .option("--timeout <seconds>", "pptx: give up on the job after this long", "600")
   .option("--json", JSON_HELP)
   .addHelpText(
@@ -331,6 +340,7 @@ Examples:
   $ ideally export 42 --format csv --filter region=1 -o nz.csv --force
   $ ideally export 42 --format csv -o - | head -5
   $ ideally export 42 --format pptx --benchmark 2
+  $ ideally export 42 -o all-markets.pptx --filter region=1,2 --total markets --confidence 90 --adjust bonferroni
 JSON: { projectId, format, file, bytes }`,
   )
   .action(async (id: string, _o, cmd: Command) => (await import("./commands/export.ts")).runExport(id, all(cmd)));
@@ -482,7 +492,7 @@ Examples:
       --pi-cheap 5 --pi-expensive 6 --json
   $ ideally analyze psm prices.csv --too-cheap tc --cheap c --expensive e --too-expensive te \\
       --pi-cheap pi_c --pi-expensive pi_e --weight wgt \\
-      --pi-scale 'Definitely=0.8,Probably=0.5,Maybe=0.3,Probably not=0.1,Definitely not=0'
+      --pi-scale 'Sure=0.8,Likely=0.5,Maybe=0.3,Unlikely=0.1,Never=0'
 
 JSON: { n, invalid, pmc, pme, ipp, opp, trialOptimal?, revenueOptimal? }`,
   )
@@ -500,11 +510,15 @@ analyze
   .option("--weight <col>", "respondent weight column")
   .option("--top <n>", "how many sets to list", "10")
   .option("--depth <n>", "reached = accepts at least this many of the set's items", "1")
+  .option("--none <col>", "column marking \"none of these\" (non-zero): kept in the base, reached by nothing")
   .option("--json", "print the result as JSON")
   .addHelpText(
     "after",
     `
 A non-zero number accepts the item, 0 or blank does not; anything else is an error (exit 1).
+Every respondent is in the base, also one who accepts nothing. --none names the column of a
+"none of these" answer: it is never an item (listing it in --items is refused), a respondent who
+marks it and an item is an error, and the JSON adds its weighted share as "none".
 All C(items, k) sets are searched up to 2,000,000 sets, beyond that a greedy search returns one.
 
 Examples:
@@ -512,7 +526,7 @@ Examples:
   $ ideally analyze turf flavours.csv --items 3,4,5,6,7,8 --weight wgt --k 2 --top 5 --json
   $ ideally analyze turf flavours.csv --items a,b,c,d --k 3 --depth 2
 
-JSON: { results: [{ items: [names], reach, frequency }] }, best first`,
+JSON: { results: [{ items: [names], reach, frequency }], none? }, best first`,
   )
   .action(async (file: string, opts) => {
     const { runTurf } = await import("./commands/analyze/turf.ts");
@@ -539,7 +553,7 @@ reported in row order, scaled to mean 1.
 Examples:
   $ ideally analyze rake panel.csv --target 'sex=Female:0.51,Male:0.49'
   $ ideally analyze rake panel.csv --target 'sex=Female:0.51,Male:0.49' \\
-      --target 'race=White:0.6,Black:0.13,Hispanic:0.19,Asian:0.06,Other:0.02' --cap 5 --json
+      --target 'race=White:0.6,Black:0.13,Hispanic:0.19,Other:0.08' --cap 5 --json
 
 JSON: { converged, maxError, iterations, deff, nEff, min, max, weights: [...] }`,
   )

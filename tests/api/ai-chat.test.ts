@@ -212,6 +212,9 @@ test("the answer streams on the owner's channel: deltas in order make the stored
   const deltas = mine.filter((e) => e.event === "AiMessageDelta").map((e) => e.data as { seq: number; delta: string });
   expect(deltas.map((d) => d.seq)).toEqual(deltas.map((_, i) => i));
   expect(deltas.map((d) => d.delta).join("")).toBe(answer.content);
+  // The built-in provider's answer is whole at once: one delta, not a simulated stream of its sentences.
+  expect(answer.content.match(/[.!?](\s|$)/g)!.length, "an answer of several sentences").toBeGreaterThan(1);
+  expect(deltas.length).toBe(1);
   const done = mine.at(-1)!;
   expect(done.event).toBe("AiMessageCompleted");
   expect((done.data as { messageId: number }).messageId).toBe(answer.id);
@@ -227,7 +230,9 @@ test("threads: create and rename; feedback on answers; nobody writes into anothe
   const fb = await w.call(USER, acme, "POST", `/api/v1/ResultsAiMessages(${answer.id})/SendFeedback`, { feedback: "Positive", comment: "Useful" });
   expect(fb.status, JSON.stringify(fb.body)).toBe(200);
   expect([fb.body.feedback, fb.body.feedbackComment]).toEqual(["Positive", "Useful"]);
-  expect((await w.call(USER, acme, "POST", `/api/v1/ResultsAiMessages(${messageId})/SendFeedback`, { feedback: "Negative" })).status, "feedback is on answers").toBe(400);
+  const onQuestion = await w.call(USER, acme, "POST", `/api/v1/ResultsAiMessages(${messageId})/SendFeedback`, { feedback: "Negative" });
+  expect(onQuestion.status, "feedback is on answers").toBe(400);
+  expect(onQuestion.body.message).toBe("Feedback is on the assistant's answers");
   expect((await w.call(USER, acme, "POST", `/api/v1/ResultsAiMessages(${answer.id})/SendFeedback`, { feedback: "Meh" })).status).toBe(400);
   expect((await w.call("admin@acme.test", acme, "POST", "/api/v1/ResultsAiMessages", { resultsAiThreadId: threadId, content: "Mine now?" })).status, "another member's thread").toBe(404);
   expect((await w.call("admin@acme.test", acme, "POST", `/api/v1/ResultsAiMessages(${answer.id})/SendFeedback`, { feedback: "Negative" })).status).toBe(404);
@@ -247,7 +252,16 @@ test("AiConversations for staff: add, continue (grounded, evaluated), messages, 
   expect(r.body.message.content, "answered like the results chat").toMatch(/^.+ did best on Likability among Female respondents aged 18-24 or 25-34: \d+\.\d% \[F1\] top-2-box/);
   expect(r.body.evaluation).toMatchObject({ passed: true, unknownRefs: [], misquoted: [], uncitedNumbers: [] });
   expect(r.body.evaluation.citedFigures).toBeGreaterThanOrEqual(2);
-  expect((await w.call(STAFF, null, "POST", `/api/v1/AiConversations(${id})/ContinueConversation`)).status, "nothing waits for an answer").toBe(409);
+  const nothing = await w.call(STAFF, null, "POST", `/api/v1/AiConversations(${id})/ContinueConversation`);
+  expect(nothing.status, "nothing waits for an answer").toBe(409);
+  expect(nothing.body.message).toBe(`Conversation ${id} has no question waiting for an answer: AddUserMessage first`);
+  // A closed conversation takes no new question: 409, and no message is added.
+  await w.tdb.db`update ai_conversations set status = 'Closed' where id = ${id}`;
+  const closed = await w.call(STAFF, null, "POST", "/api/v1/AiConversations/AddUserMessage", { aiConversationId: id, content: "And with men?" });
+  expect(closed.status).toBe(409);
+  expect(closed.body.message).toBe(`Conversation ${id} is closed`);
+  expect((await w.tdb.db`select 1 from ai_conversation_messages where ai_conversation_id = ${id}`).length, "the question and its answer only").toBe(2);
+  await w.tdb.db`update ai_conversations set status = 'Active' where id = ${id}`;
 
   const msgs = await w.call(STAFF, null, "GET", `/api/v1/AiConversations(${id})/GetMessages`);
   expect(msgs.body.value.map((m: { role: string }) => m.role)).toEqual(["user", "assistant"]);
@@ -298,4 +312,30 @@ test("a thread's own filters apply to every answer in it", async () => {
   expect(f.filters.regionIds, "the thread's market").toEqual([2]);
   expect(f.filters.filterIds, "and the question's audience").toEqual(optionIdsOf(await projectContext(w.tdb.db, await w.ctxOf(USER, acme), projectId), 45, ["Male"]));
   await expectGrounded(w.tdb.db, await w.ctxOf(USER, acme), projectId, answer.content, answer.referencesData.figures, labelsOf(await projectContext(w.tdb.db, await w.ctxOf(USER, acme), projectId)));
+}, 60_000);
+
+test("a thread opened under All markets answers with the all-markets total (markets weighted by population)", async () => {
+  const projectId = await projectNamed("Plant-based snacks idea screen");
+  const acme = clients["Acme Team A"]!;
+  const ctx = await w.ctxOf(USER, acme);
+  const pc = await projectContext(w.tdb.db, ctx, projectId);
+  const all = { regionIds: pc.regions.map((r) => r.id) };
+  expect(all.regionIds.length, "the demo project has two markets").toBe(2);
+  const t = await w.call(USER, acme, "POST", "/api/v1/ResultsAiThreads", { projectId, title: "All markets", filters: all, total: "markets" });
+  expect(t.status, JSON.stringify(t.body)).toBe(201);
+  expect(t.body.total).toBe("markets");
+  const m = await w.call(USER, acme, "POST", "/api/v1/ResultsAiMessages", { resultsAiThreadId: t.body.id, content: "Which concept did best with women?" });
+  const answer = await answerTo(m.body.id);
+  const women = { ...all, filterIds: optionIdsOf(pc, 45, ["Female"]) };
+  // What QualResults answers for All markets (total=markets) under the question's audience, and what the pooled sample would say.
+  const head = pc.measures[0]!.standardQuestionId;
+  const byMarkets = (await qualResults(w.tdb.db, ctx, { projectId, filters: women, standardQuestionIds: [head], total: "markets" })).measures[0]!.results;
+  const pooled = (await qualResults(w.tdb.db, ctx, { projectId, filters: women, standardQuestionIds: [head] })).measures[0]!.results;
+  const top = answer.referencesData.figures.find((f) => f.source.fn === "QualResults" && f.source.field === "top2")!;
+  const src = top.source as Extract<Figure["source"], { fn: "QualResults" }>;
+  expect(src.total, "the figure says which total it is").toBe("markets");
+  const want = byMarkets.find((r) => r.testOptionId === src.testOptionId)!.top2;
+  expect(top.text, "the all-markets total's top-2-box").toBe(`${(want * 100).toFixed(1)}%`);
+  expect(Math.abs(want - pooled.find((r) => r.testOptionId === src.testOptionId)!.top2), "the two totals differ, so the check can tell them apart").toBeGreaterThan(0.0005);
+  await expectGrounded(w.tdb.db, ctx, projectId, answer.content, answer.referencesData.figures, labelsOf(pc));
 }, 60_000);

@@ -132,12 +132,13 @@ test("a summary names the leader of the headline measure with its figure, and th
   const figures = r!.referencesData!;
   // The leader: the test option with the highest Likability (5) top-2-box, read from the results.
   const pc = await projectContext(w.tdb.db, systemCtx(), r!.projectId);
-  const like = (await qualResults(w.tdb.db, systemCtx(), { projectId: r!.projectId, filters: {}, standardQuestionIds: [5] })).measures[0]!.results;
+  // The project has two markets: its own summary reads the all-markets total (as All markets shows it).
+  const like = (await qualResults(w.tdb.db, systemCtx(), { projectId: r!.projectId, filters: {}, standardQuestionIds: [5], total: "markets" })).measures[0]!.results;
   const best = [...like].sort((a, b) => b.top2 - a.top2)[0]!;
   expect(best.top2, "a clear leader").toBeGreaterThan([...like].sort((a, b) => b.top2 - a.top2)[1]!.top2);
   const name = pc.testOptions.find((o) => o.id === best.testOptionId)!.name;
   const lead = figures[0]!;
-  expect(lead.source).toMatchObject({ fn: "QualResults", standardQuestionId: 5, testOptionId: best.testOptionId, field: "top2" });
+  expect(lead.source).toMatchObject({ fn: "QualResults", standardQuestionId: 5, testOptionId: best.testOptionId, field: "top2", total: "markets" });
   expect(lead.text).toBe(`${(best.top2 * 100).toFixed(1)}%`);
   expect(r!.content).toContain(`**${name}** leads on Likability with ${lead.text} [${lead.ref}] top-2-box`);
 
@@ -153,7 +154,8 @@ test("a summary names the leader of the headline measure with its figure, and th
     const [g, rest] = [figures.find((f) => f.ref === src.a)!, figures.find((f) => f.ref === src.b)!];
     const side = async (f: Figure) => {
       const s = f.source as Extract<Figure["source"], { fn: "QualResults" }>;
-      const m = (await qualResults(w.tdb.db, systemCtx(), { projectId: r!.projectId, filters: s.filters, standardQuestionIds: [5] })).measures[0]!.results.find((x) => x.testOptionId === s.testOptionId)!;
+      expect(s.total, "a skew's sides are all-markets totals too").toBe("markets");
+      const m = (await qualResults(w.tdb.db, systemCtx(), { projectId: r!.projectId, filters: s.filters, standardQuestionIds: [5], total: "markets" })).measures[0]!.results.find((x) => x.testOptionId === s.testOptionId)!;
       expect(f.text).toBe(`${(m.top2 * 100).toFixed(1)}%`);
       return m;
     };
@@ -189,6 +191,16 @@ test("POST AiProjectSummaries queues one; Regenerate writes it again; members of
   expect((await w.call("admin@globex.test", globex, "POST", `/api/v1/AiProjectSummaries(${created.body.id})/Regenerate`)).status).toBe(404);
   expect((await w.call("viewer@acme.test", teamA, "POST", `/api/v1/AiProjectSummaries(${created.body.id})/Regenerate`)).status).toBe(403);
   expect((await w.call(USER, teamA, "POST", "/api/v1/AiProjectSummaries", { projectId: 999999 })).status).toBe(404);
+  // While it is being written (Pending or Running) a Regenerate is refused and queues nothing.
+  for (const status of ["Pending", "Running"]) {
+    await w.tdb.db`update ai_project_summaries set status = ${status} where id = ${created.body.id}`;
+    const busy = await w.call(USER, teamA, "POST", `/api/v1/AiProjectSummaries(${created.body.id})/Regenerate`);
+    expect(busy.status, status).toBe(409);
+    expect(busy.body.message).toBe(`Summary ${created.body.id} is being written already`);
+    const [row] = await w.tdb.db<{ jobId: string }[]>`select job_id::text as "jobId" from ai_project_summaries where id = ${created.body.id}`;
+    expect(row!.jobId, "still the last job").toBe(again.body.jobId);
+  }
+  await w.tdb.db`update ai_project_summaries set status = 'Ready' where id = ${created.body.id}`;
 }, 120_000);
 
 test("a summary written for the view on screen: its market filter and its benchmark ('None', SPEC 7: against 50%)", async () => {
@@ -203,6 +215,31 @@ test("a summary written for the view on screen: its market filter and its benchm
   expect(benchmarked.length, "it cites figures against the benchmark").toBeGreaterThan(0);
   expect(benchmarked.every((f) => "benchmarkTypeId" in f.source && f.source.benchmarkTypeId === 0)).toBe(true);
   expect(done!.content).toContain("the norm of 50.0%");
+}, 120_000);
+
+test("a summary written for All markets (total=markets) cites the all-markets total and says so", async () => {
+  const [p] = await w.tdb.db<{ id: number }[]>`select id from projects where project_name = 'Plant-based snacks idea screen'`;
+  const regions = (await w.tdb.db<{ id: number }[]>`select region_id as id from projects_regions where project_id = ${p!.id} order by region_id`).map((r) => r.id);
+  expect(regions.length, "two markets").toBe(2);
+  const created = await w.call(USER, teamA, "POST", "/api/v1/AiProjectSummaries", { projectId: p!.id, filters: { regionIds: regions }, benchmarkTypeId: 1, total: "markets" });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  expect(created.body.total).toBe("markets");
+  const [done] = await settled([created.body.id]);
+  await expectSummaryGrounded(done!);
+  const qual = done!.referencesData!.filter((f) => f.source.fn === "QualResults");
+  expect(qual.length).toBeGreaterThan(0);
+  expect(qual.every((f) => f.source.fn === "QualResults" && f.source.total === "markets"), "every QualResults figure is of the all-markets total").toBe(true);
+  // The lead figure, against QualResults' two totals: it is the all-markets one, and they differ.
+  const lead = qual[0]!;
+  const s = lead.source as Extract<Figure["source"], { fn: "QualResults" }>;
+  const read = async (total: "sample" | "markets") =>
+    (await qualResults(w.tdb.db, systemCtx(), { projectId: p!.id, filters: { regionIds: regions }, benchmarkTypeId: 1, total })).measures.find((m) => m.standardQuestionId === s.standardQuestionId)!.results.find((x) => x.testOptionId === s.testOptionId)!.top2;
+  const [markets, sample] = [await read("markets"), await read("sample")];
+  expect(lead.text).toBe(`${(markets * 100).toFixed(1)}%`);
+  expect(Math.abs(markets - sample), "the two totals differ here").toBeGreaterThan(0.0005);
+  expect(done!.content).toContain("_Figures: the all-markets total, markets weighted by population._");
+  const bad = await w.call(USER, teamA, "POST", "/api/v1/AiProjectSummaries", { projectId: p!.id, total: "regions" });
+  expect(bad.status, "an unknown total").toBe(400);
 }, 120_000);
 
 test("Segments GenerateSummaries: the segment's summary under its saved filters", async () => {

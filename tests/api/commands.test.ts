@@ -59,6 +59,8 @@ test("members get 403; a bad body is a 400; an unknown user a 404", async () => 
   const bad = await call(app, "staff", null, "POST", "/api/CommandRunner/TestNotification", { userId: "x" });
   expect(bad.status).toBe(400);
   expect(JSON.stringify(bad.body.errors)).toContain("userId");
+  expect(bad.body.message, "the route's body schema answers first (the handler's own parse is a backstop)").toBe("Invalid json");
+  expect((await tdb.db`select 1 from data_events_log where entity_type = 'Command' and event = 'CommandRequested' and data->'input'->>'userId' = 'x'`).length, "nothing queued").toBe(0);
   expect((await call(app, "staff", null, "POST", "/api/CommandRunner/TestNotification", { userId: 777777 })).status).toBe(404);
 });
 

@@ -2,16 +2,18 @@
 // and the foundation's acceptance query answers exactly for a signed-in demo user.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createTestDb, type TestDb } from "../helpers/db.ts";
-import { login, realApp } from "../helpers/app.ts";
+import { inflateSync } from "node:zlib";
+import { login, realApp, TEST_PUBLIC_URL, testStorage } from "../helpers/app.ts";
 import { DEMO_CREDITS, DEMO_LOGINS, DEMO_PASSWORD, seedDemo } from "../../api/src/db/demo.ts";
 import { bunPasswords } from "../../api/src/auth/passwords-bun.ts";
 import type { App } from "../../api/src/app.ts";
 
 let tdb: TestDb;
 let app: App;
+let demoIds: number[] = [];
 beforeAll(async () => {
   tdb = await createTestDb({ fixtures: false });
-  ({ app } = await realApp(tdb.db));
+  ({ app } = await realApp(tdb.db, { extra: { storage: testStorage } }));
 });
 afterAll(async () => {
   await tdb.drop();
@@ -56,6 +58,7 @@ test("the demo projects of every type are fielded by the simulated panel and com
   const { seedDemoProjects, DEMO_PROJECTS } = await import("../../api/src/domains/fielding/demo.ts");
   const { registry } = await import("../../api/src/entities/index.ts");
   const ids = await seedDemoProjects(tdb.db, registry, "http://ideally.test");
+  demoIds = ids;
   expect(ids.length).toBe(DEMO_PROJECTS.length);
   const rows = await tdb.db<{ name: string; type: number; status: number; sessions: number; waves: number; weeks: number; clientName: string }[]>`
     select p.project_name as name, p.project_type_id as type, p.status_code as status, c.name as "clientName",
@@ -97,3 +100,68 @@ test("every demo project has results through the results functions", async () =>
     }
   }
 });
+
+/** A PNG's chunks, each CRC checked with Bun's own CRC-32 (not the encoder's). */
+function pngChunks(b: Uint8Array): { type: string; data: Uint8Array }[] {
+  expect([...b.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  const v = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  const out: { type: string; data: Uint8Array }[] = [];
+  for (let o = 8; o < b.length; ) {
+    const len = v.getUint32(o);
+    const type = String.fromCharCode(...b.subarray(o + 4, o + 8));
+    expect(v.getUint32(o + 8 + len), `${type} CRC`).toBe(Bun.hash.crc32(b.subarray(o + 4, o + 8 + len)));
+    out.push({ type, data: b.subarray(o + 8, o + 8 + len) });
+    o += 12 + len;
+  }
+  return out;
+}
+
+test("the demo's product concepts have pictures, stored as uploads are and served by the project's file URLs", async () => {
+  const { seedDemoImages } = await import("../../api/src/domains/fielding/demo-images.ts");
+  expect(demoIds.length, "the demo projects were seeded").toBeGreaterThan(0);
+  const stored = await seedDemoImages(tdb.db, testStorage, TEST_PUBLIC_URL, demoIds);
+  // Every concept of a product has one; the brand message tracker's two messages have none.
+  const concepts = await tdb.db<{ projectName: string; conceptText: string; file: { key: string; fileType: string; fileName: string } | null; clientId: number; projectId: number }[]>`
+    select p.project_name as "projectName", t.concept_text as "conceptText", t.file, t.client_id as "clientId", t.project_id as "projectId"
+    from test_options t join projects p on p.id = t.project_id where t.project_id = any(${demoIds}::int[]) order by t.id`;
+  const withFile = concepts.filter((c) => c.file);
+  expect(stored).toBe(withFile.length);
+  expect(concepts.filter((c) => !c.file).map((c) => c.projectName)).toEqual(["Brand message tracker", "Brand message tracker"]);
+  expect(withFile.length).toBe(concepts.length - 2);
+  for (const c of withFile) {
+    expect(c.file!.fileType).toBe("image/png");
+    expect(c.file!.key.startsWith(`clients/${c.clientId}/projects/${c.projectId}/`), "a key of the project's client, as FileUploadUrl makes them").toBe(true);
+  }
+  // A second call stores nothing more (the concepts have their files).
+  expect(await seedDemoImages(tdb.db, testStorage, TEST_PUBLIC_URL, demoIds)).toBe(0);
+
+  // Read back through the API as the web app does: ProjectFileUrls, then the signed download.
+  const { token } = await login(app, "user@acme.test", DEMO_PASSWORD);
+  const [idea] = await tdb.db<{ id: number; clientId: number }[]>`select id, client_id as "clientId" from projects where project_name = 'Plant-based snacks idea screen'`;
+  const res = await app.request(`/api/v1/Projects(${idea!.id})/ProjectFileUrls`, { headers: { authorization: `Bearer ${token}`, clientId: String(idea!.clientId) } });
+  expect(res.status).toBe(200);
+  const files = ((await res.json()) as { value: { source: string; testOptionId: number; signedUrl: string; fileType: string }[] }).value;
+  expect(files.filter((f) => f.source === "testOption").length, "the idea screen's three concepts").toBe(3);
+  const seen = new Set<string>();
+  for (const f of files) {
+    const u = new URL(f.signedUrl);
+    const got = await app.request(u.pathname + u.search);
+    expect(got.status).toBe(200);
+    expect(got.headers.get("content-type")).toBe("image/png");
+    const bytes = new Uint8Array(await got.arrayBuffer());
+    const chunks = pngChunks(bytes);
+    const ihdr = new DataView(chunks[0]!.data.buffer, chunks[0]!.data.byteOffset);
+    expect([chunks[0]!.type, ihdr.getUint32(0), ihdr.getUint32(4), chunks[0]!.data[8], chunks[0]!.data[9]]).toEqual(["IHDR", 480, 360, 8, 6]);
+    // Rows of filter 0 and RGBA pixels, inflated by node's zlib: a picture, not one flat colour.
+    const raw = inflateSync(Buffer.concat(chunks.filter((c) => c.type === "IDAT").map((c) => c.data)));
+    expect(raw.length).toBe(360 * (1 + 480 * 4));
+    const colours = new Set<number>();
+    for (let y = 0; y < 360; y += 4) {
+      expect(raw[y * (1 + 480 * 4)]).toBe(0);
+      for (let x = 0; x < 480; x += 4) colours.add(raw.readUInt32BE(y * (1 + 480 * 4) + 1 + x * 4));
+    }
+    expect(colours.size, "several colours").toBeGreaterThan(5);
+    seen.add(Buffer.from(bytes).toString("base64"));
+  }
+  expect(seen.size, "each concept its own picture").toBe(3);
+}, 60_000);

@@ -121,10 +121,10 @@ function seriesOf(xml: string) {
   });
 }
 
-async function deck(): Promise<JSZip> {
-  const started = await app.request(`/api/v1/Projects(${projectId})/PowerPointExport`, { method: "POST", headers: { ...headers(), "content-type": "application/json" }, body: JSON.stringify({ filters: filters(), benchmarkTypeId: BENCHMARK }) });
+async function deck(body: Record<string, unknown> = { filters: filters(), benchmarkTypeId: BENCHMARK }): Promise<JSZip> {
+  const started = await app.request(`/api/v1/Projects(${projectId})/PowerPointExport`, { method: "POST", headers: { ...headers(), "content-type": "application/json" }, body: JSON.stringify(body) });
   const { jobId } = (await started.json()) as { jobId: string };
-  expect(started.status).toBe(202);
+  expect(started.status, `PowerPointExport ${JSON.stringify(body)}: ${jobId}`).toBe(202);
   let id: string | null = null;
   for (let i = 0; i < 600 && !id; i++) {
     const [r] = await tdb.db<{ id: string }[]>`select id::text from export_files where job_id = ${jobId}`;
@@ -341,6 +341,184 @@ test("the workbook: a cover naming market, filters, dates and benchmark; numeric
       });
     });
   }
+}, 120_000);
+
+/** A deck's slides (text runs, and joined) and its chart series. */
+async function readDeck(zip: JSZip) {
+  const slideFiles = Object.keys(zip.files).filter((f) => /^ppt\/slides\/slide\d+\.xml$/.test(f)).sort((a, b) => Number(a.match(/\d+/)![0]) - Number(b.match(/\d+/)![0]));
+  const runs = await Promise.all(slideFiles.map(async (f) => texts(await zip.file(f)!.async("string"), "a:t")));
+  const chartFiles = Object.keys(zip.files).filter((f) => /^ppt\/charts\/chart\d+\.xml$/.test(f));
+  const charts = (await Promise.all(chartFiles.map(async (f) => seriesOf(await zip.file(f)!.async("string"))))).flat();
+  return { runs, slides: runs.map((r) => r.join(" ")), charts };
+}
+
+// All markets (the web's market picker's region 0) with a demographic filter, at a view's own settings:
+// every market's id in the filter, the all-markets total (markets weighted by population), 90% and Bonferroni.
+let female = 0;
+const allMarkets = () => ({ regionIds: [au.id, nz.id].sort((a, b) => a - b), filterIds: [female] });
+const VIEW = { confidence: 90, adjust: "bonferroni", total: "markets" } as const;
+const viewQuery = () => `&confidence=${VIEW.confidence}&adjust=${VIEW.adjust}&total=${VIEW.total}`;
+const marketName = (id: number) => [au, nz].find((m) => m.id === id)!.name;
+
+async function femaleOption(): Promise<number> {
+  const [o] = await tdb.db<{ id: number }[]>`
+    select o.id from system_question_option o where o.system_question_id = 45 and o.answer_label = 'Female' and o.is_visible
+      and (o.region_id is null or o.region_id = ${au.id}) order by o.region_id nulls first, o.id limit 1`;
+  expect(o, "a Female option of the gender question").toBeDefined();
+  return o!.id;
+}
+
+test("All markets with a filter: the deck's figures are QualResults' all-markets total at the view's confidence and adjustment, and its method slide says so", async () => {
+  female ||= await femaleOption();
+  const { slides, charts } = await readDeck(await deck({ filters: allMarkets(), benchmarkTypeId: BENCHMARK, ...VIEW }));
+  const qual = await get(`/api/v1/Responses/QualResults?projectId=${projectId}&filters=${enc(allMarkets())}&benchmarkTypeId=${BENCHMARK}${viewQuery()}`);
+  expect(qual.total).toBe("markets");
+  expect(qual.allMarkets.weighting, "the demo markets have populations").toBe("population");
+  // The sample-weighted total differs from the all-markets one, so the deck could not pass with the wrong one.
+  const sample = await get(`/api/v1/Responses/QualResults?projectId=${projectId}&filters=${enc(allMarkets())}&benchmarkTypeId=${BENCHMARK}&confidence=${VIEW.confidence}&adjust=${VIEW.adjust}`);
+  const pooled = new Map<string, number>(sample.measures.flatMap((m: Qual["measures"][number]) => m.results.map((r) => [`${m.standardQuestionId}:${r.testOptionId}`, r.top2] as const)));
+  expect(qual.measures.some((m: Qual["measures"][number]) => m.results.some((r) => Math.abs(r.top2 - pooled.get(`${m.standardQuestionId}:${r.testOptionId}`)!) > 0.001))).toBe(true);
+
+  for (const m of (qual as Qual).measures) {
+    const bars = charts.find((s) => s.name === `${m.title} top-2-box %`);
+    expect(bars?.values, `${m.title}: the all-markets top-2-boxes`).toEqual(m.results.map((r) => +(r.top2 * 100).toFixed(1)));
+    expect(bars!.plus, `${m.title}: the 90% intervals`).toEqual(m.results.map((r) => +((r.ci[1] - r.top2) * 100).toFixed(2)));
+    expect(bars!.minus).toEqual(m.results.map((r) => +((r.top2 - r.ci[0]) * 100).toFixed(2)));
+    const slide = slides.find((s) => s.startsWith(`${m.title} Top-2-box by concept`))!;
+    expect(slide, `${m.title}: its slide names the 90% intervals`).toContain("90% intervals");
+    for (const r of m.results) {
+      const d = r.vsBenchmark!.diff * 100;
+      expect(slide).toContain(`${d >= 0 ? "+" : "−"}${Math.abs(d).toFixed(1)} pts, ${expectedWords(r)}`);
+    }
+  }
+  const method = slides.find((s) => s.startsWith("Method and sample"))!;
+  expect(method).toContain(`Confidence ${VIEW.confidence}%`);
+  expect(method).toContain("Multiple comparisons Bonferroni");
+  expect(method).toMatch(/Significance .*Bonferroni/);
+  expect(method, "the total named with its weighting").toContain("Total All markets, weighted by population:");
+  for (const x of qual.allMarkets.shares) expect(method).toContain(`${marketName(x.regionId)} ${(x.share * 100).toFixed(1)}%`);
+  const title = slides[0]!;
+  expect(title, "the title slide names the total").toContain("All markets, weighted by population");
+  // Two markets' own answers to one question (two "European"s) are told apart by their market.
+  const ethnicity = charts.find((s) => s.name === "Ethnicity");
+  expect(ethnicity, "an Ethnicity chart").toBeDefined();
+  expect(new Set(ethnicity!.labels).size, `Ethnicity's answers, each once: ${ethnicity!.labels.join(", ")}`).toBe(ethnicity!.labels.length);
+
+  const card = await get(`/api/v1/Responses/Scorecard?projectId=${projectId}&filters=${enc(allMarkets())}&benchmarkTypeId=${BENCHMARK}${viewQuery()}`);
+  const verdict = slides.find((s) => s.startsWith("The verdict"))!;
+  const concepts = await tdb.db<{ id: number; conceptText: string }[]>`select id, concept_text as "conceptText" from test_options where project_id = ${projectId}`;
+  for (const row of card.rows) expect(verdict).toContain(`${row.rank} ${concepts.find((o) => o.id === row.testOptionId)!.conceptText} ${row.verdict.toUpperCase()} ${(row.top2 * 100).toFixed(1)}%`);
+}, 120_000);
+
+test("a deck's options are checked: an unknown total or adjustment, or a confidence not offered, is a 400", async () => {
+  for (const bad of [{ total: "regions" }, { adjust: "holm" }, { confidence: 80 }]) {
+    const res = await app.request(`/api/v1/Projects(${projectId})/PowerPointExport`, { method: "POST", headers: { ...headers(), "content-type": "application/json" }, body: JSON.stringify({ filters: filters(), ...bad }) });
+    expect(res.status, JSON.stringify(bad)).toBe(400);
+  }
+});
+
+test("All markets with a filter: the workbook's Summary is QualResults' all-markets total at the view's confidence and adjustment; the cover names the weighting", async () => {
+  female ||= await femaleOption();
+  const res = await app.request(`/api/v1/Projects(${projectId})/ExportExcel?benchmarkTypeId=${BENCHMARK}&filters=${enc(allMarkets())}${viewQuery()}`, { headers: headers() });
+  expect(res.status).toBe(200);
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(await res.arrayBuffer());
+  const qual = await get(`/api/v1/Responses/QualResults?projectId=${projectId}&filters=${enc(allMarkets())}&benchmarkTypeId=${BENCHMARK}${viewQuery()}`);
+  const options = await tdb.db<{ id: number; conceptText: string }[]>`select id, concept_text as "conceptText" from test_options where project_id = ${projectId}`;
+  const ws = wb.getWorksheet("Summary")!;
+  const header = (ws.getRow(1).values as unknown[]).slice(1);
+  let rows = 0;
+  ws.eachRow((row, i) => {
+    const m = (qual as Qual).measures.find((x) => x.title === row.getCell(1).value);
+    if (i === 1 || !m) return;
+    for (const r of m.results as (Result & { ci: [number, number]; vsBenchmark: { pAdjusted: number | null } })[]) {
+      const name = options.find((o) => o.id === r.testOptionId)!.conceptText;
+      const cell = (h: string) => row.getCell(header.indexOf(`${name} ${h}`) + 1).value;
+      expect(cell("top-2-box"), `${m.title}, ${name}: the all-markets top-2-box`).toBe(r.top2);
+      expect(cell("CI low")).toBe(r.ci[0]);
+      expect(cell("CI high")).toBe(r.ci[1]);
+      expect(cell("p adjusted"), "Bonferroni's adjusted p").toBe(r.vsBenchmark!.pAdjusted);
+      expect(cell("significance")).toBe(expectedWords(r) + (r.smallBase ? " (low base)" : ""));
+    }
+    rows++;
+  });
+  expect(rows).toBe(qual.measures.length);
+  const cover = wb.getWorksheet("Cover")!;
+  const field = (k: string) => {
+    let v: unknown;
+    cover.eachRow((r) => void (r.getCell(1).value === k && (v = r.getCell(2).value)));
+    return v;
+  };
+  expect(field("Confidence")).toBe(0.9);
+  expect(String(field("Significance method"))).toContain("Bonferroni");
+  const total = String(field("Total"));
+  expect(total).toContain("All markets, weighted by population:");
+  for (const x of qual.allMarkets.shares) expect(total).toContain(`${marketName(x.regionId)} ${(x.share * 100).toFixed(1)}%`);
+  const notes: string[] = [];
+  ws.eachRow((r) => void (r.getCell(1).value === "Note" && notes.push(String(r.getCell(2).value))));
+  expect(notes.some((n) => n.includes("all-markets total") && n.includes("Bonferroni")), "the Summary's note names the total and the adjustment").toBe(true);
+  // The cross-tabs at the same confidence and adjustment.
+  const xt: string[] = [];
+  wb.getWorksheet("Cross-tabs")!.eachRow((r) => void (typeof r.getCell(1).value === "string" && xt.push(String(r.getCell(1).value))));
+  expect(xt.filter((n) => n.startsWith("Letters:")).every((n) => n.includes("at 90% (Bonferroni adjustment")), "the cross-tabs' letters at 90%, Bonferroni").toBe(true);
+  // Demographics: an answer of one market's own (two markets' "European") says its market, as the rows' region ids have it.
+  const demo = await get(`/api/v1/Responses/DemographicsResults?projectId=${projectId}&filters=${enc(allMarkets())}`);
+  const own = new Map((await tdb.db<{ id: number; region: number | null }[]>`select id, region_id as region from system_question_option where system_question_id in (41, 46)`).map((o) => [o.id, o.region]));
+  const shown: string[] = [];
+  wb.getWorksheet("Demographics")!.eachRow((r) => void shown.push(`${r.getCell(1).value}|${r.getCell(2).value}`));
+  let mixed = 0;
+  for (const d of demo.questions as { systemQuestionId: number; questionLabel: string; options: { systemQuestionOptionId: number; answerLabel: string }[] }[]) {
+    const regions = new Set(d.options.map((o) => own.get(o.systemQuestionOptionId)).filter((x) => x !== null && x !== undefined));
+    if (regions.size < 2) continue;
+    mixed++;
+    for (const o of d.options) {
+      const r = own.get(o.systemQuestionOptionId);
+      const want = r ? `${o.answerLabel} (${marketName(r)})` : o.answerLabel;
+      expect(shown, `${d.questionLabel}: ${want}`).toContain(`${d.questionLabel}|${want}`);
+    }
+  }
+  expect(mixed, "ethnicity and income hold both markets' own answers").toBeGreaterThan(0);
+}, 120_000);
+
+test("the deck's themes are ThemeResults' for the filters, and each quote an answer Verbatim lists under the theme", async () => {
+  female ||= await femaleOption();
+  const { runs, charts } = await readDeck(await deck({ filters: allMarkets(), benchmarkTypeId: BENCHMARK, ...VIEW }));
+  const open = await tdb.db<{ id: number }[]>`
+    select pq.id from project_questions pq join questions q on q.id = pq.question_id where pq.project_id = ${projectId} and q.question_type_id = 3 and pq.deleted_at is null order by pq.id`;
+  expect(open.length).toBeGreaterThan(0);
+  const cut = (t: string, n: number) => (t.length > n ? `${t.slice(0, n - 1).trimEnd()}…` : t);
+  let quoted = 0;
+  for (const o of open) {
+    const tr = await get(`/api/v1/TextResponses/ThemeResults?projectId=${projectId}&projectQuestionId=${o.id}&filters=${enc(allMarkets())}`);
+    type T = { id: number; name: string; sentiment: string | null; count: number; share: number };
+    const want: T[] = tr.themes.filter((t: T) => t.count > 0).slice(0, 6);
+    if (!want.length) continue;
+    const chart = charts.find((s) => s.name === "Share of answers %" && s.labels.join("|") === [...want].reverse().map((t) => cut(t.name, 40)).join("|"));
+    expect(chart?.values, `question ${o.id}: ThemeResults' themes, in its order, with its shares`).toEqual([...want].reverse().map((t) => +(t.share * 100).toFixed(1)));
+    const slide = runs.find((r) => r[0]?.startsWith("What people said") && r.some((x) => x === `Themes of ${tr.answers} open answers from the filtered respondents, with quotes`));
+    expect(slide, `question ${o.id}: a slide with ThemeResults' ${tr.answers} answers`).toBeDefined();
+    let theme: T | null = null;
+    for (const run of slide!) {
+      const head = want.find((t) => run === `${t.name} (${t.count}${t.sentiment ? `, ${t.sentiment.toLowerCase()}` : ""})`);
+      if (head) {
+        theme = head;
+        continue;
+      }
+      const m = /^“(.+)” — (.+)$/.exec(run);
+      if (!m) continue;
+      expect(theme, `“${m[1]}” comes under a theme`).not.toBeNull();
+      const listed: string[] = [];
+      for (let page = 1; ; page++) {
+        const v = await get(`/api/v1/TextResponses/Verbatim?projectId=${projectId}&projectQuestionId=${o.id}&themeId=${theme!.id}&filters=${enc(allMarkets())}&pageSize=200&page=${page}`);
+        for (const x of v.value) listed.push(x.translatedText ?? x.responseText);
+        if (v.value.length < 200) break;
+      }
+      const text = m[1]!;
+      expect(listed.some((x) => x === text || (text.endsWith("…") && x.startsWith(text.slice(0, -1)))), `“${text}” is an answer of ${theme!.name} under the filters`).toBe(true);
+      quoted++;
+    }
+  }
+  expect(quoted).toBeGreaterThan(0);
 }, 120_000);
 
 test("the CSV names every column once (the market and the Region question apart)", async () => {

@@ -167,6 +167,26 @@ test("the Samplify adapter: a project with a line item per market, launch, pause
   expect((await call(app, "staff", null, "POST", "/api/v1/SurveyRuns(99999999)/SamplifyLineItemState", { action: "pause" })).status).toBe(404);
   const badAction = await call(app, "staff", null, "POST", `/api/v1/SurveyRuns(${au!.surveyRunId})/SamplifyLineItemState`, { action: "restart" });
   expect(badAction.status).toBe(400);
+  // A run with no sample supplier cannot be ordered from Samplify: 409 saying what to do first,
+  // nothing sent, and the panel order (its quota) not changed either.
+  const [{ supplierId, target }] = await tdb.db<{ supplierId: number; target: number }[]>`
+    select sample_supplier_id as "supplierId", target_completes as target from survey_runs where id = ${au!.surveyRunId}`;
+  await tdb.db`update survey_runs set sample_supplier_id = null where id = ${au!.surveyRunId}`;
+  const noSupplier = await call(app, "staff", null, "POST", `/api/v1/SurveyRuns(${au!.surveyRunId})/CreateOrUpdateSamplifyProject`, { targetCompletes: target + 7 });
+  expect(noSupplier.status).toBe(409);
+  expect(noSupplier.body.message).toBe(`Survey run ${au!.surveyRunId} has no sample supplier: set the supplier Samplify sends respondents as (SetSampleSupplier) first`);
+  expect(calls.length, "nothing sent to Samplify").toBe(0);
+  const [{ after }] = await tdb.db<{ after: number }[]>`select target_completes as after from survey_runs where id = ${au!.surveyRunId}`;
+  expect(after, "the refused order left the run's quota as it was").toBe(target);
+  await tdb.db`update survey_runs set sample_supplier_id = ${supplierId} where id = ${au!.surveyRunId}`;
+  // A market Samplify does not field ("Other markets", 999999): 409 naming it, nothing sent or changed.
+  await tdb.db`update survey_runs set region_id = 999999 where id = ${au!.surveyRunId}`;
+  const otherMarket = await call(app, "staff", null, "POST", `/api/v1/SurveyRuns(${au!.surveyRunId})/CreateOrUpdateSamplifyProject`, { targetCompletes: target + 7 });
+  expect(otherMarket.status).toBe(409);
+  expect(otherMarket.body.message).toMatch(/^Samplify does not field region 999999 \(.+\): only New Zealand, Australia, the USA and Singapore$/);
+  expect(calls.length).toBe(0);
+  expect((await tdb.db<{ t: number }[]>`select target_completes as t from survey_runs where id = ${au!.surveyRunId}`)[0]!.t).toBe(target);
+  await tdb.db`update survey_runs set region_id = 2 where id = ${au!.surveyRunId}`;
 
   const first = await call(app, "staff", null, "POST", `/api/v1/SurveyRuns(${nz!.surveyRunId})/CreateOrUpdateSamplifyProject`, { targetCompletes: 300 });
   expect(first.status, JSON.stringify(first.body)).toBe(200);

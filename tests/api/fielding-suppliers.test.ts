@@ -118,6 +118,16 @@ describe("the redirect protocol", () => {
     const other = entry("R9").split("&sig=")[1];
     expect((await post("/start", { entryQuery: `${entry("R1", false)}&sig=${other}` })).status, "another rid's signature").toBe(403);
     expect((await post("/start", {})).status, "no entry at all on a supplier's run").toBe(403);
+    // One message for every refusal (a respondent learns nothing of why), the reason in the detail.
+    const cases: [unknown, string][] = [
+      [{ entryQuery: entry("R1", false) }, "the entry link is not signed"],
+      [{ entryQuery: `${entry("R1", false)}&sig=${"0".repeat(64)}` }, "the entry link's signature does not match"],
+      [{}, "a supplier's survey needs its entry link"],
+    ];
+    for (const [body, detail] of cases) {
+      const r = await post("/start", body);
+      expect(r.body, detail).toMatchObject({ message: "This survey link is not valid", detail });
+    }
   });
 
   test("a respondent enters with rid and a valid sig, completes, and goes to the complete link, signed", async () => {

@@ -30,7 +30,7 @@ interface PQ {
   sortOrder: number;
   testOptionId: number | null;
   questionId: number;
-  question: { questionText: string; questionTypeId: number; questionOptions: { id: number; optionText: string; standardAnswerValue: number | null }[] };
+  question: { questionText: string; questionTypeId: number; questionOptions: { id: number; optionText: string; standardAnswerValue: number | null; exclusive: boolean }[] };
 }
 
 async function newProject(body: Record<string, unknown> = {}, who: Who = "acmeUser", clientId = 1003) {
@@ -633,7 +633,11 @@ describe("price sensitivity and market reach", () => {
     expect(mr.id).toBe(res.body.projectQuestionId);
     expect(mr.questionPositionId, "asked once after the loop").toBe(3);
     expect(mr.question.questionTypeId).toBe(2);
-    expect(mr.question.questionOptions.map((o) => o.id)).toEqual(res.body.items.map((i: { answerOptionId: number }) => i.answerOptionId));
+    // "Which of these, if any": an option per item, then an exclusive "None of these" that is no item.
+    const opts = mr.question.questionOptions;
+    expect(opts.slice(0, -1).map((o) => o.id)).toEqual(res.body.items.map((i: { answerOptionId: number }) => i.answerOptionId));
+    expect(opts.map((o) => [o.optionText, o.exclusive])).toEqual([["Bar at $3", false], ["Bar at $4", false], ["None of these", true]]);
+    expect(res.body.items.map((i: { answerOptionId: number }) => i.answerOptionId)).not.toContain(opts[2]!.id);
     expect((await acme("POST", `/api/v1/Projects(${projectId})/CreateMarketReach`, {})).status).toBe(409);
     const tooBig = await acme("POST", `/api/v1/Projects(${projectId})/UpdateMarketReach`, { maxCombinationSize: 3 });
     expect(tooBig.status, "more than the two items").toBe(400);
@@ -666,6 +670,29 @@ describe("price sensitivity and market reach", () => {
     expect((await acme("POST", `/api/v1/Projects(${projectId})/DeleteMarketReach`, {})).status).toBe(204);
     expect((await acme("GET", `/api/v1/Questions(${q.body.id})`)).body.marketReachEnabled).toBe(false);
     expect((await acme("GET", `/api/v1/Projects(${projectId})/MarketReach`)).status).toBe(404);
+  });
+
+  test("a question's none answer is never a market reach item: left out by default, refused when named", async () => {
+    const q = await acme("POST", "/api/v1/Questions", {
+      projectId,
+      questionText: "Which would you buy?",
+      questionTypeId: 2,
+      questionPositionId: 3,
+      questionOptions: [{ optionText: "Oat" }, { optionText: "Nut" }, { optionText: "None of the above" }, { optionText: "Fruit" }, { optionText: "Can't say", exclusive: true }],
+    });
+    const ids = q.body.questionOptions.map((o: { id: number }) => o.id) as number[];
+    const res = await acme("POST", `/api/v1/Projects(${projectId})/CreateMarketReach`, { questionId: q.body.id, maxCombinationSize: 2 });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    // "None of the above" by its words, "Can't say" by its exclusive flag.
+    expect(res.body.items.map((i: { label: string }) => i.label)).toEqual(["Oat", "Nut", "Fruit"]);
+    for (const none of [ids[2], ids[4]]) {
+      const named = await acme("POST", `/api/v1/Projects(${projectId})/UpdateMarketReach`, { questionId: q.body.id, questionOptionIds: [ids[0], none] });
+      expect(named.status).toBe(400);
+      expect(named.body.errors).toHaveLength(1);
+      expect(named.body.errors[0].path).toBe("questionOptionIds.1");
+      expect(named.body.errors[0].message).toStartWith(`Option ${none} is the question's "none" answer`);
+    }
+    expect((await acme("POST", `/api/v1/Projects(${projectId})/DeleteMarketReach`, {})).status).toBe(204);
   });
 
   test("security: Viewer, Globex and a submitted project", async () => {

@@ -49,8 +49,15 @@ test("YAML round trip: download, import as the next version with the same fields
   expect(imported.body.isPublished).toBe(false);
   const bad = await call(app, "staff", null, "POST", "/api/v1/PromptVersions/ImportFromYml", { yml: "prompt:\n  name: x\ntemplate: [unclosed" });
   expect(bad.status).toBe(400);
+  expect(bad.body.message).toMatch(/^The YAML does not parse \(line 3\): .+/);
   const missing = await call(app, "staff", null, "POST", "/api/v1/PromptVersions/ImportFromYml", { yml: "prompt:\n  name: Brand new\n" });
   expect(missing.body.errors.map((e: { path: string }) => e.path)).toEqual(["template"]);
+  expect(missing.body.message).toBe("template: Required");
+  // A prompt not yet known needs its type; nothing is created without it.
+  const untyped = await call(app, "staff", null, "POST", "/api/v1/PromptVersions/ImportFromYml", { yml: "prompt:\n  name: Brand new\ntemplate: Hello\n" });
+  expect(untyped.status).toBe(400);
+  expect(untyped.body.message).toBe("prompt.type: required for a new prompt");
+  expect((await tdb.db`select 1 from prompts where name = 'Brand new'`).length).toBe(0);
 });
 
 test("the history lists creations, publications and the import in order", async () => {

@@ -244,3 +244,35 @@ describe("WaveData: wave-on-wave significance (independent samples, market runs 
     expect(r.body.method).toMatchObject({ adjust: "bh", tests: 1 });
   });
 });
+
+describe("ExportExcel of a tracker: a Waves sheet with wave-on-wave significance", () => {
+  test("each wave's top-2-box, SE and the change from the previous wave with its p, as R computes them", async () => {
+    const res = await app.request(`/api/v1/Projects(${W})/ExportExcel`, { headers: { authorization: "Bearer acmeViewer", clientId: String(T) } });
+    expect(res.status).toBe(200);
+    const ExcelJS = (await import("exceljs")).default;
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(await res.arrayBuffer());
+    const ws = wb.getWorksheet("Waves");
+    expect(ws, "a Waves sheet for a project with two waves").toBeDefined();
+    const rows: unknown[][] = [];
+    ws!.eachRow((row) => void rows.push((row.values as unknown[]).slice(1)));
+    const head = rows.findIndex((r) => r[0] === "Wave");
+    const cols = rows[head]! as string[];
+    const body = rows.slice(head + 1).filter((r) => typeof r[0] === "number");
+    const cell = (r: unknown[], name: string) => r[cols.indexOf(name)] as number;
+    const s = scenario("waves");
+    const c = s.comparisons[0]!;
+    expect(body.map((r) => r[0])).toEqual([1, 2]);
+    close(cell(body[0]!, "top-2-box"), s.groups[0]!.share);
+    close(cell(body[0]!, "SE"), s.groups[0]!.se);
+    close(cell(body[1]!, "top-2-box"), s.groups[1]!.share);
+    close(cell(body[1]!, "SE"), s.groups[1]!.se);
+    expect(body[0]![cols.indexOf("vs previous wave (pts)")] ?? null).toBe(null);
+    close(cell(body[1]!, "vs previous wave (pts)") / 100, -c.diff);
+    close(cell(body[1]!, "p"), c.p);
+    // One test in the view's family: Benjamini-Hochberg leaves its p as it is.
+    close(cell(body[1]!, "p adjusted"), c.pAdjusted);
+    expect(String(body[1]![cols.indexOf("significance")])).toBe(c.pAdjusted < 0.05 ? (c.diff < 0 ? "significantly above wave 1" : "significantly below wave 1") : "not significant");
+    expect(rows.flat().map(String).join("\n")).toContain("independent samples");
+  });
+});

@@ -286,6 +286,26 @@ describe("price sensitivity, market reach, waves and verbatims", () => {
     expect(women.body.byK[0].sets[0].reach).toBeCloseTo(2 / 3, 10);
   });
 
+  test("MarketReachResults: an exclusive none answer is never an item, even when a set-up lists it (issue 20)", async () => {
+    const sql = tdb.db;
+    const [{ q }] = await sql<{ q: number }[]>`select question_id as q from project_questions where id = ${pqQ}`;
+    const [{ id: none }] = await sql<{ id: number }[]>`
+      insert into question_options (client_id, project_id, question_id, option_text, sort_order, exclusive) values (${T}, ${P}, ${q}, 'None of these', 9, true) returning id`;
+    const [{ id: m }] = await sql<{ id: number }[]>`select id from project_market_reach where project_id = ${P}`;
+    await sql`insert into project_market_reach_options (client_id, project_market_reach_id, question_option_id, sort_order) values (${T}, ${m}, ${none}, 3)`;
+    try {
+      const r = await call(app, "acmeViewer", T, "GET", `/api/v1/Responses/MarketReachResults?projectId=${P}`);
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      // The same two items and reaches as by hand above; the none answer is not offered as an item.
+      expect(r.body.items.map((i: { optionId: number }) => i.optionId)).toEqual([o1, o2]);
+      expect(r.body.items.map((i: { reach: number }) => +i.reach.toFixed(6))).toEqual([+(2.5 / 4.5).toFixed(6), +(2.5 / 4.5).toFixed(6)]);
+      expect(r.body.byK.flatMap((k: { sets: { optionIds: number[] }[] }) => k.sets.flatMap((x) => x.optionIds))).not.toContain(none);
+    } finally {
+      await sql`delete from project_market_reach_options where question_option_id = ${none}`;
+      await sql`delete from question_options where id = ${none}`;
+    }
+  });
+
   test("WaveData: top-2-box per wave", async () => {
     const r = await call(app, "acmeViewer", T, "GET", `/api/v1/Responses/WaveData?projectId=${P}`);
     expect(r.status, JSON.stringify(r.body)).toBe(200);
@@ -341,7 +361,7 @@ describe("exports", () => {
     const ExcelJS = (await import("exceljs")).default;
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load((await res.arrayBuffer()) as never);
-    expect(wb.worksheets.map((w) => w.name)).toEqual(["Cover", "Summary", "Markets", "Cross-tabs", "Q1 Which", "Demographics", "Quality", "Data"]);
+    expect(wb.worksheets.map((w) => w.name)).toEqual(["Cover", "Summary", "Markets", "Waves", "Cross-tabs", "Q1 Which", "Demographics", "Quality", "Data"]);
     // Respondent quality before weighting: one row per survey run, with counts per reason.
     expect((wb.getWorksheet("Quality")!.getRow(1).values as unknown[]).slice(1)).toEqual(["Survey run", "Market", "Valid completes", "Excluded", "speeder", "straightliner", "attention", "duplicate", "gibberish", "pasted"]);
     const ws = wb.getWorksheet("Summary")!;
@@ -357,7 +377,8 @@ describe("exports", () => {
     expect(row.getCell(header.indexOf("A CI low") + 1).value).toBe(a.ci[0]);
     expect(row.getCell(header.indexOf("A CI high") + 1).value).toBe(a.ci[1]);
     expect(row.getCell(header.indexOf("A n eff") + 1).value).toBe(a.nEff);
-    const notes = ws.getColumn(1).values.map(String).join("\n");
+    // The note sits in the second column (the first repeats on every printed page).
+    const notes = ws.getColumn(2).values.map(String).join("\n");
     expect(notes).toContain("Benjamini-Hochberg adjustment");
     const markets = wb.getWorksheet("Markets")!;
     expect(String(markets.getRow(1).getCell(1).value)).toBe(`All markets, weighted by ${api.allMarkets.weighting}`);

@@ -226,15 +226,16 @@ describe("the file calls", () => {
     const tampered = token.slice(0, -2) + (token.endsWith("AA") ? "BB" : "AA");
     const t1 = await put(`/api/files/upload?token=${tampered}`, PNG, "image/png");
     expect(t1.status, "tampered").toBe(403);
-    expect((await t1.json()).message).toContain("not valid");
+    expect((await t1.json()).message).toBe("This file link is not valid");
 
     const expired = await testStorage.uploadUrl({ key: `clients/1003/projects/${p.body.id}/old/x.png`, contentType: "image/png", maxBytes: 100, baseUrl: "", expiresIn: -1 });
     const t2 = await put(expired.url, PNG, "image/png");
     expect(t2.status, "expired").toBe(403);
-    expect((await t2.json()).message).toContain("expired");
+    expect((await t2.json()).message).toBe("This file link has expired: ask for a new one");
 
     const t3 = await put(good.url, PNG, "image/jpeg");
     expect(t3.status, "sent as another type than signed").toBe(400);
+    expect((await t3.json()).message).toBe("The upload must be sent as image/png");
 
     const small = await testStorage.uploadUrl({ key: `clients/1003/projects/${p.body.id}/small/x.png`, contentType: "image/png", maxBytes: 10, baseUrl: "" });
     const t4 = await put(small.url, PNG, "image/png");
@@ -247,7 +248,9 @@ describe("the file calls", () => {
     expect(t5.status, "a JPEG body sent as PNG").toBe(400);
 
     expect((await put(good.url, PNG, "image/png")).status).toBe(201);
-    expect((await put(good.url, PNG, "image/png")).status, "the link uploads once").toBe(409);
+    const again = await put(good.url, PNG, "image/png");
+    expect(again.status, "the link uploads once").toBe(409);
+    expect((await again.json()).message).toBe("A file was already uploaded with this link");
 
     const getToken = new URL((await testStorage.downloadUrl({ key: good.key, baseUrl: "" })).url, "http://localhost").searchParams.get("token")!;
     expect((await put(`/api/files/upload?token=${getToken}`, PNG, "image/png")).status, "a download token does not upload").toBe(403);
@@ -278,7 +281,7 @@ describe("the file calls", () => {
     const signed = await testStorage.downloadUrl({ key: crafted, baseUrl: "http://localhost" });
     const res = await app.request(signed.url);
     expect(res.status).toBe(400);
-    expect(((await res.json()) as { typename: string }).typename).toBe("BadRequest");
+    expect(((await res.json()) as { typename: string; message: string })).toMatchObject({ typename: "BadRequest", message: "This file link names a key that is not a plain file key" });
     expect(res.headers.get("x-error-trace-id")).toBeTruthy();
   });
 
@@ -286,6 +289,7 @@ describe("the file calls", () => {
     const bad = await acme("GET", "/api/v1/Projects(1001)/FileUploadUrl?fileName=x.svg&fileType=image/svg%2Bxml");
     expect(bad.status).toBe(400);
     expect(bad.body.errors[0].path).toBe("fileType");
+    expect(bad.body.message).toBe("Files of type image/svg+xml are not accepted");
     const big = await acme("GET", `/api/v1/Projects(1001)/FileUploadUrl?fileName=x.png&fileType=image/png&fileSize=${21 * 1024 * 1024}`);
     expect(big.status).toBe(413);
     const video = await acme("GET", `/api/v1/Projects(1001)/FileUploadUrl?fileName=ad.mp4&fileType=video/mp4&fileSize=${50 * 1024 * 1024}`);
@@ -301,7 +305,9 @@ describe("the file calls", () => {
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
     expect(ok.body.key.startsWith("clients/1003/files/")).toBe(true);
     expect((await put(ok.body.url, PNG, "image/png")).status).toBe(201);
-    expect((await acme("GET", "/api/v1/Clients(2001)/FileUploadUrl?fileName=logo.png&fileType=image/png")).status, "another client than the header").toBe(400);
+    const otherClient = await acme("GET", "/api/v1/Clients(2001)/FileUploadUrl?fileName=logo.png&fileType=image/png");
+    expect(otherClient.status, "another client than the header").toBe(400);
+    expect(otherClient.body.message).toBe("Name the same client in the clientId header");
     expect((await call(app, "acmeUser", 2001, "GET", "/api/v1/Clients(2001)/FileUploadUrl?fileName=logo.png&fileType=image/png")).status).toBe(403);
     expect((await call(app, "acmeViewer", 1003, "GET", "/api/v1/Clients(1003)/FileUploadUrl?fileName=logo.png&fileType=image/png")).status).toBe(403);
   });

@@ -488,6 +488,7 @@ describe("Users SetPassword", () => {
     const { token } = await login(real, "user@acme.test");
     const same = await withToken(token, "POST", "/api/v1/Users/SetPassword", { body: { currentPassword: "Password123!", newPassword: "Password123!" } });
     expect(same.status).toBe(400);
+    expect(same.body.message).toBe("The new password must differ from the current one");
     const short = await withToken(token, "POST", "/api/v1/Users/SetPassword", { body: { currentPassword: "Password123!", newPassword: "short" } });
     expect(short.status).toBe(400);
     expect(short.body.errors[0].path).toBe("newPassword");
@@ -496,6 +497,7 @@ describe("Users SetPassword", () => {
   test("an SSO-only account has no password to change", async () => {
     const r = await send(real, await tokenFor(9101), "POST", "/api/v1/Users/SetPassword", { body: { currentPassword: "whatever-1234", newPassword: "Whatever-12345" } });
     expect(r.status).toBe(409);
+    expect(r.body.message).toBe("This account signs in through single sign-on and has no password to change");
   });
 
   test("wrong current passwords are rate limited like sign-in", async () => {
@@ -578,14 +580,19 @@ describe("Users SuperAdminUserCreate and SuperAdminUserUpdate", () => {
     expect(s.body.user).toMatchObject({ isStaff: true, roleId: 2, roleName: "Staff", memberships: [] });
     const dup = await asSuper("POST", "/api/v1/Users/SuperAdminUserCreate", { email: "NEW.person@ACME.test" });
     expect(dup.status, "emails are unique regardless of case").toBe(409);
+    expect(dup.body.message).toBe("A user with this email (or login name) exists");
     const role = await as("staff", "POST", "/api/v1/Users/SuperAdminUserCreate", { body: { email: "x@acme.test", roleId: 3, isStaff: false } });
     expect(role.status, "SuperAdmin needs staff").toBe(400);
+    expect(role.body.message).toBe("Only staff can hold the Staff or SuperAdmin user role");
     const client = await asSuper("POST", "/api/v1/Users/SuperAdminUserCreate", { email: "y@acme.test", memberships: [{ clientId: 424242, roleId: 2 }] });
     expect(client.status).toBe(400);
+    expect(client.body.message).toBe("A client or role named in the request does not exist");
     const twice = await as("staff", "POST", "/api/v1/Users/SuperAdminUserCreate", {
       body: { email: "z@acme.test", memberships: [{ clientId: 1003, roleId: 2 }, { clientId: 1003, roleId: 3 }] },
     });
     expect(twice.status).toBe(400);
+    expect(twice.body.message).toBe("A client appears twice in memberships");
+    expect((await sql()`select 1 from users where lower(email) in ('x@acme.test', 'y@acme.test', 'z@acme.test')`).length, "no refused create made a user").toBe(0);
     expect((await as("staff", "POST", "/api/v1/Users/SuperAdminUserCreate", { body: { email: "not-an-email" } })).status).toBe(400);
   });
 
@@ -627,12 +634,21 @@ describe("Users SuperAdminUserCreate and SuperAdminUserUpdate", () => {
   test("update refuses: a client's last Admin, one's own super admin role, nothing to do, no such user", async () => {
     const last = await as("staff", "POST", "/api/v1/Users(9006)/SuperAdminUserUpdate", { body: { memberships: [{ clientId: 2001, roleId: 2 }] } });
     expect(last.status).toBe(409);
+    expect(last.body.message).toBe("Client 2001 would be left without an Admin; make someone else Admin first");
     const [m] = await sql()`select role_id from user_and_clients where user_id = 9006 and client_id = 2001`;
     expect(m!.role_id, "rolled back").toBe(1);
-    expect((await as("staff", "POST", "/api/v1/Users(9001)/SuperAdminUserUpdate", { body: { roleId: 2 } })).status).toBe(409);
-    expect((await as("staff", "POST", "/api/v1/Users(9004)/SuperAdminUserUpdate", { body: {} })).status).toBe(400);
+    const own = await as("staff", "POST", "/api/v1/Users(9001)/SuperAdminUserUpdate", { body: { roleId: 2 } });
+    expect(own.status).toBe(409);
+    expect(own.body.message).toBe("You cannot take away your own super admin role");
+    const nothing = await as("staff", "POST", "/api/v1/Users(9004)/SuperAdminUserUpdate", { body: {} });
+    expect(nothing.status).toBe(400);
+    expect(nothing.body.message).toBe("Nothing to update");
     expect((await as("staff", "POST", "/api/v1/Users(424242)/SuperAdminUserUpdate", { body: { firstName: "x" } })).status).toBe(404);
-    expect((await as("staff", "POST", "/api/v1/Users(9004)/SuperAdminUserUpdate", { body: { email: "admin@acme.test" } })).status).toBe(409);
+    const taken = await as("staff", "POST", "/api/v1/Users(9004)/SuperAdminUserUpdate", { body: { email: "admin@acme.test" } });
+    expect(taken.status).toBe(409);
+    expect(taken.body.message).toBe("A user with this email (or login name) exists");
+    const [u] = await sql()`select email from users where id = 9004`;
+    expect(u!.email, "unchanged").toBe("user@acme.test");
   });
 });
 

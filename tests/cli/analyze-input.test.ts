@@ -92,3 +92,65 @@ describe("ragged rows (issue 24, 11)", () => {
     expect([only.code, only.stdout, only.stderr]).toEqual([1, "", `ideally: ${join(tmp, "only.csv")}: 2 rows without the header's 2 fields left out (line 2 has 1, line 3 has 3)\n`]);
   });
 });
+
+describe("analyze turf --none (issue 20 finding 8: reach questions have a none answer)", () => {
+  // Respondents as [a, b, c, none, weight]; those choosing none accept no item and stay in the base.
+  const data = [
+    [1, 0, 0, 0, 1],
+    [0, 1, 0, 0, 2],
+    [0, 0, 0, 1, 1],
+    [1, 1, 0, 0, 1],
+    [0, 0, 0, 1, 3],
+    [0, 0, 1, 0, 1],
+  ];
+  const text = `a,b,c,none,w\n${data.map((r) => r.join(",")).join("\n")}\n`;
+  /** Every pair of the three items by brute force: reach over all respondents' weight (9). */
+  const pairs = [[0, 1], [0, 2], [1, 2]].map((s) => {
+    const total = data.reduce((x, r) => x + r[4]!, 0);
+    const reach = data.reduce((x, r) => x + (s.some((j) => r[j] === 1) ? r[4]! : 0), 0) / total;
+    const frequency = data.reduce((x, r) => x + s.filter((j) => r[j] === 1).length * r[4]!, 0) / total;
+    return { items: s.map((j) => "abc"[j]!), reach, frequency };
+  });
+  test("those choosing none are in the base and reached by no set; the JSON gives their share", async () => {
+    const f = file("none.csv", text);
+    const r = await cli("analyze", "turf", f, "--items", "a,b,c", "--k", "2", "--weight", "w", "--none", "none", "--json");
+    expect([r.code, r.stderr]).toEqual([0, ""]);
+    const out = JSON.parse(r.stdout) as { results: { items: string[]; reach: number; frequency: number }[]; none: number };
+    expect(out.none).toBeCloseTo(4 / 9, 12);
+    // {a, b} and {b, c} both reach 4 of 9 (weights 1 + 2 + 1); {a, b} ranks first on frequency 5/9 against 4/9.
+    expect(out.results[0]!.items).toEqual(["a", "b"]);
+    expect(out.results[0]!.reach).toBeCloseTo(4 / 9, 12);
+    for (const got of out.results) {
+      const want = pairs.find((p) => p.items.join() === got.items.join())!;
+      expect(got.reach).toBeCloseTo(want.reach, 12);
+      expect(got.frequency).toBeCloseTo(want.frequency, 12);
+    }
+    // Without --none the same base and reach (the column is simply not an item), and no share.
+    const plain = JSON.parse((await cli("analyze", "turf", f, "--items", "a,b,c", "--k", "2", "--weight", "w", "--json")).stdout);
+    expect(plain.none).toBeUndefined();
+    expect(plain.results[0].reach).toBeCloseTo(4 / 9, 12);
+  });
+  test("none is never an item, and excludes the items on a row", async () => {
+    const f = file("none2.csv", text);
+    const asItem = await cli("analyze", "turf", f, "--items", "a,b,none", "--k", "2", "--none", "none");
+    expect(asItem.code).toBe(1);
+    expect(asItem.stderr).toContain('--none none is also in --items: a "none of these" answer is never an item');
+    oneLine(asItem.stderr);
+    const both = await cli("analyze", "turf", file("none3.csv", "a,b,none\n1,0,0\n0,1,1\n"), "--items", "a,b", "--k", "1", "--none", "none");
+    expect(both.code).toBe(1);
+    expect(both.stderr).toContain('line 3: "none of these" (none) together with an item');
+    oneLine(both.stderr);
+  });
+});
+
+describe("analyze turf input", () => {
+  test("items are decimal numbers: 0x1 is refused like psm's 0x10 (issue 20 finding 9), 1.0 and +0 are read", async () => {
+    const hex = await cli("analyze", "turf", file("turfhex.csv", "a,b\n1,0\n0x1,1\n"), "--items", "a,b", "--k", "1");
+    expect(hex.code).toBe(1);
+    expect(hex.stderr).toContain('line 3, a: "0x1" is not a number (0/1)');
+    oneLine(hex.stderr);
+    const dec = await cli("analyze", "turf", file("turfdec.csv", "a,b\n1.0,+0\n0,1\n"), "--items", "a,b", "--k", "1", "--json");
+    expect(dec.code).toBe(0);
+    expect(JSON.parse(dec.stdout).results.map((r: { reach: number }) => r.reach)).toEqual([0.5, 0.5]);
+  });
+});

@@ -105,3 +105,25 @@ test("a draft's export is explained, and no file is written", async () => {
   expect(r.stderr).toBe(`ideally: project ${id} 'Not yet' is Draft (0): it has not fielded, so there are no responses to export (exports follow fielding, status 400 and on)\n`);
   expect(existsSync(out)).toBe(false);
 });
+
+test("xlsx takes the results view's settings (--confidence, --adjust, --total) and refuses others before sending", async () => {
+  const file = join(dir, "view.xlsx");
+  const r = await uma.run(["export", "1001", "-o", file, "--confidence", "90", "--adjust", "bonferroni", "--total", "markets"]);
+  expect(r.code, r.stderr).toBe(0);
+  const ExcelJS = (await import("exceljs")).default;
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.readFile(file);
+  const cover = new Map<unknown, unknown>();
+  wb.getWorksheet("Cover")!.eachRow((row) => void cover.set(row.getCell(1).value, row.getCell(2).value));
+  expect(cover.get("Confidence"), "the cover's confidence").toBe(0.9);
+  expect(cover.get("Multiple comparisons")).toBe("Bonferroni");
+  for (const [flag, value, words] of [
+    ["--confidence", "80", "--confidence: expected 90, 95 or 99, got '80'"],
+    ["--adjust", "holm", "--adjust: expected bh, bonferroni or none, got 'holm'"],
+    ["--total", "regions", "--total: expected sample or markets, got 'regions'"],
+  ] as const) {
+    const bad = await uma.run(["export", "1001", "-o", join(dir, "bad.xlsx"), flag, value]);
+    expect([bad.code, bad.stderr], flag).toEqual([1, `ideally: ${words}\n`]);
+    expect(existsSync(join(dir, "bad.xlsx"))).toBe(false);
+  }
+}, 60_000);

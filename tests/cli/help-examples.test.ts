@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CLI_MAIN, cliHarness, type CliHarness } from "../helpers/cli.ts";
+import { CLI_MAIN, cliHarness, helpExamples, helpTree, type CliHarness } from "../helpers/cli.ts";
 import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { startServerProcess, type ServerProcess } from "../helpers/live.ts";
 
@@ -62,7 +62,7 @@ beforeAll(async () => {
   // Columns 1-4 prices, 5-6 intents (5..1, which any --pi-scale reads), named for the third example.
   writeFileSync(join(dir, "prices.csv"), "tc,c,e,te,pi_c,pi_e,wgt\n1,2,3,4,4,2,1\n2,3,5,6,5,4,1.5\n1.5,2.5,4,5,4,1,0.5\n");
   writeFileSync(join(dir, "flavours.csv"), "id,wgt,item_1,item_2,item_3,item_4,item_5,a,b,c,d\n1,1,1,0,1,0,1,1,0,1,0\n2,2,0,1,1,0,0,0,1,1,1\n3,1,1,1,0,1,0,1,1,0,0\n");
-  writeFileSync(join(dir, "panel.csv"), "sex,race\nFemale,White\nMale,Black\nFemale,Hispanic\nMale,Asian\nFemale,Other\nMale,White\n");
+  writeFileSync(join(dir, "panel.csv"), "sex,race\nFemale,White\nMale,Black\nFemale,Hispanic\nMale,Other\nFemale,Other\nMale,White\n");
   writeFileSync(join(dir, "ratings.csv"), "respondent,market,w,option,answer\n1,NZ,1,A,1\n1,NZ,1,B,3\n2,NZ,2,A,2\n2,NZ,2,B,1\n3,AU,1,A,4\n3,AU,1,B,2\n4,AU,1,A,1\n4,AU,1,B,4\n");
 }, 120_000);
 afterAll(async () => {
@@ -76,37 +76,12 @@ async function cli(h: CliHarness, args: string[]) {
   return h.run(args);
 }
 
-/** The leaf commands, by walking each --help's Commands section. */
-async function leaves(path: string[] = []): Promise<{ path: string[]; leaf: boolean }[]> {
-  const help = (await cli(uma, [...path, "--help"])).stdout;
-  const section = /\nCommands:\n([\s\S]*?)(\n\n|$)/.exec(help)?.[1] ?? "";
-  const subs = section.split("\n").map((l) => /^  (\S+)/.exec(l)?.[1]).filter((x): x is string => Boolean(x) && x !== "help");
-  if (!subs.length) return [{ path, leaf: true }];
-  const out = path.length ? [{ path, leaf: false }] : [];
-  for (const s of subs) out.push(...(await leaves([...path, s])));
-  return out;
-}
-
-/** The examples in a help text: `$ ideally ...` lines, backslash continuations joined. */
-function examples(help: string): string[] {
-  const out: string[] = [];
-  const lines = help.split("\n");
-  for (let i = 0; i < lines.length; i++) {
-    const m = /^\s+\$ (ideally .*)$/.exec(lines[i]);
-    if (!m) continue;
-    let cmd = m[1];
-    while (cmd.endsWith("\\") && i + 1 < lines.length) cmd = `${cmd.slice(0, -1).trimEnd()} ${lines[++i].trim()}`;
-    out.push(cmd);
-  }
-  return out;
-}
-
 test("every command's --help examples run cleanly against a real server", async () => {
-  const cmds = await leaves();
+  const cmds = await helpTree((args) => cli(uma, args));
   expect(cmds.length, "the walk found the command tree").toBeGreaterThan(40);
   const all = new Map<string, string[]>();
   for (const { path: c, leaf } of cmds) {
-    const ex = examples((await cli(uma, [...c, "--help"])).stdout);
+    const ex = helpExamples((await cli(uma, [...c, "--help"])).stdout);
     if (leaf) expect(ex.length, `${c.join(" ")} --help has an example`).toBeGreaterThan(0);
     for (const e of ex) if (!all.has(e)) all.set(e, c);
   }

@@ -4,7 +4,8 @@ import { api, clientIdByName, shot, signIn, token } from "./helpers";
 
 // All markets and cross-tabs on the demo data (issue 23): the market picker's "All markets" shows
 // the all-markets total (QualResults total=markets) with its weighting under the header; the
-// Markets page shows each market beside the total with the method of its letters; the Cross-tabs
+// Markets page shows each market beside the total with the method of its letters (with one market
+// picked it offers all markets instead of empty columns); the Cross-tabs
 // page shows Likability by age, gender and market with the significance letters CrossTab answers.
 // Both at 1440 and 390 px, axe-clean (no serious or critical violation). Screenshots in .tmp/screens.
 
@@ -44,9 +45,19 @@ for (const width of [1440, 390] as const) {
     await shot(page, `all-markets-${width}`);
     await axe(page, `all markets ${width}`);
 
-    // The market-by-market table.
-    await page.goto(`/${team}/results/${p.id}/markets?region=0`);
+    // The market-by-market table. With one market picked it says so, and offers all markets
+    // (its table would be that market's column and empty columns for the others).
+    await page.goto(`/${team}/results/${p.id}/markets?region=${regions[0]}`);
+    await expect(page.getByRole("heading", { name: /^Showing .+ only$/ })).toBeVisible();
+    await expect(page.getByTestId("market-row")).toHaveCount(0);
+    await axe(page, `markets, one market, ${width}`);
+    await page.getByRole("button", { name: "Compare all markets" }).click();
+    await expect(page).toHaveURL(/[?&]region=0/);
     await expect(page.getByTestId("market-row").first()).toBeVisible();
+    // Two markets and the total fit the screen, even a phone's: no column behind a scrollbar.
+    const overflow = await page.getByRole("region", { name: /top-2-box by market$/ }).evaluateAll((els) => els.map((e) => e.scrollWidth - e.clientWidth));
+    expect(overflow.length).toBeGreaterThan(0);
+    expect(overflow.filter((w) => w > 1), "market tables wider than their box").toEqual([]);
     await expect(page.getByTestId("method-note")).toContainText("markets compared with each other as independent samples, not with the total");
     await expect(page.getByTestId("method-note")).toContainText(`over the table's ${qual.marketsMethod.tests} tests`);
     const sig = qual.markets.flatMap((m: { measures: { results: { vsMarkets: { significant: boolean; diff: number }[] }[] }[] }) => m.measures.flatMap((x) => x.results.flatMap((r) => r.vsMarkets.filter((t) => t.significant && t.diff > 0))));

@@ -6,7 +6,9 @@ import { api, signIn, token } from "./helpers";
 // themes tab counts the filtered answers, so it changes with the market, as ThemeResults says; a
 // "why" question to the chat quotes open answers about the named concept, and the quote's citation
 // opens them; a figure cited for women opens its chart with the women filter, showing the cited
-// value. Screenshots at 1440 and 390 px wide go to .tmp/screens; axe-core finds no serious issue.
+// value; a project group's open-text view counts its themes for the market chosen, as each project's
+// ThemeResults add up. Screenshots at 1440 and 390 px wide go to .tmp/screens; axe-core finds no
+// serious issue.
 
 const PROJECT = 1;
 
@@ -108,4 +110,50 @@ test("a figure cited for women opens its chart with the women filter, showing th
   await expect(page.getByTestId("filter-count"), "with the women filter").toHaveText("1");
   await expect(page.getByTestId("top2-cell").filter({ hasText: cited }).first(), `the page shows the cited ${cited}`).toBeVisible();
   await look(page, "cited-women");
+});
+
+test("a project group's open-text view counts its themes for the market chosen, as ThemeResults says", async ({ page, request }) => {
+  test.setTimeout(180_000);
+  const staff = await token(request, "staff@ideally.test");
+  const tok = await token(request, "user@acme.test");
+  const team = await teamA(request, tok);
+  const g = await api(request, staff, team, "POST", "/api/v1/ProjectGroups", { name: `Snack answers ${Date.now()}`, description: "Open answers of the snack tests" });
+  const members = [PROJECT, 2];
+  for (const projectId of members) await api(request, staff, team, "POST", "/api/v1/ProjectGroupTags", { projectGroupId: g.id, projectId, name: "snacks" });
+  const own = (await api(request, tok, team, "GET", `/api/v1/ProjectQuestions?$filter=projectId eq ${PROJECT} and standardQuestionId eq 7&$select=id,questionId&$expand=question($select=questionText)`)).value[0];
+  const text = own.question.questionText as string;
+  // Every group project's copy of the question (VerbatimGroup matches them by text).
+  const copies = (await api(request, tok, team, "GET", `/api/v1/ProjectQuestions?$filter=projectId in (${members.join(",")}) and question/questionTypeId eq 3 and question/questionText eq '${text.replace(/'/g, "''")}'&$select=id,projectId`)).value as { id: number; projectId: number }[];
+  expect(copies.length, "both projects ask the open question").toBe(2);
+  // The expected figures: each copy's ThemeResults for one market, added up by theme name here.
+  const counts = async (regionId: number) => {
+    const byName = new Map<string, number>();
+    let answers = 0;
+    let projects = 0; // the projects with answers in the market
+    for (const c of copies) {
+      const r = (await api(request, tok, team, "GET", `/api/v1/TextResponses/ThemeResults?projectId=${c.projectId}&projectQuestionId=${c.id}&filters=${encodeURIComponent(JSON.stringify({ regionIds: [regionId] }))}`)) as { answers: number; themes: { name: string; count: number }[] };
+      answers += r.answers;
+      if (r.answers > 0) projects++;
+      for (const t of r.themes) byName.set(t.name, (byName.get(t.name) ?? 0) + t.count);
+    }
+    return { answers, byName, projects, said: `${answers} answers from the filtered respondents in ${projects} project${projects === 1 ? "" : "s"}` };
+  };
+  const regions = (await api(request, tok, team, "GET", `/api/v1/Projects(${PROJECT})?$select=id&$expand=projectsRegions($select=regionId;$expand=region($select=regionName))`)).projectsRegions as { regionId: number; region: { regionName: string } }[];
+  const [a, b] = [await counts(regions[0]!.regionId), await counts(regions[1]!.regionId)];
+  const moved = [...a.byName.entries()].find(([name, n]) => n > 0 && b.byName.get(name) !== n);
+  expect(moved, "some theme comes up a different number of times in each market").toBeDefined();
+  const [name, inA] = moved!;
+
+  await signIn(page, "user@acme.test");
+  await page.goto(`/${team}/groups/${g.id}/text/${own.questionId}`);
+  const market = page.getByLabel("Market", { exact: true });
+  await market.selectOption({ label: regions[0]!.region.regionName });
+  await expect(page.getByTestId("group-themes-base")).toContainText(a.said);
+  const row = page.getByRole("region", { name: "Themes of the group's answers by sentiment" }).getByRole("row").filter({ has: page.getByRole("rowheader", { name, exact: true }) });
+  await expect(row.getByRole("cell").first()).toHaveText(String(inA));
+  await look(page, "group-text-market1");
+  await market.selectOption({ label: regions[1]!.region.regionName });
+  await expect(page.getByTestId("group-themes-base"), "the other market's answers, from the projects fielded there").toContainText(b.said);
+  await expect(row.getByRole("cell").first(), "the theme's count in the other market").toHaveText(String(b.byName.get(name) ?? 0));
+  await look(page, "group-text-market2");
 });

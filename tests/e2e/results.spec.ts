@@ -10,7 +10,8 @@ import { readFileSync } from "node:fs";
 // route of every demo project opens with its charts named and labelled; each filter kind changes
 // the base exactly as the API's ResponsesCount says and clears again; a filter set is saved,
 // applied and deleted; the benchmark choice survives a reload; a PowerPoint export runs as a job
-// and its deck opens; a project group page opens; axe-core finds no serious or critical issue.
+// and its deck opens; a project group page opens; axe-core finds no serious or critical issue on
+// any results route of any demo project, at 1280 px and at 390 px.
 // Screenshots go to .tmp/screens (kept out of the repo) to be looked at.
 
 async function teamA(request: APIRequestContext, tok: string): Promise<number> {
@@ -43,10 +44,15 @@ async function expectChartsNamed(page: Page, where: string) {
   return n;
 }
 
-async function axe(page: Page, where: string) {
+/** axe-core's serious and critical violations on the page, each named with where it was found. */
+async function axeFindings(page: Page, where: string): Promise<string[]> {
   const r = await new AxeBuilder({ page }).analyze();
   const bad = r.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`), `${where}: no serious or critical accessibility violations`).toEqual([]);
+  return bad.map((v) => `${where}: ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`);
+}
+
+async function axe(page: Page, where: string) {
+  expect(await axeFindings(page, where), `${where}: no serious or critical accessibility violations`).toEqual([]);
 }
 
 /** Opens a collapsible filter section (a no-op when it is open already). */
@@ -62,7 +68,7 @@ async function shot(page: Page, name: string) {
 test.describe.configure({ mode: "serial" });
 
 test("every results route of every demo project opens, with named, labelled charts and no serious accessibility issue", async ({ page, request }) => {
-  test.setTimeout(540_000);
+  test.setTimeout(900_000);
   const staff = await token(request, "staff@ideally.test");
   const uma = await token(request, "user@acme.test");
   const team = await teamA(request, uma);
@@ -79,6 +85,8 @@ test("every results route of every demo project opens, with named, labelled char
   await signIn(page);
   let visited = 0;
   const routesOf = new Map<number, string[]>();
+  const a11y: string[] = [];
+  const cut: string[] = [];
   for (const p of projects.value as { id: number; projectName: string }[]) {
     await page.goto(`/${team}/results/${p.id}`);
     const landing = await api(request, uma, team, "GET", `/api/v1/Projects(${p.id})/ResultsLanding`);
@@ -97,10 +105,15 @@ test("every results route of every demo project opens, with named, labelled char
       // Axis legends: every chart's svg carries its axis titles as text.
       for (let i = 0; i < charts; i++) expect(await page.locator("figure svg[role=img]").nth(i).locator("text").count(), `${href}: chart ${i} has axis text`).toBeGreaterThan(2);
       visited++;
+      a11y.push(...(await axeFindings(page, href)));
+      // The measures' figures tables fit a 1280 px screen (no column cut off behind a scrollbar).
+      for (const w of await page.getByRole("region", { name: /: figures/ }).evaluateAll((els) => els.map((e) => e.scrollWidth - e.clientWidth))) cut.push(...(w > 1 ? [`${href}: ${w} px`] : []));
       await shot(page, href.split("/").slice(3).join("-").replace(/\?.*$/, ""));
     }
   }
   expect(visited, "results pages visited").toBeGreaterThan(30);
+  expect(a11y, "no serious or critical accessibility violation on any results route at 1280 px").toEqual([]);
+  expect(cut, "figures tables wider than their box at 1280 px").toEqual([]);
   await page.goto(`/${team}/results/${projects.value[0].id}/summary`);
   await page.waitForLoadState("networkidle");
   await axe(page, "summary");
@@ -146,8 +159,28 @@ async function clippedChartTexts(page: Page): Promise<string[]> {
   );
 }
 
-test("at phone width no chart label is cut off, on every results route of every demo project", async ({ page, request }) => {
-  test.setTimeout(400_000);
+/** A chart's vertical axis legend (the text turned a quarter) drawn over another of its texts, e.g. a long tick label. */
+async function legendOverlaps(page: Page): Promise<string[]> {
+  return page.locator("figure svg[role=img]").evaluateAll((svgs) =>
+    svgs.flatMap((svg) => {
+      const texts = [...svg.querySelectorAll("text")].filter((t) => (t.textContent ?? "").trim());
+      const legends = texts.filter((t) => /rotate\(-90/.test(t.getAttribute("transform") ?? t.parentElement?.getAttribute("transform") ?? ""));
+      return legends.flatMap((l) => {
+        const a = l.getBoundingClientRect();
+        return texts
+          .filter((t) => t !== l)
+          .filter((t) => {
+            const b = t.getBoundingClientRect();
+            return b.width > 0 && a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+          })
+          .map((t) => `"${svg.getAttribute("aria-label")?.slice(0, 40)}": legend "${l.textContent}" over "${t.textContent}"`);
+      });
+    }),
+  );
+}
+
+test("at phone width no chart label is cut off and axe finds no serious issue, on every results route of every demo project", async ({ page, request }) => {
+  test.setTimeout(600_000);
   const uma = await token(request, "user@acme.test");
   const team = await teamA(request, uma);
   const projects = await api(request, uma, team, "GET", "/api/v1/Projects?$select=id,projectName&$filter=statusCode ge 800&$orderby=id");
@@ -161,6 +194,7 @@ test("at phone width no chart label is cut off, on every results route of every 
   }
   await page.setViewportSize({ width: 390, height: 844 });
   const clipped: string[] = [];
+  const a11y: string[] = [];
   let charts = 0;
   for (const href of hrefs) {
     await page.goto(href);
@@ -169,10 +203,13 @@ test("at phone width no chart label is cut off, on every results route of every 
     await expect(page.locator('[role=status][aria-label="Loading"]')).toHaveCount(0);
     charts += await page.locator("figure svg[role=img]").count();
     clipped.push(...(await clippedChartTexts(page)).map((c) => `${href}: ${c}`));
+    clipped.push(...(await legendOverlaps(page)).map((c) => `${href}: ${c}`));
+    a11y.push(...(await axeFindings(page, `${href} at 390 px`)));
     await shot(page, `charts-phone-${href.split("/").slice(3).join("-").replace(/\?.*$/, "")}`);
   }
   expect(charts, "charts looked at").toBeGreaterThan(20);
   expect(clipped, "chart labels cut off at 390 px").toEqual([]);
+  expect(a11y, "no serious or critical accessibility violation on any results route at 390 px").toEqual([]);
 });
 
 test("each filter kind changes the base as the API says, and clears", async ({ page, request }) => {

@@ -160,6 +160,10 @@ test("waves show wave-on-wave significance as WaveData says; no Advertising entr
   if (significant) await expect(page.getByRole("list", { name: "Significant changes between waves" }).getByRole("listitem")).toHaveCount(significant);
   else await expect(page.getByText(/No significant change between consecutive waves/)).toBeVisible();
   await look(page, "waves");
+  // At phone width the table of waves fits (each option's column on screen, no date broken mid-way).
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect.poll(() => table.evaluate((e) => e.scrollWidth - e.clientWidth), { message: "the waves table fits 390 px" }).toBeLessThanOrEqual(1);
+  await page.setViewportSize({ width: 1440, height: 900 });
 
   // The tracker's only advertising question is the open-text Advertisement Outtake.
   const ads = await apiCall(request, uma, team, "GET", `/api/v1/ProjectQuestions?$filter=projectId eq ${tracker} and standardQuestionId in (6,10,11)&$select=id,standardQuestionId`);
@@ -193,4 +197,27 @@ test("an uploaded concept image shows on its concept page and in the test-info p
   await expect(preview.getByRole("img", { name: `Test option: ${option.conceptText}` })).toBeVisible();
   await look(page, "test-info-preview");
   await apiCall(request, uma, team, "DELETE", `/api/v1/Projects(${p.id})`);
+});
+
+test("under All markets the export panel's workbook is the all-markets total at the view's confidence and adjustment", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const uma = await token(request, "user@acme.test");
+  const team = await clientIdByName(request, uma, "Acme Team A");
+  const idea = await projectId(request, uma, team, "Plant-based snacks idea screen");
+  await signIn(page, "user@acme.test");
+  // region=0 is All markets; the view at 90% with Bonferroni.
+  await page.goto(`/${team}/results/${idea}/summary?region=0&confidence=90&adjust=bonferroni`);
+  await page.getByRole("button", { name: "Export", exact: true }).click();
+  await expect(page.getByText("Exports use the filters, benchmark, confidence (90%) and adjustment you have applied, and the all-markets total.")).toBeVisible();
+  const download = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Download Excel" }).click();
+  const file = await (await download).path();
+  const ExcelJS = (await import("exceljs")).default;
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.readFile(file!);
+  const cover = new Map<unknown, unknown>();
+  wb.getWorksheet("Cover")!.eachRow((row) => void cover.set(row.getCell(1).value, row.getCell(2).value));
+  expect(String(cover.get("Total")), "the all-markets total, with its weighting").toMatch(/^All markets, weighted by population: /);
+  expect(cover.get("Confidence")).toBe(0.9);
+  expect(cover.get("Multiple comparisons")).toBe("Bonferroni");
 });

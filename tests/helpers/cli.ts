@@ -50,3 +50,28 @@ export function cliHarness(api: string): CliHarness {
     dispose: () => rmSync(home, { recursive: true, force: true }),
   };
 }
+
+/** The command tree, by walking each `--help`'s Commands section (leaf: no subcommands). */
+export async function helpTree(run: (args: string[]) => Promise<CliRun>, path: string[] = []): Promise<{ path: string[]; leaf: boolean }[]> {
+  const help = (await run([...path, "--help"])).stdout;
+  const section = /\nCommands:\n([\s\S]*?)(\n\n|$)/.exec(help)?.[1] ?? "";
+  const subs = section.split("\n").map((l) => /^  (\S+)/.exec(l)?.[1]).filter((x): x is string => Boolean(x) && x !== "help");
+  if (!subs.length) return [{ path, leaf: true }];
+  const out = path.length ? [{ path, leaf: false }] : [];
+  for (const s of subs) out.push(...(await helpTree(run, [...path, s])));
+  return out;
+}
+
+/** The examples in a help text: `$ ideally ...` lines, backslash continuations joined. */
+export function helpExamples(help: string): string[] {
+  const out: string[] = [];
+  const lines = help.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^\s+\$ (ideally .*)$/.exec(lines[i]!);
+    if (!m) continue;
+    let cmd = m[1]!;
+    while (cmd.endsWith("\\") && i + 1 < lines.length) cmd = `${cmd.slice(0, -1).trimEnd()} ${lines[++i]!.trim()}`;
+    out.push(cmd);
+  }
+  return out;
+}

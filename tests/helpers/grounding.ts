@@ -16,7 +16,8 @@ export async function recompute(db: Db, ctx: RequestCtx, projectId: number, f: F
   const s = f.source;
   switch (s.fn) {
     case "QualResults": {
-      const q = await qualResults(db, ctx, { projectId, filters: s.filters, benchmarkTypeId: s.benchmarkTypeId });
+      // The figure's own total (absent: the sample total, QualResults' default).
+      const q = await qualResults(db, ctx, { projectId, filters: s.filters, benchmarkTypeId: s.benchmarkTypeId, total: s.total ?? "sample" });
       const r = q.measures.find((m) => m.standardQuestionId === s.standardQuestionId)?.results.find((x) => x.testOptionId === s.testOptionId);
       if (!r) throw new Error(`${f.ref}: no result for measure ${s.standardQuestionId}, option ${s.testOptionId}`);
       if (s.field === "top2") return r.top2;

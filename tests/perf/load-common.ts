@@ -26,8 +26,8 @@ export interface Run {
   posted: number;
 }
 
-export async function wrk(url: string, connections: number, env: Record<string, string>): Promise<Run> {
-  const p = Bun.spawn(["wrk", `-t${THREADS}`, `-c${connections}`, `-d${SECONDS}s`, "--timeout", "10s", "-s", LUA, url], {
+export async function wrk(url: string, connections: number, env: Record<string, string>, seconds = SECONDS): Promise<Run> {
+  const p = Bun.spawn(["wrk", `-t${THREADS}`, `-c${connections}`, `-d${seconds}s`, "--timeout", "10s", "-s", LUA, url], {
     env: { ...process.env, ...env },
     stdout: "pipe",
     stderr: "pipe",

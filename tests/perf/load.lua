@@ -1,7 +1,8 @@
 -- wrk script for bun run bench:load (tests/perf/load.bench.ts). BENCH_MODE=mix: a researcher's
 -- mix against the product: list projects (40%), open results with filters (25%), ResponsesCount
 -- while the filter sidebar debounces (25%), post a chat message (10%). BENCH_MODE=baseline: the
--- bare Bun + postgres.js handler's one path. done() prints one BENCH {...} JSON line.
+-- bare Bun + postgres.js handler's one path. BENCH_MODE=list, results, count or chat: one call of
+-- the mix alone (to see what each costs). done() prints one BENCH {...} JSON line.
 local mode = os.getenv("BENCH_MODE") or "mix"
 local token = os.getenv("BENCH_TOKEN") or ""
 local client = os.getenv("BENCH_CLIENT") or "3"
@@ -40,7 +41,10 @@ function init(args)
 end
 
 function request()
-  if mode == "baseline" then return reqs.list end
+  if mode == "baseline" or mode == "list" then return reqs.list end
+  if mode == "results" then return reqs.results[math.random(#reqs.results)] end
+  if mode == "count" then return reqs.count[math.random(#reqs.count)] end
+  if mode == "chat" then posted = posted + 1; return reqs.chat end
   local r = math.random(100)
   if r <= 40 then return reqs.list end
   if r <= 65 then return reqs.results[math.random(#reqs.results)] end

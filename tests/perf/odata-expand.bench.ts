@@ -10,6 +10,7 @@
 import postgres from "postgres";
 import { loadavg } from "node:os";
 import { createTestDb } from "../helpers/db.ts";
+import { connect } from "../../api/src/db/client.ts";
 import { stopTestServer } from "../helpers/server.ts";
 import { login, realApp } from "../helpers/app.ts";
 import { registry } from "../../api/src/entities/index.ts";
@@ -53,8 +54,10 @@ await db`
   from unnest(${projects.map((p) => p.id)}::int[]) as p(id)
   cross join (values (1), (2)) as r(region_id)`;
 
-// The app as production wires it, and a real sign-in: a token with a login session behind it.
-const { app } = await realApp(db);
+// The app as production wires it (server.ts: a pool of 10 connections, as the bare side has), and a
+// real sign-in: a token with a login session behind it.
+const appDb = connect(tdb.url, { max: 10 });
+const { app } = await realApp(appDb);
 const { token } = await login(app, "user@acme.test");
 const ctx: RequestCtx = {
   principal: { userId: 9004, isStaff: false, isSuperAdmin: false },
@@ -145,6 +148,7 @@ console.log(`ratio full/bare (median of pairs): ${ratio.toFixed(3)} (goal >= ${G
 full.stop(true);
 bare.stop(true);
 await bareDb.end();
+await appDb.end();
 await tdb.drop();
 await stopTestServer();
 process.exit(ratio >= GOAL ? 0 : 1);

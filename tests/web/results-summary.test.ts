@@ -7,7 +7,7 @@ import { headline } from "../../web/src/features/results/verdict";
 import type { Scorecard } from "../../web/src/features/results/queries";
 
 const row = (id: number, o: Partial<AiSummary>): AiSummary => ({
-  id, summaryType: "FullTestSummary", title: null, content: "x", status: "Ready", generatedAt: null, projectObjectiveId: null, segmentId: null, filters: null, benchmarkTypeId: null, referencesData: null,
+  id, summaryType: "FullTestSummary", title: null, content: "x", status: "Ready", generatedAt: null, projectObjectiveId: null, segmentId: null, filters: null, benchmarkTypeId: null, total: null, referencesData: null,
   createdAt: `2026-11-25T10:0${id}:00Z`, ...o,
 });
 
@@ -28,9 +28,15 @@ describe("summaryForView", () => {
     expect(summaryForView([segment], { regionIds: [1] }, 1)).toBeNull();
   });
 
-  test("all the project's markets on screen is the project summary's own scope (no market filter)", () => {
-    expect(summaryForView([project], { regionIds: [2, 1] }, 1, [1, 2])).toEqual({ summary: project, scope: "view" });
-    expect(summaryForView([project], { regionIds: [1] }, 1, [1, 2])?.scope).toBe("project");
+  test("all the project's markets on screen is the project summary's own scope (no market filter), when it is of the all-markets total", () => {
+    const byMarkets = row(6, { total: "markets" });
+    expect(summaryForView([byMarkets], { regionIds: [2, 1] }, 1, [1, 2])).toEqual({ summary: byMarkets, scope: "view" });
+    expect(summaryForView([byMarkets], { regionIds: [1] }, 1, [1, 2])?.scope).toBe("project");
+    // A summary of the sample-weighted total is not what All markets shows (the all-markets total): another scope.
+    expect(summaryForView([project], { regionIds: [2, 1] }, 1, [1, 2])).toEqual({ summary: project, scope: "project" });
+    expect(summaryForView([row(7, { filters: { regionIds: [1, 2] }, total: "sample" })], { regionIds: [1, 2] }, 1, [1, 2])?.scope).toBeUndefined();
+    // One market: the two totals are the same figures.
+    expect(summaryForView([project], { regionIds: [1] }, 1, [1])?.scope).toBe("view");
   });
 
   test("a stored null benchmark is the default (all customers, 1)", () => {

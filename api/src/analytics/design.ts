@@ -394,6 +394,17 @@ export function compareLong(rows: readonly LongInput[], opts: { confidence: Conf
     seen.add(d.respondent);
     addPsu(s, d.stratum, []);
   }
+  return compareSums(s, names, { ...opts, paired, strata: strat });
+}
+
+/**
+ * compareLong from the design's sums, for data summed elsewhere (`analyze compare` streams a file
+ * into them): `names` are the domains' groups in their order, `paired` and `strata` what the
+ * method reports.
+ */
+export function compareSums(s: DesignSums, names: readonly string[], opts: { confidence: Confidence; adjust: Adjust; paired: boolean; strata: boolean }): CompareResult {
+  const paired = opts.paired;
+  const strat = opts.strata;
   const est = designEstimates(s);
   const groups = est.domains.map((d, i) => {
     const ci = wilsonInterval(d.estimate, d.se, d.n, d.nEff, opts.confidence);

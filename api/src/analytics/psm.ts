@@ -113,19 +113,6 @@ export function isConsistent(r: Pick<PsmRespondent, "tooCheap" | "cheap" | "expe
   return [a, b, c, d].every(Number.isFinite) && a < b && b < c && c < d;
 }
 
-/** Weighted ECDF of `values` evaluated at each price of the sorted grid. */
-function weightedEcdf(values: number[], weights: number[], grid: number[], total: number): number[] {
-  const idx = values.map((_, i) => i).sort((i, j) => values[i] - values[j]);
-  const out = new Array<number>(grid.length);
-  let k = 0;
-  let acc = 0;
-  for (let g = 0; g < grid.length; g++) {
-    while (k < idx.length && values[idx[k]] <= grid[g]) acc += weights[idx[k++]];
-    out[g] = Math.min(1, acc / total);
-  }
-  return out;
-}
-
 /** Curve values (shares in [0, 1]) closer than this are equal: sums of weights carry rounding of about 1e-16. */
 export const TIE_TOLERANCE = 1e-12;
 
@@ -164,48 +151,160 @@ export function nmsProbability(
   return 0;
 }
 
-function intentProbability(score: number | null | undefined, cal: IntentCalibration): number | null {
-  if (score == null || !Number.isInteger(score) || score < 1 || score > 5) return null;
-  return cal[5 - score];
+
+/**
+ * The respondents as columns (one entry per respondent): what `analyze psm` builds while it
+ * streams a file, a few bytes a respondent instead of an object. Intents are 1..5, 0 for none.
+ */
+export interface PsmColumns {
+  tooCheap: Float64Array;
+  cheap: Float64Array;
+  expensive: Float64Array;
+  tooExpensive: Float64Array;
+  /** Weights, default 1 each. */
+  weight?: Float64Array;
+  intentCheap?: Int8Array;
+  intentExpensive?: Int8Array;
 }
+
+/**
+ * Up to this many respondent x grid-price evaluations NMS trial is summed respondent by respondent
+ * at each grid price (exact to the last bit of the definition); beyond it (a large file with many
+ * distinct prices) by difference arrays along the grid, O(n + grid), equal to about 1e-12.
+ */
+export const NMS_EXACT_WORK = 50_000_000;
+
+/** An intent score as a column entry: 1..5, or 0 when there is none (or it is not a score). */
+const intentCode = (s: number | null | undefined) => (s != null && Number.isInteger(s) && s >= 1 && s <= 5 ? s : 0);
 
 /** Van Westendorp PSM, with the NMS extension when respondents carry both intents. */
 export function vanWestendorp(respondents: readonly PsmRespondent[], options: PsmOptions = {}): PsmResult {
+  const n = respondents.length;
+  const cols: PsmColumns = {
+    tooCheap: new Float64Array(n),
+    cheap: new Float64Array(n),
+    expensive: new Float64Array(n),
+    tooExpensive: new Float64Array(n),
+    weight: new Float64Array(n),
+  };
+  const withIntents = respondents.some((r) => r.intentCheap != null || r.intentExpensive != null);
+  if (withIntents) {
+    cols.intentCheap = new Int8Array(n);
+    cols.intentExpensive = new Int8Array(n);
+  }
+  respondents.forEach((r, i) => {
+    cols.tooCheap[i] = r.tooCheap;
+    cols.cheap[i] = r.cheap;
+    cols.expensive[i] = r.expensive;
+    cols.tooExpensive[i] = r.tooExpensive;
+    cols.weight![i] = r.weight ?? 1;
+    if (withIntents) {
+      cols.intentCheap![i] = intentCode(r.intentCheap);
+      cols.intentExpensive![i] = intentCode(r.intentExpensive);
+    }
+  });
+  return vanWestendorpColumns(cols, options);
+}
+
+/** The distinct values of two ascending arrays of distinct values, ascending. */
+function mergeDistinct(a: Float64Array, b: Float64Array): Float64Array {
+  const out = new Float64Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < a.length || j < b.length) {
+    const x = j >= b.length || (i < a.length && a[i]! < b[j]!) ? a[i++]! : b[j++]!;
+    if (k === 0 || out[k - 1] !== x) out[k++] = x;
+  }
+  return out.slice(0, k);
+}
+
+/** The first index of the sorted `grid` holding x (x is on the grid). */
+function gridIndex(grid: Float64Array, x: number): number {
+  let lo = 0;
+  let hi = grid.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (grid[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Van Westendorp PSM (and NMS) on columns. Memory is a few arrays of the respondents' length and
+ * one of the grid's; time O(n log n). The curves are each answer's weighted ECDF on the grid,
+ * accumulated respondent by respondent in the order of a stable sort by price (a counting sort on
+ * the grid index), as the definition reads. NMS trial at a grid price is Σ w·P(p) over the
+ * respondents whose (too cheap, too expensive) holds it: P is linear on each of the three segments
+ * between a respondent's prices, all grid prices, so trial(p) = p·Σ slope + Σ intercept over the
+ * segments holding p, summed with difference arrays along the grid.
+ */
+export function vanWestendorpColumns(cols: PsmColumns, options: PsmOptions = {}): PsmResult {
   const cal = options.calibration ?? NMS_DEFAULT_CALIBRATION;
   if (cal.length !== 5 || !cal.every((v) => Number.isFinite(v) && v >= 0 && v <= 1)) {
     throw new RangeError("calibration must be five probabilities in [0, 1] for intents 5..1");
   }
-  const kept: PsmRespondent[] = [];
-  const w: number[] = [];
+  const size = cols.tooCheap.length;
+  const keptIdx = new Uint32Array(size);
+  let n = 0;
   let invalid = 0;
-  for (const r of respondents) {
-    const weight = r.weight ?? 1;
+  for (let i = 0; i < size; i++) {
+    const weight = cols.weight ? cols.weight[i]! : 1;
     if (!Number.isFinite(weight) || weight < 0) throw new RangeError(`weight must be finite and >= 0, got ${weight}`);
-    if (!isConsistent(r)) {
+    if (!isConsistent({ tooCheap: cols.tooCheap[i]!, cheap: cols.cheap[i]!, expensive: cols.expensive[i]!, tooExpensive: cols.tooExpensive[i]! })) {
       invalid++;
       continue;
     }
     if (weight === 0) continue; // contributes nothing; not an inconsistency
-    kept.push(r);
-    w.push(weight);
+    keptIdx[n++] = i;
   }
-  const n = kept.length;
   const empty: PsmResult = { n, invalid, pmc: null, pme: null, ipp: null, opp: null, interpolation: "linear" };
   if (n === 0) return empty;
+  const kept = keptIdx.subarray(0, n);
+  const w = new Float64Array(n);
+  let total = 0;
+  for (let r = 0; r < n; r++) total += w[r] = cols.weight ? cols.weight[kept[r]!]! : 1;
 
-  const total = w.reduce((a, b) => a + b, 0);
-  const grid = [...new Set(kept.flatMap((r) => [r.tooCheap, r.cheap, r.expensive, r.tooExpensive]))].sort((a, b) => a - b);
-  const F = (key: "tooCheap" | "cheap" | "expensive" | "tooExpensive") =>
-    weightedEcdf(
-      kept.map((r) => r[key]),
-      w,
-      grid,
-      total,
-    );
-  const Ftc = F("tooCheap");
-  const Fc = F("cheap");
-  const Fe = F("expensive");
-  const Fte = F("tooExpensive");
+  const keys = [cols.tooCheap, cols.cheap, cols.expensive, cols.tooExpensive] as const;
+  // The grid: each answer's distinct prices (one sorted copy at a time), merged.
+  let grid: Float64Array = new Float64Array(0);
+  const v = new Float64Array(n);
+  for (const col of keys) {
+    for (let r = 0; r < n; r++) v[r] = col[kept[r]!]!;
+    v.sort();
+    let u = 0;
+    for (let i = 0; i < n; i++) if (u === 0 || v[i] !== v[u - 1]) v[u++] = v[i]!;
+    grid = mergeDistinct(grid, v.subarray(0, u));
+  }
+  const g = grid.length;
+  // Each answer's grid index per kept respondent (reused by NMS).
+  const at = keys.map((col) => {
+    const ix = new Uint32Array(n);
+    for (let r = 0; r < n; r++) ix[r] = gridIndex(grid, col[kept[r]!]!);
+    return ix;
+  });
+  // One buffer for the counting sort of each answer (the sort buffer's bytes, reused).
+  const order = new Uint32Array(v.buffer, 0, n);
+  const ecdf = (ix: Uint32Array) => {
+    const start = new Uint32Array(g + 1);
+    for (let r = 0; r < n; r++) start[ix[r]! + 1]!++;
+    for (let j = 0; j < g; j++) start[j + 1]! += start[j]!;
+    const fill = start.slice(0, g);
+    for (let r = 0; r < n; r++) order[fill[ix[r]!]!++] = r;
+    const out = new Array<number>(g);
+    let acc = 0;
+    for (let j = 0; j < g; j++) {
+      for (let k = start[j]!; k < start[j + 1]!; k++) acc += w[order[k]!]!;
+      out[j] = Math.min(1, acc / total);
+    }
+    return out;
+  };
+  const price = Array.from(grid);
+  const Ftc = ecdf(at[0]!);
+  const Fc = ecdf(at[1]!);
+  const Fe = ecdf(at[2]!);
+  const Fte = ecdf(at[3]!);
   const tooCheap = Ftc.map((v) => 1 - v);
   const cheap = Fc.map((v) => 1 - v);
   const expensive = Fe;
@@ -216,40 +315,94 @@ export function vanWestendorp(respondents: readonly PsmRespondent[], options: Ps
   const result: PsmResult = {
     n,
     invalid,
-    pmc: crossing(grid, notCheap, tooCheap),
-    pme: crossing(grid, tooExpensive, notExpensive),
-    ipp: crossing(grid, expensive, cheap),
-    opp: crossing(grid, tooExpensive, tooCheap),
+    pmc: crossing(price, notCheap, tooCheap),
+    pme: crossing(price, tooExpensive, notExpensive),
+    ipp: crossing(price, expensive, cheap),
+    opp: crossing(price, tooExpensive, tooCheap),
     interpolation: "linear",
   };
 
   // Newton-Miller-Smith extension over respondents with both intents.
-  const withIntent: { r: PsmRespondent; w: number; pc: number; pe: number }[] = [];
-  kept.forEach((r, i) => {
-    const pc = intentProbability(r.intentCheap, cal);
-    const pe = intentProbability(r.intentExpensive, cal);
-    if (pc != null && pe != null) withIntent.push({ r, w: w[i], pc, pe });
-  });
   let trial: number[] | undefined;
   let revenue: number[] | undefined;
-  const nmsTotal = withIntent.reduce((a, x) => a + x.w, 0);
-  if (withIntent.length > 0 && nmsTotal > 0) {
-    const tr = grid.map((p) => withIntent.reduce((a, x) => a + x.w * nmsProbability(p, x.r, x.pc, x.pe), 0) / nmsTotal);
-    const rev = grid.map((p, i) => p * tr[i]);
+  const nmsR = new Uint32Array(cols.intentCheap && cols.intentExpensive ? n : 0);
+  const nmsSc = new Uint8Array(nmsR.length);
+  const nmsSe = new Uint8Array(nmsR.length);
+  let nmsN = 0;
+  let nmsTotal = 0;
+  if (cols.intentCheap && cols.intentExpensive) {
+    for (let r = 0; r < n; r++) {
+      const sc = cols.intentCheap[kept[r]!]!;
+      const se = cols.intentExpensive[kept[r]!]!;
+      if (!(sc >= 1 && sc <= 5 && se >= 1 && se <= 5)) continue;
+      nmsSc[nmsN] = sc;
+      nmsSe[nmsN] = se;
+      nmsR[nmsN++] = r;
+      nmsTotal += w[r]!;
+    }
+  }
+  const pcOf = (m: number) => cal[5 - nmsSc[m]!]!;
+  const peOf = (m: number) => cal[5 - nmsSe[m]!]!;
+  if (nmsN > 0 && nmsTotal > 0) {
+    const tr = new Array<number>(g);
+    if (nmsN * g <= NMS_EXACT_WORK) {
+      // Each grid price, every respondent's probability summed in their order.
+      for (let j = 0; j < g; j++) {
+        const p = price[j]!;
+        let acc = 0;
+        for (let m = 0; m < nmsN; m++) {
+          const i = kept[nmsR[m]!]!;
+          const x = { tooCheap: cols.tooCheap[i]!, cheap: cols.cheap[i]!, expensive: cols.expensive[i]!, tooExpensive: cols.tooExpensive[i]! };
+          acc += w[nmsR[m]!]! * nmsProbability(p, x, pcOf(m), peOf(m));
+        }
+        tr[j] = acc / nmsTotal;
+      }
+    } else {
+      // P is linear on each segment between a respondent's prices (all grid prices): slope and
+      // intercept sums over the segments holding each grid price, by difference arrays.
+      const slope = new Float64Array(g + 1);
+      const intercept = new Float64Array(g + 1);
+      const segment = (from: number, to: number, x0: number, y0: number, x1: number, y1: number, wr: number) => {
+        if (from > to) return;
+        const b = (y1 - y0) / (x1 - x0);
+        const a = y0 - b * x0;
+        slope[from]! += wr * b;
+        slope[to + 1]! -= wr * b;
+        intercept[from]! += wr * a;
+        intercept[to + 1]! -= wr * a;
+      };
+      for (let m = 0; m < nmsN; m++) {
+        const r = nmsR[m]!;
+        const i = kept[r]!;
+        const [itc, ic, ie, ite] = [at[0]![r]!, at[1]![r]!, at[2]![r]!, at[3]![r]!];
+        segment(itc + 1, ic, cols.tooCheap[i]!, 0, cols.cheap[i]!, pcOf(m), w[r]!);
+        segment(ic + 1, ie, cols.cheap[i]!, pcOf(m), cols.expensive[i]!, peOf(m), w[r]!);
+        segment(ie + 1, ite - 1, cols.expensive[i]!, peOf(m), cols.tooExpensive[i]!, 0, w[r]!);
+      }
+      let b = 0;
+      let a = 0;
+      for (let j = 0; j < g; j++) {
+        b += slope[j]!;
+        a += intercept[j]!;
+        tr[j] = Math.max(0, (a + b * price[j]!) / nmsTotal);
+      }
+    }
+    const grid = price;
+    const rev = grid.map((p, i) => p * tr[i]!);
     trial = tr;
     revenue = rev;
     let ti = 0;
-    for (let i = 1; i < grid.length; i++) if (tr[i] > tr[ti]) ti = i;
+    for (let i = 1; i < grid.length; i++) if (tr[i]! > tr[ti]!) ti = i;
     // Revenue: p·(a + b·p) on each segment; check grid points and any interior stationary point.
-    let best = { price: grid[0], trial: tr[0], revenue: rev[0] };
+    let best = { price: grid[0]!, trial: tr[0]!, revenue: rev[0]! };
     for (let i = 0; i < grid.length; i++) {
-      if (rev[i] > best.revenue) best = { price: grid[i], trial: tr[i], revenue: rev[i] };
+      if (rev[i]! > best.revenue) best = { price: grid[i]!, trial: tr[i]!, revenue: rev[i]! };
       if (i + 1 < grid.length) {
-        const b = (tr[i + 1] - tr[i]) / (grid[i + 1] - grid[i]);
-        const a = tr[i] - b * grid[i];
+        const b = (tr[i + 1]! - tr[i]!) / (grid[i + 1]! - grid[i]!);
+        const a = tr[i]! - b * grid[i]!;
         if (b < 0) {
           const p = -a / (2 * b);
-          if (p > grid[i] && p < grid[i + 1]) {
+          if (p > grid[i]! && p < grid[i + 1]!) {
             const t = a + b * p;
             if (p * t > best.revenue) best = { price: p, trial: t, revenue: p * t };
           }
@@ -257,13 +410,13 @@ export function vanWestendorp(respondents: readonly PsmRespondent[], options: Ps
       }
     }
     result.nms = {
-      n: withIntent.length,
-      trialOptimal: { price: grid[ti], trial: tr[ti], revenue: rev[ti] },
+      n: nmsN,
+      trialOptimal: { price: grid[ti]!, trial: tr[ti]!, revenue: rev[ti]! },
       revenueOptimal: best,
     };
   }
   if (options.curves) {
-    result.curves = { price: grid, tooCheap, cheap, expensive, tooExpensive, notCheap, notExpensive };
+    result.curves = { price, tooCheap, cheap, expensive, tooExpensive, notCheap, notExpensive };
     if (trial && revenue) Object.assign(result.curves, { trial, revenue });
   }
   return result;

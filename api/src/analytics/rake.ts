@@ -56,7 +56,7 @@ function isMissing(v: RakeValue): boolean {
 }
 
 /** Kish (1965) effective sample size and design effect of a weight vector. */
-export function kish(weights: readonly number[]): { n: number; sumW: number; nEff: number; deff: number } {
+export function kish(weights: readonly number[] | Float64Array): { n: number; sumW: number; nEff: number; deff: number } {
   let s = 0;
   let s2 = 0;
   for (const w of weights) {
@@ -68,37 +68,66 @@ export function kish(weights: readonly number[]): { n: number; sumW: number; nEf
   return { n, sumW: s, nEff, deff: nEff > 0 ? n / nEff : NaN };
 }
 
+/** Targets' shares normalised, each checked: non-negative with a positive sum. */
+function targetShares(name: string, raw: Record<string, number>): { levels: string[]; share: number[] } {
+  const levels = Object.keys(raw);
+  const sum = levels.reduce((a, l) => a + raw[l], 0);
+  if (!levels.every((l) => Number.isFinite(raw[l]) && raw[l] >= 0) || !(sum > 0)) {
+    throw new RangeError(`targets for ${name} must be non-negative with a positive sum`);
+  }
+  return { levels, share: levels.map((l) => raw[l] / sum) };
+}
+
 export function rake(rows: readonly Record<string, RakeValue>[], options: RakeOptions): RakeResult {
+  const level: Record<string, Int32Array> = {};
+  for (const name of Object.keys(options.targets)) {
+    const { levels } = targetShares(name, options.targets[name]);
+    const index = new Map(levels.map((l, i) => [l, i]));
+    level[name] = Int32Array.from(rows, (r, i) => {
+      const v = r[name];
+      if (isMissing(v)) return -1;
+      const li = index.get(String(v).trim());
+      if (li === undefined) throw new RangeError(`row ${i}: ${name} = "${v}" has no target`);
+      return li;
+    });
+  }
+  const res = rakeLevels({ rows: rows.length, level }, options);
+  return { ...res, weights: Array.from(res.weights) };
+}
+
+/**
+ * Rows already coded (what `analyze rake` builds while it streams a file): for each variable of
+ * the targets, each row's level as an index into Object.keys(targets[variable]), -1 when missing.
+ */
+export interface RakeLevels {
+  rows: number;
+  level: Record<string, Int32Array>;
+}
+
+/** RakeResult with the weights in a Float64Array. */
+export type RakeLevelsResult = Omit<RakeResult, "weights"> & { weights: Float64Array };
+
+/** Raking on coded rows: the same method as `rake`, in typed arrays (a few bytes a row). */
+export function rakeLevels(input: RakeLevels, options: RakeOptions): RakeLevelsResult {
   const tol = options.tolerance ?? 1e-6;
   const maxIt = options.maxIterations ?? 100;
   const cap = options.cap;
   if (cap != null && !(cap > 1)) throw new RangeError("cap must be > 1");
-  const n = rows.length;
-  const w = options.startWeights ? [...options.startWeights] : new Array<number>(n).fill(1);
+  const n = input.rows;
+  const w = options.startWeights ? Float64Array.from(options.startWeights) : new Float64Array(n).fill(1);
   if (w.length !== n) throw new RangeError("startWeights must have one entry per row");
   if (!w.every((x) => Number.isFinite(x) && x >= 0)) throw new RangeError("startWeights must be finite and >= 0");
 
   // Per variable: level index per row (-1 = missing), normalised target shares.
   const vars = Object.keys(options.targets).map((name) => {
-    const raw = options.targets[name];
-    const levels = Object.keys(raw);
-    const sum = levels.reduce((a, l) => a + raw[l], 0);
-    if (!levels.every((l) => Number.isFinite(raw[l]) && raw[l] >= 0) || !(sum > 0)) {
-      throw new RangeError(`targets for ${name} must be non-negative with a positive sum`);
-    }
-    const share = levels.map((l) => raw[l] / sum);
-    const index = new Map(levels.map((l, i) => [l, i]));
+    const { levels, share } = targetShares(name, options.targets[name]);
+    const level = input.level[name];
+    if (!level || level.length !== n) throw new RangeError(`${name}: expected a level for each of the ${n} rows`);
     let missing = 0;
-    const level = rows.map((r, i) => {
-      const v = r[name];
-      if (isMissing(v)) {
-        missing++;
-        return -1;
-      }
-      const li = index.get(String(v).trim());
-      if (li === undefined) throw new RangeError(`row ${i}: ${name} = "${v}" has no target`);
-      return li;
-    });
+    for (let i = 0; i < n; i++) {
+      if (level[i] < 0) missing++;
+      else if (level[i] >= levels.length) throw new RangeError(`row ${i}: ${name} level ${level[i]} has no target`);
+    }
     // Nobody to rake on: its margin could never be met, so raking would run to the limit and say
     // only "not converged". Refused instead, like a target level with nobody in it.
     if (n > 0 && missing === n) throw new RangeError(`${name}: every row is missing it, so it cannot be raked to`);

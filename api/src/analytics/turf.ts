@@ -25,6 +25,23 @@ export interface TurfInput {
   weights?: readonly number[];
 }
 
+/**
+ * The same data already packed (what `analyze turf` builds while it streams a file): per item a
+ * bitset of the respondents accepting it (bit r of word r >>> 5), and the respondents' count.
+ */
+export interface TurfBits {
+  bits: readonly Uint32Array[];
+  respondents: number;
+  weights?: Float64Array;
+}
+
+/**
+ * Weighted counts read through per-byte tables of weight sums take 8 KiB per 32 respondents; past
+ * this many 32-respondent words (262,144 respondents, 64 MiB of tables) the weights of a mask's set
+ * bits are added one by one instead, so a file of millions of respondents stays within memory.
+ */
+export const BYTE_TABLE_MAX_WORDS = 8192;
+
 export interface TurfOptions {
   /** Set size. */
   k: number;
@@ -36,6 +53,8 @@ export interface TurfOptions {
   cap?: number;
   /** Force the greedy search regardless of the cap. */
   greedy?: boolean;
+  /** Largest number of 32-respondent words given per-byte weight tables (BYTE_TABLE_MAX_WORDS). */
+  tableWords?: number;
 }
 
 export interface TurfSet {
@@ -71,45 +90,64 @@ interface Packed {
   nItems: number;
   words: number;
   bits: Uint32Array[]; // per item
-  /** [word*4 + byte][256] weight sums; null when unweighted (popcount is used). */
+  /** [word*4 + byte][256] weight sums; null when unweighted (popcount is used) or too large. */
   byteSums: Float64Array | null;
+  /** The weights, when weighted and the byte tables would be too large (bits are summed one by one). */
+  weights: Float64Array | null;
   total: number;
   itemShare: number[];
 }
 
-function pack(input: TurfInput): Packed {
+function pack(input: TurfInput | TurfBits, tableWords = BYTE_TABLE_MAX_WORDS): Packed {
+  if ("bits" in input) return packBits(input.bits.slice(), input.respondents, input.weights ?? null, tableWords);
   const rows = input.acceptance;
   const nResp = rows.length;
   const nItems = nResp > 0 ? rows[0].length : 0;
-  const weights = input.weights ?? new Array<number>(nResp).fill(1);
-  if (weights.length !== nResp) throw new RangeError("weights must have one entry per respondent");
+  if (input.weights && input.weights.length !== nResp) throw new RangeError("weights must have one entry per respondent");
   const words = Math.ceil(nResp / 32);
   const bits = Array.from({ length: nItems }, () => new Uint32Array(words));
+  for (let r = 0; r < nResp; r++) {
+    if (rows[r].length !== nItems) throw new RangeError(`respondent ${r} has ${rows[r].length} items, expected ${nItems}`);
+    for (let j = 0; j < nItems; j++) if (rows[r][j]) bits[j][r >>> 5] |= 1 << (r & 31);
+  }
+  return packBits(bits, nResp, input.weights ? Float64Array.from(input.weights) : null, tableWords);
+}
+
+function packBits(bits: Uint32Array[], nResp: number, weights: Float64Array | null, tableWords: number): Packed {
+  const nItems = bits.length;
+  const words = Math.ceil(nResp / 32);
+  if (weights && weights.length !== nResp) throw new RangeError("weights must have one entry per respondent");
+  for (const b of bits) if (b.length < words) throw new RangeError(`an item's bitset has ${b.length} words, expected ${words}`);
   let total = 0;
   const itemW = new Array<number>(nItems).fill(0);
   for (let r = 0; r < nResp; r++) {
-    const w = weights[r];
+    const w = weights ? weights[r] : 1;
     if (!Number.isFinite(w) || w < 0) throw new RangeError(`weight must be finite and >= 0, got ${w}`);
-    if (rows[r].length !== nItems) throw new RangeError(`respondent ${r} has ${rows[r].length} items, expected ${nItems}`);
     total += w;
-    for (let j = 0; j < nItems; j++) {
-      if (rows[r][j]) {
-        bits[j][r >>> 5] |= 1 << (r & 31);
-        itemW[j] += w;
-      }
-    }
+    const word = r >>> 5;
+    const bit = 1 << (r & 31);
+    for (let j = 0; j < nItems; j++) if (bits[j][word] & bit) itemW[j] += w;
   }
-  const byteSums = input.weights ? new Float64Array(words * 4 * 256) : null;
+  const tables = weights !== null && words <= tableWords;
+  const byteSums = tables ? new Float64Array(words * 4 * 256) : null;
   for (let b = 0; byteSums && b < words * 4; b++) {
     const base = b * 256;
     for (let v = 1; v < 256; v++) {
       const low = v & -v;
       const bit = 31 - Math.clz32(low);
       const r = b * 8 + bit;
-      byteSums[base + v] = byteSums[base + (v ^ low)] + (r < nResp ? weights[r] : 0);
+      byteSums[base + v] = byteSums[base + (v ^ low)] + (r < nResp ? weights![r] : 0);
     }
   }
-  return { nItems, words, bits, byteSums, total, itemShare: itemW.map((x) => (total > 0 ? x / total : 0)) };
+  return {
+    nItems,
+    words,
+    bits,
+    byteSums,
+    weights: tables ? null : weights,
+    total,
+    itemShare: itemW.map((x) => (total > 0 ? x / total : 0)),
+  };
 }
 
 function popcount32(x: number): number {
@@ -122,6 +160,19 @@ function popcount32(x: number): number {
 function weightedCount(p: Packed, mask: Uint32Array): number {
   let s = 0;
   const t = p.byteSums;
+  const w = p.weights;
+  if (w !== null) {
+    // Weighted without tables: the weight of each set bit, lowest first.
+    for (let i = 0; i < p.words; i++) {
+      let m = mask[i];
+      while (m !== 0) {
+        const low = m & -m;
+        s += w[i * 32 + 31 - Math.clz32(low)];
+        m ^= low;
+      }
+    }
+    return s;
+  }
   if (t === null) {
     for (let i = 0; i < p.words; i++) s += popcount32(mask[i]);
     return s;
@@ -155,7 +206,7 @@ function better(a: TurfSet, b: TurfSet): boolean {
 }
 
 /** Reach and frequency of one set (0-based item indices), computed directly. */
-export function turfReach(input: TurfInput, items: readonly number[], depth = 1): { reach: number; frequency: number } {
+export function turfReach(input: TurfInput | TurfBits, items: readonly number[], depth = 1): { reach: number; frequency: number } {
   const p = pack(input);
   return evalSet(p, items, depth);
 }
@@ -172,11 +223,11 @@ function evalSet(p: Packed, items: readonly number[], depth: number) {
   return { reach, frequency };
 }
 
-export function turf(input: TurfInput, options: TurfOptions): TurfResult {
+export function turf(input: TurfInput | TurfBits, options: TurfOptions): TurfResult {
   const depth = options.depth ?? 1;
   const top = options.top ?? 10;
   const cap = options.cap ?? 2_000_000;
-  const p = pack(input);
+  const p = pack(input, options.tableWords);
   const { k } = options;
   if (!Number.isInteger(k) || k < 1 || k > p.nItems) throw new RangeError(`k must be an integer in 1..${p.nItems}`);
   if (!Number.isInteger(depth) || depth < 1 || depth > k) throw new RangeError(`depth must be an integer in 1..k`);

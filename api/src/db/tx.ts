@@ -74,16 +74,87 @@ function int(x: number): string {
 }
 
 /**
- * BEGIN and the tenant entry as one simple-protocol message (one round trip, no prepared
- * statement). The values are integers of the authenticated principal, checked here, never
- * request text, so formatting them into the text is safe.
+ * A tenant entry's outcome as the database last gave it to this process, with the epoch it was
+ * computed under (migration 0042): the next entry of the same user, session, client and scope
+ * hands it back, and app_tenant_resume() reuses it only while the epoch is unchanged, i.e. while
+ * no session, user, membership or client changed since; otherwise app_enter decides afresh.
  */
-function enterText(t: TenantRequest): string {
+interface Entered {
+  role: EffectiveRole;
+  epoch: string;
+  clientIds: string;
+  allClients: boolean;
+  expires: string | null;
+}
+
+/** How many outcomes a process keeps per database (the newest). */
+export const ENTRIES_KEPT = 10_000;
+
+/** Per connection pool (a database, or its replica): outcomes by user, session, client and scope. */
+const remembered = new WeakMap<Db, Map<string, Entered>>();
+
+const entryKey = (t: TenantRequest) => `${t.userId}/${t.sessionId ?? ""}/${t.clientId ?? ""}/${t.descendants ? 1 : 0}`;
+
+function rememberedOf(db: Db): Map<string, Entered> {
+  let m = remembered.get(db);
+  if (!m) remembered.set(db, (m = new Map()));
+  return m;
+}
+
+/** The enter text's results: BEGIN, the settings, and app_tenant_resume's answer. */
+type EnterResult = [unknown, unknown, { outcome: string | null }[]];
+
+interface Enter {
+  text: string;
+  /** The remembered outcome the text makes, if any. */
+  used: Entered | undefined;
+}
+
+const OUTCOME = /^(\d*)\|(-?\d{1,19})\|([0-9,]*)\|(on|off)\|([0-9 :.+\-T]*)$/;
+
+/** Keeps what the database said; returns the role the transaction entered with. */
+function entered(db: Db, t: TenantRequest, e: Enter, result: EnterResult): EffectiveRole {
+  const out = result[2]?.[0]?.outcome;
+  if (out === null && e.used) return e.used.role;
+  const m = out ? OUTCOME.exec(out) : null;
+  if (!m) throw new Error("the tenant entry answered unexpectedly");
+  const role = (m[1] ? Number(m[1]) : null) as EffectiveRole;
+  const map = rememberedOf(db);
+  const key = entryKey(t);
+  if (!map.has(key) && map.size >= ENTRIES_KEPT) map.delete(map.keys().next().value!);
+  map.set(key, { role, epoch: m[2]!, clientIds: m[3]!, allClients: m[4] === "on", expires: m[5] || null });
+  return role;
+}
+
+/** The entry failed (a revoked session, no membership): nothing of it is reused. */
+function forget(db: Db, t: TenantRequest): void {
+  remembered.get(db)?.delete(entryKey(t));
+}
+
+/**
+ * BEGIN and the tenant entry as one simple-protocol message (one round trip, no prepared
+ * statement): the app role, the statement timeout and the remembered settings, then
+ * app_tenant_resume(), which keeps them while nothing they came from has changed and otherwise
+ * makes them anew with app_enter (migration 0042). The values are integers of the authenticated
+ * principal, checked here, never request text, and what the database answered before (checked
+ * again here), so formatting them into the text is safe.
+ */
+function enterText(db: Db, t: TenantRequest): Enter {
   const client = t.clientId === null ? "null" : int(t.clientId);
   const session = t.sessionId ? `'${uuid(t.sessionId)}'` : "null";
   const ms = t.limits?.statementTimeoutMs;
   const timeout = ms ? `, set_config('statement_timeout', '${int(ms)}', true)` : "";
-  return `begin; select set_config('role', '${APP_ROLE}', true), app_enter(${int(t.userId)}, ${client}, ${t.descendants}, ${session}) as role_id${timeout}`;
+  const e = remembered.get(db)?.get(entryKey(t));
+  const used = e && /^-?\d{1,19}$/.test(e.epoch) && /^[0-9,]*$/.test(e.clientIds) && (e.expires === null || /^[0-9 :.+\-T]+$/.test(e.expires)) ? e : undefined;
+  const settings = used
+    ? `, set_config('app.user_id', '${int(t.userId)}', true), set_config('app.all_clients', '${used.allClients ? "on" : "off"}', true), set_config('app.client_ids', '${used.clientIds}', true)`
+    : "";
+  const known = used ? `${used.epoch}` : "null";
+  const expires = used?.expires ? `'${used.expires}'` : "null";
+  return {
+    text: `begin; select set_config('role', '${APP_ROLE}', true)${timeout}${settings}; select app_tenant_resume(${known}, ${int(t.userId)}, ${client}, ${t.descendants}, ${session}, ${expires}) as outcome`,
+    used,
+  };
 }
 
 type Reserved = Awaited<ReturnType<Db["reserve"]>>;
@@ -139,8 +210,6 @@ async function hold(db: Db, t: TenantRequest): Promise<Held> {
   };
 }
 
-type EnterResult = [unknown, { role_id: number | null }[]];
-
 /** Runs fn in the request's tenant transaction; fn learns the caller's effective role. */
 export async function withTenant<T>(db: Db, t: TenantRequest, fn: (tx: Tx, role: EffectiveRole) => Promise<T>): Promise<T> {
   return onReadDb(db, (d) => withTenantOn(d, t, fn));
@@ -150,10 +219,14 @@ async function withTenantOn<T>(db: Db, t: TenantRequest, fn: (tx: Tx, role: Effe
   const h = await hold(db, t);
   const c = h.c;
   try {
-    const enter = c.unsafe(enterText(t));
+    const e = enterText(db, t);
+    const enter = c.unsafe(e.text);
     h.cancelWith(enter);
-    const [, rows] = (await enter) as unknown as EnterResult;
-    const role = (rows[0]?.role_id ?? null) as EffectiveRole;
+    const result = (await enter.catch((err: unknown) => {
+      forget(db, t);
+      throw err;
+    })) as unknown as EnterResult;
+    const role = entered(db, t, e, result);
     try {
       const out = await fn(c as unknown as Tx, role);
       await c.unsafe("commit");
@@ -184,7 +257,8 @@ async function readAsTenantOn<T>(db: Db, t: TenantRequest, text: string, params:
   const h = await hold(db, t);
   const c = h.c;
   try {
-    const enter = c.unsafe(enterText(t));
+    const e = enterText(db, t);
+    const enter = c.unsafe(e.text);
     h.cancelWith(enter);
     const settled = await Promise.allSettled([
       enter,
@@ -192,6 +266,8 @@ async function readAsTenantOn<T>(db: Db, t: TenantRequest, text: string, params:
       c.unsafe(text, params as never[], { prepare: true }),
       c.unsafe("commit"),
     ]);
+    if (settled[0].status === "rejected") forget(db, t);
+    else entered(db, t, e, settled[0].value as unknown as EnterResult);
     const failed = settled.find((s) => s.status === "rejected");
     if (failed) throw (failed as PromiseRejectedResult).reason;
     return (settled[1] as PromiseFulfilledResult<unknown>).value as T[];
@@ -218,7 +294,8 @@ async function readManyAsTenantOn<T>(db: Db, t: TenantRequest, fn: (tx: Tx) => P
   const h = await hold(db, t);
   const c = h.c;
   try {
-    const enterQuery = c.unsafe(enterText(t));
+    const entry = enterText(db, t);
+    const enterQuery = c.unsafe(entry.text);
     h.cancelWith(enterQuery);
     const enter = (enterQuery as unknown as { execute(): Promise<EnterResult> }).execute();
     let open = true;
@@ -245,10 +322,14 @@ async function readManyAsTenantOn<T>(db: Db, t: TenantRequest, fn: (tx: Tx) => P
     open = false;
     const commit = c.unsafe("commit");
     const [e, w, k] = await Promise.allSettled([enter, work, commit]);
-    if (e.status === "rejected") throw e.reason;
+    if (e.status === "rejected") {
+      forget(db, t);
+      throw e.reason;
+    }
+    const role = entered(db, t, entry, e.value);
     if (w.status === "rejected") throw w.reason;
     if (k.status === "rejected") throw k.reason;
-    return { value: w.value, role: (e.value[1][0]?.role_id ?? null) as EffectiveRole };
+    return { value: w.value, role };
   } catch (err) {
     await c.unsafe("rollback").catch(() => {});
     throw err;

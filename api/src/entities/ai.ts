@@ -93,6 +93,7 @@ export const aiSets: EntitySetDef[] = [
       promptVersionId: f.int({ nullable: true, readOnly: true }),
       filters: f.json({ nullable: true, filterable: false }),
       benchmarkTypeId: f.int({ nullable: true, readOnly: true, description: "The benchmark it was written against (0 'None'); null: the default, all customers (1)" }),
+      total: f.string({ nullable: true, readOnly: true, enumValues: ["sample", "markets"], description: "The total its figures are (QualResults total): markets, the all-markets total (markets weighted by population); sample or null, every respondent at their own weight" }),
       status: f.string({ readOnly: true, enumValues: ["Pending", "Running", "Ready", "Failed"] }),
       title: f.string({ nullable: true, readOnly: true }),
       content: f.string({ nullable: true, readOnly: true }),
@@ -206,6 +207,7 @@ export const aiSets: EntitySetDef[] = [
       userId: f.int({ readOnly: true }),
       title: f.string({ nullable: true, maxLength: 200 }),
       filters: f.json({ nullable: true, filterable: false }),
+      total: f.string({ nullable: true, enumValues: ["sample", "markets"], description: "The total its answers compute (QualResults total): markets under the web app's All markets (the all-markets total, markets weighted by population); sample or null, every respondent at their own weight" }),
       ...stamps,
     },
     nav: {

@@ -8,6 +8,7 @@ import { basename, dirname, extname, join, resolve } from "node:path";
 import { idArg } from "../args.ts";
 import { apiError, usageError } from "../errors.ts";
 import { filterParam, filtersFor } from "../filters.ts";
+import type { Schemas } from "../../../contracts/client.ts";
 import { followJob } from "../jobs.ts";
 import { printJson, progressBar } from "../output.ts";
 import { fieldedProject } from "../fielded.ts";
@@ -22,6 +23,34 @@ export interface ExportOptions extends GlobalOptions {
   benchmark?: string;
   allSegments?: boolean;
   timeout?: string;
+  confidence?: string;
+  adjust?: string;
+  total?: string;
+}
+
+const LEVELS = { "90": 90, "95": 95, "99": 99 } as const;
+const ADJUST = ["bh", "bonferroni", "none"] as const;
+const TOTALS = ["sample", "markets"] as const;
+const isLevel = (v: string): v is keyof typeof LEVELS => v in LEVELS;
+const isAdjust = (v: string): v is (typeof ADJUST)[number] => ADJUST.some((a) => a === v);
+const isTotal = (v: string): v is (typeof TOTALS)[number] => TOTALS.some((t) => t === v);
+
+/** xlsx and pptx: the results view's settings (QualResults' confidence, adjust and total), checked before anything is sent. */
+export function viewOf(o: ExportOptions): { confidence?: keyof typeof LEVELS; adjust?: (typeof ADJUST)[number]; total?: (typeof TOTALS)[number] } {
+  const v: ReturnType<typeof viewOf> = {};
+  if (o.confidence !== undefined) {
+    if (!isLevel(o.confidence)) throw usageError(`--confidence: expected 90, 95 or 99, got '${o.confidence}'`);
+    v.confidence = o.confidence;
+  }
+  if (o.adjust !== undefined) {
+    if (!isAdjust(o.adjust)) throw usageError(`--adjust: expected bh, bonferroni or none, got '${o.adjust}'`);
+    v.adjust = o.adjust;
+  }
+  if (o.total !== undefined) {
+    if (!isTotal(o.total)) throw usageError(`--total: expected sample or markets, got '${o.total}'`);
+    v.total = o.total;
+  }
+  return v;
 }
 
 const FORMATS = ["csv", "xlsx", "pptx"] as const;
@@ -60,6 +89,7 @@ export async function runExport(id: string, o: ExportOptions): Promise<void> {
   if (toStdout && o.json) throw usageError("-o - writes the file to stdout; --json cannot share it");
   if (o.output && !toStdout) checkTarget(o.output, o.force === true);
   if (o.benchmark !== undefined && !/^\d{1,2}$/.test(o.benchmark)) throw usageError(`--benchmark: expected a benchmark type id, got '${o.benchmark}'`);
+  const view = viewOf(o);
   const api = signedIn(o);
   // A project that has not fielded has no respondents: say so instead of writing an empty file.
   await fieldedProject(api, key, "responses to export", "exports follow fielding");
@@ -74,14 +104,15 @@ export async function runExport(id: string, o: ExportOptions): Promise<void> {
     const r = await api.client.GET("/api/v1/Projects({key})/ExportExcel", {
       params: {
         path: { key },
-        query: { ...filterParam(filters), ...(o.segment ? { segmentId: o.segment } : {}), ...(o.allSegments ? { includeAllSegments: "true" as const } : {}), ...(o.benchmark ? { benchmarkTypeId: o.benchmark } : {}) },
+        query: { ...filterParam(filters), ...(o.segment ? { segmentId: o.segment } : {}), ...(o.allSegments ? { includeAllSegments: "true" as const } : {}), ...(o.benchmark ? { benchmarkTypeId: o.benchmark } : {}), ...view },
       },
       parseAs: "stream",
     });
     ok(r, `exporting project ${id} as Excel`);
     res = r.response;
   } else {
-    res = await powerPoint(api, key, filters, o.benchmark ? Number(o.benchmark) : null, bar, Number(o.timeout ?? 600) * 1000);
+    const { confidence, ...rest } = view;
+    res = await powerPoint(api, key, { filters, benchmarkTypeId: o.benchmark ? Number(o.benchmark) : null, ...rest, ...(confidence ? { confidence: LEVELS[confidence] } : {}) }, bar, Number(o.timeout ?? 600) * 1000);
   }
   if (toStdout) {
     const bytes = await toPipe(res);
@@ -154,11 +185,13 @@ async function save(res: Response, file: string, bar?: ReturnType<typeof progres
   return bytes;
 }
 
-async function powerPoint(api: Api, key: string, filters: object, benchmarkTypeId: number | null, bar: ReturnType<typeof progressBar>, timeoutMs: number): Promise<Response> {
+type DeckBody = Schemas["PowerPointExport"];
+
+async function powerPoint(api: Api, key: string, body: DeckBody, bar: ReturnType<typeof progressBar>, timeoutMs: number): Promise<Response> {
   const done = await followJob(
     api,
     async () =>
-      ok(await api.client.POST("/api/v1/Projects({key})/PowerPointExport", { params: { path: { key } }, body: { filters, benchmarkTypeId } }), `exporting project ${key} as PowerPoint`),
+      ok(await api.client.POST("/api/v1/Projects({key})/PowerPointExport", { params: { path: { key } }, body }), `exporting project ${key} as PowerPoint`),
     bar,
     timeoutMs,
   );

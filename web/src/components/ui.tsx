@@ -182,7 +182,8 @@ export function TabLinks({ tabs, active, label }: { tabs: { id: string; label: s
 }
 
 /** A simple, accessible data table. */
-export function Table({ head, children, caption }: { head: ReactNode[]; children: ReactNode; caption?: string }) {
+/** `dense`: narrow padding (px-2), for tables of short figures that must fit a phone; their cells use px-2 too. */
+export function Table({ head, children, caption, dense = false }: { head: ReactNode[]; children: ReactNode; caption?: string; dense?: boolean }) {
   return (
     // Focusable so a table wider than the screen can be scrolled from the keyboard (axe).
     <div className="overflow-x-auto rounded-xl border border-ink-200 bg-white shadow-sm" tabIndex={0} {...(caption ? { role: "region", "aria-label": caption } : {})}>
@@ -191,7 +192,7 @@ export function Table({ head, children, caption }: { head: ReactNode[]; children
         <thead className="bg-ink-50">
           <tr>
             {head.map((h, i) => (
-              <th key={i} scope="col" className="px-4 py-2.5 text-left text-xs font-semibold tracking-wide text-ink-600 uppercase">
+              <th key={i} scope="col" className={cx(dense ? "px-2" : "px-4", "py-2.5 text-left text-xs font-semibold tracking-wide text-ink-600 uppercase")}>
                 {h}
               </th>
             ))}

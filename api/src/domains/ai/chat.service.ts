@@ -4,7 +4,7 @@
 // owner (row-level security applies), streams the answer's text as AiMessageDelta events on the
 // owner's channel user-{id}, and stores the answer with the figures it cites, the provider, model,
 // tokens and the whole exchange (prompts, tool calls, results) for DebugConversation.
-import type { Db, Tx } from "../../db/client.ts";
+import type { Db } from "../../db/client.ts";
 import { enterTenant } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
@@ -37,14 +37,20 @@ export interface Answer {
 export async function answer(
   db: Db,
   ctx: RequestCtx,
-  input: { projectId: number; filters: ResponseFilter; history: { role: "user" | "assistant"; content: string }[]; question: string; onDelta?: (text: string) => void | Promise<void> },
+  input: {
+    projectId: number;
+    filters: ResponseFilter;
+    /** The thread's total (QualResults total): markets under All markets; default sample. */
+    total?: "sample" | "markets";
+    history: { role: "user" | "assistant"; content: string }[];
+    question: string;
+    onDelta?: (text: string) => void | Promise<void>;
+  },
 ): Promise<Answer> {
-  const provider = await currentProvider();
-  const pc = await projectContext(db, ctx, input.projectId);
+  const [provider, pc, prompt] = await Promise.all([currentProvider(), projectContext(db, ctx, input.projectId), promptFor(db, "Chat", { systemPrompt: CHAT_SYSTEM, template: "" })]);
   const book = new FigureBook();
-  const prompt = await promptFor(db, "Chat", { systemPrompt: CHAT_SYSTEM, template: "" });
   const messages: ChatMessage[] = [chatSystem(prompt, pc), ...input.history.slice(-HISTORY_TURNS).map((m) => ({ role: m.role, content: m.content })), { role: "user", content: input.question }];
-  const ex = await runExchange(provider, messages, resultsTools(db, ctx, pc, book, input.filters), { onDelta: input.onDelta, model: prompt.model, temperature: prompt.temperature });
+  const ex = await runExchange(provider, messages, resultsTools(db, ctx, pc, book, input.filters, input.total ?? "sample"), { onDelta: input.onDelta, model: prompt.model, temperature: prompt.temperature });
   const cited = new Set([...ex.content.matchAll(/\[(F\d+)\]/g)].map((m) => m[1]));
   return {
     content: ex.content,
@@ -91,42 +97,42 @@ export const chatJob = defineJob<ChatJob>("ai.chat", (job) => runChat(job), { re
 /** POST ResultsAiMessages: stores the user's question in their thread and queues its answer. */
 export async function sendMessage(db: Db, queue: Queue, ctx: RequestCtx, input: { resultsAiThreadId: number; content: string }): Promise<{ id: number; jobId: string }> {
   return enterTenant(db, ctx, async (tx) => {
-    const [t] = await tx<{ id: number; userId: number }[]>`select id, user_id as "userId" from results_ai_threads where id = ${input.resultsAiThreadId}`;
-    if (!t || t.userId !== ctx.principal.userId) throw new ApiError("NotFound", `No chat ${input.resultsAiThreadId}`);
+    // One statement: the caller's own thread (row-level security, then its owner), the question
+    // stored in it and the thread touched; nothing is written for another's or an unknown thread.
     const [m] = await tx<{ id: number }[]>`
+      with t as (select id from results_ai_threads where id = ${input.resultsAiThreadId} and user_id = ${ctx.principal.userId}),
+      touched as (update results_ai_threads set updated_at = now(), title = coalesce(title, ${input.content.slice(0, 80)}) where id in (select id from t))
       insert into results_ai_messages (results_ai_thread_id, user_id, role, content, client_id, project_id)
-      values (${t.id}, ${ctx.principal.userId}, 'user', ${input.content}, 0, 0) returning id`;
-    await tx`update results_ai_threads set updated_at = now(), title = coalesce(title, ${input.content.slice(0, 80)}) where id = ${t.id}`;
-    const jobId = await enqueueJob(queue, tx, chatJob, { messageId: m!.id }, { userId: ctx.principal.userId, clientId: ctx.clientId });
+      select t.id, ${ctx.principal.userId}, 'user', ${input.content}, 0, 0 from t returning id`;
+    if (!m) throw new ApiError("NotFound", `No chat ${input.resultsAiThreadId}`);
+    const jobId = await enqueueJob(queue, tx, chatJob, { messageId: m.id }, { userId: ctx.principal.userId, clientId: ctx.clientId });
     return { id: m!.id, jobId: jobId! };
   });
 }
 
-async function ownerCtx(db: Db | Tx, userId: number, clientId: number): Promise<RequestCtx> {
-  const [u] = await db<{ isStaff: boolean; roleId: number }[]>`select is_staff as "isStaff", role_id as "roleId" from users where id = ${userId}`;
-  if (!u) throw new Error(`No user ${userId}`);
-  return { principal: { userId, isStaff: u.isStaff, isSuperAdmin: u.roleId === 3 }, clientId, descendants: false, sessionId: null };
-}
-
 async function runChat(job: JobContext<ChatJob>) {
   const { db } = job;
-  const [q] = await db<{ id: number; threadId: number; userId: number; clientId: number; projectId: number; content: string; filters: ResponseFilter | null }[]>`
-    select m.id, m.results_ai_thread_id as "threadId", m.user_id as "userId", m.client_id as "clientId", m.project_id as "projectId", m.content, t.filters
-    from results_ai_messages m join results_ai_threads t on t.id = m.results_ai_thread_id where m.id = ${job.data.messageId} and m.role = 'user'`;
+  // The question with its thread, whether it has an answer already, and its owner, in one statement.
+  const [q] = await db<{ id: number; threadId: number; userId: number; clientId: number; projectId: number; content: string; filters: ResponseFilter | null; total: "sample" | "markets" | null; answeredBy: number | null; isStaff: boolean; roleId: number }[]>`
+    select m.id, m.results_ai_thread_id as "threadId", m.user_id as "userId", m.client_id as "clientId", m.project_id as "projectId", m.content, t.filters, t.total,
+           (select a.id from results_ai_messages a where a.reply_to_message_id = m.id) as "answeredBy", u.is_staff as "isStaff", u.role_id as "roleId"
+    from results_ai_messages m join results_ai_threads t on t.id = m.results_ai_thread_id join users u on u.id = m.user_id
+    where m.id = ${job.data.messageId} and m.role = 'user'`;
   if (!q) return { skipped: "no such question" };
-  const [done] = await db<{ id: number }[]>`select id from results_ai_messages where reply_to_message_id = ${q.id}`;
-  if (done) return { messageId: done.id, skipped: "answered" };
+  if (q.answeredBy !== null) return { messageId: q.answeredBy, skipped: "answered" };
   const channel = userChannel(q.userId);
   const base = { resultsAiThreadId: q.threadId, replyToMessageId: q.id, jobId: job.jobId };
   const emit = (event: "AiMessageStarted" | "AiMessageDelta" | "AiMessageCompleted" | "AiMessageFailed", data: Record<string, unknown>) =>
     publish(db, { channel, event, data: { ...base, ...data }, userId: q.userId, clientId: q.clientId }).catch(() => {});
-  await emit("AiMessageStarted", {});
   const deltas = deltaPublisher((seq, delta) => emit("AiMessageDelta", { seq, delta }));
   try {
-    const history = await db<{ role: "user" | "assistant"; content: string }[]>`
-      select role, content from (select id, role, content from results_ai_messages where results_ai_thread_id = ${q.threadId} and id < ${q.id} order by id desc limit ${HISTORY_TURNS}) h order by id`;
-    const ctx = await ownerCtx(db, q.userId, q.clientId);
-    const a = await answer(db, ctx, { projectId: q.projectId, filters: q.filters ?? {}, history: [...history], question: q.content, onDelta: (t) => deltas.push(t) });
+    const [, history] = await Promise.all([
+      emit("AiMessageStarted", {}),
+      db<{ role: "user" | "assistant"; content: string }[]>`
+        select role, content from (select id, role, content from results_ai_messages where results_ai_thread_id = ${q.threadId} and id < ${q.id} order by id desc limit ${HISTORY_TURNS}) h order by id`,
+    ]);
+    const ctx: RequestCtx = { principal: { userId: q.userId, isStaff: q.isStaff, isSuperAdmin: q.roleId === 3 }, clientId: q.clientId, descendants: false, sessionId: null };
+    const a = await answer(db, ctx, { projectId: q.projectId, filters: q.filters ?? {}, total: q.total ?? "sample", history: [...history], question: q.content, onDelta: (t) => deltas.push(t) });
     await deltas.flush();
     const [row] = await db<{ id: number }[]>`
       insert into results_ai_messages (results_ai_thread_id, user_id, role, content, client_id, project_id, reply_to_message_id, references_data, provider, model, usage, debug)

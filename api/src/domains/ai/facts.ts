@@ -24,6 +24,8 @@ export type FigureSource =
       testOptionId: number | null;
       field: "top2" | "n" | "vsBenchmark.diff" | "vsBenchmark.top2Percentage" | "vsOthers.diff";
       otherTestOptionId?: number | null;
+      /** QualResults' total: markets, the all-markets total (markets weighted by population); absent: sample. */
+      total?: "sample" | "markets";
     }
   /** a − b of two other figures (an audience skew: the group against the rest). */
   | { fn: "Difference"; a: string; b: string }
@@ -98,10 +100,10 @@ export function measureFacts(
   book: FigureBook,
   measures: { standardQuestionId: number; title: string; results: Measure[] }[],
   names: Map<number | null, string>,
-  src: { filters: ResponseFilter; benchmarkTypeId: number | null },
+  src: { filters: ResponseFilter; benchmarkTypeId: number | null; total?: "sample" | "markets" },
 ): MeasureFacts[] {
   return orderMeasures(measures).map((m) => {
-    const base = { fn: "QualResults" as const, filters: src.filters, benchmarkTypeId: src.benchmarkTypeId, standardQuestionId: m.standardQuestionId };
+    const base = { fn: "QualResults" as const, filters: src.filters, benchmarkTypeId: src.benchmarkTypeId, standardQuestionId: m.standardQuestionId, ...(src.total === "markets" ? { total: "markets" as const } : {}) };
     const sorted = [...m.results].filter((r) => r.n > 0).sort((a, b) => b.top2 - a.top2 || (a.testOptionId ?? 0) - (b.testOptionId ?? 0));
     const options = sorted.map((r) => ({
       testOptionId: r.testOptionId,
@@ -149,33 +151,37 @@ export interface ProjectContext {
 /** What a text about a project may refer to: names, measures, demographics, markets (no figures). */
 export async function projectContext(db: Db, ctx: RequestCtx, projectId: number): Promise<ProjectContext> {
   return enterTenant(db, ctx, async (tx) => {
-    const [p] = await tx<{ id: number; name: string; clientId: number; typeId: number; frameworkId: number | null; objective: string | null }[]>`
-      select p.id, p.project_name as name, p.client_id as "clientId", p.project_type_id as "typeId", p.framework_id as "frameworkId", o.summary as objective
-      from projects p left join project_objectives o on o.id = p.active_project_objective_id where p.id = ${projectId} and p.deleted_at is null`;
+    // One round trip: the seven reads start at once on the transaction's connection (pipelined);
+    // each reads by the project id, and an unknown or deleted project is refused once they are back.
+    const [[p], testOptions, measures, regions, rows, textQuestions, choiceQuestions] = await Promise.all([
+      tx<{ id: number; name: string; clientId: number; typeId: number; frameworkId: number | null; objective: string | null }[]>`
+        select p.id, p.project_name as name, p.client_id as "clientId", p.project_type_id as "typeId", p.framework_id as "frameworkId", o.summary as objective
+        from projects p left join project_objectives o on o.id = p.active_project_objective_id where p.id = ${projectId} and p.deleted_at is null`,
+      tx<{ id: number; name: string }[]>`select id, concept_text as name from test_options where project_id = ${projectId} and deleted_at is null order by sort_order, id`,
+      tx<{ standardQuestionId: number; title: string }[]>`
+        select distinct s.id as "standardQuestionId", s.title from project_questions pq join standard_questions s on s.id = pq.standard_question_id
+        where pq.project_id = ${projectId} and pq.deleted_at is null and s.is_scaled`,
+      tx<{ id: number; name: string }[]>`select r.id, r.region_name as name from projects_regions pr join regions r on r.id = pr.region_id where pr.project_id = ${projectId} order by r.id`,
+      tx<{ sqId: number; label: string; code: string; id: number; optLabel: string }[]>`
+        select sq.id as "sqId", sq.question_label as label, sq.question_code as code, o.id, o.answer_label as "optLabel"
+        from system_question sq join system_question_option o on o.system_question_id = sq.id
+        where sq.is_filterable and o.is_visible and (o.region_id is null or o.region_id in (select region_id from projects_regions where project_id = ${projectId}))
+        order by sq.sort_order, sq.id, o.sort_order, o.id`,
+      tx<{ projectQuestionId: number; text: string }[]>`
+        select pq.id as "projectQuestionId", q.question_text as text from project_questions pq join questions q on q.id = pq.question_id
+        where pq.project_id = ${projectId} and pq.deleted_at is null and q.question_type_id = 3 order by pq.question_position_id, pq.sort_order, pq.id`,
+      tx<{ projectQuestionId: number; text: string }[]>`
+        select pq.id as "projectQuestionId", q.question_text as text from project_questions pq join questions q on q.id = pq.question_id
+        where pq.project_id = ${projectId} and pq.deleted_at is null and pq.standard_question_id is null and q.question_type_id in (1, 2, 4)
+          and pq.question_position_id in (3, 6, 9) order by pq.question_position_id desc, pq.sort_order, pq.id`,
+    ]);
     if (!p) throw new ApiError("NotFound", `No project ${projectId}`);
-    const testOptions = await tx<{ id: number; name: string }[]>`select id, concept_text as name from test_options where project_id = ${p.id} and deleted_at is null order by sort_order, id`;
-    const measures = await tx<{ standardQuestionId: number; title: string }[]>`
-      select distinct s.id as "standardQuestionId", s.title from project_questions pq join standard_questions s on s.id = pq.standard_question_id
-      where pq.project_id = ${p.id} and pq.deleted_at is null and s.is_scaled`;
-    const regions = await tx<{ id: number; name: string }[]>`select r.id, r.region_name as name from projects_regions pr join regions r on r.id = pr.region_id where pr.project_id = ${p.id} order by r.id`;
-    const rows = await tx<{ sqId: number; label: string; code: string; id: number; optLabel: string }[]>`
-      select sq.id as "sqId", sq.question_label as label, sq.question_code as code, o.id, o.answer_label as "optLabel"
-      from system_question sq join system_question_option o on o.system_question_id = sq.id
-      where sq.is_filterable and o.is_visible and (o.region_id is null or o.region_id = any(${regions.map((r) => r.id)}::int[]))
-      order by sq.sort_order, sq.id, o.sort_order, o.id`;
     const demographics: ProjectContext["demographics"] = [];
     for (const r of rows) {
       let d = demographics.find((x) => x.systemQuestionId === r.sqId);
       if (!d) demographics.push((d = { systemQuestionId: r.sqId, label: r.label, code: r.code, options: [] }));
       d.options.push({ id: r.id, label: r.optLabel });
     }
-    const textQuestions = await tx<{ projectQuestionId: number; text: string }[]>`
-      select pq.id as "projectQuestionId", q.question_text as text from project_questions pq join questions q on q.id = pq.question_id
-      where pq.project_id = ${p.id} and pq.deleted_at is null and q.question_type_id = 3 order by pq.question_position_id, pq.sort_order, pq.id`;
-    const choiceQuestions = await tx<{ projectQuestionId: number; text: string }[]>`
-      select pq.id as "projectQuestionId", q.question_text as text from project_questions pq join questions q on q.id = pq.question_id
-      where pq.project_id = ${p.id} and pq.deleted_at is null and pq.standard_question_id is null and q.question_type_id in (1, 2, 4)
-        and pq.question_position_id in (3, 6, 9) order by pq.question_position_id desc, pq.sort_order, pq.id`;
     return {
       projectId: p.id,
       projectName: p.name,
@@ -211,6 +217,8 @@ export interface SummaryFacts {
   scope: string | null;
   /** The benchmark's description (SPEC 9), e.g. "all customers and historical data". */
   benchmarkName: string | null;
+  /** Across several markets, whose total the figures are, in words (no figures): "the all-markets total, markets weighted by population". */
+  total: string | null;
   measures: MeasureFacts[];
   skews: SkewFacts[];
   price: { name: string; currency: string | null; opp: Figure | null; ipp: Figure | null; pmc: Figure | null; pme: Figure | null }[];
@@ -233,17 +241,27 @@ export async function summaryFacts(
   ctx: RequestCtx,
   pc: ProjectContext,
   book: FigureBook,
-  opts: { filters: ResponseFilter; scope: string | null; benchmarkTypeId?: number | null },
+  opts: { filters: ResponseFilter; scope: string | null; benchmarkTypeId?: number | null; total?: "sample" | "markets" },
 ): Promise<SummaryFacts> {
   const filters = opts.filters;
   const benchmarkTypeId = opts.benchmarkTypeId === undefined ? 1 : opts.benchmarkTypeId;
+  // The all-markets total (the web app's All markets) or every respondent at their own weight, for every QualResults figure.
+  const total = opts.total ?? "sample";
   const names = new Map<number | null, string>(pc.testOptions.map((o) => [o.id, o.name]));
-  const qual = await qualResults(db, ctx, { projectId: pc.projectId, filters, benchmarkTypeId }).catch(async (e) => {
+  const qual = await qualResults(db, ctx, { projectId: pc.projectId, filters, benchmarkTypeId, total }).catch(async (e) => {
     // A project whose market has no norm yet: the same figures without a benchmark.
-    if (e instanceof ApiError && e.code === "BadRequest") return qualResults(db, ctx, { projectId: pc.projectId, filters });
+    if (e instanceof ApiError && e.code === "BadRequest") return qualResults(db, ctx, { projectId: pc.projectId, filters, total });
     throw e;
   });
-  const measures = measureFacts(book, qual.measures, names, { filters, benchmarkTypeId: qual.benchmarkTypeId });
+  const measures = measureFacts(book, qual.measures, names, { filters, benchmarkTypeId: qual.benchmarkTypeId, total });
+  const severalMarkets = qual.allMarkets.shares.length > 1;
+  const t = qual.allMarkets;
+  const totalWords = !severalMarkets
+    ? null
+    : total === "markets"
+      ? `the all-markets total, markets weighted by ${t.weighting}${t.note ? " (a market has no population figure)" : ""}`
+      : "every respondent at their own weight (the sample-weighted total across markets)";
+  const totalOf = total === "markets" ? { total: "markets" as const } : {};
   const benchmarkName = qual.benchmarkTypeId === 0
     ? "none: a flat line"
     : qual.benchmarkTypeId
@@ -259,8 +277,8 @@ export async function summaryFacts(
         const gf = { ...filters, filterIds: [...(filters.filterIds ?? []), o.id] };
         const rf = { ...filters, filterIds: [...(filters.filterIds ?? []), ...others] };
         const [g, r] = await Promise.all([
-          qualResults(db, ctx, { projectId: pc.projectId, filters: gf, standardQuestionIds: [head.standardQuestionId] }),
-          qualResults(db, ctx, { projectId: pc.projectId, filters: rf, standardQuestionIds: [head.standardQuestionId] }),
+          qualResults(db, ctx, { projectId: pc.projectId, filters: gf, standardQuestionIds: [head.standardQuestionId], total }),
+          qualResults(db, ctx, { projectId: pc.projectId, filters: rf, standardQuestionIds: [head.standardQuestionId], total }),
         ]);
         for (const gm of g.measures[0]?.results ?? []) {
           const rm = r.measures[0]?.results.find((x) => x.testOptionId === gm.testOptionId);
@@ -272,8 +290,8 @@ export async function summaryFacts(
             group: o.label,
             testOption: names.get(gm.testOptionId) ?? "All respondents",
             measure: head.title,
-            group2: { ref: "", text: pct(gm.top2), value: gm.top2, source: { fn: "QualResults", filters: gf, benchmarkTypeId: null, standardQuestionId: head.standardQuestionId, testOptionId: gm.testOptionId, field: "top2" } },
-            rest: { ref: "", text: pct(rm.top2), value: rm.top2, source: { fn: "QualResults", filters: rf, benchmarkTypeId: null, standardQuestionId: head.standardQuestionId, testOptionId: gm.testOptionId, field: "top2" } },
+            group2: { ref: "", text: pct(gm.top2), value: gm.top2, source: { fn: "QualResults", filters: gf, benchmarkTypeId: null, standardQuestionId: head.standardQuestionId, testOptionId: gm.testOptionId, field: "top2", ...totalOf } },
+            rest: { ref: "", text: pct(rm.top2), value: rm.top2, source: { fn: "QualResults", filters: rf, benchmarkTypeId: null, standardQuestionId: head.standardQuestionId, testOptionId: gm.testOptionId, field: "top2", ...totalOf } },
             diff: { ref: "", text: points(gm.top2 - rm.top2), value: gm.top2 - rm.top2, source: { fn: "Difference", a: "", b: "" } },
             significant: true,
           });
@@ -302,7 +320,7 @@ export async function summaryFacts(
   const reach = pc.frameworkId === 1020 ? await reachFacts(db, ctx, pc, book, filters) : null;
   const themes = await themeFacts(db, ctx, pc, book, filters);
   const questions = await choiceFacts(db, ctx, pc, book, filters);
-  return { kind: "summary", projectName: pc.projectName, objective: pc.objective, scope: opts.scope, benchmarkName, measures, skews, price, reach, themes, questions };
+  return { kind: "summary", projectName: pc.projectName, objective: pc.objective, scope: opts.scope, benchmarkName, total: totalWords, measures, skews, price, reach, themes, questions };
 }
 
 /** Van Westendorp's price points per test option (PriceSensitivityResults). */

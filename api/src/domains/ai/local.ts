@@ -36,6 +36,7 @@ export function writeSummary(f: SummaryFacts): string {
   const title = f.scope ? `${f.projectName}: ${f.scope}` : f.projectName;
   out.push(`## ${title}`);
   out.push(`_Objective: ${f.objective}_`);
+  if (f.total) out.push(`_Figures: ${f.total}._`);
   const empty = (!head || !head.options.length) && !f.themes.length && !f.price.length && !f.reach && !(f.questions ?? []).length;
   if (empty) {
     out.push("There are no completed responses under this selection yet, so there is nothing to summarise.");
@@ -183,10 +184,10 @@ export class LocalProvider implements AiProvider {
 
   async complete(req: CompletionRequest): Promise<CompletionResult> {
     const { content, toolCalls } = this.think(req);
-    if (req.onDelta && content) {
-      // Streams as a model would: a sentence at a time, through the same path.
-      for (const piece of content.match(/[^.!?\n]+[.!?]?\s*|\n+/g) ?? [content]) await req.onDelta(piece);
-    }
+    // The answer is whole at once: it goes out as one delta through the same path as a model's
+    // stream (issue 26: streaming is kept for real models, not simulated for an instant one, whose
+    // sentence-at-a-time pieces cost a NOTIFY each and drew nothing sooner).
+    if (req.onDelta && content) await req.onDelta(content);
     const promptTokens = estimateTokens(req.messages.map((m) => m.content ?? "").join("\n"));
     const completionTokens = estimateTokens(content + toolCalls.map((t) => t.name + t.arguments).join(""));
     return { content, toolCalls, usage: { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens, estimated: true }, model: LOCAL_MODEL, finishReason: toolCalls.length ? "tool_calls" : "stop" };

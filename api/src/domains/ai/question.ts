@@ -49,7 +49,18 @@ export function ageBand(label: string): [number, number] | null {
 }
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-const mentions = (text: string, name: string) => name.trim().length >= 2 && new RegExp(`(^|[^\\p{L}\\p{N}])${escape(name.toLowerCase())}($|[^\\p{L}\\p{N}])`, "u").test(text);
+/** A name's pattern, compiled once per name (a project's names recur on every question). */
+const namePatterns = new Map<string, RegExp>();
+function namePattern(name: string): RegExp {
+  let re = namePatterns.get(name);
+  if (!re) {
+    if (namePatterns.size >= 2000) namePatterns.clear();
+    re = new RegExp(`(^|[^\\p{L}\\p{N}])${escape(name.toLowerCase())}($|[^\\p{L}\\p{N}])`, "u");
+    namePatterns.set(name, re);
+  }
+  return re;
+}
+const mentions = (text: string, name: string) => name.trim().length >= 2 && namePattern(name).test(text);
 
 /** Asking the assistant to act on data (it only reads results): an order, or "can you ...". */
 const VERBS = "delete|remove|erase|wipe|destroy|drop|purge|cancel|update|change|modify|edit|rename|send|email|share|transfer|refund|reset|disable|unsubscribe";

@@ -52,6 +52,11 @@ export function registerSummaryRoutes(app: App, deps: AppDeps): void {
                   // A union rather than .nullable(): the generated type is then ResponseFilter | null, which typed clients can send.
                   filters: z.union([ResponseFilterSchema, z.null()]).optional(),
                   benchmarkTypeId: z.number().int().min(0).nullable().optional().describe("The benchmark to write against (Projects Benchmarks; 0 'None', 50%); default all customers (1)"),
+                  total: z
+                    .enum(["sample", "markets"])
+                    .nullable()
+                    .optional()
+                    .describe("As QualResults: sample (default; every respondent at their own weight) or markets (the all-markets total, markets weighted by population: the web app's All markets)"),
                 })
                 .openapi("AiProjectSummaryRequest"),
             },

@@ -42,6 +42,8 @@ export interface NewSummary {
   filters?: ResponseFilter | null;
   /** The benchmark to write against (0 'None'); null: the default. */
   benchmarkTypeId?: number | null;
+  /** The total its figures are (QualResults total): markets, the all-markets total; null: sample. */
+  total?: "sample" | "markets" | null;
   trigger: SummaryTrigger;
   createdByUserId: number | null;
 }
@@ -51,9 +53,9 @@ export async function queueSummaries(queue: Queue, tx: Tx, rows: NewSummary[], o
   const ids: number[] = [];
   for (const r of rows) {
     const [row] = await tx<{ id: number }[]>`
-      insert into ai_project_summaries (client_id, project_id, summary_type, segment_id, project_objective_id, filters, benchmark_type_id, trigger, created_by_user_id)
+      insert into ai_project_summaries (client_id, project_id, summary_type, segment_id, project_objective_id, filters, benchmark_type_id, total, trigger, created_by_user_id)
       values (${r.clientId}, ${r.projectId}, 'FullTestSummary', ${r.segmentId ?? null}, ${r.projectObjectiveId ?? null},
-              ${r.filters ? tx.json(r.filters as never) : null}, ${r.benchmarkTypeId ?? null}, ${r.trigger}, ${r.createdByUserId})
+              ${r.filters ? tx.json(r.filters as never) : null}, ${r.benchmarkTypeId ?? null}, ${r.total ?? null}, ${r.trigger}, ${r.createdByUserId})
       returning id`;
     ids.push(row!.id);
   }
@@ -67,12 +69,23 @@ async function requeue(queue: Queue, tx: Tx, ids: number[], origin: { userId: nu
   return jobId;
 }
 
+/**
+ * The total a project's own summaries read: across several markets the all-markets total (markets
+ * weighted by population), the figures the web app's All markets shows (DOMAIN.md: totals across
+ * markets); null (the sample total, the same figures) with one market.
+ */
+async function projectTotal(tx: Tx, projectId: number): Promise<"markets" | null> {
+  const [m] = await tx<{ n: number }[]>`select count(*)::int as n from projects_regions where project_id = ${projectId}`;
+  return (m?.n ?? 0) > 1 ? "markets" : null;
+}
+
 /** The project's summary and one per saved segment: what processing end and a new objective ask for. */
 async function projectRows(tx: Tx, projectId: number, trigger: SummaryTrigger, extra: Partial<NewSummary>): Promise<NewSummary[]> {
   const [p] = await tx<{ clientId: number }[]>`select client_id as "clientId" from projects where id = ${projectId} and deleted_at is null`;
   if (!p) throw new ApiError("NotFound", `No project ${projectId}`);
   const segments = await tx<{ id: number; filters: ResponseFilter }[]>`select id, responses_filters as filters from segments where project_id = ${projectId} order by id`;
-  const base = { clientId: p.clientId, projectId, trigger, createdByUserId: null, ...extra };
+  const total = await projectTotal(tx, projectId);
+  const base = { clientId: p.clientId, projectId, trigger, createdByUserId: null, total, ...extra };
   return [base, ...segments.map((s) => ({ ...base, segmentId: s.id, filters: s.filters }))];
 }
 
@@ -110,7 +123,13 @@ export async function queueReadySummaries(db: Db, queue: Queue): Promise<number>
 }
 
 /** POST AiProjectSummaries: a summary of the project (optionally a segment's, an objective's, or under filters); answers the row as queued (Pending). */
-export async function requestSummary(db: Db, reg: Registry, queue: Queue, ctx: RequestCtx, input: { projectId: number; segmentId?: number | null; projectObjectiveId?: number | null; filters?: ResponseFilter | null; benchmarkTypeId?: number | null }): Promise<string> {
+export async function requestSummary(
+  db: Db,
+  reg: Registry,
+  queue: Queue,
+  ctx: RequestCtx,
+  input: { projectId: number; segmentId?: number | null; projectObjectiveId?: number | null; filters?: ResponseFilter | null; benchmarkTypeId?: number | null; total?: "sample" | "markets" | null },
+): Promise<string> {
   return enterTenant(db, ctx, async (tx) => {
     const [p] = await tx<{ clientId: number }[]>`select client_id as "clientId" from projects where id = ${input.projectId} and deleted_at is null`;
     if (!p) throw new ApiError("NotFound", `No project ${input.projectId}`);
@@ -124,7 +143,7 @@ export async function requestSummary(db: Db, reg: Registry, queue: Queue, ctx: R
       const [o] = await tx`select 1 from project_objectives where id = ${input.projectObjectiveId} and project_id = ${input.projectId}`;
       if (!o) throw new ApiError("NotFound", `No objective ${input.projectObjectiveId} in project ${input.projectId}`);
     }
-    const r = await queueSummaries(queue, tx, [{ clientId: p.clientId, projectId: input.projectId, segmentId: input.segmentId ?? null, projectObjectiveId: input.projectObjectiveId ?? null, filters, benchmarkTypeId: input.benchmarkTypeId ?? null, trigger: "Requested", createdByUserId: ctx.principal.userId }], { userId: ctx.principal.userId, clientId: ctx.clientId });
+    const r = await queueSummaries(queue, tx, [{ clientId: p.clientId, projectId: input.projectId, segmentId: input.segmentId ?? null, projectObjectiveId: input.projectObjectiveId ?? null, filters, benchmarkTypeId: input.benchmarkTypeId ?? null, total: input.total ?? null, trigger: "Requested", createdByUserId: ctx.principal.userId }], { userId: ctx.principal.userId, clientId: ctx.clientId });
     return readEntity(tx, reg, ctx, "AiProjectSummaries", r.summaryIds[0]!);
   });
 }
@@ -137,7 +156,7 @@ export async function generateSegmentSummaries(db: Db, queue: Queue, ctx: Reques
       join projects p on p.id = s.project_id and p.deleted_at is null where s.id = ${segmentId}`;
     if (!s) throw new ApiError("NotFound", `No segment ${segmentId}`);
     const [p] = await tx<{ objectiveId: number | null }[]>`select active_project_objective_id as "objectiveId" from projects where id = ${s.projectId}`;
-    return queueSummaries(queue, tx, [{ clientId: s.clientId, projectId: s.projectId, segmentId: s.id, projectObjectiveId: p?.objectiveId ?? null, filters: s.filters, trigger: "Segment", createdByUserId: ctx.principal.userId }], { userId: ctx.principal.userId, clientId: ctx.clientId });
+    return queueSummaries(queue, tx, [{ clientId: s.clientId, projectId: s.projectId, segmentId: s.id, projectObjectiveId: p?.objectiveId ?? null, filters: s.filters, total: await projectTotal(tx, s.projectId), trigger: "Segment", createdByUserId: ctx.principal.userId }], { userId: ctx.principal.userId, clientId: ctx.clientId });
   });
 }
 
@@ -159,6 +178,7 @@ interface Row {
   objective: string | null;
   filters: ResponseFilter | null;
   benchmarkTypeId: number | null;
+  total: "sample" | "markets" | null;
   status: string;
   jobId: string | null;
 }
@@ -166,7 +186,7 @@ interface Row {
 /** Writes one summary (idempotent: a Ready row written by this job is left alone). */
 export async function generateSummary(db: Db, provider: AiProvider, id: number, jobId: string | null): Promise<"Ready" | "Skipped"> {
   const [row] = await db<Row[]>`
-    select s.id, s.project_id as "projectId", s.segment_id as "segmentId", g.name as "segmentName", o.summary as objective, s.filters, s.benchmark_type_id as "benchmarkTypeId", s.status, s.job_id as "jobId"
+    select s.id, s.project_id as "projectId", s.segment_id as "segmentId", g.name as "segmentName", o.summary as objective, s.filters, s.benchmark_type_id as "benchmarkTypeId", s.total, s.status, s.job_id as "jobId"
     from ai_project_summaries s left join segments g on g.id = s.segment_id left join project_objectives o on o.id = s.project_objective_id where s.id = ${id}`;
   if (!row || (row.status === "Ready" && row.jobId === jobId) || (jobId !== null && row.jobId !== jobId)) return "Skipped"; // deleted, done, or re-queued by a newer job
   await db`update ai_project_summaries set status = 'Running', updated_at = now() where id = ${id}`;
@@ -176,7 +196,7 @@ export async function generateSummary(db: Db, provider: AiProvider, id: number, 
     if (row.objective) pc.objective = row.objective;
     const book = new FigureBook();
     const scope = row.segmentName ? `Segment: ${row.segmentName}` : null;
-    const facts = await summaryFacts(db, ctx, pc, book, { filters: row.filters ?? {}, scope, benchmarkTypeId: row.benchmarkTypeId ?? undefined });
+    const facts = await summaryFacts(db, ctx, pc, book, { filters: row.filters ?? {}, scope, benchmarkTypeId: row.benchmarkTypeId ?? undefined, total: row.total ?? "sample" });
     const prompt = await promptFor(db, "FullTestSummary", { systemPrompt: SUMMARY_SYSTEM, template: SUMMARY_TEMPLATE });
     const ex = await runExchange(provider, summaryMessages(prompt, facts), {}, { model: prompt.model, temperature: prompt.temperature });
     const cited = new Set([...ex.content.matchAll(/\[(F\d+)\]/g)].map((m) => m[1]));

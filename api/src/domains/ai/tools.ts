@@ -77,7 +77,8 @@ export function describeAudience(pc: ProjectContext, filterIds: number[], region
   ].join("");
 }
 
-export function resultsTools(db: Db, ctx: RequestCtx, pc: ProjectContext, book: FigureBook, base: ResponseFilter): Record<string, Tool> {
+/** `total`: the thread's (QualResults total): markets, the all-markets total the web app's All markets shows; sample, every respondent at their own weight. */
+export function resultsTools(db: Db, ctx: RequestCtx, pc: ProjectContext, book: FigureBook, base: ResponseFilter, total: "sample" | "markets" = "sample"): Record<string, Tool> {
   const names = new Map<number | null, string>(pc.testOptions.map((o) => [o.id, o.name]));
   return {
     qual_results: {
@@ -97,9 +98,9 @@ export function resultsTools(db: Db, ctx: RequestCtx, pc: ProjectContext, book: 
         const { filters, audience, audienceText } = narrow(pc, base, args);
         const sq = Number.isInteger(args.standardQuestionId) && pc.measures.some((m) => m.standardQuestionId === args.standardQuestionId) ? (args.standardQuestionId as number) : (pc.measures[0]?.standardQuestionId ?? null);
         if (sq === null) return { tool: "qual_results", audience, audienceText, filters, measure: null } satisfies ToolOutput;
-        const q = await qualResults(db, ctx, { projectId: pc.projectId, filters, standardQuestionIds: [sq] });
+        const q = await qualResults(db, ctx, { projectId: pc.projectId, filters, standardQuestionIds: [sq], total });
         const title = pc.measures.find((m) => m.standardQuestionId === sq)!.title;
-        const [m] = measureFacts(book, q.measures.length ? q.measures : [{ standardQuestionId: sq, title, results: [] }], names, { filters, benchmarkTypeId: null });
+        const [m] = measureFacts(book, q.measures.length ? q.measures : [{ standardQuestionId: sq, title, results: [] }], names, { filters, benchmarkTypeId: null, total });
         return {
           tool: "qual_results",
           audience,

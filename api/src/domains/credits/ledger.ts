@@ -179,6 +179,14 @@ export interface Refund {
 }
 
 /**
+ * The refunds a cancel writes for the project's unrun schedules: one per pending charge
+ * (PendingSurveyRun, 30) still negative, of the same amount with the sign turned (pure).
+ */
+export function refundsOf(unrun: readonly q.ScheduleRow[]): { creditLogId: number; amount: number }[] {
+  return unrun.filter((s) => s.creditLogId !== null && s.creditType === LOG.PendingSurveyRun && (s.creditAmount ?? 0) < 0).map((s) => ({ creditLogId: s.creditLogId!, amount: -s.creditAmount! }));
+}
+
+/**
  * Cancels the project's unrun schedules and refunds their pending charges: a positive
  * PendingSurveyRun (30) row per charge, so the ledger keeps both the charge and its refund. A
  * refund raises the balance, so it needs no overdraft check; the ledger lock is still taken so the
@@ -189,19 +197,17 @@ export async function refundUnrunWaves(tx: Tx, actorId: number, projectId: numbe
   const unrun = await q.schedulesOf(tx, projectId, { unrunOnly: true });
   const creditLogIds: number[] = [];
   let total = 0;
-  for (const s of unrun) {
-    if (s.creditLogId !== null && s.creditType === LOG.PendingSurveyRun && (s.creditAmount ?? 0) < 0) {
-      const log = await q.insertLog(tx, {
-        clientId,
-        type: LOG.PendingSurveyRun,
-        creditAmount: -s.creditAmount!,
-        projectId,
-        description: `Refund of credit log ${s.creditLogId} (${reason})`,
-        createdByUserId: actorId,
-      });
-      creditLogIds.push(log.id);
-      total += -s.creditAmount!;
-    }
+  for (const r of refundsOf(unrun)) {
+    const log = await q.insertLog(tx, {
+      clientId,
+      type: LOG.PendingSurveyRun,
+      creditAmount: r.amount,
+      projectId,
+      description: `Refund of credit log ${r.creditLogId} (${reason})`,
+      createdByUserId: actorId,
+    });
+    creditLogIds.push(log.id);
+    total += r.amount;
   }
   await q.deleteSchedules(tx, unrun.map((s) => s.id));
   return { total, creditLogIds, cancelledSchedules: unrun.length };
@@ -214,6 +220,38 @@ export interface Resync {
   balanceAfter: number;
 }
 
+export interface ResyncPlan {
+  /** The waves rebuilt: those after the last wave that ran, up to the waves the project has in all. */
+  waves: { wave: number; date: string }[];
+  /** The rebuilt waves charged now: as many as were charged before, earliest first. */
+  charge: Set<number>;
+  /** What the charged waves cost at today's price. */
+  newCharges: number;
+  /** What the unrun waves' pending charges (30) came to, as a positive number. */
+  oldPending: number;
+}
+
+/**
+ * ResyncScheduledProject's plan (pure): from the project's schedules (all, and the unrun ones) and
+ * today's cost of a run, which waves are rebuilt, which of them are charged and for how much. 409
+ * when waves are to be rebuilt and the project has no regions.
+ */
+export function resyncPlan(p: ProjectForSchedule, unrun: readonly q.ScheduleRow[], all: readonly q.ScheduleRow[], cost: Pick<RunCost, "total" | "regions">, today = todayUtc()): ResyncPlan {
+  const runWaves = all.filter((s) => s.surveyRunId !== null).map((s) => s.waveNumber ?? 0);
+  const lastRun = runWaves.length ? Math.max(...runWaves) : 0;
+  const chargedWaves = new Set(unrun.filter((s) => s.creditLogId !== null && s.creditType === LOG.PendingSurveyRun).map((s) => s.waveNumber ?? 0));
+  const oldPending = unrun.reduce((sum, s) => sum + (s.creditType === LOG.PendingSurveyRun ? -(s.creditAmount ?? 0) : 0), 0);
+  // The waves the project should have in all: the waves required in wave mode (else as many as it
+  // has), one otherwise; those after the last run are rebuilt (none when all have run).
+  const existing = all.reduce((m, s) => Math.max(m, s.waveNumber ?? 0), 0);
+  const total = waveMode(p) ? (p.scheduleWavesRequired ?? Math.max(existing, 1)) : 1;
+  if (!cost.regions.length && total > lastRun) throw new ApiError("Conflict", `Project ${p.id} has no regions to schedule`);
+  const firstWaveDate = all.find((s) => s.waveNumber === 1)?.scheduleDate ?? null;
+  const waves = waveDates(p, lastRun + 1, total, firstWaveDate, today);
+  const charge = new Set(waves.slice(0, chargedWaves.size).map((w) => w.wave));
+  return { waves, charge, newCharges: charge.size * cost.total, oldPending };
+}
+
 /**
  * ResyncScheduledProject: the unrun waves are rebuilt from the project's current schedule settings
  * and regions. A wave that was charged is refunded and charged again at today's cost (it may cost
@@ -224,21 +262,8 @@ export async function resyncUnrunWaves(tx: Tx, actorId: number, p: ProjectForSch
   const ledger = await lockLedgerOrThrow(tx, p.clientId);
   const unrun = await q.schedulesOf(tx, p.id, { unrunOnly: true });
   const all = await q.schedulesOf(tx, p.id);
-  const runWaves = all.filter((s) => s.surveyRunId !== null).map((s) => s.waveNumber ?? 0);
-  const lastRun = runWaves.length ? Math.max(...runWaves) : 0;
-  const chargedWaves = new Set(unrun.filter((s) => s.creditLogId !== null && s.creditType === LOG.PendingSurveyRun).map((s) => s.waveNumber ?? 0));
-  const oldPending = unrun.reduce((sum, s) => sum + (s.creditType === LOG.PendingSurveyRun ? -(s.creditAmount ?? 0) : 0), 0);
-  // The waves the project should have in all: the waves required in wave mode (else as many as it
-  // has), one otherwise; those after the last run are rebuilt (none when all have run).
-  const existing = all.reduce((m, s) => Math.max(m, s.waveNumber ?? 0), 0);
-  const total = waveMode(p) ? (p.scheduleWavesRequired ?? Math.max(existing, 1)) : 1;
   const cost = await runCost(tx, p.id);
-  if (!cost.regions.length && total > lastRun) throw new ApiError("Conflict", `Project ${p.id} has no regions to schedule`);
-  const firstWaveDate = all.find((s) => s.waveNumber === 1)?.scheduleDate ?? null;
-  const waves = waveDates(p, lastRun + 1, total, firstWaveDate);
-  // Which of the rebuilt waves carry a charge: as many as were charged before, earliest first.
-  const charge = new Set(waves.slice(0, chargedWaves.size).map((w) => w.wave));
-  const newCharges = charge.size * cost.total;
+  const { waves, charge, newCharges, oldPending } = resyncPlan(p, unrun, all, cost);
   assertAffordable(ledger, oldPending - newCharges, `rescheduling project ${p.id}`);
   const refund = await refundUnrunWaves(tx, actorId, p.id, p.clientId, "ResyncScheduledProject");
   for (const w of waves) {
@@ -288,6 +313,11 @@ export interface ShortfallRefund {
   refund: number;
 }
 
+/** A shortfall's refund: the charge minus what the delivered sample costs, in hundredths, never below 0. */
+export function shortfallRefund(charged: number, deliveredCost: number): number {
+  return Math.max(0, Math.round((charged - deliveredCost) * 100) / 100);
+}
+
 /**
  * A run closed short of its quota (at its field end, or closed by staff): the shortfall is
  * refunded as one positive SurveyRun (40) row of the run. The refund is the run's charge minus
@@ -308,7 +338,7 @@ export async function refundRunShortfall(
   const region = inputs.regions.find((r) => r.regionId === run.regionId);
   const regionName = region?.regionName ?? `region ${run.regionId}`;
   const deliveredCost = costOfRun({ ...inputs, regions: [{ regionId: run.regionId, regionName, sampleSize: run.delivered, isCustomerPanel: run.isCustomerPanel }] }).total;
-  const refund = Math.max(0, Math.round((charged - deliveredCost) * 100) / 100);
+  const refund = shortfallRefund(charged, deliveredCost);
   if (refund <= 0) return null;
   const log = await q.insertShortfallRefund(tx, {
     clientId: run.clientId,

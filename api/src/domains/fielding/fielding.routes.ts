@@ -274,6 +274,8 @@ export function registerFieldingRoutes(app: App, deps: AppDeps): void {
     z.strictObject({ targetCompletes: z.number().int().min(1).max(100000) }).openapi("CreateOrUpdateSamplifyProject"),
     Run,
     async (c, id, b) => {
+      // Samplify's preconditions first: a refused order changes nothing, the quota included.
+      if (samplify.configured()) await samplify.assertOrderable(db, id, publicUrl(c));
       await admin.setTarget(db, id, (b as { targetCompletes: number }).targetCompletes);
       if (samplify.configured()) await samplify.createOrUpdate(db, id, publicUrl(c));
       return state(c, id);

@@ -117,6 +117,15 @@ export interface SamplifyLineItemState {
 }
 
 /**
+ * What CreateOrUpdateSamplifyProject needs before it changes anything: a run with a survey, in a
+ * market Samplify fields, with a sample supplier. The route checks this before it sets the run's
+ * quota, so a refused order leaves the run as it was (409 and nothing written).
+ */
+export async function assertOrderable(db: Db, runId: number, publicUrl: string): Promise<void> {
+  lineItemOf(await system(db, (tx) => load(tx, runId)), publicUrl);
+}
+
+/**
  * CreateOrUpdateSamplifyProject (with Samplify configured): the run's line item is created (in its
  * wave's Samplify project, created with it when it is the first market) or updated.
  */

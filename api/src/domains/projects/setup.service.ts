@@ -13,6 +13,9 @@
 // question 25 whose options stand for the test options (asked once, after the test loop: position
 // 3), or the options of one of the project's multiple-choice questions (then marked
 // marketReachEnabled). The reach depth and the largest combination size bound the TURF search.
+// Question 25 ends with an exclusive "None of these" (it asks "which of these, if any"); a
+// question's own none answer (exclusive, or reading "none ...") is left out of the items and
+// refused as one. Those who choose it stay in the base, reached by nothing.
 import type { Db, Tx } from "../../db/client.ts";
 import { enterTenant } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
@@ -24,6 +27,8 @@ import { STANDARD_POSITION } from "./projects.service.ts";
 
 export const PRICE_QUESTIONS = [19, 20, 21, 22] as const;
 export const MARKET_REACH_QUESTION = 25;
+/** The market reach question's exclusive last answer (a respondent who would buy none of the items). */
+export const NONE_OF_THESE = "None of these";
 /** Where the market reach question is asked: once, after the test loop (OutsideLoop). */
 export const MARKET_REACH_POSITION = 3;
 /** Newton, Miller and Smith (1993): answers 5..1 as purchase probabilities. */
@@ -222,9 +227,14 @@ async function writeReach(tx: Tx, ctx: RequestCtx, projectId: number, input: Rea
     if (!question) errors.push({ path: "questionId", message: `No question ${input.questionId} asked in project ${projectId}` });
     else if (question.questionTypeId !== 2) errors.push({ path: "questionId", message: "Market reach combines the options of a multiple-choice question" });
     else {
-      const ids = input.questionOptionIds ? unique(input.questionOptionIds) : question.optionIds;
+      // A "none of these" answer is never an item: its respondents stay in the base, reached by
+      // nothing (docs/decisions.md "Market reach: none of these").
+      const none = question.noneOptionIds;
+      const ids = input.questionOptionIds ? unique(input.questionOptionIds) : question.optionIds.filter((id) => !none.includes(id));
       ids.forEach((id, i) => {
         if (!question!.optionIds.includes(id)) errors.push({ path: `questionOptionIds.${i}`, message: `Option ${id} is not an option of question ${question!.id}` });
+        else if (none.includes(id))
+          errors.push({ path: `questionOptionIds.${i}`, message: `Option ${id} is the question's "none" answer: it is not an item (those who choose it count in the base, reached by nothing)` });
       });
       items = ids.map((id) => ({ testOptionId: null, questionOptionId: id, label: "" }));
     }
@@ -253,6 +263,8 @@ async function writeReach(tx: Tx, ctx: RequestCtx, projectId: number, input: Rea
     const [sq] = await pq.standardQuestions(tx, [MARKET_REACH_QUESTION]);
     const questionId = await pq.copyStandardQuestion(tx, p.clientId, projectId, sq!, userId, { marketReach: true });
     for (const [i, it] of items.entries()) answerOf.set(it.testOptionId!, await q.insertAnswerOption(tx, p.clientId, projectId, questionId, it.label, i + 1));
+    // "Which of these, if any, ...": the exclusive none answer after the items, not an item itself.
+    await q.insertAnswerOption(tx, p.clientId, projectId, questionId, NONE_OF_THESE, items.length + 1, true);
     projectQuestionId = await pq.insertProjectQuestion(tx, {
       clientId: p.clientId,
       projectId,

@@ -167,10 +167,10 @@ export async function setMarketReachEnabled(tx: Tx, questionId: number, on: bool
   await tx`update questions set market_reach_enabled = ${on} where id = ${questionId}`;
 }
 
-export async function insertAnswerOption(tx: Tx, clientId: number, projectId: number, questionId: number, text: string, sortOrder: number): Promise<number> {
+export async function insertAnswerOption(tx: Tx, clientId: number, projectId: number, questionId: number, text: string, sortOrder: number, exclusive = false): Promise<number> {
   const [r] = await tx<{ id: number }[]>`
-    insert into question_options (client_id, project_id, question_id, option_text, sort_order)
-    values (${clientId}, ${projectId}, ${questionId}, ${text}, ${sortOrder}) returning id`;
+    insert into question_options (client_id, project_id, question_id, option_text, sort_order, exclusive)
+    values (${clientId}, ${projectId}, ${questionId}, ${text}, ${sortOrder}, ${exclusive}) returning id`;
   return r!.id;
 }
 
@@ -178,13 +178,20 @@ export interface ChoiceQuestionRow {
   id: number;
   questionTypeId: number;
   optionIds: number[];
+  /** Its "none" answers: exclusive options, or options reading none (of these / the above / them). */
+  noneOptionIds: number[];
 }
+
+/** An option text that means "none of these" (a POSIX regular expression, case-insensitive). */
+export const NONE_TEXT = "^[[:space:]]*none([[:space:]]+of[[:space:]]+(these|the[[:space:]]+above|them))?[[:space:]]*[.!]?[[:space:]]*$";
 
 /** A question asked in the project (not deleted), with its option ids. */
 export async function projectQuestion(tx: Tx, projectId: number, questionId: number): Promise<ChoiceQuestionRow | undefined> {
   const [r] = await tx<ChoiceQuestionRow[]>`
     select q.id, q.question_type_id as "questionTypeId",
-           coalesce((select array_agg(o.id order by o.sort_order, o.id) from question_options o where o.question_id = q.id), '{}') as "optionIds"
+           coalesce((select array_agg(o.id order by o.sort_order, o.id) from question_options o where o.question_id = q.id), '{}') as "optionIds",
+           coalesce((select array_agg(o.id order by o.sort_order, o.id) from question_options o where o.question_id = q.id
+                       and (o.exclusive or o.option_text ~* ${NONE_TEXT})), '{}') as "noneOptionIds"
     from questions q
     where q.id = ${questionId} and q.project_id = ${projectId} and q.deleted_at is null
       and exists (select 1 from project_questions pq where pq.question_id = q.id and pq.deleted_at is null)`;

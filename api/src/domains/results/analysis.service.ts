@@ -113,11 +113,13 @@ export async function marketReachResults(db: Db, ctx: RequestCtx, projectId: num
       left join test_options t on t.id = o.test_option_id
       left join question_options qo on qo.id = o.question_option_id
       where o.project_market_reach_id = ${setup.id} and coalesce(o.answer_option_id, o.question_option_id) is not null
+        and not coalesce(qo.exclusive, false)
       order by o.sort_order, o.id`;
     const questionId = setup.questionId ?? setup.pqQuestionId;
     if (!questionId || !items.length) throw new ApiError("Conflict", `Project ${p.id}'s market reach has no items`);
-    // Every filtered respondent is in the base: one who chose nothing is not reached (an inner join
-    // dropped them, and with no "none" option reach was 100% by construction).
+    // Every filtered respondent is in the base: one who chose nothing, or "None of these" (never an
+    // item), is reached by nothing (an inner join dropped them, and with no "none" option reach was
+    // 100% by construction).
     const answers = await tx<{ sid: number; w: number; chosen: number[] }[]>`
       with s as (${sessionsSql(tx, p.id, f)})
       select s.sid, s.w, coalesce(array_agg(r.question_option_id) filter (where r.question_option_id is not null), '{}') as chosen

@@ -10,6 +10,8 @@ import type { RequestCtx } from "../../access/principal.ts";
 import { enterTenant } from "../../access/policy.ts";
 import { crossTabResults, type BannerSpec, type CrossTabResult } from "./crosstab.service.ts";
 import type { ResponseFilter } from "./filters.ts";
+import type { Confidence } from "../../analytics/significance.ts";
+import type { Adjust } from "../../analytics/design.ts";
 
 /** The standard banner: gender (45), age group (51) and, with more than one market, the market. */
 export function defaultBanner(markets: number): BannerSpec[] {
@@ -50,7 +52,13 @@ export function writeCrossTab(ws: ExcelJS.Worksheet, x: CrossTabResult, safe: Sa
 }
 
 /** Adds the "Cross-tabs" sheet: every scaled measure of the project by the standard banner. */
-export async function addCrossTabSheet(wb: ExcelJS.Workbook, db: Db, ctx: RequestCtx, input: { projectId: number; filters: ResponseFilter }, safe: Safe): Promise<void> {
+export async function addCrossTabSheet(
+  wb: ExcelJS.Workbook,
+  db: Db,
+  ctx: RequestCtx,
+  input: { projectId: number; filters: ResponseFilter; confidence?: Confidence; adjust?: Adjust },
+  safe: Safe,
+): Promise<void> {
   const { measures, markets } = await enterTenant(db, ctx, async (tx) => ({
     measures: await tx<{ id: number }[]>`
       select distinct sq.id, sq.display_order from project_questions pq join standard_questions sq on sq.id = pq.standard_question_id
@@ -63,7 +71,8 @@ export async function addCrossTabSheet(wb: ExcelJS.Workbook, db: Db, ctx: Reques
   const banner = defaultBanner(markets);
   let widest = 0;
   for (const m of measures) {
-    const x = await crossTabResults(db, ctx, { projectId: input.projectId, filters: input.filters, rows: { kind: "measure", id: m.id }, banner });
+    // At the workbook's confidence and adjustment (the view's), like its Summary.
+    const x = await crossTabResults(db, ctx, { projectId: input.projectId, filters: input.filters, rows: { kind: "measure", id: m.id }, banner, confidence: input.confidence ?? 95, adjust: input.adjust ?? "bh" });
     if (!x.rows.length) continue;
     writeCrossTab(ws, x, safe);
     widest = Math.max(widest, x.columns.length);

@@ -12,8 +12,11 @@ import type { RequestCtx } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
 import { resolveFilter, ResponseFilterSchema, sessionsSql, type ResolvedFilter, type ResponseFilter } from "./filters.ts";
 import { qualResults, type Measure, type QualResults } from "./results.service.ts";
-import { optionName, reportContext, type ReportContext } from "./report.ts";
+import { optionName, reportContext, totalLine, type ReportContext } from "./report.ts";
 import { addCrossTabSheet } from "./crosstab.sheet.ts";
+import { waveData } from "./analysis.service.ts";
+import type { Confidence } from "../../analytics/significance.ts";
+import type { Adjust } from "../../analytics/design.ts";
 
 type Cell = string | number | null;
 
@@ -128,6 +131,10 @@ export interface ExcelInput {
   includeAllSegments?: boolean;
   includeGroupSegments?: boolean;
   benchmarkTypeId?: number | null;
+  /** The results view's settings, as QualResults takes them (default 95%, Benjamini-Hochberg, the sample total). */
+  confidence?: Confidence;
+  adjust?: Adjust;
+  total?: "sample" | "markets";
 }
 
 /** Per option: the figures QualResults answers, with their design-based SE, interval and tests (numbers, formatted). */
@@ -173,7 +180,7 @@ function significanceWords(r: Measure): string {
   return `${b.significant ? (b.diff > 0 ? "significantly above" : "significantly below") : "not significant"}${low}`;
 }
 
-function summarySheet(wb: ExcelJS.Workbook, title: string, qual: QualResults, options: { id: number; conceptText: string }[], benchmarkName: string) {
+function summarySheet(wb: ExcelJS.Workbook, title: string, qual: QualResults, options: { id: number; conceptText: string }[], benchmarkName: string, markets: { regionId: number; name: string }[]) {
   const ws = wb.addWorksheet(sheetName(wb, title));
   const optionIds = [...new Set(qual.measures.flatMap((m) => m.results.map((r) => r.testOptionId)))];
   ws.addRow(sheetRow(["Measure", ...optionIds.flatMap((id) => SUMMARY_COLUMNS.map((c) => `${optionName(options, id)} ${c}`))]));
@@ -200,14 +207,24 @@ function summarySheet(wb: ExcelJS.Workbook, title: string, qual: QualResults, op
   printSetup(ws, Math.max(1, optionIds.length), { rows: "1:1", columns: "A:A" });
   ws.addRow([]);
   const note = ws.addRow([
-    `Weighted top-2-box with design-based SE (Taylor linearisation, market runs as strata) and ${qual.confidence}% Wilson interval; ` +
+    "Note",
+    (markets.length > 1
+      ? qual.total === "markets"
+        ? `Figures: the all-markets total, markets weighted by ${qual.allMarkets.weighting}${qual.allMarkets.note ? ` (${qual.allMarkets.note})` : ""} (${qual.allMarkets.shares.map((x) => `${markets.find((m) => m.regionId === x.regionId)?.name ?? `region ${x.regionId}`} ${(x.share * 100).toFixed(1)}%`).join(", ")}). `
+        : `Figures: ${totalLine(qual, markets).replace(/^E/, "e")}. `
+      : "") +
+      `Weighted top-2-box with design-based SE (Taylor linearisation, market runs as strata) and ${qual.confidence}% Wilson interval; ` +
       `vs benchmark: the difference from the ${benchmarkName} norm in percentage points, significant at ${qual.confidence}% after ${qual.method.adjustName} adjustment over the view's ${qual.method.tests} tests; ` +
       `indicative: a norm of fewer than ${qual.method.thinNorm} projects; low base: n eff below ${qual.method.smallBase}. See docs/statistics.md.`,
   ]);
-  // The note wraps over the first concept's columns (the width of a printed page).
-  ws.mergeCells(note.number, 1, note.number, 1 + SUMMARY_COLUMNS.length);
-  note.getCell(1).alignment = { wrapText: true, vertical: "top" };
-  note.height = 48;
+  // The note wraps over the first concept's columns (the width of a printed page). It starts in the
+  // second column: the first is repeated on every printed page, where a merged cell's first part
+  // would show cut off.
+  ws.mergeCells(note.number, 2, note.number, 1 + SUMMARY_COLUMNS.length);
+  note.getCell(1).font = { bold: true };
+  note.getCell(1).alignment = { vertical: "top" };
+  note.getCell(2).alignment = { wrapText: true, vertical: "top" };
+  note.height = markets.length > 1 ? 80 : 48;
 }
 
 /** The cover: whose figures these are (project, markets, respondents, filters, dates), read against what, how. */
@@ -234,9 +251,11 @@ function coverSheet(wb: ExcelJS.Workbook, r: ReportContext) {
   row("Filters", r.filters.join("; "));
   row("Benchmark", r.benchmark.name + (r.benchmark.indicative ? " (indicative: few projects)" : ""));
   row("Benchmark top-2-box", r.benchmark.top2Percentage / 100, "0.0%");
+  row("Total", r.total);
   row("Weighting", r.weighting);
   row("Significance method", r.significance);
   row("Confidence", r.qual.confidence / 100, "0%");
+  row("Multiple comparisons", r.qual.method.adjustName);
   if (r.verdict) {
     const v = r.verdict;
     row("Action standard", `${v.standard.title} top-2-box ${v.judgedAgainst === "benchmark" ? `significantly above ${r.benchmark.name}` : "significantly above every other concept"}`);
@@ -256,7 +275,11 @@ function marketsSheet(wb: ExcelJS.Workbook, r: ReportContext) {
   const t = r.qual.allMarkets;
   ws.addRow([`All markets, weighted by ${t.weighting}${t.note ? ` (${t.note})` : ""}`]).font = { bold: true };
   ws.addRow(["Market", "Population", "Source", "Sample share", "Share in the total"]).font = { bold: true };
-  for (const x of t.shares) ws.addRow([market(x.regionId), x.population, x.source, x.sampleShare, x.share]);
+  for (const x of t.shares) {
+    const row = ws.addRow([market(x.regionId), x.population, x.source, x.sampleShare, x.share]);
+    row.getCell(3).alignment = { wrapText: true, vertical: "top" };
+    fitHeight(row, x.source ?? "", 56);
+  }
   ws.addRow([]);
   ws.addRow(["Market", "Measure", "Option", "n", "n eff", "top-2-box", "SE", "CI low", "CI high", "Low base"]).font = { bold: true };
   const start = ws.rowCount + 1;
@@ -265,7 +288,8 @@ function marketsSheet(wb: ExcelJS.Workbook, r: ReportContext) {
   };
   rows(`All markets (${t.weighting})`, t.measures);
   for (const m of r.qual.markets) rows(market(m.regionId), m.measures);
-  ws.columns.forEach((c, i) => (c.width = i === 2 ? 40 : 16));
+  // The first column holds "All markets (population)"; the third a population's source and the options' names.
+  ws.columns.forEach((c, i) => (c.width = i === 0 ? 26 : i === 2 ? 56 : 16));
   for (let i = 3; i <= 2 + t.shares.length; i++) for (const k of [4, 5]) ws.getRow(i).getCell(k).numFmt = "0.0%";
   for (let i = start; i <= ws.rowCount; i++) {
     const x = ws.getRow(i);
@@ -280,7 +304,9 @@ function questionSheets(wb: ExcelJS.Workbook, r: ReportContext) {
   r.questions.forEach((qr, k) => {
     const ws = wb.addWorksheet(sheetName(wb, `Q${k + 1} ${qr.questionTitle || qr.questionText}`));
     ws.addRow([formulaSafe(qr.questionText)]).font = { bold: true };
-    ws.addRow([qr.questionTypeId === 2 ? "Several answers allowed: shares add to more than 100%." : "Weighted share of the respondents who answered."]);
+    // QuestionResults takes no total: across markets its shares pool the respondents at their own weights.
+    const pooled = r.markets.length > 1 ? " Markets pooled: every respondent at their own weight (the sample-weighted total)." : "";
+    ws.addRow([(qr.questionTypeId === 2 ? "Several answers allowed: shares add to more than 100%." : "Weighted share of the respondents who answered.") + pooled]);
     ws.addRow([]);
     const cols = qr.results.map((x) => optionName(r.options, x.testOptionId));
     ws.addRow(sheetRow(["Answer", ...cols.flatMap((c) => [`${c} share`, `${c} count`])])).font = { bold: true };
@@ -306,6 +332,40 @@ function questionSheets(wb: ExcelJS.Workbook, r: ReportContext) {
   });
 }
 
+/**
+ * A tracker's waves (or an NPD's weeks since launch), when there are two or more: each wave's
+ * top-2-box per measure and option with its design-based SE and interval, and the change from the
+ * previous wave with its test (independent samples; WaveData, in the view's family and adjustment).
+ */
+async function wavesSheet(wb: ExcelJS.Workbook, w: WorkbookInput) {
+  const d = await waveData(w.db, w.ctx, w.input.projectId, w.filters, w.input.confidence ?? 95, w.input.adjust ?? "bh");
+  if (d.waves.length < 2) return;
+  const unit = d.waveKind === "weekSinceLaunch" ? "week" : "wave";
+  const ws = wb.addWorksheet("Waves");
+  ws.addRow([
+    `${unit === "week" ? "Weeks since launch" : "Waves"}: each against the ${unit} before (independent samples, market runs as strata), ` +
+      `significant at ${d.confidence}% after ${d.method.adjustName} adjustment over the view's ${d.method.tests} tests.`,
+  ]).font = { bold: true };
+  const cols = ["Wave", "From", "To", "Respondents", "Measure", "Option", "n", "n eff", "top-2-box", "SE", "CI low", "CI high", "vs previous wave (pts)", "p", "p adjusted", "significance"];
+  ws.addRow(cols).font = { bold: true };
+  for (const x of d.waves) {
+    for (const m of x.measures) {
+      for (const r of m.results) {
+        const v = r.vsPreviousWave;
+        const words = !v ? "" : v.significant ? `significantly ${v.diff > 0 ? "above" : "below"} ${unit} ${v.wave}` : "not significant";
+        ws.addRow(sheetRow([x.wave, x.from, x.to, x.respondents, m.title, optionName(w.report.options, r.testOptionId), r.n, r.nEff, r.top2, r.se, r.ci[0], r.ci[1], v ? v.diff * 100 : null, v?.pValue ?? null, v?.pAdjusted ?? null, words + (r.smallBase ? " (low base)" : "")]));
+      }
+    }
+  }
+  const fmt: Record<string, string> = { "n eff": "0.0", "top-2-box": "0.0%", SE: "0.0%", "CI low": "0.0%", "CI high": "0.0%", "vs previous wave (pts)": "+0.0;-0.0;0.0", p: "0.000", "p adjusted": "0.000" };
+  cols.forEach((c, i) => {
+    const col = ws.getColumn(i + 1);
+    col.width = c === "Measure" || c === "Option" ? 24 : c === "significance" ? 28 : 12;
+    if (fmt[c]) col.numFmt = fmt[c]!;
+  });
+  printSetup(ws, 1, { rows: "2:2" });
+}
+
 /** What the workbook's sheets are built from: the report (the same figures the deck shows) and the respondents' table. */
 export interface WorkbookInput {
   db: Db;
@@ -320,18 +380,22 @@ export interface WorkbookInput {
 /** One or more sheets of the workbook. */
 export type SheetBuilder = (wb: ExcelJS.Workbook, w: WorkbookInput) => void | Promise<void>;
 
+/** The view's settings every summary sheet is computed at. */
+const viewOf = (i: ExcelInput) => ({ confidence: i.confidence, adjust: i.adjust, total: i.total });
+
 /** The workbook's sheets, in order (a new sheet is a builder added here). */
 export const WORKBOOK_SHEETS: readonly SheetBuilder[] = [
   (wb, w) => coverSheet(wb, w.report),
-  (wb, w) => summarySheet(wb, "Summary", w.report.qual, w.report.options, w.report.benchmark.name),
+  (wb, w) => summarySheet(wb, "Summary", w.report.qual, w.report.options, w.report.benchmark.name, w.report.markets),
   (wb, w) => marketsSheet(wb, w.report),
-  (wb, w) => addCrossTabSheet(wb, w.db, w.ctx, { projectId: w.input.projectId, filters: w.filters }, (v) => String(formulaSafe(v))),
+  wavesSheet,
+  (wb, w) => addCrossTabSheet(wb, w.db, w.ctx, { projectId: w.input.projectId, filters: w.filters, confidence: w.input.confidence, adjust: w.input.adjust }, (v) => String(formulaSafe(v))),
   async (wb, w) => {
     if (!w.input.includeAllSegments) return;
     for (const s of w.segments) {
       const parsed = ResponseFilterSchema.safeParse(s.filters);
       if (!parsed.success) continue;
-      summarySheet(wb, `Segment ${s.name}`, await qualResults(w.db, w.ctx, { projectId: w.input.projectId, filters: { ...parsed.data }, benchmarkTypeId: w.report.benchmark.id }), w.report.options, w.report.benchmark.name);
+      summarySheet(wb, `Segment ${s.name}`, await qualResults(w.db, w.ctx, { projectId: w.input.projectId, filters: { ...parsed.data }, benchmarkTypeId: w.report.benchmark.id, ...viewOf(w.input) }), w.report.options, w.report.benchmark.name, w.report.markets);
     }
   },
   async (wb, w) => {
@@ -340,16 +404,17 @@ export const WORKBOOK_SHEETS: readonly SheetBuilder[] = [
       select gs.id, gs.name from project_group_segments gs join projects p on p.project_group_version_id = gs.project_group_version_id
       where p.id = ${w.input.projectId} order by gs.id`);
     for (const g of groupSegments) {
-      summarySheet(wb, `Group ${g.name}`, await qualResults(w.db, w.ctx, { projectId: w.input.projectId, filters: { ...w.filters, projectGroupSegmentIds: [g.id] }, benchmarkTypeId: w.report.benchmark.id }), w.report.options, w.report.benchmark.name);
+      summarySheet(wb, `Group ${g.name}`, await qualResults(w.db, w.ctx, { projectId: w.input.projectId, filters: { ...w.filters, projectGroupSegmentIds: [g.id] }, benchmarkTypeId: w.report.benchmark.id, ...viewOf(w.input) }), w.report.options, w.report.benchmark.name, w.report.markets);
     }
   },
   (wb, w) => questionSheets(wb, w.report),
   (wb, w) => {
     const ws = wb.addWorksheet("Demographics");
     ws.addRow(["Question", "Answer", "Respondents", "Weighted share"]).font = { bold: true };
-    for (const qd of w.report.demographics.questions) for (const o of qd.options) ws.addRow(sheetRow([qd.questionLabel, o.answerLabel, o.count, o.share]));
+    for (const qd of w.report.demographics.questions) for (const o of qd.options) ws.addRow(sheetRow([qd.questionLabel, w.report.answerLabel(qd, o), o.count, o.share]));
     ws.getColumn(4).numFmt = "0.0%";
-    ws.columns.forEach((c) => (c.width = 22));
+    // Answers can be long ("I try new technology once most people have it") and carry their market.
+    ws.columns.forEach((c, i) => (c.width = i === 1 ? 60 : 22));
     printSetup(ws, 1, { rows: "1:1" });
   },
   async (wb, w) => {
@@ -359,6 +424,9 @@ export const WORKBOOK_SHEETS: readonly SheetBuilder[] = [
     qs.addRow(["Survey run", "Market", "Valid completes", "Excluded", ...QUALITY_REASONS]).font = { bold: true };
     for (const r of quality.value) qs.addRow([r.surveyRunId, w.report.markets.find((m) => m.regionId === r.regionId)?.name ?? r.regionId, r.completes, r.excluded, ...QUALITY_REASONS.map((k) => r.byReason[k])]);
     qs.columns.forEach((c) => (c.width = 16));
+    // Counts sit right in their cells: their heads too, so each number stands under its own head.
+    qs.getRow(1).eachCell((cell, col) => col > 2 && (cell.alignment = { horizontal: "right" }));
+    qs.getColumn(1).alignment = { horizontal: "left" };
     printSetup(qs, 1);
   },
   (wb, w) => {
@@ -366,6 +434,9 @@ export const WORKBOOK_SHEETS: readonly SheetBuilder[] = [
     data.addRow(sheetRow(w.respondents.columns)).font = { bold: true };
     for (const r of w.respondents.rows) data.addRow(sheetRow(r));
     data.columns.forEach((c, i) => (c.width = i === 0 ? 38 : 16));
+    // The survey run and the weight are numbers: their heads right, over them; the weight to three decimals.
+    for (const col of [3, 5]) data.getRow(1).getCell(col).alignment = { horizontal: "right" };
+    data.getColumn(5).numFmt = "0.000";
     data.views = [{ state: "frozen", xSplit: 1, ySplit: 1 }];
     data.pageSetup = { orientation: "landscape", paperSize: 9, printTitlesRow: "1:1", printTitlesColumn: "A:A" };
   },
@@ -384,7 +455,7 @@ export async function exportExcel(db: Db, ctx: RequestCtx, input: ExcelInput): P
     filters = { ...ResponseFilterSchema.parse(s.filters), ...filters };
   }
   const { name, table: respondents } = await table(db, ctx, input.projectId, filters);
-  const report = await reportContext(db, ctx, { projectId: input.projectId, filters, benchmarkTypeId: input.benchmarkTypeId ?? null });
+  const report = await reportContext(db, ctx, { projectId: input.projectId, filters, benchmarkTypeId: input.benchmarkTypeId ?? null, ...viewOf(input) });
   const wb = new ExcelJS.Workbook();
   wb.creator = "Ideally";
   wb.title = name;

@@ -14,6 +14,15 @@ const Key = keyParams;
 const KeyAndExport = (set: string) => Key(set).extend({ exportId: z.string().uuid().openapi({ param: { name: "exportId", in: "path" }, description: "The export's id, from the job's result" }) });
 const Started = z.object({ jobId: z.string().describe("Follow it on the websocket channel job-{jobId}; its Success carries the download path") }).openapi("ExportStarted");
 const PPTX = "application/vnd.openxmlformats-officedocument.presentationml.presentation";
+/** The results views' settings a deck takes (QualResults' confidence, adjust and total), printed on its method slide. */
+const DeckView = z.object({
+  confidence: z.union([z.literal(90), z.literal(95), z.literal(99)]).optional().describe("Confidence level of the intervals and tests: 90, 95 (default) or 99"),
+  adjust: z.enum(["bh", "bonferroni", "none"]).optional().describe("Multiple-comparison adjustment within the deck's view: bh (Benjamini-Hochberg, default), bonferroni or none"),
+  total: z
+    .enum(["sample", "markets"])
+    .optional()
+    .describe("As QualResults: sample (default; every respondent at their own weight) or markets (the all-markets total, markets weighted by population, or by sample where a population is unknown)"),
+});
 const file = { 200: { description: "The deck", content: { [PPTX]: { schema: z.string().openapi({ format: "binary" }) } } } };
 
 export function registerPowerPointRoutes(app: App, deps: AppDeps): void {
@@ -35,10 +44,23 @@ export function registerPowerPointRoutes(app: App, deps: AppDeps): void {
       operationId: "Projects_PowerPointExport",
       summary: "Export the results as a PowerPoint deck",
       description:
-        "A queued job builds a deck for these filters and benchmark (none: the 'None' entry, 50%): title; method and sample (markets, n, fieldwork dates, filters, benchmark by name and value, weighting, significance method); the concepts with their images; the verdict on the action standard; every measure against the benchmark; a slide per measure (native bar chart with the intervals as error bars and the benchmark line, the tests in a table); a slide per question; demographics; themes with quotes; the AI summary; the Van Westendorp curves and the best market reach sets. Every figure is the results functions'. Download it with GET …/PowerPointExport/{exportId}.",
+        "A queued job builds a deck for these filters and benchmark (none: the 'None' entry, 50%), at the results view's confidence, multiple-comparison adjustment and total (as QualResults takes them; total=markets: the all-markets total, as the web app's All markets shows): title; method and sample (markets, n, fieldwork dates, filters, benchmark by name and value, the total and its weighting, confidence, adjustment, significance method); the concepts with their images; the verdict on the action standard; every measure against the benchmark; a slide per measure (native bar chart with the intervals as error bars and the benchmark line, the tests in a table); a slide per question; demographics; themes with quotes; the AI summary; the Van Westendorp curves and the best market reach sets. Every figure is the results functions'. Download it with GET …/PowerPointExport/{exportId}.",
       request: {
         params: Key("Projects"),
-        body: { required: false, content: { "application/json": { schema: z.strictObject({ filters: ResponseFilterSchema.optional(), benchmarkTypeId: z.number().int().nullable().optional() }).openapi("PowerPointExport") } } },
+        body: {
+          required: false,
+          content: {
+            "application/json": {
+              schema: z
+                .strictObject({
+                  filters: ResponseFilterSchema.optional(),
+                  benchmarkTypeId: z.number().int().nullable().optional(),
+                  ...DeckView.shape,
+                })
+                .openapi("PowerPointExport"),
+            },
+          },
+        },
       },
       responses: { 202: { description: "Queued", content: { "application/json": { schema: Started } } }, ...commonErrors, 404: errors[404] },
     },
@@ -46,10 +68,11 @@ export function registerPowerPointRoutes(app: App, deps: AppDeps): void {
       const projectId = Number((c.req.valid("param") as { key: string }).key);
       const b = ((await c.req.json().catch(() => ({}))) ?? {}) as { filters?: unknown; benchmarkTypeId?: number | null };
       const filters = ResponseFilterSchema.parse(b.filters ?? {});
+      const view = DeckView.parse({ confidence: (b as Record<string, unknown>).confidence, adjust: (b as Record<string, unknown>).adjust, total: (b as Record<string, unknown>).total });
       const ctx = c.get("ctx");
       const [p] = await enterTenant(db, ctx, (tx) => tx<{ clientId: number }[]>`select client_id as "clientId" from projects where id = ${projectId} and deleted_at is null`);
       if (!p) throw new ApiError("NotFound", `No project ${projectId}`);
-      return start(c, { kind: "ProjectPowerPoint", projectId, clientId: p.clientId, userId: ctx.principal.userId, isStaff: ctx.principal.isStaff, filters, benchmarkTypeId: b.benchmarkTypeId ?? null });
+      return start(c, { kind: "ProjectPowerPoint", projectId, clientId: p.clientId, userId: ctx.principal.userId, isStaff: ctx.principal.isStaff, filters, benchmarkTypeId: b.benchmarkTypeId ?? null, ...view });
     },
   );
   addRoute(

@@ -10,6 +10,8 @@ import type { RequestCtx } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
 import { defineJob, type JobContext } from "../../jobs/workers.ts";
 import type { ResponseFilter } from "./filters.ts";
+import type { Confidence } from "../../analytics/significance.ts";
+import type { Adjust } from "../../analytics/design.ts";
 import type { Measure, QualResults, QuestionResults } from "./results.service.ts";
 import { optionName, plainText, reportContext, type ReportContext } from "./report.ts";
 import type { FileStorage } from "../../storage/storage.ts";
@@ -28,6 +30,10 @@ export interface ProjectDeckInput {
   isStaff: boolean;
   filters: ResponseFilter;
   benchmarkTypeId: number | null;
+  /** The results view's settings (absent in jobs queued before they existed: 95%, Benjamini-Hochberg, the sample total). */
+  confidence?: Confidence;
+  adjust?: Adjust;
+  total?: "sample" | "markets";
 }
 export interface RenewalDeckInput {
   kind: "RenewalPowerPoint";
@@ -104,8 +110,17 @@ function heading(s: PptxGenJS.Slide, text: string, sub?: string) {
 }
 
 /** Every figure slide says whom its figures are of: base, markets, filters, benchmark. */
-function footer(s: PptxGenJS.Slide, r: ReportContext, base: string) {
-  const text = `${base} · ${r.markets.map((m) => m.name).join(", ")} · Filters: ${r.filters.join("; ")} · Benchmark: ${r.benchmark.name} (${r.benchmark.top2Percentage.toFixed(1)}%)`;
+function footer(s: PptxGenJS.Slide, r: ReportContext, base: string, figures: "qual" | "sample" | "answers" = "sample") {
+  // Several markets: which total the slide's figures are. QualResults' (measures, verdict) are the
+  // report's total; the questions' and demographics' shares pool the markets' respondents at their
+  // own weights (QuestionResults and DemographicsResults take no total); themes count answers.
+  const total =
+    r.markets.length < 2 || figures === "answers"
+      ? ""
+      : figures === "qual" && r.qual.total === "markets"
+        ? ` (all-markets total, weighted by ${r.qual.allMarkets.weighting})`
+        : " (sample-weighted total)";
+  const text = `${base} · ${r.markets.map((m) => m.name).join(", ")}${total} · Filters: ${r.filters.join("; ")} · Benchmark: ${r.benchmark.name} (${r.benchmark.top2Percentage.toFixed(1)}%)`;
   s.addText(text, { x: 0.5, y: 6.95, w: 12.3, h: 0.4, fontSize: 9, color: GREY, fit: "shrink" });
 }
 
@@ -129,6 +144,8 @@ function titleSlide(pptx: PptxGenJS, r: ReportContext) {
   s.addText(r.projectName, { x: 0.6, y: 2.0, w: 12, h: 1.2, fontSize: 36, bold: true, color: "FFFFFF", fit: "shrink" });
   s.addText(`${r.clientName} · ${r.markets.map((m) => m.name).join(", ")} · ${r.respondents} respondents`, { x: 0.6, y: 3.2, w: 12, h: 0.6, fontSize: 18, color: "C7D2FE" });
   s.addText(`Fieldwork ${r.fieldwork.from ?? "–"} to ${r.fieldwork.to ?? "–"} · Benchmark: ${r.benchmark.name}`, { x: 0.6, y: 3.8, w: 12, h: 0.5, fontSize: 14, color: "C7D2FE" });
+  // Several markets: whose total the figures are (the all-markets total and its weighting, or the pooled sample).
+  if (r.markets.length > 1) s.addText(`Figures: ${r.total}`, { x: 0.6, y: 4.3, w: 12, h: 0.5, fontSize: 14, color: "C7D2FE", fit: "shrink" });
 }
 
 function methodSlide(pptx: PptxGenJS, r: ReportContext) {
@@ -147,10 +164,13 @@ function methodSlide(pptx: PptxGenJS, r: ReportContext) {
       row("Filters", r.filters.join("; ")),
       row("Concepts", r.options.map((o) => o.conceptText).join(", ") || "none"),
       row("Benchmark", `${r.benchmark.name}: ${r.benchmark.top2Percentage.toFixed(1)}% top-2-box${r.benchmark.indicative ? " (indicative: few projects)" : ""}`),
+      row("Total", r.total),
       row("Weighting", r.weighting),
+      row("Confidence", `${r.qual.confidence}% (intervals and tests)`),
+      row("Multiple comparisons", `${r.qual.method.adjustName}${r.qual.method.adjust === "none" ? " (p-values not adjusted)" : ` adjustment over the view's ${r.qual.method.tests} tests`}`),
       row("Significance", r.significance),
     ],
-    { x: 0.5, y: 1.2, w: 12.3, colW: [2.2, 10.1], fontSize: 12, border: { type: "solid", pt: 0.5, color: "CBD5E1" }, valign: "middle" },
+    { x: 0.5, y: 1.2, w: 12.3, colW: [2.6, 9.7], fontSize: 12, border: { type: "solid", pt: 0.5, color: "CBD5E1" }, valign: "middle" },
   );
 }
 
@@ -198,7 +218,7 @@ function verdictSlide(pptx: PptxGenJS, r: ReportContext) {
     ];
   });
   s.addTable([["Rank", "Concept", "Verdict", "Top-2-box", "Interval", "Why"].map(headCell), ...rows], { x: 0.5, y: 1.4, w: 12.3, colW: [0.85, 2.65, 1.3, 1.2, 1.6, 4.7], fontSize: 13, border: { type: "solid", pt: 0.5, color: "CBD5E1" }, valign: "middle" });
-  footer(s, r, `Base: ${v.rows.map((x) => `${optionName(r.options, x.testOptionId)} n = ${x.n}`).join(", ")}`);
+  footer(s, r, `Base: ${v.rows.map((x) => `${optionName(r.options, x.testOptionId)} n = ${x.n}`).join(", ")}`, "qual");
 }
 
 /** Every measure and concept against the benchmark, significance marked. */
@@ -223,7 +243,7 @@ function scorecardSlide(pptx: PptxGenJS, r: ReportContext, optionIds: (number | 
   const w = 12.3;
   const first = Math.min(3.2, w / (optionIds.length + 2) + 1);
   s.addTable([head, ...rows], { x: 0.5, y: 1.35, w, colW: [first, 1.4, ...optionIds.map(() => (w - first - 1.4) / optionIds.length)], fontSize: 12, border: { type: "solid", pt: 0.5, color: "CBD5E1" }, autoPage: true, autoPageRepeatHeader: true });
-  footer(s, r, `Base: ${r.respondents} respondents`);
+  footer(s, r, `Base: ${r.respondents} respondents`, "qual");
 }
 
 /** A combination chart: pptxgenjs takes (types, options), which its type declarations do not describe. */
@@ -246,7 +266,7 @@ function measureSlide(pptx: PptxGenJS, r: ReportContext, m: QualResults["measure
   combo(
     s,
     [
-      { type: pptx.ChartType.bar, data: [{ name: series, labels, values: v((x) => x.top2) }], options: { barDir: "col", chartColors: [COLORS[0]!], barGapWidthPct: 80, showValue: true, dataLabelFormatCode: "0.0", dataLabelPosition: "inEnd", dataLabelColor: "FFFFFF" } },
+      { type: pptx.ChartType.bar, data: [{ name: series, labels, values: v((x) => x.top2) }], options: { barDir: "col", chartColors: [COLORS[0]!], barGapWidthPct: 80, showValue: true, dataLabelFormatCode: "0.0", dataLabelPosition: "ctr", dataLabelColor: "FFFFFF" } },
       { type: pptx.ChartType.line, data: [{ name: `${r.benchmark.name} ${bench.toFixed(1)}%`, labels, values: m.results.map(() => +bench.toFixed(1)) }], options: { chartColors: ["F59E0B"], lineSize: 2, lineDash: "dash", lineDataSymbol: "none", showValue: false } },
     ],
     { x: 0.4, y: 1.3, w: 6.6, h: 5.5, showLegend: true, legendPos: "b", legendFontSize: 10, valAxisMaxVal: 100, valAxisMinVal: 0, valAxisTitle: "Top-2-box %", showValAxisTitle: true, showValue: false, catAxisLabelFontSize: 11 },
@@ -266,7 +286,7 @@ function measureSlide(pptx: PptxGenJS, r: ReportContext, m: QualResults["measure
   });
   s.addTable([["Concept", "T2B", "Interval", "n", "vs benchmark", "Higher than"].map(headCell), ...rows], { x: 7.15, y: 1.4, w: 5.8, colW: [1.35, 0.7, 1.15, 0.5, 1.1, 1.0], fontSize: 10, border: { type: "solid", pt: 0.5, color: "CBD5E1" } });
   s.addText(`“Higher than”: significantly above these concepts (paired tests, ${r.qual.method.adjustName} adjusted).`, { x: 7.15, y: 6.2, w: 5.8, h: 0.5, fontSize: 9, color: GREY, valign: "top" });
-  footer(s, r, `Base: ${m.results.map((x) => `${optionName(r.options, x.testOptionId)} n = ${x.n}`).join(", ")}`);
+  footer(s, r, `Base: ${m.results.map((x) => `${optionName(r.options, x.testOptionId)} n = ${x.n}`).join(", ")}`, "qual");
 }
 
 /** Custom error bars (the intervals) into the bar series `whiskers` names, in the deck's chart parts. */
@@ -313,7 +333,7 @@ function demographicSlides(pptx: PptxGenJS, r: ReportContext) {
     const s = pptx.addSlide();
     heading(s, "Who answered", "Weighted share of the filtered respondents");
     qs.slice(i, i + 2).forEach((d, k) => {
-      s.addChart(pptx.ChartType.bar, [{ name: d.questionLabel, labels: d.options.map((o) => o.answerLabel).reverse(), values: d.options.map((o) => +(o.share * 100).toFixed(1)).reverse() }], {
+      s.addChart(pptx.ChartType.bar, [{ name: d.questionLabel, labels: d.options.map((o) => r.answerLabel(d, o)).reverse(), values: d.options.map((o) => +(o.share * 100).toFixed(1)).reverse() }], {
         x: 0.4 + k * 6.3, y: 1.3, w: 6.1, h: 5.5, barDir: "bar", chartColors: [COLORS[k + 1]!], showTitle: true, title: d.questionLabel, titleFontSize: 14, showValue: true, dataLabelFormatCode: "0.0",
         valAxisMinVal: 0, valAxisTitle: "%", showValAxisTitle: true, catAxisLabelFontSize: 10,
       });
@@ -339,7 +359,7 @@ function themeSlides(pptx: PptxGenJS, r: ReportContext) {
       for (const x of t.quotes.slice(0, 2)) lines.push({ text: `“${cut(x.text, 160)}” — ${[x.concept, x.market].filter(Boolean).join(", ")}`, options: { italic: true, color: "1F2937", fontSize: 11, breakLine: true, paraSpaceAfter: 4 } });
     }
     s.addText(lines, { x: 5.4, y: 1.3, w: 7.5, h: 5.5, valign: "top", fit: "shrink" });
-    footer(s, r, `Base: ${q.answers} answers`);
+    footer(s, r, `Base: ${q.answers} answers`, "answers");
   }
 }
 
@@ -381,7 +401,7 @@ function summarySlides(pptx: PptxGenJS, r: ReportContext) {
 export async function projectDeck(db: Db, i: ProjectDeckInput, progress: (pct: number, m: string) => Promise<void>): Promise<{ fileName: string; body: Uint8Array; charts: number }> {
   const ctx = ctxOf(i);
   await progress(10, "computing results");
-  const r = await reportContext(db, ctx, { projectId: i.projectId, filters: i.filters, benchmarkTypeId: i.benchmarkTypeId });
+  const r = await reportContext(db, ctx, { projectId: i.projectId, filters: i.filters, benchmarkTypeId: i.benchmarkTypeId, confidence: i.confidence, adjust: i.adjust, total: i.total });
   const images = new Map<number, { data: string; w: number; h: number }>();
   for (const o of r.options) {
     if (!o.file?.key || !o.file.fileType?.startsWith("image/") || !readFile) continue;

@@ -11,7 +11,10 @@ import { ApiError } from "../../errors.ts";
 import { resolveFilter, sessionsSql, type ResponseFilter } from "./filters.ts";
 import { benchmarks, demographicsResults, NONE_BENCHMARK, qualResults, questionResults, type QualResults, type QuestionResults } from "./results.service.ts";
 import * as q from "./results.sql.ts";
+import { themeResults } from "./verbatims.service.ts";
 import { getActionStandard, scorecard, type ActionStandardState, type ScoreRow } from "./verdict.ts";
+import type { Confidence } from "../../analytics/significance.ts";
+import type { Adjust } from "../../analytics/design.ts";
 
 export interface ReportOption {
   id: number;
@@ -43,12 +46,16 @@ export interface ReportContext {
   filters: string[];
   benchmark: { id: number; name: string; top2Percentage: number; indicative: boolean; byMeasure: Map<number, number> };
   weighting: string;
+  /** What the figures are: the all-markets total with its weighting and each market's share, the sample-weighted total, or one market's. */
+  total: string;
   significance: string;
   qual: QualResults;
   /** The verdict on the project's action standard (verdict.ts), judged on `qual`'s own tests; null without a scaled measure. */
   verdict: { standard: ActionStandardState; judgedAgainst: "benchmark" | "others"; rows: ScoreRow[] } | null;
   questions: QuestionResults[];
   demographics: Awaited<ReturnType<typeof demographicsResults>>;
+  /** A demographic answer's label as the report prints it: with its market where the question holds several markets' own answers (two "European"s, two income scales). */
+  answerLabel: (q: { options: { systemQuestionOptionId: number; answerLabel: string }[] }, o: { systemQuestionOptionId: number; answerLabel: string }) => string;
   themes: { projectQuestionId: number; question: string; answers: number; themes: ReportTheme[] }[];
   summary: { title: string | null; content: string; generatedAt: string | null; scope: string } | null;
 }
@@ -114,7 +121,28 @@ export function plainText(markdown: string): string[] {
     .filter((p) => p.length > 0);
 }
 
-export async function reportContext(db: Db, ctx: RequestCtx, input: { projectId: number; filters: ResponseFilter; benchmarkTypeId: number | null }): Promise<ReportContext> {
+/** The figures' scope and settings: the results view's (QualResults' benchmark, confidence, adjustment and total). */
+export interface ReportInput {
+  projectId: number;
+  filters: ResponseFilter;
+  benchmarkTypeId: number | null;
+  confidence?: Confidence;
+  adjust?: Adjust;
+  total?: "sample" | "markets";
+}
+
+/** The total in words: the all-markets total with its weighting and shares, the sample-weighted total of several markets, or one market's respondents. */
+export function totalLine(qual: Pick<QualResults, "total" | "allMarkets">, markets: { regionId: number; name: string }[]): string {
+  const name = (id: number) => markets.find((m) => m.regionId === id)?.name ?? `region ${id}`;
+  if (markets.length === 1) return `${markets[0]!.name} only: its respondents at their own weights`;
+  if (qual.total === "markets") {
+    const t = qual.allMarkets;
+    return `All markets, weighted by ${t.weighting}${t.note ? ` (${t.note})` : ""}: ${t.shares.map((x) => `${name(x.regionId)} ${(x.share * 100).toFixed(1)}%`).join(", ")}`;
+  }
+  return "Every respondent at their own weight (the sample-weighted total: each market in proportion to its sample)";
+}
+
+export async function reportContext(db: Db, ctx: RequestCtx, input: ReportInput): Promise<ReportContext> {
   const { projectId, filters } = input;
   const head = await enterTenant(db, ctx, async (tx) => {
     const [p] = await tx<{ name: string; clientName: string }[]>`
@@ -140,37 +168,11 @@ export async function reportContext(db: Db, ctx: RequestCtx, input: { projectId:
       select pq.id from project_questions pq join questions qq on qq.id = pq.question_id join question_positions pos on pos.id = pq.question_position_id
       where pq.project_id = ${projectId} and pq.deleted_at is null and pq.standard_question_id is null and qq.question_type_id <> 3
       order by pos.sort_position, pq.sort_order, pq.id`;
-    const themeRows = await tx<{ pq: number; question: string; answers: number; themeId: number; name: string; sentiment: string | null; count: number }[]>`
-      with s as (${sessionsSql(tx, projectId, f)}),
-      t as (select t.id, t.project_question_id from text_responses t join s on s.sid = t.survey_session_id
-            where t.project_id = ${projectId} ${f.testOptionIds ? tx`and t.test_option_id = any(${f.testOptionIds}::int[])` : tx``}),
-      a as (select project_question_id as pq, count(*)::int as answers from t group by 1)
-      select th.project_question_id as pq, coalesce(nullif(qq.question_title, ''), qq.question_text) as question, a.answers,
-             th.id as "themeId", th.name, th.sentiment, count(x.id)::int as count
-      from themes th join a on a.pq = th.project_question_id
-      join project_questions pq on pq.id = th.project_question_id join questions qq on qq.id = pq.question_id
-      join text_responses_themes x on x.theme_id = th.id join t on t.id = x.text_response_id
-      where th.project_id = ${projectId}
-      group by th.project_question_id, qq.question_title, qq.question_text, a.answers, th.id, th.name, th.sentiment
-      order by th.project_question_id, count(x.id) desc, th.sort_order, th.id`;
-    const themeIds = themeRows.map((r) => r.themeId);
-    // Per theme, a few of its longest answers among the filtered respondents (long answers say the most), one per
-    // concept before a second of any, with who said them.
-    const quotes = themeIds.length
-      ? await tx<{ themeId: number; text: string; optionId: number | null; market: string }[]>`
-          with s as (${sessionsSql(tx, projectId, f)}),
-          c as (select x.theme_id, t.id, coalesce(t.translated_text, t.response_text) as text, t.test_option_id, r.region_name,
-                       row_number() over (partition by x.theme_id, t.test_option_id order by char_length(coalesce(t.translated_text, t.response_text)) desc, t.id) as j
-                from text_responses_themes x join text_responses t on t.id = x.text_response_id join s on s.sid = t.survey_session_id
-                join regions r on r.id = t.region_id
-                where x.theme_id = any(${themeIds}::int[]) and coalesce(t.qa_status, 'Ok') = 'Ok'
-                  ${f.testOptionIds ? tx`and t.test_option_id = any(${f.testOptionIds}::int[])` : tx``})
-          select "themeId", text, "optionId", market from (
-            select theme_id as "themeId", text, test_option_id as "optionId", region_name as market,
-                   row_number() over (partition by theme_id order by j, char_length(text) desc, id) as k
-            from c where j <= ${QUOTES_PER_THEME}) z
-          where k <= ${QUOTES_PER_THEME} order by "themeId", k`
-      : [];
+    const openQuestions = await tx<{ id: number; question: string }[]>`
+      select pq.id, coalesce(nullif(qq.question_title, ''), qq.question_text) as question
+      from project_questions pq join questions qq on qq.id = pq.question_id join question_positions pos on pos.id = pq.question_position_id
+      where pq.project_id = ${projectId} and pq.deleted_at is null and qq.question_type_id = 3
+      order by pos.sort_position, pq.sort_order, pq.id`;
     const [summary] = await tx<{ title: string | null; content: string; generatedAt: string | null; filters: unknown; segment: string | null }[]>`
       select s.title, s.content, to_char(s.generated_at at time zone 'UTC', 'YYYY-MM-DD') as "generatedAt", s.filters, g.name as segment
       from ai_project_summaries s left join segments g on g.id = s.segment_id
@@ -179,11 +181,11 @@ export async function reportContext(db: Db, ctx: RequestCtx, input: { projectId:
                (coalesce(s.filters, '{}'::jsonb) = ${tx.json(filters as never)}::jsonb) desc, s.generated_at desc nulls last, s.id desc
       limit 1`;
     const regionNames = await tx<{ id: number; name: string }[]>`select id, region_name as name from regions where id = any(${await q.projectRegions(tx, projectId)}::int[])`;
-    return { p, options, sample, markets, regionNames, questions, themeRows, quotes, summary, filterLines: await describeFilters(tx, filters, options) };
+    return { p, options, sample, markets, regionNames, questions, openQuestions, summary, filterLines: await describeFilters(tx, filters, options) };
   });
   // No benchmark chosen is SPEC 7's 'None' entry: every measure read (and tested) against 50 percent.
   const benchmarkTypeId = input.benchmarkTypeId ?? NONE_BENCHMARK.benchmarkTypeId;
-  const qual = await qualResults(db, ctx, { projectId, filters, benchmarkTypeId });
+  const qual = await qualResults(db, ctx, { projectId, filters, benchmarkTypeId, confidence: input.confidence, adjust: input.adjust, total: input.total });
   const marketIds = head.markets.map((m) => m.regionId);
   let benchmark: ReportContext["benchmark"];
   if (benchmarkTypeId !== NONE_BENCHMARK.benchmarkTypeId) {
@@ -206,20 +208,47 @@ export async function reportContext(db: Db, ctx: RequestCtx, input: { projectId:
   const questions: QuestionResults[] = [];
   for (const x of head.questions) questions.push(await questionResults(db, ctx, { projectId, projectQuestionId: x.id, filters }));
   const demographics = await demographicsResults(db, ctx, projectId, filters);
+  const optionIds = demographics.questions.flatMap((d) => d.options.map((o) => o.systemQuestionOptionId));
+  const optionMarket = new Map(
+    (await enterTenant(db, ctx, (tx) => tx<{ id: number; market: string }[]>`
+      select o.id, r.region_name as market from system_question_option o join regions r on r.id = o.region_id where o.id = any(${optionIds}::int[])`)).map((x) => [x.id, x.market]),
+  );
+  const answerLabel: ReportContext["answerLabel"] = (d, o) => {
+    const market = optionMarket.get(o.systemQuestionOptionId);
+    // A question whose answers are several markets' own (ethnicity, income bands, regions): each says its market.
+    const markets = new Set(d.options.map((x) => optionMarket.get(x.systemQuestionOptionId)).filter(Boolean));
+    return market && markets.size > 1 ? `${o.answerLabel} (${market})` : o.answerLabel;
+  };
+  // The open answers' themes as the themes tab shows them for these filters (ThemeResults: counted
+  // over the filtered respondents' answers, most used first), each with a few quotes.
   const themes: ReportContext["themes"] = [];
-  for (const r of head.themeRows) {
-    let t = themes.find((x) => x.projectQuestionId === r.pq);
-    if (!t) themes.push((t = { projectQuestionId: r.pq, question: r.question, answers: r.answers, themes: [] }));
-    if (t.themes.length >= THEMES_PER_QUESTION) continue;
-    t.themes.push({
-      themeId: r.themeId,
-      name: r.name,
-      sentiment: r.sentiment,
-      count: r.count,
-      share: r.answers > 0 ? r.count / r.answers : 0,
-      quotes: head.quotes.filter((x) => x.themeId === r.themeId).map((x) => ({ text: x.text, concept: x.optionId === null ? null : optionName(head.options, x.optionId), market: x.market })),
-    });
+  for (const oq of head.openQuestions) {
+    const tr = await themeResults(db, ctx, { projectId, projectQuestionId: oq.id, filters });
+    const used = tr.themes.filter((t) => t.count > 0).slice(0, THEMES_PER_QUESTION);
+    if (used.length) themes.push({ projectQuestionId: oq.id, question: oq.question, answers: tr.answers, themes: used.map((t) => ({ themeId: t.id, name: t.name, sentiment: t.sentiment, count: t.count, share: t.share, quotes: [] })) });
   }
+  const themeIds = themes.flatMap((q) => q.themes.map((t) => t.themeId));
+  // Per theme, a few of its longest answers among the filtered respondents (long answers say the most), one per
+  // concept before a second of any, with who said them; answers the quality check flags are left out.
+  const quotes = themeIds.length
+    ? await enterTenant(db, ctx, async (tx) => {
+        const f = await resolveFilter(tx, filters);
+        return tx<{ themeId: number; text: string; optionId: number | null; market: string }[]>`
+          with s as (${sessionsSql(tx, projectId, f)}),
+          c as (select x.theme_id, t.id, coalesce(t.translated_text, t.response_text) as text, t.test_option_id, r.region_name,
+                       row_number() over (partition by x.theme_id, t.test_option_id order by char_length(coalesce(t.translated_text, t.response_text)) desc, t.id) as j
+                from text_responses_themes x join text_responses t on t.id = x.text_response_id join s on s.sid = t.survey_session_id
+                join regions r on r.id = t.region_id
+                where x.theme_id = any(${themeIds}::int[]) and coalesce(t.qa_status, 'Ok') = 'Ok'
+                  ${f.testOptionIds ? tx`and t.test_option_id = any(${f.testOptionIds}::int[])` : tx``})
+          select "themeId", text, "optionId", market from (
+            select theme_id as "themeId", text, test_option_id as "optionId", region_name as market,
+                   row_number() over (partition by theme_id order by j, char_length(text) desc, id) as k
+            from c where j <= ${QUOTES_PER_THEME}) z
+          where k <= ${QUOTES_PER_THEME} order by "themeId", k`;
+      })
+    : [];
+  for (const q of themes) for (const t of q.themes) t.quotes = quotes.filter((x) => x.themeId === t.themeId).map((x) => ({ text: x.text, concept: x.optionId === null ? null : optionName(head.options, x.optionId), market: x.market }));
   const s = head.summary;
   const t = qual.allMarkets;
   return {
@@ -232,12 +261,13 @@ export async function reportContext(db: Db, ctx: RequestCtx, input: { projectId:
     fieldwork: { from: head.sample?.from ?? null, to: head.sample?.to ?? null },
     filters: head.filterLines,
     benchmark,
-    // The all-markets total only matters to a report of more than one market.
+    // The all-markets weighting only matters to a report of more than one market (the total's own line names it when it is the figures').
     weighting:
       "Respondents weighted to their market's demographic targets (raked weights)." +
-      (head.markets.length > 1
+      (head.markets.length > 1 && qual.total !== "markets"
         ? ` The all-markets total weights markets by ${t.weighting}${t.note ? ` (${t.note})` : ""}: ${t.shares.map((x) => `${head.regionNames.find((m) => m.id === x.regionId)?.name ?? `region ${x.regionId}`} ${(x.share * 100).toFixed(1)}%`).join(", ")}.`
         : ""),
+    total: totalLine(qual, head.markets),
     significance:
       `Weighted top-2-box with design-based standard errors (Taylor linearisation, market runs as strata) and ${qual.confidence}% Wilson intervals. ` +
       `Significant: p below ${((100 - qual.confidence) / 100).toFixed(2)} after ${qual.method.adjustName} adjustment over the view's ${qual.method.tests} tests. ` +
@@ -246,6 +276,7 @@ export async function reportContext(db: Db, ctx: RequestCtx, input: { projectId:
     verdict: standard && judged && judged.rows.length ? { standard, judgedAgainst: judged.against, rows: judged.rows } : null,
     questions,
     demographics,
+    answerLabel,
     themes,
     summary: s
       ? {

@@ -603,7 +603,7 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
       operationId: "Projects_ExportExcel",
       summary: "The results as an Excel workbook",
       description:
-        "A Cover (project, markets, respondents, fieldwork dates, filters, benchmark by name and value, weighting, significance method, the verdict), a Summary sheet with the weighted top-2-box, base, interval, benchmark value and difference in points (numbers with number formats) and the test's outcome in words for every measure and test option (the figures QualResults answers for the same filters and benchmark; none: the 'None' entry, 50%), Markets, Cross-tabs, a sheet per saved segment (includeAllSegments) and per project group segment (includeGroupSegments), a sheet per question, Demographics, Quality and the respondents' Data. segmentId applies a saved segment's filters.",
+        "A Cover (project, markets, respondents, fieldwork dates, filters, benchmark by name and value, the total and its weighting, confidence, multiple-comparison adjustment, significance method, the verdict), a Summary sheet with the weighted top-2-box, base, interval, benchmark value and difference in points (numbers with number formats) and the test's outcome in words for every measure and test option (the figures QualResults answers for the same filters, benchmark, confidence, adjustment and total; none: the 'None' entry, 50%), Markets, Cross-tabs, a sheet per saved segment (includeAllSegments) and per project group segment (includeGroupSegments), a sheet per question, Demographics, Quality and the respondents' Data. segmentId applies a saved segment's filters.",
       request: {
         params: KeyParams,
         query: z.object({
@@ -612,6 +612,12 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
           includeAllSegments: flag("includeAllSegments", "A summary sheet per saved segment"),
           includeGroupSegments: flag("includeGroupSegments", "A summary sheet per project group segment"),
           benchmarkTypeId: int("benchmarkTypeId", "The benchmark the summary compares with").optional(),
+          confidence: z.enum(["90", "95", "99"]).optional().openapi({ param: { name: "confidence", in: "query" }, description: "Confidence level of the summary sheets' intervals and tests, default 95" }),
+          adjust: AdjustParam,
+          total: z
+            .enum(["sample", "markets"])
+            .optional()
+            .openapi({ param: { name: "total", in: "query" }, description: "As QualResults: sample (default) or markets (the all-markets total, markets weighted by population)" }),
         }),
       },
       responses: { ...file("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", "The workbook"), ...commonErrors, 404: errors[404] },
@@ -625,6 +631,9 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
         includeAllSegments: x.includeAllSegments === "true",
         includeGroupSegments: x.includeGroupSegments === "true",
         benchmarkTypeId: x.benchmarkTypeId ? Number(x.benchmarkTypeId) : null,
+        confidence: x.confidence ? (Number(x.confidence) as 90 | 95 | 99) : 95,
+        adjust: adjustOf(x.adjust),
+        total: x.total === "markets" ? "markets" : "sample",
       });
       return c.body(r.body as never, 200, { "content-type": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", "content-disposition": attachment(r.fileName) });
     },

@@ -32,7 +32,7 @@ import { systemCtx } from "../lifecycle/lifecycle.service.ts";
 import { resolveFilter, type ResolvedFilter, type ResponseFilter } from "./filters.ts";
 import * as q from "./results.sql.ts";
 import * as col from "./columnar.ts";
-import { refreshStaleNormCells } from "./norms.ts";
+import { refreshNormCells, staleNormProjects } from "./norms.ts";
 
 /** SPEC 3: standard answer values 1 Top .. 4 Bottom, shown as High, Average, Neutral, Low. */
 export const VALUE_LABELS: Record<number, string> = { 1: "High", 2: "Average", 3: "Neutral", 4: "Low" };
@@ -744,13 +744,20 @@ export function npdBandAvailable(typeId: number, week: number | null, band: { mi
 async function benchmarkNorms(db: Db, p: q.ProjectHead, regionIds: number[], onlyTypeId?: number): Promise<{ row: BenchmarkRow; cells: Map<number, NormCell> }[]> {
   // Norms read every client's completed projects: above the tenant, answering only their distribution's summaries.
   return enterTenant(db, systemCtx(), async (tx) => {
-    await refreshStaleNormCells(tx);
-    const types = (await q.benchmarkTypes(tx)).filter((t) => onlyTypeId === undefined || t.id === onlyTypeId);
-    const codes = await q.regionCodes(tx, regionIds);
-    const week = p.projectTypeId === 4 ? await q.latestWeek(tx, p.id) : null;
+    // Round trips: the stale check with the benchmark types, the region codes and the latest week
+    // (pipelined); a refresh only when something is stale; then every norm (pipelined).
+    const [stale, allTypes, codes, week] = await Promise.all([
+      staleNormProjects(tx),
+      q.benchmarkTypes(tx),
+      q.regionCodes(tx, regionIds),
+      p.projectTypeId === 4 ? q.latestWeek(tx, p.id) : null,
+    ]);
+    for (const id of stale) await refreshNormCells(tx, id);
+    const types = allTypes.filter((t) => onlyTypeId === undefined || t.id === onlyTypeId);
+    const norms = await Promise.all(types.map((t) => q.norms(tx, p, { type: t.id, minWeek: t.minWeek, maxWeek: t.maxWeek }, regionIds.length ? regionIds : null)));
     const out: { row: BenchmarkRow; cells: Map<number, NormCell> }[] = [];
-    for (const t of types) {
-      const rows = await q.norms(tx, p, { type: t.id, minWeek: t.minWeek, maxWeek: t.maxWeek }, regionIds.length ? regionIds : null);
+    for (const [i, t] of types.entries()) {
+      const rows = norms[i]!;
       const projectCount = rows.reduce((a, r) => Math.max(a, r.projectCount), 0);
       const top2 = rows.length ? rows.reduce((a, r) => a + r.top2, 0) / rows.length : 0;
       const cells = new Map(rows.map((r) => [r.standardQuestionId, { ...normDistribution(r.scores), respondents: r.respondents }]));

@@ -1,60 +1,115 @@
-// Reading the CSV file an `analyze` command works on, and resolving column options.
-import { parseCsvLines } from "../../../../api/src/analytics/csv.ts";
+// Reading the CSV file an `analyze` command works on, and resolving column options. The file is
+// streamed: read in chunks, split into rows as they arrive (api/src/analytics/csv.ts) and handed
+// to the command one row at a time, so a command keeps only what its method needs (sums, compact
+// typed arrays) and a file of millions of rows stays within a bounded memory (docs/performance.md
+// "ideally analyze on large files").
+import { CsvSplitter } from "../../../../api/src/analytics/csv.ts";
 import { inputError, usageError } from "../../errors.ts";
 import { warn } from "../../output.ts";
 
-export interface Table {
+/** The file and its header, which is all a command needs to resolve its columns. */
+export interface TableHead {
   file: string;
   header: string[];
-  /** Data rows, each with the header's number of fields (ragged rows are left out). */
-  rows: string[][];
-  /** Each row's line in the file (from 1, the header's line being the first). */
-  lines: number[];
+}
+
+/** Takes one data row (the header's number of fields) and the line it starts on (from 1). */
+export type RowFn = (fields: string[], line: number) => void;
+
+/** What a scan saw: the data rows handed over (ragged and blank rows are not). */
+export interface Scanned extends TableHead {
+  rows: number;
 }
 
 /** Where a data row is, for messages: "FILE: line N". */
-export const at = (t: Table, row: number) => `${t.file}: line ${t.lines[row]}`;
+export const at = (t: TableHead, line: number) => `${t.file}: line ${line}`;
 
-/** Decodes bytes as UTF-8, falling back to windows-1252 when they are not valid UTF-8. */
-export function decode(bytes: Uint8Array): string {
+class NotUtf8 extends Error {}
+
+/**
+ * Streams the file through the splitter: the header goes to `begin`, which resolves the command's
+ * columns and returns the function that takes each data row. A row with more or fewer fields than
+ * the header (a stray comma, a cut line) cannot be read column by column: it is left out and named
+ * on stderr with its line (the first five, then a count), a file of only such rows is refused.
+ * Files are UTF-8, or windows-1252 when they are not valid UTF-8: a scan that meets a byte
+ * sequence UTF-8 cannot have starts again from the top in windows-1252 (`begin` is called again,
+ * so a command's sums start afresh). The first error (a bad option in `begin`, a bad cell in a
+ * row) ends the command's work but not the reading: the rest of the file is still split, so the
+ * ragged rows after it are reported and its encoding known, exactly as if it had been read whole.
+ */
+export async function scanTable(file: string, begin: (t: TableHead) => RowFn): Promise<Scanned> {
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    return new TextDecoder("windows-1252").decode(bytes);
+    return await scanOnce(file, begin, true);
+  } catch (e) {
+    if (e instanceof NotUtf8) return scanOnce(file, begin, false);
+    throw e;
   }
 }
 
-export async function readTable(file: string): Promise<Table> {
-  let bytes: Uint8Array;
+async function scanOnce(file: string, begin: (t: TableHead) => RowFn, utf8: boolean): Promise<Scanned> {
+  const decoder = utf8 ? new TextDecoder("utf-8", { fatal: true }) : new TextDecoder("windows-1252");
+  let head: TableHead | null = null;
+  let take: RowFn | null = null;
+  let failure: { error: unknown } | null = null;
+  let kept = 0;
+  let ragged = 0;
+  const named: string[] = [];
+  const splitter = new CsvSplitter((fields, line) => {
+    if (head === null) {
+      head = { file, header: fields.map((h) => h.trim()) };
+      try {
+        take = begin(head);
+      } catch (error) {
+        failure = { error };
+      }
+      return;
+    }
+    if (fields.every((c) => c.trim() === "")) return;
+    if (fields.length !== head.header.length) {
+      if (++ragged <= 5) named.push(`line ${line} has ${fields.length}`);
+      return;
+    }
+    kept++;
+    if (failure !== null || take === null) return;
+    try {
+      take(fields, line);
+    } catch (error) {
+      failure = { error };
+    }
+  });
+  const decode = (bytes: Uint8Array | undefined, stream: boolean) => {
+    try {
+      return decoder.decode(bytes, { stream });
+    } catch {
+      throw new NotUtf8();
+    }
+  };
   try {
-    bytes = await Bun.file(file).bytes();
+    for await (const chunk of Bun.file(file).stream()) splitter.push(decode(chunk, true));
   } catch (e) {
+    if (e instanceof NotUtf8) throw e;
     const code = (e as { code?: string }).code;
     const why =
       code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : code === "EACCES" ? "permission denied" : (e as Error).message;
     throw inputError(`cannot read ${file}: ${why}`);
   }
-  const [head, ...body] = parseCsvLines(decode(bytes));
-  if (!head) throw inputError(`${file}: the file is empty`);
-  const header = head.fields;
-  // A row with more or fewer fields than the header (a stray comma, a cut line) cannot be read
-  // column by column: it is left out, and each one is named on stderr with its line.
-  const data = body.filter((r) => !r.fields.every((c) => c.trim() === ""));
-  const ragged = data.filter((r) => r.fields.length !== header.length);
-  const kept = data.filter((r) => r.fields.length === header.length);
-  if (ragged.length) {
-    const named = ragged.slice(0, 5).map((r) => `line ${r.line} has ${r.fields.length}`).join(", ");
-    const more = ragged.length > 5 ? ` and ${ragged.length - 5} more` : "";
-    const message = `${file}: ${ragged.length} row${ragged.length === 1 ? "" : "s"} without the header's ${header.length} fields left out (${named}${more})`;
-    if (kept.length === 0) throw inputError(message);
+  splitter.push(decode(undefined, false));
+  splitter.end();
+  if (head === null) throw inputError(`${file}: the file is empty`);
+  const t: TableHead = head;
+  if (ragged) {
+    const more = ragged > 5 ? ` and ${ragged - 5} more` : "";
+    const message = `${file}: ${ragged} row${ragged === 1 ? "" : "s"} without the header's ${t.header.length} fields left out (${named.join(", ")}${more})`;
+    if (kept === 0) throw inputError(message);
     warn(message);
   }
-  if (kept.length === 0) throw inputError(`${file}: no data rows after the header`);
-  return { file, header: header.map((h) => h.trim()), rows: kept.map((r) => r.fields), lines: kept.map((r) => r.line) };
+  if (kept === 0) throw inputError(`${file}: no data rows after the header`);
+  if (failure !== null) throw (failure as { error: unknown }).error;
+  return { ...t, rows: kept };
 }
 
 /** A column given as a header name (exact, then case-insensitive) or a 1-based number. */
-export function column(t: Table, spec: string, option: string): number {
+export function column(t: TableHead, spec: string, option: string): number {
   const s = spec.trim();
   const exact = t.header.indexOf(s);
   if (exact >= 0) return exact;
@@ -69,29 +124,27 @@ export function column(t: Table, spec: string, option: string): number {
 }
 
 /** Display name of a column (its header, or "column N" when the header is blank). */
-export const columnName = (t: Table, j: number) => t.header[j] || `column ${j + 1}`;
+export const columnName = (t: TableHead, j: number) => t.header[j] || `column ${j + 1}`;
 
 /** A decimal number as people write one in a CSV (no hex, binary, octal or "Infinity", which Number() reads). */
-const DECIMAL = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+export const DECIMAL = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 
 /** Parses a number cell; blank gives NaN when allowBlank, anything else not decimal is an input error. */
-export function numberCell(t: Table, row: number, j: number, allowBlank: boolean): number {
-  const s = t.rows[row][j].trim();
+export function numberCell(t: TableHead, fields: readonly string[], line: number, j: number, allowBlank: boolean): number {
+  const s = fields[j]!.trim();
   if (s === "" && allowBlank) return NaN;
   const x = DECIMAL.test(s) ? Number(s) : NaN;
   if (!Number.isFinite(x)) {
-    throw inputError(`${at(t, row)}, ${shortName(columnName(t, j))}: "${s}" is not a number`);
+    throw inputError(`${at(t, line)}, ${shortName(columnName(t, j))}: "${s}" is not a number`);
   }
   return x;
 }
 
-/** Weights from a column: finite and >= 0, else an input error. */
-export function weightColumn(t: Table, j: number): number[] {
-  return t.rows.map((_, i) => {
-    const w = numberCell(t, i, j, false);
-    if (w < 0) throw inputError(`${at(t, i)}, ${shortName(columnName(t, j))}: weight ${w} is negative`);
-    return w;
-  });
+/** A weight cell: finite and >= 0, else an input error. */
+export function weightCell(t: TableHead, fields: readonly string[], line: number, j: number): number {
+  const w = numberCell(t, fields, line, j, false);
+  if (w < 0) throw inputError(`${at(t, line)}, ${shortName(columnName(t, j))}: weight ${w} is negative`);
+  return w;
 }
 
 /** Long survey-question headers shortened for messages. */
@@ -104,4 +157,76 @@ export function intOption(value: string, option: string, min = 1): number {
   const n = Number(value);
   if (!/^\s*\d+\s*$/.test(value) || n < min) throw usageError(`${option} ${value}: expected an integer >= ${min}`);
   return n;
+}
+
+type Typed = Float64Array | Int32Array | Int8Array;
+
+/**
+ * A typed array that grows as values are added, in blocks of 65,536 (no doubling: a column of
+ * millions holds at most one block more than it needs), read back whole with `view()`.
+ */
+class BlockColumn<T extends Typed> {
+  private blocks: T[] = [];
+  private last: T;
+  length = 0;
+  constructor(private readonly make: (n: number) => T) {
+    this.last = make(BLOCK);
+    this.blocks.push(this.last);
+  }
+  push(x: number): void {
+    const o = this.length & (BLOCK - 1);
+    if (o === 0 && this.length > 0) {
+      this.last = this.make(BLOCK);
+      this.blocks.push(this.last);
+    }
+    this.last[o] = x;
+    this.length++;
+  }
+  get(i: number): number {
+    return this.block(i)[i & (BLOCK - 1)]!;
+  }
+  set(i: number, x: number): void {
+    this.block(i)[i & (BLOCK - 1)] = x;
+  }
+  private block(i: number): T {
+    return this.blocks[i >>> 16]!;
+  }
+  /** Empties the column. */
+  clear(): void {
+    this.last = this.make(BLOCK);
+    this.blocks = [this.last];
+    this.length = 0;
+  }
+  /**
+   * The values added, in one array of their length (the blocks are joined once). With `collect`
+   * the blocks are collected at once, so a few columns of millions joined in turn reuse the same
+   * memory instead of each adding its size to the process.
+   */
+  view(collect = false): T {
+    if (this.blocks.length === 1) return this.blocks[0]!.subarray(0, this.length) as T;
+    const whole = this.make(this.blocks.length * BLOCK);
+    this.blocks.forEach((b, k) => whole.set(b, k * BLOCK));
+    // The blocks become views of the joined array, so the column can go on.
+    this.blocks = this.blocks.map((_, k) => whole.subarray(k * BLOCK, (k + 1) * BLOCK) as T);
+    this.last = this.blocks[this.blocks.length - 1]!;
+    if (collect) Bun.gc(true);
+    return whole.subarray(0, this.length) as T;
+  }
+}
+const BLOCK = 65536;
+
+export class Float64Column extends BlockColumn<Float64Array> {
+  constructor() {
+    super((n) => new Float64Array(n));
+  }
+}
+export class Int32Column extends BlockColumn<Int32Array> {
+  constructor() {
+    super((n) => new Int32Array(n));
+  }
+}
+export class Int8Column extends BlockColumn<Int8Array> {
+  constructor() {
+    super((n) => new Int8Array(n));
+  }
 }

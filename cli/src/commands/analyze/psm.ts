@@ -3,13 +3,12 @@
 import {
   NMS_DEFAULT_CALIBRATION,
   parseIntentLabel,
-  vanWestendorp,
+  vanWestendorpColumns,
   type IntentCalibration,
-  type PsmRespondent,
 } from "../../../../api/src/analytics/psm.ts";
 import { inputError, usageError } from "../../errors.ts";
 import { bold, fmt, pct, printJson, summary, warn } from "../../output.ts";
-import { column, columnName, numberCell, readTable, shortName, weightColumn, type Table, at } from "./input.ts";
+import { at, column, columnName, Float64Column, Int8Column, numberCell, scanTable, shortName, weightCell, type TableHead } from "./input.ts";
 
 /** Above this share of invalid respondents the result is warned about (stderr). */
 export const INVALID_WARN_SHARE = 0.2;
@@ -68,13 +67,13 @@ export function parsePiScale(spec: string): { score: (label: string) => number |
 }
 
 /** Reads an intent cell: blank = no answer; a known label or a number 1..5; else an input error. */
-function intentCell(t: Table, row: number, j: number, score: (label: string) => number | null): number | null {
-  const s = t.rows[row][j].trim();
-  if (s === "") return null;
+function intentCell(t: TableHead, fields: readonly string[], line: number, j: number, score: (label: string) => number | null): number {
+  const s = fields[j]!.trim();
+  if (s === "") return 0;
   const fromLabel = score(s);
   if (fromLabel != null) return fromLabel;
   if (/^[1-5]$/.test(s)) return Number(s);
-  throw inputError(`${at(t, row)}, ${shortName(columnName(t, j))}: "${shortName(s)}" is not a purchase-intent label or 1..5`);
+  throw inputError(`${at(t, line)}, ${shortName(columnName(t, j))}: "${shortName(s)}" is not a purchase-intent label or 1..5`);
 }
 
 export async function runPsm(file: string, o: PsmCliOptions): Promise<PsmOutput> {
@@ -83,41 +82,63 @@ export async function runPsm(file: string, o: PsmCliOptions): Promise<PsmOutput>
   }
   if (o.piScale != null && o.piCheap == null) throw usageError("--pi-scale needs --pi-cheap and --pi-expensive");
   const scale = o.piScale != null ? parsePiScale(o.piScale) : null;
-  const t = await readTable(file);
-  const cols = {
-    tooCheap: column(t, o.tooCheap, "--too-cheap"),
-    cheap: column(t, o.cheap, "--cheap"),
-    expensive: column(t, o.expensive, "--expensive"),
-    tooExpensive: column(t, o.tooExpensive, "--too-expensive"),
-  };
-  const piC = o.piCheap != null ? column(t, o.piCheap, "--pi-cheap") : -1;
-  const piE = o.piExpensive != null ? column(t, o.piExpensive, "--pi-expensive") : -1;
-  const wCol = o.weight != null ? column(t, o.weight, "--weight") : -1;
-  const weights = wCol >= 0 ? weightColumn(t, wCol) : null;
   const score = scale ? scale.score : parseIntentLabel;
-
-  // Blank prices count as invalid respondents (non-finite); non-blank non-numbers are errors.
-  const price = (i: number, j: number) => {
-    const x = numberCell(t, i, j, true);
-    if (x < 0) throw inputError(`${at(t, i)}, ${shortName(columnName(t, j))}: negative price ${x}`);
-    return x;
-  };
-  const respondents: PsmRespondent[] = t.rows.map((_, i) => {
-    const r: PsmRespondent = {
-      tooCheap: price(i, cols.tooCheap),
-      cheap: price(i, cols.cheap),
-      expensive: price(i, cols.expensive),
-      tooExpensive: price(i, cols.tooExpensive),
+  // The file is streamed: each respondent becomes four prices, a weight and two intent codes in
+  // typed columns (about 42 bytes a respondent).
+  const tc = new Float64Column();
+  const c = new Float64Column();
+  const e = new Float64Column();
+  const te = new Float64Column();
+  const wt = new Float64Column();
+  const ic = new Int8Column();
+  const ie = new Int8Column();
+  let hasWeight = false;
+  let hasIntents = false;
+  await scanTable(file, (head) => {
+    const cols = [
+      column(head, o.tooCheap, "--too-cheap"),
+      column(head, o.cheap, "--cheap"),
+      column(head, o.expensive, "--expensive"),
+      column(head, o.tooExpensive, "--too-expensive"),
+    ] as const;
+    const piC = o.piCheap != null ? column(head, o.piCheap, "--pi-cheap") : -1;
+    const piE = o.piExpensive != null ? column(head, o.piExpensive, "--pi-expensive") : -1;
+    const wCol = o.weight != null ? column(head, o.weight, "--weight") : -1;
+    hasWeight = wCol >= 0;
+    hasIntents = piC >= 0;
+    // A second scan (the file was not UTF-8) starts afresh.
+    for (const col of [tc, c, e, te, wt, ic, ie]) col.clear();
+    // Blank prices count as invalid respondents (non-finite); non-blank non-numbers are errors.
+    const price = (fields: string[], line: number, j: number) => {
+      const x = numberCell(head, fields, line, j, true);
+      if (x < 0) throw inputError(`${at(head, line)}, ${shortName(columnName(head, j))}: negative price ${x}`);
+      return x;
     };
-    if (weights) r.weight = weights[i];
-    if (piC >= 0) {
-      r.intentCheap = intentCell(t, i, piC, score);
-      r.intentExpensive = intentCell(t, i, piE, score);
-    }
-    return r;
+    return (fields, line) => {
+      if (wCol >= 0) wt.push(weightCell(head, fields, line, wCol));
+      tc.push(price(fields, line, cols[0]));
+      c.push(price(fields, line, cols[1]));
+      e.push(price(fields, line, cols[2]));
+      te.push(price(fields, line, cols[3]));
+      if (piC >= 0) {
+        ic.push(intentCell(head, fields, line, piC, score));
+        ie.push(intentCell(head, fields, line, piE, score));
+      }
+    };
   });
-  const res = vanWestendorp(respondents, { calibration: scale?.calibration ?? NMS_DEFAULT_CALIBRATION });
-  if (res.n === 0) throw inputError(`${t.file}: no respondent has consistent prices (too cheap < cheap < expensive < too expensive); ${res.invalid} invalid`);
+  const res = vanWestendorpColumns(
+    {
+      tooCheap: tc.view(true),
+      cheap: c.view(true),
+      expensive: e.view(true),
+      tooExpensive: te.view(true),
+      weight: hasWeight ? wt.view(true) : undefined,
+      intentCheap: hasIntents ? ic.view() : undefined,
+      intentExpensive: hasIntents ? ie.view() : undefined,
+    },
+    { calibration: scale?.calibration ?? NMS_DEFAULT_CALIBRATION },
+  );
+  if (res.n === 0) throw inputError(`${file}: no respondent has consistent prices (too cheap < cheap < expensive < too expensive); ${res.invalid} invalid`);
   if (res.n === 1) warn("only 1 respondent with consistent prices: the curves are a single step");
   const invalidShare = res.invalid / (res.n + res.invalid);
   if (invalidShare > INVALID_WARN_SHARE) warn(`${(invalidShare * 100).toFixed(1)}% of respondents are invalid (prices out of order or blank)`);

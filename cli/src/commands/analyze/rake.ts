@@ -1,10 +1,10 @@
 // `ideally analyze rake`: raking by iterative proportional fitting (api/src/analytics/rake.ts) on
 // a CSV file. Respondents with a blank in a variable are left out of that variable's margin;
 // weights are reported scaled to mean 1.
-import { rake, type RakeValue } from "../../../../api/src/analytics/rake.ts";
+import { rakeLevels } from "../../../../api/src/analytics/rake.ts";
 import { usageError } from "../../errors.ts";
-import { bold, dim, fmt, pct, printJson, summary, table, warn } from "../../output.ts";
-import { column, columnName, readTable } from "./input.ts";
+import { bold, dim, fmt, pct, summary, table, warn } from "../../output.ts";
+import { column, columnName, Int32Column, scanTable } from "./input.ts";
 
 export interface RakeCliOptions {
   target: string[];
@@ -22,7 +22,7 @@ export interface RakeOutput {
   nEff: number;
   min: number;
   max: number;
-  weights: number[];
+  weights: Float64Array;
 }
 
 /** How far the listed shares of one variable may sum from 1 before the target is refused. */
@@ -71,31 +71,49 @@ export async function runRake(file: string, o: RakeCliOptions): Promise<RakeOutp
     cap = Number(o.cap);
     if (!Number.isFinite(cap) || !(cap > 1)) throw usageError(`--cap ${o.cap}: expected a number > 1`);
   }
-  const t = await readTable(file);
-  const vars = parsed.map((p) => ({ ...p, j: column(t, p.variable, "--target") }));
+  // The file is streamed into one level code per row and variable (an index into the target's
+  // levels, -1 blank); a level the target does not list gets a code past them, to be reported.
+  let vars: (ParsedTarget & { j: number; name: string; index: Map<string, number>; extra: string[]; codes: Int32Column })[] = [];
   const targets: Record<string, Record<string, number>> = {};
-  for (const v of vars) {
-    const name = columnName(t, v.j);
-    if (name in targets) throw usageError(`--target ${name} is given twice`);
-    targets[name] = v.shares;
-    const counts = new Map<string, number>();
-    for (const row of t.rows) {
-      const s = row[v.j].trim();
-      if (s !== "") counts.set(s, (counts.get(s) ?? 0) + 1);
+  const t = await scanTable(file, (head) => {
+    vars = parsed.map((p) => {
+      const j = column(head, p.variable, "--target");
+      return { ...p, j, name: columnName(head, j), index: new Map(Object.keys(p.shares).map((l, i) => [l, i])), extra: [], codes: new Int32Column() };
+    });
+    for (const k of Object.keys(targets)) delete targets[k];
+    for (const v of vars) {
+      if (v.name in targets) throw usageError(`--target ${v.name} is given twice`);
+      targets[v.name] = v.shares;
     }
-    for (const level of counts.keys()) {
-      if (!(level in v.shares)) throw usageError(`--target ${name}: level "${level}" is in the data but has no share`);
-    }
-    for (const [level, share] of Object.entries(v.shares)) {
-      if (share > 0 && !counts.has(level)) throw usageError(`--target ${name}: no respondent has level "${level}"`);
-    }
-  }
-  const rows = t.rows.map((row) => {
-    const r: Record<string, RakeValue> = {};
-    for (const v of vars) r[columnName(t, v.j)] = row[v.j];
-    return r;
+    return (fields) => {
+      for (const v of vars) {
+        const s = fields[v.j]!.trim();
+        if (s === "") {
+          v.codes.push(-1);
+          continue;
+        }
+        let code = v.index.get(s);
+        if (code === undefined) {
+          code = v.index.size;
+          v.index.set(s, code);
+          v.extra.push(s);
+        }
+        v.codes.push(code);
+      }
+    };
   });
-  const res = rake(rows, { targets, cap });
+  const level: Record<string, Int32Array> = {};
+  for (const v of vars) {
+    if (v.extra.length > 0) throw usageError(`--target ${v.name}: level "${v.extra[0]}" is in the data but has no share`);
+    const codes = v.codes.view();
+    const seen = new Uint8Array(v.index.size);
+    for (let i = 0; i < codes.length; i++) if (codes[i]! >= 0) seen[codes[i]!] = 1;
+    Object.keys(v.shares).forEach((l, i) => {
+      if (v.shares[l]! > 0 && !seen[i]) throw usageError(`--target ${v.name}: no respondent has level "${l}"`);
+    });
+    level[v.name] = codes;
+  }
+  const res = rakeLevels({ rows: t.rows, level }, { targets, cap });
   if (!res.converged) warn(`raking did not converge after ${res.iterations} passes (largest margin error ${fmt(res.maxError, 6)})`);
   const out: RakeOutput = {
     converged: res.converged,
@@ -107,10 +125,10 @@ export async function runRake(file: string, o: RakeCliOptions): Promise<RakeOutp
     max: res.maxWeight,
     weights: res.weights,
   };
-  if (o.json) printJson(out);
+  if (o.json) await printRakeJson(out);
   else {
     process.stdout.write(
-      `${bold("Raking")} ${dim(`(${t.rows.length} respondents, ${vars.length} variables${cap ? `, cap ${cap}` : ""})`)}\n` +
+      `${bold("Raking")} ${dim(`(${t.rows} respondents, ${vars.length} variables${cap ? `, cap ${cap}` : ""})`)}\n` +
         `${summary([
           ["iterations", `${res.iterations}${res.converged ? "" : " (not converged)"}`],
           ["design effect", fmt(res.deff, 4)],
@@ -132,4 +150,29 @@ export async function runRake(file: string, o: RakeCliOptions): Promise<RakeOutp
     process.stdout.write(dim("Use --json for the weights, in row order.\n"));
   }
   return out;
+}
+
+/**
+ * The JSON printJson would write (two-space indent), with the weights written a block at a time:
+ * a file of millions of rows has millions of weights, and one string of them all would not fit
+ * in the memory the rest of the command needs.
+ */
+async function printRakeJson(out: RakeOutput): Promise<void> {
+  const { weights, ...rest } = out;
+  const sink = Bun.stdout.writer();
+  const head = JSON.stringify(rest, null, 2);
+  if (weights.length === 0) {
+    sink.write(`${head.slice(0, -2)},\n  "weights": []\n}\n`);
+  } else {
+    sink.write(`${head.slice(0, -2)},\n  "weights": [\n`);
+    const BLOCK = 65536;
+    for (let i = 0; i < weights.length; i += BLOCK) {
+      const part: string[] = [];
+      for (let k = i; k < Math.min(weights.length, i + BLOCK); k++) part.push(`    ${JSON.stringify(weights[k])}`);
+      sink.write(part.join(",\n") + (i + BLOCK < weights.length ? ",\n" : "\n"));
+      await sink.flush();
+    }
+    sink.write("  ]\n}\n");
+  }
+  await sink.flush();
 }

@@ -2,7 +2,7 @@
 import { binomial, turf } from "../../../../api/src/analytics/turf.ts";
 import { inputError, usageError } from "../../errors.ts";
 import { bold, dim, fmt, pct, printJson, table } from "../../output.ts";
-import { column, columnName, intOption, readTable, shortName, weightColumn, at } from "./input.ts";
+import { at, column, columnName, DECIMAL, Float64Column, intOption, scanTable, shortName, weightCell } from "./input.ts";
 
 export interface TurfCliOptions {
   items: string;
@@ -10,11 +10,15 @@ export interface TurfCliOptions {
   k: string;
   top?: string;
   depth?: string;
+  /** A column marking the respondents who chose "none of these" (non-zero): never an item. */
+  none?: string;
   json?: boolean;
 }
 
 export interface TurfOutput {
   results: { items: string[]; reach: number; frequency: number }[];
+  /** With --none: the weighted share who chose none (in the base, reached by no set). */
+  none?: number;
 }
 
 export async function runTurf(file: string, o: TurfCliOptions): Promise<TurfOutput> {
@@ -28,26 +32,69 @@ export async function runTurf(file: string, o: TurfCliOptions): Promise<TurfOutp
   if (specs.length === 0) throw usageError("--items: give at least one column");
   if (k > specs.length) throw usageError(`--k ${k} is larger than the ${specs.length} items given`);
   if (depth > k) throw usageError(`--depth ${depth} is larger than --k ${k}`);
-  const t = await readTable(file);
-  const cols = specs.map((s) => column(t, s, "--items"));
-  const dup = cols.find((c, i) => cols.indexOf(c) !== i);
-  if (dup != null) throw usageError(`--items: column ${columnName(t, dup)} is listed twice`);
-  const wCol = o.weight != null ? column(t, o.weight, "--weight") : -1;
-  const weights = wCol >= 0 ? weightColumn(t, wCol) : undefined;
-  // A cell is accepted when it is a non-zero number; blank counts as not accepted.
-  const acceptance = t.rows.map((row, i) =>
-    cols.map((j) => {
-      const s = row[j].trim();
-      if (s === "") return 0;
-      const x = Number(s);
-      if (!Number.isFinite(x)) throw inputError(`${at(t, i)}, ${shortName(columnName(t, j))}: "${shortName(s)}" is not a number (0/1)`);
-      return x !== 0 ? 1 : 0;
-    }),
-  );
-  const res = turf({ acceptance, weights }, { k, top, depth });
+  // The file is streamed into one bitset per item (a bit a respondent) and the weights.
+  let cols: number[] = [];
+  let bits: Uint32Array[] = [];
+  const weights = new Float64Column();
+  let weighted = false;
+  let n = 0;
+  let noneW = 0;
+  let totalW = 0;
+  const t = await scanTable(file, (head) => {
+    cols = specs.map((s) => column(head, s, "--items"));
+    const dup = cols.find((c, i) => cols.indexOf(c) !== i);
+    if (dup != null) throw usageError(`--items: column ${columnName(head, dup)} is listed twice`);
+    const wCol = o.weight != null ? column(head, o.weight, "--weight") : -1;
+    const noneCol = o.none != null ? column(head, o.none, "--none") : -1;
+    if (noneCol >= 0 && cols.includes(noneCol)) {
+      throw usageError(`--none ${columnName(head, noneCol)} is also in --items: a "none of these" answer is never an item`);
+    }
+    weighted = wCol >= 0;
+    noneW = 0;
+    totalW = 0;
+    weights.clear();
+    n = 0;
+    bits = cols.map(() => new Uint32Array(1024));
+    return (fields, line) => {
+      const w = wCol >= 0 ? weightCell(head, fields, line, wCol) : 1;
+      if (wCol >= 0) weights.push(w);
+      let accepted = false;
+      const word = n >>> 5;
+      if (word === bits[0]!.length) {
+        bits = bits.map((b) => {
+          const g = new Uint32Array(b.length * 2);
+          g.set(b);
+          return g;
+        });
+      }
+      // A cell is accepted when it is a non-zero number; blank counts as not accepted.
+      for (let q = 0; q < cols.length; q++) {
+        const j = cols[q]!;
+        const s = fields[j]!.trim();
+        if (s === "") continue;
+        const x = DECIMAL.test(s) ? Number(s) : NaN;
+        if (!Number.isFinite(x)) throw inputError(`${at(head, line)}, ${shortName(columnName(head, j))}: "${shortName(s)}" is not a number (0/1)`);
+        if (x !== 0) {
+          bits[q]![word]! |= 1 << (n & 31);
+          accepted = true;
+        }
+      }
+      if (noneCol >= 0) {
+        const s = fields[noneCol]!.trim();
+        const x = s === "" ? 0 : DECIMAL.test(s) ? Number(s) : NaN;
+        if (!Number.isFinite(x)) throw inputError(`${at(head, line)}, ${shortName(columnName(head, noneCol))}: "${shortName(s)}" is not a number (0/1)`);
+        if (x !== 0 && accepted) throw inputError(`${at(head, line)}: "none of these" (${shortName(columnName(head, noneCol))}) together with an item; none excludes the items`);
+        if (x !== 0) noneW += w;
+      }
+      totalW += w;
+      n++;
+    };
+  });
+  const res = turf({ bits, respondents: n, weights: weighted ? weights.view() : undefined }, { k, top, depth });
   const out: TurfOutput = {
-    results: res.sets.map((s) => ({ items: s.items.map((j) => columnName(t, cols[j])), reach: s.reach, frequency: s.frequency })),
+    results: res.sets.map((s) => ({ items: s.items.map((j) => columnName(t, cols[j]!)), reach: s.reach, frequency: s.frequency })),
   };
+  if (o.none != null) out.none = totalW > 0 ? noneW / totalW : 0;
   if (o.json) printJson(out);
   else {
     const how =
@@ -57,6 +104,7 @@ export async function runTurf(file: string, o: TurfCliOptions): Promise<TurfOutp
     process.stdout.write(`${bold(`TURF: best sets of ${k} of ${cols.length} items`)} ${dim(`(${how}, depth ${depth})`)}\n`);
     const rows = out.results.map((r, i) => [String(i + 1), pct(r.reach), fmt(r.frequency, 3), r.items.join(", ")]);
     process.stdout.write(`${table(["#", "reach", "frequency", "items"], rows)}\n`);
+    if (out.none != null) process.stdout.write(dim(`none of these: ${pct(out.none)} (in the base, reached by no set)\n`));
   }
   return out;
 }

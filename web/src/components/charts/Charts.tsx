@@ -107,6 +107,9 @@ export function Top2Bars({ title, cells, series, xLegend, height = 360 }: {
     );
   };
   const rotate = groups.length > 4;
+  // Tick labels are cut to what a group's band holds even on a phone: one or two groups have room
+  // for a whole measure name ("In-store visibility"), more share the width.
+  const tickChars = groups.length === 1 ? 40 : groups.length === 2 ? 24 : 18;
   const label = `${title}: top-2-box percentage by ${xLegend.toLowerCase()}${benchmarks ? ", with the benchmark as a dashed line" : ""}`;
   return (
     <ChartFrame
@@ -130,7 +133,7 @@ export function Top2Bars({ title, cells, series, xLegend, height = 360 }: {
         labelSkipWidth={18}
         labelTextColor="#ffffff"
         axisLeft={{ legend: "Top-2-box (%)", legendPosition: "middle", legendOffset: -44, tickValues: [0, 25, 50, 75, 100] }}
-        axisBottom={{ legend: xLegend, legendPosition: "middle", legendOffset: rotate ? 76 : 44, truncateTickAt: 18, tickRotation: rotate ? -30 : 0 }}
+        axisBottom={{ legend: xLegend, legendPosition: "middle", legendOffset: rotate ? 76 : 44, truncateTickAt: tickChars, tickRotation: rotate ? -30 : 0 }}
         layers={["grid", "axes", "bars", Overlay, "markers", "legends"]}
         theme={theme}
         role="img"
@@ -224,7 +227,9 @@ export function HBars({ title, items, xLegend, yLegend, percent = true, height, 
 }) {
   const data = [...items].reverse().map((i) => ({ label: i.label, value: percent ? Math.round(i.value * 1000) / 10 : Math.round(i.value * 1000) / 1000 }));
   const longest = Math.max(4, ...items.map((i) => Math.min(i.label.length, 24)));
-  const left = Math.min(170, 30 + longest * 6.2);
+  // About 6.6 px a character at the tick font (wide letters like "W" and "M" included), so the
+  // longest label stays clear of the axis legend ("Manawatū-Whanganui" touched it at 6.2).
+  const left = Math.min(180, 36 + longest * 6.6);
   return (
     <ChartFrame title={title} height={height ?? Math.max(140, 40 + items.length * 30)}>
       <ResponsiveBar

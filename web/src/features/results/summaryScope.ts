@@ -5,7 +5,7 @@ import type { ResponseFilter } from "./filters";
 
 export type AiSummary = Row<
   "AiProjectSummaries",
-  "id" | "summaryType" | "title" | "content" | "status" | "generatedAt" | "projectObjectiveId" | "segmentId" | "filters" | "benchmarkTypeId" | "referencesData" | "createdAt"
+  "id" | "summaryType" | "title" | "content" | "status" | "generatedAt" | "projectObjectiveId" | "segmentId" | "filters" | "benchmarkTypeId" | "total" | "referencesData" | "createdAt"
 >;
 
 export const isWriting = (s: Pick<AiSummary, "status">) => s.status === "Pending" || s.status === "Running";
@@ -27,7 +27,7 @@ export const summaryBenchmark = (s: Pick<AiSummary, "benchmarkTypeId">) => s.ben
 
 /**
  * The summary to show for the view on screen: the newest one written for exactly its filters and
- * benchmark ('view'); else the newest project summary (no segment, no filters: all markets and
+ * benchmark (under All markets, of the all-markets total) ('view'); else the newest project summary (no segment, no filters: all markets and
  * respondents), labelled with its own scope ('project').
  */
 export function summaryForView(rows: AiSummary[], filter: ResponseFilter, benchmarkId: number | null, projectRegionIds: number[] = []): { summary: AiSummary; scope: "view" | "project" } | null {
@@ -35,7 +35,9 @@ export function summaryForView(rows: AiSummary[], filter: ResponseFilter, benchm
   const everyMarket = projectRegionIds.length > 0 && canonicalFilter({ regionIds: filter.regionIds }) === canonicalFilter({ regionIds: projectRegionIds });
   const want = canonicalFilter(everyMarket ? { ...filter, regionIds: [] } : filter);
   const newest = (xs: AiSummary[]) => [...xs].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id - a.id)[0];
-  const own = newest(rows.filter((s) => canonicalFilter(s.filters) === want && summaryBenchmark(s) === (benchmarkId ?? 1)));
+  // All markets of a project with several: the page shows the all-markets total, so only a summary of that total is the view's.
+  const allMarkets = everyMarket && projectRegionIds.length > 1;
+  const own = newest(rows.filter((s) => canonicalFilter(s.filters) === want && summaryBenchmark(s) === (benchmarkId ?? 1) && (!allMarkets || s.total === "markets")));
   if (own) return { summary: own, scope: "view" };
   const project = newest(rows.filter((s) => s.segmentId === null && canonicalFilter(s.filters) === "{}"));
   return project ? { summary: project, scope: "project" } : null;

@@ -72,7 +72,7 @@ function Feedback({ m, onDone }: { m: Message; onDone: () => void }) {
 }
 
 export default function Chat({ chatId }: { chatId?: number }) {
-  const { projectId, clientId, responseFilter } = useResults();
+  const { projectId, clientId, responseFilter, allMarkets } = useResults();
   const [, navigate] = useLocation();
   const threads = useApi(["ResultsAiThreads", projectId], () =>
     selected<Page<Thread>>(api.GET("/api/v1/ResultsAiThreads", { params: { query: { $filter: `projectId eq ${projectId}`, $orderby: "updatedAt desc,createdAt desc", $select: "id,title,createdAt,updatedAt" } } })),
@@ -138,7 +138,7 @@ export default function Chat({ chatId }: { chatId?: number }) {
     try {
       let thread = chatId;
       if (!thread) {
-        const t = (await unwrap(api.POST("/api/v1/ResultsAiThreads", { body: { projectId, filters: responseFilter } }))) as { id: number };
+        const t = (await unwrap(api.POST("/api/v1/ResultsAiThreads", { body: { projectId, filters: responseFilter, total: allMarkets ? "markets" : "sample" } }))) as { id: number };
         thread = t.id;
       }
       const m = (await unwrap(api.POST("/api/v1/ResultsAiMessages", { body: { resultsAiThreadId: thread, content } }))) as { id: number };

@@ -73,8 +73,8 @@ export function MeasuresView({ measures, method, loading, title = "Top-2-box by 
         {ms.flatMap((m) =>
           m.results.filter(pick).map((r) => (
             <tr key={`${m.standardQuestionId}-${r.testOptionId}`}>
-              <td className="min-w-28 px-3 py-2 font-medium text-ink-900">{m.title}</td>
-              {oneOption ? null : <td className="min-w-32 px-3 py-2 text-ink-700">{optionName(r.testOptionId)}</td>}
+              <td className="px-3 py-2 font-medium text-ink-900">{m.title}</td>
+              {oneOption ? null : <td className="px-3 py-2 text-ink-700">{optionName(r.testOptionId)}</td>}
               <td className="px-3 py-2 whitespace-nowrap">
                 <span className="text-ink-900" data-testid="top2-cell">{pct(r.top2, 1)}</span>
                 <span className="block text-xs text-ink-500">{pct(r.ci[0])}–{pct(r.ci[1])}</span>

@@ -129,7 +129,7 @@ function ScorecardView() {
 }
 
 function AiSummaryView() {
-  const { projectId, responseFilter, benchmarkId, regionIds } = useResults();
+  const { projectId, responseFilter, benchmarkId, regionIds, allMarkets } = useResults();
   const canWrite = useCanWrite();
   const { data, mutate } = useAiSummaries(projectId);
   const [busy, setBusy] = useState(false);
@@ -137,7 +137,7 @@ function AiSummaryView() {
   const write = async () => {
     setBusy(true);
     try {
-      await unwrap(api.POST("/api/v1/AiProjectSummaries", { body: { projectId, filters: responseFilter, benchmarkTypeId: benchmarkId } }));
+      await unwrap(api.POST("/api/v1/AiProjectSummaries", { body: { projectId, filters: responseFilter, benchmarkTypeId: benchmarkId, total: allMarkets ? "markets" : "sample" } }));
       toast.ai("Summary requested", "It is being written for the market, filters and benchmark on screen; it appears here when ready.");
       await mutate();
     } catch (e) {
@@ -151,7 +151,7 @@ function AiSummaryView() {
     ? null
     : shown.scope === "view"
       ? "Written for the market, filters and benchmark on screen."
-      : `Written for all markets and all respondents, against ${BENCHMARK_LABELS[summaryBenchmark(shown.summary)] ?? "the default benchmark"}: not the view on screen.`;
+      : `Written for all markets and all respondents${regionIds.length > 1 ? (shown.summary.total === "markets" ? " (the all-markets total, markets weighted by population)" : " (the sample-weighted total)") : ""}, against ${BENCHMARK_LABELS[summaryBenchmark(shown.summary)] ?? "the default benchmark"}: not the view on screen.`;
   return (
     <Card
       title="AI summary"

@@ -33,16 +33,20 @@ export function WaveLines({ data, standardQuestionId }: { data: WaveData; standa
       <div className="rounded-xl border border-ink-200 bg-white p-4 shadow-sm" data-testid="wave-chart">
         <Lines title={`${title}: top-2-box by ${xLabel.toLowerCase()}`} series={series} xLegend={xLabel} yLegend="Top-2-box (%)" xType="point" />
       </div>
-      <Table head={[xLabel, "Dates", "Respondents", ...series.map((s) => s.id)]} caption={`${title} by ${xLabel.toLowerCase()}`}>
+      {/* The wave's dates and respondents under its number (one column), so the options' columns fit a phone. */}
+      <Table dense head={[xLabel, ...series.map((s) => s.id)]} caption={`${title} by ${xLabel.toLowerCase()}`}>
         {data.waves.map((w, i) => (
           <tr key={w.wave}>
-            <td className="px-4 py-2 font-medium">{w.wave}</td>
-            <td className="px-4 py-2 text-ink-600">{w.from ?? "—"}{w.to && w.to !== w.from ? ` – ${w.to}` : ""}</td>
-            <td className="px-4 py-2 text-ink-600">{w.respondents}</td>
+            <td className="px-2 py-2">
+              <span className="font-medium text-ink-900">{w.wave}</span>
+              <span className="block text-xs whitespace-nowrap text-ink-600">{w.from ?? "—"}{w.to && w.to !== w.from ? " –" : ""}</span>
+              {w.to && w.to !== w.from ? <span className="block text-xs whitespace-nowrap text-ink-600">{w.to}</span> : null}
+              <span className="block text-xs text-ink-500">n {w.respondents}</span>
+            </td>
             {series.map((s) => {
               const v = cell(w, s.optionId)?.vsPreviousWave;
               return (
-                <td key={s.id} className="px-4 py-2 whitespace-nowrap">
+                <td key={s.id} className="px-2 py-2 whitespace-nowrap">
                   {pct(s.points[i]?.y, 1)}
                   {v ? (
                     <span className={v.significant ? (v.diff > 0 ? "block text-xs font-semibold text-sky-800" : "block text-xs font-semibold text-orange-800") : "block text-xs text-ink-500"} data-testid={v.significant ? "wave-sig" : undefined}>

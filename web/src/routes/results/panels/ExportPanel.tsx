@@ -9,10 +9,14 @@ import { useResults } from "../../../features/results/context";
 import { saveResponse } from "../../../features/results/download";
 import { joinChannel, leaveChannel, onRealtime } from "../../../state/realtime";
 
+const LEVELS = { "90": 90, "95": 95, "99": 99 } as const;
+
 type Job = { jobId: string; pct: number; message?: string; state: "running" | "done" | "failed"; exportId?: string; fileName?: string; error?: string };
 
 export default function ExportPanel() {
-  const { projectId, filtersJson, responseFilter, benchmarkId, filters, project } = useResults();
+  const { projectId, filtersJson, responseFilter, benchmarkId, filters, project, confidence, adjust, allMarkets } = useResults();
+  // The view's settings: the workbook and the deck hold the figures on screen (All markets: the all-markets total).
+  const total = allMarkets ? ("markets" as const) : ("sample" as const);
   const [busy, setBusy] = useState<string | null>(null);
   const [job, setJob] = useState<Job | null>(null);
   const jobRef = useRef<string | null>(null);
@@ -36,7 +40,7 @@ export default function ExportPanel() {
     try {
       if (kind === "csv") await saveResponse(api.GET("/api/v1/Projects({key})/ExportCsv", { params: { path: { key: String(projectId) }, query: { filters: filtersJson } }, parseAs: "blob" }), `${base}.csv`);
       else {
-        const query: Record<string, string> = { filters: filtersJson };
+        const query: Record<string, string> = { filters: filtersJson, confidence, adjust, total };
         if (filters.segmentId) query.segmentId = String(filters.segmentId);
         if (benchmarkId !== null) query.benchmarkTypeId = String(benchmarkId);
         await saveResponse(api.GET("/api/v1/Projects({key})/ExportExcel", { params: { path: { key: String(projectId) }, query }, parseAs: "blob" }), `${base}.xlsx`);
@@ -50,7 +54,7 @@ export default function ExportPanel() {
   const powerpoint = async () => {
     setBusy("pptx");
     try {
-      const { jobId } = (await unwrap(api.POST("/api/v1/Projects({key})/PowerPointExport", { params: { path: { key: String(projectId) } }, body: { filters: responseFilter, benchmarkTypeId: benchmarkId } })));
+      const { jobId } = (await unwrap(api.POST("/api/v1/Projects({key})/PowerPointExport", { params: { path: { key: String(projectId) } }, body: { filters: responseFilter, benchmarkTypeId: benchmarkId, confidence: LEVELS[confidence], adjust, total } })));
       if (jobRef.current) leaveChannel(`job-${jobRef.current}`);
       jobRef.current = jobId;
       setJob({ jobId, pct: 0, state: "running" });
@@ -73,7 +77,9 @@ export default function ExportPanel() {
 
   return (
     <div className="space-y-5 text-sm">
-      <p className="text-ink-600">Exports use the filters and benchmark you have applied.</p>
+      <p className="text-ink-600">
+        Exports use the filters, benchmark, confidence ({confidence}%) and adjustment you have applied{allMarkets ? ", and the all-markets total" : ""}.
+      </p>
       <section className="space-y-2">
         <h3 className="font-semibold text-ink-900">Data files</h3>
         <div className="flex flex-wrap gap-2">

@@ -1,0 +1,443 @@
+// The respondent engine (api/src/domains/fielding/engine.ts) on its own: pure functions, no server,
+// no fielded project. Expected values are written by hand from DOMAIN.md (the order of a survey,
+// Van Westendorp's price order), docs/decisions.md ("Fielding", "Quotas that can be met", "The
+// simulated panel") and the engine's stated rules; the generators against published test vectors
+// (FNV-1a) and an independent Python implementation of mulberry32. Fast enough to run per mutant
+// (`bun run test:mutation engine`).
+import { describe, expect, test } from "bun:test";
+import {
+  afterPage,
+  answerKey,
+  assignTestOptions,
+  ATTENTION,
+  hash32,
+  pages,
+  seeded,
+  validatePage,
+  type DefOption,
+  type DefQuestion,
+  type DefTarget,
+  type Page,
+  type SurveyDefinition,
+} from "../../api/src/domains/fielding/engine.ts";
+
+const opt = (id: number, text = `Option ${id}`, exclusive = false): DefOption => ({ id, text, exclusive, isNotSure: false, standardAnswerValue: null });
+
+function question(key: string, type: DefQuestion["type"], extra: Partial<DefQuestion> = {}): DefQuestion {
+  return {
+    key,
+    systemQuestionId: null,
+    projectQuestionId: null,
+    questionId: null,
+    standardQuestionId: null,
+    positionId: null,
+    testOptionId: null,
+    type,
+    title: key,
+    text: `Question ${key}`,
+    options: [],
+    minChoices: null,
+    maxChoices: null,
+    ...extra,
+  };
+}
+
+const price = (std: number, testOptionId: number | null = null) => question(`q${std}`, "price", { standardQuestionId: std, testOptionId });
+
+function definition(extra: Partial<SurveyDefinition> = {}): SurveyDefinition {
+  return {
+    version: 1,
+    surveyRunId: 1,
+    projectId: 1,
+    projectName: "Engine test",
+    projectTypeId: 1,
+    regionId: 1,
+    regionName: "New Zealand",
+    currencyCode: "NZD",
+    currencySymbol: "$",
+    isCustomerPanel: false,
+    targetCompletes: 100,
+    design: "sequential",
+    testOptions: [],
+    demographics: [],
+    screener: [],
+    loop: [],
+    followUps: [],
+    targets: [],
+    priceRange: {},
+    translations: {},
+    ...extra,
+  };
+}
+
+const testOption = (id: number) => ({ id, conceptText: `Concept ${id}`, conceptDescription: null, fileKey: null, fileType: null });
+
+describe("answerKey: where an answer is kept", () => {
+  test("the question's key, with the test option when it was asked about one", () => {
+    const q = question("q7", "single");
+    expect(answerKey(q, null)).toBe("q7");
+    expect(answerKey(q, 12)).toBe("q7:t12");
+    expect(answerKey(q, 0)).toBe("q7:t0");
+  });
+});
+
+describe("pages: the order a respondent meets (DOMAIN.md, docs/decisions.md Fielding)", () => {
+  const demo = question("s1", "single");
+  const screen = question("q1", "single");
+  const shared = question("q2", "single"); // asked of every test option
+  const onlyFor5 = question("q3", "text", { testOptionId: 5 });
+  const follow = question("q4", "text");
+
+  test("demographics, screener, each test option's concept and price pages (prices 19-22 in order), attention, follow-ups", () => {
+    const def = definition({
+      demographics: [demo],
+      screener: [screen],
+      loop: [price(22), shared, price(20), onlyFor5, price(19), price(21)],
+      followUps: [follow],
+    });
+    const all = pages(def, [5, 6]);
+    expect(all.map((p) => p.id)).toEqual(["demographics", "screener", "concept:5", "price:5", "concept:6", "price:6", "attention", "followUps"]);
+    expect(all.map((p) => p.kind)).toEqual(["demographics", "screener", "concept", "price", "concept", "price", "attention", "followUps"]);
+    expect(all.map((p) => p.testOptionId)).toEqual([null, null, 5, 5, 6, 6, null, null]);
+    expect(all[0]!.questions).toEqual([demo]);
+    expect(all[1]!.questions).toEqual([screen]);
+    // Option 5 is asked the shared question and its own; option 6 only the shared one.
+    expect(all[2]!.questions.map((q) => q.key)).toEqual(["q2", "q3"]);
+    expect(all[4]!.questions.map((q) => q.key)).toEqual(["q2"]);
+    expect(all[3]!.questions.map((q) => q.standardQuestionId)).toEqual([19, 20, 21, 22]);
+    expect(all[5]!.questions.map((q) => q.standardQuestionId)).toEqual([19, 20, 21, 22]);
+    expect(all[6]!.questions).toEqual([]);
+    expect(all[7]!.questions).toEqual([follow]);
+  });
+
+  test("a price question tied to one test option is asked on that option's page only", () => {
+    const def = definition({ loop: [price(19, 5), price(20, 5), price(19, 6), price(20, 6)] });
+    const all = pages(def, [6]);
+    expect(all.map((p) => p.id)).toEqual(["concept:6", "price:6", "attention"]);
+    expect(all[1]!.questions.map((q) => q.testOptionId)).toEqual([6, 6]);
+    expect(all[0]!.questions).toEqual([]);
+  });
+
+  test("without demographics, screener, prices or follow-ups: the concept pages and the attention check", () => {
+    const all = pages(definition({ loop: [shared] }), [3, 1]);
+    expect(all.map((p) => p.id)).toEqual(["concept:3", "concept:1", "attention"]);
+    expect(pages(definition(), []).map((p) => p.id)).toEqual(["attention"]);
+  });
+
+  test("the purchase-intent page follows the price page of the options that ask it, never an option without prices", () => {
+    const def = definition({ loop: [price(19), price(20)], purchaseIntent: [5] });
+    expect(pages(def, [5, 6]).map((p) => p.id)).toEqual(["concept:5", "price:5", "intent:5", "concept:6", "price:6", "attention"]);
+    const intent = pages(def, [5])[2]!;
+    expect(intent).toEqual({ id: "intent:5", kind: "intent", testOptionId: 5, questions: [] });
+    const noPrices = definition({ loop: [shared], purchaseIntent: [5] });
+    expect(pages(noPrices, [5]).map((p) => p.id)).toEqual(["concept:5", "attention"]);
+  });
+});
+
+describe("assignTestOptions: monadic sees the least filled option, sequential all of them shuffled", () => {
+  const mono = definition({ design: "monadic", testOptions: [testOption(1), testOption(2), testOption(3)] });
+  const seq = definition({ design: "sequential", testOptions: [testOption(1), testOption(2), testOption(3)] });
+  const always = (x: number) => () => x;
+  const sequence = (xs: number[]) => {
+    let i = 0;
+    return () => xs[i++]!;
+  };
+
+  test("monadic: one option, among the least filled (an option without completes counts 0), chosen by the generator", () => {
+    expect(assignTestOptions(mono, { 1: 5, 2: 3, 3: 3 }, always(0))).toEqual([2]);
+    expect(assignTestOptions(mono, { 1: 5, 2: 3, 3: 3 }, always(0.99))).toEqual([3]);
+    expect(assignTestOptions(mono, { 1: 5, 2: 4, 3: 3 }, always(0))).toEqual([3]);
+    expect(assignTestOptions(mono, { 1: 5 }, always(0))).toEqual([2]);
+    expect(assignTestOptions(mono, { 1: 5 }, always(0.99))).toEqual([3]);
+    expect(assignTestOptions(mono, {}, always(0.5))).toEqual([2]);
+  });
+
+  test("sequential: all options in a Fisher-Yates shuffle (worked by hand for three generators)", () => {
+    // i = 2: j = floor(r * 3); i = 1: j = floor(r * 2).
+    expect(assignTestOptions(seq, {}, always(0))).toEqual([2, 3, 1]);
+    expect(assignTestOptions(seq, {}, always(0.99))).toEqual([1, 2, 3]);
+    expect(assignTestOptions(seq, {}, sequence([0.5, 0]))).toEqual([3, 1, 2]);
+    expect(assignTestOptions(seq, { 1: 100 }, sequence([0.1, 0.9]))).toEqual([3, 2, 1]);
+  });
+
+  test("no test options: nothing to see", () => {
+    // toHaveLength: toEqual([]) would take [undefined] for [].
+    expect(assignTestOptions(definition({ design: "monadic" }), {}, always(0))).toHaveLength(0);
+    expect(assignTestOptions(definition({ design: "sequential" }), {}, always(0))).toHaveLength(0);
+  });
+
+  test("one option: monadic and sequential both see it", () => {
+    const one = [testOption(9)];
+    expect(assignTestOptions(definition({ design: "monadic", testOptions: one }), {}, always(0.7))).toEqual([9]);
+    expect(assignTestOptions(definition({ design: "sequential", testOptions: one }), {}, always(0.7))).toEqual([9]);
+  });
+});
+
+describe("validatePage: each question type's rule", () => {
+  const single = question("q1", "single", { options: [opt(11), opt(12)] });
+  const dropdown = question("q2", "dropdown", { options: [opt(21), opt(22)] });
+  const page = (questions: DefQuestion[], kind: Page["kind"] = "concept", testOptionId: number | null = null): Page => ({ id: "p", kind, testOptionId, questions });
+  const errorsOf = (r: ReturnType<typeof validatePage>) => ("errors" in r ? r.errors : []);
+  const answersOf = (r: ReturnType<typeof validatePage>) => ("answers" in r ? r.answers : null);
+
+  test("single and dropdown: one of the question's options", () => {
+    const p = page([single, dropdown]);
+    expect(answersOf(validatePage(definition(), p, { q1: 12, q2: 21 }))).toEqual({ q1: 12, q2: 21 });
+    expect(errorsOf(validatePage(definition(), p, { q1: 13, q2: "21" }))).toEqual([
+      { path: "q1", message: "Choose one answer" },
+      { path: "q2", message: "Choose one answer" },
+    ]);
+    expect(errorsOf(validatePage(definition(), p, {}))).toEqual([
+      { path: "q1", message: "Choose one answer" },
+      { path: "q2", message: "Choose one answer" },
+    ]);
+  });
+
+  test("answers asked about a test option are kept under its key", () => {
+    const p = page([single], "concept", 4);
+    expect(answersOf(validatePage(definition(), p, { "q1:t4": 11 }))).toEqual({ "q1:t4": 11 });
+    expect(errorsOf(validatePage(definition(), p, { q1: 11 }))).toEqual([{ path: "q1:t4", message: "Choose one answer" }]);
+  });
+
+  describe("multiple choice", () => {
+    const multi = question("m", "multiple", { options: [opt(1), opt(2), opt(3), opt(4), opt(9, "None of these", true)] });
+    const p = page([multi]);
+    const check = (v: unknown) => validatePage(definition(), p, { m: v });
+
+    test("at least one of its options, each once", () => {
+      expect(answersOf(check([2, 1, 2]))).toEqual({ m: [2, 1] });
+      expect(answersOf(check([3]))).toEqual({ m: [3] });
+      for (const bad of [[], 2, [2, 5], [2, "3"], "1", null]) expect(errorsOf(check(bad))).toEqual([{ path: "m", message: "Choose at least one answer" }]);
+    });
+
+    test("an exclusive option alone, never with another", () => {
+      expect(answersOf(check([9]))).toEqual({ m: [9] });
+      expect(answersOf(check([9, 9]))).toEqual({ m: [9] });
+      expect(errorsOf(check([1, 9]))).toEqual([{ path: "m", message: "“None of these” cannot be combined with other answers" }]);
+    });
+
+    test("minChoices and maxChoices at, below and above", () => {
+      const bounded = question("m", "multiple", { options: multi.options, minChoices: 2, maxChoices: 3 });
+      const v = (x: number[]) => validatePage(definition(), page([bounded]), { m: x });
+      expect(errorsOf(v([1]))).toEqual([{ path: "m", message: "Choose at least 2" }]);
+      expect(errorsOf(v([1, 1]))).toEqual([{ path: "m", message: "Choose at least 2" }]);
+      expect(answersOf(v([1, 2]))).toEqual({ m: [1, 2] });
+      expect(answersOf(v([1, 2, 3]))).toEqual({ m: [1, 2, 3] });
+      expect(errorsOf(v([1, 2, 3, 4]))).toEqual([{ path: "m", message: "Choose at most 3" }]);
+      // An exclusive answer with others is that message, whatever the counts.
+      expect(errorsOf(v([9, 1, 2, 3]))).toEqual([{ path: "m", message: "“None of these” cannot be combined with other answers" }]);
+    });
+  });
+
+  test("text: 2 to 2000 characters once trimmed, stored trimmed", () => {
+    const p = page([question("t", "text")]);
+    const check = (v: unknown) => validatePage(definition(), p, { t: v });
+    expect(errorsOf(check("a"))).toEqual([{ path: "t", message: "Please write a short answer" }]);
+    expect(errorsOf(check("  a  "))).toEqual([{ path: "t", message: "Please write a short answer" }]);
+    expect(errorsOf(check(42))).toEqual([{ path: "t", message: "Please write a short answer" }]);
+    expect(answersOf(check(" ok "))).toEqual({ t: "ok" });
+    expect(answersOf(check("x".repeat(2000)))).toEqual({ t: "x".repeat(2000) });
+    expect(answersOf(check(` ${"x".repeat(2000)} `))).toEqual({ t: "x".repeat(2000) });
+    expect(errorsOf(check("x".repeat(2001)))).toEqual([{ path: "t", message: "Please keep your answer under 2000 characters" }]);
+  });
+
+  describe("price", () => {
+    const one = (v: unknown, range: SurveyDefinition["priceRange"] = {}) => validatePage(definition({ priceRange: range }), page([price(19)], "concept", 7), { "q19:t7": v });
+
+    test("a number above 0 (a numeric string too), rounded to cents", () => {
+      expect(answersOf(one(0.01))).toEqual({ "q19:t7": 0.01 });
+      expect(answersOf(one("12.5"))).toEqual({ "q19:t7": 12.5 });
+      expect(answersOf(one(" 3 "))).toEqual({ "q19:t7": 3 });
+      expect(answersOf(one(12.344))).toEqual({ "q19:t7": 12.34 });
+      expect(answersOf(one(9.996))).toEqual({ "q19:t7": 10 });
+      for (const bad of [0, -1, "", "  ", "abc", null, Number.POSITIVE_INFINITY, Number.NaN, [5]]) {
+        expect(errorsOf(one(bad))).toEqual([{ path: "q19:t7", message: "Enter a price above 0" }]);
+      }
+    });
+
+    test("at most 1e9", () => {
+      expect(answersOf(one(1e9))).toEqual({ "q19:t7": 1e9 });
+      expect(errorsOf(one(1e9 + 1))).toEqual([{ path: "q19:t7", message: "Enter a realistic price" }]);
+    });
+
+    test("up to ten times the set-up's maximum, named in the currency", () => {
+      const range = { "7": { min: 2, max: 10 } };
+      expect(answersOf(one(100, range))).toEqual({ "q19:t7": 100 });
+      expect(errorsOf(one(100.01, range))).toEqual([{ path: "q19:t7", message: "Enter a price up to $100" }]);
+      // Another option's range does not apply; no maximum: no cap.
+      expect(answersOf(one(100.01, { "8": { min: null, max: 10 } }))).toEqual({ "q19:t7": 100.01 });
+      expect(answersOf(one(5000, { "7": { min: 1, max: null } }))).toEqual({ "q19:t7": 5000 });
+    });
+
+    test("Van Westendorp (DOMAIN.md): too cheap < bargain < getting expensive < too expensive, strictly", () => {
+      const p = page([price(19), price(20), price(21), price(22)], "price", 7);
+      const check = (a: number, b: number, c: number, d: number) => validatePage(definition(), p, { "q19:t7": a, "q20:t7": b, "q21:t7": c, "q22:t7": d });
+      expect(answersOf(check(1, 2, 3, 4))).toEqual({ "q19:t7": 1, "q20:t7": 2, "q21:t7": 3, "q22:t7": 4 });
+      expect(answersOf(check(1, 1.01, 1.02, 1.03))).toEqual({ "q19:t7": 1, "q20:t7": 1.01, "q21:t7": 1.02, "q22:t7": 1.03 });
+      expect(errorsOf(check(2, 2, 3, 4))).toEqual([
+        { path: "q20:t7", message: "The price at which it is a bargain must be higher than the price at which it is too cheap" },
+      ]);
+      expect(errorsOf(check(1, 2, 2, 4))).toEqual([
+        { path: "q21:t7", message: "The price at which it is getting expensive must be higher than the price at which it is a bargain" },
+      ]);
+      expect(errorsOf(check(1, 2, 3, 3))).toEqual([
+        { path: "q22:t7", message: "The price at which it is too expensive must be higher than the price at which it is getting expensive" },
+      ]);
+      expect(errorsOf(check(4, 3, 2, 1)).map((e) => e.path)).toEqual(["q20:t7", "q21:t7", "q22:t7"]);
+    });
+
+    test("the order is not checked on a page with an invalid price (that error alone), nor on a concept page", () => {
+      const p = page([price(19), price(20)], "price", 7);
+      expect(errorsOf(validatePage(definition(), p, { "q19:t7": 5, "q20:t7": 0 }))).toEqual([{ path: "q20:t7", message: "Enter a price above 0" }]);
+      const concept = page([price(19), price(20)], "concept", 7);
+      expect(answersOf(validatePage(definition(), concept, { "q19:t7": 5, "q20:t7": 4 }))).toEqual({ "q19:t7": 5, "q20:t7": 4 });
+    });
+  });
+
+  test("purchase intent: both questions (20 and 21) on the 5-point scale", () => {
+    const p: Page = { id: "intent:3", kind: "intent", testOptionId: 3, questions: [] };
+    expect(answersOf(validatePage(definition(), p, { "intent20:t3": 1, "intent21:t3": 5 }))).toEqual({ "intent20:t3": 1, "intent21:t3": 5 });
+    expect(errorsOf(validatePage(definition(), p, { "intent20:t3": 0, "intent21:t3": 6 }))).toEqual([
+      { path: "intent20:t3", message: "Choose one answer" },
+      { path: "intent21:t3", message: "Choose one answer" },
+    ]);
+    expect(errorsOf(validatePage(definition(), p, { "intent20:t3": 2.5, "intent21:t3": "3" }))).toEqual([
+      { path: "intent20:t3", message: "Choose one answer" },
+      { path: "intent21:t3", message: "Choose one answer" },
+    ]);
+    expect(errorsOf(validatePage(definition(), p, { "intent20:t3": 3 }))).toEqual([{ path: "intent21:t3", message: "Choose one answer" }]);
+  });
+
+  test("the attention check: one of its five options (0..4)", () => {
+    const p: Page = { id: "attention", kind: "attention", testOptionId: null, questions: [] };
+    expect(ATTENTION.options.length).toBe(5);
+    for (const v of [0, 1, 4]) expect(answersOf(validatePage(definition(), p, { attention: v }))).toEqual({ attention: v });
+    for (const v of [-1, 5, 1.5, "1", null]) expect(errorsOf(validatePage(definition(), p, { attention: v }))).toEqual([{ path: "attention", message: "Choose one answer" }]);
+  });
+});
+
+describe("afterPage: screen-out by target, over quota, the attention check, next page or complete", () => {
+  // Demographics ask the age group (s51: 18-24 is 1, 25-34 is 2, 35+ is 3) and gender (s52).
+  const age = question("s51", "single", { options: [opt(1), opt(2), opt(3)] });
+  const gender = question("s52", "single", { options: [opt(4), opt(5)] });
+  const all: Page[] = [
+    { id: "demographics", kind: "demographics", testOptionId: null, questions: [age] },
+    { id: "screener", kind: "screener", testOptionId: null, questions: [gender] },
+    { id: "concept:1", kind: "concept", testOptionId: 1, questions: [] },
+    { id: "attention", kind: "attention", testOptionId: null, questions: [] },
+    { id: "followUps", kind: "followUps", testOptionId: null, questions: [] },
+  ];
+  const run = (targets: DefTarget[], index: number, answers: Record<string, number | number[] | string>, completes: Record<string, number> = {}) =>
+    afterPage(definition({ targets }), all, index, answers, { completesByOption: completes });
+
+  test("no target on the page: the next page, then Complete after the last", () => {
+    expect(run([], 0, { s51: 3 })).toEqual({ status: "InProgress", page: 1 });
+    expect(run([], 2, {})).toEqual({ status: "InProgress", page: 3 });
+    expect(run([], 4, {})).toEqual({ status: "Complete" });
+  });
+
+  test("an answer outside a target screens out, naming the target; a target of another page is not applied", () => {
+    const t: DefTarget = { key: "s51", optionIds: [1, 2], quotas: {} };
+    expect(run([t], 0, { s51: 3 })).toEqual({ status: "ScreenedOut", reason: "target s51" });
+    expect(run([t], 0, {})).toEqual({ status: "ScreenedOut", reason: "target s51" });
+    expect(run([t], 0, { s51: 2 })).toEqual({ status: "InProgress", page: 1 });
+    // The target asks s51; page 1 asks s52 only, so the answers there are not checked against it.
+    expect(run([t], 1, { s51: 3, s52: 4 })).toEqual({ status: "InProgress", page: 2 });
+    // Targets apply on demographics and screener pages only.
+    const onConcept: Page[] = [{ id: "concept:1", kind: "concept", testOptionId: 1, questions: [age] }, all[3]!];
+    expect(afterPage(definition({ targets: [t] }), onConcept, 0, { s51: 3 }, { completesByOption: {} })).toEqual({ status: "InProgress", page: 1 });
+  });
+
+  test("a screener page's target works as a demographic's", () => {
+    const t: DefTarget = { key: "s52", optionIds: [5], quotas: {} };
+    expect(run([t], 1, { s52: 4 })).toEqual({ status: "ScreenedOut", reason: "target s52" });
+    expect(run([t], 1, { s52: 5 })).toEqual({ status: "InProgress", page: 2 });
+  });
+
+  test("a multiple answer qualifies when any pick is in the target and its quota is open", () => {
+    const t: DefTarget = { key: "s51", optionIds: [1, 2], quotas: { "1": 10, "2": 10 } };
+    expect(run([t], 0, { s51: [3, 2] }, { 1: 10, 2: 9 })).toEqual({ status: "InProgress", page: 1 });
+    expect(run([t], 0, { s51: [1, 2] }, { 1: 10, 2: 10 })).toEqual({ status: "OverQuota", reason: "quota s51" });
+    expect(run([t], 0, { s51: [3] }, {})).toEqual({ status: "ScreenedOut", reason: "target s51" });
+    expect(run([t], 0, { s51: "1" }, {})).toEqual({ status: "ScreenedOut", reason: "target s51" });
+  });
+
+  test("a quota is full at its count: 9 of 10 lets one more in, 10 and 11 do not; no count yet is 0", () => {
+    const t: DefTarget = { key: "s51", optionIds: [1, 2], quotas: { "1": 10 } };
+    expect(run([t], 0, { s51: 1 }, { 1: 9 })).toEqual({ status: "InProgress", page: 1 });
+    expect(run([t], 0, { s51: 1 }, { 1: 10 })).toEqual({ status: "OverQuota", reason: "quota s51" });
+    expect(run([t], 0, { s51: 1 }, { 1: 11 })).toEqual({ status: "OverQuota", reason: "quota s51" });
+    expect(run([t], 0, { s51: 1 }, {})).toEqual({ status: "InProgress", page: 1 });
+    expect(run([{ ...t, quotas: { "1": 0 } }], 0, { s51: 1 }, {})).toEqual({ status: "OverQuota", reason: "quota s51" });
+  });
+
+  test("a group open to its other answers (docs/decisions.md): they share othersQuota, full at it", () => {
+    // Target 18-24 (option 1) with a quota; 25-34 (2) and 35+ (3) share what is left: 5 completes.
+    const t: DefTarget = { key: "s51", optionIds: [1], quotas: { "1": 10 }, othersQuota: 5 };
+    expect(run([t], 0, { s51: 3 }, { 1: 10, 2: 2, 3: 2 })).toEqual({ status: "InProgress", page: 1 });
+    expect(run([t], 0, { s51: 3 }, { 1: 0, 2: 3, 3: 2 })).toEqual({ status: "OverQuota", reason: "quota s51" });
+    expect(run([t], 0, { s51: 2 }, { 2: 6 })).toEqual({ status: "OverQuota", reason: "quota s51" });
+    expect(run([t], 0, { s51: 2 }, { 3: 4 })).toEqual({ status: "InProgress", page: 1 });
+    // The target's own completes do not count against the others.
+    expect(run([t], 0, { s51: 2 }, { 1: 100 })).toEqual({ status: "InProgress", page: 1 });
+    // othersQuota 0 or absent: the other answers screen out.
+    expect(run([{ ...t, othersQuota: 0 }], 0, { s51: 2 }, {})).toEqual({ status: "ScreenedOut", reason: "target s51" });
+    expect(run([{ ...t, othersQuota: null }], 0, { s51: 2 }, {})).toEqual({ status: "ScreenedOut", reason: "target s51" });
+    expect(run([{ ...t, othersQuota: 1 }], 0, { s51: 2 }, {})).toEqual({ status: "InProgress", page: 1 });
+  });
+
+  test("several targets on one page: each must pass", () => {
+    const both: Page[] = [{ id: "demographics", kind: "demographics", testOptionId: null, questions: [age, gender] }, all[4]!];
+    const targets: DefTarget[] = [
+      { key: "s51", optionIds: [1], quotas: {}, othersQuota: 3 },
+      { key: "s52", optionIds: [4], quotas: {} },
+    ];
+    const go = (answers: Record<string, number>, completes: Record<string, number> = {}) => afterPage(definition({ targets }), both, 0, answers, { completesByOption: completes });
+    expect(go({ s51: 2, s52: 4 })).toEqual({ status: "InProgress", page: 1 });
+    expect(go({ s51: 2, s52: 5 })).toEqual({ status: "ScreenedOut", reason: "target s52" });
+    expect(go({ s51: 1, s52: 5 })).toEqual({ status: "ScreenedOut", reason: "target s52" });
+  });
+
+  test("the others' share counts the target's own question's other answers, wherever it sits on the page", () => {
+    // Gender second on the page: the others of s52 are its option 5, not the age question's options.
+    const both: Page[] = [{ id: "demographics", kind: "demographics", testOptionId: null, questions: [age, gender] }, all[4]!];
+    const t: DefTarget = { key: "s52", optionIds: [4], quotas: {}, othersQuota: 3 };
+    const go = (completes: Record<string, number>) => afterPage(definition({ targets: [t] }), both, 0, { s51: 1, s52: 5 }, { completesByOption: completes });
+    expect(go({ 5: 3 })).toEqual({ status: "OverQuota", reason: "quota s52" });
+    expect(go({ 5: 2, 1: 50, 2: 50, 3: 50 })).toEqual({ status: "InProgress", page: 1 });
+  });
+
+  test("the attention check: only “Somewhat agree” (1) passes", () => {
+    expect(ATTENTION.correct).toBe(1);
+    expect(ATTENTION.options[ATTENTION.correct]).toBe("Somewhat agree");
+    expect(run([], 3, { attention: 1 })).toEqual({ status: "InProgress", page: 4 });
+    for (const v of [0, 2, 4]) expect(run([], 3, { attention: v })).toEqual({ status: "ScreenedOut", reason: "attention check" });
+    expect(run([], 3, {})).toEqual({ status: "ScreenedOut", reason: "attention check" });
+    // The attention answer matters on its own page only.
+    expect(run([], 2, { attention: 0 })).toEqual({ status: "InProgress", page: 3 });
+    const lastIsAttention = all.slice(0, 4);
+    expect(afterPage(definition(), lastIsAttention, 3, { attention: 1 }, { completesByOption: {} })).toEqual({ status: "Complete" });
+  });
+});
+
+describe("the generators: the same seed, the same respondent", () => {
+  test("mulberry32, against an independent Python implementation of the same algorithm", () => {
+    // python3: a = (a + 0x6d2b79f5) & M; t = imul(t ^ t >> 15, t | 1); t ^= t + imul(t ^ t >> 7, t | 61); (t ^ t >> 14) / 2**32
+    const r1 = seeded(1);
+    expect([r1(), r1(), r1()]).toEqual([0.6270739405881613, 0.002735721180215478, 0.5274470399599522]);
+    const r42 = seeded(42);
+    expect([r42(), r42(), r42()]).toEqual([0.6011037519201636, 0.44829055899754167, 0.8524657934904099]);
+    const r0 = seeded(0);
+    expect([r0(), r0(), r0()]).toEqual([0.26642920868471265, 0.0003297457005828619, 0.2232720274478197]);
+    // A negative seed is taken as its unsigned 32 bits (-1 is 0xffffffff).
+    const rm = seeded(-1);
+    expect([rm(), rm(), rm()]).toEqual([0.8964226141106337, 0.189478256739676, 0.7156526781618595]);
+  });
+
+  test("FNV-1a 32-bit, against the published test vectors", () => {
+    expect(hash32("")).toBe(0x811c9dc5);
+    expect(hash32("a")).toBe(0xe40c292c);
+    expect(hash32("foobar")).toBe(0xbf9cf968);
+    expect(hash32("Concept A")).toBe(2099890680); // python3, the same algorithm
+  });
+});
