@@ -8,6 +8,10 @@
 //   bun run test:mutation                 every module, in turn (hours on this machine)
 //   bun run test:mutation lifecycle ledger
 //   bun run test:mutation ledger-writes & bun run test:mutation ledger   (side by side: own sandboxes)
+//   bun run test:mutation --survivors analytics-verbatims
+//       after tests were added (the code unchanged): mutates again only the lines of the last
+//       report's surviving mutants and marks those now killed, keeping the rest of that report
+//       (a mutant the old tests killed is still killed: tests were only added).
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 
 interface Module {
@@ -110,7 +114,8 @@ export const MODULES: Record<string, Module> = {
 };
 
 if (import.meta.main) {
-  const names = process.argv.slice(2);
+  const survivorsOnly = process.argv.includes("--survivors");
+  const names = process.argv.slice(2).filter((a) => a !== "--survivors");
   const unknown = names.filter((n) => !MODULES[n]);
   if (unknown.length) {
     console.error(`unknown module ${unknown.join(", ")}; modules: ${Object.keys(MODULES).join(", ")}`);
@@ -120,7 +125,25 @@ if (import.meta.main) {
   const lines: string[] = [];
   for (const name of names.length ? names : Object.keys(MODULES)) {
     const m = MODULES[name]!;
-    const conf = `.tmp/stryker.${name}.json`;
+    const previous = `reports/mutation/${name}.json`;
+    let mutate = m.mutate;
+    let old: StrykerReport | null = null;
+    if (survivorsOnly) {
+      if (!existsSync(previous)) {
+        lines.push(`${name}: no earlier report to re-run the survivors of`);
+        continue;
+      }
+      old = JSON.parse(readFileSync(previous, "utf8")) as StrykerReport;
+      mutate = Object.entries(old.files).flatMap(([file, f]) =>
+        [...new Set(f.mutants.filter((x) => x.status === "Survived" || x.status === "NoCoverage").map((x) => x.location.start.line))].map((l) => `${file}:${l}-${l}`),
+      );
+      if (!mutate.length) {
+        lines.push(`${name}: no survivors`);
+        continue;
+      }
+    }
+    const reportName = survivorsOnly ? `reports/mutation/${name}.survivors.json` : previous;
+    const conf = `.tmp/stryker.${name}${survivorsOnly ? ".survivors" : ""}.json`;
     mkdirSync(".tmp", { recursive: true });
     writeFileSync(
       conf,
@@ -129,13 +152,13 @@ if (import.meta.main) {
           $schema: "../node_modules/@stryker-mutator/core/schema/stryker-schema.json",
           testRunner: "command",
           commandRunner: { command: m.command.replace(/^bun test /, "bun test --timeout=60000 ") }, // a busy machine: bun's 5 s default fails the dry run
-          mutate: m.mutate,
+          mutate,
           concurrency: 1,
           coverageAnalysis: "off",
           timeoutMS: m.timeoutMS ?? 120_000,
           reporters: ["clear-text", "json", "progress"],
-          jsonReporter: { fileName: `reports/mutation/${name}.json` },
-          tempDirName: `.tmp/stryker-${name}`, // one per module, so two modules may run side by side
+          jsonReporter: { fileName: reportName },
+          tempDirName: `.tmp/stryker-${name}${survivorsOnly ? "-survivors" : ""}`, // one per module, so two modules may run side by side
           ignorePatterns: [".data", ".tmp", "reports", "dist", "test-results", "playwright-report"],
           cleanTempDir: "always",
         },
@@ -146,14 +169,41 @@ if (import.meta.main) {
     const t0 = Date.now();
     const p = Bun.spawn(["bun", "--bun", "node_modules/.bin/stryker", "run", conf], { stdout: "inherit", stderr: "inherit" });
     const code = await p.exited;
-    const report = `reports/mutation/${name}.json`;
-    if (code !== 0 || !existsSync(report)) {
+    if (code !== 0 || !existsSync(reportName)) {
       lines.push(`${name}: not run to the end (exit ${code})`);
       continue;
     }
-    lines.push(`${name}: ${summarise(JSON.parse(readFileSync(report, "utf8")))} in ${Math.round((Date.now() - t0) / 60000)} min`);
+    let result = JSON.parse(readFileSync(reportName, "utf8")) as StrykerReport;
+    if (old) {
+      // The same mutant: same file, place, mutator and replacement.
+      const key = (file: string, x: StrykerMutant) => `${file}:${x.location.start.line}:${x.location.start.column}:${x.mutatorName}:${x.replacement}`;
+      const now = new Map(Object.entries(result.files).flatMap(([file, f]) => f.mutants.map((x) => [key(file, x), x.status] as const)));
+      let killed = 0;
+      for (const [file, f] of Object.entries(old.files))
+        for (const x of f.mutants) {
+          const s = now.get(key(file, x));
+          if ((x.status === "Survived" || x.status === "NoCoverage") && (s === "Killed" || s === "Timeout")) {
+            x.status = s;
+            killed++;
+          }
+        }
+      writeFileSync(previous, JSON.stringify(old));
+      result = old;
+      lines.push(`${name}: ${killed} of the last run's survivors killed now`);
+    }
+    lines.push(`${name}: ${summarise(result)} in ${Math.round((Date.now() - t0) / 60000)} min`);
   }
   console.log(["", "Mutation scores:", ...lines].join("\n"));
+}
+
+interface StrykerMutant {
+  status: string;
+  mutatorName: string;
+  replacement?: string;
+  location: { start: { line: number; column: number } };
+}
+interface StrykerReport {
+  files: Record<string, { mutants: StrykerMutant[] }>;
 }
 
 /** The mutation score of a Stryker JSON report: killed (and timed out) over all valid mutants. */

@@ -274,8 +274,10 @@ describe("design: edges worked by hand", () => {
     const t = testAgainstNorm(0.6, 0.05, fixedNorm(0.5));
     expect(t.z).toBeCloseTo(2, 12);
     expect([t.thin, t.quintile]).toEqual([false, null]);
-    // Equal to the norm with no variance at all: z 0, not NaN.
+    // Equal to the norm with no variance at all: z 0, not NaN; different with no variance: no z.
     expect(testAgainstNorm(0.5, 0, fixedNorm(0.5)).z).toBe(0);
+    expect(testAgainstNorm(0.6, 0, fixedNorm(0.5)).z).toBeNaN();
+    expect(testAgainstNorm(0.6, 0, fixedNorm(0.5)).p).toBeNaN();
   });
 
   test("quintile of a score tied with every project: the middle fifth (mid-rank 50%)", () => {
