@@ -54,6 +54,33 @@ describe("Van Westendorp, by hand", () => {
     expect(res.nms!.revenueOptimal.trial).toBeCloseTo(0.55, 12);
   });
 
+  // The same hand-worked case (and two weighted respondents whose segments overlap and touch the
+  // grid's ends) through the difference-array path that large files take (exactWork 0): each
+  // respondent's three linear segments added along the grid give the same trial curve and optima.
+  test("NMS trial by difference arrays (the large-file path) gives the hand-worked figures", () => {
+    const one = vanWestendorp([r(10, 20, 30, 40, { intentCheap: 5, intentExpensive: 4 })], { curves: true, exactWork: 0 });
+    expect(one.curves!.trial.map((x) => Number(x.toFixed(12)))).toEqual([0, 0.7, 0.5, 0]);
+    expect(one.nms!.trialOptimal.price).toBe(20);
+    expect(one.nms!.trialOptimal.trial).toBeCloseTo(0.7, 12);
+    expect(one.nms!.revenueOptimal.price).toBeCloseTo(27.5, 12);
+    expect(one.nms!.revenueOptimal.revenue).toBeCloseTo(15.125, 12);
+    // Weight 3 at (10, 20, 30, 40) with intents 5/4, weight 1 at (15, 25, 35, 45) with intents 4/2.
+    // Grid 10..45 by 5. First respondent: 0 at 10, 0.7 at 20 (0.35 at 15), 0.5 at 30 (0.6 at 25),
+    // 0 at 40 (0.25 at 35). Second: 0 at 15, 0.5 at 25 (0.25 at 20), 0.1 at 35 (0.3 at 30), 0 at 45
+    // (0.05 at 40). Trial = (3 p1 + p2) / 4 at each grid price.
+    const two = vanWestendorp(
+      [r(10, 20, 30, 40, { intentCheap: 5, intentExpensive: 4, weight: 3 }), r(15, 25, 35, 45, { intentCheap: 4, intentExpensive: 2 })],
+      { curves: true, exactWork: 0 },
+    );
+    const p1 = [0, 0.35, 0.7, 0.6, 0.5, 0.25, 0, 0];
+    const p2 = [0, 0, 0.25, 0.5, 0.3, 0.1, 0.05, 0];
+    expect(two.curves!.price).toEqual([10, 15, 20, 25, 30, 35, 40, 45]);
+    two.curves!.trial.forEach((t, i) => expect(t).toBeCloseTo((3 * p1[i]! + p2[i]!) / 4, 12));
+    const exact = vanWestendorp([r(10, 20, 30, 40, { intentCheap: 5, intentExpensive: 4, weight: 3 }), r(15, 25, 35, 45, { intentCheap: 4, intentExpensive: 2 })], { curves: true });
+    expect(two.nms!.trialOptimal.price).toBe(exact.nms!.trialOptimal.price);
+    expect(two.nms!.revenueOptimal.price).toBeCloseTo(exact.nms!.revenueOptimal.price, 9);
+  });
+
   test("NMS is weighted; calibration can be overridden", () => {
     const data = [
       r(10, 20, 30, 40, { intentCheap: 5, intentExpensive: 4, weight: 3 }),

@@ -46,6 +46,12 @@ export interface PsmOptions {
   curves?: boolean;
   /** Probabilities for intent 5..1; default 0.7, 0.5, 0.3, 0.1, 0. */
   calibration?: IntentCalibration;
+  /**
+   * Respondent x price evaluations of NMS trial summed one by one before the difference-array path
+   * takes over (default NMS_EXACT_WORK). The two paths give the same curve; tests set 0 to check
+   * the second on small data.
+   */
+  exactWork?: number;
 }
 
 export interface PsmCurves {
@@ -345,7 +351,7 @@ export function vanWestendorpColumns(cols: PsmColumns, options: PsmOptions = {})
   const peOf = (m: number) => cal[5 - nmsSe[m]!]!;
   if (nmsN > 0 && nmsTotal > 0) {
     const tr = new Array<number>(g);
-    if (nmsN * g <= NMS_EXACT_WORK) {
+    if (nmsN * g <= (options.exactWork ?? NMS_EXACT_WORK)) {
       // Each grid price, every respondent's probability summed in their order.
       for (let j = 0; j < g; j++) {
         const p = price[j]!;
