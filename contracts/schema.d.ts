@@ -12647,6 +12647,8 @@ export interface components {
                         /** @enum {string} */
                         field: "top2" | "n" | "vsBenchmark.diff" | "vsBenchmark.top2Percentage" | "vsOthers.diff";
                         otherTestOptionId?: number | null;
+                        /** @enum {string} */
+                        total?: "sample" | "markets";
                     } | {
                         /** @enum {string} */
                         fn: "Difference";
@@ -12675,6 +12677,8 @@ export interface components {
                         questionOptionId: number;
                         /** @enum {string} */
                         field: "share";
+                        /** @enum {string} */
+                        total?: "sample" | "markets";
                     } | {
                         /** @enum {string} */
                         fn: "VerbatimCount";

@@ -10,7 +10,7 @@ import { projectContext, type Figure } from "../../api/src/domains/ai/facts.ts";
 import { systemCtx } from "../../api/src/domains/lifecycle/lifecycle.service.ts";
 import { emailSummariesJob, sendWeeklySummaries } from "../../api/src/domains/ai/email-summaries.ts";
 import { outboxMailer } from "../../api/src/email/mailer.ts";
-import { qualResults } from "../../api/src/domains/results/results.service.ts";
+import { qualResults, questionResults } from "../../api/src/domains/results/results.service.ts";
 import { subscribe, type ChannelEvent } from "../../api/src/jobs/channel.ts";
 import { STOP_WORDS } from "../../api/src/analytics/verbatims.ts";
 
@@ -229,6 +229,24 @@ test("a summary written for All markets (total=markets) cites the all-markets to
   const qual = done!.referencesData!.filter((f) => f.source.fn === "QualResults");
   expect(qual.length).toBeGreaterThan(0);
   expect(qual.every((f) => f.source.fn === "QualResults" && f.source.total === "markets"), "every QualResults figure is of the all-markets total").toBe(true);
+  // The facts behind it: the choice questions' answer shares (QuestionResults) are of the
+  // all-markets total too, each equal to QuestionResults' all-markets share.
+  const { projectContext, choiceFacts, FigureBook } = await import("../../api/src/domains/ai/facts.ts");
+  const choice = await w.tdb.db<{ projectQuestionId: number; text: string }[]>`
+    select pq.id as "projectQuestionId", q.question_text as text from project_questions pq join questions q on q.id = pq.question_id
+    where pq.project_id = ${p!.id} and pq.deleted_at is null and pq.standard_question_id is null and q.question_type_id in (1, 2, 4) order by pq.id limit 1`;
+  expect(choice.length, "the project asks a choice question").toBe(1);
+  const pc = { ...(await projectContext(w.tdb.db, systemCtx(), p!.id)), choiceQuestions: choice };
+  const book = new FigureBook();
+  await choiceFacts(w.tdb.db, systemCtx(), pc, book, { regionIds: regions }, "markets");
+  const shares = book.figures.filter((f) => f.source.fn === "QuestionResults");
+  expect(shares.length, "the facts hold a choice question's shares").toBeGreaterThan(0);
+  for (const f of shares) {
+    const src = f.source as Extract<Figure["source"], { fn: "QuestionResults" }>;
+    expect(src.total, "an answer share of the all-markets total").toBe("markets");
+    const r = await questionResults(w.tdb.db, systemCtx(), { projectId: p!.id, projectQuestionId: src.projectQuestionId, filters: { regionIds: regions }, total: "markets" });
+    expect(f.value).toBe(r.results.find((x) => x.testOptionId === src.testOptionId)!.options.find((o) => o.questionOptionId === src.questionOptionId)!.share);
+  }
   // The lead figure, against QualResults' two totals: it is the all-markets one, and they differ.
   const lead = qual[0]!;
   const s = lead.source as Extract<Figure["source"], { fn: "QualResults" }>;

@@ -38,7 +38,7 @@ export async function recompute(db: Db, ctx: RequestCtx, projectId: number, f: F
     case "MarketReachResults":
       return (await marketReachResults(db, ctx, projectId, s.filters, { top: 1 })).byK.find((k) => k.k === s.k)!.sets[0]!.reach;
     case "QuestionResults": {
-      const r = await questionResults(db, ctx, { projectId, projectQuestionId: s.projectQuestionId, filters: s.filters });
+      const r = await questionResults(db, ctx, { projectId, projectQuestionId: s.projectQuestionId, filters: s.filters, total: s.total ?? "sample" });
       return r.results.find((x) => x.testOptionId === s.testOptionId)!.options.find((o) => o.questionOptionId === s.questionOptionId)!.share;
     }
     case "VerbatimCount": {

@@ -8,11 +8,11 @@ import { ResponseFilterSchema } from "../domains/results/filters.ts";
 const Sentiment = z.enum(["Positive", "Negative", "Neutral", "Mixed"]);
 /** Where a cited figure comes from (domains/ai/facts.ts FigureSource): the results function and its arguments. */
 const FigureSource = z.discriminatedUnion("fn", [
-  z.object({ fn: z.literal("QualResults"), filters: ResponseFilterSchema, benchmarkTypeId: z.number().int().nullable(), standardQuestionId: z.number().int(), testOptionId: z.number().int().nullable(), field: z.enum(["top2", "n", "vsBenchmark.diff", "vsBenchmark.top2Percentage", "vsOthers.diff"]), otherTestOptionId: z.number().int().nullable().optional() }),
+  z.object({ fn: z.literal("QualResults"), filters: ResponseFilterSchema, benchmarkTypeId: z.number().int().nullable(), standardQuestionId: z.number().int(), testOptionId: z.number().int().nullable(), field: z.enum(["top2", "n", "vsBenchmark.diff", "vsBenchmark.top2Percentage", "vsOthers.diff"]), otherTestOptionId: z.number().int().nullable().optional(), total: z.enum(["sample", "markets"]).optional() }),
   z.object({ fn: z.literal("Difference"), a: z.string(), b: z.string() }),
   z.object({ fn: z.literal("PriceSensitivityResults"), filters: ResponseFilterSchema, testOptionId: z.number().int().nullable(), field: z.enum(["opp", "ipp", "pmc", "pme"]) }),
   z.object({ fn: z.literal("MarketReachResults"), filters: ResponseFilterSchema, k: z.number().int(), field: z.literal("reach") }),
-  z.object({ fn: z.literal("QuestionResults"), filters: ResponseFilterSchema, projectQuestionId: z.number().int(), testOptionId: z.number().int().nullable(), questionOptionId: z.number().int(), field: z.literal("share") }),
+  z.object({ fn: z.literal("QuestionResults"), filters: ResponseFilterSchema, projectQuestionId: z.number().int(), testOptionId: z.number().int().nullable(), questionOptionId: z.number().int(), field: z.literal("share"), total: z.enum(["sample", "markets"]).optional() }),
   z.object({ fn: z.literal("VerbatimCount"), filters: ResponseFilterSchema, projectQuestionId: z.number().int(), themeId: z.number().int(), testOptionId: z.number().int().nullable().optional(), sentiment: Sentiment.nullable().optional(), field: z.literal("share") }),
   z.object({ fn: z.literal("Verbatim"), filters: ResponseFilterSchema, projectQuestionId: z.number().int(), testOptionId: z.number().int().nullable(), themeId: z.number().int().nullable(), sentiment: Sentiment.nullable(), answerId: z.number().int(), field: z.literal("text") }),
   z.object({ fn: z.literal("DriverResults"), filters: ResponseFilterSchema, testOptionId: z.number().int().nullable(), standardQuestionId: z.number().int(), field: z.literal("importance") }),

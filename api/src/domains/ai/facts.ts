@@ -32,7 +32,7 @@ export type FigureSource =
   | { fn: "PriceSensitivityResults"; filters: ResponseFilter; testOptionId: number | null; field: "opp" | "ipp" | "pmc" | "pme" }
   | { fn: "MarketReachResults"; filters: ResponseFilter; k: number; field: "reach" }
   /** An answer option's weighted share among the question's respondents (QuestionResults, the results function behind QualResults' per-question view). */
-  | { fn: "QuestionResults"; filters: ResponseFilter; projectQuestionId: number; testOptionId: number | null; questionOptionId: number; field: "share" }
+  | { fn: "QuestionResults"; filters: ResponseFilter; projectQuestionId: number; testOptionId: number | null; questionOptionId: number; field: "share"; total?: "sample" | "markets" }
   /** VerbatimCount with the theme over VerbatimCount without it (both of one test option's answers, of one sentiment, when given). */
   | { fn: "VerbatimCount"; filters: ResponseFilter; projectQuestionId: number; themeId: number; testOptionId?: number | null; sentiment?: SentimentLabel | null; field: "share" }
   /** A quoted answer (value: its id), one of the answers Verbatim lists under these arguments. */
@@ -319,7 +319,7 @@ export async function summaryFacts(
   const price = pc.frameworkId === 1010 ? await priceFacts(db, ctx, pc, book, filters) : [];
   const reach = pc.frameworkId === 1020 ? await reachFacts(db, ctx, pc, book, filters) : null;
   const themes = await themeFacts(db, ctx, pc, book, filters);
-  const questions = await choiceFacts(db, ctx, pc, book, filters);
+  const questions = await choiceFacts(db, ctx, pc, book, filters, total);
   return { kind: "summary", projectName: pc.projectName, objective: pc.objective, scope: opts.scope, benchmarkName, total: totalWords, measures, skews, price, reach, themes, questions };
 }
 
@@ -367,10 +367,12 @@ export async function themeFacts(db: Db, ctx: RequestCtx, pc: ProjectContext, bo
 }
 
 /** The three most chosen answers of up to four of the team's own choice questions (QuestionResults). */
-export async function choiceFacts(db: Db, ctx: RequestCtx, pc: ProjectContext, book: FigureBook, filters: ResponseFilter): Promise<SummaryFacts["questions"]> {
+export async function choiceFacts(db: Db, ctx: RequestCtx, pc: ProjectContext, book: FigureBook, filters: ResponseFilter, total: "sample" | "markets" = "sample"): Promise<SummaryFacts["questions"]> {
   const out: SummaryFacts["questions"] = [];
+  const totalOf = total === "markets" ? { total: "markets" as const } : {};
   for (const cq of pc.choiceQuestions.slice(0, 4)) {
-    const r = await questionResults(db, ctx, { projectId: pc.projectId, projectQuestionId: cq.projectQuestionId, filters });
+    // The same total as the summary's QualResults figures (the all-markets total under All markets).
+    const r = await questionResults(db, ctx, { projectId: pc.projectId, projectQuestionId: cq.projectQuestionId, filters, total });
     const row = r.results.find((x) => x.testOptionId === null) ?? r.results[0];
     if (!row || !row.n) continue;
     const top = [...row.options].filter((o) => o.count > 0).sort((a, b) => b.share - a.share || a.questionOptionId - b.questionOptionId).slice(0, 3);
@@ -378,7 +380,7 @@ export async function choiceFacts(db: Db, ctx: RequestCtx, pc: ProjectContext, b
       question: cq.text,
       answers: top.map((o) => ({
         option: r.options.find((x) => x.id === o.questionOptionId)!.text,
-        share: book.add(pct(o.share), o.share, { fn: "QuestionResults", filters, projectQuestionId: cq.projectQuestionId, testOptionId: row.testOptionId, questionOptionId: o.questionOptionId, field: "share" }),
+        share: book.add(pct(o.share), o.share, { fn: "QuestionResults", filters, projectQuestionId: cq.projectQuestionId, testOptionId: row.testOptionId, questionOptionId: o.questionOptionId, field: "share", ...totalOf }),
       })),
     });
   }
