@@ -35,12 +35,15 @@ export function useProjectAs<T extends ProjectDetail>(projectId: number, expand:
     { onError: () => {} },
   );
   useEffect(() => {
+    // A 404 cached from before (the project deleted, then restored from the toast) is not the
+    // answer: wait for the fetch this page starts, so a restored project opens instead of "not found".
+    if (res.isValidating) return;
     if (!valid || (res.error instanceof ApiError && (res.error.status === 404 || res.error.status === 403 || res.error.status === 400))) {
       // Said on the page the user is sent to (a page change clears the last page's errors).
       toast.show({ severity: "error", summary: PROJECT_NOT_FOUND, forNextPage: true });
       navigate("~/", { replace: true });
     }
-  }, [valid, res.error, navigate]);
+  }, [valid, res.error, res.isValidating, navigate]);
   useProjectEvents(() => void res.mutate(), projectId);
   return res;
 }
