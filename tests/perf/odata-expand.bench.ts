@@ -10,6 +10,7 @@
 import postgres from "postgres";
 import { loadavg } from "node:os";
 import { createTestDb } from "../helpers/db.ts";
+import { CLIENT, PATHS, seedMix } from "./odata-mix.ts";
 import { connect } from "../../api/src/db/client.ts";
 import { stopTestServer } from "../helpers/server.ts";
 import { login, realApp } from "../helpers/app.ts";
@@ -21,18 +22,6 @@ import type { RequestCtx } from "../../api/src/access/principal.ts";
 import { COMPRESS_MIN_BYTES, chooseEncoding } from "../../api/src/web/compress.ts";
 
 const GOAL = 0.8;
-const CLIENT = 1003;
-/** The mix: each request takes the next path, so consecutive requests differ in set and shape. */
-const PATHS = [
-  "/api/v1/Projects?$top=50&$expand=projectsRegions($expand=region)",
-  "/api/v1/Projects?$top=20&$skip=40&$select=id,projectName,statusCode&$orderby=projectName desc",
-  "/api/v1/Projects?$filter=projectTypeId eq 2 and contains(projectName,'1')&$select=id,projectName&$top=30",
-  "/api/v1/ProjectsRegions?$top=100&$select=id,projectId,regionId&$expand=region($select=regionName,currencyCode)",
-  "/api/v1/Projects?$top=10&$skip=150&$orderby=id&$expand=projectsRegions($select=regionId)",
-  "/api/v1/TestOptions?$filter=projectId eq 1001&$select=id,conceptText",
-  "/api/v1/Projects?$filter=statusCode eq 0 and projectTypeId in (1,3)&$top=25&$orderby=createdAt desc&$select=id,projectName,createdAt",
-  "/api/v1/Regions?$select=id,regionName&$orderby=regionName",
-];
 /** Short alternating slices, compared pair by pair: the machine's drift (other tenants of a shared
  * host) hits both sides of a pair alike, where long separate runs would each catch a different load. */
 const SLICE_MS = Number(process.env.BENCH_SLICE_MS ?? 600);
@@ -43,16 +32,7 @@ const tdb = await createTestDb();
 const db = tdb.db;
 
 // 200 projects of one team, each in two regions.
-await db`delete from projects_regions where client_id = ${CLIENT}`;
-const projects = await db<{ id: number }[]>`
-  insert into projects (client_id, project_name, project_type_id, framework_id, status_code)
-  select ${CLIENT}, 'Bench project ' || g, 1 + (g % 4), 1000, 0 from generate_series(1, 200) g
-  returning id`;
-await db`
-  insert into projects_regions (client_id, project_id, region_id)
-  select ${CLIENT}, p.id, r.region_id
-  from unnest(${projects.map((p) => p.id)}::int[]) as p(id)
-  cross join (values (1), (2)) as r(region_id)`;
+await seedMix(db);
 
 // The app as production wires it (server.ts: a pool of 10 connections, as the bare side has), and a
 // real sign-in: a token with a login session behind it.

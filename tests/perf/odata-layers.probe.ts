@@ -10,6 +10,7 @@ import net from "node:net";
 import postgres from "postgres";
 import { loadavg } from "node:os";
 import { createTestDb } from "../helpers/db.ts";
+import { CLIENT, PATHS, seedMix } from "./odata-mix.ts";
 import { connect } from "../../api/src/db/client.ts";
 import { stopTestServer } from "../helpers/server.ts";
 import { login, realApp } from "../helpers/app.ts";
@@ -22,18 +23,7 @@ import { UserConnectionGate } from "../../api/src/db/gate.ts";
 import { DEFAULT_QUERY_LIMITS } from "../../api/src/config.ts";
 import type { RequestCtx } from "../../api/src/access/principal.ts";
 
-const CLIENT = 1003;
 const USER = 9004;
-const PATHS = [
-  "/api/v1/Projects?$top=50&$expand=projectsRegions($expand=region)",
-  "/api/v1/Projects?$top=20&$skip=40&$select=id,projectName,statusCode&$orderby=projectName desc",
-  "/api/v1/Projects?$filter=projectTypeId eq 2 and contains(projectName,'1')&$select=id,projectName&$top=30",
-  "/api/v1/ProjectsRegions?$top=100&$select=id,projectId,regionId&$expand=region($select=regionName,currencyCode)",
-  "/api/v1/Projects?$top=10&$skip=150&$orderby=id&$expand=projectsRegions($select=regionId)",
-  "/api/v1/TestOptions?$filter=projectId eq 1001&$select=id,conceptText",
-  "/api/v1/Projects?$filter=statusCode eq 0 and projectTypeId in (1,3)&$top=25&$orderby=createdAt desc&$select=id,projectName,createdAt",
-  "/api/v1/Regions?$select=id,regionName&$orderby=regionName",
-];
 const N = Number(process.env.PROBE_N ?? 3000);
 const ROUNDS = Number(process.env.PROBE_ROUNDS ?? 2);
 
@@ -47,16 +37,7 @@ net.Socket.prototype.write = function (this: net.Socket, ...args: Parameters<net
 
 const tdb = await createTestDb();
 const db = tdb.db;
-await db`delete from projects_regions where client_id = ${CLIENT}`;
-const projects = await db<{ id: number }[]>`
-  insert into projects (client_id, project_name, project_type_id, framework_id, status_code)
-  select ${CLIENT}, 'Bench project ' || g, 1 + (g % 4), 1000, 0 from generate_series(1, 200) g
-  returning id`;
-await db`
-  insert into projects_regions (client_id, project_id, region_id)
-  select ${CLIENT}, p.id, r.region_id
-  from unnest(${projects.map((p) => p.id)}::int[]) as p(id)
-  cross join (values (1), (2)) as r(region_id)`;
+await seedMix(db);
 
 const appDb = connect(tdb.url, { max: 10 });
 const { app } = await realApp(appDb);
