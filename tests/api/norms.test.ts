@@ -113,3 +113,35 @@ test("QualResults with a benchmark reads that benchmark's norm only: one norm st
   const unknown = await ask(999).catch((e: Error) => e);
   expect((unknown as Error).message, "an unknown benchmark type is still refused").toBe("No benchmark type 999");
 }, 60_000);
+
+test("QualResults with a benchmark after another project's results changed reads the norm rebuilt from them, not the stale cells", async () => {
+  const { qualResults } = await import("../../api/src/domains/results/results.service.ts");
+  const { systemCtx } = await import("../../api/src/domains/lifecycle/lifecycle.service.ts");
+  const [p] = await tdb.db<{ id: number }[]>`
+    select id from projects where status_code >= 800 and status_code <> 950 and project_type_id = 1 and deleted_at is null order by id limit 1`;
+  const head = (await q.project(tx, p!.id))!;
+  const regions = await q.projectRegions(tx, p!.id);
+  const kind = { type: 1, minWeek: null, maxWeek: null };
+  const ask = () => qualResults(tdb.db, systemCtx(), { projectId: p!.id, filters: {}, benchmarkTypeId: 1 });
+  const norms = (r: Awaited<ReturnType<typeof ask>>) => new Map(r.measures.map((m) => [m.standardQuestionId, m.results[0]!.vsBenchmark!.top2Percentage]));
+  await refreshStaleNormCells(tx);
+  const before = norms(await ask());
+  // Another comparable project's answers change (a recode of its lowest answers to the top box)
+  // outside processing: its cells are stale until rebuilt.
+  const [other] = await tdb.db<{ id: number }[]>`
+    select q.id from projects q join norm_cells c on c.project_id = q.id
+    where q.id <> ${p!.id} and q.status_code >= 800 and q.status_code <> 950 and q.deleted_at is null and c.region_id = any(${regions}::int[])
+    group by q.id order by q.id limit 1`;
+  await tdb.db`update responses set standard_answer_value = 1 where project_id = ${other!.id} and standard_answer_value = 4`;
+  const after = norms(await ask());
+  const expected = await normFromResponses(tx, head, kind, regions);
+  expect(expected.length).toBeGreaterThan(0);
+  let moved = 0;
+  for (const r of expected) {
+    if (!after.has(r.standardQuestionId)) continue; // a measure this project did not ask
+    expect(Math.abs(after.get(r.standardQuestionId)! - r.top2 * 100), `standard question ${r.standardQuestionId}`).toBeLessThan(1e-9);
+    if (Math.abs(after.get(r.standardQuestionId)! - before.get(r.standardQuestionId)!) > 1e-9) moved++;
+  }
+  expect(moved, "the change moved the norm of a measure the project asked").toBeGreaterThan(0);
+  expect(await refreshStaleNormCells(tx), "the call rebuilt the stale cells").toBe(0);
+}, 60_000);

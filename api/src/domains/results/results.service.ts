@@ -607,14 +607,16 @@ export async function qualResults(
     ctx,
     input.projectId,
     input.filters,
-    // The project's regions only matter to a benchmark (its norm's regions).
-    (tx) => Promise.all([q.standardQuestions(tx, null), input.benchmarkTypeId ? q.projectRegions(tx, input.projectId) : []]),
-    async (a, p, f, [titles, projectRegions]) => ({
+    // The project's regions and the benchmark types only matter to a benchmark (its norm's
+    // regions and weeks).
+    (tx) => Promise.all([q.standardQuestions(tx, null), input.benchmarkTypeId ? q.projectRegions(tx, input.projectId) : [], input.benchmarkTypeId ? q.benchmarkTypes(tx) : []]),
+    async (a, p, f, [titles, projectRegions, types]) => ({
       p,
       rows: await a.scaleAnswers(input.standardQuestionIds ?? null),
       cells: await a.designCells(input.standardQuestionIds ?? null),
       strata: await a.designStrata(),
       titles,
+      types,
       regions: f.regionIds ?? projectRegions,
     }),
   );
@@ -623,9 +625,9 @@ export async function qualResults(
     // SPEC 7's 'None': a flat 50% line, and each concept tested against it.
     norm = new Map(data.titles.map((t) => [t.id, { ...fixedNorm(NONE_BENCHMARK.top2Percentage / 100), respondents: 0 }]));
   } else if (input.benchmarkTypeId) {
-    const b = (await benchmarkNorms(db, data.p, data.regions, input.benchmarkTypeId)).find((x) => x.row.benchmarkTypeId === input.benchmarkTypeId);
-    if (!b) throw new ApiError("BadRequest", `No benchmark type ${input.benchmarkTypeId}`);
-    norm = b.cells;
+    const t = data.types.find((x) => x.id === input.benchmarkTypeId);
+    if (!t) throw new ApiError("BadRequest", `No benchmark type ${input.benchmarkTypeId}`);
+    norm = normCells(await benchmarkNorm(db, data.p, data.regions, t));
   }
   const weighting = input.marketWeighting ?? "population";
   const total = input.total ?? "sample";
@@ -786,30 +788,47 @@ export function npdBandAvailable(typeId: number, week: number | null, band: { mi
   return week >= (band.minWeek ?? 1) && week <= (band.maxWeek ?? Number.MAX_SAFE_INTEGER);
 }
 
+const normCells = (rows: q.NormRow[]): Map<number, NormCell> => new Map(rows.map((r) => [r.standardQuestionId, { ...normDistribution(r.scores), respondents: r.respondents }]));
+
 /**
- * The benchmarks' norms for the project, of every benchmark type, or of `onlyTypeId` alone (a
- * results call names one benchmark: its norm is one statement, not one per type).
+ * One benchmark type's norm for the project (a results call names one benchmark), in one round
+ * trip: the stale check and the norm pipelined in one transaction above the tenant
+ * (readAsCaller on the system context). Only when a comparable project's cells are stale (its
+ * results changed since they were built, and the norms job has not reached it yet) the cells are
+ * rebuilt first and the norm read again, as Benchmarks does: a norm always equals the computation
+ * over the responses.
  */
-async function benchmarkNorms(db: Db, p: q.ProjectHead, regionIds: number[], onlyTypeId?: number): Promise<{ row: BenchmarkRow; cells: Map<number, NormCell> }[]> {
+async function benchmarkNorm(db: Db, p: q.ProjectHead, regionIds: number[], t: { id: number; minWeek: number | null; maxWeek: number | null }): Promise<q.NormRow[]> {
+  const kind = { type: t.id, minWeek: t.minWeek, maxWeek: t.maxWeek };
+  const regions = regionIds.length ? regionIds : null;
+  const [stale, rows] = await readAsCaller(db, systemCtx(), (tx) => Promise.all([staleNormProjects(tx), q.norms(tx, p, kind, regions)]));
+  if (!stale.length) return rows;
+  return enterTenant(db, systemCtx(), async (tx) => {
+    for (const id of await staleNormProjects(tx)) await refreshNormCells(tx, id);
+    return q.norms(tx, p, kind, regions);
+  });
+}
+
+/** The benchmarks' norms for the project, of every benchmark type (the Benchmarks function). */
+async function benchmarkNorms(db: Db, p: q.ProjectHead, regionIds: number[]): Promise<{ row: BenchmarkRow; cells: Map<number, NormCell> }[]> {
   // Norms read every client's completed projects: above the tenant, answering only their distribution's summaries.
   return enterTenant(db, systemCtx(), async (tx) => {
     // Round trips: the stale check with the benchmark types, the region codes and the latest week
     // (pipelined); a refresh only when something is stale; then every norm (pipelined).
-    const [stale, allTypes, codes, week] = await Promise.all([
+    const [stale, types, codes, week] = await Promise.all([
       staleNormProjects(tx),
       q.benchmarkTypes(tx),
       q.regionCodes(tx, regionIds),
       p.projectTypeId === 4 ? q.latestWeek(tx, p.id) : null,
     ]);
     for (const id of stale) await refreshNormCells(tx, id);
-    const types = allTypes.filter((t) => onlyTypeId === undefined || t.id === onlyTypeId);
     const norms = await Promise.all(types.map((t) => q.norms(tx, p, { type: t.id, minWeek: t.minWeek, maxWeek: t.maxWeek }, regionIds.length ? regionIds : null)));
     const out: { row: BenchmarkRow; cells: Map<number, NormCell> }[] = [];
     for (const [i, t] of types.entries()) {
       const rows = norms[i]!;
       const projectCount = rows.reduce((a, r) => Math.max(a, r.projectCount), 0);
       const top2 = rows.length ? rows.reduce((a, r) => a + r.top2, 0) / rows.length : 0;
-      const cells = new Map(rows.map((r) => [r.standardQuestionId, { ...normDistribution(r.scores), respondents: r.respondents }]));
+      const cells = normCells(rows);
       out.push({
         cells,
         row: {
