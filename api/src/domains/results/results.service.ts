@@ -65,6 +65,8 @@ export interface Aggregates {
   demographics(): Promise<{ systemQuestionId: number; optionId: number; n: number; sumW: number }[]>;
   designCells(standardQuestionIds: number[] | null): Promise<q.DesignCell[]>;
   designStrata(): Promise<q.DesignStratum[]>;
+  /** Serialized answers remembered for this copy and selection (columnar.ts answerMemo); null on the SQL path. */
+  answers: col.AnswerMemo | null;
 }
 
 export function sqlAggregates(tx: Tx, projectId: number, f: ResolvedFilter): Aggregates {
@@ -77,6 +79,7 @@ export function sqlAggregates(tx: Tx, projectId: number, f: ResolvedFilter): Agg
     demographics: () => q.demographics(tx, projectId, f),
     designCells: (ids) => q.designCells(tx, projectId, f, ids),
     designStrata: () => q.designStrata(tx, projectId),
+    answers: null,
   };
 }
 
@@ -90,6 +93,7 @@ export function columnarOf(cols: col.ProjectColumns, sel: col.Selection): Aggreg
     demographics: async () => col.demographics(cols, sel),
     designCells: async (ids) => col.designCellsMemo(cols, sel, ids),
     designStrata: async () => col.designStrata(cols),
+    answers: col.answerMemo(cols, sel),
   };
 }
 
@@ -585,23 +589,25 @@ export function topTwoBoxes(rows: q.ScaleRow[], confidence: Confidence, norm: Ma
   return out;
 }
 
-export async function qualResults(
-  db: Db,
-  ctx: RequestCtx,
-  input: {
-    projectId: number;
-    filters: ResponseFilter;
-    benchmarkTypeId?: number | null;
-    confidence?: Confidence;
-    adjust?: Adjust;
-    marketWeighting?: "population" | "sample";
-    /** `markets`: `measures` (and their tests) are the all-markets total, markets weighted as marketWeighting says. */
-    total?: "sample" | "markets";
-    standardQuestionIds?: number[] | null;
-  },
-): Promise<QualResults> {
-  const confidence = input.confidence ?? 95;
-  const adjust = input.adjust ?? "bh";
+type QualInput = {
+  projectId: number;
+  filters: ResponseFilter;
+  benchmarkTypeId?: number | null;
+  confidence?: Confidence;
+  adjust?: Adjust;
+  marketWeighting?: "population" | "sample";
+  /** `markets`: `measures` (and their tests) are the all-markets total, markets weighted as marketWeighting says. */
+  total?: "sample" | "markets";
+  standardQuestionIds?: number[] | null;
+};
+
+/** QualResults' reads: the caller's (one round trip), then the benchmark's norm (one more). */
+async function qualReads(db: Db, ctx: RequestCtx, input: QualInput) {
+  const sumsOf = async (a: Aggregates) => ({
+    rows: await a.scaleAnswers(input.standardQuestionIds ?? null),
+    cells: await a.designCells(input.standardQuestionIds ?? null),
+    strata: await a.designStrata(),
+  });
   const data = await withAggregates(
     db,
     ctx,
@@ -612,38 +618,84 @@ export async function qualResults(
     (tx) => Promise.all([q.standardQuestions(tx, null), input.benchmarkTypeId ? q.projectRegions(tx, input.projectId) : [], input.benchmarkTypeId ? q.benchmarkTypes(tx) : []]),
     async (a, p, f, [titles, projectRegions, types]) => ({
       p,
-      rows: await a.scaleAnswers(input.standardQuestionIds ?? null),
-      cells: await a.designCells(input.standardQuestionIds ?? null),
-      strata: await a.designStrata(),
+      a,
+      // The SQL path reads its sums in its transaction; the columnar copy's are computed when
+      // needed (not at all when the answer is remembered).
+      sums: a.answers ? null : await sumsOf(a),
       titles,
       types,
       regions: f.regionIds ?? projectRegions,
     }),
   );
+  let normRows: q.NormRow[] | null = null;
+  if (input.benchmarkTypeId && input.benchmarkTypeId !== NONE_BENCHMARK.benchmarkTypeId) {
+    const t = data.types.find((x) => x.id === input.benchmarkTypeId);
+    if (!t) throw new ApiError("BadRequest", `No benchmark type ${input.benchmarkTypeId}`);
+    normRows = await benchmarkNorm(db, data.p, data.regions, t);
+  }
+  return { ...data, normRows, sums: () => data.sums ?? sumsOf(data.a) };
+}
+
+/** QualResults' figures from its reads (pure). */
+function qualFigures(input: QualInput, r: Awaited<ReturnType<typeof qualReads>>, sums: { rows: q.ScaleRow[]; cells: q.DesignCell[]; strata: q.DesignStratum[] }): QualResults {
+  const confidence = input.confidence ?? 95;
+  const adjust = input.adjust ?? "bh";
   let norm: Map<number, NormCell> | null = null;
   if (input.benchmarkTypeId === NONE_BENCHMARK.benchmarkTypeId) {
     // SPEC 7's 'None': a flat 50% line, and each concept tested against it.
-    norm = new Map(data.titles.map((t) => [t.id, { ...fixedNorm(NONE_BENCHMARK.top2Percentage / 100), respondents: 0 }]));
-  } else if (input.benchmarkTypeId) {
-    const t = data.types.find((x) => x.id === input.benchmarkTypeId);
-    if (!t) throw new ApiError("BadRequest", `No benchmark type ${input.benchmarkTypeId}`);
-    norm = normCells(await benchmarkNorm(db, data.p, data.regions, t));
-  }
+    norm = new Map(r.titles.map((t) => [t.id, { ...fixedNorm(NONE_BENCHMARK.top2Percentage / 100), respondents: 0 }]));
+  } else if (r.normRows) norm = normCells(r.normRows);
   const weighting = input.marketWeighting ?? "population";
   const total = input.total ?? "sample";
-  const design = designByQuestion(data.cells, data.strata, (o) => o, String, total === "markets" ? marketScale(data.strata, weighting).scale : undefined);
-  const { bySq: results, tests } = designTopTwoBoxes(data.rows, design, confidence, adjust, norm);
+  const design = designByQuestion(sums.cells, sums.strata, (o) => o, String, total === "markets" ? marketScale(sums.strata, weighting).scale : undefined);
+  const { bySq: results, tests } = designTopTwoBoxes(sums.rows, design, confidence, adjust, norm);
   return {
-    projectId: data.p.id,
+    projectId: r.p.id,
     confidence,
     benchmarkTypeId: input.benchmarkTypeId ?? null,
     method: statsMethod(adjust, tests),
     total,
-    ...marketTotals(data.cells, data.strata, confidence, weighting, adjust),
-    measures: data.titles
+    ...marketTotals(sums.cells, sums.strata, confidence, weighting, adjust),
+    measures: r.titles
       .filter((t) => results.has(t.id))
       .map((t) => ({ standardQuestionId: t.id, title: t.title, results: results.get(t.id)! })),
   };
+}
+
+export async function qualResults(db: Db, ctx: RequestCtx, input: QualInput): Promise<QualResults> {
+  const r = await qualReads(db, ctx, input);
+  return qualFigures(input, r, await r.sums());
+}
+
+/**
+ * The QualResults function's response body (the route's `{ ...qualResults, question: null }`,
+ * serialized). On the columnar path it is remembered (columnar.ts answerMemo) per project copy
+ * and selection, keyed by the options and by every other input the figures read: the norm's rows
+ * (a comparable project's change, a refreshed rollup) and the measures' titles. The reads are made
+ * on every call (the caller's access, the project's results version, the filter's respondents,
+ * the norm): only the computation and the serialization are skipped.
+ */
+export async function qualResultsBody(db: Db, ctx: RequestCtx, input: QualInput): Promise<string> {
+  const r = await qualReads(db, ctx, input);
+  const memo = r.a.answers;
+  const key = memo
+    ? JSON.stringify([
+        "QualResults",
+        input.benchmarkTypeId ?? null,
+        input.confidence ?? 95,
+        input.adjust ?? "bh",
+        input.marketWeighting ?? "population",
+        input.total ?? "sample",
+        input.standardQuestionIds ?? null,
+        r.titles.map((t) => [t.id, t.title]),
+        r.normRows,
+      ])
+    : "";
+  const hit = memo?.get(key);
+  if (hit !== undefined) return hit;
+  const body = JSON.stringify({ ...qualFigures(input, r, await r.sums()), question: null });
+  memo?.set(key, body);
+  return body;
 }
 
 export interface QuestionResults {
