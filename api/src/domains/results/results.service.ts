@@ -615,21 +615,21 @@ async function qualReads(db: Db, ctx: RequestCtx, input: QualInput) {
     input.filters,
     // The project's regions and the benchmark types only matter to a benchmark (its norm's
     // regions and weeks).
-    (tx) => Promise.all([q.standardQuestions(tx, null), input.benchmarkTypeId ? q.projectRegions(tx, input.projectId) : [], input.benchmarkTypeId ? q.benchmarkTypes(tx) : []]),
-    async (a, p, f, [titles, projectRegions, types]) => ({
+    (tx) => Promise.all([q.standardQuestionTitles(tx), input.benchmarkTypeId ? q.projectRegions(tx, input.projectId) : [], input.benchmarkTypeId ? q.benchmarkType(tx, input.benchmarkTypeId) : undefined]),
+    async (a, p, f, [titles, projectRegions, type]) => ({
       p,
       a,
       // The SQL path reads its sums in its transaction; the columnar copy's are computed when
       // needed (not at all when the answer is remembered).
       sums: a.answers ? null : await sumsOf(a),
       titles,
-      types,
+      type,
       regions: f.regionIds ?? projectRegions,
     }),
   );
   let normRows: q.NormRow[] | null = null;
   if (input.benchmarkTypeId && input.benchmarkTypeId !== NONE_BENCHMARK.benchmarkTypeId) {
-    const t = data.types.find((x) => x.id === input.benchmarkTypeId);
+    const t = data.type;
     if (!t) throw new ApiError("BadRequest", `No benchmark type ${input.benchmarkTypeId}`);
     normRows = await benchmarkNorm(db, data.p, data.regions, t);
   }
