@@ -615,8 +615,14 @@ async function qualReads(db: Db, ctx: RequestCtx, input: QualInput) {
     input.filters,
     // The project's regions and the benchmark types only matter to a benchmark (its norm's
     // regions and weeks).
-    (tx) => Promise.all([q.standardQuestionTitles(tx), input.benchmarkTypeId ? q.projectRegions(tx, input.projectId) : [], input.benchmarkTypeId ? q.benchmarkType(tx, input.benchmarkTypeId) : undefined]),
-    async (a, p, f, [titles, projectRegions, type]) => ({
+    (tx) =>
+      Promise.all([
+        q.standardQuestionTitles(tx),
+        input.benchmarkTypeId ? q.projectRegions(tx, input.projectId) : [],
+        input.benchmarkTypeId ? q.benchmarkType(tx, input.benchmarkTypeId) : undefined,
+        input.benchmarkTypeId ? q.normsEpoch(tx) : null,
+      ]),
+    async (a, p, f, [titles, projectRegions, type, epoch]) => ({
       p,
       a,
       // The SQL path reads its sums in its transaction; the columnar copy's are computed when
@@ -624,6 +630,7 @@ async function qualReads(db: Db, ctx: RequestCtx, input: QualInput) {
       sums: a.answers ? null : await sumsOf(a),
       titles,
       type,
+      epoch,
       regions: f.regionIds ?? projectRegions,
     }),
   );
@@ -631,7 +638,7 @@ async function qualReads(db: Db, ctx: RequestCtx, input: QualInput) {
   if (input.benchmarkTypeId && input.benchmarkTypeId !== NONE_BENCHMARK.benchmarkTypeId) {
     const t = data.type;
     if (!t) throw new ApiError("BadRequest", `No benchmark type ${input.benchmarkTypeId}`);
-    normRows = await benchmarkNorm(db, data.p, data.regions, t);
+    normRows = await benchmarkNorm(db, data.p, data.regions, t, data.epoch);
   }
   return { ...data, normRows, sums: () => data.sums ?? sumsOf(data.a) };
 }
@@ -842,23 +849,52 @@ export function npdBandAvailable(typeId: number, week: number | null, band: { mi
 
 const normCells = (rows: q.NormRow[]): Map<number, NormCell> => new Map(rows.map((r) => [r.standardQuestionId, { ...normDistribution(r.scores), respondents: r.respondents }]));
 
+/** How many norms a process keeps per database (the most recently used). */
+export const NORMS_KEPT = 256;
+let normsSeen = new WeakMap<Db, Map<string, q.NormRow[]>>();
+
+/** Forgets the norms this process keeps (tests). */
+export function clearNormsMemo(): void {
+  normsSeen = new WeakMap();
+}
+
 /**
- * One benchmark type's norm for the project (a results call names one benchmark), in one round
- * trip: the stale check and the norm pipelined in one transaction above the tenant
- * (readAsCaller on the system context). Only when a comparable project's cells are stale (its
- * results changed since they were built, and the norms job has not reached it yet) the cells are
- * rebuilt first and the norm read again, as Benchmarks does: a norm always equals the computation
- * over the responses.
+ * One benchmark type's norm for the project (a results call names one benchmark). Kept per
+ * database under the norms' epoch (migration 0043) it was read with: `epoch` is the counter as the
+ * request's own transaction read it; the same value means nothing a norm reads has changed since
+ * the kept norm was computed, and it is reused without a statement. Otherwise one round trip: the
+ * counter, the stale check and the norm pipelined in one transaction above the tenant (readAsCaller
+ * on the system context), and the norm is kept under the counter read in that transaction, first
+ * (a change committed after that read can only make the kept norm newer than its epoch says, never
+ * older, whichever server each read reached). Only when a comparable project's cells are stale
+ * (its results changed since they were built, and the norms job has not reached it yet) the cells
+ * are rebuilt first and the norm read again, as Benchmarks does: a norm always equals the
+ * computation over the responses.
  */
-async function benchmarkNorm(db: Db, p: q.ProjectHead, regionIds: number[], t: { id: number; minWeek: number | null; maxWeek: number | null }): Promise<q.NormRow[]> {
+async function benchmarkNorm(db: Db, p: q.ProjectHead, regionIds: number[], t: { id: number; minWeek: number | null; maxWeek: number | null }, epoch: string | null): Promise<q.NormRow[]> {
   const kind = { type: t.id, minWeek: t.minWeek, maxWeek: t.maxWeek };
   const regions = regionIds.length ? regionIds : null;
-  const [stale, rows] = await readAsCaller(db, systemCtx(), (tx) => Promise.all([staleNormProjects(tx), q.norms(tx, p, kind, regions)]));
-  if (!stale.length) return rows;
-  return enterTenant(db, systemCtx(), async (tx) => {
-    for (const id of await staleNormProjects(tx)) await refreshNormCells(tx, id);
-    return q.norms(tx, p, kind, regions);
-  });
+  const facets = JSON.stringify([p.id, p.clientId, p.productType, p.categoryId, kind, regions]);
+  let seen = normsSeen.get(db);
+  if (!seen) normsSeen.set(db, (seen = new Map()));
+  if (epoch !== null) {
+    const hit = seen.get(`${epoch}|${facets}`);
+    if (hit) {
+      seen.delete(`${epoch}|${facets}`);
+      seen.set(`${epoch}|${facets}`, hit);
+      return hit;
+    }
+  }
+  const [read, stale, rows] = await readAsCaller(db, systemCtx(), (tx) => Promise.all([q.normsEpoch(tx), staleNormProjects(tx), q.norms(tx, p, kind, regions)]));
+  const norm = stale.length
+    ? await enterTenant(db, systemCtx(), async (tx) => {
+        for (const id of await staleNormProjects(tx)) await refreshNormCells(tx, id);
+        return q.norms(tx, p, kind, regions);
+      })
+    : rows;
+  if (seen.size >= NORMS_KEPT) seen.delete(seen.keys().next().value!);
+  seen.set(`${read}|${facets}`, norm);
+  return norm;
 }
 
 /** The benchmarks' norms for the project, of every benchmark type (the Benchmarks function). */
