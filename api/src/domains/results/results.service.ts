@@ -601,7 +601,7 @@ type QualInput = {
   standardQuestionIds?: number[] | null;
 };
 
-/** QualResults' reads: the caller's (one round trip), then the benchmark's norm (one more). */
+/** QualResults' reads: the caller's (one round trip), then the benchmark's norm (one more, unless this process kept it: benchmarkNorm). */
 async function qualReads(db: Db, ctx: RequestCtx, input: QualInput) {
   const sumsOf = async (a: Aggregates) => ({
     rows: await a.scaleAnswers(input.standardQuestionIds ?? null),
@@ -613,8 +613,8 @@ async function qualReads(db: Db, ctx: RequestCtx, input: QualInput) {
     ctx,
     input.projectId,
     input.filters,
-    // The project's regions and the benchmark types only matter to a benchmark (its norm's
-    // regions and weeks).
+    // The project's regions, the benchmark type and the norms' epoch only matter to a benchmark
+    // (its norm's regions and weeks, and whether a kept norm is current).
     (tx) =>
       Promise.all([
         q.standardQuestionTitles(tx),
