@@ -9,7 +9,9 @@
 //   bun run tests/perf/odata-pg.probe.ts          (DATABASE_URL or the embedded test server)
 //   PROBE_N=2000 PROBE_ROUNDS=3 to change the size; PROBE_EXPLAIN=1 also prints
 //   EXPLAIN (ANALYZE, BUFFERS) of each statement as the owner and as the app role.
-import { readFileSync } from "node:fs";
+//   PROBE_CALLGRIND_OUT=/path/cg.%p PROBE_N=100: instructions per request instead, from a server
+//   run under callgrind (see below): exact, whatever else the host runs.
+import { existsSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { createTestDb } from "../helpers/db.ts";
 import { CLIENT, PATHS, seedMix } from "./odata-mix.ts";
@@ -55,62 +57,52 @@ function cpuNs(pid: number): number {
 }
 
 /** A pool of one connection, so every request of a piece lands on the same backend. */
-async function oneConnection(): Promise<{ c: Db; pid: number }> {
+async function oneConnection(setup?: string): Promise<{ c: Db; pid: number }> {
   const c = connect(tdb.url, { max: 1 });
   const [row] = await c<{ pid: number }[]>`select pg_backend_pid() as pid`;
+  if (setup) await c.unsafe(setup);
   return { c, pid: row!.pid };
 }
 // The request's settings for the whole session (bench:odata's bare pool has them as start-up parameters).
 const sessionSettings = `set app.client_ids = '${CLIENT}'; set app.all_clients = 'off'; set app.user_id = '${USER}'`;
-
-// The bare side: the statement alone as the owner.
-const owner = await oneConnection();
-await owner.c.unsafe(sessionSettings);
-// The statement under row-level security without any entry: the app role for the session.
-const rls = await oneConnection();
-await rls.c.unsafe(`${sessionSettings}; set role ${APP_ROLE}`);
-const entry = await oneConnection();
-const begin = await oneConnection();
-const settings = await oneConnection();
-const whole = await oneConnection();
-
 const timeout = DEFAULT_QUERY_LIMITS.statementTimeoutMs;
-const pieces: [string, { c: Db; pid: number }, (i: number) => Promise<unknown>][] = [
-  ["the statement alone, as the owner (bench:odata's bare side)", owner, (i) => {
-    const st = statements[i % statements.length]!;
-    return owner.c.unsafe(st.text, st.params as never[], { prepare: true });
-  }],
-  ["the statement alone, as the app role under row-level security", rls, (i) => {
-    const st = statements[i % statements.length]!;
-    return rls.c.unsafe(st.text, st.params as never[], { prepare: true });
-  }],
-  ["BEGIN + COMMIT (simple queries)", begin, async () => {
-    await begin.c.unsafe("begin; select 1");
-    await begin.c.unsafe("commit");
-  }],
-  ["BEGIN, the role and the statement timeout, COMMIT (no resume)", settings, async () => {
-    await settings.c.unsafe(`begin; set local role ${APP_ROLE}; set local statement_timeout = ${timeout}`);
-    await settings.c.unsafe("commit");
-  }],
-  ["the tenant entry alone (withTenant, nothing inside)", entry, () => withTenant(entry.c, tenant, async () => {})],
-  ["readAsTenant: the entry, the statement, COMMIT", whole, (i) => {
-    const st = statements[i % statements.length]!;
-    return readAsTenant(whole.c, tenant, st.text, st.params);
-  }],
+const statement = (c: Db, i: number) => {
+  const st = statements[i % statements.length]!;
+  return c.unsafe(st.text, st.params as never[], { prepare: true });
+};
+
+interface Piece {
+  name: string;
+  /** Session settings the piece's connection starts with. */
+  setup?: string;
+  run(c: Db, i: number): Promise<unknown>;
+}
+const pieces: Piece[] = [
+  // bench:odata's bare side.
+  { name: "the statement alone, as the owner (bench:odata's bare side)", setup: sessionSettings, run: statement },
+  // Row-level security without any entry: the app role for the whole session.
+  { name: "the statement alone, as the app role under row-level security", setup: `${sessionSettings}; set role ${APP_ROLE}`, run: statement },
+  { name: "BEGIN + COMMIT (simple queries)", run: (c) => Promise.all([c.unsafe("begin; select 1"), c.unsafe("commit")]) },
+  {
+    name: "BEGIN, the role and the statement timeout, COMMIT (no resume)",
+    run: (c) => Promise.all([c.unsafe(`begin; set local role ${APP_ROLE}; set local statement_timeout = ${timeout}`), c.unsafe("commit")]),
+  },
+  { name: "the tenant entry alone (withTenant, nothing inside)", run: (c) => withTenant(c, tenant, async () => {}) },
+  { name: "readAsTenant: the entry, the statement, COMMIT", run: (c, i) => { const st = statements[i % statements.length]!; return readAsTenant(c, tenant, st.text, st.params); } },
 ];
 
+const owner = await oneConnection(sessionSettings);
+const rls = await oneConnection(`${sessionSettings}; set role ${APP_ROLE}`);
 // Both sides must answer the same rows, or the comparison means nothing.
 for (const st of statements) {
   const [a] = (await owner.c.unsafe(st.text, st.params as never[], { prepare: true })) as unknown as { value: string }[];
-  const [b] = await readAsTenant<{ value: string }>(whole.c, tenant, st.text, st.params);
+  const [b] = await readAsTenant<{ value: string }>(db, tenant, st.text, st.params);
   if (a!.value !== b!.value || a!.value === "[]") throw new Error(`owner and tenant answers differ or are empty: ${st.path}`);
 }
 
 if (process.env.PROBE_EXPLAIN) {
   for (const [who, p] of [["owner", owner], ["app role", rls]] as const) {
     for (const st of statements) {
-      // Six runs first, so the plan is the one a pooled connection keeps (generic after five).
-      for (let k = 0; k < 6; k++) await p.c.unsafe(st.text, st.params as never[], { prepare: true });
       // postgres.js names its prepared statements itself: EXPLAIN the text with its parameters inlined instead.
       const inline = st.text.replace(/\$(\d+)/g, (_, n) => {
         const v = st.params[Number(n) - 1];
@@ -121,25 +113,53 @@ if (process.env.PROBE_EXPLAIN) {
     }
   }
 }
+await owner.c.end();
+await rls.c.end();
 
 const results = new Map<string, number[]>();
-console.log(`load average ${loadavg().map((x) => x.toFixed(1)).join(" ")}; ${N} sequential requests per piece and round, one connection each`);
-for (let round = 1; round <= ROUNDS; round++) {
-  for (const [name, p, run] of pieces) {
-    for (let i = 0; i < 200; i++) await run(i); // warm-up: prepared statements, plan caches
-    const c0 = cpuNs(p.pid);
-    const t0 = performance.now();
-    for (let i = 0; i < N; i++) await run(i);
-    const us = (cpuNs(p.pid) - c0) / 1000 / N;
-    const wall = ((performance.now() - t0) * 1000) / N;
-    (results.get(name) ?? results.set(name, []).get(name)!).push(us);
-    console.log(`round ${round}  ${name.padEnd(66)} ${us.toFixed(1).padStart(6)} us PostgreSQL CPU/request  ${wall.toFixed(0).padStart(5)} us wall`);
-  }
-}
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-console.log(`\nmedians over ${ROUNDS} rounds (load average now ${loadavg().map((x) => x.toFixed(1)).join(" ")})`);
-for (const [name, xs] of results) console.log(`  ${name.padEnd(66)} ${median(xs).toFixed(1).padStart(6)} us`);
+const callgrindOut = process.env.PROBE_CALLGRIND_OUT;
+if (callgrindOut) {
+  // Instructions instead of time, exact whatever the load: the server runs under
+  //   valgrind --tool=callgrind --callgrind-out-file=<PROBE_CALLGRIND_OUT, with %p> postgres ...
+  // and every backend writes its total when its connection ends. A piece runs W + N requests on
+  // one new connection, then W + 2N on another: the difference over N is the requests' own cost,
+  // without the connection's start and end.
+  const W = 20;
+  const total = async (piece: Piece, n: number) => {
+    const { c, pid } = await oneConnection(piece.setup);
+    for (let i = 0; i < W + n; i++) await piece.run(c, i);
+    await c.end();
+    const file = callgrindOut.replace("%p", String(pid));
+    for (let k = 0; k < 300 && !existsSync(file); k++) await Bun.sleep(100);
+    await Bun.sleep(300); // written whole
+    return Number(/^totals: (\d+)/m.exec(readFileSync(file, "utf8"))![1]);
+  };
+  console.log(`callgrind: instructions per request (${N} requests per piece, one connection each)`);
+  for (const piece of pieces) {
+    const ir = ((await total(piece, 2 * N)) - (await total(piece, N))) / N;
+    console.log(`  ${piece.name.padEnd(66)} ${(ir / 1000).toFixed(0).padStart(6)}k`);
+  }
+} else {
+  const conns = await Promise.all(pieces.map((p) => oneConnection(p.setup)));
+  console.log(`load average ${loadavg().map((x) => x.toFixed(1)).join(" ")}; ${N} sequential requests per piece and round, one connection each`);
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const [k, piece] of pieces.entries()) {
+      const { c, pid } = conns[k]!;
+      for (let i = 0; i < 200; i++) await piece.run(c, i); // warm-up: prepared statements, plan caches
+      const c0 = cpuNs(pid);
+      const t0 = performance.now();
+      for (let i = 0; i < N; i++) await piece.run(c, i);
+      const us = (cpuNs(pid) - c0) / 1000 / N;
+      const wall = ((performance.now() - t0) * 1000) / N;
+      (results.get(piece.name) ?? results.set(piece.name, []).get(piece.name)!).push(us);
+      console.log(`round ${round}  ${piece.name.padEnd(66)} ${us.toFixed(1).padStart(6)} us PostgreSQL CPU/request  ${wall.toFixed(0).padStart(5)} us wall`);
+    }
+  }
+  console.log(`\nmedians over ${ROUNDS} rounds (load average now ${loadavg().map((x) => x.toFixed(1)).join(" ")})`);
+  for (const [name, xs] of results) console.log(`  ${name.padEnd(66)} ${median(xs).toFixed(1).padStart(6)} us`);
+  for (const { c } of conns) await c.end();
+}
 
-for (const p of [owner, rls, entry, begin, settings, whole]) await p.c.end();
 await tdb.drop();
 await stopTestServer();
