@@ -8,7 +8,8 @@
 // the PostgreSQL socket writes per request.
 //
 //   bun run tests/perf/odata-layers.probe.ts          (DATABASE_URL or the embedded test server)
-//   PROBE_N=3000 PROBE_ROUNDS=2 to change the size.
+//   PROBE_N=3000 PROBE_ROUNDS=2 to change the size; PROBE_LAYERS=1,6 for some layers only;
+//   PROBE_SHARE=8 for another per-user share in the limits layer (default: the app's).
 import net from "node:net";
 import postgres from "postgres";
 import { loadavg } from "node:os";
@@ -69,7 +70,7 @@ const appOptsDb = postgres(tdb.url, {
   types: { bigint: postgres.BigInt },
   connection: { application_name: "ideally", ...settings } as Record<string, string>,
 });
-const gate = new UserConnectionGate({ perUser: DEFAULT_QUERY_LIMITS.userConnections, waitMs: DEFAULT_QUERY_LIMITS.userWaitMs });
+const gate = new UserConnectionGate({ perUser: Number(process.env.PROBE_SHARE ?? DEFAULT_QUERY_LIMITS.userConnections), waitMs: DEFAULT_QUERY_LIMITS.userWaitMs });
 
 const gzipped = (text: string) =>
   new Response(new Blob([new TextEncoder().encode(text)]).stream().pipeThrough(new CompressionStream("gzip")), {
@@ -150,8 +151,11 @@ for (const [name, fetchFn] of layers) {
 }
 
 console.log(`load average ${loadavg().map((x) => x.toFixed(1)).join(" ")}; ${N} requests per layer and round, 8 in flight`);
+// PROBE_LAYERS=1,6 measures only those layers (1-based, in the order printed).
+const chosen = process.env.PROBE_LAYERS?.split(",").map(Number);
 for (let round = 1; round <= ROUNDS; round++) {
-  for (const [name, fetchFn] of layers) {
+  for (const [i, [name, fetchFn]] of layers.entries()) {
+    if (chosen && !chosen.includes(i + 1)) continue;
     await run(fetchFn, 500); // warm-up: JIT, prepared statements, caches
     writes.n = 0;
     const c0 = process.cpuUsage();
