@@ -92,7 +92,7 @@ export interface ChatJob {
   messageId: number;
 }
 
-export const chatJob = defineJob<ChatJob>("ai.chat", (job) => runChat(job), { retryLimit: 1, retryDelay: 2, expireInSeconds: 300, concurrency: 2, pollingIntervalSeconds: 1 });
+export const chatJob = defineJob<ChatJob>("ai.chat", (job) => runChat(job), { retryLimit: 1, retryDelay: 2, expireInSeconds: 300, concurrency: 2, pollingIntervalSeconds: 1, drainBacklog: true });
 
 /** POST ResultsAiMessages: stores the user's question in their thread and queues its answer. */
 export async function sendMessage(db: Db, queue: Queue, ctx: RequestCtx, input: { resultsAiThreadId: number; content: string }): Promise<{ id: number; jobId: string }> {
