@@ -4,7 +4,7 @@
 // owner (row-level security applies), streams the answer's text as AiMessageDelta events on the
 // owner's channel user-{id}, and stores the answer with the figures it cites, the provider, model,
 // tokens and the whole exchange (prompts, tool calls, results) for DebugConversation.
-import type { Db } from "../../db/client.ts";
+import type { Db, Tx } from "../../db/client.ts";
 import { enterTenant } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
@@ -94,8 +94,18 @@ export interface ChatJob {
 
 export const chatJob = defineJob<ChatJob>("ai.chat", (job) => runChat(job), { retryLimit: 1, retryDelay: 2, expireInSeconds: 300, concurrency: 2, pollingIntervalSeconds: 1, drainBacklog: true });
 
-/** POST ResultsAiMessages: stores the user's question in their thread and queues its answer. */
-export async function sendMessage(db: Db, queue: Queue, ctx: RequestCtx, input: { resultsAiThreadId: number; content: string }): Promise<{ id: number; jobId: string }> {
+/**
+ * POST ResultsAiMessages: stores the user's question in their thread and queues its answer.
+ * `read`: what the caller answers with (the stored message), read in the same transaction, as the
+ * caller (the role is back once the job is queued), so the POST is one transaction, not two.
+ */
+export async function sendMessage<R = null>(
+  db: Db,
+  queue: Queue,
+  ctx: RequestCtx,
+  input: { resultsAiThreadId: number; content: string },
+  read?: (tx: Tx, id: number) => Promise<R>,
+): Promise<{ id: number; jobId: string; read: R | null }> {
   return enterTenant(db, ctx, async (tx) => {
     // One statement: the caller's own thread (row-level security, then its owner), the question
     // stored in it and the thread touched; nothing is written for another's or an unknown thread.
@@ -106,7 +116,7 @@ export async function sendMessage(db: Db, queue: Queue, ctx: RequestCtx, input: 
       select t.id, ${ctx.principal.userId}, 'user', ${input.content}, 0, 0 from t returning id`;
     if (!m) throw new ApiError("NotFound", `No chat ${input.resultsAiThreadId}`);
     const jobId = await enqueueJob(queue, tx, chatJob, { messageId: m.id }, { userId: ctx.principal.userId, clientId: ctx.clientId });
-    return { id: m!.id, jobId: jobId! };
+    return { id: m.id, jobId: jobId!, read: read ? await read(tx, m.id) : null };
   });
 }
 
