@@ -107,16 +107,21 @@ export async function sendMessage<R = null>(
   read?: (tx: Tx, id: number) => Promise<R>,
 ): Promise<{ id: number; jobId: string; read: R | null }> {
   return enterTenant(db, ctx, async (tx) => {
-    // One statement: the caller's own thread (row-level security, then its owner), the question
-    // stored in it and the thread touched; nothing is written for another's or an unknown thread.
+    // The question stored in the caller's own thread (row-level security, then its owner) in one
+    // statement; nothing is written for another's or an unknown thread.
     const [m] = await tx<{ id: number }[]>`
-      with t as (select id from results_ai_threads where id = ${input.resultsAiThreadId} and user_id = ${ctx.principal.userId}),
-      touched as (update results_ai_threads set updated_at = now(), title = coalesce(title, ${input.content.slice(0, 80)}) where id in (select id from t))
+      with t as (select id from results_ai_threads where id = ${input.resultsAiThreadId} and user_id = ${ctx.principal.userId})
       insert into results_ai_messages (results_ai_thread_id, user_id, role, content, client_id, project_id)
       select t.id, ${ctx.principal.userId}, 'user', ${input.content}, 0, 0 from t returning id`;
     if (!m) throw new ApiError("NotFound", `No chat ${input.resultsAiThreadId}`);
     const jobId = await enqueueJob(queue, tx, chatJob, { messageId: m.id }, { userId: ctx.principal.userId, clientId: ctx.clientId });
-    return { id: m.id, jobId: jobId!, read: read ? await read(tx, m.id) : null };
+    // The thread touched last, beside the read (one round trip): its row stays locked only from
+    // here to the commit, so questions posted to one thread at once wait for each other that long.
+    const [out] = await Promise.all([
+      read ? read(tx, m.id) : null,
+      tx`update results_ai_threads set updated_at = now(), title = coalesce(title, ${input.content.slice(0, 80)}) where id = ${input.resultsAiThreadId}`,
+    ]);
+    return { id: m.id, jobId: jobId!, read: out };
   });
 }
 
