@@ -220,6 +220,27 @@ test("the answer streams on the owner's channel: deltas in order make the stored
   expect((done.data as { messageId: number }).messageId).toBe(answer.id);
 }, 60_000);
 
+test("a question is answered with the thread's last 20 turns, oldest first, before it", async () => {
+  const projectId = await projectNamed("Plant-based snacks idea screen");
+  const acme = clients["Acme Team A"]!;
+  const t = await w.call(USER, acme, "POST", "/api/v1/ResultsAiThreads", { projectId });
+  expect(t.status).toBe(201);
+  const [{ userId }] = await w.tdb.db<{ userId: number }[]>`select user_id as "userId" from results_ai_threads where id = ${t.body.id}`;
+  // 25 earlier turns, stored as the chat stores them (the thread's trigger fills client and project).
+  const earlier = Array.from({ length: 25 }, (_, i) => ({ role: i % 2 ? "assistant" : "user", content: `turn ${i + 1}` }));
+  for (const m of earlier) {
+    await w.tdb.db`insert into results_ai_messages (results_ai_thread_id, user_id, role, content, client_id, project_id) values (${t.body.id}, ${userId}, ${m.role}, ${m.content}, 0, 0)`;
+  }
+  const q = await w.call(USER, acme, "POST", "/api/v1/ResultsAiMessages", { resultsAiThreadId: t.body.id, content: "Which concept did best?" });
+  expect(q.status).toBe(201);
+  const a = await answerTo(q.body.id);
+  const [{ debug }] = await w.tdb.db<{ debug: { transcript: { kind: string; request?: { role: string; content: string }[] }[] } }[]>`
+    select debug from results_ai_messages where id = ${a.id}`;
+  const sent = debug.transcript[0]!.request!;
+  expect(sent[0]!.role).toBe("system");
+  expect(sent.slice(1).map((m) => ({ role: m.role, content: m.content }))).toEqual([...earlier.slice(-20), { role: "user", content: "Which concept did best?" }]);
+}, 60_000);
+
 test("threads: create and rename; feedback on answers; nobody writes into another's thread", async () => {
   const projectId = await projectNamed("Plant-based snacks idea screen");
   const acme = clients["Acme Team A"]!;

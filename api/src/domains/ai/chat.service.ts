@@ -127,10 +127,28 @@ export async function sendMessage<R = null>(
 
 async function runChat(job: JobContext<ChatJob>) {
   const { db } = job;
-  // The question with its thread, whether it has an answer already, and its owner, in one statement.
-  const [q] = await db<{ id: number; threadId: number; userId: number; clientId: number; projectId: number; content: string; filters: ResponseFilter | null; total: "sample" | "markets" | null; answeredBy: number | null; isStaff: boolean; roleId: number }[]>`
+  // The question with its thread, whether it has an answer already, its owner and the thread's
+  // earlier turns (the last HISTORY_TURNS, oldest first), in one statement.
+  const [q] = await db<
+    {
+      id: number;
+      threadId: number;
+      userId: number;
+      clientId: number;
+      projectId: number;
+      content: string;
+      filters: ResponseFilter | null;
+      total: "sample" | "markets" | null;
+      answeredBy: number | null;
+      isStaff: boolean;
+      roleId: number;
+      history: { role: "user" | "assistant"; content: string }[];
+    }[]
+  >`
     select m.id, m.results_ai_thread_id as "threadId", m.user_id as "userId", m.client_id as "clientId", m.project_id as "projectId", m.content, t.filters, t.total,
-           (select a.id from results_ai_messages a where a.reply_to_message_id = m.id) as "answeredBy", u.is_staff as "isStaff", u.role_id as "roleId"
+           (select a.id from results_ai_messages a where a.reply_to_message_id = m.id) as "answeredBy", u.is_staff as "isStaff", u.role_id as "roleId",
+           coalesce((select json_agg(json_build_object('role', h.role, 'content', h.content) order by h.id)
+                     from (select id, role, content from results_ai_messages where results_ai_thread_id = m.results_ai_thread_id and id < m.id order by id desc limit ${HISTORY_TURNS}) h), '[]') as history
     from results_ai_messages m join results_ai_threads t on t.id = m.results_ai_thread_id join users u on u.id = m.user_id
     where m.id = ${job.data.messageId} and m.role = 'user'`;
   if (!q) return { skipped: "no such question" };
@@ -139,15 +157,15 @@ async function runChat(job: JobContext<ChatJob>) {
   const base = { resultsAiThreadId: q.threadId, replyToMessageId: q.id, jobId: job.jobId };
   const emit = (event: "AiMessageStarted" | "AiMessageDelta" | "AiMessageCompleted" | "AiMessageFailed", data: Record<string, unknown>) =>
     publish(db, { channel, event, data: { ...base, ...data }, userId: q.userId, clientId: q.clientId }).catch(() => {});
-  const deltas = deltaPublisher((seq, delta) => emit("AiMessageDelta", { seq, delta }));
+  // Started goes out while the answer is being written; every later event waits for it (in order on the channel).
+  const started = emit("AiMessageStarted", {});
+  const deltas = deltaPublisher(async (seq, delta) => {
+    await started;
+    await emit("AiMessageDelta", { seq, delta });
+  });
   try {
-    const [, history] = await Promise.all([
-      emit("AiMessageStarted", {}),
-      db<{ role: "user" | "assistant"; content: string }[]>`
-        select role, content from (select id, role, content from results_ai_messages where results_ai_thread_id = ${q.threadId} and id < ${q.id} order by id desc limit ${HISTORY_TURNS}) h order by id`,
-    ]);
     const ctx: RequestCtx = { principal: { userId: q.userId, isStaff: q.isStaff, isSuperAdmin: q.roleId === 3 }, clientId: q.clientId, descendants: false, sessionId: null };
-    const a = await answer(db, ctx, { projectId: q.projectId, filters: q.filters ?? {}, total: q.total ?? "sample", history: [...history], question: q.content, onDelta: (t) => deltas.push(t) });
+    const a = await answer(db, ctx, { projectId: q.projectId, filters: q.filters ?? {}, total: q.total ?? "sample", history: q.history, question: q.content, onDelta: (t) => deltas.push(t) });
     await deltas.flush();
     const [row] = await db<{ id: number }[]>`
       insert into results_ai_messages (results_ai_thread_id, user_id, role, content, client_id, project_id, reply_to_message_id, references_data, provider, model, usage, debug)
@@ -156,9 +174,11 @@ async function runChat(job: JobContext<ChatJob>) {
               ${db.json({ promptVersionId: a.promptVersionId, transcript: a.transcript } as never)})
       on conflict (reply_to_message_id) where reply_to_message_id is not null do nothing
       returning id`;
+    await started;
     await emit("AiMessageCompleted", { messageId: row?.id ?? null, content: a.content });
     return { messageId: row?.id ?? null, usage: a.usage };
   } catch (e) {
+    await started;
     await emit("AiMessageFailed", { message: (e as Error).message.slice(0, 300), willRetry: job.attempt <= 1 });
     throw e;
   }
