@@ -10,6 +10,7 @@ import {
   MAX_PAYLOAD_BYTES,
   encodeEvent,
   publish,
+  publishMany,
   subscribe,
   type ChannelEvent,
   type ErrorData,
@@ -148,6 +149,14 @@ describe("the channel", () => {
     const got = await waitFor("the committed event", () => events.find((e) => e.channel === "user-2"));
     expect(got, "the committed event arrives whole").toEqual({ channel: "user-2", event: "ProjectUpdated", data: { id: 2 } });
     expect(events.some((e) => e.channel === "user-1"), "the rolled-back event is never sent").toBe(false);
+  });
+
+  test("publishMany: several events in one statement arrive in the order given, each whole", async () => {
+    const evs = [3, 1, 2].map((id) => ({ channel: "user-7" as const, event: "ProjectUpdated" as const, data: { id } }));
+    await publishMany(tdb.db, evs);
+    await waitFor("the three events", () => events.filter((e) => e.channel === "user-7").length === 3);
+    expect(events.filter((e) => e.channel === "user-7")).toEqual(evs);
+    await publishMany(tdb.db, []);
   });
 
   test("an event over NOTIFY's payload limit goes out without its data, marked truncated", async () => {

@@ -9,7 +9,7 @@ import { enterTenant } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
 import type { Queue } from "../../jobs/queue.ts";
-import { publish, userChannel } from "../../jobs/channel.ts";
+import { publish, publishMany, userChannel, type ChannelEvent } from "../../jobs/channel.ts";
 import { defineJob, enqueueJob, type JobContext } from "../../jobs/workers.ts";
 import type { ResponseFilter } from "../results/filters.ts";
 import { FigureBook, projectContext, type Figure } from "./facts.ts";
@@ -66,12 +66,14 @@ export async function answer(
 
 /**
  * Collects text pieces and publishes them at most every `ms` (or when `max` characters wait), so a
- * model streaming a token at a time does not become a NOTIFY per token.
+ * model streaming a token at a time does not become a NOTIFY per token. `since`: when the first
+ * wait starts (default: none, the first piece goes out at once); take() hands over what waits,
+ * with its seq, for the caller to send with something else.
  */
-export function deltaPublisher(send: (seq: number, text: string) => Promise<void>, ms = 100, max = 400) {
+export function deltaPublisher(send: (seq: number, text: string) => Promise<void>, ms = 100, max = 400, since = 0) {
   let buf = "";
   let seq = 0;
-  let last = 0;
+  let last = since;
   const flush = async () => {
     if (!buf) return;
     const text = buf;
@@ -85,6 +87,12 @@ export function deltaPublisher(send: (seq: number, text: string) => Promise<void
       if (buf.length >= max || Date.now() - last >= ms) await flush();
     },
     flush,
+    take(): { seq: number; text: string } | null {
+      if (!buf) return null;
+      const text = buf;
+      buf = "";
+      return { seq: seq++, text };
+    },
   };
 }
 
@@ -155,18 +163,26 @@ async function runChat(job: JobContext<ChatJob>) {
   if (q.answeredBy !== null) return { messageId: q.answeredBy, skipped: "answered" };
   const channel = userChannel(q.userId);
   const base = { resultsAiThreadId: q.threadId, replyToMessageId: q.id, jobId: job.jobId };
-  const emit = (event: "AiMessageStarted" | "AiMessageDelta" | "AiMessageCompleted" | "AiMessageFailed", data: Record<string, unknown>) =>
-    publish(db, { channel, event, data: { ...base, ...data }, userId: q.userId, clientId: q.clientId }).catch(() => {});
+  type Name = "AiMessageStarted" | "AiMessageDelta" | "AiMessageCompleted" | "AiMessageFailed";
+  const event = (event: Name, data: Record<string, unknown>): ChannelEvent => ({ channel, event, data: { ...base, ...data }, userId: q.userId, clientId: q.clientId });
+  const emit = (name: Name, data: Record<string, unknown>) => publish(db, event(name, data)).catch(() => {});
   // Started goes out while the answer is being written; every later event waits for it (in order on the channel).
   const started = emit("AiMessageStarted", {});
-  const deltas = deltaPublisher(async (seq, delta) => {
-    await started;
-    await emit("AiMessageDelta", { seq, delta });
-  });
+  // The text in pieces at most every 100 ms from the start: an answer written sooner (the built-in
+  // provider's, whole at once) goes out as one delta with Completed, in one statement.
+  const deltas = deltaPublisher(
+    async (seq, delta) => {
+      await started;
+      await emit("AiMessageDelta", { seq, delta });
+    },
+    100,
+    400,
+    Date.now(),
+  );
   try {
     const ctx: RequestCtx = { principal: { userId: q.userId, isStaff: q.isStaff, isSuperAdmin: q.roleId === 3 }, clientId: q.clientId, descendants: false, sessionId: null };
     const a = await answer(db, ctx, { projectId: q.projectId, filters: q.filters ?? {}, total: q.total ?? "sample", history: q.history, question: q.content, onDelta: (t) => deltas.push(t) });
-    await deltas.flush();
+    const tail = deltas.take();
     const [row] = await db<{ id: number }[]>`
       insert into results_ai_messages (results_ai_thread_id, user_id, role, content, client_id, project_id, reply_to_message_id, references_data, provider, model, usage, debug)
       values (${q.threadId}, ${q.userId}, 'assistant', ${a.content.slice(0, 20000) || "(no answer)"}, 0, 0, ${q.id},
@@ -175,7 +191,10 @@ async function runChat(job: JobContext<ChatJob>) {
       on conflict (reply_to_message_id) where reply_to_message_id is not null do nothing
       returning id`;
     await started;
-    await emit("AiMessageCompleted", { messageId: row?.id ?? null, content: a.content });
+    await publishMany(db, [
+      ...(tail ? [event("AiMessageDelta", { seq: tail.seq, delta: tail.text })] : []),
+      event("AiMessageCompleted", { messageId: row?.id ?? null, content: a.content }),
+    ]).catch(() => {});
     return { messageId: row?.id ?? null, usage: a.usage };
   } catch (e) {
     await started;
