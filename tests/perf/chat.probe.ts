@@ -7,7 +7,8 @@
 //   2. the answers alone: that server stops and one with its workers on (concurrency 2, as in the
 //      mix) answers the queued questions; after the first 20 (warm-up: JIT, the columnar copy),
 //      CPU per answer, again server + backends, and the size of the stored debug transcript.
-// CHAT_PROBE_PROFILE=1: the answering server writes a CPU profile (markdown) into .tmp/prof-chat.
+// CHAT_PROBE_PROFILE=1 (or answer): the answering server writes a CPU profile (markdown) into
+// .tmp/prof-chat; CHAT_PROBE_PROFILE=post: the posting server does.
 import postgres from "postgres";
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -50,7 +51,8 @@ const counts = async (thread: number) =>
 
 try {
   process.env.RUN_WORKERS = "0";
-  const posting = await startServer(ROOT, url, PORT0 + 1, "chatprobe-post");
+  const profile = (phase: string) => (process.env.CHAT_PROBE_PROFILE === phase ? ["--cpu-prof-md", `--cpu-prof-dir=${ROOT}/.tmp/prof-chat`] : []);
+  const posting = await startServer(ROOT, url, PORT0 + 1, "chatprobe-post", profile("post"));
   delete process.env.RUN_WORKERS;
   const login = await liveCall(posting.base, null, null, "POST", "/auth/Login/PasswordLogin", { email: "user@acme.test", password: "ideally-demo" });
   const token = login.body.accessToken as string;
@@ -65,7 +67,7 @@ try {
   const post = spent(p0, p1);
   await posting.stop();
 
-  const answering = await startServer(ROOT, url, PORT0 + 2, "chatprobe-answer", process.env.CHAT_PROBE_PROFILE === "1" ? ["--cpu-prof-md", `--cpu-prof-dir=${ROOT}/.tmp/prof-chat`] : []);
+  const answering = await startServer(ROOT, url, PORT0 + 2, "chatprobe-answer", [...profile("1"), ...profile("answer")]);
   let m = await counts(thread);
   for (let i = 0; i < 600 && m.a < WARM; i++) (await Bun.sleep(50), (m = await counts(thread)));
   const a0 = await cpuOf(answering.proc.pid);
