@@ -59,6 +59,24 @@ describe("headers", () => {
     }
   });
 
+  test("a response whose headers cannot change (one passed through from fetch on Deno) gets them on a copy", async () => {
+    const frozen = () => {
+      const res = new Response("plain text", { headers: { "content-type": "text/plain", "x-kept": "yes" } });
+      for (const m of ["set", "append", "delete"] as const) {
+        Object.defineProperty(res.headers, m, { value: () => { throw new TypeError("immutable headers"); } });
+      }
+      return res;
+    };
+    const withFrozen = testApp(tdb.db, { publicUrl: "https://ideally.example", web: async () => frozen() });
+    const res = await withFrozen.request("/some/page");
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe("plain text");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("referrer-policy")).toBe("no-referrer");
+    expect(res.headers.get("strict-transport-security")).toBe("max-age=31536000; includeSubDomains");
+    expect(res.headers.get("x-kept")).toBe("yes");
+  });
+
   test("the CSP hashes inline scripts and styles, skips external and JSON-data scripts", async () => {
     const csp = await contentSecurityPolicy(`<script src="/a.js"></script><script>run()</script><style>b{}</style><script type="application/json">{"x":1}</script>`, { imageOrigins: ["https://s3.example"] });
     expect(csp).toContain(`script-src 'self' 'sha256-${Buffer.from(new Bun.CryptoHasher("sha256").update("run()").digest()).toString("base64")}'`);

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { testApp } from "../helpers/app.ts";
-import { isApiPath } from "../../api/src/web/paths.ts";
+import { isApiPath, targetOf } from "../../api/src/web/paths.ts";
 import { LOGGER_LIMIT_PER_MINUTE } from "../../api/src/domains/logger/logger.routes.ts";
 
 let tdb: TestDb;
@@ -20,6 +20,25 @@ test("the API's paths and the web app's differ by case and prefix", () => {
   }
   for (const p of ["/", "/auth/login", "/auth/saml/login", "/auth/saml/error", "/auth/reset-password", "/invites/demo", "/3/home", "/3/results/7/summary", "/admin/users", "/common/no-client-id", "/assets/index-abc.js", "/logger"]) {
     expect(isApiPath(p), `${p} is the web app's`).toBe(false);
+  }
+});
+
+test("a request URL's pathname and search are cut out as the URL parser gives them", () => {
+  const urls = [
+    "http://127.0.0.1/api/v1/Projects?$top=50&$expand=projectsRegions($expand=region)",
+    "http://localhost:3000/api/v1/Projects",
+    "http://localhost/api/v1/Projects?",
+    "http://localhost/",
+    "http://localhost",
+    "http://localhost?a=1",
+    "https://u:p@[::1]:8443/a/b%00c?x=%2F%3F&y=a+b#frag",
+    "http://h/a?b=c?d/e",
+    "http://h/s/abc?token=x#y?z",
+    new Request("http://h/a b/%zz?q=ä ö").url,
+  ];
+  for (const url of urls) {
+    const u = new URL(url);
+    expect(targetOf(url), url).toEqual({ pathname: u.pathname, search: u.search });
   }
 });
 

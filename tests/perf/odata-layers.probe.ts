@@ -1,17 +1,21 @@
 // Probe (not a pass/fail benchmark): Bun's CPU per OData read, layer by layer, in one process and
 // without HTTP, on the data and query mix of bench:odata (odata-expand.bench.ts). Each layer
 // answers the same requests with the same gzipped bytes; what differs is what runs before the
-// statement. Prints, per layer, microseconds of this process's CPU per request (process.cpuUsage)
-// at 8 requests in flight, and the PostgreSQL socket writes per request.
+// statement. Before it is measured, every layer's answer to every path of the mix is checked
+// against the bare layer's (non-empty, the same rows): a layer that answers something else
+// (e.g. an empty list for want of the client settings) stops the probe. Prints, per layer,
+// microseconds of this process's CPU per request (process.cpuUsage) at 8 requests in flight, and
+// the PostgreSQL socket writes per request.
 //
 //   bun run tests/perf/odata-layers.probe.ts          (DATABASE_URL or the embedded test server)
-//   PROBE_N=3000 PROBE_ROUNDS=2 to change the size.
+//   PROBE_N=3000 PROBE_ROUNDS=2 to change the size; PROBE_LAYERS=1,6 for some layers only;
+//   PROBE_SHARE=8 for another per-user share in the limits layer (default: the app's).
 import net from "node:net";
 import postgres from "postgres";
 import { loadavg } from "node:os";
 import { createTestDb } from "../helpers/db.ts";
 import { CLIENT, PATHS, seedMix } from "./odata-mix.ts";
-import { connect } from "../../api/src/db/client.ts";
+import { connect, reconnectBackoff } from "../../api/src/db/client.ts";
 import { stopTestServer } from "../helpers/server.ts";
 import { login, realApp } from "../helpers/app.ts";
 import { registry } from "../../api/src/entities/index.ts";
@@ -51,8 +55,22 @@ const statements = new Map(
     return [url.pathname + url.search, compileCollection(registry, set, parseQuery(Object.fromEntries(url.searchParams), set, registry), { scope: scopeFor(ctx, registry) }).render()];
   }),
 );
-const bareDb = postgres(tdb.url, { max: 10, connection: { "app.client_ids": String(CLIENT), "app.all_clients": "off" } as Record<string, string> });
-const gate = new UserConnectionGate({ perUser: DEFAULT_QUERY_LIMITS.userConnections, waitMs: DEFAULT_QUERY_LIMITS.userWaitMs });
+// The statements read the request's client ids from settings (app_client_ids()): a pool that runs
+// them alone needs the settings at connection start-up. The benchmark's bare pool (postgres()
+// defaults), and the app's pool options (db/client.ts connect(): types, connect_timeout, backoff,
+// onnotice, application_name) with the same start-up settings.
+const settings = { "app.client_ids": String(CLIENT), "app.all_clients": "off" };
+const bareDb = postgres(tdb.url, { max: 10, connection: settings as Record<string, string> });
+const appOptsDb = postgres(tdb.url, {
+  max: 10,
+  prepare: true,
+  onnotice: () => {},
+  backoff: reconnectBackoff,
+  connect_timeout: 5,
+  types: { bigint: postgres.BigInt },
+  connection: { application_name: "ideally", ...settings } as Record<string, string>,
+});
+const gate = new UserConnectionGate({ perUser: Number(process.env.PROBE_SHARE ?? DEFAULT_QUERY_LIMITS.userConnections), waitMs: DEFAULT_QUERY_LIMITS.userWaitMs });
 
 const gzipped = (text: string) =>
   new Response(new Blob([new TextEncoder().encode(text)]).stream().pipeThrough(new CompressionStream("gzip")), {
@@ -76,9 +94,9 @@ const layers: [string, (req: Request) => Promise<Response>][] = [
     const [row] = (await bareDb.unsafe(st.text, st.params as never[], { prepare: true })) as unknown as Row[];
     return gzipped(`{"value":${row!.value}}`);
   }],
-  ["the statement alone, the app's pool", async (req) => {
+  ["the statement alone, the app's pool options (connect())", async (req) => {
     const st = statementOf(req);
-    const [row] = (await appDb.unsafe(st.text, st.params as never[], { prepare: true })) as unknown as Row[];
+    const [row] = (await appOptsDb.unsafe(st.text, st.params as never[], { prepare: true })) as unknown as Row[];
     return gzipped(`{"value":${row!.value}}`);
   }],
   ["readAsTenant (entry + statement + COMMIT)", async (req) => {
@@ -112,9 +130,32 @@ async function run(fetchFn: (req: Request) => Promise<Response>, n: number) {
   );
 }
 
+// Every layer answers every path of the mix with the bare layer's rows, or the figures mean nothing.
+const gunzipped = async (res: Response) => {
+  if (res.status !== 200) throw new Error(`status ${res.status}: ${await res.text()}`);
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  const text = res.headers.get("content-encoding") === "gzip" ? new TextDecoder().decode(Bun.gunzipSync(bytes)) : new TextDecoder().decode(bytes);
+  return JSON.stringify((JSON.parse(text) as { value: unknown }).value);
+};
+const expected = new Map<string, string>();
+for (const path of PATHS) {
+  const value = await gunzipped(await layers[0]![1](new Request(`http://127.0.0.1${path}`, { headers })));
+  if (!value.startsWith("[{")) throw new Error(`the bare layer answers no rows: ${path}: ${value.slice(0, 80)}`);
+  expected.set(path, value);
+}
+for (const [name, fetchFn] of layers) {
+  for (const path of PATHS) {
+    const value = await gunzipped(await fetchFn(new Request(`http://127.0.0.1${path}`, { headers })));
+    if (value !== expected.get(path)) throw new Error(`layer "${name}" answers differently from the bare layer: ${path}: ${value.slice(0, 120)}`);
+  }
+}
+
 console.log(`load average ${loadavg().map((x) => x.toFixed(1)).join(" ")}; ${N} requests per layer and round, 8 in flight`);
+// PROBE_LAYERS=1,6 measures only those layers (1-based, in the order printed).
+const chosen = process.env.PROBE_LAYERS?.split(",").map(Number);
 for (let round = 1; round <= ROUNDS; round++) {
-  for (const [name, fetchFn] of layers) {
+  for (const [i, [name, fetchFn]] of layers.entries()) {
+    if (chosen && !chosen.includes(i + 1)) continue;
     await run(fetchFn, 500); // warm-up: JIT, prepared statements, caches
     writes.n = 0;
     const c0 = process.cpuUsage();
@@ -127,6 +168,7 @@ for (let round = 1; round <= ROUNDS; round++) {
 }
 
 await bareDb.end();
+await appOptsDb.end();
 await appDb.end();
 await tdb.drop();
 await stopTestServer();

@@ -8,6 +8,7 @@ import { ApiError } from "../errors.ts";
 import { isAllClients, tenantOf, type RequestCtx } from "../access/principal.ts";
 import { parseQuery } from "../odata/parser.ts";
 import { DEFAULT_TOP } from "../odata/limits.ts";
+import { targetOf } from "../web/paths.ts";
 import { compileCollection, compileCount, compileEntity, type ScopeFn } from "../odata/compile.ts";
 import type { Registry } from "./registry.ts";
 import type { EntitySetDef, FieldDef } from "./types.ts";
@@ -128,12 +129,12 @@ export function collectionJson(row: CollectionRow, url: string, top: number | un
 
 /** The same request with $skip moved one page on ($top pinned to the page size). */
 function nextLink(url: string, top: number | undefined, skip: number | undefined): string {
-  const u = new URL(url);
+  const { pathname, search } = targetOf(url);
   const page = top ?? DEFAULT_TOP;
-  const params = [...u.searchParams].filter(([k]) => k !== "$skip" && k !== "$top");
-  params.push(["$top", String(page)], ["$skip", String((skip ?? 0) + page)]);
+  let link = pathname + "?";
   // Option names keep their '$' (readable links); values are percent-encoded.
-  return u.pathname + "?" + params.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("&");
+  for (const [k, v] of new URLSearchParams(search)) if (k !== "$skip" && k !== "$top") link += `${k}=${encodeURIComponent(v)}&`;
+  return link + `$top=${page}&$skip=${(skip ?? 0) + page}`;
 }
 
 export async function getByKey(db: Db, reg: Registry, set: EntitySetDef, ctx: RequestCtx, key: string, query: Query): Promise<string> {

@@ -6,6 +6,7 @@
 // 400 ValidationError listing the failing fields; before, they reached the database and were 500s.
 import type { MiddlewareHandler } from "hono";
 import { ApiError, type FieldError } from "../errors.ts";
+import { targetOf } from "../web/paths.ts";
 
 export const INT4_MIN = -2147483648;
 export const INT4_MAX = 2147483647;
@@ -62,14 +63,14 @@ export function hostileQuery(params: URLSearchParams): FieldError[] {
 /** The middleware: refuses the request with 400 when its query or JSON body holds hostile bytes. */
 export function hostileInputMiddleware(opts: { uploadPath: string }): MiddlewareHandler {
   return async (c, next) => {
-    const url = new URL(c.req.url);
-    if (url.pathname.length + url.search.length > MAX_URL_LENGTH) {
+    const { pathname, search } = targetOf(c.req.url);
+    if (pathname.length + search.length > MAX_URL_LENGTH) {
       throw new ApiError("RequestHeaderFieldsTooLarge", `The URL is longer than ${MAX_URL_LENGTH} characters: shorten the query (fewer or shorter options, an in-list split over several calls)`);
     }
-    const errors = url.search ? hostileQuery(url.searchParams) : [];
-    if (/%00/.test(url.pathname)) errors.push({ path: "path", message: NUL_MESSAGE });
+    const errors = search ? hostileQuery(new URLSearchParams(search)) : [];
+    if (pathname.includes("%00")) errors.push({ path: "path", message: NUL_MESSAGE });
     // The upload route streams its body to storage: never read it here.
-    const json = /json/i.test(c.req.header("content-type") ?? "") && url.pathname !== opts.uploadPath;
+    const json = /json/i.test(c.req.header("content-type") ?? "") && pathname !== opts.uploadPath;
     if (c.req.method !== "GET" && c.req.method !== "HEAD" && json) {
       // c.req.json() caches the parsed body for the route's own validator; malformed JSON is left
       // to it (a 400 "Malformed JSON body").

@@ -64,12 +64,17 @@ export async function contentSecurityPolicy(html: string, opts: SecurityOptions 
   ].join("; ");
 }
 
-/** Adds the security headers to a response (reading and re-sending an HTML body to hash its inline blocks). */
-export async function secureResponse(res: Response, opts: SecurityOptions = {}, path = ""): Promise<Response> {
-  const headers = new Headers(res.headers);
+/** The headers every response gets. */
+function setCommonHeaders(headers: Headers, opts: SecurityOptions): void {
   headers.set("x-content-type-options", "nosniff");
   if (!headers.has("referrer-policy")) headers.set("referrer-policy", "no-referrer");
   if (opts.publicUrl?.startsWith("https://")) headers.set("strict-transport-security", "max-age=31536000; includeSubDomains");
+}
+
+/** Adds the security headers to a response (reading and re-sending an HTML body to hash its inline blocks). */
+export async function secureResponse(res: Response, opts: SecurityOptions = {}, path = ""): Promise<Response> {
+  const headers = new Headers(res.headers);
+  setCommonHeaders(headers, opts);
   const type = headers.get("content-type") ?? "";
   if (!type.startsWith("text/html")) return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
   const html = await res.text();
@@ -91,6 +96,19 @@ export function securityMiddleware(opts: SecurityOptions & { uploadPath: string 
   return async (c, next) => {
     if (c.req.path === opts.uploadPath) await next();
     else await limit(c, next);
-    c.res = await secureResponse(c.res, opts, c.req.path);
+    // Not HTML: the headers are set on the response itself. A copy (a new Response over the old
+    // one's body) turned a body the app made from a string into a stream, which the compression
+    // middleware then had to read back chunk by chunk: tens of microseconds per API answer.
+    // A response whose headers cannot change (one passed through from fetch) is copied instead.
+    const res = c.res;
+    if (!(res.headers.get("content-type") ?? "").startsWith("text/html")) {
+      try {
+        setCommonHeaders(res.headers, opts);
+        return;
+      } catch {
+        // immutable headers: copied below
+      }
+    }
+    c.res = await secureResponse(res, opts, c.req.path);
   };
 }

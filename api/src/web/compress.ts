@@ -4,7 +4,7 @@
 // larger than a small threshold, with the Web-standard CompressionStream so the Deno adapter keeps
 // working. Every compressible answer says `Vary: Accept-Encoding`, so a cache never serves gzip to
 // a client that did not ask for it.
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 
 /** Below this many bytes, compression costs more than it saves (a TCP packet holds ~1.4 KB). */
 export const COMPRESS_MIN_BYTES = 1024;
@@ -46,6 +46,16 @@ export function varyOnEncoding(headers: Headers): void {
   headers.set("vary", vary ? `${vary}, Accept-Encoding` : "Accept-Encoding");
 }
 
+/**
+ * Puts `next` (made with the current response's status and headers) in the current one's place.
+ * Hono's `c.res = next` would wrap `next` in yet another Response and copy the old headers onto it
+ * one by one; `next` already has them, so the old response is let go first.
+ */
+function replaceResponse(c: Context, next: Response): void {
+  c.res = undefined;
+  c.res = next;
+}
+
 /** Gzip-compresses responses made per request, above `minBytes`, for clients that accept it. */
 export function compression(minBytes = COMPRESS_MIN_BYTES): MiddlewareHandler {
   return async (c, next) => {
@@ -55,7 +65,7 @@ export function compression(minBytes = COMPRESS_MIN_BYTES): MiddlewareHandler {
     if (res.status === 204 || res.status === 206 || res.status === 304) return;
     if (!compressible(res.headers.get("content-type"))) return;
     if (/(?:^|,)\s*no-transform\s*(?:,|$)/i.test(res.headers.get("cache-control") ?? "")) return;
-    // Hono's `c.res =` copies the old response's headers onto the new one, so headers are set after.
+    // Headers are set on the response that goes out, once it has replaced the old one.
     const encoding = chooseEncoding(c.req.header("accept-encoding"), ["gzip"]);
     const known = Number(res.headers.get("content-length") ?? Number.NaN);
     if (!encoding || known < minBytes) {
@@ -66,11 +76,11 @@ export function compression(minBytes = COMPRESS_MIN_BYTES): MiddlewareHandler {
     // extra latency and tells whether it is big enough to be worth it.
     const bytes = new Uint8Array(await res.arrayBuffer());
     if (bytes.byteLength < minBytes) {
-      c.res = new Response(bytes, res);
+      replaceResponse(c, new Response(bytes, res));
       varyOnEncoding(c.res.headers);
       return;
     }
-    c.res = new Response(new Blob([bytes]).stream().pipeThrough(new CompressionStream("gzip")), res);
+    replaceResponse(c, new Response(new Blob([bytes]).stream().pipeThrough(new CompressionStream("gzip")), res));
     const headers = c.res.headers;
     varyOnEncoding(headers);
     headers.set("content-encoding", encoding);
