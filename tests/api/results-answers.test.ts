@@ -1,4 +1,5 @@
-// QualResults' remembered answers (columnar.ts answerMemo, results.service.ts qualResultsBody):
+// QualResults' and ResponsesCount's remembered answers (columnar.ts answerMemo, results.service.ts
+// qualResultsBody, responsesCountBody):
 // the route's body is remembered per project copy, selection and options, and is never served
 // after anything it was computed from changed: the project's responses or weights (a new results
 // version), a comparable project's results (the norm), a measure's title. Each check compares the
@@ -10,7 +11,7 @@ import { login, realApp } from "../helpers/app.ts";
 import { DEMO_PASSWORD, seedDemo } from "../../api/src/db/demo.ts";
 import { bunPasswords } from "../../api/src/auth/passwords-bun.ts";
 import type { App } from "../../api/src/app.ts";
-import { qualResults } from "../../api/src/domains/results/results.service.ts";
+import { qualResults, responsesCount } from "../../api/src/domains/results/results.service.ts";
 import { answerStats, clearResultsCache } from "../../api/src/domains/results/columnar.ts";
 import { systemCtx } from "../../api/src/domains/lifecycle/lifecycle.service.ts";
 import type { ResponseFilter } from "../../api/src/domains/results/filters.ts";
@@ -100,4 +101,25 @@ test("a change of a measure's title is a new answer", async () => {
   const after = JSON.parse(await route("&benchmarkTypeId=1")) as typeof before;
   expect(after.measures[0]!.title).toBe(`${before.measures[0]!.title} (renamed)`);
   expect(after).toEqual((await fresh({ benchmarkTypeId: 1 })) as typeof before);
+});
+
+test("ResponsesCount asked again is answered from memory, and anew after the project's weights change", async () => {
+  const counts = async () => {
+    const res = await app.request(`/api/v1/Projects(${project})/ResponsesCount?filters=${encodeURIComponent(JSON.stringify(filters))}`, {
+      headers: { authorization: `Bearer ${token}`, clientId: String(team) },
+    });
+    const text = await res.text();
+    expect(res.status, text.slice(0, 300)).toBe(200);
+    expect(res.headers.get("content-type")).toStartWith("application/json");
+    return text;
+  };
+  const first = await counts();
+  const kept = answerStats().answers;
+  expect(await counts()).toBe(first);
+  expect(answerStats().answers, "the same call adds nothing").toBe(kept);
+  expect(JSON.parse(first)).toEqual(await responsesCount(tdb.db, systemCtx(), project, filters));
+  await tdb.db`update project_survey_sessions set weight = weight * 1.5 where project_id = ${project}`;
+  const after = await counts();
+  expect(after).not.toBe(first);
+  expect(JSON.parse(after)).toEqual(await responsesCount(tdb.db, systemCtx(), project, filters));
 });

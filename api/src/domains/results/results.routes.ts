@@ -389,7 +389,8 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
       request: { params: KeyParams, query: z.object({ filters: FiltersParam, systemQuestionId: int("systemQuestionId", "Accepted for the results page's call; the counts are per test option").optional() }) },
       responses: { ...ok(Count, "Counts"), ...commonErrors, 404: errors[404] },
     },
-    async (c) => c.json(await svc.responsesCount(db, c.get("ctx"), keyOf(c), parseFilters(query(c).filters)), 200),
+    // Serialized (and remembered per project copy and selection): sent as c.json sends JSON.
+    async (c) => c.body(await svc.responsesCountBody(db, c.get("ctx"), keyOf(c), parseFilters(query(c).filters)), 200, { "content-type": "application/json" }),
   );
   addRoute(
     app,

@@ -156,23 +156,40 @@ export interface ResponsesCountRow {
 }
 
 export async function responsesCount(db: Db, ctx: RequestCtx, projectId: number, filters: ResponseFilter): Promise<{ projectId: number; value: ResponsesCountRow[] }> {
+  return withAggregates(db, ctx, projectId, filters, nothing, (a, p) => countsOf(a, p));
+}
+
+/**
+ * The ResponsesCount function's response body, serialized; on the columnar path remembered per
+ * project copy and selection (columnar.ts answerMemo: the counts read nothing else). The reads
+ * (access, the project's results version, the filter's respondents) are made on every call.
+ */
+export async function responsesCountBody(db: Db, ctx: RequestCtx, projectId: number, filters: ResponseFilter): Promise<string> {
   return withAggregates(db, ctx, projectId, filters, nothing, async (a, p) => {
-    const rows = await a.countsByOptionAndWeek();
-    const std = await a.stdQuestionCounts();
-    const out = new Map<number | null, ResponsesCountRow>();
-    for (const r of rows) {
-      const row = out.get(r.testOptionId) ?? { testOptionId: r.testOptionId, count: 0, weight: 0, stdQuestions: {}, byWeek: {} };
-      row.count += r.count;
-      row.weight += r.weight;
-      row.byWeek[r.week ?? "unknown"] = { count: r.count, weight: r.weight };
-      out.set(r.testOptionId, row);
-    }
-    for (const s of std) {
-      const row = out.get(s.testOptionId);
-      if (row) row.stdQuestions[s.standardQuestionId] = s.count;
-    }
-    return { projectId: p.id, value: [...out.values()] };
+    const hit = a.answers?.get("ResponsesCount");
+    if (hit !== undefined) return hit;
+    const body = JSON.stringify(await countsOf(a, p));
+    a.answers?.set("ResponsesCount", body);
+    return body;
   });
+}
+
+async function countsOf(a: Aggregates, p: q.ProjectHead): Promise<{ projectId: number; value: ResponsesCountRow[] }> {
+  const rows = await a.countsByOptionAndWeek();
+  const std = await a.stdQuestionCounts();
+  const out = new Map<number | null, ResponsesCountRow>();
+  for (const r of rows) {
+    const row = out.get(r.testOptionId) ?? { testOptionId: r.testOptionId, count: 0, weight: 0, stdQuestions: {}, byWeek: {} };
+    row.count += r.count;
+    row.weight += r.weight;
+    row.byWeek[r.week ?? "unknown"] = { count: r.count, weight: r.weight };
+    out.set(r.testOptionId, row);
+  }
+  for (const s of std) {
+    const row = out.get(s.testOptionId);
+    if (row) row.stdQuestions[s.standardQuestionId] = s.count;
+  }
+  return { projectId: p.id, value: [...out.values()] };
 }
 
 export interface WeightSumResult {
