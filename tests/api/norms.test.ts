@@ -148,7 +148,7 @@ test("QualResults with a benchmark after another project's results changed reads
   expect(await refreshStaleNormCells(tx), "the call rebuilt the stale cells").toBe(0);
 }, 60_000);
 
-describe("the norms a process keeps (migration 0043's epoch)", () => {
+describe("the norms a process keeps (migration 0044's epoch)", () => {
   const setup = async () => {
     const { qualResults } = await import("../../api/src/domains/results/results.service.ts");
     const { systemCtx } = await import("../../api/src/domains/lifecycle/lifecycle.service.ts");

@@ -877,7 +877,7 @@ export function clearNormsMemo(): void {
 
 /**
  * One benchmark type's norm for the project (a results call names one benchmark). Kept per
- * database under the norms' epoch (migration 0043) it was read with: `epoch` is the counter as the
+ * database under the norms' epoch (migration 0044) it was read with: `epoch` is the counter as the
  * request's own transaction read it; the same value means nothing a norm reads has changed since
  * the kept norm was computed, and it is reused without a statement. Otherwise one round trip: the
  * counter, the stale check and the norm pipelined in one transaction above the tenant (readAsCaller

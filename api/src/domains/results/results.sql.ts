@@ -181,7 +181,7 @@ export async function benchmarkType(tx: Tx, id: number) {
   return t;
 }
 
-/** The norms' epoch (migration 0043): moves with every change a norm reads. */
+/** The norms' epoch (migration 0044): moves with every change a norm reads. */
 export async function normsEpoch(tx: Tx): Promise<string> {
   const [r] = await tx<{ e: string }[]>`select app_norms_epoch()::text as e`;
   return r!.e;

@@ -1,4 +1,4 @@
--- 0043 (h4): the norms' epoch (issue 26). A QualResults call with a benchmark read that benchmark's
+-- 0044: the norms' epoch (issue 26). A QualResults call with a benchmark read that benchmark's
 -- norm in a transaction of its own (the stale check and the norm over the comparable projects'
 -- cells, above the tenant): about 0.45 ms of server CPU on every call for a figure that changes
 -- only when a comparable project's cells, facets or status, a category, or a completed project's
