@@ -41,7 +41,8 @@ describe("the remembered tenant entry", () => {
     expect(entries.length).toBe(2);
     expect(entries[0], "nothing remembered: app_enter decides").toContain("app_tenant_resume(null, 9005, 1003, false,");
     expect(entries[1], "the outcome and its epoch handed back").toContain(`app_tenant_resume(${await epoch()}, 9005, 1003, false,`);
-    expect(entries[1]).toContain("set_config('app.client_ids', '1003', true)");
+    expect(entries[1], "with the remembered settings (client ids, all clients)").toContain(", '1003', false) as outcome");
+    expect(entries[0], "nothing remembered, no settings").toContain(", null, null) as outcome");
   });
 
   test("a sign-out is refused on the next request", async () => {
@@ -149,6 +150,31 @@ describe("the remembered tenant entry", () => {
     expect((await resume(e, past))[0]!.outcome, "a remembered expiry passed: decided anew (the real session is valid)").toMatch(/^3\|/);
     await tdb.db`update auth_sessions set expires_at = now() - interval '1 second' where id = ${s}`;
     await expect(resume(e, future), "the session ended meanwhile: the epoch moved, app_enter refuses").rejects.toThrow(/session ended/);
+  });
+
+  test("app_tenant_resume with the remembered settings makes them only while it keeps the outcome (0043)", async () => {
+    const { token } = await login(app, "viewer@acme.test");
+    const s = sid(token);
+    const e = await epoch();
+    const future = new Date(Date.now() + 3600_000).toISOString();
+    // In one transaction, as the entry runs it: the outcome and the settings the request's statements then read.
+    const enter = (ep: string | null, ids: string | null, all: boolean | null) =>
+      tdb.db.begin(async (tx) => {
+        const [r] = await tx<{ outcome: string | null }[]>`
+          select app_tenant_resume(${ep}::bigint, 9005, 1003, false, ${s}::uuid, ${future}::timestamptz, ${ids}::text, ${all}::boolean) as outcome`;
+        const [st] = await tx<{ user: string; ids: string; all: string }[]>`
+          select current_setting('app.user_id', true) as user, current_setting('app.client_ids', true) as ids, current_setting('app.all_clients', true) as all`;
+        return { outcome: r!.outcome, ...st! };
+      });
+    // Settings app_enter would never make for this viewer, so where they come from shows.
+    expect(await enter(e, "1003,1004", true), "same epoch: kept, the remembered settings made").toEqual({ outcome: null, user: "9005", ids: "1003,1004", all: "on" });
+    const fresh = { user: "9005", ids: "1003", all: "off" };
+    const anew = await enter(String(BigInt(e) - 1n), "1003,1004", true);
+    expect(anew.outcome, "another epoch: decided anew").toMatch(new RegExp(`^3\\|${e}\\|1003\\|off\\|`));
+    expect(anew, "app_enter's settings, not the remembered ones").toMatchObject(fresh);
+    expect(await enter(e, null, null), "the same epoch without settings: decided anew").toMatchObject({ ...fresh, outcome: expect.stringMatching(/^3\|/) });
+    expect(await enter(e, "1003,1004", null), "one setting missing: decided anew").toMatchObject({ ...fresh, outcome: expect.stringMatching(/^3\|/) });
+    expect(await enter(null, "1003,1004", true), "nothing remembered: decided anew").toMatchObject({ ...fresh, outcome: expect.stringMatching(/^3\|/) });
   });
 
   test("the app role can neither read nor move the epoch", async () => {

@@ -101,8 +101,8 @@ function rememberedOf(db: Db): Map<string, Entered> {
   return m;
 }
 
-/** The enter text's results: BEGIN, the settings, and app_tenant_resume's answer. */
-type EnterResult = [unknown, unknown, { outcome: string | null }[]];
+/** The enter text's results, one per statement: app_tenant_resume's answer is the last. */
+type EnterResult = unknown[];
 
 interface Enter {
   text: string;
@@ -114,7 +114,7 @@ const OUTCOME = /^(\d*)\|(-?\d{1,19})\|([0-9,]*)\|(on|off)\|([0-9 :.+\-T]*)$/;
 
 /** Keeps what the database said; returns the role the transaction entered with. */
 function entered(db: Db, t: TenantRequest, e: Enter, result: EnterResult): EffectiveRole {
-  const out = result[2]?.[0]?.outcome;
+  const out = (result.at(-1) as { outcome?: string | null }[] | undefined)?.[0]?.outcome;
   if (out === null && e.used) return e.used.role;
   const m = out ? OUTCOME.exec(out) : null;
   if (!m) throw new Error("the tenant entry answered unexpectedly");
@@ -133,26 +133,26 @@ function forget(db: Db, t: TenantRequest): void {
 
 /**
  * BEGIN and the tenant entry as one simple-protocol message (one round trip, no prepared
- * statement): the app role, the statement timeout and the remembered settings, then
- * app_tenant_resume(), which keeps them while nothing they came from has changed and otherwise
- * makes them anew with app_enter (migration 0042). The values are integers of the authenticated
- * principal, checked here, never request text, and what the database answered before (checked
- * again here), so formatting them into the text is safe.
+ * statement): the app role and the statement timeout (SET LOCAL: utility statements, which
+ * PostgreSQL runs without the function lookup and planning a `select set_config(...)` costs on
+ * every request), then app_tenant_resume() with the remembered settings, which makes them while
+ * nothing they came from has changed and otherwise makes them anew with app_enter (migrations
+ * 0042, 0043). The values are integers of the authenticated principal, checked here, never request
+ * text, and what the database answered before (checked again here), so formatting them into the
+ * text is safe.
  */
 function enterText(db: Db, t: TenantRequest): Enter {
   const client = t.clientId === null ? "null" : int(t.clientId);
   const session = t.sessionId ? `'${uuid(t.sessionId)}'` : "null";
   const ms = t.limits?.statementTimeoutMs;
-  const timeout = ms ? `, set_config('statement_timeout', '${int(ms)}', true)` : "";
+  const timeout = ms ? ` set local statement_timeout = ${int(ms)};` : "";
   const e = remembered.get(db)?.get(entryKey(t));
   const used = e && /^-?\d{1,19}$/.test(e.epoch) && /^[0-9,]*$/.test(e.clientIds) && (e.expires === null || /^[0-9 :.+\-T]+$/.test(e.expires)) ? e : undefined;
-  const settings = used
-    ? `, set_config('app.user_id', '${int(t.userId)}', true), set_config('app.all_clients', '${used.allClients ? "on" : "off"}', true), set_config('app.client_ids', '${used.clientIds}', true)`
-    : "";
+  const settings = used ? `'${used.clientIds}', ${used.allClients}` : "null, null";
   const known = used ? `${used.epoch}` : "null";
   const expires = used?.expires ? `'${used.expires}'` : "null";
   return {
-    text: `begin; select set_config('role', '${APP_ROLE}', true)${timeout}${settings}; select app_tenant_resume(${known}, ${int(t.userId)}, ${client}, ${t.descendants}, ${session}, ${expires}) as outcome`,
+    text: `begin; set local role ${APP_ROLE};${timeout} select app_tenant_resume(${known}, ${int(t.userId)}, ${client}, ${t.descendants}, ${session}, ${expires}, ${settings}) as outcome`,
     used,
   };
 }
