@@ -253,10 +253,70 @@ export async function readAsTenant<T>(db: Db, t: TenantRequest, text: string, pa
   return onReadDb(db, (d) => readAsTenantOn<T>(d, t, text, params));
 }
 
+/**
+ * The tenant entry as one prepared statement (for the single-Sync pipeline): the app role and the
+ * statement timeout by set_config(..., true), which is transaction-local in any transaction, the
+ * implicit one of an extended-protocol pipeline included (`SET LOCAL` would only warn there and
+ * do nothing), then app_tenant_resume (0043) with the remembered settings. Every value is a
+ * parameter; without a timeout the session's own is kept. The parameters are all text or numbers
+ * (booleans as 't'/'f', cast in the text): postgres.js keys a prepared statement by its text and
+ * the types it infers from the values (a JavaScript boolean is bool, anything else unknown), so
+ * the entry stays one prepared statement whether or not an outcome is remembered.
+ */
+const ENTRY = `select set_config('role', '${APP_ROLE}', true) as r, set_config('statement_timeout', coalesce($1::text, pg_catalog.current_setting('statement_timeout')), true) as s, app_tenant_resume($2::text::bigint, $3::int, $4::int, $5::text::boolean, $6::text::uuid, $7::text::timestamptz, $8::text, $9::text::boolean) as outcome`;
+
+function entryParams(db: Db, t: TenantRequest): { params: unknown[]; used: Entered | undefined } {
+  const ms = t.limits?.statementTimeoutMs;
+  const e = remembered.get(db)?.get(entryKey(t));
+  const used = e && /^-?\d{1,19}$/.test(e.epoch) && /^[0-9,]*$/.test(e.clientIds) && (e.expires === null || /^[0-9 :.+\-T]+$/.test(e.expires)) ? e : undefined;
+  return {
+    params: [
+      ms ? int(ms) : null,
+      used ? used.epoch : null,
+      t.userId,
+      t.clientId,
+      t.descendants ? "t" : "f",
+      t.sessionId ? uuid(t.sessionId) : null,
+      used?.expires ?? null,
+      used ? used.clientIds : null,
+      used ? (used.allClients ? "t" : "f") : null,
+    ],
+    used,
+  };
+}
+
+/** The reserved connection as the patched postgres.js gives it (patches/postgres@3.4.9.patch). */
+type Pipelining = { isPrepared?(q: unknown): boolean };
+
 async function readAsTenantOn<T>(db: Db, t: TenantRequest, text: string, params: unknown[]): Promise<T[]> {
   const h = await hold(db, t);
   const c = h.c;
   try {
+    // Safe: `text` is compiled from registry names only (db/sqltext.ts); values are parameters.
+    if (db.options.prepare) {
+      const ep = entryParams(db, t);
+      const enter = c.unsafe(ENTRY, ep.params as never[], { prepare: true, noSync: true } as { prepare: boolean });
+      const statement = c.unsafe(text, params as never[], { prepare: true });
+      const pc = c as unknown as Pipelining;
+      if (pc.isPrepared?.(enter) && pc.isPrepared(statement)) {
+        // One pipeline: Bind/Execute of the entry, Bind/Execute of the statement, one Sync.
+        // PostgreSQL runs both in one implicit transaction, committed at the Sync; an error in
+        // the entry makes it skip the statement, and both promises reject with that error.
+        h.cancelWith(enter);
+        const settled = await Promise.allSettled([enter, statement]);
+        return readSettled<T>(db, t, { text: "", used: ep.used }, settled, [null, null]);
+      }
+      // First use on this connection: BEGIN, and the entry and statement are described and
+      // prepared in the transaction, so the next read on this connection is one pipeline.
+      const begin = c.unsafe("begin");
+      h.cancelWith(begin);
+      const enterPlain = c.unsafe(ENTRY, ep.params as never[], { prepare: true });
+      const settled = await Promise.allSettled([begin, enterPlain, statement, c.unsafe("commit")]);
+      if (settled.some((s) => s.status === "rejected")) await c.unsafe("rollback").catch(() => {});
+      const [b, en, st, k] = settled;
+      if (b.status === "rejected") throw b.reason;
+      return readSettled<T>(db, t, { text: "", used: ep.used }, [en, st, k], [null, null]);
+    }
     const e = enterText(db, t);
     const enter = c.unsafe(e.text);
     h.cancelWith(enter);
@@ -274,6 +334,19 @@ async function readAsTenantOn<T>(db: Db, t: TenantRequest, text: string, params:
   } finally {
     await h.release();
   }
+}
+
+/** The pipelined entry's and statement's outcomes (and COMMIT's, if sent): the rows, or the first error. */
+function readSettled<T>(db: Db, t: TenantRequest, e: Enter, settled: PromiseSettledResult<unknown>[], before: [unknown, unknown]): T[] {
+  const [en, st] = settled;
+  if (en!.status === "rejected") {
+    forget(db, t);
+    throw en.reason;
+  }
+  entered(db, t, e, [...before, en!.value as { outcome: string | null }[]]);
+  const failed = settled.find((s) => s.status === "rejected");
+  if (failed) throw (failed as PromiseRejectedResult).reason;
+  return (st as PromiseFulfilledResult<unknown>).value as T[];
 }
 
 /**
