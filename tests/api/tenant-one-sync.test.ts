@@ -128,6 +128,35 @@ describe("readAsTenant as one pipeline", () => {
 });
 
 describe("postgres.js noSync (patch)", () => {
+  test("a pipeline left open when its connection dies does not outlive it", async () => {
+    const c = await one.reserve();
+    const set = "select set_config('h5.y', $1::text, true) as v";
+    try {
+      await c.unsafe(set, ["0"], { prepare: true });
+      const [{ pid }] = (await c`select pg_backend_pid() as pid`) as unknown as [{ pid: number }];
+      await c.unsafe(set, ["1"], { prepare: true, noSync: true } as { prepare: boolean });
+      await tdb.db`select pg_terminate_backend(${pid})`;
+      // (No query on `c` meanwhile: one would be refused and end the pipeline itself.)
+      await Bun.sleep(300);
+    } finally {
+      c.release();
+    }
+    // The pool's one connection opens again (a query or two may still meet the dead socket): a
+    // statement with parameters, never described on the new session, is described as usual, never
+    // refused as part of the dead session's pipeline.
+    let rows: unknown = null;
+    for (let i = 0; i < 40 && rows === null; i++) {
+      rows = await one.unsafe("select $1::int + 1 as v /* h5 after reconnect */", [41]).then(
+        (r) => r,
+        (e: { code?: string }) => {
+          expect(e.code, "not refused as part of the dead session's pipeline").not.toBe("NOSYNC_UNPREPARED");
+          return Bun.sleep(50).then(() => null);
+        },
+      );
+    }
+    expect((rows as unknown as { v: number }[])[0]!.v).toBe(42);
+  });
+
   test("a noSync query must be prepared; a statement that is not cannot join a pipeline, and the pipeline ends", async () => {
     const c = await one.reserve();
     try {
