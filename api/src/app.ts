@@ -5,7 +5,7 @@ import { HTTPException } from "hono/http-exception";
 import { getPath } from "hono/utils/url";
 import { Scalar } from "@scalar/hono-api-reference";
 import type { ZodError } from "zod";
-import { ApiError, publicDetail, type FieldError } from "./errors.ts";
+import { ApiError, LOAD_RETRY_AFTER_SECONDS, publicDetail, type FieldError } from "./errors.ts";
 import { registerEntityRoutes } from "./entities/routes.ts";
 import { registerAuthRoutes } from "./auth/auth.routes.ts";
 import { registerDomainRoutes } from "./domains/index.ts";
@@ -29,8 +29,6 @@ export type { App, AppDeps, AppEnv, Authenticate } from "./app-types.ts";
 /** Staff exports get the longer statement timeout (they read a whole project or ledger). */
 const EXPORT_PATH = /\/(ExportCsv|ExportExcel|ExportTransactionListCsv|[A-Za-z]*Export)$/;
 
-/** Seconds a client refused for load (its share of the pool busy, a statement cut off) waits. */
-export const LOAD_RETRY_AFTER_SECONDS = 2;
 
 export const API_VERSION = "v139";
 

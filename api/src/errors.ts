@@ -31,6 +31,9 @@ export interface FieldError {
   message: string;
 }
 
+/** Seconds a client refused for load (its share of the pool busy, a statement or cross-tab cut off) waits. */
+export const LOAD_RETRY_AFTER_SECONDS = 2;
+
 export class ApiError extends Error {
   readonly status: (typeof ERROR_CODES)[ErrorCode];
   constructor(

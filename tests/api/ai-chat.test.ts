@@ -220,10 +220,47 @@ test("the answer streams on the owner's channel: deltas in order make the stored
   expect((done.data as { messageId: number }).messageId).toBe(answer.id);
 }, 60_000);
 
+test("a question is answered with the thread's last 20 turns, oldest first, before it", async () => {
+  const projectId = await projectNamed("Plant-based snacks idea screen");
+  const acme = clients["Acme Team A"]!;
+  const t = await w.call(USER, acme, "POST", "/api/v1/ResultsAiThreads", { projectId });
+  expect(t.status).toBe(201);
+  const [{ userId }] = await w.tdb.db<{ userId: number }[]>`select user_id as "userId" from results_ai_threads where id = ${t.body.id}`;
+  // 25 earlier turns, stored as the chat stores them (the thread's trigger fills client and project).
+  const earlier = Array.from({ length: 25 }, (_, i) => ({ role: i % 2 ? "assistant" : "user", content: `turn ${i + 1}` }));
+  for (const m of earlier) {
+    await w.tdb.db`insert into results_ai_messages (results_ai_thread_id, user_id, role, content, client_id, project_id) values (${t.body.id}, ${userId}, ${m.role}, ${m.content}, 0, 0)`;
+  }
+  const q = await w.call(USER, acme, "POST", "/api/v1/ResultsAiMessages", { resultsAiThreadId: t.body.id, content: "Which concept did best?" });
+  expect(q.status).toBe(201);
+  const a = await answerTo(q.body.id);
+  const [{ debug }] = await w.tdb.db<{ debug: { transcript: { kind: string; request?: { role: string; content: string }[] }[] } }[]>`
+    select debug from results_ai_messages where id = ${a.id}`;
+  const sent = debug.transcript[0]!.request!;
+  expect(sent[0]!.role).toBe("system");
+  expect(sent.slice(1).map((m) => ({ role: m.role, content: m.content }))).toEqual([...earlier.slice(-20), { role: "user", content: "Which concept did best?" }]);
+}, 60_000);
+
 test("threads: create and rename; feedback on answers; nobody writes into another's thread", async () => {
   const projectId = await projectNamed("Plant-based snacks idea screen");
   const acme = clients["Acme Team A"]!;
   const { threadId, answer, messageId } = await ask(USER, acme, projectId, "What did people say?");
+  // The first question names an untitled thread and touches it; a later one keeps the title.
+  const threadRow = async () =>
+    (await w.tdb.db<{ title: string | null; updatedAt: Date | null }[]>`select title, updated_at as "updatedAt" from results_ai_threads where id = ${threadId}`)[0]!;
+  const first = await threadRow();
+  expect(first.title).toBe("What did people say?");
+  expect(first.updatedAt, "touched by the question").not.toBeNull();
+  const second = await w.call(USER, acme, "POST", "/api/v1/ResultsAiMessages", { resultsAiThreadId: threadId, content: "And about the price?" });
+  expect(second.status).toBe(201);
+  // The POST answers with the stored message, as a GET reads it.
+  const stored = await w.call(USER, acme, "GET", `/api/v1/ResultsAiMessages(${second.body.id})`);
+  expect(second.body).toEqual(stored.body);
+  expect([second.body.role, second.body.content, second.body.resultsAiThreadId]).toEqual(["user", "And about the price?", threadId]);
+  const afterSecond = await threadRow();
+  expect(afterSecond.title, "a later question keeps the title").toBe("What did people say?");
+  expect(afterSecond.updatedAt!.getTime()).toBeGreaterThanOrEqual(first.updatedAt!.getTime());
+  await answerTo(second.body.id);
   const renamed = await w.call(USER, acme, "PATCH", `/api/v1/ResultsAiThreads(${threadId})`, { title: "Snack verbatims" });
   expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
   expect(renamed.body.title).toBe("Snack verbatims");
@@ -234,11 +271,13 @@ test("threads: create and rename; feedback on answers; nobody writes into anothe
   expect(onQuestion.status, "feedback is on answers").toBe(400);
   expect(onQuestion.body.message).toBe("Feedback is on the assistant's answers");
   expect((await w.call(USER, acme, "POST", `/api/v1/ResultsAiMessages(${answer.id})/SendFeedback`, { feedback: "Meh" })).status).toBe(400);
+  const beforeRefused = await threadRow();
   expect((await w.call("admin@acme.test", acme, "POST", "/api/v1/ResultsAiMessages", { resultsAiThreadId: threadId, content: "Mine now?" })).status, "another member's thread").toBe(404);
+  expect(await threadRow(), "a refused question does not touch the thread").toEqual(beforeRefused);
   expect((await w.call("admin@acme.test", acme, "POST", `/api/v1/ResultsAiMessages(${answer.id})/SendFeedback`, { feedback: "Negative" })).status).toBe(404);
   expect((await w.call(GLOBEX, clients.Globex!, "POST", "/api/v1/ResultsAiThreads", { projectId })).status, "another client's project").toBeGreaterThanOrEqual(400);
   const list = await w.call(USER, acme, "GET", `/api/v1/ResultsAiMessages?$filter=resultsAiThreadId eq ${threadId}&$orderby=id`);
-  expect(list.body.value.map((m: { role: string }) => m.role)).toEqual(["user", "assistant"]);
+  expect(list.body.value.map((m: { role: string }) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
 }, 60_000);
 
 test("AiConversations for staff: add, continue (grounded, evaluated), messages, contents, debug, YAML, the figures file", async () => {

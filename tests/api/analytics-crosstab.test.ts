@@ -6,7 +6,9 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseCsvObjects } from "../../api/src/analytics/csv.ts";
-import { columnLetter, crossTab, type XtabRespondent } from "../../api/src/analytics/crosstab.ts";
+import { columnLetter, crossTab, crossTabPaced, XtabStopped, type XtabRespondent } from "../../api/src/analytics/crosstab.ts";
+import { pacedCrossTab } from "../../api/src/domains/results/crosstab.service.ts";
+import { ApiError } from "../../api/src/errors.ts";
 
 const DIR = join(import.meta.dir, "../fixtures/stats");
 const rows = parseCsvObjects(readFileSync(join(DIR, "xtab.csv"), "utf8")).rows;
@@ -176,5 +178,63 @@ describe("crossTab: rules worked by hand", () => {
     const out = crossTab(rs, spec([Array.from({ length: 28 }, (_, i) => i)], [["s", 28 * 40]]));
     expect(out.cells[0]![1]!.higherThan).toEqual([..."BCDEFGHIJKLMNOPQRSTUVWXYZ", "AA", "AB"]);
     expect(out.cells[0]![2]!.higherThan).toEqual([]);
+  });
+});
+
+describe("crossTabPaced: a large cross-tab shares the process", () => {
+  // 12,000 respondents in 3 strata, two banner variables (3 and 2 columns), 4 rows.
+  const many: XtabRespondent[] = Array.from({ length: 12_000 }, (_, i) => ({
+    stratum: `s${i % 3}`,
+    weight: 0.5 + (i % 7) / 4,
+    columns: [i % 3, 3 + (i % 2)],
+    units: [{ row: i % 4, y: (i * 7919) % 3 === 0 ? 1 : 0 }, { row: (i + 1) % 4, y: i % 5 === 0 ? 1 : 0 }],
+  }));
+  const spec = { rows: 4, groups: [[0, 1, 2], [3, 4]], strata: new Map([["s0", 4000], ["s1", 4000], ["s2", 4000]]), confidence: 95 as const, adjust: "bh" as const };
+  /** A clock that moves 1 ms each time it is read. */
+  const ticking = () => {
+    let t = 0;
+    return () => ++t;
+  };
+
+  test("gives the event loop back between slices, and the same table as crossTab", async () => {
+    // With the clock moving 1 ms a look and a slice of 10 ms, the sums pause about every 2,560
+    // respondents: a callback queued before they start runs before they end.
+    const order: string[] = [];
+    setImmediate(() => order.push("other work"));
+    const paced = await crossTabPaced(many, spec, { sliceMs: 10, now: ticking() });
+    order.push("cross-tab done");
+    expect(order).toEqual(["other work", "cross-tab done"]);
+    expect(paced).toEqual(crossTab(many, spec));
+  });
+
+  test("pauses as often as its slices say: 12,000 respondents, a look every 256, a pause every 10 looks", async () => {
+    let pauses = 0;
+    await crossTabPaced(many, spec, { sliceMs: 10, now: ticking(), pause: async () => void pauses++ });
+    // Looks at 256, 512, .. 11,776 (46 looks). The clock reads 1 at the start (the slice ends at 11),
+    // k + 1 at look k, so the first pause falls at look 10; it is read once more after each pause
+    // (the next slice's end), so the later ones fall at looks 20, 30 and 40: four.
+    expect(pauses).toBe(4);
+  });
+
+  test("stops at its deadline, and when its request goes away", async () => {
+    await expect(crossTabPaced(many, spec, { sliceMs: 10, now: ticking(), deadline: 50, pause: async () => {} })).rejects.toEqual(new XtabStopped("deadline"));
+    const gone = new AbortController();
+    gone.abort();
+    await expect(crossTabPaced(many, spec, { sliceMs: 10, now: ticking(), signal: gone.signal, pause: async () => {} })).rejects.toEqual(new XtabStopped("aborted"));
+    // At the very edge: a deadline the clock never passes lets it finish.
+    expect(await crossTabPaced(many, spec, { sliceMs: 10, now: ticking(), deadline: 1e9, pause: async () => {} })).toEqual(crossTab(many, spec));
+  });
+
+  test("through the service: the request's statement timeout is the limit, answered 503 with a Retry-After", async () => {
+    const clock = { now: ticking(), pause: async () => {} };
+    const err = await pacedCrossTab(many, spec, { limits: { statementTimeoutMs: 30 } }, clock).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).status).toBe(503);
+    expect((err as ApiError).retryAfter).toBe(2);
+    expect((err as ApiError).message).toBe("The cross-tab ran longer than the 0.03 s limit and was stopped: narrow it (fewer stub rows, fewer banner variables or a tighter filter) and try again");
+    const gone = new AbortController();
+    gone.abort();
+    const left = await pacedCrossTab(many, spec, { limits: { signal: gone.signal } }, clock).catch((e: unknown) => e);
+    expect((left as { code?: string }).code).toBe("CLIENT_GONE");
   });
 });

@@ -10,6 +10,7 @@ import {
   MAX_PAYLOAD_BYTES,
   encodeEvent,
   publish,
+  publishMany,
   subscribe,
   type ChannelEvent,
   type ErrorData,
@@ -91,6 +92,17 @@ const slow = defineJob<{ ms: number }>(
   FAST,
 );
 
+// A backlog of a drainBacklog kind is worked back to back; its poll (4 s) is longer than the test waits.
+const drained: number[] = [];
+const backlog = defineJob<{ n: number }>(
+  "test.backlog",
+  async ({ data }) => {
+    drained.push(data.n);
+    return null;
+  },
+  { pollingIntervalSeconds: 4, drainBacklog: true },
+);
+
 async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, ms = 8000): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
@@ -116,7 +128,7 @@ beforeAll(async () => {
   await tdb.db`create table test_job_effects (job_id uuid primary key, amount int not null)`;
   unsubscribe = await subscribe(tdb.url, (e) => events.push(e));
   queue = await startQueue(tdb.url, { log: (m) => queueLog.push(m) });
-  await registerWorkers(queue, tdb.db, [echo, alwaysFails, flaky, progressive, slow], { log: (m) => queueLog.push(m), onOutcome: (q, o) => outcomes.push(`${q} ${o}`) });
+  await registerWorkers(queue, tdb.db, [echo, alwaysFails, flaky, progressive, slow, backlog], { log: (m) => queueLog.push(m), onOutcome: (q, o) => outcomes.push(`${q} ${o}`) });
 });
 
 afterAll(async () => {
@@ -137,6 +149,14 @@ describe("the channel", () => {
     const got = await waitFor("the committed event", () => events.find((e) => e.channel === "user-2"));
     expect(got, "the committed event arrives whole").toEqual({ channel: "user-2", event: "ProjectUpdated", data: { id: 2 } });
     expect(events.some((e) => e.channel === "user-1"), "the rolled-back event is never sent").toBe(false);
+  });
+
+  test("publishMany: several events in one statement arrive in the order given, each whole", async () => {
+    const evs = [3, 1, 2].map((id) => ({ channel: "user-7" as const, event: "ProjectUpdated" as const, data: { id } }));
+    await publishMany(tdb.db, evs);
+    await waitFor("the three events", () => events.filter((e) => e.channel === "user-7").length === 3);
+    expect(events.filter((e) => e.channel === "user-7")).toEqual(evs);
+    await publishMany(tdb.db, []);
   });
 
   test("an event over NOTIFY's payload limit goes out without its data, marked truncated", async () => {
@@ -279,8 +299,21 @@ describe("jobs", () => {
       concurrency: 1,
       pollingIntervalSeconds: 2,
       heartbeatSeconds: 10,
+      drainBacklog: false,
     });
     expect(() => defineJob("Bad Name", async () => null)).toThrow("job name");
+  });
+
+  test("drainBacklog: a backlog is worked back to back, not one job per poll", async () => {
+    // Five jobs at once: NOTIFY wakes the worker for the first; without drainBacklog each next one
+    // waits out the 4 s poll (16 s for five), with it the worker fetches again as each job ends.
+    const t0 = Date.now();
+    await tdb.db.begin(async (tx) => {
+      for (let n = 1; n <= 5; n++) await enqueueJob(queue, tx, backlog, { n }, ACME_USER);
+    });
+    await waitFor("the backlog's five jobs", () => drained.length === 5, 3500);
+    expect(drained.sort()).toEqual([1, 2, 3, 4, 5]);
+    expect(Date.now() - t0, "well within one poll interval").toBeLessThan(3500);
   });
 
   test("stopping the queue waits for a running job", async () => {

@@ -27,6 +27,7 @@ import {
   stratumOf,
   wilsonInterval,
   type Adjust,
+  type DesignSums,
 } from "./design.ts";
 import type { Confidence } from "./significance.ts";
 
@@ -88,7 +89,8 @@ export function columnLetter(i: number): string {
   return s;
 }
 
-export function crossTab(respondents: Iterable<XtabRespondent>, spec: XtabSpec): XtabResult {
+/** The running sums of a cross-tab: respondents are added one at a time, then finished. */
+function accumulator(spec: XtabSpec) {
   const C = spec.groups.reduce((a, g) => a + g.length, 0);
   const k = C + 1;
   const sums = Array.from({ length: spec.rows }, () => emptySums(k));
@@ -98,14 +100,14 @@ export function crossTab(respondents: Iterable<XtabRespondent>, spec: XtabSpec):
   // cost is (columns the respondent is in)² within each variable, not k².
   const groupOf = new Array<number>(k).fill(-1);
   spec.groups.forEach((g, i) => g.forEach((c) => (groupOf[c + 1] = i)));
-  for (const r of respondents) {
+  const add = (r: XtabRespondent) => {
     const byRow = new Map<number, { y: number; units: number }>();
     for (const u of r.units) {
       const x = byRow.get(u.row) ?? byRow.set(u.row, { y: 0, units: 0 }).get(u.row)!;
       x.y += u.y;
       x.units++;
     }
-    if (!byRow.size) continue;
+    if (!byRow.size) return;
     const cells = [0, ...new Set(r.columns.map((c) => c + 1))];
     const pairs: number[] = [];
     for (const d of cells) for (const e of cells) if (d === e || (groupOf[d] !== -1 && groupOf[d] === groupOf[e])) pairs.push(d * k + e);
@@ -129,7 +131,66 @@ export function crossTab(respondents: Iterable<XtabRespondent>, spec: XtabSpec):
         h.BB[x]! += bb;
       }
     }
+  };
+  return { add, finish: () => finish(sums, C, spec) };
+}
+
+export function crossTab(respondents: Iterable<XtabRespondent>, spec: XtabSpec): XtabResult {
+  const acc = accumulator(spec);
+  for (const r of respondents) acc.add(r);
+  return acc.finish();
+}
+
+/**
+ * How a cross-tab on a large project shares its process (crosstab.service.ts): the sums run in
+ * slices of about `sliceMs`, with the event loop given back between them, so other requests are
+ * answered meanwhile; the work stops (XtabStopped) past `deadline` or once `signal` aborts.
+ */
+export interface XtabPace {
+  sliceMs: number;
+  /** A `now()` value after which the work stops. */
+  deadline?: number;
+  signal?: AbortSignal;
+  /** The clock (performance.now by default) and the pause between slices (a macrotask by default). */
+  now?: () => number;
+  pause?: () => Promise<void>;
+}
+
+/** A paced cross-tab stopped: past its deadline, or its request went away. */
+export class XtabStopped extends Error {
+  constructor(readonly reason: "deadline" | "aborted") {
+    super(reason === "deadline" ? "the cross-tab ran past its time limit" : "the cross-tab's request went away");
   }
+}
+
+/** How many respondents are added between two looks at the clock. */
+const CHECK_EVERY = 256;
+
+/** crossTab in slices (XtabPace): the same result, computed without holding the event loop. */
+export async function crossTabPaced(respondents: Iterable<XtabRespondent>, spec: XtabSpec, pace: XtabPace): Promise<XtabResult> {
+  const now = pace.now ?? (() => performance.now());
+  const pause = pace.pause ?? (() => new Promise<void>((r) => setImmediate(r)));
+  const check = () => {
+    if (pace.signal?.aborted) throw new XtabStopped("aborted");
+    if (pace.deadline !== undefined && now() > pace.deadline) throw new XtabStopped("deadline");
+  };
+  const acc = accumulator(spec);
+  let sliceEnd = now() + pace.sliceMs;
+  let i = 0;
+  for (const r of respondents) {
+    acc.add(r);
+    if (++i % CHECK_EVERY) continue;
+    if (now() < sliceEnd) continue;
+    check();
+    await pause();
+    check();
+    sliceEnd = now() + pace.sliceMs;
+  }
+  check();
+  return acc.finish();
+}
+
+function finish(sums: DesignSums[], C: number, spec: XtabSpec): XtabResult {
   const ests = sums.map((s) => designEstimates(s));
   const letters = Array.from({ length: C }, (_, i) => columnLetter(i));
   const cells: XtabCell[][] = ests.map((est) =>

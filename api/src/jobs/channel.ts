@@ -145,6 +145,17 @@ export async function publish(sql: Db | Tx, ev: ChannelEvent): Promise<void> {
   await sql`select pg_notify(${EVENTS_CHANNEL}, ${encodeEvent(ev)})`;
 }
 
+/**
+ * Publishes several events in one statement: one transaction, so they arrive together and in
+ * this order (PostgreSQL delivers a transaction's notifications in the order they were sent).
+ */
+export async function publishMany(sql: Db | Tx, evs: ChannelEvent[]): Promise<void> {
+  if (!evs.length) return;
+  const payloads = evs.map(encodeEvent);
+  // Safe: the text is only placeholders; the channel and the payloads are parameters.
+  await sql.unsafe(`select ${payloads.map((_, i) => `pg_notify($1, $${i + 2})`).join(", ")}`, [EVENTS_CHANNEL, ...payloads]);
+}
+
 export interface SubscribeOptions {
   /** Called after LISTEN is in place, and again after each reconnect (events sent meanwhile are lost). */
   onListen?: () => void;

@@ -67,9 +67,10 @@ export async function enqueue<T extends object>(
   origin: JobOrigin = { userId: null, clientId: null },
   options: Omit<SendOptions, "db"> = {},
 ): Promise<string | null> {
-  const [{ role }] = await tx<{ role: string }[]>`select current_setting('role') as role`;
+  // The caller's role read and the switch to the session user in one statement (the CTE is read
+  // before the switch); back to the caller's role after the send.
+  const [{ role }] = await tx<{ role: string }[]>`with r as materialized (select current_setting('role') as role) select role, set_config('role', 'none', true) from r`;
   const switched = role !== "none";
-  if (switched) await tx`select set_config('role', 'none', true)`;
   const envelope: JobEnvelope<T> = { input, origin };
   const restore = () => tx`select set_config('role', ${role}, true)`;
   let id: string | null;

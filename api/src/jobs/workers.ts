@@ -66,6 +66,12 @@ export interface JobOptions {
    * minimum), so a killed worker's job runs again within about 30 s instead of at expiry.
    */
   heartbeatSeconds?: number;
+  /**
+   * After each job ends, this kind's workers in the process fetch again at once instead of waiting
+   * out their poll (pg-boss's NOTIFY wakes them for new jobs only, so a backlog was worked one job
+   * per worker per pollingIntervalSeconds). A fetch that finds nothing goes back to polling. Default false.
+   */
+  drainBacklog?: boolean;
 }
 
 export interface JobDef<T extends object, R = unknown> {
@@ -86,6 +92,7 @@ const DEFAULTS: Required<JobOptions> = {
   concurrency: 1,
   pollingIntervalSeconds: 2,
   heartbeatSeconds: 10,
+  drainBacklog: false,
 };
 
 /** Results larger than this are left out of Success (the job's output in pg-boss keeps them). */
@@ -151,7 +158,14 @@ export async function registerWorkers(queue: Queue, db: Db, jobs: readonly AnyJo
   await ensureQueues(queue, jobs);
   for (const job of jobs) {
     const o = job.options;
-    await queue.work<JobEnvelope<object>, unknown, WorkOptions & { includeMetadata: true }>(
+    // drainBacklog: wake this kind's workers (one work() call, one workId) when a job ends.
+    let workId: string | null = null;
+    const wake = o.drainBacklog
+      ? () => {
+          for (const w of queue.getWipData()) if (w.workId === workId) queue.notifyWorker(w.id);
+        }
+      : null;
+    workId = await queue.work<JobEnvelope<object>, unknown, WorkOptions & { includeMetadata: true }>(
       job.name,
       {
         includeMetadata: true,
@@ -171,6 +185,8 @@ export async function registerWorkers(queue: Queue, db: Db, jobs: readonly AnyJo
           } catch (e) {
             opts.onOutcome?.(job.name, j.retryCount < j.retryLimit ? "retried" : "failed");
             throw e;
+          } finally {
+            wake?.();
           }
         }
         return out;

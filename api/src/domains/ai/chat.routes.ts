@@ -49,8 +49,11 @@ export function registerChatRoutes(app: App, deps: AppDeps): void {
     async (c) => {
       if (!deps.queue) throw new ApiError("ServiceUnavailable", "The job queue is not running");
       const ctx = c.get("ctx");
-      const r = await svc.sendMessage(db, deps.queue, ctx, c.req.valid("json" as never) as { resultsAiThreadId: number; content: string });
-      return rawJson(await enterTenant(db, ctx, (tx) => readEntity(tx, reg, ctx, "ResultsAiMessages", r.id)), 201);
+      // The stored question is read in the transaction that stores it (one transaction per POST).
+      const r = await svc.sendMessage(db, deps.queue, ctx, c.req.valid("json" as never) as { resultsAiThreadId: number; content: string }, (tx, id) =>
+        readEntity(tx, reg, ctx, "ResultsAiMessages", id),
+      );
+      return rawJson(r.read!, 201);
     },
   );
 

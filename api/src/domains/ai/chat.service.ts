@@ -4,12 +4,12 @@
 // owner (row-level security applies), streams the answer's text as AiMessageDelta events on the
 // owner's channel user-{id}, and stores the answer with the figures it cites, the provider, model,
 // tokens and the whole exchange (prompts, tool calls, results) for DebugConversation.
-import type { Db } from "../../db/client.ts";
+import type { Db, Tx } from "../../db/client.ts";
 import { enterTenant } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
 import type { Queue } from "../../jobs/queue.ts";
-import { publish, userChannel } from "../../jobs/channel.ts";
+import { publish, publishMany, userChannel, type ChannelEvent } from "../../jobs/channel.ts";
 import { defineJob, enqueueJob, type JobContext } from "../../jobs/workers.ts";
 import type { ResponseFilter } from "../results/filters.ts";
 import { FigureBook, projectContext, type Figure } from "./facts.ts";
@@ -66,12 +66,14 @@ export async function answer(
 
 /**
  * Collects text pieces and publishes them at most every `ms` (or when `max` characters wait), so a
- * model streaming a token at a time does not become a NOTIFY per token.
+ * model streaming a token at a time does not become a NOTIFY per token. `since`: when the first
+ * wait starts (default: none, the first piece goes out at once); take() hands over what waits,
+ * with its seq, for the caller to send with something else.
  */
-export function deltaPublisher(send: (seq: number, text: string) => Promise<void>, ms = 100, max = 400) {
+export function deltaPublisher(send: (seq: number, text: string) => Promise<void>, ms = 100, max = 400, since = 0) {
   let buf = "";
   let seq = 0;
-  let last = 0;
+  let last = since;
   const flush = async () => {
     if (!buf) return;
     const text = buf;
@@ -85,6 +87,12 @@ export function deltaPublisher(send: (seq: number, text: string) => Promise<void
       if (buf.length >= max || Date.now() - last >= ms) await flush();
     },
     flush,
+    take(): { seq: number; text: string } | null {
+      if (!buf) return null;
+      const text = buf;
+      buf = "";
+      return { seq: seq++, text };
+    },
   };
 }
 
@@ -92,48 +100,89 @@ export interface ChatJob {
   messageId: number;
 }
 
-export const chatJob = defineJob<ChatJob>("ai.chat", (job) => runChat(job), { retryLimit: 1, retryDelay: 2, expireInSeconds: 300, concurrency: 2, pollingIntervalSeconds: 1 });
+export const chatJob = defineJob<ChatJob>("ai.chat", (job) => runChat(job), { retryLimit: 1, retryDelay: 2, expireInSeconds: 300, concurrency: 2, pollingIntervalSeconds: 1, drainBacklog: true });
 
-/** POST ResultsAiMessages: stores the user's question in their thread and queues its answer. */
-export async function sendMessage(db: Db, queue: Queue, ctx: RequestCtx, input: { resultsAiThreadId: number; content: string }): Promise<{ id: number; jobId: string }> {
+/**
+ * POST ResultsAiMessages: stores the user's question in their thread and queues its answer.
+ * `read`: what the caller answers with (the stored message), read in the same transaction, as the
+ * caller (the role is back once the job is queued), so the POST is one transaction, not two.
+ */
+export async function sendMessage<R = null>(
+  db: Db,
+  queue: Queue,
+  ctx: RequestCtx,
+  input: { resultsAiThreadId: number; content: string },
+  read?: (tx: Tx, id: number) => Promise<R>,
+): Promise<{ id: number; jobId: string; read: R | null }> {
   return enterTenant(db, ctx, async (tx) => {
-    // One statement: the caller's own thread (row-level security, then its owner), the question
-    // stored in it and the thread touched; nothing is written for another's or an unknown thread.
+    // The question stored in the caller's own thread (row-level security, then its owner) in one
+    // statement; nothing is written for another's or an unknown thread.
     const [m] = await tx<{ id: number }[]>`
-      with t as (select id from results_ai_threads where id = ${input.resultsAiThreadId} and user_id = ${ctx.principal.userId}),
-      touched as (update results_ai_threads set updated_at = now(), title = coalesce(title, ${input.content.slice(0, 80)}) where id in (select id from t))
+      with t as (select id from results_ai_threads where id = ${input.resultsAiThreadId} and user_id = ${ctx.principal.userId})
       insert into results_ai_messages (results_ai_thread_id, user_id, role, content, client_id, project_id)
       select t.id, ${ctx.principal.userId}, 'user', ${input.content}, 0, 0 from t returning id`;
     if (!m) throw new ApiError("NotFound", `No chat ${input.resultsAiThreadId}`);
     const jobId = await enqueueJob(queue, tx, chatJob, { messageId: m.id }, { userId: ctx.principal.userId, clientId: ctx.clientId });
-    return { id: m!.id, jobId: jobId! };
+    // The thread touched last, beside the read (one round trip): its row stays locked only from
+    // here to the commit, so questions posted to one thread at once wait for each other that long.
+    const [out] = await Promise.all([
+      read ? read(tx, m.id) : null,
+      tx`update results_ai_threads set updated_at = now(), title = coalesce(title, ${input.content.slice(0, 80)}) where id = ${input.resultsAiThreadId}`,
+    ]);
+    return { id: m.id, jobId: jobId!, read: out };
   });
 }
 
 async function runChat(job: JobContext<ChatJob>) {
   const { db } = job;
-  // The question with its thread, whether it has an answer already, and its owner, in one statement.
-  const [q] = await db<{ id: number; threadId: number; userId: number; clientId: number; projectId: number; content: string; filters: ResponseFilter | null; total: "sample" | "markets" | null; answeredBy: number | null; isStaff: boolean; roleId: number }[]>`
+  // The question with its thread, whether it has an answer already, its owner and the thread's
+  // earlier turns (the last HISTORY_TURNS, oldest first), in one statement.
+  const [q] = await db<
+    {
+      id: number;
+      threadId: number;
+      userId: number;
+      clientId: number;
+      projectId: number;
+      content: string;
+      filters: ResponseFilter | null;
+      total: "sample" | "markets" | null;
+      answeredBy: number | null;
+      isStaff: boolean;
+      roleId: number;
+      history: { role: "user" | "assistant"; content: string }[];
+    }[]
+  >`
     select m.id, m.results_ai_thread_id as "threadId", m.user_id as "userId", m.client_id as "clientId", m.project_id as "projectId", m.content, t.filters, t.total,
-           (select a.id from results_ai_messages a where a.reply_to_message_id = m.id) as "answeredBy", u.is_staff as "isStaff", u.role_id as "roleId"
+           (select a.id from results_ai_messages a where a.reply_to_message_id = m.id) as "answeredBy", u.is_staff as "isStaff", u.role_id as "roleId",
+           coalesce((select json_agg(json_build_object('role', h.role, 'content', h.content) order by h.id)
+                     from (select id, role, content from results_ai_messages where results_ai_thread_id = m.results_ai_thread_id and id < m.id order by id desc limit ${HISTORY_TURNS}) h), '[]') as history
     from results_ai_messages m join results_ai_threads t on t.id = m.results_ai_thread_id join users u on u.id = m.user_id
     where m.id = ${job.data.messageId} and m.role = 'user'`;
   if (!q) return { skipped: "no such question" };
   if (q.answeredBy !== null) return { messageId: q.answeredBy, skipped: "answered" };
   const channel = userChannel(q.userId);
   const base = { resultsAiThreadId: q.threadId, replyToMessageId: q.id, jobId: job.jobId };
-  const emit = (event: "AiMessageStarted" | "AiMessageDelta" | "AiMessageCompleted" | "AiMessageFailed", data: Record<string, unknown>) =>
-    publish(db, { channel, event, data: { ...base, ...data }, userId: q.userId, clientId: q.clientId }).catch(() => {});
-  const deltas = deltaPublisher((seq, delta) => emit("AiMessageDelta", { seq, delta }));
+  type Name = "AiMessageStarted" | "AiMessageDelta" | "AiMessageCompleted" | "AiMessageFailed";
+  const event = (event: Name, data: Record<string, unknown>): ChannelEvent => ({ channel, event, data: { ...base, ...data }, userId: q.userId, clientId: q.clientId });
+  const emit = (name: Name, data: Record<string, unknown>) => publish(db, event(name, data)).catch(() => {});
+  // Started goes out while the answer is being written; every later event waits for it (in order on the channel).
+  const started = emit("AiMessageStarted", {});
+  // The text in pieces at most every 100 ms from the start: an answer written sooner (the built-in
+  // provider's, whole at once) goes out as one delta with Completed, in one statement.
+  const deltas = deltaPublisher(
+    async (seq, delta) => {
+      await started;
+      await emit("AiMessageDelta", { seq, delta });
+    },
+    100,
+    400,
+    Date.now(),
+  );
   try {
-    const [, history] = await Promise.all([
-      emit("AiMessageStarted", {}),
-      db<{ role: "user" | "assistant"; content: string }[]>`
-        select role, content from (select id, role, content from results_ai_messages where results_ai_thread_id = ${q.threadId} and id < ${q.id} order by id desc limit ${HISTORY_TURNS}) h order by id`,
-    ]);
     const ctx: RequestCtx = { principal: { userId: q.userId, isStaff: q.isStaff, isSuperAdmin: q.roleId === 3 }, clientId: q.clientId, descendants: false, sessionId: null };
-    const a = await answer(db, ctx, { projectId: q.projectId, filters: q.filters ?? {}, total: q.total ?? "sample", history: [...history], question: q.content, onDelta: (t) => deltas.push(t) });
-    await deltas.flush();
+    const a = await answer(db, ctx, { projectId: q.projectId, filters: q.filters ?? {}, total: q.total ?? "sample", history: q.history, question: q.content, onDelta: (t) => deltas.push(t) });
+    const tail = deltas.take();
     const [row] = await db<{ id: number }[]>`
       insert into results_ai_messages (results_ai_thread_id, user_id, role, content, client_id, project_id, reply_to_message_id, references_data, provider, model, usage, debug)
       values (${q.threadId}, ${q.userId}, 'assistant', ${a.content.slice(0, 20000) || "(no answer)"}, 0, 0, ${q.id},
@@ -141,9 +190,14 @@ async function runChat(job: JobContext<ChatJob>) {
               ${db.json({ promptVersionId: a.promptVersionId, transcript: a.transcript } as never)})
       on conflict (reply_to_message_id) where reply_to_message_id is not null do nothing
       returning id`;
-    await emit("AiMessageCompleted", { messageId: row?.id ?? null, content: a.content });
+    await started;
+    await publishMany(db, [
+      ...(tail ? [event("AiMessageDelta", { seq: tail.seq, delta: tail.text })] : []),
+      event("AiMessageCompleted", { messageId: row?.id ?? null, content: a.content }),
+    ]).catch(() => {});
     return { messageId: row?.id ?? null, usage: a.usage };
   } catch (e) {
+    await started;
     await emit("AiMessageFailed", { message: (e as Error).message.slice(0, 300), willRetry: job.attempt <= 1 });
     throw e;
   }

@@ -4,7 +4,7 @@
 // anyone can recompute it (the tests do). Texts cite a figure by writing its text followed by its
 // reference in brackets: "62.3% [F4]". The same facts go to both providers.
 import type { Db } from "../../db/client.ts";
-import { enterTenant } from "../../access/policy.ts";
+import { enterTenant, readAsCaller } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
 import { twoProportionZTest } from "../../analytics/significance.ts";
 import { qualResults, questionResults, type Measure } from "../results/results.service.ts";
@@ -150,34 +150,51 @@ export interface ProjectContext {
 
 /** What a text about a project may refer to: names, measures, demographics, markets (no figures). */
 export async function projectContext(db: Db, ctx: RequestCtx, projectId: number): Promise<ProjectContext> {
-  return enterTenant(db, ctx, async (tx) => {
-    // One round trip: the seven reads start at once on the transaction's connection (pipelined);
-    // each reads by the project id, and an unknown or deleted project is refused once they are back.
-    const [[p], testOptions, measures, regions, rows, textQuestions, choiceQuestions] = await Promise.all([
-      tx<{ id: number; name: string; clientId: number; typeId: number; frameworkId: number | null; objective: string | null }[]>`
-        select p.id, p.project_name as name, p.client_id as "clientId", p.project_type_id as "typeId", p.framework_id as "frameworkId", o.summary as objective
-        from projects p left join project_objectives o on o.id = p.active_project_objective_id where p.id = ${projectId} and p.deleted_at is null`,
-      tx<{ id: number; name: string }[]>`select id, concept_text as name from test_options where project_id = ${projectId} and deleted_at is null order by sort_order, id`,
-      tx<{ standardQuestionId: number; title: string }[]>`
-        select distinct s.id as "standardQuestionId", s.title from project_questions pq join standard_questions s on s.id = pq.standard_question_id
-        where pq.project_id = ${projectId} and pq.deleted_at is null and s.is_scaled`,
-      tx<{ id: number; name: string }[]>`select r.id, r.region_name as name from projects_regions pr join regions r on r.id = pr.region_id where pr.project_id = ${projectId} order by r.id`,
-      tx<{ sqId: number; label: string; code: string; id: number; optLabel: string }[]>`
-        select sq.id as "sqId", sq.question_label as label, sq.question_code as code, o.id, o.answer_label as "optLabel"
-        from system_question sq join system_question_option o on o.system_question_id = sq.id
-        where sq.is_filterable and o.is_visible and (o.region_id is null or o.region_id in (select region_id from projects_regions where project_id = ${projectId}))
-        order by sq.sort_order, sq.id, o.sort_order, o.id`,
-      tx<{ projectQuestionId: number; text: string }[]>`
-        select pq.id as "projectQuestionId", q.question_text as text from project_questions pq join questions q on q.id = pq.question_id
-        where pq.project_id = ${projectId} and pq.deleted_at is null and q.question_type_id = 3 order by pq.question_position_id, pq.sort_order, pq.id`,
-      tx<{ projectQuestionId: number; text: string }[]>`
-        select pq.id as "projectQuestionId", q.question_text as text from project_questions pq join questions q on q.id = pq.question_id
-        where pq.project_id = ${projectId} and pq.deleted_at is null and pq.standard_question_id is null and q.question_type_id in (1, 2, 4)
-          and pq.question_position_id in (3, 6, 9) order by pq.question_position_id desc, pq.sort_order, pq.id`,
-    ]);
+  return readAsCaller(db, ctx, async (tx) => {
+    // One statement in one round trip (the tenant entry, it and the commit pipelined by
+    // readAsCaller): the project's row with its lists as JSON arrays, each read by the project id
+    // under the caller's row-level security; an unknown or deleted project has no row, and is refused.
+    type Named = { id: number; name: string };
+    type Question = { projectQuestionId: number; text: string };
+    const [p] = await tx<
+      {
+        id: number;
+        name: string;
+        clientId: number;
+        typeId: number;
+        frameworkId: number | null;
+        objective: string | null;
+        testOptions: Named[];
+        measures: { standardQuestionId: number; title: string }[];
+        regions: Named[];
+        rows: { sqId: number; label: string; code: string; id: number; optLabel: string }[];
+        textQuestions: Question[];
+        choiceQuestions: Question[];
+      }[]
+    >`
+      select p.id, p.project_name as name, p.client_id as "clientId", p.project_type_id as "typeId", p.framework_id as "frameworkId", o.summary as objective,
+        coalesce((select json_agg(json_build_object('id', t.id, 'name', t.concept_text) order by t.sort_order, t.id)
+          from test_options t where t.project_id = p.id and t.deleted_at is null), '[]') as "testOptions",
+        coalesce((select json_agg(json_build_object('standardQuestionId', m.id, 'title', m.title) order by m.id)
+          from (select distinct s.id, s.title from project_questions pq join standard_questions s on s.id = pq.standard_question_id
+                where pq.project_id = p.id and pq.deleted_at is null and s.is_scaled) m), '[]') as measures,
+        coalesce((select json_agg(json_build_object('id', r.id, 'name', r.region_name) order by r.id)
+          from projects_regions pr join regions r on r.id = pr.region_id where pr.project_id = p.id), '[]') as regions,
+        coalesce((select json_agg(json_build_object('sqId', sq.id, 'label', sq.question_label, 'code', sq.question_code, 'id', so.id, 'optLabel', so.answer_label)
+                    order by sq.sort_order, sq.id, so.sort_order, so.id)
+          from system_question sq join system_question_option so on so.system_question_id = sq.id
+          where sq.is_filterable and so.is_visible and (so.region_id is null or so.region_id in (select region_id from projects_regions where project_id = p.id))), '[]') as rows,
+        coalesce((select json_agg(json_build_object('projectQuestionId', pq.id, 'text', q.question_text) order by pq.question_position_id, pq.sort_order, pq.id)
+          from project_questions pq join questions q on q.id = pq.question_id
+          where pq.project_id = p.id and pq.deleted_at is null and q.question_type_id = 3), '[]') as "textQuestions",
+        coalesce((select json_agg(json_build_object('projectQuestionId', pq.id, 'text', q.question_text) order by pq.question_position_id desc, pq.sort_order, pq.id)
+          from project_questions pq join questions q on q.id = pq.question_id
+          where pq.project_id = p.id and pq.deleted_at is null and pq.standard_question_id is null and q.question_type_id in (1, 2, 4)
+            and pq.question_position_id in (3, 6, 9)), '[]') as "choiceQuestions"
+      from projects p left join project_objectives o on o.id = p.active_project_objective_id where p.id = ${projectId} and p.deleted_at is null`;
     if (!p) throw new ApiError("NotFound", `No project ${projectId}`);
     const demographics: ProjectContext["demographics"] = [];
-    for (const r of rows) {
+    for (const r of p.rows) {
       let d = demographics.find((x) => x.systemQuestionId === r.sqId);
       if (!d) demographics.push((d = { systemQuestionId: r.sqId, label: r.label, code: r.code, options: [] }));
       d.options.push({ id: r.id, label: r.optLabel });
@@ -188,12 +205,12 @@ export async function projectContext(db: Db, ctx: RequestCtx, projectId: number)
       clientId: p.clientId,
       projectTypeId: p.typeId,
       frameworkId: p.frameworkId,
-      testOptions,
-      measures: orderMeasures(measures),
+      testOptions: p.testOptions,
+      measures: orderMeasures(p.measures),
       demographics,
-      regions,
-      textQuestions,
-      choiceQuestions,
+      regions: p.regions,
+      textQuestions: p.textQuestions,
+      choiceQuestions: p.choiceQuestions,
       objective: p.objective ?? DEFAULT_OBJECTIVE,
     };
   });

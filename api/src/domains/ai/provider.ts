@@ -157,7 +157,8 @@ export async function runExchange(provider: AiProvider, messages: ChatMessage[],
       signal: opts.signal,
     });
     usage = addUsage(usage, res.usage);
-    transcript.push({ kind: "completion", request: structuredClone(msgs), content: res.content, toolCalls: res.toolCalls, usage: res.usage, model: res.model, ms: Math.round(performance.now() - t0) });
+    // The messages as sent: a copy of the list (later rounds append to it); the messages themselves are never changed once added.
+    transcript.push({ kind: "completion", request: [...msgs], content: res.content, toolCalls: res.toolCalls, usage: res.usage, model: res.model, ms: Math.round(performance.now() - t0) });
     if (!res.toolCalls.length) return { content: res.content, usage, model: res.model, transcript, toolResults };
     msgs.push({ role: "assistant", content: res.content || null, toolCalls: res.toolCalls });
     for (const call of res.toolCalls) {

@@ -16,10 +16,11 @@
 import type { Db, Tx } from "../../db/client.ts";
 import type { RequestCtx } from "../../access/principal.ts";
 import { enterTenant } from "../../access/policy.ts";
-import { ApiError } from "../../errors.ts";
+import { ApiError, LOAD_RETRY_AFTER_SECONDS } from "../../errors.ts";
+import { CLIENT_GONE } from "../../db/gate.ts";
 import type { Confidence } from "../../analytics/significance.ts";
 import { ADJUST_NAMES, type Adjust } from "../../analytics/design.ts";
-import { crossTab, type XtabRespondent } from "../../analytics/crosstab.ts";
+import { crossTabPaced, XtabStopped, type XtabRespondent, type XtabResult, type XtabSpec } from "../../analytics/crosstab.ts";
 import { SMALL_BASE } from "../../analytics/significance.ts";
 import { resolveFilter, ResponseFilterSchema, sessionsSql, testOptionSql, type ResponseFilter } from "./filters.ts";
 import * as q from "./results.sql.ts";
@@ -208,6 +209,31 @@ async function bannerOf(tx: Tx, projectId: number, banner: BannerSpec[], s: Retu
   return out;
 }
 
+/**
+ * The sums of a cross-tab give the event loop back every XTAB_SLICE_MS (200,000 respondents by the
+ * widest banner took ~5 s of one core, during which the process answered no one else), and stop
+ * at the request's statement timeout, or when its client goes away, like a statement would.
+ */
+export const XTAB_SLICE_MS = 10;
+
+export async function pacedCrossTab(respondents: Iterable<XtabRespondent>, spec: XtabSpec, ctx: Pick<RequestCtx, "limits">, clock?: { now(): number; pause(): Promise<void> }): Promise<XtabResult> {
+  const limitMs = ctx.limits?.statementTimeoutMs;
+  const now = clock?.now ?? (() => performance.now());
+  try {
+    return await crossTabPaced(respondents, spec, { sliceMs: XTAB_SLICE_MS, deadline: limitMs ? now() + limitMs : undefined, signal: ctx.limits?.signal, now, pause: clock?.pause });
+  } catch (e) {
+    if (!(e instanceof XtabStopped)) throw e;
+    if (e.reason === "aborted") throw Object.assign(new Error("the client went away"), { code: CLIENT_GONE });
+    throw new ApiError(
+      "ServiceUnavailable",
+      `The cross-tab ran longer than the ${limitMs! / 1000} s limit and was stopped: narrow it (fewer stub rows, fewer banner variables or a tighter filter) and try again`,
+      undefined,
+      undefined,
+      LOAD_RETRY_AFTER_SECONDS,
+    );
+  }
+}
+
 export async function crossTabResults(
   db: Db,
   ctx: RequestCtx,
@@ -215,7 +241,8 @@ export async function crossTabResults(
 ): Promise<CrossTabResult> {
   const confidence = input.confidence ?? 95;
   const adjust = input.adjust ?? "bh";
-  return enterTenant(db, ctx, async (tx) => {
+  // The reads run in the tenant transaction; the sums run after it, off the connection.
+  const read = await enterTenant(db, ctx, async (tx) => {
     const p = await q.project(tx, input.projectId);
     if (!p) throw new ApiError("NotFound", `No project ${input.projectId}`);
     const f = await resolveFilter(tx, input.filters);
@@ -234,48 +261,54 @@ export async function crossTabResults(
     variables.reduce((a, v) => (offsets.push(a), a + v.columns.length), 0);
     const unitsOf = new Map<number, { row: number; y: number }[]>();
     for (const u of stub.units) (unitsOf.get(u.sid) ?? unitsOf.set(u.sid, []).get(u.sid)!).push({ row: u.row, y: u.y });
-    const input2: XtabRespondent[] = respondents.map((r) => ({
-      stratum: String(r.run),
-      weight: r.w * (scale?.get(r.run) ?? 1),
-      columns: variables.flatMap((v, k) => (v.members.get(r.sid) ?? []).map((c) => offsets[k]! + c)),
-      units: unitsOf.get(r.sid) ?? [],
-    }));
-    const groups = variables.map((v, k) => v.columns.map((_, c) => offsets[k]! + c));
-    const x = crossTab(input2, { rows: stub.rows.length, groups, strata, confidence, adjust });
-    const columns: CrossTabColumn[] = [
-      { key: "total", variable: null, label: "Total", letter: null },
-      ...variables.flatMap((v, k) => v.columns.map((c, i) => ({ key: c.key, variable: v.key, label: c.label, letter: x.letters[offsets[k]! + i]! }))),
-    ];
-    return {
-      projectId: p.id,
-      confidence,
-      total: input.total ?? "sample",
-      stub: { kind: input.rows.kind, id: input.rows.id, title: stub.title, value: stub.value },
-      banner: variables.map((v) => ({ key: v.key, label: v.label })),
-      columns,
-      rows: stub.rows.map((r, i) => ({
-        key: r.key,
-        label: r.label,
-        cells: x.cells[i]!.map((c) => ({
-          n: c.n,
-          nEff: c.nEff,
-          value: c.n > 0 ? c.value : null,
-          se: c.n > 0 ? c.se : null,
-          ci: c.n > 0 && Number.isFinite(c.ci[0]) ? c.ci : null,
-          smallBase: c.smallBase,
-          higherThan: c.higherThan,
-        })),
-      })),
-      method: {
-        variance: "taylor-linearisation",
-        strata: "market run",
-        interval: "wilson",
-        adjust,
-        adjustName: ADJUST_NAMES[adjust],
-        tests: x.tests.filter((t) => Number.isFinite(t.p)).length,
-        smallBase: SMALL_BASE,
-        comparisons: "every pair of columns within each banner variable, on every row; a letter marks a column of the same variable significantly lower",
-      },
-    };
+    return { p, stub, variables, respondents, strata, scale, offsets, unitsOf };
   });
+  const { p, stub, variables, respondents, strata, scale, offsets, unitsOf } = read;
+  // Each respondent is made as the sums reach them, so that work is paced too.
+  function* input2(): Generator<XtabRespondent> {
+    for (const r of respondents)
+      yield {
+        stratum: String(r.run),
+        weight: r.w * (scale?.get(r.run) ?? 1),
+        columns: variables.flatMap((v, k) => (v.members.get(r.sid) ?? []).map((c) => offsets[k]! + c)),
+        units: unitsOf.get(r.sid) ?? [],
+      };
+  }
+  const groups = variables.map((v, k) => v.columns.map((_, c) => offsets[k]! + c));
+  const x = await pacedCrossTab(input2(), { rows: stub.rows.length, groups, strata, confidence, adjust }, ctx);
+  const columns: CrossTabColumn[] = [
+    { key: "total", variable: null, label: "Total", letter: null },
+    ...variables.flatMap((v, k) => v.columns.map((c, i) => ({ key: c.key, variable: v.key, label: c.label, letter: x.letters[offsets[k]! + i]! }))),
+  ];
+  return {
+    projectId: p.id,
+    confidence,
+    total: input.total ?? "sample",
+    stub: { kind: input.rows.kind, id: input.rows.id, title: stub.title, value: stub.value },
+    banner: variables.map((v) => ({ key: v.key, label: v.label })),
+    columns,
+    rows: stub.rows.map((r, i) => ({
+      key: r.key,
+      label: r.label,
+      cells: x.cells[i]!.map((c) => ({
+        n: c.n,
+        nEff: c.nEff,
+        value: c.n > 0 ? c.value : null,
+        se: c.n > 0 ? c.se : null,
+        ci: c.n > 0 && Number.isFinite(c.ci[0]) ? c.ci : null,
+        smallBase: c.smallBase,
+        higherThan: c.higherThan,
+      })),
+    })),
+    method: {
+      variance: "taylor-linearisation",
+      strata: "market run",
+      interval: "wilson",
+      adjust,
+      adjustName: ADJUST_NAMES[adjust],
+      tests: x.tests.filter((t) => Number.isFinite(t.p)).length,
+      smallBase: SMALL_BASE,
+      comparisons: "every pair of columns within each banner variable, on every row; a letter marks a column of the same variable significantly lower",
+    },
+  };
 }
