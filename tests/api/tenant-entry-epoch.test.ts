@@ -14,12 +14,12 @@ let app: App;
 const texts: string[] = [];
 beforeAll(async () => {
   // An entry's app_tenant_resume arguments as text: written into the simple entry, or the prepared
-  // entry's parameters 2-9 (readAsTenant's single-Sync pipeline, db/tx.ts) shown the same way.
+  // entry's parameters (readAsTenant's single-Sync pipeline, db/tx.ts) shown the same way.
   tdb = await createTestDb({
     onQuery: (t, p) => {
-      if (!t.startsWith("select set_config('role'")) return void texts.push(t);
+      if (!t.startsWith("select app_tenant_resume($1")) return void texts.push(t);
       const lit = (v: unknown) => (v === null ? "null" : v === "t" || v === "f" ? String(v === "t") : typeof v === "string" && !/^-?\d+$/.test(v) ? `'${v}'` : String(v));
-      const [epoch, user, client, desc, session, expires, ids, all] = p.slice(1);
+      const [epoch, user, client, desc, session, expires, ids, all] = p;
       texts.push(`app_tenant_resume(${[epoch, user, client, desc, session, expires].map(lit).join(", ")}, ${ids === null ? "null" : `'${String(ids)}'`}, ${lit(all)}) as outcome`);
     },
   });

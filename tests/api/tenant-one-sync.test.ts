@@ -98,6 +98,24 @@ describe("readAsTenant as one pipeline", () => {
     expect(row!.t, "the timeout was transaction-local").toBe("0");
   });
 
+  test("the statement timeout bounds the entry too (a lock it waits for)", async () => {
+    await readAsTenant(one, globex, WHO, [2001]);
+    const limited = { ...globex, limits: { statementTimeoutMs: 300 } };
+    const locker = await tdb.db.reserve();
+    try {
+      await locker`begin`;
+      await locker`lock table app_auth_epoch in access exclusive mode`;
+      const t0 = performance.now();
+      const r = await sent(() => readAsTenant(one, limited, WHO, [2001]).then(() => "resolved", (e: { code?: string }) => e.code));
+      expect(r.controls, "it was the pipeline").toEqual([]);
+      expect(r.value, "the entry, waiting on the epoch's lock, was stopped by the timeout").toBe("57014");
+      expect(performance.now() - t0).toBeLessThan(3000);
+    } finally {
+      await locker`rollback`;
+      locker.release();
+    }
+  });
+
   test("a statement whose cached plan went stale is not retried outside the pipeline's transaction", async () => {
     await tdb.db.unsafe(`create table h5_shape (a int); insert into h5_shape values (1); grant select on h5_shape to ideally_app`);
     const q = `select *, current_user::text as who from h5_shape where a = $1`;

@@ -59,8 +59,10 @@ await ownerDb.end();
 const conn = {
   unsafe(text: string, params?: unknown[]): Promise<unknown> {
     if (text.startsWith("begin;")) return Promise.resolve([[], [], [{ outcome: !text.includes("null, null) as outcome") ? null : `2|1|${CLIENT}|off|` }]]);
-    // readAsTenant's prepared entry (one pipeline, db/tx.ts): parameter 2 is the remembered epoch.
-    if (text.startsWith("select set_config('role'")) return Promise.resolve([{ outcome: params?.[1] != null ? null : `2|1|${CLIENT}|off|` }]);
+    // readAsTenant's prepared settings and entry (one pipeline, db/tx.ts); parameter 1 of the
+    // entry is the remembered epoch.
+    if (text.startsWith("select set_config('role'")) return Promise.resolve([{ r: "ideally_app", s: "0" }]);
+    if (text.startsWith("select app_tenant_resume($1")) return Promise.resolve([{ outcome: params?.[0] != null ? null : `2|1|${CLIENT}|off|` }]);
     if (text === "commit" || text === "rollback") return Promise.resolve([]);
     const a = answers.get(text + JSON.stringify(params));
     return a ? Promise.resolve(a) : Promise.reject(new Error(`no answer for ${text.slice(0, 80)}`));
