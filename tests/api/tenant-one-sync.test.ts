@@ -116,6 +116,20 @@ describe("readAsTenant as one pipeline", () => {
     }
   });
 
+  test("the client going away cancels the pipelined statement in the database", async () => {
+    const q = `select pg_sleep($1::float8) as s, 'h5-cancel' as tag`;
+    await readAsTenant(one, globex, q, [0]);
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(), 200);
+    const t0 = performance.now();
+    const r = await sent(() => readAsTenant(one, { ...globex, limits: { signal: ac.signal } }, q, [20]).then(() => "resolved", (e: { code?: string }) => e.code));
+    expect(r.controls, "it was the pipeline").toEqual([]);
+    expect(r.value, "cancelled in the database").toBe("57014");
+    expect(performance.now() - t0).toBeLessThan(5000);
+    const [busy] = await tdb.db<{ n: number }[]>`select count(*)::int as n from pg_stat_activity where query like '%h5-cancel%' and state = 'active' and pid <> pg_backend_pid()`;
+    expect(busy!.n, "nothing left running").toBe(0);
+  });
+
   test("a statement whose cached plan went stale is not retried outside the pipeline's transaction", async () => {
     await tdb.db.unsafe(`create table h5_shape (a int); insert into h5_shape values (1); grant select on h5_shape to ideally_app`);
     const q = `select *, current_user::text as who from h5_shape where a = $1`;
