@@ -2,7 +2,7 @@
 // responses themselves, for every benchmark type, project and region set of the demo world (every
 // project type, two clients, NPD launch weeks); it is written when a run is processed and rebuilt
 // when a project's results change afterwards.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { seedDemo } from "../../api/src/db/demo.ts";
 import { bunPasswords } from "../../api/src/auth/passwords-bun.ts";
@@ -10,6 +10,7 @@ import type { Tx } from "../../api/src/db/client.ts";
 import * as q from "../../api/src/domains/results/results.sql.ts";
 import { refreshStaleNormCells } from "../../api/src/domains/results/norms.ts";
 import { normFromResponses } from "../helpers/norms.ts";
+import { clearNormsMemo } from "../../api/src/domains/results/results.service.ts";
 
 let tdb: TestDb;
 let tx: Tx;
@@ -104,6 +105,7 @@ test("QualResults with a benchmark reads that benchmark's norm only: one norm st
   const ask = (benchmarkTypeId: number) => qualResults(tdb.db, systemCtx(), { projectId: p!.id, filters: {}, benchmarkTypeId });
   for (const t of [types[0]!, types.at(-1)!]) {
     await ask(t.id); // the rollup refreshed, the project's columns loaded
+    clearNormsMemo(); // the norm read, not the one this process kept
     statements = [];
     await ask(t.id);
     const normStatements = statements.filter((s) => s.includes("join norm_cells nc")).length;
@@ -113,3 +115,116 @@ test("QualResults with a benchmark reads that benchmark's norm only: one norm st
   const unknown = await ask(999).catch((e: Error) => e);
   expect((unknown as Error).message, "an unknown benchmark type is still refused").toBe("No benchmark type 999");
 }, 60_000);
+
+test("QualResults with a benchmark after another project's results changed reads the norm rebuilt from them, not the stale cells", async () => {
+  const { qualResults } = await import("../../api/src/domains/results/results.service.ts");
+  const { systemCtx } = await import("../../api/src/domains/lifecycle/lifecycle.service.ts");
+  const [p] = await tdb.db<{ id: number }[]>`
+    select id from projects where status_code >= 800 and status_code <> 950 and project_type_id = 1 and deleted_at is null order by id limit 1`;
+  const head = (await q.project(tx, p!.id))!;
+  const regions = await q.projectRegions(tx, p!.id);
+  const kind = { type: 1, minWeek: null, maxWeek: null };
+  const ask = () => qualResults(tdb.db, systemCtx(), { projectId: p!.id, filters: {}, benchmarkTypeId: 1 });
+  const norms = (r: Awaited<ReturnType<typeof ask>>) => new Map(r.measures.map((m) => [m.standardQuestionId, m.results[0]!.vsBenchmark!.top2Percentage]));
+  await refreshStaleNormCells(tx);
+  const before = norms(await ask());
+  // Another comparable project's answers change (a recode of its lowest answers to the top box)
+  // outside processing: its cells are stale until rebuilt.
+  const [other] = await tdb.db<{ id: number }[]>`
+    select q.id from projects q join norm_cells c on c.project_id = q.id
+    where q.id <> ${p!.id} and q.status_code >= 800 and q.status_code <> 950 and q.deleted_at is null and c.region_id = any(${regions}::int[])
+    group by q.id order by q.id limit 1`;
+  await tdb.db`update responses set standard_answer_value = 1 where project_id = ${other!.id} and standard_answer_value = 4`;
+  const after = norms(await ask());
+  const expected = await normFromResponses(tx, head, kind, regions);
+  expect(expected.length).toBeGreaterThan(0);
+  let moved = 0;
+  for (const r of expected) {
+    if (!after.has(r.standardQuestionId)) continue; // a measure this project did not ask
+    expect(Math.abs(after.get(r.standardQuestionId)! - r.top2 * 100), `standard question ${r.standardQuestionId}`).toBeLessThan(1e-9);
+    if (Math.abs(after.get(r.standardQuestionId)! - before.get(r.standardQuestionId)!) > 1e-9) moved++;
+  }
+  expect(moved, "the change moved the norm of a measure the project asked").toBeGreaterThan(0);
+  expect(await refreshStaleNormCells(tx), "the call rebuilt the stale cells").toBe(0);
+}, 60_000);
+
+describe("the norms a process keeps (migration 0043's epoch)", () => {
+  const setup = async () => {
+    const { qualResults } = await import("../../api/src/domains/results/results.service.ts");
+    const { systemCtx } = await import("../../api/src/domains/lifecycle/lifecycle.service.ts");
+    const [p] = await tdb.db<{ id: number }[]>`
+      select id from projects where status_code >= 800 and status_code <> 950 and project_type_id = 1 and deleted_at is null order by id limit 1`;
+    const head = (await q.project(tx, p!.id))!;
+    const regions = await q.projectRegions(tx, p!.id);
+    const ask = () => qualResults(tdb.db, systemCtx(), { projectId: p!.id, filters: {}, benchmarkTypeId: 1 });
+    /** Each measure's norm as the call reads it, by standard question. */
+    const norm = async () => new Map((await ask()).measures.map((m) => [m.standardQuestionId, m.results[0]!.vsBenchmark!]));
+    /** The norm computed afresh from the cells, as the call should read it. */
+    const expected = async () => new Map((await q.norms(tx, head, { type: 1, minWeek: null, maxWeek: null }, regions)).map((r) => [r.standardQuestionId, r.top2 * 100]));
+    const same = async () => {
+      const [got, want] = [await norm(), await expected()];
+      for (const [sq, v] of got) expect(Math.abs(v.top2Percentage - want.get(sq)!), `standard question ${sq}`).toBeLessThan(1e-9);
+      return got;
+    };
+    const other = async () =>
+      (
+        await tdb.db<{ id: number }[]>`
+          select q.id from projects q join norm_cells c on c.project_id = q.id
+          where q.id <> ${p!.id} and q.status_code >= 800 and q.status_code <> 950 and q.deleted_at is null and c.region_id = any(${regions}::int[])
+          group by q.id order by q.id limit 1`
+      )[0]!.id;
+    return { ask, norm, same, other };
+  };
+  const moved = (a: Map<number, { top2Percentage: number }>, b: Map<number, { top2Percentage: number }>) =>
+    [...a].filter(([sq, v]) => Math.abs(v.top2Percentage - b.get(sq)!.top2Percentage) > 1e-9).length;
+
+  test("asked again with nothing changed, QualResults reads no norm statement", async () => {
+    const { ask } = await setup();
+    await refreshStaleNormCells(tx);
+    await ask();
+    statements = [];
+    await ask();
+    const normStatements = statements.filter((s) => s.includes("join norm_cells nc")).length;
+    statements = null;
+    expect(normStatements).toBe(0);
+  }, 60_000);
+
+  test("a comparable project deleted (projects): the next call reads the norm without it", async () => {
+    const { same, other } = await setup();
+    const before = await same();
+    const id = await other();
+    await tdb.db`update projects set deleted_at = now() where id = ${id}`;
+    const after = await same();
+    expect(moved(before, after), "the norm moved").toBeGreaterThan(0);
+    await tdb.db`update projects set deleted_at = null where id = ${id}`;
+    expect(moved(await same(), before), "and back").toBe(0);
+  }, 60_000);
+
+  test("a comparable project's cells rebuilt (norm_cells): the next call reads the new cells", async () => {
+    const { same, other } = await setup();
+    const before = await same();
+    const id = await other();
+    // As a rebuild would write them: the cells of another answer distribution.
+    await tdb.db`update norm_cells set sum_w_top2 = sum_w_top2 * 0.5 where project_id = ${id}`;
+    const after = await same();
+    expect(moved(before, after), "the norm moved").toBeGreaterThan(0);
+  }, 60_000);
+
+  test("a comparable project's results changed (results_versions): the next call rebuilds its cells and reads them", async () => {
+    const { same, other } = await setup();
+    await refreshStaleNormCells(tx);
+    const before = await same();
+    const id = await other();
+    await tdb.db`update responses set standard_answer_value = 1 where project_id = ${id} and standard_answer_value = 3`;
+    const after = await same();
+    expect(moved(before, after), "the norm moved").toBeGreaterThan(0);
+    expect(await refreshStaleNormCells(tx), "the call rebuilt the stale cells").toBe(0);
+  }, 60_000);
+
+  test("the app role can neither read nor move the epoch", async () => {
+    await expect(tdb.db.begin((t) => t`set local role ideally_app`.then(() => t`select value from norms_epoch`))).rejects.toThrow(/permission denied/);
+    await expect(tdb.db.begin((t) => t`set local role ideally_app`.then(() => t`update norms_epoch set value = 0`))).rejects.toThrow(/permission denied/);
+    const [r] = await tdb.db.begin((t) => t`set local role ideally_app`.then(() => t<{ e: string }[]>`select app_norms_epoch()::text as e`));
+    expect(Number(r!.e)).toBeGreaterThan(0);
+  });
+});

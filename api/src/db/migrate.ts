@@ -91,5 +91,5 @@ end $$;
 grant usage on schema public to ${APP_ROLE};
 grant select, insert, update, delete on all tables in schema public to ${APP_ROLE};
 grant usage, select on all sequences in schema public to ${APP_ROLE};
-revoke all on schema_migrations, auth_secrets, auth_sessions, auth_refresh_tokens, auth_attempts, app_auth_epoch from ${APP_ROLE};
+revoke all on schema_migrations, auth_secrets, auth_sessions, auth_refresh_tokens, auth_attempts, app_auth_epoch, norms_epoch from ${APP_ROLE};
 `;

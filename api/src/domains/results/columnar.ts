@@ -76,6 +76,8 @@ export function resultsCacheEnabled(): boolean {
 export function clearResultsCache(): void {
   cache.clear();
   cachedBytes = 0;
+  answers.clear();
+  answerBytes = 0;
 }
 
 export function resultsCacheStats() {
@@ -454,6 +456,76 @@ export function scaleAnswers(c: ProjectColumns, sel: Selection, standardQuestion
   return out.sort((a, b) => a.standardQuestionId - b.standardQuestionId || nullsFirst(a.testOptionId, b.testOptionId) || a.value - b.value);
 }
 
+/** The selection as a string (which options count, and which respondents are chosen), made once per selection. */
+const selectionKeys = new WeakMap<Selection, string>();
+function selectionKey(sel: Selection): string {
+  let key = selectionKeys.get(sel);
+  if (key === undefined) {
+    const bytes = (a: Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString("latin1");
+    key = `${sel.filtered ? 1 : 0}|${bytes(sel.keepOption)}|${bytes(sel.chosen)}`;
+    selectionKeys.set(sel, key);
+  }
+  return key;
+}
+
+// ---- answers ----
+
+/** The answers' budget (serialized bodies and their keys, in UTF-16 code units x 2). */
+export const ANSWERS_MAX_BYTES = 16 * 2 ** 20;
+const answers = new Map<string, string>();
+let answerBytes = 0;
+
+export interface AnswerMemo {
+  get(key: string): string | undefined;
+  set(key: string, body: string): void;
+}
+
+/**
+ * A results function's serialized answer, remembered per project copy (its id and results
+ * version), selection and `key` (the caller's options and every other input it reads: the norm's
+ * rows, the measures' titles). An answer is a pure function of these: the same respondents of the
+ * same copy with the same options and norm give the same bytes. A change of the project's
+ * responses or weights is a new version (a new key), a change of a norm or of a title is a new
+ * key; the superseded answers are never read again and leave by age. At most ANSWERS_MAX_BYTES
+ * in all, least recently used first out. Strings: nothing a caller does to an answer changes the
+ * next one.
+ */
+export function answerMemo(c: ProjectColumns, sel: Selection): AnswerMemo {
+  const prefix = `${c.projectId}|${c.version}|${selectionKey(sel)}|`;
+  return {
+    get(key) {
+      const k = prefix + key;
+      const hit = answers.get(k);
+      if (hit === undefined) return undefined;
+      answers.delete(k);
+      answers.set(k, hit);
+      return hit;
+    },
+    set(key, body) {
+      const k = prefix + key;
+      const size = 2 * (k.length + body.length);
+      if (!resultsCacheEnabled() || size > ANSWERS_MAX_BYTES) return;
+      const old = answers.get(k);
+      if (old !== undefined) {
+        answers.delete(k);
+        answerBytes -= 2 * (k.length + old.length);
+      }
+      for (const [ok, ov] of answers) {
+        if (answerBytes + size <= ANSWERS_MAX_BYTES) break;
+        answers.delete(ok);
+        answerBytes -= 2 * (ok.length + ov.length);
+      }
+      answers.set(k, body);
+      answerBytes += size;
+    },
+  };
+}
+
+/** How many answers are remembered, and their bytes (tests, metrics). */
+export function answerStats() {
+  return { answers: answers.size, bytes: answerBytes };
+}
+
 /** How many selections' design cells are kept per project copy (the newest). */
 export const DESIGN_CELLS_KEPT = 16;
 const designCellsSeen = new WeakMap<ProjectColumns, Map<string, DesignCell[]>>();
@@ -465,8 +537,7 @@ const designCellsSeen = new WeakMap<ProjectColumns, Map<string, DesignCell[]>>()
  * WeakMap key: nothing outlives the data it was computed from. Callers only read the cells.
  */
 export function designCellsMemo(c: ProjectColumns, sel: Selection, standardQuestionIds: number[] | null): DesignCell[] {
-  const bytes = (a: Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString("latin1");
-  const key = `${sel.filtered ? 1 : 0}|${standardQuestionIds ? standardQuestionIds.join(",") : "*"}|${bytes(sel.keepOption)}|${bytes(sel.chosen)}`;
+  const key = `${standardQuestionIds ? standardQuestionIds.join(",") : "*"}|${selectionKey(sel)}`;
   let memo = designCellsSeen.get(c);
   if (!memo) designCellsSeen.set(c, (memo = new Map()));
   const hit = memo.get(key);

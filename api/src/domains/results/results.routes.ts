@@ -368,6 +368,11 @@ function intList(raw: string | undefined, name: string): number[] | null {
   return parts.map(Number);
 }
 
+/** A response body already serialized as JSON. */
+class JsonBody {
+  constructor(readonly text: string) {}
+}
+
 export function registerResultsRoutes(app: App, deps: AppDeps): void {
   // Every route here only reads: from the replica when one is configured and keeping up.
   const db = deps.readDb ?? deps.db;
@@ -384,7 +389,8 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
       request: { params: KeyParams, query: z.object({ filters: FiltersParam, systemQuestionId: int("systemQuestionId", "Accepted for the results page's call; the counts are per test option").optional() }) },
       responses: { ...ok(Count, "Counts"), ...commonErrors, 404: errors[404] },
     },
-    async (c) => c.json(await svc.responsesCount(db, c.get("ctx"), keyOf(c), parseFilters(query(c).filters)), 200),
+    // Serialized (and remembered per project copy and selection): sent as c.json sends JSON.
+    async (c) => c.body(await svc.responsesCountBody(db, c.get("ctx"), keyOf(c), parseFilters(query(c).filters)), 200, { "content-type": "application/json" }),
   );
   addRoute(
     app,
@@ -417,7 +423,11 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
         request: { query: z.object({ projectId: int("projectId", "The project"), filters: FiltersParam, ...extra }) },
         responses: { ...ok(schema, summary), ...commonErrors, 404: errors[404] },
       },
-      async (c) => c.json((await run(c, Number(query(c).projectId))) as never, 200),
+      async (c) => {
+        const out = await run(c, Number(query(c).projectId));
+        // A body serialized already (QualResults' remembered answers): sent as c.json sends JSON.
+        return out instanceof JsonBody ? c.body(out.text, 200, { "content-type": "application/json" }) : c.json(out as never, 200);
+      },
     );
 
   responses("WeightSum", "Respondents and their weights", "Count, Σ weights, Kish effective base and design effect of the filtered respondents, overall and per region.", {}, Weights, (c, id) =>
@@ -460,16 +470,18 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
           question,
         };
       }
-      const r = await svc.qualResults(db, c.get("ctx"), {
-        projectId: id,
-        filters,
-        benchmarkTypeId: qv.benchmarkTypeId ? Number(qv.benchmarkTypeId) : null,
-        confidence: qv.confidence ? (Number(qv.confidence) as 90 | 95 | 99) : 95,
-        adjust: adjustOf(qv.adjust),
-        marketWeighting: qv.marketWeighting === "sample" ? "sample" : "population",
-        total: qv.total === "markets" ? "markets" : "sample",
-      });
-      return { ...r, question: null };
+      // `{ ...qualResults, question: null }`, serialized (and remembered per project copy, selection and options).
+      return new JsonBody(
+        await svc.qualResultsBody(db, c.get("ctx"), {
+          projectId: id,
+          filters,
+          benchmarkTypeId: qv.benchmarkTypeId ? Number(qv.benchmarkTypeId) : null,
+          confidence: qv.confidence ? (Number(qv.confidence) as 90 | 95 | 99) : 95,
+          adjust: adjustOf(qv.adjust),
+          marketWeighting: qv.marketWeighting === "sample" ? "sample" : "population",
+          total: qv.total === "markets" ? "markets" : "sample",
+        }),
+      );
     },
   );
   responses(

@@ -65,6 +65,8 @@ export interface Aggregates {
   demographics(): Promise<{ systemQuestionId: number; optionId: number; n: number; sumW: number }[]>;
   designCells(standardQuestionIds: number[] | null): Promise<q.DesignCell[]>;
   designStrata(): Promise<q.DesignStratum[]>;
+  /** Serialized answers remembered for this copy and selection (columnar.ts answerMemo); null on the SQL path. */
+  answers: col.AnswerMemo | null;
 }
 
 export function sqlAggregates(tx: Tx, projectId: number, f: ResolvedFilter): Aggregates {
@@ -77,6 +79,7 @@ export function sqlAggregates(tx: Tx, projectId: number, f: ResolvedFilter): Agg
     demographics: () => q.demographics(tx, projectId, f),
     designCells: (ids) => q.designCells(tx, projectId, f, ids),
     designStrata: () => q.designStrata(tx, projectId),
+    answers: null,
   };
 }
 
@@ -90,6 +93,7 @@ export function columnarOf(cols: col.ProjectColumns, sel: col.Selection): Aggreg
     demographics: async () => col.demographics(cols, sel),
     designCells: async (ids) => col.designCellsMemo(cols, sel, ids),
     designStrata: async () => col.designStrata(cols),
+    answers: col.answerMemo(cols, sel),
   };
 }
 
@@ -152,23 +156,40 @@ export interface ResponsesCountRow {
 }
 
 export async function responsesCount(db: Db, ctx: RequestCtx, projectId: number, filters: ResponseFilter): Promise<{ projectId: number; value: ResponsesCountRow[] }> {
+  return withAggregates(db, ctx, projectId, filters, nothing, (a, p) => countsOf(a, p));
+}
+
+/**
+ * The ResponsesCount function's response body, serialized; on the columnar path remembered per
+ * project copy and selection (columnar.ts answerMemo: the counts read nothing else). The reads
+ * (access, the project's results version, the filter's respondents) are made on every call.
+ */
+export async function responsesCountBody(db: Db, ctx: RequestCtx, projectId: number, filters: ResponseFilter): Promise<string> {
   return withAggregates(db, ctx, projectId, filters, nothing, async (a, p) => {
-    const rows = await a.countsByOptionAndWeek();
-    const std = await a.stdQuestionCounts();
-    const out = new Map<number | null, ResponsesCountRow>();
-    for (const r of rows) {
-      const row = out.get(r.testOptionId) ?? { testOptionId: r.testOptionId, count: 0, weight: 0, stdQuestions: {}, byWeek: {} };
-      row.count += r.count;
-      row.weight += r.weight;
-      row.byWeek[r.week ?? "unknown"] = { count: r.count, weight: r.weight };
-      out.set(r.testOptionId, row);
-    }
-    for (const s of std) {
-      const row = out.get(s.testOptionId);
-      if (row) row.stdQuestions[s.standardQuestionId] = s.count;
-    }
-    return { projectId: p.id, value: [...out.values()] };
+    const hit = a.answers?.get("ResponsesCount");
+    if (hit !== undefined) return hit;
+    const body = JSON.stringify(await countsOf(a, p));
+    a.answers?.set("ResponsesCount", body);
+    return body;
   });
+}
+
+async function countsOf(a: Aggregates, p: q.ProjectHead): Promise<{ projectId: number; value: ResponsesCountRow[] }> {
+  const rows = await a.countsByOptionAndWeek();
+  const std = await a.stdQuestionCounts();
+  const out = new Map<number | null, ResponsesCountRow>();
+  for (const r of rows) {
+    const row = out.get(r.testOptionId) ?? { testOptionId: r.testOptionId, count: 0, weight: 0, stdQuestions: {}, byWeek: {} };
+    row.count += r.count;
+    row.weight += r.weight;
+    row.byWeek[r.week ?? "unknown"] = { count: r.count, weight: r.weight };
+    out.set(r.testOptionId, row);
+  }
+  for (const s of std) {
+    const row = out.get(s.testOptionId);
+    if (row) row.stdQuestions[s.standardQuestionId] = s.count;
+  }
+  return { projectId: p.id, value: [...out.values()] };
 }
 
 export interface WeightSumResult {
@@ -585,63 +606,120 @@ export function topTwoBoxes(rows: q.ScaleRow[], confidence: Confidence, norm: Ma
   return out;
 }
 
-export async function qualResults(
-  db: Db,
-  ctx: RequestCtx,
-  input: {
-    projectId: number;
-    filters: ResponseFilter;
-    benchmarkTypeId?: number | null;
-    confidence?: Confidence;
-    adjust?: Adjust;
-    marketWeighting?: "population" | "sample";
-    /** `markets`: `measures` (and their tests) are the all-markets total, markets weighted as marketWeighting says. */
-    total?: "sample" | "markets";
-    standardQuestionIds?: number[] | null;
-  },
-): Promise<QualResults> {
-  const confidence = input.confidence ?? 95;
-  const adjust = input.adjust ?? "bh";
+type QualInput = {
+  projectId: number;
+  filters: ResponseFilter;
+  benchmarkTypeId?: number | null;
+  confidence?: Confidence;
+  adjust?: Adjust;
+  marketWeighting?: "population" | "sample";
+  /** `markets`: `measures` (and their tests) are the all-markets total, markets weighted as marketWeighting says. */
+  total?: "sample" | "markets";
+  standardQuestionIds?: number[] | null;
+};
+
+/** QualResults' reads: the caller's (one round trip), then the benchmark's norm (one more, unless this process kept it: benchmarkNorm). */
+async function qualReads(db: Db, ctx: RequestCtx, input: QualInput) {
+  const sumsOf = async (a: Aggregates) => ({
+    rows: await a.scaleAnswers(input.standardQuestionIds ?? null),
+    cells: await a.designCells(input.standardQuestionIds ?? null),
+    strata: await a.designStrata(),
+  });
   const data = await withAggregates(
     db,
     ctx,
     input.projectId,
     input.filters,
-    // The project's regions only matter to a benchmark (its norm's regions).
-    (tx) => Promise.all([q.standardQuestions(tx, null), input.benchmarkTypeId ? q.projectRegions(tx, input.projectId) : []]),
-    async (a, p, f, [titles, projectRegions]) => ({
+    // The project's regions, the benchmark type and the norms' epoch only matter to a benchmark
+    // (its norm's regions and weeks, and whether a kept norm is current).
+    (tx) =>
+      Promise.all([
+        q.standardQuestionTitles(tx),
+        input.benchmarkTypeId ? q.projectRegions(tx, input.projectId) : [],
+        input.benchmarkTypeId ? q.benchmarkType(tx, input.benchmarkTypeId) : undefined,
+        input.benchmarkTypeId ? q.normsEpoch(tx) : null,
+      ]),
+    async (a, p, f, [titles, projectRegions, type, epoch]) => ({
       p,
-      rows: await a.scaleAnswers(input.standardQuestionIds ?? null),
-      cells: await a.designCells(input.standardQuestionIds ?? null),
-      strata: await a.designStrata(),
+      a,
+      // The SQL path reads its sums in its transaction; the columnar copy's are computed when
+      // needed (not at all when the answer is remembered).
+      sums: a.answers ? null : await sumsOf(a),
       titles,
+      type,
+      epoch,
       regions: f.regionIds ?? projectRegions,
     }),
   );
+  let normRows: q.NormRow[] | null = null;
+  if (input.benchmarkTypeId && input.benchmarkTypeId !== NONE_BENCHMARK.benchmarkTypeId) {
+    const t = data.type;
+    if (!t) throw new ApiError("BadRequest", `No benchmark type ${input.benchmarkTypeId}`);
+    normRows = await benchmarkNorm(db, data.p, data.regions, t, data.epoch);
+  }
+  return { ...data, normRows, sums: () => data.sums ?? sumsOf(data.a) };
+}
+
+/** QualResults' figures from its reads (pure). */
+function qualFigures(input: QualInput, r: Awaited<ReturnType<typeof qualReads>>, sums: { rows: q.ScaleRow[]; cells: q.DesignCell[]; strata: q.DesignStratum[] }): QualResults {
+  const confidence = input.confidence ?? 95;
+  const adjust = input.adjust ?? "bh";
   let norm: Map<number, NormCell> | null = null;
   if (input.benchmarkTypeId === NONE_BENCHMARK.benchmarkTypeId) {
     // SPEC 7's 'None': a flat 50% line, and each concept tested against it.
-    norm = new Map(data.titles.map((t) => [t.id, { ...fixedNorm(NONE_BENCHMARK.top2Percentage / 100), respondents: 0 }]));
-  } else if (input.benchmarkTypeId) {
-    const b = (await benchmarkNorms(db, data.p, data.regions, input.benchmarkTypeId)).find((x) => x.row.benchmarkTypeId === input.benchmarkTypeId);
-    if (!b) throw new ApiError("BadRequest", `No benchmark type ${input.benchmarkTypeId}`);
-    norm = b.cells;
-  }
+    norm = new Map(r.titles.map((t) => [t.id, { ...fixedNorm(NONE_BENCHMARK.top2Percentage / 100), respondents: 0 }]));
+  } else if (r.normRows) norm = normCells(r.normRows);
   const weighting = input.marketWeighting ?? "population";
   const total = input.total ?? "sample";
-  const design = designByQuestion(data.cells, data.strata, (o) => o, String, total === "markets" ? marketScale(data.strata, weighting).scale : undefined);
-  const { bySq: results, tests } = designTopTwoBoxes(data.rows, design, confidence, adjust, norm);
+  const design = designByQuestion(sums.cells, sums.strata, (o) => o, String, total === "markets" ? marketScale(sums.strata, weighting).scale : undefined);
+  const { bySq: results, tests } = designTopTwoBoxes(sums.rows, design, confidence, adjust, norm);
   return {
-    projectId: data.p.id,
+    projectId: r.p.id,
     confidence,
     benchmarkTypeId: input.benchmarkTypeId ?? null,
     method: statsMethod(adjust, tests),
     total,
-    ...marketTotals(data.cells, data.strata, confidence, weighting, adjust),
-    measures: data.titles
+    ...marketTotals(sums.cells, sums.strata, confidence, weighting, adjust),
+    measures: r.titles
       .filter((t) => results.has(t.id))
       .map((t) => ({ standardQuestionId: t.id, title: t.title, results: results.get(t.id)! })),
   };
+}
+
+export async function qualResults(db: Db, ctx: RequestCtx, input: QualInput): Promise<QualResults> {
+  const r = await qualReads(db, ctx, input);
+  return qualFigures(input, r, await r.sums());
+}
+
+/**
+ * The QualResults function's response body (the route's `{ ...qualResults, question: null }`,
+ * serialized). On the columnar path it is remembered (columnar.ts answerMemo) per project copy
+ * and selection, keyed by the options and by every other input the figures read: the norm's rows
+ * (a comparable project's change, a refreshed rollup) and the measures' titles. The reads are made
+ * on every call (the caller's access, the project's results version, the filter's respondents,
+ * the norm): only the computation and the serialization are skipped.
+ */
+export async function qualResultsBody(db: Db, ctx: RequestCtx, input: QualInput): Promise<string> {
+  const r = await qualReads(db, ctx, input);
+  const memo = r.a.answers;
+  const key = memo
+    ? JSON.stringify([
+        "QualResults",
+        input.benchmarkTypeId ?? null,
+        input.confidence ?? 95,
+        input.adjust ?? "bh",
+        input.marketWeighting ?? "population",
+        input.total ?? "sample",
+        input.standardQuestionIds ?? null,
+        r.titles.map((t) => [t.id, t.title]),
+        r.normRows,
+      ])
+    : "";
+  const hit = memo?.get(key);
+  if (hit !== undefined) return hit;
+  const body = JSON.stringify({ ...qualFigures(input, r, await r.sums()), question: null });
+  memo?.set(key, body);
+  return body;
 }
 
 export interface QuestionResults {
@@ -786,30 +864,76 @@ export function npdBandAvailable(typeId: number, week: number | null, band: { mi
   return week >= (band.minWeek ?? 1) && week <= (band.maxWeek ?? Number.MAX_SAFE_INTEGER);
 }
 
+const normCells = (rows: q.NormRow[]): Map<number, NormCell> => new Map(rows.map((r) => [r.standardQuestionId, { ...normDistribution(r.scores), respondents: r.respondents }]));
+
+/** How many norms a process keeps per database (the most recently used). */
+export const NORMS_KEPT = 256;
+let normsSeen = new WeakMap<Db, Map<string, q.NormRow[]>>();
+
+/** Forgets the norms this process keeps (tests). */
+export function clearNormsMemo(): void {
+  normsSeen = new WeakMap();
+}
+
 /**
- * The benchmarks' norms for the project, of every benchmark type, or of `onlyTypeId` alone (a
- * results call names one benchmark: its norm is one statement, not one per type).
+ * One benchmark type's norm for the project (a results call names one benchmark). Kept per
+ * database under the norms' epoch (migration 0043) it was read with: `epoch` is the counter as the
+ * request's own transaction read it; the same value means nothing a norm reads has changed since
+ * the kept norm was computed, and it is reused without a statement. Otherwise one round trip: the
+ * counter, the stale check and the norm pipelined in one transaction above the tenant (readAsCaller
+ * on the system context), and the norm is kept under the counter read in that transaction, first
+ * (a change committed after that read can only make the kept norm newer than its epoch says, never
+ * older, whichever server each read reached). Only when a comparable project's cells are stale
+ * (its results changed since they were built, and the norms job has not reached it yet) the cells
+ * are rebuilt first and the norm read again, as Benchmarks does: a norm always equals the
+ * computation over the responses.
  */
-async function benchmarkNorms(db: Db, p: q.ProjectHead, regionIds: number[], onlyTypeId?: number): Promise<{ row: BenchmarkRow; cells: Map<number, NormCell> }[]> {
+async function benchmarkNorm(db: Db, p: q.ProjectHead, regionIds: number[], t: { id: number; minWeek: number | null; maxWeek: number | null }, epoch: string | null): Promise<q.NormRow[]> {
+  const kind = { type: t.id, minWeek: t.minWeek, maxWeek: t.maxWeek };
+  const regions = regionIds.length ? regionIds : null;
+  const facets = JSON.stringify([p.id, p.clientId, p.productType, p.categoryId, kind, regions]);
+  let seen = normsSeen.get(db);
+  if (!seen) normsSeen.set(db, (seen = new Map()));
+  if (epoch !== null) {
+    const hit = seen.get(`${epoch}|${facets}`);
+    if (hit) {
+      seen.delete(`${epoch}|${facets}`);
+      seen.set(`${epoch}|${facets}`, hit);
+      return hit;
+    }
+  }
+  const [read, stale, rows] = await readAsCaller(db, systemCtx(), (tx) => Promise.all([q.normsEpoch(tx), staleNormProjects(tx), q.norms(tx, p, kind, regions)]));
+  const norm = stale.length
+    ? await enterTenant(db, systemCtx(), async (tx) => {
+        for (const id of await staleNormProjects(tx)) await refreshNormCells(tx, id);
+        return q.norms(tx, p, kind, regions);
+      })
+    : rows;
+  if (seen.size >= NORMS_KEPT) seen.delete(seen.keys().next().value!);
+  seen.set(`${read}|${facets}`, norm);
+  return norm;
+}
+
+/** The benchmarks' norms for the project, of every benchmark type (the Benchmarks function). */
+async function benchmarkNorms(db: Db, p: q.ProjectHead, regionIds: number[]): Promise<{ row: BenchmarkRow; cells: Map<number, NormCell> }[]> {
   // Norms read every client's completed projects: above the tenant, answering only their distribution's summaries.
   return enterTenant(db, systemCtx(), async (tx) => {
     // Round trips: the stale check with the benchmark types, the region codes and the latest week
     // (pipelined); a refresh only when something is stale; then every norm (pipelined).
-    const [stale, allTypes, codes, week] = await Promise.all([
+    const [stale, types, codes, week] = await Promise.all([
       staleNormProjects(tx),
       q.benchmarkTypes(tx),
       q.regionCodes(tx, regionIds),
       p.projectTypeId === 4 ? q.latestWeek(tx, p.id) : null,
     ]);
     for (const id of stale) await refreshNormCells(tx, id);
-    const types = allTypes.filter((t) => onlyTypeId === undefined || t.id === onlyTypeId);
     const norms = await Promise.all(types.map((t) => q.norms(tx, p, { type: t.id, minWeek: t.minWeek, maxWeek: t.maxWeek }, regionIds.length ? regionIds : null)));
     const out: { row: BenchmarkRow; cells: Map<number, NormCell> }[] = [];
     for (const [i, t] of types.entries()) {
       const rows = norms[i]!;
       const projectCount = rows.reduce((a, r) => Math.max(a, r.projectCount), 0);
       const top2 = rows.length ? rows.reduce((a, r) => a + r.top2, 0) / rows.length : 0;
-      const cells = new Map(rows.map((r) => [r.standardQuestionId, { ...normDistribution(r.scores), respondents: r.respondents }]));
+      const cells = normCells(rows);
       out.push({
         cells,
         row: {

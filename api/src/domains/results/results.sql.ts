@@ -161,6 +161,11 @@ export async function standardQuestions(tx: Tx, ids: number[] | null) {
     from standard_questions ${ids ? tx`where id = any(${ids}::int[])` : tx``} order by display_order, id`;
 }
 
+/** The measures' titles, in display order (what a results view names its measures by). */
+export async function standardQuestionTitles(tx: Tx) {
+  return tx<{ id: number; title: string }[]>`select id, title from standard_questions order by display_order, id`;
+}
+
 export async function frameworkQuestions(tx: Tx, frameworkId: number) {
   return tx<{ id: number }[]>`select standard_question_id as id from framework_standard_questions where framework_id = ${frameworkId} order by sort_order`;
 }
@@ -168,6 +173,18 @@ export async function frameworkQuestions(tx: Tx, frameworkId: number) {
 export async function benchmarkTypes(tx: Tx) {
   return tx<{ id: number; name: string; description: string; minWeek: number | null; maxWeek: number | null }[]>`
     select id, name, description, min_week as "minWeek", max_week as "maxWeek" from benchmark_types order by id`;
+}
+
+/** One benchmark type's week band (NPD launch weeks), if the type exists. */
+export async function benchmarkType(tx: Tx, id: number) {
+  const [t] = await tx<{ id: number; minWeek: number | null; maxWeek: number | null }[]>`select id, min_week as "minWeek", max_week as "maxWeek" from benchmark_types where id = ${id}`;
+  return t;
+}
+
+/** The norms' epoch (migration 0043): moves with every change a norm reads. */
+export async function normsEpoch(tx: Tx): Promise<string> {
+  const [r] = await tx<{ e: string }[]>`select app_norms_epoch()::text as e`;
+  return r!.e;
 }
 
 export interface NormRow {
