@@ -121,8 +121,13 @@ describe("the statement timeout", () => {
   });
 
   test("staff exports get the longer timeout; a member's export and every other call the request's", async () => {
+    // The timeout each entry sets: in the simple entry's text (`set local statement_timeout = N`),
+    // or the prepared entry's first parameter (readAsTenant's single-Sync pipeline, db/tx.ts).
     const texts: string[] = [];
-    const spy = connect(tdb.url, { max: 2, onQuery: (t) => texts.push(t) });
+    const spy = connect(tdb.url, {
+      max: 2,
+      onQuery: (t, params) => texts.push(t.startsWith("select set_config('role'") ? `set local statement_timeout = ${String(params[0])};` : t),
+    });
     try {
       const app = testApp(spy, { queryLimits: limits({ statementTimeoutMs: 4321, exportStatementTimeoutMs: 65432 }) });
       const timeouts = async (who: "staff" | "acmeViewer", path: string) => {

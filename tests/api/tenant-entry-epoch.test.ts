@@ -13,7 +13,16 @@ let tdb: TestDb;
 let app: App;
 const texts: string[] = [];
 beforeAll(async () => {
-  tdb = await createTestDb({ onQuery: (t) => texts.push(t) });
+  // An entry's app_tenant_resume arguments as text: written into the simple entry, or the prepared
+  // entry's parameters (readAsTenant's single-Sync pipeline, db/tx.ts) shown the same way.
+  tdb = await createTestDb({
+    onQuery: (t, p) => {
+      if (!t.startsWith("select app_tenant_resume($1")) return void texts.push(t);
+      const lit = (v: unknown) => (v === null ? "null" : v === "t" || v === "f" ? String(v === "t") : typeof v === "string" && !/^-?\d+$/.test(v) ? `'${v}'` : String(v));
+      const [epoch, user, client, desc, session, expires, ids, all] = p;
+      texts.push(`app_tenant_resume(${[epoch, user, client, desc, session, expires].map(lit).join(", ")}, ${ids === null ? "null" : `'${String(ids)}'`}, ${lit(all)}) as outcome`);
+    },
+  });
   ({ app } = await realApp(tdb.db));
 });
 afterAll(async () => {

@@ -64,7 +64,7 @@ export interface TestDb {
 }
 
 /** A fresh database for one test file: migrated, reference data, and (by default) fixtures. */
-export async function createTestDb(opts: { fixtures?: boolean; onQuery?: (text: string) => void } = {}): Promise<TestDb> {
+export async function createTestDb(opts: { fixtures?: boolean; onQuery?: (text: string, params: readonly unknown[]) => void } = {}): Promise<TestDb> {
   const fixtures = opts.fixtures ?? true;
   const adminUrl = await testServerAdminUrl();
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });

@@ -59,13 +59,19 @@ await ownerDb.end();
 const conn = {
   unsafe(text: string, params?: unknown[]): Promise<unknown> {
     if (text.startsWith("begin;")) return Promise.resolve([[], [], [{ outcome: !text.includes("null, null) as outcome") ? null : `2|1|${CLIENT}|off|` }]]);
+    // readAsTenant's prepared settings and entry (one pipeline, db/tx.ts); parameter 1 of the
+    // entry is the remembered epoch.
+    if (text.startsWith("select set_config('role'")) return Promise.resolve([{ r: "ideally_app", s: "0" }]);
+    if (text.startsWith("select app_tenant_resume($1")) return Promise.resolve([{ outcome: params?.[0] != null ? null : `2|1|${CLIENT}|off|` }]);
     if (text === "commit" || text === "rollback") return Promise.resolve([]);
     const a = answers.get(text + JSON.stringify(params));
     return a ? Promise.resolve(a) : Promise.reject(new Error(`no answer for ${text.slice(0, 80)}`));
   },
+  /** Every statement counts as prepared: readAsTenant sends its single-Sync pipeline. */
+  isPrepared: () => true,
   release() {},
 };
-const memDb = { reserve: async () => conn, unsafe: conn.unsafe } as unknown as Db;
+const memDb = { reserve: async () => conn, unsafe: conn.unsafe, options: { prepare: true } } as unknown as Db;
 const app = newApp({ db: memDb, registry, mailer: outboxMailer(memDb, { publicUrl: "http://ideally.test" }), authenticate: bearerAuthenticate(key) });
 const gate = new UserConnectionGate({ perUser: DEFAULT_QUERY_LIMITS.userConnections, waitMs: DEFAULT_QUERY_LIMITS.userWaitMs });
 

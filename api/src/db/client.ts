@@ -6,8 +6,8 @@ export type Tx = postgres.TransactionSql;
 
 export interface DbOptions {
   max?: number;
-  /** Called with each statement's text (tests count queries with it). */
-  onQuery?: (text: string) => void;
+  /** Called with each statement's text and parameters (tests count and read queries with it). */
+  onQuery?: (text: string, params: readonly unknown[]) => void;
   /**
    * The URL is a pooler in transaction mode (PgBouncer 1.18: a server connection belongs to a
    * client for one transaction only), so no named prepared statement may be relied on across
@@ -38,7 +38,7 @@ export function connect(url: string, opts: DbOptions = {}): Db {
     types: {
       bigint: postgres.BigInt,
     },
-    debug: opts.onQuery ? (_conn, query) => opts.onQuery!(query) : undefined,
+    debug: opts.onQuery ? (_conn, query, params) => opts.onQuery!(query, params) : undefined,
     connection: { application_name: "ideally" },
   });
 }

@@ -253,10 +253,81 @@ export async function readAsTenant<T>(db: Db, t: TenantRequest, text: string, pa
   return onReadDb(db, (d) => readAsTenantOn<T>(d, t, text, params));
 }
 
+/**
+ * The tenant entry as two prepared statements (for the single-Sync pipeline): the app role and
+ * the statement timeout by set_config(..., true), which is transaction-local in any transaction,
+ * the implicit one of an extended-protocol pipeline included (`SET LOCAL` would only warn there
+ * and do nothing); then app_tenant_resume (0043) with the remembered settings, as a statement of
+ * its own so that the timeout bounds it too (PostgreSQL arms the timeout when a statement starts).
+ * Every value is a parameter; without a timeout the session's own is kept. The parameters are all text or numbers
+ * (booleans as 't'/'f', cast in the text): postgres.js keys a prepared statement by its text and
+ * the types it infers from the values (a JavaScript boolean is bool, anything else unknown), so
+ * the entry stays one prepared statement whether or not an outcome is remembered.
+ */
+const LIMITS = `select set_config('role', '${APP_ROLE}', true) as r, set_config('statement_timeout', coalesce($1::text, pg_catalog.current_setting('statement_timeout')), true) as s`;
+const ENTRY = `select app_tenant_resume($1::text::bigint, $2::int, $3::int, $4::text::boolean, $5::text::uuid, $6::text::timestamptz, $7::text, $8::text::boolean) as outcome`;
+
+const limitsParams = (t: TenantRequest): unknown[] => [t.limits?.statementTimeoutMs ? int(t.limits.statementTimeoutMs) : null];
+
+function entryParams(db: Db, t: TenantRequest): { params: unknown[]; used: Entered | undefined } {
+  const e = remembered.get(db)?.get(entryKey(t));
+  const used = e && /^-?\d{1,19}$/.test(e.epoch) && /^[0-9,]*$/.test(e.clientIds) && (e.expires === null || /^[0-9 :.+\-T]+$/.test(e.expires)) ? e : undefined;
+  return {
+    params: [
+      used ? used.epoch : null,
+      t.userId,
+      t.clientId,
+      t.descendants ? "t" : "f",
+      t.sessionId ? uuid(t.sessionId) : null,
+      used?.expires ?? null,
+      used ? used.clientIds : null,
+      used ? (used.allClients ? "t" : "f") : null,
+    ],
+    used,
+  };
+}
+
+/** The reserved connection as the patched postgres.js gives it (patches/postgres@3.4.9.patch). */
+type Pipelining = { isPrepared?(q: unknown): boolean };
+
 async function readAsTenantOn<T>(db: Db, t: TenantRequest, text: string, params: unknown[]): Promise<T[]> {
   const h = await hold(db, t);
   const c = h.c;
   try {
+    // Safe: `text` is compiled from registry names only (db/sqltext.ts); values are parameters.
+    if (db.options.prepare) {
+      const ep = entryParams(db, t);
+      const NO_SYNC = { prepare: true, noSync: true } as { prepare: boolean };
+      const limits = c.unsafe(LIMITS, limitsParams(t) as never[], NO_SYNC);
+      const enter = c.unsafe(ENTRY, ep.params as never[], NO_SYNC);
+      const statement = c.unsafe(text, params as never[], { prepare: true });
+      const pc = c as unknown as Pipelining;
+      if (pc.isPrepared?.(limits) && pc.isPrepared(enter) && pc.isPrepared(statement)) {
+        // One pipeline: Bind/Execute of the settings, of the entry and of the statement, one
+        // Sync. PostgreSQL runs them in one implicit transaction, committed at the Sync; after
+        // an error it skips to the Sync, and every later promise rejects with that error.
+        h.cancelWith(limits);
+        const settled = await Promise.allSettled([limits, enter, statement]);
+        if (settled[0].status === "rejected") throw settled[0].reason;
+        return readSettled<T>(db, t, { text: "", used: ep.used }, settled.slice(1), [null, null]);
+      }
+      // First use on this connection: BEGIN, and the statements are described and prepared in
+      // the transaction, so the next read on this connection is one pipeline.
+      const begin = c.unsafe("begin");
+      h.cancelWith(begin);
+      const settled = await Promise.allSettled([
+        begin,
+        c.unsafe(LIMITS, limitsParams(t) as never[], { prepare: true }),
+        c.unsafe(ENTRY, ep.params as never[], { prepare: true }),
+        statement,
+        c.unsafe("commit"),
+      ]);
+      if (settled.some((s) => s.status === "rejected")) await c.unsafe("rollback").catch(() => {});
+      const [b, l, en, st, k] = settled;
+      if (b.status === "rejected") throw b.reason;
+      if (l.status === "rejected") throw l.reason;
+      return readSettled<T>(db, t, { text: "", used: ep.used }, [en, st, k], [null, null]);
+    }
     const e = enterText(db, t);
     const enter = c.unsafe(e.text);
     h.cancelWith(enter);
@@ -274,6 +345,19 @@ async function readAsTenantOn<T>(db: Db, t: TenantRequest, text: string, params:
   } finally {
     await h.release();
   }
+}
+
+/** The pipelined entry's and statement's outcomes (and COMMIT's, if sent): the rows, or the first error. */
+function readSettled<T>(db: Db, t: TenantRequest, e: Enter, settled: PromiseSettledResult<unknown>[], before: [unknown, unknown]): T[] {
+  const [en, st] = settled;
+  if (en!.status === "rejected") {
+    forget(db, t);
+    throw en.reason;
+  }
+  entered(db, t, e, [...before, en!.value as { outcome: string | null }[]]);
+  const failed = settled.find((s) => s.status === "rejected");
+  if (failed) throw (failed as PromiseRejectedResult).reason;
+  return (st as PromiseFulfilledResult<unknown>).value as T[];
 }
 
 /**

@@ -1,0 +1,229 @@
+// readAsTenant as one extended-protocol pipeline (db/tx.ts, patches/postgres@3.4.9.patch): once
+// the entry and the statement are prepared on a connection, a read goes out as Bind/Execute of the
+// entry, Bind/Execute of the statement and one Sync, with no BEGIN or COMMIT: PostgreSQL runs
+// both in one implicit transaction. The statement must never run outside it: a failed entry fails
+// the statement too (without running it), nothing hangs, the role is the app role, row-level
+// security applies, the statement timeout bounds it, and a statement is never retried on its own.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createTestDb, type TestDb } from "../helpers/db.ts";
+import { connect, type Db } from "../../api/src/db/client.ts";
+import { readAsTenant } from "../../api/src/db/tx.ts";
+
+let tdb: TestDb;
+/** One connection, so every read after the first finds its statements prepared. */
+let one: Db;
+const texts: string[] = [];
+beforeAll(async () => {
+  tdb = await createTestDb();
+  one = connect(tdb.url, { max: 1, onQuery: (t) => texts.push(t) });
+});
+afterAll(async () => {
+  await one?.end({ timeout: 1 });
+  await tdb.drop();
+});
+
+const globex = { userId: 9006, clientId: 2001, descendants: false };
+const noMembership = { userId: 9006, clientId: 1003, descendants: false };
+
+/** Which transaction statements a read sent (BEGIN/COMMIT: the first-use path). */
+async function sent<T>(f: () => Promise<T>): Promise<{ value: T; controls: string[] }> {
+  texts.length = 0;
+  const value = await f();
+  return { value, controls: texts.filter((t) => /^(begin|commit|rollback)$/i.test(t.trim())) };
+}
+
+const WHO = `select current_user::text as who, current_setting('app.user_id') as uid, current_setting('app.client_ids') as ids,
+  (select count(*)::int from projects where client_id <> $1 and id <> 1001) as others, (select count(*)::int from projects) as visible`;
+
+/** Runs once per call, at session level (survives the read's transaction): counts executions. */
+const BUMP = `select set_config('h5.ran', (coalesce(nullif(current_setting('h5.ran', true), ''), '0')::int + $1)::text, false) as ran`;
+const ran = async () => Number((await one<{ v: string | null }[]>`select current_setting('h5.ran', true) as v`)[0]!.v ?? 0);
+
+describe("readAsTenant as one pipeline", () => {
+  test("the first read on a connection prepares with BEGIN/COMMIT; the next is one pipeline, as the app role, in the tenant", async () => {
+    const owner = await tdb.db<{ n: number }[]>`select count(*)::int as n from projects where client_id <> 2001 and id <> 1001`;
+    expect(owner[0]!.n, "other clients' projects exist").toBeGreaterThan(0);
+    const first = await sent(() => readAsTenant<{ who: string; others: number }>(one, globex, WHO, [2001]));
+    expect(first.controls, "first use: the statements are described inside BEGIN/COMMIT").toEqual(["begin", "commit"]);
+    const second = await sent(() => readAsTenant<{ who: string; uid: string; ids: string; others: number; visible: number }>(one, globex, WHO, [2001]));
+    expect(second.controls, "prepared: no BEGIN, no COMMIT").toEqual([]);
+    const [row] = second.value;
+    expect(row!.who, "the app role, not the connection's superuser").toBe("ideally_app");
+    expect(row!.uid, "the entry's settings are the statement's: one transaction").toBe("9006");
+    expect(row!.ids).toBe("2001");
+    expect(row!.others, "row-level security hides other clients' rows").toBe(0);
+    expect(row!.visible).toBeGreaterThan(0);
+    const after = await one<{ who: string; uid: string }[]>`select current_user::text as who, coalesce(current_setting('app.user_id', true), '') as uid`;
+    expect(after[0], "nothing of the pipeline's transaction stays on the connection").toEqual({ who: "postgres", uid: "" });
+  });
+
+  test("a failed entry in the pipeline fails the read with its error; the statement does not run; nothing hangs", async () => {
+    await readAsTenant(one, globex, BUMP, [1]);
+    await readAsTenant(one, globex, BUMP, [1]);
+    const before = await ran();
+    const r = await sent(() => readAsTenant(one, noMembership, BUMP, [1]).then(() => "resolved", (e: Error) => e.message));
+    expect(r.controls, "it was the pipeline").toEqual([]);
+    expect(r.value).toMatch(/no access/);
+    expect(await ran(), "the statement behind the failed entry never ran").toBe(before);
+    // Twice more, and a good read after: the connection's answers are still in step.
+    await expect(readAsTenant(one, noMembership, BUMP, [1])).rejects.toThrow(/no access/);
+    await readAsTenant(one, globex, BUMP, [1]);
+    expect(await ran()).toBe(before + 1);
+    const [row] = await readAsTenant<{ who: string }>(one, globex, WHO, [2001]);
+    expect(row!.who).toBe("ideally_app");
+  });
+
+  test("a failing statement in the pipeline rejects, and rolls back the entry with it", async () => {
+    const q = `select 10 / $1::int as x`;
+    expect((await readAsTenant<{ x: number }>(one, globex, q, [2]))[0]!.x).toBe(5);
+    const r = await sent(() => readAsTenant(one, globex, q, [0]).then(() => "resolved", (e: Error) => e.message));
+    expect(r.controls).toEqual([]);
+    expect(r.value).toMatch(/division by zero/);
+    expect((await readAsTenant<{ x: number }>(one, globex, q, [5]))[0]!.x).toBe(2);
+    const after = await one<{ who: string }[]>`select current_user::text as who`;
+    expect(after[0]!.who).toBe("postgres");
+  });
+
+  test("the statement timeout set by the entry bounds the statement in the pipeline", async () => {
+    const q = `select pg_sleep($1::float8) as s`;
+    await readAsTenant(one, globex, q, [0]);
+    const limited = { ...globex, limits: { statementTimeoutMs: 300 } };
+    const t0 = performance.now();
+    const r = await sent(() => readAsTenant(one, limited, q, [5]).then(() => "resolved", (e: { code?: string }) => e.code));
+    const ms = performance.now() - t0;
+    expect(r.controls, "it was the pipeline").toEqual([]);
+    expect(r.value, "canceled by the statement timeout").toBe("57014");
+    expect(ms).toBeLessThan(3000);
+    const [row] = await one<{ t: string }[]>`select current_setting('statement_timeout') as t`;
+    expect(row!.t, "the timeout was transaction-local").toBe("0");
+  });
+
+  test("the statement timeout bounds the entry too (a lock it waits for)", async () => {
+    await readAsTenant(one, globex, WHO, [2001]);
+    const limited = { ...globex, limits: { statementTimeoutMs: 300 } };
+    const locker = await tdb.db.reserve();
+    try {
+      await locker`begin`;
+      await locker`lock table app_auth_epoch in access exclusive mode`;
+      const t0 = performance.now();
+      const r = await sent(() => readAsTenant(one, limited, WHO, [2001]).then(() => "resolved", (e: { code?: string }) => e.code));
+      expect(r.controls, "it was the pipeline").toEqual([]);
+      expect(r.value, "the entry, waiting on the epoch's lock, was stopped by the timeout").toBe("57014");
+      expect(performance.now() - t0).toBeLessThan(3000);
+    } finally {
+      await locker`rollback`;
+      locker.release();
+    }
+  });
+
+  test("the client going away cancels the pipelined statement in the database", async () => {
+    const q = `select pg_sleep($1::float8) as s, 'h5-cancel' as tag`;
+    await readAsTenant(one, globex, q, [0]);
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(), 200);
+    const t0 = performance.now();
+    const r = await sent(() => readAsTenant(one, { ...globex, limits: { signal: ac.signal } }, q, [20]).then(() => "resolved", (e: { code?: string }) => e.code));
+    expect(r.controls, "it was the pipeline").toEqual([]);
+    expect(r.value, "cancelled in the database").toBe("57014");
+    expect(performance.now() - t0).toBeLessThan(5000);
+    const [busy] = await tdb.db<{ n: number }[]>`select count(*)::int as n from pg_stat_activity where query like '%h5-cancel%' and state = 'active' and pid <> pg_backend_pid()`;
+    expect(busy!.n, "nothing left running").toBe(0);
+  });
+
+  test("a statement whose cached plan went stale is not retried outside the pipeline's transaction", async () => {
+    await tdb.db.unsafe(`create table h5_shape (a int); insert into h5_shape values (1); grant select on h5_shape to ideally_app`);
+    const q = `select *, current_user::text as who from h5_shape where a = $1`;
+    await readAsTenant(one, globex, q, [1]);
+    await tdb.db.unsafe(`alter table h5_shape add column b int`);
+    // postgres.js retries a statement whose plan went stale (cached plan must not change result
+    // type) on its own; in a pipeline that would run it after the Sync, as the owner.
+    const r = await readAsTenant<{ who: string }>(one, globex, q, [1]).then((rows) => rows[0]!.who, (e: Error) => e.message);
+    expect(r === "ideally_app" || /cached plan/.test(r), `ran as ${r}`).toBe(true);
+    const [row] = await readAsTenant<{ who: string; b: number | null }>(one, globex, q, [1]);
+    expect(row, "the next read prepares the statement afresh").toEqual({ a: 1, b: null, who: "ideally_app" } as never);
+  });
+
+  test("with prepared statements off (PgBouncer transaction mode) every read takes BEGIN/COMMIT", async () => {
+    const pooled = connect(tdb.url, { max: 1, pooled: true, onQuery: (t) => texts.push(t) });
+    try {
+      for (let i = 0; i < 2; i++) {
+        const r = await sent(() => readAsTenant<{ who: string; others: number }>(pooled, globex, WHO, [2001]));
+        expect(r.controls).toEqual(["commit"]);
+        expect(texts.some((t) => t.startsWith("begin;")), "the simple entry with BEGIN").toBe(true);
+        expect(r.value[0]).toMatchObject({ who: "ideally_app", others: 0 });
+      }
+      await expect(readAsTenant(pooled, noMembership, WHO, [2001])).rejects.toThrow(/no access/);
+    } finally {
+      await pooled.end({ timeout: 1 });
+    }
+  });
+});
+
+describe("postgres.js noSync (patch)", () => {
+  test("a pipeline left open when its connection dies does not outlive it", async () => {
+    const c = await one.reserve();
+    const set = "select set_config('h5.y', $1::text, true) as v";
+    try {
+      await c.unsafe(set, ["0"], { prepare: true });
+      const [{ pid }] = (await c`select pg_backend_pid() as pid`) as unknown as [{ pid: number }];
+      await c.unsafe(set, ["1"], { prepare: true, noSync: true } as { prepare: boolean });
+      await tdb.db`select pg_terminate_backend(${pid})`;
+      // (No query on `c` meanwhile: one would be refused and end the pipeline itself.)
+      await Bun.sleep(300);
+    } finally {
+      c.release();
+    }
+    // The pool's one connection opens again (a query or two may still meet the dead socket): a
+    // statement with parameters, never described on the new session, is described as usual, never
+    // refused as part of the dead session's pipeline.
+    let rows: unknown = null;
+    for (let i = 0; i < 40 && rows === null; i++) {
+      rows = await one.unsafe("select $1::int + 1 as v /* h5 after reconnect */", [41]).then(
+        (r) => r,
+        (e: { code?: string }) => {
+          expect(e.code, "not refused as part of the dead session's pipeline").not.toBe("NOSYNC_UNPREPARED");
+          return Bun.sleep(50).then(() => null);
+        },
+      );
+    }
+    expect((rows as unknown as { v: number }[])[0]!.v).toBe(42);
+  });
+
+  test("a noSync query must be prepared; a statement that is not cannot join a pipeline, and the pipeline ends", async () => {
+    const c = await one.reserve();
+    try {
+      await expect(c.unsafe("select $1::int as v /* h5 fresh */", [1], { prepare: true, noSync: true } as { prepare: boolean })).rejects.toThrow(/must be a prepared statement/);
+      await c.unsafe("select $1::int as v", [1], { prepare: true });
+      const a = c.unsafe("select $1::int as v", [2], { prepare: true, noSync: true } as { prepare: boolean });
+      const b = c.unsafe("select $1::int as w /* h5 never described */", [3], { prepare: true });
+      const [ra, rb] = await Promise.allSettled([a, b]);
+      expect(ra.status === "fulfilled" && (ra.value as unknown as { v: number }[])[0]!.v).toBe(2);
+      expect(rb.status === "rejected" && String(rb.reason)).toMatch(/Only prepared statements/);
+      expect((await c`select 4 as v`)[0]!.v, "the connection answers in step").toBe(4);
+    } finally {
+      c.release();
+    }
+  });
+
+  test("a noSync query settles at its result; the next query is in its transaction; an error alone ends the pipeline", async () => {
+    const c = await one.reserve();
+    const NS = { prepare: true, noSync: true } as { prepare: boolean };
+    try {
+      const set = "select set_config('h5.x', $1::text, true) as v";
+      const get = "select coalesce(current_setting('h5.x', true), '') as v, $1::int as n";
+      await c.unsafe(set, ["0"], { prepare: true });
+      await c.unsafe(get, [0], { prepare: true });
+      // Awaited on its own: it answers at its CommandComplete, before any Sync was sent.
+      expect(((await c.unsafe(set, ["1"], NS)) as unknown as { v: string }[])[0]!.v).toBe("1");
+      expect(((await c.unsafe(get, [1], { prepare: true })) as unknown as { v: string }[])[0]!.v, "the same (implicit) transaction").toBe("1");
+      expect(((await c.unsafe(get, [2], { prepare: true })) as unknown as { v: string }[])[0]!.v, "ended at the Sync").toBe("");
+      const div = "select 10 / $1::int as v";
+      await c.unsafe(div, [1], { prepare: true });
+      // A noSync query that fails with nothing sent behind it: the patch sends the Sync itself.
+      await expect(c.unsafe(div, [0], NS)).rejects.toThrow(/division by zero/);
+      expect((await c`select 5 as v`)[0]!.v, "the connection answers in step").toBe(5);
+    } finally {
+      c.release();
+    }
+  });
+});
