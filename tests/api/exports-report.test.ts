@@ -10,12 +10,12 @@ import JSZip from "jszip";
 import ExcelJS from "exceljs";
 import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { login, realApp, testStorage } from "../helpers/app.ts";
-import { DEMO_PASSWORD, seedDemo } from "../../api/src/db/demo.ts";
-import { bunPasswords } from "../../api/src/auth/passwords-bun.ts";
+import { DEMO_PASSWORD } from "../../api/src/db/demo.ts";
 import type { App } from "../../api/src/app.ts";
 import { startQueue, type Queue } from "../../api/src/jobs/queue.ts";
 import { registerWorkers } from "../../api/src/jobs/workers.ts";
 import { powerPointJob, useDeckFiles } from "../../api/src/domains/results/powerpoint.ts";
+import { seedDemoWorld, demoTeam, demoProject } from "../helpers/demo.ts";
 
 let tdb: TestDb;
 let app: App;
@@ -56,13 +56,10 @@ beforeAll(async () => {
   await registerWorkers(queue, tdb.db, [powerPointJob], { log: () => {} });
   ({ app } = await realApp(tdb.db, { extra: { queue, storage: testStorage } }));
   useDeckFiles(testStorage);
-  await seedDemo(tdb.db, bunPasswords.hash, { whenEmpty: true });
-  const { seedDemoProjects } = await import("../../api/src/domains/fielding/demo.ts");
-  const { registry } = await import("../../api/src/entities/index.ts");
-  await seedDemoProjects(tdb.db, registry, "http://ideally.test");
+  await seedDemoWorld(tdb.db);
   ({ token } = await login(app, "user@acme.test", DEMO_PASSWORD));
-  [{ id: team }] = await tdb.db<{ id: number }[]>`select id from clients where name = 'Acme Team A'`;
-  [{ id: projectId }] = await tdb.db<{ id: number }[]>`select id from projects where project_name = 'Plant-based snacks idea screen' and client_id = ${team}`;
+  team = await demoTeam(tdb.db);
+  projectId = await demoProject(tdb.db, team, "Plant-based snacks idea screen");
   const markets = await tdb.db<{ id: number; name: string }[]>`
     select r.id, r.region_name as name from regions r where r.id in (select region_id from project_survey_sessions where project_id = ${projectId}) order by r.id`;
   expect(markets.length, "the demo project has two markets").toBe(2);

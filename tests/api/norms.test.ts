@@ -4,13 +4,12 @@
 // when a project's results change afterwards.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestDb, type TestDb } from "../helpers/db.ts";
-import { seedDemo } from "../../api/src/db/demo.ts";
-import { bunPasswords } from "../../api/src/auth/passwords-bun.ts";
 import type { Tx } from "../../api/src/db/client.ts";
 import * as q from "../../api/src/domains/results/results.sql.ts";
 import { refreshStaleNormCells } from "../../api/src/domains/results/norms.ts";
 import { normFromResponses } from "../helpers/norms.ts";
 import { clearNormsMemo } from "../../api/src/domains/results/results.service.ts";
+import { seedDemoWorld } from "../helpers/demo.ts";
 
 let tdb: TestDb;
 let tx: Tx;
@@ -18,10 +17,7 @@ let statements: string[] | null = null;
 beforeAll(async () => {
   tdb = await createTestDb({ fixtures: false, onQuery: (text) => statements?.push(text) });
   tx = tdb.db as unknown as Tx;
-  await seedDemo(tdb.db, bunPasswords.hash, { whenEmpty: true });
-  const { seedDemoProjects } = await import("../../api/src/domains/fielding/demo.ts");
-  const { registry } = await import("../../api/src/entities/index.ts");
-  await seedDemoProjects(tdb.db, registry, "http://ideally.test");
+  await seedDemoWorld(tdb.db);
 }, 180_000);
 afterAll(async () => {
   await tdb.drop();
@@ -116,25 +112,43 @@ test("QualResults with a benchmark reads that benchmark's norm only: one norm st
   expect((unknown as Error).message, "an unknown benchmark type is still refused").toBe("No benchmark type 999");
 }, 60_000);
 
-test("QualResults with a benchmark after another project's results changed reads the norm rebuilt from them, not the stale cells", async () => {
+/** The first fielded idea screen, QualResults with benchmark 1 on it, and how to read and check its norms. */
+async function normWorld() {
   const { qualResults } = await import("../../api/src/domains/results/results.service.ts");
   const { systemCtx } = await import("../../api/src/domains/lifecycle/lifecycle.service.ts");
   const [p] = await tdb.db<{ id: number }[]>`
     select id from projects where status_code >= 800 and status_code <> 950 and project_type_id = 1 and deleted_at is null order by id limit 1`;
   const head = (await q.project(tx, p!.id))!;
   const regions = await q.projectRegions(tx, p!.id);
-  const kind = { type: 1, minWeek: null, maxWeek: null };
   const ask = () => qualResults(tdb.db, systemCtx(), { projectId: p!.id, filters: {}, benchmarkTypeId: 1 });
+  /** Each measure's norm as the call reads it, by standard question. */
+  const norm = async () => new Map((await ask()).measures.map((m) => [m.standardQuestionId, m.results[0]!.vsBenchmark!]));
+  /** The norm computed afresh from the cells, as the call should read it. */
+  const expected = async () => new Map((await q.norms(tx, head, { type: 1, minWeek: null, maxWeek: null }, regions)).map((r) => [r.standardQuestionId, r.top2 * 100]));
+  const same = async () => {
+    const [got, want] = [await norm(), await expected()];
+    for (const [sq, v] of got) expect(Math.abs(v.top2Percentage - want.get(sq)!), `standard question ${sq}`).toBeLessThan(1e-9);
+    return got;
+  };
+  const other = async () =>
+    (
+      await tdb.db<{ id: number }[]>`
+        select q.id from projects q join norm_cells c on c.project_id = q.id
+        where q.id <> ${p!.id} and q.status_code >= 800 and q.status_code <> 950 and q.deleted_at is null and c.region_id = any(${regions}::int[])
+        group by q.id order by q.id limit 1`
+    )[0]!.id;
+  return { head, regions, ask, norm, same, other };
+}
+
+test("QualResults with a benchmark after another project's results changed reads the norm rebuilt from them, not the stale cells", async () => {
+  const { head, regions, ask, other } = await normWorld();
+  const kind = { type: 1, minWeek: null, maxWeek: null };
   const norms = (r: Awaited<ReturnType<typeof ask>>) => new Map(r.measures.map((m) => [m.standardQuestionId, m.results[0]!.vsBenchmark!.top2Percentage]));
   await refreshStaleNormCells(tx);
   const before = norms(await ask());
   // Another comparable project's answers change (a recode of its lowest answers to the top box)
   // outside processing: its cells are stale until rebuilt.
-  const [other] = await tdb.db<{ id: number }[]>`
-    select q.id from projects q join norm_cells c on c.project_id = q.id
-    where q.id <> ${p!.id} and q.status_code >= 800 and q.status_code <> 950 and q.deleted_at is null and c.region_id = any(${regions}::int[])
-    group by q.id order by q.id limit 1`;
-  await tdb.db`update responses set standard_answer_value = 1 where project_id = ${other!.id} and standard_answer_value = 4`;
+  await tdb.db`update responses set standard_answer_value = 1 where project_id = ${await other()} and standard_answer_value = 4`;
   const after = norms(await ask());
   const expected = await normFromResponses(tx, head, kind, regions);
   expect(expected.length).toBeGreaterThan(0);
@@ -149,37 +163,11 @@ test("QualResults with a benchmark after another project's results changed reads
 }, 60_000);
 
 describe("the norms a process keeps (migration 0044's epoch)", () => {
-  const setup = async () => {
-    const { qualResults } = await import("../../api/src/domains/results/results.service.ts");
-    const { systemCtx } = await import("../../api/src/domains/lifecycle/lifecycle.service.ts");
-    const [p] = await tdb.db<{ id: number }[]>`
-      select id from projects where status_code >= 800 and status_code <> 950 and project_type_id = 1 and deleted_at is null order by id limit 1`;
-    const head = (await q.project(tx, p!.id))!;
-    const regions = await q.projectRegions(tx, p!.id);
-    const ask = () => qualResults(tdb.db, systemCtx(), { projectId: p!.id, filters: {}, benchmarkTypeId: 1 });
-    /** Each measure's norm as the call reads it, by standard question. */
-    const norm = async () => new Map((await ask()).measures.map((m) => [m.standardQuestionId, m.results[0]!.vsBenchmark!]));
-    /** The norm computed afresh from the cells, as the call should read it. */
-    const expected = async () => new Map((await q.norms(tx, head, { type: 1, minWeek: null, maxWeek: null }, regions)).map((r) => [r.standardQuestionId, r.top2 * 100]));
-    const same = async () => {
-      const [got, want] = [await norm(), await expected()];
-      for (const [sq, v] of got) expect(Math.abs(v.top2Percentage - want.get(sq)!), `standard question ${sq}`).toBeLessThan(1e-9);
-      return got;
-    };
-    const other = async () =>
-      (
-        await tdb.db<{ id: number }[]>`
-          select q.id from projects q join norm_cells c on c.project_id = q.id
-          where q.id <> ${p!.id} and q.status_code >= 800 and q.status_code <> 950 and q.deleted_at is null and c.region_id = any(${regions}::int[])
-          group by q.id order by q.id limit 1`
-      )[0]!.id;
-    return { ask, norm, same, other };
-  };
   const moved = (a: Map<number, { top2Percentage: number }>, b: Map<number, { top2Percentage: number }>) =>
     [...a].filter(([sq, v]) => Math.abs(v.top2Percentage - b.get(sq)!.top2Percentage) > 1e-9).length;
 
   test("asked again with nothing changed, QualResults reads no norm statement", async () => {
-    const { ask } = await setup();
+    const { ask } = await normWorld();
     await refreshStaleNormCells(tx);
     await ask();
     statements = [];
@@ -190,7 +178,7 @@ describe("the norms a process keeps (migration 0044's epoch)", () => {
   }, 60_000);
 
   test("a comparable project deleted (projects): the next call reads the norm without it", async () => {
-    const { same, other } = await setup();
+    const { same, other } = await normWorld();
     const before = await same();
     const id = await other();
     await tdb.db`update projects set deleted_at = now() where id = ${id}`;
@@ -201,7 +189,7 @@ describe("the norms a process keeps (migration 0044's epoch)", () => {
   }, 60_000);
 
   test("a comparable project's cells rebuilt (norm_cells): the next call reads the new cells", async () => {
-    const { same, other } = await setup();
+    const { same, other } = await normWorld();
     const before = await same();
     const id = await other();
     // As a rebuild would write them: the cells of another answer distribution.
@@ -211,7 +199,7 @@ describe("the norms a process keeps (migration 0044's epoch)", () => {
   }, 60_000);
 
   test("a comparable project's results changed (results_versions): the next call rebuilds its cells and reads them", async () => {
-    const { same, other } = await setup();
+    const { same, other } = await normWorld();
     await refreshStaleNormCells(tx);
     const before = await same();
     const id = await other();

@@ -8,13 +8,13 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { login, realApp } from "../helpers/app.ts";
-import { DEMO_PASSWORD, seedDemo } from "../../api/src/db/demo.ts";
-import { bunPasswords } from "../../api/src/auth/passwords-bun.ts";
+import { DEMO_PASSWORD } from "../../api/src/db/demo.ts";
 import type { App } from "../../api/src/app.ts";
 import { qualResults, responsesCount } from "../../api/src/domains/results/results.service.ts";
 import { answerStats, clearResultsCache } from "../../api/src/domains/results/columnar.ts";
 import { systemCtx } from "../../api/src/domains/lifecycle/lifecycle.service.ts";
 import type { ResponseFilter } from "../../api/src/domains/results/filters.ts";
+import { seedDemoWorld, demoTeam, demoProject } from "../helpers/demo.ts";
 
 let tdb: TestDb;
 let app: App;
@@ -27,13 +27,10 @@ let filters: ResponseFilter;
 beforeAll(async () => {
   tdb = await createTestDb({ fixtures: false });
   ({ app } = await realApp(tdb.db));
-  await seedDemo(tdb.db, bunPasswords.hash, { whenEmpty: true });
-  const { seedDemoProjects } = await import("../../api/src/domains/fielding/demo.ts");
-  const { registry } = await import("../../api/src/entities/index.ts");
-  await seedDemoProjects(tdb.db, registry, "http://ideally.test");
+  await seedDemoWorld(tdb.db);
   ({ token } = await login(app, "user@acme.test", DEMO_PASSWORD));
-  [{ id: team }] = await tdb.db<{ id: number }[]>`select id from clients where name = 'Acme Team A'`;
-  [{ id: project }] = await tdb.db<{ id: number }[]>`select id from projects where project_name = 'Plant-based snacks idea screen' and client_id = ${team}`;
+  team = await demoTeam(tdb.db);
+  project = await demoProject(tdb.db, team, "Plant-based snacks idea screen");
   const [market] = await tdb.db<{ id: number }[]>`select region_id as id from projects_regions where project_id = ${project} order by 1 limit 1`;
   filters = { regionIds: [market!.id] };
   clearResultsCache();

@@ -5,9 +5,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { login, realApp } from "../helpers/app.ts";
-import { DEMO_PASSWORD, seedDemo } from "../../api/src/db/demo.ts";
-import { bunPasswords } from "../../api/src/auth/passwords-bun.ts";
+import { DEMO_PASSWORD } from "../../api/src/db/demo.ts";
 import type { App } from "../../api/src/app.ts";
+import { seedDemoWorld, demoTeam, demoProject } from "../helpers/demo.ts";
 
 let tdb: TestDb;
 let app: App;
@@ -19,12 +19,9 @@ const pq: Record<string, number> = {};
 beforeAll(async () => {
   tdb = await createTestDb({ fixtures: false });
   ({ app } = await realApp(tdb.db));
-  await seedDemo(tdb.db, bunPasswords.hash, { whenEmpty: true });
-  const { seedDemoProjects } = await import("../../api/src/domains/fielding/demo.ts");
-  const { registry } = await import("../../api/src/entities/index.ts");
-  await seedDemoProjects(tdb.db, registry, "http://ideally.test");
+  await seedDemoWorld(tdb.db);
   ({ token } = await login(app, "user@acme.test", DEMO_PASSWORD));
-  [{ id: team }] = await tdb.db<{ id: number }[]>`select id from clients where name = 'Acme Team A'`;
+  team = await demoTeam(tdb.db);
   const names = {
     idea: "Plant-based snacks idea screen",
     pricing: "Protein bar pricing",
@@ -33,10 +30,7 @@ beforeAll(async () => {
     npd: "Sparkling water launch tracker",
     question: "Weekday lunch habits",
   };
-  for (const [k, name] of Object.entries(names)) {
-    const [p] = await tdb.db<{ id: number }[]>`select id from projects where project_name = ${name} and client_id = ${team}`;
-    ids[k] = p!.id;
-  }
+  for (const [k, name] of Object.entries(names)) ids[k] = await demoProject(tdb.db, team, name);
   const question = async (project: number, where: { position?: number; type?: number; std?: number }) => {
     const [r] = await tdb.db<{ id: number }[]>`
       select pq.id from project_questions pq join questions q on q.id = pq.question_id

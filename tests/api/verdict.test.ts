@@ -5,12 +5,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { login, realApp } from "../helpers/app.ts";
-import { DEMO_PASSWORD, seedDemo } from "../../api/src/db/demo.ts";
-import { bunPasswords } from "../../api/src/auth/passwords-bun.ts";
+import { DEMO_PASSWORD } from "../../api/src/db/demo.ts";
 import type { App } from "../../api/src/app.ts";
 import { scorecard, type ActionStandard } from "../../api/src/domains/results/verdict.ts";
 import type { Measure } from "../../api/src/domains/results/results.service.ts";
 import { twoSidedP } from "../../api/src/analytics/design.ts";
+import { seedDemoWorld, demoTeam, demoProject } from "../helpers/demo.ts";
 
 // ---- the rule, on results written by hand ----
 
@@ -116,14 +116,11 @@ let tracker: number;
 beforeAll(async () => {
   tdb = await createTestDb({ fixtures: false });
   ({ app } = await realApp(tdb.db));
-  await seedDemo(tdb.db, bunPasswords.hash, { whenEmpty: true });
-  const { seedDemoProjects } = await import("../../api/src/domains/fielding/demo.ts");
-  const { registry } = await import("../../api/src/entities/index.ts");
-  await seedDemoProjects(tdb.db, registry, "http://ideally.test");
+  await seedDemoWorld(tdb.db);
   for (const who of ["user", "viewer", "admin"]) tokens[who] = (await login(app, `${who}@acme.test`, DEMO_PASSWORD)).token;
-  [{ id: team }] = await tdb.db<{ id: number }[]>`select id from clients where name = 'Acme Team A'`;
-  [{ id: idea }] = await tdb.db<{ id: number }[]>`select id from projects where project_name = 'Plant-based snacks idea screen' and client_id = ${team}`;
-  [{ id: tracker }] = await tdb.db<{ id: number }[]>`select id from projects where project_name = 'Brand message tracker' and client_id = ${team}`;
+  team = await demoTeam(tdb.db);
+  idea = await demoProject(tdb.db, team, "Plant-based snacks idea screen");
+  tracker = await demoProject(tdb.db, team, "Brand message tracker");
 }, 240_000);
 afterAll(async () => {
   await tdb.drop();

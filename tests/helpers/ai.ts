@@ -7,12 +7,10 @@ import { registry } from "../../api/src/entities/index.ts";
 import { ApiError } from "../../api/src/errors.ts";
 import type { RequestCtx } from "../../api/src/access/principal.ts";
 import { outboxMailer } from "../../api/src/email/mailer.ts";
-import { seedDemo } from "../../api/src/db/demo.ts";
-import { bunPasswords } from "../../api/src/auth/passwords-bun.ts";
-import { seedDemoProjects } from "../../api/src/domains/fielding/demo.ts";
 import { startQueue, type Queue } from "../../api/src/jobs/queue.ts";
 import { registerWorkers, type AnyJob } from "../../api/src/jobs/workers.ts";
 import { send, TEST_PUBLIC_URL } from "./app.ts";
+import { seedDemoWorld } from "./demo.ts";
 
 export interface AiWorld {
   tdb: TestDb;
@@ -26,8 +24,7 @@ export interface AiWorld {
 
 export async function aiWorld(jobs: AnyJob[]): Promise<AiWorld> {
   const tdb = await createTestDb({ fixtures: false });
-  await seedDemo(tdb.db, bunPasswords.hash, { whenEmpty: true });
-  const projectIds = await seedDemoProjects(tdb.db, registry, TEST_PUBLIC_URL);
+  const projectIds = await seedDemoWorld(tdb.db);
   const queue = await startQueue(tdb.url, () => {});
   await registerWorkers(queue, tdb.db, jobs, { log: () => {} });
   const users = new Map<string, { id: number; isStaff: boolean; isSuperAdmin: boolean }>();

@@ -5,12 +5,11 @@
 // warm-up answers. Prints per answer: the statements sent (postgres.js debug), the Bun CPU
 // (process.cpuUsage) and the CPU of the database backends (/proc), and the stored debug size.
 // CHAT_ANSWER_URL: run on that database instead of a clone (e.g. to compare two checkouts on one).
-import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { connect } from "../../api/src/db/client.ts";
 import { chatJob } from "../../api/src/domains/ai/chat.service.ts";
 import { stopTestServer } from "../helpers/server.ts";
-import { seededDemo } from "./load-servers.ts";
+import { cpuReading, cpuSpent, seededDemo } from "./load-servers.ts";
 
 const N = Number(process.env.CHAT_ANSWER_N ?? 300);
 const dbs = process.env.CHAT_ANSWER_URL ? null : await seededDemo(Number(process.env.BENCH_PORT ?? 21000 + Math.floor(Math.random() * 20000)));
@@ -19,16 +18,6 @@ let statements = 0;
 let counting = false;
 const db = connect(url, { onQuery: () => void (counting && statements++) });
 const mon = connect(url, { max: 1 });
-const ticks = (pid: number) => {
-  try {
-    const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return (Number(f[11]) + Number(f[12])) * 10;
-  } catch {
-    return 0;
-  }
-};
-const backends = async () => (await mon<{ pid: number }[]>`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`).map((r) => r.pid);
-
 try {
   const [who] = await db<{ userId: number; clientId: number; projectId: number }[]>`
     select u.id as "userId", c.id as "clientId",
@@ -56,8 +45,7 @@ try {
       signal: new AbortController().signal,
     });
   for (const id of ids.slice(0, 10)) await run(id);
-  const pids = await backends();
-  const pg0 = new Map(pids.map((p) => [p, ticks(p)]));
+  const r0 = await cpuReading(mon, process.pid);
   counting = true;
   const c0 = process.cpuUsage();
   const t0 = performance.now();
@@ -65,8 +53,7 @@ try {
   const ms = performance.now() - t0;
   const c = process.cpuUsage(c0);
   counting = false;
-  let pg = 0;
-  for (const p of await backends()) pg += ticks(p) - (pg0.get(p) ?? 0);
+  const pg = cpuSpent(r0, await cpuReading(mon, process.pid)).pgMs;
   const [size] = await db<{ debug: number }[]>`select avg(length(debug::text))::int as debug from results_ai_messages where results_ai_thread_id = ${thread!.id} and role = 'assistant'`;
   console.log(`chat answers in process, load average ${loadavg().map((x) => x.toFixed(1)).join(" ")}`);
   console.log(

@@ -10,38 +10,21 @@
 // CHAT_PROBE_PROFILE=1 (or answer): the answering server writes a CPU profile (markdown) into
 // .tmp/prof-chat; CHAT_PROBE_PROFILE=post: the posting server does.
 import postgres from "postgres";
-import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { liveCall } from "../helpers/live.ts";
 import { stopTestServer } from "../helpers/server.ts";
 import { wrk } from "./load-common.ts";
-import { ROOT, seededDemo, startServer } from "./load-servers.ts";
+import { cpuReading, cpuSpent, ROOT, seededDemo, startServer } from "./load-servers.ts";
 
 const PORT0 = Number(process.env.BENCH_PORT ?? 21000 + Math.floor(Math.random() * 20000));
 const SECONDS = Number(process.env.CHAT_PROBE_SECONDS ?? 6);
 const WARM = 20;
 
-function cpuMs(pid: number): number {
-  try {
-    const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return (Number(f[11]) + Number(f[12])) * 10;
-  } catch {
-    return 0;
-  }
-}
 
 const dbs = await seededDemo(PORT0);
 const url = await dbs.clone("chatprobe");
 const db = postgres(url, { max: 2, onnotice: () => {} });
-const cpuOf = async (pid: number) => {
-  const pids = await db<{ pid: number }[]>`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`;
-  return { bun: cpuMs(pid), pg: new Map(pids.map((p) => [p.pid, cpuMs(p.pid)])) };
-};
-const spent = (a: Awaited<ReturnType<typeof cpuOf>>, b: Awaited<ReturnType<typeof cpuOf>>) => {
-  let pg = 0;
-  for (const [pid, ms] of b.pg) pg += ms - (a.pg.get(pid) ?? 0);
-  return { bun: b.bun - a.bun, pg };
-};
+const cpuOf = (pid: number) => cpuReading(db, pid);
 const counts = async (thread: number) =>
   (
     await db<{ q: number; a: number }[]>`
@@ -64,7 +47,7 @@ try {
   const p0 = await cpuOf(posting.proc.pid);
   const run = await wrk(posting.base, 8, env, SECONDS);
   const p1 = await cpuOf(posting.proc.pid);
-  const post = spent(p0, p1);
+  const post = cpuSpent(p0, p1);
   await posting.stop();
 
   const answering = await startServer(ROOT, url, PORT0 + 2, "chatprobe-answer", [...profile("1"), ...profile("answer")]);
@@ -76,7 +59,7 @@ try {
   for (let i = 0; i < 6000 && m.a < m.q; i++) (await Bun.sleep(50), (m = await counts(thread)));
   const ms = performance.now() - t0;
   const a1 = await cpuOf(answering.proc.pid);
-  const ans = spent(a0, a1);
+  const ans = cpuSpent(a0, a1);
   const n = m.a - from;
   const [size] = await db<{ debug: number; refs: number; content: string }[]>`
     select avg(length(debug::text))::int as debug, avg(length(references_data::text))::int as refs, max(content) as content
@@ -84,11 +67,11 @@ try {
   await answering.stop();
   console.log(`chat probe, load average ${loadavg().map((x) => x.toFixed(1)).join(" ")}`);
   console.log(`POST (workers off, 8 connections, ${SECONDS} s): ${run.requests} requests, ${run.rps.toFixed(0)} req/s, p50 ${run.p50ms.toFixed(1)} ms, errors ${run.non2xx + run.socketErrors + run.timeouts}`);
-  console.log(`  CPU per POST: Bun ${(post.bun / run.requests).toFixed(2)} ms, PostgreSQL ${(post.pg / run.requests).toFixed(2)} ms`);
+  console.log(`  CPU per POST: Bun ${(post.bunMs / run.requests).toFixed(2)} ms, PostgreSQL ${(post.pgMs / run.requests).toFixed(2)} ms`);
   console.log(`answers (after ${from} warm-up answers): ${n} in ${(ms / 1000).toFixed(1)} s${m.a < m.q ? ` (${m.q - m.a} left)` : ""}`);
-  console.log(`  CPU per answer: Bun ${(ans.bun / n).toFixed(2)} ms, PostgreSQL ${(ans.pg / n).toFixed(2)} ms; stored debug ${size!.debug} chars, referencesData ${size!.refs} chars`);
+  console.log(`  CPU per answer: Bun ${(ans.bunMs / n).toFixed(2)} ms, PostgreSQL ${(ans.pgMs / n).toFixed(2)} ms; stored debug ${size!.debug} chars, referencesData ${size!.refs} chars`);
   console.log(`  an answer: ${size!.content}`);
-  console.log(`CHAT_PROBE ${JSON.stringify({ postBun: post.bun / run.requests, postPg: post.pg / run.requests, ansBun: ans.bun / n, ansPg: ans.pg / n, debug: size!.debug })}`);
+  console.log(`CHAT_PROBE ${JSON.stringify({ postBun: post.bunMs / run.requests, postPg: post.pgMs / run.requests, ansBun: ans.bunMs / n, ansPg: ans.pgMs / n, debug: size!.debug })}`);
 } finally {
   await db.end({ timeout: 1 });
   await dbs.dropClones();

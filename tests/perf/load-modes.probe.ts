@@ -12,11 +12,9 @@
 //   BENCH_CONNECTIONS=8.
 import postgres from "postgres";
 import { loadavg } from "node:os";
-import { readFileSync } from "node:fs";
-import { stopTestServer } from "../helpers/server.ts";
 import { liveCall } from "../helpers/live.ts";
 import { wrk, type Run } from "./load-common.ts";
-import { checkout, ROOT, seededDemo, startServer, type ServerHandle } from "./load-servers.ts";
+import { checkout, cpuReading, cpuSpent, ROOT, seededDemo, startServer, stopAll, type ServerHandle } from "./load-servers.ts";
 
 const against: string[] = [];
 process.argv.forEach((a, i) => {
@@ -58,19 +56,7 @@ async function prepare(label: string, root: string, port: number): Promise<Side>
   return side;
 }
 
-function cpuMs(pid: number): number {
-  try {
-    const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return (Number(f[11]) + Number(f[12])) * 10;
-  } catch {
-    return 0;
-  }
-}
-
-async function cpuOf(s: Side): Promise<{ bun: number; pg: Map<number, number> }> {
-  const pids = await s.db<{ pid: number }[]>`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`;
-  return { bun: cpuMs(s.server.proc.pid), pg: new Map(pids.map((p) => [p.pid, cpuMs(p.pid)])) };
-}
+const cpuOf = (s: Side) => cpuReading(s.db, s.server.proc.pid);
 
 type Slice = Run & { bunMs: number; pgMs: number };
 const runs = new Map<string, Slice[]>();
@@ -95,11 +81,8 @@ try {
       for (const mode of MODES) {
         const before = await cpuOf(s);
         const r = await wrk(s.server.base, CONNS, { ...s.env, BENCH_MODE: mode }, SECONDS);
-        const after = await cpuOf(s);
-        let pg = 0;
-        for (const [pid, ms] of after.pg) pg += ms - (before.pg.get(pid) ?? 0);
         const key = `${s.label} ${mode}`;
-        (runs.get(key) ?? runs.set(key, []).get(key)!).push({ ...r, bunMs: after.bun - before.bun, pgMs: pg });
+        (runs.get(key) ?? runs.set(key, []).get(key)!).push({ ...r, ...cpuSpent(before, await cpuOf(s)) });
       }
       s.server.pause();
     }
@@ -114,12 +97,6 @@ try {
     );
   }
 } finally {
-  for (const s of sides) {
-    await s.server.stop();
-    await s.db.end({ timeout: 1 });
-  }
-  await dbs.dropClones();
-  await dbs.end();
-  await stopTestServer();
+  await stopAll(sides, dbs);
 }
 process.exit(0);

@@ -11,7 +11,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, copyFileSync, openSync } from "node:fs";
 import { join, resolve } from "node:path";
 import postgres from "postgres";
-import { testServerAdminUrl } from "../helpers/server.ts";
+import { stopTestServer, testServerAdminUrl } from "../helpers/server.ts";
 
 export const ROOT = resolve(import.meta.dir, "../..");
 const PREFIX = process.env.BENCH_DB_PREFIX ?? "ideally_bench_load";
@@ -201,4 +201,43 @@ export function checkout(commit: string): { root: string; sha: string; note: str
   const added = mine.filter((f) => !theirs.includes(f));
   for (const f of added) copyFileSync(join(ROOT, "migrations", f), join(root, "migrations", f));
   return { root, sha, note: added.length ? `this checkout's newer migrations copied in: ${added.join(", ")}` : "same migrations" };
+}
+
+/** CPU time (user + system, ms) of a process, from /proc (Linux; clock ticks of 10 ms); 0 once it is gone. */
+export function cpuMs(pid: number): number {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(f[11]) + Number(f[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
+/** The CPU so far of a server process (`pid`) and of the backends of the database `db` is connected to. */
+export interface CpuReading {
+  bun: number;
+  pg: Map<number, number>;
+}
+
+export async function cpuReading(db: postgres.Sql, pid: number): Promise<CpuReading> {
+  const pids = await db<{ pid: number }[]>`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`;
+  return { bun: cpuMs(pid), pg: new Map(pids.map((p) => [p.pid, cpuMs(p.pid)])) };
+}
+
+/** The CPU (ms) spent between two readings: the server's, and its database backends' (those of the later reading). */
+export function cpuSpent(before: CpuReading, after: CpuReading): { bunMs: number; pgMs: number } {
+  let pgMs = 0;
+  for (const [pid, ms] of after.pg) pgMs += ms - (before.pg.get(pid) ?? 0);
+  return { bunMs: after.bun - before.bun, pgMs };
+}
+
+/** The end of a run: every side's server stopped and its pool closed, the clones dropped, the test server stopped. */
+export async function stopAll(sides: readonly { server: ServerHandle; db: postgres.Sql }[], dbs: Databases): Promise<void> {
+  for (const s of sides) {
+    await s.server.stop();
+    await s.db.end({ timeout: 1 });
+  }
+  await dbs.dropClones();
+  await dbs.end();
+  await stopTestServer();
 }

@@ -25,11 +25,9 @@
 // name prefix; BENCH_PROFILE=1: this checkout's server writes a CPU profile into .tmp/prof.
 import postgres from "postgres";
 import { loadavg } from "node:os";
-import { readFileSync } from "node:fs";
-import { stopTestServer } from "../helpers/server.ts";
 import { liveCall } from "../helpers/live.ts";
 import { LEVELS, SECONDS, THREADS, wrk, type Run } from "./load-common.ts";
-import { checkout, ROOT, seededDemo, startServer, type ServerHandle } from "./load-servers.ts";
+import { checkout, cpuReading, cpuSpent, ROOT, seededDemo, startServer, stopAll, type ServerHandle } from "./load-servers.ts";
 
 if (process.argv.includes("--cluster")) {
   await import("./load-cluster.bench.ts"); // builds its own cluster, prints, and exits with its verdict
@@ -60,15 +58,7 @@ interface Side {
 
 const dbs = await seededDemo(PORT0);
 const sides: Side[] = [];
-const cleanup = async () => {
-  for (const s of sides) {
-    await s.server.stop();
-    await s.db.end({ timeout: 1 });
-  }
-  await dbs.dropClones();
-  await dbs.end();
-  await stopTestServer();
-};
+const cleanup = () => stopAll(sides, dbs);
 
 /** Signs in on a side's server, opens a chat thread, checks the mix's calls and times each alone. */
 async function prepare(label: string, root: string, sha: string, note: string, port: number): Promise<Side> {
@@ -222,10 +212,8 @@ async function versus() {
       await Bun.sleep(200);
       m = await messages(s);
     }
-    const after = await cpuOf(s);
-    let pg = 0;
-    for (const [pid, ms] of after.pg) pg += ms - (before.pg.get(pid) ?? 0);
-    drains.set(s, { ms: performance.now() - t0, cpuMs: after.bun - before.bun + pg, left: m.q - m.a });
+    const spent = cpuSpent(before, await cpuOf(s));
+    drains.set(s, { ms: performance.now() - t0, cpuMs: spent.bunMs + spent.pgMs, left: m.q - m.a });
     s.server.pause();
   }
   for (const s of sides) s.server.resume();
@@ -286,28 +274,14 @@ async function versus() {
   process.exit(bad ? 1 : 0);
 }
 
-/** CPU time (user + system, ms) of a process, from /proc (Linux; clock ticks of 10 ms). */
-function cpuMs(pid: number): number {
-  try {
-    const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return (Number(f[11]) + Number(f[12])) * 10;
-  } catch {
-    return 0; // gone
-  }
-}
-
-/** The CPU time so far of a side's server process and of its database's backends (PostgreSQL on this host). */
-async function cpuOf(s: Side): Promise<{ bun: number; pg: Map<number, number> }> {
-  const pids = await s.db<{ pid: number }[]>`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`;
-  return { bun: cpuMs(s.server.proc.pid), pg: new Map(pids.map((p) => [p.pid, cpuMs(p.pid)])) };
+/** The CPU so far of a side's server process and of its database's backends (PostgreSQL on this host). */
+function cpuOf(s: Side) {
+  return cpuReading(s.db, s.server.proc.pid);
 }
 
 /** One slice, with the CPU the server and its backends spent on it. */
 async function wrkFor(s: Side, level: number, env: Record<string, string>): Promise<Run & { bunMs: number; pgMs: number }> {
   const before = await cpuOf(s);
   const r = await wrk(s.server.base, level, { ...env, ...s.env }, SLICE_SECONDS);
-  const after = await cpuOf(s);
-  let pg = 0;
-  for (const [pid, ms] of after.pg) pg += ms - (before.pg.get(pid) ?? 0);
-  return { ...r, bunMs: after.bun - before.bun, pgMs: pg };
+  return { ...r, ...cpuSpent(before, await cpuOf(s)) };
 }

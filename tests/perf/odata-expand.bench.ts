@@ -10,14 +10,10 @@
 import postgres from "postgres";
 import { loadavg } from "node:os";
 import { createTestDb } from "../helpers/db.ts";
-import { CLIENT, PATHS, seedMix } from "./odata-mix.ts";
+import { CLIENT, compiledMix, mixKey, PATHS, seedMix } from "./odata-mix.ts";
 import { connect } from "../../api/src/db/client.ts";
 import { stopTestServer } from "../helpers/server.ts";
 import { login, realApp } from "../helpers/app.ts";
-import { registry } from "../../api/src/entities/index.ts";
-import { scopeFor } from "../../api/src/entities/service.ts";
-import { parseQuery } from "../../api/src/odata/parser.ts";
-import { compileCollection } from "../../api/src/odata/compile.ts";
 import type { RequestCtx } from "../../api/src/access/principal.ts";
 import { COMPRESS_MIN_BYTES, chooseEncoding } from "../../api/src/web/compress.ts";
 
@@ -46,13 +42,7 @@ const ctx: RequestCtx = {
 };
 
 // The bare handler: the engine's own statement for each path, run directly.
-const statements = new Map(
-  PATHS.map((path) => {
-    const url = new URL("http://x" + path);
-    const set = registry.mustGet(url.pathname.split("/").at(-1)!);
-    return [url.pathname + url.search, compileCollection(registry, set, parseQuery(Object.fromEntries(url.searchParams), set, registry), { scope: scopeFor(ctx, registry) }).render()];
-  }),
-);
+const statements = compiledMix(ctx);
 
 // The statements read the request's client ids from settings (app_client_ids()); the bare pool
 // has them fixed at connection start-up, so it runs the statement alone, nothing more.
@@ -63,8 +53,7 @@ const bare = Bun.serve({
   port: 0,
   hostname: "127.0.0.1",
   async fetch(req) {
-    const u = new URL(req.url);
-    const st = statements.get(u.pathname + u.search)!;
+    const st = statements.get(mixKey(req.url))!;
     const [row] = (await bareDb.unsafe(st.text, st.params as never[], { prepare: true })) as unknown as { value: string }[];
     const body = new TextEncoder().encode(`{"value":${row!.value}}`);
     // The same bytes on the wire as the full stack's (web/compress.ts): gzip above the threshold

@@ -12,15 +12,13 @@
 import postgres from "postgres";
 import { loadavg } from "node:os";
 import { createTestDb } from "../helpers/db.ts";
-import { CLIENT, PATHS, seedMix } from "./odata-mix.ts";
+import { CLIENT, compiledMix, gzippedJson, mixKey, runMix, sameAnswers, seedMix } from "./odata-mix.ts";
 import { connect, type Db } from "../../api/src/db/client.ts";
 import { stopTestServer } from "../helpers/server.ts";
 import { login, realApp } from "../helpers/app.ts";
 import { newApp } from "../../api/src/app.ts";
 import { registry } from "../../api/src/entities/index.ts";
-import { list, scopeFor } from "../../api/src/entities/service.ts";
-import { parseQuery } from "../../api/src/odata/parser.ts";
-import { compileCollection } from "../../api/src/odata/compile.ts";
+import { list } from "../../api/src/entities/service.ts";
 import { readAsTenant, type TenantRequest } from "../../api/src/db/tx.ts";
 import { UserConnectionGate } from "../../api/src/db/gate.ts";
 import { DEFAULT_QUERY_LIMITS } from "../../api/src/config.ts";
@@ -43,12 +41,8 @@ const ctx: RequestCtx = { principal: { userId: USER, isStaff: false, isSuperAdmi
 // The rows PostgreSQL answers for each statement of the mix, read once with the client settings.
 const ownerDb = postgres(tdb.url, { max: 1, connection: { "app.client_ids": String(CLIENT), "app.all_clients": "off" } as Record<string, string> });
 const answers = new Map<string, unknown[]>();
-const statements = new Map<string, { text: string; params: unknown[] }>();
-for (const path of PATHS) {
-  const url = new URL("http://x" + path);
-  const set = registry.mustGet(url.pathname.split("/").at(-1)!);
-  const st = compileCollection(registry, set, parseQuery(Object.fromEntries(url.searchParams), set, registry), { scope: scopeFor(ctx, registry) }).render();
-  statements.set(url.pathname + url.search, st);
+const statements = compiledMix(ctx);
+for (const st of statements.values()) {
   answers.set(st.text + JSON.stringify(st.params), [...(await ownerDb.unsafe(st.text, st.params as never[]))]);
 }
 await ownerDb.end();
@@ -75,23 +69,18 @@ const memDb = { reserve: async () => conn, unsafe: conn.unsafe, options: { prepa
 const app = newApp({ db: memDb, registry, mailer: outboxMailer(memDb, { publicUrl: "http://ideally.test" }), authenticate: bearerAuthenticate(key) });
 const gate = new UserConnectionGate({ perUser: DEFAULT_QUERY_LIMITS.userConnections, waitMs: DEFAULT_QUERY_LIMITS.userWaitMs });
 
-const gzipped = (text: string) =>
-  new Response(new Blob([new TextEncoder().encode(text)]).stream().pipeThrough(new CompressionStream("gzip")), {
-    headers: { "content-type": "application/json", "content-encoding": "gzip", vary: "Accept-Encoding" },
-  });
+const gzipped = gzippedJson;
 const tenant: TenantRequest = { userId: USER, clientId: CLIENT, descendants: false, sessionId: session!.id };
 const setOf = (u: URL) => registry.mustGet(u.pathname.split("/").at(-1)!);
 type Row = { value: string };
 const layers: [string, (req: Request) => Promise<Response>][] = [
   ["the answer alone (gzipped)", async (req) => {
-    const u = new URL(req.url);
-    const st = statements.get(u.pathname + u.search)!;
+    const st = statements.get(mixKey(req.url))!;
     const [row] = (await conn.unsafe(st.text, st.params)) as Row[];
     return gzipped(`{"value":${row!.value}}`);
   }],
   ["readAsTenant", async (req) => {
-    const u = new URL(req.url);
-    const st = statements.get(u.pathname + u.search)!;
+    const st = statements.get(mixKey(req.url))!;
     const [row] = await readAsTenant<Row>(memDb, tenant, st.text, st.params);
     return gzipped(`{"value":${row!.value}}`);
   }],
@@ -108,33 +97,9 @@ const layers: [string, (req: Request) => Promise<Response>][] = [
 ];
 const headers = { authorization: `Bearer ${token}`, clientId: String(CLIENT), "accept-encoding": "gzip" };
 
-async function run(fetchFn: (req: Request) => Promise<Response>, n: number) {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 8 }, async () => {
-      while (next < n) {
-        const res = await fetchFn(new Request(`http://127.0.0.1${PATHS[next++ % PATHS.length]}`, { headers }));
-        if (res.status !== 200) throw new Error(`status ${res.status}: ${await res.text()}`);
-        await res.arrayBuffer();
-      }
-    }),
-  );
-}
+const run = (fetchFn: (req: Request) => Promise<Response>, n: number) => runMix(fetchFn, n, headers);
 
-const valueOf = async (res: Response) => {
-  if (res.status !== 200) throw new Error(`status ${res.status}: ${await res.text()}`);
-  const bytes = new Uint8Array(await res.arrayBuffer());
-  const text = new TextDecoder().decode(res.headers.get("content-encoding") === "gzip" ? Bun.gunzipSync(bytes) : bytes);
-  return JSON.stringify((JSON.parse(text) as { value: unknown }).value);
-};
-for (const path of PATHS) {
-  const expected = await valueOf(await layers[0]![1](new Request(`http://127.0.0.1${path}`, { headers })));
-  if (!expected.startsWith("[{")) throw new Error(`no rows for ${path}`);
-  for (const [name, fetchFn] of layers.slice(1)) {
-    const value = await valueOf(await fetchFn(new Request(`http://127.0.0.1${path}`, { headers })));
-    if (value !== expected) throw new Error(`layer "${name}" answers differently: ${path}: ${value.slice(0, 120)}`);
-  }
-}
+await sameAnswers(layers, headers);
 
 console.log(`load average ${loadavg().map((x) => x.toFixed(1)).join(" ")}; ${N} requests per layer and round, 8 in flight, no PostgreSQL`);
 const chosen = process.env.PROBE_LAYERS?.split(",").map(Number);

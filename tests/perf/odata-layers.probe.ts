@@ -14,14 +14,12 @@ import net from "node:net";
 import postgres from "postgres";
 import { loadavg } from "node:os";
 import { createTestDb } from "../helpers/db.ts";
-import { CLIENT, PATHS, seedMix } from "./odata-mix.ts";
+import { CLIENT, compiledMix, gzippedJson, mixKey, runMix, sameAnswers, seedMix } from "./odata-mix.ts";
 import { connect, reconnectBackoff } from "../../api/src/db/client.ts";
 import { stopTestServer } from "../helpers/server.ts";
 import { login, realApp } from "../helpers/app.ts";
 import { registry } from "../../api/src/entities/index.ts";
-import { list, scopeFor } from "../../api/src/entities/service.ts";
-import { parseQuery } from "../../api/src/odata/parser.ts";
-import { compileCollection } from "../../api/src/odata/compile.ts";
+import { list } from "../../api/src/entities/service.ts";
 import { readAsTenant, type TenantRequest } from "../../api/src/db/tx.ts";
 import { UserConnectionGate } from "../../api/src/db/gate.ts";
 import { DEFAULT_QUERY_LIMITS } from "../../api/src/config.ts";
@@ -48,13 +46,7 @@ const { app } = await realApp(appDb);
 const { token } = await login(app, "user@acme.test");
 const [session] = await db<{ id: string }[]>`select id from auth_sessions where user_id = ${USER} order by created_at desc limit 1`;
 const ctx: RequestCtx = { principal: { userId: USER, isStaff: false, isSuperAdmin: false }, clientId: CLIENT, descendants: false, sessionId: session!.id };
-const statements = new Map(
-  PATHS.map((path) => {
-    const url = new URL("http://x" + path);
-    const set = registry.mustGet(url.pathname.split("/").at(-1)!);
-    return [url.pathname + url.search, compileCollection(registry, set, parseQuery(Object.fromEntries(url.searchParams), set, registry), { scope: scopeFor(ctx, registry) }).render()];
-  }),
-);
+const statements = compiledMix(ctx);
 // The statements read the request's client ids from settings (app_client_ids()): a pool that runs
 // them alone needs the settings at connection start-up. The benchmark's bare pool (postgres()
 // defaults), and the app's pool options (db/client.ts connect(): types, connect_timeout, backoff,
@@ -72,14 +64,8 @@ const appOptsDb = postgres(tdb.url, {
 });
 const gate = new UserConnectionGate({ perUser: Number(process.env.PROBE_SHARE ?? DEFAULT_QUERY_LIMITS.userConnections), waitMs: DEFAULT_QUERY_LIMITS.userWaitMs });
 
-const gzipped = (text: string) =>
-  new Response(new Blob([new TextEncoder().encode(text)]).stream().pipeThrough(new CompressionStream("gzip")), {
-    headers: { "content-type": "application/json", "content-encoding": "gzip", vary: "Accept-Encoding" },
-  });
-const statementOf = (req: Request) => {
-  const u = new URL(req.url);
-  return statements.get(u.pathname + u.search)!;
-};
+const gzipped = gzippedJson;
+const statementOf = (req: Request) => statements.get(mixKey(req.url))!;
 const tenant = (req: Request, limited: boolean): TenantRequest => ({
   userId: USER,
   clientId: CLIENT,
@@ -117,38 +103,9 @@ const layers: [string, (req: Request) => Promise<Response>][] = [
 ];
 const headers = { authorization: `Bearer ${token}`, clientId: String(CLIENT), "accept-encoding": "gzip" };
 
-async function run(fetchFn: (req: Request) => Promise<Response>, n: number) {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 8 }, async () => {
-      while (next < n) {
-        const res = await fetchFn(new Request(`http://127.0.0.1${PATHS[next++ % PATHS.length]}`, { headers }));
-        if (res.status !== 200) throw new Error(`status ${res.status}: ${await res.text()}`);
-        await res.arrayBuffer();
-      }
-    }),
-  );
-}
+const run = (fetchFn: (req: Request) => Promise<Response>, n: number) => runMix(fetchFn, n, headers);
 
-// Every layer answers every path of the mix with the bare layer's rows, or the figures mean nothing.
-const gunzipped = async (res: Response) => {
-  if (res.status !== 200) throw new Error(`status ${res.status}: ${await res.text()}`);
-  const bytes = new Uint8Array(await res.arrayBuffer());
-  const text = res.headers.get("content-encoding") === "gzip" ? new TextDecoder().decode(Bun.gunzipSync(bytes)) : new TextDecoder().decode(bytes);
-  return JSON.stringify((JSON.parse(text) as { value: unknown }).value);
-};
-const expected = new Map<string, string>();
-for (const path of PATHS) {
-  const value = await gunzipped(await layers[0]![1](new Request(`http://127.0.0.1${path}`, { headers })));
-  if (!value.startsWith("[{")) throw new Error(`the bare layer answers no rows: ${path}: ${value.slice(0, 80)}`);
-  expected.set(path, value);
-}
-for (const [name, fetchFn] of layers) {
-  for (const path of PATHS) {
-    const value = await gunzipped(await fetchFn(new Request(`http://127.0.0.1${path}`, { headers })));
-    if (value !== expected.get(path)) throw new Error(`layer "${name}" answers differently from the bare layer: ${path}: ${value.slice(0, 120)}`);
-  }
-}
+await sameAnswers(layers, headers);
 
 console.log(`load average ${loadavg().map((x) => x.toFixed(1)).join(" ")}; ${N} requests per layer and round, 8 in flight`);
 // PROBE_LAYERS=1,6 measures only those layers (1-based, in the order printed).

@@ -1,6 +1,11 @@
 // The OData benchmark's data and query mix, shared by bench:odata (odata-expand.bench.ts) and the
 // per-layer probe (odata-layers.probe.ts), so both measure the same requests on the same rows.
 import type { Db } from "../../api/src/db/client.ts";
+import type { RequestCtx } from "../../api/src/access/principal.ts";
+import { registry } from "../../api/src/entities/index.ts";
+import { scopeFor } from "../../api/src/entities/service.ts";
+import { parseQuery } from "../../api/src/odata/parser.ts";
+import { compileCollection } from "../../api/src/odata/compile.ts";
 
 /** The team the mix reads as (Acme Team A in the test fixtures). */
 export const CLIENT = 1003;
@@ -29,4 +34,66 @@ export async function seedMix(db: Db) {
     select ${CLIENT}, p.id, r.region_id
     from unnest(${projects.map((p) => p.id)}::int[]) as p(id)
     cross join (values (1), (2)) as r(region_id)`;
+}
+
+/** A request's place in the mix: its path and query as a URL gives them. */
+export const mixKey = (url: string) => {
+  const u = new URL(url);
+  return u.pathname + u.search;
+};
+
+/** The engine's own statement for each request of the mix as `ctx` (what a bare handler runs), by mixKey. */
+export function compiledMix(ctx: RequestCtx): Map<string, { text: string; params: unknown[] }> {
+  return new Map(
+    PATHS.map((path) => {
+      const url = new URL("http://x" + path);
+      const set = registry.mustGet(url.pathname.split("/").at(-1)!);
+      return [url.pathname + url.search, compileCollection(registry, set, parseQuery(Object.fromEntries(url.searchParams), set, registry), { scope: scopeFor(ctx, registry) }).render()];
+    }),
+  );
+}
+
+/** Answers `n` requests of the mix through `fetchFn`, 8 in flight, each taking the next path; any status but 200 stops it. */
+export async function runMix(fetchFn: (req: Request) => Promise<Response>, n: number, headers: Record<string, string>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < n) {
+        const res = await fetchFn(new Request(`http://127.0.0.1${PATHS[next++ % PATHS.length]}`, { headers }));
+        if (res.status !== 200) throw new Error(`status ${res.status}: ${await res.text()}`);
+        await res.arrayBuffer();
+      }
+    }),
+  );
+}
+
+/** An answer's `value` as JSON text (gunzipped if need be), to check that two layers answer alike. */
+export async function valueText(res: Response): Promise<string> {
+  if (res.status !== 200) throw new Error(`status ${res.status}: ${await res.text()}`);
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  const text = new TextDecoder().decode(res.headers.get("content-encoding") === "gzip" ? Bun.gunzipSync(bytes) : bytes);
+  return JSON.stringify((JSON.parse(text) as { value: unknown }).value);
+}
+
+/** A layer's answer as the app sends it: the JSON gzipped. */
+export const gzippedJson = (text: string) =>
+  new Response(new Blob([new TextEncoder().encode(text)]).stream().pipeThrough(new CompressionStream("gzip")), {
+    headers: { "content-type": "application/json", "content-encoding": "gzip", vary: "Accept-Encoding" },
+  });
+
+/**
+ * Every layer answers every path of the mix with the first layer's rows (non-empty), or the
+ * figures mean nothing: stops otherwise (e.g. a layer answering an empty list for want of the
+ * client settings).
+ */
+export async function sameAnswers(layers: readonly (readonly [string, (req: Request) => Promise<Response>])[], headers: Record<string, string>): Promise<void> {
+  for (const path of PATHS) {
+    const ask = (fetchFn: (req: Request) => Promise<Response>) => fetchFn(new Request(`http://127.0.0.1${path}`, { headers })).then(valueText);
+    const expected = await ask(layers[0]![1]);
+    if (!expected.startsWith("[{")) throw new Error(`the first layer answers no rows: ${path}: ${expected.slice(0, 80)}`);
+    for (const [name, fetchFn] of layers.slice(1)) {
+      const value = await ask(fetchFn);
+      if (value !== expected) throw new Error(`layer "${name}" answers differently from the first: ${path}: ${value.slice(0, 120)}`);
+    }
+  }
 }

@@ -14,14 +14,10 @@
 import { existsSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { createTestDb } from "../helpers/db.ts";
-import { CLIENT, PATHS, seedMix } from "./odata-mix.ts";
+import { CLIENT, compiledMix, seedMix } from "./odata-mix.ts";
 import { connect, type Db } from "../../api/src/db/client.ts";
 import { stopTestServer } from "../helpers/server.ts";
 import { login, realApp } from "../helpers/app.ts";
-import { registry } from "../../api/src/entities/index.ts";
-import { scopeFor } from "../../api/src/entities/service.ts";
-import { parseQuery } from "../../api/src/odata/parser.ts";
-import { compileCollection } from "../../api/src/odata/compile.ts";
 import { readAsTenant, withTenant, type TenantRequest } from "../../api/src/db/tx.ts";
 import { APP_ROLE } from "../../api/src/db/roles.ts";
 import { DEFAULT_QUERY_LIMITS } from "../../api/src/config.ts";
@@ -38,11 +34,7 @@ const { app } = await realApp(db);
 await login(app, "user@acme.test");
 const [session] = await db<{ id: string }[]>`select id from auth_sessions where user_id = ${USER} order by created_at desc limit 1`;
 const ctx: RequestCtx = { principal: { userId: USER, isStaff: false, isSuperAdmin: false }, clientId: CLIENT, descendants: false, sessionId: session!.id };
-const statements = PATHS.map((path) => {
-  const url = new URL("http://x" + path);
-  const set = registry.mustGet(url.pathname.split("/").at(-1)!);
-  return { path, ...compileCollection(registry, set, parseQuery(Object.fromEntries(url.searchParams), set, registry), { scope: scopeFor(ctx, registry) }).render() };
-});
+const statements = [...compiledMix(ctx)].map(([path, st]) => ({ path, ...st }));
 // As the app sends it: the statement timeout of every signed-in request, no gate (one connection).
 const tenant: TenantRequest = { userId: USER, clientId: CLIENT, descendants: false, sessionId: session!.id, limits: { statementTimeoutMs: DEFAULT_QUERY_LIMITS.statementTimeoutMs } };
 

@@ -36,7 +36,6 @@ export function targetOf(url: string): { pathname: string; search: string } {
     const u = new URL(url);
     return { pathname: u.pathname, search: u.search };
   }
-  const q = first;
-  if (q < 0) return { pathname: url.slice(slash), search: "" };
-  return { pathname: url.slice(slash, q), search: q === url.length - 1 ? "" : url.slice(q) };
+  if (first < 0) return { pathname: url.slice(slash), search: "" };
+  return { pathname: url.slice(slash, first), search: first === url.length - 1 ? "" : url.slice(first) };
 }
