@@ -14,7 +14,12 @@ export const DRIVER_OUTCOME = 3;
 
 type DriverRow = { sid: number; testOptionId: number | null; w: number; answers: Record<string, number> };
 
-/** Each complete respondent's scaled answers per test option (`f`: only the filtered respondents). */
+/**
+ * Each complete respondent's scaled answers per test option (`f`: only the filtered respondents),
+ * in a fixed order: the regression's sums follow the rows' order to the last bits, and the order of
+ * a grouped result is the plan's (a prepared statement's generic plan after five runs can differ
+ * from its first), so the same respondents always give the same figures.
+ */
 function driverRows(tx: Tx, projectId: number, f: ResolvedFilter | null) {
   return tx<DriverRow[]>`
     select r.survey_session_id as sid, r.test_option_id as "testOptionId", p.weight as w,
@@ -24,7 +29,8 @@ function driverRows(tx: Tx, projectId: number, f: ResolvedFilter | null) {
     join standard_questions sq on sq.id = r.standard_question_id and sq.is_scaled
     ${f ? tx`join (${sessionsSql(tx, projectId, f)}) s on s.pss = p.id` : tx``}
     where r.project_id = ${projectId} and r.standard_answer_value is not null and p.status = 'Complete'
-    group by 1, 2, 3`;
+    group by 1, 2, 3
+    order by 1, 2`;
 }
 
 const predictorsOf = (rows: DriverRow[]) => [...new Set(rows.flatMap((r) => Object.keys(r.answers).map(Number)))].filter((id) => id !== DRIVER_OUTCOME).sort((a, b) => a - b);
