@@ -1,6 +1,6 @@
 // One project by key for the project pages; a missing project shows 'Project not found' and
 // returns to / (SPEC 2, 8).
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { useLocation } from "wouter";
 import { ApiError, api, selected, type Row } from "../api/client";
 import { useApi } from "../api/hooks";
@@ -34,16 +34,28 @@ export function useProjectAs<T extends ProjectDetail>(projectId: number, expand:
     as(projectCall(projectId, expand)),
     { onError: () => {} },
   );
+  // An error cached from before this page opened (the project deleted, then restored from the
+  // toast) is not the answer: a page that opens on one asks again, past the cache's deduplication
+  // (a fetch of the last two seconds would otherwise be reused), and decides on that answer.
+  const [fresh, setFresh] = useState(() => res.error === undefined);
   useEffect(() => {
-    // A 404 cached from before (the project deleted, then restored from the toast) is not the
-    // answer: wait for the fetch this page starts, so a restored project opens instead of "not found".
-    if (res.isValidating) return;
+    if (fresh) return;
+    let live = true;
+    const done = () => live && setFresh(true);
+    void res.mutate().then(done, done);
+    return () => {
+      live = false;
+    };
+    // Once, when the page opens.
+  }, []);
+  useEffect(() => {
+    if (!fresh || res.isValidating) return;
     if (!valid || (res.error instanceof ApiError && (res.error.status === 404 || res.error.status === 403 || res.error.status === 400))) {
       // Said on the page the user is sent to (a page change clears the last page's errors).
       toast.show({ severity: "error", summary: PROJECT_NOT_FOUND, forNextPage: true });
       navigate("~/", { replace: true });
     }
-  }, [valid, res.error, res.isValidating, navigate]);
+  }, [valid, fresh, res.error, res.isValidating, navigate]);
   useProjectEvents(() => void res.mutate(), projectId);
   return res;
 }
