@@ -213,6 +213,25 @@ export function cpuMs(pid: number): number {
   }
 }
 
+/**
+ * CPU time (ms) of this process by thread, from /proc (10 ms ticks): the JavaScript thread as
+ * "main", the others by the name the runtime gives them (JITWorker, HTTP Client, HeapHelper...).
+ */
+export function threadCpuMs(): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${process.pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${process.pid}/task/${tid}/stat`, "utf8");
+      const name = tid === String(process.pid) ? "main" : stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const f = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
+      out.set(name, (out.get(name) ?? 0) + (Number(f[11]) + Number(f[12])) * 10);
+    } catch {
+      // the thread ended
+    }
+  }
+  return out;
+}
+
 /** The CPU so far of a server process (`pid`) and of the backends of the database `db` is connected to. */
 export interface CpuReading {
   bun: number;

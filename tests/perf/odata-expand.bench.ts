@@ -4,15 +4,26 @@
 // bare Bun.serve + postgres.js handler running the very SQL the engine generates, on 200 projects
 // with their regions, in one run. Requests cycle through a mix of queries (different sets, $top,
 // $skip, $filter, $select, $orderby, $expand), so neither side answers one cached statement.
-// Prints the throughput ratio; exits non-zero below the goal.
+// Prints the throughput ratio, and each side's CPU per request: this process's by thread (the
+// JavaScript thread, the JIT, the fetch client) and the database backends'; exits non-zero below
+// the goal.
 //
 //   bun run bench:odata            (DATABASE_URL or the embedded test server)
+//   BENCH_LEAN=1 bun run bench:odata   also measures, after each pair, a third side: the same
+//     sign-in, service call and tenant read without the framework (no Hono, no middleware), to
+//     tell the framework's share of the gap from the rest (a diagnosis, not the goal).
 import postgres from "postgres";
 import { loadavg } from "node:os";
 import { createTestDb } from "../helpers/db.ts";
 import { CLIENT, compiledMix, mixKey, PATHS, seedMix } from "./odata-mix.ts";
 import { connect } from "../../api/src/db/client.ts";
 import { stopTestServer } from "../helpers/server.ts";
+import { cpuReading, cpuSpent, threadCpuMs } from "./load-servers.ts";
+import { bearerAuthenticate } from "../../api/src/auth/authenticate.ts";
+import { list } from "../../api/src/entities/service.ts";
+import { registry } from "../../api/src/entities/index.ts";
+import { UserConnectionGate } from "../../api/src/db/gate.ts";
+import { DEFAULT_QUERY_LIMITS } from "../../api/src/config.ts";
 import { login, realApp } from "../helpers/app.ts";
 import type { RequestCtx } from "../../api/src/access/principal.ts";
 import { COMPRESS_MIN_BYTES, chooseEncoding } from "../../api/src/web/compress.ts";
@@ -33,7 +44,7 @@ await seedMix(db);
 // The app as production wires it (server.ts: a pool of 10 connections, as the bare side has), and a
 // real sign-in: a token with a login session behind it.
 const appDb = connect(tdb.url, { max: 10 });
-const { app } = await realApp(appDb);
+const { app, key } = await realApp(appDb);
 const { token } = await login(app, "user@acme.test");
 const ctx: RequestCtx = {
   principal: { userId: 9004, isStaff: false, isSuperAdmin: false },
@@ -49,28 +60,53 @@ const statements = compiledMix(ctx);
 const bareDb = postgres(tdb.url, { max: 10, connection: { "app.client_ids": String(CLIENT), "app.all_clients": "off" } as never });
 
 const full = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: app.fetch });
+/** The same bytes on the wire as the full stack's (web/compress.ts): gzip above the threshold for a client that accepts it. */
+function answer(req: Request, text: string): Response {
+  const body = new TextEncoder().encode(text);
+  if (body.byteLength >= COMPRESS_MIN_BYTES && chooseEncoding(req.headers.get("accept-encoding"), ["gzip"])) {
+    return new Response(new Blob([body]).stream().pipeThrough(new CompressionStream("gzip")), {
+      headers: { "content-type": "application/json", "content-encoding": "gzip", vary: "Accept-Encoding" },
+    });
+  }
+  return new Response(body, { headers: { "content-type": "application/json" } });
+}
 const bare = Bun.serve({
   port: 0,
   hostname: "127.0.0.1",
   async fetch(req) {
     const st = statements.get(mixKey(req.url))!;
     const [row] = (await bareDb.unsafe(st.text, st.params as never[], { prepare: true })) as unknown as { value: string }[];
-    const body = new TextEncoder().encode(`{"value":${row!.value}}`);
-    // The same bytes on the wire as the full stack's (web/compress.ts): gzip above the threshold
-    // for a client that accepts it. Both sides' answers are then decompressed by the same client.
-    if (body.byteLength >= COMPRESS_MIN_BYTES && chooseEncoding(req.headers.get("accept-encoding"), ["gzip"])) {
-      return new Response(new Blob([body]).stream().pipeThrough(new CompressionStream("gzip")), {
-        headers: { "content-type": "application/json", "content-encoding": "gzip", vary: "Accept-Encoding" },
-      });
-    }
-    return new Response(body, { headers: { "content-type": "application/json" } });
+    // Both sides' answers are decompressed by the same client.
+    return answer(req, `{"value":${row!.value}}`);
   },
 });
+// BENCH_LEAN=1: the full stack's sign-in (the bearer token), request limits (statement timeout,
+// abort signal, the user's share of the pool) and service call (compiled-statement cache, the
+// tenant read with its entry, row-level security, the OData envelope), without Hono and the app's
+// middleware. Its errors are not the API's: a diagnosis only.
+const authenticate = bearerAuthenticate(key);
+const gate = new UserConnectionGate({ perUser: DEFAULT_QUERY_LIMITS.userConnections, waitMs: DEFAULT_QUERY_LIMITS.userWaitMs });
+const lean = process.env.BENCH_LEAN
+  ? Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      async fetch(req) {
+        const rctx = await authenticate({ req: { header: (name: string) => req.headers.get(name) ?? undefined } } as Parameters<typeof authenticate>[0]);
+        rctx.limits = { statementTimeoutMs: DEFAULT_QUERY_LIMITS.statementTimeoutMs, signal: req.signal, gate };
+        const u = new URL(req.url);
+        return answer(req, await list(appDb, registry, registry.mustGet(u.pathname.split("/").at(-1)!), rctx, Object.fromEntries(u.searchParams), req.url));
+      },
+    })
+  : null;
 // fetch asks for gzip, br and zstd, as a browser does; BENCH_IDENTITY=1 asks for no compression.
 const headers = { authorization: `Bearer ${token}`, clientId: String(CLIENT), ...(process.env.BENCH_IDENTITY ? { "accept-encoding": "identity" } : {}) };
 
-async function load(port: number, DURATION_MS = SLICE_MS): Promise<number> {
+/** CPU of each side over its measured slices (ms): this process's by thread, the database backends'; and its requests. */
+const spent = new Map<number, { threads: Map<string, number>; pgMs: number; n: number }>();
+
+async function load(port: number, DURATION_MS = SLICE_MS, measured = false): Promise<number> {
   let done = 0;
+  const before = measured ? { pg: await cpuReading(db, process.pid), threads: threadCpuMs() } : null;
   let next = 0;
   const end = performance.now() + DURATION_MS;
   await Promise.all(
@@ -83,6 +119,13 @@ async function load(port: number, DURATION_MS = SLICE_MS): Promise<number> {
       }
     }),
   );
+  if (before) {
+    const s = spent.get(port) ?? { threads: new Map<string, number>(), pgMs: 0, n: 0 };
+    for (const [name, ms] of threadCpuMs()) s.threads.set(name, (s.threads.get(name) ?? 0) + ms - (before.threads.get(name) ?? 0));
+    s.pgMs += cpuSpent(before.pg, await cpuReading(db, process.pid)).pgMs;
+    s.n += done;
+    spent.set(port, s);
+  }
   return done / (DURATION_MS / 1000);
 }
 
@@ -98,12 +141,17 @@ for (const path of PATHS) {
 
 await load(full.port!, 2000); // warm-up: JIT, prepared statements, caches
 await load(bare.port!, 2000);
+if (lean) await load(lean.port!, 2000);
 const ratios: number[] = [];
+const leanRatios: number[] = [];
 const fulls: number[] = [];
 const bares: number[] = [];
 for (let i = 0; i < PAIRS; i++) {
   // Alternate which side goes first, so neither always follows the other's cool-down.
-  const [b, f] = i % 2 ? [await load(bare.port!), await load(full.port!)] : (([x, y]) => [y, x])([await load(full.port!), await load(bare.port!)]);
+  const [b, f] = i % 2
+    ? [await load(bare.port!, SLICE_MS, true), await load(full.port!, SLICE_MS, true)]
+    : (([x, y]) => [y, x])([await load(full.port!, SLICE_MS, true), await load(bare.port!, SLICE_MS, true)]);
+  if (lean) leanRatios.push((await load(lean.port!, SLICE_MS, true)) / b!);
   bares.push(b!);
   fulls.push(f!);
   ratios.push(f! / b!);
@@ -112,10 +160,24 @@ const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.len
 const ratio = median(ratios);
 console.log(`load average ${loadavg()[0]!.toFixed(1)}; answers ${process.env.BENCH_IDENTITY ? "uncompressed (BENCH_IDENTITY)" : "gzipped on both sides"}`);
 console.log(`bare: ${median(bares).toFixed(0)} req/s   full stack (signed in, ${PATHS.length} queries in turn): ${median(fulls).toFixed(0)} req/s   (${PAIRS} pairs of ${SLICE_MS} ms)`);
+/** A side's CPU per request (us): the JavaScript thread, the JIT, the fetch client, this process's other threads; PostgreSQL. */
+const perRequest = (port: number) => {
+  const s = spent.get(port)!;
+  const us = (ms: number) => ((ms * 1000) / s.n).toFixed(0);
+  const named = ["main", "JITWorker", "HTTP Client"];
+  const other = [...s.threads].filter(([name]) => !named.includes(name)).reduce((sum, [, ms]) => sum + ms, 0);
+  const [main, jit, client] = named.map((name) => s.threads.get(name) ?? 0);
+  return `JavaScript ${us(main!)}, JIT ${us(jit!)}, fetch client ${us(client!)}, other threads ${us(other)}; PostgreSQL ${us(s.pgMs)}`;
+};
+console.log(`CPU per request in us (clients and servers share this process):`);
+console.log(`  bare: ${perRequest(bare.port!)}`);
+console.log(`  full: ${perRequest(full.port!)}`);
+if (lean) console.log(`  lean: ${perRequest(lean.port!)}; lean/bare (median of pairs) ${median(leanRatios).toFixed(3)}`);
 console.log(`ratio full/bare (median of pairs): ${ratio.toFixed(3)} (goal >= ${GOAL})`);
 
 full.stop(true);
 bare.stop(true);
+lean?.stop(true);
 await bareDb.end();
 await appDb.end();
 await tdb.drop();

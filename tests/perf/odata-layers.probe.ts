@@ -4,8 +4,8 @@
 // statement. Before it is measured, every layer's answer to every path of the mix is checked
 // against the bare layer's (non-empty, the same rows): a layer that answers something else
 // (e.g. an empty list for want of the client settings) stops the probe. Prints, per layer,
-// microseconds of this process's CPU per request (process.cpuUsage) at 8 requests in flight, and
-// the PostgreSQL socket writes per request.
+// microseconds of this process's CPU per request (process.cpuUsage, user and system) and of the
+// database's backends (/proc) at 8 requests in flight, and the PostgreSQL socket writes per request.
 //
 //   bun run tests/perf/odata-layers.probe.ts          (DATABASE_URL or the embedded test server)
 //   PROBE_N=3000 PROBE_ROUNDS=2 to change the size; PROBE_LAYERS=1,6 for some layers only;
@@ -14,6 +14,7 @@ import net from "node:net";
 import postgres from "postgres";
 import { loadavg } from "node:os";
 import { createTestDb } from "../helpers/db.ts";
+import { cpuReading, cpuSpent } from "./load-servers.ts";
 import { CLIENT, compiledMix, gzippedJson, mixKey, runMix, sameAnswers, seedMix } from "./odata-mix.ts";
 import { connect, reconnectBackoff } from "../../api/src/db/client.ts";
 import { stopTestServer } from "../helpers/server.ts";
@@ -115,12 +116,17 @@ for (let round = 1; round <= ROUNDS; round++) {
     if (chosen && !chosen.includes(i + 1)) continue;
     await run(fetchFn, 500); // warm-up: JIT, prepared statements, caches
     writes.n = 0;
+    const pg0 = await cpuReading(db, process.pid);
     const c0 = process.cpuUsage();
     const t0 = performance.now();
     await run(fetchFn, N);
     const c = process.cpuUsage(c0);
     const ms = performance.now() - t0;
-    console.log(`round ${round}  ${name.padEnd(64)} ${((c.user + c.system) / N).toFixed(0).padStart(4)} us CPU/request  ${(N / ms * 1000).toFixed(0).padStart(5)} req/s  ${(writes.n / N).toFixed(2)} writes/request`);
+    const pgUs = (cpuSpent(pg0, await cpuReading(db, process.pid)).pgMs * 1000) / N;
+    const us = (x: number) => (x / N).toFixed(0).padStart(4);
+    console.log(
+      `round ${round}  ${name.padEnd(64)} ${us(c.user + c.system)} us CPU/request (user ${us(c.user)}, system ${us(c.system)}; PostgreSQL ${pgUs.toFixed(0).padStart(4)})  ${(N / ms * 1000).toFixed(0).padStart(5)} req/s  ${(writes.n / N).toFixed(2)} writes/request`,
+    );
   }
 }
 
