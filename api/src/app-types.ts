@@ -2,7 +2,6 @@
 // dependencies newApp is given), in a module of their own: app.ts imports every routes module,
 // so routes import these from here, never from app.ts (tests/api/import-cycles.test.ts).
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { Context } from "hono";
 import type { Db } from "./db/client.ts";
 import type { RequestCtx } from "./access/principal.ts";
 import type { Registry } from "./entities/registry.ts";
@@ -26,9 +25,10 @@ export type App = OpenAPIHono<AppEnv>;
 
 /**
  * Turns the request into a principal and client scope, or throws ApiError Unauthorized. The auth
- * layer provides the real one; tests may supply their own.
+ * layer provides the real one; tests may supply their own. It reads the request's headers only
+ * (a framework context, or the lean reads' stand-in: app.ts).
  */
-export type Authenticate = (c: Context<AppEnv>) => Promise<RequestCtx>;
+export type Authenticate = (c: { req: { header(name: string): string | undefined } }) => Promise<RequestCtx>;
 
 export interface AppDeps {
   db: Db;
@@ -66,6 +66,8 @@ export interface AppDeps {
   clientIp?: (req: Request) => string | null;
   /** Statement timeouts and the per-user share of the pool (config.ts); absent: the defaults. */
   queryLimits?: QueryLimits;
+  /** false: GET /api/v1/{Set} goes through the framework like every other request (tests compare the two paths); absent: the lean read (app.ts). */
+  leanReads?: boolean;
 }
 
 

@@ -2,22 +2,25 @@
 // Bun's (serving, websockets, the embedded database) is wired in by server.ts.
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { HTTPException } from "hono/http-exception";
-import { getPath } from "hono/utils/url";
+import { getPath, getQueryParams } from "hono/utils/url";
 import { Scalar } from "@scalar/hono-api-reference";
 import type { ZodError } from "zod";
 import { ApiError, LOAD_RETRY_AFTER_SECONDS, publicDetail, type FieldError } from "./errors.ts";
-import { registerEntityRoutes } from "./entities/routes.ts";
+import { listAnswer, registerEntityRoutes } from "./entities/routes.ts";
+import type { EntitySetDef } from "./entities/types.ts";
+import type { RequestCtx } from "./access/principal.ts";
+import { access } from "./access/policy.ts";
 import { registerAuthRoutes } from "./auth/auth.routes.ts";
 import { registerDomainRoutes } from "./domains/index.ts";
 import { registerSharedResponses } from "./openapi.ts";
 import { registerHealthRoutes } from "./ops/health.ts";
 import { isApiPath } from "./web/paths.ts";
-import { compression } from "./web/compress.ts";
+import { compressed, compression } from "./web/compress.ts";
 import { registerMetricsRoute } from "./ops/metrics.ts";
 import type { MiddlewareHandler } from "hono";
 import { outboxMailer } from "./email/mailer.ts";
-import { securityMiddleware } from "./ops/security.ts";
-import { hostileInputMiddleware } from "./ops/input.ts";
+import { securityMiddleware, setCommonHeaders } from "./ops/security.ts";
+import { hostileInputError, hostileInputMiddleware, hostileTarget } from "./ops/input.ts";
 import { errorFields, log as logJson, logLine } from "./ops/log.ts";
 import { UPLOAD_PATH } from "./storage/local.ts";
 import type { App, AppDeps, AppEnv } from "./app-types.ts";
@@ -76,6 +79,12 @@ export function newApp(deps: AppDeps): App {
     },
   });
 
+  // Every middleware added here is also a step of the lean collection read at the end of newApp,
+  // which answers GET /api/v1/{Set} without them: add it there too (tests/api/lean-read.test.ts
+  // compares the two paths' answers, log lines and metrics).
+  /** The request's log line (never the query: signed file links carry tokens there). */
+  const logRequest = (method: string, url: string, status: number, t0: number, traceId: string) =>
+    deps.log?.(logLine("info", "request", { method, path: new URL(url).pathname, status, ms: Math.round((performance.now() - t0) * 10) / 10, traceId }));
   app.use("*", async (c, next) => {
     const traceId = crypto.randomUUID();
     c.set("traceId", traceId);
@@ -83,29 +92,27 @@ export function newApp(deps: AppDeps): App {
     const t0 = performance.now();
     await next();
     if (c.res.status >= 400) c.header("x-error-trace-id", traceId);
-    deps.log?.(
-      logLine("info", "request", {
-        method: c.req.method,
-        path: new URL(c.req.url).pathname, // never the query: signed file links carry tokens there
-        status: c.res.status,
-        ms: Math.round((performance.now() - t0) * 10) / 10,
-        traceId,
-      }),
-    );
+    logRequest(c.req.method, c.req.url, c.res.status, t0, traceId);
   });
 
   // Answers above 1 KB gzipped for clients that accept it (web/compress.ts).
   app.use("*", compression());
 
   // Security headers on every response (a strict CSP on HTML), body limits on every request.
-  app.use("*", securityMiddleware({ publicUrl: deps.publicUrl, imageOrigins: deps.imageOrigins, inlineStylePaths: ["/docs"], uploadPath: UPLOAD_PATH }));
+  const security = { publicUrl: deps.publicUrl, imageOrigins: deps.imageOrigins, inlineStylePaths: ["/docs"], uploadPath: UPLOAD_PATH };
+  app.use("*", securityMiddleware(security));
   // NUL characters and integers outside int4 are refused here, once, for every operation (ops/input.ts).
   app.use("*", hostileInputMiddleware({ uploadPath: UPLOAD_PATH }));
 
   const tables = new Map([...deps.registry.sets.values()].map((set) => [set.table, set.name] as const));
   const tableToSet = (table: string) => tables.get(table);
-  app.onError((err, c) => {
-    const traceId = c.get("traceId") ?? crypto.randomUUID();
+  /**
+   * The answer to an error thrown while answering a request: the API's error shape, its status,
+   * a trace id and Retry-After where retrying helps (for the framework's onError, and for the lean
+   * reads below).
+   */
+  const errorAnswer = (err: Error, r: { traceId: string | undefined; ctx: RequestCtx | undefined; method: string; url: string; aborted: boolean }) => {
+    const traceId = r.traceId ?? crypto.randomUUID();
     let e: ApiError;
     if (err instanceof ApiError) e = err;
     else if (err instanceof HTTPException) {
@@ -115,15 +122,15 @@ export function newApp(deps: AppDeps): App {
     else if (dbCode(err) === "42501") e = new ApiError("Forbidden", "You do not have access to this client or row");
     else if (dbCode(err) === "28000") e = new ApiError("Unauthorized", "Not signed in");
     // A submitted project's questionnaire is locked in the database (migration 0014).
-    else if (dbCode(err) === "55000") e = new ApiError("Conflict", (err as Error).message);
+    else if (dbCode(err) === "55000") e = new ApiError("Conflict", err.message);
     // Backstops behind ops/input.ts: a number a column cannot hold, text PostgreSQL cannot store.
     else if (dbCode(err) === "22003") e = new ApiError("ValidationError", "A number is out of range for its field");
     else if (dbCode(err) === "22021" || dbCode(err) === "22P05") e = new ApiError("ValidationError", "Text contains a character that cannot be stored (a NUL character)");
     else if (dbCode(err) === "57014" || dbCode(err) === CLIENT_GONE) {
       // Cut off: the statement timeout, or the client went away (then nobody reads this answer).
-      const ms = c.get("ctx")?.limits?.statementTimeoutMs;
-      const gone = c.req.raw.signal.aborted || dbCode(err) === CLIENT_GONE;
-      if (!gone) logJson("warn", "statement timeout", { traceId, method: c.req.method, path: new URL(c.req.url).pathname });
+      const ms = r.ctx?.limits?.statementTimeoutMs;
+      const gone = r.aborted || dbCode(err) === CLIENT_GONE;
+      if (!gone) logJson("warn", "statement timeout", { traceId, method: r.method, path: new URL(r.url).pathname });
       e = gone
         ? new ApiError("ServiceUnavailable", "The request was cancelled: the client went away")
         : new ApiError(
@@ -134,13 +141,13 @@ export function newApp(deps: AppDeps): App {
             LOAD_RETRY_AFTER_SECONDS,
           );
     } else if (dbCode(err) === USER_CONNECTIONS_BUSY) {
-      e = new ApiError("ServiceUnavailable", `Too many requests of this account are running at once (${(err as Error).message}); retry shortly`, undefined, undefined, LOAD_RETRY_AFTER_SECONDS);
+      e = new ApiError("ServiceUnavailable", `Too many requests of this account are running at once (${err.message}); retry shortly`, undefined, undefined, LOAD_RETRY_AFTER_SECONDS);
     } else if (isDatabaseUnavailable(err)) {
       logJson("error", "database unavailable", { traceId, ...errorFields(err) });
       e = new ApiError("ServiceUnavailable", "The service is briefly unavailable; retry shortly", undefined, undefined, DB_RETRY_AFTER_SECONDS);
     } else {
       // Unexpected: log with the trace id (name, code, message; no stack), answer without internals.
-      logJson("error", "unexpected error", { traceId, method: c.req.method, path: new URL(c.req.url).pathname, ...errorFields(err) });
+      logJson("error", "unexpected error", { traceId, method: r.method, path: new URL(r.url).pathname, ...errorFields(err) });
       e = new ApiError("InternalError", "An unexpected error occurred");
     }
     // Operators hear of every refusal that is the service's fault (a full disk, an unreachable
@@ -155,7 +162,11 @@ export function newApp(deps: AppDeps): App {
     }
     const headers: Record<string, string> = { "x-error-trace-id": traceId };
     if (e.retryAfter !== undefined) headers["Retry-After"] = String(e.retryAfter);
-    return c.json(e.toBody(), e.status, headers);
+    return { body: e.toBody(), status: e.status, headers };
+  };
+  app.onError((err, c) => {
+    const a = errorAnswer(err, { traceId: c.get("traceId"), ctx: c.get("ctx"), method: c.req.method, url: c.req.url, aborted: c.req.raw.signal.aborted });
+    return c.json(a.body, a.status, a.headers);
   });
 
   app.notFound((c) => {
@@ -181,14 +192,14 @@ export function newApp(deps: AppDeps): App {
   // disconnects, within the user's share of the pool.
   const limits = deps.queryLimits ?? DEFAULT_QUERY_LIMITS;
   const gate = new UserConnectionGate({ perUser: limits.userConnections, waitMs: limits.userWaitMs });
+  const limitsFor = (ctx: RequestCtx, path: string, signal: AbortSignal): RequestCtx["limits"] => ({
+    statementTimeoutMs: ctx.principal.isStaff && EXPORT_PATH.test(path) ? limits.exportStatementTimeoutMs : limits.statementTimeoutMs,
+    signal,
+    gate,
+  });
   const signIn: MiddlewareHandler<AppEnv> = async (c, next) => {
     const ctx = await deps.authenticate(c);
-    const exportCall = ctx.principal.isStaff && EXPORT_PATH.test(c.req.path);
-    ctx.limits = {
-      statementTimeoutMs: exportCall ? limits.exportStatementTimeoutMs : limits.statementTimeoutMs,
-      signal: c.req.raw.signal,
-      gate,
-    };
+    ctx.limits = limitsFor(ctx, c.req.path, c.req.raw.signal);
     c.set("ctx", ctx);
     await next();
   };
@@ -200,7 +211,7 @@ export function newApp(deps: AppDeps): App {
   // Domain routes first: their literal paths (/Users/Me, /Projects/{key}/Submit) must win over the
   // generic /Set/{key} routes, and a domain may replace a generic verb (e.g. POST /Teams).
   registerDomainRoutes(app, deps);
-  registerEntityRoutes(app, deps.db, deps.registry);
+  const lists = registerEntityRoutes(app, deps.db, deps.registry);
 
   let doc: string | undefined;
   app.get("/openapi.json", (c) => {
@@ -234,7 +245,65 @@ export function newApp(deps: AppDeps): App {
     });
   }
 
+  // GET /api/v1/{Set}, the generic collection read, is answered without the framework: the same
+  // steps as the middleware chain and the route above, in the same order and with the same
+  // functions (input check, metrics, sign-in and limits, the route's access and query validation,
+  // the service, security headers, compression, trace id, log line), without Hono's per-request
+  // context, routing, middleware dispatch and validator. Those were a fifth of the CPU of such a
+  // read (docs/performance.md); tests/api/lean-read.test.ts checks that both answer alike.
+  const framework = app.fetch;
+  if (deps.leanReads !== false) {
+    app.fetch = (req, env, executionCtx) => {
+      const set = req.method === "GET" && req.body === null ? lists.sets.get(listedSetOf(req.url)) : undefined;
+      return set ? leanList(req, set) : framework(req, env, executionCtx);
+    };
+  }
+  const leanList = async (req: Request, set: EntitySetDef): Promise<Response> => {
+    const traceId = crypto.randomUUID();
+    const t0 = performance.now();
+    let ctx: RequestCtx | undefined;
+    let res: Response;
+    // Where the metrics middleware would count the request (its route), once it is reached.
+    let counted: { route: string; t0: number } | null = null;
+    try {
+      const { errors } = hostileTarget(req.url);
+      if (errors.length) throw hostileInputError(errors);
+      counted = { route: "/api/v1/*", t0: performance.now() };
+      ctx = await deps.authenticate({ req: { header: (name: string) => req.headers.get(name) ?? undefined } });
+      ctx.limits = limitsFor(ctx, `/api/v1/${set.name}`, req.signal);
+      ctx = { ...ctx, access: access.signedIn };
+      counted.route = `/api/v1/${set.name}`;
+      const query = await lists.query.safeParseAsync(validatorQuery(req.url));
+      if (!query.success) throw new ApiError("ValidationError", "Invalid query", undefined, validationErrors(query.error));
+      res = await listAnswer(deps.db, deps.registry, set, ctx, req.url);
+    } catch (err) {
+      if (!(err instanceof Error)) throw err;
+      const a = errorAnswer(err, { traceId, ctx, method: req.method, url: req.url, aborted: req.signal.aborted });
+      res = new Response(JSON.stringify(a.body), { status: a.status, headers: { "Content-Type": "application/json", ...a.headers } });
+    }
+    if (counted && deps.metrics) deps.metrics.request(req.method, counted.route, res.status, (performance.now() - counted.t0) / 1000);
+    setCommonHeaders(res.headers, security);
+    res = await compressed(req.method, req.headers.get("accept-encoding"), res);
+    if (res.status >= 400) res.headers.set("x-error-trace-id", traceId);
+    logRequest(req.method, req.url, res.status, t0, traceId);
+    return res;
+  };
+
   return app;
+}
+
+/** The set name of a request to /api/v1/{name} (what follows the prefix up to the query), else "". */
+function listedSetOf(url: string): string {
+  // The path starts at the first "/" after the scheme's "://" (as Hono's getPath finds it).
+  const start = url.indexOf("/", url.indexOf(":") + 4);
+  if (!url.startsWith("/api/v1/", start)) return "";
+  const query = url.indexOf("?", start);
+  return url.slice(start + 8, query === -1 ? undefined : query);
+}
+
+/** The query as the framework's validator gives it to the schema: one value as a string, several as an array. */
+function validatorQuery(url: string): Record<string, string | string[]> {
+  return Object.fromEntries(Object.entries(getQueryParams(url) as Record<string, string[]>).map(([k, v]) => [k, v.length === 1 ? v[0]! : v]));
 }
 
 /** Where the server adapter serves @scalar/api-reference's bundled standalone script. */

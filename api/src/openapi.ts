@@ -54,10 +54,6 @@ export const errors = {
 
 export const commonErrors = { 400: errors[400], 401: errors[401], 403: errors[403] };
 
-/**
- * Registers an operation: its OpenAPI entry (with `x-access`, from which docs/permissions.md is
- * generated) and the access check. Every route of the API goes through here.
- */
 /** A handler's context: the route's validated input is typed by its zod schemas at the call site. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type RouteContext = Context<AppEnv, any, any>;
@@ -65,13 +61,18 @@ export type RouteContext = Context<AppEnv, any, any>;
 /** The operations added to each app, by "METHOD path". */
 const added = new WeakMap<App, Set<string>>();
 
-export function addRoute(app: App, config: RouteConfig & { access: Access }, handler: (c: RouteContext) => Promise<Response> | Response): void {
+/**
+ * Registers an operation: its OpenAPI entry (with `x-access`, from which docs/permissions.md is
+ * generated) and the access check. Every route of the API goes through here. Returns whether it
+ * was added (not when an operation of the same method and path was added first).
+ */
+export function addRoute(app: App, config: RouteConfig & { access: Access }, handler: (c: RouteContext) => Promise<Response> | Response): boolean {
   // The first registration of a method and path wins, as it does in Hono's routing: a domain
   // route registered before the generic ones (e.g. POST /Teams) replaces the generic operation in
   // the document too (the generator would otherwise publish the later one).
   const seen = added.get(app) ?? added.set(app, new Set()).get(app)!;
   const id = `${config.method.toUpperCase()} ${config.path}`;
-  if (seen.has(id)) return;
+  if (seen.has(id)) return false;
   seen.add(id);
   const { access: a, ...rest } = config;
   const route = createRoute({
@@ -81,6 +82,7 @@ export function addRoute(app: App, config: RouteConfig & { access: Access }, han
     middleware: [accessMiddleware(a)],
   } as RouteConfig);
   app.openapi(route, handler as never);
+  return true;
 }
 
 function accessMiddleware(a: Access): MiddlewareHandler<AppEnv> {

@@ -2,8 +2,10 @@
 // PATCH, DELETE exactly where the registry (SPEC.md section 7 "Generic") allows them; the other
 // verbs answer 405. Routes are thin: they parse and call the entity service.
 import { z } from "@hono/zod-openapi";
+import { getQueryParam } from "hono/utils/url";
 import type { App } from "../app-types.ts";
 import type { Db } from "../db/client.ts";
+import type { RequestCtx } from "../access/principal.ts";
 import { ApiError } from "../errors.ts";
 import type { Registry } from "./registry.ts";
 import type { EntitySetDef } from "./types.ts";
@@ -56,8 +58,21 @@ function writeAccessOf(set: EntitySetDef): Access {
   return access.user;
 }
 
-export function registerEntityRoutes(app: App, db: Db, reg: Registry): void {
+/** A page of a set's rows: the answer of GET /api/v1/{Set} (the route's and the lean read's, app.ts). */
+export const listAnswer = async (db: Db, reg: Registry, set: EntitySetDef, ctx: RequestCtx, url: string): Promise<Response> =>
+  json(await svc.list(db, reg, set, ctx, getQueryParam(url) as Record<string, string>, url), 200);
+
+/** What the app needs of the generic list routes to answer them without the framework (app.ts). */
+export interface EntityLists {
+  /** The sets whose GET /api/v1/{Set} is the generic list route (no domain route replaced it), by name. */
+  sets: Map<string, EntitySetDef>;
+  /** The route's query schema (its validator's). */
+  query: z.ZodType;
+}
+
+export function registerEntityRoutes(app: App, db: Db, reg: Registry): EntityLists {
   const odata = odataOptions(app);
+  const lists = new Map<string, EntitySetDef>();
   // Literal paths ($count) first, or /{key} swallows them.
   for (const set of reg.sets.values()) {
     const s = schemasFor(reg, set);
@@ -83,7 +98,7 @@ export function registerEntityRoutes(app: App, db: Db, reg: Registry): void {
       async (c) => json(String(await svc.count(db, reg, set, c.get("ctx"), c.req.query())), 200),
     );
 
-    addRoute(
+    const listed = addRoute(
       app,
       {
         access: access.signedIn,
@@ -99,8 +114,9 @@ export function registerEntityRoutes(app: App, db: Db, reg: Registry): void {
           ...commonErrors,
         },
       },
-      async (c) => json(await svc.list(db, reg, set, c.get("ctx"), c.req.query(), c.req.url), 200),
+      (c) => listAnswer(db, reg, set, c.get("ctx"), c.req.url),
     );
+    if (listed) lists.set(set.name, set);
 
     addRoute(
       app,
@@ -208,4 +224,5 @@ export function registerEntityRoutes(app: App, db: Db, reg: Registry): void {
       if (onKey) app.on(m, `${base}/:key`, refuse(m));
     }
   }
+  return { sets: lists, query: odata.all };
 }

@@ -60,15 +60,27 @@ export function hostileQuery(params: URLSearchParams): FieldError[] {
   return out;
 }
 
+/**
+ * The request target's refusals: longer than MAX_URL_LENGTH (431, thrown), and the failing fields
+ * of its query and path (returned, with the path, for the body's check to add to).
+ */
+export function hostileTarget(url: string): { pathname: string; errors: FieldError[] } {
+  const { pathname, search } = targetOf(url);
+  if (pathname.length + search.length > MAX_URL_LENGTH) {
+    throw new ApiError("RequestHeaderFieldsTooLarge", `The URL is longer than ${MAX_URL_LENGTH} characters: shorten the query (fewer or shorter options, an in-list split over several calls)`);
+  }
+  const errors = search ? hostileQuery(new URLSearchParams(search)) : [];
+  if (pathname.includes("%00")) errors.push({ path: "path", message: NUL_MESSAGE });
+  return { pathname, errors };
+}
+
+/** The refusal of a request whose target or body holds hostile bytes. */
+export const hostileInputError = (errors: FieldError[]) => new ApiError("ValidationError", "Invalid input: a NUL character or an integer out of range", undefined, errors);
+
 /** The middleware: refuses the request with 400 when its query or JSON body holds hostile bytes. */
 export function hostileInputMiddleware(opts: { uploadPath: string }): MiddlewareHandler {
   return async (c, next) => {
-    const { pathname, search } = targetOf(c.req.url);
-    if (pathname.length + search.length > MAX_URL_LENGTH) {
-      throw new ApiError("RequestHeaderFieldsTooLarge", `The URL is longer than ${MAX_URL_LENGTH} characters: shorten the query (fewer or shorter options, an in-list split over several calls)`);
-    }
-    const errors = search ? hostileQuery(new URLSearchParams(search)) : [];
-    if (pathname.includes("%00")) errors.push({ path: "path", message: NUL_MESSAGE });
+    const { pathname, errors } = hostileTarget(c.req.url);
     // The upload route streams its body to storage: never read it here.
     const json = /json/i.test(c.req.header("content-type") ?? "") && pathname !== opts.uploadPath;
     if (c.req.method !== "GET" && c.req.method !== "HEAD" && json) {
@@ -77,7 +89,7 @@ export function hostileInputMiddleware(opts: { uploadPath: string }): Middleware
       const body = await c.req.json().catch(() => undefined);
       if (body !== undefined) hostileJson(body, "", errors);
     }
-    if (errors.length) throw new ApiError("ValidationError", "Invalid input: a NUL character or an integer out of range", undefined, errors);
+    if (errors.length) throw hostileInputError(errors);
     await next();
   };
 }

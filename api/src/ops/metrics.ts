@@ -15,6 +15,8 @@ import type { ReadOutcome, ReplicaRouter } from "../db/replica.ts";
 export interface Metrics {
   registry: Registry;
   middleware: (c: Context, next: Next) => Promise<void>;
+  /** Counts an answered request and its duration (what the middleware does, for answers made without it). */
+  request(method: string, route: string, status: number, seconds: number): void;
   /** Sets where the websocket connection count comes from (the server adapter's hub). */
   websockets(count: () => number): void;
   /** Sets the database and queue the pool and queue gauges read at each scrape. */
@@ -120,6 +122,10 @@ export function createMetrics(): Metrics {
       if (replica) for (const k of Object.keys(replica.reads) as ReadOutcome[]) this.set({ outcome: k }, replica.reads[k]);
     },
   });
+  const request = (method: string, route: string, status: number, seconds: number) => {
+    requests.inc({ method, route, status: String(status) });
+    latency.observe({ method, route }, seconds);
+  };
   return {
     registry,
     replica(r) {
@@ -136,9 +142,9 @@ export function createMetrics(): Metrics {
       const t0 = performance.now();
       await next();
       const route = c.req.routePath && c.req.routePath !== "*" ? c.req.routePath : "unmatched";
-      requests.inc({ method: c.req.method, route, status: String(c.res.status) });
-      latency.observe({ method: c.req.method, route }, (performance.now() - t0) / 1000);
+      request(c.req.method, route, c.res.status, (performance.now() - t0) / 1000);
     },
+    request,
     websockets(count) {
       wsCount = count;
     },

@@ -65,7 +65,7 @@ export async function contentSecurityPolicy(html: string, opts: SecurityOptions 
 }
 
 /** The headers every response gets. */
-function setCommonHeaders(headers: Headers, opts: SecurityOptions): void {
+export function setCommonHeaders(headers: Headers, opts: SecurityOptions): void {
   headers.set("x-content-type-options", "nosniff");
   if (!headers.has("referrer-policy")) headers.set("referrer-policy", "no-referrer");
   if (opts.publicUrl?.startsWith("https://")) headers.set("strict-transport-security", "max-age=31536000; includeSubDomains");

@@ -56,36 +56,47 @@ function replaceResponse(c: Context, next: Response): void {
   c.res = next;
 }
 
+/**
+ * The answer as it goes out: gzipped when it is made per request, compressible, at least
+ * `minBytes`, and the client accepts gzip; `Vary: Accept-Encoding` on every compressible answer.
+ * Returns `res` itself (its headers completed) or a new response with its status and headers.
+ */
+export async function compressed(method: string, acceptEncoding: string | null | undefined, res: Response, minBytes = COMPRESS_MIN_BYTES): Promise<Response> {
+  if (method === "HEAD" || !res.body || res.headers.has("content-encoding")) return res;
+  if (res.status === 204 || res.status === 206 || res.status === 304) return res;
+  if (!compressible(res.headers.get("content-type"))) return res;
+  if (/(?:^|,)\s*no-transform\s*(?:,|$)/i.test(res.headers.get("cache-control") ?? "")) return res;
+  // Headers are set on the response that goes out, once it has replaced the old one.
+  const encoding = chooseEncoding(acceptEncoding, ["gzip"]);
+  const known = Number(res.headers.get("content-length") ?? Number.NaN);
+  if (!encoding || known < minBytes) {
+    varyOnEncoding(res.headers);
+    return res;
+  }
+  // The app's answers are built in memory (none streams), so reading the body whole costs no
+  // extra latency and tells whether it is big enough to be worth it.
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  if (bytes.byteLength < minBytes) {
+    const out = new Response(bytes, res);
+    varyOnEncoding(out.headers);
+    return out;
+  }
+  const out = new Response(new Blob([bytes]).stream().pipeThrough(new CompressionStream("gzip")), res);
+  const headers = out.headers;
+  varyOnEncoding(headers);
+  headers.set("content-encoding", encoding);
+  headers.delete("content-length");
+  const etag = headers.get("etag");
+  if (etag && !etag.startsWith("W/")) headers.set("etag", `W/${etag}`);
+  return out;
+}
+
 /** Gzip-compresses responses made per request, above `minBytes`, for clients that accept it. */
 export function compression(minBytes = COMPRESS_MIN_BYTES): MiddlewareHandler {
   return async (c, next) => {
     await next();
     const res = c.res;
-    if (c.req.method === "HEAD" || !res.body || res.headers.has("content-encoding")) return;
-    if (res.status === 204 || res.status === 206 || res.status === 304) return;
-    if (!compressible(res.headers.get("content-type"))) return;
-    if (/(?:^|,)\s*no-transform\s*(?:,|$)/i.test(res.headers.get("cache-control") ?? "")) return;
-    // Headers are set on the response that goes out, once it has replaced the old one.
-    const encoding = chooseEncoding(c.req.header("accept-encoding"), ["gzip"]);
-    const known = Number(res.headers.get("content-length") ?? Number.NaN);
-    if (!encoding || known < minBytes) {
-      varyOnEncoding(res.headers);
-      return;
-    }
-    // The app's answers are built in memory (none streams), so reading the body whole costs no
-    // extra latency and tells whether it is big enough to be worth it.
-    const bytes = new Uint8Array(await res.arrayBuffer());
-    if (bytes.byteLength < minBytes) {
-      replaceResponse(c, new Response(bytes, res));
-      varyOnEncoding(c.res.headers);
-      return;
-    }
-    replaceResponse(c, new Response(new Blob([bytes]).stream().pipeThrough(new CompressionStream("gzip")), res));
-    const headers = c.res.headers;
-    varyOnEncoding(headers);
-    headers.set("content-encoding", encoding);
-    headers.delete("content-length");
-    const etag = headers.get("etag");
-    if (etag && !etag.startsWith("W/")) headers.set("etag", `W/${etag}`);
+    const out = await compressed(c.req.method, c.req.header("accept-encoding"), res, minBytes);
+    if (out !== res) replaceResponse(c, out);
   };
 }
