@@ -139,9 +139,22 @@ for (const path of PATHS) {
   if (!Array.isArray(a.value) || !a.value.length || JSON.stringify(a.value) !== JSON.stringify(b.value)) throw new Error(`full and bare answers differ: ${path}`);
 }
 
-await load(full.port!, 2000); // warm-up: JIT, prepared statements, caches
-await load(bare.port!, 2000);
-if (lean) await load(lean.port!, 2000);
+/**
+ * Warms a side up (JIT, prepared statements, caches) until the JIT has settled, as it has in a
+ * server that has been up a while: one-second slices until one costs the JIT's threads at most 2%
+ * of it, at most 20. A fixed two seconds left the full stack's JIT compiling through the first
+ * ten pairs (30-40 us of a core per request), on the cores both sides share. Returns the seconds.
+ */
+async function warm(port: number): Promise<number> {
+  for (let s = 1; s <= 20; s++) {
+    const before = threadCpuMs().get("JITWorker") ?? 0;
+    await load(port, 1000);
+    // A JIT thread that ended takes its time with it: less than before also means settled.
+    if (s >= 2 && (threadCpuMs().get("JITWorker") ?? 0) - before <= 20) return s;
+  }
+  return 20;
+}
+const warmed = [await warm(full.port!), await warm(bare.port!), ...(lean ? [await warm(lean.port!)] : [])];
 const ratios: number[] = [];
 const leanRatios: number[] = [];
 const fulls: number[] = [];
@@ -158,6 +171,7 @@ for (let i = 0; i < PAIRS; i++) {
 }
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
 const ratio = median(ratios);
+console.log(`warmed up until the JIT settled: full ${warmed[0]} s, bare ${warmed[1]} s${lean ? `, lean ${warmed[2]} s` : ""}`);
 console.log(`load average ${loadavg()[0]!.toFixed(1)}; answers ${process.env.BENCH_IDENTITY ? "uncompressed (BENCH_IDENTITY)" : "gzipped on both sides"}`);
 console.log(`bare: ${median(bares).toFixed(0)} req/s   full stack (signed in, ${PATHS.length} queries in turn): ${median(fulls).toFixed(0)} req/s   (${PAIRS} pairs of ${SLICE_MS} ms)`);
 /** A side's CPU per request (us): the JavaScript thread, the JIT, the fetch client, this process's other threads; PostgreSQL. */
