@@ -1,7 +1,8 @@
 // readAsTenant as one extended-protocol pipeline (db/tx.ts, patches/postgres@3.4.9.patch): once
-// the entry and the statement are prepared on a connection, a read goes out as Bind/Execute of the
-// entry, Bind/Execute of the statement and one Sync, with no BEGIN or COMMIT: PostgreSQL runs
-// both in one implicit transaction. The statement must never run outside it: a failed entry fails
+// the entry and the statement are prepared on a connection, a read goes out as one query of
+// postgres.js with statements `before` it: Bind/Execute of the settings and of the entry,
+// Bind/Execute of the statement and one Sync, with no BEGIN or COMMIT: PostgreSQL runs them in one
+// implicit transaction. The statement must never run outside it: a failed entry fails
 // the statement too (without running it), nothing hangs, the role is the app role, row-level
 // security applies, the statement timeout bounds it, and a statement is never retried on its own.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -159,71 +160,75 @@ describe("readAsTenant as one pipeline", () => {
   });
 });
 
-describe("postgres.js noSync (patch)", () => {
-  test("a pipeline left open when its connection dies does not outlive it", async () => {
-    const c = await one.reserve();
-    const set = "select set_config('h5.y', $1::text, true) as v";
-    try {
-      await c.unsafe(set, ["0"], { prepare: true });
-      const [{ pid }] = (await c`select pg_backend_pid() as pid`) as unknown as [{ pid: number }];
-      await c.unsafe(set, ["1"], { prepare: true, noSync: true } as { prepare: boolean });
-      await tdb.db`select pg_terminate_backend(${pid})`;
-      // (No query on `c` meanwhile: one would be refused and end the pipeline itself.)
-      await Bun.sleep(300);
-    } finally {
-      c.release();
-    }
-    // The pool's one connection opens again (a query or two may still meet the dead socket): a
-    // statement with parameters, never described on the new session, is described as usual, never
-    // refused as part of the dead session's pipeline.
-    let rows: unknown = null;
-    for (let i = 0; i < 40 && rows === null; i++) {
-      rows = await one.unsafe("select $1::int + 1 as v /* h5 after reconnect */", [41]).then(
-        (r) => r,
-        (e: { code?: string }) => {
-          expect(e.code, "not refused as part of the dead session's pipeline").not.toBe("NOSYNC_UNPREPARED");
-          return Bun.sleep(50).then(() => null);
-        },
-      );
-    }
-    expect((rows as unknown as { v: number }[])[0]!.v).toBe(42);
+describe("postgres.js statements before a query (patch)", () => {
+  const SET = "select set_config('h5.x', $1::text, true) as v";
+  const GET = "select coalesce(current_setting('h5.x', true), '') as v, $1::int as n";
+  const NEXT = "select nextval('h5_seq')::int as n, $1::int as k";
+  const DIV = "select 10 / $1::int as v";
+  type Rows = { v?: string; n?: number }[] & { before?: { v: string }[][] };
+  /** The sequence moves even in a transaction that rolls back: whether a statement ran at all. */
+  const seq = async () => (await tdb.db<{ n: number }[]>`select last_value::int as n from h5_seq`)[0]!.n;
+
+  beforeAll(async () => {
+    await tdb.db.unsafe("create sequence h5_seq");
+    // Described once on the one connection, outside any transaction.
+    for (const [text, param] of [[SET, "0"], [GET, 0], [NEXT, 0], [DIV, 1]] as const) await one.unsafe(text, [param] as never[], { prepare: true });
   });
 
-  test("a noSync query must be prepared; a statement that is not cannot join a pipeline, and the pipeline ends", async () => {
+  test("one implicit transaction: each statement's result, the query's rows, nothing left after the Sync", async () => {
+    texts.length = 0;
+    const rows = (await one.unsafe(GET, [7], { prepare: true, before: [{ text: SET, params: ["a"] }, { text: SET, params: ["b"] }] } as { prepare: boolean })) as unknown as Rows;
+    expect(rows.map((r) => ({ ...r }))).toEqual([{ v: "b", n: 7 }]);
+    expect(rows.before!.map((r) => r.map((x) => x.v))).toEqual([["a"], ["b"]]);
+    expect(texts, "each statement reported to the query hook, the ones before first").toEqual([SET, SET, GET]);
+    expect(((await one.unsafe(GET, [8], { prepare: true })) as unknown as Rows)[0]!.v, "ended at the Sync").toBe("");
+  });
+
+  test("every statement must be prepared on the connection: else refused before anything is written", async () => {
     const c = await one.reserve();
     try {
-      await expect(c.unsafe("select $1::int as v /* h5 fresh */", [1], { prepare: true, noSync: true } as { prepare: boolean })).rejects.toThrow(/must be a prepared statement/);
-      await c.unsafe("select $1::int as v", [1], { prepare: true });
-      const a = c.unsafe("select $1::int as v", [2], { prepare: true, noSync: true } as { prepare: boolean });
-      const b = c.unsafe("select $1::int as w /* h5 never described */", [3], { prepare: true });
-      const [ra, rb] = await Promise.allSettled([a, b]);
-      expect(ra.status === "fulfilled" && (ra.value as unknown as { v: number }[])[0]!.v).toBe(2);
-      expect(rb.status === "rejected" && String(rb.reason)).toMatch(/Only prepared statements/);
+      const q = c.unsafe(GET, [1], { prepare: true, before: [{ text: "select $1::text as v /* never described */", params: ["x"] }] } as { prepare: boolean });
+      expect((c as unknown as { isPrepared(q: unknown): boolean }).isPrepared(q)).toBe(false);
+      const n = await seq();
+      await expect(q).rejects.toThrow(/must be prepared, each of them/);
+      const main = c.unsafe(NEXT, [1], { prepare: true, before: [{ text: "select $1::int as v /* nor this */", params: [1] }] } as { prepare: boolean });
+      await expect(main).rejects.toThrow(/must be prepared/);
+      expect(await seq(), "nothing ran").toBe(n);
       expect((await c`select 4 as v`)[0]!.v, "the connection answers in step").toBe(4);
     } finally {
       c.release();
     }
   });
 
-  test("a noSync query settles at its result; the next query is in its transaction; an error alone ends the pipeline", async () => {
-    const c = await one.reserve();
-    const NS = { prepare: true, noSync: true } as { prepare: boolean };
-    try {
-      const set = "select set_config('h5.x', $1::text, true) as v";
-      const get = "select coalesce(current_setting('h5.x', true), '') as v, $1::int as n";
-      await c.unsafe(set, ["0"], { prepare: true });
-      await c.unsafe(get, [0], { prepare: true });
-      // Awaited on its own: it answers at its CommandComplete, before any Sync was sent.
-      expect(((await c.unsafe(set, ["1"], NS)) as unknown as { v: string }[])[0]!.v).toBe("1");
-      expect(((await c.unsafe(get, [1], { prepare: true })) as unknown as { v: string }[])[0]!.v, "the same (implicit) transaction").toBe("1");
-      expect(((await c.unsafe(get, [2], { prepare: true })) as unknown as { v: string }[])[0]!.v, "ended at the Sync").toBe("");
-      const div = "select 10 / $1::int as v";
-      await c.unsafe(div, [1], { prepare: true });
-      // A noSync query that fails with nothing sent behind it: the patch sends the Sync itself.
-      await expect(c.unsafe(div, [0], NS)).rejects.toThrow(/division by zero/);
-      expect((await c`select 5 as v`)[0]!.v, "the connection answers in step").toBe(5);
-    } finally {
-      c.release();
+  test("an error stops the transaction where it happens and says which statement failed; nothing after it runs", async () => {
+    const n = await seq();
+    const failedBefore = await one
+      .unsafe(NEXT, [1], { prepare: true, before: [{ text: SET, params: ["a"] }, { text: DIV, params: [0] }] } as { prepare: boolean })
+      .then(() => null, (e: { step?: number; message: string }) => e);
+    expect(failedBefore?.message).toMatch(/division by zero/);
+    expect(failedBefore?.step, "the second statement before").toBe(1);
+    expect(await seq(), "the query's own statement never ran").toBe(n);
+    const failedOwn = await one
+      .unsafe(DIV, [0], { prepare: true, before: [{ text: NEXT, params: [1] }] } as { prepare: boolean })
+      .then(() => null, (e: { step?: number }) => e);
+    expect(failedOwn?.step, "the query's own: after the one before").toBe(1);
+    expect(await seq(), "the statement before ran (the sequence moved), then all rolled back").toBe(n + 1);
+    expect(((await one.unsafe(GET, [1], { prepare: true })) as unknown as Rows)[0]!.v, "the connection answers in step").toBe("");
+  });
+
+  test("a connection that dies under it fails it, and the pool opens again", async () => {
+    const SLEEP = "select pg_sleep($1::float8)::text as v";
+    await one.unsafe(SLEEP, [0], { prepare: true });
+    const [{ pid }] = (await one`select pg_backend_pid() as pid`) as unknown as [{ pid: number }];
+    const q = one.unsafe(SLEEP, [10], { prepare: true, before: [{ text: SET, params: ["a"] }] } as { prepare: boolean });
+    const outcome = q.then(() => "resolved", (e: { code?: string }) => e.code ?? "rejected");
+    await Bun.sleep(200);
+    await tdb.db`select pg_terminate_backend(${pid})`;
+    expect(await outcome).not.toBe("resolved");
+    let rows: unknown = null;
+    for (let i = 0; i < 40 && rows === null; i++) {
+      rows = await one.unsafe("select $1::int + 1 as v /* after reconnect */", [41]).then((r) => r, () => Bun.sleep(50).then(() => null));
     }
+    expect((rows as unknown as { v: number }[])[0]!.v).toBe(42);
   });
 });

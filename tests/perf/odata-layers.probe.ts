@@ -9,6 +9,8 @@
 //
 //   bun run tests/perf/odata-layers.probe.ts          (DATABASE_URL or the embedded test server)
 //   PROBE_N=3000 PROBE_ROUNDS=2 to change the size; PROBE_LAYERS=1,6 for some layers only;
+//   PROBE_SLICE=400 PROBE_ROUNDS=40: the chosen layers take turns, 400 requests each, 40 times,
+//   and each layer's CPU is summed over its turns (steadier on a host whose speed drifts);
 //   PROBE_SHARE=8 for another per-user share in the limits layer (default: the app's).
 import net from "node:net";
 import postgres from "postgres";
@@ -86,7 +88,17 @@ const layers: [string, (req: Request) => Promise<Response>][] = [
     const [row] = (await appOptsDb.unsafe(st.text, st.params as never[], { prepare: true })) as unknown as Row[];
     return gzipped(`{"value":${row!.value}}`);
   }],
-  ["readAsTenant (entry + statement + COMMIT)", async (req) => {
+  ["reserve + the statement alone + release (app pool)", async (req) => {
+    const st = statementOf(req);
+    const c = await appOptsDb.reserve();
+    try {
+      const [row] = (await c.unsafe(st.text, st.params as never[], { prepare: true })) as unknown as Row[];
+      return gzipped(`{"value":${row!.value}}`);
+    } finally {
+      c.release();
+    }
+  }],
+  ["readAsTenant (settings, entry, statement: one query, one Sync)", async (req) => {
     const st = statementOf(req);
     const [row] = await readAsTenant<Row>(appDb, tenant(req, false), st.text, st.params);
     return gzipped(`{"value":${row!.value}}`);
@@ -111,22 +123,46 @@ await sameAnswers(layers, headers);
 console.log(`load average ${loadavg().map((x) => x.toFixed(1)).join(" ")}; ${N} requests per layer and round, 8 in flight`);
 // PROBE_LAYERS=1,6 measures only those layers (1-based, in the order printed).
 const chosen = process.env.PROBE_LAYERS?.split(",").map(Number);
-for (let round = 1; round <= ROUNDS; round++) {
-  for (const [i, [name, fetchFn]] of layers.entries()) {
-    if (chosen && !chosen.includes(i + 1)) continue;
-    await run(fetchFn, 500); // warm-up: JIT, prepared statements, caches
-    writes.n = 0;
-    const pg0 = await cpuReading(db, process.pid);
-    const c0 = process.cpuUsage();
-    const t0 = performance.now();
-    await run(fetchFn, N);
-    const c = process.cpuUsage(c0);
-    const ms = performance.now() - t0;
-    const pgUs = (cpuSpent(pg0, await cpuReading(db, process.pid)).pgMs * 1000) / N;
-    const us = (x: number) => (x / N).toFixed(0).padStart(4);
-    console.log(
-      `round ${round}  ${name.padEnd(64)} ${us(c.user + c.system)} us CPU/request (user ${us(c.user)}, system ${us(c.system)}; PostgreSQL ${pgUs.toFixed(0).padStart(4)})  ${(N / ms * 1000).toFixed(0).padStart(5)} req/s  ${(writes.n / N).toFixed(2)} writes/request`,
-    );
+const SLICE = Number(process.env.PROBE_SLICE ?? 0);
+if (SLICE > 0) {
+  // Interleaved: the chosen layers take turns, SLICE requests each, for ROUNDS turns; each layer's
+  // CPU is summed over its slices, so a drift of the host's speed falls on every layer alike.
+  const picked = layers.filter((_, i) => !chosen || chosen.includes(i + 1));
+  for (const [, fetchFn] of picked) await run(fetchFn, 2000); // warm-up: JIT, prepared statements, caches
+  const sums = picked.map(() => ({ us: 0, pgUs: 0, n: 0 }));
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const [k, [, fetchFn]] of picked.entries()) {
+      const pg0 = await cpuReading(db, process.pid);
+      const c0 = process.cpuUsage();
+      await run(fetchFn, SLICE);
+      const c = process.cpuUsage(c0);
+      sums[k]!.us += c.user + c.system;
+      sums[k]!.pgUs += cpuSpent(pg0, await cpuReading(db, process.pid)).pgMs * 1000;
+      sums[k]!.n += SLICE;
+    }
+  }
+  for (const [k, [name]] of picked.entries()) {
+    const s = sums[k]!;
+    console.log(`${name.padEnd(64)} ${(s.us / s.n).toFixed(1).padStart(6)} us CPU/request; PostgreSQL ${(s.pgUs / s.n).toFixed(0).padStart(4)} us (${ROUNDS} turns of ${SLICE})`);
+  }
+} else {
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const [i, [name, fetchFn]] of layers.entries()) {
+      if (chosen && !chosen.includes(i + 1)) continue;
+      await run(fetchFn, 500); // warm-up: JIT, prepared statements, caches
+      writes.n = 0;
+      const pg0 = await cpuReading(db, process.pid);
+      const c0 = process.cpuUsage();
+      const t0 = performance.now();
+      await run(fetchFn, N);
+      const c = process.cpuUsage(c0);
+      const ms = performance.now() - t0;
+      const pgUs = (cpuSpent(pg0, await cpuReading(db, process.pid)).pgMs * 1000) / N;
+      const us = (x: number) => (x / N).toFixed(0).padStart(4);
+      console.log(
+        `round ${round}  ${name.padEnd(64)} ${us(c.user + c.system)} us CPU/request (user ${us(c.user)}, system ${us(c.system)}; PostgreSQL ${pgUs.toFixed(0).padStart(4)})  ${(N / ms * 1000).toFixed(0).padStart(5)} req/s  ${(writes.n / N).toFixed(2)} writes/request`,
+      );
+    }
   }
 }
 

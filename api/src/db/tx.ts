@@ -245,8 +245,9 @@ async function withTenantOn<T>(db: Db, t: TenantRequest, fn: (tx: Tx, role: Effe
 }
 
 /**
- * One read statement in a tenant transaction, in a single round trip: the entry, the statement
- * and COMMIT are pipelined on a reserved connection. If the entry fails (no membership, disabled
+ * One read statement in a tenant transaction, in a single round trip: once prepared on the
+ * reserved connection, the settings, the entry and the statement go out as one query (before the
+ * first use, BEGIN, the three and COMMIT, pipelined). If the entry fails (no membership, disabled
  * user) the transaction is aborted, so the statement never runs without its settings.
  */
 export async function readAsTenant<T>(db: Db, t: TenantRequest, text: string, params: unknown[]): Promise<T[]> {
@@ -254,7 +255,7 @@ export async function readAsTenant<T>(db: Db, t: TenantRequest, text: string, pa
 }
 
 /**
- * The tenant entry as two prepared statements (for the single-Sync pipeline): the app role and
+ * The tenant entry as two prepared statements (run before the read's statement, one Sync): the app role and
  * the statement timeout by set_config(..., true), which is transaction-local in any transaction,
  * the implicit one of an extended-protocol pipeline included (`SET LOCAL` would only warn there
  * and do nothing); then app_tenant_resume (0043) with the remembered settings, as a statement of
@@ -290,6 +291,7 @@ function entryParams(db: Db, t: TenantRequest): { params: unknown[]; used: Enter
 /** The reserved connection as the patched postgres.js gives it (patches/postgres@3.4.9.patch). */
 type Pipelining = { isPrepared?(q: unknown): boolean };
 
+
 async function readAsTenantOn<T>(db: Db, t: TenantRequest, text: string, params: unknown[]): Promise<T[]> {
   const h = await hold(db, t);
   const c = h.c;
@@ -297,22 +299,31 @@ async function readAsTenantOn<T>(db: Db, t: TenantRequest, text: string, params:
     // Safe: `text` is compiled from registry names only (db/sqltext.ts); values are parameters.
     if (db.options.prepare) {
       const ep = entryParams(db, t);
-      const NO_SYNC = { prepare: true, noSync: true } as { prepare: boolean };
-      const limits = c.unsafe(LIMITS, limitsParams(t) as never[], NO_SYNC);
-      const enter = c.unsafe(ENTRY, ep.params as never[], NO_SYNC);
-      const statement = c.unsafe(text, params as never[], { prepare: true });
-      const pc = c as unknown as Pipelining;
-      if (pc.isPrepared?.(limits) && pc.isPrepared(enter) && pc.isPrepared(statement)) {
-        // One pipeline: Bind/Execute of the settings, of the entry and of the statement, one
-        // Sync. PostgreSQL runs them in one implicit transaction, committed at the Sync; after
-        // an error it skips to the Sync, and every later promise rejects with that error.
-        h.cancelWith(limits);
-        const settled = await Promise.allSettled([limits, enter, statement]);
-        if (settled[0].status === "rejected") throw settled[0].reason;
-        return readSettled<T>(db, t, { text: "", used: ep.used }, settled.slice(1), [null, null]);
+      // Once its three statements are prepared on this connection, the read is one query of
+      // postgres.js (patched: `before`): Bind/Execute of the settings, of the entry and of the
+      // statement, then one Sync. PostgreSQL runs them in one implicit transaction, committed at
+      // the Sync; after an error it skips to the Sync, and the query rejects with that error, its
+      // `step` telling which statement failed (0 the settings, 1 the entry, 2 the statement).
+      const before = [
+        { text: LIMITS, params: limitsParams(t) },
+        { text: ENTRY, params: ep.params },
+      ];
+      const read = c.unsafe(text, params as never[], { prepare: true, before } as { prepare: boolean });
+      if ((c as unknown as Pipelining).isPrepared?.(read)) {
+        h.cancelWith(read);
+        let rows: T[] & { before?: { outcome: string | null }[][] };
+        try {
+          rows = (await read) as unknown as typeof rows;
+        } catch (err) {
+          if ((err as { step?: unknown }).step === 1) forget(db, t);
+          throw err;
+        }
+        entered(db, t, { text: "", used: ep.used }, [rows.before![1]]);
+        return rows;
       }
       // First use on this connection: BEGIN, and the statements are described and prepared in
-      // the transaction, so the next read on this connection is one pipeline.
+      // the transaction, so the next read on this connection is one round trip.
+      const statement = c.unsafe(text, params as never[], { prepare: true });
       const begin = c.unsafe("begin");
       h.cancelWith(begin);
       const settled = await Promise.allSettled([
