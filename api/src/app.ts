@@ -273,7 +273,8 @@ export function newApp(deps: AppDeps): App {
       ctx.limits = limitsFor(ctx, `/api/v1/${set.name}`, req.signal);
       ctx = { ...ctx, access: access.signedIn };
       counted.route = `/api/v1/${set.name}`;
-      const query = await lists.query.safeParseAsync(validatorQuery(req.url));
+      // The validator's safeParseAsync, synchronously: the options' schema has no async part.
+      const query = lists.query.safeParse(validatorQuery(req.url));
       if (!query.success) throw new ApiError("ValidationError", "Invalid query", undefined, validationErrors(query.error));
       res = await listAnswer(deps.db, deps.registry, set, ctx, req.url);
     } catch (err) {

@@ -7,7 +7,7 @@
 // host and its /proc readable (DATABASE_URL on 127.0.0.1 as root, or the embedded test server).
 //
 //   bun run tests/perf/odata-pg.probe.ts          (DATABASE_URL or the embedded test server)
-//   PROBE_N=2000 PROBE_ROUNDS=3 to change the size; PROBE_EXPLAIN=1 also prints
+//   PROBE_N=2000 PROBE_ROUNDS=3 to change the size; PROBE_PIECES=1,6 for some pieces only; PROBE_EXPLAIN=1 also prints
 //   EXPLAIN (ANALYZE, BUFFERS) of each statement as the owner and as the app role.
 //   PROBE_CALLGRIND_OUT=/path/cg.%p PROBE_N=100: instructions per request instead, from a server
 //   run under callgrind (see below): exact, whatever else the host runs.
@@ -80,7 +80,9 @@ const pieces: Piece[] = [
     run: (c) => Promise.all([c.unsafe(`begin; set local role ${APP_ROLE}; set local statement_timeout = ${timeout}`), c.unsafe("commit")]),
   },
   { name: "the tenant entry alone (withTenant, nothing inside)", run: (c) => withTenant(c, tenant, async () => {}) },
-  { name: "readAsTenant: the entry, the statement, COMMIT", run: (c, i) => { const st = statements[i % statements.length]!; return readAsTenant(c, tenant, st.text, st.params); } },
+  { name: "readAsTenant: the settings, the entry, the statement (one Sync)", run: (c, i) => { const st = statements[i % statements.length]!; return readAsTenant(c, tenant, st.text, st.params); } },
+  // The same with a statement that reads nothing: what the settings and the entry cost in it.
+  { name: "readAsTenant of `select $1::int`: the settings and the entry", run: (c, i) => readAsTenant(c, tenant, "select $1::int as n", [i]) },
 ];
 
 const owner = await oneConnection(sessionSettings);
@@ -108,6 +110,8 @@ if (process.env.PROBE_EXPLAIN) {
 await owner.c.end();
 await rls.c.end();
 
+// PROBE_PIECES=1,6,7: only those pieces (1-based, in the order printed).
+const picked = pieces.filter((_, i) => !process.env.PROBE_PIECES || process.env.PROBE_PIECES.split(",").map(Number).includes(i + 1));
 const results = new Map<string, number[]>();
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const callgrindOut = process.env.PROBE_CALLGRIND_OUT;
@@ -128,15 +132,15 @@ if (callgrindOut) {
     return Number(/^totals: (\d+)/m.exec(readFileSync(file, "utf8"))![1]);
   };
   console.log(`callgrind: instructions per request (${N} requests per piece, one connection each)`);
-  for (const piece of pieces) {
+  for (const piece of picked) {
     const ir = ((await total(piece, 2 * N)) - (await total(piece, N))) / N;
     console.log(`  ${piece.name.padEnd(66)} ${(ir / 1000).toFixed(0).padStart(6)}k`);
   }
 } else {
-  const conns = await Promise.all(pieces.map((p) => oneConnection(p.setup)));
+  const conns = await Promise.all(picked.map((p) => oneConnection(p.setup)));
   console.log(`load average ${loadavg().map((x) => x.toFixed(1)).join(" ")}; ${N} sequential requests per piece and round, one connection each`);
   for (let round = 1; round <= ROUNDS; round++) {
-    for (const [k, piece] of pieces.entries()) {
+    for (const [k, piece] of picked.entries()) {
       const { c, pid } = conns[k]!;
       for (let i = 0; i < 200; i++) await piece.run(c, i); // warm-up: prepared statements, plan caches
       const c0 = cpuNs(pid);
