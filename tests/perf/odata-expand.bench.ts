@@ -10,8 +10,9 @@
 //
 //   bun run bench:odata            (DATABASE_URL or the embedded test server)
 //   BENCH_LEAN=1 bun run bench:odata   also measures, after each pair, a third side: the same
-//     sign-in, service call and tenant read without the framework (no Hono, no middleware), to
-//     tell the framework's share of the gap from the rest (a diagnosis, not the goal).
+//     sign-in, request limits and service call (the tenant read included) without the app's other
+//     per-request steps (trace id and log line, input check, options' validation, security
+//     headers), to tell their share of the gap from the rest (a diagnosis, not the goal).
 import postgres from "postgres";
 import { loadavg } from "node:os";
 import { createTestDb } from "../helpers/db.ts";
@@ -82,8 +83,8 @@ const bare = Bun.serve({
 });
 // BENCH_LEAN=1: the full stack's sign-in (the bearer token), request limits (statement timeout,
 // abort signal, the user's share of the pool) and service call (compiled-statement cache, the
-// tenant read with its entry, row-level security, the OData envelope), without Hono and the app's
-// middleware. Its errors are not the API's: a diagnosis only.
+// tenant read with its entry, row-level security, the OData envelope), without the app's other
+// steps. Its errors are not the API's: a diagnosis only.
 const authenticate = bearerAuthenticate(key);
 const gate = new UserConnectionGate({ perUser: DEFAULT_QUERY_LIMITS.userConnections, waitMs: DEFAULT_QUERY_LIMITS.userWaitMs });
 const lean = process.env.BENCH_LEAN
