@@ -6,7 +6,7 @@ import { getPath, getQueryParams } from "hono/utils/url";
 import { Scalar } from "@scalar/hono-api-reference";
 import type { ZodError } from "zod";
 import { ApiError, LOAD_RETRY_AFTER_SECONDS, publicDetail, type FieldError } from "./errors.ts";
-import { listAnswer, registerEntityRoutes } from "./entities/routes.ts";
+import { JSON_TYPE, listText, registerEntityRoutes } from "./entities/routes.ts";
 import type { EntitySetDef } from "./entities/types.ts";
 import type { RequestCtx } from "./access/principal.ts";
 import { access } from "./access/policy.ts";
@@ -15,7 +15,7 @@ import { registerDomainRoutes } from "./domains/index.ts";
 import { registerSharedResponses } from "./openapi.ts";
 import { registerHealthRoutes } from "./ops/health.ts";
 import { isApiPath } from "./web/paths.ts";
-import { compressed, compression } from "./web/compress.ts";
+import { compressed, compressedText, compression } from "./web/compress.ts";
 import { registerMetricsRoute } from "./ops/metrics.ts";
 import type { MiddlewareHandler } from "hono";
 import { outboxMailer } from "./email/mailer.ts";
@@ -262,7 +262,9 @@ export function newApp(deps: AppDeps): App {
     const traceId = crypto.randomUUID();
     const t0 = performance.now();
     let ctx: RequestCtx | undefined;
-    let res: Response;
+    let res: Response | undefined;
+    /** The answer's JSON text, once the service has given it. */
+    let text: string | undefined;
     // Where the metrics middleware would count the request (its route), once it is reached.
     let counted: { route: string; t0: number } | null = null;
     try {
@@ -276,15 +278,23 @@ export function newApp(deps: AppDeps): App {
       // The validator's safeParseAsync, synchronously: the options' schema has no async part.
       const query = lists.query.safeParse(validatorQuery(req.url));
       if (!query.success) throw new ApiError("ValidationError", "Invalid query", undefined, validationErrors(query.error));
-      res = await listAnswer(deps.db, deps.registry, set, ctx, req.url);
+      text = await listText(deps.db, deps.registry, set, ctx, req.url);
     } catch (err) {
       if (!(err instanceof Error)) throw err;
       const a = errorAnswer(err, { traceId, ctx, method: req.method, url: req.url, aborted: req.signal.aborted });
       res = new Response(JSON.stringify(a.body), { status: a.status, headers: { "Content-Type": "application/json", ...a.headers } });
     }
-    if (counted && deps.metrics) deps.metrics.request(req.method, counted.route, res.status, (performance.now() - counted.t0) / 1000);
-    setCommonHeaders(res.headers, security);
-    res = await compressed(req.method, req.headers.get("accept-encoding"), res);
+    if (counted && deps.metrics) deps.metrics.request(req.method, counted.route, res?.status ?? 200, (performance.now() - counted.t0) / 1000);
+    if (text !== undefined) {
+      // The route's answer as the middleware chain leaves it, made from the text at once: no
+      // Response to read back and copy for compression (docs/performance.md).
+      const headers = new Headers({ "content-type": JSON_TYPE });
+      setCommonHeaders(headers, security);
+      res = compressedText(req.headers.get("accept-encoding"), text, headers);
+    } else {
+      setCommonHeaders(res!.headers, security);
+      res = await compressed(req.method, req.headers.get("accept-encoding"), res!);
+    }
     if (res.status >= 400) res.headers.set("x-error-trace-id", traceId);
     logRequest(req.method, req.url, res.status, t0, traceId);
     return res;

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { brotliCompressSync, gunzipSync, gzipSync } from "node:zlib";
 import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { testApp } from "../helpers/app.ts";
-import { chooseEncoding, COMPRESS_MIN_BYTES } from "../../api/src/web/compress.ts";
+import { chooseEncoding, COMPRESS_MIN_BYTES, compressedText } from "../../api/src/web/compress.ts";
 import { webFiles } from "../../api/src/web/static.ts";
 import type { App } from "../../api/src/app.ts";
 
@@ -76,6 +76,51 @@ describe("the app's answers", () => {
     const json = res.headers.get("content-encoding") === "gzip" ? JSON.parse(gunzipSync(raw).toString("utf8")) : JSON.parse(new TextDecoder().decode(raw));
     expect(Array.isArray(json.value)).toBe(true);
     if (raw.length >= COMPRESS_MIN_BYTES) expect(res.headers.get("content-encoding")).toBe("gzip");
+  });
+});
+
+describe("an answer made from its text (the lean collection read)", () => {
+  const json = () => new Headers({ "content-type": "application/json; charset=utf-8", "x-content-type-options": "nosniff" });
+  /** A JSON string literal of exactly n UTF-8 bytes, its characters `ch` (1 or 2 bytes each) padded with "x". */
+  const textOf = (n: number, ch = "x") => {
+    const per = new TextEncoder().encode(ch).length;
+    const k = Math.floor((n - 2) / per);
+    return JSON.stringify(ch.repeat(k) + "x".repeat(n - 2 - k * per));
+  };
+
+  test("the threshold counts UTF-8 bytes: 1024 bytes of two-byte characters are gzipped, 1023 are not", async () => {
+    for (const ch of ["x", "é"]) {
+      const at = textOf(COMPRESS_MIN_BYTES, ch);
+      expect(new TextEncoder().encode(at).length).toBe(COMPRESS_MIN_BYTES);
+      if (ch === "é") expect(at.length).toBeLessThan(COMPRESS_MIN_BYTES);
+      const big = compressedText("gzip, deflate, br", at, json());
+      expect(big.status).toBe(200);
+      expect(big.headers.get("content-encoding"), `${ch}: at the threshold`).toBe("gzip");
+      expect(big.headers.get("vary")).toBe("Accept-Encoding");
+      expect(big.headers.get("content-type")).toBe("application/json; charset=utf-8");
+      expect(big.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(gunzipSync(new Uint8Array(await big.arrayBuffer())).toString("utf8")).toBe(at);
+
+      const below = textOf(COMPRESS_MIN_BYTES - 1, ch);
+      const small = compressedText("gzip", below, json());
+      expect(small.headers.get("content-encoding"), `${ch}: one byte below`).toBeNull();
+      expect(small.headers.get("vary")).toBe("Accept-Encoding");
+      expect(await small.text()).toBe(below);
+    }
+  });
+
+  test("a client that does not take gzip gets the text as is, still with Vary", async () => {
+    const text = textOf(5000);
+    for (const accept of [null, "", "identity", "gzip;q=0, br", "br"]) {
+      const res = compressedText(accept, text, json());
+      expect(res.headers.get("content-encoding"), String(accept)).toBeNull();
+      expect(res.headers.get("vary")).toBe("Accept-Encoding");
+      expect(await res.text()).toBe(text);
+    }
+  });
+
+  test("only a compressible type is taken", () => {
+    expect(() => compressedText("gzip", "x".repeat(2000), new Headers({ "content-type": "application/zip" }))).toThrow("not a compressible type");
   });
 });
 

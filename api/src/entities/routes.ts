@@ -44,8 +44,7 @@ function keyParam(set: EntitySetDef) {
 // schema documents it. `never` lets a plain Response stand where zod-openapi expects c.json().
 // Query options go to the OData parser unfiltered (c.req.query()), so an unknown option is
 // reported rather than silently dropped by the documenting schema.
-const json = (raw: string, status: 200 | 201): never =>
-  new Response(raw, { status, headers: { "content-type": "application/json; charset=utf-8" } }) as never;
+const json = (raw: string, status: 200 | 201): never => new Response(raw, { status, headers: { "content-type": JSON_TYPE } }) as never;
 
 const keyOf = (c: RouteContext) => (c.req.valid("param") as { key: string }).key;
 const bodyOf = (c: RouteContext) => c.req.valid("json") as Record<string, unknown>;
@@ -58,9 +57,15 @@ function writeAccessOf(set: EntitySetDef): Access {
   return access.user;
 }
 
-/** A page of a set's rows: the answer of GET /api/v1/{Set} (the route's and the lean read's, app.ts). */
-export const listAnswer = async (db: Db, reg: Registry, set: EntitySetDef, ctx: RequestCtx, url: string): Promise<Response> =>
-  json(await svc.list(db, reg, set, ctx, getQueryParam(url) as Record<string, string>, url), 200);
+/** The JSON text of a page of a set's rows: the body of GET /api/v1/{Set} (the route's, and the lean read's in app.ts). */
+export const listText = (db: Db, reg: Registry, set: EntitySetDef, ctx: RequestCtx, url: string): Promise<string> =>
+  svc.list(db, reg, set, ctx, getQueryParam(url) as Record<string, string>, url);
+
+/** The content type of the entity routes' JSON answers. */
+export const JSON_TYPE = "application/json; charset=utf-8";
+
+/** A page of a set's rows: the answer of GET /api/v1/{Set}. */
+const listAnswer = async (db: Db, reg: Registry, set: EntitySetDef, ctx: RequestCtx, url: string): Promise<Response> => json(await listText(db, reg, set, ctx, url), 200);
 
 /** What the app needs of the generic list routes to answer them without the framework (app.ts). */
 export interface EntityLists {

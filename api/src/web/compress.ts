@@ -75,13 +75,17 @@ export async function compressed(method: string, acceptEncoding: string | null |
   }
   // The app's answers are built in memory (none streams), so reading the body whole costs no
   // extra latency and tells whether it is big enough to be worth it.
-  const bytes = new Uint8Array(await res.arrayBuffer());
-  if (bytes.byteLength < minBytes) {
-    const out = new Response(bytes, res);
+  return bytesAnswer(new Uint8Array(await res.arrayBuffer()), res, encoding, minBytes);
+}
+
+/** The answer of `bytes` with `init`'s status and headers: gzipped from `minBytes` on (with `encoding`, if any). */
+function bytesAnswer(bytes: Uint8Array<ArrayBuffer>, init: ResponseInit, encoding: string | undefined, minBytes: number): Response {
+  if (!encoding || bytes.byteLength < minBytes) {
+    const out = new Response(bytes, init);
     varyOnEncoding(out.headers);
     return out;
   }
-  const out = new Response(new Blob([bytes]).stream().pipeThrough(new CompressionStream("gzip")), res);
+  const out = new Response(new Blob([bytes]).stream().pipeThrough(new CompressionStream("gzip")), init);
   const headers = out.headers;
   varyOnEncoding(headers);
   headers.set("content-encoding", encoding);
@@ -89,6 +93,16 @@ export async function compressed(method: string, acceptEncoding: string | null |
   const etag = headers.get("etag");
   if (etag && !etag.startsWith("W/")) headers.set("etag", `W/${etag}`);
   return out;
+}
+
+/**
+ * What `compressed` makes of a 200 answer whose body is `text` of a compressible type, made from
+ * the text itself: a GET's JSON read answers without a Response to read back and copy (the lean
+ * collection read, app.ts). The threshold counts the text's UTF-8 bytes, as on the wire.
+ */
+export function compressedText(acceptEncoding: string | null | undefined, text: string, headers: Headers, minBytes = COMPRESS_MIN_BYTES): Response {
+  if (!compressible(headers.get("content-type"))) throw new Error("compressedText: not a compressible type");
+  return bytesAnswer(new TextEncoder().encode(text), { status: 200, headers }, chooseEncoding(acceptEncoding, ["gzip"]), minBytes);
 }
 
 /** Gzip-compresses responses made per request, above `minBytes`, for clients that accept it. */
