@@ -44,6 +44,8 @@ function keyParam(set: EntitySetDef) {
 // schema documents it. `never` lets a plain Response stand where zod-openapi expects c.json().
 // Query options go to the OData parser unfiltered (c.req.query()), so an unknown option is
 // reported rather than silently dropped by the documenting schema.
+/** The content type of the entity routes' JSON answers. */
+export const JSON_TYPE = "application/json; charset=utf-8";
 const json = (raw: string, status: 200 | 201): never => new Response(raw, { status, headers: { "content-type": JSON_TYPE } }) as never;
 
 const keyOf = (c: RouteContext) => (c.req.valid("param") as { key: string }).key;
@@ -60,12 +62,6 @@ function writeAccessOf(set: EntitySetDef): Access {
 /** The JSON text of a page of a set's rows: the body of GET /api/v1/{Set} (the route's, and the lean read's in app.ts). */
 export const listText = (db: Db, reg: Registry, set: EntitySetDef, ctx: RequestCtx, url: string): Promise<string> =>
   svc.list(db, reg, set, ctx, getQueryParam(url) as Record<string, string>, url);
-
-/** The content type of the entity routes' JSON answers. */
-export const JSON_TYPE = "application/json; charset=utf-8";
-
-/** A page of a set's rows: the answer of GET /api/v1/{Set}. */
-const listAnswer = async (db: Db, reg: Registry, set: EntitySetDef, ctx: RequestCtx, url: string): Promise<Response> => json(await listText(db, reg, set, ctx, url), 200);
 
 /** What the app needs of the generic list routes to answer them without the framework (app.ts). */
 export interface EntityLists {
@@ -119,7 +115,7 @@ export function registerEntityRoutes(app: App, db: Db, reg: Registry): EntityLis
           ...commonErrors,
         },
       },
-      (c) => listAnswer(db, reg, set, c.get("ctx"), c.req.url),
+      async (c) => json(await listText(db, reg, set, c.get("ctx"), c.req.url), 200),
     );
     if (listed) lists.set(set.name, set);
 
