@@ -4,7 +4,7 @@
 // leave out: the skipped tests (counted in neither), and Playwright tests that passed only on a
 // retry (flaky), each named; a flaky test counts as failed, never as passed.
 import { mkdirSync, existsSync, readFileSync, rmSync } from "node:fs";
-import { flakyTitles, summaryLines, type PwReport } from "./test-report.ts";
+import { bunFailures, flakyTitles, summaryLines, type PwReport } from "./test-report.ts";
 
 const TMP = ".tmp";
 mkdirSync(TMP, { recursive: true });
@@ -13,6 +13,7 @@ let failed = 0;
 const failures: string[] = [];
 const skipped = { bun: 0, playwright: 0 };
 const flaky: string[] = [];
+const bunFailed: string[] = [];
 
 async function step(name: string, cmd: string[], env: Record<string, string> = {}): Promise<number> {
   console.log(`\n=== ${name}: ${cmd.join(" ")}`);
@@ -48,6 +49,7 @@ if (existsSync(junit)) {
   passed += tests - fails - skipped.bun;
   failed += fails;
   if (fails) failures.push(`bun test (${fails})`);
+  bunFailed.push(...bunFailures(xml));
   if (bunCode !== 0 && !fails) check("bun test (runner exit)", bunCode);
 } else check("bun test (no report)", 1);
 
@@ -68,6 +70,7 @@ if (existsSync(pwJson)) {
 } else check("playwright (no report)", 1);
 
 if (failures.length) console.log(`\nfailed: ${failures.join(", ")}`);
+for (const f of bunFailed) console.log(`bun test failed: ${f}`);
 for (const line of summaryLines({ passed, failed, skipped, flaky })) console.log(line);
 process.exit(failed ? 1 : 0);
 

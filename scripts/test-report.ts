@@ -30,6 +30,31 @@ export function flakyTitles(r: PwReport): string[] {
   return out;
 }
 
+const entity: Record<string, string> = { quot: '"', amp: "&", lt: "<", gt: ">", apos: "'" };
+const unescapeXml = (x: string): string =>
+  x.replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (m, e: string) =>
+    e[0] === "#" ? String.fromCodePoint(e[1] === "x" || e[1] === "X" ? parseInt(e.slice(2), 16) : Number(e.slice(1))) : (entity[e] ?? m),
+  );
+const attr = (attrs: string, name: string): string => unescapeXml((attrs.match(new RegExp(`\\b${name}="([^"]*)"`)) ?? [])[1] ?? "");
+
+/**
+ * The failed tests of bun's JUnit report, a line each: file > describe > test: the message on one
+ * line, cut at 500 characters. The CI log shows only its last lines, and bun names a failing
+ * top-level hook "(unnamed)" with no file: this says which file and why.
+ */
+export function bunFailures(xml: string): string[] {
+  const out: string[] = [];
+  for (const m of xml.matchAll(/<testcase\b([^>]*?)(?:\/>|>([\s\S]*?)<\/testcase>)/g)) {
+    const failure = (m[2] ?? "").match(/<failure\b([^>]*?)(?:\/>|>)/);
+    if (!failure) continue;
+    const where = [attr(m[1]!, "file"), attr(m[1]!, "classname"), attr(m[1]!, "name")].filter(Boolean).join(" > ");
+    let message = attr(failure[1]!, "message").replace(/\s+/g, " ").trim();
+    if (message.length > 500) message = `${message.slice(0, 499)}…`;
+    out.push(`${where}: ${message}`);
+  }
+  return out;
+}
+
 export interface Summary {
   passed: number;
   failed: number;

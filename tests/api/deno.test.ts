@@ -1,5 +1,6 @@
 // Edge-first: the same Hono app runs under Deno (npm `deno`) against the test database and gives
 // the same answers as under Bun for a list, a key, a $count, an error and an anonymous call.
+import { freePort } from "../helpers/port.ts";
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { resolve } from "node:path";
 import { createTestDb, type TestDb } from "../helpers/db.ts";
@@ -17,7 +18,7 @@ beforeAll(async () => {
   tdb = await createTestDb();
   ({ app } = await realApp(tdb.db));
   ({ token } = await login(app, "user@acme.test"));
-  const port = 20000 + Math.floor(Math.random() * 20000);
+  const port = freePort();
   // The binary itself, not node_modules/.bin/deno: that is a Node wrapper whose child would
   // outlive kill().
   deno = Bun.spawn([resolve(ROOT, "node_modules/deno/deno"), "run", "-A", "api/src/deno.ts"], {

@@ -1,6 +1,7 @@
 // The zero-set-up path: the embedded PostgreSQL boots in a fresh folder, migrates, keeps its data
 // across a restart, refuses a second instance on the same folder, and `bun run db:migrate` works
 // on it. Runs even where DATABASE_URL is set (CI), which otherwise never touches this path.
+import { freePort } from "../helpers/port.ts";
 import { afterAll, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,7 +12,6 @@ import { migrate, migrationFiles } from "../../api/src/db/migrate.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
 /** Ports other parts use: the system server, the app's, the test run's and e2e's embedded servers. */
-const TAKEN = new Set([5432, 54329, 54339, 54349]);
 
 const dirs: string[] = [];
 const running: EmbeddedDb[] = [];
@@ -24,15 +24,6 @@ function tempDir(): string {
   return dir;
 }
 
-/** A port the OS says is free now, outside the ones other parts of the project use. */
-function freePort(): number {
-  for (;;) {
-    const s = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
-    const port = s.port;
-    s.stop(true);
-    if (!TAKEN.has(port)) return port;
-  }
-}
 
 async function boot(dir: string, port: number): Promise<EmbeddedDb> {
   const e = await startEmbedded(dir, port, () => {});

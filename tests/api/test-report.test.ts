@@ -6,7 +6,7 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { flakyTitles, summaryLines, type PwReport } from "../../scripts/test-report.ts";
+import { bunFailures, flakyTitles, summaryLines, type PwReport } from "../../scripts/test-report.ts";
 
 const report: PwReport = {
   stats: { expected: 5, unexpected: 1, flaky: 1, skipped: 2 },
@@ -25,6 +25,36 @@ const report: PwReport = {
 test("flaky Playwright tests are named by file and title", () => {
   expect(flakyTitles(report)).toEqual(["results.spec.ts > chat panel opens"]);
   expect(flakyTitles({ stats: { expected: 1, unexpected: 0, flaky: 0 } })).toEqual([]);
+});
+
+// Bun's JUnit report, as bun test 1.4 writes it: a failing top-level beforeAll (or afterAll) is a
+// testcase "(unnamed)" with an empty classname; the last lines of a CI log must say where it was.
+const junit = `<?xml version="1.0" encoding="UTF-8"?>
+<testsuites name="bun test" tests="4" assertions="2" failures="2" skipped="0" time="0.18">
+  <testsuite name="tests/a.test.ts" file="tests/a.test.ts" tests="1" failures="1">
+    <testsuite name="d" file="tests/a.test.ts" line="2" tests="1" failures="1">
+      <testcase name="keeps &quot;x&quot; &amp; y" classname="d" time="0.1" file="tests/a.test.ts" assertions="0">
+        <failure type="Error" message="expected 1 &lt; 2">Error: expected 1 &lt; 2&#10;      at tests/a.test.ts:3:59&#10;</failure>
+      </testcase>
+    </testsuite>
+  </testsuite>
+  <testsuite name="tests/b.test.ts" file="tests/b.test.ts" tests="3" failures="1">
+    <testcase name="one" classname="" time="0.0" file="tests/b.test.ts" line="3" assertions="1" />
+    <testcase name="(unnamed)" classname="" time="1.39" file="tests/b.test.ts" assertions="0">
+      <failure type="Error" message="server did not start: error: Failed to start server. Is port 30210 in use?&#10;second line">Error: server did not start</failure>
+    </testcase>
+  </testsuite>
+</testsuites>`;
+
+test("a bun test failure is named by its file, its describe and its message, on one line each", () => {
+  expect(bunFailures(junit)).toEqual([
+    'tests/a.test.ts > d > keeps "x" & y: expected 1 < 2',
+    "tests/b.test.ts > (unnamed): server did not start: error: Failed to start server. Is port 30210 in use? second line",
+  ]);
+  expect(bunFailures(junit.replace(/<failure[\s\S]*?<\/failure>/g, ""))).toEqual([]);
+  const long = bunFailures(junit.replace("expected 1 &lt; 2", "x".repeat(2000)))[0]!;
+  expect(long.length, "a long message is cut").toBeLessThanOrEqual(600);
+  expect(long.endsWith("…")).toBe(true);
 });
 
 test("skipped and retried counts come on the lines before the last, which is exactly 'N passed, N failed'", () => {

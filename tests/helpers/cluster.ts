@@ -6,7 +6,7 @@
 import { chownSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync, appendFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { userInfo } from "node:os";
-import { createServer } from "node:net";
+import { freePort } from "./port.ts";
 import { connect, type Db } from "../../api/src/db/client.ts";
 import { migrateWithFixtures } from "./db.ts";
 
@@ -57,25 +57,6 @@ function ownedFolder(dir: string): void {
   }
 }
 
-/**
- * A port nobody listens on, below the kernel's ephemeral range (32768+, where outgoing connections
- * take theirs) and away from the services the machine runs (RabbitMQ's 25672 among them): picked at
- * random in 10000-31999 and checked by listening on it once. Ports 40000 + 9000 + 18000 reached
- * past 65535 one run in four ("Invalid URL").
- */
-async function freePort(taken: number[] = []): Promise<number> {
-  for (;;) {
-    const port = 10000 + Math.floor(Math.random() * 22000);
-    if (taken.includes(port) || port === 25672) continue;
-    const free = await new Promise<boolean>((done) => {
-      const srv = createServer();
-      srv.once("error", () => done(false));
-      srv.listen(port, "127.0.0.1", () => srv.close(() => done(true)));
-    });
-    if (free) return port;
-  }
-}
-
 /** fixtures: the tests' fixture rows (default); false: an empty schema (a server then seeds the demo). */
 export async function startCluster(opts: { fixtures?: boolean } = {}): Promise<Cluster> {
   const bin = postgresBinDir();
@@ -85,9 +66,9 @@ export async function startCluster(opts: { fixtures?: boolean } = {}): Promise<C
   ownedFolder(root);
   const primaryDir = join(root, "primary");
   const replicaDir = join(root, "replica");
-  const pPort = await freePort();
-  const rPort = await freePort([pPort]);
-  const bPort = await freePort([pPort, rPort]);
+  const pPort = freePort();
+  const rPort = freePort(undefined, [pPort]);
+  const bPort = freePort(undefined, [pPort, rPort]);
   const started: string[] = [];
   let bouncer: ReturnType<typeof Bun.spawn> | undefined;
   const pools: Db[] = [];

@@ -3,6 +3,7 @@
 // has (the websocket upgrade, the hub, NOTIFY fan-out between processes).
 import { expect } from "bun:test";
 import { resolve } from "node:path";
+import { freePort, PORT_IN_USE } from "./port.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
 
@@ -12,8 +13,23 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-export async function startServerProcess(databaseUrl: string, env: Record<string, string> = {}): Promise<ServerProcess> {
-  const port = env.PORT ? Number(env.PORT) : 21000 + Math.floor(Math.random() * 20000);
+/**
+ * The server on a free port (`pick` chooses candidates: tests/helpers/port.ts). A port taken
+ * between the pick and the server's listen (the server boots for about a second first) is tried
+ * again on another, three times at most; a PORT given in `env` is used as it is.
+ */
+export async function startServerProcess(databaseUrl: string, env: Record<string, string> = {}, pick?: () => number): Promise<ServerProcess> {
+  for (let attempt = 1; ; attempt++) {
+    const port = env.PORT ? Number(env.PORT) : freePort(pick);
+    try {
+      return await startOn(port, databaseUrl, env);
+    } catch (e) {
+      if (env.PORT || attempt === 3 || !PORT_IN_USE.test(String(e))) throw e;
+    }
+  }
+}
+
+async function startOn(port: number, databaseUrl: string, env: Record<string, string>): Promise<ServerProcess> {
   const proc = Bun.spawn(["bun", "--max-http-header-size=262144", "run", "api/src/server.ts"], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: `http://127.0.0.1:${port}`, LOG_REQUESTS: "0", ...env },
@@ -23,12 +39,17 @@ export async function startServerProcess(databaseUrl: string, env: Record<string
   const base = `http://127.0.0.1:${port}`;
   const until = Date.now() + 60_000;
   for (;;) {
+    // The process first: a server that could not listen has exited, and whatever answers on its
+    // port then is not it.
+    if (Date.now() > until || proc.exitCode !== null) {
+      proc.kill();
+      throw new Error(`server did not start: ${await new Response(proc.stderr as ReadableStream).text()}`);
+    }
     try {
       if ((await fetch(`${base}/openapi.json`)).ok) break;
     } catch {
       /* not up yet */
     }
-    if (Date.now() > until || proc.exitCode !== null) throw new Error(`server did not start: ${await new Response(proc.stderr as ReadableStream).text()}`);
     await Bun.sleep(200);
   }
   return { proc, base, stop: () => stopProcess(proc) };

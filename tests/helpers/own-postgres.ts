@@ -1,5 +1,6 @@
 // A PostgreSQL of the test's own (embedded, on its own port and folder) for fault tests that stop
 // and start the database: never the machine's shared server. Migrated, with the fixtures.
+import { freePort } from "./port.ts";
 import { rmSync } from "node:fs";
 import { resolve } from "node:path";
 import { startEmbedded, type EmbeddedDb } from "../../api/src/db/embedded.ts";
@@ -20,7 +21,7 @@ export interface OwnPostgres {
 }
 
 export async function startOwnPostgres(): Promise<OwnPostgres> {
-  const port = 55000 + Math.floor(Math.random() * 4000);
+  const port = freePort();
   const dir = resolve(import.meta.dir, `../../.data/own-pg-${process.pid}-${port}`);
   let e: EmbeddedDb = await startEmbedded(dir, port, () => {});
   const db = connect(e.url, { max: 2 });

@@ -5,6 +5,7 @@
 // warm-up answers. Prints per answer: the statements sent (postgres.js debug), the Bun CPU
 // (process.cpuUsage) and the CPU of the database backends (/proc), and the stored debug size.
 // CHAT_ANSWER_URL: run on that database instead of a clone (e.g. to compare two checkouts on one).
+import { randomPort } from "../helpers/port.ts";
 import { loadavg } from "node:os";
 import { connect } from "../../api/src/db/client.ts";
 import { chatJob } from "../../api/src/domains/ai/chat.service.ts";
@@ -12,7 +13,7 @@ import { stopTestServer } from "../helpers/server.ts";
 import { cpuReading, cpuSpent, seededDemo } from "./load-servers.ts";
 
 const N = Number(process.env.CHAT_ANSWER_N ?? 300);
-const dbs = process.env.CHAT_ANSWER_URL ? null : await seededDemo(Number(process.env.BENCH_PORT ?? 21000 + Math.floor(Math.random() * 20000)));
+const dbs = process.env.CHAT_ANSWER_URL ? null : await seededDemo(Number(process.env.BENCH_PORT ?? randomPort()));
 const url = process.env.CHAT_ANSWER_URL ?? (await dbs!.clone("chatanswer"));
 let statements = 0;
 let counting = false;

@@ -9,6 +9,7 @@
 //      CPU per answer, again server + backends, and the size of the stored debug transcript.
 // CHAT_PROBE_PROFILE=1 (or answer): the answering server writes a CPU profile (markdown) into
 // .tmp/prof-chat; CHAT_PROBE_PROFILE=post: the posting server does.
+import { randomPort } from "../helpers/port.ts";
 import postgres from "postgres";
 import { loadavg } from "node:os";
 import { liveCall } from "../helpers/live.ts";
@@ -16,7 +17,7 @@ import { stopTestServer } from "../helpers/server.ts";
 import { wrk } from "./load-common.ts";
 import { cpuReading, cpuSpent, ROOT, seededDemo, startServer } from "./load-servers.ts";
 
-const PORT0 = Number(process.env.BENCH_PORT ?? 21000 + Math.floor(Math.random() * 20000));
+const PORT0 = Number(process.env.BENCH_PORT ?? randomPort());
 const SECONDS = Number(process.env.CHAT_PROBE_SECONDS ?? 6);
 const WARM = 20;
 

@@ -10,6 +10,7 @@
 //   BENCH_DB_PREFIX=h4 DATABASE_URL=... bun run tests/perf/load-modes.probe.ts [--against <commit>]
 //   PROBE_MODES=results,count,list (default results,count), PROBE_ROUNDS=4, PROBE_SECONDS=4,
 //   BENCH_CONNECTIONS=8.
+import { randomPort } from "../helpers/port.ts";
 import postgres from "postgres";
 import { loadavg } from "node:os";
 import { liveCall } from "../helpers/live.ts";
@@ -24,7 +25,7 @@ const MODES = (process.env.PROBE_MODES ?? "results,count").split(",");
 const ROUNDS = Number(process.env.PROBE_ROUNDS ?? 4);
 const SECONDS = Number(process.env.PROBE_SECONDS ?? 4);
 const CONNS = Number(process.env.BENCH_CONNECTIONS ?? 8);
-const PORT0 = Number(process.env.BENCH_PORT ?? 21000 + Math.floor(Math.random() * 20000));
+const PORT0 = Number(process.env.BENCH_PORT ?? randomPort());
 const load = () => loadavg().map((x) => x.toFixed(1)).join(" ");
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);

@@ -23,6 +23,7 @@
 // Needs wrk (apt-get install wrk) and DATABASE_URL (or the embedded test server). BENCH_PORT: the
 // first of the ports used (the seeding server, then one per side); BENCH_DB_PREFIX: the databases'
 // name prefix; BENCH_PROFILE=1: this checkout's server writes a CPU profile into .tmp/prof.
+import { randomPort } from "../helpers/port.ts";
 import postgres from "postgres";
 import { loadavg } from "node:os";
 import { liveCall } from "../helpers/live.ts";
@@ -39,7 +40,7 @@ process.argv.forEach((a, i) => {
   if (a === "--against") against.push(...(process.argv[i + 1] ?? "").split(",").filter(Boolean));
   else if (a.startsWith("--against=")) against.push(...a.slice(10).split(",").filter(Boolean));
 });
-const PORT0 = Number(process.env.BENCH_PORT ?? 21000 + Math.floor(Math.random() * 20000));
+const PORT0 = Number(process.env.BENCH_PORT ?? randomPort());
 const SLICE_SECONDS = Number(process.env.BENCH_SLICE_SECONDS ?? 3);
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 8);
 const load = () => loadavg().map((x) => x.toFixed(1)).join(" ");
