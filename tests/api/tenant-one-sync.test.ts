@@ -232,3 +232,75 @@ describe("postgres.js statements before a query (patch)", () => {
     expect((rows as unknown as { v: number }[])[0]!.v).toBe(42);
   });
 });
+
+// A cancel request stops whatever its backend runs when it lands. On a reserved connection that is
+// always the request's own work; on the pool it could be the next caller's query (patch: "pooled
+// cancel", connection.js cancelSafely).
+describe("postgres.js pooled cancel (patch)", () => {
+  const SLEEP = "select pg_sleep($1::float8)::text as v, $2::text as tag";
+  /** Holds the event loop, so the client reads no answer meanwhile while the server goes on. */
+  const hold = (ms: number) => {
+    const until = performance.now() + ms;
+    while (performance.now() < until) {
+      /* busy */
+    }
+  };
+  const outcome = (q: Promise<unknown>) => q.then(() => "resolved", (e: { code?: string }) => e.code ?? String(e));
+  let pool: Db;
+  beforeAll(async () => {
+    pool = connect(tdb.url, { max: 1 });
+    await pool.unsafe(SLEEP, [0, "warm"], { prepare: true });
+  });
+  afterAll(() => pool.end({ timeout: 1 }));
+
+  test("a lone pooled query is cancelled in the database, and the pool serves on", async () => {
+    const q = pool.unsafe(SLEEP, [20, "pc-lone"], { prepare: true });
+    const r = outcome(q);
+    await Bun.sleep(200);
+    const t0 = performance.now();
+    q.cancel();
+    expect(await r).toBe("57014");
+    expect(performance.now() - t0).toBeLessThan(3000);
+    expect((await pool`select 1 as v`)[0]!.v).toBe(1);
+  });
+
+  test("a cancel for a query that has answered never reaches the query sent next on its connection", async () => {
+    // q1 ends on the server while the client is held; the cancel is asked for after, as a
+    // disconnect would; q2 is sent at once. Unpatched, q2 went out on the same connection behind
+    // q1 and the cancel request, landing while q2 ran, stopped q2.
+    const q1 = pool.unsafe(SLEEP, [0.05, "pc-first"], { prepare: true });
+    const r1 = outcome(q1);
+    await Bun.sleep(20);
+    hold(300);
+    q1.cancel();
+    const r2 = outcome(pool.unsafe(SLEEP, [1, "pc-next"], { prepare: true }));
+    expect(await r1, "q1 had answered").toBe("resolved");
+    expect(await r2, "the next query ran to its end").toBe("resolved");
+  });
+
+  test("no cancel is sent for a query with another pipelined behind it on its connection", async () => {
+    // Both go out on the one connection, q2 pipelined behind q1; q1 ends on the server while the
+    // client is held, and q2 runs. A cancel for q1 now would land in q2.
+    const q1 = pool.unsafe(SLEEP, [0.05, "pc-ahead"], { prepare: true });
+    const r1 = outcome(q1);
+    const r2 = outcome(pool.unsafe(SLEEP, [1, "pc-behind"], { prepare: true }));
+    await Bun.sleep(20);
+    hold(300);
+    q1.cancel();
+    expect(await r1).toBe("resolved");
+    expect(await r2, "the query behind ran to its end").toBe("resolved");
+  });
+
+  test("a query refused for unprepared statements gives its connection back, even the one opened for it", async () => {
+    const fresh = connect(tdb.url, { max: 1 });
+    try {
+      const refused = fresh.unsafe("select $1::int as v", [1], { prepare: true, before: [{ text: "select $1::text as x /* pc */", params: ["x"] }] } as { prepare: boolean });
+      await expect(refused).rejects.toThrow(/must be prepared/);
+      const next = fresh`select 2 as v`.then((r) => r[0]!.v);
+      const late = Bun.sleep(3000).then(() => "waited");
+      expect(await Promise.race([next, late]), "the connection serves the next query").toBe(2);
+    } finally {
+      await fresh.end({ timeout: 1 });
+    }
+  });
+});
