@@ -291,6 +291,21 @@ describe("postgres.js pooled cancel (patch)", () => {
     expect(await r2, "the query behind ran to its end").toBe("resolved");
   });
 
+  test("a query cancelled before it went out is refused and leaves its connection in the pool", async () => {
+    const fresh = connect(tdb.url, { max: 1 });
+    try {
+      await fresh`select 1 as v`;
+      const q = fresh`select 'pc-never' as v`;
+      q.cancel();
+      expect(await outcome(q)).toBe("57014");
+      const next = fresh`select 2 as v`.then((r) => r[0]!.v);
+      const late = Bun.sleep(3000).then(() => "waited");
+      expect(await Promise.race([next, late]), "the connection serves the next query").toBe(2);
+    } finally {
+      await fresh.end({ timeout: 1 });
+    }
+  });
+
   test("a query refused for unprepared statements gives its connection back, even the one opened for it", async () => {
     const fresh = connect(tdb.url, { max: 1 });
     try {
