@@ -46,8 +46,14 @@ describe("readAsTenant as one pipeline", () => {
     expect(owner[0]!.n, "other clients' projects exist").toBeGreaterThan(0);
     const first = await sent(() => readAsTenant<{ who: string; others: number }>(one, globex, WHO, [2001]));
     expect(first.controls, "first use: the statements are described inside BEGIN/COMMIT").toEqual(["begin", "commit"]);
-    const second = await sent(() => readAsTenant<{ who: string; uid: string; ids: string; others: number; visible: number }>(one, globex, WHO, [2001]));
+    const reserve = one.reserve;
+    let reserved = 0;
+    one.reserve = (() => (reserved++, reserve())) as typeof reserve;
+    const second = await sent(() => readAsTenant<{ who: string; uid: string; ids: string; others: number; visible: number }>(one, globex, WHO, [2001])).finally(() => {
+      one.reserve = reserve;
+    });
     expect(second.controls, "prepared: no BEGIN, no COMMIT").toEqual([]);
+    expect(reserved, "one query on the pool: no connection reserved for it").toBe(0);
     const [row] = second.value;
     expect(row!.who, "the app role, not the connection's superuser").toBe("ideally_app");
     expect(row!.uid, "the entry's settings are the statement's: one transaction").toBe("9006");

@@ -293,6 +293,52 @@ type Pipelining = { isPrepared?(q: unknown): boolean };
 
 
 async function readAsTenantOn<T>(db: Db, t: TenantRequest, text: string, params: unknown[]): Promise<T[]> {
+  if (db.options.prepare) {
+    const rows = await readPooled<T>(db, t, text, params);
+    if (rows) return rows;
+  }
+  return readReserved<T>(db, t, text, params);
+}
+
+/**
+ * The read as one query on the pool, with no reservation: the settings, the entry and the
+ * statement, Bind/Execute each and one Sync (postgres.js patched: `before`), so PostgreSQL runs
+ * them in one implicit transaction that ends at the Sync; nothing of it stays on the connection
+ * for the pool's next query. Within the user's share like any request's work. The client going away cancels it
+ * (patched: a pooled query is cancelled only while it runs alone on its connection, which takes
+ * no other query until the cancel has landed; with another query pipelined behind it, it runs to
+ * its end under the statement timeout). Null when the connection the pool chose has not prepared
+ * the three statements yet (refused before anything is sent): the reserved path prepares them.
+ */
+async function readPooled<T>(db: Db, t: TenantRequest, text: string, params: unknown[]): Promise<T[] | null> {
+  const l = t.limits;
+  if (l?.signal?.aborted) throw Object.assign(new Error("the client went away"), { code: CLIENT_GONE });
+  const free = l ? await takeSlot(l, t.userId) : () => {};
+  const ep = entryParams(db, t);
+  const before = [
+    { text: LIMITS, params: limitsParams(t) },
+    { text: ENTRY, params: ep.params },
+  ];
+  // Safe: `text` is compiled from registry names only (db/sqltext.ts); values are parameters.
+  const read = db.unsafe(text, params as never[], { prepare: true, before } as { prepare: boolean });
+  const onAbort = () => void read.cancel();
+  l?.signal?.addEventListener("abort", onAbort, { once: true });
+  try {
+    const rows = (await read) as unknown as T[] & { before?: { outcome: string | null }[][] };
+    entered(db, t, { text: "", used: ep.used }, [rows.before![1]]);
+    return rows;
+  } catch (err) {
+    if ((err as { code?: unknown }).code === "BEFORE_UNPREPARED") return null;
+    if ((err as { step?: unknown }).step === 1) forget(db, t);
+    throw err;
+  } finally {
+    l?.signal?.removeEventListener("abort", onAbort);
+    free();
+  }
+}
+
+/** The read on a reserved connection: one query once its statements are prepared there, else BEGIN, the three, COMMIT. */
+async function readReserved<T>(db: Db, t: TenantRequest, text: string, params: unknown[]): Promise<T[]> {
   const h = await hold(db, t);
   const c = h.c;
   try {
