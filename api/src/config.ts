@@ -45,13 +45,20 @@ export interface QueryLimits {
   statementTimeoutMs: number;
   /** Statement timeout of a staff member's export (ExportCsv, ExportExcel, ...), in ms (EXPORT_STATEMENT_TIMEOUT_MS, default 60000). */
   exportStatementTimeoutMs: number;
-  /** Requests of one user that may hold pooled connections at once (USER_DB_CONNECTIONS, default 5 of the pool's 10: half stays for everyone else). */
+  /** Requests of one user that may hold pooled connections at once (USER_DB_CONNECTIONS, default 8, half of API_POOL_SIZE: the other half stays for everyone else). */
   userConnections: number;
   /** Longest wait for one of them before a 503 with Retry-After, in ms (USER_DB_WAIT_MS, default 10000: a burst of one user queues rather than fails). */
   userWaitMs: number;
 }
 
-export const DEFAULT_QUERY_LIMITS: QueryLimits = { statementTimeoutMs: 5000, exportStatementTimeoutMs: 60_000, userConnections: 5, userWaitMs: 10_000 };
+/**
+ * Connections of an API process's pool for requests (and of its replica's). 16, so that half of it,
+ * one user's share, is 8: at least the 6 connections a browser opens to one host over HTTP/1.1, so
+ * one tab's burst of parallel calls runs at once, with room for a second tab or the CLI
+ * (docs/decisions.md, "One user's share: 8 of 16").
+ */
+export const API_POOL_SIZE = 16;
+export const DEFAULT_QUERY_LIMITS: QueryLimits = { statementTimeoutMs: 5000, exportStatementTimeoutMs: 60_000, userConnections: API_POOL_SIZE / 2, userWaitMs: 10_000 };
 /** Statement timeout of background jobs (norms roll-ups, AI summaries, PowerPoint): long, but not endless. */
 export const JOB_STATEMENT_TIMEOUT_MS = 10 * 60_000;
 

@@ -1,7 +1,7 @@
 // Bun adapter: the database (embedded or DATABASE_URL), migrations, the job queue, the HTTP
 // server and graceful shutdown. Everything Bun-specific lives here and in db/embedded.ts.
 import { dirname, join } from "node:path";
-import { readConfigOrExit } from "./config.ts";
+import { API_POOL_SIZE, readConfigOrExit } from "./config.ts";
 import { openDatabase } from "./db/open.ts";
 import { connect } from "./db/client.ts";
 import { routedDb, startReplicaRouter } from "./db/replica.ts";
@@ -41,10 +41,10 @@ const log = (m: string) => (cfg.production ? logJson("info", m) : console.log(m)
 const handle = await openDatabase(cfg, log);
 // Per-request work on DATABASE_URL (a pooler in transaction mode, when DATABASE_DIRECT_URL is set:
 // then no prepared statements); migrations, LISTEN and the job queue on the database itself.
-const db = connect(handle.url, { max: 10, pooled: handle.pooled });
+const db = connect(handle.url, { max: API_POOL_SIZE, pooled: handle.pooled });
 const direct = handle.pooled ? connect(handle.directUrl, { max: 2 }) : db;
 // DATABASE_REPLICA_URL: the results functions and exports read there while it keeps up (db/replica.ts).
-const replica = handle.replicaUrl ? startReplicaRouter(db, connect(handle.replicaUrl, { max: 10 })) : undefined;
+const replica = handle.replicaUrl ? startReplicaRouter(db, connect(handle.replicaUrl, { max: API_POOL_SIZE })) : undefined;
 if (handle.pooled) log("database: per-request work through the pooler (DATABASE_URL), sessions on DATABASE_DIRECT_URL");
 if (replica) log("database: results and exports read from the replica (DATABASE_REPLICA_URL)");
 let shuttingDown = false;

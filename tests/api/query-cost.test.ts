@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { call, testApp } from "../helpers/app.ts";
 import { connect, type Db } from "../../api/src/db/client.ts";
-import { DEFAULT_QUERY_LIMITS, readConfig, type QueryLimits } from "../../api/src/config.ts";
+import { API_POOL_SIZE, DEFAULT_QUERY_LIMITS, readConfig, type QueryLimits } from "../../api/src/config.ts";
 import { UserConnectionGate } from "../../api/src/db/gate.ts";
 import { withTenant } from "../../api/src/db/tx.ts";
 import { MAX_EXPAND_ROWS, MAX_LAMBDA_NESTING } from "../../api/src/odata/limits.ts";
@@ -144,10 +144,35 @@ describe("the statement timeout", () => {
     }
   });
 
+  test("by default one user's share is half the pool, and holds a browser tab's six parallel calls at once", async () => {
+    // docs/decisions.md "One user's share: 8 of 16": a browser opens 6 connections to a host over
+    // HTTP/1.1; the share is half of the API's pool, the other half for everyone else.
+    expect(DEFAULT_QUERY_LIMITS.userConnections * 2).toBe(API_POOL_SIZE);
+    const gate = new UserConnectionGate({ perUser: DEFAULT_QUERY_LIMITS.userConnections, waitMs: 200 });
+    const now = async (userId: number) => {
+      let got = false;
+      const p = gate.acquire(userId).then((free) => ((got = true), free));
+      await Bun.sleep(0);
+      return { got: () => got, p };
+    };
+    const tab = await Promise.all(Array.from({ length: 6 }, () => now(1)));
+    expect(tab.every((x) => x.got()), "a tab's six at once").toBe(true);
+    const more = await Promise.all([now(1), now(1)]);
+    expect(more.every((x) => x.got()), "and two more (a second tab, the CLI)").toBe(true);
+    const ninth = await now(1);
+    expect(ninth.got(), "the ninth waits").toBe(false);
+    const other = await now(2);
+    expect(other.got(), "another user is not held").toBe(true);
+    (await tab[0]!.p)();
+    await Bun.sleep(0);
+    expect(ninth.got(), "a slot given back goes to the one waiting").toBe(true);
+    for (const x of [...tab.slice(1), ...more, ninth, other]) (await x.p)();
+  });
+
   test("configuration: the timeouts and the share are read from the environment and checked", () => {
     const cfg = readConfig({ STATEMENT_TIMEOUT_MS: "3000", EXPORT_STATEMENT_TIMEOUT_MS: "90000", USER_DB_CONNECTIONS: "4", USER_DB_WAIT_MS: "500" });
     expect(cfg.queryLimits).toEqual({ statementTimeoutMs: 3000, exportStatementTimeoutMs: 90000, userConnections: 4, userWaitMs: 500 });
-    expect(readConfig({}).queryLimits).toEqual({ statementTimeoutMs: 5000, exportStatementTimeoutMs: 60000, userConnections: 5, userWaitMs: 10000 });
+    expect(readConfig({}).queryLimits).toEqual({ statementTimeoutMs: 5000, exportStatementTimeoutMs: 60000, userConnections: 8, userWaitMs: 10000 });
     expect(() => readConfig({ STATEMENT_TIMEOUT_MS: "0" })).toThrow("STATEMENT_TIMEOUT_MS must be a whole number from 100 to 600000, got '0'");
     expect(() => readConfig({ USER_DB_CONNECTIONS: "0" })).toThrow("USER_DB_CONNECTIONS must be a whole number from 1 to 100");
   });

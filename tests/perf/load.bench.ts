@@ -23,6 +23,7 @@
 // Needs wrk (apt-get install wrk) and DATABASE_URL (or the embedded test server). BENCH_PORT: the
 // first of the ports used (the seeding server, then one per side); BENCH_DB_PREFIX: the databases'
 // name prefix; BENCH_PROFILE=1: this checkout's server writes a CPU profile into .tmp/prof.
+import { API_POOL_SIZE } from "../../api/src/config.ts";
 import { randomPort } from "../helpers/port.ts";
 import postgres from "postgres";
 import { loadavg } from "node:os";
@@ -128,7 +129,7 @@ async function levels() {
   const [{ n: respondents }] = await side.db<{ n: number }[]>`select count(distinct survey_session_id)::int as n from responses where project_id = ${Number(side.env.BENCH_PROJECT)}`;
   // The baseline: a bare Bun.serve + postgres.js handler, the team's project list as JSON.
   const team = Number(side.env.BENCH_CLIENT);
-  const bareDb = postgres(side.url, { max: 10 });
+  const bareDb = postgres(side.url, { max: API_POOL_SIZE });
   const bare = Bun.serve({
     port: PORT0 + 9,
     hostname: "127.0.0.1",

@@ -24,7 +24,7 @@ import { bearerAuthenticate } from "../../api/src/auth/authenticate.ts";
 import { list } from "../../api/src/entities/service.ts";
 import { registry } from "../../api/src/entities/index.ts";
 import { UserConnectionGate } from "../../api/src/db/gate.ts";
-import { DEFAULT_QUERY_LIMITS } from "../../api/src/config.ts";
+import { API_POOL_SIZE, DEFAULT_QUERY_LIMITS } from "../../api/src/config.ts";
 import { login, realApp } from "../helpers/app.ts";
 import type { RequestCtx } from "../../api/src/access/principal.ts";
 import { COMPRESS_MIN_BYTES, chooseEncoding } from "../../api/src/web/compress.ts";
@@ -42,9 +42,9 @@ const db = tdb.db;
 // 200 projects of one team, each in two regions.
 await seedMix(db);
 
-// The app as production wires it (server.ts: a pool of 10 connections, as the bare side has), and a
+// The app as production wires it (server.ts: a pool of API_POOL_SIZE connections, as the bare side has), and a
 // real sign-in: a token with a login session behind it.
-const appDb = connect(tdb.url, { max: 10 });
+const appDb = connect(tdb.url, { max: API_POOL_SIZE });
 const { app, key } = await realApp(appDb);
 const { token } = await login(app, "user@acme.test");
 const ctx: RequestCtx = {
@@ -58,7 +58,7 @@ const statements = compiledMix(ctx);
 
 // The statements read the request's client ids from settings (app_client_ids()); the bare pool
 // has them fixed at connection start-up, so it runs the statement alone, nothing more.
-const bareDb = postgres(tdb.url, { max: 10, connection: { "app.client_ids": String(CLIENT), "app.all_clients": "off" } as never });
+const bareDb = postgres(tdb.url, { max: API_POOL_SIZE, connection: { "app.client_ids": String(CLIENT), "app.all_clients": "off" } as never });
 
 const full = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: app.fetch });
 /** The same bytes on the wire as the full stack's (web/compress.ts): gzip above the threshold for a client that accepts it. */

@@ -25,7 +25,7 @@ import { registry } from "../../api/src/entities/index.ts";
 import { list } from "../../api/src/entities/service.ts";
 import { readAsTenant, type TenantRequest } from "../../api/src/db/tx.ts";
 import { UserConnectionGate } from "../../api/src/db/gate.ts";
-import { DEFAULT_QUERY_LIMITS } from "../../api/src/config.ts";
+import { API_POOL_SIZE, DEFAULT_QUERY_LIMITS } from "../../api/src/config.ts";
 import type { RequestCtx } from "../../api/src/access/principal.ts";
 
 const USER = 9004;
@@ -44,7 +44,7 @@ const tdb = await createTestDb();
 const db = tdb.db;
 await seedMix(db);
 
-const appDb = connect(tdb.url, { max: 10 });
+const appDb = connect(tdb.url, { max: API_POOL_SIZE });
 const { app } = await realApp(appDb);
 const { token } = await login(app, "user@acme.test");
 const [session] = await db<{ id: string }[]>`select id from auth_sessions where user_id = ${USER} order by created_at desc limit 1`;
@@ -55,9 +55,9 @@ const statements = compiledMix(ctx);
 // defaults), and the app's pool options (db/client.ts connect(): types, connect_timeout, backoff,
 // onnotice, application_name) with the same start-up settings.
 const settings = { "app.client_ids": String(CLIENT), "app.all_clients": "off" };
-const bareDb = postgres(tdb.url, { max: 10, connection: settings as Record<string, string> });
+const bareDb = postgres(tdb.url, { max: API_POOL_SIZE, connection: settings as Record<string, string> });
 const appOptsDb = postgres(tdb.url, {
-  max: 10,
+  max: API_POOL_SIZE,
   prepare: true,
   onnotice: () => {},
   backoff: reconnectBackoff,
