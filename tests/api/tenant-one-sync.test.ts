@@ -312,6 +312,34 @@ describe("postgres.js pooled cancel (patch)", () => {
     }
   });
 
+  test("a query with statements before it goes to an idle connection that has them prepared", async () => {
+    // Two idle connections, the statements prepared on one: the pool hands out the connection
+    // idle longest, so every other query came to the one without them and was refused (10% of
+    // bench:odata's reads, never fewer: the reads taking the reserved path prepared whichever
+    // connection came next, seldom the one that refused).
+    const two = connect(tdb.url, { max: 2 });
+    try {
+      const a = await two.reserve();
+      const b = await two.reserve();
+      const PLAIN = "select $1::int as v /* pc-route */";
+      const SET1 = "select set_config('h5.y', $1::text, true) as x";
+      await a.unsafe(PLAIN, [1], { prepare: true });
+      await a.unsafe(SET1, ["a"], { prepare: true });
+      a.release();
+      b.release();
+      let refused = 0;
+      for (let i = 0; i < 10; i++) {
+        await two.unsafe(PLAIN, [i], { prepare: true, before: [{ text: SET1, params: ["b"] }] } as { prepare: boolean }).catch((e: { code?: string }) => {
+          if (e.code !== "BEFORE_UNPREPARED") throw e;
+          refused++;
+        });
+      }
+      expect(refused).toBe(0);
+    } finally {
+      await two.end({ timeout: 1 });
+    }
+  });
+
   test("a query refused for unprepared statements gives its connection back, even the one opened for it", async () => {
     const fresh = connect(tdb.url, { max: 1 });
     try {
