@@ -304,11 +304,12 @@ async function readAsTenantOn<T>(db: Db, t: TenantRequest, text: string, params:
  * The read as one query on the pool, with no reservation: the settings, the entry and the
  * statement, Bind/Execute each and one Sync (postgres.js patched: `before`), so PostgreSQL runs
  * them in one implicit transaction that ends at the Sync; nothing of it stays on the connection
- * for the pool's next query. Within the user's share like any request's work. The client going away cancels it
- * (patched: a pooled query is cancelled only while it runs alone on its connection, which takes
- * no other query until the cancel has landed; with another query pipelined behind it, it runs to
- * its end under the statement timeout). Null when the connection the pool chose has not prepared
- * the three statements yet (refused before anything is sent): the reserved path prepares them.
+ * for the pool's next query. It counts in the user's share like any request's work. The client
+ * going away cancels it (patched: a pooled query is cancelled only while it runs alone on its
+ * connection, which takes no other query until the cancel has landed; with another query
+ * pipelined behind it, it runs to its end under the statement timeout). Null when no idle
+ * connection had the three statements prepared (refused before anything is sent): the reserved
+ * path prepares them.
  */
 async function readPooled<T>(db: Db, t: TenantRequest, text: string, params: unknown[]): Promise<T[] | null> {
   const l = t.limits;
