@@ -7,7 +7,13 @@ import { api, token } from "./helpers";
 // with the spec'd message), the attention check and the follow-ups; a reload resumes; the end page.
 // Screenshots go to .tmp/screens (kept out of the repo) to be looked at.
 
-async function liveSurvey(request: APIRequestContext): Promise<string> {
+/**
+ * customerPanel: the run goes to the team's own panel, which the simulated Ideally panel does not
+ * answer, so the person here is its only respondent. On an Ideally-panel run the simulated
+ * respondents (about 20 s a page) soon give the run a median length, and a person clicking
+ * through in seconds is rightly removed as a speeder (fielding/quality.ts): CI 2026-12-02.
+ */
+async function liveSurvey(request: APIRequestContext, customerPanel = false): Promise<string> {
   const uma = await token(request, "user@acme.test");
   const me = await api(request, uma, 0, "GET", "/api/v1/Clients?$select=id,name&$filter=name eq 'Acme Team A'");
   const teamA = me.value[0].id as number;
@@ -18,6 +24,11 @@ async function liveSurvey(request: APIRequestContext): Promise<string> {
   await api(request, uma, teamA, "POST", `/api/v1/Projects(${p.id})/CreatePriceSensitivities`, { minPrice: 2, maxPrice: 9 });
   const sam = await token(request, "staff@ideally.test");
   await api(request, sam, teamA, "POST", `/api/v1/Projects(${p.id})/SuperApprove`);
+  if (customerPanel) {
+    const schedules = await api(request, sam, teamA, "GET", `/api/v1/ProjectSchedules?$filter=projectId eq ${p.id}&$select=id`);
+    expect(schedules.value.length).toBeGreaterThan(0);
+    for (const s of schedules.value) await api(request, sam, teamA, "PATCH", `/api/v1/ProjectSchedules(${s.id})`, { isCustomerPanel: true });
+  }
   const created = await api(request, sam, teamA, "POST", "/api/v1/SurveyRuns/CreateDecipherSurveys", { projectId: p.id });
   expect(created.runs.length).toBe(1);
   const run = await api(request, sam, teamA, "POST", `/api/v1/SurveyRuns(${created.runs[0].surveyRunId})/LaunchSurvey`);
@@ -38,15 +49,34 @@ async function answerChoices(page: Page) {
     const n = await inputs.count();
     if (n) await inputs.nth(answered++ % Math.min(n, 2)).check();
   }
-  // A different answer per open question: one text pasted into several is screened out too.
-  for (const t of await page.locator("textarea").all()) await t.fill(OPEN_ANSWERS[answered++ % OPEN_ANSWERS.length]!);
+  // A different answer per open question: one text pasted into several is screened out too. A
+  // counter of its own, over more texts than the survey has open questions: one shared with the
+  // choices could land on the same text twice.
+  for (const t of await page.locator("textarea").all()) await t.fill(OPEN_ANSWERS[written++ % OPEN_ANSWERS.length]!);
 }
+let written = 0;
 const OPEN_ANSWERS = [
   "Tastes great and good value for money.",
   "I would buy it for the kids' lunch boxes on school days.",
   "The packaging looks cheap, but the flavour idea is interesting.",
   "Not sure about the price; it depends on the size of the pack.",
+  "My partner drinks something like this every morning before work.",
+  "Too sweet for me, although the colour on the can is lovely.",
+  "I'd pick one up at the petrol station on a long drive.",
+  "Would be nice in a smaller bottle that fits a bike holder.",
+  "Reminds me of a cafe drink I had on holiday last summer.",
+  "Only if it were on special; otherwise I make my own at home.",
+  "The name is catchy and easy to remember in the shop.",
+  "I worry about how much caffeine is in a can this size.",
 ];
+
+/** Next (or Finish), then waits until the page has moved on: the progress bar's page, or the end. */
+async function submitPage(page: Page) {
+  const bar = page.getByRole("progressbar");
+  const before = await bar.getAttribute("aria-valuenow");
+  await page.getByRole("button", { name: /Next|Finish/ }).click();
+  await expect.poll(async () => (await bar.count()) === 0 || (await bar.getAttribute("aria-valuenow")) !== before).toBe(true);
+}
 
 test("a respondent takes a survey on a phone, with price validation and resume", async ({ page, request }) => {
   await page.setViewportSize({ width: 390, height: 844 });
@@ -55,7 +85,7 @@ test("a respondent takes a survey on a phone, with price validation and resume",
   page.on("console", (m) => {
     if (/Content.Security.Policy/i.test(m.text())) blocked.push(m.text());
   });
-  const path = await liveSurvey(request);
+  const path = await liveSurvey(request, true);
   await page.goto(path);
 
   await expect(page.getByRole("heading", { name: "A little about you" })).toBeVisible();
@@ -91,12 +121,13 @@ test("a respondent takes a survey on a phone, with price validation and resume",
   await expect(page.getByRole("heading", { name: "A quick check" })).toBeVisible();
   await page.getByLabel("Somewhat agree").check();
   await shot(page, "4-attention");
-  await page.getByRole("button", { name: /Next|Finish/ }).click();
+  await submitPage(page);
 
-  // Follow-ups (the framework's open question), then the end.
+  // Follow-ups (the framework's open question), then the end. Each page is answered once: the
+  // heading of a page not yet replaced would have its questions answered again.
   while (await page.getByRole("heading", { name: "Almost done" }).isVisible().catch(() => false)) {
     await answerChoices(page);
-    await page.getByRole("button", { name: /Next|Finish/ }).click();
+    await submitPage(page);
   }
   await expect(page.getByText("Thank you! Your answers have been recorded.")).toBeVisible();
   await shot(page, "5-complete");
