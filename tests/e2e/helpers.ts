@@ -48,6 +48,6 @@ export function fakeToken(expSeconds: number, sub = 1): string {
 export const token = apiToken;
 
 /** An API call as `tok`; clientId 0 sends no clientId header. */
-export async function api(request: APIRequestContext, tok: string, clientId: number, method: "GET" | "POST", path: string, data?: unknown) {
+export async function api(request: APIRequestContext, tok: string, clientId: number, method: "GET" | "POST" | "PATCH", path: string, data?: unknown) {
   return apiCall(request, tok, clientId || null, method, path, data);
 }
