@@ -315,27 +315,50 @@ async function readPooled<T>(db: Db, t: TenantRequest, text: string, params: unk
   const l = t.limits;
   if (l?.signal?.aborted) throw Object.assign(new Error("the client went away"), { code: CLIENT_GONE });
   const free = l ? await takeSlot(l, t.userId) : () => {};
+  const read = readWithEntry<T>(db, db, t, text, params);
+  const onAbort = () => void read.query.cancel();
+  l?.signal?.addEventListener("abort", onAbort, { once: true });
+  try {
+    return await read.rows();
+  } catch (err) {
+    if ((err as { code?: unknown }).code === "BEFORE_UNPREPARED") return null;
+    throw err;
+  } finally {
+    l?.signal?.removeEventListener("abort", onAbort);
+    free();
+  }
+}
+
+/**
+ * The read as one query of postgres.js on `sql` (the pool, or a reserved connection) with the
+ * settings and the entry before it (patched: `before`): Bind/Execute of each and of the statement,
+ * then one Sync. PostgreSQL runs them in one implicit transaction, committed at the Sync; after an
+ * error it skips to the Sync, and the query rejects with that error, its `step` telling which
+ * statement failed (0 the settings, 1 the entry, 2 the statement). `rows()` awaits it and keeps
+ * (or forgets) the entry's outcome.
+ */
+function readWithEntry<T>(db: Db, sql: Db | Reserved, t: TenantRequest, text: string, params: unknown[]) {
   const ep = entryParams(db, t);
   const before = [
     { text: LIMITS, params: limitsParams(t) },
     { text: ENTRY, params: ep.params },
   ];
   // Safe: `text` is compiled from registry names only (db/sqltext.ts); values are parameters.
-  const read = db.unsafe(text, params as never[], { prepare: true, before } as { prepare: boolean });
-  const onAbort = () => void read.cancel();
-  l?.signal?.addEventListener("abort", onAbort, { once: true });
-  try {
-    const rows = (await read) as unknown as T[] & { before?: { outcome: string | null }[][] };
-    entered(db, t, { text: "", used: ep.used }, [rows.before![1]]);
-    return rows;
-  } catch (err) {
-    if ((err as { code?: unknown }).code === "BEFORE_UNPREPARED") return null;
-    if ((err as { step?: unknown }).step === 1) forget(db, t);
-    throw err;
-  } finally {
-    l?.signal?.removeEventListener("abort", onAbort);
-    free();
-  }
+  const query = sql.unsafe(text, params as never[], { prepare: true, before } as { prepare: boolean });
+  return {
+    query,
+    async rows(): Promise<T[]> {
+      let rows: T[] & { before?: { outcome: string | null }[][] };
+      try {
+        rows = (await query) as unknown as typeof rows;
+      } catch (err) {
+        if ((err as { step?: unknown }).step === 1) forget(db, t);
+        throw err;
+      }
+      entered(db, t, { text: "", used: ep.used }, [rows.before![1]]);
+      return rows;
+    },
+  };
 }
 
 /** The read on a reserved connection: one query once its statements are prepared there, else BEGIN, the three, COMMIT. */
@@ -345,29 +368,12 @@ async function readReserved<T>(db: Db, t: TenantRequest, text: string, params: u
   try {
     // Safe: `text` is compiled from registry names only (db/sqltext.ts); values are parameters.
     if (db.options.prepare) {
-      const ep = entryParams(db, t);
-      // Once its three statements are prepared on this connection, the read is one query of
-      // postgres.js (patched: `before`): Bind/Execute of the settings, of the entry and of the
-      // statement, then one Sync. PostgreSQL runs them in one implicit transaction, committed at
-      // the Sync; after an error it skips to the Sync, and the query rejects with that error, its
-      // `step` telling which statement failed (0 the settings, 1 the entry, 2 the statement).
-      const before = [
-        { text: LIMITS, params: limitsParams(t) },
-        { text: ENTRY, params: ep.params },
-      ];
-      const read = c.unsafe(text, params as never[], { prepare: true, before } as { prepare: boolean });
-      if ((c as unknown as Pipelining).isPrepared?.(read)) {
-        h.cancelWith(read);
-        let rows: T[] & { before?: { outcome: string | null }[][] };
-        try {
-          rows = (await read) as unknown as typeof rows;
-        } catch (err) {
-          if ((err as { step?: unknown }).step === 1) forget(db, t);
-          throw err;
-        }
-        entered(db, t, { text: "", used: ep.used }, [rows.before![1]]);
-        return rows;
+      const read = readWithEntry<T>(db, c, t, text, params);
+      if ((c as unknown as Pipelining).isPrepared?.(read.query)) {
+        h.cancelWith(read.query);
+        return await read.rows();
       }
+      const ep = entryParams(db, t);
       // First use on this connection: BEGIN, and the statements are described and prepared in
       // the transaction, so the next read on this connection is one round trip.
       const statement = c.unsafe(text, params as never[], { prepare: true });
