@@ -27,13 +27,18 @@ import { UserConnectionGate } from "../../api/src/db/gate.ts";
 import { API_POOL_SIZE, DEFAULT_QUERY_LIMITS } from "../../api/src/config.ts";
 import { login, realApp } from "../helpers/app.ts";
 import type { RequestCtx } from "../../api/src/access/principal.ts";
+import { median, medianInterval } from "./stats.ts";
 import { COMPRESS_MIN_BYTES, chooseEncoding } from "../../api/src/web/compress.ts";
 
 const GOAL = 0.8;
 /** Short alternating slices, compared pair by pair: the machine's drift (other tenants of a shared
  * host) hits both sides of a pair alike, where long separate runs would each catch a different load. */
 const SLICE_MS = Number(process.env.BENCH_SLICE_MS ?? 600);
-const PAIRS = Number(process.env.BENCH_PAIRS ?? 15);
+/** 40 pairs: on this shared host one pair's ratio has a spread (sd) of about 0.1 (0.65 to 1.09 in
+ * one run), so the median of 15 pairs moved +-0.035 between runs of the same code, as much as the
+ * margin to the goal; 40 pairs narrow it to about +-0.02. The 95% interval printed beside the
+ * median says how sure the figure is (tests/perf/stats.ts). */
+const PAIRS = Number(process.env.BENCH_PAIRS ?? 40);
 const CONCURRENCY = 8;
 
 const tdb = await createTestDb();
@@ -170,7 +175,6 @@ for (let i = 0; i < PAIRS; i++) {
   fulls.push(f!);
   ratios.push(f! / b!);
 }
-const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
 const ratio = median(ratios);
 console.log(`warmed up until the JIT settled: full ${warmed[0]} s, bare ${warmed[1]} s${lean ? `, lean ${warmed[2]} s` : ""}`);
 console.log(`load average ${loadavg()[0]!.toFixed(1)}; answers ${process.env.BENCH_IDENTITY ? "uncompressed (BENCH_IDENTITY)" : "gzipped on both sides"}`);
@@ -188,7 +192,9 @@ console.log(`CPU per request in us (clients and servers share this process):`);
 console.log(`  bare: ${perRequest(bare.port!)}`);
 console.log(`  full: ${perRequest(full.port!)}`);
 if (lean) console.log(`  lean: ${perRequest(lean.port!)}; lean/bare (median of pairs) ${median(leanRatios).toFixed(3)}`);
-console.log(`ratio full/bare (median of pairs): ${ratio.toFixed(3)} (goal >= ${GOAL})`);
+const interval = medianInterval(ratios);
+console.log(`pairs' ratios, sorted: ${[...ratios].sort((x, y) => x - y).map((r) => r.toFixed(2)).join(" ")}`);
+console.log(`ratio full/bare (median of pairs): ${ratio.toFixed(3)}${interval ? `, 95% interval ${interval[0].toFixed(3)}-${interval[1].toFixed(3)}` : ""} (goal >= ${GOAL})`);
 
 full.stop(true);
 bare.stop(true);
