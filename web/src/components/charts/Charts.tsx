@@ -4,6 +4,7 @@
 // colour-vision-deficiency-checked palette of features/results/palette.ts. This file is imported
 // only by the lazily loaded results and group route chunks.
 import { markerSides } from "./markers";
+import { wrapLabel } from "./labels";
 import { ResponsiveBar, type BarCustomLayerProps, type BarDatum } from "@nivo/bar";
 import { ResponsiveLine } from "@nivo/line";
 import type { ReactNode } from "react";
@@ -215,6 +216,23 @@ export function AnswerShares({ rows, answers, by, multiple }: { rows: { group: s
   );
 }
 
+/** A left-axis tick whose label wraps onto its lines (labels.ts), centred on the bar; the whole label on hover. */
+function WrappedTick({ x, y, textX, lines, full }: { x: number; y: number; textX: number; lines: string[]; full: string }) {
+  return (
+    <g transform={`translate(${x},${y})`}>
+      <line x1={0} x2={-5} y1={0} y2={0} stroke="#777777" strokeWidth={1} />
+      <text textAnchor="end" dominantBaseline="central" style={theme.axis.ticks.text}>
+        <title>{full}</title>
+        {lines.map((l, i) => (
+          <tspan key={i} x={textX} dy={i === 0 ? `${-(lines.length - 1) * 0.6}em` : "1.2em"}>
+            {l}
+          </tspan>
+        ))}
+      </text>
+    </g>
+  );
+}
+
 /** Horizontal bars of one value per item (shares 0..1 as %, or raw values). */
 export function HBars({ title, items, xLegend, yLegend, percent = true, height, colourIndex = 0 }: {
   title: string;
@@ -226,12 +244,14 @@ export function HBars({ title, items, xLegend, yLegend, percent = true, height, 
   colourIndex?: number;
 }) {
   const data = [...items].reverse().map((i) => ({ label: i.label, value: percent ? Math.round(i.value * 1000) / 10 : Math.round(i.value * 1000) / 1000 }));
-  const longest = Math.max(4, ...items.map((i) => Math.min(i.label.length, 24)));
+  const wrapped = new Map(items.map((i) => [i.label, wrapLabel(i.label)]));
+  const longest = Math.max(4, ...[...wrapped.values()].flat().map((l) => l.length));
+  const twoLines = [...wrapped.values()].some((l) => l.length > 1);
   // About 6.6 px a character at the tick font (wide letters like "W" and "M" included), so the
   // longest label stays clear of the axis legend ("Manawatū-Whanganui" touched it at 6.2).
   const left = Math.min(180, 36 + longest * 6.6);
   return (
-    <ChartFrame title={title} height={height ?? Math.max(140, 40 + items.length * 30)}>
+    <ChartFrame title={title} height={height ?? Math.max(140, 40 + items.length * (twoLines ? 40 : 30))}>
       <ResponsiveBar
         data={data}
         keys={["value"]}
@@ -244,7 +264,7 @@ export function HBars({ title, items, xLegend, yLegend, percent = true, height, 
         label={(d) => (percent ? `${Math.round(Number(d.value))}%` : String(d.value))}
         labelSkipWidth={28}
         labelTextColor="#ffffff"
-        axisLeft={{ legend: yLegend, legendPosition: "middle", legendOffset: -(left - 12), truncateTickAt: 24 }}
+        axisLeft={{ legend: yLegend, legendPosition: "middle", legendOffset: -(left - 12), renderTick: (t) => <WrappedTick x={t.x} y={t.y} textX={t.textX} lines={wrapped.get(String(t.value)) ?? [String(t.value)]} full={String(t.value)} /> }}
         axisBottom={{ legend: xLegend, legendPosition: "middle", legendOffset: 36, tickValues: 5 }}
         theme={theme}
         role="img"
