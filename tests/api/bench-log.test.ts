@@ -38,3 +38,15 @@ test("rows go after the log's last row, before the next section, not into anothe
     ["## Regression log (`bun run bench`)", "", "| h |", "| --- |", "| old |", "| new 1 |", "| new 2 |", "", "## Later", "| other |", ""].join("\n"),
   );
 });
+
+test("the odata row carries the median's interval when the benchmark prints one", async () => {
+  const { BENCHES } = await import("../../scripts/bench-all.ts");
+  const odata = BENCHES.find((b) => b.name === "odata")!;
+  const out = [
+    "bare: 1427 req/s   full stack (signed in, 8 queries in turn): 1105 req/s   (20 pairs of 600 ms)",
+    "ratio full/bare (median of pairs): 0.813, 95% interval 0.752-0.864 (goal >= 0.8)",
+  ].join("\n");
+  expect(odata.pick(out)).toBe("full/bare 0.813 (95% interval 0.752-0.864) (bare 1427, full 1105 req/s)");
+  // Too few pairs for an interval: the median alone.
+  expect(odata.pick("ratio full/bare (median of pairs): 0.790 (goal >= 0.8)")).toBe("full/bare 0.790");
+});
