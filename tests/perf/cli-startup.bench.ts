@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { buildCli, cliBuildOptions } from "../../scripts/build-cli.ts";
+import { median } from "./stats.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const GOAL_MS = 100;
@@ -51,10 +52,6 @@ try {
     const order = (i % 2 ? ["source", "binary"] : ["binary", "source"]) as (keyof typeof sides)[];
     for (const k of order) samples[k].push(run([...sides[k]]));
   }
-  const median = (xs: number[]) => {
-    const s = [...xs].sort((a, b) => a - b);
-    return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-  };
   const p90 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)];
   const row = (k: keyof typeof sides) => ({
     wallMedian: +median(samples[k].map((s) => s.wall)).toFixed(1),

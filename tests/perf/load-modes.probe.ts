@@ -16,6 +16,7 @@ import { loadavg } from "node:os";
 import { liveCall } from "../helpers/live.ts";
 import { wrk, type Run } from "./load-common.ts";
 import { checkout, cpuReading, cpuSpent, ROOT, seededDemo, startServer, stopAll, type ServerHandle } from "./load-servers.ts";
+import { median } from "./stats.ts";
 
 const against: string[] = [];
 process.argv.forEach((a, i) => {
@@ -27,10 +28,6 @@ const SECONDS = Number(process.env.PROBE_SECONDS ?? 4);
 const CONNS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 const PORT0 = Number(process.env.BENCH_PORT ?? randomPort());
 const load = () => loadavg().map((x) => x.toFixed(1)).join(" ");
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 interface Side {
   label: string;

@@ -30,6 +30,7 @@ import { loadavg } from "node:os";
 import { liveCall } from "../helpers/live.ts";
 import { LEVELS, SECONDS, THREADS, wrk, type Run } from "./load-common.ts";
 import { checkout, cpuReading, cpuSpent, ROOT, seededDemo, startServer, stopAll, type ServerHandle } from "./load-servers.ts";
+import { median } from "./stats.ts";
 
 if (process.argv.includes("--cluster")) {
   await import("./load-cluster.bench.ts"); // builds its own cluster, prints, and exits with its verdict
@@ -110,10 +111,6 @@ const messages = async (s: Side) =>
   )[0]!;
 const errorsOf = (r: Run) => r.non2xx + r.socketErrors + r.timeouts;
 const f = (n: number, d = 0) => n.toFixed(d).padStart(8);
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 try {
   if (against.length === 0) await levels();

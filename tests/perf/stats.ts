@@ -1,7 +1,8 @@
 // Small statistics for the benchmarks' figures (no test asserts a time; these only say how sure a
 // figure is).
 
-/** The median: the middle value, or the mean of the two middle ones. */
+/** The median: the middle value, or the mean of the two middle ones (the benchmarks' one median;
+ * fielding/quality.ts has the product's, which answers null for no values). */
 export function median(xs: readonly number[]): number {
   if (!xs.length) throw new Error("median of nothing");
   const s = [...xs].sort((a, b) => a - b);

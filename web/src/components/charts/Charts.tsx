@@ -245,8 +245,9 @@ export function HBars({ title, items, xLegend, yLegend, percent = true, height, 
 }) {
   const data = [...items].reverse().map((i) => ({ label: i.label, value: percent ? Math.round(i.value * 1000) / 10 : Math.round(i.value * 1000) / 1000 }));
   const wrapped = new Map(items.map((i) => [i.label, wrapLabel(i.label)]));
-  const longest = Math.max(4, ...[...wrapped.values()].flat().map((l) => l.length));
-  const twoLines = [...wrapped.values()].some((l) => l.length > 1);
+  const labels = [...wrapped.values()];
+  const longest = Math.max(4, ...labels.flat().map((l) => l.length));
+  const twoLines = labels.some((l) => l.length > 1);
   // About 6.6 px a character at the tick font (wide letters like "W" and "M" included), so the
   // longest label stays clear of the axis legend ("Manawatū-Whanganui" touched it at 6.2).
   const left = Math.min(180, 36 + longest * 6.6);
