@@ -1,7 +1,9 @@
 // Shared pieces of the OpenAPI document: the error shape, the common error responses, and the
 // one way routes are added (with their access rule).
-import { createRoute, z, type RouteConfig } from "@hono/zod-openapi";
-import type { Context, MiddlewareHandler } from "hono";
+import { createRoute, z, type RouteConfig, type RouteHandler } from "@hono/zod-openapi";
+import type { Context, MiddlewareHandler, TypedResponse } from "hono";
+import type { StatusCode } from "hono/utils/http-status";
+import type { JSONParsed } from "hono/utils/types";
 import type { App, AppEnv } from "./app-types.ts";
 import type { RequestCtx } from "./access/principal.ts";
 import { ApiError } from "./errors.ts";
@@ -58,6 +60,28 @@ export const commonErrors = { 400: errors[400], 401: errors[401], 403: errors[40
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type RouteContext = Context<AppEnv, any, any>;
 
+/**
+ * What a handler of route R may answer: for each declared status, `c.json(body, status)` with the
+ * body its JSON schema describes, `c.body(...)`/`c.text(...)` for its other media types, and any
+ * answer for a status declared without content (a shared error's `$ref`, a 204, a redirect).
+ * Stricter than Hono's own RouteConfigToTypedResponse, which admits any `Response` beside a
+ * non-JSON media type or a `$ref`, so a wrong JSON body would pass there.
+ */
+type StatusOf<K> = K extends StatusCode ? K : K extends `${infer N extends number}` ? Extract<N, StatusCode> : never;
+type ContentAnswer<C, S extends StatusCode> = {
+  [M in keyof C]: M extends `application/${string}json${string}`
+    ? C[M] extends { schema: infer Z extends z.ZodType }
+      ? TypedResponse<JSONParsed<z.output<Z>>, S, "json">
+      : never
+    : TypedResponse<unknown, S, "body" | "text">;
+}[keyof C];
+export type RouteAnswer<R extends RouteConfig> = {
+  [K in keyof R["responses"]]: R["responses"][K] extends { content: infer C } ? ContentAnswer<C, StatusOf<K>> : TypedResponse<unknown, StatusOf<K>>;
+}[keyof R["responses"]];
+
+/** A handler of route R: its context's `c.req.valid(...)` is typed by R's request schemas, its answer by R's responses. */
+export type TypedHandler<R extends RouteConfig> = (c: Parameters<RouteHandler<R, AppEnv>>[0]) => Promise<RouteAnswer<R>> | RouteAnswer<R>;
+
 /** The operations added to each app, by "METHOD path". */
 const added = new WeakMap<App, Set<string>>();
 
@@ -66,7 +90,7 @@ const added = new WeakMap<App, Set<string>>();
  * generated) and the access check. Every route of the API goes through here. Returns whether it
  * was added (not when an operation of the same method and path was added first).
  */
-export function addRoute(app: App, config: RouteConfig & { access: Access }, handler: (c: RouteContext) => Promise<Response> | Response): boolean {
+export function addRoute<R extends RouteConfig>(app: App, config: R & { access: Access }, handler: TypedHandler<R>): boolean {
   // The first registration of a method and path wins, as it does in Hono's routing: a domain
   // route registered before the generic ones (e.g. POST /Teams) replaces the generic operation in
   // the document too (the generator would otherwise publish the later one).
