@@ -71,12 +71,12 @@ type StatusOf<K> = K extends StatusCode ? K : K extends `${infer N extends numbe
 type ContentAnswer<C, S extends StatusCode> = {
   [M in keyof C]: M extends `application/${string}json${string}`
     ? C[M] extends { schema: infer Z extends z.ZodType }
-      ? TypedResponse<JSONParsed<z.output<Z>>, S, "json">
+      ? Response & TypedResponse<JSONParsed<z.output<Z>>, S, "json">
       : never
-    : TypedResponse<unknown, S, "body" | "text">;
+    : Response & TypedResponse<unknown, S, "body" | "text">;
 }[keyof C];
 export type RouteAnswer<R extends RouteConfig> = {
-  [K in keyof R["responses"]]: R["responses"][K] extends { content: infer C } ? ContentAnswer<C, StatusOf<K>> : TypedResponse<unknown, StatusOf<K>>;
+  [K in keyof R["responses"]]: R["responses"][K] extends { content: infer C } ? ContentAnswer<C, StatusOf<K>> : Response & TypedResponse<unknown, StatusOf<K>>;
 }[keyof R["responses"]];
 
 /** A handler of route R: its context's `c.req.valid(...)` is typed by R's request schemas, its answer by R's responses. */
@@ -98,15 +98,22 @@ export function addRoute<R extends RouteConfig>(app: App, config: R & { access: 
   const id = `${config.method.toUpperCase()} ${config.path}`;
   if (seen.has(id)) return false;
   seen.add(id);
-  const { access: a, ...rest } = config;
+  const a = config.access;
   const route = createRoute({
-    ...rest,
+    ...operationOf(config),
     ...(a.kind === "anonymous" ? { security: [] } : {}),
     "x-access": accessLabel(a),
     middleware: [accessMiddleware(a)],
-  } as RouteConfig);
-  app.openapi(route, handler as never);
+  });
+  app.openapi<R>(route, handler);
   return true;
+}
+
+/** The operation of a route declaration: the declaration without its access rule (which the document carries as `x-access`). */
+function operationOf<R extends RouteConfig>(config: R & { access: Access }): R {
+  const copy: R & { access?: Access } = { ...config };
+  delete copy.access;
+  return copy;
 }
 
 function accessMiddleware(a: Access): MiddlewareHandler<AppEnv> {
