@@ -232,7 +232,7 @@ export function newApp(deps: AppDeps): App {
       telemetry: false,
       agent: { disabled: true },
       mcp: { disabled: true },
-    } as never),
+    }),
   );
 
   // Every other GET is the web app's (web/paths.ts keeps the table): its files, else index.html.
@@ -325,7 +325,7 @@ export const SCALAR_SCRIPT_PATH = "/docs/scalar.js";
  * segments only); the document shows the OData form /Set({key}), which getPath rewrites back.
  */
 export function openApiDocument(app: App): Record<string, unknown> {
-  const doc = app.getOpenAPI31Document(OPENAPI_INFO as never) as unknown as { paths: Record<string, unknown> };
+  const doc = app.getOpenAPI31Document(OPENAPI_INFO);
   const paths: Record<string, unknown> = {};
   for (const [p, item] of Object.entries(doc.paths ?? {})) {
     paths[p.replace(/\/([A-Za-z]+)\/\{key\}/g, "/$1({key})")] = item;
@@ -343,4 +343,4 @@ export const OPENAPI_INFO = {
       "OData v4 conventions: entity sets under /api/v1 with $select, $expand, $filter, $orderby, $top, $skip, $count and $apply.",
   },
   security: [{ bearer: [] }],
-} as const;
+} satisfies Parameters<App["getOpenAPI31Document"]>[0];

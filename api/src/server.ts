@@ -172,9 +172,9 @@ const server = Bun.serve<WsData>({
   // among them (SO_REUSEPORT; Linux): N processes on one machine without a load balancer.
   reusePort: process.env.REUSE_PORT === "1",
   websocket: websocketHandlers(hub),
-  fetch: serve as never,
+  fetch: serve,
   ...devWeb,
-} as never) as Server<WsData>;
+});
 log(`Ideally API on http://localhost:${server.port} (docs at /docs)`);
 
 async function shutdown(signal: string) {

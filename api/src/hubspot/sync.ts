@@ -46,7 +46,7 @@ export async function syncCustomProps(db: Db, hs: HubSpot, progress: Progress) {
     if (!custom.length) break;
     const co = await hs.company(l.hs, custom).catch(() => null);
     if (!co) continue;
-    await db`update linked_clients set properties = ${db.json(co.properties as never)}, synced_at = now(), updated_at = now() where id = ${l.id}`;
+    await db`update linked_clients set properties = ${db.json(co.properties)}, synced_at = now(), updated_at = now() where id = ${l.id}`;
     synced++;
   }
   return { properties: custom, companies: linked.length, synced };

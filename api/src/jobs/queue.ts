@@ -4,6 +4,7 @@
 // commits.
 import { PgBoss, type SendOptions } from "pg-boss";
 import type { Tx } from "../db/client.ts";
+import { sqlParams } from "../db/params.ts";
 
 export type Queue = PgBoss;
 
@@ -37,7 +38,7 @@ export async function startQueue(url: string, logOrOpts: ((m: string) => void) |
 export function txAdapter(tx: Tx) {
   return {
     // pg-boss's own SQL with its own $n parameters: no request input reaches the text.
-    executeSql: async (text: string, values: unknown[] = []) => ({ rows: await tx.unsafe(text, values as never[]) }),
+    executeSql: async (text: string, values: unknown[] = []) => ({ rows: await tx.unsafe(text, sqlParams(values)) }),
   };
 }
 

@@ -27,5 +27,5 @@ export const SCHEDULER_CRON = "* * * * *";
 
 export async function scheduleScheduler(queue: Queue): Promise<void> {
   const envelope: JobEnvelope<SchedulerInput> = { input: {}, origin: { userId: SERVICES_USER_ID, clientId: null } };
-  await queue.schedule(schedulerJob.name, SCHEDULER_CRON, envelope as unknown as object, { tz: "UTC" });
+  await queue.schedule(schedulerJob.name, SCHEDULER_CRON, envelope, { tz: "UTC" });
 }

@@ -5,7 +5,7 @@
 // Transport-neutral: the Bun adapter (realtime/bun.ts) feeds it sockets and messages.
 import type { Db } from "../db/client.ts";
 import { withTenant } from "../db/tx.ts";
-import { decodeEvent, publish, type ChannelEvent, type ChannelName } from "../jobs/channel.ts";
+import { decodeEvent, publish, type ChannelEvent, type ChannelName, type ClientEventName } from "../jobs/channel.ts";
 import { verifyChannelToken, type ChannelTokenKey, type Ticket } from "./tokens.ts";
 
 /** Server -> client: an event on a channel, or a control answer. */
@@ -44,6 +44,7 @@ export const CLOSE_MEMBERSHIP_REMOVED = 4003;
 export const IDLE_MS = 90_000;
 /** Events a client may broadcast to its peers on a joined channel (typing, cursor-like hints). */
 const BROADCAST_EVENT = /^client:[A-Za-z0-9_.-]{1,40}$/;
+const isBroadcastEvent = (e: unknown): e is ClientEventName => typeof e === "string" && BROADCAST_EVENT.test(e);
 
 export class Hub {
   readonly conns = new Set<Conn>();
@@ -139,11 +140,11 @@ export class Hub {
         this.leave(conn, m.channel);
         return this.reply(conn, { event: "left", channel: m.channel });
       case "broadcast": {
-        if (!conn.channels.has(m.channel) || typeof m.event !== "string" || !BROADCAST_EVENT.test(m.event)) {
+        if (!conn.channels.has(m.channel) || !isBroadcastEvent(m.event)) {
           return this.reply(conn, { event: "error", message: "broadcast needs a joined channel and an event named client:<name>" });
         }
         // Through NOTIFY, so peers on every API process receive it (this one included).
-        await publish(this.db, { channel: m.channel as ChannelName, event: m.event as never, data: m.data ?? null, userId: conn.userId });
+        await publish(this.db, { channel: m.channel as ChannelName, event: m.event, data: m.data ?? null, userId: conn.userId });
         return;
       }
       default:

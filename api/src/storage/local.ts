@@ -7,7 +7,6 @@
 import { createReadStream } from "node:fs";
 import { link, mkdir, open, stat, unlink, type FileHandle } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
-import { Readable } from "node:stream";
 import {
   DOWNLOAD_URL_SECONDS,
   isSafeKey,
@@ -162,7 +161,18 @@ export class LocalDiskStorage implements FileStorage {
     try {
       const st = await stat(p);
       if (!st.isFile()) return null;
-      const body = Readable.toWeb(createReadStream(p)) as unknown as ReadableStream<Uint8Array>;
+      // Pulled chunk by chunk (the reader's pace), closed with the file when the reader cancels.
+      const chunks = createReadStream(p)[Symbol.asyncIterator]();
+      const body = new ReadableStream<Uint8Array>({
+        async pull(ctrl) {
+          const next = await chunks.next();
+          if (next.done) ctrl.close();
+          else ctrl.enqueue(next.value);
+        },
+        async cancel() {
+          await chunks.return?.();
+        },
+      });
       return { body, size: st.size };
     } catch (e) {
       if ((e as { code?: string }).code === "ENOENT") return null;
