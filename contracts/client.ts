@@ -15,7 +15,8 @@ export interface ClientOptions {
   getClientId?: () => number | string | null | undefined;
   /** `client` (default) or `descendants` (org and enterprise pages). */
   getRequestScope?: () => "client" | "descendants" | undefined;
-  fetch?: typeof fetch;
+  /** openapi-fetch hands it a Request. */
+  fetch?: (input: Request) => Promise<Response>;
   credentials?: RequestCredentials;
 }
 

@@ -175,14 +175,14 @@ export function signedIn(o: GlobalOptions, opts: { tenant?: boolean } = {}): Api
   const net = reach(base);
   // openapi-fetch hands fetch a Request; on a 401 the token is refreshed once and the request
   // (cloned before the first try, so its body can be sent again) retried.
-  const retrying = (async (input: Request) => {
+  const retrying = async (input: Request): Promise<Response> => {
     const again = input.clone();
     const res = await net(input);
     if (res.status !== 401 || !s!.refreshToken) return res;
     s = await refresh(s!);
     again.headers.set("Authorization", `Bearer ${s.accessToken}`);
     return net(again);
-  }) as unknown as typeof fetch;
+  };
   const client = createApiClient({ baseUrl: base, fetch: retrying, getToken: token, getClientId: () => (opts.tenant === false ? null : clientId) });
   return {
     client,

@@ -128,11 +128,26 @@ export async function runExport(id: string, o: ExportOptions): Promise<void> {
   else process.stdout.write(`Saved ${file} (${bytes} bytes)\n`);
 }
 
+/** A response body's chunks as they arrive (none for no body); the reader is released when the loop stops early. */
+async function* chunksOf(body: ReadableStream<Uint8Array> | null): AsyncGenerator<Uint8Array> {
+  if (!body) return;
+  const reader = body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
 /** -o -: the file on stdout; a reader that stops early (head) ends it with one line, not a trace. */
 async function toPipe(res: Response): Promise<number> {
   let bytes = 0;
   try {
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    for await (const chunk of chunksOf(res.body)) {
       bytes += chunk.byteLength;
       if (!process.stdout.write(chunk)) await new Promise<void>((r, j) => {
         process.stdout.once("drain", () => r());
@@ -167,7 +182,7 @@ async function save(res: Response, file: string, bar?: ReturnType<typeof progres
   let bytes = 0;
   const failed = new Promise<never>((_, reject) => out.once("error", reject));
   try {
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    for await (const chunk of chunksOf(res.body)) {
       bytes += chunk.byteLength;
       if (!out.write(chunk)) await Promise.race([new Promise<void>((r) => out.once("drain", () => r())), failed]);
       // Without a length (a streamed CSV) the bar shows bytes, not a share.

@@ -11,8 +11,8 @@ import { pageHint, pagingOf, slicePage, type PageOptions } from "../../paging.ts
 import { checkSchema, type JsonSchema, type SchemaIssue } from "../../schema-check.ts";
 import { ok, signedIn, type GlobalOptions } from "../../session.ts";
 
-type Doc = { paths: Record<string, { post?: { summary?: string; description?: string; requestBody?: { content: { "application/json": { schema: JsonSchema } } } } }>; components: { schemas: Record<string, JsonSchema> } };
-const doc = openapi as unknown as Doc;
+type Doc = { paths: Record<string, { [verb: string]: unknown; post?: { summary?: string; description?: string; requestBody?: { content: { [mediaType: string]: unknown; "application/json"?: { schema: JsonSchema } } } } }>; components: { schemas: Record<string, JsonSchema> } };
+const doc: Doc = openapi;
 const PREFIX = "/api/CommandRunner/";
 type CommandPath = Extract<keyof paths, `/api/CommandRunner/${string}`>;
 /** The body of some command (each command's own is checked against its schema before the call). */
@@ -59,7 +59,7 @@ export async function runCommands(name: string | undefined, o: GlobalOptions & P
   const path = `${PREFIX}${hit.name}`;
   if (!isCommandPath(path)) throw usageError(`no command '${name}'; see \`ideally admin commands\``);
   const body = parseSets(o.set ?? []);
-  const schema = doc.paths[path]?.post?.requestBody?.content["application/json"].schema;
+  const schema = doc.paths[path]?.post?.requestBody?.content["application/json"]?.schema;
   const issues = schema ? checkSchema(schema, body, (ref) => doc.components.schemas[ref.replace("#/components/schemas/", "")]) : [];
   if (!fitsCommand(body, issues)) {
     const issue = issues[0]!;

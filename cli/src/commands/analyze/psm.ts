@@ -63,7 +63,10 @@ export function parsePiScale(spec: string): { score: (label: string) => number |
     map.set(label, 5 - i);
     probs.push(p);
   });
-  return { score: (l) => map.get(normLabel(l)) ?? null, calibration: probs as unknown as IntentCalibration };
+  const [p1, p2, p3, p4, p5] = probs;
+  if (probs.length !== 5 || p1 === undefined || p2 === undefined || p3 === undefined || p4 === undefined || p5 === undefined) throw usageError(`--pi-scale: expected 5 "label=probability" entries (most likely first), got ${probs.length}`);
+  const calibration: IntentCalibration = [p1, p2, p3, p4, p5];
+  return { score: (l) => map.get(normLabel(l)) ?? null, calibration };
 }
 
 /** Reads an intent cell: blank = no answer; a known label or a number 1..5; else an input error. */

@@ -77,7 +77,7 @@ export function Top2Bars({ title, cells, series, xLegend, height = 360 }: {
   });
   const byKey = new Map(cells.map((c) => [`${c.group}|${c.series}`, c]));
   const Overlay = ({ bars, yScale }: BarCustomLayerProps<BarDatum>) => {
-    const y = (v: number) => (yScale as unknown as (x: number) => number)(v * 100);
+    const y = (v: number) => yScale(v * 100) ?? 0;
     return (
       <g>
         {bars.map((b) => {
