@@ -1,6 +1,7 @@
 // Staff's client actions (SPEC 7): Clients AdminUpdate, ValidateDomainRecord, SetupTrialAccount;
 // TranslatedTextRegions AdminFiltered and AddDemographicTranslations. Each change leaves an audit
 // row in DataEventsLog (who, what, when).
+import type postgres from "postgres";
 import type { Db, Tx } from "../../db/client.ts";
 import { enterTenant } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
@@ -10,7 +11,7 @@ import { inviteToClient, type InviteDeps } from "../invites/invites.service.ts";
 
 async function audit(tx: Tx, ctx: RequestCtx, clientId: number | null, entityType: string, entityId: number | null, event: string, data: Record<string, unknown>) {
   await tx`insert into data_events_log (client_id, user_id, entity_type, entity_id, event, data)
-           values (${clientId}, ${ctx.principal.userId}, ${entityType}, ${entityId}, ${event}, ${tx.json(data as never)})`;
+           values (${clientId}, ${ctx.principal.userId}, ${entityType}, ${entityId}, ${event}, ${tx.json(data as postgres.JSONValue)})`;
 }
 
 const staff = (ctx: RequestCtx): RequestCtx => ({ ...ctx, clientId: null, descendants: false });
