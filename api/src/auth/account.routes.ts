@@ -3,9 +3,10 @@
 // GetRegistrationInvite, GetRegistrationLoginMethods. Anonymous by design: nobody is signed in
 // yet. There is no open sign-up: an account is made through a team invite or a share link.
 import { z } from "@hono/zod-openapi";
-import type { App } from "../app-types.ts";
+import type { Context } from "hono";
+import type { App, AppEnv } from "../app-types.ts";
 import { access } from "../access/policy.ts";
-import { addRoute, commonErrors, errorResponse, type RouteContext } from "../openapi.ts";
+import { addRoute, commonErrors, errorResponse } from "../openapi.ts";
 import type { Mailer } from "../email/mailer.ts";
 import { LinkLanding } from "../domains/invites/invites.routes.ts";
 import { AccessToken } from "./auth.routes.ts";
@@ -43,11 +44,11 @@ const RegistrationLoginMethods = z
   .openapi("RegistrationLoginMethods");
 
 /** Sets the refresh-token cookie as PasswordLogin does (auth.routes.ts owns the cookie). */
-export type SetRefreshCookie = (c: RouteContext, refreshToken: string) => void;
+export type SetRefreshCookie = (c: Context<AppEnv>, refreshToken: string) => void;
 
 export function registerAccountRoutes(app: App, deps: AuthRouteDeps, mailer: Mailer, setRefreshCookie: SetRefreshCookie): void {
   const d: svc.AccountDeps = { ...deps, mailer };
-  const meta = (c: RouteContext): svc.Meta => ({ ip: deps.clientIp(c.req.raw), userAgent: c.req.header("user-agent") ?? null });
+  const meta = (c: Context<AppEnv>): svc.Meta => ({ ip: deps.clientIp(c.req.raw), userAgent: c.req.header("user-agent") ?? null });
 
   addRoute(
     app,
@@ -66,7 +67,7 @@ export function registerAccountRoutes(app: App, deps: AuthRouteDeps, mailer: Mai
       responses: { 204: { description: "Done (whatever the email)" }, 400: commonErrors[400], 429: tooMany },
     },
     async (c) => {
-      await svc.forgotPassword(d, c.req.valid("json") as { email: string }, meta(c));
+      await svc.forgotPassword(d, c.req.valid("json"), meta(c));
       return c.body(null, 204);
     },
   );
@@ -85,7 +86,7 @@ export function registerAccountRoutes(app: App, deps: AuthRouteDeps, mailer: Mai
       responses: { 204: { description: "The password is changed" }, 400: badLink, 429: tooMany },
     },
     async (c) => {
-      await svc.resetPassword(d, c.req.valid("json") as { token: string; password: string }, meta(c));
+      await svc.resetPassword(d, c.req.valid("json"), meta(c));
       return c.body(null, 204);
     },
   );
@@ -106,7 +107,7 @@ export function registerAccountRoutes(app: App, deps: AuthRouteDeps, mailer: Mai
       responses: { 200: { description: "The pending invite, if any", content: { "application/json": { schema: PendingInvite } } }, 400: commonErrors[400], 429: tooMany },
     },
     async (c) =>
-      c.json(await svc.getInvite(d, (c.req.valid("param") as { email: string }).email, (c.req.valid("query") as { token?: string }).token, meta(c)), 200),
+      c.json(await svc.getInvite(d, c.req.valid("param").email, c.req.valid("query").token, meta(c)), 200),
   );
 
   addRoute(
@@ -144,7 +145,7 @@ export function registerAccountRoutes(app: App, deps: AuthRouteDeps, mailer: Mai
       },
     },
     async (c) => {
-      const issued = await svc.acceptInvitation(d, c.req.valid("json") as svc.AcceptInput, meta(c));
+      const issued = await svc.acceptInvitation(d, c.req.valid("json"), meta(c));
       setRefreshCookie(c, issued.refreshToken);
       return c.json({ accessToken: issued.accessToken }, 200);
     },
@@ -171,7 +172,7 @@ export function registerAccountRoutes(app: App, deps: AuthRouteDeps, mailer: Mai
       },
     },
     async (c) => {
-      const issued = await svc.newPasswordRequired(d, c.req.valid("json") as { email: string; password: string; newPassword: string }, meta(c));
+      const issued = await svc.newPasswordRequired(d, c.req.valid("json"), meta(c));
       setRefreshCookie(c, issued.refreshToken);
       return c.json({ accessToken: issued.accessToken }, 200);
     },
@@ -200,7 +201,7 @@ export function registerAccountRoutes(app: App, deps: AuthRouteDeps, mailer: Mai
       },
     },
     async (c) => {
-      await svc.verifyRegistrationEmail(d, c.req.valid("json") as { inviteIdentifier: string; email: string }, meta(c));
+      await svc.verifyRegistrationEmail(d, c.req.valid("json"), meta(c));
       return c.body(null, 204);
     },
   );
@@ -221,7 +222,7 @@ export function registerAccountRoutes(app: App, deps: AuthRouteDeps, mailer: Mai
         404: errorResponse("No such link (or it was withdrawn)"),
       },
     },
-    async (c) => c.json(await svc.registrationInvite(d, (c.req.valid("param") as { inviteIdentifier: string }).inviteIdentifier), 200),
+    async (c) => c.json(await svc.registrationInvite(d, c.req.valid("param").inviteIdentifier), 200),
   );
 
   addRoute(
@@ -242,6 +243,6 @@ export function registerAccountRoutes(app: App, deps: AuthRouteDeps, mailer: Mai
         429: tooMany,
       },
     },
-    async (c) => c.json(await svc.registrationLoginMethods(d, c.req.valid("query") as { inviteIdentifier: string; email: string }, meta(c)), 200),
+    async (c) => c.json(await svc.registrationLoginMethods(d, c.req.valid("query"), meta(c)), 200),
   );
 }

@@ -2,8 +2,9 @@
 // refresh token travels only in an httpOnly cookie scoped to /auth.
 import { z } from "@hono/zod-openapi";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import type { App, AuthRouteDeps } from "../app-types.ts";
-import { addRoute, commonErrors, errorResponse, type RouteContext } from "../openapi.ts";
+import type { App, AppEnv, AuthRouteDeps } from "../app-types.ts";
+import type { Context } from "hono";
+import { addRoute, commonErrors, errorResponse } from "../openapi.ts";
 import { access } from "../access/policy.ts";
 import * as svc from "./auth.service.ts";
 import { MAX_PASSWORD_LENGTH } from "./passwords.ts";
@@ -34,7 +35,7 @@ const authErrors = {
   429: errorResponse("Too many attempts; see Retry-After"),
 };
 
-function setRefreshCookie(c: RouteContext, token: string, secure: boolean) {
+function setRefreshCookie(c: Context<AppEnv>, token: string, secure: boolean) {
   setCookie(c, REFRESH_COOKIE, token, {
     httpOnly: true,
     secure,
@@ -47,7 +48,7 @@ function setRefreshCookie(c: RouteContext, token: string, secure: boolean) {
 export function registerAuthRoutes(app: App, routeDeps: AuthRouteDeps, mailer?: Mailer): void {
   const m = mailer ?? routeDeps.mailer ?? outboxMailer(routeDeps.db);
   const deps: AuthRouteDeps = { ...routeDeps, mailer: m };
-  const meta = (c: RouteContext) => ({ ip: deps.clientIp(c.req.raw), userAgent: c.req.header("user-agent") ?? null });
+  const meta = (c: Context<AppEnv>) => ({ ip: deps.clientIp(c.req.raw), userAgent: c.req.header("user-agent") ?? null });
 
   addRoute(
     app,
@@ -61,7 +62,7 @@ export function registerAuthRoutes(app: App, routeDeps: AuthRouteDeps, mailer?: 
       request: { params: z.object({ email: z.string().email().max(320) }) },
       responses: { 200: { description: "The sign-in methods", content: { "application/json": { schema: LoginMethods } } }, ...authErrors },
     },
-    async (c) => c.json(await svc.loginMethods(deps, (c.req.valid("param") as { email: string }).email), 200),
+    async (c) => c.json(await svc.loginMethods(deps, c.req.valid("param").email), 200),
   );
 
   addRoute(
@@ -92,7 +93,7 @@ export function registerAuthRoutes(app: App, routeDeps: AuthRouteDeps, mailer?: 
       },
     },
     async (c) => {
-      const issued = await svc.passwordLogin(deps, c.req.valid("json") as { email: string; password: string }, meta(c));
+      const issued = await svc.passwordLogin(deps, c.req.valid("json"), meta(c));
       setRefreshCookie(c, issued.refreshToken, deps.secureCookies);
       return c.json({ accessToken: issued.accessToken }, 200);
     },

@@ -29,7 +29,7 @@ export function registerLinkedInRoutes(app: App, db: Db, sso: SsoDeps): void {
       responses: { 302: redirectResponse("To LinkedIn, or to the web app's error page"), 400: commonErrors[400] },
     },
     async (c) => {
-      const input = c.req.valid("query") as { state: string };
+      const input = c.req.valid("query");
       return c.redirect(await redirectOnFailure(sso, "linkedin login", () => oidcLogin(db, sso, provider, input)), 302);
     },
   );
@@ -53,7 +53,7 @@ export function registerLinkedInRoutes(app: App, db: Db, sso: SsoDeps): void {
       responses: { 302: redirectResponse("To the web app's /auth/saml/login with a code, or to its error page"), 400: commonErrors[400] },
     },
     async (c) => {
-      const query = c.req.valid("query") as { code?: string; state?: string; error?: string };
+      const query = c.req.valid("query");
       return c.redirect(await redirectOnFailure(sso, "linkedin callback", () => oidcCallback(db, sso, provider, query)), 302);
     },
   );

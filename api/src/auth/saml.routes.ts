@@ -2,10 +2,11 @@
 // for a client's Admins) are registered with the domain routes, so every app serves them; the
 // anonymous sign-in calls (/auth/Saml/*) are registered with the other sign-in routes.
 import { z } from "@hono/zod-openapi";
-import type { App } from "../app-types.ts";
+import type { Context } from "hono";
+import type { App, AppEnv } from "../app-types.ts";
 import type { Db } from "../db/client.ts";
 import { access } from "../access/policy.ts";
-import { addRoute, commonErrors, errorResponse, errors, type RouteContext } from "../openapi.ts";
+import { addRoute, commonErrors, errorResponse, errors } from "../openapi.ts";
 import type { AuthDeps } from "./auth.service.ts";
 import { AccessToken } from "./auth.routes.ts";
 import { exchangeCode } from "./codes.service.ts";
@@ -68,7 +69,7 @@ const SamlIdp = z
   })
   .openapi("SamlIdentityProvider");
 
-const json = (schema: z.ZodType) => ({ required: true, content: { "application/json": { schema } } });
+const json = <T extends z.ZodType>(schema: T) => ({ required: true, content: { "application/json": { schema } } });
 
 export function registerSamlAdminRoutes(app: App, db: Db): void {
   const tags = ["CognitoIdps"];
@@ -112,7 +113,7 @@ export function registerSamlAdminRoutes(app: App, db: Db): void {
         409: errors[409],
       },
     },
-    async (c) => c.json(await svc.createSaml(db, c.get("ctx"), c.req.valid("json") as z.infer<typeof CreateSaml>), 201),
+    async (c) => c.json(await svc.createSaml(db, c.get("ctx"), c.req.valid("json")), 201),
   );
 
   addRoute(
@@ -136,8 +137,8 @@ export function registerSamlAdminRoutes(app: App, db: Db): void {
       },
     },
     async (c) => {
-      const key = Number((c.req.valid("param") as { key: string }).key);
-      return c.json(await svc.updateSaml(db, c.get("ctx"), key, c.req.valid("json") as z.infer<typeof UpdateSaml>), 200);
+      const key = Number(c.req.valid("param").key);
+      return c.json(await svc.updateSaml(db, c.get("ctx"), key, c.req.valid("json")), 200);
     },
   );
 }
@@ -160,7 +161,7 @@ export function registerSamlRoutes(
   app: App,
   deps: AuthDeps & { clientIp: (req: Request) => string | null },
   sso: SsoDeps,
-  setRefreshCookie: (c: RouteContext, token: string) => void,
+  setRefreshCookie: (c: Context<AppEnv>, token: string) => void,
 ): void {
   const tags = ["Auth"];
 
@@ -189,7 +190,7 @@ export function registerSamlRoutes(
       responses: { 302: redirectResponse("To the identity provider, or to the web app's error page"), 400: commonErrors[400] },
     },
     async (c) => {
-      const input = c.req.valid("query") as { email: string; state: string; redirectUri?: string };
+      const input = c.req.valid("query");
       return c.redirect(await redirectOnFailure(sso, "saml login", () => svc.samlLogin(deps.db, sso, input)), 302);
     },
   );
@@ -221,7 +222,7 @@ export function registerSamlRoutes(
       responses: { 302: redirectResponse("To the web app's /auth/saml/login with a code, or to its error page"), 400: commonErrors[400] },
     },
     async (c) => {
-      const form = c.req.valid("form") as { SAMLResponse?: string; RelayState?: string };
+      const form = c.req.valid("form");
       return c.redirect(await redirectOnFailure(sso, "saml acs", () => svc.samlAcs(deps.db, sso, form)), 302);
     },
   );
@@ -246,7 +247,7 @@ export function registerSamlRoutes(
       },
     },
     async (c) => {
-      const input = c.req.valid("query") as { code: string; state: string };
+      const input = c.req.valid("query");
       const issued = await exchangeCode(deps, input, { ip: deps.clientIp(c.req.raw), userAgent: c.req.header("user-agent") ?? null });
       setRefreshCookie(c, issued.refreshToken);
       return c.json({ accessToken: issued.accessToken }, 200);

@@ -1,6 +1,7 @@
 // Staff's client actions (SPEC 7): Clients AdminUpdate, ValidateDomainRecord, SetupTrialAccount;
 // TranslatedTextRegions AdminFiltered and AddDemographicTranslations. Each change leaves an audit
 // row in DataEventsLog (who, what, when).
+import type postgres from "postgres";
 import type { Db, Tx } from "../../db/client.ts";
 import { enterTenant } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
@@ -10,7 +11,7 @@ import { inviteToClient, type InviteDeps } from "../invites/invites.service.ts";
 
 async function audit(tx: Tx, ctx: RequestCtx, clientId: number | null, entityType: string, entityId: number | null, event: string, data: Record<string, unknown>) {
   await tx`insert into data_events_log (client_id, user_id, entity_type, entity_id, event, data)
-           values (${clientId}, ${ctx.principal.userId}, ${entityType}, ${entityId}, ${event}, ${tx.json(data as never)})`;
+           values (${clientId}, ${ctx.principal.userId}, ${entityType}, ${entityId}, ${event}, ${tx.json(data as postgres.JSONValue)})`;
 }
 
 const staff = (ctx: RequestCtx): RequestCtx => ({ ...ctx, clientId: null, descendants: false });
@@ -47,7 +48,7 @@ export async function adminUpdate(db: Db, ctx: RequestCtx, clientId: number, inp
       changes[k] = { from: before[k], to: input[k] };
     }
     if (Object.keys(changes).length) {
-      const set = Object.keys(changes).map((k) => tx`${tx(FIELDS[k as keyof AdminUpdateInput])} = ${input[k as keyof AdminUpdateInput] as never}`);
+      const set = Object.keys(changes).map((k) => tx`${tx(FIELDS[k as keyof AdminUpdateInput])} = ${input[k as keyof AdminUpdateInput] ?? null}`);
       await tx`update clients set ${set.reduce((a, b) => tx`${a}, ${b}`)}, updated_at = now() where id = ${clientId}`.catch((e: { code?: string; message?: string; detail?: string }) => {
         if (e.code === "23514" || e.code === "23503") throw new ApiError("ValidationError", e.message ?? "The change breaks a rule of the client tree", e.detail);
         throw e;
@@ -110,7 +111,7 @@ export async function validateDomainRecord(db: Db, ctx: RequestCtx, clientId: nu
       clientId,
       domain,
       verified: found,
-      record: { type: "TXT", name: domain, value: expected },
+      record: { type: "TXT" as const, name: domain, value: expected },
       message: found
         ? opts.approve
           ? `${domain} is verified (approved by staff)`
@@ -134,7 +135,7 @@ export interface TrialInput {
 
 /** A new Team on a trial: trial flag and end date, a Freebie (86) of credits, and its first Admin invited. */
 export async function setupTrialAccount(deps: InviteDeps, ctx: RequestCtx, input: TrialInput) {
-  const team = await createClient(deps.db, staff(ctx), { tier: "Team", name: input.name, industry: input.industry ?? null } as never);
+  const team = await createClient(deps.db, staff(ctx), { tier: "Team", name: input.name, industry: input.industry ?? null });
   const days = input.trialDays ?? 30;
   const credits = input.credits ?? 500;
   await enterTenant(deps.db, staff(ctx), async (tx) => {
@@ -163,6 +164,20 @@ export interface TranslationFilter {
   skip?: number;
 }
 
+export interface TranslationRow {
+  id: number;
+  regionId: number;
+  regionName: string;
+  languageCode: string;
+  sourceType: "SystemQuestion" | "SystemQuestionOption" | "StandardQuestion" | "StandardQuestionOption" | "Survey";
+  sourceId: number | null;
+  sourceText: string;
+  translatedText: string;
+  isVerified: boolean;
+  updatedByUserId: number | null;
+  changedAt: string;
+}
+
 export async function adminFiltered(db: Db, ctx: RequestCtx, f: TranslationFilter) {
   return enterTenant(db, staff(ctx), async (tx) => {
     const like = f.search ? `%${f.search.replace(/[\\%_]/g, (m) => `\\${m}`)}%` : null;
@@ -173,7 +188,7 @@ export async function adminFiltered(db: Db, ctx: RequestCtx, f: TranslationFilte
         and (${f.isVerified ?? null}::boolean is null or t.is_verified = ${f.isVerified ?? null}::boolean)
         and (${like}::text is null or t.source_text ilike ${like} or t.translated_text ilike ${like})`;
     const [{ count }] = await tx<{ count: number }[]>`select count(*)::int as count from translated_text_regions t ${where}`;
-    const value = await tx`
+    const value = await tx<TranslationRow[]>`
       select t.id, t.region_id as "regionId", r.region_name as "regionName", t.language_code as "languageCode", t.source_type as "sourceType",
              t.source_id as "sourceId", t.source_text as "sourceText", t.translated_text as "translatedText", t.is_verified as "isVerified",
              t.updated_by_user_id as "updatedByUserId", to_json(coalesce(t.updated_at, t.created_at))#>>'{}' as "changedAt"

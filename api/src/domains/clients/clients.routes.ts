@@ -4,12 +4,11 @@ import { resolveTxt } from "node:dns/promises";
 import { z } from "@hono/zod-openapi";
 import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
-import { addRoute, commonErrors, errors, keyOf, keyParams, type RouteContext } from "../../openapi.ts";
+import { addRoute, commonErrors, errors, keyOf, keyParams } from "../../openapi.ts";
 import { outboxMailer } from "../../email/mailer.ts";
 import * as svc from "./clients.admin.ts";
 
 const Key = keyParams("Clients");
-const body = (c: RouteContext) => c.req.valid("json" as never) as never;
 const ok = <T extends z.ZodType>(schema: T, description: string) => ({ 200: { description, content: { "application/json": { schema } } } });
 const json = <T extends z.ZodType>(schema: T) => ({ body: { required: true, content: { "application/json": { schema } } } });
 
@@ -61,7 +60,7 @@ export function registerClientAdminRoutes(app: App, deps: AppDeps): void {
       request: { params: Key, ...json(AdminUpdate) },
       responses: { ...ok(z.object({ client: ClientState, changes: z.record(z.string(), z.object({ from: z.unknown(), to: z.unknown() })) }).openapi("ClientAdminUpdateResult"), "The client and what changed"), ...commonErrors, 404: errors[404] },
     },
-    async (c) => c.json(await svc.adminUpdate(db, c.get("ctx"), keyOf(c), body(c)), 200),
+    async (c) => c.json(await svc.adminUpdate(db, c.get("ctx"), keyOf(c), c.req.valid("json")), 200),
   );
   addRoute(
     app,
@@ -90,7 +89,7 @@ export function registerClientAdminRoutes(app: App, deps: AppDeps): void {
       responses: { ...ok(Domain, "The check"), ...commonErrors, 404: errors[404] },
     },
     async (c) => {
-      const b = c.req.valid("json" as never) as { domain: string; approve?: boolean };
+      const b = c.req.valid("json");
       return c.json(await svc.validateDomainRecord(db, c.get("ctx"), keyOf(c), b.domain, lookup, { approve: b.approve }), 200);
     },
   );
@@ -107,9 +106,8 @@ export function registerClientAdminRoutes(app: App, deps: AppDeps): void {
       request: json(Trial),
       responses: { ...ok(z.object({ clientId: z.number().int(), name: z.string(), trialDays: z.number().int(), credits: z.number(), invited: z.record(z.string(), z.unknown()) }).openapi("SetupTrialAccountResult"), "The trial team"), ...commonErrors },
     },
-    async (c) => c.json(await svc.setupTrialAccount({ db, registry: deps.registry, mailer: deps.mailer ?? outboxMailer(db, { publicUrl: deps.publicUrl }) }, c.get("ctx"), body(c)), 200),
+    async (c) => c.json(await svc.setupTrialAccount({ db, registry: deps.registry, mailer: deps.mailer ?? outboxMailer(db, { publicUrl: deps.publicUrl }) }, c.get("ctx"), c.req.valid("json")), 200),
   );
-  const q = (c: RouteContext) => c.req.valid("query" as never) as Record<string, string | undefined>;
   addRoute(
     app,
     {
@@ -159,7 +157,7 @@ export function registerClientAdminRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (c) => {
-      const x = q(c);
+      const x = c.req.valid("query");
       return c.json(
         await svc.adminFiltered(db, c.get("ctx"), {
           regionId: x.regionId ? Number(x.regionId) : undefined,
@@ -195,6 +193,6 @@ export function registerClientAdminRoutes(app: App, deps: AppDeps): void {
       ),
       responses: { ...ok(z.object({ regionId: z.number().int(), languageCode: z.string(), received: z.number().int(), written: z.number().int() }).openapi("AddDemographicTranslationsResult"), "Written"), ...commonErrors, 404: errors[404] },
     },
-    async (c) => c.json(await svc.addDemographicTranslations(db, c.get("ctx"), body(c)), 200),
+    async (c) => c.json(await svc.addDemographicTranslations(db, c.get("ctx"), c.req.valid("json")), 200),
   );
 }

@@ -5,7 +5,7 @@
 import { z } from "@hono/zod-openapi";
 import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
-import { addRoute, commonErrors, errorResponse, errors, type RouteContext } from "../../openapi.ts";
+import { addRoute, commonErrors, errorResponse, errors } from "../../openapi.ts";
 import { schemasFor } from "../../entities/schemas.ts";
 import * as svc from "./credits.service.ts";
 import { MANUAL_TYPES } from "./ledger.ts";
@@ -17,7 +17,7 @@ const KeyParams = (set: string) =>
       .regex(/^-?\d{1,9}$/, "must be an integer")
       .openapi({ param: { name: "key", in: "path" }, description: `${set} key` }),
   });
-const keyOf = (c: RouteContext) => Number((c.req.valid("param") as { key: string }).key);
+const keyOf = (c: { req: { valid(target: "param"): { key: string } } }) => Number(c.req.valid("param").key);
 
 const RegionCost = z.object({
   regionId: z.number().int(),
@@ -106,7 +106,7 @@ const ScheduleEstimates = z
   .openapi("ProjectScheduleEstimates");
 
 const ManualType = z
-  .union(MANUAL_TYPES.map((t) => z.literal(t)) as unknown as [z.ZodLiteral<1>, z.ZodLiteral<2>])
+  .union(MANUAL_TYPES.map((t) => z.literal(t)))
   .describe("1 HubspotDeal, 2 CBSubscription, 80-85 and 90 project adjustments, 86 Freebie");
 const Amount = z
   .number()
@@ -220,7 +220,7 @@ export function registerCreditRoutes(app: App, deps: AppDeps): void {
       request: { params: KeyParams("Projects") },
       responses: { 200: { description: "The cost", content: { "application/json": { schema: CostNow } } }, ...commonErrors, 404: errors[404] },
     },
-    async (c) => c.json((await svc.creditCostNow(db, c.get("ctx"), { projectId: keyOf(c) })) as never, 200),
+    async (c) => c.json(await svc.creditCostNow(db, c.get("ctx"), { projectId: keyOf(c) }), 200),
   );
 
   // Literal path before /Projects/{key}.
@@ -237,7 +237,7 @@ export function registerCreditRoutes(app: App, deps: AppDeps): void {
       request: { body: { required: true, content: { "application/json": { schema: EstimateBody } } } },
       responses: { 200: { description: "The cost", content: { "application/json": { schema: CostEstimate } } }, ...commonErrors },
     },
-    async (c) => c.json((await svc.creditCostEstimate(db, c.get("ctx"), c.req.valid("json") as svc.EstimateInput)) as never, 200),
+    async (c) => c.json(await svc.creditCostEstimate(db, c.get("ctx"), c.req.valid("json")), 200),
   );
 
   addRoute(
@@ -257,7 +257,7 @@ export function registerCreditRoutes(app: App, deps: AppDeps): void {
         404: errors[404],
       },
     },
-    async (c) => c.json((await svc.projectScheduleEstimates(db, c.get("ctx"), { projectId: keyOf(c) })) as never, 200),
+    async (c) => c.json(await svc.projectScheduleEstimates(db, c.get("ctx"), { projectId: keyOf(c) }), 200),
   );
 
   // Literal path before /CreditLogs/{key}.
@@ -281,7 +281,7 @@ export function registerCreditRoutes(app: App, deps: AppDeps): void {
         409: errorResponse("Not the same enterprise, or not enough credits"),
       },
     },
-    async (c) => c.json((await svc.makeCreditTransfer(db, c.get("ctx"), c.req.valid("json") as svc.TransferInput)) as never, 200),
+    async (c) => c.json(await svc.makeCreditTransfer(db, c.get("ctx"), c.req.valid("json")), 200),
   );
 
   addRoute(
@@ -302,7 +302,7 @@ export function registerCreditRoutes(app: App, deps: AppDeps): void {
         409: errorResponse("The balance would go below minus the overdraft limit"),
       },
     },
-    async (c) => c.json((await svc.createAdjustment(db, c.get("ctx"), c.req.valid("json") as svc.NewAdjustment)) as never, 201),
+    async (c) => c.json(await svc.createAdjustment(db, c.get("ctx"), c.req.valid("json")), 201),
   );
 
   addRoute(
@@ -323,7 +323,7 @@ export function registerCreditRoutes(app: App, deps: AppDeps): void {
         409: errorResponse("A system row's amount, or the balance would go below minus the overdraft limit"),
       },
     },
-    async (c) => c.json((await svc.updateAdjustment(db, c.get("ctx"), keyOf(c), c.req.valid("json") as svc.AdjustmentPatch)) as never, 200),
+    async (c) => c.json(await svc.updateAdjustment(db, c.get("ctx"), keyOf(c), c.req.valid("json")), 200),
   );
 
   addRoute(
@@ -374,13 +374,10 @@ export function registerCreditRoutes(app: App, deps: AppDeps): void {
     async (c) => {
       const clientId = keyOf(c);
       const stream = await svc.exportTransactionListCsv(db, c.get("ctx"), { clientId });
-      return new Response(stream, {
-        status: 200,
-        headers: {
-          "content-type": "text/csv; charset=utf-8",
-          "content-disposition": `attachment; filename="transactions-${clientId}.csv"`,
-        },
-      }) as never;
+      return c.body(stream, 200, {
+        "content-type": "text/csv; charset=utf-8",
+        "content-disposition": `attachment; filename="transactions-${clientId}.csv"`,
+      });
     },
   );
 
@@ -399,6 +396,6 @@ export function registerCreditRoutes(app: App, deps: AppDeps): void {
       request: { params: KeyParams("Clients") },
       responses: { 200: { description: "The figures", content: { "application/json": { schema: SubStats } } }, ...commonErrors, 404: errors[404] },
     },
-    async (c) => c.json((await svc.clientSubStats(db, c.get("ctx"), { clientId: keyOf(c) })) as never, 200),
+    async (c) => c.json(await svc.clientSubStats(db, c.get("ctx"), { clientId: keyOf(c) }), 200),
   );
 }

@@ -1,6 +1,7 @@
 // SQL of the credit ledger: the lock that serialises a client's spending, balances, the inputs of
 // the cost formula, schedules and their charges, adjustments, transfers and the figures the
 // management pages read. Every statement runs in the caller's tenant transaction.
+import type postgres from "postgres";
 import type { Tx } from "../../db/client.ts";
 import type { RegionInput } from "./cost.ts";
 
@@ -432,7 +433,7 @@ export async function auditLog(
 ): Promise<void> {
   await tx`
     insert into data_events_log (client_id, user_id, entity_type, entity_id, event, project_id, data)
-    values (${e.clientId}, ${e.userId}, 'CreditLog', ${e.creditLogId}, ${e.event}, ${e.projectId}, ${tx.json(e.data as never)})`;
+    values (${e.clientId}, ${e.userId}, 'CreditLog', ${e.creditLogId}, ${e.event}, ${e.projectId}, ${tx.json(e.data as postgres.JSONValue)})`;
 }
 
 // ---- projects as the ledger reads them ----

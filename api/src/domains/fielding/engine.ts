@@ -12,7 +12,9 @@
 
 export type QuestionType = "single" | "multiple" | "text" | "dropdown" | "price";
 
-export interface DefOption {
+// The survey definition is stored as JSON (survey_runs.definition): its parts are type aliases, not
+// interfaces, so that TypeScript sees them as JSON values (postgres.js's json() takes JSONValue).
+export type DefOption = {
   id: number;
   text: string;
   exclusive: boolean;
@@ -20,9 +22,9 @@ export interface DefOption {
   standardAnswerValue: number | null;
   /** Market reach: the test option this option stands for. */
   testOptionId?: number | null;
-}
+};
 
-export interface DefQuestion {
+export type DefQuestion = {
   /** s{systemQuestionId} or q{projectQuestionId}. */
   key: string;
   systemQuestionId: number | null;
@@ -38,15 +40,15 @@ export interface DefQuestion {
   options: DefOption[];
   minChoices: number | null;
   maxChoices: number | null;
-}
+};
 
-export interface DefTestOption {
+export type DefTestOption = {
   id: number;
   conceptText: string;
   conceptDescription: string | null;
   fileKey: string | null;
   fileType: string | null;
-}
+};
 
 /**
  * A target group: the targets of one question. Without quotas (or marked "only these") the
@@ -54,7 +56,7 @@ export interface DefTestOption {
  * are open to the group's other answers (othersQuota of them; docs/decisions.md "Quotas that can
  * be met").
  */
-export interface DefTarget {
+export type DefTarget = {
   key: string;
   optionIds: number[];
   /** Completes allowed per option (quota_percent of the run's target), when quotas are set. */
@@ -62,9 +64,9 @@ export interface DefTarget {
   onlyThese?: boolean;
   /** Completes open to answers outside optionIds; null or absent: those screen out. */
   othersQuota?: number | null;
-}
+};
 
-export interface SurveyDefinition {
+export type SurveyDefinition = {
   version: 1;
   surveyRunId: number;
   projectId: number;
@@ -89,7 +91,7 @@ export interface SurveyDefinition {
   purchaseIntent?: number[];
   /** Texts translated for the region (TranslatedTextRegions), by English text. */
   translations: Record<string, string>;
-}
+};
 
 /** The attention check: an instructed-response item (Meade and Craig 2012). */
 export const ATTENTION = {

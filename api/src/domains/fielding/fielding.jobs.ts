@@ -49,7 +49,7 @@ export const fieldingTickJob = defineJob<FieldingTickInput, TickResult>(
 
 export async function scheduleFieldingTick(queue: Queue, publicUrl: string): Promise<void> {
   const envelope: JobEnvelope<FieldingTickInput> = { input: { publicUrl }, origin: { userId: SERVICES_USER_ID, clientId: null } };
-  await queue.schedule(fieldingTickJob.name, "* * * * *", envelope as unknown as object, { tz: "UTC" });
+  await queue.schedule(fieldingTickJob.name, "* * * * *", envelope, { tz: "UTC" });
   // And once now, so a server that starts with due work does not wait a minute.
   await queue.send(fieldingTickJob.name, envelope, { singletonKey: "fielding.tick.refill" });
 }

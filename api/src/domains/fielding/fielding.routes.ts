@@ -5,7 +5,7 @@
 import { z } from "@hono/zod-openapi";
 import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
-import { addRoute, commonErrors, errorResponse, errors, keyOf, keyParams, type RouteContext } from "../../openapi.ts";
+import { addRoute, commonErrors, errorResponse, errors, keyOf, keyParams } from "../../openapi.ts";
 import * as svc from "./fielding.service.ts";
 import * as admin from "./fielding.admin.ts";
 import * as samplify from "./samplify.service.ts";
@@ -160,12 +160,12 @@ const QualityRun = z.object({
 const QualityReport = QualityRun.openapi("SurveyRunQualityReport");
 const ProjectQualityReport = z.object({ projectId: z.number().int(), value: z.array(QualityRun) }).openapi("ProjectQualityReport");
 
-const json = <T extends z.ZodType>(schema: T, required = true) => ({ body: { required, content: { "application/json": { schema } } } });
+const json = <T extends z.ZodType>(schema: T) => ({ body: { required: true, content: { "application/json": { schema } } } });
 const ok = <T extends z.ZodType>(schema: T, description: string) => ({ 200: { description, content: { "application/json": { schema } } } });
 
 export function registerFieldingRoutes(app: App, deps: AppDeps): void {
   const db = deps.db;
-  const publicUrl = (c: RouteContext) => deps.publicUrl ?? new URL(c.req.url).origin;
+  const publicUrl = (c: { req: { url: string } }) => deps.publicUrl ?? new URL(c.req.url).origin;
 
   addRoute(
     app,
@@ -182,59 +182,57 @@ export function registerFieldingRoutes(app: App, deps: AppDeps): void {
       responses: { ...ok(Created, "The runs created"), ...commonErrors, 404: errors[404] },
     },
     async (c) => {
-      const { projectId } = c.req.valid("json" as never) as { projectId: number };
+      const { projectId } = c.req.valid("json");
       await admin.assertProject(db, c.get("ctx"), projectId);
       return c.json({ runs: await svc.createSurveys(db, projectId) }, 200);
     },
   );
 
-  const bound = <T extends z.ZodType, B extends z.ZodType | null>(
-    action: string,
-    summary: string,
-    description: string,
-    body: B,
-    result: T,
-    run: (c: RouteContext, runId: number, body: B extends z.ZodType ? z.infer<B> : undefined) => Promise<z.infer<T>>,
-  ) =>
-    addRoute(
-      app,
-      {
-        access: access.staff,
-        method: "post",
-        path: `/api/v1/SurveyRuns/{key}/${action}`,
-        tags: ["SurveyRuns"],
-        operationId: `SurveyRuns_${action}`,
-        summary,
-        description,
-        request: { params: KeyParams("SurveyRuns"), ...(body ? json(body) : {}) },
-        responses: { ...ok(result, summary), ...commonErrors, 404: errors[404], 409: errors[409] },
-      },
-      async (c) => c.json(await run(c, keyOf(c), (body ? c.req.valid("json" as never) : undefined) as never), 200),
-    );
-
-  const state = async (c: RouteContext, runId: number) => admin.runState(db, runId, publicUrl(c));
-
-  bound("LaunchSurvey", "Open a survey run to respondents", "Draft or Testing -> Live. The project goes to Processing results (400). A customer-panel run's link goes to the team's Admins and the project owner (CustomPanelProjectReadyForSurvey); an Ideally-panel run is answered by the simulated panel.", null, Run, async (c, id) => {
-    await svc.launchRun(db, id, publicUrl(c));
-    return state(c, id);
+  // A run's action (POST /SurveyRuns/{key}/{action}): its route, answered by the handler given
+  // beside it, so that addRoute types the handler by the concrete schemas (inside a factory generic
+  // over the schemas, the route's answer type stays unresolved).
+  const action = <T extends z.ZodType>(name: string, summary: string, description: string, result: T) => ({
+    access: access.staff,
+    method: "post" as const,
+    path: `/api/v1/SurveyRuns/{key}/${name}`,
+    tags: ["SurveyRuns"],
+    operationId: `SurveyRuns_${name}`,
+    summary,
+    description,
+    request: { params: KeyParams("SurveyRuns") },
+    responses: { ...ok(result, summary), ...commonErrors, 404: errors[404], 409: errors[409] },
   });
-  bound("ForceCloseSurvey", "Close a survey run now", "Live or Testing -> Closed, whatever its completes; respondents still answering are removed. Then StartSurveyProcessing (the fielding tick does it within a minute), which refunds the shortfall (one SurveyRun row of the run). With Samplify configured, the run's line item is closed there too.", null, Run, async (c, id) => {
+  /** A run's action with a JSON body. */
+  const actionWithBody = <B extends z.ZodType, T extends z.ZodType>(name: string, summary: string, description: string, body: B, result: T) => {
+    const route = action(name, summary, description, result);
+    return { ...route, request: { ...route.request, ...json(body) } };
+  };
+
+  const state = async (c: { req: { url: string } }, runId: number) => admin.runState(db, runId, publicUrl(c));
+
+  addRoute(app, action("LaunchSurvey", "Open a survey run to respondents", "Draft or Testing -> Live. The project goes to Processing results (400). A customer-panel run's link goes to the team's Admins and the project owner (CustomPanelProjectReadyForSurvey); an Ideally-panel run is answered by the simulated panel.", Run), async (c) => {
+    const id = keyOf(c);
+    await svc.launchRun(db, id, publicUrl(c));
+    return c.json(await state(c, id), 200);
+  });
+  addRoute(app, action("ForceCloseSurvey", "Close a survey run now", "Live or Testing -> Closed, whatever its completes; respondents still answering are removed. Then StartSurveyProcessing (the fielding tick does it within a minute), which refunds the shortfall (one SurveyRun row of the run). With Samplify configured, the run's line item is closed there too.", Run), async (c) => {
+    const id = keyOf(c);
     await svc.forceClose(db, id);
     // Its Samplify line item closes too (after the close is committed; a failure is retried by the tick).
     await samplify.closeLineItemsOfClosedRuns(db, publicUrl(c), [id]);
-    return state(c, id);
+    return c.json(await state(c, id), 200);
   });
-  bound(
+  addRoute(app, actionWithBody(
     "ExtendFieldPeriod",
     "Move a run's field end",
     "A Live or Testing run's field end moves to `fieldEndAt` (in the future; later to extend, earlier to shorten), and a stalled run is watched afresh. At its field end a run closes with the completes it has, is processed, and the shortfall is refunded.",
     z.strictObject({ fieldEndAt: z.iso.datetime({ offset: true }).describe("The new field end (ISO 8601, in the future)") }).openapi("ExtendFieldPeriod"),
     Run,
-    async (c, id, b) => {
-      await svc.extendFieldPeriod(db, id, new Date((b as { fieldEndAt: string }).fieldEndAt));
-      return state(c, id);
-    },
-  );
+  ), async (c) => {
+    const id = keyOf(c);
+    await svc.extendFieldPeriod(db, id, new Date(c.req.valid("json").fieldEndAt));
+    return c.json(await state(c, id), 200);
+  });
   addRoute(
     app,
     {
@@ -249,46 +247,46 @@ export function registerFieldingRoutes(app: App, deps: AppDeps): void {
     },
     async (c) => c.json(await admin.runQualityReport(db, keyOf(c)), 200),
   );
-  bound("StartSurveyProcessing", "Process a closed survey run", "Ingests any completes not yet in the results, rakes the run's sample to the region's census margins (age group, gender, region; weights capped to 0.2-5, margins within 0.001 unless the cap binds), and when no other run of the wave is open closes the project's survey (800 or 900, ResultsReady). Safe to call twice.", null, Processed, (_c, id) => svc.processRun(db, id));
-  bound("ProcessProjectData", "Process a survey run's data again", "As StartSurveyProcessing, also for a run processed before: the weights are computed again (e.g. after respondents were removed).", null, Processed, (_c, id) => svc.processRun(db, id, { reprocess: true }));
-  bound(
+  addRoute(app, action("StartSurveyProcessing", "Process a closed survey run", "Ingests any completes not yet in the results, rakes the run's sample to the region's census margins (age group, gender, region; weights capped to 0.2-5, margins within 0.001 unless the cap binds), and when no other run of the wave is open closes the project's survey (800 or 900, ResultsReady). Safe to call twice.", Processed), async (c) => c.json(await svc.processRun(db, keyOf(c)), 200));
+  addRoute(app, action("ProcessProjectData", "Process a survey run's data again", "As StartSurveyProcessing, also for a run processed before: the weights are computed again (e.g. after respondents were removed).", Processed), async (c) => c.json(await svc.processRun(db, keyOf(c), { reprocess: true }), 200));
+  addRoute(app, actionWithBody(
     "RunSimulatedData",
     "Answer a live run with the simulated Ideally panel",
     "Up to `completes` simulated respondents (seeded, drawn to the region's census margins, concept-dependent answers) take the survey through the same engine as people do; the run closes at its quota.",
     z.strictObject({ completes: z.number().int().min(1).max(5000).default(50) }).openapi("RunSimulatedData"),
     Simulated,
-    (_c, id, b) => svc.simulate(db, id, (b as { completes: number }).completes),
-  );
-  bound("SyncDecipherSurvey", "Take the questionnaire snapshot again", "A Draft, Testing or Live run's survey is rebuilt from its project as it is now (a staff fix after SuperAdminUpdate).", null, Run, async (c, id) => {
+  ), async (c) => c.json(await svc.simulate(db, keyOf(c), c.req.valid("json").completes), 200));
+  addRoute(app, action("SyncDecipherSurvey", "Take the questionnaire snapshot again", "A Draft, Testing or Live run's survey is rebuilt from its project as it is now (a staff fix after SuperAdminUpdate).", Run), async (c) => {
+    const id = keyOf(c);
     await svc.resyncDefinition(db, id);
-    return state(c, id);
+    return c.json(await state(c, id), 200);
   });
-  bound("ReuploadTranslations", "Refresh a run's translated texts", "The run's survey takes the region's current TranslatedTextRegions texts.", null, Run, async (c, id) => {
+  addRoute(app, action("ReuploadTranslations", "Refresh a run's translated texts", "The run's survey takes the region's current TranslatedTextRegions texts.", Run), async (c) => {
+    const id = keyOf(c);
     await admin.refreshTranslations(db, id);
-    return state(c, id);
+    return c.json(await state(c, id), 200);
   });
-  bound(
+  addRoute(app, actionWithBody(
     "CreateOrUpdateSamplifyProject",
     "Set a run's panel order",
     "Sets how many completes the run's panel delivers (its quota); a Live run that already has them closes. With Samplify configured (SAMPLIFY_*), the run's line item in its wave's Samplify project is created or updated too: market, quota, incidence, length of interview, days in field, and the run's entry link as the run's sample supplier (SetSampleSupplier first).",
     z.strictObject({ targetCompletes: z.number().int().min(1).max(100000) }).openapi("CreateOrUpdateSamplifyProject"),
     Run,
-    async (c, id, b) => {
-      // Samplify's preconditions first: a refused order changes nothing, the quota included.
-      if (samplify.configured()) await samplify.assertOrderable(db, id, publicUrl(c));
-      await admin.setTarget(db, id, (b as { targetCompletes: number }).targetCompletes);
-      if (samplify.configured()) await samplify.createOrUpdate(db, id, publicUrl(c));
-      return state(c, id);
-    },
-  );
-  bound(
+  ), async (c) => {
+    const id = keyOf(c);
+    // Samplify's preconditions first: a refused order changes nothing, the quota included.
+    if (samplify.configured()) await samplify.assertOrderable(db, id, publicUrl(c));
+    await admin.setTarget(db, id, c.req.valid("json").targetCompletes);
+    if (samplify.configured()) await samplify.createOrUpdate(db, id, publicUrl(c));
+    return c.json(await state(c, id), 200);
+  });
+  addRoute(app, actionWithBody(
     "SamplifyLineItemState",
     "Launch, pause or close a run's Samplify line item",
     "Launch buys the line item first while Samplify has it only provisioned. 503 when Samplify is not configured; 409 before CreateOrUpdateSamplifyProject.",
     z.strictObject({ action: z.enum(["launch", "pause", "close"]) }).openapi("SamplifyLineItemState"),
     z.object({ surveyRunId: z.number().int(), extProjectId: z.string(), extLineItemId: z.string(), state: z.string() }).openapi("SamplifyLineItemStateResult"),
-    (c, id, b) => samplify.setState(db, id, (b as { action: "launch" | "pause" | "close" }).action, publicUrl(c)),
-  );
+  ), async (c) => c.json(await samplify.setState(db, keyOf(c), c.req.valid("json").action, publicUrl(c)), 200));
   addRoute(
     app,
     {
@@ -321,31 +319,28 @@ export function registerFieldingRoutes(app: App, deps: AppDeps): void {
     },
     async (c) => c.json(await samplify.feasibility(db, keyOf(c)), 200),
   );
-  bound(
+  addRoute(app, actionWithBody(
     "DecipherRespondents",
     "List a run's respondents",
     "Every respondent session of the run with its status (InProgress, Complete, ScreenedOut, OverQuota, Removed), newest first, paged.",
     z.strictObject({ page: z.number().int().min(1).default(1), pageSize: z.number().int().min(1).max(1000).default(100), status: z.enum(["InProgress", "Complete", "ScreenedOut", "OverQuota", "Removed"]).optional() }).openapi("DecipherRespondents"),
     Respondents,
-    (_c, id, b) => admin.respondents(db, id, b as { page: number; pageSize: number; status?: string }),
-  );
-  bound(
+  ), async (c) => c.json(await admin.respondents(db, keyOf(c), c.req.valid("json")), 200));
+  addRoute(app, actionWithBody(
     "RemoveUuidsFromSurvey",
     "Remove respondents by id",
     "Marks the respondents Removed (by respondent id or panel respondent id), takes their answers out of the results, and weights the run's sample again when it was processed.",
     z.strictObject({ uuids: z.array(z.string().min(1).max(200)).min(1).max(10000) }).openapi("RemoveUuidsFromSurvey"),
     Removed,
-    (_c, id, b) => admin.removeRespondents(db, id, (b as { uuids: string[] }).uuids),
-  );
-  bound(
+  ), async (c) => c.json(await admin.removeRespondents(db, keyOf(c), c.req.valid("json").uuids), 200));
+  addRoute(app, actionWithBody(
     "RemoveRespondentsCsv",
     "Remove respondents listed in a CSV",
     "As RemoveUuidsFromSurvey, with the ids in the first column of a CSV text (a header row is skipped when it is not an id).",
     z.strictObject({ csv: z.string().min(1).max(2_000_000) }).openapi("RemoveRespondentsCsv"),
     Removed,
-    (_c, id, b) => admin.removeRespondents(db, id, admin.idsFromCsv((b as { csv: string }).csv)),
-  );
-  bound("BackwardsSync", "Rebuild a run's results from its raw answers", "Every complete respondent's results rows are written again from the answers kept on the session (after a fix to the snapshot), then the run is weighted again.", null, Processed, (_c, id) => admin.backwardsSync(db, id));
+  ), async (c) => c.json(await admin.removeRespondents(db, keyOf(c), admin.idsFromCsv(c.req.valid("json").csv)), 200));
+  addRoute(app, action("BackwardsSync", "Rebuild a run's results from its raw answers", "Every complete respondent's results rows are written again from the answers kept on the session (after a fix to the snapshot), then the run is weighted again.", Processed), async (c) => c.json(await admin.backwardsSync(db, keyOf(c)), 200));
 
   addRoute(
     app,

@@ -1,5 +1,6 @@
 // The fielding domain's SQL: survey runs from started schedules, the questionnaire snapshot,
 // respondent sessions, and the rows processing writes (responses, text responses, weights).
+import type postgres from "postgres";
 import type { Db, Tx } from "../../db/client.ts";
 import type { Answers, SurveyDefinition } from "./engine.ts";
 
@@ -96,7 +97,7 @@ export async function insertRun(tx: Sql, g: ReadyGroup, seed: number): Promise<n
 }
 
 export async function setDefinition(tx: Sql, runId: number, def: SurveyDefinition): Promise<void> {
-  await tx`update survey_runs set definition = ${tx.json(def as never)}, updated_at = now() where id = ${runId}`;
+  await tx`update survey_runs set definition = ${tx.json(def)}, updated_at = now() where id = ${runId}`;
 }
 
 export async function setRunStatus(tx: Sql, runId: number, status: number, stamp: "launched_at" | "closed_at" | "processed_at" | null): Promise<void> {
@@ -107,7 +108,7 @@ export async function setRunStatus(tx: Sql, runId: number, status: number, stamp
 }
 
 export async function setWeighting(tx: Sql, runId: number, report: object): Promise<void> {
-  await tx`update survey_runs set weighting = ${tx.json(report as never)}, updated_at = now() where id = ${runId}`;
+  await tx`update survey_runs set weighting = ${tx.json(report as postgres.JSONValue)}, updated_at = now() where id = ${runId}`;
 }
 
 export async function markSimulated(tx: Sql, runId: number): Promise<void> {
@@ -308,7 +309,7 @@ export async function sessionBySupplierRid(tx: Sql, runId: number, supplierId: n
 
 export async function saveSession(tx: Sql, id: number, s: { status: string; answers: Answers; page: number; endReason: string | null; qualityFlags?: string[] }): Promise<void> {
   await tx`
-    update survey_sessions set status = ${s.status}, answers = ${tx.json(s.answers as never)}, page = ${s.page}, end_reason = ${s.endReason},
+    update survey_sessions set status = ${s.status}, answers = ${tx.json(s.answers as postgres.JSONValue)}, page = ${s.page}, end_reason = ${s.endReason},
       quality_flags = ${s.qualityFlags ?? []}::text[],
       completed_at = case when ${s.status} = 'InProgress' then null else coalesce(completed_at, now()) end, updated_at = now()
     where id = ${id}`;
@@ -352,7 +353,7 @@ export async function insertFinishedSessions(tx: Sql, rows: FinishedSession[]): 
         length_seconds: s.lengthSeconds,
         device_fingerprint: s.deviceFingerprint,
         quality_flags: s.qualityFlags,
-      })) as never,
+      })) as postgres.JSONValue,
     )}) as x(client_id int, survey_run_id int, region_id int, panel_respondent_id text, status text, answers jsonb, test_option_order int[], page int, end_reason text,
              length_seconds float8, device_fingerprint text, quality_flags text[])
     on conflict (survey_run_id, panel_respondent_id) where panel_respondent_id is not null do nothing`;
@@ -423,13 +424,13 @@ export async function insertProjectSessions(
         is_customer_panel: r.isCustomerPanel,
         week: r.week,
         completed_at: r.completedAt,
-      })) as never,
+      })) as postgres.JSONValue,
     )}) as x(client_id int, project_id int, survey_session_id int, survey_run_id int, region_id int, is_customer_panel boolean, week int, completed_at timestamptz)
     on conflict (project_id, survey_session_id) do nothing
     returning id, survey_session_id as "surveySessionId"`;
 }
 
-export interface ResponseRow {
+export type ResponseRow = {
   client_id: number;
   project_id: number;
   survey_run_id: number;
@@ -448,7 +449,7 @@ export interface ResponseRow {
   numeric_value: number | null;
   purchase_intent?: number | null;
   created_at: string;
-}
+};
 
 export async function insertResponses(tx: Sql, rows: ResponseRow[]): Promise<void> {
   for (let i = 0; i < rows.length; i += 5000) {
@@ -460,14 +461,14 @@ export async function insertResponses(tx: Sql, rows: ResponseRow[]): Promise<voi
       select client_id, project_id, survey_run_id, survey_session_id, project_survey_session_id, region_id, is_customer_panel,
         project_question_id, question_id, standard_question_id, test_option_id, question_option_id, system_question_id, system_question_option_id,
         standard_answer_value, numeric_value, purchase_intent, created_at
-      from jsonb_to_recordset(${tx.json(chunk as never)}) as x(client_id int, project_id int, survey_run_id int, survey_session_id int,
+      from jsonb_to_recordset(${tx.json(chunk)}) as x(client_id int, project_id int, survey_run_id int, survey_session_id int,
         project_survey_session_id int, region_id int, is_customer_panel boolean, project_question_id int, question_id int, standard_question_id int,
         test_option_id int, question_option_id int, system_question_id int, system_question_option_id int, standard_answer_value int,
         numeric_value numeric, purchase_intent smallint, created_at timestamptz)`;
   }
 }
 
-export interface TextResponseRow {
+export type TextResponseRow = {
   client_id: number;
   project_id: number;
   survey_run_id: number;
@@ -480,7 +481,7 @@ export interface TextResponseRow {
   test_option_id: number | null;
   response_text: string;
   created_at: string;
-}
+};
 
 export async function insertTextResponses(tx: Sql, rows: TextResponseRow[]): Promise<void> {
   for (let i = 0; i < rows.length; i += 5000) {
@@ -488,7 +489,7 @@ export async function insertTextResponses(tx: Sql, rows: TextResponseRow[]): Pro
     await tx`
       insert into text_responses (client_id, project_id, survey_run_id, survey_session_id, project_survey_session_id, region_id,
         project_question_id, question_id, standard_question_id, test_option_id, response_text, created_at)
-      select * from jsonb_to_recordset(${tx.json(chunk as never)}) as x(client_id int, project_id int, survey_run_id int, survey_session_id int,
+      select * from jsonb_to_recordset(${tx.json(chunk)}) as x(client_id int, project_id int, survey_run_id int, survey_session_id int,
         project_survey_session_id int, region_id int, project_question_id int, question_id int, standard_question_id int, test_option_id int,
         response_text text, created_at timestamptz)`;
   }

@@ -4,7 +4,7 @@ import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
 import { addRoute, commonErrors, errors } from "../../openapi.ts";
 import { ProjectKeyParams, projectKeyOf } from "../lifecycle/lifecycle.routes.ts";
-import { preview, type PreviewInput } from "./preview.service.ts";
+import { preview } from "./preview.service.ts";
 import { present, View } from "./respondent.routes.ts";
 
 const Answer = z.union([z.number(), z.array(z.number()), z.string().max(10000)]);
@@ -36,7 +36,7 @@ export function registerPreviewRoutes(app: App, deps: AppDeps): void {
       responses: { 200: { description: "The next page, or the end", content: { "application/json": { schema: Result } } }, ...commonErrors, 404: errors[404], 409: errors[409] },
     },
     async (c) => {
-      const v = await preview(deps.db, c.get("ctx"), projectKeyOf(c), c.req.valid("json") as PreviewInput);
+      const v = await preview(deps.db, c.get("ctx"), projectKeyOf(c), c.req.valid("json"));
       const imageUrl = async (key: string, fileType: string | null) =>
         deps.storage ? (await deps.storage.downloadUrl({ key, contentType: fileType ?? undefined, baseUrl: deps.publicUrl ?? new URL(c.req.url).origin, expiresIn: 3600 })).url : null;
       return c.json({ ...(await present(v, imageUrl)), answers: v.answers }, 200);

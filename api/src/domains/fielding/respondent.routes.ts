@@ -180,7 +180,7 @@ export function registerRespondentRoutes(app: App, deps: AppDeps): void {
       responses: { ...ok, ...refusals, 403: errors[403] },
     },
     async (c) => {
-      const { link } = c.req.valid("param" as never) as { link: string };
+      const { link } = c.req.valid("param");
       const body = (await c.req.json().catch(() => ({}))) as { panelRespondentId?: unknown; entryQuery?: unknown; deviceFingerprint?: unknown };
       const text = (v: unknown, max: number) => (typeof v === "string" && v ? v.slice(0, max) : null);
       const view = await svc.startSession(db, link, text(body.panelRespondentId, 200), {
@@ -205,7 +205,7 @@ export function registerRespondentRoutes(app: App, deps: AppDeps): void {
       responses: { ...ok, ...refusals },
     },
     async (c) => {
-      const { link, respondentId } = c.req.valid("param" as never) as { link: string; respondentId: string };
+      const { link, respondentId } = c.req.valid("param");
       return c.json(await present(await svc.getSession(db, link, respondentId), signer(c)), 200);
     },
   );
@@ -227,8 +227,8 @@ export function registerRespondentRoutes(app: App, deps: AppDeps): void {
       responses: { ...ok, ...refusals },
     },
     async (c) => {
-      const { link, respondentId } = c.req.valid("param" as never) as { link: string; respondentId: string };
-      const b = c.req.valid("json" as never) as { pageId: string; answers: Record<string, unknown> };
+      const { link, respondentId } = c.req.valid("param");
+      const b = c.req.valid("json");
       return c.json(await present(await svc.submitPage(db, link, respondentId, b.pageId, b.answers), signer(c)), 200);
     },
   );

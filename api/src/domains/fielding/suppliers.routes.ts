@@ -35,7 +35,9 @@ const Body = z
   })
   .openapi("SampleSupplierBody");
 const json = <T extends z.ZodType>(schema: T) => ({ body: { required: true, content: { "application/json": { schema } } } });
-const ok = <T extends z.ZodType>(schema: T, description: string, status: 200 | 201 = 200) => ({ [status]: { description, content: { "application/json": { schema } } } });
+/** A JSON response under its status; typed as a Record so that the status stays a literal key (a computed key widens to string). */
+const ok = <T extends z.ZodType, S extends 200 | 201 = 200>(schema: T, description: string, status?: S) =>
+  ({ [status ?? 200]: { description, content: { "application/json": { schema } } } }) as Record<S, { description: string; content: { "application/json": { schema: T } } }>;
 
 export function registerSupplierRoutes(app: App, deps: AppDeps): void {
   const db = deps.db;
@@ -48,7 +50,7 @@ export function registerSupplierRoutes(app: App, deps: AppDeps): void {
   addRoute(
     app,
     { access: access.staff, method: "post", path: "/api/v1/SampleSuppliers", tags, operationId: "SampleSuppliers_Create", summary: "Add a sample supplier", request: json(Body), responses: { ...ok(Supplier, "The supplier", 201), ...commonErrors } },
-    async (c) => c.json(await s.createSupplier(db, c.req.valid("json" as never) as s.SupplierInput), 201),
+    async (c) => c.json(await s.createSupplier(db, c.req.valid("json")), 201),
   );
   addRoute(
     app,
@@ -67,7 +69,7 @@ export function registerSupplierRoutes(app: App, deps: AppDeps): void {
       request: { params: keyParams("SampleSuppliers"), ...json(Body.partial().openapi("SampleSupplierPatch")) },
       responses: { ...ok(Supplier, "The supplier"), ...commonErrors, 404: errors[404] },
     },
-    async (c) => c.json(await s.updateSupplier(db, keyOf(c), c.req.valid("json" as never) as Partial<s.SupplierInput>), 200),
+    async (c) => c.json(await s.updateSupplier(db, keyOf(c), c.req.valid("json")), 200),
   );
   addRoute(
     app,
@@ -92,7 +94,7 @@ export function registerSupplierRoutes(app: App, deps: AppDeps): void {
       responses: { ...ok(z.object({ surveyRunId: z.number().int(), sampleSupplierId: z.number().int().nullable() }), "The run's supplier"), ...commonErrors, 404: errors[404], 409: errors[409] },
     },
     async (c) => {
-      const { sampleSupplierId } = c.req.valid("json" as never) as { sampleSupplierId: number | null };
+      const { sampleSupplierId } = c.req.valid("json");
       await s.setRunSupplier(db, keyOf(c), sampleSupplierId);
       return c.json({ surveyRunId: keyOf(c), sampleSupplierId }, 200);
     },

@@ -3,7 +3,7 @@
 import { z } from "@hono/zod-openapi";
 import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
-import { addRoute, commonErrors, errorResponse, type RouteContext } from "../../openapi.ts";
+import { addRoute, commonErrors, errorResponse } from "../../openapi.ts";
 import * as svc from "./flags.service.ts";
 import type { FlagSwitch } from "./flags.sql.ts";
 
@@ -15,7 +15,7 @@ const KeyParams = z.object({
     .regex(/^-?\d{1,9}$/, "must be an integer")
     .openapi({ param: { name: "key", in: "path" }, description: "FeatureFlags key" }),
 });
-const keyOf = (c: RouteContext) => Number((c.req.valid("param") as { key: string }).key);
+const keyOf = (c: { req: { valid(target: "param"): { key: string } } }) => Number(c.req.valid("param").key);
 
 export const FeatureFlagState = z
   .object({
@@ -92,7 +92,7 @@ export function registerFlagRoutes(app: App, deps: AppDeps): void {
           404: errorResponse("No such flag"),
         },
       },
-      async (c) => c.json(await svc.setSwitch(deps.db, c.get("ctx"), { id: keyOf(c), which: s.which, on: s.on }) as never, 200),
+      async (c) => c.json(await svc.setSwitch(deps.db, c.get("ctx"), { id: keyOf(c), which: s.which, on: s.on }), 200),
     );
   }
 }

@@ -10,6 +10,7 @@
 //                                            since each project has its own copy of a question
 // SyncSegmentSurveySessions writes the matching sessions into project_group_segment_sessions, which
 // the results filter's projectGroupSegmentIds reads.
+import type postgres from "postgres";
 import type { Db, Tx } from "../../db/client.ts";
 import { enterTenant } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
@@ -181,7 +182,7 @@ export async function generateSegments(db: Db, ctx: RequestCtx, groupId: number)
     let order = 0;
     const insert = async (name: string, definition: object) => {
       await tx`insert into project_group_segments (client_id, project_group_version_id, name, definition, sort_order)
-               values (${g.clientId}, ${version}, ${name.slice(0, 200)}, ${tx.json({ ...definition, generated: true } as never)}, ${++order})`;
+               values (${g.clientId}, ${version}, ${name.slice(0, 200)}, ${tx.json({ ...definition, generated: true } as postgres.JSONValue)}, ${++order})`;
     };
     if (questions.length) {
       for (const q of questions) for (const o of q.options) await insert(o, { answers: [{ questionText: q.text, optionTexts: [o] }] });
@@ -221,7 +222,7 @@ export async function bulkUpdateSegments(db: Db, ctx: RequestCtx, patches: Segme
           color = case when ${p.color !== undefined} then ${p.color ?? null} else color end,
           sort_order = coalesce(${p.sortOrder ?? null}, sort_order),
           is_category_segment = coalesce(${p.isCategorySegment ?? null}, is_category_segment),
-          definition = case when ${p.definition !== undefined} then ${tx.json((p.definition ?? {}) as never)} else definition end,
+          definition = case when ${p.definition !== undefined} then ${tx.json((p.definition ?? {}) as postgres.JSONValue)} else definition end,
           updated_at = now()
         where id = ${p.id}`;
     }
@@ -325,7 +326,8 @@ export async function qualResultsGroup(db: Db, ctx: RequestCtx, groupId: number,
     const byProject = topTwoBoxes(merge(perProject), confidence, null);
     const all = topTwoBoxes(merge(pooled), confidence, null);
     const titles = await rq.standardQuestions(tx, null);
-    const rename = (m: Measure) => ({ ...m, projectId: m.testOptionId, testOptionId: null, vsOthers: m.vsOthers.map((o) => ({ ...o, projectId: o.testOptionId, testOptionId: null })) });
+    // testOptionId carries the project here (perProject above), so it is never null.
+    const rename = (m: Measure) => ({ ...m, projectId: m.testOptionId!, testOptionId: null, vsOthers: m.vsOthers.map((o) => ({ ...o, projectId: o.testOptionId, testOptionId: null })) });
     return {
       projectGroupId: groupId,
       confidence,
@@ -337,9 +339,9 @@ export async function qualResultsGroup(db: Db, ctx: RequestCtx, groupId: number,
   });
 }
 
-/** The group's open answers to a question (matched by its text in each project), newest first. */
-export async function verbatimGroup(db: Db, ctx: RequestCtx, groupId: number, questionId: number, filters: ResponseFilter, page?: number, pageSize?: number, countOnly = false) {
-  const targets = await enterTenant(db, ctx, async (tx) => {
+/** The open question's twin in each project of the group (matched by its text). */
+async function verbatimTargets(db: Db, ctx: RequestCtx, groupId: number, questionId: number) {
+  return enterTenant(db, ctx, async (tx) => {
     await group(tx, groupId);
     const ids = await groupProjects(tx, groupId);
     const [q] = await tx<{ text: string }[]>`select question_text as text from questions where id = ${questionId}`;
@@ -348,11 +350,19 @@ export async function verbatimGroup(db: Db, ctx: RequestCtx, groupId: number, qu
       select pq.project_id as "projectId", pq.id as "projectQuestionId" from project_questions pq join questions q on q.id = pq.question_id
       where pq.project_id = any(${ids}::int[]) and q.question_text = ${q.text} and q.question_type_id = 3 and pq.deleted_at is null order by pq.project_id, pq.id`;
   });
-  if (countOnly) {
-    let count = 0;
-    for (const t of targets) count += (await verbatimCount(db, ctx, { ...t, filters })).count;
-    return { projectGroupId: groupId, questionId, count };
-  }
+}
+
+/** TextResponses VerbatimCountGroup: how many answers VerbatimGroup pages through. */
+export async function verbatimCountGroup(db: Db, ctx: RequestCtx, groupId: number, questionId: number, filters: ResponseFilter) {
+  const targets = await verbatimTargets(db, ctx, groupId, questionId);
+  let count = 0;
+  for (const t of targets) count += (await verbatimCount(db, ctx, { ...t, filters })).count;
+  return { projectGroupId: groupId, questionId, count };
+}
+
+/** The group's open answers to a question (matched by its text in each project), newest first. */
+export async function verbatimGroup(db: Db, ctx: RequestCtx, groupId: number, questionId: number, filters: ResponseFilter, page?: number, pageSize?: number) {
+  const targets = await verbatimTargets(db, ctx, groupId, questionId);
   // Each project's newest answers, merged newest first, then paged.
   const size = pageSize ?? 20;
   const p = page ?? 1;

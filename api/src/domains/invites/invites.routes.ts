@@ -1,6 +1,8 @@
 // Team invites (POST /Users, Users/{key}/ResendInvite) and share links (LinkInvites functions).
 // POST /Users replaces the generic create: inviting is the only way a client gains a person.
 import { z } from "@hono/zod-openapi";
+import type { TypedResponse } from "hono";
+import type { JSONParsed } from "hono/utils/types";
 import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
 import { addRoute, commonErrors, errorResponse } from "../../openapi.ts";
@@ -57,12 +59,18 @@ const keyParam = z.object({
   key: z.string().regex(/^-?\d+$/, "must be an integer").openapi({ param: { name: "key", in: "path" }, description: "Users key" }),
 });
 
-const json = (raw: string, status: 201): never =>
-  new Response(raw, { status, headers: { "content-type": "application/json; charset=utf-8" } }) as never;
+/**
+ * A JSON text forwarded as is (the entity serializer's, as GET /Users({key}) shows the person),
+ * typed as the answer of the schema S it follows. The one assertion here: Hono brands only the
+ * answers of c.json() as TypedResponse, and a Response built by hand is a plain Response.
+ */
+const rawJson = <S extends z.ZodType, C extends 201>(_schema: S, raw: string, status: C) =>
+  new Response(raw, { status, headers: { "content-type": "application/json; charset=utf-8" } }) as Response & TypedResponse<JSONParsed<z.output<S>>, C, "json">;
 
 export function registerInviteRoutes(app: App, deps: AppDeps): void {
   const d: svc.InviteDeps = { db: deps.db, registry: deps.registry, mailer: deps.mailer ?? outboxMailer(deps.db, { publicUrl: deps.publicUrl }) };
   const users = deps.registry.get("Users");
+  const User = users ? schemasFor(deps.registry, users).entity : z.object({});
 
   addRoute(
     app,
@@ -83,7 +91,7 @@ export function registerInviteRoutes(app: App, deps: AppDeps): void {
       responses: {
         201: {
           description: "A new person, added: as GET /Users({key}) shows them",
-          content: { "application/json": { schema: users ? schemasFor(deps.registry, users).entity : z.object({}) } },
+          content: { "application/json": { schema: User } },
         },
         202: { description: "An existing account, invited: pending until they accept", content: { "application/json": { schema: PendingInvitation } } },
         ...commonErrors,
@@ -92,8 +100,8 @@ export function registerInviteRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (c) => {
-      const out = await svc.inviteToClient(d, c.get("ctx"), c.req.valid("json") as svc.InviteInput);
-      return out.kind === "added" ? json(out.user, 201) : c.json(out.invitation, 202);
+      const out = await svc.inviteToClient(d, c.get("ctx"), c.req.valid("json"));
+      return out.kind === "added" ? rawJson(User, out.user, 201) : c.json(out.invitation, 202);
     },
   );
 
@@ -127,7 +135,7 @@ export function registerInviteRoutes(app: App, deps: AppDeps): void {
         404: errorResponse("No live invitation of that client for you"),
       },
     },
-    async (c) => c.json(await svc.acceptMembership(d.db, c.get("ctx"), (c.req.valid("json") as { clientId: number }).clientId), 200),
+    async (c) => c.json(await svc.acceptMembership(d.db, c.get("ctx"), c.req.valid("json").clientId), 200),
   );
 
   addRoute(
@@ -147,7 +155,7 @@ export function registerInviteRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (c) => {
-      await svc.declineMembership(d.db, c.get("ctx"), (c.req.valid("json") as { clientId: number }).clientId);
+      await svc.declineMembership(d.db, c.get("ctx"), c.req.valid("json").clientId);
       return c.body(null, 204);
     },
   );
@@ -171,7 +179,7 @@ export function registerInviteRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (c) => {
-      await svc.resendInvite(d, c.get("ctx"), Number((c.req.valid("param") as { key: string }).key));
+      await svc.resendInvite(d, c.get("ctx"), Number(c.req.valid("param").key));
       return c.body(null, 204);
     },
   );
@@ -193,7 +201,7 @@ export function registerInviteRoutes(app: App, deps: AppDeps): void {
         404: errorResponse("No such link, or its project is gone"),
       },
     },
-    async (c) => c.json(await svc.demoProjectByIdentifier(deps.db, c.get("ctx"), (c.req.valid("query") as { identifier: string }).identifier), 200),
+    async (c) => c.json(await svc.demoProjectByIdentifier(deps.db, c.get("ctx"), c.req.valid("query").identifier), 200),
   );
 
   addRoute(
@@ -229,6 +237,6 @@ export function registerInviteRoutes(app: App, deps: AppDeps): void {
         404: errorResponse("No such link, or its project is gone"),
       },
     },
-    async (c) => c.json(await svc.acceptShare(deps.db, c.get("ctx"), (c.req.valid("json") as { identifier: string }).identifier), 200),
+    async (c) => c.json(await svc.acceptShare(deps.db, c.get("ctx"), c.req.valid("json").identifier), 200),
   );
 }

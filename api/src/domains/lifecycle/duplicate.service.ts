@@ -11,7 +11,8 @@ import { withProjectAction, dbError } from "./lifecycle.service.ts";
 export interface DuplicateResult {
   id: number;
   projectName: string;
-  statusCode: number;
+  /** A copy starts as a Draft. */
+  statusCode: 0;
   clientId: number;
   duplicatedFromProjectId: number;
 }

@@ -4,12 +4,12 @@
 import { z } from "@hono/zod-openapi";
 import type { App, AppDeps } from "../../app-types.ts";
 import { access, type Access } from "../../access/policy.ts";
-import { addRoute, commonErrors, errorResponse, errors, type RouteContext } from "../../openapi.ts";
+import { addRoute, commonErrors, errorResponse, errors } from "../../openapi.ts";
 import { ApiError } from "../../errors.ts";
 import * as svc from "./lifecycle.service.ts";
 import { duplicate } from "./duplicate.service.ts";
 import { generateQuestionIr } from "./incidence.service.ts";
-import { feasibilityEstimate, incidenceEstimateExplained, type FeasibilitySettings } from "./feasibility.ts";
+import { feasibilityEstimate, incidenceEstimateExplained } from "./feasibility.ts";
 import { ACTIONS, STATUS_CODES } from "./transitions.ts";
 
 const tags = ["Projects"];
@@ -21,9 +21,9 @@ export const ProjectKeyParams = z.object({
     .openapi({ param: { name: "key", in: "path" }, description: "Projects key" }),
 });
 
-export const projectKeyOf = (c: RouteContext) => Number((c.req.valid("param") as { key: string }).key);
+export const projectKeyOf = (c: { req: { valid(target: "param"): { key: string } } }) => Number(c.req.valid("param").key);
 
-const StatusCodeSchema = z.union(STATUS_CODES.map((s) => z.literal(s)) as unknown as [z.ZodLiteral<0>, z.ZodLiteral<50>]).describe(
+const StatusCodeSchema = z.union(STATUS_CODES.map((s) => z.literal(s))).describe(
   "A project status code: 0 Draft, 50 Awaiting Approval, 100 Submitted, 200 Reviewing Questions, 300 Awaiting Survey, 400 Processing results, 800 Completed Wave, 900 Complete, 950 Demo",
 );
 
@@ -59,16 +59,6 @@ const Readiness = z
   })
   .openapi("ProjectReadiness");
 
-interface Spec {
-  action: (typeof ACTIONS)[number];
-  access: Access;
-  summary: string;
-  description: string;
-  body?: z.ZodType;
-  bodyRequired?: boolean;
-  response: z.ZodType;
-  run: (c: RouteContext, projectId: number, body: Record<string, unknown>) => Promise<unknown>;
-}
 
 const Decline = z.strictObject({ reason: z.string().trim().min(1).max(2000).describe("Why: sent to the submitter") }).openapi("DeclineProject");
 const Move = z.strictObject({ clientId: z.number().int().positive().describe("The team to move the project to (same enterprise)") }).openapi("MoveProject");
@@ -213,10 +203,53 @@ const QuestionIrResult = z
 
 const conflict = "The action is not allowed from the project's status (the message names it and the actions it allows), or the ledger refuses";
 
+/** A lifecycle action of the Projects set, as the transition table names it. */
+interface ActionSpec<T extends z.ZodType> {
+  action: (typeof ACTIONS)[number];
+  access: Access;
+  summary: string;
+  description: string;
+  response: T;
+}
+
+/**
+ * A lifecycle action's route (POST /Projects/{key}/{Action}); without a body of its own it takes
+ * an optional empty one. The handler goes beside it in addRoute, which types it by these schemas.
+ */
+const action = <T extends z.ZodType>(s: ActionSpec<T>) => actionWithBody({ ...s, body: Empty });
+
+/** A lifecycle action with a JSON body (required unless bodyRequired is false or absent). */
+function actionWithBody<T extends z.ZodType, B extends z.ZodType>(s: ActionSpec<T> & { body: B; bodyRequired?: boolean }) {
+  return {
+    access: s.access,
+    method: "post" as const,
+    path: `/api/v1/Projects/{key}/${s.action}`,
+    tags,
+    operationId: `Projects_${s.action}`,
+    summary: s.summary,
+    description: s.description,
+    request: { params: ProjectKeyParams, body: { required: s.bodyRequired ?? false, content: { "application/json": { schema: s.body } } } },
+    responses: {
+      200: { description: "Done", content: { "application/json": { schema: s.response } } },
+      ...commonErrors,
+      404: errors[404],
+      409: errorResponse(conflict),
+    },
+  };
+}
+
+/** The route's project key (ProjectKeyParams checked its form). */
+function projectIdOf(c: { req: { valid(target: "param"): { key: string } } }): number {
+  const projectId = projectKeyOf(c);
+  if (!Number.isSafeInteger(projectId)) throw new ApiError("BadRequest", "The key must be an integer");
+  return projectId;
+}
+
 export function registerLifecycleRoutes(app: App, deps: AppDeps): void {
   const db = deps.db;
-  const specs: Spec[] = [
-    {
+  addRoute(
+    app,
+    action({
       action: "Submit",
       access: access.user,
       summary: "Submit a Draft for survey, charging its first wave",
@@ -226,33 +259,57 @@ export function registerLifecycleRoutes(app: App, deps: AppDeps): void {
         "409 when the balance would go below minus the overdraft limit. " +
         "400 (nothing charged) when the test is incomplete: one field error per ReadinessCheck problem.",
       response: LifecycleResult,
-      run: (c, projectId) => svc.submit(db, c.get("ctx"), { projectId }),
+    }),
+    async (c) => {
+      const projectId = projectIdOf(c);
+      return c.json(await svc.submit(db, c.get("ctx"), { projectId }), 200);
     },
-    {
+  );
+  addRoute(
+    app,
+    action({
       action: "Unsubmit",
       access: access.user,
       summary: "Take a submitted project back to Draft, refunding its pending charge",
       description: "50 or 100 -> 0. The unrun waves are cancelled and their PendingSurveyRun charges refunded (a positive 30 row each).",
       response: LifecycleResult,
-      run: (c, projectId) => svc.unsubmit(db, c.get("ctx"), { projectId }),
+    }),
+    async (c) => {
+      const projectId = projectIdOf(c);
+      return c.json(await svc.unsubmit(db, c.get("ctx"), { projectId }), 200);
     },
-    {
+  );
+  addRoute(
+    app,
+    action({
       action: "Approve",
       access: access.admin,
       summary: "Approve a project's next step",
       description: "50 -> 100 (an Admin of the team or staff; the submitter is notified), 100 -> 200 and 200 -> 300 (staff).",
       response: LifecycleResult,
-      run: (c, projectId) => svc.approve(db, c.get("ctx"), { projectId }),
+    }),
+    async (c) => {
+      const projectId = projectIdOf(c);
+      return c.json(await svc.approve(db, c.get("ctx"), { projectId }), 200);
     },
-    {
+  );
+  addRoute(
+    app,
+    action({
       action: "SuperApprove",
       access: access.superAdmin,
       summary: "Send a project straight to Awaiting Survey (super admin)",
       description: "0, 50, 100 or 200 -> 300. From Draft it charges the first wave as Submit does.",
       response: LifecycleResult,
-      run: (c, projectId) => svc.superApprove(db, c.get("ctx"), { projectId }),
+    }),
+    async (c) => {
+      const projectId = projectIdOf(c);
+      return c.json(await svc.superApprove(db, c.get("ctx"), { projectId }), 200);
     },
-    {
+  );
+  addRoute(
+    app,
+    actionWithBody({
       action: "Decline",
       access: access.admin,
       summary: "Decline a submitted project, with a reason",
@@ -260,33 +317,58 @@ export function registerLifecycleRoutes(app: App, deps: AppDeps): void {
       body: Decline,
       bodyRequired: true,
       response: LifecycleResult,
-      run: (c, projectId, b) => svc.decline(db, c.get("ctx"), { projectId, reason: b.reason as string }),
+    }),
+    async (c) => {
+      const projectId = projectIdOf(c);
+      const b = c.req.valid("json");
+      return c.json(await svc.decline(db, c.get("ctx"), { projectId, reason: b.reason }), 200);
     },
-    {
+  );
+  addRoute(
+    app,
+    action({
       action: "CloseProjectSurvey",
       access: access.staff,
       summary: "Close a project's survey: its results are ready",
       description: "400 or 800 -> 800 while later waves remain scheduled, else 900. Settles the run's pending charges (30 -> 40) and logs ResultsReady.",
       response: LifecycleResult,
-      run: (c, projectId) => svc.closeProjectSurvey(db, c.get("ctx"), { projectId }),
+    }),
+    async (c) => {
+      const projectId = projectIdOf(c);
+      return c.json(await svc.closeProjectSurvey(db, c.get("ctx"), { projectId }), 200);
     },
-    {
+  );
+  addRoute(
+    app,
+    action({
       action: "StopProjectScheduling",
       access: access.user,
       summary: "Stop a project's scheduled waves, refunding their charges",
       description: "300 -> 0 (nothing ran), 400 stays (the running wave finishes), 800 -> 900. Every unrun wave is cancelled and its pending charge refunded.",
       response: LifecycleResult,
-      run: (c, projectId) => svc.stopProjectScheduling(db, c.get("ctx"), { projectId }),
+    }),
+    async (c) => {
+      const projectId = projectIdOf(c);
+      return c.json(await svc.stopProjectScheduling(db, c.get("ctx"), { projectId }), 200);
     },
-    {
+  );
+  addRoute(
+    app,
+    action({
       action: "MarkAsDemo",
       access: access.staff,
       summary: "Mark a project with results as a demo project",
       description: "800 or 900 -> 950.",
       response: LifecycleResult,
-      run: (c, projectId) => svc.markAsDemo(db, c.get("ctx"), { projectId }),
+    }),
+    async (c) => {
+      const projectId = projectIdOf(c);
+      return c.json(await svc.markAsDemo(db, c.get("ctx"), { projectId }), 200);
     },
-    {
+  );
+  addRoute(
+    app,
+    actionWithBody({
       action: "Move",
       access: access.staff,
       summary: "Move a Draft to another team of the same enterprise",
@@ -294,9 +376,16 @@ export function registerLifecycleRoutes(app: App, deps: AppDeps): void {
       body: Move,
       bodyRequired: true,
       response: MoveResult,
-      run: (c, projectId, b) => svc.move(db, c.get("ctx"), { projectId, clientId: b.clientId as number }),
+    }),
+    async (c) => {
+      const projectId = projectIdOf(c);
+      const b = c.req.valid("json");
+      return c.json(await svc.move(db, c.get("ctx"), { projectId, clientId: b.clientId }), 200);
     },
-    {
+  );
+  addRoute(
+    app,
+    actionWithBody({
       action: "Duplicate",
       access: access.user,
       summary: "Copy a project as a new Draft",
@@ -305,9 +394,16 @@ export function registerLifecycleRoutes(app: App, deps: AppDeps): void {
         "and add-on set-ups; it is named '{name} (copy)' unless a name is given.",
       body: Duplicate,
       response: DuplicateResult,
-      run: (c, projectId, b) => duplicate(db, c.get("ctx"), { projectId, projectName: b.projectName as string | undefined }),
+    }),
+    async (c) => {
+      const projectId = projectIdOf(c);
+      const b = c.req.valid("json");
+      return c.json(await duplicate(db, c.get("ctx"), { projectId, projectName: b.projectName }), 200);
     },
-    {
+  );
+  addRoute(
+    app,
+    actionWithBody({
       action: "AdminEdit",
       access: access.staff,
       summary: "Edit any field of a project, its status included (staff, audited)",
@@ -315,9 +411,16 @@ export function registerLifecycleRoutes(app: App, deps: AppDeps): void {
       body: AdminEdit,
       bodyRequired: true,
       response: AdminEditResult,
-      run: (c, projectId, b) => svc.adminEdit(db, c.get("ctx"), projectId, b as svc.AdminEditInput),
+    }),
+    async (c) => {
+      const projectId = projectIdOf(c);
+      const b = c.req.valid("json");
+      return c.json(await svc.adminEdit(db, c.get("ctx"), projectId, b), 200);
     },
-    {
+  );
+  addRoute(
+    app,
+    actionWithBody({
       action: "UpdateProjectOwner",
       access: access.admin,
       summary: "Give a project to another Admin or User of its team",
@@ -325,9 +428,16 @@ export function registerLifecycleRoutes(app: App, deps: AppDeps): void {
       body: Owner,
       bodyRequired: true,
       response: OwnerResult,
-      run: (c, projectId, b) => svc.updateProjectOwner(db, c.get("ctx"), { projectId, userId: b.userId as number }),
+    }),
+    async (c) => {
+      const projectId = projectIdOf(c);
+      const b = c.req.valid("json");
+      return c.json(await svc.updateProjectOwner(db, c.get("ctx"), { projectId, userId: b.userId }), 200);
     },
-    {
+  );
+  addRoute(
+    app,
+    actionWithBody({
       action: "UpdateGroupTags",
       access: access.user,
       summary: "Set a project's project-group tags",
@@ -335,9 +445,16 @@ export function registerLifecycleRoutes(app: App, deps: AppDeps): void {
       body: GroupTags,
       bodyRequired: true,
       response: GroupTagsResult,
-      run: (c, projectId, b) => svc.updateGroupTags(db, c.get("ctx"), { projectId, tagIds: b.tagIds as number[] }),
+    }),
+    async (c) => {
+      const projectId = projectIdOf(c);
+      const b = c.req.valid("json");
+      return c.json(await svc.updateGroupTags(db, c.get("ctx"), { projectId, tagIds: b.tagIds }), 200);
     },
-    {
+  );
+  addRoute(
+    app,
+    action({
       action: "IncidenceEstimate",
       access: access.user,
       summary: "Estimate the share of the panel that qualifies, from the targets",
@@ -346,25 +463,43 @@ export function registerLifecycleRoutes(app: App, deps: AppDeps): void {
         "and published as IncidenceEstimateUpdated on the client channel. `explanation` says per market whether the panel can deliver the completes " +
         "and per target group what its quotas mean (the same words as Projects/FeasibilityEstimate).",
       response: IncidenceResult,
-      run: (c, projectId) => incidenceEstimateExplained(db, c.get("ctx"), { projectId }),
+    }),
+    async (c) => {
+      const projectId = projectIdOf(c);
+      return c.json(await incidenceEstimateExplained(db, c.get("ctx"), { projectId }), 200);
     },
-    {
+  );
+  addRoute(
+    app,
+    action({
       action: "GenerateQuestionIr",
       access: access.user,
       summary: "The incidence rate of each screening question (a document)",
       description: "Any status. From the project's answers once it has them, else the targeted answers over all answers.",
       response: QuestionIrResult,
-      run: (c, projectId) => generateQuestionIr(db, c.get("ctx"), { projectId }),
+    }),
+    async (c) => {
+      const projectId = projectIdOf(c);
+      return c.json(await generateQuestionIr(db, c.get("ctx"), { projectId }), 200);
     },
-    {
+  );
+  addRoute(
+    app,
+    action({
       action: "ResyncScheduledProject",
       access: access.user,
       summary: "Rebuild a project's unrun waves from its schedule settings, re-priced",
       description: "100 to 800 (not 0, 50, 900, 950). Charged waves are refunded and charged again at today's cost; 409 when that would overdraw.",
       response: ResyncResult,
-      run: (c, projectId) => svc.resyncScheduledProject(db, c.get("ctx"), { projectId }),
+    }),
+    async (c) => {
+      const projectId = projectIdOf(c);
+      return c.json(await svc.resyncScheduledProject(db, c.get("ctx"), { projectId }), 200);
     },
-    {
+  );
+  addRoute(
+    app,
+    actionWithBody({
       action: "RemoveFromSurveyRun",
       access: access.staff,
       summary: "Take a project off a survey run that carries it",
@@ -372,38 +507,14 @@ export function registerLifecycleRoutes(app: App, deps: AppDeps): void {
       body: RemoveFromRun,
       bodyRequired: true,
       response: RemoveFromRunResult,
-      run: (c, projectId, b) => svc.removeFromSurveyRun(db, c.get("ctx"), { projectId, surveyRunId: b.surveyRunId as number }),
+    }),
+    async (c) => {
+      const projectId = projectIdOf(c);
+      const b = c.req.valid("json");
+      return c.json(await svc.removeFromSurveyRun(db, c.get("ctx"), { projectId, surveyRunId: b.surveyRunId }), 200);
     },
-  ];
+  );
 
-  for (const s of specs) {
-    const body = s.body ?? Empty;
-    addRoute(
-      app,
-      {
-        access: s.access,
-        method: "post",
-        path: `/api/v1/Projects/{key}/${s.action}`,
-        tags,
-        operationId: `Projects_${s.action}`,
-        summary: s.summary,
-        description: s.description,
-        request: { params: ProjectKeyParams, body: { required: s.bodyRequired ?? false, content: { "application/json": { schema: body } } } },
-        responses: {
-          200: { description: "Done", content: { "application/json": { schema: s.response } } },
-          ...commonErrors,
-          404: errors[404],
-          409: errorResponse(conflict),
-        },
-      },
-      async (c) => {
-        const projectId = projectKeyOf(c);
-        if (!Number.isSafeInteger(projectId)) throw new ApiError("BadRequest", "The key must be an integer");
-        const b = ((c.req.valid("json") as Record<string, unknown> | undefined) ?? {}) as Record<string, unknown>;
-        return c.json((await s.run(c, projectId, b)) as never, 200);
-      },
-    );
-  }
 
   // Literal path before /Projects/{key} (as CreditCostEstimate): settings, not a project.
   addRoute(
@@ -449,7 +560,7 @@ export function registerLifecycleRoutes(app: App, deps: AppDeps): void {
         ...commonErrors,
       },
     },
-    async (c) => c.json(await feasibilityEstimate(db, c.get("ctx"), c.req.valid("json" as never) as FeasibilitySettings), 200),
+    async (c) => c.json(await feasibilityEstimate(db, c.get("ctx"), c.req.valid("json")), 200),
   );
 
   // Literal path under /Projects/{key}: a GET, so it does not clash with the actions above.

@@ -43,7 +43,7 @@ export interface LifecycleResult {
   statusCode: number;
   status: string;
   /** What the table allows from the new status. */
-  allowedActions: string[];
+  allowedActions: Action[];
   /** Credits charged by this action (PendingSurveyRun logs), and refunded. */
   charged?: number;
   refunded?: number;

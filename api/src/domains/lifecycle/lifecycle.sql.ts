@@ -1,6 +1,7 @@
 // SQL of the project lifecycle: the project row an action locks, status changes and their log,
 // notifications, and the rows Move, AdminEdit, UpdateProjectOwner, UpdateGroupTags and
 // RemoveFromSurveyRun change. Every statement runs in the caller's tenant transaction.
+import type postgres from "postgres";
 import type { Tx } from "../../db/client.ts";
 
 export interface ProjectRow {
@@ -65,7 +66,7 @@ export async function logEvent(
 ): Promise<void> {
   await tx`
     insert into data_events_log (client_id, user_id, entity_type, entity_id, event, project_id, data)
-    values (${e.clientId}, ${e.userId}, 'Project', ${e.projectId}, ${e.event}, ${e.projectId}, ${tx.json(e.data as never)})`;
+    values (${e.clientId}, ${e.userId}, 'Project', ${e.projectId}, ${e.event}, ${e.projectId}, ${tx.json(e.data as postgres.JSONValue)})`;
 }
 
 /** Who last submitted the project (its latest SubmittedForSurvey event), if anyone. */

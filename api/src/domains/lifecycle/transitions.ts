@@ -57,7 +57,7 @@ export type Row = Readonly<Record<StatusCode, Cell | null>>;
 const no = null;
 const stays = (s: StatusCode, when?: string): Cell => (when ? { to: [s], when } : { to: [s] });
 const row = (f: (s: StatusCode) => Cell | null): Row =>
-  Object.fromEntries(STATUS_CODES.map((s) => [s, f(s)])) as unknown as Row;
+  Object.fromEntries(STATUS_CODES.map((s) => [s, f(s)])) as Row;
 
 /** Before fielding: the statuses SuperApprove skips and IncidenceEstimate may still change. */
 const PRE_SURVEY: readonly StatusCode[] = [0, 50, 100, 200];

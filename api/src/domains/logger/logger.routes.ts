@@ -33,7 +33,7 @@ export function registerLoggerRoutes(app: App, deps: AppDeps): void {
       responses: { 204: { description: "Recorded" }, 400: errors[400], 429: errorResponse("Too many events; Retry-After says when to try again") },
     },
     async (c) => {
-      const q = c.req.valid("query") as { eventId: string; url?: string; message?: string };
+      const q = c.req.valid("query");
       let userId: number | null = null;
       try {
         userId = (await deps.authenticate(c)).principal.userId;

@@ -90,7 +90,7 @@ export function registerNotificationRoutes(app: App, deps: AppDeps): void {
       responses: { 200: { description: "A page", content: { "application/json": { schema: AllResult } } }, ...commonErrors },
     },
     async (c) => {
-      const qy = c.req.valid("query") as { top?: number; skip?: number; unreadOnly?: "true" | "false"; sinceId?: number };
+      const qy = c.req.valid("query");
       return c.json(await svc.all(db, c.get("ctx"), { top: qy.top ?? 50, skip: qy.skip ?? 0, unreadOnly: qy.unreadOnly === "true", sinceId: qy.sinceId ?? null }), 200);
     },
   );
@@ -108,7 +108,7 @@ export function registerNotificationRoutes(app: App, deps: AppDeps): void {
       request: { body: { required: true, content: { "application/json": { schema: MarkAsRead } } } },
       responses: { 200: { description: "Marked", content: { "application/json": { schema: MarkAsReadResult } } }, ...commonErrors },
     },
-    async (c) => c.json(await svc.markAsRead(db, c.get("ctx"), c.req.valid("json") as { ids?: number[]; all?: boolean }), 200),
+    async (c) => c.json(await svc.markAsRead(db, c.get("ctx"), c.req.valid("json")), 200),
   );
 
   addRoute(
@@ -129,6 +129,6 @@ export function registerNotificationRoutes(app: App, deps: AppDeps): void {
         409: errorResponse("The client or project does not exist"),
       },
     },
-    async (c) => c.json(await svc.send(db, c.get("ctx"), c.req.valid("json") as svc.SendInput), 201),
+    async (c) => c.json(await svc.send(db, c.get("ctx"), c.req.valid("json")), 201),
   );
 }

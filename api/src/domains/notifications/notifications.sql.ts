@@ -1,5 +1,6 @@
 // SQL of the notifications domain: a person's own notifications (every statement names the user:
 // staff working across clients see every row under row-level security, so the filter is ours).
+import type postgres from "postgres";
 import type { Db, Tx } from "../../db/client.ts";
 
 type Sql = Db | Tx;
@@ -75,7 +76,7 @@ export async function insert(
 ): Promise<number> {
   const [r] = await sql<{ id: number }[]>`
     insert into notifications (user_id, client_id, notification_type_id, title, body, project_id, url, data)
-    values (${n.userId}, ${n.clientId}, ${n.typeId}, ${n.title}, ${n.body}, ${n.projectId}, ${n.url}, ${sql.json(n.data as never)})
+    values (${n.userId}, ${n.clientId}, ${n.typeId}, ${n.title}, ${n.body}, ${n.projectId}, ${n.url}, ${sql.json(n.data as postgres.JSONValue)})
     returning id`;
   return r!.id;
 }
