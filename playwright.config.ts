@@ -15,7 +15,7 @@ export default defineConfig({
   webServer: {
     command: "bun run build && bun --max-http-header-size=262144 run api/src/server.ts",
     url: `http://127.0.0.1:${PORT}/openapi.json`,
-    env: { PORT, HOST: "127.0.0.1", PUBLIC_URL: `http://127.0.0.1:${PORT}`, DATA_DIR: ".data/e2e", EMBEDDED_PG_PORT: PG_PORT, LOG_REQUESTS: "0" },
+    env: { PORT, HOST: "127.0.0.1", PUBLIC_URL: `http://127.0.0.1:${PORT}`, DATA_DIR: ".data/e2e", EMBEDDED_PG_PORT: PG_PORT, LOG_REQUESTS: "0", CHECK_ANSWERS: "1" },
     reuseExistingServer: false,
     timeout: 120_000,
   },

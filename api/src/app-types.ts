@@ -68,6 +68,8 @@ export interface AppDeps {
   queryLimits?: QueryLimits;
   /** false: GET /api/v1/{Set} goes through the framework like every other request (tests compare the two paths); absent: the lean read (app.ts). */
   leanReads?: boolean;
+  /** true: every answer of an operation is checked against the published document, and one outside it becomes a 500 saying why (ops/answer-check.ts; the test suite). */
+  checkAnswers?: boolean;
 }
 
 

@@ -12,7 +12,8 @@ import type { RequestCtx } from "./access/principal.ts";
 import { access } from "./access/policy.ts";
 import { registerAuthRoutes } from "./auth/auth.routes.ts";
 import { registerDomainRoutes } from "./domains/index.ts";
-import { registerSharedResponses } from "./openapi.ts";
+import { answerContract, registerSharedResponses } from "./openapi.ts";
+import { violationAnswer } from "./ops/answer-check.ts";
 import { registerHealthRoutes } from "./ops/health.ts";
 import { isApiPath } from "./web/paths.ts";
 import { compressed, compressedText, compression } from "./web/compress.ts";
@@ -300,6 +301,18 @@ export function newApp(deps: AppDeps): App {
     return res;
   };
 
+  if (deps.checkAnswers) {
+    const answer = app.fetch;
+    const contract = answerContract(app);
+    app.fetch = async (req, env, executionCtx) => {
+      const res = await answer(req, env, executionCtx);
+      const path = rewriteKeyPath(new URL(req.url).pathname);
+      const problems = await contract.check(req.method, path, res);
+      if (!problems.length) return res;
+      console.error(`[contract] ${req.method} ${path}: ${problems.join("; ")}`);
+      return violationAnswer(problems);
+    };
+  }
   return app;
 }
 

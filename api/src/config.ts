@@ -14,6 +14,8 @@ export interface Config {
   dataDir: string;
   production: boolean;
   logRequests: boolean;
+  /** CHECK_ANSWERS=1: every answer is checked against the published OpenAPI document (ops/answer-check.ts; the test suite runs so). */
+  checkAnswers: boolean;
   /** Where users reach the product (links in emails, SAML and OIDC callbacks). */
   publicUrl: string;
   /** Signs access tokens; when unset, a secret made once per database is used. */
@@ -80,6 +82,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     dataDir: env.DATA_DIR || ".data",
     production: env.NODE_ENV === "production",
     logRequests: env.LOG_REQUESTS !== "0",
+    checkAnswers: env.CHECK_ANSWERS === "1",
     publicUrl: (env.PUBLIC_URL || "").replace(/\/+$/, ""),
     authSecret: env.AUTH_SECRET || undefined,
     linkedInEnabled: !!env.LINKEDIN_CLIENT_ID && env.LINKEDIN_DISABLED !== "1",

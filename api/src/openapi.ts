@@ -7,6 +7,7 @@ import type { JSONParsed } from "hono/utils/types";
 import type { App, AppEnv } from "./app-types.ts";
 import type { RequestCtx } from "./access/principal.ts";
 import { ApiError } from "./errors.ts";
+import { AnswerContract } from "./ops/answer-check.ts";
 import { accessLabel, checkBeforeDb, checkRoleEarly, type Access } from "./access/policy.ts";
 
 export const ErrorBody = z
@@ -82,6 +83,12 @@ export type RouteAnswer<R extends RouteConfig> = {
 /** A handler of route R: its context's `c.req.valid(...)` is typed by R's request schemas, its answer by R's responses. */
 export type TypedHandler<R extends RouteConfig> = (c: Parameters<RouteHandler<R, AppEnv>>[0]) => Promise<RouteAnswer<R>> | RouteAnswer<R>;
 
+/** Each app's operations with their declared responses, for checking answers (ops/answer-check.ts). */
+const contracts = new WeakMap<App, AnswerContract>();
+export function answerContract(app: App): AnswerContract {
+  return contracts.get(app) ?? contracts.set(app, new AnswerContract(ErrorBody)).get(app)!;
+}
+
 /** The operations added to each app, by "METHOD path". */
 const added = new WeakMap<App, Set<string>>();
 
@@ -106,6 +113,7 @@ export function addRoute<R extends RouteConfig>(app: App, config: R & { access: 
     middleware: [accessMiddleware(a)],
   });
   app.openapi<R>(route, handler);
+  answerContract(app).add(config.method, config.path, config.responses);
   return true;
 }
 

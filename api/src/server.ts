@@ -122,6 +122,7 @@ const app = newApp({
   storage,
   web: devWebBundle ? undefined : webFiles(),
   log: cfg.logRequests ? log : undefined,
+  checkAnswers: cfg.checkAnswers,
   imageOrigins: storage.kind === "s3" ? [s3ImageOrigin(process.env)] : [],
   queryLimits: cfg.queryLimits,
   clientIp: (req) => peers.get(req) ?? null,

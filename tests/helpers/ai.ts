@@ -37,6 +37,7 @@ export async function aiWorld(jobs: AnyJob[]): Promise<AiWorld> {
     return { userId: u.id, isStaff: u.isStaff, isSuperAdmin: u.isSuperAdmin };
   };
   const app = newApp({
+    checkAnswers: true,
     db: tdb.db,
     registry,
     queue,

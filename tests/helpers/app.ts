@@ -39,6 +39,7 @@ export const PRINCIPALS: Record<string, Principal> = {
 
 export function testApp(db: Db, extra: Partial<AppDeps> = {}): App {
   return newApp({
+    checkAnswers: true,
     ...extra,
     db,
     registry,
@@ -94,6 +95,7 @@ export async function send(
 export async function realApp(db: Db, opts: { ip?: string; mailer?: Mailer; extra?: Partial<AppDeps> } = {}): Promise<{ app: App; key: CryptoKey }> {
   const key = await loadSigningKey(db, undefined);
   const app = newApp({
+    checkAnswers: true,
     ...opts.extra,
     db,
     registry,

@@ -6,6 +6,9 @@ import { afterAll, beforeEach, expect } from "bun:test";
 import { stopTestServer, testServerAdminUrl } from "./server.ts";
 
 await testServerAdminUrl();
+// The servers tests start as processes check every answer against the published document, as the
+// in-process apps do (tests/helpers/app.ts; api/src/ops/answer-check.ts).
+process.env.CHECK_ANSWERS = "1";
 beforeEach(() => {
   expect.hasAssertions();
 });
