@@ -165,6 +165,7 @@ describe("a new person's way in, start to finish", () => {
 /** The same server with its single sign-on settings (public URL and service-provider entity id). */
 function ssoApp(): App {
   return newApp({
+    checkAnswers: true,
     db: tdb.db,
     registry,
     authenticate: bearerAuthenticate(key),
@@ -180,6 +181,7 @@ describe("forgot password", () => {
     await tdb.db`delete from auth_attempts`;
     const tasks: (() => Promise<void>)[] = [];
     const captured = newApp({
+      checkAnswers: true,
       db: tdb.db,
       registry,
       mailer: outboxMailer(tdb.db, { publicUrl: TEST_PUBLIC_URL }),

@@ -203,6 +203,7 @@ describe("writes", () => {
 describe("errors", () => {
   test("an unexpected failure answers 500 in the error shape, with a trace id and no internals", async () => {
     const broken = newApp({
+      checkAnswers: true,
       db: tdb.db,
       registry,
       authenticate: async () => {

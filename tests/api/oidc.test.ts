@@ -119,6 +119,7 @@ function appFromEnv(env: Record<string, string>): App {
   const cfg = readConfig({ PUBLIC_URL, ...env });
   const db = tdb.db;
   return newApp({
+    checkAnswers: true,
     db,
     registry,
     authenticate: bearerAuthenticate(signingKey),

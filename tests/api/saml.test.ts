@@ -32,6 +32,7 @@ const txt = new Map<string, string[][]>();
 
 function appWith(db: TestDb["db"], key: CryptoKey, sso: SsoDeps): App {
   return newApp({
+    checkAnswers: true,
     db,
     registry,
     resolveTxt: async (name) => txt.get(name) ?? [],
