@@ -9,7 +9,7 @@ import { resolve } from "node:path";
 import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { call, testApp } from "../helpers/app.ts";
 import type { App } from "../../api/src/app.ts";
-import { MAX_URL_LENGTH } from "../../api/src/ops/input.ts";
+import { jsonDepth, MAX_JSON_DEPTH, MAX_URL_LENGTH } from "../../api/src/ops/input.ts";
 
 // biome-ignore lint: the contract is walked loosely
 type Schema = Record<string, any>;
@@ -253,5 +253,39 @@ describe("every error response carries x-error-trace-id", () => {
     expect(body.message).toContain(`longer than ${MAX_URL_LENGTH} characters`);
     const ok = await call(app, "acmeViewer", 1003, "GET", at);
     expect(ok.status, "exactly at the limit: served (the custom option is ignored)").toBe(200);
+  });
+});
+
+describe("JSON nested beyond MAX_JSON_DEPTH is refused before any walk (issue 38)", () => {
+  test("jsonDepth counts brackets outside strings, hand-checked", () => {
+    expect(jsonDepth("1")).toBe(0);
+    expect(jsonDepth("[]")).toBe(1);
+    expect(jsonDepth('{"a":[{"b":[]}]}')).toBe(4);
+    expect(jsonDepth('["[[[[", "\\"[[[", {"k}}": "]]"}]')).toBe(2);
+    expect(jsonDepth("[".repeat(1000), 64), "stops one level past the limit").toBe(65);
+  });
+
+  const nested = (depth: number, kind: "array" | "object" | "mixed") => {
+    let s = "1";
+    for (let i = 0; i < depth; i++) s = kind === "array" || (kind === "mixed" && i % 2) ? `[${s}]` : `{"a":${s}}`;
+    return s;
+  };
+
+  test("any depth answers 400 past the limit and never 500, on a signed-in route and the anonymous survey", async () => {
+    const link = "00000000-0000-4000-a000-000000000001";
+    const seen: string[] = [];
+    for (const depth of [MAX_JSON_DEPTH, MAX_JSON_DEPTH + 1, 100, 1000, 7000, 10_000, 50_000]) {
+      for (const kind of ["array", "object", "mixed"] as const) {
+        const body = kind === "object" ? `{"panelRespondentId":"p","x":${nested(depth - 1, kind)}}` : `{"x":${nested(depth - 1, kind)}}`;
+        for (const url of [`/s/api/${link}/start`, "/api/v1/Projects"]) {
+          const res = await app.request(url, { method: "POST", headers: { "content-type": "application/json", authorization: "Bearer acmeUser", clientId: "1003" }, body });
+          const b = (await res.json()) as Schema & { message: string };
+          if (depth > MAX_JSON_DEPTH) {
+            if (res.status !== 400 || b.message !== `The JSON body is nested more than ${MAX_JSON_DEPTH} levels deep`) seen.push(`${url} ${kind} ${depth}: ${res.status} ${b.message}`);
+          } else if (res.status >= 500 || b.message?.includes("nested")) seen.push(`${url} ${kind} at the limit: ${res.status} ${b.message}`);
+        }
+      }
+    }
+    expect(seen).toEqual([]);
   });
 });

@@ -25,6 +25,32 @@ export const MAX_URL_LENGTH = 16 * 1024;
 /** Query parameters whose values are integers bound to int4 columns or limits: ids, paging, sizes. */
 const INT_QUERY = /^(id|.*Ids?|\$?top|\$?skip|page|pageSize|fileSize|questionPosition)$/;
 
+/**
+ * The deepest nesting of arrays and objects a JSON body may have. No body of the API nests beyond
+ * about ten levels (a survey definition); a deeper one is refused before it is parsed, because
+ * parsing and every recursive walk of it (this module's, the validators') would otherwise run out
+ * of stack on a few kilobytes of brackets (issue 38: 10,000 levels, under 30 KB, answered 500).
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** The deepest nesting of `[` and `{` in a JSON text (outside its strings), scanning no further than one level past `limit`. */
+export function jsonDepth(text: string, limit = MAX_JSON_DEPTH): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (inString) {
+      if (ch === 92 /* \ */) i++;
+      else if (ch === 34 /* " */) inString = false;
+    } else if (ch === 34) inString = true;
+    else if (ch === 91 /* [ */ || ch === 123 /* { */) {
+      if (++depth > max && (max = depth) > limit) return max;
+    } else if (ch === 93 /* ] */ || ch === 125 /* } */) depth--;
+  }
+  return max;
+}
+
 const outsideInt4 = (n: number) => Number.isInteger(n) && (n < INT4_MIN || n > INT4_MAX);
 
 /** The failing fields of a parsed JSON value, by dotted path. */
@@ -84,8 +110,13 @@ export function hostileInputMiddleware(opts: { uploadPath: string }): Middleware
     // The upload route streams its body to storage: never read it here.
     const json = /json/i.test(c.req.header("content-type") ?? "") && pathname !== opts.uploadPath;
     if (c.req.method !== "GET" && c.req.method !== "HEAD" && json) {
-      // c.req.json() caches the parsed body for the route's own validator; malformed JSON is left
-      // to it (a 400 "Malformed JSON body").
+      // The text first, for its depth: c.req.json() then parses it from Hono's body cache, and
+      // caches the value for the route's own validator; malformed JSON is left to it (a 400
+      // "Malformed JSON body").
+      const text = await c.req.text();
+      if (jsonDepth(text) > MAX_JSON_DEPTH) {
+        throw new ApiError("ValidationError", `The JSON body is nested more than ${MAX_JSON_DEPTH} levels deep`, undefined, [{ path: "(body)", message: `must not nest arrays and objects more than ${MAX_JSON_DEPTH} levels deep` }]);
+      }
       const body = await c.req.json().catch(() => undefined);
       if (body !== undefined) hostileJson(body, "", errors);
     }
