@@ -211,8 +211,31 @@ export async function trashTemplateQuestion(tx: Tx, questionId: number): Promise
 }
 
 /** The org's (and enterprise's) template questions above the client, as JSON (migration 0014). */
-export async function orgTemplates(tx: Tx, clientId: number, questionId: number | null): Promise<unknown[]> {
-  const [r] = await tx<{ v: unknown[] }[]>`select app_org_template_questions(${clientId}, ${questionId}::int) as v`;
+/** A template question above a client, as app_org_template_questions builds it (schemas.ts OrgTemplate). */
+export interface OrgTemplateRow {
+  id: number;
+  clientId: number;
+  clientName: string;
+  clientTier: string;
+  name: string;
+  description: string | null;
+  questionPositionId: number | null;
+  questionId: number;
+  question: {
+    id: number;
+    questionText: string;
+    questionTitle: string | null;
+    questionTypeId: number;
+    randomizeOptions: boolean;
+    minChoices: number | null;
+    maxChoices: number | null;
+    s3File: unknown;
+    questionOptions: { id: number; optionText: string; sortOrder: number; exclusive: boolean; isOther: boolean; isNotSure: boolean }[];
+  };
+}
+
+export async function orgTemplates(tx: Tx, clientId: number, questionId: number | null): Promise<OrgTemplateRow[]> {
+  const [r] = await tx<{ v: OrgTemplateRow[] }[]>`select app_org_template_questions(${clientId}, ${questionId}::int) as v`;
   return r!.v;
 }
 
