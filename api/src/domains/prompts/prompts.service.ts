@@ -23,12 +23,15 @@ export interface VersionRow {
   publishedAt: string | null;
 }
 
+/** A version with its prompt's name and type: what Publish and ImportFromYml answer (PromptVersionState). */
+export type VersionState = VersionRow & { promptName: string; promptType: string };
+
 const COLUMNS = `v.id, v.prompt_id as "promptId", v.version_number as "versionNumber", v.system_prompt as "systemPrompt", v.template,
   v.model, v.temperature, v.settings, v.notes, v.is_published as "isPublished", to_json(v.published_at)#>>'{}' as "publishedAt"`;
 
-async function version(tx: Tx, id: number, lock = false): Promise<VersionRow & { promptName: string; promptType: string }> {
+async function version(tx: Tx, id: number, lock = false): Promise<VersionState> {
   // COLUMNS is a constant of this file.
-  const [v] = await tx.unsafe<(VersionRow & { promptName: string; promptType: string })[]>(
+  const [v] = await tx.unsafe<VersionState[]>(
     `select ${COLUMNS}, p.name as "promptName", p.prompt_type as "promptType" from prompt_versions v join prompts p on p.id = v.prompt_id where v.id = $1 ${lock ? "for update of v, p" : ""}`,
     [id],
   );
@@ -42,7 +45,7 @@ async function audit(tx: Tx, userId: number, promptId: number, versionId: number
 }
 
 /** Publish: this version becomes the prompt's only published one. */
-export async function publish(db: Db, ctx: RequestCtx, versionId: number): Promise<VersionRow> {
+export async function publish(db: Db, ctx: RequestCtx, versionId: number): Promise<VersionState> {
   return enterTenant(db, ctx, async (tx) => {
     const v = await version(tx, versionId, true);
     const [previous] = await tx<{ id: number }[]>`select id from prompt_versions where prompt_id = ${v.promptId} and is_published`;
@@ -73,7 +76,7 @@ export async function downloadToYml(db: Db, ctx: RequestCtx, versionId: number):
 }
 
 /** ImportFromYml: a new version (the next number) of the named prompt, created if missing; not published. */
-export async function importFromYml(db: Db, ctx: RequestCtx, yml: string): Promise<VersionRow> {
+export async function importFromYml(db: Db, ctx: RequestCtx, yml: string): Promise<VersionState> {
   let doc: unknown;
   try {
     doc = parse(yml);
