@@ -8,6 +8,7 @@ import { enterTenant } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
 import { qualResults } from "../results/results.service.ts";
+import { jsonParam } from "../../entities/sql-params.ts";
 
 export interface VersionRow {
   id: number;
@@ -41,7 +42,7 @@ async function version(tx: Tx, id: number, lock = false): Promise<VersionState> 
 
 async function audit(tx: Tx, userId: number, promptId: number, versionId: number, event: string, data: Record<string, unknown> = {}): Promise<void> {
   await tx`insert into data_events_log (user_id, entity_type, entity_id, event, prompt_id, data)
-           values (${userId}, 'PromptVersion', ${versionId}, ${event}, ${promptId}, ${tx.json(data as never)})`;
+           values (${userId}, 'PromptVersion', ${versionId}, ${event}, ${promptId}, ${jsonParam(tx, data)})`;
 }
 
 /** Publish: this version becomes the prompt's only published one. */
@@ -101,7 +102,7 @@ export async function importFromYml(db: Db, ctx: RequestCtx, yml: string): Promi
     const [v] = await tx<{ id: number }[]>`
       insert into prompt_versions (prompt_id, system_prompt, template, model, temperature, settings, notes, created_by_user_id)
       values (${p!.id}, ${(d.systemPrompt as string) ?? null}, ${d.template as string}, ${(d.model as string) ?? null}, ${(d.temperature as number) ?? null},
-              ${tx.json(((d.settings as object) ?? {}) as never)}, ${(d.notes as string) ?? null}, ${ctx.principal.userId})
+              ${jsonParam(tx, d.settings ?? {})}, ${(d.notes as string) ?? null}, ${ctx.principal.userId})
       returning id`;
     await audit(tx, ctx.principal.userId, p!.id, v!.id, "ImportedFromYml");
     return version(tx, v!.id);
