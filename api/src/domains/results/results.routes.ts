@@ -417,7 +417,7 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
     description: string,
     extra: E,
     schema: T,
-    run: (c: Parameters<TypedHandler<ResponsesRoute<E, T>>>[0], projectId: number) => ReturnType<TypedHandler<ResponsesRoute<E, T>>>,
+    run: TypedHandler<ResponsesRoute<E, T>>,
   ) =>
     addRoute(
       app,
@@ -432,13 +432,13 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
         request: { query: responsesQuery(extra) },
         responses: { ...ok(schema, summary), ...commonErrors, 404: errors[404] },
       },
-      // The raw projectId is the validated one (a plain string; zod cannot name it in a query of generic E).
-      (c) => run(c, Number(c.req.query("projectId"))),
+      (c) => run(c),
     );
 
-  responses("WeightSum", "Respondents and their weights", "Count, Σ weights, Kish effective base and design effect of the filtered respondents, overall and per region.", {}, Weights, async (c, id) =>
-    c.json(await svc.weightSum(db, c.get("ctx"), id, parseFilters(c.req.valid("query").filters)), 200),
-  );
+  responses("WeightSum", "Respondents and their weights", "Count, Σ weights, Kish effective base and design effect of the filtered respondents, overall and per region.", {}, Weights, async (c) => {
+    const qv = c.req.valid("query");
+    return c.json(await svc.weightSum(db, c.get("ctx"), Number(qv.projectId), parseFilters(qv.filters)), 200);
+  });
   responses(
     "QualResults",
     "Weighted top-2-box per measure and test option",
@@ -458,8 +458,9 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
       projectQuestionId: int("projectQuestionId", "One question's option results").optional(),
     },
     Qual,
-    async (c, id) => {
+    async (c) => {
       const qv = c.req.valid("query");
+      const id = Number(qv.projectId);
       const filters = parseFilters(qv.filters);
       if (qv.projectQuestionId) {
         const question = await svc.questionResults(db, c.get("ctx"), { projectId: id, projectQuestionId: Number(qv.projectQuestionId), filters, total: qv.total === "markets" ? "markets" : "sample" });
@@ -510,8 +511,9 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
         .openapi({ param: { name: "total", in: "query" }, description: "As QualResults: sample (default; every respondent at their own weight) or markets (the all-markets total, each market's respondents reweighted to its population share)" }),
     },
     CrossTab,
-    async (c, id) => {
+    async (c) => {
       const qv = c.req.valid("query");
+      const id = Number(qv.projectId);
       // The banner is parsed (and its size refused) before the filters or the database.
       const banner = xtab.parseBanner(qv.banner);
       const rows = xtab.parseStub(qv.rows);
@@ -538,23 +540,26 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
         .openapi({ param: { name: "total", in: "query" }, description: "As QualResults: sample (default; every respondent at their own weight) or markets (the all-markets total, each market's respondents reweighted to its population share)" }),
     },
     Demographics,
-    async (c, id) => {
+    async (c) => {
       const qv = c.req.valid("query");
+      const id = Number(qv.projectId);
       return c.json(await svc.demographicsResults(db, c.get("ctx"), id, parseFilters(qv.filters), qv.total === "markets" ? "markets" : "sample"), 200);
     },
   );
 
-  responses("PriceSensitivityResults", "Van Westendorp price sensitivity per test option", "The four weighted curves (too cheap, cheap, expensive, too expensive) and their crossings by linear interpolation between observed prices: optimal (OPP), indifference (IPP), and the acceptable range from the point of marginal cheapness (PMC) to that of marginal expensiveness (PME); respondents whose prices are out of order are left out and counted; the Newton-Miller-Smith trial and revenue optima where purchase intent was asked; SPEC 9's tooltips.", {}, Price, async (c, id) =>
-    c.json(await analysis.priceSensitivityResults(db, c.get("ctx"), id, parseFilters(c.req.valid("query").filters)), 200),
-  );
+  responses("PriceSensitivityResults", "Van Westendorp price sensitivity per test option", "The four weighted curves (too cheap, cheap, expensive, too expensive) and their crossings by linear interpolation between observed prices: optimal (OPP), indifference (IPP), and the acceptable range from the point of marginal cheapness (PMC) to that of marginal expensiveness (PME); respondents whose prices are out of order are left out and counted; the Newton-Miller-Smith trial and revenue optima where purchase intent was asked; SPEC 9's tooltips.", {}, Price, async (c) => {
+    const qv = c.req.valid("query");
+    return c.json(await analysis.priceSensitivityResults(db, c.get("ctx"), Number(qv.projectId), parseFilters(qv.filters)), 200);
+  });
   responses(
     "MarketReachResults",
     "TURF market reach",
     "Weighted reach (share accepting at least the set-up's depth of a set's items) and frequency (mean number accepted) of the best item sets of each size up to the set-up's largest, exhaustive where C(n, k) allows and greedy beyond; ties broken by frequency; each item's own reach.",
     { top: int("top", "Sets per size, default 10").optional() },
     Reach,
-    async (c, id) => {
+    async (c) => {
       const qv = c.req.valid("query");
+      const id = Number(qv.projectId);
       return c.json(await analysis.marketReachResults(db, c.get("ctx"), id, parseFilters(qv.filters), { top: qv.top ? Number(qv.top) : undefined }), 200);
     },
   );
@@ -564,8 +569,9 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
     "The weighted top-2-box per measure and test option in each wave (trackers) or week since launch (NPD), with the wave's dates and respondents, design-based standard errors and Wilson intervals, and each option against the previous wave (independent samples); p-values adjusted within the view (adjust).",
     { confidence: z.enum(["90", "95", "99"]).optional().openapi({ param: { name: "confidence", in: "query" }, description: "Confidence level, default 95" }), adjust: AdjustParam },
     Waves,
-    async (c, id) => {
+    async (c) => {
       const qv = c.req.valid("query");
+      const id = Number(qv.projectId);
       return c.json(await analysis.waveData(db, c.get("ctx"), id, parseFilters(qv.filters), qv.confidence ? (Number(qv.confidence) as 90 | 95 | 99) : 95, adjustOf(qv.adjust)), 200);
     },
   );
