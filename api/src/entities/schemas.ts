@@ -44,8 +44,9 @@ function valueSchema(fd: FieldDef, read = false): z.ZodType {
 
 export interface SetSchemas {
   entity: z.ZodType;
-  create: z.ZodType;
-  update: z.ZodType;
+  /** A strict object of the set's writable fields: its output a record of them. */
+  create: z.ZodType<Record<string, unknown>>;
+  update: z.ZodType<Record<string, unknown>>;
   collection: z.ZodType;
 }
 

@@ -5,6 +5,7 @@ import { readAsTenant } from "../db/tx.ts";
 import { enterTenant } from "../access/policy.ts";
 import { col, ident, join, param, q, raw, type Sql } from "../db/sqltext.ts";
 import { ApiError } from "../errors.ts";
+import type { BindParams } from "./sql-params.ts";
 import { isAllClients, tenantOf, type RequestCtx } from "../access/principal.ts";
 import { parseQuery } from "../odata/parser.ts";
 import { DEFAULT_TOP } from "../odata/limits.ts";
@@ -57,7 +58,7 @@ export function scopeFor(ctx: RequestCtx, reg: Registry, opts: { write?: boolean
 async function run<T>(tx: Tx, stmt: Sql): Promise<T[]> {
   const { text, params } = stmt.render();
   // Safe: `text` contains no input (sqltext.ts); values travel as bind parameters.
-  return (await tx.unsafe(text, params as never[], { prepare: true })) as unknown as T[];
+  return tx.unsafe<T[]>(text, params as BindParams, { prepare: true });
 }
 
 /** A read: one round trip (see readAsTenant). */

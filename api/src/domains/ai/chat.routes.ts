@@ -50,7 +50,7 @@ export function registerChatRoutes(app: App, deps: AppDeps): void {
       if (!deps.queue) throw new ApiError("ServiceUnavailable", "The job queue is not running");
       const ctx = c.get("ctx");
       // The stored question is read in the transaction that stores it (one transaction per POST).
-      const r = await svc.sendMessage(db, deps.queue, ctx, c.req.valid("json" as never) as { resultsAiThreadId: number; content: string }, (tx, id) =>
+      const r = await svc.sendMessage(db, deps.queue, ctx, c.req.valid("json"), (tx, id) =>
         readEntity(tx, reg, ctx, "ResultsAiMessages", id),
       );
       return rawJson(r.read!, 201);
@@ -83,7 +83,7 @@ export function registerChatRoutes(app: App, deps: AppDeps): void {
     async (c) => {
       const ctx = c.get("ctx");
       const id = keyOf(c);
-      await svc.sendFeedback(db, ctx, id, c.req.valid("json" as never) as { feedback: "Positive" | "Negative"; comment?: string | null });
+      await svc.sendFeedback(db, ctx, id, c.req.valid("json"));
       return rawJson(await enterTenant(db, ctx, (tx) => readEntity(tx, reg, ctx, "ResultsAiMessages", id)), 200);
     },
   );

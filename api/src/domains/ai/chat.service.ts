@@ -17,6 +17,7 @@ import { CHAT_SYSTEM, chatSystem, promptFor } from "./messages.ts";
 import { runExchange, type ChatMessage, type TranscriptStep, type Usage } from "./provider.ts";
 import { resultsTools } from "./tools.ts";
 import { currentProvider } from "./summaries.service.ts";
+import { jsonParam } from "../../entities/sql-params.ts";
 
 /** Earlier turns of a thread a new question is asked with. */
 export const HISTORY_TURNS = 20;
@@ -186,8 +187,8 @@ async function runChat(job: JobContext<ChatJob>) {
     const [row] = await db<{ id: number }[]>`
       insert into results_ai_messages (results_ai_thread_id, user_id, role, content, client_id, project_id, reply_to_message_id, references_data, provider, model, usage, debug)
       values (${q.threadId}, ${q.userId}, 'assistant', ${a.content.slice(0, 20000) || "(no answer)"}, 0, 0, ${q.id},
-              ${db.json({ figures: a.figures, toolCalls: a.toolCalls } as never)}, ${a.provider}, ${a.model}, ${db.json(a.usage as never)},
-              ${db.json({ promptVersionId: a.promptVersionId, transcript: a.transcript } as never)})
+              ${jsonParam(db, { figures: a.figures, toolCalls: a.toolCalls })}, ${a.provider}, ${a.model}, ${jsonParam(db, a.usage)},
+              ${jsonParam(db, { promptVersionId: a.promptVersionId, transcript: a.transcript })})
       on conflict (reply_to_message_id) where reply_to_message_id is not null do nothing
       returning id`;
     await started;

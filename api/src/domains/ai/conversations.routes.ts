@@ -1,9 +1,9 @@
 // AiConversations (SPEC 7), staff's: MyConversations, GetMessages, GetChatContents, GetChannelInfo,
 // DownloadFile(referenceId); AddUserMessage, ContinueConversation, DebugConversation, DownloadToYml.
-import { z } from "@hono/zod-openapi";
+import { z, type RouteConfig } from "@hono/zod-openapi";
 import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
-import { addRoute, commonErrors, errors, keyOf, keyParams, type RouteContext } from "../../openapi.ts";
+import { addRoute, commonErrors, errors, keyOf, keyParams, type TypedHandler } from "../../openapi.ts";
 import * as svc from "./conversations.service.ts";
 
 const Key = keyParams("AiConversations");
@@ -57,8 +57,29 @@ const Evaluation = z
 
 export function registerConversationRoutes(app: App, deps: AppDeps): void {
   const db = deps.db;
-  const route = (method: "get" | "post", path: string, operationId: string, summary: string, description: string, request: Record<string, unknown>, responses: Record<number, unknown>, handler: (c: RouteContext) => Promise<Response>) =>
-    addRoute(app, { access: access.staff, method, path, tags: ["AiConversations"], operationId, summary, description, request, responses: { ...responses, ...commonErrors, 404: errors[404] } } as never, handler as never);
+  const withErrors = <P extends RouteConfig["responses"]>(responses: P) => ({ ...responses, ...commonErrors, 404: errors[404] });
+  type StaffRoute<Q, P extends RouteConfig["responses"]> = {
+    method: "get" | "post";
+    path: string;
+    tags: string[];
+    operationId: string;
+    summary: string;
+    description: string;
+    request: Q;
+    responses: ReturnType<typeof withErrors<P>>;
+  };
+  /** A staff operation on AiConversations: request Q and responses P (and the common errors and 404), its handler typed by them. */
+  const route = <Q extends NonNullable<RouteConfig["request"]>, P extends RouteConfig["responses"]>(
+    method: "get" | "post",
+    path: string,
+    operationId: string,
+    summary: string,
+    description: string,
+    request: Q,
+    responses: P,
+    handler: TypedHandler<StaffRoute<Q, P>>,
+  ) =>
+    addRoute<StaffRoute<Q, P>>(app, { access: access.staff, method, path, tags: ["AiConversations"], operationId, summary, description, request, responses: withErrors(responses) }, handler);
 
   route(
     "get",
@@ -98,7 +119,7 @@ export function registerConversationRoutes(app: App, deps: AppDeps): void {
       },
     },
     { 201: json(z.object({ aiConversationId: z.number().int(), messageId: z.number().int() }).openapi("AiConversationMessageAdded"), "Added"), 409: errors[409] },
-    async (c) => c.json(await svc.addUserMessage(db, c.get("ctx"), c.req.valid("json" as never) as Parameters<typeof svc.addUserMessage>[2]), 201),
+    async (c) => c.json(await svc.addUserMessage(db, c.get("ctx"), c.req.valid("json")), 201),
   );
   route(
     "post",
@@ -149,7 +170,7 @@ export function registerConversationRoutes(app: App, deps: AppDeps): void {
     { params: Key, query: z.object({ referenceId: z.string().min(1).max(100).openapi({ param: { name: "referenceId", in: "query" }, description: "From referenceFiles" }) }) },
     { 200: { description: "The file", content: { "text/csv": { schema: z.string() } } } },
     async (c) => {
-      const f = await svc.downloadFile(db, c.get("ctx"), keyOf(c), (c.req.valid("query" as never) as { referenceId: string }).referenceId);
+      const f = await svc.downloadFile(db, c.get("ctx"), keyOf(c), c.req.valid("query").referenceId);
       return c.body(f.csv, 200, { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="${f.fileName}"` });
     },
   );

@@ -16,6 +16,7 @@ import { currentProvider } from "./summaries.service.ts";
 import { runExchange, type TranscriptStep, type Usage } from "./provider.ts";
 import type { Figure, ProjectContext } from "./facts.ts";
 import { projectContext } from "./facts.ts";
+import { jsonParam } from "../../entities/sql-params.ts";
 
 /** Staff work across clients: every call runs without a client (row-level security: all clients). */
 const staff = (ctx: RequestCtx): RequestCtx => ({ ...ctx, clientId: null });
@@ -114,17 +115,17 @@ export async function continueConversation(db: Db, ctx: RequestCtx, id: number) 
   const m = await enterTenant(db, sctx, async (tx) => {
     const [row] = await tx<{ id: number }[]>`
       insert into ai_conversation_messages (ai_conversation_id, user_id, role, content, provider, model, usage, references_data, debug)
-      values (${id}, ${c.userId}, 'assistant', ${out.content || "(no answer)"}, ${out.provider}, ${out.model}, ${tx.json(out.usage as never)},
-              ${tx.json({ figures: out.figures } as never)}, ${tx.json({ transcript: out.transcript, promptVersionId: out.promptVersionId } as never)})
+      values (${id}, ${c.userId}, 'assistant', ${out.content || "(no answer)"}, ${out.provider}, ${out.model}, ${jsonParam(tx, out.usage)},
+              ${jsonParam(tx, { figures: out.figures })}, ${jsonParam(tx, { transcript: out.transcript, promptVersionId: out.promptVersionId })})
       returning id`;
     if (out.figures.length) {
-      await tx`update ai_conversation_messages set reference_files = ${tx.json([{ referenceId: `figures-${row!.id}`, fileName: `figures-${row!.id}.csv`, kind: "figures" }] as never)} where id = ${row!.id}`;
+      await tx`update ai_conversation_messages set reference_files = ${tx.json([{ referenceId: `figures-${row!.id}`, fileName: `figures-${row!.id}.csv`, kind: "figures" }])} where id = ${row!.id}`;
     }
     await tx`update ai_conversations set last_message_at = now(), updated_at = now(), model = ${out.model} where id = ${id}`;
     await tx`
       insert into ai_conversation_evaluations (ai_conversation_id, user_id, evaluator_user_id, score, passed, notes, criteria)
       values (${id}, ${c.userId}, null, ${evaluation.passed ? 5 : 2}, ${evaluation.passed}, ${`Automatic grounding check of message ${row!.id}`},
-              ${tx.json({ messageId: row!.id, ...evaluation } as never)})`;
+              ${tx.json({ messageId: row!.id, ...evaluation })})`;
     return (await messages(tx, id)).find((x) => x.id === row!.id)!;
   });
   await emit("AiMessageCompleted", { messageId: m.id, content: out.content });
@@ -230,7 +231,7 @@ export async function downloadFile(db: Db, ctx: RequestCtx, id: number, referenc
     await conversation(tx, id);
     const [m] = await tx<{ id: number; files: { referenceId: string; fileName: string }[]; refs: { figures: Figure[] } | null }[]>`
       select id, reference_files as files, references_data as refs from ai_conversation_messages
-      where ai_conversation_id = ${id} and reference_files @> ${tx.json([{ referenceId }] as never)}`;
+      where ai_conversation_id = ${id} and reference_files @> ${tx.json([{ referenceId }])}`;
     if (!m) throw new ApiError("NotFound", `No file ${referenceId} in conversation ${id}`);
     const file = m.files.find((f) => f.referenceId === referenceId)!;
     const rows = (m.refs?.figures ?? []).map((f) => [f.ref, f.text, f.value, f.source.fn, f.source].map(csvCell).join(","));

@@ -65,7 +65,7 @@ export async function sendWeeklySummaries(db: Db, input: EmailSummariesInput, ma
     const subject = `Weekly results: ${d.projectName}`;
     const [row] = await db<{ id: number }[]>`
       insert into project_email_summaries (client_id, project_id, subject, body, status, recipients, prompt_version_id, week_of)
-      values (${d.clientId}, ${d.projectId}, ${subject}, '', 'Draft', ${db.json(d.recipients as never)}, ${prompt.promptVersionId}, ${weekOf}::date)
+      values (${d.clientId}, ${d.projectId}, ${subject}, '', 'Draft', ${db.json(d.recipients)}, ${prompt.promptVersionId}, ${weekOf}::date)
       on conflict (project_id, week_of) where week_of is not null do update set status = 'Draft', error = null, recipients = excluded.recipients, updated_at = now()
       returning id`;
     try {
@@ -96,5 +96,5 @@ export const emailSummariesJob = defineJob<EmailSummariesInput>(
 
 export async function scheduleEmailSummaries(queue: Queue): Promise<void> {
   const envelope: JobEnvelope<EmailSummariesInput> = { input: {}, origin: { userId: SERVICES_USER_ID, clientId: null } };
-  await queue.schedule(emailSummariesJob.name, EMAIL_SUMMARIES_CRON, envelope as unknown as object, { tz: "UTC" });
+  await queue.schedule(emailSummariesJob.name, EMAIL_SUMMARIES_CRON, envelope, { tz: "UTC" });
 }

@@ -412,7 +412,7 @@ export interface WhyFacts {
     question: string;
     answers: number;
     themes: { name: string; share: Figure; quote: { text: Figure; segment: string } | null }[];
-    /** Answers of the stance quoted when no theme has any. */
+    /** Answers of the stance quoted when none of the themes has one. */
     quotes: { text: Figure; segment: string }[];
   }[];
   drivers: { outcome: string; filtered: boolean; note: string | null; top: { title: string; importance: Figure }[] } | null;

@@ -65,7 +65,7 @@ export function registerSummaryRoutes(app: App, deps: AppDeps): void {
       },
       responses: { 201: one("The queued summary"), ...commonErrors, 404: errors[404] },
     },
-    async (c) => rawJson(await svc.requestSummary(db, reg, queueOf(), c.get("ctx"), c.req.valid("json" as never) as Parameters<typeof svc.requestSummary>[4]), 201),
+    async (c) => rawJson(await svc.requestSummary(db, reg, queueOf(), c.get("ctx"), c.req.valid("json")), 201),
   );
 
   addRoute(

@@ -18,6 +18,7 @@ import { providerFromEnv, runExchange, type AiProvider } from "./provider.ts";
 import type { Registry } from "../../entities/registry.ts";
 import { readEntity } from "../projects/common.ts";
 import { codeThemesWithModel } from "./themes.ts";
+import { jsonParam } from "../../entities/sql-params.ts";
 
 export type SummaryTrigger = "ResultsReady" | "ObjectiveSaved" | "Segment" | "Requested";
 
@@ -55,7 +56,7 @@ export async function queueSummaries(queue: Queue, tx: Tx, rows: NewSummary[], o
     const [row] = await tx<{ id: number }[]>`
       insert into ai_project_summaries (client_id, project_id, summary_type, segment_id, project_objective_id, filters, benchmark_type_id, total, trigger, created_by_user_id)
       values (${r.clientId}, ${r.projectId}, 'FullTestSummary', ${r.segmentId ?? null}, ${r.projectObjectiveId ?? null},
-              ${r.filters ? tx.json(r.filters as never) : null}, ${r.benchmarkTypeId ?? null}, ${r.total ?? null}, ${r.trigger}, ${r.createdByUserId})
+              ${r.filters ? tx.json(r.filters) : null}, ${r.benchmarkTypeId ?? null}, ${r.total ?? null}, ${r.trigger}, ${r.createdByUserId})
       returning id`;
     ids.push(row!.id);
   }
@@ -115,8 +116,8 @@ export async function queueReadySummaries(db: Db, queue: Queue): Promise<number>
         select 1 from data_events_log e where e.project_id = ${d.projectId} and e.event = 'ResultsReady'
           and e.created_at > coalesce((select max(s.created_at) from ai_project_summaries s where s.project_id = ${d.projectId} and s.trigger = 'ResultsReady'), '-infinity')`;
       if (!again) return;
-      const rows = await projectRows(tx as unknown as Tx, d.projectId, "ResultsReady", {});
-      await queueSummaries(queue, tx as unknown as Tx, rows, { userId: null, clientId: rows[0]!.clientId });
+      const rows = await projectRows(tx, d.projectId, "ResultsReady", {});
+      await queueSummaries(queue, tx, rows, { userId: null, clientId: rows[0]!.clientId });
     });
   }
   return due.length;
@@ -202,8 +203,8 @@ export async function generateSummary(db: Db, provider: AiProvider, id: number, 
     const cited = new Set([...ex.content.matchAll(/\[(F\d+)\]/g)].map((m) => m[1]));
     await db`
       update ai_project_summaries set status = 'Ready', title = ${scope ?? pc.projectName}, content = ${ex.content}, error = null,
-        references_data = ${db.json(book.figures.filter((f) => cited.has(f.ref)) as never)}, provider = ${provider.name}, model = ${ex.model},
-        usage = ${db.json(ex.usage as never)}, prompt_version_id = ${prompt.promptVersionId}, generated_at = now(), updated_at = now()
+        references_data = ${jsonParam(db, book.figures.filter((f) => cited.has(f.ref)))}, provider = ${provider.name}, model = ${ex.model},
+        usage = ${jsonParam(db, ex.usage)}, prompt_version_id = ${prompt.promptVersionId}, generated_at = now(), updated_at = now()
       where id = ${id}`;
     return "Ready";
   } catch (e) {

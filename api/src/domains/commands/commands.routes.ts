@@ -4,7 +4,7 @@
 import { z } from "@hono/zod-openapi";
 import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
-import { addRoute, commonErrors, errors, type RouteContext } from "../../openapi.ts";
+import { addRoute, commonErrors, errors } from "../../openapi.ts";
 import { ApiError } from "../../errors.ts";
 import { USER_NOTIFICATION_EVENTS } from "../../jobs/channel.ts";
 import { enqueueJob } from "../../jobs/workers.ts";
@@ -83,7 +83,7 @@ export function registerCommandRoutes(app: App, deps: AppDeps): void {
         request: { body: { required: false, content: { "application/json": { schema: b.schema } } } },
         responses: { 202: { description: "Queued", content: { "application/json": { schema: Started } } }, ...commonErrors, 404: errors[404], 409: errors[409] },
       },
-      async (c: RouteContext) => {
+      async (c) => {
         const queue = deps.queue;
         if (!queue) throw new ApiError("ServiceUnavailable", "The job queue is not running");
         if ((HUBSPOT_COMMANDS as readonly string[]).includes(command) && !hubspotFromEnv()) throw new ApiError("ServiceUnavailable", HUBSPOT_NOT_CONFIGURED);

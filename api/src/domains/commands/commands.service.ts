@@ -45,7 +45,7 @@ export interface CommandJob {
 }
 
 async function audit(tx: Db | Tx, userId: number, command: string, event: string, data: Record<string, unknown>): Promise<void> {
-  await tx`insert into data_events_log (user_id, entity_type, event, data) values (${userId}, 'Command', ${event}, ${tx.json({ command, ...data } as never)})`;
+  await tx`insert into data_events_log (user_id, entity_type, event, data) values (${userId}, 'Command', ${event}, ${tx.json({ command, ...data })})`;
 }
 
 /** The request side: the audit row of the ask, in the same transaction as the job (queued by the caller). */

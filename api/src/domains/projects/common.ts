@@ -2,11 +2,14 @@
 // domain call answers exactly what GET /Set({key}) would), the project a write is about, the
 // submitted-project lock, and database errors as API errors.
 import { z } from "@hono/zod-openapi";
+import type { TypedResponse } from "hono";
+import type { JSONValue } from "hono/utils/types";
 import type { Tx } from "../../db/client.ts";
 import { ApiError } from "../../errors.ts";
 import type { RequestCtx } from "../../access/principal.ts";
 import type { Registry } from "../../entities/registry.ts";
 import { scopeFor } from "../../entities/service.ts";
+import type { BindParams } from "../../entities/sql-params.ts";
 import { parseQuery } from "../../odata/parser.ts";
 import { compileCollection, compileEntity } from "../../odata/compile.ts";
 import * as q from "./projects.sql.ts";
@@ -22,22 +25,34 @@ export const keyParam = (set: string) =>
       .openapi({ param: { name: "key", in: "path" }, description: `${set} key` }),
   });
 
-export function keyOf(c: { req: { valid: (t: "param") => unknown } }): number {
-  const n = Number((c.req.valid("param") as { key: string }).key);
+/** The route's `{key}` as a number (keyParam checked its form); c is any handler context of a route with keyParam. */
+export function keyOf(c: { req: { valid(t: "param"): { key: string } } }): number {
+  const n = Number(c.req.valid("param").key);
   if (!Number.isSafeInteger(n)) throw new ApiError("BadRequest", "The key must be an integer");
   return n;
 }
 
-/** A JSON text from PostgreSQL, forwarded as is (`never`: stands where zod-openapi expects c.json()). */
-export const rawJson = (text: string, status: 200 | 201): never =>
-  new Response(text, { status, headers: { "content-type": "application/json; charset=utf-8" } }) as never;
+/**
+ * A JSON text from PostgreSQL, forwarded as is: the answer of a route whose declared schema is the
+ * registry's (schemasFor, a z.ZodType of no static shape, so its `c.json` body is any JSONValue).
+ * Narrowing the Response to that TypedResponse is the one trusted step: the compiler cannot see a
+ * JSON text's value, and the registry renders the entity its schema describes.
+ */
+export const rawJson = <S extends 200 | 201>(text: string, status: S) =>
+  new Response(text, { status, headers: { "content-type": "application/json; charset=utf-8" } }) as Response & TypedResponse<JSONValue, S, "json">;
+
+/**
+ * A service's finished Response (a file, with its own status 200 and headers) as the route's
+ * non-JSON answer: a Response carries no body type, so this is a plain downcast, like rawJson's.
+ */
+export const fileAnswer = (res: Response) => res as Response & TypedResponse<unknown, 200, "body">;
 
 /** One entity as GET /Set({key}) shows it (with optional $expand), read in the caller's transaction. */
 export async function readEntity(tx: Tx, reg: Registry, ctx: RequestCtx, setName: string, key: number, query: Record<string, string> = {}): Promise<string> {
   const set = reg.mustGet(setName);
   const { text, params } = compileEntity(reg, set, key, parseQuery(query, set, reg), { scope: scopeFor(ctx, reg) }).render();
   // Safe: compiled from registry names; values are parameters (db/sqltext.ts).
-  const [row] = (await tx.unsafe(text, params as never[], { prepare: true })) as unknown as { value: string }[];
+  const [row] = await tx.unsafe<{ value: string }[]>(text, params as BindParams, { prepare: true });
   if (!row) throw new ApiError("NotFound", `${setName}(${key}) not found`);
   return row.value;
 }
@@ -46,7 +61,7 @@ export async function readEntity(tx: Tx, reg: Registry, ctx: RequestCtx, setName
 export async function readEntities(tx: Tx, reg: Registry, ctx: RequestCtx, setName: string, query: Record<string, string>): Promise<string> {
   const set = reg.mustGet(setName);
   const { text, params } = compileCollection(reg, set, parseQuery({ $top: "1000", ...query }, set, reg), { scope: scopeFor(ctx, reg) }).render();
-  const [row] = (await tx.unsafe(text, params as never[], { prepare: true })) as unknown as { value: string }[];
+  const [row] = await tx.unsafe<{ value: string }[]>(text, params as BindParams, { prepare: true });
   return row!.value;
 }
 

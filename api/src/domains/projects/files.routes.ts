@@ -4,11 +4,11 @@
 import { z } from "@hono/zod-openapi";
 import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
-import { addRoute, commonErrors, errorResponse, errors, type RouteContext } from "../../openapi.ts";
+import { addRoute, commonErrors, errorResponse, errors } from "../../openapi.ts";
 import { ApiError } from "../../errors.ts";
 import { ALLOWED_FILE_TYPES, type FileStorage } from "../../storage/storage.ts";
 import { DOWNLOAD_PATH, UPLOAD_PATH } from "../../storage/local.ts";
-import { keyOf, keyParam } from "./common.ts";
+import { fileAnswer, keyOf, keyParam } from "./common.ts";
 import * as S from "./schemas.ts";
 import * as svc from "./files.service.ts";
 
@@ -18,9 +18,9 @@ export function registerFileRoutes(app: App, deps: AppDeps): void {
     if (!deps.storage) throw new ApiError("ServiceUnavailable", "File storage is not configured on this server");
     return deps.storage;
   };
-  const baseUrl = (c: RouteContext) => deps.publicUrl ?? new URL(c.req.url).origin;
-  const uploadInput = (c: RouteContext): svc.UploadUrlInput => {
-    const qv = c.req.valid("query") as { fileName: string; fileType: string; fileSize?: string };
+  const baseUrl = (c: { req: { url: string } }) => deps.publicUrl ?? new URL(c.req.url).origin;
+  const uploadInput = (c: { req: { valid(t: "query"): z.output<typeof S.UploadUrlQuery> } }): svc.UploadUrlInput => {
+    const qv = c.req.valid("query");
     return { fileName: qv.fileName, fileType: qv.fileType, fileSize: qv.fileSize === undefined ? undefined : Number(qv.fileSize) };
   };
   const tooLarge = errorResponse("The file is larger than its type allows");
@@ -95,7 +95,7 @@ export function registerFileRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (c) => {
-      const { token: t } = c.req.valid("query") as { token: string };
+      const { token: t } = c.req.valid("query");
       const out = await svc.upload(storage(), t, c.req.header("content-type"), c.req.header("content-length"), c.req.raw.body);
       return c.json(out, 201);
     },
@@ -119,8 +119,8 @@ export function registerFileRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (c) => {
-      const { token: t } = c.req.valid("query") as { token: string };
-      return (await svc.download(storage(), t)) as never;
+      const { token: t } = c.req.valid("query");
+      return fileAnswer(await svc.download(storage(), t));
     },
   );
 }

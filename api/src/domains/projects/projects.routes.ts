@@ -6,7 +6,8 @@
 import { z } from "@hono/zod-openapi";
 import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
-import { addRoute, commonErrors, errors, type RouteContext } from "../../openapi.ts";
+import type { RequestCtx } from "../../access/principal.ts";
+import { addRoute, commonErrors, errors, type TypedHandler } from "../../openapi.ts";
 import { schemasFor } from "../../entities/schemas.ts";
 import { keyOf, keyParam, rawJson } from "./common.ts";
 import * as S from "./schemas.ts";
@@ -16,13 +17,11 @@ import { registerQuestionRoutes } from "./questions.routes.ts";
 import { registerTrashRoutes } from "./trash.routes.ts";
 import { registerFileRoutes } from "./files.routes.ts";
 
-const body = <T,>(c: RouteContext) => c.req.valid("json") as T;
-
 export function registerProjectRoutes(app: App, deps: AppDeps): void {
   const { db, registry: reg } = deps;
   const entity = (set: string) => schemasFor(reg, reg.mustGet(set)).entity;
   const collection = (set: string) => schemasFor(reg, reg.mustGet(set)).collection;
-  const ok = (description: string, schema: z.ZodType) => ({ description, content: { "application/json": { schema } } });
+  const ok = <T extends z.ZodType>(description: string, schema: T) => ({ description, content: { "application/json": { schema } } });
 
   addRoute(
     app,
@@ -41,7 +40,7 @@ export function registerProjectRoutes(app: App, deps: AppDeps): void {
       request: { body: { required: true, content: { "application/json": { schema: S.CreateProject } } } },
       responses: { 201: ok("The new project", entity("Projects")), ...commonErrors, 404: errors[404], 409: errors[409] },
     },
-    async (c) => rawJson(await svc.createProject(db, reg, c.get("ctx"), body(c)), 201),
+    async (c) => rawJson(await svc.createProject(db, reg, c.get("ctx"), c.req.valid("json")), 201),
   );
 
   addRoute(
@@ -56,7 +55,7 @@ export function registerProjectRoutes(app: App, deps: AppDeps): void {
       request: { params: keyParam("Projects"), body: { required: true, content: { "application/json": { schema: S.RegionIdsBody } } } },
       responses: { 200: ok("The project's remaining regions", collection("ProjectsRegions")), ...commonErrors, 404: errors[404], 409: errors[409] },
     },
-    async (c) => rawJson(`{"value":${await svc.deleteRegions(db, reg, c.get("ctx"), keyOf(c), body(c))}}`, 200),
+    async (c) => rawJson(`{"value":${await svc.deleteRegions(db, reg, c.get("ctx"), keyOf(c), c.req.valid("json"))}}`, 200),
   );
 
   addRoute(
@@ -71,70 +70,64 @@ export function registerProjectRoutes(app: App, deps: AppDeps): void {
       request: { params: keyParam("Projects"), body: { required: true, content: { "application/json": { schema: S.ChangeTargetsBody } } } },
       responses: { 200: ok("The project's targets", collection("Targets")), ...commonErrors, 404: errors[404], 409: errors[409] },
     },
-    async (c) => rawJson(`{"value":${await svc.changeTargets(db, reg, c.get("ctx"), keyOf(c), body(c))}}`, 200),
+    async (c) => rawJson(`{"value":${await svc.changeTargets(db, reg, c.get("ctx"), keyOf(c), c.req.valid("json"))}}`, 200),
   );
 
   // ---- price sensitivity and market reach ----
-  const setupRoute = (
+  const setupConfig = (name: string, summary: string) => ({
+    access: access.user,
+    method: "post" as const,
+    path: `/api/v1/Projects/{key}/${name}`,
+    tags: ["Projects"],
+    operationId: `Projects_${name}`,
+    summary,
+  });
+  /** A set-up call: its body (schema B) in, the set-up (schema R) out. */
+  const setupRoute = <B extends z.ZodType, R extends z.ZodType>(
     name: string,
     summary: string,
-    schema: z.ZodType,
-    response: z.ZodType,
-    run: (c: RouteContext) => Promise<unknown>,
-    status: 200 | 204 = 200,
+    schema: B,
+    response: R,
+    run: TypedHandler<{ method: "post"; path: string; request: { params: ReturnType<typeof keyParam>; body: { required: true; content: { "application/json": { schema: B } } } }; responses: { 200: ReturnType<typeof ok<R>> } }>,
   ) =>
     addRoute(
       app,
       {
-        access: access.user,
-        method: "post",
-        path: `/api/v1/Projects/{key}/${name}`,
-        tags: ["Projects"],
-        operationId: `Projects_${name}`,
-        summary,
-        request: {
-          params: keyParam("Projects"),
-          ...(status === 200 ? { body: { required: true, content: { "application/json": { schema } } } } : {}),
-        },
-        responses: {
-          ...(status === 200 ? { 200: ok("The set-up", response) } : { 204: { description: "Removed" } }),
-          ...commonErrors,
-          404: errors[404],
-          409: errors[409],
-        },
+        ...setupConfig(name, summary),
+        request: { params: keyParam("Projects"), body: { required: true, content: { "application/json": { schema } } } },
+        responses: { 200: ok("The set-up", response), ...commonErrors, 404: errors[404], 409: errors[409] },
+      },
+      (c) => run(c),
+    );
+  /** Removing a set-up: no body, 204. */
+  const removeRoute = (name: string, summary: string, run: (ctx: RequestCtx, projectId: number) => Promise<void>) =>
+    addRoute(
+      app,
+      {
+        ...setupConfig(name, summary),
+        request: { params: keyParam("Projects") },
+        responses: { 204: { description: "Removed" }, ...commonErrors, 404: errors[404], 409: errors[409] },
       },
       async (c) => {
-        const out = await run(c);
-        return status === 204 ? c.body(null, 204) : c.json(out as never, 200);
+        await run(c.get("ctx"), keyOf(c));
+        return c.body(null, 204);
       },
     );
 
-  setupRoute("CreatePriceSensitivities", "Set up Van Westendorp price questions (standard questions 19-22) for the test options", S.PriceBody, S.PriceSettings, (c) =>
-    setup.createPriceSensitivities(db, c.get("ctx"), keyOf(c), body(c)),
+  setupRoute("CreatePriceSensitivities", "Set up Van Westendorp price questions (standard questions 19-22) for the test options", S.PriceBody, S.PriceSettings, async (c) =>
+    c.json(await setup.createPriceSensitivities(db, c.get("ctx"), keyOf(c), c.req.valid("json")), 200),
   );
-  setupRoute("UpdatePriceSensitivities", "Change the price sensitivity set-up (test options, price range, purchase intent)", S.PriceBody, S.PriceSettings, (c) =>
-    setup.updatePriceSensitivities(db, c.get("ctx"), keyOf(c), body(c)),
+  setupRoute("UpdatePriceSensitivities", "Change the price sensitivity set-up (test options, price range, purchase intent)", S.PriceBody, S.PriceSettings, async (c) =>
+    c.json(await setup.updatePriceSensitivities(db, c.get("ctx"), keyOf(c), c.req.valid("json")), 200),
   );
-  setupRoute(
-    "DeletePriceSensitivities",
-    "Remove the price sensitivity set-up and its price questions",
-    z.object({}),
-    z.object({}),
-    (c) => setup.deletePriceSensitivities(db, c.get("ctx"), keyOf(c)),
-    204,
+  removeRoute("DeletePriceSensitivities", "Remove the price sensitivity set-up and its price questions", (ctx, id) => setup.deletePriceSensitivities(db, ctx, id));
+  setupRoute("CreateMarketReach", "Set up market reach (TURF): the items (test options, or a question's options) and the market reach question 25", S.ReachBody, S.ReachSettings, async (c) =>
+    c.json(await setup.createMarketReach(db, c.get("ctx"), keyOf(c), c.req.valid("json")), 200),
   );
-  setupRoute("CreateMarketReach", "Set up market reach (TURF): the items (test options, or a question's options) and the market reach question 25", S.ReachBody, S.ReachSettings, (c) =>
-    setup.createMarketReach(db, c.get("ctx"), keyOf(c), body(c)),
+  setupRoute("UpdateMarketReach", "Change the market reach set-up", S.ReachBody, S.ReachSettings, async (c) =>
+    c.json(await setup.updateMarketReach(db, c.get("ctx"), keyOf(c), c.req.valid("json")), 200),
   );
-  setupRoute("UpdateMarketReach", "Change the market reach set-up", S.ReachBody, S.ReachSettings, (c) => setup.updateMarketReach(db, c.get("ctx"), keyOf(c), body(c)));
-  setupRoute(
-    "DeleteMarketReach",
-    "Remove the market reach set-up (and its market reach question)",
-    z.object({}),
-    z.object({}),
-    (c) => setup.deleteMarketReach(db, c.get("ctx"), keyOf(c)),
-    204,
-  );
+  removeRoute("DeleteMarketReach", "Remove the market reach set-up (and its market reach question)", (ctx, id) => setup.deleteMarketReach(db, ctx, id));
 
   addRoute(
     app,
@@ -179,7 +172,7 @@ export function registerProjectRoutes(app: App, deps: AppDeps): void {
       request: { body: { required: true, content: { "application/json": { schema: S.CreateObjective } } } },
       responses: { 201: ok("The objective", entity("ProjectObjectives")), ...commonErrors, 404: errors[404], 409: errors[409] },
     },
-    async (c) => rawJson(await svc.createObjective(db, reg, c.get("ctx"), body(c), deps.queue), 201),
+    async (c) => rawJson(await svc.createObjective(db, reg, c.get("ctx"), c.req.valid("json"), deps.queue), 201),
   );
 
   addRoute(

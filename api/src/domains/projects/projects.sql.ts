@@ -3,6 +3,7 @@
 // write also say "the request's own clients" themselves (`own`), because a project shared with the
 // caller is readable through RLS but never theirs to change.
 import type { Tx } from "../../db/client.ts";
+import { jsonParam } from "../../entities/sql-params.ts";
 
 export interface ProjectRow {
   id: number;
@@ -221,7 +222,7 @@ export async function insertProjectQuestion(tx: Tx, pq: NewProjectQuestion): Pro
   const [r] = await tx<{ id: number }[]>`
     insert into project_questions (client_id, project_id, question_id, standard_question_id, question_position_id, sort_order, test_option_id, routing)
     values (${pq.clientId}, ${pq.projectId}, ${pq.questionId}, ${pq.standardQuestionId}, ${pq.questionPositionId}, ${pq.sortOrder},
-            ${pq.testOptionId}, ${pq.routing === null || pq.routing === undefined ? null : tx.json(pq.routing as never)})
+            ${pq.testOptionId}, ${pq.routing === null || pq.routing === undefined ? null : jsonParam(tx, pq.routing)})
     returning id`;
   return r!.id;
 }

@@ -4,20 +4,18 @@
 import { z } from "@hono/zod-openapi";
 import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
-import { addRoute, commonErrors, errors, type RouteContext } from "../../openapi.ts";
+import { addRoute, commonErrors, errors } from "../../openapi.ts";
 import { schemasFor } from "../../entities/schemas.ts";
 import { ApiError } from "../../errors.ts";
 import { keyOf, keyParam, rawJson } from "./common.ts";
 import * as S from "./schemas.ts";
 import * as svc from "./questions.service.ts";
 
-const body = <T,>(c: RouteContext) => c.req.valid("json") as T;
-
 export function registerQuestionRoutes(app: App, deps: AppDeps): void {
   const { db, registry: reg } = deps;
   const entity = (set: string) => schemasFor(reg, reg.mustGet(set)).entity;
-  const ok = (description: string, schema: z.ZodType) => ({ description, content: { "application/json": { schema } } });
-  const json = (schema: z.ZodType) => ({ required: true, content: { "application/json": { schema } } });
+  const ok = <T extends z.ZodType>(description: string, schema: T) => ({ description, content: { "application/json": { schema } } });
+  const json = <T extends z.ZodType>(schema: T) => ({ required: true as const, content: { "application/json": { schema } } });
 
   // Literal paths before /Questions/{key}.
   addRoute(
@@ -31,7 +29,7 @@ export function registerQuestionRoutes(app: App, deps: AppDeps): void {
       summary: "Template questions of the clients above the request's team (its org and enterprise)",
       responses: { 200: ok("The templates, nearest client first", z.object({ value: z.array(S.OrgTemplate) })), ...commonErrors },
     },
-    async (c) => c.json({ value: await svc.orgTemplates(db, c.get("ctx"), null) } as never, 200),
+    async (c) => c.json({ value: await svc.orgTemplates(db, c.get("ctx"), null) }, 200),
   );
 
   addRoute(
@@ -49,7 +47,7 @@ export function registerQuestionRoutes(app: App, deps: AppDeps): void {
     async (c) => {
       const [t] = await svc.orgTemplates(db, c.get("ctx"), keyOf(c));
       if (!t) throw new ApiError("NotFound", `No template question ${keyOf(c)} above this client`);
-      return c.json(t as never, 200);
+      return c.json(t, 200);
     },
   );
 
@@ -80,14 +78,14 @@ export function registerQuestionRoutes(app: App, deps: AppDeps): void {
       responses: { 200: ok("The targetable questions", z.object({ value: z.array(S.TargetQuestion) })), ...commonErrors, 404: errors[404] },
     },
     async (c) => {
-      const query = c.req.valid("query") as { projectId: string; questionPosition?: string; filters?: string };
+      const query = c.req.valid("query");
       const filters = parseFilters(query.filters);
       const value = await svc.targetQuestionsWithCounts(db, c.get("ctx"), {
         projectId: Number(query.projectId),
         questionPosition: query.questionPosition === undefined ? undefined : Number(query.questionPosition),
         filters,
       });
-      return c.json({ value } as never, 200);
+      return c.json({ value }, 200);
     },
   );
 
@@ -103,7 +101,7 @@ export function registerQuestionRoutes(app: App, deps: AppDeps): void {
       request: { body: json(S.CreateQuestion) },
       responses: { 201: ok("The question with its options and project question", entity("Questions")), ...commonErrors, 404: errors[404], 409: errors[409] },
     },
-    async (c) => rawJson(await svc.createQuestion(db, reg, c.get("ctx"), body(c)), 201),
+    async (c) => rawJson(await svc.createQuestion(db, reg, c.get("ctx"), c.req.valid("json")), 201),
   );
 
   addRoute(
@@ -118,7 +116,7 @@ export function registerQuestionRoutes(app: App, deps: AppDeps): void {
       request: { params: keyParam("Questions"), body: json(S.UpdateQuestion) },
       responses: { 200: ok("The question", entity("Questions")), ...commonErrors, 404: errors[404], 409: errors[409] },
     },
-    async (c) => rawJson(await svc.updateQuestion(db, reg, c.get("ctx"), keyOf(c), body(c)), 200),
+    async (c) => rawJson(await svc.updateQuestion(db, reg, c.get("ctx"), keyOf(c), c.req.valid("json")), 200),
   );
 
   addRoute(
@@ -133,7 +131,7 @@ export function registerQuestionRoutes(app: App, deps: AppDeps): void {
       request: { params: keyParam("Questions"), body: json(S.UpdateQuestion) },
       responses: { 200: ok("The question", entity("Questions")), ...commonErrors, 404: errors[404], 409: errors[409] },
     },
-    async (c) => rawJson(await svc.updateQuestion(db, reg, c.get("ctx"), keyOf(c), body(c), { superAdmin: true }), 200),
+    async (c) => rawJson(await svc.updateQuestion(db, reg, c.get("ctx"), keyOf(c), c.req.valid("json"), { superAdmin: true }), 200),
   );
 
   addRoute(
@@ -148,7 +146,7 @@ export function registerQuestionRoutes(app: App, deps: AppDeps): void {
       request: { params: keyParam("TestOptions"), body: json(S.SuperAdminTestOptionUpdate) },
       responses: { 200: ok("The test option", entity("TestOptions")), ...commonErrors, 404: errors[404], 409: errors[409] },
     },
-    async (c) => rawJson(await svc.superAdminUpdateTestOption(db, reg, c.get("ctx"), keyOf(c), body(c)), 200),
+    async (c) => rawJson(await svc.superAdminUpdateTestOption(db, reg, c.get("ctx"), keyOf(c), c.req.valid("json")), 200),
   );
 
   addRoute(
@@ -181,7 +179,7 @@ export function registerQuestionRoutes(app: App, deps: AppDeps): void {
       request: { body: json(S.SortOrderChange) },
       responses: { 200: ok("The group in its new order", z.object({ value: z.array(S.SortedQuestion) })), ...commonErrors, 404: errors[404], 409: errors[409] },
     },
-    async (c) => c.json({ value: await svc.changeSortOrder(db, c.get("ctx"), body(c)) }, 200),
+    async (c) => c.json({ value: await svc.changeSortOrder(db, c.get("ctx"), c.req.valid("json")) }, 200),
   );
 
   addRoute(
@@ -196,7 +194,7 @@ export function registerQuestionRoutes(app: App, deps: AppDeps): void {
       request: { body: json(S.SynthQuestionBody) },
       responses: { 201: ok("The new project question with its question and options", entity("ProjectQuestions")), ...commonErrors, 404: errors[404], 409: errors[409] },
     },
-    async (c) => rawJson(await svc.processSynthQuestion(db, reg, c.get("ctx"), body(c)), 201),
+    async (c) => rawJson(await svc.processSynthQuestion(db, reg, c.get("ctx"), c.req.valid("json")), 201),
   );
 }
 

@@ -335,7 +335,7 @@ export async function deleteTemplateQuestion(db: Db, ctx: RequestCtx, id: number
 }
 
 /** Questions OrgTemplatesQuestions / OrgTemplatesQuestion: the template questions of the clients above the request's. */
-export async function orgTemplates(db: Db, ctx: RequestCtx, questionId: number | null): Promise<unknown[]> {
+export async function orgTemplates(db: Db, ctx: RequestCtx, questionId: number | null): Promise<q.OrgTemplateRow[]> {
   if (ctx.clientId === null) throw new ApiError("BadRequest", "A clientId header is required: the templates of the clients above it");
   const clientId = ctx.clientId;
   return enterTenant(db, { ...ctx, descendants: false }, (tx) => q.orgTemplates(tx, clientId, questionId));

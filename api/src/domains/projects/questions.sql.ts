@@ -1,6 +1,7 @@
 // SQL of questions, their options and their places in projects (project questions). Runs in the
 // caller's tenant transaction; writes name the request's own clients (`own`) themselves.
 import type { Tx } from "../../db/client.ts";
+import { jsonParam } from "../../entities/sql-params.ts";
 
 export interface QuestionRow {
   id: number;
@@ -43,7 +44,7 @@ export async function insertQuestion(tx: Tx, x: NewQuestion): Promise<number> {
     insert into questions (client_id, project_id, question_text, question_title, question_type_id, randomize_options,
                            min_choices, max_choices, s3_file, market_reach_enabled, created_by_user_id)
     values (${x.clientId}, ${x.projectId}, ${x.questionText}, ${x.questionTitle}, ${x.questionTypeId}, ${x.randomizeOptions},
-            ${x.minChoices}, ${x.maxChoices}, ${x.s3File == null ? null : tx.json(x.s3File as never)}, ${x.marketReachEnabled}, ${x.userId})
+            ${x.minChoices}, ${x.maxChoices}, ${x.s3File == null ? null : jsonParam(tx, x.s3File)}, ${x.marketReachEnabled}, ${x.userId})
     returning id`;
   return r!.id;
 }
@@ -73,7 +74,7 @@ export async function updateQuestion(tx: Tx, id: number, patch: QuestionPatch): 
   for (const [k, col] of Object.entries(QUESTION_COLUMNS)) {
     const v = patch[k as keyof QuestionPatch];
     if (v === undefined) continue;
-    row[col] = k === "s3File" && v !== null ? tx.json(v as never) : v;
+    row[col] = k === "s3File" && v !== null ? jsonParam(tx, v) : v;
   }
   if (!Object.keys(row).length) return;
   // sql(row): postgres.js writes `column = $n` for each key (the fixed names above).
@@ -151,7 +152,7 @@ export async function updateProjectQuestions(
   if (patch.questionPositionId !== undefined) row.question_position_id = patch.questionPositionId;
   if (patch.sortOrder !== undefined) row.sort_order = patch.sortOrder;
   if (patch.testOptionId !== undefined) row.test_option_id = patch.testOptionId;
-  if (patch.routing !== undefined) row.routing = patch.routing === null ? null : tx.json(patch.routing as never);
+  if (patch.routing !== undefined) row.routing = patch.routing === null ? null : jsonParam(tx, patch.routing);
   if (!Object.keys(row).length || !ids.length) return;
   await tx`update project_questions set ${tx(row)} where id = any(${ids}::int[])`;
 }
@@ -211,8 +212,31 @@ export async function trashTemplateQuestion(tx: Tx, questionId: number): Promise
 }
 
 /** The org's (and enterprise's) template questions above the client, as JSON (migration 0014). */
-export async function orgTemplates(tx: Tx, clientId: number, questionId: number | null): Promise<unknown[]> {
-  const [r] = await tx<{ v: unknown[] }[]>`select app_org_template_questions(${clientId}, ${questionId}::int) as v`;
+/** A template question above a client, as app_org_template_questions builds it (schemas.ts OrgTemplate). */
+export interface OrgTemplateRow {
+  id: number;
+  clientId: number;
+  clientName: string;
+  clientTier: string;
+  name: string;
+  description: string | null;
+  questionPositionId: number | null;
+  questionId: number;
+  question: {
+    id: number;
+    questionText: string;
+    questionTitle: string | null;
+    questionTypeId: number;
+    randomizeOptions: boolean;
+    minChoices: number | null;
+    maxChoices: number | null;
+    s3File: unknown;
+    questionOptions: { id: number; optionText: string; sortOrder: number; exclusive: boolean; isOther: boolean; isNotSure: boolean }[];
+  };
+}
+
+export async function orgTemplates(tx: Tx, clientId: number, questionId: number | null): Promise<OrgTemplateRow[]> {
+  const [r] = await tx<{ v: OrgTemplateRow[] }[]>`select app_org_template_questions(${clientId}, ${questionId}::int) as v`;
   return r!.v;
 }
 
@@ -318,7 +342,7 @@ export async function updateTestOption(
   const row: Record<string, unknown> = {};
   if (patch.conceptText !== undefined) row.concept_text = patch.conceptText;
   if (patch.conceptDescription !== undefined) row.concept_description = patch.conceptDescription;
-  if (patch.file !== undefined) row.file = patch.file === null ? null : tx.json(patch.file as never);
+  if (patch.file !== undefined) row.file = patch.file === null ? null : jsonParam(tx, patch.file);
   if (patch.sortOrder !== undefined) row.sort_order = patch.sortOrder;
   if (!Object.keys(row).length) return;
   await tx`update test_options set ${tx(row)} where id = ${id}`;

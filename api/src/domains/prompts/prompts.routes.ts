@@ -80,7 +80,7 @@ export function registerPromptRoutes(app: App, deps: AppDeps): void {
       request: { params: Key, body: { required: true, content: { "application/json": { schema: z.strictObject({ projectId: z.number().int().positive() }).openapi("PromptVersionRun") } } } },
       responses: { ...ok(Run, "The output"), ...commonErrors, 404: errors[404] },
     },
-    async (c) => c.json(await svc.run(db, c.get("ctx"), keyOf(c), (c.req.valid("json" as never) as { projectId: number }).projectId), 200),
+    async (c) => c.json(await svc.run(db, c.get("ctx"), keyOf(c), c.req.valid("json").projectId), 200),
   );
   addRoute(
     app,
@@ -113,7 +113,7 @@ export function registerPromptRoutes(app: App, deps: AppDeps): void {
       request: { body: { required: true, content: { "application/json": { schema: z.strictObject({ yml: z.string().min(1).max(200_000) }).openapi("ImportFromYml") } } } },
       responses: { ...ok(Version, "The new version"), ...commonErrors },
     },
-    async (c) => c.json(await svc.importFromYml(db, c.get("ctx"), (c.req.valid("json" as never) as { yml: string }).yml), 200),
+    async (c) => c.json(await svc.importFromYml(db, c.get("ctx"), c.req.valid("json").yml), 200),
   );
   addRoute(
     app,
@@ -128,7 +128,7 @@ export function registerPromptRoutes(app: App, deps: AppDeps): void {
       request: { query: z.object({ promptId: z.string().regex(/^\d{1,9}$/).openapi({ param: { name: "promptId", in: "query" }, description: "The prompt" }) }) },
       responses: { ...ok(History, "The history"), ...commonErrors, 404: errors[404] },
     },
-    async (c) => c.json(await svc.history(db, c.get("ctx"), Number((c.req.valid("query" as never) as { promptId: string }).promptId)), 200),
+    async (c) => c.json(await svc.history(db, c.get("ctx"), Number(c.req.valid("query").promptId)), 200),
   );
   addRoute(
     app,

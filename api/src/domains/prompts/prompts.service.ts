@@ -8,6 +8,7 @@ import { enterTenant } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
 import { qualResults } from "../results/results.service.ts";
+import { jsonParam } from "../../entities/sql-params.ts";
 
 export interface VersionRow {
   id: number;
@@ -23,12 +24,15 @@ export interface VersionRow {
   publishedAt: string | null;
 }
 
+/** A version with its prompt's name and type: what Publish and ImportFromYml answer (PromptVersionState). */
+export type VersionState = VersionRow & { promptName: string; promptType: string };
+
 const COLUMNS = `v.id, v.prompt_id as "promptId", v.version_number as "versionNumber", v.system_prompt as "systemPrompt", v.template,
   v.model, v.temperature, v.settings, v.notes, v.is_published as "isPublished", to_json(v.published_at)#>>'{}' as "publishedAt"`;
 
-async function version(tx: Tx, id: number, lock = false): Promise<VersionRow & { promptName: string; promptType: string }> {
+async function version(tx: Tx, id: number, lock = false): Promise<VersionState> {
   // COLUMNS is a constant of this file.
-  const [v] = await tx.unsafe<(VersionRow & { promptName: string; promptType: string })[]>(
+  const [v] = await tx.unsafe<VersionState[]>(
     `select ${COLUMNS}, p.name as "promptName", p.prompt_type as "promptType" from prompt_versions v join prompts p on p.id = v.prompt_id where v.id = $1 ${lock ? "for update of v, p" : ""}`,
     [id],
   );
@@ -38,11 +42,11 @@ async function version(tx: Tx, id: number, lock = false): Promise<VersionRow & {
 
 async function audit(tx: Tx, userId: number, promptId: number, versionId: number, event: string, data: Record<string, unknown> = {}): Promise<void> {
   await tx`insert into data_events_log (user_id, entity_type, entity_id, event, prompt_id, data)
-           values (${userId}, 'PromptVersion', ${versionId}, ${event}, ${promptId}, ${tx.json(data as never)})`;
+           values (${userId}, 'PromptVersion', ${versionId}, ${event}, ${promptId}, ${jsonParam(tx, data)})`;
 }
 
 /** Publish: this version becomes the prompt's only published one. */
-export async function publish(db: Db, ctx: RequestCtx, versionId: number): Promise<VersionRow> {
+export async function publish(db: Db, ctx: RequestCtx, versionId: number): Promise<VersionState> {
   return enterTenant(db, ctx, async (tx) => {
     const v = await version(tx, versionId, true);
     const [previous] = await tx<{ id: number }[]>`select id from prompt_versions where prompt_id = ${v.promptId} and is_published`;
@@ -73,7 +77,7 @@ export async function downloadToYml(db: Db, ctx: RequestCtx, versionId: number):
 }
 
 /** ImportFromYml: a new version (the next number) of the named prompt, created if missing; not published. */
-export async function importFromYml(db: Db, ctx: RequestCtx, yml: string): Promise<VersionRow> {
+export async function importFromYml(db: Db, ctx: RequestCtx, yml: string): Promise<VersionState> {
   let doc: unknown;
   try {
     doc = parse(yml);
@@ -98,7 +102,7 @@ export async function importFromYml(db: Db, ctx: RequestCtx, yml: string): Promi
     const [v] = await tx<{ id: number }[]>`
       insert into prompt_versions (prompt_id, system_prompt, template, model, temperature, settings, notes, created_by_user_id)
       values (${p!.id}, ${(d.systemPrompt as string) ?? null}, ${d.template as string}, ${(d.model as string) ?? null}, ${(d.temperature as number) ?? null},
-              ${tx.json(((d.settings as object) ?? {}) as never)}, ${(d.notes as string) ?? null}, ${ctx.principal.userId})
+              ${jsonParam(tx, d.settings ?? {})}, ${(d.notes as string) ?? null}, ${ctx.principal.userId})
       returning id`;
     await audit(tx, ctx.principal.userId, p!.id, v!.id, "ImportedFromYml");
     return version(tx, v!.id);

@@ -3,7 +3,7 @@
 import { z } from "@hono/zod-openapi";
 import type { App, AppDeps } from "../../app-types.ts";
 import { access, enterTenant } from "../../access/policy.ts";
-import { addRoute, commonErrors, errors, type RouteContext } from "../../openapi.ts";
+import { addRoute, commonErrors, errors } from "../../openapi.ts";
 import { ApiError } from "../../errors.ts";
 import { signChannelToken, signTicket } from "../../realtime/tokens.ts";
 
@@ -34,7 +34,7 @@ export function registerRealtimeRoutes(app: App, deps: AppDeps): void {
       summary: "The websocket URL for the signed-in user (joins user-{id} on connect)",
       responses: { 200: { description: "The URL", content: { "application/json": { schema: WebsocketConnection } } }, ...commonErrors },
     },
-    async (c: RouteContext) => {
+    async (c) => {
       if (!key) throw new ApiError("ServiceUnavailable", "Realtime is not available on this server");
       const ctx = c.get("ctx");
       // A socket lives as long as the login session it was opened in, so a ticket needs one.
@@ -61,10 +61,10 @@ export function registerRealtimeRoutes(app: App, deps: AppDeps): void {
         404: errors[404],
       },
     },
-    async (c: RouteContext) => {
+    async (c) => {
       if (!key) throw new ApiError("ServiceUnavailable", "Realtime is not available on this server");
       const ctx = c.get("ctx");
-      const clientId = Number((c.req.valid("param") as { key: string }).key);
+      const clientId = Number(c.req.valid("param").key);
       if (ctx.clientId !== clientId) throw new ApiError("BadRequest", "Name the same client in the clientId header");
       // Entering the tenant checks the membership (a staff member may join any client's channel).
       await enterTenant(deps.db, ctx, async () => undefined);

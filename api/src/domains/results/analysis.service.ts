@@ -76,7 +76,7 @@ export async function priceSensitivityResults(db: Db, ctx: RequestCtx, projectId
       const cal = (calibrations.find((x) => x.testOptionId === testOptionId) ?? calibrations.find((x) => x.testOptionId === null))?.c;
       const res = vanWestendorp(
         complete.map((r) => ({ tooCheap: r.tc!, cheap: r.c!, expensive: r.e!, tooExpensive: r.te!, weight: r.w, intentCheap: r.ic, intentExpensive: r.ie })),
-        { curves: true, ...(cal && cal.length === 5 ? { calibration: cal as unknown as [number, number, number, number, number] } : {}) },
+        { curves: true, ...(cal && isFive(cal) ? { calibration: cal } : {}) },
       );
       value.push({
         testOptionId,
@@ -242,4 +242,9 @@ export async function waveData(db: Db, ctx: RequestCtx, projectId: number, filte
       }),
     };
   });
+}
+
+/** A Newton-Miller-Smith calibration has five coefficients. */
+function isFive(xs: number[]): xs is [number, number, number, number, number] {
+  return xs.length === 5;
 }

@@ -456,7 +456,7 @@ export const WORKBOOK_SHEETS: readonly SheetBuilder[] = [
   },
 ];
 
-export async function exportExcel(db: Db, ctx: RequestCtx, input: ExcelInput): Promise<{ fileName: string; body: Uint8Array }> {
+export async function exportExcel(db: Db, ctx: RequestCtx, input: ExcelInput): Promise<{ fileName: string; body: Uint8Array<ArrayBuffer> }> {
   const segments = await enterTenant(db, ctx, async (tx) => {
     const rows = await tx<{ id: number; name: string; filters: unknown }[]>`
       select id, name, responses_filters as filters from segments where project_id = ${input.projectId} order by id`;

@@ -29,7 +29,7 @@ export const normsRefreshJob = defineJob<Record<string, never>, { refreshed: num
 
 export async function scheduleNormsRefresh(queue: Queue): Promise<void> {
   const envelope: JobEnvelope<Record<string, never>> = { input: {}, origin: { userId: SERVICES_USER_ID, clientId: null } };
-  await queue.schedule(normsRefreshJob.name, NORMS_REFRESH_CRON, envelope as unknown as object, { tz: "UTC" });
+  await queue.schedule(normsRefreshJob.name, NORMS_REFRESH_CRON, envelope, { tz: "UTC" });
   // And once now: a database loaded while no server ran is rolled up before the first benchmark.
   await queue.send(normsRefreshJob.name, envelope, { singletonKey: "results.norms-refresh.start" });
 }

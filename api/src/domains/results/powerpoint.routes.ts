@@ -4,7 +4,8 @@
 import { z } from "@hono/zod-openapi";
 import type { App, AppDeps } from "../../app-types.ts";
 import { access, enterTenant } from "../../access/policy.ts";
-import { addRoute, commonErrors, errors, keyParams, type RouteContext } from "../../openapi.ts";
+import { addRoute, commonErrors, errors, keyParams } from "../../openapi.ts";
+import type { RequestCtx } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
 import { enqueueJob } from "../../jobs/workers.ts";
 import { ResponseFilterSchema } from "./filters.ts";
@@ -27,12 +28,12 @@ const file = { 200: { description: "The deck", content: { [PPTX]: { schema: z.st
 
 export function registerPowerPointRoutes(app: App, deps: AppDeps): void {
   const db = deps.db;
-  const start = async (c: RouteContext, input: DeckInput) => {
+  /** Queues the deck's job: its id. */
+  const start = async (ctx: RequestCtx, input: DeckInput): Promise<string> => {
     const queue = deps.queue;
     if (!queue) throw new ApiError("ServiceUnavailable", "The job queue is not running");
-    const ctx = c.get("ctx");
     const jobId = await enterTenant(db, ctx, (tx) => enqueueJob(queue, tx, powerPointJob, input, { userId: ctx.principal.userId, clientId: input.clientId }));
-    return c.json({ jobId: jobId! }, 202);
+    return jobId!;
   };
   addRoute(
     app,
@@ -65,14 +66,16 @@ export function registerPowerPointRoutes(app: App, deps: AppDeps): void {
       responses: { 202: { description: "Queued", content: { "application/json": { schema: Started } } }, ...commonErrors, 404: errors[404] },
     },
     async (c) => {
-      const projectId = Number((c.req.valid("param") as { key: string }).key);
-      const b = ((await c.req.json().catch(() => ({}))) ?? {}) as { filters?: unknown; benchmarkTypeId?: number | null };
+      const projectId = Number(c.req.valid("param").key);
+      // The body is optional (and checked by its schema when sent): read as sent, absent as {}.
+      const b = ((await c.req.json().catch(() => ({}))) ?? {}) as { filters?: unknown; benchmarkTypeId?: number | null; confidence?: unknown; adjust?: unknown; total?: unknown };
       const filters = ResponseFilterSchema.parse(b.filters ?? {});
-      const view = DeckView.parse({ confidence: (b as Record<string, unknown>).confidence, adjust: (b as Record<string, unknown>).adjust, total: (b as Record<string, unknown>).total });
+      const view = DeckView.parse({ confidence: b.confidence, adjust: b.adjust, total: b.total });
       const ctx = c.get("ctx");
       const [p] = await enterTenant(db, ctx, (tx) => tx<{ clientId: number }[]>`select client_id as "clientId" from projects where id = ${projectId} and deleted_at is null`);
       if (!p) throw new ApiError("NotFound", `No project ${projectId}`);
-      return start(c, { kind: "ProjectPowerPoint", projectId, clientId: p.clientId, userId: ctx.principal.userId, isStaff: ctx.principal.isStaff, filters, benchmarkTypeId: b.benchmarkTypeId ?? null, ...view });
+      const jobId = await start(ctx, { kind: "ProjectPowerPoint", projectId, clientId: p.clientId, userId: ctx.principal.userId, isStaff: ctx.principal.isStaff, filters, benchmarkTypeId: b.benchmarkTypeId ?? null, ...view });
+      return c.json({ jobId }, 202);
     },
   );
   addRoute(
@@ -89,9 +92,9 @@ export function registerPowerPointRoutes(app: App, deps: AppDeps): void {
       responses: { ...file, ...commonErrors, 404: errors[404] },
     },
     async (c) => {
-      const p = c.req.valid("param") as { key: string; exportId: string };
+      const p = c.req.valid("param");
       const f = await download(db, c.get("ctx"), p.exportId, { projectId: Number(p.key) });
-      return c.body(f.body as never, 200, { "content-type": f.contentType, "content-disposition": `attachment; filename="${f.fileName}"` });
+      return c.body(f.body, 200, { "content-type": f.contentType, "content-disposition": `attachment; filename="${f.fileName}"` });
     },
   );
   addRoute(
@@ -108,11 +111,12 @@ export function registerPowerPointRoutes(app: App, deps: AppDeps): void {
       responses: { 202: { description: "Queued", content: { "application/json": { schema: Started } } }, ...commonErrors, 404: errors[404] },
     },
     async (c) => {
-      const clientId = Number((c.req.valid("param") as { key: string }).key);
+      const clientId = Number(c.req.valid("param").key);
       const ctx = c.get("ctx");
       const [cl] = await enterTenant(db, { ...ctx, clientId: null }, (tx) => tx`select 1 from clients where id = ${clientId}`);
       if (!cl) throw new ApiError("NotFound", `No client ${clientId}`);
-      return start(c, { kind: "RenewalPowerPoint", clientId, userId: ctx.principal.userId, isStaff: true });
+      const jobId = await start(ctx, { kind: "RenewalPowerPoint", clientId, userId: ctx.principal.userId, isStaff: true });
+      return c.json({ jobId }, 202);
     },
   );
   addRoute(
@@ -129,9 +133,9 @@ export function registerPowerPointRoutes(app: App, deps: AppDeps): void {
       responses: { ...file, ...commonErrors, 404: errors[404] },
     },
     async (c) => {
-      const p = c.req.valid("param") as { key: string; exportId: string };
+      const p = c.req.valid("param");
       const f = await download(db, { ...c.get("ctx"), clientId: null }, p.exportId, { clientId: Number(p.key) });
-      return c.body(f.body as never, 200, { "content-type": f.contentType, "content-disposition": `attachment; filename="${f.fileName}"` });
+      return c.body(f.body, 200, { "content-type": f.contentType, "content-disposition": `attachment; filename="${f.fileName}"` });
     },
   );
 }

@@ -539,7 +539,8 @@ export const powerPointJob = defineJob<DeckInput>(
 export async function download(db: Db, ctx: RequestCtx, id: string, owner: { projectId?: number; clientId?: number }) {
   if (!/^[0-9a-f-]{36}$/i.test(id)) throw new ApiError("NotFound", "No such export");
   return enterTenant(db, ctx, async (tx) => {
-    const [f] = await tx<{ fileName: string; contentType: string; body: Uint8Array }[]>`
+    // bytea comes back as a Buffer over an ArrayBuffer (never a SharedArrayBuffer): what c.body takes.
+    const [f] = await tx<{ fileName: string; contentType: string; body: Uint8Array<ArrayBuffer> }[]>`
       select file_name as "fileName", content_type as "contentType", body from export_files
       where id = ${id}::uuid and expires_at > now()
         and (${owner.projectId ?? null}::int is null or project_id = ${owner.projectId ?? null}::int)

@@ -178,7 +178,7 @@ export async function reportContext(db: Db, ctx: RequestCtx, input: ReportInput)
       from ai_project_summaries s left join segments g on g.id = s.segment_id
       where s.project_id = ${projectId} and s.status = 'Ready' and s.content is not null
       order by (s.segment_id is null and s.project_objective_id is null) desc,
-               (coalesce(s.filters, '{}'::jsonb) = ${tx.json(filters as never)}::jsonb) desc, s.generated_at desc nulls last, s.id desc
+               (coalesce(s.filters, '{}'::jsonb) = ${tx.json(filters)}::jsonb) desc, s.generated_at desc nulls last, s.id desc
       limit 1`;
     const regionNames = await tx<{ id: number; name: string }[]>`select id, region_name as name from regions where id = any(${await q.projectRegions(tx, projectId)}::int[])`;
     return { p, options, sample, markets, regionNames, questions, openQuestions, summary, filterLines: await describeFilters(tx, filters, options) };

@@ -4,7 +4,7 @@
 import { z } from "@hono/zod-openapi";
 import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
-import { addRoute, commonErrors, errors, keyOf, keyParams, type RouteContext } from "../../openapi.ts";
+import { addRoute, commonErrors, errors, keyOf, keyParams, type TypedHandler } from "../../openapi.ts";
 import { ApiError } from "../../errors.ts";
 import { parseFilters } from "./filters.ts";
 import { ADJUST_NAMES, type Adjust } from "../../analytics/design.ts";
@@ -14,6 +14,7 @@ import * as verbatims from "./verbatims.service.ts";
 import * as exportsSvc from "./exports.service.ts";
 import * as xtab from "./crosstab.service.ts";
 import { FiltersParam, int } from "./params.ts";
+import { sendJsonText } from "./json-text.ts";
 
 const KeyParams = keyParams("Projects");
 
@@ -359,18 +360,11 @@ const ok = <T extends z.ZodType>(schema: T, description: string) => ({ 200: { de
 /** The validated adjust parameter (the schema allows only these). */
 const adjustOf = (s: string | undefined): Adjust => (s === "bonferroni" || s === "none" ? s : "bh");
 
-const query = (c: RouteContext) => c.req.valid("query" as never) as Record<string, string | undefined>;
-
 function intList(raw: string | undefined, name: string): number[] | null {
   if (raw === undefined || raw.trim() === "") return null;
   const parts = raw.replace(/^\[|\]$/g, "").split(",").map((s) => s.trim()).filter(Boolean);
   if (!parts.every((x) => /^\d{1,9}$/.test(x))) throw new ApiError("BadRequest", `${name}: a list of ids, as [1,2] or 1,2`);
   return parts.map(Number);
-}
-
-/** A response body already serialized as JSON. */
-class JsonBody {
-  constructor(readonly text: string) {}
 }
 
 export function registerResultsRoutes(app: App, deps: AppDeps): void {
@@ -390,7 +384,7 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
       responses: { ...ok(Count, "Counts"), ...commonErrors, 404: errors[404] },
     },
     // Serialized (and remembered per project copy and selection): sent as c.json sends JSON.
-    async (c) => c.body(await svc.responsesCountBody(db, c.get("ctx"), keyOf(c), parseFilters(query(c).filters)), 200, { "content-type": "application/json" }),
+    async (c) => sendJsonText(c, await svc.responsesCountBody(db, c.get("ctx"), keyOf(c), parseFilters(c.req.valid("query").filters)), 200),
   );
   addRoute(
     app,
@@ -406,10 +400,25 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
       request: { params: KeyParams, query: z.object({ regionIds: z.string().max(2000).optional().openapi({ param: { name: "regionIds", in: "query" }, description: "Regions as [1,2] (default: the project's)" }) }) },
       responses: { ...ok(Benchmarks, "Benchmarks"), ...commonErrors, 404: errors[404] },
     },
-    async (c) => c.json(await svc.benchmarks(db, c.get("ctx"), keyOf(c), intList(query(c).regionIds, "regionIds")), 200),
+    async (c) => c.json(await svc.benchmarks(db, c.get("ctx"), keyOf(c), intList(c.req.valid("query").regionIds, "regionIds")), 200),
   );
 
-  const responses = (name: string, summary: string, description: string, extra: Record<string, z.ZodType>, schema: z.ZodType, run: (c: RouteContext, projectId: number) => Promise<unknown>) =>
+  const responsesQuery = <E extends z.ZodRawShape>(extra: E) => z.object({ projectId: int("projectId", "The project"), filters: FiltersParam, ...extra });
+  /** A Responses function: the project and filters (and the extra query parameters) in, schema T out. */
+  type ResponsesRoute<E extends z.ZodRawShape, T extends z.ZodType> = {
+    method: "get";
+    path: string;
+    request: { query: ReturnType<typeof responsesQuery<E>> };
+    responses: ReturnType<typeof ok<T>>;
+  };
+  const responses = <E extends z.ZodRawShape, T extends z.ZodType>(
+    name: string,
+    summary: string,
+    description: string,
+    extra: E,
+    schema: T,
+    run: TypedHandler<ResponsesRoute<E, T>>,
+  ) =>
     addRoute(
       app,
       {
@@ -420,19 +429,16 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
         operationId: `Responses_${name}`,
         summary,
         description,
-        request: { query: z.object({ projectId: int("projectId", "The project"), filters: FiltersParam, ...extra }) },
+        request: { query: responsesQuery(extra) },
         responses: { ...ok(schema, summary), ...commonErrors, 404: errors[404] },
       },
-      async (c) => {
-        const out = await run(c, Number(query(c).projectId));
-        // A body serialized already (QualResults' remembered answers): sent as c.json sends JSON.
-        return out instanceof JsonBody ? c.body(out.text, 200, { "content-type": "application/json" }) : c.json(out as never, 200);
-      },
+      (c) => run(c),
     );
 
-  responses("WeightSum", "Respondents and their weights", "Count, Σ weights, Kish effective base and design effect of the filtered respondents, overall and per region.", {}, Weights, (c, id) =>
-    svc.weightSum(db, c.get("ctx"), id, parseFilters(query(c).filters)),
-  );
+  responses("WeightSum", "Respondents and their weights", "Count, Σ weights, Kish effective base and design effect of the filtered respondents, overall and per region.", {}, Weights, async (c) => {
+    const qv = c.req.valid("query");
+    return c.json(await svc.weightSum(db, c.get("ctx"), Number(qv.projectId), parseFilters(qv.filters)), 200);
+  });
   responses(
     "QualResults",
     "Weighted top-2-box per measure and test option",
@@ -452,12 +458,14 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
       projectQuestionId: int("projectQuestionId", "One question's option results").optional(),
     },
     Qual,
-    async (c, id) => {
-      const qv = query(c);
+    async (c) => {
+      const qv = c.req.valid("query");
+      const id = Number(qv.projectId);
       const filters = parseFilters(qv.filters);
       if (qv.projectQuestionId) {
         const question = await svc.questionResults(db, c.get("ctx"), { projectId: id, projectQuestionId: Number(qv.projectQuestionId), filters, total: qv.total === "markets" ? "markets" : "sample" });
-        return {
+        return c.json(
+          {
           projectId: id,
           confidence: 95,
           benchmarkTypeId: null,
@@ -468,10 +476,13 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
           marketsMethod: { adjust: adjustOf(qv.adjust), adjustName: ADJUST_NAMES[adjustOf(qv.adjust)], tests: 0, comparisons: "none (one question's option results)" },
           allMarkets: { weighting: "sample", note: null, shares: [], measures: [] },
           question,
-        };
+          },
+          200,
+        );
       }
-      // `{ ...qualResults, question: null }`, serialized (and remembered per project copy, selection and options).
-      return new JsonBody(
+      // `{ ...qualResults, question: null }`, serialized (and remembered per project copy, selection and options): sent as c.json sends JSON.
+      return sendJsonText(
+        c,
         await svc.qualResultsBody(db, c.get("ctx"), {
           projectId: id,
           filters,
@@ -481,6 +492,7 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
           marketWeighting: qv.marketWeighting === "sample" ? "sample" : "population",
           total: qv.total === "markets" ? "markets" : "sample",
         }),
+        200,
       );
     },
   );
@@ -499,12 +511,13 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
         .openapi({ param: { name: "total", in: "query" }, description: "As QualResults: sample (default; every respondent at their own weight) or markets (the all-markets total, each market's respondents reweighted to its population share)" }),
     },
     CrossTab,
-    (c, id) => {
-      const qv = query(c);
+    async (c) => {
+      const qv = c.req.valid("query");
+      const id = Number(qv.projectId);
       // The banner is parsed (and its size refused) before the filters or the database.
       const banner = xtab.parseBanner(qv.banner);
       const rows = xtab.parseStub(qv.rows);
-      return xtab.crossTabResults(db, c.get("ctx"), {
+      const out = await xtab.crossTabResults(db, c.get("ctx"), {
         projectId: id,
         filters: parseFilters(qv.filters),
         rows,
@@ -513,6 +526,7 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
         adjust: adjustOf(qv.adjust),
         total: qv.total === "markets" ? "markets" : "sample",
       });
+      return c.json(out, 200);
     },
   );
   responses(
@@ -526,19 +540,28 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
         .openapi({ param: { name: "total", in: "query" }, description: "As QualResults: sample (default; every respondent at their own weight) or markets (the all-markets total, each market's respondents reweighted to its population share)" }),
     },
     Demographics,
-    (c, id) => svc.demographicsResults(db, c.get("ctx"), id, parseFilters(query(c).filters), query(c).total === "markets" ? "markets" : "sample"),
+    async (c) => {
+      const qv = c.req.valid("query");
+      const id = Number(qv.projectId);
+      return c.json(await svc.demographicsResults(db, c.get("ctx"), id, parseFilters(qv.filters), qv.total === "markets" ? "markets" : "sample"), 200);
+    },
   );
 
-  responses("PriceSensitivityResults", "Van Westendorp price sensitivity per test option", "The four weighted curves (too cheap, cheap, expensive, too expensive) and their crossings by linear interpolation between observed prices: optimal (OPP), indifference (IPP), and the acceptable range from the point of marginal cheapness (PMC) to that of marginal expensiveness (PME); respondents whose prices are out of order are left out and counted; the Newton-Miller-Smith trial and revenue optima where purchase intent was asked; SPEC 9's tooltips.", {}, Price, (c, id) =>
-    analysis.priceSensitivityResults(db, c.get("ctx"), id, parseFilters(query(c).filters)),
-  );
+  responses("PriceSensitivityResults", "Van Westendorp price sensitivity per test option", "The four weighted curves (too cheap, cheap, expensive, too expensive) and their crossings by linear interpolation between observed prices: optimal (OPP), indifference (IPP), and the acceptable range from the point of marginal cheapness (PMC) to that of marginal expensiveness (PME); respondents whose prices are out of order are left out and counted; the Newton-Miller-Smith trial and revenue optima where purchase intent was asked; SPEC 9's tooltips.", {}, Price, async (c) => {
+    const qv = c.req.valid("query");
+    return c.json(await analysis.priceSensitivityResults(db, c.get("ctx"), Number(qv.projectId), parseFilters(qv.filters)), 200);
+  });
   responses(
     "MarketReachResults",
     "TURF market reach",
     "Weighted reach (share accepting at least the set-up's depth of a set's items) and frequency (mean number accepted) of the best item sets of each size up to the set-up's largest, exhaustive where C(n, k) allows and greedy beyond; ties broken by frequency; each item's own reach.",
     { top: int("top", "Sets per size, default 10").optional() },
     Reach,
-    (c, id) => analysis.marketReachResults(db, c.get("ctx"), id, parseFilters(query(c).filters), { top: query(c).top ? Number(query(c).top) : undefined }),
+    async (c) => {
+      const qv = c.req.valid("query");
+      const id = Number(qv.projectId);
+      return c.json(await analysis.marketReachResults(db, c.get("ctx"), id, parseFilters(qv.filters), { top: qv.top ? Number(qv.top) : undefined }), 200);
+    },
   );
   responses(
     "WaveData",
@@ -546,8 +569,11 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
     "The weighted top-2-box per measure and test option in each wave (trackers) or week since launch (NPD), with the wave's dates and respondents, design-based standard errors and Wilson intervals, and each option against the previous wave (independent samples); p-values adjusted within the view (adjust).",
     { confidence: z.enum(["90", "95", "99"]).optional().openapi({ param: { name: "confidence", in: "query" }, description: "Confidence level, default 95" }), adjust: AdjustParam },
     Waves,
-    (c, id) =>
-      analysis.waveData(db, c.get("ctx"), id, parseFilters(query(c).filters), query(c).confidence ? (Number(query(c).confidence) as 90 | 95 | 99) : 95, adjustOf(query(c).adjust)),
+    async (c) => {
+      const qv = c.req.valid("query");
+      const id = Number(qv.projectId);
+      return c.json(await analysis.waveData(db, c.get("ctx"), id, parseFilters(qv.filters), qv.confidence ? (Number(qv.confidence) as 90 | 95 | 99) : 95, adjustOf(qv.adjust)), 200);
+    },
   );
 
   const verbatimQuery = z.object({
@@ -561,8 +587,8 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
     page: int("page", "From 1, default 1").optional(),
     pageSize: int("pageSize", `Default ${verbatims.VERBATIM_PAGE_SIZE}, at most ${verbatims.VERBATIM_MAX_PAGE_SIZE}`).optional(),
   });
-  const vq = (c: RouteContext): verbatims.VerbatimQuery => {
-    const x = query(c);
+  const vq = (c: { req: { valid(t: "query"): z.output<typeof verbatimQuery> } }): verbatims.VerbatimQuery => {
+    const x = c.req.valid("query");
     return {
       projectId: Number(x.projectId),
       projectQuestionId: Number(x.projectQuestionId),
@@ -575,7 +601,13 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
       pageSize: x.pageSize ? Number(x.pageSize) : undefined,
     };
   };
-  const text = (name: string, summary: string, schema: z.ZodType, fn: (c: RouteContext) => Promise<unknown>) =>
+  /** A TextResponses function: the verbatim query in, schema T out. */
+  const text = <T extends z.ZodType>(
+    name: string,
+    summary: string,
+    schema: T,
+    run: TypedHandler<{ method: "get"; path: string; request: { query: typeof verbatimQuery }; responses: ReturnType<typeof ok<T>> }>,
+  ) =>
     addRoute(
       app,
       {
@@ -589,12 +621,12 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
         request: { query: verbatimQuery },
         responses: { ...ok(schema, summary), ...commonErrors, 404: errors[404] },
       },
-      async (c) => c.json((await fn(c)) as never, 200),
+      (c) => run(c),
     );
-  text("Verbatim", "Open answers with their themes and sentiment", VerbatimPage, (c) => verbatims.verbatim(db, c.get("ctx"), vq(c)));
-  text("VerbatimCount", "How many open answers", VerbatimCount, (c) => verbatims.verbatimCount(db, c.get("ctx"), vq(c)));
-  text("VerbatimShort", "Open answers, short form", VerbatimShortPage, (c) => verbatims.verbatimShort(db, c.get("ctx"), vq(c)));
-  text("VerbatimShortCount", "How many open answers (short list)", VerbatimCount, (c) => verbatims.verbatimCount(db, c.get("ctx"), vq(c)));
+  text("Verbatim", "Open answers with their themes and sentiment", VerbatimPage, async (c) => c.json(await verbatims.verbatim(db, c.get("ctx"), vq(c)), 200));
+  text("VerbatimCount", "How many open answers", VerbatimCount, async (c) => c.json(await verbatims.verbatimCount(db, c.get("ctx"), vq(c)), 200));
+  text("VerbatimShort", "Open answers, short form", VerbatimShortPage, async (c) => c.json(await verbatims.verbatimShort(db, c.get("ctx"), vq(c)), 200));
+  text("VerbatimShortCount", "How many open answers (short list)", VerbatimCount, async (c) => c.json(await verbatims.verbatimCount(db, c.get("ctx"), vq(c)), 200));
 
   const file = (type: string, description: string) => ({
     200: {
@@ -618,7 +650,7 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
       responses: { ...file("text/csv", "The CSV file"), ...commonErrors, 404: errors[404] },
     },
     async (c) => {
-      const r = await exportsSvc.exportCsv(db, c.get("ctx"), keyOf(c), parseFilters(query(c).filters));
+      const r = await exportsSvc.exportCsv(db, c.get("ctx"), keyOf(c), parseFilters(c.req.valid("query").filters));
       return c.body(r.body, 200, { "content-type": "text/csv; charset=utf-8", "content-disposition": attachment(r.fileName) });
     },
   );
@@ -653,7 +685,7 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
       responses: { ...file("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", "The workbook"), ...commonErrors, 404: errors[404] },
     },
     async (c) => {
-      const x = query(c);
+      const x = c.req.valid("query");
       const r = await exportsSvc.exportExcel(db, c.get("ctx"), {
         projectId: keyOf(c),
         filters: parseFilters(x.filters),
@@ -665,7 +697,7 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
         adjust: adjustOf(x.adjust),
         total: x.total === "markets" ? "markets" : "sample",
       });
-      return c.body(r.body as never, 200, { "content-type": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", "content-disposition": attachment(r.fileName) });
+      return c.body(r.body, 200, { "content-type": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", "content-disposition": attachment(r.fileName) });
     },
   );
 
@@ -698,7 +730,7 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
       request: { query: z.object({ frameworkId: int("frameworkId", "The framework") }) },
       responses: { ...ok(Descriptions, "Descriptions"), ...commonErrors },
     },
-    async (c) => c.json(await svc.standardQuestionDescription(db, c.get("ctx"), Number(query(c).frameworkId)), 200),
+    async (c) => c.json(await svc.standardQuestionDescription(db, c.get("ctx"), Number(c.req.valid("query").frameworkId)), 200),
   );
 }
 

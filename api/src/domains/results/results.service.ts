@@ -33,6 +33,7 @@ import { resolveFilter, type ResolvedFilter, type ResponseFilter } from "./filte
 import * as q from "./results.sql.ts";
 import * as col from "./columnar.ts";
 import { refreshNormCells, staleNormProjects } from "./norms.ts";
+import { jsonText, type JsonText } from "./json-text.ts";
 
 /** SPEC 3: standard answer values 1 Top .. 4 Bottom, shown as High, Average, Neutral, Low. */
 export const VALUE_LABELS: Record<number, string> = { 1: "High", 2: "Average", 3: "Neutral", 4: "Low" };
@@ -164,17 +165,23 @@ export async function responsesCount(db: Db, ctx: RequestCtx, projectId: number,
  * project copy and selection (columnar.ts answerMemo: the counts read nothing else). The reads
  * (access, the project's results version, the filter's respondents) are made on every call.
  */
-export async function responsesCountBody(db: Db, ctx: RequestCtx, projectId: number, filters: ResponseFilter): Promise<string> {
+export async function responsesCountBody(db: Db, ctx: RequestCtx, projectId: number, filters: ResponseFilter): Promise<JsonText<ResponsesCount>> {
   return withAggregates(db, ctx, projectId, filters, nothing, async (a, p) => {
-    const hit = a.answers?.get("ResponsesCount");
+    // The memo's "ResponsesCount" entry is this function's own text.
+    const hit = a.answers?.get("ResponsesCount") as JsonText<ResponsesCount> | undefined;
     if (hit !== undefined) return hit;
-    const body = JSON.stringify(await countsOf(a, p));
+    const body = jsonText(await countsOf(a, p));
     a.answers?.set("ResponsesCount", body);
     return body;
   });
 }
 
-async function countsOf(a: Aggregates, p: q.ProjectHead): Promise<{ projectId: number; value: ResponsesCountRow[] }> {
+export interface ResponsesCount {
+  projectId: number;
+  value: ResponsesCountRow[];
+}
+
+async function countsOf(a: Aggregates, p: q.ProjectHead): Promise<ResponsesCount> {
   const rows = await a.countsByOptionAndWeek();
   const std = await a.stdQuestionCounts();
   const out = new Map<number | null, ResponsesCountRow>();
@@ -699,7 +706,10 @@ export async function qualResults(db: Db, ctx: RequestCtx, input: QualInput): Pr
  * on every call (the caller's access, the project's results version, the filter's respondents,
  * the norm): only the computation and the serialization are skipped.
  */
-export async function qualResultsBody(db: Db, ctx: RequestCtx, input: QualInput): Promise<string> {
+/** QualResults without a question: the figures and question null. */
+export type QualResultsAnswer = QualResults & { question: null };
+
+export async function qualResultsBody(db: Db, ctx: RequestCtx, input: QualInput): Promise<JsonText<QualResultsAnswer>> {
   const r = await qualReads(db, ctx, input);
   const memo = r.a.answers;
   const key = memo
@@ -715,9 +725,10 @@ export async function qualResultsBody(db: Db, ctx: RequestCtx, input: QualInput)
         r.normRows,
       ])
     : "";
-  const hit = memo?.get(key);
+  // The memo's entry under this key is this function's own text.
+  const hit = memo?.get(key) as JsonText<QualResultsAnswer> | undefined;
   if (hit !== undefined) return hit;
-  const body = JSON.stringify({ ...qualFigures(input, r, await r.sums()), question: null });
+  const body = jsonText<QualResultsAnswer>({ ...qualFigures(input, r, await r.sums()), question: null });
   memo?.set(key, body);
   return body;
 }

@@ -6,7 +6,7 @@
 import { z } from "@hono/zod-openapi";
 import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
-import { addRoute, commonErrors, errors, type RouteContext } from "../../openapi.ts";
+import { addRoute, commonErrors, errors } from "../../openapi.ts";
 import { parseFilters } from "./filters.ts";
 import { themeResults } from "./verbatims.service.ts";
 import { driverResults } from "./drivers.service.ts";
@@ -64,7 +64,6 @@ const DriverResults = z
   .openapi("DriverResults");
 
 const ok = <T extends z.ZodType>(schema: T, description: string) => ({ 200: { description, content: { "application/json": { schema } } } });
-const query = (c: RouteContext) => c.req.valid("query" as never) as Record<string, string | undefined>;
 
 export function registerThemeRoutes(app: App, deps: AppDeps): void {
   const { db } = deps;
@@ -83,7 +82,7 @@ export function registerThemeRoutes(app: App, deps: AppDeps): void {
       responses: { ...ok(ThemeResults, "The themes"), ...commonErrors, 404: errors[404] },
     },
     async (c) => {
-      const x = query(c);
+      const x = c.req.valid("query");
       const r = await themeResults(db, c.get("ctx"), { projectId: Number(x.projectId), projectQuestionId: Number(x.projectQuestionId), filters: parseFilters(x.filters), testOptionId: x.testOptionId ? Number(x.testOptionId) : null });
       return c.json(r, 200);
     },
@@ -102,6 +101,9 @@ export function registerThemeRoutes(app: App, deps: AppDeps): void {
       request: { query: z.object({ projectId: int("projectId", "The project"), filters: FiltersParam }) },
       responses: { ...ok(DriverResults, "The drivers"), ...commonErrors, 404: errors[404] },
     },
-    async (c) => c.json(await driverResults(db, c.get("ctx"), Number(query(c).projectId), parseFilters(query(c).filters)), 200),
+    async (c) => {
+      const x = c.req.valid("query");
+      return c.json(await driverResults(db, c.get("ctx"), Number(x.projectId), parseFilters(x.filters)), 200);
+    },
   );
 }

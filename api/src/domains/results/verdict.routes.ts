@@ -4,7 +4,7 @@
 import { z } from "@hono/zod-openapi";
 import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
-import { addRoute, commonErrors, errors, keyOf, keyParams, type RouteContext } from "../../openapi.ts";
+import { addRoute, commonErrors, errors, keyOf, keyParams } from "../../openapi.ts";
 import { parseFilters } from "./filters.ts";
 import { AdjustParam, FiltersParam, StatsMethodSchema, adjustOf, intQueryParam } from "./results.routes.ts";
 import * as svc from "./verdict.ts";
@@ -44,7 +44,6 @@ const Scorecard = z
   .openapi("Scorecard");
 
 const ok = <T extends z.ZodType>(schema: T, description: string) => ({ 200: { description, content: { "application/json": { schema } } } });
-const query = (c: RouteContext) => c.req.valid("query" as never) as Record<string, string | undefined>;
 
 export function registerVerdictRoutes(app: App, deps: AppDeps): void {
   const { db } = deps;
@@ -77,7 +76,7 @@ export function registerVerdictRoutes(app: App, deps: AppDeps): void {
       request: { params: KeyParams, body: { required: true, content: { "application/json": { schema: svc.ActionStandardInput } } } },
       responses: { ...ok(ActionStandard, "The stored standard"), ...commonErrors, 404: errors[404] },
     },
-    async (c) => c.json(await svc.setActionStandard(db, c.get("ctx"), keyOf(c), c.req.valid("json" as never) as svc.ActionStandard), 200),
+    async (c) => c.json(await svc.setActionStandard(db, c.get("ctx"), keyOf(c), c.req.valid("json")), 200),
   );
   addRoute(
     app,
@@ -108,7 +107,7 @@ export function registerVerdictRoutes(app: App, deps: AppDeps): void {
       responses: { ...ok(Scorecard, "The scorecard"), ...commonErrors, 404: errors[404] },
     },
     async (c) => {
-      const qv = query(c);
+      const qv = c.req.valid("query");
       const projectId = Number(qv.projectId);
       const ctx = c.get("ctx");
       return c.json(

@@ -4,7 +4,7 @@
 import { z } from "@hono/zod-openapi";
 import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
-import { addRoute, commonErrors, errorResponse, errors, type RouteContext } from "../../openapi.ts";
+import { addRoute, commonErrors, errorResponse, errors } from "../../openapi.ts";
 import { ApiError } from "../../errors.ts";
 import * as svc from "./scheduling.service.ts";
 
@@ -14,8 +14,8 @@ const KeyParams = z.object({
     .regex(/^-?\d{1,9}$/, "must be an integer")
     .openapi({ param: { name: "key", in: "path" }, description: "Projects key" }),
 });
-const keyOf = (c: RouteContext) => {
-  const k = Number((c.req.valid("param") as { key: string }).key);
+const keyOf = (c: { req: { valid(t: "param"): { key: string } } }) => {
+  const k = Number(c.req.valid("param").key);
   if (!Number.isSafeInteger(k)) throw new ApiError("BadRequest", "The key must be an integer");
   return k;
 };
@@ -141,7 +141,7 @@ export function registerSchedulingRoutes(app: App, { db }: AppDeps): void {
         409: errorResponse(conflict),
       },
     },
-    async (c) => c.json((await svc.updateProjectScheduling(db, c.get("ctx"), keyOf(c), c.req.valid("json") as svc.SchedulingInput)) as never, 200),
+    async (c) => c.json(await svc.updateProjectScheduling(db, c.get("ctx"), keyOf(c), c.req.valid("json")), 200),
   );
 
   addRoute(
@@ -156,7 +156,7 @@ export function registerSchedulingRoutes(app: App, { db }: AppDeps): void {
       request: { params: KeyParams },
       responses: { 200: { description: "The scheduling state", content: { "application/json": { schema: SchedulingState } } }, ...commonErrors, 404: errors[404] },
     },
-    async (c) => c.json((await svc.schedulingState(db, c.get("ctx"), keyOf(c))) as never, 200),
+    async (c) => c.json(await svc.schedulingState(db, c.get("ctx"), keyOf(c)), 200),
   );
 
   addRoute(
@@ -170,7 +170,7 @@ export function registerSchedulingRoutes(app: App, { db }: AppDeps): void {
       summary: "Schedules due now: dated today or earlier, not run, not started, of projects at 300 or 800 that are not paused",
       responses: { 200: { description: "The due schedules", content: { "application/json": { schema: z.object({ value: z.array(DueSchedule) }) } } }, ...commonErrors },
     },
-    async (c) => c.json({ value: await svc.toRun(db, c.get("ctx")) } as never, 200),
+    async (c) => c.json({ value: await svc.toRun(db, c.get("ctx")) }, 200),
   );
 
   const sync = (name: "SyncDates" | "SyncNpdDates", summary: string, run: typeof svc.syncDates) =>
@@ -192,7 +192,7 @@ export function registerSchedulingRoutes(app: App, { db }: AppDeps): void {
           409: errorResponse(conflict),
         },
       },
-      async (c) => c.json((await run(db, c.get("ctx"), (c.req.valid("json") as { projectId: number }).projectId)) as never, 200),
+      async (c) => c.json(await run(db, c.get("ctx"), c.req.valid("json").projectId), 200),
     );
   sync("SyncDates", "Re-date a project's unrun waves from its start date and frequency", svc.syncDates);
   sync("SyncNpdDates", "Rebuild an NPD project's weeks since launch from its launch date", svc.syncNpdDates);

@@ -215,7 +215,7 @@ export interface ScheduleState {
   isCustomerPanel: boolean;
   sampleSize: number | null;
   surveyRunId: number | null;
-  launchState: string;
+  launchState: q.LaunchState | "Run";
   startedAt: string | null;
   blockedReason: string | null;
   chargeStatus: ChargeStatus;

@@ -3,6 +3,9 @@
 // tenant transaction (row-level security applies; the scheduler runs as the services user).
 import type { Tx } from "../../db/client.ts";
 
+/** schedules.launch_state (its check constraint, migration 0017). */
+export type LaunchState = "Scheduled" | "ReadyToLaunch" | "Blocked";
+
 export interface SchedProject {
   id: number;
   clientId: number;
@@ -66,7 +69,7 @@ export interface StateRow {
   isCustomerPanel: boolean;
   waveNumber: number | null;
   sampleSize: number | null;
-  launchState: string;
+  launchState: LaunchState;
   startedAt: string | null;
   blockedReason: string | null;
   creditLogId: number | null;

@@ -80,7 +80,7 @@ export function registerSharingRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (c) =>
-      c.json(await svc.share(d, c.get("ctx"), keyOf((c.req.valid("param") as { key: string }).key), c.req.valid("json") as { emails: string[]; message?: string }), 200),
+      c.json(await svc.share(d, c.get("ctx"), keyOf(c.req.valid("param").key), c.req.valid("json")), 200),
   );
 
   addRoute(
@@ -97,7 +97,7 @@ export function registerSharingRoutes(app: App, deps: AppDeps): void {
       responses: { 204: { description: "Revoked" }, ...commonErrors, 404: errors[404] },
     },
     async (c) => {
-      await svc.revoke(d.db, c.get("ctx"), keyOf((c.req.valid("param") as { key: string }).key));
+      await svc.revoke(d.db, c.get("ctx"), keyOf(c.req.valid("param").key));
       return c.body(null, 204);
     },
   );
@@ -117,6 +117,6 @@ export function registerSharingRoutes(app: App, deps: AppDeps): void {
       request: { params: KeyParams("Projects") },
       responses: { 200: { description: "The access", content: { "application/json": { schema: Access } } }, ...commonErrors, 404: errors[404] },
     },
-    async (c) => c.json(await svc.projectAccess(d.db, c.get("ctx"), keyOf((c.req.valid("param") as { key: string }).key)), 200),
+    async (c) => c.json(await svc.projectAccess(d.db, c.get("ctx"), keyOf(c.req.valid("param").key)), 200),
   );
 }

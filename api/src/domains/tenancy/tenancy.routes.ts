@@ -3,7 +3,7 @@
 import { z } from "@hono/zod-openapi";
 import type { App, AppDeps } from "../../app-types.ts";
 import { access, type Access } from "../../access/policy.ts";
-import { addRoute, commonErrors, errorResponse, type RouteContext } from "../../openapi.ts";
+import { addRoute, commonErrors, errorResponse } from "../../openapi.ts";
 import * as svc from "./tenancy.service.ts";
 
 const dt = () => z.iso.datetime({ offset: true });
@@ -15,7 +15,7 @@ const keyParams = (set: string) =>
       .regex(/^-?\d{1,9}$/, "must be an integer")
       .openapi({ param: { name: "key", in: "path" }, description: `${set} key (the client's id)` }),
   });
-const keyOf = (c: RouteContext) => Number((c.req.valid("param") as { key: string }).key);
+const keyOf = (c: { req: { valid(t: "param"): { key: string } } }) => Number(c.req.valid("param").key);
 
 const clientName = z.string().trim().min(1).max(200);
 const domain = z.string().trim().toLowerCase().regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, "must be a domain name");
@@ -151,7 +151,7 @@ export function registerTenancyRoutes(app: App, deps: AppDeps): void {
           ...commonErrors,
         },
       },
-      async (c) => c.json(await svc.createClient(db, c.get("ctx"), { ...(c.req.valid("json") as svc.CreateClientInput), tier: t.tier }), 201),
+      async (c) => c.json(await svc.createClient(db, c.get("ctx"), { ...c.req.valid("json"), tier: t.tier }), 201),
     );
   }
 
@@ -179,7 +179,7 @@ export function registerTenancyRoutes(app: App, deps: AppDeps): void {
         },
       },
       async (c) =>
-        c.json(await svc.rename(db, c.get("ctx"), { tier: t.tier, id: keyOf(c), name: (c.req.valid("json") as { name: string }).name }), 200),
+        c.json(await svc.rename(db, c.get("ctx"), { tier: t.tier, id: keyOf(c), name: c.req.valid("json").name }), 200),
     );
   }
 

@@ -18,7 +18,10 @@ export interface CreateClientInput {
   defaultRegionId?: number;
 }
 
-export type CreatedClient = Omit<q.CreatedClientRow, "settings"> & { clientId: number } & Record<string, unknown>;
+/** A new client: its node, its clientId (= id) and its tier row's fields (schemas EnterpriseCreated, OrgCreated, TeamCreated). */
+export type CreatedClient = q.ClientNode & { clientId: number } & TierFields<q.TierSettings>;
+/** A tier and its settings side by side, each tier apart. */
+type TierFields<T> = T extends { tier: infer K; settings: infer S } ? { tier: K } & S : never;
 
 /** PostgreSQL's refusals of a new client, in the API's words. */
 function mapCreateError(tier: q.Tier, parentId: number | null, e: unknown): never {
@@ -42,7 +45,7 @@ function mapCreateError(tier: q.Tier, parentId: number | null, e: unknown): neve
  */
 export async function createClient(db: Db, ctx: RequestCtx, input: CreateClientInput & { tier: q.Tier }): Promise<CreatedClient> {
   const parentId = input.tier === "Enterprise" ? null : input.parentId ?? ctx.clientId;
-  const settings: Record<string, unknown> =
+  const settings: q.TierSettingsInput =
     input.tier === "Team"
       ? { autoProjectWatch: input.autoProjectWatch, defaultRegionId: input.defaultRegionId }
       : { ssoRequired: input.ssoRequired, allowedEmailDomains: input.allowedEmailDomains };
@@ -54,15 +57,21 @@ export async function createClient(db: Db, ctx: RequestCtx, input: CreateClientI
         parentId,
         industry: input.industry ?? null,
         hsCompanyId: input.hsCompanyId ?? null,
-        settings: JSON.parse(JSON.stringify(settings)) as Record<string, unknown>,
+        settings: JSON.parse(JSON.stringify(settings)) as q.TierSettingsInput,
       })
       .catch((e) => mapCreateError(input.tier, parentId, e)),
   );
+  // Apart by tier, so that each answer keeps its tier's fields (the destructuring would lose the link).
+  if (row.tier === "Team") {
+    const { settings: tierFields, ...client } = row;
+    return { ...client, clientId: row.id, ...tierFields };
+  }
   const { settings: tierFields, ...client } = row;
   return { ...client, clientId: row.id, ...tierFields };
 }
 
 export interface Renamed extends q.ClientRow {
+  tier: "Org" | "Team";
   /** false: the name was already this one, nothing was written. */
   renamed: boolean;
 }
@@ -76,8 +85,9 @@ export async function rename(db: Db, ctx: RequestCtx, input: { tier: "Org" | "Te
   return enterTenant(db, ctx, async (tx) => {
     const cur = await q.clientForUpdate(tx, input.id);
     if (!cur || cur.tier !== input.tier) throw new ApiError("NotFound", `${input.tier}s(${input.id}) not found`);
-    if (cur.name === input.name) return { ...cur, renamed: false };
-    return { ...(await q.rename(tx, input.id, input.name)), renamed: true };
+    // tier: input.tier, the row's own (checked above), now typed as one of the two.
+    if (cur.name === input.name) return { ...cur, tier: input.tier, renamed: false };
+    return { ...(await q.rename(tx, input.id, input.name)), tier: input.tier, renamed: true };
   });
 }
 

@@ -5,24 +5,32 @@ import type { Tx } from "../../db/client.ts";
 
 export type Tier = "Enterprise" | "Org" | "Team";
 
-export interface CreatedClientRow {
+/** The tier row's fields app_create_client answers in its settings, by tier (migration 0012). */
+export type TierSettings =
+  | { tier: "Enterprise" | "Org"; settings: { ssoRequired: boolean; allowedEmailDomains: string[] } }
+  | { tier: "Team"; settings: { autoProjectWatch: boolean; defaultRegionId: number } };
+
+/** What app_create_client is given for the tier row (absent: the database's default). */
+export type TierSettingsInput = { ssoRequired?: boolean; allowedEmailDomains?: string[] } | { autoProjectWatch?: boolean; defaultRegionId?: number };
+
+export interface ClientNode {
   id: number;
   name: string;
-  tier: Tier;
   parentId: number | null;
   industry: string | null;
   hsCompanyId: string | null;
-  settings: Record<string, unknown>;
   createdAt: Date;
 }
 
+export type CreatedClientRow = ClientNode & TierSettings;
+
 export async function createClient(
   tx: Tx,
-  c: { tier: Tier; name: string; parentId: number | null; industry: string | null; hsCompanyId: string | null; settings: Record<string, unknown> },
+  c: { tier: Tier; name: string; parentId: number | null; industry: string | null; hsCompanyId: string | null; settings: TierSettingsInput },
 ): Promise<CreatedClientRow> {
   const [r] = await tx<CreatedClientRow[]>`
     select id, name, tier, parent_id as "parentId", industry, hs_company_id as "hsCompanyId", settings, created_at as "createdAt"
-    from app_create_client(${c.tier}, ${c.name}, ${c.parentId}::int, ${c.industry}::text, ${c.hsCompanyId}::text, ${tx.json(c.settings as never)}::jsonb)`;
+    from app_create_client(${c.tier}, ${c.name}, ${c.parentId}::int, ${c.industry}::text, ${c.hsCompanyId}::text, ${tx.json(c.settings)}::jsonb)`;
   return r!;
 }
 

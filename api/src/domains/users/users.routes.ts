@@ -6,16 +6,14 @@ import { z } from "@hono/zod-openapi";
 import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
 import { readConfig } from "../../config.ts";
-import { addRoute, commonErrors, errorResponse, keyOf, keyParams, type RouteContext } from "../../openapi.ts";
+import { addRoute, commonErrors, errorResponse, keyOf, keyParams } from "../../openapi.ts";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../../auth/passwords.ts";
 import { ResolvedFlag } from "../flags/flags.routes.ts";
-import { PERMISSION_NAMES, PERMISSIONS, POLICY_NAMES, type Permission } from "./permissions.ts";
+import { PERMISSION_NAMES, PERMISSIONS, POLICY_NAMES } from "./permissions.ts";
 import * as svc from "./users.service.ts";
 
 const tags = ["Users"];
 const dt = () => z.iso.datetime({ offset: true });
-
-const bodyOf = <T>(c: RouteContext) => c.req.valid("json") as T;
 
 const RoleRef = z.object({ id: z.number().int(), roleName: z.string() });
 const ClientTier = z.enum(["Enterprise", "Org", "Team"]);
@@ -273,7 +271,7 @@ export function registerUserRoutes(app: App, deps: AppDeps): void {
       responses: { 200: json("The answer", HasPermission), ...commonErrors },
     },
     async (c) => {
-      const { permission } = c.req.valid("query") as { permission: Permission };
+      const { permission } = c.req.valid("query");
       return c.json(await svc.hasPermission(db, c.get("ctx"), { permission }), 200);
     },
   );
@@ -398,7 +396,7 @@ export function registerUserRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (c) => {
-      const { roleId } = bodyOf<{ roleId: 1 | 2 | 3 }>(c);
+      const { roleId } = c.req.valid("json");
       return c.json(await svc.changeRole(db, c.get("ctx"), { userId: keyOf(c), roleId }), 200);
     },
   );
@@ -415,7 +413,7 @@ export function registerUserRoutes(app: App, deps: AppDeps): void {
       request: { body: jsonBody(SetNamesBody) },
       responses: { 200: json("The user", UserState), ...commonErrors },
     },
-    async (c) => c.json(await svc.setNames(db, c.get("ctx"), bodyOf<{ firstName: string; lastName: string }>(c)), 200),
+    async (c) => c.json(await svc.setNames(db, c.get("ctx"), c.req.valid("json")), 200),
   );
 
   addRoute(
@@ -436,7 +434,7 @@ export function registerUserRoutes(app: App, deps: AppDeps): void {
         503: errorResponse("Password hashing is not available on this server"),
       },
     },
-    async (c) => c.json(await svc.setPassword(db, c.get("ctx"), bodyOf<{ currentPassword: string; newPassword: string }>(c), passwords()), 200),
+    async (c) => c.json(await svc.setPassword(db, c.get("ctx"), c.req.valid("json"), passwords()), 200),
   );
 
   addRoute(
@@ -457,7 +455,7 @@ export function registerUserRoutes(app: App, deps: AppDeps): void {
         503: errorResponse("Password hashing is not available on this server"),
       },
     },
-    async (c) => c.json(await svc.superAdminUserCreate(db, c.get("ctx"), bodyOf<svc.SuperAdminUserInput & { email: string }>(c), passwords()), 201),
+    async (c) => c.json(await svc.superAdminUserCreate(db, c.get("ctx"), c.req.valid("json"), passwords()), 201),
   );
 
   addRoute(
@@ -489,7 +487,7 @@ export function registerUserRoutes(app: App, deps: AppDeps): void {
         await svc.superAdminUserUpdate(
           db,
           c.get("ctx"),
-          { ...bodyOf<svc.SuperAdminUserInput & { resetPassword?: boolean }>(c), userId: keyOf(c) },
+          { ...c.req.valid("json"), userId: keyOf(c) },
           passwords(),
         ),
         200,

@@ -299,7 +299,7 @@ export interface AdminUserRow {
   onboardedAt: Date | null;
   disabledAt: Date | null;
   createdAt: Date;
-  memberships: { id: number; clientId: number; clientName: string; tier: string; roleId: number }[];
+  memberships: { id: number; clientId: number; clientName: string; tier: ClientBrief["tier"]; roleId: number }[];
   cognitoUsers: { id: number; cognitoIdpId: number | null; username: string; status: string }[];
 }
 

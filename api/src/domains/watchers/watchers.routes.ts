@@ -3,7 +3,7 @@
 import { z } from "@hono/zod-openapi";
 import type { App, AppDeps } from "../../app-types.ts";
 import { access, type Access } from "../../access/policy.ts";
-import { addRoute, commonErrors, errorResponse, errors, type RouteContext } from "../../openapi.ts";
+import { addRoute, commonErrors, errorResponse, errors, type TypedHandler } from "../../openapi.ts";
 import { ApiError } from "../../errors.ts";
 import * as svc from "./watchers.service.ts";
 
@@ -14,8 +14,8 @@ const KeyParams = (set: string) =>
       .regex(/^-?\d{1,9}$/, "must be an integer")
       .openapi({ param: { name: "key", in: "path" }, description: `${set} key` }),
   });
-const keyOf = (c: RouteContext) => {
-  const k = Number((c.req.valid("param") as { key: string }).key);
+const keyOf = (c: { req: { valid(t: "param"): { key: string } } }) => {
+  const k = Number(c.req.valid("param").key);
   if (!Number.isSafeInteger(k)) throw new ApiError("BadRequest", "The key must be an integer");
   return k;
 };
@@ -37,14 +37,17 @@ const Empty = z.strictObject({}).openapi("EmptyBody");
 
 export function registerWatcherRoutes(app: App, deps: AppDeps): void {
   const db = deps.db;
-  const project = (
+  /** A Projects action on its watchers: its body (schema B) in, the watchers out. */
+  const project = <B extends z.ZodType>(
     action: string,
     a: Access,
     summary: string,
     description: string,
-    body: z.ZodType,
+    body: B,
     required: boolean,
-    run: (c: RouteContext, projectId: number) => Promise<svc.WatchersResult>,
+    run: (
+      c: Parameters<TypedHandler<{ method: "post"; path: string; request: { params: ReturnType<typeof KeyParams>; body: { required: boolean; content: { "application/json": { schema: B } } } }; responses: {} }>>[0],
+    ) => Promise<svc.WatchersResult>,
   ) =>
     addRoute(
       app,
@@ -63,7 +66,7 @@ export function registerWatcherRoutes(app: App, deps: AppDeps): void {
           404: errors[404],
         },
       },
-      async (c) => c.json(await run(c, keyOf(c)), 200),
+      async (c) => c.json(await run(c), 200),
     );
 
   project(
@@ -73,12 +76,12 @@ export function registerWatcherRoutes(app: App, deps: AppDeps): void {
     "Replaces the watchers with userIds (members of the project's team only; 400 names the others). Watchers are notified of the project's status changes.",
     UpdateWatchers,
     true,
-    (c, id) => svc.updateWatchers(db, c.get("ctx"), id, (c.req.valid("json") as { userIds: number[] }).userIds),
+    (c) => svc.updateWatchers(db, c.get("ctx"), keyOf(c), c.req.valid("json").userIds),
   );
-  project("StartWatching", access.viewer, "Watch a project (the caller)", "The caller is notified of the project's status changes. Idempotent.", Empty, false, (c, id) =>
-    svc.startWatching(db, c.get("ctx"), id),
+  project("StartWatching", access.viewer, "Watch a project (the caller)", "The caller is notified of the project's status changes. Idempotent.", Empty, false, (c) =>
+    svc.startWatching(db, c.get("ctx"), keyOf(c)),
   );
-  project("StopWatching", access.viewer, "Stop watching a project (the caller)", "Idempotent.", Empty, false, (c, id) => svc.stopWatching(db, c.get("ctx"), id));
+  project("StopWatching", access.viewer, "Stop watching a project (the caller)", "Idempotent.", Empty, false, (c) => svc.stopWatching(db, c.get("ctx"), keyOf(c)));
 
   addRoute(
     app,
@@ -97,6 +100,6 @@ export function registerWatcherRoutes(app: App, deps: AppDeps): void {
         404: errorResponse("No such team in the request's scope"),
       },
     },
-    async (c) => c.json(await svc.updateAutoProjectWatch(db, c.get("ctx"), keyOf(c), (c.req.valid("json") as { enabled: boolean }).enabled), 200),
+    async (c) => c.json(await svc.updateAutoProjectWatch(db, c.get("ctx"), keyOf(c), c.req.valid("json").enabled), 200),
   );
 }

@@ -1,6 +1,7 @@
 // SQL of watchers: a project's watchers and a team's auto-watch setting. Every statement runs in
 // the caller's tenant transaction (row-level security checks the client).
 import type { Tx } from "../../db/client.ts";
+import { jsonParam } from "../../entities/sql-params.ts";
 
 export async function watcherIds(tx: Tx, projectId: number): Promise<number[]> {
   const rows = await tx<{ userId: number }[]>`
@@ -45,5 +46,5 @@ export async function setAutoProjectWatch(tx: Tx, teamId: number, enabled: boole
 export async function logTeamEvent(tx: Tx, e: { clientId: number; userId: number; event: string; data: Record<string, unknown> }): Promise<void> {
   await tx`
     insert into data_events_log (client_id, user_id, entity_type, entity_id, event, data)
-    values (${e.clientId}, ${e.userId}, 'Team', ${e.clientId}, ${e.event}, ${tx.json(e.data as never)})`;
+    values (${e.clientId}, ${e.userId}, 'Team', ${e.clientId}, ${e.event}, ${jsonParam(tx, e.data)})`;
 }
