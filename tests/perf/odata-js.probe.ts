@@ -51,24 +51,12 @@ await ownerDb.end();
 // is decided (a User of the client, epoch 1); later ones carry the remembered settings and are
 // answered "unchanged" (null), as app_tenant_resume does while nothing changed.
 const conn = {
-  unsafe(text: string, params?: unknown[], opts?: { before?: { text: string; params: unknown[] }[] }): Promise<unknown> {
-    // readAsTenant's one query: the settings and the entry before the statement (db/tx.ts).
-    if (opts?.before) {
-      return Promise.all([...opts.before.map((b) => conn.unsafe(b.text, b.params)), conn.unsafe(text, params)]).then((all) =>
-        Object.assign(all.at(-1) as unknown[], { before: all.slice(0, -1) }),
-      );
-    }
+  unsafe(text: string, params?: unknown[]): Promise<unknown> {
     if (text.startsWith("begin;")) return Promise.resolve([[], [], [{ outcome: !text.includes("null, null) as outcome") ? null : `2|1|${CLIENT}|off|` }]]);
-    // readAsTenant's prepared settings and entry (one pipeline, db/tx.ts); parameter 1 of the
-    // entry is the remembered epoch.
-    if (text.startsWith("select set_config('role'")) return Promise.resolve([{ r: "ideally_app", s: "0" }]);
-    if (text.startsWith("select app_tenant_resume($1")) return Promise.resolve([{ outcome: params?.[0] != null ? null : `2|1|${CLIENT}|off|` }]);
     if (text === "commit" || text === "rollback") return Promise.resolve([]);
     const a = answers.get(text + JSON.stringify(params));
     return a ? Promise.resolve(a) : Promise.reject(new Error(`no answer for ${text.slice(0, 80)}`));
   },
-  /** Every statement counts as prepared: readAsTenant sends its single-Sync pipeline. */
-  isPrepared: () => true,
   release() {},
 };
 const memDb = { reserve: async () => conn, unsafe: conn.unsafe, options: { prepare: true } } as unknown as Db;

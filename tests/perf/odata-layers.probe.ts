@@ -98,7 +98,7 @@ const layers: [string, (req: Request) => Promise<Response>][] = [
       c.release();
     }
   }],
-  ["readAsTenant (settings, entry, statement: one query, one Sync)", async (req) => {
+  ["readAsTenant (BEGIN and the entry, the statement, COMMIT: pipelined on a reserved connection)", async (req) => {
     const st = statementOf(req);
     const [row] = await readAsTenant<Row>(appDb, tenant(req, false), st.text, st.params);
     return gzipped(`{"value":${row!.value}}`);

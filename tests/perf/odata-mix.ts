@@ -1,6 +1,6 @@
 // The OData benchmark's data and query mix, shared by bench:odata (odata-expand.bench.ts) and the
 // per-layer probe (odata-layers.probe.ts), so both measure the same requests on the same rows.
-import type { Db } from "../../api/src/db/client.ts";
+import type { Db, SqlParams } from "../../api/src/db/client.ts";
 import type { RequestCtx } from "../../api/src/access/principal.ts";
 import { registry } from "../../api/src/entities/index.ts";
 import { scopeFor } from "../../api/src/entities/service.ts";
@@ -43,7 +43,7 @@ export const mixKey = (url: string) => {
 };
 
 /** The engine's own statement for each request of the mix as `ctx` (what a bare handler runs), by mixKey. */
-export function compiledMix(ctx: RequestCtx): Map<string, { text: string; params: unknown[] }> {
+export function compiledMix(ctx: RequestCtx): Map<string, { text: string; params: SqlParams }> {
   return new Map(
     PATHS.map((path) => {
       const url = new URL("http://x" + path);

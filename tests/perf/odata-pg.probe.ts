@@ -80,7 +80,7 @@ const pieces: Piece[] = [
     run: (c) => Promise.all([c.unsafe(`begin; set local role ${APP_ROLE}; set local statement_timeout = ${timeout}`), c.unsafe("commit")]),
   },
   { name: "the tenant entry alone (withTenant, nothing inside)", run: (c) => withTenant(c, tenant, async () => {}) },
-  { name: "readAsTenant: the settings, the entry, the statement (one Sync)", run: (c, i) => { const st = statements[i % statements.length]!; return readAsTenant(c, tenant, st.text, st.params); } },
+  { name: "readAsTenant: BEGIN and the entry, the statement, COMMIT (pipelined)", run: (c, i) => { const st = statements[i % statements.length]!; return readAsTenant(c, tenant, st.text, st.params); } },
   // The same with a statement that reads nothing: what the settings and the entry cost in it.
   { name: "readAsTenant of `select $1::int`: the settings and the entry", run: (c, i) => readAsTenant(c, tenant, "select $1::int as n", [i]) },
 ];

@@ -2,7 +2,13 @@
 import postgres from "postgres";
 
 export type Db = postgres.Sql;
-export type Tx = postgres.TransactionSql;
+/**
+ * What a request's statements run on: a transaction of postgres.js (`db.begin`) or a reserved
+ * connection holding one (db/tx.ts). Both are postgres.js's ISql: statements only, no pool.
+ */
+export type Tx = postgres.ISql;
+/** Bind parameters as postgres.js's unsafe() takes them (this Db declares no custom types). */
+export type SqlParams = postgres.ParameterOrJSON<never>[];
 
 export interface DbOptions {
   max?: number;

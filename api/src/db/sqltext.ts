@@ -6,6 +6,8 @@
 // Usage mirrors postgres.js: q`select ${ident("id")} from ${ident("projects")} where id = ${42}`.
 // Interpolated Sql fragments are inlined; anything else becomes a $n parameter.
 
+import type { SqlParams } from "./client.ts";
+
 const PARAM = Symbol("param");
 interface Param {
   [PARAM]: true;
@@ -19,13 +21,14 @@ export class Sql {
   constructor(readonly parts: readonly Part[]) {}
 
   /** Renders to text with $1..$n placeholders and the matching parameter list. */
-  render(): { text: string; params: unknown[] } {
-    const params: unknown[] = [];
+  render(): { text: string; params: SqlParams } {
+    const params: SqlParams = [];
     let text = "";
     for (const p of this.parts) {
       if (typeof p === "string") text += p;
       else {
-        params.push(p.value);
+        // postgres.js serializes any value it is given (by its inferred type, else as text or JSON).
+        params.push(p.value as SqlParams[number]);
         text += "$" + params.length + (p.cast ? "::" + p.cast : "");
       }
     }

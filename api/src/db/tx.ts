@@ -3,7 +3,9 @@
 // settings row-level security reads, and returns the caller's role; the request then runs as the
 // app role (NOBYPASSRLS). Settings are transaction-local, so a pooled connection (or PgBouncer in
 // transaction mode) never carries them into another request.
-import type { Db, Tx } from "./client.ts";
+import type postgres from "postgres";
+import type { Db, SqlParams, Tx } from "./client.ts";
+import { cancelBackend, type CancelKey } from "./cancel.ts";
 import { APP_ROLE } from "./roles.ts";
 import { CLIENT_GONE, type UserConnectionGate } from "./gate.ts";
 import { onReadDb } from "./replica.ts";
@@ -101,8 +103,12 @@ function rememberedOf(db: Db): Map<string, Entered> {
   return m;
 }
 
-/** The enter text's results, one per statement: app_tenant_resume's answer is the last. */
-type EnterResult = unknown[];
+/**
+ * The enter text's results (a simple query of several statements: postgres.js answers one result
+ * per statement from the first that returns rows): app_tenant_resume's answer is the last. Each
+ * carries the backend's cancel key (`state`).
+ */
+type EnterResult = postgres.RowList<{ outcome?: string | null }[]>[];
 
 interface Enter {
   text: string;
@@ -114,7 +120,7 @@ const OUTCOME = /^(\d*)\|(-?\d{1,19})\|([0-9,]*)\|(on|off)\|([0-9 :.+\-T]*)$/;
 
 /** Keeps what the database said; returns the role the transaction entered with. */
 function entered(db: Db, t: TenantRequest, e: Enter, result: EnterResult): EffectiveRole {
-  const out = (result.at(-1) as { outcome?: string | null }[] | undefined)?.[0]?.outcome;
+  const out = result.at(-1)?.[0]?.outcome;
   if (out === null && e.used) return e.used.role;
   const m = out ? OUTCOME.exec(out) : null;
   if (!m) throw new Error("the tenant entry answered unexpectedly");
@@ -159,22 +165,28 @@ function enterText(db: Db, t: TenantRequest): Enter {
 
 type Reserved = Awaited<ReturnType<Db["reserve"]>>;
 
+const gone = () => Object.assign(new Error("the client went away"), { code: CLIENT_GONE });
+
 interface Held {
   c: Reserved;
-  /** The first statement on the connection: cancelling it cancels whatever the backend runs then. */
-  cancelWith(q: unknown): void;
+  /** Learns the backend's cancel key from the entry's answer (the first on the connection). */
+  keyFrom(result: EnterResult): void;
   release(): Promise<void>;
 }
 
 /**
  * A reserved connection within the user's share of the pool. When the request's client goes
- * away, the statement running on it is cancelled (PostgreSQL's cancel request, on a socket of its
- * own, not a pooled connection); the connection goes back only once the cancel has reached the
- * server, so it can never cancel the next request's statement.
+ * away, whatever the connection's backend runs is cancelled: PostgreSQL's cancel request with the
+ * backend's key (db/cancel.ts), on a socket of its own, once the entry has answered (its result
+ * carries the key; a client gone before that is cancelled as soon as it does, and the entry itself
+ * runs under the statement timeout). The connection goes back only once the cancel request's socket
+ * has closed (the server signals the backend before closing it), so it can never cancel the next
+ * request's statement. Only held connections are ever cancelled: on the pool the backend's next
+ * statement could be another caller's.
  */
 async function hold(db: Db, t: TenantRequest): Promise<Held> {
   const l = t.limits;
-  if (l?.signal?.aborted) throw Object.assign(new Error("the client went away"), { code: CLIENT_GONE });
+  if (l?.signal?.aborted) throw gone();
   const free = l ? await takeSlot(l, t.userId) : () => {};
   let c: Reserved;
   try {
@@ -183,23 +195,28 @@ async function hold(db: Db, t: TenantRequest): Promise<Held> {
     free();
     throw e;
   }
-  // The connection's first statement carries the backend's cancel key (its `state`). postgres.js
-  // sends a cancel request only for a query it marks active, and clears the mark once the query
-  // has answered; set again, cancel() cancels whatever that backend runs now: this request's
-  // statement, the connection being reserved for it until release() (which waits for the cancel).
-  let first: { cancel(): unknown; state?: unknown; active?: boolean } | null = null;
-  let cancelling: Promise<unknown> | null = null;
+  if (l?.signal?.aborted) {
+    c.release();
+    free();
+    throw gone();
+  }
+  let key: CancelKey | null = null;
+  let wanted = false;
+  let cancelling: Promise<void> | null = null;
+  const cancel = () => {
+    if (key && !cancelling) cancelling = cancelBackend(db, key);
+  };
   const onAbort = () => {
-    if (!first || cancelling) return;
-    if (first.state) first.active = true;
-    cancelling = Promise.resolve(first.cancel()).catch(() => {});
+    wanted = true;
+    cancel();
   };
   l?.signal?.addEventListener("abort", onAbort, { once: true });
   return {
     c,
-    cancelWith(q) {
-      first = q as typeof first;
-      if (l?.signal?.aborted) onAbort();
+    keyFrom(result) {
+      const s = result.at(-1)?.state;
+      if (s && !key) key = { pid: s.pid, secret: s.secret };
+      if (wanted) cancel();
     },
     async release() {
       l?.signal?.removeEventListener("abort", onAbort);
@@ -220,15 +237,16 @@ async function withTenantOn<T>(db: Db, t: TenantRequest, fn: (tx: Tx, role: Effe
   const c = h.c;
   try {
     const e = enterText(db, t);
-    const enter = c.unsafe(e.text);
-    h.cancelWith(enter);
-    const result = (await enter.catch((err: unknown) => {
+    const result = await c.unsafe<EnterResult>(e.text).catch((err: unknown) => {
       forget(db, t);
       throw err;
-    })) as unknown as EnterResult;
+    });
+    h.keyFrom(result);
     const role = entered(db, t, e, result);
+    // Gone while the entry ran: fn's statements are not started.
+    if (t.limits?.signal?.aborted) throw gone();
     try {
-      const out = await fn(c as unknown as Tx, role);
+      const out = await fn(c, role);
       await c.unsafe("commit");
       return out;
     } catch (e) {
@@ -245,183 +263,51 @@ async function withTenantOn<T>(db: Db, t: TenantRequest, fn: (tx: Tx, role: Effe
 }
 
 /**
- * One read statement in a tenant transaction, in a single round trip: once prepared on the
- * reserved connection, the settings, the entry and the statement go out as one query (before the
- * first use, BEGIN, the three and COMMIT, pipelined). If the entry fails (no membership, disabled
- * user) the transaction is aborted, so the statement never runs without its settings.
+ * A read's answers count only if its transaction committed. COMMIT answers ROLLBACK when a
+ * statement in the transaction failed; one that failed and still answered was retried by
+ * postgres.js on its own (a prepared statement whose cached plan went stale), after the pipelined
+ * COMMIT, outside the transaction and its role: its rows are the connection owner's, never given.
  */
-export async function readAsTenant<T>(db: Db, t: TenantRequest, text: string, params: unknown[]): Promise<T[]> {
+function mustHaveCommitted(commit: { command: string }): void {
+  if (commit.command !== "COMMIT") {
+    throw new Error(`the read's transaction ended in ${commit.command}: a statement answered outside it (retried by the driver) and was not used`);
+  }
+}
+
+/**
+ * One read statement in a tenant transaction, in a single round trip: the entry (BEGIN, the app
+ * role, the statement timeout and app_tenant_resume, one simple query), the statement and COMMIT
+ * are pipelined on a reserved connection. If the entry fails (no membership, disabled user) the
+ * transaction is aborted, so the statement never runs without its settings.
+ */
+export async function readAsTenant<T>(db: Db, t: TenantRequest, text: string, params: SqlParams): Promise<T[]> {
   return onReadDb(db, (d) => readAsTenantOn<T>(d, t, text, params));
 }
 
-/**
- * The tenant entry as two prepared statements (run before the read's statement, one Sync): the app role and
- * the statement timeout by set_config(..., true), which is transaction-local in any transaction,
- * the implicit one of an extended-protocol pipeline included (`SET LOCAL` would only warn there
- * and do nothing); then app_tenant_resume (0043) with the remembered settings, as a statement of
- * its own so that the timeout bounds it too (PostgreSQL arms the timeout when a statement starts).
- * Every value is a parameter; without a timeout the session's own is kept. The parameters are all text or numbers
- * (booleans as 't'/'f', cast in the text): postgres.js keys a prepared statement by its text and
- * the types it infers from the values (a JavaScript boolean is bool, anything else unknown), so
- * the entry stays one prepared statement whether or not an outcome is remembered.
- */
-const LIMITS = `select set_config('role', '${APP_ROLE}', true) as r, set_config('statement_timeout', coalesce($1::text, pg_catalog.current_setting('statement_timeout')), true) as s`;
-const ENTRY = `select app_tenant_resume($1::text::bigint, $2::int, $3::int, $4::text::boolean, $5::text::uuid, $6::text::timestamptz, $7::text, $8::text::boolean) as outcome`;
-
-const limitsParams = (t: TenantRequest): unknown[] => [t.limits?.statementTimeoutMs ? int(t.limits.statementTimeoutMs) : null];
-
-function entryParams(db: Db, t: TenantRequest): { params: unknown[]; used: Entered | undefined } {
-  const e = remembered.get(db)?.get(entryKey(t));
-  const used = e && /^-?\d{1,19}$/.test(e.epoch) && /^[0-9,]*$/.test(e.clientIds) && (e.expires === null || /^[0-9 :.+\-T]+$/.test(e.expires)) ? e : undefined;
-  return {
-    params: [
-      used ? used.epoch : null,
-      t.userId,
-      t.clientId,
-      t.descendants ? "t" : "f",
-      t.sessionId ? uuid(t.sessionId) : null,
-      used?.expires ?? null,
-      used ? used.clientIds : null,
-      used ? (used.allClients ? "t" : "f") : null,
-    ],
-    used,
-  };
-}
-
-/** The reserved connection as the patched postgres.js gives it (patches/postgres@3.4.9.patch). */
-type Pipelining = { isPrepared?(q: unknown): boolean };
-
-
-async function readAsTenantOn<T>(db: Db, t: TenantRequest, text: string, params: unknown[]): Promise<T[]> {
-  if (db.options.prepare) {
-    const rows = await readPooled<T>(db, t, text, params);
-    if (rows) return rows;
-  }
-  return readReserved<T>(db, t, text, params);
-}
-
-/**
- * The read as one query on the pool, with no reservation: the settings, the entry and the
- * statement, Bind/Execute each and one Sync (postgres.js patched: `before`), so PostgreSQL runs
- * them in one implicit transaction that ends at the Sync; nothing of it stays on the connection
- * for the pool's next query. It counts in the user's share like any request's work. The client
- * going away cancels it (patched: a pooled query is cancelled only while it runs alone on its
- * connection, which takes no other query until the cancel has landed; with another query
- * pipelined behind it, it runs to its end under the statement timeout). Null when no idle
- * connection had the three statements prepared (refused before anything is sent): the reserved
- * path prepares them.
- */
-async function readPooled<T>(db: Db, t: TenantRequest, text: string, params: unknown[]): Promise<T[] | null> {
-  const l = t.limits;
-  if (l?.signal?.aborted) throw Object.assign(new Error("the client went away"), { code: CLIENT_GONE });
-  const free = l ? await takeSlot(l, t.userId) : () => {};
-  const read = readWithEntry<T>(db, db, t, text, params);
-  const onAbort = () => void read.query.cancel();
-  l?.signal?.addEventListener("abort", onAbort, { once: true });
-  try {
-    return await read.rows();
-  } catch (err) {
-    if ((err as { code?: unknown }).code === "BEFORE_UNPREPARED") return null;
-    throw err;
-  } finally {
-    l?.signal?.removeEventListener("abort", onAbort);
-    free();
-  }
-}
-
-/**
- * The read as one query of postgres.js on `sql` (the pool, or a reserved connection) with the
- * settings and the entry before it (patched: `before`): Bind/Execute of each and of the statement,
- * then one Sync. PostgreSQL runs them in one implicit transaction, committed at the Sync; after an
- * error it skips to the Sync, and the query rejects with that error, its `step` telling which
- * statement failed (0 the settings, 1 the entry, 2 the statement). `rows()` awaits it and keeps
- * (or forgets) the entry's outcome.
- */
-function readWithEntry<T>(db: Db, sql: Db | Reserved, t: TenantRequest, text: string, params: unknown[]) {
-  const ep = entryParams(db, t);
-  const before = [
-    { text: LIMITS, params: limitsParams(t) },
-    { text: ENTRY, params: ep.params },
-  ];
-  // Safe: `text` is compiled from registry names only (db/sqltext.ts); values are parameters.
-  const query = sql.unsafe(text, params as never[], { prepare: true, before } as { prepare: boolean });
-  return {
-    query,
-    async rows(): Promise<T[]> {
-      let rows: T[] & { before?: { outcome: string | null }[][] };
-      try {
-        rows = (await query) as unknown as typeof rows;
-      } catch (err) {
-        if ((err as { step?: unknown }).step === 1) forget(db, t);
-        throw err;
-      }
-      entered(db, t, { text: "", used: ep.used }, [rows.before![1]]);
-      return rows;
-    },
-  };
-}
-
-/** The read on a reserved connection: one query once its statements are prepared there, else BEGIN, the three, COMMIT. */
-async function readReserved<T>(db: Db, t: TenantRequest, text: string, params: unknown[]): Promise<T[]> {
+async function readAsTenantOn<T>(db: Db, t: TenantRequest, text: string, params: SqlParams): Promise<T[]> {
   const h = await hold(db, t);
   const c = h.c;
   try {
-    // Safe: `text` is compiled from registry names only (db/sqltext.ts); values are parameters.
-    if (db.options.prepare) {
-      const read = readWithEntry<T>(db, c, t, text, params);
-      if ((c as unknown as Pipelining).isPrepared?.(read.query)) {
-        h.cancelWith(read.query);
-        return await read.rows();
-      }
-      const ep = entryParams(db, t);
-      // First use on this connection: BEGIN, and the statements are described and prepared in
-      // the transaction, so the next read on this connection is one round trip.
-      const statement = c.unsafe(text, params as never[], { prepare: true });
-      const begin = c.unsafe("begin");
-      h.cancelWith(begin);
-      const settled = await Promise.allSettled([
-        begin,
-        c.unsafe(LIMITS, limitsParams(t) as never[], { prepare: true }),
-        c.unsafe(ENTRY, ep.params as never[], { prepare: true }),
-        statement,
-        c.unsafe("commit"),
-      ]);
-      if (settled.some((s) => s.status === "rejected")) await c.unsafe("rollback").catch(() => {});
-      const [b, l, en, st, k] = settled;
-      if (b.status === "rejected") throw b.reason;
-      if (l.status === "rejected") throw l.reason;
-      return readSettled<T>(db, t, { text: "", used: ep.used }, [en, st, k], [null, null]);
-    }
     const e = enterText(db, t);
-    const enter = c.unsafe(e.text);
-    h.cancelWith(enter);
-    const settled = await Promise.allSettled([
+    const enter = c.unsafe<EnterResult>(e.text).then((r) => (h.keyFrom(r), r));
+    const [en, st, k] = await Promise.allSettled([
       enter,
       // Safe: `text` is compiled from registry names only (db/sqltext.ts); values are parameters.
-      c.unsafe(text, params as never[], { prepare: true }),
+      c.unsafe<T[]>(text, params, { prepare: true }),
       c.unsafe("commit"),
     ]);
-    if (settled[0].status === "rejected") forget(db, t);
-    else entered(db, t, e, settled[0].value as unknown as EnterResult);
-    const failed = settled.find((s) => s.status === "rejected");
-    if (failed) throw (failed as PromiseRejectedResult).reason;
-    return (settled[1] as PromiseFulfilledResult<unknown>).value as T[];
+    if (en.status === "rejected") {
+      forget(db, t);
+      throw en.reason;
+    }
+    entered(db, t, e, en.value);
+    if (st.status === "rejected") throw st.reason;
+    if (k.status === "rejected") throw k.reason;
+    mustHaveCommitted(k.value);
+    return st.value;
   } finally {
     await h.release();
   }
-}
-
-/** The pipelined entry's and statement's outcomes (and COMMIT's, if sent): the rows, or the first error. */
-function readSettled<T>(db: Db, t: TenantRequest, e: Enter, settled: PromiseSettledResult<unknown>[], before: [unknown, unknown]): T[] {
-  const [en, st] = settled;
-  if (en!.status === "rejected") {
-    forget(db, t);
-    throw en.reason;
-  }
-  entered(db, t, e, [...before, en!.value as { outcome: string | null }[]]);
-  const failed = settled.find((s) => s.status === "rejected");
-  if (failed) throw (failed as PromiseRejectedResult).reason;
-  return (st as PromiseFulfilledResult<unknown>).value as T[];
 }
 
 /**
@@ -443,26 +329,27 @@ async function readManyAsTenantOn<T>(db: Db, t: TenantRequest, fn: (tx: Tx) => P
   const c = h.c;
   try {
     const entry = enterText(db, t);
-    const enterQuery = c.unsafe(entry.text);
-    h.cancelWith(enterQuery);
-    const enter = (enterQuery as unknown as { execute(): Promise<EnterResult> }).execute();
+    const enter = c
+      .unsafe<EnterResult>(entry.text)
+      .execute()
+      .then((r) => (h.keyFrom(r), r));
     let open = true;
     const closed = () => new Error("readManyAsTenant: a statement was started after an awaited result, outside the transaction");
     const guarded = new Proxy(c, {
       apply(target, self, args) {
         if (!open) throw closed();
-        return Reflect.apply(target as unknown as (...a: unknown[]) => unknown, self, args);
+        return Reflect.apply(target, self, args);
       },
       get(target, prop) {
-        const v = Reflect.get(target, prop) as unknown;
+        const v: unknown = Reflect.get(target, prop);
         if (typeof v !== "function") return v;
         return (...args: unknown[]) => {
           if (!open) throw closed();
-          return (v as (...a: unknown[]) => unknown).apply(target, args);
+          return v.apply(target, args);
         };
       },
     });
-    const work = fn(guarded as unknown as Tx);
+    const work = fn(guarded);
     // Settled below; until then an early failure must not count as unhandled.
     work.catch(() => {});
     enter.catch(() => {});
@@ -477,6 +364,7 @@ async function readManyAsTenantOn<T>(db: Db, t: TenantRequest, fn: (tx: Tx) => P
     const role = entered(db, t, entry, e.value);
     if (w.status === "rejected") throw w.reason;
     if (k.status === "rejected") throw k.reason;
+    mustHaveCommitted(k.value);
     return { value: w.value, role };
   } catch (err) {
     await c.unsafe("rollback").catch(() => {});

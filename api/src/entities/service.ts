@@ -1,6 +1,6 @@
 // The generic entity service: reads through the OData engine, writes through the registry's
 // schemas, every statement in the caller's tenant transaction with the registry scope applied.
-import type { Db, Tx } from "../db/client.ts";
+import type { Db, SqlParams, Tx } from "../db/client.ts";
 import { readAsTenant } from "../db/tx.ts";
 import { enterTenant } from "../access/policy.ts";
 import { col, ident, join, param, q, raw, type Sql } from "../db/sqltext.ts";
@@ -80,7 +80,7 @@ function parseKey(set: EntitySetDef, key: string): string | number {
 
 interface CompiledList {
   text: string;
-  params: unknown[];
+  params: SqlParams;
   top: number | undefined;
   skip: number | undefined;
 }
