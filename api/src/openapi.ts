@@ -1,7 +1,7 @@
 // Shared pieces of the OpenAPI document: the error shape, the common error responses, and the
 // one way routes are added (with their access rule).
 import { createRoute, z, type RouteConfig, type RouteHandler } from "@hono/zod-openapi";
-import type { Context, MiddlewareHandler, TypedResponse } from "hono";
+import type { MiddlewareHandler, TypedResponse } from "hono";
 import type { StatusCode } from "hono/utils/http-status";
 import type { JSONParsed } from "hono/utils/types";
 import type { App, AppEnv } from "./app-types.ts";
@@ -57,9 +57,6 @@ export const errors = {
 
 export const commonErrors = { 400: errors[400], 401: errors[401], 403: errors[403] };
 
-/** A handler's context: the route's validated input is typed by its zod schemas at the call site. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type RouteContext = Context<AppEnv, any, any>;
 
 /**
  * What a handler of route R may answer: for each declared status, `c.json(body, status)` with the
@@ -146,8 +143,8 @@ export const keyParams = (set: string) =>
   });
 
 /** The route's `{key}` as a number (keyParams checked its form). */
-export function keyOf(c: { req: { valid: (t: "param") => unknown } }): number {
-  const n = Number((c.req.valid("param") as { key: string }).key);
+export function keyOf(c: { req: { valid: (t: "param") => { key: string } } }): number {
+  const n = Number(c.req.valid("param").key);
   if (!Number.isSafeInteger(n)) throw new ApiError("BadRequest", "The key must be an integer");
   return n;
 }

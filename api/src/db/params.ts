@@ -1,17 +1,13 @@
-// Parameters that reach postgres.js from code that types them loosely (pg-boss's SQL, the OData
-// compiler's and the generic services' parameter lists, typed unknown[]): checked once here instead
-// of cast, so a value the driver cannot send is a clear error at the call, not a driver surprise.
+// Statement parameters typed as postgres.js takes them, for code that holds them loosely: pg-boss's
+// SQL (unknown[]), and JSON values whose TypeScript types the driver's JSONValue cannot show.
 import type postgres from "postgres";
+import type { Db, SqlParams, Tx } from "./client.ts";
 
-/** A value postgres.js sends as a parameter: a scalar, a date, bytes, an array of these, or JSON. */
-export type SqlParam = postgres.ParameterOrJSON<never>;
-
-function isSqlParam(v: unknown): v is SqlParam {
+function isSqlParam(v: unknown): v is SqlParams[number] {
   if (v === null) return true;
   switch (typeof v) {
     case "string":
     case "boolean":
-      return true;
     case "number":
       return true;
     case "object":
@@ -24,10 +20,21 @@ function isSqlParam(v: unknown): v is SqlParam {
   }
 }
 
-/** The values as driver parameters; throws TypeError naming the first that is not one (undefined, a function, a symbol, a bigint). */
-export function sqlParams(values: readonly unknown[]): SqlParam[] {
+/** The values as driver parameters, checked once instead of cast; throws TypeError naming the first that is not one (undefined, a function, a symbol, a bigint). */
+export function sqlParams(values: readonly unknown[]): SqlParams {
   return values.map((v, i) => {
     if (!isSqlParam(v)) throw new TypeError(`SQL parameter $${i + 1} cannot be sent to the database (${typeof v})`);
     return v;
   });
+}
+
+/**
+ * A json/jsonb parameter: the value as JSON.stringify writes it (sql.json). postgres.js types that
+ * value as its JSONValue, an index-signature shape that interfaces (Usage, Figure) and the
+ * unknown-typed parts of JSON by construction (a tool call's arguments, a question's routing
+ * from its validated body, a YAML mapping) cannot show, so no generic states it: this one helper
+ * does, in place of a cast at each statement.
+ */
+export function jsonParam(sql: Db | Tx, value: unknown): postgres.Parameter {
+  return sql.json(value as postgres.JSONValue);
 }

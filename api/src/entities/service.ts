@@ -5,7 +5,6 @@ import { readAsTenant } from "../db/tx.ts";
 import { enterTenant } from "../access/policy.ts";
 import { col, ident, join, param, q, raw, type Sql } from "../db/sqltext.ts";
 import { ApiError } from "../errors.ts";
-import type { BindParams } from "./sql-params.ts";
 import { isAllClients, tenantOf, type RequestCtx } from "../access/principal.ts";
 import { parseQuery } from "../odata/parser.ts";
 import { DEFAULT_TOP } from "../odata/limits.ts";
@@ -58,7 +57,7 @@ export function scopeFor(ctx: RequestCtx, reg: Registry, opts: { write?: boolean
 async function run<T>(tx: Tx, stmt: Sql): Promise<T[]> {
   const { text, params } = stmt.render();
   // Safe: `text` contains no input (sqltext.ts); values travel as bind parameters.
-  return tx.unsafe<T[]>(text, params as BindParams, { prepare: true });
+  return tx.unsafe<T[]>(text, params as SqlParams, { prepare: true });
 }
 
 /** A read: one round trip (see readAsTenant). */

@@ -17,7 +17,7 @@ import { CHAT_SYSTEM, chatSystem, promptFor } from "./messages.ts";
 import { runExchange, type ChatMessage, type TranscriptStep, type Usage } from "./provider.ts";
 import { resultsTools } from "./tools.ts";
 import { currentProvider } from "./summaries.service.ts";
-import { jsonParam } from "../../entities/sql-params.ts";
+import { jsonParam } from "../../db/params.ts";
 
 /** Earlier turns of a thread a new question is asked with. */
 export const HISTORY_TURNS = 20;

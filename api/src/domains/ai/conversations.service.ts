@@ -16,7 +16,7 @@ import { currentProvider } from "./summaries.service.ts";
 import { runExchange, type TranscriptStep, type Usage } from "./provider.ts";
 import type { Figure, ProjectContext } from "./facts.ts";
 import { projectContext } from "./facts.ts";
-import { jsonParam } from "../../entities/sql-params.ts";
+import { jsonParam } from "../../db/params.ts";
 
 /** Staff work across clients: every call runs without a client (row-level security: all clients). */
 const staff = (ctx: RequestCtx): RequestCtx => ({ ...ctx, clientId: null });

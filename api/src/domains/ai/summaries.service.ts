@@ -18,7 +18,7 @@ import { providerFromEnv, runExchange, type AiProvider } from "./provider.ts";
 import type { Registry } from "../../entities/registry.ts";
 import { readEntity } from "../projects/common.ts";
 import { codeThemesWithModel } from "./themes.ts";
-import { jsonParam } from "../../entities/sql-params.ts";
+import { jsonParam } from "../../db/params.ts";
 
 export type SummaryTrigger = "ResultsReady" | "ObjectiveSaved" | "Segment" | "Requested";
 

@@ -8,10 +8,11 @@ import type { RequestCtx } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
 import { createClient } from "../tenancy/tenancy.service.ts";
 import { inviteToClient, type InviteDeps } from "../invites/invites.service.ts";
+import { jsonParam } from "../../db/params.ts";
 
 async function audit(tx: Tx, ctx: RequestCtx, clientId: number | null, entityType: string, entityId: number | null, event: string, data: Record<string, unknown>) {
   await tx`insert into data_events_log (client_id, user_id, entity_type, entity_id, event, data)
-           values (${clientId}, ${ctx.principal.userId}, ${entityType}, ${entityId}, ${event}, ${tx.json(data as postgres.JSONValue)})`;
+           values (${clientId}, ${ctx.principal.userId}, ${entityType}, ${entityId}, ${event}, ${jsonParam(tx, data)})`;
 }
 
 const staff = (ctx: RequestCtx): RequestCtx => ({ ...ctx, clientId: null, descendants: false });

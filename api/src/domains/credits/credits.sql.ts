@@ -4,6 +4,7 @@
 import type postgres from "postgres";
 import type { Tx } from "../../db/client.ts";
 import type { RegionInput } from "./cost.ts";
+import { jsonParam } from "../../db/params.ts";
 
 /** credit_logs as the API shows them (CreditLogs entity fields). */
 export interface CreditLogRow {
@@ -433,7 +434,7 @@ export async function auditLog(
 ): Promise<void> {
   await tx`
     insert into data_events_log (client_id, user_id, entity_type, entity_id, event, project_id, data)
-    values (${e.clientId}, ${e.userId}, 'CreditLog', ${e.creditLogId}, ${e.event}, ${e.projectId}, ${tx.json(e.data as postgres.JSONValue)})`;
+    values (${e.clientId}, ${e.userId}, 'CreditLog', ${e.creditLogId}, ${e.event}, ${e.projectId}, ${jsonParam(tx, e.data)})`;
 }
 
 // ---- projects as the ledger reads them ----

@@ -3,6 +3,7 @@
 import type postgres from "postgres";
 import type { Db, Tx } from "../../db/client.ts";
 import type { Answers, SurveyDefinition } from "./engine.ts";
+import { jsonParam } from "../../db/params.ts";
 
 type Sql = Db | Tx;
 
@@ -108,7 +109,7 @@ export async function setRunStatus(tx: Sql, runId: number, status: number, stamp
 }
 
 export async function setWeighting(tx: Sql, runId: number, report: object): Promise<void> {
-  await tx`update survey_runs set weighting = ${tx.json(report as postgres.JSONValue)}, updated_at = now() where id = ${runId}`;
+  await tx`update survey_runs set weighting = ${jsonParam(tx, report)}, updated_at = now() where id = ${runId}`;
 }
 
 export async function markSimulated(tx: Sql, runId: number): Promise<void> {
@@ -309,7 +310,7 @@ export async function sessionBySupplierRid(tx: Sql, runId: number, supplierId: n
 
 export async function saveSession(tx: Sql, id: number, s: { status: string; answers: Answers; page: number; endReason: string | null; qualityFlags?: string[] }): Promise<void> {
   await tx`
-    update survey_sessions set status = ${s.status}, answers = ${tx.json(s.answers as postgres.JSONValue)}, page = ${s.page}, end_reason = ${s.endReason},
+    update survey_sessions set status = ${s.status}, answers = ${jsonParam(tx, s.answers)}, page = ${s.page}, end_reason = ${s.endReason},
       quality_flags = ${s.qualityFlags ?? []}::text[],
       completed_at = case when ${s.status} = 'InProgress' then null else coalesce(completed_at, now()) end, updated_at = now()
     where id = ${id}`;

@@ -20,6 +20,7 @@ import { resolveFilter, sessionsSql, type ResponseFilter } from "../results/filt
 import * as rq from "../results/results.sql.ts";
 import { topTwoBoxes, weightSum, type Measure } from "../results/results.service.ts";
 import { verbatim, verbatimCount } from "../results/verbatims.service.ts";
+import { jsonParam } from "../../db/params.ts";
 
 export interface SegmentDefinition {
   systemQuestionOptionIds?: number[];
@@ -182,7 +183,7 @@ export async function generateSegments(db: Db, ctx: RequestCtx, groupId: number)
     let order = 0;
     const insert = async (name: string, definition: object) => {
       await tx`insert into project_group_segments (client_id, project_group_version_id, name, definition, sort_order)
-               values (${g.clientId}, ${version}, ${name.slice(0, 200)}, ${tx.json({ ...definition, generated: true } as postgres.JSONValue)}, ${++order})`;
+               values (${g.clientId}, ${version}, ${name.slice(0, 200)}, ${jsonParam(tx, { ...definition, generated: true })}, ${++order})`;
     };
     if (questions.length) {
       for (const q of questions) for (const o of q.options) await insert(o, { answers: [{ questionText: q.text, optionTexts: [o] }] });
@@ -222,7 +223,7 @@ export async function bulkUpdateSegments(db: Db, ctx: RequestCtx, patches: Segme
           color = case when ${p.color !== undefined} then ${p.color ?? null} else color end,
           sort_order = coalesce(${p.sortOrder ?? null}, sort_order),
           is_category_segment = coalesce(${p.isCategorySegment ?? null}, is_category_segment),
-          definition = case when ${p.definition !== undefined} then ${tx.json((p.definition ?? {}) as postgres.JSONValue)} else definition end,
+          definition = case when ${p.definition !== undefined} then ${jsonParam(tx, (p.definition ?? {}))} else definition end,
           updated_at = now()
         where id = ${p.id}`;
     }

@@ -3,6 +3,7 @@
 // catalog, so a column another migration adds to these tables is copied too.
 import type { Tx } from "../../db/client.ts";
 import type postgres from "postgres";
+import { jsonParam } from "../../db/params.ts";
 
 type Fragment = postgres.PendingQuery<postgres.Row[]>;
 
@@ -77,7 +78,7 @@ export async function routingsOf(tx: Tx, projectId: number): Promise<RoutingRow[
 }
 
 export async function setRouting(tx: Tx, id: number, routing: unknown): Promise<void> {
-  await tx`update project_questions set routing = ${tx.json(routing as postgres.JSONValue)} where id = ${id}`;
+  await tx`update project_questions set routing = ${jsonParam(tx, routing)} where id = ${id}`;
 }
 
 export async function setActiveObjective(tx: Tx, projectId: number, objectiveId: number | null): Promise<void> {
@@ -92,5 +93,5 @@ export async function activeObjectiveOf(tx: Tx, projectId: number): Promise<numb
 export async function logCreated(tx: Tx, e: { clientId: number; userId: number; projectId: number; data: Record<string, unknown> }): Promise<void> {
   await tx`
     insert into data_events_log (client_id, user_id, entity_type, entity_id, event, project_id, data)
-    values (${e.clientId}, ${e.userId}, 'Project', ${e.projectId}, 'Created', ${e.projectId}, ${tx.json(e.data as postgres.JSONValue)})`;
+    values (${e.clientId}, ${e.userId}, 'Project', ${e.projectId}, 'Created', ${e.projectId}, ${jsonParam(tx, e.data)})`;
 }

@@ -3,6 +3,7 @@
 // RemoveFromSurveyRun change. Every statement runs in the caller's tenant transaction.
 import type postgres from "postgres";
 import type { Tx } from "../../db/client.ts";
+import { jsonParam } from "../../db/params.ts";
 
 export interface ProjectRow {
   id: number;
@@ -66,7 +67,7 @@ export async function logEvent(
 ): Promise<void> {
   await tx`
     insert into data_events_log (client_id, user_id, entity_type, entity_id, event, project_id, data)
-    values (${e.clientId}, ${e.userId}, 'Project', ${e.projectId}, ${e.event}, ${e.projectId}, ${tx.json(e.data as postgres.JSONValue)})`;
+    values (${e.clientId}, ${e.userId}, 'Project', ${e.projectId}, ${e.event}, ${e.projectId}, ${jsonParam(tx, e.data)})`;
 }
 
 /** Who last submitted the project (its latest SubmittedForSurvey event), if anyone. */

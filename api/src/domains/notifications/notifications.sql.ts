@@ -2,6 +2,7 @@
 // staff working across clients see every row under row-level security, so the filter is ours).
 import type postgres from "postgres";
 import type { Db, Tx } from "../../db/client.ts";
+import { jsonParam } from "../../db/params.ts";
 
 type Sql = Db | Tx;
 
@@ -76,7 +77,7 @@ export async function insert(
 ): Promise<number> {
   const [r] = await sql<{ id: number }[]>`
     insert into notifications (user_id, client_id, notification_type_id, title, body, project_id, url, data)
-    values (${n.userId}, ${n.clientId}, ${n.typeId}, ${n.title}, ${n.body}, ${n.projectId}, ${n.url}, ${sql.json(n.data as postgres.JSONValue)})
+    values (${n.userId}, ${n.clientId}, ${n.typeId}, ${n.title}, ${n.body}, ${n.projectId}, ${n.url}, ${jsonParam(sql, n.data)})
     returning id`;
   return r!.id;
 }

@@ -9,7 +9,7 @@ import { ApiError } from "../../errors.ts";
 import type { RequestCtx } from "../../access/principal.ts";
 import type { Registry } from "../../entities/registry.ts";
 import { scopeFor } from "../../entities/service.ts";
-import type { BindParams } from "../../entities/sql-params.ts";
+import type { SqlParams } from "../../db/client.ts";
 import { parseQuery } from "../../odata/parser.ts";
 import { compileCollection, compileEntity } from "../../odata/compile.ts";
 import * as q from "./projects.sql.ts";
@@ -52,7 +52,7 @@ export async function readEntity(tx: Tx, reg: Registry, ctx: RequestCtx, setName
   const set = reg.mustGet(setName);
   const { text, params } = compileEntity(reg, set, key, parseQuery(query, set, reg), { scope: scopeFor(ctx, reg) }).render();
   // Safe: compiled from registry names; values are parameters (db/sqltext.ts).
-  const [row] = await tx.unsafe<{ value: string }[]>(text, params as BindParams, { prepare: true });
+  const [row] = await tx.unsafe<{ value: string }[]>(text, params as SqlParams, { prepare: true });
   if (!row) throw new ApiError("NotFound", `${setName}(${key}) not found`);
   return row.value;
 }
@@ -61,7 +61,7 @@ export async function readEntity(tx: Tx, reg: Registry, ctx: RequestCtx, setName
 export async function readEntities(tx: Tx, reg: Registry, ctx: RequestCtx, setName: string, query: Record<string, string>): Promise<string> {
   const set = reg.mustGet(setName);
   const { text, params } = compileCollection(reg, set, parseQuery({ $top: "1000", ...query }, set, reg), { scope: scopeFor(ctx, reg) }).render();
-  const [row] = await tx.unsafe<{ value: string }[]>(text, params as BindParams, { prepare: true });
+  const [row] = await tx.unsafe<{ value: string }[]>(text, params as SqlParams, { prepare: true });
   return row!.value;
 }
 

@@ -3,7 +3,7 @@
 // write also say "the request's own clients" themselves (`own`), because a project shared with the
 // caller is readable through RLS but never theirs to change.
 import type { Tx } from "../../db/client.ts";
-import { jsonParam } from "../../entities/sql-params.ts";
+import { jsonParam } from "../../db/params.ts";
 
 export interface ProjectRow {
   id: number;

@@ -1,7 +1,7 @@
 // SQL of questions, their options and their places in projects (project questions). Runs in the
 // caller's tenant transaction; writes name the request's own clients (`own`) themselves.
 import type { Tx } from "../../db/client.ts";
-import { jsonParam } from "../../entities/sql-params.ts";
+import { jsonParam } from "../../db/params.ts";
 
 export interface QuestionRow {
   id: number;

@@ -8,7 +8,7 @@ import { enterTenant } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
 import { qualResults } from "../results/results.service.ts";
-import { jsonParam } from "../../entities/sql-params.ts";
+import { jsonParam } from "../../db/params.ts";
 
 export interface VersionRow {
   id: number;

@@ -1,7 +1,7 @@
 // SQL of watchers: a project's watchers and a team's auto-watch setting. Every statement runs in
 // the caller's tenant transaction (row-level security checks the client).
 import type { Tx } from "../../db/client.ts";
-import { jsonParam } from "../../entities/sql-params.ts";
+import { jsonParam } from "../../db/params.ts";
 
 export async function watcherIds(tx: Tx, projectId: number): Promise<number[]> {
   const rows = await tx<{ userId: number }[]>`
