@@ -3,9 +3,8 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { inflateSync } from "node:zlib";
-import { login, realApp, TEST_PUBLIC_URL, testStorage } from "../helpers/app.ts";
+import { login, realApp, TEST_PUBLIC_URL, testPasswords, testStorage } from "../helpers/app.ts";
 import { DEMO_CREDITS, DEMO_LOGINS, DEMO_PASSWORD, seedDemo } from "../../api/src/db/demo.ts";
-import { bunPasswords } from "../../api/src/auth/passwords-bun.ts";
 import type { App } from "../../api/src/app.ts";
 
 let tdb: TestDb;
@@ -20,9 +19,9 @@ afterAll(async () => {
 });
 
 test("seeds once into an empty database, and not again", async () => {
-  expect(await seedDemo(tdb.db, bunPasswords.hash, { whenEmpty: true })).toBe(true);
-  expect(await seedDemo(tdb.db, bunPasswords.hash, { whenEmpty: true })).toBe(false);
-  expect(await seedDemo(tdb.db, bunPasswords.hash, { whenEmpty: false }), "db:seed finds the logins there").toBe(false);
+  expect(await seedDemo(tdb.db, testPasswords.hash, { whenEmpty: true })).toBe(true);
+  expect(await seedDemo(tdb.db, testPasswords.hash, { whenEmpty: true })).toBe(false);
+  expect(await seedDemo(tdb.db, testPasswords.hash, { whenEmpty: false }), "db:seed finds the logins there").toBe(false);
   const [{ n }] = (await tdb.db`select count(*)::int as n from users where email like '%.test'`) as unknown as [{ n: number }];
   expect(n).toBe(DEMO_LOGINS.length);
 });

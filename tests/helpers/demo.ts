@@ -2,14 +2,13 @@
 // tests that read results on real-looking data, and the ids they look up in it.
 import type { Db } from "../../api/src/db/client.ts";
 import { seedDemo } from "../../api/src/db/demo.ts";
-import { bunPasswords } from "../../api/src/auth/passwords-bun.ts";
 import { seedDemoProjects } from "../../api/src/domains/fielding/demo.ts";
 import { registry } from "../../api/src/entities/index.ts";
-import { TEST_PUBLIC_URL } from "./app.ts";
+import { TEST_PUBLIC_URL, testPasswords } from "./app.ts";
 
 /** Seeds the demo's logins and teams, then its fielded projects; their ids. */
 export async function seedDemoWorld(db: Db): Promise<number[]> {
-  await seedDemo(db, bunPasswords.hash, { whenEmpty: true });
+  await seedDemo(db, testPasswords.hash, { whenEmpty: true });
   return seedDemoProjects(db, registry, TEST_PUBLIC_URL);
 }
 
