@@ -100,6 +100,26 @@ test("every demo project has results through the results functions", async () =>
   }
 });
 
+// The other results tests copy the demo world from a template built once (tests/helpers/demo.ts):
+// it must hold what seeding writes now, not an older seed.
+test("the tests' demo template holds what this seeding wrote", async () => {
+  expect(demoIds.length, "the demo projects were seeded").toBeGreaterThan(0);
+  const { createDemoWorldDb } = await import("../helpers/demo.ts");
+  const copy = await createDemoWorldDb();
+  try {
+    expect(copy.projectIds).toEqual(demoIds);
+    const summary = (db: TestDb["db"]) => db`
+      select p.id, p.project_name as name, p.status_code as status, p.client_id as "clientId",
+             (select count(*)::int from project_survey_sessions s where s.project_id = p.id) as sessions,
+             (select count(*)::int from responses r where r.project_id = p.id) as responses,
+             (select coalesce(sum(r.standard_answer_value), 0)::float8 from responses r where r.project_id = p.id) as "answerSum"
+      from projects p order by p.id`;
+    expect([...(await summary(copy.tdb.db))]).toEqual([...(await summary(tdb.db))]);
+  } finally {
+    await copy.tdb.drop();
+  }
+}, 300_000);
+
 /** A PNG's chunks, each CRC checked with Bun's own CRC-32 (not the encoder's). */
 function pngChunks(b: Uint8Array): { type: string; data: Uint8Array }[] {
   expect([...b.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
