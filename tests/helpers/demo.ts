@@ -5,8 +5,9 @@
 // built once into a template database (tests/helpers/db.ts, TemplateLayer) and each test file gets
 // a copy. The template's name carries the UTC date (the demo's history is dated back from today)
 // and a digest of everything the seeding runs: api/src, the migrations and reference data (through
-// the base template's name), bun.lock and this file. tests/api/demo.test.ts still seeds a database
-// of its own: it tests the seeding.
+// the base template's name), bun.lock, this file and tests/helpers/app.ts (the public URL and
+// password hasher it seeds with). tests/api/demo.test.ts still seeds a database of its own: it
+// tests the seeding.
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -40,7 +41,7 @@ function filesUnder(dir: string): string[] {
 /** The demo world's template layer: its name changes with the day and with the code that seeds it. */
 export function demoWorldLayer(today = new Date().toISOString().slice(0, 10)): TemplateLayer {
   const h = createHash("sha256").update(baseTemplateName(false));
-  for (const f of [...filesUnder(join(ROOT, "api/src")), join(ROOT, "bun.lock"), join(ROOT, "tests/helpers/demo.ts")]) {
+  for (const f of [...filesUnder(join(ROOT, "api/src")), ...["bun.lock", "tests/helpers/demo.ts", "tests/helpers/app.ts"].map((f) => join(ROOT, f))]) {
     h.update(f.slice(ROOT.length)).update(readFileSync(f));
   }
   const day = today.replaceAll("-", "");
