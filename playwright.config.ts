@@ -15,7 +15,9 @@ export default defineConfig({
   webServer: {
     command: "bun run build && bun --max-http-header-size=262144 run api/src/server.ts",
     url: `http://127.0.0.1:${PORT}/openapi.json`,
-    env: { PORT, HOST: "127.0.0.1", PUBLIC_URL: `http://127.0.0.1:${PORT}`, DATA_DIR: ".data/e2e", EMBEDDED_PG_PORT: PG_PORT, LOG_REQUESTS: "0", CHECK_ANSWERS: "1" },
+    // PASSWORD_HASH_COST=test: the demo logins it seeds are hashed cheaply; CHECK_ANSWERS=1: every
+    // answer checked against the document (docs/testing.md).
+    env: { PORT, HOST: "127.0.0.1", PUBLIC_URL: `http://127.0.0.1:${PORT}`, DATA_DIR: ".data/e2e", EMBEDDED_PG_PORT: PG_PORT, LOG_REQUESTS: "0", PASSWORD_HASH_COST: "test", CHECK_ANSWERS: "1" },
     reuseExistingServer: false,
     timeout: 120_000,
   },

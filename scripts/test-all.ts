@@ -2,9 +2,10 @@
 // "N passed, N failed" summing them (bun's JUnit report + Playwright's JSON report; the typecheck
 // and the drift check count as one test each). The lines just before it say what the two numbers
 // leave out: the skipped tests (counted in neither), and Playwright tests that passed only on a
-// retry (flaky), each named; a flaky test counts as failed, never as passed.
+// retry (flaky), each named; a flaky test counts as failed, never as passed. Before those: each
+// stage's wall time and the ten slowest bun test files (from the JUnit report's per-file times).
 import { mkdirSync, existsSync, readFileSync, rmSync } from "node:fs";
-import { bunFailures, flakyTitles, summaryLines, type PwReport } from "./test-report.ts";
+import { bunFailures, closingLines, fileTimes, flakyTitles, type FileTime, type PwReport, type StageTime } from "./test-report.ts";
 
 const TMP = ".tmp";
 mkdirSync(TMP, { recursive: true });
@@ -14,11 +15,16 @@ const failures: string[] = [];
 const skipped = { bun: 0, playwright: 0 };
 const flaky: string[] = [];
 const bunFailed: string[] = [];
+const stages: StageTime[] = [];
+let files: FileTime[] = [];
 
 async function step(name: string, cmd: string[], env: Record<string, string> = {}): Promise<number> {
   console.log(`\n=== ${name}: ${cmd.join(" ")}`);
+  const started = performance.now();
   const p = Bun.spawn(cmd, { stdout: "inherit", stderr: "inherit", env: { ...process.env, ...env } });
-  return p.exited;
+  const code = await p.exited;
+  stages.push({ name, seconds: (performance.now() - started) / 1000 });
+  return code;
 }
 
 function check(name: string, code: number) {
@@ -50,6 +56,7 @@ if (existsSync(junit)) {
   failed += fails;
   if (fails) failures.push(`bun test (${fails})`);
   bunFailed.push(...bunFailures(xml));
+  files = fileTimes(xml);
   if (bunCode !== 0 && !fails) check("bun test (runner exit)", bunCode);
 } else check("bun test (no report)", 1);
 
@@ -69,8 +76,6 @@ if (existsSync(pwJson)) {
   if (pwCode !== 0 && !r.stats.unexpected && !r.stats.flaky) check("playwright (runner exit)", pwCode);
 } else check("playwright (no report)", 1);
 
-if (failures.length) console.log(`\nfailed: ${failures.join(", ")}`);
-for (const f of bunFailed) console.log(`bun test failed: ${f}`);
-for (const line of summaryLines({ passed, failed, skipped, flaky })) console.log(line);
+for (const line of closingLines({ stages, files, failures, bunFailed, summary: { passed, failed, skipped, flaky } })) console.log(line);
 process.exit(failed ? 1 : 0);
 

@@ -71,3 +71,78 @@ export function summaryLines(s: Summary): string[] {
     `${s.passed} passed, ${s.failed} failed`,
   ];
 }
+
+export interface FileTime {
+  file: string;
+  seconds: number;
+}
+
+/**
+ * Seconds per test file from bun's JUnit report: the time of each file's outermost testsuite, which
+ * covers its hooks (a beforeAll that fields the panel counts) and not only its tests. A report whose
+ * file suites carry no time falls back to the sum of the file's testcases.
+ */
+export function fileTimes(xml: string): FileTime[] {
+  const own = new Map<string, number>();
+  const summed = new Map<string, number>();
+  let depth = 0;
+  for (const m of xml.matchAll(/<(\/?)(testsuites|testsuite|testcase)\b([^>]*?)(\/?)>/g)) {
+    const [, close, tag, attrs, selfClosing] = m;
+    if (tag === "testsuite") {
+      if (close) depth--;
+      else {
+        if (depth === 0) {
+          const file = attr(attrs!, "file") || attr(attrs!, "name");
+          const t = attr(attrs!, "time");
+          if (file && t !== "" && Number.isFinite(Number(t))) own.set(file, (own.get(file) ?? 0) + Number(t));
+        }
+        if (!selfClosing) depth++;
+      }
+    } else if (tag === "testcase" && !close) {
+      const file = attr(attrs!, "file");
+      const t = Number(attr(attrs!, "time"));
+      if (file && Number.isFinite(t)) summed.set(file, (summed.get(file) ?? 0) + t);
+    }
+  }
+  for (const [file, t] of summed) if (!own.has(file)) own.set(file, t);
+  return [...own].map(([file, seconds]) => ({ file, seconds }));
+}
+
+export interface StageTime {
+  name: string;
+  seconds: number;
+}
+
+const secs = (s: number): string => `${s.toFixed(1)} s`;
+
+/**
+ * The time lines of `bun run test`: each stage's wall time and their total, then the `n` slowest
+ * bun test files (slowest first, ties by name), with how many files there were and their sum.
+ */
+export function timingLines(stages: StageTime[], files: FileTime[], n = 10): string[] {
+  const out: string[] = [];
+  const total = stages.reduce((a, s) => a + s.seconds, 0);
+  out.push(`time per stage: ${stages.map((s) => `${s.name} ${secs(s.seconds)}`).join(", ")}; total ${secs(total)}`);
+  if (files.length) {
+    const sum = files.reduce((a, f) => a + f.seconds, 0);
+    const slowest = [...files].sort((a, b) => b.seconds - a.seconds || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)).slice(0, n);
+    out.push(`slowest bun test files (${slowest.length} of ${files.length}, which took ${secs(sum)} in all):`);
+    const width = Math.max(...slowest.map((f) => secs(f.seconds).length));
+    for (const f of slowest) out.push(`  ${secs(f.seconds).padStart(width)}  ${f.file}`);
+  }
+  return out;
+}
+
+/**
+ * Everything `bun run test` prints after its stages, in order: the time lines, the failed stages
+ * and bun tests, then summaryLines, so "N passed, N failed" stays the very last line.
+ */
+export function closingLines(c: { stages: StageTime[]; files: FileTime[]; failures: string[]; bunFailed: string[]; summary: Summary }): string[] {
+  return [
+    "",
+    ...timingLines(c.stages, c.files),
+    ...(c.failures.length ? ["", `failed: ${c.failures.join(", ")}`] : []),
+    ...c.bunFailed.map((f) => `bun test failed: ${f}`),
+    ...summaryLines(c.summary),
+  ];
+}

@@ -40,7 +40,23 @@ export interface Config {
   queryLimits: QueryLimits;
   /** The bearer token /metrics asks for (METRICS_TOKEN); unset: /metrics is not served on the API port. */
   metricsToken: string | undefined;
+  /**
+   * argon2id's cost for the password hashes this process makes (sign-up, password changes, new
+   * users). Verifying reads the cost from the stored hash itself. PRODUCTION_PASSWORD_COST unless
+   * PASSWORD_HASH_COST=test (test runs only: refused with NODE_ENV=production).
+   */
+  passwordCost: PasswordCost;
 }
+
+/** argon2id's memory (KiB) and passes; parallelism is 1 (Bun.password's). */
+export interface PasswordCost {
+  memoryCost: number;
+  timeCost: number;
+}
+/** New password hashes everywhere but a test run: 64 MiB, 2 passes (docs/security.md "Passwords"). */
+export const PRODUCTION_PASSWORD_COST: PasswordCost = { memoryCost: 65536, timeCost: 2 };
+/** PASSWORD_HASH_COST=test: 1 MiB, 1 pass, about a hundredth of the work; never in production. */
+export const TEST_PASSWORD_COST: PasswordCost = { memoryCost: 1024, timeCost: 1 };
 
 export interface QueryLimits {
   /** Statement timeout of a request, in ms (STATEMENT_TIMEOUT_MS, default 5000). */
@@ -95,6 +111,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     runWorkers: env.RUN_WORKERS !== "0",
     queryLimits: { ...DEFAULT_QUERY_LIMITS },
     metricsToken: env.METRICS_TOKEN || undefined,
+    passwordCost: PRODUCTION_PASSWORD_COST,
   };
   const whole = (name: string, key: keyof QueryLimits, min: number, max: number) => {
     const v = env[name];
@@ -116,6 +133,11 @@ export function readConfig(env: Record<string, string | undefined> = process.env
   if (env.RUN_WORKERS !== undefined && env.RUN_WORKERS !== "" && env.RUN_WORKERS !== "0" && env.RUN_WORKERS !== "1") {
     problems.push(`RUN_WORKERS must be 0 or 1, got '${env.RUN_WORKERS}'`);
   }
+  const cost = env.PASSWORD_HASH_COST;
+  if (cost === "test") {
+    if (cfg.production) problems.push("PASSWORD_HASH_COST=test is for test runs only: it is refused with NODE_ENV=production");
+    else cfg.passwordCost = TEST_PASSWORD_COST;
+  } else if (cost !== undefined && cost !== "") problems.push(`PASSWORD_HASH_COST must be unset or 'test' (cheap hashes for test runs), got '${cost}'`);
   if (!cfg.publicUrl) cfg.publicUrl = `http://localhost:${cfg.port}`;
   else if (!/^https?:\/\/[^/]+/.test(cfg.publicUrl)) problems.push("PUBLIC_URL must be an http(s) URL");
   if (cfg.linkedInEnabled && !env.LINKEDIN_CLIENT_SECRET) problems.push("LINKEDIN_CLIENT_SECRET is required with LINKEDIN_CLIENT_ID");

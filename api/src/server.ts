@@ -15,7 +15,7 @@ import { seedDemoProjects } from "./domains/fielding/demo.ts";
 import { seedDemoImages } from "./domains/fielding/demo-images.ts";
 import { loadSigningKey } from "./auth/keys.ts";
 import { bearerAuthenticate } from "./auth/authenticate.ts";
-import { bunPasswords } from "./auth/passwords-bun.ts";
+import { argon2idPasswords } from "./auth/passwords-bun.ts";
 import { ssoFromConfig } from "./auth/sso.ts";
 import { demoLoginsText, seedDemo } from "./db/demo.ts";
 import { createMailer } from "./email/smtp.ts";
@@ -34,6 +34,8 @@ import { errorFields, log as logJson } from "./ops/log.ts";
 import { secureResponse } from "./ops/security.ts";
 
 const cfg = readConfigOrExit();
+// New password hashes at the configured cost (production's unless a test run's PASSWORD_HASH_COST=test).
+const passwords = argon2idPasswords(cfg.passwordCost);
 const devWebBundle = !cfg.production && process.env.WEB_DEV === "1" ? (await import("../../web/index.html")).default : null;
 configureResultsCache(cfg.resultsCacheMb * 2 ** 20);
 // Production logs are JSON lines (ops/log.ts); development keeps them readable.
@@ -60,7 +62,7 @@ try {
 }
 
 let demoProjectIds: number[] = [];
-if (!cfg.production && (await seedDemo(db, bunPasswords.hash, { whenEmpty: true }))) {
+if (!cfg.production && (await seedDemo(db, passwords.hash, { whenEmpty: true }))) {
   log("seeded the demo data");
   // Completed projects of every type, fielded by the simulated panel (domains/fielding/demo.ts).
   demoProjectIds = await seedDemoProjects(db, registry, cfg.publicUrl, log);
@@ -111,7 +113,7 @@ const app = newApp({
   auth: {
     db,
     key,
-    passwords: bunPasswords,
+    passwords,
     linkedInEnabled: cfg.linkedInEnabled,
     clientIp: (req) => peers.get(req) ?? null,
     secureCookies: cfg.production,

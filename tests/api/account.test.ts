@@ -6,11 +6,10 @@
 // temporary passwords (NewPasswordRequired) and GetInvite.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestDb, type TestDb } from "../helpers/db.ts";
-import { login, realApp, refreshCookie, TEST_PUBLIC_URL } from "../helpers/app.ts";
+import { login, realApp, refreshCookie, TEST_PUBLIC_URL, testPasswords } from "../helpers/app.ts";
 import { newApp, type App } from "../../api/src/app.ts";
 import { registry } from "../../api/src/entities/index.ts";
 import { bearerAuthenticate } from "../../api/src/auth/authenticate.ts";
-import { bunPasswords } from "../../api/src/auth/passwords-bun.ts";
 import { settled } from "../../api/src/auth/after-response.ts";
 import { outboxMailer } from "../../api/src/email/mailer.ts";
 import { IDP_CERT, IDP_ENTITY_ID, IDP_SSO_URL, PUBLIC_URL, SP_ENTITY_ID, samlSignIn } from "../helpers/saml-idp.ts";
@@ -170,7 +169,7 @@ function ssoApp(): App {
     registry,
     authenticate: bearerAuthenticate(key),
     auth: {
-      db: tdb.db, key, passwords: bunPasswords, linkedInEnabled: false, clientIp: () => "127.0.0.1", secureCookies: false,
+      db: tdb.db, key, passwords: testPasswords, linkedInEnabled: false, clientIp: () => "127.0.0.1", secureCookies: false,
       sso: { publicUrl: PUBLIC_URL, saml: { entityId: SP_ENTITY_ID }, linkedIn: null },
     },
   });
@@ -186,7 +185,7 @@ describe("forgot password", () => {
       registry,
       mailer: outboxMailer(tdb.db, { publicUrl: TEST_PUBLIC_URL }),
       authenticate: bearerAuthenticate(key),
-      auth: { db: tdb.db, key, passwords: bunPasswords, linkedInEnabled: false, clientIp: () => "127.0.0.1", secureCookies: false, defer: (t) => void tasks.push(t) },
+      auth: { db: tdb.db, key, passwords: testPasswords, linkedInEnabled: false, clientIp: () => "127.0.0.1", secureCookies: false, defer: (t) => void tasks.push(t) },
     });
     const written = async () => {
       const [r] = await tdb.db`select (select count(*) from email_outbox)::int as mails, (select count(*) from account_tokens)::int as tokens,

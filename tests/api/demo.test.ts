@@ -3,9 +3,8 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { inflateSync } from "node:zlib";
-import { login, realApp, TEST_PUBLIC_URL, testStorage } from "../helpers/app.ts";
+import { login, realApp, TEST_PUBLIC_URL, testPasswords, testStorage } from "../helpers/app.ts";
 import { DEMO_CREDITS, DEMO_LOGINS, DEMO_PASSWORD, seedDemo } from "../../api/src/db/demo.ts";
-import { bunPasswords } from "../../api/src/auth/passwords-bun.ts";
 import type { App } from "../../api/src/app.ts";
 
 let tdb: TestDb;
@@ -20,9 +19,9 @@ afterAll(async () => {
 });
 
 test("seeds once into an empty database, and not again", async () => {
-  expect(await seedDemo(tdb.db, bunPasswords.hash, { whenEmpty: true })).toBe(true);
-  expect(await seedDemo(tdb.db, bunPasswords.hash, { whenEmpty: true })).toBe(false);
-  expect(await seedDemo(tdb.db, bunPasswords.hash, { whenEmpty: false }), "db:seed finds the logins there").toBe(false);
+  expect(await seedDemo(tdb.db, testPasswords.hash, { whenEmpty: true })).toBe(true);
+  expect(await seedDemo(tdb.db, testPasswords.hash, { whenEmpty: true })).toBe(false);
+  expect(await seedDemo(tdb.db, testPasswords.hash, { whenEmpty: false }), "db:seed finds the logins there").toBe(false);
   const [{ n }] = (await tdb.db`select count(*)::int as n from users where email like '%.test'`) as unknown as [{ n: number }];
   expect(n).toBe(DEMO_LOGINS.length);
 });
@@ -100,6 +99,26 @@ test("every demo project has results through the results functions", async () =>
     }
   }
 });
+
+// The other results tests copy the demo world from a template built once (tests/helpers/demo.ts):
+// it must hold what seeding writes now, not an older seed.
+test("the tests' demo template holds what this seeding wrote", async () => {
+  expect(demoIds.length, "the demo projects were seeded").toBeGreaterThan(0);
+  const { createDemoWorldDb } = await import("../helpers/demo.ts");
+  const copy = await createDemoWorldDb();
+  try {
+    expect(copy.projectIds).toEqual(demoIds);
+    const summary = (db: TestDb["db"]) => db`
+      select p.id, p.project_name as name, p.status_code as status, p.client_id as "clientId",
+             (select count(*)::int from project_survey_sessions s where s.project_id = p.id) as sessions,
+             (select count(*)::int from responses r where r.project_id = p.id) as responses,
+             (select coalesce(sum(r.standard_answer_value), 0)::float8 from responses r where r.project_id = p.id) as "answerSum"
+      from projects p order by p.id`;
+    expect([...(await summary(copy.tdb.db))]).toEqual([...(await summary(tdb.db))]);
+  } finally {
+    await copy.tdb.drop();
+  }
+}, 300_000);
 
 /** A PNG's chunks, each CRC checked with Bun's own CRC-32 (not the encoder's). */
 function pngChunks(b: Uint8Array): { type: string; data: Uint8Array }[] {

@@ -8,14 +8,14 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { deflateSync } from "node:zlib";
 import JSZip from "jszip";
 import ExcelJS from "exceljs";
-import { createTestDb, type TestDb } from "../helpers/db.ts";
+import type { TestDb } from "../helpers/db.ts";
 import { login, realApp, testStorage } from "../helpers/app.ts";
 import { DEMO_PASSWORD } from "../../api/src/db/demo.ts";
 import type { App } from "../../api/src/app.ts";
 import { startQueue, type Queue } from "../../api/src/jobs/queue.ts";
 import { registerWorkers } from "../../api/src/jobs/workers.ts";
 import { powerPointJob, useDeckFiles } from "../../api/src/domains/results/powerpoint.ts";
-import { seedDemoWorld, demoTeam, demoProject } from "../helpers/demo.ts";
+import { createDemoWorldDb, demoTeam, demoProject } from "../helpers/demo.ts";
 
 let tdb: TestDb;
 let app: App;
@@ -51,12 +51,11 @@ function makePng(w: number, h: number): Uint8Array<ArrayBuffer> {
 }
 
 beforeAll(async () => {
-  tdb = await createTestDb({ fixtures: false });
+  ({ tdb } = await createDemoWorldDb());
   queue = await startQueue(tdb.url, () => {});
   await registerWorkers(queue, tdb.db, [powerPointJob], { log: () => {} });
   ({ app } = await realApp(tdb.db, { extra: { queue, storage: testStorage } }));
   useDeckFiles(testStorage);
-  await seedDemoWorld(tdb.db);
   ({ token } = await login(app, "user@acme.test", DEMO_PASSWORD));
   team = await demoTeam(tdb.db);
   projectId = await demoProject(tdb.db, team, "Plant-based snacks idea screen");

@@ -5,7 +5,8 @@
 // shifting the recorded failures back, never by waiting.
 import { afterAll, beforeAll, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 
-// Each failure costs a real argon2id check (about 100 ms, far more on a busy machine).
+// Each failure costs a real argon2id check, at the fixtures' test cost (a few ms; production's cost
+// takes most of a second, far more on a busy machine).
 setDefaultTimeout(120_000);
 import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { realApp } from "../helpers/app.ts";

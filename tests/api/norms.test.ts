@@ -3,21 +3,20 @@
 // project type, two clients, NPD launch weeks); it is written when a run is processed and rebuilt
 // when a project's results change afterwards.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createTestDb, type TestDb } from "../helpers/db.ts";
+import type { TestDb } from "../helpers/db.ts";
 import type { Tx } from "../../api/src/db/client.ts";
 import * as q from "../../api/src/domains/results/results.sql.ts";
 import { refreshStaleNormCells } from "../../api/src/domains/results/norms.ts";
 import { normFromResponses } from "../helpers/norms.ts";
 import { clearNormsMemo } from "../../api/src/domains/results/results.service.ts";
-import { seedDemoWorld } from "../helpers/demo.ts";
+import { createDemoWorldDb } from "../helpers/demo.ts";
 
 let tdb: TestDb;
 let tx: Tx;
 let statements: string[] | null = null;
 beforeAll(async () => {
-  tdb = await createTestDb({ fixtures: false, onQuery: (text) => statements?.push(text) });
+  ({ tdb } = await createDemoWorldDb({ onQuery: (text) => statements?.push(text) }));
   tx = tdb.db as unknown as Tx;
-  await seedDemoWorld(tdb.db);
 }, 180_000);
 afterAll(async () => {
   await tdb.drop();

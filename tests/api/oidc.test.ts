@@ -8,10 +8,9 @@ import { readConfig } from "../../api/src/config.ts";
 import { registry } from "../../api/src/entities/index.ts";
 import { loadSigningKey } from "../../api/src/auth/keys.ts";
 import { bearerAuthenticate } from "../../api/src/auth/authenticate.ts";
-import { bunPasswords } from "../../api/src/auth/passwords-bun.ts";
 import { ssoFromConfig } from "../../api/src/auth/sso.ts";
 import { createTestDb, type TestDb } from "../helpers/db.ts";
-import { refreshCookie } from "../helpers/app.ts";
+import { refreshCookie, testPasswords } from "../helpers/app.ts";
 
 const PUBLIC_URL = "https://ideally.example";
 const CLIENT_ID = "ideally-linkedin-client";
@@ -123,7 +122,7 @@ function appFromEnv(env: Record<string, string>): App {
     db,
     registry,
     authenticate: bearerAuthenticate(signingKey),
-    auth: { db, key: signingKey, passwords: bunPasswords, linkedInEnabled: cfg.linkedInEnabled, clientIp: () => "127.0.0.1", secureCookies: false, sso: ssoFromConfig(cfg) },
+    auth: { db, key: signingKey, passwords: testPasswords, linkedInEnabled: cfg.linkedInEnabled, clientIp: () => "127.0.0.1", secureCookies: false, sso: ssoFromConfig(cfg) },
   });
 }
 

@@ -6,7 +6,7 @@
 // route's body with the service's computation made afresh (qualResults, which remembers nothing).
 // On the demo world a first start seeds, signed in as the demo User of Acme Team A.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { createTestDb, type TestDb } from "../helpers/db.ts";
+import type { TestDb } from "../helpers/db.ts";
 import { login, realApp } from "../helpers/app.ts";
 import { DEMO_PASSWORD } from "../../api/src/db/demo.ts";
 import type { App } from "../../api/src/app.ts";
@@ -14,7 +14,7 @@ import { qualResults, responsesCount } from "../../api/src/domains/results/resul
 import { answerStats, clearResultsCache } from "../../api/src/domains/results/columnar.ts";
 import { systemCtx } from "../../api/src/domains/lifecycle/lifecycle.service.ts";
 import type { ResponseFilter } from "../../api/src/domains/results/filters.ts";
-import { seedDemoWorld, demoTeam, demoProject } from "../helpers/demo.ts";
+import { createDemoWorldDb, demoTeam, demoProject } from "../helpers/demo.ts";
 
 let tdb: TestDb;
 let app: App;
@@ -25,9 +25,8 @@ let project: number;
 let filters: ResponseFilter;
 
 beforeAll(async () => {
-  tdb = await createTestDb({ fixtures: false });
+  ({ tdb } = await createDemoWorldDb());
   ({ app } = await realApp(tdb.db));
-  await seedDemoWorld(tdb.db);
   ({ token } = await login(app, "user@acme.test", DEMO_PASSWORD));
   team = await demoTeam(tdb.db);
   project = await demoProject(tdb.db, team, "Plant-based snacks idea screen");

@@ -3,11 +3,11 @@
 // that page makes (docs/decisions.md "The results pages' calls") and checks their data is there.
 // The demo world is the one a first start seeds (api/src/db/demo.ts, domains/fielding/demo.ts).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createTestDb, type TestDb } from "../helpers/db.ts";
+import type { TestDb } from "../helpers/db.ts";
 import { login, realApp } from "../helpers/app.ts";
 import { DEMO_PASSWORD } from "../../api/src/db/demo.ts";
 import type { App } from "../../api/src/app.ts";
-import { seedDemoWorld, demoTeam, demoProject } from "../helpers/demo.ts";
+import { createDemoWorldDb, demoTeam, demoProject } from "../helpers/demo.ts";
 
 let tdb: TestDb;
 let app: App;
@@ -17,9 +17,8 @@ const ids: Record<string, number> = {};
 const pq: Record<string, number> = {};
 
 beforeAll(async () => {
-  tdb = await createTestDb({ fixtures: false });
+  ({ tdb } = await createDemoWorldDb());
   ({ app } = await realApp(tdb.db));
-  await seedDemoWorld(tdb.db);
   ({ token } = await login(app, "user@acme.test", DEMO_PASSWORD));
   team = await demoTeam(tdb.db);
   const names = {

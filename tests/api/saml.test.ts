@@ -11,10 +11,9 @@ import { newApp, type App } from "../../api/src/app.ts";
 import { registry } from "../../api/src/entities/index.ts";
 import { loadSigningKey } from "../../api/src/auth/keys.ts";
 import { bearerAuthenticate } from "../../api/src/auth/authenticate.ts";
-import { bunPasswords } from "../../api/src/auth/passwords-bun.ts";
 import type { SsoDeps } from "../../api/src/auth/sso.ts";
 import { createTestDb, type TestDb } from "../helpers/db.ts";
-import { login, refreshCookie } from "../helpers/app.ts";
+import { login, refreshCookie, testPasswords } from "../helpers/app.ts";
 import {
   ACS, DOMAIN, IDP_CERT, IDP_ENTITY_ID, IDP_KEY, IDP_SSO_URL, OTHER_KEY, PUBLIC_URL, SP_ENTITY_ID, pem, minutes,
   postAcs as idpPostAcs, response, signedAssertion, startLogin as idpStartLogin, type AssertionOpts, type AuthnRequest,
@@ -37,7 +36,7 @@ function appWith(db: TestDb["db"], key: CryptoKey, sso: SsoDeps): App {
     registry,
     resolveTxt: async (name) => txt.get(name) ?? [],
     authenticate: bearerAuthenticate(key),
-    auth: { db, key, passwords: bunPasswords, linkedInEnabled: false, clientIp: () => "127.0.0.1", secureCookies: false, sso },
+    auth: { db, key, passwords: testPasswords, linkedInEnabled: false, clientIp: () => "127.0.0.1", secureCookies: false, sso },
   });
 }
 

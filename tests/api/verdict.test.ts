@@ -3,14 +3,14 @@
 // scorecard on the demo agreeing with QualResults' own tests, the 'None' benchmark of SPEC 7 (a
 // 50% line tested against), and the AI summary's skews stated once.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createTestDb, type TestDb } from "../helpers/db.ts";
+import type { TestDb } from "../helpers/db.ts";
 import { login, realApp } from "../helpers/app.ts";
 import { DEMO_PASSWORD } from "../../api/src/db/demo.ts";
 import type { App } from "../../api/src/app.ts";
 import { scorecard, type ActionStandard } from "../../api/src/domains/results/verdict.ts";
 import type { Measure } from "../../api/src/domains/results/results.service.ts";
 import { twoSidedP } from "../../api/src/analytics/design.ts";
-import { seedDemoWorld, demoTeam, demoProject } from "../helpers/demo.ts";
+import { createDemoWorldDb, demoTeam, demoProject } from "../helpers/demo.ts";
 
 // ---- the rule, on results written by hand ----
 
@@ -114,9 +114,8 @@ let idea: number;
 let tracker: number;
 
 beforeAll(async () => {
-  tdb = await createTestDb({ fixtures: false });
+  ({ tdb } = await createDemoWorldDb());
   ({ app } = await realApp(tdb.db));
-  await seedDemoWorld(tdb.db);
   for (const who of ["user", "viewer", "admin"]) tokens[who] = (await login(app, `${who}@acme.test`, DEMO_PASSWORD)).token;
   team = await demoTeam(tdb.db);
   idea = await demoProject(tdb.db, team, "Plant-based snacks idea screen");

@@ -13,12 +13,14 @@ test("every --help fits 80 and 60 columns, its examples unchanged", async () => 
   const tree = await helpTree((args) => h.run(args, { env: { COLUMNS: "" } }));
   expect(tree.length, "the walk found the command tree").toBeGreaterThan(40);
   const paths = [[], ...tree.map((t) => t.path)];
+  // Full width: the help the walk read at COLUMNS="" (the top level's is not in the tree).
+  const walked = new Map(tree.map((t) => [t.path.join(" "), t.help]));
   const problems: string[] = [];
   for (let i = 0; i < paths.length; i += 8) {
     await Promise.all(
       paths.slice(i, i + 8).map(async (path) => {
         const name = ["ideally", ...path, "--help"].join(" ");
-        const full = (await h.run([...path, "--help"], { env: { COLUMNS: "" } })).stdout;
+        const full = walked.get(path.join(" ")) ?? (await h.run([...path, "--help"], { env: { COLUMNS: "" } })).stdout;
         for (const width of [80, 60]) {
           const fitted = (await h.run([...path, "--help"], { env: { COLUMNS: String(width) } })).stdout;
           for (const line of fitted.split("\n")) if (line.length > width) problems.push(`${name} at ${width}: ${line.length} columns: ${line}`);

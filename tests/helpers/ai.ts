@@ -1,7 +1,7 @@
 // The AI tests' world: the demo clients and their fielded demo projects (every project type), the
 // job queue with the AI jobs, and the app with a stand-in sign-in where the bearer token is a demo
 // login's email (membership and roles are still the database's).
-import { createTestDb, type TestDb } from "./db.ts";
+import type { TestDb } from "./db.ts";
 import { newApp, type App } from "../../api/src/app.ts";
 import { registry } from "../../api/src/entities/index.ts";
 import { ApiError } from "../../api/src/errors.ts";
@@ -10,7 +10,7 @@ import { outboxMailer } from "../../api/src/email/mailer.ts";
 import { startQueue, type Queue } from "../../api/src/jobs/queue.ts";
 import { registerWorkers, type AnyJob } from "../../api/src/jobs/workers.ts";
 import { send, TEST_PUBLIC_URL } from "./app.ts";
-import { seedDemoWorld } from "./demo.ts";
+import { createDemoWorldDb } from "./demo.ts";
 
 export interface AiWorld {
   tdb: TestDb;
@@ -23,8 +23,7 @@ export interface AiWorld {
 }
 
 export async function aiWorld(jobs: AnyJob[]): Promise<AiWorld> {
-  const tdb = await createTestDb({ fixtures: false });
-  const projectIds = await seedDemoWorld(tdb.db);
+  const { tdb, projectIds } = await createDemoWorldDb();
   const queue = await startQueue(tdb.url, () => {});
   await registerWorkers(queue, tdb.db, jobs, { log: () => {} });
   const users = new Map<string, { id: number; isStaff: boolean; isSuperAdmin: boolean }>();

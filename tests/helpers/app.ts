@@ -8,7 +8,8 @@ import { ApiError } from "../../api/src/errors.ts";
 import type { Db } from "../../api/src/db/client.ts";
 import { loadSigningKey } from "../../api/src/auth/keys.ts";
 import { bearerAuthenticate } from "../../api/src/auth/authenticate.ts";
-import { bunPasswords } from "../../api/src/auth/passwords-bun.ts";
+import { argon2idPasswords } from "../../api/src/auth/passwords-bun.ts";
+import { readConfig } from "../../api/src/config.ts";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LocalDiskStorage } from "../../api/src/storage/local.ts";
@@ -22,6 +23,13 @@ export const testStorage = new LocalDiskStorage(
   join(tmpdir(), `ideally-test-uploads-${process.pid}`),
   await crypto.subtle.generateKey({ name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]),
 );
+
+/**
+ * Passwords as a test run's server hashes them: argon2id at the cost PASSWORD_HASH_COST=test
+ * configures (api/src/config.ts), like the fixtures' hashes; the preload sets the variable for the
+ * server processes tests start.
+ */
+export const testPasswords = argon2idPasswords(readConfig({ PASSWORD_HASH_COST: "test" }).passwordCost);
 
 /** Fixture users (tests/helpers/fixtures.sql). */
 export const PRINCIPALS: Record<string, Principal> = {
@@ -101,7 +109,7 @@ export async function realApp(db: Db, opts: { ip?: string; mailer?: Mailer; extr
     registry,
     mailer: opts.mailer ?? outboxMailer(db, { publicUrl: TEST_PUBLIC_URL }),
     authenticate: bearerAuthenticate(key),
-    auth: { db, key, passwords: bunPasswords, linkedInEnabled: false, clientIp: () => opts.ip ?? "127.0.0.1", secureCookies: false },
+    auth: { db, key, passwords: testPasswords, linkedInEnabled: false, clientIp: () => opts.ip ?? "127.0.0.1", secureCookies: false },
   });
   return { app, key };
 }

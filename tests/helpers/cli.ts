@@ -51,13 +51,17 @@ export function cliHarness(api: string): CliHarness {
   };
 }
 
-/** The command tree, by walking each `--help`'s Commands section (leaf: no subcommands). */
-export async function helpTree(run: (args: string[]) => Promise<CliRun>, path: string[] = []): Promise<{ path: string[]; leaf: boolean }[]> {
+/**
+ * The command tree, by walking each `--help`'s Commands section (leaf: no subcommands), with the
+ * help text the walk read (so a caller need not run each `--help` again). The top level's own help
+ * is not in the list.
+ */
+export async function helpTree(run: (args: string[]) => Promise<CliRun>, path: string[] = []): Promise<{ path: string[]; leaf: boolean; help: string }[]> {
   const help = (await run([...path, "--help"])).stdout;
   const section = /\nCommands:\n([\s\S]*?)(\n\n|$)/.exec(help)?.[1] ?? "";
   const subs = section.split("\n").map((l) => /^  (\S+)/.exec(l)?.[1]).filter((x): x is string => Boolean(x) && x !== "help");
-  if (!subs.length) return [{ path, leaf: true }];
-  const out = path.length ? [{ path, leaf: false }] : [];
+  if (!subs.length) return [{ path, leaf: true, help }];
+  const out = path.length ? [{ path, leaf: false, help }] : [];
   for (const s of subs) out.push(...(await helpTree(run, [...path, s])));
   return out;
 }

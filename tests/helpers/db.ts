@@ -1,6 +1,7 @@
 // Test databases: the schema is migrated (with reference data and fixtures) once into a template
 // database named by a hash of its inputs, then every test file gets its own
-// CREATE DATABASE ... TEMPLATE copy: fast and isolated.
+// CREATE DATABASE ... TEMPLATE copy: fast and isolated. A layer (the fielded demo world) is built
+// once the same way over a copy of that template, into a template of its own.
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -35,16 +36,16 @@ export async function migrateWithFixtures(db: Db, fixtures = true): Promise<void
 
 const ready = new Map<string, Promise<void>>();
 
-async function ensureTemplate(admin: postgres.Sql, adminUrl: string, name: string, fixtures: boolean): Promise<void> {
+async function ensureTemplate(admin: postgres.Sql, adminUrl: string, name: string, build: (db: Db) => Promise<void>, from?: string): Promise<void> {
   const [exists] = await admin`select 1 from pg_database where datname = ${name}`;
   if (exists) return;
   // Build under a temporary name, then rename: a half-built template is never used.
   const building = `${name}_b${process.pid}`;
   await admin.unsafe(`drop database if exists "${building}"`);
-  await admin.unsafe(`create database "${building}"`);
+  await admin.unsafe(from ? `create database "${building}" template "${from}"` : `create database "${building}"`);
   const db = connect(withDb(adminUrl, building), { max: 1 });
   try {
-    await migrateWithFixtures(db, fixtures);
+    await build(db);
   } finally {
     await db.end();
   }
@@ -56,6 +57,19 @@ async function ensureTemplate(admin: postgres.Sql, adminUrl: string, name: strin
   }
 }
 
+/**
+ * A layer of data over the migrated template, built once into a template of its own and copied
+ * for each test file that asks for it (the fielded demo world: tests/helpers/demo.ts). `name` must
+ * change whenever what `build` writes could (a digest of the code it runs), and be a safe
+ * identifier: [a-z0-9_], at most 40 characters.
+ */
+export interface TemplateLayer {
+  name: string;
+  build(db: Db): Promise<void>;
+  /** Called before the layer's template is built: e.g. to drop older versions of it. */
+  prune?(admin: postgres.Sql): Promise<void>;
+}
+
 export interface TestDb {
   url: string;
   name: string;
@@ -63,16 +77,38 @@ export interface TestDb {
   drop(): Promise<void>;
 }
 
-/** A fresh database for one test file: migrated, reference data, and (by default) fixtures. */
-export async function createTestDb(opts: { fixtures?: boolean; onQuery?: (text: string, params: readonly unknown[]) => void } = {}): Promise<TestDb> {
+/** The base template's name (migrations, reference data and fixtures or not), for layers' names. */
+export function baseTemplateName(fixtures = true): string {
+  return templateName(fixtures);
+}
+
+/**
+ * A fresh database for one test file: migrated, reference data, and (by default) fixtures; with a
+ * `layer`, a copy of that layer's template instead (built on the first call, then reused).
+ */
+export async function createTestDb(opts: { fixtures?: boolean; layer?: TemplateLayer; onQuery?: (text: string, params: readonly unknown[]) => void } = {}): Promise<TestDb> {
   const fixtures = opts.fixtures ?? true;
   const adminUrl = await testServerAdminUrl();
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  // Template names in this file are built from hex digests: safe in the statement text.
-  const tmpl = templateName(fixtures);
+  // Template names in this file are built from hex digests (a layer's from its own): safe in the
+  // statement text.
+  const base = templateName(fixtures);
+  let tmpl = base;
   try {
-    if (!ready.has(tmpl)) ready.set(tmpl, ensureTemplate(admin, adminUrl, tmpl, fixtures));
-    await ready.get(tmpl);
+    if (!ready.has(base)) ready.set(base, ensureTemplate(admin, adminUrl, base, (db) => migrateWithFixtures(db, fixtures)));
+    await ready.get(base);
+    if (opts.layer) {
+      const layer = opts.layer;
+      if (!/^[a-z0-9_]{1,40}$/.test(layer.name)) throw new Error(`template layer name '${layer.name}': [a-z0-9_], at most 40 characters`);
+      tmpl = `ideally_tmpl_${layer.name}`;
+      if (!ready.has(tmpl)) {
+        ready.set(tmpl, (async () => {
+          await layer.prune?.(admin);
+          await ensureTemplate(admin, adminUrl, tmpl, layer.build, base);
+        })());
+      }
+      await ready.get(tmpl);
+    }
     const name = `ideally_t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
     await admin.unsafe(`create database "${name}" template "${tmpl}"`);
     const url = withDb(adminUrl, name);

@@ -52,15 +52,18 @@ insert into linked_clients (id, client_id, hs_company_id, name, industry, domain
   (1001, 1003, 'hs-1003', 'Acme Foods Ltd', 'fmcg', 'acme.test', '{"tier": "gold"}', '2025-01-10 08:00+00'),
   (2001, 2001, 'hs-2001', 'Globex Telecom', 'telecommunications', 'globex.test', '{}', '2025-01-10 08:00+00');
 
+-- Every fixture login's password is Password123!, hashed at the test cost (argon2id m=1024, t=1:
+-- PASSWORD_HASH_COST=test, api/src/config.ts); verifying reads the cost from the hash, so a sign-in
+-- in a test takes milliseconds where production's m=65536, t=2 takes most of a second.
 insert into users (id, email, first_name, last_name, password_hash, is_staff, role_id, default_client_id, onboarded_at, last_login_at) values
-  (9001, 'staff@ideally.test', 'Sam', 'Staff', '$argon2id$v=19$m=65536,t=2,p=1$xfeEOQyXujo4M6Od3ictUo5EmeGWnD0DvG0VQht7qA8$ag3oaMOJNiSvl77jefWJco8nJ/oftDYTP3Z3uza02pE', true, 3, null, '2025-01-01 00:00+00', null),
-  (9002, 'ops@ideally.test', 'Olive', 'Ops', '$argon2id$v=19$m=65536,t=2,p=1$xfeEOQyXujo4M6Od3ictUo5EmeGWnD0DvG0VQht7qA8$ag3oaMOJNiSvl77jefWJco8nJ/oftDYTP3Z3uza02pE', true, 2, null, '2025-01-01 00:00+00', null),
-  (9003, 'admin@acme.test', 'Ada', 'Admin', '$argon2id$v=19$m=65536,t=2,p=1$xfeEOQyXujo4M6Od3ictUo5EmeGWnD0DvG0VQht7qA8$ag3oaMOJNiSvl77jefWJco8nJ/oftDYTP3Z3uza02pE', false, 1, 1003, '2025-01-01 00:00+00', null),
-  (9004, 'user@acme.test', 'Uma', 'User', '$argon2id$v=19$m=65536,t=2,p=1$xfeEOQyXujo4M6Od3ictUo5EmeGWnD0DvG0VQht7qA8$ag3oaMOJNiSvl77jefWJco8nJ/oftDYTP3Z3uza02pE', false, 1, 1003, '2025-01-01 00:00+00', null),
-  (9005, 'viewer@acme.test', 'Vic', 'Viewer', '$argon2id$v=19$m=65536,t=2,p=1$xfeEOQyXujo4M6Od3ictUo5EmeGWnD0DvG0VQht7qA8$ag3oaMOJNiSvl77jefWJco8nJ/oftDYTP3Z3uza02pE', false, 1, 1003, '2025-01-01 00:00+00', null),
-  (9006, 'admin@globex.test', 'Gil', 'Globex', '$argon2id$v=19$m=65536,t=2,p=1$xfeEOQyXujo4M6Od3ictUo5EmeGWnD0DvG0VQht7qA8$ag3oaMOJNiSvl77jefWJco8nJ/oftDYTP3Z3uza02pE', false, 1, 2001, '2025-01-01 00:00+00', null),
-  (9007, 'mixed@initech.test', 'Mia', 'Mixed', '$argon2id$v=19$m=65536,t=2,p=1$xfeEOQyXujo4M6Od3ictUo5EmeGWnD0DvG0VQht7qA8$ag3oaMOJNiSvl77jefWJco8nJ/oftDYTP3Z3uza02pE', false, 1, 3003, '2025-01-01 00:00+00', null),
-  (9008, 'lifted@initech.test', 'Lee', 'Lifted', '$argon2id$v=19$m=65536,t=2,p=1$xfeEOQyXujo4M6Od3ictUo5EmeGWnD0DvG0VQht7qA8$ag3oaMOJNiSvl77jefWJco8nJ/oftDYTP3Z3uza02pE', false, 1, 3003, '2025-01-01 00:00+00', null);
+  (9001, 'staff@ideally.test', 'Sam', 'Staff', '$argon2id$v=19$m=1024,t=1,p=1$sR3gLtxMjBaFjFg6wMc5pmtWhHwZF5gJ+LQUZPrG1OY$3S2EV8ufT+2MuAvkO1YifUYxqB/I8cfBVhX9vJSED20', true, 3, null, '2025-01-01 00:00+00', null),
+  (9002, 'ops@ideally.test', 'Olive', 'Ops', '$argon2id$v=19$m=1024,t=1,p=1$sR3gLtxMjBaFjFg6wMc5pmtWhHwZF5gJ+LQUZPrG1OY$3S2EV8ufT+2MuAvkO1YifUYxqB/I8cfBVhX9vJSED20', true, 2, null, '2025-01-01 00:00+00', null),
+  (9003, 'admin@acme.test', 'Ada', 'Admin', '$argon2id$v=19$m=1024,t=1,p=1$sR3gLtxMjBaFjFg6wMc5pmtWhHwZF5gJ+LQUZPrG1OY$3S2EV8ufT+2MuAvkO1YifUYxqB/I8cfBVhX9vJSED20', false, 1, 1003, '2025-01-01 00:00+00', null),
+  (9004, 'user@acme.test', 'Uma', 'User', '$argon2id$v=19$m=1024,t=1,p=1$sR3gLtxMjBaFjFg6wMc5pmtWhHwZF5gJ+LQUZPrG1OY$3S2EV8ufT+2MuAvkO1YifUYxqB/I8cfBVhX9vJSED20', false, 1, 1003, '2025-01-01 00:00+00', null),
+  (9005, 'viewer@acme.test', 'Vic', 'Viewer', '$argon2id$v=19$m=1024,t=1,p=1$sR3gLtxMjBaFjFg6wMc5pmtWhHwZF5gJ+LQUZPrG1OY$3S2EV8ufT+2MuAvkO1YifUYxqB/I8cfBVhX9vJSED20', false, 1, 1003, '2025-01-01 00:00+00', null),
+  (9006, 'admin@globex.test', 'Gil', 'Globex', '$argon2id$v=19$m=1024,t=1,p=1$sR3gLtxMjBaFjFg6wMc5pmtWhHwZF5gJ+LQUZPrG1OY$3S2EV8ufT+2MuAvkO1YifUYxqB/I8cfBVhX9vJSED20', false, 1, 2001, '2025-01-01 00:00+00', null),
+  (9007, 'mixed@initech.test', 'Mia', 'Mixed', '$argon2id$v=19$m=1024,t=1,p=1$sR3gLtxMjBaFjFg6wMc5pmtWhHwZF5gJ+LQUZPrG1OY$3S2EV8ufT+2MuAvkO1YifUYxqB/I8cfBVhX9vJSED20', false, 1, 3003, '2025-01-01 00:00+00', null),
+  (9008, 'lifted@initech.test', 'Lee', 'Lifted', '$argon2id$v=19$m=1024,t=1,p=1$sR3gLtxMjBaFjFg6wMc5pmtWhHwZF5gJ+LQUZPrG1OY$3S2EV8ufT+2MuAvkO1YifUYxqB/I8cfBVhX9vJSED20', false, 1, 3003, '2025-01-01 00:00+00', null);
 
 insert into user_and_clients (id, user_id, client_id, role_id) values
   (1001, 9003, 1003, 1),

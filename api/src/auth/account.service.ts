@@ -17,6 +17,7 @@ import { checkSignInThrottle, clearSignInFailures, recordSignInFailure, signInKe
 import { hashToken, issueToken, revokeTokens, tokenError, tokenProblem, TOKEN_TTL, type TokenProblem } from "./account-tokens.ts";
 import * as q from "./account.sql.ts";
 import { afterResponse } from "./after-response.ts";
+import { dummyHash } from "./passwords.ts";
 
 export interface AccountDeps extends AuthDeps {
   mailer: Mailer;
@@ -243,8 +244,6 @@ export async function getInvite(deps: AccountDeps, email: string, token: string 
 
 // ---- temporary passwords ----
 
-let dummyHash: Promise<string> | undefined;
-
 /**
  * Staff-created accounts start with a temporary password (cognito_users status
  * FORCE_CHANGE_PASSWORD). Proves the temporary password like PasswordLogin (same limits, same
@@ -254,8 +253,7 @@ export async function newPasswordRequired(deps: AccountDeps, input: { email: str
   const keys = signInKeys(input.email, meta.ip);
   await checkSignInThrottle(deps.db, keys);
   const user = await authq.userByEmail(deps.db, input.email);
-  dummyHash ??= deps.passwords.hash(crypto.randomUUID());
-  const ok = await deps.passwords.verify(input.password, user?.passwordHash ?? (await dummyHash));
+  const ok = await deps.passwords.verify(input.password, user?.passwordHash ?? (await dummyHash(deps.passwords)));
   if (!user || !user.passwordHash || !ok || user.disabled) {
     await recordSignInFailure(deps, keys);
     throw new ApiError("Unauthorized", "Email or password is incorrect");

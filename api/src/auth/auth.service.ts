@@ -6,7 +6,7 @@ import type { Db } from "../db/client.ts";
 import { ApiError } from "../errors.ts";
 import * as q from "./auth.sql.ts";
 import { signAccessToken } from "./jwt.ts";
-import type { PasswordHasher } from "./passwords.ts";
+import { dummyHash, type PasswordHasher } from "./passwords.ts";
 import { afterResponse, type Defer } from "./after-response.ts";
 import type { Mailer } from "../email/mailer.ts";
 import { link, signInFailures } from "../email/templates.ts";
@@ -160,7 +160,7 @@ export async function passwordLogin(
 
   const user = await q.userByEmail(deps.db, input.email);
   // Verify even without a user or hash, so timing does not tell which emails exist.
-  const ok = await deps.passwords.verify(input.password, user?.passwordHash ?? DUMMY_HASH);
+  const ok = await deps.passwords.verify(input.password, user?.passwordHash ?? (await dummyHash(deps.passwords)));
   if (!user || !user.passwordHash || !ok || user.disabled) {
     await recordSignInFailure(deps, keys);
     throw new ApiError("Unauthorized", "Email or password is incorrect");
@@ -239,6 +239,3 @@ export async function loginMethods(deps: AuthDeps, email: string): Promise<Login
   const password = !(idp && (await q.ssoRequired(deps.db, { clientId: idp.clientId })));
   return { password, saml: idp ? { providerName: idp.providerName } : null, linkedIn: deps.linkedInEnabled };
 }
-
-// An argon2id hash of a random string: verifying against it costs what a real check costs.
-const DUMMY_HASH = "$argon2id$v=19$m=65536,t=2,p=1$xfeEOQyXujo4M6Od3ictUo5EmeGWnD0DvG0VQht7qA8$ag3oaMOJNiSvl77jefWJco8nJ/oftDYTP3Z3uza02pE";

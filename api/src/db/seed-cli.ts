@@ -4,7 +4,7 @@ import { connect } from "./client.ts";
 import { migrate } from "./migrate.ts";
 import { openDatabase } from "./open.ts";
 import { demoLoginsText, seedDemo } from "./demo.ts";
-import { bunPasswords } from "../auth/passwords-bun.ts";
+import { argon2idPasswords } from "../auth/passwords-bun.ts";
 
 const cfg = readConfigOrExit();
 if (cfg.production) {
@@ -15,7 +15,7 @@ const handle = await openDatabase(cfg);
 const db = connect(handle.directUrl, { max: 1 });
 try {
   await migrate(db);
-  console.log((await seedDemo(db, bunPasswords.hash, { whenEmpty: false })) ? "seeded the demo data" : "the demo data is there already");
+  console.log((await seedDemo(db, argon2idPasswords(cfg.passwordCost).hash, { whenEmpty: false })) ? "seeded the demo data" : "the demo data is there already");
   console.log(demoLoginsText());
 } finally {
   await db.end();

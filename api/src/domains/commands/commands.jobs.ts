@@ -6,10 +6,11 @@ import { runCommand, type CommandJob } from "./commands.service.ts";
 /** Seeds the demo logins and projects when missing (development only). */
 async function syncDemo(db: Db): Promise<{ seededLogins: boolean; seededProjects: number }> {
   const { seedDemo } = await import("../../db/demo.ts");
-  const { bunPasswords } = await import("../../auth/passwords-bun.ts");
+  const { argon2idPasswords } = await import("../../auth/passwords-bun.ts");
+  const { readConfig } = await import("../../config.ts");
   const { seedDemoProjects } = await import("../fielding/demo.ts");
   const { registry } = await import("../../entities/index.ts");
-  const seededLogins = await seedDemo(db, bunPasswords.hash, { whenEmpty: false });
+  const seededLogins = await seedDemo(db, argon2idPasswords(readConfig().passwordCost).hash, { whenEmpty: false });
   const [{ n }] = await db<{ n: number }[]>`
     select count(*)::int as n from projects p join clients c on c.id = p.client_id where c.name = 'Acme Team A' and p.deleted_at is null`;
   const publicUrl = process.env.PUBLIC_URL ?? `http://localhost:${process.env.PORT ?? 3000}`;

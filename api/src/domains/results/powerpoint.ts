@@ -2,7 +2,8 @@
 // native chart objects (pptxgenjs writes real chart parts with their data, which PowerPoint can
 // edit), built from the same results functions the API answers, run as queued jobs with progress,
 // stored in export_files and downloaded through the calls that started them.
-import PptxGenJS from "pptxgenjs";
+// pptxgenjs is imported when a deck is written, not at start-up (what a process loads to start).
+import type PptxGenJS from "pptxgenjs";
 import JSZip from "jszip";
 import type { Db, Tx } from "../../db/client.ts";
 import { enterTenant } from "../../access/policy.ts";
@@ -409,7 +410,7 @@ export async function projectDeck(db: Db, i: ProjectDeckInput, progress: (pct: n
     const size = bytes ? imageSize(bytes) : null;
     if (bytes && size) images.set(o.id, { data: `${o.file.fileType};base64,${Buffer.from(bytes).toString("base64")}`, ...size });
   }
-  const pptx = new PptxGenJS();
+  const pptx = new (await import("pptxgenjs")).default();
   pptx.layout = "LAYOUT_WIDE";
   pptx.title = r.projectName;
   pptx.company = r.clientName;
@@ -488,7 +489,7 @@ export async function renewalDeck(db: Db, i: RenewalDeckInput, progress: (pct: n
     return { name: c.name, projects, months };
   });
   await progress(40, "charting usage");
-  const pptx = new PptxGenJS();
+  const pptx = new (await import("pptxgenjs")).default();
   pptx.layout = "LAYOUT_WIDE";
   title(pptx, `${data.name}: the year with Ideally`, `${data.projects.length} completed projects`);
   let charts = 0;
