@@ -81,7 +81,7 @@ test("an audited change that fails leaves no audit row", async () => {
   const first = await call(app, "ops", 2001, "POST", "/api/v1/ClientFeatures", { featureFlagId: 1, isEnabled: true });
   expect(first.status).toBe(201);
   const again = await call(app, "ops", 2001, "POST", "/api/v1/ClientFeatures", { featureFlagId: 1, isEnabled: false });
-  expect(again.status).toBeGreaterThanOrEqual(400);
+  expect([again.status, again.body], "the unique key's conflict, in the error shape").toEqual([409, { typename: "Conflict", message: "ClientFeatures: a row with the same unique values exists" }]);
   const rows = (await rowsAfter(from)).filter((r) => r.entityType === "ClientFeature");
   expect(rows.length, "only the first insert is in the log").toBe(1);
 });

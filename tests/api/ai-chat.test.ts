@@ -275,7 +275,10 @@ test("threads: create and rename; feedback on answers; nobody writes into anothe
   expect((await w.call("admin@acme.test", acme, "POST", "/api/v1/ResultsAiMessages", { resultsAiThreadId: threadId, content: "Mine now?" })).status, "another member's thread").toBe(404);
   expect(await threadRow(), "a refused question does not touch the thread").toEqual(beforeRefused);
   expect((await w.call("admin@acme.test", acme, "POST", `/api/v1/ResultsAiMessages(${answer.id})/SendFeedback`, { feedback: "Negative" })).status).toBe(404);
-  expect((await w.call(GLOBEX, clients.Globex!, "POST", "/api/v1/ResultsAiThreads", { projectId })).status, "another client's project").toBeGreaterThanOrEqual(400);
+  const threadsBefore = await w.tdb.db<{ n: number }[]>`select count(*)::int as n from results_ai_threads`;
+  const foreign = await w.call(GLOBEX, clients.Globex!, "POST", "/api/v1/ResultsAiThreads", { projectId });
+  expect([foreign.status, foreign.body], "another client's project: row-level security refuses the row").toEqual([403, { typename: "Forbidden", message: "ResultsAiThreads: not allowed for this client" }]);
+  expect(await w.tdb.db<{ n: number }[]>`select count(*)::int as n from results_ai_threads`, "no thread made").toEqual(threadsBefore);
   const list = await w.call(USER, acme, "GET", `/api/v1/ResultsAiMessages?$filter=resultsAiThreadId eq ${threadId}&$orderby=id`);
   expect(list.body.value.map((m: { role: string }) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
 }, 60_000);

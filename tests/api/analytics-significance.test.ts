@@ -42,6 +42,33 @@ describe("two-proportion z-test", () => {
     expect(twoProportionZTest({ p: 0.5, n: 200 }, { p: 0.6, n: 200 }).z).toBeLessThan(0);
   });
 
+  test("unequal bases: p̂ pools the successes, weighted by each base (worked by hand)", () => {
+    // .6 of 300 vs .45 of 100 (DOMAIN.md's pooled p̂ = (p₁n₁ + p₂n₂)/(n₁ + n₂)):
+    //   successes 180 + 45 = 225 of 400, p̂ = 225/400 = .5625 (the plain mean of .6 and .45 would be .525);
+    //   p̂(1 - p̂) = .5625 x .4375 = .24609375; 1/300 + 1/100 = 4/300;
+    //   SE² = .24609375 x 4/300 = .00328125 = 21/6400, SE = √21/80 = .0572821962;
+    //   z = .15 / (√21/80) = 12/√21 = 4√21/7 = 2.6186146828;
+    //   two-sided p: the normal table gives Φ(2.62) = .99560, so p = 2(1 - .99560) = .0088 at z = 2.62
+    //   (2.6186 lies between 2.61, Φ .99547, and 2.62: p between .0088 and .0091).
+    //   |z| > 1.9600 and > 2.5758: significant at 95 and at 99.
+    const r = twoProportionZTest({ p: 0.6, n: 300 }, { p: 0.45, n: 100 });
+    expect(r.pooled).toBeCloseTo(0.5625, 12);
+    expect(r.diff).toBeCloseTo(0.15, 12);
+    expect(r.z).toBeCloseTo((4 * Math.sqrt(21)) / 7, 10);
+    expect(r.pValue).toBeGreaterThan(0.0088);
+    expect(r.pValue).toBeLessThan(0.0091);
+    expect([r.significant, twoProportionZTest({ p: 0.6, n: 300 }, { p: 0.45, n: 100 }, 99).significant, r.smallBase]).toEqual([true, true, false]);
+    // The other way round: the same p̂ and |z|, z negative.
+    const back = twoProportionZTest({ p: 0.45, n: 100 }, { p: 0.6, n: 300 });
+    expect(back.pooled).toBeCloseTo(0.5625, 12);
+    expect(back.z).toBeCloseTo((-4 * Math.sqrt(21)) / 7, 10);
+    // From the answers: 180 of 300 and 45 of 100 in the top two boxes, unweighted (n_eff = n).
+    const a = Array.from({ length: 300 }, (_, i) => (i < 180 ? (i % 2 ? 1 : 2) : 3));
+    const b = Array.from({ length: 100 }, (_, i) => (i < 45 ? 1 : 4));
+    const t = compareTopTwoBox({ answers: a }, { answers: b }).test;
+    expect([t.pooled, t.z]).toEqual([r.pooled, r.z]);
+  });
+
   test("degenerate and small bases", () => {
     const same = twoProportionZTest({ p: 1, n: 50 }, { p: 1, n: 50 });
     expect(same.z).toBe(0);

@@ -154,4 +154,23 @@ describe("stall detection", () => {
     const again = await call(app, "acmeViewer", T, "GET", `/api/v1/Projects(${projectId})/DecipherCompletesCounts`);
     expect(again.body.value[0].fieldingState).toBe("filling");
   });
+
+  test("ExtendFieldPeriod clears the stalled mark (README: stalledAt is cleared by the next complete or ExtendFieldPeriod)", async () => {
+    const { projectId, runId } = await liveRun();
+    await fielding.simulate(tdb.db, runId, 5);
+    await tdb.db`update survey_runs set last_complete_at = now() - interval '25 hours' where id = ${runId}`;
+    expect(await fielding.detectStalls(tdb.db)).toContain(runId);
+    const stalled = await call(app, "acmeViewer", T, "GET", `/api/v1/Projects(${projectId})/DecipherCompletesCounts`);
+    expect([stalled.body.value[0].fieldingState, typeof stalled.body.value[0].stalledAt]).toEqual(["stalled", "string"]);
+    const fieldEndAt = new Date(Date.now() + 5 * 86400_000).toISOString();
+    const moved = await call(app, "staff", T, "POST", `/api/v1/SurveyRuns(${runId})/ExtendFieldPeriod`, { fieldEndAt });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect([moved.body.fieldingState, moved.body.stalledAt, moved.body.fieldEndAt]).toEqual(["filling", null, fieldEndAt]);
+    const [row] = await tdb.db<{ stalledAt: Date | null; completes: number }[]>`
+      select stalled_at as "stalledAt", (select count(*)::int from survey_sessions s where s.survey_run_id = r.id and s.status = 'Complete') as completes
+      from survey_runs r where id = ${runId}`;
+    expect(row, "cleared in the run itself, with no complete since").toEqual({ stalledAt: null, completes: 5 });
+    const counts = await call(app, "acmeViewer", T, "GET", `/api/v1/Projects(${projectId})/DecipherCompletesCounts`);
+    expect([counts.body.value[0].fieldingState, counts.body.value[0].stalledAt]).toEqual(["filling", null]);
+  });
 });

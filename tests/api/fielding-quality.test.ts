@@ -8,7 +8,7 @@ import { call, testApp } from "../helpers/app.ts";
 import type { App } from "../../api/src/app.ts";
 import * as fielding from "../../api/src/domains/fielding/fielding.service.ts";
 import { answerKey, type SurveyDefinition } from "../../api/src/domains/fielding/engine.ts";
-import { qualityFlags, runMedian } from "../../api/src/domains/fielding/quality.ts";
+import { median, qualityFlags, runMedian } from "../../api/src/domains/fielding/quality.ts";
 
 let tdb: TestDb;
 let app: App;
@@ -64,6 +64,21 @@ describe("the rules at their edges", () => {
   test("the median needs 10 completes", () => {
     expect(runMedian([10, 20, 30, 40, 50, 60, 70, 80, 90])).toBeNull();
     expect(runMedian([10, 20, 30, 40, 50, 60, 70, 80, 90, 100])).toBe(55);
+  });
+
+  test("the median of lengths in the order they arrive (unsorted), worked by hand", () => {
+    // Sorted by hand: 40 55 60 75 90 120 180 200 300 600 1200 (11 lengths): the 6th is 120.
+    expect(runMedian([300, 60, 1200, 90, 40, 600, 120, 75, 200, 55, 180])).toBe(120);
+    // Sorted by hand: 45 60 90 150 240 | 250 300 310 400 900 (10 lengths): (240 + 250) / 2 = 245.
+    // Sorting as text (the default sort) would give 150 240 250 300 310 400 45 60 90 900: (310 + 400) / 2.
+    expect(runMedian([900, 45, 310, 240, 60, 400, 150, 250, 90, 300])).toBe(245);
+    // The middle two as they arrive, unsorted, would be (60 + 400) / 2 = 230.
+    const lengths = [900, 45, 310, 240, 60, 400, 150, 250, 90, 300];
+    runMedian(lengths);
+    expect(lengths, "the run's lengths are left in their order").toEqual([900, 45, 310, 240, 60, 400, 150, 250, 90, 300]);
+    expect(median([7, 3, 5]), "three lengths").toBe(5);
+    expect(median([8, 2]), "two lengths").toBe(5);
+    expect(median([]), "none").toBeNull();
   });
 
   test("straight-lining: one answer on every scale item (at least 6) is flagged; one different answer is not", () => {
@@ -132,5 +147,6 @@ test("the simulated panel's poor respondents are flagged, excluded, replaced and
   expect(team.status).toBe(200);
   expect(team.body.value[0].byReason.duplicate).toBe(db!.duplicate);
   expect((await call(app, "acmeViewer", T, "GET", `/api/v1/SurveyRuns(${runId})/QualityReport`)).status, "the run's report is staff's").toBe(403);
-  expect((await call(app, "globexAdmin", 2001, "GET", `/api/v1/Projects(${projectId})/QualityReport`)).status, "another client's project").not.toBe(200);
+  const other = await call(app, "globexAdmin", 2001, "GET", `/api/v1/Projects(${projectId})/QualityReport`);
+  expect([other.status, other.body], "another client's project").toEqual([404, { typename: "NotFound", message: `No project ${projectId}` }]);
 }, 120_000);

@@ -48,13 +48,23 @@ describe("the transition table", () => {
     expect(wrong).toEqual([]);
   });
 
-  test("docs/project-lifecycle.md carries exactly the code's table", () => {
+  test("docs/project-lifecycle.md carries exactly the code's table, and its cells are the hand-written fixture's", () => {
     const doc = readFileSync(resolve(import.meta.dir, "../../docs/project-lifecycle.md"), "utf8");
     const a = doc.indexOf(TABLE_BEGIN);
     const b = doc.indexOf(TABLE_END);
     expect(a, "the document has the table's markers").toBeGreaterThanOrEqual(0);
     const inDoc = doc.slice(a, b + TABLE_END.length);
     expect(inDoc, "run `bun run api/src/domains/lifecycle/transitions.ts` to regenerate the document's table").toBe(renderTransitionTable());
+    // The document's grid against the hand-written fixture, cell by cell (not against the code's
+    // rendering, which a wrong cell in the code would carry into a regenerated document).
+    const fxCell = (a: string, st: number) => {
+      const e = expected(a, st);
+      const target = e.to === null ? "—" : e.to === "stays" || e.to === "any" ? e.to : `→ ${e.to.join(" or ")}`;
+      return e.staffOnly ? `${target} (staff)` : target;
+    };
+    const grid = inDoc.split("\n").filter((l) => l.startsWith("| ")).map((l) => l.slice(2, -2).split(" | "));
+    expect(grid[0], "the header: SPEC 4's statuses with their names").toEqual(["action", ...FX_STATUS.map((st) => `${st} ${fxName(st)}`)]);
+    expect(grid.slice(2), "every action's row as the fixture has it").toEqual(Object.keys(FIXTURE.actions).map((a) => [a, ...FX_STATUS.map((st) => fxCell(a, st))]));
     // Every action row has nine cells.
     for (const act of ACTIONS) {
       const row = inDoc.split("\n").find((l) => l.startsWith(`| ${act} |`));

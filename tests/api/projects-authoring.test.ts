@@ -430,7 +430,10 @@ describe("order and synthesised questions", () => {
       { optionText: "Other (please specify)", exclusive: false, isOther: true },
       { optionText: "Don't know", exclusive: false, isOther: false },
     ]);
-    expect(synthesizeQuestion("Q? a / b")).toEqual(synthesizeQuestion("Q? a / b"));
+    // Rule 2 by hand: the question up to its last "?" (kept), the rest split on "/"; two options: single (rule 3).
+    const ab = { questionText: "Q?", questionTypeId: 1 as const, questionOptions: [{ optionText: "a", exclusive: false, isOther: false }, { optionText: "b", exclusive: false, isOther: false }] };
+    expect(synthesizeQuestion("Q? a / b")).toEqual(ab);
+    expect(synthesizeQuestion("Q? a / b"), "the same text, the same question").toEqual(ab);
   });
 });
 

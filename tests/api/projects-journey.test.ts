@@ -137,7 +137,10 @@ test("create, cost, submit, approve with live events, duplicate, share, delete a
   expect(seen.status).toBe(200);
   expect(seen.body.projectName).toBe("Journey bars");
   expect(seen.body.testOptions).toHaveLength(2);
-  expect((await api(gil, 2001, "PATCH", `/api/v1/Projects(${id})`, { projectName: "Ours" })).status).not.toBe(200);
+  // Read-only: the reader's write finds no row it may change (the error shape, SPEC: typename and message).
+  const write = await api(gil, 2001, "PATCH", `/api/v1/Projects(${id})`, { projectName: "Ours" });
+  expect([write.status, write.body]).toEqual([404, { typename: "NotFound", message: `Projects(${id}) not found` }]);
+  expect((await api(uma, T, "GET", `/api/v1/Projects(${id})?$select=projectName`)).body.projectName, "the name unchanged").toBe("Journey bars");
   expect((await api(gil, null, "GET", "/api/v1/Notifications/All")).body.value[0]).toMatchObject({ type: "ProjectShared", projectId: id });
 
   // 6. Delete a question of the Draft copy and undelete it.

@@ -65,3 +65,39 @@ describe("the most privileged applicable membership wins", () => {
     expect(rows.map((x) => x.r)).toEqual(EXPECTED.map((e) => e.roleId));
   });
 });
+
+describe("app_enter's tenant scope and its login session (migration 0009), called as the entry calls it", () => {
+  /** app_enter in a transaction: its answer and the client ids it leaves for row-level security. */
+  const enter = (user: number, client: number | null, descendants: boolean, session: string | null = null) =>
+    tdb.db.begin(async (tx) => {
+      const [r] = await tx<{ role: number | null }[]>`select app_enter(${user}, ${client}, ${descendants}, ${session}::uuid) as role`;
+      const [s] = await tx<{ ids: string }[]>`select current_setting('app.client_ids') as ids`;
+      return { role: r!.role, ids: s!.ids.split(",").filter(Boolean).map(Number).sort((a, b) => a - b) };
+    });
+
+  test("an enterprise's descendants reach its grandchildren (the teams under its org)", async () => {
+    // By hand from tests/helpers/fixtures.sql: Acme Enterprise 1001 > Acme Org 1002 > Teams 1003 and 1004;
+    // admin@acme.test (9003) is Admin of 1001 and of 1003.
+    expect(await enter(9003, 1001, true), "requestscope descendants on the enterprise").toEqual({ role: 1, ids: [1001, 1002, 1003, 1004] });
+    expect(await enter(9003, 1002, true), "on the org: its teams, not its parent").toEqual({ role: 1, ids: [1002, 1003, 1004] });
+    expect(await enter(9003, 1001, false), "without descendants: the client alone").toEqual({ role: 1, ids: [1001] });
+    // No client chosen: every client the memberships reach, with their descendants (1003 is among them twice).
+    expect(await enter(9003, null, false)).toEqual({ role: null, ids: [1001, 1002, 1003, 1004] });
+  });
+
+  test("an expired login session ends its tokens; a live one enters; a revoked one does not", async () => {
+    const live = crypto.randomUUID();
+    const expired = crypto.randomUUID();
+    const revoked = crypto.randomUUID();
+    await tdb.db`insert into auth_sessions (id, user_id, method, expires_at, revoked_at) values
+      (${live}, 9004, 'password', now() + interval '1 hour', null),
+      (${expired}, 9004, 'password', now() - interval '1 second', null),
+      (${revoked}, 9004, 'password', now() + interval '1 hour', now())`;
+    // user@acme.test (9004) is User (2) of Acme Team A (1003).
+    expect(await enter(9004, 1003, false, live)).toEqual({ role: 2, ids: [1003] });
+    await expect(enter(9004, 1003, false, expired), "expired a second ago").rejects.toThrow("session ended");
+    await expect(enter(9004, 1003, false, revoked), "signed out").rejects.toThrow("session ended");
+    // Another user's live session does not carry this user in.
+    await expect(enter(9003, 1003, false, live), "someone else's session").rejects.toThrow("session ended");
+  });
+});

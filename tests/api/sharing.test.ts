@@ -46,7 +46,9 @@ describe("Projects Share", () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.results).toEqual([{ email: "Admin@Globex.test", status: "shared", projectShareId: expect.any(Number), userId: 9006, linkInviteId: null }]);
     expect((await call(app, "globexAdmin", 2001, "GET", "/api/v1/Projects(1002)")).status, "readable now").toBe(200);
-    expect((await call(app, "globexAdmin", 2001, "PATCH", "/api/v1/Projects(1002)", { projectName: "Mine" })).status, "never writable").not.toBe(200);
+    const write = await call(app, "globexAdmin", 2001, "PATCH", "/api/v1/Projects(1002)", { projectName: "Mine" });
+    expect([write.status, write.body], "never writable: no row the reader may change").toEqual([404, { typename: "NotFound", message: "Projects(1002) not found" }]);
+    expect((await tdb.db<{ name: string }[]>`select project_name as name from projects where id = 1002`)[0]!.name, "the name unchanged").toBe("Oat bar launch tracking");
 
     const notes = await call(app, "globexAdmin", null, "GET", "/api/v1/Notifications/All");
     expect(notes.body.value[0]).toMatchObject({ type: "ProjectShared", projectId: 1002, clientId: 1003, body: "Have a look", url: "/1003/projects/1002" });

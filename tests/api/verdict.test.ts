@@ -9,7 +9,31 @@ import { DEMO_PASSWORD } from "../../api/src/db/demo.ts";
 import type { App } from "../../api/src/app.ts";
 import { scorecard, type ActionStandard } from "../../api/src/domains/results/verdict.ts";
 import type { Measure } from "../../api/src/domains/results/results.service.ts";
-import { twoSidedP } from "../../api/src/analytics/design.ts";
+/**
+ * Two-sided p-values of the standard normal, 2(1 - Φ(z)), from the published tables (Φ to four
+ * or more places; e.g. NIST/SEMATECH e-Handbook 1.3.6.7.1): 1.645 -> .1000, 1.96 -> .0500,
+ * 2.576 -> .0100, 3.291 -> .0010.
+ */
+const NORMAL_TABLE = [
+  { z: 0, p: 1 },
+  { z: 0.5, p: 0.6171 },
+  { z: 1, p: 0.3173 },
+  { z: 1.5, p: 0.1336 },
+  { z: 1.645, p: 0.1 },
+  { z: 1.96, p: 0.05 },
+  { z: 2, p: 0.0455 },
+  { z: 2.5, p: 0.0124 },
+  { z: 2.576, p: 0.01 },
+  { z: 3, p: 0.0027 },
+  { z: 3.291, p: 0.001 },
+  { z: 4, p: 0.0000633 },
+  { z: Infinity, p: 0 },
+];
+/** The table's rows just below and just above |z| (p falls as z grows). */
+function bracket(z: number): [{ z: number; p: number }, { z: number; p: number }] {
+  const i = NORMAL_TABLE.findIndex((r) => r.z > z);
+  return [NORMAL_TABLE[i - 1]!, NORMAL_TABLE[i]!];
+}
 import { createDemoWorldDb, demoTeam, demoProject } from "../helpers/demo.ts";
 
 // ---- the rule, on results written by hand ----
@@ -225,9 +249,24 @@ describe("SPEC 7's 'None' benchmark: a 50% line, tested against", () => {
       expect(b.se).toBeCloseTo(r.se, 12);
       const z = (r.top2 - 0.5) / r.se;
       expect(b.z).toBeCloseTo(z, 9);
-      expect(b.pValue).toBeCloseTo(twoSidedP(z), 9);
+      // The p-value against the published standard normal table (two-sided p at |z|), not against
+      // the code's own twoSidedP: p lies between the table's values at the points around |z|
+      // (widened by half the table's last place, 0.00005, for its rounding).
+      const [lo, hi] = bracket(Math.abs(z));
+      expect(b.pValue, `|z| ${Math.abs(z)}`).toBeLessThanOrEqual(lo.p + 0.00005);
+      expect(b.pValue, `|z| ${Math.abs(z)}`).toBeGreaterThanOrEqual(hi.p - 0.00005);
+      // Past the table (|z| of 4 and more here) Gordon's (1941) published bounds on the normal tail,
+      // φ(z)·z/(1 + z²) < 1 − Φ(z) < φ(z)/z with φ(z) = e^(−z²/2)/√(2π), are tight: within z²/(1 + z²).
+      const az = Math.abs(z);
+      if (az >= 1) {
+        const phi = Math.exp((-az * az) / 2) / Math.sqrt(2 * Math.PI);
+        expect(b.pValue, `|z| ${az}: Gordon's lower bound`).toBeGreaterThan((2 * phi * az) / (1 + az * az));
+        expect(b.pValue, `|z| ${az}: Gordon's upper bound`).toBeLessThan((2 * phi) / az);
+      }
       expect(b.indicative).toBe(false);
-      expect(b.significant).toBe(twoSidedP(z) < 0.05);
+      // Significant at 95% exactly when |z| is past the published critical value 1.959964.
+      expect(b.significant).toBe(Math.abs(z) > 1.959964);
+      expect(b.pValue < 0.05).toBe(Math.abs(z) > 1.959964);
       if (b.significant) significant++;
     }
     expect(significant).toBeGreaterThan(0);

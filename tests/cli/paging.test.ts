@@ -92,6 +92,21 @@ test("credits ledger pages the same way (--top still works as --limit)", async (
   }
 });
 
+test("--all reads past one server page (1000 rows, SERVER_PAGE): every ledger row, in order", async () => {
+  // 1000 more rows for Acme Team A: the ledger then holds over 1000, two server pages.
+  await tdb.db`insert into credit_logs (client_id, type, credit_amount, description) select ${T}, 1, 1, 'bulk ' || g from generate_series(1, 1000) g`;
+  const rows = (await tdb.db<{ id: number }[]>`select id from credit_logs where client_id = ${T} order by created_at desc, id desc`).map((r) => r.id);
+  expect(rows.length, "more than one server page").toBeGreaterThan(1000);
+  const admin = cliHarness(server.base);
+  try {
+    await admin.json(["login", "--email", "admin@acme.test", "--password-stdin"], { stdin: "Password123!" });
+    const all = await admin.run(["credits", "ledger", "--all", "--json"]);
+    expect([all.code, idsOf(all.stdout), all.stderr]).toEqual([0, rows, ""]);
+  } finally {
+    admin.dispose();
+  }
+}, 60_000);
+
 test("lookups are whole by default and page on request", async () => {
   const all = await uma.run(["targets", "--json"]);
   const every = JSON.parse(all.stdout) as { id: number }[];

@@ -219,7 +219,7 @@ export async function downloadToYml(db: Db, ctx: RequestCtx, id: number) {
   });
 }
 
-const csvCell = (v: unknown) => {
+export const csvCell = (v: unknown) => {
   let s = typeof v === "string" ? v : JSON.stringify(v);
   if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`; // formula-safe, as the exports
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;

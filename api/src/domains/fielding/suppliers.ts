@@ -202,7 +202,7 @@ export async function endRedirect(tx: Tx, supplierId: number, rid: string, kind:
 // ---- reconciliation ----
 
 const CSV_DANGER = /^[=+\-@\t\r]/;
-function csvCell(v: string | null): string {
+export function csvCell(v: string | null): string {
   let s = v ?? "";
   if (CSV_DANGER.test(s)) s = `'${s}`; // a spreadsheet would run it as a formula
   return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
