@@ -343,7 +343,7 @@ insert into project_group_segment_sessions (id, client_id, project_group_segment
 insert into segments (id, client_id, project_id, name, responses_filters, created_by_user_id) values
   (1001, 1003, 1001, 'Young adults', '{"filterIds": [5100001, 5100002], "regionIds": [1]}', 9003),
   (1002, 1003, 1001, 'Women', '{"filterIds": [4500002]}', 9004),
-  (2001, 2001, 2001, 'Customers', '{"panelType": {"regionId": 15, "isCustomerPanel": true}}', 9006),
+  (2001, 2001, 2001, 'Customers', '{"panelType": "Customer", "regionIds": [15]}', 9006),
   (2002, 2001, 2001, 'Plan holders', '{"questionOptionsIds": [2005]}', 9006);
 
 -- Long format: per session, its demographics, the screener, then each measure per test option.

@@ -353,7 +353,7 @@ export function registerFieldingRoutes(app: App, deps: AppDeps): void {
       summary: "How much of a run's survey is translated for its region",
       description: "The texts the run's survey shows (questions, options, concepts) and how many have a translation for the region in TranslatedTextRegions; the untranslated ones are listed.",
       request: { params: KeyParams("SurveyRuns") },
-      responses: { ...ok(TranslationCounts, "Translation counts"), ...commonErrors, 404: errors[404] },
+      responses: { ...ok(TranslationCounts, "Translation counts"), ...commonErrors, 404: errors[404], 409: errorResponse("The run has no survey yet") },
     },
     async (c) => c.json(await admin.translationCounts(db, keyOf(c)), 200),
   );

@@ -4,7 +4,7 @@
 import { z } from "@hono/zod-openapi";
 import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
-import { addRoute, commonErrors, errors, keyOf, keyParams, type TypedHandler } from "../../openapi.ts";
+import { addRoute, commonErrors, errorResponse, errors, keyOf, keyParams, type TypedHandler } from "../../openapi.ts";
 import { ApiError } from "../../errors.ts";
 import { parseFilters } from "./filters.ts";
 import { ADJUST_NAMES, type Adjust } from "../../analytics/design.ts";
@@ -430,7 +430,8 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
         summary,
         description,
         request: { query: responsesQuery(extra) },
-        responses: { ...ok(schema, summary), ...commonErrors, 404: errors[404] },
+        // 409: the project's set-up lacks what the function reads (a market reach with no items).
+        responses: { ...ok(schema, summary), ...commonErrors, 404: errors[404], 409: errorResponse("The project's set-up lacks what this function reads (e.g. a market reach with no items)") },
       },
       (c) => run(c),
     );
