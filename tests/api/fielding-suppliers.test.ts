@@ -94,6 +94,34 @@ describe("staff manage suppliers", () => {
     supplierId = r.body.id;
   });
 
+  test("{rid} only in a link's path or query, no control characters; the link stored as validated (issue 38)", async () => {
+    const base = { name: "Hostile Sample", completeUrl: "https://supplier.example/c/{rid}", screenOutUrl: "https://supplier.example/s?id={rid}", overQuotaUrl: "https://supplier.example/q?id={rid}", qualityTerminateUrl: "https://supplier.example/t?id={rid}" };
+    const refused: [string, string][] = [
+      ["https://{rid}/", "the respondent would choose the host"],
+      ["http:{rid}", "no // : the rid is the host"],
+      ["https://{rid}.supplier.example/end", "a subdomain"],
+      ["https://supplier.example:{rid}/end", "the port"],
+      ["https://{rid}@supplier.example/end", "the user name"],
+      ["https://u:{rid}@supplier.example/end", "the password"],
+      ["https://supplier.example/end?id={rid}\r\nSet-Cookie: x=1", "CR LF"],
+      ["https://supplier.example/e\tnd?id={rid}", "a tab"],
+      ["https://supplier.example/end?id={rid}\u007f", "DEL"],
+    ];
+    for (const [url, why] of refused) {
+      const r = await call(app, "staff", null, "POST", "/api/v1/SampleSuppliers", { ...base, completeUrl: url });
+      expect(r.status, `${why}: ${url}`).toBe(400);
+      expect(r.body.errors[0].path, why).toBe("completeUrl");
+    }
+    const count = (await call(app, "staff", null, "GET", "/api/v1/SampleSuppliers")).body.value.filter((x: { name: string }) => x.name === "Hostile Sample").length;
+    expect(count, "nothing stored").toBe(0);
+    const ok = await call(app, "staff", null, "POST", "/api/v1/SampleSuppliers", { ...base, completeUrl: "https://supplier.example/{rid}/done?x={rid}#{rid}" });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+    expect(ok.body.completeUrl, "stored exactly as sent").toBe("https://supplier.example/{rid}/done?x={rid}#{rid}");
+    const patched = await call(app, "staff", null, "PATCH", `/api/v1/SampleSuppliers(${ok.body.id})`, { screenOutUrl: "https://{rid}/" });
+    expect(patched.status, "PATCH checks the same").toBe(400);
+    expect((await call(app, "staff", null, "DELETE", `/api/v1/SampleSuppliers(${ok.body.id})`)).status).toBe(204);
+  });
+
   test("a run takes respondents from the supplier", async () => {
     const created = await call(app, "acmeUser", T, "POST", "/api/v1/Projects", { projectName: "Supplier run", projectTypeId: 1, frameworkId: 1000, regionIds: [1] });
     const id = created.body.id as number;

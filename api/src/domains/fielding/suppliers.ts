@@ -68,20 +68,33 @@ export async function getSupplier(db: Db, id: number): Promise<Supplier> {
   });
 }
 
+/**
+ * What is wrong with an end-link template, or null. It is checked as it will be stored (no
+ * control character: `new URL()` drops tabs and line breaks, so a raw CR LF once passed the check
+ * and was stored), and `{rid}`, which a respondent of an unsigned supplier controls, may stand
+ * only in the path, query or fragment: never in the scheme, user, password, host or port.
+ */
+function templateProblem(v: string): string | null {
+  if (/[\u0000-\u001f\u007f]/.test(v)) return "Must not contain control characters (line breaks, tabs)";
+  const authority = /^https?:\/\/([^/?#]*)/i.exec(v);
+  if (!authority) return "Must be an http(s) link, starting https:// or http://";
+  if (authority[1]!.includes("{rid}")) return "{rid} must be in the link's path or query, not its host, port or user";
+  try {
+    new URL(v.replaceAll("{rid}", "x"));
+  } catch {
+    return "Must be an http(s) link";
+  }
+  if (!v.includes("{rid}")) return "Must contain {rid}, where the supplier's respondent id goes";
+  return null;
+}
+
 function checkTemplates(input: Partial<SupplierInput>): void {
   const errors: { path: string; message: string }[] = [];
   for (const k of ["completeUrl", "screenOutUrl", "overQuotaUrl", "qualityTerminateUrl"] as const) {
     const v = input[k];
     if (v === undefined) continue;
-    let ok = false;
-    try {
-      const u = new URL(v.replaceAll("{rid}", "x"));
-      ok = u.protocol === "https:" || u.protocol === "http:";
-    } catch {
-      ok = false;
-    }
-    if (!ok) errors.push({ path: k, message: "Must be an http(s) link" });
-    else if (!v.includes("{rid}")) errors.push({ path: k, message: "Must contain {rid}, where the supplier's respondent id goes" });
+    const problem = templateProblem(v);
+    if (problem) errors.push({ path: k, message: problem });
   }
   if (errors.length) throw new ApiError("ValidationError", errors.map((e) => `${e.path}: ${e.message}`).join("; "), undefined, errors);
 }
