@@ -173,6 +173,22 @@ describe("erfc and the normal's tails against published values (mpmath, 1e-9 rel
     expect(relErr(normalCdf(z), Number(want))).toBeLessThan(1e-9);
   });
 
+  test("from x = 3 on (the continued fraction, z >= 4.24) erfc is good to 1e-13 relative, as docs/statistics.md states", () => {
+    // docs/statistics.md: 4e-15 measured from x = 3 to 7.1; z/√2 itself is rounded, which alone moves
+    // erfc by up to 2x²·1.1e-16 (1.6e-14 at z = 12), so the bound here is 1e-13.
+    const tail = ref.erfc.filter((r) => r.x >= 3);
+    expect(tail.length).toBeGreaterThanOrEqual(10);
+    for (const r of tail) expect(relErr(erfc(r.x), Number(r.erfc))).toBeLessThan(1e-13);
+    for (const r of ref.twoSided.filter((r) => r.z >= 4.25)) expect(relErr(erfc(r.z / Math.SQRT2), Number(r.p))).toBeLessThan(1e-13);
+  });
+
+  test("at the infinities: erfc(∞) = 0, erfc(−∞) = 2, Φ(−∞) = 0, Φ(∞) = 1 (the limits of the definition)", () => {
+    expect(erfc(Number.POSITIVE_INFINITY)).toBe(0);
+    expect(erfc(Number.NEGATIVE_INFINITY)).toBe(2);
+    expect(normalCdf(Number.NEGATIVE_INFINITY)).toBe(0);
+    expect(normalCdf(Number.POSITIVE_INFINITY)).toBe(1);
+  });
+
   test("a p-value of 5.7e-7 (z = 5) is not 100 times off, and Bonferroni over 20 tests keeps it below 0.05", () => {
     const p = Number(ref.twoSided.find((r) => r.z === 5)!.p); // 5.7330e-7
     const r = twoProportionZTest({ p: 0.625, n: 200 }, { p: 0.375, n: 200 });
