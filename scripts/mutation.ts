@@ -7,7 +7,8 @@
 //
 //   bun run test:mutation                 every module, in turn (hours on this machine)
 //   bun run test:mutation lifecycle ledger
-//   bun run test:mutation ledger-writes & bun run test:mutation ledger   (side by side: own sandboxes)
+//   bun run test:mutation ledger-writes & DATABASE_URL=postgres://postgres:postgres@127.0.0.1:54349/postgres bun run test:mutation ledger
+//       (side by side: own sandboxes; the second uses the first one's PostgreSQL, see below)
 //   bun run test:mutation --survivors analytics-verbatims
 //       after tests were added (the code unchanged): mutates again only the lines of the last
 //       report's surviving mutants and marks those now killed, keeping the rest of that report
