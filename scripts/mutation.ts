@@ -248,11 +248,16 @@ if (import.meta.main) {
       result = old;
       lines.push(`${name}: ${killed} of the last run's survivors killed now`);
     }
-    lines.push(`${name}: ${summarise(result)} in ${Math.round((Date.now() - t0) / 60000)} min`);
-    lines.push(
+    const done = [
+      `${name}: ${summarise(result)} in ${Math.round((Date.now() - t0) / 60000)} min`,
       `  commit ${at.commit}, sha256 ${at.hash}` +
         (at.dirty.length ? ` (UNCOMMITTED changes in ${at.dirty.join(", ")}: commit and run again for a row of docs/testing.md)` : ""),
-    );
+    ];
+    lines.push(...done);
+    // Also as each module ends (and into reports/mutation/{module}.txt), so a long run stopped
+    // part-way still leaves the figures of the modules it finished.
+    console.log(["", ...done, ""].join("\n"));
+    writeFileSync(`reports/mutation/${name}${survivorsOnly ? ".survivors" : ""}.txt`, done.join("\n") + "\n");
   }
   await stopDatabase?.();
   console.log(["", "Mutation scores:", ...lines].join("\n"));
