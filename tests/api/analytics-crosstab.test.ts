@@ -225,6 +225,57 @@ describe("crossTabPaced: a large cross-tab shares the process", () => {
     expect(await crossTabPaced(many, spec, { sliceMs: 10, now: ticking(), deadline: 1e9, pause: async () => {} })).toEqual(crossTab(many, spec));
   });
 
+  test("XtabStopped says which limit stopped it", () => {
+    expect(new XtabStopped("deadline")).toMatchObject({ reason: "deadline", message: "the cross-tab ran past its time limit" });
+    expect(new XtabStopped("aborted")).toMatchObject({ reason: "aborted", message: "the cross-tab's request went away" });
+  });
+
+  test("the deadline is checked once more at the end: past it, a small table (no look at the clock on the way) stops too", async () => {
+    const ten = many.slice(0, 10);
+    // performance.now() is the clock when none is given: a deadline already behind it stops the work.
+    await expect(crossTabPaced(ten, spec, { sliceMs: 10, deadline: performance.now() - 1 })).rejects.toThrow("the cross-tab ran past its time limit");
+    // The ticking clock reads 1 at the start and 2 at the end: a deadline of 2 is reached, not passed
+    // ("past its deadline"), so it finishes; a deadline of 1 is passed.
+    expect(await crossTabPaced(ten, spec, { sliceMs: 10, now: ticking(), deadline: 2 })).toEqual(crossTab(ten, spec));
+    await expect(crossTabPaced(ten, spec, { sliceMs: 10, now: ticking(), deadline: 1 })).rejects.toThrow("the cross-tab ran past its time limit");
+  });
+
+  test("a slice ends when the clock reaches its end: at 10 ms of a 10 ms slice it pauses, at 9.999 it does not", async () => {
+    // 300 respondents: one look at the clock (after 256). The clock reads 0 at the start (the slice ends at 10), then `at`.
+    const pausesWith = async (at: number) => {
+      let reads = 0;
+      let pauses = 0;
+      await crossTabPaced(many.slice(0, 300), spec, { sliceMs: 10, now: () => (reads++ === 0 ? 0 : at), pause: async () => void pauses++ });
+      return pauses;
+    };
+    expect(await pausesWith(10)).toBe(1);
+    expect(await pausesWith(9.999)).toBe(0);
+  });
+
+  test("past its deadline at a look it stops there, without pausing again; gone during a pause it reads no further respondent", async () => {
+    let pauses = 0;
+    let reads = 0;
+    const lateClock = () => (reads++ === 0 ? 0 : 100); // 0 at the start, then 100: the first look (256) is past the slice and the deadline
+    const late = crossTabPaced(many.slice(0, 600), spec, { sliceMs: 10, now: lateClock, deadline: 50, pause: async () => void pauses++ });
+    await expect(late).rejects.toThrow("the cross-tab ran past its time limit");
+    expect(pauses).toBe(0);
+
+    let read = 0;
+    function* counted() {
+      for (const r of many.slice(0, 1000)) {
+        read++;
+        yield r;
+      }
+    }
+    const gone = new AbortController();
+    let looks = 0;
+    const clock = () => (looks++ === 0 ? 0 : 100); // the first slice is over at the first look, after 256 respondents
+    const run = crossTabPaced(counted(), spec, { sliceMs: 10, now: clock, signal: gone.signal, pause: async () => gone.abort() });
+    // The request goes away during the pause that follows that look.
+    await expect(run).rejects.toThrow("the cross-tab's request went away");
+    expect(read).toBe(256);
+  });
+
   test("through the service: the request's statement timeout is the limit, answered 503 with a Retry-After", async () => {
     const clock = { now: ticking(), pause: async () => {} };
     const err = await pacedCrossTab(many, spec, { limits: { statementTimeoutMs: 30 } }, clock).catch((e: unknown) => e);

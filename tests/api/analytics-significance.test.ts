@@ -1,5 +1,7 @@
 // Weighted top-2-box and the pooled two-proportion z-test with Kish effective bases.
+import { readFileSync } from "node:fs";
 import { describe, expect, test } from "bun:test";
+import { twoSidedP } from "../../api/src/analytics/design.ts";
 import { compareTopTwoBox, erfc, normalCdf, topTwoBox, twoProportionZTest } from "../../api/src/analytics/significance.ts";
 
 describe("normal CDF", () => {
@@ -152,5 +154,73 @@ describe("twoProportionZTest: degenerate inputs and the critical value's edge", 
     const below = twoProportionZTest({ p: 0.5 + d / 2 - 1e-6, n }, { p: 0.5 - d / 2 + 1e-6, n });
     expect(above.significant).toBe(true);
     expect(below.significant).toBe(false);
+  });
+});
+
+// Reference values from outside the code: tests/fixtures/stats/normal-tail.py (mpmath at 50 digits,
+// cross-checked against the C library's erfc) wrote normal-tail.json. Each is held to 1e-9 relative,
+// far into the tail where the p-values of a strong difference (and the adjusted p-values made from
+// them) live: z = 4.5 to 12 is erfc's continued-fraction branch (x = z/√2 >= 3).
+describe("erfc and the normal's tails against published values (mpmath, 1e-9 relative)", () => {
+  const ref = JSON.parse(readFileSync(new URL("../fixtures/stats/normal-tail.json", import.meta.url), "utf8")) as {
+    erfc: { x: number; erfc: string }[];
+    twoSided: { z: number; p: string }[];
+    lowerTail: { z: number; cdf: string }[];
+  };
+  const relErr = (got: number, want: number) => Math.abs(got - want) / Math.abs(want);
+
+  test("the fixture reaches the tail: z = 4.5, 5, 6, 8 and 10 are in it", () => {
+    for (const z of [4.5, 5, 6, 8, 10]) expect(ref.twoSided.some((r) => r.z === z)).toBe(true);
+    expect(ref.erfc.some((r) => r.x >= 20)).toBe(true);
+  });
+
+  test.each(ref.erfc.map((r) => [r.x, r.erfc] as const))("erfc(%p) = %s", (x, want) => {
+    expect(relErr(erfc(x), Number(want))).toBeLessThan(1e-9);
+  });
+
+  test.each(ref.twoSided.map((r) => [r.z, r.p] as const))("two-sided p at z = %p is %s", (z, want) => {
+    const p = Number(want);
+    // The p-value the z-test reports (pooled p̂ = 0.5 on two bases of 200: z = diff / 0.05).
+    const r = twoProportionZTest({ p: 0.5 + z * 0.025, n: 200 }, { p: 0.5 - z * 0.025, n: 200 });
+    expect(relErr(r.z, z)).toBeLessThan(1e-12);
+    expect(relErr(r.pValue, p)).toBeLessThan(1e-9);
+    // The same with the groups the other way round (z negative).
+    const back = twoProportionZTest({ p: 0.5 - z * 0.025, n: 200 }, { p: 0.5 + z * 0.025, n: 200 });
+    expect(relErr(back.pValue, p)).toBeLessThan(1e-9);
+    // The design-based tests' p-value (design.ts), which the adjusted p-values are made from.
+    expect(relErr(twoSidedP(z), p)).toBeLessThan(1e-9);
+    expect(relErr(twoSidedP(-z), p)).toBeLessThan(1e-9);
+    // Both tails of Φ: the lower to 1e-9 relative; the upper, Φ(z) near 1, to within a few
+    // doubles' spacing there (1.1e-16), as 1 - p/2 cannot be held closer in a double.
+    expect(relErr(normalCdf(-z), p / 2)).toBeLessThan(1e-9);
+    expect(Math.abs(normalCdf(z) - (1 - p / 2))).toBeLessThan(Math.max(3e-16, 1e-9 * p));
+  });
+
+  test.each(ref.lowerTail.map((r) => [r.z, r.cdf] as const))("Φ(%p) = %s", (z, want) => {
+    expect(relErr(normalCdf(z), Number(want))).toBeLessThan(1e-9);
+  });
+
+  test("from x = 3 on (the continued fraction, z >= 4.24) erfc is good to 1e-13 relative, as docs/statistics.md states", () => {
+    // docs/statistics.md: 4e-15 measured from x = 3 to 7.1; z/√2 itself is rounded, which alone moves
+    // erfc by up to 2x²·1.1e-16 (1.6e-14 at z = 12), so the bound here is 1e-13.
+    const tail = ref.erfc.filter((r) => r.x >= 3);
+    expect(tail.length).toBeGreaterThanOrEqual(10);
+    for (const r of tail) expect(relErr(erfc(r.x), Number(r.erfc))).toBeLessThan(1e-13);
+    for (const r of ref.twoSided.filter((r) => r.z >= 4.25)) expect(relErr(erfc(r.z / Math.SQRT2), Number(r.p))).toBeLessThan(1e-13);
+  });
+
+  test("at the infinities: erfc(∞) = 0, erfc(−∞) = 2, Φ(−∞) = 0, Φ(∞) = 1 (the limits of the definition)", () => {
+    expect(erfc(Number.POSITIVE_INFINITY)).toBe(0);
+    expect(erfc(Number.NEGATIVE_INFINITY)).toBe(2);
+    expect(normalCdf(Number.NEGATIVE_INFINITY)).toBe(0);
+    expect(normalCdf(Number.POSITIVE_INFINITY)).toBe(1);
+  });
+
+  test("a p-value of 5.7e-7 (z = 5) is not 100 times off, and Bonferroni over 20 tests keeps it below 0.05", () => {
+    const p = Number(ref.twoSided.find((r) => r.z === 5)!.p); // 5.7330e-7
+    const r = twoProportionZTest({ p: 0.625, n: 200 }, { p: 0.375, n: 200 });
+    expect(r.pValue).toBeGreaterThan(p * (1 - 1e-9));
+    expect(r.pValue).toBeLessThan(p * (1 + 1e-9));
+    expect(Math.min(1, 20 * r.pValue)).toBeLessThan(1.2e-5);
   });
 });

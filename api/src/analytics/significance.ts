@@ -6,7 +6,8 @@
 // - Two-proportion z-test with pooled p̂ = (p₁n₁ + p₂n₂)/(n₁ + n₂):
 //   z = (p₁ − p₂) / √(p̂(1 − p̂)(1/n₁ + 1/n₂)); two-sided p-value 2·(1 − Φ(|z|)) = erfc(|z|/√2).
 // - Φ via erfc: Φ(x) = erfc(−x/√2)/2, with erfc from Abramowitz and Stegun (1964) 7.1.6 and 7.1.14
-//   (series and continued fraction, about 1e-15), extended to negative arguments by erfc(−x) = 2 − erfc(x).
+//   (series and continued fraction; relative error below 3e-11, see erfc), extended to negative
+//   arguments by erfc(−x) = 2 − erfc(x).
 // - Confidence 90 / 95 (default) / 99 %: significant when |z| exceeds the exact two-sided critical
 //   value (1.6449, 1.9600, 2.5758). Bases with n_eff < 30 are flagged small.
 // Compare a segment with the rest of the sample, never with a total that contains it.
@@ -17,11 +18,16 @@ export const Z_CRITICAL: Record<Confidence, number> = { 90: 1.6448536269514722, 
 export const SMALL_BASE = 30;
 
 /**
- * erfc(x) to about 1e-15: for 0 <= x < 3 from the series erf(x) = (2/√π)·e^(−x²)·Σ 2ⁿx^(2n+1)/(1·3·…·(2n+1))
+ * erfc(x): for 0 <= x < 3 from the series erf(x) = (2/√π)·e^(−x²)·Σ 2ⁿx^(2n+1)/(1·3·…·(2n+1))
  * (Abramowitz and Stegun 1964, 7.1.6; all terms positive, no cancellation); for x >= 3 the continued
  * fraction erfc(x) = e^(−x²)/√π · 1/(x + (1/2)/(x + 1/(x + (3/2)/(x + …)))) (A&S 7.1.14), evaluated by
  * Lentz's method; reflected for x < 0 by erfc(−x) = 2 − erfc(x). (Replaces A&S 7.1.26, whose 1.5e-7
  * error grew past 1e-6 once p-values are multiplied for multiple comparisons.)
+ * Accuracy against mpmath at 50 digits on x = 0, 0.01, ..., 26.99 (2026-12-06): relative error at most
+ * 2.7e-11 below 3 (1 − erf cancels: the series' absolute error, about 1e-16, over an erfc down to 2.2e-5)
+ * and 4e-15 from 3 to 7.1 (z = 10), growing with the rounding of x² in e^(−x²) to 6e-14 at x = 23.6,
+ * until erfc falls below the smallest normal double (x > 26.5). The tests hold it to 1e-9 relative at published values, z = 0.5 to 12
+ * (tests/fixtures/stats/normal-tail.json).
  */
 export function erfc(x: number): number {
   if (Number.isNaN(x)) return NaN;
