@@ -76,12 +76,13 @@ export interface JobOptions {
 
 export interface JobDef<T extends object, R = unknown> {
   readonly name: string;
-  readonly handler: JobHandler<T, R>;
+  /** A method, not a function property: its parameter is then compared both ways, so every job fits AnyJob (the queue hands a handler the input its job was enqueued with: enqueue() checks it against T). */
+  handler(ctx: JobContext<T>): Promise<R>;
   readonly options: Required<JobOptions>;
 }
 
-// `any`: a list of jobs of different input types; each keeps its own type where it is declared.
-export type AnyJob = JobDef<any, any>;
+/** A job of any input type, for lists of jobs: each keeps its own type where it is declared. */
+export type AnyJob = JobDef<object, unknown>;
 
 const DEFAULTS: Required<JobOptions> = {
   retryLimit: 3,

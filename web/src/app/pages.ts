@@ -41,8 +41,8 @@ export const Chat = lazyPage(() => import("../routes/results/pages/Chat"));
 export const Markets = lazyPage(() => import("../routes/results/pages/Markets"));
 export const CrossTab = lazyPage(() => import("../routes/results/pages/CrossTab"));
 
-// biome-ignore lint: the pages' props differ; only preload is called through these tables
-type AnyPage = LazyPage<any>;
+/** A page of these tables: their props differ, and only preload is called through them. */
+type AnyPage = Pick<LazyPage<object>, "preload">;
 
 const OUTSIDE: Record<string, AnyPage> = { auth: AuthArea, invites: InvitesArea, common: CommonArea };
 const SIGNED_IN: Record<string, AnyPage> = { onboarding: Onboarding, account: Account, admin: AdminArea };
@@ -83,7 +83,7 @@ export function pagesFor(path: string, signedIn: boolean): AnyPage[] {
   const [first = "", second = "", , fourth] = path.split("/").filter(Boolean);
   if (OUTSIDE[first]) return [OUTSIDE[first]];
   if (!signedIn) return [];
-  const pages = [SignedInArea];
+  const pages: AnyPage[] = [SignedInArea];
   if (SIGNED_IN[first]) pages.push(SIGNED_IN[first]);
   else if (/^\d+$/.test(first)) {
     const area = CLIENT[second || "home"];

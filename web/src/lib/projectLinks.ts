@@ -22,7 +22,7 @@ export function resultsLink(clientId: number, projectId: number, rest = "", sear
     let val = v;
     if (v.startsWith("[") && v.endsWith("]")) {
       try {
-        const arr = JSON.parse(v) as unknown[];
+        const arr: unknown = JSON.parse(v);
         if (Array.isArray(arr)) val = `[${arr.join(",")}]`;
       } catch {
         /* already in [a,b] form */

@@ -52,10 +52,10 @@ export default function GroupsArea({ clientId }: { clientId: number }) {
     for (const t of tags?.value ?? []) if (t.project) m.set(t.project.id, t.project);
     return [...m.values()].sort((a, b) => a.id - b.id);
   }, [group, tags]);
-  const segmentIds = Array.isArray(search.groupSegments) ? (search.groupSegments as unknown[]).map(Number).filter(Number.isInteger) : [];
+  const segmentIds = Array.isArray(search.groupSegments) ? search.groupSegments.map(Number).filter(Number.isInteger) : [];
   const filtersJson = JSON.stringify(segmentIds.length ? { projectGroupSegmentIds: segmentIds } : {});
   const segKey = segmentIds.join(",");
-  const ctx = useMemo(() => (group && tags ? { clientId, group, projects, questions: questions?.value ?? [], filtersJson, segmentIds } : null), [clientId, group, tags, projects, questions, filtersJson, segKey]); // eslint-disable-line react-hooks/exhaustive-deps
+  const ctx = useMemo(() => (group && tags ? { clientId, group, projects, questions: questions?.value ?? [], filtersJson, segmentIds } : null), [clientId, group, tags, projects, questions, filtersJson, segKey]); // on these values only: the rest is derived from them
   if (error) return <EmptyState title="Project group not found">It may have been deleted, or it belongs to another team.</EmptyState>;
   if (!ctx || !group) return <PageSkeleton />;
   const here = loc.replace(/^\//, "");

@@ -49,7 +49,7 @@ export function MarketsTab({ client, project, editable }: TabProps) {
   // The first estimate on opening; later ones follow each change and arrive by event too.
   useEffect(() => {
     if (project.statusCode < 400) void estimate();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // Deliberately on the project only: estimate() changes with every edit, which has its own event.
   }, [project.id]);
   useEffect(
     () =>
@@ -62,7 +62,7 @@ export function MarketsTab({ client, project, editable }: TabProps) {
           void targets.mutate();
         }
       }),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // Deliberately on the project only: the handler reads the latest state through its hooks.
     [project.id],
   );
 
