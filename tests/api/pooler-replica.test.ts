@@ -112,6 +112,20 @@ describe("through PgBouncer in transaction mode", () => {
   }, 60_000);
 });
 
+describe("the cluster helper", () => {
+  test("caughtUp() waits for a commit made with synchronous_commit off (the primary's setting here)", async () => {
+    // An asynchronous commit returns once its WAL is inserted, before it is written: a wait for
+    // the write position (pg_current_wal_lsn) can return before the replica can have the commit.
+    await cluster.primary`create table if not exists caught_up_probe (n int primary key)`;
+    for (let n = 1; n <= 40; n++) {
+      await cluster.primary`insert into caught_up_probe values (${n})`;
+      await cluster.caughtUp();
+      const [r] = await cluster.replica<{ seen: boolean }[]>`select exists (select 1 from caught_up_probe where n = ${n}) as seen`;
+      expect(r!.seen, `row ${n} on the replica once caughtUp() returned`).toBe(true);
+    }
+  }, 60_000);
+});
+
 describe("the results functions on the replica", () => {
   test("QualResults, ResponsesCount and WeightSum are read on the replica, with the primary's answers", async () => {
     // The session this sign-in makes is read by app_enter: once the replica has it, the reads run

@@ -166,7 +166,18 @@ export async function startCluster(opts: { fixtures?: boolean } = {}): Promise<C
     }
     await probe.end();
 
+    // The primary commits asynchronously (synchronous_commit = off): a commit has returned once its
+    // WAL is inserted, before it is written, so the write position (pg_current_wal_lsn) can still
+    // be short of it, and the replica can only have what was written. One synchronous commit first
+    // writes and flushes everything inserted before it; the write position then covers every
+    // commit that returned before this call.
     const caughtUp = async (timeoutMs = 10_000) => {
+      await primary.begin(async (tx) => {
+        await tx`set local synchronous_commit = on`;
+        // A transaction that wrote no WAL of its own commits asynchronously whatever the setting: a
+        // transactional message is WAL the commit then has to flush.
+        await tx`select pg_logical_emit_message(true, 'ideally-caught-up', '')`;
+      });
       const [{ lsn }] = await primary<{ lsn: string }[]>`select pg_current_wal_lsn()::text as lsn`;
       const until = Date.now() + timeoutMs;
       for (;;) {
