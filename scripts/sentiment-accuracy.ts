@@ -8,7 +8,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseCsvObjects } from "../api/src/analytics/csv.ts";
 import { sentimentOf, type SentimentLabel } from "../api/src/analytics/verbatims.ts";
-import { providerFromEnv, runExchange } from "../api/src/domains/ai/provider.ts";
+import { providerFromEnv } from "../api/src/domains/ai/configured.ts";
+import { runExchange } from "../api/src/domains/ai/provider.ts";
 import { parseSentiments, SENTIMENT_SYSTEM } from "../api/src/domains/ai/sentiment.ts";
 import { BATCH } from "../api/src/domains/ai/translate.ts";
 

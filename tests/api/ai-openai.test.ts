@@ -3,7 +3,8 @@
 // that fails at once, retries with backoff (5xx, 429 Retry-After), and a timeout.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { OpenAiProvider } from "../../api/src/domains/ai/openai.ts";
-import { AiProviderError, providerFromEnv, runExchange, type Tool } from "../../api/src/domains/ai/provider.ts";
+import { providerFromEnv } from "../../api/src/domains/ai/configured.ts";
+import { AiProviderError, runExchange, type Tool } from "../../api/src/domains/ai/provider.ts";
 
 type Handler = (body: any, n: number) => Response | Promise<Response>;
 let handler: Handler = () => new Response("no handler", { status: 500 });

@@ -1,9 +1,14 @@
 // The chunks a URL preloads before the first render (web/src/app/pages.ts): each of SPEC 2's areas
 // and results pages by its path, nothing behind sign-in for a signed-out visitor.
 import { describe, expect, test } from "bun:test";
-import * as pages from "../../web/src/app/pages";
+import * as top from "../../web/src/app/pages";
+import * as signedIn from "../../web/src/app/signedInPages";
+import * as client from "../../web/src/app/clientPages";
+import * as results from "../../web/src/app/resultsPages";
 
-const { pagesFor } = pages;
+const pages = { ...top, ...signedIn, ...client, ...results };
+
+const { pagesFor } = top;
 
 describe("pagesFor", () => {
   test("outside sign-in: the area alone, signed in or not", () => {

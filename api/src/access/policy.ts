@@ -5,7 +5,7 @@
 import type { Db, Tx } from "../db/client.ts";
 import { readManyAsTenant, withTenant, type EffectiveRole } from "../db/tx.ts";
 import { ApiError } from "../errors.ts";
-import { tenantOf, type RequestCtx } from "./principal.ts";
+import { tenantOf, type Access, type RequestCtx } from "./principal.ts";
 
 /**
  * - anonymous: no sign-in (the auth calls).
@@ -16,13 +16,7 @@ import { tenantOf, type RequestCtx } from "./principal.ts";
  * - staff: provider staff (the IdeallyAdmin policy).
  * - superAdmin: staff with the super-admin user role.
  */
-export type Access =
-  | { kind: "anonymous" }
-  | { kind: "signedIn" }
-  | { kind: "self" }
-  | { kind: "member"; minRole: 1 | 2 | 3 }
-  | { kind: "staff" }
-  | { kind: "superAdmin" };
+export type { Access };
 
 export const access = {
   anonymous: { kind: "anonymous" } as Access,

@@ -3,7 +3,15 @@
 // request body. Membership and role are resolved in the database when the request enters its
 // tenant (db/tx.ts, app_enter), so a revoked membership or a disabled user takes effect at once.
 import type { StatementLimits, TenantRequest } from "../db/tx.ts";
-import type { Access } from "./policy.ts";
+
+/** Who may call a route (access/policy.ts enforces it; declared here, where the request carries it). */
+export type Access =
+  | { kind: "anonymous" }
+  | { kind: "signedIn" }
+  | { kind: "self" }
+  | { kind: "member"; minRole: 1 | 2 | 3 }
+  | { kind: "staff" }
+  | { kind: "superAdmin" };
 
 export interface Principal {
   userId: number;

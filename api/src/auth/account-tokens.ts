@@ -4,8 +4,9 @@
 import type { Db, Tx } from "../db/client.ts";
 import { ApiError } from "../errors.ts";
 import * as q from "./account.sql.ts";
+import type { TokenPurpose } from "./account.sql.ts";
 
-export type TokenPurpose = "PasswordReset" | "TeamInvite" | "RegistrationEmail";
+export type { TokenPurpose };
 
 /** How long each kind of token lives, in seconds. */
 export const TOKEN_TTL: Record<TokenPurpose, number> = {

@@ -9,7 +9,7 @@ import { access } from "../access/policy.ts";
 import { addRoute, commonErrors, errorResponse } from "../openapi.ts";
 import type { Mailer } from "../email/mailer.ts";
 import { LinkLanding } from "../domains/invites/invites.routes.ts";
-import { AccessToken } from "./auth.routes.ts";
+import { AccessToken } from "./schemas.ts";
 import type { AuthRouteDeps } from "../app-types.ts";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "./passwords.ts";
 import * as svc from "./account.service.ts";

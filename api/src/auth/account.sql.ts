@@ -2,11 +2,13 @@
 // temporary passwords). Except where a caller passes an Admin's tenant transaction (team invite
 // tokens), these run as the owner: nobody is signed in yet.
 import type { Db, Tx } from "../db/client.ts";
-import type { TokenPurpose } from "./account-tokens.ts";
 
 type Sql = Db | Tx;
 
 // ---- tokens ----
+
+/** What an emailed account token is for. */
+export type TokenPurpose = "PasswordReset" | "TeamInvite" | "RegistrationEmail";
 
 export async function insertToken(
   sql: Sql,

@@ -14,12 +14,10 @@ import { registerLinkedInRoutes } from "./oidc.routes.ts";
 import { defaultSso } from "./sso.ts";
 import { registerAccountRoutes } from "./account.routes.ts";
 import { outboxMailer, type Mailer } from "../email/mailer.ts";
+import { AccessToken } from "./schemas.ts";
 
 export const REFRESH_COOKIE = "ideally_refresh";
 
-export const AccessToken = z
-  .object({ accessToken: z.string().describe("Bearer token for /api/v1 calls; its claims include the expiry (exp)") })
-  .openapi("AccessToken");
 
 const LoginMethods = z
   .object({

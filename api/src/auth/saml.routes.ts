@@ -8,7 +8,7 @@ import type { Db } from "../db/client.ts";
 import { access } from "../access/policy.ts";
 import { addRoute, commonErrors, errorResponse, errors } from "../openapi.ts";
 import type { AuthDeps } from "./auth.service.ts";
-import { AccessToken } from "./auth.routes.ts";
+import { AccessToken } from "./schemas.ts";
 import { exchangeCode } from "./codes.service.ts";
 import * as svc from "./saml.service.ts";
 import { LOOPBACK_REDIRECT, SSO_REASONS, STATE_PATTERN, redirectOnFailure, type SsoDeps } from "./sso.ts";

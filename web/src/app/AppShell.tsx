@@ -20,7 +20,7 @@ import { PROJECT_NOT_FOUND } from "../features/useProject";
 import { notificationTarget, type NotificationItem } from "../features/notifications";
 import { useMyInvitations } from "../features/invitations";
 import { logout } from "../state/session";
-import type { CurrentClient } from "./ClientArea";
+import type { CurrentClient } from "../state/client";
 
 
 type NavItem = { href: string; label: string; icon: ReactNode };

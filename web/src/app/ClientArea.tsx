@@ -11,8 +11,9 @@ import { defaultClientId, storeClientId, tierHome } from "../state/app";
 import { joinClientChannel } from "../state/realtime";
 import { logout } from "../state/session";
 import { AppShell } from "./AppShell";
-import { Gate, TierRedirect } from "./SignedInArea";
-import { Home, ProjectPage, ProjectSurveys, ManageArea, ResultsArea, GroupsArea, CreateGroup, EditGroup } from "./pages";
+import { Gate, TierRedirect } from "./gates";
+import { Home, ProjectPage, ProjectSurveys, ManageArea, ResultsArea, GroupsArea, CreateGroup, EditGroup } from "./clientPages";
+import type { CurrentClient } from "../state/client";
 
 /** The management areas of SPEC 2, each behind its tier's admin policy. */
 const MANAGE_AREAS = [
@@ -21,7 +22,6 @@ const MANAGE_AREAS = [
   { area: "enterprise", policy: "EnterpriseAdmin" },
 ] as const;
 
-export type CurrentClient = Row<"Clients", "id" | "name" | "tier" | "parentId" | "industry", Pick<Schemas["Clients"], "hubspotCompanies">>;
 
 export function useClient(clientId: number) {
   return useApi(

@@ -4,42 +4,15 @@
 // The paths here are SPEC 2's first segments; the areas' Switches remain what decides a route.
 import { lazyPage, type LazyPage } from "../lib/lazyPage";
 import { getToken } from "../state/session";
+import { Onboarding, Account, AdminArea } from "./signedInPages";
+import { Home, ProjectPage, ProjectSurveys, ManageArea, ResultsArea, GroupsArea, CreateGroup, EditGroup } from "./clientPages";
+import { Summary, Overview, Demographics, Advertising, Npd, QuestionPage, TextPage, Wave, Drivers, GrowIdeas, HeadToHead, PriceSensitivity, MarketReach, Chat, Markets, CrossTab } from "./resultsPages";
 
 // Outside sign-in (App.tsx)
 export const AuthArea = lazyPage(() => import("../routes/auth/AuthArea"));
 export const InvitesArea = lazyPage(() => import("../routes/auth/InvitesArea"));
 export const CommonArea = lazyPage(() => import("../routes/common/CommonArea"));
 export const SignedInArea = lazyPage(() => import("./SignedInArea"));
-// Behind sign-in (SignedInArea.tsx)
-export const Onboarding = lazyPage(() => import("../routes/account/Onboarding"));
-export const Account = lazyPage(() => import("../routes/account/Account"));
-export const AdminArea = lazyPage(() => import("../routes/admin/AdminArea"));
-// A client's pages (ClientArea.tsx)
-export const Home = lazyPage(() => import("../routes/main/Home"));
-export const ProjectPage = lazyPage(() => import("../routes/main/ProjectPage"));
-export const ProjectSurveys = lazyPage(() => import("../routes/main/ProjectSurveys"));
-export const ManageArea = lazyPage(() => import("../routes/manage/ManageArea"));
-export const ResultsArea = lazyPage(() => import("../routes/results/ResultsArea"));
-export const GroupsArea = lazyPage(() => import("../routes/groups/GroupsArea"));
-export const CreateGroup = lazyPage(() => import("../routes/groups-admin/CreateGroup"));
-export const EditGroup = lazyPage(() => import("../routes/groups-admin/EditGroup"));
-// A project's results pages (ResultsArea.tsx)
-export const Summary = lazyPage(() => import("../routes/results/pages/Summary"));
-export const Overview = lazyPage(() => import("../routes/results/pages/Overview"));
-export const Demographics = lazyPage(() => import("../routes/results/pages/Demographics"));
-export const Advertising = lazyPage(() => import("../routes/results/pages/Advertising"));
-export const Npd = lazyPage(() => import("../routes/results/pages/Npd"));
-export const QuestionPage = lazyPage(() => import("../routes/results/pages/QuestionPage"));
-export const TextPage = lazyPage(() => import("../routes/results/pages/TextPage"));
-export const Wave = lazyPage(() => import("../routes/results/pages/Wave"));
-export const Drivers = lazyPage(() => import("../routes/results/pages/Drivers"));
-export const GrowIdeas = lazyPage(() => import("../routes/results/pages/GrowIdeas"));
-export const HeadToHead = lazyPage(() => import("../routes/results/pages/HeadToHead"));
-export const PriceSensitivity = lazyPage(() => import("../routes/results/pages/PriceSensitivity"));
-export const MarketReach = lazyPage(() => import("../routes/results/pages/MarketReach"));
-export const Chat = lazyPage(() => import("../routes/results/pages/Chat"));
-export const Markets = lazyPage(() => import("../routes/results/pages/Markets"));
-export const CrossTab = lazyPage(() => import("../routes/results/pages/CrossTab"));
 
 /** A page of these tables: their props differ, and only preload is called through them. */
 type AnyPage = Pick<LazyPage<object>, "preload">;

@@ -5,7 +5,7 @@ import { useLocation } from "wouter";
 import { ApiError, api, selected, unwrap, type Page, type Row } from "../../api/client";
 import type { Region } from "../../features/projects-editor/data";
 import { useApi } from "../../api/hooks";
-import type { CurrentClient } from "../../app/ClientArea";
+import type { CurrentClient } from "../../state/client";
 import { Modal } from "../../components/Dialog";
 import { Button, Field, Input, Select } from "../../components/ui";
 import { PROJECT_TYPES } from "../../lib/constants";

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { api, selected, type Page, type Row } from "../../api/client";
 import { useApi } from "../../api/hooks";
-import type { CurrentClient } from "../../app/ClientArea";
+import type { CurrentClient } from "../../state/client";
 import { ProjectLinkTo } from "../../components/ProjectLink";
 import { Pager } from "../../components/Pager";
 import { Badge, Button, EmptyState, Input, PageHeader, Select, Skeleton, Table } from "../../components/ui";

@@ -4,12 +4,11 @@
 // read-only (a super admin's 'view test setup'). Phones go to /common/mobile.
 import { useEffect, type ReactNode } from "react";
 import { Link, Redirect, useLocation, useParams, useSearch } from "wouter";
-import type { CurrentClient } from "../../app/ClientArea";
-import { Badge, PageHeader, PageSkeleton, TabLinks } from "../../components/ui";
-import { PROJECT_STATUSES, PROJECT_TYPES } from "../../lib/constants";
+import type { CurrentClient } from "../../state/client";
+import { PageHeader, PageSkeleton, TabLinks } from "../../components/ui";
 import { projectLink } from "../../lib/projectLinks";
-import { STATUS_TONE } from "../../features/projects";
-import { isEditable, useEditorProject, type EditorProject } from "../../features/projects-editor/data";
+import { isEditable, useEditorProject } from "../../features/projects-editor/data";
+import { EDITOR_TABS, ProjectTitle, type TabProps } from "./editor/shared";
 import { ProjectActions } from "./editor/ProjectActions";
 import { SubmitBar } from "./editor/SubmitBar";
 import { SetupTab } from "./editor/SetupTab";
@@ -24,18 +23,6 @@ import { SharedProjectNote, useProjectAccess } from "../../features/access";
 
 /** Below this width the editor sends to /common/mobile (Tailwind's sm breakpoint). */
 export const EDITOR_MIN_WIDTH = 640;
-
-export const EDITOR_TABS = [
-  { id: "setup", label: "Set-up" },
-  { id: "markets", label: "Markets & targets" },
-  { id: "test-options", label: "Test options" },
-  { id: "questions", label: "Questions" },
-  { id: "add-ons", label: "Add-ons" },
-  { id: "scheduling", label: "Scheduling" },
-] as const;
-
-/** editable: the set-up may change (a Draft, and the person may write); canWrite: the role and ownership allow changes at all. */
-export type TabProps = { client: CurrentClient; project: EditorProject; editable: boolean; canWrite: boolean };
 
 const TAB_VIEWS: Record<string, (p: TabProps) => ReactNode> = {
   setup: (p) => <SetupTab {...p} />,
@@ -57,17 +44,6 @@ function usePhoneRedirect(editor: boolean) {
       navigate(`~/common/mobile?from=${encodeURIComponent(from)}`, { replace: true });
     }
   }, [editor, path, search, navigate]);
-}
-
-export function ProjectTitle({ project }: { project: EditorProject }) {
-  return (
-    <span className="flex flex-wrap items-center gap-2">
-      <Badge tone={STATUS_TONE(project.statusCode)}>{PROJECT_STATUSES[project.statusCode] ?? project.statusCode}</Badge>
-      <span>
-        {PROJECT_TYPES[project.projectTypeId]} · {project.framework?.title}
-      </span>
-    </span>
-  );
 }
 
 export default function ProjectPage({ client }: { client: CurrentClient }) {

@@ -7,12 +7,12 @@ import { useEffect } from "react";
 import { Link, useParams } from "wouter";
 import { api, type Schemas } from "../../api/client";
 import { useApi } from "../../api/hooks";
-import type { CurrentClient } from "../../app/ClientArea";
+import type { CurrentClient } from "../../state/client";
 import { Badge, Card, EmptyState, PageHeader, PageSkeleton, Skeleton, Table, cx } from "../../components/ui";
 import { useProjectEvents } from "../../features/projects";
 import { keyPath, useEditorProject } from "../../features/projects-editor/data";
 import { onRealtime } from "../../state/realtime";
-import { ProjectTitle } from "./ProjectPage";
+import { ProjectTitle } from "./editor/shared";
 import { dateText } from "./editor/SchedulingTab";
 import { fieldPeriodText } from "../../features/fielding";
 

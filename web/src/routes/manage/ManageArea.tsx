@@ -3,7 +3,7 @@
 // a dashboard shows them.
 import { lazy, Suspense } from "react";
 import { Redirect, Route, Switch, useLocation } from "wouter";
-import type { CurrentClient } from "../../app/ClientArea";
+import type { CurrentClient } from "../../state/client";
 import { PageSkeleton, TabLinks } from "../../components/ui";
 import { AREA_PAGES, type ManageKind, type ManageProps } from "./manage";
 

@@ -2,7 +2,7 @@
 // pages read their whole subtree), the clients an admin reaches beneath the current one, and
 // number and date formats.
 import type { ApiError } from "../../api/client";
-import type { CurrentClient } from "../../app/ClientArea";
+import type { CurrentClient } from "../../state/client";
 import type { Policies } from "../../state/app";
 
 export type ManageKind = "team" | "org" | "enterprise";

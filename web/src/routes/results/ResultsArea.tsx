@@ -17,7 +17,7 @@ import { ProjectAccessProvider, SharedProjectNote, useProjectAccess } from "../.
 import { FilterSidebar } from "./FilterSidebar";
 import { CloneDialog, RenameDialog } from "./ProjectDialogs";
 import { PanelHost, type PanelId } from "./panels/PanelHost";
-import { Summary, Overview, Demographics, Advertising, Npd, QuestionPage, TextPage, Wave, Drivers, GrowIdeas, HeadToHead, PriceSensitivity, MarketReach, Chat, Markets, CrossTab } from "../../app/pages";
+import { Summary, Overview, Demographics, Advertising, Npd, QuestionPage, TextPage, Wave, Drivers, GrowIdeas, HeadToHead, PriceSensitivity, MarketReach, Chat, Markets, CrossTab } from "../../app/resultsPages";
 import { AllMarketsNote } from "./AllMarketsNote";
 
 type NavEntry = { href: string; label: string; match: string };

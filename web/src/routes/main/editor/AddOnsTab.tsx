@@ -8,7 +8,7 @@ import { useApi } from "../../../api/hooks";
 import { Badge, Button, Card, Field, Input, Skeleton } from "../../../components/ui";
 import { keyPath, offersMarketReach, run, useRefreshProject, useTestOptions } from "../../../features/projects-editor/data";
 import { useMe } from "../../../state/app";
-import type { TabProps } from "../ProjectPage";
+import type { TabProps } from "./shared";
 
 /** Each add-on's four calls, typed by the contract. */
 const ADD_ONS = {

@@ -10,7 +10,7 @@ import { onRealtime } from "../../../state/realtime";
 import { useMe } from "../../../state/app";
 import { hasFlag, keyPath, run, useRefreshProject } from "../../../features/projects-editor/data";
 import { useRegions } from "../CreateProject";
-import type { TabProps } from "../ProjectPage";
+import type { TabProps } from "./shared";
 
 type TargetQuestion = Schemas["TargetQuestion"];
 type TargetOption = TargetQuestion["options"][number];

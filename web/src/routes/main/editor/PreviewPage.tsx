@@ -5,7 +5,7 @@ import { useEffect, useState, type FormEvent } from "react";
 import { Link } from "wouter";
 import { ApiError, api, unwrap, type Schemas } from "../../../api/client";
 import { handleError } from "../../../api/errors";
-import type { CurrentClient } from "../../../app/ClientArea";
+import type { CurrentClient } from "../../../state/client";
 import { Button, Card, PageHeader, Select, Skeleton } from "../../../components/ui";
 import { inWords } from "../../../lib/fieldErrors";
 import type { EditorProject } from "../../../features/projects-editor/data";

@@ -6,7 +6,7 @@ import { api, selected, unwrap, type Page, type Row } from "../../../api/client"
 import { DEFAULT_ERROR_TITLE, handleError } from "../../../api/errors";
 import { fieldMessages } from "../../../lib/fieldErrors";
 import { useApi } from "../../../api/hooks";
-import type { CurrentClient } from "../../../app/ClientArea";
+import type { CurrentClient } from "../../../state/client";
 import { ConfirmDialog, Modal } from "../../../components/Dialog";
 import { Button, Field, Input, Textarea } from "../../../components/ui";
 import { toast } from "../../../components/toast";

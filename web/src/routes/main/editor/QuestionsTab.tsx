@@ -9,7 +9,7 @@ import { ConfirmDialog } from "../../../components/Dialog";
 import { Badge, Button, Card, EmptyState, Skeleton, cx } from "../../../components/ui";
 import { keyPath, run, useRefreshProject } from "../../../features/projects-editor/data";
 import { applyOrder, groupQuestions, positionGroup, reorder } from "../../../features/projects-editor/questions";
-import type { TabProps } from "../ProjectPage";
+import type { TabProps } from "./shared";
 import { QuestionDialog, type QuestionDraft } from "./QuestionDialog";
 import { QUESTION_TYPES } from "../../../lib/constants";
 

@@ -5,14 +5,14 @@
 import { useState, type FormEvent } from "react";
 import { useLocation } from "wouter";
 import { api } from "../../../api/client";
-import type { CurrentClient } from "../../../app/ClientArea";
+import type { CurrentClient } from "../../../state/client";
 import { FormModal } from "../../../components/FormModal";
 import { Button, Card, Field, PageHeader, Skeleton, Textarea } from "../../../components/ui";
 import { keyPath, run, useCreditCost, useFileUrls, useRefreshProject, useTestOptions, type EditorProject } from "../../../features/projects-editor/data";
 import { QUESTION_TYPES } from "../../../lib/constants";
 import { useTargetQuestions } from "./MarketsTab";
 import { useMe } from "../../../state/app";
-import { ProjectTitle } from "../ProjectPage";
+import { ProjectTitle } from "./shared";
 import { groupQuestions } from "../../../features/projects-editor/questions";
 import { useProjectQuestions } from "./QuestionsTab";
 import { credits, UnsubmitButton } from "./SubmitBar";

@@ -7,7 +7,7 @@ import { api } from "../../../api/client";
 import { useApi } from "../../../api/hooks";
 import { Badge, Button, Card, Field, Input, Skeleton, Table } from "../../../components/ui";
 import { keyPath, run, useRefreshProject } from "../../../features/projects-editor/data";
-import type { TabProps } from "../ProjectPage";
+import type { TabProps } from "./shared";
 import { credits } from "./SubmitBar";
 
 type Estimates = {

@@ -6,7 +6,7 @@ import { useApi } from "../../../api/hooks";
 import { Button, Card, Field, Input, Select, Textarea } from "../../../components/ui";
 import { keyPath, run, useRefreshProject } from "../../../features/projects-editor/data";
 import { useFrameworks } from "../CreateProject";
-import type { TabProps } from "../ProjectPage";
+import type { TabProps } from "./shared";
 
 export const RENAMED_TITLE = "Project Name Updated";
 export const renamedDetail = (name: string) => `Project name has been updated to '${name}'`;

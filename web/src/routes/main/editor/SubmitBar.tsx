@@ -3,12 +3,12 @@
 import { useEffect, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { api } from "../../../api/client";
-import type { CurrentClient } from "../../../app/ClientArea";
+import type { CurrentClient } from "../../../state/client";
 import { Modal } from "../../../components/Dialog";
 import { Button, Skeleton } from "../../../components/ui";
 import { useProjectEvents } from "../../../features/projects";
 // Read at render time only, so the import cycle with the page is harmless.
-import { EDITOR_TABS } from "../ProjectPage";
+import { EDITOR_TABS } from "./shared";
 import { keyPath, run, useCreditCost, useReadiness, useRefreshProject, type EditorProject } from "../../../features/projects-editor/data";
 
 export const credits = (n: number) => `${Math.round(n).toLocaleString("en")} credits`;

@@ -8,7 +8,7 @@ import { ConfirmDialog } from "../../../components/Dialog";
 import { FormModal } from "../../../components/FormModal";
 import { Button, Card, EmptyState, Field, Input, Skeleton, Textarea } from "../../../components/ui";
 import { ACCEPTED_IMAGES, keyPath, run, uploadProjectFile, useFileUrls, useRefreshProject, useTestOptions, type TestOption } from "../../../features/projects-editor/data";
-import type { TabProps } from "../ProjectPage";
+import type { TabProps } from "./shared";
 import { designText, isSplitCell } from "../../../features/design";
 
 function ConceptCard({ option, imageUrl, onEdit, onDelete, editable }: { option: TestOption; imageUrl?: string; onEdit: () => void; onDelete: () => void; editable: boolean }) {
