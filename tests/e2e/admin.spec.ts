@@ -1,5 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expectAxeClean } from "./helpers";
 import { readFileSync } from "node:fs";
 
 // The staff admin area in Chromium (issue #10's Done-when): as staff, approve a project from the
@@ -314,9 +314,7 @@ test("every admin page passes axe at desktop and phone widths", async ({ page })
       await expect(page.getByRole("navigation", { name: "Admin" })).toBeVisible();
       await page.waitForLoadState("networkidle");
       await expect(page.getByRole("status", { name: /Loading/ })).toHaveCount(0);
-      const { violations } = await new AxeBuilder({ page }).analyze();
-      const bad = violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-      expect(bad, `/admin/${path} at ${width}px`).toEqual([]);
+      await expectAxeClean(page, `/admin/${path} at ${width}px`);
       if (width === 390) await shot(page, `phone-${path.replace(/\W+/g, "-")}`);
     }
   }

@@ -1,6 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { api, clientIdByName, shot, signIn, token } from "./helpers";
+import { api, clientIdByName, shot, signIn, token, expectAxeClean } from "./helpers";
 
 // All markets and cross-tabs on the demo data (issue 23): the market picker's "All markets" shows
 // the all-markets total (QualResults total=markets) with its weighting under the header; the
@@ -9,11 +8,7 @@ import { api, clientIdByName, shot, signIn, token } from "./helpers";
 // page shows Likability by age, gender and market with the significance letters CrossTab answers.
 // Both at 1440 and 390 px, axe-clean (no serious or critical violation). Screenshots in .tmp/screens.
 
-async function axe(page: Page, where: string) {
-  const r = await new AxeBuilder({ page }).analyze();
-  const bad = r.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`), `${where}: no serious or critical accessibility violations`).toEqual([]);
-}
+const axe = (page: Page, where: string) => expectAxeClean(page, where);
 
 test.describe.configure({ mode: "serial" });
 

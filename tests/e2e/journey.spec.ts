@@ -1,6 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { api, clientIdByName, signIn, token } from "./helpers";
+import { api, clientIdByName, signIn, token, expectAxeClean } from "./helpers";
 import { designText } from "../../web/src/features/design";
 
 // The researcher's path without dead ends (issue 22), in Chromium against the real server: the
@@ -29,11 +28,7 @@ async function shot(page: Page, name: string) {
   await page.screenshot({ path: `.tmp/screens/journey-${name}.png`, fullPage: true });
 }
 
-async function noSeriousViolations(page: Page, where: string) {
-  const r = await new AxeBuilder({ page }).include("main").analyze();
-  const bad = r.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), `axe on ${where}`).toEqual([]);
-}
+const noSeriousViolations = (page: Page, where: string) => expectAxeClean(page, `axe on ${where}`, { include: "main" });
 
 /** A completed demo project of Acme Team A (results ready). */
 async function completedProject(request: APIRequestContext, tok: string): Promise<{ id: number; projectName: string }> {
@@ -457,7 +452,5 @@ test("axe at phone width on the journey's pages: home with approvals, the editor
   await page.getByRole("button", { name: /^Notifications/ }).click();
   await expect(page.getByRole("menu")).toBeVisible();
   await shot(page, "phone-notifications");
-  const r = await new AxeBuilder({ page }).analyze();
-  const bad = r.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), "axe on the open notifications at 390 px").toEqual([]);
+  await expectAxeClean(page, "axe on the open notifications at 390 px");
 });

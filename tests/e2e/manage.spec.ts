@@ -4,8 +4,8 @@
 // credit transfer, a question template; and the policy gate for a team User.
 // Demo data (README): admin@acme.test is Admin of Acme Team A (client 3) and of the Acme
 // enterprise (client 1, with the org Acme Foods, client 2).
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
+import { expectAxeClean } from "./helpers";
 import { readFileSync } from "node:fs";
 
 const PASSWORD = "ideally-demo";
@@ -19,11 +19,7 @@ async function signIn(page: Page, email: string) {
   await page.waitForURL((u) => !u.pathname.startsWith("/auth"), { timeout: 30_000 });
 }
 
-async function noSeriousViolations(page: Page, what: string) {
-  const r = await new AxeBuilder({ page }).analyze();
-  const bad = r.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(" ")} ${n.html.slice(0, 160)}`).join(", ")}`);
-  expect(bad, `${what}: no serious or critical accessibility violations`).toEqual([]);
-}
+const noSeriousViolations = (page: Page, what: string) => expectAxeClean(page, what, { html: true });
 
 test.describe("management areas as admin@acme.test", () => {
   test.beforeEach(async ({ page }) => {

@@ -1,6 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { api, signIn, token } from "./helpers";
+import { api, signIn, token, expectAxeClean } from "./helpers";
 
 // The project pages as a researcher uses them, in Chromium against the real server: sign in,
 // create an Idea project, rename it, add two concepts (one with an image), target an audience,
@@ -14,11 +13,7 @@ import { api, signIn, token } from "./helpers";
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP4z8DwHwyBNAMDEwMDAwAkBgMB9H6dRwAAAABJRU5ErkJggg==", "base64");
 
 // The page's own content (main); the shell around it (top bar menus) is the shell's tests' concern.
-async function noSeriousViolations(page: Page, where: string) {
-  const r = await new AxeBuilder({ page }).include("main").analyze();
-  const bad = r.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), `axe on ${where}`).toEqual([]);
-}
+const noSeriousViolations = (page: Page, where: string) => expectAxeClean(page, `axe on ${where}`, { include: "main" });
 
 async function shot(page: Page, name: string) {
   await page.screenshot({ path: `.tmp/screens/projects-${name}.png`, fullPage: true });

@@ -1,6 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { api, signIn, token } from "./helpers";
+import { api, signIn, token, expectAxeClean } from "./helpers";
 
 // Issue 23 on the demo data (Acme Team A's "Plant-based snacks idea screen", two markets): the
 // themes tab counts the filtered answers, so it changes with the market, as ThemeResults says; a
@@ -17,11 +16,7 @@ async function teamA(request: APIRequestContext, tok: string): Promise<number> {
   return r.value[0].id as number;
 }
 
-async function axe(page: Page, where: string) {
-  const r = await new AxeBuilder({ page }).analyze();
-  const bad = r.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`), `${where}: no serious or critical accessibility violations`).toEqual([]);
-}
+const axe = (page: Page, where: string) => expectAxeClean(page, where);
 
 /** Screenshots and axe at both widths. */
 async function look(page: Page, name: string) {

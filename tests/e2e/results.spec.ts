@@ -1,6 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { api, apiCall, signIn as signInAs, token } from "./helpers";
+import { api, apiCall, signIn as signInAs, token, axeFindings, expectAxeClean } from "./helpers";
 
 const signIn = (page: Page, email = "user@acme.test") => signInAs(page, email);
 import JSZip from "jszip";
@@ -45,15 +44,11 @@ async function expectChartsNamed(page: Page, where: string) {
 }
 
 /** axe-core's serious and critical violations on the page, each named with where it was found. */
-async function axeFindings(page: Page, where: string): Promise<string[]> {
-  const r = await new AxeBuilder({ page }).analyze();
-  const bad = r.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  return bad.map((v) => `${where}: ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`);
+async function axeAt(page: Page, where: string): Promise<string[]> {
+  return (await axeFindings(page)).map((f) => `${where}: ${f}`);
 }
 
-async function axe(page: Page, where: string) {
-  expect(await axeFindings(page, where), `${where}: no serious or critical accessibility violations`).toEqual([]);
-}
+const axe = (page: Page, where: string) => expectAxeClean(page, where);
 
 /** Opens a collapsible filter section (a no-op when it is open already). */
 async function openSection(page: Page, title: string) {
@@ -84,7 +79,6 @@ test("every results route of every demo project opens, with named, labelled char
   page.on("pageerror", (e) => errors.push(e.message));
   await signIn(page);
   let visited = 0;
-  const routesOf = new Map<number, string[]>();
   const a11y: string[] = [];
   const cut: string[] = [];
   for (const p of projects.value as { id: number; projectName: string }[]) {
@@ -94,7 +88,6 @@ test("every results route of every demo project opens, with named, labelled char
     await expect(page.getByRole("heading", { level: 1, name: p.projectName })).toBeVisible();
     const hrefs = await page.getByRole("navigation", { name: "Results pages" }).getByRole("link").evaluateAll((ls) => ls.map((l) => (l as HTMLAnchorElement).getAttribute("href")!));
     expect(hrefs.length, `${p.projectName}: a sub-nav of results pages`).toBeGreaterThan(3);
-    routesOf.set(p.id, hrefs);
     for (const href of hrefs) {
       await page.goto(href);
       await expect(page.getByTestId("results-page").getByRole("heading", { level: 2 }).first(), `${href} has a page heading`).toBeVisible({ timeout: 15_000 });
@@ -105,7 +98,7 @@ test("every results route of every demo project opens, with named, labelled char
       // Axis legends: every chart's svg carries its axis titles as text.
       for (let i = 0; i < charts; i++) expect(await page.locator("figure svg[role=img]").nth(i).locator("text").count(), `${href}: chart ${i} has axis text`).toBeGreaterThan(2);
       visited++;
-      a11y.push(...(await axeFindings(page, href)));
+      a11y.push(...(await axeAt(page, href)));
       // The measures' figures tables fit a 1280 px screen (no column cut off behind a scrollbar).
       for (const w of await page.getByRole("region", { name: /: figures/ }).evaluateAll((els) => els.map((e) => e.scrollWidth - e.clientWidth))) cut.push(...(w > 1 ? [`${href}: ${w} px`] : []));
       await shot(page, href.split("/").slice(3).join("-").replace(/\?.*$/, ""));
@@ -126,21 +119,6 @@ test("every results route of every demo project opens, with named, labelled char
   await page.getByRole("button", { name: /^Filters/ }).click();
   await expect(page.getByTestId("responses-count")).toBeVisible();
   await shot(page, "summary-phone");
-  // Every route of two projects (one with price sensitivity) at phone width: drawn, and nothing
-  // wider than the screen (a wide table scrolls inside its own box).
-  const pricing = [...routesOf.entries()].find(([, hs]) => hs.some((h) => h.includes("/price-sensitivity")));
-  expect(pricing, "a demo project with price sensitivity").toBeDefined();
-  for (const hrefs of [routesOf.get(projects.value[0].id)!, pricing![1]]) {
-    for (const href of hrefs) {
-      await page.goto(href);
-      await expect(page.getByTestId("results-page").getByRole("heading", { level: 2 }).first(), `${href} at phone width`).toBeVisible({ timeout: 15_000 });
-      await page.waitForLoadState("networkidle");
-      await expect(page.locator('[role=status][aria-label="Loading"]')).toHaveCount(0);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow, `${href}: the page is no wider than a phone`).toBeLessThanOrEqual(0);
-      await shot(page, `phone-${href.split("/").slice(3).join("-").replace(/\?.*$/, "")}`);
-    }
-  }
   expect(errors, "no page errors").toEqual([]);
 });
 
@@ -179,7 +157,7 @@ async function legendOverlaps(page: Page): Promise<string[]> {
   );
 }
 
-test("at phone width no chart label is cut off and axe finds no serious issue, on every results route of every demo project", async ({ page, request }) => {
+test("at phone width no page is wider than the screen, no chart label is cut off and axe finds no serious issue, on every results route of every demo project", async ({ page, request }) => {
   test.setTimeout(600_000);
   const uma = await token(request, "user@acme.test");
   const team = await teamA(request, uma);
@@ -194,6 +172,7 @@ test("at phone width no chart label is cut off and axe finds no serious issue, o
   }
   await page.setViewportSize({ width: 390, height: 844 });
   const clipped: string[] = [];
+  const wide: string[] = [];
   const a11y: string[] = [];
   let charts = 0;
   for (const href of hrefs) {
@@ -202,12 +181,16 @@ test("at phone width no chart label is cut off and axe finds no serious issue, o
     await page.waitForLoadState("networkidle");
     await expect(page.locator('[role=status][aria-label="Loading"]')).toHaveCount(0);
     charts += await page.locator("figure svg[role=img]").count();
+    // Nothing wider than the screen (a wide table scrolls inside its own box).
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    if (overflow > 0) wide.push(`${href}: ${overflow} px wider than the phone`);
     clipped.push(...(await clippedChartTexts(page)).map((c) => `${href}: ${c}`));
     clipped.push(...(await legendOverlaps(page)).map((c) => `${href}: ${c}`));
-    a11y.push(...(await axeFindings(page, `${href} at 390 px`)));
+    a11y.push(...(await axeAt(page, `${href} at 390 px`)));
     await shot(page, `charts-phone-${href.split("/").slice(3).join("-").replace(/\?.*$/, "")}`);
   }
   expect(charts, "charts looked at").toBeGreaterThan(20);
+  expect(wide, "pages wider than a phone").toEqual([]);
   expect(clipped, "chart labels cut off at 390 px").toEqual([]);
   expect(a11y, "no serious or critical accessibility violation on any results route at 390 px").toEqual([]);
 });

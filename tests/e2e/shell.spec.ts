@@ -2,9 +2,8 @@
 // URL, every redirect rule of SPEC 2, a session that expires and refreshes, logout in one tab
 // logging out the other, a 401, the error view, the project-not-found rule, and the main pages'
 // accessibility at desktop and phone widths.
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { apiToken, clientIdByName, fakeToken, shot, signIn } from "./helpers";
+import { apiToken, clientIdByName, fakeToken, shot, signIn, axeFindings } from "./helpers";
 
 let teamA = 0;
 let globex = 0;
@@ -16,10 +15,7 @@ test.beforeAll(async ({ request }) => {
   enterprise = await clientIdByName(request, staff, "Acme");
 });
 
-async function seriousViolations(page: Page) {
-  const r = await new AxeBuilder({ page }).analyze();
-  return r.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-}
+const seriousViolations = (page: Page) => axeFindings(page);
 
 test("a team user signs in and lands on the team's home; the login page is accessible", async ({ page }) => {
   await page.goto("/auth/login");
@@ -205,4 +201,11 @@ test("the common pages", async ({ page }) => {
   await expect(page.getByRole("heading", { name: "No team yet" })).toBeVisible();
   await page.goto(`/common/notification-redirect?url=${encodeURIComponent(`/${teamA}/home`)}`);
   await expect(page).toHaveURL(new RegExp(`/${teamA}/home$`));
+});
+
+test("the accessibility check finds what it is for: an image without a text alternative and a button without a name", async ({ page }) => {
+  await page.setContent(`<!doctype html><html lang="en"><head><title>probe</title></head><body><main><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw="><button></button></main></body></html>`);
+  const found = await axeFindings(page);
+  expect(found.map((f) => f.split(" ")[0]).sort()).toEqual(["button-name", "image-alt"]);
+  expect(found.every((f) => f.includes("(critical)")), found.join("; ")).toBe(true);
 });

@@ -1,7 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { readFileSync } from "node:fs";
-import { apiCall, clientIdByName, signIn, token } from "./helpers";
+import { apiCall, clientIdByName, signIn, token, expectAxeClean } from "./helpers";
 
 // Issue 23, the verdict-first Summary and the page truths, on the demo data (Acme Team A): the
 // Summary names a verdict per concept from the action standard (a User changes the standard, a
@@ -11,11 +10,7 @@ import { apiCall, clientIdByName, signIn, token } from "./helpers";
 // Advertisement Outtake is asked; an uploaded concept image shows on the concept page and in the
 // test-info preview. Each page at 1440 and 390 px: screenshots in .tmp/screens, axe clean.
 
-async function axe(page: Page, where: string) {
-  const r = await new AxeBuilder({ page }).analyze();
-  const bad = r.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`), `${where}: no serious or critical accessibility violations`).toEqual([]);
-}
+const axe = (page: Page, where: string) => expectAxeClean(page, where);
 
 /** Screenshots and axe at both widths. */
 async function look(page: Page, name: string) {
