@@ -1,10 +1,11 @@
-// bun run test: typecheck, bun tests, the contract drift check and Playwright, then one line
+// bun run test: typecheck, bun tests, the contract drift check and Playwright (beside the bun
+// tests, its output printed once they end), then one line
 // "N passed, N failed" summing them (bun's JUnit report + Playwright's JSON report; the typecheck
 // and the drift check count as one test each). The lines just before it say what the two numbers
 // leave out: the skipped tests (counted in neither), and Playwright tests that passed only on a
 // retry (flaky), each named; a flaky test counts as failed, never as passed. Before those: each
 // stage's wall time and the ten slowest bun test files (from the JUnit report's per-file times).
-import { mkdirSync, existsSync, readFileSync, rmSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from "node:fs";
 import { bunFailures, closingLines, fileTimes, flakyTitles, type FileTime, type PwReport, type StageTime } from "./test-report.ts";
 
 const TMP = ".tmp";
@@ -18,11 +19,16 @@ const bunFailed: string[] = [];
 const stages: StageTime[] = [];
 let files: FileTime[] = [];
 
-async function step(name: string, cmd: string[], env: Record<string, string> = {}): Promise<number> {
-  console.log(`\n=== ${name}: ${cmd.join(" ")}`);
+const runStarted = performance.now();
+
+/** Runs a stage with its output on ours; with `log`, into that file instead (printed by the caller). */
+async function step(name: string, cmd: string[], env: Record<string, string> = {}, log?: string): Promise<number> {
+  console.log(`\n=== ${name}: ${cmd.join(" ")}${log ? ` (beside the stages that follow; its output, kept in ${log}, is printed when they end)` : ""}`);
   const started = performance.now();
-  const p = Bun.spawn(cmd, { stdout: "inherit", stderr: "inherit", env: { ...process.env, ...env } });
+  const fd = log ? openSync(log, "w") : null;
+  const p = Bun.spawn(cmd, { stdout: fd ?? "inherit", stderr: fd ?? "inherit", env: { ...process.env, ...env } });
   const code = await p.exited;
+  if (fd !== null) closeSync(fd);
   stages.push({ name, seconds: (performance.now() - started) / 1000 });
   return code;
 }
@@ -44,6 +50,16 @@ const auditCode = await step("dependency audit", ["bun", "run", "scripts/audit.t
 if (auditCode === 2 && process.env.AUDIT_REQUIRED !== "1") console.log("dependency audit: not run (advisory service unreachable); set AUDIT_REQUIRED=1 to fail on that");
 else check("dependency audit", auditCode);
 
+// Playwright runs beside the bun tests: its stage is mostly waiting (page loads, network idle, a
+// browser drawing) and the bun tests' own CPU leaves room for it on two cores, so the run takes
+// about the longer of the two instead of their sum (docs/testing.md, "Two stages side by side").
+// Its server has fixed ports (3999, embedded PostgreSQL 54349) outside the range the bun tests pick
+// theirs from (tests/helpers/port.ts).
+const pwJson = `${TMP}/playwright.json`;
+const pwLog = `${TMP}/playwright.log`;
+rmSync(pwJson, { force: true });
+const playwright = step("playwright", ["bunx", "playwright", "test", "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson }, pwLog);
+
 const junit = `${TMP}/junit.xml`;
 rmSync(junit, { force: true });
 const bunCode = await step("bun test", ["bun", "test", "--timeout=60000", "--reporter=junit", `--reporter-outfile=${junit}`]);
@@ -62,9 +78,9 @@ if (existsSync(junit)) {
 
 check("contract drift", await step("contract drift check", ["bun", "run", "scripts/generate-contract.ts", "--check"]));
 
-const pwJson = `${TMP}/playwright.json`;
-rmSync(pwJson, { force: true });
-const pwCode = await step("playwright", ["bunx", "playwright", "test", "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson });
+const pwCode = await playwright;
+console.log(`\n=== playwright's output (${pwLog})`);
+console.log(readFileSync(pwLog, "utf8"));
 if (existsSync(pwJson)) {
   const r = JSON.parse(readFileSync(pwJson, "utf8")) as PwReport;
   passed += r.stats.expected;
@@ -76,6 +92,7 @@ if (existsSync(pwJson)) {
   if (pwCode !== 0 && !r.stats.unexpected && !r.stats.flaky) check("playwright (runner exit)", pwCode);
 } else check("playwright (no report)", 1);
 
-for (const line of closingLines({ stages, files, failures, bunFailed, summary: { passed, failed, skipped, flaky } })) console.log(line);
+const wall = (performance.now() - runStarted) / 1000;
+for (const line of closingLines({ stages, files, failures, bunFailed, summary: { passed, failed, skipped, flaky }, wall })) console.log(line);
 process.exit(failed ? 1 : 0);
 

@@ -116,13 +116,15 @@ export interface StageTime {
 const secs = (s: number): string => `${s.toFixed(1)} s`;
 
 /**
- * The time lines of `bun run test`: each stage's wall time and their total, then the `n` slowest
- * bun test files (slowest first, ties by name), with how many files there were and their sum.
+ * The time lines of `bun run test`: each stage's wall time and the run's, then the `n` slowest bun
+ * test files (slowest first, ties by name), with how many files there were and their sum. `wall`:
+ * the whole run's wall time when stages ran side by side (their sum would overstate it); without
+ * it the stages ran one after another and the total is their sum.
  */
-export function timingLines(stages: StageTime[], files: FileTime[], n = 10): string[] {
+export function timingLines(stages: StageTime[], files: FileTime[], n = 10, wall?: number): string[] {
   const out: string[] = [];
-  const total = stages.reduce((a, s) => a + s.seconds, 0);
-  out.push(`time per stage: ${stages.map((s) => `${s.name} ${secs(s.seconds)}`).join(", ")}; total ${secs(total)}`);
+  const total = wall ?? stages.reduce((a, s) => a + s.seconds, 0);
+  out.push(`time per stage: ${stages.map((s) => `${s.name} ${secs(s.seconds)}`).join(", ")}; total ${secs(total)}${wall === undefined ? "" : " (wall clock, stages side by side)"}`);
   if (files.length) {
     const sum = files.reduce((a, f) => a + f.seconds, 0);
     const slowest = [...files].sort((a, b) => b.seconds - a.seconds || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)).slice(0, n);
@@ -137,10 +139,10 @@ export function timingLines(stages: StageTime[], files: FileTime[], n = 10): str
  * Everything `bun run test` prints after its stages, in order: the time lines, the failed stages
  * and bun tests, then summaryLines, so "N passed, N failed" stays the very last line.
  */
-export function closingLines(c: { stages: StageTime[]; files: FileTime[]; failures: string[]; bunFailed: string[]; summary: Summary }): string[] {
+export function closingLines(c: { stages: StageTime[]; files: FileTime[]; failures: string[]; bunFailed: string[]; summary: Summary; wall?: number }): string[] {
   return [
     "",
-    ...timingLines(c.stages, c.files),
+    ...timingLines(c.stages, c.files, 10, c.wall),
     ...(c.failures.length ? ["", `failed: ${c.failures.join(", ")}`] : []),
     ...c.bunFailed.map((f) => `bun test failed: ${f}`),
     ...summaryLines(c.summary),

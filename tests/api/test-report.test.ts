@@ -126,6 +126,10 @@ test("the time lines: each stage and their total, then the ten slowest files, sl
     "  2.0 s  tests/b.test.ts",
   ]);
   expect(timingLines([{ name: "typecheck", seconds: 2 }], [])).toEqual(["time per stage: typecheck 2.0 s; total 2.0 s"]);
+  // Stages side by side: the run's wall time, not the sum (31.3 + 600 + 95.5 would be 726.8).
+  expect(timingLines([{ name: "typecheck", seconds: 31.26 }, { name: "bun test", seconds: 600 }, { name: "playwright", seconds: 95.5 }], [], 10, 640.04)).toEqual([
+    "time per stage: typecheck 31.3 s, bun test 600.0 s, playwright 95.5 s; total 640.0 s (wall clock, stages side by side)",
+  ]);
 });
 
 test("the time lines come before the failures, and 'N passed, N failed' stays the last line", () => {
