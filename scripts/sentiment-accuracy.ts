@@ -28,7 +28,7 @@ function report(name: string, coded: Map<number, SentimentLabel>) {
 report("local", new Map(rows.map((r) => [r.id, sentimentOf(r.text).label])));
 
 if (process.env.AI_BASE_URL && process.env.AI_API_KEY && process.env.AI_MODEL) {
-  const provider = await providerFromEnv();
+  const provider = await providerFromEnv(process.env);
   let system = SENTIMENT_SYSTEM;
   if (process.env.DATABASE_URL) {
     const { connect } = await import("../api/src/db/client.ts");

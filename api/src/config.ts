@@ -2,6 +2,16 @@
 
 export interface Config {
   port: number;
+  /** The address the API listens on (HOST): 127.0.0.1 unless told otherwise (a container says 0.0.0.0). */
+  host: string;
+  /** REUSE_PORT=1: several API processes listen on one port (SO_REUSEPORT; Linux). */
+  reusePort: boolean;
+  /** WEB_DEV=1 (never in production): the web app is built on the fly by Bun's HTML bundler (`bun run dev`). */
+  webDev: boolean;
+  /** The worker's own /metrics port (METRICS_PORT); unset: none. */
+  metricsPort: number | undefined;
+  /** The OpenAI-compatible provider (AI_BASE_URL, AI_API_KEY, AI_MODEL, AI_TIMEOUT_MS, AI_MAX_RETRIES); null: the built-in one. */
+  ai: AiSettings | null;
   databaseUrl: string | undefined;
   /**
    * The database itself when DATABASE_URL is a pooler in transaction mode (PgBouncer): what needs a
@@ -48,6 +58,52 @@ export interface Config {
   passwordCost: PasswordCost;
 }
 
+export interface AiSettings {
+  baseUrl: string;
+  apiKey: string;
+  model: string;
+  /** One request's limit in ms (1000 to 600000); unset: the provider's default. */
+  timeoutMs: number | undefined;
+  /** Retries of a failed request (0 to 10); unset: the provider's default. */
+  maxRetries: number | undefined;
+}
+
+const AI_PARTS = "AI_BASE_URL, AI_API_KEY and AI_MODEL: set all three (the OpenAI-compatible provider) or none (the local provider)";
+
+/** A whole number from min to max written in plain digits (Number() alone takes "", "1e3" and " 5 "). */
+function wholeIn(env: Record<string, string | undefined>, name: string, min: number, max: number, problems: string[]): number | undefined {
+  const v = env[name];
+  if (v === undefined || v === "") return undefined;
+  const n = /^-?\d{1,9}$/.test(v) ? Number(v) : Number.NaN;
+  if (!Number.isInteger(n) || n < min || n > max) {
+    problems.push(`${name} must be a whole number from ${min} to ${max}, got '${v}'`);
+    return undefined;
+  }
+  return n;
+}
+
+function aiSettings(env: Record<string, string | undefined>, problems: string[]): AiSettings | null {
+  const [baseUrl, apiKey, model] = [env.AI_BASE_URL, env.AI_API_KEY, env.AI_MODEL].map((v) => v?.trim() || undefined);
+  const set = [baseUrl, apiKey, model].filter(Boolean).length;
+  if (set === 0) return null;
+  if (set < 3) {
+    problems.push(AI_PARTS);
+    return null;
+  }
+  if (!/^https?:\/\/[^/]+/.test(baseUrl!)) problems.push("AI_BASE_URL must be an http(s) URL");
+  const timeoutMs = wholeIn(env, "AI_TIMEOUT_MS", 1000, 600_000, problems);
+  const maxRetries = wholeIn(env, "AI_MAX_RETRIES", 0, 10, problems);
+  return { baseUrl: baseUrl!, apiKey: apiKey!, model: model!, timeoutMs, maxRetries };
+}
+
+/** The AI provider's settings alone (domains/ai/configured.ts), with readConfig's checks. */
+export function readAiSettings(env: Record<string, string | undefined>): AiSettings | null {
+  const problems: string[] = [];
+  const ai = aiSettings(env, problems);
+  if (problems.length) throw new Error("Invalid configuration:\n  " + problems.join("\n  "));
+  return ai;
+}
+
 /** argon2id's memory (KiB) and passes; parallelism is 1 (Bun.password's). */
 export interface PasswordCost {
   memoryCost: number;
@@ -91,6 +147,11 @@ export function readConfig(env: Record<string, string | undefined> = process.env
   };
   const cfg: Config = {
     port: int("PORT", 3000),
+    host: env.HOST || "127.0.0.1",
+    reusePort: env.REUSE_PORT === "1",
+    webDev: env.WEB_DEV === "1" && env.NODE_ENV !== "production",
+    metricsPort: env.METRICS_PORT ? int("METRICS_PORT", 0) : undefined,
+    ai: null,
     databaseUrl: env.DATABASE_URL || undefined,
     databaseDirectUrl: env.DATABASE_DIRECT_URL || undefined,
     databaseReplicaUrl: env.DATABASE_REPLICA_URL || undefined,
@@ -113,6 +174,12 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     metricsToken: env.METRICS_TOKEN || undefined,
     passwordCost: PRODUCTION_PASSWORD_COST,
   };
+  for (const name of ["REUSE_PORT", "WEB_DEV"]) {
+    const v = env[name];
+    if (v !== undefined && v !== "" && v !== "0" && v !== "1") problems.push(`${name} must be 0 or 1, got '${v}'`);
+  }
+  if (!/^[A-Za-z0-9.:\-]+$/.test(cfg.host)) problems.push(`HOST must be an address or a host name to listen on, got '${cfg.host}'`);
+  cfg.ai = aiSettings(env, problems);
   const whole = (name: string, key: keyof QueryLimits, min: number, max: number) => {
     const v = env[name];
     if (v === undefined || v === "") return;
@@ -169,6 +236,17 @@ export function readConfig(env: Record<string, string | undefined> = process.env
   }
   if (problems.length) throw new Error("Invalid configuration:\n  " + problems.join("\n  "));
   return cfg;
+}
+
+let current: Config | undefined;
+
+/**
+ * This process's configuration, read from its environment on first use: for code that runs far from
+ * the start (jobs, the AI provider) and was handed no Config. The start itself (server.ts,
+ * worker.ts) reads it with readConfigOrExit first, so a bad value stops the process there.
+ */
+export function processConfig(): Config {
+  return (current ??= readConfig(process.env));
 }
 
 /** readConfig() for a process's start: each bad variable on its own line, then exit 1 (no stack trace). */

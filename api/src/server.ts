@@ -36,7 +36,7 @@ import { secureResponse } from "./ops/security.ts";
 const cfg = readConfigOrExit();
 // New password hashes at the configured cost (production's unless a test run's PASSWORD_HASH_COST=test).
 const passwords = argon2idPasswords(cfg.passwordCost);
-const devWebBundle = !cfg.production && process.env.WEB_DEV === "1" ? (await import("../../web/index.html")).default : null;
+const devWebBundle = cfg.webDev ? (await import("../../web/index.html")).default : null;
 configureResultsCache(cfg.resultsCacheMb * 2 ** 20);
 // Production logs are JSON lines (ops/log.ts); development keeps them readable.
 const log = (m: string) => (cfg.production ? logJson("info", m) : console.log(m));
@@ -170,10 +170,10 @@ const server = Bun.serve<WsData>({
   // Bun closes a connection idle for 10 s by default, answerless: a staff export may run up to its
   // statement timeout, so the socket waits that long and a little more (Bun's ceiling is 255 s).
   idleTimeout: Math.min(255, Math.ceil(cfg.queryLimits.exportStatementTimeoutMs / 1000) + 10),
-  hostname: process.env.HOST ?? "0.0.0.0",
+  hostname: cfg.host,
   // REUSE_PORT=1: several API processes listen on one port and the kernel spreads connections
   // among them (SO_REUSEPORT; Linux): N processes on one machine without a load balancer.
-  reusePort: process.env.REUSE_PORT === "1",
+  reusePort: cfg.reusePort,
   websocket: websocketHandlers(hub),
   fetch: serve,
   ...devWeb,

@@ -54,11 +54,11 @@ metrics.sources(db, queue);
 useDeckFiles(storageFromEnv(process.env, { dataDir: cfg.dataDir, signingKey: await loadSigningKey(db, cfg.authSecret) }));
 await runJobWorkers(queue, db, cfg.publicUrl, log, mailer, { onOutcome: metrics.jobOutcome });
 // METRICS_PORT: the worker's own /metrics (job outcomes, queue depth, process), for Prometheus.
-const metricsPort = process.env.METRICS_PORT ? Number(process.env.METRICS_PORT) : undefined;
+const metricsPort = cfg.metricsPort;
 const metricsServer = metricsPort
   ? Bun.serve({
       port: metricsPort,
-      hostname: process.env.HOST ?? "0.0.0.0",
+      hostname: cfg.host,
       fetch: async (req) =>
         new URL(req.url).pathname === "/metrics"
           ? new Response(await metrics.registry.metrics(), { headers: { "content-type": metrics.registry.contentType } })

@@ -1,22 +1,20 @@
 // The provider the configuration names. Its own module: provider.ts is what every provider imports
 // (the interface, the tool-call loop), so the choice among them cannot live there without an
 // import circle (provider.ts -> openai.ts -> provider.ts).
+import { readAiSettings, type AiSettings } from "../../config.ts";
 import type { AiProvider } from "./provider.ts";
 
-/** The configured provider: OpenAI-compatible when AI_BASE_URL, AI_API_KEY and AI_MODEL are all set, else local. */
-export async function providerFromEnv(env: Record<string, string | undefined> = process.env): Promise<AiProvider> {
-  const set = [env.AI_BASE_URL, env.AI_API_KEY, env.AI_MODEL].filter((v) => v && v.trim()).length;
-  if (set === 3) {
+/** The provider the settings name: OpenAI-compatible when given (config.ts checks them), else the built-in one. */
+export async function providerFor(ai: AiSettings | null): Promise<AiProvider> {
+  if (ai) {
     const { OpenAiProvider } = await import("./openai.ts");
-    return new OpenAiProvider({
-      baseUrl: env.AI_BASE_URL!,
-      apiKey: env.AI_API_KEY!,
-      model: env.AI_MODEL!,
-      timeoutMs: env.AI_TIMEOUT_MS ? Number(env.AI_TIMEOUT_MS) : undefined,
-      maxRetries: env.AI_MAX_RETRIES ? Number(env.AI_MAX_RETRIES) : undefined,
-    });
+    return new OpenAiProvider({ baseUrl: ai.baseUrl, apiKey: ai.apiKey, model: ai.model, timeoutMs: ai.timeoutMs, maxRetries: ai.maxRetries });
   }
-  if (set > 0) throw new Error("AI_BASE_URL, AI_API_KEY and AI_MODEL: set all three (the OpenAI-compatible provider) or none (the local provider)");
   const { LocalProvider } = await import("./local.ts");
   return new LocalProvider();
+}
+
+/** The provider these environment variables configure (readAiSettings: refused with readConfig's message when they are wrong). */
+export async function providerFromEnv(env: Record<string, string | undefined>): Promise<AiProvider> {
+  return providerFor(readAiSettings(env));
 }

@@ -14,7 +14,8 @@ import { systemCtx } from "../lifecycle/lifecycle.service.ts";
 import type { ResponseFilter } from "../results/filters.ts";
 import { FigureBook, projectContext, summaryFacts } from "./facts.ts";
 import { promptFor, SUMMARY_SYSTEM, SUMMARY_TEMPLATE, summaryMessages } from "./messages.ts";
-import { providerFromEnv } from "./configured.ts";
+import { providerFor } from "./configured.ts";
+import { processConfig } from "../../config.ts";
 import { runExchange, type AiProvider } from "./provider.ts";
 import type { Registry } from "../../entities/registry.ts";
 import { readEntity } from "../projects/common.ts";
@@ -32,7 +33,7 @@ let providerOverride: AiProvider | null = null;
 export function useProvider(p: AiProvider | null): void {
   providerOverride = p;
 }
-export const currentProvider = async (): Promise<AiProvider> => providerOverride ?? providerFromEnv();
+export const currentProvider = async (): Promise<AiProvider> => providerOverride ?? providerFor(processConfig().ai);
 
 export const summariesJob = defineJob<SummariesJob>("ai.summaries", (job) => runSummaries(job), { retryLimit: 2, retryDelay: 10, expireInSeconds: 900 });
 

@@ -1,6 +1,7 @@
 // The fielding engine's job: its tick runs every minute (pg-boss cron, like the scheduler) and
 // again a moment later while the simulated panel still has answers to give, so a launched
 // Ideally-panel run fills in batches that arrive live; see fielding.service.ts tick().
+import { processConfig } from "../../config.ts";
 import { defineJob } from "../../jobs/workers.ts";
 import type { JobEnvelope, Queue } from "../../jobs/queue.ts";
 import { SERVICES_USER_ID } from "../lifecycle/lifecycle.service.ts";
@@ -33,7 +34,7 @@ export async function runFieldingTick(db: Db, publicUrl: string): Promise<TickRe
 export const fieldingTickJob = defineJob<FieldingTickInput, TickResult>(
   "fielding.tick",
   async ({ db, data, queue, progress }) => {
-    const r = await runFieldingTick(db, data.publicUrl ?? process.env.PUBLIC_URL ?? `http://localhost:${process.env.PORT ?? 3000}`);
+    const r = await runFieldingTick(db, data.publicUrl ?? processConfig().publicUrl);
     // Projects whose results just became ready get their AI summaries (whatever processed them).
     await queueReadySummaries(db, queue);
     await progress(100, `created ${r.created}, launched ${r.launched}, simulated ${r.simulated} completes, processed ${r.processed}`);
