@@ -72,7 +72,7 @@ if (!cfg.production) log(demoLoginsText());
 // Email: SMTP when configured; otherwise the outbox is the delivery (GET /api/v1/DevMailbox), and in
 // development each email is also logged with its links.
 const mailer = createMailer(db, { smtpUrl: cfg.smtpUrl, from: cfg.mailFrom, publicUrl: cfg.publicUrl, log: cfg.production ? undefined : log });
-if (cfg.production && !cfg.metricsToken) log("warning: METRICS_TOKEN is not set: /metrics is not served on the API port");
+if (!cfg.metricsToken) log(`${cfg.production ? "warning: " : ""}METRICS_TOKEN is not set: /metrics is not served on the API port`);
 if (!cfg.smtpUrl) log(`${cfg.production ? "warning: " : ""}SMTP_URL is not set: emails stay in the outbox (staff read them at /api/v1/DevMailbox)`);
 const queue = await startQueue(handle.directUrl, log);
 let queueRunning = true;
@@ -104,8 +104,9 @@ const app = newApp({
   readDb: replica ? routedDb(replica) : undefined,
   expectedMigrations: () => shippedMigrations,
   metrics,
-  // Production without METRICS_TOKEN: /metrics is not served on this (public) port.
-  metricsToken: cfg.metricsToken ?? (cfg.production ? null : undefined),
+  // Without METRICS_TOKEN /metrics is not served on this port, in development too (issue 38: a
+  // fresh `bun run start` answered it to anyone who could reach the port).
+  metricsToken: cfg.metricsToken ?? null,
   queueRunning: () => queueRunning,
   mailer,
   registry,

@@ -124,8 +124,8 @@ describe("a job channel's events reach only the job's owner (finding 14)", () =>
 describe("the real server (findings 11 and 14)", () => {
   let server: ServerProcess;
   beforeAll(async () => {
-    // PUBLIC_URL unset: the configured default (http://localhost:PORT), as a fresh install has.
-    server = await startServerProcess(tdb.url, { PUBLIC_URL: "" });
+    // PUBLIC_URL and METRICS_TOKEN unset: the configured defaults, as a fresh install has.
+    server = await startServerProcess(tdb.url, { PUBLIC_URL: "", METRICS_TOKEN: "" });
   }, 120_000);
   afterAll(async () => {
     await server?.stop();
@@ -143,6 +143,12 @@ describe("the real server (findings 11 and 14)", () => {
     const ws = await fetch(`${server.base}/api/v1/Users/WebsocketConnection`, { headers });
     expect(ws.status).toBe(200);
     expect(((await ws.json()) as { value: string }).value).toStartWith(`ws://localhost:${port}/`);
+  });
+
+  test("without METRICS_TOKEN /metrics is not served (issue 38: a fresh start answered it to anyone)", async () => {
+    const res = await fetch(`${server.base}/metrics`);
+    expect(res.status).toBe(404);
+    expect(await res.text()).not.toContain("ideally_");
   });
 
   test("a very long URL is a 431 with the error shape and a trace id (not Bun's bare 431)", async () => {

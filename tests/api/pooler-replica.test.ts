@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startCluster, type Cluster } from "../helpers/cluster.ts";
 import { connect } from "../../api/src/db/client.ts";
-import { liveCall, liveSignIn, openSocket, startServerProcess, submitNewProject, type ServerProcess } from "../helpers/live.ts";
+import { liveCall, liveMetrics, liveSignIn, openSocket, startServerProcess, submitNewProject, type ServerProcess } from "../helpers/live.ts";
 
 let cluster: Cluster;
 let a: ServerProcess;
@@ -28,7 +28,7 @@ afterAll(async () => {
 
 /** The replica read counters of a process's /metrics. */
 async function replicaReads(base: string): Promise<Record<string, number>> {
-  const text = await (await fetch(`${base}/metrics`)).text();
+  const text = await liveMetrics(base);
   const out: Record<string, number> = {};
   for (const m of text.matchAll(/^ideally_replica_reads_total\{outcome="(\w+)"\} (\d+)/gm)) out[m[1]!] = Number(m[2]);
   return out;
@@ -134,7 +134,7 @@ describe("the results functions on the replica", () => {
     await cluster.caughtUp();
     // The replica is used once the process has polled its lag (every second).
     const until = Date.now() + 10_000;
-    while (!(await (await fetch(`${a.base}/metrics`)).text()).includes("ideally_replica_usable 1") && Date.now() < until) await Bun.sleep(200);
+    while (!(await liveMetrics(a.base)).includes("ideally_replica_usable 1") && Date.now() < until) await Bun.sleep(200);
     const paths = ["/api/v1/Responses/QualResults?projectId=1001", "/api/v1/Projects(1001)/ResponsesCount", "/api/v1/Responses/WeightSum?projectId=1001"];
     // A first call may find the norms' rollup stale (its start-up job not run yet on a busy
     // machine) and refresh it: a write, which the replica refuses, so that call runs on the primary
@@ -149,7 +149,7 @@ describe("the results functions on the replica", () => {
       answers.push(r.body);
     }
     const after = await replicaReads(a.base);
-    const replicaMetrics = (await (await fetch(`${a.base}/metrics`)).text()).split("\n").filter((l) => l.startsWith("ideally_replica")).join("; ");
+    const replicaMetrics = (await liveMetrics(a.base)).split("\n").filter((l) => l.startsWith("ideally_replica")).join("; ");
     expect((after.replica ?? 0) - (before.replica ?? 0), `each call ran its transactions on the replica (${replicaMetrics})`).toBeGreaterThanOrEqual(paths.length);
     expect(after.primary ?? 0, "none sent to the primary").toBe(before.primary ?? 0);
     // The same answers as a process without a replica gives.
@@ -173,7 +173,7 @@ describe("the results functions on the replica", () => {
   }, 120_000);
 
   test("the replica's lag is in /metrics", async () => {
-    const text = await (await fetch(`${a.base}/metrics`)).text();
+    const text = await liveMetrics(a.base);
     expect(text).toMatch(/^ideally_replica_lag_bytes \d+/m);
     expect(text).toMatch(/^ideally_replica_lag_seconds [\d.]+/m);
   });

@@ -4,7 +4,7 @@
 // process once it starts (so neither API process ran it).
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createTestDb, type TestDb } from "../helpers/db.ts";
-import { liveCall, liveSignIn, openSocket, submitNewProject, startServerProcess, startWorkerProcess, type ServerProcess, type WorkerProcess } from "../helpers/live.ts";
+import { liveCall, liveSignIn, openSocket, submitNewProject, startServerProcess, startWorkerProcess, type ServerProcess, type WorkerProcess, liveMetrics } from "../helpers/live.ts";
 
 let tdb: TestDb;
 let a: ServerProcess;
@@ -47,7 +47,7 @@ test("a job enqueued through process A waits for a worker process, which runs it
   const until0 = Date.now() + 15_000;
   let metrics = "";
   while (!metrics.includes('ideally_job_queue_jobs{queue="commands.run",state="ready"} 1') && Date.now() < until0) {
-    metrics = await (await fetch(`${b.base}/metrics`)).text();
+    metrics = await liveMetrics(b.base);
     await Bun.sleep(500);
   }
   expect(metrics, "queue depth in /metrics").toContain('ideally_job_queue_jobs{queue="commands.run",state="ready"} 1');

@@ -7,6 +7,16 @@ import { freePort, PORT_IN_USE } from "./port.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
 
+/** The /metrics token of the server processes tests start (the server serves /metrics only with one). */
+export const LIVE_METRICS_TOKEN = "live-test-metrics-token";
+
+/** A server process's /metrics text, read with its token. */
+export async function liveMetrics(base: string): Promise<string> {
+  const r = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${LIVE_METRICS_TOKEN}` } });
+  if (r.status !== 200) throw new Error(`/metrics answered ${r.status}`);
+  return r.text();
+}
+
 export interface ServerProcess {
   proc: ReturnType<typeof Bun.spawn>;
   base: string;
@@ -32,7 +42,7 @@ export async function startServerProcess(databaseUrl: string, env: Record<string
 async function startOn(port: number, databaseUrl: string, env: Record<string, string>): Promise<ServerProcess> {
   const proc = Bun.spawn(["bun", "--max-http-header-size=262144", "run", "api/src/server.ts"], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: `http://127.0.0.1:${port}`, LOG_REQUESTS: "0", ...env },
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: `http://127.0.0.1:${port}`, LOG_REQUESTS: "0", METRICS_TOKEN: LIVE_METRICS_TOKEN, ...env },
     stdout: "pipe",
     stderr: "pipe",
   });

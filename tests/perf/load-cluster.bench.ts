@@ -10,7 +10,7 @@
 //
 //   bun run bench:load-cluster   (needs wrk, pgbouncer and PostgreSQL's server programs from Debian)
 import { startCluster } from "../helpers/cluster.ts";
-import { liveCall, startServerProcess, type ServerProcess } from "../helpers/live.ts";
+import { liveCall, liveMetrics, startServerProcess, type ServerProcess } from "../helpers/live.ts";
 import { LEVELS, SECONDS, THREADS, wrk, type Run } from "./load-common.ts";
 
 const PROCESSES = Number(process.env.BENCH_PROCESSES ?? 4);
@@ -78,7 +78,7 @@ try {
   await cluster.caughtUp();
   await Bun.sleep(1500); // each process polls the replica's lag once a second before using it
   const four = await measure(`http://127.0.0.1:${port}`);
-  const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const metrics = await liveMetrics(`http://127.0.0.1:${port}`);
   const replicaReads = [...metrics.matchAll(/^ideally_replica_reads_total\{outcome="(\w+)"\} (\d+)/gm)].map((m) => `${m[1]} ${m[2]}`).join(", ");
   await stopAll();
 
