@@ -6,6 +6,8 @@ import { describe, expect, test } from "bun:test";
 import { CANNOT_ACT, LocalProvider, NOT_UNDERSTOOD } from "../../api/src/domains/ai/local.ts";
 import type { ProjectContext } from "../../api/src/domains/ai/facts.ts";
 import type { ToolSpec } from "../../api/src/domains/ai/provider.ts";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 
 const pc: ProjectContext = {
   projectId: 1,
@@ -109,5 +111,26 @@ describe("why questions name one test option, by name or number, with a stance",
     const r = await askWhy(q);
     expect(r.toolCalls.map((t) => t.name)).toEqual([tool]);
     expect(JSON.parse(r.toolCalls[0]!.arguments)).toMatchObject(args);
+  });
+});
+
+describe("questions written from outside the code (tests/fixtures/ai/chat-topicality.json)", () => {
+  const set = JSON.parse(readFileSync(join(import.meta.dir, "../fixtures/ai/chat-topicality.json"), "utf8")) as { onTopic: string[]; offTopic: string[] };
+  test("about this project's results, however phrased: a tool is called", async () => {
+    const refused: string[] = [];
+    for (const q of set.onTopic) {
+      const r = await ask(q);
+      if (!r.toolCalls.length) refused.push(`${q} -> ${r.content.slice(0, 80)}`);
+    }
+    expect(refused).toEqual([]);
+  });
+  test("about anything else, even naming a market, a measure word or a concept: no tool, no ranking, says what it can answer", async () => {
+    const answered: string[] = [];
+    for (const q of set.offTopic) {
+      const r = await ask(q);
+      const ok = r.toolCalls.length === 0 && r.content.startsWith(NOT_UNDERSTOOD) && !r.content.replace(/“[^”]*”/g, "").match(RANKING);
+      if (!ok) answered.push(`${q} -> ${r.toolCalls.map((t) => t.name).join(",")} ${r.content.slice(0, 60)}`);
+    }
+    expect(answered).toEqual([]);
   });
 });

@@ -31,7 +31,7 @@ test("an answer completed while the page has no websocket yet is drawn when the 
   let open = false;
   await page.route("**/api/v1/Users/WebsocketConnection", (route) => (open ? route.continue() : void held.push(route)));
   await page.goto(`/${team}/results/1/chat`);
-  const question = `Which test option did best on purchase intent? (socket late ${Date.now()})`;
+  const question = `Which test option did best on purchase intent? (${Date.now()})`;
   await page.getByLabel("Your question").fill(question);
   await page.getByRole("button", { name: "Ask" }).click();
   await page.waitForURL(/\/chat\/\d+/);
@@ -57,7 +57,7 @@ test("an answer streamed before the question's POST returns is drawn from the ev
   await expect(page.locator("[data-role=assistant]")).toHaveCount(1, { timeout: 30_000 });
   // The second question's POST answer reaches the page only after the answer's events did, and
   // the page's refetch of the thread is held until then too: the answer can only come from the events.
-  const question = `What did people dislike? (events first ${Date.now()})`;
+  const question = `What did people dislike? (${Date.now()})`;
   let release!: () => void;
   const gate = new Promise<void>((r) => (release = r));
   await page.route("**/api/v1/ResultsAiMessages**", async (route) => {

@@ -66,7 +66,7 @@ const mentions = (text: string, name: string) => name.trim().length >= 2 && name
 const VERBS = "delete|remove|erase|wipe|destroy|drop|purge|cancel|update|change|modify|edit|rename|send|email|share|transfer|refund|reset|disable|unsubscribe";
 const ACTION = new RegExp(`^(please )?(${VERBS})\\b|\\b(can|could|would|will) you (please )?(${VERBS})\\b|\\b(i want|i'd like|i would like) (you )?to (${VERBS})\\b`);
 /** Words of a comparison: which test option did best or worst. */
-const RANKING = /\b(best|worst|better|worse|top|highest|lowest|most|least|lead(s|ing)?|won|wins?|winner|strongest|weakest|perform(s|ed|ing|ance)?|scored?|rank(s|ed|ing)?|compare[ds]?|comparison|versus|vs|beat|preferred?|favou?rite)\b/;
+const RANKING = /\b(best|worst|better|worse|top|highest|lowest|most|least|lead(s|ing)?|won|wins?|winner|strongest|weakest|perform(s|ed|ing|ance)?|scored?|rank(s|ed|ing)?|compare[ds]?|comparison|versus|vs|beat|preferred?|favou?rite|stack(s|ed)? up|differen(ce|ces|t)|significan(t|ce|tly)|(take|go|move) (\w+ )?forward|recommend(ed)?|choose|pick|launch)\b/;
 
 /** What a comparison ranks: the test options, by any of the words people use for them. */
 const SUBJECT = /\b(which|concepts?|ideas?|options?|messages?|plans?|products?|variants?|versions?|designs?|names?|packs?|flavou?rs?|ones?|them|these|those)\b/;
@@ -77,6 +77,68 @@ const DISLIKE = /\b(dislike[sd]?|hate[sd]?|(do|does|did)( not|n't)( \w+){0,2} (l
 const LIKE = /\b(like[sd]?|lov(e|es|ed)|enjoy(s|ed)?|prefer(s|red)?|positives?|choose|chose|pick(ed)?|favou?r|good|strong|strength|appeal(s|ing)?)\b/;
 /** A test option by its number: "concept 2", "idea #3", "option 1". */
 const BY_NUMBER = /\b(?:concepts?|ideas?|options?|messages?|products?|variants?|versions?|designs?|plans?|packs?|flavou?rs?|names?|ads?)\s*(?:no\.?|number|#)?\s*(\d{1,2})\b/;
+
+/**
+ * The words a question about this kind of project's results is made of, beside the project's own
+ * names (concepts, measures, audiences, markets): the grammar's small words, and the vocabulary of
+ * concept tests (who was asked, what they were shown, how it scored, what they said, prices, reach).
+ * Base forms: `known` also tries a word without its -s, -es, -ed, -d, -ing, -er, -est, -ly ending.
+ */
+const FUNCTION_WORDS = new Set(
+  (
+    "a an the and or but nor so if then than that this these those there here it its it's i me my mine we us our ours you your yours they them their " +
+    "he she his her him who whom whose which what when where why how whether all any both each either neither every some none no not n't " +
+    "is am are was were be been being do does did done doing have has had having can could will would shall should may might must " +
+    "of in on at by for with about against between among into onto from to up down out over under above below again further once " +
+    "more most less least very much many few lot lots just only also too really quite rather overall per versus vs via " +
+    "please tell show give let get got go going see look know want need make made take one two three first second third other another same " +
+    "well yes okay ok ever"
+  ).split(" "),
+);
+
+const RESULTS_WORDS = new Set(
+  (
+    "concept idea option product message variant version design name pack flavour flavor ad advert advertising claim proposition offer range line " +
+    "test survey study project research result data finding insight number figure score rating rate percent percentage share proportion top box bottom " +
+    "people person respondent consumer customer shopper buyer user audience public sample panel base segment group demographic " +
+    "market country region nation local women woman men man female male gender girl boy lady guy young old age aged year adult senior " +
+    "millennial youth older younger household parent family mum mom dad " +
+    "like dislike love hate enjoy prefer preference favourite favorite choose choice pick want desire appeal resonate engage interest " +
+    "buy purchase purchasing intent intention likely likelihood probability consider consideration try trial recommend " +
+    "distinct distinctive distinctiveness different unique new fresh original stand believe believable credible credibility trust " +
+    "brand fit recognise recognize recognition likability likeability likable likeable " +
+    "best worst better worse good bad great poor top high low strong weak strength weakness lead leader win winner beat lose loser " +
+    "perform performance do stack compare affect effect impact influence comparison rank ranking order clear clearly significant significance significantly difference differ " +
+    "benchmark norm average mean median total all-markets whole overall split break breakdown cut filter " +
+    "why reason because driver drive explain explanation cause theme topic comment verbatim say saying said mention open answer response feedback " +
+    "think thought feel felt opinion view complain complaint positive negative like-dislike praise criticism issue problem concern " +
+    "price pricing pay paid cost costly expensive cheap value money charge dollar afford affordable premium discount " +
+    "reach turf combination portfolio together incremental unduplicated " +
+    "take forward launch develop improve improvement change recommendation next step decision go summary summarise summarize overview highlight key main"
+  ).split(" "),
+);
+
+const ENDINGS = ["", "s", "es", "ed", "d", "ing", "er", "est", "ly", "ies"];
+
+/** The question's words that are neither small words, nor results vocabulary, nor the project's own names. */
+export function unknownWords(text: string, pc: ProjectContext): string[] {
+  const own = new Set<string>();
+  for (const n of [...pc.testOptions.map((o) => o.name), ...pc.measures.map((m) => m.title), ...pc.demographics.flatMap((d) => [d.label, ...d.options.map((o) => o.label)]), ...pc.regions.map((r) => r.name), pc.projectName]) {
+    for (const w of n.toLowerCase().split(/[^\p{L}]+/u)) if (w) own.add(w);
+  }
+  const known = (w: string) =>
+    ENDINGS.some((e) => {
+      if (e && !w.endsWith(e)) return false;
+      const base = w.slice(0, w.length - e.length);
+      return [base, `${base}e`, base.replace(/i$/, "y")].some((b) => FUNCTION_WORDS.has(b) || RESULTS_WORDS.has(b) || own.has(b));
+    });
+  return text
+    .toLowerCase()
+    .replace(/[’']/g, "'")
+    .split(/[^\p{L}']+/u)
+    .map((w) => w.replace(/^'+|'+$/g, "").replace(/'(s|re|ve|ll|d|m)$/, "").replace(/n't$/, ""))
+    .filter((w) => w.length >= 2 && !known(w));
+}
 
 export function parseQuestion(question: string, pc: ProjectContext): ParsedQuestion {
   const text = question.toLowerCase().replace(/\s+/g, " ");
@@ -130,6 +192,9 @@ export function parseQuestion(question: string, pc: ProjectContext): ParsedQuest
   // not understood, and is never answered with a ranking.
   const understood =
     topical !== "ranking" || standardQuestionId !== null || testOptionIds.length > 0 || filterIds.length > 0 || regionIds.length > 0 || (RANKING.test(text) && SUBJECT.test(text));
-  const kind: ParsedQuestion["kind"] = ACTION.test(text) ? "action" : why ? "why" : understood ? topical : "unknown";
+  // A word that is none of those is about something else ("prime minister", "stock", "weather"):
+  // naming a market, a measure or a concept beside it does not make it a results question.
+  const onTopic = unknownWords(text, pc).length === 0;
+  const kind: ParsedQuestion["kind"] = ACTION.test(text) ? "action" : !onTopic ? "unknown" : why ? "why" : understood ? topical : "unknown";
   return { kind, stance: why ? stance : null, standardQuestionId, filterIds, regionIds, testOptionIds, direction, audience: [...audience, ...pc.regions.filter((r) => regionIds.includes(r.id)).map((r) => r.name)] };
 }
