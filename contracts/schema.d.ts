@@ -3026,7 +3026,7 @@ export interface paths {
         put?: never;
         /**
          * Start (or resume) taking a survey
-         * @description A new respondent session on a Live survey run, with the test options this respondent will see. A panel respondent id answers once: the same id resumes its own session. A sample supplier's respondent sends the entry link's query string as received (`entryQuery`: `supplier={id}&rid={rid}[&sig=...]`); with the supplier's secret `sig` must be the hex HMAC-SHA256 of `{PUBLIC_URL}/s/{link}?` + the query before `&sig=`, else 403. A rid enters a run once (the same rid resumes its own session). On a closed run a supplier's new respondent gets the over-quota end with its (signed) redirect and nothing is stored; anyone else gets 409.
+         * @description A new respondent session on a Live survey run, with the test options this respondent will see. A panel respondent id answers once: the same id resumes its own session. A sample supplier's respondent sends the entry link's query string as received (`entryQuery`: `supplier={id}&rid={rid}[&sig=...]`); with the supplier's secret `sig` must be the hex HMAC-SHA256 of `{PUBLIC_URL}/s/{link}?` + the query before `&sig=`, else 403. A rid enters a run once: the same rid resumes its own session while it is in progress; after it has finished, its entry is answered as a duplicate (status Removed, no end link, nothing stored). On a closed run a supplier's new respondent gets the over-quota end with its (signed) redirect and nothing is stored; anyone else gets 409.
          */
         post: operations["RespondentSurvey_Start"];
         delete?: never;

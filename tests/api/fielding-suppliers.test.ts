@@ -43,6 +43,11 @@ const post = async (path: string, body: unknown) => {
   return { status: r.status, body: (await r.json()) as View & { message: string } };
 };
 
+const get = async (path: string) => {
+  const r = await app.request(`/s/api/${link}${path}`);
+  return { status: r.status, body: (await r.json()) as View & { message: string } };
+};
+
 /** Plausible answers to a page (gender as given; the attention check right or wrong). */
 function answers(v: View, gender: number, attentionRight: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -164,10 +169,19 @@ describe("the redirect protocol", () => {
     const end = await walk(start.body, FEMALE);
     expect(end.status).toBe("Complete");
     expect(end.redirectUrl).toBe(signed("https://supplier.example/end?st=c&id=R1"));
-    // The same rid enters once: it comes back to its own (finished) session.
+    // The same signed entry again (issue 36: it was answered with the finished session and a
+    // freshly signed complete link, without answering): a duplicate, told so, with no link, no
+    // session id and nothing stored.
+    const [{ n: before }] = await tdb.db<{ n: number }[]>`select count(*)::int as n from survey_sessions where survey_run_id = ${runId}`;
     const again = await post("/start", { entryQuery: entry("R1") });
-    expect(again.body.respondentId).toBe(start.body.respondentId);
-    expect(again.body.status).toBe("Complete");
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.body).toMatchObject({ status: "Removed", redirectUrl: null, page: null, message: "You have already taken part in this survey. Thank you." });
+    expect(again.body.respondentId).not.toBe(start.body.respondentId);
+    const [{ n: after }] = await tdb.db<{ n: number }[]>`select count(*)::int as n from survey_sessions where survey_run_id = ${runId}`;
+    expect(after).toBe(before);
+    // The finished respondent's own session still reads as it was (their page reloaded).
+    const own = await get(`/${start.body.respondentId}`);
+    expect(own.body).toMatchObject({ status: "Complete", redirectUrl: signed("https://supplier.example/end?st=c&id=R1") });
   });
 
   test("a screened-out respondent goes to the screen-out link", async () => {
@@ -209,6 +223,15 @@ describe("the redirect protocol", () => {
   });
 });
 
+describe("resuming (after the reconciliation above, which would list this respondent; before the run closes)", () => {
+  test("a respondent who has not finished enters again into their own session", async () => {
+    const first = await post("/start", { entryQuery: entry("R7") });
+    expect(first.body.status).toBe("InProgress");
+    const again = await post("/start", { entryQuery: entry("R7") });
+    expect(again.body).toMatchObject({ respondentId: first.body.respondentId, status: "InProgress" });
+  });
+});
+
 describe("a closed run", () => {
   test("a supplier's respondent arriving after the run closed goes to the over-quota link, signed; nothing is stored", async () => {
     const closed = await call(app, "staff", null, "POST", `/api/v1/SurveyRuns(${runId})/ForceCloseSurvey`);
@@ -222,8 +245,8 @@ describe("a closed run", () => {
     expect(r.body.redirectUrl).toBe(signed("https://supplier.example/end?st=q&id=R6"));
     const after = await tdb.db<{ n: number }[]>`select count(*)::int as n from survey_sessions where survey_run_id = ${runId}`;
     expect(after[0]!.n, "no session for an arrival on a closed run").toBe(before[0]!.n);
-    // A finished rid still comes back to its own end; a bad signature is still refused.
-    expect((await post("/start", { entryQuery: entry("R1") })).body.redirectUrl).toBe(signed("https://supplier.example/end?st=c&id=R1"));
+    // A finished rid is still a duplicate (no end link); a bad signature is still refused.
+    expect((await post("/start", { entryQuery: entry("R1") })).body).toMatchObject({ redirectUrl: null, message: "You have already taken part in this survey. Thank you." });
     expect((await post("/start", { entryQuery: `${entry("R7", false)}&sig=${"0".repeat(64)}` })).status).toBe(403);
   });
 

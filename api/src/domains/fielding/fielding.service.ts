@@ -306,9 +306,15 @@ export async function startSession(db: Db, link: string, panelRespondentId: stri
       // A run fed by a supplier takes only its (signed) respondents.
       if (!opts.entryQuery) throw new ApiError("Forbidden", "This survey link is not valid", "a supplier's survey needs its entry link");
       entry = await verifyEntry(tx, run, link, opts.publicUrl ?? "", opts.entryQuery);
-      // A rid enters the run once: the same rid comes back to its own session.
+      // A rid enters the run once: the same rid comes back to its own session while it is in
+      // progress. Once it has finished, the entry is a duplicate (issue 36: it was answered with the
+      // finished session and a freshly signed end link): told so, with no end link, no session id and
+      // nothing stored. The respondent's own page still reads its session by its id.
       const existing = await q.sessionBySupplierRid(tx, run.id, entry.supplierId, entry.rid);
-      if (existing) return viewOf(tx, run, existing);
+      if (existing && existing.status === "InProgress") return viewOf(tx, run, existing);
+      if (existing) {
+        return { surveyLink: run.surveyLink, respondentId: randomUUID(), status: "Removed", page: null, definition: run.definition, endReason: "duplicate", answers: {}, redirectUrl: null };
+      }
     }
     if (panelRespondentId && !entry) {
       const existing = await q.sessionByPanelId(tx, run.id, panelRespondentId);

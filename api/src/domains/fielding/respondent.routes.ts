@@ -57,6 +57,9 @@ const END: Record<string, string> = {
   Removed: "This survey has closed. Thank you for your interest.",
 };
 
+/** A supplier's respondent entering again after finishing. */
+const DUPLICATE = "You have already taken part in this survey. Thank you.";
+
 const HEADING: Record<string, string> = {
   demographics: "A little about you",
   screener: "A few questions first",
@@ -79,7 +82,14 @@ export async function present(v: svc.RespondentView, imageUrl: ImageUrl): Promis
     respondentId: v.respondentId,
     status: v.status as z.infer<typeof View>["status"],
     // Excluded for quality: thanked like anyone who does not qualify.
-    message: v.status === "InProgress" ? null : v.status === "Removed" && v.endReason === "quality" ? END.ScreenedOut! : (END[v.status] ?? null),
+    message:
+      v.status === "InProgress"
+        ? null
+        : v.status === "Removed" && v.endReason === "quality"
+          ? END.ScreenedOut!
+          : v.status === "Removed" && v.endReason === "duplicate"
+            ? DUPLICATE
+            : (END[v.status] ?? null),
     redirectUrl: v.redirectUrl,
     currencySymbol: def.currencySymbol,
     page: p
@@ -159,7 +169,7 @@ export function registerRespondentRoutes(app: App, deps: AppDeps): void {
       operationId: "RespondentSurvey_Start",
       summary: "Start (or resume) taking a survey",
       description:
-        "A new respondent session on a Live survey run, with the test options this respondent will see. A panel respondent id answers once: the same id resumes its own session. A sample supplier's respondent sends the entry link's query string as received (`entryQuery`: `supplier={id}&rid={rid}[&sig=...]`); with the supplier's secret `sig` must be the hex HMAC-SHA256 of `{PUBLIC_URL}/s/{link}?` + the query before `&sig=`, else 403. A rid enters a run once (the same rid resumes its own session). On a closed run a supplier's new respondent gets the over-quota end with its (signed) redirect and nothing is stored; anyone else gets 409.",
+        "A new respondent session on a Live survey run, with the test options this respondent will see. A panel respondent id answers once: the same id resumes its own session. A sample supplier's respondent sends the entry link's query string as received (`entryQuery`: `supplier={id}&rid={rid}[&sig=...]`); with the supplier's secret `sig` must be the hex HMAC-SHA256 of `{PUBLIC_URL}/s/{link}?` + the query before `&sig=`, else 403. A rid enters a run once: the same rid resumes its own session while it is in progress; after it has finished, its entry is answered as a duplicate (status Removed, no end link, nothing stored). On a closed run a supplier's new respondent gets the over-quota end with its (signed) redirect and nothing is stored; anyone else gets 409.",
       request: {
         params: Link,
         body: {
