@@ -81,15 +81,18 @@ describe("the rules at their edges", () => {
     expect(median([]), "none").toBeNull();
   });
 
-  test("straight-lining: one answer on every scale item (at least 6) is flagged; one different answer is not", () => {
+  test("straight-lining: one answer on every scale item (at least 5) is flagged; one different answer is not", () => {
     const items = Object.keys(grid([1])).length;
     expect(items, "the two concepts' grids have at least 6 items").toBeGreaterThanOrEqual(6);
     expect(qualityFlags(def, { ...base, answers: grid([2]), testOptionOrder: order() })).toContain("straightliner");
     const varied = grid(Array.from({ length: items }, (_, i) => (i === items - 1 ? 3 : 2)));
     expect(qualityFlags(def, { ...base, answers: varied, testOptionOrder: order() })).not.toContain("straightliner");
-    // Only 5 items on the scale: too few to tell.
+    // 5 items, a single concept's grid (issue 36: at 6 a one-concept test could never flag one): judged.
     const five = Object.fromEntries(Object.entries(grid([2])).slice(0, 5));
-    expect(qualityFlags(def, { ...base, answers: five, testOptionOrder: order() })).not.toContain("straightliner");
+    expect(qualityFlags(def, { ...base, answers: five, testOptionOrder: order() })).toContain("straightliner");
+    // 4 items: too few to tell.
+    const four = Object.fromEntries(Object.entries(grid([2])).slice(0, 4));
+    expect(qualityFlags(def, { ...base, answers: four, testOptionOrder: order() })).not.toContain("straightliner");
   });
 
   test("a duplicate device is flagged", () => {

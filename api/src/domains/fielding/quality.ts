@@ -6,7 +6,8 @@
 // Pew Research Center 2020 on bogus respondents):
 // - speeder: interview length under a third of the run's median length (once 10 completes give a
 //   median);
-// - straight-liner: the same answer on every item of the 4-point scale grids, at least 6 items;
+// - straight-liner: the same answer on every item of the 4-point scale grids, at least 5 items (a
+//   single concept's grid: 6 let a one-concept test never flag one);
 // - attention: failed the instructed-response item (screened out there: engine.ts);
 // - duplicate: the same device fingerprint as a complete already in the run (the same supplier rid
 //   cannot enter twice: suppliers.ts);
@@ -23,7 +24,7 @@ export const SPEEDER_SHARE = 1 / 3;
 /** Completes needed before the run's median length is trusted. */
 export const MEDIAN_MIN_COMPLETES = 10;
 /** Scale-grid items needed before identical answers count as straight-lining. */
-export const STRAIGHTLINE_MIN_ITEMS = 6;
+export const STRAIGHTLINE_MIN_ITEMS = 5;
 
 export function median(xs: readonly number[]): number | null {
   if (!xs.length) return null;
