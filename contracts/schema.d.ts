@@ -2984,7 +2984,7 @@ export interface paths {
         };
         /**
          * Respondents per survey run of a project
-         * @description For each survey run of the project: started, in progress, complete, screened out, over quota and removed respondents, with the run's quota and wave.
+         * @description For each survey run of the project: started, in progress, complete, screened out, over quota and removed respondents, with the run's quota and wave, and a customer-panel run's respondent link.
          */
         get: operations["Projects_DecipherCompletesCounts"];
         put?: never;
@@ -11356,6 +11356,8 @@ export interface components {
                 surveyStatusId: number;
                 targetCompletes: number | null;
                 waveNumber: number | null;
+                /** @description A customer-panel run's respondent page ({PUBLIC_URL}/s/{surveyLink}), for the team to send to its own list; null for the Ideally panel's and suppliers' runs */
+                respondentLink: string | null;
                 /** @description When the run closes with the completes it has (set at launch: the project's fieldPeriodDays, default 14) */
                 fieldEndAt: string | null;
                 /** @description Set when the run had no complete for 24 hours with its quota open (cleared by the next complete or ExtendFieldPeriod) */

@@ -126,13 +126,20 @@ describe("a project fielded by the simulated panel", () => {
 describe("the respondent engine", () => {
   let link: string;
   let def: SurveyDefinition;
+  let id: number;
 
   beforeAll(async () => {
-    const id = await approvedProject({ sampleSize: 3, targets: true, customer: true });
+    id = await approvedProject({ sampleSize: 3, targets: true, customer: true });
     const [run] = await fielding.createSurveys(tdb.db, id);
     await fielding.launchRun(tdb.db, run!.surveyRunId, "http://ideally.test");
     link = run!.surveyLink;
     def = (await tdb.db<{ d: SurveyDefinition }[]>`select definition as d from survey_runs where id = ${run!.surveyRunId}`)[0]!.d;
+  });
+
+  test("a customer-panel run's respondent link is given to the team (issue 36: it was on no page), to viewers too", async () => {
+    const r = await call(app, "acmeViewer", T, "GET", `/api/v1/Projects(${id})/DecipherCompletesCounts`);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.value.map((v: { isCustomerPanel: boolean; respondentLink: string | null }) => [v.isCustomerPanel, v.respondentLink])).toEqual([[true, `http://localhost/s/${link}`]]);
   });
 
   const demographics = (gender: number, age: number) =>
@@ -260,6 +267,7 @@ describe("the fielding calls through the API", () => {
     const after = await call(app, "acmeViewer", T, "GET", `/api/v1/Projects(${projectId})/DecipherCompletesCounts`);
     expect(after.body.value[0].complete - before.body.value[0].complete).toBe(7);
     expect(after.body.value[0].inProgress).toBe(1);
+    expect(after.body.value[0].respondentLink, "an Ideally-panel run's link is the panel's, shown to no team").toBeNull();
     const other = await call(app, "globexAdmin", 2001, "GET", `/api/v1/Projects(${projectId})/DecipherCompletesCounts`);
     expect([other.status, other.body], "another client's project").toEqual([404, { typename: "NotFound", message: `No project ${projectId}` }]);
   });

@@ -166,7 +166,7 @@ export async function translationCounts(db: Db, runId: number) {
   });
 }
 
-export async function completesCounts(db: Db, ctx: RequestCtx, projectId: number) {
+export async function completesCounts(db: Db, ctx: RequestCtx, projectId: number, publicUrl: string) {
   const runs = await enterTenant(db, ctx, async (tx) => {
     const found = await tx`select 1 from projects where id = ${projectId} and deleted_at is null`;
     if (!found.length) throw new ApiError("NotFound", `No project ${projectId}`);
@@ -177,8 +177,8 @@ export async function completesCounts(db: Db, ctx: RequestCtx, projectId: number
   return system(db, async (tx) => {
     const ids = runs.map((r) => r.id);
     const counts = await q.runCounts(tx, ids);
-    const meta = await tx<{ id: number; regionId: number; isCustomerPanel: boolean; surveyStatusId: number; targetCompletes: number | null; waveNumber: number | null; fieldEndAt: string | null; stalledAt: string | null; closedReason: q.ClosedReason | null }[]>`
-      select r.id, r.region_id as "regionId", r.is_customer_panel as "isCustomerPanel", r.survey_status_id as "surveyStatusId",
+    const meta = await tx<{ id: number; regionId: number; isCustomerPanel: boolean; supplier: boolean; surveyLink: string; surveyStatusId: number; targetCompletes: number | null; waveNumber: number | null; fieldEndAt: string | null; stalledAt: string | null; closedReason: q.ClosedReason | null }[]>`
+      select r.id, r.region_id as "regionId", r.is_customer_panel as "isCustomerPanel", r.sample_supplier_id is not null as supplier, r.survey_link as "surveyLink", r.survey_status_id as "surveyStatusId",
              r.target_completes as "targetCompletes", (select min(wave_number) from project_schedules s where s.survey_run_id = r.id) as "waveNumber",
              to_json(r.field_end_at)#>>'{}' as "fieldEndAt", to_json(r.stalled_at)#>>'{}' as "stalledAt", r.closed_reason as "closedReason"
       from survey_runs r where r.id = any(${ids}::int[]) order by r.id`;
@@ -191,6 +191,9 @@ export async function completesCounts(db: Db, ctx: RequestCtx, projectId: number
         surveyStatusId: m.surveyStatusId,
         targetCompletes: m.targetCompletes,
         waveNumber: m.waveNumber,
+        // The team's own list answers a customer panel's run through its page; a supplier's run
+        // takes only signed entries, so its bare link would only be refused.
+        respondentLink: m.isCustomerPanel && !m.supplier ? `${publicUrl}/s/${m.surveyLink}` : null,
         fieldEndAt: iso(m.fieldEndAt),
         stalledAt: iso(m.stalledAt),
         closedReason: m.closedReason,

@@ -142,6 +142,10 @@ const CompletesCounts = z
         surveyStatusId: z.number().int(),
         targetCompletes: z.number().int().nullable(),
         waveNumber: z.number().int().nullable(),
+        respondentLink: z
+          .string()
+          .nullable()
+          .describe("A customer-panel run's respondent page ({PUBLIC_URL}/s/{surveyLink}), for the team to send to its own list; null for the Ideally panel's and suppliers' runs"),
         ...FieldPeriod,
       }),
     ),
@@ -367,11 +371,11 @@ export function registerFieldingRoutes(app: App, deps: AppDeps): void {
       tags: ["Projects"],
       operationId: "Projects_DecipherCompletesCounts",
       summary: "Respondents per survey run of a project",
-      description: "For each survey run of the project: started, in progress, complete, screened out, over quota and removed respondents, with the run's quota and wave.",
+      description: "For each survey run of the project: started, in progress, complete, screened out, over quota and removed respondents, with the run's quota and wave, and a customer-panel run's respondent link.",
       request: { params: KeyParams("Projects") },
       responses: { ...ok(CompletesCounts, "Counts per run"), ...commonErrors, 404: errors[404] },
     },
-    async (c) => c.json(await admin.completesCounts(db, c.get("ctx"), keyOf(c)), 200),
+    async (c) => c.json(await admin.completesCounts(db, c.get("ctx"), keyOf(c), publicUrl(c)), 200),
   );
   addRoute(
     app,

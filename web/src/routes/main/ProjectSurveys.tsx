@@ -15,6 +15,7 @@ import { onRealtime } from "../../state/realtime";
 import { ProjectTitle } from "./editor/shared";
 import { dateText } from "./editor/SchedulingTab";
 import { fieldPeriodText } from "../../features/fielding";
+import { CopyValue } from "../../components/CopyValue";
 
 type RunCount = Schemas["DecipherCompletesCountsResult"]["value"][number];
 type ScheduleRow = { id: number; regionId: number; waveNumber: number | null; scheduleDate: string; isCustomerPanel: boolean; sampleSize: number | null; launchState: string; blockedReason: string | null; chargeStatus: string; creditAmount: number | null };
@@ -124,6 +125,16 @@ export default function ProjectSurveys({ client }: { client: CurrentClient }) {
               })}
             </Table>
           )}
+          {runs.some((r) => r.respondentLink) ? (
+            <div className="mt-4 space-y-3" data-testid="respondent-links">
+              <p className="text-sm text-ink-700">Your own panel answers through these links: send them to your list. Anyone with a link can answer; completes count toward the run's target.</p>
+              {runs.flatMap((r) =>
+                r.respondentLink
+                  ? [<CopyValue key={r.surveyRunId} id={`respondent-link-${r.surveyRunId}`} label={`Respondent link, ${regionName(r.regionId)}${r.waveNumber ? `, wave ${r.waveNumber}` : ""}`} value={r.respondentLink} />]
+                  : [],
+              )}
+            </div>
+          ) : null}
         </Card>
         <Card title="Waves">
           {!scheduling.data ? (

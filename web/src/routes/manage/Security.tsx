@@ -12,6 +12,7 @@ import { toast } from "../../components/toast";
 import { Badge, Button, Card, EmptyState, Field, Input, PageHeader, Skeleton, Textarea, cx } from "../../components/ui";
 import { fieldErrors, formatDate, type ManageProps } from "./manage";
 import { FormModal } from "../../components/FormModal";
+import { CopyValue } from "../../components/CopyValue";
 
 type Idp = Schemas["SamlIdentityProvider"];
 
@@ -25,24 +26,6 @@ function useSpMetadata() {
     const acsUrl = doc.getElementsByTagNameNS("*", "AssertionConsumerService")[0]?.getAttribute("Location") ?? "";
     return { data: { metadataUrl: new URL("/auth/Saml/Metadata", location.origin).href, entityId, acsUrl }, response: r.response };
   });
-}
-
-function CopyValue({ id, label, value }: { id: string; label: string; value: string | undefined }) {
-  return (
-    <Field id={id} label={label}>
-      <div className="flex gap-2">
-        <Input id={id} readOnly value={value ?? ""} className="font-mono text-xs" onFocus={(e) => e.currentTarget.select()} />
-        <Button
-          variant="secondary"
-          aria-label={`Copy ${label}`}
-          disabled={!value}
-          onClick={() => void navigator.clipboard?.writeText(value ?? "").then(() => toast.success("Copied", `${label} is on the clipboard.`), () => {})}
-        >
-          Copy
-        </Button>
-      </div>
-    </Field>
-  );
 }
 
 export default function Security({ client }: ManageProps) {
