@@ -55,10 +55,13 @@ else check("dependency audit", auditCode);
 // about the longer of the two instead of their sum (docs/testing.md, "Two stages side by side").
 // Its server has fixed ports (3999, embedded PostgreSQL 54349) outside the range the bun tests pick
 // theirs from (tests/helpers/port.ts).
+// TEST_STAGES=serial runs it after them instead (to measure the two ways on one machine).
 const pwJson = `${TMP}/playwright.json`;
 const pwLog = `${TMP}/playwright.log`;
 rmSync(pwJson, { force: true });
-const playwright = step("playwright", ["bunx", "playwright", "test", "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson }, pwLog);
+const serial = process.env.TEST_STAGES === "serial";
+const runPlaywright = () => step("playwright", ["bunx", "playwright", "test", "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson }, pwLog);
+const early = serial ? null : runPlaywright();
 
 const junit = `${TMP}/junit.xml`;
 rmSync(junit, { force: true });
@@ -78,7 +81,7 @@ if (existsSync(junit)) {
 
 check("contract drift", await step("contract drift check", ["bun", "run", "scripts/generate-contract.ts", "--check"]));
 
-const pwCode = await playwright;
+const pwCode = await (early ?? runPlaywright());
 console.log(`\n=== playwright's output (${pwLog})`);
 console.log(readFileSync(pwLog, "utf8"));
 if (existsSync(pwJson)) {
