@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { api, signIn, token, expectAxeClean } from "./helpers";
+import { api, apiCall, clientIdByName, signIn, token, expectAxeClean } from "./helpers";
 
 // The project pages as a researcher uses them, in Chromium against the real server: sign in,
 // create an Idea project, rename it, add two concepts (one with an image), target an audience,
@@ -340,4 +340,30 @@ test("the review page: the team Admin declines with a reason; the project is a d
   await page.waitForURL(`**/${teamA}/projects/${p.id}`);
   await expect(page.getByRole("button", { name: "Submit", exact: true })).toBeVisible();
   expect((await api(request, uma, teamA, "GET", `/api/v1/Projects(${p.id})?$select=statusCode`)).statusCode).toBe(0);
+});
+
+test("opened at another address of the server, an upload says where to open Ideally instead of failing silently", async ({ page, request, baseURL }) => {
+  test.setTimeout(90_000);
+  // The server's PUBLIC_URL is 127.0.0.1 (playwright.config.ts); the page is opened at localhost,
+  // whose CSP then refuses the upload link the server gives (issue 38: the dialog just stayed open).
+  const here = baseURL!.replace("127.0.0.1", "localhost");
+  const uma = await token(request, "user@acme.test");
+  const team = await clientIdByName(request, uma, "Acme Team A");
+  const p = await api(request, uma, team, "POST", "/api/v1/Projects", { projectName: `Another address ${Date.now()}`, projectTypeId: 1, frameworkId: 1000 });
+  await page.goto(`${here}/auth/login`);
+  await page.getByLabel("Work email").fill("user@acme.test");
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.getByLabel("Password", { exact: true }).fill("ideally-demo");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL((u) => !u.pathname.startsWith("/auth"), { timeout: 20_000 });
+  await page.goto(`${here}/${team}/projects/${p.id}/test-options`);
+  await page.getByRole("button", { name: "Add test option" }).first().click();
+  const dlg = page.getByRole("dialog", { name: "Add test option" });
+  await dlg.getByLabel("Concept name").fill("Oat bites");
+  await dlg.getByLabel("Image").setInputFiles({ name: "bar.png", mimeType: "image/png", buffer: PNG });
+  await dlg.getByRole("button", { name: "Add test option" }).click();
+  const port = new URL(baseURL!).port;
+  await expect(page.getByText(`This page is open at localhost:${port}, but the server is set up to be reached at 127.0.0.1:${port} (its PUBLIC_URL). Open Ideally at http://127.0.0.1:${port} to do this.`).first()).toBeVisible();
+  await page.screenshot({ path: ".tmp/screens/projects-another-address.png" });
+  await apiCall(request, uma, team, "DELETE", `/api/v1/Projects(${p.id})`);
 });

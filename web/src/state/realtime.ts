@@ -5,6 +5,10 @@
 import { api, unwrap } from "../api/client";
 import { WEBSOCKET_PING_MS } from "../lib/constants";
 import { getToken } from "./session";
+import { unreachableFromHere } from "../lib/origin";
+import { toast } from "../components/toast";
+
+let warnedUnreachable = false;
 
 export interface RealtimeEvent {
   channel: string;
@@ -31,6 +35,14 @@ async function connect() {
   connecting = true;
   try {
     const { value } = await unwrap(api.GET("/api/v1/Users/WebsocketConnection"));
+    // At another address of the server the page's CSP refuses the socket: say so once, and
+    // do not retry a connection that cannot open.
+    const unreachable = unreachableFromHere(value);
+    if (unreachable) {
+      if (!warnedUnreachable) toast.error("Live updates are off", unreachable, true);
+      warnedUnreachable = true;
+      return;
+    }
     const ws = new WebSocket(value);
     socket = ws;
     ws.onopen = () => {

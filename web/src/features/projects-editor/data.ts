@@ -1,5 +1,6 @@
 // The project editor's data: the project with what the tabs show, the calls they share, and one
 // way to run an action (typed call, success toast, SPEC 8's error chain, refetch).
+import { unreachableFromHere } from "../../lib/origin";
 import { useCallback } from "react";
 import { useSWRConfig } from "swr";
 import { api, selected, unwrap, type Page, type Row, type Schemas } from "../../api/client";
@@ -80,6 +81,9 @@ export async function uploadProjectFile(projectId: number, file: File): Promise<
       params: { ...keyPath(projectId), query: { fileName: file.name, fileType: file.type, fileSize: String(file.size) } },
     }),
   );
+  // A page at another address of the server cannot PUT to the link (its CSP refuses it, silently).
+  const unreachable = unreachableFromHere(slot.url);
+  if (unreachable) throw new Error(unreachable);
   const put = await fetch(slot.url, { method: "PUT", headers: slot.headers, body: file });
   if (!put.ok) throw new Error(`Upload failed (${put.status})`);
   return { key: slot.key, fileType: slot.fileType, fileName: slot.fileName };
