@@ -1,5 +1,5 @@
 // Which role wins when a user holds different roles on a team, its org and its enterprise.
-// docs/decisions.md ("Membership, inherited roles"): a membership on an org or enterprise applies
+// docs/decisions.md ("Tenant entry in the database"): a membership on an org or enterprise applies
 // to every client beneath it, and the most privileged applicable one wins (1 Admin < 2 User <
 // 3 Viewer, so the smallest id). Fixture users (tests/helpers/fixtures.sql), Initech's tree
 // 3001 Enterprise > 3002 Org > 3003 Team:

@@ -4,7 +4,7 @@
 // (cluster-wide, from pg_stat_activity), and the process's own (CPU, memory, event loop). The route
 // label is the matched route pattern (/api/v1/Projects/:key), never the raw path, so labels stay few.
 // /metrics needs the scrape token when METRICS_TOKEN is set; in production without one it is not
-// served on the API port at all (docs/decisions.md "Metrics behind a token").
+// served on the API port at all (docs/decisions.md "What leaves the server (issue 19)").
 import { ApiError } from "../errors.ts";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { Context, Env, Hono, Next } from "hono";

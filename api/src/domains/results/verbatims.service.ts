@@ -9,7 +9,7 @@ import { ApiError } from "../../errors.ts";
 import { resolveFilter, sessionsSql, type ResolvedFilter, type ResponseFilter } from "./filters.ts";
 import * as q from "./results.sql.ts";
 
-/** Default and largest page sizes of the verbatim functions (docs/decisions.md "Verbatims"). */
+/** Default and largest page sizes of the verbatim functions (docs/decisions.md "Price sensitivity, market reach, waves, verbatims"). */
 export const VERBATIM_PAGE_SIZE = 20;
 export const VERBATIM_MAX_PAGE_SIZE = 200;
 export const SHORT_TEXT = 280;

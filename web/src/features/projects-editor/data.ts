@@ -102,7 +102,7 @@ export const MARKET_REACH_FRAMEWORK = 1020;
 /**
  * Market reach is offered only where its results can be seen: its results page needs the
  * MarketReach flag (SPEC 2), so without it neither the add-on nor the framework is offered
- * (docs/decisions.md "Market reach is offered where its results are seen").
+ * (docs/decisions.md "The researcher's path (issue 22)").
  */
 export function offersMarketReach(me: { featureFlags?: { ff: string; isEnabled: boolean }[] } | undefined): boolean {
   return hasFlag(me, "MarketReach");
