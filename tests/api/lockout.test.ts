@@ -12,6 +12,7 @@ import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { realApp } from "../helpers/app.ts";
 import { settled } from "../../api/src/auth/after-response.ts";
 import type { App } from "../../api/src/app.ts";
+import { DEVICE_COOKIE } from "../../api/src/auth/device-cookie.ts";
 
 let tdb: TestDb;
 const apps = new Map<string, App>();
@@ -34,15 +35,16 @@ async function from(ip: string): Promise<App> {
 const EMAIL = "admin@globex.test";
 const RIGHT = "Password123!";
 
-async function signIn(ip: string, password: string, email = EMAIL): Promise<{ status: number; retryAfter: number | null }> {
+async function signIn(ip: string, password: string, email = EMAIL, cookie?: string): Promise<{ status: number; retryAfter: number | null; device: string | null }> {
   const res = await (await from(ip)).request("/auth/Login/PasswordLogin", {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", ...(cookie ? { cookie } : {}) },
     body: JSON.stringify({ email, password }),
   });
   await res.text();
   const ra = res.headers.get("retry-after");
-  return { status: res.status, retryAfter: ra === null ? null : Number(ra) };
+  const device = res.headers.getSetCookie().find((c) => c.startsWith(`${DEVICE_COOKIE}=`))?.split(";")[0] ?? null;
+  return { status: res.status, retryAfter: ra === null ? null : Number(ra), device };
 }
 
 async function fail(ip: string, times: number, email = EMAIL): Promise<void> {
@@ -114,6 +116,47 @@ describe("per account, across addresses: a ceiling that slows", () => {
     expect(slowed.retryAfter).toBeLessThanOrEqual(5);
     await age(6);
     expect((await signIn("203.0.113.12", RIGHT)).status).toBe(200);
+  });
+});
+
+describe("a device the owner signed in on before (OWASP's device cookies)", () => {
+  // Issue 38: after 20 failures from rotating addresses, the owner's right password from a clean
+  // address got 429 three times in five (the account's 5 s spacing). A device that signed in with
+  // the right password before carries a signed cookie for that account; its attempts are limited on
+  // their own, never by failures elsewhere.
+  test("under a distributed attack the owner's device always gets in; a clean address without it is slowed", async () => {
+    const first = await signIn("203.0.113.50", RIGHT);
+    expect(first.status).toBe(200);
+    expect(first.device, "a device cookie is set at a sign-in").toMatch(new RegExp(`^${DEVICE_COOKIE}=.+`));
+    for (let i = 0; i < 20; i++) await fail(`192.0.2.${100 + i}`, 1);
+    for (let round = 0; round < 5; round++) {
+      // The attacker's next guess, once the account's 5 s spacing lets one through.
+      await age(6);
+      await fail(`192.0.2.${150 + round}`, 1);
+      // From a new address (a café): the cookie, not the address, is what is trusted.
+      const owner = await signIn(`203.0.113.${60 + round}`, RIGHT, EMAIL, first.device!);
+      expect(owner.status, `round ${round + 1}: the owner's device, just after a failure elsewhere`).toBe(200);
+    }
+    await age(6);
+    await fail("192.0.2.160", 1);
+    expect((await signIn("203.0.113.70", RIGHT)).status, "the same right password without the device cookie waits its 5 s").toBe(429);
+  });
+
+  test("a cookie altered, or issued for another account, is not trusted", async () => {
+    const mine = (await signIn("203.0.113.80", RIGHT)).device!;
+    const other = (await signIn("203.0.113.81", "Password123!", "user@acme.test")).device!;
+    for (let i = 0; i < 20; i++) await fail(`192.0.2.${170 + i}`, 1);
+    const [name, value] = mine.split("=") as [string, string];
+    const altered = `${name}=${value.slice(0, -2)}${value.endsWith("AA") ? "BB" : "AA"}`;
+    expect((await signIn("203.0.113.82", RIGHT, EMAIL, altered)).status, "an altered signature").toBe(429);
+    expect((await signIn("203.0.113.83", RIGHT, EMAIL, other)).status, "another account's device cookie").toBe(429);
+  });
+
+  test("a trusted device that fails 5 times itself is limited like any address", async () => {
+    const mine = (await signIn("203.0.113.90", RIGHT)).device!;
+    for (let i = 0; i < 5; i++) expect((await signIn(`203.0.113.${91 + i}`, `wrong-${i}`, EMAIL, mine)).status).toBe(401);
+    const held = await signIn("203.0.113.96", RIGHT, EMAIL, mine);
+    expect(held.status, "its own failures count against it").toBe(429);
   });
 });
 

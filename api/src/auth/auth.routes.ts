@@ -15,6 +15,7 @@ import { defaultSso } from "./sso.ts";
 import { registerAccountRoutes } from "./account.routes.ts";
 import { outboxMailer, type Mailer } from "../email/mailer.ts";
 import { AccessToken } from "./schemas.ts";
+import { DEVICE_COOKIE, DEVICE_DAYS } from "./device-cookie.ts";
 
 export const REFRESH_COOKIE = "ideally_refresh";
 
@@ -91,8 +92,9 @@ export function registerAuthRoutes(app: App, routeDeps: AuthRouteDeps, mailer?: 
       },
     },
     async (c) => {
-      const issued = await svc.passwordLogin(deps, c.req.valid("json"), meta(c));
+      const issued = await svc.passwordLogin(deps, c.req.valid("json"), { ...meta(c), deviceCookie: getCookie(c, DEVICE_COOKIE) ?? null });
       setRefreshCookie(c, issued.refreshToken, deps.secureCookies);
+      setCookie(c, DEVICE_COOKIE, issued.deviceCookie, { httpOnly: true, secure: deps.secureCookies, sameSite: "Strict", path: "/auth", maxAge: DEVICE_DAYS * 24 * 3600 });
       return c.json({ accessToken: issued.accessToken }, 200);
     },
   );

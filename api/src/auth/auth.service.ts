@@ -2,6 +2,7 @@
 // Access tokens are short-lived JWTs (jwt.ts); the refresh token lives in an httpOnly cookie and is
 // stored only as a hash. A refresh token is single-use: using it issues the next one of its family,
 // and presenting a used one again revokes the whole family (the session).
+import { deviceCookieValue, trustedDevice } from "./device-cookie.ts";
 import type { Db } from "../db/client.ts";
 import { ApiError } from "../errors.ts";
 import * as q from "./auth.sql.ts";
@@ -85,18 +86,28 @@ export async function startSession(deps: AuthDeps, user: q.LoginUser, method: st
   return { accessToken: await access(deps, user, sessionId), refreshToken, sessionId, userId: user.id };
 }
 
-/** The counters of one sign-in attempt: the account, the account from this address, the address. */
+/**
+ * The counters of one sign-in attempt: the account, the account from this address, the address,
+ * and the device when it carries a device cookie signed for this account (device-cookie.ts).
+ */
 export interface SignInKeys {
   email: string;
   account: string;
   pair: string | null;
   ip: string | null;
+  device: string | null;
 }
 
-export function signInKeys(email: string, ip: string | null): SignInKeys {
+export function signInKeys(email: string, ip: string | null, deviceId: string | null = null): SignInKeys {
   const e = email.trim().toLowerCase();
   // An email never contains a space (it is validated), so the pair key cannot be forged from another.
-  return { email: e, account: `login:account:${e}`, pair: ip ? `login:pair:${e} ${ip}` : null, ip: ip ? `login:ip:${ip}` : null };
+  return {
+    email: e,
+    account: `login:account:${e}`,
+    pair: ip ? `login:pair:${e} ${ip}` : null,
+    ip: ip ? `login:ip:${ip}` : null,
+    device: deviceId ? `login:device:${e} ${deviceId}` : null,
+  };
 }
 
 const wait = (seconds: number, what: string) =>
@@ -109,15 +120,19 @@ const wait = (seconds: number, what: string) =>
  */
 export async function checkSignInThrottle(db: Db, k: SignInKeys, now = Date.now()): Promise<void> {
   const secondsUntil = (at: number) => Math.max(1, Math.ceil((at - now) / 1000));
-  if (k.pair) {
+  const progressive = async (key: string) => {
     const l = LIMITS.loginPerAccountAddress;
-    const { n, newest } = await q.recentAttempts(db, k.pair, l.windowSeconds);
+    const { n, newest } = await q.recentAttempts(db, key, l.windowSeconds);
     if (n >= l.max && newest) {
       const delay = Math.min(l.maxDelaySeconds, l.delaySeconds * 2 ** (n - l.max));
       const until = newest.getTime() + delay * 1000;
       if (until > now) throw wait(secondsUntil(until), "sign-in");
     }
-  }
+  };
+  // A device that signed in to this account before: its own failures only (the same progressive
+  // delay as an address), not the account's or this address's.
+  if (k.device) return progressive(k.device);
+  if (k.pair) await progressive(k.pair);
   const c = LIMITS.loginPerAccount;
   const account = await q.recentAttempts(db, k.account, c.windowSeconds);
   if (account.n >= c.max && account.newest) {
@@ -132,7 +147,7 @@ export async function checkSignInThrottle(db: Db, k: SignInKeys, now = Date.now(
  * 5th failure in the window), the owner is emailed after the answer.
  */
 export async function recordSignInFailure(deps: AuthDeps, k: SignInKeys): Promise<void> {
-  await q.recordAttempt(deps.db, [k.account, k.pair, k.ip].filter((x): x is string => x !== null));
+  await q.recordAttempt(deps.db, [k.account, k.pair, k.ip, k.device].filter((x): x is string => x !== null));
   const { n } = await q.recentAttempts(deps.db, k.account, LIMITS.loginPerAccount.windowSeconds);
   if (n !== LIMITS.notifyOwnerAt || !deps.mailer) return;
   const mailer = deps.mailer;
@@ -148,14 +163,16 @@ export async function recordSignInFailure(deps: AuthDeps, k: SignInKeys): Promis
 /** After a success: this address's failures on the account are forgotten (not other addresses'). */
 export async function clearSignInFailures(db: Db, k: SignInKeys): Promise<void> {
   if (k.pair) await q.clearAttempts(db, k.pair);
+  if (k.device) await q.clearAttempts(db, k.device);
 }
 
 export async function passwordLogin(
   deps: AuthDeps,
   input: { email: string; password: string },
-  meta: { ip: string | null; userAgent: string | null },
-): Promise<Issued> {
-  const keys = signInKeys(input.email, meta.ip);
+  meta: { ip: string | null; userAgent: string | null; deviceCookie?: string | null },
+): Promise<Issued & { deviceCookie: string }> {
+  const deviceId = await trustedDevice(deps.key, input.email, meta.deviceCookie);
+  const keys = signInKeys(input.email, meta.ip, deviceId);
   await checkSignInThrottle(deps.db, keys);
 
   const user = await q.userByEmail(deps.db, input.email);
@@ -173,7 +190,8 @@ export async function passwordLogin(
     // The temporary password was right; the person must choose their own before signing in.
     throw new ApiError("NewPasswordRequired", "Choose a new password to finish signing in", "new_password_required");
   }
-  return startSession(deps, user, "password", meta);
+  // The right password: this device is known to the account from now on (kept if it was).
+  return { ...(await startSession(deps, user, "password", meta)), deviceCookie: await deviceCookieValue(deps.key, input.email, deviceId ?? undefined) };
 }
 
 /** Rotates a refresh token. Failure is 422 AuthFailureDto (SPEC 8): the client goes to login. */
