@@ -12,7 +12,7 @@ import { readAsTenant, withTenant } from "../../api/src/db/tx.ts";
 import { scopeFor } from "../../api/src/entities/service.ts";
 import { col, ident, param, q } from "../../api/src/db/sqltext.ts";
 import { createTestDb, type TestDb } from "../helpers/db.ts";
-import { call, testApp } from "../helpers/app.ts";
+import { call, realApp, testApp } from "../helpers/app.ts";
 import type { App } from "../../api/src/app.ts";
 
 let tdb: TestDb;
@@ -151,3 +151,31 @@ describe.each(tenantSets.map((s) => [s.name, s] as const))("%s", (_n, set) => {
 function firstUpdatable(set: EntitySetDef): string {
   return Object.entries(set.fields).find(([, f]) => f.updatable && !f.readOnly)?.[0] ?? "noSuchField";
 }
+
+// Two tenancy rules were each caught by one test only (issue 35's audit made each change by hand):
+// client_descendants reaching grandchildren, and app_enter ending an expired login session's tokens.
+// Both held here too, through the API.
+describe("tenancy rules, held through the API as well", () => {
+  test("an enterprise's admin asking for its descendants reaches the teams two levels down, and no other tree", async () => {
+    const read = async (scope: string) => {
+      const res = await app.request("/api/v1/Projects?$select=id,clientId&$top=1000", { headers: { authorization: "Bearer acmeAdmin", clientId: "1001", requestscope: scope } });
+      expect(res.status).toBe(200);
+      return [...new Set(((await res.json()) as { value: { clientId: number }[] }).value.map((p) => p.clientId))].sort();
+    };
+    // Acme Enterprise 1001 > Acme Org 1002 > Teams 1003 and 1004 (fixtures.sql): both teams are grandchildren.
+    expect(await read("descendants")).toEqual([1003, 1004]);
+    expect(await read("client"), "the enterprise's own rows only: it has no projects").toEqual([]);
+  });
+
+  test("a token whose login session has expired reads nothing, at once", async () => {
+    const { app: real } = await realApp(tdb.db);
+    const login = await real.request("/auth/Login/PasswordLogin", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "viewer@acme.test", password: "Password123!" }) });
+    expect(login.status).toBe(200);
+    const { accessToken } = (await login.json()) as { accessToken: string };
+    const get = () => real.request("/api/v1/Projects?$select=id", { headers: { authorization: `Bearer ${accessToken}`, clientId: "1003" } });
+    expect((await get()).status).toBe(200);
+    await tdb.db`update auth_sessions set expires_at = now() - interval '1 second' where user_id = 9005 and revoked_at is null`;
+    const after = await get();
+    expect(after.status, "the access token itself has not expired; its session has").toBe(401);
+  });
+});
