@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { CANNOT_ACT, LocalProvider, NOT_UNDERSTOOD } from "../../api/src/domains/ai/local.ts";
 import type { ProjectContext } from "../../api/src/domains/ai/facts.ts";
-import type { ToolSpec } from "../../api/src/domains/ai/provider.ts";
+import type { ChatMessage, ToolSpec } from "../../api/src/domains/ai/provider.ts";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -132,5 +132,41 @@ describe("questions written from outside the code (tests/fixtures/ai/chat-topica
       if (!ok) answered.push(`${q} -> ${r.toolCalls.map((t) => t.name).join(",")} ${r.content.slice(0, 60)}`);
     }
     expect(answered).toEqual([]);
+  });
+});
+
+describe("'which and why' (issue 37: the input's own suggestion got a ranking with no reason)", () => {
+  const whyTools: ToolSpec[] = [...tools, { name: "why_answers", description: "why_answers", parameters: { type: "object", properties: {} } }];
+  const system = `You answer questions about results.\n\nCONTEXT:\n\`\`\`json\n${JSON.stringify({ kind: "chatContext", ...pc })}\n\`\`\``;
+  const fig = (ref: string, text: string) => ({ ref, text });
+  const base = { audience: [], audienceText: "all respondents", filters: {} };
+  // Lentil puffs leads: the ranking as qual_results hands it over (best first).
+  const ranking = { ...base, tool: "qual_results", measure: { standardQuestionId: 5, title: "Likability", options: [{ name: "Lentil puffs", top2: fig("F1", "71.0%"), n: fig("F2", "n 240"), smallBase: false }, { name: "Chickpea crisps", top2: fig("F3", "58.0%"), n: fig("F4", "n 240"), smallBase: false }], lead: { diff: fig("F5", "13.0 points"), significant: true } } };
+  const why = { ...base, tool: "why_answers", testOption: "Lentil puffs", stance: "like", questions: [{ question: "What do you like about it?", answers: 120, themes: [{ name: "crunchy texture", share: fig("F6", "41%"), quote: { text: fig("F7", "“So crunchy”"), segment: "Female, 25-34" } }], quotes: [] }], drivers: null };
+  const turn = (question: string, outputs: unknown[]) => {
+    const messages: ChatMessage[] = [{ role: "system", content: system }, { role: "user", content: question }];
+    outputs.forEach((o, i) => {
+      messages.push({ role: "assistant", content: "", toolCalls: [{ id: `c${i}`, name: (o as { tool: string }).tool, arguments: "{}" }] });
+      messages.push({ role: "tool", toolCallId: `c${i}`, content: JSON.stringify(o) });
+    });
+    return new LocalProvider().complete({ messages, tools: whyTools });
+  };
+
+  test.each(["Which test option did best, and why?", "Which concept is best and why?", "Why is the best concept the best?"])("%p: the ranking, then why the leader leads, then one answer with both", async (q) => {
+    const first = await turn(q, []);
+    expect(first.toolCalls.map((t) => t.name)).toEqual(["qual_results"]);
+    const second = await turn(q, [ranking]);
+    expect(second.toolCalls.map((t) => [t.name, JSON.parse(t.arguments).testOptionId, JSON.parse(t.arguments).stance])).toEqual([["why_answers", 12, "like"]]);
+    const last = await turn(q, [ranking, why]);
+    expect(last.toolCalls).toEqual([]);
+    expect(last.content).toContain("Lentil puffs did best on Likability");
+    expect(last.content).toContain("crunchy texture");
+    expect(last.content.indexOf("did best")).toBeLessThan(last.content.indexOf("crunchy texture"));
+  });
+
+  test("a ranking question without 'why' still ends at the ranking", async () => {
+    const r = await turn("Which concept did best?", [ranking]);
+    expect(r.toolCalls).toEqual([]);
+    expect(r.content).toContain("Lentil puffs did best on Likability");
   });
 });

@@ -212,7 +212,20 @@ export class LocalProvider implements AiProvider {
         }
       })
       .filter((o): o is ToolOutput => !!o && typeof o === "object" && "tool" in o);
-    if (outputs.length) return { content: writeAnswer(outputs, parsed?.direction ?? "best"), toolCalls: [] };
+    if (outputs.length) {
+      // "Which did best, and why?": once the ranking is back, the leader's reasons (what people
+      // like about it; about the last, what they dislike), then one answer with both.
+      const ranking = outputs.find((o): o is Extract<ToolOutput, { tool: "qual_results" }> => o.tool === "qual_results");
+      const ranked = ranking?.measure?.options ?? [];
+      const pick = parsed?.direction === "worst" ? ranked.at(-1) : ranked[0];
+      const pickId = pick && context ? context.testOptions.find((t) => t.name === pick.name)?.id : undefined;
+      const offered = new Set((req.tools ?? []).map((t) => t.name));
+      if (parsed?.alsoWhy && pickId !== undefined && offered.has("why_answers") && !outputs.some((o) => o.tool === "why_answers")) {
+        const args = { filterIds: parsed.filterIds, regionIds: parsed.regionIds, testOptionId: pickId, stance: parsed.direction === "worst" ? "dislike" : "like" };
+        return { content: "", toolCalls: [{ id: "call_why_answers_2", name: "why_answers", arguments: JSON.stringify(args) }] };
+      }
+      return { content: writeAnswer(outputs, parsed?.direction ?? "best"), toolCalls: [] };
+    }
     const facts = jsonBlock<SummaryFacts>(question);
     if (facts?.kind === "summary") return { content: writeSummary(facts), toolCalls: [] };
     if (parsed?.kind === "action") return { content: `${CANNOT_ACT} ${capabilities(context)}`, toolCalls: [] };

@@ -21,6 +21,11 @@ export interface ParsedQuestion {
   regionIds: number[];
   testOptionIds: number[];
   direction: "best" | "worst";
+  /**
+   * A ranking that also asks why ("Which concept did best, and why?", the chat's own suggestion):
+   * the leader's reasons follow the ranking (issue 37: it was answered with the ranking alone).
+   */
+  alsoWhy: boolean;
   /** What the audience words matched, for the answer's wording. */
   audience: string[];
 }
@@ -196,5 +201,6 @@ export function parseQuestion(question: string, pc: ProjectContext): ParsedQuest
   // naming a market, a measure or a concept beside it does not make it a results question.
   const onTopic = unknownWords(text, pc).length === 0;
   const kind: ParsedQuestion["kind"] = ACTION.test(text) ? "action" : !onTopic ? "unknown" : why ? "why" : understood ? topical : "unknown";
-  return { kind, stance: why ? stance : null, standardQuestionId, filterIds, regionIds, testOptionIds, direction, audience: [...audience, ...pc.regions.filter((r) => regionIds.includes(r.id)).map((r) => r.name)] };
+  const alsoWhy = kind === "ranking" && testOptionIds.length === 0 && /\bwhy\b|\breasons?\b/.test(text);
+  return { kind, stance: why ? stance : null, standardQuestionId, filterIds, regionIds, testOptionIds, direction, alsoWhy, audience: [...audience, ...pc.regions.filter((r) => regionIds.includes(r.id)).map((r) => r.name)] };
 }
