@@ -56,7 +56,8 @@ function answers(v: View, gender: number, attentionRight: boolean): Record<strin
     else if (q.key === ATTENTION.key) out[q.key] = attentionRight ? ATTENTION.correct : 0;
     else if (q.type === "text") out[q.key] = "It sounds tasty and good value";
     else if (q.type === "multiple") out[q.key] = [q.options.find((o) => !o.exclusive)!.id];
-    else out[q.key] = q.options[0]!.id;
+    // A different answer on each scale item in turn: never one answer on every item (straight-lining).
+    else out[q.key] = q.options[Object.keys(out).length % q.options.length]!.id;
   }
   return out;
 }
@@ -248,6 +249,17 @@ describe("a closed run", () => {
     // A finished rid is still a duplicate (no end link); a bad signature is still refused.
     expect((await post("/start", { entryQuery: entry("R1") })).body).toMatchObject({ redirectUrl: null, message: "You have already taken part in this survey. Thank you." });
     expect((await post("/start", { entryQuery: `${entry("R7", false)}&sig=${"0".repeat(64)}` })).status).toBe(403);
+  });
+
+  test("a respondent mid-survey when the run closed: the reconciliation says what they were sent back with (issue 36)", async () => {
+    // R7 was in progress (the resuming test above) when the run was force-closed.
+    const [{ respondentId }] = await tdb.db<{ respondentId: string }[]>`select respondent_uuid::text as "respondentId" from survey_sessions where survey_run_id = ${runId} and supplier_rid = 'R7'`;
+    const own = await get(`/${respondentId}`);
+    expect(own.body.status).not.toBe("InProgress");
+    expect(own.body.redirectUrl, "sent back as over quota").toBe(signed("https://supplier.example/end?st=q&id=R7"));
+    const csv = (await call(app, "staff", null, "GET", `/api/v1/SurveyRuns(${runId})/ReconciliationCsv`)).body as string;
+    const row = csv.split("\r\n").find((l) => l.startsWith("R7,"));
+    expect(row?.split(",")[1], "the same outcome in the reconciliation (it said 'removed', no supplier outcome)").toBe("over-quota");
   });
 
   test("an entry without the supplier's link on a closed supplier's run is still refused (403), before the status", async () => {

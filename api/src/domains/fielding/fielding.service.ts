@@ -28,7 +28,7 @@ import { afterPage, answerKey, assignTestOptions, hash32, intentKey, pages, seed
 import * as q from "./fielding.sql.ts";
 import { answerPage, makePerson, type Margins } from "./simulate.ts";
 import { refundRunShortfall } from "../credits/ledger.ts";
-import { endRedirect, verifyEntry, type EndKind, type SupplierEntry } from "./suppliers.ts";
+import { endKindOf, endRedirect, verifyEntry, type SupplierEntry } from "./suppliers.ts";
 import { qualityFlags, runMedian } from "./quality.ts";
 
 export const SURVEY_STATUS = { Draft: 0, Testing: 10, Live: 50, Closed: 90, Dev: 130, ErrorXml: 1000, ErrorProcessing: 1010 } as const;
@@ -268,14 +268,8 @@ function view(run: q.RunRow & { definition: SurveyDefinition }, s: q.SessionRow)
 /** The view, with the supplier's end link for a supplier's respondent who has finished. */
 async function viewOf(tx: Tx, run: q.RunRow & { definition: SurveyDefinition }, s: q.SessionRow): Promise<RespondentView> {
   const v = view(run, s);
-  if (s.status === "InProgress" || s.sampleSupplierId === null || s.supplierRid === null) return v;
-  const flagged = s.qualityFlags.length > 0;
-  const kind: EndKind =
-    s.status === "Complete"
-      ? flagged ? "qualityTerminate" : "complete"
-      : s.status === "ScreenedOut"
-        ? s.endReason === "attention check" ? "qualityTerminate" : "screenOut"
-        : s.status === "OverQuota" ? "overQuota" : flagged ? "qualityTerminate" : "overQuota";
+  const kind = endKindOf(s.status, s.endReason, s.qualityFlags);
+  if (kind === null || s.sampleSupplierId === null || s.supplierRid === null) return v;
   return { ...v, redirectUrl: await endRedirect(tx, s.sampleSupplierId, s.supplierRid, kind) };
 }
 

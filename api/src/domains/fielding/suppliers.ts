@@ -221,13 +221,27 @@ export function csvCell(v: string | null): string {
   return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
 }
 
-/** The supplier's outcome name for a session. */
+/**
+ * The end link a finished session is sent back to its supplier with; null while in progress. The
+ * respondent's redirect (fielding.service.ts viewOf) and the reconciliation both read it, so the
+ * supplier invoices exactly what it was told (issue 36: a respondent in the survey when the field
+ * end closed the run was sent the over-quota link and listed as "removed").
+ */
+export function endKindOf(status: string, endReason: string | null, flags: readonly string[]): EndKind | null {
+  if (status === "InProgress") return null;
+  if (status === "Complete") return flags.length ? "qualityTerminate" : "complete";
+  if (status === "ScreenedOut") return endReason === "attention check" ? "qualityTerminate" : "screenOut";
+  if (status === "OverQuota") return "overQuota";
+  // Removed: excluded for quality, or the run closed on them.
+  return flags.length ? "qualityTerminate" : "overQuota";
+}
+
+const OUTCOME_NAMES: Record<EndKind, string> = { complete: "complete", screenOut: "screen-out", overQuota: "over-quota", qualityTerminate: "quality-terminate" };
+
+/** The supplier's outcome name for a session: the end link it was sent back with. */
 export function reconciliationStatus(status: string, endReason: string | null, flags: string[]): string {
-  if (status === "Complete") return flags.length ? "quality-terminate" : "complete";
-  if (status === "ScreenedOut") return endReason === "attention check" ? "quality-terminate" : "screen-out";
-  if (status === "OverQuota") return "over-quota";
-  if (status === "InProgress") return "in-progress";
-  return flags.length ? "quality-terminate" : "removed";
+  const kind = endKindOf(status, endReason, flags);
+  return kind ? OUTCOME_NAMES[kind] : "in-progress";
 }
 
 /** ReconciliationCsv: every supplier respondent of the run (rid, status, start, end, quality flags), as suppliers invoice from it. */
