@@ -8,6 +8,7 @@ import { enterTenant, readAsCaller } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
 import { twoProportionZTest } from "../../analytics/significance.ts";
 import { qualResults, questionResults, type Measure } from "../results/results.service.ts";
+import { resolveView } from "../results/view.ts";
 import { marketReachResults, priceSensitivityResults } from "../results/analysis.service.ts";
 import { verbatim, themeResults } from "../results/verbatims.service.ts";
 import { driverResults } from "../results/drivers.service.ts";
@@ -265,11 +266,15 @@ export async function summaryFacts(
   // The all-markets total (the web app's All markets) or every respondent at their own weight, for every QualResults figure.
   const total = opts.total ?? "sample";
   const names = new Map<number | null, string>(pc.testOptions.map((o) => [o.id, o.name]));
-  const qual = await qualResults(db, ctx, { projectId: pc.projectId, filters, benchmarkTypeId, total }).catch(async (e) => {
-    // A project whose market has no norm yet: the same figures without a benchmark.
-    if (e instanceof ApiError && e.code === "BadRequest") return qualResults(db, ctx, { projectId: pc.projectId, filters, total });
-    throw e;
-  });
+  // The view's figures, resolved as the page, the verdict and the exports resolve them (results/view.ts).
+  const view = (benchmark: number | null) => resolveView(db, ctx, { projectId: pc.projectId, filters, benchmarkTypeId: benchmark, total });
+  const qual = (
+    await view(benchmarkTypeId).catch(async (e) => {
+      // A project whose market has no norm yet: the same figures without a benchmark.
+      if (e instanceof ApiError && e.code === "BadRequest") return view(null);
+      throw e;
+    })
+  ).qual;
   const measures = measureFacts(book, qual.measures, names, { filters, benchmarkTypeId: qual.benchmarkTypeId, total });
   const severalMarkets = qual.allMarkets.shares.length > 1;
   const t = qual.allMarkets;

@@ -251,12 +251,17 @@ function coverSheet(wb: ExcelJS.Workbook, r: ReportContext) {
   row("Fieldwork to", r.fieldwork.to ?? "");
   row("Filters", r.filters.join("; "));
   row("Benchmark", r.benchmark.name + (r.benchmark.indicative ? " (indicative: few projects)" : ""));
-  row("Benchmark top-2-box", r.benchmark.top2Percentage / 100, "0.0%");
+  // Each measure's norm, as the Summary sheet, the deck and the verdict read it (view.ts): a benchmark has no single top-2-box.
+  for (const m of r.qual.measures) {
+    const norm = r.benchmark.byMeasure.get(m.standardQuestionId);
+    row(`Benchmark top-2-box: ${m.title}`, norm === undefined ? "no norm" : norm / 100, norm === undefined ? undefined : "0.0%");
+  }
   row("Total", r.total);
   row("Weighting", r.weighting);
   row("Significance method", r.significance);
   row("Confidence", r.qual.confidence / 100, "0%");
   row("Multiple comparisons", r.qual.method.adjustName);
+  if (r.summaryNote) row("AI summary", r.summaryNote);
   if (r.verdict) {
     const v = r.verdict;
     row("Action standard", `${v.standard.title} top-2-box ${v.judgedAgainst === "benchmark" ? `significantly above ${r.benchmark.name}` : "significantly above every other concept"}`);
