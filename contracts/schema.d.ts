@@ -3481,7 +3481,7 @@ export interface paths {
         };
         /**
          * Where a project's results open
-         * @description SPEC 2's rule for the results page's empty path: price-sensitivity or market-reach by framework for Idea and Message projects (else all), npd for NPD, and for Question projects the segment question's page, else the first follow-up's text or qual page.
+         * @description SPEC 2's rule for the results page's empty path: price-sensitivity or market-reach by framework for Idea and Message projects (else all), npd for NPD, and for Question projects the segment question's page, else the first follow-up's text or qual page; and the view it opens on: every market, the all-markets total when there are several (issue 37).
          */
         get: operations["Projects_ResultsLanding"];
         put?: never;
@@ -11613,13 +11613,16 @@ export interface components {
                         diff: number;
                         /** @description Standard error of diff */
                         se: number;
-                        z: number;
-                        /** @description Two-sided, before adjustment */
-                        pValue: number;
-                        /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative */
+                        /** @description null when not tested (lowBase) or when there is no variance to test with */
+                        z: number | null;
+                        /** @description Two-sided, before adjustment; null when not tested (lowBase) or when there is no variance to test with */
+                        pValue: number | null;
+                        /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative or was not made */
                         pAdjusted: number | null;
-                        /** @description pAdjusted below 1 - confidence */
+                        /** @description pAdjusted below 1 - confidence; never when not tested */
                         significant: boolean;
+                        /** @description A side's Kish n_eff is below the low base (method.smallBase, 30): no test is made (docs/statistics.md) */
+                        lowBase: boolean;
                         /** @description The norm's mean over its projects */
                         top2Percentage: number;
                         /** @description The norm has fewer than method.thinNorm projects: indicative, never significant */
@@ -11631,13 +11634,16 @@ export interface components {
                         diff: number;
                         /** @description Standard error of diff */
                         se: number;
-                        z: number;
-                        /** @description Two-sided, before adjustment */
-                        pValue: number;
-                        /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative */
+                        /** @description null when not tested (lowBase) or when there is no variance to test with */
+                        z: number | null;
+                        /** @description Two-sided, before adjustment; null when not tested (lowBase) or when there is no variance to test with */
+                        pValue: number | null;
+                        /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative or was not made */
                         pAdjusted: number | null;
-                        /** @description pAdjusted below 1 - confidence */
+                        /** @description pAdjusted below 1 - confidence; never when not tested */
                         significant: boolean;
+                        /** @description A side's Kish n_eff is below the low base (method.smallBase, 30): no test is made (docs/statistics.md) */
+                        lowBase: boolean;
                         testOptionId: number | null;
                         /** @description Rated by the same respondents: the within-respondent covariance is in se */
                         paired: boolean;
@@ -11662,16 +11668,22 @@ export interface components {
                         smallBase: boolean;
                         /** @description Against the same option in each other market (independent samples) */
                         vsMarkets: {
-                            /** @description The other market */
-                            regionId: number;
                             /** @description This market's top2 minus the other's */
                             diff: number;
+                            /** @description Standard error of diff */
                             se: number;
-                            z: number;
-                            pValue: number;
-                            /** @description Adjusted within the market table's family (marketsMethod) */
-                            pAdjusted: number;
+                            /** @description null when not tested (lowBase) or when there is no variance to test with */
+                            z: number | null;
+                            /** @description Two-sided, before adjustment; null when not tested (lowBase) or when there is no variance to test with */
+                            pValue: number | null;
+                            /** @description Adjusted within the market table's family (marketsMethod); null when not tested */
+                            pAdjusted: number | null;
+                            /** @description pAdjusted below 1 - confidence; never when not tested */
                             significant: boolean;
+                            /** @description A side's Kish n_eff is below the low base (method.smallBase, 30): no test is made (docs/statistics.md) */
+                            lowBase: boolean;
+                            /** @description The other market */
+                            regionId: number;
                         }[];
                     }[];
                 }[];
@@ -11967,13 +11979,16 @@ export interface components {
                             diff: number;
                             /** @description Standard error of diff */
                             se: number;
-                            z: number;
-                            /** @description Two-sided, before adjustment */
-                            pValue: number;
-                            /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative */
+                            /** @description null when not tested (lowBase) or when there is no variance to test with */
+                            z: number | null;
+                            /** @description Two-sided, before adjustment; null when not tested (lowBase) or when there is no variance to test with */
+                            pValue: number | null;
+                            /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative or was not made */
                             pAdjusted: number | null;
-                            /** @description pAdjusted below 1 - confidence */
+                            /** @description pAdjusted below 1 - confidence; never when not tested */
                             significant: boolean;
+                            /** @description A side's Kish n_eff is below the low base (method.smallBase, 30): no test is made (docs/statistics.md) */
+                            lowBase: boolean;
                             /** @description The norm's mean over its projects */
                             top2Percentage: number;
                             /** @description The norm has fewer than method.thinNorm projects: indicative, never significant */
@@ -11985,13 +12000,16 @@ export interface components {
                             diff: number;
                             /** @description Standard error of diff */
                             se: number;
-                            z: number;
-                            /** @description Two-sided, before adjustment */
-                            pValue: number;
-                            /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative */
+                            /** @description null when not tested (lowBase) or when there is no variance to test with */
+                            z: number | null;
+                            /** @description Two-sided, before adjustment; null when not tested (lowBase) or when there is no variance to test with */
+                            pValue: number | null;
+                            /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative or was not made */
                             pAdjusted: number | null;
-                            /** @description pAdjusted below 1 - confidence */
+                            /** @description pAdjusted below 1 - confidence; never when not tested */
                             significant: boolean;
+                            /** @description A side's Kish n_eff is below the low base (method.smallBase, 30): no test is made (docs/statistics.md) */
+                            lowBase: boolean;
                             testOptionId: number | null;
                             /** @description Rated by the same respondents: the within-respondent covariance is in se */
                             paired: boolean;
@@ -12001,13 +12019,16 @@ export interface components {
                             diff: number;
                             /** @description Standard error of diff */
                             se: number;
-                            z: number;
-                            /** @description Two-sided, before adjustment */
-                            pValue: number;
-                            /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative */
+                            /** @description null when not tested (lowBase) or when there is no variance to test with */
+                            z: number | null;
+                            /** @description Two-sided, before adjustment; null when not tested (lowBase) or when there is no variance to test with */
+                            pValue: number | null;
+                            /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative or was not made */
                             pAdjusted: number | null;
-                            /** @description pAdjusted below 1 - confidence */
+                            /** @description pAdjusted below 1 - confidence; never when not tested */
                             significant: boolean;
+                            /** @description A side's Kish n_eff is below the low base (method.smallBase, 30): no test is made (docs/statistics.md) */
+                            lowBase: boolean;
                             /** @description The previous wave */
                             wave: number;
                         } | null;
@@ -12058,7 +12079,18 @@ export interface components {
         ResultsLanding: {
             projectId: number;
             tab: string;
+            /** @description The full path; with several markets it chooses All markets (?region=0) */
             path: string;
+            /** @description The view the results open on: the project whole */
+            view: {
+                /** @description Every market of the project */
+                regionIds: number[];
+                /**
+                 * @description markets (the all-markets total) for a project of several markets, else sample
+                 * @enum {string}
+                 */
+                total: "sample" | "markets";
+            };
         };
         StandardQuestionDescriptions: {
             frameworkId: number;
@@ -12267,13 +12299,16 @@ export interface components {
                         diff: number;
                         /** @description Standard error of diff */
                         se: number;
-                        z: number;
-                        /** @description Two-sided, before adjustment */
-                        pValue: number;
-                        /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative */
+                        /** @description null when not tested (lowBase) or when there is no variance to test with */
+                        z: number | null;
+                        /** @description Two-sided, before adjustment; null when not tested (lowBase) or when there is no variance to test with */
+                        pValue: number | null;
+                        /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative or was not made */
                         pAdjusted: number | null;
-                        /** @description pAdjusted below 1 - confidence */
+                        /** @description pAdjusted below 1 - confidence; never when not tested */
                         significant: boolean;
+                        /** @description A side's Kish n_eff is below the low base (method.smallBase, 30): no test is made (docs/statistics.md) */
+                        lowBase: boolean;
                         /** @description The norm's mean over its projects */
                         top2Percentage: number;
                         /** @description The norm has fewer than method.thinNorm projects: indicative, never significant */
@@ -12285,13 +12320,16 @@ export interface components {
                         diff: number;
                         /** @description Standard error of diff */
                         se: number;
-                        z: number;
-                        /** @description Two-sided, before adjustment */
-                        pValue: number;
-                        /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative */
+                        /** @description null when not tested (lowBase) or when there is no variance to test with */
+                        z: number | null;
+                        /** @description Two-sided, before adjustment; null when not tested (lowBase) or when there is no variance to test with */
+                        pValue: number | null;
+                        /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative or was not made */
                         pAdjusted: number | null;
-                        /** @description pAdjusted below 1 - confidence */
+                        /** @description pAdjusted below 1 - confidence; never when not tested */
                         significant: boolean;
+                        /** @description A side's Kish n_eff is below the low base (method.smallBase, 30): no test is made (docs/statistics.md) */
+                        lowBase: boolean;
                         testOptionId: number | null;
                         /** @description Rated by the same respondents: the within-respondent covariance is in se */
                         paired: boolean;
@@ -12325,13 +12363,16 @@ export interface components {
                         diff: number;
                         /** @description Standard error of diff */
                         se: number;
-                        z: number;
-                        /** @description Two-sided, before adjustment */
-                        pValue: number;
-                        /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative */
+                        /** @description null when not tested (lowBase) or when there is no variance to test with */
+                        z: number | null;
+                        /** @description Two-sided, before adjustment; null when not tested (lowBase) or when there is no variance to test with */
+                        pValue: number | null;
+                        /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative or was not made */
                         pAdjusted: number | null;
-                        /** @description pAdjusted below 1 - confidence */
+                        /** @description pAdjusted below 1 - confidence; never when not tested */
                         significant: boolean;
+                        /** @description A side's Kish n_eff is below the low base (method.smallBase, 30): no test is made (docs/statistics.md) */
+                        lowBase: boolean;
                         /** @description The norm's mean over its projects */
                         top2Percentage: number;
                         /** @description The norm has fewer than method.thinNorm projects: indicative, never significant */
@@ -12343,13 +12384,16 @@ export interface components {
                         diff: number;
                         /** @description Standard error of diff */
                         se: number;
-                        z: number;
-                        /** @description Two-sided, before adjustment */
-                        pValue: number;
-                        /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative */
+                        /** @description null when not tested (lowBase) or when there is no variance to test with */
+                        z: number | null;
+                        /** @description Two-sided, before adjustment; null when not tested (lowBase) or when there is no variance to test with */
+                        pValue: number | null;
+                        /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative or was not made */
                         pAdjusted: number | null;
-                        /** @description pAdjusted below 1 - confidence */
+                        /** @description pAdjusted below 1 - confidence; never when not tested */
                         significant: boolean;
+                        /** @description A side's Kish n_eff is below the low base (method.smallBase, 30): no test is made (docs/statistics.md) */
+                        lowBase: boolean;
                         testOptionId: number | null;
                         /** @description Rated by the same respondents: the within-respondent covariance is in se */
                         paired: boolean;
@@ -20644,7 +20688,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The tab and the full path */
+            /** @description The tab, the full path and the view */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -84,7 +84,8 @@ export interface OptionFigures {
   n: Figure;
   smallBase: boolean;
   /** indicative: the norm has too few projects to test against (docs/statistics.md). */
-  vsBenchmark: { norm: Figure; diff: Figure; significant: boolean; indicative: boolean; above: boolean } | null;
+  /** lowBase: the option's n_eff is below the low base, so no test was made (docs/statistics.md). */
+  vsBenchmark: { norm: Figure; diff: Figure; significant: boolean; indicative: boolean; lowBase: boolean; above: boolean } | null;
 }
 
 export interface MeasureFacts {
@@ -93,7 +94,8 @@ export interface MeasureFacts {
   /** Best first. */
   options: OptionFigures[];
   /** The leader against the runner-up. */
-  lead: { diff: Figure; significant: boolean } | null;
+  /** lowBase: a side's n_eff is below the low base, so the lead was not tested. */
+  lead: { diff: Figure; significant: boolean; lowBase: boolean } | null;
 }
 
 /** QualResults as figures: per measure, each option's top-2-box, base, and against the benchmark and the runner-up. */
@@ -118,6 +120,7 @@ export function measureFacts(
             diff: book.add(points(r.vsBenchmark.diff), r.vsBenchmark.diff, { ...base, testOptionId: r.testOptionId, field: "vsBenchmark.diff" }),
             significant: r.vsBenchmark.significant,
             indicative: r.vsBenchmark.indicative,
+            lowBase: r.vsBenchmark.lowBase,
             above: r.vsBenchmark.diff >= 0,
           }
         : null,
@@ -125,7 +128,7 @@ export function measureFacts(
     let lead: MeasureFacts["lead"] = null;
     if (sorted.length > 1) {
       const vs = sorted[0]!.vsOthers.find((o) => o.testOptionId === sorted[1]!.testOptionId)!;
-      lead = { diff: book.add(points(vs.diff), vs.diff, { ...base, testOptionId: sorted[0]!.testOptionId, field: "vsOthers.diff", otherTestOptionId: sorted[1]!.testOptionId }), significant: vs.significant };
+      lead = { diff: book.add(points(vs.diff), vs.diff, { ...base, testOptionId: sorted[0]!.testOptionId, field: "vsOthers.diff", otherTestOptionId: sorted[1]!.testOptionId }), significant: vs.significant, lowBase: vs.lowBase };
     }
     return { standardQuestionId: m.standardQuestionId, title: m.title, options, lead };
   });

@@ -177,6 +177,8 @@ function significanceWords(r: Measure): string {
   const b = r.vsBenchmark;
   const low = r.smallBase ? " (low base)" : "";
   if (!b) return `no benchmark${low}`;
+  // Below the low base no test is made (docs/statistics.md "The low base"): no p-value, no mark.
+  if (b.lowBase) return "not tested (low base)";
   if (b.indicative) return `indicative${low}`;
   return `${b.significant ? (b.diff > 0 ? "significantly above" : "significantly below") : "not significant"}${low}`;
 }
@@ -216,7 +218,8 @@ function summarySheet(wb: ExcelJS.Workbook, title: string, qual: QualResults, op
       : "") +
       `Weighted top-2-box with design-based SE (Taylor linearisation, market runs as strata) and ${qual.confidence}% Wilson interval; ` +
       `vs benchmark: the difference from the ${benchmarkName} norm in percentage points, significant at ${qual.confidence}% after ${adjustmentWords(qual.method)}; ` +
-      `indicative: a norm of fewer than ${qual.method.thinNorm} projects; low base: n eff below ${qual.method.smallBase}. See docs/statistics.md.`,
+      `indicative: a norm of fewer than ${qual.method.thinNorm} projects; low base: n eff below ${qual.method.smallBase}, not tested. ` +
+      `An empty p adjusted means no test was made (a low base, an indicative norm, or a share with no variance to test against a fixed line). See docs/statistics.md.`,
   ]);
   // The note wraps over the first concept's columns (the width of a printed page). It starts in the
   // second column: the first is repeated on every printed page, where a merged cell's first part
@@ -360,8 +363,8 @@ async function wavesSheet(wb: ExcelJS.Workbook, w: WorkbookInput) {
     for (const m of x.measures) {
       for (const r of m.results) {
         const v = r.vsPreviousWave;
-        const words = !v ? "" : v.significant ? `significantly ${v.diff > 0 ? "above" : "below"} ${unit} ${v.wave}` : "not significant";
-        ws.addRow(sheetRow([x.wave, x.from, x.to, x.respondents, m.title, optionName(w.report.options, r.testOptionId), r.n, r.nEff, r.top2, r.se, r.ci[0], r.ci[1], v ? v.diff * 100 : null, v?.pValue ?? null, v?.pAdjusted ?? null, words + (r.smallBase ? " (low base)" : "")]));
+        const words = !v ? "" : v.lowBase ? "not tested (low base)" : v.significant ? `significantly ${v.diff > 0 ? "above" : "below"} ${unit} ${v.wave}` : v.pValue === null ? "not tested (no variance)" : "not significant";
+        ws.addRow(sheetRow([x.wave, x.from, x.to, x.respondents, m.title, optionName(w.report.options, r.testOptionId), r.n, r.nEff, r.top2, r.se, r.ci[0], r.ci[1], v ? v.diff * 100 : null, v?.pValue ?? null, v?.pAdjusted ?? null, words + (r.smallBase && !v?.lowBase ? " (low base)" : "")]));
       }
     }
   }

@@ -133,6 +133,7 @@ export function versus(m: Measure): { mark: string; words: string; color: string
   const b = m.vsBenchmark;
   if (!b) return { mark: "", words: "no benchmark", color: null };
   const diff = `${b.diff >= 0 ? "+" : "−"}${Math.abs(b.diff * 100).toFixed(1)} pts`;
+  if (b.lowBase) return { mark: "", words: `${diff}, low base: not tested`, color: null };
   if (b.indicative) return { mark: "", words: `${diff}, indicative`, color: null };
   if (!b.significant) return { mark: "", words: `${diff}, not significant`, color: null };
   return b.diff > 0 ? { mark: " ▲", words: `${diff}, significantly above`, color: UP } : { mark: " ▼", words: `${diff}, significantly below`, color: DOWN };
