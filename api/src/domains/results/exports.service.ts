@@ -97,11 +97,35 @@ export function formulaSafe<T>(v: T): T | string {
   return typeof v === "string" && /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
 }
 
-/** RFC 4180 quoting; a cell starting with = + - @ is prefixed with ' so spreadsheets never run it. */
+/** RFC 4180 quoting; a cell starting with = + - @ is prefixed with ' so spreadsheets never run it; an undefined number (NaN, ±Infinity) is empty. */
 export function csvCell(v: Cell): string {
-  if (v === null) return "";
+  if (v === null || (typeof v === "number" && !Number.isFinite(v))) return "";
   const s = typeof v === "number" ? String(v) : formulaSafe(v);
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** What an empty cell that stands for an undefined figure says (a cell note; the Summary's note explains the empty p adjusted). */
+export const UNDEFINED_NOTE = "No value: the figure is undefined here (no respondents, or no variance to test).";
+
+/**
+ * OOXML has no NaN or Infinity (a <v>NaN</v> makes readers such as openpyxl refuse the workbook):
+ * every cell holding one becomes empty, with a note saying why. Run over the whole workbook before
+ * it is written, so no sheet builder can leave one.
+ */
+export function undefinedAsEmpty(wb: ExcelJS.Workbook): number {
+  let n = 0;
+  for (const ws of wb.worksheets) {
+    ws.eachRow((row) =>
+      row.eachCell((cell) => {
+        if (typeof cell.value === "number" && !Number.isFinite(cell.value)) {
+          cell.value = null;
+          cell.note = UNDEFINED_NOTE;
+          n++;
+        }
+      }),
+    );
+  }
+  return n;
 }
 
 /** A row of user text for a worksheet: every string formula-safe, as in the CSV exports. */
@@ -485,6 +509,7 @@ export async function exportExcel(db: Db, ctx: RequestCtx, input: ExcelInput): P
   wb.title = name;
   const w: WorkbookInput = { db, ctx, input, filters, report, segments, respondents };
   for (const build of WORKBOOK_SHEETS) await build(wb, w);
+  undefinedAsEmpty(wb);
   const buf = await wb.xlsx.writeBuffer();
   return { fileName: fileName(name, "xlsx"), body: new Uint8Array(buf as ArrayBuffer) };
 }

@@ -104,7 +104,8 @@ const NAVY = "14213D";
 const GREY = "64748B";
 const UP = "15803D";
 const DOWN = "B91C1C";
-const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+/** A share in percent; an undefined one (no respondents) as a dash, never "NaN%". */
+const pct = (x: number) => (Number.isFinite(x) ? `${(x * 100).toFixed(1)}%` : "–");
 
 function heading(s: PptxGenJS.Slide, text: string, sub?: string) {
   s.addText(text, { x: 0.5, y: 0.25, w: 12.3, h: 0.6, fontSize: 24, bold: true, color: NAVY, fit: "shrink" });
@@ -298,6 +299,22 @@ function benchmarkLine(pptx: PptxGenJS, name: string, labels: string[], value: n
   return { type: pptx.ChartType.line, data: [{ name, labels, values: labels.map(() => value) }], options: { chartColors: ["F59E0B"], lineSize: 2, lineDash: "dash", lineDataSymbol: "none", showValue: false } };
 }
 
+/**
+ * A chart point with no value (NaN or Infinity: a share of no respondents) is left out of its chart
+ * part: OOXML has no NaN, and a missing <c:pt> is how a chart holds an empty point. Chart values
+ * and the embedded workbooks' cells are checked; the XML of every other part never holds a number.
+ */
+export async function finiteCharts(deck: Uint8Array): Promise<Uint8Array> {
+  const zip = await JSZip.loadAsync(deck);
+  let changed = false;
+  for (const name of Object.keys(zip.files).filter((f) => /^ppt\/charts\/chart\d+\.xml$/.test(f))) {
+    const xml = await zip.file(name)!.async("string");
+    const fixed = xml.replace(/<c:pt idx="\d+"><c:v>(?:NaN|-?Infinity)<\/c:v><\/c:pt>/g, "");
+    if (fixed !== xml) (zip.file(name, fixed), (changed = true));
+  }
+  return changed ? zip.generateAsync({ type: "uint8array", compression: "DEFLATE" }) : deck;
+}
+
 /** Custom error bars (the intervals) into the bar series `whiskers` names, in the deck's chart parts. */
 export async function addWhiskers(deck: Uint8Array, whiskers: Whiskers): Promise<Uint8Array> {
   if (!whiskers.size) return deck;
@@ -476,7 +493,7 @@ export async function projectDeck(db: Db, i: ProjectDeckInput, progress: (pct: n
     footer(s, r, `Base: ${r.respondents} respondents`);
   }
   await progress(80, "writing the deck");
-  const body = await addWhiskers(new Uint8Array((await pptx.write({ outputType: "arraybuffer" })) as ArrayBuffer), whiskers);
+  const body = await finiteCharts(await addWhiskers(new Uint8Array((await pptx.write({ outputType: "arraybuffer" })) as ArrayBuffer), whiskers));
   return { fileName: fileName(r.projectName, "pptx"), body, charts };
 }
 
