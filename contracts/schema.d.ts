@@ -3481,7 +3481,7 @@ export interface paths {
         };
         /**
          * Where a project's results open
-         * @description SPEC 2's rule for the results page's empty path: price-sensitivity or market-reach by framework for Idea and Message projects (else all), npd for NPD, and for Question projects the segment question's page, else the first follow-up's text or qual page.
+         * @description SPEC 2's rule for the results page's empty path: price-sensitivity or market-reach by framework for Idea and Message projects (else all), npd for NPD, and for Question projects the segment question's page, else the first follow-up's text or qual page; and the view it opens on: every market, the all-markets total when there are several (issue 37).
          */
         get: operations["Projects_ResultsLanding"];
         put?: never;
@@ -11615,13 +11615,16 @@ export interface components {
                         diff: number;
                         /** @description Standard error of diff */
                         se: number;
-                        z: number;
-                        /** @description Two-sided, before adjustment */
-                        pValue: number;
-                        /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative */
+                        /** @description null when not tested (lowBase) or when there is no variance to test with */
+                        z: number | null;
+                        /** @description Two-sided, before adjustment; null when not tested (lowBase) or when there is no variance to test with */
+                        pValue: number | null;
+                        /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative or was not made */
                         pAdjusted: number | null;
-                        /** @description pAdjusted below 1 - confidence */
+                        /** @description pAdjusted below 1 - confidence; never when not tested */
                         significant: boolean;
+                        /** @description A side's Kish n_eff is below the low base (method.smallBase, 30): no test is made (docs/statistics.md) */
+                        lowBase: boolean;
                         /** @description The norm's mean over its projects */
                         top2Percentage: number;
                         /** @description The norm has fewer than method.thinNorm projects: indicative, never significant */
@@ -11633,13 +11636,16 @@ export interface components {
                         diff: number;
                         /** @description Standard error of diff */
                         se: number;
-                        z: number;
-                        /** @description Two-sided, before adjustment */
-                        pValue: number;
-                        /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative */
+                        /** @description null when not tested (lowBase) or when there is no variance to test with */
+                        z: number | null;
+                        /** @description Two-sided, before adjustment; null when not tested (lowBase) or when there is no variance to test with */
+                        pValue: number | null;
+                        /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative or was not made */
                         pAdjusted: number | null;
-                        /** @description pAdjusted below 1 - confidence */
+                        /** @description pAdjusted below 1 - confidence; never when not tested */
                         significant: boolean;
+                        /** @description A side's Kish n_eff is below the low base (method.smallBase, 30): no test is made (docs/statistics.md) */
+                        lowBase: boolean;
                         testOptionId: number | null;
                         /** @description Rated by the same respondents: the within-respondent covariance is in se */
                         paired: boolean;
@@ -11664,16 +11670,22 @@ export interface components {
                         smallBase: boolean;
                         /** @description Against the same option in each other market (independent samples) */
                         vsMarkets: {
-                            /** @description The other market */
-                            regionId: number;
                             /** @description This market's top2 minus the other's */
                             diff: number;
+                            /** @description Standard error of diff */
                             se: number;
-                            z: number;
-                            pValue: number;
-                            /** @description Adjusted within the market table's family (marketsMethod) */
-                            pAdjusted: number;
+                            /** @description null when not tested (lowBase) or when there is no variance to test with */
+                            z: number | null;
+                            /** @description Two-sided, before adjustment; null when not tested (lowBase) or when there is no variance to test with */
+                            pValue: number | null;
+                            /** @description Adjusted within the market table's family (marketsMethod); null when not tested */
+                            pAdjusted: number | null;
+                            /** @description pAdjusted below 1 - confidence; never when not tested */
                             significant: boolean;
+                            /** @description A side's Kish n_eff is below the low base (method.smallBase, 30): no test is made (docs/statistics.md) */
+                            lowBase: boolean;
+                            /** @description The other market */
+                            regionId: number;
                         }[];
                     }[];
                 }[];
@@ -11969,13 +11981,16 @@ export interface components {
                             diff: number;
                             /** @description Standard error of diff */
                             se: number;
-                            z: number;
-                            /** @description Two-sided, before adjustment */
-                            pValue: number;
-                            /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative */
+                            /** @description null when not tested (lowBase) or when there is no variance to test with */
+                            z: number | null;
+                            /** @description Two-sided, before adjustment; null when not tested (lowBase) or when there is no variance to test with */
+                            pValue: number | null;
+                            /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative or was not made */
                             pAdjusted: number | null;
-                            /** @description pAdjusted below 1 - confidence */
+                            /** @description pAdjusted below 1 - confidence; never when not tested */
                             significant: boolean;
+                            /** @description A side's Kish n_eff is below the low base (method.smallBase, 30): no test is made (docs/statistics.md) */
+                            lowBase: boolean;
                             /** @description The norm's mean over its projects */
                             top2Percentage: number;
                             /** @description The norm has fewer than method.thinNorm projects: indicative, never significant */
@@ -11987,13 +12002,16 @@ export interface components {
                             diff: number;
                             /** @description Standard error of diff */
                             se: number;
-                            z: number;
-                            /** @description Two-sided, before adjustment */
-                            pValue: number;
-                            /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative */
+                            /** @description null when not tested (lowBase) or when there is no variance to test with */
+                            z: number | null;
+                            /** @description Two-sided, before adjustment; null when not tested (lowBase) or when there is no variance to test with */
+                            pValue: number | null;
+                            /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative or was not made */
                             pAdjusted: number | null;
-                            /** @description pAdjusted below 1 - confidence */
+                            /** @description pAdjusted below 1 - confidence; never when not tested */
                             significant: boolean;
+                            /** @description A side's Kish n_eff is below the low base (method.smallBase, 30): no test is made (docs/statistics.md) */
+                            lowBase: boolean;
                             testOptionId: number | null;
                             /** @description Rated by the same respondents: the within-respondent covariance is in se */
                             paired: boolean;
@@ -12003,13 +12021,16 @@ export interface components {
                             diff: number;
                             /** @description Standard error of diff */
                             se: number;
-                            z: number;
-                            /** @description Two-sided, before adjustment */
-                            pValue: number;
-                            /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative */
+                            /** @description null when not tested (lowBase) or when there is no variance to test with */
+                            z: number | null;
+                            /** @description Two-sided, before adjustment; null when not tested (lowBase) or when there is no variance to test with */
+                            pValue: number | null;
+                            /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative or was not made */
                             pAdjusted: number | null;
-                            /** @description pAdjusted below 1 - confidence */
+                            /** @description pAdjusted below 1 - confidence; never when not tested */
                             significant: boolean;
+                            /** @description A side's Kish n_eff is below the low base (method.smallBase, 30): no test is made (docs/statistics.md) */
+                            lowBase: boolean;
                             /** @description The previous wave */
                             wave: number;
                         } | null;
@@ -12060,7 +12081,18 @@ export interface components {
         ResultsLanding: {
             projectId: number;
             tab: string;
+            /** @description The full path; with several markets it chooses All markets (?region=0) */
             path: string;
+            /** @description The view the results open on: the project whole */
+            view: {
+                /** @description Every market of the project */
+                regionIds: number[];
+                /**
+                 * @description markets (the all-markets total) for a project of several markets, else sample
+                 * @enum {string}
+                 */
+                total: "sample" | "markets";
+            };
         };
         StandardQuestionDescriptions: {
             frameworkId: number;
@@ -12269,13 +12301,16 @@ export interface components {
                         diff: number;
                         /** @description Standard error of diff */
                         se: number;
-                        z: number;
-                        /** @description Two-sided, before adjustment */
-                        pValue: number;
-                        /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative */
+                        /** @description null when not tested (lowBase) or when there is no variance to test with */
+                        z: number | null;
+                        /** @description Two-sided, before adjustment; null when not tested (lowBase) or when there is no variance to test with */
+                        pValue: number | null;
+                        /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative or was not made */
                         pAdjusted: number | null;
-                        /** @description pAdjusted below 1 - confidence */
+                        /** @description pAdjusted below 1 - confidence; never when not tested */
                         significant: boolean;
+                        /** @description A side's Kish n_eff is below the low base (method.smallBase, 30): no test is made (docs/statistics.md) */
+                        lowBase: boolean;
                         /** @description The norm's mean over its projects */
                         top2Percentage: number;
                         /** @description The norm has fewer than method.thinNorm projects: indicative, never significant */
@@ -12287,13 +12322,16 @@ export interface components {
                         diff: number;
                         /** @description Standard error of diff */
                         se: number;
-                        z: number;
-                        /** @description Two-sided, before adjustment */
-                        pValue: number;
-                        /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative */
+                        /** @description null when not tested (lowBase) or when there is no variance to test with */
+                        z: number | null;
+                        /** @description Two-sided, before adjustment; null when not tested (lowBase) or when there is no variance to test with */
+                        pValue: number | null;
+                        /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative or was not made */
                         pAdjusted: number | null;
-                        /** @description pAdjusted below 1 - confidence */
+                        /** @description pAdjusted below 1 - confidence; never when not tested */
                         significant: boolean;
+                        /** @description A side's Kish n_eff is below the low base (method.smallBase, 30): no test is made (docs/statistics.md) */
+                        lowBase: boolean;
                         testOptionId: number | null;
                         /** @description Rated by the same respondents: the within-respondent covariance is in se */
                         paired: boolean;
@@ -12327,13 +12365,16 @@ export interface components {
                         diff: number;
                         /** @description Standard error of diff */
                         se: number;
-                        z: number;
-                        /** @description Two-sided, before adjustment */
-                        pValue: number;
-                        /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative */
+                        /** @description null when not tested (lowBase) or when there is no variance to test with */
+                        z: number | null;
+                        /** @description Two-sided, before adjustment; null when not tested (lowBase) or when there is no variance to test with */
+                        pValue: number | null;
+                        /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative or was not made */
                         pAdjusted: number | null;
-                        /** @description pAdjusted below 1 - confidence */
+                        /** @description pAdjusted below 1 - confidence; never when not tested */
                         significant: boolean;
+                        /** @description A side's Kish n_eff is below the low base (method.smallBase, 30): no test is made (docs/statistics.md) */
+                        lowBase: boolean;
                         /** @description The norm's mean over its projects */
                         top2Percentage: number;
                         /** @description The norm has fewer than method.thinNorm projects: indicative, never significant */
@@ -12345,13 +12386,16 @@ export interface components {
                         diff: number;
                         /** @description Standard error of diff */
                         se: number;
-                        z: number;
-                        /** @description Two-sided, before adjustment */
-                        pValue: number;
-                        /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative */
+                        /** @description null when not tested (lowBase) or when there is no variance to test with */
+                        z: number | null;
+                        /** @description Two-sided, before adjustment; null when not tested (lowBase) or when there is no variance to test with */
+                        pValue: number | null;
+                        /** @description After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative or was not made */
                         pAdjusted: number | null;
-                        /** @description pAdjusted below 1 - confidence */
+                        /** @description pAdjusted below 1 - confidence; never when not tested */
                         significant: boolean;
+                        /** @description A side's Kish n_eff is below the low base (method.smallBase, 30): no test is made (docs/statistics.md) */
+                        lowBase: boolean;
                         testOptionId: number | null;
                         /** @description Rated by the same respondents: the within-respondent covariance is in se */
                         paired: boolean;
@@ -20646,7 +20690,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The tab and the full path */
+            /** @description The tab, the full path and the view */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -93,7 +93,9 @@ describe("weighted top-2-box with every filter kind", () => {
     expect(a.ci[1]).toBeCloseTo(0.93681996109172561, 10);
     expect(a.vsOthers[0].se).toBeCloseTo(0.53415574451318348, 10);
     expect(a.vsOthers[0].paired).toBe(true);
-    expect(r.body.method).toMatchObject({ variance: "taylor-linearisation", adjust: "bh", tests: 1 });
+    // n_eff 3.24 is below the low base (30): the comparison's SE is reported, but no test is made (issue 37).
+    expect(a.vsOthers[0]).toMatchObject({ lowBase: true, pValue: null, pAdjusted: null, significant: false });
+    expect(r.body.method).toMatchObject({ variance: "taylor-linearisation", adjust: "bh", tests: 0 });
     expect(a.distribution.map((d: { label: string; share: number }) => [d.label, +d.share.toFixed(4)])).toEqual([
       ["High", +(1 / 4.5).toFixed(4)],
       ["Average", +(2 / 4.5).toFixed(4)],
@@ -379,7 +381,8 @@ describe("exports", () => {
     expect(row.getCell(header.indexOf("A n eff") + 1).value).toBe(a.nEff);
     // The note sits in the second column (the first repeats on every printed page).
     const notes = ws.getColumn(2).values.map(String).join("\n");
-    expect(notes).toContain("Benjamini-Hochberg adjustment");
+    // Every base of the fixture is low (n_eff under 30): nothing was tested, and the note says so.
+    expect(notes).toContain("no test: nothing in this view could be tested");
     const markets = wb.getWorksheet("Markets")!;
     expect(String(markets.getRow(1).getCell(1).value)).toBe(`All markets, weighted by ${api.allMarkets.weighting}`);
     expect(wb.getWorksheet("Data")!.rowCount).toBe(5);
@@ -424,10 +427,24 @@ describe("the results page's empty path (SPEC 2)", () => {
   test("through the API, from the project's own questions", async () => {
     // P is an Idea project on framework 1000 whose first follow-up is the multiple-choice Q.
     const r = await call(app, "acmeViewer", T, "GET", `/api/v1/Projects(${P})/ResultsLanding`);
-    expect(r.body).toEqual({ projectId: P, tab: "all", path: `/${T}/results/${P}/all` });
+    const regions = (await tdb.db<{ id: number }[]>`select region_id as id from projects_regions where project_id = ${P} order by region_id`).map((x) => x.id);
+    expect(regions.length, "at most one market").toBeLessThan(2);
+    expect(r.body).toEqual({ projectId: P, tab: "all", path: `/${T}/results/${P}/all`, view: { regionIds: regions, total: "sample" } });
     await tdb.db`update projects set project_type_id = 3, framework_id = 3000 where id = ${P}`;
     const q = await call(app, "acmeViewer", T, "GET", `/api/v1/Projects(${P})/ResultsLanding`);
     expect(q.body.tab).toBe(`qual/${pqQ}`);
     await tdb.db`update projects set project_type_id = 1, framework_id = 1000 where id = ${P}`;
+  });
+  test("a project of several markets opens on the all-markets total (issue 37): the view says so and the path chooses All markets", async () => {
+    const before = (await tdb.db<{ id: number }[]>`select region_id as id from projects_regions where project_id = ${P}`).map((x) => x.id);
+    const [{ clientId }] = await tdb.db<{ clientId: number }[]>`select client_id as "clientId" from projects where id = ${P}`;
+    const added = [1, 2].filter((r) => !before.includes(r));
+    for (const r of added) await tdb.db`insert into projects_regions (client_id, project_id, region_id) values (${clientId}, ${P}, ${r})`;
+    try {
+      const r = await call(app, "acmeViewer", T, "GET", `/api/v1/Projects(${P})/ResultsLanding`);
+      expect(r.body).toEqual({ projectId: P, tab: "all", path: `/${T}/results/${P}/all?region=0`, view: { regionIds: [...new Set([...before, 1, 2])].sort((a, b) => a - b), total: "markets" } });
+    } finally {
+      await tdb.db`delete from projects_regions where project_id = ${P} and region_id = any(${added}::int[])`;
+    }
   });
 });

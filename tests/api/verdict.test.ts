@@ -51,8 +51,8 @@ function m(id: number, top2: number, o: { bench?: { diff: number; significant: b
     ci: [top2 - 0.06, top2 + 0.06],
     smallBase: nEff < 30,
     distribution: [],
-    vsBenchmark: o.bench === null || o.bench === undefined ? null : { top2Percentage: (top2 - o.bench.diff) * 100, diff: o.bench.diff, se: 0.03, z: 0, pValue: 0, pAdjusted: 0, significant: o.bench.significant, indicative: o.bench.indicative ?? false, quintile: null },
-    vsOthers: (o.vs ?? []).map((v) => ({ testOptionId: v.id, diff: v.diff, se: 0.03, z: 0, pValue: 0, pAdjusted: 0, significant: v.significant, paired: true })),
+    vsBenchmark: o.bench === null || o.bench === undefined ? null : { top2Percentage: (top2 - o.bench.diff) * 100, diff: o.bench.diff, se: 0.03, z: 0, pValue: 0, pAdjusted: 0, significant: o.bench.significant, lowBase: false, indicative: o.bench.indicative ?? false, quintile: null },
+    vsOthers: (o.vs ?? []).map((v) => ({ testOptionId: v.id, diff: v.diff, se: 0.03, z: 0, pValue: 0, pAdjusted: 0, significant: v.significant, lowBase: false, paired: true })),
   };
 }
 const name = (id: number | null) => `Concept ${id}`;
@@ -266,7 +266,7 @@ describe("SPEC 7's 'None' benchmark: a 50% line, tested against", () => {
       expect(b.indicative).toBe(false);
       // Significant at 95% exactly when |z| is past the published critical value 1.959964.
       expect(b.significant).toBe(Math.abs(z) > 1.959964);
-      expect(b.pValue < 0.05).toBe(Math.abs(z) > 1.959964);
+      expect(b.pValue! < 0.05).toBe(Math.abs(z) > 1.959964);
       if (b.significant) significant++;
     }
     expect(significant).toBeGreaterThan(0);

@@ -40,8 +40,14 @@ test("the Summary leads with a verdict per concept on the action standard; a Use
   const headline = page.getByTestId("verdict-headline");
   await expect(headline).toBeVisible({ timeout: 20_000 });
   await expect(headline).toHaveText(/^(Go: .+ meets? the action standard\.|No concept clearly meets the action standard; consider .+\.|No-go: no concept meets the action standard\.)$/);
+  // The results open where the project is whole (issue 37): All markets, every respondent of both markets, the all-markets total.
+  const landing = await apiCall(request, uma, team, "GET", `/api/v1/Projects(${idea})/ResultsLanding`);
+  expect(landing.view).toEqual({ regionIds: [1, 2], total: "markets" });
+  await expect(page.locator("#filter-region")).toHaveValue("0");
+  const both = await apiCall(request, uma, team, "GET", `/api/v1/Responses/WeightSum?projectId=${idea}&filters=${encodeURIComponent(JSON.stringify({ regionIds: [1, 2] }))}`);
+  await expect(page.getByTestId("summary-respondents")).toHaveText(both.count.toLocaleString("en-US"));
   // One verdict per concept, as the API's scorecard for the same view says.
-  const sc = await apiCall(request, uma, team, "GET", `/api/v1/Responses/Scorecard?projectId=${idea}&benchmarkTypeId=1&filters=${encodeURIComponent(JSON.stringify({ regionIds: [1] }))}`);
+  const sc = await apiCall(request, uma, team, "GET", `/api/v1/Responses/Scorecard?projectId=${idea}&benchmarkTypeId=1&total=markets&filters=${encodeURIComponent(JSON.stringify({ regionIds: [1, 2] }))}`);
   const labels = { go: "Go", consider: "Consider", "no-go": "No-go" } as Record<string, string>;
   await expect(page.getByTestId("verdict")).toHaveText(sc.rows.map((r: { verdict: string }) => labels[r.verdict]!));
   await expect(page.getByTestId("action-standard")).toContainText("Likability");

@@ -8,7 +8,12 @@ describe("All markets", () => {
     expect(isAllMarkets(ALL_MARKETS, [1, 2])).toBe(true);
     expect(isAllMarkets(ALL_MARKETS, [1])).toBe(false);
     expect(isAllMarkets(1, [1, 2])).toBe(false);
-    expect(isAllMarkets(null, [1, 2])).toBe(false);
+    // Results open where the project is whole (issue 37): no market chosen on a project of several is All markets,
+    // with one market it is that market; a market not among the project's still falls back to the first (SPEC 4).
+    expect(isAllMarkets(null, [1, 2])).toBe(true);
+    expect(isAllMarkets(null, [1])).toBe(false);
+    expect(isAllMarkets(15, [1, 2])).toBe(false);
+    expect(effectiveRegionId(15, [2, 1])).toBe(2);
     // The lookups keep a real market (the first) underneath.
     expect(effectiveRegionId(ALL_MARKETS, [2, 1])).toBe(2);
   });
@@ -29,7 +34,7 @@ describe("the market table's letters", () => {
     expect([0, 25, 26, 27].map(letterOf)).toEqual(["A", "Z", "AA", "AB"]);
   });
   test("a cell carries the letters of the markets it is significantly above, not below, not merely different", () => {
-    const t = (regionId: number, diff: number, significant: boolean) => ({ regionId, diff, se: 0.05, z: diff / 0.05, pValue: 0.01, pAdjusted: significant ? 0.01 : 0.2, significant });
+    const t = (regionId: number, diff: number, significant: boolean) => ({ regionId, diff, se: 0.05, z: diff / 0.05, pValue: 0.01, pAdjusted: significant ? 0.01 : 0.2, significant, lowBase: false });
     expect(lowerMarkets({ vsMarkets: [t(1, 0.2, true), t(15, -0.2, true)] }, letters)).toEqual(["B"]);
     expect(lowerMarkets({ vsMarkets: [t(1, 0.2, false), t(15, 0.3, true)] }, letters)).toEqual(["C"]);
     expect(lowerMarkets({ vsMarkets: [] }, letters)).toEqual([]);

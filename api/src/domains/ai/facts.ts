@@ -8,6 +8,7 @@ import { enterTenant, readAsCaller } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
 import { twoProportionZTest } from "../../analytics/significance.ts";
 import { qualResults, questionResults, type Measure } from "../results/results.service.ts";
+import { resolveView } from "../results/view.ts";
 import { marketReachResults, priceSensitivityResults } from "../results/analysis.service.ts";
 import { verbatim, themeResults } from "../results/verbatims.service.ts";
 import { driverResults } from "../results/drivers.service.ts";
@@ -83,7 +84,8 @@ export interface OptionFigures {
   n: Figure;
   smallBase: boolean;
   /** indicative: the norm has too few projects to test against (docs/statistics.md). */
-  vsBenchmark: { norm: Figure; diff: Figure; significant: boolean; indicative: boolean; above: boolean } | null;
+  /** lowBase: the option's n_eff is below the low base, so no test was made (docs/statistics.md). */
+  vsBenchmark: { norm: Figure; diff: Figure; significant: boolean; indicative: boolean; lowBase: boolean; above: boolean } | null;
 }
 
 export interface MeasureFacts {
@@ -92,7 +94,8 @@ export interface MeasureFacts {
   /** Best first. */
   options: OptionFigures[];
   /** The leader against the runner-up. */
-  lead: { diff: Figure; significant: boolean } | null;
+  /** lowBase: a side's n_eff is below the low base, so the lead was not tested. */
+  lead: { diff: Figure; significant: boolean; lowBase: boolean } | null;
 }
 
 /** QualResults as figures: per measure, each option's top-2-box, base, and against the benchmark and the runner-up. */
@@ -117,6 +120,7 @@ export function measureFacts(
             diff: book.add(points(r.vsBenchmark.diff), r.vsBenchmark.diff, { ...base, testOptionId: r.testOptionId, field: "vsBenchmark.diff" }),
             significant: r.vsBenchmark.significant,
             indicative: r.vsBenchmark.indicative,
+            lowBase: r.vsBenchmark.lowBase,
             above: r.vsBenchmark.diff >= 0,
           }
         : null,
@@ -124,7 +128,7 @@ export function measureFacts(
     let lead: MeasureFacts["lead"] = null;
     if (sorted.length > 1) {
       const vs = sorted[0]!.vsOthers.find((o) => o.testOptionId === sorted[1]!.testOptionId)!;
-      lead = { diff: book.add(points(vs.diff), vs.diff, { ...base, testOptionId: sorted[0]!.testOptionId, field: "vsOthers.diff", otherTestOptionId: sorted[1]!.testOptionId }), significant: vs.significant };
+      lead = { diff: book.add(points(vs.diff), vs.diff, { ...base, testOptionId: sorted[0]!.testOptionId, field: "vsOthers.diff", otherTestOptionId: sorted[1]!.testOptionId }), significant: vs.significant, lowBase: vs.lowBase };
     }
     return { standardQuestionId: m.standardQuestionId, title: m.title, options, lead };
   });
@@ -265,11 +269,15 @@ export async function summaryFacts(
   // The all-markets total (the web app's All markets) or every respondent at their own weight, for every QualResults figure.
   const total = opts.total ?? "sample";
   const names = new Map<number | null, string>(pc.testOptions.map((o) => [o.id, o.name]));
-  const qual = await qualResults(db, ctx, { projectId: pc.projectId, filters, benchmarkTypeId, total }).catch(async (e) => {
-    // A project whose market has no norm yet: the same figures without a benchmark.
-    if (e instanceof ApiError && e.code === "BadRequest") return qualResults(db, ctx, { projectId: pc.projectId, filters, total });
-    throw e;
-  });
+  // The view's figures, resolved as the page, the verdict and the exports resolve them (results/view.ts).
+  const view = (benchmark: number | null) => resolveView(db, ctx, { projectId: pc.projectId, filters, benchmarkTypeId: benchmark, total });
+  const qual = (
+    await view(benchmarkTypeId).catch(async (e) => {
+      // A project whose market has no norm yet: the same figures without a benchmark.
+      if (e instanceof ApiError && e.code === "BadRequest") return view(null);
+      throw e;
+    })
+  ).qual;
   const measures = measureFacts(book, qual.measures, names, { filters, benchmarkTypeId: qual.benchmarkTypeId, total });
   const severalMarkets = qual.allMarkets.shares.length > 1;
   const t = qual.allMarkets;

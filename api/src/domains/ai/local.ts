@@ -62,7 +62,7 @@ function writeMeasures(out: string[], f: SummaryFacts, head: SummaryFacts["measu
   const second = head.options[1];
   let p = `**${lead.name}** leads on ${head.title} with ${c(lead.top2)} top-2-box (${c(lead.n)})`;
   if (second && head.lead) {
-    p += `, ${c(head.lead.diff)} ahead of ${second.name} at ${c(second.top2)} (${c(second.n)}); the lead is ${head.lead.significant ? "statistically significant" : "within the margin of error"}.`;
+    p += `, ${c(head.lead.diff)} ahead of ${second.name} at ${c(second.top2)} (${c(second.n)}); the lead is ${head.lead.lowBase ? "not tested (a base below 30 effective respondents)" : head.lead.significant ? "statistically significant" : "within the margin of error"}.`;
   } else p += ".";
   if (lead.smallBase) p += " The base is small: read it with care.";
   out.push(p);
@@ -71,7 +71,7 @@ function writeMeasures(out: string[], f: SummaryFacts, head: SummaryFacts["measu
       .filter((o) => o.vsBenchmark)
       .map((o) => {
         const b = o.vsBenchmark!;
-        return `${o.name} is ${c(b.diff)} ${b.above ? "above" : "below"} the norm of ${c(b.norm)}${b.significant ? " (significant)" : b.indicative ? " (indicative: the norm has too few projects to test)" : " (not significant)"}`;
+        return `${o.name} is ${c(b.diff)} ${b.above ? "above" : "below"} the norm of ${c(b.norm)}${b.lowBase ? " (not tested: a base below 30 effective respondents)" : b.significant ? " (significant)" : b.indicative ? " (indicative: the norm has too few projects to test)" : " (not significant)"}`;
       });
     if (lines.length) out.push(`Against the benchmark (${f.benchmarkName}) on ${head.title}: ${lines.join("; ")}.`);
   }
@@ -111,7 +111,7 @@ export function writeAnswer(outputs: ToolOutput[], direction: "best" | "worst"):
       let s = `${top.name} did ${direction} on ${m.title} ${who}: ${figureText(top.top2)} top-2-box (${figureText(top.n)})`;
       if (next) {
         s += direction === "best" && m.lead ? `, ${figureText(m.lead.diff)} ahead of ${next.name} at ${figureText(next.top2)} (${figureText(next.n)}).` : `, against ${next.name} at ${figureText(next.top2)} (${figureText(next.n)}).`;
-        if (direction === "best" && m.lead) s += m.lead.significant ? " The lead is statistically significant." : " The lead is within the margin of error (not statistically significant).";
+        if (direction === "best" && m.lead) s += m.lead.lowBase ? " The lead was not tested: a base is below 30 effective respondents." : m.lead.significant ? " The lead is statistically significant." : " The lead is within the margin of error (not statistically significant).";
       } else s += ".";
       if (top.smallBase) s += " The base is small: read it with care.";
       const others = ranked.slice(2);

@@ -24,7 +24,7 @@ interface Base {
 export type ToolOutput =
   | (Base & {
       tool: "qual_results";
-      measure: { standardQuestionId: number; title: string; options: { name: string; top2: ToolFigure; n: ToolFigure; smallBase: boolean }[]; lead: { diff: ToolFigure; significant: boolean } | null } | null;
+      measure: { standardQuestionId: number; title: string; options: { name: string; top2: ToolFigure; n: ToolFigure; smallBase: boolean }[]; lead: { diff: ToolFigure; significant: boolean; lowBase?: boolean } | null } | null;
     })
   | (Base & { tool: "price_sensitivity"; price: { name: string; opp: ToolFigure | null; ipp: ToolFigure | null; pmc: ToolFigure | null; pme: ToolFigure | null }[] })
   | (Base & { tool: "market_reach"; reach: { items: string[]; reach: ToolFigure } | null })
@@ -110,7 +110,7 @@ export function resultsTools(db: Db, ctx: RequestCtx, pc: ProjectContext, book: 
             standardQuestionId: sq,
             title: m!.title,
             options: m!.options.map((o) => ({ name: o.name, top2: fig(o.top2)!, n: fig(o.n)!, smallBase: o.smallBase })),
-            lead: m!.lead ? { diff: fig(m!.lead.diff)!, significant: m!.lead.significant } : null,
+            lead: m!.lead ? { diff: fig(m!.lead.diff)!, significant: m!.lead.significant, lowBase: m!.lead.lowBase } : null,
           },
         } satisfies ToolOutput;
       },

@@ -8,10 +8,10 @@ import { ApiError } from "../../errors.ts";
 import { vanWestendorp, type PsmCurves } from "../../analytics/psm.ts";
 import { turf } from "../../analytics/turf.ts";
 import type { Confidence } from "../../analytics/significance.ts";
-import { contrast, type Adjust } from "../../analytics/design.ts";
+import { contrast, isSmallBase, type Adjust } from "../../analytics/design.ts";
 import { resolveFilter, sessionsSql, testOptionSql, type ResolvedFilter, type ResponseFilter } from "./filters.ts";
 import * as q from "./results.sql.ts";
-import { adjustFamily, designByQuestion, designTopTwoBoxes, statsMethod, type Family, type Measure } from "./results.service.ts";
+import { adjustFamily, designByQuestion, designTopTwoBoxes, enterFamily, statsMethod, viewTest, type Family, type Measure, type ViewTest } from "./results.service.ts";
 
 /** SPEC 9's price tooltips, quoted. */
 export const PRICE_TOOLTIPS = {
@@ -153,7 +153,7 @@ export async function marketReachResults(db: Db, ctx: RequestCtx, projectId: num
 
 export type WaveMeasure = Measure & {
   /** This option and measure against the previous wave (disjoint samples: independent), in the view's family. */
-  vsPreviousWave: { wave: number; diff: number; se: number; z: number; pValue: number; pAdjusted: number | null; significant: boolean } | null;
+  vsPreviousWave: ({ wave: number } & ViewTest) | null;
 };
 
 export async function waveData(db: Db, ctx: RequestCtx, projectId: number, filters: ResponseFilter, confidence: Confidence = 95, adjust: Adjust = "bh") {
@@ -214,9 +214,10 @@ export async function waveData(db: Db, ctx: RequestCtx, projectId: number, filte
             const ib = d.domains.findIndex((k) => k.wave === prev && k.option === x.testOptionId);
             if (ia < 0 || ib < 0) return out;
             const c = contrast(d.est, ia, ib);
-            const v = { wave: prev, diff: c.diff, se: c.se, z: c.z, pValue: c.p, pAdjusted: null as number | null, significant: false };
+            // Below the low base on either wave's side: not tested (docs/statistics.md).
+            const v = { wave: prev, ...viewTest(c, isSmallBase(d.est.domains[ia]!.nEff) || isSmallBase(d.est.domains[ib]!.nEff)) };
             out.vsPreviousWave = v;
-            family.push({ p: c.p, set: (pa, sig) => ((v.pAdjusted = pa), (v.significant = sig)) });
+            enterFamily(family, v);
             return out;
           }),
         );

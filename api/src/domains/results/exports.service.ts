@@ -97,11 +97,35 @@ export function formulaSafe<T>(v: T): T | string {
   return typeof v === "string" && /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
 }
 
-/** RFC 4180 quoting; a cell starting with = + - @ is prefixed with ' so spreadsheets never run it. */
+/** RFC 4180 quoting; a cell starting with = + - @ is prefixed with ' so spreadsheets never run it; an undefined number (NaN, ±Infinity) is empty. */
 export function csvCell(v: Cell): string {
-  if (v === null) return "";
+  if (v === null || (typeof v === "number" && !Number.isFinite(v))) return "";
   const s = typeof v === "number" ? String(v) : formulaSafe(v);
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** What an empty cell that stands for an undefined figure says (a cell note; the Summary's note explains the empty p adjusted). */
+export const UNDEFINED_NOTE = "No value: the figure is undefined here (no respondents, or no variance to test).";
+
+/**
+ * OOXML has no NaN or Infinity (a <v>NaN</v> makes readers such as openpyxl refuse the workbook):
+ * every cell holding one becomes empty, with a note saying why. Run over the whole workbook before
+ * it is written, so no sheet builder can leave one.
+ */
+export function undefinedAsEmpty(wb: ExcelJS.Workbook): number {
+  let n = 0;
+  for (const ws of wb.worksheets) {
+    ws.eachRow((row) =>
+      row.eachCell((cell) => {
+        if (typeof cell.value === "number" && !Number.isFinite(cell.value)) {
+          cell.value = null;
+          cell.note = UNDEFINED_NOTE;
+          n++;
+        }
+      }),
+    );
+  }
+  return n;
 }
 
 /** A row of user text for a worksheet: every string formula-safe, as in the CSV exports. */
@@ -177,6 +201,8 @@ function significanceWords(r: Measure): string {
   const b = r.vsBenchmark;
   const low = r.smallBase ? " (low base)" : "";
   if (!b) return `no benchmark${low}`;
+  // Below the low base no test is made (docs/statistics.md "The low base"): no p-value, no mark.
+  if (b.lowBase) return "not tested (low base)";
   if (b.indicative) return `indicative${low}`;
   return `${b.significant ? (b.diff > 0 ? "significantly above" : "significantly below") : "not significant"}${low}`;
 }
@@ -216,7 +242,8 @@ function summarySheet(wb: ExcelJS.Workbook, title: string, qual: QualResults, op
       : "") +
       `Weighted top-2-box with design-based SE (Taylor linearisation, market runs as strata) and ${qual.confidence}% Wilson interval; ` +
       `vs benchmark: the difference from the ${benchmarkName} norm in percentage points, significant at ${qual.confidence}% after ${adjustmentWords(qual.method)}; ` +
-      `indicative: a norm of fewer than ${qual.method.thinNorm} projects; low base: n eff below ${qual.method.smallBase}. See docs/statistics.md.`,
+      `indicative: a norm of fewer than ${qual.method.thinNorm} projects; low base: n eff below ${qual.method.smallBase}, not tested. ` +
+      `An empty p adjusted means no test was made (a low base, an indicative norm, or a share with no variance to test against a fixed line). See docs/statistics.md.`,
   ]);
   // The note wraps over the first concept's columns (the width of a printed page). It starts in the
   // second column: the first is repeated on every printed page, where a merged cell's first part
@@ -251,12 +278,17 @@ function coverSheet(wb: ExcelJS.Workbook, r: ReportContext) {
   row("Fieldwork to", r.fieldwork.to ?? "");
   row("Filters", r.filters.join("; "));
   row("Benchmark", r.benchmark.name + (r.benchmark.indicative ? " (indicative: few projects)" : ""));
-  row("Benchmark top-2-box", r.benchmark.top2Percentage / 100, "0.0%");
+  // Each measure's norm, as the Summary sheet, the deck and the verdict read it (view.ts): a benchmark has no single top-2-box.
+  for (const m of r.qual.measures) {
+    const norm = r.benchmark.byMeasure.get(m.standardQuestionId);
+    row(`Benchmark top-2-box: ${m.title}`, norm === undefined ? "no norm" : norm / 100, norm === undefined ? undefined : "0.0%");
+  }
   row("Total", r.total);
   row("Weighting", r.weighting);
   row("Significance method", r.significance);
   row("Confidence", r.qual.confidence / 100, "0%");
   row("Multiple comparisons", r.qual.method.adjustName);
+  if (r.summaryNote) row("AI summary", r.summaryNote);
   if (r.verdict) {
     const v = r.verdict;
     row("Action standard", `${v.standard.title} top-2-box ${v.judgedAgainst === "benchmark" ? `significantly above ${r.benchmark.name}` : "significantly above every other concept"}`);
@@ -355,8 +387,8 @@ async function wavesSheet(wb: ExcelJS.Workbook, w: WorkbookInput) {
     for (const m of x.measures) {
       for (const r of m.results) {
         const v = r.vsPreviousWave;
-        const words = !v ? "" : v.significant ? `significantly ${v.diff > 0 ? "above" : "below"} ${unit} ${v.wave}` : "not significant";
-        ws.addRow(sheetRow([x.wave, x.from, x.to, x.respondents, m.title, optionName(w.report.options, r.testOptionId), r.n, r.nEff, r.top2, r.se, r.ci[0], r.ci[1], v ? v.diff * 100 : null, v?.pValue ?? null, v?.pAdjusted ?? null, words + (r.smallBase ? " (low base)" : "")]));
+        const words = !v ? "" : v.lowBase ? "not tested (low base)" : v.significant ? `significantly ${v.diff > 0 ? "above" : "below"} ${unit} ${v.wave}` : v.pValue === null ? "not tested (no variance)" : "not significant";
+        ws.addRow(sheetRow([x.wave, x.from, x.to, x.respondents, m.title, optionName(w.report.options, r.testOptionId), r.n, r.nEff, r.top2, r.se, r.ci[0], r.ci[1], v ? v.diff * 100 : null, v?.pValue ?? null, v?.pAdjusted ?? null, words + (r.smallBase && !v?.lowBase ? " (low base)" : "")]));
       }
     }
   }
@@ -477,6 +509,7 @@ export async function exportExcel(db: Db, ctx: RequestCtx, input: ExcelInput): P
   wb.title = name;
   const w: WorkbookInput = { db, ctx, input, filters, report, segments, respondents };
   for (const build of WORKBOOK_SHEETS) await build(wb, w);
+  undefinedAsEmpty(wb);
   const buf = await wb.xlsx.writeBuffer();
   return { fileName: fileName(name, "xlsx"), body: new Uint8Array(buf as ArrayBuffer) };
 }

@@ -15,6 +15,7 @@ import type { Confidence } from "../../analytics/significance.ts";
 import { adjustmentWords, type Adjust } from "../../analytics/design.ts";
 import type { Measure, QualResults, QuestionResults } from "./results.service.ts";
 import { optionName, plainText, reportContext, type ReportContext } from "./report.ts";
+import { benchmarkFigure } from "./view.ts";
 import type { FileStorage } from "../../storage/storage.ts";
 import { LocalDiskStorage } from "../../storage/local.ts";
 import { marketReachResults, priceSensitivityResults } from "./analysis.service.ts";
@@ -103,7 +104,8 @@ const NAVY = "14213D";
 const GREY = "64748B";
 const UP = "15803D";
 const DOWN = "B91C1C";
-const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+/** A share in percent; an undefined one (no respondents) as a dash, never "NaN%". */
+const pct = (x: number) => (Number.isFinite(x) ? `${(x * 100).toFixed(1)}%` : "–");
 
 function heading(s: PptxGenJS.Slide, text: string, sub?: string) {
   s.addText(text, { x: 0.5, y: 0.25, w: 12.3, h: 0.6, fontSize: 24, bold: true, color: NAVY, fit: "shrink" });
@@ -111,7 +113,7 @@ function heading(s: PptxGenJS.Slide, text: string, sub?: string) {
 }
 
 /** Every figure slide says whom its figures are of: base, markets, filters, benchmark. */
-function footer(s: PptxGenJS.Slide, r: ReportContext, base: string, figures: "total" | "sample" | "answers" = "sample") {
+function footer(s: PptxGenJS.Slide, r: ReportContext, base: string, figures: "total" | "sample" | "answers" = "sample", measure: number | null = r.headline) {
   // Several markets: which total the slide's figures are. The measures, verdict, questions and
   // demographics are the report's total (QualResults, QuestionResults and DemographicsResults take
   // it); price sensitivity and reach pool the markets' respondents at their own weights; themes count answers.
@@ -121,7 +123,9 @@ function footer(s: PptxGenJS.Slide, r: ReportContext, base: string, figures: "to
       : figures === "total" && r.qual.total === "markets"
         ? ` (all-markets total, weighted by ${r.qual.allMarkets.weighting})`
         : " (sample-weighted total)";
-  const text = `${base} · ${r.markets.map((m) => m.name).join(", ")}${total} · Filters: ${r.filters.join("; ")} · Benchmark: ${r.benchmark.name} (${r.benchmark.top2Percentage.toFixed(1)}%)`;
+  // The benchmark's figure is a measure's norm (the slide's measure, else the action standard's): never an average over measures.
+  const bench = measure === null ? r.benchmark.name : `${r.benchmark.name} (${benchmarkFigure(r, measure)})`;
+  const text = `${base} · ${r.markets.map((m) => m.name).join(", ")}${total} · Filters: ${r.filters.join("; ")} · Benchmark: ${bench}`;
   s.addText(text, { x: 0.5, y: 6.95, w: 12.3, h: 0.4, fontSize: 9, color: GREY, fit: "shrink" });
 }
 
@@ -130,14 +134,12 @@ export function versus(m: Measure): { mark: string; words: string; color: string
   const b = m.vsBenchmark;
   if (!b) return { mark: "", words: "no benchmark", color: null };
   const diff = `${b.diff >= 0 ? "+" : "−"}${Math.abs(b.diff * 100).toFixed(1)} pts`;
+  if (b.lowBase) return { mark: "", words: `${diff}, low base: not tested`, color: null };
   if (b.indicative) return { mark: "", words: `${diff}, indicative`, color: null };
   if (!b.significant) return { mark: "", words: `${diff}, not significant`, color: null };
   return b.diff > 0 ? { mark: " ▲", words: `${diff}, significantly above`, color: UP } : { mark: " ▼", words: `${diff}, significantly below`, color: DOWN };
 }
 
-/** The measure's benchmark line in percent: its norm's mean, else the benchmark's own (None: 50). */
-const benchmarkOf = (r: ReportContext, measure: { standardQuestionId: number; results: Measure[] }) =>
-  measure.results.find((x) => x.vsBenchmark)?.vsBenchmark?.top2Percentage ?? r.benchmark.byMeasure.get(measure.standardQuestionId) ?? r.benchmark.top2Percentage;
 
 function titleSlide(pptx: PptxGenJS, r: ReportContext) {
   const s = pptx.addSlide();
@@ -164,12 +166,13 @@ function methodSlide(pptx: PptxGenJS, r: ReportContext) {
       row("Fieldwork", `${r.fieldwork.from ?? "–"} to ${r.fieldwork.to ?? "–"}`),
       row("Filters", r.filters.join("; ")),
       row("Concepts", r.options.map((o) => o.conceptText).join(", ") || "none"),
-      row("Benchmark", `${r.benchmark.name}: ${r.benchmark.top2Percentage.toFixed(1)}% top-2-box${r.benchmark.indicative ? " (indicative: few projects)" : ""}`),
+      row("Benchmark", `${r.benchmark.name}, each measure's norm (top-2-box): ${r.qual.measures.map((m) => benchmarkFigure(r, m.standardQuestionId)).join(", ") || "none"}${r.benchmark.indicative ? " (indicative: few projects)" : ""}`),
       row("Total", r.total),
       row("Weighting", r.weighting),
       row("Confidence", `${r.qual.confidence}% (intervals and tests)`),
       row("Multiple comparisons", adjustmentWords(r.qual.method)),
       row("Significance", r.significance),
+      ...(r.summaryNote ? [row("AI summary", r.summaryNote)] : []),
     ],
     { x: 0.5, y: 1.2, w: 12.3, colW: [2.6, 9.7], fontSize: 12, border: { type: "solid", pt: 0.5, color: "CBD5E1" }, valign: "middle" },
   );
@@ -219,7 +222,7 @@ function verdictSlide(pptx: PptxGenJS, r: ReportContext) {
     ];
   });
   s.addTable([["Rank", "Concept", "Verdict", "Top-2-box", "Interval", "Why"].map(headCell), ...rows], { x: 0.5, y: 1.4, w: 12.3, colW: [0.85, 2.65, 1.3, 1.2, 1.6, 4.7], fontSize: 13, border: { type: "solid", pt: 0.5, color: "CBD5E1" }, valign: "middle" });
-  footer(s, r, `Base: ${v.rows.map((x) => `${optionName(r.options, x.testOptionId)} n = ${x.n}`).join(", ")}`, "total");
+  footer(s, r, `Base: ${v.rows.map((x) => `${optionName(r.options, x.testOptionId)} n = ${x.n}`).join(", ")}`, "total", v.standard.standardQuestionId);
 }
 
 /** Every measure and concept against the benchmark, significance marked. */
@@ -233,7 +236,7 @@ function scorecardSlide(pptx: PptxGenJS, r: ReportContext, optionIds: (number | 
   ];
   const rows = r.qual.measures.map((m): PptxGenJS.TableRow => [
     { text: m.title, options: { bold: true, color: NAVY } },
-    { text: `${benchmarkOf(r, m).toFixed(1)}%`, options: { align: "right", color: GREY } },
+    { text: r.benchmark.byMeasure.has(m.standardQuestionId) ? `${r.benchmark.byMeasure.get(m.standardQuestionId)!.toFixed(1)}%` : "–", options: { align: "right", color: GREY } },
     ...optionIds.map((id): PptxGenJS.TableCell => {
       const x = m.results.find((y) => y.testOptionId === id);
       if (!x) return { text: "–", options: { align: "right" } };
@@ -258,8 +261,8 @@ type Whiskers = Map<string, { plus: number[]; minus: number[] }>;
 /** A slide per measure: the concepts' top-2-box bars with their intervals, the benchmark line, the tests. */
 function measureSlide(pptx: PptxGenJS, r: ReportContext, m: QualResults["measures"][number], whiskers: Whiskers) {
   const s = pptx.addSlide();
-  const bench = benchmarkOf(r, m);
-  heading(s, m.title, `Top-2-box by concept with ${r.qual.confidence}% intervals (whiskers), against ${r.benchmark.name} (dashed line, ${bench.toFixed(1)}%)`);
+  const norm = r.benchmark.byMeasure.get(m.standardQuestionId) ?? null;
+  heading(s, m.title, `Top-2-box by concept with ${r.qual.confidence}% intervals (whiskers)${norm === null ? "" : `, against ${r.benchmark.name} (dashed line, ${norm.toFixed(1)}%)`}`);
   const labels = m.results.map((x) => `${optionName(r.options, x.testOptionId)}${versus(x).mark}`);
   const series = `${m.title} top-2-box %`;
   const v = (f: (x: Measure) => number) => m.results.map((x) => +(f(x) * 100).toFixed(1));
@@ -268,7 +271,8 @@ function measureSlide(pptx: PptxGenJS, r: ReportContext, m: QualResults["measure
     s,
     [
       { type: pptx.ChartType.bar, data: [{ name: series, labels, values: v((x) => x.top2) }], options: { barDir: "col", chartColors: [COLORS[0]!], barGapWidthPct: 80, showValue: true, dataLabelFormatCode: "0.0", dataLabelPosition: "ctr", dataLabelColor: "FFFFFF" } },
-      { type: pptx.ChartType.line, data: [{ name: `${r.benchmark.name} ${bench.toFixed(1)}%`, labels, values: m.results.map(() => +bench.toFixed(1)) }], options: { chartColors: ["F59E0B"], lineSize: 2, lineDash: "dash", lineDataSymbol: "none", showValue: false } },
+      // The benchmark line: the measure's norm (none when the benchmark has no norm for it).
+      ...(norm === null ? [] : [benchmarkLine(pptx, `${r.benchmark.name} ${norm.toFixed(1)}%`, labels, +norm.toFixed(1))]),
     ],
     { x: 0.4, y: 1.3, w: 6.6, h: 5.5, showLegend: true, legendPos: "b", legendFontSize: 10, valAxisMaxVal: 100, valAxisMinVal: 0, valAxisTitle: "Top-2-box %", showValAxisTitle: true, showValue: false, catAxisLabelFontSize: 11 },
   );
@@ -287,7 +291,28 @@ function measureSlide(pptx: PptxGenJS, r: ReportContext, m: QualResults["measure
   });
   s.addTable([["Concept", "T2B", "Interval", "n", "vs benchmark", "Higher than"].map(headCell), ...rows], { x: 7.15, y: 1.4, w: 5.8, colW: [1.35, 0.7, 1.15, 0.5, 1.1, 1.0], fontSize: 10, border: { type: "solid", pt: 0.5, color: "CBD5E1" } });
   s.addText(`“Higher than”: significantly above these concepts (paired tests, ${r.qual.method.adjustName} adjusted).`, { x: 7.15, y: 6.2, w: 5.8, h: 0.5, fontSize: 9, color: GREY, valign: "top" });
-  footer(s, r, `Base: ${m.results.map((x) => `${optionName(r.options, x.testOptionId)} n = ${x.n}`).join(", ")}`, "total");
+  footer(s, r, `Base: ${m.results.map((x) => `${optionName(r.options, x.testOptionId)} n = ${x.n}`).join(", ")}`, "total", m.standardQuestionId);
+}
+
+/** A dashed line at a measure's norm across its bars. */
+function benchmarkLine(pptx: PptxGenJS, name: string, labels: string[], value: number): PptxGenJS.IChartMulti {
+  return { type: pptx.ChartType.line, data: [{ name, labels, values: labels.map(() => value) }], options: { chartColors: ["F59E0B"], lineSize: 2, lineDash: "dash", lineDataSymbol: "none", showValue: false } };
+}
+
+/**
+ * A chart point with no value (NaN or Infinity: a share of no respondents) is left out of its chart
+ * part: OOXML has no NaN, and a missing <c:pt> is how a chart holds an empty point. Chart values
+ * and the embedded workbooks' cells are checked; the XML of every other part never holds a number.
+ */
+export async function finiteCharts(deck: Uint8Array): Promise<Uint8Array> {
+  const zip = await JSZip.loadAsync(deck);
+  let changed = false;
+  for (const name of Object.keys(zip.files).filter((f) => /^ppt\/charts\/chart\d+\.xml$/.test(f))) {
+    const xml = await zip.file(name)!.async("string");
+    const fixed = xml.replace(/<c:pt idx="\d+"><c:v>(?:NaN|-?Infinity)<\/c:v><\/c:pt>/g, "");
+    if (fixed !== xml) (zip.file(name, fixed), (changed = true));
+  }
+  return changed ? zip.generateAsync({ type: "uint8array", compression: "DEFLATE" }) : deck;
 }
 
 /** Custom error bars (the intervals) into the bar series `whiskers` names, in the deck's chart parts. */
@@ -468,7 +493,7 @@ export async function projectDeck(db: Db, i: ProjectDeckInput, progress: (pct: n
     footer(s, r, `Base: ${r.respondents} respondents`);
   }
   await progress(80, "writing the deck");
-  const body = await addWhiskers(new Uint8Array((await pptx.write({ outputType: "arraybuffer" })) as ArrayBuffer), whiskers);
+  const body = await finiteCharts(await addWhiskers(new Uint8Array((await pptx.write({ outputType: "arraybuffer" })) as ArrayBuffer), whiskers));
   return { fileName: fileName(r.projectName, "pptx"), body, charts };
 }
 

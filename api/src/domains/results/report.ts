@@ -9,10 +9,11 @@ import { enterTenant } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
 import { resolveFilter, sessionsSql, type ResponseFilter } from "./filters.ts";
-import { benchmarks, demographicsResults, NONE_BENCHMARK, qualResults, questionResults, type QualResults, type QuestionResults } from "./results.service.ts";
+import { demographicsResults, NONE_BENCHMARK, questionResults, type QualResults, type QuestionResults } from "./results.service.ts";
 import * as q from "./results.sql.ts";
 import { themeResults } from "./verbatims.service.ts";
-import { getActionStandard, scorecard, type ActionStandardState, type ScoreRow } from "./verdict.ts";
+import type { ActionStandardState, ScoreRow } from "./verdict.ts";
+import { headlineMeasure, resolveView, type ResultsView, type ViewBenchmark } from "./view.ts";
 import type { Confidence } from "../../analytics/significance.ts";
 import { adjustmentWords, type Adjust } from "../../analytics/design.ts";
 
@@ -44,7 +45,10 @@ export interface ReportContext {
   fieldwork: { from: string | null; to: string | null };
   /** The filters in words, one line each ("none" when empty). */
   filters: string[];
-  benchmark: { id: number; name: string; top2Percentage: number; indicative: boolean; byMeasure: Map<number, number> };
+  /** The view's benchmark: its name and each measure's norm as QualResults tested against it (view.ts). */
+  benchmark: ViewBenchmark;
+  /** The measure a single benchmark figure stands for (the action standard's): footers and the cover name it with its norm. */
+  headline: number | null;
   weighting: string;
   /** What the figures are: the all-markets total with its weighting and each market's share, the sample-weighted total, or one market's. */
   total: string;
@@ -57,7 +61,10 @@ export interface ReportContext {
   /** A demographic answer's label as the report prints it: with its market where the question holds several markets' own answers (two "European"s, two income scales). */
   answerLabel: (q: { options: { systemQuestionOptionId: number; answerLabel: string }[] }, o: { systemQuestionOptionId: number; answerLabel: string }) => string;
   themes: { projectQuestionId: number; question: string; answers: number; themes: ReportTheme[] }[];
+  /** The AI summary written for this view whose figures are the view's (viewSummary); null when there is none. */
   summary: { title: string | null; content: string; generatedAt: string | null; scope: string } | null;
+  /** Why no AI summary is shown (none written for the view, or it predates the current figures); null when one is. */
+  summaryNote: string | null;
 }
 
 /** A concept's name by test option id (null: the one set of figures of a test without options). */
@@ -173,38 +180,20 @@ export async function reportContext(db: Db, ctx: RequestCtx, input: ReportInput)
       from project_questions pq join questions qq on qq.id = pq.question_id join question_positions pos on pos.id = pq.question_position_id
       where pq.project_id = ${projectId} and pq.deleted_at is null and qq.question_type_id = 3
       order by pos.sort_position, pq.sort_order, pq.id`;
-    const [summary] = await tx<{ title: string | null; content: string; generatedAt: string | null; filters: unknown; segment: string | null }[]>`
-      select s.title, s.content, to_char(s.generated_at at time zone 'UTC', 'YYYY-MM-DD') as "generatedAt", s.filters, g.name as segment
-      from ai_project_summaries s left join segments g on g.id = s.segment_id
-      where s.project_id = ${projectId} and s.status = 'Ready' and s.content is not null
-      order by (s.segment_id is null and s.project_objective_id is null) desc,
-               (coalesce(s.filters, '{}'::jsonb) = ${tx.json(filters)}::jsonb) desc, s.generated_at desc nulls last, s.id desc
-      limit 1`;
+    // The project's own AI summaries (not a segment's or an objective's); the one written for this view is chosen below.
+    const summaries = await tx<StoredSummary[]>`
+      select s.title, s.content, to_char(s.generated_at at time zone 'UTC', 'YYYY-MM-DD') as "generatedAt", s.filters,
+             s.benchmark_type_id as "benchmarkTypeId", s.total, s.references_data as "referencesData"
+      from ai_project_summaries s
+      where s.project_id = ${projectId} and s.status = 'Ready' and s.content is not null and s.segment_id is null and s.project_objective_id is null
+      order by s.generated_at desc nulls last, s.id desc`;
     const regionNames = await tx<{ id: number; name: string }[]>`select id, region_name as name from regions where id = any(${await q.projectRegions(tx, projectId)}::int[])`;
-    return { p, options, sample, markets, regionNames, questions, openQuestions, summary, filterLines: await describeFilters(tx, filters, options) };
+    return { p, options, sample, markets, regionNames, questions, openQuestions, summaries, projectRegions: await q.projectRegions(tx, projectId), filterLines: await describeFilters(tx, filters, options) };
   });
-  // No benchmark chosen is SPEC 7's 'None' entry: every measure read (and tested) against 50 percent.
-  const benchmarkTypeId = input.benchmarkTypeId ?? NONE_BENCHMARK.benchmarkTypeId;
-  const qual = await qualResults(db, ctx, { projectId, filters, benchmarkTypeId, confidence: input.confidence, adjust: input.adjust, total: input.total });
-  const marketIds = head.markets.map((m) => m.regionId);
-  let benchmark: ReportContext["benchmark"];
-  if (benchmarkTypeId !== NONE_BENCHMARK.benchmarkTypeId) {
-    const b = (await benchmarks(db, ctx, projectId, filters.regionIds?.length ? filters.regionIds : marketIds)).value.find((x) => x.benchmarkTypeId === benchmarkTypeId);
-    if (!b) throw new ApiError("BadRequest", `No benchmark type ${benchmarkTypeId}`);
-    benchmark = {
-      id: b.benchmarkTypeId,
-      // The type's description reads as a name ("All customers and historical data"); its code ("AllCustomers") does not.
-      name: b.description || b.benchmarkName,
-      top2Percentage: b.top2Percentage,
-      indicative: b.indicative,
-      byMeasure: new Map(Object.entries(b.byStandardQuestion).map(([k, v]) => [Number(k), v.top2Percentage])),
-    };
-  } else {
-    // SPEC 7: no benchmark reads the results against the 'None' entry of 50 percent.
-    benchmark = { id: NONE_BENCHMARK.benchmarkTypeId, name: NONE_BENCHMARK.benchmarkName, top2Percentage: NONE_BENCHMARK.top2Percentage, indicative: false, byMeasure: new Map() };
-  }
-  const standard = await getActionStandard(db, ctx, projectId).catch((e) => (e instanceof ApiError && e.code === "NotFound" ? null : Promise.reject(e)));
-  const judged = standard ? scorecard(qual.measures.find((m) => m.standardQuestionId === standard.standardQuestionId)?.results ?? [], standard, (id) => optionName(head.options, id)) : null;
+  // The view, resolved once (view.ts): no benchmark chosen is SPEC 7's 'None' entry, every measure
+  // read (and tested) against 50 percent. Its figures, benchmark and verdict are what every slide and sheet shows.
+  const view = await resolveView(db, ctx, { projectId, filters, benchmarkTypeId: input.benchmarkTypeId ?? NONE_BENCHMARK.benchmarkTypeId, confidence: input.confidence, adjust: input.adjust, total: input.total });
+  const qual = view.qual;
   const questions: QuestionResults[] = [];
   for (const x of head.questions) questions.push(await questionResults(db, ctx, { projectId, projectQuestionId: x.id, filters, total: input.total }));
   const demographics = await demographicsResults(db, ctx, projectId, filters, input.total ?? "sample");
@@ -249,7 +238,7 @@ export async function reportContext(db: Db, ctx: RequestCtx, input: ReportInput)
       })
     : [];
   for (const q of themes) for (const t of q.themes) t.quotes = quotes.filter((x) => x.themeId === t.themeId).map((x) => ({ text: x.text, concept: x.optionId === null ? null : optionName(head.options, x.optionId), market: x.market }));
-  const s = head.summary;
+  const chosen = viewSummary(head.summaries, view, head.projectRegions);
   const t = qual.allMarkets;
   return {
     projectId,
@@ -260,7 +249,8 @@ export async function reportContext(db: Db, ctx: RequestCtx, input: ReportInput)
     respondents: head.sample?.n ?? 0,
     fieldwork: { from: head.sample?.from ?? null, to: head.sample?.to ?? null },
     filters: head.filterLines,
-    benchmark,
+    benchmark: view.benchmark,
+    headline: headlineMeasure(view),
     // The all-markets weighting only matters to a report of more than one market (the total's own line names it when it is the figures').
     weighting:
       "Respondents weighted to their market's demographic targets (raked weights)." +
@@ -273,18 +263,65 @@ export async function reportContext(db: Db, ctx: RequestCtx, input: ReportInput)
       `Significant: p below ${((100 - qual.confidence) / 100).toFixed(2)} after ${adjustmentWords(qual.method)}. ` +
       `Indicative: a norm of fewer than ${qual.method.thinNorm} projects (never significant). Low base: effective base below ${qual.method.smallBase}.`,
     qual,
-    verdict: standard && judged && judged.rows.length ? { standard, judgedAgainst: judged.against, rows: judged.rows } : null,
+    verdict: view.standard && view.verdict ? { standard: view.standard, ...view.verdict } : null,
     questions,
     demographics,
     answerLabel,
     themes,
-    summary: s
-      ? {
-          title: s.title,
-          content: s.content,
-          generatedAt: s.generatedAt,
-          scope: s.segment ? `Segment ${s.segment}` : JSON.stringify(s.filters ?? {}) === JSON.stringify(filters) || (!s.filters && Object.keys(filters).length === 0) ? "The same respondents as this report" : "All respondents (written for the whole test, not these filters)",
-        }
+    summary: chosen.summary
+      ? { title: chosen.summary.title, content: chosen.summary.content, generatedAt: chosen.summary.generatedAt, scope: "Written for this view: the same markets, filters, benchmark and total as this report" }
       : null,
+    summaryNote: chosen.note,
   };
+}
+
+/** A stored AI summary as the report reads it: its scope and the figures it cites (facts.ts Figure, their sources). */
+interface StoredSummary {
+  title: string | null;
+  content: string;
+  generatedAt: string | null;
+  filters: ResponseFilter | null;
+  benchmarkTypeId: number | null;
+  total: "sample" | "markets" | null;
+  referencesData: { value: number; source: { fn: string; filters?: ResponseFilter; benchmarkTypeId?: number | null; total?: string; standardQuestionId?: number; testOptionId?: number | null; otherTestOptionId?: number | null; field?: string } }[] | null;
+}
+
+/** Filters as a set of respondents: every market of the project named is the same as none named. */
+function sameRespondents(a: ResponseFilter | null, b: ResponseFilter | null, projectRegions: number[]): boolean {
+  const norm = (f: ResponseFilter | null) => {
+    const x: Record<string, unknown> = { ...(f ?? {}) };
+    const r = f?.regionIds;
+    if (r && projectRegions.every((id) => r.includes(id))) delete x.regionIds;
+    for (const [k, v] of Object.entries(x)) if (v === undefined || v === null || (Array.isArray(v) && v.length === 0)) delete x[k];
+    return JSON.stringify(Object.keys(x).sort().map((k) => [k, Array.isArray(x[k]) ? [...(x[k] as unknown[])].sort() : x[k]]));
+  };
+  return norm(a) === norm(b);
+}
+
+/**
+ * The AI summary a report of this view may show: the latest one written for the same respondents,
+ * benchmark (null stored: the default, type 1) and total, and only when every QualResults figure it
+ * cites for the view is the view's figure now (a norm that moved, a reweight, new respondents make a
+ * written summary disagree with the charts beside it: it is left out, and the report says why).
+ */
+export function viewSummary(rows: StoredSummary[], view: ResultsView, projectRegions: number[]): { summary: StoredSummary | null; note: string | null } {
+  const mine = rows.filter((s) => sameRespondents(s.filters, view.filters, projectRegions) && (s.benchmarkTypeId ?? 1) === view.benchmarkTypeId && (s.total ?? "sample") === view.total);
+  const latest = mine[0];
+  if (!latest) return { summary: null, note: "No AI summary has been written for this view (its markets, filters, benchmark and total): write one on the Summary page." };
+  const stale = (latest.referencesData ?? []).some((f) => {
+    const src = f.source;
+    if (src.fn !== "QualResults" || src.standardQuestionId === undefined || !sameRespondents(src.filters ?? null, view.filters, projectRegions) || (src.total ?? "sample") !== view.total) return false;
+    const r = view.qual.measures.find((m) => m.standardQuestionId === src.standardQuestionId)?.results.find((x) => x.testOptionId === (src.testOptionId ?? null));
+    let now: number | undefined;
+    if (src.field === "top2") now = r?.top2;
+    else if (src.field === "n") now = r?.n;
+    else if (src.benchmarkTypeId !== view.benchmarkTypeId) return false;
+    else if (src.field === "vsBenchmark.top2Percentage") now = r?.vsBenchmark?.top2Percentage;
+    else if (src.field === "vsBenchmark.diff") now = r?.vsBenchmark?.diff;
+    else if (src.field === "vsOthers.diff") now = r?.vsOthers.find((o) => o.testOptionId === (src.otherTestOptionId ?? null))?.diff;
+    else return false;
+    return now === undefined || Math.abs(now - f.value) > 1e-9;
+  });
+  if (stale) return { summary: null, note: `The AI summary written for this view (${latest.generatedAt ?? "earlier"}) cites figures that have changed since (a benchmark's norm moved, or the respondents or their weights changed): regenerate it on the Summary page.` };
+  return { summary: latest, note: null };
 }

@@ -22,10 +22,11 @@ const Dist = z.object({ value: z.number().int(), label: z.string(), count: z.num
 const Test = z.object({
   diff: z.number(),
   se: z.number().describe("Standard error of diff"),
-  z: z.number(),
-  pValue: z.number().describe("Two-sided, before adjustment"),
-  pAdjusted: z.number().nullable().describe("After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative"),
-  significant: z.boolean().describe("pAdjusted below 1 - confidence"),
+  z: z.number().nullable().describe("null when not tested (lowBase) or when there is no variance to test with"),
+  pValue: z.number().nullable().describe("Two-sided, before adjustment; null when not tested (lowBase) or when there is no variance to test with"),
+  pAdjusted: z.number().nullable().describe("After the view's multiple-comparison adjustment (method.adjust); null when the test is only indicative or was not made"),
+  significant: z.boolean().describe("pAdjusted below 1 - confidence; never when not tested"),
+  lowBase: z.boolean().describe("A side's Kish n_eff is below the low base (method.smallBase, 30): no test is made (docs/statistics.md)"),
 });
 /** One measure's figure for one test option (QualResults; the group pages reuse it). */
 export const Measure = z.object({
@@ -55,14 +56,10 @@ const MarketCell = z.object({
   smallBase: z.boolean(),
 });
 const MarketMeasure = z.object({ standardQuestionId: z.number().int(), results: z.array(MarketCell) });
-const MarketTest = z.object({
+const MarketTest = Test.extend({
   regionId: z.number().int().describe("The other market"),
   diff: z.number().describe("This market's top2 minus the other's"),
-  se: z.number(),
-  z: z.number(),
-  pValue: z.number(),
-  pAdjusted: z.number().describe("Adjusted within the market table's family (marketsMethod)"),
-  significant: z.boolean(),
+  pAdjusted: z.number().nullable().describe("Adjusted within the market table's family (marketsMethod); null when not tested"),
 });
 const MarketByMarket = z.object({ standardQuestionId: z.number().int(), results: z.array(MarketCell.extend({ vsMarkets: z.array(MarketTest).describe("Against the same option in each other market (independent samples)") })) });
 const Method = z
@@ -711,9 +708,28 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
       tags: ["Projects"],
       operationId: "Projects_ResultsLanding",
       summary: "Where a project's results open",
-      description: "SPEC 2's rule for the results page's empty path: price-sensitivity or market-reach by framework for Idea and Message projects (else all), npd for NPD, and for Question projects the segment question's page, else the first follow-up's text or qual page.",
+      description: "SPEC 2's rule for the results page's empty path: price-sensitivity or market-reach by framework for Idea and Message projects (else all), npd for NPD, and for Question projects the segment question's page, else the first follow-up's text or qual page; and the view it opens on: every market, the all-markets total when there are several (issue 37).",
       request: { params: KeyParams },
-      responses: { ...ok(z.object({ projectId: z.number().int(), tab: z.string(), path: z.string() }).openapi("ResultsLanding"), "The tab and the full path"), ...commonErrors, 404: errors[404] },
+      responses: {
+        ...ok(
+          z
+            .object({
+              projectId: z.number().int(),
+              tab: z.string(),
+              path: z.string().describe("The full path; with several markets it chooses All markets (?region=0)"),
+              view: z
+                .object({
+                  regionIds: z.array(z.number().int()).describe("Every market of the project"),
+                  total: z.enum(["sample", "markets"]).describe("markets (the all-markets total) for a project of several markets, else sample"),
+                })
+                .describe("The view the results open on: the project whole"),
+            })
+            .openapi("ResultsLanding"),
+          "The tab, the full path and the view",
+        ),
+        ...commonErrors,
+        404: errors[404],
+      },
     },
     async (c) => c.json(await svc.landing(db, c.get("ctx"), keyOf(c)), 200),
   );

@@ -8,7 +8,7 @@ import type { Db, Tx } from "../../db/client.ts";
 import { enterTenant, readAsCaller } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
-import { SMALL_BASE, twoProportionZTest, Z_CRITICAL, type Confidence } from "../../analytics/significance.ts";
+import { SMALL_BASE, twoProportionZTest, Z_CRITICAL, type Confidence, type ZTestResult } from "../../analytics/significance.ts";
 import {
   ADJUST_NAMES,
   adjustP,
@@ -248,17 +248,20 @@ export interface Measure {
     top2Percentage: number;
     diff: number;
     se: number;
-    z: number;
-    pValue: number;
-    /** null for an indicative (thin) norm: not in the family. */
+    /** null when not tested: a low base, or no variance to test with (see untestedTest). */
+    z: number | null;
+    pValue: number | null;
+    /** null for an indicative (thin) norm or a test not made: not in the family. */
     pAdjusted: number | null;
     significant: boolean;
+    /** The concept's Kish n_eff is below the low base (SMALL_BASE): not tested, never significant. */
+    lowBase: boolean;
     /** The norm has fewer than THIN_NORM projects: indicative, never significant. */
     indicative: boolean;
     /** The concept's quintile among the norm's projects (1 bottom .. 5 top). */
     quintile: number | null;
   } | null;
-  vsOthers: { testOptionId: number | null; diff: number; se: number; z: number; pValue: number; pAdjusted: number; significant: boolean; paired: boolean }[];
+  vsOthers: ({ testOptionId: number | null; paired: boolean } & ViewTest)[];
 }
 
 /** How a view's figures were computed (every view reports it). */
@@ -289,14 +292,45 @@ export interface MarketCell {
 }
 
 /** A market's cell against the same option in another market (independent samples: markets are disjoint strata). */
-export interface MarketTest {
+export interface MarketTest extends ViewTest {
   regionId: number;
+}
+
+/**
+ * A test as a view shows it (docs/statistics.md "The low base"): a comparison where either side's
+ * Kish n_eff is below the low base (SMALL_BASE, 30) is not made, with no z, no p-value and never
+ * significant (`lowBase`), as the cross-tab refuses such cells; a comparison with no variance to
+ * test (z undefined) has null figures rather than NaN, which JSON and file formats cannot hold.
+ */
+export interface ViewTest {
   diff: number;
   se: number;
-  z: number;
-  pValue: number;
-  pAdjusted: number;
+  z: number | null;
+  pValue: number | null;
+  pAdjusted: number | null;
   significant: boolean;
+  /** A side's Kish n_eff is below the low base: not tested. */
+  lowBase: boolean;
+}
+
+const finite = (x: number): number | null => (Number.isFinite(x) ? x : null);
+
+/** A comparison's figures for a view: untested below the low base, null where undefined. */
+export function viewTest(c: { diff: number; se: number; z: number; p: number }, lowBase: boolean): ViewTest {
+  return lowBase
+    ? { diff: c.diff, se: c.se, z: null, pValue: null, pAdjusted: null, significant: false, lowBase }
+    : { diff: c.diff, se: c.se, z: finite(c.z), pValue: finite(c.p), pAdjusted: null, significant: false, lowBase };
+}
+
+/** Enters a view's test into its family (not a test below the low base, nor one with no p-value); the adjusted p and significance go to every side given. */
+export function enterFamily(family: Family, t: ViewTest, ...sides: ViewTest[]): void {
+  if (t.lowBase || t.pValue === null) return;
+  family.push({
+    p: t.pValue,
+    set: (pa, sig) => {
+      for (const x of [t, ...sides]) (x.pAdjusted = finite(pa)), (x.significant = sig);
+    },
+  });
 }
 
 export interface QualResults {
@@ -371,12 +405,13 @@ export function marketTotals(cells: q.DesignCell[], strata: q.DesignStratum[], c
         const j = index.get(`${dom.o}|${other}`);
         if (j === undefined) continue;
         const c = contrast(est, i, j);
-        const ab: MarketTest = { regionId: other, diff: c.diff, se: c.se, z: c.z, pValue: c.p, pAdjusted: NaN, significant: false };
-        const ba: MarketTest = { ...ab, regionId: dom.r!, diff: -c.diff, z: -c.z };
+        const low = isSmallBase(d.nEff) || isSmallBase(est.domains[j]!.nEff);
+        const ab: MarketTest = { regionId: other, ...viewTest(c, low) };
+        const ba: MarketTest = { ...ab, regionId: dom.r!, diff: -c.diff, z: ab.z === null ? null : -ab.z };
         cell.vsMarkets.push(ab);
         // The other side is added when its cell is built (domains may come in any order).
         pending.push({ region: other, option: dom.o, sq, test: ba });
-        family.push({ p: c.p, set: (pa, sig) => ((ab.pAdjusted = ba.pAdjusted = pa), (ab.significant = ba.significant = sig)) });
+        enterFamily(family, ab, ba);
       }
     });
     for (const m of markets) {
@@ -509,10 +544,10 @@ export function designTopTwoBoxes(
       let vsBenchmark: Measure["vsBenchmark"] = null;
       if (b && b.count > 0) {
         const t = testAgainstNorm(d.estimate, d.se, b);
-        const v: NonNullable<Measure["vsBenchmark"]> = { top2Percentage: b.mean * 100, diff: t.diff, se: t.se, z: t.z, pValue: t.p, pAdjusted: null, significant: false, indicative: t.thin, quintile: t.quintile };
+        const v: NonNullable<Measure["vsBenchmark"]> = { top2Percentage: b.mean * 100, ...viewTest(t, isSmallBase(d.nEff)), indicative: t.thin, quintile: t.quintile };
         vsBenchmark = v;
-        // A thin norm is indicative: outside the family, never significant.
-        if (!t.thin) family.push({ p: t.p, set: (pa, sig) => ((v.pAdjusted = pa), (v.significant = sig)) });
+        // A thin norm is indicative: outside the family, never significant (a low base is not tested at all).
+        if (!t.thin) enterFamily(family, v);
       }
       measures.push({
         testOptionId,
@@ -535,11 +570,12 @@ export function designTopTwoBoxes(
     for (let x = 0; x < order.length; x++) {
       for (let y = x + 1; y < order.length; y++) {
         const c = contrast(est, order[x]!.i, order[y]!.i);
-        const ab = { testOptionId: order[y]!.o, diff: c.diff, se: c.se, z: c.z, pValue: c.p, pAdjusted: NaN, significant: false, paired: c.paired };
-        const ba = { ...ab, testOptionId: order[x]!.o, diff: -c.diff, z: -c.z };
+        const low = measures[x]!.smallBase || measures[y]!.smallBase;
+        const ab = { testOptionId: order[y]!.o, paired: c.paired, ...viewTest(c, low) };
+        const ba = { ...ab, testOptionId: order[x]!.o, diff: -c.diff, z: ab.z === null ? null : -ab.z };
         measures[x]!.vsOthers.push(ab);
         measures[y]!.vsOthers.push(ba);
-        family.push({ p: c.p, set: (pa, sig) => ((ab.pAdjusted = ba.pAdjusted = pa), (ab.significant = ba.significant = sig)) });
+        enterFamily(family, ab, ba);
       }
     }
     for (const m of measures) m.vsOthers.sort((a, b) => nullsFirst(a.testOptionId, b.testOptionId));
@@ -562,6 +598,12 @@ export function adjustFamily(family: Family, adjust: Adjust, confidence: Confide
 }
 
 const zSe = (t: { diff: number; z: number }) => (t.z !== 0 && Number.isFinite(t.z) ? Math.abs(t.diff / t.z) : 0);
+
+/** A Kish z-test (project groups' pooled figures) as a view's test: not made below the low base. */
+function kishTest(t: ZTestResult): ViewTest {
+  const v = viewTest({ diff: t.diff, se: zSe(t), z: t.z, p: t.pValue }, t.smallBase);
+  return t.smallBase ? v : { ...v, pAdjusted: v.pValue, significant: t.significant };
+}
 
 /** Top-2-box from answer-value sums with Kish bases (project groups' pooled figures; pure). */
 export function topTwoBoxes(rows: q.ScaleRow[], confidence: Confidence, norm: Map<number, { top2: number; respondents: number }> | null): Map<number, Measure[]> {
@@ -597,7 +639,7 @@ export function topTwoBoxes(rows: q.ScaleRow[], confidence: Confidence, norm: Ma
           const r = rs.find((x) => x.value === value);
           return { value, label: VALUE_LABELS[value]!, count: r?.n ?? 0, share: sumW > 0 ? (r?.sumW ?? 0) / sumW : 0 };
         }),
-        vsBenchmark: b && vs ? { top2Percentage: b.top2 * 100, diff: vs.diff, se: zSe(vs), z: vs.z, pValue: vs.pValue, pAdjusted: vs.pValue, significant: vs.significant, indicative: false, quintile: null } : null,
+        vsBenchmark: b && vs ? { top2Percentage: b.top2 * 100, ...kishTest(vs), indicative: false, quintile: null } : null,
         vsOthers: [],
       });
     }
@@ -605,7 +647,7 @@ export function topTwoBoxes(rows: q.ScaleRow[], confidence: Confidence, norm: Ma
       for (const o of measures) {
         if (o === m) continue;
         const t = twoProportionZTest({ p: m.top2, n: m.nEff }, { p: o.top2, n: o.nEff }, confidence);
-        m.vsOthers.push({ testOptionId: o.testOptionId, diff: t.diff, se: zSe(t), z: t.z, pValue: t.pValue, pAdjusted: t.pValue, significant: t.significant, paired: false });
+        m.vsOthers.push({ testOptionId: o.testOptionId, ...kishTest(t), paired: false });
       }
     }
     out.set(sq, measures);
@@ -1021,7 +1063,15 @@ export function resultsLanding(p: {
   return "all";
 }
 
-export async function landing(db: Db, ctx: RequestCtx, projectId: number): Promise<{ projectId: number; tab: string; path: string }> {
+/** Where the results open: the tab (SPEC 2) and the view, the all-markets total for a project of several markets (issue 37). */
+export interface ResultsLanding {
+  projectId: number;
+  tab: string;
+  path: string;
+  view: { regionIds: number[]; total: "sample" | "markets" };
+}
+
+export async function landing(db: Db, ctx: RequestCtx, projectId: number): Promise<ResultsLanding> {
   return enterTenant(db, ctx, async (tx) => {
     const p = await q.project(tx, projectId);
     if (!p) throw new ApiError("NotFound", `No project ${projectId}`);
@@ -1036,6 +1086,9 @@ export async function landing(db: Db, ctx: RequestCtx, projectId: number): Promi
       segmentQuestionId: seg?.id ?? null,
       firstFollowUp: follow ? { projectQuestionId: follow.id, questionTypeId: follow.typeId } : null,
     });
-    return { projectId: p.id, tab, path: `/${p.clientId}/results/${p.id}/${tab}` };
+    // Results open where the project is whole: every market, and with several the all-markets total (the web app's region 0).
+    const regionIds = await q.projectRegions(tx, p.id);
+    const several = regionIds.length > 1;
+    return { projectId: p.id, tab, path: `/${p.clientId}/results/${p.id}/${tab}${several ? "?region=0" : ""}`, view: { regionIds, total: several ? "markets" : "sample" } };
   });
 }

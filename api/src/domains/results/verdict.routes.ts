@@ -8,6 +8,7 @@ import { addRoute, commonErrors, errors, keyOf, keyParams } from "../../openapi.
 import { parseFilters } from "./filters.ts";
 import { AdjustParam, FiltersParam, StatsMethodSchema, adjustOf, intQueryParam } from "./results.routes.ts";
 import * as svc from "./verdict.ts";
+import { viewScorecard } from "./view.ts";
 
 const KeyParams = keyParams("Projects");
 
@@ -108,17 +109,14 @@ export function registerVerdictRoutes(app: App, deps: AppDeps): void {
     },
     async (c) => {
       const qv = c.req.valid("query");
-      const projectId = Number(qv.projectId);
-      const ctx = c.get("ctx");
       return c.json(
-        await svc.projectScorecard(readDb, ctx, {
-          projectId,
+        await viewScorecard(readDb, c.get("ctx"), {
+          projectId: Number(qv.projectId),
           filters: parseFilters(qv.filters),
           benchmarkTypeId: qv.benchmarkTypeId === undefined ? null : Number(qv.benchmarkTypeId),
           confidence: qv.confidence ? (Number(qv.confidence) as 90 | 95 | 99) : 95,
           adjust: adjustOf(qv.adjust),
           total: qv.total === "markets" ? "markets" : "sample",
-          names: await svc.optionNames(readDb, ctx, projectId),
         }),
         200,
       );

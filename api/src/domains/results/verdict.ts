@@ -8,10 +8,8 @@ import type { Db } from "../../db/client.ts";
 import { enterTenant } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
-import { qualResults, type Measure, type QualResults } from "./results.service.ts";
-import type { Adjust } from "../../analytics/design.ts";
+import type { Measure, QualResults } from "./results.service.ts";
 import type { Confidence } from "../../analytics/significance.ts";
-import type { ResponseFilter } from "./filters.ts";
 
 export const ActionStandardInput = z
   .strictObject({
@@ -143,24 +141,4 @@ export interface Scorecard {
   /** The measure's bases summed over the concepts (0: the filters match nobody). */
   base: number;
   rows: ScoreRow[];
-}
-
-export async function projectScorecard(
-  db: Db,
-  ctx: RequestCtx,
-  input: { projectId: number; filters: ResponseFilter; benchmarkTypeId: number | null; confidence: Confidence; adjust: Adjust; total?: "sample" | "markets"; names: (id: number | null) => string },
-): Promise<Scorecard> {
-  const standard = await getActionStandard(db, ctx, input.projectId);
-  // The same view as QualResults on screen (every measure in the family), so its marks agree with the page's.
-  const q = await qualResults(db, ctx, { projectId: input.projectId, filters: input.filters, benchmarkTypeId: input.benchmarkTypeId, confidence: input.confidence, adjust: input.adjust, total: input.total ?? "sample" });
-  const results = q.measures.find((m) => m.standardQuestionId === standard.standardQuestionId)?.results ?? [];
-  const { rows, against } = scorecard(results, standard, input.names);
-  return { projectId: input.projectId, standard, judgedAgainst: against, benchmarkTypeId: q.benchmarkTypeId, confidence: q.confidence, method: q.method, base: results.reduce((a, r) => a + r.n, 0), rows };
-}
-
-/** Test option names for the reasons. */
-export async function optionNames(db: Db, ctx: RequestCtx, projectId: number): Promise<(id: number | null) => string> {
-  const rows = await enterTenant(db, ctx, (tx) => tx<{ id: number; name: string }[]>`select id, concept_text as name from test_options where project_id = ${projectId}`);
-  const m = new Map(rows.map((r) => [r.id, r.name]));
-  return (id) => (id === null ? "All respondents" : (m.get(id) ?? `Option ${id}`));
 }

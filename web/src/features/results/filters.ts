@@ -92,8 +92,13 @@ export function filtersToSearch(s: FilterState): Record<string, SearchValue> {
  */
 export const ALL_MARKETS = 0;
 
+/**
+ * Results open where the project is whole (issue 37): with no market chosen (no `region` in the URL),
+ * a project of several markets shows All markets, as the AI summary written for it does; a market
+ * that is not the project's still falls back to its first market (SPEC 4, effectiveRegionId).
+ */
 export function isAllMarkets(selected: number | null, projectRegionIds: number[]): boolean {
-  return selected === ALL_MARKETS && projectRegionIds.length > 1;
+  return (selected === ALL_MARKETS || selected === null) && projectRegionIds.length > 1;
 }
 
 /** SPEC 4: a missing region, or one not among the project's, falls back to the first project region, else 1. */
