@@ -1,7 +1,7 @@
 // projects/{id}/preview: the survey as a respondent meets it (Projects SurveyPreview), page by page
 // through the fielding engine with its validation and rules, for any market of the project.
 // Nothing is stored: this page holds the answers and sends them back with each page.
-import { useEffect, useState, type FormEvent } from "react";
+import { useEffect, useEffectEvent, useState, type FormEvent } from "react";
 import { Link } from "wouter";
 import { ApiError, api, unwrap, type Schemas } from "../../../api/client";
 import { handleError } from "../../../api/errors";
@@ -87,8 +87,9 @@ export function PreviewPage({ client, project }: { client: CurrentClient; projec
     }
   }
   const restart = () => void go({ ...(regionId ? { regionId } : {}) });
-  // The first page, again when the market changes.
-  useEffect(restart, [regionId]);
+  // The first page, again when the market changes (an effect event: the latest go(), run on the market only).
+  const startOver = useEffectEvent(restart);
+  useEffect(() => startOver(), [regionId]);
 
   function next(e: FormEvent) {
     e.preventDefault();
