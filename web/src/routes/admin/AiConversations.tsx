@@ -13,6 +13,7 @@ import { useSWRConfig } from "swr";
 import { api, selected, type Row, type Schemas } from "../../api/client";
 import { useApi } from "../../api/hooks";
 import { Badge, Button, Card, EmptyState, Field, Input, PageHeader, Select, Textarea } from "../../components/ui";
+import { keyedBy } from "../../lib/keys";
 import { useSearchState } from "../../lib/search";
 import { onRealtime } from "../../state/realtime";
 import { DataTable, LoadingRows, Pager, Td, act, fmtDate, keyPath, useSet, type Call } from "./shared";
@@ -306,15 +307,15 @@ function DebugView({ id }: { id: number }) {
           <h3 className="font-semibold text-ink-900">Answer {i + 1} <span className="font-normal text-ink-500">(message {a.messageId})</span></h3>
           <p className="text-xs text-ink-600">{a.provider ?? "?"} · {a.model ?? "?"} · {tokens(a.usage)}{a.promptVersionId ? ` · prompt version ${a.promptVersionId}` : ""}</p>
           <ol className="mt-2 space-y-2">
-            {a.steps.map((s, j) => (
-              <li key={j} className="rounded border border-ink-100 bg-ink-50 p-2">
+            {keyedBy(a.steps, (s) => `${s.kind} ${s.tool?.name ?? ""} ${s.ms}`).map(([key, s], j) => (
+              <li key={key} className="rounded border border-ink-100 bg-ink-50 p-2">
                 {s.kind === "completion" ? (
                   <>
                     <p className="text-xs font-medium text-ink-800">Round {a.steps.slice(0, j + 1).filter((x) => x.kind === "completion").length}: completion · {tokens(s.usage ?? null)} · {s.ms} ms</p>
                     <details className="mt-1">
                       <summary className="cursor-pointer text-xs text-brand-700">Prompt ({s.prompt?.length ?? 0} messages)</summary>
                       <ol className="mt-1 space-y-1">
-                        {(s.prompt ?? []).map((m, k) => (
+                        {keyedBy(s.prompt ?? [], (m) => `${m.role} ${m.toolCallId ?? ""} ${(m.content ?? "").slice(0, 80)}`).map(([k, m]) => (
                           <li key={k}><span className="text-xs font-medium text-ink-700">{m.role}{m.toolCallId ? ` (${m.toolCallId})` : ""}</span><pre className="max-h-60 overflow-auto text-xs whitespace-pre-wrap text-ink-700">{m.content ?? ""}</pre></li>
                         ))}
                       </ol>

@@ -8,6 +8,7 @@ import { useApi } from "../../api/hooks";
 import { Modal } from "../../components/Dialog";
 import { Badge, Button, Card, EmptyState, Field, Input, PageHeader, Select, Textarea, cx } from "../../components/ui";
 import { AuditLog, DataTable, LoadingRows, Td, act, fmtDate, keyPath, useSet } from "./shared";
+import { keyedBy } from "../../lib/keys";
 
 type Prompt = Row<"Prompts", "id" | "name" | "promptType" | "description" | "publishedVersionId" | "isActive", { "promptVersions@odata.count"?: number }>;
 type VersionFields = "id" | "promptId" | "versionNumber" | "systemPrompt" | "template" | "model" | "temperature" | "notes" | "isPublished" | "publishedAt" | "createdAt";
@@ -104,8 +105,8 @@ function PromptDetail({ promptId, prompt, onChanged }: { promptId: number; promp
       <Card title="History">
         {!history?.value.length ? <p className="text-sm text-ink-600">No history yet.</p> : (
           <ol className="space-y-2 text-sm" aria-label="Prompt history">
-            {[...history.value].reverse().map((h, i) => (
-              <li key={i} className="flex flex-wrap gap-x-3">
+            {keyedBy([...history.value].reverse(), (h) => `${h.at} ${h.event}`).map(([k, h]) => (
+              <li key={k} className="flex flex-wrap gap-x-3">
                 <time className="text-xs text-ink-500" dateTime={h.at}>{fmtDate(h.at)}</time>
                 <span className="font-medium">{h.event}</span>
                 {h.versionNumber ? <span>v{h.versionNumber}</span> : null}

@@ -5,7 +5,7 @@
 import { useEffect, useEffectEvent, useState } from "react";
 import { api, type Schemas } from "../../../api/client";
 import { useApi } from "../../../api/hooks";
-import { Badge, Button, Card, EmptyState, Field, Input, Skeleton, cx } from "../../../components/ui";
+import { Badge, Button, Card, EmptyState, Field, Input, Skeleton, Skeletons, cx } from "../../../components/ui";
 import { onRealtime, type RealtimeEvent } from "../../../state/realtime";
 import { useMe } from "../../../state/app";
 import { hasFlag, keyPath, run, useRefreshProject } from "../../../features/projects-editor/data";
@@ -172,7 +172,7 @@ export function MarketsTab({ client, project, editable }: TabProps) {
         <Card title="Targets" actions={busy ? <Badge tone="blue">Saving…</Badge> : null}>
           {!targets.data ? (
             <div className="space-y-2" role="status" aria-label="Loading targets">
-              {Array.from({ length: 4 }, (_, i) => <Skeleton key={i} className="h-10" />)}
+              <Skeletons count={4} className="h-10" />
             </div>
           ) : !targets.data.value.length ? (
             <EmptyState title="Nothing to target">Add a screener question on the Questions tab to target by its answers.</EmptyState>

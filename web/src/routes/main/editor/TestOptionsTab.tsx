@@ -6,7 +6,7 @@ import { api } from "../../../api/client";
 import { handleError } from "../../../api/errors";
 import { ConfirmDialog } from "../../../components/Dialog";
 import { FormModal } from "../../../components/FormModal";
-import { Button, Card, EmptyState, Field, Input, Skeleton, Textarea } from "../../../components/ui";
+import { Button, Card, EmptyState, Field, Input, Skeletons, Textarea } from "../../../components/ui";
 import { ACCEPTED_IMAGES, keyPath, run, uploadProjectFile, useFileUrls, useRefreshProject, useTestOptions, type TestOption } from "../../../features/projects-editor/data";
 import type { TabProps } from "./shared";
 import { designText, isSplitCell } from "../../../features/design";
@@ -119,7 +119,7 @@ export function TestOptionsTab({ project, editable }: TabProps) {
     >
       {!data ? (
         <div className="grid gap-4 sm:grid-cols-3" role="status" aria-label="Loading test options">
-          {Array.from({ length: 3 }, (_, i) => <Skeleton key={i} className="h-64" />)}
+          <Skeletons count={3} className="h-64" />
         </div>
       ) : !data.value.length ? (
         <EmptyState title="No test options yet" action={editable ? <Button onClick={() => setEditing("new")}>Add your first test option</Button> : undefined}>
