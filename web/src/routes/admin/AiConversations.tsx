@@ -50,10 +50,10 @@ export default function AiConversations() {
   return (
     <div>
       <PageHeader title="AI conversations" subtitle="Conversations users had with the AI, across clients" />
-      <div role="group" aria-label="Whose conversations" className="mb-4 flex gap-2">
+      <fieldset aria-label="Whose conversations" className="mb-4 flex gap-2">
         <Button size="sm" variant={mine ? "secondary" : "primary"} aria-pressed={!mine} onClick={() => setSearch({ mine: null, page: null })}>All users</Button>
         <Button size="sm" variant={mine ? "primary" : "secondary"} aria-pressed={mine} onClick={() => setSearch({ mine: "1", page: null })}>My conversations</Button>
-      </div>
+      </fieldset>
       {mine ? <MyConversations /> : <AllConversations />}
     </div>
   );
@@ -178,11 +178,11 @@ export function AiConversationDetail({ id }: { id: number }) {
               <dt className="text-ink-500">Last message</dt><dd>{fmtDate(c.lastMessageAt)}</dd>
             </dl>
           </Card>
-          <div role="group" aria-label="View" className="mt-6 mb-4 flex flex-wrap gap-2">
+          <fieldset aria-label="View" className="mt-6 mb-4 flex flex-wrap gap-2">
             {([["messages", "Messages"], ["markdown", "Chat contents"], ["debug", "Debug view"]] as const).map(([v, label]) => (
               <Button key={v} size="sm" variant={view === v ? "primary" : "secondary"} aria-pressed={view === v} onClick={() => setView(v)}>{label}</Button>
             ))}
-          </div>
+          </fieldset>
           {view === "messages" ? <Messages id={id} onAnswered={() => void reload()} /> : view === "markdown" ? <ChatContents id={id} /> : <DebugView id={id} />}
           <Card title="Evaluations" className="mt-6">
             {!c.aiConversationEvaluations?.length ? <p className="text-sm text-ink-600">Not evaluated yet.</p> : (
@@ -337,13 +337,13 @@ function DebugView({ id }: { id: number }) {
             ))}
           </ol>
           {a.figures.length ? (
-            <div className="mt-2 overflow-x-auto" tabIndex={0} role="region" aria-label={`Figures cited by answer ${i + 1}`}>
+            <section className="mt-2 overflow-x-auto" tabIndex={0} aria-label={`Figures cited by answer ${i + 1}`}>
             <table className="w-full min-w-[36rem] text-left text-xs">
               <caption className="text-left font-medium text-ink-800">Figures cited</caption>
               <thead><tr><th className="pr-2">Ref</th><th className="pr-2">Text</th><th className="pr-2">Value</th><th>Source</th></tr></thead>
               <tbody>{a.figures.map((f) => <tr key={f.ref}><td className="pr-2">{f.ref}</td><td className="pr-2">{f.text}</td><td className="pr-2">{f.value}</td><td className="break-all">{JSON.stringify(f.source)}</td></tr>)}</tbody>
             </table>
-            </div>
+            </section>
           ) : null}
         </section>
       ))}

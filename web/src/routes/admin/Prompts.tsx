@@ -269,7 +269,7 @@ export function EditPrompt({ versionId }: { versionId: number }) {
           <Button className="shrink-0" busy={busy === "run"} disabled={!projectId} onClick={() => void runIt()}>Run</Button>
         </div>
         {run ? (
-          <div className="mt-4 space-y-3" role="region" aria-label="Run output">
+          <section className="mt-4 space-y-3" aria-label="Run output">
             <p className="text-xs text-ink-500">Provider: {run.provider}{run.unknownPlaceholders.length ? ` · unknown placeholders: ${run.unknownPlaceholders.join(", ")}` : ""}</p>
             <pre className="rounded-lg bg-ink-50 p-3 text-sm whitespace-pre-wrap text-ink-800">{run.output}</pre>
             <details className="text-sm"><summary className="cursor-pointer text-ink-700">Facts used</summary>
@@ -277,7 +277,7 @@ export function EditPrompt({ versionId }: { versionId: number }) {
                 {Object.entries(run.facts).map(([k, val]) => <div key={k} className="contents"><dt className="font-mono text-xs text-ink-500">{k}</dt><dd className="text-xs">{val}</dd></div>)}
               </dl>
             </details>
-          </div>
+          </section>
         ) : null}
       </Card>
       <AuditLog filter={`promptId eq ${v.promptId}`} title="Prompt events" refreshKey={audit} />

@@ -127,7 +127,7 @@ export function PreviewPage({ client, project }: { client: CurrentClient; projec
           <Card title={view.page.heading} actions={<span className="text-xs text-ink-500">Page {view.page.index + 1} of {view.page.total}</span>}>
             {view.page.concept ? (
               <figure className="mb-5 overflow-hidden rounded-xl border border-ink-200">
-                {view.page.concept.imageUrl ? <img src={view.page.concept.imageUrl} alt={`Image of ${view.page.concept.text}`} className="max-h-72 w-full bg-ink-50 object-contain" /> : null}
+                {view.page.concept.imageUrl ? <img src={view.page.concept.imageUrl} alt={view.page.concept.text} className="max-h-72 w-full bg-ink-50 object-contain" /> : null}
                 <figcaption className="p-3">
                   <p className="font-semibold text-ink-900">{view.page.concept.text}</p>
                   {view.page.concept.description ? <p className="mt-1 text-sm whitespace-pre-line text-ink-700">{view.page.concept.description}</p> : null}

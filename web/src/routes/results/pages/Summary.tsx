@@ -103,7 +103,7 @@ function ScorecardView() {
               const v = VERDICT[r.verdict];
               return (
                 <li key={r.testOptionId ?? "all"} className="flex flex-wrap items-start gap-3 p-3 sm:flex-nowrap" data-testid="verdict-row">
-                  <span className="w-6 shrink-0 pt-1 text-sm font-semibold text-ink-500" aria-label={`Rank ${r.rank}`}>{r.rank}</span>
+                  <span className="w-6 shrink-0 pt-1 text-sm font-semibold text-ink-500"><span className="sr-only">Rank </span>{r.rank}</span>
                   <ConceptImage testOptionId={r.testOptionId} name={name(r.testOptionId)} size="sm" />
                   {/* basis-48: on a phone the figure and the verdict wrap under the name rather than squeeze it. */}
                   <div className="min-w-0 flex-1 basis-48">
