@@ -8,7 +8,7 @@ import type { Db, Tx } from "../../db/client.ts";
 import { enterTenant, readAsCaller } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
-import { SMALL_BASE, twoProportionZTest, Z_CRITICAL, type Confidence } from "../../analytics/significance.ts";
+import { SMALL_BASE, twoProportionZTest, type Confidence } from "../../analytics/significance.ts";
 import {
   ADJUST_NAMES,
   adjustP,

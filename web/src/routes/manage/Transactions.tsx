@@ -3,7 +3,7 @@
 // enterprise admins, credit transfers between the clients beneath (CreditLogs MakeCreditTransfer).
 import { Menu, MenuButton, MenuItem, MenuItems } from "@headlessui/react";
 import { useMemo, useState, type FormEvent } from "react";
-import { api, selected, unwrap, type Page, type Row, type Schemas } from "../../api/client";
+import { api, selected, unwrap, type Page, type Row } from "../../api/client";
 import { handleError } from "../../api/errors";
 import { useApi } from "../../api/hooks";
 import { Pager } from "../../components/Pager";

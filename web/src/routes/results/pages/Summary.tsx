@@ -15,7 +15,7 @@ import { ConceptImage } from "../../../features/results/conceptImage";
 import { testOptionName, useResults } from "../../../features/results/context";
 import { Markdown } from "../../../features/results/markdown";
 import { headline } from "../../../features/results/verdict";
-import { useActionStandard, useScorecard, useWeightSum, type ActionStandard, type Scorecard } from "../../../features/results/queries";
+import { useActionStandard, useScorecard, useWeightSum, type ActionStandard } from "../../../features/results/queries";
 import { isWriting, summaryBenchmark, summaryForView, summaryRefs, useAiSummaries } from "../../../features/results/summaries";
 import { methodNote, PageTitle } from "./MeasuresView";
 
