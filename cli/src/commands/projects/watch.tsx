@@ -203,26 +203,26 @@ function WatchView({ w, ink, colour }: { w: Watcher; ink: Ink; colour: boolean }
         <Line {...T} bold>Responses per region</Line>
         {s.runs.length === 0 ? <Line {...T} dim>no survey run yet</Line> : null}
         {s.runs.map((r) => (
-          <Line {...T} key={r.surveyRunId}>{row(`${r.regionName} ${r.isCustomerPanel ? "(cust)" : "(panel)"}`, r.complete, r.target, `${String(r.complete).padStart(5)}/${r.target ?? "?"}  ${surveyStatusName(r.surveyStatusId)}${runPeriod(r) ? `, ${runPeriod(r)}` : ""}`)}</Line>
+          <Line key={r.surveyRunId} {...T}>{row(`${r.regionName} ${r.isCustomerPanel ? "(cust)" : "(panel)"}`, r.complete, r.target, `${String(r.complete).padStart(5)}/${r.target ?? "?"}  ${surveyStatusName(r.surveyStatusId)}${runPeriod(r) ? `, ${runPeriod(r)}` : ""}`)}</Line>
         ))}
       </Box>
       <Box marginTop={1} flexDirection="column">
         <Line {...T} bold>Responses per test option</Line>
         {s.options.map((o) => (
-          <Line {...T} key={String(o.testOptionId)}>{row(o.conceptText, o.count, o.target, `${String(o.count).padStart(5)}/${o.target ?? "?"}`)}</Line>
+          <Line key={String(o.testOptionId)} {...T}>{row(o.conceptText, o.count, o.target, `${String(o.count).padStart(5)}/${o.target ?? "?"}`)}</Line>
         ))}
       </Box>
       {Object.keys(s.jobs).length ? (
         <Box marginTop={1} flexDirection="column">
           <Line {...T} bold>Jobs</Line>
           {Object.entries(s.jobs).map(([id, j]) => (
-            <Line {...T} key={id}>{row(id, j.pct, 100, j.message ?? "")}</Line>
+            <Line key={id} {...T}>{row(id, j.pct, 100, j.message ?? "")}</Line>
           ))}
         </Box>
       ) : null}
       <Box marginTop={1} flexDirection="column">
         {recentKeyed(s.recent).map(([k, r]) => (
-          <Line {...T} key={k} dim>
+          <Line key={k} {...T} dim>
             {r}
           </Line>
         ))}
