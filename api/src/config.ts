@@ -246,7 +246,8 @@ let current: Config | undefined;
  * worker.ts) reads it with readConfigOrExit first, so a bad value stops the process there.
  */
 export function processConfig(): Config {
-  return (current ??= readConfig(process.env));
+  current ??= readConfig(process.env);
+  return current;
 }
 
 /** readConfig() for a process's start: each bad variable on its own line, then exit 1 (no stack trace). */

@@ -45,7 +45,11 @@ export function jsonDepth(text: string, limit = MAX_JSON_DEPTH): number {
       else if (ch === 34 /* " */) inString = false;
     } else if (ch === 34) inString = true;
     else if (ch === 91 /* [ */ || ch === 123 /* { */) {
-      if (++depth > max && (max = depth) > limit) return max;
+      depth++;
+      if (depth > max) {
+        max = depth;
+        if (max > limit) return max;
+      }
     } else if (ch === 93 /* ] */ || ch === 125 /* } */) depth--;
   }
   return max;
@@ -62,7 +66,9 @@ export function hostileJson(value: unknown, path = "", out: FieldError[] = []): 
   } else if (typeof value === "number") {
     if (outsideInt4(value)) out.push({ path: at, message: INT4_MESSAGE });
   } else if (Array.isArray(value)) {
-    value.forEach((v, i) => hostileJson(v, path ? `${path}.${i}` : String(i), out));
+    value.forEach((v, i) => {
+      hostileJson(v, path ? `${path}.${i}` : String(i), out);
+    });
   } else if (value !== null && typeof value === "object") {
     for (const [k, v] of Object.entries(value)) {
       const p = path ? `${path}.${k}` : k;

@@ -88,7 +88,10 @@ export class Hub {
   private join(conn: Conn, channel: string): void {
     conn.channels.add(channel);
     let set = this.byChannel.get(channel);
-    if (!set) this.byChannel.set(channel, (set = new Set()));
+    if (!set) {
+      set = new Set();
+      this.byChannel.set(channel, set);
+    }
     set.add(conn);
   }
 

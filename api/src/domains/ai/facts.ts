@@ -196,7 +196,10 @@ export async function projectContext(db: Db, ctx: RequestCtx, projectId: number)
     const demographics: ProjectContext["demographics"] = [];
     for (const r of p.rows) {
       let d = demographics.find((x) => x.systemQuestionId === r.sqId);
-      if (!d) demographics.push((d = { systemQuestionId: r.sqId, label: r.label, code: r.code, options: [] }));
+      if (!d) {
+      d = { systemQuestionId: r.sqId, label: r.label, code: r.code, options: [] };
+      demographics.push(d);
+    }
       d.options.push({ id: r.id, label: r.optLabel });
     }
     return {
@@ -323,7 +326,9 @@ export async function summaryFacts(
     const seen = new Set<string>();
     const once = skews.filter((s) => {
       const k = `${s.demographic}\u0000${s.testOption}`;
-      return seen.has(k) ? false : (seen.add(k), true);
+      if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
     });
     skews.splice(0, skews.length, ...once.slice(0, 3));
     for (const s of skews) {

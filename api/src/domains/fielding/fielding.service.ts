@@ -455,7 +455,10 @@ async function afterCompletes(tx: Tx, run: q.RunRow & { definition: SurveyDefini
 
 export async function margins(tx: Tx, regionId: number): Promise<Margins> {
   const out: Margins = {};
-  for (const m of await q.censusMargins(tx, regionId)) (out[m.systemQuestionId] ??= {})[m.optionId] = m.share;
+  for (const m of await q.censusMargins(tx, regionId)) {
+    out[m.systemQuestionId] ??= {};
+    out[m.systemQuestionId]![m.optionId] = m.share;
+  }
   return out;
 }
 

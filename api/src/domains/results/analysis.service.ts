@@ -216,7 +216,10 @@ export async function waveData(db: Db, ctx: RequestCtx, projectId: number, filte
             const c = contrast(d.est, ia, ib);
             const v = { wave: prev, diff: c.diff, se: c.se, z: c.z, pValue: c.p, pAdjusted: null as number | null, significant: false };
             out.vsPreviousWave = v;
-            family.push({ p: c.p, set: (pa, sig) => ((v.pAdjusted = pa), (v.significant = sig)) });
+            family.push({ p: c.p, set: (pa, sig) => {
+          v.pAdjusted = pa;
+          v.significant = sig;
+        } });
             return out;
           }),
         );

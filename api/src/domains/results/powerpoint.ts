@@ -423,10 +423,18 @@ export async function projectDeck(db: Db, i: ProjectDeckInput, progress: (pct: n
   verdictSlide(pptx, r);
   if (r.qual.measures.length) {
     scorecardSlide(pptx, r, optionIds);
-    for (const m of r.qual.measures) (measureSlide(pptx, r, m, whiskers), charts++);
+    for (const m of r.qual.measures) {
+    measureSlide(pptx, r, m, whiskers);
+    charts++;
+  }
   }
   await progress(40, "questions, demographics and themes");
-  for (const qr of r.questions) if (qr.results.length) (questionSlide(pptx, r, qr), charts++);
+  for (const qr of r.questions) {
+    if (qr.results.length) {
+      questionSlide(pptx, r, qr);
+      charts++;
+    }
+  }
   demographicSlides(pptx, r);
   charts += r.demographics.questions.length;
   themeSlides(pptx, r);

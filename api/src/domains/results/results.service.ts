@@ -376,7 +376,12 @@ export function marketTotals(cells: q.DesignCell[], strata: q.DesignStratum[], c
         cell.vsMarkets.push(ab);
         // The other side is added when its cell is built (domains may come in any order).
         pending.push({ region: other, option: dom.o, sq, test: ba });
-        family.push({ p: c.p, set: (pa, sig) => ((ab.pAdjusted = ba.pAdjusted = pa), (ab.significant = ba.significant = sig)) });
+        family.push({ p: c.p, set: (pa, sig) => {
+          ab.pAdjusted = pa;
+          ba.pAdjusted = pa;
+          ab.significant = sig;
+          ba.significant = sig;
+        } });
       }
     });
     for (const m of markets) {
@@ -512,7 +517,12 @@ export function designTopTwoBoxes(
         const v: NonNullable<Measure["vsBenchmark"]> = { top2Percentage: b.mean * 100, diff: t.diff, se: t.se, z: t.z, pValue: t.p, pAdjusted: null, significant: false, indicative: t.thin, quintile: t.quintile };
         vsBenchmark = v;
         // A thin norm is indicative: outside the family, never significant.
-        if (!t.thin) family.push({ p: t.p, set: (pa, sig) => ((v.pAdjusted = pa), (v.significant = sig)) });
+        if (!t.thin) {
+        family.push({ p: t.p, set: (pa, sig) => {
+          v.pAdjusted = pa;
+          v.significant = sig;
+        } });
+      }
       }
       measures.push({
         testOptionId,
@@ -539,7 +549,12 @@ export function designTopTwoBoxes(
         const ba = { ...ab, testOptionId: order[x]!.o, diff: -c.diff, z: -c.z };
         measures[x]!.vsOthers.push(ab);
         measures[y]!.vsOthers.push(ba);
-        family.push({ p: c.p, set: (pa, sig) => ((ab.pAdjusted = ba.pAdjusted = pa), (ab.significant = ba.significant = sig)) });
+        family.push({ p: c.p, set: (pa, sig) => {
+          ab.pAdjusted = pa;
+          ba.pAdjusted = pa;
+          ab.significant = sig;
+          ba.significant = sig;
+        } });
       }
     }
     for (const m of measures) m.vsOthers.sort((a, b) => nullsFirst(a.testOptionId, b.testOptionId));
@@ -557,7 +572,9 @@ export function adjustFamily(family: Family, adjust: Adjust, confidence: Confide
     family.map((f) => f.p),
     adjust,
   );
-  family.forEach((f, i) => f.set(adj[i]!, significantAt(adj[i]!, confidence)));
+  family.forEach((f, i) => {
+    f.set(adj[i]!, significantAt(adj[i]!, confidence));
+  });
   return family.filter((f) => Number.isFinite(f.p)).length;
 }
 
@@ -904,7 +921,10 @@ async function benchmarkNorm(db: Db, p: q.ProjectHead, regionIds: number[], t: {
   const regions = regionIds.length ? regionIds : null;
   const facets = JSON.stringify([p.id, p.clientId, p.productType, p.categoryId, kind, regions]);
   let seen = normsSeen.get(db);
-  if (!seen) normsSeen.set(db, (seen = new Map()));
+  if (!seen) {
+    seen = new Map();
+    normsSeen.set(db, seen);
+  }
   if (epoch !== null) {
     const hit = seen.get(`${epoch}|${facets}`);
     if (hit) {

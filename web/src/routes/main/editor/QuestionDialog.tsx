@@ -71,7 +71,9 @@ export function QuestionDialog({ projectId, frameworkId, questionId, initial, on
     } catch (err) {
       // The API's field errors at their fields (an option's error at that option), in words.
       const fields: Record<string, string> = { questionText: "question-text", questionTitle: "question-title", questionTypeId: "question-type", questionPositionId: "question-position", questionOptions: "question-options" };
-      options.forEach((o, i) => (fields[`questionOptions.${i}`] = `option-${d.options.indexOf(o)}`));
+      options.forEach((o, i) => {
+        fields[`questionOptions.${i}`] = `option-${d.options.indexOf(o)}`;
+      });
       const f = fieldMessages(err, fields);
       if (f) {
         setErrors(f.byField);

@@ -49,7 +49,10 @@ function StandardEditor({ standard, onSaved }: { standard: ActionStandard; onSav
     }
   };
   return (
-    <form className="flex flex-wrap items-end gap-3" onSubmit={(e) => (e.preventDefault(), void save())} aria-label="Action standard">
+    <form className="flex flex-wrap items-end gap-3" onSubmit={(e) => {
+          e.preventDefault();
+          void save();
+        }} aria-label="Action standard">
       <div>
         <label htmlFor="standard-measure" className="mb-1 block text-xs font-medium text-ink-600">Measure</label>
         <Select id="standard-measure" value={sq} onChange={(e) => setSq(Number(e.target.value))}>
