@@ -151,7 +151,10 @@ describe("the statement timeout", () => {
     const gate = new UserConnectionGate({ perUser: DEFAULT_QUERY_LIMITS.userConnections, waitMs: 200 });
     const now = async (userId: number) => {
       let got = false;
-      const p = gate.acquire(userId).then((free) => ((got = true), free));
+      const p = gate.acquire(userId).then((free) => {
+        got = true;
+        return free;
+      });
       await Bun.sleep(0);
       return { got: () => got, p };
     };

@@ -263,7 +263,10 @@ try {
   const data = await scanData(db, p!.id);
   const sf = scanFilter(data, filters);
   Bun.gc(true);
-  for (let k = 0; k < 20; k++) scanQual(data, sf), scanCount(data, sf);
+  for (let k = 0; k < 20; k++) {
+    scanQual(data, sf);
+    scanCount(data, sf);
+  }
   const pq = await paired(RUNS, qual, () => scanQual(data, sf));
   const pc = await paired(RUNS, count, () => scanCount(data, sf));
   const cells = scanQual(data, sf);
