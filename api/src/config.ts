@@ -178,7 +178,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     const v = env[name];
     if (v !== undefined && v !== "" && v !== "0" && v !== "1") problems.push(`${name} must be 0 or 1, got '${v}'`);
   }
-  if (!/^[A-Za-z0-9.:\-]+$/.test(cfg.host)) problems.push(`HOST must be an address or a host name to listen on, got '${cfg.host}'`);
+  if (!/^[A-Za-z0-9.:-]+$/.test(cfg.host)) problems.push(`HOST must be an address or a host name to listen on, got '${cfg.host}'`);
   cfg.ai = aiSettings(env, problems);
   const whole = (name: string, key: keyof QueryLimits, min: number, max: number) => {
     const v = env[name];

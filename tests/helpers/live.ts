@@ -160,7 +160,6 @@ export async function openSocket(base: string, token: string): Promise<LiveSocke
   };
 }
 
-// biome-ignore lint: response bodies are read loosely in live tests
 export type LiveResult = { status: number; headers: Headers; body: any };
 
 /** One JSON call to a server process (a token, a clientId header when given, a JSON body). */

@@ -72,7 +72,7 @@ export function hostileJson(value: unknown, path = "", out: FieldError[] = []): 
   } else if (value !== null && typeof value === "object") {
     for (const [k, v] of Object.entries(value)) {
       const p = path ? `${path}.${k}` : k;
-      if (k.includes("\u0000")) out.push({ path: p.replace(/\u0000/g, "\\u0000"), message: `name ${NUL_MESSAGE}` });
+      if (k.includes("\u0000")) out.push({ path: p.replaceAll("\u0000", "\\u0000"), message: `name ${NUL_MESSAGE}` });
       hostileJson(v, p, out);
     }
   }
@@ -83,7 +83,7 @@ export function hostileJson(value: unknown, path = "", out: FieldError[] = []): 
 export function hostileQuery(params: URLSearchParams): FieldError[] {
   const out: FieldError[] = [];
   for (const [k, v] of params) {
-    const name = k.replace(/\u0000/g, "\\u0000");
+    const name = k.replaceAll("\u0000", "\\u0000");
     if (k.includes("\u0000") || v.includes("\u0000")) out.push({ path: `query.${name}`, message: NUL_MESSAGE });
     else if (INT_QUERY.test(k) && v.split(",").some((part) => /^\s*[+-]?\d+\s*$/.test(part) && outsideInt4(Number(part)))) {
       out.push({ path: `query.${name}`, message: INT4_MESSAGE });

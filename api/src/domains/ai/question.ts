@@ -48,14 +48,14 @@ export function ageBand(label: string): [number, number] | null {
   return p ? [Number(p[1]), Number.POSITIVE_INFINITY] : null;
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 /** A name's pattern, compiled once per name (a project's names recur on every question). */
 const namePatterns = new Map<string, RegExp>();
 function namePattern(name: string): RegExp {
   let re = namePatterns.get(name);
   if (!re) {
     if (namePatterns.size >= 2000) namePatterns.clear();
-    re = new RegExp(`(^|[^\\p{L}\\p{N}])${escape(name.toLowerCase())}($|[^\\p{L}\\p{N}])`, "u");
+    re = new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(name.toLowerCase())}($|[^\\p{L}\\p{N}])`, "u");
     namePatterns.set(name, re);
   }
   return re;

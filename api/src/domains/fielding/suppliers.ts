@@ -75,7 +75,7 @@ export async function getSupplier(db: Db, id: number): Promise<Supplier> {
  * only in the path, query or fragment: never in the scheme, user, password, host or port.
  */
 function templateProblem(v: string): string | null {
-  if (/[\u0000-\u001f\u007f]/.test(v)) return "Must not contain control characters (line breaks, tabs)";
+  if ([...v].some((ch) => ch <= "\u001f" || ch === "\u007f")) return "Must not contain control characters (line breaks, tabs)";
   const authority = /^https?:\/\/([^/?#]*)/i.exec(v);
   if (!authority) return "Must be an http(s) link, starting https:// or http://";
   if (authority[1]!.includes("{rid}")) return "{rid} must be in the link's path or query, not its host, port or user";
