@@ -100,7 +100,7 @@ function aiSettings(env: Record<string, string | undefined>, problems: string[])
 export function readAiSettings(env: Record<string, string | undefined>): AiSettings | null {
   const problems: string[] = [];
   const ai = aiSettings(env, problems);
-  if (problems.length) throw new Error("Invalid configuration:\n  " + problems.join("\n  "));
+  if (problems.length) throw new Error(`Invalid configuration:\n  ${problems.join("\n  ")}`);
   return ai;
 }
 
@@ -234,7 +234,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
   if (!cfg.databaseUrl && (cfg.databaseDirectUrl || cfg.databaseReplicaUrl)) {
     problems.push("DATABASE_DIRECT_URL and DATABASE_REPLICA_URL need DATABASE_URL (the embedded database has neither a pooler nor a replica)");
   }
-  if (problems.length) throw new Error("Invalid configuration:\n  " + problems.join("\n  "));
+  if (problems.length) throw new Error(`Invalid configuration:\n  ${problems.join("\n  ")}`);
   return cfg;
 }
 

@@ -242,7 +242,7 @@ describe("every error response carries x-error-trace-id", () => {
   test("a URL over the limit is a 431 with the error shape and a trace id; at the limit it is served", async () => {
     const base = "/api/v1/Regions?$select=id&x=";
     const at = base + "a".repeat(MAX_URL_LENGTH - base.length);
-    const over = at + "a";
+    const over = `${at}a`;
     const long = await app.request(over, { headers: { authorization: "Bearer acmeViewer", clientId: "1003" } });
     expect(long.status).toBe(431);
     expect(long.headers.get("x-error-trace-id")).toBeTruthy();

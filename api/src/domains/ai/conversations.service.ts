@@ -235,7 +235,7 @@ export async function downloadFile(db: Db, ctx: RequestCtx, id: number, referenc
     if (!m) throw new ApiError("NotFound", `No file ${referenceId} in conversation ${id}`);
     const file = m.files.find((f) => f.referenceId === referenceId)!;
     const rows = (m.refs?.figures ?? []).map((f) => [f.ref, f.text, f.value, f.source.fn, f.source].map(csvCell).join(","));
-    return { fileName: file.fileName, csv: ["ref,text,value,function,source", ...rows].join("\r\n") + "\r\n" };
+    return { fileName: file.fileName, csv: `${["ref,text,value,function,source", ...rows].join("\r\n")}\r\n` };
   });
 }
 

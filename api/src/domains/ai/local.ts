@@ -87,7 +87,7 @@ function writeMeasures(out: string[], f: SummaryFacts, head: SummaryFacts["measu
   }
   if (f.skews.length) {
     out.push(
-      ["Audience skews on " + head.title + ":", ...f.skews.map((s) => `- ${s.group} (${s.demographic}) rate ${s.testOption} ${s.diff.value >= 0 ? "higher" : "lower"}: ${c(s.group2)} against ${c(s.rest)} among the rest of the sample, a difference of ${c(s.diff)}.`)].join("\n"),
+      [`Audience skews on ${head.title}:`, ...f.skews.map((s) => `- ${s.group} (${s.demographic}) rate ${s.testOption} ${s.diff.value >= 0 ? "higher" : "lower"}: ${c(s.group2)} against ${c(s.rest)} among the rest of the sample, a difference of ${c(s.diff)}.`)].join("\n"),
     );
   } else out.push(`No age group or gender differs significantly from the rest of the sample on ${head.title}.`);
 }

@@ -245,6 +245,6 @@ export async function reconciliationCsv(db: Db, runId: number): Promise<string> 
     for (const r of rows) {
       lines.push([r.rid, reconciliationStatus(r.status, r.endReason, r.flags), new Date(r.start).toISOString(), r.end ? new Date(r.end).toISOString() : "", r.flags.join(";"), r.supplier].map(csvCell).join(","));
     }
-    return lines.join("\r\n") + "\r\n";
+    return `${lines.join("\r\n")}\r\n`;
   });
 }

@@ -225,7 +225,7 @@ export async function changeTargets(
       onlyThese: t.onlyThese !== undefined ? t.onlyThese : (before.get(k)?.onlyThese ?? false),
     });
     for (const [i, t] of input.targets.entries()) {
-      const at = (field: string, message: string) => errors.push({ path: `targets.${i}${field ? "." + field : ""}`, message });
+      const at = (field: string, message: string) => errors.push({ path: `targets.${i}${field ? `.${field}` : ""}`, message });
       if (t.regionId != null && !regionIds.includes(t.regionId)) { at("regionId", `Region ${t.regionId} is not one of the project's regions`); continue; }
       if (t.systemQuestionOptionId != null) {
         const o = sys.get(t.systemQuestionOptionId);

@@ -262,7 +262,7 @@ function coverSheet(wb: ExcelJS.Workbook, r: ReportContext) {
     row("Action standard", `${v.standard.title} top-2-box ${v.judgedAgainst === "benchmark" ? `significantly above ${r.benchmark.name}` : "significantly above every other concept"}`);
     for (const x of v.rows) row(`Verdict: ${optionName(r.options, x.testOptionId)}`, `${x.verdict} (rank ${x.rank}): ${x.reason}`);
   }
-  row("Exported", new Date().toISOString().slice(0, 16).replace("T", " ") + " UTC");
+  row("Exported", `${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`);
   ws.getColumn(1).width = 34;
   ws.getColumn(2).width = 90;
   printSetup(ws, 1);
