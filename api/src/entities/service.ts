@@ -250,7 +250,7 @@ export async function update(db: Db, reg: Registry, set: EntitySetDef, ctx: Requ
   const sets: Sql[] = [];
   for (const [name, v] of Object.entries(body)) {
     const fd = set.fields[name];
-    if (!fd || !fd.updatable || fd.readOnly || v === undefined) continue;
+    if (!fd?.updatable || fd.readOnly || v === undefined) continue;
     sets.push(q`${ident(fd.column)} = ${value(fd, v)}`);
   }
   if (set.fields.updatedAt) sets.push(q`${ident(set.fields.updatedAt.column)} = now()`);

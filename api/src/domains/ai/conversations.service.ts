@@ -89,7 +89,7 @@ export async function continueConversation(db: Db, ctx: RequestCtx, id: number) 
   const sctx = staff(ctx);
   const { c, history } = await enterTenant(db, sctx, async (tx) => ({ c: await conversation(tx, id), history: await messages(tx, id) }));
   const last = history.at(-1);
-  if (!last || last.role !== "user") throw new ApiError("Conflict", `Conversation ${id} has no question waiting for an answer: AddUserMessage first`);
+  if (last?.role !== "user") throw new ApiError("Conflict", `Conversation ${id} has no question waiting for an answer: AddUserMessage first`);
   const turns = history.filter((m) => m.role === "user" || m.role === "assistant").slice(0, -1).map((m) => ({ role: m.role as "user" | "assistant", content: m.content }));
   const emit = (event: "AiMessageStarted" | "AiMessageDelta" | "AiMessageCompleted" | "AiMessageFailed", data: Record<string, unknown>) =>
     publish(db, { channel: userChannel(ctx.principal.userId), event, data: { aiConversationId: id, replyToMessageId: last.id, ...data }, userId: ctx.principal.userId }).catch(() => {});

@@ -396,7 +396,7 @@ export async function choiceFacts(db: Db, ctx: RequestCtx, pc: ProjectContext, b
     // The same total as the summary's QualResults figures (the all-markets total under All markets).
     const r = await questionResults(db, ctx, { projectId: pc.projectId, projectQuestionId: cq.projectQuestionId, filters, total });
     const row = r.results.find((x) => x.testOptionId === null) ?? r.results[0];
-    if (!row || !row.n) continue;
+    if (!row?.n) continue;
     const top = [...row.options].filter((o) => o.count > 0).sort((a, b) => b.share - a.share || a.questionOptionId - b.questionOptionId).slice(0, 3);
     out.push({
       question: cq.text,
@@ -482,7 +482,7 @@ export async function whyFacts(db: Db, ctx: RequestCtx, pc: ProjectContext, book
   const d = await driverResults(db, ctx, pc.projectId, filters);
   const g = d.groups.find((x) => x.testOptionId === testOptionId);
   const drivers =
-    g && g.drivers.some((x) => x.importance !== null)
+    g?.drivers.some((x) => x.importance !== null)
       ? {
           outcome: d.outcome.title,
           filtered: g.filtered,

@@ -282,7 +282,7 @@ async function viewOf(tx: Tx, run: q.RunRow & { definition: SurveyDefinition }, 
 async function openRun(tx: Tx, link: string): Promise<q.RunRow & { definition: SurveyDefinition }> {
   if (!/^[0-9a-f-]{36}$/i.test(link)) throw new ApiError("NotFound", "This survey link is not valid");
   const run = await q.runByLink(tx, link, true);
-  if (!run || !run.definition) throw new ApiError("NotFound", "This survey link is not valid");
+  if (!run?.definition) throw new ApiError("NotFound", "This survey link is not valid");
   return run as q.RunRow & { definition: SurveyDefinition };
 }
 

@@ -443,7 +443,7 @@ export async function projectDeck(db: Db, i: ProjectDeckInput, progress: (pct: n
   await progress(60, "price sensitivity and reach");
   const price = await priceSensitivityResults(db, ctx, i.projectId, i.filters).catch(() => null);
   for (const x of price?.value ?? []) {
-    if (!x.curves || !x.curves.price.length) continue;
+    if (!x.curves?.price.length) continue;
     const s = pptx.addSlide();
     heading(s, `Price sensitivity: ${x.conceptText ?? "all"}`);
     const labels = x.curves.price.map((p) => p.toFixed(2));
@@ -465,7 +465,7 @@ export async function projectDeck(db: Db, i: ProjectDeckInput, progress: (pct: n
     footer(s, r, `Base: ${x.n} respondents`);
   }
   const reach = await marketReachResults(db, ctx, i.projectId, i.filters).catch(() => null);
-  if (reach && reach.byK.length) {
+  if (reach?.byK.length) {
     const s = pptx.addSlide();
     heading(s, "Market reach (TURF)", "The best set of each size: the share of respondents who would buy at least one");
     const best = reach.byK.map((k) => k.sets[0]!).filter(Boolean);

@@ -273,7 +273,7 @@ export async function reportContext(db: Db, ctx: RequestCtx, input: ReportInput)
       `Significant: p below ${((100 - qual.confidence) / 100).toFixed(2)} after ${adjustmentWords(qual.method)}. ` +
       `Indicative: a norm of fewer than ${qual.method.thinNorm} projects (never significant). Low base: effective base below ${qual.method.smallBase}.`,
     qual,
-    verdict: standard && judged && judged.rows.length ? { standard, judgedAgainst: judged.against, rows: judged.rows } : null,
+    verdict: standard && judged?.rows.length ? { standard, judgedAgainst: judged.against, rows: judged.rows } : null,
     questions,
     demographics,
     answerLabel,

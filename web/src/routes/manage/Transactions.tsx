@@ -104,7 +104,7 @@ export default function Transactions({ client, area, tab }: ManageProps & { tab?
       />
       <div className="mb-6 grid grid-cols-2 gap-3 lg:grid-cols-4">
         <Figure label={scope === "descendants" ? "Balance (all clients)" : "Balance"} value={balance} loading={stats.isLoading} />
-        <Figure label={scope === "descendants" ? `Available to ${client.name}` : "Available"} value={own?.available} loading={stats.isLoading} hint={own && own.overdraftLimit ? `Overdraft limit ${formatCredits(own.overdraftLimit)}` : undefined} />
+        <Figure label={scope === "descendants" ? `Available to ${client.name}` : "Available"} value={own?.available} loading={stats.isLoading} hint={own?.overdraftLimit ? `Overdraft limit ${formatCredits(own.overdraftLimit)}` : undefined} />
         <Figure label="Reserved for scheduled runs" value={scope === "descendants" ? stats.data?.totals?.pendingCharges : own?.pendingCharges} loading={stats.isLoading} />
         <Figure label="Spent this year" value={scope === "descendants" ? stats.data?.totals?.spendThisYear : own?.spendThisYear} loading={stats.isLoading} />
       </div>
