@@ -16,7 +16,7 @@ type Present<T> = Exclude<T, undefined>;
  * property without $select) are present, and `E` types what it $expands (each key a navigation
  * property of the set, each value built from Row<> of the target set).
  */
-export type Row<S extends EntitySet, K extends keyof Schemas[S], E extends { [P in keyof E]: P extends keyof Schemas[S] ? unknown : never } = {}> = {
+export type Row<S extends EntitySet, K extends keyof Schemas[S], E extends { [P in keyof E]: P extends keyof Schemas[S] ? unknown : never } = Record<never, never>> = {
   [P in K]-?: Present<Schemas[S][P]>;
 } & E;
 

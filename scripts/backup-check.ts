@@ -58,7 +58,7 @@ export async function checkBackupRestore(url: string, opts: { keep?: string } = 
   admin.pathname = "/postgres";
   const adminSql = postgres(admin.toString(), { max: 1, onnotice: () => {} });
   const copy = new URL(url);
-  copy.pathname = "/" + copyName;
+  copy.pathname = `/${copyName}`;
   const source = postgres(url, { max: 1, onnotice: () => {} });
   let restored: Sql | undefined;
   try {

@@ -58,7 +58,7 @@ export const BENCHES: Bench[] = [
     env: { BENCH_RUNS: "11", BENCH_NAIVE_RUNS: "2" },
     pick: (out) => {
       const rows = out.split("\n").filter((l) => /^(QualResults|ResponsesCount)\s+[\d.]+/.test(l));
-      return rows.length ? rows.map((l) => l.replace(/\s+/g, " ").trim()).join("; ") + " (p50 ms service, naive, scan; service/scan; naive/service)" : null;
+      return rows.length ? `${rows.map((l) => l.replace(/\s+/g, " ").trim()).join("; ")} (p50 ms service, naive, scan; service/scan; naive/service)` : null;
     },
   },
   {

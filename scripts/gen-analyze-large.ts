@@ -9,7 +9,10 @@ const rows = Number(process.argv[2] ?? 1_000_000);
 const dir = process.argv[3] ?? join(import.meta.dir, "../.tmp");
 mkdirSync(dir, { recursive: true });
 let seed = 12345;
-const rnd = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
+const rnd = () => {
+  seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+  return seed / 4294967296;
+};
 const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
 
 async function write(name: string, header: string, line: (i: number) => string) {

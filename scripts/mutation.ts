@@ -257,7 +257,7 @@ if (import.meta.main) {
     // Also as each module ends (and into reports/mutation/{module}.txt), so a long run stopped
     // part-way still leaves the figures of the modules it finished.
     console.log(["", ...done, ""].join("\n"));
-    writeFileSync(`reports/mutation/${name}${survivorsOnly ? ".survivors" : ""}.txt`, done.join("\n") + "\n");
+    writeFileSync(`reports/mutation/${name}${survivorsOnly ? ".survivors" : ""}.txt`, `${done.join("\n")}\n`);
   }
   await stopDatabase?.();
   console.log(["", "Mutation scores:", ...lines].join("\n"));

@@ -1,7 +1,7 @@
-// bun run test: typecheck, bun tests, the contract drift check and Playwright (beside the bun
+// bun run test: typecheck, lint, bun tests, the contract drift check and Playwright (beside the bun
 // tests, its output printed once they end), then one line
-// "N passed, N failed" summing them (bun's JUnit report + Playwright's JSON report; the typecheck
-// and the drift check count as one test each). The lines just before it say what the two numbers
+// "N passed, N failed" summing them (bun's JUnit report + Playwright's JSON report; the typecheck,
+// the lint and the drift check count as one test each). The lines just before it say what the two numbers
 // leave out: the skipped tests (counted in neither), and Playwright tests that passed only on a
 // retry (flaky), each named; a flaky test counts as failed, never as passed. Before those: each
 // stage's wall time and the ten slowest bun test files (from the JUnit report's per-file times).
@@ -42,6 +42,8 @@ function check(name: string, code: number) {
 }
 
 check("typecheck", await step("typecheck", ["bun", "run", "typecheck"]));
+// Biome's recommended rules (biome.json); any finding fails (scripts/lint.ts, docs/testing.md "The linter").
+check("lint", await step("lint", ["bun", "run", "lint"]));
 
 // Dependency audit (scripts/audit.ts): high or critical advisories fail the run. When the advisory
 // service cannot be reached (an offline machine, a registry mirror without the audit endpoint) the

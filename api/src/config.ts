@@ -100,7 +100,7 @@ function aiSettings(env: Record<string, string | undefined>, problems: string[])
 export function readAiSettings(env: Record<string, string | undefined>): AiSettings | null {
   const problems: string[] = [];
   const ai = aiSettings(env, problems);
-  if (problems.length) throw new Error("Invalid configuration:\n  " + problems.join("\n  "));
+  if (problems.length) throw new Error(`Invalid configuration:\n  ${problems.join("\n  ")}`);
   return ai;
 }
 
@@ -178,7 +178,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     const v = env[name];
     if (v !== undefined && v !== "" && v !== "0" && v !== "1") problems.push(`${name} must be 0 or 1, got '${v}'`);
   }
-  if (!/^[A-Za-z0-9.:\-]+$/.test(cfg.host)) problems.push(`HOST must be an address or a host name to listen on, got '${cfg.host}'`);
+  if (!/^[A-Za-z0-9.:-]+$/.test(cfg.host)) problems.push(`HOST must be an address or a host name to listen on, got '${cfg.host}'`);
   cfg.ai = aiSettings(env, problems);
   const whole = (name: string, key: keyof QueryLimits, min: number, max: number) => {
     const v = env[name];
@@ -234,7 +234,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
   if (!cfg.databaseUrl && (cfg.databaseDirectUrl || cfg.databaseReplicaUrl)) {
     problems.push("DATABASE_DIRECT_URL and DATABASE_REPLICA_URL need DATABASE_URL (the embedded database has neither a pooler nor a replica)");
   }
-  if (problems.length) throw new Error("Invalid configuration:\n  " + problems.join("\n  "));
+  if (problems.length) throw new Error(`Invalid configuration:\n  ${problems.join("\n  ")}`);
   return cfg;
 }
 
@@ -246,7 +246,8 @@ let current: Config | undefined;
  * worker.ts) reads it with readConfigOrExit first, so a bad value stops the process there.
  */
 export function processConfig(): Config {
-  return (current ??= readConfig(process.env));
+  current ??= readConfig(process.env);
+  return current;
 }
 
 /** readConfig() for a process's start: each bad variable on its own line, then exit 1 (no stack trace). */

@@ -28,7 +28,7 @@ export interface Config {
 export const DEFAULT_API = "http://localhost:3000";
 
 export function configPath(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME.startsWith("/") ? env.XDG_CONFIG_HOME : join(homedir(), ".config");
+  const base = env.XDG_CONFIG_HOME?.startsWith("/") ? env.XDG_CONFIG_HOME : join(homedir(), ".config");
   return join(base, "ideally", "config.json");
 }
 

@@ -27,7 +27,11 @@ export async function followJob(api: Api, start: () => Promise<{ jobId: string }
       const timer = setTimeout(() => reject(apiError(`job ${jobId} did not finish in ${timeoutMs / 1000} s`)), timeoutMs);
       ws.onmessage = (m) => {
         const e = JSON.parse(String(m.data)) as { channel?: string; event: string; message?: string; data?: { pct?: number; message?: string; result?: unknown; resultOmitted?: boolean; name?: string; willRetry?: boolean } };
-        if (e.event === "error") return (clearTimeout(timer), reject(apiError(`following job ${jobId}: ${e.message}`)));
+        if (e.event === "error") {
+          clearTimeout(timer);
+          reject(apiError(`following job ${jobId}: ${e.message}`));
+          return;
+        }
         if (e.channel !== channel) return;
         if (e.event === "Progress") bar.update(e.data?.pct ?? 0, e.data?.message ?? "");
         else if (e.event === "Success") {

@@ -57,7 +57,12 @@ export function checkSchema(schema: JsonSchema, value: unknown, resolve: Resolve
   if (Array.isArray(value)) {
     if (typeof s.minItems === "number" && value.length < s.minItems) fail(`must have at least ${s.minItems} item${s.minItems === 1 ? "" : "s"}`);
     if (typeof s.maxItems === "number" && value.length > s.maxItems) fail(`must have at most ${s.maxItems} items`);
-    if (s.items && typeof s.items === "object") value.forEach((v, i) => issues.push(...checkSchema(s.items as JsonSchema, v, resolve, [...path, i])));
+    if (s.items && typeof s.items === "object") {
+    const items = s.items as JsonSchema;
+    value.forEach((v, i) => {
+      issues.push(...checkSchema(items, v, resolve, [...path, i]));
+    });
+  }
   }
   if (value && typeof value === "object" && !Array.isArray(value)) {
     const obj = value as Record<string, unknown>;

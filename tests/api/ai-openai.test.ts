@@ -86,7 +86,10 @@ test("tool calls: fragments joined by index, the tool run, its result sent back,
   const tools: Record<string, Tool> = {
     qual_results: {
       spec: { name: "qual_results", description: "T2B", parameters: { type: "object", properties: { filterIds: { type: "array" } } } },
-      run: async (args) => (seen.push(args), { top2: "61.0%" }),
+      run: async (args) => {
+            seen.push(args);
+            return { top2: "61.0%" };
+          },
     },
   };
   const deltas: string[] = [];

@@ -67,7 +67,11 @@ function expectScenario(name: string, r: ReturnType<typeof run>, stubRows: strin
       expectedLetters[ri]![colIndex(hi) + 1]!.push(columnLetter(colIndex(lo)));
     }
   }
-  r.out.cells.forEach((row, ri) => row.forEach((c, ci) => expect([...c.higherThan].sort()).toEqual(expectedLetters[ri]![ci]!.sort())));
+  r.out.cells.forEach((row, ri) => {
+      row.forEach((c, ci) => {
+        expect([...c.higherThan].sort()).toEqual(expectedLetters[ri]![ci]!.sort());
+      });
+    });
   return expectedLetters.flat(2).length;
 }
 

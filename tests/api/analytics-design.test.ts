@@ -75,7 +75,9 @@ describe("design-based estimates reproduce R survey (svyby covmat, svycontrast, 
     const got = expectMatches("sequential-rows", long("sequential.csv", { group: "option", strata: "market" }));
     expect(got.comparisons.every((c) => !c.paired)).toBe(true);
     const paired = scenario("sequential").comparisons;
-    got.comparisons.forEach((c, i) => expect(c.se).toBeGreaterThan(paired[i]!.se));
+    got.comparisons.forEach((c, i) => {
+      expect(c.se).toBeGreaterThan(paired[i]!.se);
+    });
   });
   test("split cells: disjoint samples, and 100% of 21 gets an interval that is not zero width", () => {
     const got = expectMatches("split", long("split.csv", { group: "option", respondent: "respondent", strata: "market" }));
@@ -106,7 +108,9 @@ describe("multiple comparisons", () => {
     const none = compareLong(rows, { confidence: 95, adjust: "none" });
     const bonf = compareLong(rows, { confidence: 95, adjust: "bonferroni" });
     expect(none.comparisons.map((c) => c.pAdjusted)).toEqual(none.comparisons.map((c) => c.p));
-    bonf.comparisons.forEach((c, i) => expect(c.pAdjusted).toBeGreaterThanOrEqual(none.comparisons[i]!.p));
+    bonf.comparisons.forEach((c, i) => {
+      expect(c.pAdjusted).toBeGreaterThanOrEqual(none.comparisons[i]!.p);
+    });
   });
 });
 

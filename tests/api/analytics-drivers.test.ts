@@ -61,11 +61,17 @@ describe("correlated predictors with weights, against R (tests/fixtures/stats/dr
     const [beta, r, [r2], shares, [lmR2]] = await out();
     const d = keyDrivers({ rows, weights: w })!;
     expect(d.n).toBe(10);
-    d.beta.forEach((b, j) => expect(Math.abs(b - beta![j]!)).toBeLessThan(1e-9));
-    d.correlation.forEach((c, j) => expect(Math.abs(c - r![j]!)).toBeLessThan(1e-9));
+    d.beta.forEach((b, j) => {
+      expect(Math.abs(b - beta![j]!)).toBeLessThan(1e-9);
+    });
+    d.correlation.forEach((c, j) => {
+      expect(Math.abs(c - r![j]!)).toBeLessThan(1e-9);
+    });
     expect(Math.abs(d.rSquared - r2!)).toBeLessThan(1e-9);
     expect(Math.abs(d.rSquared - lmR2!)).toBeLessThan(1e-9);
-    d.importance.forEach((s, j) => expect(Math.abs(s - shares![j]!)).toBeLessThan(1e-9));
+    d.importance.forEach((s, j) => {
+      expect(Math.abs(s - shares![j]!)).toBeLessThan(1e-9);
+    });
     expect(d.importance[2]).toBeLessThan(0);
   });
 
@@ -80,7 +86,9 @@ describe("correlated predictors with weights, against R (tests/fixtures/stats/dr
     ];
     const d = keyDrivers({ rows: [...rows, ...extra], weights: [...w, 0, -1, Number.NaN, 1, 1] })!;
     expect(d.n).toBe(10);
-    d.beta.forEach((b, j) => expect(Math.abs(b - beta![j]!)).toBeLessThan(1e-9));
+    d.beta.forEach((b, j) => {
+      expect(Math.abs(b - beta![j]!)).toBeLessThan(1e-9);
+    });
   });
 
   test("collinear predictors (one a multiple of another) give no result rather than noise", () => {

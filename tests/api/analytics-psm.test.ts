@@ -75,7 +75,9 @@ describe("Van Westendorp, by hand", () => {
     const p1 = [0, 0.35, 0.7, 0.6, 0.5, 0.25, 0, 0];
     const p2 = [0, 0, 0.25, 0.5, 0.3, 0.1, 0.05, 0];
     expect(two.curves!.price).toEqual([10, 15, 20, 25, 30, 35, 40, 45]);
-    two.curves!.trial!.forEach((t, i) => expect(t).toBeCloseTo((3 * p1[i]! + p2[i]!) / 4, 12));
+    two.curves!.trial!.forEach((t, i) => {
+      expect(t).toBeCloseTo((3 * p1[i]! + p2[i]!) / 4, 12);
+    });
     const exact = vanWestendorp([r(10, 20, 30, 40, { intentCheap: 5, intentExpensive: 4, weight: 3 }), r(15, 25, 35, 45, { intentCheap: 4, intentExpensive: 2 })], { curves: true });
     expect(two.nms!.trialOptimal.price).toBe(exact.nms!.trialOptimal.price);
     expect(two.nms!.revenueOptimal.price).toBeCloseTo(exact.nms!.revenueOptimal.price, 9);

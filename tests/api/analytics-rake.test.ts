@@ -44,7 +44,10 @@ describe("raking, by hand", () => {
     expect(res.missing).toEqual({ sex: 0, age: 2 });
     let y = 0;
     let o = 0;
-    data.forEach((d, i) => (d.age === "y" ? (y += res.weights[i]) : d.age === "o" ? (o += res.weights[i]) : 0));
+    data.forEach((d, i) => {
+      if (d.age === "y") y += res.weights[i];
+      else if (d.age === "o") o += res.weights[i];
+    });
     expect(y / (y + o)).toBeCloseTo(0.3, 6);
     expect(res.margins.age.y).toBeCloseTo(0.3, 6);
     expect(res.weights.reduce((a, b) => a + b, 0) / data.length).toBeCloseTo(1, 12);
@@ -151,7 +154,9 @@ describe("raking against R's survey::rake (tests/fixtures/stats/rake.R)", () => 
     expect(expected.length).toBe(30);
     const res = rake(data, { targets, startWeights: w0, tolerance: 1e-12 });
     expect(res.converged).toBe(true);
-    res.weights.forEach((w, i) => expect(Math.abs(w - expected[i]!), `respondent ${i}`).toBeLessThan(1e-6));
+    res.weights.forEach((w, i) => {
+      expect(Math.abs(w - expected[i]!), `respondent ${i}`).toBeLessThan(1e-6);
+    });
   });
 });
 

@@ -75,7 +75,10 @@ describe("TURF, by hand", () => {
 
   test("bitsets across word boundaries agree with a direct count (70 respondents, 8 items)", () => {
     let seed = 7;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const rand = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
     const acc = Array.from({ length: 70 }, () => Array.from({ length: 8 }, () => (rand() < 0.2 ? 1 : 0)));
     const w = acc.map(() => 0.5 + rand());
     const res = turf({ acceptance: acc, weights: w }, { k: 3, depth: 2, top: 56 });
@@ -136,7 +139,9 @@ describe("TURF on turf_ex_data.csv", async () => {
     const a = turf({ acceptance }, { k: 4, top: 20 });
     const b = turf({ acceptance, weights: weights.map(() => 1) }, { k: 4, top: 20 });
     expect(b.sets.map((s) => s.items)).toEqual(a.sets.map((s) => s.items));
-    a.sets.forEach((s, i) => expect(b.sets[i].reach).toBeCloseTo(s.reach, 12));
+    a.sets.forEach((s, i) => {
+      expect(b.sets[i].reach).toBeCloseTo(s.reach, 12);
+    });
   });
 
   test("exhaustive search evaluates every one of the C(10, k) sets for every k", () => {

@@ -27,7 +27,7 @@ test("themes: the shared phrases become themes with their answers, deterministic
   const t = themesOf(texts, { minShare: 0 });
   const byName = Object.fromEntries(t.map((x) => [x.phrase, x.members]));
   expect(byName["value for money"]).toEqual([0, 1, 2]);
-  expect(byName["taste"], "the noun, not what is said of it").toEqual([3, 4]);
+  expect(byName.taste, "the noun, not what is said of it").toEqual([3, 4]);
   expect(byName["packaging design"]).toEqual([5, 6]);
   expect(t.map((x) => x.name)).toEqual(["Value for money", "Packaging design", "Taste"]);
   expect(t.find((x) => x.phrase === "value for money")!.sentiment).toBe("Positive");

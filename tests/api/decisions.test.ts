@@ -168,7 +168,7 @@ function citingFiles(): string[] {
     if (existsSync(join(ROOT, top))) walk(join(ROOT, top));
   }
   for (const name of readdirSync(ROOT)) if (name.endsWith(".md")) out.push(join(ROOT, name));
-  return out.filter((p) => p !== import.meta.path && !p.startsWith(DIR + "/") && p !== INDEX);
+  return out.filter((p) => p !== import.meta.path && !p.startsWith(`${DIR}/`) && p !== INDEX);
 }
 
 /**

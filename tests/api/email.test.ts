@@ -54,9 +54,16 @@ async function smtpServer(): Promise<{ port: number; received: Received[]; close
         buf = buf.slice(nl + 2);
         const verb = line.slice(0, 4).toUpperCase();
         if (verb === "EHLO" || verb === "HELO") sock.write("250-test.local\r\n250 8BITMIME\r\n");
-        else if (verb === "MAIL") (envelope.from = line), sock.write("250 2.1.0 ok\r\n");
-        else if (verb === "RCPT") envelope.to.push(line), sock.write("250 2.1.5 ok\r\n");
-        else if (verb === "DATA") (inData = true), sock.write("354 go ahead\r\n");
+        else if (verb === "MAIL") {
+          envelope.from = line;
+          sock.write("250 2.1.0 ok\r\n");
+        } else if (verb === "RCPT") {
+          envelope.to.push(line);
+          sock.write("250 2.1.5 ok\r\n");
+        } else if (verb === "DATA") {
+          inData = true;
+          sock.write("354 go ahead\r\n");
+        }
         else if (verb === "QUIT") sock.end("221 bye\r\n");
         else sock.write("250 ok\r\n");
       }

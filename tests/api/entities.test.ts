@@ -35,7 +35,7 @@ describe("reads", () => {
   });
 
   test("a bad $filter is a 400 naming the token and its position", async () => {
-    const res = await call(app, "acmeUser", 1003, "GET", "/api/v1/Projects?$filter=" + encodeURIComponent("projectName eq 'x' and nosuch eq 1"));
+    const res = await call(app, "acmeUser", 1003, "GET", `/api/v1/Projects?$filter=${encodeURIComponent("projectName eq 'x' and nosuch eq 1")}`);
     expect(res.status).toBe(400);
     expect(res.body.typename).toBe("ODataQueryError");
     expect(res.body.message).toContain("nosuch");

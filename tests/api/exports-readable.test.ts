@@ -35,7 +35,7 @@ async function pythonWithOpenpyxl(): Promise<string | null> {
 
 // Reads a file as a reader other than ours would: openpyxl for workbooks (every cell's value), the
 // standard library's XML parser for every XML part of a workbook or a deck. Prints one JSON line.
-const READER = String.raw`
+const READER = `
 import json, sys, zipfile, xml.etree.ElementTree as ET
 path, kind = sys.argv[1], sys.argv[2]
 out = {"cells": 0, "parts": 0}

@@ -446,7 +446,9 @@ test("All markets with a filter: the workbook's Summary is QualResults' all-mark
   const cover = wb.getWorksheet("Cover")!;
   const field = (k: string) => {
     let v: unknown;
-    cover.eachRow((r) => void (r.getCell(1).value === k && (v = r.getCell(2).value)));
+    cover.eachRow((r) => {
+      if (r.getCell(1).value === k) v = r.getCell(2).value;
+    });
     return v;
   };
   expect(field("Confidence")).toBe(0.9);
@@ -504,7 +506,9 @@ test("All markets with a filter: the questions, demographics and cross-tabs of t
     for (const o of qr.options) {
       sheet.eachRow((row) => {
         if (row.getCell(1).value !== o.text) return;
-        qr.results.forEach((r, i) => expect(row.getCell(2 + i * 2).value, `${qr.questionText}: ${o.text}`).toBe(r.options.find((y) => y.questionOptionId === o.id)!.share));
+        qr.results.forEach((r, i) => {
+          expect(row.getCell(2 + i * 2).value, `${qr.questionText}: ${o.text}`).toBe(r.options.find((y) => y.questionOptionId === o.id)!.share);
+        });
       });
       for (const [i, r] of qr.results.entries()) if (Math.abs(r.options.find((y) => y.questionOptionId === o.id)!.share - sample.results[i]!.options.find((y) => y.questionOptionId === o.id)!.share) > 1e-6) differs++;
     }

@@ -124,7 +124,12 @@ describe("imports", () => {
     const g = importGraph(files, (f) => readFileSync(f, "utf8"));
     const reached = new Set<string>();
     const walk = (f: string) => {
-      for (const d of g.get(f) ?? []) if (!reached.has(d)) (reached.add(d), walk(d));
+      for (const d of g.get(f) ?? []) {
+      if (!reached.has(d)) {
+        reached.add(d);
+        walk(d);
+      }
+    }
     };
     walk(app);
     const routes = files.filter((f) => f.endsWith(".routes.ts") || f.endsWith("entities/routes.ts"));

@@ -33,7 +33,7 @@ const tenantSets = [...registry.sets.values()].filter((s) => s.scope !== "global
 /** Keys of the rows the Acme user must not reach, read as the owner (no RLS). */
 async function foreignKeys(set: EntitySetDef): Promise<unknown[]> {
   const key = set.fields[set.key]!.column;
-  let where;
+  let where: ReturnType<typeof q>;
   if (set.scope === "user") where = q`${col("t", "user_id")} <> ${param(ACME.userId, "int4")}`;
   else if (set.clientVia) {
     // Users: people with no membership of Acme Team A.

@@ -28,7 +28,10 @@ beforeEach(async () => {
 
 async function from(ip: string): Promise<App> {
   let a = apps.get(ip);
-  if (!a) apps.set(ip, (a = (await realApp(tdb.db, { ip })).app));
+  if (!a) {
+    a = (await realApp(tdb.db, { ip })).app;
+    apps.set(ip, a);
+  }
   return a;
 }
 

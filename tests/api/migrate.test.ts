@@ -22,7 +22,7 @@ beforeAll(async () => {
   await admin.unsafe(`drop database if exists "${name}" with (force)`);
   await admin.unsafe(`create database "${name}"`);
   const u = new URL(adminUrl);
-  u.pathname = "/" + name;
+  u.pathname = `/${name}`;
   db = connect(u.toString(), { max: 1 });
 });
 

@@ -342,7 +342,7 @@ describe("the statement", () => {
     expect(text).toMatch(/\$\d+::int4\[\]/);
     expect(text, "dates travel as text, cast by the server").toMatch(/\$\d+::text::timestamptz/);
     expect(text).toMatch(/\$\d+::bool/);
-    for (const m of text.matchAll(/\$\d+(::[a-z0-9\[\]]+)?/g)) expect(m[1], `parameter ${m[0]} is cast`).toBeDefined();
+    for (const m of text.matchAll(/\$\d+(::[a-z0-9[\]]+)?/g)) expect(m[1], `parameter ${m[0]} is cast`).toBeDefined();
     // Every alias in the statement carries the scope predicate.
     const aliases = new Set([...text.matchAll(/"(t\d+)"\."/g)].map((m) => m[1]));
     for (const a of aliases) expect(text, `alias ${a} is scoped`).toContain(`"${a}"."client_id" = $`);

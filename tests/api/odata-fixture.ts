@@ -205,7 +205,7 @@ insert into wide_things select 1, ${Array.from({ length: 60 }, (_, i) => String(
 
 async function serverUrl(dbName: string): Promise<string> {
   const u = new URL(await testServerAdminUrl());
-  u.pathname = "/" + dbName;
+  u.pathname = `/${dbName}`;
   return u.toString();
 }
 

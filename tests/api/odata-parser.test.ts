@@ -233,14 +233,14 @@ describe("$filter", () => {
     expect(reject("Projects", { $filter: "createdAt eq 2026-01-01T25:00:00Z" })).toContain("invalid date/time value");
     expect(reject("Projects", { $filter: "projectName eq 'a\u0000b'" })).toContain("NUL");
     expect(reject("Projects", { $filter: "id eq 5abc" })).toContain("malformed number");
-    expect(reject("Projects", { $filter: "id eq " + "9".repeat(40) })).toContain("longer than 38 digits");
+    expect(reject("Projects", { $filter: `id eq ${"9".repeat(40)}` })).toContain("longer than 38 digits");
   });
 
   test("limits: node count, nesting depth, option length", () => {
     const many = Array.from({ length: 40 }, (_, i) => `id eq ${i}`).join(" or ");
     expect(reject("Projects", { $filter: many })).toContain(`more than ${MAX_FILTER_NODES} nodes`);
-    expect(reject("Projects", { $filter: "(".repeat(40) + "isBranded" + ")".repeat(40) })).toContain("nested deeper");
-    expect(reject("Projects", { $filter: "isBranded or ".repeat(400) + "isBranded" })).toContain(`longer than ${MAX_OPTION_LENGTH}`);
+    expect(reject("Projects", { $filter: `${"(".repeat(40)}isBranded${")".repeat(40)}` })).toContain("nested deeper");
+    expect(reject("Projects", { $filter: `${"isBranded or ".repeat(400)}isBranded` })).toContain(`longer than ${MAX_OPTION_LENGTH}`);
   });
 });
 

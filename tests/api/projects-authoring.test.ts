@@ -423,7 +423,7 @@ describe("order and synthesised questions", () => {
     expect(synthesizeQuestion("What do you like most about it?")).toEqual({ questionText: "What do you like most about it?", questionTypeId: 3, questionOptions: [] });
     expect(synthesizeQuestion("Tea or coffee?").questionOptions.map((o) => o.optionText)).toEqual(["Tea", "Coffee"]);
     expect(synthesizeQuestion("Age: 18-24; 25-34; 35+").questionOptions.map((o) => o.optionText)).toEqual(["18-24", "25-34", "35+"]);
-    expect(synthesizeQuestion("Pick one? " + "abcdefghijkl".split("").join(" / ")).questionTypeId, "more than 10 options: dropdown").toBe(4);
+    expect(synthesizeQuestion(`Pick one? ${"abcdefghijkl".split("").join(" / ")}`).questionTypeId, "more than 10 options: dropdown").toBe(4);
     const other = synthesizeQuestion("Brand?\n1. Acme\n2. Other (please specify)\n3. Don't know");
     expect(other.questionOptions).toEqual([
       { optionText: "Acme", exclusive: false, isOther: false },

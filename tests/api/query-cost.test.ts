@@ -18,7 +18,7 @@ let tdb: TestDb;
 let pool: Db;
 
 /** The costly query: for each response, every session of its project, every response of those. */
-const COSTLY = "/api/v1/Responses?$top=1&$filter=" + encodeURIComponent("project/projectSurveySessions/any(a: a/responses/any(b: b/id eq $it/id and b/numericValue gt 5))");
+const COSTLY = `/api/v1/Responses?$top=1&$filter=${encodeURIComponent("project/projectSurveySessions/any(a: a/responses/any(b: b/id eq $it/id and b/numericValue gt 5))")}`;
 const CHEAP = "/api/v1/Regions?$top=1&$select=id";
 
 const limits = (over: Partial<QueryLimits>): QueryLimits => ({ ...DEFAULT_QUERY_LIMITS, ...over });
@@ -151,7 +151,10 @@ describe("the statement timeout", () => {
     const gate = new UserConnectionGate({ perUser: DEFAULT_QUERY_LIMITS.userConnections, waitMs: 200 });
     const now = async (userId: number) => {
       let got = false;
-      const p = gate.acquire(userId).then((free) => ((got = true), free));
+      const p = gate.acquire(userId).then((free) => {
+        got = true;
+        return free;
+      });
       await Bun.sleep(0);
       return { got: () => got, p };
     };

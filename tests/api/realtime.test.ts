@@ -107,7 +107,10 @@ function tryOpen(url: string): Promise<{ outcome: "open" | "refused"; ws: WebSoc
 function closed(ws: WebSocket, ms = 8000): Promise<number> {
   return new Promise((res, rej) => {
     const t = setTimeout(() => rej(new Error(`socket still open after ${ms} ms`)), ms);
-    ws.addEventListener("close", (e) => (clearTimeout(t), res(e.code)));
+    ws.addEventListener("close", (e) => {
+      clearTimeout(t);
+      res(e.code);
+    });
   });
 }
 

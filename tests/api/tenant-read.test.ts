@@ -48,7 +48,10 @@ describe("readAsTenant on a held connection", () => {
     expect(texts.some((t) => t.startsWith("begin;")), "the simple entry with BEGIN").toBe(true);
     const reserve = one.reserve;
     let reserved = 0;
-    one.reserve = (() => (reserved++, reserve())) as typeof reserve;
+    one.reserve = (() => {
+      reserved++;
+      return reserve();
+    }) as typeof reserve;
     const second = await sent(() => readAsTenant<{ who: string; uid: string; ids: string; others: number; visible: number }>(one, globex, WHO, [2001])).finally(() => {
       one.reserve = reserve;
     });

@@ -159,6 +159,8 @@ test("the AI summary names the market's own top themes, with the market's shares
       .slice(0, 3);
     const facts = (await themeFacts(w.tdb.db, ctx, pc, new FigureBook(), { regionIds: [region] })).filter((t) => pc.textQuestions.find((q) => q.projectQuestionId === pq)!.text === t.question);
     expect(facts.map((t) => t.name), `market ${region}`).toEqual(top.map((t) => t.name));
-    facts.forEach((t, i) => expect(t.share.value).toBeCloseTo(top[i]!.n / answers, 12));
+    facts.forEach((t, i) => {
+      expect(t.share.value).toBeCloseTo(top[i]!.n / answers, 12);
+    });
   }
 }, 60_000);

@@ -173,7 +173,7 @@ test("every output of a view shows the view's benchmark and top-2-box figures (Q
           if (!m) continue;
           check(`${v.name}, scorecard ${m.title} benchmark`, cells[1]!.replace("%", ""), norm.get(m.title));
           const names = s.rows[0]!.slice(2);
-          names.forEach((n, i) => check(`${v.name}, scorecard ${m.title} ${n}`, cells[2 + i]!.replace("%", ""), t2b.get(`${m.title}|${n.replace(/\s+/g, " ").trim()}`)));
+          for (const [i, n] of names.entries()) check(`${v.name}, scorecard ${m.title} ${n}`, cells[2 + i]!.replace("%", ""), t2b.get(`${m.title}|${n.replace(/\s+/g, " ").trim()}`));
         } else if (title === "The verdict") {
           const name = cells[1]!;
           if (options.some((o) => o.name === name)) check(`${v.name}, verdict slide ${name}`, cells[3]!.replace("%", ""), t2b.get(`${card.standard.title}|${name}`));
@@ -239,14 +239,14 @@ test("every output of a view shows the view's benchmark and top-2-box figures (Q
         from project_questions pq join question_options o on o.question_id = pq.question_id
         where pq.project_id = ${projectId} and pq.standard_question_id is not null and pq.deleted_at is null`;
       for (const m of qual.measures) {
-        const valueOf = new Map(scale.filter((x) => x.sq === m.standardQuestionId).map((x) => [x.text, x.value]));
+        const scoreOf = new Map(scale.filter((x) => x.sq === m.standardQuestionId).map((x) => [x.text, x.value]));
         for (const o of options) {
           const ci = head.indexOf(`${m.title} [${o.name}]`);
           expect(ci, `${v.name}: the CSV has ${m.title} [${o.name}]`).toBeGreaterThan(0);
           let sw = 0;
           let top = 0;
           for (const r of lines.slice(1)) {
-            const value = valueOf.get(r[ci]!);
+            const value = scoreOf.get(r[ci]!);
             if (value === undefined || value === null) continue;
             sw += Number(r[wi]);
             if (value <= 2) top += Number(r[wi]);
@@ -268,15 +268,26 @@ function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const ch = text[i]!;
     if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') (cell += '"'), i++;
-      else if (ch === '"') quoted = false;
+      if (ch === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
       else cell += ch;
     } else if (ch === '"') quoted = true;
-    else if (ch === ",") row.push(cell), (cell = "");
-    else if (ch === "\n") row.push(cell.replace(/\r$/, "")), rows.push(row), (row = []), (cell = "");
-    else cell += ch;
+    else if (ch === ",") {
+      row.push(cell);
+      cell = "";
+    } else if (ch === "\n") {
+      row.push(cell.replace(/\r$/, ""));
+      rows.push(row);
+      row = [];
+      cell = "";
+    } else cell += ch;
   }
-  if (cell || row.length) row.push(cell), rows.push(row);
+  if (cell || row.length) {
+    row.push(cell);
+    rows.push(row);
+  }
   return rows;
 }
 

@@ -138,7 +138,9 @@ describe("analyze turf", () => {
     }
     // Best first: the reaches are the ten highest of all 120 sets.
     const best = all.map((s) => s.reach).sort((a, b) => b - a).slice(0, 10);
-    out.results.forEach((g, i) => expect(g.reach).toBeCloseTo(best[i]!, 12));
+    out.results.forEach((g, i) => {
+      expect(g.reach).toBeCloseTo(best[i]!, 12);
+    });
   });
 
   test("--top and --depth are passed on: reach at depth 2 counts respondents accepting two or more", async () => {

@@ -101,7 +101,7 @@ describe("help and completion", () => {
     for (const c of leaves) {
       const r = await uma.run([...c.split(" "), "--help"]);
       expect(r.code, c).toBe(0);
-      expect(r.stdout, `${c} --help has examples`).toMatch(/\nExamples?:\n  \$ ideally /);
+      expect(r.stdout, `${c} --help has examples`).toMatch(/\nExamples?:\n {2}\$ ideally /);
       if (c !== "completion") expect(r.stdout, `${c} takes --json`).toContain("--json");
     }
   }, 60_000);

@@ -129,5 +129,7 @@ test("verbatims: the same rows in text and --json, listing and paging", async ()
   const shown = await uma.run(["results", "verbatims", String(id), "--question", q, "--page-size", "7", "--page", "2", "--wide"]);
   const rows = shown.stdout.trimEnd().split("\n").slice(3);
   expect(rows.length).toBe(page.value.length);
-  page.value.forEach((v, i) => expect(rows[i].endsWith(v.responseText.replace(/\s+/g, " ")), `row ${i}`).toBe(true));
+  page.value.forEach((v, i) => {
+    expect(rows[i].endsWith(v.responseText.replace(/\s+/g, " ")), `row ${i}`).toBe(true);
+  });
 });

@@ -64,7 +64,7 @@ describe("lookups for project files", () => {
     expect(states.length, "SPEC: about 42 US state markets, ids 56 to 104").toBe(42);
     expect(states.every((x) => x.id >= 56 && x.id <= 104)).toBe(true);
     const text = await uma.run(["markets"]);
-    expect(text.stdout).toMatch(/\n\s+1  NZ\s+New Zealand\s+NZD\n/);
+    expect(text.stdout).toMatch(/\n\s+1 {2}NZ\s+New Zealand\s+NZD\n/);
     expect(text.stderr).toBe("42 US state markets not shown (--states)\n");
   });
   test("targets --market: the market's own options and those of every market", async () => {

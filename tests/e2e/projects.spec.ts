@@ -86,7 +86,7 @@ test("create, set up, cost and submit an Idea project; approval to fielding; the
     await expect(dlg).toHaveCount(0);
     await expect(page.getByRole("heading", { level: 3, name: concept })).toBeVisible();
   }
-  await expect(page.getByRole("img", { name: "Image of Oat and honey bar" })).toBeVisible();
+  await expect(page.getByRole("img", { name: "Oat and honey bar" })).toBeVisible();
   const options = await api(request, uma, teamA, "GET", `/api/v1/TestOptions?$filter=projectId eq ${projectId}&$select=conceptText,file`);
   expect(options.value.length, "two test options stored").toBe(2);
   expect(options.value[0].file?.fileType, "the image is stored on the first").toBe("image/png");

@@ -16,7 +16,7 @@ const REFERENCE = join(ROOT, "api/src/db/reference-data.sql");
 
 function withDb(url: string, name: string): string {
   const u = new URL(url);
-  u.pathname = "/" + name;
+  u.pathname = `/${name}`;
   return u.toString();
 }
 

@@ -129,9 +129,17 @@ export async function openSocket(base: string, token: string): Promise<LiveSocke
   ws.onmessage = (e) => {
     const m = JSON.parse(String(e.data)) as Message;
     messages.push(m);
-    for (const w of [...waiters]) if (w.pred(m)) (waiters.splice(waiters.indexOf(w), 1), w.resolve(m));
+    for (const w of [...waiters]) {
+      if (w.pred(m)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(m);
+      }
+    }
   };
-  await new Promise<void>((res, rej) => ((ws.onopen = () => res()), (ws.onerror = () => rej(new Error("ws error")))));
+  await new Promise<void>((res, rej) => {
+    ws.onopen = () => res();
+    ws.onerror = () => rej(new Error("ws error"));
+  });
   return {
     ws,
     messages,
@@ -141,12 +149,17 @@ export async function openSocket(base: string, token: string): Promise<LiveSocke
         const hit = messages.find(pred);
         if (hit) return res(hit);
         const t = setTimeout(() => rej(new Error(`no matching message in ${ms} ms; got ${JSON.stringify(messages)}`)), ms);
-        waiters.push({ pred, resolve: (m) => (clearTimeout(t), res(m)) });
+        waiters.push({
+          pred,
+          resolve: (m) => {
+            clearTimeout(t);
+            res(m);
+          },
+        });
       }),
   };
 }
 
-// biome-ignore lint: response bodies are read loosely in live tests
 export type LiveResult = { status: number; headers: Headers; body: any };
 
 /** One JSON call to a server process (a token, a clientId header when given, a JSON body). */

@@ -64,7 +64,7 @@ async function ownServer(): Promise<Target> {
   const db = connect(url, { max: 1 });
   const [team] = await db<{ id: number }[]>`select id from clients where name = 'Acme Team A'`;
   await db.end();
-  if (!team) throw new Error("no demo client 'Acme Team A' in " + name);
+  if (!team) throw new Error(`no demo client 'Acme Team A' in ${name}`);
   return {
     base,
     clientId: team.id,

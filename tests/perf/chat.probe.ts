@@ -53,11 +53,17 @@ try {
 
   const answering = await startServer(ROOT, url, PORT0 + 2, "chatprobe-answer", [...profile("1"), ...profile("answer")]);
   let m = await counts(thread);
-  for (let i = 0; i < 600 && m.a < WARM; i++) (await Bun.sleep(50), (m = await counts(thread)));
+  for (let i = 0; i < 600 && m.a < WARM; i++) {
+    await Bun.sleep(50);
+    m = await counts(thread);
+  }
   const a0 = await cpuOf(answering.proc.pid);
   const t0 = performance.now();
   const from = m.a;
-  for (let i = 0; i < 6000 && m.a < m.q; i++) (await Bun.sleep(50), (m = await counts(thread)));
+  for (let i = 0; i < 6000 && m.a < m.q; i++) {
+    await Bun.sleep(50);
+    m = await counts(thread);
+  }
   const ms = performance.now() - t0;
   const a1 = await cpuOf(answering.proc.pid);
   const ans = cpuSpent(a0, a1);

@@ -20,7 +20,7 @@ const log = (m: string) => console.log(m);
 
 function withDb(url: string, name: string): string {
   const u = new URL(url);
-  u.pathname = "/" + name;
+  u.pathname = `/${name}`;
   return u.toString();
 }
 
@@ -125,7 +125,7 @@ export async function seededDemo(port: number): Promise<Databases> {
   }
   if (stamped) log(`reusing the seeded demo database ${seed}`);
   else {
-    for (const old of await admin<{ datname: string }[]>`select datname from pg_database where datname like ${PREFIX + "\\_seed\\_%"}`) {
+    for (const old of await admin<{ datname: string }[]>`select datname from pg_database where datname like ${`${PREFIX}\\_seed\\_%`}`) {
       await admin.unsafe(`drop database if exists "${old.datname}" with (force)`);
     }
     const building = `${PREFIX}_seeding`;
@@ -189,7 +189,7 @@ export function checkout(commit: string): { root: string; sha: string; note: str
       const inst = Bun.spawnSync(["bun", "install", "--frozen-lockfile"], { cwd: root, stdout: "pipe", stderr: "pipe" });
       if (inst.exitCode !== 0) throw new Error(`bun install in ${root}: ${inst.stderr.toString()}`);
     }
-    writeFileSync(stamp, sha + "\n");
+    writeFileSync(stamp, `${sha}\n`);
   }
   const mine = readdirSync(join(ROOT, "migrations")).filter((f) => f.endsWith(".sql")).sort();
   const theirs = readdirSync(join(root, "migrations")).filter((f) => f.endsWith(".sql")).sort();

@@ -46,7 +46,7 @@ export const mixKey = (url: string) => {
 export function compiledMix(ctx: RequestCtx): Map<string, { text: string; params: SqlParams }> {
   return new Map(
     PATHS.map((path) => {
-      const url = new URL("http://x" + path);
+      const url = new URL(`http://x${path}`);
       const set = registry.mustGet(url.pathname.split("/").at(-1)!);
       return [url.pathname + url.search, compileCollection(registry, set, parseQuery(Object.fromEntries(url.searchParams), set, registry), { scope: scopeFor(ctx, registry) }).render()];
     }),

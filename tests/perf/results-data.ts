@@ -32,7 +32,7 @@ function benchName(): string {
 
 function withDb(url: string, name: string): string {
   const u = new URL(url);
-  u.pathname = "/" + name;
+  u.pathname = `/${name}`;
   return u.toString();
 }
 

@@ -43,7 +43,7 @@ async function ownServer(): Promise<Target> {
   const url = await seededDatabase();
   const db = connect(url, { max: 1 });
   const [p] = await db<{ id: number; clientId: number }[]>`
-    select id, client_id as "clientId" from projects where project_name = ${"Results bench " + Math.ceil(PROJECTS / 2)}`;
+    select id, client_id as "clientId" from projects where project_name = ${`Results bench ${Math.ceil(PROJECTS / 2)}`}`;
   await db.end();
   if (!p) throw new Error("the data set has no project 'Results bench N'");
   if (!existsSync(resolve(WEB_DIST, "index.html"))) {

@@ -222,7 +222,7 @@ try {
   log(`data: ~${(rows / 1e6).toFixed(1)}M response rows, ${respondents} respondents, ${PROJECTS} projects`);
   // A project in the middle of the table, read by a User of its team.
   const [p] = await db<{ id: number; clientId: number }[]>`
-    select id, client_id as "clientId" from projects where project_name = ${"Results bench " + Math.ceil(PROJECTS / 2)}`;
+    select id, client_id as "clientId" from projects where project_name = ${`Results bench ${Math.ceil(PROJECTS / 2)}`}`;
   const ctx: RequestCtx = { principal: { userId: p!.clientId === 1003 ? 9004 : 9006, isStaff: false, isSuperAdmin: false }, clientId: p!.clientId, descendants: false };
   const screener = await db<{ id: number }[]>`
     select o.id from question_options o join questions q on q.id = o.question_id
@@ -263,7 +263,10 @@ try {
   const data = await scanData(db, p!.id);
   const sf = scanFilter(data, filters);
   Bun.gc(true);
-  for (let k = 0; k < 20; k++) scanQual(data, sf), scanCount(data, sf);
+  for (let k = 0; k < 20; k++) {
+    scanQual(data, sf);
+    scanCount(data, sf);
+  }
   const pq = await paired(RUNS, qual, () => scanQual(data, sf));
   const pc = await paired(RUNS, count, () => scanCount(data, sf));
   const cells = scanQual(data, sf);

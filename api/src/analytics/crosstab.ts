@@ -99,7 +99,9 @@ function accumulator(spec: XtabSpec) {
   // own variance). A respondent's value on a row is the same in every column they are in, so the
   // cost is (columns the respondent is in)² within each variable, not k².
   const groupOf = new Array<number>(k).fill(-1);
-  spec.groups.forEach((g, i) => g.forEach((c) => (groupOf[c + 1] = i)));
+  spec.groups.forEach((g, i) => {
+    for (const c of g) groupOf[c + 1] = i;
+  });
   const add = (r: XtabRespondent) => {
     const byRow = new Map<number, { y: number; units: number }>();
     for (const u of r.units) {

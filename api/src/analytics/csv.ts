@@ -154,7 +154,9 @@ export function parseCsvObjects(text: string): { header: string[]; rows: Record<
   const [header = [], ...body] = parseCsv(text);
   const rows = body.map((r) => {
     const o: Record<string, string> = {};
-    header.forEach((h, j) => (o[h] = r[j] ?? ""));
+    header.forEach((h, j) => {
+      o[h] = r[j] ?? "";
+    });
     return o;
   });
   return { header, rows };

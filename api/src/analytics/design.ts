@@ -159,7 +159,10 @@ export function sumsFromRows(rows: Iterable<LongRow>, k: number): DesignSums {
   const by = new Map<string, { stratum: string; cells: Map<number, { d: number; a: number; b: number }> }>();
   for (const r of rows) {
     let p = by.get(r.respondent);
-    if (!p) by.set(r.respondent, (p = { stratum: r.stratum, cells: new Map() }));
+    if (!p) {
+      p = { stratum: r.stratum, cells: new Map() };
+      by.set(r.respondent, p);
+    }
     const c = p.cells.get(r.domain) ?? p.cells.set(r.domain, { d: r.domain, a: 0, b: 0 }).get(r.domain)!;
     c.a += r.weight * r.y;
     c.b += r.weight;

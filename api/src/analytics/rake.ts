@@ -159,8 +159,13 @@ export function rakeLevels(input: RakeLevels, options: RakeOptions): RakeLevelsR
       let out = false;
       for (let i = 0; i < n; i++) {
         if (w[i] === 0) continue;
-        if (w[i] > c + 1e-12) (w[i] = c), (out = true);
-        else if (w[i] < lo - 1e-12) (w[i] = lo), (out = true);
+        if (w[i] > c + 1e-12) {
+          w[i] = c;
+          out = true;
+        } else if (w[i] < lo - 1e-12) {
+          w[i] = lo;
+          out = true;
+        }
       }
       if (!out) return;
     }

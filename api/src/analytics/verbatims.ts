@@ -109,7 +109,7 @@ export function sentimentOf(text: string): { label: SentimentLabel; score: numbe
   let praise = 0;
   let criticism = 0;
   for (const clause of t.split(CLAUSE)) {
-    if (!clause || !clause.trim()) continue;
+    if (!clause?.trim()) continue;
     const words = clause.trim().split(/\s+/).map((w) => w.replace(/^[^a-z0-9']+|[^a-z0-9']+$/g, "")).filter(Boolean);
     const hedged = words.some((w) => HEDGES.has(w));
     let negatedUntil = -1;

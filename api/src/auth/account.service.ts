@@ -254,7 +254,7 @@ export async function newPasswordRequired(deps: AccountDeps, input: { email: str
   await checkSignInThrottle(deps.db, keys);
   const user = await authq.userByEmail(deps.db, input.email);
   const ok = await deps.passwords.verify(input.password, user?.passwordHash ?? (await dummyHash(deps.passwords)));
-  if (!user || !user.passwordHash || !ok || user.disabled) {
+  if (!user?.passwordHash || !ok || user.disabled) {
     await recordSignInFailure(deps, keys);
     throw new ApiError("Unauthorized", "Email or password is incorrect");
   }

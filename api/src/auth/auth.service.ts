@@ -178,7 +178,7 @@ export async function passwordLogin(
   const user = await q.userByEmail(deps.db, input.email);
   // Verify even without a user or hash, so timing does not tell which emails exist.
   const ok = await deps.passwords.verify(input.password, user?.passwordHash ?? (await dummyHash(deps.passwords)));
-  if (!user || !user.passwordHash || !ok || user.disabled) {
+  if (!user?.passwordHash || !ok || user.disabled) {
     await recordSignInFailure(deps, keys);
     throw new ApiError("Unauthorized", "Email or password is incorrect");
   }

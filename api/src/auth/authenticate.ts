@@ -34,8 +34,8 @@ export function bearerAuthenticate(key: CryptoKey): Authenticate {
   const verify = verifiedTokens(key);
   return async (c) => {
     const h = c.req.header("authorization");
-    if (!h || !h.startsWith("Bearer ")) throw new ApiError("Unauthorized", "Not signed in");
-    let claims;
+    if (!h?.startsWith("Bearer ")) throw new ApiError("Unauthorized", "Not signed in");
+    let claims: Awaited<ReturnType<typeof verify>>;
     try {
       claims = await verify(h.slice(7).trim());
     } catch (e) {

@@ -16,6 +16,9 @@ const dummies = new WeakMap<PasswordHasher, Promise<string>>();
  */
 export function dummyHash(passwords: PasswordHasher): Promise<string> {
   let h = dummies.get(passwords);
-  if (!h) dummies.set(passwords, (h = passwords.hash(crypto.randomUUID())));
+  if (!h) {
+    h = passwords.hash(crypto.randomUUID());
+    dummies.set(passwords, h);
+  }
   return h;
 }

@@ -306,7 +306,7 @@ export async function samlAcs(db: Db, deps: SsoDeps, form: { SAMLResponse?: stri
     throw new SsoRefusal("state_mismatch", "RelayState differs from the sign-in's state");
   }
   const idp = await q.idpById(db, request.idpId);
-  if (!idp || !idp.isEnabled || !idp.entryPoint) {
+  if (!idp?.isEnabled || !idp.entryPoint) {
     await q.removeRequest(db, request.id);
     throw new SsoRefusal("idp_disabled", `identity provider ${request.idpId} was disabled or removed during the sign-in`);
   }

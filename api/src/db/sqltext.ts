@@ -29,7 +29,7 @@ export class Sql {
       else {
         // postgres.js serializes any value it is given (by its inferred type, else as text or JSON).
         params.push(p.value as SqlParams[number]);
-        text += "$" + params.length + (p.cast ? "::" + p.cast : "");
+        text += `$${params.length}${p.cast ? `::${p.cast}` : ""}`;
       }
     }
     return { text, params };

@@ -31,11 +31,13 @@ export interface StatementLimits {
  */
 async function takeSlot(l: StatementLimits, userId: number): Promise<() => void> {
   if (!l.gate) return () => {};
-  const slot = (l.slot ??= { count: 0, taking: null });
+  l.slot ??= { count: 0, taking: null };
+  const slot = l.slot;
   slot.count++;
   let free: () => void;
   try {
-    free = await (slot.taking ??= l.gate.acquire(userId, l.signal));
+    slot.taking ??= l.gate.acquire(userId, l.signal);
+      free = await slot.taking;
   } catch (e) {
     if (--slot.count === 0) slot.taking = null;
     throw e;
@@ -99,7 +101,10 @@ const entryKey = (t: TenantRequest) => `${t.userId}/${t.sessionId ?? ""}/${t.cli
 
 function rememberedOf(db: Db): Map<string, Entered> {
   let m = remembered.get(db);
-  if (!m) remembered.set(db, (m = new Map()));
+  if (!m) {
+    m = new Map();
+    remembered.set(db, m);
+  }
   return m;
 }
 
@@ -289,7 +294,10 @@ async function readAsTenantOn<T>(db: Db, t: TenantRequest, text: string, params:
   const c = h.c;
   try {
     const e = enterText(db, t);
-    const enter = c.unsafe<EnterResult>(e.text).then((r) => (h.keyFrom(r), r));
+    const enter = c.unsafe<EnterResult>(e.text).then((r) => {
+      h.keyFrom(r);
+      return r;
+    });
     const [en, st, k] = await Promise.allSettled([
       enter,
       // Safe: `text` is compiled from registry names only (db/sqltext.ts); values are parameters.
@@ -332,7 +340,10 @@ async function readManyAsTenantOn<T>(db: Db, t: TenantRequest, fn: (tx: Tx) => P
     const enter = c
       .unsafe<EnterResult>(entry.text)
       .execute()
-      .then((r) => (h.keyFrom(r), r));
+      .then((r) => {
+        h.keyFrom(r);
+        return r;
+      });
     let open = true;
     const closed = () => new Error("readManyAsTenant: a statement was started after an awaited result, outside the transaction");
     const guarded = new Proxy(c, {

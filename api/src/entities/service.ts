@@ -124,17 +124,17 @@ export function collectionJson(row: CollectionRow, url: string, top: number | un
   if (row.count !== null && row.count !== undefined) out += `"@odata.count":${row.count},`;
   out += `"value":${row.value}`;
   if (row.more) out += `,"@odata.nextLink":${JSON.stringify(nextLink(url, top, skip))}`;
-  return out + "}";
+  return `${out}}`;
 }
 
 /** The same request with $skip moved one page on ($top pinned to the page size). */
 function nextLink(url: string, top: number | undefined, skip: number | undefined): string {
   const { pathname, search } = targetOf(url);
   const page = top ?? DEFAULT_TOP;
-  let link = pathname + "?";
+  let link = `${pathname}?`;
   // Option names keep their '$' (readable links); values are percent-encoded.
   for (const [k, v] of new URLSearchParams(search)) if (k !== "$skip" && k !== "$top") link += `${k}=${encodeURIComponent(v)}&`;
-  return link + `$top=${page}&$skip=${(skip ?? 0) + page}`;
+  return `${link}$top=${page}&$skip=${(skip ?? 0) + page}`;
 }
 
 export async function getByKey(db: Db, reg: Registry, set: EntitySetDef, ctx: RequestCtx, key: string, query: Query): Promise<string> {
@@ -250,7 +250,7 @@ export async function update(db: Db, reg: Registry, set: EntitySetDef, ctx: Requ
   const sets: Sql[] = [];
   for (const [name, v] of Object.entries(body)) {
     const fd = set.fields[name];
-    if (!fd || !fd.updatable || fd.readOnly || v === undefined) continue;
+    if (!fd?.updatable || fd.readOnly || v === undefined) continue;
     sets.push(q`${ident(fd.column)} = ${value(fd, v)}`);
   }
   if (set.fields.updatedAt) sets.push(q`${ident(set.fields.updatedAt.column)} = now()`);

@@ -48,7 +48,9 @@ export function groupedSource(ctx: Ctx, set: EntitySetDef, apply: ApplyQuery, or
   const alias = "t0";
   const env = envFor(alias);
   const cols: Sql[] = [];
-  group.keys.forEach((k, i) => cols.push(q`${compileExpr(ctx, env, k.expr)} as ${ident(`g${i}`)}`));
+  group.keys.forEach((k, i) => {
+    cols.push(q`${compileExpr(ctx, env, k.expr)} as ${ident(`g${i}`)}`);
+  });
   group.aggregates.forEach((a, i) => {
     if (a.expr) cols.push(q`${compileExpr(ctx, env, a.expr)} as ${ident(`v${i}`)}`);
   });
@@ -57,7 +59,9 @@ export function groupedSource(ctx: Ctx, set: EntitySetDef, apply: ApplyQuery, or
   const rows = q`select ${join(cols, ", ")} from ${ident(set.table)} ${ident(alias)} where ${where}`;
 
   const outCols: Sql[] = group.keys.map((_, i) => col(alias, `g${i}`));
-  group.aggregates.forEach((a, i) => outCols.push(q`${aggregateSql(a, col(alias, `v${i}`))} as ${ident(`a${i}`)}`));
+  group.aggregates.forEach((a, i) => {
+    outCols.push(q`${aggregateSql(a, col(alias, `v${i}`))} as ${ident(`a${i}`)}`);
+  });
   const groupBy = group.keys.length ? q` group by ${join(group.keys.map((_, i) => col(alias, `g${i}`)), ", ")}` : raw("");
   const groups = q`select ${join(outCols, ", ")} from (${rows}) ${ident(alias)}${groupBy}`;
 
@@ -68,17 +72,26 @@ export function groupedSource(ctx: Ctx, set: EntitySetDef, apply: ApplyQuery, or
     let node = tree;
     for (const s of segs.slice(0, -1)) {
       let child = node.get(s);
-      if (!(child instanceof Map)) node.set(s, (child = new Map()));
+      if (!(child instanceof Map)) {
+        child = new Map();
+        node.set(s, child);
+      }
       node = child;
     }
     node.set(segs[segs.length - 1]!, encodeValue(col(alias, `g${i}`), k.expr.type as FieldType));
   });
-  group.aggregates.forEach((a, i) => tree.set(a.alias, encodeValue(col(alias, `a${i}`), aggregateType(a))));
+  group.aggregates.forEach((a, i) => {
+    tree.set(a.alias, encodeValue(col(alias, `a${i}`), aggregateType(a)));
+  });
 
   // Order by the requested outputs, then every key (groups are unique by their keys).
   const columnOf = new Map<string, string>();
-  group.keys.forEach((k, i) => columnOf.set(k.name, `g${i}`));
-  group.aggregates.forEach((a, i) => columnOf.set(a.alias, `a${i}`));
+  group.keys.forEach((k, i) => {
+    columnOf.set(k.name, `g${i}`);
+  });
+  group.aggregates.forEach((a, i) => {
+    columnOf.set(a.alias, `a${i}`);
+  });
   const order: Sql[] = [];
   const used = new Set<string>();
   for (const it of orderby) {

@@ -143,7 +143,7 @@ export function bind(value: unknown, cast: string): Sql {
 }
 
 function bindArray(values: unknown[], cast: string): Sql {
-  if (VIA_TEXT.has(cast)) return q`${param(values, "text[]")}::${raw(cast + "[]")}`;
+  if (VIA_TEXT.has(cast)) return q`${param(values, "text[]")}::${raw(`${cast}[]`)}`;
   return param(values, `${cast}[]`);
 }
 
@@ -174,7 +174,7 @@ function lambdaSql(ctx: Ctx, env: Env, e: LambdaExpr): Sql {
 
 /** LIKE pattern escape: `!` is the escape character, so no backslash rules apply. */
 function likeEscape(s: string): string {
-  return s.replace(/[!%_]/g, (m) => "!" + m);
+  return s.replace(/[!%_]/g, (m) => `!${m}`);
 }
 
 function callSql(ctx: Ctx, env: Env, e: CallExpr): Sql {

@@ -83,13 +83,15 @@ export function tokenize(src: string, option: string): Token[] {
     }
     let m: RegExpExecArray | null;
     // A guid may start with letters or digits, so it is tried before identifiers and numbers.
-    if ((m = match(GUID))) {
+    m = match(GUID);
+    if (m) {
       out.push({ kind: "guid", text: m[0], value: m[0].toLowerCase(), pos: start });
       i += m[0].length;
       continue;
     }
     if (/[0-9]/.test(c)) {
-      if ((m = match(DATETIME))) {
+      m = match(DATETIME);
+      if (m) {
         const [, y, mo, d, h, mi, s, , oh, om] = m;
         const ok =
           validDate(+y!, +mo!, +d!) &&
@@ -102,13 +104,14 @@ export function tokenize(src: string, option: string): Token[] {
         i += m[0].length;
         continue;
       }
-      if ((m = match(DATE))) {
+      m = match(DATE);
+      if (m) {
         if (!validDate(+m[1]!, +m[2]!, +m[3]!)) fail("invalid date value", start, m[0]);
         out.push({ kind: "date", text: m[0], value: m[0], pos: start });
         i += m[0].length;
         continue;
       }
-      if ((m = match(DATE_PREFIX))) fail("malformed date/time literal", start, src.slice(start, start + 30));
+      if (match(DATE_PREFIX)) fail("malformed date/time literal", start, src.slice(start, start + 30));
     }
     if (/[0-9]/.test(c) || (c === "-" && /[0-9]/.test(src[i + 1] ?? ""))) {
       m = match(NUMBER)!;
@@ -119,7 +122,8 @@ export function tokenize(src: string, option: string): Token[] {
       i += m[0].length;
       continue;
     }
-    if ((m = match(IDENT))) {
+    m = match(IDENT);
+    if (m) {
       out.push({ kind: "ident", text: m[0], value: m[0], pos: start });
       i += m[0].length;
       continue;

@@ -36,8 +36,8 @@ export function parseQuery(raw: Record<string, string | undefined>, set: EntityS
     if (value === undefined) continue;
     let name = key;
     if (!key.startsWith("$")) {
-      if (!(OPTIONS as readonly string[]).includes("$" + key)) continue;
-      name = "$" + key;
+      if (!(OPTIONS as readonly string[]).includes(`$${key}`)) continue;
+      name = `$${key}`;
     }
     if (!(OPTIONS as readonly string[]).includes(name)) throw odataError("unknown query option", key.slice(0, 40));
     const opt = name as OptionName;
@@ -140,7 +140,7 @@ function parseOutputOrder(cur: Cursor, apply: ApplyQuery): OrderItem[] {
   do {
     const first = cur.expectIdent("a grouped property or aggregate alias");
     let name = first.value;
-    while (cur.eatPunct("/")) name += "/" + cur.expectIdent("a property").value;
+    while (cur.eatPunct("/")) name += `/${cur.expectIdent("a property").value}`;
     if (!names.has(name)) cur.fail(`'${name}' is not a grouped property or aggregate alias`, first);
     out.push({ kind: "output", name, desc: parseDirection(cur) });
   } while (cur.eatPunct(","));

@@ -45,7 +45,11 @@ export function jsonDepth(text: string, limit = MAX_JSON_DEPTH): number {
       else if (ch === 34 /* " */) inString = false;
     } else if (ch === 34) inString = true;
     else if (ch === 91 /* [ */ || ch === 123 /* { */) {
-      if (++depth > max && (max = depth) > limit) return max;
+      depth++;
+      if (depth > max) {
+        max = depth;
+        if (max > limit) return max;
+      }
     } else if (ch === 93 /* ] */ || ch === 125 /* } */) depth--;
   }
   return max;
@@ -62,11 +66,13 @@ export function hostileJson(value: unknown, path = "", out: FieldError[] = []): 
   } else if (typeof value === "number") {
     if (outsideInt4(value)) out.push({ path: at, message: INT4_MESSAGE });
   } else if (Array.isArray(value)) {
-    value.forEach((v, i) => hostileJson(v, path ? `${path}.${i}` : String(i), out));
+    value.forEach((v, i) => {
+      hostileJson(v, path ? `${path}.${i}` : String(i), out);
+    });
   } else if (value !== null && typeof value === "object") {
     for (const [k, v] of Object.entries(value)) {
       const p = path ? `${path}.${k}` : k;
-      if (k.includes("\u0000")) out.push({ path: p.replace(/\u0000/g, "\\u0000"), message: `name ${NUL_MESSAGE}` });
+      if (k.includes("\u0000")) out.push({ path: p.replaceAll("\u0000", "\\u0000"), message: `name ${NUL_MESSAGE}` });
       hostileJson(v, p, out);
     }
   }
@@ -77,7 +83,7 @@ export function hostileJson(value: unknown, path = "", out: FieldError[] = []): 
 export function hostileQuery(params: URLSearchParams): FieldError[] {
   const out: FieldError[] = [];
   for (const [k, v] of params) {
-    const name = k.replace(/\u0000/g, "\\u0000");
+    const name = k.replaceAll("\u0000", "\\u0000");
     if (k.includes("\u0000") || v.includes("\u0000")) out.push({ path: `query.${name}`, message: NUL_MESSAGE });
     else if (INT_QUERY.test(k) && v.split(",").some((part) => /^\s*[+-]?\d+\s*$/.test(part) && outsideInt4(Number(part)))) {
       out.push({ path: `query.${name}`, message: INT4_MESSAGE });

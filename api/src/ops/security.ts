@@ -51,9 +51,9 @@ export async function contentSecurityPolicy(html: string, opts: SecurityOptions 
   const img = ["'self'", "data:", "blob:", ...(opts.imageOrigins ?? [])].join(" ");
   return [
     "default-src 'self'",
-    `script-src 'self'${scripts.length ? " " + [...new Set(scripts)].join(" ") : ""}`,
+    `script-src 'self'${scripts.length ? ` ${[...new Set(scripts)].join(" ")}` : ""}`,
     // With a hash in the list browsers ignore 'unsafe-inline', so it goes alone.
-    inlineStyles ? "style-src 'self' 'unsafe-inline'" : `style-src 'self'${styles.length ? " " + [...new Set(styles)].join(" ") : ""}`,
+    inlineStyles ? "style-src 'self' 'unsafe-inline'" : `style-src 'self'${styles.length ? ` ${[...new Set(styles)].join(" ")}` : ""}`,
     `img-src ${img}`,
     "font-src 'self'",
     "connect-src 'self'",

@@ -88,7 +88,10 @@ export class Hub {
   private join(conn: Conn, channel: string): void {
     conn.channels.add(channel);
     let set = this.byChannel.get(channel);
-    if (!set) this.byChannel.set(channel, (set = new Set()));
+    if (!set) {
+      set = new Set();
+      this.byChannel.set(channel, set);
+    }
     set.add(conn);
   }
 
@@ -156,7 +159,10 @@ export class Hub {
   deliver(ev: ChannelEvent): void {
     const set = this.byChannel.get(ev.channel);
     if (!set?.size) return;
-    if (ev.event === "SessionEnded" || ev.event === "MembershipRemoved") return this.end(set, ev);
+    if (ev.event === "SessionEnded" || ev.event === "MembershipRemoved") {
+      this.end(set, ev);
+      return;
+    }
     const text = JSON.stringify({ channel: ev.channel, event: ev.event, data: ev.data });
     // A job's events (its file name, size, result) reach only the user who started it, whoever
     // else learned the job's id and joined its channel.

@@ -44,7 +44,7 @@ export function uriEncode(s: string, keepSlash = false): string {
   for (const byte of enc.encode(s)) {
     const ch = String.fromCharCode(byte);
     if (/[A-Za-z0-9\-_.~]/.test(ch) || (keepSlash && ch === "/")) out += ch;
-    else out += "%" + byte.toString(16).toUpperCase().padStart(2, "0");
+    else out += `%${byte.toString(16).toUpperCase().padStart(2, "0")}`;
   }
   return out;
 }

@@ -63,7 +63,7 @@ export interface FileStorage {
  */
 export function isSafeKey(key: string): boolean {
   if (key.length === 0 || key.length > 512) return false;
-  if (!/^[A-Za-z0-9][A-Za-z0-9._\/-]*$/.test(key)) return false;
+  if (!/^[A-Za-z0-9][A-Za-z0-9._/-]*$/.test(key)) return false;
   return key.split("/").every((s) => s.length > 0 && s !== "." && s !== "..");
 }
 

@@ -8,7 +8,8 @@ export interface ErrorHandlers {
   typename?: Record<string, (e: ApiError) => void>;
   status?: Record<number, (e: ApiError) => void>;
   wildcard?: (e: ApiError) => void;
-  custom?: (e: unknown) => boolean | void;
+  /** true when it handled the error */
+  custom?: (e: unknown) => boolean;
 }
 
 export const DEFAULT_ERROR_TITLE = "An error has occured";
@@ -17,12 +18,13 @@ export function handleError(e: unknown, h: ErrorHandlers = {}): void {
   if (e instanceof ApiError) {
     if (e.status === 401) return; // unwrap has logged out
     const byType = e.typename ? h.typename?.[e.typename] : undefined;
-    if (byType) return byType(e);
-    const byStatus = h.status?.[e.status];
-    if (byStatus) return byStatus(e);
-    if (h.wildcard) return h.wildcard(e);
+    const handler = byType ?? h.status?.[e.status] ?? h.wildcard;
+    if (handler) {
+      handler(e);
+      return;
+    }
   }
-  if (h.custom && h.custom(e)) return;
+  if (h.custom?.(e)) return;
   if (isNetworkFailure(e)) return;
   const message = e instanceof ApiError ? e.message || e.statusText : e instanceof Error ? e.message : String(e);
   toast.error(DEFAULT_ERROR_TITLE, message, true);

@@ -218,7 +218,7 @@ export function AppShell({ clientId, client, children }: { clientId: number | nu
   const nav = (
     <nav aria-label="Main" className="flex flex-col gap-1 p-3">
       {items.map((i) => {
-        const active = here === i.href || here.startsWith(i.href + "/");
+        const active = here === i.href || here.startsWith(`${i.href}/`);
         return (
           <Link
             key={i.href}

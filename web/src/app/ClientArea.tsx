@@ -3,7 +3,7 @@
 // out when there is none (SPEC 8).
 import { useEffect } from "react";
 import { Redirect, Route, Switch, useLocation } from "wouter";
-import { ApiError, api, selected, type Row, type Schemas } from "../api/client";
+import { ApiError, api, selected } from "../api/client";
 import { useApi } from "../api/hooks";
 import { PageSkeleton } from "../components/ui";
 import { STORAGE } from "../lib/constants";

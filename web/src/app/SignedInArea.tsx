@@ -1,6 +1,6 @@
 // Everything behind sign-in: onboarding, account, the admin area and the client area, with the
 // redirect rules of SPEC 2 (/ and unmatched paths by tier; no client -> the default client).
-import { Redirect, Route, Switch } from "wouter";
+import { Route, Switch } from "wouter";
 import { storedClientId } from "../state/app";
 import { AppShell } from "./AppShell";
 import { ClientArea } from "./ClientArea";

@@ -6,7 +6,7 @@ import { lazyPage, type LazyPage } from "../lib/lazyPage";
 import { getToken } from "../state/session";
 import { Onboarding, Account, AdminArea } from "./signedInPages";
 import { Home, ProjectPage, ProjectSurveys, ManageArea, ResultsArea, GroupsArea, CreateGroup, EditGroup } from "./clientPages";
-import { Summary, Overview, Demographics, Advertising, Npd, QuestionPage, TextPage, Wave, Drivers, GrowIdeas, HeadToHead, PriceSensitivity, MarketReach, Chat, Markets, CrossTab } from "./resultsPages";
+import { Summary, Overview, Demographics, Advertising, Npd, QuestionPage, TextPage, Wave, Drivers, GrowIdeas, HeadToHead, PriceSensitivity, MarketReach, Chat } from "./resultsPages";
 
 // Outside sign-in (App.tsx)
 export const AuthArea = lazyPage(() => import("../routes/auth/AuthArea"));

@@ -1,6 +1,7 @@
 // The design system's building blocks. Every page composes these; none restyles them ad hoc.
-import { forwardRef, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from "react";
+import { forwardRef, isValidElement, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from "react";
 import { Link } from "wouter";
+import { keyedBy } from "../lib/keys";
 
 export function cx(...parts: (string | false | null | undefined)[]): string {
   return parts.filter(Boolean).join(" ");
@@ -122,14 +123,25 @@ export function Skeleton({ className }: { className?: string }) {
   return <div className={cx("animate-pulse rounded-md bg-ink-200/70", className)} aria-hidden="true" />;
 }
 
+/** `count` placeholder bars of one size (a list loading). They never move or change, so a bar's
+ * number is its key. */
+export function Skeletons({ count, className }: { count: number; className: string }) {
+  const bars = Array.from({ length: count }, (_, i) => `bar-${i + 1}`);
+  return (
+    <>
+      {bars.map((k) => (
+        <Skeleton key={k} className={className} />
+      ))}
+    </>
+  );
+}
+
 /** A page-sized loading placeholder with an accessible label. */
 export function PageSkeleton({ rows = 5 }: { rows?: number }) {
   return (
     <div className="space-y-4" role="status" aria-label="Loading">
       <Skeleton className="h-8 w-64" />
-      {Array.from({ length: rows }, (_, i) => (
-        <Skeleton key={i} className="h-14 w-full" />
-      ))}
+      <Skeletons count={rows} className="h-14 w-full" />
     </div>
   );
 }
@@ -191,8 +203,8 @@ export function Table({ head, children, caption, dense = false }: { head: ReactN
         {caption ? <caption className="sr-only">{caption}</caption> : null}
         <thead className="bg-ink-50">
           <tr>
-            {head.map((h, i) => (
-              <th key={i} scope="col" className={cx(dense ? "px-2" : "px-4", "py-2.5 text-left text-xs font-semibold tracking-wide text-ink-600 uppercase")}>
+            {keyedBy(head, (h) => (typeof h === "string" || typeof h === "number" ? String(h) : isValidElement(h) && h.key !== null ? h.key : "column")).map(([k, h]) => (
+              <th key={k} scope="col" className={cx(dense ? "px-2" : "px-4", "py-2.5 text-left text-xs font-semibold tracking-wide text-ink-600 uppercase")}>
                 {h}
               </th>
             ))}

@@ -1,6 +1,6 @@
 // One project by key for the project pages; a missing project shows 'Project not found' and
 // returns to / (SPEC 2, 8).
-import { useEffect, useState } from "react";
+import { useEffect, useEffectEvent, useState } from "react";
 import { useLocation } from "wouter";
 import { ApiError, api, selected, type Row } from "../api/client";
 import { useApi } from "../api/hooks";
@@ -38,7 +38,7 @@ export function useProjectAs<T extends ProjectDetail>(projectId: number, expand:
   // toast) is not the answer: a page that opens on one asks again, past the cache's deduplication
   // (a fetch of the last two seconds would otherwise be reused), and decides on that answer.
   const [fresh, setFresh] = useState(() => res.error === undefined);
-  useEffect(() => {
+  const askAgain = useEffectEvent(() => {
     if (fresh) return;
     let live = true;
     const done = () => live && setFresh(true);
@@ -46,8 +46,9 @@ export function useProjectAs<T extends ProjectDetail>(projectId: number, expand:
     return () => {
       live = false;
     };
-    // Once, when the page opens.
-  }, []);
+  });
+  // Once, when the page opens.
+  useEffect(() => askAgain(), []);
   useEffect(() => {
     if (!fresh || res.isValidating) return;
     if (!valid || (res.error instanceof ApiError && (res.error.status === 404 || res.error.status === 403 || res.error.status === 400))) {

@@ -28,10 +28,19 @@ export function lazyPage<P extends object>(load: () => Promise<{ default: Compon
     await preload();
     return { default: loaded! };
   });
-  function Page(props: P) {
-    // An instance keeps the component it started with: switching would remount the page.
-    const [ready] = useState(() => loaded !== undefined);
-    return createElement((ready ? loaded! : Suspending) as ComponentType<P>, props);
-  }
-  return Object.assign(Page, { preload });
+  const entry: Entry<P> = { loaded: () => loaded, Suspending };
+  const page = (props: P) => createElement(LoadedOrLazy<P>, { entry, props });
+  return Object.assign(page, { preload });
+}
+
+interface Entry<P extends object> {
+  loaded: () => ComponentType<P> | undefined;
+  Suspending: ComponentType<P>;
+}
+
+/** Draws a lazyPage's module directly once loaded, else its React.lazy twin. */
+function LoadedOrLazy<P extends object>({ entry, props }: { entry: Entry<P>; props: P }) {
+  // An instance keeps the component it started with: switching would remount the page.
+  const [ready] = useState(() => entry.loaded() !== undefined);
+  return createElement((ready ? entry.loaded()! : entry.Suspending) as ComponentType<P>, props);
 }

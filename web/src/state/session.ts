@@ -89,7 +89,7 @@ export function rememberLocation() {
 export function takeLastVisited(): string {
   const url = localStorage.getItem(STORAGE.lastVisitedUrl);
   localStorage.removeItem(STORAGE.lastVisitedUrl);
-  return url && url.startsWith("/") && !url.startsWith("//") ? url : "/";
+  return url?.startsWith("/") && !url.startsWith("//") ? url : "/";
 }
 
 /** Clear local storage but client_id. */

@@ -89,7 +89,7 @@ export async function continueConversation(db: Db, ctx: RequestCtx, id: number) 
   const sctx = staff(ctx);
   const { c, history } = await enterTenant(db, sctx, async (tx) => ({ c: await conversation(tx, id), history: await messages(tx, id) }));
   const last = history.at(-1);
-  if (!last || last.role !== "user") throw new ApiError("Conflict", `Conversation ${id} has no question waiting for an answer: AddUserMessage first`);
+  if (last?.role !== "user") throw new ApiError("Conflict", `Conversation ${id} has no question waiting for an answer: AddUserMessage first`);
   const turns = history.filter((m) => m.role === "user" || m.role === "assistant").slice(0, -1).map((m) => ({ role: m.role as "user" | "assistant", content: m.content }));
   const emit = (event: "AiMessageStarted" | "AiMessageDelta" | "AiMessageCompleted" | "AiMessageFailed", data: Record<string, unknown>) =>
     publish(db, { channel: userChannel(ctx.principal.userId), event, data: { aiConversationId: id, replyToMessageId: last.id, ...data }, userId: ctx.principal.userId }).catch(() => {});
@@ -235,7 +235,7 @@ export async function downloadFile(db: Db, ctx: RequestCtx, id: number, referenc
     if (!m) throw new ApiError("NotFound", `No file ${referenceId} in conversation ${id}`);
     const file = m.files.find((f) => f.referenceId === referenceId)!;
     const rows = (m.refs?.figures ?? []).map((f) => [f.ref, f.text, f.value, f.source.fn, f.source].map(csvCell).join(","));
-    return { fileName: file.fileName, csv: ["ref,text,value,function,source", ...rows].join("\r\n") + "\r\n" };
+    return { fileName: file.fileName, csv: `${["ref,text,value,function,source", ...rows].join("\r\n")}\r\n` };
   });
 }
 

@@ -200,7 +200,10 @@ export async function projectContext(db: Db, ctx: RequestCtx, projectId: number)
     const demographics: ProjectContext["demographics"] = [];
     for (const r of p.rows) {
       let d = demographics.find((x) => x.systemQuestionId === r.sqId);
-      if (!d) demographics.push((d = { systemQuestionId: r.sqId, label: r.label, code: r.code, options: [] }));
+      if (!d) {
+      d = { systemQuestionId: r.sqId, label: r.label, code: r.code, options: [] };
+      demographics.push(d);
+    }
       d.options.push({ id: r.id, label: r.optLabel });
     }
     return {
@@ -331,7 +334,9 @@ export async function summaryFacts(
     const seen = new Set<string>();
     const once = skews.filter((s) => {
       const k = `${s.demographic}\u0000${s.testOption}`;
-      return seen.has(k) ? false : (seen.add(k), true);
+      if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
     });
     skews.splice(0, skews.length, ...once.slice(0, 3));
     for (const s of skews) {
@@ -399,7 +404,7 @@ export async function choiceFacts(db: Db, ctx: RequestCtx, pc: ProjectContext, b
     // The same total as the summary's QualResults figures (the all-markets total under All markets).
     const r = await questionResults(db, ctx, { projectId: pc.projectId, projectQuestionId: cq.projectQuestionId, filters, total });
     const row = r.results.find((x) => x.testOptionId === null) ?? r.results[0];
-    if (!row || !row.n) continue;
+    if (!row?.n) continue;
     const top = [...row.options].filter((o) => o.count > 0).sort((a, b) => b.share - a.share || a.questionOptionId - b.questionOptionId).slice(0, 3);
     out.push({
       question: cq.text,
@@ -485,7 +490,7 @@ export async function whyFacts(db: Db, ctx: RequestCtx, pc: ProjectContext, book
   const d = await driverResults(db, ctx, pc.projectId, filters);
   const g = d.groups.find((x) => x.testOptionId === testOptionId);
   const drivers =
-    g && g.drivers.some((x) => x.importance !== null)
+    g?.drivers.some((x) => x.importance !== null)
       ? {
           outcome: d.outcome.title,
           filtered: g.filtered,

@@ -37,12 +37,12 @@ export function writeSummary(f: SummaryFacts): string {
   out.push(`## ${title}`);
   out.push(`_Objective: ${f.objective}_`);
   if (f.total) out.push(`_Figures: ${f.total}._`);
-  const empty = (!head || !head.options.length) && !f.themes.length && !f.price.length && !f.reach && !(f.questions ?? []).length;
+  const empty = (!head?.options.length) && !f.themes.length && !f.price.length && !f.reach && !(f.questions ?? []).length;
   if (empty) {
     out.push("There are no completed responses under this selection yet, so there is nothing to summarise.");
     return out.join("\n\n");
   }
-  if (head && head.options.length) writeMeasures(out, f, head);
+  if (head?.options.length) writeMeasures(out, f, head);
   for (const q of f.questions ?? []) {
     if (q.answers.length) out.push(`"${q.question}": ${q.answers.map((a) => `${a.option} ${c(a.share)}`).join(", ")}.`);
   }
@@ -87,7 +87,7 @@ function writeMeasures(out: string[], f: SummaryFacts, head: SummaryFacts["measu
   }
   if (f.skews.length) {
     out.push(
-      ["Audience skews on " + head.title + ":", ...f.skews.map((s) => `- ${s.group} (${s.demographic}) rate ${s.testOption} ${s.diff.value >= 0 ? "higher" : "lower"}: ${c(s.group2)} against ${c(s.rest)} among the rest of the sample, a difference of ${c(s.diff)}.`)].join("\n"),
+      [`Audience skews on ${head.title}:`, ...f.skews.map((s) => `- ${s.group} (${s.demographic}) rate ${s.testOption} ${s.diff.value >= 0 ? "higher" : "lower"}: ${c(s.group2)} against ${c(s.rest)} among the rest of the sample, a difference of ${c(s.diff)}.`)].join("\n"),
     );
   } else out.push(`No age group or gender differs significantly from the rest of the sample on ${head.title}.`);
 }
@@ -101,7 +101,7 @@ export function writeAnswer(outputs: ToolOutput[], direction: "best" | "worst"):
     const who = `among ${o.audienceText}`;
     if (o.tool === "qual_results") {
       const m = o.measure;
-      if (!m || !m.options.length) {
+      if (!m?.options.length) {
         parts.push(`No respondents ${who.replace(/^among /, "in ")} answered${m ? ` ${m.title}` : ""} in this project, so there is nothing to compare.`);
         continue;
       }
@@ -154,7 +154,7 @@ export function writeWhy(o: Extract<ToolOutput, { tool: "why_answers" }>): strin
     }
   }
   const d = o.drivers;
-  if (d && d.top.length) {
+  if (d?.top.length) {
     out.push(`What drives ${d.outcome} for ${o.testOption}: ${d.top.map((t) => `${t.title} ${figureText(t.importance)}`).join(" and ")} of the explained variance.${d.note ? ` ${d.note}` : ""}`);
   }
   return out.join("\n\n");

@@ -26,7 +26,7 @@ export const CHAT_SYSTEM = [
   "Answer in two to four sentences.",
 ].join("\n");
 
-const json = (x: unknown) => "```json\n" + JSON.stringify(x) + "\n```";
+const json = (x: unknown) => `\`\`\`json\n${JSON.stringify(x)}\n\`\`\``;
 
 export interface PromptText {
   promptVersionId: number | null;

@@ -87,7 +87,14 @@ export class OpenAiProvider implements AiProvider {
     const ms = retryAfter ?? Math.random() * Math.min(MAX_BACKOFF_MS, this.backoffMs * 2 ** (attempt - 1));
     await new Promise<void>((resolve) => {
       const t = setTimeout(resolve, ms);
-      signal?.addEventListener("abort", () => (clearTimeout(t), resolve()), { once: true });
+      signal?.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(t);
+        resolve();
+      },
+      { once: true },
+    );
     });
   }
 
@@ -182,7 +189,8 @@ export class OpenAiProvider implements AiProvider {
           await req.onDelta!(d.content);
         }
         for (const t of d?.tool_calls ?? []) {
-          const c = (calls[t.index] ??= { id: "", name: "", arguments: "" });
+          calls[t.index] ??= { id: "", name: "", arguments: "" };
+        const c = calls[t.index];
           if (t.id) c.id = t.id;
           if (t.function?.name) c.name += t.function.name;
           if (t.function?.arguments) c.arguments += t.function.arguments;
@@ -194,8 +202,7 @@ export class OpenAiProvider implements AiProvider {
     for (;;) {
       const { value, done } = await reader.read();
       if (value) buffer += value;
-      let nl: number;
-      while ((nl = buffer.indexOf("\n")) >= 0) {
+      for (let nl = buffer.indexOf("\n"); nl >= 0; nl = buffer.indexOf("\n")) {
         const line = buffer.slice(0, nl).replace(/\r$/, "");
         buffer = buffer.slice(nl + 1);
         if (!line.startsWith("data:")) continue; // comments (": keep-alive"), event names, blank separators

@@ -53,14 +53,14 @@ export function ageBand(label: string): [number, number] | null {
   return p ? [Number(p[1]), Number.POSITIVE_INFINITY] : null;
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 /** A name's pattern, compiled once per name (a project's names recur on every question). */
 const namePatterns = new Map<string, RegExp>();
 function namePattern(name: string): RegExp {
   let re = namePatterns.get(name);
   if (!re) {
     if (namePatterns.size >= 2000) namePatterns.clear();
-    re = new RegExp(`(^|[^\\p{L}\\p{N}])${escape(name.toLowerCase())}($|[^\\p{L}\\p{N}])`, "u");
+    re = new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(name.toLowerCase())}($|[^\\p{L}\\p{N}])`, "u");
     namePatterns.set(name, re);
   }
   return re;
@@ -164,8 +164,14 @@ export function parseQuestion(question: string, pc: ProjectContext): ParsedQuest
     if (d.systemQuestionId === 45) {
       const f = d.options.find((o) => o.label === "Female");
       const m = d.options.find((o) => o.label === "Male");
-      if (f && FEMALE.test(text)) (filterIds.push(f.id), audience.push(f.label));
-      if (m && MALE.test(text)) (filterIds.push(m.id), audience.push(m.label));
+      if (f && FEMALE.test(text)) {
+    filterIds.push(f.id);
+    audience.push(f.label);
+  }
+      if (m && MALE.test(text)) {
+    filterIds.push(m.id);
+    audience.push(m.label);
+  }
       continue;
     }
     if (d.systemQuestionId === 51) {
@@ -179,10 +185,18 @@ export function parseQuestion(question: string, pc: ProjectContext): ParsedQuest
       else if (range) pick = bands.filter((b) => b.band[0] >= Number(range[1]) && b.band[1] <= Number(range[2]));
       else if (/\b(young|younger|youth)\b/.test(text)) pick = bands.filter((b) => b.band[1] < 35);
       else if (/\b(older|seniors?|elderly)\b/.test(text)) pick = bands.filter((b) => b.band[0] >= 55);
-      for (const b of pick) (filterIds.push(b.o.id), audience.push(b.o.label));
+      for (const b of pick) {
+        filterIds.push(b.o.id);
+        audience.push(b.o.label);
+      }
       continue;
     }
-    for (const o of d.options) if (o.label.length >= 4 && mentions(text, o.label)) (filterIds.push(o.id), audience.push(o.label));
+    for (const o of d.options) {
+      if (o.label.length >= 4 && mentions(text, o.label)) {
+        filterIds.push(o.id);
+        audience.push(o.label);
+      }
+    }
   }
   const regionIds = pc.regions.length > 1 ? pc.regions.filter((r) => mentions(text, r.name)).map((r) => r.id) : [];
   const testOptionIds = pc.testOptions.filter((o) => mentions(text, o.name)).map((o) => o.id);

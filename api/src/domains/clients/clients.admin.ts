@@ -1,7 +1,6 @@
 // Staff's client actions (SPEC 7): Clients AdminUpdate, ValidateDomainRecord, SetupTrialAccount;
 // TranslatedTextRegions AdminFiltered and AddDemographicTranslations. Each change leaves an audit
 // row in DataEventsLog (who, what, when).
-import type postgres from "postgres";
 import type { Db, Tx } from "../../db/client.ts";
 import { enterTenant } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";

@@ -6,7 +6,7 @@ import { enterTenant } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
 import type { JobContext } from "../../jobs/workers.ts";
-import { USER_NOTIFICATION_EVENTS } from "../../jobs/channel.ts";
+import type { USER_NOTIFICATION_EVENTS } from "../../jobs/channel.ts";
 import { raiseOncePerJob } from "../notifications/notifications.service.ts";
 import { systemCtx } from "../lifecycle/lifecycle.service.ts";
 import { startDueSchedules, toRun } from "../scheduling/scheduling.service.ts";

@@ -389,7 +389,7 @@ export function csvField(v: unknown): string {
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-const csvLine = (row: Record<(typeof CSV_COLUMNS)[number], unknown>) => CSV_COLUMNS.map((c) => csvField(row[c])).join(",") + "\r\n";
+const csvLine = (row: Record<(typeof CSV_COLUMNS)[number], unknown>) => `${CSV_COLUMNS.map((c) => csvField(row[c])).join(",")}\r\n`;
 
 /**
  * The client's ledger as CSV, oldest first, with a running balance: streamed from a cursor inside
@@ -410,7 +410,7 @@ export async function exportTransactionListCsv(db: Db, ctx: RequestCtx, input: {
     const c = await q.visibleClient(tx, input.clientId);
     if (!c) throw notFound("Clients", input.clientId);
     started();
-    await writer.write(enc.encode(CSV_COLUMNS.join(",") + "\r\n"));
+    await writer.write(enc.encode(`${CSV_COLUMNS.join(",")}\r\n`));
     for await (const rows of q.ledgerRows(tx, c.id).cursor(500)) {
       await writer.write(enc.encode(rows.map((r) => csvLine(r)).join("")));
     }

@@ -1,7 +1,6 @@
 // SQL of the credit ledger: the lock that serialises a client's spending, balances, the inputs of
 // the cost formula, schedules and their charges, adjustments, transfers and the figures the
 // management pages read. Every statement runs in the caller's tenant transaction.
-import type postgres from "postgres";
 import type { Tx } from "../../db/client.ts";
 import type { RegionInput } from "./cost.ts";
 import { jsonParam } from "../../db/params.ts";

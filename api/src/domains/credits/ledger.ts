@@ -107,7 +107,8 @@ export function waveDates(p: ProjectForSchedule, first: number, last: number, fi
   for (let k = first; k <= last; k++) {
     const planned = addDays(base, (k - 1) * 7 * weeks);
     const earliest = addDays(today, (k - first) * 7 * weeks);
-    out.push({ wave: k, date: planned > earliest ? planned : earliest });
+    // The later of the two ISO dates (which sort as text).
+    out.push({ wave: k, date: [planned, earliest].sort()[1]! });
   }
   return out;
 }

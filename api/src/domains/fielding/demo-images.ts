@@ -31,8 +31,9 @@ function inside(s: Shape, x: number, y: number): boolean {
       const r = Math.min(s.r ?? 0, s.w / 2, s.h / 2);
       if (!r) return true;
       // The corners are quarter circles of radius r.
-      const cx = x < s.x + r ? s.x + r : x > s.x + s.w - r ? s.x + s.w - r : x;
-      const cy = y < s.y + r ? s.y + r : y > s.y + s.h - r ? s.y + s.h - r : y;
+      // The nearest corner centre (r is at most half the width and height, so the range is never empty).
+      const cx = Math.min(Math.max(x, s.x + r), s.x + s.w - r);
+      const cy = Math.min(Math.max(y, s.y + r), s.y + s.h - r);
       return (x - cx) ** 2 + (y - cy) ** 2 <= r * r;
     }
     case "ellipse":

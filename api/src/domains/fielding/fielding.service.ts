@@ -276,7 +276,7 @@ async function viewOf(tx: Tx, run: q.RunRow & { definition: SurveyDefinition }, 
 async function openRun(tx: Tx, link: string): Promise<q.RunRow & { definition: SurveyDefinition }> {
   if (!/^[0-9a-f-]{36}$/i.test(link)) throw new ApiError("NotFound", "This survey link is not valid");
   const run = await q.runByLink(tx, link, true);
-  if (!run || !run.definition) throw new ApiError("NotFound", "This survey link is not valid");
+  if (!run?.definition) throw new ApiError("NotFound", "This survey link is not valid");
   return run as q.RunRow & { definition: SurveyDefinition };
 }
 
@@ -449,7 +449,10 @@ async function afterCompletes(tx: Tx, run: q.RunRow & { definition: SurveyDefini
 
 export async function margins(tx: Tx, regionId: number): Promise<Margins> {
   const out: Margins = {};
-  for (const m of await q.censusMargins(tx, regionId)) (out[m.systemQuestionId] ??= {})[m.optionId] = m.share;
+  for (const m of await q.censusMargins(tx, regionId)) {
+    out[m.systemQuestionId] ??= {};
+    out[m.systemQuestionId]![m.optionId] = m.share;
+  }
   return out;
 }
 

@@ -226,7 +226,9 @@ export function answerPage(def: SurveyDefinition, person: Person, page: Page): R
   }
   if (page.kind === "price") {
     const p = prices(r, def, page.testOptionId!, score);
-    page.questions.forEach((q, i) => (out[answerKey(q, page.testOptionId)] = p[i] ?? p[p.length - 1]! + 0.5 * (i + 1)));
+    page.questions.forEach((q, i) => {
+    out[answerKey(q, page.testOptionId)] = p[i] ?? p[p.length - 1]! + 0.5 * (i + 1);
+  });
     return out;
   }
   for (const q of page.questions) {

@@ -75,7 +75,7 @@ export async function getSupplier(db: Db, id: number): Promise<Supplier> {
  * only in the path, query or fragment: never in the scheme, user, password, host or port.
  */
 function templateProblem(v: string): string | null {
-  if (/[\u0000-\u001f\u007f]/.test(v)) return "Must not contain control characters (line breaks, tabs)";
+  if ([...v].some((ch) => ch <= "\u001f" || ch === "\u007f")) return "Must not contain control characters (line breaks, tabs)";
   const authority = /^https?:\/\/([^/?#]*)/i.exec(v);
   if (!authority) return "Must be an http(s) link, starting https:// or http://";
   if (authority[1]!.includes("{rid}")) return "{rid} must be in the link's path or query, not its host, port or user";
@@ -259,6 +259,6 @@ export async function reconciliationCsv(db: Db, runId: number): Promise<string> 
     for (const r of rows) {
       lines.push([r.rid, reconciliationStatus(r.status, r.endReason, r.flags), new Date(r.start).toISOString(), r.end ? new Date(r.end).toISOString() : "", r.flags.join(";"), r.supplier].map(csvCell).join(","));
     }
-    return lines.join("\r\n") + "\r\n";
+    return `${lines.join("\r\n")}\r\n`;
   });
 }

@@ -20,7 +20,7 @@ const ok = <T extends z.ZodType>(schema: T, description: string) => ({ 200: { de
 const json = <T extends z.ZodType>(schema: T) => ({ body: { required: true, content: { "application/json": { schema } } } });
 const CONFIDENCE = { "90": 90, "95": 95, "99": 99 } as const;
 function ids(raw: string | undefined, name: string): number[] | null {
-  if (!raw || !raw.trim()) return null;
+  if (!raw?.trim()) return null;
   const parts = raw.replace(/^\[|\]$/g, "").split(",").map((s) => s.trim()).filter(Boolean);
   if (!parts.every((x) => /^\d{1,9}$/.test(x))) throw new ApiError("BadRequest", `${name}: a list of ids, as [1,2] or 1,2`);
   return parts.map(Number);

@@ -10,7 +10,6 @@
 //                                            since each project has its own copy of a question
 // SyncSegmentSurveySessions writes the matching sessions into project_group_segment_sessions, which
 // the results filter's projectGroupSegmentIds reads.
-import type postgres from "postgres";
 import type { Db, Tx } from "../../db/client.ts";
 import { enterTenant } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";

@@ -56,7 +56,7 @@ export async function copyRows(tx: Tx, spec: CopySpec): Promise<IdMap> {
   const columnList = join(cols.map((c) => tx`${tx(c)}`));
   const rows = await tx<{ old: number; new: number }[]>`
     with m as (
-      select t.id as old, nextval(pg_get_serial_sequence(${"public." + spec.table}, 'id'))::int as new
+      select t.id as old, nextval(pg_get_serial_sequence(${`public.${spec.table}`}, 'id'))::int as new
       from ${tx(spec.table)} t where ${spec.where}
       order by t.id
     ), ins as (

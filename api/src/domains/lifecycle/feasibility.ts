@@ -142,13 +142,13 @@ export async function feasibilityEstimate(db: Db, ctx: RequestCtx, input: Feasib
       from system_question_option o join system_question sq on sq.id = o.system_question_id
       where o.id = any(${optionIds}::int[])`;
     const quota: QuotaTarget[] = [];
-    input.targets.forEach((t, i) => {
+    for (const [i, t] of input.targets.entries()) {
       const o = opts.find((x) => x.id === t.systemQuestionOptionId);
       const at = (field: string, message: string) => errors.push({ path: `targets.${i}.${field}`, message });
-      if (!o) return at("systemQuestionOptionId", `No system question option ${t.systemQuestionOptionId}`);
-      if (o.regionId !== null && !ids.includes(o.regionId)) return at("systemQuestionOptionId", `Option ${o.id} belongs to region ${o.regionId}, which the settings do not field in`);
-      if (t.regionId != null && !ids.includes(t.regionId)) return at("regionId", `Region ${t.regionId} is not one of the settings' regions`);
-      if (o.regionId !== null && t.regionId != null && t.regionId !== o.regionId) return at("regionId", `Option ${o.id} belongs to region ${o.regionId}, not ${t.regionId}`);
+      if (!o) { at("systemQuestionOptionId", `No system question option ${t.systemQuestionOptionId}`); continue; }
+      if (o.regionId !== null && !ids.includes(o.regionId)) { at("systemQuestionOptionId", `Option ${o.id} belongs to region ${o.regionId}, which the settings do not field in`); continue; }
+      if (t.regionId != null && !ids.includes(t.regionId)) { at("regionId", `Region ${t.regionId} is not one of the settings' regions`); continue; }
+      if (o.regionId !== null && t.regionId != null && t.regionId !== o.regionId) { at("regionId", `Option ${o.id} belongs to region ${o.regionId}, not ${t.regionId}`); continue; }
       quota.push({
         groupKey: `s${o.systemQuestionId}`,
         groupName: o.groupName,
@@ -159,7 +159,7 @@ export async function feasibilityEstimate(db: Db, ctx: RequestCtx, input: Feasib
         quotaPercent: t.quotaPercent ?? null,
         onlyThese: t.onlyThese ?? false,
       });
-    });
+    }
     if (errors.length) throw new ApiError("ValidationError", errors.map((e) => `${e.path}: ${e.message}`).join("; "), undefined, errors);
     const size = input.sampleSize ?? DEFAULT_SAMPLE_SIZE;
     const regions: RegionSample[] = regionRows.map((r) => ({ ...r, sampleSize: size, isCustomerPanel: false }));

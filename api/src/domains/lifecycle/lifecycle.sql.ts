@@ -1,7 +1,6 @@
 // SQL of the project lifecycle: the project row an action locks, status changes and their log,
 // notifications, and the rows Move, AdminEdit, UpdateProjectOwner, UpdateGroupTags and
 // RemoveFromSurveyRun change. Every statement runs in the caller's tenant transaction.
-import type postgres from "postgres";
 import type { Tx } from "../../db/client.ts";
 import { jsonParam } from "../../db/params.ts";
 

@@ -1,6 +1,5 @@
 // SQL of the notifications domain: a person's own notifications (every statement names the user:
 // staff working across clients see every row under row-level security, so the filter is ours).
-import type postgres from "postgres";
 import type { Db, Tx } from "../../db/client.ts";
 import { jsonParam } from "../../db/params.ts";
 

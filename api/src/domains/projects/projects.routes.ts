@@ -3,7 +3,7 @@
 // routes: validate, call one service, answer. Registered before the generic entity routes, so
 // POST /Projects, POST and PATCH /Questions and POST/DELETE /ProjectObjectives replace the
 // generic operations of the same method and path (openapi.ts addRoute: the first one wins).
-import { z } from "@hono/zod-openapi";
+import type { z } from "@hono/zod-openapi";
 import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";

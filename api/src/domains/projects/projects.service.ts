@@ -66,7 +66,7 @@ export async function checkRegions(tx: Tx, ctx: RequestCtx, clientId: number, re
   const byId = new Map(rows.map((r) => [r.id, r]));
   const errors: FieldError[] = [];
   const missing = regionIds.filter((id) => !byId.has(id));
-  missing.forEach((id) => errors.push({ path: `${path}.${regionIds.indexOf(id)}`, message: `No region ${id}` }));
+  for (const id of missing) errors.push({ path: `${path}.${regionIds.indexOf(id)}`, message: `No region ${id}` });
   const states = rows.filter((r) => r.isUsState || (r.id >= US_STATE_IDS.min && r.id <= US_STATE_IDS.max));
   if (states.length && !(await q.flagOn(tx, US_STATES_FLAG, clientId, ctx.principal.isStaff))) {
     for (const r of states) {
@@ -224,35 +224,38 @@ export async function changeTargets(
       quotaPercent: t.quotaPercent !== undefined ? t.quotaPercent : (before.get(k)?.quotaPercent ?? null),
       onlyThese: t.onlyThese !== undefined ? t.onlyThese : (before.get(k)?.onlyThese ?? false),
     });
-    input.targets.forEach((t, i) => {
-      const at = (field: string, message: string) => errors.push({ path: `targets.${i}${field ? "." + field : ""}`, message });
-      if (t.regionId != null && !regionIds.includes(t.regionId)) return at("regionId", `Region ${t.regionId} is not one of the project's regions`);
+    for (const [i, t] of input.targets.entries()) {
+      const at = (field: string, message: string) => errors.push({ path: `targets.${i}${field ? `.${field}` : ""}`, message });
+      if (t.regionId != null && !regionIds.includes(t.regionId)) { at("regionId", `Region ${t.regionId} is not one of the project's regions`); continue; }
       if (t.systemQuestionOptionId != null) {
         const o = sys.get(t.systemQuestionOptionId);
-        if (!o) return at("systemQuestionOptionId", `No system question option ${t.systemQuestionOptionId}`);
+        if (!o) { at("systemQuestionOptionId", `No system question option ${t.systemQuestionOptionId}`); continue; }
         if (o.regionId !== null && !regionIds.includes(o.regionId)) {
-          return at("systemQuestionOptionId", `Option ${o.id} belongs to region ${o.regionId}, which the project does not field in`);
+          at("systemQuestionOptionId", `Option ${o.id} belongs to region ${o.regionId}, which the project does not field in`);
+          continue;
         }
         if (o.regionId !== null && t.regionId != null && t.regionId !== o.regionId) {
-          return at("regionId", `Option ${o.id} belongs to region ${o.regionId}, not ${t.regionId}`);
+          at("regionId", `Option ${o.id} belongs to region ${o.regionId}, not ${t.regionId}`);
+          continue;
         }
         const regionId = t.regionId ?? o.regionId;
         const k = `s:${o.id}:${regionId}`;
-        if (seen.has(k)) return at("", "The same target twice");
+        if (seen.has(k)) { at("", "The same target twice"); continue; }
         seen.add(k);
         rows.push({ regionId, questionId: null, systemQuestionOptionId: o.id, questionOptionId: null, ...quota(t, k) });
       } else {
         const o = opts.get(t.questionOptionId!);
-        if (!o) return at("questionOptionId", `Option ${t.questionOptionId} is not an option of a question of project ${projectId}`);
+        if (!o) { at("questionOptionId", `Option ${t.questionOptionId} is not an option of a question of project ${projectId}`); continue; }
         if (!o.positions.some((pos) => SCREENING_POSITIONS.includes(pos))) {
-          return at("questionOptionId", `Option ${o.id} belongs to a question that is not asked as a screener (positions 1, 4 or 7)`);
+          at("questionOptionId", `Option ${o.id} belongs to a question that is not asked as a screener (positions 1, 4 or 7)`);
+          continue;
         }
         const k = `q:${o.id}:${t.regionId ?? ""}`;
-        if (seen.has(k)) return at("", "The same target twice");
+        if (seen.has(k)) { at("", "The same target twice"); continue; }
         seen.add(k);
         rows.push({ regionId: t.regionId ?? null, questionId: o.questionId, systemQuestionOptionId: null, questionOptionId: o.id, ...quota(t, k) });
       }
-    });
+    }
     if (errors.length) throw new ApiError("ValidationError", errors.map((e) => `${e.path}: ${e.message}`).join("; "), undefined, errors);
     await q.replaceTargets(tx, p.clientId, projectId, rows).catch(dbError("Targets"));
     // Quotas that can be met: shares within a group at most 100%, and a fill for the rest.

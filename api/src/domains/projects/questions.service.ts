@@ -92,14 +92,14 @@ async function checkRouting(tx: Tx, projectId: number, routing: RoutingInput | n
   if (!routing) return;
   const ids = routing.routingConditions.map((c) => c.projectQuestionId);
   const targets = new Map((await q.routingTargets(tx, projectId, ids)).map((t) => [t.id, t]));
-  routing.routingConditions.forEach((c, i) => {
+  for (const [i, c] of routing.routingConditions.entries()) {
     const t = targets.get(c.projectQuestionId);
-    if (!t) return errors.push({ path: `routing.routingConditions.${i}.projectQuestionId`, message: `No project question ${c.projectQuestionId} in project ${projectId}` });
-    if (self.includes(c.projectQuestionId)) return errors.push({ path: `routing.routingConditions.${i}.projectQuestionId`, message: "A question cannot route on itself" });
+    if (!t) { errors.push({ path: `routing.routingConditions.${i}.projectQuestionId`, message: `No project question ${c.projectQuestionId} in project ${projectId}` }); continue; }
+    if (self.includes(c.projectQuestionId)) { errors.push({ path: `routing.routingConditions.${i}.projectQuestionId`, message: "A question cannot route on itself" }); continue; }
     c.questionOptionIds.forEach((o, j) => {
       if (!t.optionIds.includes(o)) errors.push({ path: `routing.routingConditions.${i}.questionOptionIds.${j}`, message: `Option ${o} is not an answer of project question ${c.projectQuestionId}` });
     });
-  });
+  }
 }
 
 async function checkPlacement(tx: Tx, projectId: number, input: QuestionFields, errors: FieldError[]): Promise<void> {

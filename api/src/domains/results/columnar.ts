@@ -267,7 +267,9 @@ export function fits(f: ResolvedFilter): boolean {
 function groupBits(ids: (number | null)[], groups: number[][]): Uint32Array {
   const bits = new Uint32Array(ids.length);
   const where = new Map<number, number>();
-  ids.forEach((id, code) => id !== null && where.set(id, code));
+  ids.forEach((id, code) => {
+    if (id !== null) where.set(id, code);
+  });
   groups.forEach((g, k) => {
     for (const id of g) {
       const code = where.get(id);
@@ -539,7 +541,10 @@ const designCellsSeen = new WeakMap<ProjectColumns, Map<string, DesignCell[]>>()
 export function designCellsMemo(c: ProjectColumns, sel: Selection, standardQuestionIds: number[] | null): DesignCell[] {
   const key = `${standardQuestionIds ? standardQuestionIds.join(",") : "*"}|${selectionKey(sel)}`;
   let memo = designCellsSeen.get(c);
-  if (!memo) designCellsSeen.set(c, (memo = new Map()));
+  if (!memo) {
+    memo = new Map();
+    designCellsSeen.set(c, memo);
+  }
   const hit = memo.get(key);
   if (hit) return hit;
   const cells = designCells(c, sel, standardQuestionIds);
@@ -574,7 +579,8 @@ export function designCells(c: ProjectColumns, sel: Selection, standardQuestionI
       if (o === 0 ? sel.filtered : !sel.keepOption[o]) continue;
       let m = mine.get(s);
       if (!m) {
-        m = spare[used] ?? (spare[used] = new Map());
+        spare[used] ??= new Map();
+        m = spare[used];
         used++;
         m.clear();
         mine.set(s, m);
@@ -584,7 +590,10 @@ export function designCells(c: ProjectColumns, sel: Selection, standardQuestionI
     if (!mine.size) continue;
     const run = c.run[i]!;
     let runCells = byRun.get(run);
-    if (!runCells) byRun.set(run, (runCells = new Map()));
+    if (!runCells) {
+        runCells = new Map();
+        byRun.set(run, runCells);
+      }
     for (const [s, m] of mine) {
       for (const [oa, ya] of m) {
         for (const [ob, yb] of m) {

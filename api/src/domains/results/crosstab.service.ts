@@ -258,7 +258,10 @@ export async function crossTabResults(
     const scale = input.total === "markets" ? marketScale(runs, "population").scale : null;
     // Column offsets of each variable in the banner.
     const offsets: number[] = [];
-    variables.reduce((a, v) => (offsets.push(a), a + v.columns.length), 0);
+    variables.reduce((a, v) => {
+    offsets.push(a);
+    return a + v.columns.length;
+  }, 0);
     const unitsOf = new Map<number, { row: number; y: number }[]>();
     for (const u of stub.units) (unitsOf.get(u.sid) ?? unitsOf.set(u.sid, []).get(u.sid)!).push({ row: u.row, y: u.y });
     return { p, stub, variables, respondents, strata, scale, offsets, unitsOf };

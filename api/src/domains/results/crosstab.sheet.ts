@@ -31,7 +31,10 @@ export function writeCrossTab(ws: ExcelJS.Worksheet, x: CrossTabResult, safe: Sa
   const head = ws.addRow([safe(x.stub.kind === "measure" ? "Test option" : "Answer"), ...x.columns.map((c) => safe(c.letter ? `${c.label} (${c.letter})` : c.label))]);
   head.font = { bold: true };
   // Figures, letters and bases right-aligned under right-aligned, wrapped column heads.
-  const right = (row: ExcelJS.Row, wrap = false) => row.eachCell((cell, col) => col > 1 && (cell.alignment = { horizontal: "right", vertical: "bottom", wrapText: wrap }));
+  const right = (row: ExcelJS.Row, wrap = false) =>
+    row.eachCell((cell, col) => {
+      if (col > 1) cell.alignment = { horizontal: "right", vertical: "bottom", wrapText: wrap };
+    });
   right(head, true);
   for (const r of x.rows) {
     const values = ws.addRow([safe(r.label), ...r.cells.map((c) => c.value)]);

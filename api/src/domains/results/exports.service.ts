@@ -294,7 +294,7 @@ function coverSheet(wb: ExcelJS.Workbook, r: ReportContext) {
     row("Action standard", `${v.standard.title} top-2-box ${v.judgedAgainst === "benchmark" ? `significantly above ${r.benchmark.name}` : "significantly above every other concept"}`);
     for (const x of v.rows) row(`Verdict: ${optionName(r.options, x.testOptionId)}`, `${x.verdict} (rank ${x.rank}): ${x.reason}`);
   }
-  row("Exported", new Date().toISOString().slice(0, 16).replace("T", " ") + " UTC");
+  row("Exported", `${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`);
   ws.getColumn(1).width = 34;
   ws.getColumn(2).width = 90;
   printSetup(ws, 1);
@@ -322,7 +322,9 @@ function marketsSheet(wb: ExcelJS.Workbook, r: ReportContext) {
   rows(`All markets (${t.weighting})`, t.measures);
   for (const m of r.qual.markets) rows(market(m.regionId), m.measures);
   // The first column holds "All markets (population)"; the third a population's source and the options' names.
-  ws.columns.forEach((c, i) => (c.width = i === 0 ? 26 : i === 2 ? 56 : 16));
+  ws.columns.forEach((c, i) => {
+    c.width = i === 0 ? 26 : i === 2 ? 56 : 16;
+  });
   for (let i = 3; i <= 2 + t.shares.length; i++) for (const k of [4, 5]) ws.getRow(i).getCell(k).numFmt = "0.0%";
   for (let i = start; i <= ws.rowCount; i++) {
     const x = ws.getRow(i);
@@ -359,7 +361,9 @@ function questionSheets(wb: ExcelJS.Workbook, r: ReportContext) {
       ws.getColumn(3 + i * 2).width = 16;
     });
     // The base is a count in the shares' column: its own format.
-    qr.results.forEach((_, i) => (base.getCell(2 + i * 2).numFmt = "0"));
+    qr.results.forEach((_, i) => {
+      base.getCell(2 + i * 2).numFmt = "0";
+    });
     ws.getRow(4).alignment = { wrapText: true, vertical: "top" };
     ws.getRow(4).height = 45;
     printSetup(ws, 1);
@@ -461,7 +465,9 @@ export const WORKBOOK_SHEETS: readonly SheetBuilder[] = [
       ws.addRow([w.report.demographics.total === "markets" ? "Weighted shares: the all-markets total, each market's respondents reweighted to its population share." : "Weighted shares: every respondent at their own weight (the sample-weighted total)."]).font = { italic: true, size: 9 };
     }
     // Answers can be long ("I try new technology once most people have it") and carry their market.
-    ws.columns.forEach((c, i) => (c.width = i === 1 ? 60 : 22));
+    ws.columns.forEach((c, i) => {
+    c.width = i === 1 ? 60 : 22;
+  });
     printSetup(ws, 1, { rows: "1:1" });
   },
   async (wb, w) => {
@@ -470,9 +476,11 @@ export const WORKBOOK_SHEETS: readonly SheetBuilder[] = [
     const qs = wb.addWorksheet("Quality");
     qs.addRow(["Survey run", "Market", "Valid completes", "Excluded", ...QUALITY_REASONS]).font = { bold: true };
     for (const r of quality.value) qs.addRow([r.surveyRunId, w.report.markets.find((m) => m.regionId === r.regionId)?.name ?? r.regionId, r.completes, r.excluded, ...QUALITY_REASONS.map((k) => r.byReason[k])]);
-    qs.columns.forEach((c) => (c.width = 16));
+    for (const c of qs.columns) c.width = 16;
     // Counts sit right in their cells: their heads too, so each number stands under its own head.
-    qs.getRow(1).eachCell((cell, col) => col > 2 && (cell.alignment = { horizontal: "right" }));
+    qs.getRow(1).eachCell((cell, col) => {
+    if (col > 2) cell.alignment = { horizontal: "right" };
+  });
     qs.getColumn(1).alignment = { horizontal: "left" };
     printSetup(qs, 1);
   },
@@ -480,7 +488,9 @@ export const WORKBOOK_SHEETS: readonly SheetBuilder[] = [
     const data = wb.addWorksheet("Data");
     data.addRow(sheetRow(w.respondents.columns)).font = { bold: true };
     for (const r of w.respondents.rows) data.addRow(sheetRow(r));
-    data.columns.forEach((c, i) => (c.width = i === 0 ? 38 : 16));
+    data.columns.forEach((c, i) => {
+    c.width = i === 0 ? 38 : 16;
+  });
     // The survey run and the weight are numbers: their heads right, over them; the weight to three decimals.
     for (const col of [3, 5]) data.getRow(1).getCell(col).alignment = { horizontal: "right" };
     data.getColumn(5).numFmt = "0.000";

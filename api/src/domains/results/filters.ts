@@ -72,7 +72,7 @@ export interface ResolvedFilter {
   to: string | null;
 }
 
-const some = (a: number[] | undefined) => (a && a.length ? [...new Set(a)] : null);
+const some = (a: number[] | undefined) => (a?.length ? [...new Set(a)] : null);
 
 export async function resolveFilter(tx: Tx, f: ResponseFilter): Promise<ResolvedFilter> {
   const group = (rows: { id: number; g: number }[]) => {

@@ -310,7 +310,10 @@ export async function finiteCharts(deck: Uint8Array): Promise<Uint8Array> {
   for (const name of Object.keys(zip.files).filter((f) => /^ppt\/charts\/chart\d+\.xml$/.test(f))) {
     const xml = await zip.file(name)!.async("string");
     const fixed = xml.replace(/<c:pt idx="\d+"><c:v>(?:NaN|-?Infinity)<\/c:v><\/c:pt>/g, "");
-    if (fixed !== xml) (zip.file(name, fixed), (changed = true));
+    if (fixed !== xml) {
+      zip.file(name, fixed);
+      changed = true;
+    }
   }
   return changed ? zip.generateAsync({ type: "uint8array", compression: "DEFLATE" }) : deck;
 }
@@ -448,10 +451,18 @@ export async function projectDeck(db: Db, i: ProjectDeckInput, progress: (pct: n
   verdictSlide(pptx, r);
   if (r.qual.measures.length) {
     scorecardSlide(pptx, r, optionIds);
-    for (const m of r.qual.measures) (measureSlide(pptx, r, m, whiskers), charts++);
+    for (const m of r.qual.measures) {
+    measureSlide(pptx, r, m, whiskers);
+    charts++;
+  }
   }
   await progress(40, "questions, demographics and themes");
-  for (const qr of r.questions) if (qr.results.length) (questionSlide(pptx, r, qr), charts++);
+  for (const qr of r.questions) {
+    if (qr.results.length) {
+      questionSlide(pptx, r, qr);
+      charts++;
+    }
+  }
   demographicSlides(pptx, r);
   charts += r.demographics.questions.length;
   themeSlides(pptx, r);
@@ -460,7 +471,7 @@ export async function projectDeck(db: Db, i: ProjectDeckInput, progress: (pct: n
   await progress(60, "price sensitivity and reach");
   const price = await priceSensitivityResults(db, ctx, i.projectId, i.filters).catch(() => null);
   for (const x of price?.value ?? []) {
-    if (!x.curves || !x.curves.price.length) continue;
+    if (!x.curves?.price.length) continue;
     const s = pptx.addSlide();
     heading(s, `Price sensitivity: ${x.conceptText ?? "all"}`);
     const labels = x.curves.price.map((p) => p.toFixed(2));
@@ -482,7 +493,7 @@ export async function projectDeck(db: Db, i: ProjectDeckInput, progress: (pct: n
     footer(s, r, `Base: ${x.n} respondents`);
   }
   const reach = await marketReachResults(db, ctx, i.projectId, i.filters).catch(() => null);
-  if (reach && reach.byK.length) {
+  if (reach?.byK.length) {
     const s = pptx.addSlide();
     heading(s, "Market reach (TURF)", "The best set of each size: the share of respondents who would buy at least one");
     const best = reach.byK.map((k) => k.sets[0]!).filter(Boolean);

@@ -8,7 +8,7 @@ import type { Db, Tx } from "../../db/client.ts";
 import { enterTenant, readAsCaller } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
-import { SMALL_BASE, twoProportionZTest, Z_CRITICAL, type Confidence, type ZTestResult } from "../../analytics/significance.ts";
+import { SMALL_BASE, twoProportionZTest, type Confidence, type ZTestResult } from "../../analytics/significance.ts";
 import {
   ADJUST_NAMES,
   adjustP,
@@ -328,7 +328,10 @@ export function enterFamily(family: Family, t: ViewTest, ...sides: ViewTest[]): 
   family.push({
     p: t.pValue,
     set: (pa, sig) => {
-      for (const x of [t, ...sides]) (x.pAdjusted = finite(pa)), (x.significant = sig);
+      for (const x of [t, ...sides]) {
+        x.pAdjusted = finite(pa);
+        x.significant = sig;
+      }
     },
   });
 }
@@ -593,7 +596,9 @@ export function adjustFamily(family: Family, adjust: Adjust, confidence: Confide
     family.map((f) => f.p),
     adjust,
   );
-  family.forEach((f, i) => f.set(adj[i]!, significantAt(adj[i]!, confidence)));
+  family.forEach((f, i) => {
+    f.set(adj[i]!, significantAt(adj[i]!, confidence));
+  });
   return family.filter((f) => Number.isFinite(f.p)).length;
 }
 
@@ -946,7 +951,10 @@ async function benchmarkNorm(db: Db, p: q.ProjectHead, regionIds: number[], t: {
   const regions = regionIds.length ? regionIds : null;
   const facets = JSON.stringify([p.id, p.clientId, p.productType, p.categoryId, kind, regions]);
   let seen = normsSeen.get(db);
-  if (!seen) normsSeen.set(db, (seen = new Map()));
+  if (!seen) {
+    seen = new Map();
+    normsSeen.set(db, seen);
+  }
   if (epoch !== null) {
     const hit = seen.get(`${epoch}|${facets}`);
     if (hit) {

@@ -112,7 +112,7 @@ export async function resolveView(db: Db, ctx: RequestCtx, input: ViewInput): Pr
     benchmark,
     optionName,
     standard,
-    verdict: judged && judged.rows.length ? { judgedAgainst: judged.against, rows: judged.rows } : null,
+    verdict: judged?.rows.length ? { judgedAgainst: judged.against, rows: judged.rows } : null,
   };
 }
 

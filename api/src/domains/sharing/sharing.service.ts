@@ -44,7 +44,13 @@ function projectUrl(clientId: number, projectId: number, status: number): string
 
 export async function share(deps: SharingDeps, ctx: RequestCtx, projectId: number, input: { emails: string[]; message?: string }): Promise<{ projectId: number; results: ShareOutcome[] }> {
   const seen = new Set<string>();
-  const emails = input.emails.map((e) => e.trim()).filter((e) => (seen.has(e.toLowerCase()) ? false : (seen.add(e.toLowerCase()), true)));
+  const emails = input.emails
+    .map((e) => e.trim())
+    .filter((e) => {
+      if (seen.has(e.toLowerCase())) return false;
+      seen.add(e.toLowerCase());
+      return true;
+    });
   const me = ctx.principal.userId;
   const out = await enterTenant(deps.db, ctx, async (tx) => {
     const p = await lq.lockProject(tx, projectId);

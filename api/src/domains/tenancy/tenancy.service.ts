@@ -95,7 +95,7 @@ export async function rename(db: Db, ctx: RequestCtx, input: { tier: "Org" | "Te
 export async function extrapolatedUsers(db: Db, ctx: RequestCtx, input: { teamId: number }): Promise<{ teamId: number; value: q.ExtrapolatedUserRow[] }> {
   return enterTenant(db, ctx, async (tx) => {
     const team = await q.visibleClient(tx, input.teamId);
-    if (!team || team.tier !== "Team") throw new ApiError("NotFound", `Teams(${input.teamId}) not found`);
+    if (team?.tier !== "Team") throw new ApiError("NotFound", `Teams(${input.teamId}) not found`);
     return { teamId: team.id, value: await q.members(tx, team.id) };
   });
 }

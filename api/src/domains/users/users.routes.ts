@@ -85,7 +85,7 @@ const Hmac = z
   .openapi("UserHmac");
 
 const PermissionName = z.enum(PERMISSION_NAMES).describe(
-  "Permission vocabulary (docs/decisions.md): " + PERMISSION_NAMES.map((p) => `${p} (${PERMISSIONS[p].description})`).join("; "),
+  `Permission vocabulary (docs/decisions.md): ${PERMISSION_NAMES.map((p) => `${p} (${PERMISSIONS[p].description})`).join("; ")}`,
 );
 
 const MyPermissions = z

@@ -46,7 +46,7 @@ export function registerWatcherRoutes(app: App, deps: AppDeps): void {
     body: B,
     required: boolean,
     run: (
-      c: Parameters<TypedHandler<{ method: "post"; path: string; request: { params: ReturnType<typeof KeyParams>; body: { required: boolean; content: { "application/json": { schema: B } } } }; responses: {} }>>[0],
+      c: Parameters<TypedHandler<{ method: "post"; path: string; request: { params: ReturnType<typeof KeyParams>; body: { required: boolean; content: { "application/json": { schema: B } } } }; responses: Record<never, never> }>>[0],
     ) => Promise<svc.WatchersResult>,
   ) =>
     addRoute(

@@ -74,7 +74,10 @@ export async function runCompare(file: string, o: CompareCliOptions): Promise<Co
       if (id === null) r = s.newRespondent(weight, hCode, line);
       else {
         const known = s.ids.get(id);
-        if (known === undefined) s.ids.set(id, (r = s.newRespondent(weight, hCode, line)));
+        if (known === undefined) {
+      r = s.newRespondent(weight, hCode, line);
+      s.ids.set(id, r);
+    }
         else {
           r = known;
           if (s.weight.get(r) !== weight || s.stratum.get(r) !== hCode)

@@ -205,7 +205,9 @@ class BlockColumn<T extends Typed> {
   view(collect = false): T {
     if (this.blocks.length === 1) return this.blocks[0]!.subarray(0, this.length) as T;
     const whole = this.make(this.blocks.length * BLOCK);
-    this.blocks.forEach((b, k) => whole.set(b, k * BLOCK));
+    this.blocks.forEach((b, k) => {
+      whole.set(b, k * BLOCK);
+    });
     // The blocks become views of the joined array, so the column can go on.
     this.blocks = this.blocks.map((_, k) => whole.subarray(k * BLOCK, (k + 1) * BLOCK) as T);
     this.last = this.blocks[this.blocks.length - 1]!;

@@ -390,7 +390,9 @@ function checkAgainstContract(f: ProjectFile, plan: ProjectPlan): void {
     [],
     PROJECT_FIELDS,
   );
-  plan.testOptions.forEach((t, i) => checkBody(f, "TestOptionsCreate", { ...t.body, projectId: 1 }, ["testOptions", i], OPTION_FIELDS));
+  plan.testOptions.forEach((t, i) => {
+    checkBody(f, "TestOptionsCreate", { ...t.body, projectId: 1 }, ["testOptions", i], OPTION_FIELDS);
+  });
   plan.questions.forEach((q, i) => {
     const needsOptions = q.body.questionTypeId !== 3;
     if (needsOptions && !(q.body.questionOptions?.length ?? 0)) f.fail(["questions", i, "type"], "a single, multiple or dropdown question needs options");
@@ -407,7 +409,7 @@ function checkAgainstContract(f: ProjectFile, plan: ProjectPlan): void {
     checkBody(f, "MarketReachBody", { ...plan.marketReach, testOptionIds: ids }, ["marketReach"], {});
   }
   if (plan.schedule) checkBody(f, "UpdateProjectScheduling", plan.schedule, ["schedule"], SCHEDULE_FIELDS);
-  plan.targets.forEach((t, i) =>
-    checkBody(f, "ChangeTargets", { targets: [{ systemQuestionOptionId: typeof t.option === "number" ? t.option : 1, ...(t.quota !== undefined ? { quotaPercent: t.quota } : {}) }] }, ["targets", i], { targets: "option" }),
-  );
+  plan.targets.forEach((t, i) => {
+    checkBody(f, "ChangeTargets", { targets: [{ systemQuestionOptionId: typeof t.option === "number" ? t.option : 1, ...(t.quota !== undefined ? { quotaPercent: t.quota } : {}) }] }, ["targets", i], { targets: "option" });
+  });
 }

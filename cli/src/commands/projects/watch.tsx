@@ -1,6 +1,7 @@
 // `ideally projects watch ID`: follows a project until its results are ready. On a terminal an Ink
 // view (loaded only here, so other commands start fast); with --json one event per line; piped
 // without --json, one plain line per change.
+import { useEffect, useState } from "react";
 import { idArg } from "../../args.ts";
 import { CliError, EXIT_DECLINED, EXIT_STALLED, EXIT_TIMEOUT, usageError } from "../../errors.ts";
 import { needClient, signedIn, type GlobalOptions } from "../../session.ts";
@@ -140,80 +141,101 @@ export function fit(text: string, width: number): string {
   return text.length <= width ? text : `${text.slice(0, Math.max(0, width - 1))}…`;
 }
 
+type Ink = Pick<typeof import("ink"), "Box" | "Text">;
+const pctOf = (done: number, total: number | null) => (total ? `${Math.min(100, Math.round((done / total) * 100))}%`.padStart(4) : "   –");
+const PHASE: Record<WatchState["phase"], string> = {
+  waiting: "waiting for approval and launch",
+  fielding: "fielding",
+  processing: "processing results",
+  ready: "results ready",
+  stopped: "stopped",
+};
+
+/** The recent lines with React keys that move with them as older lines drop off the top: a line's
+ * text (timed to the second), numbered from its second occurrence. */
+export function recentKeyed(lines: string[]): [string, string][] {
+  const seen = new Map<string, number>();
+  return lines.map((l) => {
+    const n = (seen.get(l) ?? 0) + 1;
+    seen.set(l, n);
+    return [n === 1 ? l : `${l}#${n}`, l];
+  });
+}
+
+/** One line of the view, cut to the width; with colour off (NO_COLOR), no colour, bold or dim. */
+function Line(p: { ink: Ink; colour: boolean; width: number; children: string; bold?: boolean; dim?: boolean; color?: string }) {
+  const colour = p.colour;
+  return (
+    <p.ink.Text wrap="truncate-end" bold={colour && p.bold} dimColor={colour && p.dim} color={colour ? p.color : undefined}>
+      {fit(p.children, p.width)}
+    </p.ink.Text>
+  );
+}
+
+function WatchView({ w, ink, colour }: { w: Watcher; ink: Ink; colour: boolean }) {
+  const { Box } = ink;
+  const [s, set] = useState<WatchState>(w.state);
+  const [cols, setCols] = useState<number>(process.stdout.columns || 80);
+  useEffect(() => w.on((next) => set({ ...next })), [w]);
+  useEffect(() => {
+    const onResize = () => setCols(process.stdout.columns || 80);
+    process.stdout.on("resize", onResize);
+    return () => void process.stdout.off("resize", onResize);
+  }, []);
+  // Every line fits the terminal (one column of padding each side): labels and bars shrink first.
+  const width = Math.max(20, cols - 2);
+  const want = Math.max(12, ...s.runs.map((r) => r.regionName.length + 8), ...s.options.map((o) => o.conceptText.length));
+  const label = Math.min(want, Math.max(10, Math.floor(width * 0.3)));
+  const barWidth = Math.max(5, Math.min(28, width - label - 28));
+  const bar = (done: number, total: number | null) => {
+    if (!total) return "".padEnd(barWidth, "·");
+    const n = Math.round(Math.max(0, Math.min(1, done / total)) * barWidth);
+    return "█".repeat(n) + "░".repeat(barWidth - n);
+  };
+  const row = (name: string, done: number, total: number | null, tail: string) =>
+    fit(`${fit(name, label).padEnd(label)} ${bar(done, total)} ${pctOf(done, total)} ${tail}`, width);
+  const T = { ink, colour, width };
+  return (
+    <Box flexDirection="column" paddingX={1} width={cols}>
+      <Line {...T} bold>{`Project ${s.projectId} · ${s.projectName}`}</Line>
+      <Line {...T} color={s.phase === "ready" ? "green" : s.phase === "stopped" ? "red" : "yellow"}>{`Status  ${s.statusCode} ${statusLabel(s)}  (${PHASE[s.phase]})`}</Line>
+      <Box marginTop={1} flexDirection="column">
+        <Line {...T} bold>Responses per region</Line>
+        {s.runs.length === 0 ? <Line {...T} dim>no survey run yet</Line> : null}
+        {s.runs.map((r) => (
+          <Line key={r.surveyRunId} {...T}>{row(`${r.regionName} ${r.isCustomerPanel ? "(cust)" : "(panel)"}`, r.complete, r.target, `${String(r.complete).padStart(5)}/${r.target ?? "?"}  ${surveyStatusName(r.surveyStatusId)}${runPeriod(r) ? `, ${runPeriod(r)}` : ""}`)}</Line>
+        ))}
+      </Box>
+      <Box marginTop={1} flexDirection="column">
+        <Line {...T} bold>Responses per test option</Line>
+        {s.options.map((o) => (
+          <Line key={String(o.testOptionId)} {...T}>{row(o.conceptText, o.count, o.target, `${String(o.count).padStart(5)}/${o.target ?? "?"}`)}</Line>
+        ))}
+      </Box>
+      {Object.keys(s.jobs).length ? (
+        <Box marginTop={1} flexDirection="column">
+          <Line {...T} bold>Jobs</Line>
+          {Object.entries(s.jobs).map(([id, j]) => (
+            <Line key={id} {...T}>{row(id, j.pct, 100, j.message ?? "")}</Line>
+          ))}
+        </Box>
+      ) : null}
+      <Box marginTop={1} flexDirection="column">
+        {recentKeyed(s.recent).map(([k, r]) => (
+          <Line key={k} {...T} dim>
+            {r}
+          </Line>
+        ))}
+        <Line {...T} dim>{s.phase === "ready" ? `Results are ready: ideally results ${s.projectId}` : "Ctrl-C stops watching (the project carries on)"}</Line>
+      </Box>
+    </Box>
+  );
+}
+
 async function drawInk(w: Watcher): Promise<() => void> {
-  const [{ render, Box, Text }, React] = await Promise.all([import("ink"), import("react")]);
+  const ink = await import("ink");
   // NO_COLOR (https://no-color.org): no colour, no bold, no dim; the text is the same.
   const colour = !(process.env.NO_COLOR != null && process.env.NO_COLOR !== "");
-  const pctOf = (done: number, total: number | null) => (total ? `${Math.min(100, Math.round((done / total) * 100))}%`.padStart(4) : "   –");
-  const PHASE: Record<WatchState["phase"], string> = {
-    waiting: "waiting for approval and launch",
-    fielding: "fielding",
-    processing: "processing results",
-    ready: "results ready",
-    stopped: "stopped",
-  };
-  function View() {
-    const [s, set] = React.useState<WatchState>(w.state);
-    const [cols, setCols] = React.useState<number>(process.stdout.columns || 80);
-    React.useEffect(() => w.on((next) => set({ ...next })), []);
-    React.useEffect(() => {
-      const onResize = () => setCols(process.stdout.columns || 80);
-      process.stdout.on("resize", onResize);
-      return () => void process.stdout.off("resize", onResize);
-    }, []);
-    // Every line fits the terminal (one column of padding each side): labels and bars shrink first.
-    const width = Math.max(20, cols - 2);
-    const want = Math.max(12, ...s.runs.map((r) => r.regionName.length + 8), ...s.options.map((o) => o.conceptText.length));
-    const label = Math.min(want, Math.max(10, Math.floor(width * 0.3)));
-    const barWidth = Math.max(5, Math.min(28, width - label - 28));
-    const bar = (done: number, total: number | null) => {
-      if (!total) return "".padEnd(barWidth, "·");
-      const n = Math.round(Math.max(0, Math.min(1, done / total)) * barWidth);
-      return "█".repeat(n) + "░".repeat(barWidth - n);
-    };
-    const row = (name: string, done: number, total: number | null, tail: string) =>
-      fit(`${fit(name, label).padEnd(label)} ${bar(done, total)} ${pctOf(done, total)} ${tail}`, width);
-    const T = (p: { children: string; bold?: boolean; dim?: boolean; color?: string }) => (
-      <Text wrap="truncate-end" bold={colour && p.bold} dimColor={colour && p.dim} color={colour ? p.color : undefined}>
-        {fit(p.children, width)}
-      </Text>
-    );
-    return (
-      <Box flexDirection="column" paddingX={1} width={cols}>
-        <T bold>{`Project ${s.projectId} · ${s.projectName}`}</T>
-        <T color={s.phase === "ready" ? "green" : s.phase === "stopped" ? "red" : "yellow"}>{`Status  ${s.statusCode} ${statusLabel(s)}  (${PHASE[s.phase]})`}</T>
-        <Box marginTop={1} flexDirection="column">
-          <T bold>Responses per region</T>
-          {s.runs.length === 0 ? <T dim>no survey run yet</T> : null}
-          {s.runs.map((r) => (
-            <T key={r.surveyRunId}>{row(`${r.regionName} ${r.isCustomerPanel ? "(cust)" : "(panel)"}`, r.complete, r.target, `${String(r.complete).padStart(5)}/${r.target ?? "?"}  ${surveyStatusName(r.surveyStatusId)}${runPeriod(r) ? `, ${runPeriod(r)}` : ""}`)}</T>
-          ))}
-        </Box>
-        <Box marginTop={1} flexDirection="column">
-          <T bold>Responses per test option</T>
-          {s.options.map((o) => (
-            <T key={String(o.testOptionId)}>{row(o.conceptText, o.count, o.target, `${String(o.count).padStart(5)}/${o.target ?? "?"}`)}</T>
-          ))}
-        </Box>
-        {Object.keys(s.jobs).length ? (
-          <Box marginTop={1} flexDirection="column">
-            <T bold>Jobs</T>
-            {Object.entries(s.jobs).map(([id, j]) => (
-              <T key={id}>{row(id, j.pct, 100, j.message ?? "")}</T>
-            ))}
-          </Box>
-        ) : null}
-        <Box marginTop={1} flexDirection="column">
-          {s.recent.map((r, i) => (
-            <T key={i} dim>
-              {r}
-            </T>
-          ))}
-          <T dim>{s.phase === "ready" ? `Results are ready: ideally results ${s.projectId}` : "Ctrl-C stops watching (the project carries on)"}</T>
-        </Box>
-      </Box>
-    );
-  }
-  const app = render(<View />, { exitOnCtrlC: true });
+  const app = ink.render(<WatchView w={w} ink={ink} colour={colour} />, { exitOnCtrlC: true });
   return () => app.unmount();
 }

@@ -101,7 +101,7 @@ export async function runResults(id: string, o: ResultsOptions): Promise<void> {
       ])}\n`,
     );
   }
-  if (reach && reach.byK.length) {
+  if (reach?.byK.length) {
     process.stdout.write(`\n${bold("Market reach: the best set of each size")} ${dim(`(${reach.respondents} respondents, reached = accepts at least ${reach.reachDepth})`)}\n`);
     process.stdout.write(
       `${table(

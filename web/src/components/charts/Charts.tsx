@@ -7,8 +7,9 @@ import { markerSides } from "./markers";
 import { wrapLabel } from "./labels";
 import { ResponsiveBar, type BarCustomLayerProps, type BarDatum } from "@nivo/bar";
 import { ResponsiveLine } from "@nivo/line";
-import type { ReactNode } from "react";
+import { useMemo, type ReactNode } from "react";
 import { BENCHMARK_COLOUR, NEGATIVE, POSITIVE, seriesColour } from "../../features/results/palette";
+import { keyedBy } from "../../lib/keys";
 
 const theme = {
   text: { fontSize: 12, fill: "#3d3d52" },
@@ -60,6 +61,39 @@ export interface Top2Cell {
   benchmark?: number | null;
 }
 
+/** Top2Bars' layer over the bars: CI whiskers, ▲/▼ marks and the benchmark line of each bar's cell. */
+function Top2Overlay({ bars, yScale, byKey }: BarCustomLayerProps<BarDatum> & { byKey: Map<string, Top2Cell> }) {
+  const y = (v: number) => yScale(v * 100) ?? 0;
+  return (
+    <g>
+      {bars.map((b) => {
+        const c = byKey.get(`${b.data.indexValue}|${b.data.id}`);
+        if (!c) return null;
+        const cx = b.x + b.width / 2;
+        return (
+          <g key={b.key}>
+            {c.ci ? (
+              <g stroke={BENCHMARK_COLOUR} strokeWidth={1.2}>
+                <line x1={cx} x2={cx} y1={y(c.ci[0])} y2={y(c.ci[1])} />
+                <line x1={cx - 4} x2={cx + 4} y1={y(c.ci[0])} y2={y(c.ci[0])} />
+                <line x1={cx - 4} x2={cx + 4} y1={y(c.ci[1])} y2={y(c.ci[1])} />
+              </g>
+            ) : null}
+            {c.sig ? (
+              <text x={cx} y={y(c.ci ? c.ci[1] : c.top2) - 6} textAnchor="middle" fontSize={11} fill={c.sig > 0 ? POSITIVE : NEGATIVE} data-sig={c.sig > 0 ? "above" : "below"}>
+                {c.sig > 0 ? "▲" : "▼"}
+              </text>
+            ) : null}
+            {c.benchmark !== null && c.benchmark !== undefined ? (
+              <line x1={b.x - 2} x2={b.x + b.width + 2} y1={y(c.benchmark)} y2={y(c.benchmark)} stroke={BENCHMARK_COLOUR} strokeWidth={2} strokeDasharray="5 3" data-benchmark={c.benchmark} />
+            ) : null}
+          </g>
+        );
+      })}
+    </g>
+  );
+}
+
 /** Grouped top-2-box bars per group and series, with the benchmark line across each bar, CI whiskers and ▲/▼ marks. */
 export function Top2Bars({ title, cells, series, xLegend, height = 360 }: {
   title: string;
@@ -75,38 +109,10 @@ export function Top2Bars({ title, cells, series, xLegend, height = 360 }: {
     for (const c of cells) if (c.group === g) row[c.series] = Math.round(c.top2 * 1000) / 10;
     return row;
   });
-  const byKey = new Map(cells.map((c) => [`${c.group}|${c.series}`, c]));
-  const Overlay = ({ bars, yScale }: BarCustomLayerProps<BarDatum>) => {
-    const y = (v: number) => yScale(v * 100) ?? 0;
-    return (
-      <g>
-        {bars.map((b) => {
-          const c = byKey.get(`${b.data.indexValue}|${b.data.id}`);
-          if (!c) return null;
-          const cx = b.x + b.width / 2;
-          return (
-            <g key={b.key}>
-              {c.ci ? (
-                <g stroke={BENCHMARK_COLOUR} strokeWidth={1.2}>
-                  <line x1={cx} x2={cx} y1={y(c.ci[0])} y2={y(c.ci[1])} />
-                  <line x1={cx - 4} x2={cx + 4} y1={y(c.ci[0])} y2={y(c.ci[0])} />
-                  <line x1={cx - 4} x2={cx + 4} y1={y(c.ci[1])} y2={y(c.ci[1])} />
-                </g>
-              ) : null}
-              {c.sig ? (
-                <text x={cx} y={y(c.ci ? c.ci[1] : c.top2) - 6} textAnchor="middle" fontSize={11} fill={c.sig > 0 ? POSITIVE : NEGATIVE} data-sig={c.sig > 0 ? "above" : "below"}>
-                  {c.sig > 0 ? "▲" : "▼"}
-                </text>
-              ) : null}
-              {c.benchmark !== null && c.benchmark !== undefined ? (
-                <line x1={b.x - 2} x2={b.x + b.width + 2} y1={y(c.benchmark)} y2={y(c.benchmark)} stroke={BENCHMARK_COLOUR} strokeWidth={2} strokeDasharray="5 3" data-benchmark={c.benchmark} />
-              ) : null}
-            </g>
-          );
-        })}
-      </g>
-    );
-  };
+  // nivo draws a function layer as a component: one kept while the cells are the same, so the
+  // overlay is not mounted afresh on each render.
+  const byKey = useMemo(() => new Map(cells.map((c) => [`${c.group}|${c.series}`, c])), [cells]);
+  const overlay = useMemo(() => (p: BarCustomLayerProps<BarDatum>) => <Top2Overlay {...p} byKey={byKey} />, [byKey]);
   const rotate = groups.length > 4;
   // Tick labels are cut to what a group's band holds even on a phone: one or two groups have room
   // for a whole measure name ("In-store visibility"), more share the width.
@@ -135,7 +141,7 @@ export function Top2Bars({ title, cells, series, xLegend, height = 360 }: {
         labelTextColor="#ffffff"
         axisLeft={{ legend: "Top-2-box (%)", legendPosition: "middle", legendOffset: -44, tickValues: [0, 25, 50, 75, 100] }}
         axisBottom={{ legend: xLegend, legendPosition: "middle", legendOffset: rotate ? 76 : 44, truncateTickAt: tickChars, tickRotation: rotate ? -30 : 0 }}
-        layers={["grid", "axes", "bars", Overlay, "markers", "legends"]}
+        layers={["grid", "axes", "bars", overlay, "markers", "legends"]}
         theme={theme}
         role="img"
         ariaLabel={label}
@@ -223,8 +229,8 @@ function WrappedTick({ x, y, textX, lines, full }: { x: number; y: number; textX
       <line x1={0} x2={-5} y1={0} y2={0} stroke="#777777" strokeWidth={1} />
       <text textAnchor="end" dominantBaseline="central" style={theme.axis.ticks.text}>
         <title>{full}</title>
-        {lines.map((l, i) => (
-          <tspan key={i} x={textX} dy={i === 0 ? `${-(lines.length - 1) * 0.6}em` : "1.2em"}>
+        {keyedBy(lines, (l) => l).map(([k, l], i) => (
+          <tspan key={k} x={textX} dy={i === 0 ? `${-(lines.length - 1) * 0.6}em` : "1.2em"}>
             {l}
           </tspan>
         ))}

@@ -4,6 +4,7 @@
 // text node, so a "<script>" in the output is shown as those characters. Figure references
 // ("[F3]") become small reference marks titled with the figure they cite.
 import { Fragment, type ReactNode } from "react";
+import { keyedBy } from "../../lib/keys";
 
 export type Block =
   | { kind: "heading"; level: 2 | 3 | 4; text: string }
@@ -76,24 +77,24 @@ export function inlineMarks(text: string): Inline[] {
 function InlineText({ text, refs }: { text: string; refs?: Map<string, string> }) {
   return (
     <>
-      {inlineMarks(text).map((p, i) => {
+      {keyedBy(inlineMarks(text), (p) => `${p.kind}:${p.text}`).map(([k, p]) => {
         switch (p.kind) {
           case "strong":
-            return <strong key={i} className="font-semibold text-ink-900">{p.text}</strong>;
+            return <strong key={k} className="font-semibold text-ink-900">{p.text}</strong>;
           case "em":
-            return <em key={i}>{p.text}</em>;
+            return <em key={k}>{p.text}</em>;
           case "code":
-            return <code key={i} className="rounded bg-ink-100 px-1 text-[0.9em]">{p.text}</code>;
+            return <code key={k} className="rounded bg-ink-100 px-1 text-[0.9em]">{p.text}</code>;
           case "ref": {
             const title = refs?.get(p.text);
             return (
-              <sup key={i} className="ml-0.5 text-[0.7em] text-ink-500" title={title ? `${p.text}: ${title}` : p.text}>
+              <sup key={k} className="ml-0.5 text-[0.7em] text-ink-500" title={title ? `${p.text}: ${title}` : p.text}>
                 {p.text}
               </sup>
             );
           }
           default:
-            return <Fragment key={i}>{p.text}</Fragment>;
+            return <Fragment key={k}>{p.text}</Fragment>;
         }
       })}
     </>
@@ -105,16 +106,16 @@ export function Markdown({ text, refs, className }: { text: string; refs?: Map<s
   const blocks = markdownBlocks(text);
   return (
     <div className={className ?? "space-y-3 text-sm leading-6 text-ink-800"} data-testid="markdown">
-      {blocks.map((b, i) => {
+      {keyedBy(blocks, (b) => `${b.kind}:${b.kind === "list" ? b.items.join("\n") : b.text}`).map(([k, b]) => {
         if (b.kind === "heading") {
           const Tag = (["h3", "h4", "h5"] as const)[b.level - 2]!;
-          return <Tag key={i} className={b.level === 2 ? "text-base font-semibold text-ink-900" : "text-sm font-semibold text-ink-900"}><InlineText text={b.text} refs={refs} /></Tag>;
+          return <Tag key={k} className={b.level === 2 ? "text-base font-semibold text-ink-900" : "text-sm font-semibold text-ink-900"}><InlineText text={b.text} refs={refs} /></Tag>;
         }
         if (b.kind === "list") {
-          const items = b.items.map((t, j) => <li key={j}><InlineText text={t} refs={refs} /></li>);
-          return b.ordered ? <ol key={i} className="list-decimal space-y-1 pl-5">{items}</ol> : <ul key={i} className="list-disc space-y-1 pl-5">{items}</ul>;
+          const items = keyedBy(b.items, (t) => t).map(([j, t]) => <li key={j}><InlineText text={t} refs={refs} /></li>);
+          return b.ordered ? <ol key={k} className="list-decimal space-y-1 pl-5">{items}</ol> : <ul key={k} className="list-disc space-y-1 pl-5">{items}</ul>;
         }
-        return <p key={i}><InlineText text={b.text} refs={refs} /></p>;
+        return <p key={k}><InlineText text={b.text} refs={refs} /></p>;
       })}
     </div>
   );

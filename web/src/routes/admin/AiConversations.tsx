@@ -13,6 +13,7 @@ import { useSWRConfig } from "swr";
 import { api, selected, type Row, type Schemas } from "../../api/client";
 import { useApi } from "../../api/hooks";
 import { Badge, Button, Card, EmptyState, Field, Input, PageHeader, Select, Textarea } from "../../components/ui";
+import { keyedBy } from "../../lib/keys";
 import { useSearchState } from "../../lib/search";
 import { onRealtime } from "../../state/realtime";
 import { DataTable, LoadingRows, Pager, Td, act, fmtDate, keyPath, useSet, type Call } from "./shared";
@@ -49,10 +50,10 @@ export default function AiConversations() {
   return (
     <div>
       <PageHeader title="AI conversations" subtitle="Conversations users had with the AI, across clients" />
-      <div role="group" aria-label="Whose conversations" className="mb-4 flex gap-2">
+      <fieldset aria-label="Whose conversations" className="mb-4 flex gap-2">
         <Button size="sm" variant={mine ? "secondary" : "primary"} aria-pressed={!mine} onClick={() => setSearch({ mine: null, page: null })}>All users</Button>
         <Button size="sm" variant={mine ? "primary" : "secondary"} aria-pressed={mine} onClick={() => setSearch({ mine: "1", page: null })}>My conversations</Button>
-      </div>
+      </fieldset>
       {mine ? <MyConversations /> : <AllConversations />}
     </div>
   );
@@ -177,11 +178,11 @@ export function AiConversationDetail({ id }: { id: number }) {
               <dt className="text-ink-500">Last message</dt><dd>{fmtDate(c.lastMessageAt)}</dd>
             </dl>
           </Card>
-          <div role="group" aria-label="View" className="mt-6 mb-4 flex flex-wrap gap-2">
+          <fieldset aria-label="View" className="mt-6 mb-4 flex flex-wrap gap-2">
             {([["messages", "Messages"], ["markdown", "Chat contents"], ["debug", "Debug view"]] as const).map(([v, label]) => (
               <Button key={v} size="sm" variant={view === v ? "primary" : "secondary"} aria-pressed={view === v} onClick={() => setView(v)}>{label}</Button>
             ))}
-          </div>
+          </fieldset>
           {view === "messages" ? <Messages id={id} onAnswered={() => void reload()} /> : view === "markdown" ? <ChatContents id={id} /> : <DebugView id={id} />}
           <Card title="Evaluations" className="mt-6">
             {!c.aiConversationEvaluations?.length ? <p className="text-sm text-ink-600">Not evaluated yet.</p> : (
@@ -306,15 +307,15 @@ function DebugView({ id }: { id: number }) {
           <h3 className="font-semibold text-ink-900">Answer {i + 1} <span className="font-normal text-ink-500">(message {a.messageId})</span></h3>
           <p className="text-xs text-ink-600">{a.provider ?? "?"} · {a.model ?? "?"} · {tokens(a.usage)}{a.promptVersionId ? ` · prompt version ${a.promptVersionId}` : ""}</p>
           <ol className="mt-2 space-y-2">
-            {a.steps.map((s, j) => (
-              <li key={j} className="rounded border border-ink-100 bg-ink-50 p-2">
+            {keyedBy(a.steps, (s) => `${s.kind} ${s.tool?.name ?? ""} ${s.ms}`).map(([key, s], j) => (
+              <li key={key} className="rounded border border-ink-100 bg-ink-50 p-2">
                 {s.kind === "completion" ? (
                   <>
                     <p className="text-xs font-medium text-ink-800">Round {a.steps.slice(0, j + 1).filter((x) => x.kind === "completion").length}: completion · {tokens(s.usage ?? null)} · {s.ms} ms</p>
                     <details className="mt-1">
                       <summary className="cursor-pointer text-xs text-brand-700">Prompt ({s.prompt?.length ?? 0} messages)</summary>
                       <ol className="mt-1 space-y-1">
-                        {(s.prompt ?? []).map((m, k) => (
+                        {keyedBy(s.prompt ?? [], (m) => `${m.role} ${m.toolCallId ?? ""} ${(m.content ?? "").slice(0, 80)}`).map(([k, m]) => (
                           <li key={k}><span className="text-xs font-medium text-ink-700">{m.role}{m.toolCallId ? ` (${m.toolCallId})` : ""}</span><pre className="max-h-60 overflow-auto text-xs whitespace-pre-wrap text-ink-700">{m.content ?? ""}</pre></li>
                         ))}
                       </ol>
@@ -336,13 +337,13 @@ function DebugView({ id }: { id: number }) {
             ))}
           </ol>
           {a.figures.length ? (
-            <div className="mt-2 overflow-x-auto" tabIndex={0} role="region" aria-label={`Figures cited by answer ${i + 1}`}>
+            <section className="mt-2 overflow-x-auto" tabIndex={0} aria-label={`Figures cited by answer ${i + 1}`}>
             <table className="w-full min-w-[36rem] text-left text-xs">
               <caption className="text-left font-medium text-ink-800">Figures cited</caption>
               <thead><tr><th className="pr-2">Ref</th><th className="pr-2">Text</th><th className="pr-2">Value</th><th>Source</th></tr></thead>
               <tbody>{a.figures.map((f) => <tr key={f.ref}><td className="pr-2">{f.ref}</td><td className="pr-2">{f.text}</td><td className="pr-2">{f.value}</td><td className="break-all">{JSON.stringify(f.source)}</td></tr>)}</tbody>
             </table>
-            </div>
+            </section>
           ) : null}
         </section>
       ))}

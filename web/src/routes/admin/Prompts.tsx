@@ -8,6 +8,7 @@ import { useApi } from "../../api/hooks";
 import { Modal } from "../../components/Dialog";
 import { Badge, Button, Card, EmptyState, Field, Input, PageHeader, Select, Textarea, cx } from "../../components/ui";
 import { AuditLog, DataTable, LoadingRows, Td, act, fmtDate, keyPath, useSet } from "./shared";
+import { keyedBy } from "../../lib/keys";
 
 type Prompt = Row<"Prompts", "id" | "name" | "promptType" | "description" | "publishedVersionId" | "isActive", { "promptVersions@odata.count"?: number }>;
 type VersionFields = "id" | "promptId" | "versionNumber" | "systemPrompt" | "template" | "model" | "temperature" | "notes" | "isPublished" | "publishedAt" | "createdAt";
@@ -104,8 +105,8 @@ function PromptDetail({ promptId, prompt, onChanged }: { promptId: number; promp
       <Card title="History">
         {!history?.value.length ? <p className="text-sm text-ink-600">No history yet.</p> : (
           <ol className="space-y-2 text-sm" aria-label="Prompt history">
-            {[...history.value].reverse().map((h, i) => (
-              <li key={i} className="flex flex-wrap gap-x-3">
+            {keyedBy([...history.value].reverse(), (h) => `${h.at} ${h.event}`).map(([k, h]) => (
+              <li key={k} className="flex flex-wrap gap-x-3">
                 <time className="text-xs text-ink-500" dateTime={h.at}>{fmtDate(h.at)}</time>
                 <span className="font-medium">{h.event}</span>
                 {h.versionNumber ? <span>v{h.versionNumber}</span> : null}
@@ -268,7 +269,7 @@ export function EditPrompt({ versionId }: { versionId: number }) {
           <Button className="shrink-0" busy={busy === "run"} disabled={!projectId} onClick={() => void runIt()}>Run</Button>
         </div>
         {run ? (
-          <div className="mt-4 space-y-3" role="region" aria-label="Run output">
+          <section className="mt-4 space-y-3" aria-label="Run output">
             <p className="text-xs text-ink-500">Provider: {run.provider}{run.unknownPlaceholders.length ? ` · unknown placeholders: ${run.unknownPlaceholders.join(", ")}` : ""}</p>
             <pre className="rounded-lg bg-ink-50 p-3 text-sm whitespace-pre-wrap text-ink-800">{run.output}</pre>
             <details className="text-sm"><summary className="cursor-pointer text-ink-700">Facts used</summary>
@@ -276,7 +277,7 @@ export function EditPrompt({ versionId }: { versionId: number }) {
                 {Object.entries(run.facts).map(([k, val]) => <div key={k} className="contents"><dt className="font-mono text-xs text-ink-500">{k}</dt><dd className="text-xs">{val}</dd></div>)}
               </dl>
             </details>
-          </div>
+          </section>
         ) : null}
       </Card>
       <AuditLog filter={`promptId eq ${v.promptId}`} title="Prompt events" refreshKey={audit} />

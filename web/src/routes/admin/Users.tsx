@@ -167,7 +167,7 @@ function UserDialog({ user, onClose, onSaved }: { user: UserRow | null; onClose:
     return (
       <Modal open onClose={onClose} title="Temporary password" footer={<Button onClick={onClose}>Done</Button>}>
         <p>Give this temporary password to the user; they choose their own at first sign-in. It is shown once.</p>
-        <code className="mt-3 block rounded-lg bg-ink-50 p-3 font-mono text-sm break-all" aria-label="Temporary password">{password}</code>
+        <p className="mt-3 rounded-lg bg-ink-50 p-3 font-mono text-sm break-all"><span className="sr-only">Temporary password: </span><code>{password}</code></p>
       </Modal>
     );
   }

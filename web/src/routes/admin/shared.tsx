@@ -7,7 +7,7 @@ import { listSet, type Answer, type ListSet, type ODataQuery, type SetFor } from
 import { handleError } from "../../api/errors";
 import { useApi } from "../../api/hooks";
 import { toast } from "../../components/toast";
-import { Badge, Card, EmptyState, Input, Skeleton, Table } from "../../components/ui";
+import { Badge, Card, EmptyState, Input, Skeletons, Table } from "../../components/ui";
 import { joinChannel, leaveChannel, onRealtime } from "../../state/realtime";
 
 /** A typed call (what api.GET/POST/... return). */
@@ -65,7 +65,7 @@ export function Td({ children, className = "" }: { children?: ReactNode; classNa
 export function LoadingRows({ label, rows = 5 }: { label: string; rows?: number }) {
   return (
     <div className="space-y-2" role="status" aria-label={label}>
-      {Array.from({ length: rows }, (_, i) => <Skeleton key={i} className="h-12" />)}
+      <Skeletons count={rows} className="h-12" />
     </div>
   );
 }

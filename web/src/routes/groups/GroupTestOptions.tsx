@@ -7,7 +7,7 @@ import { useGroup } from "../../features/results/group";
 import { useQualGroup } from "./GroupOverview";
 
 export default function GroupTestOptions({ tab }: { tab: string }) {
-  const { group, projects } = useGroup();
+  const { projects } = useGroup();
   const [, navigate] = useLocation();
   const { data } = useQualGroup();
   

@@ -52,10 +52,11 @@ export default function GroupsArea({ clientId }: { clientId: number }) {
     for (const t of tags?.value ?? []) if (t.project) m.set(t.project.id, t.project);
     return [...m.values()].sort((a, b) => a.id - b.id);
   }, [group, tags]);
-  const segmentIds = Array.isArray(search.groupSegments) ? search.groupSegments.map(Number).filter(Number.isInteger) : [];
+  // The list is kept while its ids are the same (the search gives a new array on each render).
+  const segKey = (Array.isArray(search.groupSegments) ? search.groupSegments.map(Number).filter(Number.isInteger) : []).join(",");
+  const segmentIds = useMemo(() => (segKey ? segKey.split(",").map(Number) : []), [segKey]);
   const filtersJson = JSON.stringify(segmentIds.length ? { projectGroupSegmentIds: segmentIds } : {});
-  const segKey = segmentIds.join(",");
-  const ctx = useMemo(() => (group && tags ? { clientId, group, projects, questions: questions?.value ?? [], filtersJson, segmentIds } : null), [clientId, group, tags, projects, questions, filtersJson, segKey]); // on these values only: the rest is derived from them
+  const ctx = useMemo(() => (group && tags ? { clientId, group, projects, questions: questions?.value ?? [], filtersJson, segmentIds } : null), [clientId, group, tags, projects, questions, filtersJson, segmentIds]);
   if (error) return <EmptyState title="Project group not found">It may have been deleted, or it belongs to another team.</EmptyState>;
   if (!ctx || !group) return <PageSkeleton />;
   const here = loc.replace(/^\//, "");

@@ -6,7 +6,7 @@ import { useApi } from "../../api/hooks";
 import type { CurrentClient } from "../../state/client";
 import { ProjectLinkTo } from "../../components/ProjectLink";
 import { Pager } from "../../components/Pager";
-import { Badge, Button, EmptyState, Input, PageHeader, Select, Skeleton, Table } from "../../components/ui";
+import { Badge, Button, EmptyState, Input, PageHeader, Select, Skeletons, Table } from "../../components/ui";
 import { PROJECT_STATUSES, PROJECT_TYPES } from "../../lib/constants";
 import { useSearchState } from "../../lib/search";
 import { STATUS_TONE, odataString, useProjectEvents } from "../../features/projects";
@@ -113,7 +113,7 @@ export default function Home({ client }: { client: CurrentClient }) {
       </div>
       {isLoading ? (
         <div className="space-y-2" role="status" aria-label="Loading projects">
-          {Array.from({ length: 6 }, (_, i) => <Skeleton key={i} className="h-14" />)}
+          <Skeletons count={6} className="h-14" />
         </div>
       ) : !data?.value.length ? (
         <EmptyState

@@ -3,7 +3,7 @@
 // and charts of projects started and credits spent per month and of each team's usage.
 import { useMemo } from "react";
 import useSWR from "swr";
-import { api, selected, unwrap, type Page, type Row, type Schemas } from "../../api/client";
+import { api, selected, unwrap, type Page, type Row } from "../../api/client";
 import { useApi } from "../../api/hooks";
 import { Badge, Card, EmptyState, PageHeader, Skeleton, Table } from "../../components/ui";
 import { STATUS_TONE } from "../../features/projects";
@@ -17,7 +17,6 @@ const ACTIVE_DAYS = 30;
 const PAGE = 1000;
 const MAX_PAGES = 20;
 
-type Stats = Schemas["ClientSubStats"];
 
 /** Every row of a list (pages of 1000, the server's $top limit), for month sums. */
 async function allRows<T>(pageOf: (top: number, skip: number) => Promise<{ data?: Page<T>; error?: unknown; response: Response }>): Promise<T[]> {

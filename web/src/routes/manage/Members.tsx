@@ -8,7 +8,7 @@ import { handleError } from "../../api/errors";
 import { useApi } from "../../api/hooks";
 import { ConfirmDialog } from "../../components/Dialog";
 import { toast } from "../../components/toast";
-import { Badge, Button, EmptyState, Field, Input, PageHeader, Select, Skeleton, Table, TabLinks } from "../../components/ui";
+import { Badge, Button, EmptyState, Field, Input, PageHeader, Select, Skeletons, TabLinks, Table } from "../../components/ui";
 import { ROLES } from "../../lib/constants";
 import { useSearchState } from "../../lib/search";
 import { useMe, usePolicies } from "../../state/app";
@@ -156,14 +156,14 @@ export default function Members({ client, area, tab }: ManageProps & { tab?: str
           </div>
           {loading ? (
             <div className="space-y-2" role="status" aria-label="Loading members">
-              {Array.from({ length: 5 }, (_, i) => <Skeleton key={i} className="h-14" />)}
+              <Skeletons count={5} className="h-14" />
             </div>
           ) : !rows.length ? (
             <EmptyState title={q || statusFilter ? "No members match" : "No members yet"} action={!q && !statusFilter ? <Button onClick={() => setInviting(true)}>Invite member</Button> : undefined}>
               {q || statusFilter ? "Try another search or status." : "Invite the people who run tests with you."}
             </EmptyState>
           ) : (
-            <Table head={["Member", ...(area === "team" ? [] : ["Client"]), "Role", "Status", "Last login", <HiddenHead>Actions</HiddenHead>]} caption="Members">
+            <Table head={["Member", ...(area === "team" ? [] : ["Client"]), "Role", "Status", "Last login", <HiddenHead key="actions">Actions</HiddenHead>]} caption="Members">
               {rows.map((m) => {
                 const s = byUser.get(m.userId);
                 const self = m.userId === me?.id;
@@ -318,7 +318,7 @@ function InheritedMembers({ teamId, byUser }: { teamId: number; byUser: Map<numb
     api.GET("/api/v1/Teams({key})/ExtrapolatedUsers", { params: { path: { key: String(teamId) } } }),
   );
   const rows = (data?.value ?? []).filter((u) => u.isInherited);
-  if (isLoading) return <div className="space-y-2" role="status" aria-label="Loading members">{Array.from({ length: 3 }, (_, i) => <Skeleton key={i} className="h-14" />)}</div>;
+  if (isLoading) return <div className="space-y-2" role="status" aria-label="Loading members"><Skeletons count={3} className="h-14" /></div>;
   if (!rows.length) return <EmptyState title="Nobody reaches this team from above">Admins of the org or enterprise who are not team members would be listed here.</EmptyState>;
   return (
     <Table head={["Member", "Role", "Granted by", "Status", "Last login"]} caption="Members with access from above">

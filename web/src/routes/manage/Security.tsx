@@ -212,9 +212,10 @@ function IdpDialog({ idp, onClose, onSaved }: { idp: Idp | null; onClose: () => 
           <legend className="text-sm font-medium text-ink-800">Identity provider configuration{idp ? " (leave empty to keep the current one)" : ""}</legend>
           <div className="mt-2 inline-flex rounded-lg bg-ink-100 p-1" role="radiogroup" aria-label="Configuration by">
             {(["metadata", "parts"] as const).map((m) => (
-              <button key={m} type="button" role="radio" aria-checked={mode === m} onClick={() => setMode(m)} className={cx("rounded-md px-3 py-1.5 text-sm font-medium", mode === m ? "bg-white text-ink-900 shadow-sm" : "text-ink-600")}>
+              <label key={m} className={cx("relative rounded-md px-3 py-1.5 text-sm font-medium has-focus-visible:ring-2 has-focus-visible:ring-brand-500", mode === m ? "bg-white text-ink-900 shadow-sm" : "text-ink-600")}>
+                <input type="radio" name="idp-configuration" value={m} checked={mode === m} onChange={() => setMode(m)} className="absolute inset-0 cursor-pointer opacity-0" />
                 {m === "metadata" ? "Metadata XML" : "Sign-on URL and certificate"}
-              </button>
+              </label>
             ))}
           </div>
         </fieldset>

@@ -6,7 +6,7 @@ import { handleError } from "../../api/errors";
 import { useApi } from "../../api/hooks";
 import { ConfirmDialog } from "../../components/Dialog";
 import { toast } from "../../components/toast";
-import { Badge, Button, EmptyState, Field, Input, PageHeader, Skeleton, Table, Textarea } from "../../components/ui";
+import { Badge, Button, EmptyState, Field, Input, PageHeader, Skeleton, Skeletons, Table, Textarea } from "../../components/ui";
 import { QUESTION_DISPLAY_GROUPS, QUESTION_TYPES } from "../../lib/constants";
 import { odataString } from "../../features/projects";
 import { fieldErrors, formatDate, personName, type ManageProps } from "./manage";
@@ -51,14 +51,14 @@ export default function Templates({ client }: ManageProps) {
       <PageHeader title="Question templates" subtitle={`${client.name} · saved questions your team reuses in new projects`} actions={<Button onClick={() => setCreating(true)}>New template</Button>} />
       {isLoading ? (
         <div className="space-y-2" role="status" aria-label="Loading templates">
-          {Array.from({ length: 4 }, (_, i) => <Skeleton key={i} className="h-14" />)}
+          <Skeletons count={4} className="h-14" />
         </div>
       ) : !data?.value.length ? (
         <EmptyState title="No templates yet" action={<Button onClick={() => setCreating(true)}>Create a template</Button>}>
           Save a question you have asked in a project as a template, so the next project can reuse it word for word.
         </EmptyState>
       ) : (
-        <Table head={["Template", "Question", "Section", "Created", <HiddenHead>Actions</HiddenHead>]} caption="Question templates">
+        <Table head={["Template", "Question", "Section", "Created", <HiddenHead key="actions">Actions</HiddenHead>]} caption="Question templates">
           {data.value.map((t) => (
             <tr key={t.id} className="hover:bg-ink-50">
               <td className="px-4 py-3">

@@ -3,13 +3,13 @@
 // enterprise admins, credit transfers between the clients beneath (CreditLogs MakeCreditTransfer).
 import { Menu, MenuButton, MenuItem, MenuItems } from "@headlessui/react";
 import { useMemo, useState, type FormEvent } from "react";
-import { api, selected, unwrap, type Page, type Row, type Schemas } from "../../api/client";
+import { api, selected, unwrap, type Page, type Row } from "../../api/client";
 import { handleError } from "../../api/errors";
 import { useApi } from "../../api/hooks";
 import { Pager } from "../../components/Pager";
 import { ProjectLinkTo } from "../../components/ProjectLink";
 import { toast } from "../../components/toast";
-import { Button, EmptyState, Field, Input, PageHeader, Select, Skeleton, Table, TabLinks, cx } from "../../components/ui";
+import { Button, EmptyState, Field, Input, PageHeader, Select, Skeletons, TabLinks, Table, cx } from "../../components/ui";
 import { useSearchState } from "../../lib/search";
 import { usePolicies } from "../../state/app";
 import {
@@ -104,14 +104,14 @@ export default function Transactions({ client, area, tab }: ManageProps & { tab?
       />
       <div className="mb-6 grid grid-cols-2 gap-3 lg:grid-cols-4">
         <Figure label={scope === "descendants" ? "Balance (all clients)" : "Balance"} value={balance} loading={stats.isLoading} />
-        <Figure label={scope === "descendants" ? `Available to ${client.name}` : "Available"} value={own?.available} loading={stats.isLoading} hint={own && own.overdraftLimit ? `Overdraft limit ${formatCredits(own.overdraftLimit)}` : undefined} />
+        <Figure label={scope === "descendants" ? `Available to ${client.name}` : "Available"} value={own?.available} loading={stats.isLoading} hint={own?.overdraftLimit ? `Overdraft limit ${formatCredits(own.overdraftLimit)}` : undefined} />
         <Figure label="Reserved for scheduled runs" value={scope === "descendants" ? stats.data?.totals?.pendingCharges : own?.pendingCharges} loading={stats.isLoading} />
         <Figure label="Spent this year" value={scope === "descendants" ? stats.data?.totals?.spendThisYear : own?.spendThisYear} loading={stats.isLoading} />
       </div>
       <TabLinks label="Transaction kinds" active={active.id} tabs={TABS.map((t) => ({ id: t.id, label: t.label, href: t.id === "all" ? "/transactions" : `/transactions/${t.id}` }))} />
       {logs.isLoading ? (
         <div className="space-y-2" role="status" aria-label="Loading transactions">
-          {Array.from({ length: 6 }, (_, i) => <Skeleton key={i} className="h-12" />)}
+          <Skeletons count={6} className="h-12" />
         </div>
       ) : !logs.data?.value.length ? (
         <EmptyState title={active.types ? `No ${active.label.toLowerCase()} yet` : "No transactions yet"}>
@@ -119,7 +119,7 @@ export default function Transactions({ client, area, tab }: ManageProps & { tab?
         </EmptyState>
       ) : (
         <>
-          <Table head={["Date", ...(scope === "descendants" ? ["Client"] : []), "Type", "Project", <span className="block text-right">Credits</span>]} caption="Credit transactions">
+          <Table head={["Date", ...(scope === "descendants" ? ["Client"] : []), "Type", "Project", <span key="credits" className="block text-right">Credits</span>]} caption="Credit transactions">
             {logs.data.value.map((l) => (
               <tr key={l.id} className="hover:bg-ink-50">
                 <td className="px-4 py-3 whitespace-nowrap text-ink-700">

@@ -9,7 +9,6 @@ import { RESPONSE_COUNT_DEBOUNCE_MS } from "../../lib/constants";
 import { useResults } from "../../features/results/context";
 import {
   ALL_MARKETS, EMPTY_FILTERS, changeRegion, filterCount, resetFilters, selectDates, selectSurveyRuns, stateFromSegment, toggleQuestionOption, toggleSystemOption,
-  type ResponseFilter,
 } from "../../features/results/filters";
 import { TEXT_TYPE, isPriceQuestion, questionLabel } from "../../features/results/questions";
 

@@ -2,11 +2,11 @@
 // demographic and screener targets with past respondents per answer (Questions
 // TargetQuestionsWithCounts), saved through Projects ChangeTargets / DeleteRegions, and the
 // incidence estimate, updated live by IncidenceEstimateUpdated on the client channel.
-import { useEffect, useState } from "react";
+import { useEffect, useEffectEvent, useState } from "react";
 import { api, type Schemas } from "../../../api/client";
 import { useApi } from "../../../api/hooks";
-import { Badge, Button, Card, EmptyState, Field, Input, Skeleton, cx } from "../../../components/ui";
-import { onRealtime } from "../../../state/realtime";
+import { Badge, Button, Card, EmptyState, Field, Input, Skeleton, Skeletons, cx } from "../../../components/ui";
+import { onRealtime, type RealtimeEvent } from "../../../state/realtime";
 import { useMe } from "../../../state/app";
 import { hasFlag, keyPath, run, useRefreshProject } from "../../../features/projects-editor/data";
 import { useRegions } from "../CreateProject";
@@ -46,25 +46,24 @@ export function MarketsTab({ client, project, editable }: TabProps) {
     const r = await run(api.POST("/api/v1/Projects({key})/IncidenceEstimate", { params: keyPath(project.id), body: {} }));
     if (r) setIncidence(r);
   }
-  // The first estimate on opening; later ones follow each change and arrive by event too.
-  useEffect(() => {
+  // The first estimate on opening; later ones follow each change and arrive by event too. An
+  // effect event: it reads the latest project and estimate() without running again on each edit
+  // (which has its own event).
+  const estimateOnOpen = useEffectEvent(() => {
     if (project.statusCode < 400) void estimate();
-    // Deliberately on the project only: estimate() changes with every edit, which has its own event.
-  }, [project.id]);
-  useEffect(
-    () =>
-      onRealtime((ev) => {
-        const d = ev.data as { projectId?: number; incidenceEstimate?: number } | null;
-        if (ev.event === "IncidenceEstimateUpdated" && d?.projectId === project.id && typeof d.incidenceEstimate === "number") {
-          // Another tab or person changed the targets: follow them (reads only, so tabs do not
-          // set each other off estimating).
-          setIncidence((cur) => (cur ? { ...cur, incidenceEstimate: d.incidenceEstimate! } : cur));
-          void targets.mutate();
-        }
-      }),
-    // Deliberately on the project only: the handler reads the latest state through its hooks.
-    [project.id],
-  );
+  });
+  useEffect(() => estimateOnOpen(), [project.id]);
+  // The handler reads the latest project and targets (an effect event), subscribed once per project.
+  const onIncidence = useEffectEvent((ev: RealtimeEvent) => {
+    const d = ev.data as { projectId?: number; incidenceEstimate?: number } | null;
+    if (ev.event === "IncidenceEstimateUpdated" && d?.projectId === project.id && typeof d.incidenceEstimate === "number") {
+      // Another tab or person changed the targets: follow them (reads only, so tabs do not
+      // set each other off estimating).
+      setIncidence((cur) => (cur ? { ...cur, incidenceEstimate: d.incidenceEstimate! } : cur));
+      void targets.mutate();
+    }
+  });
+  useEffect(() => onRealtime((ev) => onIncidence(ev)), [project.id]);
 
   function currentTargets(q: TargetQuestion[], toggled?: TargetOption) {
     const out: { systemQuestionOptionId?: number; questionOptionId?: number }[] = [];
@@ -173,7 +172,7 @@ export function MarketsTab({ client, project, editable }: TabProps) {
         <Card title="Targets" actions={busy ? <Badge tone="blue">Saving…</Badge> : null}>
           {!targets.data ? (
             <div className="space-y-2" role="status" aria-label="Loading targets">
-              {Array.from({ length: 4 }, (_, i) => <Skeleton key={i} className="h-10" />)}
+              <Skeletons count={4} className="h-10" />
             </div>
           ) : !targets.data.value.length ? (
             <EmptyState title="Nothing to target">Add a screener question on the Questions tab to target by its answers.</EmptyState>

@@ -1,7 +1,7 @@
 // projects/{id}/preview: the survey as a respondent meets it (Projects SurveyPreview), page by page
 // through the fielding engine with its validation and rules, for any market of the project.
 // Nothing is stored: this page holds the answers and sends them back with each page.
-import { useEffect, useState, type FormEvent } from "react";
+import { useEffect, useEffectEvent, useState, type FormEvent } from "react";
 import { Link } from "wouter";
 import { ApiError, api, unwrap, type Schemas } from "../../../api/client";
 import { handleError } from "../../../api/errors";
@@ -87,8 +87,9 @@ export function PreviewPage({ client, project }: { client: CurrentClient; projec
     }
   }
   const restart = () => void go({ ...(regionId ? { regionId } : {}) });
-  // The first page, again when the market changes.
-  useEffect(restart, [regionId]);
+  // The first page, again when the market changes (an effect event: the latest go(), run on the market only).
+  const startOver = useEffectEvent(restart);
+  useEffect(() => startOver(), [regionId]);
 
   function next(e: FormEvent) {
     e.preventDefault();
@@ -126,7 +127,7 @@ export function PreviewPage({ client, project }: { client: CurrentClient; projec
           <Card title={view.page.heading} actions={<span className="text-xs text-ink-500">Page {view.page.index + 1} of {view.page.total}</span>}>
             {view.page.concept ? (
               <figure className="mb-5 overflow-hidden rounded-xl border border-ink-200">
-                {view.page.concept.imageUrl ? <img src={view.page.concept.imageUrl} alt={`Image of ${view.page.concept.text}`} className="max-h-72 w-full bg-ink-50 object-contain" /> : null}
+                {view.page.concept.imageUrl ? <img src={view.page.concept.imageUrl} alt={view.page.concept.text} className="max-h-72 w-full bg-ink-50 object-contain" /> : null}
                 <figcaption className="p-3">
                   <p className="font-semibold text-ink-900">{view.page.concept.text}</p>
                   {view.page.concept.description ? <p className="mt-1 text-sm whitespace-pre-line text-ink-700">{view.page.concept.description}</p> : null}

@@ -31,6 +31,12 @@ export type QuestionDraft = {
   options: { id?: number; optionText: string; exclusive: boolean }[];
 };
 
+type DraftOption = QuestionDraft["options"][number] & { key: string };
+let newOptions = 0;
+/** An option row's React key: its id once saved, else a number given when it was added, so removing
+ * an option takes its own row (input, focus, error) with it, not the last one. */
+const keyed = (o: QuestionDraft["options"][number]): DraftOption => ({ ...o, key: o.id ? `option-${o.id}` : `new-${++newOptions}` });
+
 /** SPEC 3's question types (1 single, 2 multiple, 3 text, 4 dropdown) as the contract types them. */
 function questionTypeOf(n: number): 1 | 2 | 3 | 4 {
   return n === 2 ? 2 : n === 3 ? 3 : n === 4 ? 4 : 1;
@@ -38,7 +44,7 @@ function questionTypeOf(n: number): 1 | 2 | 3 | 4 {
 
 export function QuestionDialog({ projectId, frameworkId, questionId, initial, onClose, onSaved }: { projectId: number; frameworkId: number | null; questionId: number | null; initial: QuestionDraft; onClose: () => void; onSaved: () => void }) {
   const positions = positionsFor(frameworkId);
-  const [d, setD] = useState<QuestionDraft>(() => ({ ...initial, questionPositionId: positions[initial.questionPositionId] ? initial.questionPositionId : 6, options: initial.options.length ? initial.options : [{ optionText: "", exclusive: false }, { optionText: "", exclusive: false }] }));
+  const [d, setD] = useState<Omit<QuestionDraft, "options"> & { options: DraftOption[] }>(() => ({ ...initial, questionPositionId: positions[initial.questionPositionId] ? initial.questionPositionId : 6, options: (initial.options.length ? initial.options : [{ optionText: "", exclusive: false }, { optionText: "", exclusive: false }]).map(keyed) }));
   const [busy, setBusy] = useState(false);
   const hasOptions = d.questionTypeId !== 3;
   const options = d.options.filter((o) => o.optionText.trim());
@@ -65,7 +71,9 @@ export function QuestionDialog({ projectId, frameworkId, questionId, initial, on
     } catch (err) {
       // The API's field errors at their fields (an option's error at that option), in words.
       const fields: Record<string, string> = { questionText: "question-text", questionTitle: "question-title", questionTypeId: "question-type", questionPositionId: "question-position", questionOptions: "question-options" };
-      options.forEach((o, i) => (fields[`questionOptions.${i}`] = `option-${d.options.indexOf(o)}`));
+      options.forEach((o, i) => {
+        fields[`questionOptions.${i}`] = `option-${d.options.indexOf(o)}`;
+      });
       const f = fieldMessages(err, fields);
       if (f) {
         setErrors(f.byField);
@@ -102,7 +110,7 @@ export function QuestionDialog({ projectId, frameworkId, questionId, initial, on
             <legend className="mb-1.5 text-sm font-medium text-ink-800">Answer options</legend>
             <ol className="space-y-2">
               {d.options.map((o, i) => (
-                <li key={i} className="flex flex-wrap items-center gap-2">
+                <li key={o.key} className="flex flex-wrap items-center gap-2">
                   <label className="sr-only" htmlFor={`option-${i}`}>Option {i + 1}</label>
                   <Input id={`option-${i}`} className="min-w-0 flex-1" value={o.optionText} maxLength={500} placeholder={`Option ${i + 1}`} aria-invalid={errors[`option-${i}`] ? true : undefined} aria-describedby={errors[`option-${i}`] ? `option-${i}-error` : undefined} onChange={(e) => setOption(i, { optionText: e.target.value })} />
                   {d.questionTypeId === 2 ? (
@@ -115,7 +123,7 @@ export function QuestionDialog({ projectId, frameworkId, questionId, initial, on
                 </li>
               ))}
             </ol>
-            <Button variant="secondary" size="sm" className="mt-2" disabled={d.options.length >= 100} onClick={() => setD({ ...d, options: [...d.options, { optionText: "", exclusive: false }] })}>Add option</Button>
+            <Button variant="secondary" size="sm" className="mt-2" disabled={d.options.length >= 100} onClick={() => setD({ ...d, options: [...d.options, keyed({ optionText: "", exclusive: false })] })}>Add option</Button>
             {errors["question-options"] ? <p role="alert" className="mt-1 text-sm text-rose-700">{errors["question-options"]}</p> : null}
             <p className="mt-1 text-xs text-ink-500">At least two. A screener's options can be targeted on the Markets & targets tab.</p>
           </fieldset>

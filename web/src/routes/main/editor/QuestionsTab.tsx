@@ -6,7 +6,7 @@ import { useMemo, useState, type DragEvent } from "react";
 import { api, selected, type Page, type Row } from "../../../api/client";
 import { useApi } from "../../../api/hooks";
 import { ConfirmDialog } from "../../../components/Dialog";
-import { Badge, Button, Card, EmptyState, Skeleton, cx } from "../../../components/ui";
+import { Badge, Button, Card, EmptyState, Skeleton, Skeletons, cx } from "../../../components/ui";
 import { keyPath, run, useRefreshProject } from "../../../features/projects-editor/data";
 import { applyOrder, groupQuestions, positionGroup, reorder } from "../../../features/projects-editor/questions";
 import type { TabProps } from "./shared";
@@ -92,7 +92,7 @@ export function QuestionsTab({ project, editable }: TabProps) {
       <Card title="Questionnaire" actions={editable ? <Button size="sm" onClick={() => setEditing({ pq: null, draft: draftOf(null, 6) })}>Add question</Button> : null}>
         {!data ? (
           <div className="space-y-2" role="status" aria-label="Loading questions">
-            {Array.from({ length: 6 }, (_, i) => <Skeleton key={i} className="h-12" />)}
+            <Skeletons count={6} className="h-12" />
           </div>
         ) : !groups.length ? (
           <EmptyState title="No questions yet">The framework's questions appear here once a framework is chosen.</EmptyState>

@@ -114,7 +114,7 @@ export function ReviewPage({ client, project }: { client: CurrentClient; project
               const img = imageOf(o.id);
               return (
                 <li key={o.id} className="overflow-hidden rounded-xl border border-ink-200">
-                  {img ? <img src={img} alt={`Image of ${o.conceptText}`} className="aspect-[4/3] w-full bg-ink-50 object-contain" /> : null}
+                  {img ? <img src={img} alt={o.conceptText} className="aspect-[4/3] w-full bg-ink-50 object-contain" /> : null}
                   <div className="p-3">
                     <h3 className="text-sm font-semibold text-ink-900">{o.conceptText}</h3>
                     {o.conceptDescription ? <p className="mt-1 text-sm whitespace-pre-line text-ink-700">{o.conceptDescription}</p> : <p className="mt-1 text-sm text-ink-500">No description.</p>}

@@ -6,7 +6,7 @@ import { api } from "../../../api/client";
 import { handleError } from "../../../api/errors";
 import { ConfirmDialog } from "../../../components/Dialog";
 import { FormModal } from "../../../components/FormModal";
-import { Button, Card, EmptyState, Field, Input, Skeleton, Textarea } from "../../../components/ui";
+import { Button, Card, EmptyState, Field, Input, Skeletons, Textarea } from "../../../components/ui";
 import { ACCEPTED_IMAGES, keyPath, run, uploadProjectFile, useFileUrls, useRefreshProject, useTestOptions, type TestOption } from "../../../features/projects-editor/data";
 import type { TabProps } from "./shared";
 import { designText, isSplitCell } from "../../../features/design";
@@ -14,7 +14,7 @@ import { designText, isSplitCell } from "../../../features/design";
 function ConceptCard({ option, imageUrl, onEdit, onDelete, editable }: { option: TestOption; imageUrl?: string; onEdit: () => void; onDelete: () => void; editable: boolean }) {
   return (
     <li className="flex flex-col overflow-hidden rounded-xl border border-ink-200 bg-white shadow-sm">
-      {imageUrl ? <img src={imageUrl} alt={`Image of ${option.conceptText}`} className="aspect-[4/3] w-full bg-ink-50 object-contain" /> : <div className="flex aspect-[4/3] items-center justify-center bg-ink-50 text-sm text-ink-600">No image</div>}
+      {imageUrl ? <img src={imageUrl} alt={option.conceptText} className="aspect-[4/3] w-full bg-ink-50 object-contain" /> : <div className="flex aspect-[4/3] items-center justify-center bg-ink-50 text-sm text-ink-600">No image</div>}
       <div className="flex flex-1 flex-col p-4">
         <h3 className="font-semibold text-ink-900">{option.conceptText}</h3>
         {option.conceptDescription ? <p className="mt-1 line-clamp-4 text-sm text-ink-600">{option.conceptDescription}</p> : null}
@@ -75,7 +75,7 @@ function ConceptDialog({ projectId, option, imageUrl, otherNames, onClose, onSav
             <input id="concept-image" type="file" accept={ACCEPTED_IMAGES.join(",")} className="block w-full text-sm text-ink-700 file:mr-3 file:rounded-lg file:border-0 file:bg-ink-100 file:px-3 file:py-2 file:text-sm file:font-medium" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
           </Field>
         </div>
-        <div aria-label="Preview" role="group">
+        <fieldset aria-label="Preview">
           <p className="mb-1.5 text-sm font-medium text-ink-800">Preview</p>
           <div className="overflow-hidden rounded-xl border border-ink-200">
             {preview ? <img src={preview} alt="" className="aspect-[4/3] w-full bg-ink-50 object-contain" /> : <div className="aspect-[4/3] bg-ink-50" />}
@@ -84,7 +84,7 @@ function ConceptDialog({ projectId, option, imageUrl, otherNames, onClose, onSav
               <p className="mt-1 line-clamp-5 text-xs text-ink-600">{description || "Description"}</p>
             </div>
           </div>
-        </div>
+        </fieldset>
       </div>
     </FormModal>
   );
@@ -119,7 +119,7 @@ export function TestOptionsTab({ project, editable }: TabProps) {
     >
       {!data ? (
         <div className="grid gap-4 sm:grid-cols-3" role="status" aria-label="Loading test options">
-          {Array.from({ length: 3 }, (_, i) => <Skeleton key={i} className="h-64" />)}
+          <Skeletons count={3} className="h-64" />
         </div>
       ) : !data.value.length ? (
         <EmptyState title="No test options yet" action={editable ? <Button onClick={() => setEditing("new")}>Add your first test option</Button> : undefined}>

@@ -105,7 +105,7 @@ function XtabTable({ data, confidence }: { data: NonNullable<ReturnType<typeof u
   const caption = `${data.stub.title}: ${data.stub.value.toLowerCase()} by ${data.banner.map((b) => b.label).join(", ")}`;
   return (
     <div className="space-y-2">
-      <div className="overflow-x-auto rounded-xl border border-ink-200 bg-white shadow-sm" tabIndex={0} role="region" aria-label={caption} data-testid="crosstab">
+      <section className="overflow-x-auto rounded-xl border border-ink-200 bg-white shadow-sm" tabIndex={0} aria-label={caption} data-testid="crosstab">
         <table className="min-w-full text-sm">
           <caption className="px-3 pt-3 text-left text-sm font-semibold text-ink-900">{data.stub.title} <span className="font-normal text-ink-600">({data.stub.value.toLowerCase()})</span></caption>
           <thead className="bg-ink-50">
@@ -135,7 +135,7 @@ function XtabTable({ data, confidence }: { data: NonNullable<ReturnType<typeof u
                     {c.value === null ? <span className="text-ink-500">—</span> : (
                       <Fragment>
                         <span className="text-ink-900">{pct(c.value, 1)}</span>
-                        {c.higherThan.length ? <span className="ml-1 font-semibold text-sky-800" data-testid="sig-letters" aria-label={`significantly above ${c.higherThan.join(", ")}`}>{c.higherThan.join("")}</span> : null}
+                        {c.higherThan.length ? <><span className="ml-1 font-semibold text-sky-800" data-testid="sig-letters" aria-hidden="true">{c.higherThan.join("")}</span><span className="sr-only">{` significantly above ${c.higherThan.join(", ")}`}</span></> : null}
                       </Fragment>
                     )}
                     <span className="block text-xs text-ink-500">n {c.n}</span>
@@ -146,7 +146,7 @@ function XtabTable({ data, confidence }: { data: NonNullable<ReturnType<typeof u
             ))}
           </tbody>
         </table>
-      </div>
+      </section>
       <p className="text-xs text-ink-600" data-testid="method-note">
         Letters: the columns of the same group significantly lower at {confidence}% ({m.comparisons.startsWith("every pair") ? "each pair of columns within a group, on each row" : m.comparisons}), after {adj}; design-based variance with market runs as strata. Low base: n eff below {m.smallBase}, shown but not tested.
         {data.total === "markets" ? " Weights: the all-markets total, each market's respondents reweighted to its population share (the Total column too)." : ""}

@@ -18,7 +18,7 @@ export function useDrivers() {
 
 export function DriverChart({ results, testOptionId }: { results: DriverResults; testOptionId: number | null }) {
   const group = results.groups.find((g) => g.testOptionId === testOptionId) ?? results.groups.find((g) => g.testOptionId === null);
-  if (!group || !group.drivers.length) return <EmptyState title="No driver analysis for this selection" />;
+  if (!group?.drivers.length) return <EmptyState title="No driver analysis for this selection" />;
   const outcome = results.outcome.title;
   return (
     <div className="space-y-4">

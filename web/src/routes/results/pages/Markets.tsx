@@ -56,7 +56,7 @@ export default function Markets() {
                     return (
                       <td key={mk.regionId} className="px-2 py-2 whitespace-nowrap">
                         <span className="text-ink-900">{pct(c.top2, 1)}</span>
-                        {lower.length ? <span className="ml-1 font-semibold text-sky-800" data-testid="market-letters" aria-label={`significantly above ${lower.join(", ")}`}>{lower.join("")}</span> : null}
+                        {lower.length ? <><span className="ml-1 font-semibold text-sky-800" data-testid="market-letters" aria-hidden="true">{lower.join("")}</span><span className="sr-only">{` significantly above ${lower.join(", ")}`}</span></> : null}
                         <span className="block text-xs text-ink-500">n {c.n}</span>
                         {c.smallBase ? <Badge tone="amber">low base</Badge> : null}
                       </td>

@@ -15,7 +15,7 @@ import { ConceptImage } from "../../../features/results/conceptImage";
 import { testOptionName, useResults } from "../../../features/results/context";
 import { Markdown } from "../../../features/results/markdown";
 import { headline } from "../../../features/results/verdict";
-import { useActionStandard, useScorecard, useWeightSum, type ActionStandard, type Scorecard } from "../../../features/results/queries";
+import { useActionStandard, useScorecard, useWeightSum, type ActionStandard } from "../../../features/results/queries";
 import { isWriting, summaryBenchmark, summaryForView, summaryRefs, useAiSummaries } from "../../../features/results/summaries";
 import { methodNote, PageTitle } from "./MeasuresView";
 
@@ -49,7 +49,10 @@ function StandardEditor({ standard, onSaved }: { standard: ActionStandard; onSav
     }
   };
   return (
-    <form className="flex flex-wrap items-end gap-3" onSubmit={(e) => (e.preventDefault(), void save())} aria-label="Action standard">
+    <form className="flex flex-wrap items-end gap-3" onSubmit={(e) => {
+          e.preventDefault();
+          void save();
+        }} aria-label="Action standard">
       <div>
         <label htmlFor="standard-measure" className="mb-1 block text-xs font-medium text-ink-600">Measure</label>
         <Select id="standard-measure" value={sq} onChange={(e) => setSq(Number(e.target.value))}>
@@ -103,7 +106,7 @@ function ScorecardView() {
               const v = VERDICT[r.verdict];
               return (
                 <li key={r.testOptionId ?? "all"} className="flex flex-wrap items-start gap-3 p-3 sm:flex-nowrap" data-testid="verdict-row">
-                  <span className="w-6 shrink-0 pt-1 text-sm font-semibold text-ink-500" aria-label={`Rank ${r.rank}`}>{r.rank}</span>
+                  <span className="w-6 shrink-0 pt-1 text-sm font-semibold text-ink-500"><span className="sr-only">Rank </span>{r.rank}</span>
                   <ConceptImage testOptionId={r.testOptionId} name={name(r.testOptionId)} size="sm" />
                   {/* basis-48: on a phone the figure and the verdict wrap under the name rather than squeeze it. */}
                   <div className="min-w-0 flex-1 basis-48">

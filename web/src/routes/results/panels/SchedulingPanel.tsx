@@ -10,7 +10,6 @@ import { useResults } from "../../../features/results/context";
 import { useCanWrite } from "../../../features/access";
 
 type State = Schemas["SchedulingState"];
-type Wave = Schemas["ProjectScheduleState"];
 
 export default function SchedulingPanel({ onChanged }: { onChanged: () => void }) {
   // Only what the role can do is offered (a Viewer or a shared reader reads).
