@@ -511,13 +511,14 @@ analyze
   .option("--weight <col>", "respondent weight column")
   .option("--top <n>", "how many sets to list", "10")
   .option("--depth <n>", "reached = accepts at least this many of the set's items", "1")
-  .option("--none <col>", "column marking \"none of these\" (non-zero): kept in the base, reached by nothing")
+  .option("--none <col>", "column marking \"none of these\" (1; 0 or blank: not): kept in the base, reached by nothing")
   .option("--json", "print the result as JSON")
   .addHelpText(
     "after",
     `
-A non-zero number accepts the item, 0 or blank does not; anything else is an error (exit 1).
-Every respondent is in the base, also one who accepts nothing. --none names the column of a
+An item cell is 1 (accepts the item), 0 or blank (does not); anything else (-1, 0.5, 2, yes) is an
+error (exit 1). Every respondent is in the base, also one who accepts nothing, and a row whose cells
+are all blank is such a respondent (an empty line is no row). --none names the column of a
 "none of these" answer: it is never an item (listing it in --items is refused), a respondent who
 marks it and an item is an error, and the JSON adds its weighted share as "none".
 All C(items, k) sets are searched up to 2,000,000 sets, beyond that a greedy search returns one.
