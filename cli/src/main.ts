@@ -568,28 +568,40 @@ analyze
   .command("compare")
   .description("compare groups' weighted top-box shares with design-based variance and adjusted p-values")
   .argument("<file>", "CSV file, long format: one row per respondent and rated option")
-  .requiredOption("--value <col>", "the answer column")
+  .requiredOption("--value <col>", "the answer column: whole numbers on the scale (blank: not answered)")
   .requiredOption("--top <values>", "comma-separated values that count as top box, e.g. 1,2")
   .requiredOption("--group <col>", "the column naming the option (or cell, wave, market) rated")
   .option("--weight <col>", "respondent weight column")
   .option("--strata <col>", "stratum column (e.g. the market): stratified variance")
+  .option("--cluster <col>", "cluster column (household, site, panel wave): the sampled units above the respondent, read within their stratum")
   .option("--respondent <col>", "respondent id column: a respondent's rows are paired")
+  .option("--scale <lo-hi>", "the scale's points, e.g. 1-5: a value outside is refused; a --top point nobody chose is allowed")
+  .option("--min-base <n>", "effective base (Kish n_eff) under which a group is flagged and not tested", "30")
   .option("--confidence <pct>", "90, 95 or 99", "95")
   .option("--adjust <method>", "multiple-comparison adjustment: bh, none or bonferroni", "bh")
   .option("--json", "print the result as JSON")
   .addHelpText(
     "after",
     `
-A blank value is not an answer (the row stays in the design, outside its group). Without
---respondent every row is its own respondent (independent groups). docs/statistics.md has the methods.
+A blank value is not an answer (the row stays in the design, outside its group). A value that is
+not a whole number (five, 2.5), or is outside --scale, is an error (exit 1); 2.0 is read as 2. So
+is a --top value no row has (without --scale), and a group whose weights are all 0. Without
+--respondent every row is its own respondent (independent groups); without --cluster each
+respondent is its own cluster. Clusters are read within their stratum (cluster 1 of two strata is
+two clusters). A stratum of one cluster adds no variance and is warned about (R's survey refuses
+it by default). A group under --min-base is flagged "low base" and none of its comparisons is
+tested. deff is each group's design effect. docs/statistics.md has the methods.
 
 Examples:
   $ ideally analyze compare ratings.csv --value answer --top 1,2 --group option
   $ ideally analyze compare ratings.csv --value answer --top 1,2 --group option \\
       --weight w --strata market --respondent respondent --adjust bonferroni --json
+  $ ideally analyze compare homes.csv --value answer --top 1,2 --group option \\
+      --weight w --strata site --cluster household --respondent respondent --scale 1-5
 
-JSON: { groups: [{ group, n, nEff, share, se, ci: [lo, hi], smallBase }],
-        comparisons: [{ a, b, diff, se, z, p, pAdjusted, significant, paired }], method: {...} }`,
+JSON: { groups: [{ group, n, clusters, nEff, share, se, deff, ci: [lo, hi], smallBase }],
+        comparisons: [{ a, b, diff, se, tested, z, p, pAdjusted, significant, paired }],
+        method: { ..., clusters, minBase, tests, lonelyPsu } }; z, p, pAdjusted null when not tested`,
   )
   .action(async (file: string, opts) => {
     const { runCompare } = await import("./commands/analyze/compare.ts");
