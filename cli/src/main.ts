@@ -321,11 +321,11 @@ program
   .option("--force", "overwrite the file if it exists")
   .addOption(new Option("--filter <key=value>", "a response filter (repeatable; see `ideally results --help`)").argParser(collect).default([]))
   .option("--segment <id>", "apply a saved filter set")
-  .option("--benchmark <type>", "xlsx and pptx: the benchmark to compare with")
+  .option("--benchmark <type>", "xlsx and pptx: the benchmark to compare with (default: the results page's, type 1 when available)")
   .option("--all-segments", "xlsx: a summary sheet per saved segment")
   .option("--confidence <level>", "xlsx and pptx: 90, 95 or 99 (default 95)")
   .option("--adjust <method>", "xlsx and pptx: multiple-comparison adjustment, bh (default), bonferroni or none")
-  .option("--total <total>", "xlsx and pptx: sample (default) or markets (the all-markets total, markets weighted by population)")
+  .option("--total <total>", "xlsx and pptx: sample or markets (the all-markets total, markets weighted by population; the default over two markets or more, else sample)")
   .option("--timeout <seconds>", "pptx: give up on the job after this long", "600")
   .option("--json", JSON_HELP)
   .addHelpText(
@@ -335,6 +335,9 @@ A progress bar on stderr (on a terminal) follows the download, and for pptx the 
 The format is --format or the -o file's extension; if both are given they must agree. An existing
 file is kept unless --force; the export is written beside it and renamed into place when complete.
 A project that has not fielded (below status 400) has nothing to export (exit 2).
+xlsx and pptx are the results page's view unless told otherwise: its benchmark (type 1, all
+customers, when the markets have it, else the first available) and, over two markets or more, the
+all-markets total; one line on stderr says which defaults were used.
 
 Examples:
   $ ideally export 42 -o oat-bars.xlsx
