@@ -321,11 +321,11 @@ program
   .option("--force", "overwrite the file if it exists")
   .addOption(new Option("--filter <key=value>", "a response filter (repeatable; see `ideally results --help`)").argParser(collect).default([]))
   .option("--segment <id>", "apply a saved filter set")
-  .option("--benchmark <type>", "xlsx and pptx: the benchmark to compare with")
+  .option("--benchmark <type>", "xlsx and pptx: the benchmark to compare with (default: the results page's, type 1 when available)")
   .option("--all-segments", "xlsx: a summary sheet per saved segment")
   .option("--confidence <level>", "xlsx and pptx: 90, 95 or 99 (default 95)")
   .option("--adjust <method>", "xlsx and pptx: multiple-comparison adjustment, bh (default), bonferroni or none")
-  .option("--total <total>", "xlsx and pptx: sample (default) or markets (the all-markets total, markets weighted by population)")
+  .option("--total <total>", "xlsx and pptx: sample or markets (the all-markets total, markets weighted by population; the default over two markets or more, else sample)")
   .option("--timeout <seconds>", "pptx: give up on the job after this long", "600")
   .option("--json", JSON_HELP)
   .addHelpText(
@@ -335,6 +335,9 @@ A progress bar on stderr (on a terminal) follows the download, and for pptx the 
 The format is --format or the -o file's extension; if both are given they must agree. An existing
 file is kept unless --force; the export is written beside it and renamed into place when complete.
 A project that has not fielded (below status 400) has nothing to export (exit 2).
+xlsx and pptx are the results page's view unless told otherwise: its benchmark (type 1, all
+customers, when the markets have it, else the first available) and, over two markets or more, the
+all-markets total; one line on stderr says which defaults were used.
 
 Examples:
   $ ideally export 42 -o oat-bars.xlsx
@@ -511,13 +514,14 @@ analyze
   .option("--weight <col>", "respondent weight column")
   .option("--top <n>", "how many sets to list", "10")
   .option("--depth <n>", "reached = accepts at least this many of the set's items", "1")
-  .option("--none <col>", "column marking \"none of these\" (non-zero): kept in the base, reached by nothing")
+  .option("--none <col>", "column marking \"none of these\" (1; 0 or blank: not): kept in the base, reached by nothing")
   .option("--json", "print the result as JSON")
   .addHelpText(
     "after",
     `
-A non-zero number accepts the item, 0 or blank does not; anything else is an error (exit 1).
-Every respondent is in the base, also one who accepts nothing. --none names the column of a
+An item cell is 1 (accepts the item), 0 or blank (does not); anything else (-1, 0.5, 2, yes) is an
+error (exit 1). Every respondent is in the base, also one who accepts nothing, and a row whose cells
+are all blank is such a respondent (an empty line is no row). --none names the column of a
 "none of these" answer: it is never an item (listing it in --items is refused), a respondent who
 marks it and an item is an error, and the JSON adds its weighted share as "none".
 All C(items, k) sets are searched up to 2,000,000 sets, beyond that a greedy search returns one.
@@ -567,28 +571,40 @@ analyze
   .command("compare")
   .description("compare groups' weighted top-box shares with design-based variance and adjusted p-values")
   .argument("<file>", "CSV file, long format: one row per respondent and rated option")
-  .requiredOption("--value <col>", "the answer column")
+  .requiredOption("--value <col>", "the answer column: whole numbers on the scale (blank: not answered)")
   .requiredOption("--top <values>", "comma-separated values that count as top box, e.g. 1,2")
   .requiredOption("--group <col>", "the column naming the option (or cell, wave, market) rated")
   .option("--weight <col>", "respondent weight column")
   .option("--strata <col>", "stratum column (e.g. the market): stratified variance")
+  .option("--cluster <col>", "cluster column (household, site, panel wave): the sampled units above the respondent, read within their stratum")
   .option("--respondent <col>", "respondent id column: a respondent's rows are paired")
+  .option("--scale <lo-hi>", "the scale's points, e.g. 1-5: a value outside is refused; a --top point nobody chose is allowed")
+  .option("--min-base <n>", "effective base (Kish n_eff) under which a group is flagged and not tested", "30")
   .option("--confidence <pct>", "90, 95 or 99", "95")
   .option("--adjust <method>", "multiple-comparison adjustment: bh, none or bonferroni", "bh")
   .option("--json", "print the result as JSON")
   .addHelpText(
     "after",
     `
-A blank value is not an answer (the row stays in the design, outside its group). Without
---respondent every row is its own respondent (independent groups). docs/statistics.md has the methods.
+A blank value is not an answer (the row stays in the design, outside its group). A value that is
+not a whole number (five, 2.5), or is outside --scale, is an error (exit 1); 2.0 is read as 2. So
+is a --top value no row has (without --scale), and a group whose weights are all 0. Without
+--respondent every row is its own respondent (independent groups); without --cluster each
+respondent is its own cluster. Clusters are read within their stratum (cluster 1 of two strata is
+two clusters). A stratum of one cluster adds no variance and is warned about (R's survey refuses
+it by default). A group under --min-base is flagged "low base" and none of its comparisons is
+tested. deff is each group's design effect. docs/statistics.md has the methods.
 
 Examples:
   $ ideally analyze compare ratings.csv --value answer --top 1,2 --group option
   $ ideally analyze compare ratings.csv --value answer --top 1,2 --group option \\
       --weight w --strata market --respondent respondent --adjust bonferroni --json
+  $ ideally analyze compare homes.csv --value answer --top 1,2 --group option \\
+      --weight w --strata site --cluster household --respondent respondent --scale 1-5
 
-JSON: { groups: [{ group, n, nEff, share, se, ci: [lo, hi], smallBase }],
-        comparisons: [{ a, b, diff, se, z, p, pAdjusted, significant, paired }], method: {...} }`,
+JSON: { groups: [{ group, n, clusters, nEff, share, se, deff, ci: [lo, hi], smallBase }],
+        comparisons: [{ a, b, diff, se, tested, z, p, pAdjusted, significant, paired }],
+        method: { ..., clusters, minBase, tests, lonelyPsu } }; z, p, pAdjusted null when not tested`,
   )
   .action(async (file: string, opts) => {
     const { runCompare } = await import("./commands/analyze/compare.ts");

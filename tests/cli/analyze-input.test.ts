@@ -154,3 +154,42 @@ describe("analyze turf input", () => {
     expect(JSON.parse(dec.stdout).results.map((r: { reach: number }) => r.reach)).toEqual([0.5, 0.5]);
   });
 });
+
+describe("analyze turf: the base and the codes (issue 37)", () => {
+  test("a row of blanks is a respondent who accepts nothing: in the base, reached by no set", async () => {
+    // Three respondents: a, b, and one with both cells blank. {a, b} reaches 2 of 3 (by hand: 2/3),
+    // each single item 1 of 3. Before, the blank row was dropped and {a, b} reached 1.0.
+    const r = await cli("analyze", "turf", file("blankrow.csv", "a,b\n1,0\n0,1\n,\n"), "--items", "a,b", "--k", "2", "--json");
+    expect([r.code, r.stderr]).toEqual([0, ""]);
+    const out = JSON.parse(r.stdout) as { results: { items: string[]; reach: number; frequency: number }[] };
+    expect(out.results).toHaveLength(1);
+    expect(out.results[0]!.reach).toBeCloseTo(2 / 3, 12);
+    expect(out.results[0]!.frequency).toBeCloseTo(2 / 3, 12);
+    const one = JSON.parse((await cli("analyze", "turf", file("blankrow1.csv", "a,b\n1,0\n0,1\n , \n"), "--items", "a,b", "--k", "1", "--json")).stdout);
+    expect(one.results.map((x: { reach: number }) => x.reach)).toEqual([1 / 3, 1 / 3]);
+  });
+  test("an empty line is still no row (nothing to read in it)", async () => {
+    const r = await cli("analyze", "turf", file("emptyline.csv", "a,b\n1,0\n\n0,1\n"), "--items", "a,b", "--k", "2", "--json");
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).results[0].reach).toBe(1);
+  });
+  test("a row of blanks with --weight has no weight: refused", async () => {
+    const r = await cli("analyze", "turf", file("blankw.csv", "a,b,w\n1,0,1\n0,1,1\n,,\n"), "--items", "a,b", "--k", "1", "--weight", "w");
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('line 4, w: "" is not a number');
+    oneLine(r.stderr);
+  });
+  for (const bad of ["-1", "0.5", "2"]) {
+    test(`an item cell of ${bad} is neither accepted (1) nor not (0): exit 1`, async () => {
+      const r = await cli("analyze", "turf", file(`code${bad}.csv`, `a,b\n1,0\n0,${bad}\n`), "--items", "a,b", "--k", "1");
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toBe(`ideally: ${join(tmp, `code${bad}.csv`)}: line 3, b: "${bad}" is not 0 or 1 (blank is 0)\n`);
+    });
+  }
+  test("--none takes 0/1 too", async () => {
+    const r = await cli("analyze", "turf", file("none2code.csv", "a,b,n\n1,0,0\n0,0,2\n"), "--items", "a,b", "--k", "1", "--none", "n");
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('line 3, n: "2" is not 0 or 1 (blank is 0)');
+  });
+});

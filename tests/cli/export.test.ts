@@ -127,3 +127,37 @@ test("xlsx takes the results view's settings (--confidence, --adjust, --total) a
     expect(existsSync(join(dir, "bad.xlsx"))).toBe(false);
   }
 }, 60_000);
+
+test("xlsx without --benchmark or --total is the results page's view: its benchmark choice and the all-markets total, said on stderr (issue 37)", async () => {
+  // Project 1001 has two markets (New Zealand and Australia): the page opens on All markets with
+  // benchmark type 1 when available, else the first available; the fixtures have no comparable
+  // projects, so only 'None' is (tests/cli/export-view.test.ts has type 1 on the demo). Before, the
+  // CLI sent neither and the workbook was the sample-weighted total, saying nothing.
+  const ExcelJS = (await import("exceljs")).default;
+  const cover = async (file: string) => {
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(file);
+    const m = new Map<unknown, unknown>();
+    wb.getWorksheet("Cover")!.eachRow((row) => void m.set(row.getCell(1).value, row.getCell(2).value));
+    return m;
+  };
+  const plain = join(dir, "defaults.xlsx");
+  const r = await uma.run(["export", "1001", "-o", plain]);
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.stderr).toBe("view: benchmark None (type 0; All customers is not available for these markets), the all-markets total (the results page's defaults; --benchmark and --total choose others)\n");
+  const explicit = join(dir, "explicit.xlsx");
+  const e = await uma.run(["export", "1001", "-o", explicit, "--benchmark", "0", "--total", "markets"]);
+  expect([e.code, e.stderr]).toEqual([0, ""]);
+  const [a, b] = [await cover(plain), await cover(explicit)];
+  for (const k of ["Benchmark", "Benchmark top-2-box", "Total", "Weighting"]) expect(a.get(k), k).toEqual(b.get(k));
+  expect(String(a.get("Total"))).toMatch(/^All markets, weighted by population/);
+  // Told one, the CLI says only what it chose itself; one market has no all-markets total.
+  const sample = await uma.run(["export", "1001", "-o", join(dir, "sample.xlsx"), "--total", "sample"]);
+  expect([sample.code, sample.stderr]).toEqual([0, "view: benchmark None (type 0; All customers is not available for these markets) (the results page's default; --benchmark chooses another)\n"]);
+  expect(String((await cover(join(dir, "sample.xlsx"))).get("Total"))).toMatch(/^Every respondent at their own weight/);
+  const nz = await uma.run(["export", "1001", "-o", join(dir, "nz.xlsx"), "--filter", "region=1", "--benchmark", "0"]);
+  expect([nz.code, nz.stderr]).toEqual([0, ""]);
+  // The CSV is the respondents' rows: no view, nothing to say.
+  const csvRun = await uma.run(["export", "1001", "--format", "csv", "-o", join(dir, "rows.csv")]);
+  expect([csvRun.code, csvRun.stderr]).toEqual([0, ""]);
+}, 90_000);

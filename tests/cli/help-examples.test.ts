@@ -64,6 +64,9 @@ beforeAll(async () => {
   writeFileSync(join(dir, "flavours.csv"), "id,wgt,item_1,item_2,item_3,item_4,item_5,a,b,c,d\n1,1,1,0,1,0,1,1,0,1,0\n2,2,0,1,1,0,0,0,1,1,1\n3,1,1,1,0,1,0,1,1,0,0\n");
   writeFileSync(join(dir, "panel.csv"), "sex,race\nFemale,White\nMale,Black\nFemale,Hispanic\nMale,Other\nFemale,Other\nMale,White\n");
   writeFileSync(join(dir, "ratings.csv"), "respondent,market,w,option,answer\n1,NZ,1,A,1\n1,NZ,1,B,3\n2,NZ,2,A,2\n2,NZ,2,B,1\n3,AU,1,A,4\n3,AU,1,B,2\n4,AU,1,A,1\n4,AU,1,B,4\n");
+  // Two sites of two households each (households numbered within their site), two respondents a household.
+  const homes = [1, 2, 3, 4, 5, 6, 7, 8].flatMap((r) => ["A", "B"].map((o, j) => `${r},${r <= 4 ? "X" : "Y"},${Math.ceil(((r - 1) % 4 + 1) / 2)},1,${o},${((r + j) % 5) + 1}`));
+  writeFileSync(join(dir, "homes.csv"), `respondent,site,household,w,option,answer\n${homes.join("\n")}\n`);
 }, 120_000);
 afterAll(async () => {
   for (const h of [uma, sam, ada]) h?.dispose();

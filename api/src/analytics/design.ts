@@ -12,6 +12,8 @@
 //   Cov(p_d, p_e) = Σ_h n_h/(n_h − 1) · Σ_{i∈h} (z_id − z̄_hd)(z_ie − z̄_he),
 // n_h the PSUs of stratum h. This is what R's survey package computes for
 // svydesign(ids=~respondent, strata=~market, weights=~w) with svyby(..., svymean, covmat=TRUE).
+// `ideally analyze compare --cluster` adds PSUs that are clusters of respondents (a cluster's a, b
+// are its respondents' summed: svydesign(ids=~cluster, strata=~stratum, nest=TRUE); Binder 1983).
 // A stratum of one PSU contributes nothing (survey's lonely.psu = "certainty").
 // The sums needed per stratum are Σa, Σb per domain and Σ a_d a_e, Σ a_d b_e, Σ b_d b_e per pair:
 //   Σ_i z_id z_ie = (AA − p_e·AB − p_d·BA + p_d p_e·BB)/(W_d W_e),  Σ_i z_id = (A − p_d B)/W_d.
@@ -354,6 +356,21 @@ export function normQuintile(p: number, sortedScores: readonly number[]): number
   return Math.min(5, Math.floor(pct * 5) + 1);
 }
 
+// ---- design effects ----
+
+/**
+ * The design effect of a share (Kish 1965, sec. 8.2): its design-based variance over the variance
+ * simple random sampling with replacement would give the same number of observations,
+ * deff = se² / (p(1 − p)/(m − 1)), m the domain's observations with a non-zero weight. The SRS
+ * variance is R survey's svyvar (the weighted variance with m/(m − 1)) over m, as
+ * svymean(..., deff = "replace") computes it (survey 4.1.1). NaN at p = 0 or 1 (no
+ * variance to compare) or under two observations.
+ */
+export function designEffect(p: number, se: number, m: number): number {
+  const srs = (p * (1 - p)) / (m - 1);
+  return m >= 2 && srs > 0 ? (se * se) / srs : NaN;
+}
+
 // ---- a whole comparison on long-format data (the engine of `ideally analyze compare`) ----
 
 export interface LongInput {
@@ -367,27 +384,58 @@ export interface LongInput {
   y: number | null;
 }
 
+/** A group's bases, counted on respondents whatever the clusters (the PSUs) are. */
+export interface GroupBase {
+  /** Respondents with rows in the group. */
+  n: number;
+  /** Kish (1965) n_eff = (Σw)²/Σw² over those respondents (a respondent's weight: Σ of their rows' in the group). */
+  nEff: number;
+  /** Rows in the group with a non-zero weight (the design effect's m). */
+  observations: number;
+}
+
 export interface CompareResult {
-  groups: { group: string; n: number; nEff: number; share: number; se: number; ci: [number, number]; smallBase: boolean }[];
-  comparisons: { a: string; b: string; diff: number; se: number; z: number; p: number; pAdjusted: number; significant: boolean; paired: boolean }[];
+  groups: { group: string; n: number; clusters: number; nEff: number; share: number; se: number; deff: number | null; ci: [number, number]; smallBase: boolean }[];
+  comparisons: {
+    a: string;
+    b: string;
+    diff: number;
+    se: number;
+    /** False when either group is under the minimum base: no z, p or star. */
+    tested: boolean;
+    z: number | null;
+    p: number | null;
+    pAdjusted: number | null;
+    significant: boolean;
+    paired: boolean;
+  }[];
   method: {
     variance: "taylor-linearisation";
     strata: boolean;
+    /** Clusters above the respondent (false: each respondent is its own cluster). */
+    clusters: boolean;
     paired: boolean;
     interval: "wilson-neff";
     adjust: Adjust;
     adjustName: string;
     confidence: Confidence;
+    /** The minimum base (Kish n_eff): a group under it is flagged and not tested. */
+    minBase: number;
+    /** The same figure under its older name. */
     smallBase: number;
+    /** The comparisons tested: the family the adjustment runs over. */
+    tests: number;
+    /** A stratum of one cluster adds no variance (R's survey.lonely.psu = "certainty"). */
+    lonelyPsu: "certainty";
   };
 }
 
 /**
  * Groups (sorted by name, as R orders factor levels), each group's estimate with its linearised
  * SE and Wilson interval, and every pair (a before b) compared with the design's covariance,
- * p-values adjusted within the family of all pairs.
+ * p-values adjusted within the family of the pairs tested (both groups at the minimum base or above).
  */
-export function compareLong(rows: readonly LongInput[], opts: { confidence: Confidence; adjust: Adjust }): CompareResult {
+export function compareLong(rows: readonly LongInput[], opts: { confidence: Confidence; adjust: Adjust; minBase?: number }): CompareResult {
   const names = [...new Set(rows.map((r) => r.group))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const index = new Map(names.map((g, i) => [g, i]));
   const paired = rows.some((r) => r.respondent !== null);
@@ -408,31 +456,62 @@ export function compareLong(rows: readonly LongInput[], opts: { confidence: Conf
     seen.add(d.respondent);
     addPsu(s, d.stratum, []);
   }
-  return compareSums(s, names, { ...opts, paired, strata: strat });
+  // Respondents are the PSUs here: their bases are the domains' own.
+  const est = designEstimates(s);
+  const observations = names.map((_, d) => long.filter((r) => r.domain === d && r.weight !== 0).length);
+  const bases = est.domains.map((d, i) => ({ n: d.n, nEff: d.nEff, observations: observations[i]! }));
+  return compareSums(s, names, bases, { ...opts, minBase: opts.minBase ?? SMALL_BASE, paired, strata: strat, clusters: false });
 }
 
 /**
  * compareLong from the design's sums, for data summed elsewhere (`analyze compare` streams a file
- * into them): `names` are the domains' groups in their order, `paired` and `strata` what the
- * method reports.
+ * into them, a PSU being a cluster of respondents when it has clusters): `names` are the domains'
+ * groups in their order, `bases` their respondents' counts, `paired`, `strata` and `clusters` what
+ * the method reports. A group whose Kish n_eff is under `minBase` is flagged (smallBase) and its
+ * comparisons are not tested: no z, p or star, and they are not in the adjustment's family.
  */
-export function compareSums(s: DesignSums, names: readonly string[], opts: { confidence: Confidence; adjust: Adjust; paired: boolean; strata: boolean }): CompareResult {
-  const paired = opts.paired;
-  const strat = opts.strata;
+export function compareSums(
+  s: DesignSums,
+  names: readonly string[],
+  bases: readonly GroupBase[],
+  opts: { confidence: Confidence; adjust: Adjust; minBase: number; paired: boolean; strata: boolean; clusters: boolean },
+): CompareResult {
   const est = designEstimates(s);
+  const low = bases.map((b) => !(b.nEff >= opts.minBase));
   const groups = est.domains.map((d, i) => {
-    const ci = wilsonInterval(d.estimate, d.se, d.n, d.nEff, opts.confidence);
-    return { group: names[i]!, n: d.n, nEff: d.nEff, share: d.estimate, se: d.se, ci: [ci.lo, ci.hi] as [number, number], smallBase: isSmallBase(d.nEff) };
+    const b = bases[i]!;
+    const ci = wilsonInterval(d.estimate, d.se, b.n, b.nEff, opts.confidence);
+    const deff = designEffect(d.estimate, d.se, b.observations);
+    return { group: names[i]!, n: b.n, clusters: d.n, nEff: b.nEff, share: d.estimate, se: d.se, deff: Number.isFinite(deff) ? deff : null, ci: [ci.lo, ci.hi] as [number, number], smallBase: low[i]! };
   });
   const cs: Contrast[] = [];
   for (let a = 0; a < names.length; a++) for (let b = a + 1; b < names.length; b++) cs.push(contrast(est, a, b));
+  const tested = cs.map((c) => !low[c.a] && !low[c.b]);
   const adj = adjustP(
-    cs.map((c) => c.p),
+    cs.map((c, i) => (tested[i] ? c.p : NaN)),
     opts.adjust,
   );
+  const num = (x: number) => (Number.isFinite(x) ? x : null);
   return {
     groups,
-    comparisons: cs.map((c, i) => ({ a: names[c.a]!, b: names[c.b]!, diff: c.diff, se: c.se, z: c.z, p: c.p, pAdjusted: adj[i]!, significant: significantAt(adj[i]!, opts.confidence), paired: c.paired })),
-    method: { variance: "taylor-linearisation", strata: strat, paired, interval: "wilson-neff", adjust: opts.adjust, adjustName: ADJUST_NAMES[opts.adjust], confidence: opts.confidence, smallBase: SMALL_BASE },
+    comparisons: cs.map((c, i) =>
+      tested[i]
+        ? { a: names[c.a]!, b: names[c.b]!, diff: c.diff, se: c.se, tested: true, z: num(c.z), p: num(c.p), pAdjusted: num(adj[i]!), significant: significantAt(adj[i]!, opts.confidence), paired: c.paired }
+        : { a: names[c.a]!, b: names[c.b]!, diff: c.diff, se: c.se, tested: false, z: null, p: null, pAdjusted: null, significant: false, paired: c.paired },
+    ),
+    method: {
+      variance: "taylor-linearisation",
+      strata: opts.strata,
+      clusters: opts.clusters,
+      paired: opts.paired,
+      interval: "wilson-neff",
+      adjust: opts.adjust,
+      adjustName: ADJUST_NAMES[opts.adjust],
+      confidence: opts.confidence,
+      minBase: opts.minBase,
+      smallBase: opts.minBase,
+      tests: tested.filter((t, i) => t && Number.isFinite(cs[i]!.p)).length,
+      lonelyPsu: "certainty",
+    },
   };
 }

@@ -7,7 +7,8 @@ import { createWriteStream, existsSync, renameSync, rmSync, statSync } from "nod
 import { basename, dirname, extname, join, resolve } from "node:path";
 import { idArg } from "../args.ts";
 import { apiError, usageError } from "../errors.ts";
-import { filterParam, filtersFor } from "../filters.ts";
+import { filterParam, filtersFor, type ResponseFilter } from "../filters.ts";
+import { BENCHMARK_LABELS, chooseBenchmark, DEFAULT_BENCHMARK_TYPE, defaultTotal } from "../../../contracts/results-view.ts";
 import type { Schemas } from "../../../contracts/client.ts";
 import { followJob } from "../jobs.ts";
 import { printJson, progressBar } from "../output.ts";
@@ -82,6 +83,45 @@ function checkTarget(file: string, force: boolean): void {
   if (st.isFile() && !force) throw usageError(`${file} exists; --force overwrites it`);
 }
 
+/**
+ * The results page's view where the command leaves it open (issue 37): the benchmark the page
+ * would choose (type 1 when the project's markets have it, else the first available: the page's
+ * own chooseBenchmark, contracts/results-view.ts) and, over more than one market, the all-markets
+ * total. One line on stderr says what was chosen, so the workbook and the deck are read as the page
+ * reads them and the reader knows it.
+ */
+async function pageDefaults(api: Api, key: string, filters: ResponseFilter, benchmark: string | undefined, total: string | undefined): Promise<{ benchmarkTypeId?: number; total?: "markets" }> {
+  const out: { benchmarkTypeId?: number; total?: "markets" } = {};
+  const said: string[] = [];
+  let regions = filters.regionIds ?? null;
+  if (!regions?.length) {
+    const p = ok(await api.client.GET("/api/v1/Projects({key})", { params: { path: { key }, query: { $select: "id", $expand: "projectsRegions($select=regionId)" } } }), `reading project ${key}'s markets`);
+    regions = (p.projectsRegions ?? []).map((r) => r.regionId).filter((r): r is number => typeof r === "number");
+  }
+  if (benchmark === undefined) {
+    const b = ok(
+      await api.client.GET("/api/v1/Projects({key})/Benchmarks", { params: { path: { key }, query: regions.length ? { regionIds: JSON.stringify(regions) } : {} } }),
+      `reading project ${key}'s benchmarks`,
+    );
+    const id = chooseBenchmark(b.value, null);
+    if (id !== null) {
+      out.benchmarkTypeId = id;
+      const name = BENCHMARK_LABELS[id] ?? b.value.find((x) => x.benchmarkTypeId === id)?.benchmarkName ?? `type ${id}`;
+      said.push(`benchmark ${name} (type ${id}${id === DEFAULT_BENCHMARK_TYPE ? "" : `; ${BENCHMARK_LABELS[DEFAULT_BENCHMARK_TYPE]} is not available for these markets`})`);
+    }
+  }
+  if (total === undefined && defaultTotal(regions.length) === "markets") {
+    out.total = "markets";
+    said.push("the all-markets total");
+  }
+  if (said.length) {
+    const how =
+      said.length > 1 ? "the results page's defaults; --benchmark and --total choose others" : out.total ? "the results page's default; --total chooses another" : "the results page's default; --benchmark chooses another";
+    process.stderr.write(`view: ${said.join(", ")} (${how})\n`);
+  }
+  return out;
+}
+
 export async function runExport(id: string, o: ExportOptions): Promise<void> {
   const key = idArg(id);
   const format = formatOf(o);
@@ -94,6 +134,10 @@ export async function runExport(id: string, o: ExportOptions): Promise<void> {
   // A project that has not fielded has no respondents: say so instead of writing an empty file.
   await fieldedProject(api, key, "responses to export", "exports follow fielding");
   const filters = await filtersFor(api, o);
+  // xlsx and pptx read a results view: what the options leave open is the results page's default.
+  const page = format === "csv" ? {} : await pageDefaults(api, key, filters, o.benchmark, view.total);
+  if (page.benchmarkTypeId !== undefined) o = { ...o, benchmark: String(page.benchmarkTypeId) };
+  if (page.total) view.total = page.total;
   const bar = progressBar(`Exporting ${format}`);
   let res: Response;
   if (format === "csv") {

@@ -16,7 +16,7 @@ export interface TableHead {
 /** Takes one data row (the header's number of fields) and the line it starts on (from 1). */
 export type RowFn = (fields: string[], line: number) => void;
 
-/** What a scan saw: the data rows handed over (ragged and blank rows are not). */
+/** What a scan saw: the data rows handed over (ragged rows and empty lines are not; rows of blanks unless kept). */
 export interface Scanned extends TableHead {
   rows: number;
 }
@@ -36,17 +36,20 @@ class NotUtf8 extends Error {}
  * so a command's sums start afresh). The first error (a bad option in `begin`, a bad cell in a
  * row) ends the command's work but not the reading: the rest of the file is still split, so the
  * ragged rows after it are reported and its encoding known, exactly as if it had been read whole.
+ * An empty line is no row. A row of the header's fields that are all blank (`,,`) is left out too,
+ * unless the command keeps them (`keepBlankRows`: turf, where such a row is a respondent who
+ * accepts nothing and stays in the base).
  */
-export async function scanTable(file: string, begin: (t: TableHead) => RowFn): Promise<Scanned> {
+export async function scanTable(file: string, begin: (t: TableHead) => RowFn, opts: { keepBlankRows?: boolean } = {}): Promise<Scanned> {
   try {
-    return await scanOnce(file, begin, true);
+    return await scanOnce(file, begin, true, opts.keepBlankRows === true);
   } catch (e) {
-    if (e instanceof NotUtf8) return scanOnce(file, begin, false);
+    if (e instanceof NotUtf8) return scanOnce(file, begin, false, opts.keepBlankRows === true);
     throw e;
   }
 }
 
-async function scanOnce(file: string, begin: (t: TableHead) => RowFn, utf8: boolean): Promise<Scanned> {
+async function scanOnce(file: string, begin: (t: TableHead) => RowFn, utf8: boolean, keepBlankRows: boolean): Promise<Scanned> {
   const decoder = utf8 ? new TextDecoder("utf-8", { fatal: true }) : new TextDecoder("windows-1252");
   let head: TableHead | null = null;
   let take: RowFn | null = null;
@@ -64,7 +67,8 @@ async function scanOnce(file: string, begin: (t: TableHead) => RowFn, utf8: bool
       }
       return;
     }
-    if (fields.every((c) => c.trim() === "")) return;
+    // An empty line (one blank field) is no row; a row of blank fields is one only when kept.
+    if (fields.every((c) => c.trim() === "") && (fields.length === 1 || !keepBlankRows || fields.length !== head.header.length)) return;
     if (fields.length !== head.header.length) {
       if (++ragged <= 5) named.push(`line ${line} has ${fields.length}`);
       return;

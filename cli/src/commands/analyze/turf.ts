@@ -2,7 +2,7 @@
 import { binomial, turf } from "../../../../api/src/analytics/turf.ts";
 import { inputError, usageError } from "../../errors.ts";
 import { bold, dim, fmt, pct, printJson, table } from "../../output.ts";
-import { at, column, columnName, DECIMAL, Float64Column, intOption, scanTable, shortName, weightCell } from "./input.ts";
+import { at, column, columnName, DECIMAL, Float64Column, intOption, scanTable, shortName, weightCell, type TableHead } from "./input.ts";
 
 export interface TurfCliOptions {
   items: string;
@@ -19,6 +19,21 @@ export interface TurfOutput {
   results: { items: string[]; reach: number; frequency: number }[];
   /** With --none: the weighted share who chose none (in the base, reached by no set). */
   none?: number;
+}
+
+/**
+ * An item (or --none) cell: 1 (marked), 0 or blank (not), as a decimal number (1.0 and +0 are read);
+ * anything else (-1, 0.5, 2, yes) is an input error naming the line, never a silent "accepts".
+ */
+function mark(head: TableHead, fields: readonly string[], line: number, j: number): boolean {
+  const s = fields[j]!.trim();
+  if (s === "") return false;
+  const x = DECIMAL.test(s) ? Number(s) : NaN;
+  if (x === 1) return true;
+  if (x === 0) return false;
+  const where = `${at(head, line)}, ${shortName(columnName(head, j))}`;
+  if (Number.isNaN(x)) throw inputError(`${where}: "${shortName(s)}" is not a number (0/1)`);
+  throw inputError(`${where}: "${shortName(s)}" is not 0 or 1 (blank is 0)`);
 }
 
 export async function runTurf(file: string, o: TurfCliOptions): Promise<TurfOutput> {
@@ -67,29 +82,21 @@ export async function runTurf(file: string, o: TurfCliOptions): Promise<TurfOutp
           return g;
         });
       }
-      // A cell is accepted when it is a non-zero number; blank counts as not accepted.
+      // 1 accepts the item, 0 or blank does not.
       for (let q = 0; q < cols.length; q++) {
-        const j = cols[q]!;
-        const s = fields[j]!.trim();
-        if (s === "") continue;
-        const x = DECIMAL.test(s) ? Number(s) : NaN;
-        if (!Number.isFinite(x)) throw inputError(`${at(head, line)}, ${shortName(columnName(head, j))}: "${shortName(s)}" is not a number (0/1)`);
-        if (x !== 0) {
+        if (mark(head, fields, line, cols[q]!)) {
           bits[q]![word]! |= 1 << (n & 31);
           accepted = true;
         }
       }
-      if (noneCol >= 0) {
-        const s = fields[noneCol]!.trim();
-        const x = s === "" ? 0 : DECIMAL.test(s) ? Number(s) : NaN;
-        if (!Number.isFinite(x)) throw inputError(`${at(head, line)}, ${shortName(columnName(head, noneCol))}: "${shortName(s)}" is not a number (0/1)`);
-        if (x !== 0 && accepted) throw inputError(`${at(head, line)}: "none of these" (${shortName(columnName(head, noneCol))}) together with an item; none excludes the items`);
-        if (x !== 0) noneW += w;
+      if (noneCol >= 0 && mark(head, fields, line, noneCol)) {
+        if (accepted) throw inputError(`${at(head, line)}: "none of these" (${shortName(columnName(head, noneCol))}) together with an item; none excludes the items`);
+        noneW += w;
       }
       totalW += w;
       n++;
     };
-  });
+  }, { keepBlankRows: true });
   const res = turf({ bits, respondents: n, weights: weighted ? weights.view() : undefined }, { k, top, depth });
   const out: TurfOutput = {
     results: res.sets.map((s) => ({ items: s.items.map((j) => columnName(t, cols[j]!)), reach: s.reach, frequency: s.frequency })),

@@ -10,6 +10,7 @@ import { filterParam, filtersFor } from "../../filters.ts";
 import { bold, dim, fit, fmt, pct, printJson, summary, table, warn } from "../../output.ts";
 import { fieldedProject } from "../../fielded.ts";
 import { ok, signedIn, type Api, type GlobalOptions } from "../../session.ts";
+import { DEFAULT_BENCHMARK_TYPE } from "../../../../contracts/results-view.ts";
 
 export interface ResultsOptions extends GlobalOptions {
   filter?: string[];
@@ -59,7 +60,7 @@ export async function runResults(id: string, o: ResultsOptions): Promise<void> {
   const filters = await filtersFor(api, o);
   const q = { projectId: key, ...filterParam(filters) };
   const [qual, options, price, reach] = await Promise.all([
-    readQual(api, { ...q, ...total, benchmarkTypeId: o.benchmark ?? "1", ...(o.confidence ? { confidence: o.confidence as "95" } : {}) }, id),
+    readQual(api, { ...q, ...total, benchmarkTypeId: o.benchmark ?? String(DEFAULT_BENCHMARK_TYPE), ...(o.confidence ? { confidence: o.confidence as "95" } : {}) }, id),
     api.client
       .GET("/api/v1/TestOptions", { params: { query: { $filter: `projectId eq ${key}`, $select: "id,conceptText", $orderby: "sortOrder,id" } } })
       .then((r) => ok(r, "reading the test options").value),

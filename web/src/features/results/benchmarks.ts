@@ -2,7 +2,8 @@
 // availability, and the chosen id kept in local storage ('benchmarkId') and restored if available.
 import { STORAGE } from "../../lib/constants";
 
-export const DEFAULT_BENCHMARK_TYPE = 1;
+// The default benchmark, the page's labels and the choice are shared with the CLI (contracts/results-view.ts).
+export { BENCHMARK_LABELS, chooseBenchmark, DEFAULT_BENCHMARK_TYPE } from "../../../../contracts/results-view";
 
 /** SPEC 9's descriptions by benchmark type (0 is the appended 'None'). */
 export const BENCHMARK_DESCRIPTIONS: Record<number, string> = {
@@ -16,19 +17,6 @@ export const BENCHMARK_DESCRIPTIONS: Record<number, string> = {
   8: "Tests within this category",
   10: "Tests within this category's parent category",
   0: "No benchmark: a flat 50% line",
-};
-
-export const BENCHMARK_LABELS: Record<number, string> = {
-  1: "All customers",
-  2: "Your team",
-  3: "Your industry",
-  4: "NPD weeks 1–8",
-  5: "NPD weeks 9–16",
-  6: "NPD weeks 17–25",
-  7: "NPD weeks 26+",
-  8: "Category",
-  10: "Parent category",
-  0: "None",
 };
 
 /** SPEC 5 / 9: the NPD week band of a launch week (26 is in band 7, DESIGN's decision). */
@@ -52,14 +40,6 @@ export function storedBenchmarkId(): number | null {
 
 export function storeBenchmarkId(id: number) {
   localStorage.setItem(STORAGE.benchmarkId, String(id));
-}
-
-/** The stored id if that benchmark is available here, else the default (type 1), else the first available. */
-export function chooseBenchmark(rows: { benchmarkTypeId: number; isAvailable: boolean }[], stored: number | null): number | null {
-  const ok = (id: number | null) => id !== null && rows.some((r) => r.benchmarkTypeId === id && r.isAvailable);
-  if (ok(stored)) return stored;
-  if (ok(DEFAULT_BENCHMARK_TYPE)) return DEFAULT_BENCHMARK_TYPE;
-  return rows.find((r) => r.isAvailable)?.benchmarkTypeId ?? null;
 }
 
 export type SplitBy = "testOption" | "measure";
