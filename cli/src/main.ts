@@ -2,12 +2,14 @@
 // `ideally` command-line entry. Commands are `noun verb` plus top-level verbs; this file only wires
 // commander and loads a command's module when it runs, so startup stays fast.
 // Exit codes: 0 ok, 1 usage (bad options, invalid project file, a CSV analyze cannot use), 2 API
-// error, 3 authentication; `projects watch` 4 declined, 5 stalled, 6 timed out.
+// error, 3 authentication; `projects watch` 4 declined, 5 stalled, 6 timed out; 7 no answer within
+// the request timeout (net.ts).
 import { Command, Option, type OptionValues } from "commander";
 import { CliError, EXIT_USAGE } from "./errors.ts";
 import { FILTER_HELP } from "./filter-help.ts";
 import { fitHelp, terminalWidth } from "./help-fit.ts";
 import { pagingOptions } from "./paging.ts";
+import { DEFAULT_TIMEOUT_S, setRequestTimeout } from "./net.ts";
 
 const program = new Command()
   .name("ideally")
@@ -15,7 +17,7 @@ const program = new Command()
   .option("--api <url>", "the API's base URL (default: IDEALLY_API_URL, else the signed-in one, else http://localhost:3000)")
   .option("--client <id>", "act for this client id instead of the one chosen with `clients use`")
   .option("--wide", "tables at full width (by default they fit the terminal, cutting long text with …)")
-  .option("-V, --version", "the CLI's version and commit, the contract's and the API's version (same as `ideally version`)")
+  .option("-V, --version", "the CLI's version and commit and the contract's version, with no network (`ideally version` adds the API's)")
   // Commander's own errors (unknown option, missing required option) as one line like ours.
   .configureOutput({
     outputError: (str, write) => write(`${str.trimEnd().replace(/^error: /, "ideally: ")} (see --help)\n`),
@@ -27,7 +29,8 @@ const program = new Command()
     "after",
     `
 Every command takes --json (stable JSON on stdout, nothing else) and --help (with examples).
-Exit codes: 0 ok, 1 usage, 2 API error, 3 authentication (projects watch: 4 declined, 5 stalled, 6 timed out).
+Exit codes: 0 ok, 1 usage, 2 API error or unreachable, 3 authentication, 7 the API did not answer
+within --timeout (projects watch: 4 declined, 5 stalled, 6 timed out).
 The session lives in $XDG_CONFIG_HOME/ideally/config.json (else ~/.config/ideally), mode 0600.
 
 Examples:
@@ -51,7 +54,7 @@ program
   .option("--password-stdin", "read the password from stdin (default: IDEALLY_PASSWORD, else asked without echo)")
   .option("--sso", "sign in with your organisation's SAML identity provider in the browser")
   .option("--no-browser", "--sso: only print the address to open")
-  .option("--timeout <seconds>", "--sso: how long to wait for the browser", "300")
+  .option("--timeout <seconds>", "--sso: how long to wait for the browser (default 300); else the request timeout (default 30)")
   .option("--json", JSON_HELP)
   .addHelpText(
     "after",
@@ -85,7 +88,8 @@ program
   .command("version")
   .description("the CLI's version and commit, the API version it was built for, and the API's own")
   .option("--json", JSON_HELP)
-  .addHelpText("after", "\nExamples:\n  $ ideally --version\n  $ ideally version --api https://ideally.example.com --json\nJSON: { cli, commit, contract, api, apiVersion, apiError? }")
+  .addOption(new Option("--offline", "only what the CLI knows (what --version prints)").hideHelp())
+  .addHelpText("after", "\n`ideally --version` prints the CLI's version, commit and contract with no network.\n\nExamples:\n  $ ideally --version\n  $ ideally version --api https://ideally.example.com --json\nJSON: { cli, commit, contract, api, apiVersion, apiError? } (--version: { cli, commit, contract })")
   .action(async (_o, cmd: Command) => (await import("./commands/session/version.ts")).runVersion(all(cmd)));
 
 const auth = program.command("auth").description("the session: where it is kept and whether it still works");
@@ -595,6 +599,22 @@ JSON: { groups: [{ group, n, nEff, share, se, ci: [lo, hi], smallBase }],
     await runCompare(file, opts);
   });
 
+// The request timeout (net.ts): `--timeout S` on every command that talks to the API and has no
+// --timeout of its own (`projects watch`, `export`, `admin commands` and `login --sso` keep theirs for
+// their whole wait; their requests take IDEALLY_TIMEOUT). Checked before the command runs.
+const requestTimeout = new Set<Option>();
+const withApi = (c: Command): Command[] => (["analyze", "completion", "__complete"].includes(c.name()) ? [] : [...(c.options.length || !c.commands.length ? [c] : []), ...c.commands.flatMap(withApi)]);
+for (const c of program.commands.flatMap(withApi)) {
+  if (c.options.some((x) => x.long === "--timeout")) continue;
+  const opt = new Option("--timeout <seconds>", `give up when the API has not answered a request within this long (default ${DEFAULT_TIMEOUT_S}, or IDEALLY_TIMEOUT); exit 7`);
+  requestTimeout.add(opt);
+  c.addOption(opt);
+}
+program.hook("preAction", (_program, action) => {
+  const ours = [action, ...(action.parent ? [action.parent] : [])].some((c) => c.options.some((x) => requestTimeout.has(x)));
+  setRequestTimeout(ours ? action.optsWithGlobals<{ timeout?: string }>().timeout : undefined);
+});
+
 // A reader that stops early (`ideally projects list | head`) is not an error.
 process.stdout.on("error", (e: NodeJS.ErrnoException) => (e.code === "EPIPE" ? process.exit(0) : undefined));
 
@@ -603,7 +623,7 @@ const argv = [...process.argv];
 const v = argv.findIndex((a, i) => i >= 2 && (a === "--version" || a === "-V"));
 if (v >= 0 && argv.slice(2).every((a, i) => a === "--version" || a === "-V" || a === "--json" || a.startsWith("--api") || argv[i + 1] === "--api")) {
   argv.splice(v, 1);
-  argv.splice(2, 0, "version");
+  argv.splice(2, 0, "version", "--offline");
 }
 
 // No top-level await: the compiled binary is CommonJS bytecode (scripts/build-cli.ts).

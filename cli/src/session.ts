@@ -7,6 +7,7 @@ import { mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { apiBase, clearSession, configPath, readConfig, writeConfig, type Config, type Session } from "./config.ts";
 import { apiError, authError, usageError } from "./errors.ts";
+import { netFetch } from "./net.ts";
 
 /** SPEC 9: a token within 10 minutes of expiry is refreshed first. */
 export const NEAR_EXPIRY_MS = 10 * 60 * 1000;
@@ -66,21 +67,9 @@ export function ok<T>(r: Answer<T>, what: string): T {
   return r.data as T;
 }
 
-/** fetch, with a network failure as a one-line API error naming the server. */
-function reach(base: string): typeof fetch {
-  const f = async (input: RequestInfo | URL, init?: RequestInit) => {
-    try {
-      return await fetch(input, init);
-    } catch (e) {
-      throw apiError(`cannot reach the API at ${base}: ${(e as Error).message}`);
-    }
-  };
-  return f as typeof fetch;
-}
-
-/** An anonymous client (login, login methods). */
+/** An anonymous client (login, login methods); requests bounded by the request timeout (net.ts). */
 export function anonymousClient(base: string): ApiClient {
-  return createApiClient({ baseUrl: base, fetch: reach(base) });
+  return createApiClient({ baseUrl: base, fetch: netFetch(base) });
 }
 
 /** Stores a new session (after login or refresh). */
@@ -172,7 +161,7 @@ export function signedIn(o: GlobalOptions, opts: { tenant?: boolean } = {}): Api
     if (s!.expiresAt - Date.now() < NEAR_EXPIRY_MS) s = await refresh(s!);
     return s!.accessToken;
   };
-  const net = reach(base);
+  const net = netFetch(base);
   // openapi-fetch hands fetch a Request; on a 401 the token is refreshed once and the request
   // (cloned before the first try, so its body can be sent again) retried.
   const retrying = async (input: Request): Promise<Response> => {
