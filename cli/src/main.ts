@@ -95,10 +95,26 @@ program
 const auth = program.command("auth").description("the session: where it is kept and whether it still works");
 auth
   .command("status")
-  .description("the API, account, client, token expiry and config path; exit 3 when not signed in")
+  .description("the API, account, client, token expiry and config path; exit 3 when not signed in, 2 or 7 when the API cannot be asked")
   .option("--json", JSON_HELP)
-  .addHelpText("after", "\nExamples:\n  $ ideally auth status\n  $ ideally auth status --json | jq .accessTokenExpiresAt\nJSON: { signedIn, api, email, userId, clientId, clientName, accessTokenExpiresAt, refreshable, server, configPath }")
+  .addHelpText("after", "\nExamples:\n  $ ideally auth status\n  $ ideally auth status --json | jq .accessTokenExpiresAt\nJSON: { signedIn, token, api, email, userId, clientId, clientName, accessTokenExpiresAt, refreshable, server, error?, configPath }")
   .action(async (_o, cmd: Command) => (await import("./commands/session/status.ts")).runAuthStatus(all(cmd)));
+auth
+  .command("token")
+  .description("print the access token commands send (refreshed first when near expiry), for curl or IDEALLY_TOKEN")
+  .option("--json", JSON_HELP)
+  .addHelpText(
+    "after",
+    `
+IDEALLY_TOKEN (for CI) is used instead of the stored login: as it is, never refreshed (an access token
+lives 15 minutes); the client is --client, else IDEALLY_CLIENT.
+
+Examples:
+  $ curl -H "Authorization: Bearer $(ideally auth token)" https://ideally.example.com/api/v1/Users/Me
+  $ IDEALLY_TOKEN=$(ideally auth token) IDEALLY_CLIENT=3 ideally projects list
+JSON: { token, expiresAt, from }`,
+  )
+  .action(async (_o, cmd: Command) => (await import("./commands/session/status.ts")).runAuthToken(all(cmd)));
 
 // Lookups for writing project files.
 pagingOptions(program

@@ -137,3 +137,15 @@ test("--version needs no network: with the API hung it prints the CLI's version 
   }
   expect(hung.connections, "no connection was made").toBe(before);
 });
+
+test("auth status is not a success when the API cannot be asked: 2 refused, 7 no answer", async () => {
+  sessionFor(cli, closedPort);
+  const down = await cli.run(["auth", "status"], { env: { IDEALLY_API_URL: closedPort } });
+  expect(down.code).toBe(2);
+  expect(down.stdout).toContain("session       not checked");
+  expect(down.stderr).toBe(`ideally: cannot reach the API at ${closedPort}: the connection was refused (is the server running, and is the address right?)\n`);
+  sessionFor(cli, hung.base);
+  const hanging = await cli.run(["auth", "status", "--timeout", "1", "--json"]);
+  expect(hanging.code).toBe(7);
+  expect(JSON.parse(hanging.stdout)).toMatchObject({ server: "unreachable", api: hung.base });
+});

@@ -1,0 +1,86 @@
+// The CLI at gh's level for scripts and CI (issue 38): IDEALLY_TOKEN instead of the stored login and
+// `ideally auth token`; `ideally api PATH` (method, fields, paging, --jq) with the tenant header as
+// other commands send it; `--json FIELDS` and `--jq EXPR` on the listing commands. Against a real
+// server process; expected rows read from the API directly with the same token.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { cliHarness, type CliHarness } from "../helpers/cli.ts";
+import { createTestDb, type TestDb } from "../helpers/db.ts";
+import { startServerProcess, type ServerProcess } from "../helpers/live.ts";
+
+const T = 1003;
+let tdb: TestDb;
+let server: ServerProcess;
+let uma: CliHarness;
+let ada: CliHarness;
+let bare: CliHarness;
+const dir = mkdtempSync(join(tmpdir(), "ideally-scripting-"));
+
+beforeAll(async () => {
+  tdb = await createTestDb();
+  server = await startServerProcess(tdb.url);
+  [uma, ada, bare] = [cliHarness(server.base), cliHarness(server.base), cliHarness(server.base)];
+  await uma.json(["login", "--email", "user@acme.test", "--password-stdin"], { stdin: "Password123!" });
+  await ada.json(["login", "--email", "admin@acme.test", "--password-stdin"], { stdin: "Password123!" });
+}, 120_000);
+afterAll(async () => {
+  for (const h of [uma, ada, bare]) h?.dispose();
+  rmSync(dir, { recursive: true, force: true });
+  await server?.stop();
+  await tdb?.drop();
+}, 30_000);
+
+const tokenOf = (h: CliHarness) => (h.config().session as { accessToken: string }).accessToken;
+
+/** The API read directly with a token and the tenant header. */
+async function direct<X = unknown>(token: string, path: string): Promise<X> {
+  const res = await fetch(`${server.base}${path}`, { headers: { authorization: `Bearer ${token}`, clientId: String(T) } });
+  expect(res.status, path).toBe(200);
+  return (await res.json()) as X;
+}
+
+describe("IDEALLY_TOKEN and auth token", () => {
+  test("auth token prints the stored login's access token, alone on stdout", async () => {
+    const r = await uma.run(["auth", "token"]);
+    expect([r.code, r.stderr]).toEqual([0, ""]);
+    expect(r.stdout).toBe(`${tokenOf(uma)}\n`);
+    const signedOut = await bare.run(["auth", "token"]);
+    expect([signedOut.code, signedOut.stdout]).toEqual([3, ""]);
+  });
+
+  test("with IDEALLY_TOKEN and no stored login, commands act as that user; nothing is written", async () => {
+    const env = { IDEALLY_TOKEN: tokenOf(uma) };
+    const me = await bare.json<{ email: string }>(["whoami"], { env });
+    expect(me.email).toBe("user@acme.test");
+    const expected = await direct<{ value: { id: number }[] }>(tokenOf(uma), "/api/v1/Projects?$select=id&$orderby=id%20desc&$top=50");
+    const listed = await bare.json<{ id: number }[]>(["projects", "list"], { env: { ...env, IDEALLY_CLIENT: String(T) } });
+    expect(listed.map((p) => p.id)).toEqual(expected.value.map((p) => p.id));
+    expect((await bare.json<{ id: number }[]>(["--client", String(T), "projects", "list"], { env })).length).toBe(listed.length);
+    expect(existsSync(bare.configFile), "no config file was written").toBe(false);
+    const use = await bare.run(["clients", "use", String(T)], { env });
+    expect([use.code, use.stderr]).toEqual([1, "ideally: IDEALLY_TOKEN is set: choose the client with --client ID or IDEALLY_CLIENT (`clients use` changes the stored login, which is not used)\n"]);
+  });
+
+  test("IDEALLY_TOKEN wins over a stored login, and auth status says which is used", async () => {
+    const env = { IDEALLY_TOKEN: tokenOf(uma) };
+    expect((await ada.json<{ email: string }>(["whoami"], { env })).email, "the token's user, not the stored admin").toBe("user@acme.test");
+    const s = await ada.json<{ token: string; email: string; server: string; refreshable: boolean }>(["auth", "status"], { env });
+    expect(s).toMatchObject({ token: "IDEALLY_TOKEN", email: "user@acme.test", server: "valid", refreshable: false });
+    const text = await ada.run(["auth", "status"], { env });
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain("token         IDEALLY_TOKEN (the stored login is not used)\n");
+    expect((await ada.json<{ token: string; email: string }>(["auth", "status"])).token, "without it, the stored login").toBe("stored login");
+  });
+
+  test("a token the API refuses is exit 3 naming IDEALLY_TOKEN, and nothing is refreshed", async () => {
+    const before = uma.config();
+    const r = await uma.run(["whoami"], { env: { IDEALLY_TOKEN: "e30.e30.bad" } });
+    expect([r.code, r.stdout]).toEqual([3, ""]);
+    expect(r.stderr).toBe("ideally: the API refused the token in IDEALLY_TOKEN (expired or ended; an access token lives 15 minutes): set a new one, e.g. from `ideally auth token`\n");
+    expect(uma.config(), "the stored login is untouched").toEqual(before);
+    const status = await uma.run(["auth", "status"], { env: { IDEALLY_TOKEN: "e30.e30.bad" } });
+    expect(status.code).toBe(3);
+  });
+});
