@@ -44,6 +44,17 @@ Examples:
 // Commander hands options untyped: each command's runner names the options it declared.
 const all = <T,>(cmd: Command): T => cmd.optsWithGlobals<T & OptionValues>();
 const JSON_HELP = "print JSON for scripts (nothing else on stdout)";
+/**
+ * A listing's `--json [FIELDS]` (all, or the fields named) and, beside it, `--jq EXPR`: shaped in
+ * json-shape.ts before the command runs. `fields` are the keys of the listing's JSON rows.
+ */
+const listingFields = new Map<Option, string[]>();
+function jsonFields(fields: string[]): Option {
+  const opt = new Option("--json [fields]", `print JSON (nothing else on stdout); FIELDS (comma-separated, right after --json) picks some of: ${fields.join(", ")}`);
+  listingFields.set(opt, fields);
+  return opt;
+}
+const JQ_HELP = "print what this jq expression makes of the JSON, strings raw (a subset of jq: paths, .[], |, select, map, length, keys, ...; docs/cli.md)";
 /** A repeatable option collects its values. */
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -121,32 +132,37 @@ pagingOptions(program
   .command("markets"), null)
   .description("the markets (regions) a project can field in, with the codes and currencies project files use")
   .option("--states", "include the US state markets")
-  .option("--json", JSON_HELP)
+  .addOption(jsonFields(["id", "name", "code", "currency", "parentId", "isUsState"]))
+  .option("--jq <expr>", JQ_HELP)
   .addHelpText("after", "\nExamples:\n  $ ideally markets\n  $ ideally markets --states --json | jq '.[] | select(.currency == \"USD\") | .code'\nJSON: [{ id, name, code, currency, parentId, isUsState }]")
   .action(async (_o, cmd: Command) => (await import("./commands/reference/lookups.ts")).runMarkets(all(cmd)));
 pagingOptions(program
   .command("targets"), null)
   .description("the target (quota) options by question, for every market or one")
   .option("--market <market>", "one market's options (name, code or id) and those of every market")
-  .option("--json", JSON_HELP)
+  .addOption(jsonFields(["id", "question", "questionCode", "label", "marketId", "market"]))
+  .option("--jq <expr>", JQ_HELP)
   .addHelpText("after", "\nA project file's target `option:` takes the answer, 'Question: answer' or the id.\n\nExamples:\n  $ ideally targets --market NZ\n  $ ideally targets --market Australia --json | jq '.[] | select(.question == \"Region\")'\nJSON: [{ id, question, questionCode, label, marketId, market }]")
   .action(async (_o, cmd: Command) => (await import("./commands/reference/lookups.ts")).runTargets(all(cmd)));
 pagingOptions(program
   .command("categories"), null)
   .description("the product categories (two levels), for a project file's `category:`")
-  .option("--json", JSON_HELP)
+  .addOption(jsonFields(["id", "name", "parentId", "industry"]))
+  .option("--jq <expr>", JQ_HELP)
   .addHelpText("after", "\nExamples:\n  $ ideally categories\n  $ ideally categories --json | jq '.[] | select(.parentId == 1)'\nJSON: [{ id, name, parentId, industry }]")
   .action(async (_o, cmd: Command) => (await import("./commands/reference/lookups.ts")).runCategories(all(cmd)));
 pagingOptions(program
   .command("frameworks"), null)
   .description("the research frameworks per project type, for a project file's `framework:`")
-  .option("--json", JSON_HELP)
+  .addOption(jsonFields(["id", "name", "title", "projectTypeId", "projectType", "description"]))
+  .option("--jq <expr>", JQ_HELP)
   .addHelpText("after", "\nExamples:\n  $ ideally frameworks\n  $ ideally frameworks --json | jq '.[] | select(.projectType == \"Idea\")'\nJSON: [{ id, name, title, projectTypeId, projectType, description }]")
   .action(async (_o, cmd: Command) => (await import("./commands/reference/lookups.ts")).runFrameworks(all(cmd)));
 pagingOptions(program
   .command("industries"), null)
   .description("the industries (SPEC's list), for a project file's `productType:`")
-  .option("--json", JSON_HELP)
+  .addOption(jsonFields(["code", "name"]))
+  .option("--jq <expr>", JQ_HELP)
   .addHelpText("after", "\nExamples:\n  $ ideally industries\n  $ ideally industries --json | jq -r '.[].code'\nJSON: [{ code, name }]")
   .action(async (_o, cmd: Command) => (await import("./commands/reference/lookups.ts")).runIndustries(all(cmd)));
 
@@ -154,7 +170,8 @@ const clients = program.command("clients").description("the clients (teams, orgs
 pagingOptions(clients
   .command("list")
   .description("list them; * marks the current one"), 50)
-  .option("--json", JSON_HELP)
+  .addOption(jsonFields(["id", "name", "tier", "parentId", "current"]))
+  .option("--jq <expr>", JQ_HELP)
   .addHelpText("after", "\nExample:\n  $ ideally clients list\nJSON: [{ id, name, tier, parentId, current }]")
   .action(async (_o, cmd: Command) => (await import("./commands/clients/list.ts")).runClientsList(all(cmd)));
 clients
@@ -172,7 +189,8 @@ pagingOptions(projects
   .option("--status <codes>", "only these status codes, e.g. 0 or 800,900")
   .option("--search <text>", "name contains")
   .option("--deleted", "the deleted projects instead (undelete restores them)")
-  .option("--json", JSON_HELP)
+  .addOption(jsonFields(["id", "projectName", "projectType", "statusCode", "createdAt"]))
+  .option("--jq <expr>", JQ_HELP)
   .addHelpText("after", "\nMore rows than a page: a hint on stderr (showing 1-50 of 312; ...), stdout keeps only the rows.\n\nExamples:\n  $ ideally projects list --status 800,900\n  $ ideally projects list --search oat --json\n  $ ideally projects list --limit 20 --page 2\n  $ ideally projects list --all --json | jq length\nJSON: [{ id, projectName, projectType, statusCode, createdAt }]")
   .action(async (_o, cmd: Command) => (await import("./commands/projects/list.ts")).runList(all(cmd)));
 projects
@@ -366,17 +384,24 @@ JSON: { projectId, format, file, bytes }`,
   )
   .action(async (id: string, _o, cmd: Command) => (await import("./commands/export.ts")).runExport(id, all(cmd)));
 
+// The balance is `credits balance`, the default: `credits` itself has no options, so `credits ledger
+// --json FIELDS` reaches the ledger (an option of `credits` would take it first).
 const credits = program
   .command("credits")
   .description("the client's credits: balance (default), ledger, transfer")
+  .addHelpText("after", "\nExamples:\n  $ ideally credits\n  $ ideally credits ledger --limit 20\n  $ ideally credits transfer --from 2 --to 3 --amount 500 --note 'Q3 budget'");
+credits
+  .command("balance", { isDefault: true })
+  .description("the balance, what is available and pending, this month's spend (`ideally credits` alone)")
   .option("--json", JSON_HELP)
-  .addHelpText("after", "\nExamples:\n  $ ideally credits\n  $ ideally credits ledger --limit 20\n  $ ideally credits transfer --from 2 --to 3 --amount 500 --note 'Q3 budget'\nJSON: ClientSubStats' client figures { balance, available, pendingCharges, spendThisMonth, ... }")
+  .addHelpText("after", "\nExamples:\n  $ ideally credits\n  $ ideally credits balance --json\nJSON: ClientSubStats' client figures { balance, available, pendingCharges, spendThisMonth, ... }")
   .action(async (_o, cmd: Command) => (await import("./commands/credits/balance.ts")).runBalance(all(cmd)));
 pagingOptions(credits
   .command("ledger")
   .description("the credit log, newest first (the balance is its sum)"), 50)
   .option("--project <id>", "only this project's rows")
-  .option("--json", JSON_HELP)
+  .addOption(jsonFields(["id", "type", "creditAmount", "projectId", "description", "transferId", "relatedClientId", "createdAt", "creditLogType"]))
+  .option("--jq <expr>", JQ_HELP)
   .addHelpText("after", "\nExamples:\n  $ ideally credits ledger --project 42\n  $ ideally credits ledger --all --json | jq 'map(.creditAmount) | add'\nJSON: [{ id, type, creditAmount, projectId, description, transferId, relatedClientId, createdAt, creditLogType }]")
   .action(async (_o, cmd: Command) => (await import("./commands/credits/ledger.ts")).runLedger(all(cmd)));
 credits
@@ -414,7 +439,8 @@ pagingOptions(runs
   .command("list")
   .description("a project's survey runs, with the ids close and extend take"), null)
   .argument("<project>", "project id")
-  .option("--json", JSON_HELP)
+  .addOption(jsonFields(["id", "regionId", "region", "surveyStatusId", "isCustomerPanel", "targetCompletes", "launchedAt", "closedAt"]))
+  .option("--jq <expr>", JQ_HELP)
   .addHelpText("after", "\nExamples:\n  $ ideally admin runs list 42\n  $ ideally admin runs list 42 --json | jq '.[] | select(.surveyStatusId == 50) | .id'\nJSON: [{ id, regionId, region: { regionName }, surveyStatusId, isCustomerPanel, targetCompletes, launchedAt, closedAt }]")
   .action(async (project: string, _o, cmd: Command) => (await import("./commands/admin/runs.ts")).runRunsList(project, all(cmd)));
 runs
@@ -439,7 +465,8 @@ pagingOptions(admin
   .argument("[name]", "the command to run (e.g. TestNextSchedule); none lists them")
   .addOption(new Option("--set <field=value>", "a field of the command's body (repeatable)").argParser(collect).default([]))
   .option("--timeout <seconds>", "give up waiting after this long", "600")
-  .option("--json", JSON_HELP)
+  .addOption(jsonFields(["name", "description"]))
+  .option("--jq <expr>", JQ_HELP)
   .addHelpText(
     "after",
     `
@@ -626,7 +653,15 @@ for (const c of program.commands.flatMap(withApi)) {
   requestTimeout.add(opt);
   c.addOption(opt);
 }
-program.hook("preAction", (_program, action) => {
+program.hook("preAction", async (_program, action) => {
+  // --json FIELDS and --jq of a listing: checked (exit 1) before any request.
+  const json = action.options.find((x) => listingFields.has(x));
+  const shaped = action.opts<{ json?: string | boolean; jq?: string }>();
+  if (json && (shaped.json !== undefined || shaped.jq !== undefined)) {
+    const [{ jsonShape }, { shapeJson }] = await Promise.all([import("./json-shape.ts"), import("./output.ts")]);
+    shapeJson(jsonShape(shaped.json, shaped.jq, listingFields.get(json) ?? []));
+    if (shaped.jq !== undefined && shaped.json === undefined) action.setOptionValue("json", true);
+  }
   const ours = [action, ...(action.parent ? [action.parent] : [])].some((c) => c.options.some((x) => requestTimeout.has(x)));
   setRequestTimeout(ours ? action.optsWithGlobals<{ timeout?: string }>().timeout : undefined);
 });

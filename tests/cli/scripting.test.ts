@@ -84,3 +84,53 @@ describe("IDEALLY_TOKEN and auth token", () => {
     expect(status.code).toBe(3);
   });
 });
+
+describe("--json FIELDS and --jq on the listing commands", () => {
+  // Each listing, as a staff account sees it (the survey runs list is staff's).
+  const listings = [["markets"], ["targets"], ["categories"], ["frameworks"], ["industries"], ["clients", "list"], ["projects", "list"], ["credits", "ledger"], ["admin", "commands"]];
+
+  test("--json FIELDS keeps the fields named; an unknown one lists the fields the rows have", async () => {
+    await tdb.db`insert into credit_logs (client_id, type, credit_amount, description) values (${T}, 1, 7, 'scripting top-up')`;
+    for (const args of listings) {
+      const all = await uma.json<Record<string, unknown>[]>(args);
+      expect(all.length, args.join(" ")).toBeGreaterThan(0);
+      // The fields are the keys the complete JSON's rows have.
+      const keys = [...new Set(all.flatMap((r) => Object.keys(r)))];
+      const bad = await uma.run([...args, "--json", "nosuch"]);
+      expect([bad.code, bad.stdout], args.join(" ")).toEqual([1, ""]);
+      const listed = /^ideally: --json: unknown field 'nosuch'; this list has (.*)\n$/.exec(bad.stderr)?.[1]?.split(", ");
+      expect(listed?.sort(), `${args.join(" ")}: ${bad.stderr}`).toEqual([...keys].sort());
+      const two = keys.slice(0, 2);
+      const some = await uma.run([...args, "--json", two.join(",")]);
+      expect(some.code, some.stderr).toBe(0);
+      expect(JSON.parse(some.stdout)).toEqual(all.map((r) => Object.fromEntries(two.map((k) => [k, r[k] ?? null]))));
+    }
+  }, 120_000);
+
+  test("projects list --json id,projectName is the API's rows with those fields", async () => {
+    const api = await direct<{ value: { id: number; projectName: string }[] }>(tokenOf(uma), "/api/v1/Projects?$select=id,projectName&$orderby=id%20desc&$top=50");
+    const r = await uma.run(["projects", "list", "--json", "id,projectName"]);
+    expect(JSON.parse(r.stdout)).toEqual(api.value.map((p) => ({ id: p.id, projectName: p.projectName })));
+  });
+
+  test("--jq filters the rows: one output a line, strings raw (as jq -r and gh --jq)", async () => {
+    const api = await direct<{ value: { id: number; statusCode: number; projectName: string }[] }>(tokenOf(uma), "/api/v1/Projects?$select=id,statusCode,projectName&$orderby=id%20desc&$top=50");
+    const done = api.value.filter((p) => p.statusCode >= 800);
+    expect(done.length, "the demo data has fielded projects").toBeGreaterThan(0);
+    const ids = await uma.run(["projects", "list", "--jq", ".[] | select(.statusCode >= 800) | .id"]);
+    expect([ids.code, ids.stderr]).toEqual([0, ""]);
+    expect(ids.stdout).toBe(done.map((p) => `${p.id}\n`).join(""));
+    const names = await uma.run(["projects", "list", "--jq", ".[0].projectName"]);
+    expect(names.stdout, "a string prints raw").toBe(`${api.value[0]!.projectName}\n`);
+    const markets = await uma.json<{ currency: string }[]>(["markets"]);
+    const nzd = await uma.run(["markets", "--jq", 'map(select(.currency == "NZD")) | length']);
+    expect(nzd.stdout).toBe(`${markets.filter((m) => m.currency === "NZD").length}\n`);
+    const both = await uma.run(["projects", "list", "--json", "id", "--jq", ".[0] | keys"]);
+    expect(both.stdout, "fields first, then the expression").toBe('["id"]\n');
+  });
+
+  test("a --jq expression that fails on the rows is one line, exit 1", async () => {
+    const r = await uma.run(["projects", "list", "--jq", ".[0].projectName.x"]);
+    expect([r.code, r.stdout, r.stderr]).toEqual([1, "", 'ideally: --jq: cannot index string with "x"\n']);
+  });
+});
