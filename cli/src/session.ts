@@ -29,6 +29,11 @@ export interface Api {
   token(): Promise<string>;
   /** The token is IDEALLY_TOKEN's: the stored login is not used, nothing is refreshed or saved. */
   fromEnv: boolean;
+  /**
+   * Any request to the API (`ideally api`) with what the typed client sends: the bearer token
+   * (refreshed as for every call), the clientId header unless `tenant: false`, requestscope.
+   */
+  send(req: Request): Promise<Response>;
 }
 
 /** The exp claim of a JWT, in ms. */
@@ -146,6 +151,14 @@ async function spend(s: Session): Promise<Session> {
   return next;
 }
 
+/** The headers contracts/client.ts sets on every call, on a request built by hand; the caller's own win. */
+async function withHeaders(req: Request, token: string, clientId: number | null): Promise<Request> {
+  if (!req.headers.has("Authorization")) req.headers.set("Authorization", `Bearer ${token}`);
+  if (!req.headers.has("clientId") && clientId !== null) req.headers.set("clientId", String(clientId));
+  if (!req.headers.has("requestscope")) req.headers.set("requestscope", "client");
+  return req;
+}
+
 /** The claims of an access token the CLI reads (user id, expiry); null when it is not a JWT. */
 function claimsOf(jwt: string): { sub: string; exp: number } | null {
   try {
@@ -217,6 +230,7 @@ export function signedIn(o: GlobalOptions, opts: { tenant?: boolean } = {}): Api
     clientId,
     fromEnv: false,
     token,
+    send: async (req) => retrying(await withHeaders(req, await token(), opts.tenant === false ? null : clientId)),
   };
 }
 
@@ -242,7 +256,7 @@ function tokenClient(o: GlobalOptions, opts: { tenant?: boolean }, cfg: Config, 
     return res;
   };
   const client = createApiClient({ baseUrl: base, fetch: refusing, getToken: () => jwt, getClientId: () => (opts.tenant === false ? null : clientId) });
-  return { client, base, session, clientId, fromEnv: true, token: async () => jwt };
+  return { client, base, session, clientId, fromEnv: true, token: async () => jwt, send: async (req) => refusing(await withHeaders(req, jwt, opts.tenant === false ? null : clientId)) };
 }
 
 /** The client id a command needs (a project's team, credits), or a usage-style auth error. */

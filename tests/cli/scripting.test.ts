@@ -134,3 +134,73 @@ describe("--json FIELDS and --jq on the listing commands", () => {
     expect([r.code, r.stdout, r.stderr]).toEqual([1, "", 'ideally: --jq: cannot index string with "x"\n']);
   });
 });
+
+describe("ideally api PATH", () => {
+  test("GET a path as it is or under /api/v1/, with the token and the tenant header", async () => {
+    const me = await direct(tokenOf(uma), "/api/v1/Users/Me");
+    for (const path of ["/api/v1/Users/Me", "Users/Me"]) {
+      const r = await uma.run(["api", path]);
+      expect([r.code, r.stderr], path).toEqual([0, ""]);
+      expect(JSON.parse(r.stdout)).toEqual(me);
+    }
+    // The tenant header as other commands send it: the client's projects.
+    const projects = await direct<{ value: { id: number }[] }>(tokenOf(uma), "/api/v1/Projects?$select=id");
+    const ids = await uma.run(["api", "Projects?$select=id", "--jq", ".value[].id"]);
+    expect(ids.stdout).toBe(projects.value.map((p) => `${p.id}\n`).join(""));
+  });
+
+  test("--paginate follows @odata.nextLink and joins the pages", async () => {
+    const file = join(dir, "page.yaml");
+    writeFileSync(file, "name: Page filler\ntype: Message\nframework: message-comprehension\nregions: [NZ]\ntestOptions:\n  - text: Plain\n");
+    for (let i = 0; i < 5; i++) await uma.json(["projects", "create", "--from", file]);
+    const all = await direct<{ value: { id: number }[] }>(tokenOf(uma), "/api/v1/Projects?$select=id&$orderby=id&$top=1000");
+    expect(all.value.length, "more than one page of 2").toBeGreaterThan(4);
+    const one = await uma.run(["api", "Projects?$select=id&$orderby=id&$top=2"]);
+    expect(JSON.parse(one.stdout)["@odata.nextLink"], "a page of 2 links the next").toBeString();
+    const r = await uma.run(["api", "Projects?$select=id&$orderby=id&$top=2", "--paginate"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ value: all.value.map((p) => ({ id: p.id })) });
+  });
+
+  test("-X PATCH with -f and -F fields: a JSON body, typed values, @file and @- for stdin", async () => {
+    const file = join(dir, "p.yaml");
+    writeFileSync(file, "name: Api target\ntype: Message\nframework: message-comprehension\nregions: [NZ]\ntestOptions:\n  - text: Plain\n");
+    const { id } = await uma.json<{ id: number }>(["projects", "create", "--from", file]);
+    const r = await uma.run(["api", "-X", "PATCH", `Projects(${id})`, "-f", "researchNote=from the api", "-F", "splitCellQuota=true", "-F", "fieldPeriodDays=21"]);
+    expect(r.code, r.stderr).toBe(0);
+    const after = await direct<{ researchNote: string; splitCellQuota: boolean; fieldPeriodDays: number }>(tokenOf(uma), `/api/v1/Projects(${id})`);
+    expect([after.researchNote, after.splitCellQuota, after.fieldPeriodDays]).toEqual(["from the api", true, 21]);
+    const note = join(dir, "note.txt");
+    writeFileSync(note, "read from a file");
+    await uma.run(["api", "-X", "PATCH", `Projects(${id})`, "-F", `researchNote=@${note}`]);
+    expect((await direct<{ researchNote: string }>(tokenOf(uma), `/api/v1/Projects(${id})`)).researchNote).toBe("read from a file");
+    await uma.run(["api", "-X", "PATCH", `Projects(${id})`, "-F", "researchNote=@-"], { stdin: "read from stdin\n" });
+    expect((await direct<{ researchNote: string }>(tokenOf(uma), `/api/v1/Projects(${id})`)).researchNote).toBe("read from stdin");
+  });
+
+  test("an API error prints the answer, one line on stderr, exit 2 (401 exit 3)", async () => {
+    const r = await uma.run(["api", "Projects(999999)"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^ideally: GET \/api\/v1\/Projects\(999999\): .*\(HTTP 404[^)]*\)\n$/);
+    expect(JSON.parse(r.stdout)).toHaveProperty("message");
+    const refused = await uma.run(["api", "Users/Me"], { env: { IDEALLY_TOKEN: "e30.e30.bad" } });
+    expect(refused.code).toBe(3);
+    const out = await bare.run(["api", "Users/Me"]);
+    expect([out.code, out.stderr]).toEqual([3, "ideally: not signed in; run `ideally login`\n"]);
+  });
+
+  test("bad options and paths off the API are usage errors (exit 1)", async () => {
+    for (const [args, message] of [
+      [["//evil.example/x"], "'//evil.example/x': expected a path on the API, like /api/v1/Users/Me or Projects"],
+      [["https://evil.example/x"], "'https://evil.example/x': expected a path on the API, like /api/v1/Users/Me or Projects"],
+      [["Users/Me", "-X", "FETCH"], "--method: expected one of GET, POST, PUT, PATCH, DELETE, HEAD, got 'FETCH'"],
+      [["Projects", "--paginate", "-X", "POST"], "--paginate follows the pages of a GET"],
+      [["Projects", "-f", "novalue"], "-f 'novalue': expected KEY=VALUE"],
+      [["Projects", "--jq", ".value[] |"], "--jq: the expression ends too soon"],
+      [["Projects", "-F", "x=@/no/such/file"], "-F: cannot read /no/such/file (ENOENT)"],
+    ] as const) {
+      const r = await uma.run(["api", ...args]);
+      expect([r.code, r.stdout, r.stderr], args.join(" ")).toEqual([1, "", `ideally: ${message}\n`]);
+    }
+  });
+});
