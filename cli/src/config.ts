@@ -4,6 +4,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
+import { checkApiUrl } from "./net.ts";
 
 export interface Session {
   /** The API's base URL (no trailing slash). */
@@ -78,8 +79,12 @@ export function clearSession(path = configPath()): void {
   else writeConfig(cfg, path);
 }
 
-/** --api, then IDEALLY_API_URL, then the session's, then the config's, then localhost:3000. */
+/**
+ * --api, then IDEALLY_API_URL, then the session's, then the config's, then localhost:3000; one
+ * that is not an http(s) address is a usage error naming where it came from.
+ */
 export function apiBase(flag: string | undefined, cfg: Config = readConfig()): string {
-  const v = flag ?? process.env.IDEALLY_API_URL ?? cfg.session?.api ?? cfg.api ?? DEFAULT_API;
-  return v.replace(/\/+$/, "");
+  const env = process.env.IDEALLY_API_URL || undefined;
+  const [v, from] = flag !== undefined ? [flag, "--api"] : env !== undefined ? [env, "IDEALLY_API_URL"] : cfg.session?.api ? [cfg.session.api, configPath()] : cfg.api ? [cfg.api, configPath()] : [DEFAULT_API, "the default"];
+  return checkApiUrl(v, from);
 }

@@ -1,6 +1,7 @@
 // --filter KEY=VALUE[,VALUE] options as SPEC 3's response filter object (sent as `filters` JSON),
 // and --segment ID (a saved filter set's stored filters, merged in: the option wins per key).
 import type { Schemas } from "../../contracts/client.ts";
+import { isDate } from "./args.ts";
 import { usageError } from "./errors.ts";
 import { ok, type Api } from "./session.ts";
 
@@ -33,7 +34,7 @@ export function parseFilters(specs: string[] = []): ResponseFilter {
       if (value !== "Customer" && value !== "Ideally") throw usageError(`--filter panel: expected Customer or Ideally, got '${value}'`);
       f[field] = value;
     } else if (key === "from" || key === "to") {
-      if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) throw usageError(`--filter ${key}: expected YYYY-MM-DD, got '${value}'`);
+      if (!isDate(value)) throw usageError(`--filter ${key}: expected a date YYYY-MM-DD, got '${value}'`);
       // SPEC 4: the start of the first day, the end of the last.
       f[field] = key === "from" ? `${value}T00:00:00.000Z` : `${value}T23:59:59.999Z`;
     } else {
@@ -42,7 +43,15 @@ export function parseFilters(specs: string[] = []): ResponseFilter {
       f[field] = [...((f[field] as number[] | undefined) ?? []), ...ids.map(Number)];
     }
   }
+  const [from, to] = [f.dateFrom, f.dateTo];
+  if (typeof from === "string" && typeof to === "string" && from > to) throw usageError(`--filter: from ${from.slice(0, 10)} is after to ${to.slice(0, 10)}`);
   return f as ResponseFilter;
+}
+
+/** --filter and --segment checked as values (exit 1), before any request. */
+export function checkFilters(o: { filter?: string[]; segment?: string }): void {
+  parseFilters(o.filter);
+  if (o.segment !== undefined && !/^\d{1,9}$/.test(o.segment)) throw usageError(`--segment: expected a segment id, got '${o.segment}'`);
 }
 
 /** The filter a command sends: a segment's stored filters, overridden by --filter options. */

@@ -2,12 +2,14 @@
 // `ideally` command-line entry. Commands are `noun verb` plus top-level verbs; this file only wires
 // commander and loads a command's module when it runs, so startup stays fast.
 // Exit codes: 0 ok, 1 usage (bad options, invalid project file, a CSV analyze cannot use), 2 API
-// error, 3 authentication; `projects watch` 4 declined, 5 stalled, 6 timed out.
+// error, 3 authentication; `projects watch` 4 declined, 5 stalled, 6 timed out; 7 no answer within
+// the request timeout (net.ts).
 import { Command, Option, type OptionValues } from "commander";
 import { CliError, EXIT_USAGE } from "./errors.ts";
 import { FILTER_HELP } from "./filter-help.ts";
 import { fitHelp, terminalWidth } from "./help-fit.ts";
 import { pagingOptions } from "./paging.ts";
+import { DEFAULT_TIMEOUT_S, setRequestTimeout } from "./net.ts";
 
 const program = new Command()
   .name("ideally")
@@ -15,7 +17,7 @@ const program = new Command()
   .option("--api <url>", "the API's base URL (default: IDEALLY_API_URL, else the signed-in one, else http://localhost:3000)")
   .option("--client <id>", "act for this client id instead of the one chosen with `clients use`")
   .option("--wide", "tables at full width (by default they fit the terminal, cutting long text with …)")
-  .option("-V, --version", "the CLI's version and commit, the contract's and the API's version (same as `ideally version`)")
+  .option("-V, --version", "the CLI's version and commit and the contract's version, with no network (`ideally version` adds the API's)")
   // Commander's own errors (unknown option, missing required option) as one line like ours.
   .configureOutput({
     outputError: (str, write) => write(`${str.trimEnd().replace(/^error: /, "ideally: ")} (see --help)\n`),
@@ -27,7 +29,8 @@ const program = new Command()
     "after",
     `
 Every command takes --json (stable JSON on stdout, nothing else) and --help (with examples).
-Exit codes: 0 ok, 1 usage, 2 API error, 3 authentication (projects watch: 4 declined, 5 stalled, 6 timed out).
+Exit codes: 0 ok, 1 usage, 2 API error or unreachable, 3 authentication, 7 the API did not answer
+within --timeout (projects watch: 4 declined, 5 stalled, 6 timed out).
 The session lives in $XDG_CONFIG_HOME/ideally/config.json (else ~/.config/ideally), mode 0600.
 
 Examples:
@@ -41,6 +44,17 @@ Examples:
 // Commander hands options untyped: each command's runner names the options it declared.
 const all = <T,>(cmd: Command): T => cmd.optsWithGlobals<T & OptionValues>();
 const JSON_HELP = "print JSON for scripts (nothing else on stdout)";
+/**
+ * A listing's `--json [FIELDS]` (all, or the fields named) and, beside it, `--jq EXPR`: shaped in
+ * json-shape.ts before the command runs. `fields` are the keys of the listing's JSON rows.
+ */
+const listingFields = new Map<Option, string[]>();
+function jsonFields(fields: string[]): Option {
+  const opt = new Option("--json [fields]", `print JSON (nothing else on stdout); FIELDS (comma-separated, right after --json) picks some of: ${fields.join(", ")}`);
+  listingFields.set(opt, fields);
+  return opt;
+}
+const JQ_HELP = "print what this jq expression makes of the JSON, strings raw (a subset of jq: paths, .[], |, select, map, length, keys, ...; docs/cli.md)";
 /** A repeatable option collects its values. */
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -51,7 +65,7 @@ program
   .option("--password-stdin", "read the password from stdin (default: IDEALLY_PASSWORD, else asked without echo)")
   .option("--sso", "sign in with your organisation's SAML identity provider in the browser")
   .option("--no-browser", "--sso: only print the address to open")
-  .option("--timeout <seconds>", "--sso: how long to wait for the browser", "300")
+  .option("--timeout <seconds>", "--sso: how long to wait for the browser (default 300); else the request timeout (default 30)")
   .option("--json", JSON_HELP)
   .addHelpText(
     "after",
@@ -85,48 +99,70 @@ program
   .command("version")
   .description("the CLI's version and commit, the API version it was built for, and the API's own")
   .option("--json", JSON_HELP)
-  .addHelpText("after", "\nExamples:\n  $ ideally --version\n  $ ideally version --api https://ideally.example.com --json\nJSON: { cli, commit, contract, api, apiVersion, apiError? }")
+  .addOption(new Option("--offline", "only what the CLI knows (what --version prints)").hideHelp())
+  .addHelpText("after", "\n`ideally --version` prints the CLI's version, commit and contract with no network.\n\nExamples:\n  $ ideally --version\n  $ ideally version --api https://ideally.example.com --json\nJSON: { cli, commit, contract, api, apiVersion, apiError? } (--version: { cli, commit, contract })")
   .action(async (_o, cmd: Command) => (await import("./commands/session/version.ts")).runVersion(all(cmd)));
 
 const auth = program.command("auth").description("the session: where it is kept and whether it still works");
 auth
   .command("status")
-  .description("the API, account, client, token expiry and config path; exit 3 when not signed in")
+  .description("the API, account, client, token expiry and config path; exit 3 when not signed in, 2 or 7 when the API cannot be asked")
   .option("--json", JSON_HELP)
-  .addHelpText("after", "\nExamples:\n  $ ideally auth status\n  $ ideally auth status --json | jq .accessTokenExpiresAt\nJSON: { signedIn, api, email, userId, clientId, clientName, accessTokenExpiresAt, refreshable, server, configPath }")
+  .addHelpText("after", "\nExamples:\n  $ ideally auth status\n  $ ideally auth status --json | jq .accessTokenExpiresAt\nJSON: { signedIn, token, api, email, userId, clientId, clientName, accessTokenExpiresAt, refreshable, server, error?, configPath }")
   .action(async (_o, cmd: Command) => (await import("./commands/session/status.ts")).runAuthStatus(all(cmd)));
+auth
+  .command("token")
+  .description("print the access token commands send (refreshed first when near expiry), for curl or IDEALLY_TOKEN")
+  .option("--json", JSON_HELP)
+  .addHelpText(
+    "after",
+    `
+IDEALLY_TOKEN (for CI) is used instead of the stored login: as it is, never refreshed (an access token
+lives 15 minutes); the client is --client, else IDEALLY_CLIENT.
+
+Examples:
+  $ curl -H "Authorization: Bearer $(ideally auth token)" https://ideally.example.com/api/v1/Users/Me
+  $ IDEALLY_TOKEN=$(ideally auth token) IDEALLY_CLIENT=3 ideally projects list
+JSON: { token, expiresAt, from }`,
+  )
+  .action(async (_o, cmd: Command) => (await import("./commands/session/status.ts")).runAuthToken(all(cmd)));
 
 // Lookups for writing project files.
 pagingOptions(program
   .command("markets"), null)
   .description("the markets (regions) a project can field in, with the codes and currencies project files use")
   .option("--states", "include the US state markets")
-  .option("--json", JSON_HELP)
+  .addOption(jsonFields(["id", "name", "code", "currency", "parentId", "isUsState"]))
+  .option("--jq <expr>", JQ_HELP)
   .addHelpText("after", "\nExamples:\n  $ ideally markets\n  $ ideally markets --states --json | jq '.[] | select(.currency == \"USD\") | .code'\nJSON: [{ id, name, code, currency, parentId, isUsState }]")
   .action(async (_o, cmd: Command) => (await import("./commands/reference/lookups.ts")).runMarkets(all(cmd)));
 pagingOptions(program
   .command("targets"), null)
   .description("the target (quota) options by question, for every market or one")
   .option("--market <market>", "one market's options (name, code or id) and those of every market")
-  .option("--json", JSON_HELP)
+  .addOption(jsonFields(["id", "question", "questionCode", "label", "marketId", "market"]))
+  .option("--jq <expr>", JQ_HELP)
   .addHelpText("after", "\nA project file's target `option:` takes the answer, 'Question: answer' or the id.\n\nExamples:\n  $ ideally targets --market NZ\n  $ ideally targets --market Australia --json | jq '.[] | select(.question == \"Region\")'\nJSON: [{ id, question, questionCode, label, marketId, market }]")
   .action(async (_o, cmd: Command) => (await import("./commands/reference/lookups.ts")).runTargets(all(cmd)));
 pagingOptions(program
   .command("categories"), null)
   .description("the product categories (two levels), for a project file's `category:`")
-  .option("--json", JSON_HELP)
+  .addOption(jsonFields(["id", "name", "parentId", "industry"]))
+  .option("--jq <expr>", JQ_HELP)
   .addHelpText("after", "\nExamples:\n  $ ideally categories\n  $ ideally categories --json | jq '.[] | select(.parentId == 1)'\nJSON: [{ id, name, parentId, industry }]")
   .action(async (_o, cmd: Command) => (await import("./commands/reference/lookups.ts")).runCategories(all(cmd)));
 pagingOptions(program
   .command("frameworks"), null)
   .description("the research frameworks per project type, for a project file's `framework:`")
-  .option("--json", JSON_HELP)
+  .addOption(jsonFields(["id", "name", "title", "projectTypeId", "projectType", "description"]))
+  .option("--jq <expr>", JQ_HELP)
   .addHelpText("after", "\nExamples:\n  $ ideally frameworks\n  $ ideally frameworks --json | jq '.[] | select(.projectType == \"Idea\")'\nJSON: [{ id, name, title, projectTypeId, projectType, description }]")
   .action(async (_o, cmd: Command) => (await import("./commands/reference/lookups.ts")).runFrameworks(all(cmd)));
 pagingOptions(program
   .command("industries"), null)
   .description("the industries (SPEC's list), for a project file's `productType:`")
-  .option("--json", JSON_HELP)
+  .addOption(jsonFields(["code", "name"]))
+  .option("--jq <expr>", JQ_HELP)
   .addHelpText("after", "\nExamples:\n  $ ideally industries\n  $ ideally industries --json | jq -r '.[].code'\nJSON: [{ code, name }]")
   .action(async (_o, cmd: Command) => (await import("./commands/reference/lookups.ts")).runIndustries(all(cmd)));
 
@@ -134,7 +170,8 @@ const clients = program.command("clients").description("the clients (teams, orgs
 pagingOptions(clients
   .command("list")
   .description("list them; * marks the current one"), 50)
-  .option("--json", JSON_HELP)
+  .addOption(jsonFields(["id", "name", "tier", "parentId", "current"]))
+  .option("--jq <expr>", JQ_HELP)
   .addHelpText("after", "\nExample:\n  $ ideally clients list\nJSON: [{ id, name, tier, parentId, current }]")
   .action(async (_o, cmd: Command) => (await import("./commands/clients/list.ts")).runClientsList(all(cmd)));
 clients
@@ -152,7 +189,8 @@ pagingOptions(projects
   .option("--status <codes>", "only these status codes, e.g. 0 or 800,900")
   .option("--search <text>", "name contains")
   .option("--deleted", "the deleted projects instead (undelete restores them)")
-  .option("--json", JSON_HELP)
+  .addOption(jsonFields(["id", "projectName", "projectType", "statusCode", "createdAt"]))
+  .option("--jq <expr>", JQ_HELP)
   .addHelpText("after", "\nMore rows than a page: a hint on stderr (showing 1-50 of 312; ...), stdout keeps only the rows.\n\nExamples:\n  $ ideally projects list --status 800,900\n  $ ideally projects list --search oat --json\n  $ ideally projects list --limit 20 --page 2\n  $ ideally projects list --all --json | jq length\nJSON: [{ id, projectName, projectType, statusCode, createdAt }]")
   .action(async (_o, cmd: Command) => (await import("./commands/projects/list.ts")).runList(all(cmd)));
 projects
@@ -349,17 +387,24 @@ JSON: { projectId, format, file, bytes }`,
   )
   .action(async (id: string, _o, cmd: Command) => (await import("./commands/export.ts")).runExport(id, all(cmd)));
 
+// The balance is `credits balance`, the default: `credits` itself has no options, so `credits ledger
+// --json FIELDS` reaches the ledger (an option of `credits` would take it first).
 const credits = program
   .command("credits")
   .description("the client's credits: balance (default), ledger, transfer")
+  .addHelpText("after", "\nExamples:\n  $ ideally credits\n  $ ideally credits ledger --limit 20\n  $ ideally credits transfer --from 2 --to 3 --amount 500 --note 'Q3 budget'");
+credits
+  .command("balance", { isDefault: true })
+  .description("the balance, what is available and pending, this month's spend (`ideally credits` alone)")
   .option("--json", JSON_HELP)
-  .addHelpText("after", "\nExamples:\n  $ ideally credits\n  $ ideally credits ledger --limit 20\n  $ ideally credits transfer --from 2 --to 3 --amount 500 --note 'Q3 budget'\nJSON: ClientSubStats' client figures { balance, available, pendingCharges, spendThisMonth, ... }")
+  .addHelpText("after", "\nExamples:\n  $ ideally credits\n  $ ideally credits balance --json\nJSON: ClientSubStats' client figures { balance, available, pendingCharges, spendThisMonth, ... }")
   .action(async (_o, cmd: Command) => (await import("./commands/credits/balance.ts")).runBalance(all(cmd)));
 pagingOptions(credits
   .command("ledger")
   .description("the credit log, newest first (the balance is its sum)"), 50)
   .option("--project <id>", "only this project's rows")
-  .option("--json", JSON_HELP)
+  .addOption(jsonFields(["id", "type", "creditAmount", "projectId", "description", "transferId", "relatedClientId", "createdAt", "creditLogType"]))
+  .option("--jq <expr>", JQ_HELP)
   .addHelpText("after", "\nExamples:\n  $ ideally credits ledger --project 42\n  $ ideally credits ledger --all --json | jq 'map(.creditAmount) | add'\nJSON: [{ id, type, creditAmount, projectId, description, transferId, relatedClientId, createdAt, creditLogType }]")
   .action(async (_o, cmd: Command) => (await import("./commands/credits/ledger.ts")).runLedger(all(cmd)));
 credits
@@ -397,7 +442,8 @@ pagingOptions(runs
   .command("list")
   .description("a project's survey runs, with the ids close and extend take"), null)
   .argument("<project>", "project id")
-  .option("--json", JSON_HELP)
+  .addOption(jsonFields(["id", "regionId", "region", "surveyStatusId", "isCustomerPanel", "targetCompletes", "launchedAt", "closedAt"]))
+  .option("--jq <expr>", JQ_HELP)
   .addHelpText("after", "\nExamples:\n  $ ideally admin runs list 42\n  $ ideally admin runs list 42 --json | jq '.[] | select(.surveyStatusId == 50) | .id'\nJSON: [{ id, regionId, region: { regionName }, surveyStatusId, isCustomerPanel, targetCompletes, launchedAt, closedAt }]")
   .action(async (project: string, _o, cmd: Command) => (await import("./commands/admin/runs.ts")).runRunsList(project, all(cmd)));
 runs
@@ -422,7 +468,8 @@ pagingOptions(admin
   .argument("[name]", "the command to run (e.g. TestNextSchedule); none lists them")
   .addOption(new Option("--set <field=value>", "a field of the command's body (repeatable)").argParser(collect).default([]))
   .option("--timeout <seconds>", "give up waiting after this long", "600")
-  .option("--json", JSON_HELP)
+  .addOption(jsonFields(["name", "description"]))
+  .option("--jq <expr>", JQ_HELP)
   .addHelpText(
     "after",
     `
@@ -433,6 +480,33 @@ Examples:
 JSON: [{ name, description }] or the job's { jobId, name, result }`,
   )
   .action(async (name: string | undefined, _o, cmd: Command) => (await import("./commands/admin/commands.ts")).runCommands(name, all(cmd)));
+
+program
+  .command("api")
+  .description("an authenticated request to any API path, as `gh api` (the session's token and client go with it)")
+  .argument("<path>", "/api/v1/... as it is, or a path under /api/v1/ (Projects, Users/Me)")
+  .option("-X, --method <method>", "GET (default; POST with fields or --input), POST, PUT, PATCH, DELETE or HEAD")
+  .addOption(new Option("-f, --raw-field <key=value>", "a string field of the JSON body (the query of a GET); repeatable").argParser(collect).default([]))
+  .addOption(new Option("-F, --field <key=value>", "a typed field: true, false, null and numbers as JSON, @FILE the file's text (@- stdin); repeatable").argParser(collect).default([]))
+  .addOption(new Option("-H, --header <header>", "an extra header 'Name: value'; repeatable").argParser(collect).default([]))
+  .option("--input <file>", "the request body from a file (- for stdin), sent as JSON")
+  .option("--paginate", "GET every page: follow @odata.nextLink and join the pages' value")
+  .option("--no-tenant", "send no clientId header (calls that are not a client's)")
+  .option("--jq <expr>", JQ_HELP)
+  .addHelpText(
+    "after",
+    `
+The answer is printed as JSON (other types as they come). An answer of 400 or more is printed too,
+with one line on stderr (exit 2; 401 exit 3). The path stays on the API's own address.
+
+Examples:
+  $ ideally api Users/Me
+  $ ideally api 'Projects?$select=id,projectName&$top=100' --paginate --jq '.value[] | .id'
+  $ ideally api -X PATCH 'Projects(42)' -f researchNote='Wave 2' -F splitCellQuota=true
+  $ ideally api /api/v1/Responses/QualResults -f projectId=42 -f confidence=90 --jq '.measures[0]'
+JSON: the API's answer (with --paginate the first page's object with every page's value)`,
+  )
+  .action(async (path: string, _o, cmd: Command) => (await import("./commands/api.ts")).runApi(path, all(cmd)));
 
 program
   .command("completion")
@@ -611,6 +685,30 @@ JSON: { groups: [{ group, n, clusters, nEff, share, se, deff, ci: [lo, hi], smal
     await runCompare(file, opts);
   });
 
+// The request timeout (net.ts): `--timeout S` on every command that talks to the API and has no
+// --timeout of its own (`projects watch`, `export`, `admin commands` and `login --sso` keep theirs for
+// their whole wait; their requests take IDEALLY_TIMEOUT). Checked before the command runs.
+const requestTimeout = new Set<Option>();
+const withApi = (c: Command): Command[] => (["analyze", "completion", "__complete"].includes(c.name()) ? [] : [...(c.options.length || !c.commands.length ? [c] : []), ...c.commands.flatMap(withApi)]);
+for (const c of program.commands.flatMap(withApi)) {
+  if (c.options.some((x) => x.long === "--timeout")) continue;
+  const opt = new Option("--timeout <seconds>", `give up when the API has not answered a request within this long (default ${DEFAULT_TIMEOUT_S}, or IDEALLY_TIMEOUT); exit 7`);
+  requestTimeout.add(opt);
+  c.addOption(opt);
+}
+program.hook("preAction", async (_program, action) => {
+  // --json FIELDS and --jq of a listing: checked (exit 1) before any request.
+  const json = action.options.find((x) => listingFields.has(x));
+  const shaped = action.opts<{ json?: string | boolean; jq?: string }>();
+  if (json && (shaped.json !== undefined || shaped.jq !== undefined)) {
+    const [{ jsonShape }, { shapeJson }] = await Promise.all([import("./json-shape.ts"), import("./output.ts")]);
+    shapeJson(jsonShape(shaped.json, shaped.jq, listingFields.get(json) ?? []));
+    if (shaped.jq !== undefined && shaped.json === undefined) action.setOptionValue("json", true);
+  }
+  const ours = [action, ...(action.parent ? [action.parent] : [])].some((c) => c.options.some((x) => requestTimeout.has(x)));
+  setRequestTimeout(ours ? action.optsWithGlobals<{ timeout?: string }>().timeout : undefined);
+});
+
 // A reader that stops early (`ideally projects list | head`) is not an error.
 process.stdout.on("error", (e: NodeJS.ErrnoException) => (e.code === "EPIPE" ? process.exit(0) : undefined));
 
@@ -619,7 +717,7 @@ const argv = [...process.argv];
 const v = argv.findIndex((a, i) => i >= 2 && (a === "--version" || a === "-V"));
 if (v >= 0 && argv.slice(2).every((a, i) => a === "--version" || a === "-V" || a === "--json" || a.startsWith("--api") || argv[i + 1] === "--api")) {
   argv.splice(v, 1);
-  argv.splice(2, 0, "version");
+  argv.splice(2, 0, "version", "--offline");
 }
 
 // No top-level await: the compiled binary is CommonJS bytecode (scripts/build-cli.ts).

@@ -14,8 +14,25 @@ export const dim = wrap(2, 22);
 export const yellow = wrap(33, 39);
 export const red = wrap(31, 39);
 
+/**
+ * What `--json FIELDS` and `--jq EXPR` make of the JSON a command prints (set before a listing
+ * command runs, json-shape.ts): the rows' chosen fields, then the jq expression's outputs.
+ */
+export interface JsonShape {
+  fields: string[] | null;
+  jq: ((value: unknown) => string) | null;
+}
+let shape: JsonShape = { fields: null, jq: null };
+export function shapeJson(s: JsonShape): void {
+  shape = s;
+}
+
+const pick = (v: unknown, fields: string[]): unknown =>
+  Array.isArray(v) ? v.map((x) => pick(x, fields)) : v !== null && typeof v === "object" ? Object.fromEntries(fields.map((f) => [f, (v as Record<string, unknown>)[f] ?? null])) : v;
+
 export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  const v = shape.fields ? pick(value, shape.fields) : value;
+  process.stdout.write(shape.jq ? shape.jq(v) : `${JSON.stringify(v, null, 2)}\n`);
 }
 
 export function warn(message: string): void {

@@ -7,6 +7,7 @@ import { mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { apiBase, clearSession, configPath, readConfig, writeConfig, type Config, type Session } from "./config.ts";
 import { apiError, authError, usageError } from "./errors.ts";
+import { netFetch } from "./net.ts";
 
 /** SPEC 9: a token within 10 minutes of expiry is refreshed first. */
 export const NEAR_EXPIRY_MS = 10 * 60 * 1000;
@@ -26,6 +27,13 @@ export interface Api {
   clientId: number | null;
   /** A fresh access token (refreshing first when near expiry): for the websocket. */
   token(): Promise<string>;
+  /** The token is IDEALLY_TOKEN's: the stored login is not used, nothing is refreshed or saved. */
+  fromEnv: boolean;
+  /**
+   * Any request to the API (`ideally api`) with what the typed client sends: the bearer token
+   * (refreshed as for every call), the clientId header unless `tenant: false`, requestscope.
+   */
+  send(req: Request): Promise<Response>;
 }
 
 /** The exp claim of a JWT, in ms. */
@@ -66,21 +74,9 @@ export function ok<T>(r: Answer<T>, what: string): T {
   return r.data as T;
 }
 
-/** fetch, with a network failure as a one-line API error naming the server. */
-function reach(base: string): typeof fetch {
-  const f = async (input: RequestInfo | URL, init?: RequestInit) => {
-    try {
-      return await fetch(input, init);
-    } catch (e) {
-      throw apiError(`cannot reach the API at ${base}: ${(e as Error).message}`);
-    }
-  };
-  return f as typeof fetch;
-}
-
-/** An anonymous client (login, login methods). */
+/** An anonymous client (login, login methods); requests bounded by the request timeout (net.ts). */
 export function anonymousClient(base: string): ApiClient {
-  return createApiClient({ baseUrl: base, fetch: reach(base) });
+  return createApiClient({ baseUrl: base, fetch: netFetch(base) });
 }
 
 /** Stores a new session (after login or refresh). */
@@ -155,6 +151,45 @@ async function spend(s: Session): Promise<Session> {
   return next;
 }
 
+/** The headers contracts/client.ts sets on every call, on a request built by hand; the caller's own win. */
+async function withHeaders(req: Request, token: string, clientId: number | null): Promise<Request> {
+  if (!req.headers.has("Authorization")) req.headers.set("Authorization", `Bearer ${token}`);
+  if (!req.headers.has("clientId") && clientId !== null) req.headers.set("clientId", String(clientId));
+  if (!req.headers.has("requestscope")) req.headers.set("requestscope", "client");
+  return req;
+}
+
+/** The claims of an access token the CLI reads (user id, expiry); null when it is not a JWT. */
+function claimsOf(jwt: string): { sub: string; exp: number } | null {
+  try {
+    const c = JSON.parse(Buffer.from(jwt.split(".")[1] ?? "", "base64url").toString("utf8")) as { sub?: unknown; exp?: unknown };
+    return typeof c.sub === "string" && typeof c.exp === "number" ? { sub: c.sub, exp: c.exp } : null;
+  } catch {
+    return null;
+  }
+}
+
+export const TOKEN_REFUSED = "the API refused the token in IDEALLY_TOKEN (expired or ended; an access token lives 15 minutes): set a new one, e.g. from `ideally auth token`";
+
+/**
+ * IDEALLY_TOKEN (for CI, like gh's GH_TOKEN): an access token used as it is instead of the stored
+ * login, which is neither read for its tokens nor changed; never refreshed. The client is --client,
+ * else IDEALLY_CLIENT, else the one chosen with `clients use` for the same API.
+ */
+export function envToken(): string | null {
+  return process.env.IDEALLY_TOKEN?.trim() || null;
+}
+
+function clientOf(o: GlobalOptions, stored: number | null): number | null {
+  if (o.client !== undefined) return Number(o.client);
+  const env = process.env.IDEALLY_CLIENT?.trim();
+  if (env) {
+    if (!/^\d{1,9}$/.test(env)) throw usageError(`IDEALLY_CLIENT: expected a client id, got '${env}'`);
+    return Number(env);
+  }
+  return stored;
+}
+
 /**
  * The signed-in client, or exit 3 when there is no session. `tenant: false` sends no clientId (the
  * list of every client the account reaches, staff calls that are not a tenant's).
@@ -163,16 +198,18 @@ export function signedIn(o: GlobalOptions, opts: { tenant?: boolean } = {}): Api
   // A bad option is a usage error (exit 1) whether or not a session exists.
   if (o.client !== undefined && !/^\d{1,9}$/.test(o.client)) throw usageError(`--client: expected a client id, got '${o.client}'`);
   const cfg = readConfig();
+  const fromEnv = envToken();
+  if (fromEnv) return tokenClient(o, opts, cfg, fromEnv);
   let s = cfg.session;
   if (!s) throw authError("not signed in; run `ideally login`");
   const base = apiBase(o.api, cfg);
   if (base !== s.api) throw authError(`signed in to ${s.api}, not ${base}; run \`ideally login --api ${base}\``);
-  const clientId = o.client !== undefined ? Number(o.client) : s.clientId;
+  const clientId = clientOf(o, s.clientId);
   const token = async () => {
     if (s!.expiresAt - Date.now() < NEAR_EXPIRY_MS) s = await refresh(s!);
     return s!.accessToken;
   };
-  const net = reach(base);
+  const net = netFetch(base);
   // openapi-fetch hands fetch a Request; on a 401 the token is refreshed once and the request
   // (cloned before the first try, so its body can be sent again) retried.
   const retrying = async (input: Request): Promise<Response> => {
@@ -191,8 +228,35 @@ export function signedIn(o: GlobalOptions, opts: { tenant?: boolean } = {}): Api
       return s!;
     },
     clientId,
+    fromEnv: false,
     token,
+    send: async (req) => retrying(await withHeaders(req, await token(), opts.tenant === false ? null : clientId)),
   };
+}
+
+/** The client with IDEALLY_TOKEN: no refresh; a 401 is exit 3 naming the variable. */
+function tokenClient(o: GlobalOptions, opts: { tenant?: boolean }, cfg: Config, jwt: string): Api {
+  const base = apiBase(o.api, cfg);
+  const claims = claimsOf(jwt);
+  const stored = cfg.session && cfg.session.api === base ? cfg.session.clientId : null;
+  const clientId = clientOf(o, stored);
+  const session: Session = {
+    api: base,
+    email: `user ${claims?.sub ?? "?"} (IDEALLY_TOKEN)`,
+    userId: Number(claims?.sub ?? 0),
+    accessToken: jwt,
+    expiresAt: (claims?.exp ?? 0) * 1000,
+    refreshToken: null,
+    clientId,
+  };
+  const net = netFetch(base);
+  const refusing = async (input: Request): Promise<Response> => {
+    const res = await net(input);
+    if (res.status === 401) throw authError(TOKEN_REFUSED);
+    return res;
+  };
+  const client = createApiClient({ baseUrl: base, fetch: refusing, getToken: () => jwt, getClientId: () => (opts.tenant === false ? null : clientId) });
+  return { client, base, session, clientId, fromEnv: true, token: async () => jwt, send: async (req) => refusing(await withHeaders(req, jwt, opts.tenant === false ? null : clientId)) };
 }
 
 /** The client id a command needs (a project's team, credits), or a usage-style auth error. */

@@ -100,22 +100,24 @@ describe("lookups for project files", () => {
 });
 
 describe("--version and auth status", () => {
-  test("--version: the CLI's version and commit, the contract's and the API's version", async () => {
+  test("version: the CLI's version and commit, the contract's and the API's version; --version without the API", async () => {
     const contract = JSON.parse(readFileSync(resolve(import.meta.dir, "../../contracts/openapi.json"), "utf8")).info.version;
     const served = ((await (await fetch(`${server.base}/openapi.json`)).json()) as { info: { version: string } }).info.version;
     const head = Bun.spawnSync(["git", "rev-parse", "--short=12", "HEAD"], { cwd: resolve(import.meta.dir, "../..") }).stdout.toString().trim();
-    const v = await uma.json<{ cli: string; commit: string; contract: string; apiVersion: string; api: string }>(["--version"]);
+    const v = await uma.json<{ cli: string; commit: string; contract: string; apiVersion: string; api: string }>(["version"]);
     expect(v.cli).toMatch(/^\d+\.\d+\.\d+$/);
     expect(v.commit).toBe(head);
     expect(v.contract).toBe(contract);
     expect(v.api).toBe(server.base);
     expect(v.apiVersion).toBe(served);
+    // --version is what the CLI knows, with no network (tests/cli/network.test.ts: with the API hung).
+    expect(await uma.json(["--version"])).toEqual({ cli: v.cli, commit: head, contract });
     const text = await uma.run(["--version"]);
     expect(text.code).toBe(0);
-    expect(text.stdout).toStartWith(`ideally ${v.cli} (${head})\n`);
-    const down = await uma.run(["--version", "--api", "http://127.0.0.1:9"]);
+    expect(text.stdout).toBe(`ideally ${v.cli} (${head})\ncontract  ${contract}\n`);
+    const down = await uma.run(["version", "--api", "http://127.0.0.1:9"]);
     expect(down.code, "the CLI's version even with the API down").toBe(0);
-    expect(down.stdout).toContain("api version  unknown (cannot reach it");
+    expect(down.stdout).toContain("api version  unknown (cannot reach the API at http://127.0.0.1:9: the connection was refused");
   });
   test("auth status: API, account, client, expiry, config path; exit 3 signed out", async () => {
     await uma.json(["clients", "use", String(T)]);

@@ -5,9 +5,9 @@
 // without --force, and is written beside the target and renamed into place; `-o -` is stdout.
 import { createWriteStream, existsSync, renameSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, extname, join, resolve } from "node:path";
-import { idArg } from "../args.ts";
+import { benchmarkArg, idArg } from "../args.ts";
 import { apiError, usageError } from "../errors.ts";
-import { filterParam, filtersFor, type ResponseFilter } from "../filters.ts";
+import { checkFilters, filterParam, filtersFor, type ResponseFilter } from "../filters.ts";
 import { BENCHMARK_LABELS, chooseBenchmark, DEFAULT_BENCHMARK_TYPE, defaultTotal } from "../../../contracts/results-view.ts";
 import type { Schemas } from "../../../contracts/client.ts";
 import { followJob } from "../jobs.ts";
@@ -128,7 +128,8 @@ export async function runExport(id: string, o: ExportOptions): Promise<void> {
   const toStdout = o.output === "-";
   if (toStdout && o.json) throw usageError("-o - writes the file to stdout; --json cannot share it");
   if (o.output && !toStdout) checkTarget(o.output, o.force === true);
-  if (o.benchmark !== undefined && !/^\d{1,2}$/.test(o.benchmark)) throw usageError(`--benchmark: expected a benchmark type id, got '${o.benchmark}'`);
+  if (o.benchmark !== undefined) benchmarkArg(o.benchmark);
+  checkFilters(o);
   const view = viewOf(o);
   const api = signedIn(o);
   // A project that has not fielded has no respondents: say so instead of writing an empty file.

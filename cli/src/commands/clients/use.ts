@@ -6,6 +6,7 @@ import { ok, signedIn, type GlobalOptions } from "../../session.ts";
 
 export async function runClientsUse(which: string, o: GlobalOptions): Promise<void> {
   const api = signedIn(o, { tenant: false });
+  if (api.fromEnv) throw usageError("IDEALLY_TOKEN is set: choose the client with --client ID or IDEALLY_CLIENT (`clients use` changes the stored login, which is not used)");
   const filter = /^\d{1,9}$/.test(which) ? `id eq ${which}` : `tolower(name) eq '${which.toLowerCase().replaceAll("'", "''")}'`;
   const page = ok(await api.client.GET("/api/v1/Clients", { params: { query: { $filter: filter, $select: "id,name,tier", $top: 2 } } }), "finding the client");
   if (page.value.length === 0) throw usageError(`no client '${which}' among yours (see \`ideally clients list\`)`);

@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import type { ApiClient, Schemas } from "../../../../contracts/client.ts";
 import { apiError, CliError, usageError } from "../../errors.ts";
+import { networkError } from "../../net.ts";
 import { PROJECT_TYPES as TYPE_NAMES } from "../../../../contracts/labels.ts";
 import { readCategories, readFrameworks, readMarkets, readTargetOptions } from "../../lookups.ts";
 import { bold, printJson, summary, table } from "../../output.ts";
@@ -151,7 +152,10 @@ async function uploadFile(client: ApiClient, base: string, projectId: number, u:
   );
   // The URL is signed: our own /api/files/upload or an S3 presigned PUT, so a plain fetch.
   const target = new URL(url.url, `${base}/`);
-  const res = await fetch(target, { method: url.method, headers: url.headers, body: Bun.file(u.path) });
+  // No request timeout here: sending a large file takes as long as it takes; failures in one line.
+  const res = await fetch(target, { method: url.method, headers: url.headers, body: Bun.file(u.path) }).catch((e: unknown) => {
+    throw networkError(target.origin, e);
+  });
   if (!res.ok) throw apiError(`uploading ${u.fileName}: HTTP ${res.status} ${(await res.text()).slice(0, 200)}`);
   return { key: url.key, fileType: url.fileType as "image/png", fileName: url.fileName };
 }

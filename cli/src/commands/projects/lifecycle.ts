@@ -1,6 +1,6 @@
 // The one-call project verbs: update (PATCH), clone (Duplicate), submit, unsubmit, delete (DELETE),
 // undelete; and the staff's approve and decline (admin).
-import { idArg } from "../../args.ts";
+import { idArg, isDate } from "../../args.ts";
 import { usageError } from "../../errors.ts";
 import { printJson } from "../../output.ts";
 import { confirm, unattended } from "../../prompt.ts";
@@ -73,18 +73,26 @@ export interface UpdateOptions extends GlobalOptions {
 }
 
 export async function runUpdate(id: string, o: UpdateOptions): Promise<void> {
+  const key = idArg(id);
   const body: Schemas["ProjectsUpdate"] = {};
-  if (o.name !== undefined) body.projectName = o.name;
+  // The contract's bounds: projectName and brandName at most 200 characters.
+  const name200 = (v: string, flag: string) => {
+    if (v.length > 200) throw usageError(`${flag}: at most 200 characters, got ${v.length}`);
+    return v;
+  };
+  if (o.name !== undefined) {
+    if (o.name.trim() === "") throw usageError("--name: the name cannot be empty");
+    body.projectName = name200(o.name, "--name");
+  }
   if (o.note !== undefined) body.researchNote = o.note === "" ? null : o.note;
   if (o.launchDate !== undefined) {
-    if (o.launchDate !== "" && !/^\d{4}-\d{2}-\d{2}$/.test(o.launchDate)) throw usageError(`--launch-date: expected YYYY-MM-DD, got '${o.launchDate}'`);
+    if (o.launchDate !== "" && !isDate(o.launchDate)) throw usageError(`--launch-date: expected a date YYYY-MM-DD, got '${o.launchDate}'`);
     body.launchDate = o.launchDate === "" ? null : o.launchDate;
   }
-  if (o.brand !== undefined) Object.assign(body, o.brand === "" ? { isBranded: false, brandName: null } : { isBranded: true, brandName: o.brand });
+  if (o.brand !== undefined) Object.assign(body, o.brand === "" ? { isBranded: false, brandName: null } : { isBranded: true, brandName: name200(o.brand, "--brand") });
   if (o.category !== undefined) body.categoryId = o.category === "" ? null : Number(idArg(o.category, "category id"));
   if (Object.keys(body).length === 0) throw usageError("nothing to change: give --name, --note, --launch-date, --brand or --category");
   const api = signedIn(o);
-  const key = idArg(id);
   const before = ok(await api.client.GET("/api/v1/Projects({key})", { params: { path: { key } } }), `reading project ${id}`);
   // SPEC 5: renaming to the same name is skipped.
   if (body.projectName !== undefined && body.projectName === before.projectName) delete body.projectName;

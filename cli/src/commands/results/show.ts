@@ -4,9 +4,9 @@
 // other closed question (custom, screener, follow-up; a Question project has only these) as its
 // option shares per test option (QualResults with projectQuestionId), and the open questions'
 // ids for `results verbatims`. A project that has not fielded is refused in one line (exit 2).
-import { idArg } from "../../args.ts";
+import { benchmarkArg, idArg } from "../../args.ts";
 import { usageError } from "../../errors.ts";
-import { filterParam, filtersFor } from "../../filters.ts";
+import { checkFilters, filterParam, filtersFor } from "../../filters.ts";
 import { bold, dim, fit, fmt, pct, printJson, summary, table, warn } from "../../output.ts";
 import { fieldedProject } from "../../fielded.ts";
 import { ok, signedIn, type Api, type GlobalOptions } from "../../session.ts";
@@ -50,7 +50,8 @@ export const letter = (i: number) => String.fromCharCode(65 + (i % 26)) + (i >= 
 
 export async function runResults(id: string, o: ResultsOptions): Promise<void> {
   const key = idArg(id);
-  if (o.benchmark !== undefined && !/^\d{1,2}$/.test(o.benchmark)) throw usageError(`--benchmark: expected a benchmark type id (1-10), got '${o.benchmark}'`);
+  if (o.benchmark !== undefined) benchmarkArg(o.benchmark);
+  checkFilters(o);
   if (o.confidence !== undefined && !["90", "95", "99"].includes(o.confidence)) throw usageError(`--confidence: expected 90, 95 or 99, got '${o.confidence}'`);
   if (o.total !== undefined && o.total !== "sample" && o.total !== "markets") throw usageError(`--total: expected sample or markets, got '${o.total}'`);
   // The measures' and the questions' total: markets is the all-markets total (each market reweighted to its population share).

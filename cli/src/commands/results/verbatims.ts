@@ -1,8 +1,8 @@
 // `ideally results verbatims ID --question Q`: one open question's answers with sentiment and themes;
 // without --question, the open questions to choose from (the same list in text and --json).
-import { idArg } from "../../args.ts";
+import { countArg, idArg } from "../../args.ts";
 import { usageError } from "../../errors.ts";
-import { filterParam, filtersFor } from "../../filters.ts";
+import { checkFilters, filterParam, filtersFor } from "../../filters.ts";
 import { bold, dim, printJson, table } from "../../output.ts";
 import { fieldedProject } from "../../fielded.ts";
 import { ok, signedIn, type GlobalOptions } from "../../session.ts";
@@ -20,9 +20,16 @@ export interface VerbatimOptions extends GlobalOptions {
 
 export async function runVerbatims(id: string, o: VerbatimOptions): Promise<void> {
   const key = idArg(id);
+  // Every value checked before the first request (the contract: page from 1, pageSize at most 200).
+  const question = o.question === undefined ? undefined : idArg(o.question, "project question id");
+  if (o.sentiment !== undefined && !["Positive", "Neutral", "Negative", "Mixed"].includes(o.sentiment)) throw usageError(`--sentiment: expected Positive, Neutral, Negative or Mixed, got '${o.sentiment}'`);
+  const testOption = o.option === undefined ? undefined : idArg(o.option, "test option id");
+  const pageNo = o.page === undefined ? undefined : countArg(o.page, "--page", 999_999_999);
+  const pageSize = o.pageSize === undefined ? undefined : countArg(o.pageSize, "--page-size", 200);
+  checkFilters(o);
   const api = signedIn(o);
   await fieldedProject(api, key, "answers yet", "results follow fielding");
-  if (o.question === undefined) {
+  if (question === undefined) {
     // No question named: list the open ones to choose from.
     const qs = ok(
       await api.client.GET("/api/v1/ProjectQuestions", { params: { query: { $filter: `projectId eq ${key} and question/questionTypeId eq 3`, $expand: "question($select=questionText)", $orderby: "questionPositionId,sortOrder" } } }),
@@ -36,8 +43,6 @@ export async function runVerbatims(id: string, o: VerbatimOptions): Promise<void
     if (list.length) process.stderr.write(`answers: ideally results verbatims ${id} --question ${list[0].projectQuestionId}\n`);
     return;
   }
-  const question = idArg(o.question, "project question id");
-  if (o.sentiment !== undefined && !["Positive", "Neutral", "Negative", "Mixed"].includes(o.sentiment)) throw usageError(`--sentiment: expected Positive, Neutral, Negative or Mixed, got '${o.sentiment}'`);
   const filters = await filtersFor(api, o);
   const page = ok(
     await api.client.GET("/api/v1/TextResponses/Verbatim", {
@@ -48,9 +53,9 @@ export async function runVerbatims(id: string, o: VerbatimOptions): Promise<void
           ...filterParam(filters),
           ...(o.search ? { search: o.search } : {}),
           ...(o.sentiment ? { sentiment: o.sentiment as "Positive" } : {}),
-          ...(o.option ? { testOptionId: idArg(o.option, "test option id") } : {}),
-          ...(o.page ? { page: idArg(o.page, "page number") } : {}),
-          ...(o.pageSize ? { pageSize: idArg(o.pageSize, "page size") } : {}),
+          ...(testOption ? { testOptionId: testOption } : {}),
+          ...(pageNo ? { page: pageNo } : {}),
+          ...(pageSize ? { pageSize } : {}),
         },
       },
     }),

@@ -4,6 +4,7 @@ import type { ApiClient, Schemas } from "../../../../contracts/client.ts";
 import { apiBase, readConfig } from "../../config.ts";
 import { authError, usageError } from "../../errors.ts";
 import { printJson } from "../../output.ts";
+import { setRequestTimeout } from "../../net.ts";
 import { ask, readStdin } from "../../prompt.ts";
 import { anonymousClient, describeError, ok, refreshCookie, saveSession, signedIn, tokenExpiry, type GlobalOptions } from "../../session.ts";
 
@@ -16,6 +17,8 @@ export interface LoginOptions extends GlobalOptions {
 }
 
 export async function runLogin(o: LoginOptions): Promise<void> {
+  // Without --sso, --timeout is the request timeout, as on the other commands.
+  if (!o.sso) setRequestTimeout(o.timeout);
   const cfg = readConfig();
   const base = apiBase(o.api, { ...cfg, session: undefined });
   const email = o.email ?? process.env.IDEALLY_EMAIL ?? (await ask("Email: "));
