@@ -203,7 +203,7 @@ projects
 projects
   .command("validate")
   .description("check a project file as the server would (markets, options, framework, currency, ...), creating nothing")
-  .argument("<file>", "the project file (YAML or JSON; format: docs/cli.md)")
+  .argument("<file>", "the project file (YAML or JSON; format: docs/cli.md), - for stdin")
   .option("--json", JSON_HELP)
   .addHelpText(
     "after",
@@ -220,7 +220,7 @@ JSON: { file, valid, project: CreateProject, framework, regions, targets, testOp
 projects
   .command("create")
   .description("create a draft project from a YAML or JSON file (format: docs/cli.md)")
-  .requiredOption("--from <file>", "the project file")
+  .requiredOption("--from <file>", "the project file, - for stdin")
   .option("--dry-run", "check the file and price it with CreditCostEstimate; nothing is created")
   .option("--json", JSON_HELP)
   .addHelpText(

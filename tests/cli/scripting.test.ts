@@ -204,3 +204,19 @@ describe("ideally api PATH", () => {
     }
   });
 });
+
+describe("- for stdin where a file is read", () => {
+  test("projects validate - and create --from - --dry-run read the project file from stdin", async () => {
+    const yaml = "name: From stdin\ntype: Message\nframework: message-comprehension\nregions: [NZ]\ntestOptions:\n  - text: Plain\n";
+    const v = await uma.json<{ file: string; valid: boolean; project: { projectName: string } }>(["projects", "validate", "-"], { stdin: yaml });
+    expect([v.file, v.valid, v.project.projectName]).toEqual(["<stdin>", true, "From stdin"]);
+    const text = await uma.run(["projects", "validate", "-"], { stdin: yaml });
+    expect(text.stdout).toStartWith("<stdin>: valid\n");
+    const wrong = await uma.run(["projects", "validate", "-"], { stdin: "name: Bad\ntype: Idea\nframework: ad-hoc\nregions: [NZ]\n" });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toStartWith("ideally: <stdin>:3:12: framework: ");
+    const dry = await uma.json<{ dryRun: boolean; cost: { total: number } }>(["projects", "create", "--from", "-", "--dry-run"], { stdin: yaml });
+    expect(dry.dryRun).toBe(true);
+    expect(dry.cost.total).toBeGreaterThan(0);
+  });
+});
