@@ -220,3 +220,18 @@ describe("- for stdin where a file is read", () => {
     expect(dry.cost.total).toBeGreaterThan(0);
   });
 });
+
+test("login over a damaged config signs in to the API it remembered and keeps the damaged file aside", async () => {
+  const h = cliHarness(server.base);
+  const { mkdirSync, readFileSync, statSync } = await import("node:fs");
+  mkdirSync(join(h.home, "ideally"), { recursive: true });
+  const damaged = `{"api": "${server.base}", "session": {"api": "${server.base}", "accessTo`;
+  writeFileSync(h.configFile, damaged);
+  const r = await h.run(["login", "--email", "user@acme.test", "--password-stdin"], { stdin: "Password123!", env: { IDEALLY_API_URL: "" } });
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.stdout).toStartWith(`Signed in to ${server.base} as user@acme.test`);
+  expect(readFileSync(`${h.configFile}.damaged`, "utf8")).toBe(damaged);
+  expect(statSync(`${h.configFile}.damaged`).mode & 0o777).toBe(0o600);
+  expect(h.config().api).toBe(server.base);
+  h.dispose();
+});
