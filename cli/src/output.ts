@@ -45,6 +45,9 @@ export function fmt(x: number | null | undefined, digits = 4): string {
   return String(Number(x.toFixed(digits)));
 }
 
+/** "1 test option", "2 test options": a count and its noun (a regular plural). */
+export const plural = (n: number, noun: string, many = `${noun}s`) => `${n} ${n === 1 ? noun : many}`;
+
 export const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 /**

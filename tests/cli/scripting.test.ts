@@ -235,3 +235,10 @@ test("login over a damaged config signs in to the API it remembered and keeps th
   expect(h.config().api).toBe(server.base);
   h.dispose();
 });
+
+test("counts of one are singular: 1 test option, 1 custom question", async () => {
+  const yaml = "name: One of each\ntype: Message\nframework: message-comprehension\nregions: [NZ]\ntestOptions:\n  - text: Plain\nquestions:\n  - text: Why?\n    type: text\n";
+  const r = await uma.run(["projects", "create", "--from", "-"], { stdin: yaml });
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.stdout).toMatch(/^Created project \d+ 'One of each' \(Draft\): 1 test option, 1 custom question, 0 files uploaded\n/);
+});

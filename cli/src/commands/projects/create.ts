@@ -11,7 +11,7 @@ import { networkError } from "../../net.ts";
 import { readStdin } from "../../prompt.ts";
 import { PROJECT_TYPES as TYPE_NAMES } from "../../../../contracts/labels.ts";
 import { readCategories, readFrameworks, readMarkets, readTargetOptions } from "../../lookups.ts";
-import { bold, printJson, summary, table } from "../../output.ts";
+import { bold, printJson, summary, table, plural } from "../../output.ts";
 import { needClient, ok, signedIn, type Api, type GlobalOptions } from "../../session.ts";
 import { readProjectFile, type ProjectPlan, type Upload } from "./file.ts";
 import { resolvePlan, type Resolved } from "./resolve.ts";
@@ -69,7 +69,7 @@ export async function runCreate(o: CreateOptions): Promise<void> {
   const created = await build(api.client, api.base, plan, resolved);
   const cost = ok(await api.client.GET("/api/v1/Projects({key})/CreditCostNow", { params: { path: { key: String(created.id) } } }), "reading the cost");
   if (o.json) return printJson({ ...created, cost });
-  process.stdout.write(`Created project ${bold(String(created.id))} '${created.projectName}' (Draft): ${created.testOptionIds.length} test options, ${created.questionIds.length} custom questions, ${created.uploads.length} files uploaded\n`);
+  process.stdout.write(`Created project ${bold(String(created.id))} '${created.projectName}' (Draft): ${plural(created.testOptionIds.length, "test option")}, ${plural(created.questionIds.length, "custom question")}, ${plural(created.uploads.length, "file")} uploaded\n`);
   process.stdout.write(`${costText(cost, false)}\n`);
 }
 
@@ -142,7 +142,7 @@ export function costText(c: Schemas["CreditCostEstimate"], dryRun: boolean): str
     ),
     summary([
       ["cells", `${c.cells} (factor ${c.cellFactor})`],
-      ["add-ons", [c.addOns.priceSensitivity && "price sensitivity", c.addOns.marketReach && "market reach", c.addOns.extraCustomQuestions > 0 && `${c.addOns.extraCustomQuestions} extra custom questions`].filter(Boolean).join(", ") || "none"],
+      ["add-ons", [c.addOns.priceSensitivity && "price sensitivity", c.addOns.marketReach && "market reach", c.addOns.extraCustomQuestions > 0 && plural(c.addOns.extraCustomQuestions, "extra custom question")].filter(Boolean).join(", ") || "none"],
       ["total", bold(`${c.total} credits`)],
       ["available", `${c.available} (balance ${c.balance}, overdraft ${c.overdraftLimit})`],
       ["affordable", c.affordable ? "yes" : "no: top up or transfer credits first"],
