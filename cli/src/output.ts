@@ -101,6 +101,25 @@ export function fit(text: string, maxWidth: number | null = tableWidth()): strin
   return maxWidth === null ? text : cut(text, maxWidth - 1);
 }
 
+/**
+ * A note of prose (a footer, a hint) wrapped at spaces to the terminal's width, each line after the
+ * first indented two spaces; whole with --wide or no terminal. Unlike fit(), no word is cut.
+ */
+export function note(text: string, maxWidth: number | null = tableWidth()): string {
+  if (maxWidth === null || text.length < maxWidth) return text;
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    const room = maxWidth - 1 - (lines.length ? 2 : 0);
+    if (line && line.length + 1 + word.length > room) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines.map((l, i) => (i ? `  ${l}` : l)).join("\n");
+}
+
 /** "label  value" lines, labels padded. */
 export function summary(pairs: [string, string][]): string {
   const w = Math.max(...pairs.map(([k]) => k.length));
