@@ -16,17 +16,19 @@ let server: ServerProcess;
 let uma: CliHarness;
 let ada: CliHarness;
 let bare: CliHarness;
+let sam: CliHarness;
 const dir = mkdtempSync(join(tmpdir(), "ideally-scripting-"));
 
 beforeAll(async () => {
   tdb = await createTestDb();
   server = await startServerProcess(tdb.url);
-  [uma, ada, bare] = [cliHarness(server.base), cliHarness(server.base), cliHarness(server.base)];
+  [uma, ada, bare, sam] = [cliHarness(server.base), cliHarness(server.base), cliHarness(server.base), cliHarness(server.base)];
+  await sam.json(["login", "--email", "staff@ideally.test", "--password-stdin"], { stdin: "Password123!" });
   await uma.json(["login", "--email", "user@acme.test", "--password-stdin"], { stdin: "Password123!" });
   await ada.json(["login", "--email", "admin@acme.test", "--password-stdin"], { stdin: "Password123!" });
 }, 120_000);
 afterAll(async () => {
-  for (const h of [uma, ada, bare]) h?.dispose();
+  for (const h of [uma, ada, bare, sam]) h?.dispose();
   rmSync(dir, { recursive: true, force: true });
   await server?.stop();
   await tdb?.drop();
@@ -92,16 +94,18 @@ describe("--json FIELDS and --jq on the listing commands", () => {
   test("--json FIELDS keeps the fields named; an unknown one lists the fields the rows have", async () => {
     await tdb.db`insert into credit_logs (client_id, type, credit_amount, description) values (${T}, 1, 7, 'scripting top-up')`;
     for (const args of listings) {
-      const all = await uma.json<Record<string, unknown>[]>(args);
+      // The command runner's catalogue is staff's.
+      const h = args[0] === "admin" ? sam : uma;
+      const all = await h.json<Record<string, unknown>[]>(args);
       expect(all.length, args.join(" ")).toBeGreaterThan(0);
       // The fields are the keys the complete JSON's rows have.
       const keys = [...new Set(all.flatMap((r) => Object.keys(r)))];
-      const bad = await uma.run([...args, "--json", "nosuch"]);
+      const bad = await h.run([...args, "--json", "nosuch"]);
       expect([bad.code, bad.stdout], args.join(" ")).toEqual([1, ""]);
       const listed = /^ideally: --json: unknown field 'nosuch'; this list has (.*)\n$/.exec(bad.stderr)?.[1]?.split(", ");
       expect(listed?.sort(), `${args.join(" ")}: ${bad.stderr}`).toEqual([...keys].sort());
       const two = keys.slice(0, 2);
-      const some = await uma.run([...args, "--json", two.join(",")]);
+      const some = await h.run([...args, "--json", two.join(",")]);
       expect(some.code, some.stderr).toBe(0);
       expect(JSON.parse(some.stdout)).toEqual(all.map((r) => Object.fromEntries(two.map((k) => [k, r[k] ?? null]))));
     }
@@ -241,4 +245,10 @@ test("counts of one are singular: 1 test option, 1 custom question", async () =>
   const r = await uma.run(["projects", "create", "--from", "-"], { stdin: yaml });
   expect(r.code, r.stderr).toBe(0);
   expect(r.stdout).toMatch(/^Created project \d+ 'One of each' \(Draft\): 1 test option, 1 custom question, 0 files uploaded\n/);
+});
+
+test("the command runner's catalogue is staff's: others get one line, exit 2", async () => {
+  const r = await uma.run(["admin", "commands"]);
+  expect([r.code, r.stdout, r.stderr]).toEqual([2, "", "ideally: the command runner is provider staff's; user@acme.test is not staff\n"]);
+  expect((await sam.json<{ name: string }[]>(["admin", "commands"])).length).toBeGreaterThan(0);
 });
