@@ -1,7 +1,7 @@
 // Where the CLI keeps its session: one JSON file in the user's config directory
 // ($XDG_CONFIG_HOME/ideally/config.json, else ~/.config/ideally/config.json), written with mode
 // 0600 in a 0700 folder because it holds the access token and the refresh-token cookie.
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { checkApiUrl } from "./net.ts";
@@ -46,24 +46,41 @@ export function readConfig(path = configPath()): Config {
   }
   try {
     const cfg: unknown = JSON.parse(text);
-    if (cfg === null || typeof cfg !== "object" || Array.isArray(cfg)) return damaged(path, "not a JSON object");
+    if (cfg === null || typeof cfg !== "object" || Array.isArray(cfg)) return damaged(path, "not a JSON object", text);
     return cfg as Config;
   } catch (e) {
-    return damaged(path, e instanceof Error ? e.message : String(e));
+    return damaged(path, e instanceof Error ? e.message : String(e), text);
   }
 }
 
-/** A damaged file is treated as signed out, said once on stderr with its path; the next login rewrites it. */
-function damaged(path: string, why: string): Config {
+/** The API address a damaged file still names (its first "api": "http..." value), if any. */
+function salvageApi(text: string): string | undefined {
+  const m = /"api"\s*:\s*"(https?:\/\/[^"\\\s]+)"/.exec(text);
+  return m?.[1];
+}
+
+/**
+ * A damaged file is treated as signed out, said once on stderr with its path, but the API address
+ * it remembered is kept (issue 38: a damaged file sent the next login to localhost). The next write
+ * keeps the damaged file beside the new one as config.json.damaged.
+ */
+function damaged(path: string, why: string, text = ""): Config {
+  const api = salvageApi(text);
   if (!reported.has(path)) {
     reported.add(path);
-    process.stderr.write(`ideally: warning: ignoring the damaged config file ${path} (${why.split("\n")[0]}); \`ideally login\` writes a new one\n`);
+    process.stderr.write(`ideally: warning: ignoring the damaged config file ${path} (${why.split("\n")[0]})${api ? `; kept its API address ${api}` : ""}; \`ideally login\` writes a new one\n`);
   }
-  return {};
+  return api ? { api } : {};
 }
 
 export function writeConfig(cfg: Config, path = configPath()): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  // A damaged file read by this process is kept aside (it may hold tokens: 0600), not lost.
+  if (reported.has(path) && existsSync(path)) {
+    copyFileSync(path, `${path}.damaged`);
+    chmodSync(`${path}.damaged`, 0o600);
+    reported.delete(path);
+  }
   // Write then rename, so a crash never leaves half a file; the mode is set before the token lands.
   const tmp = `${path}.${process.pid}.tmp`;
   writeFileSync(tmp, `${JSON.stringify(cfg, null, 2)}\n`, { mode: 0o600 });

@@ -121,8 +121,9 @@ IDEALLY_TOKEN (for CI) is used instead of the stored login: as it is, never refr
 lives 15 minutes); the client is --client, else IDEALLY_CLIENT.
 
 Examples:
-  $ curl -H "Authorization: Bearer $(ideally auth token)" https://ideally.example.com/api/v1/Users/Me
+  $ ideally auth token
   $ IDEALLY_TOKEN=$(ideally auth token) IDEALLY_CLIENT=3 ideally projects list
+  $ curl -H "Authorization: Bearer $(ideally auth token)" https://ideally.example.com/api/v1/Users/Me
 JSON: { token, expiresAt, from }`,
   )
   .action(async (_o, cmd: Command) => (await import("./commands/session/status.ts")).runAuthToken(all(cmd)));
@@ -203,7 +204,7 @@ projects
 projects
   .command("validate")
   .description("check a project file as the server would (markets, options, framework, currency, ...), creating nothing")
-  .argument("<file>", "the project file (YAML or JSON; format: docs/cli.md)")
+  .argument("<file>", "the project file (YAML or JSON; format: docs/cli.md), - for stdin")
   .option("--json", JSON_HELP)
   .addHelpText(
     "after",
@@ -220,7 +221,7 @@ JSON: { file, valid, project: CreateProject, framework, regions, targets, testOp
 projects
   .command("create")
   .description("create a draft project from a YAML or JSON file (format: docs/cli.md)")
-  .requiredOption("--from <file>", "the project file")
+  .requiredOption("--from <file>", "the project file, - for stdin")
   .option("--dry-run", "check the file and price it with CreditCostEstimate; nothing is created")
   .option("--json", JSON_HELP)
   .addHelpText(
@@ -503,7 +504,7 @@ Examples:
   $ ideally api Users/Me
   $ ideally api 'Projects?$select=id,projectName&$top=100' --paginate --jq '.value[] | .id'
   $ ideally api -X PATCH 'Projects(42)' -f researchNote='Wave 2' -F splitCellQuota=true
-  $ ideally api /api/v1/Responses/QualResults -f projectId=42 -f confidence=90 --jq '.measures[0]'
+  $ ideally api -X GET /api/v1/Responses/QualResults -f projectId=42 -f confidence=90 --jq '.measures[0]'
 JSON: the API's answer (with --paginate the first page's object with every page's value)`,
   )
   .action(async (path: string, _o, cmd: Command) => (await import("./commands/api.ts")).runApi(path, all(cmd)));

@@ -45,6 +45,9 @@ export function fmt(x: number | null | undefined, digits = 4): string {
   return String(Number(x.toFixed(digits)));
 }
 
+/** "1 test option", "2 test options": a count and its noun (a regular plural). */
+export const plural = (n: number, noun: string, many = `${noun}s`) => `${n} ${n === 1 ? noun : many}`;
+
 export const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 /**
@@ -96,6 +99,25 @@ export function table(header: string[], rows: string[][], maxWidth: number | nul
 /** A line of text (a title, a note) cut to the terminal's width with …, whole with --wide or no terminal. */
 export function fit(text: string, maxWidth: number | null = tableWidth()): string {
   return maxWidth === null ? text : cut(text, maxWidth - 1);
+}
+
+/**
+ * A note of prose (a footer, a hint) wrapped at spaces to the terminal's width, each line after the
+ * first indented two spaces; whole with --wide or no terminal. Unlike fit(), no word is cut.
+ */
+export function note(text: string, maxWidth: number | null = tableWidth()): string {
+  if (maxWidth === null || text.length < maxWidth) return text;
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    const room = maxWidth - 1 - (lines.length ? 2 : 0);
+    if (line && line.length + 1 + word.length > room) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines.map((l, i) => (i ? `  ${l}` : l)).join("\n");
 }
 
 /** "label  value" lines, labels padded. */

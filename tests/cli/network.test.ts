@@ -149,3 +149,17 @@ test("auth status is not a success when the API cannot be asked: 2 refused, 7 no
   expect(hanging.code).toBe(7);
   expect(JSON.parse(hanging.stdout)).toMatchObject({ server: "unreachable", api: hung.base });
 });
+
+test("a damaged config file keeps the API address it remembered, and says so", async () => {
+  const { readFileSync, writeFileSync, existsSync } = require("node:fs") as typeof import("node:fs");
+  const damaged = `{"api": "${closedPort}", "session": {"api": "${closedPort}", "accessTok`;
+  writeFileSync(cli.configFile, damaged);
+  const r = await cli.run(["login", "--email", "user@acme.test", "--password-stdin"], { stdin: "pw", env: { IDEALLY_API_URL: "" } });
+  const lines = r.stderr.trimEnd().split("\n");
+  expect(lines[0]).toStartWith(`ideally: warning: ignoring the damaged config file ${cli.configFile} (`);
+  expect(lines[0]).toEndWith(`); kept its API address ${closedPort}; \`ideally login\` writes a new one`);
+  expect(lines[1], "the remembered API, not localhost:3000").toBe(`ideally: cannot reach the API at ${closedPort}: the connection was refused (is the server running, and is the address right?)`);
+  expect(r.code).toBe(2);
+  expect(readFileSync(cli.configFile, "utf8"), "nothing was written").toBe(damaged);
+  expect(existsSync(`${cli.configFile}.damaged`)).toBe(false);
+});

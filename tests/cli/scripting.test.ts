@@ -16,17 +16,19 @@ let server: ServerProcess;
 let uma: CliHarness;
 let ada: CliHarness;
 let bare: CliHarness;
+let sam: CliHarness;
 const dir = mkdtempSync(join(tmpdir(), "ideally-scripting-"));
 
 beforeAll(async () => {
   tdb = await createTestDb();
   server = await startServerProcess(tdb.url);
-  [uma, ada, bare] = [cliHarness(server.base), cliHarness(server.base), cliHarness(server.base)];
+  [uma, ada, bare, sam] = [cliHarness(server.base), cliHarness(server.base), cliHarness(server.base), cliHarness(server.base)];
+  await sam.json(["login", "--email", "staff@ideally.test", "--password-stdin"], { stdin: "Password123!" });
   await uma.json(["login", "--email", "user@acme.test", "--password-stdin"], { stdin: "Password123!" });
   await ada.json(["login", "--email", "admin@acme.test", "--password-stdin"], { stdin: "Password123!" });
 }, 120_000);
 afterAll(async () => {
-  for (const h of [uma, ada, bare]) h?.dispose();
+  for (const h of [uma, ada, bare, sam]) h?.dispose();
   rmSync(dir, { recursive: true, force: true });
   await server?.stop();
   await tdb?.drop();
@@ -92,16 +94,18 @@ describe("--json FIELDS and --jq on the listing commands", () => {
   test("--json FIELDS keeps the fields named; an unknown one lists the fields the rows have", async () => {
     await tdb.db`insert into credit_logs (client_id, type, credit_amount, description) values (${T}, 1, 7, 'scripting top-up')`;
     for (const args of listings) {
-      const all = await uma.json<Record<string, unknown>[]>(args);
+      // The command runner's catalogue is staff's.
+      const h = args[0] === "admin" ? sam : uma;
+      const all = await h.json<Record<string, unknown>[]>(args);
       expect(all.length, args.join(" ")).toBeGreaterThan(0);
       // The fields are the keys the complete JSON's rows have.
       const keys = [...new Set(all.flatMap((r) => Object.keys(r)))];
-      const bad = await uma.run([...args, "--json", "nosuch"]);
+      const bad = await h.run([...args, "--json", "nosuch"]);
       expect([bad.code, bad.stdout], args.join(" ")).toEqual([1, ""]);
       const listed = /^ideally: --json: unknown field 'nosuch'; this list has (.*)\n$/.exec(bad.stderr)?.[1]?.split(", ");
       expect(listed?.sort(), `${args.join(" ")}: ${bad.stderr}`).toEqual([...keys].sort());
       const two = keys.slice(0, 2);
-      const some = await uma.run([...args, "--json", two.join(",")]);
+      const some = await h.run([...args, "--json", two.join(",")]);
       expect(some.code, some.stderr).toBe(0);
       expect(JSON.parse(some.stdout)).toEqual(all.map((r) => Object.fromEntries(two.map((k) => [k, r[k] ?? null]))));
     }
@@ -203,4 +207,48 @@ describe("ideally api PATH", () => {
       expect([r.code, r.stdout, r.stderr], args.join(" ")).toEqual([1, "", `ideally: ${message}\n`]);
     }
   });
+});
+
+describe("- for stdin where a file is read", () => {
+  test("projects validate - and create --from - --dry-run read the project file from stdin", async () => {
+    const yaml = "name: From stdin\ntype: Message\nframework: message-comprehension\nregions: [NZ]\ntestOptions:\n  - text: Plain\n";
+    const v = await uma.json<{ file: string; valid: boolean; project: { projectName: string } }>(["projects", "validate", "-"], { stdin: yaml });
+    expect([v.file, v.valid, v.project.projectName]).toEqual(["<stdin>", true, "From stdin"]);
+    const text = await uma.run(["projects", "validate", "-"], { stdin: yaml });
+    expect(text.stdout).toStartWith("<stdin>: valid\n");
+    const wrong = await uma.run(["projects", "validate", "-"], { stdin: "name: Bad\ntype: Idea\nframework: ad-hoc\nregions: [NZ]\n" });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toStartWith("ideally: <stdin>:3:12: framework: ");
+    const dry = await uma.json<{ dryRun: boolean; cost: { total: number } }>(["projects", "create", "--from", "-", "--dry-run"], { stdin: yaml });
+    expect(dry.dryRun).toBe(true);
+    expect(dry.cost.total).toBeGreaterThan(0);
+  });
+});
+
+test("login over a damaged config signs in to the API it remembered and keeps the damaged file aside", async () => {
+  const h = cliHarness(server.base);
+  const { mkdirSync, readFileSync, statSync } = await import("node:fs");
+  mkdirSync(join(h.home, "ideally"), { recursive: true });
+  const damaged = `{"api": "${server.base}", "session": {"api": "${server.base}", "accessTo`;
+  writeFileSync(h.configFile, damaged);
+  const r = await h.run(["login", "--email", "user@acme.test", "--password-stdin"], { stdin: "Password123!", env: { IDEALLY_API_URL: "" } });
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.stdout).toStartWith(`Signed in to ${server.base} as user@acme.test`);
+  expect(readFileSync(`${h.configFile}.damaged`, "utf8")).toBe(damaged);
+  expect(statSync(`${h.configFile}.damaged`).mode & 0o777).toBe(0o600);
+  expect(h.config().api).toBe(server.base);
+  h.dispose();
+});
+
+test("counts of one are singular: 1 test option, 1 custom question", async () => {
+  const yaml = "name: One of each\ntype: Message\nframework: message-comprehension\nregions: [NZ]\ntestOptions:\n  - text: Plain\nquestions:\n  - text: Why?\n    type: text\n";
+  const r = await uma.run(["projects", "create", "--from", "-"], { stdin: yaml });
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.stdout).toMatch(/^Created project \d+ 'One of each' \(Draft\): 1 test option, 1 custom question, 0 files uploaded\n/);
+});
+
+test("the command runner's catalogue is staff's: others get one line, exit 2", async () => {
+  const r = await uma.run(["admin", "commands"]);
+  expect([r.code, r.stdout, r.stderr]).toEqual([2, "", "ideally: the command runner is provider staff's; user@acme.test is not staff\n"]);
+  expect((await sam.json<{ name: string }[]>(["admin", "commands"])).length).toBeGreaterThan(0);
 });

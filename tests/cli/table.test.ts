@@ -43,3 +43,16 @@ test("too many numbers for the width: text goes down to 3 characters, then lines
   const at60 = table(header, rows, 60).split("\n");
   expect(at60[2], "numbers whole while they fit").toContain("14.4%–94.7%");
 });
+
+test("a note (the results' footer) wraps at word boundaries instead of being cut mid-word", async () => {
+  const { note } = await import("../../cli/src/output.ts");
+  const text = "* significant difference from the benchmark; letters: significantly above those options; (small base) n_eff under 30";
+  // By hand: the longest run of words that stays under 80 columns (79 characters), then the rest.
+  expect(note(text, 80)).toBe("* significant difference from the benchmark; letters: significantly above those\n  options; (small base) n_eff under 30");
+  for (const w of [60, 80]) {
+    const lines = note(text, w).split("\n");
+    for (const l of lines) expect(l.length, `${w}: ${l}`).toBeLessThan(w);
+    expect(lines.join(" ").replace(/\s+/g, " "), "every word kept, none cut").toBe(text);
+  }
+  expect(note(text, null), "no terminal: one line").toBe(text);
+});

@@ -4,7 +4,7 @@
 // command's schema in the contract first.
 import openapi from "../../../../contracts/openapi.json" with { type: "json" };
 import type { paths } from "../../../../contracts/client.ts";
-import { usageError } from "../../errors.ts";
+import { usageError, apiError } from "../../errors.ts";
 import { followJob } from "../../jobs.ts";
 import { printJson, progressBar, table } from "../../output.ts";
 import { pageHint, pagingOf, slicePage, type PageOptions } from "../../paging.ts";
@@ -48,6 +48,10 @@ function parseSets(sets: string[]): Record<string, unknown> {
 export async function runCommands(name: string | undefined, o: GlobalOptions & PageOptions & { set?: string[]; timeout?: string }): Promise<void> {
   if (!name) {
     const paging = pagingOf(o, null);
+    // The catalogue is provider staff's (the runner refuses everyone else): not shown to others.
+    const api = signedIn(o, { tenant: false });
+    const me = ok(await api.client.GET("/api/v1/Users/Me"), "reading the account");
+    if (!me.isStaff) throw apiError(`the command runner is provider staff's; ${me.email} is not staff`);
     const { rows, total } = slicePage(paging, commandList());
     if (o.json) printJson(rows);
     else process.stdout.write(`${table(["command", "what it does"], rows.map((c) => [c.name, c.description]))}\n`);

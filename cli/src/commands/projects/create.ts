@@ -8,9 +8,10 @@ import { readFileSync } from "node:fs";
 import type { ApiClient, Schemas } from "../../../../contracts/client.ts";
 import { apiError, CliError, usageError } from "../../errors.ts";
 import { networkError } from "../../net.ts";
+import { readStdin } from "../../prompt.ts";
 import { PROJECT_TYPES as TYPE_NAMES } from "../../../../contracts/labels.ts";
 import { readCategories, readFrameworks, readMarkets, readTargetOptions } from "../../lookups.ts";
-import { bold, printJson, summary, table } from "../../output.ts";
+import { bold, printJson, summary, table, plural } from "../../output.ts";
 import { needClient, ok, signedIn, type Api, type GlobalOptions } from "../../session.ts";
 import { readProjectFile, type ProjectPlan, type Upload } from "./file.ts";
 import { resolvePlan, type Resolved } from "./resolve.ts";
@@ -29,15 +30,20 @@ export interface Created {
   uploads: { file: string; key: string }[];
 }
 
+/** How a project file read from stdin (`-`) is named in messages. */
+export const STDIN_NAME = "<stdin>";
+
 /** Reads, resolves and checks a project file: every problem is a usage error at its line. */
 export async function checkFile(api: Api, path: string): Promise<{ plan: ProjectPlan; resolved: Resolved }> {
   let text: string;
+  // `-` is stdin: named <stdin> in messages, its image paths relative to the working folder.
+  const name = path === "-" ? STDIN_NAME : path;
   try {
-    text = readFileSync(path, "utf8");
+    text = path === "-" ? await readStdin() : readFileSync(path, "utf8");
   } catch (e) {
-    throw usageError(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw usageError(`cannot read ${name}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
-  const { file, plan } = readProjectFile(path, text);
+  const { file, plan } = readProjectFile(name, text);
   const [markets, options, categories, frameworks] = await Promise.all([
     readMarkets(api.client),
     plan.targets.length ? readTargetOptions(api.client) : Promise.resolve([]),
@@ -57,13 +63,13 @@ export async function runCreate(o: CreateOptions): Promise<void> {
     const feasibility = await explain(api, resolved);
     if (o.json) printJson({ dryRun: true, cost, feasibility });
     else process.stdout.write(`${costText(cost, true)}\n${feasibilityText(feasibility)}\n`);
-    refuseUnmetQuotas(o.from, feasibility);
+    refuseUnmetQuotas(o.from === "-" ? STDIN_NAME : o.from, feasibility);
     return;
   }
   const created = await build(api.client, api.base, plan, resolved);
   const cost = ok(await api.client.GET("/api/v1/Projects({key})/CreditCostNow", { params: { path: { key: String(created.id) } } }), "reading the cost");
   if (o.json) return printJson({ ...created, cost });
-  process.stdout.write(`Created project ${bold(String(created.id))} '${created.projectName}' (Draft): ${created.testOptionIds.length} test options, ${created.questionIds.length} custom questions, ${created.uploads.length} files uploaded\n`);
+  process.stdout.write(`Created project ${bold(String(created.id))} '${created.projectName}' (Draft): ${plural(created.testOptionIds.length, "test option")}, ${plural(created.questionIds.length, "custom question")}, ${plural(created.uploads.length, "file")} uploaded\n`);
   process.stdout.write(`${costText(cost, false)}\n`);
 }
 
@@ -74,7 +80,7 @@ export async function runValidate(path: string, o: ValidateOptions): Promise<voi
   const api = signedIn(o);
   const { plan, resolved } = await checkFile(api, path);
   const result = {
-    file: path,
+    file: path === "-" ? STDIN_NAME : path,
     valid: true,
     project: resolved.project,
     framework: { id: resolved.framework.id, title: resolved.framework.title },
@@ -88,7 +94,7 @@ export async function runValidate(path: string, o: ValidateOptions): Promise<voi
   if (o.json) printJson({ ...result, valid: feasibility.quotasOk, feasibility });
   else {
     process.stdout.write(
-      `${path}: ${feasibility.quotasOk ? "valid" : "not valid"}\n${summary([
+      `${result.file}: ${feasibility.quotasOk ? "valid" : "not valid"}\n${summary([
         ["project", `${resolved.project.projectName} (${TYPE_NAMES[resolved.project.projectTypeId]}, ${resolved.framework.title})`],
         ["regions", result.regions.map((r) => `${r.name} (${r.code}, ${r.currency})`).join(", ")],
         ["targets", String(result.targets.length)],
@@ -98,7 +104,7 @@ export async function runValidate(path: string, o: ValidateOptions): Promise<voi
       ])}\n${feasibilityText(feasibility)}\n`,
     );
   }
-  refuseUnmetQuotas(path, feasibility);
+  refuseUnmetQuotas(result.file, feasibility);
 }
 
 type Feasibility = Schemas["FeasibilityExplanation"];
@@ -136,7 +142,7 @@ export function costText(c: Schemas["CreditCostEstimate"], dryRun: boolean): str
     ),
     summary([
       ["cells", `${c.cells} (factor ${c.cellFactor})`],
-      ["add-ons", [c.addOns.priceSensitivity && "price sensitivity", c.addOns.marketReach && "market reach", c.addOns.extraCustomQuestions > 0 && `${c.addOns.extraCustomQuestions} extra custom questions`].filter(Boolean).join(", ") || "none"],
+      ["add-ons", [c.addOns.priceSensitivity && "price sensitivity", c.addOns.marketReach && "market reach", c.addOns.extraCustomQuestions > 0 && plural(c.addOns.extraCustomQuestions, "extra custom question")].filter(Boolean).join(", ") || "none"],
       ["total", bold(`${c.total} credits`)],
       ["available", `${c.available} (balance ${c.balance}, overdraft ${c.overdraftLimit})`],
       ["affordable", c.affordable ? "yes" : "no: top up or transfer credits first"],

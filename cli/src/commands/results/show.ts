@@ -7,7 +7,7 @@
 import { benchmarkArg, idArg } from "../../args.ts";
 import { usageError } from "../../errors.ts";
 import { checkFilters, filterParam, filtersFor } from "../../filters.ts";
-import { bold, dim, fit, fmt, pct, printJson, summary, table, warn } from "../../output.ts";
+import { bold, dim, fit, fmt, note, pct, printJson, summary, table, warn } from "../../output.ts";
 import { fieldedProject } from "../../fielded.ts";
 import { ok, signedIn, type Api, type GlobalOptions } from "../../session.ts";
 import { DEFAULT_BENCHMARK_TYPE } from "../../../../contracts/results-view.ts";
@@ -85,7 +85,7 @@ export async function runResults(id: string, o: ResultsOptions): Promise<void> {
   if (qual.measures.length) {
     process.stdout.write(`${bold(fit(`Top-2-box (${qual.confidence}% confidence; benchmark ${qual.benchmarkTypeId ?? "none"}${qual.total === "markets" ? "; all-markets total" : ""})`))}\n`);
     process.stdout.write(`${qualTable(qual, names)}\n`);
-    process.stdout.write(`${dim(fit("* significant difference from the benchmark; letters: significantly above those options; (small base) n_eff under 30"))}\n`);
+    process.stdout.write(`${dim(note("* significant difference from the benchmark; letters: significantly above those options; (small base) n_eff under 30"))}\n`);
   } else {
     process.stdout.write(`${fit(`${project.projectName} (${project.projectType ?? "project"}: no standard measures; its results are its questions)`)}\n`);
   }
@@ -114,7 +114,7 @@ export async function runResults(id: string, o: ResultsOptions): Promise<void> {
   }
   for (const question of questions) process.stdout.write(`\n${questionTable(question, names)}\n`);
   if (openQuestions.length) {
-    process.stdout.write(`\n${fit(`Open questions (answers: ideally results verbatims ${key} --question ID)`)}\n`);
+    process.stdout.write(`\n${note(`Open questions (answers: ideally results verbatims ${key} --question ID)`)}\n`);
     process.stdout.write(`${table(["question", "text"], openQuestions.map((x) => [String(x.projectQuestionId), x.questionText]))}\n`);
   }
 }
