@@ -30,6 +30,7 @@ import { answerPage, makePerson, type Margins } from "./simulate.ts";
 import { refundRunShortfall } from "../credits/ledger.ts";
 import { endKindOf, endRedirect, verifyEntry, type SupplierEntry } from "./suppliers.ts";
 import { qualityFlags, runMedian } from "./quality.ts";
+import { DEFAULT_FIELD_DAYS } from "./field-period.ts";
 
 export const SURVEY_STATUS = { Draft: 0, Testing: 10, Live: 50, Closed: 90, Dev: 130, ErrorXml: 1000, ErrorProcessing: 1010 } as const;
 /** Raking caps weights to [1/5, 5] relative to mean 1 (DOMAIN.md: e.g. 0.2-5). */
@@ -38,8 +39,6 @@ export const WEIGHT_CAP = 5;
 export const RAKE_TOLERANCE = 0.001;
 /** The demographics the sample is raked on (DESIGN.md): age group, gender, region. */
 export const WEIGHTING_QUESTIONS = [51, 45, 42];
-/** A run's field period when its project sets none (projects.field_period_days). */
-export const DEFAULT_FIELD_DAYS = 14;
 /** A Live run with quota open and no complete for this long is stalled (its owner is told once). */
 export const STALL_HOURS = 24;
 
