@@ -58,8 +58,10 @@ test("with --accept-shortfall: submitted, and the field period and the refund ru
   const { id } = await uma.json<{ id: number }>(["projects", "create", "--from", FILE]);
   const r = await uma.run(["projects", "submit", String(id), "--yes", "--accept-shortfall"], { env: { COLUMNS: "80" } });
   expect(r.code, r.stderr).toBe(0);
-  expect(r.stdout).toContain(`Project ${id} 'Short': 0 Draft -> 50 Awaiting Approval; charged`);
-  expect(r.stdout).toContain("Submitted with the shortfall accepted:");
+  const flat = r.stdout.replace(/\s+/g, " ");
+  expect(flat).toContain(`Project ${id} 'Short': 0 Draft -> 50 Awaiting Approval; charged`);
+  expect(r.stdout).toStartWith("Not feasible as designed:\n");
+  expect(flat).toContain("Shortfall accepted: New Zealand 3,060 of 3,061 completes can be delivered; refunded as stated above.");
   expect(r.stdout.replace(/\s+/g, " ")).toContain("then closes with the completes it has; the shortfall is refunded when the run is processed");
   for (const line of r.stdout.split("\n")) expect(line.length, line).toBeLessThanOrEqual(80);
   const json = await uma.json<{ shortfall: { fieldPeriodDays: number } }>(["projects", "submit", String((await uma.json<{ id: number }>(["projects", "create", "--from", FILE])).id), "--yes", "--json", "--accept-shortfall"]);

@@ -3,7 +3,7 @@
 import { idArg } from "../../args.ts";
 import { apiError, usageError } from "../../errors.ts";
 import { bold, printJson } from "../../output.ts";
-import { fitHelp, terminalWidth } from "../../help-fit.ts";
+import { fillProse, terminalWidth } from "../../help-fit.ts";
 import { confirm, unattended } from "../../prompt.ts";
 import { ok, signedIn, type Api, type GlobalOptions } from "../../session.ts";
 import { costText } from "./create.ts";
@@ -33,11 +33,15 @@ async function describe(api: Api, key: string): Promise<string> {
   return `project ${key} '${p.projectName}' (${statusName(p.statusCode)})`;
 }
 
-/** A design the panel cannot fill, in the API's words (ReadinessCheck's or Submit's `shortfall`), fitted to the terminal. */
-export function shortfallText(s: Schemas["ShortfallStatement"], accepted: boolean): string {
-  const head = accepted ? "Submitted with the shortfall accepted:" : "Not feasible as designed:";
-  return fitHelp([bold(head), ...s.markets.map((m) => `  - ${m.text}`), `  ${s.message}`].join("\n"), terminalWidth());
+/** A design the panel cannot fill, in the API's words (ReadinessCheck's `shortfall`), fitted to the terminal. */
+export function shortfallText(s: Schemas["ShortfallStatement"]): string {
+  const w = terminalWidth();
+  return [bold("Not feasible as designed:"), ...s.markets.map((m) => fillProse(m.text, w, "  - ", "    ")), fillProse(s.message, w, "  ")].join("\n");
 }
+
+/** The markets of an accepted shortfall in figures: "New Zealand 3,060 of 5,000". */
+const shortfallFigures = (s: Schemas["ShortfallStatement"]) =>
+  s.markets.map((m) => `${m.regionName} ${m.feasibleCompletes.toLocaleString("en")} of ${m.sampleSize.toLocaleString("en")}`).join(", ");
 
 /**
  * Submit charges the project's cost: the cost table (CreditCostNow) comes first, then the question.
@@ -51,10 +55,9 @@ export async function runSubmit(id: string, o: ConfirmOptions & { acceptShortfal
   if (!o.yes || !o.json) {
     const what = await describe(api, key);
     const check = ok(await api.client.GET("/api/v1/Projects({key})/ReadinessCheck", { params: { path: { key } } }), `checking project ${id}`);
-    if (check.shortfall && !o.json) process.stdout.write(`${shortfallText(check.shortfall, false)}\n`);
+    if (check.shortfall && !o.json) process.stdout.write(`${shortfallText(check.shortfall)}\n`);
     if (check.shortfall && !o.acceptShortfall) {
-      const words = check.shortfall.markets.map((m) => `${m.regionName} ${m.feasibleCompletes.toLocaleString("en")} of ${m.sampleSize.toLocaleString("en")}`).join(", ");
-      throw apiError(`project ${id} was not submitted: the panel cannot deliver the completes ordered (${words}); add --accept-shortfall to submit it anyway`);
+      throw apiError(`project ${id} was not submitted: the panel cannot deliver the completes ordered (${shortfallFigures(check.shortfall)}); add --accept-shortfall to submit it anyway`);
     }
     const cost = ok(await api.client.GET("/api/v1/Projects({key})/CreditCostNow", { params: { path: { key } } }), `reading the cost of project ${id}`);
     if (!o.json) process.stdout.write(`${costText(cost, false)}\n`);
@@ -62,7 +65,9 @@ export async function runSubmit(id: string, o: ConfirmOptions & { acceptShortfal
   }
   const body = o.acceptShortfall ? { acceptShortfall: true } : {};
   const r = ok(await api.client.POST("/api/v1/Projects({key})/Submit", { params: { path: { key } }, body }), `submit project ${id}`);
-  said(o, r, r.shortfall ? `${fitHelp(moved(r), terminalWidth())}\n${shortfallText(r.shortfall, true)}` : moved(r));
+  // The statement was printed before the question; the answer's is in --json.
+  const w = terminalWidth();
+  said(o, r, r.shortfall ? `${fillProse(moved(r), w)}\n${fillProse(`Shortfall accepted: ${shortfallFigures(r.shortfall)} completes can be delivered; refunded as stated above.`, w)}` : moved(r));
 }
 
 export async function runUnsubmit(id: string, o: GlobalOptions): Promise<void> {
