@@ -2766,7 +2766,7 @@ export interface paths {
         put?: never;
         /**
          * Answer a live run with the simulated Ideally panel
-         * @description Up to `completes` simulated respondents (seeded, drawn to the region's census margins, concept-dependent answers) take the survey through the same engine as people do; the run closes at its quota.
+         * @description Up to `completes` simulated respondents (seeded, drawn to the region's census margins, concept-dependent answers) take the survey through the same engine as people do; the run closes at its quota. 409 for a run with a sample supplier: it takes only the supplier's respondents.
          */
         post: operations["SurveyRuns_RunSimulatedData"];
         delete?: never;
@@ -3123,7 +3123,7 @@ export interface paths {
         put?: never;
         /**
          * Take a run's respondents from an outside supplier
-         * @description The run takes respondents from this supplier (null: from none) by the redirect protocol: entry `/s/{surveyLink}?supplier={id}&{entryParameter}={rid}` (and `&sig=` with a secret); at the end the respondent goes to the supplier's matching link.
+         * @description The run takes respondents from this supplier (null: from none) by the redirect protocol: entry `/s/{surveyLink}?supplier={id}&{entryParameter}={rid}` (and `&sig=` with a secret); at the end the respondent goes to the supplier's matching link. A supplier's run takes no simulated respondent: the simulated panel never answers it, and a run it has already answered is refused (409), as is a Closed run.
          */
         post: operations["SurveyRuns_SetSampleSupplier"];
         delete?: never;
