@@ -70,8 +70,8 @@ export function SubmitBar({ client, project }: { client: CurrentClient; project:
         <section aria-labelledby="readiness-title" className="mx-auto max-w-6xl border-b border-amber-200 bg-amber-50 px-4 py-2 sm:px-6">
           <h2 id="readiness-title" className="text-sm font-semibold text-amber-900">Before you can submit</h2>
           <ul className="mt-1 space-y-0.5 text-sm text-amber-900">
-            {blocking.map((x, i) => (
-              <li key={`${x.code}-${i}`} className="flex flex-wrap gap-x-2">
+            {blocking.map((x) => (
+              <li key={`${x.code}:${x.message}`} className="flex flex-wrap gap-x-2">
                 <span>{x.message}</span>
                 <Link className="font-medium underline" href={`~/${client.id}/projects/${project.id}${x.tab === "setup" ? "" : `/${x.tab}`}`}>
                   Fix in {EDITOR_TABS.find((t) => t.id === x.tab)?.label}
@@ -85,8 +85,8 @@ export function SubmitBar({ client, project }: { client: CurrentClient; project:
         <section aria-labelledby="feasibility-title" className="mx-auto max-w-6xl border-b border-amber-200 bg-amber-50 px-4 py-2 sm:px-6">
           <h2 id="feasibility-title" className="text-sm font-semibold text-amber-900">Not feasible as designed: you can submit only by accepting the shortfall</h2>
           <ul className="mt-1 space-y-0.5 text-sm text-amber-900">
-            {short.map((x, i) => (
-              <li key={`${x.code}-${i}`} className="flex flex-wrap gap-x-2">
+            {short.map((x) => (
+              <li key={`${x.code}:${x.message}`} className="flex flex-wrap gap-x-2">
                 <span>{x.message}</span>
                 <Link className="font-medium underline" href={`~/${client.id}/projects/${project.id}/${x.tab}`}>
                   Fix in {EDITOR_TABS.find((t) => t.id === x.tab)?.label}
