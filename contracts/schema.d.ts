@@ -1781,7 +1781,7 @@ export interface paths {
         put?: never;
         /**
          * Submit a Draft for survey, charging its first wave
-         * @description 0 -> 50 Awaiting Approval when the client requires approval or the submitter is not an Admin of the team (the team's Admins and staff are notified), else 0 -> 100 Submitted. Charges exactly CreditCostNow as PendingSurveyRun (30) logs, one per region, under the client's ledger lock; 409 when the balance would go below minus the overdraft limit. 400 (nothing charged) when the test is incomplete: one field error per ReadinessCheck problem.
+         * @description 0 -> 50 Awaiting Approval when the client requires approval or the submitter is not an Admin of the team (the team's Admins and staff are notified), else 0 -> 100 Submitted. Charges exactly CreditCostNow as PendingSurveyRun (30) logs, one per region, under the client's ledger lock; 409 when the balance would go below minus the overdraft limit. 400 (nothing charged) when the test is incomplete: one field error per blocking ReadinessCheck problem. 409 (nothing charged) when a market's completes exceed what the panel can deliver in a field period (IncidenceEstimate's feasibleCompletes): the message states each market's deliverable completes, one `feasibility` field error per market; with `acceptShortfall: true` it is submitted and the answer's `shortfall` states the field period and the refund rule.
          */
         post: operations["Projects_Submit"];
         delete?: never;
@@ -2139,7 +2139,7 @@ export interface paths {
         };
         /**
          * The pre-launch check: what the test still lacks before it can be submitted
-         * @description Each problem names the editor tab that fixes it. Submit refuses (400, nothing charged) while any remain. Checks: markets chosen; test options for Idea, Message and Npd; a question for Question projects; at least two items for market reach; price questions in the one currency of the markets; quotas that a run can fill (Submit refuses those with each quota group's field error).
+         * @description Each problem names the editor tab that fixes it. Submit refuses (400, nothing charged) while a blocking one remains. Checks: markets chosen; test options for Idea, Message and Npd; a question for Question projects; at least two items for market reach; price questions in the one currency of the markets; quotas that a run can fill (Submit refuses those with each quota group's field error). Not blocking: `feasibility`, one per market whose completes exceed what the panel can deliver in a field period (Submit answers 409 unless acceptShortfall), with `shortfall` stating it.
          */
         get: operations["Projects_ReadinessCheck"];
         put?: never;
@@ -2766,7 +2766,7 @@ export interface paths {
         put?: never;
         /**
          * Answer a live run with the simulated Ideally panel
-         * @description Up to `completes` simulated respondents (seeded, drawn to the region's census margins, concept-dependent answers) take the survey through the same engine as people do; the run closes at its quota.
+         * @description Up to `completes` simulated respondents (seeded, drawn to the region's census margins, concept-dependent answers) take the survey through the same engine as people do; the run closes at its quota. 409 for a run with a sample supplier: it takes only the supplier's respondents.
          */
         post: operations["SurveyRuns_RunSimulatedData"];
         delete?: never;
@@ -3123,7 +3123,7 @@ export interface paths {
         put?: never;
         /**
          * Take a run's respondents from an outside supplier
-         * @description The run takes respondents from this supplier (null: from none) by the redirect protocol: entry `/s/{surveyLink}?supplier={id}&{entryParameter}={rid}` (and `&sig=` with a secret); at the end the respondent goes to the supplier's matching link.
+         * @description The run takes respondents from this supplier (null: from none) by the redirect protocol: entry `/s/{surveyLink}?supplier={id}&{entryParameter}={rid}` (and `&sig=` with a secret); at the end the respondent goes to the supplier's matching link. A supplier's run takes no simulated respondent: the simulated panel never answers it, and a run it has already answered is refused (409), as is a Closed run.
          */
         post: operations["SurveyRuns_SetSampleSupplier"];
         delete?: never;
@@ -10440,6 +10440,28 @@ export interface components {
             creditLogIds?: number[];
             /** @description The client's balance after the charge */
             balanceAfter?: number;
+            shortfall?: components["schemas"]["ShortfallStatement"];
+        };
+        /** @description Submitted (or super-approved) with markets the panel cannot fill: what they can deliver, the field period and the refund rule */
+        ShortfallStatement: {
+            markets: {
+                regionId: number;
+                regionName: string;
+                /** @description Completes ordered per wave */
+                sampleSize: number;
+                /** @description Completes the panel can deliver in a field period (IncidenceEstimate's feasibleCompletes) */
+                feasibleCompletes: number;
+                /** @description The market in words, as IncidenceEstimate's explanation says it */
+                text: string;
+            }[];
+            /** @description Days each run fields from its launch before it closes with the completes it has */
+            fieldPeriodDays: number;
+            /** @description The shortfall, the field period and the refund rule, in words */
+            message: string;
+        };
+        SubmitProject: {
+            /** @description true: submit a design the panel cannot fill anyway (each run closes short at its field end and the shortfall is refunded); without it such a design is refused with 409 */
+            acceptShortfall?: boolean;
         };
         EmptyBody: Record<string, never>;
         DeclineProject: {
@@ -10656,21 +10678,24 @@ export interface components {
         };
         ProjectReadiness: {
             projectId: number;
-            /** @description No problems: Submit will not refuse for completeness */
+            /** @description No blocking problem: Submit will not refuse for completeness (a shortfall still needs acceptShortfall) */
             ready: boolean;
             problems: {
                 /**
                  * @description Also the path of Submit's field error
                  * @enum {string}
                  */
-                code: "testOptions" | "questions" | "regions" | "marketReach.testOptions" | "priceSensitivity.currencyCode" | "priceSensitivity.testOptions" | "quotas";
+                code: "testOptions" | "questions" | "regions" | "marketReach.testOptions" | "priceSensitivity.currencyCode" | "priceSensitivity.testOptions" | "quotas" | "feasibility";
                 message: string;
                 /**
                  * @description The editor tab where it is fixed
                  * @enum {string}
                  */
                 tab: "setup" | "markets" | "test-options" | "questions" | "add-ons" | "scheduling";
+                /** @description true: Submit refuses (400) until it is fixed; false (feasibility: a market the panel cannot fill): Submit refuses (409) unless its body has acceptShortfall true */
+                blocking: boolean;
             }[];
+            shortfall: components["schemas"]["ShortfallStatement"] & (Record<string, never> | null);
         };
         CreditCostNow: {
             projectId: number;
@@ -17409,7 +17434,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["EmptyBody"];
+                "application/json": components["schemas"]["SubmitProject"];
             };
         };
         responses: {

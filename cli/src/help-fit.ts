@@ -56,6 +56,26 @@ function fitLine(line: string, width: number, example: boolean): string {
   return out.join("\n");
 }
 
+/**
+ * Prose filled to `width` for the CLI's own output: the first line after `lead`, the rest after
+ * `next` (a list item's text continues under its text, not under its dash). No terminal: one line.
+ */
+export function fillProse(text: string, width: number | undefined, lead = "", next = lead): string {
+  if (!width || width < 20) return `${lead}${text}`;
+  const out: string[] = [];
+  let rest = text;
+  let l = lead;
+  while (l.length + rest.length > width) {
+    const [head, tail] = breakAt(rest, width - l.length, false);
+    if (!tail) break;
+    out.push(`${l}${head}`);
+    rest = tail;
+    l = next;
+  }
+  out.push(`${l}${rest}`);
+  return out.join("\n");
+}
+
 /** A line of running prose: unindented, not a heading ("Examples:") and not the JSON shape line. */
 const prose = (line: string) => line !== "" && !line.startsWith(" ") && !line.endsWith(":") && !line.startsWith("JSON:");
 

@@ -261,9 +261,10 @@ projects
   .command("submit")
   .description("submit a draft for fielding: shows the cost, asks, then charges it (may wait for an Admin's approval)")
   .argument("<id>", "project id")
+  .option("--accept-shortfall", "submit a design the panel cannot fill anyway: each run closes short at its field end and the shortfall is refunded (without it such a design is not submitted)")
   .option("-y, --yes", YES_HELP)
   .option("--json", JSON_HELP)
-  .addHelpText("after", "\nExamples:\n  $ ideally projects submit 42\n  $ ideally projects submit 42 --yes --json | jq .charged\nJSON: { projectId, projectName, previousStatusCode, statusCode, status, allowedActions, charged?, refunded?, balanceAfter? }")
+  .addHelpText("after", "\nExamples:\n  $ ideally projects submit 42\n  $ ideally projects submit 42 --accept-shortfall\n  $ ideally projects submit 42 --yes --json | jq .charged\nJSON: { projectId, projectName, previousStatusCode, statusCode, status, allowedActions, charged?, refunded?, balanceAfter?, shortfall? }")
   .action(async (id: string, _o, cmd: Command) => (await import("./commands/projects/lifecycle.ts")).runSubmit(id, all(cmd)));
 projects
   .command("unsubmit")

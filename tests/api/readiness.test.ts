@@ -56,7 +56,7 @@ describe("Submit refuses an incomplete test, before charging", () => {
   test("the same test with one test option is submitted and charged", async () => {
     const id = await draft({ options: 1 });
     const check = await call(app, "acmeUser", 1003, "GET", `/api/v1/Projects(${id})/ReadinessCheck`);
-    expect(check.body).toEqual({ projectId: id, ready: true, problems: [] });
+    expect(check.body).toEqual({ projectId: id, ready: true, problems: [], shortfall: null });
     const res = await call(app, "acmeUser", 1003, "POST", `/api/v1/Projects(${id})/Submit`, {});
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.charged).toBeGreaterThan(0);
@@ -77,7 +77,7 @@ describe("ReadinessCheck", () => {
     const id = await draft({ options: 0 });
     const res = await call(app, "acmeViewer", 1003, "GET", `/api/v1/Projects(${id})/ReadinessCheck`);
     expect(res.status, "a Viewer may read it").toBe(200);
-    expect(res.body).toEqual({ projectId: id, ready: false, problems: [{ code: "testOptions", message: "Add at least one test option: respondents have nothing to rate.", tab: "test-options" }] });
+    expect(res.body).toEqual({ projectId: id, ready: false, problems: [{ code: "testOptions", message: "Add at least one test option: respondents have nothing to rate.", tab: "test-options", blocking: true }], shortfall: null });
   });
 
   test("market reach framework: 1 test option is refused, 2 are enough", async () => {
@@ -106,7 +106,7 @@ describe("ReadinessCheck", () => {
     await tdb.db`insert into projects_regions (client_id, project_id, region_id, sample_size, is_customer_panel) values (1003, ${id}, 2, 100, false)`;
     const res = await call(app, "acmeUser", 1003, "GET", `/api/v1/Projects(${id})/ReadinessCheck`);
     expect(res.body.problems).toEqual([
-      { code: "priceSensitivity.currencyCode", message: expect.stringContaining("AUD and NZD"), tab: "markets" },
+      { code: "priceSensitivity.currencyCode", message: expect.stringContaining("AUD and NZD"), tab: "markets", blocking: true },
     ]);
   });
 
@@ -120,7 +120,7 @@ describe("ReadinessCheck", () => {
     // Written past ChangeTargets (as an older project may hold); 4500001/4500002 are Male and Female.
     await tdb.db`insert into targets (client_id, project_id, system_question_option_id, quota_percent) values (1003, ${over}, 4500001, 60), (1003, ${over}, 4500002, 60)`;
     const res = await call(app, "acmeUser", 1003, "GET", `/api/v1/Projects(${over})/ReadinessCheck`);
-    expect(res.body.problems).toEqual([{ code: "quotas", message: expect.stringContaining('"Gender" add up to 120%'), tab: "markets" }]);
+    expect(res.body.problems).toEqual([{ code: "quotas", message: expect.stringContaining('"Gender" add up to 120%'), tab: "markets", blocking: true }]);
     const fits = await draft({ options: 1 });
     await tdb.db`insert into targets (client_id, project_id, system_question_option_id, quota_percent) values (1003, ${fits}, 4500001, 50), (1003, ${fits}, 4500002, 50)`;
     expect(codes((await call(app, "acmeUser", 1003, "GET", `/api/v1/Projects(${fits})/ReadinessCheck`)).body)).toEqual([]);

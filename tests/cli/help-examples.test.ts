@@ -19,6 +19,7 @@ const REFUSED: Record<string, [number, string]> = {
   "ideally admin approve 42": [2, "project 42 is Complete: nothing to approve (409)"],
   "ideally admin approve 42 --to 300": [2, "project 42 is Complete: nothing to approve (409)"],
   "ideally projects submit 42": [1, "no terminal and no --yes"],
+  "ideally projects submit 42 --accept-shortfall": [1, "no terminal and no --yes"],
   "ideally projects submit 42 --yes --json | jq .charged": [2, "project 42 is Complete (409)"],
   "ideally projects delete 42": [1, "no terminal and no --yes"],
   "ideally projects unsubmit 42": [2, "project 42 is Complete (409)"],

@@ -367,3 +367,38 @@ test("opened at another address of the server, an upload says where to open Idea
   await page.screenshot({ path: ".tmp/screens/projects-another-address.png" });
   await apiCall(request, uma, team, "DELETE", `/api/v1/Projects(${p.id})`);
 });
+
+test("an infeasible design (issue 36): the submit dialog states the shortfall and submits only once it is accepted; the review page asks the Admin too", async ({ page, request }) => {
+  const uma = await token(request, "user@acme.test");
+  const teamA = ((await api(request, uma, 0, "GET", "/api/v1/Clients?$select=id&$filter=name eq 'Acme Team A'")) as { value: { id: number }[] }).value[0]!.id;
+  // 5,000 women in New Zealand: the panel reaches about 6,000 there and 51% are women (Stats NZ
+  // 2023), so about floor(6,000 x 0.51) = 3,060 completes can be delivered (worked by hand).
+  const p = await api(request, uma, teamA, "POST", "/api/v1/Projects", { projectName: `Short of women ${Date.now()}`, projectTypeId: 1, frameworkId: 1000, regionIds: [1], sampleSize: 5000 });
+  await api(request, uma, teamA, "POST", "/api/v1/TestOptions", { projectId: p.id, conceptText: "Oat bar with honey" });
+  await api(request, uma, teamA, "POST", `/api/v1/Projects(${p.id})/ChangeTargets`, { targets: [{ systemQuestionOptionId: 4500002 }] });
+
+  await signIn(page, "user@acme.test");
+  await page.goto(`/${teamA}/projects/${p.id}`);
+  await expect(page.getByRole("heading", { name: "Not feasible as designed: you can submit only by accepting the shortfall" })).toBeVisible();
+  await page.getByRole("button", { name: "Submit", exact: true }).click();
+  const confirm = page.getByRole("dialog", { name: "Submit project" });
+  await expect(confirm.getByTestId("shortfall")).toContainText("About 3,060 of 5,000 completes can be delivered in New Zealand. Each run fields for 14 days from its launch");
+  const go = confirm.getByRole("button", { name: /^Submit for/ });
+  await expect(go, "no submit without the acceptance").toBeDisabled();
+  await confirm.getByLabel("I accept the shortfall: submit this design anyway.").check();
+  await expect(go).toBeEnabled();
+  await go.click();
+  await page.waitForURL(`**/${teamA}/projects/${p.id}/review`);
+  expect((await api(request, uma, teamA, "GET", `/api/v1/Projects(${p.id})?$select=statusCode`)).statusCode).toBe(50);
+
+  await page.context().clearCookies();
+  await page.evaluate(() => localStorage.clear());
+  await signIn(page, "admin@acme.test");
+  await page.goto(`/${teamA}/projects/${p.id}/review`);
+  await expect(page.getByTestId("shortfall")).toContainText("so about 3,060 completes can be delivered");
+  const approve = page.getByRole("button", { name: "Approve" });
+  await expect(approve, "no approval without the acceptance").toBeDisabled();
+  await page.getByLabel("I accept the shortfall: approve this design anyway.").check();
+  await expect(approve).toBeEnabled();
+  await noSeriousViolations(page, "the review page of an infeasible design");
+});

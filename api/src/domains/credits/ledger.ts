@@ -314,6 +314,13 @@ export interface ShortfallRefund {
   refund: number;
 }
 
+/**
+ * refundRunShortfall's rule in words, for those who buy a run that will fall short (Submit with
+ * acceptShortfall): the same rule docs/credits.md "Shortfall refunds" states.
+ */
+export const SHORTFALL_REFUND_RULE =
+  "the shortfall is refunded when the run is processed, as one credit log of the run: its charge minus the price of the completes delivered at the same rates (respondents excluded for quality or removed are not delivered)";
+
 /** A shortfall's refund: the charge minus what the delivered sample costs, in hundredths, never below 0. */
 export function shortfallRefund(charged: number, deliveredCost: number): number {
   return Math.max(0, Math.round((charged - deliveredCost) * 100) / 100);

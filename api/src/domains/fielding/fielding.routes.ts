@@ -256,7 +256,7 @@ export function registerFieldingRoutes(app: App, deps: AppDeps): void {
   addRoute(app, actionWithBody(
     "RunSimulatedData",
     "Answer a live run with the simulated Ideally panel",
-    "Up to `completes` simulated respondents (seeded, drawn to the region's census margins, concept-dependent answers) take the survey through the same engine as people do; the run closes at its quota.",
+    "Up to `completes` simulated respondents (seeded, drawn to the region's census margins, concept-dependent answers) take the survey through the same engine as people do; the run closes at its quota. 409 for a run with a sample supplier: it takes only the supplier's respondents.",
     z.strictObject({ completes: z.number().int().min(1).max(5000).default(50) }).openapi("RunSimulatedData"),
     Simulated,
   ), async (c) => c.json(await svc.simulate(db, keyOf(c), c.req.valid("json").completes), 200));

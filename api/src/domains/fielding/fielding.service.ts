@@ -30,6 +30,7 @@ import { answerPage, makePerson, type Margins } from "./simulate.ts";
 import { refundRunShortfall } from "../credits/ledger.ts";
 import { endKindOf, endRedirect, verifyEntry, type SupplierEntry } from "./suppliers.ts";
 import { qualityFlags, runMedian } from "./quality.ts";
+import { DEFAULT_FIELD_DAYS } from "./field-period.ts";
 
 export const SURVEY_STATUS = { Draft: 0, Testing: 10, Live: 50, Closed: 90, Dev: 130, ErrorXml: 1000, ErrorProcessing: 1010 } as const;
 /** Raking caps weights to [1/5, 5] relative to mean 1 (DOMAIN.md: e.g. 0.2-5). */
@@ -38,8 +39,6 @@ export const WEIGHT_CAP = 5;
 export const RAKE_TOLERANCE = 0.001;
 /** The demographics the sample is raked on (DESIGN.md): age group, gender, region. */
 export const WEIGHTING_QUESTIONS = [51, 45, 42];
-/** A run's field period when its project sets none (projects.field_period_days). */
-export const DEFAULT_FIELD_DAYS = 14;
 /** A Live run with quota open and no complete for this long is stalled (its owner is told once). */
 export const STALL_HOURS = 24;
 
@@ -473,10 +472,14 @@ export interface SimulationResult {
  * RunSimulatedData: up to `completes` more simulated respondents answer a Live (or Testing) run
  * through the engine: each is walked page by page with the same validation and rules as a person,
  * and saved with their outcome. Invitations stop at the quota (or after 4 per complete wanted).
+ * Never a run with a sample supplier: it takes only the supplier's signed respondents (409).
  */
 export async function simulate(db: Db, runId: number, completes: number): Promise<SimulationResult> {
   return system(db, async (tx) => {
     const run = await liveRun(tx, runId, true);
+    if (run.sampleSupplierId !== null) {
+      throw new ApiError("Conflict", `Survey run ${runId} takes respondents from sample supplier ${run.sampleSupplierId} only: the simulated panel never answers it`);
+    }
     if (run.surveyStatusId !== SURVEY_STATUS.Live && run.surveyStatusId !== SURVEY_STATUS.Testing) {
       throw new ApiError("Conflict", `Survey run ${runId} is ${statusName(run.surveyStatusId)}: the panel answers Live or Testing runs`);
     }
@@ -823,15 +826,17 @@ export async function tick(db: Db, publicUrl: string, opts: { batch?: number } =
     await launchRun(db, c.surveyRunId, publicUrl);
     launched++;
   }
-  const open = await system(db, (tx) => tx<{ id: number; status: number; customer: boolean; processed: boolean }[]>`
-    select id, survey_status_id as status, is_customer_panel as customer, processed_at is not null as processed
+  const open = await system(db, (tx) => tx<{ id: number; status: number; customer: boolean; supplier: boolean; processed: boolean }[]>`
+    select id, survey_status_id as status, is_customer_panel as customer, sample_supplier_id is not null as supplier, processed_at is not null as processed
     from survey_runs where definition is not null and (survey_status_id = ${SURVEY_STATUS.Live} or (survey_status_id = ${SURVEY_STATUS.Closed} and processed_at is null))
     order by id`);
   let simulated = 0;
   let processed = 0;
   let more = false;
   for (const r of open) {
-    if (r.status === SURVEY_STATUS.Live && !r.customer) {
+    // The simulated panel answers Ideally-panel runs only: never a customer panel (people at the
+    // link) nor a run fed by a sample supplier (its signed respondents only; issue 36).
+    if (r.status === SURVEY_STATUS.Live && !r.customer && !r.supplier) {
       const s = await simulate(db, r.id, batch);
       simulated += s.completes;
       if (s.closed) {

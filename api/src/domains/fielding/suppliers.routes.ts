@@ -89,7 +89,8 @@ export function registerSupplierRoutes(app: App, deps: AppDeps): void {
       operationId: "SurveyRuns_SetSampleSupplier",
       summary: "Take a run's respondents from an outside supplier",
       description:
-        "The run takes respondents from this supplier (null: from none) by the redirect protocol: entry `/s/{surveyLink}?supplier={id}&{entryParameter}={rid}` (and `&sig=` with a secret); at the end the respondent goes to the supplier's matching link.",
+        "The run takes respondents from this supplier (null: from none) by the redirect protocol: entry `/s/{surveyLink}?supplier={id}&{entryParameter}={rid}` (and `&sig=` with a secret); at the end the respondent goes to the supplier's matching link. " +
+        "A supplier's run takes no simulated respondent: the simulated panel never answers it, and a run it has already answered is refused (409), as is a Closed run.",
       request: { params: keyParams("SurveyRuns"), ...json(z.strictObject({ sampleSupplierId: z.number().int().positive().nullable() }).openapi("SetSampleSupplier")) },
       responses: { ...ok(z.object({ surveyRunId: z.number().int(), sampleSupplierId: z.number().int().nullable() }), "The run's supplier"), ...commonErrors, 404: errors[404], 409: errors[409] },
     },

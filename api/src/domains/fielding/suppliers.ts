@@ -134,12 +134,21 @@ export async function deleteSupplier(db: Db, id: number): Promise<void> {
   });
 }
 
-/** SetSampleSupplier: the run takes respondents from this supplier (null: from none). */
+/**
+ * SetSampleSupplier: the run takes respondents from this supplier (null: from none). A supplier's
+ * run takes no simulated respondent, ever (issue 36), so a run the simulated panel has already
+ * answered cannot be given a supplier: its results would mix the two.
+ */
 export async function setRunSupplier(db: Db, runId: number, supplierId: number | null): Promise<void> {
   await system(db, async (tx) => {
-    const [run] = await tx<{ status: number }[]>`select survey_status_id as status from survey_runs where id = ${runId} for update`;
+    const [run] = await tx<{ status: number; simulated: number }[]>`
+      select survey_status_id as status, (select count(*)::int from survey_sessions s where s.survey_run_id = r.id and s.is_simulated) as simulated
+      from survey_runs r where id = ${runId} for update`;
     if (!run) throw new ApiError("NotFound", `No survey run ${runId}`);
     if (run.status === 90) throw new ApiError("Conflict", `Survey run ${runId} is Closed: its supplier cannot change`);
+    if (supplierId !== null && run.simulated > 0) {
+      throw new ApiError("Conflict", `Survey run ${runId} has ${run.simulated} simulated respondents: a supplier's run takes only the supplier's respondents, so set the supplier before the run launches (CreateDecipherSurveys, SetSampleSupplier, LaunchSurvey)`);
+    }
     if (supplierId !== null && !(await row(tx, supplierId))) throw new ApiError("NotFound", `SampleSuppliers(${supplierId}) not found`);
     await tx`update survey_runs set sample_supplier_id = ${supplierId}, updated_at = now() where id = ${runId}`;
   });

@@ -1,5 +1,5 @@
 // The feasibility and quota explanation (issue 21): per market, whether the panel can deliver the
-// completes (its reach in a field period x the incidence; incidence.service.ts), and per target
+// completes (its reach in a field period x the incidence; estimate.ts), and per target
 // group and market, what its quotas mean (quotas.ts: shares within a group add up to at most 100%,
 // the rest open to the group's other answers unless it takes "only these"), in words. One function
 // says it for the web editor (IncidenceEstimate's `explanation`, from the project's rows) and the
@@ -10,7 +10,8 @@ import { enterTenant } from "../../access/policy.ts";
 import { ApiError, type FieldError } from "../../errors.ts";
 import { groupOptions, hundredths, loadQuotaTargets, pct, quotaProblems, type GroupOption, type QuotaTarget } from "../fielding/quotas.ts";
 import type { DemographicTarget, RegionSample } from "./incidence.sql.ts";
-import { estimateRegions, incidenceEstimate, type IncidenceEstimate, type RegionIncidence } from "./incidence.service.ts";
+import { incidenceEstimate } from "./incidence.service.ts";
+import { estimateRegions, marketText, type IncidenceEstimate, type RegionIncidence } from "./estimate.ts";
 
 export interface MarketFeasibility {
   regionId: number;
@@ -44,18 +45,7 @@ export interface FeasibilityExplanation {
   lines: string[];
 }
 
-const num = (n: number) => n.toLocaleString("en");
-const share = (x: number) => `${Number((x * 100).toFixed(x < 0.1 ? 1 : 0)).toString()}%`;
 const list = (xs: string[]) => (xs.length <= 1 ? (xs[0] ?? "") : `${xs.slice(0, -1).join(", ")} or ${xs[xs.length - 1]}`);
-
-export function marketText(r: RegionIncidence): string {
-  const need = `${r.regionName}: ${num(r.sampleSize)} completes`;
-  if (r.panelReach === null || r.feasibleCompletes === null) return `${need} from the team's own list (customer panel): the panel's reach does not apply.`;
-  const basis = `the panel reaches about ${num(r.panelReach)} people there in a field period and ${share(r.incidence)} are expected to qualify, so about ${num(r.feasibleCompletes)} completes can be delivered`;
-  return r.feasible
-    ? `${need}: ${basis}. Feasible.`
-    : `${need}: ${basis}. Not feasible: lower the completes to ${num(r.feasibleCompletes)} or fewer, or target less narrowly.`;
-}
 
 export function explainFeasibility(regions: readonly RegionIncidence[], targets: readonly QuotaTarget[], options: readonly GroupOption[]): FeasibilityExplanation {
   const markets = regions.map((r) => ({ regionId: r.regionId, regionName: r.regionName, sampleSize: r.sampleSize, feasible: r.feasible, text: marketText(r) }));

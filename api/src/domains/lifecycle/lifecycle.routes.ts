@@ -27,6 +27,22 @@ const StatusCodeSchema = z.union(STATUS_CODES.map((s) => z.literal(s))).describe
   "A project status code: 0 Draft, 50 Awaiting Approval, 100 Submitted, 200 Reviewing Questions, 300 Awaiting Survey, 400 Processing results, 800 Completed Wave, 900 Complete, 950 Demo",
 );
 
+const Shortfall = z
+  .object({
+    markets: z.array(
+      z.object({
+        regionId: z.number().int(),
+        regionName: z.string(),
+        sampleSize: z.number().int().describe("Completes ordered per wave"),
+        feasibleCompletes: z.number().int().describe("Completes the panel can deliver in a field period (IncidenceEstimate's feasibleCompletes)"),
+        text: z.string().describe("The market in words, as IncidenceEstimate's explanation says it"),
+      }),
+    ),
+    fieldPeriodDays: z.number().int().describe("Days each run fields from its launch before it closes with the completes it has"),
+    message: z.string().describe("The shortfall, the field period and the refund rule, in words"),
+  })
+  .openapi("ShortfallStatement");
+
 export const LifecycleResult = z
   .object({
     projectId: z.number().int(),
@@ -40,22 +56,37 @@ export const LifecycleResult = z
     refunded: z.number().optional().describe("Credits refunded by this action"),
     creditLogIds: z.array(z.number().int()).optional().describe("The credit logs written"),
     balanceAfter: z.number().optional().describe("The client's balance after the charge"),
+    shortfall: Shortfall.optional().describe("Submitted (or super-approved) with markets the panel cannot fill: what they can deliver, the field period and the refund rule"),
   })
   .openapi("LifecycleResult");
 
 const Empty = z.strictObject({}).openapi("EmptyBody");
+const SubmitBody = z
+  .strictObject({
+    acceptShortfall: z
+      .boolean()
+      .optional()
+      .describe("true: submit a design the panel cannot fill anyway (each run closes short at its field end and the shortfall is refunded); without it such a design is refused with 409"),
+  })
+  .openapi("SubmitProject");
 
 const Readiness = z
   .object({
     projectId: z.number().int(),
-    ready: z.boolean().describe("No problems: Submit will not refuse for completeness"),
+    ready: z.boolean().describe("No blocking problem: Submit will not refuse for completeness (a shortfall still needs acceptShortfall)"),
     problems: z.array(
       z.object({
-        code: z.enum(["testOptions", "questions", "regions", "marketReach.testOptions", "priceSensitivity.currencyCode", "priceSensitivity.testOptions", "quotas"]).describe("Also the path of Submit's field error"),
+        code: z
+          .enum(["testOptions", "questions", "regions", "marketReach.testOptions", "priceSensitivity.currencyCode", "priceSensitivity.testOptions", "quotas", "feasibility"])
+          .describe("Also the path of Submit's field error"),
         message: z.string(),
         tab: z.enum(["setup", "markets", "test-options", "questions", "add-ons", "scheduling"]).describe("The editor tab where it is fixed"),
+        blocking: z
+          .boolean()
+          .describe("true: Submit refuses (400) until it is fixed; false (feasibility: a market the panel cannot fill): Submit refuses (409) unless its body has acceptShortfall true"),
       }),
     ),
+    shortfall: Shortfall.nullable().describe("The markets that will fall short, the field period and the refund rule; null when every market can be filled"),
   })
   .openapi("ProjectReadiness");
 
@@ -249,7 +280,7 @@ export function registerLifecycleRoutes(app: App, deps: AppDeps): void {
   const db = deps.db;
   addRoute(
     app,
-    action({
+    actionWithBody({
       action: "Submit",
       access: access.user,
       summary: "Submit a Draft for survey, charging its first wave",
@@ -257,12 +288,17 @@ export function registerLifecycleRoutes(app: App, deps: AppDeps): void {
         "0 -> 50 Awaiting Approval when the client requires approval or the submitter is not an Admin of the team (the team's Admins and staff are notified), " +
         "else 0 -> 100 Submitted. Charges exactly CreditCostNow as PendingSurveyRun (30) logs, one per region, under the client's ledger lock; " +
         "409 when the balance would go below minus the overdraft limit. " +
-        "400 (nothing charged) when the test is incomplete: one field error per ReadinessCheck problem.",
+        "400 (nothing charged) when the test is incomplete: one field error per blocking ReadinessCheck problem. " +
+        "409 (nothing charged) when a market's completes exceed what the panel can deliver in a field period (IncidenceEstimate's feasibleCompletes): " +
+        "the message states each market's deliverable completes, one `feasibility` field error per market; with `acceptShortfall: true` it is submitted " +
+        "and the answer's `shortfall` states the field period and the refund rule.",
+      body: SubmitBody,
       response: LifecycleResult,
     }),
     async (c) => {
       const projectId = projectIdOf(c);
-      return c.json(await svc.submit(db, c.get("ctx"), { projectId }), 200);
+      const b = c.req.valid("json");
+      return c.json(await svc.submit(db, c.get("ctx"), { projectId, acceptShortfall: b?.acceptShortfall === true }), 200);
     },
   );
   addRoute(
@@ -574,9 +610,10 @@ export function registerLifecycleRoutes(app: App, deps: AppDeps): void {
       operationId: "Projects_ReadinessCheck",
       summary: "The pre-launch check: what the test still lacks before it can be submitted",
       description:
-        "Each problem names the editor tab that fixes it. Submit refuses (400, nothing charged) while any remain. " +
+        "Each problem names the editor tab that fixes it. Submit refuses (400, nothing charged) while a blocking one remains. " +
         "Checks: markets chosen; test options for Idea, Message and Npd; a question for Question projects; at least two items for market reach; " +
-        "price questions in the one currency of the markets; quotas that a run can fill (Submit refuses those with each quota group's field error).",
+        "price questions in the one currency of the markets; quotas that a run can fill (Submit refuses those with each quota group's field error). " +
+        "Not blocking: `feasibility`, one per market whose completes exceed what the panel can deliver in a field period (Submit answers 409 unless acceptShortfall), with `shortfall` stating it.",
       request: { params: ProjectKeyParams },
       responses: { 200: { description: "The check", content: { "application/json": { schema: Readiness } } }, ...commonErrors, 404: errors[404] },
     },

@@ -12,7 +12,8 @@ import { clientChannel, publish } from "../../jobs/channel.ts";
 import { raise } from "../notifications/notifications.service.ts";
 import * as ledger from "../credits/ledger.ts";
 import * as q from "./lifecycle.sql.ts";
-import { asFieldErrors, readinessProblems, type ReadinessProblem } from "./readiness.ts";
+import { asFieldErrors, preLaunchCheck, readinessProblems, shortfallOf, shortfallTerms, type ReadinessProblem, type ShortfallStatement } from "./readiness.ts";
+import { shortfallWords } from "./estimate.ts";
 import { allowedActions, cellFor, refusalMessage, statusName, type Action, type Cell, type StatusCode } from "./transitions.ts";
 import { assertQuotasCanBeMet } from "../fielding/quotas.ts";
 
@@ -49,6 +50,8 @@ export interface LifecycleResult {
   refunded?: number;
   creditLogIds?: number[];
   balanceAfter?: number;
+  /** Submitted with a shortfall accepted: the markets that will fall short, the field period and the refund rule. */
+  shortfall?: ShortfallStatement;
 }
 
 interface Step {
@@ -184,23 +187,40 @@ const forSchedule = (p: q.ProjectRow): ledger.ProjectForSchedule => ({
 /**
  * Submit's charge and its SubmittedForSurvey log (Submit, and SuperApprove from Draft). An
  * incomplete test (readiness.ts) is refused first: nothing is charged for a survey that cannot run.
+ * Then a design the panel cannot fill (a market whose deliverable completes fall short of those
+ * ordered, by IncidenceEstimate's computation) is refused with a 409 stating what each market can
+ * deliver, unless the shortfall is accepted; accepted, the shortfall is logged and answered.
  */
-async function chargeAndLogSubmission(s: Step, to: number): Promise<ledger.Charge> {
+async function chargeAndLogSubmission(s: Step, to: number, opts: { acceptShortfall: boolean }): Promise<ledger.Charge & { shortfall: ShortfallStatement | null }> {
   const problems = await readinessProblems(s.tx, s.p);
   if (problems.length) {
     throw new ApiError("ValidationError", `The test is not ready to submit: ${problems.map((x) => x.message).join(" ")}`, undefined, asFieldErrors(problems));
   }
   // A design no run can fill is refused before any charge, naming its group.
   await assertQuotasCanBeMet(s.tx, s.p.id);
+  const shortfall = await shortfallOf(s.tx, s.p.id);
+  if (shortfall && !opts.acceptShortfall) {
+    throw new ApiError(
+      "Conflict",
+      `Not feasible: ${shortfallWords(shortfall.markets)}. Nothing was charged. Lower the completes or target less narrowly, or submit again with "acceptShortfall": true to buy it as it is. ${shortfallTerms(shortfall.fieldPeriodDays)}`,
+      undefined,
+      shortfall.markets.map((m) => ({ path: "feasibility", message: m.text })),
+    );
+  }
   const charge = await ledger.chargeFirstWave(s.tx, actorOf(s.ctx), forSchedule(s.p), s.p.projectName);
   await q.logEvent(s.tx, {
     clientId: s.p.clientId,
     userId: actorOf(s.ctx),
     projectId: s.p.id,
     event: "SubmittedForSurvey",
-    data: { statusCode: to, charged: charge.total, creditLogIds: charge.creditLogIds },
+    data: {
+      statusCode: to,
+      charged: charge.total,
+      creditLogIds: charge.creditLogIds,
+      ...(shortfall ? { shortfallAccepted: shortfall.markets.map(({ regionId, sampleSize, feasibleCompletes }) => ({ regionId, sampleSize, feasibleCompletes })) } : {}),
+    },
   });
-  return charge;
+  return { ...charge, shortfall };
 }
 
 export interface ProjectInput {
@@ -209,15 +229,15 @@ export interface ProjectInput {
 
 // ---- the status machine ----
 
-export async function submit(db: Db, ctx: RequestCtx, input: ProjectInput): Promise<LifecycleResult> {
+export async function submit(db: Db, ctx: RequestCtx, input: ProjectInput & { acceptShortfall?: boolean }): Promise<LifecycleResult> {
   return act(db, ctx, "Submit", input.projectId, async (s) => {
     const isAdmin = ctx.principal.isStaff || (await q.userRole(s.tx, actorOf(ctx), s.p.clientId)) === 1;
     const needsApproval = (await q.requiresApproval(s.tx, s.p.clientId)) || !isAdmin;
     const to: StatusCode = needsApproval ? 50 : 100;
-    const charge = await chargeAndLogSubmission(s, to);
+    const charge = await chargeAndLogSubmission(s, to, { acceptShortfall: input.acceptShortfall === true });
     await changeStatus(s, to, "submitted", { charged: charge.total });
     if (to === 50) await notifyApprovers(s);
-    return result(s, to, { charged: charge.total, creditLogIds: charge.creditLogIds, balanceAfter: charge.balanceAfter });
+    return result(s, to, { charged: charge.total, creditLogIds: charge.creditLogIds, balanceAfter: charge.balanceAfter, ...(charge.shortfall ? { shortfall: charge.shortfall } : {}) });
   });
 }
 
@@ -240,12 +260,13 @@ export async function approve(db: Db, ctx: RequestCtx, input: ProjectInput): Pro
 
 export async function superApprove(db: Db, ctx: RequestCtx, input: ProjectInput): Promise<LifecycleResult> {
   return act(db, ctx, "SuperApprove", input.projectId, async (s) => {
-    let charge: ledger.Charge | undefined;
-    if (s.p.statusCode === 0) charge = await chargeAndLogSubmission(s, 300);
+    let charge: Awaited<ReturnType<typeof chargeAndLogSubmission>> | undefined;
+    // A super admin's decision: a shortfall is accepted, and stated in the answer.
+    if (s.p.statusCode === 0) charge = await chargeAndLogSubmission(s, 300, { acceptShortfall: true });
     await changeStatus(s, 300, "approved", charge ? { charged: charge.total } : {});
     if (s.p.statusCode === 0) await q.setStatus(s.tx, s.p.id, 300, "submitted");
     if (s.p.statusCode === 50) await notifySubmitter(s, "SurveyApproved", 300);
-    return result(s, 300, charge ? { charged: charge.total, creditLogIds: charge.creditLogIds, balanceAfter: charge.balanceAfter } : {});
+    return result(s, 300, charge ? { charged: charge.total, creditLogIds: charge.creditLogIds, balanceAfter: charge.balanceAfter, ...(charge.shortfall ? { shortfall: charge.shortfall } : {}) } : {});
   });
 }
 
@@ -467,12 +488,15 @@ export function dbError(what: string) {
   };
 }
 
-/** The pre-launch check of a project the caller can read (the editor's list; Submit applies it). */
-export async function readinessCheck(db: Db, ctx: RequestCtx, projectId: number): Promise<{ projectId: number; ready: boolean; problems: ReadinessProblem[] }> {
+/**
+ * The pre-launch check of a project the caller can read (the editor's list; Submit applies it):
+ * ready when no problem blocks; a shortfall is listed (not blocking) with its statement.
+ */
+export async function readinessCheck(db: Db, ctx: RequestCtx, projectId: number): Promise<{ projectId: number; ready: boolean; problems: ReadinessProblem[]; shortfall: ShortfallStatement | null }> {
   return enterTenant(db, ctx, async (tx) => {
     const p = await q.readProject(tx, projectId);
     if (!p) throw new ApiError("NotFound", `Projects(${projectId}) not found`);
-    const problems = await readinessProblems(tx, p, { quotas: true });
-    return { projectId, ready: problems.length === 0, problems };
+    const { problems, shortfall } = await preLaunchCheck(tx, p);
+    return { projectId, ready: problems.every((x) => !x.blocking), problems, shortfall };
   });
 }

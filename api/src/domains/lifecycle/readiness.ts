@@ -2,19 +2,29 @@
 // incomplete test with these problems BEFORE it charges anything (400, one field error each), and
 // Projects({key})/ReadinessCheck lists them for the editor, each naming the editor tab that fixes
 // it. Quota feasibility is fielding's (quotas.ts, its own check at Submit); the editor's list
-// includes it.
+// includes it. A market the panel cannot fill in a field period (estimate.ts, the same computation
+// as IncidenceEstimate) is listed too, as a problem that does not block: Submit refuses it with a 409
+// unless the team accepts the shortfall (docs/project-lifecycle.md "Feasibility before money").
 import type { Tx } from "../../db/client.ts";
 import type { FieldError } from "../../errors.ts";
 import { projectQuotaProblems } from "../fielding/quotas.ts";
+import { fieldPeriodDaysOf } from "../fielding/field-period.ts";
+import { SHORTFALL_REFUND_RULE } from "../credits/ledger.ts";
+import { estimateIn, shortfallsOf, shortfallWords, type MarketShortfall } from "./estimate.ts";
 
 /** The editor tab where a problem is fixed (web: /{clientId}/projects/{id}/{tab}). */
 export type ReadinessTab = "setup" | "markets" | "test-options" | "questions" | "add-ons" | "scheduling";
 
 export interface ReadinessProblem {
   /** A stable code (the field error's path). */
-  code: "testOptions" | "questions" | "regions" | "marketReach.testOptions" | "priceSensitivity.currencyCode" | "priceSensitivity.testOptions" | "quotas";
+  code: "testOptions" | "questions" | "regions" | "marketReach.testOptions" | "priceSensitivity.currencyCode" | "priceSensitivity.testOptions" | "quotas" | "feasibility";
   message: string;
   tab: ReadinessTab;
+  /**
+   * true: Submit refuses (400) until it is fixed. false: a market that will fall short
+   * ("feasibility"): Submit refuses it (409) unless its body accepts the shortfall.
+   */
+  blocking: boolean;
 }
 
 /** Project types whose respondents rate test options (Idea, Message, Npd); Question projects ask questions only. */
@@ -62,30 +72,67 @@ async function facts(tx: Tx, projectId: number): Promise<Facts> {
 export async function readinessProblems(tx: Tx, p: { id: number; projectTypeId: number; frameworkId: number | null }, opts: { quotas?: boolean } = {}): Promise<ReadinessProblem[]> {
   const f = await facts(tx, p.id);
   const out: ReadinessProblem[] = [];
-  if (f.regions === 0) out.push({ code: "regions", message: "Choose at least one market.", tab: "markets" });
+  if (f.regions === 0) out.push({ code: "regions", message: "Choose at least one market.", tab: "markets", blocking: true });
   if (TESTS_OPTIONS.has(p.projectTypeId) && f.testOptions === 0) {
-    out.push({ code: "testOptions", message: "Add at least one test option: respondents have nothing to rate.", tab: "test-options" });
+    out.push({ code: "testOptions", message: "Add at least one test option: respondents have nothing to rate.", tab: "test-options", blocking: true });
   }
-  if (p.projectTypeId === 3 && f.questions === 0) out.push({ code: "questions", message: "Add at least one question.", tab: "questions" });
+  if (p.projectTypeId === 3 && f.questions === 0) out.push({ code: "questions", message: "Add at least one question.", tab: "questions", blocking: true });
   const reachOnOptions = p.frameworkId === MARKET_REACH_FRAMEWORK || (f.reach?.fromTestOptions ?? false);
   const reachItems = f.reach?.fromTestOptions ? Math.min(f.reach.liveItems, f.testOptions) : f.testOptions;
   if (reachOnOptions && f.testOptions > 0 && reachItems < MIN_REACH_ITEMS) {
-    out.push({ code: "marketReach.testOptions", message: `Market reach combines test options: add at least ${MIN_REACH_ITEMS}.`, tab: "test-options" });
+    out.push({ code: "marketReach.testOptions", message: `Market reach combines test options: add at least ${MIN_REACH_ITEMS}.`, tab: "test-options", blocking: true });
   } else if (f.reach && !f.reach.fromTestOptions && f.reach.liveItems < MIN_REACH_ITEMS) {
-    out.push({ code: "marketReach.testOptions", message: `Market reach needs at least ${MIN_REACH_ITEMS} answer options to combine.`, tab: "add-ons" });
+    out.push({ code: "marketReach.testOptions", message: `Market reach needs at least ${MIN_REACH_ITEMS} answer options to combine.`, tab: "add-ons", blocking: true });
   }
   if (f.priceCurrencies.length) {
     if (f.currencies.length > 1) {
-      out.push({ code: "priceSensitivity.currencyCode", message: `Price questions are asked in one currency, but the markets use ${f.currencies.join(" and ")}: choose markets with one currency or remove price sensitivity.`, tab: "markets" });
+      out.push({ code: "priceSensitivity.currencyCode", message: `Price questions are asked in one currency, but the markets use ${f.currencies.join(" and ")}: choose markets with one currency or remove price sensitivity.`, tab: "markets", blocking: true });
     } else if (f.currencies.length === 1 && f.priceCurrencies.some((c) => c !== f.currencies[0])) {
-      out.push({ code: "priceSensitivity.currencyCode", message: `Price questions were set up in ${f.priceCurrencies.join(" and ")} but the markets use ${f.currencies[0]}: save price sensitivity again.`, tab: "add-ons" });
+      out.push({ code: "priceSensitivity.currencyCode", message: `Price questions were set up in ${f.priceCurrencies.join(" and ")} but the markets use ${f.currencies[0]}: save price sensitivity again.`, tab: "add-ons", blocking: true });
     }
-    if (f.priceOnMissingOptions > 0) out.push({ code: "priceSensitivity.testOptions", message: "Price sensitivity names a test option that was removed: save price sensitivity again.", tab: "add-ons" });
+    if (f.priceOnMissingOptions > 0) out.push({ code: "priceSensitivity.testOptions", message: "Price sensitivity names a test option that was removed: save price sensitivity again.", tab: "add-ons", blocking: true });
   }
   if (opts.quotas && f.regions > 0) {
-    for (const q of await projectQuotaProblems(tx, p.id)) out.push({ code: "quotas", message: q.message, tab: "markets" });
+    for (const q of await projectQuotaProblems(tx, p.id)) out.push({ code: "quotas", message: q.message, tab: "markets", blocking: true });
   }
   return out;
+}
+
+/** A design that will fall short, and what buying it anyway means. */
+export interface ShortfallStatement {
+  markets: MarketShortfall[];
+  /** Days each run fields from its launch before it closes with the completes it has. */
+  fieldPeriodDays: number;
+  /** The shortfall, the field period and the refund rule, in words. */
+  message: string;
+}
+
+/**
+ * The markets of a project (with at least one market) that the panel cannot fill in a field
+ * period, by the same estimate as IncidenceEstimate, with the field period and the refund rule;
+ * null when every market can be filled (or its reach is unknown: a customer panel).
+ */
+export async function shortfallOf(tx: Tx, projectId: number): Promise<ShortfallStatement | null> {
+  const markets = shortfallsOf((await estimateIn(tx, projectId)).regions);
+  if (!markets.length) return null;
+  const days = await fieldPeriodDaysOf(tx, projectId);
+  const words = shortfallWords(markets);
+  return { markets, fieldPeriodDays: days, message: `${words[0]!.toUpperCase()}${words.slice(1)}. ${shortfallTerms(days)}` };
+}
+
+/** What buying a design that falls short means: the field period and the refund rule. */
+export const shortfallTerms = (days: number) =>
+  `Each run fields for ${days} day${days === 1 ? "" : "s"} from its launch, then closes with the completes it has; ${SHORTFALL_REFUND_RULE}.`;
+
+/**
+ * ReadinessCheck's list: the blocking problems with quota feasibility, then one non-blocking
+ * "feasibility" problem per market that will fall short (its markets-tab words), and the statement.
+ */
+export async function preLaunchCheck(tx: Tx, p: { id: number; projectTypeId: number; frameworkId: number | null }): Promise<{ problems: ReadinessProblem[]; shortfall: ShortfallStatement | null }> {
+  const problems = await readinessProblems(tx, p, { quotas: true });
+  const shortfall = problems.some((x) => x.code === "regions") ? null : await shortfallOf(tx, p.id);
+  for (const m of shortfall?.markets ?? []) problems.push({ code: "feasibility", message: m.text, tab: "markets", blocking: false });
+  return { problems, shortfall };
 }
 
 /** The problems as the API's field errors (Submit's 400). */

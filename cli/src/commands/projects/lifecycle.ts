@@ -1,8 +1,9 @@
 // The one-call project verbs: update (PATCH), clone (Duplicate), submit, unsubmit, delete (DELETE),
 // undelete; and the staff's approve and decline (admin).
 import { idArg, isDate } from "../../args.ts";
-import { usageError } from "../../errors.ts";
-import { printJson } from "../../output.ts";
+import { apiError, usageError } from "../../errors.ts";
+import { bold, printJson } from "../../output.ts";
+import { fillProse, terminalWidth } from "../../help-fit.ts";
 import { confirm, unattended } from "../../prompt.ts";
 import { ok, signedIn, type Api, type GlobalOptions } from "../../session.ts";
 import { costText } from "./create.ts";
@@ -32,19 +33,41 @@ async function describe(api: Api, key: string): Promise<string> {
   return `project ${key} '${p.projectName}' (${statusName(p.statusCode)})`;
 }
 
-/** Submit charges the project's cost: the cost table (CreditCostNow) comes first, then the question. */
-export async function runSubmit(id: string, o: ConfirmOptions): Promise<void> {
+/** A design the panel cannot fill, in the API's words (ReadinessCheck's `shortfall`), fitted to the terminal. */
+export function shortfallText(s: Schemas["ShortfallStatement"]): string {
+  const w = terminalWidth();
+  return [bold("Not feasible as designed:"), ...s.markets.map((m) => fillProse(m.text, w, "  - ", "    ")), fillProse(s.message, w, "  ")].join("\n");
+}
+
+/** The markets of an accepted shortfall in figures: "New Zealand 3,060 of 5,000". */
+const shortfallFigures = (s: Schemas["ShortfallStatement"]) =>
+  s.markets.map((m) => `${m.regionName} ${m.feasibleCompletes.toLocaleString("en")} of ${m.sampleSize.toLocaleString("en")}`).join(", ");
+
+/**
+ * Submit charges the project's cost: the cost table (CreditCostNow) comes first, then the question.
+ * A design the panel cannot fill (ReadinessCheck's shortfall) is printed first and submitted only
+ * with --accept-shortfall (the API refuses it with 409 otherwise, nothing charged).
+ */
+export async function runSubmit(id: string, o: ConfirmOptions & { acceptShortfall?: boolean }): Promise<void> {
   const key = idArg(id);
   unattended(o, `submit project ${id}`);
   const api = signedIn(o);
   if (!o.yes || !o.json) {
     const what = await describe(api, key);
+    const check = ok(await api.client.GET("/api/v1/Projects({key})/ReadinessCheck", { params: { path: { key } } }), `checking project ${id}`);
+    if (check.shortfall && !o.json) process.stdout.write(`${shortfallText(check.shortfall)}\n`);
+    if (check.shortfall && !o.acceptShortfall) {
+      throw apiError(`project ${id} was not submitted: the panel cannot deliver the completes ordered (${shortfallFigures(check.shortfall)}); add --accept-shortfall to submit it anyway`);
+    }
     const cost = ok(await api.client.GET("/api/v1/Projects({key})/CreditCostNow", { params: { path: { key } } }), `reading the cost of project ${id}`);
     if (!o.json) process.stdout.write(`${costText(cost, false)}\n`);
-    await confirm(o, `Submit ${what} for ${cost.total} credits?`, `submit project ${id}`);
+    await confirm(o, `Submit ${what} for ${cost.total} credits${check.shortfall ? ", accepting the shortfall" : ""}?`, `submit project ${id}`);
   }
-  const r = ok(await api.client.POST("/api/v1/Projects({key})/Submit", { params: { path: { key } }, body: {} }), `submit project ${id}`);
-  said(o, r, moved(r));
+  const body = o.acceptShortfall ? { acceptShortfall: true } : {};
+  const r = ok(await api.client.POST("/api/v1/Projects({key})/Submit", { params: { path: { key } }, body }), `submit project ${id}`);
+  // The statement was printed before the question; the answer's is in --json.
+  const w = terminalWidth();
+  said(o, r, r.shortfall ? `${fillProse(moved(r), w)}\n${fillProse(`Shortfall accepted: ${shortfallFigures(r.shortfall)} completes can be delivered; refunded as stated above.`, w)}` : moved(r));
 }
 
 export async function runUnsubmit(id: string, o: GlobalOptions): Promise<void> {

@@ -1,14 +1,17 @@
 // projects/{id}/review (status 50, Awaiting Approval): the submitted set-up as the approving Admin
 // needs it (cost, design, each concept's text and image, the targets per market, every question's
 // wording and answers in the order respondents meet them); the team's
-// Admins (and staff) approve it or decline it with a reason; its owner can unsubmit it.
+// Admins (and staff) approve it or decline it with a reason; its owner can unsubmit it. A design the
+// panel cannot fill (submitted with its shortfall accepted) says so, and an Admin approves it only
+// after accepting the shortfall too.
 import { useState, type FormEvent } from "react";
 import { useLocation } from "wouter";
 import { api } from "../../../api/client";
 import type { CurrentClient } from "../../../state/client";
 import { FormModal } from "../../../components/FormModal";
 import { Button, Card, Field, PageHeader, Skeleton, Textarea } from "../../../components/ui";
-import { keyPath, run, useCreditCost, useFileUrls, useRefreshProject, useTestOptions, type EditorProject } from "../../../features/projects-editor/data";
+import { keyPath, run, useCreditCost, useFileUrls, useReadiness, useRefreshProject, useTestOptions, type EditorProject } from "../../../features/projects-editor/data";
+import { ShortfallNotice } from "./Shortfall";
 import { QUESTION_TYPES } from "../../../lib/constants";
 import { useTargetQuestions } from "./MarketsTab";
 import { useMe } from "../../../state/app";
@@ -23,6 +26,9 @@ export function ReviewPage({ client, project }: { client: CurrentClient; project
   const refresh = useRefreshProject(project.id);
   const { data: me } = useMe(client.id);
   const { data: cost } = useCreditCost(project.id);
+  // The same check as the editor's: here for its shortfall (what each market can deliver).
+  const shortfall = useReadiness(project.id).data?.shortfall ?? null;
+  const [accepted, setAccepted] = useState(false);
   const { data: options } = useTestOptions(project.id);
   const { data: questions } = useProjectQuestions(project.id);
   // The editor's project type names each region's completes and panel.
@@ -72,10 +78,19 @@ export function ReviewPage({ client, project }: { client: CurrentClient; project
         <p className="mt-1 text-sm text-amber-900">
           {isAdmin ? "Review the set-up below, then approve it to send it for fielding or decline it with a reason." : "An Admin of your team reviews this project before it is fielded. You will be notified of their decision."}
         </p>
+        {shortfall ? (
+          <div className="mt-3">
+            {isAdmin ? (
+              <ShortfallNotice shortfall={shortfall} accepted={accepted} onAccept={setAccepted} label="I accept the shortfall: approve this design anyway." />
+            ) : (
+              <ShortfallNotice shortfall={shortfall} />
+            )}
+          </div>
+        ) : null}
         <div className="mt-4 flex flex-wrap gap-2">
           {isAdmin ? (
             <>
-              <Button busy={busy === "approve"} onClick={() => void approve()}>Approve</Button>
+              <Button busy={busy === "approve"} disabled={!!shortfall && !accepted} onClick={() => void approve()}>Approve</Button>
               <Button variant="secondary" onClick={() => setDeclining(true)}>Decline</Button>
             </>
           ) : null}

@@ -1,5 +1,7 @@
 // The bar under the editor: what the next run costs now against the team's credits (Projects
 // CreditCostNow: exactly what Submit charges), Submit with that figure confirmed first, Unsubmit.
+// A design the panel cannot fill (ReadinessCheck's non-blocking `feasibility` problems) keeps Submit
+// available, but the dialog states the shortfall and submits only once it is accepted explicitly.
 import { useEffect, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { api } from "../../../api/client";
@@ -9,6 +11,7 @@ import { Button, Skeleton } from "../../../components/ui";
 import { useProjectEvents } from "../../../features/projects";
 // Read at render time only, so the import cycle with the page is harmless.
 import { EDITOR_TABS } from "./shared";
+import { ShortfallNotice } from "./Shortfall";
 import { keyPath, run, useCreditCost, useReadiness, useRefreshProject, type EditorProject } from "../../../features/projects-editor/data";
 
 export const credits = (n: number) => `${Math.round(n).toLocaleString("en")} credits`;
@@ -30,6 +33,9 @@ export function SubmitBar({ client, project }: { client: CurrentClient; project:
   const draft = project.statusCode === 0;
   const readiness = useReadiness(draft ? project.id : null);
   const problems = readiness.data?.problems ?? [];
+  const blocking = problems.filter((x) => x.blocking);
+  const short = problems.filter((x) => !x.blocking);
+  const shortfall = readiness.data?.shortfall ?? null;
   const ready = readiness.data?.ready ?? false;
   const recheck = readiness.mutate;
   useProjectEvents(() => {
@@ -40,11 +46,17 @@ export function SubmitBar({ client, project }: { client: CurrentClient; project:
   useEffect(() => void recheck(), [path, recheck]);
   const refresh = useRefreshProject(project.id);
   const [confirming, setConfirming] = useState(false);
+  const [accepted, setAccepted] = useState(false);
   const [busy, setBusy] = useState(false);
+  const openConfirm = () => {
+    setAccepted(false);
+    setConfirming(true);
+  };
 
   async function submit() {
     setBusy(true);
-    const r = (await run(api.POST("/api/v1/Projects({key})/Submit", { params: keyPath(project.id), body: {} }))) as { statusCode: number } | undefined;
+    const body = shortfall && accepted ? { acceptShortfall: true } : {};
+    const r = (await run(api.POST("/api/v1/Projects({key})/Submit", { params: keyPath(project.id), body }))) as { statusCode: number } | undefined;
     setBusy(false);
     setConfirming(false);
     if (!r) return;
@@ -54,14 +66,29 @@ export function SubmitBar({ client, project }: { client: CurrentClient; project:
 
   return (
     <div className="fixed inset-x-0 bottom-0 z-30 border-t border-ink-200 bg-white/95 shadow-[0_-4px_12px_rgba(0,0,0,0.04)] backdrop-blur lg:left-60">
-      {draft && problems.length ? (
+      {draft && blocking.length ? (
         <section aria-labelledby="readiness-title" className="mx-auto max-w-6xl border-b border-amber-200 bg-amber-50 px-4 py-2 sm:px-6">
           <h2 id="readiness-title" className="text-sm font-semibold text-amber-900">Before you can submit</h2>
           <ul className="mt-1 space-y-0.5 text-sm text-amber-900">
-            {problems.map((x) => (
-              <li key={x.code} className="flex flex-wrap gap-x-2">
+            {blocking.map((x) => (
+              <li key={`${x.code}:${x.message}`} className="flex flex-wrap gap-x-2">
                 <span>{x.message}</span>
                 <Link className="font-medium underline" href={`~/${client.id}/projects/${project.id}${x.tab === "setup" ? "" : `/${x.tab}`}`}>
+                  Fix in {EDITOR_TABS.find((t) => t.id === x.tab)?.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      {draft && short.length ? (
+        <section aria-labelledby="feasibility-title" className="mx-auto max-w-6xl border-b border-amber-200 bg-amber-50 px-4 py-2 sm:px-6">
+          <h2 id="feasibility-title" className="text-sm font-semibold text-amber-900">Not feasible as designed: you can submit only by accepting the shortfall</h2>
+          <ul className="mt-1 space-y-0.5 text-sm text-amber-900">
+            {short.map((x) => (
+              <li key={`${x.code}:${x.message}`} className="flex flex-wrap gap-x-2">
+                <span>{x.message}</span>
+                <Link className="font-medium underline" href={`~/${client.id}/projects/${project.id}/${x.tab}`}>
                   Fix in {EDITOR_TABS.find((t) => t.id === x.tab)?.label}
                 </Link>
               </li>
@@ -95,7 +122,7 @@ export function SubmitBar({ client, project }: { client: CurrentClient; project:
           {draft ? (
             // Rendered once the cost is known: Submit never offers to spend an unknown amount.
             // and only once the pre-launch check has passed (the API refuses an incomplete test too).
-            cost ? <Button onClick={() => setConfirming(true)} disabled={!cost.affordable || !ready}>Submit</Button> : null
+            cost ? <Button onClick={openConfirm} disabled={!cost.affordable || !ready}>Submit</Button> : null
           ) : project.statusCode === 50 || project.statusCode === 100 ? (
             <UnsubmitButton project={project} onDone={() => void refresh()} />
           ) : null}
@@ -110,7 +137,7 @@ export function SubmitBar({ client, project }: { client: CurrentClient; project:
           footer={
             <>
               <Button variant="secondary" onClick={() => setConfirming(false)}>Cancel</Button>
-              <Button busy={busy} onClick={() => void submit()}>Submit for {credits(cost.total)}</Button>
+              <Button busy={busy} disabled={!!shortfall && !accepted} onClick={() => void submit()}>Submit for {credits(cost.total)}</Button>
             </>
           }
         >
@@ -118,6 +145,11 @@ export function SubmitBar({ client, project }: { client: CurrentClient; project:
             Submitting sets aside <strong>{credits(cost.total)}</strong> for the first wave in {cost.regions.map((r) => r.regionName).join(", ")}. Your team's balance goes from {credits(cost.balance)} to {credits(cost.balance - cost.total)}.
           </p>
           <p className="mt-2 text-ink-600">If your team needs approval, an Admin reviews it first. You can unsubmit until the review starts; the credits come back.</p>
+          {shortfall ? (
+            <div className="mt-3">
+              <ShortfallNotice shortfall={shortfall} accepted={accepted} onAccept={setAccepted} label="I accept the shortfall: submit this design anyway." />
+            </div>
+          ) : null}
         </Modal>
       ) : null}
     </div>
