@@ -99,20 +99,20 @@ export async function runCompare(file: string, o: CompareCliOptions): Promise<Co
       // A respondent's rows must agree on their weight, stratum and cluster (all belong to the respondent).
       const hCode = code(s.strata, s.strataNames, stratum);
       // Cluster ids are read within their stratum (R's nest = TRUE): cluster 1 of two strata is two clusters.
-      const cKey = cCol >= 0 ? `${hCode}\u0000${cluster}` : null;
+      const cl = cCol >= 0 ? s.clusterCode(hCode, cluster) : -1;
       let r: number;
-      if (id === null) r = s.newRespondent(weight, hCode, cKey, line);
+      if (id === null) r = s.newRespondent(weight, hCode, cl, line);
       else {
         const known = s.ids.get(id);
         if (known === undefined) {
-          r = s.newRespondent(weight, hCode, cKey, line);
+          r = s.newRespondent(weight, hCode, cl, line);
           s.ids.set(id, r);
         }
         else {
           r = known;
           if (s.weight.get(r) !== weight || s.stratum.get(r) !== hCode)
             throw inputError(`${at(h, line)}: respondent ${shortName(id)} has another weight or stratum than on line ${s.firstLine.get(r)}`);
-          if (cKey !== null && s.clusterOf.get(r) !== s.clusters.get(cKey))
+          if (cl >= 0 && s.clusterOf.get(r) !== cl)
             throw inputError(`${at(h, line)}: respondent ${shortName(id)} is in another cluster than on line ${s.firstLine.get(r)}`);
         }
       }
@@ -191,8 +191,8 @@ export async function runCompare(file: string, o: CompareCliOptions): Promise<Co
  * row. Without clusters each respondent is a PSU and no extra array is made.
  */
 function addClusters(st: ReturnType<typeof newState>, domainOf: readonly number[], k: number, sums: ReturnType<typeof emptySums>): void {
-  const clustered = st.clusterNames.length > 0;
-  const units = clustered ? st.clusterNames.length : st.respondents;
+  const clustered = st.clusterStratum.length > 0;
+  const units = clustered ? st.clusterStratum.length : st.respondents;
   // Respondents by cluster (a counting sort): members of cluster c are members[start[c]..start[c + 1]).
   let start: Int32Array | null = null;
   let members: Int32Array | null = null;
@@ -323,9 +323,8 @@ function newState() {
     ids: new Map<string, number>(),
     strata: new Map<string, number>(),
     strataNames: [] as string[],
-    /** Clusters (keyed by stratum and id) and each cluster's stratum; empty without --cluster. */
-    clusters: new Map<string, number>(),
-    clusterNames: [] as string[],
+    /** Cluster codes by id within each stratum (by stratum code), and each cluster's stratum; empty without --cluster. */
+    clusterIds: [] as Map<string, number>[],
     clusterStratum: new Int32Column(),
     clusterOf: new Int32Column(),
     /** Per group (in the order met): answered rows with a non-zero weight. */
@@ -347,15 +346,23 @@ function newState() {
     answeredOrder: new Int32Column(),
     /** Respondents of rows without a value, in row order. */
     unanswered: new Int32Column(),
-    newRespondent(weight: number, stratum: number, clusterKey: string | null, line: number): number {
+    /** The code of cluster `id` of stratum h (ids are read within their stratum), added when new. */
+    clusterCode(h: number, id: string): number {
+      s.clusterIds[h] ??= new Map();
+      const ids = s.clusterIds[h];
+      let c = ids.get(id);
+      if (c === undefined) {
+        c = s.clusterStratum.length;
+        ids.set(id, c);
+        s.clusterStratum.push(h);
+      }
+      return c;
+    },
+    /** A new respondent; cluster -1 without --cluster. */
+    newRespondent(weight: number, stratum: number, cluster: number, line: number): number {
       s.weight.push(weight);
       s.stratum.push(stratum);
-      if (clusterKey !== null) {
-        const before = s.clusterNames.length;
-        const c = code(s.clusters, s.clusterNames, clusterKey);
-        if (c === before) s.clusterStratum.push(stratum);
-        s.clusterOf.push(c);
-      }
+      if (cluster >= 0) s.clusterOf.push(cluster);
       s.firstLine.push(line);
       s.head.push(-1);
       s.tail.push(-1);
