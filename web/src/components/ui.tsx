@@ -198,7 +198,7 @@ export function TabLinks({ tabs, active, label }: { tabs: { id: string; label: s
 export function Table({ head, children, caption, dense = false }: { head: ReactNode[]; children: ReactNode; caption?: string; dense?: boolean }) {
   return (
     // Focusable so a table wider than the screen can be scrolled from the keyboard (axe).
-    <div className="overflow-x-auto rounded-xl border border-ink-200 bg-white shadow-sm" tabIndex={0} {...(caption ? { role: "region", "aria-label": caption } : {})}>
+    <div className="relative overflow-x-auto rounded-xl border border-ink-200 bg-white shadow-sm" tabIndex={0} {...(caption ? { role: "region", "aria-label": caption } : {})}>
       <table className="min-w-full divide-y divide-ink-100 text-sm">
         {caption ? <caption className="sr-only">{caption}</caption> : null}
         <thead className="bg-ink-50">

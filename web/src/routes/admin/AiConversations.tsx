@@ -337,7 +337,7 @@ function DebugView({ id }: { id: number }) {
             ))}
           </ol>
           {a.figures.length ? (
-            <section className="mt-2 overflow-x-auto" tabIndex={0} aria-label={`Figures cited by answer ${i + 1}`}>
+            <section className="relative mt-2 overflow-x-auto" tabIndex={0} aria-label={`Figures cited by answer ${i + 1}`}>
             <table className="w-full min-w-[36rem] text-left text-xs">
               <caption className="text-left font-medium text-ink-800">Figures cited</caption>
               <thead><tr><th className="pr-2">Ref</th><th className="pr-2">Text</th><th className="pr-2">Value</th><th>Source</th></tr></thead>

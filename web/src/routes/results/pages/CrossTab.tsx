@@ -105,7 +105,7 @@ function XtabTable({ data, confidence }: { data: NonNullable<ReturnType<typeof u
   const caption = `${data.stub.title}: ${data.stub.value.toLowerCase()} by ${data.banner.map((b) => b.label).join(", ")}`;
   return (
     <div className="space-y-2">
-      <section className="overflow-x-auto rounded-xl border border-ink-200 bg-white shadow-sm" tabIndex={0} aria-label={caption} data-testid="crosstab">
+      <section className="relative overflow-x-auto rounded-xl border border-ink-200 bg-white shadow-sm" tabIndex={0} aria-label={caption} data-testid="crosstab">
         <table className="min-w-full text-sm">
           <caption className="px-3 pt-3 text-left text-sm font-semibold text-ink-900">{data.stub.title} <span className="font-normal text-ink-600">({data.stub.value.toLowerCase()})</span></caption>
           <thead className="bg-ink-50">
