@@ -13005,7 +13005,7 @@ export interface components {
             base: number;
             rows: {
                 testOptionId: number | null;
-                /** @description 1 = the highest top-2-box on the standard's measure; ties share a rank */
+                /** @description 1 + the number of concepts significantly ahead in the view's own tests (paired when the same respondents rated both); concepts no test separates share a rank */
                 rank: number;
                 top2: number;
                 ci: [
@@ -13015,11 +13015,20 @@ export interface components {
                 n: number;
                 nEff: number;
                 smallBase: boolean;
-                /** @enum {string} */
+                /**
+                 * @description The rule: docs/statistics.md 'The verdict'
+                 * @enum {string}
+                 */
                 verdict: "go" | "consider" | "no-go";
-                /** @description Why, in one sentence */
+                /** @description false when the verdict rests on no test against a norm: a low base, an indicative norm, or no norm and no other concept */
+                firm: boolean;
+                /** @description The concepts significantly ahead of this one */
+                behind: (number | null)[];
+                /** @description Why, in words: names every concept significantly ahead and a share below the norm's point estimate */
                 reason: string;
             }[];
+            /** @description The verdict in one sentence, as every output of the view shows it */
+            headline: string;
         };
         ClientsCollection: {
             "@odata.count"?: number;

@@ -16,6 +16,8 @@ import { startQueue, type Queue } from "../../api/src/jobs/queue.ts";
 import { registerWorkers } from "../../api/src/jobs/workers.ts";
 import { powerPointJob, useDeckFiles } from "../../api/src/domains/results/powerpoint.ts";
 import { createDemoWorldDb, demoTeam, demoProject } from "../helpers/demo.ts";
+/** DOMAIN.md "Action standards and verdicts": the decisions' words. */
+const DECISION: Record<string, string> = { go: "Go", consider: "Consider", "no-go": "No go" };
 
 let tdb: TestDb;
 let app: App;
@@ -166,9 +168,10 @@ test("the deck holds, slide by slide, the figures the API answers for the same m
   const concepts = await tdb.db<{ id: number; conceptText: string }[]>`select id, concept_text as "conceptText" from test_options where project_id = ${projectId}`;
   for (const row of card.rows) {
     const name = concepts.find((o) => o.id === row.testOptionId)!.conceptText;
-    expect(verdict).toContain(`${row.rank} ${name} ${row.verdict.toUpperCase()} ${(row.top2 * 100).toFixed(1)}%`);
+    expect(verdict).toContain(`${row.rank} ${name} ${DECISION[row.verdict]!.toUpperCase()}${row.firm ? "" : " (not tested)"} ${(row.top2 * 100).toFixed(1)}%`);
     expect(verdict).toContain(row.reason);
   }
+  expect(verdict, "the verdict's one sentence, as Scorecard says it").toContain(card.headline);
 
   // A slide per measure: its bars are QualResults' top-2-boxes, its whiskers the intervals, its line the norm.
   const qual: Qual = await get(`/api/v1/Responses/QualResults?projectId=${projectId}&filters=${enc(filters())}&benchmarkTypeId=${BENCHMARK}`);
@@ -281,7 +284,8 @@ test("the workbook: a cover naming market, filters, dates and benchmark; numeric
   expect(String(field("Significance method"))).toContain("Benjamini-Hochberg");
   const card = await get(`/api/v1/Responses/Scorecard?projectId=${projectId}&filters=${enc(filters())}&benchmarkTypeId=${BENCHMARK}`);
   const concepts = await tdb.db<{ id: number; conceptText: string }[]>`select id, concept_text as "conceptText" from test_options where project_id = ${projectId}`;
-  for (const row of card.rows) expect(field(`Verdict: ${concepts.find((o) => o.id === row.testOptionId)!.conceptText}`)).toBe(`${row.verdict} (rank ${row.rank}): ${row.reason}`);
+  expect(field("Verdict")).toBe(card.headline);
+  for (const row of card.rows) expect(field(`Verdict: ${concepts.find((o) => o.id === row.testOptionId)!.conceptText}`)).toBe(`${DECISION[row.verdict]}${row.firm ? "" : " (not a tested verdict)"}, rank ${row.rank}: ${row.reason}`);
 
   // Summary: numbers with number formats (the delta in points, not text), the benchmark by name.
   const qual: Qual = await get(`/api/v1/Responses/QualResults?projectId=${projectId}&filters=${enc(filters())}&benchmarkTypeId=${BENCHMARK}`);
@@ -407,7 +411,7 @@ test("All markets with a filter: the deck's figures are QualResults' all-markets
   const card = await get(`/api/v1/Responses/Scorecard?projectId=${projectId}&filters=${enc(allMarkets())}&benchmarkTypeId=${BENCHMARK}${viewQuery()}`);
   const verdict = slides.find((s) => s.startsWith("The verdict"))!;
   const concepts = await tdb.db<{ id: number; conceptText: string }[]>`select id, concept_text as "conceptText" from test_options where project_id = ${projectId}`;
-  for (const row of card.rows) expect(verdict).toContain(`${row.rank} ${concepts.find((o) => o.id === row.testOptionId)!.conceptText} ${row.verdict.toUpperCase()} ${(row.top2 * 100).toFixed(1)}%`);
+  for (const row of card.rows) expect(verdict).toContain(`${row.rank} ${concepts.find((o) => o.id === row.testOptionId)!.conceptText} ${DECISION[row.verdict]!.toUpperCase()}${row.firm ? "" : " (not tested)"} ${(row.top2 * 100).toFixed(1)}%`);
 }, 120_000);
 
 test("a deck's options are checked: an unknown total or adjustment, or a confidence not offered, is a 400", async () => {

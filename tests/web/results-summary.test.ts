@@ -1,10 +1,8 @@
-// The Summary page's pure parts (issue 23): which AI summary belongs to the view on screen, the
-// verdict headline, and where the Advertising entry is offered.
+// The Summary page's pure parts (issue 23): which AI summary belongs to the view on screen and
+// where the Advertising entry is offered. (The verdict's headline is the API's: tests/api/verdict.test.ts.)
 import { describe, expect, test } from "bun:test";
 import { canonicalFilter, summaryForView, type AiSummary } from "../../web/src/features/results/summaryScope";
 import { hasAdvertisingMeasures } from "../../web/src/features/results/questions";
-import { headline } from "../../web/src/features/results/verdict";
-import type { Scorecard } from "../../web/src/features/results/queries";
 
 const row = (id: number, o: Partial<AiSummary>): AiSummary => ({
   id, summaryType: "FullTestSummary", title: null, content: "x", status: "Ready", generatedAt: null, projectObjectiveId: null, segmentId: null, filters: null, benchmarkTypeId: null, total: null, referencesData: null,
@@ -48,18 +46,6 @@ describe("summaryForView", () => {
   test("filters compare in one spelling: key order, list order, empty lists", () => {
     expect(canonicalFilter({ regionIds: [2], filterIds: [5, 3], surveyIds: [] })).toBe(canonicalFilter({ filterIds: [3, 5], regionIds: [2] }));
     expect(canonicalFilter(null)).toBe("{}");
-  });
-});
-
-describe("headline", () => {
-  const sc = (verdicts: ("go" | "consider" | "no-go")[]): Pick<Scorecard, "rows"> =>
-    ({ rows: verdicts.map((verdict, i) => ({ testOptionId: i + 1, rank: i + 1, top2: 0.5, ci: [0.4, 0.6], n: 100, nEff: 100, smallBase: false, verdict, reason: "" })) });
-  const name = (id: number | null) => `C${id}`;
-  test("names the concepts that go, else those to consider, else says no-go", () => {
-    expect(headline(sc(["go", "consider", "no-go"]), name)).toBe("Go: C1 meets the action standard.");
-    expect(headline(sc(["go", "go", "go"]), name)).toBe("Go: C1, C2 and C3 meet the action standard.");
-    expect(headline(sc(["consider", "consider", "no-go"]), name)).toBe("No concept clearly meets the action standard; consider C1 and C2.");
-    expect(headline(sc(["no-go", "no-go"]), name)).toBe("No-go: no concept meets the action standard.");
   });
 });
 

@@ -9,6 +9,7 @@ import type { RequestCtx } from "../../access/principal.ts";
 import { twoProportionZTest } from "../../analytics/significance.ts";
 import { qualResults, questionResults, type Measure } from "../results/results.service.ts";
 import { resolveView } from "../results/view.ts";
+import { VERDICT_LABEL } from "../results/verdict.ts";
 import { marketReachResults, priceSensitivityResults } from "../results/analysis.service.ts";
 import { verbatim, themeResults } from "../results/verbatims.service.ts";
 import { driverResults } from "../results/drivers.service.ts";
@@ -250,6 +251,8 @@ export interface SummaryFacts {
   themes: { question: string; name: string; share: Figure; quote: string | null }[];
   /** The top answers of the team's own choice questions (all respondents, or the first test option's when split). */
   questions: { question: string; answers: { option: string; share: Figure }[] }[];
+  /** The view's verdict on the action standard, in the words every output of the view uses (results/verdict.ts); null without a scaled measure. */
+  verdict: { standard: string; headline: string; ranks: { name: string; rank: number; decision: string }[] } | null;
 }
 
 const SKEW_QUESTIONS = [45, 51]; // gender, age group: the audience splits every summary reads
@@ -274,13 +277,20 @@ export async function summaryFacts(
   const names = new Map<number | null, string>(pc.testOptions.map((o) => [o.id, o.name]));
   // The view's figures, resolved as the page, the verdict and the exports resolve them (results/view.ts).
   const view = (benchmark: number | null) => resolveView(db, ctx, { projectId: pc.projectId, filters, benchmarkTypeId: benchmark, total });
-  const qual = (
-    await view(benchmarkTypeId).catch(async (e) => {
-      // A project whose market has no norm yet: the same figures without a benchmark.
-      if (e instanceof ApiError && e.code === "BadRequest") return view(null);
-      throw e;
-    })
-  ).qual;
+  const resolved = await view(benchmarkTypeId).catch(async (e) => {
+    // A project whose market has no norm yet: the same figures without a benchmark.
+    if (e instanceof ApiError && e.code === "BadRequest") return view(null);
+    throw e;
+  });
+  const qual = resolved.qual;
+  const verdict: SummaryFacts["verdict"] =
+    resolved.verdict && resolved.standard
+      ? {
+          standard: `${resolved.standard.title} top-2-box significantly above ${resolved.verdict.judgedAgainst === "others" ? "every other concept" : resolved.benchmark.name}`,
+          headline: resolved.verdict.headline,
+          ranks: resolved.verdict.rows.map((r) => ({ name: resolved.optionName(r.testOptionId), rank: r.rank, decision: VERDICT_LABEL[r.verdict] + (r.firm ? "" : " (not tested)") })),
+        }
+      : null;
   const measures = measureFacts(book, qual.measures, names, { filters, benchmarkTypeId: qual.benchmarkTypeId, total });
   const severalMarkets = qual.allMarkets.shares.length > 1;
   const t = qual.allMarkets;
@@ -350,7 +360,7 @@ export async function summaryFacts(
   const reach = pc.frameworkId === 1020 ? await reachFacts(db, ctx, pc, book, filters) : null;
   const themes = await themeFacts(db, ctx, pc, book, filters);
   const questions = await choiceFacts(db, ctx, pc, book, filters, total);
-  return { kind: "summary", projectName: pc.projectName, objective: pc.objective, scope: opts.scope, benchmarkName, total: totalWords, measures, skews, price, reach, themes, questions };
+  return { kind: "summary", projectName: pc.projectName, objective: pc.objective, scope: opts.scope, benchmarkName, total: totalWords, measures, skews, price, reach, themes, questions, verdict };
 }
 
 /** Van Westendorp's price points per test option (PriceSensitivityResults). */

@@ -42,6 +42,7 @@ export function writeSummary(f: SummaryFacts): string {
     out.push("There are no completed responses under this selection yet, so there is nothing to summarise.");
     return out.join("\n\n");
   }
+  if (f.verdict) out.push(`**Verdict** (action standard: ${f.verdict.standard}): ${f.verdict.headline} Ranked by the paired tests: ${f.verdict.ranks.map((r) => `${r.rank}. ${r.name}, ${r.decision}`).join("; ")}.`);
   if (head?.options.length) writeMeasures(out, f, head);
   for (const q of f.questions ?? []) {
     if (q.answers.length) out.push(`"${q.question}": ${q.answers.map((a) => `${a.option} ${c(a.share)}`).join(", ")}.`);

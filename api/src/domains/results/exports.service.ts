@@ -15,6 +15,7 @@ import { resolveFilter, ResponseFilterSchema, sessionsSql, type ResolvedFilter, 
 import { qualResults, type Measure, type QualResults } from "./results.service.ts";
 import { optionName, reportContext, totalLine, type ReportContext } from "./report.ts";
 import { addCrossTabSheet } from "./crosstab.sheet.ts";
+import { VERDICT_LABEL } from "./verdict.ts";
 import { waveData } from "./analysis.service.ts";
 import type { Confidence } from "../../analytics/significance.ts";
 import { adjustmentWords, type Adjust } from "../../analytics/design.ts";
@@ -292,7 +293,8 @@ function coverSheet(wb: ExcelJS.Workbook, r: ReportContext) {
   if (r.verdict) {
     const v = r.verdict;
     row("Action standard", `${v.standard.title} top-2-box ${v.judgedAgainst === "benchmark" ? `significantly above ${r.benchmark.name}` : "significantly above every other concept"}`);
-    for (const x of v.rows) row(`Verdict: ${optionName(r.options, x.testOptionId)}`, `${x.verdict} (rank ${x.rank}): ${x.reason}`);
+    row("Verdict", v.headline);
+    for (const x of v.rows) row(`Verdict: ${optionName(r.options, x.testOptionId)}`, `${VERDICT_LABEL[x.verdict]}${x.firm ? "" : " (not a tested verdict)"}, rank ${x.rank}: ${x.reason}`);
   }
   row("Exported", `${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`);
   ws.getColumn(1).width = 34;

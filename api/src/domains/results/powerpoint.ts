@@ -16,6 +16,7 @@ import { adjustmentWords, type Adjust } from "../../analytics/design.ts";
 import type { Measure, QualResults, QuestionResults } from "./results.service.ts";
 import { optionName, plainText, reportContext, type ReportContext } from "./report.ts";
 import { benchmarkFigure } from "./view.ts";
+import { VERDICT_LABEL } from "./verdict.ts";
 import type { FileStorage } from "../../storage/storage.ts";
 import { LocalDiskStorage } from "../../storage/local.ts";
 import { marketReachResults, priceSensitivityResults } from "./analysis.service.ts";
@@ -200,7 +201,7 @@ function conceptSlides(pptx: PptxGenJS, r: ReportContext, images: Map<number, { 
   }
 }
 
-const VERDICT = { go: { text: "GO", fill: "DCFCE7", color: UP }, consider: { text: "CONSIDER", fill: "FEF3C7", color: "92400E" }, "no-go": { text: "NO-GO", fill: "FEE2E2", color: DOWN } } as const;
+const VERDICT = { go: { fill: "DCFCE7", color: UP }, consider: { fill: "FEF3C7", color: "92400E" }, "no-go": { fill: "FEE2E2", color: DOWN } } as const;
 
 /** The verdict: the concepts ranked on the action standard, go / consider / no-go and why (verdict.ts). */
 function verdictSlide(pptx: PptxGenJS, r: ReportContext) {
@@ -215,13 +216,14 @@ function verdictSlide(pptx: PptxGenJS, r: ReportContext) {
     return [
       { text: String(x.rank), options: { align: "center" } },
       { text: optionName(r.options, x.testOptionId), options: { bold: true, color: NAVY } },
-      { text: look.text, options: { bold: true, align: "center", color: look.color, fill: { color: look.fill } } },
+      { text: `${VERDICT_LABEL[x.verdict].toUpperCase()}${x.firm ? "" : "\n(not tested)"}`, options: { bold: true, align: "center", color: look.color, fill: { color: look.fill } } },
       { text: pct(x.top2), options: { align: "center" } },
       { text: `${pct(x.ci[0])}–${pct(x.ci[1])}`, options: { align: "center" } },
       { text: x.reason, options: { color: "1F2937" } },
     ];
   });
-  s.addTable([["Rank", "Concept", "Verdict", "Top-2-box", "Interval", "Why"].map(headCell), ...rows], { x: 0.5, y: 1.4, w: 12.3, colW: [0.85, 2.65, 1.3, 1.2, 1.6, 4.7], fontSize: 13, border: { type: "solid", pt: 0.5, color: "CBD5E1" }, valign: "middle" });
+  s.addText(v.headline, { x: 0.5, y: 1.3, w: 12.3, h: 0.5, fontSize: 16, bold: true, color: NAVY, fit: "shrink" });
+  s.addTable([["Rank", "Concept", "Verdict", "Top-2-box", "Interval", "Why"].map(headCell), ...rows], { x: 0.5, y: 1.9, w: 12.3, colW: [0.85, 2.65, 1.3, 1.2, 1.6, 4.7], fontSize: 13, border: { type: "solid", pt: 0.5, color: "CBD5E1" }, valign: "middle" });
   footer(s, r, `Base: ${v.rows.map((x) => `${optionName(r.options, x.testOptionId)} n = ${x.n}`).join(", ")}`, "total", v.standard.standardQuestionId);
 }
 

@@ -55,7 +55,7 @@ export interface ReportContext {
   significance: string;
   qual: QualResults;
   /** The verdict on the project's action standard (verdict.ts), judged on `qual`'s own tests; null without a scaled measure. */
-  verdict: { standard: ActionStandardState; judgedAgainst: "benchmark" | "others"; rows: ScoreRow[] } | null;
+  verdict: { standard: ActionStandardState; judgedAgainst: "benchmark" | "others"; rows: ScoreRow[]; headline: string } | null;
   questions: QuestionResults[];
   demographics: Awaited<ReturnType<typeof demographicsResults>>;
   /** A demographic answer's label as the report prints it: with its market where the question holds several markets' own answers (two "European"s, two income scales). */

@@ -31,16 +31,19 @@ const Scorecard = z
     rows: z.array(
       z.object({
         testOptionId: z.number().int().nullable(),
-        rank: z.number().int().describe("1 = the highest top-2-box on the standard's measure; ties share a rank"),
+        rank: z.number().int().describe("1 + the number of concepts significantly ahead in the view's own tests (paired when the same respondents rated both); concepts no test separates share a rank"),
         top2: z.number(),
         ci: z.tuple([z.number(), z.number()]),
         n: z.number().int(),
         nEff: z.number(),
         smallBase: z.boolean(),
-        verdict: z.enum(["go", "consider", "no-go"]),
-        reason: z.string().describe("Why, in one sentence"),
+        verdict: z.enum(["go", "consider", "no-go"]).describe("The rule: docs/statistics.md 'The verdict'"),
+        firm: z.boolean().describe("false when the verdict rests on no test against a norm: a low base, an indicative norm, or no norm and no other concept"),
+        behind: z.array(z.number().int().nullable()).describe("The concepts significantly ahead of this one"),
+        reason: z.string().describe("Why, in words: names every concept significantly ahead and a share below the norm's point estimate"),
       }),
     ),
+    headline: z.string().describe("The verdict in one sentence, as every output of the view shows it"),
   })
   .openapi("Scorecard");
 

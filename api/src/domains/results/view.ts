@@ -13,7 +13,7 @@ import type { Confidence } from "../../analytics/significance.ts";
 import type { Adjust } from "../../analytics/design.ts";
 import type { ResponseFilter } from "./filters.ts";
 import { NONE_BENCHMARK, qualResults, type QualResults } from "./results.service.ts";
-import { getActionStandard, scorecard, type ActionStandardState, type Scorecard, type ScoreRow } from "./verdict.ts";
+import { getActionStandard, scorecard, verdictHeadline, type ActionStandardState, type Scorecard, type ScoreRow } from "./verdict.ts";
 
 export interface ViewInput {
   projectId: number;
@@ -51,7 +51,7 @@ export interface ResultsView {
   optionName: (id: number | null) => string;
   /** The action standard and the verdict on it, judged on `qual`'s own tests; null without a scaled measure. */
   standard: ActionStandardState | null;
-  verdict: { judgedAgainst: "benchmark" | "others"; rows: ScoreRow[] } | null;
+  verdict: { judgedAgainst: "benchmark" | "others"; rows: ScoreRow[]; headline: string } | null;
 }
 
 /** A measure's benchmark in words with its figure, for a line that names the benchmark: "Likability 73.1%". */
@@ -112,7 +112,7 @@ export async function resolveView(db: Db, ctx: RequestCtx, input: ViewInput): Pr
     benchmark,
     optionName,
     standard,
-    verdict: judged?.rows.length ? { judgedAgainst: judged.against, rows: judged.rows } : null,
+    verdict: judged?.rows.length ? { judgedAgainst: judged.against, rows: judged.rows, headline: verdictHeadline(judged.rows, optionName) } : null,
   };
 }
 
@@ -122,15 +122,17 @@ export async function viewScorecard(db: Db, ctx: RequestCtx, input: ViewInput): 
   const standard = await getActionStandard(db, ctx, input.projectId);
   const view = await resolveView(db, ctx, input);
   const results = view.qual.measures.find((m) => m.standardQuestionId === standard.standardQuestionId)?.results ?? [];
-  const judged = scorecard(results, standard, view.optionName);
+  // No respondents under the view: no rows, judged against what the rule says for none.
+  const verdict = view.verdict ?? { judgedAgainst: scorecard([], standard, view.optionName).against, rows: [], headline: "" };
   return {
     projectId: view.projectId,
-    standard,
-    judgedAgainst: judged.against,
+    standard: view.standard ?? standard,
+    judgedAgainst: verdict.judgedAgainst,
     benchmarkTypeId: view.qual.benchmarkTypeId,
     confidence: view.qual.confidence,
     method: view.qual.method,
     base: results.reduce((a, r) => a + r.n, 0),
-    rows: judged.rows,
+    rows: verdict.rows,
+    headline: verdict.headline,
   };
 }

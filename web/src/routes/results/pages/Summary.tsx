@@ -14,7 +14,6 @@ import { BENCHMARK_LABELS } from "../../../features/results/benchmarks";
 import { ConceptImage } from "../../../features/results/conceptImage";
 import { testOptionName, useResults } from "../../../features/results/context";
 import { Markdown } from "../../../features/results/markdown";
-import { headline } from "../../../features/results/verdict";
 import { useActionStandard, useScorecard, useWeightSum, type ActionStandard } from "../../../features/results/queries";
 import { isWriting, summaryBenchmark, summaryForView, summaryRefs, useAiSummaries } from "../../../features/results/summaries";
 import { methodNote, PageTitle } from "./MeasuresView";
@@ -22,7 +21,7 @@ import { methodNote, PageTitle } from "./MeasuresView";
 const VERDICT = {
   go: { label: "Go", tone: "green" },
   consider: { label: "Consider", tone: "amber" },
-  "no-go": { label: "No-go", tone: "red" },
+  "no-go": { label: "No go", tone: "red" },
 } as const;
 
 function againstText(against: "benchmark" | "others", benchmarkId: number | null): string {
@@ -100,7 +99,7 @@ function ScorecardView() {
         </div>
       ) : (
         <>
-          <p className="mt-4 text-lg font-semibold text-ink-900" data-testid="verdict-headline">{headline(sc, name)}</p>
+          <p className="mt-4 text-lg font-semibold text-ink-900" data-testid="verdict-headline">{sc.headline}</p>
           <ol className="mt-3 divide-y divide-ink-100 rounded-lg border border-ink-200" aria-label={`Concepts ranked on ${s.title}`}>
             {sc.rows.map((r) => {
               const v = VERDICT[r.verdict];
@@ -117,13 +116,16 @@ function ScorecardView() {
                     <p className="text-sm font-semibold text-ink-900">{pct(r.top2, 1)}</p>
                     <p className="text-xs whitespace-nowrap text-ink-500">{pct(r.ci[0])}–{pct(r.ci[1])} · n {r.n}</p>
                   </div>
-                  <span className="shrink-0 pt-0.5" data-testid="verdict"><Badge tone={v.tone}>{v.label}</Badge></span>
+                  <span className="flex shrink-0 flex-col items-end gap-1 pt-0.5">
+                    <span data-testid="verdict"><Badge tone={v.tone}>{v.label}</Badge></span>
+                    {r.firm ? null : <span className="text-xs text-ink-500" data-testid="verdict-tentative">not a tested verdict</span>}
+                  </span>
                 </li>
               );
             })}
           </ol>
           <p className="mt-2 text-xs text-ink-500">
-            {s.title} top-2-box {againstText(sc.judgedAgainst, benchmarkId)}. {methodNote(sc.method, confidence)} A low base is never go or no-go.
+            {s.title} top-2-box {againstText(sc.judgedAgainst, benchmarkId)}. {methodNote(sc.method, confidence)} Ranks count the concepts significantly ahead in these tests. A low base is never go or no go; an indicative norm decides on its point estimate and says so.
           </p>
         </>
       )}
