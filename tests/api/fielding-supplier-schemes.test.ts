@@ -14,7 +14,8 @@ import { call, testApp } from "../helpers/app.ts";
 import type { App } from "../../api/src/app.ts";
 import * as fielding from "../../api/src/domains/fielding/fielding.service.ts";
 import { ATTENTION } from "../../api/src/domains/fielding/engine.ts";
-import { CALLBACK_MAX_ATTEMPTS, callbackBackoffSeconds, deliverDueCallbacks } from "../../api/src/domains/fielding/suppliers.ts";
+import { CALLBACK_MAX_ATTEMPTS, callbackBackoffSeconds, deliverDueCallbacks, signLink } from "../../api/src/domains/fielding/suppliers.ts";
+import { supplierCallbacksJob } from "../../api/src/domains/fielding/suppliers.jobs.ts";
 
 let tdb: TestDb;
 let app: App;
@@ -284,6 +285,18 @@ describe("end links and callbacks are signed with the supplier's scheme", () => 
   });
 });
 
+describe("what is signed, where the signature goes", () => {
+  const scheme = { signatureParameter: "s", signatureAlgorithm: "HMAC-SHA256", signatureEncoding: "hex" } as const;
+  const h = (m: string) => createHmac("sha256", "k-0123456789abcdef").update(m).digest("hex");
+  test("signedPart query: the query alone is signed; the signature goes last, before a fragment", async () => {
+    const url = "https://q.example/end?st=c&id=R1#done";
+    expect(await signLink("k-0123456789abcdef", { ...scheme, signedPart: "query" }, url)).toBe(`https://q.example/end?st=c&id=R1&s=${h("st=c&id=R1")}#done`);
+  });
+  test("signedPart url: the link without its fragment; a link without a query gets ?", async () => {
+    expect(await signLink("k-0123456789abcdef", { ...scheme, signedPart: "url" }, "https://q.example/end/R1#x")).toBe(`https://q.example/end/R1?s=${h("https://q.example/end/R1")}#x`);
+  });
+});
+
 describe("callbacks are retried with backoff, and every attempt recorded", () => {
   test("backoff: 30 s, quadrupling, at most 6 hours (worked by hand)", () => {
     // 30, 30*4 = 120, 120*4 = 480, 480*4 = 1920, 1920*4 = 7680, 7680*4 = 30720 > 21600 (6 h): 21600.
@@ -328,6 +341,18 @@ describe("callbacks are retried with backoff, and every attempt recorded", () =>
     const [o] = await tdb.db<{ state: string; next: string | null }[]>`select callback_state as state, next_attempt_at as next from supplier_outcomes where rid = 'C9'`;
     expect(o).toEqual({ state: "failed", next: null });
     expect((await call(app, "staff", null, "PATCH", `/api/v1/SampleSuppliers(${cint.id})`, { callbackUrl: `${base}/cint/s2s?RID={rid}&status={outcome}` })).status).toBe(200);
+  });
+
+  test("the suppliers.callbacks job sends what is due", async () => {
+    // X1 was sent back over quota when C2 closed the run; make its callback due again as if unsent.
+    await tdb.db`update supplier_outcomes set callback_state = 'pending', next_attempt_at = now(), callback_attempts = 0, delivered_at = null where rid = 'X1'`;
+    await tdb.db`delete from supplier_callback_attempts where supplier_outcome_id = (select id from supplier_outcomes where rid = 'X1')`;
+    const before = calls.length;
+    const ctx = { db: tdb.db, progress: async () => {}, signal: new AbortController().signal } as unknown as Parameters<typeof supplierCallbacksJob.handler>[0];
+    const r = await supplierCallbacksJob.handler(ctx);
+    expect(r).toEqual({ attempts: 1, delivered: 1 });
+    const unsigned = `${base}/cint/s2s?RID=X1&status=over-quota`;
+    expect(calls.slice(before).map((c) => c.url)).toEqual([`${unsigned}&hash=${cintHash(unsigned)}`]);
   });
 
   test("staff read the run's callbacks with every attempt; nobody else", async () => {
