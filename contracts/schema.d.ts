@@ -3026,7 +3026,7 @@ export interface paths {
         put?: never;
         /**
          * Start (or resume) taking a survey
-         * @description A new respondent session on a Live survey run, with the test options this respondent will see. A panel respondent id answers once: the same id resumes its own session. A sample supplier's respondent sends the entry link's query string as received (`entryQuery`: `supplier={id}&rid={rid}[&sig=...]`); with the supplier's secret `sig` must be the hex HMAC-SHA256 of `{PUBLIC_URL}/s/{link}?` + the query before `&sig=`, else 403. A rid enters a run once: the same rid resumes its own session while it is in progress; after it has finished, its entry is answered as a duplicate (status Removed, no end link, nothing stored). On a closed run a supplier's new respondent gets the over-quota end with its (signed) redirect and nothing is stored; anyone else gets 409.
+         * @description A new respondent session on a Live survey run, with the test options this respondent will see. A panel respondent id answers once: the same id resumes its own session. A sample supplier's respondent sends the entry link's query string as received (`entryQuery`: `supplier={id}&{entryParameter}={rid}[&{signatureParameter}=...]`); with the supplier's secret the signature parameter, last, must carry the supplier's signature (its algorithm and encoding) of what its scheme signs: `{PUBLIC_URL}/s/{link}?` + the query before it (signedPart url, the default: hex HMAC-SHA256 as `sig`) or that query alone (query), else 403. A rid enters a run once: the same rid resumes its own session while it is in progress; after it has finished, its entry is answered as a duplicate (status Removed, no end link, nothing stored). On a closed run a supplier's new respondent gets the over-quota end with its (signed) redirect; no session is stored, the outcome is (reconciliation, callback); anyone else gets 409.
          */
         post: operations["RespondentSurvey_Start"];
         delete?: never;
@@ -3123,9 +3123,29 @@ export interface paths {
         put?: never;
         /**
          * Take a run's respondents from an outside supplier
-         * @description The run takes respondents from this supplier (null: from none) by the redirect protocol: entry `/s/{surveyLink}?supplier={id}&{entryParameter}={rid}` (and `&sig=` with a secret); at the end the respondent goes to the supplier's matching link. A supplier's run takes no simulated respondent: the simulated panel never answers it, and a run it has already answered is refused (409), as is a Closed run.
+         * @description The run takes respondents from this supplier (null: from none) by the redirect protocol: entry `/s/{surveyLink}?supplier={id}&{entryParameter}={rid}` (and `&{signatureParameter}=` with a secret); at the end the respondent goes to the supplier's matching link, and with a callback URL the outcome is also posted to it. A supplier's run takes no simulated respondent: the simulated panel never answers it, and a run it has already answered is refused (409), as is a Closed run.
          */
         post: operations["SurveyRuns_SetSampleSupplier"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/SurveyRuns({key})/SupplierCallbacks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The run's server-to-server supplier callbacks, each attempt recorded
+         * @description One callback per outcome of a supplier with a callback URL: pending until a 2xx answer (delivered); a failed attempt is tried again after 30 s, quadrupling up to 6 hours, and after 8 attempts the callback is failed.
+         */
+        get: operations["SurveyRuns_SupplierCallbacks"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3141,7 +3161,7 @@ export interface paths {
         };
         /**
          * The run's supplier respondents as CSV (what suppliers invoice from)
-         * @description Columns: rid, status (complete, screen-out, over-quota, quality-terminate, in-progress, removed), start, end (ISO 8601), quality_flags (;-separated), supplier. A header row; CRLF line ends (RFC 4180).
+         * @description Every rid of the run's suppliers with the outcome it was sent back with (the redirect and the callback carry the same one), late arrivals after the close included. Columns: rid, status (complete, screen-out, over-quota, quality-terminate, or in-progress), start, end (when the outcome was decided; ISO 8601), quality_flags (;-separated), supplier, callback (delivered, pending, failed; empty without a callback URL). A header row; CRLF line ends (RFC 4180).
          */
         get: operations["SurveyRuns_ReconciliationCsv"];
         put?: never;
@@ -11431,7 +11451,7 @@ export interface components {
             status: "InProgress" | "Complete" | "ScreenedOut" | "OverQuota" | "Removed";
             /** @description The end page's text, once the survey is over for the respondent */
             message: string | null;
-            /** @description A sample supplier's respondent at the end: the supplier's complete, screen-out, over-quota or quality-terminate link with {rid} filled in (and `sig` when the supplier has a secret); the page goes there */
+            /** @description A sample supplier's respondent at the end: the supplier's complete, screen-out, over-quota or quality-terminate link with {rid} filled in (and its signature parameter when the supplier has a secret); the page goes there */
             redirectUrl: string | null;
             currencySymbol: string;
             page: {
@@ -11484,14 +11504,27 @@ export interface components {
             screenOutUrl: string;
             overQuotaUrl: string;
             qualityTerminateUrl: string;
-            /** @description Whether entries and end links are signed (the secret itself is never returned) */
+            /** @description The server-to-server callback, with {rid} and {outcome}; null: redirects only */
+            callbackUrl: string | null;
+            /** @description The query parameter that carries the signature (last in the link) */
+            signatureParameter: string;
+            /** @enum {string} */
+            signatureAlgorithm: "HMAC-SHA256" | "HMAC-SHA1" | "SHA1-SECRET-SUFFIX" | "SHA256-SECRET-SUFFIX";
+            /** @enum {string} */
+            signatureEncoding: "hex" | "base64url";
+            /**
+             * @description What is signed: the link before the signature parameter (url) or its query string only (query)
+             * @enum {string}
+             */
+            signedPart: "url" | "query";
+            /** @description Whether entries, end links and callbacks are signed (the secret itself is never returned) */
             hasSecret: boolean;
             createdAt: string;
             updatedAt: string | null;
         };
         SampleSupplierBody: {
             name: string;
-            /** @description Default rid */
+            /** @description The entry link's parameter carrying the respondent id. Default rid */
             entryParameter?: string;
             /** @description The complete link, with {rid} where the respondent id goes */
             completeUrl: string;
@@ -11501,12 +11534,31 @@ export interface components {
             overQuotaUrl: string;
             /** @description The quality-terminate link, with {rid} where the respondent id goes */
             qualityTerminateUrl: string;
-            /** @description The shared secret of the HMAC-SHA256 signatures (write only; null removes it) */
+            /** @description A server-to-server callback sent (POST, signed like the end links, retried with backoff) for each outcome beside the redirect: {rid} and {outcome} (complete, screen-out, over-quota, quality-terminate) are filled in. null removes it */
+            callbackUrl?: string | null;
+            /** @description The shared secret of the signatures (write only; null removes it) */
             secret?: string | null;
+            /** @description The parameter carrying the signature, last in the link (Cint: hash; PureSpectrum: ps_hash). Default sig */
+            signatureParameter?: string;
+            /**
+             * @description HMAC-SHA256 (default) or HMAC-SHA1 keyed by the secret; SHA1-SECRET-SUFFIX or SHA256-SECRET-SUFFIX: the hash of the signed text followed by the secret (PureSpectrum's ps_hash)
+             * @enum {string}
+             */
+            signatureAlgorithm?: "HMAC-SHA256" | "HMAC-SHA1" | "SHA1-SECRET-SUFFIX" | "SHA256-SECRET-SUFFIX";
+            /**
+             * @description hex (default, lower case) or base64url (RFC 4648, no padding)
+             * @enum {string}
+             */
+            signatureEncoding?: "hex" | "base64url";
+            /**
+             * @description url (default): the whole link before the signature parameter; query: its query string only
+             * @enum {string}
+             */
+            signedPart?: "url" | "query";
         };
         SampleSupplierPatch: {
             name?: string;
-            /** @description Default rid */
+            /** @description The entry link's parameter carrying the respondent id. Default rid */
             entryParameter?: string;
             /** @description The complete link, with {rid} where the respondent id goes */
             completeUrl?: string;
@@ -11516,11 +11568,51 @@ export interface components {
             overQuotaUrl?: string;
             /** @description The quality-terminate link, with {rid} where the respondent id goes */
             qualityTerminateUrl?: string;
-            /** @description The shared secret of the HMAC-SHA256 signatures (write only; null removes it) */
+            /** @description A server-to-server callback sent (POST, signed like the end links, retried with backoff) for each outcome beside the redirect: {rid} and {outcome} (complete, screen-out, over-quota, quality-terminate) are filled in. null removes it */
+            callbackUrl?: string | null;
+            /** @description The shared secret of the signatures (write only; null removes it) */
             secret?: string | null;
+            /** @description The parameter carrying the signature, last in the link (Cint: hash; PureSpectrum: ps_hash). Default sig */
+            signatureParameter?: string;
+            /**
+             * @description HMAC-SHA256 (default) or HMAC-SHA1 keyed by the secret; SHA1-SECRET-SUFFIX or SHA256-SECRET-SUFFIX: the hash of the signed text followed by the secret (PureSpectrum's ps_hash)
+             * @enum {string}
+             */
+            signatureAlgorithm?: "HMAC-SHA256" | "HMAC-SHA1" | "SHA1-SECRET-SUFFIX" | "SHA256-SECRET-SUFFIX";
+            /**
+             * @description hex (default, lower case) or base64url (RFC 4648, no padding)
+             * @enum {string}
+             */
+            signatureEncoding?: "hex" | "base64url";
+            /**
+             * @description url (default): the whole link before the signature parameter; query: its query string only
+             * @enum {string}
+             */
+            signedPart?: "url" | "query";
         };
         SetSampleSupplier: {
             sampleSupplierId: number | null;
+        };
+        SupplierCallback: {
+            id: number;
+            rid: string;
+            /** @enum {string} */
+            outcome: "complete" | "screen-out" | "over-quota" | "quality-terminate";
+            decidedAt: string;
+            /** @enum {string} */
+            state: "pending" | "delivered" | "failed";
+            nextAttemptAt: string | null;
+            deliveredAt: string | null;
+            attempts: {
+                attempt: number;
+                /** @description The signed URL called */
+                url: string;
+                startedAt: string;
+                finishedAt: string;
+                /** @description The supplier's answer; null when the call failed (see error) */
+                httpStatus: number | null;
+                error: string | null;
+            }[];
         };
         SurveyPreview: components["schemas"]["RespondentView"] & {
             /** @description The answers so far: send them back with the next page */
@@ -20029,6 +20121,35 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+        };
+    };
+    SurveyRuns_SupplierCallbacks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description SurveyRuns key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The callbacks */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        value: components["schemas"]["SupplierCallback"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     SurveyRuns_ReconciliationCsv: {

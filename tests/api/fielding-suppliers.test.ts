@@ -209,7 +209,7 @@ describe("the redirect protocol", () => {
     expect(r.status).toBe(200);
     expect(r.headers.get("content-type")).toContain("text/csv");
     const lines = (r.body as string).trimEnd().split("\r\n");
-    expect(lines[0]).toBe("rid,status,start,end,quality_flags,supplier");
+    expect(lines[0]).toBe("rid,status,start,end,quality_flags,supplier,callback");
     const rows = lines.slice(1).map((l) => l.split(","));
     expect(rows.map((c) => [c[0], c[1]])).toEqual([
       ["R1", "complete"],
@@ -234,7 +234,7 @@ describe("resuming (after the reconciliation above, which would list this respon
 });
 
 describe("a closed run", () => {
-  test("a supplier's respondent arriving after the run closed goes to the over-quota link, signed; nothing is stored", async () => {
+  test("a supplier's respondent arriving after the run closed goes to the over-quota link, signed; no session is stored, the outcome is", async () => {
     const closed = await call(app, "staff", null, "POST", `/api/v1/SurveyRuns(${runId})/ForceCloseSurvey`);
     expect(closed.status, JSON.stringify(closed.body)).toBe(200);
     const before = await tdb.db<{ n: number }[]>`select count(*)::int as n from survey_sessions where survey_run_id = ${runId}`;
@@ -246,6 +246,11 @@ describe("a closed run", () => {
     expect(r.body.redirectUrl).toBe(signed("https://supplier.example/end?st=q&id=R6"));
     const after = await tdb.db<{ n: number }[]>`select count(*)::int as n from survey_sessions where survey_run_id = ${runId}`;
     expect(after[0]!.n, "no session for an arrival on a closed run").toBe(before[0]!.n);
+    // The late arrival is in the reconciliation, as sent back (issue 36: it was not listed at all),
+    // and its second entry is a duplicate, not a fresh signed link.
+    const csv = (await call(app, "staff", null, "GET", `/api/v1/SurveyRuns(${runId})/ReconciliationCsv`)).body as string;
+    expect(csv.split("\r\n").find((l) => l.startsWith("R6,"))?.split(",")[1]).toBe("over-quota");
+    expect((await post("/start", { entryQuery: entry("R6") })).body).toMatchObject({ redirectUrl: null, message: "You have already taken part in this survey. Thank you." });
     // A finished rid is still a duplicate (no end link); a bad signature is still refused.
     expect((await post("/start", { entryQuery: entry("R1") })).body).toMatchObject({ redirectUrl: null, message: "You have already taken part in this survey. Thank you." });
     expect((await post("/start", { entryQuery: `${entry("R7", false)}&sig=${"0".repeat(64)}` })).status).toBe(403);

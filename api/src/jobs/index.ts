@@ -11,9 +11,10 @@ import { summariesJob } from "../domains/ai/summaries.service.ts";
 import { chatJob } from "../domains/ai/chat.service.ts";
 import { emailSummariesJob, scheduleEmailSummaries, useMailer } from "../domains/ai/email-summaries.ts";
 import { normsRefreshJob, scheduleNormsRefresh } from "../domains/results/norms.jobs.ts";
+import { scheduleSupplierCallbacks, supplierCallbacksJob } from "../domains/fielding/suppliers.jobs.ts";
 import type { Mailer } from "../email/mailer.ts";
 
-export const jobs: readonly AnyJob[] = [schedulerJob, fieldingTickJob, commandJob, powerPointJob, summariesJob, chatJob, emailSummariesJob, normsRefreshJob];
+export const jobs: readonly AnyJob[] = [schedulerJob, fieldingTickJob, commandJob, powerPointJob, summariesJob, chatJob, emailSummariesJob, normsRefreshJob, supplierCallbacksJob];
 
 /**
  * Runs every job's workers in this process and keeps the cluster-wide schedules in place: the API
@@ -38,4 +39,6 @@ export async function runJobWorkers(
   await scheduleEmailSummaries(queue);
   // The norms' rollup of projects whose results changed outside processing, every minute.
   await scheduleNormsRefresh(queue);
+  // Suppliers' server-to-server callbacks, every minute (and nudged when a supplier's respondent ends).
+  await scheduleSupplierCallbacks(queue);
 }

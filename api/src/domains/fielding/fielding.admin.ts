@@ -8,6 +8,7 @@ import { systemCtx } from "../lifecycle/lifecycle.service.ts";
 import type { SurveyDefinition } from "./engine.ts";
 import * as q from "./fielding.sql.ts";
 import { QUALITY_REASONS } from "./quality.ts";
+import { recordOutcomes } from "./suppliers.ts";
 import { processRun, statusName, surveyUrl, SURVEY_STATUS, weightRun, type ProcessResult, type WeightingReport } from "./fielding.service.ts";
 
 const system = <T>(db: Db, fn: (tx: Tx) => Promise<T>) => enterTenant(db, systemCtx(), fn);
@@ -125,6 +126,8 @@ export async function removeRespondents(db: Db, runId: number, ids: string[]): P
     const known = new Set(found.flatMap((f) => [f.uuid, f.panel ?? ""]));
     const sessionIds = found.map((f) => f.id);
     await tx`update survey_sessions set status = 'Removed', end_reason = 'removed by staff', updated_at = now() where id = any(${sessionIds}::int[])`;
+    // A supplier's respondent removed while answering has an outcome now; one that had ended keeps what it was sent.
+    await recordOutcomes(tx, run.id);
     // Their results rows go with their project sessions (responses and text responses cascade).
     await tx`delete from project_survey_sessions where survey_session_id = any(${sessionIds}::int[])`;
     let weighting: WeightingReport | null = null;

@@ -28,7 +28,7 @@ import { afterPage, answerKey, assignTestOptions, hash32, intentKey, pages, seed
 import * as q from "./fielding.sql.ts";
 import { answerPage, makePerson, type Margins } from "./simulate.ts";
 import { refundRunShortfall } from "../credits/ledger.ts";
-import { endKindOf, endRedirect, verifyEntry, type SupplierEntry } from "./suppliers.ts";
+import { hasOutcome, recordLateArrival, recordOutcomes, sessionEndLink, verifyEntry, type SupplierEntry } from "./suppliers.ts";
 import { qualityFlags, runMedian } from "./quality.ts";
 import { DEFAULT_FIELD_DAYS } from "./field-period.ts";
 
@@ -156,6 +156,8 @@ async function closeRun(tx: Tx, run: q.RunRow, reason: ClosedReason): Promise<vo
   await q.setRunStatus(tx, run.id, SURVEY_STATUS.Closed, "closed_at");
   await tx`update survey_runs set closed_reason = ${reason} where id = ${run.id}`;
   await tx`update survey_sessions set status = 'Removed', end_reason = 'survey closed', updated_at = now() where survey_run_id = ${run.id} and status = 'InProgress'`;
+  // Supplier respondents still answering are sent back over quota: recorded now, their callbacks due.
+  await recordOutcomes(tx, run.id);
 }
 
 export async function forceClose(db: Db, runId: number): Promise<q.RunRow> {
@@ -264,12 +266,9 @@ function view(run: q.RunRow & { definition: SurveyDefinition }, s: q.SessionRow)
   };
 }
 
-/** The view, with the supplier's end link for a supplier's respondent who has finished. */
+/** The view, with the supplier's end link (its recorded outcome's) for a supplier's respondent who has finished. */
 async function viewOf(tx: Tx, run: q.RunRow & { definition: SurveyDefinition }, s: q.SessionRow): Promise<RespondentView> {
-  const v = view(run, s);
-  const kind = endKindOf(s.status, s.endReason, s.qualityFlags);
-  if (kind === null || s.sampleSupplierId === null || s.supplierRid === null) return v;
-  return { ...v, redirectUrl: await endRedirect(tx, s.sampleSupplierId, s.supplierRid, kind) };
+  return { ...view(run, s), redirectUrl: await sessionEndLink(tx, s) };
 }
 
 async function openRun(tx: Tx, link: string): Promise<q.RunRow & { definition: SurveyDefinition }> {
@@ -303,11 +302,10 @@ export async function startSession(db: Db, link: string, panelRespondentId: stri
       // progress. Once it has finished, the entry is a duplicate (issue 36: it was answered with the
       // finished session and a freshly signed end link): told so, with no end link, no session id and
       // nothing stored. The respondent's own page still reads its session by its id.
+      // A rid that arrived after the close (an outcome and no session) is finished as well.
       const existing = await q.sessionBySupplierRid(tx, run.id, entry.supplierId, entry.rid);
       if (existing && existing.status === "InProgress") return viewOf(tx, run, existing);
-      if (existing) {
-        return { surveyLink: run.surveyLink, respondentId: randomUUID(), status: "Removed", page: null, definition: run.definition, endReason: "duplicate", answers: {}, redirectUrl: null };
-      }
+      if (existing || (await hasOutcome(tx, run.id, entry))) return duplicate(run);
     }
     if (panelRespondentId && !entry) {
       const existing = await q.sessionByPanelId(tx, run.id, panelRespondentId);
@@ -316,17 +314,11 @@ export async function startSession(db: Db, link: string, panelRespondentId: stri
     const closed = run.surveyStatusId === SURVEY_STATUS.Closed || run.surveyStatusId === SURVEY_STATUS.ErrorProcessing;
     if (entry && closed) {
       // A supplier's respondent on a closed run goes back to the supplier as over quota (the
-      // protocol has no "closed" link), signed like any end; nothing is stored.
-      return {
-        surveyLink: run.surveyLink,
-        respondentId: randomUUID(),
-        status: "Removed",
-        page: null,
-        definition: run.definition,
-        endReason: "survey closed",
-        answers: {},
-        redirectUrl: await endRedirect(tx, entry.supplierId, entry.rid, "overQuota"),
-      };
+      // protocol has no "closed" link), signed like any end; no session is stored, the outcome is
+      // (the reconciliation lists it, the callback reports it).
+      const redirectUrl = await recordLateArrival(tx, run.id, entry);
+      if (redirectUrl === null) return duplicate(run);
+      return { surveyLink: run.surveyLink, respondentId: randomUUID(), status: "Removed", page: null, definition: run.definition, endReason: "survey closed", answers: {}, redirectUrl };
     }
     if (run.surveyStatusId !== SURVEY_STATUS.Live && run.surveyStatusId !== SURVEY_STATUS.Testing) {
       throw new ApiError("Conflict", run.surveyStatusId === SURVEY_STATUS.Closed ? "This survey has closed. Thank you for your interest." : "This survey is not open yet.");
@@ -346,6 +338,11 @@ export async function startSession(db: Db, link: string, panelRespondentId: stri
     });
     return viewOf(tx, run, s);
   });
+}
+
+/** A finished rid entering again: told so, with no end link, no session id and nothing stored. */
+function duplicate(run: q.RunRow & { definition: SurveyDefinition }): RespondentView {
+  return { surveyLink: run.surveyLink, respondentId: randomUUID(), status: "Removed", page: null, definition: run.definition, endReason: "duplicate", answers: {}, redirectUrl: null };
 }
 
 export async function getSession(db: Db, link: string, respondentId: string): Promise<RespondentView> {
@@ -407,6 +404,8 @@ export async function submitPage(db: Db, link: string, respondentId: string, pag
       }
     }
     await q.saveSession(tx, s.id, { status, answers, page: next, endReason: reason, qualityFlags: flags });
+    // A supplier's respondent who ended: the outcome they are sent back with, recorded once.
+    if (status !== "InProgress" && s.supplierRid !== null) await recordOutcomes(tx, run.id, s.id);
     if (status === "Complete") {
       await ingestRun(tx, run);
       await afterCompletes(tx, run, counts.completes + 1);

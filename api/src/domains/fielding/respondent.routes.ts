@@ -11,6 +11,7 @@ import { WindowLimiter } from "../../ops/rate-limit.ts";
 import { ATTENTION, answerKey, INTENT_AT, INTENT_SCALE, intentKey } from "./engine.ts";
 import * as svc from "./fielding.service.ts";
 import { SURVEY_PAGE_CSS, SURVEY_PAGE_HTML, SURVEY_PAGE_SCRIPT } from "./respondent.page.ts";
+import { nudgeSupplierCallbacks } from "./suppliers.jobs.ts";
 
 const Link = z.object({
   link: z.string().uuid().openapi({ param: { name: "link", in: "path" }, description: "The survey run's link" }),
@@ -34,7 +35,7 @@ export const View = z
     redirectUrl: z
       .string()
       .nullable()
-      .describe("A sample supplier's respondent at the end: the supplier's complete, screen-out, over-quota or quality-terminate link with {rid} filled in (and `sig` when the supplier has a secret); the page goes there"),
+      .describe("A sample supplier's respondent at the end: the supplier's complete, screen-out, over-quota or quality-terminate link with {rid} filled in (and its signature parameter when the supplier has a secret); the page goes there"),
     currencySymbol: z.string(),
     page: z
       .object({
@@ -142,6 +143,13 @@ export const SURVEY_CALLS_PER_MINUTE = 300;
 
 export function registerRespondentRoutes(app: App, deps: AppDeps): void {
   const db = deps.db;
+  // A supplier's respondent sent back (an end link): its callback, if the supplier takes one, is
+  // sent soon by the job, after this request's transaction committed. A failed nudge loses nothing
+  // (the job also runs every minute).
+  const sentBack = async (v: svc.RespondentView) => {
+    if (v.redirectUrl !== null && deps.queue) await nudgeSupplierCallbacks(deps.queue).catch(() => {});
+    return v;
+  };
   // The anonymous survey writes on every call: one address is limited (ops/rate-limit.ts). Without
   // the peer's address (an app embedded in tests or another host) there is nothing to key on.
   const starts = new WindowLimiter(SURVEY_STARTS_PER_MINUTE, 60_000);
@@ -169,7 +177,7 @@ export function registerRespondentRoutes(app: App, deps: AppDeps): void {
       operationId: "RespondentSurvey_Start",
       summary: "Start (or resume) taking a survey",
       description:
-        "A new respondent session on a Live survey run, with the test options this respondent will see. A panel respondent id answers once: the same id resumes its own session. A sample supplier's respondent sends the entry link's query string as received (`entryQuery`: `supplier={id}&rid={rid}[&sig=...]`); with the supplier's secret `sig` must be the hex HMAC-SHA256 of `{PUBLIC_URL}/s/{link}?` + the query before `&sig=`, else 403. A rid enters a run once: the same rid resumes its own session while it is in progress; after it has finished, its entry is answered as a duplicate (status Removed, no end link, nothing stored). On a closed run a supplier's new respondent gets the over-quota end with its (signed) redirect and nothing is stored; anyone else gets 409.",
+        "A new respondent session on a Live survey run, with the test options this respondent will see. A panel respondent id answers once: the same id resumes its own session. A sample supplier's respondent sends the entry link's query string as received (`entryQuery`: `supplier={id}&{entryParameter}={rid}[&{signatureParameter}=...]`); with the supplier's secret the signature parameter, last, must carry the supplier's signature (its algorithm and encoding) of what its scheme signs: `{PUBLIC_URL}/s/{link}?` + the query before it (signedPart url, the default: hex HMAC-SHA256 as `sig`) or that query alone (query), else 403. A rid enters a run once: the same rid resumes its own session while it is in progress; after it has finished, its entry is answered as a duplicate (status Removed, no end link, nothing stored). On a closed run a supplier's new respondent gets the over-quota end with its (signed) redirect; no session is stored, the outcome is (reconciliation, callback); anyone else gets 409.",
       request: {
         params: Link,
         body: {
@@ -193,11 +201,13 @@ export function registerRespondentRoutes(app: App, deps: AppDeps): void {
       const { link } = c.req.valid("param");
       const body = (await c.req.json().catch(() => ({}))) as { panelRespondentId?: unknown; entryQuery?: unknown; deviceFingerprint?: unknown };
       const text = (v: unknown, max: number) => (typeof v === "string" && v ? v.slice(0, max) : null);
-      const view = await svc.startSession(db, link, text(body.panelRespondentId, 200), {
-        entryQuery: text(body.entryQuery, 2000),
-        deviceFingerprint: text(body.deviceFingerprint, 128),
-        publicUrl: deps.publicUrl ?? new URL(c.req.url).origin,
-      });
+      const view = await sentBack(
+        await svc.startSession(db, link, text(body.panelRespondentId, 200), {
+          entryQuery: text(body.entryQuery, 2000),
+          deviceFingerprint: text(body.deviceFingerprint, 128),
+          publicUrl: deps.publicUrl ?? new URL(c.req.url).origin,
+        }),
+      );
       return c.json(await present(view, signer(c)), 200);
     },
   );
@@ -239,7 +249,7 @@ export function registerRespondentRoutes(app: App, deps: AppDeps): void {
     async (c) => {
       const { link, respondentId } = c.req.valid("param");
       const b = c.req.valid("json");
-      return c.json(await present(await svc.submitPage(db, link, respondentId, b.pageId, b.answers), signer(c)), 200);
+      return c.json(await present(await sentBack(await svc.submitPage(db, link, respondentId, b.pageId, b.answers)), signer(c)), 200);
     },
   );
 

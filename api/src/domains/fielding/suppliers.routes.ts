@@ -16,22 +16,43 @@ const Supplier = z
     screenOutUrl: z.string(),
     overQuotaUrl: z.string(),
     qualityTerminateUrl: z.string(),
-    hasSecret: z.boolean().describe("Whether entries and end links are signed (the secret itself is never returned)"),
+    callbackUrl: z.string().nullable().describe("The server-to-server callback, with {rid} and {outcome}; null: redirects only"),
+    signatureParameter: z.string().describe("The query parameter that carries the signature (last in the link)"),
+    signatureAlgorithm: z.enum(s.SIGNATURE_ALGORITHMS),
+    signatureEncoding: z.enum(s.SIGNATURE_ENCODINGS),
+    signedPart: z.enum(s.SIGNED_PARTS).describe("What is signed: the link before the signature parameter (url) or its query string only (query)"),
+    hasSecret: z.boolean().describe("Whether entries, end links and callbacks are signed (the secret itself is never returned)"),
     createdAt: z.string(),
     updatedAt: z.string().nullable(),
   })
   .openapi("SampleSupplier");
 
 const template = (what: string) => z.string().trim().min(8).max(2000).describe(`The ${what} link, with {rid} where the respondent id goes`);
+const parameter = z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,39}$/, "letters, digits and _ (a query parameter name)");
 const Body = z
   .strictObject({
     name: z.string().trim().min(1).max(200),
-    entryParameter: z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,39}$/, "letters, digits and _ (a query parameter name)").optional().describe("Default rid"),
+    entryParameter: parameter.optional().describe("The entry link's parameter carrying the respondent id. Default rid"),
     completeUrl: template("complete"),
     screenOutUrl: template("screen-out"),
     overQuotaUrl: template("over-quota"),
     qualityTerminateUrl: template("quality-terminate"),
-    secret: z.string().min(16).max(200).nullable().optional().describe("The shared secret of the HMAC-SHA256 signatures (write only; null removes it)"),
+    callbackUrl: z
+      .string()
+      .trim()
+      .min(8)
+      .max(2000)
+      .nullable()
+      .optional()
+      .describe("A server-to-server callback sent (POST, signed like the end links, retried with backoff) for each outcome beside the redirect: {rid} and {outcome} (complete, screen-out, over-quota, quality-terminate) are filled in. null removes it"),
+    secret: z.string().min(16).max(200).nullable().optional().describe("The shared secret of the signatures (write only; null removes it)"),
+    signatureParameter: parameter.optional().describe("The parameter carrying the signature, last in the link (Cint: hash; PureSpectrum: ps_hash). Default sig"),
+    signatureAlgorithm: z
+      .enum(s.SIGNATURE_ALGORITHMS)
+      .optional()
+      .describe("HMAC-SHA256 (default) or HMAC-SHA1 keyed by the secret; SHA1-SECRET-SUFFIX or SHA256-SECRET-SUFFIX: the hash of the signed text followed by the secret (PureSpectrum's ps_hash)"),
+    signatureEncoding: z.enum(s.SIGNATURE_ENCODINGS).optional().describe("hex (default, lower case) or base64url (RFC 4648, no padding)"),
+    signedPart: z.enum(s.SIGNED_PARTS).optional().describe("url (default): the whole link before the signature parameter; query: its query string only"),
   })
   .openapi("SampleSupplierBody");
 const json = <T extends z.ZodType>(schema: T) => ({ body: { required: true, content: { "application/json": { schema } } } });
@@ -89,7 +110,7 @@ export function registerSupplierRoutes(app: App, deps: AppDeps): void {
       operationId: "SurveyRuns_SetSampleSupplier",
       summary: "Take a run's respondents from an outside supplier",
       description:
-        "The run takes respondents from this supplier (null: from none) by the redirect protocol: entry `/s/{surveyLink}?supplier={id}&{entryParameter}={rid}` (and `&sig=` with a secret); at the end the respondent goes to the supplier's matching link. " +
+        "The run takes respondents from this supplier (null: from none) by the redirect protocol: entry `/s/{surveyLink}?supplier={id}&{entryParameter}={rid}` (and `&{signatureParameter}=` with a secret); at the end the respondent goes to the supplier's matching link, and with a callback URL the outcome is also posted to it. " +
         "A supplier's run takes no simulated respondent: the simulated panel never answers it, and a run it has already answered is refused (409), as is a Closed run.",
       request: { params: keyParams("SurveyRuns"), ...json(z.strictObject({ sampleSupplierId: z.number().int().positive().nullable() }).openapi("SetSampleSupplier")) },
       responses: { ...ok(z.object({ surveyRunId: z.number().int(), sampleSupplierId: z.number().int().nullable() }), "The run's supplier"), ...commonErrors, 404: errors[404], 409: errors[409] },
@@ -99,6 +120,41 @@ export function registerSupplierRoutes(app: App, deps: AppDeps): void {
       await s.setRunSupplier(db, keyOf(c), sampleSupplierId);
       return c.json({ surveyRunId: keyOf(c), sampleSupplierId }, 200);
     },
+  );
+  const Attempt = z.object({
+    attempt: z.number().int(),
+    url: z.string().describe("The signed URL called"),
+    startedAt: z.string(),
+    finishedAt: z.string(),
+    httpStatus: z.number().int().nullable().describe("The supplier's answer; null when the call failed (see error)"),
+    error: z.string().nullable(),
+  });
+  const Callback = z
+    .object({
+      id: z.number().int(),
+      rid: z.string(),
+      outcome: z.enum(["complete", "screen-out", "over-quota", "quality-terminate"]),
+      decidedAt: z.string(),
+      state: z.enum(["pending", "delivered", "failed"]),
+      nextAttemptAt: z.string().nullable(),
+      deliveredAt: z.string().nullable(),
+      attempts: z.array(Attempt),
+    })
+    .openapi("SupplierCallback");
+  addRoute(
+    app,
+    {
+      access: access.staff,
+      method: "get",
+      path: "/api/v1/SurveyRuns/{key}/SupplierCallbacks",
+      tags: ["SurveyRuns"],
+      operationId: "SurveyRuns_SupplierCallbacks",
+      summary: "The run's server-to-server supplier callbacks, each attempt recorded",
+      description: `One callback per outcome of a supplier with a callback URL: pending until a 2xx answer (delivered); a failed attempt is tried again after 30 s, quadrupling up to 6 hours, and after ${s.CALLBACK_MAX_ATTEMPTS} attempts the callback is failed.`,
+      request: { params: keyParams("SurveyRuns") },
+      responses: { ...ok(z.object({ value: z.array(Callback) }), "The callbacks"), ...commonErrors, 404: errors[404] },
+    },
+    async (c) => c.json({ value: await s.supplierCallbacks(db, keyOf(c)) }, 200),
   );
   addRoute(
     app,
@@ -110,7 +166,7 @@ export function registerSupplierRoutes(app: App, deps: AppDeps): void {
       operationId: "SurveyRuns_ReconciliationCsv",
       summary: "The run's supplier respondents as CSV (what suppliers invoice from)",
       description:
-        "Columns: rid, status (complete, screen-out, over-quota, quality-terminate, in-progress, removed), start, end (ISO 8601), quality_flags (;-separated), supplier. A header row; CRLF line ends (RFC 4180).",
+        "Every rid of the run's suppliers with the outcome it was sent back with (the redirect and the callback carry the same one), late arrivals after the close included. Columns: rid, status (complete, screen-out, over-quota, quality-terminate, or in-progress), start, end (when the outcome was decided; ISO 8601), quality_flags (;-separated), supplier, callback (delivered, pending, failed; empty without a callback URL). A header row; CRLF line ends (RFC 4180).",
       request: { params: keyParams("SurveyRuns") },
       responses: { 200: { description: "The CSV file", content: { "text/csv": { schema: z.string() } } }, ...commonErrors, 404: errors[404] },
     },

@@ -1,13 +1,16 @@
-// Outside sample suppliers by the redirect protocol panels use (docs/decisions.md "Sample
-// suppliers"). Staff keep a supplier's name, the entry parameter that carries its respondent id
-// (default `rid`), its four end links (complete, screen-out, over-quota, quality-terminate, each
-// with `{rid}`) and an optional shared secret. A run takes respondents from one supplier:
-//   entry  {PUBLIC_URL}/s/{surveyLink}?supplier={supplierId}&rid={rid}[&sig={hex HMAC-SHA256 of
-//          the URL before "&sig=", keyed by the secret}]
-//   end    the matching template with {rid} filled in, and with a secret "&sig=" (or "?sig=" when
-//          the link has no query) + the HMAC of the link before it.
-// With a secret an unsigned or wrongly signed entry is refused (403); a rid enters a run once
-// (the same rid resumes its own session); the reconciliation CSV lists every supplier respondent.
+// Outside sample suppliers by the redirect protocol panels use (docs/suppliers.md; decision records
+// 0083, 0114, 0119). Staff keep a supplier's name, the entry parameter that carries its respondent
+// id (default `rid`), its four end links (complete, screen-out, over-quota, quality-terminate, each
+// with `{rid}`), an optional shared secret with its signature scheme (parameter name, algorithm,
+// encoding and what is signed; default `sig`, hex HMAC-SHA256 over the URL), and an optional
+// server-to-server callback URL (with `{rid}` and `{outcome}`). A run takes respondents from one
+// supplier:
+//   entry     {PUBLIC_URL}/s/{surveyLink}?supplier={supplierId}&{entryParameter}={rid}[&{signatureParameter}={signature}]
+//   end       the matching template with {rid} filled in, and with a secret the signature parameter
+//   callback  POST to the callback template with {rid} and {outcome} filled in, signed the same way
+// With a secret an unsigned or wrongly signed entry is refused (403); a rid enters a run once (the
+// same rid resumes its own session); each outcome is recorded once (supplier_outcomes) and the
+// redirect, the callback and the reconciliation CSV all read that record.
 import type { Db, Tx } from "../../db/client.ts";
 import { enterTenant } from "../../access/policy.ts";
 import { ApiError } from "../../errors.ts";
@@ -15,7 +18,22 @@ import { systemCtx } from "../lifecycle/lifecycle.service.ts";
 
 const system = <T>(db: Db, fn: (tx: Tx) => Promise<T>) => enterTenant(db, systemCtx(), fn);
 
-export interface Supplier {
+export const SIGNATURE_ALGORITHMS = ["HMAC-SHA256", "HMAC-SHA1", "SHA1-SECRET-SUFFIX", "SHA256-SECRET-SUFFIX"] as const;
+export type SignatureAlgorithm = (typeof SIGNATURE_ALGORITHMS)[number];
+export const SIGNATURE_ENCODINGS = ["hex", "base64url"] as const;
+export type SignatureEncoding = (typeof SIGNATURE_ENCODINGS)[number];
+export const SIGNED_PARTS = ["url", "query"] as const;
+export type SignedPart = (typeof SIGNED_PARTS)[number];
+
+/** How a supplier signs and checks links: the parameter, algorithm, encoding and what is signed. */
+export interface SignatureScheme {
+  signatureParameter: string;
+  signatureAlgorithm: SignatureAlgorithm;
+  signatureEncoding: SignatureEncoding;
+  signedPart: SignedPart;
+}
+
+export interface Supplier extends SignatureScheme {
   id: number;
   name: string;
   entryParameter: string;
@@ -23,6 +41,7 @@ export interface Supplier {
   screenOutUrl: string;
   overQuotaUrl: string;
   qualityTerminateUrl: string;
+  callbackUrl: string | null;
   hasSecret: boolean;
   createdAt: string;
   updatedAt: string | null;
@@ -32,19 +51,23 @@ interface SupplierRow extends Supplier {
   secret: string | null;
 }
 
-export interface SupplierInput {
+export interface SupplierInput extends Partial<SignatureScheme> {
   name: string;
   entryParameter?: string;
   completeUrl: string;
   screenOutUrl: string;
   overQuotaUrl: string;
   qualityTerminateUrl: string;
+  /** null removes the callback; absent keeps it (PATCH). */
+  callbackUrl?: string | null;
   /** null removes the secret; absent keeps it (PATCH). */
   secret?: string | null;
 }
 
 const COLUMNS = `id, name, entry_parameter as "entryParameter", complete_url as "completeUrl", screen_out_url as "screenOutUrl",
-  over_quota_url as "overQuotaUrl", quality_terminate_url as "qualityTerminateUrl", secret, secret is not null as "hasSecret",
+  over_quota_url as "overQuotaUrl", quality_terminate_url as "qualityTerminateUrl", callback_url as "callbackUrl",
+  signature_parameter as "signatureParameter", signature_algorithm as "signatureAlgorithm", signature_encoding as "signatureEncoding",
+  signed_part as "signedPart", secret, secret is not null as "hasSecret",
   to_json(created_at)#>>'{}' as "createdAt", to_json(updated_at)#>>'{}' as "updatedAt"`;
 
 /** Never leaves the server: the secret. */
@@ -69,18 +92,19 @@ export async function getSupplier(db: Db, id: number): Promise<Supplier> {
 }
 
 /**
- * What is wrong with an end-link template, or null. It is checked as it will be stored (no
- * control character: `new URL()` drops tabs and line breaks, so a raw CR LF once passed the check
- * and was stored), and `{rid}`, which a respondent of an unsigned supplier controls, may stand
- * only in the path, query or fragment: never in the scheme, user, password, host or port.
+ * What is wrong with a link template, or null. It is checked as it will be stored (no control
+ * character: `new URL()` drops tabs and line breaks, so a raw CR LF once passed the check and was
+ * stored), and `{rid}`, which a respondent of an unsigned supplier controls, may stand only in the
+ * path, query or fragment: never in the scheme, user, password, host or port.
  */
 function templateProblem(v: string): string | null {
   if ([...v].some((ch) => ch <= "\u001f" || ch === "\u007f")) return "Must not contain control characters (line breaks, tabs)";
   const authority = /^https?:\/\/([^/?#]*)/i.exec(v);
   if (!authority) return "Must be an http(s) link, starting https:// or http://";
   if (authority[1]!.includes("{rid}")) return "{rid} must be in the link's path or query, not its host, port or user";
+  if (authority[1]!.includes("{outcome}")) return "{outcome} must be in the link's path or query, not its host, port or user";
   try {
-    new URL(v.replaceAll("{rid}", "x"));
+    new URL(v.replaceAll("{rid}", "x").replaceAll("{outcome}", "x"));
   } catch {
     return "Must be an http(s) link";
   }
@@ -88,40 +112,79 @@ function templateProblem(v: string): string | null {
   return null;
 }
 
-function checkTemplates(input: Partial<SupplierInput>): void {
+/** The query of a link (after "?", before "#"), or null when it has none. */
+function queryOf(url: string): string | null {
+  const noFragment = url.split("#")[0]!;
+  const q = noFragment.indexOf("?");
+  return q < 0 ? null : noFragment.slice(q + 1);
+}
+
+const LINKS = ["completeUrl", "screenOutUrl", "overQuotaUrl", "qualityTerminateUrl"] as const;
+
+/**
+ * The whole configuration checked as it will be stored (a PATCH merged with what is kept): every
+ * problem a 400 naming its field, nothing written.
+ */
+function checkSupplier(s: Omit<SupplierInput, "secret"> & SignatureScheme & { entryParameter: string }): void {
   const errors: { path: string; message: string }[] = [];
-  for (const k of ["completeUrl", "screenOutUrl", "overQuotaUrl", "qualityTerminateUrl"] as const) {
-    const v = input[k];
-    if (v === undefined) continue;
-    const problem = templateProblem(v);
+  for (const k of LINKS) {
+    const problem = templateProblem(s[k]);
     if (problem) errors.push({ path: k, message: problem });
+  }
+  if (s.callbackUrl != null) {
+    const problem = templateProblem(s.callbackUrl) ?? (s.callbackUrl.includes("{outcome}") ? null : "Must contain {outcome}, where the outcome goes (complete, screen-out, over-quota, quality-terminate)");
+    if (problem) errors.push({ path: "callbackUrl", message: problem });
+  }
+  if (s.signatureParameter === s.entryParameter) errors.push({ path: "signatureParameter", message: "Must differ from the entry parameter" });
+  for (const k of ["entryParameter", "signatureParameter"] as const) {
+    if (s[k] === "supplier") errors.push({ path: k, message: "supplier is the entry link's own parameter (the supplier's id)" });
+  }
+  if (s.signedPart === "query") {
+    // Only the query is signed: a {rid} outside it could be changed without breaking the signature.
+    for (const k of [...LINKS, "callbackUrl"] as const) {
+      const v = s[k];
+      if (v == null || errors.some((e) => e.path === k)) continue;
+      const q = queryOf(v);
+      if (q === null || !q.includes("{rid}") || v.replace(/\?.*$/s, "").includes("{rid}") || (v.includes("#") && v.slice(v.indexOf("#")).includes("{rid}"))) {
+        errors.push({ path: k, message: "With signedPart query, {rid} must be in the link's query only (the query is what is signed)" });
+      }
+    }
   }
   if (errors.length) throw new ApiError("ValidationError", errors.map((e) => `${e.path}: ${e.message}`).join("; "), undefined, errors);
 }
 
+const SCHEME_DEFAULTS: SignatureScheme = { signatureParameter: "sig", signatureAlgorithm: "HMAC-SHA256", signatureEncoding: "hex", signedPart: "url" };
+
 export async function createSupplier(db: Db, input: SupplierInput): Promise<Supplier> {
-  checkTemplates(input);
+  const s = { ...SCHEME_DEFAULTS, entryParameter: "rid", callbackUrl: null, ...input };
+  checkSupplier(s);
   return system(db, async (tx) => {
     const [r] = await tx<{ id: number }[]>`
-      insert into sample_suppliers (name, entry_parameter, complete_url, screen_out_url, over_quota_url, quality_terminate_url, secret)
-      values (${input.name}, ${input.entryParameter ?? "rid"}, ${input.completeUrl}, ${input.screenOutUrl}, ${input.overQuotaUrl},
-              ${input.qualityTerminateUrl}, ${input.secret ?? null})
+      insert into sample_suppliers (name, entry_parameter, complete_url, screen_out_url, over_quota_url, quality_terminate_url, callback_url, secret,
+                                    signature_parameter, signature_algorithm, signature_encoding, signed_part)
+      values (${s.name}, ${s.entryParameter}, ${s.completeUrl}, ${s.screenOutUrl}, ${s.overQuotaUrl}, ${s.qualityTerminateUrl}, ${s.callbackUrl},
+              ${s.secret ?? null}, ${s.signatureParameter}, ${s.signatureAlgorithm}, ${s.signatureEncoding}, ${s.signedPart})
       returning id`;
     return pub((await row(tx, r!.id))!);
   });
 }
 
 export async function updateSupplier(db: Db, id: number, input: Partial<SupplierInput>): Promise<Supplier> {
-  checkTemplates(input);
   return system(db, async (tx) => {
     const cur = await row(tx, id);
     if (!cur) throw new ApiError("NotFound", `SampleSuppliers(${id}) not found`);
+    // Absent fields keep their values; the result is checked whole (a scheme change can make a kept link wrong).
+    const defined = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as Partial<SupplierInput>;
+    const s = { ...cur, ...defined };
+    checkSupplier(s);
     await tx`
       update sample_suppliers set
-        name = ${input.name ?? cur.name}, entry_parameter = ${input.entryParameter ?? cur.entryParameter},
-        complete_url = ${input.completeUrl ?? cur.completeUrl}, screen_out_url = ${input.screenOutUrl ?? cur.screenOutUrl},
-        over_quota_url = ${input.overQuotaUrl ?? cur.overQuotaUrl}, quality_terminate_url = ${input.qualityTerminateUrl ?? cur.qualityTerminateUrl},
-        secret = ${input.secret === undefined ? cur.secret : input.secret}, updated_at = now()
+        name = ${s.name}, entry_parameter = ${s.entryParameter},
+        complete_url = ${s.completeUrl}, screen_out_url = ${s.screenOutUrl},
+        over_quota_url = ${s.overQuotaUrl}, quality_terminate_url = ${s.qualityTerminateUrl}, callback_url = ${s.callbackUrl},
+        signature_parameter = ${s.signatureParameter}, signature_algorithm = ${s.signatureAlgorithm},
+        signature_encoding = ${s.signatureEncoding}, signed_part = ${s.signedPart},
+        secret = ${s.secret}, updated_at = now()
       where id = ${id}`;
     return pub((await row(tx, id))!);
   });
@@ -157,26 +220,63 @@ export async function setRunSupplier(db: Db, runId: number, supplierId: number |
 // ---- signatures ----
 
 const enc = new TextEncoder();
+const HASH: Record<SignatureAlgorithm, "SHA-1" | "SHA-256"> = {
+  "HMAC-SHA256": "SHA-256",
+  "HMAC-SHA1": "SHA-1",
+  "SHA1-SECRET-SUFFIX": "SHA-1",
+  "SHA256-SECRET-SUFFIX": "SHA-256",
+};
 
-/** Hex HMAC-SHA256 of `message` keyed by `secret` (Web Crypto: runs on Bun and Deno). */
-export async function hmacHex(secret: string, message: string): Promise<string> {
-  const key = await crypto.subtle.importKey("raw", enc.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, enc.encode(message)));
-  return [...mac].map((b) => b.toString(16).padStart(2, "0")).join("");
+/**
+ * The signature's bytes (Web Crypto: runs on Bun and Deno). HMAC-*: the HMAC of `message` keyed by
+ * the secret (RFC 2104). *-SECRET-SUFFIX: the plain hash of `message` followed by the secret
+ * (PureSpectrum's documented `ps_hash` formula, sha1(full_url + shared_secret)).
+ */
+async function digest(secret: string, algorithm: SignatureAlgorithm, message: string): Promise<Uint8Array> {
+  const hash = HASH[algorithm];
+  if (algorithm.startsWith("HMAC-")) {
+    const key = await crypto.subtle.importKey("raw", enc.encode(secret), { name: "HMAC", hash }, false, ["sign"]);
+    return new Uint8Array(await crypto.subtle.sign("HMAC", key, enc.encode(message)));
+  }
+  return new Uint8Array(await crypto.subtle.digest(hash, enc.encode(message + secret)));
 }
 
-/** Compares two hex strings in time independent of where they differ. */
-function sameHex(a: string, b: string): boolean {
-  const x = a.toLowerCase();
-  const y = b.toLowerCase();
-  let diff = x.length ^ y.length;
-  for (let i = 0; i < Math.max(x.length, y.length); i++) diff |= (x.charCodeAt(i) || 0) ^ (y.charCodeAt(i) || 0);
+/** Lower-case hex, or base64url without padding (RFC 4648 section 5). */
+function encode(bytes: Uint8Array, encoding: SignatureEncoding): string {
+  if (encoding === "hex") return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}
+
+/** The signature of `message` under a supplier's scheme. */
+export async function signature(secret: string, scheme: SignatureScheme, message: string): Promise<string> {
+  return encode(await digest(secret, scheme.signatureAlgorithm, message), scheme.signatureEncoding);
+}
+
+/** A received signature as its encoding writes it: hex in lower case, base64url without padding. */
+function canonical(sig: string, encoding: SignatureEncoding): string | null {
+  if (encoding === "hex") return /^[0-9a-f]+$/i.test(sig) ? sig.toLowerCase() : null;
+  const bare = sig.replace(/(=|%3D)+$/i, "");
+  return /^[A-Za-z0-9_-]+$/.test(bare) ? bare : null;
+}
+
+/** Compares two strings in time independent of where they differ. */
+function same(a: string, b: string): boolean {
+  let diff = a.length ^ b.length;
+  for (let i = 0; i < Math.max(a.length, b.length); i++) diff |= (a.charCodeAt(i) || 0) ^ (b.charCodeAt(i) || 0);
   return diff === 0;
 }
 
-/** A signed link: the link, then "&sig=" (or "?sig=") and the hex HMAC of the link. */
-export async function signUrl(secret: string, url: string): Promise<string> {
-  return `${url}${url.includes("?") ? "&" : "?"}sig=${await hmacHex(secret, url)}`;
+/**
+ * A link signed under the scheme: the signature parameter goes last in the query (before any
+ * fragment), after "&" (or "?" when the link has no query). What is signed is the link before it
+ * (signedPart url: the whole link without the separator and fragment; query: its query only).
+ */
+export async function signLink(secret: string, scheme: SignatureScheme, url: string): Promise<string> {
+  const hash = url.indexOf("#");
+  const base = hash < 0 ? url : url.slice(0, hash);
+  const fragment = hash < 0 ? "" : url.slice(hash);
+  const message = scheme.signedPart === "url" ? base : (queryOf(base) ?? "");
+  return `${base}${base.includes("?") ? "&" : "?"}${scheme.signatureParameter}=${await signature(secret, scheme, message)}${fragment}`;
 }
 
 export interface SupplierEntry {
@@ -189,36 +289,52 @@ const REFUSED = "This survey link is not valid";
 /**
  * The entry of a supplier's respondent: `query` is the page's query string as received (without
  * "?"). Checks the supplier is the run's, reads the rid from its entry parameter, and with a
- * secret the signature over `{publicUrl}/s/{link}?{query before &sig=}`. Refusals are 403s.
+ * secret the signature (the supplier's parameter, last in the query) over what its scheme signs:
+ * `{publicUrl}/s/{link}?{query before the signature parameter}` (url) or that query alone (query).
+ * Refusals are 403s.
  */
 export async function verifyEntry(tx: Tx, run: { id: number; sampleSupplierId: number | null }, link: string, publicUrl: string, query: string): Promise<SupplierEntry> {
-  const cut = query.indexOf("&sig=");
-  const signed = cut >= 0 ? query.slice(0, cut) : query;
-  const sig = cut >= 0 ? query.slice(cut + 5) : null;
-  const params = new URLSearchParams(signed);
-  const supplierId = Number(params.get("supplier"));
+  const supplierId = Number(new URLSearchParams(query).get("supplier"));
   if (!Number.isInteger(supplierId) || supplierId <= 0) throw new ApiError("Forbidden", REFUSED, "no supplier in the entry link");
   const s = await row(tx, supplierId);
   if (!s || run.sampleSupplierId !== supplierId) throw new ApiError("Forbidden", REFUSED, "this supplier does not send respondents to this survey");
+  const marker = `&${s.signatureParameter}=`;
+  const cut = query.indexOf(marker);
+  const signed = cut >= 0 ? query.slice(0, cut) : query;
+  const sig = cut >= 0 ? query.slice(cut + marker.length) : null;
+  const params = new URLSearchParams(signed);
+  if (Number(params.get("supplier")) !== supplierId) throw new ApiError("Forbidden", REFUSED, "no supplier in the entry link");
   const rid = params.get(s.entryParameter);
   if (!rid || rid.length > 200) throw new ApiError("Forbidden", REFUSED, `no ${s.entryParameter} in the entry link`);
   if (s.secret !== null) {
-    if (!sig) throw new ApiError("Forbidden", REFUSED, "the entry link is not signed");
-    const expected = await hmacHex(s.secret, `${publicUrl.replace(/\/$/, "")}/s/${link}?${signed}`);
-    if (!/^[0-9a-f]{64}$/i.test(sig) || !sameHex(sig, expected)) throw new ApiError("Forbidden", REFUSED, "the entry link's signature does not match");
+    if (sig === null) throw new ApiError("Forbidden", REFUSED, "the entry link is not signed");
+    const message = s.signedPart === "url" ? `${publicUrl.replace(/\/$/, "")}/s/${link}?${signed}` : signed;
+    const got = canonical(sig, s.signatureEncoding);
+    if (got === null || !same(got, await signature(s.secret, s, message))) throw new ApiError("Forbidden", REFUSED, "the entry link's signature does not match");
   }
   return { supplierId, rid };
 }
 
 export type EndKind = "complete" | "screenOut" | "overQuota" | "qualityTerminate";
 
+const TEMPLATE_OF: Record<EndKind, "completeUrl" | "screenOutUrl" | "overQuotaUrl" | "qualityTerminateUrl"> = {
+  complete: "completeUrl",
+  screenOut: "screenOutUrl",
+  overQuota: "overQuotaUrl",
+  qualityTerminate: "qualityTerminateUrl",
+};
+
 /** Where a supplier's respondent goes at the end: the template with {rid}, signed with a secret. */
-export async function endRedirect(tx: Tx, supplierId: number, rid: string, kind: EndKind): Promise<string | null> {
-  const s = await row(tx, supplierId);
-  if (!s) return null;
-  const template = { complete: s.completeUrl, screenOut: s.screenOutUrl, overQuota: s.overQuotaUrl, qualityTerminate: s.qualityTerminateUrl }[kind];
-  const url = template.replaceAll("{rid}", encodeURIComponent(rid));
-  return s.secret !== null ? signUrl(s.secret, url) : url;
+async function endLink(s: SupplierRow, rid: string, kind: EndKind): Promise<string> {
+  const url = s[TEMPLATE_OF[kind]].replaceAll("{rid}", encodeURIComponent(rid));
+  return s.secret !== null ? signLink(s.secret, s, url) : url;
+}
+
+/** The supplier's callback for an outcome: the template with {rid} and {outcome}, signed with a secret; null without one. */
+async function callbackLink(s: SupplierRow, rid: string, kind: EndKind): Promise<string | null> {
+  if (s.callbackUrl === null) return null;
+  const url = s.callbackUrl.replaceAll("{rid}", encodeURIComponent(rid)).replaceAll("{outcome}", OUTCOME_NAMES[kind]);
+  return s.secret !== null ? signLink(s.secret, s, url) : url;
 }
 
 // ---- reconciliation ----
@@ -231,10 +347,11 @@ export function csvCell(v: string | null): string {
 }
 
 /**
- * The end link a finished session is sent back to its supplier with; null while in progress. The
- * respondent's redirect (fielding.service.ts viewOf) and the reconciliation both read it, so the
- * supplier invoices exactly what it was told (issue 36: a respondent in the survey when the field
- * end closed the run was sent the over-quota link and listed as "removed").
+ * The end link a finished session is sent back to its supplier with; null while in progress. It is
+ * recorded once, when the session ends (recordOutcomes), and the respondent's redirect, the
+ * callback and the reconciliation all read the record, so the supplier invoices exactly what it was
+ * told (issue 36: a respondent in the survey when the field end closed the run was sent the
+ * over-quota link and listed as "removed").
  */
 export function endKindOf(status: string, endReason: string | null, flags: readonly string[]): EndKind | null {
   if (status === "InProgress") return null;
@@ -245,28 +362,210 @@ export function endKindOf(status: string, endReason: string | null, flags: reado
   return flags.length ? "qualityTerminate" : "overQuota";
 }
 
-const OUTCOME_NAMES: Record<EndKind, string> = { complete: "complete", screenOut: "screen-out", overQuota: "over-quota", qualityTerminate: "quality-terminate" };
+export type OutcomeName = "complete" | "screen-out" | "over-quota" | "quality-terminate";
+const OUTCOME_NAMES: Record<EndKind, OutcomeName> = { complete: "complete", screenOut: "screen-out", overQuota: "over-quota", qualityTerminate: "quality-terminate" };
+const KIND_OF: Record<OutcomeName, EndKind> = { complete: "complete", "screen-out": "screenOut", "over-quota": "overQuota", "quality-terminate": "qualityTerminate" };
 
-/** The supplier's outcome name for a session: the end link it was sent back with. */
-export function reconciliationStatus(status: string, endReason: string | null, flags: string[]): string {
-  const kind = endKindOf(status, endReason, flags);
-  return kind ? OUTCOME_NAMES[kind] : "in-progress";
+// ---- outcomes: what each rid was sent back with ----
+
+/**
+ * Records the outcome of every finished supplier session of the run that has none yet (one
+ * session with `sessionId`), in the caller's transaction: the end it ended with (endKindOf), and,
+ * when the supplier has a callback URL, a callback due now. Idempotent: an outcome, once recorded,
+ * never changes.
+ */
+export async function recordOutcomes(tx: Tx, runId: number, sessionId: number | null = null): Promise<void> {
+  const ended = await tx<{ id: number; supplierId: number; rid: string; status: string; endReason: string | null; flags: string[]; callback: boolean }[]>`
+    select s.id, s.sample_supplier_id as "supplierId", s.supplier_rid as rid, s.status, s.end_reason as "endReason", s.quality_flags as flags,
+           p.callback_url is not null as callback
+    from survey_sessions s join sample_suppliers p on p.id = s.sample_supplier_id
+    where s.survey_run_id = ${runId} and s.supplier_rid is not null and s.status <> 'InProgress'
+      and (${sessionId}::int is null or s.id = ${sessionId}::int)
+      and not exists (select 1 from supplier_outcomes o where o.survey_session_id = s.id)
+    order by s.id`;
+  for (const e of ended) {
+    const kind = endKindOf(e.status, e.endReason, e.flags)!;
+    await tx`
+      insert into supplier_outcomes (survey_run_id, sample_supplier_id, rid, survey_session_id, outcome, callback_state, next_attempt_at)
+      values (${runId}, ${e.supplierId}, ${e.rid}, ${e.id}, ${OUTCOME_NAMES[kind]}, ${e.callback ? "pending" : "none"}, ${e.callback ? new Date() : null})
+      on conflict do nothing`;
+  }
 }
 
-/** ReconciliationCsv: every supplier respondent of the run (rid, status, start, end, quality flags), as suppliers invoice from it. */
+/**
+ * A new rid arriving after the run closed: sent back over quota, and that outcome recorded (with
+ * its callback) though no session is stored. Null when the rid's outcome was already recorded (a
+ * repeated late entry: a duplicate, no fresh link).
+ */
+export async function recordLateArrival(tx: Tx, runId: number, entry: SupplierEntry): Promise<string | null> {
+  const s = await row(tx, entry.supplierId);
+  if (!s) return null;
+  const [added] = await tx<{ id: number }[]>`
+    insert into supplier_outcomes (survey_run_id, sample_supplier_id, rid, outcome, callback_state, next_attempt_at)
+    values (${runId}, ${entry.supplierId}, ${entry.rid}, 'over-quota', ${s.callbackUrl !== null ? "pending" : "none"}, ${s.callbackUrl !== null ? new Date() : null})
+    on conflict do nothing
+    returning id`;
+  return added ? endLink(s, entry.rid, "overQuota") : null;
+}
+
+/** Whether the rid already has an outcome in the run (it finished, or arrived after the close). */
+export async function hasOutcome(tx: Tx, runId: number, entry: SupplierEntry): Promise<boolean> {
+  const [o] = await tx`select 1 from supplier_outcomes where survey_run_id = ${runId} and sample_supplier_id = ${entry.supplierId} and rid = ${entry.rid}`;
+  return o !== undefined;
+}
+
+/**
+ * The end link of a finished supplier session: its recorded outcome's link, signed (recorded now if
+ * the session ended before outcomes were kept); null while in progress or without a supplier.
+ */
+export async function sessionEndLink(tx: Tx, s: { id: number; surveyRunId: number; status: string; sampleSupplierId: number | null; supplierRid: string | null }): Promise<string | null> {
+  if (s.status === "InProgress" || s.sampleSupplierId === null || s.supplierRid === null) return null;
+  const read = () => tx<{ outcome: OutcomeName }[]>`select outcome from supplier_outcomes where survey_session_id = ${s.id}`;
+  let [o] = await read();
+  if (!o) {
+    await recordOutcomes(tx, s.surveyRunId, s.id);
+    [o] = await read();
+  }
+  const supplier = await row(tx, s.sampleSupplierId);
+  return o && supplier ? endLink(supplier, s.supplierRid, KIND_OF[o.outcome]) : null;
+}
+
+// ---- server-to-server callbacks ----
+
+/** Attempts before a callback is given up (failed). */
+export const CALLBACK_MAX_ATTEMPTS = 8;
+/** A callback call taking longer than this is a failed attempt. */
+export const CALLBACK_TIMEOUT_MS = 10_000;
+/** A claimed callback is not claimed again for this long (a process that died mid-call). */
+const CALLBACK_LEASE_SECONDS = 300;
+
+/** Seconds before the next attempt after `failed` failed attempts: 30 s, quadrupling, at most 6 hours. */
+export function callbackBackoffSeconds(failed: number): number {
+  return Math.min(6 * 3600, 30 * 4 ** Math.max(0, failed - 1));
+}
+
+export interface CallbackAttempt {
+  supplierOutcomeId: number;
+  attempt: number;
+  url: string;
+  httpStatus: number | null;
+  error: string | null;
+  delivered: boolean;
+}
+
+/**
+ * Sends the callbacks that are due, each outside any transaction: claimed in a short transaction
+ * (leased, so no other process sends it meanwhile), called (POST, 10 s, redirects not followed; a
+ * 2xx answer delivers it), and the attempt recorded in another. A failed attempt is tried again
+ * after callbackBackoffSeconds, up to CALLBACK_MAX_ATTEMPTS, then the callback is failed. The
+ * suppliers.callbacks job runs this; `fetchFn` is for tests.
+ */
+export async function deliverDueCallbacks(db: Db, opts: { limit?: number; fetchFn?: typeof fetch } = {}): Promise<CallbackAttempt[]> {
+  const send = opts.fetchFn ?? fetch;
+  const claimed = await system(db, async (tx) => {
+    const due = await tx<{ id: number; attempt: number; supplierId: number; rid: string; outcome: OutcomeName }[]>`
+      update supplier_outcomes o
+      set callback_attempts = o.callback_attempts + 1, next_attempt_at = now() + make_interval(secs => ${CALLBACK_LEASE_SECONDS})
+      where o.id in (
+        select id from supplier_outcomes where callback_state = 'pending' and next_attempt_at <= now()
+        order by next_attempt_at, id limit ${opts.limit ?? 50} for update skip locked)
+      returning o.id::int as id, o.callback_attempts as attempt, o.sample_supplier_id as "supplierId", o.rid, o.outcome`;
+    const out: { id: number; attempt: number; url: string | null }[] = [];
+    for (const d of due) {
+      const s = await row(tx, d.supplierId);
+      out.push({ id: d.id, attempt: d.attempt, url: s ? await callbackLink(s, d.rid, KIND_OF[d.outcome]) : null });
+    }
+    return out;
+  });
+  const attempts: CallbackAttempt[] = [];
+  for (const c of claimed) {
+    if (c.url === null) {
+      // The supplier was removed, or its callback URL, since the outcome: nothing to send.
+      await system(db, (tx) => tx`update supplier_outcomes set callback_state = 'none', next_attempt_at = null, callback_attempts = callback_attempts - 1 where id = ${c.id}`);
+      continue;
+    }
+    const startedAt = new Date();
+    let httpStatus: number | null = null;
+    let error: string | null = null;
+    try {
+      const r = await send(c.url, { method: "POST", redirect: "manual", signal: AbortSignal.timeout(CALLBACK_TIMEOUT_MS) });
+      httpStatus = r.status;
+      await r.body?.cancel();
+    } catch (e) {
+      error = (e instanceof Error ? `${e.name}: ${e.message}` : String(e)).slice(0, 500);
+    }
+    const delivered = httpStatus !== null && httpStatus >= 200 && httpStatus < 300;
+    await system(db, async (tx) => {
+      await tx`
+        insert into supplier_callback_attempts (supplier_outcome_id, attempt, url, started_at, http_status, error)
+        values (${c.id}, ${c.attempt}, ${c.url}, ${startedAt}, ${httpStatus}, ${error})`;
+      if (delivered) await tx`update supplier_outcomes set callback_state = 'delivered', delivered_at = now(), next_attempt_at = null where id = ${c.id}`;
+      else if (c.attempt >= CALLBACK_MAX_ATTEMPTS) await tx`update supplier_outcomes set callback_state = 'failed', next_attempt_at = null where id = ${c.id}`;
+      else await tx`update supplier_outcomes set next_attempt_at = now() + make_interval(secs => ${callbackBackoffSeconds(c.attempt)}) where id = ${c.id}`;
+    });
+    attempts.push({ supplierOutcomeId: c.id, attempt: c.attempt, url: c.url, httpStatus, error, delivered });
+  }
+  return attempts;
+}
+
+export interface SupplierCallback {
+  id: number;
+  rid: string;
+  outcome: OutcomeName;
+  decidedAt: string;
+  state: "pending" | "delivered" | "failed";
+  nextAttemptAt: string | null;
+  deliveredAt: string | null;
+  attempts: { attempt: number; url: string; startedAt: string; finishedAt: string; httpStatus: number | null; error: string | null }[];
+}
+
+/** SupplierCallbacks: the run's callbacks with every attempt (staff). */
+export async function supplierCallbacks(db: Db, runId: number): Promise<SupplierCallback[]> {
+  return system(db, async (tx) => {
+    const [run] = await tx<{ id: number }[]>`select id from survey_runs where id = ${runId}`;
+    if (!run) throw new ApiError("NotFound", `No survey run ${runId}`);
+    return tx<SupplierCallback[]>`
+      select o.id::int as id, o.rid, o.outcome, to_json(o.decided_at)#>>'{}' as "decidedAt", o.callback_state as state,
+             to_json(o.next_attempt_at)#>>'{}' as "nextAttemptAt", to_json(o.delivered_at)#>>'{}' as "deliveredAt",
+             coalesce((select json_agg(json_build_object('attempt', a.attempt, 'url', a.url, 'startedAt', to_json(a.started_at)#>>'{}',
+                                                        'finishedAt', to_json(a.finished_at)#>>'{}', 'httpStatus', a.http_status, 'error', a.error) order by a.attempt)
+                       from supplier_callback_attempts a where a.supplier_outcome_id = o.id), '[]'::json) as attempts
+      from supplier_outcomes o
+      where o.survey_run_id = ${runId} and o.callback_state <> 'none'
+      order by o.decided_at, o.id`;
+  });
+}
+
+// ---- reconciliation ----
+
+/**
+ * ReconciliationCsv: every supplier respondent of the run, as suppliers invoice from it: each rid
+ * with the outcome it was sent back with (recorded: the redirect and the callback said the same),
+ * late arrivals after the close included (over-quota, no session), and rids still answering
+ * (in-progress); start, end, quality flags, supplier, and the callback's state (delivered, pending,
+ * failed; empty without a callback URL).
+ */
 export async function reconciliationCsv(db: Db, runId: number): Promise<string> {
   return system(db, async (tx) => {
     const [run] = await tx<{ id: number }[]>`select id from survey_runs where id = ${runId}`;
     if (!run) throw new ApiError("NotFound", `No survey run ${runId}`);
-    const rows = await tx<{ rid: string; status: string; endReason: string | null; start: string; end: string | null; flags: string[]; supplier: string }[]>`
-      select s.supplier_rid as rid, s.status, s.end_reason as "endReason", to_json(s.started_at)#>>'{}' as start,
-             to_json(s.completed_at)#>>'{}' as "end", s.quality_flags as flags, p.name as supplier
+    // Sessions that ended before outcomes were recorded get theirs now (idempotent).
+    await recordOutcomes(tx, runId);
+    const rows = await tx<{ rid: string; outcome: OutcomeName | null; start: string; end: string | null; flags: string[] | null; supplier: string; callback: string | null }[]>`
+      select o.rid, o.outcome, to_json(coalesce(s.started_at, o.decided_at))#>>'{}' as start, to_json(o.decided_at)#>>'{}' as "end",
+             s.quality_flags as flags, p.name as supplier, o.callback_state as callback, coalesce(s.started_at, o.decided_at) as at
+      from supplier_outcomes o join sample_suppliers p on p.id = o.sample_supplier_id
+      left join survey_sessions s on s.id = o.survey_session_id
+      where o.survey_run_id = ${runId}
+      union all
+      select s.supplier_rid, null, to_json(s.started_at)#>>'{}', null, s.quality_flags, p.name, null, s.started_at
       from survey_sessions s join sample_suppliers p on p.id = s.sample_supplier_id
-      where s.survey_run_id = ${runId} and s.supplier_rid is not null
-      order by s.started_at, s.id`;
-    const lines = ["rid,status,start,end,quality_flags,supplier"];
+      where s.survey_run_id = ${runId} and s.supplier_rid is not null and s.status = 'InProgress'
+      order by at, rid`;
+    const lines = ["rid,status,start,end,quality_flags,supplier,callback"];
     for (const r of rows) {
-      lines.push([r.rid, reconciliationStatus(r.status, r.endReason, r.flags), new Date(r.start).toISOString(), r.end ? new Date(r.end).toISOString() : "", r.flags.join(";"), r.supplier].map(csvCell).join(","));
+      const callback = r.callback === null || r.callback === "none" ? "" : r.callback;
+      lines.push([r.rid, r.outcome ?? "in-progress", new Date(r.start).toISOString(), r.end ? new Date(r.end).toISOString() : "", (r.flags ?? []).join(";"), r.supplier, callback].map(csvCell).join(","));
     }
     return `${lines.join("\r\n")}\r\n`;
   });
