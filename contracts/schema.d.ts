@@ -12278,13 +12278,18 @@ export interface components {
                 /** @description The base the drivers shown are computed on */
                 n: number;
                 rSquared: number | null;
+                /** @description The overall F-test of R² = 0 on Kish's effective base (docs/statistics.md 'Key drivers'); null without a model */
+                modelPValue: number | null;
+                /** @description R² at least 1% and the F-test significant at 5%: only then are importances given */
+                fits: boolean;
+                /** @description Why these drivers are not the filtered respondents' own, or why no importances are given */
                 note: string | null;
                 drivers: {
                     standardQuestionId: number;
                     title: string;
                     /** @description Standardised coefficient */
                     coefficient: number;
-                    /** @description Pratt share of the explained variance; null when R² is under 1% */
+                    /** @description Pratt share of the explained variance; null when the model does not fit (fits false) */
                     importance: number | null;
                 }[];
             }[];

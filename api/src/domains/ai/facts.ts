@@ -499,17 +499,22 @@ export async function whyFacts(db: Db, ctx: RequestCtx, pc: ProjectContext, book
   }
   const d = await driverResults(db, ctx, pc.projectId, filters);
   const g = d.groups.find((x) => x.testOptionId === testOptionId);
+  const who = pc.testOptions.find((o) => o.id === testOptionId)?.name ?? "it";
+  // A model that does not fit (drivers.ts: R² under 1% or its F-test not significant) ranks
+  // nothing: the answer says so in words (its R² and p stay on the Drivers page, uncited here).
+  const unfit = g && g.drivers.length && !g.fits ? { outcome: d.outcome.title, filtered: g.filtered, note: `The measures explain too little of ${d.outcome.title} for ${who} to say what drives it: the model is not significant, so no driver is ranked.`, top: [] } : null;
   const drivers =
-    g?.drivers.some((x) => x.importance !== null)
+    unfit ??
+    (g?.drivers.some((x) => x.importance !== null)
       ? {
           outcome: d.outcome.title,
           filtered: g.filtered,
-          note: g.filtered ? null : `The audience is too small for its own driver analysis, so these drivers are for all respondents who saw ${pc.testOptions.find((o) => o.id === testOptionId)?.name ?? "it"}.`,
+          note: g.filtered ? null : `The audience is too small for its own driver analysis, so these drivers are for all respondents who saw ${who}.`,
           top: g.drivers
             .filter((x) => x.importance !== null && x.importance > 0)
             .slice(0, 2)
             .map((x) => ({ title: x.title, importance: book.add(pct(x.importance!), x.importance!, { fn: "DriverResults", filters, testOptionId, standardQuestionId: x.standardQuestionId, field: "importance" }) })),
         }
-      : null;
+      : null);
   return { testOption: pc.testOptions.find((o) => o.id === testOptionId)?.name ?? "This test option", stance, questions, drivers };
 }

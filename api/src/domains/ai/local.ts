@@ -29,6 +29,13 @@ export function jsonBlock<T>(text: string | null | undefined): T | null {
 
 const c = (f: Pick<Figure, "text" | "ref"> | null | undefined) => (f ? cite(f) : "");
 
+/** The verdict's ranking in words, without numerals (every number in a summary is a cited figure): concepts the tests do not separate together, "then" between ranks. */
+function rankWords(ranks: NonNullable<SummaryFacts["verdict"]>["ranks"]): string {
+  const groups = [...new Set(ranks.map((r) => r.rank))].map((rank) => ranks.filter((r) => r.rank === rank));
+  const names = (xs: string[]) => (xs.length < 2 ? xs.join("") : `${xs.slice(0, -1).join(", ")} and ${xs.at(-1)}`);
+  return groups.map((g) => names(g.map((r) => `${r.name} (${r.decision})`)) + (g.length > 1 ? " together" : "")).join(", then ");
+}
+
 /** A project summary from its facts. */
 export function writeSummary(f: SummaryFacts): string {
   const out: string[] = [];
@@ -42,7 +49,7 @@ export function writeSummary(f: SummaryFacts): string {
     out.push("There are no completed responses under this selection yet, so there is nothing to summarise.");
     return out.join("\n\n");
   }
-  if (f.verdict) out.push(`**Verdict** (action standard: ${f.verdict.standard}): ${f.verdict.headline} Ranked by the paired tests: ${f.verdict.ranks.map((r) => `${r.rank}. ${r.name}, ${r.decision}`).join("; ")}.`);
+  if (f.verdict) out.push(`**Verdict** (action standard: ${f.verdict.standard}): ${f.verdict.headline} In the order the paired tests give: ${rankWords(f.verdict.ranks)}.`);
   if (head?.options.length) writeMeasures(out, f, head);
   for (const q of f.questions ?? []) {
     if (q.answers.length) out.push(`"${q.question}": ${q.answers.map((a) => `${a.option} ${c(a.share)}`).join(", ")}.`);
@@ -157,7 +164,7 @@ export function writeWhy(o: Extract<ToolOutput, { tool: "why_answers" }>): strin
   const d = o.drivers;
   if (d?.top.length) {
     out.push(`What drives ${d.outcome} for ${o.testOption}: ${d.top.map((t) => `${t.title} ${figureText(t.importance)}`).join(" and ")} of the explained variance.${d.note ? ` ${d.note}` : ""}`);
-  }
+  } else if (d?.note) out.push(d.note);
   return out.join("\n\n");
 }
 

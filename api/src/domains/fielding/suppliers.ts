@@ -1,5 +1,5 @@
 // Outside sample suppliers by the redirect protocol panels use (docs/suppliers.md; decision records
-// 0083, 0114, 0119). Staff keep a supplier's name, the entry parameter that carries its respondent
+// 0083, 0114, 0120). Staff keep a supplier's name, the entry parameter that carries its respondent
 // id (default `rid`), its four end links (complete, screen-out, over-quota, quality-terminate, each
 // with `{rid}`), an optional shared secret with its signature scheme (parameter name, algorithm,
 // encoding and what is signed; default `sig`, hex HMAC-SHA256 over the URL), and an optional

@@ -6,7 +6,7 @@ import type { Db, Tx } from "../../db/client.ts";
 import { enterTenant } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
-import { keyDrivers } from "../../analytics/drivers.ts";
+import { keyDrivers, type DriverResult } from "../../analytics/drivers.ts";
 import { resolveFilter, sessionsSql, type ResolvedFilter, type ResponseFilter } from "./filters.ts";
 
 /** Standard question 3, Purchase intent: the outcome the drivers explain. */
@@ -82,6 +82,12 @@ export const minimumDriverBase = (predictors: number) => 104 + predictors;
 /** Whether a filtered base is large enough for its own driver analysis (at the minimum: yes). */
 export const filteredDriversAllowed = (base: number, predictors: number) => base >= minimumDriverBase(predictors);
 
+/** Why a model ranks nothing, in words (analytics/drivers.ts: R² under MIN_R_SQUARED or the F-test not significant at MODEL_ALPHA). */
+function unfitNote(d: DriverResult, outcome: string): string {
+  const p = d.fTest.pValue < 0.001 ? "p < 0.001" : `p = ${d.fTest.pValue.toFixed(3)}`;
+  return `These measures explain too little of ${outcome} to rank them (R² ${Math.max(0, d.rSquared).toFixed(3)}, F-test ${p} on an effective base of ${Math.round(d.nEff)}): no importances are given.`;
+}
+
 /**
  * DriverResults: the driver analysis of the filtered respondents, per group (all test options
  * pooled, then each option), recomputed where the group's filtered base reaches
@@ -116,9 +122,12 @@ export async function driverResults(db: Db, ctx: RequestCtx, projectId: number, 
           filteredBase: base,
           n: d?.n ?? 0,
           rSquared: d ? Math.min(1, Math.max(0, d.rSquared)) : null,
-          note: use
-            ? null
-            : `The filter leaves n=${base}, under the minimum base of ${minimumBase} for a driver analysis: these drivers are for all respondents${testOptionId === null ? "" : " who saw this option"}.`,
+          modelPValue: d ? d.fTest.pValue : null,
+          fits: d?.fits ?? false,
+          note: [
+            use ? null : `The filter leaves n=${base}, under the minimum base of ${minimumBase} for a driver analysis: these drivers are for all respondents${testOptionId === null ? "" : " who saw this option"}.`,
+            d && !d.fits ? unfitNote(d, title(DRIVER_OUTCOME)) : null,
+          ].filter((x) => x !== null).join(" ") || null,
           drivers: d
             ? predictors
                 .map((sq, j) => ({ standardQuestionId: sq, title: title(sq), coefficient: d.beta[j]!, importance: Number.isFinite(d.importance[j]!) ? d.importance[j]! : null }))

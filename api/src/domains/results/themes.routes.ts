@@ -49,13 +49,15 @@ const DriverResults = z
         filteredBase: z.number().int().describe("Ratings with the outcome and every measure among the filtered respondents"),
         n: z.number().int().describe("The base the drivers shown are computed on"),
         rSquared: z.number().nullable(),
-        note: z.string().nullable(),
+        modelPValue: z.number().nullable().describe("The overall F-test of R² = 0 on Kish's effective base (docs/statistics.md 'Key drivers'); null without a model"),
+        fits: z.boolean().describe("R² at least 1% and the F-test significant at 5%: only then are importances given"),
+        note: z.string().nullable().describe("Why these drivers are not the filtered respondents' own, or why no importances are given"),
         drivers: z.array(
           z.object({
             standardQuestionId: z.number().int(),
             title: z.string(),
             coefficient: z.number().describe("Standardised coefficient"),
-            importance: z.number().nullable().describe("Pratt share of the explained variance; null when R² is under 1%"),
+            importance: z.number().nullable().describe("Pratt share of the explained variance; null when the model does not fit (fits false)"),
           }),
         ),
       }),

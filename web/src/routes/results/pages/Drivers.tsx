@@ -28,9 +28,10 @@ export function DriverChart({ results, testOptionId }: { results: DriverResults;
         </p>
       ) : null}
       <div className="rounded-xl border border-ink-200 bg-white p-4 shadow-sm" data-testid="drivers-chart">
-        <HBars title={`What drives ${outcome}`} items={group.drivers.map((r) => ({ label: r.title, value: Math.max(0, r.importance ?? 0) }))} xLegend="Relative importance (%)" yLegend="Measure" />
+        {/* A model that does not fit ranks nothing: no chart of zeros, the note says why. */}
+        {group.fits ? <HBars title={`What drives ${outcome}`} items={group.drivers.map((r) => ({ label: r.title, value: Math.max(0, r.importance ?? 0) }))} xLegend="Relative importance (%)" yLegend="Measure" /> : null}
         <p className="mt-2 text-xs text-ink-600">
-          Pratt importance from a weighted regression (R² {group.rSquared?.toFixed(2) ?? "—"}, n={group.n}, {group.filtered ? "the filtered respondents" : "all respondents"}); shares of the explained variance.
+          Pratt importance from a weighted regression (R² {group.rSquared?.toFixed(2) ?? "—"}, F-test p {group.modelPValue === null ? "—" : group.modelPValue < 0.001 ? "< 0.001" : group.modelPValue.toFixed(3)}, n={group.n}, {group.filtered ? "the filtered respondents" : "all respondents"}); shares of the explained variance, given only when R² is at least 1% and the F-test significant at 5%.
           Recomputed under a filter from a base of {results.minimumBase}.
         </p>
       </div>
