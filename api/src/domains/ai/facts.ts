@@ -502,7 +502,7 @@ export async function whyFacts(db: Db, ctx: RequestCtx, pc: ProjectContext, book
   const who = pc.testOptions.find((o) => o.id === testOptionId)?.name ?? "it";
   // A model that does not fit (drivers.ts: R² under 1% or its F-test not significant) ranks
   // nothing: the answer says so in words (its R² and p stay on the Drivers page, uncited here).
-  const unfit = g && g.drivers.length && !g.fits ? { outcome: d.outcome.title, filtered: g.filtered, note: `The measures explain too little of ${d.outcome.title} for ${who} to say what drives it: the model is not significant, so no driver is ranked.`, top: [] } : null;
+  const unfit = g?.drivers.length && !g.fits ? { outcome: d.outcome.title, filtered: g.filtered, note: `The measures explain too little of ${d.outcome.title} for ${who} to say what drives it: the model is not significant, so no driver is ranked.`, top: [] } : null;
   const drivers =
     unfit ??
     (g?.drivers.some((x) => x.importance !== null)
