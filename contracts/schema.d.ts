@@ -2766,7 +2766,7 @@ export interface paths {
         put?: never;
         /**
          * Answer a live run with the simulated Ideally panel
-         * @description Up to `completes` simulated respondents (seeded, drawn to the region's census margins, concept-dependent answers) take the survey through the same engine as people do; the run closes at its quota. 409 for a run with a sample supplier: it takes only the supplier's respondents.
+         * @description Up to `completes` simulated respondents (seeded, concept-dependent answers) take the survey through the same engine as people do; the run closes at its quota. People are drawn from the market as the incidence estimate sees it (each target group's census share), so screen-outs follow incidence, and the panel invites at most its reach in the market over the run's field period: a design the estimate calls infeasible gets about its deliverable completes. 409 for a run with a sample supplier: it takes only the supplier's respondents.
          */
         post: operations["SurveyRuns_RunSimulatedData"];
         delete?: never;
@@ -11300,6 +11300,8 @@ export interface components {
             totalCompletes: number;
             targetCompletes: number;
             closed: boolean;
+            /** @description People the panel can still invite to the run in its field period: its reach in the market (the incidence estimate's) less those invited so far */
+            reachLeft: number;
         };
         RunSimulatedData: {
             /** @default 50 */

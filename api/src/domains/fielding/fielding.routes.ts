@@ -108,6 +108,7 @@ const Simulated = z
     totalCompletes: z.number().int(),
     targetCompletes: z.number().int(),
     closed: z.boolean(),
+    reachLeft: z.number().int().describe("People the panel can still invite to the run in its field period: its reach in the market (the incidence estimate's) less those invited so far"),
   })
   .openapi("RunSimulatedDataResult");
 const Respondents = z
@@ -256,7 +257,7 @@ export function registerFieldingRoutes(app: App, deps: AppDeps): void {
   addRoute(app, actionWithBody(
     "RunSimulatedData",
     "Answer a live run with the simulated Ideally panel",
-    "Up to `completes` simulated respondents (seeded, drawn to the region's census margins, concept-dependent answers) take the survey through the same engine as people do; the run closes at its quota. 409 for a run with a sample supplier: it takes only the supplier's respondents.",
+    "Up to `completes` simulated respondents (seeded, concept-dependent answers) take the survey through the same engine as people do; the run closes at its quota. People are drawn from the market as the incidence estimate sees it (each target group's census share), so screen-outs follow incidence, and the panel invites at most its reach in the market over the run's field period: a design the estimate calls infeasible gets about its deliverable completes. 409 for a run with a sample supplier: it takes only the supplier's respondents.",
     z.strictObject({ completes: z.number().int().min(1).max(5000).default(50) }).openapi("RunSimulatedData"),
     Simulated,
   ), async (c) => c.json(await svc.simulate(db, keyOf(c), c.req.valid("json").completes), 200));
