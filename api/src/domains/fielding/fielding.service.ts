@@ -879,17 +879,18 @@ export async function tick(db: Db, publicUrl: string, opts: { batch?: number } =
     await launchRun(db, c.surveyRunId, publicUrl);
     launched++;
   }
-  const open = await system(db, (tx) => tx<{ id: number; status: number; customer: boolean; supplier: boolean; processed: boolean }[]>`
-    select id, survey_status_id as status, is_customer_panel as customer, sample_supplier_id is not null as supplier, processed_at is not null as processed
+  const open = await system(db, (tx) => tx<{ id: number; status: number; source: q.SampleSource; processed: boolean }[]>`
+    select id, survey_status_id as status, sample_source as source, processed_at is not null as processed
     from survey_runs where definition is not null and (survey_status_id = ${SURVEY_STATUS.Live} or (survey_status_id = ${SURVEY_STATUS.Closed} and processed_at is null))
     order by id`);
   let simulated = 0;
   let processed = 0;
   let more = false;
   for (const r of open) {
-    // The simulated panel answers Ideally-panel runs only: never a customer panel (people at the
-    // link) nor a run fed by a sample supplier (its signed respondents only; issue 36).
-    if (r.status === SURVEY_STATUS.Live && !r.customer && !r.supplier) {
+    // The simulated panel answers the runs whose sample source is simulated only: never a customer
+    // panel (people at the link) nor a run fed by a sample supplier (its signed respondents only;
+    // issue 36).
+    if (r.status === SURVEY_STATUS.Live && r.source === "simulated") {
       // Paced: a day of the panel's reach per tick; once the reach is spent the run waits for its
       // field end (or a person at its link), as a real run the panel cannot fill.
       const s = await simulate(db, r.id, batch, { paced: true });
