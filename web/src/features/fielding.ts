@@ -4,7 +4,7 @@
 // And where a run's respondents come from, in words.
 import type { Schemas } from "../api/client";
 
-/** Where a run's respondents come from (SurveyRuns sampleSource; docs/decisions/0120). */
+/** Where a run's respondents come from (SurveyRuns sampleSource; docs/decisions/0122). */
 export type SampleSource = Schemas["SurveyRunState"]["sampleSource"];
 
 /** A run's sample source in words, as the status page and the admin surveys page show it. */

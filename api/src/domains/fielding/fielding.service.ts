@@ -864,7 +864,7 @@ export interface TickResult {
  * The fielding engine's heartbeat (a pg-boss job, every minute and again while work remains): waves
  * that came due become runs and launch; the simulated panel answers live Ideally-panel runs a batch
  * at a time (so responses arrive live), each tick a field day of its reach in the market at most
- * (docs/decisions/0119), and asks for another tick only while a run has reach left; closed runs
+ * (docs/decisions/0121), and asks for another tick only while a run has reach left; closed runs
  * are processed.
  */
 export async function tick(db: Db, publicUrl: string, opts: { batch?: number } = {}): Promise<TickResult> {

@@ -32,7 +32,7 @@ export interface RunRow {
   sampleSource: SampleSource;
 }
 
-/** Where a run's respondents come from (survey_runs.sample_source, migration 0046). */
+/** Where a run's respondents come from (survey_runs.sample_source, migration 0047). */
 export type SampleSource = "simulated" | "customer" | "supplier";
 
 export type ClosedReason = "quota" | "field end" | "staff";

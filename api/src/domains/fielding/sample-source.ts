@@ -1,4 +1,4 @@
-// A run's sample source, explicit (issue 36; docs/decisions/0120): simulated (the simulated Ideally
+// A run's sample source, explicit (issue 36; docs/decisions/0122): simulated (the simulated Ideally
 // panel), customer (the team's own list at the run's link) or supplier (an outside sample
 // supplier's signed respondents). survey_runs.sample_source is generated from the columns that
 // decide it (sample_provider_id, sample_supplier_id), so setting the source sets those, and nothing

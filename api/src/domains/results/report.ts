@@ -69,7 +69,7 @@ export interface ReportContext {
   summaryNote: string | null;
 }
 
-/** What a report says of simulated respondents (the simulated panel's; docs/decisions/0119): null when none. */
+/** What a report says of simulated respondents (the simulated panel's; docs/decisions/0121): null when none. */
 export function simulatedWords(simulated: number, respondents: number): string | null {
   if (simulated <= 0) return null;
   const who = simulated === respondents ? `All ${respondents.toLocaleString("en")} respondents are` : `${simulated.toLocaleString("en")} of the ${respondents.toLocaleString("en")} respondents are`;

@@ -1,4 +1,4 @@
--- 0045: the simulated panel's plan for a run (issue 36; docs/fielding.md "The simulated panel").
+-- 0046: the simulated panel's plan for a run (issue 36; docs/fielding.md "The simulated panel").
 --
 -- The simulated Ideally panel draws each person from the market's census shares at the rates the
 -- incidence estimate (api/src/domains/lifecycle/estimate.ts) gives for each target group, and

@@ -1,4 +1,4 @@
--- 0046: a run's sample source, explicit (issue 36; docs/decisions/0120). Where a run's respondents
+-- 0047: a run's sample source, explicit (issue 36; docs/decisions/0122). Where a run's respondents
 -- come from, read from the columns that already decide it, so it can never disagree with them:
 --   supplier   an outside sample supplier's signed respondents (sample_supplier_id set);
 --   customer   the team's own list at the run's link (the customer panel, sample_provider_id 2);
