@@ -2698,6 +2698,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/SurveyRuns({key})/SetSampleSource": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set where a run's respondents come from
+         * @description The run's sample source: `simulated` (the simulated Ideally panel answers it), `customer` (the team's own list at the run's link; the simulated panel never answers it) or `supplier` (only the signed respondents of `sampleSupplierId`, as SetSampleSupplier; never simulated ones). 409 once the run has any respondent (its results would mix two kinds of sample) or is Closed; setting the source it already has changes nothing. Set it between CreateDecipherSurveys and LaunchSurvey.
+         */
+        post: operations["SurveyRuns_SetSampleSource"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/SurveyRuns({key})/QualityReport": {
         parameters: {
             query?: never;
@@ -2766,7 +2786,7 @@ export interface paths {
         put?: never;
         /**
          * Answer a live run with the simulated Ideally panel
-         * @description Up to `completes` simulated respondents (seeded, drawn to the region's census margins, concept-dependent answers) take the survey through the same engine as people do; the run closes at its quota. 409 for a run with a sample supplier: it takes only the supplier's respondents.
+         * @description Up to `completes` simulated respondents (seeded, concept-dependent answers) take the survey through the same engine as people do; the run closes at its quota. People are drawn from the market as the incidence estimate sees it (each target group's census share), so screen-outs follow incidence, and the panel invites at most its reach in the market over the run's field period: a design the estimate calls infeasible gets about its deliverable completes. 409 for a run with a sample supplier: it takes only the supplier's respondents.
          */
         post: operations["SurveyRuns_RunSimulatedData"];
         delete?: never;
@@ -8882,6 +8902,11 @@ export interface components {
             /** @description 1 Ideally, 2 Customer. */
             sampleProviderId?: 1 | 2;
             isCustomerPanel?: boolean;
+            /**
+             * @description Where the run's respondents come from: simulated (the simulated Ideally panel), customer (the team's own list at the run's link) or supplier (an outside sample supplier's signed respondents). Staff set it with SetSampleSource before the run has respondents.
+             * @enum {string}
+             */
+            sampleSource?: "simulated" | "customer" | "supplier";
             /** Format: date */
             scheduleDate?: string;
             targetCompletes?: number | null;
@@ -11211,6 +11236,11 @@ export interface components {
             surveyStatusId: number;
             surveyStatus: string;
             isCustomerPanel: boolean;
+            /**
+             * @description Where the run's respondents come from: simulated (the simulated Ideally panel), customer (the team's own list at the run's link), supplier (an outside sample supplier's signed respondents)
+             * @enum {string}
+             */
+            sampleSource: "simulated" | "customer" | "supplier";
             targetCompletes: number | null;
             /** Format: uuid */
             surveyLink: string;
@@ -11247,6 +11277,15 @@ export interface components {
              * @description The new field end (ISO 8601, in the future)
              */
             fieldEndAt: string;
+        };
+        SetSampleSource: {
+            /**
+             * @description Where the run's respondents come from: simulated (the simulated Ideally panel), customer (the team's own list at the run's link), supplier (an outside sample supplier's signed respondents)
+             * @enum {string}
+             */
+            sampleSource: "simulated" | "customer" | "supplier";
+            /** @description The supplier (SampleSuppliers) of a `supplier` run; null or absent otherwise */
+            sampleSupplierId?: number | null;
         };
         SurveyRunQualityReport: {
             surveyRunId: number;
@@ -11320,6 +11359,8 @@ export interface components {
             totalCompletes: number;
             targetCompletes: number;
             closed: boolean;
+            /** @description People the panel can still invite to the run in its field period: its reach in the market (the incidence estimate's) less those invited so far */
+            reachLeft: number;
         };
         RunSimulatedData: {
             /** @default 50 */
@@ -11398,6 +11439,11 @@ export interface components {
             value: (components["schemas"]["SurveyRunCounts"] & {
                 regionId: number;
                 isCustomerPanel: boolean;
+                /**
+                 * @description Where the run's respondents come from: simulated (the simulated Ideally panel), customer (the team's own list at the run's link), supplier (an outside sample supplier's signed respondents)
+                 * @enum {string}
+                 */
+                sampleSource: "simulated" | "customer" | "supplier";
                 surveyStatusId: number;
                 targetCompletes: number | null;
                 waveNumber: number | null;
@@ -19329,6 +19375,38 @@ export interface operations {
         };
         responses: {
             /** @description Move a run's field end */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SurveyRunState"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    SurveyRuns_SetSampleSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description SurveyRuns key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetSampleSource"];
+            };
+        };
+        responses: {
+            /** @description Set where a run's respondents come from */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -50,9 +50,9 @@ afterAll(async () => {
   await tdb?.drop();
 }, 30_000);
 
-test("list names the project's run, Live", async () => {
-  const rows = await sam.json<{ id: number; surveyStatusId: number; isCustomerPanel: boolean }[]>(["admin", "runs", "list", String(project)]);
-  expect(rows.map((r) => [r.id, r.surveyStatusId, r.isCustomerPanel])).toEqual([[run, 50, true]]);
+test("list names the project's run, Live, and its sample source (the team's own list: customer)", async () => {
+  const rows = await sam.json<{ id: number; surveyStatusId: number; sampleSource: string }[]>(["admin", "runs", "list", String(project)]);
+  expect(rows.map((r) => [r.id, r.surveyStatusId, r.sampleSource])).toEqual([[run, 50, "customer"]]);
   const text = await sam.run(["admin", "runs", "list", String(project)]);
   expect(text.stdout).toMatch(new RegExp(`\\n\\s*${run}\\s+New Zealand\\s+customer\\s+50 Live\\s+50\\s`));
 });

@@ -87,6 +87,11 @@ export const fieldingSets: EntitySetDef[] = [
       surveyStatusId: f.int({ readOnly: true, enumValues: [0, 10, 50, 90, 130, 1000, 1010] }),
       sampleProviderId: f.int({ readOnly: true, enumValues: [1, 2], description: "1 Ideally, 2 Customer." }),
       isCustomerPanel: f.boolean({ readOnly: true }),
+      sampleSource: f.string({
+        readOnly: true,
+        enumValues: ["simulated", "customer", "supplier"],
+        description: "Where the run's respondents come from: simulated (the simulated Ideally panel), customer (the team's own list at the run's link) or supplier (an outside sample supplier's signed respondents). Staff set it with SetSampleSource before the run has respondents.",
+      }),
       scheduleDate: f.date({ readOnly: true }),
       targetCompletes: f.int({ nullable: true, readOnly: true }),
       surveyLink: f.uuid({ readOnly: true, description: "The public respondent page /s/{surveyLink}." }),

@@ -1,6 +1,19 @@
 // What a run's field period says on the status pages (README "Field periods"): a Live run "closes
 // at" its field end, or is "stalled" (no complete for 24 hours with its quota open: it still closes
 // at its field end with the completes it has, and the shortfall is refunded); a closed run says why.
+// And where a run's respondents come from, in words.
+import type { Schemas } from "../api/client";
+
+/** Where a run's respondents come from (SurveyRuns sampleSource; docs/decisions/0122). */
+export type SampleSource = Schemas["SurveyRunState"]["sampleSource"];
+
+/** A run's sample source in words, as the status page and the admin surveys page show it. */
+export const SAMPLE_SOURCE_TEXT: Record<SampleSource, string> = {
+  simulated: "Simulated panel",
+  customer: "Customer list",
+  supplier: "Sample supplier",
+};
+
 export interface FieldPeriodRun {
   surveyStatusId: number;
   fieldEndAt: string | null;

@@ -51,6 +51,7 @@ export async function runState(db: Db, runId: number, publicUrl: string) {
       surveyStatusId: r.surveyStatusId,
       surveyStatus: statusName(r.surveyStatusId),
       isCustomerPanel: r.isCustomerPanel,
+      sampleSource: r.sampleSource,
       targetCompletes: r.targetCompletes,
       surveyLink: r.surveyLink,
       surveyUrl: surveyUrl(publicUrl, r.surveyLink),
@@ -180,8 +181,8 @@ export async function completesCounts(db: Db, ctx: RequestCtx, projectId: number
   return system(db, async (tx) => {
     const ids = runs.map((r) => r.id);
     const counts = await q.runCounts(tx, ids);
-    const meta = await tx<{ id: number; regionId: number; isCustomerPanel: boolean; supplier: boolean; surveyLink: string; surveyStatusId: number; targetCompletes: number | null; waveNumber: number | null; fieldEndAt: string | null; stalledAt: string | null; closedReason: q.ClosedReason | null }[]>`
-      select r.id, r.region_id as "regionId", r.is_customer_panel as "isCustomerPanel", r.sample_supplier_id is not null as supplier, r.survey_link as "surveyLink", r.survey_status_id as "surveyStatusId",
+    const meta = await tx<{ id: number; regionId: number; isCustomerPanel: boolean; supplier: boolean; sampleSource: q.SampleSource; surveyLink: string; surveyStatusId: number; targetCompletes: number | null; waveNumber: number | null; fieldEndAt: string | null; stalledAt: string | null; closedReason: q.ClosedReason | null }[]>`
+      select r.id, r.region_id as "regionId", r.is_customer_panel as "isCustomerPanel", r.sample_supplier_id is not null as supplier, r.sample_source as "sampleSource", r.survey_link as "surveyLink", r.survey_status_id as "surveyStatusId",
              r.target_completes as "targetCompletes", (select min(wave_number) from project_schedules s where s.survey_run_id = r.id) as "waveNumber",
              to_json(r.field_end_at)#>>'{}' as "fieldEndAt", to_json(r.stalled_at)#>>'{}' as "stalledAt", r.closed_reason as "closedReason"
       from survey_runs r where r.id = any(${ids}::int[]) order by r.id`;
@@ -191,6 +192,7 @@ export async function completesCounts(db: Db, ctx: RequestCtx, projectId: number
         ...counts.find((c) => c.surveyRunId === m.id)!,
         regionId: m.regionId,
         isCustomerPanel: m.isCustomerPanel,
+        sampleSource: m.sampleSource,
         surveyStatusId: m.surveyStatusId,
         targetCompletes: m.targetCompletes,
         waveNumber: m.waveNumber,

@@ -9,6 +9,7 @@ import { addRoute, commonErrors, errorResponse, errors, keyOf, keyParams } from 
 import * as svc from "./fielding.service.ts";
 import * as admin from "./fielding.admin.ts";
 import * as samplify from "./samplify.service.ts";
+import { setSampleSource } from "./sample-source.ts";
 
 const KeyParams = keyParams;
 
@@ -18,6 +19,9 @@ const FieldPeriod = {
   closedReason: z.enum(["quota", "field end", "staff"]).nullable(),
   fieldingState: z.enum(["notOpen", "filling", "stalled", "closed"]).describe('What status views say: "stalled", or "closes at {fieldEndAt}" while filling'),
 };
+const SampleSource = z
+  .enum(["simulated", "customer", "supplier"])
+  .describe("Where the run's respondents come from: simulated (the simulated Ideally panel), customer (the team's own list at the run's link), supplier (an outside sample supplier's signed respondents)");
 const Run = z
   .object({
     id: z.number().int(),
@@ -26,6 +30,7 @@ const Run = z
     surveyStatusId: z.number().int().describe("0 Draft, 10 Testing, 50 Live, 90 Closed, 130 Dev, 1000 ErrorXml, 1010 ErrorProcessing"),
     surveyStatus: z.string(),
     isCustomerPanel: z.boolean(),
+    sampleSource: SampleSource,
     targetCompletes: z.number().int().nullable(),
     surveyLink: z.string().uuid(),
     surveyUrl: z.string().describe("The public respondent page"),
@@ -108,6 +113,7 @@ const Simulated = z
     totalCompletes: z.number().int(),
     targetCompletes: z.number().int(),
     closed: z.boolean(),
+    reachLeft: z.number().int().describe("People the panel can still invite to the run in its field period: its reach in the market (the incidence estimate's) less those invited so far"),
   })
   .openapi("RunSimulatedDataResult");
 const Respondents = z
@@ -139,6 +145,7 @@ const CompletesCounts = z
       Counts.extend({
         regionId: z.number().int(),
         isCustomerPanel: z.boolean(),
+        sampleSource: SampleSource,
         surveyStatusId: z.number().int(),
         targetCompletes: z.number().int().nullable(),
         waveNumber: z.number().int().nullable(),
@@ -237,6 +244,23 @@ export function registerFieldingRoutes(app: App, deps: AppDeps): void {
     await svc.extendFieldPeriod(db, id, new Date(c.req.valid("json").fieldEndAt));
     return c.json(await state(c, id), 200);
   });
+  addRoute(app, actionWithBody(
+    "SetSampleSource",
+    "Set where a run's respondents come from",
+    "The run's sample source: `simulated` (the simulated Ideally panel answers it), `customer` (the team's own list at the run's link; the simulated panel never answers it) or `supplier` (only the signed respondents of `sampleSupplierId`, as SetSampleSupplier; never simulated ones). 409 once the run has any respondent (its results would mix two kinds of sample) or is Closed; setting the source it already has changes nothing. Set it between CreateDecipherSurveys and LaunchSurvey.",
+    z
+      .strictObject({
+        sampleSource: SampleSource,
+        sampleSupplierId: z.number().int().positive().nullable().optional().describe("The supplier (SampleSuppliers) of a `supplier` run; null or absent otherwise"),
+      })
+      .openapi("SetSampleSource"),
+    Run,
+  ), async (c) => {
+    const id = keyOf(c);
+    const body = c.req.valid("json");
+    await setSampleSource(db, id, body.sampleSource, body.sampleSupplierId ?? null);
+    return c.json(await state(c, id), 200);
+  });
   addRoute(
     app,
     {
@@ -256,7 +280,7 @@ export function registerFieldingRoutes(app: App, deps: AppDeps): void {
   addRoute(app, actionWithBody(
     "RunSimulatedData",
     "Answer a live run with the simulated Ideally panel",
-    "Up to `completes` simulated respondents (seeded, drawn to the region's census margins, concept-dependent answers) take the survey through the same engine as people do; the run closes at its quota. 409 for a run with a sample supplier: it takes only the supplier's respondents.",
+    "Up to `completes` simulated respondents (seeded, concept-dependent answers) take the survey through the same engine as people do; the run closes at its quota. People are drawn from the market as the incidence estimate sees it (each target group's census share), so screen-outs follow incidence, and the panel invites at most its reach in the market over the run's field period: a design the estimate calls infeasible gets about its deliverable completes. 409 for a run with a sample supplier: it takes only the supplier's respondents.",
     z.strictObject({ completes: z.number().int().min(1).max(5000).default(50) }).openapi("RunSimulatedData"),
     Simulated,
   ), async (c) => c.json(await svc.simulate(db, keyOf(c), c.req.valid("json").completes), 200));

@@ -26,11 +26,12 @@ import { codeThemes } from "../results/themes.service.ts";
 import { refreshNormCells } from "../results/norms.ts";
 import { afterPage, answerKey, assignTestOptions, hash32, intentKey, pages, seeded, validatePage, type Answers, type Page, type SurveyDefinition } from "./engine.ts";
 import * as q from "./fielding.sql.ts";
-import { answerPage, makePerson, type Margins } from "./simulate.ts";
+import { answerPage, makePerson, screens, type Margins, type PanelPlan } from "./simulate.ts";
+import { estimateIn, feasibility } from "../lifecycle/estimate.ts";
 import { refundRunShortfall } from "../credits/ledger.ts";
 import { hasOutcome, recordLateArrival, recordOutcomes, sessionEndLink, verifyEntry, type SupplierEntry } from "./suppliers.ts";
 import { qualityFlags, runMedian } from "./quality.ts";
-import { DEFAULT_FIELD_DAYS } from "./field-period.ts";
+import { DEFAULT_FIELD_DAYS, fieldPeriodDaysOf } from "./field-period.ts";
 
 export const SURVEY_STATUS = { Draft: 0, Testing: 10, Live: 50, Closed: 90, Dev: 130, ErrorXml: 1000, ErrorProcessing: 1010 } as const;
 /** Raking caps weights to [1/5, 5] relative to mean 1 (DOMAIN.md: e.g. 0.2-5). */
@@ -454,6 +455,48 @@ export async function margins(tx: Tx, regionId: number): Promise<Margins> {
   return out;
 }
 
+/**
+ * The simulated panel's plan for a run: the incidence estimate of its market (estimate.ts, the
+ * figure the markets tab and Submit show) as the panel first answers the run, kept on the run so
+ * the panel draws the same market throughout (a screener's share from past responses would move
+ * with the run's own completes).
+ */
+export async function panelPlan(tx: Tx, run: q.RunRow & { definition: SurveyDefinition }): Promise<PanelPlan> {
+  const [kept] = await tx<{ plan: PanelPlan | null }[]>`select panel_plan as plan from survey_runs where id = ${run.id}`;
+  if (kept?.plan) return kept.plan;
+  const def = run.definition;
+  const est = await estimateIn(tx, def.projectId);
+  const region = est.regions.find((r) => r.regionId === run.regionId);
+  if (!region) throw new ApiError("Conflict", `Survey run ${run.id} fields in ${def.regionName}, which its project ${def.projectId} no longer fields in: the panel has no estimate to draw from`);
+  // The panel's reach in the market, and what it can deliver, as the estimate states them for the
+  // Ideally panel (a customer panel's run has no reach of its own: the panel's is used).
+  const { panelReach, feasibleCompletes } = feasibility(region.sampleSize, region.incidence, false, region.regionId);
+  const shares: PanelPlan["shares"] = {};
+  for (const t of def.targets) {
+    if (!screens(t)) continue;
+    const questionId = def.screener.find((x) => x.key === t.key)?.questionId ?? null;
+    const factor = region.factors.find((f) =>
+      t.key.startsWith("s") ? f.kind === "demographic" && `s${f.systemQuestionId}` === t.key : f.kind === "screener" && questionId !== null && f.questionId === questionId,
+    );
+    // A group the estimate does not screen on passes everyone, as the estimate assumes.
+    shares[t.key] = factor?.share ?? 1;
+  }
+  const plan: PanelPlan = {
+    reach: panelReach ?? 0,
+    incidence: region.incidence,
+    feasibleCompletes: feasibleCompletes ?? 0,
+    fieldPeriodDays: await fieldPeriodDaysOf(tx, def.projectId),
+    shares,
+  };
+  await tx`update survey_runs set panel_plan = ${tx.json(plan)}, updated_at = now() where id = ${run.id}`;
+  return plan;
+}
+
+/** People the panel invites to a run in one tick: a day of its reach over the field period. */
+export function entrantsPerTick(plan: PanelPlan): number {
+  return Math.ceil(plan.reach / Math.max(1, plan.fieldPeriodDays));
+}
+
 export interface SimulationResult {
   surveyRunId: number;
   invited: number;
@@ -465,15 +508,20 @@ export interface SimulationResult {
   totalCompletes: number;
   targetCompletes: number;
   closed: boolean;
+  /** People the panel can still invite to the run in its field period (its reach less those invited). */
+  reachLeft: number;
 }
 
 /**
  * RunSimulatedData: up to `completes` more simulated respondents answer a Live (or Testing) run
  * through the engine: each is walked page by page with the same validation and rules as a person,
- * and saved with their outcome. Invitations stop at the quota (or after 4 per complete wanted).
+ * and saved with their outcome. People are drawn from the market as the incidence estimate sees it
+ * (panelPlan), so screen-outs follow incidence. Invitations stop at the quota, at a day of the
+ * panel's reach when `paced` (the fielding tick: entrantsPerTick), or when the panel's reach in the market for the field period is
+ * spent: a run the estimate calls infeasible gets about its deliverable completes and no more.
  * Never a run with a sample supplier: it takes only the supplier's signed respondents (409).
  */
-export async function simulate(db: Db, runId: number, completes: number): Promise<SimulationResult> {
+export async function simulate(db: Db, runId: number, completes: number, opts: { paced?: boolean } = {}): Promise<SimulationResult> {
   return system(db, async (tx) => {
     const run = await liveRun(tx, runId, true);
     if (run.sampleSupplierId !== null) {
@@ -485,7 +533,10 @@ export async function simulate(db: Db, runId: number, completes: number): Promis
     const def = run.definition;
     const target = run.targetCompletes ?? def.targetCompletes;
     const counts = await q.quotaCounts(tx, run.id);
-    const [{ n }] = await tx<{ n: number }[]>`select count(*)::int as n from survey_sessions where survey_run_id = ${run.id}`;
+    const [{ n, sent }] = await tx<{ n: number; sent: number }[]>`
+      select count(*)::int as n, count(*) filter (where is_simulated)::int as sent from survey_sessions where survey_run_id = ${run.id}`;
+    const plan = await panelPlan(tx, run);
+    const invitable = Math.max(0, Math.min(plan.reach - sent, opts.paced ? entrantsPerTick(plan) : Number.POSITIVE_INFINITY));
     const m = await margins(tx, run.regionId);
     const byOption = { ...counts.byOption };
     const want = Math.max(0, Math.min(completes, target - counts.completes));
@@ -497,9 +548,9 @@ export async function simulate(db: Db, runId: number, completes: number): Promis
     const valid = await q.completeLengths(tx, run.id);
     const devices = new Set(valid.fingerprints);
     let excluded = 0;
-    for (let i = 0; done < want && i < want * 4 + 20; i++) {
+    for (let i = 0; done < want && i < invitable; i++) {
       const index = n + i;
-      const person = makePerson(def, m, seed, index);
+      const person = makePerson(def, m, seed, index, plan.shares);
       const order = assignTestOptions(def, byOption, person.random);
       const all = pages(def, order);
       let answers: Answers = {};
@@ -565,7 +616,7 @@ export async function simulate(db: Db, runId: number, completes: number): Promis
     await ingestRun(tx, run);
     const total = counts.completes + done;
     const closed = await afterCompletes(tx, run, total, done > 0);
-    return { surveyRunId: run.id, invited: rows.length, completes: done, screenedOut, overQuota, excluded, totalCompletes: total, targetCompletes: target, closed };
+    return { surveyRunId: run.id, invited: rows.length, completes: done, screenedOut, overQuota, excluded, totalCompletes: total, targetCompletes: target, closed, reachLeft: Math.max(0, plan.reach - sent - rows.length) };
   });
 }
 
@@ -810,8 +861,10 @@ export interface TickResult {
 
 /**
  * The fielding engine's heartbeat (a pg-boss job, every minute and again while work remains): waves
- * that came due become runs and launch; the Ideally panel answers live Ideally-panel runs a batch
- * at a time (so responses arrive live); closed runs are processed.
+ * that came due become runs and launch; the simulated panel answers live Ideally-panel runs a batch
+ * at a time (so responses arrive live), each tick a field day of its reach in the market at most
+ * (docs/decisions/0121), and asks for another tick only while a run has reach left; closed runs
+ * are processed.
  */
 export async function tick(db: Db, publicUrl: string, opts: { batch?: number } = {}): Promise<TickResult> {
   const batch = opts.batch ?? 50;
@@ -825,23 +878,26 @@ export async function tick(db: Db, publicUrl: string, opts: { batch?: number } =
     await launchRun(db, c.surveyRunId, publicUrl);
     launched++;
   }
-  const open = await system(db, (tx) => tx<{ id: number; status: number; customer: boolean; supplier: boolean; processed: boolean }[]>`
-    select id, survey_status_id as status, is_customer_panel as customer, sample_supplier_id is not null as supplier, processed_at is not null as processed
+  const open = await system(db, (tx) => tx<{ id: number; status: number; source: q.SampleSource; processed: boolean }[]>`
+    select id, survey_status_id as status, sample_source as source, processed_at is not null as processed
     from survey_runs where definition is not null and (survey_status_id = ${SURVEY_STATUS.Live} or (survey_status_id = ${SURVEY_STATUS.Closed} and processed_at is null))
     order by id`);
   let simulated = 0;
   let processed = 0;
   let more = false;
   for (const r of open) {
-    // The simulated panel answers Ideally-panel runs only: never a customer panel (people at the
-    // link) nor a run fed by a sample supplier (its signed respondents only; issue 36).
-    if (r.status === SURVEY_STATUS.Live && !r.customer && !r.supplier) {
-      const s = await simulate(db, r.id, batch);
+    // The simulated panel answers the runs whose sample source is simulated only: never a customer
+    // panel (people at the link) nor a run fed by a sample supplier (its signed respondents only;
+    // issue 36).
+    if (r.status === SURVEY_STATUS.Live && r.source === "simulated") {
+      // Paced: a day of the panel's reach per tick; once the reach is spent the run waits for its
+      // field end (or a person at its link), as a real run the panel cannot fill.
+      const s = await simulate(db, r.id, batch, { paced: true });
       simulated += s.completes;
       if (s.closed) {
         await processRun(db, r.id);
         processed++;
-      } else more = true;
+      } else if (s.reachLeft > 0) more = true;
     } else if (r.status === SURVEY_STATUS.Closed && !r.processed) {
       await processRun(db, r.id);
       processed++;

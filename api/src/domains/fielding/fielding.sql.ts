@@ -29,7 +29,11 @@ export interface RunRow {
   stalledAt: string | null;
   closedReason: ClosedReason | null;
   sampleSupplierId: number | null;
+  sampleSource: SampleSource;
 }
+
+/** Where a run's respondents come from (survey_runs.sample_source, migration 0047). */
+export type SampleSource = "simulated" | "customer" | "supplier";
 
 export type ClosedReason = "quota" | "field end" | "staff";
 
@@ -38,7 +42,7 @@ const RUN_COLUMNS = `id, client_id as "clientId", region_id as "regionId", surve
   survey_link::text as "surveyLink", is_simulated as "isSimulated", definition, launched_at as "launchedAt",
   closed_at as "closedAt", processed_at as "processedAt", schedule_date::text as "scheduleDate",
   field_end_at as "fieldEndAt", last_complete_at as "lastCompleteAt", stalled_at as "stalledAt", closed_reason as "closedReason",
-  sample_supplier_id as "sampleSupplierId"`;
+  sample_supplier_id as "sampleSupplierId", sample_source as "sampleSource"`;
 
 export async function run(tx: Sql, id: number, lock = false): Promise<RunRow | undefined> {
   // RUN_COLUMNS is a constant of this file: no input in the text.

@@ -2,10 +2,15 @@
 // demo data and tests carry real signal. Pure and seeded: the same run seed and respondent index
 // give the same person and the same answers.
 //
-// - Demographics are drawn from the region's census margins (age group, gender, region); other
-//   demographics evenly, "prefer not to say" rarely. Panels invite people who fit the targets, so
-//   85% of invitations are drawn inside the targeted options and 15% from everyone (those screen
-//   out, as on a real panel).
+// - Each person is drawn from the market as the incidence estimate sees it (lifecycle/estimate.ts),
+//   so screen-outs follow incidence: for each target group that screens (a demographic or a
+//   screener question), the person gives a targeted answer with the estimate's share for the group
+//   (PanelPlan.shares: the census share of the targeted answers, else past responses, else the
+//   uniform prior), independently per group, so the share who qualify is the estimate's incidence.
+//   Within the targeted answers, and within the others, answers follow the census margins (age
+//   group, gender, region); answers without a margin evenly, "prefer not to say" rarely. A group
+//   with quotas that is open to its other answers screens nobody: its answers follow the census and
+//   its quotas fill or close over quota as for real people.
 // - Each test option has a latent appeal from its concept text (stable across runs), plus an appeal
 //   that depends on the respondent's age and gender, so concepts differ and segments differ.
 // - The 4-point scales follow an ordered-logit-like rule: the latent score plus noise falls into one
@@ -17,7 +22,7 @@
 //   meter finds a sensible acceptable range.
 // - 3% fail the attention check; 4% speed, 3% straight-line, 3% write gibberish, 2% come back on a
 //   device already seen (POOR_SHARES): flagged and replaced by the quality checks (quality.ts).
-import { ATTENTION, answerKey, hash32, intentKey, seeded, type AnswerValue, type DefQuestion, type Page, type SurveyDefinition } from "./engine.ts";
+import { ATTENTION, answerKey, hash32, intentKey, seeded, type AnswerValue, type DefQuestion, type DefTarget, type Page, type SurveyDefinition } from "./engine.ts";
 
 export interface Margins {
   /** systemQuestionId -> optionId -> share */
@@ -26,9 +31,28 @@ export interface Margins {
 
 export type PersonQuality = "good" | "speeder" | "straightliner" | "gibberish" | "duplicate";
 
+/**
+ * The simulated panel's plan for a run (survey_runs.panel_plan), from the incidence estimate of
+ * the run's market when the panel first answers it (fielding.service.ts panelPlan).
+ */
+export type PanelPlan = {
+  /** People the panel reaches in the market in one field period (the estimate's panelReach). */
+  reach: number;
+  /** The estimate's incidence in the market: the product of the shares below. */
+  incidence: number;
+  /** floor(reach x incidence): the completes the estimate says the market can deliver. */
+  feasibleCompletes: number;
+  /** The run's field period in days: the panel invites reach / fieldPeriodDays people per tick. */
+  fieldPeriodDays: number;
+  /** Per target group that screens (s{systemQuestionId}, q{projectQuestionId}): the share who give a targeted answer. */
+  shares: Record<string, number>;
+};
+
 export interface Person {
   random: () => number;
   demographics: Record<string, number>;
+  /** Per target group that screens: whether this person gives a targeted answer. */
+  inTarget: Record<string, boolean>;
   /** Extra appeal per test option for this person, from their age and gender. */
   appeal: (testOptionId: number) => number;
   /** Poor respondents a real panel sends too (docs/decisions.md "Respondent quality"). */
@@ -79,18 +103,36 @@ export function conceptAppeal(conceptText: string): number {
   return ((hash32(conceptText) % 2001) / 1000 - 1) * 0.9;
 }
 
-export function makePerson(def: SurveyDefinition, margins: Margins, seed: number, index: number): Person {
+/** A target group that screens people out: without quotas, or with quotas on "only these" answers. */
+export function screens(target: DefTarget): boolean {
+  return !(target.othersQuota && target.othersQuota > 0);
+}
+
+/**
+ * One answer of a question drawn for a person: among the targeted answers when `inTarget`, among
+ * the others when not (or every answer when the group does not screen, `inTarget` null), by weight.
+ */
+function drawOption<T extends { id: number }>(random: () => number, options: readonly T[], target: DefTarget | undefined, inTarget: boolean | null, weight: (o: T) => number): T {
+  let pool = options;
+  if (target && inTarget !== null) {
+    const side = options.filter((o) => target.optionIds.includes(o.id) === inTarget);
+    // A group whose every answer is targeted has no other side (its share is 1): any answer.
+    if (side.length) pool = side;
+  }
+  return pick(random, pool, pool.map(weight));
+}
+
+export function makePerson(def: SurveyDefinition, margins: Margins, seed: number, index: number, shares: PanelPlan["shares"]): Person {
   const random = seeded(hash32(`${seed}:${index}`));
   const demographics: Record<string, number> = {};
-  const inTarget = random() < 0.85;
+  // Independent draws per group, so the share who pass every group is the product of the shares.
+  const inTarget: Record<string, boolean> = {};
+  for (const t of def.targets) if (screens(t)) inTarget[t.key] = random() < (shares[t.key] ?? 1);
   for (const q of def.demographics) {
     const target = def.targets.find((t) => t.key === q.key);
-    let options = q.options;
-    // A group open to its other answers (quotas leave them room) invites everyone.
-    if (target && inTarget && !(target.othersQuota && target.othersQuota > 0)) options = q.options.filter((o) => target.optionIds.includes(o.id));
-    const shares = margins[String(q.systemQuestionId)];
-    const weights = options.map((o) => shares?.[o.id] ?? (/prefer not/i.test(o.text) ? 0.15 : /another gender/i.test(o.text) ? 0.02 : 1));
-    demographics[q.key] = pick(random, options, weights).id;
+    const census = margins[String(q.systemQuestionId)];
+    const weight = (o: { id: number; text: string }) => census?.[o.id] ?? (/prefer not/i.test(o.text) ? 0.15 : /another gender/i.test(o.text) ? 0.02 : 1);
+    demographics[q.key] = drawOption(random, q.options, target, inTarget[q.key] ?? null, weight).id;
   }
   const young = YOUNG.has(demographics[`s${AGE}`] ?? 0);
   const female = demographics[`s${GENDER}`] === FEMALE;
@@ -114,7 +156,7 @@ export function makePerson(def: SurveyDefinition, margins: Margins, seed: number
   // Lengths per page spread log-normally around 20 seconds; a speeder clicks through in a tenth.
   const secondsPerPage = 20 * Math.exp(normal(qr) * 0.3) * (quality === "speeder" ? 0.1 : 1);
   const fingerprint = `sim-${seed}-${quality === "duplicate" && index > 0 ? Math.floor(qr() * index) : index}`;
-  return { random, demographics, appeal, quality, secondsPerPage, fingerprint };
+  return { random, demographics, inTarget, appeal, quality, secondsPerPage, fingerprint };
 }
 
 /** Band of a latent score: 1 Top .. 4 Bottom. */
@@ -234,10 +276,13 @@ export function answerPage(def: SurveyDefinition, person: Person, page: Page): R
   for (const q of page.questions) {
     const key = answerKey(q, page.testOptionId);
     if (page.kind === "screener") {
+      // A screening question: one answer on the person's side of the target, evenly (the
+      // estimate's prior is the targeted answers over all answers; its share decided the side).
       const target = def.targets.find((t) => t.key === q.key);
-      if (target && !(target.othersQuota && target.othersQuota > 0) && r() < 0.85) {
-        const inTarget = q.options.filter((o) => target.optionIds.includes(o.id));
-        out[key] = q.type === "multiple" ? [pick(r, inTarget).id] : pick(r, inTarget).id;
+      const side = target ? person.inTarget[target.key] : undefined;
+      if (target && side !== undefined) {
+        const o = drawOption(r, q.options, target, side, () => 1);
+        out[key] = q.type === "multiple" ? [o.id] : o.id;
         continue;
       }
     }

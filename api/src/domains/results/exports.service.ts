@@ -277,6 +277,7 @@ function coverSheet(wb: ExcelJS.Workbook, r: ReportContext) {
   row("Respondents", r.respondents);
   row("Fieldwork from", r.fieldwork.from ?? "");
   row("Fieldwork to", r.fieldwork.to ?? "");
+  if (r.simulated) row("Simulated respondents", r.simulated);
   row("Filters", r.filters.join("; "));
   row("Benchmark", r.benchmark.name + (r.benchmark.indicative ? " (indicative: few projects)" : ""));
   // Each measure's norm, as the Summary sheet, the deck and the verdict read it (view.ts): a benchmark has no single top-2-box.

@@ -165,6 +165,7 @@ function methodSlide(pptx: PptxGenJS, r: ReportContext) {
       row("Markets", r.markets.map((m) => m.name).join(", ")),
       row("Respondents", `${r.respondents}${perMarket.length > 1 ? ` (${perMarket.join(", ")})` : ""}`),
       row("Fieldwork", `${r.fieldwork.from ?? "–"} to ${r.fieldwork.to ?? "–"}`),
+      ...(r.simulated ? [row("Simulated respondents", r.simulated)] : []),
       row("Filters", r.filters.join("; ")),
       row("Concepts", r.options.map((o) => o.conceptText).join(", ") || "none"),
       row("Benchmark", `${r.benchmark.name}, each measure's norm (top-2-box): ${r.qual.measures.map((m) => benchmarkFigure(r, m.standardQuestionId)).join(", ") || "none"}${r.benchmark.indicative ? " (indicative: few projects)" : ""}`),

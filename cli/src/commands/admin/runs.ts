@@ -1,5 +1,6 @@
 // `ideally admin runs list|close|extend`: the staff's hand on fielding. `list PROJECT` names a
-// project's survey runs (the ids the others take); `close RUN` ends a run now with the completes it
+// project's survey runs (the ids the others take) and where each one's respondents come from (its
+// sample source: simulated, customer or supplier); `close RUN` ends a run now with the completes it
 // has (SurveyRuns ForceCloseSurvey; processing then refunds the shortfall); `extend RUN --until WHEN`
 // moves its field end (ExtendFieldPeriod { fieldEndAt }). The server allows these to provider staff
 // only; anyone else gets one line saying so (exit 2), before any question is asked.
@@ -27,7 +28,8 @@ async function needStaff(api: Api, what: string): Promise<void> {
 
 function show(r: RunState): string {
   return summary([
-    ["run", `${r.id} (${r.isCustomerPanel ? "customer panel" : "Ideally panel"}, region ${r.regionId})`],
+    ["run", `${r.id} (region ${r.regionId})`],
+    ["sample", r.sampleSource],
     ["status", `${r.surveyStatusId} ${r.surveyStatus}`],
     ["state", r.fieldingState],
     ["field end", r.fieldEndAt ?? "–"],
@@ -41,7 +43,7 @@ export async function runRunsList(project: string, o: GlobalOptions & PageOption
   const api = signedIn(o, { tenant: false });
   const found = ok(
     await api.client.GET("/api/v1/SurveyRuns", {
-      params: { query: { $filter: `projectSchedules/any(s: s/projectId eq ${key})`, $select: "id,regionId,surveyStatusId,isCustomerPanel,targetCompletes,launchedAt,closedAt", $expand: "region($select=regionName)", $orderby: "id", $top: 1000 } },
+      params: { query: { $filter: `projectSchedules/any(s: s/projectId eq ${key})`, $select: "id,regionId,surveyStatusId,sampleSource,targetCompletes,launchedAt,closedAt", $expand: "region($select=regionName)", $orderby: "id", $top: 1000 } },
     }),
     `listing project ${project}'s survey runs`,
   ).value;
@@ -52,8 +54,8 @@ export async function runRunsList(project: string, o: GlobalOptions & PageOption
     const STATUS: Record<number, string> = { 0: "Draft", 10: "Testing", 50: "Live", 90: "Closed", 130: "Dev", 1000: "ErrorXml", 1010: "ErrorProcessing" };
     process.stdout.write(
       `${table(
-        ["run", "region", "panel", "status", "target", "launched", "closed"],
-        rows.map((r) => [String(r!.id), r!.region?.regionName ?? String(r!.regionId), r!.isCustomerPanel ? "customer" : "Ideally", `${r!.surveyStatusId} ${STATUS[r!.surveyStatusId ?? -1] ?? ""}`.trim(), r!.targetCompletes == null ? "" : String(r!.targetCompletes), (r!.launchedAt ?? "").slice(0, 10), (r!.closedAt ?? "").slice(0, 10)]),
+        ["run", "region", "sample", "status", "target", "launched", "closed"],
+        rows.map((r) => [String(r!.id), r!.region?.regionName ?? String(r!.regionId), r!.sampleSource ?? "", `${r!.surveyStatusId} ${STATUS[r!.surveyStatusId ?? -1] ?? ""}`.trim(), r!.targetCompletes == null ? "" : String(r!.targetCompletes), (r!.launchedAt ?? "").slice(0, 10), (r!.closedAt ?? "").slice(0, 10)]),
       )}\n`,
     );
   }

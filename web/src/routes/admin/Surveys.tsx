@@ -1,20 +1,20 @@
 // admin/surveys: survey runs of every client (newest first; ?project= narrows to one project)
 // with the fielding actions of the SurveyRuns set (and the field end: ExtendFieldPeriod), each run's
-// field period ("closes at", stalled, why it closed), and respondent removal by UUID.
+// sample source, its field period ("closes at", stalled, why it closed), and respondent removal by UUID.
 import { useState } from "react";
 import { Modal } from "../../components/Dialog";
 import { Badge, Button, Field, Input, PageHeader, Select, Textarea } from "../../components/ui";
 import { useSearchState } from "../../lib/search";
 import { toast } from "../../components/toast";
 import { api, type Row } from "../../api/client";
-import { fieldPeriodText } from "../../features/fielding";
+import { SAMPLE_SOURCE_TEXT, fieldPeriodText } from "../../features/fielding";
 import { AuditLog, DataTable, Pager, Td, act, fmtDate, forClient, keyPath, useSet, type Call } from "./shared";
 
 const PAGE = 25;
 const SURVEY_STATUSES: Record<number, string> = { 0: "Draft", 10: "Testing", 50: "Live", 90: "Closed", 130: "Dev", 1000: "ErrorXml", 1010: "ErrorProcessing" };
 const TONES: Record<number, "neutral" | "blue" | "green" | "red" | "amber"> = { 0: "neutral", 10: "amber", 50: "blue", 90: "green", 130: "neutral", 1000: "red", 1010: "red" };
 
-type Run = Row<"SurveyRuns", "id" | "clientId" | "surveyStatusId" | "isCustomerPanel" | "targetCompletes" | "isSimulated" | "scheduleDate" | "launchedAt" | "closedAt" | "processedAt" | "fieldEndAt" | "stalledAt" | "closedReason", {
+type Run = Row<"SurveyRuns", "id" | "clientId" | "surveyStatusId" | "sampleSource" | "targetCompletes" | "isSimulated" | "scheduleDate" | "launchedAt" | "closedAt" | "processedAt" | "fieldEndAt" | "stalledAt" | "closedReason", {
   region: Row<"Regions", "regionName"> | null;
   client: Row<"Clients", "name"> | null;
   "surveySessions@odata.count"?: number;
@@ -43,7 +43,7 @@ export default function Surveys() {
     /^\d+$/.test(status) ? `surveyStatusId eq ${status}` : "",
   ].filter(Boolean);
   const query = {
-    $select: "id,clientId,surveyStatusId,isCustomerPanel,targetCompletes,isSimulated,scheduleDate,launchedAt,closedAt,processedAt,fieldEndAt,stalledAt,closedReason",
+    $select: "id,clientId,surveyStatusId,sampleSource,targetCompletes,isSimulated,scheduleDate,launchedAt,closedAt,processedAt,fieldEndAt,stalledAt,closedReason",
     $expand: "region($select=regionName),client($select=name),surveySessions/$count,projectSchedules($select=projectId;$expand=project($select=projectName))",
     $orderby: "id desc",
     $count: true,
@@ -77,7 +77,7 @@ export default function Surveys() {
       </div>
       <DataTable
         caption="Survey runs"
-        head={["Run", "Project", "Team", "Panel", "Status", "Completes", "Dates", ""]}
+        head={["Run", "Project", "Team", "Sample", "Status", "Completes", "Dates", ""]}
         rows={data?.value}
         isLoading={isLoading}
         empty="No survey runs"
@@ -86,7 +86,7 @@ export default function Surveys() {
             <Td className="font-medium text-ink-900">#{r.id}<p className="text-xs font-normal text-ink-500">{r.region?.regionName}</p></Td>
             <Td className="min-w-44">{[...new Map(r.projectSchedules.map((s) => [s.projectId, s.project?.projectName ?? `#${s.projectId}`])).values()].join(", ") || "—"}</Td>
             <Td>{r.client?.name ?? r.clientId}</Td>
-            <Td>{r.isCustomerPanel ? "Customer" : "Ideally"}{r.isSimulated ? <p className="text-xs text-ink-500">simulated</p> : null}</Td>
+            <Td data-testid="sample-source">{SAMPLE_SOURCE_TEXT[r.sampleSource]}{r.isSimulated && r.sampleSource !== "simulated" ? <p className="text-xs text-ink-500">with simulated respondents</p> : null}</Td>
             <Td>
               <Badge tone={TONES[r.surveyStatusId] ?? "neutral"}>{SURVEY_STATUSES[r.surveyStatusId] ?? r.surveyStatusId}</Badge>
               <FieldPeriod run={r} />
@@ -104,7 +104,7 @@ export default function Surveys() {
                 {r.surveyStatusId === 50 || r.surveyStatusId === 10 ? (
                   <Button size="sm" variant="secondary" onClick={() => setExtending(r)} aria-label={`Move the field end of run ${r.id}`}>Field end</Button>
                 ) : null}
-                {r.surveyStatusId === 50 && !r.isCustomerPanel ? (
+                {r.surveyStatusId === 50 && r.sampleSource === "simulated" ? (
                   <Button size="sm" variant="secondary" onClick={() => setSimulate(r)} aria-label={`Simulate responses for run ${r.id}`}>Simulate</Button>
                 ) : null}
                 <Button size="sm" variant="ghost" onClick={() => setRemoving(r)} aria-label={`Remove respondents from run ${r.id}`}>Remove respondents</Button>

@@ -1,8 +1,8 @@
 // project-surveys/{projectId}: a submitted project while it is reviewed, waits for its survey and
 // is fielded (statuses 200 to 399, and on): where it stands, and its survey runs with completes per
 // region (Projects DecipherCompletesCounts) and its waves (SchedulingState), live from the client
-// channel (ProjectUpdated and the runs' Progress events); each run's field period says "closes at"
-// its field end, "stalled", or why it closed.
+// channel (ProjectUpdated and the runs' Progress events); each run says where its respondents come
+// from (its sample source) and its field period "closes at" its field end, "stalled", or why it closed.
 import { useEffect } from "react";
 import { Link, useParams } from "wouter";
 import { api, type Schemas } from "../../api/client";
@@ -14,7 +14,7 @@ import { keyPath, useEditorProject } from "../../features/projects-editor/data";
 import { onRealtime } from "../../state/realtime";
 import { ProjectTitle } from "./editor/shared";
 import { dateText } from "./editor/SchedulingTab";
-import { fieldPeriodText } from "../../features/fielding";
+import { SAMPLE_SOURCE_TEXT, fieldPeriodText } from "../../features/fielding";
 import { CopyValue } from "../../components/CopyValue";
 
 type RunCount = Schemas["DecipherCompletesCountsResult"]["value"][number];
@@ -97,14 +97,14 @@ export default function ProjectSurveys({ client }: { client: CurrentClient }) {
           ) : !runs.length ? (
             <EmptyState title="No survey runs yet">A run per market starts when the project's first wave is due.</EmptyState>
           ) : (
-            <Table head={["Market", "Panel", "Wave", "Status", "Field period", "Completes", "Screened out"]} caption="Survey runs">
+            <Table head={["Market", "Sample", "Wave", "Status", "Field period", "Completes", "Screened out"]} caption="Survey runs">
               {runs.map((r) => {
                 const pct = r.targetCompletes ? Math.min(100, Math.round((r.complete / r.targetCompletes) * 100)) : 0;
                 const period = fieldPeriodText(r);
                 return (
                   <tr key={r.surveyRunId}>
                     <td className="px-4 py-2.5 font-medium">{regionName(r.regionId)}</td>
-                    <td className="px-4 py-2.5">{r.isCustomerPanel ? "Customer" : "Ideally"}</td>
+                    <td className="px-4 py-2.5" data-testid="sample-source">{SAMPLE_SOURCE_TEXT[r.sampleSource]}</td>
                     <td className="px-4 py-2.5">{r.waveNumber ?? "—"}</td>
                     <td className="px-4 py-2.5"><Badge tone={r.surveyStatusId === 50 ? "green" : r.surveyStatusId >= 1000 ? "red" : "neutral"}>{SURVEY_STATUSES[r.surveyStatusId] ?? r.surveyStatusId}</Badge></td>
                     <td className="px-4 py-2.5" data-testid="field-period">
