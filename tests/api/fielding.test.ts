@@ -298,11 +298,16 @@ describe("the fielding calls through the API", () => {
 });
 
 test("processing stores the drivers of purchase intent (RegressionScores)", async () => {
-  const rows = await tdb.db<{ n: number; total: number }[]>`
-    select count(*)::int as n, sum(importance)::float8 as total from regression_scores
+  const rows = await tdb.db<{ n: number; given: number; total: number | null }[]>`
+    select count(*)::int as n, count(importance)::int as given, sum(importance)::float8 as total from regression_scores
     where project_id = (select project_id from project_survey_sessions group by project_id order by count(*) desc limit 1) and test_option_id is null`;
   expect(rows[0]!.n, "one score per other measure").toBeGreaterThan(2);
-  expect(rows[0]!.total).toBeCloseTo(1, 6);
+  // Importances are all given (summing to 1) or, for a model that does not fit, all withheld
+  // (docs/statistics.md 'Key drivers'; the rule's edges are in analytics-drivers.test.ts).
+  if (rows[0]!.given) {
+    expect(rows[0]!.given).toBe(rows[0]!.n);
+    expect(rows[0]!.total!).toBeCloseTo(1, 6);
+  } else expect(rows[0]!.total).toBeNull();
   const viewer = await call(app, "acmeViewer", T, "GET", `/api/v1/RegressionScores?$filter=outcomeStandardQuestionId eq 3&$top=1`);
   expect(viewer.status).toBe(200);
   expect(viewer.body.value.length).toBe(1);

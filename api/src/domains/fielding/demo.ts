@@ -6,7 +6,7 @@
 import type { Db, Tx } from "../../db/client.ts";
 import type { Registry } from "../../entities/registry.ts";
 import type { RequestCtx } from "../../access/principal.ts";
-import { createProject } from "../projects/projects.service.ts";
+import { changeTargets, createProject } from "../projects/projects.service.ts";
 import { createQuestion } from "../projects/questions.service.ts";
 import { createMarketReach, createPriceSensitivities } from "../projects/setup.service.ts";
 import { superApprove } from "../lifecycle/lifecycle.service.ts";
@@ -27,6 +27,8 @@ interface DemoProject {
   waves?: { count: number; everyWeeks: number; firstWeeksAgo: number };
   launchWeeksAgo?: number;
   questions?: { questionText: string; questionTitle: string; questionTypeId: 1 | 2 | 3; questionPositionId: number; options?: string[] }[];
+  /** Screening targets (system question options): the simulated panel screens out the rest at the census's shares (issue 36). */
+  targets?: number[];
 }
 
 export const DEMO_PROJECTS: readonly DemoProject[] = [
@@ -111,6 +113,9 @@ export const DEMO_PROJECTS: readonly DemoProject[] = [
     regionIds: [1],
     sampleSize: 150,
     concepts: [],
+    // Working ages, 25-54: about half of New Zealand's adults (0.189 + 0.169 + 0.161 = 0.519 of the
+    // census), so about half the panel's entrants are screened out, as the incidence estimate says.
+    targets: [5100002, 5100003, 5100004],
     questions: [
       { questionText: "Which best describes your weekday lunch?", questionTitle: "Lunch style", questionTypeId: 1, questionPositionId: 9, options: ["I bring lunch from home", "I buy lunch near work", "I skip lunch", "I work from home and cook"] },
       { questionText: "What would make your weekday lunch better?", questionTitle: "Better lunch", questionTypeId: 3, questionPositionId: 3 },
@@ -180,6 +185,7 @@ export async function seedDemoProjects(db: Db, registry: Registry, publicUrl: st
     ) as { id: number };
     const id = created.id;
     ids.push(id);
+    if (d.targets) await changeTargets(db, registry, who, id, { targets: d.targets.map((systemQuestionOptionId) => ({ systemQuestionOptionId })) });
     let order = 0;
     const optionIds: number[] = [];
     for (const [text, description] of d.concepts) {
