@@ -2984,7 +2984,7 @@ export interface paths {
         };
         /**
          * Respondents per survey run of a project
-         * @description For each survey run of the project: started, in progress, complete, screened out, over quota and removed respondents, with the run's quota and wave, and a customer-panel run's respondent link.
+         * @description For each survey run of the project: started, in progress, complete, screened out, over quota and removed respondents, with the run's quota and wave, a customer-panel run's respondent link, and each quota cell's completes against its cap.
          */
         get: operations["Projects_DecipherCompletesCounts"];
         put?: never;
@@ -11394,7 +11394,23 @@ export interface components {
                  * @enum {string}
                  */
                 fieldingState: "notOpen" | "filling" | "stalled" | "closed";
+                /** @description Each quota cell's completes against its cap, per target group with quotas in the run's survey (empty: no quotas, or no survey yet) */
+                quotas: components["schemas"]["SurveyRunQuotaProgress"][];
             })[];
+        };
+        SurveyRunQuotaProgress: {
+            /** @description The group: s{systemQuestionId} (a demographic) or q{projectQuestionId} (a screener) */
+            key: string;
+            question: string;
+            cells: {
+                /** @description The answer with the quota; null: the group's other answers, sharing what its quotas leave */
+                optionId: number | null;
+                label: string;
+                /** @description Completes in the cell (the count the engine closes the cell with) */
+                completes: number;
+                /** @description The cell's cap: ceil(the run's completes x the answer's quota share), at least 1; for other answers, what the quotas leave */
+                target: number;
+            }[];
         };
         SurveyRunCounts: {
             surveyRunId: number;
