@@ -10557,6 +10557,11 @@ export interface components {
                     questionId?: number;
                     optionIds: number[];
                     share: number;
+                    /** @description A demographic factor's share per targeted answer */
+                    optionShares?: {
+                        optionId: number;
+                        share: number;
+                    }[];
                     /** @enum {string} */
                     basis: "census" | "responses" | "prior" | "mixed" | "noTargets";
                 }[];
@@ -10591,6 +10596,12 @@ export interface components {
                     optionId: number;
                     label: string;
                     quotaPercent: number | null;
+                    /** @description A quota cell's cap in a run of the market's completes: ceil(completes × share), at least 1 (null: no quota) */
+                    needed: number | null;
+                    /** @description The completes the panel can deliver in the cell in a field period: floor(the market's feasibleCompletes × the answer's share ÷ the group's share), from the incidence estimate's factor; null where it has none (a customer panel, a screener, a group open to its other answers) */
+                    deliverable: number | null;
+                    /** @description needed <= deliverable (null: unknown) */
+                    feasible: boolean | null;
                 }[];
                 /** @description The quotas' sum (null: no quotas, the targets only say who qualifies) */
                 totalPercent: number | null;
@@ -10652,6 +10663,11 @@ export interface components {
                     questionId?: number;
                     optionIds: number[];
                     share: number;
+                    /** @description A demographic factor's share per targeted answer */
+                    optionShares?: {
+                        optionId: number;
+                        share: number;
+                    }[];
                     /** @enum {string} */
                     basis: "census" | "responses" | "prior" | "mixed" | "noTargets";
                 }[];

@@ -272,3 +272,44 @@ describe("per-market quota shares (the web editor's cells: only these, adding up
     ]);
   });
 });
+
+describe("feasibility per quota cell (IncidenceEstimate's explanation, issue 36)", () => {
+  // New Zealand: the panel reaches 6,000 (docs/decisions.md "Feasibility"); the census margins are
+  // Male 0.49 and Female 0.51 (reference data, Stats NZ 2023), so a Male/Female design qualifies
+  // 0.49 + 0.51 = 100% and the market can deliver 6,000. Its cells: Male floor(6000 x 0.49) = 2,940,
+  // Female floor(6000 x 0.51) = 3,060. At 50/50 a cell needs ceil(n / 2): Male fits up to n = 5,880.
+  const cellsAt = async (n: number) => {
+    const id = await draft(n);
+    expect((await targets(id, [{ o: MALE, q: 50, only: true }, { o: FEMALE, q: 50, only: true }])).status).toBe(200);
+    const r = await call(app, "acmeUser", T, "POST", `/api/v1/Projects(${id})/IncidenceEstimate`);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const g = r.body.explanation.groups[0] as { text: string; answers: { optionId: number; needed: number; deliverable: number; feasible: boolean }[] };
+    return { market: r.body.regions[0].feasible as boolean, text: g.text, cells: g.answers.map((a) => [a.optionId, a.needed, a.deliverable, a.feasible]) };
+  };
+
+  test("5,880 completes at 50/50: both cells fit (Male at its edge)", async () => {
+    const at = await cellsAt(5880);
+    expect(at.cells).toEqual([
+      [MALE, 2940, 2940, true],
+      [FEMALE, 2940, 3060, true],
+    ]);
+    expect(at.text).toBe("Gender in New Zealand: Male 50%, Female 50%, 100% in all.");
+  });
+
+  test("5,881 completes: the market fits but the Male cell does not, and the group's words say so", async () => {
+    const at = await cellsAt(5881);
+    expect(at.market, "6,000 can be delivered in the market").toBe(true);
+    expect(at.cells).toEqual([
+      [MALE, 2941, 2940, false],
+      [FEMALE, 2941, 3060, true],
+    ]);
+    expect(at.text).toBe("Gender in New Zealand: Male 50%, Female 50%, 100% in all. Not feasible in every cell: Male needs 2,941 completes and about 2,940 can be delivered.");
+  });
+
+  test("a group open to its other answers screens nobody, so the estimate has no share for its cells", async () => {
+    const id = await draft(100);
+    expect((await targets(id, [{ o: FEMALE, q: 50 }])).status).toBe(200);
+    const r = await call(app, "acmeUser", T, "POST", `/api/v1/Projects(${id})/IncidenceEstimate`);
+    expect(r.body.explanation.groups[0].answers).toEqual([{ optionId: FEMALE, label: "Female", quotaPercent: 50, needed: 50, deliverable: null, feasible: null }]);
+  });
+});
