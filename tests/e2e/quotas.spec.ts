@@ -50,6 +50,7 @@ test("a 50/50 gender quota set in the editor; each cell's progress on the status
   await expect(gender.getByRole("alert")).toHaveText("The shares add up to 90%: they must add up to 100%, or be left empty for no quota.");
   await expect(female).toHaveAttribute("aria-invalid", "true");
   expect((await api(request, uma, teamA, "GET", `/api/v1/Targets?$filter=projectId eq ${p.id}`)).value, "nothing saved").toEqual([]);
+  await gender.screenshot({ path: ".tmp/screens/quotas-editor-refused.png" });
   await expectAxeClean(page, "the markets tab with a refused share", { include: "main" });
 
   // 50/50: saved as Male and Female only, half each; the cells say what they need and can get.
@@ -74,6 +75,8 @@ test("a 50/50 gender quota set in the editor; each cell's progress on the status
   await expect(gender.locator("summary")).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth), "no wider than the phone").toBeLessThanOrEqual(390);
   await shot(page, "editor-390");
+  await gender.screenshot({ path: ".tmp/screens/quotas-editor-390-gender.png" });
+  await expectAxeClean(page, "the markets tab with quotas at 390 px", { include: "main" });
   await page.setViewportSize({ width: 1280, height: 900 });
 
   // Submitted, approved and launched; the panel answers 60 completes.

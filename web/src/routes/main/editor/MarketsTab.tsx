@@ -136,7 +136,7 @@ export function MarketsTab({ client, project, editable }: TabProps) {
     const on = regionIds.includes(r.id);
     return (
       <label key={r.id} className={cx("rounded-full px-3 py-1 text-sm ring-1", editable && "cursor-pointer", on ? "bg-brand-600 text-white ring-brand-600" : "text-ink-700 ring-ink-200 hover:bg-ink-50")}>
-        <input type="checkbox" className="sr-only" checked={on} disabled={!editable || busy || (on && regionIds.length === 1)} onChange={() => void toggleRegion(r.id)} />
+        <input type="checkbox" className="sr-only" checked={on} disabled={!editable || busy || !model || (on && regionIds.length === 1)} onChange={() => void toggleRegion(r.id)} />
         {r.regionName}
       </label>
     );
@@ -167,7 +167,7 @@ export function MarketsTab({ client, project, editable }: TabProps) {
               <Field id="sample-size" label="Completes per market" error={sizeError ?? undefined} hint="Each market is fielded on its own panel with this many completes a wave; change it until you submit.">
                 <Input id="sample-size" type="number" inputMode="numeric" min={1} max={100000} className="w-32" value={size} aria-invalid={sizeError ? true : undefined} onChange={(e) => setSize(e.target.value)} />
               </Field>
-              <Button type="submit" variant="secondary" busy={busy} disabled={sizeError !== null || Number(size) === currentSize}>Save completes</Button>
+              <Button type="submit" variant="secondary" busy={busy} disabled={sizeError !== null || Number(size) === currentSize || !model}>Save completes</Button>
             </form>
           ) : (
             <p className="mt-3 text-xs text-ink-500">Each market is fielded on its own panel with {currentSize} completes a wave.</p>
