@@ -243,10 +243,18 @@ export function validatePage(def: SurveyDefinition, page: Page, input: Record<st
 
 export type Outcome = { status: "InProgress"; page: number } | { status: "Complete" } | { status: "ScreenedOut"; reason: string } | { status: "OverQuota"; reason: string };
 
-/** Counts the rules need: completes per target option and per test option, in this run. */
+/**
+ * Counts the rules need, in this run: completes per test option seen (by its id), and per answer
+ * given (by answerCell: the question's key and the option's id, since a demographic's, a screener's
+ * and a test option's ids come from separate sequences and may be equal).
+ */
 export interface QuotaState {
   completesByOption: Record<string, number>;
+  completesByAnswer: Record<string, number>;
 }
+
+/** An answer's cell: "{question key}:{option id}", e.g. "s45:4500002". */
+export const answerCell = (questionKey: string, optionId: number | string) => `${questionKey}:${optionId}`;
 
 /** The single answer a respondent gave to a target's question (system or project). */
 function chosen(answers: Answers, key: string): number[] {
@@ -273,7 +281,7 @@ export function afterPage(def: SurveyDefinition, all: Page[], index: number, ans
         if (othersCompletes(q, t, quota) >= t.othersQuota) return { status: "OverQuota", reason: `quota ${t.key}` };
         continue;
       }
-      const open = hit.filter((id) => t.quotas[id] === undefined || (quota.completesByOption[id] ?? 0) < t.quotas[id]!);
+      const open = hit.filter((id) => t.quotas[id] === undefined || (quota.completesByAnswer[answerCell(t.key, id)] ?? 0) < t.quotas[id]!);
       if (!open.length) return { status: "OverQuota", reason: `quota ${t.key}` };
     }
   }
@@ -283,7 +291,7 @@ export function afterPage(def: SurveyDefinition, all: Page[], index: number, ans
 
 /** Completes of a group's answers outside its targets (they share the group's othersQuota). */
 function othersCompletes(q: DefQuestion, t: DefTarget, quota: QuotaState): number {
-  return q.options.filter((o) => !t.optionIds.includes(o.id)).reduce((s, o) => s + (quota.completesByOption[o.id] ?? 0), 0);
+  return q.options.filter((o) => !t.optionIds.includes(o.id)).reduce((s, o) => s + (quota.completesByAnswer[answerCell(t.key, o.id)] ?? 0), 0);
 }
 
 /** One quota cell of a run: an answer with a quota, or a group's other answers (optionId null). */
@@ -303,7 +311,7 @@ export function quotaProgress(def: SurveyDefinition, quota: QuotaState): QuotaGr
     // In the question's order of answers.
     const cells: QuotaCellProgress[] = q.options.flatMap((o) => {
       const target = t.quotas[o.id];
-      return target === undefined ? [] : [{ optionId: o.id, label: o.text, completes: quota.completesByOption[o.id] ?? 0, target }];
+      return target === undefined ? [] : [{ optionId: o.id, label: o.text, completes: quota.completesByAnswer[answerCell(t.key, o.id)] ?? 0, target }];
     });
     if (!cells.length) continue;
     if (t.othersQuota != null) cells.push({ optionId: null, label: "Other answers", completes: othersCompletes(q, t, quota), target: t.othersQuota });
