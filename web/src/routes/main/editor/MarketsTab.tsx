@@ -1,7 +1,8 @@
 // Markets and targets: the project's regions (US states only with CanChooseUsStateMarkets), the
 // demographic and screener targets with past respondents per answer (Questions
 // TargetQuestionsWithCounts), saved through Projects ChangeTargets / DeleteRegions, and the
-// incidence estimate, updated live by IncidenceEstimateUpdated on the client channel.
+// incidence estimate, updated live by IncidenceEstimateUpdated on the client channel; per market and
+// target question, the quota cells (QuotaCells; docs/decisions.md "Quotas in the web editor").
 import { useEffect, useEffectEvent, useState } from "react";
 import { api, type Schemas } from "../../../api/client";
 import { useApi } from "../../../api/hooks";
@@ -9,7 +10,7 @@ import { Badge, Button, Card, EmptyState, Field, Input, Skeleton, Skeletons, cx 
 import { onRealtime, type RealtimeEvent } from "../../../state/realtime";
 import { useMe } from "../../../state/app";
 import { hasFlag, keyPath, run, useRefreshProject, useStoredTargets } from "../../../features/projects-editor/data";
-import { modelOf, questionKey, quotaMarkets, targetsBody, toggled, withQuotas, type TargetBody, type TargetModel } from "../../../features/quotas";
+import { modelOf, optionKey, questionKey, quotaMarkets, targetsBody, toggled, withQuotas, type TargetBody, type TargetModel } from "../../../features/quotas";
 import { QuotaCells } from "./QuotaCells";
 import { useRegions } from "../CreateProject";
 import type { TabProps } from "./shared";
@@ -26,7 +27,6 @@ export function useTargetQuestions(projectId: number) {
   );
 }
 
-const optKey = (o: TargetOption) => (o.systemQuestionOptionId ? `s${o.systemQuestionOptionId}` : `q${o.questionOptionId}`);
 const pct = (x: number) => `${(x * 100).toFixed(x < 0.1 ? 1 : 0)}%`;
 
 export function MarketsTab({ client, project, editable }: TabProps) {
@@ -88,7 +88,7 @@ export function MarketsTab({ client, project, editable }: TabProps) {
     if (!model) return;
     const body = { targets: bodyOf(toggled(model, q, o, !o.isTarget, regionIds)) };
     // Optimistic: the box shows the choice while the server stores it.
-    void targets.mutate({ value: questions.map((x) => ({ ...x, options: x.options.map((y) => (optKey(y) === optKey(o) ? { ...y, isTarget: !y.isTarget } : y)) })) }, false);
+    void targets.mutate({ value: questions.map((x) => ({ ...x, options: x.options.map((y) => (optionKey(y) === optionKey(o) ? { ...y, isTarget: !y.isTarget } : y)) })) }, false);
     await change(body);
   }
 
@@ -201,7 +201,7 @@ export function MarketsTab({ client, project, editable }: TabProps) {
                       {g.label ? <p className="mb-1 text-xs font-semibold tracking-wide text-ink-600 uppercase">{g.label}</p> : null}
                       <div className="flex flex-wrap gap-2">
                         {g.options.map((o) => (
-                          <label key={`${optKey(o)}-${o.regionId ?? 0}`} className={cx("flex items-center gap-2 rounded-lg px-3 py-1.5 text-sm ring-1", o.isTarget ? "bg-brand-50 text-brand-900 ring-brand-400" : "text-ink-700 ring-ink-200", editable && "cursor-pointer hover:bg-ink-50")}>
+                          <label key={`${optionKey(o)}-${o.regionId ?? 0}`} className={cx("flex items-center gap-2 rounded-lg px-3 py-1.5 text-sm ring-1", o.isTarget ? "bg-brand-50 text-brand-900 ring-brand-400" : "text-ink-700 ring-ink-200", editable && "cursor-pointer hover:bg-ink-50")}>
                             <input type="checkbox" className="size-4 rounded border-ink-300 text-brand-600" checked={o.isTarget} disabled={!editable || busy || !model || allQuota} onChange={() => void toggleTarget(q, o)} aria-label={g.label ? `${o.answerLabel} (${g.label})` : undefined} />
                             <span>{o.answerLabel}</span>
                             <span className="text-xs text-ink-500">{o.count.toLocaleString("en")}</span>
