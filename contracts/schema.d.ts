@@ -3004,7 +3004,7 @@ export interface paths {
         };
         /**
          * Respondents per survey run of a project
-         * @description For each survey run of the project: started, in progress, complete, screened out, over quota and removed respondents, with the run's quota and wave, and a customer-panel run's respondent link.
+         * @description For each survey run of the project: started, in progress, complete, screened out, over quota and removed respondents, with the run's quota and wave, a customer-panel run's respondent link, and each quota cell's completes against its cap.
          */
         get: operations["Projects_DecipherCompletesCounts"];
         put?: never;
@@ -10602,6 +10602,11 @@ export interface components {
                     questionId?: number;
                     optionIds: number[];
                     share: number;
+                    /** @description A demographic factor's share per targeted answer */
+                    optionShares?: {
+                        optionId: number;
+                        share: number;
+                    }[];
                     /** @enum {string} */
                     basis: "census" | "responses" | "prior" | "mixed" | "noTargets";
                 }[];
@@ -10636,6 +10641,12 @@ export interface components {
                     optionId: number;
                     label: string;
                     quotaPercent: number | null;
+                    /** @description A quota cell's cap in a run of the market's completes: ceil(completes × share), at least 1 (null: no quota) */
+                    needed: number | null;
+                    /** @description The completes the panel can deliver in the cell in a field period: floor(the market's feasibleCompletes × the answer's share ÷ the group's share), from the incidence estimate's factor; null where it has none (a customer panel, a screener, a group open to its other answers) */
+                    deliverable: number | null;
+                    /** @description needed <= deliverable (null: unknown) */
+                    feasible: boolean | null;
                 }[];
                 /** @description The quotas' sum (null: no quotas, the targets only say who qualifies) */
                 totalPercent: number | null;
@@ -10697,6 +10708,11 @@ export interface components {
                     questionId?: number;
                     optionIds: number[];
                     share: number;
+                    /** @description A demographic factor's share per targeted answer */
+                    optionShares?: {
+                        optionId: number;
+                        share: number;
+                    }[];
                     /** @enum {string} */
                     basis: "census" | "responses" | "prior" | "mixed" | "noTargets";
                 }[];
@@ -11460,7 +11476,23 @@ export interface components {
                  * @enum {string}
                  */
                 fieldingState: "notOpen" | "filling" | "stalled" | "closed";
+                /** @description Each quota cell's completes against its cap, per target group with quotas in the run's survey (empty: no quotas, or no survey yet) */
+                quotas: components["schemas"]["SurveyRunQuotaProgress"][];
             })[];
+        };
+        SurveyRunQuotaProgress: {
+            /** @description The group: s{systemQuestionId} (a demographic) or q{projectQuestionId} (a screener) */
+            key: string;
+            question: string;
+            cells: {
+                /** @description The answer with the quota; null: the group's other answers, sharing what its quotas leave */
+                optionId: number | null;
+                label: string;
+                /** @description Completes in the cell (the count the engine closes the cell with) */
+                completes: number;
+                /** @description The cell's cap: ceil(the run's completes x the answer's quota share), at least 1; for other answers, what the quotas leave */
+                target: number;
+            }[];
         };
         SurveyRunCounts: {
             surveyRunId: number;

@@ -237,6 +237,45 @@ JSON: { id, projectName, statusCode, testOptionIds, questionIds, uploads, cost }
   )
   .action(async (_o, cmd: Command) => (await import("./commands/projects/create.ts")).runCreate(all(cmd)));
 projects
+  .command("file")
+  .description("write a project's set-up as a project file: settings, markets, completes, targets with quotas, test options")
+  .argument("<id>", "project id")
+  .option("-o, --output <file>", "write to FILE (default: stdout)")
+  .option("--force", "overwrite FILE")
+  .option("--json", JSON_HELP)
+  .addHelpText(
+    "after",
+    `
+Read back by \`projects create --from\` (a new draft) and \`projects apply\` (an existing draft's markets,
+completes and targets). Not written: test option images, custom questions, price sensitivity, market
+reach, the schedule and screener-question targets (the file's header says so too).
+
+Examples:
+  $ ideally projects file 42 > oat-bars.yaml
+  $ ideally projects file 42 -o oat-bars.yaml --force
+JSON (with -o): { file, projectId, targets, notWritten }`,
+  )
+  .action(async (id: string, _o, cmd: Command) => (await import("./commands/projects/file-out.ts")).runFileOut(id, all(cmd)));
+projects
+  .command("apply")
+  .description("set a draft's markets, completes and targets (quotas included) from a project file, in one call")
+  .argument("<id>", "project id (a Draft)")
+  .requiredOption("--from <file>", "the project file, - for stdin")
+  .option("--json", JSON_HELP)
+  .addHelpText(
+    "after",
+    `
+The file is checked as \`projects validate\` checks it first (FILE:LINE:COL, exit 1). Its markets become
+the project's, its completes (when given) each market's, and its targets the project's whole target
+set: a target without \`quota\` has none. All or nothing (ChangeTargets); the rest of the file is not applied.
+
+Examples:
+  $ ideally projects file 42 > quotas.yaml && ideally projects apply 43 --from quotas.yaml
+  $ ideally projects file 42 | ideally projects apply 43 --from - --json | jq .targets
+JSON: { projectId, regionIds, targets: Targets[], feasibility: FeasibilityExplanation }`,
+  )
+  .action(async (id: string, _o, cmd: Command) => (await import("./commands/projects/file-out.ts")).runApply(id, all(cmd)));
+projects
   .command("update")
   .description("change a project's name, note, launch date, brand or category")
   .argument("<id>", "project id")

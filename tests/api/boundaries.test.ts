@@ -142,7 +142,7 @@ describe("a target's quota: completes allowed per option; full at the quota (fie
     { id: "concept-1", kind: "concept", testOptionId: 1, questions: [] },
   ];
   const def = { targets: [{ key: "s51", optionIds: [5100001, 5100002], quotas: { "5100001": 20 } }] } as unknown as SurveyDefinition;
-  const after = (answer: number, completes: number) => afterPage(def, all, 0, { s51: answer }, { completesByOption: { "5100001": completes } }).status;
+  const after = (answer: number, completes: number) => afterPage(def, all, 0, { s51: answer }, { completesByOption: {}, completesByAnswer: { "s51:5100001": completes } }).status;
 
   test("19 completes: one more may start; 20 (the quota) and 21: over quota", () => {
     expect(after(5100001, 19)).toBe("InProgress");

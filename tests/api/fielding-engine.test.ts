@@ -7,6 +7,7 @@
 import { describe, expect, test } from "bun:test";
 import {
   afterPage,
+  answerCell,
   answerKey,
   assignTestOptions,
   ATTENTION,
@@ -327,8 +328,12 @@ describe("afterPage: screen-out by target, over quota, the attention check, next
     { id: "attention", kind: "attention", testOptionId: null, questions: [] },
     { id: "followUps", kind: "followUps", testOptionId: null, questions: [] },
   ];
+  // Completes per answer, given by option id (unique across the two questions here) and kept as the
+  // engine keeps them, per question and option (answerCell).
+  const byAnswer = (completes: Record<string, number>) =>
+    Object.fromEntries(Object.entries(completes).map(([id, n]) => [answerCell([age, gender].find((q) => q.options.some((o) => o.id === Number(id)))!.key, id), n]));
   const run = (targets: DefTarget[], index: number, answers: Record<string, number | number[] | string>, completes: Record<string, number> = {}) =>
-    afterPage(definition({ targets }), all, index, answers, { completesByOption: completes });
+    afterPage(definition({ targets }), all, index, answers, { completesByOption: {}, completesByAnswer: byAnswer(completes) });
 
   test("no target on the page: the next page, then Complete after the last", () => {
     expect(run([], 0, { s51: 3 })).toEqual({ status: "InProgress", page: 1 });
@@ -345,7 +350,7 @@ describe("afterPage: screen-out by target, over quota, the attention check, next
     expect(run([t], 1, { s51: 3, s52: 4 })).toEqual({ status: "InProgress", page: 2 });
     // Targets apply on demographics and screener pages only.
     const onConcept: Page[] = [{ id: "concept:1", kind: "concept", testOptionId: 1, questions: [age] }, all[3]!];
-    expect(afterPage(definition({ targets: [t] }), onConcept, 0, { s51: 3 }, { completesByOption: {} })).toEqual({ status: "InProgress", page: 1 });
+    expect(afterPage(definition({ targets: [t] }), onConcept, 0, { s51: 3 }, { completesByOption: {}, completesByAnswer: {} })).toEqual({ status: "InProgress", page: 1 });
   });
 
   test("a screener page's target works as a demographic's", () => {
@@ -392,7 +397,7 @@ describe("afterPage: screen-out by target, over quota, the attention check, next
       { key: "s51", optionIds: [1], quotas: {}, othersQuota: 3 },
       { key: "s52", optionIds: [4], quotas: {} },
     ];
-    const go = (answers: Record<string, number>, completes: Record<string, number> = {}) => afterPage(definition({ targets }), both, 0, answers, { completesByOption: completes });
+    const go = (answers: Record<string, number>, completes: Record<string, number> = {}) => afterPage(definition({ targets }), both, 0, answers, { completesByOption: {}, completesByAnswer: byAnswer(completes) });
     expect(go({ s51: 2, s52: 4 })).toEqual({ status: "InProgress", page: 1 });
     expect(go({ s51: 2, s52: 5 })).toEqual({ status: "ScreenedOut", reason: "target s52" });
     expect(go({ s51: 1, s52: 5 })).toEqual({ status: "ScreenedOut", reason: "target s52" });
@@ -402,7 +407,7 @@ describe("afterPage: screen-out by target, over quota, the attention check, next
     // Gender second on the page: the others of s52 are its option 5, not the age question's options.
     const both: Page[] = [{ id: "demographics", kind: "demographics", testOptionId: null, questions: [age, gender] }, all[4]!];
     const t: DefTarget = { key: "s52", optionIds: [4], quotas: {}, othersQuota: 3 };
-    const go = (completes: Record<string, number>) => afterPage(definition({ targets: [t] }), both, 0, { s51: 1, s52: 5 }, { completesByOption: completes });
+    const go = (completes: Record<string, number>) => afterPage(definition({ targets: [t] }), both, 0, { s51: 1, s52: 5 }, { completesByOption: {}, completesByAnswer: byAnswer(completes) });
     expect(go({ 5: 3 })).toEqual({ status: "OverQuota", reason: "quota s52" });
     expect(go({ 5: 2, 1: 50, 2: 50, 3: 50 })).toEqual({ status: "InProgress", page: 1 });
   });
@@ -416,7 +421,20 @@ describe("afterPage: screen-out by target, over quota, the attention check, next
     // The attention answer matters on its own page only.
     expect(run([], 2, { attention: 0 })).toEqual({ status: "InProgress", page: 3 });
     const lastIsAttention = all.slice(0, 4);
-    expect(afterPage(definition(), lastIsAttention, 3, { attention: 1 }, { completesByOption: {} })).toEqual({ status: "Complete" });
+    expect(afterPage(definition(), lastIsAttention, 3, { attention: 1 }, { completesByOption: {}, completesByAnswer: {} })).toEqual({ status: "Complete" });
+  });
+
+  test("a quota cell counts its own question's answers only: a test option or another question's answer with the same id is not one of them", () => {
+    // Option ids of demographics, screeners and test options come from separate sequences: the
+    // screener's answer 1 and test option 1 (and the age group's option 1) are different things.
+    const screener = question("q9", "single", { options: [opt(1), opt(2)] });
+    const withScreener: Page[] = [{ id: "screener", kind: "screener", testOptionId: null, questions: [screener] }, all[4]!];
+    const t: DefTarget = { key: "q9", optionIds: [1, 2], quotas: { "1": 3, "2": 3 } };
+    const go = (state: { completesByOption: Record<string, number>; completesByAnswer: Record<string, number> }) => afterPage(definition({ targets: [t] }), withScreener, 0, { q9: 1 }, state);
+    // Test option 1 seen by 5 completes and 5 answers of the age group's option 1: the cell is empty.
+    expect(go({ completesByOption: { 1: 5 }, completesByAnswer: { "s51:1": 5 } })).toEqual({ status: "InProgress", page: 1 });
+    expect(go({ completesByOption: {}, completesByAnswer: { "q9:1": 2 } })).toEqual({ status: "InProgress", page: 1 });
+    expect(go({ completesByOption: {}, completesByAnswer: { "q9:1": 3 } })).toEqual({ status: "OverQuota", reason: "quota q9" });
   });
 });
 

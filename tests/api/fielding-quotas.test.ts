@@ -184,3 +184,132 @@ describe("a target sent without its quota keeps the stored one (the web editor's
     ]);
   });
 });
+
+describe("each quota cell's progress on the run's status answer (Projects DecipherCompletesCounts, issue 36)", () => {
+  type Cell = { optionId: number | null; label: string; completes: number; target: number };
+  const progress = async (id: number) => {
+    const r = await call(app, "acmeUser", T, "GET", `/api/v1/Projects(${id})/DecipherCompletesCounts`);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    return r.body.value[0] as { complete: number; quotas: { key: string; question: string; cells: Cell[] }[] };
+  };
+  // Completes per gender answer, counted here from the sessions the simulated panel left.
+  const byGender = async (runId: number) =>
+    new Map(
+      (
+        await tdb.db<{ o: number; n: number }[]>`
+          select (answers->>'s45')::int as o, count(*)::int as n from survey_sessions
+          where survey_run_id = ${runId} and status = 'Complete' group by 1`
+      ).map((r) => [r.o, r.n]),
+    );
+  const launched = async (id: number) => {
+    expect((await call(app, "staff", T, "POST", `/api/v1/Projects(${id})/SuperApprove`)).body.statusCode).toBe(300);
+    const [run] = await fielding.createSurveys(tdb.db, id);
+    await fielding.launchRun(tdb.db, run!.surveyRunId, "http://ideally.test");
+    return run!.surveyRunId;
+  };
+
+  test("50/50 Male and Female (only these, as the web editor sends them): each cell's completes and its cap of 10 of 20", async () => {
+    const id = await draft(20);
+    expect((await targets(id, [{ o: MALE, q: 50, only: true }, { o: FEMALE, q: 50, only: true }])).status).toBe(200);
+    const runId = await launched(id);
+    const empty = await progress(id);
+    // ceil(20 x 50 / 100) = 10 per cell; nothing answered yet.
+    expect(empty.quotas).toEqual([{ key: "s45", question: "Gender", cells: [{ optionId: MALE, label: "Male", completes: 0, target: 10 }, { optionId: FEMALE, label: "Female", completes: 0, target: 10 }] }]);
+    await fielding.simulate(tdb.db, runId, 7);
+    const counted = await byGender(runId);
+    const mid = await progress(id);
+    expect(mid.complete).toBe(7);
+    expect(mid.quotas[0]!.cells.map((c) => [c.optionId, c.completes, c.target])).toEqual([
+      [MALE, counted.get(MALE) ?? 0, 10],
+      [FEMALE, counted.get(FEMALE) ?? 0, 10],
+    ]);
+    expect((counted.get(MALE) ?? 0) + (counted.get(FEMALE) ?? 0), "only these answers complete").toBe(7);
+    for (let i = 0; i < 10 && (await progress(id)).complete < 20; i++) await fielding.simulate(tdb.db, runId, 20);
+    const full = await progress(id);
+    expect(full.quotas[0]!.cells.map((c) => c.completes), "both cells full at the run's close").toEqual([10, 10]);
+  });
+
+  test("Female at 50%, the rest open: the Female cell and the other answers' cell, counted from the sessions", async () => {
+    const id = await draft(30);
+    expect((await targets(id, [{ o: FEMALE, q: 50 }])).status).toBe(200);
+    const runId = await launched(id);
+    await fielding.simulate(tdb.db, runId, 12);
+    const counted = await byGender(runId);
+    const others = [...counted].filter(([o]) => o !== FEMALE).reduce((s, [, n]) => s + n, 0);
+    // Female: ceil(30 x 50 / 100) = 15; the others share 30 - 15 = 15.
+    expect((await progress(id)).quotas).toEqual([
+      { key: "s45", question: "Gender", cells: [{ optionId: FEMALE, label: "Female", completes: counted.get(FEMALE) ?? 0, target: 15 }, { optionId: null, label: "Other answers", completes: others, target: 15 }] },
+    ]);
+  });
+
+  test("a run without quotas lists none", async () => {
+    const id = await draft(10);
+    expect((await targets(id, [{ o: FEMALE }, { o: MALE }])).status).toBe(200);
+    await launched(id);
+    expect((await progress(id)).quotas).toEqual([]);
+  });
+});
+
+describe("per-market quota shares (the web editor's cells: only these, adding up to 100%)", () => {
+  test("New Zealand 50/50 and Australia 50/40 is refused naming Australia, with the error shape, and the stored targets stay", async () => {
+    const id = await draft();
+    expect((await call(app, "acmeUser", T, "POST", `/api/v1/Projects(${id})/ChangeTargets`, { targets: [], regionIds: [1, 2] })).status).toBe(200);
+    const cell = (o: number, regionId: number, quotaPercent: number) => ({ systemQuestionOptionId: o, regionId, quotaPercent, onlyThese: true });
+    const good = [cell(MALE, 1, 50), cell(FEMALE, 1, 50), cell(MALE, 2, 50), cell(FEMALE, 2, 50)];
+    expect((await call(app, "acmeUser", T, "POST", `/api/v1/Projects(${id})/ChangeTargets`, { targets: good })).status).toBe(200);
+    const bad = await call(app, "acmeUser", T, "POST", `/api/v1/Projects(${id})/ChangeTargets`, { targets: [cell(MALE, 1, 50), cell(FEMALE, 1, 50), cell(MALE, 2, 50), cell(FEMALE, 2, 40)] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.typename).toBe("ValidationError");
+    expect(bad.body.message).toBe('The quotas of the group "Gender" add up to 90% in Australia and the group takes only these answers: they must add up to 100%, or the run can never fill');
+    expect(bad.body.errors).toEqual([{ path: "targets.s45", message: bad.body.message }]);
+    const stored = await tdb.db<{ o: number; r: number; q: string }[]>`
+      select system_question_option_id as o, region_id as r, quota_percent::text as q from targets where project_id = ${id} order by region_id, system_question_option_id`;
+    expect(stored.map((t) => [t.o, t.r, Number(t.q)]), "the 50/50 of both markets kept").toEqual([
+      [MALE, 1, 50],
+      [FEMALE, 1, 50],
+      [MALE, 2, 50],
+      [FEMALE, 2, 50],
+    ]);
+  });
+});
+
+describe("feasibility per quota cell (IncidenceEstimate's explanation, issue 36)", () => {
+  // New Zealand: the panel reaches 6,000 (docs/decisions.md "Feasibility"); the census margins are
+  // Male 0.49 and Female 0.51 (reference data, Stats NZ 2023), so a Male/Female design qualifies
+  // 0.49 + 0.51 = 100% and the market can deliver 6,000. Its cells: Male floor(6000 x 0.49) = 2,940,
+  // Female floor(6000 x 0.51) = 3,060. At 50/50 a cell needs ceil(n / 2): Male fits up to n = 5,880.
+  const cellsAt = async (n: number) => {
+    const id = await draft(n);
+    expect((await targets(id, [{ o: MALE, q: 50, only: true }, { o: FEMALE, q: 50, only: true }])).status).toBe(200);
+    const r = await call(app, "acmeUser", T, "POST", `/api/v1/Projects(${id})/IncidenceEstimate`);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const g = r.body.explanation.groups[0] as { text: string; answers: { optionId: number; needed: number; deliverable: number; feasible: boolean }[] };
+    return { market: r.body.regions[0].feasible as boolean, text: g.text, cells: g.answers.map((a) => [a.optionId, a.needed, a.deliverable, a.feasible]) };
+  };
+
+  test("5,880 completes at 50/50: both cells fit (Male at its edge)", async () => {
+    const at = await cellsAt(5880);
+    expect(at.cells).toEqual([
+      [MALE, 2940, 2940, true],
+      [FEMALE, 2940, 3060, true],
+    ]);
+    expect(at.text).toBe("Gender in New Zealand: Male 50%, Female 50%, 100% in all.");
+  });
+
+  test("5,881 completes: the market fits but the Male cell does not, and the group's words say so", async () => {
+    const at = await cellsAt(5881);
+    expect(at.market, "6,000 can be delivered in the market").toBe(true);
+    expect(at.cells).toEqual([
+      [MALE, 2941, 2940, false],
+      [FEMALE, 2941, 3060, true],
+    ]);
+    expect(at.text).toBe("Gender in New Zealand: Male 50%, Female 50%, 100% in all. Not feasible in every cell: Male needs 2,941 completes and about 2,940 can be delivered.");
+  });
+
+  test("a group open to its other answers screens nobody, so the estimate has no share for its cells", async () => {
+    const id = await draft(100);
+    expect((await targets(id, [{ o: FEMALE, q: 50 }])).status).toBe(200);
+    const r = await call(app, "acmeUser", T, "POST", `/api/v1/Projects(${id})/IncidenceEstimate`);
+    expect(r.body.explanation.groups[0].answers).toEqual([{ optionId: FEMALE, label: "Female", quotaPercent: 50, needed: 50, deliverable: null, feasible: null }]);
+  });
+});

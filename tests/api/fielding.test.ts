@@ -194,14 +194,14 @@ describe("the respondent engine", () => {
   test("the attention check screens out a wrong answer", () => {
     const all = pages(def, [def.testOptions[0]!.id]);
     const i = all.findIndex((p) => p.kind === "attention");
-    expect(afterPage(def, all, i, { [ATTENTION.key]: 0 }, { completesByOption: {} })).toEqual({ status: "ScreenedOut", reason: "attention check" });
+    expect(afterPage(def, all, i, { [ATTENTION.key]: 0 }, { completesByOption: {}, completesByAnswer: {} })).toEqual({ status: "ScreenedOut", reason: "attention check" });
   });
 
   test("a full quota sends the next respondent of that group to the over-quota end", async () => {
     // Quota: 50% of 3 completes = 2 for 18-24s. Fill it with simulated 18-24 women.
     const quota = def.targets.find((t) => t.key === "s51")!;
     expect(quota.quotas["5100001"]).toBe(2);
-    const r = afterPage(def, pages(def, [def.testOptions[0]!.id]), 0, demographics(4500002, 5100001), { completesByOption: { 5100001: 2 } });
+    const r = afterPage(def, pages(def, [def.testOptions[0]!.id]), 0, demographics(4500002, 5100001), { completesByOption: {}, completesByAnswer: { "s51:5100001": 2 } });
     expect(r).toEqual({ status: "OverQuota", reason: "quota s51" });
   });
 });

@@ -112,7 +112,7 @@ describe("help and completion", () => {
     const complete = (...words: string[]) =>
       Bun.spawnSync(["bash", "-c", `source ${script}; COMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${words.length - 1}; _ideally; echo "\${COMPREPLY[@]}"`]).stdout.toString().trim();
     expect(complete("ideally", "pro")).toBe("projects");
-    expect(complete("ideally", "projects", "").split(" ")).toEqual(["list", "show", "validate", "create", "update", "clone", "submit", "unsubmit", "delete", "undelete", "watch"]);
+    expect(complete("ideally", "projects", "").split(" ")).toEqual(["list", "show", "validate", "create", "file", "apply", "update", "clone", "submit", "unsubmit", "delete", "undelete", "watch"]);
     expect(complete("ideally", "projects", "create", "--d")).toBe("--dry-run");
     expect(complete("ideally", "export", "42", "--f")).toBe("--format --force --filter");
   });

@@ -34,6 +34,8 @@ const REFUSED: Record<string, [number, string]> = {
   "ideally results verbatims 42 --question 310 --sentiment Negative": [2, "no question 310 in project 42 (404)"],
   "ideally results verbatims 42 --question 310 --search price --page-size 50": [2, "no question 310 in project 42 (404)"],
   "ideally credits transfer --from 2 --to 3 --amount 500 --note 'Q3 budget'": [1, "no terminal and no --yes"],
+  "ideally projects file 42 > quotas.yaml && ideally projects apply 43 --from quotas.yaml": [2, "project 43 (the docs' id) does not exist (404)"],
+  "ideally projects file 42 | ideally projects apply 43 --from - --json | jq .targets": [2, "project 43 (the docs' id) does not exist (404)"],
 };
 /** Not run here, with the test that covers them. */
 const ELSEWHERE: Record<string, string> = {

@@ -4,6 +4,7 @@ import type { Tx } from "../../db/client.ts";
 import { ApiError } from "../../errors.ts";
 import type { DefQuestion, DefTarget, QuestionType, SurveyDefinition } from "./engine.ts";
 import * as q from "./fielding.sql.ts";
+import { cellCap } from "./quotas.ts";
 
 const TYPE: Record<number, QuestionType> = { 1: "single", 2: "multiple", 3: "text", 4: "dropdown" };
 /** Positions (SPEC 3): Audience 1, 4, 7; Test 8, 2 and the framework's 5; Follow-up 3, Custom 6, 9-12. */
@@ -72,7 +73,7 @@ export async function buildDefinition(
     if (!key) continue; // a target on a question the survey does not ask cannot screen
     const target = targets.get(key) ?? { key, optionIds: [], quotas: {}, onlyThese: false, othersQuota: null };
     target.optionIds.push(t.optionId);
-    if (t.quotaPercent !== null) target.quotas[t.optionId] = Math.max(1, Math.ceil((run.targetCompletes * t.quotaPercent) / 100));
+    if (t.quotaPercent !== null) target.quotas[t.optionId] = cellCap(run.targetCompletes, t.quotaPercent);
     if (t.onlyThese) target.onlyThese = true;
     targets.set(key, target);
   }

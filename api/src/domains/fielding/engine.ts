@@ -243,10 +243,18 @@ export function validatePage(def: SurveyDefinition, page: Page, input: Record<st
 
 export type Outcome = { status: "InProgress"; page: number } | { status: "Complete" } | { status: "ScreenedOut"; reason: string } | { status: "OverQuota"; reason: string };
 
-/** Counts the rules need: completes per target option and per test option, in this run. */
+/**
+ * Counts the rules need, in this run: completes per test option seen (by its id), and per answer
+ * given (by answerCell: the question's key and the option's id, since a demographic's, a screener's
+ * and a test option's ids come from separate sequences and may be equal).
+ */
 export interface QuotaState {
   completesByOption: Record<string, number>;
+  completesByAnswer: Record<string, number>;
 }
+
+/** An answer's cell: "{question key}:{option id}", e.g. "s45:4500002". */
+export const answerCell = (questionKey: string, optionId: number | string) => `${questionKey}:${optionId}`;
 
 /** The single answer a respondent gave to a target's question (system or project). */
 function chosen(answers: Answers, key: string): number[] {
@@ -270,16 +278,46 @@ export function afterPage(def: SurveyDefinition, all: Page[], index: number, ans
         if (t.othersQuota == null || t.othersQuota <= 0) return { status: "ScreenedOut", reason: `target ${t.key}` };
         // The group's other answers share what its quotas leave.
         const q = page.questions.find((x) => x.key === t.key)!;
-        const others = q.options.filter((o) => !t.optionIds.includes(o.id)).reduce((s, o) => s + (quota.completesByOption[o.id] ?? 0), 0);
-        if (others >= t.othersQuota) return { status: "OverQuota", reason: `quota ${t.key}` };
+        if (othersCompletes(q, t, quota) >= t.othersQuota) return { status: "OverQuota", reason: `quota ${t.key}` };
         continue;
       }
-      const open = hit.filter((id) => t.quotas[id] === undefined || (quota.completesByOption[id] ?? 0) < t.quotas[id]!);
+      const open = hit.filter((id) => t.quotas[id] === undefined || (quota.completesByAnswer[answerCell(t.key, id)] ?? 0) < t.quotas[id]!);
       if (!open.length) return { status: "OverQuota", reason: `quota ${t.key}` };
     }
   }
   if (page.kind === "attention" && answers[ATTENTION.key] !== ATTENTION.correct) return { status: "ScreenedOut", reason: "attention check" };
   return index + 1 < all.length ? { status: "InProgress", page: index + 1 } : { status: "Complete" };
+}
+
+/** Completes of a group's answers outside its targets (they share the group's othersQuota). */
+function othersCompletes(q: DefQuestion, t: DefTarget, quota: QuotaState): number {
+  return q.options.filter((o) => !t.optionIds.includes(o.id)).reduce((s, o) => s + (quota.completesByAnswer[answerCell(t.key, o.id)] ?? 0), 0);
+}
+
+/** One quota cell of a run: an answer with a quota, or a group's other answers (optionId null). */
+export type QuotaCellProgress = { optionId: number | null; label: string; completes: number; target: number };
+export type QuotaGroupProgress = { key: string; question: string; cells: QuotaCellProgress[] };
+
+/**
+ * Each quota cell's completes against its cap, read from the counts afterPage decides with (so the
+ * status page shows what the engine enforces): per group with quotas, each capped answer, then the
+ * group's other answers when its quotas leave them a share.
+ */
+export function quotaProgress(def: SurveyDefinition, quota: QuotaState): QuotaGroupProgress[] {
+  const out: QuotaGroupProgress[] = [];
+  for (const t of def.targets) {
+    const q = [...def.demographics, ...def.screener].find((x) => x.key === t.key);
+    if (!q) continue;
+    // In the question's order of answers.
+    const cells: QuotaCellProgress[] = q.options.flatMap((o) => {
+      const target = t.quotas[o.id];
+      return target === undefined ? [] : [{ optionId: o.id, label: o.text, completes: quota.completesByAnswer[answerCell(t.key, o.id)] ?? 0, target }];
+    });
+    if (!cells.length) continue;
+    if (t.othersQuota != null) cells.push({ optionId: null, label: "Other answers", completes: othersCompletes(q, t, quota), target: t.othersQuota });
+    out.push({ key: t.key, question: q.title || q.text, cells });
+  }
+  return out;
 }
 
 /** A seeded generator (mulberry32): the same seed, the same respondent. */

@@ -5,7 +5,7 @@ import { enterTenant } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
 import { systemCtx } from "../lifecycle/lifecycle.service.ts";
-import type { SurveyDefinition } from "./engine.ts";
+import { quotaProgress, type QuotaGroupProgress, type SurveyDefinition } from "./engine.ts";
 import * as q from "./fielding.sql.ts";
 import { QUALITY_REASONS } from "./quality.ts";
 import { recordOutcomes } from "./suppliers.ts";
@@ -181,11 +181,16 @@ export async function completesCounts(db: Db, ctx: RequestCtx, projectId: number
   return system(db, async (tx) => {
     const ids = runs.map((r) => r.id);
     const counts = await q.runCounts(tx, ids);
-    const meta = await tx<{ id: number; regionId: number; isCustomerPanel: boolean; supplier: boolean; sampleSource: q.SampleSource; surveyLink: string; surveyStatusId: number; targetCompletes: number | null; waveNumber: number | null; fieldEndAt: string | null; stalledAt: string | null; closedReason: q.ClosedReason | null }[]>`
+    const meta = await tx<{ id: number; regionId: number; isCustomerPanel: boolean; supplier: boolean; sampleSource: q.SampleSource; surveyLink: string; surveyStatusId: number; targetCompletes: number | null; waveNumber: number | null; fieldEndAt: string | null; stalledAt: string | null; closedReason: q.ClosedReason | null; definition: SurveyDefinition | null }[]>`
       select r.id, r.region_id as "regionId", r.is_customer_panel as "isCustomerPanel", r.sample_supplier_id is not null as supplier, r.sample_source as "sampleSource", r.survey_link as "surveyLink", r.survey_status_id as "surveyStatusId",
              r.target_completes as "targetCompletes", (select min(wave_number) from project_schedules s where s.survey_run_id = r.id) as "waveNumber",
-             to_json(r.field_end_at)#>>'{}' as "fieldEndAt", to_json(r.stalled_at)#>>'{}' as "stalledAt", r.closed_reason as "closedReason"
+             to_json(r.field_end_at)#>>'{}' as "fieldEndAt", to_json(r.stalled_at)#>>'{}' as "stalledAt", r.closed_reason as "closedReason", r.definition
       from survey_runs r where r.id = any(${ids}::int[]) order by r.id`;
+    // Each quota cell's progress, from the counts the engine decides over quota with.
+    const quotas = new Map<number, QuotaGroupProgress[]>();
+    for (const m of meta) {
+      if (m.definition?.targets.some((t) => Object.keys(t.quotas).length)) quotas.set(m.id, quotaProgress(m.definition, await q.quotaCounts(tx, m.id).then((c) => ({ completesByOption: c.byOption, completesByAnswer: c.byAnswer }))));
+    }
     return {
       projectId,
       value: meta.map((m) => ({
@@ -203,6 +208,7 @@ export async function completesCounts(db: Db, ctx: RequestCtx, projectId: number
         stalledAt: iso(m.stalledAt),
         closedReason: m.closedReason,
         fieldingState: fieldingState(m.surveyStatusId, m.stalledAt),
+        quotas: quotas.get(m.id) ?? [],
       })),
     };
   });

@@ -138,6 +138,20 @@ const Removed = z.object({ surveyRunId: z.number().int(), removed: z.number().in
 const TranslationCounts = z
   .object({ surveyRunId: z.number().int(), regionId: z.number().int(), texts: z.number().int(), translated: z.number().int(), missing: z.array(z.string()) })
   .openapi("DecipherTranslationCountsResult");
+const QuotaGroup = z
+  .object({
+    key: z.string().describe("The group: s{systemQuestionId} (a demographic) or q{projectQuestionId} (a screener)"),
+    question: z.string(),
+    cells: z.array(
+      z.object({
+        optionId: z.number().int().nullable().describe("The answer with the quota; null: the group's other answers, sharing what its quotas leave"),
+        label: z.string(),
+        completes: z.number().int().describe("Completes in the cell (the count the engine closes the cell with)"),
+        target: z.number().int().describe("The cell's cap: ceil(the run's completes x the answer's quota share), at least 1; for other answers, what the quotas leave"),
+      }),
+    ),
+  })
+  .openapi("SurveyRunQuotaProgress");
 const CompletesCounts = z
   .object({
     projectId: z.number().int(),
@@ -154,6 +168,9 @@ const CompletesCounts = z
           .nullable()
           .describe("A customer-panel run's respondent page ({PUBLIC_URL}/s/{surveyLink}), for the team to send to its own list; null for the Ideally panel's and suppliers' runs"),
         ...FieldPeriod,
+        quotas: z
+          .array(QuotaGroup)
+          .describe("Each quota cell's completes against its cap, per target group with quotas in the run's survey (empty: no quotas, or no survey yet)"),
       }),
     ),
   })
@@ -395,7 +412,7 @@ export function registerFieldingRoutes(app: App, deps: AppDeps): void {
       tags: ["Projects"],
       operationId: "Projects_DecipherCompletesCounts",
       summary: "Respondents per survey run of a project",
-      description: "For each survey run of the project: started, in progress, complete, screened out, over quota and removed respondents, with the run's quota and wave, and a customer-panel run's respondent link.",
+      description: "For each survey run of the project: started, in progress, complete, screened out, over quota and removed respondents, with the run's quota and wave, a customer-panel run's respondent link, and each quota cell's completes against its cap.",
       request: { params: KeyParams("Projects") },
       responses: { ...ok(CompletesCounts, "Counts per run"), ...commonErrors, 404: errors[404] },
     },

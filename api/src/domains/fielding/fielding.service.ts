@@ -24,7 +24,7 @@ import { buildDefinition } from "./definition.ts";
 import { computeDrivers } from "../results/drivers.service.ts";
 import { codeThemes } from "../results/themes.service.ts";
 import { refreshNormCells } from "../results/norms.ts";
-import { afterPage, answerKey, assignTestOptions, hash32, intentKey, pages, seeded, validatePage, type Answers, type Page, type SurveyDefinition } from "./engine.ts";
+import { afterPage, answerCell, answerKey, assignTestOptions, hash32, intentKey, pages, seeded, validatePage, type Answers, type Page, type SurveyDefinition } from "./engine.ts";
 import * as q from "./fielding.sql.ts";
 import { answerPage, makePerson, screens, type Margins, type PanelPlan } from "./simulate.ts";
 import { estimateIn, feasibility } from "../lifecycle/estimate.ts";
@@ -383,7 +383,7 @@ export async function submitPage(db: Db, link: string, respondentId: string, pag
     }
     const answers = { ...s.answers, ...checked.answers };
     const counts = await q.quotaCounts(tx, run.id);
-    const outcome = afterPage(run.definition, all, s.page, answers, { completesByOption: counts.byOption });
+    const outcome = afterPage(run.definition, all, s.page, answers, { completesByOption: counts.byOption, completesByAnswer: counts.byAnswer });
     const next = outcome.status === "InProgress" ? outcome.page : s.page;
     let status: string = outcome.status;
     let reason = "reason" in outcome ? outcome.reason : null;
@@ -539,6 +539,7 @@ export async function simulate(db: Db, runId: number, completes: number, opts: {
     const invitable = Math.max(0, Math.min(plan.reach - sent, opts.paced ? entrantsPerTick(plan) : Number.POSITIVE_INFINITY));
     const m = await margins(tx, run.regionId);
     const byOption = { ...counts.byOption };
+    const byAnswer = { ...counts.byAnswer };
     const want = Math.max(0, Math.min(completes, target - counts.completes));
     const rows: q.FinishedSession[] = [];
     let done = 0;
@@ -564,7 +565,7 @@ export async function simulate(db: Db, runId: number, completes: number, opts: {
           throw new Error(`simulated respondent ${index} failed page ${all[page]!.id}: ${checked.errors.map((e) => `${e.path} ${e.message}`).join("; ")}`);
         }
         answers = { ...answers, ...checked.answers };
-        const outcome = afterPage(def, all, page, answers, { completesByOption: byOption });
+        const outcome = afterPage(def, all, page, answers, { completesByOption: byOption, completesByAnswer: byAnswer });
         if (outcome.status === "InProgress") page = outcome.page;
         else {
           status = outcome.status;
@@ -592,7 +593,7 @@ export async function simulate(db: Db, runId: number, completes: number, opts: {
         done++;
         valid.lengths.push(lengthSeconds);
         devices.add(person.fingerprint);
-        for (const v of Object.values(answers)) if (typeof v === "number") byOption[v] = (byOption[v] ?? 0) + 1;
+        for (const [k, v] of Object.entries(answers)) if (typeof v === "number") byAnswer[answerCell(k, v)] = (byAnswer[answerCell(k, v)] ?? 0) + 1;
         for (const t of order) byOption[t] = (byOption[t] ?? 0) + 1;
       } else if (status === "OverQuota") overQuota++;
       else if (status !== "Removed") screenedOut++;

@@ -365,18 +365,20 @@ export async function insertFinishedSessions(tx: Sql, rows: FinishedSession[]): 
   return r.count;
 }
 
-/** Completes in the run, per chosen option of every single-choice answer and per test option seen. */
-export async function quotaCounts(tx: Sql, runId: number): Promise<{ completes: number; byOption: Record<string, number> }> {
-  const [r] = await tx<{ completes: number; byOption: Record<string, number> | null }[]>`
+/**
+ * Completes in the run: per test option seen (byOption, by its id) and per single-choice answer
+ * given (byAnswer, by the engine's answerCell "{answer key}:{option id}": a demographic's, a
+ * screener's and a test option's ids come from separate sequences and may be equal).
+ */
+export async function quotaCounts(tx: Sql, runId: number): Promise<{ completes: number; byOption: Record<string, number>; byAnswer: Record<string, number> }> {
+  const [r] = await tx<{ completes: number; byOption: Record<string, number> | null; byAnswer: Record<string, number> | null }[]>`
     with c as (select answers, test_option_order from survey_sessions where survey_run_id = ${runId} and status = 'Complete'),
-    opts as (
-      select v.value as k from c, jsonb_each(c.answers) v where jsonb_typeof(v.value) = 'number'
-      union all
-      select to_jsonb(t) from c, unnest(c.test_option_order) t
-    )
+    answers as (select v.key || ':' || (v.value #>> '{}') as k from c, jsonb_each(c.answers) v where jsonb_typeof(v.value) = 'number'),
+    seen as (select t::text as k from c, unnest(c.test_option_order) t)
     select (select count(*) from c)::int as completes,
-           (select jsonb_object_agg(k::text, n) from (select k, count(*)::int as n from opts group by k) g) as "byOption"`;
-  return { completes: r!.completes, byOption: r!.byOption ?? {} };
+           (select jsonb_object_agg(k, n) from (select k, count(*)::int as n from seen group by k) g) as "byOption",
+           (select jsonb_object_agg(k, n) from (select k, count(*)::int as n from answers group by k) g) as "byAnswer"`;
+  return { completes: r!.completes, byOption: r!.byOption ?? {}, byAnswer: r!.byAnswer ?? {} };
 }
 
 export interface RunCounts {

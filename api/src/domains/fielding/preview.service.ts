@@ -48,7 +48,7 @@ export async function preview(db: Db, ctx: RequestCtx, projectId: number, body: 
       if ("errors" in checked) throw new ApiError("ValidationError", checked.errors.map((e) => e.message).join("; "), undefined, checked.errors);
       answers = { ...answers, ...checked.answers };
       // No quota in a preview: nobody is over quota.
-      const outcome = afterPage(def, all, index, answers, { completesByOption: {} });
+      const outcome = afterPage(def, all, index, answers, { completesByOption: {}, completesByAnswer: {} });
       status = outcome.status;
       if (outcome.status === "InProgress") index = outcome.page;
       endReason = "reason" in outcome ? outcome.reason : null;

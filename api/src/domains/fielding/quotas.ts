@@ -36,6 +36,9 @@ export interface QuotaProblem {
   message: string;
 }
 
+/** A quota cell's cap in a run of `completes`: its share, rounded up, at least 1 (the engine's and feasibility's). */
+export const cellCap = (completes: number, quotaPercent: number) => Math.max(1, Math.ceil((completes * quotaPercent) / 100));
+
 /** Percentages in hundredths (numeric(5,2)), so 33.33 + 66.67 is exactly 100. */
 export const hundredths = (x: number) => Math.round(x * 100);
 export const pct = (h: number) => `${(h / 100).toString()}%`;

@@ -25,6 +25,8 @@ export interface Factor {
   questionId?: number;
   optionIds: number[];
   share: number;
+  /** A demographic factor's share per targeted answer (they add up to share, before its cap at 1). */
+  optionShares?: { optionId: number; share: number }[];
   basis: Basis;
 }
 
@@ -127,21 +129,22 @@ export async function estimateRegions(tx: Tx, regions: q.RegionSample[], targets
         .filter((c) => c.systemQuestionId === sq && (c.regionId === null || c.regionId === r.regionId))
         .reduce((s, c) => s + c.options, 0);
       const bases: Basis[] = [];
-      let share = 0;
+      const optionShares: { optionId: number; share: number }[] = [];
       for (const o of [...new Set(opts.map((t) => t.optionId))]) {
         const c = census.find((x) => x.regionId === r.regionId && x.optionId === o);
         if (c) {
-          share += c.share;
+          optionShares.push({ optionId: o, share: c.share });
           bases.push("census");
         } else if (total > 0) {
-          share += (answers.find((a) => a.regionId === r.regionId && a.systemQuestionId === sq && a.optionId === o)?.respondents ?? 0) / total;
+          optionShares.push({ optionId: o, share: (answers.find((a) => a.regionId === r.regionId && a.systemQuestionId === sq && a.optionId === o)?.respondents ?? 0) / total });
           bases.push("responses");
         } else {
-          share += 1 / Math.max(1, offered);
+          optionShares.push({ optionId: o, share: 1 / Math.max(1, offered) });
           bases.push("prior");
         }
       }
-      factors.push({ kind: "demographic", systemQuestionId: sq, optionIds: [...new Set(opts.map((t) => t.optionId))], share: Math.min(1, share), basis: combineBasis(bases) });
+      const share = optionShares.reduce((s, o) => s + o.share, 0);
+      factors.push({ kind: "demographic", systemQuestionId: sq, optionIds: optionShares.map((o) => o.optionId), share: Math.min(1, share), optionShares, basis: combineBasis(bases) });
     }
     factors.push(...screeners);
     const incidence = factors.reduce((p, f) => p * f.share, 1);

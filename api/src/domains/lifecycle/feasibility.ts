@@ -8,7 +8,7 @@ import type { Db, Tx } from "../../db/client.ts";
 import type { RequestCtx } from "../../access/principal.ts";
 import { enterTenant } from "../../access/policy.ts";
 import { ApiError, type FieldError } from "../../errors.ts";
-import { groupOptions, hundredths, loadQuotaTargets, pct, quotaProblems, type GroupOption, type QuotaTarget } from "../fielding/quotas.ts";
+import { cellCap, groupOptions, hundredths, loadQuotaTargets, pct, quotaProblems, type GroupOption, type QuotaTarget } from "../fielding/quotas.ts";
 import type { DemographicTarget, RegionSample } from "./incidence.sql.ts";
 import { incidenceEstimate } from "./incidence.service.ts";
 import { estimateRegions, marketText, type IncidenceEstimate, type RegionIncidence } from "./estimate.ts";
@@ -21,12 +21,29 @@ export interface MarketFeasibility {
   text: string;
 }
 
+/** One answer of a group in a market; with a quota, a cell: the completes it needs and can get. */
+export interface QuotaCellFeasibility {
+  optionId: number;
+  label: string;
+  quotaPercent: number | null;
+  /** The cell's cap in a run of the market's completes (null: no quota). */
+  needed: number | null;
+  /**
+   * The completes the panel can deliver in the cell in a field period: the market's deliverable
+   * completes x the answer's share of the group's qualifying answers (the incidence estimate's
+   * factor). Null where the estimate has no share for it: no quota, a customer panel, a screener
+   * question, or a group open to its other answers (it screens nobody, so it is no factor).
+   */
+  deliverable: number | null;
+  feasible: boolean | null;
+}
+
 export interface QuotaGroupExplanation {
   groupKey: string;
   groupName: string;
   regionId: number;
   regionName: string;
-  answers: { optionId: number; label: string; quotaPercent: number | null }[];
+  answers: QuotaCellFeasibility[];
   /** The quotas' sum in percent (null: no quotas, the targets only say who qualifies). */
   totalPercent: number | null;
   onlyThese: boolean;
@@ -45,6 +62,21 @@ export interface FeasibilityExplanation {
   lines: string[];
 }
 
+const num = (n: number) => n.toLocaleString("en");
+
+/** The cells' needs against what the market's estimate can deliver in them (QuotaCellFeasibility). */
+function cells(r: RegionIncidence, groupKey: string, answers: { optionId: number; label: string; quotaPercent: number | null }[]): QuotaCellFeasibility[] {
+  const factor = groupKey.startsWith("s") ? r.factors.find((f) => f.kind === "demographic" && f.systemQuestionId === Number(groupKey.slice(1))) : undefined;
+  return answers.map((a) => {
+    if (a.quotaPercent === null) return { ...a, needed: null, deliverable: null, feasible: null };
+    const needed = cellCap(r.sampleSize, a.quotaPercent);
+    const share = factor?.optionShares?.find((o) => o.optionId === a.optionId)?.share;
+    if (r.feasibleCompletes === null || share === undefined || !factor || factor.share <= 0) return { ...a, needed, deliverable: null, feasible: null };
+    const deliverable = Math.floor((r.feasibleCompletes * share) / factor.share);
+    return { ...a, needed, deliverable, feasible: needed <= deliverable };
+  });
+}
+
 const list = (xs: string[]) => (xs.length <= 1 ? (xs[0] ?? "") : `${xs.slice(0, -1).join(", ")} or ${xs[xs.length - 1]}`);
 
 export function explainFeasibility(regions: readonly RegionIncidence[], targets: readonly QuotaTarget[], options: readonly GroupOption[]): FeasibilityExplanation {
@@ -56,7 +88,7 @@ export function explainFeasibility(regions: readonly RegionIncidence[], targets:
       const group = here.filter((t) => t.groupKey === key);
       const name = group[0]!.groupName;
       const at = `${name} in ${r.regionName}`;
-      const answers = [...new Map(group.map((t) => [t.optionId, { optionId: t.optionId, label: t.optionLabel, quotaPercent: t.quotaPercent }])).values()];
+      const answers = cells(r, key, [...new Map(group.map((t) => [t.optionId, { optionId: t.optionId, label: t.optionLabel, quotaPercent: t.quotaPercent }])).values()]);
       const onlyThese = group.some((t) => t.onlyThese);
       const capped = answers.filter((a) => a.quotaPercent !== null);
       const base = { groupKey: key, groupName: name, regionId: r.regionId, regionName: r.regionName, answers, onlyThese };
@@ -74,12 +106,14 @@ export function explainFeasibility(regions: readonly RegionIncidence[], targets:
       const shares = capped.map((a) => `${a.label} ${pct(hundredths(a.quotaPercent!))}`).join(", ");
       const uncapped = answers.filter((a) => a.quotaPercent === null).map((a) => `${a.label} (no quota)`);
       const rest = pct(10000 - sum);
+      const short = answers.filter((a) => a.feasible === false).map((a) => `${a.label} needs ${num(a.needed!)} completes and about ${num(a.deliverable!)} can be delivered`);
       const text =
-        sum === 10000
+        (sum === 10000
           ? `${at}: ${shares}, 100% in all.`
           : onlyThese
             ? `${at}: ${shares}; only these answers qualify, and the other ${rest} goes to ${list(uncapped)}.`
-            : `${at}: ${shares}; the other ${rest} is open to ${uncapped.length ? `${list(uncapped)} and ` : ""}the question's other answers.`;
+            : `${at}: ${shares}; the other ${rest} is open to ${uncapped.length ? `${list(uncapped)} and ` : ""}the question's other answers.`) +
+        (short.length ? ` Not feasible in every cell: ${short.join("; ")}.` : "");
       groups.push({ ...base, totalPercent, ok: true, text });
     }
   }

@@ -159,6 +159,7 @@ const Factor = z.object({
   questionId: z.number().int().optional(),
   optionIds: z.array(z.number().int()),
   share: z.number(),
+  optionShares: z.array(z.object({ optionId: z.number().int(), share: z.number() })).optional().describe("A demographic factor's share per targeted answer"),
   basis: z.enum(["census", "responses", "prior", "mixed", "noTargets"]),
 });
 const Explanation = z
@@ -180,7 +181,20 @@ const Explanation = z
         groupName: z.string(),
         regionId: z.number().int(),
         regionName: z.string(),
-        answers: z.array(z.object({ optionId: z.number().int(), label: z.string(), quotaPercent: z.number().nullable() })),
+        answers: z.array(
+          z.object({
+            optionId: z.number().int(),
+            label: z.string(),
+            quotaPercent: z.number().nullable(),
+            needed: z.number().int().nullable().describe("A quota cell's cap in a run of the market's completes: ceil(completes × share), at least 1 (null: no quota)"),
+            deliverable: z
+              .number()
+              .int()
+              .nullable()
+              .describe("The completes the panel can deliver in the cell in a field period: floor(the market's feasibleCompletes × the answer's share ÷ the group's share), from the incidence estimate's factor; null where it has none (a customer panel, a screener, a group open to its other answers)"),
+            feasible: z.boolean().nullable().describe("needed <= deliverable (null: unknown)"),
+          }),
+        ),
         totalPercent: z.number().nullable().describe("The quotas' sum (null: no quotas, the targets only say who qualifies)"),
         onlyThese: z.boolean(),
         ok: z.boolean(),

@@ -8,6 +8,7 @@ import { handleError } from "../../api/errors";
 import { useApi } from "../../api/hooks";
 import { toast } from "../../components/toast";
 import { useProjectAs, type ProjectDetail } from "../useProject";
+import type { StoredTarget } from "../quotas";
 
 type EditorRegion = Row<"ProjectsRegions", "regionId" | "sampleSize" | "isCustomerPanel", { region: ProjectDetail["projectsRegions"][number]["region"] }>;
 
@@ -58,6 +59,12 @@ export function useReadiness(projectId: number | null) {
   return useApi(projectId === null ? null : ["ReadinessCheck", projectId], () =>
     api.GET("/api/v1/Projects({key})/ReadinessCheck", { params: keyPath(projectId ?? 0) }),
   );
+}
+
+/** The project's targets as stored (Targets): each answer's market, quota share and "only these". */
+export function useStoredTargets(projectId: number) {
+  const query = { $filter: `projectId eq ${projectId}`, $select: "id,regionId,systemQuestionOptionId,questionOptionId,quotaPercent,onlyThese", $orderby: "id", $top: 500 };
+  return useApi(["Targets", projectId], () => selected<Page<StoredTarget>>(api.GET("/api/v1/Targets", { params: { query } })));
 }
 
 export type TestOption = Row<"TestOptions", "id" | "projectId" | "conceptText" | "conceptDescription" | "file" | "sortOrder">;

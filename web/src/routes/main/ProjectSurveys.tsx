@@ -1,8 +1,9 @@
 // project-surveys/{projectId}: a submitted project while it is reviewed, waits for its survey and
 // is fielded (statuses 200 to 399, and on): where it stands, and its survey runs with completes per
-// region (Projects DecipherCompletesCounts) and its waves (SchedulingState), live from the client
-// channel (ProjectUpdated and the runs' Progress events); each run says where its respondents come
-// from (its sample source) and its field period "closes at" its field end, "stalled", or why it closed.
+// region (Projects DecipherCompletesCounts) with each quota cell's completes against its cap, and its
+// waves (SchedulingState), live from the client channel (ProjectUpdated and the runs' Progress
+// events); each run says where its respondents come from (its sample source) and its field period
+// "closes at" its field end, "stalled", or why it closed.
 import { useEffect } from "react";
 import { Link, useParams } from "wouter";
 import { api, type Schemas } from "../../api/client";
@@ -43,6 +44,35 @@ function Steps({ status }: { status: number }) {
         </li>
       ))}
     </ol>
+  );
+}
+
+/** One target group's quota cells in a run: each cell's completes against its cap, with a bar. */
+function QuotaProgress({ group, title }: { group: RunCount["quotas"][number]; title: string }) {
+  return (
+    <section aria-label={`Quotas: ${title}`}>
+      <p className="mb-2 text-sm font-medium text-ink-800">{title}</p>
+      <ul className="grid gap-2 sm:grid-cols-2">
+        {group.cells.map((c) => {
+          const pct = c.target ? Math.min(100, Math.round((c.completes / c.target) * 100)) : 0;
+          const full = c.completes >= c.target;
+          return (
+            <li key={c.optionId ?? "others"} className="rounded-lg border border-ink-100 px-3 py-2" data-testid="quota-cell">
+              <div className="flex items-baseline justify-between gap-2 text-sm">
+                <span className="font-medium text-ink-900">{c.label}</span>
+                <span className="whitespace-nowrap text-ink-700" data-testid="quota-cell-count">
+                  {c.completes} / {c.target}
+                  {full ? " · full" : ""}
+                </span>
+              </div>
+              <div className="mt-1.5 h-2 overflow-hidden rounded-full bg-ink-100" role="progressbar" aria-label={`${c.label}: completes in the quota cell`} aria-valuenow={c.completes} aria-valuemin={0} aria-valuemax={c.target}>
+                <div className={full ? "h-full bg-emerald-600" : "h-full bg-brand-600"} style={{ width: `${pct}%` }} />
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
   );
 }
 
@@ -125,6 +155,16 @@ export default function ProjectSurveys({ client }: { client: CurrentClient }) {
               })}
             </Table>
           )}
+          {runs.some((r) => r.quotas.length) ? (
+            <div className="mt-5 space-y-4" data-testid="quota-progress">
+              <h3 className="text-sm font-semibold text-ink-900">Quota cells</h3>
+              {runs.flatMap((r) =>
+                r.quotas.map((g) => (
+                  <QuotaProgress key={`${r.surveyRunId}-${g.key}`} group={g} title={`${g.question}, ${regionName(r.regionId)}${r.waveNumber ? `, wave ${r.waveNumber}` : ""}`} />
+                )),
+              )}
+            </div>
+          ) : null}
           {runs.some((r) => r.respondentLink) ? (
             <div className="mt-4 space-y-3" data-testid="respondent-links">
               <p className="text-sm text-ink-700">Your own panel answers through these links: send them to your list. Anyone with a link can answer; completes count toward the run's target.</p>

@@ -1,14 +1,17 @@
 // Markets and targets: the project's regions (US states only with CanChooseUsStateMarkets), the
 // demographic and screener targets with past respondents per answer (Questions
 // TargetQuestionsWithCounts), saved through Projects ChangeTargets / DeleteRegions, and the
-// incidence estimate, updated live by IncidenceEstimateUpdated on the client channel.
+// incidence estimate, updated live by IncidenceEstimateUpdated on the client channel; per market and
+// target question, the quota cells (QuotaCells; docs/decisions.md "Quotas in the web editor").
 import { useEffect, useEffectEvent, useState } from "react";
 import { api, type Schemas } from "../../../api/client";
 import { useApi } from "../../../api/hooks";
 import { Badge, Button, Card, EmptyState, Field, Input, Skeleton, Skeletons, cx } from "../../../components/ui";
 import { onRealtime, type RealtimeEvent } from "../../../state/realtime";
 import { useMe } from "../../../state/app";
-import { hasFlag, keyPath, run, useRefreshProject } from "../../../features/projects-editor/data";
+import { hasFlag, keyPath, run, useRefreshProject, useStoredTargets } from "../../../features/projects-editor/data";
+import { modelOf, optionKey, questionKey, quotaMarkets, targetsBody, toggled, withQuotas, type TargetBody, type TargetModel } from "../../../features/quotas";
+import { QuotaCells } from "./QuotaCells";
 import { useRegions } from "../CreateProject";
 import type { TabProps } from "./shared";
 
@@ -24,7 +27,6 @@ export function useTargetQuestions(projectId: number) {
   );
 }
 
-const optKey = (o: TargetOption) => (o.systemQuestionOptionId ? `s${o.systemQuestionOptionId}` : `q${o.questionOptionId}`);
 const pct = (x: number) => `${(x * 100).toFixed(x < 0.1 ? 1 : 0)}%`;
 
 export function MarketsTab({ client, project, editable }: TabProps) {
@@ -32,6 +34,7 @@ export function MarketsTab({ client, project, editable }: TabProps) {
   const { data: me } = useMe(client.id);
   const { data: regions } = useRegions();
   const targets = useTargetQuestions(project.id);
+  const stored = useStoredTargets(project.id);
   const [incidence, setIncidence] = useState<Incidence | null>(null);
   const [busy, setBusy] = useState(false);
   const regionIds = project.projectsRegions.map((r) => r.regionId);
@@ -65,33 +68,32 @@ export function MarketsTab({ client, project, editable }: TabProps) {
   });
   useEffect(() => onRealtime((ev) => onIncidence(ev)), [project.id]);
 
-  function currentTargets(q: TargetQuestion[], toggled?: TargetOption) {
-    const out: { systemQuestionOptionId?: number; questionOptionId?: number }[] = [];
-    for (const question of q)
-      for (const o of question.options) {
-        const on = toggled && optKey(toggled) === optKey(o) ? !o.isTarget : o.isTarget;
-        if (on) out.push(o.systemQuestionOptionId ? { systemQuestionOptionId: o.systemQuestionOptionId } : { questionOptionId: o.questionOptionId! });
-      }
-    // One demographic option can be listed once per region: send it once.
-    return [...new Map(out.map((t) => [JSON.stringify(t), t])).values()];
-  }
+  // The stored targets per question and market, with their quotas: every save sends the whole of it
+  // (features/quotas.ts), so a tick or a market added keeps each market's quota cells.
+  const questions = targets.data?.value ?? [];
+  const model: TargetModel | null = targets.data && stored.data ? modelOf(questions, stored.data.value, regionIds) : null;
+  const bodyOf = (m: TargetModel) => targetsBody(questions, m, regionIds);
 
-  async function change(body: { targets: ReturnType<typeof currentTargets>; regionIds?: number[]; sampleSize?: number }) {
+  async function change(body: { targets: TargetBody[]; regionIds?: number[]; sampleSize?: number }) {
     setBusy(true);
     const r = await run(api.POST("/api/v1/Projects({key})/ChangeTargets", { params: keyPath(project.id), body }));
     if (r !== undefined) {
-      await Promise.all([refresh(), targets.mutate()]);
+      await Promise.all([refresh(), targets.mutate(), stored.mutate()]);
       await estimate();
     }
     setBusy(false);
   }
 
-  async function toggleTarget(o: TargetOption) {
-    const list = targets.data?.value ?? [];
-    const body = { targets: currentTargets(list, o) };
+  async function toggleTarget(q: TargetQuestion, o: TargetOption) {
+    if (!model) return;
+    const body = { targets: bodyOf(toggled(model, q, o, !o.isTarget, regionIds)) };
     // Optimistic: the box shows the choice while the server stores it.
-    void targets.mutate({ value: list.map((q) => ({ ...q, options: q.options.map((x) => (optKey(x) === optKey(o) ? { ...x, isTarget: !x.isTarget } : x)) })) }, false);
+    void targets.mutate({ value: questions.map((x) => ({ ...x, options: x.options.map((y) => (optionKey(y) === optionKey(o) ? { ...y, isTarget: !y.isTarget } : y)) })) }, false);
     await change(body);
+  }
+
+  async function saveQuotas(q: TargetQuestion, regionId: number, shares: Map<string, number>) {
+    if (model) await change({ targets: bodyOf(withQuotas(model, q, regionId, shares)) });
   }
 
   async function toggleRegion(id: number) {
@@ -105,9 +107,12 @@ export function MarketsTab({ client, project, editable }: TabProps) {
       }
       setBusy(false);
     } else {
-      await change({ regionIds: [...regionIds, id], targets: currentTargets(targets.data?.value ?? []) });
+      if (model) await change({ regionIds: [...regionIds, id], targets: bodyOf(model) });
     }
   }
+
+  /** A market's name (the project's own, else the reference list's). */
+  const marketName = (r: number) => project.projectsRegions.find((x) => x.regionId === r)?.region?.regionName ?? regions?.value.find((x) => x.id === r)?.regionName ?? `Region ${r}`;
 
   /**
    * A question's answers by market: with answers of more than one market (income bands in AUD and
@@ -118,11 +123,10 @@ export function MarketsTab({ client, project, editable }: TabProps) {
     const ids = [...new Set(options.map((o) => o.regionId).filter((r): r is number => r !== null))];
     if (ids.length <= 1) return [{ regionId: null, label: null, options }];
     const order = (r: number) => (regionIds.indexOf(r) === -1 ? 999 : regionIds.indexOf(r));
-    const name = (r: number) => project.projectsRegions.find((x) => x.regionId === r)?.region?.regionName ?? regions?.value.find((x) => x.id === r)?.regionName ?? `Region ${r}`;
     const all = options.filter((o) => o.regionId === null);
     return [
       ...(all.length ? [{ regionId: null, label: "All markets", options: all }] : []),
-      ...ids.sort((a, b) => order(a) - order(b)).map((r) => ({ regionId: r, label: name(r), options: options.filter((o) => o.regionId === r) })),
+      ...ids.sort((a, b) => order(a) - order(b)).map((r) => ({ regionId: r, label: marketName(r), options: options.filter((o) => o.regionId === r) })),
     ];
   }
 
@@ -132,7 +136,7 @@ export function MarketsTab({ client, project, editable }: TabProps) {
     const on = regionIds.includes(r.id);
     return (
       <label key={r.id} className={cx("rounded-full px-3 py-1 text-sm ring-1", editable && "cursor-pointer", on ? "bg-brand-600 text-white ring-brand-600" : "text-ink-700 ring-ink-200 hover:bg-ink-50")}>
-        <input type="checkbox" className="sr-only" checked={on} disabled={!editable || busy || (on && regionIds.length === 1)} onChange={() => void toggleRegion(r.id)} />
+        <input type="checkbox" className="sr-only" checked={on} disabled={!editable || busy || !model || (on && regionIds.length === 1)} onChange={() => void toggleRegion(r.id)} />
         {r.regionName}
       </label>
     );
@@ -157,13 +161,13 @@ export function MarketsTab({ client, project, editable }: TabProps) {
               className="mt-4 flex flex-wrap items-end gap-2"
               onSubmit={(e) => {
                 e.preventDefault();
-                if (sizeError === null && Number(size) !== currentSize) void change({ targets: currentTargets(targets.data?.value ?? []), sampleSize: Number(size) });
+                if (sizeError === null && Number(size) !== currentSize && model) void change({ targets: bodyOf(model), sampleSize: Number(size) });
               }}
             >
               <Field id="sample-size" label="Completes per market" error={sizeError ?? undefined} hint="Each market is fielded on its own panel with this many completes a wave; change it until you submit.">
                 <Input id="sample-size" type="number" inputMode="numeric" min={1} max={100000} className="w-32" value={size} aria-invalid={sizeError ? true : undefined} onChange={(e) => setSize(e.target.value)} />
               </Field>
-              <Button type="submit" variant="secondary" busy={busy} disabled={sizeError !== null || Number(size) === currentSize}>Save completes</Button>
+              <Button type="submit" variant="secondary" busy={busy} disabled={sizeError !== null || Number(size) === currentSize || !model}>Save completes</Button>
             </form>
           ) : (
             <p className="mt-3 text-xs text-ink-500">Each market is fielded on its own panel with {currentSize} completes a wave.</p>
@@ -178,19 +182,27 @@ export function MarketsTab({ client, project, editable }: TabProps) {
             <EmptyState title="Nothing to target">Add a screener question on the Questions tab to target by its answers.</EmptyState>
           ) : (
             <div className="space-y-5">
-              <p className="text-sm text-ink-600">No answer chosen in a question: everyone qualifies. Counts are past respondents in these markets.</p>
-              {targets.data.value.map((q) => (
+              <p className="text-sm text-ink-600">No answer chosen in a question: everyone qualifies. Counts are past respondents in these markets. Quotas split a market's completes between a question's answers.</p>
+              {targets.data.value.map((q) => {
+                const inQuota = model ? quotaMarkets(model, q) : [];
+                const allQuota = regionIds.every((r) => inQuota.includes(r));
+                return (
                 <fieldset key={`${q.source}-${q.id}`}>
                   <legend className="mb-2 text-sm font-medium text-ink-900">
                     {q.questionLabel} {q.source === "question" ? <Badge tone="brand">Screener</Badge> : null}
                   </legend>
+                  {inQuota.length ? (
+                    <p className="mb-2 text-xs text-ink-600">
+                      {allQuota ? "The quota cells below decide who qualifies." : `The quota cells decide who qualifies in ${inQuota.map(marketName).join(", ")}; the ticks apply in the other markets.`}
+                    </p>
+                  ) : null}
                   {byMarket(q.options).map((g) => (
                     <div key={g.regionId ?? 0} className="mb-2">
                       {g.label ? <p className="mb-1 text-xs font-semibold tracking-wide text-ink-600 uppercase">{g.label}</p> : null}
                       <div className="flex flex-wrap gap-2">
                         {g.options.map((o) => (
-                          <label key={`${optKey(o)}-${o.regionId ?? 0}`} className={cx("flex items-center gap-2 rounded-lg px-3 py-1.5 text-sm ring-1", o.isTarget ? "bg-brand-50 text-brand-900 ring-brand-400" : "text-ink-700 ring-ink-200", editable && "cursor-pointer hover:bg-ink-50")}>
-                            <input type="checkbox" className="size-4 rounded border-ink-300 text-brand-600" checked={o.isTarget} disabled={!editable || busy} onChange={() => void toggleTarget(o)} aria-label={g.label ? `${o.answerLabel} (${g.label})` : undefined} />
+                          <label key={`${optionKey(o)}-${o.regionId ?? 0}`} className={cx("flex items-center gap-2 rounded-lg px-3 py-1.5 text-sm ring-1", o.isTarget ? "bg-brand-50 text-brand-900 ring-brand-400" : "text-ink-700 ring-ink-200", editable && "cursor-pointer hover:bg-ink-50")}>
+                            <input type="checkbox" className="size-4 rounded border-ink-300 text-brand-600" checked={o.isTarget} disabled={!editable || busy || !model || allQuota} onChange={() => void toggleTarget(q, o)} aria-label={g.label ? `${o.answerLabel} (${g.label})` : undefined} />
                             <span>{o.answerLabel}</span>
                             <span className="text-xs text-ink-500">{o.count.toLocaleString("en")}</span>
                           </label>
@@ -198,8 +210,25 @@ export function MarketsTab({ client, project, editable }: TabProps) {
                       </div>
                     </div>
                   ))}
+                  {model
+                    ? regionIds.map((r) => (
+                        <QuotaCells
+                          key={r}
+                          id={`${questionKey(q)}-${r}`}
+                          questionLabel={q.questionLabel}
+                          marketName={regionIds.length > 1 ? marketName(r) : null}
+                          options={q.options.filter((o) => o.regionId === null || o.regionId === r)}
+                          group={model.get(questionKey(q))?.get(r)}
+                          explanation={incidence?.explanation.groups.find((g) => g.groupKey === questionKey(q) && g.regionId === r)}
+                          editable={editable}
+                          busy={busy}
+                          onSave={(shares) => saveQuotas(q, r, shares)}
+                        />
+                      ))
+                    : null}
                 </fieldset>
-              ))}
+                );
+              })}
             </div>
           )}
         </Card>
