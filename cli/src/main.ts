@@ -373,7 +373,10 @@ Examples:
   $ ideally results 42 --filter region=1 --filter panel=Ideally --benchmark 2
   $ ideally results 42 --segment 7 --json | jq '.qual.measures[0]'
   $ ideally results verbatims 42 --question 310 --sentiment Negative
-JSON: { filters, qual: QualResults, priceSensitivity: PriceSensitivityResults | null, marketReach: MarketReachResults | null }`)
+The verdict: the concepts ranked by the paired tests (1 + those significantly ahead), each Go,
+Consider or No go on the project's action standard, with why (docs/statistics.md "The verdict").
+
+JSON: { filters, qual: QualResults, verdict: Scorecard | null, priceSensitivity: PriceSensitivityResults | null, marketReach: MarketReachResults | null }`)
   .action(async (id: string, _o, cmd: Command) => (await import("./commands/results/show.ts")).runResults(id, all(cmd)));
 results
   .command("verbatims")

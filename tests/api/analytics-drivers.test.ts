@@ -1,6 +1,6 @@
 // Key drivers (Pratt 1987) on constructed data whose answer is known.
 import { describe, expect, test } from "bun:test";
-import { fUpperTail, keyDrivers, modelFTest } from "../../api/src/analytics/drivers.ts";
+import { fUpperTail, incompleteBeta, keyDrivers, lnGamma, modelFTest } from "../../api/src/analytics/drivers.ts";
 
 test("an exact linear outcome: R² 1, standardised betas as constructed, importance shares sum to 1", () => {
   // x1 and x2 uncorrelated (a balanced 2x2 design), y = 2·x1 + x2: standardised betas 2/√5 and 1/√5.
@@ -79,6 +79,32 @@ describe("a model that does not fit ranks nothing (finding 8, issue 37)", () => 
 });
 
 describe("the F distribution's upper tail", () => {
+  test("ln Γ at known values: Γ(1/2) = √π, Γ(1) = Γ(2) = 1, Γ(5) = 24, Γ(10.5) = 1133278.3889487855 (DLMF 5.4)", () => {
+    expect(Math.abs(lnGamma(0.5) - Math.log(Math.sqrt(Math.PI)))).toBeLessThan(1e-13);
+    expect(Math.abs(lnGamma(1))).toBeLessThan(1e-13);
+    expect(Math.abs(lnGamma(2))).toBeLessThan(1e-13);
+    expect(Math.abs(lnGamma(5) - Math.log(24))).toBeLessThan(1e-13);
+    expect(Math.abs(lnGamma(10.5) - Math.log(1133278.3889487855))).toBeLessThan(1e-12);
+  });
+  test("the ends: I_0 = 0 and I_1 = 1; no F (0, negative, NaN) is a p-value of 1; a perfect fit is p 0; no residual degrees of freedom is no test", () => {
+    expect(incompleteBeta(0, 2, 3)).toBe(0);
+    expect(incompleteBeta(-0.1, 2, 3)).toBe(0);
+    expect(incompleteBeta(1, 2, 3)).toBe(1);
+    expect(incompleteBeta(1.1, 2, 3)).toBe(1);
+    // I_x(1, b) = 1 − (1 − x)^b and I_x(a, 1) = x^a (DLMF 8.17.1 with B(1, b) = 1/b), both sides of the symmetry switch.
+    for (const x of [0.05, 0.3, 0.5, 0.7, 0.95]) {
+      expect(Math.abs(incompleteBeta(x, 1, 4) - (1 - (1 - x) ** 4))).toBeLessThan(1e-13);
+      expect(Math.abs(incompleteBeta(x, 3, 1) - x ** 3)).toBeLessThan(1e-13);
+    }
+    expect(fUpperTail(0, 3, 10)).toBe(1);
+    expect(fUpperTail(-1, 3, 10)).toBe(1);
+    expect(fUpperTail(Number.NaN, 3, 10)).toBe(1);
+    expect(modelFTest(1, 2, 10)).toEqual({ f: Number.POSITIVE_INFINITY, df1: 2, df2: 7, pValue: 0 });
+    const none = modelFTest(0.9, 3, 4);
+    expect(none.df2).toBe(0);
+    expect(none.pValue).toBe(1);
+    expect(Number.isNaN(none.f)).toBe(true);
+  });
   test("equals the closed forms for 2 numerator or 2 denominator degrees of freedom", () => {
     // d1 = 2: P(F > f) = (d2/(d2 + 2f))^(d2/2); d2 = 2: P(F > f) = 1 − (d1·f/(d1·f + 2))^(d1/2).
     for (const [f, d] of [[0.5, 3], [1, 10], [3.7, 7], [12, 40], [0.01, 100]] as const) {

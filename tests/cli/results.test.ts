@@ -77,6 +77,28 @@ test("an Idea project's other questions are in the results beside the measures; 
   expect(text.stderr).toBe("warning: no market reach: Project 1001's market reach has no items\n");
 });
 
+test("the verdict: the API's Scorecard for the same view, its sentence, each option's decision in DOMAIN's words and why (issue 37)", async () => {
+  for (const args of [[], ["--total", "markets", "--benchmark", "0"]]) {
+    const r = await uma.json<{ verdict: { headline: string; rows: { testOptionId: number; rank: number; verdict: string; firm: boolean; reason: string }[] } }>(["results", "1001", ...args]);
+    const query = args.length ? "&total=markets&benchmarkTypeId=0" : "&benchmarkTypeId=1";
+    const card = await api<{ headline: string; rows: { testOptionId: number; rank: number; verdict: string; firm: boolean; reason: string }[] }>(`/api/v1/Responses/Scorecard?projectId=1001${query}`);
+    expect(r.verdict).toEqual(card as typeof r.verdict);
+    expect(card.rows.length).toBeGreaterThan(0);
+    const text = await uma.run(["results", "1001", "--wide", ...args]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(card.headline);
+    const words = { go: "Go", consider: "Consider", "no-go": "No go" } as Record<string, string>;
+    for (const row of card.rows) {
+      expect(text.stdout).toMatch(new RegExp(`^\\s*${row.rank}\\s+\\S+ .+\\s${words[row.verdict]}${row.firm ? "" : " †"}\\s+[\\d.]+%$`, "m"));
+      expect(text.stdout).toContain(row.reason);
+    }
+  }
+  // At 60 columns nothing wraps or is cut mid-word in the reasons: each reason's words are all there.
+  const narrow = await uma.run(["results", "1001"], { env: { COLUMNS: "60" } });
+  expect(narrow.code).toBe(0);
+  for (const line of narrow.stdout.split("\n")) expect(line.length, line).toBeLessThanOrEqual(60);
+});
+
 test("--total markets: the measures and the other questions are the API's all-markets total; another total is a usage error", async () => {
   const r = await uma.json<{ qual: { total: string }; questions: QuestionResults[] }>(["results", "1001", "--total", "markets"]);
   expect(r.qual.total).toBe("markets");

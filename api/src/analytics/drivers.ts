@@ -19,10 +19,12 @@ export const MIN_R_SQUARED = 0.01;
 /** The overall F-test's level: a model whose R² is not significantly above 0 at it ranks nothing. */
 export const MODEL_ALPHA = 0.05;
 
-/** ln Γ(x) for x > 0 (Lanczos 1964, g = 7, nine coefficients as tabulated by Godfrey; relative error about 1e-15). */
-function lnGamma(x: number): number {
+/**
+ * ln Γ(x) for x ≥ 0.5 (Lanczos 1964, g = 7, nine coefficients as tabulated by Godfrey; relative
+ * error about 1e-15). The F-test calls it with half degrees of freedom, never below 0.5.
+ */
+export function lnGamma(x: number): number {
   const c = [0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7];
-  if (x < 0.5) return Math.log(Math.PI / Math.abs(Math.sin(Math.PI * x))) - lnGamma(1 - x);
   const z = x - 1;
   let a = c[0]!;
   for (let i = 1; i < 9; i++) a += c[i]! / (z + i);

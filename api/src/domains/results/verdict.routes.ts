@@ -93,8 +93,8 @@ export function registerVerdictRoutes(app: App, deps: AppDeps): void {
       summary: "The concepts ranked on the action standard, with a verdict each",
       description:
         "The standard's measure from QualResults under the same filters, benchmark, confidence and adjustment (its tests, adjusted within that view), " +
-        "ranked by top-2-box, with go / consider / no-go: against the benchmark, go when significantly above it and no-go when significantly below; " +
-        "against each other, go when significantly above every other concept and no-go when significantly below the leader; consider otherwise, and always on a low base.",
+        "ranked by its tests (1 + the concepts significantly ahead), with go / consider / no-go by the rule of docs/statistics.md 'The verdict': against a norm that can be tested, go when significantly above it, no-go when significantly below or level with it while another concept is significantly ahead; " +
+        "against an indicative norm, its point estimate with the paired tests (firm false); against each other, go when significantly ahead of every other concept, no-go when one is significantly ahead; consider otherwise, and always on a low base. headline is the verdict in one sentence.",
       request: {
         query: z.object({
           projectId: intQueryParam("projectId", "The project"),

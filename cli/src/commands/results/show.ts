@@ -1,5 +1,6 @@
 // `ideally results ID`: the top-2-box table per measure and test option (QualResults) with the
-// benchmark difference and significance marks, then the price points (PriceSensitivityResults) and
+// benchmark difference and significance marks, the verdict on the action standard (Scorecard: the
+// same view, the page's words), then the price points (PriceSensitivityResults) and
 // the best reach per set size (MarketReachResults) where the project has those set-ups, then every
 // other closed question (custom, screener, follow-up; a Question project has only these) as its
 // option shares per test option (QualResults with projectQuestionId), and the open questions'
@@ -25,6 +26,31 @@ async function readQual(api: Api, query: { projectId: string; filters?: string; 
   return ok(await api.client.GET("/api/v1/Responses/QualResults", { params: { query } }), `reading the results of project ${id}`);
 }
 type Qual = Awaited<ReturnType<typeof readQual>>;
+
+/** The verdict on the project's action standard for the same view (Responses/Scorecard); null for a project without a scaled measure (404). */
+async function readVerdict(api: Api, query: { projectId: string; filters?: string; benchmarkTypeId?: string; confidence?: "90" | "95" | "99"; total?: "sample" | "markets" }, id: string) {
+  const r = await api.client.GET("/api/v1/Responses/Scorecard", { params: { query } });
+  if (r.response.status === 404) return null;
+  return ok(r, `reading the verdict of project ${id}`);
+}
+type Verdict = NonNullable<Awaited<ReturnType<typeof readVerdict>>>;
+
+/** DOMAIN.md's words for the decisions, as the page, the deck and the workbook write them. */
+const DECISION: Record<Verdict["rows"][number]["verdict"], string> = { go: "Go", consider: "Consider", "no-go": "No go" };
+
+/** The verdict: its one sentence, the concepts ranked by the paired tests with their decisions, and why (wrapped, never cut). */
+export function verdictText(v: Verdict, names: Map<number, { text: string; letter: string }>): string {
+  const against = v.judgedAgainst === "others" ? "every other concept" : "the benchmark";
+  const label = (id: number | null) => (id == null ? "all" : `${names.get(id)?.letter ?? "?"} ${names.get(id)?.text ?? id}`);
+  const rows = v.rows.map((r) => [String(r.rank), label(r.testOptionId), `${DECISION[r.verdict]}${r.firm ? "" : " †"}`, pct(r.top2)]);
+  return [
+    bold(fit(`Verdict (action standard: ${v.standard.title} top-2-box significantly above ${against})`)),
+    note(v.headline),
+    table(["rank", "test option", "decision", "top-2"], rows),
+    ...v.rows.map((r) => note(`${r.testOptionId == null ? "all" : (names.get(r.testOptionId)?.letter ?? "?")}: ${r.reason}`)),
+    ...(v.rows.some((r) => !r.firm) ? [dim(note("† not a tested verdict (a low base, an indicative norm, or nothing to test against); ranks count the options significantly ahead in the paired tests"))] : [dim(note("ranks count the options significantly ahead in the paired tests"))]),
+  ].join("\n");
+}
 type QuestionResults = NonNullable<Qual["question"]>;
 
 /** The project's questions besides the standard measures: closed ones get option results, open ones are listed. */
@@ -60,8 +86,10 @@ export async function runResults(id: string, o: ResultsOptions): Promise<void> {
   const project = await fieldedProject(api, key, "results yet", "results follow fielding");
   const filters = await filtersFor(api, o);
   const q = { projectId: key, ...filterParam(filters) };
-  const [qual, options, price, reach] = await Promise.all([
-    readQual(api, { ...q, ...total, benchmarkTypeId: o.benchmark ?? String(DEFAULT_BENCHMARK_TYPE), ...(o.confidence ? { confidence: o.confidence as "95" } : {}) }, id),
+  const view = { ...q, ...total, benchmarkTypeId: o.benchmark ?? String(DEFAULT_BENCHMARK_TYPE), ...(o.confidence ? { confidence: o.confidence as "95" } : {}) };
+  const [qual, verdict, options, price, reach] = await Promise.all([
+    readQual(api, view, id),
+    readVerdict(api, view, id),
     api.client
       .GET("/api/v1/TestOptions", { params: { query: { $filter: `projectId eq ${key}`, $select: "id,conceptText", $orderby: "sortOrder,id" } } })
       .then((r) => ok(r, "reading the test options").value),
@@ -80,12 +108,13 @@ export async function runResults(id: string, o: ResultsOptions): Promise<void> {
   const names = new Map(options.map((t, i) => [t!.id!, { text: t!.conceptText!, letter: letter(i) }]));
   const priced = price.value.filter((v) => v.n > 0);
   const { questions, openQuestions } = await readQuestions(api, key, new Set(qual.measures.map((m) => m.standardQuestionId)), { ...q, ...total });
-  if (o.json) return printJson({ filters, qual, priceSensitivity: priced.length ? price : null, marketReach: reach, questions, openQuestions });
+  if (o.json) return printJson({ filters, qual, verdict, priceSensitivity: priced.length ? price : null, marketReach: reach, questions, openQuestions });
 
   if (qual.measures.length) {
     process.stdout.write(`${bold(fit(`Top-2-box (${qual.confidence}% confidence; benchmark ${qual.benchmarkTypeId ?? "none"}${qual.total === "markets" ? "; all-markets total" : ""})`))}\n`);
     process.stdout.write(`${qualTable(qual, names)}\n`);
     process.stdout.write(`${dim(note("* significant difference from the benchmark; letters: significantly above those options; (small base) n_eff under 30"))}\n`);
+    if (verdict?.rows.length) process.stdout.write(`\n${verdictText(verdict, names)}\n`);
   } else {
     process.stdout.write(`${fit(`${project.projectName} (${project.projectType ?? "project"}: no standard measures; its results are its questions)`)}\n`);
   }
