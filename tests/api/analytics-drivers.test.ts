@@ -79,12 +79,12 @@ describe("a model that does not fit ranks nothing (finding 8, issue 37)", () => 
 });
 
 describe("the F distribution's upper tail", () => {
-  test("ln Γ at known values: Γ(1/2) = √π, Γ(1) = Γ(2) = 1, Γ(5) = 24, Γ(10.5) = 1133278.3889487855 (DLMF 5.4)", () => {
+  test("ln Γ at known values: Γ(1/2) = √π, Γ(1) = Γ(2) = 1, Γ(5) = 24, Γ(10.5) = 1133278.388948786 (DLMF 5.4)", () => {
     expect(Math.abs(lnGamma(0.5) - Math.log(Math.sqrt(Math.PI)))).toBeLessThan(1e-13);
     expect(Math.abs(lnGamma(1))).toBeLessThan(1e-13);
     expect(Math.abs(lnGamma(2))).toBeLessThan(1e-13);
     expect(Math.abs(lnGamma(5) - Math.log(24))).toBeLessThan(1e-13);
-    expect(Math.abs(lnGamma(10.5) - Math.log(1133278.3889487855))).toBeLessThan(1e-12);
+    expect(Math.abs(lnGamma(10.5) - Math.log(1133278.388948786))).toBeLessThan(1e-12);
   });
   test("the ends: I_0 = 0 and I_1 = 1; no F (0, negative, NaN) is a p-value of 1; a perfect fit is p 0; no residual degrees of freedom is no test", () => {
     expect(incompleteBeta(0, 2, 3)).toBe(0);
