@@ -24,7 +24,7 @@ import { login, realApp } from "../helpers/app.ts";
 import { registry } from "../../api/src/entities/index.ts";
 import { list } from "../../api/src/entities/service.ts";
 import { readAsTenant, type TenantRequest } from "../../api/src/db/tx.ts";
-import { UserConnectionGate } from "../../api/src/db/gate.ts";
+import { requestGate } from "../../api/src/app.ts";
 import { API_POOL_SIZE, DEFAULT_QUERY_LIMITS } from "../../api/src/config.ts";
 import type { RequestCtx } from "../../api/src/access/principal.ts";
 
@@ -65,7 +65,7 @@ const appOptsDb = postgres(tdb.url, {
   types: { bigint: postgres.BigInt },
   connection: { application_name: "ideally", ...settings } as Record<string, string>,
 });
-const gate = new UserConnectionGate({ perUser: Number(process.env.PROBE_SHARE ?? DEFAULT_QUERY_LIMITS.userConnections), waitMs: DEFAULT_QUERY_LIMITS.userWaitMs });
+const gate = requestGate({ ...DEFAULT_QUERY_LIMITS, userConnections: Number(process.env.PROBE_SHARE ?? DEFAULT_QUERY_LIMITS.userConnections) });
 
 const gzipped = gzippedJson;
 const statementOf = (req: Request) => statements.get(mixKey(req.url))!;

@@ -8,6 +8,7 @@ import { ApiError } from "../errors.ts";
 import { isAllClients, tenantOf, type RequestCtx } from "../access/principal.ts";
 import { parseQuery } from "../odata/parser.ts";
 import { DEFAULT_TOP } from "../odata/limits.ts";
+import { weighedCostly } from "../odata/cost.ts";
 import { targetOf } from "../web/paths.ts";
 import { compileCollection, compileCount, compileEntity, type ScopeFn } from "../odata/compile.ts";
 import type { Registry } from "./registry.ts";
@@ -82,12 +83,21 @@ interface CompiledList {
   params: SqlParams;
   top: number | undefined;
   skip: number | undefined;
+  /**
+   * Weighed as costly (db/gate.ts's costly lane): before it ever ran, by the rows it may produce or
+   * the lambdas nested in its filter (odata/cost.ts weighedCostly); then also once it answered
+   * COSTLY_ANSWER_CHARS or more (set then: the one field that changes).
+   */
+  costly: boolean;
 }
+
+/** A read that answered this many characters (about 4 MB of JSON) runs in the costly lane from then on, whatever its bound. */
+export const COSTLY_ANSWER_CHARS = 4_000_000;
 
 /**
  * Compiled list statements by set, query and tenant: a results page repeats the same few queries,
  * so parse + compile (tens of microseconds) is done once. The key holds everything the statement
- * depends on; entries are immutable.
+ * depends on; entries change only by being weighed costly (below).
  */
 const listCache = new Map<string, CompiledList>();
 const LIST_CACHE_MAX = 2000;
@@ -98,7 +108,7 @@ function compiledList(reg: Registry, set: EntitySetDef, ctx: RequestCtx, query: 
   if (!hit) {
     const parsed = parseQuery(query, set, reg);
     const { text, params } = compileCollection(reg, set, parsed, { scope: scopeFor(ctx, reg) }).render();
-    hit = { text, params, top: parsed.top, skip: parsed.skip };
+    hit = { text, params, top: parsed.top, skip: parsed.skip, costly: weighedCostly(parsed) };
     if (listCache.size >= LIST_CACHE_MAX) listCache.delete(listCache.keys().next().value!);
     listCache.set(key, hit);
   }
@@ -107,7 +117,9 @@ function compiledList(reg: Registry, set: EntitySetDef, ctx: RequestCtx, query: 
 
 export async function list(db: Db, reg: Registry, set: EntitySetDef, ctx: RequestCtx, query: Query, url: string): Promise<string> {
   const c = compiledList(reg, set, ctx, query);
-  const [row] = await readAsTenant<CollectionRow>(db, tenantOf(ctx), c.text, c.params);
+  const t = tenantOf(ctx);
+  const [row] = await readAsTenant<CollectionRow>(db, c.costly && t.limits ? { ...t, limits: { ...t.limits, costly: true } } : t, c.text, c.params);
+  if (row!.value.length >= COSTLY_ANSWER_CHARS) c.costly = true;
   return collectionJson(row!, url, c.top, c.skip);
 }
 
