@@ -287,8 +287,8 @@ export function newApp(deps: AppDeps): App {
     const t0 = performance.now();
     let ctx: RequestCtx | undefined;
     let res: Response | undefined;
-    /** The answer's JSON text, once the service has given it. */
-    let text: string | undefined;
+    /** The answer's JSON text (in pieces), once the service has given it. */
+    let text: readonly string[] | undefined;
     // Where the metrics middleware would count the request (its route), once it is reached.
     let counted: { route: string; t0: number } | null = null;
     try {

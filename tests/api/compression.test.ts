@@ -129,6 +129,10 @@ describe("an answer made from its text (the lean collection read)", () => {
     expect(gz.headers.get("content-encoding")).toBe("gzip");
     expect(gz.headers.get("vary")).toBe("Accept-Encoding");
     expect(gunzipSync(new Uint8Array(await gz.arrayBuffer())).toString("utf8")).toBe(text);
+    // The same text in pieces (a costly read's answer, entities/service.ts): the same bytes, never joined.
+    const cut = [text.slice(0, 10), text.slice(10, 65_535), text.slice(65_535, 65_537), text.slice(65_537)];
+    expect(gunzipSync(new Uint8Array(await compressedText("gzip", cut, json()).arrayBuffer())).toString("utf8")).toBe(text);
+    expect(await compressedText(null, ["", "[1,", "2]"], json()).text(), "a short text in pieces").toBe("[1,2]");
     const plain = compressedText(null, text, json());
     expect(plain.headers.get("content-encoding")).toBeNull();
     expect(plain.headers.get("vary")).toBe("Accept-Encoding");

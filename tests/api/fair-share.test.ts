@@ -9,7 +9,7 @@ import { parseQuery } from "../../api/src/odata/parser.ts";
 import { weighedCostly } from "../../api/src/odata/cost.ts";
 import { COSTLY_ROWS } from "../../api/src/odata/limits.ts";
 import { registry } from "../../api/src/entities/index.ts";
-import { COSTLY_ANSWER_CHARS } from "../../api/src/entities/service.ts";
+import { COSTLY_ANSWER_CHARS, PIECE_CHARS } from "../../api/src/entities/service.ts";
 import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { call, testApp } from "../helpers/app.ts";
 import { connect, type Db } from "../../api/src/db/client.ts";
@@ -337,6 +337,11 @@ describe("the costly lane through the app", () => {
       expect(again.body.message).toContain("costly requests");
       await locked`commit`;
       expect((await holder).status).toBe(200);
+      // Read as costly, its answer comes in pieces of PIECE_CHARS characters (6 here), never joined: the same body.
+      expect(JSON.stringify(once.body).length).toBeGreaterThan(5 * PIECE_CHARS);
+      const pieced = await call(app, "acmeUser", 1003, "GET", big);
+      expect(pieced.status).toBe(200);
+      expect(pieced.body).toEqual(once.body);
     } finally {
       await locked`rollback`.catch(() => {});
       locked.release();

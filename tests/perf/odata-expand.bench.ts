@@ -100,7 +100,7 @@ const lean = process.env.BENCH_LEAN
         const rctx = await authenticate({ req: { header: (name: string) => req.headers.get(name) ?? undefined } } as Parameters<typeof authenticate>[0]);
         rctx.limits = { statementTimeoutMs: DEFAULT_QUERY_LIMITS.statementTimeoutMs, signal: req.signal, gate };
         const u = new URL(req.url);
-        return answer(req, await list(appDb, registry, registry.mustGet(u.pathname.split("/").at(-1)!), rctx, Object.fromEntries(u.searchParams), req.url));
+        return answer(req, (await list(appDb, registry, registry.mustGet(u.pathname.split("/").at(-1)!), rctx, Object.fromEntries(u.searchParams), req.url)).join(""));
       },
     })
   : null;

@@ -79,12 +79,12 @@ const layers: [string, (req: Request) => Promise<Response>][] = [
   }],
   ["service list()", async (req) => {
     const u = new URL(req.url);
-    return gzipped(await list(memDb, registry, setOf(u), ctx, Object.fromEntries(u.searchParams), req.url));
+    return gzipped((await list(memDb, registry, setOf(u), ctx, Object.fromEntries(u.searchParams), req.url)).join(""));
   }],
   ["list() with the request's limits", async (req) => {
     const u = new URL(req.url);
     const limited: RequestCtx = { ...ctx, limits: { statementTimeoutMs: DEFAULT_QUERY_LIMITS.statementTimeoutMs, signal: req.signal, gate } };
-    return gzipped(await list(memDb, registry, setOf(u), limited, Object.fromEntries(u.searchParams), req.url));
+    return gzipped((await list(memDb, registry, setOf(u), limited, Object.fromEntries(u.searchParams), req.url)).join(""));
   }],
   ["the whole app (app.fetch, signed in)", async (req) => app.fetch(req)],
 ];

@@ -105,12 +105,12 @@ const layers: [string, (req: Request) => Promise<Response>][] = [
   }],
   ["service list() (compiled-statement cache, nextLink)", async (req) => {
     const u = new URL(req.url);
-    return gzipped(await list(appDb, registry, registry.mustGet(u.pathname.split("/").at(-1)!), ctx, Object.fromEntries(u.searchParams), req.url));
+    return gzipped((await list(appDb, registry, registry.mustGet(u.pathname.split("/").at(-1)!), ctx, Object.fromEntries(u.searchParams), req.url)).join(""));
   }],
   ["list() with the request's limits (gate, abort signal, timeout)", async (req) => {
     const u = new URL(req.url);
     const limited: RequestCtx = { ...ctx, limits: tenant(req, true).limits };
-    return gzipped(await list(appDb, registry, registry.mustGet(u.pathname.split("/").at(-1)!), limited, Object.fromEntries(u.searchParams), req.url));
+    return gzipped((await list(appDb, registry, registry.mustGet(u.pathname.split("/").at(-1)!), limited, Object.fromEntries(u.searchParams), req.url)).join(""));
   }],
   ["the whole app (app.fetch, signed in)", async (req) => app.fetch(req)],
 ];

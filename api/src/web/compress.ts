@@ -114,18 +114,28 @@ export function pacedBytes(bytes: Uint8Array<ArrayBuffer>, slice = SLICE): Reada
   });
 }
 
-/** The UTF-8 bytes of `text`, encoded a slice of `slice` characters per turn (never between the halves of a surrogate pair). */
-export function pacedText(text: string, slice = SLICE): ReadableStream<Uint8Array<ArrayBuffer>> {
+/**
+ * The UTF-8 bytes of `text` (or of its pieces, one after the other), encoded a slice of `slice`
+ * characters per turn, never between the halves of a surrogate pair (pieces end on whole characters).
+ */
+export function pacedText(text: string | readonly string[], slice = SLICE): ReadableStream<Uint8Array<ArrayBuffer>> {
+  const pieces = typeof text === "string" ? [text] : text;
   const encoder = new TextEncoder();
+  let i = 0;
   let at = 0;
   return paced(() => {
-    if (at >= text.length) return null;
-    let end = Math.min(text.length, at + slice);
-    const last = text.charCodeAt(end - 1);
-    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
-    const piece = encoder.encode(text.slice(at, end));
+    while (i < pieces.length && at >= pieces[i]!.length) {
+      i++;
+      at = 0;
+    }
+    if (i >= pieces.length) return null;
+    const piece = pieces[i]!;
+    let end = Math.min(piece.length, at + slice);
+    const last = piece.charCodeAt(end - 1);
+    if (end < piece.length && last >= 0xd800 && last <= 0xdbff) end--;
+    const bytes = encoder.encode(piece.slice(at, end));
     at = end;
-    return piece;
+    return bytes;
   });
 }
 
@@ -153,15 +163,17 @@ function bytesAnswer(bytes: Uint8Array<ArrayBuffer>, init: ResponseInit, encodin
 }
 
 /**
- * What `compressed` makes of a 200 answer whose body is `text` of a compressible type, made from
+ * What `compressed` makes of a 200 answer whose body is `text` (or its pieces joined) of a compressible type, made from
  * the text itself: a GET's JSON read answers without a Response to read back and copy (the lean
  * collection read, app.ts). The threshold counts the text's UTF-8 bytes, as on the wire.
  */
-export function compressedText(acceptEncoding: string | null | undefined, text: string, headers: Headers, minBytes = COMPRESS_MIN_BYTES): Response {
+export function compressedText(acceptEncoding: string | null | undefined, text: string | readonly string[], headers: Headers, minBytes = COMPRESS_MIN_BYTES): Response {
   if (!compressible(headers.get("content-type"))) throw new Error("compressedText: not a compressible type");
-  // A text of PACED_BYTES characters has at least as many bytes (over the threshold): encoded as it is sent.
-  if (text.length >= PACED_BYTES && minBytes <= PACED_BYTES) return streamAnswer(pacedText(text), { status: 200, headers }, chooseEncoding(acceptEncoding, ["gzip"]));
-  return bytesAnswer(new TextEncoder().encode(text), { status: 200, headers }, chooseEncoding(acceptEncoding, ["gzip"]), minBytes);
+  // A text of PACED_BYTES characters has at least as many bytes (over the threshold): encoded as it
+  // is sent, its pieces never joined.
+  const chars = typeof text === "string" ? text.length : text.reduce((n, p) => n + p.length, 0);
+  if (chars >= PACED_BYTES && minBytes <= PACED_BYTES) return streamAnswer(pacedText(text), { status: 200, headers }, chooseEncoding(acceptEncoding, ["gzip"]));
+  return bytesAnswer(new TextEncoder().encode(typeof text === "string" ? text : text.join("")), { status: 200, headers }, chooseEncoding(acceptEncoding, ["gzip"]), minBytes);
 }
 
 /** Gzip-compresses responses made per request, above `minBytes`, for clients that accept it. */
