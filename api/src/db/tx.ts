@@ -316,6 +316,12 @@ async function readAsTenantOn<T>(db: Db, t: TenantRequest, text: string, params:
     if (k.status === "rejected") throw k.reason;
     mustHaveCommitted(k.value);
     return st.value;
+  } catch (err) {
+    // The COMMIT itself may have failed (a disconnect's cancel landing on it): the transaction is
+    // then still open, and the connection must not go back to the pool inside it (issue 38: the
+    // next caller of the pool, a sign-in, ran in it and answered 500, 25P02).
+    await c.unsafe("rollback").catch(() => {});
+    throw err;
   } finally {
     await h.release();
   }
