@@ -192,7 +192,7 @@ describe("the statement timeout", () => {
       costlyConnections: 3,
       costlyTenantConnections: 2,
     });
-    // The defaults: docs/decisions/0109 (8 of 16) and 0119 (a tenant 12 of the 14 gated, a costly lane of 2, 1 per tenant).
+    // The defaults: docs/decisions/0109 (8 of 16) and 0124 (a tenant 12 of the 14 gated, a costly lane of 2, 1 per tenant).
     expect(readConfig({}).queryLimits).toEqual({
       statementTimeoutMs: 5000,
       exportStatementTimeoutMs: 60000,
