@@ -3,7 +3,7 @@
 // benchmark prints, its verdict, how long it took, the host's load average), so a regression shows
 // the day it lands. Not part of `bun run test`: the figures are ratios and rates on a shared host.
 //
-//   bun run bench                        load, odata, results, crosstab, cli, results-web, chat-web
+//   bun run bench                        load, odata, results, crosstab, cli, results-web, chat-web, fair
 //   bun run bench --only load,odata      some of them (names as above, or cluster)
 //   bun run bench --no-log               print only, docs/performance.md untouched
 //
@@ -87,9 +87,10 @@ export const BENCHES: Bench[] = [
     env: { RUNS: "6", ...(port ? { PORT: String(port + 15) } : {}), ...(prefix ? { BENCH_CHAT_DB: `${prefix}_chat` } : {}) },
     pick: (out) => lastMatch(out, /^answer drawn, all questions/)?.replace(/\s+/g, " ") ?? null,
   },
+  { name: "fair", script: "tests/perf/fair-share.bench.ts", env: { BENCH_ROUNDS: "2", BENCH_SLICE_S: "10" }, pick: result },
   { name: "cluster", script: "tests/perf/load-cluster.bench.ts", env: { BENCH_CONNECTIONS: "32", BENCH_SECONDS: "4" }, pick: (out) => lastMatch(out, /^\s+32 \|/) },
 ];
-const DEFAULT = ["load", "odata", "results", "crosstab", "cli", "results-web", "chat-web"];
+const DEFAULT = ["load", "odata", "results", "crosstab", "cli", "results-web", "chat-web", "fair"];
 
 /** The table row for one run; `|` in the figure is escaped so the table stays a table. */
 export function logRow(r: { date: string; commit: string; name: string; figure: string; verdict: string; seconds: number; load: string }): string {

@@ -25,13 +25,21 @@ import { hostileInputError, hostileInputMiddleware, hostileTarget } from "./ops/
 import { errorFields, log as logJson, logLine } from "./ops/log.ts";
 import { UPLOAD_PATH } from "./storage/local.ts";
 import type { App, AppDeps, AppEnv } from "./app-types.ts";
-import { DEFAULT_QUERY_LIMITS } from "./config.ts";
-import { CLIENT_GONE, USER_CONNECTIONS_BUSY, UserConnectionGate } from "./db/gate.ts";
+import { DEFAULT_QUERY_LIMITS, GATED_CONNECTIONS, type QueryLimits } from "./config.ts";
+import { CLIENT_GONE, ConnectionGate, GATE_REFUSALS, USER_CONNECTIONS_BUSY } from "./db/gate.ts";
 
 export type { App, AppDeps, AppEnv, Authenticate } from "./app-types.ts";
 
 /** Staff exports get the longer statement timeout (they read a whole project or ledger). */
 const EXPORT_PATH = /\/(ExportCsv|ExportExcel|ExportTransactionListCsv|[A-Za-z]*Export)$/;
+/**
+ * Requests weighed as costly by their route, before they run (db/gate.ts's costly lane): the
+ * synchronous exports (a whole project or ledger read and written out) and the cross-tab (every
+ * respondent of the project read). The results functions read the project's in-memory columnar
+ * copy and answer in milliseconds, so they stay in the cheap lane; an OData read is weighed by the
+ * rows it may produce (entities/service.ts).
+ */
+const COSTLY_PATH = /\/(ExportCsv|ExportExcel|ExportTransactionListCsv|Responses\/CrossTab)$/;
 
 
 export const API_VERSION = "v139";
@@ -68,6 +76,18 @@ export const DB_RETRY_AFTER_SECONDS = 2;
 
 function validationErrors(error: ZodError): FieldError[] {
   return error.issues.map((i) => ({ path: i.path.map(String).join(".") || "(body)", message: i.message }));
+}
+
+/** The gate of an app's requests (db/gate.ts) with the configured shares (the benchmarks build theirs with it too). */
+export function requestGate(limits: QueryLimits): ConnectionGate {
+  return new ConnectionGate({
+    capacity: GATED_CONNECTIONS,
+    perUser: limits.userConnections,
+    perTenant: limits.tenantConnections,
+    costly: limits.costlyConnections,
+    costlyPerTenant: limits.costlyTenantConnections,
+    waitMs: limits.userWaitMs,
+  });
 }
 
 export function newApp(deps: AppDeps): App {
@@ -143,6 +163,8 @@ export function newApp(deps: AppDeps): App {
           );
     } else if (dbCode(err) === USER_CONNECTIONS_BUSY) {
       e = new ApiError("ServiceUnavailable", `Too many requests of this account are running at once (${err.message}); retry shortly`, undefined, undefined, LOAD_RETRY_AFTER_SECONDS);
+    } else if (GATE_REFUSALS.has(dbCode(err) ?? "")) {
+      e = new ApiError("ServiceUnavailable", `The service is busy (${err.message}); retry shortly`, undefined, undefined, LOAD_RETRY_AFTER_SECONDS);
     } else if (isDatabaseUnavailable(err)) {
       logJson("error", "database unavailable", { traceId, ...errorFields(err) });
       e = new ApiError("ServiceUnavailable", "The service is briefly unavailable; retry shortly", undefined, undefined, DB_RETRY_AFTER_SECONDS);
@@ -154,7 +176,7 @@ export function newApp(deps: AppDeps): App {
     // Operators hear of every refusal that is the service's fault (a full disk, an unreachable
     // database), once, with the trace id the client was given.
     // A statement cut off or a request over its user's share is logged above (or is load), not as a fault.
-    const cutOff = dbCode(err) === "57014" || dbCode(err) === CLIENT_GONE || dbCode(err) === USER_CONNECTIONS_BUSY;
+    const cutOff = dbCode(err) === "57014" || dbCode(err) === CLIENT_GONE || GATE_REFUSALS.has(dbCode(err) ?? "");
     if (e.status >= 500 && e.code !== "InternalError" && !isDatabaseUnavailable(err) && !cutOff) logJson("error", e.message, { traceId, typename: e.code, status: e.status });
     // No table or column names leave the server (issue 19): a database detail in the API's words.
     if (e.detail !== undefined) {
@@ -190,13 +212,14 @@ export function newApp(deps: AppDeps): App {
 
   // Every /api/v1 call needs a signed-in user (DESIGN.md): authenticate before any handler. The
   // request's statements are bounded (db/tx.ts): a statement timeout, cancelled when the client
-  // disconnects, within the user's share of the pool.
+  // disconnects, within the fair shares of the pool (the user's, the tenant's, the costly lane).
   const limits = deps.queryLimits ?? DEFAULT_QUERY_LIMITS;
-  const gate = new UserConnectionGate({ perUser: limits.userConnections, waitMs: limits.userWaitMs });
+  const gate = requestGate(limits);
   const limitsFor = (ctx: RequestCtx, path: string, signal: AbortSignal): RequestCtx["limits"] => ({
     statementTimeoutMs: ctx.principal.isStaff && EXPORT_PATH.test(path) ? limits.exportStatementTimeoutMs : limits.statementTimeoutMs,
     signal,
     gate,
+    costly: COSTLY_PATH.test(path),
   });
   const signIn: MiddlewareHandler<AppEnv> = async (c, next) => {
     const ctx = await deps.authenticate(c);
@@ -264,8 +287,8 @@ export function newApp(deps: AppDeps): App {
     const t0 = performance.now();
     let ctx: RequestCtx | undefined;
     let res: Response | undefined;
-    /** The answer's JSON text, once the service has given it. */
-    let text: string | undefined;
+    /** The answer's JSON text (in pieces), once the service has given it. */
+    let text: readonly string[] | undefined;
     // Where the metrics middleware would count the request (its route), once it is reached.
     let counted: { route: string; t0: number } | null = null;
     try {

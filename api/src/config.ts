@@ -123,6 +123,12 @@ export interface QueryLimits {
   userConnections: number;
   /** Longest wait for one of them before a 503 with Retry-After, in ms (USER_DB_WAIT_MS, default 10000: a burst of one user queues rather than fails). */
   userWaitMs: number;
+  /** Requests of one tenant (the client a request names), all its users together, that may hold pooled connections at once (TENANT_DB_CONNECTIONS, default 12 of the 14 requests may hold: db/gate.ts). */
+  tenantConnections: number;
+  /** Requests weighed as costly (large reads, exports, cross-tabs) that may run at once in the process (COSTLY_DB_CONNECTIONS, default 2). */
+  costlyConnections: number;
+  /** Of them, requests of one tenant (COSTLY_TENANT_DB_CONNECTIONS, default 1). */
+  costlyTenantConnections: number;
 }
 
 /**
@@ -132,7 +138,21 @@ export interface QueryLimits {
  * (docs/decisions.md, "One user's share: 8 of 16").
  */
 export const API_POOL_SIZE = 16;
-export const DEFAULT_QUERY_LIMITS: QueryLimits = { statementTimeoutMs: 5000, exportStatementTimeoutMs: 60_000, userConnections: API_POOL_SIZE / 2, userWaitMs: 10_000 };
+/**
+ * Connections of that pool requests may hold through the gate (db/gate.ts): all but two, which stay
+ * for what runs outside a tenant's request (sign-in, health, the job queue's enqueues), so a flood
+ * of requests never makes a sign-in wait for the pool.
+ */
+export const GATED_CONNECTIONS = API_POOL_SIZE - 2;
+export const DEFAULT_QUERY_LIMITS: QueryLimits = {
+  statementTimeoutMs: 5000,
+  exportStatementTimeoutMs: 60_000,
+  userConnections: API_POOL_SIZE / 2,
+  userWaitMs: 10_000,
+  tenantConnections: 12,
+  costlyConnections: 2,
+  costlyTenantConnections: 1,
+};
 /** Statement timeout of background jobs (norms roll-ups, AI summaries, PowerPoint): long, but not endless. */
 export const JOB_STATEMENT_TIMEOUT_MS = 10 * 60_000;
 
@@ -191,6 +211,9 @@ export function readConfig(env: Record<string, string | undefined> = process.env
   whole("EXPORT_STATEMENT_TIMEOUT_MS", "exportStatementTimeoutMs", 100, 600_000);
   whole("USER_DB_CONNECTIONS", "userConnections", 1, 100);
   whole("USER_DB_WAIT_MS", "userWaitMs", 0, 60_000);
+  whole("TENANT_DB_CONNECTIONS", "tenantConnections", 1, 100);
+  whole("COSTLY_DB_CONNECTIONS", "costlyConnections", 1, 100);
+  whole("COSTLY_TENANT_DB_CONNECTIONS", "costlyTenantConnections", 1, 100);
   if (cfg.metricsToken !== undefined && cfg.metricsToken.length < 16) problems.push("METRICS_TOKEN must be at least 16 characters");
   if (env.RESULTS_CACHE_MB !== undefined && env.RESULTS_CACHE_MB !== "") {
     const mb = Number(env.RESULTS_CACHE_MB);

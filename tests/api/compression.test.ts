@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { brotliCompressSync, gunzipSync, gzipSync } from "node:zlib";
 import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { testApp } from "../helpers/app.ts";
-import { chooseEncoding, COMPRESS_MIN_BYTES, compressedText } from "../../api/src/web/compress.ts";
+import { chooseEncoding, COMPRESS_MIN_BYTES, compressedText, PACED_BYTES, pacedBytes, pacedText } from "../../api/src/web/compress.ts";
 import { webFiles } from "../../api/src/web/static.ts";
 import type { App } from "../../api/src/app.ts";
 
@@ -117,6 +117,49 @@ describe("an answer made from its text (the lean collection read)", () => {
       expect(res.headers.get("vary")).toBe("Accept-Encoding");
       expect(await res.text()).toBe(text);
     }
+  });
+
+  test("a text of PACED_BYTES characters or more is sent a slice at a time, the same bytes gzipped or not", async () => {
+    // 65,535 ASCII characters, then an emoji (a surrogate pair: the first slice of 65,536 characters
+    // would end between its halves), then two-byte characters up past PACED_BYTES.
+    const text = JSON.stringify(`${"x".repeat(65_535 - 1)}\u{1F600}${"é".repeat(PACED_BYTES)}`);
+    expect(text.length).toBeGreaterThanOrEqual(PACED_BYTES);
+    expect(text.charCodeAt(65_535)).toBe(0xd83d); // the high half at the last place of the first slice
+    const gz = compressedText("gzip", text, json());
+    expect(gz.headers.get("content-encoding")).toBe("gzip");
+    expect(gz.headers.get("vary")).toBe("Accept-Encoding");
+    expect(gunzipSync(new Uint8Array(await gz.arrayBuffer())).toString("utf8")).toBe(text);
+    // The same text in pieces (a costly read's answer, entities/service.ts): the same bytes, never joined.
+    const cut = [text.slice(0, 10), text.slice(10, 65_535), text.slice(65_535, 65_537), text.slice(65_537)];
+    expect(gunzipSync(new Uint8Array(await compressedText("gzip", cut, json()).arrayBuffer())).toString("utf8")).toBe(text);
+    expect(await compressedText(null, ["", "[1,", "2]"], json()).text(), "a short text in pieces").toBe("[1,2]");
+    const plain = compressedText(null, text, json());
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    expect(plain.headers.get("vary")).toBe("Accept-Encoding");
+    expect(await plain.text()).toBe(text);
+  });
+
+  test("between two slices the event loop runs other work", async () => {
+    const order: string[] = [];
+    const read = async (stream: ReadableStream<Uint8Array>) => {
+      const reader = stream.getReader();
+      let out = "";
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return out;
+        order.push("slice");
+        out += Buffer.from(value).toString("utf8");
+      }
+    };
+    // Work queued for the next turn before reading: it runs after the first slice, before the second.
+    setImmediate(() => order.push("other"));
+    expect(await read(pacedText("abcdef", 2))).toBe("abcdef");
+    expect(order.slice(0, 2)).toEqual(["slice", "other"]);
+    expect(order.filter((o) => o === "slice")).toHaveLength(3);
+    order.length = 0;
+    setImmediate(() => order.push("other"));
+    expect(await read(pacedBytes(new TextEncoder().encode("abcdef"), 4))).toBe("abcdef");
+    expect(order).toEqual(["slice", "other", "slice"]);
   });
 
   test("only a compressible type is taken", () => {

@@ -9,7 +9,8 @@ import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { call, testApp } from "../helpers/app.ts";
 import { connect, type Db } from "../../api/src/db/client.ts";
 import { API_POOL_SIZE, DEFAULT_QUERY_LIMITS, readConfig, type QueryLimits } from "../../api/src/config.ts";
-import { UserConnectionGate } from "../../api/src/db/gate.ts";
+import { ConnectionGate, tenantKey } from "../../api/src/db/gate.ts";
+import { requestGate } from "../../api/src/app.ts";
 import { withTenant } from "../../api/src/db/tx.ts";
 import { MAX_EXPAND_ROWS, MAX_LAMBDA_NESTING } from "../../api/src/odata/limits.ts";
 
@@ -148,10 +149,10 @@ describe("the statement timeout", () => {
     // docs/decisions.md "One user's share: 8 of 16": a browser opens 6 connections to a host over
     // HTTP/1.1; the share is half of the API's pool, the other half for everyone else.
     expect(DEFAULT_QUERY_LIMITS.userConnections * 2).toBe(API_POOL_SIZE);
-    const gate = new UserConnectionGate({ perUser: DEFAULT_QUERY_LIMITS.userConnections, waitMs: 200 });
+    const gate = requestGate({ ...DEFAULT_QUERY_LIMITS, userWaitMs: 200 });
     const now = async (userId: number) => {
       let got = false;
-      const p = gate.acquire(userId).then((free) => {
+      const p = gate.acquire({ userId, tenant: tenantKey(1003, userId) }).then((free) => {
         got = true;
         return free;
       });
@@ -173,9 +174,35 @@ describe("the statement timeout", () => {
   });
 
   test("configuration: the timeouts and the share are read from the environment and checked", () => {
-    const cfg = readConfig({ STATEMENT_TIMEOUT_MS: "3000", EXPORT_STATEMENT_TIMEOUT_MS: "90000", USER_DB_CONNECTIONS: "4", USER_DB_WAIT_MS: "500" });
-    expect(cfg.queryLimits).toEqual({ statementTimeoutMs: 3000, exportStatementTimeoutMs: 90000, userConnections: 4, userWaitMs: 500 });
-    expect(readConfig({}).queryLimits).toEqual({ statementTimeoutMs: 5000, exportStatementTimeoutMs: 60000, userConnections: 8, userWaitMs: 10000 });
+    const cfg = readConfig({
+      STATEMENT_TIMEOUT_MS: "3000",
+      EXPORT_STATEMENT_TIMEOUT_MS: "90000",
+      USER_DB_CONNECTIONS: "4",
+      USER_DB_WAIT_MS: "500",
+      TENANT_DB_CONNECTIONS: "6",
+      COSTLY_DB_CONNECTIONS: "3",
+      COSTLY_TENANT_DB_CONNECTIONS: "2",
+    });
+    expect(cfg.queryLimits).toEqual({
+      statementTimeoutMs: 3000,
+      exportStatementTimeoutMs: 90000,
+      userConnections: 4,
+      userWaitMs: 500,
+      tenantConnections: 6,
+      costlyConnections: 3,
+      costlyTenantConnections: 2,
+    });
+    // The defaults: docs/decisions/0109 (8 of 16) and 0124 (a tenant 12 of the 14 gated, a costly lane of 2, 1 per tenant).
+    expect(readConfig({}).queryLimits).toEqual({
+      statementTimeoutMs: 5000,
+      exportStatementTimeoutMs: 60000,
+      userConnections: 8,
+      userWaitMs: 10000,
+      tenantConnections: 12,
+      costlyConnections: 2,
+      costlyTenantConnections: 1,
+    });
+    expect(() => readConfig({ COSTLY_TENANT_DB_CONNECTIONS: "0" })).toThrow("COSTLY_TENANT_DB_CONNECTIONS must be a whole number from 1 to 100");
     expect(() => readConfig({ STATEMENT_TIMEOUT_MS: "0" })).toThrow("STATEMENT_TIMEOUT_MS must be a whole number from 100 to 600000, got '0'");
     expect(() => readConfig({ USER_DB_CONNECTIONS: "0" })).toThrow("USER_DB_CONNECTIONS must be a whole number from 1 to 100");
   });
@@ -204,7 +231,9 @@ describe("cancellation when the client goes away", () => {
 describe("the per-user share of the pool", () => {
   test("twelve costly queries at once: a cheap call meanwhile answers within a second; all end within the timeout; nothing left busy", async () => {
     const TIMEOUT = 2000;
-    const app = testApp(pool, { queryLimits: limits({ statementTimeoutMs: TIMEOUT, userConnections: 3, userWaitMs: 1000 }) });
+    // The query nests two lambdas, so it is weighed costly (fair-share.test.ts tests that lane): a
+    // lane as wide as the pool here, so that the user's share is the bound met.
+    const app = testApp(pool, { queryLimits: limits({ statementTimeoutMs: TIMEOUT, userConnections: 3, userWaitMs: 1000, costlyConnections: 12, costlyTenantConnections: 12 }) });
     // Warm the cheap path (compiled statement, plans) so the measurement is the wait, not a first compile.
     expect((await call(app, "acmeUser", 1003, "GET", CHEAP)).status).toBe(200);
     const t0 = performance.now();
@@ -232,7 +261,7 @@ describe("the per-user share of the pool", () => {
   }, 60_000);
 
   test("a request's own nested transaction takes no second slot (no waiting on itself); another request of the user waits", async () => {
-    const gate = new UserConnectionGate({ perUser: 1, waitMs: 300 });
+    const gate = new ConnectionGate({ capacity: 14, perUser: 1, perTenant: 12, costly: 2, costlyPerTenant: 1, waitMs: 300 });
     const request = { statementTimeoutMs: 5000, gate };
     const t = { userId: 9005, clientId: 1003, descendants: false, limits: request };
     const inner = await withTenant(pool, t, async () => {
@@ -247,23 +276,24 @@ describe("the per-user share of the pool", () => {
   });
 
   test("the gate: a released slot goes to the next waiter; past the wait it refuses; a disconnect leaves the queue", async () => {
-    const gate = new UserConnectionGate({ perUser: 2, waitMs: 300 });
-    const a = await gate.acquire(1);
-    const b = await gate.acquire(1);
+    const gate = new ConnectionGate({ capacity: 14, perUser: 2, perTenant: 12, costly: 2, costlyPerTenant: 1, waitMs: 300 });
+    const u = (userId: number) => ({ userId, tenant: tenantKey(1003, userId) });
+    const a = await gate.acquire(u(1));
+    const b = await gate.acquire(u(1));
     expect(gate.holding(1)).toBe(2);
-    const other = await gate.acquire(2);
+    const other = await gate.acquire(u(2));
     expect(gate.holding(2), "another user is not held back").toBe(1);
-    const third = gate.acquire(1);
+    const third = gate.acquire(u(1));
     a();
     const c = await third;
     expect(gate.holding(1), "handed over, not exceeded").toBe(2);
-    const late = gate.acquire(1).then(
+    const late = gate.acquire(u(1)).then(
       () => "got",
       (e: { code?: string }) => e.code,
     );
     expect(await late).toBe("USER_CONNECTIONS_BUSY");
     const ac = new AbortController();
-    const gone = gate.acquire(1, ac.signal).catch((e: { code?: string }) => e.code);
+    const gone = gate.acquire(u(1), ac.signal).catch((e: { code?: string }) => e.code);
     ac.abort();
     expect(await gone).toBe("CLIENT_GONE");
     b();

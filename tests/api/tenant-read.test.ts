@@ -171,6 +171,32 @@ describe("readAsTenant on a held connection", () => {
     expect(await next, "the next read ran to its end").toBe("resolved");
   });
 
+  test("a read whose COMMIT fails gives its connection back out of its transaction", async () => {
+    // Issue 38: right after a flood a sign-in answered 500 with 25P02 ("current transaction is
+    // aborted") on the pool: a disconnect's cancel had landed on a read's pipelined COMMIT, the read
+    // failed, and its connection went back to the pool inside its transaction. Here the COMMIT is
+    // refused as a cancel would refuse it (never sent): the transaction stays open on the server.
+    const reserve = one.reserve;
+    one.reserve = (async () => {
+      const c = await reserve();
+      c.unsafe = new Proxy(c.unsafe, {
+        apply: (target, self, args) =>
+          args[0] === "commit" ? Promise.reject(Object.assign(new Error("canceling statement due to user request"), { code: "57014" })) : Reflect.apply(target, self, args),
+      });
+      return c;
+    }) as typeof reserve;
+    const failed = await readAsTenant(one, globex, "select 1 as n", []).then(
+      () => "resolved",
+      (e: { code?: string }) => e.code,
+    ).finally(() => {
+      one.reserve = reserve;
+    });
+    expect(failed).toBe("57014");
+    // The pool's one connection, next: its own transaction, as its owner, not the read's as the app role.
+    const [row] = await one<{ who: string; uid: string }[]>`select current_user::text as who, coalesce(current_setting('app.user_id', true), '') as uid`;
+    expect(row).toEqual({ who: "postgres", uid: "" });
+  });
+
   test("a statement whose cached plan went stale is not answered outside the read's transaction", async () => {
     await tdb.db.unsafe(`create table h5_shape (a int); insert into h5_shape values (1); grant select on h5_shape to ideally_app`);
     const q = `select *, current_user::text as who from h5_shape where a = $1`;

@@ -23,7 +23,7 @@ import { cpuReading, cpuSpent, threadCpuMs } from "./load-servers.ts";
 import { bearerAuthenticate } from "../../api/src/auth/authenticate.ts";
 import { list } from "../../api/src/entities/service.ts";
 import { registry } from "../../api/src/entities/index.ts";
-import { UserConnectionGate } from "../../api/src/db/gate.ts";
+import { requestGate } from "../../api/src/app.ts";
 import { API_POOL_SIZE, DEFAULT_QUERY_LIMITS } from "../../api/src/config.ts";
 import { login, realApp } from "../helpers/app.ts";
 import type { RequestCtx } from "../../api/src/access/principal.ts";
@@ -91,7 +91,7 @@ const bare = Bun.serve({
 // tenant read with its entry, row-level security, the OData envelope), without the app's other
 // steps. Its errors are not the API's: a diagnosis only.
 const authenticate = bearerAuthenticate(key);
-const gate = new UserConnectionGate({ perUser: DEFAULT_QUERY_LIMITS.userConnections, waitMs: DEFAULT_QUERY_LIMITS.userWaitMs });
+const gate = requestGate(DEFAULT_QUERY_LIMITS);
 const lean = process.env.BENCH_LEAN
   ? Bun.serve({
       port: 0,
@@ -100,7 +100,7 @@ const lean = process.env.BENCH_LEAN
         const rctx = await authenticate({ req: { header: (name: string) => req.headers.get(name) ?? undefined } } as Parameters<typeof authenticate>[0]);
         rctx.limits = { statementTimeoutMs: DEFAULT_QUERY_LIMITS.statementTimeoutMs, signal: req.signal, gate };
         const u = new URL(req.url);
-        return answer(req, await list(appDb, registry, registry.mustGet(u.pathname.split("/").at(-1)!), rctx, Object.fromEntries(u.searchParams), req.url));
+        return answer(req, (await list(appDb, registry, registry.mustGet(u.pathname.split("/").at(-1)!), rctx, Object.fromEntries(u.searchParams), req.url)).join(""));
       },
     })
   : null;

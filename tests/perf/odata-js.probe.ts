@@ -16,11 +16,10 @@ import { CLIENT, compiledMix, gzippedJson, mixKey, runMix, sameAnswers, seedMix 
 import { connect, type Db } from "../../api/src/db/client.ts";
 import { stopTestServer } from "../helpers/server.ts";
 import { login, realApp } from "../helpers/app.ts";
-import { newApp } from "../../api/src/app.ts";
+import { newApp, requestGate } from "../../api/src/app.ts";
 import { registry } from "../../api/src/entities/index.ts";
 import { list } from "../../api/src/entities/service.ts";
 import { readAsTenant, type TenantRequest } from "../../api/src/db/tx.ts";
-import { UserConnectionGate } from "../../api/src/db/gate.ts";
 import { DEFAULT_QUERY_LIMITS } from "../../api/src/config.ts";
 import { bearerAuthenticate } from "../../api/src/auth/authenticate.ts";
 import { outboxMailer } from "../../api/src/email/mailer.ts";
@@ -61,7 +60,7 @@ const conn = {
 };
 const memDb = { reserve: async () => conn, unsafe: conn.unsafe, options: { prepare: true } } as unknown as Db;
 const app = newApp({ db: memDb, registry, mailer: outboxMailer(memDb, { publicUrl: "http://ideally.test" }), authenticate: bearerAuthenticate(key) });
-const gate = new UserConnectionGate({ perUser: DEFAULT_QUERY_LIMITS.userConnections, waitMs: DEFAULT_QUERY_LIMITS.userWaitMs });
+const gate = requestGate(DEFAULT_QUERY_LIMITS);
 
 const gzipped = gzippedJson;
 const tenant: TenantRequest = { userId: USER, clientId: CLIENT, descendants: false, sessionId: session!.id };
@@ -80,12 +79,12 @@ const layers: [string, (req: Request) => Promise<Response>][] = [
   }],
   ["service list()", async (req) => {
     const u = new URL(req.url);
-    return gzipped(await list(memDb, registry, setOf(u), ctx, Object.fromEntries(u.searchParams), req.url));
+    return gzipped((await list(memDb, registry, setOf(u), ctx, Object.fromEntries(u.searchParams), req.url)).join(""));
   }],
   ["list() with the request's limits", async (req) => {
     const u = new URL(req.url);
     const limited: RequestCtx = { ...ctx, limits: { statementTimeoutMs: DEFAULT_QUERY_LIMITS.statementTimeoutMs, signal: req.signal, gate } };
-    return gzipped(await list(memDb, registry, setOf(u), limited, Object.fromEntries(u.searchParams), req.url));
+    return gzipped((await list(memDb, registry, setOf(u), limited, Object.fromEntries(u.searchParams), req.url)).join(""));
   }],
   ["the whole app (app.fetch, signed in)", async (req) => app.fetch(req)],
 ];

@@ -24,7 +24,7 @@ import { login, realApp } from "../helpers/app.ts";
 import { registry } from "../../api/src/entities/index.ts";
 import { list } from "../../api/src/entities/service.ts";
 import { readAsTenant, type TenantRequest } from "../../api/src/db/tx.ts";
-import { UserConnectionGate } from "../../api/src/db/gate.ts";
+import { requestGate } from "../../api/src/app.ts";
 import { API_POOL_SIZE, DEFAULT_QUERY_LIMITS } from "../../api/src/config.ts";
 import type { RequestCtx } from "../../api/src/access/principal.ts";
 
@@ -65,7 +65,7 @@ const appOptsDb = postgres(tdb.url, {
   types: { bigint: postgres.BigInt },
   connection: { application_name: "ideally", ...settings } as Record<string, string>,
 });
-const gate = new UserConnectionGate({ perUser: Number(process.env.PROBE_SHARE ?? DEFAULT_QUERY_LIMITS.userConnections), waitMs: DEFAULT_QUERY_LIMITS.userWaitMs });
+const gate = requestGate({ ...DEFAULT_QUERY_LIMITS, userConnections: Number(process.env.PROBE_SHARE ?? DEFAULT_QUERY_LIMITS.userConnections) });
 
 const gzipped = gzippedJson;
 const statementOf = (req: Request) => statements.get(mixKey(req.url))!;
@@ -105,12 +105,12 @@ const layers: [string, (req: Request) => Promise<Response>][] = [
   }],
   ["service list() (compiled-statement cache, nextLink)", async (req) => {
     const u = new URL(req.url);
-    return gzipped(await list(appDb, registry, registry.mustGet(u.pathname.split("/").at(-1)!), ctx, Object.fromEntries(u.searchParams), req.url));
+    return gzipped((await list(appDb, registry, registry.mustGet(u.pathname.split("/").at(-1)!), ctx, Object.fromEntries(u.searchParams), req.url)).join(""));
   }],
   ["list() with the request's limits (gate, abort signal, timeout)", async (req) => {
     const u = new URL(req.url);
     const limited: RequestCtx = { ...ctx, limits: tenant(req, true).limits };
-    return gzipped(await list(appDb, registry, registry.mustGet(u.pathname.split("/").at(-1)!), limited, Object.fromEntries(u.searchParams), req.url));
+    return gzipped((await list(appDb, registry, registry.mustGet(u.pathname.split("/").at(-1)!), limited, Object.fromEntries(u.searchParams), req.url)).join(""));
   }],
   ["the whole app (app.fetch, signed in)", async (req) => app.fetch(req)],
 ];

@@ -7,37 +7,40 @@ import type postgres from "postgres";
 import type { Db, SqlParams, Tx } from "./client.ts";
 import { cancelBackend, type CancelKey } from "./cancel.ts";
 import { APP_ROLE } from "./roles.ts";
-import { CLIENT_GONE, type UserConnectionGate } from "./gate.ts";
+import { CLIENT_GONE, tenantKey, type ConnectionGate } from "./gate.ts";
 import { onReadDb } from "./replica.ts";
 
 /**
  * What bounds one request's statements (app.ts sets them for every signed-in request): the
  * statement timeout (transaction-local, so a pooled connection never carries it further), the
- * request's signal (the client disconnecting cancels the running statement) and the per-user
- * share of the pool (gate.ts). Absent: no bound (migrations, tests of the engine).
+ * request's signal (the client disconnecting cancels the running statement) and the fair shares
+ * of the pool (gate.ts: the user's, the tenant's, the costly lane). Absent: no bound (migrations,
+ * tests of the engine).
  */
 export interface StatementLimits {
   statementTimeoutMs?: number;
   signal?: AbortSignal;
-  gate?: UserConnectionGate;
+  gate?: ConnectionGate;
+  /** The request was weighed as costly before it ran (app.ts, entities/service.ts): it also needs a slot of the gate's costly lane. */
+  costly?: boolean;
   /** The request's slot of its user's share while it holds connections (set here, per request). */
   slot?: { count: number; taking: Promise<() => void> | null };
 }
 
 /**
- * The request's slot of the user's share, taken by its first connection and given back by its
- * last: a request's own nested or parallel transactions never wait for one another (a transaction
- * opened inside another would otherwise wait for a slot its own request holds).
+ * The request's slot of the gate, taken by its first connection and given back by its last: a
+ * request's own nested or parallel transactions never wait for one another (a transaction opened
+ * inside another would otherwise wait for a slot its own request holds).
  */
-async function takeSlot(l: StatementLimits, userId: number): Promise<() => void> {
+async function takeSlot(l: StatementLimits, t: TenantRequest): Promise<() => void> {
   if (!l.gate) return () => {};
   l.slot ??= { count: 0, taking: null };
   const slot = l.slot;
   slot.count++;
   let free: () => void;
   try {
-    slot.taking ??= l.gate.acquire(userId, l.signal);
-      free = await slot.taking;
+    slot.taking ??= l.gate.acquire({ userId: t.userId, tenant: tenantKey(t.clientId, t.userId), costly: l.costly }, l.signal);
+    free = await slot.taking;
   } catch (e) {
     if (--slot.count === 0) slot.taking = null;
     throw e;
@@ -180,7 +183,7 @@ interface Held {
 }
 
 /**
- * A reserved connection within the user's share of the pool. When the request's client goes
+ * A reserved connection within the request's fair share of the pool (gate.ts). When the request's client goes
  * away, whatever the connection's backend runs is cancelled: PostgreSQL's cancel request with the
  * backend's key (db/cancel.ts), on a socket of its own, once the entry has answered (its result
  * carries the key; a client gone before that is cancelled as soon as it does, and the entry itself
@@ -192,7 +195,7 @@ interface Held {
 async function hold(db: Db, t: TenantRequest): Promise<Held> {
   const l = t.limits;
   if (l?.signal?.aborted) throw gone();
-  const free = l ? await takeSlot(l, t.userId) : () => {};
+  const free = l ? await takeSlot(l, t) : () => {};
   let c: Reserved;
   try {
     c = await db.reserve();
@@ -313,6 +316,12 @@ async function readAsTenantOn<T>(db: Db, t: TenantRequest, text: string, params:
     if (k.status === "rejected") throw k.reason;
     mustHaveCommitted(k.value);
     return st.value;
+  } catch (err) {
+    // The COMMIT itself may have failed (a disconnect's cancel landing on it): the transaction is
+    // then still open, and the connection must not go back to the pool inside it (issue 38: the
+    // next caller of the pool, a sign-in, ran in it and answered 500, 25P02).
+    await c.unsafe("rollback").catch(() => {});
+    throw err;
   } finally {
     await h.release();
   }

@@ -65,8 +65,8 @@ function writeAccessOf(set: EntitySetDef): Access {
   return access.user;
 }
 
-/** The JSON text of a page of a set's rows: the body of GET /api/v1/{Set} (the route's, and the lean read's in app.ts). */
-export const listText = (db: Db, reg: Registry, set: EntitySetDef, ctx: RequestCtx, url: string): Promise<string> =>
+/** The JSON text of a page of a set's rows, in pieces (entities/service.ts list): the body of GET /api/v1/{Set} (the route's, and the lean read's in app.ts). */
+export const listText = (db: Db, reg: Registry, set: EntitySetDef, ctx: RequestCtx, url: string): Promise<readonly string[]> =>
   svc.list(db, reg, set, ctx, getQueryParam(url) as Record<string, string>, url);
 
 /** What the app needs of the generic list routes to answer them without the framework (app.ts). */
@@ -121,7 +121,7 @@ export function registerEntityRoutes(app: App, db: Db, reg: Registry): EntityLis
           ...commonErrors,
         },
       },
-      async (c) => json(await listText(db, reg, set, c.get("ctx"), c.req.url), 200),
+      async (c) => json((await listText(db, reg, set, c.get("ctx"), c.req.url)).join(""), 200),
     );
     if (listed) lists.set(set.name, set);
 

@@ -8,6 +8,7 @@ import { ApiError } from "../errors.ts";
 import { isAllClients, tenantOf, type RequestCtx } from "../access/principal.ts";
 import { parseQuery } from "../odata/parser.ts";
 import { DEFAULT_TOP } from "../odata/limits.ts";
+import { weighedCostly } from "../odata/cost.ts";
 import { targetOf } from "../web/paths.ts";
 import { compileCollection, compileCount, compileEntity, type ScopeFn } from "../odata/compile.ts";
 import type { Registry } from "./registry.ts";
@@ -82,12 +83,23 @@ interface CompiledList {
   params: SqlParams;
   top: number | undefined;
   skip: number | undefined;
+  /**
+   * Weighed as costly (db/gate.ts's costly lane): before it ever ran, by the rows it may produce or
+   * the lambdas nested in its filter (odata/cost.ts weighedCostly); then also once it answered
+   * COSTLY_ANSWER_CHARS or more (set then: the one field that changes).
+   */
+  costly: boolean;
+  /** The statement of the answer in pieces, made the first time it is read as costly. */
+  pieced?: string;
 }
+
+/** A read that answered this many characters (about 4 MB of JSON) runs in the costly lane from then on, whatever its bound. */
+export const COSTLY_ANSWER_CHARS = 4_000_000;
 
 /**
  * Compiled list statements by set, query and tenant: a results page repeats the same few queries,
  * so parse + compile (tens of microseconds) is done once. The key holds everything the statement
- * depends on; entries are immutable.
+ * depends on; entries change only by being weighed costly (below).
  */
 const listCache = new Map<string, CompiledList>();
 const LIST_CACHE_MAX = 2000;
@@ -98,17 +110,42 @@ function compiledList(reg: Registry, set: EntitySetDef, ctx: RequestCtx, query: 
   if (!hit) {
     const parsed = parseQuery(query, set, reg);
     const { text, params } = compileCollection(reg, set, parsed, { scope: scopeFor(ctx, reg) }).render();
-    hit = { text, params, top: parsed.top, skip: parsed.skip };
+    hit = { text, params, top: parsed.top, skip: parsed.skip, costly: weighedCostly(parsed) };
     if (listCache.size >= LIST_CACHE_MAX) listCache.delete(listCache.keys().next().value!);
     listCache.set(key, hit);
   }
   return hit;
 }
 
-export async function list(db: Db, reg: Registry, set: EntitySetDef, ctx: RequestCtx, query: Query, url: string): Promise<string> {
+/**
+ * Characters of a costly read's answer per row it comes in: postgres.js decodes each row as it
+ * arrives, so the event loop runs between them (the flood's 17 MB answer as one text held it about
+ * 100 ms to decode, and as much again to join).
+ */
+export const PIECE_CHARS = 1 << 20;
+
+/** A compiled statement whose one row's text comes instead in rows of PIECE_CHARS characters, in order (the row itself computed once). */
+function inPieces(text: string): string {
+  return `with odata_answer as materialized (${text}) select a.more, a.count, substr(a.value, 1 + k * ${PIECE_CHARS}, ${PIECE_CHARS}) as piece from odata_answer a cross join generate_series(0, greatest(0, (length(a.value) - 1) / ${PIECE_CHARS})) k order by k`;
+}
+
+/**
+ * The body of GET /api/v1/{Set} in pieces (joined, the OData collection): one for a cheap read; a
+ * costly one (its slot in the gate's costly lane) comes in pieces of PIECE_CHARS characters that are
+ * never joined (web/compress.ts sends them a slice at a time).
+ */
+export async function list(db: Db, reg: Registry, set: EntitySetDef, ctx: RequestCtx, query: Query, url: string): Promise<readonly string[]> {
   const c = compiledList(reg, set, ctx, query);
-  const [row] = await readAsTenant<CollectionRow>(db, tenantOf(ctx), c.text, c.params);
-  return collectionJson(row!, url, c.top, c.skip);
+  const t = tenantOf(ctx);
+  if (!c.costly) {
+    const [row] = await readAsTenant<CollectionRow>(db, t, c.text, c.params);
+    if (row!.value.length >= COSTLY_ANSWER_CHARS) c.costly = true;
+    return [collectionJson(row!, url, c.top, c.skip)];
+  }
+  c.pieced ??= inPieces(c.text);
+  const rows = await readAsTenant<PieceRow>(db, t.limits ? { ...t, limits: { ...t.limits, costly: true } } : t, c.pieced, c.params);
+  const [head, tail] = collectionParts(rows[0]!, url, c.top, c.skip);
+  return [head, ...rows.map((r) => r.piece), tail];
 }
 
 /** The row a compiled collection statement answers (odata/compile.ts). */
@@ -118,13 +155,26 @@ export interface CollectionRow {
   count: number | null;
 }
 
+/** A row of a costly read's answer in pieces (inPieces). */
+interface PieceRow {
+  piece: string;
+  more: boolean;
+  count: number | null;
+}
+
+/** What comes before and after the rows' JSON array in the OData collection body: the count, and the next page's link. */
+function collectionParts(row: { more: boolean; count: number | null }, url: string, top: number | undefined, skip: number | undefined): [string, string] {
+  let head = "{";
+  if (row.count !== null && row.count !== undefined) head += `"@odata.count":${row.count},`;
+  head += `"value":`;
+  const tail = row.more ? `,"@odata.nextLink":${JSON.stringify(nextLink(url, top, skip))}}` : "}";
+  return [head, tail];
+}
+
 /** The OData collection body from a compiled statement's row: count, value and the next page's link. */
 export function collectionJson(row: CollectionRow, url: string, top: number | undefined, skip: number | undefined): string {
-  let out = "{";
-  if (row.count !== null && row.count !== undefined) out += `"@odata.count":${row.count},`;
-  out += `"value":${row.value}`;
-  if (row.more) out += `,"@odata.nextLink":${JSON.stringify(nextLink(url, top, skip))}`;
-  return `${out}}`;
+  const [head, tail] = collectionParts(row, url, top, skip);
+  return head + row.value + tail;
 }
 
 /** The same request with $skip moved one page on ($top pinned to the page size). */

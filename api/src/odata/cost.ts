@@ -4,7 +4,7 @@
 // statement timeout (db/tx.ts) bounds whatever the budget lets through.
 import { odataError } from "../errors.ts";
 import type { Expr, ODataQuery } from "./ast.ts";
-import { DEFAULT_TOP, MAX_EXPAND_ROWS, MAX_LAMBDA_NESTING } from "./limits.ts";
+import { COSTLY_ROWS, DEFAULT_TOP, MAX_EXPAND_ROWS, MAX_LAMBDA_NESTING } from "./limits.ts";
 
 /** The deepest nesting of lambdas in an expression. */
 export function lambdaNesting(e: Expr | undefined | null): number {
@@ -51,17 +51,36 @@ function expandRows(q: ODataQuery, rows: number, path: string, worst: { rows: nu
   return total;
 }
 
+/**
+ * The most rows a query may produce: its page's rows plus, for every to-many expansion, the product
+ * of the $top values along its path (one without $top counts as DEFAULT_TOP). The budget below
+ * refuses a query over MAX_EXPAND_ROWS; the gate's costly lane takes one over COSTLY_ROWS
+ * (entities/service.ts). Checks the lambdas of the expansions' filters on the way.
+ */
+export function rowsBound(q: ODataQuery): { rows: number; worst: { rows: number; path: string } } {
+  const top = q.top ?? DEFAULT_TOP;
+  const worst = { rows: 0, path: "" };
+  return { rows: top + expandRows(q, top, "", worst), worst };
+}
+
 /** Refuses a query over the budget with a 400 naming the limit and what to lower. */
 export function checkQueryCost(q: ODataQuery): void {
   checkLambdas(q.filter, "$filter");
   for (const f of q.apply?.filters ?? []) checkLambdas(f, "$apply");
-  const top = q.top ?? DEFAULT_TOP;
-  const worst = { rows: 0, path: "" };
-  const rows = top + expandRows(q, top, "", worst);
+  const { rows, worst } = rowsBound(q);
   if (rows > MAX_EXPAND_ROWS) {
     throw odataError(
       `the $expand tree may produce ${rows.toLocaleString("en-US")} rows, more than ${MAX_EXPAND_ROWS.toLocaleString("en-US")} ($top multiplied along each to-many expansion; one without $top counts as ${DEFAULT_TOP}); the largest is '${worst.path}' at ${worst.rows.toLocaleString("en-US")}: give it or its parents a smaller $top`,
       "$expand",
     );
   }
+}
+
+/**
+ * Whether a read is weighed costly before it runs, and so takes a slot of the gate's costly lane
+ * (db/gate.ts): it may produce COSTLY_ROWS rows or more, or its filter nests lambdas as deeply as
+ * the budget allows (each walks a to-many navigation per row of the one outside it).
+ */
+export function weighedCostly(q: ODataQuery): boolean {
+  return rowsBound(q).rows >= COSTLY_ROWS || lambdaNesting(q.filter) >= MAX_LAMBDA_NESTING;
 }

@@ -29,3 +29,11 @@ export const MAX_LAMBDA_NESTING = 2;
  * `Projects?$top=1000&$expand=a($top=1000;$expand=b($top=1000))` would be 10^9.
  */
 export const MAX_EXPAND_ROWS = 10_000_000;
+/**
+ * A read that may produce this many rows (the bound above, before any SQL runs) is weighed costly:
+ * it runs in the gate's small costly lane (db/gate.ts), never ahead of anyone's cheap calls. The web
+ * app's reads stay below it (a page of 100 with an expansion of 100 each is 10,100); the issue's
+ * flood (`Projects?$top=9&$expand=projectSurveySessions($top=1000;$expand=responses($top=1000))`,
+ * 9,009,009 rows) is far above.
+ */
+export const COSTLY_ROWS = 100_000;
