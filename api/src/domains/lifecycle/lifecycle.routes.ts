@@ -6,6 +6,7 @@ import type { App, AppDeps } from "../../app-types.ts";
 import { access, type Access } from "../../access/policy.ts";
 import { addRoute, commonErrors, errorResponse, errors } from "../../openapi.ts";
 import { ApiError } from "../../errors.ts";
+import { ProjectFields } from "../../entities/projects.ts";
 import * as svc from "./lifecycle.service.ts";
 import { duplicate } from "./duplicate.service.ts";
 import { generateQuestionIr } from "./incidence.service.ts";
@@ -129,20 +130,20 @@ const nullable = <T extends z.ZodType>(s: T) => s.nullable().optional();
 const AdminEdit = z
   .strictObject({
     statusCode: StatusCodeSchema.optional(),
-    projectName: z.string().trim().min(1).max(200).optional(),
+    projectName: ProjectFields.projectName.optional(),
     frameworkId: nullable(z.number().int()),
     categoryId: nullable(z.number().int()),
-    productType: nullable(z.string()),
+    productType: nullable(ProjectFields.productType),
     launchDate: nullable(z.iso.date()),
-    scheduleWavesRequired: nullable(z.number().int().positive()),
-    scheduleFrequencyWeeks: nullable(z.number().int().positive()),
+    scheduleWavesRequired: nullable(ProjectFields.scheduleWavesRequired),
+    scheduleFrequencyWeeks: nullable(ProjectFields.scheduleFrequencyWeeks),
     scheduleStartDate: nullable(z.iso.date()),
     wavesRequired: z.boolean().optional(),
     schedulePause: z.boolean().optional(),
     splitCellQuota: z.boolean().optional(),
     isBranded: z.boolean().optional(),
-    brandName: nullable(z.string().max(200)),
-    researchNote: nullable(z.string()),
+    brandName: nullable(ProjectFields.brandName),
+    researchNote: nullable(ProjectFields.researchNote),
     ownerUserId: nullable(z.number().int()),
     incidenceEstimate: nullable(z.number().gt(0).max(1)),
     note: z.string().max(2000).optional().describe("Why: kept in the audit row"),
