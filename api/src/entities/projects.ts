@@ -8,6 +8,7 @@
 // (project_id null) are reachable by the client only.
 import { z } from "@hono/zod-openapi";
 import { entity, f, nav, type EntitySetDef } from "./types.ts";
+import { ClientFields } from "./tenancy.ts";
 
 /** An uploaded file as a row stores it (FileUploadUrl's key; signed links come from ProjectFileUrls). */
 const storedFile = z.object({ key: z.string(), fileType: z.string(), fileName: z.string().optional() });
@@ -20,11 +21,16 @@ const storedFile = z.object({ key: z.string(), fileType: z.string(), fileName: z
  */
 export const ProjectFields = {
   projectName: z.string().trim().min(1).max(200),
-  productType: z.string().max(50).describe("An industry code: what benchmark 3 compares within."),
+  productType: ClientFields.industry.describe("An industry code: what benchmark 3 compares within."),
   brandName: z.string().trim().max(200),
   researchNote: z.string().max(10_000),
   scheduleWavesRequired: z.number().int().min(1).max(104),
   scheduleFrequencyWeeks: z.number().int().min(1).max(104),
+};
+
+/** TestOptions fields a domain route writes too (SuperAdminUpdate), declared once. */
+export const TestOptionFields = {
+  conceptText: z.string().trim().min(1).max(500),
 };
 
 const stamps = { createdAt: f.createdAt(), updatedAt: f.updatedAt() };
@@ -152,7 +158,7 @@ export const projectsSets: EntitySetDef[] = [
       id: f.key(),
       clientId: f.clientId(),
       projectId: projectRef(),
-      conceptText: f.string({ required: true, maxLength: 500 }),
+      conceptText: f.string({ required: true, schema: TestOptionFields.conceptText }),
       conceptDescription: f.string({ nullable: true }),
       file: f.json({ nullable: true, filterable: false, shape: storedFile, description: "{key, fileType, fileName} of an uploaded file (signed links: Projects ProjectFileUrls)." }),
       sortOrder: f.int(),

@@ -1,7 +1,7 @@
 // Request and response shapes of project authoring (published in the OpenAPI document).
 import { z } from "@hono/zod-openapi";
 import { ALLOWED_FILE_TYPES } from "../../storage/storage.ts";
-import { ProjectFields } from "../../entities/projects.ts";
+import { ProjectFields, TestOptionFields } from "../../entities/projects.ts";
 
 const id = () => z.number().int().positive();
 const ids = (max = 200) => z.array(id()).min(1).max(max);
@@ -122,7 +122,7 @@ export const UpdateQuestion = z
 
 export const SuperAdminTestOptionUpdate = z
   .strictObject({
-    conceptText: z.string().trim().min(1).max(500).optional(),
+    conceptText: TestOptionFields.conceptText.optional(),
     conceptDescription: z.string().nullable().optional(),
     file: FileRef.nullable().optional(),
     sortOrder: z.number().int().optional(),

@@ -1,9 +1,12 @@
-// One declaration per field (issue 34): a Project field's limits are the same through every route
-// that writes it: POST /Projects (create), PATCH /Projects(id) (the generic write) and
-// POST /Projects(id)/AdminEdit (staff). Each limit is tried at its edge on each route: the longest
-// value passes and is stored, one character more is refused with a 400 in the error shape naming
-// the field. The limits are the create's as they stood before the field was declared once
-// (researchNote 10,000 characters, productType 50, brandName 200 after trimming).
+// One declaration per field (issue 34): a field's limits are the same through every route that
+// writes it. Projects: POST /Projects (create), PATCH /Projects(id) (the generic write) and
+// POST /Projects(id)/AdminEdit (staff); Clients: POST /Teams, PATCH /Clients(id), AdminUpdate,
+// SetupTrialAccount and Rename; TestOptions: POST, PATCH and SuperAdminUpdate. Each limit is tried at
+// its edge on each route: the longest value passes and is stored, one character more is refused
+// with a 400 in the error shape naming the field. The limits are the widest a domain route took
+// before the field was declared once (researchNote 10,000 characters, productType and a client's
+// industry 50, brandName 200 after trimming, hsCompanyId 100 after trimming, ...), so no value a
+// route accepted before is refused now.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { call, testApp } from "../helpers/app.ts";
@@ -131,4 +134,107 @@ describe.each<ScheduleRoute>(["patch", "adminEdit", "updateScheduling"])("schedu
       for (const n of [0, 105]) expectRefused(await schedule({ [field]: n }), field, route === "updateScheduling" ? "patch" : route);
     });
   }
+});
+
+// ---- Clients: name, industry (an industry code, as productType), hsCompanyId ----
+
+type ClientRoute = "createTeam" | "patch" | "adminUpdate" | "trial" | "rename";
+let clientSeq = 0;
+/** A new team under Acme Org (1002), made by staff. */
+async function team(fields: Record<string, unknown> = {}): Promise<{ status: number; body: any; id: number | null }> {
+  const res = await call(app, "staff", 1002, "POST", "/api/v1/Teams", { name: `Limits team ${++clientSeq}`, parentId: 1002, ...fields });
+  return { ...res, id: res.status === 201 ? (res.body.id as number) : null };
+}
+async function writeClient(route: ClientRoute, fields: Record<string, unknown>): Promise<{ status: number; body: any; id: number | null }> {
+  if (route === "createTeam") return team(fields);
+  if (route === "trial") {
+    const res = await call(app, "staff", null, "POST", "/api/v1/Clients/SetupTrialAccount", {
+      name: `Trial ${++clientSeq}`,
+      adminEmail: `owner${clientSeq}@trial.example`,
+      ...fields,
+    });
+    return { ...res, id: res.status === 200 ? (res.body.clientId as number) : null };
+  }
+  const made = await team();
+  expect(made.status, JSON.stringify(made.body).slice(0, 300)).toBe(201);
+  const id = made.id!;
+  const res =
+    route === "patch"
+      ? await call(app, "staff", id, "PATCH", `/api/v1/Clients(${id})`, fields)
+      : route === "adminUpdate"
+        ? await call(app, "ops", null, "POST", `/api/v1/Clients(${id})/AdminUpdate`, fields)
+        : await call(app, "staff", id, "POST", `/api/v1/Teams(${id})/Rename`, fields);
+  return { ...res, id };
+}
+async function client(id: number): Promise<{ name: string; industry: string | null; hsCompanyId: string | null }> {
+  const [r] = await tdb.db<{ name: string; industry: string | null; hsCompanyId: string | null }[]>`
+    select name, industry, hs_company_id as "hsCompanyId" from clients where id = ${id}`;
+  return r!;
+}
+const passed = (route: ClientRoute) => (route === "createTeam" ? 201 : 200);
+
+describe.each<ClientRoute>(["createTeam", "patch", "adminUpdate", "trial", "rename"])("Client name through %s", (route) => {
+  test("trimmed before it is measured: 200 characters inside spaces pass, 201 and only spaces are refused", async () => {
+    const name = `${"c".repeat(197)}${String(++clientSeq).padStart(3, "0")}`;
+    const ok = await writeClient(route, { name: `  ${name} ` });
+    expect(ok.status, JSON.stringify(ok.body).slice(0, 300)).toBe(passed(route));
+    expect((await client(ok.id!)).name, "stored without the spaces").toBe(name);
+    expectRefused(await writeClient(route, { name: ` ${"c".repeat(201)} ` }), "name", "patch");
+    expectRefused(await writeClient(route, { name: "   " }), "name", "patch");
+  });
+});
+
+describe.each<ClientRoute>(["createTeam", "patch", "adminUpdate", "trial"])("Client industry through %s", (route) => {
+  test("a 50-character industry code passes; a 51-character one is refused by its length", async () => {
+    const ok = await writeClient(route, { industry: CODE_50 });
+    expect(ok.status, JSON.stringify(ok.body).slice(0, 300)).toBe(passed(route));
+    expect((await client(ok.id!)).industry).toBe(CODE_50);
+    expectRefused(await writeClient(route, { industry: CODE_51 }), "industry", "patch");
+  });
+});
+
+describe.each<ClientRoute>(["adminUpdate"])("Client hsCompanyId through %s", (route) => {
+  test("trimmed before it is measured: 100 characters inside spaces pass, 101 are refused", async () => {
+    const ok = await writeClient(route, { hsCompanyId: ` ${"h".repeat(100)} ` });
+    expect(ok.status, JSON.stringify(ok.body).slice(0, 300)).toBe(200);
+    expect((await client(ok.id!)).hsCompanyId).toBe("h".repeat(100));
+    expectRefused(await writeClient(route, { hsCompanyId: "h".repeat(101) }), "hsCompanyId", "patch");
+  });
+});
+
+test("Client hsCompanyId through POST Enterprises: the same limit", async () => {
+  const ok = await call(app, "staff", null, "POST", "/api/v1/Enterprises", { name: `Limits enterprise ${++clientSeq}`, hsCompanyId: ` ${"h".repeat(100)} ` });
+  expect(ok.status, JSON.stringify(ok.body).slice(0, 300)).toBe(201);
+  expect((await client(ok.body.id)).hsCompanyId).toBe("h".repeat(100));
+  const over = await call(app, "staff", null, "POST", "/api/v1/Enterprises", { name: `Limits enterprise ${++clientSeq}`, hsCompanyId: "h".repeat(101) });
+  expectRefused(over, "hsCompanyId", "create");
+});
+
+// ---- TestOptions: conceptText ----
+
+type OptionRoute = "create" | "patch" | "superAdminUpdate";
+describe.each<OptionRoute>(["create", "patch", "superAdminUpdate"])("TestOption conceptText through %s", (route) => {
+  async function writeOption(conceptText: string): Promise<{ status: number; body: any; id: number | null }> {
+    const projectId = await draft();
+    if (route === "create") {
+      const res = await call(app, "acmeUser", 1003, "POST", "/api/v1/TestOptions", { projectId, conceptText });
+      return { ...res, id: res.status === 201 ? (res.body.id as number) : null };
+    }
+    const made = await call(app, "acmeUser", 1003, "POST", "/api/v1/TestOptions", { projectId, conceptText: "Concept" });
+    expect(made.status).toBe(201);
+    const id = made.body.id as number;
+    const res =
+      route === "patch"
+        ? await call(app, "acmeUser", 1003, "PATCH", `/api/v1/TestOptions(${id})`, { conceptText })
+        : await call(app, "staff", 1003, "POST", `/api/v1/TestOptions(${id})/SuperAdminUpdate`, { conceptText });
+    return { ...res, id };
+  }
+  test("trimmed before it is measured: 500 characters inside spaces pass, 501 and only spaces are refused", async () => {
+    const ok = await writeOption(`  ${"t".repeat(500)} `);
+    expect(ok.status, JSON.stringify(ok.body).slice(0, 300)).toBe(route === "create" ? 201 : 200);
+    const [r] = await tdb.db<{ conceptText: string }[]>`select concept_text as "conceptText" from test_options where id = ${ok.id!}`;
+    expect(r!.conceptText, "stored without the spaces").toBe("t".repeat(500));
+    expectRefused(await writeOption(` ${"t".repeat(501)} `), "conceptText", "patch");
+    expectRefused(await writeOption("   "), "conceptText", "patch");
+  });
 });
