@@ -46,6 +46,13 @@ const Trial = z
   .openapi("SetupTrialAccount");
 
 export function registerClientAdminRoutes(app: App, deps: AppDeps): void {
+  registerClientAdminActions(app, deps);
+  registerTranslationsAdmin(app, deps);
+  registerTranslationsAdd(app, deps);
+}
+
+/** Clients AdminUpdate, ValidateDomainRecord and SetupTrialAccount. */
+function registerClientAdminActions(app: App, deps: AppDeps): void {
   const db = deps.db;
   const lookup: svc.ResolveTxt = deps.resolveTxt ?? resolveTxt;
   addRoute(
@@ -109,6 +116,11 @@ export function registerClientAdminRoutes(app: App, deps: AppDeps): void {
     },
     async (c) => c.json(await svc.setupTrialAccount({ db, registry: deps.registry, mailer: deps.mailer ?? outboxMailer(db, { publicUrl: deps.publicUrl }) }, c.get("ctx"), c.req.valid("json")), 200),
   );
+}
+
+/** TranslatedTextRegions AdminFiltered. */
+function registerTranslationsAdmin(app: App, deps: AppDeps): void {
+  const db = deps.db;
   addRoute(
     app,
     {
@@ -173,6 +185,11 @@ export function registerClientAdminRoutes(app: App, deps: AppDeps): void {
       );
     },
   );
+}
+
+/** TranslatedTextRegions AddDemographicTranslations. */
+function registerTranslationsAdd(app: App, deps: AppDeps): void {
+  const db = deps.db;
   addRoute(
     app,
     {
