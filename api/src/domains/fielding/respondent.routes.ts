@@ -140,8 +140,20 @@ export const SURVEY_STARTS_PER_MINUTE = 20;
 /** Calls of the public survey API one address may make in a minute (a respondent answers a page every few seconds). */
 export const SURVEY_CALLS_PER_MINUTE = 300;
 
+// Concept images: signed, expiring download links from the file storage (absent: no image).
+const signer = (deps: AppDeps, c: { req: { url: string } }): ImageUrl => async (key, fileType) =>
+  deps.storage
+    ? (await deps.storage.downloadUrl({ key, contentType: fileType ?? undefined, baseUrl: deps.publicUrl ?? new URL(c.req.url).origin, expiresIn: 3600 })).url
+    : null;
+
 export function registerRespondentRoutes(app: App, deps: AppDeps): void {
-  const db = deps.db;
+  registerSurveyRateLimit(app, deps);
+  registerSurveyStartAndGet(app, deps);
+  registerSurveyAnswerAndPage(app, deps);
+}
+
+/** The public survey API's per-address rate limit, before its routes. */
+function registerSurveyRateLimit(app: App, deps: AppDeps): void {
   // The anonymous survey writes on every call: one address is limited (ops/rate-limit.ts). Without
   // the peer's address (an app embedded in tests or another host) there is nothing to key on.
   const starts = new WindowLimiter(SURVEY_STARTS_PER_MINUTE, 60_000);
@@ -154,11 +166,11 @@ export function registerRespondentRoutes(app: App, deps: AppDeps): void {
     }
     await next();
   });
-  // Concept images: signed, expiring download links from the file storage (absent: no image).
-  const signer = (c: { req: { url: string } }): ImageUrl => async (key, fileType) =>
-    deps.storage
-      ? (await deps.storage.downloadUrl({ key, contentType: fileType ?? undefined, baseUrl: deps.publicUrl ?? new URL(c.req.url).origin, expiresIn: 3600 })).url
-      : null;
+}
+
+/** RespondentSurvey Start and Get. */
+function registerSurveyStartAndGet(app: App, deps: AppDeps): void {
+  const db = deps.db;
   addRoute(
     app,
     {
@@ -198,7 +210,7 @@ export function registerRespondentRoutes(app: App, deps: AppDeps): void {
         deviceFingerprint: text(body.deviceFingerprint, 128),
         publicUrl: deps.publicUrl ?? new URL(c.req.url).origin,
       });
-      return c.json(await present(view, signer(c)), 200);
+      return c.json(await present(view, signer(deps, c)), 200);
     },
   );
   addRoute(
@@ -216,9 +228,14 @@ export function registerRespondentRoutes(app: App, deps: AppDeps): void {
     },
     async (c) => {
       const { link, respondentId } = c.req.valid("param");
-      return c.json(await present(await svc.getSession(db, link, respondentId), signer(c)), 200);
+      return c.json(await present(await svc.getSession(db, link, respondentId), signer(deps, c)), 200);
     },
   );
+}
+
+/** RespondentSurvey Answer, and the survey page with its assets. */
+function registerSurveyAnswerAndPage(app: App, deps: AppDeps): void {
+  const db = deps.db;
   addRoute(
     app,
     {
@@ -239,7 +256,7 @@ export function registerRespondentRoutes(app: App, deps: AppDeps): void {
     async (c) => {
       const { link, respondentId } = c.req.valid("param");
       const b = c.req.valid("json");
-      return c.json(await present(await svc.submitPage(db, link, respondentId, b.pageId, b.answers), signer(c)), 200);
+      return c.json(await present(await svc.submitPage(db, link, respondentId, b.pageId, b.answers), signer(deps, c)), 200);
     },
   );
 
