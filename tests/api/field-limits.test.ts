@@ -238,3 +238,50 @@ describe.each<OptionRoute>(["create", "patch", "superAdminUpdate"])("TestOption 
     expectRefused(await writeOption("   "), "conceptText", "patch");
   });
 });
+
+// ---- Questions and their options: questionText, questionTitle, optionText ----
+
+describe.each<"create" | "patch">(["create", "patch"])("Question fields through %s", (route) => {
+  let projectId = 0;
+  async function writeQuestion(fields: Record<string, unknown>): Promise<{ status: number; body: any; id: number | null }> {
+    projectId ||= await draft();
+    const base = { projectId, questionText: "Which flavour?", questionTypeId: 1, questionPositionId: 6, questionOptions: [{ optionText: "Salted" }, { optionText: "Sweet" }] };
+    if (route === "create") {
+      const res = await call(app, "acmeUser", 1003, "POST", "/api/v1/Questions", { ...base, ...fields });
+      return { ...res, id: res.status === 201 ? (res.body.id as number) : null };
+    }
+    const made = await call(app, "acmeUser", 1003, "POST", "/api/v1/Questions", base);
+    expect(made.status, JSON.stringify(made.body).slice(0, 300)).toBe(201);
+    const res = await call(app, "acmeUser", 1003, "PATCH", `/api/v1/Questions(${made.body.id})`, fields);
+    return { ...res, id: made.body.id as number };
+  }
+  async function question(id: number): Promise<{ questionText: string; questionTitle: string | null; options: string[] }> {
+    const [q] = await tdb.db<{ questionText: string; questionTitle: string | null }[]>`
+      select question_text as "questionText", question_title as "questionTitle" from questions where id = ${id}`;
+    const options = await tdb.db<{ optionText: string }[]>`select option_text as "optionText" from question_options where question_id = ${id} order by sort_order, id`;
+    return { ...q!, options: options.map((o) => o.optionText) };
+  }
+  const passed = route === "create" ? 201 : 200;
+
+  test("questionText: trimmed, then 1 to 2,000 characters", async () => {
+    const ok = await writeQuestion({ questionText: ` ${"q".repeat(2000)}  ` });
+    expect(ok.status, JSON.stringify(ok.body).slice(0, 300)).toBe(passed);
+    expect((await question(ok.id!)).questionText).toBe("q".repeat(2000));
+    expectRefused(await writeQuestion({ questionText: ` ${"q".repeat(2001)} ` }), "questionText", "patch");
+    expectRefused(await writeQuestion({ questionText: "  " }), "questionText", "patch");
+  });
+
+  test("questionTitle: trimmed, then at most 200 characters", async () => {
+    const ok = await writeQuestion({ questionTitle: `  ${"t".repeat(200)} ` });
+    expect(ok.status, JSON.stringify(ok.body).slice(0, 300)).toBe(passed);
+    expect((await question(ok.id!)).questionTitle).toBe("t".repeat(200));
+    expectRefused(await writeQuestion({ questionTitle: "t".repeat(201) }), "questionTitle", "patch");
+  });
+
+  test("optionText: trimmed, then 1 to 500 characters", async () => {
+    const ok = await writeQuestion({ questionOptions: [{ optionText: ` ${"o".repeat(500)} ` }, { optionText: "Sweet" }] });
+    expect(ok.status, JSON.stringify(ok.body).slice(0, 300)).toBe(passed);
+    expect((await question(ok.id!)).options[0]).toBe("o".repeat(500));
+    expectRefused(await writeQuestion({ questionOptions: [{ optionText: "o".repeat(501) }, { optionText: "Sweet" }] }), "questionOptions.0.optionText", "patch");
+  });
+});

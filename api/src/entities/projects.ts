@@ -28,6 +28,16 @@ export const ProjectFields = {
   scheduleFrequencyWeeks: z.number().int().min(1).max(104),
 };
 
+/**
+ * Questions and QuestionOptions fields, declared once: POST and PATCH /Questions (which replace the
+ * generic writes) and the row schemas read them.
+ */
+export const QuestionFields = {
+  questionText: z.string().trim().min(1).max(2000),
+  questionTitle: z.string().trim().max(200),
+  optionText: z.string().trim().min(1).max(500),
+};
+
 /** TestOptions fields a domain route writes too (SuperAdminUpdate), declared once. */
 export const TestOptionFields = {
   conceptText: z.string().trim().min(1).max(500),
@@ -184,8 +194,8 @@ export const projectsSets: EntitySetDef[] = [
       id: f.key(),
       clientId: f.clientId(),
       projectId: f.int({ nullable: true, updatable: false }),
-      questionText: f.string({ required: true, maxLength: 2000 }),
-      questionTitle: f.string({ nullable: true, maxLength: 200 }),
+      questionText: f.string({ required: true, schema: QuestionFields.questionText }),
+      questionTitle: f.string({ nullable: true, schema: QuestionFields.questionTitle }),
       questionTypeId: f.int({ required: true, enumValues: [1, 2, 3, 4] }),
       marketReachEnabled: f.boolean(),
       randomizeOptions: f.boolean(),
@@ -218,7 +228,7 @@ export const projectsSets: EntitySetDef[] = [
       clientId: f.clientId(),
       projectId: f.int({ nullable: true, readOnly: true, description: "The question's project, copied." }),
       questionId: f.int({ required: true, updatable: false }),
-      optionText: f.string({ required: true, maxLength: 500 }),
+      optionText: f.string({ required: true, schema: QuestionFields.optionText }),
       sortOrder: f.int(),
       exclusive: f.boolean(),
       isNotSure: f.boolean(),

@@ -1,7 +1,7 @@
 // Request and response shapes of project authoring (published in the OpenAPI document).
 import { z } from "@hono/zod-openapi";
 import { ALLOWED_FILE_TYPES } from "../../storage/storage.ts";
-import { ProjectFields, TestOptionFields } from "../../entities/projects.ts";
+import { ProjectFields, QuestionFields, TestOptionFields } from "../../entities/projects.ts";
 
 const id = () => z.number().int().positive();
 const ids = (max = 200) => z.array(id()).min(1).max(max);
@@ -75,7 +75,7 @@ const FileRef = z
 
 const OptionBody = z.strictObject({
   id: id().optional().describe("PATCH: an existing option to keep (omit to add one)"),
-  optionText: z.string().trim().min(1).max(500),
+  optionText: QuestionFields.optionText,
   exclusive: z.boolean().optional().describe("Multiple choice: choosing it clears the others (None of these)"),
   isOther: z.boolean().optional(),
   isNotSure: z.boolean().optional(),
@@ -91,7 +91,7 @@ const Routing = z
   .openapi("Routing");
 
 const questionFields = {
-  questionTitle: z.string().trim().max(200).nullable().optional(),
+  questionTitle: QuestionFields.questionTitle.nullable().optional(),
   randomizeOptions: z.boolean().optional(),
   minChoices: z.number().int().min(0).nullable().optional(),
   maxChoices: z.number().int().min(1).nullable().optional(),
@@ -105,7 +105,7 @@ const questionFields = {
 export const CreateQuestion = z
   .strictObject({
     projectId: id().nullable().optional().describe("The project it is asked in; omit for a template question of the client"),
-    questionText: z.string().trim().min(1).max(2000),
+    questionText: QuestionFields.questionText,
     questionTypeId: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]).describe("1 single, 2 multiple, 3 text, 4 dropdown"),
     ...questionFields,
   })
@@ -113,7 +113,7 @@ export const CreateQuestion = z
 
 export const UpdateQuestion = z
   .strictObject({
-    questionText: z.string().trim().min(1).max(2000).optional(),
+    questionText: QuestionFields.questionText.optional(),
     questionTypeId: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]).optional(),
     ...questionFields,
   })
