@@ -10548,6 +10548,7 @@ export interface components {
             projectName?: string;
             frameworkId?: number | null;
             categoryId?: number | null;
+            /** @description An industry code: what benchmark 3 compares within. */
             productType?: string | null;
             /** Format: date */
             launchDate?: string | null;

@@ -2,8 +2,9 @@
 // Ink's optional react-devtools-core is replaced by a stub (cli/src/stubs), since it is not
 // installed and the binary never talks to React DevTools; production React, minified. Code
 // splitting keeps each command's dynamic import (Ink and React only in `projects watch`) out of
-// the entry chunk, so `ideally --help` runs commander and main.ts alone; and the chunks ship as
-// JavaScriptCore bytecode, so even those are not parsed at start (docs/performance.md).
+// the entry chunk, so `ideally --help` runs commander, main.ts and its command-group modules
+// (commands/*.commands.ts) alone; and the chunks ship as JavaScriptCore bytecode, so even those
+// are not parsed at start (docs/performance.md).
 import { resolve } from "node:path";
 
 const ROOT = resolve(import.meta.dir, "..");

@@ -8,9 +8,40 @@
 // (project_id null) are reachable by the client only.
 import { z } from "@hono/zod-openapi";
 import { entity, f, nav, type EntitySetDef } from "./types.ts";
+import { ClientFields } from "./tenancy.ts";
 
 /** An uploaded file as a row stores it (FileUploadUrl's key; signed links come from ProjectFileUrls). */
 const storedFile = z.object({ key: z.string(), fileType: z.string(), fileName: z.string().optional() });
+
+/**
+ * Project fields that domain routes write besides the generic PATCH (POST /Projects' CreateProject,
+ * AdminEdit, ScheduleProject): each declared once, here, with its limits (issue 34). The registry
+ * reads them below and the domains' bodies pick them, so a limit is the same on every route.
+ * Values only: whether a body may leave a field out or send null is each body's (and the column's).
+ */
+export const ProjectFields = {
+  projectName: z.string().trim().min(1).max(200),
+  productType: ClientFields.industry.describe("An industry code: what benchmark 3 compares within."),
+  brandName: z.string().trim().max(200),
+  researchNote: z.string().max(10_000),
+  scheduleWavesRequired: z.number().int().min(1).max(104),
+  scheduleFrequencyWeeks: z.number().int().min(1).max(104),
+};
+
+/**
+ * Questions and QuestionOptions fields, declared once: POST and PATCH /Questions (which replace the
+ * generic writes) and the row schemas read them.
+ */
+export const QuestionFields = {
+  questionText: z.string().trim().min(1).max(2000),
+  questionTitle: z.string().trim().max(200),
+  optionText: z.string().trim().min(1).max(500),
+};
+
+/** TestOptions fields a domain route writes too (SuperAdminUpdate), declared once. */
+export const TestOptionFields = {
+  conceptText: z.string().trim().min(1).max(500),
+};
 
 const stamps = { createdAt: f.createdAt(), updatedAt: f.updatedAt() };
 /** The owning project: given on POST, never moved to another project afterwards. */
@@ -28,25 +59,25 @@ export const projectsSets: EntitySetDef[] = [
     fields: {
       id: f.key(),
       clientId: f.clientId(),
-      projectName: f.string({ required: true, maxLength: 200 }),
+      projectName: f.string({ required: true, schema: ProjectFields.projectName }),
       projectTypeId: f.int({ required: true, updatable: false, enumValues: [1, 2, 3, 4] }),
       projectType: f.string({ readOnly: true, enumValues: ["Idea", "Message", "Question", "Npd"] }),
       // Lifecycle actions (Submit, Approve, ...) change the status; never a plain write.
       statusCode: f.int({ readOnly: true }),
       frameworkId: f.int({ nullable: true }),
       categoryId: f.int({ nullable: true }),
-      productType: f.string({ nullable: true, description: "An industry code: what benchmark 3 compares within." }),
+      productType: f.string({ nullable: true, schema: ProjectFields.productType }),
       launchDate: f.date({ nullable: true, description: "NPD: the product's launch date." }),
-      scheduleWavesRequired: f.int({ nullable: true }),
-      scheduleFrequencyWeeks: f.int({ nullable: true }),
+      scheduleWavesRequired: f.int({ nullable: true, schema: ProjectFields.scheduleWavesRequired }),
+      scheduleFrequencyWeeks: f.int({ nullable: true, schema: ProjectFields.scheduleFrequencyWeeks }),
       scheduleStartDate: f.date({ nullable: true }),
       wavesRequired: f.boolean(),
       schedulePause: f.boolean(),
       splitCellQuota: f.boolean(),
       fieldPeriodDays: f.int({ nullable: true, min: 1, max: 90, description: "Days a run fields before it closes with the completes it has (null: 14)." }),
       isBranded: f.boolean(),
-      brandName: f.string({ nullable: true, maxLength: 200 }),
-      researchNote: f.string({ nullable: true }),
+      brandName: f.string({ nullable: true, schema: ProjectFields.brandName }),
+      researchNote: f.string({ nullable: true, schema: ProjectFields.researchNote }),
       activeProjectObjectiveId: f.int({ nullable: true }),
       // Set by the group actions (CreateUsageAndAttitudeSeedProject, Move).
       projectGroupVersionId: f.int({ nullable: true, readOnly: true }),
@@ -137,7 +168,7 @@ export const projectsSets: EntitySetDef[] = [
       id: f.key(),
       clientId: f.clientId(),
       projectId: projectRef(),
-      conceptText: f.string({ required: true, maxLength: 500 }),
+      conceptText: f.string({ required: true, schema: TestOptionFields.conceptText }),
       conceptDescription: f.string({ nullable: true }),
       file: f.json({ nullable: true, filterable: false, shape: storedFile, description: "{key, fileType, fileName} of an uploaded file (signed links: Projects ProjectFileUrls)." }),
       sortOrder: f.int(),
@@ -163,8 +194,8 @@ export const projectsSets: EntitySetDef[] = [
       id: f.key(),
       clientId: f.clientId(),
       projectId: f.int({ nullable: true, updatable: false }),
-      questionText: f.string({ required: true, maxLength: 2000 }),
-      questionTitle: f.string({ nullable: true, maxLength: 200 }),
+      questionText: f.string({ required: true, schema: QuestionFields.questionText }),
+      questionTitle: f.string({ nullable: true, schema: QuestionFields.questionTitle }),
       questionTypeId: f.int({ required: true, enumValues: [1, 2, 3, 4] }),
       marketReachEnabled: f.boolean(),
       randomizeOptions: f.boolean(),
@@ -197,7 +228,7 @@ export const projectsSets: EntitySetDef[] = [
       clientId: f.clientId(),
       projectId: f.int({ nullable: true, readOnly: true, description: "The question's project, copied." }),
       questionId: f.int({ required: true, updatable: false }),
-      optionText: f.string({ required: true, maxLength: 500 }),
+      optionText: f.string({ required: true, schema: QuestionFields.optionText }),
       sortOrder: f.int(),
       exclusive: f.boolean(),
       isNotSure: f.boolean(),

@@ -4,8 +4,18 @@ import { z } from "@hono/zod-openapi";
 import type { EntitySetDef, FieldDef } from "./types.ts";
 import type { Registry } from "./registry.ts";
 
-/** A field's value: `read` publishes a json field's documented shape (answers), else any JSON (bodies). */
+/**
+ * A field's value: its own schema when it has one, else built from its declaration; `read`
+ * publishes a json field's documented shape (answers), else any JSON (bodies).
+ */
 function valueSchema(fd: FieldDef, read = false): z.ZodType {
+  let s = fd.schema ?? builtSchema(fd, read);
+  if (fd.description) s = s.describe(fd.description);
+  return fd.nullable ? s.nullable() : s;
+}
+
+/** A field's value from its registry declaration (type, limits, enumeration). */
+function builtSchema(fd: FieldDef, read: boolean): z.ZodType {
   let s: z.ZodType;
   switch (fd.type) {
     case "int":
@@ -38,8 +48,7 @@ function valueSchema(fd: FieldDef, read = false): z.ZodType {
       s = read && fd.shape ? fd.shape : z.any();
       break;
   }
-  if (fd.description) s = s.describe(fd.description);
-  return fd.nullable ? s.nullable() : s;
+  return s;
 }
 
 export interface SetSchemas {

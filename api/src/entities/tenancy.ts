@@ -4,6 +4,17 @@ import { z } from "@hono/zod-openapi";
 import { entity, f, nav, type EntitySetDef } from "./types.ts";
 import { linkInvitesWriteGuard, usersWriteGuard } from "../domains/users/write-rules.ts";
 
+/**
+ * Client fields that domain routes write besides the generic PATCH (POST Enterprises, Orgs and
+ * Teams, Rename, AdminUpdate, SetupTrialAccount), declared once (issue 34, as ProjectFields).
+ */
+export const ClientFields = {
+  name: z.string().trim().min(1).max(200),
+  /** An industry code (industries.code); a project's productType is one too. */
+  industry: z.string().max(50),
+  hsCompanyId: z.string().trim().max(100),
+};
+
 const stamps = { createdAt: f.createdAt(), updatedAt: f.updatedAt() };
 
 /** Settings shared by the Enterprise and Org tiers (their security pages). */
@@ -24,12 +35,12 @@ export const tenancySets: EntitySetDef[] = [
     description: "A tenant: one node of Enterprise -> Org -> Team.",
     fields: {
       id: f.key(),
-      name: f.string({ required: true, maxLength: 200 }),
+      name: f.string({ required: true, schema: ClientFields.name }),
       // Moving a client in the tree or changing its tier is staff work (AdminUpdate).
       tier: f.string({ readOnly: true, enumValues: ["Enterprise", "Org", "Team"] }),
       parentId: f.int({ nullable: true, readOnly: true }),
-      hsCompanyId: f.string({ nullable: true, readOnly: true, description: "CRM (HubSpot) company id." }),
-      industry: f.string({ nullable: true, description: "An industry code (telecommunications, energy, ...)." }),
+      hsCompanyId: f.string({ nullable: true, readOnly: true, schema: ClientFields.hsCompanyId, description: "CRM (HubSpot) company id." }),
+      industry: f.string({ nullable: true, schema: ClientFields.industry, description: "An industry code (telecommunications, energy, ...)." }),
       domain: f.string({ nullable: true, readOnly: true, description: "Verified e-mail domain." }),
       // Clients are written by staff only (writeAccess), so these two are theirs to set.
       overdraftLimit: f.number({ description: "How far below zero credits may go (0 unless staff set one)." }),

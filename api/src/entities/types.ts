@@ -43,6 +43,13 @@ export interface FieldDef {
    * clients read it without casts. Documentation of the answer only: bodies are not checked against it.
    */
   shape?: ZodType;
+  /**
+   * The value's own zod declaration (not null), when a domain route writes the field too: the
+   * registry's bodies and row schema use it as it is, and the domain's bodies pick the same object
+   * (e.g. entities/projects.ts ProjectFields), so one declaration holds the field's limits. Replaces
+   * maxLength, min and max, which must not be given beside it.
+   */
+  schema?: ZodType;
 }
 
 /**
@@ -133,6 +140,7 @@ function field(type: FieldType, opts: FieldOpts = {}): FieldDef {
     enumValues: opts.enumValues,
     description: opts.description,
     shape: opts.shape,
+    schema: opts.schema,
   };
 }
 
@@ -214,6 +222,9 @@ export interface EntityInput {
 export function entity(input: EntityInput): EntitySetDef {
   const fields: Record<string, FieldDef> = {};
   for (const [prop, def] of Object.entries(input.fields)) {
+    if (def.schema && (def.maxLength !== undefined || def.min !== undefined || def.max !== undefined)) {
+      throw new Error(`${input.name}.${prop}: limits are declared in its schema, not beside it`);
+    }
     fields[prop] = { ...def, column: def.column || snake(prop) };
   }
   return {

@@ -55,21 +55,24 @@ const Evaluation = z
   })
   .openapi("AiGroundingCheck");
 
-export function registerConversationRoutes(app: App, deps: AppDeps): void {
-  const db = deps.db;
-  const withErrors = <P extends RouteConfig["responses"]>(responses: P) => ({ ...responses, ...commonErrors, 404: errors[404] });
-  type StaffRoute<Q, P extends RouteConfig["responses"]> = {
-    method: "get" | "post";
-    path: string;
-    tags: string[];
-    operationId: string;
-    summary: string;
-    description: string;
-    request: Q;
-    responses: ReturnType<typeof withErrors<P>>;
-  };
-  /** A staff operation on AiConversations: request Q and responses P (and the common errors and 404), its handler typed by them. */
-  const route = <Q extends NonNullable<RouteConfig["request"]>, P extends RouteConfig["responses"]>(
+const withErrors = <P extends RouteConfig["responses"]>(responses: P) => ({ ...responses, ...commonErrors, 404: errors[404] });
+type StaffRoute<Q, P extends RouteConfig["responses"]> = {
+  method: "get" | "post";
+  path: string;
+  tags: string[];
+  operationId: string;
+  summary: string;
+  description: string;
+  request: Q;
+  responses: ReturnType<typeof withErrors<P>>;
+};
+/**
+ * A staff operation on AiConversations, for an app: request Q and responses P (and the common
+ * errors and 404), its handler typed by them.
+ */
+const staffRouteFor =
+  (app: App) =>
+  <Q extends NonNullable<RouteConfig["request"]>, P extends RouteConfig["responses"]>(
     method: "get" | "post",
     path: string,
     operationId: string,
@@ -81,6 +84,16 @@ export function registerConversationRoutes(app: App, deps: AppDeps): void {
   ) =>
     addRoute<StaffRoute<Q, P>>(app, { access: access.staff, method, path, tags: ["AiConversations"], operationId, summary, description, request, responses: withErrors(responses) }, handler);
 
+export function registerConversationRoutes(app: App, deps: AppDeps): void {
+  registerConversationMessages(app, deps);
+  registerConversationReads(app, deps);
+  registerConversationDebug(app, deps);
+}
+
+/** MyConversations, AddUserMessage, ContinueConversation and GetMessages. */
+function registerConversationMessages(app: App, deps: AppDeps): void {
+  const db = deps.db;
+  const route = staffRouteFor(app);
   route(
     "get",
     "/api/v1/AiConversations/MyConversations",
@@ -141,6 +154,12 @@ export function registerConversationRoutes(app: App, deps: AppDeps): void {
     { 200: json(z.object({ aiConversationId: z.number().int(), value: z.array(Message) }).openapi("AiConversationMessages"), "The messages") },
     async (c) => c.json(await svc.getMessages(db, c.get("ctx"), keyOf(c)), 200),
   );
+}
+
+/** The conversation's chat, changes and file downloads. */
+function registerConversationReads(app: App, deps: AppDeps): void {
+  const db = deps.db;
+  const route = staffRouteFor(app);
   route(
     "get",
     "/api/v1/AiConversations/{key}/GetChatContents",
@@ -174,6 +193,12 @@ export function registerConversationRoutes(app: App, deps: AppDeps): void {
       return c.body(f.csv, 200, { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="${f.fileName}"` });
     },
   );
+}
+
+/** DebugConversation and the last download. */
+function registerConversationDebug(app: App, deps: AppDeps): void {
+  const db = deps.db;
+  const route = staffRouteFor(app);
   route(
     "post",
     "/api/v1/AiConversations/{key}/DebugConversation",

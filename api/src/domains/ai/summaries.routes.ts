@@ -18,15 +18,22 @@ export const SummariesQueued = z
   })
   .openapi("SummariesQueued");
 
+/** The job queue, or a 503 when it is not running. */
+const queueOf = (deps: AppDeps) => {
+  if (!deps.queue) throw new ApiError("ServiceUnavailable", "The job queue is not running");
+  return deps.queue;
+};
+
 export function registerSummaryRoutes(app: App, deps: AppDeps): void {
+  registerSummaryCreate(app, deps);
+  registerSummaryRegeneration(app, deps);
+}
+
+/** AiProjectSummaries POST (a summary written by the AI). */
+function registerSummaryCreate(app: App, deps: AppDeps): void {
   const { db, registry: reg } = deps;
-  const queueOf = () => {
-    if (!deps.queue) throw new ApiError("ServiceUnavailable", "The job queue is not running");
-    return deps.queue;
-  };
   const entity = schemasFor(reg, reg.mustGet("AiProjectSummaries")).entity;
   const one = (description: string) => ({ description, content: { "application/json": { schema: entity } } });
-
   addRoute(
     app,
     {
@@ -65,9 +72,13 @@ export function registerSummaryRoutes(app: App, deps: AppDeps): void {
       },
       responses: { 201: one("The queued summary"), ...commonErrors, 404: errors[404] },
     },
-    async (c) => rawJson(await svc.requestSummary(db, reg, queueOf(), c.get("ctx"), c.req.valid("json")), 201),
+    async (c) => rawJson(await svc.requestSummary(db, reg, queueOf(deps), c.get("ctx"), c.req.valid("json")), 201),
   );
+}
 
+/** AiProjectSummaries Regenerate and Segments GenerateSummaries. */
+function registerSummaryRegeneration(app: App, deps: AppDeps): void {
+  const { db } = deps;
   addRoute(
     app,
     {
@@ -82,7 +93,7 @@ export function registerSummaryRoutes(app: App, deps: AppDeps): void {
       responses: { 202: { description: "Queued", content: { "application/json": { schema: SummariesQueued } } }, ...commonErrors, 404: errors[404], 409: errors[409] },
     },
     async (c) => {
-      const r = await svc.regenerate(db, queueOf(), c.get("ctx"), keyOf(c));
+      const r = await svc.regenerate(db, queueOf(deps), c.get("ctx"), keyOf(c));
       return c.json({ jobId: r.jobId, summaryIds: [r.id] }, 202);
     },
   );
@@ -100,6 +111,6 @@ export function registerSummaryRoutes(app: App, deps: AppDeps): void {
       request: { params: keyParams("Segments") },
       responses: { 202: { description: "Queued", content: { "application/json": { schema: SummariesQueued } } }, ...commonErrors, 404: errors[404] },
     },
-    async (c) => c.json(await svc.generateSegmentSummaries(db, queueOf(), c.get("ctx"), keyOf(c)), 202),
+    async (c) => c.json(await svc.generateSegmentSummaries(db, queueOf(deps), c.get("ctx"), keyOf(c)), 202),
   );
 }

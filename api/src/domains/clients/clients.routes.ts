@@ -7,6 +7,7 @@ import { access } from "../../access/policy.ts";
 import { addRoute, commonErrors, errors, keyOf, keyParams } from "../../openapi.ts";
 import { outboxMailer } from "../../email/mailer.ts";
 import * as svc from "./clients.admin.ts";
+import { ClientFields } from "../../entities/tenancy.ts";
 
 const Key = keyParams("Clients");
 const ok = <T extends z.ZodType>(schema: T, description: string) => ({ 200: { description, content: { "application/json": { schema } } } });
@@ -15,9 +16,9 @@ const json = <T extends z.ZodType>(schema: T) => ({ body: { required: true, cont
 const ClientState = z.record(z.string(), z.unknown());
 const AdminUpdate = z
   .strictObject({
-    name: z.string().min(1).max(200).optional(),
-    industry: z.string().max(40).nullable().optional(),
-    hsCompanyId: z.string().max(40).nullable().optional(),
+    name: ClientFields.name.optional(),
+    industry: ClientFields.industry.nullable().optional(),
+    hsCompanyId: ClientFields.hsCompanyId.nullable().optional(),
     parentId: z.number().int().nullable().optional(),
     isTrial: z.boolean().optional(),
     trialEndsAt: z.string().datetime({ offset: true }).nullable().optional(),
@@ -34,8 +35,8 @@ const Domain = z
   .openapi("ValidateDomainRecordResult");
 const Trial = z
   .strictObject({
-    name: z.string().min(1).max(200),
-    industry: z.string().max(40).nullable().optional(),
+    name: ClientFields.name,
+    industry: ClientFields.industry.nullable().optional(),
     adminEmail: z.string().email().max(320),
     firstName: z.string().max(100).optional(),
     lastName: z.string().max(100).optional(),
@@ -45,6 +46,13 @@ const Trial = z
   .openapi("SetupTrialAccount");
 
 export function registerClientAdminRoutes(app: App, deps: AppDeps): void {
+  registerClientAdminActions(app, deps);
+  registerTranslationsAdmin(app, deps);
+  registerTranslationsAdd(app, deps);
+}
+
+/** Clients AdminUpdate, ValidateDomainRecord and SetupTrialAccount. */
+function registerClientAdminActions(app: App, deps: AppDeps): void {
   const db = deps.db;
   const lookup: svc.ResolveTxt = deps.resolveTxt ?? resolveTxt;
   addRoute(
@@ -108,6 +116,11 @@ export function registerClientAdminRoutes(app: App, deps: AppDeps): void {
     },
     async (c) => c.json(await svc.setupTrialAccount({ db, registry: deps.registry, mailer: deps.mailer ?? outboxMailer(db, { publicUrl: deps.publicUrl }) }, c.get("ctx"), c.req.valid("json")), 200),
   );
+}
+
+/** TranslatedTextRegions AdminFiltered. */
+function registerTranslationsAdmin(app: App, deps: AppDeps): void {
+  const db = deps.db;
   addRoute(
     app,
     {
@@ -172,6 +185,11 @@ export function registerClientAdminRoutes(app: App, deps: AppDeps): void {
       );
     },
   );
+}
+
+/** TranslatedTextRegions AddDemographicTranslations. */
+function registerTranslationsAdd(app: App, deps: AppDeps): void {
+  const db = deps.db;
   addRoute(
     app,
     {

@@ -5,196 +5,25 @@
 import { z } from "@hono/zod-openapi";
 import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
-import { addRoute, commonErrors, errorResponse, errors, keyOf, keyParams } from "../../openapi.ts";
+import { addRoute, commonErrors, errorResponse, errors, keyOf } from "../../openapi.ts";
 import * as svc from "./fielding.service.ts";
 import * as admin from "./fielding.admin.ts";
 import * as samplify from "./samplify.service.ts";
 import { setSampleSource } from "./sample-source.ts";
-
-const KeyParams = keyParams;
-
-const FieldPeriod = {
-  fieldEndAt: z.string().nullable().describe("When the run closes with the completes it has (set at launch: the project's fieldPeriodDays, default 14)"),
-  stalledAt: z.string().nullable().describe("Set when the run had no complete for 24 hours with its quota open (cleared by the next complete or ExtendFieldPeriod)"),
-  closedReason: z.enum(["quota", "field end", "staff"]).nullable(),
-  fieldingState: z.enum(["notOpen", "filling", "stalled", "closed"]).describe('What status views say: "stalled", or "closes at {fieldEndAt}" while filling'),
-};
-const SampleSource = z
-  .enum(["simulated", "customer", "supplier"])
-  .describe("Where the run's respondents come from: simulated (the simulated Ideally panel), customer (the team's own list at the run's link), supplier (an outside sample supplier's signed respondents)");
-const Run = z
-  .object({
-    id: z.number().int(),
-    clientId: z.number().int(),
-    regionId: z.number().int(),
-    surveyStatusId: z.number().int().describe("0 Draft, 10 Testing, 50 Live, 90 Closed, 130 Dev, 1000 ErrorXml, 1010 ErrorProcessing"),
-    surveyStatus: z.string(),
-    isCustomerPanel: z.boolean(),
-    sampleSource: SampleSource,
-    targetCompletes: z.number().int().nullable(),
-    surveyLink: z.string().uuid(),
-    surveyUrl: z.string().describe("The public respondent page"),
-    isSimulated: z.boolean(),
-    launchedAt: z.string().nullable(),
-    closedAt: z.string().nullable(),
-    processedAt: z.string().nullable(),
-    ...FieldPeriod,
-    lastCompleteAt: z.string().nullable(),
-    sampleSupplierId: z.number().int().nullable().describe("The outside sample supplier respondents come from (SampleSuppliers), if any"),
-    samplify: z
-      .object({ extProjectId: z.string(), extLineItemId: z.string(), state: z.string().nullable() })
-      .nullable()
-      .describe("The run's line item at Dynata Samplify, when it has one"),
-  })
-  .openapi("SurveyRunState");
-const Counts = z
-  .object({
-    surveyRunId: z.number().int(),
-    started: z.number().int(),
-    inProgress: z.number().int(),
-    complete: z.number().int(),
-    screenedOut: z.number().int(),
-    overQuota: z.number().int(),
-    removed: z.number().int(),
-  })
-  .openapi("SurveyRunCounts");
-const Created = z
-  .object({
-    runs: z.array(
-      z.object({
-        surveyRunId: z.number().int(),
-        projectId: z.number().int(),
-        regionId: z.number().int(),
-        isCustomerPanel: z.boolean(),
-        targetCompletes: z.number().int(),
-        surveyLink: z.string(),
-      }),
-    ),
-  })
-  .openapi("CreateDecipherSurveysResult");
-const Weighting = z
-  .object({
-    n: z.number().int(),
-    iterations: z.number().int(),
-    converged: z.boolean(),
-    maxError: z.number(),
-    capBinds: z.boolean(),
-    cap: z.number(),
-    deff: z.number().describe("Kish design effect n·Σw²/(Σw)²"),
-    nEff: z.number().describe("Kish effective sample size (Σw)²/Σw²"),
-    minWeight: z.number(),
-    maxWeight: z.number(),
-    variables: z.array(z.string()),
-    emptyLevels: z.array(z.string()),
-    margins: z.record(z.string(), z.record(z.string(), z.number())),
-    targets: z.record(z.string(), z.record(z.string(), z.number())).describe("The targets the margins were matched to: census shares without the empty levels, rescaled to sum 1"),
-    census: z.record(z.string(), z.record(z.string(), z.number())).describe("The census shares as given"),
-    missing: z.record(z.string(), z.number()),
-  })
-  .openapi("WeightingReport");
-const Processed = z
-  .object({
-    surveyRunId: z.number().int(),
-    projectId: z.number().int(),
-    ingested: z.number().int(),
-    weighting: Weighting.nullable(),
-    projectStatusCode: z.number().int().nullable(),
-    alreadyProcessed: z.boolean(),
-  })
-  .openapi("ProcessSurveyRunResult");
-const Simulated = z
-  .object({
-    surveyRunId: z.number().int(),
-    invited: z.number().int(),
-    completes: z.number().int(),
-    screenedOut: z.number().int(),
-    overQuota: z.number().int(),
-    excluded: z.number().int().describe("Completes excluded by the quality checks (speeders, straight-liners, duplicates, gibberish): replaced while the quota is open"),
-    totalCompletes: z.number().int(),
-    targetCompletes: z.number().int(),
-    closed: z.boolean(),
-    reachLeft: z.number().int().describe("People the panel can still invite to the run in its field period: its reach in the market (the incidence estimate's) less those invited so far"),
-  })
-  .openapi("RunSimulatedDataResult");
-const Respondents = z
-  .object({
-    surveyRunId: z.number().int(),
-    total: z.number().int(),
-    value: z.array(
-      z.object({
-        surveySessionId: z.number().int(),
-        respondentId: z.string(),
-        panelRespondentId: z.string().nullable(),
-        status: z.string(),
-        endReason: z.string().nullable(),
-        isSimulated: z.boolean(),
-        startedAt: z.string(),
-        completedAt: z.string().nullable(),
-      }),
-    ),
-  })
-  .openapi("DecipherRespondentsResult");
-const Removed = z.object({ surveyRunId: z.number().int(), removed: z.number().int(), notFound: z.array(z.string()), weighting: Weighting.nullable() }).openapi("RemoveRespondentsResult");
-const TranslationCounts = z
-  .object({ surveyRunId: z.number().int(), regionId: z.number().int(), texts: z.number().int(), translated: z.number().int(), missing: z.array(z.string()) })
-  .openapi("DecipherTranslationCountsResult");
-const QuotaGroup = z
-  .object({
-    key: z.string().describe("The group: s{systemQuestionId} (a demographic) or q{projectQuestionId} (a screener)"),
-    question: z.string(),
-    cells: z.array(
-      z.object({
-        optionId: z.number().int().nullable().describe("The answer with the quota; null: the group's other answers, sharing what its quotas leave"),
-        label: z.string(),
-        completes: z.number().int().describe("Completes in the cell (the count the engine closes the cell with)"),
-        target: z.number().int().describe("The cell's cap: ceil(the run's completes x the answer's quota share), at least 1; for other answers, what the quotas leave"),
-      }),
-    ),
-  })
-  .openapi("SurveyRunQuotaProgress");
-const CompletesCounts = z
-  .object({
-    projectId: z.number().int(),
-    value: z.array(
-      Counts.extend({
-        regionId: z.number().int(),
-        isCustomerPanel: z.boolean(),
-        sampleSource: SampleSource,
-        surveyStatusId: z.number().int(),
-        targetCompletes: z.number().int().nullable(),
-        waveNumber: z.number().int().nullable(),
-        respondentLink: z
-          .string()
-          .nullable()
-          .describe("A customer-panel run's respondent page ({PUBLIC_URL}/s/{surveyLink}), for the team to send to its own list; null for the Ideally panel's and suppliers' runs"),
-        ...FieldPeriod,
-        quotas: z
-          .array(QuotaGroup)
-          .describe("Each quota cell's completes against its cap, per target group with quotas in the run's survey (empty: no quotas, or no survey yet)"),
-      }),
-    ),
-  })
-  .openapi("DecipherCompletesCountsResult");
-
-const QualityRun = z.object({
-  surveyRunId: z.number().int(),
-  regionId: z.number().int(),
-  completes: z.number().int().describe("Valid completes (after exclusions)"),
-  excluded: z.number().int().describe("Respondents excluded for quality (failed attention checks included)"),
-  byReason: z
-    .object({ speeder: z.number().int(), straightliner: z.number().int(), attention: z.number().int(), duplicate: z.number().int(), gibberish: z.number().int(), pasted: z.number().int() })
-    .describe("Respondents per reason (one may have several): speeder (under a third of the run's median length), straightliner (one answer down every scale grid), attention (failed the instructed item), duplicate (a device already in the run), gibberish and pasted (open answers, the text check)"),
-});
-const QualityReport = QualityRun.openapi("SurveyRunQualityReport");
-const ProjectQualityReport = z.object({ projectId: z.number().int(), value: z.array(QualityRun) }).openapi("ProjectQualityReport");
-
-const json = <T extends z.ZodType>(schema: T) => ({ body: { required: true, content: { "application/json": { schema } } } });
-const ok = <T extends z.ZodType>(schema: T, description: string) => ({ 200: { description, content: { "application/json": { schema } } } });
+import { KeyParams, Run, SampleSource, Created, Processed, Simulated, Respondents, Removed, TranslationCounts, CompletesCounts, QualityReport, ProjectQualityReport, json, ok, action, actionWithBody } from "./fielding.schemas.ts";
 
 export function registerFieldingRoutes(app: App, deps: AppDeps): void {
+  registerRunLaunch(app, deps);
+  registerRunProcessing(app, deps);
+  registerRunSampleRepairs(app, deps);
+  registerFieldingCounts(app, deps);
+}
+
+/** CreateDecipherSurveys, LaunchSurvey, ForceCloseSurvey, ExtendFieldPeriod and QualityReport. */
+function registerRunLaunch(app: App, deps: AppDeps): void {
   const db = deps.db;
   const publicUrl = (c: { req: { url: string } }) => deps.publicUrl ?? new URL(c.req.url).origin;
-
+  const state = async (c: { req: { url: string } }, runId: number) => admin.runState(db, runId, publicUrl(c));
   addRoute(
     app,
     {
@@ -215,28 +44,6 @@ export function registerFieldingRoutes(app: App, deps: AppDeps): void {
       return c.json({ runs: await svc.createSurveys(db, projectId) }, 200);
     },
   );
-
-  // A run's action (POST /SurveyRuns/{key}/{action}): its route, answered by the handler given
-  // beside it, so that addRoute types the handler by the concrete schemas (inside a factory generic
-  // over the schemas, the route's answer type stays unresolved).
-  const action = <T extends z.ZodType>(name: string, summary: string, description: string, result: T) => ({
-    access: access.staff,
-    method: "post" as const,
-    path: `/api/v1/SurveyRuns/{key}/${name}`,
-    tags: ["SurveyRuns"],
-    operationId: `SurveyRuns_${name}`,
-    summary,
-    description,
-    request: { params: KeyParams("SurveyRuns") },
-    responses: { ...ok(result, summary), ...commonErrors, 404: errors[404], 409: errors[409] },
-  });
-  /** A run's action with a JSON body. */
-  const actionWithBody = <B extends z.ZodType, T extends z.ZodType>(name: string, summary: string, description: string, body: B, result: T) => {
-    const route = action(name, summary, description, result);
-    return { ...route, request: { ...route.request, ...json(body) } };
-  };
-
-  const state = async (c: { req: { url: string } }, runId: number) => admin.runState(db, runId, publicUrl(c));
 
   addRoute(app, action("LaunchSurvey", "Open a survey run to respondents", "Draft or Testing -> Live. The project goes to Processing results (400). A customer-panel run's link goes to the team's Admins and the project owner (CustomPanelProjectReadyForSurvey); an Ideally-panel run is answered by the simulated panel.", Run), async (c) => {
     const id = keyOf(c);
@@ -292,6 +99,13 @@ export function registerFieldingRoutes(app: App, deps: AppDeps): void {
     },
     async (c) => c.json(await admin.runQualityReport(db, keyOf(c)), 200),
   );
+}
+
+/** Processing, simulated data, Decipher sync, translations and the Samplify project and line items. */
+function registerRunProcessing(app: App, deps: AppDeps): void {
+  const db = deps.db;
+  const publicUrl = (c: { req: { url: string } }) => deps.publicUrl ?? new URL(c.req.url).origin;
+  const state = async (c: { req: { url: string } }, runId: number) => admin.runState(db, runId, publicUrl(c));
   addRoute(app, action("StartSurveyProcessing", "Process a closed survey run", "Ingests any completes not yet in the results, rakes the run's sample to the region's census margins (age group, gender, region; weights capped to 0.2-5, margins within 0.001 unless the cap binds), and when no other run of the wave is open closes the project's survey (800 or 900, ResultsReady). Safe to call twice.", Processed), async (c) => c.json(await svc.processRun(db, keyOf(c)), 200));
   addRoute(app, action("ProcessProjectData", "Process a survey run's data again", "As StartSurveyProcessing, also for a run processed before: the weights are computed again (e.g. after respondents were removed).", Processed), async (c) => c.json(await svc.processRun(db, keyOf(c), { reprocess: true }), 200));
   addRoute(app, actionWithBody(
@@ -332,6 +146,11 @@ export function registerFieldingRoutes(app: App, deps: AppDeps): void {
     z.strictObject({ action: z.enum(["launch", "pause", "close"]) }).openapi("SamplifyLineItemState"),
     z.object({ surveyRunId: z.number().int(), extProjectId: z.string(), extLineItemId: z.string(), state: z.string() }).openapi("SamplifyLineItemStateResult"),
   ), async (c) => c.json(await samplify.setState(db, keyOf(c), c.req.valid("json").action, publicUrl(c)), 200));
+}
+
+/** SamplifyFeasibility, the respondent lists and BackwardsSync. */
+function registerRunSampleRepairs(app: App, deps: AppDeps): void {
+  const db = deps.db;
   addRoute(
     app,
     {
@@ -386,7 +205,12 @@ export function registerFieldingRoutes(app: App, deps: AppDeps): void {
     Removed,
   ), async (c) => c.json(await admin.removeRespondents(db, keyOf(c), admin.idsFromCsv(c.req.valid("json").csv)), 200));
   addRoute(app, action("BackwardsSync", "Rebuild a run's results from its raw answers", "Every complete respondent's results rows are written again from the answers kept on the session (after a fix to the snapshot), then the run is weighted again.", Processed), async (c) => c.json(await admin.backwardsSync(db, keyOf(c)), 200));
+}
 
+/** DecipherTranslationCounts, DecipherCompletesCounts and the project's QualityReport. */
+function registerFieldingCounts(app: App, deps: AppDeps): void {
+  const db = deps.db;
+  const publicUrl = (c: { req: { url: string } }) => deps.publicUrl ?? new URL(c.req.url).origin;
   addRoute(
     app,
     {

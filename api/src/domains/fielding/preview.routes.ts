@@ -3,7 +3,7 @@ import { z } from "@hono/zod-openapi";
 import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
 import { addRoute, commonErrors, errors } from "../../openapi.ts";
-import { ProjectKeyParams, projectKeyOf } from "../lifecycle/lifecycle.routes.ts";
+import { ProjectKeyParams, projectKeyOf } from "../lifecycle/lifecycle.schemas.ts";
 import { preview } from "./preview.service.ts";
 import { present, View } from "./respondent.routes.ts";
 

@@ -141,15 +141,20 @@ export const SURVEY_STARTS_PER_MINUTE = 20;
 /** Calls of the public survey API one address may make in a minute (a respondent answers a page every few seconds). */
 export const SURVEY_CALLS_PER_MINUTE = 300;
 
+// Concept images: signed, expiring download links from the file storage (absent: no image).
+const signer = (deps: AppDeps, c: { req: { url: string } }): ImageUrl => async (key, fileType) =>
+  deps.storage
+    ? (await deps.storage.downloadUrl({ key, contentType: fileType ?? undefined, baseUrl: deps.publicUrl ?? new URL(c.req.url).origin, expiresIn: 3600 })).url
+    : null;
+
 export function registerRespondentRoutes(app: App, deps: AppDeps): void {
-  const db = deps.db;
-  // A supplier's respondent sent back (an end link): its callback, if the supplier takes one, is
-  // sent soon by the job, after this request's transaction committed. A failed nudge loses nothing
-  // (the job also runs every minute).
-  const sentBack = async (v: svc.RespondentView) => {
-    if (v.redirectUrl !== null && deps.queue) await nudgeSupplierCallbacks(deps.queue).catch(() => {});
-    return v;
-  };
+  registerSurveyRateLimit(app, deps);
+  registerSurveyStartAndGet(app, deps);
+  registerSurveyAnswerAndPage(app, deps);
+}
+
+/** The public survey API's per-address rate limit, before its routes. */
+function registerSurveyRateLimit(app: App, deps: AppDeps): void {
   // The anonymous survey writes on every call: one address is limited (ops/rate-limit.ts). Without
   // the peer's address (an app embedded in tests or another host) there is nothing to key on.
   const starts = new WindowLimiter(SURVEY_STARTS_PER_MINUTE, 60_000);
@@ -162,11 +167,11 @@ export function registerRespondentRoutes(app: App, deps: AppDeps): void {
     }
     await next();
   });
-  // Concept images: signed, expiring download links from the file storage (absent: no image).
-  const signer = (c: { req: { url: string } }): ImageUrl => async (key, fileType) =>
-    deps.storage
-      ? (await deps.storage.downloadUrl({ key, contentType: fileType ?? undefined, baseUrl: deps.publicUrl ?? new URL(c.req.url).origin, expiresIn: 3600 })).url
-      : null;
+}
+
+/** RespondentSurvey Start and Get. */
+function registerSurveyStartAndGet(app: App, deps: AppDeps): void {
+  const db = deps.db;
   addRoute(
     app,
     {
@@ -202,13 +207,14 @@ export function registerRespondentRoutes(app: App, deps: AppDeps): void {
       const body = (await c.req.json().catch(() => ({}))) as { panelRespondentId?: unknown; entryQuery?: unknown; deviceFingerprint?: unknown };
       const text = (v: unknown, max: number) => (typeof v === "string" && v ? v.slice(0, max) : null);
       const view = await sentBack(
+        deps,
         await svc.startSession(db, link, text(body.panelRespondentId, 200), {
           entryQuery: text(body.entryQuery, 2000),
           deviceFingerprint: text(body.deviceFingerprint, 128),
           publicUrl: deps.publicUrl ?? new URL(c.req.url).origin,
         }),
       );
-      return c.json(await present(view, signer(c)), 200);
+      return c.json(await present(view, signer(deps, c)), 200);
     },
   );
   addRoute(
@@ -226,9 +232,14 @@ export function registerRespondentRoutes(app: App, deps: AppDeps): void {
     },
     async (c) => {
       const { link, respondentId } = c.req.valid("param");
-      return c.json(await present(await svc.getSession(db, link, respondentId), signer(c)), 200);
+      return c.json(await present(await svc.getSession(db, link, respondentId), signer(deps, c)), 200);
     },
   );
+}
+
+/** RespondentSurvey Answer, and the survey page with its assets. */
+function registerSurveyAnswerAndPage(app: App, deps: AppDeps): void {
+  const db = deps.db;
   addRoute(
     app,
     {
@@ -249,7 +260,7 @@ export function registerRespondentRoutes(app: App, deps: AppDeps): void {
     async (c) => {
       const { link, respondentId } = c.req.valid("param");
       const b = c.req.valid("json");
-      return c.json(await present(await sentBack(await svc.submitPage(db, link, respondentId, b.pageId, b.answers)), signer(c)), 200);
+      return c.json(await present(await sentBack(deps, await svc.submitPage(db, link, respondentId, b.pageId, b.answers)), signer(deps, c)), 200);
     },
   );
 
@@ -260,4 +271,14 @@ export function registerRespondentRoutes(app: App, deps: AppDeps): void {
     if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(link)) return c.text("This survey link is not valid", 404);
     return c.html(SURVEY_PAGE_HTML);
   });
+}
+
+/**
+ * A supplier's respondent sent back (an end link): its callback, if the supplier takes one, is sent
+ * soon by the job, after this request's transaction committed. A failed nudge loses nothing (the
+ * job also runs every minute).
+ */
+async function sentBack(deps: AppDeps, v: svc.RespondentView): Promise<svc.RespondentView> {
+  if (v.redirectUrl !== null && deps.queue) await nudgeSupplierCallbacks(deps.queue).catch(() => {});
+  return v;
 }

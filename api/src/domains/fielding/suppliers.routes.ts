@@ -61,6 +61,12 @@ const ok = <T extends z.ZodType, S extends 200 | 201 = 200>(schema: T, descripti
   ({ [status ?? 200]: { description, content: { "application/json": { schema } } } }) as Record<S, { description: string; content: { "application/json": { schema: T } } }>;
 
 export function registerSupplierRoutes(app: App, deps: AppDeps): void {
+  registerSupplierCrud(app, deps);
+  registerRunSupplier(app, deps);
+}
+
+/** SampleSuppliers list, create, read, update and delete. */
+function registerSupplierCrud(app: App, deps: AppDeps): void {
   const db = deps.db;
   const tags = ["SampleSuppliers"];
   addRoute(
@@ -100,6 +106,11 @@ export function registerSupplierRoutes(app: App, deps: AppDeps): void {
       return c.body(null, 204);
     },
   );
+}
+
+/** SurveyRuns SetSampleSupplier and ReconciliationCsv. */
+function registerRunSupplier(app: App, deps: AppDeps): void {
+  const db = deps.db;
   addRoute(
     app,
     {

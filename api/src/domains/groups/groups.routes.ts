@@ -10,7 +10,7 @@ import { access, type Access } from "../../access/policy.ts";
 import { addRoute, commonErrors, errors, keyOf, keyParams } from "../../openapi.ts";
 import { ApiError } from "../../errors.ts";
 import { parseFilters } from "../results/filters.ts";
-import { Measure, VerbatimRow } from "../results/results.routes.ts";
+import { Measure, VerbatimRow } from "../results/results.schemas.ts";
 import { createProject } from "../projects/projects.service.ts";
 import * as svc from "./groups.service.ts";
 import { FiltersParam, int } from "../results/params.ts";

@@ -68,10 +68,16 @@ const rawJson = <S extends z.ZodType, C extends 201>(_schema: S, raw: string, st
   new Response(raw, { status, headers: { "content-type": "application/json; charset=utf-8" } }) as Response & TypedResponse<JSONParsed<z.output<S>>, C, "json">;
 
 export function registerInviteRoutes(app: App, deps: AppDeps): void {
+  registerInviteAndAccept(app, deps);
+  registerDeclineAndResend(app, deps);
+  registerAcceptShare(app, deps);
+}
+
+/** Users POST (an invite), MyInvitations and AcceptMembership. */
+function registerInviteAndAccept(app: App, deps: AppDeps): void {
   const d: svc.InviteDeps = { db: deps.db, registry: deps.registry, mailer: deps.mailer ?? outboxMailer(deps.db, { publicUrl: deps.publicUrl }) };
   const users = deps.registry.get("Users");
   const User = users ? schemasFor(deps.registry, users).entity : z.object({});
-
   addRoute(
     app,
     {
@@ -137,7 +143,11 @@ export function registerInviteRoutes(app: App, deps: AppDeps): void {
     },
     async (c) => c.json(await svc.acceptMembership(d.db, c.get("ctx"), c.req.valid("json").clientId), 200),
   );
+}
 
+/** Users DeclineMembership and ResendInvite, LinkInvites GetDemoProjectByIdentifier. */
+function registerDeclineAndResend(app: App, deps: AppDeps): void {
+  const d: svc.InviteDeps = { db: deps.db, registry: deps.registry, mailer: deps.mailer ?? outboxMailer(deps.db, { publicUrl: deps.publicUrl }) };
   addRoute(
     app,
     {
@@ -203,7 +213,10 @@ export function registerInviteRoutes(app: App, deps: AppDeps): void {
     },
     async (c) => c.json(await svc.demoProjectByIdentifier(deps.db, c.get("ctx"), c.req.valid("query").identifier), 200),
   );
+}
 
+/** LinkInvites AcceptShare. */
+function registerAcceptShare(app: App, deps: AppDeps): void {
   addRoute(
     app,
     {

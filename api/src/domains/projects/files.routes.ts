@@ -12,19 +12,27 @@ import { fileAnswer, keyOf, keyParam } from "./common.ts";
 import * as S from "./schemas.ts";
 import * as svc from "./files.service.ts";
 
+/** The server's file storage, or a 503 when none is configured. */
+const storage = (deps: AppDeps): FileStorage => {
+  if (!deps.storage) throw new ApiError("ServiceUnavailable", "File storage is not configured on this server");
+  return deps.storage;
+};
+
+const tooLarge = errorResponse("The file is larger than its type allows");
+
 export function registerFileRoutes(app: App, deps: AppDeps): void {
+  registerUploadUrls(app, deps);
+  registerFileTransfer(app, deps);
+}
+
+/** Projects and Clients FileUploadUrl, Projects ProjectFileUrls. */
+function registerUploadUrls(app: App, deps: AppDeps): void {
   const { db } = deps;
-  const storage = (): FileStorage => {
-    if (!deps.storage) throw new ApiError("ServiceUnavailable", "File storage is not configured on this server");
-    return deps.storage;
-  };
   const baseUrl = (c: { req: { url: string } }) => deps.publicUrl ?? new URL(c.req.url).origin;
   const uploadInput = (c: { req: { valid(t: "query"): z.output<typeof S.UploadUrlQuery> } }): svc.UploadUrlInput => {
     const qv = c.req.valid("query");
     return { fileName: qv.fileName, fileType: qv.fileType, fileSize: qv.fileSize === undefined ? undefined : Number(qv.fileSize) };
   };
-  const tooLarge = errorResponse("The file is larger than its type allows");
-
   addRoute(
     app,
     {
@@ -38,7 +46,7 @@ export function registerFileRoutes(app: App, deps: AppDeps): void {
       request: { params: keyParam("Projects"), query: S.UploadUrlQuery },
       responses: { 200: { description: "Where to upload", content: { "application/json": { schema: S.UploadUrl } } }, ...commonErrors, 404: errors[404], 413: tooLarge },
     },
-    async (c) => c.json(await svc.projectUploadUrl(db, c.get("ctx"), storage(), baseUrl(c), keyOf(c), uploadInput(c)), 200),
+    async (c) => c.json(await svc.projectUploadUrl(db, c.get("ctx"), storage(deps), baseUrl(c), keyOf(c), uploadInput(c)), 200),
   );
 
   addRoute(
@@ -53,7 +61,7 @@ export function registerFileRoutes(app: App, deps: AppDeps): void {
       request: { params: keyParam("Clients"), query: S.UploadUrlQuery },
       responses: { 200: { description: "Where to upload", content: { "application/json": { schema: S.UploadUrl } } }, ...commonErrors, 404: errors[404], 413: tooLarge },
     },
-    async (c) => c.json(await svc.clientUploadUrl(db, c.get("ctx"), storage(), baseUrl(c), keyOf(c), uploadInput(c)), 200),
+    async (c) => c.json(await svc.clientUploadUrl(db, c.get("ctx"), storage(deps), baseUrl(c), keyOf(c), uploadInput(c)), 200),
   );
 
   addRoute(
@@ -68,12 +76,14 @@ export function registerFileRoutes(app: App, deps: AppDeps): void {
       request: { params: keyParam("Projects") },
       responses: { 200: { description: "The files", content: { "application/json": { schema: z.object({ value: z.array(S.ProjectFile) }) } } }, ...commonErrors, 404: errors[404] },
     },
-    async (c) => c.json({ value: await svc.projectFileUrls(db, c.get("ctx"), storage(), baseUrl(c), keyOf(c)) }, 200),
+    async (c) => c.json({ value: await svc.projectFileUrls(db, c.get("ctx"), storage(deps), baseUrl(c), keyOf(c)) }, 200),
   );
+}
 
+/** The signed upload and download of a file's bytes. */
+function registerFileTransfer(app: App, deps: AppDeps): void {
   const token = z.object({ token: z.string().min(1).max(4096).openapi({ param: { name: "token", in: "query" }, description: "The signed token of the URL" }) });
   const binary = Object.fromEntries(ALLOWED_FILE_TYPES.map((t) => [t, { schema: z.string().openapi({ format: "binary" }) }]));
-
   addRoute(
     app,
     {
@@ -96,7 +106,7 @@ export function registerFileRoutes(app: App, deps: AppDeps): void {
     },
     async (c) => {
       const { token: t } = c.req.valid("query");
-      const out = await svc.upload(storage(), t, c.req.header("content-type"), c.req.header("content-length"), c.req.raw.body);
+      const out = await svc.upload(storage(deps), t, c.req.header("content-type"), c.req.header("content-length"), c.req.raw.body);
       return c.json(out, 201);
     },
   );
@@ -120,7 +130,7 @@ export function registerFileRoutes(app: App, deps: AppDeps): void {
     },
     async (c) => {
       const { token: t } = c.req.valid("query");
-      return fileAnswer(await svc.download(storage(), t));
+      return fileAnswer(await svc.download(storage(deps), t));
     },
   );
 }

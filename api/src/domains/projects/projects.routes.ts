@@ -17,12 +17,19 @@ import { registerQuestionRoutes } from "./questions.routes.ts";
 import { registerTrashRoutes } from "./trash.routes.ts";
 import { registerFileRoutes } from "./files.routes.ts";
 
+const ok = <T extends z.ZodType>(description: string, schema: T) => ({ description, content: { "application/json": { schema } } });
+
 export function registerProjectRoutes(app: App, deps: AppDeps): void {
+  registerProjectAuthoring(app, deps);
+  registerPriceAndReachSetup(app, deps);
+  registerSetupReadsAndObjectives(app, deps);
+}
+
+/** Projects POST, DeleteRegions and ChangeTargets. */
+function registerProjectAuthoring(app: App, deps: AppDeps): void {
   const { db, registry: reg } = deps;
   const entity = (set: string) => schemasFor(reg, reg.mustGet(set)).entity;
   const collection = (set: string) => schemasFor(reg, reg.mustGet(set)).collection;
-  const ok = <T extends z.ZodType>(description: string, schema: T) => ({ description, content: { "application/json": { schema } } });
-
   addRoute(
     app,
     {
@@ -72,7 +79,11 @@ export function registerProjectRoutes(app: App, deps: AppDeps): void {
     },
     async (c) => rawJson(`{"value":${await svc.changeTargets(db, reg, c.get("ctx"), keyOf(c), c.req.valid("json"))}}`, 200),
   );
+}
 
+/** The price sensitivity and market reach set-ups' create, update and delete. */
+function registerPriceAndReachSetup(app: App, deps: AppDeps): void {
+  const { db } = deps;
   // ---- price sensitivity and market reach ----
   const setupConfig = (name: string, summary: string) => ({
     access: access.user,
@@ -128,7 +139,12 @@ export function registerProjectRoutes(app: App, deps: AppDeps): void {
     c.json(await setup.updateMarketReach(db, c.get("ctx"), keyOf(c), c.req.valid("json")), 200),
   );
   removeRoute("DeleteMarketReach", "Remove the market reach set-up (and its market reach question)", (ctx, id) => setup.deleteMarketReach(db, ctx, id));
+}
 
+/** Projects PriceSensitivities and MarketReach, ProjectObjectives POST and DELETE; then the questions, trash and file routes. */
+function registerSetupReadsAndObjectives(app: App, deps: AppDeps): void {
+  const { db, registry: reg } = deps;
+  const entity = (set: string) => schemasFor(reg, reg.mustGet(set)).entity;
   addRoute(
     app,
     {

@@ -11,12 +11,19 @@ import { keyOf, keyParam, rawJson } from "./common.ts";
 import * as S from "./schemas.ts";
 import * as svc from "./questions.service.ts";
 
-export function registerQuestionRoutes(app: App, deps: AppDeps): void {
-  const { db, registry: reg } = deps;
-  const entity = (set: string) => schemasFor(reg, reg.mustGet(set)).entity;
-  const ok = <T extends z.ZodType>(description: string, schema: T) => ({ description, content: { "application/json": { schema } } });
-  const json = <T extends z.ZodType>(schema: T) => ({ required: true as const, content: { "application/json": { schema } } });
+const ok = <T extends z.ZodType>(description: string, schema: T) => ({ description, content: { "application/json": { schema } } });
 
+const json = <T extends z.ZodType>(schema: T) => ({ required: true as const, content: { "application/json": { schema } } });
+
+export function registerQuestionRoutes(app: App, deps: AppDeps): void {
+  registerQuestionReads(app, deps);
+  registerQuestionWrites(app, deps);
+  registerTemplateAndOrder(app, deps);
+}
+
+/** Questions OrgTemplatesQuestions, OrgTemplatesQuestion and TargetQuestionsWithCounts. */
+function registerQuestionReads(app: App, deps: AppDeps): void {
+  const { db } = deps;
   // Literal paths before /Questions/{key}.
   addRoute(
     app,
@@ -88,7 +95,12 @@ export function registerQuestionRoutes(app: App, deps: AppDeps): void {
       return c.json({ value }, 200);
     },
   );
+}
 
+/** Questions POST, PATCH and SuperAdminUpdate; TestOptions SuperAdminUpdate. */
+function registerQuestionWrites(app: App, deps: AppDeps): void {
+  const { db, registry: reg } = deps;
+  const entity = (set: string) => schemasFor(reg, reg.mustGet(set)).entity;
   addRoute(
     app,
     {
@@ -148,7 +160,12 @@ export function registerQuestionRoutes(app: App, deps: AppDeps): void {
     },
     async (c) => rawJson(await svc.superAdminUpdateTestOption(db, reg, c.get("ctx"), keyOf(c), c.req.valid("json")), 200),
   );
+}
 
+/** Questions DeleteTemplateQuestion, ProjectQuestions SortOrderChange and ProcessSynthQuestion. */
+function registerTemplateAndOrder(app: App, deps: AppDeps): void {
+  const { db, registry: reg } = deps;
+  const entity = (set: string) => schemasFor(reg, reg.mustGet(set)).entity;
   addRoute(
     app,
     {

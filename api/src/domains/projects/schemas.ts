@@ -1,25 +1,26 @@
 // Request and response shapes of project authoring (published in the OpenAPI document).
 import { z } from "@hono/zod-openapi";
 import { ALLOWED_FILE_TYPES } from "../../storage/storage.ts";
+import { ProjectFields, QuestionFields, TestOptionFields } from "../../entities/projects.ts";
 
 const id = () => z.number().int().positive();
 const ids = (max = 200) => z.array(id()).min(1).max(max);
 
 export const CreateProject = z
   .strictObject({
-    projectName: z.string().trim().min(1).max(200),
+    projectName: ProjectFields.projectName,
     projectTypeId: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]).describe("1 Idea, 2 Message, 3 Question, 4 Npd"),
     frameworkId: z
       .number()
       .int()
       .describe("Must fit the type: Idea 1000, 1003, 1010, 1020; Message 2000, 2003; Question 3000 (3998 staff only); Npd 4000"),
     categoryId: z.number().int().nullable().optional(),
-    productType: z.string().max(50).nullable().optional().describe("An industry code; the client's industry when omitted"),
+    productType: ProjectFields.productType.nullable().optional().describe("An industry code; the client's industry when omitted"),
     regionIds: z.array(id()).min(1).max(60).optional().describe("Default: the team's default region, else 1 (New Zealand). US states (56-104) need CanChooseUsStateMarkets"),
     sampleSize: z.number().int().min(1).max(100000).optional().describe("Completes per wave in each region (default 200)"),
     isBranded: z.boolean().optional(),
-    brandName: z.string().trim().max(200).nullable().optional(),
-    researchNote: z.string().max(10000).nullable().optional(),
+    brandName: ProjectFields.brandName.nullable().optional(),
+    researchNote: ProjectFields.researchNote.nullable().optional(),
     launchDate: z.iso.date().nullable().optional().describe("NPD: the product's launch date"),
     splitCellQuota: z.boolean().optional(),
   })
@@ -74,7 +75,7 @@ const FileRef = z
 
 const OptionBody = z.strictObject({
   id: id().optional().describe("PATCH: an existing option to keep (omit to add one)"),
-  optionText: z.string().trim().min(1).max(500),
+  optionText: QuestionFields.optionText,
   exclusive: z.boolean().optional().describe("Multiple choice: choosing it clears the others (None of these)"),
   isOther: z.boolean().optional(),
   isNotSure: z.boolean().optional(),
@@ -90,7 +91,7 @@ const Routing = z
   .openapi("Routing");
 
 const questionFields = {
-  questionTitle: z.string().trim().max(200).nullable().optional(),
+  questionTitle: QuestionFields.questionTitle.nullable().optional(),
   randomizeOptions: z.boolean().optional(),
   minChoices: z.number().int().min(0).nullable().optional(),
   maxChoices: z.number().int().min(1).nullable().optional(),
@@ -104,7 +105,7 @@ const questionFields = {
 export const CreateQuestion = z
   .strictObject({
     projectId: id().nullable().optional().describe("The project it is asked in; omit for a template question of the client"),
-    questionText: z.string().trim().min(1).max(2000),
+    questionText: QuestionFields.questionText,
     questionTypeId: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]).describe("1 single, 2 multiple, 3 text, 4 dropdown"),
     ...questionFields,
   })
@@ -112,7 +113,7 @@ export const CreateQuestion = z
 
 export const UpdateQuestion = z
   .strictObject({
-    questionText: z.string().trim().min(1).max(2000).optional(),
+    questionText: QuestionFields.questionText.optional(),
     questionTypeId: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]).optional(),
     ...questionFields,
   })
@@ -121,7 +122,7 @@ export const UpdateQuestion = z
 
 export const SuperAdminTestOptionUpdate = z
   .strictObject({
-    conceptText: z.string().trim().min(1).max(500).optional(),
+    conceptText: TestOptionFields.conceptText.optional(),
     conceptDescription: z.string().nullable().optional(),
     file: FileRef.nullable().optional(),
     sortOrder: z.number().int().optional(),

@@ -51,6 +51,12 @@ const Options = z
   .openapi("PlaybookPluginOptions");
 
 export function registerPromptRoutes(app: App, deps: AppDeps): void {
+  registerPromptVersionActions(app, deps);
+  registerPromptImportAndHistory(app, deps);
+}
+
+/** PromptVersions Publish, Run and DownloadToYml. */
+function registerPromptVersionActions(app: App, deps: AppDeps): void {
   const db = deps.db;
   addRoute(
     app,
@@ -100,6 +106,11 @@ export function registerPromptRoutes(app: App, deps: AppDeps): void {
       return c.body(r.yml, 200, { "content-type": "application/yaml; charset=utf-8", "content-disposition": `attachment; filename="${r.fileName}"` });
     },
   );
+}
+
+/** PromptVersions ImportFromYml, DataEventsLog GetPromptVersionHistory, Prompts PlaybookPluginOptions. */
+function registerPromptImportAndHistory(app: App, deps: AppDeps): void {
+  const db = deps.db;
   addRoute(
     app,
     {

@@ -26,15 +26,22 @@ const DeckView = z.object({
 });
 const file = { 200: { description: "The deck", content: { [PPTX]: { schema: z.string().openapi({ format: "binary" }) } } } };
 
+/** Queues the deck's job: its id. */
+const start = async (deps: AppDeps, ctx: RequestCtx, input: DeckInput): Promise<string> => {
+  const queue = deps.queue;
+  if (!queue) throw new ApiError("ServiceUnavailable", "The job queue is not running");
+  const jobId = await enterTenant(deps.db, ctx, (tx) => enqueueJob(queue, tx, powerPointJob, input, { userId: ctx.principal.userId, clientId: input.clientId }));
+  return jobId!;
+};
+
 export function registerPowerPointRoutes(app: App, deps: AppDeps): void {
+  registerProjectDeck(app, deps);
+  registerRenewalDeck(app, deps);
+}
+
+/** Projects PowerPointExport and its download. */
+function registerProjectDeck(app: App, deps: AppDeps): void {
   const db = deps.db;
-  /** Queues the deck's job: its id. */
-  const start = async (ctx: RequestCtx, input: DeckInput): Promise<string> => {
-    const queue = deps.queue;
-    if (!queue) throw new ApiError("ServiceUnavailable", "The job queue is not running");
-    const jobId = await enterTenant(db, ctx, (tx) => enqueueJob(queue, tx, powerPointJob, input, { userId: ctx.principal.userId, clientId: input.clientId }));
-    return jobId!;
-  };
   addRoute(
     app,
     {
@@ -74,7 +81,7 @@ export function registerPowerPointRoutes(app: App, deps: AppDeps): void {
       const ctx = c.get("ctx");
       const [p] = await enterTenant(db, ctx, (tx) => tx<{ clientId: number }[]>`select client_id as "clientId" from projects where id = ${projectId} and deleted_at is null`);
       if (!p) throw new ApiError("NotFound", `No project ${projectId}`);
-      const jobId = await start(ctx, { kind: "ProjectPowerPoint", projectId, clientId: p.clientId, userId: ctx.principal.userId, isStaff: ctx.principal.isStaff, filters, benchmarkTypeId: b.benchmarkTypeId ?? null, ...view });
+      const jobId = await start(deps, ctx, { kind: "ProjectPowerPoint", projectId, clientId: p.clientId, userId: ctx.principal.userId, isStaff: ctx.principal.isStaff, filters, benchmarkTypeId: b.benchmarkTypeId ?? null, ...view });
       return c.json({ jobId }, 202);
     },
   );
@@ -97,6 +104,11 @@ export function registerPowerPointRoutes(app: App, deps: AppDeps): void {
       return c.body(f.body, 200, { "content-type": f.contentType, "content-disposition": `attachment; filename="${f.fileName}"` });
     },
   );
+}
+
+/** Clients RenewalPowerPointExport and its download. */
+function registerRenewalDeck(app: App, deps: AppDeps): void {
+  const db = deps.db;
   addRoute(
     app,
     {
@@ -115,7 +127,7 @@ export function registerPowerPointRoutes(app: App, deps: AppDeps): void {
       const ctx = c.get("ctx");
       const [cl] = await enterTenant(db, { ...ctx, clientId: null }, (tx) => tx`select 1 from clients where id = ${clientId}`);
       if (!cl) throw new ApiError("NotFound", `No client ${clientId}`);
-      const jobId = await start(ctx, { kind: "RenewalPowerPoint", clientId, userId: ctx.principal.userId, isStaff: true });
+      const jobId = await start(deps, ctx, { kind: "RenewalPowerPoint", clientId, userId: ctx.principal.userId, isStaff: true });
       return c.json({ jobId }, 202);
     },
   );

@@ -6,6 +6,7 @@ import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
 import { addRoute, commonErrors, errorResponse, errors } from "../../openapi.ts";
 import { ApiError } from "../../errors.ts";
+import { ProjectFields } from "../../entities/projects.ts";
 import * as svc from "./scheduling.service.ts";
 
 const KeyParams = z.object({
@@ -28,9 +29,9 @@ const IsoDate = z
 const UpdateScheduling = z
   .strictObject({
     scheduleStartDate: IsoDate.nullable().describe("The first wave's date (wave k at start + (k - 1) x frequency)"),
-    scheduleFrequencyWeeks: z.number().int().min(1).max(104).nullable().describe("Weeks between waves"),
+    scheduleFrequencyWeeks: ProjectFields.scheduleFrequencyWeeks.nullable().describe("Weeks between waves"),
     wavesRequired: z.boolean().describe("Wave mode without dates (SPEC 4): the project runs in waves"),
-    scheduleWavesRequired: z.number().int().min(1).max(104).nullable().optional().describe("How many waves in all; unchanged when left out"),
+    scheduleWavesRequired: ProjectFields.scheduleWavesRequired.nullable().optional().describe("How many waves in all; unchanged when left out"),
     schedulePause: z.boolean().optional().describe("Paused: the scheduler starts none of its waves; unchanged when left out"),
   })
   .openapi("UpdateProjectScheduling");

@@ -5,6 +5,7 @@ import type { App, AppDeps } from "../../app-types.ts";
 import { access, type Access } from "../../access/policy.ts";
 import { addRoute, commonErrors, errorResponse } from "../../openapi.ts";
 import * as svc from "./tenancy.service.ts";
+import { ClientFields } from "../../entities/tenancy.ts";
 
 const dt = () => z.iso.datetime({ offset: true });
 
@@ -17,7 +18,7 @@ const keyParams = (set: string) =>
   });
 const keyOf = (c: { req: { valid(t: "param"): { key: string } } }) => Number(c.req.valid("param").key);
 
-const clientName = z.string().trim().min(1).max(200);
+const clientName = ClientFields.name;
 const domain = z.string().trim().toLowerCase().regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, "must be a domain name");
 
 const parentId = z
@@ -30,7 +31,7 @@ const parentId = z
 
 const common = {
   name: clientName,
-  industry: z.string().max(50).nullable().optional().describe("An industry code; defaults to the parent's"),
+  industry: ClientFields.industry.nullable().optional().describe("An industry code; defaults to the parent's"),
 };
 const security = {
   ssoRequired: z.boolean().optional().describe("Members must sign in through single sign-on"),
@@ -38,7 +39,7 @@ const security = {
 };
 
 const EnterpriseCreate = z
-  .strictObject({ ...common, hsCompanyId: z.string().trim().max(100).nullable().optional().describe("CRM (HubSpot) company id"), ...security })
+  .strictObject({ ...common, hsCompanyId: ClientFields.hsCompanyId.nullable().optional().describe("CRM (HubSpot) company id"), ...security })
   .openapi("EnterpriseNew");
 const OrgCreate = z.strictObject({ ...common, parentId, ...security }).openapi("OrgNew");
 const TeamCreate = z
