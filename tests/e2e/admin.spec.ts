@@ -130,6 +130,8 @@ test("staff see a run's field period on the surveys page, move its field end and
   await expect(dialog).toHaveCount(0);
   const moved = await api(request, sam, team, "GET", `/api/v1/SurveyRuns(${runId})?$select=fieldEndAt`);
   expect(Math.abs(new Date(moved.fieldEndAt).getTime() - new Date(local).getTime()), "the field end moved to the time chosen").toBeLessThan(60_000);
+  // Respondents before the close: the simulated panel's include some it removes for quality.
+  await api(request, sam, team, "POST", `/api/v1/SurveyRuns(${runId})/RunSimulatedData`, { completes: 80 });
   await row.getByRole("button", { name: `Force close run ${runId}` }).click();
   await expect(row.getByTestId("field-period")).toContainText("Closed by staff");
   await shot(page, "surveys-closed");
@@ -141,6 +143,14 @@ test("staff see a run's field period on the surveys page, move its field end and
   await expect
     .poll(async () => (await api(request, sam, team, "GET", `/api/v1/CreditLogs?$filter=projectId eq ${p.id} and creditAmount gt 0`)).value.length, { message: "the shortfall refunded", timeout: 30_000 })
     .toBe(1);
+  // Issue 37: the page's "Completes" are the run's completes, as the researcher's status page counts
+  // them (DecipherCompletesCounts), not every session (screen-outs, over-quota and removed ones too).
+  const counts = await api(request, sam, team, "GET", `/api/v1/Projects(${p.id})/DecipherCompletesCounts`);
+  const mine = (counts.value as { surveyRunId: number; complete: number }[]).find((r) => r.surveyRunId === runId)!;
+  const sessions = await api(request, sam, team, "GET", `/api/v1/SurveyRuns(${runId})?$select=id&$expand=surveySessions/$count`);
+  await page.reload();
+  await expect(row.getByRole("cell").nth(5), "completes over the quota, as the status page counts them").toHaveText(`${mine.complete} / 5000`);
+  expect(sessions["surveySessions@odata.count"], "the run has sessions other than completes (the panel's poor respondents are removed), so the two counts differ").toBeGreaterThan(mine.complete);
 });
 
 test("staff add a credit adjustment and the balance moves by it", async ({ page, request }) => {

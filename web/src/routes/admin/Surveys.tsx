@@ -44,7 +44,9 @@ export default function Surveys() {
   ].filter(Boolean);
   const query = {
     $select: "id,clientId,surveyStatusId,sampleSource,targetCompletes,isSimulated,scheduleDate,launchedAt,closedAt,processedAt,fieldEndAt,stalledAt,closedReason",
-    $expand: "region($select=regionName),client($select=name),surveySessions/$count,projectSchedules($select=projectId;$expand=project($select=projectName))",
+    // Completes only (issue 37: every session was counted, 280 / 200 here beside 200 / 200 on the
+    // researcher's status page, which counts completes): screen-outs and over-quota are not completes.
+    $expand: "region($select=regionName),client($select=name),surveySessions/$count($filter=status eq 'Complete'),projectSchedules($select=projectId;$expand=project($select=projectName))",
     $orderby: "id desc",
     $count: true,
     $top: PAGE,
