@@ -4704,6 +4704,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/Responses/SummaryCurrent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether an AI summary still agrees with the view
+         * @description An AI summary is written text: after a benchmark's norm moves, a reweight or new respondents, the figures it cites may no longer be the view's. current is true when every QualResults figure it cites for this view (the same filters, benchmark and total) is the view's figure now; the deck and the workbook leave a summary out on the same rule. 404 for a summary of another project.
+         */
+        get: operations["Responses_SummaryCurrent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/Clients/$count": {
         parameters: {
             query?: never;
@@ -13205,6 +13225,13 @@ export interface components {
             }[];
             /** @description The verdict in one sentence, as every output of the view shows it */
             headline: string;
+        };
+        SummaryCurrent: {
+            summaryId: number;
+            /** @description Every QualResults figure the summary cites for this view is the view's figure now */
+            current: boolean;
+            /** @description Why it is not current, in words (null when it is) */
+            note: string | null;
         };
         ClientsCollection: {
             "@odata.count"?: number;
@@ -22775,6 +22802,41 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Scorecard"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Responses_SummaryCurrent: {
+        parameters: {
+            query: {
+                /** @description The project */
+                projectId: string;
+                /** @description The AI summary (AiProjectSummaries) */
+                summaryId: string;
+                /** @description The response filter object (ResponseFilter) as JSON */
+                filters?: string;
+                /** @description The view's benchmark (0 is 'None', 50%) */
+                benchmarkTypeId?: string;
+                /** @description As QualResults: sample (default) or markets */
+                total?: "sample" | "markets";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Whether the summary is current */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SummaryCurrent"];
                 };
             };
             400: components["responses"]["BadRequest"];

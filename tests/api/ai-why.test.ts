@@ -85,7 +85,7 @@ test("'Why do people like concept 2?' quotes the positive answers about the seco
   expect(a.content).toContain(`Why respondents like ${second.name}`);
   expect(a.content).not.toContain("did best");
   expect(await expectQuotes(a, second.id, "Positive")).toBeGreaterThan(0);
-  // The second concept's driver model does not fit (R² 0.017, F-test p 0.51 on the demo: docs/statistics.md
+  // The second concept's driver model does not fit (R² 0.017, F-test p 0.47 on the demo: docs/statistics.md
   // 'Key drivers'), so the answer ranks no driver and says why; the first concept's does (the next test).
   const drivers = await w.call(USER, client, "GET", `/api/v1/Responses/DriverResults?projectId=${projectId}`);
   const group = drivers.body.groups.find((g: { testOptionId: number }) => g.testOptionId === second.id);
@@ -106,7 +106,7 @@ test("'What do people dislike about Veggie crisps trio?' quotes its negative ans
   const chickpea = pc.testOptions.find((o) => o.name === "Crunchy chickpea puffs")!;
   expect(await expectQuotes(b, chickpea.id, "Positive")).toBeGreaterThan(0);
   expect(b.content).not.toBe(a.content);
-  // Its driver model fits (R² 0.092, F-test p 0.001 on the demo), so the drivers behind it are named, cited.
+  // Its driver model fits (R² 0.121, F-test p < 0.001 on the demo), so the drivers behind it are named, cited.
   expect(b.content).toMatch(/What drives Purchase intent for Crunchy chickpea puffs: .+ of the explained variance\./);
   await expectGrounded(w.tdb.db, ctx, projectId, b.content, b.referencesData.figures, labels());
 }, 60_000);

@@ -34,6 +34,7 @@ function bracket(z: number): [{ z: number; p: number }, { z: number; p: number }
   const i = NORMAL_TABLE.findIndex((r) => r.z > z);
   return [NORMAL_TABLE[i - 1]!, NORMAL_TABLE[i]!];
 }
+import { jsonParam } from "../../api/src/db/params.ts";
 import { createDemoWorldDb, demoTeam, demoProject } from "../helpers/demo.ts";
 
 // ---- the rule, on results written by hand ----
@@ -276,13 +277,21 @@ describe("the scorecard on the demo", () => {
         if (r.vsBenchmark && r.top2 * 100 < r.vsBenchmark.top2Percentage) expect(row.reason, "says it is below the norm").toContain("below the benchmark's");
       }
       expect(sc.body.headline.length).toBeGreaterThan(0);
-      if (qs.includes("total=markets")) {
-        // Issue 37: the paired tests separate the demo's concepts under All markets, so the verdict
-        // gives at least two different decisions.
-        expect(results.some((r) => r.vsOthers.some((t) => t.significant)), "a paired test separates two concepts").toBe(true);
-        expect(new Set(sc.body.rows.map((r: ScoreRow) => r.verdict)).size, JSON.stringify(sc.body.rows.map((r: ScoreRow) => [r.verdict, r.reason]))).toBeGreaterThanOrEqual(2);
-      }
     }
+  });
+
+  test("where the paired tests separate the demo's concepts (All markets), the verdict gives at least two decisions (issue 37)", async () => {
+    const qs = `benchmarkTypeId=1&total=markets&filters=${encodeURIComponent(JSON.stringify({ regionIds: [1, 2] }))}`;
+    const q = await call("user", "GET", `/api/v1/Responses/QualResults?projectId=${idea}&${qs}`);
+    // Every measure on which a paired test separates two concepts, as the action standard in turn.
+    const separated = (q.body.measures as { standardQuestionId: number; results: Measure[] }[]).filter((m) => m.results.some((r) => !r.smallBase && r.vsOthers.some((t) => t.significant)));
+    expect(separated.length, "the demo's concepts are separated on some measure").toBeGreaterThan(0);
+    for (const m of separated) {
+      expect((await call("user", "PUT", `/api/v1/Projects(${idea})/ActionStandard`, { standardQuestionId: m.standardQuestionId, against: "benchmark" })).status).toBe(200);
+      const sc = await call("user", "GET", `/api/v1/Responses/Scorecard?projectId=${idea}&${qs}`);
+      expect(new Set(sc.body.rows.map((r: ScoreRow) => r.verdict)).size, `${m.standardQuestionId}: ${JSON.stringify(sc.body.rows.map((r: ScoreRow) => [r.verdict, r.reason]))}`).toBeGreaterThanOrEqual(2);
+    }
+    expect((await call("user", "PUT", `/api/v1/Projects(${idea})/ActionStandard`, { standardQuestionId: 5, against: "benchmark" })).status).toBe(200);
   });
 
   test("All markets: judged on the all-markets total, as QualResults total=markets on screen", async () => {
@@ -302,6 +311,32 @@ describe("the scorecard on the demo", () => {
     const sc = await call("user", "GET", `/api/v1/Responses/Scorecard?projectId=${idea}&filters=${filters}`);
     expect(sc.status).toBe(200);
     expect(sc.body).toMatchObject({ base: 0, rows: [] });
+  });
+});
+
+describe("Responses/SummaryCurrent: whether an AI summary still agrees with the view (issue 37)", () => {
+  test("a summary citing the view's figures is current; one citing a norm that has moved since is not, and says so; another project's summary is a 404", async () => {
+    const qs = "benchmarkTypeId=1&total=markets";
+    const q = await call("user", "GET", `/api/v1/Responses/QualResults?projectId=${idea}&${qs}`);
+    const r = q.body.measures[0].results[0];
+    const cite = (norm: number) => [
+      { value: r.top2, source: { fn: "QualResults", filters: {}, benchmarkTypeId: 1, total: "markets", standardQuestionId: q.body.measures[0].standardQuestionId, testOptionId: r.testOptionId, field: "top2" } },
+      { value: norm, source: { fn: "QualResults", filters: {}, benchmarkTypeId: 1, total: "markets", standardQuestionId: q.body.measures[0].standardQuestionId, testOptionId: r.testOptionId, field: "vsBenchmark.top2Percentage" } },
+    ];
+    const write = async (refs: unknown) =>
+      (await tdb.db<{ id: number }[]>`
+        insert into ai_project_summaries (client_id, project_id, summary_type, status, content, generated_at, benchmark_type_id, total, references_data)
+        values (${team}, ${idea}, 'FullTestSummary', 'Ready', 'A summary.', now(), 1, 'markets', ${jsonParam(tdb.db, refs)}) returning id`)[0]!.id;
+    const now = await write(cite(r.vsBenchmark.top2Percentage));
+    // The norm as it was before another project moved it: 0.4 points lower.
+    const then = await write(cite(r.vsBenchmark.top2Percentage - 0.4));
+    const ask = (id: number, project = idea) => call("viewer", "GET", `/api/v1/Responses/SummaryCurrent?projectId=${project}&summaryId=${id}&${qs}`);
+    expect((await ask(now)).body).toEqual({ summaryId: now, current: true, note: null });
+    const stale = await ask(then);
+    expect(stale.body.current).toBe(false);
+    expect(stale.body.note).toContain("cites figures that have changed since");
+    expect((await ask(now, tracker)).status).toBe(404);
+    await tdb.db`delete from ai_project_summaries where id in (${now}, ${then})`;
   });
 });
 

@@ -13,7 +13,7 @@ import { demographicsResults, NONE_BENCHMARK, questionResults, type QualResults,
 import * as q from "./results.sql.ts";
 import { themeResults } from "./verbatims.service.ts";
 import type { ActionStandardState, ScoreRow } from "./verdict.ts";
-import { headlineMeasure, resolveView, type ResultsView, type ViewBenchmark } from "./view.ts";
+import { headlineMeasure, resolveView, type ResultsView, type ViewBenchmark, type ViewInput } from "./view.ts";
 import type { Confidence } from "../../analytics/significance.ts";
 import { adjustmentWords, type Adjust } from "../../analytics/design.ts";
 
@@ -319,7 +319,13 @@ export function viewSummary(rows: StoredSummary[], view: ResultsView, projectReg
   const mine = rows.filter((s) => sameRespondents(s.filters, view.filters, projectRegions) && (s.benchmarkTypeId ?? 1) === view.benchmarkTypeId && (s.total ?? "sample") === view.total);
   const latest = mine[0];
   if (!latest) return { summary: null, note: "No AI summary has been written for this view (its markets, filters, benchmark and total): write one on the Summary page." };
-  const stale = (latest.referencesData ?? []).some((f) => {
+  if (summaryOutOfDate(latest, view, projectRegions)) return { summary: null, note: `The AI summary written for this view (${latest.generatedAt ?? "earlier"}) cites figures that have changed since (a benchmark's norm moved, or the respondents or their weights changed): regenerate it on the Summary page.` };
+  return { summary: latest, note: null };
+}
+
+/** A summary cites a QualResults figure of the view that is not the view's figure now (a norm that moved, a reweight, new respondents). */
+export function summaryOutOfDate(latest: Pick<StoredSummary, "referencesData">, view: ResultsView, projectRegions: number[]): boolean {
+  return (latest.referencesData ?? []).some((f) => {
     const src = f.source;
     if (src.fn !== "QualResults" || src.standardQuestionId === undefined || !sameRespondents(src.filters ?? null, view.filters, projectRegions) || (src.total ?? "sample") !== view.total) return false;
     const r = view.qual.measures.find((m) => m.standardQuestionId === src.standardQuestionId)?.results.find((x) => x.testOptionId === (src.testOptionId ?? null));
@@ -333,6 +339,26 @@ export function viewSummary(rows: StoredSummary[], view: ResultsView, projectReg
     else return false;
     return now === undefined || Math.abs(now - f.value) > 1e-9;
   });
-  if (stale) return { summary: null, note: `The AI summary written for this view (${latest.generatedAt ?? "earlier"}) cites figures that have changed since (a benchmark's norm moved, or the respondents or their weights changed): regenerate it on the Summary page.` };
-  return { summary: latest, note: null };
+}
+
+/**
+ * Responses/SummaryCurrent: whether an AI summary still agrees with the view on screen (every
+ * QualResults figure it cites for the view is the view's figure now), so the Summary page can say
+ * so beside it as the deck and the workbook do.
+ */
+export async function summaryCurrent(db: Db, ctx: RequestCtx, input: ViewInput & { summaryId: number }): Promise<{ summaryId: number; current: boolean; note: string | null }> {
+  const found = await enterTenant(db, ctx, async (tx) => {
+    const [row] = await tx<(Pick<StoredSummary, "referencesData" | "generatedAt"> & { projectId: number })[]>`
+      select s.project_id as "projectId", to_char(s.generated_at at time zone 'UTC', 'YYYY-MM-DD') as "generatedAt", s.references_data as "referencesData"
+      from ai_project_summaries s where s.id = ${input.summaryId}`;
+    return row && row.projectId === input.projectId ? { row, regions: await q.projectRegions(tx, input.projectId) } : null;
+  });
+  if (!found) throw new ApiError("NotFound", `AiProjectSummaries(${input.summaryId}) of project ${input.projectId} not found`);
+  const view = await resolveView(db, ctx, input);
+  const current = !summaryOutOfDate(found.row, view, found.regions);
+  return {
+    summaryId: input.summaryId,
+    current,
+    note: current ? null : `Written ${found.row.generatedAt ?? "earlier"}, this summary cites figures that have changed since (a benchmark's norm moved, or the respondents or their weights changed): the page's figures are today's. Write it again for this view.`,
+  };
 }

@@ -9,6 +9,7 @@ import { parseFilters } from "./filters.ts";
 import { AdjustParam, FiltersParam, StatsMethodSchema, adjustOf, intQueryParam } from "./results.routes.ts";
 import * as svc from "./verdict.ts";
 import { viewScorecard } from "./view.ts";
+import { summaryCurrent } from "./report.ts";
 
 const KeyParams = keyParams("Projects");
 
@@ -119,6 +120,58 @@ export function registerVerdictRoutes(app: App, deps: AppDeps): void {
           benchmarkTypeId: qv.benchmarkTypeId === undefined ? null : Number(qv.benchmarkTypeId),
           confidence: qv.confidence ? (Number(qv.confidence) as 90 | 95 | 99) : 95,
           adjust: adjustOf(qv.adjust),
+          total: qv.total === "markets" ? "markets" : "sample",
+        }),
+        200,
+      );
+    },
+  );
+  registerSummaryCurrent(app, readDb);
+}
+
+const SummaryCurrent = z
+  .object({
+    summaryId: z.number().int(),
+    current: z.boolean().describe("Every QualResults figure the summary cites for this view is the view's figure now"),
+    note: z.string().nullable().describe("Why it is not current, in words (null when it is)"),
+  })
+  .openapi("SummaryCurrent");
+
+/** Responses/SummaryCurrent: whether an AI summary still agrees with the view on screen (report.ts). */
+function registerSummaryCurrent(app: App, readDb: AppDeps["db"]): void {
+  addRoute(
+    app,
+    {
+      access: access.viewer,
+      method: "get",
+      path: "/api/v1/Responses/SummaryCurrent",
+      tags: ["Responses"],
+      operationId: "Responses_SummaryCurrent",
+      summary: "Whether an AI summary still agrees with the view",
+      description:
+        "An AI summary is written text: after a benchmark's norm moves, a reweight or new respondents, the figures it cites may no longer be the view's. current is true when every QualResults figure it cites for this view (the same filters, benchmark and total) is the view's figure now; the deck and the workbook leave a summary out on the same rule. 404 for a summary of another project.",
+      request: {
+        query: z.object({
+          projectId: intQueryParam("projectId", "The project"),
+          summaryId: intQueryParam("summaryId", "The AI summary (AiProjectSummaries)"),
+          filters: FiltersParam,
+          benchmarkTypeId: intQueryParam("benchmarkTypeId", "The view's benchmark (0 is 'None', 50%)").optional(),
+          total: z
+            .enum(["sample", "markets"])
+            .optional()
+            .openapi({ param: { name: "total", in: "query" }, description: "As QualResults: sample (default) or markets" }),
+        }),
+      },
+      responses: { ...ok(SummaryCurrent, "Whether the summary is current"), ...commonErrors, 404: errors[404] },
+    },
+    async (c) => {
+      const qv = c.req.valid("query");
+      return c.json(
+        await summaryCurrent(readDb, c.get("ctx"), {
+          projectId: Number(qv.projectId),
+          summaryId: Number(qv.summaryId),
+          filters: parseFilters(qv.filters),
+          benchmarkTypeId: qv.benchmarkTypeId === undefined ? null : Number(qv.benchmarkTypeId),
           total: qv.total === "markets" ? "markets" : "sample",
         }),
         200,

@@ -5,6 +5,7 @@
 // measures chart and table; this page does not repeat them.
 import { useState } from "react";
 import { api, unwrap } from "../../../api/client";
+import { useApi } from "../../../api/hooks";
 import { handleError } from "../../../api/errors";
 import { pct } from "../../../components/charts/Charts";
 import { toast } from "../../../components/toast";
@@ -133,12 +134,28 @@ function ScorecardView() {
   );
 }
 
+/**
+ * Whether the summary shown as the view's still agrees with it (Responses/SummaryCurrent: every
+ * figure it cites is the view's now); undefined while unknown or for another scope's summary.
+ */
+function useSummaryCurrent(summaryId: number | null) {
+  const { projectId, filtersJson, benchmarkId, allMarkets } = useResults();
+  return useApi(summaryId === null ? null : ["SummaryCurrent", projectId, summaryId, filtersJson, benchmarkId, allMarkets], () =>
+    api.GET("/api/v1/Responses/SummaryCurrent", {
+      params: { query: { projectId: String(projectId), summaryId: String(summaryId), filters: filtersJson, ...(benchmarkId === null ? {} : { benchmarkTypeId: String(benchmarkId) }), total: allMarkets ? "markets" : "sample" } },
+    }),
+  );
+}
+
 function AiSummaryView() {
   const { projectId, responseFilter, benchmarkId, regionIds, allMarkets } = useResults();
   const canWrite = useCanWrite();
   const { data, mutate } = useAiSummaries(projectId);
   const [busy, setBusy] = useState(false);
   const shown = data ? summaryForView(data.value, responseFilter, benchmarkId, regionIds) : null;
+  const ready = shown?.scope === "view" && shown.summary.status === "Ready" && shown.summary.content ? shown.summary.id : null;
+  const { data: check } = useSummaryCurrent(ready);
+  const outOfDate = check && !check.current ? check.note : null;
   const write = async () => {
     setBusy(true);
     try {
@@ -160,7 +177,7 @@ function AiSummaryView() {
   return (
     <Card
       title="AI summary"
-      actions={canWrite && shown?.scope !== "view" ? <Button size="sm" variant="secondary" busy={busy} onClick={() => void write()}>Write one for this view</Button> : null}
+      actions={canWrite && (shown?.scope !== "view" || outOfDate) ? <Button size="sm" variant="secondary" busy={busy} onClick={() => void write()}>Write one for this view</Button> : null}
     >
       {!data ? (
         <Skeleton className="h-24" />
@@ -169,6 +186,11 @@ function AiSummaryView() {
       ) : (
         <div aria-live="polite">
           <p className="mb-3 text-xs text-ink-500" data-testid="summary-scope">{scope}</p>
+          {outOfDate ? (
+            <p className="mb-3 rounded-lg border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900" role="note" data-testid="summary-out-of-date">
+              {outOfDate}
+            </p>
+          ) : null}
           {s.status === "Failed" ? (
             <p className="text-sm text-rose-700">This summary could not be written.</p>
           ) : s.content && !isWriting(s) ? (
