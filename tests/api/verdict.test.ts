@@ -334,9 +334,18 @@ describe("Responses/SummaryCurrent: whether an AI summary still agrees with the 
     expect((await ask(now)).body).toEqual({ summaryId: now, current: true, note: null });
     const stale = await ask(then);
     expect(stale.body.current).toBe(false);
-    expect(stale.body.note).toContain("cites figures that have changed since");
+    expect(stale.body.note).toContain("cites figures or states a verdict that have changed since");
     expect((await ask(now, tracker)).status).toBe(404);
-    await tdb.db`delete from ai_project_summaries where id in (${now}, ${then})`;
+    // A summary that states the verdict: current while it is the view's verdict, not once the standard changes.
+    const sc = await call("user", "GET", `/api/v1/Responses/Scorecard?projectId=${idea}&${qs}`);
+    const stated = await write(cite(r.vsBenchmark.top2Percentage));
+    await tdb.db`update ai_project_summaries set content = ${`## Title\n\n**Verdict** (action standard: Likability): ${sc.body.headline} In the order the paired tests give: ...`} where id = ${stated}`;
+    expect((await ask(stated)).body.current).toBe(true);
+    await tdb.db`update ai_project_summaries set content = ${"## Title\n\n**Verdict** (action standard: Likability): Go: a concept the view does not pass meets the action standard."} where id = ${stated}`;
+    const changed = await ask(stated);
+    expect(changed.body.current).toBe(false);
+    expect(changed.body.note).toContain("states a verdict");
+    await tdb.db`delete from ai_project_summaries where id in (${now}, ${then}, ${stated})`;
   });
 });
 

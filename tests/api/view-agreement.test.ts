@@ -306,7 +306,7 @@ test("a summary whose figures have changed since it was written (the norm moved)
     const after = await deckOf(v);
     expect(after.some((s) => s.paragraphs[0]?.startsWith("AI summary")), "the old summary is not in the deck").toBe(false);
     const method = after.find((s) => s.paragraphs[0] === "Method and sample")!;
-    expect(method.rows.find((r) => r[0] === "AI summary")?.[1]).toContain("cites figures that have changed since");
+    expect(method.rows.find((r) => r[0] === "AI summary")?.[1]).toContain("cites figures or states a verdict that have changed since");
     const res = await w.app.request(`/api/v1/Projects(${projectId})/ExportExcel?${query(v)}`, { headers: { authorization: `Bearer ${USER}`, clientId: String(team) } });
     const cover = rowsOf((await readXlsx(await res.arrayBuffer())).get("Cover")!);
     expect(String(cover.find((r) => r[0] === "AI summary")?.[1])).toContain("regenerate it");

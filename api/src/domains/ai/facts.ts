@@ -288,7 +288,7 @@ export async function summaryFacts(
       ? {
           standard: `${resolved.standard.title} top-2-box significantly above ${resolved.verdict.judgedAgainst === "others" ? "every other concept" : resolved.benchmark.name}`,
           headline: resolved.verdict.headline,
-          ranks: resolved.verdict.rows.map((r) => ({ name: resolved.optionName(r.testOptionId), rank: r.rank, decision: VERDICT_LABEL[r.verdict] + (r.firm ? "" : " (not tested)") })),
+          ranks: resolved.verdict.rows.map((r) => ({ name: resolved.optionName(r.testOptionId), rank: r.rank, decision: VERDICT_LABEL[r.verdict] + (r.firm ? "" : ", not tested") })),
         }
       : null;
   const measures = measureFacts(book, qual.measures, names, { filters, benchmarkTypeId: qual.benchmarkTypeId, total });

@@ -319,12 +319,19 @@ export function viewSummary(rows: StoredSummary[], view: ResultsView, projectReg
   const mine = rows.filter((s) => sameRespondents(s.filters, view.filters, projectRegions) && (s.benchmarkTypeId ?? 1) === view.benchmarkTypeId && (s.total ?? "sample") === view.total);
   const latest = mine[0];
   if (!latest) return { summary: null, note: "No AI summary has been written for this view (its markets, filters, benchmark and total): write one on the Summary page." };
-  if (summaryOutOfDate(latest, view, projectRegions)) return { summary: null, note: `The AI summary written for this view (${latest.generatedAt ?? "earlier"}) cites figures that have changed since (a benchmark's norm moved, or the respondents or their weights changed): regenerate it on the Summary page.` };
+  if (summaryOutOfDate(latest, view, projectRegions)) return { summary: null, note: `The AI summary written for this view (${latest.generatedAt ?? "earlier"}) cites figures or states a verdict that have changed since (a benchmark's norm moved, the respondents or their weights changed, or the action standard): regenerate it on the Summary page.` };
   return { summary: latest, note: null };
 }
 
-/** A summary cites a QualResults figure of the view that is not the view's figure now (a norm that moved, a reweight, new respondents). */
-export function summaryOutOfDate(latest: Pick<StoredSummary, "referencesData">, view: ResultsView, projectRegions: number[]): boolean {
+/**
+ * A summary cites a QualResults figure of the view that is not the view's figure now (a norm that
+ * moved, a reweight, new respondents), or states a verdict that is not the view's now (the action
+ * standard changed, or the tests under it did): its "**Verdict**" paragraph (ai/local.ts) carries
+ * the view's one-sentence headline, which is compared whole.
+ */
+export function summaryOutOfDate(latest: Pick<StoredSummary, "referencesData" | "content">, view: ResultsView, projectRegions: number[]): boolean {
+  const verdict = /^\*\*Verdict\*\*.*$/m.exec(latest.content ?? "")?.[0];
+  if (verdict !== undefined && !(view.verdict && verdict.includes(view.verdict.headline))) return true;
   return (latest.referencesData ?? []).some((f) => {
     const src = f.source;
     if (src.fn !== "QualResults" || src.standardQuestionId === undefined || !sameRespondents(src.filters ?? null, view.filters, projectRegions) || (src.total ?? "sample") !== view.total) return false;
@@ -348,8 +355,8 @@ export function summaryOutOfDate(latest: Pick<StoredSummary, "referencesData">, 
  */
 export async function summaryCurrent(db: Db, ctx: RequestCtx, input: ViewInput & { summaryId: number }): Promise<{ summaryId: number; current: boolean; note: string | null }> {
   const found = await enterTenant(db, ctx, async (tx) => {
-    const [row] = await tx<(Pick<StoredSummary, "referencesData" | "generatedAt"> & { projectId: number })[]>`
-      select s.project_id as "projectId", to_char(s.generated_at at time zone 'UTC', 'YYYY-MM-DD') as "generatedAt", s.references_data as "referencesData"
+    const [row] = await tx<(Pick<StoredSummary, "referencesData" | "generatedAt" | "content"> & { projectId: number })[]>`
+      select s.project_id as "projectId", to_char(s.generated_at at time zone 'UTC', 'YYYY-MM-DD') as "generatedAt", s.references_data as "referencesData", coalesce(s.content, '') as content
       from ai_project_summaries s where s.id = ${input.summaryId}`;
     return row && row.projectId === input.projectId ? { row, regions: await q.projectRegions(tx, input.projectId) } : null;
   });
@@ -359,6 +366,6 @@ export async function summaryCurrent(db: Db, ctx: RequestCtx, input: ViewInput &
   return {
     summaryId: input.summaryId,
     current,
-    note: current ? null : `Written ${found.row.generatedAt ?? "earlier"}, this summary cites figures that have changed since (a benchmark's norm moved, or the respondents or their weights changed): the page's figures are today's. Write it again for this view.`,
+    note: current ? null : `Written ${found.row.generatedAt ?? "earlier"}, this summary cites figures or states a verdict that have changed since (a benchmark's norm moved, the respondents or their weights changed, or the action standard): the page's are today's. Write it again for this view.`,
   };
 }
