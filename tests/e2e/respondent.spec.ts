@@ -75,7 +75,9 @@ async function submitPage(page: Page) {
   const bar = page.getByRole("progressbar");
   const before = await bar.getAttribute("aria-valuenow");
   await page.getByRole("button", { name: /Next|Finish/ }).click();
-  await expect.poll(async () => (await bar.count()) === 0 || (await bar.getAttribute("aria-valuenow")) !== before).toBe(true);
+  // A page's answer is saved before the next page shows: under load (the bun tests beside this run)
+  // that took more than the default 5 s once in CI, with the next page then shown.
+  await expect.poll(async () => (await bar.count()) === 0 || (await bar.getAttribute("aria-valuenow")) !== before, { timeout: 30_000 }).toBe(true);
 }
 
 test("a respondent takes a survey on a phone, with price validation and resume", async ({ page, request }) => {
