@@ -176,7 +176,7 @@ describe("failed refreshes: 60 per IP address a minute (LIMITS.refreshPerIp, doc
 });
 
 describe("tokens", () => {
-  test("refresh rotates the cookie; reusing a used one revokes the whole session", async () => {
+  test("refresh rotates the cookie; reusing a used one (its successor used too) revokes the whole session", async () => {
     const { token, cookie } = await login(app, "admin@acme.test");
     const r1 = await refresh(cookie);
     expect(r1.status).toBe(200);
@@ -184,13 +184,65 @@ describe("tokens", () => {
     expect(cookie2).not.toBe(cookie);
     const token2 = ((await r1.json()) as { accessToken: string }).accessToken;
     expect((await api(token2)).status).toBe(200);
+    const r2 = await refresh(cookie2);
+    expect(r2.status).toBe(200);
+    const cookie3 = refreshCookie(r2);
 
     const reuse = await refresh(cookie);
     expect(reuse.status, "a used refresh token is refused").toBe(422);
     expect(((await reuse.json()) as { typename: string }).typename).toBe("AuthFailureDto");
-    expect((await refresh(cookie2)).status, "the family is revoked: the newest token dies too").toBe(422);
+    expect((await refresh(cookie3)).status, "the family is revoked: the newest token dies too").toBe(422);
     expect((await api(token)).status, "and so do its access tokens").toBe(401);
     expect((await api(token2)).status).toBe(401);
+  });
+
+  test("a refresh answer the client never received (a page that navigated away mid-refresh): the same token within 30 s while its successor is unused gets a new one, once (record 0126)", async () => {
+    // A CI run saw it: the page refreshed, navigated before the rotated cookie arrived, refreshed
+    // again with the old cookie, and the reuse rule signed the user out.
+    const { cookie } = await login(app, "viewer@acme.test");
+    const lost = await refresh(cookie);
+    expect(lost.status).toBe(200);
+    const lostCookie = refreshCookie(lost);
+    const again = await refresh(cookie);
+    expect(again.status, "the old token again, its successor unused: a new token").toBe(200);
+    const cookie3 = refreshCookie(again);
+    expect(cookie3).not.toBe(lostCookie);
+    expect((await api(((await again.json()) as { accessToken: string }).accessToken)).status).toBe(200);
+    // Only once per token: a third time is a reuse, and ends the session.
+    const third = await refresh(cookie);
+    expect(third.status).toBe(422);
+    expect((await refresh(cookie3)).status, "the session is revoked").toBe(422);
+  });
+
+  test("the lost-answer grace: at 29 s after the rotation it holds, at 31 s it is a reuse; a retired successor presented later is a reuse", async () => {
+    const hashOf = async (c: string) => {
+      const value = decodeURIComponent(c.split("=").slice(1).join("=").split(";")[0]!);
+      const bytes = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value)));
+      return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+    };
+    const age = async (c: string, seconds: number) => {
+      const n = await tdb.db`update auth_refresh_tokens set used_at = now() - make_interval(secs => ${seconds}) where token_hash = ${await hashOf(c)}`;
+      expect(n.count, "the token's row found by its hash").toBe(1);
+    };
+    {
+      const { cookie } = await login(app, "user@acme.test");
+      expect((await refresh(cookie)).status).toBe(200);
+      await age(cookie, 29);
+      expect((await refresh(cookie)).status, "29 s: within the leeway").toBe(200);
+    }
+    {
+      const { cookie } = await login(app, "user@acme.test");
+      expect((await refresh(cookie)).status).toBe(200);
+      await age(cookie, 31);
+      expect((await refresh(cookie)).status, "31 s: past the leeway, a reuse").toBe(422);
+    }
+    {
+      const { cookie } = await login(app, "user@acme.test");
+      const first = await refresh(cookie);
+      const successor = refreshCookie(first);
+      expect((await refresh(cookie)).status, "the grace: the successor is retired").toBe(200);
+      expect((await refresh(successor)).status, "the retired successor is a reuse").toBe(422);
+    }
   });
 
   test("refresh without a cookie is 422 AuthFailureDto", async () => {

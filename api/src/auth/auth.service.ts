@@ -194,6 +194,12 @@ export async function passwordLogin(
   return { ...(await startSession(deps, user, "password", meta)), deviceCookie: await deviceCookieValue(deps.key, input.email, deviceId ?? undefined) };
 }
 
+/**
+ * Seconds after its rotation in which a refresh token presented again, while the token issued in
+ * its place is unused, is taken as a lost answer rather than a stolen copy (once per token).
+ */
+export const REFRESH_REUSE_LEEWAY_S = 30;
+
 /** Rotates a refresh token. Failure is 422 AuthFailureDto (SPEC 8): the client goes to login. */
 export async function refresh(deps: AuthDeps, refreshToken: string | undefined, meta: { ip: string | null }): Promise<Issued> {
   const ipKey = meta.ip ? `refresh:ip:${meta.ip}` : null;
@@ -210,12 +216,21 @@ export async function refresh(deps: AuthDeps, refreshToken: string | undefined, 
     if (!row) return { error: "unknown refresh token" } as const;
     if (row.revokedAt || row.expired) return { error: "session ended" } as const;
     if (row.usedAt) {
+      // An answer the client never received, not a copy: the token again within the leeway while
+      // the one issued in its place is unused (a page that navigated away mid-refresh, two tabs at
+      // once). Once per token: the successor is retired and a new token issued (record 0126).
+      if (row.graceOpen && row.usedSecondsAgo !== null && row.usedSecondsAgo <= REFRESH_REUSE_LEEWAY_S) {
+        await q.spendGrace(tx, hash);
+        await q.addRefreshToken(tx, row.sessionId, await sha256(next));
+        return { sessionId: row.sessionId, userId: row.userId } as const;
+      }
       // Reuse: someone holds a copy of a rotated token. End the whole family.
       await q.revokeSession(tx, row.sessionId, "refresh token reuse");
       return { error: "refresh token reused; session revoked" } as const;
     }
-    await q.markRefreshUsed(tx, hash);
-    await q.addRefreshToken(tx, row.sessionId, await sha256(next));
+    const nextHash = await sha256(next);
+    await q.markRefreshUsed(tx, hash, nextHash);
+    await q.addRefreshToken(tx, row.sessionId, nextHash);
     return { sessionId: row.sessionId, userId: row.userId } as const;
   });
   if ("error" in outcome) throw await fail(outcome.error!);

@@ -53,6 +53,10 @@ export interface RefreshRow {
   sessionId: string;
   userId: number;
   usedAt: Date | null;
+  /** Seconds since the token was rotated (null: not used yet). */
+  usedSecondsAgo: number | null;
+  /** Rotated by a refresh whose new token is still unused, and not given its one grace yet (migration 0048). */
+  graceOpen: boolean;
   revokedAt: Date | null;
   expired: boolean;
 }
@@ -61,15 +65,17 @@ export interface RefreshRow {
 export async function refreshTokenForUpdate(tx: Tx, tokenHash: string): Promise<RefreshRow | undefined> {
   const [r] = await tx<RefreshRow[]>`
     select t.session_id as "sessionId", s.user_id as "userId", t.used_at as "usedAt",
-           s.revoked_at as "revokedAt", (s.expires_at <= now()) as expired
+           s.revoked_at as "revokedAt", (s.expires_at <= now()) as expired,
+           extract(epoch from now() - t.used_at)::float8 as "usedSecondsAgo",
+           t.grace_used_at is null and exists (select 1 from auth_refresh_tokens x where x.token_hash = t.replaced_by and x.used_at is null) as "graceOpen"
     from auth_refresh_tokens t join auth_sessions s on s.id = t.session_id
     where t.token_hash = ${tokenHash}
     for update of t, s`;
   return r;
 }
 
-export async function markRefreshUsed(tx: Tx, tokenHash: string): Promise<void> {
-  await tx`update auth_refresh_tokens set used_at = now() where token_hash = ${tokenHash}`;
+export async function markRefreshUsed(tx: Tx, tokenHash: string, replacedBy: string): Promise<void> {
+  await tx`update auth_refresh_tokens set used_at = now(), replaced_by = ${replacedBy} where token_hash = ${tokenHash}`;
   await tx`update auth_sessions set last_used_at = now()
            where id = (select session_id from auth_refresh_tokens where token_hash = ${tokenHash})`;
 }
@@ -130,4 +136,14 @@ export async function ssoRequired(db: Sql, by: { userId: number } | { clientId: 
     select exists (select 1 from enterprises e join c on c.id = e.id where e.sso_required)
         or exists (select 1 from orgs o join c on c.id = o.id where o.sso_required) as required`;
   return r!.required;
+}
+
+/**
+ * The one grace of a rotated token presented again in time (auth.service.ts refresh): its unused
+ * successor is retired (used, replaced by nothing: presented later it is a reuse) and the grace is spent.
+ */
+export async function spendGrace(tx: Tx, tokenHash: string): Promise<void> {
+  await tx`update auth_refresh_tokens x set used_at = now() from auth_refresh_tokens t
+           where t.token_hash = ${tokenHash} and x.token_hash = t.replaced_by and x.used_at is null`;
+  await tx`update auth_refresh_tokens set grace_used_at = now() where token_hash = ${tokenHash}`;
 }
