@@ -481,7 +481,7 @@ export interface paths {
         put?: never;
         /**
          * Enable a user's account
-         * @description Staff: any user (staff accounts: super admins only). An Admin of the request's client: a user whose memberships all lie in that client or beneath it. Nobody disables themselves.
+         * @description Staff: every user (staff accounts: super admins only). An Admin of the request's client: a user whose memberships all lie in that client or beneath it. Nobody disables themselves.
          */
         post: operations["Users_Enable"];
         delete?: never;
@@ -501,7 +501,7 @@ export interface paths {
         put?: never;
         /**
          * Disable a user's account and end their sessions
-         * @description Staff: any user (staff accounts: super admins only). An Admin of the request's client: a user whose memberships all lie in that client or beneath it. Nobody disables themselves.
+         * @description Staff: every user (staff accounts: super admins only). An Admin of the request's client: a user whose memberships all lie in that client or beneath it. Nobody disables themselves.
          */
         post: operations["Users_Disable"];
         delete?: never;
@@ -2221,7 +2221,7 @@ export interface paths {
         put?: never;
         /**
          * Move credits between two clients of one enterprise
-         * @description Two Transfer (140) rows sharing a transferId, in one transaction under both ledgers' locks; never below the sender's overdraft limit. Staff: any two clients of one enterprise. An Admin: clients within the request's client (name the enterprise or org in clientId).
+         * @description Two Transfer (140) rows sharing a transferId, in one transaction under both ledgers' locks; never below the sender's overdraft limit. Staff: two clients of one enterprise. An Admin: clients within the request's client (name the enterprise or org in clientId).
          */
         post: operations["CreditLogs_MakeCreditTransfer"];
         delete?: never;
@@ -2709,7 +2709,7 @@ export interface paths {
         put?: never;
         /**
          * Set where a run's respondents come from
-         * @description The run's sample source: `simulated` (the simulated Ideally panel answers it), `customer` (the team's own list at the run's link; the simulated panel never answers it) or `supplier` (only the signed respondents of `sampleSupplierId`, as SetSampleSupplier; never simulated ones). 409 once the run has any respondent (its results would mix two kinds of sample) or is Closed; setting the source it already has changes nothing. Set it between CreateDecipherSurveys and LaunchSurvey.
+         * @description The run's sample source: `simulated` (the simulated Ideally panel answers it), `customer` (the team's own list at the run's link; the simulated panel never answers it) or `supplier` (only the signed respondents of `sampleSupplierId`, as SetSampleSupplier; never simulated ones). 409 once the run has a respondent (its results would mix two kinds of sample) or is Closed; setting the source it already has changes nothing. Set it between CreateDecipherSurveys and LaunchSurvey.
          */
         post: operations["SurveyRuns_SetSampleSource"];
         delete?: never;

@@ -9,7 +9,7 @@ import { tenantOf, type Access, type RequestCtx } from "./principal.ts";
 
 /**
  * - anonymous: no sign-in (the auth calls).
- * - signedIn: any signed-in user; the tenant scope limits what they reach.
+ * - signedIn: every signed-in user; the tenant scope limits what they reach.
  * - member: a role on the request's client of at least `minRole` (1 Admin, 2 User, 3 Viewer; a
  *   lower number is more privileged); provider staff pass too.
  * - self: the signed-in user acting on their own account.

@@ -12,7 +12,7 @@ export const VERIFIED_TOKENS_KEPT = 10_000;
  * Tokens whose signature this key already verified, with their claims. The signature of a given
  * token string under a given key never changes, so the HMAC is checked once per token, not once
  * per request (a request is a few hundred microseconds; the WebCrypto verify was 30 of them).
- * Expiry is checked on every use; revocation was never the token's business: the login session is
+ * Expiry is checked on every use; revocation is not the token's business: the login session is
  * checked by the database on every request (app_enter).
  */
 export function verifiedTokens(key: CryptoKey, kept = VERIFIED_TOKENS_KEPT) {

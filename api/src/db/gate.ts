@@ -4,7 +4,7 @@
 // - the pool: no more slots than connections, so a request over it waits here, where the order is
 //   fair, and never in the driver's first-come queue behind another tenant's requests;
 // - the user's share (`perUser`, 8 of 16): one account cannot take the pool;
-// - the tenant's share (`perTenant`, 12 of 16): any number of one client's users together cannot
+// - the tenant's share (`perTenant`, 12 of 16): however many of one client's users together cannot
 //   take it either; the rest stays for the other tenants;
 // - the costly lane (`costly` slots in all, `costlyPerTenant` of them for one tenant): requests
 //   weighed as costly before they run (a large export, a cross-tab, an OData read that may produce

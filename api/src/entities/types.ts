@@ -14,7 +14,7 @@ export type FieldType =
   | "datetime" // timestamptz, ISO 8601 on the wire
   | "date" // date, YYYY-MM-DD on the wire
   | "uuid"
-  | "json"; // jsonb: any JSON value
+  | "json"; // jsonb: a JSON value of whatever shape
 
 export interface FieldDef {
   /** snake_case column; derived from the property name when omitted. */

@@ -61,7 +61,7 @@ export class AnswerContract {
     const type = (res.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
     if (types.length === 0) {
       if (status === 204 || status === 304 || (status >= 300 && status < 400)) return [];
-      // A status declared without content (a 202, say): any body is outside the document.
+      // A status declared without content (a 202, say): a body of whatever kind is outside the document.
       const text = await bodyText(res);
       return text === "" ? [] : [`status ${status} of ${op.method} ${op.path} declares no content, but the answer has a ${type || "body"}`];
     }

@@ -27,7 +27,7 @@ export function registerTransferAndCreate(app: App, deps: AppDeps): void {
       summary: "Move credits between two clients of one enterprise",
       description:
         "Two Transfer (140) rows sharing a transferId, in one transaction under both ledgers' locks; never below the sender's overdraft limit. " +
-        "Staff: any two clients of one enterprise. An Admin: clients within the request's client (name the enterprise or org in clientId).",
+        "Staff: two clients of one enterprise. An Admin: clients within the request's client (name the enterprise or org in clientId).",
       request: { body: { required: true, content: { "application/json": { schema: Transfer } } } },
       responses: {
         200: { description: "The transfer", content: { "application/json": { schema: TransferResult } } },

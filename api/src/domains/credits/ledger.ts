@@ -331,7 +331,7 @@ export function shortfallRefund(charged: number, deliveredCost: number): number 
  * refunded as one positive SurveyRun (40) row of the run. The refund is the run's charge minus
  * what the delivered completes cost by the same formula (cost.ts), so the team pays exactly the
  * price of the sample it got: whole credits, no float (docs/credits.md "Shortfall refunds"). At
- * most one per run (a unique index); a run that was never charged refunds nothing.
+ * most one per run (a unique index); a run not charged refunds nothing.
  */
 export async function refundRunShortfall(
   tx: Tx,

@@ -85,7 +85,7 @@ export type SurveyDefinition = {
   loop: DefQuestion[];
   followUps: DefQuestion[];
   targets: DefTarget[];
-  /** Price set-up: min and max per test option (null: any), for validation of the answers. */
+  /** Price set-up: min and max per test option (null: unbounded), for validation of the answers. */
   priceRange: Record<string, { min: number | null; max: number | null }>;
   /** Test options whose price questions are followed by the purchase-intent questions (NMS). */
   purchaseIntent?: number[];

@@ -71,7 +71,7 @@ function registerRunLaunch(app: App, deps: AppDeps): void {
   addRoute(app, actionWithBody(
     "SetSampleSource",
     "Set where a run's respondents come from",
-    "The run's sample source: `simulated` (the simulated Ideally panel answers it), `customer` (the team's own list at the run's link; the simulated panel never answers it) or `supplier` (only the signed respondents of `sampleSupplierId`, as SetSampleSupplier; never simulated ones). 409 once the run has any respondent (its results would mix two kinds of sample) or is Closed; setting the source it already has changes nothing. Set it between CreateDecipherSurveys and LaunchSurvey.",
+    "The run's sample source: `simulated` (the simulated Ideally panel answers it), `customer` (the team's own list at the run's link; the simulated panel never answers it) or `supplier` (only the signed respondents of `sampleSupplierId`, as SetSampleSupplier; never simulated ones). 409 once the run has a respondent (its results would mix two kinds of sample) or is Closed; setting the source it already has changes nothing. Set it between CreateDecipherSurveys and LaunchSurvey.",
     z
       .strictObject({
         sampleSource: SampleSource,

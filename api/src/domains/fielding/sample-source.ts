@@ -14,7 +14,7 @@ const system = <T>(db: Db, fn: (tx: Tx) => Promise<T>) => enterTenant(db, system
 
 /**
  * SetSampleSource (staff): the run's respondents come from `source`; a supplier's run names its
- * supplier. Refused (409) once the run has any respondent (unless the source stays as it is) and
+ * supplier. Refused (409) once the run has a respondent (unless the source stays as it is) and
  * for a Closed run; 404 for an unknown run or supplier.
  */
 export async function setSampleSource(db: Db, runId: number, source: SampleSource, supplierId: number | null): Promise<void> {

@@ -116,7 +116,7 @@ function drawOption<T extends { id: number }>(random: () => number, options: rea
   let pool = options;
   if (target && inTarget !== null) {
     const side = options.filter((o) => target.optionIds.includes(o.id) === inTarget);
-    // A group whose every answer is targeted has no other side (its share is 1): any answer.
+    // A group whose every answer is targeted has no other side (its share is 1): every answer qualifies.
     if (side.length) pool = side;
   }
   return pick(random, pool, pool.map(weight));
@@ -246,7 +246,7 @@ function prices(random: () => number, def: SurveyDefinition, testOptionId: numbe
   return out;
 }
 
-/** The answers a simulated respondent gives to one page (the engine validates them as any other). */
+/** The answers a simulated respondent gives to one page (the engine validates them as everyone's). */
 export function answerPage(def: SurveyDefinition, person: Person, page: Page): Record<string, AnswerValue> {
   const r = person.random;
   const out: Record<string, AnswerValue> = {};

@@ -350,7 +350,7 @@ export async function move(db: Db, ctx: RequestCtx, input: ProjectInput & { clie
 export type AdminEditInput = Partial<Record<q.AdminEditField, unknown>> & { note?: string };
 
 /**
- * AdminEdit (staff): any project field, the status included, in one audited change: an AdminEdit
+ * AdminEdit (staff): every project field, the status included, in one audited change: an AdminEdit
  * row in DataEventsLog with each field's old and new value (and StatusChanged when the status
  * moves). A raw correction: it never touches the ledger or the schedules.
  */

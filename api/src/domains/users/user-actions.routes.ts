@@ -27,7 +27,7 @@ export function registerMembershipActions(app: App, deps: AppDeps): void {
         operationId: `Users_${action}`,
         summary: enabled ? "Enable a user's account" : "Disable a user's account and end their sessions",
         description:
-          "Staff: any user (staff accounts: super admins only). An Admin of the request's client: a user whose memberships all lie " +
+          "Staff: every user (staff accounts: super admins only). An Admin of the request's client: a user whose memberships all lie " +
           "in that client or beneath it. Nobody disables themselves.",
         request: { params: keyParams("Users") },
         responses: {
