@@ -118,15 +118,16 @@ export async function resolveView(db: Db, ctx: RequestCtx, input: ViewInput): Pr
 
 /** Responses/Scorecard: the view's verdict (the concepts ranked on the action standard, judged on the view's own tests). */
 export async function viewScorecard(db: Db, ctx: RequestCtx, input: ViewInput): Promise<Scorecard> {
-  // The standard first: a project without a scaled measure is a 404 before anything is computed.
-  const standard = await getActionStandard(db, ctx, input.projectId);
+  // The view reads the standard once (a project without a scaled measure has none: 404).
   const view = await resolveView(db, ctx, input);
+  const standard = view.standard;
+  if (!standard) throw new ApiError("NotFound", `Projects(${input.projectId}) asks no scaled standard question: there is nothing to set a standard on`);
   const results = view.qual.measures.find((m) => m.standardQuestionId === standard.standardQuestionId)?.results ?? [];
   // No respondents under the view: no rows, judged against what the rule says for none.
   const verdict = view.verdict ?? { judgedAgainst: scorecard([], standard, view.optionName).against, rows: [], headline: "" };
   return {
     projectId: view.projectId,
-    standard: view.standard ?? standard,
+    standard,
     judgedAgainst: verdict.judgedAgainst,
     benchmarkTypeId: view.qual.benchmarkTypeId,
     confidence: view.qual.confidence,
