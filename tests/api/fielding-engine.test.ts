@@ -13,6 +13,7 @@ import {
   ATTENTION,
   hash32,
   pages,
+  quotaProgress,
   seeded,
   validatePage,
   type DefOption,
@@ -435,6 +436,53 @@ describe("afterPage: screen-out by target, over quota, the attention check, next
     expect(go({ completesByOption: { 1: 5 }, completesByAnswer: { "s51:1": 5 } })).toEqual({ status: "InProgress", page: 1 });
     expect(go({ completesByOption: {}, completesByAnswer: { "q9:1": 2 } })).toEqual({ status: "InProgress", page: 1 });
     expect(go({ completesByOption: {}, completesByAnswer: { "q9:1": 3 } })).toEqual({ status: "OverQuota", reason: "quota q9" });
+  });
+});
+
+describe("quotaProgress: each quota cell's completes against its cap, as the status page shows them", () => {
+  // Age group (s51) a demographic, gender (q9) a screener; a target on the region question (s53)
+  // whose question the survey does not ask is left out (no question to name its cells).
+  const age = question("s51", "single", { title: "Age group", options: [opt(1, "18-24"), opt(2, "25-34"), opt(3, "35+")] });
+  const gender = question("q9", "single", { title: "", text: "Your gender?", options: [opt(4, "Woman"), opt(5, "Man"), opt(6, "Another")] });
+  const def = (targets: DefTarget[]) => definition({ demographics: [age], screener: [gender], targets });
+  const state = (completesByAnswer: Record<string, number>) => ({ completesByOption: { 1: 99 }, completesByAnswer });
+
+  test("capped answers in the question's order (not the quotas' order), uncounted cells at 0, then the other answers' shared cap", () => {
+    // Quotas on 35+ (option 3) and 18-24 (1), written in that order; 25-34 (2) shares othersQuota 20.
+    // Completes: 18-24 has 7, 25-34 has 4, 35+ none counted yet. "Other answers" = 25-34's 4 (option 2
+    // is the only answer outside the targets [1, 3]).
+    const t: DefTarget = { key: "s51", optionIds: [3, 1], quotas: { "3": 30, "1": 50 }, othersQuota: 20 };
+    expect(quotaProgress(def([t]), state({ "s51:1": 7, "s51:2": 4, "q9:3": 9 }))).toEqual([
+      {
+        key: "s51",
+        question: "Age group",
+        cells: [
+          { optionId: 1, label: "18-24", completes: 7, target: 50 },
+          { optionId: 3, label: "35+", completes: 0, target: 30 },
+          { optionId: null, label: "Other answers", completes: 4, target: 20 },
+        ],
+      },
+    ]);
+  });
+
+  test("a group without quotas, or whose question is not asked, has no cells; a question without a title is named by its text; othersQuota 0 is a cell", () => {
+    const noQuotas: DefTarget = { key: "s51", optionIds: [1, 2], quotas: {} };
+    const notAsked: DefTarget = { key: "s53", optionIds: [1], quotas: { "1": 10 } };
+    // Women capped at 40; men and another gender share a cap of 0 (only these): 2 + 1 completes over it.
+    const women: DefTarget = { key: "q9", optionIds: [4], quotas: { "4": 40 }, othersQuota: 0 };
+    expect(quotaProgress(def([noQuotas, notAsked, women]), state({ "q9:4": 12, "q9:5": 2, "q9:6": 1, "s51:1": 5 }))).toEqual([
+      {
+        key: "q9",
+        question: "Your gender?",
+        cells: [
+          { optionId: 4, label: "Woman", completes: 12, target: 40 },
+          { optionId: null, label: "Other answers", completes: 3, target: 0 },
+        ],
+      },
+    ]);
+    // othersQuota null or absent: no "Other answers" cell.
+    expect(quotaProgress(def([{ ...women, othersQuota: null }]), state({ "q9:4": 12 }))).toEqual([{ key: "q9", question: "Your gender?", cells: [{ optionId: 4, label: "Woman", completes: 12, target: 40 }] }]);
+    expect(quotaProgress(def([]), state({}))).toEqual([]);
   });
 });
 
