@@ -34,6 +34,18 @@ export async function migrateWithFixtures(db: Db, fixtures = true): Promise<void
   if (fixtures) await db.unsafe(readFileSync(FIXTURES, "utf8")); // our own file, no input
 }
 
+/**
+ * TEST_DB_TAG (set by .ci/run, [a-z0-9], at most 16): the per-file databases of one run are named
+ * `ideally_t_{tag}_...`, so the run's cleanup drops its own and never those of another run beside it
+ * on the same PostgreSQL (two copies of the suite side by side, docs/testing.md).
+ */
+function runTag(): string {
+  const tag = process.env.TEST_DB_TAG;
+  if (!tag) return "";
+  if (!/^[a-z0-9]{1,16}$/.test(tag)) throw new Error(`TEST_DB_TAG '${tag}': [a-z0-9], at most 16 characters`);
+  return `${tag}_`;
+}
+
 const ready = new Map<string, Promise<void>>();
 
 async function ensureTemplate(admin: postgres.Sql, adminUrl: string, name: string, build: (db: Db) => Promise<void>, from?: string): Promise<void> {
@@ -109,7 +121,7 @@ export async function createTestDb(opts: { fixtures?: boolean; layer?: TemplateL
       }
       await ready.get(tmpl);
     }
-    const name = `ideally_t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+    const name = `ideally_t_${runTag()}${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
     await admin.unsafe(`create database "${name}" template "${tmpl}"`);
     const url = withDb(adminUrl, name);
     const db = connect(url, { max: 4, onQuery: opts.onQuery });
