@@ -6,7 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseCsvObjects } from "../../api/src/analytics/csv.ts";
-import { adjustP, compareLong, fixedNorm, isSmallBase, normDistribution, normQuintile, significantAt, testAgainstNorm, THIN_NORM, wilsonInterval, type LongInput } from "../../api/src/analytics/design.ts";
+import { adjustP, compareLong, designEffect, fixedNorm, isSmallBase, normDistribution, normQuintile, significantAt, testAgainstNorm, THIN_NORM, wilsonInterval, type LongInput } from "../../api/src/analytics/design.ts";
 
 const dir = join(import.meta.dir, "../fixtures/stats");
 const csv = (f: string) => parseCsvObjects(readFileSync(join(dir, f), "utf8")).rows;
@@ -298,4 +298,103 @@ test("adjustmentWords: a view that could test nothing says so, never 'over the v
   expect(adjustmentWords({ adjust: "none", tests: 15 })).toBe("no multiple-comparison adjustment");
   expect(adjustmentWords({ adjust: "bh", tests: 0 })).not.toContain("0 tests");
   expect(adjustmentWords({ adjust: "bh", tests: 0 })).toContain("nothing in this view could be tested");
+});
+
+describe("design effects and the minimum base (issue 37) on compareLong, against R's survey (clustered.R)", () => {
+  // The "respondents" scenario: svydesign(ids = ~respondent, strata = ~site, weights = ~w), each
+  // respondent a PSU, as compareLong takes them. Expected values: tests/fixtures/stats/clustered-reference.json.
+  interface ClGroup { group: string; n: number; clusters: number; nEff: number; share: number; se: number; deff: number; ci: number[]; lowBase: boolean }
+  interface ClComp { a: string; b: string; diff: number; se: number; tested: boolean; p: number | null; pAdjusted: number | null; pBonferroni: number | null }
+  const cl = JSON.parse(readFileSync(join(dir, "clustered-reference.json"), "utf8")) as { minBase: number; scenarios: { name: string; groups: ClGroup[]; comparisons: ClComp[] }[] };
+  const s = cl.scenarios.find((x) => x.name === "respondents")!;
+  const rows: LongInput[] = csv("clustered.csv").map((r) => ({
+    respondent: r.respondent!,
+    stratum: r.site!,
+    weight: Number(r.w),
+    group: r.option!,
+    y: r.value === "" ? null : Number(r.value) <= 2 ? 1 : 0,
+  }));
+  const near = (got: number | null, want: number | null) => {
+    expect(got).not.toBeNull();
+    expect(Math.abs(got! - want!)).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(want!)));
+  };
+
+  test("each group's share, SE, Kish n_eff, design effect and low base as R gives them; pairs with the low-base group untested", () => {
+    // Rows in shuffled order: the groups still come out sorted by name, as R orders factor levels.
+    const shuffled = rows.map((r, i) => [((i * 7919) % rows.length) + i / rows.length, r] as const).sort((a, b) => a[0] - b[0]).map(([, r]) => r);
+    for (const input of [rows, shuffled]) {
+      const got = compareLong(input, { confidence: 95, adjust: "bh" });
+      expect(got.method.minBase).toBe(cl.minBase);
+      expect(got.groups.map((g) => [g.group, g.n, g.smallBase])).toEqual(s.groups.map((g) => [g.group, g.n, g.lowBase]));
+      s.groups.forEach((e, i) => {
+        const g = got.groups[i]!;
+        near(g.share, e.share);
+        near(g.se, e.se);
+        near(g.nEff, e.nEff);
+        near(g.deff, e.deff);
+        near(g.ci[0], e.ci[0]!);
+        near(g.ci[1], e.ci[1]!);
+      });
+      expect(got.comparisons.map((c) => [c.a, c.b, c.tested])).toEqual(s.comparisons.map((c) => [c.a, c.b, c.tested]));
+      s.comparisons.forEach((e, i) => {
+        const c = got.comparisons[i]!;
+        near(c.diff, e.diff);
+        near(c.se, e.se);
+        if (e.tested) {
+          near(c.p, e.p);
+          near(c.pAdjusted, e.pAdjusted);
+        } else expect([c.z, c.p, c.pAdjusted, c.significant]).toEqual([null, null, null, false]);
+      });
+      // The family the adjustment runs over: the tested pairs only (D's three are not).
+      expect(got.method.tests).toBe(s.comparisons.filter((c) => c.tested).length);
+      expect(got.method.lonelyPsu).toBe("certainty");
+      const bonf = compareLong(input, { confidence: 95, adjust: "bonferroni" });
+      s.comparisons.forEach((e, i) => {
+        if (e.tested) near(bonf.comparisons[i]!.pAdjusted, e.pBonferroni);
+      });
+    }
+  });
+
+  test("the minimum base at its edge: a group exactly at it is tested, just under it is not", () => {
+    // The bases as computed (equal to R's to 1e-9, above): the edge is the comparison itself.
+    const bases = compareLong(rows, { confidence: 95, adjust: "bh" }).groups;
+    const d = bases.find((g) => g.group === "D")!;
+    const at = compareLong(rows, { confidence: 95, adjust: "bh", minBase: d.nEff });
+    expect(at.groups.find((g) => g.group === "D")!.smallBase).toBe(false);
+    expect(at.comparisons.filter((c) => c.tested).length).toBe(6);
+    expect(at.method.tests).toBe(6);
+    const above = compareLong(rows, { confidence: 95, adjust: "bh", minBase: d.nEff + 1e-9 });
+    expect(above.groups.map((g) => g.smallBase)).toEqual([false, false, false, true]);
+    expect(above.comparisons.map((c) => c.tested)).toEqual([true, true, false, true, false, false]);
+    // A pair is tested only when both groups are at the base: n_eff A 111.8 < B 114.7 < C 119.8, so a
+    // base just above A's leaves A and D low and only B-C tested.
+    const lowA = compareLong(rows, { confidence: 95, adjust: "bh", minBase: bases[0]!.nEff + 1e-9 });
+    expect(lowA.groups.map((g) => g.smallBase)).toEqual([true, false, false, true]);
+    expect(lowA.comparisons.map((c) => [c.a, c.b, c.tested])).toEqual([
+      ["A", "B", false],
+      ["A", "C", false],
+      ["A", "D", false],
+      ["B", "C", true],
+      ["B", "D", false],
+      ["C", "D", false],
+    ]);
+    expect(lowA.method.tests).toBe(1);
+    // One test: its adjusted p is its own p under either adjustment.
+    const bc = lowA.comparisons[3]!;
+    expect(bc.pAdjusted).toBe(bc.p);
+  });
+
+  test("designEffect = se² / (p(1 − p)/(m − 1)) (Kish 1965; R's deff = \"replace\"), NaN without variance or under two observations", () => {
+    // p .5, m 101: SRS variance .25/100 = .0025; se .05 gives .0025 / .0025 = 1.
+    expect(designEffect(0.5, 0.05, 101)).toBeCloseTo(1, 12);
+    // p .2, m 17: .16/16 = .01; se .05: .0025/.01 = .25. se .2: .04/.01 = 4.
+    expect(designEffect(0.2, 0.05, 17)).toBeCloseTo(0.25, 12);
+    expect(designEffect(0.2, 0.2, 17)).toBeCloseTo(4, 12);
+    // m 2, the smallest: .25/1; se .25 gives .0625/.25 = .25. m 1 and 0: NaN.
+    expect(designEffect(0.5, 0.25, 2)).toBeCloseTo(0.25, 12);
+    expect(designEffect(0.5, 0.25, 1)).toBeNaN();
+    expect(designEffect(0.5, 0.25, 0)).toBeNaN();
+    expect(designEffect(0, 0.1, 50)).toBeNaN();
+    expect(designEffect(1, 0.1, 50)).toBeNaN();
+  });
 });
