@@ -2,7 +2,7 @@
 // and the ANES 2024 example data of the R package ipf (blank = missing).
 import { describe, expect, test } from "bun:test";
 import { parseCsvObjects } from "../../api/src/analytics/csv.ts";
-import { kish, rake } from "../../api/src/analytics/rake.ts";
+import { kish, rake, rakeLevels } from "../../api/src/analytics/rake.ts";
 
 const rows = (spec: [string, string | null, number][]) => spec.flatMap(([sex, age, count]) => Array.from({ length: count }, () => ({ sex, age })));
 
@@ -266,6 +266,29 @@ describe("raking, edges and refusals", () => {
     const d = rows([["M", "y", 3], ["F", "y", 1]]);
     expect(rake(d, { targets: { sex: { M: 1, F: 1 } }, tolerance: 0.25 }).iterations).toBe(0);
     expect(rake(d, { targets: { sex: { M: 1, F: 1 } }, tolerance: 0.2499 }).iterations).toBe(1);
+  });
+
+  test("an error reaching exactly the tolerance after a round ends the rounds there", () => {
+    // One variable: a round rakes it exactly. 3 M and 1 F to 50/50: M's weights become 2/3 (3 x 2/3 = 2
+    // in binary floating point) and F's 2, so the error after round 1 is exactly 0: converged at a
+    // tolerance of 0, after that one round (a strict "<" would run all 100 rounds, never converged).
+    const d = rows([["M", "y", 3], ["F", "y", 1]]);
+    const r = rake(d, { targets: { sex: { M: 1, F: 1 } }, tolerance: 0 });
+    expect([r.iterations, r.converged, r.maxError]).toEqual([1, true, 0]);
+  });
+
+  test("coded rows (rakeLevels): a level list per variable, one level a row, each level below the targets' count", () => {
+    const targets = { sex: { M: 1, F: 1 } };
+    // Levels 0 = M, 1 = F (Object.keys order); -1 = missing.
+    const ok = rakeLevels({ rows: 3, level: { sex: Int32Array.from([0, 1, -1]) } }, { targets });
+    expect(ok.converged).toBe(true);
+    expect(ok.missing).toEqual({ sex: 1 });
+    expect(() => rakeLevels({ rows: 3, level: {} }, { targets })).toThrow(new RangeError("sex: expected a level for each of the 3 rows"));
+    expect(() => rakeLevels({ rows: 3, level: { sex: Int32Array.from([0, 1]) } }, { targets })).toThrow(new RangeError("sex: expected a level for each of the 3 rows"));
+    expect(() => rakeLevels({ rows: 3, level: { sex: Int32Array.from([0, 1, 0, 1]) } }, { targets })).toThrow(new RangeError("sex: expected a level for each of the 3 rows"));
+    // Two target levels: index 1 is the last, 2 is past it (the edge), 7 far past.
+    expect(() => rakeLevels({ rows: 3, level: { sex: Int32Array.from([0, 2, 1]) } }, { targets })).toThrow(new RangeError("row 1: sex level 2 has no target"));
+    expect(() => rakeLevels({ rows: 3, level: { sex: Int32Array.from([0, 1, 7]) } }, { targets })).toThrow(new RangeError("row 2: sex level 7 has no target"));
   });
 
   test("kish of no weight: n_eff 0 and no design effect", () => {
