@@ -2846,7 +2846,7 @@ export interface paths {
         put?: never;
         /**
          * Set a run's panel order
-         * @description Sets how many completes the run's panel delivers (its quota); a Live run that already has them closes. With Samplify configured (SAMPLIFY_*), the run's line item in its wave's Samplify project is created or updated too: market, quota, incidence, length of interview, days in field, and the run's entry link as the run's sample supplier (SetSampleSupplier first).
+         * @description Sets how many completes the run's panel delivers (its quota); a Live run that already has them closes. With Samplify configured (SAMPLIFY_*), the run's line item in its wave's Samplify project is created or updated too: market, quota (targets), its targets and quotas as Dynata's quotaPlan (what has no Dynata attribute is named in samplify.warnings), incidence, length of interview, days in field, the run's entry link as the run's sample supplier (SetSampleSupplier first) and a distinct test link that counts for nothing; Dynata's end links and security level from the answer are kept, and the run's respondents go back to them.
          */
         post: operations["SurveyRuns_CreateOrUpdateSamplifyProject"];
         delete?: never;
@@ -3046,7 +3046,7 @@ export interface paths {
         put?: never;
         /**
          * Start (or resume) taking a survey
-         * @description A new respondent session on a Live survey run, with the test options this respondent will see. A panel respondent id answers once: the same id resumes its own session. A sample supplier's respondent sends the entry link's query string as received (`entryQuery`: `supplier={id}&{entryParameter}={rid}[&{signatureParameter}=...]`); with the supplier's secret the signature parameter, last, must carry the supplier's signature (its algorithm and encoding) of what its scheme signs: `{PUBLIC_URL}/s/{link}?` + the query before it (signedPart url, the default: hex HMAC-SHA256 as `sig`) or that query alone (query), else 403. A rid enters a run once: the same rid resumes its own session while it is in progress; after it has finished, its entry is answered as a duplicate (status Removed, no end link, nothing stored). On a closed run a supplier's new respondent gets the over-quota end with its (signed) redirect; no session is stored, the outcome is (reconciliation, callback); anyone else gets 409.
+         * @description A new respondent session on a Live survey run, with the test options this respondent will see. A panel respondent id answers once: the same id resumes its own session. A sample supplier's respondent sends the entry link's query string as received (`entryQuery`: `supplier={id}&{entryParameter}={rid}[&{signatureParameter}=...]`); with the supplier's secret the signature parameter, last, must carry the supplier's signature (its algorithm and encoding) of what its scheme signs: `{PUBLIC_URL}/s/{link}?` + the query before it (signedPart url, the default: hex HMAC-SHA256 as `sig`) or that query alone (query), else 403. A rid enters a run once: the same rid resumes its own session while it is in progress; after it has finished, its entry is answered as a duplicate (status Removed, no end link, nothing stored). With the run's test key (`test={key}` before the rid: the run's test link) the entry is a test one: the same survey and end link, counted nowhere (no complete, quota, outcome or reconciliation row); a wrong key is a 403. On a closed run a supplier's new respondent gets the over-quota end with its (signed) redirect; no session is stored, the outcome is (reconciliation, callback); anyone else gets 409.
          */
         post: operations["RespondentSurvey_Start"];
         delete?: never;
@@ -11306,6 +11306,10 @@ export interface components {
                 extProjectId: string;
                 extLineItemId: string;
                 state: string | null;
+                /** @description The security level of Dynata's end links the run's respondents go back to (NONE, BASIC, MEDIUM, HIGH); null while Samplify gave none */
+                securityLevel: string | null;
+                /** @description The targets and quotas not sent to Samplify, each named with why (no Dynata attribute or option) */
+                warnings: string[];
             } | null;
         };
         ExtendFieldPeriod: {

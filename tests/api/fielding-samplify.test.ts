@@ -1,7 +1,5 @@
 // The Samplify adapter (issue 21) against a loopback fake of Dynata's Samplify API that follows
-// the published shapes (auth /token/password; POST /projects, /projects/{p}/lineItems,
-// /projects/{p}/buy, /projects/{p}/lineItems/{l}/{launch|pause|close}; GET /projects/{p}/feasibility;
-// every answer {data, status}): create the project with a line item per market (quota, incidence,
+// the published shapes (tests/helpers/samplify-fake.ts): create the project with a line item per market (quota, incidence,
 // length of interview, days in field), add the second market, launch (buying first), pause, close,
 // feasibility and cost. Off unless configured: 503 without SAMPLIFY_*.
 import { afterAll, beforeAll, expect, test } from "bun:test";
@@ -10,108 +8,27 @@ import { call, testApp } from "../helpers/app.ts";
 import type { App } from "../../api/src/app.ts";
 import * as fielding from "../../api/src/domains/fielding/fielding.service.ts";
 import { runFieldingTick as fieldingTick } from "../../api/src/domains/fielding/fielding.jobs.ts";
+import { configureSamplify, startSamplifyFake, unconfigureSamplify, type SamplifyFake } from "../helpers/samplify-fake.ts";
 
 let tdb: TestDb;
 let app: App;
 const T = 1003;
 const PUBLIC = "http://ideally.test";
-let fake: ReturnType<typeof Bun.serve>;
-
-type LineItem = Record<string, unknown> & { extLineItemId: string; state: string };
-const projects = new Map<string, { extProjectId: string; title: string; state: string; lineItems: LineItem[] }>();
-const calls: string[] = [];
-let signIns = 0;
-
-const ok = (data: unknown, status = 200) => Response.json({ data, status: { message: "success", errors: [] } }, { status });
-const fail = (status: number, message: string) => Response.json({ data: null, status: { message: "fail", errors: [{ code: String(status), message }] } }, { status });
-
-/** The line item fields the reference marks required, with their types. */
-function lineItemProblems(l: Record<string, unknown>): string | null {
-  for (const k of ["extLineItemId", "title", "countryISOCode", "languageISOCode"]) if (typeof l[k] !== "string" || !l[k]) return `${k} is required`;
-  for (const k of ["indicativeIncidence", "daysInField", "lengthOfInterview", "requiredCompletes"]) if (typeof l[k] !== "number" || !((l[k] as number) > 0)) return `${k} must be a positive number`;
-  if (!/^[A-Z]{2}$/.test(l.countryISOCode as string)) return "countryISOCode must be ISO 3166 alpha-2";
-  if ((l.indicativeIncidence as number) > 100) return "indicativeIncidence is a percentage";
-  return null;
-}
+let fake: SamplifyFake;
+let projects: SamplifyFake["projects"];
+let calls: string[];
 
 beforeAll(async () => {
   tdb = await createTestDb();
   app = testApp(tdb.db, { publicUrl: PUBLIC });
   await tdb.db`insert into credit_logs (client_id, type, credit_amount, description) values (${T}, 1, 100000, 'Test top-up')`;
-  fake = Bun.serve({
-    port: 0,
-    hostname: "127.0.0.1",
-    async fetch(req) {
-      const url = new URL(req.url);
-      const path = url.pathname;
-      calls.push(`${req.method} ${path}`);
-      if (path === "/auth/v1/token/password" && req.method === "POST") {
-        const b = (await req.json()) as { clientId?: string; username?: string; password?: string };
-        if (b.clientId !== "cid" || b.username !== "ideally" || b.password !== "pw") return Response.json({ message: "bad credentials" }, { status: 401 });
-        signIns++;
-        return Response.json({ accessToken: `tok-${signIns}`, expiresIn: 3600, refreshToken: "r", refreshExpiresIn: 7200 });
-      }
-      if (req.headers.get("authorization") !== `Bearer tok-${signIns}`) return fail(401, "unauthorised");
-      const m = path.match(/^\/sample\/v1\/projects(?:\/([^/]+))?(?:\/(lineItems|buy|close|feasibility))?(?:\/([^/]+))?(?:\/(launch|pause|close))?$/);
-      if (!m) return fail(404, "no such route");
-      const [, pid, sub, lid, action] = m;
-      if (!pid && req.method === "POST") {
-        const b = (await req.json()) as { extProjectId?: string; title?: string; notificationEmails?: string[]; category?: { surveyTopic?: string[] }; lineItems?: Record<string, unknown>[] };
-        if (!b.extProjectId || !b.title || !b.notificationEmails?.length || !b.category?.surveyTopic?.length || !b.lineItems?.length) return fail(400, "extProjectId, title, notificationEmails, category and lineItems are required");
-        for (const l of b.lineItems) {
-          const p = lineItemProblems(l);
-          if (p) return fail(400, p);
-        }
-        if (projects.has(b.extProjectId)) return fail(400, "project exists");
-        const p = { extProjectId: b.extProjectId, title: b.title, state: "PROVISIONED", lineItems: b.lineItems.map((l) => ({ ...l, state: "PROVISIONED" }) as LineItem) };
-        projects.set(b.extProjectId, p);
-        return ok(p, 201);
-      }
-      const p = projects.get(decodeURIComponent(pid!));
-      if (!p) return fail(404, "no such project");
-      if (sub === "lineItems" && !lid && req.method === "POST") {
-        const l = (await req.json()) as Record<string, unknown>;
-        const problem = lineItemProblems(l);
-        if (problem) return fail(400, problem);
-        const item = { ...l, state: "PROVISIONED" } as LineItem;
-        p.lineItems.push(item);
-        return ok(item, 201);
-      }
-      if (sub === "lineItems" && lid && !action && req.method === "POST") {
-        const item = p.lineItems.find((x) => x.extLineItemId === decodeURIComponent(lid));
-        if (!item) return fail(404, "no such line item");
-        Object.assign(item, await req.json());
-        return ok(item);
-      }
-      if (sub === "lineItems" && lid && action) {
-        const item = p.lineItems.find((x) => x.extLineItemId === decodeURIComponent(lid));
-        if (!item) return fail(404, "no such line item");
-        if (action === "launch" && item.state !== "AWAITING_APPROVAL" && item.state !== "PAUSED") return fail(400, `cannot launch a ${item.state} line item: buy it first`);
-        item.state = { launch: "LAUNCHED", pause: "PAUSED", close: "CLOSED" }[action]!;
-        return ok(item);
-      }
-      if (sub === "buy") {
-        const list = (await req.json()) as { extLineItemId: string; surveyURL: string; surveyTestURL: string }[];
-        if (!Array.isArray(list) || list.some((x) => !x.surveyURL || !x.surveyTestURL)) return fail(400, "surveyURL and surveyTestURL are required");
-        return ok(list.map((x) => {
-          const item = p.lineItems.find((l) => l.extLineItemId === x.extLineItemId)!;
-          item.state = "AWAITING_APPROVAL";
-          return { extLineItemId: x.extLineItemId, state: item.state };
-        }));
-      }
-      if (sub === "feasibility" && req.method === "GET") {
-        return ok(p.lineItems.map((l) => ({
-          extLineItemId: l.extLineItemId,
-          feasibility: { status: "READY", costPerInterview: 2.5, currency: "USD", feasible: (l.requiredCompletes as number) <= 1000, totalCount: 1000, valueCounts: [] },
-        })));
-      }
-      return fail(405, "not allowed");
-    },
-  });
+  fake = startSamplifyFake();
+  projects = fake.projects;
+  calls = fake.calls;
 }, 120_000);
 afterAll(async () => {
-  fake?.stop(true);
-  for (const k of ["SAMPLIFY_CLIENT_ID", "SAMPLIFY_USERNAME", "SAMPLIFY_PASSWORD", "SAMPLIFY_BASE_URL", "SAMPLIFY_AUTH_URL"]) delete process.env[k];
+  fake?.stop();
+  unconfigureSamplify();
   await tdb.drop();
 });
 
@@ -146,11 +63,7 @@ test("the Samplify adapter: a project with a line item per market, launch, pause
   expect(local.body.samplify).toBeNull();
   expect(calls.length, "no call went out").toBe(0);
 
-  process.env.SAMPLIFY_CLIENT_ID = "cid";
-  process.env.SAMPLIFY_USERNAME = "ideally";
-  process.env.SAMPLIFY_PASSWORD = "pw";
-  process.env.SAMPLIFY_BASE_URL = `http://127.0.0.1:${fake.port}/sample/v1`;
-  process.env.SAMPLIFY_AUTH_URL = `http://127.0.0.1:${fake.port}/auth/v1`;
+  configureSamplify(fake.port);
 
   // Refusals of the line item's operations (issue 27: an error-path test per operation), Samplify
   // configured: no line item yet (409, nothing sent out), staff only (403), an unknown run (404).
@@ -190,7 +103,7 @@ test("the Samplify adapter: a project with a line item per market, launch, pause
 
   const first = await call(app, "staff", null, "POST", `/api/v1/SurveyRuns(${nz!.surveyRunId})/CreateOrUpdateSamplifyProject`, { targetCompletes: 300 });
   expect(first.status, JSON.stringify(first.body)).toBe(200);
-  expect(first.body.samplify).toEqual({ extProjectId: `ideally-${id}-w1`, extLineItemId: `run-${nz!.surveyRunId}`, state: "PROVISIONED" });
+  expect(first.body.samplify).toEqual({ extProjectId: `ideally-${id}-w1`, extLineItemId: `run-${nz!.surveyRunId}`, state: "PROVISIONED", securityLevel: "MEDIUM", warnings: [] });
   const second = await call(app, "staff", null, "POST", `/api/v1/SurveyRuns(${au!.surveyRunId})/CreateOrUpdateSamplifyProject`, { targetCompletes: 250 });
   expect(second.status, JSON.stringify(second.body)).toBe(200);
   const p = projects.get(`ideally-${id}-w1`)!;
@@ -199,7 +112,8 @@ test("the Samplify adapter: a project with a line item per market, launch, pause
     [`run-${au!.surveyRunId}`, "AU", 250, 45, "en"],
   ]);
   const li = p.lineItems[0]!;
-  expect(li.surveyURL).toBe(`${PUBLIC}/s/${nz!.surveyLink}?supplier=${supplier.body.id}`);
+  // Dynata's respondent id where the reference's surveyURL examples put it (the supplier's entry parameter, psid).
+  expect(li.surveyURL).toBe(`${PUBLIC}/s/${nz!.surveyLink}?supplier=${supplier.body.id}&psid=<#IdParameter[Value]>`);
   expect(li.daysInField, "to the run's field end, 14 days").toBe(14);
   expect(li.lengthOfInterview as number).toBeGreaterThanOrEqual(1);
 
@@ -222,7 +136,7 @@ test("the Samplify adapter: a project with a line item per market, launch, pause
   expect(f.body.estimatedCost, "2.50 per interview x 250").toBe(625);
 
   // A token the server no longer takes: signed in again once, then the call goes through.
-  signIns++;
+  fake.expireToken();
   expect((await call(app, "staff", null, "GET", `/api/v1/SurveyRuns(${au!.surveyRunId})/SamplifyFeasibility`)).status).toBe(200);
   const [row] = await tdb.db<{ state: string }[]>`select samplify_state as state from survey_runs where id = ${nz!.surveyRunId}`;
   expect(row!.state).toBe("CLOSED");

@@ -5,7 +5,19 @@
 //   signs in again once;
 // - POST /projects {extProjectId, title, notificationEmails, devices, category: {surveyTopic},
 //   lineItems: [{extLineItemId, title, countryISOCode, languageISOCode, surveyURL, surveyTestURL,
-//   indicativeIncidence, daysInField, lengthOfInterview, requiredCompletes, deliveryType}]};
+//   indicativeIncidence, daysInField, lengthOfInterview, requiredCompletes, targets, quotaPlan,
+//   deliveryType}]}. A line item's required fields (Dynata's Demand API schema, in Dynata's
+//   python-demandapi-client, dynatademand/schemas/request/body/create_line_item.json): extLineItemId,
+//   countryISOCode, languageISOCode, indicativeIncidence, daysInField, lengthOfInterview and
+//   `targets` [{type: "COMPLETE", count}]; Samplify v1's `requiredCompletes` (go-samplifyapi-client
+//   lib/line_item.go) is sent beside it. `quotaPlan` {filters: [{attributeId, options, operator}],
+//   quotaGroups: [{name, quotaCells: [{quotaNodes: [{attributeId, options}], count}]}]}: filters
+//   every respondent must match, quota cells with counts of completes. The line item is answered
+//   with its `endLinks` {complete, screenout, overquota, securityKey1, securityKey2, securityLevel
+//   (NONE, BASIC, MEDIUM, HIGH)}: Dynata's exit links with {psid} and, on the complete link,
+//   {calculatedSecurityCode} (the reference's example: .../respondent/exit?rst=1&psid={psid}&med=
+//   {calculatedSecurityCode}). The survey URLs carry Dynata's respondent id as
+//   `psid=<#IdParameter[Value]>` (the reference's surveyURL examples);
 //   POST /projects/{extProjectId} updates it; POST /projects/{p}/lineItems adds a line item and
 //   POST /projects/{p}/lineItems/{l} updates one;
 // - POST /projects/{p}/buy [{extLineItemId, surveyURL, surveyTestURL}] buys the line items;
@@ -50,6 +62,43 @@ export class SamplifyError extends Error {
 export type LineItemAction = "launch" | "pause" | "close";
 export type DeliveryType = "SLOW" | "BALANCED" | "FAST";
 
+/** A line item's count of completes (the Demand API's `targets`; COMPLETE is its only type). */
+export interface LineItemTarget {
+  type: "COMPLETE";
+  count: number;
+}
+
+/** An attribute and the options of it a filter or quota node takes (Dynata's attribute ids, e.g. "11" gender, "13" age). */
+export interface QuotaNode {
+  attributeId: string;
+  options: string[];
+}
+
+export interface QuotaFilter extends QuotaNode {
+  operator: "include" | "exclude";
+}
+
+export interface QuotaCell {
+  quotaNodes: QuotaNode[];
+  /** Completes of the line item this cell takes. */
+  count: number;
+}
+
+export interface QuotaPlan {
+  filters: QuotaFilter[];
+  quotaGroups: { name: string; quotaCells: QuotaCell[] }[];
+}
+
+/** Dynata's end links of a line item, as Samplify answers them. */
+export interface EndLinks {
+  complete: string;
+  screenout: string;
+  overquota: string;
+  securityKey1?: string;
+  securityKey2?: string;
+  securityLevel?: string;
+}
+
 export interface LineItemCriteria {
   extLineItemId: string;
   title: string;
@@ -63,6 +112,8 @@ export interface LineItemCriteria {
   /** Minutes. */
   lengthOfInterview: number;
   requiredCompletes: number;
+  targets: LineItemTarget[];
+  quotaPlan: QuotaPlan;
   deliveryType: DeliveryType;
 }
 
@@ -78,6 +129,7 @@ export interface ProjectCriteria {
 export interface LineItem extends LineItemCriteria {
   state: string;
   stateReason?: string;
+  endLinks?: EndLinks | null;
 }
 
 export interface Project {

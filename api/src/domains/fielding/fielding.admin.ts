@@ -34,10 +34,12 @@ export function fieldingState(status: number, stalledAt: string | null): "notOpe
   return status === SURVEY_STATUS.Draft ? "notOpen" : "closed";
 }
 
-async function samplifyOf(tx: Tx, runId: number): Promise<{ extProjectId: string; extLineItemId: string; state: string | null } | null> {
-  const [r] = await tx<{ p: string | null; l: string | null; s: string | null }[]>`
-    select samplify_project_id as p, samplify_line_item_id as l, samplify_state as s from survey_runs where id = ${runId}`;
-  return r?.p && r.l ? { extProjectId: r.p, extLineItemId: r.l, state: r.s } : null;
+async function samplifyOf(tx: Tx, runId: number): Promise<{ extProjectId: string; extLineItemId: string; state: string | null; securityLevel: string | null; warnings: string[] } | null> {
+  const [r] = await tx<{ p: string | null; l: string | null; s: string | null; level: string | null; warnings: string[] }[]>`
+    select samplify_project_id as p, samplify_line_item_id as l, samplify_state as s, samplify_end_links->>'securityLevel' as level,
+           samplify_warnings as warnings
+    from survey_runs where id = ${runId}`;
+  return r?.p && r.l ? { extProjectId: r.p, extLineItemId: r.l, state: r.s, securityLevel: r.level, warnings: r.warnings } : null;
 }
 
 export async function runState(db: Db, runId: number, publicUrl: string) {

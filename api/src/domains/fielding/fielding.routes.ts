@@ -128,7 +128,7 @@ function registerRunProcessing(app: App, deps: AppDeps): void {
   addRoute(app, actionWithBody(
     "CreateOrUpdateSamplifyProject",
     "Set a run's panel order",
-    "Sets how many completes the run's panel delivers (its quota); a Live run that already has them closes. With Samplify configured (SAMPLIFY_*), the run's line item in its wave's Samplify project is created or updated too: market, quota, incidence, length of interview, days in field, and the run's entry link as the run's sample supplier (SetSampleSupplier first).",
+    "Sets how many completes the run's panel delivers (its quota); a Live run that already has them closes. With Samplify configured (SAMPLIFY_*), the run's line item in its wave's Samplify project is created or updated too: market, quota (targets), its targets and quotas as Dynata's quotaPlan (what has no Dynata attribute is named in samplify.warnings), incidence, length of interview, days in field, the run's entry link as the run's sample supplier (SetSampleSupplier first) and a distinct test link that counts for nothing; Dynata's end links and security level from the answer are kept, and the run's respondents go back to them.",
     z.strictObject({ targetCompletes: z.number().int().min(1).max(100000) }).openapi("CreateOrUpdateSamplifyProject"),
     Run,
   ), async (c) => {

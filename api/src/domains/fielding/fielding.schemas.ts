@@ -35,7 +35,13 @@ export const Run = z
     lastCompleteAt: z.string().nullable(),
     sampleSupplierId: z.number().int().nullable().describe("The outside sample supplier respondents come from (SampleSuppliers), if any"),
     samplify: z
-      .object({ extProjectId: z.string(), extLineItemId: z.string(), state: z.string().nullable() })
+      .object({
+        extProjectId: z.string(),
+        extLineItemId: z.string(),
+        state: z.string().nullable(),
+        securityLevel: z.string().nullable().describe("The security level of Dynata's end links the run's respondents go back to (NONE, BASIC, MEDIUM, HIGH); null while Samplify gave none"),
+        warnings: z.array(z.string()).describe("The targets and quotas not sent to Samplify, each named with why (no Dynata attribute or option)"),
+      })
       .nullable()
       .describe("The run's line item at Dynata Samplify, when it has one"),
   })

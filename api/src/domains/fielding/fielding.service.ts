@@ -31,6 +31,7 @@ import { estimateIn, feasibility } from "../lifecycle/estimate.ts";
 import { refundRunShortfall } from "../credits/ledger.ts";
 import { hasOutcome, recordLateArrival, recordOutcomes, sessionEndLink, verifyEntry, type SupplierEntry } from "./suppliers.ts";
 import { qualityFlags, runMedian } from "./quality.ts";
+import { getTestSession, isTestEntry, startTestSession, submitTestPage } from "./test-entries.ts";
 import { DEFAULT_FIELD_DAYS, fieldPeriodDaysOf } from "./field-period.ts";
 
 export const SURVEY_STATUS = { Draft: 0, Testing: 10, Live: 50, Closed: 90, Dev: 130, ErrorXml: 1000, ErrorProcessing: 1010 } as const;
@@ -299,6 +300,11 @@ export async function startSession(db: Db, link: string, panelRespondentId: stri
       // A run fed by a supplier takes only its (signed) respondents.
       if (!opts.entryQuery) throw new ApiError("Forbidden", "This survey link is not valid", "a supplier's survey needs its entry link");
       entry = await verifyEntry(tx, run, link, opts.publicUrl ?? "", opts.entryQuery);
+      // The run's test link: a test entry, kept apart and counted nowhere (test-entries.ts).
+      if (await isTestEntry(tx, run.id, entry)) {
+        if (run.surveyStatusId !== SURVEY_STATUS.Live && run.surveyStatusId !== SURVEY_STATUS.Testing) throw new ApiError("Conflict", "This survey is not open for a test now.");
+        return startTestSession(tx, run, entry);
+      }
       // A rid enters the run once: the same rid comes back to its own session while it is in
       // progress. Once it has finished, the entry is a duplicate (issue 36: it was answered with the
       // finished session and a freshly signed end link): told so, with no end link, no session id and
@@ -349,6 +355,8 @@ function duplicate(run: q.RunRow & { definition: SurveyDefinition }): Respondent
 export async function getSession(db: Db, link: string, respondentId: string): Promise<RespondentView> {
   return system(db, async (tx) => {
     const run = await openRun(tx, link);
+    const test = await getTestSession(tx, run, respondentId);
+    if (test) return test;
     const s = await sessionOf(tx, run.id, respondentId);
     return viewOf(tx, run, s);
   });
@@ -369,6 +377,8 @@ async function sessionOf(tx: Tx, runId: number, respondentId: string, lock = fal
 export async function submitPage(db: Db, link: string, respondentId: string, pageId: string, input: Record<string, unknown>): Promise<RespondentView> {
   return system(db, async (tx) => {
     const run = await openRun(tx, link);
+    const test = await submitTestPage(tx, run, respondentId, pageId, input);
+    if (test) return test;
     const s = await sessionOf(tx, run.id, respondentId, true);
     if (s.status !== "InProgress") throw new ApiError("Conflict", "You have already completed this survey. Thank you!");
     if (run.surveyStatusId !== SURVEY_STATUS.Live && run.surveyStatusId !== SURVEY_STATUS.Testing) {

@@ -1,17 +1,23 @@
-// A run fielded through Dynata's Samplify API (api/src/samplify/client.ts; docs/decisions.md
-// "Samplify"). Off unless SAMPLIFY_* is configured. One Samplify project per project wave
+// A run fielded through Dynata's Samplify API (api/src/samplify/client.ts; decision records 0084,
+// 0127). Off unless SAMPLIFY_* is configured. One Samplify project per project wave
 // (extProjectId ideally-{projectId}-w{wave}), one line item per market (extLineItemId run-{runId})
-// with the run's quota (requiredCompletes), incidence (the project's IncidenceEstimate, in percent),
-// length of interview (minutes, from the survey's pages) and days in field (to the run's field
-// end). Samplify sends its respondents to the run's entry link as the run's sample supplier (the
-// redirect protocol of suppliers.ts), so the run needs one (SetSampleSupplier) before Samplify.
+// with the run's quota (targets and requiredCompletes), its targets and quotas (quotaPlan,
+// samplify-plan.ts), incidence (the project's IncidenceEstimate, in percent), length of interview
+// (minutes, from the survey's pages) and days in field (to the run's field end). Samplify sends its
+// respondents to the run's entry link as the run's sample supplier (the redirect protocol of
+// suppliers.ts), so the run needs one (SetSampleSupplier) before Samplify; its test link carries the
+// run's test key (test entries count for nothing). Dynata's end links and security keys, from the
+// line item's answer, are kept on the run: its respondents are sent back to them (suppliers.ts).
 import type { Db, Tx } from "../../db/client.ts";
 import { enterTenant } from "../../access/policy.ts";
+import { jsonParam } from "../../db/params.ts";
 import { ApiError } from "../../errors.ts";
-import { Samplify, SamplifyError, samplifyFromEnv, type Feasibility, type LineItemAction, type LineItemCriteria } from "../../samplify/client.ts";
+import { Samplify, SamplifyError, samplifyFromEnv, type EndLinks, type Feasibility, type LineItem, type LineItemAction, type LineItemCriteria } from "../../samplify/client.ts";
 import { systemCtx } from "../lifecycle/lifecycle.service.ts";
 import { pages, type SurveyDefinition } from "./engine.ts";
 import { SURVEY_STATUS, surveyUrl } from "./fielding.service.ts";
+import { samplifyPlan } from "./samplify-plan.ts";
+import { dynataEndLinksProblem } from "./suppliers.ts";
 
 const system = <T>(db: Db, fn: (tx: Tx) => Promise<T>) => enterTenant(db, systemCtx(), fn);
 
@@ -45,6 +51,8 @@ interface RunForSamplify {
   definition: SurveyDefinition | null;
   fieldEndAt: string | null;
   sampleSupplierId: number | null;
+  entryParameter: string | null;
+  testEntryKey: string;
   samplifyProjectId: string | null;
   samplifyLineItemId: string | null;
   projectId: number;
@@ -59,6 +67,7 @@ async function load(tx: Tx, runId: number): Promise<RunForSamplify> {
   const [r] = await tx<RunForSamplify[]>`
     select r.id, r.region_id as "regionId", r.target_completes as "targetCompletes", r.survey_link::text as "surveyLink", r.definition,
            r.field_end_at as "fieldEndAt", r.sample_supplier_id as "sampleSupplierId", r.samplify_project_id as "samplifyProjectId",
+           (select entry_parameter from sample_suppliers x where x.id = r.sample_supplier_id) as "entryParameter", r.test_entry_key::text as "testEntryKey",
            r.samplify_line_item_id as "samplifyLineItemId", p.id as "projectId", p.project_name as "projectName",
            p.incidence_estimate::float8 as incidence, p.field_period_days as "fieldPeriodDays",
            (select min(wave_number) from project_schedules s where s.survey_run_id = r.id) as wave,
@@ -73,30 +82,48 @@ async function load(tx: Tx, runId: number): Promise<RunForSamplify> {
   return r;
 }
 
-export function lineItemOf(r: RunForSamplify, publicUrl: string, now = Date.now()): LineItemCriteria {
+/** Where Dynata puts its respondent id in a survey URL (the reference's surveyURL examples). */
+export const DYNATA_RESPONDENT_ID = "<#IdParameter[Value]>";
+
+/**
+ * The run's line item, and what of its targets and quotas could not be sent (named). The live URL
+ * is the supplier's entry link with Dynata's respondent id; the test URL is the same with the run's
+ * test key before it (`test={key}`), so a test entry is told apart and counts for nothing.
+ */
+export function lineItemOf(r: RunForSamplify, publicUrl: string, now = Date.now()): { item: LineItemCriteria; warnings: string[] } {
   const country = countryOf(r.regionId);
   if (!country) throw new ApiError("Conflict", `Samplify does not field region ${r.regionId} (${r.definition!.regionName}): only New Zealand, Australia, the USA and Singapore`);
   if (r.sampleSupplierId === null) {
     throw new ApiError("Conflict", `Survey run ${r.id} has no sample supplier: set the supplier Samplify sends respondents as (SetSampleSupplier) first`);
   }
   const def = r.definition!;
-  const entry = `${surveyUrl(publicUrl, r.surveyLink)}?supplier=${r.sampleSupplierId}`;
+  const base = `${surveyUrl(publicUrl, r.surveyLink)}?supplier=${r.sampleSupplierId}`;
+  const rid = `${r.entryParameter ?? "rid"}=${DYNATA_RESPONDENT_ID}`;
   const days = r.fieldEndAt ? Math.max(1, Math.ceil((new Date(r.fieldEndAt).getTime() - now) / 86_400_000)) : (r.fieldPeriodDays ?? 14);
   const order = def.testOptions.map((t) => t.id);
   const minutes = Math.max(1, Math.ceil((pages(def, def.design === "monadic" ? order.slice(0, 1) : order).length * SECONDS_PER_PAGE) / 60));
-  return {
+  const completes = r.targetCompletes ?? def.targetCompletes;
+  const plan = samplifyPlan(def, completes);
+  const warnings = [...plan.warnings];
+  if (country === "US" && r.regionId !== 15) {
+    warnings.push(`The market ${def.regionName} is a US state: Dynata's reference names no state attribute, so Samplify fields the line item across the USA`);
+  }
+  const item: LineItemCriteria = {
     extLineItemId: `run-${r.id}`,
     title: `${r.projectName}: ${def.regionName}`.slice(0, 200),
     countryISOCode: country,
     languageISOCode: "en",
-    surveyURL: entry,
-    surveyTestURL: entry,
+    surveyURL: `${base}&${rid}`,
+    surveyTestURL: `${base}&test=${r.testEntryKey}&${rid}`,
     indicativeIncidence: Math.round((r.incidence ?? 1) * 1000) / 10,
     daysInField: days,
     lengthOfInterview: minutes,
-    requiredCompletes: r.targetCompletes ?? def.targetCompletes,
+    requiredCompletes: completes,
+    targets: [{ type: "COMPLETE", count: completes }],
+    quotaPlan: plan.quotaPlan,
     deliveryType: "BALANCED",
   };
+  return { item, warnings };
 }
 
 async function call<T>(fn: () => Promise<T>): Promise<T> {
@@ -114,6 +141,23 @@ export interface SamplifyLineItemState {
   extLineItemId: string;
   state: string;
   lineItem: LineItemCriteria;
+  warnings: string[];
+}
+
+/**
+ * Dynata's end links from a line item's answer, to keep on the run, or null (and why, as a
+ * warning) when they are absent or carry a placeholder Ideally cannot fill: then the run's
+ * supplier's own end links stay in use.
+ */
+function endLinksOf(li: LineItem | undefined, warnings: string[]): EndLinks | null {
+  const e = li?.endLinks;
+  if (!e) return null;
+  const problem = dynataEndLinksProblem(e);
+  if (problem) {
+    warnings.push(`Dynata's end links are not used: ${problem}; respondents go back to the supplier's own end links`);
+    return null;
+  }
+  return e;
 }
 
 /**
@@ -132,13 +176,18 @@ export async function assertOrderable(db: Db, runId: number, publicUrl: string):
 export async function createOrUpdate(db: Db, runId: number, publicUrl: string): Promise<SamplifyLineItemState> {
   const s = client();
   const r = await system(db, (tx) => load(tx, runId));
-  const item = lineItemOf(r, publicUrl);
+  const { item, warnings } = lineItemOf(r, publicUrl);
   const extProjectId = r.samplifyProjectId ?? `ideally-${r.projectId}-w${r.wave ?? 1}`;
   const siblings = await system(db, (tx) => tx<{ id: number }[]>`select id from survey_runs where samplify_project_id = ${extProjectId} and id <> ${runId}`);
+  let answered: LineItem | undefined;
   let state: string;
-  if (r.samplifyLineItemId) state = (await call(() => s.updateLineItem(extProjectId, item))).state;
-  else if (siblings.length) state = (await call(() => s.addLineItem(extProjectId, item))).state;
-  else {
+  if (r.samplifyLineItemId) {
+    answered = await call(() => s.updateLineItem(extProjectId, item));
+    state = answered.state;
+  } else if (siblings.length) {
+    answered = await call(() => s.addLineItem(extProjectId, item));
+    state = answered.state;
+  } else {
     const p = await call(() =>
       s.createProject({
         extProjectId,
@@ -149,12 +198,19 @@ export async function createOrUpdate(db: Db, runId: number, publicUrl: string): 
         lineItems: [item],
       }),
     );
-    state = p.lineItems.find((l) => l.extLineItemId === item.extLineItemId)?.state ?? p.state;
+    answered = p.lineItems.find((l) => l.extLineItemId === item.extLineItemId);
+    state = answered?.state ?? p.state;
   }
-  await system(db, (tx) => tx`
-    update survey_runs set samplify_project_id = ${extProjectId}, samplify_line_item_id = ${item.extLineItemId}, samplify_state = ${state}, updated_at = now()
-    where id = ${runId}`);
-  return { surveyRunId: runId, extProjectId, extLineItemId: item.extLineItemId, state, lineItem: item };
+  const endLinks = endLinksOf(answered, warnings);
+  await system(db, async (tx) => {
+    await tx`
+      update survey_runs set samplify_project_id = ${extProjectId}, samplify_line_item_id = ${item.extLineItemId}, samplify_state = ${state},
+        samplify_warnings = ${warnings}::text[], updated_at = now()
+      where id = ${runId}`;
+    // An answer without end links keeps the ones Samplify gave before.
+    if (endLinks) await tx`update survey_runs set samplify_end_links = ${jsonParam(tx, endLinks)} where id = ${runId}`;
+  });
+  return { surveyRunId: runId, extProjectId, extLineItemId: item.extLineItemId, state, lineItem: item, warnings };
 }
 
 /** Launch (buying the line item first while it is only provisioned), pause or close the run's line item. */
@@ -164,7 +220,7 @@ export async function setState(db: Db, runId: number, action: LineItemAction, pu
   if (!r.samplifyProjectId || !r.samplifyLineItemId) throw new ApiError("Conflict", `Survey run ${runId} has no Samplify line item: CreateOrUpdateSamplifyProject first`);
   const [st] = await system(db, (tx) => tx<{ state: string | null }[]>`select samplify_state as state from survey_runs where id = ${runId}`);
   if (action === "launch" && (st?.state ?? "PROVISIONED") === "PROVISIONED") {
-    const item = lineItemOf(r, publicUrl);
+    const { item } = lineItemOf(r, publicUrl);
     await call(() => s.buy(r.samplifyProjectId!, [{ extLineItemId: r.samplifyLineItemId!, surveyURL: item.surveyURL, surveyTestURL: item.surveyTestURL }]));
   }
   const li = await call(() => s.lineItemState(r.samplifyProjectId!, r.samplifyLineItemId!, action));

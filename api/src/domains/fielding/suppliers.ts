@@ -14,6 +14,7 @@
 import type { Db, Tx } from "../../db/client.ts";
 import { enterTenant } from "../../access/policy.ts";
 import { ApiError } from "../../errors.ts";
+import type { EndLinks } from "../../samplify/client.ts";
 import { systemCtx } from "../lifecycle/lifecycle.service.ts";
 
 const system = <T>(db: Db, fn: (tx: Tx) => Promise<T>) => enterTenant(db, systemCtx(), fn);
@@ -138,6 +139,7 @@ function checkSupplier(s: Omit<SupplierInput, "secret"> & SignatureScheme & { en
   if (s.signatureParameter === s.entryParameter) errors.push({ path: "signatureParameter", message: "Must differ from the entry parameter" });
   for (const k of ["entryParameter", "signatureParameter"] as const) {
     if (s[k] === "supplier") errors.push({ path: k, message: "supplier is the entry link's own parameter (the supplier's id)" });
+    if (s[k] === "test") errors.push({ path: k, message: "test is the entry link's own parameter (the run's test key)" });
   }
   if (s.signedPart === "query") {
     // Only the query is signed: a {rid} outside it could be changed without breaking the signature.
@@ -282,6 +284,8 @@ export async function signLink(secret: string, scheme: SignatureScheme, url: str
 export interface SupplierEntry {
   supplierId: number;
   rid: string;
+  /** The run's test key, when the entry came by the run's test link (`test={key}`, signed like the rest). */
+  test: string | null;
 }
 
 const REFUSED = "This survey link is not valid";
@@ -312,7 +316,7 @@ export async function verifyEntry(tx: Tx, run: { id: number; sampleSupplierId: n
     const got = canonical(sig, s.signatureEncoding);
     if (got === null || !same(got, await signature(s.secret, s, message))) throw new ApiError("Forbidden", REFUSED, "the entry link's signature does not match");
   }
-  return { supplierId, rid };
+  return { supplierId, rid, test: params.get("test") };
 }
 
 export type EndKind = "complete" | "screenOut" | "overQuota" | "qualityTerminate";
@@ -324,10 +328,77 @@ const TEMPLATE_OF: Record<EndKind, "completeUrl" | "screenOutUrl" | "overQuotaUr
   qualityTerminate: "qualityTerminateUrl",
 };
 
-/** Where a supplier's respondent goes at the end: the template with {rid}, signed with a secret. */
-async function endLink(s: SupplierRow, rid: string, kind: EndKind): Promise<string> {
+/**
+ * Where a supplier's respondent goes at the end: the template with {rid}, signed with a secret. A
+ * run fielded through Samplify goes to Dynata's end links instead (`dynata`, kept from the line
+ * item's answer: dynataEndLink).
+ */
+async function endLink(s: SupplierRow, rid: string, kind: EndKind, dynata: EndLinks | null = null): Promise<string> {
+  if (dynata) return dynataEndLink(dynata, rid, kind);
   const url = s[TEMPLATE_OF[kind]].replaceAll("{rid}", encodeURIComponent(rid));
   return s.secret !== null ? signLink(s.secret, s, url) : url;
+}
+
+// ---- Dynata's end links (a Samplify line item's endLinks; decision record 0127) ----
+
+/** Dynata's placeholders: the respondent's id, and the code its complete link carries. */
+const DYNATA_RID = "{psid}";
+const DYNATA_CODE = "{calculatedSecurityCode}";
+
+/**
+ * How the code is computed where the reference shows only its place (`med={calculatedSecurityCode}`
+ * on the complete link, level MEDIUM): a supplier scheme, hex HMAC-SHA256 of the link before the
+ * code's parameter, keyed by securityKey1. Key 1, because key 2 travels to the respondent in the
+ * entry link (the reference's `k2=<#Project[Secure Key 2]>`), so it cannot be a secret. The
+ * parameter keeps the name the template gives it and goes last, where the template has it.
+ */
+export const DYNATA_SCHEME: Omit<SignatureScheme, "signatureParameter"> = { signatureAlgorithm: "HMAC-SHA256", signatureEncoding: "hex", signedPart: "url" };
+
+/** Dynata has three end links: a quality-terminate goes back as a screen-out. */
+const DYNATA_LINK_OF: Record<EndKind, "complete" | "screenout" | "overquota"> = { complete: "complete", screenOut: "screenout", overQuota: "overquota", qualityTerminate: "screenout" };
+
+/** Why Dynata's end links cannot be used as given (a placeholder Ideally cannot fill, a code without its key), or null. */
+export function dynataEndLinksProblem(e: EndLinks): string | null {
+  for (const k of ["complete", "screenout", "overquota"] as const) {
+    const v = e[k];
+    if (typeof v !== "string" || templateProblem(v.replaceAll(DYNATA_RID, "{rid}").replaceAll(DYNATA_CODE, "x")) !== null) return `the ${k} link is not an http(s) link with ${DYNATA_RID}`;
+    const unknown = v.replaceAll(DYNATA_RID, "").replaceAll(DYNATA_CODE, "").match(/\{[^}]*\}/);
+    if (unknown) return `the ${k} link carries ${unknown[0]}, which Ideally cannot fill`;
+    if (v.includes(DYNATA_CODE) && !e.securityKey1) return `the ${k} link carries ${DYNATA_CODE} but Samplify gave no securityKey1`;
+    if (v.includes(DYNATA_CODE) && !/[?&][A-Za-z0-9_]+=\{calculatedSecurityCode\}(&|$)/.test(v.split("#")[0]!)) {
+      return `the ${k} link carries ${DYNATA_CODE} outside a query parameter of its own`;
+    }
+  }
+  return null;
+}
+
+/** A Dynata end link: {psid} filled with the rid, and {calculatedSecurityCode}'s parameter signed last (DYNATA_SCHEME). */
+export async function dynataEndLink(e: EndLinks, rid: string, kind: EndKind): Promise<string> {
+  const filled = e[DYNATA_LINK_OF[kind]].replaceAll(DYNATA_RID, encodeURIComponent(rid)).split("#")[0]!;
+  const q = filled.indexOf("?");
+  if (q < 0 || !filled.includes(DYNATA_CODE)) return filled;
+  const params = filled.slice(q + 1).split("&");
+  const code = params.find((p) => p.endsWith(`=${DYNATA_CODE}`))!;
+  const rest = params.filter((p) => p !== code);
+  const unsigned = `${filled.slice(0, q)}${rest.length ? `?${rest.join("&")}` : ""}`;
+  return signLink(e.securityKey1!, { ...DYNATA_SCHEME, signatureParameter: code.slice(0, code.indexOf("=")) }, unsigned);
+}
+
+/** The Dynata end links kept on a run fielded through Samplify, or null. */
+async function runEndLinks(tx: Tx, runId: number): Promise<EndLinks | null> {
+  const [r] = await tx<{ e: EndLinks | null }[]>`select samplify_end_links as e from survey_runs where id = ${runId}`;
+  return r?.e ?? null;
+}
+
+/**
+ * The end link a test entry is sent to for its outcome (the run's test link: Dynata checks its end
+ * links with it): the same link a respondent would get, and nothing recorded (no outcome, no
+ * callback, no reconciliation row).
+ */
+export async function testEndLink(tx: Tx, runId: number, entry: SupplierEntry, status: string, endReason: string | null, flags: readonly string[]): Promise<string | null> {
+  const kind = endKindOf(status, endReason, flags);
+  const s = await row(tx, entry.supplierId);
+  return kind && s ? endLink(s, entry.rid, kind, await runEndLinks(tx, runId)) : null;
 }
 
 /** The supplier's callback for an outcome: the template with {rid} and {outcome}, signed with a secret; null without one. */
@@ -405,7 +476,7 @@ export async function recordLateArrival(tx: Tx, runId: number, entry: SupplierEn
     values (${runId}, ${entry.supplierId}, ${entry.rid}, 'over-quota', ${s.callbackUrl !== null ? "pending" : "none"}, ${s.callbackUrl !== null ? new Date() : null})
     on conflict do nothing
     returning id`;
-  return added ? endLink(s, entry.rid, "overQuota") : null;
+  return added ? endLink(s, entry.rid, "overQuota", await runEndLinks(tx, runId)) : null;
 }
 
 /** Whether the rid already has an outcome in the run (it finished, or arrived after the close). */
@@ -427,7 +498,7 @@ export async function sessionEndLink(tx: Tx, s: { id: number; surveyRunId: numbe
     [o] = await read();
   }
   const supplier = await row(tx, s.sampleSupplierId);
-  return o && supplier ? endLink(supplier, s.supplierRid, KIND_OF[o.outcome]) : null;
+  return o && supplier ? endLink(supplier, s.supplierRid, KIND_OF[o.outcome], await runEndLinks(tx, s.surveyRunId)) : null;
 }
 
 // ---- server-to-server callbacks ----
