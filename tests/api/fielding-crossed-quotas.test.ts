@@ -228,7 +228,7 @@ describe("the engine: a respondent counts in their pair's cell, a full cell is o
     expect(mid.quotas).toEqual([
       {
         key: "s45&s51",
-        question: "Gender × Age group group",
+        question: "Gender × Age group",
         cells: [
           { optionId: null, optionIds: [MALE, AGE_18], label: "Male × 18-24", completes: cellCount(rows, MALE, AGE_18), target: 5 },
           { optionId: null, optionIds: [MALE, AGE_25], label: "Male × 25-34", completes: cellCount(rows, MALE, AGE_25), target: 5 },
