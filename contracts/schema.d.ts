@@ -1781,7 +1781,7 @@ export interface paths {
         put?: never;
         /**
          * Submit a Draft for survey, charging its first wave
-         * @description 0 -> 50 Awaiting Approval when the client requires approval or the submitter is not an Admin of the team (the team's Admins and staff are notified), else 0 -> 100 Submitted. Charges exactly CreditCostNow as PendingSurveyRun (30) logs, one per region, under the client's ledger lock; 409 when the balance would go below minus the overdraft limit. 400 (nothing charged) when the test is incomplete: one field error per blocking ReadinessCheck problem. 409 (nothing charged) when a market's completes exceed what the panel can deliver in a field period (IncidenceEstimate's feasibleCompletes): the message states each market's deliverable completes, one `feasibility` field error per market; with `acceptShortfall: true` it is submitted and the answer's `shortfall` states the field period and the refund rule.
+         * @description 0 -> 50 Awaiting Approval when the client requires approval or the submitter is not an Admin of the team (the team's Admins and staff are notified), else 0 -> 100 Submitted. Charges exactly CreditCostNow as PendingSurveyRun (30) logs, one per region, under the client's ledger lock; 409 when the balance would go below minus the overdraft limit. 400 (nothing charged) when the test is incomplete: one field error per blocking ReadinessCheck problem. 409 (nothing charged) when a market's completes exceed what the panel can deliver in a field period (IncidenceEstimate's feasibleCompletes), or a quota cell's (one question's or crossed) need exceeds its deliverable completes (the explanation's cells): the message states each market's and cell's deliverable completes, one `feasibility` field error each; with `acceptShortfall: true` it is submitted and the answer's `shortfall` states the field period and the refund rule.
          */
         post: operations["Projects_Submit"];
         delete?: never;
@@ -2139,7 +2139,7 @@ export interface paths {
         };
         /**
          * The pre-launch check: what the test still lacks before it can be submitted
-         * @description Each problem names the editor tab that fixes it. Submit refuses (400, nothing charged) while a blocking one remains. Checks: markets chosen; test options for Idea, Message and Npd; a question for Question projects; at least two items for market reach; price questions in the one currency of the markets; quotas that a run can fill (Submit refuses those with each quota group's field error). Not blocking: `feasibility`, one per market whose completes exceed what the panel can deliver in a field period (Submit answers 409 unless acceptShortfall), with `shortfall` stating it.
+         * @description Each problem names the editor tab that fixes it. Submit refuses (400, nothing charged) while a blocking one remains. Checks: markets chosen; test options for Idea, Message and Npd; a question for Question projects; at least two items for market reach; price questions in the one currency of the markets; quotas that a run can fill (Submit refuses those with each quota group's field error). Not blocking: `feasibility`, one per market whose completes exceed what the panel can deliver in a field period and one per quota cell (one question's or crossed) that cannot be met (Submit answers 409 unless acceptShortfall), with `shortfall` stating them.
          */
         get: operations["Projects_ReadinessCheck"];
         put?: never;
