@@ -1,4 +1,4 @@
-// Crossed (interlocked) quota cells (issue 36, record 0127): two demographic questions of a market
+// Crossed (interlocked) quota cells (issue 36, record 0128): two demographic questions of a market
 // crossed, gender x age band, each pair of answers a cell with its share of the market's completes.
 // Set through ChangeTargets (crossedQuotas), refused in the error shape when the cells name unknown
 // answers, do not add up to 100% or lie outside the targets; estimated per cell (IncidenceEstimate);

@@ -107,7 +107,7 @@ test("a file whose shares add up to 90% is refused by apply as ChangeTargets ref
   expect(await targetsOf(id), "nothing half-written").toEqual(EDITOR_50_50);
 }, 60_000);
 
-// Crossed cells (record 0127): gender x age band in New Zealand, 25% each.
+// Crossed cells (record 0128): gender x age band in New Zealand, 25% each.
 const AGE_25_34 = 5100002;
 type Crossed = { regionId: number; firstOptionId: number; secondOptionId: number; quotaPercent: number };
 const crossedOf = async (id: number) =>

@@ -1,4 +1,4 @@
-// Crossed (interlocked) quota cells (docs/decisions/0127-crossed-quota-cells.md): two demographic
+// Crossed (interlocked) quota cells (docs/decisions/0128-crossed-quota-cells.md): two demographic
 // questions of a market crossed, each pair of answers a cell with its share of the market's
 // completes. The cells of one crossing add up to 100%; a respondent whose pair is no cell screens
 // out and a full cell is over quota (engine.ts). The targets of the two questions still say who

@@ -1,4 +1,4 @@
--- 0049: crossed (interlocked) quota cells (issue 36; docs/decisions/0127-crossed-quota-cells.md).
+-- 0050: crossed (interlocked) quota cells (issue 36; docs/decisions/0128-crossed-quota-cells.md).
 --
 -- Two demographic questions of a market crossed, e.g. gender x age band: each cell is a pair of
 -- answers, one of each question (first_option_id of the question with the lower id), and takes a
