@@ -1781,7 +1781,7 @@ export interface paths {
         put?: never;
         /**
          * Submit a Draft for survey, charging its first wave
-         * @description 0 -> 50 Awaiting Approval when the client requires approval or the submitter is not an Admin of the team (the team's Admins and staff are notified), else 0 -> 100 Submitted. Charges exactly CreditCostNow as PendingSurveyRun (30) logs, one per region, under the client's ledger lock; 409 when the balance would go below minus the overdraft limit. 400 (nothing charged) when the test is incomplete: one field error per blocking ReadinessCheck problem. 409 (nothing charged) when a market's completes exceed what the panel can deliver in a field period (IncidenceEstimate's feasibleCompletes): the message states each market's deliverable completes, one `feasibility` field error per market; with `acceptShortfall: true` it is submitted and the answer's `shortfall` states the field period and the refund rule.
+         * @description 0 -> 50 Awaiting Approval when the client requires approval or the submitter is not an Admin of the team (the team's Admins and staff are notified), else 0 -> 100 Submitted. Charges exactly CreditCostNow as PendingSurveyRun (30) logs, one per region, under the client's ledger lock; 409 when the balance would go below minus the overdraft limit. 400 (nothing charged) when the test is incomplete: one field error per blocking ReadinessCheck problem. 409 (nothing charged) when a market's completes exceed what the panel can deliver in a field period (IncidenceEstimate's feasibleCompletes), or a quota cell's (one question's or crossed) need exceeds its deliverable completes (the explanation's cells): the message states each market's and cell's deliverable completes, one `feasibility` field error each; with `acceptShortfall: true` it is submitted and the answer's `shortfall` states the field period and the refund rule.
          */
         post: operations["Projects_Submit"];
         delete?: never;
@@ -2139,7 +2139,7 @@ export interface paths {
         };
         /**
          * The pre-launch check: what the test still lacks before it can be submitted
-         * @description Each problem names the editor tab that fixes it. Submit refuses (400, nothing charged) while a blocking one remains. Checks: markets chosen; test options for Idea, Message and Npd; a question for Question projects; at least two items for market reach; price questions in the one currency of the markets; quotas that a run can fill (Submit refuses those with each quota group's field error). Not blocking: `feasibility`, one per market whose completes exceed what the panel can deliver in a field period (Submit answers 409 unless acceptShortfall), with `shortfall` stating it.
+         * @description Each problem names the editor tab that fixes it. Submit refuses (400, nothing charged) while a blocking one remains. Checks: markets chosen; test options for Idea, Message and Npd; a question for Question projects; at least two items for market reach; price questions in the one currency of the markets; quotas that a run can fill (Submit refuses those with each quota group's field error). Not blocking: `feasibility`, one per market whose completes exceed what the panel can deliver in a field period and one per quota cell (one question's or crossed) that cannot be met (Submit answers 409 unless acceptShortfall), with `shortfall` stating them.
          */
         get: operations["Projects_ReadinessCheck"];
         put?: never;
@@ -5863,6 +5863,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/CrossedQuotaCells/$count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Count CrossedQuotaCells */
+        get: operations["CrossedQuotaCells_count"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/CrossedQuotaCells": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List CrossedQuotaCells
+         * @description A crossed (interlocked) quota cell of a market: a pair of answers of two demographic questions (firstOptionId of the question with the lower id) and its share of the market's completes; the cells of one crossing add up to 100% (ChangeTargets crossedQuotas).
+         */
+        get: operations["CrossedQuotaCells_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/CrossedQuotaCells({key})": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get one CrossedQuotaCells row by key */
+        get: operations["CrossedQuotaCells_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/ProjectShares/$count": {
         parameters: {
             query?: never;
@@ -8650,6 +8704,8 @@ export interface components {
             "testOptions@odata.count"?: number;
             targets?: components["schemas"]["Targets"][];
             "targets@odata.count"?: number;
+            crossedQuotaCells?: components["schemas"]["CrossedQuotaCells"][];
+            "crossedQuotaCells@odata.count"?: number;
             projectObjectives?: components["schemas"]["ProjectObjectives"][];
             "projectObjectives@odata.count"?: number;
             aiProjectSummaries?: components["schemas"]["AiProjectSummaries"][];
@@ -9939,6 +9995,26 @@ export interface components {
             project?: components["schemas"]["Projects"] | null;
             region?: components["schemas"]["Regions"] | null;
         };
+        /** @description A crossed (interlocked) quota cell of a market: a pair of answers of two demographic questions (firstOptionId of the question with the lower id) and its share of the market's completes; the cells of one crossing add up to 100% (ChangeTargets crossedQuotas). */
+        CrossedQuotaCells: {
+            id?: number;
+            /** @description The owning client (tenant). */
+            clientId?: number;
+            projectId?: number;
+            regionId?: number;
+            firstOptionId?: number;
+            secondOptionId?: number;
+            quotaPercent?: number;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string | null;
+            client?: components["schemas"]["Clients"] | null;
+            project?: components["schemas"]["Projects"] | null;
+            region?: components["schemas"]["Regions"] | null;
+            firstOption?: components["schemas"]["SystemQuestionOption"] | null;
+            secondOption?: components["schemas"]["SystemQuestionOption"] | null;
+        };
         /** @description A project shared with a person by e-mail; userId is set once they sign in. */
         ProjectShares: {
             id?: number;
@@ -10106,7 +10182,19 @@ export interface components {
                 /** @description The group (this target's question) takes only its targeted answers: with quotas on all of them, they must add up to 100%. Omitted: the target keeps its stored value */
                 onlyThese?: boolean;
             }[];
-            /** @description When given, the project's regions become exactly these (targets of removed regions go) */
+            /** @description Crossed (interlocked) quota cells, e.g. gender × age band: respondents whose pair of answers is no cell screen out, a full cell is over quota. Every cell lies within the two questions' targets, and a crossed question takes no quota of its own in that market. Omitted: the stored cells stay; []: none */
+            crossedQuotas?: {
+                /** @description The market the cell applies in (one of the project's regions) */
+                regionId: number;
+                /** @description The cell's pair of answers: one option of each of two demographic questions (SystemQuestionOption), in either order */
+                systemQuestionOptionIds: [
+                    number,
+                    number
+                ];
+                /** @description The cell's share of the market's completes; the cells of one crossing (two questions in one market) add up to 100% */
+                quotaPercent: number;
+            }[];
+            /** @description When given, the project's regions become exactly these (targets and crossed cells of removed regions go) */
             regionIds?: number[];
             /** @description When given, the completes per wave in each of the project's regions (a Draft's: fixed from Submit on); added regions take the project's size */
             sampleSize?: number;
@@ -10519,6 +10607,18 @@ export interface components {
                 /** @description The market in words, as IncidenceEstimate's explanation says it */
                 text: string;
             }[];
+            /** @description The quota cells, of one question or crossed, that the panel cannot fill */
+            cells: {
+                regionId: number;
+                regionName: string;
+                /** @description The quota cell: an answer (Male) or a crossed pair (Male × 18-24) */
+                label: string;
+                /** @description The cell's cap in a run of the market's completes */
+                needed: number;
+                /** @description Completes the panel can deliver in the cell in a field period (IncidenceEstimate's explanation) */
+                deliverable: number;
+                text: string;
+            }[];
             /** @description Days each run fields from its launch before it closes with the completes it has */
             fieldPeriodDays: number;
             /** @description The shortfall, the field period and the refund rule, in words */
@@ -10617,8 +10717,11 @@ export interface components {
                 sampleSize: number;
                 incidence: number;
                 factors: {
-                    /** @enum {string} */
-                    kind: "demographic" | "screener";
+                    /**
+                     * @description crossed: two demographic questions crossed in quota cells, one factor
+                     * @enum {string}
+                     */
+                    kind: "demographic" | "screener" | "crossed";
                     systemQuestionId?: number;
                     questionId?: number;
                     optionIds: number[];
@@ -10626,6 +10729,13 @@ export interface components {
                     /** @description A demographic factor's share per targeted answer */
                     optionShares?: {
                         optionId: number;
+                        share: number;
+                    }[];
+                    /** @description A crossed factor's two questions, the lower id first */
+                    systemQuestionIds?: number[];
+                    /** @description A crossed factor's share per cell: the product of its two answers' shares (they add up to share) */
+                    cellShares?: {
+                        optionIds: number[];
                         share: number;
                     }[];
                     /** @enum {string} */
@@ -10676,7 +10786,31 @@ export interface components {
                 /** @description What the group's quotas mean in this market, or why no run can fill it */
                 text: string;
             }[];
-            /** @description The markets' then the groups' texts: what the editor and the CLI show */
+            crossed: {
+                /** @description s{first systemQuestionId}&s{second}: the crossing's two questions, the lower id first */
+                key: string;
+                /** @description The questions crossed, e.g. Gender × Age group */
+                name: string;
+                regionId: number;
+                regionName: string;
+                cells: {
+                    /** @description The cell's pair of answers, in the crossing's question order */
+                    optionIds: number[];
+                    label: string;
+                    quotaPercent: number;
+                    /** @description The cell's cap in a run of the market's completes: ceil(completes × share), at least 1 */
+                    needed: number;
+                    /** @description floor(the market's feasibleCompletes × the cell's share ÷ the crossing's share), from the estimate's crossed factor (null: a customer panel) */
+                    deliverable: number | null;
+                    /** @description needed <= deliverable (null: unknown) */
+                    feasible: boolean | null;
+                }[];
+                totalPercent: number;
+                ok: boolean;
+                /** @description What the crossing's cells mean in this market, or why no run can fill it */
+                text: string;
+            }[];
+            /** @description The markets', the groups' then the crossings' texts: what the editor and the CLI show */
             lines: string[];
         };
         QuestionIrDocument: {
@@ -10723,8 +10857,11 @@ export interface components {
                 sampleSize: number;
                 incidence: number;
                 factors: {
-                    /** @enum {string} */
-                    kind: "demographic" | "screener";
+                    /**
+                     * @description crossed: two demographic questions crossed in quota cells, one factor
+                     * @enum {string}
+                     */
+                    kind: "demographic" | "screener" | "crossed";
                     systemQuestionId?: number;
                     questionId?: number;
                     optionIds: number[];
@@ -10732,6 +10869,13 @@ export interface components {
                     /** @description A demographic factor's share per targeted answer */
                     optionShares?: {
                         optionId: number;
+                        share: number;
+                    }[];
+                    /** @description A crossed factor's two questions, the lower id first */
+                    systemQuestionIds?: number[];
+                    /** @description A crossed factor's share per cell: the product of its two answers' shares (they add up to share) */
+                    cellShares?: {
+                        optionIds: number[];
                         share: number;
                     }[];
                     /** @enum {string} */
@@ -11506,12 +11650,14 @@ export interface components {
             })[];
         };
         SurveyRunQuotaProgress: {
-            /** @description The group: s{systemQuestionId} (a demographic) or q{projectQuestionId} (a screener) */
+            /** @description The group: s{systemQuestionId} (a demographic), q{projectQuestionId} (a screener), or two crossed demographics s{id}&s{id} */
             key: string;
             question: string;
             cells: {
-                /** @description The answer with the quota; null: the group's other answers, sharing what its quotas leave */
+                /** @description The answer with the quota; null: the group's other answers, sharing what its quotas leave, or a crossed cell */
                 optionId: number | null;
+                /** @description A crossed cell's pair of answers, in the order of the group's key (s45&s51) */
+                optionIds?: number[];
                 label: string;
                 /** @description Completes in the cell (the count the engine closes the cell with) */
                 completes: number;
@@ -13432,6 +13578,11 @@ export interface components {
             "@odata.count"?: number;
             "@odata.nextLink"?: string;
             value: components["schemas"]["ProjectObjectives"][];
+        };
+        CrossedQuotaCellsCollection: {
+            "@odata.count"?: number;
+            "@odata.nextLink"?: string;
+            value: components["schemas"]["CrossedQuotaCells"][];
         };
         ProjectSharesCollection: {
             "@odata.count"?: number;
@@ -25381,6 +25532,106 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Targets"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    CrossedQuotaCells_count: {
+        parameters: {
+            query?: {
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The number of matching rows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": number;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    CrossedQuotaCells_list: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+                /** @description Filter expression: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower, navigation paths, any/all */
+                $filter?: components["parameters"]["filter"];
+                /** @description Properties (or navigation paths) with asc/desc, comma-separated */
+                $orderby?: components["parameters"]["orderby"];
+                /** @description Page size, at most 1000 (default 100) */
+                $top?: components["parameters"]["top"];
+                /** @description Rows to skip */
+                $skip?: components["parameters"]["skip"];
+                /** @description true adds @odata.count, the number of matching rows */
+                $count?: components["parameters"]["count"];
+                /** @description Aggregation: filter(...)/groupby((a,b),aggregate(x with sum as total)) */
+                $apply?: components["parameters"]["apply"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of rows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrossedQuotaCellsCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    CrossedQuotaCells_get: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated properties to return, e.g. id,projectName */
+                $select?: components["parameters"]["select"];
+                /** @description Navigation properties to include, with nested options: projectsRegions($expand=region;$orderby=id) */
+                $expand?: components["parameters"]["expand"];
+            };
+            header?: never;
+            path: {
+                /** @description CrossedQuotaCells key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The row */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrossedQuotaCells"];
                 };
             };
             400: components["responses"]["BadRequest"];

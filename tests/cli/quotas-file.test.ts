@@ -106,3 +106,50 @@ test("a file whose shares add up to 90% is refused by apply as ChangeTargets ref
   expect(r.stderr).toContain('The quotas of the group "Gender" add up to 90% in New Zealand');
   expect(await targetsOf(id), "nothing half-written").toEqual(EDITOR_50_50);
 }, 60_000);
+
+// Crossed cells (record 0128): gender x age band in New Zealand, 25% each.
+const AGE_25_34 = 5100002;
+type Crossed = { regionId: number; firstOptionId: number; secondOptionId: number; quotaPercent: number };
+const crossedOf = async (id: number) =>
+  (await api<{ value: Crossed[] }>("GET", `/api/v1/CrossedQuotaCells?$filter=projectId eq ${id}&$select=regionId,firstOptionId,secondOptionId,quotaPercent&$orderby=firstOptionId,secondOptionId`)).value;
+const QUARTERS: Crossed[] = [
+  { regionId: 1, firstOptionId: MALE, secondOptionId: AGE_18_24, quotaPercent: 25 },
+  { regionId: 1, firstOptionId: MALE, secondOptionId: AGE_25_34, quotaPercent: 25 },
+  { regionId: 1, firstOptionId: FEMALE, secondOptionId: AGE_18_24, quotaPercent: 25 },
+  { regionId: 1, firstOptionId: FEMALE, secondOptionId: AGE_25_34, quotaPercent: 25 },
+];
+
+test("crossed cells: exported with their answers named, applied to another draft (replacing its cells), created from the file", async () => {
+  const source = await draft("Crossed source", [1]);
+  await api("POST", `/api/v1/TestOptions`, { projectId: source, conceptText: "Oat bar with honey" });
+  await api("POST", `/api/v1/Projects(${source})/ChangeTargets`, {
+    targets: [],
+    crossedQuotas: QUARTERS.map((c) => ({ regionId: c.regionId, systemQuestionOptionIds: [c.firstOptionId, c.secondOptionId], quotaPercent: c.quotaPercent })),
+  });
+  const file = join(dir, "crossed.yaml");
+  const written = await uma.run(["projects", "file", String(source), "-o", file]);
+  expect(written.code, written.stderr).toBe(0);
+  const text = readFileSync(file, "utf8");
+  expect(text).toContain("# Gender: Male × Age group: 18-24");
+  const y = parse(text) as { crossedQuotas: unknown[] };
+  expect(y.crossedQuotas).toEqual(QUARTERS.map((c) => ({ region: "NZ", cell: [c.firstOptionId, c.secondOptionId], quota: 25 })));
+
+  // Applied to a draft with other cells (Male/Female x 18-24 at 50%): the file's cells replace them.
+  const other = await draft("Crossed target", [1]);
+  await api("POST", `/api/v1/Projects(${other})/ChangeTargets`, {
+    targets: [],
+    crossedQuotas: [MALE, FEMALE].map((o) => ({ regionId: 1, systemQuestionOptionIds: [o, AGE_18_24], quotaPercent: 50 })),
+  });
+  const applied = await uma.json<{ feasibility: { lines: string[] } }>(["projects", "apply", String(other), "--from", file]);
+  expect(applied.feasibility.lines).toContain("Gender × Age group in New Zealand: Male × 18-24 25%, Male × 25-34 25%, Female × 18-24 25%, Female × 25-34 25%, 100% in all.");
+  expect(await crossedOf(other)).toEqual(QUARTERS);
+
+  const created = await uma.json<{ id: number }>(["projects", "create", "--from", file]);
+  expect(await crossedOf(created.id)).toEqual(QUARTERS);
+
+  // Named by their words in a file, the same cells.
+  const named = join(dir, "crossed-named.yaml");
+  writeFileSync(named, `name: Named\ntype: Idea\nframework: idea-default\nregions: [NZ]\ncrossedQuotas:\n${QUARTERS.map((c) => `  - region: NZ\n    cell: ["Gender: ${c.firstOptionId === MALE ? "Male" : "Female"}", "${c.secondOptionId === AGE_18_24 ? "18-24" : "25-34"}"]\n    quota: 25\n`).join("")}`);
+  const fromNames = await uma.json<{ id: number }>(["projects", "create", "--from", named]);
+  expect(await crossedOf(fromNames.id)).toEqual(QUARTERS);
+}, 90_000);

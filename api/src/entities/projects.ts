@@ -107,6 +107,7 @@ export const projectsSets: EntitySetDef[] = [
       questions: nav.many("Questions", "projectId"),
       testOptions: nav.many("TestOptions", "projectId"),
       targets: nav.many("Targets", "projectId"),
+      crossedQuotaCells: nav.many("CrossedQuotaCells", "projectId"),
       projectObjectives: nav.many("ProjectObjectives", "projectId"),
       aiProjectSummaries: nav.many("AiProjectSummaries", "projectId"),
       segments: nav.many("Segments", "projectId"),
@@ -346,6 +347,31 @@ export const projectsSets: EntitySetDef[] = [
       question: nav.one("Questions", "questionId"),
       systemQuestionOption: nav.one("SystemQuestionOption", "systemQuestionOptionId"),
       questionOption: nav.one("QuestionOptions", "questionOptionId"),
+    },
+  }),
+
+  entity({
+    name: "CrossedQuotaCells",
+    table: "crossed_quota_cells",
+    scope: "shared",
+    description:
+      "A crossed (interlocked) quota cell of a market: a pair of answers of two demographic questions (firstOptionId of the question with the lower id) and its share of the market's completes; the cells of one crossing add up to 100% (ChangeTargets crossedQuotas).",
+    fields: {
+      id: f.key(),
+      clientId: f.clientId(),
+      projectId: projectRef(),
+      regionId: f.int(),
+      firstOptionId: f.int(),
+      secondOptionId: f.int(),
+      quotaPercent: f.number(),
+      ...stamps,
+    },
+    nav: {
+      client: nav.one("Clients", "clientId"),
+      project: nav.one("Projects", "projectId"),
+      region: nav.one("Regions", "regionId"),
+      firstOption: nav.one("SystemQuestionOption", "firstOptionId"),
+      secondOption: nav.one("SystemQuestionOption", "secondOptionId"),
     },
   }),
 

@@ -2,9 +2,10 @@
 // it is when the run is created, so later edits never change a live survey.
 import type { Tx } from "../../db/client.ts";
 import { ApiError } from "../../errors.ts";
-import type { DefQuestion, DefTarget, QuestionType, SurveyDefinition } from "./engine.ts";
+import type { DefCrossing, DefQuestion, DefTarget, QuestionType, SurveyDefinition } from "./engine.ts";
 import * as q from "./fielding.sql.ts";
 import { cellCap } from "./quotas.ts";
+import { crossingsIn, loadCrossedCells, type CrossedCell } from "./crossed.ts";
 
 const TYPE: Record<number, QuestionType> = { 1: "single", 2: "multiple", 3: "text", 4: "dropdown" };
 /** Positions (SPEC 3): Audience 1, 4, 7; Test 8, 2 and the framework's 5; Follow-up 3, Custom 6, 9-12. */
@@ -84,6 +85,8 @@ export async function buildDefinition(
     t.othersQuota = Math.max(0, run.targetCompletes - capped.reduce((a, b) => a + b, 0));
   }
 
+  const crossed = crossingsOf(await loadCrossedCells(tx, projectId, run.regionId), demographics, run.targetCompletes);
+
   const priceRange: SurveyDefinition["priceRange"] = {};
   const purchaseIntent: number[] = [];
   for (const r of await q.priceRanges(tx, projectId)) {
@@ -113,8 +116,34 @@ export async function buildDefinition(
     loop,
     followUps,
     targets: [...targets.values()],
+    crossed,
     priceRange,
     purchaseIntent,
     translations: Object.fromEntries((await q.translations(tx, run.regionId)).map((t) => [t.sourceText, t.translatedText])),
   };
+}
+
+/**
+ * The market's crossings as the engine reads them: keys in code-unit order (quotaCounts' pairs),
+ * each cell's answers in that order and its cap in a run of `completes`. A crossing of a question
+ * the survey does not ask cannot screen and is left out.
+ */
+function crossingsOf(cells: readonly CrossedCell[], demographics: readonly DefQuestion[], completes: number): DefCrossing[] {
+  const regionId = cells[0]?.regionId;
+  if (regionId === undefined) return [];
+  return crossingsIn(cells, regionId).flatMap((x) => {
+    const first = `s${x.firstQuestionId}`;
+    const second = `s${x.secondQuestionId}`;
+    if (!demographics.some((q) => q.key === first) || !demographics.some((q) => q.key === second)) return [];
+    const flip = second < first;
+    return [
+      {
+        keys: flip ? [second, first] : [first, second],
+        cells: x.cells.map((c) => ({
+          optionIds: flip ? [c.secondOptionId, c.firstOptionId] : [c.firstOptionId, c.secondOptionId],
+          cap: cellCap(completes, c.quotaPercent),
+        })),
+      },
+    ];
+  });
 }

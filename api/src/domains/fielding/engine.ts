@@ -66,6 +66,16 @@ export type DefTarget = {
   othersQuota?: number | null;
 };
 
+/**
+ * A crossing of two demographic questions (crossed quota cells, crossed.ts): keys in code-unit
+ * order (the order quotaCounts pairs answers in), each cell a pair of their answers in that order
+ * with its cap. A respondent whose pair is no cell screens out; a full cell is over quota.
+ */
+export type DefCrossing = {
+  keys: [string, string];
+  cells: { optionIds: [number, number]; cap: number }[];
+};
+
 export type SurveyDefinition = {
   version: 1;
   surveyRunId: number;
@@ -85,6 +95,8 @@ export type SurveyDefinition = {
   loop: DefQuestion[];
   followUps: DefQuestion[];
   targets: DefTarget[];
+  /** Crossed quota cells of the run's market (absent in runs built before them). */
+  crossed?: DefCrossing[];
   /** Price set-up: min and max per test option (null: unbounded), for validation of the answers. */
   priceRange: Record<string, { min: number | null; max: number | null }>;
   /** Test options whose price questions are followed by the purchase-intent questions (NMS). */
@@ -256,6 +268,43 @@ export interface QuotaState {
 /** An answer's cell: "{question key}:{option id}", e.g. "s45:4500002". */
 export const answerCell = (questionKey: string, optionId: number | string) => `${questionKey}:${optionId}`;
 
+/** A demographic's answer key (s{systemQuestionId}): the answers crossed cells pair. */
+const DEMOGRAPHIC = /^s\d+$/;
+
+/** A crossed cell's count key: both answers' cells, keys in code-unit order, e.g. "s45:4500001&s51:5100001". */
+export const crossedCell = (keys: readonly [string, string], optionIds: readonly [number | string, number | string]) =>
+  `${answerCell(keys[0], optionIds[0])}&${answerCell(keys[1], optionIds[1])}`;
+export const crossingKeyOf = (x: Pick<DefCrossing, "keys">) => `${x.keys[0]}&${x.keys[1]}`;
+
+/**
+ * Adds a complete's answers to the counts (as quotaCounts counts the stored sessions): each single
+ * answer's cell, and each pair of demographic answers' crossed cell.
+ */
+export function countComplete(byAnswer: Record<string, number>, answers: Answers): void {
+  const demographic: [string, number][] = [];
+  for (const [k, v] of Object.entries(answers)) {
+    if (typeof v !== "number") continue;
+    byAnswer[answerCell(k, v)] = (byAnswer[answerCell(k, v)] ?? 0) + 1;
+    if (DEMOGRAPHIC.test(k)) demographic.push([k, v]);
+  }
+  demographic.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (let i = 0; i < demographic.length; i++) {
+    for (let j = i + 1; j < demographic.length; j++) {
+      const cell = crossedCell([demographic[i]![0], demographic[j]![0]], [demographic[i]![1], demographic[j]![1]]);
+      byAnswer[cell] = (byAnswer[cell] ?? 0) + 1;
+    }
+  }
+}
+
+/** A crossing's verdict on a respondent's answers: in an open cell (null), in no cell, or in a full one. */
+function crossingOutcome(x: DefCrossing, answers: Answers, quota: QuotaState): Outcome | null {
+  const [a, b] = x.keys.map((k) => answers[k]);
+  const cell = x.cells.find((c) => c.optionIds[0] === a && c.optionIds[1] === b);
+  if (!cell) return { status: "ScreenedOut", reason: `crossed ${crossingKeyOf(x)}` };
+  if ((quota.completesByAnswer[crossedCell(x.keys, cell.optionIds)] ?? 0) >= cell.cap) return { status: "OverQuota", reason: `quota ${crossingKeyOf(x)}` };
+  return null;
+}
+
 /** The single answer a respondent gave to a target's question (system or project). */
 function chosen(answers: Answers, key: string): number[] {
   const v = answers[key];
@@ -284,6 +333,11 @@ export function afterPage(def: SurveyDefinition, all: Page[], index: number, ans
       const open = hit.filter((id) => t.quotas[id] === undefined || (quota.completesByAnswer[answerCell(t.key, id)] ?? 0) < t.quotas[id]!);
       if (!open.length) return { status: "OverQuota", reason: `quota ${t.key}` };
     }
+    for (const x of def.crossed ?? []) {
+      if (!x.keys.every((k) => page.questions.some((q) => q.key === k))) continue;
+      const out = crossingOutcome(x, answers, quota);
+      if (out) return out;
+    }
   }
   if (page.kind === "attention" && answers[ATTENTION.key] !== ATTENTION.correct) return { status: "ScreenedOut", reason: "attention check" };
   return index + 1 < all.length ? { status: "InProgress", page: index + 1 } : { status: "Complete" };
@@ -294,8 +348,8 @@ function othersCompletes(q: DefQuestion, t: DefTarget, quota: QuotaState): numbe
   return q.options.filter((o) => !t.optionIds.includes(o.id)).reduce((s, o) => s + (quota.completesByAnswer[answerCell(t.key, o.id)] ?? 0), 0);
 }
 
-/** One quota cell of a run: an answer with a quota, or a group's other answers (optionId null). */
-export type QuotaCellProgress = { optionId: number | null; label: string; completes: number; target: number };
+/** One quota cell of a run: an answer with a quota, a group's other answers (optionId null), or a crossed pair (optionIds). */
+export type QuotaCellProgress = { optionId: number | null; optionIds?: number[]; label: string; completes: number; target: number };
 export type QuotaGroupProgress = { key: string; question: string; cells: QuotaCellProgress[] };
 
 /**
@@ -316,6 +370,22 @@ export function quotaProgress(def: SurveyDefinition, quota: QuotaState): QuotaGr
     if (!cells.length) continue;
     if (t.othersQuota != null) cells.push({ optionId: null, label: "Other answers", completes: othersCompletes(q, t, quota), target: t.othersQuota });
     out.push({ key: t.key, question: q.title || q.text, cells });
+  }
+  for (const x of def.crossed ?? []) {
+    const [qa, qb] = x.keys.map((k) => def.demographics.find((q) => q.key === k));
+    if (!qa || !qb) continue;
+    const text = (q: DefQuestion, id: number) => q.options.find((o) => o.id === id)?.text ?? String(id);
+    out.push({
+      key: crossingKeyOf(x),
+      question: `${qa.title || qa.text} × ${qb.title || qb.text}`,
+      cells: x.cells.map((c) => ({
+        optionId: null,
+        optionIds: [...c.optionIds],
+        label: `${text(qa, c.optionIds[0])} × ${text(qb, c.optionIds[1])}`,
+        completes: quota.completesByAnswer[crossedCell(x.keys, c.optionIds)] ?? 0,
+        target: c.cap,
+      })),
+    });
   }
   return out;
 }

@@ -191,7 +191,7 @@ export async function completesCounts(db: Db, ctx: RequestCtx, projectId: number
     // Each quota cell's progress, from the counts the engine decides over quota with.
     const quotas = new Map<number, QuotaGroupProgress[]>();
     for (const m of meta) {
-      if (m.definition?.targets.some((t) => Object.keys(t.quotas).length)) quotas.set(m.id, quotaProgress(m.definition, await q.quotaCounts(tx, m.id).then((c) => ({ completesByOption: c.byOption, completesByAnswer: c.byAnswer }))));
+      if (m.definition?.targets.some((t) => Object.keys(t.quotas).length) || m.definition?.crossed?.length) quotas.set(m.id, quotaProgress(m.definition, await q.quotaCounts(tx, m.id).then((c) => ({ completesByOption: c.byOption, completesByAnswer: c.byAnswer }))));
     }
     return {
       projectId,

@@ -139,11 +139,12 @@ export const TranslationCounts = z
   .openapi("DecipherTranslationCountsResult");
 const QuotaGroup = z
   .object({
-    key: z.string().describe("The group: s{systemQuestionId} (a demographic) or q{projectQuestionId} (a screener)"),
+    key: z.string().describe("The group: s{systemQuestionId} (a demographic), q{projectQuestionId} (a screener), or two crossed demographics s{id}&s{id}"),
     question: z.string(),
     cells: z.array(
       z.object({
-        optionId: z.number().int().nullable().describe("The answer with the quota; null: the group's other answers, sharing what its quotas leave"),
+        optionId: z.number().int().nullable().describe("The answer with the quota; null: the group's other answers, sharing what its quotas leave, or a crossed cell"),
+        optionIds: z.array(z.number().int()).optional().describe("A crossed cell's pair of answers, in the order of the group's key (s45&s51)"),
         label: z.string(),
         completes: z.number().int().describe("Completes in the cell (the count the engine closes the cell with)"),
         target: z.number().int().describe("The cell's cap: ceil(the run's completes x the answer's quota share), at least 1; for other answers, what the quotas leave"),

@@ -24,7 +24,7 @@ import { buildDefinition } from "./definition.ts";
 import { computeDrivers } from "../results/drivers.service.ts";
 import { codeThemes } from "../results/themes.service.ts";
 import { refreshNormCells } from "../results/norms.ts";
-import { afterPage, answerCell, answerKey, assignTestOptions, hash32, intentKey, pages, seeded, validatePage, type Answers, type Page, type SurveyDefinition } from "./engine.ts";
+import { afterPage, answerKey, countComplete, crossingKeyOf, assignTestOptions, hash32, intentKey, pages, seeded, validatePage, type Answers, type Page, type SurveyDefinition } from "./engine.ts";
 import * as q from "./fielding.sql.ts";
 import { answerPage, makePerson, screens, type Margins, type PanelPlan } from "./simulate.ts";
 import { estimateIn, feasibility } from "../lifecycle/estimate.ts";
@@ -491,6 +491,12 @@ export async function panelPlan(tx: Tx, run: q.RunRow & { definition: SurveyDefi
     // A group the estimate does not screen on passes everyone, as the estimate assumes.
     shares[t.key] = factor?.share ?? 1;
   }
+  // A crossing: the share whose pair of answers is one of its cells (the estimate's crossed factor).
+  for (const x of def.crossed ?? []) {
+    const ids = x.keys.map((k) => Number(k.slice(1))).sort((a, b) => a - b);
+    const factor = region.factors.find((f) => f.kind === "crossed" && f.systemQuestionIds?.[0] === ids[0] && f.systemQuestionIds[1] === ids[1]);
+    shares[crossingKeyOf(x)] = factor?.share ?? 1;
+  }
   const plan: PanelPlan = {
     reach: panelReach ?? 0,
     incidence: region.incidence,
@@ -603,7 +609,7 @@ export async function simulate(db: Db, runId: number, completes: number, opts: {
         done++;
         valid.lengths.push(lengthSeconds);
         devices.add(person.fingerprint);
-        for (const [k, v] of Object.entries(answers)) if (typeof v === "number") byAnswer[answerCell(k, v)] = (byAnswer[answerCell(k, v)] ?? 0) + 1;
+        countComplete(byAnswer, answers);
         for (const t of order) byOption[t] = (byOption[t] ?? 0) + 1;
       } else if (status === "OverQuota") overQuota++;
       else if (status !== "Removed") screenedOut++;

@@ -368,16 +368,23 @@ export async function insertFinishedSessions(tx: Sql, rows: FinishedSession[]): 
 /**
  * Completes in the run: per test option seen (byOption, by its id) and per single-choice answer
  * given (byAnswer, by the engine's answerCell "{answer key}:{option id}": a demographic's, a
- * screener's and a test option's ids come from separate sequences and may be equal).
+ * screener's and a test option's ids come from separate sequences and may be equal), and per pair
+ * of demographic answers (the engine's crossedCell "s45:4500001&s51:5100001", keys in code-unit
+ * order: engine.ts countComplete counts the same way).
  */
 export async function quotaCounts(tx: Sql, runId: number): Promise<{ completes: number; byOption: Record<string, number>; byAnswer: Record<string, number> }> {
   const [r] = await tx<{ completes: number; byOption: Record<string, number> | null; byAnswer: Record<string, number> | null }[]>`
     with c as (select answers, test_option_order from survey_sessions where survey_run_id = ${runId} and status = 'Complete'),
     answers as (select v.key || ':' || (v.value #>> '{}') as k from c, jsonb_each(c.answers) v where jsonb_typeof(v.value) = 'number'),
+    pairs as (
+      select a.key || ':' || (a.value #>> '{}') || '&' || b.key || ':' || (b.value #>> '{}') as k
+      from c cross join lateral jsonb_each(c.answers) a cross join lateral jsonb_each(c.answers) b
+      where a.key ~ '^s[0-9]+$' and b.key ~ '^s[0-9]+$' and a.key collate "C" < b.key collate "C"
+        and jsonb_typeof(a.value) = 'number' and jsonb_typeof(b.value) = 'number'),
     seen as (select t::text as k from c, unnest(c.test_option_order) t)
     select (select count(*) from c)::int as completes,
            (select jsonb_object_agg(k, n) from (select k, count(*)::int as n from seen group by k) g) as "byOption",
-           (select jsonb_object_agg(k, n) from (select k, count(*)::int as n from answers group by k) g) as "byAnswer"`;
+           (select jsonb_object_agg(k, n) from (select k, count(*)::int as n from (select k from answers union all select k from pairs) x group by k) g) as "byAnswer"`;
   return { completes: r!.completes, byOption: r!.byOption ?? {}, byAnswer: r!.byAnswer ?? {} };
 }
 

@@ -6,6 +6,7 @@
 // (ChangeTargets) and at Submit, before any charge, with a message naming the group.
 import type { Tx } from "../../db/client.ts";
 import { ApiError } from "../../errors.ts";
+import { crossedProblems, loadCrossedCells } from "./crossed.ts";
 
 export interface QuotaTarget {
   /** s{systemQuestionId} or q{questionId}: the group. */
@@ -113,14 +114,19 @@ export async function groupOptions(tx: Tx, targets: readonly QuotaTarget[]): Pro
     select 'q' || question_id, id, null from question_options where question_id = any(${qs}::int[])`;
 }
 
+/** Every group's and every crossing's problems (a crossing's groupKey holds "&": crossed.ts crossingKey). */
 export async function projectQuotaProblems(tx: Tx, projectId: number): Promise<QuotaProblem[]> {
   const targets = await loadQuotaTargets(tx, projectId);
-  if (!targets.some((t) => t.quotaPercent !== null)) return [];
+  const crossed = await loadCrossedCells(tx, projectId);
+  if (!targets.some((t) => t.quotaPercent !== null) && !crossed.length) return [];
   const regions = await tx<{ regionId: number; regionName: string }[]>`
     select pr.region_id as "regionId", r.region_name as "regionName"
     from projects_regions pr join regions r on r.id = pr.region_id where pr.project_id = ${projectId} order by r.sort_order, pr.region_id`;
-  return quotaProblems(targets, await groupOptions(tx, targets), regions);
+  return [...quotaProblems(targets, await groupOptions(tx, targets), regions), ...crossedProblems(crossed, targets, regions)];
 }
+
+/** A problem's field path: targets.{group key}, or crossedQuotas.{crossing key}. */
+export const problemPath = (p: Pick<QuotaProblem, "groupKey">) => (p.groupKey.includes("&") ? `crossedQuotas.${p.groupKey}` : `targets.${p.groupKey}`);
 
 /** 400 naming every group whose quotas no run can meet (nothing written: the caller's transaction rolls back). */
 export async function assertQuotasCanBeMet(tx: Tx, projectId: number): Promise<void> {
@@ -130,6 +136,6 @@ export async function assertQuotasCanBeMet(tx: Tx, projectId: number): Promise<v
     "ValidationError",
     problems.map((p) => p.message).join("; "),
     undefined,
-    problems.map((p) => ({ path: `targets.${p.groupKey}`, message: p.message })),
+    problems.map((p) => ({ path: problemPath(p), message: p.message })),
   );
 }

@@ -10,7 +10,10 @@
 //   Within the targeted answers, and within the others, answers follow the census margins (age
 //   group, gender, region); answers without a margin evenly, "prefer not to say" rarely. A group
 //   with quotas that is open to its other answers screens nobody: its answers follow the census and
-//   its quotas fill or close over quota as for real people.
+//   its quotas fill or close over quota as for real people. Two crossed questions (crossed quota
+//   cells) are drawn together: in one of the crossing's cells with the estimate's share for it, else
+//   in a pair that is no cell (screened out), pairs weighted by the product of their census margins,
+//   so the crossed cells fill, close over quota and screen out as the estimate expects.
 // - Each test option has a latent appeal from its concept text (stable across runs), plus an appeal
 //   that depends on the respondent's age and gender, so concepts differ and segments differ.
 // - The 4-point scales follow an ordered-logit-like rule: the latent score plus noise falls into one
@@ -22,7 +25,21 @@
 //   meter finds a sensible acceptable range.
 // - 3% fail the attention check; 4% speed, 3% straight-line, 3% write gibberish, 2% come back on a
 //   device already seen (POOR_SHARES): flagged and replaced by the quality checks (quality.ts).
-import { ATTENTION, answerKey, hash32, intentKey, seeded, type AnswerValue, type DefQuestion, type DefTarget, type Page, type SurveyDefinition } from "./engine.ts";
+import {
+  ATTENTION,
+  answerKey,
+  crossingKeyOf,
+  hash32,
+  intentKey,
+  seeded,
+  type AnswerValue,
+  type DefCrossing,
+  type DefOption,
+  type DefQuestion,
+  type DefTarget,
+  type Page,
+  type SurveyDefinition,
+} from "./engine.ts";
 
 export interface Margins {
   /** systemQuestionId -> optionId -> share */
@@ -44,7 +61,7 @@ export type PanelPlan = {
   feasibleCompletes: number;
   /** The run's field period in days: the panel invites reach / fieldPeriodDays people per tick. */
   fieldPeriodDays: number;
-  /** Per target group that screens (s{systemQuestionId}, q{projectQuestionId}): the share who give a targeted answer. */
+  /** Per target group that screens (s{systemQuestionId}, q{projectQuestionId}): the share who give a targeted answer; per crossing (s45&s51), the share in one of its cells. */
   shares: Record<string, number>;
 };
 
@@ -122,17 +139,44 @@ function drawOption<T extends { id: number }>(random: () => number, options: rea
   return pick(random, pool, pool.map(weight));
 }
 
+/** An answer's weight in the market: its census margin, else even ("prefer not to say" and "another gender" rarely). */
+function censusWeight(margins: Margins, q: DefQuestion): (o: { id: number; text: string }) => number {
+  const census = margins[String(q.systemQuestionId)];
+  return (o) => census?.[o.id] ?? (/prefer not/i.test(o.text) ? 0.15 : /another gender/i.test(o.text) ? 0.02 : 1);
+}
+
+/**
+ * The answers of a crossing's two questions drawn for a person: in one of its cells with the
+ * estimate's share for the crossing, else in a pair that is no cell; within either side, pairs by
+ * the product of their census weights (the questions independent, as the estimate has them).
+ */
+function drawCrossing(random: () => number, def: SurveyDefinition, margins: Margins, x: DefCrossing, share: number): Record<string, number> {
+  const [qa, qb] = x.keys.map((k) => def.demographics.find((q) => q.key === k));
+  if (!qa || !qb) return {};
+  const inCell = random() < share;
+  const pairs = qa.options.flatMap((a) => qb.options.map((b) => [a, b] as const));
+  const isCell = ([a, b]: readonly [DefOption, DefOption]) => x.cells.some((c) => c.optionIds[0] === a.id && c.optionIds[1] === b.id);
+  const side = pairs.filter((p) => isCell(p) === inCell);
+  const pool = side.length ? side : pairs;
+  const wa = censusWeight(margins, qa);
+  const wb = censusWeight(margins, qb);
+  const [a, b] = pick(random, pool, pool.map(([oa, ob]) => wa(oa) * wb(ob)));
+  return { [qa.key]: a.id, [qb.key]: b.id };
+}
+
 export function makePerson(def: SurveyDefinition, margins: Margins, seed: number, index: number, shares: PanelPlan["shares"]): Person {
   const random = seeded(hash32(`${seed}:${index}`));
   const demographics: Record<string, number> = {};
+  // A crossing's two questions are drawn together, by its cells.
+  const crossed = new Set((def.crossed ?? []).flatMap((x) => x.keys));
   // Independent draws per group, so the share who pass every group is the product of the shares.
   const inTarget: Record<string, boolean> = {};
-  for (const t of def.targets) if (screens(t)) inTarget[t.key] = random() < (shares[t.key] ?? 1);
+  for (const t of def.targets) if (screens(t) && !crossed.has(t.key)) inTarget[t.key] = random() < (shares[t.key] ?? 1);
+  for (const x of def.crossed ?? []) Object.assign(demographics, drawCrossing(random, def, margins, x, shares[crossingKeyOf(x)] ?? 1));
   for (const q of def.demographics) {
+    if (crossed.has(q.key)) continue;
     const target = def.targets.find((t) => t.key === q.key);
-    const census = margins[String(q.systemQuestionId)];
-    const weight = (o: { id: number; text: string }) => census?.[o.id] ?? (/prefer not/i.test(o.text) ? 0.15 : /another gender/i.test(o.text) ? 0.02 : 1);
-    demographics[q.key] = drawOption(random, q.options, target, inTarget[q.key] ?? null, weight).id;
+    demographics[q.key] = drawOption(random, q.options, target, inTarget[q.key] ?? null, censusWeight(margins, q)).id;
   }
   const young = YOUNG.has(demographics[`s${AGE}`] ?? 0);
   const female = demographics[`s${GENDER}`] === FEMALE;

@@ -1,6 +1,6 @@
 // Duplicate: a copy of a project as a new Draft of the same team: the project's settings, regions,
 // test options, questions and their options, project questions (routing remapped), objectives
-// (the active one too), targets, and the price sensitivity and market reach set-ups. Not copied:
+// (the active one too), targets, crossed quota cells, and the price sensitivity and market reach set-ups. Not copied:
 // anything of a run (schedules, sessions, answers, summaries), shares, watchers, group tags.
 import type { Db, Tx } from "../../db/client.ts";
 import type { RequestCtx } from "../../access/principal.ts";
@@ -89,6 +89,7 @@ async function duplicateIn(tx: Tx, userId: number, src: number, clientId: number
     set: toProject,
     remap: { question_id: questions, question_option_id: options },
   });
+  await q.copyRows(tx, { table: "crossed_quota_cells", where: tx`t.project_id = ${src}`, set: toProject });
   await q.copyRows(tx, {
     table: "project_price_sensitivities",
     where: tx`t.project_id = ${src} and (t.test_option_id is null or t.test_option_id = any(${ids(testOptions)}::int[]))`,

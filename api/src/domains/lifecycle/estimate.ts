@@ -7,6 +7,8 @@
 //   one, else the share of past respondents in the region who gave that answer, else one over the
 //   number of answers the question offers there (a uniform prior); targeted answers of one question
 //   add up (capped at 1), questions multiply (treated as independent);
+// - two crossed questions of a market (crossed quota cells, fielding/crossed.ts) are one factor: each
+//   cell's share is the product of its two answers' shares, the factor's share their sum;
 // - a screener's share is the share of past respondents to the question who gave a targeted answer,
 //   else the targeted answers over all its answers (uniform prior);
 // - a region's incidence is the product of its shares; the project's is total completes over the
@@ -15,11 +17,12 @@
 import type { Tx } from "../../db/client.ts";
 import { ApiError } from "../../errors.ts";
 import * as q from "./incidence.sql.ts";
+import { crossingsIn, loadCrossedCells, type CrossedCell, type Crossing } from "../fielding/crossed.ts";
 
 export type Basis = "census" | "responses" | "prior" | "mixed" | "noTargets";
 
 export interface Factor {
-  kind: "demographic" | "screener";
+  kind: "demographic" | "screener" | "crossed";
   /** The system question (demographic) or project question (screener) screened on. */
   systemQuestionId?: number;
   questionId?: number;
@@ -27,6 +30,9 @@ export interface Factor {
   share: number;
   /** A demographic factor's share per targeted answer (they add up to share, before its cap at 1). */
   optionShares?: { optionId: number; share: number }[];
+  /** A crossed factor's two questions (the lower id first) and each cell's share (they add up to share). */
+  systemQuestionIds?: number[];
+  cellShares?: { optionIds: number[]; share: number }[];
   basis: Basis;
 }
 
@@ -103,49 +109,75 @@ export async function estimateIn(tx: Tx, projectId: number): Promise<IncidenceEs
   if (!regions.length) throw new ApiError("Conflict", `Project ${projectId} has no regions: its incidence depends on where it fields`);
   const targets = await q.demographicTargets(tx, projectId);
   const screeners = await screenerFactors(tx, projectId);
-  return { projectId, ...(await estimateRegions(tx, regions, targets, screeners)) };
+  return { projectId, ...(await estimateRegions(tx, regions, targets, screeners, await loadCrossedCells(tx, projectId))) };
+}
+
+/**
+ * A crossing's factor: each cell's share is the product of its two answers' shares (the questions
+ * independent, as the estimate has them everywhere), and the crossing qualifies their sum.
+ */
+function crossedFactor(x: Crossing, shareOf: (sq: number, o: number) => { share: number; basis: Basis }): Factor {
+  const bases: Basis[] = [];
+  const cellShares = x.cells.map((c) => {
+    const a = shareOf(c.firstQuestionId, c.firstOptionId);
+    const b = shareOf(c.secondQuestionId, c.secondOptionId);
+    bases.push(a.basis, b.basis);
+    return { optionIds: [c.firstOptionId, c.secondOptionId], share: a.share * b.share };
+  });
+  return {
+    kind: "crossed",
+    systemQuestionIds: [x.firstQuestionId, x.secondQuestionId],
+    optionIds: [...new Set(x.cells.flatMap((c) => [c.firstOptionId, c.secondOptionId]))],
+    share: Math.min(1, cellShares.reduce((s, c) => s + c.share, 0)),
+    cellShares,
+    basis: combineBasis(bases),
+  };
 }
 
 /**
  * The estimate from its inputs (a project's rows, or settings not yet saved: FeasibilityEstimate):
  * the regions with their completes, the demographic targets that screen (a group with quotas and
- * not "only these" screens nobody out), and the screeners' factors.
+ * not "only these" screens nobody out), the screeners' factors and the crossed quota cells (a
+ * crossing's factor takes the place of its two questions' in its market).
  */
-export async function estimateRegions(tx: Tx, regions: q.RegionSample[], targets: q.DemographicTarget[], screeners: Factor[]): Promise<Omit<IncidenceEstimate, "projectId">> {
-  const questionIds = [...new Set(targets.map((t) => t.systemQuestionId))];
-  const census = await q.censusShares(tx, [...new Set(targets.map((t) => t.optionId))]);
+export async function estimateRegions(
+  tx: Tx,
+  regions: q.RegionSample[],
+  targets: q.DemographicTarget[],
+  screeners: Factor[],
+  crossed: readonly CrossedCell[] = [],
+): Promise<Omit<IncidenceEstimate, "projectId">> {
+  const questionIds = [...new Set([...targets.map((t) => t.systemQuestionId), ...crossed.flatMap((c) => [c.firstQuestionId, c.secondQuestionId])])];
+  const census = await q.censusShares(tx, [...new Set([...targets.map((t) => t.optionId), ...crossed.flatMap((c) => [c.firstOptionId, c.secondOptionId])])]);
   const answers = await q.systemAnswerCounts(tx, questionIds, regions.map((r) => r.regionId));
   const optionCounts = await q.systemOptionCounts(tx, questionIds);
 
   const out: RegionIncidence[] = regions.map((r) => {
+    /** An answer's share in the market: its census margin, else past answers' share, else the uniform prior. */
+    const shareOf = (sq: number, o: number): { share: number; basis: Basis } => {
+      const c = census.find((x) => x.regionId === r.regionId && x.optionId === o);
+      if (c) return { share: c.share, basis: "census" };
+      const total = answers.find((a) => a.regionId === r.regionId && a.systemQuestionId === sq && a.optionId === null)?.respondents ?? 0;
+      if (total > 0) return { share: (answers.find((a) => a.regionId === r.regionId && a.systemQuestionId === sq && a.optionId === o)?.respondents ?? 0) / total, basis: "responses" };
+      const offered = optionCounts.filter((x) => x.systemQuestionId === sq && (x.regionId === null || x.regionId === r.regionId)).reduce((s, x) => s + x.options, 0);
+      return { share: 1 / Math.max(1, offered), basis: "prior" };
+    };
+    const crossings = crossingsIn(crossed, r.regionId);
+    const isCrossed = (sq: number) => crossings.some((x) => x.firstQuestionId === sq || x.secondQuestionId === sq);
     const factors: Factor[] = [];
     for (const sq of questionIds) {
+      // A crossed question is screened by its crossing's cells (they lie within its targets).
+      if (isCrossed(sq)) continue;
       const opts = targets.filter(
         (t) => t.systemQuestionId === sq && (t.regionId === null || t.regionId === r.regionId) && (t.optionRegionId === null || t.optionRegionId === r.regionId),
       );
       if (!opts.length) continue;
-      const total = answers.find((a) => a.regionId === r.regionId && a.systemQuestionId === sq && a.optionId === null)?.respondents ?? 0;
-      const offered = optionCounts
-        .filter((c) => c.systemQuestionId === sq && (c.regionId === null || c.regionId === r.regionId))
-        .reduce((s, c) => s + c.options, 0);
-      const bases: Basis[] = [];
-      const optionShares: { optionId: number; share: number }[] = [];
-      for (const o of [...new Set(opts.map((t) => t.optionId))]) {
-        const c = census.find((x) => x.regionId === r.regionId && x.optionId === o);
-        if (c) {
-          optionShares.push({ optionId: o, share: c.share });
-          bases.push("census");
-        } else if (total > 0) {
-          optionShares.push({ optionId: o, share: (answers.find((a) => a.regionId === r.regionId && a.systemQuestionId === sq && a.optionId === o)?.respondents ?? 0) / total });
-          bases.push("responses");
-        } else {
-          optionShares.push({ optionId: o, share: 1 / Math.max(1, offered) });
-          bases.push("prior");
-        }
-      }
+      const each = [...new Set(opts.map((t) => t.optionId))].map((o) => ({ optionId: o, ...shareOf(sq, o) }));
+      const optionShares = each.map(({ optionId, share }) => ({ optionId, share }));
       const share = optionShares.reduce((s, o) => s + o.share, 0);
-      factors.push({ kind: "demographic", systemQuestionId: sq, optionIds: optionShares.map((o) => o.optionId), share: Math.min(1, share), optionShares, basis: combineBasis(bases) });
+      factors.push({ kind: "demographic", systemQuestionId: sq, optionIds: optionShares.map((o) => o.optionId), share: Math.min(1, share), optionShares, basis: combineBasis(each.map((e) => e.basis)) });
     }
+    factors.push(...crossings.map((x) => crossedFactor(x, shareOf)));
     factors.push(...screeners);
     const incidence = factors.reduce((p, f) => p * f.share, 1);
     const inc = clamp(incidence);

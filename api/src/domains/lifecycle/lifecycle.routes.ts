@@ -32,8 +32,9 @@ function registerSubmitAndApproval(app: App, deps: AppDeps): void {
         "else 0 -> 100 Submitted. Charges exactly CreditCostNow as PendingSurveyRun (30) logs, one per region, under the client's ledger lock; " +
         "409 when the balance would go below minus the overdraft limit. " +
         "400 (nothing charged) when the test is incomplete: one field error per blocking ReadinessCheck problem. " +
-        "409 (nothing charged) when a market's completes exceed what the panel can deliver in a field period (IncidenceEstimate's feasibleCompletes): " +
-        "the message states each market's deliverable completes, one `feasibility` field error per market; with `acceptShortfall: true` it is submitted " +
+        "409 (nothing charged) when a market's completes exceed what the panel can deliver in a field period (IncidenceEstimate's feasibleCompletes), " +
+        "or a quota cell's (one question's or crossed) need exceeds its deliverable completes (the explanation's cells): " +
+        "the message states each market's and cell's deliverable completes, one `feasibility` field error each; with `acceptShortfall: true` it is submitted " +
         "and the answer's `shortfall` states the field period and the refund rule.",
       body: SubmitBody,
       response: LifecycleResult,

@@ -33,6 +33,18 @@ export const Shortfall = z
         text: z.string().describe("The market in words, as IncidenceEstimate's explanation says it"),
       }),
     ),
+    cells: z
+      .array(
+        z.object({
+          regionId: z.number().int(),
+          regionName: z.string(),
+          label: z.string().describe("The quota cell: an answer (Male) or a crossed pair (Male × 18-24)"),
+          needed: z.number().int().describe("The cell's cap in a run of the market's completes"),
+          deliverable: z.number().int().describe("Completes the panel can deliver in the cell in a field period (IncidenceEstimate's explanation)"),
+          text: z.string(),
+        }),
+      )
+      .describe("The quota cells, of one question or crossed, that the panel cannot fill"),
     fieldPeriodDays: z.number().int().describe("Days each run fields from its launch before it closes with the completes it has"),
     message: z.string().describe("The shortfall, the field period and the refund rule, in words"),
   })
@@ -149,12 +161,17 @@ export const AdminEditResult = LifecycleResult.extend({
 }).openapi("AdminEditProjectResult");
 
 export const Factor = z.object({
-  kind: z.enum(["demographic", "screener"]),
+  kind: z.enum(["demographic", "screener", "crossed"]).describe("crossed: two demographic questions crossed in quota cells, one factor"),
   systemQuestionId: z.number().int().optional(),
   questionId: z.number().int().optional(),
   optionIds: z.array(z.number().int()),
   share: z.number(),
   optionShares: z.array(z.object({ optionId: z.number().int(), share: z.number() })).optional().describe("A demographic factor's share per targeted answer"),
+  systemQuestionIds: z.array(z.number().int()).optional().describe("A crossed factor's two questions, the lower id first"),
+  cellShares: z
+    .array(z.object({ optionIds: z.array(z.number().int()), share: z.number() }))
+    .optional()
+    .describe("A crossed factor's share per cell: the product of its two answers' shares (they add up to share)"),
   basis: z.enum(["census", "responses", "prior", "mixed", "noTargets"]),
 });
 export const Explanation = z
@@ -196,7 +213,32 @@ export const Explanation = z
         text: z.string().describe("What the group's quotas mean in this market, or why no run can fill it"),
       }),
     ),
-    lines: z.array(z.string()).describe("The markets' then the groups' texts: what the editor and the CLI show"),
+    crossed: z.array(
+      z.object({
+        key: z.string().describe("s{first systemQuestionId}&s{second}: the crossing's two questions, the lower id first"),
+        name: z.string().describe("The questions crossed, e.g. Gender × Age group"),
+        regionId: z.number().int(),
+        regionName: z.string(),
+        cells: z.array(
+          z.object({
+            optionIds: z.array(z.number().int()).describe("The cell's pair of answers, in the crossing's question order"),
+            label: z.string(),
+            quotaPercent: z.number(),
+            needed: z.number().int().describe("The cell's cap in a run of the market's completes: ceil(completes × share), at least 1"),
+            deliverable: z
+              .number()
+              .int()
+              .nullable()
+              .describe("floor(the market's feasibleCompletes × the cell's share ÷ the crossing's share), from the estimate's crossed factor (null: a customer panel)"),
+            feasible: z.boolean().nullable().describe("needed <= deliverable (null: unknown)"),
+          }),
+        ),
+        totalPercent: z.number(),
+        ok: z.boolean(),
+        text: z.string().describe("What the crossing's cells mean in this market, or why no run can fill it"),
+      }),
+    ),
+    lines: z.array(z.string()).describe("The markets', the groups' then the crossings' texts: what the editor and the CLI show"),
   })
   .openapi("FeasibilityExplanation");
 export const IncidenceResult = z

@@ -12,8 +12,7 @@ import { clientChannel, publish } from "../../jobs/channel.ts";
 import { raise } from "../notifications/notifications.service.ts";
 import * as ledger from "../credits/ledger.ts";
 import * as q from "./lifecycle.sql.ts";
-import { asFieldErrors, preLaunchCheck, readinessProblems, shortfallOf, shortfallTerms, type ReadinessProblem, type ShortfallStatement } from "./readiness.ts";
-import { shortfallWords } from "./estimate.ts";
+import { asFieldErrors, preLaunchCheck, readinessProblems, shortfallOf, shortfallTerms, shortfallWords, type ReadinessProblem, type ShortfallStatement } from "./readiness.ts";
 import { allowedActions, cellFor, refusalMessage, statusName, type Action, type Cell, type StatusCode } from "./transitions.ts";
 import { assertQuotasCanBeMet } from "../fielding/quotas.ts";
 
@@ -188,8 +187,8 @@ const forSchedule = (p: q.ProjectRow): ledger.ProjectForSchedule => ({
  * Submit's charge and its SubmittedForSurvey log (Submit, and SuperApprove from Draft). An
  * incomplete test (readiness.ts) is refused first: nothing is charged for a survey that cannot run.
  * Then a design the panel cannot fill (a market whose deliverable completes fall short of those
- * ordered, by IncidenceEstimate's computation) is refused with a 409 stating what each market can
- * deliver, unless the shortfall is accepted; accepted, the shortfall is logged and answered.
+ * ordered, or a quota cell's, by IncidenceEstimate's computation) is refused with a 409 stating what
+ * each market and cell can deliver, unless the shortfall is accepted; accepted, the shortfall is logged and answered.
  */
 async function chargeAndLogSubmission(s: Step, to: number, opts: { acceptShortfall: boolean }): Promise<ledger.Charge & { shortfall: ShortfallStatement | null }> {
   const problems = await readinessProblems(s.tx, s.p);
@@ -202,9 +201,9 @@ async function chargeAndLogSubmission(s: Step, to: number, opts: { acceptShortfa
   if (shortfall && !opts.acceptShortfall) {
     throw new ApiError(
       "Conflict",
-      `Not feasible: ${shortfallWords(shortfall.markets)}. Nothing was charged. Lower the completes or target less narrowly, or submit again with "acceptShortfall": true to buy it as it is. ${shortfallTerms(shortfall.fieldPeriodDays)}`,
+      `Not feasible: ${shortfallWords(shortfall.markets, shortfall.cells)}. Nothing was charged. Lower the completes${shortfall.cells.length ? ", change the quota cells' shares" : ""} or target less narrowly, or submit again with "acceptShortfall": true to buy it as it is. ${shortfallTerms(shortfall.fieldPeriodDays)}`,
       undefined,
-      shortfall.markets.map((m) => ({ path: "feasibility", message: m.text })),
+      [...shortfall.markets, ...shortfall.cells].map((m) => ({ path: "feasibility", message: m.text })),
     );
   }
   const charge = await ledger.chargeFirstWave(s.tx, actorOf(s.ctx), forSchedule(s.p), s.p.projectName);
@@ -218,6 +217,7 @@ async function chargeAndLogSubmission(s: Step, to: number, opts: { acceptShortfa
       charged: charge.total,
       creditLogIds: charge.creditLogIds,
       ...(shortfall ? { shortfallAccepted: shortfall.markets.map(({ regionId, sampleSize, feasibleCompletes }) => ({ regionId, sampleSize, feasibleCompletes })) } : {}),
+      ...(shortfall?.cells.length ? { shortfallCellsAccepted: shortfall.cells.map(({ regionId, label, needed, deliverable }) => ({ regionId, label, needed, deliverable })) } : {}),
     },
   });
   return { ...charge, shortfall };

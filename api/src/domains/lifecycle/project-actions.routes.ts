@@ -239,7 +239,7 @@ export function registerProjectChecks(app: App, deps: AppDeps): void {
         "Each problem names the editor tab that fixes it. Submit refuses (400, nothing charged) while a blocking one remains. " +
         "Checks: markets chosen; test options for Idea, Message and Npd; a question for Question projects; at least two items for market reach; " +
         "price questions in the one currency of the markets; quotas that a run can fill (Submit refuses those with each quota group's field error). " +
-        "Not blocking: `feasibility`, one per market whose completes exceed what the panel can deliver in a field period (Submit answers 409 unless acceptShortfall), with `shortfall` stating it.",
+        "Not blocking: `feasibility`, one per market whose completes exceed what the panel can deliver in a field period and one per quota cell (one question's or crossed) that cannot be met (Submit answers 409 unless acceptShortfall), with `shortfall` stating them.",
       request: { params: ProjectKeyParams },
       responses: { 200: { description: "The check", content: { "application/json": { schema: Readiness } } }, ...commonErrors, 404: errors[404] },
     },

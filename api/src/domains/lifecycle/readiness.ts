@@ -10,7 +10,8 @@ import type { FieldError } from "../../errors.ts";
 import { projectQuotaProblems } from "../fielding/quotas.ts";
 import { fieldPeriodDaysOf } from "../fielding/field-period.ts";
 import { SHORTFALL_REFUND_RULE } from "../credits/ledger.ts";
-import { estimateIn, shortfallsOf, shortfallWords, type MarketShortfall } from "./estimate.ts";
+import { estimateIn, shortfallsOf, shortfallWords as marketShortfallWords, type MarketShortfall } from "./estimate.ts";
+import { cellShortfallWords, cellShortfalls, explainProject, type CellShortfall } from "./explain.ts";
 
 /** The editor tab where a problem is fixed (web: /{clientId}/projects/{id}/{tab}). */
 export type ReadinessTab = "setup" | "markets" | "test-options" | "questions" | "add-ons" | "scheduling";
@@ -101,6 +102,8 @@ export async function readinessProblems(tx: Tx, p: { id: number; projectTypeId: 
 /** A design that will fall short, and what buying it anyway means. */
 export interface ShortfallStatement {
   markets: MarketShortfall[];
+  /** The quota cells (of one question, or crossed) a market cannot fill. */
+  cells: CellShortfall[];
   /** Days each run fields from its launch before it closes with the completes it has. */
   fieldPeriodDays: number;
   /** The shortfall, the field period and the refund rule, in words. */
@@ -108,17 +111,24 @@ export interface ShortfallStatement {
 }
 
 /**
- * The markets of a project (with at least one market) that the panel cannot fill in a field
- * period, by the same estimate as IncidenceEstimate, with the field period and the refund rule;
- * null when every market can be filled (or its reach is unknown: a customer panel).
+ * The markets and quota cells of a project (with at least one market) that the panel cannot fill
+ * in a field period, by the same estimate and explanation as IncidenceEstimate, with the field
+ * period and the refund rule; null when every market and cell can be filled (or its reach is
+ * unknown: a customer panel).
  */
 export async function shortfallOf(tx: Tx, projectId: number): Promise<ShortfallStatement | null> {
-  const markets = shortfallsOf((await estimateIn(tx, projectId)).regions);
-  if (!markets.length) return null;
+  const est = await estimateIn(tx, projectId);
+  const markets = shortfallsOf(est.regions);
+  const cells = cellShortfalls(await explainProject(tx, projectId, est));
+  if (!markets.length && !cells.length) return null;
   const days = await fieldPeriodDaysOf(tx, projectId);
-  const words = shortfallWords(markets);
-  return { markets, fieldPeriodDays: days, message: `${words[0]!.toUpperCase()}${words.slice(1)}. ${shortfallTerms(days)}` };
+  const words = shortfallWords(markets, cells);
+  return { markets, cells, fieldPeriodDays: days, message: `${words[0]!.toUpperCase()}${words.slice(1)}. ${shortfallTerms(days)}` };
 }
+
+/** The markets' then the cells' shortfalls in words: "about 2 of 5,000 completes can be delivered in New Zealand; the quota cell ...". */
+export const shortfallWords = (markets: readonly MarketShortfall[], cells: readonly CellShortfall[]) =>
+  [...(markets.length ? [marketShortfallWords(markets)] : []), ...cells.map(cellShortfallWords)].join("; ");
 
 /** What buying a design that falls short means: the field period and the refund rule. */
 export const shortfallTerms = (days: number) =>
@@ -126,12 +136,13 @@ export const shortfallTerms = (days: number) =>
 
 /**
  * ReadinessCheck's list: the blocking problems with quota feasibility, then one non-blocking
- * "feasibility" problem per market that will fall short (its markets-tab words), and the statement.
+ * "feasibility" problem per market that will fall short (its markets-tab words) and per quota cell
+ * that will, and the statement.
  */
 export async function preLaunchCheck(tx: Tx, p: { id: number; projectTypeId: number; frameworkId: number | null }): Promise<{ problems: ReadinessProblem[]; shortfall: ShortfallStatement | null }> {
   const problems = await readinessProblems(tx, p, { quotas: true });
   const shortfall = problems.some((x) => x.code === "regions") ? null : await shortfallOf(tx, p.id);
-  for (const m of shortfall?.markets ?? []) problems.push({ code: "feasibility", message: m.text, tab: "markets", blocking: false });
+  for (const m of [...(shortfall?.markets ?? []), ...(shortfall?.cells ?? [])]) problems.push({ code: "feasibility", message: m.text, tab: "markets", blocking: false });
   return { problems, shortfall };
 }
 

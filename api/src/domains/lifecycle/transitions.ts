@@ -67,7 +67,7 @@ export const TRANSITIONS: Readonly<Record<Action, Row>> = {
     s === 0
       ? {
           to: [50, 100],
-          when: "50 when the client (or a client above it) requires approval or the submitter is not an Admin of the team; 100 for an Admin or staff otherwise. Charges the first wave (PendingSurveyRun) under the ledger lock. An incomplete test (the readiness check: test options, markets, currencies) or a design whose quotas no run can meet is refused first (400 naming each problem, nothing charged; docs/decisions.md); so is SuperApprove from Draft. Then a market whose completes exceed what the panel can deliver in a field period is refused with 409 stating each market's deliverable completes (nothing charged), unless the body has acceptShortfall true; SuperApprove from Draft goes ahead. Either way the answer's shortfall states the field period and the refund rule",
+          when: "50 when the client (or a client above it) requires approval or the submitter is not an Admin of the team; 100 for an Admin or staff otherwise. Charges the first wave (PendingSurveyRun) under the ledger lock. An incomplete test (the readiness check: test options, markets, currencies) or a design whose quotas no run can meet is refused first (400 naming each problem, nothing charged; docs/decisions.md); so is SuperApprove from Draft. Then a market whose completes exceed what the panel can deliver in a field period, or a quota cell whose need exceeds what it can get, is refused with 409 stating each market's and cell's deliverable completes (nothing charged), unless the body has acceptShortfall true; SuperApprove from Draft goes ahead. Either way the answer's shortfall states the field period and the refund rule",
         }
       : no,
   ),

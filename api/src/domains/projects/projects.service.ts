@@ -12,6 +12,7 @@ import * as q from "./projects.sql.ts";
 import type { Queue } from "../../jobs/queue.ts";
 import { queueObjectiveSummaries } from "../ai/summaries.service.ts";
 import { assertQuotasCanBeMet } from "../fielding/quotas.ts";
+import { checkCrossedInput, replaceCrossedCells, type CrossedInput } from "../fielding/crossed.ts";
 
 /** SPEC 9: the objective every project starts with, and the one DELETE restores. */
 export const DEFAULT_OBJECTIVE = "Summarize the overall performance and highlight any significant audience skews in the results.";
@@ -186,12 +187,63 @@ export interface TargetInput {
 /** Positions whose questions may screen respondents: the Audience display group (1, 4, 7). */
 export const SCREENING_POSITIONS: readonly number[] = [1, 4, 7];
 
+/** ChangeTargets' targets checked against the project's regions and questions: the rows to store, or the field errors. */
+async function targetRows(tx: Tx, projectId: number, regionIds: number[], targets: TargetInput[]): Promise<{ rows: q.NewTarget[]; errors: FieldError[] }> {
+  const errors: FieldError[] = [];
+  const sysIds = targets.flatMap((t) => (t.systemQuestionOptionId != null ? [t.systemQuestionOptionId] : []));
+  const optIds = targets.flatMap((t) => (t.questionOptionId != null ? [t.questionOptionId] : []));
+  const sys = new Map((await q.systemOptions(tx, sysIds)).map((o) => [o.id, o]));
+  const opts = new Map((await q.projectQuestionOptions(tx, projectId, optIds)).map((o) => [o.id, o]));
+  const rows: q.NewTarget[] = [];
+  const seen = new Set<string>();
+  // A target sent without quotaPercent / onlyThese keeps what is stored for it (the web editor
+  // toggles answers and sends no quota fields); null and false clear them.
+  const before = await q.storedQuotas(tx, projectId);
+  const quota = (t: TargetInput, k: string) => ({
+    quotaPercent: t.quotaPercent !== undefined ? t.quotaPercent : (before.get(k)?.quotaPercent ?? null),
+    onlyThese: t.onlyThese !== undefined ? t.onlyThese : (before.get(k)?.onlyThese ?? false),
+  });
+  for (const [i, t] of targets.entries()) {
+    const at = (field: string, message: string) => errors.push({ path: `targets.${i}${field ? `.${field}` : ""}`, message });
+    if (t.regionId != null && !regionIds.includes(t.regionId)) { at("regionId", `Region ${t.regionId} is not one of the project's regions`); continue; }
+    if (t.systemQuestionOptionId != null) {
+      const o = sys.get(t.systemQuestionOptionId);
+      if (!o) { at("systemQuestionOptionId", `No system question option ${t.systemQuestionOptionId}`); continue; }
+      if (o.regionId !== null && !regionIds.includes(o.regionId)) {
+        at("systemQuestionOptionId", `Option ${o.id} belongs to region ${o.regionId}, which the project does not field in`);
+        continue;
+      }
+      if (o.regionId !== null && t.regionId != null && t.regionId !== o.regionId) {
+        at("regionId", `Option ${o.id} belongs to region ${o.regionId}, not ${t.regionId}`);
+        continue;
+      }
+      const regionId = t.regionId ?? o.regionId;
+      const k = `s:${o.id}:${regionId}`;
+      if (seen.has(k)) { at("", "The same target twice"); continue; }
+      seen.add(k);
+      rows.push({ regionId, questionId: null, systemQuestionOptionId: o.id, questionOptionId: null, ...quota(t, k) });
+    } else {
+      const o = opts.get(t.questionOptionId!);
+      if (!o) { at("questionOptionId", `Option ${t.questionOptionId} is not an option of a question of project ${projectId}`); continue; }
+      if (!o.positions.some((pos) => SCREENING_POSITIONS.includes(pos))) {
+        at("questionOptionId", `Option ${o.id} belongs to a question that is not asked as a screener (positions 1, 4 or 7)`);
+        continue;
+      }
+      const k = `q:${o.id}:${t.regionId ?? ""}`;
+      if (seen.has(k)) { at("", "The same target twice"); continue; }
+      seen.add(k);
+      rows.push({ regionId: t.regionId ?? null, questionId: o.questionId, systemQuestionOptionId: null, questionOptionId: o.id, ...quota(t, k) });
+    }
+  }
+  return { rows, errors };
+}
+
 export async function changeTargets(
   db: Db,
   reg: Registry,
   ctx: RequestCtx,
   projectId: number,
-  input: { targets: TargetInput[]; regionIds?: number[]; sampleSize?: number },
+  input: { targets: TargetInput[]; crossedQuotas?: CrossedInput[]; regionIds?: number[]; sampleSize?: number },
 ): Promise<string> {
   return enterTenant(db, ctx, async (tx) => {
     const p = await projectForWrite(tx, projectId);
@@ -210,54 +262,12 @@ export async function changeTargets(
     }
     if (input.sampleSize !== undefined) await q.setSampleSize(tx, projectId, input.sampleSize);
 
-    const errors: FieldError[] = [];
-    const sysIds = input.targets.flatMap((t) => (t.systemQuestionOptionId != null ? [t.systemQuestionOptionId] : []));
-    const optIds = input.targets.flatMap((t) => (t.questionOptionId != null ? [t.questionOptionId] : []));
-    const sys = new Map((await q.systemOptions(tx, sysIds)).map((o) => [o.id, o]));
-    const opts = new Map((await q.projectQuestionOptions(tx, projectId, optIds)).map((o) => [o.id, o]));
-    const rows: q.NewTarget[] = [];
-    const seen = new Set<string>();
-    // A target sent without quotaPercent / onlyThese keeps what is stored for it (the web editor
-    // toggles answers and sends no quota fields); null and false clear them.
-    const before = await q.storedQuotas(tx, projectId);
-    const quota = (t: TargetInput, k: string) => ({
-      quotaPercent: t.quotaPercent !== undefined ? t.quotaPercent : (before.get(k)?.quotaPercent ?? null),
-      onlyThese: t.onlyThese !== undefined ? t.onlyThese : (before.get(k)?.onlyThese ?? false),
-    });
-    for (const [i, t] of input.targets.entries()) {
-      const at = (field: string, message: string) => errors.push({ path: `targets.${i}${field ? `.${field}` : ""}`, message });
-      if (t.regionId != null && !regionIds.includes(t.regionId)) { at("regionId", `Region ${t.regionId} is not one of the project's regions`); continue; }
-      if (t.systemQuestionOptionId != null) {
-        const o = sys.get(t.systemQuestionOptionId);
-        if (!o) { at("systemQuestionOptionId", `No system question option ${t.systemQuestionOptionId}`); continue; }
-        if (o.regionId !== null && !regionIds.includes(o.regionId)) {
-          at("systemQuestionOptionId", `Option ${o.id} belongs to region ${o.regionId}, which the project does not field in`);
-          continue;
-        }
-        if (o.regionId !== null && t.regionId != null && t.regionId !== o.regionId) {
-          at("regionId", `Option ${o.id} belongs to region ${o.regionId}, not ${t.regionId}`);
-          continue;
-        }
-        const regionId = t.regionId ?? o.regionId;
-        const k = `s:${o.id}:${regionId}`;
-        if (seen.has(k)) { at("", "The same target twice"); continue; }
-        seen.add(k);
-        rows.push({ regionId, questionId: null, systemQuestionOptionId: o.id, questionOptionId: null, ...quota(t, k) });
-      } else {
-        const o = opts.get(t.questionOptionId!);
-        if (!o) { at("questionOptionId", `Option ${t.questionOptionId} is not an option of a question of project ${projectId}`); continue; }
-        if (!o.positions.some((pos) => SCREENING_POSITIONS.includes(pos))) {
-          at("questionOptionId", `Option ${o.id} belongs to a question that is not asked as a screener (positions 1, 4 or 7)`);
-          continue;
-        }
-        const k = `q:${o.id}:${t.regionId ?? ""}`;
-        if (seen.has(k)) { at("", "The same target twice"); continue; }
-        seen.add(k);
-        rows.push({ regionId: t.regionId ?? null, questionId: o.questionId, systemQuestionOptionId: null, questionOptionId: o.id, ...quota(t, k) });
-      }
-    }
+    const { rows, errors } = await targetRows(tx, projectId, regionIds, input.targets);
+    const crossed = input.crossedQuotas ? await checkCrossedInput(tx, input.crossedQuotas, regionIds) : null;
+    if (crossed) errors.push(...crossed.errors);
     if (errors.length) throw new ApiError("ValidationError", errors.map((e) => `${e.path}: ${e.message}`).join("; "), undefined, errors);
     await q.replaceTargets(tx, p.clientId, projectId, rows).catch(dbError("Targets"));
+    if (crossed) await replaceCrossedCells(tx, p.clientId, projectId, crossed.rows).catch(dbError("CrossedQuotaCells"));
     // Quotas that can be met: shares within a group at most 100%, and a fill for the rest.
     await assertQuotasCanBeMet(tx, projectId);
     return readEntities(tx, reg, ctx, "Targets", { $filter: `projectId eq ${projectId}`, $orderby: "id" });

@@ -153,10 +153,11 @@ export async function setSampleSize(tx: Tx, projectId: number, sampleSize: numbe
   await tx`update projects_regions set sample_size = ${sampleSize} where project_id = ${projectId}`;
 }
 
-/** Removes regions and the targets that applied to them. */
+/** Removes regions and the targets and crossed quota cells that applied to them. */
 export async function removeRegions(tx: Tx, projectId: number, regionIds: number[]): Promise<void> {
   if (!regionIds.length) return;
   await tx`delete from targets where project_id = ${projectId} and region_id = any(${regionIds}::int[])`;
+  await tx`delete from crossed_quota_cells where project_id = ${projectId} and region_id = any(${regionIds}::int[])`;
   await tx`delete from projects_regions where project_id = ${projectId} and region_id = any(${regionIds}::int[])`;
 }
 

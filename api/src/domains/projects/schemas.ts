@@ -54,7 +54,20 @@ export const ChangeTargetsBody = z
           }),
       )
       .max(500),
-    regionIds: z.array(id()).min(1).max(60).optional().describe("When given, the project's regions become exactly these (targets of removed regions go)"),
+    crossedQuotas: z
+      .array(
+        z.strictObject({
+          regionId: id().describe("The market the cell applies in (one of the project's regions)"),
+          systemQuestionOptionIds: z.tuple([id(), id()]).describe("The cell's pair of answers: one option of each of two demographic questions (SystemQuestionOption), in either order"),
+          quotaPercent: z.number().gt(0).max(100).describe("The cell's share of the market's completes; the cells of one crossing (two questions in one market) add up to 100%"),
+        }),
+      )
+      .max(500)
+      .optional()
+      .describe(
+        "Crossed (interlocked) quota cells, e.g. gender × age band: respondents whose pair of answers is no cell screen out, a full cell is over quota. Every cell lies within the two questions' targets, and a crossed question takes no quota of its own in that market. Omitted: the stored cells stay; []: none",
+      ),
+    regionIds: z.array(id()).min(1).max(60).optional().describe("When given, the project's regions become exactly these (targets and crossed cells of removed regions go)"),
     sampleSize: z
       .number()
       .int()

@@ -46,7 +46,7 @@ export async function checkFile(api: Api, path: string): Promise<{ plan: Project
   const { file, plan } = readProjectFile(name, text);
   const [markets, options, categories, frameworks] = await Promise.all([
     readMarkets(api.client),
-    plan.targets.length ? readTargetOptions(api.client) : Promise.resolve([]),
+    plan.targets.length || plan.crossedQuotas.length ? readTargetOptions(api.client) : Promise.resolve([]),
     plan.category !== undefined ? readCategories(api.client) : Promise.resolve([]),
     readFrameworks(api.client),
   ]);
@@ -177,8 +177,9 @@ export async function build(client: ApiClient, base: string, plan: ProjectPlan, 
   const key = String(id);
   const created: Created = { id, projectName: p.projectName!, statusCode: p.statusCode!, testOptionIds: [], questionIds: [], uploads: [] };
   try {
-    if (resolved.targets.length) {
-      ok(await client.POST("/api/v1/Projects({key})/ChangeTargets", { params: { path: { key } }, body: { targets: resolved.targets } }), "setting the targets");
+    if (resolved.targets.length || resolved.crossedQuotas.length) {
+      const body = { targets: resolved.targets, ...(resolved.crossedQuotas.length ? { crossedQuotas: resolved.crossedQuotas } : {}) };
+      ok(await client.POST("/api/v1/Projects({key})/ChangeTargets", { params: { path: { key } }, body }), "setting the targets");
     }
     for (const t of plan.testOptions) {
       const file = t.image ? await uploadFile(client, base, id, t.image) : undefined;

@@ -1,6 +1,6 @@
 // `ideally projects file ID [-o FILE] [--force]`: a project's set-up written as a project file
 // (docs/cli.md "The project file"): its settings, markets, completes, demographic targets with their
-// quotas, and test options' texts, which `projects create --from` and `projects apply` read back.
+// quotas, crossed quota cells, and test options' texts, which `projects create --from` and `projects apply` read back.
 // `ideally projects apply ID --from FILE`: a file's markets, completes and targets (quotas
 // included) set on an existing Draft in one ChangeTargets call: all or nothing, checked first as
 // `projects validate` checks the file.
@@ -32,7 +32,7 @@ export async function runFileOut(id: string, o: FileOutOptions): Promise<void> {
     if (existsSync(full) && !o.force) throw usageError(`${o.output} exists; --force overwrites it`);
   }
   const path = { params: { path: { key } } };
-  const [p, regions, targets, options, markets, targetOptions] = await Promise.all([
+  const [p, regions, targets, crossed, options, markets, targetOptions] = await Promise.all([
     api.client
       .GET("/api/v1/Projects({key})", {
         params: { ...path.params, query: { $select: "id,projectName,projectTypeId,frameworkId,categoryId,productType,isBranded,brandName,researchNote,launchDate,splitCellQuota" } },
@@ -42,6 +42,11 @@ export async function runFileOut(id: string, o: FileOutOptions): Promise<void> {
     api.client
       .GET("/api/v1/Targets", { params: { query: { $filter: `projectId eq ${key}`, $select: "systemQuestionOptionId,questionOptionId,regionId,quotaPercent,onlyThese", $orderby: "id", $top: 500 } } })
       .then((r) => ok(r, "reading the targets").value),
+    api.client
+      .GET("/api/v1/CrossedQuotaCells", {
+        params: { query: { $filter: `projectId eq ${key}`, $select: "regionId,firstOptionId,secondOptionId,quotaPercent", $orderby: "regionId,id", $top: 500 } },
+      })
+      .then((r) => ok(r, "reading the crossed quota cells").value),
     api.client
       .GET("/api/v1/TestOptions", { params: { query: { $filter: `projectId eq ${key}`, $select: "conceptText,conceptDescription", $orderby: "sortOrder,id" } } })
       .then((r) => ok(r, "reading the test options").value),
@@ -76,6 +81,9 @@ export async function runFileOut(id: string, o: FileOutOptions): Promise<void> {
           })),
         }
       : {}),
+    ...(crossed.length
+      ? { crossedQuotas: crossed.map((c) => ({ region: code(c?.regionId ?? 0), cell: [c?.firstOptionId, c?.secondOptionId], quota: c?.quotaPercent })) }
+      : {}),
     ...(options.length ? { testOptions: options.map((t) => ({ text: t?.conceptText ?? "", ...(t?.conceptDescription ? { description: t.conceptDescription } : {}) })) } : {}),
   };
   const doc = new Document(file);
@@ -88,6 +96,16 @@ export async function runFileOut(id: string, o: FileOutOptions): Promise<void> {
       const opt = isMap(item) ? item.get("option", true) : undefined;
       const found = targetOptions.find((x) => x.id === t.systemQuestionOptionId);
       if (isScalar(opt) && found) opt.comment = ` ${found.question}: ${found.label}`;
+    });
+  }
+  // Each crossed cell's answers in words beside it.
+  const cells = doc.get("crossedQuotas", true);
+  if (isSeq(cells)) {
+    crossed.forEach((c, i) => {
+      const item = cells.items[i];
+      const pair = isMap(item) ? item.get("cell", true) : undefined;
+      const words = [c?.firstOptionId, c?.secondOptionId].map((id) => targetOptions.find((x) => x.id === id)).map((o) => (o ? `${o.question}: ${o.label}` : "?"));
+      if (isSeq(pair)) pair.comment = ` ${words.join(" × ")}`;
     });
   }
   const text = doc.toString({ lineWidth: 0 });
@@ -111,7 +129,13 @@ export async function runApply(id: string, o: ApplyOptions): Promise<void> {
   const { plan, resolved } = await checkFile(api, o.from);
   // The file is the whole truth of the targets: a target without a quota has none, not the stored one.
   const targets = resolved.targets.map((t) => ({ ...t, quotaPercent: t.quotaPercent ?? null, onlyThese: t.onlyThese ?? false }));
-  const body = { regionIds: resolved.estimate.regionIds, ...(plan.project.sampleSize != null ? { sampleSize: plan.project.sampleSize } : {}), targets };
+  const body = {
+    regionIds: resolved.estimate.regionIds,
+    ...(plan.project.sampleSize != null ? { sampleSize: plan.project.sampleSize } : {}),
+    targets,
+    // The file is the whole truth of the crossed cells too: none in the file, none on the draft.
+    crossedQuotas: resolved.crossedQuotas,
+  };
   const saved = ok(await api.client.POST("/api/v1/Projects({key})/ChangeTargets", { params: { path: { key } }, body }), `setting the targets of project ${id}`);
   const estimate = ok(await api.client.POST("/api/v1/Projects({key})/IncidenceEstimate", { params: { path: { key } }, body: {} }), "estimating feasibility");
   if (o.json) return printJson({ projectId: Number(key), regionIds: body.regionIds, targets: saved.value, feasibility: estimate.explanation });

@@ -65,6 +65,15 @@ export const FILE_SCHEMA: JsonSchema = {
         properties: { option: idOrName, quota: { type: "number" }, region: idOrName, onlyThese: { type: "boolean" } },
       },
     },
+    crossedQuotas: {
+      type: "array",
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["region", "cell", "quota"],
+        properties: { region: idOrName, cell: { type: "array", minItems: 2, maxItems: 2, items: idOrName }, quota: { type: "number" } },
+      },
+    },
     testOptions: {
       type: "array",
       items: {
@@ -154,6 +163,8 @@ interface FileFields {
   launchDate?: string;
   splitCellQuota?: boolean;
   targets?: { option: IdOrName; quota?: number; region?: IdOrName }[];
+  /** Crossed quota cells: a market, a pair of answers of two demographic questions, its share. */
+  crossedQuotas?: { region: IdOrName; cell: IdOrName[]; quota: number }[];
   testOptions?: { text: string; description?: string; image?: string }[];
   questions?: {
     text: string;
@@ -199,6 +210,7 @@ export interface ProjectPlan {
   project: Omit<Body<"CreateProject">, "regionIds" | "frameworkId" | "categoryId" | "productType">;
   /** option: a SystemQuestionOption id, or its answer label (optionally "Question: label"). */
   targets: { option: number | string; quota?: number; region?: number | string; onlyThese?: boolean }[];
+  crossedQuotas: { region: number | string; cell: (number | string)[]; quota: number }[];
   testOptions: { body: Omit<Body<"TestOptionsCreate">, "projectId" | "file">; image?: Upload }[];
   questions: { body: Omit<Body<"CreateQuestion">, "projectId" | "s3File">; image?: Upload }[];
   priceSensitivity?: Omit<Body<"PriceSensitivitiesBody">, "testOptionIds">;
@@ -299,6 +311,7 @@ export function readProjectFile(path: string, text: string): { file: ProjectFile
       ...(y.splitCellQuota !== undefined ? { splitCellQuota: y.splitCellQuota } : {}),
     },
     targets: y.targets ?? [],
+    crossedQuotas: y.crossedQuotas ?? [],
     testOptions: (y.testOptions ?? []).map((t, i) => ({
       body: { conceptText: t.text, ...(t.description !== undefined ? { conceptDescription: t.description } : {}), sortOrder: i + 1 },
       ...(t.image ? { image: upload(["testOptions", i, "image"], t.image) } : {}),

@@ -20,6 +20,7 @@ export interface Reference {
 export interface Resolved {
   project: Schemas["CreateProject"];
   targets: Schemas["ChangeTargets"]["targets"];
+  crossedQuotas: NonNullable<Schemas["ChangeTargets"]["crossedQuotas"]>;
   markets: Market[];
   framework: Framework;
   /** CreditCostEstimate's body: what the draft would cost, priced without creating it. */
@@ -109,6 +110,26 @@ export function resolvePlan(f: ProjectFile, plan: ProjectPlan, ref: Reference): 
     return { systemQuestionOptionId: option.id, regionId, ...(t.quota !== undefined ? { quotaPercent: t.quota } : {}), ...(t.onlyThese ? { onlyThese: true } : {}) };
   });
 
+  // crossed quota cells: a market among the project's, two answers usable there (the API checks the rest).
+  const crossedQuotas = plan.crossedQuotas.map((c, i) => {
+    const m = findMarket(ref.markets, c.region);
+    if (!m) f.fail(["crossedQuotas", i, "region"], `no market '${c.region}' (see \`ideally markets\`)`);
+    if (!fielded(m.id)) f.fail(["crossedQuotas", i, "region"], `${m.name} is not one of the project's regions (${projectMarkets})`);
+    const ids = c.cell.map((x, j) => {
+      const colon = typeof x === "string" ? x.indexOf(":") : -1;
+      const hits = ref.options.filter(
+        (o) =>
+          (o.marketId === null || o.marketId === m.id) &&
+          (typeof x === "number" ? o.id === x : same(o.label, x) || (colon > 0 && same(o.question, x.slice(0, colon)) && same(o.label, x.slice(colon + 1)))),
+      );
+      if (hits.length !== 1) {
+        f.fail(["crossedQuotas", i, "cell", j], hits.length ? `'${x}' could be ${hits.map((o) => `'${optionName(o)}' (${o.id})`).join(" or ")}: write 'Question: answer' or the id` : `no target option ${typeof x === "number" ? x : `'${x}'`} in ${m.name} (see \`ideally targets --market ${m.code}\`)`);
+      }
+      return hits[0]!.id;
+    });
+    return { regionId: m.id, systemQuestionOptionIds: [ids[0]!, ids[1]!] as [number, number], quotaPercent: c.quota };
+  });
+
   // questions: what the question service checks of options and choice limits.
   plan.questions.forEach((q, i) => {
     const opts = q.body.questionOptions ?? [];
@@ -158,6 +179,7 @@ export function resolvePlan(f: ProjectFile, plan: ProjectPlan, ref: Reference): 
       ...(productType !== undefined ? { productType } : {}),
     },
     targets,
+    crossedQuotas,
     markets: regionIds.map((id) => ref.markets.find((m) => m.id === id)!),
     framework,
     estimate: {

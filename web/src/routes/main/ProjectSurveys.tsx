@@ -57,7 +57,7 @@ function QuotaProgress({ group, title }: { group: RunCount["quotas"][number]; ti
           const pct = c.target ? Math.min(100, Math.round((c.completes / c.target) * 100)) : 0;
           const full = c.completes >= c.target;
           return (
-            <li key={c.optionId ?? "others"} className="rounded-lg border border-ink-100 px-3 py-2" data-testid="quota-cell">
+            <li key={c.optionIds ? c.optionIds.join("x") : (c.optionId ?? "others")} className="rounded-lg border border-ink-100 px-3 py-2" data-testid="quota-cell">
               <div className="flex items-baseline justify-between gap-2 text-sm">
                 <span className="font-medium text-ink-900">{c.label}</span>
                 <span className="whitespace-nowrap text-ink-700" data-testid="quota-cell-count">

@@ -261,8 +261,8 @@ export function MarketsTab({ client, project, editable }: TabProps) {
 }
 
 /**
- * Whether each market can deliver its completes and what each target group's quotas mean, in the
- * API's words (IncidenceEstimate's explanation: the CLI's validate and --dry-run print the same).
+ * Whether each market can deliver its completes and what each target group's quotas and each
+ * crossing's cells mean, in the API's words (IncidenceEstimate's explanation: the CLI's validate and --dry-run print the same).
  */
 function Feasibility({ explanation }: { explanation: Explanation }) {
   return (
@@ -274,6 +274,15 @@ function Feasibility({ explanation }: { explanation: Explanation }) {
         ))}
         {explanation.groups.map((g) => (
           <li key={`g${g.groupKey}-${g.regionId}`} className={cx("rounded-lg px-3 py-2", g.ok ? "bg-ink-50 text-ink-700" : "bg-rose-50 text-rose-900")}>{g.text}</li>
+        ))}
+        {explanation.crossed.map((x) => (
+          <li
+            key={`x${x.key}-${x.regionId}`}
+            data-testid="crossed-quota"
+            className={cx("rounded-lg px-3 py-2", !x.ok ? "bg-rose-50 text-rose-900" : x.cells.some((c) => c.feasible === false) ? "bg-amber-50 text-amber-900" : "bg-ink-50 text-ink-700")}
+          >
+            {x.text}
+          </li>
         ))}
       </ul>
     </section>
