@@ -3252,6 +3252,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/Projects({key})/SimulatedRespondents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How many of the view's respondents are simulated, in words
+         * @description For the filtered respondents: how many there are, how many of them the simulated panel's (answers generated, not real people), and the sentence every face of the results says when any is (the results pages, the workbook and the deck, the AI summary and chat answers; issue 36).
+         */
+        get: operations["Projects_SimulatedRespondents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/Responses/WeightSum": {
         parameters: {
             query?: never;
@@ -11776,6 +11796,15 @@ export interface components {
                 };
             }[];
         };
+        SimulatedRespondents: {
+            projectId: number;
+            /** @description The respondents the filters keep (valid completes) */
+            respondents: number;
+            /** @description Of them, the simulated panel's */
+            simulated: number;
+            /** @description What every results page, export and AI answer says of them ("All 1,200 respondents are simulated: ..."); null when none is simulated */
+            words: string | null;
+        };
         WeightSumResult: {
             projectId: number;
             count: number;
@@ -12977,6 +13006,12 @@ export interface components {
                         standardQuestionId: number;
                         /** @enum {string} */
                         field: "importance";
+                    } | {
+                        /** @enum {string} */
+                        fn: "SimulatedRespondents";
+                        filters: components["schemas"]["ResponseFilter"];
+                        /** @enum {string} */
+                        field: "respondents" | "simulated";
                     };
                 }[];
             } | null;
@@ -20408,6 +20443,36 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ProjectBenchmarks"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Projects_SimulatedRespondents: {
+        parameters: {
+            query?: {
+                /** @description The response filter object (ResponseFilter) as JSON */
+                filters?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The count and its words */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SimulatedRespondents"];
                 };
             };
             400: components["responses"]["BadRequest"];
