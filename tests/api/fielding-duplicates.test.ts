@@ -1,4 +1,4 @@
-// Duplicates judged on the server (issue 36, docs/decisions/0127): a complete whose entry came from
+// Duplicates judged on the server (issue 36, docs/decisions/0129): a complete whose entry came from
 // the same network address AND the same user agent as a complete already in the run is flagged
 // "duplicate", whatever device fingerprint its page sent; the same address with another user agent
 // (colleagues behind one office NAT) or another address with the same user agent is not; the

@@ -157,7 +157,7 @@ async function closeRun(tx: Tx, run: q.RunRow, reason: ClosedReason): Promise<vo
   await q.setRunStatus(tx, run.id, SURVEY_STATUS.Closed, "closed_at");
   await tx`update survey_runs set closed_reason = ${reason} where id = ${run.id}`;
   await tx`update survey_sessions set status = 'Removed', end_reason = 'survey closed', updated_at = now() where survey_run_id = ${run.id} and status = 'InProgress'`;
-  // The entries' network signals judged nothing after the close: not kept (docs/decisions/0127).
+  // The entries' network signals judged nothing after the close: not kept (docs/decisions/0129).
   await tx`update survey_sessions set network_key = null where survey_run_id = ${run.id} and network_key is not null`;
   // Supplier respondents still answering are sent back over quota: recorded now, their callbacks due.
   await recordOutcomes(tx, run.id);

@@ -12,7 +12,7 @@
 // - duplicate: the same device fingerprint as a complete already in the run, or (judged on the
 //   server, issue 36) the same network address AND the same user agent as a complete already in
 //   the run: an address alone never flags (an office or a mobile carrier puts many people behind
-//   one address). Only a keyed hash of the two is kept (networkKey, docs/decisions/0127). The same
+//   one address). Only a keyed hash of the two is kept (networkKey, docs/decisions/0129). The same
 //   supplier rid cannot enter twice at all: suppliers.ts;
 // - gibberish / pasted: an open answer the text check (analytics/text-qa.ts) calls Gibberish, or
 //   the same text pasted into several questions (its Duplicate).
