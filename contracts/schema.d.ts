@@ -3046,7 +3046,7 @@ export interface paths {
         put?: never;
         /**
          * Start (or resume) taking a survey
-         * @description A new respondent session on a Live survey run, with the test options this respondent will see. A panel respondent id answers once: the same id resumes its own session. A sample supplier's respondent sends the entry link's query string as received (`entryQuery`: `supplier={id}&{entryParameter}={rid}[&{signatureParameter}=...]`); with the supplier's secret the signature parameter, last, must carry the supplier's signature (its algorithm and encoding) of what its scheme signs: `{PUBLIC_URL}/s/{link}?` + the query before it (signedPart url, the default: hex HMAC-SHA256 as `sig`) or that query alone (query), else 403. A rid enters a run once: the same rid resumes its own session while it is in progress; after it has finished, its entry is answered as a duplicate (status Removed, no end link, nothing stored). With the run's test key (`test={key}` before the rid: the run's test link) the entry is a test one: the same survey and end link, counted nowhere (no complete, quota, outcome or reconciliation row); a wrong key is a 403. On a closed run a supplier's new respondent gets the over-quota end with its (signed) redirect; no session is stored, the outcome is (reconciliation, callback); anyone else gets 409.
+         * @description A new respondent session on a Live survey run, with the test options this respondent will see. A panel respondent id answers once: the same id resumes its own session. A sample supplier's respondent sends the entry link's query string as received (`entryQuery`: `supplier={id}&{entryParameter}={rid}[&{signatureParameter}=...]`); with the supplier's secret the signature parameter, last, must carry the supplier's signature (its algorithm and encoding) of what its scheme signs: `{PUBLIC_URL}/s/{link}?` + the query before it (signedPart url, the default: hex HMAC-SHA256 as `sig`) or that query alone (query), else 403. A rid enters a run once: the same rid resumes its own session while it is in progress; after it has finished, its entry is answered as a duplicate (status Removed, no end link, nothing stored). With the run's test key (`test={key}` before the rid: the run's test link) the entry is a test one: the same survey and end link, counted nowhere (no complete, quota, outcome or reconciliation row); a wrong key is a 403. On a closed run a supplier's new respondent gets the over-quota end with its (signed) redirect; no session is stored, the outcome is (reconciliation, callback); anyone else gets 409. Duplicates are also judged on the server: the entry's address (the connection's, never a forwarded header) and user agent are kept only as a keyed hash under the run's own key, and a complete whose hash equals a complete's of the run is excluded as a duplicate (an address alone never is).
          */
         post: operations["RespondentSurvey_Start"];
         delete?: never;
@@ -3244,6 +3244,26 @@ export interface paths {
          * @description For each benchmark type (1 all customers, 2 this team, 3 this industry, 4-7 NPD launch-week bands, 8 category, 10 parent category): the average top-2-box of comparable completed projects per standard question, the projects it rests on, and whether it is available (SPEC 5's NPD week rule); then 'None' at 50%.
          */
         get: operations["Projects_Benchmarks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/SimulatedRespondents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How many of the view's respondents are simulated, in words
+         * @description For the filtered respondents: how many there are, how many of them the simulated panel's (answers generated, not real people), and the sentence every face of the results says when any is (the results pages, the workbook and the deck, the AI summary and chat answers; issue 36).
+         */
+        get: operations["Projects_SimulatedRespondents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -11926,6 +11946,15 @@ export interface components {
                 };
             }[];
         };
+        SimulatedRespondents: {
+            projectId: number;
+            /** @description The respondents the filters keep (valid completes) */
+            respondents: number;
+            /** @description Of them, the simulated panel's */
+            simulated: number;
+            /** @description What every results page, export and AI answer says of them ("All 1,200 respondents are simulated: ..."); null when none is simulated */
+            words: string | null;
+        };
         WeightSumResult: {
             projectId: number;
             count: number;
@@ -13127,6 +13156,12 @@ export interface components {
                         standardQuestionId: number;
                         /** @enum {string} */
                         field: "importance";
+                    } | {
+                        /** @enum {string} */
+                        fn: "SimulatedRespondents";
+                        filters: components["schemas"]["ResponseFilter"];
+                        /** @enum {string} */
+                        field: "respondents" | "simulated";
                     };
                 }[];
             } | null;
@@ -20563,6 +20598,36 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ProjectBenchmarks"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Projects_SimulatedRespondents: {
+        parameters: {
+            query?: {
+                /** @description The response filter object (ResponseFilter) as JSON */
+                filters?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The count and its words */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SimulatedRespondents"];
                 };
             };
             400: components["responses"]["BadRequest"];

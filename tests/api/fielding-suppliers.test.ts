@@ -203,6 +203,17 @@ describe("the redirect protocol", () => {
     expect(end.redirectUrl).toBe(signed("https://supplier.example/end?st=t&id=R4%20x"));
   });
 
+  test("a screened-out, over-quota or quality-terminated rid entering again is a duplicate too: no fresh signed end link, nothing stored (issue 36)", async () => {
+    const count = async () => (await tdb.db<{ n: number }[]>`select count(*)::int as n from survey_sessions where survey_run_id = ${runId}`)[0]!.n;
+    const before = await count();
+    for (const rid of ["R2", "R3", "R4 x"]) {
+      const again = await post("/start", { entryQuery: entry(rid) });
+      expect(again.status, rid).toBe(200);
+      expect(again.body, rid).toMatchObject({ status: "Removed", redirectUrl: null, page: null, message: "You have already taken part in this survey. Thank you." });
+    }
+    expect(await count(), "nothing stored").toBe(before);
+  });
+
   test("the reconciliation CSV lists them (rid, status, start, end, quality flags)", async () => {
     expect((await call(app, "acmeAdmin", T, "GET", `/api/v1/SurveyRuns(${runId})/ReconciliationCsv`)).status, "staff only").toBe(403);
     const r = await call(app, "staff", null, "GET", `/api/v1/SurveyRuns(${runId})/ReconciliationCsv`);

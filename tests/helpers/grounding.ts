@@ -10,6 +10,8 @@ import { qualResults, questionResults } from "../../api/src/domains/results/resu
 import { marketReachResults, priceSensitivityResults } from "../../api/src/domains/results/analysis.service.ts";
 import { verbatim, verbatimCount } from "../../api/src/domains/results/verbatims.service.ts";
 import { driverResults } from "../../api/src/domains/results/drivers.service.ts";
+import { resolveFilter, sessionsSql, type ResponseFilter } from "../../api/src/domains/results/filters.ts";
+import { enterTenant } from "../../api/src/access/policy.ts";
 
 /** The figure's value, recomputed by the results function its source names. */
 export async function recompute(db: Db, ctx: RequestCtx, projectId: number, f: Figure, all: Figure[]): Promise<number> {
@@ -55,6 +57,10 @@ export async function recompute(db: Db, ctx: RequestCtx, projectId: number, f: F
       expect(f.text, `${f.ref} quotes answer ${s.answerId}`).toBe(`“${(a.translatedText ?? a.responseText).replace(/\s+/g, " ").trim().slice(0, 200)}”`);
       return a.id;
     }
+    case "SimulatedRespondents":
+      // Counted again here, apart from the code under test (results/simulated.ts): the filter's
+      // valid completes and the simulated panel's among them, through the filter's own sessions.
+      return recountSimulated(db, ctx, projectId, s.filters, s.field);
     case "DriverResults": {
       const d = await driverResults(db, ctx, projectId, s.filters);
       const i = d.groups.find((g) => g.testOptionId === s.testOptionId)?.drivers.find((x) => x.standardQuestionId === s.standardQuestionId)?.importance;
@@ -62,6 +68,16 @@ export async function recompute(db: Db, ctx: RequestCtx, projectId: number, f: F
       return i;
     }
   }
+}
+
+async function recountSimulated(db: Db, ctx: RequestCtx, projectId: number, filters: ResponseFilter, field: "respondents" | "simulated"): Promise<number> {
+  return enterTenant(db, ctx, async (tx) => {
+    const f = await resolveFilter(tx, filters);
+    const [r] = await tx<{ n: number; simulated: number }[]>`
+      select count(*)::int as n, count(*) filter (where s.is_simulated)::int as simulated
+      from (${sessionsSql(tx, projectId, f)}) p join survey_sessions s on s.id = p.sid`;
+    return field === "respondents" ? r!.n : r!.simulated;
+  });
 }
 
 /** How a figure of this source must be written, from the recomputed value. */
@@ -77,6 +93,7 @@ export function written(f: Figure, v: number): string {
   if (s.fn === "Difference") return `${(Math.abs(v) * 100).toFixed(1)} points`;
   if (s.fn === "PriceSensitivityResults") return v.toFixed(2); // after the currency symbol
   if (s.fn === "Verbatim") return f.text; // the quote, checked against the answer in recompute
+  if (s.fn === "SimulatedRespondents") return v.toLocaleString("en");
   return pct(v);
 }
 

@@ -29,6 +29,11 @@ describe("figureTarget", () => {
     expect(route(fig("F1", { fn: "QuestionResults", filters, projectQuestionId: 7, testOptionId: null, questionOptionId: 30, field: "share" }))).toBe("qual/7");
   });
 
+  test("the count of simulated respondents an AI text cites (issue 36) opens the Summary under its filters", () => {
+    const t = figureTarget(fig("F9", { fn: "SimulatedRespondents", filters, field: "respondents" }));
+    expect(t).toEqual({ path: "summary", params: {}, filters });
+  });
+
   test("a difference opens the page of the figure it is taken from", () => {
     const a = fig("F1", { fn: "VerbatimCount", filters, projectQuestionId: 12, themeId: 4, field: "share" });
     const d = fig("F3", { fn: "Difference", a: "F1", b: "F2" });

@@ -16,6 +16,7 @@ const FigureSource = z.discriminatedUnion("fn", [
   z.object({ fn: z.literal("VerbatimCount"), filters: ResponseFilterSchema, projectQuestionId: z.number().int(), themeId: z.number().int(), testOptionId: z.number().int().nullable().optional(), sentiment: Sentiment.nullable().optional(), field: z.literal("share") }),
   z.object({ fn: z.literal("Verbatim"), filters: ResponseFilterSchema, projectQuestionId: z.number().int(), testOptionId: z.number().int().nullable(), themeId: z.number().int().nullable(), sentiment: Sentiment.nullable(), answerId: z.number().int(), field: z.literal("text") }),
   z.object({ fn: z.literal("DriverResults"), filters: ResponseFilterSchema, testOptionId: z.number().int().nullable(), standardQuestionId: z.number().int(), field: z.literal("importance") }),
+  z.object({ fn: z.literal("SimulatedRespondents"), filters: ResponseFilterSchema, field: z.enum(["respondents", "simulated"]) }),
 ]);
 /** An answer's cited figures: each recomputable from its source. */
 const ReferencesData = z.object({ figures: z.array(z.object({ ref: z.string(), text: z.string(), value: z.number(), source: FigureSource })).optional() });

@@ -12,7 +12,7 @@ import type { Queue } from "../../jobs/queue.ts";
 import { publish, publishMany, userChannel, type ChannelEvent } from "../../jobs/channel.ts";
 import { defineJob, enqueueJob, type JobContext } from "../../jobs/workers.ts";
 import type { ResponseFilter } from "../results/filters.ts";
-import { FigureBook, projectContext, type Figure } from "./facts.ts";
+import { FigureBook, projectContext, simulatedNote, withNote, type Figure } from "./facts.ts";
 import { CHAT_SYSTEM, chatSystem, promptFor } from "./messages.ts";
 import { runExchange, type ChatMessage, type TranscriptStep, type Usage } from "./provider.ts";
 import { resultsTools } from "./tools.ts";
@@ -52,9 +52,14 @@ export async function answer(
   const book = new FigureBook();
   const messages: ChatMessage[] = [chatSystem(prompt, pc), ...input.history.slice(-HISTORY_TURNS).map((m) => ({ role: m.role, content: m.content })), { role: "user", content: input.question }];
   const ex = await runExchange(provider, messages, resultsTools(db, ctx, pc, book, input.filters, input.total ?? "sample"), { onDelta: input.onDelta, model: prompt.model, temperature: prompt.temperature });
-  const cited = new Set([...ex.content.matchAll(/\[(F\d+)\]/g)].map((m) => m[1]));
+  // An answer that reports results (cites a figure) says once, last, when the thread's view has
+  // simulated respondents (issue 36), streamed like the rest; a refusal or a question back does not.
+  const reports = /\[F\d+\]/.test(ex.content);
+  const content = reports ? withNote(ex.content, await simulatedNote(db, ctx, book, input.projectId, input.filters)) : ex.content;
+  if (content !== ex.content) await input.onDelta?.(content.slice(ex.content.length));
+  const cited = new Set([...content.matchAll(/\[(F\d+)\]/g)].map((m) => m[1]));
   return {
-    content: ex.content,
+    content,
     figures: book.figures.filter((f) => cited.has(f.ref)),
     toolCalls: ex.toolResults.map((t) => ({ name: t.name, arguments: t.arguments })),
     transcript: ex.transcript,

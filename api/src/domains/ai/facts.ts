@@ -9,6 +9,7 @@ import type { RequestCtx } from "../../access/principal.ts";
 import { twoProportionZTest } from "../../analytics/significance.ts";
 import { qualResults, questionResults, type Measure } from "../results/results.service.ts";
 import { resolveView } from "../results/view.ts";
+import { simulatedWords, viewSimulated } from "../results/simulated.ts";
 import { VERDICT_LABEL } from "../results/verdict.ts";
 import { marketReachResults, priceSensitivityResults } from "../results/analysis.service.ts";
 import { verbatim, themeResults } from "../results/verbatims.service.ts";
@@ -40,7 +41,9 @@ export type FigureSource =
   /** A quoted answer (value: its id), one of the answers Verbatim lists under these arguments. */
   | { fn: "Verbatim"; filters: ResponseFilter; projectQuestionId: number; testOptionId: number | null; themeId: number | null; sentiment: SentimentLabel | null; answerId: number; field: "text" }
   /** A measure's Pratt importance in the driver analysis of a group (DriverResults). */
-  | { fn: "DriverResults"; filters: ResponseFilter; testOptionId: number | null; standardQuestionId: number; field: "importance" };
+  | { fn: "DriverResults"; filters: ResponseFilter; testOptionId: number | null; standardQuestionId: number; field: "importance" }
+  /** The view's respondents, or the simulated panel's among them (Projects SimulatedRespondents). */
+  | { fn: "SimulatedRespondents"; filters: ResponseFilter; field: "respondents" | "simulated" };
 
 export interface Figure {
   ref: string;
@@ -67,6 +70,20 @@ export const points = (x: number) => `${(Math.abs(x) * 100).toFixed(1)} points`;
 export const money = (x: number, symbol: string | null) => `${symbol ?? ""}${x.toFixed(2)}`;
 /** A figure as cited in a text. */
 export const cite = (f: Pick<Figure, "text" | "ref">) => `${f.text} [${f.ref}]`;
+
+/**
+ * The view's simulated respondents in the words every face uses (results/simulated.ts), said once
+ * by an AI text (issue 36), its counts cited as figures; null when none of them is simulated.
+ */
+export async function simulatedNote(db: Db, ctx: RequestCtx, book: FigureBook, projectId: number, filters: ResponseFilter): Promise<string | null> {
+  const s = await viewSimulated(db, ctx, projectId, filters);
+  return simulatedWords(s.simulated, s.respondents, (value, field) => cite(book.add(value.toLocaleString("en"), value, { fn: "SimulatedRespondents", filters, field })));
+}
+
+/** An AI text with the view's note on simulated respondents as its last paragraph (none: as it is). */
+export function withNote(content: string, note: string | null): string {
+  return note ? `${content}\n\n${note}` : content;
+}
 
 /** SPEC 9: the standard questions' order (5, 1, 4, 3, 2, 6, then the rest); the first present is the headline measure. */
 export const MEASURE_ORDER = [5, 1, 4, 3, 2, 6];

@@ -12,7 +12,7 @@ import type { Queue } from "../../jobs/queue.ts";
 import { defineJob, enqueueJob, type JobContext } from "../../jobs/workers.ts";
 import { systemCtx } from "../lifecycle/lifecycle.service.ts";
 import type { ResponseFilter } from "../results/filters.ts";
-import { FigureBook, projectContext, summaryFacts } from "./facts.ts";
+import { FigureBook, projectContext, simulatedNote, summaryFacts, withNote } from "./facts.ts";
 import { promptFor, SUMMARY_SYSTEM, SUMMARY_TEMPLATE, summaryMessages } from "./messages.ts";
 import { providerFor } from "./configured.ts";
 import { processConfig } from "../../config.ts";
@@ -202,9 +202,11 @@ export async function generateSummary(db: Db, provider: AiProvider, id: number, 
     const facts = await summaryFacts(db, ctx, pc, book, { filters: row.filters ?? {}, scope, benchmarkTypeId: row.benchmarkTypeId ?? undefined, total: row.total ?? "sample" });
     const prompt = await promptFor(db, "FullTestSummary", { systemPrompt: SUMMARY_SYSTEM, template: SUMMARY_TEMPLATE });
     const ex = await runExchange(provider, summaryMessages(prompt, facts), {}, { model: prompt.model, temperature: prompt.temperature });
-    const cited = new Set([...ex.content.matchAll(/\[(F\d+)\]/g)].map((m) => m[1]));
+    // Simulated respondents under the summary's view are said once, last (issue 36).
+    const content = withNote(ex.content, await simulatedNote(db, ctx, book, row.projectId, row.filters ?? {}));
+    const cited = new Set([...content.matchAll(/\[(F\d+)\]/g)].map((m) => m[1]));
     await db`
-      update ai_project_summaries set status = 'Ready', title = ${scope ?? pc.projectName}, content = ${ex.content}, error = null,
+      update ai_project_summaries set status = 'Ready', title = ${scope ?? pc.projectName}, content = ${content}, error = null,
         references_data = ${jsonParam(db, book.figures.filter((f) => cited.has(f.ref)))}, provider = ${provider.name}, model = ${ex.model},
         usage = ${jsonParam(db, ex.usage)}, prompt_version_id = ${prompt.promptVersionId}, generated_at = now(), updated_at = now()
       where id = ${id}`;

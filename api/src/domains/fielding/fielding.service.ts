@@ -30,7 +30,7 @@ import { answerPage, makePerson, screens, type Margins, type PanelPlan } from ".
 import { estimateIn, feasibility } from "../lifecycle/estimate.ts";
 import { refundRunShortfall } from "../credits/ledger.ts";
 import { hasOutcome, recordLateArrival, recordOutcomes, sessionEndLink, verifyEntry, type SupplierEntry } from "./suppliers.ts";
-import { qualityFlags, runMedian } from "./quality.ts";
+import { networkKey, qualityFlags, runMedian } from "./quality.ts";
 import { getTestSession, isTestEntry, startTestSession, submitTestPage } from "./test-entries.ts";
 import { DEFAULT_FIELD_DAYS, fieldPeriodDaysOf } from "./field-period.ts";
 
@@ -158,6 +158,8 @@ async function closeRun(tx: Tx, run: q.RunRow, reason: ClosedReason): Promise<vo
   await q.setRunStatus(tx, run.id, SURVEY_STATUS.Closed, "closed_at");
   await tx`update survey_runs set closed_reason = ${reason} where id = ${run.id}`;
   await tx`update survey_sessions set status = 'Removed', end_reason = 'survey closed', updated_at = now() where survey_run_id = ${run.id} and status = 'InProgress'`;
+  // The entries' network signals judged nothing after the close: not kept (docs/decisions/0129).
+  await tx`update survey_sessions set network_key = null where survey_run_id = ${run.id} and network_key is not null`;
   // Supplier respondents still answering are sent back over quota: recorded now, their callbacks due.
   await recordOutcomes(tx, run.id);
 }
@@ -290,6 +292,9 @@ export interface StartOptions {
   publicUrl?: string;
   /** The device's fingerprint (duplicates within a run are flagged). */
   deviceFingerprint?: string | null;
+  /** The entry's address as the server adapter saw it (never a header) and its user agent: kept only as a keyed hash (quality.ts networkKey). */
+  address?: string | null;
+  userAgent?: string | null;
 }
 
 export async function startSession(db: Db, link: string, panelRespondentId: string | null, opts: StartOptions = {}): Promise<RespondentView> {
@@ -342,6 +347,7 @@ export async function startSession(db: Db, link: string, panelRespondentId: stri
       sampleSupplierId: entry?.supplierId ?? null,
       supplierRid: entry?.rid ?? null,
       deviceFingerprint: opts.deviceFingerprint ?? null,
+      networkKey: opts.address && opts.userAgent ? networkKey(await q.respondentKey(tx, run.id), opts.address, opts.userAgent) : null,
     });
     return viewOf(tx, run, s);
   });
@@ -401,13 +407,16 @@ export async function submitPage(db: Db, link: string, respondentId: string, pag
     if (outcome.status === "Complete") {
       // Quality before weighting: a flagged respondent is excluded, and the quota stays open for another.
       const done = await q.completeLengths(tx, run.id);
-      const fp = (await tx<{ fp: string | null }[]>`select device_fingerprint as fp from survey_sessions where id = ${s.id}`)[0]?.fp ?? null;
+      const [own] = await tx<{ fp: string | null; nk: string | null }[]>`select device_fingerprint as fp, network_key as nk from survey_sessions where id = ${s.id}`;
+      const fp = own?.fp ?? null;
+      const nk = own?.nk ?? null;
       flags = qualityFlags(run.definition, {
         answers,
         testOptionOrder: s.testOptionOrder,
         lengthSeconds: (Date.now() - new Date(s.startedAt).getTime()) / 1000,
         medianSeconds: runMedian(done.lengths),
         duplicateDevice: fp !== null && done.fingerprints.includes(fp),
+        duplicateNetwork: nk !== null && done.networkKeys.includes(nk),
       });
       if (flags.length) {
         status = "Removed";

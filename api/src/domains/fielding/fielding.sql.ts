@@ -292,14 +292,16 @@ export interface NewSession {
   sampleSupplierId?: number | null;
   supplierRid?: string | null;
   deviceFingerprint?: string | null;
+  /** The entry's network signal (quality.ts networkKey): a keyed hash, never the address. */
+  networkKey?: string | null;
 }
 
 export async function insertSession(tx: Sql, s: NewSession): Promise<SessionRow> {
   const [r] = await tx.unsafe<SessionRow[]>(
     `insert into survey_sessions (client_id, survey_run_id, region_id, panel_respondent_id, test_option_order, is_simulated,
-                                  sample_supplier_id, supplier_rid, device_fingerprint)
-     values ($1, $2, $3, $4, $5::int[], $6, $7, $8, $9) returning ${SESSION_COLUMNS}`,
-    [s.clientId, s.surveyRunId, s.regionId, s.panelRespondentId, s.testOptionOrder, s.isSimulated, s.sampleSupplierId ?? null, s.supplierRid ?? null, s.deviceFingerprint ?? null],
+                                  sample_supplier_id, supplier_rid, device_fingerprint, network_key)
+     values ($1, $2, $3, $4, $5::int[], $6, $7, $8, $9, $10) returning ${SESSION_COLUMNS}`,
+    [s.clientId, s.surveyRunId, s.regionId, s.panelRespondentId, s.testOptionOrder, s.isSimulated, s.sampleSupplierId ?? null, s.supplierRid ?? null, s.deviceFingerprint ?? null, s.networkKey ?? null],
   );
   return r!;
 }
@@ -596,12 +598,18 @@ export async function deliveredCompletes(tx: Sql, runId: number): Promise<number
 
 // ---- respondent quality ----
 
-/** The run's valid completes: their lengths (seconds) and devices, for the quality checks. */
-export async function completeLengths(tx: Sql, runId: number): Promise<{ lengths: number[]; fingerprints: string[] }> {
-  const rows = await tx<{ len: number; fp: string | null }[]>`
-    select extract(epoch from completed_at - started_at)::float8 as len, device_fingerprint as fp
+/** The run's valid completes: their lengths (seconds), devices and network signals, for the quality checks. */
+export async function completeLengths(tx: Sql, runId: number): Promise<{ lengths: number[]; fingerprints: string[]; networkKeys: string[] }> {
+  const rows = await tx<{ len: number; fp: string | null; nk: string | null }[]>`
+    select extract(epoch from completed_at - started_at)::float8 as len, device_fingerprint as fp, network_key as nk
     from survey_sessions where survey_run_id = ${runId} and status = 'Complete' and completed_at is not null`;
-  return { lengths: rows.map((r) => r.len), fingerprints: rows.flatMap((r) => (r.fp ? [r.fp] : [])) };
+  return { lengths: rows.map((r) => r.len), fingerprints: rows.flatMap((r) => (r.fp ? [r.fp] : [])), networkKeys: rows.flatMap((r) => (r.nk ? [r.nk] : [])) };
+}
+
+/** A run's key for its entries' network signals (quality.ts networkKey). */
+export async function respondentKey(tx: Sql, runId: number): Promise<string> {
+  const [r] = await tx<{ key: string }[]>`select respondent_key::text as key from survey_runs where id = ${runId}`;
+  return r!.key;
 }
 
 export interface QualityReportRow {

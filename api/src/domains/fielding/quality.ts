@@ -9,10 +9,14 @@
 // - straight-liner: the same answer on every item of the 4-point scale grids, at least 5 items (a
 //   single concept's grid: 6 let a one-concept test never flag one);
 // - attention: failed the instructed-response item (screened out there: engine.ts);
-// - duplicate: the same device fingerprint as a complete already in the run (the same supplier rid
-//   cannot enter twice: suppliers.ts);
+// - duplicate: the same device fingerprint as a complete already in the run, or (judged on the
+//   server, issue 36) the same network address AND the same user agent as a complete already in
+//   the run: an address alone never flags (an office or a mobile carrier puts many people behind
+//   one address). Only a keyed hash of the two is kept (networkKey, docs/decisions/0129). The same
+//   supplier rid cannot enter twice at all: suppliers.ts;
 // - gibberish / pasted: an open answer the text check (analytics/text-qa.ts) calls Gibberish, or
 //   the same text pasted into several questions (its Duplicate).
+import { createHmac } from "node:crypto";
 import { textQa } from "../../analytics/text-qa.ts";
 import { answerKey, type Answers, type SurveyDefinition } from "./engine.ts";
 
@@ -45,8 +49,27 @@ export interface QualityInput {
   lengthSeconds: number;
   /** The run's median length so far (null: too few completes to tell). */
   medianSeconds: number | null;
-  /** Another complete of the run came from this device. */
+  /** Another complete of the run came from this device (the fingerprint its page sent). */
   duplicateDevice: boolean;
+  /** Another complete of the run entered from this address with this user agent (networkKey, as the server saw them). */
+  duplicateNetwork?: boolean;
+}
+
+/** An address as compared: lower case, an IPv4 address seen as IPv4-mapped IPv6 (::ffff:a.b.c.d) as IPv4. */
+export function normalAddress(address: string): string {
+  const a = address.trim().toLowerCase();
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(a);
+  return mapped ? mapped[1]! : a;
+}
+
+/**
+ * The entry's network signal: HMAC-SHA256 under the run's own key of the address (as the server
+ * saw it) and the user agent, hex; null without either (no signal, never a match). The run's key
+ * makes two runs' values unlinkable; the address itself is never stored.
+ */
+export function networkKey(runKey: string, address: string | null | undefined, userAgent: string | null | undefined): string | null {
+  if (!address || !userAgent) return null;
+  return createHmac("sha256", runKey).update(`${normalAddress(address)}\n${userAgent}`).digest("hex");
 }
 
 export function qualityFlags(def: SurveyDefinition, r: QualityInput): QualityFlag[] {
@@ -63,7 +86,7 @@ export function qualityFlags(def: SurveyDefinition, r: QualityInput): QualityFla
     }
   }
   if (values.length >= STRAIGHTLINE_MIN_ITEMS && values.every((v) => v === values[0])) flags.push("straightliner");
-  if (r.duplicateDevice) flags.push("duplicate");
+  if (r.duplicateDevice || r.duplicateNetwork) flags.push("duplicate");
   const texts: { id: number; respondent: number; text: string }[] = [];
   const asked = [...def.screener.map((q) => [q, null] as const), ...r.testOptionOrder.flatMap((t) => def.loop.map((q) => [q, t] as const)), ...def.followUps.map((q) => [q, null] as const)];
   for (const [q, t] of asked) {

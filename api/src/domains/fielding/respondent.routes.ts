@@ -182,7 +182,7 @@ function registerSurveyStartAndGet(app: App, deps: AppDeps): void {
       operationId: "RespondentSurvey_Start",
       summary: "Start (or resume) taking a survey",
       description:
-        "A new respondent session on a Live survey run, with the test options this respondent will see. A panel respondent id answers once: the same id resumes its own session. A sample supplier's respondent sends the entry link's query string as received (`entryQuery`: `supplier={id}&{entryParameter}={rid}[&{signatureParameter}=...]`); with the supplier's secret the signature parameter, last, must carry the supplier's signature (its algorithm and encoding) of what its scheme signs: `{PUBLIC_URL}/s/{link}?` + the query before it (signedPart url, the default: hex HMAC-SHA256 as `sig`) or that query alone (query), else 403. A rid enters a run once: the same rid resumes its own session while it is in progress; after it has finished, its entry is answered as a duplicate (status Removed, no end link, nothing stored). With the run's test key (`test={key}` before the rid: the run's test link) the entry is a test one: the same survey and end link, counted nowhere (no complete, quota, outcome or reconciliation row); a wrong key is a 403. On a closed run a supplier's new respondent gets the over-quota end with its (signed) redirect; no session is stored, the outcome is (reconciliation, callback); anyone else gets 409.",
+        "A new respondent session on a Live survey run, with the test options this respondent will see. A panel respondent id answers once: the same id resumes its own session. A sample supplier's respondent sends the entry link's query string as received (`entryQuery`: `supplier={id}&{entryParameter}={rid}[&{signatureParameter}=...]`); with the supplier's secret the signature parameter, last, must carry the supplier's signature (its algorithm and encoding) of what its scheme signs: `{PUBLIC_URL}/s/{link}?` + the query before it (signedPart url, the default: hex HMAC-SHA256 as `sig`) or that query alone (query), else 403. A rid enters a run once: the same rid resumes its own session while it is in progress; after it has finished, its entry is answered as a duplicate (status Removed, no end link, nothing stored). With the run's test key (`test={key}` before the rid: the run's test link) the entry is a test one: the same survey and end link, counted nowhere (no complete, quota, outcome or reconciliation row); a wrong key is a 403. On a closed run a supplier's new respondent gets the over-quota end with its (signed) redirect; no session is stored, the outcome is (reconciliation, callback); anyone else gets 409. Duplicates are also judged on the server: the entry's address (the connection's, never a forwarded header) and user agent are kept only as a keyed hash under the run's own key, and a complete whose hash equals a complete's of the run is excluded as a duplicate (an address alone never is).",
       request: {
         params: Link,
         body: {
@@ -211,6 +211,9 @@ function registerSurveyStartAndGet(app: App, deps: AppDeps): void {
         await svc.startSession(db, link, text(body.panelRespondentId, 200), {
           entryQuery: text(body.entryQuery, 2000),
           deviceFingerprint: text(body.deviceFingerprint, 128),
+          // The peer address as the server adapter saw it (never a forwarded header a client can set).
+          address: deps.clientIp?.(c.req.raw) ?? null,
+          userAgent: text(c.req.header("user-agent"), 1000),
           publicUrl: deps.publicUrl ?? new URL(c.req.url).origin,
         }),
       );

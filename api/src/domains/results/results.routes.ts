@@ -14,6 +14,16 @@ import { registerResponsesRoutes } from "./responses.routes.ts";
 import { registerTextResponseRoutes } from "./text-responses.routes.ts";
 import { registerExportRoutes } from "./exports.routes.ts";
 import { KeyParams, Count, Benchmarks, Descriptions, ok, intList } from "./results.schemas.ts";
+import { viewSimulated } from "./simulated.ts";
+
+const Simulated = z
+  .object({
+    projectId: z.number().int(),
+    respondents: z.number().int().describe("The respondents the filters keep (valid completes)"),
+    simulated: z.number().int().describe("Of them, the simulated panel's"),
+    words: z.string().nullable().describe("What every results page, export and AI answer says of them (\"All 1,200 respondents are simulated: ...\"); null when none is simulated"),
+  })
+  .openapi("SimulatedRespondents");
 
 export function registerResultsRoutes(app: App, deps: AppDeps): void {
   registerProjectCountRoutes(app, deps);
@@ -23,7 +33,7 @@ export function registerResultsRoutes(app: App, deps: AppDeps): void {
   registerLandingRoutes(app, deps);
 }
 
-/** Projects ResponsesCount and Benchmarks. */
+/** Projects ResponsesCount, Benchmarks and SimulatedRespondents. */
 function registerProjectCountRoutes(app: App, deps: AppDeps): void {
   // Every route here only reads: from the replica when one is configured and keeping up.
   const db = deps.readDb ?? deps.db;
@@ -58,6 +68,22 @@ function registerProjectCountRoutes(app: App, deps: AppDeps): void {
       responses: { ...ok(Benchmarks, "Benchmarks"), ...commonErrors, 404: errors[404] },
     },
     async (c) => c.json(await svc.benchmarks(db, c.get("ctx"), keyOf(c), intList(c.req.valid("query").regionIds, "regionIds")), 200),
+  );
+  addRoute(
+    app,
+    {
+      access: access.viewer,
+      method: "get",
+      path: "/api/v1/Projects/{key}/SimulatedRespondents",
+      tags: ["Projects"],
+      operationId: "Projects_SimulatedRespondents",
+      summary: "How many of the view's respondents are simulated, in words",
+      description:
+        "For the filtered respondents: how many there are, how many of them the simulated panel's (answers generated, not real people), and the sentence every face of the results says when any is (the results pages, the workbook and the deck, the AI summary and chat answers; issue 36).",
+      request: { params: KeyParams, query: z.object({ filters: FiltersParam }) },
+      responses: { ...ok(Simulated, "The count and its words"), ...commonErrors, 404: errors[404] },
+    },
+    async (c) => c.json(await viewSimulated(db, c.get("ctx"), keyOf(c), parseFilters(c.req.valid("query").filters)), 200),
   );
 }
 

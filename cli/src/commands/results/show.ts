@@ -4,7 +4,8 @@
 // the best reach per set size (MarketReachResults) where the project has those set-ups, then every
 // other closed question (custom, screener, follow-up; a Question project has only these) as its
 // option shares per test option (QualResults with projectQuestionId), and the open questions'
-// ids for `results verbatims`. A project that has not fielded is refused in one line (exit 2).
+// ids for `results verbatims`. Respondents of the simulated panel are said first, in the API's words
+// (Projects SimulatedRespondents). A project that has not fielded is refused in one line (exit 2).
 import { benchmarkArg, idArg } from "../../args.ts";
 import { usageError } from "../../errors.ts";
 import { checkFilters, filterParam, filtersFor } from "../../filters.ts";
@@ -87,7 +88,7 @@ export async function runResults(id: string, o: ResultsOptions): Promise<void> {
   const filters = await filtersFor(api, o);
   const q = { projectId: key, ...filterParam(filters) };
   const view = { ...q, ...total, benchmarkTypeId: o.benchmark ?? String(DEFAULT_BENCHMARK_TYPE), ...(o.confidence ? { confidence: o.confidence as "95" } : {}) };
-  const [qual, verdict, options, price, reach] = await Promise.all([
+  const [qual, verdict, options, price, reach, simulated] = await Promise.all([
     readQual(api, view, id),
     readVerdict(api, view, id),
     api.client
@@ -104,12 +105,15 @@ export async function runResults(id: string, o: ResultsOptions): Promise<void> {
       }
       return ok(r, "reading the market reach");
     }),
+    // Whether the view's respondents are the simulated panel's, in the API's words (issue 36).
+    api.client.GET("/api/v1/Projects({key})/SimulatedRespondents", { params: { path: { key }, query: filterParam(filters) } }).then((r) => ok(r, "reading whether the respondents are simulated")),
   ]);
   const names = new Map(options.map((t, i) => [t!.id!, { text: t!.conceptText!, letter: letter(i) }]));
   const priced = price.value.filter((v) => v.n > 0);
   const { questions, openQuestions } = await readQuestions(api, key, new Set(qual.measures.map((m) => m.standardQuestionId)), { ...q, ...total });
-  if (o.json) return printJson({ filters, qual, verdict, priceSensitivity: priced.length ? price : null, marketReach: reach, questions, openQuestions });
+  if (o.json) return printJson({ filters, simulated, qual, verdict, priceSensitivity: priced.length ? price : null, marketReach: reach, questions, openQuestions });
 
+  if (simulated.words) process.stdout.write(`${note(simulated.words)}\n\n`);
   if (qual.measures.length) {
     process.stdout.write(`${bold(fit(`Top-2-box (${qual.confidence}% confidence; benchmark ${qual.benchmarkTypeId ?? "none"}${qual.total === "markets" ? "; all-markets total" : ""})`))}\n`);
     process.stdout.write(`${qualTable(qual, names)}\n`);

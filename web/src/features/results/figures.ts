@@ -34,6 +34,8 @@ export function figureTarget(f: Figure, all: Figure[] = []): FigureTarget {
       return { path: `text/${s.projectQuestionId}`, params: { theme: s.themeId, sentiment: s.sentiment, option: s.testOptionId }, filters: s.filters };
     case "DriverResults":
       return { path: "drivers", params: { driverOption: s.testOptionId }, filters: s.filters };
+    case "SimulatedRespondents":
+      return { path: "summary", params: {}, filters: s.filters };
     case "Difference": {
       const a = all.find((x) => x.ref === s.a);
       return a && a.source.fn !== "Difference" ? figureTarget(a, all) : { path: "summary", params: {}, filters: null };

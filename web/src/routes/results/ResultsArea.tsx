@@ -19,6 +19,7 @@ import { CloneDialog, RenameDialog } from "./ProjectDialogs";
 import { PanelHost, type PanelId } from "./panels/PanelHost";
 import { Summary, Overview, Demographics, Advertising, Npd, QuestionPage, TextPage, Wave, Drivers, GrowIdeas, HeadToHead, PriceSensitivity, MarketReach, Chat, Markets, CrossTab } from "../../app/resultsPages";
 import { AllMarketsNote } from "./AllMarketsNote";
+import { SimulatedNote } from "./SimulatedNote";
 
 type NavEntry = { href: string; label: string; match: string };
 
@@ -139,6 +140,7 @@ function Frame({ children, marketReach }: { children: ReactNode; marketReach: bo
             Benchmark: <span className="font-medium text-ink-800">{bm ? bm.description : "…"}</span>
           </p>
           {ctx.allMarkets ? <AllMarketsNote /> : null}
+          <SimulatedNote />
         </div>
         <div className="flex flex-wrap gap-2">
           {PANEL_BUTTONS.map((b) => (
