@@ -9,6 +9,7 @@ import { useApi } from "../../api/hooks";
 import { toast } from "../../components/toast";
 import { useProjectAs, type ProjectDetail } from "../useProject";
 import type { StoredTarget } from "../quotas";
+import type { StoredCrossedCell } from "../crossed";
 
 type EditorRegion = Row<"ProjectsRegions", "regionId" | "sampleSize" | "isCustomerPanel", { region: ProjectDetail["projectsRegions"][number]["region"] }>;
 
@@ -65,6 +66,12 @@ export function useReadiness(projectId: number | null) {
 export function useStoredTargets(projectId: number) {
   const query = { $filter: `projectId eq ${projectId}`, $select: "id,regionId,systemQuestionOptionId,questionOptionId,quotaPercent,onlyThese", $orderby: "id", $top: 500 };
   return useApi(["Targets", projectId], () => selected<Page<StoredTarget>>(api.GET("/api/v1/Targets", { params: { query } })));
+}
+
+/** The project's crossed quota cells as stored (CrossedQuotaCells): market, pair of answers, share. */
+export function useCrossedCells(projectId: number) {
+  const query = { $filter: `projectId eq ${projectId}`, $select: "regionId,firstOptionId,secondOptionId,quotaPercent", $orderby: "id", $top: 1000 };
+  return useApi(["CrossedQuotaCells", projectId], () => selected<Page<StoredCrossedCell>>(api.GET("/api/v1/CrossedQuotaCells", { params: { query } })));
 }
 
 export type TestOption = Row<"TestOptions", "id" | "projectId" | "conceptText" | "conceptDescription" | "file" | "sortOrder">;

@@ -2,14 +2,20 @@
 // demographic and screener targets with past respondents per answer (Questions
 // TargetQuestionsWithCounts), saved through Projects ChangeTargets / DeleteRegions, and the
 // incidence estimate, updated live by IncidenceEstimateUpdated on the client channel; per market and
-// target question, the quota cells (QuotaCells; docs/decisions.md "Quotas in the web editor").
+// target question, the quota cells (QuotaCells; docs/decisions.md "Quotas in the web editor"); per
+// market, the crossed quota cells of two demographic questions (CrossedQuotas; record 0128).
 import { useEffect, useEffectEvent, useState } from "react";
-import { api, type Schemas } from "../../../api/client";
+import { api, unwrap, type Schemas } from "../../../api/client";
+import { DEFAULT_ERROR_TITLE, handleError } from "../../../api/errors";
+import { toast } from "../../../components/toast";
+import { fieldMessages } from "../../../lib/fieldErrors";
 import { useApi } from "../../../api/hooks";
 import { Badge, Button, Card, EmptyState, Field, Input, Skeleton, Skeletons, cx } from "../../../components/ui";
 import { onRealtime, type RealtimeEvent } from "../../../state/realtime";
 import { useMe } from "../../../state/app";
-import { hasFlag, keyPath, run, useRefreshProject, useStoredTargets } from "../../../features/projects-editor/data";
+import { hasFlag, keyPath, run, useCrossedCells, useRefreshProject, useStoredTargets } from "../../../features/projects-editor/data";
+import { crossedBody, crossedWith, crossingsIn, demographics, type CrossedBody } from "../../../features/crossed";
+import { CrossedQuotas } from "./CrossedQuotas";
 import { modelOf, optionKey, questionKey, quotaMarkets, targetsBody, toggled, withQuotas, type TargetBody, type TargetModel } from "../../../features/quotas";
 import { QuotaCells } from "./QuotaCells";
 import { useRegions } from "../CreateProject";
@@ -35,6 +41,7 @@ export function MarketsTab({ client, project, editable }: TabProps) {
   const { data: regions } = useRegions();
   const targets = useTargetQuestions(project.id);
   const stored = useStoredTargets(project.id);
+  const crossed = useCrossedCells(project.id);
   const [incidence, setIncidence] = useState<Incidence | null>(null);
   const [busy, setBusy] = useState(false);
   const regionIds = project.projectsRegions.map((r) => r.regionId);
@@ -78,10 +85,37 @@ export function MarketsTab({ client, project, editable }: TabProps) {
     setBusy(true);
     const r = await run(api.POST("/api/v1/Projects({key})/ChangeTargets", { params: keyPath(project.id), body }));
     if (r !== undefined) {
-      await Promise.all([refresh(), targets.mutate(), stored.mutate()]);
+      await Promise.all([refresh(), targets.mutate(), stored.mutate(), crossed.mutate()]);
       await estimate();
     }
     setBusy(false);
+  }
+
+  /**
+   * One crossing of a market saved: crossedQuotas is the whole list (the other crossings and markets
+   * as stored). The API's refusal of the crossing comes back in its words for the grid; anything
+   * else goes the usual way (a toast).
+   */
+  async function saveCrossing(regionId: number, replaced: [number, number] | null, now: [number, number], cells: CrossedBody[]): Promise<string | null> {
+    if (!model || !crossed.data) return null;
+    setBusy(true);
+    try {
+      const crossedQuotas = crossedBody(questions, crossed.data.value, regionId, replaced, now, cells);
+      await unwrap(api.POST("/api/v1/Projects({key})/ChangeTargets", { params: keyPath(project.id), body: { targets: bodyOf(model), crossedQuotas } }));
+      await Promise.all([refresh(), targets.mutate(), stored.mutate(), crossed.mutate()]);
+      await estimate();
+      return null;
+    } catch (e) {
+      const said = fieldMessages(e, { crossedQuotas: "grid" });
+      if (!said?.byField.grid) {
+        handleError(e);
+        return null;
+      }
+      if (said.rest.length) toast.error(DEFAULT_ERROR_TITLE, said.rest.join(" "), true);
+      return said.byField.grid;
+    } finally {
+      setBusy(false);
+    }
   }
 
   async function toggleTarget(q: TargetQuestion, o: TargetOption) {
@@ -144,7 +178,7 @@ export function MarketsTab({ client, project, editable }: TabProps) {
 
   return (
     <div className="grid items-start gap-6 lg:grid-cols-[1fr_18rem]">
-      <div className="space-y-6">
+      <div className="min-w-0 space-y-6">
         <Card title="Markets">
           <fieldset>
             <legend className="sr-only">Markets</legend>
@@ -211,7 +245,17 @@ export function MarketsTab({ client, project, editable }: TabProps) {
                     </div>
                   ))}
                   {model
-                    ? regionIds.map((r) => (
+                    ? regionIds.map((r) => {
+                        const other = crossedWith(crossingsIn(questions, crossed.data?.value ?? [], r), q);
+                        const where = regionIds.length > 1 ? ` in ${marketName(r)}` : "";
+                        if (other !== null) {
+                          return (
+                            <p key={r} className="mt-2 rounded-lg border border-ink-100 px-3 py-2 text-sm text-ink-700" data-testid={`quotas-${questionKey(q)}-${r}`}>
+                              {q.questionLabel} is crossed with {questions.find((x) => x.source === "system" && x.id === other)?.questionLabel}{where}: its shares are set in the crossed quotas below.
+                            </p>
+                          );
+                        }
+                        return (
                         <QuotaCells
                           key={r}
                           id={`${questionKey(q)}-${r}`}
@@ -224,11 +268,31 @@ export function MarketsTab({ client, project, editable }: TabProps) {
                           busy={busy}
                           onSave={(shares) => saveQuotas(q, r, shares)}
                         />
-                      ))
+                        );
+                      })
                     : null}
                 </fieldset>
                 );
               })}
+              {model && crossed.data && demographics(questions).length >= 2 ? (
+                <section aria-labelledby="crossed-heading" className="space-y-2 border-t border-ink-100 pt-4">
+                  <h3 id="crossed-heading" className="text-sm font-medium text-ink-900">Crossed quotas</h3>
+                  {regionIds.map((r) => (
+                    <CrossedQuotas
+                      key={r}
+                      regionId={r}
+                      marketName={regionIds.length > 1 ? marketName(r) : null}
+                      questions={questions}
+                      model={model}
+                      crossings={crossingsIn(questions, crossed.data?.value ?? [], r)}
+                      explanation={incidence?.explanation.crossed.filter((x) => x.regionId === r) ?? []}
+                      editable={editable}
+                      busy={busy}
+                      onSave={(replaced, now, cells) => saveCrossing(r, replaced, now, cells)}
+                    />
+                  ))}
+                </section>
+              ) : null}
             </div>
           )}
         </Card>
