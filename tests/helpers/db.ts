@@ -51,6 +51,21 @@ const ready = new Map<string, Promise<void>>();
 async function ensureTemplate(admin: postgres.Sql, adminUrl: string, name: string, build: (db: Db) => Promise<void>, from?: string): Promise<void> {
   const [exists] = await admin`select 1 from pg_database where datname = ${name}`;
   if (exists) return;
+  // One builder per template on this PostgreSQL: a second run beside this one (two copies of the
+  // suite, docs/testing.md) waits for the first's build and copies it instead of building its own
+  // beside it, which doubled the heaviest work of both (the fielded demo world). A session lock on
+  // the admin connection (max 1), released when it ends.
+  await admin`select pg_advisory_lock(hashtext(${`ideally template ${name}`}))`;
+  try {
+    const [built] = await admin`select 1 from pg_database where datname = ${name}`;
+    if (built) return;
+    await buildTemplate(admin, adminUrl, name, build, from);
+  } finally {
+    await admin`select pg_advisory_unlock(hashtext(${`ideally template ${name}`}))`;
+  }
+}
+
+async function buildTemplate(admin: postgres.Sql, adminUrl: string, name: string, build: (db: Db) => Promise<void>, from?: string): Promise<void> {
   // Build under a temporary name, then rename: a half-built template is never used.
   const building = `${name}_b${process.pid}`;
   await admin.unsafe(`drop database if exists "${building}"`);
