@@ -42,7 +42,7 @@ function check(name: string, code: number) {
   }
 }
 
-// The type gate is the stable compiler (tsc, decision 0128): about 45 s of one core where the native
+// The type gate is the stable compiler (tsc, decision 0132): about 45 s of one core where the native
 // preview took 15, so it runs beside the lint, the audit and the start of the bun tests and
 // Playwright instead of before them; its output is kept in a log and printed at the end.
 const typecheckLog = `${TMP}/typecheck.log`;
