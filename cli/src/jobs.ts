@@ -1,7 +1,10 @@
 // Following a queued job (PowerPoint exports, the command runner) on its websocket channel
 // job-{id}: Progress moves a bar, Success answers the job's result, Error (with no retry left) fails.
+// Each message is parsed with its declaration (contracts/events.ts); one that does not parse is
+// left out with a warning line on stderr.
+import { parseServerMessage, type ClientMessage } from "../../contracts/events.ts";
 import { apiError } from "./errors.ts";
-import type { progressBar } from "./output.ts";
+import { warn, type progressBar } from "./output.ts";
 import { ok, type Api } from "./session.ts";
 
 export interface JobSuccess {
@@ -26,23 +29,29 @@ export async function followJob(api: Api, start: () => Promise<{ jobId: string }
     return await new Promise<JobSuccess>((resolve, reject) => {
       const timer = setTimeout(() => reject(apiError(`job ${jobId} did not finish in ${timeoutMs / 1000} s`)), timeoutMs);
       ws.onmessage = (m) => {
-        const e = JSON.parse(String(m.data)) as { channel?: string; event: string; message?: string; data?: { pct?: number; message?: string; result?: unknown; resultOmitted?: boolean; name?: string; willRetry?: boolean } };
+        const parsed = parseServerMessage(String(m.data));
+        if (!parsed.ok) {
+          warn(`ignored a live message that does not match its declaration: ${parsed.error}`);
+          return;
+        }
+        const e = parsed.value;
         if (e.event === "error") {
           clearTimeout(timer);
           reject(apiError(`following job ${jobId}: ${e.message}`));
           return;
         }
-        if (e.channel !== channel) return;
-        if (e.event === "Progress") bar.update(e.data?.pct ?? 0, e.data?.message ?? "");
+        if (!("data" in e) || e.channel !== channel || e.data === null) return;
+        if (e.event === "Progress") bar.update(e.data.pct, e.data.message ?? "");
         else if (e.event === "Success") {
           clearTimeout(timer);
-          resolve({ jobId, name: e.data?.name, result: e.data?.result ?? null, ...(e.data?.resultOmitted ? { resultOmitted: true } : {}) });
-        } else if (e.event === "Error" && !e.data?.willRetry) {
+          resolve({ jobId, name: e.data.name, result: e.data.result ?? null, ...(e.data.resultOmitted ? { resultOmitted: true } : {}) });
+        } else if (e.event === "Error" && !e.data.willRetry) {
           clearTimeout(timer);
-          reject(apiError(`job ${jobId} failed: ${e.data?.message ?? "unknown error"}`));
-        } else if (e.event === "Error") bar.update(0, `retrying: ${e.data?.message ?? ""}`);
+          reject(apiError(`job ${jobId} failed: ${e.data.message || "unknown error"}`));
+        } else if (e.event === "Error") bar.update(0, `retrying: ${e.data.message}`);
       };
-      ws.send(JSON.stringify({ action: "join", channel }));
+      const join: ClientMessage = { action: "join", channel };
+      ws.send(JSON.stringify(join));
     });
   } finally {
     ws.close();

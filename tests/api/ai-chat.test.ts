@@ -13,14 +13,14 @@ import { LocalProvider } from "../../api/src/domains/ai/local.ts";
 import { projectContext, type Figure, type ProjectContext } from "../../api/src/domains/ai/facts.ts";
 import { qualResults, demographicsResults } from "../../api/src/domains/results/results.service.ts";
 import type { ResponseFilter } from "../../api/src/domains/results/filters.ts";
-import { subscribe, type ChannelEvent } from "../../api/src/jobs/channel.ts";
+import { subscribe, type NotifiedEvent } from "../../api/src/jobs/channel.ts";
 import type { RequestCtx } from "../../api/src/access/principal.ts";
 
 let w: AiWorld;
 const USER = "user@acme.test";
 const GLOBEX = "admin@globex.test";
 let clients: Record<string, number>;
-const events: ChannelEvent[] = [];
+const events: NotifiedEvent[] = [];
 let unsubscribe: () => Promise<void>;
 
 beforeAll(async () => {

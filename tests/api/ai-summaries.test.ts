@@ -11,11 +11,11 @@ import { systemCtx } from "../../api/src/domains/lifecycle/lifecycle.service.ts"
 import { emailSummariesJob, sendWeeklySummaries } from "../../api/src/domains/ai/email-summaries.ts";
 import { outboxMailer } from "../../api/src/email/mailer.ts";
 import { qualResults, questionResults } from "../../api/src/domains/results/results.service.ts";
-import { subscribe, type ChannelEvent } from "../../api/src/jobs/channel.ts";
+import { subscribe, type NotifiedEvent } from "../../api/src/jobs/channel.ts";
 import { STOP_WORDS } from "../../api/src/analytics/verbatims.ts";
 
 let w: AiWorld;
-const events: ChannelEvent[] = [];
+const events: NotifiedEvent[] = [];
 let unsubscribe: () => Promise<void>;
 const USER = "user@acme.test";
 let teamA: number;

@@ -111,11 +111,11 @@ describe("a job channel's events reach only the job's owner (finding 14)", () =>
     const socket = (userId: number): Socket => ({ send: (t) => got.set(userId, [...(got.get(userId) ?? []), t]), close: () => {} });
     const owner = hub.open(socket(9004), 9004, crypto.randomUUID());
     const other = hub.open(socket(9006), 9006, crypto.randomUUID());
-    const channel = `job-${crypto.randomUUID()}`;
+    const channel = `job-${crypto.randomUUID()}` as const;
     await hub.message(owner, JSON.stringify({ action: "join", channel }));
     await hub.message(other, JSON.stringify({ action: "join", channel }));
     got.clear();
-    hub.deliver({ channel: channel as never, event: "Success", data: { jobId: channel.slice(4), fileName: "secret.pptx", size: 1234 }, userId: 9004, clientId: 1003 });
+    hub.deliver({ channel, event: "Success", data: { jobId: channel.slice(4), name: "export", result: { fileName: "secret.pptx", size: 1234 } }, userId: 9004, clientId: 1003 });
     expect(got.get(9004)?.length).toBe(1);
     expect(got.get(9006), "nothing for the other user").toBeUndefined();
   });

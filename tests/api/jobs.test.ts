@@ -13,6 +13,7 @@ import {
   publishMany,
   subscribe,
   type ChannelEvent,
+  type NotifiedEvent,
   type ErrorData,
   type ProgressData,
   type SuccessData,
@@ -24,7 +25,7 @@ const ACME_USER = { userId: 9004, clientId: 1003 };
 let tdb: TestDb;
 let queue: Queue;
 let unsubscribe: () => Promise<void>;
-const events: ChannelEvent[] = [];
+const events: NotifiedEvent[] = [];
 const queueLog: string[] = [];
 const outcomes: string[] = [];
 
@@ -115,7 +116,7 @@ async function waitFor<T>(what: string, probe: () => T | undefined | false | Pro
 
 const eventsOf = (jobId: string) => events.filter((e) => e.channel === `job-${jobId}`);
 const eventOf = <D>(jobId: string, name: string, pred: (d: D) => boolean = () => true) =>
-  eventsOf(jobId).find((e) => e.event === name && pred(e.data as D)) as ChannelEvent<D> | undefined;
+  eventsOf(jobId).find((e) => e.event === name && pred(e.data as D)) as (NotifiedEvent & { data: D }) | undefined;
 
 async function send<T extends object>(job: Parameters<typeof enqueueJob<T>>[2], input: T, origin = ACME_USER): Promise<string> {
   const id = await tdb.db.begin((tx) => enqueueJob(queue, tx, job, input, origin));
@@ -138,48 +139,62 @@ afterAll(async () => {
 });
 
 describe("the channel", () => {
+  // Declared events (contracts/events.ts): ProjectUpdated goes on a client channel with a projectId.
+  const updated = (clientId: number, projectId: number) => ({ channel: `client-${clientId}` as const, event: "ProjectUpdated" as const, data: { projectId } });
+
   test("an event published in a transaction arrives at commit, never after a rollback", async () => {
     await tdb.db
       .begin(async (tx) => {
-        await publish(tx, { channel: "user-1", event: "ProjectUpdated", data: { id: 1 } });
+        await publish(tx, updated(1, 1));
         throw new Error("roll back");
       })
       .catch(() => {});
-    await tdb.db.begin((tx) => publish(tx, { channel: "user-2", event: "ProjectUpdated", data: { id: 2 } }));
-    const got = await waitFor("the committed event", () => events.find((e) => e.channel === "user-2"));
-    expect(got, "the committed event arrives whole").toEqual({ channel: "user-2", event: "ProjectUpdated", data: { id: 2 } });
-    expect(events.some((e) => e.channel === "user-1"), "the rolled-back event is never sent").toBe(false);
+    await tdb.db.begin((tx) => publish(tx, updated(2, 2)));
+    const got = await waitFor("the committed event", () => events.find((e) => e.channel === "client-2"));
+    expect(got, "the committed event arrives whole").toEqual({ channel: "client-2", event: "ProjectUpdated", data: { projectId: 2 } });
+    expect(events.some((e) => e.channel === "client-1"), "the rolled-back event is never sent").toBe(false);
   });
 
   test("publishMany: several events in one statement arrive in the order given, each whole", async () => {
-    const evs = [3, 1, 2].map((id) => ({ channel: "user-7" as const, event: "ProjectUpdated" as const, data: { id } }));
+    const evs = [3, 1, 2].map((projectId) => updated(7, projectId));
     await publishMany(tdb.db, evs);
-    await waitFor("the three events", () => events.filter((e) => e.channel === "user-7").length === 3);
-    expect(events.filter((e) => e.channel === "user-7")).toEqual(evs);
+    await waitFor("the three events", () => events.filter((e) => e.channel === "client-7").length === 3);
+    expect(events.filter((e) => e.channel === "client-7")).toEqual(evs);
     await publishMany(tdb.db, []);
   });
 
   test("an event over NOTIFY's payload limit goes out without its data, marked truncated", async () => {
-    const big = { text: "é".repeat(MAX_PAYLOAD_BYTES) };
-    const payload = encodeEvent({ channel: "client-1003", event: "IncidenceEstimateUpdated", data: big, clientId: 1003 });
+    const big = { projectId: 1, action: "é".repeat(MAX_PAYLOAD_BYTES) };
+    const payload = encodeEvent({ channel: "client-1003", event: "ProjectUpdated", data: big, clientId: 1003 });
     expect(new TextEncoder().encode(payload).length).toBeLessThan(8000);
-    expect(JSON.parse(payload)).toEqual({ channel: "client-1003", event: "IncidenceEstimateUpdated", data: null, clientId: 1003, truncated: true });
-    await publish(tdb.db, { channel: "client-1003", event: "IncidenceEstimateUpdated", data: big });
+    expect(JSON.parse(payload)).toEqual({ channel: "client-1003", event: "ProjectUpdated", data: null, clientId: 1003, truncated: true });
+    await publish(tdb.db, { channel: "client-1003", event: "ProjectUpdated", data: big });
     const got = await waitFor("the truncated event", () => events.find((e) => e.channel === "client-1003"));
-    expect(got.truncated, "the receiver learns the data was dropped").toBe(true);
+    expect("truncated" in got && got.truncated, "the receiver learns the data was dropped").toBe(true);
   });
 
-  test("unknown event names and malformed channels are refused at publish", () => {
-    expect(() => encodeEvent({ channel: "user-1", event: "Nope" as never, data: null })).toThrow("unknown event");
-    expect(() => encodeEvent({ channel: "user-1; drop" as never, event: "Success", data: null })).toThrow("bad event channel");
+  test("an event its declaration refuses is not published: unknown name, wrong channel, wrong data, malformed channel", () => {
+    // Built as plain values, as a caller that got round the types would send them.
+    const refused = (ev: unknown) => () => encodeEvent(ev as ChannelEvent);
+    expect(refused({ channel: "user-1", event: "Nope", data: null })).toThrow("undeclared event: Nope on user-1: event: Invalid discriminator value. Expected 'SurveySubmittedForApproval'");
+    expect(refused({ channel: "user-1", event: "ProjectUpdated", data: { projectId: 1 } })).toThrow("undeclared event: ProjectUpdated on user-1: event: ");
+    expect(refused({ channel: "client-1", event: "ProjectUpdated", data: { projectId: "1" } })).toThrow("undeclared event: ProjectUpdated on client-1: data.projectId: Invalid input: expected number, received string");
+    expect(refused({ channel: "client-1", event: "IncidenceEstimateUpdated", data: { projectId: 1, incidenceEstimate: 1.5, previous: null } })).toThrow("data.incidenceEstimate: Too big");
+    const ready = { notificationId: 1, title: "Ready", body: null, url: null };
+    expect(refused({ channel: "user-1; drop", event: "ProjectReady", data: ready })).toThrow("undeclared event: ProjectReady on user-1; drop: channel: ");
+    expect(refused({ channel: "job-1", event: "Success", data: { jobId: "1", name: "x", result: null } })).toThrow("undeclared event: Success on job-1: channel: ");
   });
 
-  test("a foreign payload on the channel is ignored", async () => {
+  test("a foreign or undeclared payload on the channel is ignored", async () => {
     const before = events.length;
     await tdb.db`select pg_notify(${EVENTS_CHANNEL}, 'not json')`;
-    await tdb.db`select pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify({ channel: "user-3", event: "ProjectUpdated", data: 3 })})`;
-    await waitFor("the valid event after the foreign one", () => events.find((e) => e.channel === "user-3"));
-    expect(events.length - before, "only the valid event is delivered").toBe(1);
+    // An undeclared pairing (ProjectUpdated goes to a client channel) and a declared one with data of the wrong type.
+    await tdb.db`select pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify({ channel: "user-3", event: "ProjectUpdated", data: { projectId: 3 } })})`;
+    await tdb.db`select pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify({ channel: "client-3", event: "ProjectUpdated", data: 3 })})`;
+    await tdb.db`select pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify({ ...updated(3, 3), userId: "nine" })})`;
+    await tdb.db`select pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify({ ...updated(3, 4), undeclared: 1, data: { projectId: 4, undeclared: 2 } })})`;
+    await waitFor("the valid event after the foreign ones", () => events.find((e) => e.channel === "client-3"));
+    expect(events.slice(before), "only the valid event is delivered, with its declared fields only").toEqual([{ channel: "client-3", event: "ProjectUpdated", data: { projectId: 4 } }]);
   });
 });
 

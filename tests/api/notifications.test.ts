@@ -5,11 +5,11 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { call, testApp } from "../helpers/app.ts";
 import type { App } from "../../api/src/app.ts";
-import { subscribe, type ChannelEvent } from "../../api/src/jobs/channel.ts";
+import { subscribe, type NotifiedEvent } from "../../api/src/jobs/channel.ts";
 
 let tdb: TestDb;
 let app: App;
-const events: ChannelEvent[] = [];
+const events: NotifiedEvent[] = [];
 let unsubscribe: () => Promise<void>;
 
 beforeAll(async () => {

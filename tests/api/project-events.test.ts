@@ -4,13 +4,13 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { call, testApp } from "../helpers/app.ts";
-import { subscribe, type ChannelEvent } from "../../api/src/jobs/channel.ts";
+import { subscribe, type NotifiedEvent } from "../../api/src/jobs/channel.ts";
 import type { App } from "../../api/src/app.ts";
 
 let tdb: TestDb;
 let app: App;
 let stop: () => Promise<void>;
-const events: ChannelEvent[] = [];
+const events: NotifiedEvent[] = [];
 
 beforeAll(async () => {
   tdb = await createTestDb();

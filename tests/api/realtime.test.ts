@@ -60,8 +60,9 @@ test("an event raised in one API process reaches a websocket client of the other
   expect(got).toEqual({ channel: "client-1003", event: "client:hello", data: { from: "B" } });
 
   // A server-side event (as a job or an action raises it) reaches the user's own channel.
-  await publish(tdb.db, { channel: "user-9004", event: "ProjectReady", data: { projectId: 1001 } });
-  expect(await onA.next((m) => m.event === "ProjectReady")).toEqual({ channel: "user-9004", event: "ProjectReady", data: { projectId: 1001 } });
+  const ready = { notificationId: 1, title: "Results are ready", body: null, url: null, projectId: 1001 };
+  await publish(tdb.db, { channel: "user-9004", event: "ProjectReady", data: ready });
+  expect(await onA.next((m) => m.event === "ProjectReady")).toEqual({ channel: "user-9004", event: "ProjectReady", data: ready });
 
   // Ping keeps the connection and answers pong.
   onA.send({ action: "ping" });

@@ -1,9 +1,17 @@
 // The chat's answers assembled from their websocket events (web/src/features/results/chatStream.ts),
 // whatever order they come in and whether or not the page knows the question yet.
 import { describe, expect, test } from "bun:test";
-import { KEPT_ANSWERS, recordEvent, streamedText, type Streamed } from "../../web/src/features/results/chatStream";
+import { isAiChatEvent, parseLiveEvent } from "../../contracts/events";
+import { KEPT_ANSWERS, recordEvent as record, streamedText, type Streamed } from "../../web/src/features/results/chatStream";
 
-const ev = (replyToMessageId: number, extra: object = {}) => ({ resultsAiThreadId: 7, replyToMessageId, ...extra });
+const ev = (replyToMessageId: number, extra: object = {}) => ({ resultsAiThreadId: 7, replyToMessageId, jobId: "j", ...extra });
+/** Each event as the page gets it: parsed with its declaration (contracts/events.ts) first. */
+function recordEvent(m: Map<number, Streamed>, event: string, data: object): void {
+  const parsed = parseLiveEvent({ channel: "user-1", event, data });
+  if (!parsed.ok) throw new Error(parsed.error);
+  if (!isAiChatEvent(parsed.value)) throw new Error(`${event} is not an AI chat event`);
+  record(m, parsed.value);
+}
 
 describe("chat stream", () => {
   test("pieces out of order are joined in seq order; the completed event's stored text wins", () => {
@@ -34,8 +42,10 @@ describe("chat stream", () => {
     recordEvent(m, "AiMessageStarted", ev(5));
     expect(m.get(5)!.failed).toBeUndefined();
     expect(streamedText(m.get(5)!)).toBe("");
-    recordEvent(m, "AiMessageFailed", ev(5, {}));
+    // The API always sends a message; an empty one still reads as a failure.
+    recordEvent(m, "AiMessageFailed", ev(5, { message: "" }));
     expect(m.get(5)!.failed).toBe("The answer failed");
+    expect(() => recordEvent(m, "AiMessageFailed", ev(5, {})), "a Failed without its message is refused by its declaration").toThrow("data.message");
   });
 
   test(`the newest ${KEPT_ANSWERS} answers are kept, the oldest dropped beyond`, () => {

@@ -10,7 +10,9 @@
 // NOTIFY payloads must stay under 8000 bytes. An event whose JSON is larger is sent with
 // `data: null, truncated: true` (same channel and event name), so the receiver still learns that
 // something happened and can fetch the details.
+import { z } from "@hono/zod-openapi";
 import postgres from "postgres";
+import { parseLiveEvent, parseSocketControlEvent, type DeclaredEvent, type LiveEvent, type SocketControlEvent } from "../../../contracts/events.ts";
 import { reconnectBackoff, type Db, type Tx } from "../db/client.ts";
 
 /** The one PostgreSQL NOTIFY channel all API processes share. */
@@ -19,122 +21,68 @@ export const EVENTS_CHANNEL = "ideally_events";
 /** PostgreSQL refuses payloads of 8000 bytes or more; keep a margin. */
 export const MAX_PAYLOAD_BYTES = 7900;
 
-/** The event names SPEC.md section 4 lists ("Real-time events"). */
-export const JOB_EVENTS = ["Progress", "Success", "Error"] as const;
-export const PROJECT_EVENTS = ["ProjectUpdated", "IncidenceEstimateUpdated"] as const;
-export const USER_NOTIFICATION_EVENTS = [
-  "SurveySubmittedForApproval",
-  "SurveyApproved",
-  "SurveyApprovalDeclined",
-  "ProjectSentOutForSurvey",
-  "ProjectReady",
-  "PasswordReset",
-  "UserAddedToTeam",
-  "CustomPanelProjectReadyForSurvey",
-  // Not in SPEC 4's list: a scheduled wave that cannot start (its notification type, migration 0017).
-  "ScheduleBlocked",
-  // Not in SPEC 4: a project shared with an existing account (docs/decisions.md, sharing).
-  "ProjectShared",
-  // Not in SPEC 4: field periods (migration 0036; docs/decisions.md "Field periods").
-  "SurveyStalled",
-  "SurveyClosedShort",
-] as const;
 /**
- * The results chat's answer as it is written (user-{id} of the thread's owner; docs/decisions.md
- * "AI"): Started, Delta (text pieces in order, `seq` from 0), then Completed or Failed.
+ * Every event, its channel and its data are declared once in contracts/events.ts (issue 34); this
+ * module publishes only what those declare and decodes the channel with the same schemas.
  */
-export const AI_CHAT_EVENTS = ["AiMessageStarted", "AiMessageDelta", "AiMessageCompleted", "AiMessageFailed"] as const;
+export {
+  AI_CHAT_EVENTS,
+  JOB_EVENTS,
+  PROJECT_EVENTS,
+  SOCKET_CONTROL_EVENTS,
+  USER_NOTIFICATION_EVENTS,
+  type BroadcastName,
+  type ChannelName,
+  type ErrorData,
+  type ProgressData,
+  type SuccessData,
+} from "../../../contracts/events.ts";
+
+export const jobChannel = (jobId: string): `job-${string}` => `job-${jobId}`;
+export const userChannel = (userId: number): `user-${number}` => `user-${userId}`;
+export const clientChannel = (clientId: number): `client-${number}` => `client-${clientId}`;
+
 /**
- * Server-only events that end sockets (realtime/hub.ts acts on them and never forwards them): raised
- * by database triggers (migration 0034) when a login session ends or a membership is removed.
- * Clients cannot send them: a client's broadcast must be named client:<name>.
+ * Routing for the websocket layer: the user (and client) the event concerns. Job events carry
+ * whoever enqueued the job (a job channel's events reach only that user).
  */
-export const SOCKET_CONTROL_EVENTS = ["SessionEnded", "MembershipRemoved"] as const;
-export type JobEventName = (typeof JOB_EVENTS)[number];
-/** Events a websocket client broadcasts to its peers on a joined channel (realtime/hub.ts). */
-export type ClientEventName = `client:${string}`;
-export type EventName =
-  | JobEventName
-  | (typeof PROJECT_EVENTS)[number]
-  | (typeof USER_NOTIFICATION_EVENTS)[number]
-  | (typeof AI_CHAT_EVENTS)[number]
-  | (typeof SOCKET_CONTROL_EVENTS)[number]
-  | ClientEventName;
-const EVENT_NAMES: ReadonlySet<string> = new Set<string>([...JOB_EVENTS, ...PROJECT_EVENTS, ...USER_NOTIFICATION_EVENTS, ...AI_CHAT_EVENTS, ...SOCKET_CONTROL_EVENTS]);
-const CLIENT_EVENT = /^client:[A-Za-z0-9_.-]{1,40}$/;
-const knownEvent = (name: string) => EVENT_NAMES.has(name) || CLIENT_EVENT.test(name);
+const Routing = z.object({ userId: z.int().nullable().optional(), clientId: z.int().nullable().optional() });
+type Routing = z.infer<typeof Routing>;
 
-/** `job-{uuid}`, `user-{id}` or `client-{id}`. */
-export type ChannelName = `job-${string}` | `user-${number}` | `client-${number}`;
-const CHANNEL_NAME = /^(job-[0-9a-f-]{36}|user-\d+|client-\d+)$/;
-
-export const jobChannel = (jobId: string): ChannelName => `job-${jobId}`;
-export const userChannel = (userId: number): ChannelName => `user-${userId}`;
-export const clientChannel = (clientId: number): ChannelName => `client-${clientId}`;
-
-/** One event as it travels through NOTIFY. */
-export interface ChannelEvent<D = unknown> {
-  channel: ChannelName;
-  event: EventName;
-  data: D;
-  /**
-   * Routing for the websocket layer: the user (and client) the event concerns. Job events carry
-   * whoever enqueued the job, so they can also be sent to `user-{userId}` and the client channel.
-   */
-  userId?: number | null;
-  clientId?: number | null;
-  /** Set when `data` was dropped because the event was over NOTIFY's payload limit. */
-  truncated?: true;
-}
-
-/** Data of the job channel's events. */
-export interface ProgressData {
-  jobId: string;
-  name: string;
-  /** 0 to 100, whole numbers. */
-  pct: number;
-  message?: string;
-}
-export interface SuccessData {
-  jobId: string;
-  name: string;
-  /** The handler's (small, JSON) result; null when it returned nothing. */
-  result: unknown;
-  /** Set when the result was too large for an event (the job's output in pg-boss keeps it). */
-  resultOmitted?: true;
-}
-export interface ErrorData {
-  jobId: string;
-  name: string;
-  /** The error's message only: never a stack. */
-  message: string;
-  /** 1 for the first run. */
-  attempt: number;
-  /** True when the queue will run the job again after its backoff delay. */
-  willRetry: boolean;
-}
+/** One event as it is published: a declared event and its routing. */
+export type ChannelEvent = DeclaredEvent & Routing;
+/** One event as it travels through NOTIFY: a declared event (or its truncated form, or a server-only one) and its routing. */
+export type NotifiedEvent = (LiveEvent | SocketControlEvent) & Routing;
 
 const encoder = new TextEncoder();
 
-/** The NOTIFY payload for an event, within the payload limit. */
+/**
+ * The NOTIFY payload for an event, within the payload limit. An event its declaration refuses (a
+ * field of the wrong type, an event on a channel it does not go to) throws: nothing undeclared is sent.
+ */
 export function encodeEvent(ev: ChannelEvent): string {
-  if (!CHANNEL_NAME.test(ev.channel)) throw new Error(`bad event channel ${JSON.stringify(ev.channel)}`);
-  if (!knownEvent(ev.event)) throw new Error(`unknown event ${JSON.stringify(ev.event)}`);
-  const text = JSON.stringify(ev);
+  const parsed = parseLiveEvent(ev);
+  if (!parsed.ok) throw new Error(`undeclared event: ${parsed.error}`);
+  const routing = Routing.parse(ev);
+  const text = JSON.stringify({ ...parsed.value, ...routing });
   if (encoder.encode(text).length <= MAX_PAYLOAD_BYTES) return text;
-  return JSON.stringify({ ...ev, data: null, truncated: true });
+  return JSON.stringify({ channel: ev.channel, event: ev.event, data: null, truncated: true, ...routing });
 }
 
-/** Parses a payload from the channel; null for anything that is not an event (never throws). */
-export function decodeEvent(payload: string): ChannelEvent | null {
+/** Parses a payload from the channel: the declared event with its declared fields, or null for anything else (never throws). */
+export function decodeEvent(payload: string): NotifiedEvent | null {
+  let raw: unknown;
   try {
-    const ev = JSON.parse(payload) as ChannelEvent;
-    if (!ev || typeof ev !== "object" || typeof ev.channel !== "string" || !CHANNEL_NAME.test(ev.channel)) return null;
-    if (typeof ev.event !== "string" || !knownEvent(ev.event)) return null;
-    return ev;
+    raw = JSON.parse(payload);
   } catch {
     return null;
   }
+  const routing = Routing.safeParse(raw);
+  if (!routing.success) return null;
+  const ev = parseLiveEvent(raw);
+  if (ev.ok) return { ...ev.value, ...routing.data };
+  const control = parseSocketControlEvent(raw);
+  return control.ok ? { ...control.value, ...routing.data } : null;
 }
 
 /**
@@ -169,7 +117,7 @@ export interface SubscribeOptions {
  */
 export async function subscribe(
   url: string,
-  onEvent: (ev: ChannelEvent) => void,
+  onEvent: (ev: NotifiedEvent) => void,
   opts: SubscribeOptions = {},
 ): Promise<() => Promise<void>> {
   const sql = postgres(url, { max: 1, onnotice: () => {}, backoff: reconnectBackoff, connection: { application_name: "ideally-events" } });

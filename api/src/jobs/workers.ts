@@ -22,7 +22,8 @@
 // handler scopes its queries by the ids in its data.
 import type { JobWithMetadata, SendOptions, WorkOptions } from "pg-boss";
 import type { Db, Tx } from "../db/client.ts";
-import { jobChannel, publish, type ErrorData, type JobEventName, type ProgressData, type SuccessData } from "./channel.ts";
+import type { JobEvent, WithoutChannel } from "../../../contracts/events.ts";
+import { jobChannel, publish, type ProgressData } from "./channel.ts";
 import { enqueue, type JobEnvelope, type JobOrigin, type Queue } from "./queue.ts";
 
 export interface JobContext<T> {
@@ -198,11 +199,11 @@ export async function registerWorkers(queue: Queue, db: Db, jobs: readonly AnyJo
 
 async function runOne(job: AnyJob, j: JobWithMetadata<JobEnvelope<object>>, db: Db, queue: Queue, log: (m: string) => void): Promise<unknown> {
   const origin: JobOrigin = j.data?.origin ?? { userId: null, clientId: null };
-  const emit = async (event: JobEventName, data: ProgressData | SuccessData | ErrorData) => {
+  const emit = async (ev: WithoutChannel<JobEvent>) => {
     // Events are notifications, not the record (the job's state in pg-boss is): a failed
     // publish is logged and must not fail, or re-run, the job.
-    await publish(db, { channel: jobChannel(j.id), event, data, userId: origin.userId, clientId: origin.clientId }).catch((e) =>
-      log(`[jobs] ${job.name} ${j.id}: could not publish ${event}: ${(e as Error).message}`),
+    await publish(db, { ...ev, channel: jobChannel(j.id), userId: origin.userId, clientId: origin.clientId }).catch((e) =>
+      log(`[jobs] ${job.name} ${j.id}: could not publish ${ev.event}: ${(e as Error).message}`),
     );
   };
   const attempt = j.retryCount + 1;
@@ -220,7 +221,7 @@ async function runOne(job: AnyJob, j: JobWithMetadata<JobEnvelope<object>>, db: 
       if (!Number.isFinite(pct)) throw new TypeError(`progress: pct must be a number, got ${pct}`);
       const data: ProgressData = { jobId: j.id, name: job.name, pct: Math.max(0, Math.min(100, Math.round(pct))) };
       if (message !== undefined) data.message = String(message).slice(0, MAX_MESSAGE_CHARS);
-      await emit("Progress", data);
+      await emit({ event: "Progress", data });
     },
   };
   let result: unknown;
@@ -229,12 +230,12 @@ async function runOne(job: AnyJob, j: JobWithMetadata<JobEnvelope<object>>, db: 
   } catch (e) {
     const message = (e instanceof Error ? e.message : String(e)).slice(0, MAX_MESSAGE_CHARS) || "Job failed";
     log(`[jobs] ${job.name} ${j.id} attempt ${attempt} failed${willRetry ? " (will retry)" : ""}: ${message}`);
-    await emit("Error", { jobId: j.id, name: job.name, message, attempt, willRetry });
+    await emit({ event: "Error", data: { jobId: j.id, name: job.name, message, attempt, willRetry } });
     throw e;
   }
   if (j.signal.aborted) {
     // pg-boss already failed the job (expired, or the queue stopped without waiting): it runs again.
-    await emit("Error", { jobId: j.id, name: job.name, message: "Job interrupted", attempt, willRetry });
+    await emit({ event: "Error", data: { jobId: j.id, name: job.name, message: "Job interrupted", attempt, willRetry } });
     return null;
   }
   let json: string | undefined;
@@ -244,6 +245,6 @@ async function runOne(job: AnyJob, j: JobWithMetadata<JobEnvelope<object>>, db: 
     json = undefined; // not JSON (a BigInt, a cycle): the event goes without it
   }
   const small = json !== undefined && new TextEncoder().encode(json).length <= MAX_RESULT_BYTES;
-  await emit("Success", { jobId: j.id, name: job.name, result: small ? JSON.parse(json!) : null, ...(small ? {} : { resultOmitted: true as const }) });
+  await emit({ event: "Success", data: { jobId: j.id, name: job.name, result: small ? JSON.parse(json!) : null, ...(small ? {} : { resultOmitted: true as const }) } });
   return result ?? null;
 }

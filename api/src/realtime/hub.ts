@@ -5,22 +5,9 @@
 // Transport-neutral: the Bun adapter (realtime/bun.ts) feeds it sockets and messages.
 import type { Db } from "../db/client.ts";
 import { withTenant } from "../db/tx.ts";
-import { decodeEvent, publish, type ChannelEvent, type ChannelName, type ClientEventName } from "../jobs/channel.ts";
+import { BroadcastName, ChannelName, ClientMessage, type ControlReply, type LiveEvent } from "../../../contracts/events.ts";
+import { decodeEvent, publish, type NotifiedEvent } from "../jobs/channel.ts";
 import { verifyChannelToken, type ChannelTokenKey, type Ticket } from "./tokens.ts";
-
-/** Server -> client: an event on a channel, or a control answer. */
-export type ServerMessage =
-  | { channel: string; event: string; data: unknown }
-  | { event: "joined" | "left"; channel: string }
-  | { event: "pong" }
-  | { event: "error"; message: string };
-
-/** Client -> server. */
-export type ClientMessage =
-  | { action: "join"; channel: string; token?: string }
-  | { action: "leave"; channel: string }
-  | { action: "broadcast"; channel: string; event: string; data?: unknown }
-  | { action: "ping" };
 
 export interface Socket {
   send(text: string): void;
@@ -42,9 +29,6 @@ export const CLOSE_MEMBERSHIP_REMOVED = 4003;
 
 /** Close a socket that has sent nothing (not even the 30 s ping) for this long. */
 export const IDLE_MS = 90_000;
-/** Events a client may broadcast to its peers on a joined channel (typing, cursor-like hints). */
-const BROADCAST_EVENT = /^client:[A-Za-z0-9_.-]{1,40}$/;
-const isBroadcastEvent = (e: unknown): e is ClientEventName => typeof e === "string" && BROADCAST_EVENT.test(e);
 
 export class Hub {
   readonly conns = new Set<Conn>();
@@ -100,7 +84,7 @@ export class Hub {
     this.byChannel.get(channel)?.delete(conn);
   }
 
-  private reply(conn: Conn, m: ServerMessage): void {
+  private reply(conn: Conn, m: ControlReply): void {
     conn.socket.send(JSON.stringify(m));
   }
 
@@ -124,46 +108,49 @@ export class Hub {
 
   async message(conn: Conn, text: string): Promise<void> {
     conn.lastSeen = Date.now();
-    let m: ClientMessage;
+    let raw: unknown;
     try {
-      m = JSON.parse(text) as ClientMessage;
+      raw = JSON.parse(text);
     } catch {
       return this.reply(conn, { event: "error", message: "messages are JSON" });
     }
-    switch (m?.action) {
+    const parsed = ClientMessage.safeParse(raw);
+    if (!parsed.success) return this.reply(conn, { event: "error", message: refusal(raw) });
+    const m = parsed.data;
+    switch (m.action) {
       case "ping":
         return this.reply(conn, { event: "pong" });
       case "join":
-        if (typeof m.channel !== "string" || !(await this.mayJoin(conn, m.channel, m.token))) {
-          return this.reply(conn, { event: "error", message: `cannot join ${String(m.channel).slice(0, 60)}` });
-        }
+        if (!(await this.mayJoin(conn, m.channel, m.token))) return this.reply(conn, { event: "error", message: `cannot join ${m.channel.slice(0, 60)}` });
         this.join(conn, m.channel);
         return this.reply(conn, { event: "joined", channel: m.channel });
       case "leave":
         this.leave(conn, m.channel);
         return this.reply(conn, { event: "left", channel: m.channel });
       case "broadcast": {
-        if (!conn.channels.has(m.channel) || !isBroadcastEvent(m.event)) {
+        const channel = ChannelName.safeParse(m.channel);
+        const event = BroadcastName.safeParse(m.event);
+        if (!conn.channels.has(m.channel) || !channel.success || !event.success) {
           return this.reply(conn, { event: "error", message: "broadcast needs a joined channel and an event named client:<name>" });
         }
         // Through NOTIFY, so peers on every API process receive it (this one included).
-        await publish(this.db, { channel: m.channel as ChannelName, event: m.event, data: m.data ?? null, userId: conn.userId });
+        await publish(this.db, { channel: channel.data, event: event.data, data: m.data ?? null, userId: conn.userId });
         return;
       }
-      default:
-        return this.reply(conn, { event: "error", message: "unknown action" });
     }
   }
 
   /** An event from the event channel: to every socket joined to its channel in this process. */
-  deliver(ev: ChannelEvent): void {
+  deliver(ev: NotifiedEvent): void {
     const set = this.byChannel.get(ev.channel);
     if (!set?.size) return;
     if (ev.event === "SessionEnded" || ev.event === "MembershipRemoved") {
-      this.end(set, ev);
+      this.end(set, ev.event === "SessionEnded" ? ev.data.sessionId : null);
       return;
     }
-    const text = JSON.stringify({ channel: ev.channel, event: ev.event, data: ev.data });
+    const { userId: _u, clientId: _c, ...live } = ev;
+    const message: LiveEvent = live;
+    const text = JSON.stringify(message);
     // A job's events (its file name, size, result) reach only the user who started it, whoever
     // else learned the job's id and joined its channel.
     const ownerOnly = ev.channel.startsWith("job-");
@@ -171,14 +158,13 @@ export class Hub {
   }
 
   /**
-   * A session ended: its sockets close. A membership was removed: every socket of the user closes
-   * (the web app reconnects and joins only what it may join now).
+   * A session ended (sessionId): its sockets close. A membership was removed (null): every socket
+   * of the user closes (the web app reconnects and joins only what it may join now).
    */
-  private end(set: Set<Conn>, ev: ChannelEvent): void {
-    const sessionId = ev.event === "SessionEnded" ? (ev.data as { sessionId?: unknown } | null)?.sessionId : undefined;
+  private end(set: Set<Conn>, sessionId: string | null): void {
     for (const conn of [...set]) {
-      if (ev.event === "SessionEnded" && sessionId !== conn.sessionId) continue;
-      conn.socket.close(ev.event === "SessionEnded" ? CLOSE_SESSION_ENDED : CLOSE_MEMBERSHIP_REMOVED, ev.event === "SessionEnded" ? "session ended" : "membership removed");
+      if (sessionId !== null && sessionId !== conn.sessionId) continue;
+      conn.socket.close(sessionId !== null ? CLOSE_SESSION_ENDED : CLOSE_MEMBERSHIP_REMOVED, sessionId !== null ? "session ended" : "membership removed");
       this.close(conn);
     }
   }
@@ -199,4 +185,13 @@ export class Hub {
       }
     }
   }
+}
+
+/** Why a client's message is refused: an unknown action, or the field of a known one that is missing or wrong. */
+function refusal(raw: unknown): string {
+  const action = typeof raw === "object" && raw !== null && "action" in raw ? raw.action : undefined;
+  if (action === "join" && typeof raw === "object" && raw !== null && "channel" in raw) return `cannot join ${String(raw.channel).slice(0, 60)}`;
+  if (!ClientMessage.options.some((o) => o.shape.action.value === action)) return "unknown action";
+  if (action === "broadcast") return "broadcast needs a joined channel and an event named client:<name>";
+  return `${action} needs a channel name`;
 }

@@ -11,6 +11,7 @@ import { checkFilters, filterParam, filtersFor, type ResponseFilter } from "../f
 import { BENCHMARK_LABELS, chooseBenchmark, DEFAULT_BENCHMARK_TYPE, defaultTotal } from "../../../contracts/results-view.ts";
 import type { Schemas } from "../../../contracts/client.ts";
 import { followJob } from "../jobs.ts";
+import { PowerPointJobResult } from "../../../contracts/events.ts";
 import { printJson, progressBar } from "../output.ts";
 import { fieldedProject } from "../fielded.ts";
 import { ok, signedIn, type Api, type GlobalOptions } from "../session.ts";
@@ -255,8 +256,9 @@ async function powerPoint(api: Api, key: string, body: DeckBody, bar: ReturnType
     bar,
     timeoutMs,
   );
-  const exportId = (done.result as { exportId?: string } | null)?.exportId;
-  if (!exportId) throw apiError("the PowerPoint job finished without an export id");
+  const deck = PowerPointJobResult.safeParse(done.result);
+  if (!deck.success) throw apiError(`the PowerPoint job finished without the result it declares (contracts/events.ts): ${deck.error.issues[0]?.path.join(".") || "result"}: ${deck.error.issues[0]?.message ?? "invalid"}`);
+  const { exportId } = deck.data;
   const r = await api.client.GET("/api/v1/Projects({key})/PowerPointExport/{exportId}", { params: { path: { key, exportId } }, parseAs: "stream" });
   ok(r, "downloading the deck");
   return r.response;

@@ -16,7 +16,7 @@ export function useProjectEvents(refetch: () => void, projectId?: number) {
     () =>
       onRealtime((ev) => {
         if (ev.event !== "ProjectUpdated" && ev.event !== "IncidenceEstimateUpdated" && ev.event !== "ProjectReady") return;
-        const id = (ev.data as { projectId?: number } | null)?.projectId;
+        const id = ev.data?.projectId;
         if (projectId === undefined || id === undefined || id === projectId) refetch();
       }),
     [refetch, projectId],

@@ -1,7 +1,9 @@
 // The websocket of SPEC 4 and 7: one per tab, opened with a one-minute ticket from
 // Users/WebsocketConnection, joined to user-{id} (automatically) and the client channel (with its
 // token from Clients/GetChannelInfo), pinging every 30 s, reconnecting with backoff. Pages
-// subscribe to events by name; job channels are joined on demand.
+// subscribe to events by name; job channels are joined on demand. Every message is parsed with
+// its declaration (contracts/events.ts): one that does not parse is dropped with a console warning.
+import { isLiveEvent, parseServerMessage, type ClientMessage, type LiveEvent } from "../../../contracts/events";
 import { api, unwrap } from "../api/client";
 import { WEBSOCKET_PING_MS } from "../lib/constants";
 import { getToken } from "./session";
@@ -10,11 +12,8 @@ import { toast } from "../components/toast";
 
 let warnedUnreachable = false;
 
-export interface RealtimeEvent {
-  channel: string;
-  event: string;
-  data: unknown;
-}
+/** An event on one of the socket's channels, as contracts/events.ts declares it. */
+export type RealtimeEvent = LiveEvent;
 type Handler = (ev: RealtimeEvent) => void;
 
 const handlers = new Set<Handler>();
@@ -26,7 +25,7 @@ let retry = 0;
 let connecting = false;
 let clientChannelFor: number | null = null;
 
-function send(m: unknown) {
+function send(m: ClientMessage) {
   if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify(m));
 }
 
@@ -54,14 +53,13 @@ async function connect() {
       for (const h of openHandlers) h();
     };
     ws.onmessage = (m) => {
-      let ev: RealtimeEvent;
-      try {
-        ev = JSON.parse(String(m.data)) as RealtimeEvent;
-      } catch {
+      const parsed = parseServerMessage(String(m.data));
+      if (!parsed.ok) {
+        console.warn(`Live updates: ignored a message that does not match its declaration (${parsed.error})`);
         return;
       }
-      if (!ev.channel) return; // control answers (joined, pong)
-      for (const h of handlers) h(ev);
+      if (!isLiveEvent(parsed.value)) return; // control answers (joined, pong)
+      for (const h of handlers) h(parsed.value);
     };
     ws.onclose = () => {
       clearInterval(ping);

@@ -10,6 +10,7 @@ import type { RequestCtx } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
 import type { Queue } from "../../jobs/queue.ts";
 import { publish, publishMany, userChannel, type ChannelEvent } from "../../jobs/channel.ts";
+import type { AiChatEvent, WithoutChannel } from "../../../../contracts/events.ts";
 import { defineJob, enqueueJob, type JobContext } from "../../jobs/workers.ts";
 import type { ResponseFilter } from "../results/filters.ts";
 import { FigureBook, projectContext, simulatedNote, withNote, type Figure } from "./facts.ts";
@@ -168,18 +169,17 @@ async function runChat(job: JobContext<ChatJob>) {
   if (!q) return { skipped: "no such question" };
   if (q.answeredBy !== null) return { messageId: q.answeredBy, skipped: "answered" };
   const channel = userChannel(q.userId);
-  const base = { resultsAiThreadId: q.threadId, replyToMessageId: q.id, jobId: job.jobId };
-  type Name = "AiMessageStarted" | "AiMessageDelta" | "AiMessageCompleted" | "AiMessageFailed";
-  const event = (event: Name, data: Record<string, unknown>): ChannelEvent => ({ channel, event, data: { ...base, ...data }, userId: q.userId, clientId: q.clientId });
-  const emit = (name: Name, data: Record<string, unknown>) => publish(db, event(name, data)).catch(() => {});
+  const ref = { resultsAiThreadId: q.threadId, replyToMessageId: q.id, jobId: job.jobId };
+  const event = (ev: WithoutChannel<AiChatEvent>): ChannelEvent => ({ ...ev, channel, userId: q.userId, clientId: q.clientId });
+  const emit = (ev: WithoutChannel<AiChatEvent>) => publish(db, event(ev)).catch(() => {});
   // Started goes out while the answer is being written; every later event waits for it (in order on the channel).
-  const started = emit("AiMessageStarted", {});
+  const started = emit({ event: "AiMessageStarted", data: ref });
   // The text in pieces at most every 100 ms from the start: an answer written sooner (the built-in
   // provider's, whole at once) goes out as one delta with Completed, in one statement.
   const deltas = deltaPublisher(
     async (seq, delta) => {
       await started;
-      await emit("AiMessageDelta", { seq, delta });
+      await emit({ event: "AiMessageDelta", data: { ...ref, seq, delta } });
     },
     100,
     400,
@@ -198,13 +198,13 @@ async function runChat(job: JobContext<ChatJob>) {
       returning id`;
     await started;
     await publishMany(db, [
-      ...(tail ? [event("AiMessageDelta", { seq: tail.seq, delta: tail.text })] : []),
-      event("AiMessageCompleted", { messageId: row?.id ?? null, content: a.content }),
+      ...(tail ? [event({ event: "AiMessageDelta", data: { ...ref, seq: tail.seq, delta: tail.text } })] : []),
+      event({ event: "AiMessageCompleted", data: { ...ref, messageId: row?.id ?? null, content: a.content } }),
     ]).catch(() => {});
     return { messageId: row?.id ?? null, usage: a.usage };
   } catch (e) {
     await started;
-    await emit("AiMessageFailed", { message: (e as Error).message.slice(0, 300), willRetry: job.attempt <= 1 });
+    await emit({ event: "AiMessageFailed", data: { ...ref, message: (e as Error).message.slice(0, 300), willRetry: job.attempt <= 1 } });
     throw e;
   }
 }

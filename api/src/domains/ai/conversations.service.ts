@@ -11,6 +11,7 @@ import { enterTenant } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
 import { publish, userChannel } from "../../jobs/channel.ts";
+import type { AiChatEvent, WithoutChannel } from "../../../../contracts/events.ts";
 import { answer, deltaPublisher } from "./chat.service.ts";
 import { currentProvider } from "./summaries.service.ts";
 import { runExchange, type TranscriptStep, type Usage } from "./provider.ts";
@@ -91,10 +92,10 @@ export async function continueConversation(db: Db, ctx: RequestCtx, id: number) 
   const last = history.at(-1);
   if (last?.role !== "user") throw new ApiError("Conflict", `Conversation ${id} has no question waiting for an answer: AddUserMessage first`);
   const turns = history.filter((m) => m.role === "user" || m.role === "assistant").slice(0, -1).map((m) => ({ role: m.role as "user" | "assistant", content: m.content }));
-  const emit = (event: "AiMessageStarted" | "AiMessageDelta" | "AiMessageCompleted" | "AiMessageFailed", data: Record<string, unknown>) =>
-    publish(db, { channel: userChannel(ctx.principal.userId), event, data: { aiConversationId: id, replyToMessageId: last.id, ...data }, userId: ctx.principal.userId }).catch(() => {});
-  await emit("AiMessageStarted", {});
-  const deltas = deltaPublisher((seq, delta) => emit("AiMessageDelta", { seq, delta }));
+  const ref = { aiConversationId: id, replyToMessageId: last.id };
+  const emit = (ev: WithoutChannel<AiChatEvent>) => publish(db, { ...ev, channel: userChannel(ctx.principal.userId), userId: ctx.principal.userId }).catch(() => {});
+  await emit({ event: "AiMessageStarted", data: ref });
+  const deltas = deltaPublisher((seq, delta) => emit({ event: "AiMessageDelta", data: { ...ref, seq, delta } }));
   let out: { content: string; figures: Figure[]; transcript: TranscriptStep[]; usage: Usage; provider: string; model: string; promptVersionId: number | null };
   let pc: ProjectContext | null = null;
   try {
@@ -108,7 +109,7 @@ export async function continueConversation(db: Db, ctx: RequestCtx, id: number) 
     }
     await deltas.flush();
   } catch (e) {
-    await emit("AiMessageFailed", { message: (e as Error).message.slice(0, 300) });
+    await emit({ event: "AiMessageFailed", data: { ...ref, message: (e as Error).message.slice(0, 300) } });
     throw e;
   }
   const evaluation = groundingCheck(out.content, out.figures, pc ? contextLabels(pc) : []);
@@ -128,7 +129,7 @@ export async function continueConversation(db: Db, ctx: RequestCtx, id: number) 
               ${tx.json({ messageId: row!.id, ...evaluation })})`;
     return (await messages(tx, id)).find((x) => x.id === row!.id)!;
   });
-  await emit("AiMessageCompleted", { messageId: m.id, content: out.content });
+  await emit({ event: "AiMessageCompleted", data: { ...ref, messageId: m.id, content: out.content } });
   const { referencesData: _r, debug: _d, ...message } = m;
   return { aiConversationId: id, message, evaluation };
 }

@@ -15,6 +15,7 @@ import { enterTenant } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
 import { clientChannel, publish } from "../../jobs/channel.ts";
+import type { ProjectUpdatedData } from "../../../../contracts/events.ts";
 import { rake } from "../../analytics/rake.ts";
 import { raise } from "../notifications/notifications.service.ts";
 import { closeProjectSurvey, recordStatusChange, SERVICES_USER_ID, systemCtx } from "../lifecycle/lifecycle.service.ts";
@@ -46,7 +47,7 @@ export const STALL_HOURS = 24;
 
 const system = <T>(db: Db, fn: (tx: Tx) => Promise<T>) => enterTenant(db, systemCtx(), fn);
 
-async function projectUpdated(tx: Tx, clientId: number, data: Record<string, unknown>): Promise<void> {
+async function projectUpdated(tx: Tx, clientId: number, data: ProjectUpdatedData): Promise<void> {
   await publish(tx, { channel: clientChannel(clientId), event: "ProjectUpdated", data, clientId });
 }
 

@@ -9,6 +9,7 @@ import type { RequestCtx } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
 import { JOB_STATEMENT_TIMEOUT_MS } from "../../config.ts";
 import { clientChannel, publish } from "../../jobs/channel.ts";
+import type { ProjectUpdatedData } from "../../../../contracts/events.ts";
 import { raise } from "../notifications/notifications.service.ts";
 import * as ledger from "../credits/ledger.ts";
 import * as q from "./lifecycle.sql.ts";
@@ -82,7 +83,7 @@ async function act<T>(db: Db, ctx: RequestCtx, action: Action, projectId: number
   });
 }
 
-async function projectUpdated(tx: Tx, clientId: number, data: Record<string, unknown>): Promise<void> {
+async function projectUpdated(tx: Tx, clientId: number, data: ProjectUpdatedData): Promise<void> {
   await publish(tx, { channel: clientChannel(clientId), event: "ProjectUpdated", data, clientId });
 }
 

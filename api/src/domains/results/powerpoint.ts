@@ -21,6 +21,7 @@ import type { FileStorage } from "../../storage/storage.ts";
 import { LocalDiskStorage } from "../../storage/local.ts";
 import { marketReachResults, priceSensitivityResults } from "./analysis.service.ts";
 import { fileName } from "./exports.service.ts";
+import type { PowerPointJobResult } from "../../../../contracts/events.ts";
 
 const PPTX = "application/vnd.openxmlformats-officedocument.presentationml.presentation";
 const COLORS = ["4F46E5", "0EA5E9", "F59E0B", "10B981", "EF4444", "8B5CF6", "14B8A6", "F97316"];
@@ -562,9 +563,9 @@ async function store(tx: Tx, i: DeckInput, jobId: string, f: { fileName: string;
 }
 
 /** The job: build the deck, keep it (once per job: a retry replaces its own file), answer where to download it. */
-export const powerPointJob = defineJob<DeckInput>(
+export const powerPointJob = defineJob<DeckInput, PowerPointJobResult>(
   "exports.powerpoint",
-  async (job: JobContext<DeckInput>) => {
+  async (job: JobContext<DeckInput>): Promise<PowerPointJobResult> => {
     const i = job.data;
     const progress = (pct: number, m: string) => job.progress(pct, m);
     const deck = i.kind === "ProjectPowerPoint" ? await projectDeck(job.db, i, progress) : await renewalDeck(job.db, i, progress);

@@ -13,6 +13,7 @@ import { enterTenant } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
 import { clientChannel, publish } from "../../jobs/channel.ts";
+import type { ProjectUpdatedData } from "../../../../contracts/events.ts";
 import * as ledger from "../credits/ledger.ts";
 import * as creditsSql from "../credits/credits.sql.ts";
 import * as lifecycleSql from "../lifecycle/lifecycle.sql.ts";
@@ -74,7 +75,7 @@ async function lockForCall(tx: Tx, call: SchedulingCall, projectId: number): Pro
   return p;
 }
 
-async function projectUpdated(tx: Tx, clientId: number, data: Record<string, unknown>): Promise<void> {
+async function projectUpdated(tx: Tx, clientId: number, data: ProjectUpdatedData): Promise<void> {
   await publish(tx, { channel: clientChannel(clientId), event: "ProjectUpdated", data, clientId });
 }
 

@@ -4,6 +4,7 @@
 import { useEffect, useState } from "react";
 import { idArg } from "../../args.ts";
 import { CliError, EXIT_DECLINED, EXIT_STALLED, EXIT_TIMEOUT, usageError } from "../../errors.ts";
+import { warn } from "../../output.ts";
 import { needClient, signedIn, type GlobalOptions } from "../../session.ts";
 import { statusName } from "../../../../contracts/labels.ts";
 import { surveyStatusName, Watcher, type LiveEvent, type RunState, type WatchState } from "./watcher.ts";
@@ -59,6 +60,8 @@ export async function runWatch(id: string, o: WatchOptions): Promise<void> {
   const api = signedIn(o);
   needClient(api);
   const w = new Watcher(api, Number(key), interval * 1000);
+  // A message that does not parse is a line on stderr (the Ink view shows it among its recent lines instead).
+  if (o.json || !process.stdout.isTTY) w.onRefused((error) => warn(`ignored a live message that does not match its declaration: ${error}`));
   // Stall: the completes have not moved for --stall seconds while fielding.
   let completes = -1;
   let movedAt = Date.now();

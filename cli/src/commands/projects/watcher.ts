@@ -2,7 +2,9 @@
 // the respondents per test option, job progress and processing. Websocket events (the client
 // channel and the user's) are hints: each one for this project triggers a refetch (debounced 400 ms,
 // SPEC 9), and a slow poll covers events missed (NOTIFY has no replay). No view code here: the Ink
-// view and the --json lines both subscribe.
+// view and the --json lines both subscribe. Messages are parsed with their declarations
+// (contracts/events.ts); one that does not parse is left out and said (onRefused).
+import { parseServerMessage, type ClientMessage, type LiveEvent } from "../../../../contracts/events.ts";
 import type { Api } from "../../session.ts";
 import { ok } from "../../session.ts";
 
@@ -37,11 +39,7 @@ export interface WatchState {
   updatedAt: string;
 }
 
-export interface LiveEvent {
-  channel?: string;
-  event: string;
-  data?: unknown;
-}
+export type { LiveEvent };
 
 /** SPEC 4 statuses: fielding at 400, results from 800; below 300 it waits for approval. */
 export function phaseOf(s: Pick<WatchState, "statusCode" | "runs">): WatchState["phase"] {
@@ -96,6 +94,12 @@ export class Watcher {
     for (const t of this.timers) clearInterval(t);
     if (this.pending) clearTimeout(this.pending);
     this.ws?.close();
+  }
+
+  private refusedListeners = new Set<(error: string) => void>();
+  /** Called with the reason when a message from the server does not parse with its declaration. */
+  onRefused(f: (error: string) => void): void {
+    this.refusedListeners.add(f);
   }
 
   private failure: ((e: unknown) => void) | null = null;
@@ -179,10 +183,11 @@ export class Watcher {
       // Keep polling; the view says the live link is gone.
       if (!this.closed) this.note("live connection closed; polling every few seconds");
     };
-    ws.send(JSON.stringify({ action: "join", channel: channel.name, token: channel.token }));
-    ws.send(JSON.stringify({ action: "join", channel: `user-${this.api.session.userId}` }));
+    const send = (m: ClientMessage) => ws.send(JSON.stringify(m));
+    send({ action: "join", channel: channel.name, token: channel.token });
+    send({ action: "join", channel: `user-${this.api.session.userId}` });
     // SPEC 9: ping every 30 s while open.
-    this.timers.push(setInterval(() => ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify({ action: "ping" })), 30_000));
+    this.timers.push(setInterval(() => ws.readyState === WebSocket.OPEN && send({ action: "ping" }), 30_000));
   }
 
   private note(text: string) {
@@ -191,24 +196,26 @@ export class Watcher {
 
   /** Whether an event is about this project (or one of its runs' jobs). */
   concerns(e: LiveEvent): boolean {
-    const d = (e.data ?? {}) as { projectId?: number; jobId?: string; surveyRunId?: number };
-    if (d.projectId === this.projectId) return true;
-    const run = /^survey-run-(\d+)$/.exec(d.jobId ?? "");
-    return run !== null && this.runIds.has(Number(run[1]));
+    if (e.data === null || e.event.startsWith("client:")) return false;
+    if (hasField(e.data, "projectId") && e.data.projectId === this.projectId) return true;
+    const run = surveyRunOf(e);
+    return run !== null && this.runIds.has(run);
   }
 
-  private message(text: string) {
-    let e: LiveEvent;
-    try {
-      e = JSON.parse(text) as LiveEvent;
-    } catch {
+  /** One message from the server: an event of this project is handled; one that does not parse is said and left out. */
+  message(text: string) {
+    const parsed = parseServerMessage(text);
+    if (!parsed.ok) {
+      this.note(`ignored a live message: ${parsed.error}`);
+      for (const f of this.refusedListeners) f(parsed.error);
       return;
     }
-    if (e.event === "pong" || e.event === "joined") return;
+    const e = parsed.value;
+    if (!("data" in e)) return; // control answers (joined, pong)
     if (!this.concerns(e)) {
       // A new run's first Progress may name a run not read yet: read the runs, then decide.
-      const run = /^survey-run-(\d+)$/.exec(((e.data ?? {}) as { jobId?: string }).jobId ?? "");
-      if (run && !this.runIds.has(Number(run[1])))
+      const run = surveyRunOf(e);
+      if (run !== null && !this.runIds.has(run))
         void this.refresh().then(
           () => this.concerns(e) && this.handle(e),
           (err) => this.fail(err),
@@ -219,13 +226,19 @@ export class Watcher {
   }
 
   private handle(e: LiveEvent) {
-    const d = (e.data ?? {}) as { jobId?: string; name?: string; pct?: number; message?: string; statusCode?: number; action?: string };
-    if (e.event === "Progress" && d.jobId) this.state.jobs = { ...this.state.jobs, [d.jobId]: { name: d.name ?? "job", pct: d.pct ?? 0, message: d.message ?? null } };
-    if (typeof d.statusCode === "number") {
-      this.state.statusCode = d.statusCode;
+    if (e.event === "Progress" && e.data !== null) {
+      const { jobId, name, pct, message } = e.data;
+      this.state.jobs = { ...this.state.jobs, [jobId]: { name, pct, message: message ?? null } };
+    }
+    // A status travels in ProjectUpdated and in the watchers' notifications (ProjectReady...).
+    const statusCode = numberField(e.data, "statusCode");
+    if (statusCode !== undefined) {
+      this.state.statusCode = statusCode;
       this.state.phase = phaseOf(this.state);
     }
-    this.note(`${e.event}${d.action ? ` ${d.action}` : ""}${typeof d.statusCode === "number" ? ` -> ${d.statusCode}` : ""}${d.message ? `: ${d.message}` : ""}`);
+    const action = stringField(e.data, "action");
+    const message = stringField(e.data, "message");
+    this.note(`${e.event}${action ? ` ${action}` : ""}${statusCode !== undefined ? ` -> ${statusCode}` : ""}${message ? `: ${message}` : ""}`);
     this.emit(e);
     this.schedule();
   }
@@ -240,4 +253,16 @@ export class Watcher {
       );
     }, 400);
   }
+}
+
+const hasField = <K extends string>(data: unknown, key: K): data is Record<K, unknown> => typeof data === "object" && data !== null && key in data;
+/** A field an event's data may carry (declared on some events, a notification's own detail on others). */
+const numberField = (data: unknown, key: string) => (hasField(data, key) && typeof data[key] === "number" ? data[key] : undefined);
+const stringField = (data: unknown, key: string) => (hasField(data, key) && typeof data[key] === "string" ? data[key] : undefined);
+
+/** The survey run whose fielding a Progress on the client channel reports (jobId `survey-run-{id}`), else null. */
+function surveyRunOf(e: LiveEvent): number | null {
+  if (e.event !== "Progress" || e.data === null) return null;
+  const run = /^survey-run-(\d+)$/.exec(e.data.jobId);
+  return run ? Number(run[1]) : null;
 }

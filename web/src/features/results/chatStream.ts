@@ -1,15 +1,8 @@
 // The results chat's answers as their websocket events tell them (AiMessageStarted, AiMessageDelta
 // in seq order, AiMessageCompleted with the stored text, AiMessageFailed), kept by the question
-// they reply to, whether or not the page already knows that question's id.
-
-export interface StreamEvent {
-  resultsAiThreadId: number;
-  replyToMessageId: number;
-  seq?: number;
-  delta?: string;
-  content?: string;
-  message?: string;
-}
+// they reply to, whether or not the page already knows that question's id. The events are
+// contracts/events.ts's, parsed by web/src/state/realtime.ts.
+import type { AiChatEvent } from "../../../../contracts/events";
 
 export interface Streamed {
   chunks: Map<number, string>;
@@ -22,24 +15,24 @@ export interface Streamed {
 /** How many answers are kept (the newest); a page waits for one at a time. */
 export const KEPT_ANSWERS = 20;
 
-export function recordEvent(answers: Map<number, Streamed>, event: string, d: StreamEvent): void {
-  let a = answers.get(d.replyToMessageId);
+export function recordEvent(answers: Map<number, Streamed>, ev: AiChatEvent): void {
+  let a = answers.get(ev.data.replyToMessageId);
   if (!a) {
     a = { chunks: new Map() };
-    answers.set(d.replyToMessageId, a);
+    answers.set(ev.data.replyToMessageId, a);
     for (const k of answers.keys()) {
       if (answers.size <= KEPT_ANSWERS) break;
       answers.delete(k);
     }
   }
-  if (event === "AiMessageDelta" && typeof d.seq === "number") a.chunks.set(d.seq, d.delta ?? "");
-  if (event === "AiMessageCompleted") {
+  if (ev.event === "AiMessageDelta") a.chunks.set(ev.data.seq, ev.data.delta);
+  if (ev.event === "AiMessageCompleted") {
     a.done = true;
     a.failed = undefined;
-    if (typeof d.content === "string") a.content = d.content;
+    a.content = ev.data.content;
   }
-  if (event === "AiMessageFailed") a.failed = d.message ?? "The answer failed";
-  if (event === "AiMessageStarted" && a.failed) {
+  if (ev.event === "AiMessageFailed") a.failed = ev.data.message || "The answer failed";
+  if (ev.event === "AiMessageStarted" && a.failed) {
     // a retry starts over
     a.failed = undefined;
     a.chunks.clear();

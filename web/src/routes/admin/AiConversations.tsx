@@ -16,6 +16,7 @@ import { Badge, Button, Card, EmptyState, Field, Input, PageHeader, Select, Text
 import { keyedBy } from "../../lib/keys";
 import { useSearchState } from "../../lib/search";
 import { onRealtime } from "../../state/realtime";
+import { isAiChatEvent } from "../../../../contracts/events";
 import { DataTable, LoadingRows, Pager, Td, act, fmtDate, keyPath, useSet, type Call } from "./shared";
 
 const PAGE = 25;
@@ -218,15 +219,16 @@ function Messages({ id, onAnswered }: { id: number; onAnswered: () => void }) {
   useEffect(
     () =>
       onRealtime((ev) => {
-        if (!ev.event.startsWith("AiMessage") || !waiting.current) return;
-        const d = ev.data as { aiConversationId?: number; seq?: number; delta?: string; message?: string } | null;
-        if (!d || d.aiConversationId !== id) return;
+        if (!isAiChatEvent(ev) || !waiting.current || ev.data.aiConversationId !== id) return;
         if (ev.event === "AiMessageStarted") chunks.current.clear();
-        if (ev.event === "AiMessageDelta" && typeof d.seq === "number") {
-          chunks.current.set(d.seq, d.delta ?? "");
+        if (ev.event === "AiMessageDelta") {
+          chunks.current.set(ev.data.seq, ev.data.delta);
           setStream({ text: [...chunks.current.entries()].sort((a, b) => a[0] - b[0]).map((x) => x[1]).join("") });
         }
-        if (ev.event === "AiMessageFailed") setStream((s) => ({ text: s?.text ?? "", failed: d.message ?? "The answer failed" }));
+        if (ev.event === "AiMessageFailed") {
+          const failed = ev.data.message || "The answer failed";
+          setStream((s) => ({ text: s?.text ?? "", failed }));
+        }
       }),
     [id],
   );

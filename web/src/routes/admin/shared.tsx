@@ -9,6 +9,7 @@ import { useApi } from "../../api/hooks";
 import { toast } from "../../components/toast";
 import { Badge, Card, EmptyState, Input, Skeletons, Table } from "../../components/ui";
 import { joinChannel, leaveChannel, onRealtime } from "../../state/realtime";
+import { isJobNews, type JobNews } from "../../../../contracts/events";
 
 /** A typed call (what api.GET/POST/... return). */
 export type Call<T = unknown> = Promise<Answer<T>>;
@@ -123,17 +124,16 @@ export function AuditLog({ filter, title = "Audit log", top = 15, refreshKey }: 
 
 // Job events (on `job-{id}`, joined once the page knows the id) are kept briefly, and a job that
 // finishes before the page could join its channel shows its outcome from its audit row.
-const jobEvents = new Map<string, { event: string; data: unknown }[]>();
+const jobEvents = new Map<string, JobNews[]>();
 let listening = false;
 export function listenForJobs() {
   if (listening) return;
   listening = true;
   onRealtime((ev) => {
-    const id = (ev.data as { jobId?: string } | null)?.jobId;
-    if (!id || !["Progress", "Success", "Error"].includes(ev.event)) return;
-    const list = jobEvents.get(id) ?? [];
-    list.push({ event: ev.event, data: ev.data });
-    jobEvents.set(id, list);
+    if (!isJobNews(ev)) return;
+    const list = jobEvents.get(ev.data.jobId) ?? [];
+    list.push(ev);
+    jobEvents.set(ev.data.jobId, list);
     if (jobEvents.size > 50) jobEvents.delete(jobEvents.keys().next().value!);
   });
 }
@@ -146,21 +146,20 @@ export function useJob(jobId: string | null): JobState | null {
   useEffect(() => {
     if (!jobId) return;
     listenForJobs();
-    const apply = (event: string, raw: unknown) => {
-      const d = raw as { pct?: number; message?: string; result?: unknown; willRetry?: boolean };
-      if (event === "Progress") setState((s) => (s?.status === "done" ? s : { pct: d.pct ?? 0, status: "running", message: d.message }));
-      else if (event === "Success") setState({ pct: 100, status: "done", result: d.result });
-      else if (event === "Error") setState((s) => ({ pct: s?.pct ?? 0, status: d.willRetry ? "running" : "failed", message: d.message }));
+    const apply = (ev: JobNews) => {
+      if (ev.event === "Progress") setState((s) => (s?.status === "done" ? s : { pct: ev.data.pct, status: "running", message: ev.data.message }));
+      else if (ev.event === "Success") setState({ pct: 100, status: "done", result: ev.data.result });
+      else setState((s) => ({ pct: s?.pct ?? 0, status: ev.data.willRetry ? "running" : "failed", message: ev.data.message }));
     };
     setState({ pct: 0, status: "queued" });
     let seen = 0;
     const replay = () => {
       const list = jobEvents.get(jobId) ?? [];
-      for (; seen < list.length; seen++) apply(list[seen]!.event, list[seen]!.data);
+      for (; seen < list.length; seen++) apply(list[seen]!);
     };
     replay();
     const off = onRealtime((ev) => {
-      if ((ev.data as { jobId?: string } | null)?.jobId === jobId) queueMicrotask(replay);
+      if (isJobNews(ev) && ev.data.jobId === jobId) queueMicrotask(replay);
     });
     // Job events go to the job's own channel only.
     joinChannel(`job-${jobId}`);

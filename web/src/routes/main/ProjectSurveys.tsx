@@ -90,9 +90,9 @@ export default function ProjectSurveys({ client }: { client: CurrentClient }) {
   useEffect(
     () =>
       onRealtime((ev) => {
-        const jobId = (ev.data as { jobId?: string } | null)?.jobId ?? "";
-        const runId = Number(jobId.replace("survey-run-", ""));
-        if (ev.event === "Progress" && (counts.data?.value.some((r) => r.surveyRunId === runId) || !counts.data?.value.length)) void counts.mutate();
+        if (ev.event !== "Progress" || ev.data === null) return;
+        const runId = Number(ev.data.jobId.replace("survey-run-", ""));
+        if (counts.data?.value.some((r) => r.surveyRunId === runId) || !counts.data?.value.length) void counts.mutate();
       }),
     [counts],
   );

@@ -65,11 +65,11 @@ export function MarketsTab({ client, project, editable }: TabProps) {
   useEffect(() => estimateOnOpen(), [project.id]);
   // The handler reads the latest project and targets (an effect event), subscribed once per project.
   const onIncidence = useEffectEvent((ev: RealtimeEvent) => {
-    const d = ev.data as { projectId?: number; incidenceEstimate?: number } | null;
-    if (ev.event === "IncidenceEstimateUpdated" && d?.projectId === project.id && typeof d.incidenceEstimate === "number") {
+    if (ev.event === "IncidenceEstimateUpdated" && ev.data?.projectId === project.id) {
       // Another tab or person changed the targets: follow them (reads only, so tabs do not
       // set each other off estimating).
-      setIncidence((cur) => (cur ? { ...cur, incidenceEstimate: d.incidenceEstimate! } : cur));
+      const { incidenceEstimate } = ev.data;
+      setIncidence((cur) => (cur ? { ...cur, incidenceEstimate } : cur));
       void targets.mutate();
     }
   });

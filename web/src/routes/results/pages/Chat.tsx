@@ -16,7 +16,8 @@ import { Button, EmptyState, Skeleton, Textarea, cx } from "../../../components/
 import { resultsLink } from "../../../lib/projectLinks";
 import { useResults } from "../../../features/results/context";
 import { onRealtime, onRealtimeOpen } from "../../../state/realtime";
-import { recordEvent, streamedText, type StreamEvent, type Streamed } from "../../../features/results/chatStream";
+import { recordEvent, streamedText, type Streamed } from "../../../features/results/chatStream";
+import { isAiChatEvent } from "../../../../../contracts/events";
 
 type Thread = Row<"ResultsAiThreads", "id" | "title" | "createdAt" | "updatedAt">;
 type Message = Row<"ResultsAiMessages", "id" | "role" | "content" | "referencesData" | "feedback" | "createdAt">;
@@ -109,12 +110,11 @@ export default function Chat({ chatId }: { chatId?: number }) {
       if (pending.current) show(pending.current);
     };
     const offEvents = onRealtime((ev) => {
-      if (!ev.event.startsWith("AiMessage")) return;
-      const d = ev.data as Partial<StreamEvent> | null;
-      if (!d || typeof d.replyToMessageId !== "number" || typeof d.resultsAiThreadId !== "number") return;
-      recordEvent(answers.current, ev.event, { ...d, replyToMessageId: d.replyToMessageId, resultsAiThreadId: d.resultsAiThreadId });
+      // The results chat's answers carry their thread (the staff conversations' do not).
+      if (!isAiChatEvent(ev) || ev.data.resultsAiThreadId === undefined) return;
+      recordEvent(answers.current, ev);
       const p = pending.current;
-      if (p && d.resultsAiThreadId === p.thread && d.replyToMessageId === p.id) show(p);
+      if (p && ev.data.resultsAiThreadId === p.thread && ev.data.replyToMessageId === p.id) show(p);
     });
     // Events sent while the page had no socket never come again: on (re)opening, the thread is read.
     const offOpen = onRealtimeOpen(() => {

@@ -8,6 +8,7 @@ import { Button } from "../../../components/ui";
 import { useResults } from "../../../features/results/context";
 import { saveResponse } from "../../../features/results/download";
 import { joinChannel, leaveChannel, onRealtime } from "../../../state/realtime";
+import { isJobNews, PowerPointJobResult } from "../../../../../contracts/events";
 
 const LEVELS = { "90": 90, "95": 95, "99": 99 } as const;
 
@@ -25,11 +26,21 @@ export default function ExportPanel() {
   useEffect(
     () =>
       onRealtime((ev) => {
-        const d = ev.data as { jobId?: string; pct?: number; message?: string; result?: { exportId?: string; fileName?: string }; error?: string; message_?: string } | null;
-        if (!d || !jobRef.current || d.jobId !== jobRef.current) return;
-        if (ev.event === "Progress") setJob((j) => (j && j.state === "running" ? { ...j, pct: d.pct ?? j.pct, message: d.message } : j));
-        if (ev.event === "Success") setJob((j) => (j ? { ...j, state: "done", pct: 100, exportId: d.result?.exportId, fileName: d.result?.fileName } : j));
-        if (ev.event === "Error") setJob((j) => (j ? { ...j, state: "failed", error: d.error ?? d.message ?? "The export failed" } : j));
+        if (!isJobNews(ev) || !jobRef.current || ev.data.jobId !== jobRef.current) return;
+        if (ev.event === "Progress") {
+          const { pct, message } = ev.data;
+          setJob((j) => (j && j.state === "running" ? { ...j, pct, message } : j));
+        }
+        if (ev.event === "Success") {
+          // The deck's id and name, as the job declares its result (contracts/events.ts).
+          const deck = PowerPointJobResult.safeParse(ev.data.result);
+          const done = deck.success ? { exportId: deck.data.exportId, fileName: deck.data.fileName } : {};
+          setJob((j) => (j ? { ...j, state: "done", pct: 100, ...done } : j));
+        }
+        if (ev.event === "Error") {
+          const error = ev.data.message || "The export failed";
+          setJob((j) => (j ? { ...j, state: "failed", error } : j));
+        }
       }),
     [],
   );
