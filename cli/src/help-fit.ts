@@ -5,6 +5,8 @@
 // line continuation (` \`), so a wrapped example can still be copied and run. Lines that fit are
 // left alone, and with no terminal (piped, no $COLUMNS) nothing changes.
 
+import type { Command } from "commander";
+
 /** The terminal's width: stdout's, else stderr's (piped into `head` from a terminal), else $COLUMNS. */
 export function terminalWidth(): number | undefined {
   const cols = process.stdout.columns || process.stderr.columns || Number(process.env.COLUMNS) || 0;
@@ -102,3 +104,22 @@ export function fitHelp(text: string, width: number | undefined): string {
   }
   return out.join("\n");
 }
+
+/**
+ * A command's name with every alias (`projects|project|p`): commander's help shows the first alias
+ * only, so the Commands table and the usage line are built here (record 0127).
+ */
+export const namedWithAliases = (cmd: Command): string => [cmd.name(), ...cmd.aliases()].join("|");
+
+/** The help terms with every alias: passed to configureHelp before the commands are declared (they inherit it). */
+export const helpTerms = {
+  subcommandTerm: (cmd: Command): string =>
+    [namedWithAliases(cmd), cmd.options.length ? "[options]" : "", ...cmd.registeredArguments.map((a) => (a.required ? `<${a.name()}${a.variadic ? "..." : ""}>` : `[${a.name()}${a.variadic ? "..." : ""}]`))]
+      .filter(Boolean)
+      .join(" "),
+  commandUsage: (cmd: Command): string => {
+    const ancestors: string[] = [];
+    for (let p = cmd.parent; p; p = p.parent) ancestors.unshift(p.name());
+    return [...ancestors, namedWithAliases(cmd), cmd.usage()].join(" ");
+  },
+};

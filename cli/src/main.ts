@@ -7,7 +7,7 @@
 // the request timeout (net.ts).
 import { Command, Option } from "commander";
 import { CliError, EXIT_USAGE } from "./errors.ts";
-import { fitHelp, terminalWidth } from "./help-fit.ts";
+import { fitHelp, helpTerms, terminalWidth } from "./help-fit.ts";
 import { DEFAULT_TIMEOUT_S, setRequestTimeout } from "./net.ts";
 import { listingFields } from "./commands/options.ts";
 import { registerSessionCommands } from "./commands/session.commands.ts";
@@ -33,6 +33,8 @@ const program = new Command()
     writeOut: (str) => process.stdout.write(fitHelp(str, terminalWidth())),
     getOutHelpWidth: () => terminalWidth() ?? 80,
   })
+  // Every alias beside its command's name (commander shows only the first); inherited by each command.
+  .configureHelp(helpTerms)
   .addHelpText(
     "after",
     `

@@ -59,7 +59,7 @@ export function cliHarness(api: string): CliHarness {
 export async function helpTree(run: (args: string[]) => Promise<CliRun>, path: string[] = []): Promise<{ path: string[]; leaf: boolean; help: string }[]> {
   const help = (await run([...path, "--help"])).stdout;
   const section = /\nCommands:\n([\s\S]*?)(\n\n|$)/.exec(help)?.[1] ?? "";
-  const subs = section.split("\n").map((l) => /^ {2}(\S+)/.exec(l)?.[1]).filter((x): x is string => Boolean(x) && x !== "help");
+  const subs = section.split("\n").map((l) => /^ {2}([^\s|]+)/.exec(l)?.[1]).filter((x): x is string => Boolean(x) && x !== "help");
   if (!subs.length) return [{ path, leaf: true, help }];
   const out = path.length ? [{ path, leaf: false, help }] : [];
   for (const s of subs) out.push(...(await helpTree(run, [...path, s])));

@@ -27,6 +27,7 @@ export function registerAdminCommands(program: Command): void {
   const runs = admin.command("runs").description("survey runs (one fielding in one market): list a project's, close one now, move its field end (staff)");
   pagingOptions(runs
     .command("list")
+    .alias("ls")
     .description("a project's survey runs, with the ids close and extend take"), null)
     .argument("<project>", "project id")
     .addOption(jsonFields(["id", "regionId", "region", "surveyStatusId", "isCustomerPanel", "targetCompletes", "launchedAt", "closedAt"]))

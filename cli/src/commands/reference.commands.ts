@@ -48,9 +48,10 @@ export function registerReferenceCommands(program: Command): void {
 
 /** clients list and clients use. */
 export function registerClientCommands(program: Command): void {
-  const clients = program.command("clients").description("the clients (teams, orgs, enterprises) you can act for");
+  const clients = program.command("clients").alias("client").description("the clients (teams, orgs, enterprises) you can act for");
   pagingOptions(clients
     .command("list")
+    .alias("ls")
     .description("list them; * marks the current one"), 50)
     .addOption(jsonFields(["id", "name", "tier", "parentId", "current"]))
     .option("--jq <expr>", JQ_HELP)
