@@ -55,7 +55,7 @@ export function registerExportCommand(program: Command): void {
     .description("export a project's results: respondent CSV, Excel workbook or PowerPoint deck (native charts)")
     .argument("<id>", "project id")
     .option("--format <format>", "csv, xlsx or pptx (default: the -o file's extension)")
-    .option("-o, --output <file>", "where to save, - for stdout (default: the server's file name, else project-ID.FORMAT)")
+    .option("-o, --output <file>", "where to save, - for stdout (xlsx and pptx only when piped; default: the server's file name, else project-ID.FORMAT)")
     .option("--force", "overwrite the file if it exists")
     .addOption(new Option("--filter <key=value>", "a response filter (repeatable; see `ideally results --help`)").argParser(collect).default([]))
     .option("--segment <id>", "apply a saved filter set")
@@ -73,6 +73,8 @@ A progress bar on stderr (on a terminal) follows the download, and for pptx the 
 The format is --format or the -o file's extension; if both are given they must agree. An existing
 file is kept unless --force; the export is written beside it and renamed into place when complete.
 A project that has not fielded (below status 400) has nothing to export (exit 2).
+xlsx and pptx are binary: never written into a terminal (-o - on one, or -o /dev/tty) (exit 1);
+piped (-o - | ...) they go.
 xlsx and pptx are the results page's view unless told otherwise: its benchmark (type 1, all
 customers, when the markets have it, else the first available) and, over two markets or more, the
 all-markets total; one line on stderr says which defaults were used.
