@@ -9,7 +9,7 @@ import { Command, Option } from "commander";
 import { CliError, EXIT_USAGE } from "./errors.ts";
 import { fitHelp, helpTerms, terminalWidth } from "./help-fit.ts";
 import { DEFAULT_TIMEOUT_S, setRequestTimeout } from "./net.ts";
-import { listingFields } from "./commands/options.ts";
+import { isPaged, listingFields } from "./commands/options.ts";
 import { registerSessionCommands } from "./commands/session.commands.ts";
 import { registerReferenceCommands, registerClientCommands } from "./commands/reference.commands.ts";
 import { registerProjectCommands } from "./commands/projects.commands.ts";
@@ -25,6 +25,7 @@ const program = new Command()
   .option("--api <url>", "the API's base URL (default: IDEALLY_API_URL, else the signed-in one, else http://localhost:3000)")
   .option("--client <id>", "act for this client id instead of the one chosen with `clients use`")
   .option("--wide", "tables at full width (by default they fit the terminal, cutting long text with …)")
+  .option("--no-pager", "listings and results straight to the terminal (by default through IDEALLY_PAGER, else PAGER, else less)")
   .option("-V, --version", "the CLI's version and commit and the contract's version, with no network (`ideally version` adds the API's)")
   // Commander's own errors (unknown option, missing required option) as one line like ours.
   .configureOutput({
@@ -42,6 +43,8 @@ Every command takes --json (stable JSON on stdout, nothing else) and --help (wit
 Exit codes: 0 ok, 1 usage, 2 API error or unreachable, 3 authentication, 7 the API did not answer
 within --timeout (projects watch: 4 declined, 5 stalled, 6 timed out).
 The session lives in $XDG_CONFIG_HOME/ideally/config.json (else ~/.config/ideally), mode 0600.
+On a terminal, listings and results go through a pager: IDEALLY_PAGER, else PAGER, else less
+(LESS=FRX when unset); empty or cat means none, and so does --no-pager.
 
 Examples:
   $ ideally login --email user@acme.test
@@ -73,6 +76,11 @@ for (const c of program.commands.flatMap(withApi)) {
   requestTimeout.add(opt);
   c.addOption(opt);
 }
+let paging = false;
+const endPaging = async () => {
+  if (paging) await (await import("./pager.ts")).endPager();
+};
+program.hook("postAction", endPaging);
 program.hook("preAction", async (_program, action) => {
   // --json FIELDS and --jq of a listing: checked (exit 1) before any request.
   const json = action.options.find((x) => listingFields.has(x));
@@ -81,6 +89,15 @@ program.hook("preAction", async (_program, action) => {
     const [{ jsonShape }, { shapeJson }] = await Promise.all([import("./json-shape.ts"), import("./output.ts")]);
     shapeJson(jsonShape(shaped.json, shaped.jq, listingFields.get(json) ?? []));
     if (shaped.jq !== undefined && shaped.json === undefined) action.setOptionValue("json", true);
+  }
+  // Listings and results through the pager on a terminal (pager.ts), started at their first output.
+  if (isPaged(action)) {
+    const { pagerCommand, startPager } = await import("./pager.ts");
+    const cmd = pagerCommand(process.env, action.optsWithGlobals<{ pager?: boolean }>().pager === false, Boolean(process.stdout.isTTY));
+    if (cmd) {
+      startPager(cmd);
+      paging = true;
+    }
   }
   const ours = [action, ...(action.parent ? [action.parent] : [])].some((c) => c.options.some((x) => requestTimeout.has(x)));
   setRequestTimeout(ours ? action.optsWithGlobals<{ timeout?: string }>().timeout : undefined);
@@ -98,7 +115,9 @@ if (v >= 0 && argv.slice(2).every((a, i) => a === "--version" || a === "-V" || a
 }
 
 // No top-level await: the compiled binary is CommonJS bytecode (scripts/build-cli.ts).
-program.parseAsync(argv).catch((e: unknown) => {
+program.parseAsync(argv).catch(async (e: unknown) => {
+  // The output so far stays in the pager; the error comes after it, below.
+  await endPaging();
   if (e instanceof CliError) {
     process.stderr.write(`ideally: ${e.message}\n`);
     process.exit(e.exitCode);

@@ -22,7 +22,7 @@ export interface CliHarness {
    * Runs on a terminal: stdout and stdin are a pseudo-terminal of `columns` x 24 (util-linux
    * `script`), stderr a file. `screen` is what reached the terminal, its CR LF read as LF.
    */
-  tty(args: string[], opts?: { env?: Record<string, string>; columns?: number }): Promise<{ screen: string; stderr: string; code: number }>;
+  tty(args: string[], opts?: { env?: Record<string, string | undefined>; columns?: number }): Promise<{ screen: string; stderr: string; code: number }>;
   config(): { session?: Record<string, unknown> } & Record<string, unknown>;
   writeConfig(c: unknown): void;
   dispose(): void;
@@ -45,14 +45,17 @@ export function cliHarness(api: string): CliHarness {
     return { stdout, stderr, code };
   };
   let ttyRuns = 0;
-  const tty = async (args: string[], opts: { env?: Record<string, string>; columns?: number } = {}) => {
+  const tty = async (args: string[], opts: { env?: Record<string, string | undefined>; columns?: number } = {}) => {
     const errFile = join(home, `tty-${++ttyRuns}.stderr`);
     const line = `stty cols ${opts.columns ?? 80} rows 24; exec ${[process.execPath, "run", CLI_MAIN, ...args].map(shellQuote).join(" ")} 2>${shellQuote(errFile)}`;
     const proc = Bun.spawn(["script", "-qec", line, "/dev/null"], {
       stdin: "ignore",
       stdout: "pipe",
       stderr: "pipe",
-      env: { ...process.env, XDG_CONFIG_HOME: home, IDEALLY_API_URL: api, NO_COLOR: "1", FORCE_COLOR: "", IDEALLY_PASSWORD: "", ...opts.env },
+      // A variable given as undefined is left out.
+      env: Object.fromEntries(
+        Object.entries({ ...process.env, XDG_CONFIG_HOME: home, IDEALLY_API_URL: api, NO_COLOR: "1", FORCE_COLOR: "", IDEALLY_PASSWORD: "", ...opts.env }).filter((e): e is [string, string] => e[1] !== undefined),
+      ),
     });
     const [screen, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
     const stderr = readFileSync(errFile, "utf8");

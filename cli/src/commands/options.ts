@@ -20,3 +20,14 @@ export const JQ_HELP = "print what this jq expression makes of the JSON, strings
 export const collect = (value: string, previous: string[]) => [...previous, value];
 
 export const YES_HELP = "go ahead without asking (needed when stdin is not a terminal)";
+
+/**
+ * Commands whose output goes through the pager on a terminal (pager.ts): every listing (a command
+ * with `--json [fields]`) and the ones marked here (results, results verbatims).
+ */
+const pagedCommands = new WeakSet<Command>();
+export function paged(cmd: Command): Command {
+  pagedCommands.add(cmd);
+  return cmd;
+}
+export const isPaged = (cmd: Command): boolean => pagedCommands.has(cmd) || cmd.options.some((o) => listingFields.has(o));

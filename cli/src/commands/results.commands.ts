@@ -1,12 +1,12 @@
 // `ideally results`, `verbatims` and `export` (moved from main.ts, issue 34).
 import { type Command, Option } from "commander";
 import { FILTER_HELP } from "../filter-help.ts";
-import { all, collect, JSON_HELP } from "./options.ts";
+import { all, collect, JSON_HELP, paged } from "./options.ts";
 
 /** results and verbatims. */
 export function registerResultsCommands(program: Command): void {
-  const results = program
-    .command("results")
+  const results = paged(program
+    .command("results"))
     .description("a project's results: top-2-box per test option and measure with benchmark differences, price points, reach")
     .argument("<id>", "project id")
     .addOption(new Option("--filter <key=value>", "a response filter (repeatable; see below)").argParser(collect).default([]))
@@ -31,8 +31,8 @@ Consider or No go on the project's action standard, with why (docs/statistics.md
 
 JSON: { filters, qual: QualResults, verdict: Scorecard | null, priceSensitivity: PriceSensitivityResults | null, marketReach: MarketReachResults | null }`)
     .action(async (id: string, _o, cmd: Command) => (await import("./results/show.ts")).runResults(id, all(cmd)));
-  results
-    .command("verbatims")
+  paged(results
+    .command("verbatims"))
     .description("one open question's answers, with sentiment and themes")
     .argument("<id>", "project id")
     .option("--question <id>", "the open question (project question id); without it the open questions are listed (exit 0)")
