@@ -6,10 +6,24 @@
 // left alone, and with no terminal (piped, no $COLUMNS) nothing changes.
 
 import type { Command } from "commander";
+import { fstatSync } from "node:fs";
 
-/** The terminal's width: stdout's, else stderr's (piped into `head` from a terminal), else $COLUMNS. */
+/** Whether fd may be a terminal (a character device): asked before process.stdout or stderr is touched. */
+function maybeTerminal(fd: 1 | 2): boolean {
+  try {
+    return fstatSync(fd).isCharacterDevice();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The terminal's width: stdout's, else stderr's (piped into `head` from a terminal), else $COLUMNS.
+ * A stream that is no character device has no width; it is not touched, since Bun builds
+ * process.stdout and stderr on first use, which costs more than the rest of `--help` (issue 38).
+ */
 export function terminalWidth(): number | undefined {
-  const cols = process.stdout.columns || process.stderr.columns || Number(process.env.COLUMNS) || 0;
+  const cols = (maybeTerminal(1) && process.stdout.columns) || (maybeTerminal(2) && process.stderr.columns) || Number(process.env.COLUMNS) || 0;
   return cols > 0 ? cols : undefined;
 }
 

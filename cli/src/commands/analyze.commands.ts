@@ -1,6 +1,6 @@
 // `ideally analyze`: the analytics on a CSV file, run locally (moved from main.ts, issue 34).
 import { type Command, Option } from "commander";
-import { collect } from "./options.ts";
+import { collect, declaresGroup } from "./options.ts";
 
 /** The analyze command and its subcommands. */
 export function registerAnalyzeCommands(program: Command): void {
@@ -14,6 +14,7 @@ Columns (COL) are header names or 1-based column numbers. Runs locally: no sign-
 A row with more or fewer fields than the header is left out with a warning naming its line.
 Exit codes: 0 ok, 1 bad options or a bad input file (one line naming the file and line).`,
     );
+  if (!declaresGroup(analyze)) return;
   registerPriceAndReach(analyze);
   registerRakeAndCompare(analyze);
 }

@@ -1,11 +1,12 @@
 // `ideally projects`: create, change, submit and follow projects (moved from main.ts, issue 34).
 import type { Command } from "commander";
 import { pagingOptions } from "../paging.ts";
-import { all, JQ_HELP, jsonFields, JSON_HELP, YES_HELP } from "./options.ts";
+import { all, declaresGroup, JQ_HELP, jsonFields, JSON_HELP, YES_HELP } from "./options.ts";
 
 /** The projects command and its subcommands. */
 export function registerProjectCommands(program: Command): void {
   const projects = program.command("projects").aliases(["project", "p"]).description("create, change, submit and follow projects");
+  if (!declaresGroup(projects)) return;
   registerProjectAuthoring(projects);
   registerProjectFiles(projects);
   registerProjectEditing(projects);
