@@ -94,9 +94,9 @@ function isTerminal(file: string): boolean {
  */
 function refuseBinaryOnTerminal(format: Format, output: string | undefined): void {
   if (format === "csv" || output === undefined) return;
-  const what = format === "xlsx" ? "an Excel workbook" : "a PowerPoint deck";
-  if (output === "-" && process.stdout.isTTY) throw usageError(`refusing to write ${what} (binary) to the terminal: give -o FILE, or pipe stdout into a file or a program`);
-  if (output !== "-" && isTerminal(output)) throw usageError(`refusing to write ${what} (binary) to the terminal (-o ${output}): give -o FILE`);
+  // Short enough for one line at 80 columns.
+  if (output === "-" && process.stdout.isTTY) throw usageError(`refusing to write binary ${format} to the terminal: use -o FILE or a pipe`);
+  if (output !== "-" && isTerminal(output)) throw usageError(`refusing to write binary ${format} to the terminal (-o ${output}): use -o FILE`);
 }
 
 /** Where the file may go: an existing folder, and not over a file unless --force. Checked before the export starts. */
