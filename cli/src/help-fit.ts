@@ -121,7 +121,7 @@ export function fitHelp(text: string, width: number | undefined): string {
 
 /**
  * A command's name with every alias (`projects|project|p`): commander's help shows the first alias
- * only, so the Commands table and the usage line are built here (record 0127).
+ * only, so the Commands table and the usage line are built here (record 0133).
  */
 export const namedWithAliases = (cmd: Command): string => [cmd.name(), ...cmd.aliases()].join("|");
 

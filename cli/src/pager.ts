@@ -1,4 +1,4 @@
-// A pager on a terminal for the listing and results commands (issue 38, record 0127), as git and gh
+// A pager on a terminal for the listing and results commands (issue 38, record 0133), as git and gh
 // have one. The pager is IDEALLY_PAGER, else PAGER, else `less`; empty or `cat` means none, and so
 // do `--no-pager` and a stdout that is not a terminal. It runs through `sh -c` (so PAGER may carry
 // arguments), started at the command's first write to stdout: a command that writes nothing (a

@@ -1,4 +1,4 @@
-// Issue 38: short aliases as gh and kubectl have them (record 0127): every `list` is also `ls`, the
+// Issue 38: short aliases as gh and kubectl have them (record 0133): every `list` is also `ls`, the
 // one `delete` also `rm`, `projects` also `project` and `p`, `clients` also `client`. Shown in
 // --help beside the name, run the same command (compared with the full name's answer to the same
 // bad input, so no server is needed), completed by the bash and fish scripts, and listed in
@@ -12,7 +12,7 @@ import { cliHarness, helpTree } from "../helpers/cli.ts";
 // Nothing here reaches the API: every run below stops at its usage check or its help.
 const h = cliHarness("http://127.0.0.1:9");
 
-/** The aliases record 0127 decides, by the command's full path. */
+/** The aliases record 0133 decides, by the command's full path. */
 const DECIDED: Record<string, string[]> = {
   projects: ["project", "p"],
   clients: ["client"],

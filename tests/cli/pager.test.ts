@@ -1,4 +1,4 @@
-// Issue 38: a pager on a terminal for the listing and results commands (record 0127), as git and gh
+// Issue 38: a pager on a terminal for the listing and results commands (record 0133), as git and gh
 // have: IDEALLY_PAGER, else PAGER, else less; empty or `cat` is none, and so are --no-pager and a
 // stdout that is not a terminal; less gets LESS=FRX when LESS is unset. The pagers here are shell
 // scripts that record what they read, their LESS and whether they ran at all; the CLI runs on a
