@@ -2,9 +2,10 @@
 // Ink's optional react-devtools-core is replaced by a stub (cli/src/stubs), since it is not
 // installed and the binary never talks to React DevTools; production React, minified. Code
 // splitting keeps each command's dynamic import (Ink and React only in `projects watch`) out of
-// the entry chunk, so `ideally --help` runs commander, main.ts and its command-group modules
-// (commands/*.commands.ts) alone; and the chunks ship as JavaScriptCore bytecode, so even those
+// the entry chunk, so `ideally --version` runs main.ts alone and `ideally --help` commander,
+// program.ts and its command-group modules (commands/*.commands.ts); and the chunks ship as JavaScriptCore bytecode, so even those
 // are not parsed at start (docs/performance.md).
+import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 
 const ROOT = resolve(import.meta.dir, "..");
@@ -13,6 +14,11 @@ const ROOT = resolve(import.meta.dir, "..");
 function commitOf(root: string): string {
   const r = Bun.spawnSync(["git", "rev-parse", "--short=12", "HEAD"], { cwd: root, stdout: "pipe", stderr: "ignore" });
   return r.exitCode === 0 ? r.stdout.toString().trim() : "";
+}
+
+/** The contract's API version (contracts/openapi.json's info.version), stamped for `ideally --version`, which then reads no JSON. */
+function contractVersionOf(root: string): string {
+  return JSON.parse(readFileSync(resolve(root, "contracts/openapi.json"), "utf8")).info.version;
 }
 
 /** The bundle's options, shared with the startup benchmark (tests/perf/cli-startup.bench.ts). */
@@ -25,7 +31,11 @@ export function cliBuildOptions(root: string) {
     bytecode: true,
     minify: true,
     sourcemap: "none" as const,
-    define: { "process.env.NODE_ENV": JSON.stringify("production"), "process.env.IDEALLY_CLI_COMMIT": JSON.stringify(commitOf(root)) },
+    define: {
+      "process.env.NODE_ENV": JSON.stringify("production"),
+      "process.env.IDEALLY_CLI_COMMIT": JSON.stringify(commitOf(root)),
+      "process.env.IDEALLY_CONTRACT_VERSION": JSON.stringify(contractVersionOf(root)),
+    },
     plugins: [
       {
         name: "stub-react-devtools-core",

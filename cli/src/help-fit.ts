@@ -5,9 +5,25 @@
 // line continuation (` \`), so a wrapped example can still be copied and run. Lines that fit are
 // left alone, and with no terminal (piped, no $COLUMNS) nothing changes.
 
-/** The terminal's width: stdout's, else stderr's (piped into `head` from a terminal), else $COLUMNS. */
+import type { Command } from "commander";
+import { fstatSync } from "node:fs";
+
+/** Whether fd may be a terminal (a character device): asked before process.stdout or stderr is touched. */
+function maybeTerminal(fd: 1 | 2): boolean {
+  try {
+    return fstatSync(fd).isCharacterDevice();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The terminal's width: stdout's, else stderr's (piped into `head` from a terminal), else $COLUMNS.
+ * A stream that is no character device has no width; it is not touched, since Bun builds
+ * process.stdout and stderr on first use, which costs more than the rest of `--help` (issue 38).
+ */
 export function terminalWidth(): number | undefined {
-  const cols = process.stdout.columns || process.stderr.columns || Number(process.env.COLUMNS) || 0;
+  const cols = (maybeTerminal(1) && process.stdout.columns) || (maybeTerminal(2) && process.stderr.columns) || Number(process.env.COLUMNS) || 0;
   return cols > 0 ? cols : undefined;
 }
 
@@ -102,3 +118,22 @@ export function fitHelp(text: string, width: number | undefined): string {
   }
   return out.join("\n");
 }
+
+/**
+ * A command's name with every alias (`projects|project|p`): commander's help shows the first alias
+ * only, so the Commands table and the usage line are built here (record 0133).
+ */
+export const namedWithAliases = (cmd: Command): string => [cmd.name(), ...cmd.aliases()].join("|");
+
+/** The help terms with every alias: passed to configureHelp before the commands are declared (they inherit it). */
+export const helpTerms = {
+  subcommandTerm: (cmd: Command): string =>
+    [namedWithAliases(cmd), cmd.options.length ? "[options]" : "", ...cmd.registeredArguments.map((a) => (a.required ? `<${a.name()}${a.variadic ? "..." : ""}>` : `[${a.name()}${a.variadic ? "..." : ""}]`))]
+      .filter(Boolean)
+      .join(" "),
+  commandUsage: (cmd: Command): string => {
+    const ancestors: string[] = [];
+    for (let p = cmd.parent; p; p = p.parent) ancestors.unshift(p.name());
+    return [...ancestors, namedWithAliases(cmd), cmd.usage()].join(" ");
+  },
+};

@@ -1,106 +1,18 @@
 #!/usr/bin/env bun
-// `ideally` command-line entry. Commands are `noun verb` plus top-level verbs; this file sets up
-// commander, its hooks and the request timeout; each command group is declared by its module in
-// commands/*.commands.ts, which loads a command's module only when it runs, so startup stays fast.
-// Exit codes: 0 ok, 1 usage (bad options, invalid project file, a CSV analyze cannot use), 2 API
-// error, 3 authentication; `projects watch` 4 declined, 5 stalled, 6 timed out; 7 no answer within
-// the request timeout (net.ts).
-import { Command, Option } from "commander";
-import { CliError, EXIT_USAGE } from "./errors.ts";
-import { fitHelp, terminalWidth } from "./help-fit.ts";
-import { DEFAULT_TIMEOUT_S, setRequestTimeout } from "./net.ts";
-import { listingFields } from "./commands/options.ts";
-import { registerSessionCommands } from "./commands/session.commands.ts";
-import { registerReferenceCommands, registerClientCommands } from "./commands/reference.commands.ts";
-import { registerProjectCommands } from "./commands/projects.commands.ts";
-import { registerResultsCommands, registerExportCommand } from "./commands/results.commands.ts";
-import { registerCreditCommands } from "./commands/credits.commands.ts";
-import { registerAdminCommands } from "./commands/admin.commands.ts";
-import { registerToolCommands } from "./commands/tools.commands.ts";
-import { registerAnalyzeCommands } from "./commands/analyze.commands.ts";
+// `ideally` command-line entry. `ideally --version` (also with --json or --api) is answered here
+// with nothing else loaded (version-info.ts); every other command line goes to program.ts, which
+// sets up commander and the command tree. Issue 38: start-up within 2x of a compiled hello-world.
+// No top-level await: kept out of the entry so the bundle stays free to be bytecode either way.
+import { printVersion } from "./version-info.ts";
 
-const program = new Command()
-  .name("ideally")
-  .description("Ideally command-line interface: projects, fielding, results and exports from a terminal or a script")
-  .option("--api <url>", "the API's base URL (default: IDEALLY_API_URL, else the signed-in one, else http://localhost:3000)")
-  .option("--client <id>", "act for this client id instead of the one chosen with `clients use`")
-  .option("--wide", "tables at full width (by default they fit the terminal, cutting long text with …)")
-  .option("-V, --version", "the CLI's version and commit and the contract's version, with no network (`ideally version` adds the API's)")
-  // Commander's own errors (unknown option, missing required option) as one line like ours.
-  .configureOutput({
-    outputError: (str, write) => write(`${str.trimEnd().replace(/^error: /, "ideally: ")} (see --help)\n`),
-    // Help fits the terminal, also when piped into `head` from one (help-fit.ts).
-    writeOut: (str) => process.stdout.write(fitHelp(str, terminalWidth())),
-    getOutHelpWidth: () => terminalWidth() ?? 80,
-  })
-  .addHelpText(
-    "after",
-    `
-Every command takes --json (stable JSON on stdout, nothing else) and --help (with examples).
-Exit codes: 0 ok, 1 usage, 2 API error or unreachable, 3 authentication, 7 the API did not answer
-within --timeout (projects watch: 4 declined, 5 stalled, 6 timed out).
-The session lives in $XDG_CONFIG_HOME/ideally/config.json (else ~/.config/ideally), mode 0600.
+const argv = process.argv;
+const rest = argv.slice(2);
+const isVersion = (a: string) => a === "--version" || a === "-V";
+// `--api URL` and `--api=URL` may stand beside it (they change nothing offline).
+const versionOnly = rest.some(isVersion) && rest.every((a, i) => isVersion(a) || a === "--json" || a.startsWith("--api") || rest[i - 1] === "--api");
 
-Examples:
-  $ ideally login --email user@acme.test
-  $ ideally projects create --from project.yaml --dry-run
-  $ ideally projects watch 42
-  $ ideally results 42 --benchmark 1`,
-  );
-
-// The commands, in the order help lists them (each group in its own module under commands/).
-registerSessionCommands(program);
-registerReferenceCommands(program);
-registerClientCommands(program);
-registerProjectCommands(program);
-registerResultsCommands(program);
-registerExportCommand(program);
-registerCreditCommands(program);
-registerAdminCommands(program);
-registerToolCommands(program);
-registerAnalyzeCommands(program);
-
-// The request timeout (net.ts): `--timeout S` on every command that talks to the API and has no
-// --timeout of its own (`projects watch`, `export`, `admin commands` and `login --sso` keep theirs for
-// their whole wait; their requests take IDEALLY_TIMEOUT). Checked before the command runs.
-const requestTimeout = new Set<Option>();
-const withApi = (c: Command): Command[] => (["analyze", "completion", "__complete"].includes(c.name()) ? [] : [...(c.options.length || !c.commands.length ? [c] : []), ...c.commands.flatMap(withApi)]);
-for (const c of program.commands.flatMap(withApi)) {
-  if (c.options.some((x) => x.long === "--timeout")) continue;
-  const opt = new Option("--timeout <seconds>", `give up when the API has not answered a request within this long (default ${DEFAULT_TIMEOUT_S}, or IDEALLY_TIMEOUT); exit 7`);
-  requestTimeout.add(opt);
-  c.addOption(opt);
+if (versionOnly) {
+  void printVersion(rest.includes("--json"));
+} else {
+  void import("./program.ts");
 }
-program.hook("preAction", async (_program, action) => {
-  // --json FIELDS and --jq of a listing: checked (exit 1) before any request.
-  const json = action.options.find((x) => listingFields.has(x));
-  const shaped = action.opts<{ json?: string | boolean; jq?: string }>();
-  if (json && (shaped.json !== undefined || shaped.jq !== undefined)) {
-    const [{ jsonShape }, { shapeJson }] = await Promise.all([import("./json-shape.ts"), import("./output.ts")]);
-    shapeJson(jsonShape(shaped.json, shaped.jq, listingFields.get(json) ?? []));
-    if (shaped.jq !== undefined && shaped.json === undefined) action.setOptionValue("json", true);
-  }
-  const ours = [action, ...(action.parent ? [action.parent] : [])].some((c) => c.options.some((x) => requestTimeout.has(x)));
-  setRequestTimeout(ours ? action.optsWithGlobals<{ timeout?: string }>().timeout : undefined);
-});
-
-// A reader that stops early (`ideally projects list | head`) is not an error.
-process.stdout.on("error", (e: NodeJS.ErrnoException) => (e.code === "EPIPE" ? process.exit(0) : undefined));
-
-// `ideally --version` (also with --json or --api) is the version command.
-const argv = [...process.argv];
-const v = argv.findIndex((a, i) => i >= 2 && (a === "--version" || a === "-V"));
-if (v >= 0 && argv.slice(2).every((a, i) => a === "--version" || a === "-V" || a === "--json" || a.startsWith("--api") || argv[i + 1] === "--api")) {
-  argv.splice(v, 1);
-  argv.splice(2, 0, "version", "--offline");
-}
-
-// No top-level await: the compiled binary is CommonJS bytecode (scripts/build-cli.ts).
-program.parseAsync(argv).catch((e: unknown) => {
-  if (e instanceof CliError) {
-    process.stderr.write(`ideally: ${e.message}\n`);
-    process.exit(e.exitCode);
-  }
-  process.stderr.write(`ideally: ${e instanceof Error ? e.message : String(e)}\n`);
-  process.exit(EXIT_USAGE);
-});

@@ -193,3 +193,42 @@ describe("analyze turf: the base and the codes (issue 37)", () => {
     expect(r.stderr).toContain('line 3, n: "2" is not 0 or 1 (blank is 0)');
   });
 });
+
+describe("- reads the CSV from stdin (issue 38: `-` wherever a file is read)", () => {
+  async function withStdin(stdin: Uint8Array | string, ...args: string[]) {
+    const proc = Bun.spawn([process.execPath, "run", MAIN, ...args], { stdin: typeof stdin === "string" ? new TextEncoder().encode(stdin) : stdin, stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "" } });
+    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    return { stdout, stderr, code };
+  }
+  const CSV = "a,b,c,d\n1,2,3,4\n2,3,4,5\n1.5,2.5,3.5,4.5\n";
+  test("the same answer as the file, for each analysis", async () => {
+    const cases: string[][] = [
+      ["psm", ...PRICES],
+      ["turf", "--items", "a,b,c,d", "--k", "2"],
+    ];
+    const binary = "a,b,c,d\n1,0,1,0\n0,1,1,0\n1,1,0,1\n";
+    for (const [kind, ...opts] of cases) {
+      const text = kind === "turf" ? binary : CSV;
+      const fromFile = await cli("analyze", kind!, file(`in-${kind}.csv`, text), ...opts, "--json");
+      expect(fromFile.code, fromFile.stderr).toBe(0);
+      const fromStdin = await withStdin(text, "analyze", kind!, "-", ...opts, "--json");
+      expect([fromStdin.code, fromStdin.stderr], kind).toEqual([0, ""]);
+      expect(JSON.parse(fromStdin.stdout), kind).toEqual(JSON.parse(fromFile.stdout));
+    }
+  });
+  test("a mistake names <stdin> and its line; windows-1252 is read as from a file", async () => {
+    const bad = await withStdin("a,b,c,d\n1,2,3,4\n1,2,3,0x10\n", "analyze", "psm", "-", ...PRICES);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toStartWith("ideally: <stdin>: line 3");
+    oneLine(bad.stderr);
+    // "Prix é" in windows-1252 (0xE9 is not UTF-8 on its own): the header is read, the answer as from the file.
+    const latin = new Uint8Array([...new TextEncoder().encode("Prix "), 0xe9, ...new TextEncoder().encode(",b,c,d\n1,2,3,4\n2,3,4,5\n")]);
+    const p = join(tmp, "latin.csv");
+    writeFileSync(p, latin);
+    const [f, s] = await Promise.all([cli("analyze", "psm", p, ...PRICES, "--json"), withStdin(latin, "analyze", "psm", "-", ...PRICES, "--json")]);
+    expect(f.code, f.stderr).toBe(0);
+    expect(JSON.parse(s.stdout)).toEqual(JSON.parse(f.stdout));
+    const empty = await withStdin("", "analyze", "psm", "-", ...PRICES);
+    expect([empty.code, empty.stderr]).toEqual([1, "ideally: <stdin>: the file is empty\n"]);
+  });
+});

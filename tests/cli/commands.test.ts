@@ -119,7 +119,7 @@ describe("help and completion", () => {
   test("zsh and fish scripts; another shell is a usage error", async () => {
     expect((await uma.run(["completion", "zsh"])).stdout).toStartWith("#compdef ideally\n");
     const fish = (await uma.run(["completion", "fish"])).stdout;
-    expect(fish).toContain("complete -c ideally -n '__fish_seen_subcommand_from projects' -a watch");
+    expect(fish).toContain("complete -c ideally -n '__fish_seen_subcommand_from projects project p' -a watch");
     const bad = await uma.run(["completion", "tcsh"]);
     expect([bad.code, bad.stderr]).toEqual([1, "ideally: completion: expected bash, zsh or fish, got 'tcsh'\n"]);
   });

@@ -48,6 +48,10 @@ test("project ids for a command that takes one, from the session's client", asyn
   expect(complete("ideally", "results", "10")).toEqual(ids.filter((i) => i.startsWith("10")));
   expect(complete("ideally", "results", "v"), "and its subcommand").toEqual(["verbatims"]);
   expect(complete("ideally", "admin", "runs", "list", "")).toEqual(ids);
+  // After an alias as after the name (record 0133).
+  expect(complete("ideally", "p", "show", "")).toEqual(ids);
+  expect(complete("ideally", "project", "rm", "")).toEqual(ids);
+  expect(complete("ideally", "admin", "runs", "ls", "")).toEqual(ids);
 });
 
 test("option values: fixed words, market codes, client ids", async () => {

@@ -65,6 +65,13 @@ test("-o - is stdout; no file named '-'", async () => {
   expect(j.code).toBe(1);
 });
 
+test("a workbook piped: -o - with xlsx goes to stdout when it is not a terminal (tests/cli/binary-tty.test.ts)", async () => {
+  const r = await uma.run(["export", "1001", "--format", "xlsx", "-o", "-"]);
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.stdout.slice(0, 2), "a zip (xlsx)").toBe("PK");
+  expect(r.stderr).not.toContain("refusing");
+});
+
 test("a reader that stops early: no stack trace, at most one line", async () => {
   for (const out of ["-", "/dev/stdout"]) {
     const proc = Bun.spawn(["bash", "-c", `set -o pipefail; '${process.execPath}' run '${CLI_MAIN}' export 1001 --format csv -o ${out} | head -c 20; echo " rc=$?" >&2`], {

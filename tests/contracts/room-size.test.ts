@@ -1,6 +1,6 @@
 // Smaller rooms (issue 34): no source file over 400 lines and no function over 80 lines among the
-// route files (api/src/domains/*/*.routes.ts) and the CLI's entry (cli/src/main.ts) with the
-// command-group modules it registers (cli/src/commands/*.commands.ts). A file's length is its
+// route files (api/src/domains/*/*.routes.ts) and the CLI's entry (cli/src/main.ts) and program
+// (cli/src/program.ts) with the command-group modules it registers (cli/src/commands/*.commands.ts). A file's length is its
 // lines (a final newline ends the last line, it does not start another); a function's is the lines
 // from its first token to its last, found with the TypeScript compiler's parser: declarations,
 // expressions, arrows, methods, constructors and accessors, nested ones measured on their own too.
@@ -21,7 +21,7 @@ function roomFiles(): string[] {
     if (!d.isDirectory()) continue;
     for (const f of readdirSync(join(domains, d.name))) if (f.endsWith(".routes.ts")) out.push(`api/src/domains/${d.name}/${f}`);
   }
-  out.push("cli/src/main.ts");
+  out.push("cli/src/main.ts", "cli/src/program.ts");
   for (const f of readdirSync(join(ROOT, "cli/src/commands"))) if (f.endsWith(".commands.ts")) out.push(`cli/src/commands/${f}`);
   return out.sort();
 }
@@ -112,6 +112,7 @@ test("no route file or CLI command-group file over 400 lines, no function in the
   const files = roomFiles();
   expect(files.length, "the route files were found").toBeGreaterThan(30);
   expect(files).toContain("cli/src/main.ts");
+  expect(files).toContain("cli/src/program.ts");
   expect(files, "the command groups were found").toContain("cli/src/commands/projects.commands.ts");
   const found = files.flatMap((f) => overLimits(relative(ROOT, join(ROOT, f)), readFileSync(join(ROOT, f), "utf8")));
   expect(found).toEqual([]);

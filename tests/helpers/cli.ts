@@ -18,10 +18,18 @@ export interface CliHarness {
   run(args: string[], opts?: { stdin?: string; env?: Record<string, string> }): Promise<CliRun>;
   /** Runs and parses stdout as JSON, failing with stderr when the exit code is not 0. */
   json<T = unknown>(args: string[], opts?: { stdin?: string; env?: Record<string, string> }): Promise<T>;
+  /**
+   * Runs on a terminal: stdout and stdin are a pseudo-terminal of `columns` x 24 (util-linux
+   * `script`), stderr a file. `screen` is what reached the terminal, its CR LF read as LF.
+   */
+  tty(args: string[], opts?: { env?: Record<string, string | undefined>; columns?: number }): Promise<{ screen: string; stderr: string; code: number }>;
   config(): { session?: Record<string, unknown> } & Record<string, unknown>;
   writeConfig(c: unknown): void;
   dispose(): void;
 }
+
+/** A word for sh, single-quoted. */
+export const shellQuote = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
 
 export function cliHarness(api: string): CliHarness {
   const home = mkdtempSync(join(tmpdir(), "ideally-cli-home-"));
@@ -36,10 +44,29 @@ export function cliHarness(api: string): CliHarness {
     const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
     return { stdout, stderr, code };
   };
+  let ttyRuns = 0;
+  const tty = async (args: string[], opts: { env?: Record<string, string | undefined>; columns?: number } = {}) => {
+    const errFile = join(home, `tty-${++ttyRuns}.stderr`);
+    const line = `stty cols ${opts.columns ?? 80} rows 24; exec ${[process.execPath, "run", CLI_MAIN, ...args].map(shellQuote).join(" ")} 2>${shellQuote(errFile)}`;
+    const proc = Bun.spawn(["script", "-qec", line, "/dev/null"], {
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+      // A variable given as undefined is left out.
+      env: Object.fromEntries(
+        Object.entries({ ...process.env, XDG_CONFIG_HOME: home, IDEALLY_API_URL: api, NO_COLOR: "1", FORCE_COLOR: "", IDEALLY_PASSWORD: "", ...opts.env }).filter((e): e is [string, string] => e[1] !== undefined),
+      ),
+    });
+    const [screen, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+    const stderr = readFileSync(errFile, "utf8");
+    rmSync(errFile, { force: true });
+    return { screen: screen.replace(/\r\n/g, "\n"), stderr, code };
+  };
   return {
     home,
     configFile,
     run,
+    tty,
     async json<T>(args: string[], opts = {}) {
       const r = await run([...args, "--json"], opts);
       if (r.code !== 0) throw new Error(`ideally ${args.join(" ")} exited ${r.code}: ${r.stderr}`);
@@ -59,7 +86,7 @@ export function cliHarness(api: string): CliHarness {
 export async function helpTree(run: (args: string[]) => Promise<CliRun>, path: string[] = []): Promise<{ path: string[]; leaf: boolean; help: string }[]> {
   const help = (await run([...path, "--help"])).stdout;
   const section = /\nCommands:\n([\s\S]*?)(\n\n|$)/.exec(help)?.[1] ?? "";
-  const subs = section.split("\n").map((l) => /^ {2}(\S+)/.exec(l)?.[1]).filter((x): x is string => Boolean(x) && x !== "help");
+  const subs = section.split("\n").map((l) => /^ {2}([^\s|]+)/.exec(l)?.[1]).filter((x): x is string => Boolean(x) && x !== "help");
   if (!subs.length) return [{ path, leaf: true, help }];
   const out = path.length ? [{ path, leaf: false, help }] : [];
   for (const s of subs) out.push(...(await helpTree(run, [...path, s])));

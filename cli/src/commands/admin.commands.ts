@@ -2,11 +2,12 @@
 // main.ts, issue 34).
 import { type Command, Option } from "commander";
 import { pagingOptions } from "../paging.ts";
-import { all, collect, JQ_HELP, jsonFields, JSON_HELP, YES_HELP } from "./options.ts";
+import { all, collect, declaresGroup, JQ_HELP, jsonFields, JSON_HELP, YES_HELP } from "./options.ts";
 
 /** admin approve, decline, runs and commands. */
 export function registerAdminCommands(program: Command): void {
   const admin = program.command("admin").description("provider staff: approvals, survey runs and the command runner");
+  if (!declaresGroup(admin)) return;
   admin
     .command("approve")
     .description("approve a project one step (50 -> 100 by a team Admin or staff; 100 -> 200 -> 300 by staff)")
@@ -27,6 +28,7 @@ export function registerAdminCommands(program: Command): void {
   const runs = admin.command("runs").description("survey runs (one fielding in one market): list a project's, close one now, move its field end (staff)");
   pagingOptions(runs
     .command("list")
+    .alias("ls")
     .description("a project's survey runs, with the ids close and extend take"), null)
     .argument("<project>", "project id")
     .addOption(jsonFields(["id", "regionId", "region", "surveyStatusId", "isCustomerPanel", "targetCompletes", "launchedAt", "closedAt"]))

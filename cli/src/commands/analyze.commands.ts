@@ -1,6 +1,6 @@
 // `ideally analyze`: the analytics on a CSV file, run locally (moved from main.ts, issue 34).
 import { type Command, Option } from "commander";
-import { collect } from "./options.ts";
+import { collect, declaresGroup } from "./options.ts";
 
 /** The analyze command and its subcommands. */
 export function registerAnalyzeCommands(program: Command): void {
@@ -14,6 +14,7 @@ Columns (COL) are header names or 1-based column numbers. Runs locally: no sign-
 A row with more or fewer fields than the header is left out with a warning naming its line.
 Exit codes: 0 ok, 1 bad options or a bad input file (one line naming the file and line).`,
     );
+  if (!declaresGroup(analyze)) return;
   registerPriceAndReach(analyze);
   registerRakeAndCompare(analyze);
 }
@@ -23,7 +24,7 @@ function registerPriceAndReach(analyze: Command): void {
   analyze
     .command("psm")
     .description("Van Westendorp price sensitivity meter, with the Newton-Miller-Smith purchase-probability extension")
-    .argument("<file>", "CSV file, one respondent per row")
+    .argument("<file>", "CSV file, one respondent per row; - for stdin")
     .requiredOption("--too-cheap <col>", "price felt too cheap to trust the quality")
     .requiredOption("--cheap <col>", "bargain price")
     .requiredOption("--expensive <col>", "getting-expensive price")
@@ -60,7 +61,7 @@ JSON: { n, invalid, pmc, pme, ipp, opp, trialOptimal?, revenueOptimal? }`,
   analyze
     .command("turf")
     .description("TURF: the item sets of size k with the highest reach (then frequency)")
-    .argument("<file>", "CSV file, one respondent per row, items as 0/1 columns")
+    .argument("<file>", "CSV file, one respondent per row, items as 0/1 columns; - for stdin")
     .requiredOption("--items <cols>", "comma-separated item columns")
     .requiredOption("--k <n>", "set size")
     .option("--weight <col>", "respondent weight column")
@@ -96,7 +97,7 @@ function registerRakeAndCompare(analyze: Command): void {
   analyze
     .command("rake")
     .description("rake weights to target margins by iterative proportional fitting")
-    .argument("<file>", "CSV file, one respondent per row")
+    .argument("<file>", "CSV file, one respondent per row; - for stdin")
     .addOption(
       new Option("--target <spec>", "'variable=Level:share,Level:share,...' (repeat per variable)").argParser(collect).default([]),
     )
@@ -125,7 +126,7 @@ JSON: { converged, maxError, iterations, deff, nEff, min, max, weights: [...] }`
   analyze
     .command("compare")
     .description("compare groups' weighted top-box shares with design-based variance and adjusted p-values")
-    .argument("<file>", "CSV file, long format: one row per respondent and rated option")
+    .argument("<file>", "CSV file, long format: one row per respondent and rated option; - for stdin")
     .requiredOption("--value <col>", "the answer column: whole numbers on the scale (blank: not answered)")
     .requiredOption("--top <values>", "comma-separated values that count as top box, e.g. 1,2")
     .requiredOption("--group <col>", "the column naming the option (or cell, wave, market) rated")

@@ -12,7 +12,11 @@ type Kind = { words: string[] } | { dynamic: "projects" | "clients" | "markets" 
 
 interface Node {
   path: string[];
+  /** The command's own aliases (`ls` of `projects list`): completed after as the name is, never offered. */
+  aliases: string[];
   subcommands: string[];
+  /** Each subcommand's aliases with its name. */
+  subAliases: { alias: string; name: string }[];
   options: string[];
   /** The first positional argument's values. */
   arg: Kind;
@@ -54,7 +58,11 @@ function walk(cmd: Command, path: string[] = []): Node[] {
   const options = [...visible.map((o) => o.long).filter((x): x is string => Boolean(x)), "--help"];
   const values = visible.filter((o) => o.required || o.optional).map((o) => ({ option: o.long ?? o.short ?? "", kind: optionKind(o) }));
   for (const o of visible) if (o.short && (o.required || o.optional)) values.push({ option: o.short, kind: optionKind(o) });
-  return [{ path, subcommands: subs.map((c) => c.name()), options, arg: argKind(cmd, path), values }, ...subs.flatMap((c) => walk(c, [...path, c.name()]))];
+  const subAliases = subs.flatMap((c) => c.aliases().map((alias) => ({ alias, name: c.name() })));
+  return [
+    { path, aliases: cmd.parent ? cmd.aliases() : [], subcommands: subs.map((c) => c.name()), subAliases, options, arg: argKind(cmd, path), values },
+    ...subs.flatMap((c) => walk(c, [...path, c.name()])),
+  ];
 }
 
 export function completion(program: Command, shell: string): string {
@@ -88,10 +96,12 @@ _ideally() {
   local cur prev path="" w words i
   cur="\${COMP_WORDS[COMP_CWORD]}"
   prev="\${COMP_WORDS[COMP_CWORD-1]}"
-  # The command path so far: the words that are subcommands, options and their values skipped.
+  # The command path so far: the words that are subcommands (an alias read as its name), options
+  # and their values skipped.
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="\${COMP_WORDS[i]}"
     case "$w" in -*) continue ;; esac
+    w="$(_ideally_name "$path" "$w")"
     case " $(_ideally_subs "$path") " in *" $w "*) path="\${path:+$path }$w" ;; esac
   done
   if [[ "$cur" != -* ]]; then
@@ -120,6 +130,12 @@ _ideally_subs() {
 ${nodes.map((n) => `    "${n.path.join(" ")}") echo "${n.subcommands.join(" ")}" ;;`).join("\n")}
   esac
 }
+_ideally_name() {
+  case "$1|$2" in
+${nodes.flatMap((n) => n.subAliases.map((a) => `    "${n.path.join(" ")}|${a.alias}") echo "${a.name}" ;;`)).join("\n")}
+    *) echo "$2" ;;
+  esac
+}
 complete -F _ideally ideally
 `;
 }
@@ -136,7 +152,8 @@ function fish(nodes: Node[]): string {
   const lines = ["# ideally completion for fish (ideally completion fish)", "complete -c ideally -f"];
   for (const n of nodes) {
     // fish: the subcommands seen so far decide what is offered next.
-    const cond = n.path.length === 0 ? "__fish_use_subcommand" : `__fish_seen_subcommand_from ${n.path.at(-1)}`;
+    // An alias counts as its name (`p ls` as `projects list`).
+    const cond = n.path.length === 0 ? "__fish_use_subcommand" : `__fish_seen_subcommand_from ${[n.path.at(-1), ...n.aliases].join(" ")}`;
     for (const s of n.subcommands) lines.push(`complete -c ideally -n '${cond}' -a ${s}`);
     for (const o of n.options) {
       const v = n.values.find((x) => x.option === o);

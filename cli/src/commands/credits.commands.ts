@@ -1,7 +1,7 @@
 // `ideally credits`: balance, ledger and transfer (moved from main.ts, issue 34).
 import type { Command } from "commander";
 import { pagingOptions } from "../paging.ts";
-import { all, JQ_HELP, jsonFields, JSON_HELP, YES_HELP } from "./options.ts";
+import { all, declaresGroup, JQ_HELP, jsonFields, JSON_HELP, YES_HELP } from "./options.ts";
 
 /** credits balance, ledger and transfer. */
 export function registerCreditCommands(program: Command): void {
@@ -11,6 +11,7 @@ export function registerCreditCommands(program: Command): void {
     .command("credits")
     .description("the client's credits: balance (default), ledger, transfer")
     .addHelpText("after", "\nExamples:\n  $ ideally credits\n  $ ideally credits ledger --limit 20\n  $ ideally credits transfer --from 2 --to 3 --amount 500 --note 'Q3 budget'");
+  if (!declaresGroup(credits)) return;
   credits
     .command("balance", { isDefault: true })
     .description("the balance, what is available and pending, this month's spend (`ideally credits` alone)")

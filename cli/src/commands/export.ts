@@ -3,7 +3,8 @@
 // its websocket channel (jobs.ts) until Success names the export, then downloaded. The format comes
 // from --format or the file's extension (never both disagreeing); a file is never overwritten
 // without --force, and is written beside the target and renamed into place; `-o -` is stdout.
-import { createWriteStream, existsSync, renameSync, rmSync, statSync } from "node:fs";
+import { closeSync, createWriteStream, existsSync, openSync, renameSync, rmSync, statSync } from "node:fs";
+import { isatty } from "node:tty";
 import { basename, dirname, extname, join, resolve } from "node:path";
 import { benchmarkArg, idArg } from "../args.ts";
 import { apiError, usageError } from "../errors.ts";
@@ -73,6 +74,32 @@ export function formatOf(o: ExportOptions): Format {
   return format;
 }
 
+/** A file that is a terminal (/dev/tty, or /dev/stdout while stdout is one). */
+function isTerminal(file: string): boolean {
+  try {
+    if (!statSync(file).isCharacterDevice()) return false;
+    const fd = openSync(file, "r");
+    try {
+      return isatty(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * xlsx and pptx are binary: never written into a terminal (issue 38, as gh refuses binary data
+ * there), to stdout (`-o -`) or to a file that is one. Piped, they go.
+ */
+function refuseBinaryOnTerminal(format: Format, output: string | undefined): void {
+  if (format === "csv" || output === undefined) return;
+  // Short enough for one line at 80 columns.
+  if (output === "-" && process.stdout.isTTY) throw usageError(`refusing to write binary ${format} to the terminal: use -o FILE or a pipe`);
+  if (output !== "-" && isTerminal(output)) throw usageError(`refusing to write binary ${format} to the terminal (-o ${output}): use -o FILE`);
+}
+
 /** Where the file may go: an existing folder, and not over a file unless --force. Checked before the export starts. */
 function checkTarget(file: string, force: boolean): void {
   const dir = dirname(resolve(file));
@@ -128,6 +155,7 @@ export async function runExport(id: string, o: ExportOptions): Promise<void> {
   const format = formatOf(o);
   const toStdout = o.output === "-";
   if (toStdout && o.json) throw usageError("-o - writes the file to stdout; --json cannot share it");
+  refuseBinaryOnTerminal(format, o.output);
   if (o.output && !toStdout) checkTarget(o.output, o.force === true);
   if (o.benchmark !== undefined) benchmarkArg(o.benchmark);
   checkFilters(o);

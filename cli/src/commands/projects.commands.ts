@@ -1,11 +1,12 @@
 // `ideally projects`: create, change, submit and follow projects (moved from main.ts, issue 34).
 import type { Command } from "commander";
 import { pagingOptions } from "../paging.ts";
-import { all, JQ_HELP, jsonFields, JSON_HELP, YES_HELP } from "./options.ts";
+import { all, declaresGroup, JQ_HELP, jsonFields, JSON_HELP, YES_HELP } from "./options.ts";
 
 /** The projects command and its subcommands. */
 export function registerProjectCommands(program: Command): void {
-  const projects = program.command("projects").description("create, change, submit and follow projects");
+  const projects = program.command("projects").aliases(["project", "p"]).description("create, change, submit and follow projects");
+  if (!declaresGroup(projects)) return;
   registerProjectAuthoring(projects);
   registerProjectFiles(projects);
   registerProjectEditing(projects);
@@ -16,6 +17,7 @@ export function registerProjectCommands(program: Command): void {
 function registerProjectAuthoring(projects: Command): void {
   pagingOptions(projects
     .command("list")
+    .alias("ls")
     .description("the client's projects, newest first, a page at a time"), 50)
     .option("--status <codes>", "only these status codes, e.g. 0 or 800,900")
     .option("--search <text>", "name contains")
@@ -155,6 +157,7 @@ function registerProjectLifecycle(projects: Command): void {
     .action(async (id: string, _o, cmd: Command) => (await import("./projects/lifecycle.ts")).runUnsubmit(id, all(cmd)));
   projects
     .command("delete")
+    .alias("rm")
     .description("delete a project after asking (it can be restored with undelete)")
     .argument("<id>", "project id")
     .option("-y, --yes", YES_HELP)

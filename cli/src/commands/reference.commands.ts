@@ -2,7 +2,7 @@
 // `ideally clients` (moved from main.ts, issue 34).
 import type { Command } from "commander";
 import { pagingOptions } from "../paging.ts";
-import { all, JQ_HELP, jsonFields, JSON_HELP } from "./options.ts";
+import { all, declaresGroup, JQ_HELP, jsonFields, JSON_HELP } from "./options.ts";
 
 /** markets, targets, categories, frameworks and industries. */
 export function registerReferenceCommands(program: Command): void {
@@ -48,9 +48,11 @@ export function registerReferenceCommands(program: Command): void {
 
 /** clients list and clients use. */
 export function registerClientCommands(program: Command): void {
-  const clients = program.command("clients").description("the clients (teams, orgs, enterprises) you can act for");
+  const clients = program.command("clients").alias("client").description("the clients (teams, orgs, enterprises) you can act for");
+  if (!declaresGroup(clients)) return;
   pagingOptions(clients
     .command("list")
+    .alias("ls")
     .description("list them; * marks the current one"), 50)
     .addOption(jsonFields(["id", "name", "tier", "parentId", "current"]))
     .option("--jq <expr>", JQ_HELP)

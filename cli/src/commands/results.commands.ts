@@ -1,12 +1,12 @@
 // `ideally results`, `verbatims` and `export` (moved from main.ts, issue 34).
 import { type Command, Option } from "commander";
 import { FILTER_HELP } from "../filter-help.ts";
-import { all, collect, JSON_HELP } from "./options.ts";
+import { all, collect, JSON_HELP, paged } from "./options.ts";
 
 /** results and verbatims. */
 export function registerResultsCommands(program: Command): void {
-  const results = program
-    .command("results")
+  const results = paged(program
+    .command("results"))
     .description("a project's results: top-2-box per test option and measure with benchmark differences, price points, reach")
     .argument("<id>", "project id")
     .addOption(new Option("--filter <key=value>", "a response filter (repeatable; see below)").argParser(collect).default([]))
@@ -31,8 +31,8 @@ Consider or No go on the project's action standard, with why (docs/statistics.md
 
 JSON: { filters, qual: QualResults, verdict: Scorecard | null, priceSensitivity: PriceSensitivityResults | null, marketReach: MarketReachResults | null }`)
     .action(async (id: string, _o, cmd: Command) => (await import("./results/show.ts")).runResults(id, all(cmd)));
-  results
-    .command("verbatims")
+  paged(results
+    .command("verbatims"))
     .description("one open question's answers, with sentiment and themes")
     .argument("<id>", "project id")
     .option("--question <id>", "the open question (project question id); without it the open questions are listed (exit 0)")
@@ -55,7 +55,7 @@ export function registerExportCommand(program: Command): void {
     .description("export a project's results: respondent CSV, Excel workbook or PowerPoint deck (native charts)")
     .argument("<id>", "project id")
     .option("--format <format>", "csv, xlsx or pptx (default: the -o file's extension)")
-    .option("-o, --output <file>", "where to save, - for stdout (default: the server's file name, else project-ID.FORMAT)")
+    .option("-o, --output <file>", "where to save, - for stdout (xlsx and pptx only when piped; default: the server's file name, else project-ID.FORMAT)")
     .option("--force", "overwrite the file if it exists")
     .addOption(new Option("--filter <key=value>", "a response filter (repeatable; see `ideally results --help`)").argParser(collect).default([]))
     .option("--segment <id>", "apply a saved filter set")
@@ -73,6 +73,8 @@ A progress bar on stderr (on a terminal) follows the download, and for pptx the 
 The format is --format or the -o file's extension; if both are given they must agree. An existing
 file is kept unless --force; the export is written beside it and renamed into place when complete.
 A project that has not fielded (below status 400) has nothing to export (exit 2).
+xlsx and pptx are binary: never written into a terminal (-o - on one, or -o /dev/tty) (exit 1);
+piped (-o - | ...) they go.
 xlsx and pptx are the results page's view unless told otherwise: its benchmark (type 1, all
 customers, when the markets have it, else the first available) and, over two markets or more, the
 all-markets total; one line on stderr says which defaults were used.

@@ -1,6 +1,6 @@
 // `ideally login`, `logout`, `whoami`, `version` and `auth`: the session (moved from main.ts, issue 34).
 import { type Command, Option } from "commander";
-import { all, JSON_HELP } from "./options.ts";
+import { all, declaresGroup, JSON_HELP } from "./options.ts";
 
 /** login, logout, whoami, version, auth status and auth token. */
 export function registerSessionCommands(program: Command): void {
@@ -50,6 +50,7 @@ JSON: { email, userId, api, clientId }`,
     .action(async (_o, cmd: Command) => (await import("./session/version.ts")).runVersion(all(cmd)));
 
   const auth = program.command("auth").description("the session: where it is kept and whether it still works");
+  if (!declaresGroup(auth)) return;
   auth
     .command("status")
     .description("the API, account, client, token expiry and config path; exit 3 when not signed in, 2 or 7 when the API cannot be asked")

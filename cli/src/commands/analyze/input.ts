@@ -3,6 +3,9 @@
 // to the command one row at a time, so a command keeps only what its method needs (sums, compact
 // typed arrays) and a file of millions of rows stays within a bounded memory (docs/performance.md
 // "ideally analyze on large files").
+import { createWriteStream, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { CsvSplitter } from "../../../../api/src/analytics/csv.ts";
 import { inputError, usageError } from "../../errors.ts";
 import { warn } from "../../output.ts";
@@ -41,15 +44,42 @@ class NotUtf8 extends Error {}
  * accepts nothing and stays in the base).
  */
 export async function scanTable(file: string, begin: (t: TableHead) => RowFn, opts: { keepBlankRows?: boolean } = {}): Promise<Scanned> {
+  if (file === "-") return fromStdin((path) => scanFile(path, STDIN_NAME, begin, opts.keepBlankRows === true));
+  return scanFile(file, file, begin, opts.keepBlankRows === true);
+}
+
+/** How messages name the CSV read from stdin (`-`), as the project file's. */
+const STDIN_NAME = "<stdin>";
+
+/**
+ * `-`: stdin copied to a temporary file first (mode 0600, removed after), since a file that is not
+ * UTF-8 is read a second time as windows-1252; the copy streams, so a large stdin costs disk, not memory.
+ */
+async function fromStdin<T>(scan: (path: string) => Promise<T>): Promise<T> {
+  const dir = mkdtempSync(join(tmpdir(), "ideally-stdin-"));
+  const path = join(dir, "stdin.csv");
   try {
-    return await scanOnce(file, begin, true, opts.keepBlankRows === true);
+    const out = createWriteStream(path, { mode: 0o600 });
+    const failed = new Promise<never>((_, reject) => out.once("error", reject));
+    for await (const chunk of Bun.stdin.stream()) if (!out.write(chunk)) await Promise.race([new Promise<void>((r) => out.once("drain", () => r())), failed]);
+    await Promise.race([new Promise<void>((r) => out.end(() => r())), failed]);
+    return await scan(path);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function scanFile(path: string, file: string, begin: (t: TableHead) => RowFn, keepBlankRows: boolean): Promise<Scanned> {
+  try {
+    return await scanOnce(path, file, begin, true, keepBlankRows);
   } catch (e) {
-    if (e instanceof NotUtf8) return scanOnce(file, begin, false, opts.keepBlankRows === true);
+    if (e instanceof NotUtf8) return scanOnce(path, file, begin, false, keepBlankRows);
     throw e;
   }
 }
 
-async function scanOnce(file: string, begin: (t: TableHead) => RowFn, utf8: boolean, keepBlankRows: boolean): Promise<Scanned> {
+/** One pass over the CSV at `path`, named `file` in messages. */
+async function scanOnce(path: string, file: string, begin: (t: TableHead) => RowFn, utf8: boolean, keepBlankRows: boolean): Promise<Scanned> {
   const decoder = utf8 ? new TextDecoder("utf-8", { fatal: true }) : new TextDecoder("windows-1252");
   let head: TableHead | null = null;
   let take: RowFn | null = null;
@@ -89,7 +119,7 @@ async function scanOnce(file: string, begin: (t: TableHead) => RowFn, utf8: bool
     }
   };
   try {
-    for await (const chunk of Bun.file(file).stream()) splitter.push(decode(chunk, true));
+    for await (const chunk of Bun.file(path).stream()) splitter.push(decode(chunk, true));
   } catch (e) {
     if (e instanceof NotUtf8) throw e;
     const code = (e as { code?: string }).code;
