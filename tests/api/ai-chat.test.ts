@@ -15,6 +15,7 @@ import { qualResults, demographicsResults } from "../../api/src/domains/results/
 import type { ResponseFilter } from "../../api/src/domains/results/filters.ts";
 import { subscribe, type NotifiedEvent } from "../../api/src/jobs/channel.ts";
 import type { RequestCtx } from "../../api/src/access/principal.ts";
+import { DEMO_WORLD_HOOK_MS } from "../helpers/demo.ts";
 
 let w: AiWorld;
 const USER = "user@acme.test";
@@ -29,7 +30,7 @@ beforeAll(async () => {
   const rows = await w.tdb.db<{ name: string; id: number }[]>`select name, id from clients where name in ('Acme Team A', 'Globex')`;
   clients = Object.fromEntries(rows.map((r) => [r.name, r.id]));
   unsubscribe = await subscribe(w.tdb.url, (ev) => void events.push(ev));
-}, 240_000);
+}, DEMO_WORLD_HOOK_MS);
 afterAll(async () => {
   useProvider(null);
   await unsubscribe();

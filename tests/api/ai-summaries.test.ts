@@ -13,6 +13,7 @@ import { outboxMailer } from "../../api/src/email/mailer.ts";
 import { qualResults, questionResults } from "../../api/src/domains/results/results.service.ts";
 import { subscribe, type NotifiedEvent } from "../../api/src/jobs/channel.ts";
 import { STOP_WORDS } from "../../api/src/analytics/verbatims.ts";
+import { DEMO_WORLD_HOOK_MS } from "../helpers/demo.ts";
 
 let w: AiWorld;
 const events: NotifiedEvent[] = [];
@@ -27,7 +28,7 @@ beforeAll(async () => {
   unsubscribe = await subscribe(w.tdb.url, (ev) => void events.push(ev));
   [{ teamA, globex }] = await w.tdb.db<{ teamA: number; globex: number }[]>`
     select (select id from clients where name = 'Acme Team A') as "teamA", (select id from clients where name = 'Globex') as globex`;
-}, 240_000);
+}, DEMO_WORLD_HOOK_MS);
 afterAll(async () => {
   useProvider(null);
   await unsubscribe();

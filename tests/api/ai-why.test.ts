@@ -12,6 +12,7 @@ import { useProvider } from "../../api/src/domains/ai/summaries.service.ts";
 import { LocalProvider } from "../../api/src/domains/ai/local.ts";
 import { projectContext, type Figure, type ProjectContext } from "../../api/src/domains/ai/facts.ts";
 import type { RequestCtx } from "../../api/src/access/principal.ts";
+import { DEMO_WORLD_HOOK_MS } from "../helpers/demo.ts";
 
 let w: AiWorld;
 const USER = "user@acme.test";
@@ -27,7 +28,7 @@ beforeAll(async () => {
   [{ id: projectId }] = await w.tdb.db<{ id: number }[]>`select id from projects where project_name = 'Plant-based snacks idea screen'`;
   ctx = await w.ctxOf(USER, client);
   pc = await projectContext(w.tdb.db, ctx, projectId);
-}, 240_000);
+}, DEMO_WORLD_HOOK_MS);
 afterAll(async () => {
   useProvider(null);
   await w.stop();

@@ -16,7 +16,7 @@ import type { App } from "../../api/src/app.ts";
 import { startQueue, type Queue } from "../../api/src/jobs/queue.ts";
 import { registerWorkers } from "../../api/src/jobs/workers.ts";
 import { powerPointJob } from "../../api/src/domains/results/powerpoint.ts";
-import { createDemoWorldDb } from "../helpers/demo.ts";
+import { createDemoWorldDb, DEMO_WORLD_HOOK_MS } from "../helpers/demo.ts";
 
 let tdb: TestDb;
 let app: App;
@@ -67,7 +67,7 @@ beforeAll(async () => {
     tokens.set(c!.id, (await login(app, email, DEMO_PASSWORD)).token);
   }
   dir = mkdtempSync(join(tmpdir(), "ideally-exports-"));
-}, 240_000);
+}, DEMO_WORLD_HOOK_MS);
 afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
   await queue.stop({ graceful: true, timeout: 5000 });

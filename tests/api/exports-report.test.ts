@@ -15,7 +15,7 @@ import type { App } from "../../api/src/app.ts";
 import { startQueue, type Queue } from "../../api/src/jobs/queue.ts";
 import { registerWorkers } from "../../api/src/jobs/workers.ts";
 import { powerPointJob, useDeckFiles } from "../../api/src/domains/results/powerpoint.ts";
-import { createDemoWorldDb, demoTeam, demoProject } from "../helpers/demo.ts";
+import { createDemoWorldDb, demoTeam, demoProject, DEMO_WORLD_HOOK_MS } from "../helpers/demo.ts";
 /** DOMAIN.md "Action standards and verdicts": the decisions' words. */
 const DECISION: Record<string, string> = { go: "Go", consider: "Consider", "no-go": "No go" };
 
@@ -73,7 +73,7 @@ beforeAll(async () => {
   const key = `clients/${team}/projects/${projectId}/${crypto.randomUUID()}/concept.png`;
   await testStorage.write(key, new Blob([png]).stream(), "image/png", 1 << 20);
   await tdb.db`update test_options set file = ${tdb.db.json({ key, fileType: "image/png", fileName: "concept.png" })} where id = ${option!.id}`;
-}, 240_000);
+}, DEMO_WORLD_HOOK_MS);
 afterAll(async () => {
   useDeckFiles(null);
   await queue.stop({ graceful: true, timeout: 5000 });

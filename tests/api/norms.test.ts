@@ -9,7 +9,7 @@ import * as q from "../../api/src/domains/results/results.sql.ts";
 import { refreshStaleNormCells } from "../../api/src/domains/results/norms.ts";
 import { normFromResponses } from "../helpers/norms.ts";
 import { clearNormsMemo } from "../../api/src/domains/results/results.service.ts";
-import { createDemoWorldDb } from "../helpers/demo.ts";
+import { createDemoWorldDb, DEMO_WORLD_HOOK_MS } from "../helpers/demo.ts";
 
 let tdb: TestDb;
 let tx: Tx;
@@ -17,7 +17,7 @@ let statements: string[] | null = null;
 beforeAll(async () => {
   ({ tdb } = await createDemoWorldDb({ onQuery: (text) => statements?.push(text) }));
   tx = tdb.db as unknown as Tx;
-}, 180_000);
+}, DEMO_WORLD_HOOK_MS);
 afterAll(async () => {
   await tdb.drop();
 }, 30_000);

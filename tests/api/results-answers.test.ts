@@ -14,7 +14,7 @@ import { qualResults, responsesCount } from "../../api/src/domains/results/resul
 import { answerStats, clearResultsCache } from "../../api/src/domains/results/columnar.ts";
 import { systemCtx } from "../../api/src/domains/lifecycle/lifecycle.service.ts";
 import type { ResponseFilter } from "../../api/src/domains/results/filters.ts";
-import { createDemoWorldDb, demoTeam, demoProject } from "../helpers/demo.ts";
+import { createDemoWorldDb, demoTeam, demoProject, DEMO_WORLD_HOOK_MS } from "../helpers/demo.ts";
 
 let tdb: TestDb;
 let app: App;
@@ -33,7 +33,7 @@ beforeAll(async () => {
   const [market] = await tdb.db<{ id: number }[]>`select region_id as id from projects_regions where project_id = ${project} order by 1 limit 1`;
   filters = { regionIds: [market!.id] };
   clearResultsCache();
-}, 180_000);
+}, DEMO_WORLD_HOOK_MS);
 afterAll(async () => {
   await tdb.drop();
 }, 30_000);

@@ -7,7 +7,7 @@ import type { TestDb } from "../helpers/db.ts";
 import { login, realApp } from "../helpers/app.ts";
 import { DEMO_PASSWORD } from "../../api/src/db/demo.ts";
 import type { App } from "../../api/src/app.ts";
-import { createDemoWorldDb, demoTeam, demoProject } from "../helpers/demo.ts";
+import { createDemoWorldDb, demoTeam, demoProject, DEMO_WORLD_HOOK_MS } from "../helpers/demo.ts";
 
 let tdb: TestDb;
 let app: App;
@@ -50,9 +50,9 @@ beforeAll(async () => {
   pq.npdChoice = await question(ids.npd!, { type: 2 });
   pq.npdText = await question(ids.npd!, { position: 3, type: 3 });
   pq.profile = await question(ids.idea!, { position: 7 });
-}, 180_000);
+}, DEMO_WORLD_HOOK_MS);
 afterAll(async () => {
-  await tdb.drop();
+  await tdb?.drop();
 }, 30_000);
 
 // deno-lint-ignore no-explicit-any

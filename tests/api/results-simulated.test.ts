@@ -14,6 +14,7 @@ import { summariesJob, useProvider } from "../../api/src/domains/ai/summaries.se
 import { chatJob } from "../../api/src/domains/ai/chat.service.ts";
 import { LocalProvider } from "../../api/src/domains/ai/local.ts";
 import { projectContext, type Figure } from "../../api/src/domains/ai/facts.ts";
+import { DEMO_WORLD_HOOK_MS } from "../helpers/demo.ts";
 
 let w: AiWorld;
 const USER = "user@acme.test";
@@ -40,7 +41,7 @@ beforeAll(async () => {
     update survey_sessions set is_simulated = false where id in (
       select p.survey_session_id from project_survey_sessions p
       where p.project_id = ${mixed} and exists (select 1 from responses r where r.project_id = ${mixed} and r.survey_session_id = p.survey_session_id and r.system_question_option_id = ${MALE}))`;
-}, 240_000);
+}, DEMO_WORLD_HOOK_MS);
 afterAll(async () => {
   useProvider(null);
   await w.stop();

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { aiWorld, type AiWorld } from "../helpers/ai.ts";
 import { filteredDriversAllowed, minimumDriverBase } from "../../api/src/domains/results/drivers.service.ts";
 import { FigureBook, projectContext, themeFacts } from "../../api/src/domains/ai/facts.ts";
+import { DEMO_WORLD_HOOK_MS } from "../helpers/demo.ts";
 
 let w: AiWorld;
 const USER = "user@acme.test";
@@ -19,7 +20,7 @@ beforeAll(async () => {
   [{ id: client }] = await w.tdb.db<{ id: number }[]>`select id from clients where name = 'Acme Team A'`;
   [{ id: projectId }] = await w.tdb.db<{ id: number }[]>`select id from projects where project_name = 'Plant-based snacks idea screen'`;
   [{ pq }] = await w.tdb.db<{ pq: number }[]>`select distinct project_question_id::int as pq from text_responses where project_id = ${projectId} limit 1`;
-}, 240_000);
+}, DEMO_WORLD_HOOK_MS);
 afterAll(async () => w.stop(), 30_000);
 
 type Row = { themeId: number; testOptionId: number | null; sentiment: string | null; n: number };

@@ -35,7 +35,7 @@ function bracket(z: number): [{ z: number; p: number }, { z: number; p: number }
   return [NORMAL_TABLE[i - 1]!, NORMAL_TABLE[i]!];
 }
 import { jsonParam } from "../../api/src/db/params.ts";
-import { createDemoWorldDb, demoTeam, demoProject } from "../helpers/demo.ts";
+import { createDemoWorldDb, demoTeam, demoProject, DEMO_WORLD_HOOK_MS } from "../helpers/demo.ts";
 
 // ---- the rule, on results written by hand ----
 // Each case is worked by hand from the rule as docs/statistics.md "The verdict" states it; the
@@ -196,7 +196,7 @@ beforeAll(async () => {
   team = await demoTeam(tdb.db);
   idea = await demoProject(tdb.db, team, "Plant-based snacks idea screen");
   tracker = await demoProject(tdb.db, team, "Brand message tracker");
-}, 240_000);
+}, DEMO_WORLD_HOOK_MS);
 afterAll(async () => {
   await tdb.drop();
 }, 30_000);

@@ -10,6 +10,7 @@ import { readPptx, readXlsx, rowsOf, type SlideText } from "../helpers/ooxml.ts"
 import { summariesJob, useProvider } from "../../api/src/domains/ai/summaries.service.ts";
 import { LocalProvider } from "../../api/src/domains/ai/local.ts";
 import { powerPointJob } from "../../api/src/domains/results/powerpoint.ts";
+import { DEMO_WORLD_HOOK_MS } from "../helpers/demo.ts";
 
 let w: AiWorld;
 const USER = "user@acme.test";
@@ -27,7 +28,7 @@ beforeAll(async () => {
   options = await w.tdb.db<{ id: number; name: string }[]>`select id, concept_text as name from test_options where project_id = ${projectId} order by sort_order, id`;
   const [f] = await w.tdb.db<{ id: number }[]>`select o.id from system_question_option o where o.system_question_id = 45 and o.answer_label = 'Female' and (o.region_id is null or o.region_id = 1) order by o.id limit 1`;
   female = f!.id;
-}, 600_000);
+}, DEMO_WORLD_HOOK_MS);
 afterAll(async () => {
   useProvider(null);
   await w.stop();

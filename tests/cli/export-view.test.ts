@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { DEMO_PASSWORD } from "../../api/src/db/demo.ts";
 import { cliHarness, type CliHarness } from "../helpers/cli.ts";
 import type { TestDb } from "../helpers/db.ts";
-import { createDemoWorldDb, demoProject, demoTeam } from "../helpers/demo.ts";
+import { createDemoWorldDb, demoProject, demoTeam, DEMO_WORLD_HOOK_MS } from "../helpers/demo.ts";
 import { startServerProcess, type ServerProcess } from "../helpers/live.ts";
 
 let tdb: TestDb;
@@ -28,7 +28,7 @@ beforeAll(async () => {
   projectId = await demoProject(tdb.db, team, "Plant-based snacks idea screen");
   const markets = await tdb.db`select region_id from projects_regions where project_id = ${projectId}`;
   expect(markets.length, "the demo project has two markets").toBe(2);
-}, 300_000);
+}, DEMO_WORLD_HOOK_MS);
 afterAll(async () => {
   uma?.dispose();
   rmSync(dir, { recursive: true, force: true });

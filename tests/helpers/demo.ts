@@ -20,6 +20,14 @@ import { baseTemplateName, createTestDb, type TemplateLayer, type TestDb } from 
 
 const ROOT = resolve(import.meta.dir, "../..");
 
+/**
+ * The time a beforeAll that copies the demo world may take: a guard against a hang, not a time the
+ * build must meet. The first file of a run builds the template (seconds on a quiet machine); with a
+ * second copy of the suite and other work on two cores, building it, or waiting for the other run's
+ * build (ensureTemplate's lock), took over three minutes (docs/testing.md, "Two copies side by side").
+ */
+export const DEMO_WORLD_HOOK_MS = 600_000;
+
 /** Seeds the demo's logins and teams, then its fielded projects; their ids. */
 async function seedDemoWorld(db: Db): Promise<number[]> {
   await seedDemo(db, testPasswords.hash, { whenEmpty: true });
