@@ -5,6 +5,7 @@
 // settling, refunding") and SPEC 3 and 4 (log and schedule types, wave mode), never taken from the
 // code. Fast enough to run per mutant (`bun run test:mutation cost ledger`).
 import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import {
   BOOST_MULTIPLIER,
   CELL_INCREMENT,
@@ -29,6 +30,7 @@ import {
   refundsOf,
   resyncPlan,
   SCHEDULE,
+  SHORTFALL_REFUND_RULE,
   shortfallRefund,
   todayUtc,
   waveDates,
@@ -447,5 +449,20 @@ describe("shortfallRefund: the charge minus what the delivered sample costs, nev
   test("in hundredths: 0.30 - 0.10 is 0.20, not 0.19999999999999998", () => {
     expect(shortfallRefund(0.3, 0.1)).toBe(0.2);
     expect(shortfallRefund(100.1, 33)).toBe(67.1);
+  });
+});
+
+describe("the shortfall refund rule in words (said to those who accept a shortfall at Submit)", () => {
+  test("states docs/credits.md 'Shortfall refunds': refunded at processing, one credit log of the run, the charge minus the delivered completes' price, exclusions not delivered", () => {
+    // Each clause against docs/credits.md's own words (read here, not copied from the constant).
+    const doc = readFileSync(new URL("../../docs/credits.md", import.meta.url), "utf8");
+    const section = doc.slice(doc.indexOf("**Shortfall refunds**"), doc.indexOf("**ResyncScheduledProject**")).replace(/\s+/g, " ");
+    expect(section).toContain("is refunded when it is processed");
+    expect(section).toContain("one positive SurveyRun (40) row of the run");
+    expect(section).toContain("the run's charge minus the price of the completes delivered by the same formula");
+    expect(section).toContain("removed by staff or excluded for quality are not delivered");
+    expect(SHORTFALL_REFUND_RULE).toBe(
+      "the shortfall is refunded when the run is processed, as one credit log of the run: its charge minus the price of the completes delivered at the same rates (respondents excluded for quality or removed are not delivered)",
+    );
   });
 });
