@@ -1,0 +1,209 @@
+// Synchronous exports bounded per user and per tenant (issue 38, record 0127): within the bound
+// ExportCsv and ExportExcel answer the file; beyond it the export is queued as a job (202 with its
+// id, the shape PowerPointExport answers), its progress published on job-{id}, and its file, the
+// same a synchronous export gives, downloaded when done. Exports are held open deterministically:
+// a table lock keeps each admitted export waiting in the database (counted in pg_stat_activity)
+// until the test lets go; no timing decides what is in flight.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import JSZip from "jszip";
+import { createTestDb, type TestDb } from "../helpers/db.ts";
+import { testApp } from "../helpers/app.ts";
+import { connect, type Db } from "../../api/src/db/client.ts";
+import { DEFAULT_QUERY_LIMITS, type QueryLimits } from "../../api/src/config.ts";
+import { startQueue, type Queue } from "../../api/src/jobs/queue.ts";
+import { registerWorkers } from "../../api/src/jobs/workers.ts";
+import { subscribe, type ChannelEvent } from "../../api/src/jobs/channel.ts";
+import { dataExportJob } from "../../api/src/domains/results/exports.jobs.ts";
+import { ExportBound } from "../../api/src/domains/results/export-bound.ts";
+import type { App } from "../../api/src/app.ts";
+
+describe("the bound's count", () => {
+  test("a place while the user is under its bound and the tenant under its own; given back once", () => {
+    const b = new ExportBound({ perUser: 2, perTenant: 3 });
+    const viewer = { userId: 1, tenant: "client 7" };
+    const user = { userId: 2, tenant: "client 7" };
+    const r1 = b.enter(viewer);
+    const r2 = b.enter(viewer);
+    expect(r1 && r2, "exactly 2 of one user: both in").toBeTruthy();
+    expect(b.enter(viewer), "a third of the same user: beyond").toBeNull();
+    const r3 = b.enter(user);
+    expect(r3, "another user of the tenant, the tenant's third: in").toBeTruthy();
+    expect(b.enter(user), "the tenant's fourth: beyond, though its user has one").toBeNull();
+    expect(b.enter({ userId: 3, tenant: "client 8" }), "another tenant: in").toBeTruthy();
+    r1!();
+    r1!();
+    expect(b.inFlight(viewer), "a release counts once").toEqual({ user: 1, tenant: 2 });
+    expect(b.enter(viewer), "a place given back is taken again").toBeTruthy();
+    expect(() => new ExportBound({ perUser: 0, perTenant: 3 })).toThrow("perUser must be a whole number from 1");
+  });
+});
+
+describe("exports beyond the bound are queued", () => {
+  let tdb: TestDb;
+  let pool: Db;
+  let queue: Queue;
+  let app: App;
+  const events: ChannelEvent[] = [];
+  let unsubscribe: () => Promise<void>;
+  // All admitted exports reach the database at once (a lane as wide as the bound), so the lock
+  // below holds each of them there and they can be counted.
+  const limits: QueryLimits = { ...DEFAULT_QUERY_LIMITS, syncExportsPerUser: 2, syncExportsPerTenant: 4, costlyConnections: 8, costlyTenantConnections: 8 };
+
+  beforeAll(async () => {
+    tdb = await createTestDb();
+    pool = connect(tdb.url, { max: 12 });
+    queue = await startQueue(tdb.url, () => {});
+    await registerWorkers(queue, tdb.db, [dataExportJob], { log: () => {} });
+    unsubscribe = await subscribe(tdb.url, (e) => events.push(e));
+    app = testApp(pool, { queue, queryLimits: limits });
+  }, 60_000);
+  afterAll(async () => {
+    await unsubscribe?.();
+    await queue?.stop({ graceful: true, timeout: 5000 });
+    await pool?.end({ timeout: 1 });
+    await tdb.drop();
+  });
+
+  const who = { acmeViewer: 1003, acmeUser: 1003, acmeAdmin: 1003, globexAdmin: 2001 } as const;
+  const get = (user: keyof typeof who, path: string) => app.request(path, { headers: { authorization: `Bearer ${user}`, clientId: String(who[user]) } });
+
+  async function until(check: () => Promise<boolean>, ms: number): Promise<boolean> {
+    const end = performance.now() + ms;
+    while (performance.now() < end) {
+      if (await check()) return true;
+      await Bun.sleep(50);
+    }
+    return check();
+  }
+  /** Requests of the test database's app and jobs waiting for the lock now. */
+  async function waitingOnLock(): Promise<number> {
+    const [row] = await tdb.db<{ n: number }[]>`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`;
+    return row!.n;
+  }
+  /** Runs `fn` with project_survey_sessions locked: every export that reads it waits until fn is done. */
+  async function withLock<T>(fn: () => Promise<T>): Promise<T> {
+    const locker = connect(tdb.url, { max: 1 });
+    const locked = await locker.reserve();
+    try {
+      await locked`begin`;
+      await locked`lock table project_survey_sessions in access exclusive mode`;
+      const out = await fn();
+      await locked`commit`;
+      return out;
+    } finally {
+      await locked`rollback`.catch(() => {});
+      locked.release();
+      await locker.end({ timeout: 1 });
+    }
+  }
+  /** The job's file, once it is kept (the job's Success comes right after). */
+  async function exportOf(jobId: string): Promise<string> {
+    expect(await until(async () => (await tdb.db`select 1 from export_files where job_id = ${jobId}`).length === 1, 60_000), `job ${jobId} kept its file`).toBe(true);
+    const [r] = await tdb.db<{ id: string }[]>`select id::text from export_files where job_id = ${jobId}`;
+    return r!.id;
+  }
+  const bytes = async (res: Response) => new Uint8Array(await res.arrayBuffer());
+
+  test("one user: exactly 2 in flight answer the file, the third is queued and completes with the same bytes; another user and another tenant are not queued", async () => {
+    const csv = "/api/v1/Projects(1001)/ExportCsv";
+    const { held, third, user, globex } = await withLock(async () => {
+      const held = [get("acmeViewer", csv), get("acmeViewer", csv)];
+      expect(await until(async () => (await waitingOnLock()) === 2, 20_000), "the user's two exports are in flight").toBe(true);
+      const third = await get("acmeViewer", csv);
+      // The same tenant's other user (the tenant at 2 of 4) and another tenant: answered in the request.
+      const user = get("acmeUser", csv);
+      const globex = get("globexAdmin", "/api/v1/Projects(2001)/ExportCsv");
+      expect(await until(async () => (await waitingOnLock()) >= 4, 20_000), "the other user's and the other tenant's exports run").toBe(true);
+      return { held, third, user, globex };
+    });
+    expect(third.status).toBe(202);
+    const { jobId } = (await third.json()) as { jobId: string };
+    expect(jobId).toMatch(/^[0-9a-f-]{36}$/);
+    const answers = await Promise.all(held);
+    for (const a of answers) {
+      expect(a.status).toBe(200);
+      expect(a.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    }
+    const sync = await bytes(answers[0]!);
+    expect(new TextDecoder().decode(sync)).toStartWith("Respondent,Market,");
+    expect((await user).status, "another user of the tenant under its bound").toBe(200);
+    const g = await globex;
+    expect(g.status, "another tenant's export at the same time").toBe(200);
+    expect(new TextDecoder().decode(await bytes(g))).toStartWith("Respondent,Market,");
+
+    const id = await exportOf(jobId);
+    const dl = await get("acmeViewer", `/api/v1/Projects(1001)/ExportCsv/${id}`);
+    expect(dl.status).toBe(200);
+    expect(dl.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(dl.headers.get("content-disposition")).toBe('attachment; filename="Snack-bar-ideas.csv"');
+    expect(await bytes(dl), "the queued file is the synchronous one").toEqual(sync);
+    const byJob = await get("acmeViewer", `/api/v1/Projects(1001)/ExportCsv/${jobId}`);
+    expect(await bytes(byJob), "downloadable by the job's id too").toEqual(sync);
+
+    // Progress, then Success naming the download, on the job's channel, for the user who asked.
+    expect(await until(async () => events.some((e) => e.channel === `job-${jobId}` && e.event === "Success"), 20_000)).toBe(true);
+    const mine = events.filter((e) => e.channel === `job-${jobId}`);
+    expect(mine.filter((e) => e.event === "Progress").length).toBeGreaterThanOrEqual(2);
+    const success = mine.find((e) => e.event === "Success")!;
+    expect(success.userId).toBe(9005);
+    expect(success.data).toMatchObject({ result: { exportId: id, fileName: "Snack-bar-ideas.csv", sizeBytes: sync.byteLength, download: `/api/v1/Projects(1001)/ExportCsv/${id}` } });
+
+    expect((await get("globexAdmin", `/api/v1/Projects(1001)/ExportCsv/${id}`)).status, "another tenant cannot download it").toBe(404);
+    expect((await get("acmeViewer", `/api/v1/Projects(1001)/ExportExcel/${id}`)).status, "nor is it a workbook").toBe(404);
+  }, 120_000);
+
+  test("one tenant: exactly 4 in flight over its users answer the file, the fifth is queued", async () => {
+    const csv = "/api/v1/Projects(1001)/ExportCsv";
+    const { held, fifth } = await withLock(async () => {
+      const held = [get("acmeViewer", csv), get("acmeViewer", csv), get("acmeUser", csv)];
+      expect(await until(async () => (await waitingOnLock()) === 3, 20_000)).toBe(true);
+      // The fourth: the tenant at 3 of 4 and its user at 0 of 2, so it runs in the request.
+      held.push(get("acmeAdmin", csv));
+      expect(await until(async () => (await waitingOnLock()) === 4, 20_000), "the tenant's fourth runs").toBe(true);
+      // The fifth: its user holds none, its tenant holds 4.
+      const fifth = await get("acmeUser", csv);
+      return { held, fifth };
+    });
+    expect(fifth.status).toBe(202);
+    for (const a of await Promise.all(held)) expect(a.status).toBe(200);
+    await exportOf(((await fifth.json()) as { jobId: string }).jobId);
+  }, 120_000);
+
+  test("a queued workbook is the synchronous one (every part but the time it was written)", async () => {
+    const xlsx = "/api/v1/Projects(1001)/ExportExcel?confidence=90";
+    const { held, queued } = await withLock(async () => {
+      const held = [get("acmeAdmin", xlsx), get("acmeAdmin", xlsx)];
+      expect(await until(async () => (await waitingOnLock()) === 2, 20_000)).toBe(true);
+      return { held, queued: await get("acmeAdmin", xlsx) };
+    });
+    expect(queued.status).toBe(202);
+    const [a] = await Promise.all(held);
+    expect(a!.status).toBe(200);
+    const sync = await JSZip.loadAsync(await a!.arrayBuffer());
+    const id = await exportOf(((await queued.json()) as { jobId: string }).jobId);
+    const dl = await get("acmeAdmin", `/api/v1/Projects(1001)/ExportExcel/${id}`);
+    expect(dl.status).toBe(200);
+    expect(dl.headers.get("content-type")).toBe("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet");
+    const job = await JSZip.loadAsync(await dl.arrayBuffer());
+    const partsOf = (z: JSZip) => Object.keys(z.files).filter((f) => !z.files[f]!.dir && f !== "docProps/core.xml").sort();
+    const parts = partsOf(sync);
+    expect(partsOf(job)).toEqual(parts);
+    expect(parts).toContain("xl/worksheets/sheet2.xml");
+    for (const p of parts) expect(await job.file(p)?.async("string"), p).toBe(await sync.file(p)!.async("string"));
+  }, 120_000);
+
+  test("a queued export of a project the caller cannot see is refused as the synchronous one is, nothing queued", async () => {
+    const csv = "/api/v1/Projects(2001)/ExportCsv";
+    const jobs = async () => (await tdb.db<{ n: number }[]>`select count(*)::int as n from pgboss.job where name = 'exports.data'`)[0]!.n;
+    const before = await jobs();
+    const { held, refused } = await withLock(async () => {
+      const held = [get("acmeViewer", "/api/v1/Projects(1001)/ExportCsv"), get("acmeViewer", "/api/v1/Projects(1001)/ExportCsv")];
+      expect(await until(async () => (await waitingOnLock()) === 2, 20_000)).toBe(true);
+      return { held, refused: await get("acmeViewer", csv) };
+    });
+    expect(refused.status).toBe(404);
+    expect(((await refused.json()) as { message: string }).message).toBe("No project 2001");
+    expect(await jobs(), "nothing was queued").toBe(before);
+    for (const a of await Promise.all(held)) expect(a.status).toBe(200);
+  }, 120_000);
+});
