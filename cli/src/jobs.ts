@@ -1,5 +1,7 @@
-// Following a queued job (PowerPoint exports, the command runner) on its websocket channel
-// job-{id}: Progress moves a bar, Success answers the job's result, Error (with no retry left) fails.
+// Following a queued job (PowerPoint exports, data exports queued beyond the bound, the command
+// runner) on its websocket channel job-{id}: Progress moves a bar, Success answers the job's result,
+// Error (with no retry left) fails. A job already started (a 202 learned before the socket was open)
+// may have ended before the channel was joined: `ready`, asked once the join is confirmed, tells.
 import { apiError } from "./errors.ts";
 import type { progressBar } from "./output.ts";
 import { ok, type Api } from "./session.ts";
@@ -11,7 +13,12 @@ export interface JobSuccess {
   resultOmitted?: boolean;
 }
 
-export async function followJob(api: Api, start: () => Promise<{ jobId: string }>, bar: ReturnType<typeof progressBar>, timeoutMs: number): Promise<JobSuccess> {
+/**
+ * Opens the live connection, starts the job (or takes its id) and waits for its end. `ready`, when
+ * given, is asked right after the server confirms the join: true when the job is already done
+ * (its Success came before the join and will not come again), which resolves with no result.
+ */
+export async function followJob(api: Api, start: () => Promise<{ jobId: string }>, bar: ReturnType<typeof progressBar>, timeoutMs: number, ready?: () => Promise<boolean>): Promise<JobSuccess> {
   // The socket is open before the job starts, so joining its channel right after the 202 is one
   // round trip: a queue's poll is slower than that, so the first events are not missed.
   const url = ok(await api.client.GET("/api/v1/Users/WebsocketConnection"), "opening the live connection").value;
@@ -33,7 +40,19 @@ export async function followJob(api: Api, start: () => Promise<{ jobId: string }
           return;
         }
         if (e.channel !== channel) return;
-        if (e.event === "Progress") bar.update(e.data?.pct ?? 0, e.data?.message ?? "");
+        if (e.event === "joined" && ready) {
+          ready().then(
+            (done) => {
+              if (!done) return;
+              clearTimeout(timer);
+              resolve({ jobId, result: null });
+            },
+            (err: unknown) => {
+              clearTimeout(timer);
+              reject(err);
+            },
+          );
+        } else if (e.event === "Progress") bar.update(e.data?.pct ?? 0, e.data?.message ?? "");
         else if (e.event === "Success") {
           clearTimeout(timer);
           resolve({ jobId, name: e.data?.name, result: e.data?.result ?? null, ...(e.data?.resultOmitted ? { resultOmitted: true } : {}) });
