@@ -142,9 +142,9 @@ export default function ExportPanel() {
         </div>
         {dataJobs.map((j) => (
           <div key={j.jobId} className="space-y-2 rounded-lg border border-ink-200 p-3" data-testid="data-export-job">
-            <p className="text-xs text-ink-600">
-              {DATA_WORDS[j.kind]}: queued, as exports you or your team started are still running; it downloads when ready.
-            </p>
+            {j.state === "running" ? (
+              <p className="text-xs text-ink-600">{DATA_WORDS[j.kind]}: queued, as exports you or your team started are still running; it downloads when ready.</p>
+            ) : null}
             <div className="flex justify-between text-xs text-ink-600">
               <span>{j.state === "done" ? `Downloaded ${j.fileName ?? ""}` : j.state === "failed" ? "Failed" : j.message ?? "Queued"}</span>
               <span>{j.pct}%</span>
