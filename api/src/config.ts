@@ -164,6 +164,13 @@ export const SYNC_EXPORTS_PER_USER = 2;
  * process runs one at a time (exports.jobs.ts).
  */
 export const SYNC_EXPORTS_PER_TENANT = 4;
+/**
+ * Exports (CSV, Excel) one user may have queued and not yet done (exports.jobs.ts): 10. Beyond the
+ * synchronous bound an export is queued, not refused; without a bound on the queue too, a loop that
+ * calls again on each 202 would queue without end work the process then runs for minutes. A person
+ * never has ten waiting; a script that does gets 429 with Retry-After until one is done.
+ */
+export const QUEUED_EXPORTS_PER_USER = 10;
 export const DEFAULT_QUERY_LIMITS: QueryLimits = {
   statementTimeoutMs: 5000,
   exportStatementTimeoutMs: 60_000,

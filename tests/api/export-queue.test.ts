@@ -15,6 +15,7 @@ import { registerWorkers } from "../../api/src/jobs/workers.ts";
 import { subscribe, type ChannelEvent } from "../../api/src/jobs/channel.ts";
 import { dataExportJob } from "../../api/src/domains/results/exports.jobs.ts";
 import { ExportBound } from "../../api/src/domains/results/export-bound.ts";
+import { QUEUED_EXPORTS_PER_USER } from "../../api/src/config.ts";
 import type { App } from "../../api/src/app.ts";
 
 describe("the bound's count", () => {
@@ -206,4 +207,29 @@ describe("exports beyond the bound are queued", () => {
     expect(await jobs(), "nothing was queued").toBe(before);
     for (const a of await Promise.all(held)) expect(a.status).toBe(200);
   }, 120_000);
+
+  test("the queue is bounded too: a user with QUEUED_EXPORTS_PER_USER exports queued and not done gets 429 with Retry-After, nothing more queued", async () => {
+    const csv = "/api/v1/Projects(1001)/ExportCsv";
+    const pending = async () =>
+      (await tdb.db<{ n: number }[]>`select count(*)::int as n from pgboss.job where name = 'exports.data' and state in ('created', 'retry', 'active') and data->'origin'->>'userId' = '9004'`)[0]!.n;
+    const { held, queued, refused, pendingAtRefusal } = await withLock(async () => {
+      const held = [get("acmeUser", csv), get("acmeUser", csv)];
+      expect(await until(async () => (await waitingOnLock()) === 2, 20_000)).toBe(true);
+      // Exactly QUEUED_EXPORTS_PER_USER are queued (the first job waits on the lock, the rest behind it).
+      const queued: Response[] = [];
+      for (let i = 0; i < QUEUED_EXPORTS_PER_USER; i++) queued.push(await get("acmeUser", csv));
+      const refused = await get("acmeUser", csv);
+      return { held, queued, refused, pendingAtRefusal: await pending() };
+    });
+    expect(queued.map((r) => r.status)).toEqual(Array.from({ length: QUEUED_EXPORTS_PER_USER }, () => 202));
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBe("10");
+    expect(((await refused.json()) as { message: string }).message).toBe(
+      `This account already has ${QUEUED_EXPORTS_PER_USER} exports queued; retry when one of them is done`,
+    );
+    expect(pendingAtRefusal, "nothing more was queued").toBe(QUEUED_EXPORTS_PER_USER);
+    for (const a of await Promise.all(held)) expect(a.status).toBe(200);
+    expect(await until(async () => (await pending()) === 0, 120_000), "the queued ones all run").toBe(true);
+    expect((await get("acmeUser", csv)).status, "and then the user exports again").toBe(200);
+  }, 180_000);
 });

@@ -8,9 +8,9 @@ import type { Db, Tx } from "../../db/client.ts";
 import { enterTenant } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
-import { JOB_STATEMENT_TIMEOUT_MS } from "../../config.ts";
+import { JOB_STATEMENT_TIMEOUT_MS, QUEUED_EXPORTS_PER_USER } from "../../config.ts";
 import { defineJob, enqueueJob, type JobContext } from "../../jobs/workers.ts";
-import type { Queue } from "../../jobs/queue.ts";
+import { pendingJobsOf, type Queue } from "../../jobs/queue.ts";
 import { exportCsv, exportExcel, type ExcelInput } from "./exports.service.ts";
 
 export const CSV_TYPE = "text/csv; charset=utf-8";
@@ -71,15 +71,20 @@ export const dataExportJob = defineJob<DataExportInput>(
     const id = await enterTenant(job.db, staff, (tx) => store(tx, i, job.jobId, { fileName: f.fileName, body }, f.contentType));
     return { exportId: id, fileName: f.fileName, sizeBytes: body.byteLength, download: `/api/v1/Projects(${projectOf(i)})/${CALL[i.kind]}/${id}` };
   },
-  // One at a time per process: the queued exports are the ones beyond the bound, and run after one another.
-  { retryLimit: 2, retryDelay: 5, expireInSeconds: 600 },
+  // One at a time per process: the queued exports are the ones beyond the bound, and run after one
+  // another, each as soon as the one before ends (not a poll later).
+  { retryLimit: 2, retryDelay: 5, expireInSeconds: 600, drainBacklog: true },
 );
+
+/** Seconds a user whose queue is full is told to wait (about one export's time). */
+export const QUEUE_FULL_RETRY_AFTER_SECONDS = 10;
 
 /**
  * Queues an export in a short transaction of the cheap lane (the request is weighed costly by its
  * route, but queueing reads one row): the project (404 when the caller cannot see it) and, for a
  * workbook, its saved segment are checked first, so a queued export fails where a synchronous one
- * would. Returns the job's id.
+ * would; a user with QUEUED_EXPORTS_PER_USER exports queued and not done gets 429 (nothing
+ * queued). Returns the job's id.
  */
 export async function queueDataExport(db: Db, queue: Queue, ctx: RequestCtx, req: DataExportRequest): Promise<string> {
   const projectId = projectOf(req);
@@ -91,6 +96,9 @@ export async function queueDataExport(db: Db, queue: Queue, ctx: RequestCtx, req
     if (segmentId !== null) {
       const [s] = await tx`select 1 from segments where id = ${segmentId} and project_id = ${projectId}`;
       if (!s) throw new ApiError("NotFound", `No segment ${segmentId} in project ${projectId}`);
+    }
+    if ((await pendingJobsOf(tx, dataExportJob.name, ctx.principal.userId)) >= QUEUED_EXPORTS_PER_USER) {
+      throw new ApiError("TooManyRequests", `This account already has ${QUEUED_EXPORTS_PER_USER} exports queued; retry when one of them is done`, undefined, undefined, QUEUE_FULL_RETRY_AFTER_SECONDS);
     }
     const requester: Requester = { userId: ctx.principal.userId, isStaff: ctx.principal.isStaff, clientId: ctx.clientId, descendants: ctx.descendants, ownerClientId: p.clientId };
     return enqueueJob(queue, tx, dataExportJob, { ...requester, ...req }, { userId: ctx.principal.userId, clientId: p.clientId });
