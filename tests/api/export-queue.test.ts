@@ -48,7 +48,8 @@ describe("exports beyond the bound are queued", () => {
   let unsubscribe: () => Promise<void>;
   // All admitted exports reach the database at once (a lane as wide as the bound), so the lock
   // below holds each of them there and they can be counted.
-  const limits: QueryLimits = { ...DEFAULT_QUERY_LIMITS, syncExportsPerUser: 2, syncExportsPerTenant: 4, costlyConnections: 8, costlyTenantConnections: 8 };
+  // A request whose user's queue is full waits up to userWaitMs for a place: 1 s here.
+  const limits: QueryLimits = { ...DEFAULT_QUERY_LIMITS, syncExportsPerUser: 2, syncExportsPerTenant: 4, costlyConnections: 8, costlyTenantConnections: 8, userWaitMs: 1000 };
 
   beforeAll(async () => {
     tdb = await createTestDb();
@@ -208,7 +209,7 @@ describe("exports beyond the bound are queued", () => {
     for (const a of await Promise.all(held)) expect(a.status).toBe(200);
   }, 120_000);
 
-  test("the queue is bounded too: a user with QUEUED_EXPORTS_PER_USER exports queued and not done gets 429 with Retry-After, nothing more queued", async () => {
+  test("the queue is bounded too: a user with QUEUED_EXPORTS_PER_USER exports queued and not done waits for a place, then gets 429 with Retry-After, nothing more queued", async () => {
     const csv = "/api/v1/Projects(1001)/ExportCsv";
     const pending = async () =>
       (await tdb.db<{ n: number }[]>`select count(*)::int as n from pgboss.job where name = 'exports.data' and state in ('created', 'retry', 'active') and data->'origin'->>'userId' = '9004'`)[0]!.n;

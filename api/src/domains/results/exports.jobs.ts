@@ -8,6 +8,7 @@ import type { Db, Tx } from "../../db/client.ts";
 import { enterTenant } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
+import { CLIENT_GONE } from "../../db/gate.ts";
 import { JOB_STATEMENT_TIMEOUT_MS, QUEUED_EXPORTS_PER_USER } from "../../config.ts";
 import { defineJob, enqueueJob, type JobContext } from "../../jobs/workers.ts";
 import { pendingJobsOf, type Queue } from "../../jobs/queue.ts";
@@ -76,34 +77,58 @@ export const dataExportJob = defineJob<DataExportInput>(
   { retryLimit: 2, retryDelay: 5, expireInSeconds: 600, drainBacklog: true },
 );
 
-/** Seconds a user whose queue is full is told to wait (about one export's time). */
+/** Seconds a user whose queue stayed full is told to wait (about one export's time). */
 export const QUEUE_FULL_RETRY_AFTER_SECONDS = 10;
+/** How often a request waiting for a place in its user's queue looks again (one cheap count each time). */
+const QUEUE_RECHECK_MS = 500;
+
+/** Waits `ms`, or fails at once when the client goes away (db/gate.ts's code: nothing is answered). */
+const pause = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const gone = () => {
+      clearTimeout(t);
+      reject(Object.assign(new Error("the client went away"), { code: CLIENT_GONE }));
+    };
+    const t = setTimeout(() => {
+      signal?.removeEventListener("abort", gone);
+      resolve();
+    }, ms);
+    if (signal?.aborted) gone();
+    else signal?.addEventListener("abort", gone, { once: true });
+  });
 
 /**
  * Queues an export in a short transaction of the cheap lane (the request is weighed costly by its
  * route, but queueing reads one row): the project (404 when the caller cannot see it) and, for a
  * workbook, its saved segment are checked first, so a queued export fails where a synchronous one
- * would; a user with QUEUED_EXPORTS_PER_USER exports queued and not done gets 429 (nothing
- * queued). Returns the job's id.
+ * would. A user with QUEUED_EXPORTS_PER_USER exports queued and not done waits for a place, as the
+ * gate's waiters do, holding no connection between looks, for at most `waitMs`; then 429 with
+ * Retry-After, nothing queued. Returns the job's id.
  */
-export async function queueDataExport(db: Db, queue: Queue, ctx: RequestCtx, req: DataExportRequest): Promise<string> {
+export async function queueDataExport(db: Db, queue: Queue, ctx: RequestCtx, req: DataExportRequest, waitMs: number): Promise<string> {
   const projectId = projectOf(req);
   const cheap: RequestCtx = { ...ctx, limits: ctx.limits ? { ...ctx.limits, costly: false, slot: undefined } : undefined };
-  const jobId = await enterTenant(db, cheap, async (tx) => {
-    const [p] = await tx<{ clientId: number }[]>`select client_id as "clientId" from projects where id = ${projectId} and deleted_at is null`;
-    if (!p) throw new ApiError("NotFound", `No project ${projectId}`);
-    const segmentId = req.kind === "ProjectExcel" ? (req.excel.segmentId ?? null) : null;
-    if (segmentId !== null) {
-      const [s] = await tx`select 1 from segments where id = ${segmentId} and project_id = ${projectId}`;
-      if (!s) throw new ApiError("NotFound", `No segment ${segmentId} in project ${projectId}`);
-    }
-    if ((await pendingJobsOf(tx, dataExportJob.name, ctx.principal.userId)) >= QUEUED_EXPORTS_PER_USER) {
+  const deadline = performance.now() + waitMs;
+  for (;;) {
+    const jobId = await enterTenant(db, cheap, async (tx) => {
+      const [p] = await tx<{ clientId: number }[]>`select client_id as "clientId" from projects where id = ${projectId} and deleted_at is null`;
+      if (!p) throw new ApiError("NotFound", `No project ${projectId}`);
+      const segmentId = req.kind === "ProjectExcel" ? (req.excel.segmentId ?? null) : null;
+      if (segmentId !== null) {
+        const [s] = await tx`select 1 from segments where id = ${segmentId} and project_id = ${projectId}`;
+        if (!s) throw new ApiError("NotFound", `No segment ${segmentId} in project ${projectId}`);
+      }
+      if ((await pendingJobsOf(tx, dataExportJob.name, ctx.principal.userId)) >= QUEUED_EXPORTS_PER_USER) return null;
+      const requester: Requester = { userId: ctx.principal.userId, isStaff: ctx.principal.isStaff, clientId: ctx.clientId, descendants: ctx.descendants, ownerClientId: p.clientId };
+      return enqueueJob(queue, tx, dataExportJob, { ...requester, ...req }, { userId: ctx.principal.userId, clientId: p.clientId });
+    });
+    if (jobId) return jobId;
+    const left = deadline - performance.now();
+    if (left <= 0) {
       throw new ApiError("TooManyRequests", `This account already has ${QUEUED_EXPORTS_PER_USER} exports queued; retry when one of them is done`, undefined, undefined, QUEUE_FULL_RETRY_AFTER_SECONDS);
     }
-    const requester: Requester = { userId: ctx.principal.userId, isStaff: ctx.principal.isStaff, clientId: ctx.clientId, descendants: ctx.descendants, ownerClientId: p.clientId };
-    return enqueueJob(queue, tx, dataExportJob, { ...requester, ...req }, { userId: ctx.principal.userId, clientId: p.clientId });
-  });
-  return jobId!;
+    await pause(Math.min(QUEUE_RECHECK_MS, left), ctx.limits?.signal);
+  }
 }
 
 /**

@@ -54,7 +54,7 @@ export function registerExportRoutes(app: App, deps: AppDeps): void {
     }
     // Queued on the primary: the job is written there.
     if (!deps.queue) throw new ApiError("ServiceUnavailable", "The job queue is not running");
-    return { jobId: await queueDataExport(deps.db, deps.queue, ctx, queued) };
+    return { jobId: await queueDataExport(deps.db, deps.queue, ctx, queued, limits.userWaitMs) };
   };
   registerCsv(app, db, bounded);
   registerExcel(app, db, bounded);
