@@ -2,8 +2,9 @@
 // ExportCsv and ExportExcel answer the file; beyond it the export is queued as a job (202 with its
 // id, the shape PowerPointExport answers), its progress published on job-{id}, and its file, the
 // same a synchronous export gives, downloaded when done. Exports are held open deterministically:
-// a table lock keeps each admitted export waiting in the database (counted in pg_stat_activity)
-// until the test lets go; no timing decides what is in flight.
+// a table lock keeps the export building in the database (counted in pg_stat_activity) until the
+// test lets go, and the tenant's other exports in flight wait for its turn (counted by the
+// process's ExportTurns, which this test shares with the app); no timing decides what is in flight.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import JSZip from "jszip";
 import { createTestDb, type TestDb } from "../helpers/db.ts";
@@ -14,7 +15,7 @@ import { startQueue, type Queue } from "../../api/src/jobs/queue.ts";
 import { registerWorkers } from "../../api/src/jobs/workers.ts";
 import { subscribe, type ChannelEvent } from "../../api/src/jobs/channel.ts";
 import { dataExportJob } from "../../api/src/domains/results/exports.jobs.ts";
-import { ExportBound } from "../../api/src/domains/results/export-bound.ts";
+import { ExportBound, ExportTurns, exportTurns } from "../../api/src/domains/results/export-bound.ts";
 import { QUEUED_EXPORTS_PER_USER } from "../../api/src/config.ts";
 import type { App } from "../../api/src/app.ts";
 
@@ -36,6 +37,31 @@ describe("the bound's count", () => {
     expect(b.inFlight(viewer), "a release counts once").toEqual({ user: 1, tenant: 2 });
     expect(b.enter(viewer), "a place given back is taken again").toBeTruthy();
     expect(() => new ExportBound({ perUser: 0, perTenant: 3 })).toThrow("perUser must be a whole number from 1");
+  });
+});
+
+describe("a tenant's turns at building", () => {
+  test("one export of a tenant builds at a time, the others in the order they came; another tenant's at once; a waiter whose client left leaves", async () => {
+    const t = new ExportTurns();
+    const order: string[] = [];
+    const first = await t.take("client 7");
+    const second = t.take("client 7").then((r) => (order.push("second"), r));
+    const gone = new AbortController();
+    const third = t.take("client 7", gone.signal);
+    const fourth = t.take("client 7").then((r) => (order.push("fourth"), r));
+    const other = await t.take("client 8");
+    expect(t.of("client 7")).toEqual({ building: 1, waiting: 3 });
+    gone.abort();
+    await expect(third).rejects.toMatchObject({ code: "CLIENT_GONE" });
+    expect(t.of("client 7")).toEqual({ building: 1, waiting: 2 });
+    first();
+    first();
+    (await second)();
+    (await fourth)();
+    expect(order).toEqual(["second", "fourth"]);
+    expect(t.of("client 7")).toEqual({ building: 0, waiting: 0 });
+    other();
+    expect(t.of("client 8")).toEqual({ building: 0, waiting: 0 });
   });
 });
 
@@ -82,6 +108,8 @@ describe("exports beyond the bound are queued", () => {
     const [row] = await tdb.db<{ n: number }[]>`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`;
     return row!.n;
   }
+  /** Exports of a tenant in flight in this process: building (held on the lock) and waiting for the tenant's turn. */
+  const turns = (client: number) => exportTurns.of(`client ${client}`);
   /** Runs `fn` with project_survey_sessions locked: every export that reads it waits until fn is done. */
   async function withLock<T>(fn: () => Promise<T>): Promise<T> {
     const locker = connect(tdb.url, { max: 1 });
@@ -110,12 +138,12 @@ describe("exports beyond the bound are queued", () => {
     const csv = "/api/v1/Projects(1001)/ExportCsv";
     const { held, third, user, globex } = await withLock(async () => {
       const held = [get("acmeViewer", csv), get("acmeViewer", csv)];
-      expect(await until(async () => (await waitingOnLock()) === 2, 20_000), "the user's two exports are in flight").toBe(true);
+      expect(await until(async () => (await waitingOnLock()) === 1 && turns(1003).waiting === 1, 20_000), "the user's two exports are in flight").toBe(true);
       const third = await get("acmeViewer", csv);
       // The same tenant's other user (the tenant at 2 of 4) and another tenant: answered in the request.
       const user = get("acmeUser", csv);
       const globex = get("globexAdmin", "/api/v1/Projects(2001)/ExportCsv");
-      expect(await until(async () => (await waitingOnLock()) >= 4, 20_000), "the other user's and the other tenant's exports run").toBe(true);
+      expect(await until(async () => turns(1003).waiting >= 2 && turns(2001).building === 1 && (await waitingOnLock()) === 2, 20_000), "the other user's export waits for its tenant's turn; the other tenant's builds").toBe(true);
       return { held, third, user, globex };
     });
     expect(third.status).toBe(202);
@@ -158,10 +186,10 @@ describe("exports beyond the bound are queued", () => {
     const csv = "/api/v1/Projects(1001)/ExportCsv";
     const { held, fifth } = await withLock(async () => {
       const held = [get("acmeViewer", csv), get("acmeViewer", csv), get("acmeUser", csv)];
-      expect(await until(async () => (await waitingOnLock()) === 3, 20_000)).toBe(true);
+      expect(await until(async () => (await waitingOnLock()) === 1 && turns(1003).waiting === 2, 20_000)).toBe(true);
       // The fourth: the tenant at 3 of 4 and its user at 0 of 2, so it runs in the request.
       held.push(get("acmeAdmin", csv));
-      expect(await until(async () => (await waitingOnLock()) === 4, 20_000), "the tenant's fourth runs").toBe(true);
+      expect(await until(async () => turns(1003).waiting === 3, 20_000), "the tenant's fourth is in flight").toBe(true);
       // The fifth: its user holds none, its tenant holds 4.
       const fifth = await get("acmeUser", csv);
       return { held, fifth };
@@ -175,7 +203,7 @@ describe("exports beyond the bound are queued", () => {
     const xlsx = "/api/v1/Projects(1001)/ExportExcel?confidence=90";
     const { held, queued } = await withLock(async () => {
       const held = [get("acmeAdmin", xlsx), get("acmeAdmin", xlsx)];
-      expect(await until(async () => (await waitingOnLock()) === 2, 20_000)).toBe(true);
+      expect(await until(async () => (await waitingOnLock()) === 1 && turns(1003).waiting === 1, 20_000)).toBe(true);
       return { held, queued: await get("acmeAdmin", xlsx) };
     });
     expect(queued.status).toBe(202);
@@ -200,7 +228,7 @@ describe("exports beyond the bound are queued", () => {
     const before = await jobs();
     const { held, refused } = await withLock(async () => {
       const held = [get("acmeViewer", "/api/v1/Projects(1001)/ExportCsv"), get("acmeViewer", "/api/v1/Projects(1001)/ExportCsv")];
-      expect(await until(async () => (await waitingOnLock()) === 2, 20_000)).toBe(true);
+      expect(await until(async () => (await waitingOnLock()) === 1 && turns(1003).waiting === 1, 20_000)).toBe(true);
       return { held, refused: await get("acmeViewer", csv) };
     });
     expect(refused.status).toBe(404);
@@ -215,7 +243,7 @@ describe("exports beyond the bound are queued", () => {
       (await tdb.db<{ n: number }[]>`select count(*)::int as n from pgboss.job where name = 'exports.data' and state in ('created', 'retry', 'active') and data->'origin'->>'userId' = '9004'`)[0]!.n;
     const { held, queued, refused, pendingAtRefusal } = await withLock(async () => {
       const held = [get("acmeUser", csv), get("acmeUser", csv)];
-      expect(await until(async () => (await waitingOnLock()) === 2, 20_000)).toBe(true);
+      expect(await until(async () => (await waitingOnLock()) === 1 && turns(1003).waiting === 1, 20_000)).toBe(true);
       // Exactly QUEUED_EXPORTS_PER_USER are queued (the first job waits on the lock, the rest behind it).
       const queued: Response[] = [];
       for (let i = 0; i < QUEUED_EXPORTS_PER_USER; i++) queued.push(await get("acmeUser", csv));

@@ -5,6 +5,10 @@
 // its handler's start until its file is built (or it failed): the statements, which the gate's
 // costly lane already bounds, and the work on the JavaScript thread, which only this bounds.
 
+import { CLIENT_GONE } from "../../db/gate.ts";
+
+const clientGone = () => Object.assign(new Error("the client went away"), { code: CLIENT_GONE });
+
 export interface ExportBoundOptions {
   /** Synchronous exports of one user in flight at once. */
   perUser: number;
@@ -55,3 +59,62 @@ export class ExportBound {
     };
   }
 }
+
+/**
+ * Turns at building an export, one tenant at a time per process (record 0127): the synchronous
+ * exports within the bound and the queued jobs run in this process take their tenant's turn before
+ * they build, and give it back when the file is built. An export's work on the JavaScript thread
+ * comes in slices of tens of milliseconds (reading and shaping the respondents, the workbook's
+ * sheets, its zip); one tenant's exports building side by side would leave another tenant's cheap
+ * calls behind more of them. Waiting for a turn holds nothing; a tenant waiting goes first in
+ * the order it came.
+ */
+export class ExportTurns {
+  private readonly running = new Set<string>();
+  private readonly queues = new Map<string, (() => void)[]>();
+
+  /** Exports of the tenant building now (0 or 1) and waiting for their turn. */
+  of(tenant: string): { building: number; waiting: number } {
+    return { building: this.running.has(tenant) ? 1 : 0, waiting: this.queues.get(tenant)?.length ?? 0 };
+  }
+
+  /** Waits for the tenant's turn; resolves to its release (call once). Rejects when `signal` aborts first. */
+  take(tenant: string, signal?: AbortSignal): Promise<() => void> {
+    const release = () => {
+      let done = false;
+      return () => {
+        if (done) return;
+        done = true;
+        const next = this.queues.get(tenant)?.shift();
+        if (this.queues.get(tenant)?.length === 0) this.queues.delete(tenant);
+        if (next) next();
+        else this.running.delete(tenant);
+      };
+    };
+    if (signal?.aborted) return Promise.reject(clientGone());
+    if (!this.running.has(tenant)) {
+      this.running.add(tenant);
+      return Promise.resolve(release());
+    }
+    return new Promise((resolve, reject) => {
+      const go = () => {
+        signal?.removeEventListener("abort", gone);
+        resolve(release());
+      };
+      const gone = () => {
+        const q = this.queues.get(tenant);
+        const i = q?.indexOf(go) ?? -1;
+        if (q && i >= 0) q.splice(i, 1);
+        if (q?.length === 0) this.queues.delete(tenant);
+        reject(clientGone());
+      };
+      const q = this.queues.get(tenant) ?? [];
+      q.push(go);
+      this.queues.set(tenant, q);
+      signal?.addEventListener("abort", gone, { once: true });
+    });
+  }
+}
+
+/** The process's turns: shared by the export routes and the export jobs this process runs. */
+export const exportTurns = new ExportTurns();

@@ -8,11 +8,12 @@ import type { Db, Tx } from "../../db/client.ts";
 import { enterTenant } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
-import { CLIENT_GONE } from "../../db/gate.ts";
+import { CLIENT_GONE, tenantKey } from "../../db/gate.ts";
 import { JOB_STATEMENT_TIMEOUT_MS, QUEUED_EXPORTS_PER_USER } from "../../config.ts";
 import { defineJob, enqueueJob, type JobContext } from "../../jobs/workers.ts";
 import { pendingJobsOf, type Queue } from "../../jobs/queue.ts";
 import { exportCsv, exportExcel, type ExcelInput } from "./exports.service.ts";
+import { exportTurns } from "./export-bound.ts";
 
 export const CSV_TYPE = "text/csv; charset=utf-8";
 export const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
@@ -61,11 +62,18 @@ export const dataExportJob = defineJob<DataExportInput>(
   async (job: JobContext<DataExportInput>) => {
     const i = job.data;
     const ctx = ctxOf(i);
-    await job.progress(10, i.kind === "ProjectCsv" ? "reading the respondents" : "reading the results");
-    const f =
-      i.kind === "ProjectCsv"
-        ? { ...(await exportCsv(job.db, ctx, i.csv.projectId, i.csv.filters)), contentType: CSV_TYPE }
-        : { ...(await exportExcel(job.db, ctx, i.excel)), contentType: XLSX_TYPE };
+    // Built in the tenant's turn, shared with the synchronous exports of this process (export-bound.ts).
+    const turn = await exportTurns.take(tenantKey(i.clientId, i.userId), job.signal);
+    let f: { fileName: string; body: string | Uint8Array; contentType: string };
+    try {
+      await job.progress(10, i.kind === "ProjectCsv" ? "reading the respondents" : "reading the results");
+      f =
+        i.kind === "ProjectCsv"
+          ? { ...(await exportCsv(job.db, ctx, i.csv.projectId, i.csv.filters)), contentType: CSV_TYPE }
+          : { ...(await exportExcel(job.db, ctx, i.excel)), contentType: XLSX_TYPE };
+    } finally {
+      turn();
+    }
     const body = typeof f.body === "string" ? new TextEncoder().encode(f.body) : f.body;
     await job.progress(90, "keeping the file");
     const staff: RequestCtx = { principal: { userId: i.userId, isStaff: true, isSuperAdmin: false }, clientId: null, descendants: false, sessionId: null };

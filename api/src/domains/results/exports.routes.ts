@@ -13,7 +13,7 @@ import { tenantKey } from "../../db/gate.ts";
 import { ApiError } from "../../errors.ts";
 import { parseFilters } from "./filters.ts";
 import * as exportsSvc from "./exports.service.ts";
-import { ExportBound } from "./export-bound.ts";
+import { ExportBound, exportTurns } from "./export-bound.ts";
 import { CSV_TYPE, downloadDataExport, ExportStarted, queueDataExport, XLSX_TYPE, type DataExportRequest } from "./exports.jobs.ts";
 import { FiltersParam, int } from "./params.ts";
 import { KeyParams, AdjustParam, adjustOf } from "./results.schemas.ts";
@@ -44,10 +44,17 @@ export function registerExportRoutes(app: App, deps: AppDeps): void {
   const limits = deps.queryLimits ?? DEFAULT_QUERY_LIMITS;
   const bound = new ExportBound({ perUser: limits.syncExportsPerUser, perTenant: limits.syncExportsPerTenant });
   const bounded: Bounded = async (ctx, queued, sync) => {
-    const release = bound.enter({ userId: ctx.principal.userId, tenant: tenantKey(ctx.clientId, ctx.principal.userId) });
+    const tenant = tenantKey(ctx.clientId, ctx.principal.userId);
+    const release = bound.enter({ userId: ctx.principal.userId, tenant });
     if (release) {
       try {
-        return { file: await sync() };
+        // In flight from here; built in the tenant's turn (one of its exports at a time per process).
+        const turn = await exportTurns.take(tenant, ctx.limits?.signal);
+        try {
+          return { file: await sync() };
+        } finally {
+          turn();
+        }
       } finally {
         release();
       }
