@@ -45,10 +45,14 @@ describe("a tenant's turns at building", () => {
     const t = new ExportTurns();
     const order: string[] = [];
     const first = await t.take("client 7");
-    const second = t.take("client 7").then((r) => (order.push("second"), r));
+    const noted = (name: string) => (r: () => void) => {
+      order.push(name);
+      return r;
+    };
+    const second = t.take("client 7").then(noted("second"));
     const gone = new AbortController();
     const third = t.take("client 7", gone.signal);
-    const fourth = t.take("client 7").then((r) => (order.push("fourth"), r));
+    const fourth = t.take("client 7").then(noted("fourth"));
     const other = await t.take("client 8");
     expect(t.of("client 7")).toEqual({ building: 1, waiting: 3 });
     gone.abort();
