@@ -22,7 +22,7 @@ test("a queued CSV export shows its progress and downloads the file when done", 
     request.get("/api/v1/Projects(1)/ExportCsv", { headers: { authorization: `Bearer ${ada}`, clientId: String(client), requestscope: scope }, timeout: 90_000 });
   await signIn(page, "admin@acme.test");
   await page.goto(`/${team}/results/1/summary`);
-  await expect(page.getByText("Effective sample (Kish)")).toBeVisible();
+  await expect(page.getByText("Effective sample (Kish)"), "the summary page has loaded").toBeVisible({ timeout: 30_000 });
   await page.getByRole("button", { name: "Export", exact: true }).click();
 
   const sql = postgres({ host: "127.0.0.1", port: Number(PG_PORT), user: "postgres", password: "postgres", database: "ideally", max: 2, onnotice: () => {} });
@@ -37,7 +37,7 @@ test("a queued CSV export shows its progress and downloads the file when done", 
     await expect.poll(waitingOnLock, { message: "the user's two exports are in flight", timeout: 30_000 }).toBe(2);
     await page.getByRole("button", { name: "Download CSV" }).click();
     const bar = page.getByRole("progressbar", { name: "CSV export progress" });
-    await expect(bar).toBeVisible();
+    await expect(bar, "the page's export was queued").toBeVisible({ timeout: 30_000 });
     await expect(page.getByTestId("data-export-job")).toContainText("CSV: queued");
     await shot(page, "export-queued");
     const download = page.waitForEvent("download", { timeout: 90_000 });
