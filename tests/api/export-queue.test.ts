@@ -1,4 +1,4 @@
-// Synchronous exports bounded per user and per tenant (issue 38, record 0127): within the bound
+// Synchronous exports bounded per user and per tenant (issue 38, record 0134): within the bound
 // ExportCsv and ExportExcel answer the file; beyond it the export is queued as a job (202 with its
 // id, the shape PowerPointExport answers), its progress published on job-{id}, and its file, the
 // same a synchronous export gives, downloaded when done. Exports are held open deterministically:

@@ -205,7 +205,7 @@ describe("the statement timeout", () => {
       tenantConnections: 12,
       costlyConnections: 2,
       costlyTenantConnections: 1,
-      // Record 0127: two synchronous exports in flight per user, four per tenant; beyond them, queued.
+      // Record 0134: two synchronous exports in flight per user, four per tenant; beyond them, queued.
       syncExportsPerUser: 2,
       syncExportsPerTenant: 4,
     });

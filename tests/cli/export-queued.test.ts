@@ -1,4 +1,4 @@
-// `ideally export` when the API queues the export (issue 38, record 0127): beyond the bound on
+// `ideally export` when the API queues the export (issue 38, record 0134): beyond the bound on
 // exports in flight, ExportCsv answers 202 with a job; the CLI says so in one line, follows the job
 // on its channel and saves the very file a synchronous export gives. The account's one allowed
 // export (SYNC_EXPORTS_PER_USER=1) is held in the database by a table lock, so the CLI's export is

@@ -1,4 +1,4 @@
-// A CSV export beyond the bound on exports in flight (issue 38, record 0127): the API queues it
+// A CSV export beyond the bound on exports in flight (issue 38, record 0134): the API queues it
 // (202 with a job), the Export panel shows its progress and the browser saves the file when the job
 // is done, the same file a synchronous export gives. The user's two allowed exports are held in the
 // database by a table lock on the embedded PostgreSQL, so the page's export is the third; nothing

@@ -20,7 +20,7 @@
 //   BENCH_ROUNDS=3 BENCH_SLICE_S=15          rounds, seconds per slice (defaults)
 //   BENCH_AGAINST=<commit> bun run bench:fair   the server of another commit (a checkout in .tmp/), for a before/after
 //   BENCH_FLOOD=exports bun run bench:fair      the other flood instead: Acme's viewer running 20 loops of
-//                                               ExportExcel on the grown project (record 0127: 2 answered in the
+//                                               ExportExcel on the grown project (record 0134: 2 answered in the
 //                                               request, the rest queued, 10 at most, then 429); each idle slice
 //                                               starts once the queued exports are done
 import { loadavg } from "node:os";

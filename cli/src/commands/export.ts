@@ -1,6 +1,6 @@
 // `ideally export ID [--format csv|xlsx|pptx] [-o FILE|-] [--force]`: ExportCsv and ExportExcel are files the API
 // answers directly (streamed to disk with a byte count), or, beyond the bound on exports in flight
-// (record 0127), a queued job (202) followed like the deck's; PowerPointExport is a queued job followed on
+// (record 0134), a queued job (202) followed like the deck's; PowerPointExport is a queued job followed on
 // its websocket channel (jobs.ts) until Success names the export, then downloaded. The format comes
 // from --format or the file's extension (never both disagreeing); a file is never overwritten
 // without --force, and is written beside the target and renamed into place; `-o -` is stdout.
@@ -249,7 +249,7 @@ async function save(res: Response, file: string, bar?: ReturnType<typeof progres
 
 /**
  * An export answered 202 (this account or its client already has as many exports in flight as the
- * API runs at once, record 0127): said in one line on stderr, followed on the job's channel, and the
+ * API runs at once, record 0134): said in one line on stderr, followed on the job's channel, and the
  * file downloaded by the job's id once done (also when it ended before the channel was joined).
  */
 async function queuedFile(api: Api, key: string, call: "ExportCsv" | "ExportExcel", answer: Response, bar: ReturnType<typeof progressBar>, timeoutMs: number): Promise<Response> {

@@ -1,4 +1,4 @@
-// The bound on synchronous exports in flight (issue 38, record 0127): ExportCsv and ExportExcel
+// The bound on synchronous exports in flight (issue 38, record 0134): ExportCsv and ExportExcel
 // answer the file in the request while their user has fewer than `perUser` and their tenant fewer
 // than `perTenant` such exports in flight in this process; beyond either bound the export is
 // queued as a job (exports.jobs.ts) and answered 202, never refused. An export is in flight from
@@ -61,7 +61,7 @@ export class ExportBound {
 }
 
 /**
- * Turns at building an export, one tenant at a time per process (record 0127): the synchronous
+ * Turns at building an export, one tenant at a time per process (record 0134): the synchronous
  * exports within the bound and the queued jobs run in this process take their tenant's turn before
  * they build, and give it back when the file is built. An export's work on the JavaScript thread
  * comes in slices of tens of milliseconds (reading and shaping the respondents, the workbook's

@@ -1,4 +1,4 @@
-// Data exports queued beyond the bound on synchronous exports (issue 38, record 0127): the
+// Data exports queued beyond the bound on synchronous exports (issue 38, record 0134): the
 // exports.data job builds the very file ExportCsv or ExportExcel answers in the request (the same
 // service functions, for the same user and client), keeps it in export_files for a week and
 // answers where to download it, as the PowerPoint job does (Progress, then Success with

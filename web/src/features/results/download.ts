@@ -16,7 +16,7 @@ export async function saveResponse(call: Promise<{ data?: unknown; error?: unkno
 
 /**
  * A data export's answer (ExportCsv, ExportExcel): the file, saved, or, beyond the bound on exports
- * in flight (record 0127), 202 with the job that will make it.
+ * in flight (record 0134), 202 with the job that will make it.
  */
 export async function saveOrQueued(call: Promise<{ data?: unknown; error?: unknown; response: Response }>, fallbackName: string): Promise<{ saved: string } | { jobId: string }> {
   const r = await call;

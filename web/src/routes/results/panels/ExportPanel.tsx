@@ -1,6 +1,6 @@
 // Export: CSV and Excel files of the filtered results, and the PowerPoint deck as a job whose
 // Progress, Success and Error come on the job channel (job-{id}), with a download when done. A CSV or
-// Excel export beyond the bound on exports in flight (record 0127) is answered 202 with a job too: its
+// Excel export beyond the bound on exports in flight (record 0134) is answered 202 with a job too: its
 // progress is shown the same way and the file is fetched when the job is done (or, when it ended
 // before the channel was joined, as soon as the join is confirmed).
 import { useCallback, useEffect, useRef, useState } from "react";
