@@ -184,6 +184,12 @@ export const isJobNews = (ev: LiveEvent): ev is JobNews => ev.data !== null && J
  */
 export const PowerPointJobResult = z.object({ exportId: z.string(), fileName: z.string(), sizeBytes: z.int().nonnegative(), charts: z.int().nonnegative(), download: z.string() });
 export type PowerPointJobResult = z.infer<typeof PowerPointJobResult>;
+/**
+ * A data export's result, queued beyond the bound on synchronous exports (record 0134): the stored
+ * file's id for GET …/ExportCsv/{exportId} or …/ExportExcel/{exportId}, and the path to download it.
+ */
+export const DataExportJobResult = z.object({ exportId: z.string(), fileName: z.string(), sizeBytes: z.int().nonnegative(), download: z.string() });
+export type DataExportJobResult = z.infer<typeof DataExportJobResult>;
 
 /** An event of a union without its channel (a publisher adds the channel it publishes on). */
 export type WithoutChannel<T> = T extends unknown ? Omit<T, "channel"> : never;

@@ -3532,6 +3532,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/Projects({key})/ExportCsv/{exportId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a queued ExportCsv
+         * @description The file a queued ExportCsv made (kept for 7 days): by the export's id from its job's Success, or by the job's id (NotFound until the job has succeeded).
+         */
+        get: operations["Projects_ExportCsvDownload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Projects({key})/ExportExcel/{exportId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a queued ExportExcel
+         * @description The file a queued ExportExcel made (kept for 7 days): by the export's id from its job's Success, or by the job's id (NotFound until the job has succeeded).
+         */
+        get: operations["Projects_ExportExcelDownload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/Projects({key})/ResultsLanding": {
         parameters: {
             query?: never;
@@ -12473,6 +12513,10 @@ export interface components {
                 sentiment: string | null;
             }[];
         };
+        ExportStarted: {
+            /** @description Follow it on the websocket channel job-{jobId}; its Success carries the download path */
+            jobId: string;
+        };
         ResultsLanding: {
             projectId: number;
             tab: string;
@@ -13024,10 +13068,6 @@ export interface components {
                 sourceId: number;
                 translatedText: string;
             }[];
-        };
-        ExportStarted: {
-            /** @description Follow it on the websocket channel job-{jobId}; its Success carries the download path */
-            jobId: string;
         };
         PowerPointExport: {
             filters?: components["schemas"]["ResponseFilter"];
@@ -21144,6 +21184,15 @@ export interface operations {
                     "text/csv": string;
                 };
             };
+            /** @description Queued: the caller (or its client) already has as many exports in flight as it may have at once. Follow the job on the websocket channel job-{jobId}; its Success carries the download path (or download with the job's id once it is done) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportStarted"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -21184,6 +21233,73 @@ export interface operations {
                 headers: {
                     /** @description attachment; filename=... */
                     "content-disposition": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            /** @description Queued: the caller (or its client) already has as many exports in flight as it may have at once. Follow the job on the websocket channel job-{jobId}; its Success carries the download path (or download with the job's id once it is done) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportStarted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Projects_ExportCsvDownload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+                /** @description The export's id, from the job's result (or the job's id) */
+                exportId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    Projects_ExportExcelDownload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Projects key */
+                key: string;
+                /** @description The export's id, from the job's result (or the job's id) */
+                exportId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file */
+            200: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

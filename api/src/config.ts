@@ -129,6 +129,10 @@ export interface QueryLimits {
   costlyConnections: number;
   /** Of them, requests of one tenant (COSTLY_TENANT_DB_CONNECTIONS, default 1). */
   costlyTenantConnections: number;
+  /** Synchronous exports (ExportCsv, ExportExcel) of one user in flight at once; beyond them an export is queued as a job (SYNC_EXPORTS_PER_USER, default SYNC_EXPORTS_PER_USER). */
+  syncExportsPerUser: number;
+  /** Synchronous exports of one tenant, all its users together, in flight at once (SYNC_EXPORTS_PER_TENANT, default SYNC_EXPORTS_PER_TENANT). */
+  syncExportsPerTenant: number;
 }
 
 /**
@@ -144,6 +148,29 @@ export const API_POOL_SIZE = 16;
  * of requests never makes a sign-in wait for the pool.
  */
 export const GATED_CONNECTIONS = API_POOL_SIZE - 2;
+/**
+ * Synchronous exports one user may have in flight at once (domains/results/export-bound.ts): 2, the
+ * results page's CSV and Excel buttons pressed one after the other, or the CLI beside a browser. A
+ * third at once is a script or a flood; it is queued as a job (answered 202), not refused. An
+ * export's CPU (building a workbook, joining a CSV) runs on the process's one JavaScript thread and
+ * outside the costly lane, which bounds only its statements: this bound is what caps that work.
+ */
+export const SYNC_EXPORTS_PER_USER = 2;
+/**
+ * Synchronous exports one tenant (the client a request names), all its users together, may have in
+ * flight at once: 4, two users' worth. Their statements still take the costly lane one at a time per
+ * tenant (COSTLY_TENANT_DB_CONNECTIONS), so at most three of them wait for it, each for the short
+ * statements of one export, well within USER_DB_WAIT_MS; the rest are queued as jobs, which a
+ * process runs one at a time (exports.jobs.ts).
+ */
+export const SYNC_EXPORTS_PER_TENANT = 4;
+/**
+ * Exports (CSV, Excel) one user may have queued and not yet done (exports.jobs.ts): 10. Beyond the
+ * synchronous bound an export is queued, not refused; without a bound on the queue too, a loop that
+ * calls again on each 202 would queue without end work the process then runs for minutes. A person
+ * never has ten waiting; a script that does gets 429 with Retry-After until one is done.
+ */
+export const QUEUED_EXPORTS_PER_USER = 10;
 export const DEFAULT_QUERY_LIMITS: QueryLimits = {
   statementTimeoutMs: 5000,
   exportStatementTimeoutMs: 60_000,
@@ -152,6 +179,8 @@ export const DEFAULT_QUERY_LIMITS: QueryLimits = {
   tenantConnections: 12,
   costlyConnections: 2,
   costlyTenantConnections: 1,
+  syncExportsPerUser: SYNC_EXPORTS_PER_USER,
+  syncExportsPerTenant: SYNC_EXPORTS_PER_TENANT,
 };
 /** Statement timeout of background jobs (norms roll-ups, AI summaries, PowerPoint): long, but not endless. */
 export const JOB_STATEMENT_TIMEOUT_MS = 10 * 60_000;
@@ -214,6 +243,8 @@ export function readConfig(env: Record<string, string | undefined> = process.env
   whole("TENANT_DB_CONNECTIONS", "tenantConnections", 1, 100);
   whole("COSTLY_DB_CONNECTIONS", "costlyConnections", 1, 100);
   whole("COSTLY_TENANT_DB_CONNECTIONS", "costlyTenantConnections", 1, 100);
+  whole("SYNC_EXPORTS_PER_USER", "syncExportsPerUser", 1, 100);
+  whole("SYNC_EXPORTS_PER_TENANT", "syncExportsPerTenant", 1, 100);
   if (cfg.metricsToken !== undefined && cfg.metricsToken.length < 16) problems.push("METRICS_TOKEN must be at least 16 characters");
   if (env.RESULTS_CACHE_MB !== undefined && env.RESULTS_CACHE_MB !== "") {
     const mb = Number(env.RESULTS_CACHE_MB);

@@ -1,5 +1,7 @@
-// Following a queued job (PowerPoint exports, the command runner) on its websocket channel
-// job-{id}: Progress moves a bar, Success answers the job's result, Error (with no retry left) fails.
+// Following a queued job (PowerPoint exports, data exports queued beyond the bound, the command
+// runner) on its websocket channel job-{id}: Progress moves a bar, Success answers the job's result,
+// Error (with no retry left) fails. A job already started (a 202 learned before the socket was open)
+// may have ended before the channel was joined: `ready`, asked once the join is confirmed, tells.
 // Each message is parsed with its declaration (contracts/events.ts); one that does not parse is
 // left out with a warning line on stderr.
 import { parseServerMessage, type ClientMessage } from "../../contracts/events.ts";
@@ -14,7 +16,12 @@ export interface JobSuccess {
   resultOmitted?: boolean;
 }
 
-export async function followJob(api: Api, start: () => Promise<{ jobId: string }>, bar: ReturnType<typeof progressBar>, timeoutMs: number): Promise<JobSuccess> {
+/**
+ * Opens the live connection, starts the job (or takes its id) and waits for its end. `ready`, when
+ * given, is asked right after the server confirms the join: true when the job is already done
+ * (its Success came before the join and will not come again), which resolves with no result.
+ */
+export async function followJob(api: Api, start: () => Promise<{ jobId: string }>, bar: ReturnType<typeof progressBar>, timeoutMs: number, ready?: () => Promise<boolean>): Promise<JobSuccess> {
   // The socket is open before the job starts, so joining its channel right after the 202 is one
   // round trip: a queue's poll is slower than that, so the first events are not missed.
   const url = ok(await api.client.GET("/api/v1/Users/WebsocketConnection"), "opening the live connection").value;
@@ -38,6 +45,20 @@ export async function followJob(api: Api, start: () => Promise<{ jobId: string }
         if (e.event === "error") {
           clearTimeout(timer);
           reject(apiError(`following job ${jobId}: ${e.message}`));
+          return;
+        }
+        if (e.event === "joined" && e.channel === channel && ready) {
+          ready().then(
+            (done) => {
+              if (!done) return;
+              clearTimeout(timer);
+              resolve({ jobId, result: null });
+            },
+            (err: unknown) => {
+              clearTimeout(timer);
+              reject(err);
+            },
+          );
           return;
         }
         if (!("data" in e) || e.channel !== channel || e.data === null) return;

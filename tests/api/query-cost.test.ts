@@ -182,6 +182,8 @@ describe("the statement timeout", () => {
       TENANT_DB_CONNECTIONS: "6",
       COSTLY_DB_CONNECTIONS: "3",
       COSTLY_TENANT_DB_CONNECTIONS: "2",
+      SYNC_EXPORTS_PER_USER: "1",
+      SYNC_EXPORTS_PER_TENANT: "3",
     });
     expect(cfg.queryLimits).toEqual({
       statementTimeoutMs: 3000,
@@ -191,6 +193,8 @@ describe("the statement timeout", () => {
       tenantConnections: 6,
       costlyConnections: 3,
       costlyTenantConnections: 2,
+      syncExportsPerUser: 1,
+      syncExportsPerTenant: 3,
     });
     // The defaults: docs/decisions/0109 (8 of 16) and 0124 (a tenant 12 of the 14 gated, a costly lane of 2, 1 per tenant).
     expect(readConfig({}).queryLimits).toEqual({
@@ -201,7 +205,11 @@ describe("the statement timeout", () => {
       tenantConnections: 12,
       costlyConnections: 2,
       costlyTenantConnections: 1,
+      // Record 0134: two synchronous exports in flight per user, four per tenant; beyond them, queued.
+      syncExportsPerUser: 2,
+      syncExportsPerTenant: 4,
     });
+    expect(() => readConfig({ SYNC_EXPORTS_PER_USER: "0" })).toThrow("SYNC_EXPORTS_PER_USER must be a whole number from 1 to 100");
     expect(() => readConfig({ COSTLY_TENANT_DB_CONNECTIONS: "0" })).toThrow("COSTLY_TENANT_DB_CONNECTIONS must be a whole number from 1 to 100");
     expect(() => readConfig({ STATEMENT_TIMEOUT_MS: "0" })).toThrow("STATEMENT_TIMEOUT_MS must be a whole number from 100 to 600000, got '0'");
     expect(() => readConfig({ USER_DB_CONNECTIONS: "0" })).toThrow("USER_DB_CONNECTIONS must be a whole number from 1 to 100");

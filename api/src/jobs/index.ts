@@ -7,6 +7,7 @@ import { scheduleScheduler, schedulerJob } from "./scheduler.ts";
 import { fieldingTickJob, scheduleFieldingTick } from "../domains/fielding/fielding.jobs.ts";
 import { commandJob } from "../domains/commands/commands.jobs.ts";
 import { powerPointJob } from "../domains/results/powerpoint.ts";
+import { dataExportJob } from "../domains/results/exports.jobs.ts";
 import { summariesJob } from "../domains/ai/summaries.service.ts";
 import { chatJob } from "../domains/ai/chat.service.ts";
 import { emailSummariesJob, scheduleEmailSummaries, useMailer } from "../domains/ai/email-summaries.ts";
@@ -14,7 +15,7 @@ import { normsRefreshJob, scheduleNormsRefresh } from "../domains/results/norms.
 import { scheduleSupplierCallbacks, supplierCallbacksJob } from "../domains/fielding/suppliers.jobs.ts";
 import type { Mailer } from "../email/mailer.ts";
 
-export const jobs: readonly AnyJob[] = [schedulerJob, fieldingTickJob, commandJob, powerPointJob, summariesJob, chatJob, emailSummariesJob, normsRefreshJob, supplierCallbacksJob];
+export const jobs: readonly AnyJob[] = [schedulerJob, fieldingTickJob, commandJob, powerPointJob, dataExportJob, summariesJob, chatJob, emailSummariesJob, normsRefreshJob, supplierCallbacksJob];
 
 /**
  * Runs every job's workers in this process and keeps the cluster-wide schedules in place: the API

@@ -54,6 +54,32 @@ export interface JobEnvelope<T> {
   origin: JobOrigin;
 }
 
+/** Runs `fn` as the session user (pg-boss's tables are not the app role's), back in the caller's role after. */
+async function asSessionUser<T>(tx: Tx, fn: () => Promise<T>): Promise<T> {
+  const [{ role }] = await tx<{ role: string }[]>`with r as materialized (select current_setting('role') as role) select role, set_config('role', 'none', true) from r`;
+  try {
+    return await fn();
+  } finally {
+    if (role !== "none") await tx`select set_config('role', ${role}, true)`;
+  }
+}
+
+/**
+ * Jobs of queue `name` that `userId` enqueued and that are not done (waiting, waiting to retry or
+ * running), read in the caller's transaction. The count is taken under a transaction-level lock
+ * per queue and user, held until the caller commits, so two requests of one user that count and
+ * then enqueue do so one after the other.
+ */
+export async function pendingJobsOf(tx: Tx, name: string, userId: number): Promise<number> {
+  await tx`select pg_advisory_xact_lock(hashtext(${`jobs ${name}`}), ${userId})`;
+  return asSessionUser(tx, async () => {
+    const [r] = await tx<{ n: number }[]>`
+      select count(*)::int as n from pgboss.job
+      where name = ${name} and state in ('created', 'retry', 'active') and data->'origin'->>'userId' = ${String(userId)}`;
+    return r!.n;
+  });
+}
+
 /**
  * Enqueues a job in the caller's transaction: the job exists if and only if the transaction
  * commits. Inside a tenant transaction (db/tx.ts) the statement runs as the app role, which has no

@@ -1,5 +1,6 @@
 // `ideally export ID [--format csv|xlsx|pptx] [-o FILE|-] [--force]`: ExportCsv and ExportExcel are files the API
-// answers directly (streamed to disk with a byte count); PowerPointExport is a queued job followed on
+// answers directly (streamed to disk with a byte count), or, beyond the bound on exports in flight
+// (record 0134), a queued job (202) followed like the deck's; PowerPointExport is a queued job followed on
 // its websocket channel (jobs.ts) until Success names the export, then downloaded. The format comes
 // from --format or the file's extension (never both disagreeing); a file is never overwritten
 // without --force, and is written beside the target and renamed into place; `-o -` is stdout.
@@ -169,11 +170,12 @@ export async function runExport(id: string, o: ExportOptions): Promise<void> {
   if (page.benchmarkTypeId !== undefined) o = { ...o, benchmark: String(page.benchmarkTypeId) };
   if (page.total) view.total = page.total;
   const bar = progressBar(`Exporting ${format}`);
+  const timeoutMs = Number(o.timeout ?? 600) * 1000;
   let res: Response;
   if (format === "csv") {
     const r = await api.client.GET("/api/v1/Projects({key})/ExportCsv", { params: { path: { key }, query: filterParam(filters) }, parseAs: "stream" });
     ok(r, `exporting project ${id} as CSV`);
-    res = r.response;
+    res = r.response.status === 202 ? await queuedFile(api, key, "ExportCsv", r.response, bar, timeoutMs) : r.response;
   } else if (format === "xlsx") {
     const r = await api.client.GET("/api/v1/Projects({key})/ExportExcel", {
       params: {
@@ -183,10 +185,10 @@ export async function runExport(id: string, o: ExportOptions): Promise<void> {
       parseAs: "stream",
     });
     ok(r, `exporting project ${id} as Excel`);
-    res = r.response;
+    res = r.response.status === 202 ? await queuedFile(api, key, "ExportExcel", r.response, bar, timeoutMs) : r.response;
   } else {
     const { confidence, ...rest } = view;
-    res = await powerPoint(api, key, { filters, benchmarkTypeId: o.benchmark ? Number(o.benchmark) : null, ...rest, ...(confidence ? { confidence: LEVELS[confidence] } : {}) }, bar, Number(o.timeout ?? 600) * 1000);
+    res = await powerPoint(api, key, { filters, benchmarkTypeId: o.benchmark ? Number(o.benchmark) : null, ...rest, ...(confidence ? { confidence: LEVELS[confidence] } : {}) }, bar, timeoutMs);
   }
   if (toStdout) {
     const bytes = await toPipe(res);
@@ -272,6 +274,31 @@ async function save(res: Response, file: string, bar?: ReturnType<typeof progres
   }
   if (!device) renameSync(tmp, file);
   return bytes;
+}
+
+/**
+ * An export answered 202 (this account or its client already has as many exports in flight as the
+ * API runs at once, record 0134): said in one line on stderr, followed on the job's channel, and the
+ * file downloaded by the job's id once done (also when it ended before the channel was joined).
+ */
+async function queuedFile(api: Api, key: string, call: "ExportCsv" | "ExportExcel", answer: Response, bar: ReturnType<typeof progressBar>, timeoutMs: number): Promise<Response> {
+  const { jobId } = (await answer.json()) as Schemas["ExportStarted"];
+  process.stderr.write(`queued: exports already running for this account or client; following job ${jobId}\n`);
+  const get = async () => {
+    const path = call === "ExportCsv" ? "/api/v1/Projects({key})/ExportCsv/{exportId}" : "/api/v1/Projects({key})/ExportExcel/{exportId}";
+    const r = await api.client.GET(path, { params: { path: { key, exportId: jobId } }, parseAs: "stream" });
+    if (r.response.status === 404) return null;
+    ok(r, "downloading the queued export");
+    return r.response;
+  };
+  let early: Response | null = null;
+  await followJob(api, async () => ({ jobId }), bar, timeoutMs, async () => {
+    early = await get();
+    return early !== null;
+  });
+  const res = early ?? (await get());
+  if (!res) throw apiError(`job ${jobId} finished but its file is not there`);
+  return res;
 }
 
 type DeckBody = Schemas["PowerPointExport"];

@@ -64,7 +64,7 @@ export function registerExportCommand(program: Command): void {
     .option("--confidence <level>", "xlsx and pptx: 90, 95 or 99 (default 95)")
     .option("--adjust <method>", "xlsx and pptx: multiple-comparison adjustment, bh (default), bonferroni or none")
     .option("--total <total>", "xlsx and pptx: sample or markets (the all-markets total, markets weighted by population; the default over two markets or more, else sample)")
-    .option("--timeout <seconds>", "pptx: give up on the job after this long", "600")
+    .option("--timeout <seconds>", "pptx, or a csv/xlsx the API queued: give up on the job after this long", "600")
     .option("--json", JSON_HELP)
     .addHelpText(
       "after",

@@ -58,7 +58,12 @@ async function connect() {
         console.warn(`Live updates: ignored a message that does not match its declaration (${parsed.error})`);
         return;
       }
-      if (!isLiveEvent(parsed.value)) return; // control answers (joined, pong)
+      if (!isLiveEvent(parsed.value)) {
+        // Control answers (joined, left, pong, error): a join's confirmation is told to who asks.
+        const reply = parsed.value;
+        if (reply.event === "joined") for (const h of joinedHandlers) h(reply.channel);
+        return;
+      }
       for (const h of handlers) h(parsed.value);
     };
     ws.onclose = () => {
@@ -75,6 +80,18 @@ async function connect() {
   } finally {
     connecting = false;
   }
+}
+
+const joinedHandlers = new Set<(channel: string) => void>();
+
+/**
+ * Called with the channel each time the server confirms a join: a page that learned of a job before
+ * its channel was joined asks then whether the job has already ended (its events are not replayed).
+ */
+export function onJoined(h: (channel: string) => void): () => void {
+  joinedHandlers.add(h);
+  void connect();
+  return () => joinedHandlers.delete(h);
 }
 
 /** Subscribe to every event (filter in the handler); opens the socket on first use. */

@@ -10,10 +10,10 @@ import { ApiError } from "../../errors.ts";
 import { enqueueJob } from "../../jobs/workers.ts";
 import { ResponseFilterSchema } from "./filters.ts";
 import { download, powerPointJob, type DeckInput } from "./powerpoint.ts";
+import { ExportStarted } from "./exports.jobs.ts";
 
 const Key = keyParams;
 const KeyAndExport = (set: string) => Key(set).extend({ exportId: z.string().uuid().openapi({ param: { name: "exportId", in: "path" }, description: "The export's id, from the job's result" }) });
-const Started = z.object({ jobId: z.string().describe("Follow it on the websocket channel job-{jobId}; its Success carries the download path") }).openapi("ExportStarted");
 const PPTX = "application/vnd.openxmlformats-officedocument.presentationml.presentation";
 /** The results views' settings a deck takes (QualResults' confidence, adjust and total), printed on its method slide. */
 const DeckView = z.object({
@@ -70,7 +70,7 @@ function registerProjectDeck(app: App, deps: AppDeps): void {
           },
         },
       },
-      responses: { 202: { description: "Queued", content: { "application/json": { schema: Started } } }, ...commonErrors, 404: errors[404] },
+      responses: { 202: { description: "Queued", content: { "application/json": { schema: ExportStarted } } }, ...commonErrors, 404: errors[404] },
     },
     async (c) => {
       const projectId = Number(c.req.valid("param").key);
@@ -120,7 +120,7 @@ function registerRenewalDeck(app: App, deps: AppDeps): void {
       summary: "A client's renewal deck",
       description: "A queued job builds a deck for the client's renewal: completed projects and their respondents, credits spent per month (native charts). Download it with GET …/RenewalPowerPointExport/{exportId}.",
       request: { params: Key("Clients") },
-      responses: { 202: { description: "Queued", content: { "application/json": { schema: Started } } }, ...commonErrors, 404: errors[404] },
+      responses: { 202: { description: "Queued", content: { "application/json": { schema: ExportStarted } } }, ...commonErrors, 404: errors[404] },
     },
     async (c) => {
       const clientId = Number(c.req.valid("param").key);

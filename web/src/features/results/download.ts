@@ -13,3 +13,14 @@ export async function saveResponse(call: Promise<{ data?: unknown; error?: unkno
   saveFile(blob, name);
   return name;
 }
+
+/**
+ * A data export's answer (ExportCsv, ExportExcel): the file, saved, or, beyond the bound on exports
+ * in flight (record 0134), 202 with the job that will make it.
+ */
+export async function saveOrQueued(call: Promise<{ data?: unknown; error?: unknown; response: Response }>, fallbackName: string): Promise<{ saved: string } | { jobId: string }> {
+  const r = await call;
+  if (r.response.status !== 202) return { saved: await saveResponse(Promise.resolve(r), fallbackName) };
+  const started = JSON.parse(await (r.data as Blob).text()) as { jobId: string };
+  return { jobId: started.jobId };
+}
