@@ -231,6 +231,14 @@ insert into targets (id, client_id, project_id, region_id, question_id, system_q
   (2001, 2001, 2001, 15, null, 4500002, null, 50),
   (2002, 2001, 2001, null, 2004, null, 2005, null);
 
+-- Crossed quota cells (record 0128): gender x age band, one crossing in each tenant, on the two
+-- deleted drafts (no test submits or retargets them, so these rows change no other test's design).
+insert into crossed_quota_cells (id, client_id, project_id, region_id, first_option_id, second_option_id, quota_percent) values
+  (1001, 1003, 1003, 1, 4500001, 5100001, 50),
+  (1002, 1003, 1003, 1, 4500002, 5100001, 50),
+  (2001, 2001, 2003, 17, 4500001, 5100002, 60),
+  (2002, 2001, 2003, 17, 4500002, 5100002, 40);
+
 insert into link_invites (id, client_id, identifier, invite_type, project_id, email, role_id, invited_by_user_id, expires_at,
                           accepted_at, accepted_by_user_id) values
   (1001, 1003, '00000000-0000-4000-8000-000000001001', 'TeamInvite', null, 'newbie@acme.test', 2, 9003, '2099-01-01 00:00+00', null, null),

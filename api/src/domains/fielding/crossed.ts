@@ -7,7 +7,7 @@
 // at Submit with the one-question quotas (quotas.ts).
 import type { Tx } from "../../db/client.ts";
 import type { FieldError } from "../../errors.ts";
-import { hundredths, pct, type QuotaProblem, type QuotaTarget } from "./quotas.ts";
+import { hundredths, pct, type QuotaProblem, type QuotaTarget } from "./quota-shares.ts";
 
 export interface CrossedCell {
   regionId: number;

@@ -25,7 +25,7 @@ import { buildDefinition } from "./definition.ts";
 import { computeDrivers } from "../results/drivers.service.ts";
 import { codeThemes } from "../results/themes.service.ts";
 import { refreshNormCells } from "../results/norms.ts";
-import { afterPage, answerKey, countComplete, crossingKeyOf, assignTestOptions, hash32, intentKey, pages, seeded, validatePage, type Answers, type Page, type SurveyDefinition } from "./engine.ts";
+import { afterPage, answerKey, countComplete, crossingKeyOf, assignTestOptions, hash32, intentKey, pages, seeded, validatePage, type Answers, type SurveyDefinition } from "./engine.ts";
 import * as q from "./fielding.sql.ts";
 import { answerPage, makePerson, screens, type Margins, type PanelPlan } from "./simulate.ts";
 import { estimateIn, feasibility } from "../lifecycle/estimate.ts";
@@ -34,8 +34,9 @@ import { hasOutcome, recordLateArrival, recordOutcomes, sessionEndLink, verifyEn
 import { networkKey, qualityFlags, runMedian } from "./quality.ts";
 import { getTestSession, isTestEntry, startTestSession, submitTestPage } from "./test-entries.ts";
 import { DEFAULT_FIELD_DAYS, fieldPeriodDaysOf } from "./field-period.ts";
+import { SURVEY_STATUS, type RespondentView } from "./respondent-view.ts";
 
-export const SURVEY_STATUS = { Draft: 0, Testing: 10, Live: 50, Closed: 90, Dev: 130, ErrorXml: 1000, ErrorProcessing: 1010 } as const;
+export { SURVEY_STATUS, type RespondentView } from "./respondent-view.ts";
 /** Raking caps weights to [1/5, 5] relative to mean 1 (DOMAIN.md: e.g. 0.2-5). */
 export const WEIGHT_CAP = 5;
 /** Margins are met within this, unless the cap binds (then reported). */
@@ -242,19 +243,6 @@ export async function detectStalls(db: Db, hours = STALL_HOURS): Promise<number[
 
 // ---- respondents ----
 
-export interface RespondentView {
-  surveyLink: string;
-  respondentId: string;
-  status: string;
-  /** The page to answer, while InProgress. */
-  page: (Page & { index: number; total: number }) | null;
-  definition: SurveyDefinition;
-  endReason: string | null;
-  /** The respondent's answers so far (server side only: the page texts quote their own prices). */
-  answers: Answers;
-  /** A supplier's respondent at the end: the supplier's link to go to (signed with a secret). */
-  redirectUrl: string | null;
-}
 
 function view(run: q.RunRow & { definition: SurveyDefinition }, s: q.SessionRow): RespondentView {
   const all = pages(run.definition, s.testOptionOrder);

@@ -7,21 +7,9 @@
 import type { Tx } from "../../db/client.ts";
 import { ApiError } from "../../errors.ts";
 import { crossedProblems, loadCrossedCells } from "./crossed.ts";
+import { hundredths, pct, type QuotaProblem, type QuotaTarget } from "./quota-shares.ts";
 
-export interface QuotaTarget {
-  /** s{systemQuestionId} or q{questionId}: the group. */
-  groupKey: string;
-  groupName: string;
-  /** The region the target applies in (null: every region of the project). */
-  regionId: number | null;
-  /** The option's own region (demographic options of one region), null otherwise. */
-  optionRegionId: number | null;
-  optionId: number;
-  /** The answer's words (for explanations). */
-  optionLabel: string;
-  quotaPercent: number | null;
-  onlyThese: boolean;
-}
+export { hundredths, pct, type QuotaProblem, type QuotaTarget } from "./quota-shares.ts";
 
 export interface GroupOption {
   groupKey: string;
@@ -30,19 +18,9 @@ export interface GroupOption {
   regionId: number | null;
 }
 
-export interface QuotaProblem {
-  groupKey: string;
-  groupName: string;
-  regionId: number;
-  message: string;
-}
-
 /** A quota cell's cap in a run of `completes`: its share, rounded up, at least 1 (the engine's and feasibility's). */
 export const cellCap = (completes: number, quotaPercent: number) => Math.max(1, Math.ceil((completes * quotaPercent) / 100));
 
-/** Percentages in hundredths (numeric(5,2)), so 33.33 + 66.67 is exactly 100. */
-export const hundredths = (x: number) => Math.round(x * 100);
-export const pct = (h: number) => `${(h / 100).toString()}%`;
 
 export function quotaProblems(targets: readonly QuotaTarget[], options: readonly GroupOption[], regions: readonly { regionId: number; regionName: string }[]): QuotaProblem[] {
   const out: QuotaProblem[] = [];

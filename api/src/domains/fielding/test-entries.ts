@@ -10,7 +10,7 @@ import type { Tx } from "../../db/client.ts";
 import { jsonParam } from "../../db/params.ts";
 import { ApiError } from "../../errors.ts";
 import { afterPage, assignTestOptions, hash32, pages, seeded, validatePage, type Answers, type SurveyDefinition } from "./engine.ts";
-import { SURVEY_STATUS, type RespondentView } from "./fielding.service.ts";
+import { SURVEY_STATUS, type RespondentView } from "./respondent-view.ts";
 import * as q from "./fielding.sql.ts";
 import { testEndLink, type SupplierEntry } from "./suppliers.ts";
 
