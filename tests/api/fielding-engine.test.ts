@@ -11,14 +11,20 @@ import {
   answerKey,
   assignTestOptions,
   ATTENTION,
+  countComplete,
+  crossedCell,
+  crossingKeyOf,
   hash32,
   pages,
   quotaProgress,
   seeded,
   validatePage,
+  type DefCrossing,
   type DefOption,
   type DefQuestion,
+  type Answers,
   type DefTarget,
+  type Outcome,
   type Page,
   type SurveyDefinition,
 } from "../../api/src/domains/fielding/engine.ts";
@@ -483,6 +489,234 @@ describe("quotaProgress: each quota cell's completes against its cap, as the sta
     // othersQuota null or absent: no "Other answers" cell.
     expect(quotaProgress(def([{ ...women, othersQuota: null }]), state({ "q9:4": 12 }))).toEqual([{ key: "q9", question: "Your gender?", cells: [{ optionId: 4, label: "Woman", completes: 12, target: 40 }] }]);
     expect(quotaProgress(def([]), state({}))).toEqual([]);
+  });
+});
+
+// Crossed (interlocked) quota cells, record docs/decisions/0128-crossed-quota-cells.md: two
+// demographic questions crossed, each cell a pair of one answer of each with its cap. A respondent
+// whose pair is no cell screens out; a full cell is over quota; completes are counted per pair of
+// demographic answers under "s45:4500001&s51:5100001" (keys in code-unit order). The count keys
+// below are written out by hand in that form, never built with the engine's own helpers, and match
+// what quotaCounts' SQL (fielding.sql.ts, an independent implementation) counts.
+const MALE = 4500001;
+const FEMALE = 4500002;
+const AGE_18 = 5100001;
+const AGE_25 = 5100002;
+const gender45 = question("s45", "single", { title: "Gender", options: [opt(MALE, "Male"), opt(FEMALE, "Female")] });
+const age51 = question("s51", "single", { title: "Age group", options: [opt(AGE_18, "18-24"), opt(AGE_25, "25-34")] });
+// Male × 25-34 is no cell; Female × 25-34 has a small cap of its own.
+const crossing: DefCrossing = {
+  keys: ["s45", "s51"],
+  cells: [
+    { optionIds: [MALE, AGE_18], cap: 10 },
+    { optionIds: [FEMALE, AGE_18], cap: 5 },
+    { optionIds: [FEMALE, AGE_25], cap: 3 },
+  ],
+};
+
+describe("crossed cells' keys: a pair's count key and a crossing's name", () => {
+  test("crossedCell joins both answers' cells with &, in the order given; crossingKeyOf joins the two keys", () => {
+    // The record's example: "s45:4500001&s51:5100001".
+    expect(crossedCell(["s45", "s51"], [MALE, AGE_18])).toBe("s45:4500001&s51:5100001");
+    expect(crossedCell(["s45", "s51"], [FEMALE, AGE_25])).toBe("s45:4500002&s51:5100002");
+    expect(crossedCell(["s100", "s45"], ["7", 8])).toBe("s100:7&s45:8");
+    expect(crossingKeyOf(crossing)).toBe("s45&s51");
+    expect(crossingKeyOf({ keys: ["s100", "s45"] })).toBe("s100&s45");
+  });
+});
+
+describe("countComplete: a complete's answers added to the counts, as quotaCounts counts the stored sessions", () => {
+  test("each single answer's cell and the demographic pair's crossed cell, onto the counts already there; lists and texts are not counted", () => {
+    const byAnswer: Record<string, number> = { "s45:4500001": 2, "s45:4500001&s51:5100001": 4, "q9:7": 1 };
+    // Age before gender in the answers: the pair's key still puts s45 first ("s45" < "s51").
+    countComplete(byAnswer, { s51: AGE_18, s45: MALE, q9: 7, "q3:t2": 1, attention: 1, m: [1, 2], t: "a text", "q19:t2": 12.5 });
+    expect(byAnswer).toEqual({
+      "s45:4500001": 3,
+      "s51:5100001": 1,
+      "s45:4500001&s51:5100001": 5,
+      "q9:7": 2,
+      "q3:t2:1": 1,
+      "attention:1": 1,
+      "q19:t2:12.5": 1,
+    });
+  });
+
+  test("two completes of one pair count 2 in its cell; another pair has its own cell", () => {
+    const byAnswer: Record<string, number> = {};
+    countComplete(byAnswer, { s45: FEMALE, s51: AGE_25 });
+    countComplete(byAnswer, { s51: AGE_25, s45: FEMALE });
+    countComplete(byAnswer, { s45: MALE, s51: AGE_25 });
+    expect(byAnswer).toEqual({
+      "s45:4500002": 2,
+      "s45:4500001": 1,
+      "s51:5100002": 3,
+      "s45:4500002&s51:5100002": 2,
+      "s45:4500001&s51:5100002": 1,
+    });
+  });
+
+  test("three demographics: each of the three pairs, keys in code-unit order (s100 < s45 < s51), whatever the answers' order", () => {
+    // Code-unit order compares "s100" and "s45" at their second character: "1" < "4", so s100 comes
+    // first (numeric order would put it last). The three pairs: (s100, s45), (s100, s51), (s45, s51).
+    const expected = {
+      "s100:1": 1,
+      "s45:4500002": 1,
+      "s51:5100001": 1,
+      "s100:1&s45:4500002": 1,
+      "s100:1&s51:5100001": 1,
+      "s45:4500002&s51:5100001": 1,
+    };
+    const orders: [string, number][][] = [
+      [["s100", 1], ["s45", FEMALE], ["s51", AGE_18]],
+      [["s51", AGE_18], ["s45", FEMALE], ["s100", 1]],
+      [["s45", FEMALE], ["s51", AGE_18], ["s100", 1]],
+      [["s51", AGE_18], ["s100", 1], ["s45", FEMALE]],
+      [["s45", FEMALE], ["s100", 1], ["s51", AGE_18]],
+      [["s100", 1], ["s51", AGE_18], ["s45", FEMALE]],
+    ];
+    for (const order of orders) {
+      const byAnswer: Record<string, number> = {};
+      countComplete(byAnswer, Object.fromEntries(order));
+      expect(byAnswer).toEqual(expected);
+    }
+  });
+
+  test("only answers kept under s{id} pair: one demographic alone, a demographic asked about a test option, q, intent and other keys do not", () => {
+    const byAnswer: Record<string, number> = {};
+    // "s45:t3" starts as a demographic's key but goes on; "qs12" and "intent20:t5" end like one; "sx" is no id.
+    countComplete(byAnswer, { s45: MALE, "s51:t3": AGE_18, qs12: 2, "intent20:t5": 4, sx: 1, q51: 9 });
+    expect(byAnswer).toEqual({ "s45:4500001": 1, "s51:t3:5100001": 1, "qs12:2": 1, "intent20:t5:4": 1, "sx:1": 1, "q51:9": 1 });
+    const none: Record<string, number> = {};
+    countComplete(none, { m: [MALE], t: "x" });
+    expect(none).toEqual({});
+  });
+});
+
+describe("afterPage with crossed cells: the pair's cell, screen-out outside every cell, over quota at its cap", () => {
+  const demographics: Page = { id: "demographics", kind: "demographics", testOptionId: null, questions: [gender45, age51] };
+  const screener: Page = { id: "screener", kind: "screener", testOptionId: null, questions: [question("q9", "single", { options: [opt(1), opt(2)] })] };
+  const attention: Page = { id: "attention", kind: "attention", testOptionId: null, questions: [] };
+  const all = [demographics, screener, attention];
+  const run = (answers: Answers, completesByAnswer: Record<string, number> = {}, index = 0, extra: Partial<SurveyDefinition> = {}, on: Page[] = all) =>
+    afterPage(definition({ demographics: [gender45, age51], crossed: [crossing], ...extra }), on, index, answers, { completesByOption: {}, completesByAnswer });
+  const next: Outcome = { status: "InProgress", page: 1 };
+  const over: Outcome = { status: "OverQuota", reason: "quota s45&s51" };
+  const outside: Outcome = { status: "ScreenedOut", reason: "crossed s45&s51" };
+
+  test("a pair in a cell goes on while its cell is open: cap 10 lets one in at 9, not at 10 or 11; no count yet is 0", () => {
+    expect(run({ s45: MALE, s51: AGE_18 })).toEqual(next);
+    expect(run({ s45: MALE, s51: AGE_18 }, { "s45:4500001&s51:5100001": 9 })).toEqual(next);
+    expect(run({ s45: MALE, s51: AGE_18 }, { "s45:4500001&s51:5100001": 10 })).toEqual(over);
+    expect(run({ s45: MALE, s51: AGE_18 }, { "s45:4500001&s51:5100001": 11 })).toEqual(over);
+  });
+
+  test("a cell is judged by its own pair's count: other cells, the single answers' cells and other crossings' pairs do not fill it", () => {
+    // Female × 25-34 (cap 3) with 2: open, though Female × 18-24 (cap 5) and Male × 18-24 are full
+    // and Female and 25-34 alone have many completes.
+    const others = { "s45:4500002&s51:5100001": 5, "s45:4500001&s51:5100001": 10, "s45:4500002": 50, "s51:5100002": 50, "s45:4500002&s52:5200001": 9 };
+    expect(run({ s45: FEMALE, s51: AGE_25 }, { ...others, "s45:4500002&s51:5100002": 2 })).toEqual(next);
+    expect(run({ s45: FEMALE, s51: AGE_25 }, { ...others, "s45:4500002&s51:5100002": 3 })).toEqual(over);
+    // Female × 18-24 (cap 5) at 4 and at 5, whatever Female × 25-34's count.
+    expect(run({ s45: FEMALE, s51: AGE_18 }, { "s45:4500002&s51:5100001": 4, "s45:4500002&s51:5100002": 3 })).toEqual(next);
+    expect(run({ s45: FEMALE, s51: AGE_18 }, { "s45:4500002&s51:5100001": 5 })).toEqual(over);
+  });
+
+  test("a cell of cap 0 is full before its first complete", () => {
+    const zero: DefCrossing = { keys: ["s45", "s51"], cells: [{ optionIds: [MALE, AGE_18], cap: 0 }] };
+    expect(run({ s45: MALE, s51: AGE_18 }, {}, 0, { crossed: [zero] })).toEqual(over);
+  });
+
+  test("a pair that is no cell screens out, naming the crossing: one answer matching a cell's is not enough", () => {
+    // Male × 25-34: Male is in the cell Male × 18-24 and 25-34 in Female × 25-34, but the pair is in neither.
+    expect(run({ s45: MALE, s51: AGE_25 })).toEqual(outside);
+    // An answer missing, or an answer that is no option.
+    expect(run({ s45: MALE })).toEqual(outside);
+    expect(run({ s45: 4500009, s51: AGE_18 })).toEqual(outside);
+    // The pair read in the crossing's key order: answers swapped between the questions are no cell.
+    expect(run({ s45: AGE_18, s51: MALE })).toEqual(outside);
+  });
+
+  test("the crossing is judged on the page that asks both its questions, only there", () => {
+    // On the screener page, a no-cell pair already in the answers is not judged again.
+    expect(run({ s45: MALE, s51: AGE_25, q9: 1 }, {}, 1)).toEqual({ status: "InProgress", page: 2 });
+    // A demographics page asking gender only: the crossing waits for a page asking both.
+    const genderOnly: Page[] = [{ ...demographics, questions: [gender45] }, attention];
+    expect(run({ s45: MALE }, {}, 0, {}, genderOnly)).toEqual(next);
+    // Both asked on a page with another question: judged.
+    const three: Page[] = [{ ...demographics, questions: [question("s52", "single", { options: [opt(1)] }), gender45, age51] }, attention];
+    expect(run({ s52: 1, s45: MALE, s51: AGE_25 }, {}, 0, {}, three)).toEqual(outside);
+    // Both asked on a concept page: crossings, as targets, apply on demographics and screener pages only.
+    const concept: Page[] = [{ id: "concept:1", kind: "concept", testOptionId: 1, questions: [gender45, age51] }, attention];
+    expect(run({ s45: MALE, s51: AGE_25 }, {}, 0, {}, concept)).toEqual(next);
+    // A run without crossings (built before them): nothing judged.
+    expect(run({ s45: MALE, s51: AGE_25 }, {}, 0, { crossed: undefined })).toEqual(next);
+  });
+
+  test("targets first, then each crossing in turn: the first that refuses gives the outcome", () => {
+    const target: DefTarget = { key: "s45", optionIds: [FEMALE], quotas: {} };
+    // Male is outside the target: screened out by the target, before the crossing is asked.
+    expect(run({ s45: MALE, s51: AGE_18 }, {}, 0, { targets: [target] })).toEqual({ status: "ScreenedOut", reason: "target s45" });
+    // A second crossing (region s52 × income s53) on the same page: the first's cell is open, the second's full.
+    const second: DefCrossing = { keys: ["s52", "s53"], cells: [{ optionIds: [1, 2], cap: 4 }] };
+    const both: Page[] = [{ ...demographics, questions: [gender45, age51, question("s52", "single"), question("s53", "single")] }, attention];
+    const answers = { s45: MALE, s51: AGE_18, s52: 1, s53: 2 };
+    expect(run(answers, { "s52:1&s53:2": 3 }, 0, { crossed: [crossing, second] }, both)).toEqual(next);
+    expect(run(answers, { "s52:1&s53:2": 4 }, 0, { crossed: [crossing, second] }, both)).toEqual({ status: "OverQuota", reason: "quota s52&s53" });
+    expect(run({ ...answers, s53: 1 }, {}, 0, { crossed: [crossing, second] }, both)).toEqual({ status: "ScreenedOut", reason: "crossed s52&s53" });
+    // The first crossing refuses first.
+    expect(run({ ...answers, s51: AGE_25, s53: 1 }, {}, 0, { crossed: [crossing, second] }, both)).toEqual(outside);
+  });
+});
+
+describe("quotaProgress with crossed cells: each cell's completes against its cap, labelled by both answers", () => {
+  const state = (completesByAnswer: Record<string, number>) => ({ completesByOption: {}, completesByAnswer });
+
+  test("after the one-question groups, a crossing per group in its cells' order, labelled “Male × 18-24”, uncounted cells at 0", () => {
+    const screener = question("q9", "single", { title: "Owns a car", options: [opt(1, "Yes"), opt(2, "No")] });
+    const target: DefTarget = { key: "q9", optionIds: [1], quotas: { "1": 40 } };
+    const def = definition({ demographics: [gender45, age51], screener: [screener], targets: [target], crossed: [crossing] });
+    // Counts: Male × 18-24 4, Female × 25-34 3, Female × 18-24 none; the single answers' cells
+    // (Male 7, 18-24 6) are not the pairs'.
+    const counts = { "q9:1": 12, "s45:4500001": 7, "s51:5100001": 6, "s45:4500001&s51:5100001": 4, "s45:4500002&s51:5100002": 3 };
+    expect(quotaProgress(def, state(counts))).toEqual([
+      { key: "q9", question: "Owns a car", cells: [{ optionId: 1, label: "Yes", completes: 12, target: 40 }] },
+      {
+        key: "s45&s51",
+        question: "Gender × Age group",
+        cells: [
+          { optionId: null, optionIds: [MALE, AGE_18], label: "Male × 18-24", completes: 4, target: 10 },
+          { optionId: null, optionIds: [FEMALE, AGE_18], label: "Female × 18-24", completes: 0, target: 5 },
+          { optionId: null, optionIds: [FEMALE, AGE_25], label: "Female × 25-34", completes: 3, target: 3 },
+        ],
+      },
+    ]);
+  });
+
+  test("questions without a title named by their text; an answer that is no option labelled by its id", () => {
+    const untitledGender = { ...gender45, title: "" };
+    const untitledAge = { ...age51, title: "" };
+    const x: DefCrossing = { keys: ["s45", "s51"], cells: [{ optionIds: [4500009, AGE_25], cap: 2 }, { optionIds: [MALE, 5100009], cap: 1 }] };
+    const at = (demographics: DefQuestion[]) => quotaProgress(definition({ demographics, crossed: [x] }), state({ "s45:4500009&s51:5100002": 1 }));
+    expect(at([untitledGender, untitledAge])).toEqual([
+      {
+        key: "s45&s51",
+        question: "Question s45 × Question s51",
+        cells: [
+          { optionId: null, optionIds: [4500009, AGE_25], label: "4500009 × 25-34", completes: 1, target: 2 },
+          { optionId: null, optionIds: [MALE, 5100009], label: "Male × 5100009", completes: 0, target: 1 },
+        ],
+      },
+    ]);
+    expect(at([gender45, untitledAge])[0]!.question).toBe("Gender × Question s51");
+    expect(at([untitledGender, age51])[0]!.question).toBe("Question s45 × Age group");
+  });
+
+  test("a crossing whose question is not among the run's demographics has no cells to show", () => {
+    const onlyAge = definition({ demographics: [age51], screener: [gender45], crossed: [crossing] });
+    const onlyGender = definition({ demographics: [gender45], crossed: [crossing] });
+    expect(quotaProgress(onlyAge, state({}))).toEqual([]);
+    expect(quotaProgress(onlyGender, state({}))).toEqual([]);
+    expect(quotaProgress(definition({ crossed: [crossing] }), state({}))).toEqual([]);
   });
 });
 
