@@ -109,10 +109,13 @@ export async function queueReadySummaries(db: Db, queue: Queue): Promise<number>
       and exists (select 1 from data_events_log e where e.project_id = p.id and e.event = 'ResultsReady'
                   and e.created_at > coalesce((select max(s.created_at) from ai_project_summaries s where s.project_id = p.id and s.trigger = 'ResultsReady'), '-infinity'))
     order by p.id`;
+  let queued = 0;
   for (const d of due) {
     await db.begin(async (tx) => {
-      // One transaction per project, locked, so two ticks never queue the same summaries twice.
-      const [locked] = await tx`select 1 from projects where id = ${d.projectId} for update skip locked`;
+      // One transaction per project, locked, so two ticks never queue the same summaries twice; a
+      // project locked by another tick is left to it. NO KEY UPDATE, not UPDATE: the key-share lock
+      // any insert referencing the project takes (a foreign key check) does not make it skip.
+      const [locked] = await tx`select 1 from projects where id = ${d.projectId} for no key update skip locked`;
       if (!locked) return;
       const [again] = await tx`
         select 1 from data_events_log e where e.project_id = ${d.projectId} and e.event = 'ResultsReady'
@@ -120,9 +123,13 @@ export async function queueReadySummaries(db: Db, queue: Queue): Promise<number>
       if (!again) return;
       const rows = await projectRows(tx, d.projectId, "ResultsReady", {});
       await queueSummaries(queue, tx, rows, { userId: null, clientId: rows[0]!.clientId });
+      queued++;
     });
   }
-  return due.length;
+  // The projects queued now: a project found due but locked by another transaction (skipped) or
+  // queued by another tick meanwhile is not counted (it was: a side-by-side run saw a second call
+  // answer 2 where the first had counted projects it had skipped).
+  return queued;
 }
 
 /** POST AiProjectSummaries: a summary of the project (optionally a segment's, an objective's, or under filters); answers the row as queued (Pending). */
