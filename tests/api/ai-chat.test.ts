@@ -213,9 +213,15 @@ test("the answer streams on the owner's channel: deltas in order make the stored
   const deltas = mine.filter((e) => e.event === "AiMessageDelta").map((e) => e.data as { seq: number; delta: string });
   expect(deltas.map((d) => d.seq)).toEqual(deltas.map((_, i) => i));
   expect(deltas.map((d) => d.delta).join("")).toBe(answer.content);
-  // The built-in provider's answer is whole at once: one delta, not a simulated stream of its sentences.
-  expect(answer.content.match(/[.!?](\s|$)/g)!.length, "an answer of several sentences").toBeGreaterThan(1);
-  expect(deltas.length).toBe(1);
+  // The built-in provider's answer is whole at once, not a simulated stream of its sentences: it comes
+  // as one piece, and the simulated-respondents note (the demo's respondents are simulated, issue 36)
+  // as a second. The publisher joins pieces that arrive within 100 ms of the last delta, so the two
+  // are one delta on a quiet machine and two when the note's query lands later (a side-by-side run):
+  // at most two, whatever the load, and fewer than the answer's sentences.
+  const sentences = answer.content.match(/[.!?](\s|$)/g)!.length;
+  expect(sentences, "an answer of several sentences").toBeGreaterThan(2);
+  expect(deltas.length).toBeGreaterThanOrEqual(1);
+  expect(deltas.length).toBeLessThanOrEqual(2);
   const done = mine.at(-1)!;
   expect(done.event).toBe("AiMessageCompleted");
   expect((done.data as { messageId: number }).messageId).toBe(answer.id);
