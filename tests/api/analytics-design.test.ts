@@ -348,6 +348,8 @@ describe("design effects and the minimum base (issue 37) on compareLong, against
       // The family the adjustment runs over: the tested pairs only (D's three are not).
       expect(got.method.tests).toBe(s.comparisons.filter((c) => c.tested).length);
       expect(got.method.lonelyPsu).toBe("certainty");
+      // Respondents are the PSUs here: no clusters above them; strata by site; paired by respondent.
+      expect([got.method.clusters, got.method.strata, got.method.paired]).toEqual([false, true, true]);
       const bonf = compareLong(input, { confidence: 95, adjust: "bonferroni" });
       s.comparisons.forEach((e, i) => {
         if (e.tested) near(bonf.comparisons[i]!.pAdjusted, e.pBonferroni);
@@ -382,6 +384,16 @@ describe("design effects and the minimum base (issue 37) on compareLong, against
     // One test: its adjusted p is its own p under either adjustment.
     const bc = lowA.comparisons[3]!;
     expect(bc.pAdjusted).toBe(bc.p);
+  });
+
+  test("a group's design effect counts only its rows with a weight (m of Kish's deff): a zero-weight row is in the design, not in m", () => {
+    // Group a: four rows, one with weight 0; b: three rows. m for a is 3, not 4.
+    const row = (group: string, y: number, weight: number, respondent: string): LongInput => ({ respondent, stratum: null, weight, group, y });
+    const got = compareLong([row("a", 1, 1, "r1"), row("a", 0, 2, "r2"), row("a", 1, 1, "r3"), row("a", 0, 0, "r4"), row("b", 1, 1, "r1"), row("b", 0, 1, "r2"), row("b", 1, 2, "r3")], { confidence: 95, adjust: "none", minBase: 0 }).groups;
+    const a = got.find((g) => g.group === "a")!;
+    expect(a.deff).not.toBeNull();
+    expect(a.deff!).toBeCloseTo(designEffect(a.share, a.se, 3), 12);
+    expect(Math.abs(a.deff! - designEffect(a.share, a.se, 4))).toBeGreaterThan(1e-6);
   });
 
   test("designEffect = se² / (p(1 − p)/(m − 1)) (Kish 1965; R's deff = \"replace\"), NaN without variance or under two observations", () => {
