@@ -25,7 +25,11 @@ test("a queued CSV export shows its progress and downloads the file when done", 
   await expect(page.getByText("Effective sample (Kish)"), "the summary page has loaded").toBeVisible({ timeout: 30_000 });
   await page.getByRole("button", { name: "Export", exact: true }).click();
 
-  const sql = postgres({ host: "127.0.0.1", port: Number(PG_PORT), user: "postgres", password: "postgres", database: "ideally", max: 2, onnotice: () => {} });
+  // The server's database: DATABASE_URL when the run sets it (.ci/run does, and the server then uses
+  // it: playwright.config.ts), else the embedded PostgreSQL the server starts on E2E_PG_PORT.
+  const options = { max: 2, onnotice: () => {} };
+  const url = process.env.DATABASE_URL;
+  const sql = url ? postgres(url, options) : postgres({ host: "127.0.0.1", port: Number(PG_PORT), user: "postgres", password: "postgres", database: "ideally", ...options });
   // The exports' first read of the respondents (exports.service.ts respondentTable), waiting for the lock: not the page's own reads.
   const waitingOnLock = async () =>
     (await sql<{ n: number }[]>`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like '%respondent_uuid::text as "respondentId"%'`)[0]!.n;
