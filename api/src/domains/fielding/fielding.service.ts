@@ -34,7 +34,7 @@ import { hasOutcome, recordLateArrival, recordOutcomes, sessionEndLink, verifyEn
 import { networkKey, qualityFlags, runMedian } from "./quality.ts";
 import { getTestSession, isTestEntry, startTestSession, submitTestPage } from "./test-entries.ts";
 import { DEFAULT_FIELD_DAYS, fieldPeriodDaysOf } from "./field-period.ts";
-import { SURVEY_STATUS, type RespondentView } from "./respondent-view.ts";
+import { respondentView, SURVEY_STATUS, type RespondentView } from "./respondent-view.ts";
 
 export { SURVEY_STATUS, type RespondentView } from "./respondent-view.ts";
 /** Raking caps weights to [1/5, 5] relative to mean 1 (DOMAIN.md: e.g. 0.2-5). */
@@ -245,18 +245,7 @@ export async function detectStalls(db: Db, hours = STALL_HOURS): Promise<number[
 
 
 function view(run: q.RunRow & { definition: SurveyDefinition }, s: q.SessionRow): RespondentView {
-  const all = pages(run.definition, s.testOptionOrder);
-  const page = s.status === "InProgress" ? all[s.page] : undefined;
-  return {
-    surveyLink: run.surveyLink,
-    respondentId: s.respondentUuid,
-    status: s.status,
-    page: page ? { ...page, index: s.page, total: all.length } : null,
-    definition: run.definition,
-    endReason: s.endReason,
-    answers: s.answers,
-    redirectUrl: null,
-  };
+  return respondentView(run, s, null);
 }
 
 /** The view, with the supplier's end link (its recorded outcome's) for a supplier's respondent who has finished. */

@@ -10,7 +10,7 @@ import type { Tx } from "../../db/client.ts";
 import { jsonParam } from "../../db/params.ts";
 import { ApiError } from "../../errors.ts";
 import { afterPage, assignTestOptions, hash32, pages, seeded, validatePage, type Answers, type SurveyDefinition } from "./engine.ts";
-import { SURVEY_STATUS, type RespondentView } from "./respondent-view.ts";
+import { respondentView, SURVEY_STATUS, type RespondentView } from "./respondent-view.ts";
 import * as q from "./fielding.sql.ts";
 import { testEndLink, type SupplierEntry } from "./suppliers.ts";
 
@@ -41,19 +41,8 @@ export async function isTestEntry(tx: Tx, runId: number, entry: SupplierEntry): 
 }
 
 async function view(tx: Tx, run: Run, s: TestSession): Promise<RespondentView> {
-  const all = pages(run.definition, s.testOptionOrder);
-  const page = s.status === "InProgress" ? all[s.page] : undefined;
   const entry = s.sampleSupplierId !== null && s.supplierRid !== null ? { supplierId: s.sampleSupplierId, rid: s.supplierRid, test: null } : null;
-  return {
-    surveyLink: run.surveyLink,
-    respondentId: s.respondentUuid,
-    status: s.status,
-    page: page ? { ...page, index: s.page, total: all.length } : null,
-    definition: run.definition,
-    endReason: s.endReason,
-    answers: s.answers,
-    redirectUrl: entry && s.status !== "InProgress" ? await testEndLink(tx, run.id, entry, s.status, s.endReason, s.qualityFlags) : null,
-  };
+  return respondentView(run, s, entry && s.status !== "InProgress" ? await testEndLink(tx, run.id, entry, s.status, s.endReason, s.qualityFlags) : null);
 }
 
 /** A test entry starts: a test session (a new one each time: a tester may take the test link again). */
