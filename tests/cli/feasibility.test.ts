@@ -145,6 +145,24 @@ ${cells.map(([g, a, q]) => `  - region: AU\n    cell: [${g}, ${a}]\n    quota: $
     }
   });
 
+  test("at 60 columns each line of the explanation is wrapped at spaces, its continuation indented two, every word kept, no cell's label split; piped with no width it stays whole", async () => {
+    const path = crossedFile(6946);
+    const whole = (await uma.run(["projects", "validate", path])).stdout;
+    const r = await uma.run(["projects", "validate", path], { env: { COLUMNS: "60" } });
+    expect(r.code, r.stderr).toBe(0);
+    const section = r.stdout.slice(r.stdout.indexOf("Feasibility (FeasibilityEstimate):\n") + "Feasibility (FeasibilityEstimate):\n".length).trimEnd().split("\n");
+    expect(section.length).toBeGreaterThan(2);
+    for (const line of section) {
+      expect(line.length, line).toBeLessThanOrEqual(59);
+      // A crossed cell's label stays whole on one line: no line ends or starts with "×".
+      expect(line.trim(), line).not.toMatch(/^×|×$/);
+    }
+    const items = section.join("\n").split(/\n(?=- )/).map((item) => item.replace(/\n {2}/g, " "));
+    const expected = whole.slice(whole.indexOf("Feasibility (FeasibilityEstimate):\n") + "Feasibility (FeasibilityEstimate):\n".length).trimEnd().split("\n");
+    expect(expected.every((l) => l.startsWith("- "))).toBe(true);
+    expect(items).toEqual(expected);
+  });
+
   test("cells adding up to 99.99%: validate and --dry-run exit 1 naming the crossing, as ChangeTargets would refuse it; nothing created", async () => {
     const [before] = await tdb.db<{ n: number }[]>`select count(*)::int as n from projects`;
     const path = crossedFile(100, 29.99);

@@ -11,7 +11,7 @@ import { networkError } from "../../net.ts";
 import { readStdin } from "../../prompt.ts";
 import { PROJECT_TYPES as TYPE_NAMES } from "../../../../contracts/labels.ts";
 import { readCategories, readFrameworks, readMarkets, readTargetOptions } from "../../lookups.ts";
-import { bold, printJson, summary, table, plural } from "../../output.ts";
+import { bold, note, printJson, summary, table, plural } from "../../output.ts";
 import { needClient, ok, signedIn, type Api, type GlobalOptions } from "../../session.ts";
 import { readProjectFile, type ProjectPlan, type Upload } from "./file.ts";
 import { resolvePlan, type Resolved } from "./resolve.ts";
@@ -126,8 +126,13 @@ async function explain(api: Api, resolved: Resolved): Promise<Feasibility> {
   return ok(await api.client.POST("/api/v1/Projects/FeasibilityEstimate", { body }), "estimating feasibility").explanation;
 }
 
+/**
+ * The explanation's lines as a list, each wrapped at spaces to the terminal's width (note(): whole
+ * with --wide or no terminal), a crossed cell's label ("Male × 18-24") never split across lines.
+ */
 export function feasibilityText(f: Feasibility): string {
-  return [bold("Feasibility (FeasibilityEstimate):"), ...f.lines.map((l) => `- ${l}`)].join("\n");
+  const wrapped = (l: string) => note(`- ${l}`.replaceAll(" × ", "\u00a0×\u00a0")).replaceAll("\u00a0", " ");
+  return [bold("Feasibility (FeasibilityEstimate):"), ...f.lines.map(wrapped)].join("\n");
 }
 
 /** Quotas or crossed cells no run can fill: the create would be refused at ChangeTargets, so the check fails here (exit 1), naming the group or crossing. */
