@@ -2121,7 +2121,7 @@ export interface paths {
         put?: never;
         /**
          * Whether settings not yet saved can be fielded: the incidence, each market's feasibility and what the quotas mean
-         * @description IncidenceEstimate's estimate and explanation for markets, completes and demographic targets as ChangeTargets takes them, with nothing created (the CLI's `projects create --dry-run` and `projects validate`). Targets are checked as ChangeTargets checks them (400 naming the target); quotas no run can fill are not refused here but explained (`explanation.quotasOk` false, the group's text naming it). Nothing is written.
+         * @description IncidenceEstimate's estimate and explanation for markets, completes, demographic targets and crossed quota cells as ChangeTargets takes them, with nothing created (the CLI's `projects create --dry-run` and `projects validate`). Targets are checked as ChangeTargets checks them (400 naming the target); crossed cells as ChangeTargets checks their markets and answers (400 at `crossedQuotas.{i}`); quotas and crossings no run can fill are not refused here but explained (`explanation.quotasOk` false, the group's or crossing's text naming it). Nothing is written.
          */
         post: operations["Projects_FeasibilityEstimate"];
         delete?: never;
@@ -10960,6 +10960,18 @@ export interface components {
                 regionId?: number | null;
                 quotaPercent?: number | null;
                 onlyThese?: boolean;
+            }[];
+            /** @description Crossed (interlocked) quota cells as ChangeTargets takes them (none when omitted): each crossing is one factor of its market's incidence and each cell's needed and deliverable completes are in `explanation.crossed`, as IncidenceEstimate gives them for a saved project */
+            crossedQuotas?: {
+                /** @description The market the cell applies in (one of the project's regions) */
+                regionId: number;
+                /** @description The cell's pair of answers: one option of each of two demographic questions (SystemQuestionOption), in either order */
+                systemQuestionOptionIds: [
+                    number,
+                    number
+                ];
+                /** @description The cell's share of the market's completes; the cells of one crossing (two questions in one market) add up to 100% */
+                quotaPercent: number;
             }[];
         };
         ProjectReadiness: {

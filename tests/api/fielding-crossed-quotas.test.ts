@@ -203,6 +203,96 @@ describe("feasibility per crossed cell (IncidenceEstimate), and Submit", () => {
   });
 });
 
+// FeasibilityEstimate (the CLI's validate and dry run) explains crossed cells of settings not saved
+// anywhere, by the same computation. Worked by hand for Australia (region 2): the panel reaches
+// 25,000 people there in a field period (docs/decisions.md "Feasibility"); ABS 2021 census margins:
+// Male 0.492, Female 0.508, 18-24 0.113, 25-34 0.183. Cells (product of margins): Male x 18-24 =
+// 0.055596, Male x 25-34 = 0.090036, Female x 18-24 = 0.057404, Female x 25-34 = 0.092964; they add
+// up to 0.296 = (0.113 + 0.183) x (0.492 + 0.508), the incidence, so the market can deliver
+// floor(25,000 x 0.296) = 7,400 and each cell 7,400 x its share / 0.296 = 25,000 x its share:
+// 1,389.9 -> 1,389, 2,250.9 -> 2,250, 1,435.1 -> 1,435, 2,324.1 -> 2,324. At 20% / 30% / 20% / 30%,
+// Male x 18-24 needs ceil(0.2 n): 1,389 at n = 6,945 (fits), 1,390 at n = 6,946 (one short), while a
+// 30% cell needs ceil(0.3 x 6,946) = 2,084 <= 2,250 and the market (7,400) fits both.
+describe("FeasibilityEstimate: crossed cells of settings not saved anywhere (the CLI's validate and dry run)", () => {
+  const AU = 2;
+  const SHARES = [cell(MALE, AGE_18, 20, AU), cell(MALE, AGE_25, 30, AU), cell(FEMALE, AGE_18, 20, AU), cell(FEMALE, AGE_25, 30, AU)];
+  type CellOut = { optionIds: number[]; label: string; needed: number; deliverable: number; feasible: boolean };
+  type Crossed = { key: string; ok: boolean; text: string; cells: CellOut[] };
+  const feasibility = (sampleSize: number, crossedQuotas: unknown[], targets: unknown[] = []) =>
+    call(app, "acmeUser", T, "POST", "/api/v1/Projects/FeasibilityEstimate", { regionIds: [AU], sampleSize, targets, crossedQuotas });
+  const rows = (x: Crossed) => x.cells.map((c) => [c.label, c.needed, c.deliverable, c.feasible]);
+
+  test("6,945 completes in Australia: the crossing is the market's one factor (0.296), every cell fits, Male × 18-24 at its edge", async () => {
+    const r = await feasibility(6945, SHARES);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const region = r.body.regions[0];
+    expect(region.incidence).toBeCloseTo(0.296, 4);
+    expect(region.feasibleCompletes).toBe(7400);
+    expect(region.factors.map((f: { kind: string }) => f.kind)).toEqual(["crossed"]);
+    const x = r.body.explanation.crossed[0] as Crossed;
+    expect(x.key).toBe("s45&s51");
+    expect(x.ok).toBe(true);
+    expect(rows(x)).toEqual([
+      ["Male × 18-24", 1389, 1389, true],
+      ["Male × 25-34", 2084, 2250, true],
+      ["Female × 18-24", 1389, 1435, true],
+      ["Female × 25-34", 2084, 2324, true],
+    ]);
+    expect(x.text).toBe("Gender × Age group in Australia: Male × 18-24 20%, Male × 25-34 30%, Female × 18-24 20%, Female × 25-34 30%, 100% in all.");
+    expect(r.body.explanation.lines).toContain(x.text);
+    expect(r.body.explanation.quotasOk).toBe(true);
+  });
+
+  test("6,946 completes: Male × 18-24 needs 1,390 and about 1,389 can be delivered, the same figures and cells as IncidenceEstimate and Submit's 409 for the saved project", async () => {
+    const r = await feasibility(6946, SHARES);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.regions[0].feasible, "7,400 can be delivered in the market").toBe(true);
+    const x = r.body.explanation.crossed[0] as Crossed;
+    expect(rows(x)).toEqual([
+      ["Male × 18-24", 1390, 1389, false],
+      ["Male × 25-34", 2084, 2250, true],
+      ["Female × 18-24", 1390, 1435, true],
+      ["Female × 25-34", 2084, 2324, true],
+    ]);
+    expect(x.text).toEndWith("Not feasible in every cell: Male × 18-24 needs 1,390 completes and about 1,389 can be delivered.");
+    // The same settings saved on a draft: IncidenceEstimate explains them alike, Submit refuses the cell.
+    const created = await call(app, "acmeUser", T, "POST", "/api/v1/Projects", { projectName: "Crossed AU", projectTypeId: 1, frameworkId: 1000, regionIds: [AU], sampleSize: 6946 });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = created.body.id as number;
+    expect((await call(app, "acmeUser", T, "POST", "/api/v1/TestOptions", { projectId: id, conceptText: "Oat milk barista blend" })).status).toBe(201);
+    expect((await change(id, { crossedQuotas: SHARES })).status).toBe(200);
+    const saved = await call(app, "acmeUser", T, "POST", `/api/v1/Projects(${id})/IncidenceEstimate`);
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    expect(saved.body.explanation.crossed).toEqual(r.body.explanation.crossed);
+    expect(saved.body.regions).toEqual(r.body.regions);
+    const submit = await call(app, "acmeUser", T, "POST", `/api/v1/Projects(${id})/Submit`, {});
+    expect(submit.status, JSON.stringify(submit.body)).toBe(409);
+    expect(submit.body.message).toStartWith("Not feasible: the quota cell Male × 18-24 needs 1,390 completes and about 1,389 can be delivered in Australia.");
+  });
+
+  test("cells the settings cannot take are refused at their field (400, the error shape); shares no run can fill are explained, not refused", async () => {
+    const bad = await feasibility(100, [cell(MALE, 99999999, 50, AU), cell(MALE, AGE_18, 50, 1)]);
+    expect(bad.status).toBe(400);
+    expect(bad.body.typename).toBe("ValidationError");
+    expect(bad.body.errors).toEqual([
+      { path: "crossedQuotas.0.systemQuestionOptionIds.1", message: "No system question option 99999999" },
+      { path: "crossedQuotas.1.regionId", message: "Region 1 is not one of the settings' regions" },
+    ]);
+    const short = await feasibility(100, [...SHARES.slice(0, 3), cell(FEMALE, AGE_25, 29.99, AU)]);
+    expect(short.status, JSON.stringify(short.body)).toBe(200);
+    const x = short.body.explanation.crossed[0] as Crossed;
+    expect(x.ok).toBe(false);
+    expect(x.text).toBe("The crossed cells of Gender × Age group add up to 99.99% in Australia: they must add up to 100%, or the run can never fill.");
+    expect(short.body.explanation.quotasOk).toBe(false);
+    const own = await feasibility(100, SHARES, [
+      { systemQuestionOptionId: MALE, quotaPercent: 50, onlyThese: true },
+      { systemQuestionOptionId: FEMALE, quotaPercent: 50, onlyThese: true },
+    ]);
+    expect(own.status).toBe(200);
+    expect((own.body.explanation.crossed[0] as Crossed).text).toBe("Gender has quotas of its own in Australia and is crossed with Age group there: set its shares in the crossed cells only.");
+  });
+});
+
 describe("the engine: a respondent counts in their pair's cell, a full cell is over quota", () => {
   test("20 completes in four cells at 25%: 5 each, nobody outside them, over-quota once a cell is full, and each cell's progress on the status answer", async () => {
     const id = await draft(20);

@@ -5,9 +5,12 @@
 // qualifies, so every cell lies within them, and a crossed question takes no quota of its own in
 // that market (the cells decide its shares). Set by ChangeTargets (crossedQuotas), checked there and
 // at Submit with the one-question quotas (quotas.ts).
+import type postgres from "postgres";
 import type { Tx } from "../../db/client.ts";
 import type { FieldError } from "../../errors.ts";
 import { hundredths, pct, type QuotaProblem, type QuotaTarget } from "./quota-shares.ts";
+
+type Fragment = postgres.PendingQuery<postgres.Row[]>;
 
 export interface CrossedCell {
   regionId: number;
@@ -91,19 +94,35 @@ export function crossedProblems(cells: readonly CrossedCell[], targets: readonly
   return out;
 }
 
-export async function loadCrossedCells(tx: Tx, projectId: number, regionId?: number): Promise<CrossedCell[]> {
+/** The cells of `source` (rows of crossed_quota_cells' columns, as c) with their questions and answers named, in the question order. */
+function namedCells(tx: Tx, source: Fragment, where: Fragment): Promise<CrossedCell[]> {
   return tx<CrossedCell[]>`
     select c.region_id as "regionId", o1.system_question_id as "firstQuestionId", c.first_option_id as "firstOptionId",
            o2.system_question_id as "secondQuestionId", c.second_option_id as "secondOptionId",
            q1.question_label as "firstQuestion", q2.question_label as "secondQuestion",
            o1.answer_label as "firstLabel", o2.answer_label as "secondLabel", c.quota_percent::float8 as "quotaPercent"
-    from crossed_quota_cells c
+    from ${source} c
     join system_question_option o1 on o1.id = c.first_option_id
     join system_question_option o2 on o2.id = c.second_option_id
     join system_question q1 on q1.id = o1.system_question_id
     join system_question q2 on q2.id = o2.system_question_id
-    where c.project_id = ${projectId} ${regionId === undefined ? tx`` : tx`and c.region_id = ${regionId}`}
+    ${where}
     order by c.region_id, o1.system_question_id, o2.system_question_id, o1.sort_order, o1.id, o2.sort_order, o2.id`;
+}
+
+export async function loadCrossedCells(tx: Tx, projectId: number, regionId?: number): Promise<CrossedCell[]> {
+  return namedCells(tx, tx`crossed_quota_cells`, tx`where c.project_id = ${projectId} ${regionId === undefined ? tx`` : tx`and c.region_id = ${regionId}`}`);
+}
+
+/**
+ * Cells not saved anywhere (checkCrossedInput's rows: FeasibilityEstimate), named and ordered as
+ * loadCrossedCells reads the stored ones, so the estimate and its explanation are the same.
+ */
+export async function crossedCellsOf(tx: Tx, rows: readonly CrossedInput[]): Promise<CrossedCell[]> {
+  if (!rows.length) return [];
+  const source = tx`unnest(${rows.map((c) => c.regionId)}::int[], ${rows.map((c) => c.systemQuestionOptionIds[0]!)}::int[],
+    ${rows.map((c) => c.systemQuestionOptionIds[1]!)}::int[], ${rows.map((c) => c.quotaPercent)}::numeric(5, 2)[]) as u(region_id, first_option_id, second_option_id, quota_percent)`;
+  return namedCells(tx, tx`(select * from ${source})`, tx``);
 }
 
 export interface CrossedInput {
@@ -125,7 +144,13 @@ interface OptionRow {
  * cell's market, its two answers (known, of the market, of two different questions), once. Answers
  * the rows to store (the lower question's answer first) or the field errors.
  */
-export async function checkCrossedInput(tx: Tx, input: readonly CrossedInput[], regionIds: readonly number[]): Promise<{ rows: CrossedInput[]; errors: FieldError[] }> {
+export async function checkCrossedInput(
+  tx: Tx,
+  input: readonly CrossedInput[],
+  regionIds: readonly number[],
+  /** Whose regions the messages name: the project's (ChangeTargets) or the settings' (FeasibilityEstimate). */
+  whose = "the project's",
+): Promise<{ rows: CrossedInput[]; errors: FieldError[] }> {
   const ids = [...new Set(input.flatMap((c) => c.systemQuestionOptionIds))];
   const names = new Map((await tx<{ id: number; name: string }[]>`select id, region_name as name from regions where id = any(${[...regionIds]}::int[])`).map((r) => [r.id, r.name]));
   const regionName = (id: number) => names.get(id) ?? `region ${id}`;
@@ -141,7 +166,7 @@ export async function checkCrossedInput(tx: Tx, input: readonly CrossedInput[], 
   const seen = new Set<string>();
   for (const [i, c] of input.entries()) {
     const at = (field: string, message: string) => errors.push({ path: `crossedQuotas.${i}${field ? `.${field}` : ""}`, message });
-    if (!regionIds.includes(c.regionId)) { at("regionId", `Region ${c.regionId} is not one of the project's regions`); continue; }
+    if (!regionIds.includes(c.regionId)) { at("regionId", `Region ${c.regionId} is not one of ${whose} regions`); continue; }
     const found = c.systemQuestionOptionIds.map((id) => opts.get(id));
     const missing = found.findIndex((o) => !o);
     if (missing >= 0) { at(`systemQuestionOptionIds.${missing}`, `No system question option ${c.systemQuestionOptionIds[missing]}`); continue; }

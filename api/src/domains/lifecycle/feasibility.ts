@@ -7,6 +7,7 @@ import type { RequestCtx } from "../../access/principal.ts";
 import { enterTenant } from "../../access/policy.ts";
 import { ApiError, type FieldError } from "../../errors.ts";
 import { groupOptions, type QuotaTarget } from "../fielding/quotas.ts";
+import { checkCrossedInput, crossedCellsOf, type CrossedInput } from "../fielding/crossed.ts";
 import type { DemographicTarget, RegionSample } from "./incidence.sql.ts";
 import { incidenceEstimate } from "./incidence.service.ts";
 import { estimateRegions, type IncidenceEstimate } from "./estimate.ts";
@@ -22,6 +23,8 @@ export interface FeasibilitySettings {
   regionIds: number[];
   sampleSize?: number | null;
   targets: { systemQuestionOptionId: number; regionId?: number | null; quotaPercent?: number | null; onlyThese?: boolean }[];
+  /** Crossed quota cells, as ChangeTargets takes them (none when omitted). */
+  crossedQuotas?: CrossedInput[];
 }
 
 /** Completes per region when a project is created without a sample size (POST Projects). */
@@ -29,8 +32,10 @@ const DEFAULT_SAMPLE_SIZE = 200;
 
 /**
  * Projects/FeasibilityEstimate: the incidence and the explanation of settings not saved anywhere
- * (a project file's markets, completes and demographic targets: `ideally projects create --dry-run`
- * and `validate`), checked as ChangeTargets checks them. Nothing is written.
+ * (a project file's markets, completes, demographic targets and crossed quota cells: `ideally
+ * projects create --dry-run` and `validate`), checked as ChangeTargets checks them. The estimate and
+ * the explanation are IncidenceEstimate's (estimateRegions, explainFeasibility), crossed cells
+ * included, so a cell that cannot be met is named with the figures Submit's 409 gives. Nothing is written.
  */
 export async function feasibilityEstimate(db: Db, ctx: RequestCtx, input: FeasibilitySettings): Promise<Omit<IncidenceEstimate, "projectId"> & { explanation: FeasibilityExplanation }> {
   return enterTenant(db, ctx, async (tx) => {
@@ -63,7 +68,10 @@ export async function feasibilityEstimate(db: Db, ctx: RequestCtx, input: Feasib
         onlyThese: t.onlyThese ?? false,
       });
     }
+    const crossedInput = await checkCrossedInput(tx, input.crossedQuotas ?? [], ids, "the settings'");
+    errors.push(...crossedInput.errors);
     if (errors.length) throw new ApiError("ValidationError", errors.map((e) => `${e.path}: ${e.message}`).join("; "), undefined, errors);
+    const crossed = await crossedCellsOf(tx, crossedInput.rows);
     const size = input.sampleSize ?? DEFAULT_SAMPLE_SIZE;
     const regions: RegionSample[] = regionRows.map((r) => ({ ...r, sampleSize: size, isCustomerPanel: false }));
     // As incidence.sql.ts demographicTargets: a group with quotas and not "only these" screens nobody out.
@@ -76,7 +84,7 @@ export async function feasibilityEstimate(db: Db, ctx: RequestCtx, input: Feasib
     const screening: DemographicTarget[] = quota
       .filter((t) => !open.has(t.groupKey))
       .map((t) => ({ regionId: t.regionId, optionId: t.optionId, systemQuestionId: Number(t.groupKey.slice(1)), optionRegionId: t.optionRegionId }));
-    const est = await estimateRegions(tx, regions, screening, []);
-    return { ...est, explanation: explainFeasibility(est.regions, quota, quota.length ? await groupOptions(tx, quota) : []) };
+    const est = await estimateRegions(tx, regions, screening, [], crossed);
+    return { ...est, explanation: explainFeasibility(est.regions, quota, quota.length ? await groupOptions(tx, quota) : [], crossed) };
   });
 }

@@ -10,6 +10,7 @@ import * as svc from "./lifecycle.service.ts";
 import { duplicate } from "./duplicate.service.ts";
 import { generateQuestionIr } from "./incidence.service.ts";
 import { feasibilityEstimate, incidenceEstimateExplained } from "./feasibility.ts";
+import { CrossedQuotaCell } from "../projects/schemas.ts";
 import { tags, ProjectKeyParams, projectKeyOf, Readiness, Move, Duplicate, DuplicateResult, Owner, OwnerResult, GroupTags, GroupTagsResult, RemoveFromRun, RemoveFromRunResult, ResyncResult, MoveResult, AdminEdit, AdminEditResult, IncidenceResult, QuestionIrResult, action, actionWithBody, projectIdOf } from "./lifecycle.schemas.ts";
 
 /** Move, Duplicate, AdminEdit and UpdateProjectOwner. */
@@ -189,9 +190,10 @@ export function registerProjectChecks(app: App, deps: AppDeps): void {
       operationId: "Projects_FeasibilityEstimate",
       summary: "Whether settings not yet saved can be fielded: the incidence, each market's feasibility and what the quotas mean",
       description:
-        "IncidenceEstimate's estimate and explanation for markets, completes and demographic targets as ChangeTargets takes them, with nothing created " +
+        "IncidenceEstimate's estimate and explanation for markets, completes, demographic targets and crossed quota cells as ChangeTargets takes them, with nothing created " +
         "(the CLI's `projects create --dry-run` and `projects validate`). Targets are checked as ChangeTargets checks them (400 naming the target); " +
-        "quotas no run can fill are not refused here but explained (`explanation.quotasOk` false, the group's text naming it). Nothing is written.",
+        "crossed cells as ChangeTargets checks their markets and answers (400 at `crossedQuotas.{i}`); " +
+        "quotas and crossings no run can fill are not refused here but explained (`explanation.quotasOk` false, the group's or crossing's text naming it). Nothing is written.",
       request: {
         body: {
           required: true,
@@ -211,6 +213,13 @@ export function registerProjectChecks(app: App, deps: AppDeps): void {
                       }),
                     )
                     .max(500),
+                  crossedQuotas: z
+                    .array(CrossedQuotaCell)
+                    .max(500)
+                    .optional()
+                    .describe(
+                      "Crossed (interlocked) quota cells as ChangeTargets takes them (none when omitted): each crossing is one factor of its market's incidence and each cell's needed and deliverable completes are in `explanation.crossed`, as IncidenceEstimate gives them for a saved project",
+                    ),
                 })
                 .openapi("FeasibilityEstimateBody"),
             },

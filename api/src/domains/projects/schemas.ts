@@ -6,6 +6,13 @@ import { ProjectFields, QuestionFields, TestOptionFields } from "../../entities/
 const id = () => z.number().int().positive();
 const ids = (max = 200) => z.array(id()).min(1).max(max);
 
+/** A crossed quota cell as ChangeTargets and FeasibilityEstimate take it (record 0128). */
+export const CrossedQuotaCell = z.strictObject({
+  regionId: id().describe("The market the cell applies in (one of the project's regions)"),
+  systemQuestionOptionIds: z.tuple([id(), id()]).describe("The cell's pair of answers: one option of each of two demographic questions (SystemQuestionOption), in either order"),
+  quotaPercent: z.number().gt(0).max(100).describe("The cell's share of the market's completes; the cells of one crossing (two questions in one market) add up to 100%"),
+});
+
 export const CreateProject = z
   .strictObject({
     projectName: ProjectFields.projectName,
@@ -55,13 +62,7 @@ export const ChangeTargetsBody = z
       )
       .max(500),
     crossedQuotas: z
-      .array(
-        z.strictObject({
-          regionId: id().describe("The market the cell applies in (one of the project's regions)"),
-          systemQuestionOptionIds: z.tuple([id(), id()]).describe("The cell's pair of answers: one option of each of two demographic questions (SystemQuestionOption), in either order"),
-          quotaPercent: z.number().gt(0).max(100).describe("The cell's share of the market's completes; the cells of one crossing (two questions in one market) add up to 100%"),
-        }),
-      )
+      .array(CrossedQuotaCell)
       .max(500)
       .optional()
       .describe(

@@ -11,7 +11,7 @@ import { networkError } from "../../net.ts";
 import { readStdin } from "../../prompt.ts";
 import { PROJECT_TYPES as TYPE_NAMES } from "../../../../contracts/labels.ts";
 import { readCategories, readFrameworks, readMarkets, readTargetOptions } from "../../lookups.ts";
-import { bold, printJson, summary, table, plural } from "../../output.ts";
+import { bold, note, printJson, summary, table, plural } from "../../output.ts";
 import { needClient, ok, signedIn, type Api, type GlobalOptions } from "../../session.ts";
 import { readProjectFile, type ProjectPlan, type Upload } from "./file.ts";
 import { resolvePlan, type Resolved } from "./resolve.ts";
@@ -86,6 +86,7 @@ export async function runValidate(path: string, o: ValidateOptions): Promise<voi
     framework: { id: resolved.framework.id, title: resolved.framework.title },
     regions: resolved.markets.map((m) => ({ id: m.id, name: m.name, code: m.code, currency: m.currency })),
     targets: resolved.targets,
+    crossedQuotas: resolved.crossedQuotas,
     testOptions: plan.testOptions.length,
     questions: plan.questions.length,
     uploads: [...plan.testOptions, ...plan.questions].flatMap((x) => (x.image ? [x.image.path] : [])),
@@ -98,6 +99,7 @@ export async function runValidate(path: string, o: ValidateOptions): Promise<voi
         ["project", `${resolved.project.projectName} (${TYPE_NAMES[resolved.project.projectTypeId]}, ${resolved.framework.title})`],
         ["regions", result.regions.map((r) => `${r.name} (${r.code}, ${r.currency})`).join(", ")],
         ["targets", String(result.targets.length)],
+        ["crossed cells", String(result.crossedQuotas.length)],
         ["test options", String(result.testOptions)],
         ["questions", String(result.questions)],
         ["files", String(result.uploads.length)],
@@ -111,7 +113,8 @@ type Feasibility = Schemas["FeasibilityExplanation"];
 
 /**
  * The markets' feasibility and what the quotas mean, from the API (Projects/FeasibilityEstimate: the
- * same words the web editor shows), for the file's markets, completes and targets; nothing created.
+ * same words the web editor shows), for the file's markets, completes, targets and crossed quota
+ * cells (each cell's needed and deliverable completes, as Submit's 409 gives them); nothing created.
  */
 async function explain(api: Api, resolved: Resolved): Promise<Feasibility> {
   const targets = resolved.targets.flatMap((t) =>
@@ -119,18 +122,26 @@ async function explain(api: Api, resolved: Resolved): Promise<Feasibility> {
       ? [{ systemQuestionOptionId: t.systemQuestionOptionId, regionId: t.regionId ?? null, quotaPercent: t.quotaPercent ?? null, ...(t.onlyThese ? { onlyThese: true } : {}) }]
       : [],
   );
-  const body = { regionIds: resolved.estimate.regionIds, sampleSize: resolved.estimate.sampleSize ?? null, targets };
+  const body = { regionIds: resolved.estimate.regionIds, sampleSize: resolved.estimate.sampleSize ?? null, targets, crossedQuotas: resolved.crossedQuotas };
   return ok(await api.client.POST("/api/v1/Projects/FeasibilityEstimate", { body }), "estimating feasibility").explanation;
 }
 
+/**
+ * The explanation's lines as a list, each wrapped at spaces to the terminal's width (note(): whole
+ * with --wide or no terminal), a crossed cell's label ("Male × 18-24") never split across lines.
+ */
 export function feasibilityText(f: Feasibility): string {
-  return [bold("Feasibility (FeasibilityEstimate):"), ...f.lines.map((l) => `- ${l}`)].join("\n");
+  const wrapped = (l: string) => note(`- ${l}`.replaceAll(" × ", "\u00a0×\u00a0")).replaceAll("\u00a0", " ");
+  return [bold("Feasibility (FeasibilityEstimate):"), ...f.lines.map(wrapped)].join("\n");
 }
 
-/** Quotas no run can fill: the create would be refused at ChangeTargets, so the check fails here (exit 1), naming the group. */
+/** Quotas or crossed cells no run can fill: the create would be refused at ChangeTargets, so the check fails here (exit 1), naming the group or crossing. */
 function refuseUnmetQuotas(path: string, f: Feasibility): void {
-  const bad = f.groups.filter((g) => !g.ok);
-  if (bad.length) throw usageError(`${path}: targets: ${bad.map((g) => g.text).join(" ")}`);
+  const bad = [
+    ...(f.groups.some((g) => !g.ok) ? [`targets: ${f.groups.filter((g) => !g.ok).map((g) => g.text).join(" ")}`] : []),
+    ...(f.crossed.some((x) => !x.ok) ? [`crossedQuotas: ${f.crossed.filter((x) => !x.ok).map((x) => x.text).join(" ")}`] : []),
+  ];
+  if (bad.length) throw usageError(`${path}: ${bad.join("; ")}`);
 }
 
 export function costText(c: Schemas["CreditCostEstimate"], dryRun: boolean): string {
