@@ -2,11 +2,13 @@
 // Ink's optional react-devtools-core is replaced by a stub (cli/src/stubs), since it is not
 // installed and the binary never talks to React DevTools; production React, minified. Code
 // splitting keeps each command's dynamic import (Ink and React only in `projects watch`) out of
-// the entry chunk, so `ideally --version` runs main.ts alone and `ideally --help` commander,
-// program.ts and its command-group modules (commands/*.commands.ts); and the chunks ship as JavaScriptCore bytecode, so even those
-// are not parsed at start (docs/performance.md).
+// the entry chunk, so `ideally --version` and `ideally --help` run main.ts alone (the help from the
+// generated table, checked fresh before the build) and every other command line commander,
+// program.ts and its command-group modules (commands/*.commands.ts); and the chunks ship as
+// JavaScriptCore bytecode, so even those are not parsed at start (docs/performance.md).
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { generated } from "./generate-cli-help.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 
@@ -50,6 +52,11 @@ if (import.meta.main) await buildCli(resolve(ROOT, process.argv[2] ?? "dist/idea
 
 export async function buildCli(outfile: string): Promise<void> {
   const started = performance.now();
+  // `ideally --help` is printed from a generated table (cli/src/help-table.generated.ts): no binary with a stale one.
+  if (!(await generated()).current) {
+    console.error("build:cli: cli/src/help-table.generated.ts is stale; run 'bun run cli-help' and commit");
+    process.exit(1);
+  }
   const result = await Bun.build({ ...cliBuildOptions(ROOT), compile: { outfile } });
   if (!result.success) {
     for (const log of result.logs) console.error(log);

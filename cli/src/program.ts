@@ -1,4 +1,5 @@
-// The `ideally` program (main.ts hands it every command line but `--version`). Commands are `noun verb` plus top-level verbs; this file sets up
+// The `ideally` program (main.ts hands it every command line but `--version` and the top-level
+// `--help`, which it prints from help-table.generated.ts, generated from this program). Commands are `noun verb` plus top-level verbs; this file sets up
 // commander, its hooks and the request timeout; each command group is declared by its module in
 // commands/*.commands.ts, which loads a command's module only when it runs, so startup stays fast.
 // Exit codes: 0 ok, 1 usage (bad options, invalid project file, a CSV analyze cannot use), 2 API
@@ -18,7 +19,7 @@ import { registerAdminCommands } from "./commands/admin.commands.ts";
 import { registerToolCommands } from "./commands/tools.commands.ts";
 import { registerAnalyzeCommands } from "./commands/analyze.commands.ts";
 
-const program = new Command()
+export const program = new Command()
   .name("ideally")
   .description("Ideally command-line interface: projects, fielding, results and exports from a terminal or a script")
   .option("--api <url>", "the API's base URL (default: IDEALLY_API_URL, else the signed-in one, else http://localhost:3000)")
@@ -109,14 +110,16 @@ program.hook("preAction", async (_program, action) => {
 });
 
 
-// No top-level await (main.ts imports this module).
-program.parseAsync(process.argv).catch(async (e: unknown) => {
-  // The output so far stays in the pager; the error comes after it, below.
-  await endPaging();
-  if (e instanceof CliError) {
-    process.stderr.write(`ideally: ${e.message}\n`);
-    process.exit(e.exitCode);
-  }
-  process.stderr.write(`ideally: ${e instanceof Error ? e.message : String(e)}\n`);
-  process.exit(EXIT_USAGE);
-});
+/** Runs the command line (main.ts; scripts/generate-cli-help.ts imports the program without running it). No top-level await. */
+export function runProgram(argv: string[]): void {
+  program.parseAsync(argv).catch(async (e: unknown) => {
+    // The output so far stays in the pager; the error comes after it, below.
+    await endPaging();
+    if (e instanceof CliError) {
+      process.stderr.write(`ideally: ${e.message}\n`);
+      process.exit(e.exitCode);
+    }
+    process.stderr.write(`ideally: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exit(EXIT_USAGE);
+  });
+}

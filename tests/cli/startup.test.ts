@@ -1,9 +1,10 @@
-// Issue 38, start-up (docs/performance.md "CLI startup"): `ideally --version` is answered by the
-// entry with nothing else loaded, and `ideally --help` declares each command group by its name,
-// aliases and description alone, its subcommands only when the command line names the group.
-// Neither may change what is printed: the top-level help with the groups declared shallow is the
-// help with the whole tree (`ideally help`, which declares it), at every width, and a group named
-// after a global option's value is still the whole group.
+// Issue 38, start-up (docs/performance.md "CLI startup"): `ideally --version` and `ideally --help`
+// are answered by the entry with nothing else loaded (the help from a generated table:
+// top-help.test.ts), and any other command line declares each command group by its name, aliases
+// and description alone, its subcommands only when the command line names the group. Neither may
+// change what is printed: the top-level help with the groups declared shallow (`ideally --no-pager
+// --help`, which commander answers) is the help with the whole tree (`ideally help`, which declares
+// it), at every width, and a group named after a global option's value is still the whole group.
 import { expect, test } from "bun:test";
 import { cliHarness } from "../helpers/cli.ts";
 import { commandWord } from "../../cli/src/commands/options.ts";
@@ -19,9 +20,9 @@ test("the command word: the first word that is not an option or a global option'
   expect(commandWord(["--no-pager", "credits"])).toBe("credits");
 });
 
-test("--help with the groups declared by name alone is the help of the whole tree, at 80, 60 and no width", async () => {
+test("commander's --help with the groups declared by name alone is the help of the whole tree, at 80, 60 and no width", async () => {
   for (const columns of ["", "80", "60"]) {
-    const [shallow, whole] = await Promise.all([h.run(["--help"], { env: { COLUMNS: columns } }), h.run(["help"], { env: { COLUMNS: columns } })]);
+    const [shallow, whole] = await Promise.all([h.run(["--no-pager", "--help"], { env: { COLUMNS: columns } }), h.run(["help"], { env: { COLUMNS: columns } })]);
     expect(shallow.code).toBe(0);
     expect(shallow.stdout, `COLUMNS=${columns}`).toBe(whole.stdout);
     // Each group is listed without [options]: nothing was added to a group that does not run.
