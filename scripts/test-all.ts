@@ -70,9 +70,25 @@ const serial = process.env.TEST_STAGES === "serial";
 const runPlaywright = () => step("playwright", ["bunx", "playwright", "test", "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson }, pwLog);
 const early = serial ? null : runPlaywright();
 
+// The bun tests in BUN_TEST_WORKERS processes (2 by default, 1 for one process as before), each
+// taking the next file as it finishes one, the slowest first by tests/timings.json (bun's own
+// --parallel and --timings; --no-isolate keeps one module registry per worker, as one process
+// kept it). A file waits on its own servers, processes and the database about a third of its time
+// (docs/testing.md "Two workers"), so two workers fill what one left idle. They share one
+// PostgreSQL: the run's DATABASE_URL, or an embedded server started here once for both.
+const workers = Math.max(1, Number(process.env.BUN_TEST_WORKERS ?? 2) || 1);
+const bunEnv: Record<string, string> = {};
+let stopEmbedded: (() => Promise<void>) | undefined;
+if (!process.env.DATABASE_URL && workers > 1) {
+  const { testServerAdminUrl, stopTestServer } = await import("../tests/helpers/server.ts");
+  bunEnv.DATABASE_URL = await testServerAdminUrl();
+  stopEmbedded = stopTestServer;
+}
 const junit = `${TMP}/junit.xml`;
 rmSync(junit, { force: true });
-const bunCode = await step("bun test", ["bun", "test", "--timeout=60000", "--reporter=junit", `--reporter-outfile=${junit}`]);
+const parallel = workers > 1 ? [`--parallel=${workers}`, "--no-isolate", "--timings=tests/timings.json"] : [];
+const bunCode = await step("bun test", ["bun", "test", ...parallel, "--timeout=60000", "--reporter=junit", `--reporter-outfile=${junit}`], bunEnv);
+await stopEmbedded?.();
 if (existsSync(junit)) {
   const xml = readFileSync(junit, "utf8");
   const tests = Number((xml.match(/<testsuites[^>]*\btests="(\d+)"/) ?? [])[1] ?? 0);

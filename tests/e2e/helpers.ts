@@ -1,6 +1,6 @@
 // Shared by the browser tests: sign in through the login page, API calls with a token, and
 // screenshots kept out of the repo (.tmp/screens) to be looked at.
-import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, type APIRequestContext, type Page, type Request } from "@playwright/test";
 import type { AxeResults } from "axe-core";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -87,3 +87,50 @@ export const token = apiToken;
 export async function api(request: APIRequestContext, tok: string, clientId: number, method: "GET" | "POST" | "PATCH", path: string, data?: unknown) {
   return apiCall(request, tok, clientId || null, method, path, data);
 }
+
+/**
+ * The page's data calls (fetch, XHR) in flight, from Playwright's request events, and a wait until
+ * none has been in flight for `quietMs`. Playwright's "networkidle" is the same wait with 500 ms of
+ * quiet, measured at 0.62 s a page over the 60 results routes (docs/testing.md "The results
+ * crawl"); the pages' data calls end well within 150 ms of each other. The websocket is not a
+ * request and does not count.
+ */
+export function requestsInFlight(page: Page): { settled(quietMs?: number, timeout?: number): Promise<void> } {
+  // A request a navigation cancels ends as failed (net::ERR_ABORTED), so each one leaves the set.
+  const open = new Set<Request>();
+  let lastChange = performance.now();
+  // Data calls only: a document's scripts and styles are the load event's, and a module the
+  // browser takes from its memory cache after a navigation raised a request event with no end.
+  page.on("request", (r) => {
+    if (r.resourceType() !== "fetch" && r.resourceType() !== "xhr") return;
+    open.add(r);
+    lastChange = performance.now();
+  });
+  const done = (r: Request) => {
+    open.delete(r);
+    lastChange = performance.now();
+  };
+  page.on("requestfinished", done);
+  page.on("requestfailed", done);
+  return {
+    async settled(quietMs = 150, timeout = 15_000) {
+      const until = performance.now() + timeout;
+      for (;;) {
+        if (open.size === 0 && performance.now() - lastChange >= quietMs) return;
+        if (performance.now() > until) throw new Error(`${open.size} requests still in flight after ${timeout} ms: ${[...open].map((r) => r.url()).join(", ")}`);
+        await page.waitForTimeout(25);
+      }
+    },
+  };
+}
+
+/** Two animation frames: a resize's ResizeObserver callbacks have run and React has drawn what they set. */
+export async function nextFrames(page: Page, frames = 3) {
+  await page.evaluate((n) => new Promise<void>((done) => {
+    const step = (k: number) => (k ? requestAnimationFrame(() => step(k - 1)) : done());
+    step(n);
+  }), frames);
+}
+
+/** Screenshots of every page a crawl visits are taken only with SCREENS=all (one look at a time, not in every run). */
+export const SCREENS_ALL = process.env.SCREENS === "all";

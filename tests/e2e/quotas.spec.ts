@@ -21,7 +21,11 @@ test.afterAll(async ({ playwright }) => {
   const sam = await token(request, "staff@ideally.test");
   for (const r of launchedRuns) {
     const res = await request.post(`/api/v1/SurveyRuns(${r.runId})/ForceCloseSurvey`, { headers: { authorization: `Bearer ${sam}`, clientId: String(r.clientId) } });
-    expect(res.status(), `run ${r.runId} closed: ${await res.text()}`).toBeLessThan(300);
+    const text = await res.text();
+    // A run the simulated panel filled before this hook closed itself (a loaded machine's clean
+    // run, 2026-12-07: 409 "Survey run 17 is Closed"): closed either way, which is what this wants.
+    if (res.status() === 409 && text.includes(`Survey run ${r.runId} is Closed`)) continue;
+    expect(res.status(), `run ${r.runId} closed: ${text}`).toBeLessThan(300);
   }
   await request.dispose();
 });

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { api, apiCall, signIn as signInAs, token, axeFindings, expectAxeClean } from "./helpers";
+import { api, apiCall, signIn as signInAs, token, axeFindings, expectAxeClean, nextFrames, requestsInFlight, SCREENS_ALL } from "./helpers";
 
 const signIn = (page: Page, email = "user@acme.test") => signInAs(page, email);
 import JSZip from "jszip";
@@ -10,8 +10,9 @@ import { readFileSync } from "node:fs";
 // the base exactly as the API's ResponsesCount says and clears again; a filter set is saved,
 // applied and deleted; the benchmark choice survives a reload; a PowerPoint export runs as a job
 // and its deck opens; a project group page opens; axe-core finds no serious or critical issue on
-// any results route of any demo project, at 1280 px and at 390 px.
-// Screenshots go to .tmp/screens (kept out of the repo) to be looked at.
+// any results route of any demo project, at 1280 px and at 390 px (one pass, each page resized).
+// Screenshots go to .tmp/screens (kept out of the repo) to be looked at; the crawl's, one per page
+// and width, only with SCREENS=all.
 
 async function teamA(request: APIRequestContext, tok: string): Promise<number> {
   const r = await api(request, tok, 0, "GET", "/api/v1/Clients?$select=id,name&$filter=name eq 'Acme Team A'");
@@ -62,66 +63,6 @@ async function shot(page: Page, name: string) {
 
 test.describe.configure({ mode: "serial" });
 
-test("every results route of every demo project opens, with named, labelled charts and no serious accessibility issue", async ({ page, request }) => {
-  test.setTimeout(900_000);
-  const staff = await token(request, "staff@ideally.test");
-  const uma = await token(request, "user@acme.test");
-  const team = await teamA(request, uma);
-  // MarketReach gates the market-reach pages: on for the team.
-  const flags = await api(request, staff, 0, "GET", "/api/v1/FeatureFlags?$filter=ff eq 'MarketReach'&$select=id");
-  const had = await api(request, staff, team, "GET", `/api/v1/ClientFeatures?$filter=featureFlagId eq ${flags.value[0].id}&$select=id,isEnabled`);
-  // Another spec may have switched it off for the team: the row is then replaced by one that is on.
-  if (had.value.length && !had.value[0].isEnabled) await apiCall(request, staff, team, "DELETE", `/api/v1/ClientFeatures(${had.value[0].id})`);
-  if (!had.value.length || !had.value[0].isEnabled) await api(request, staff, team, "POST", "/api/v1/ClientFeatures", { featureFlagId: flags.value[0].id, isEnabled: true });
-  const projects = await api(request, uma, team, "GET", "/api/v1/Projects?$select=id,projectName&$filter=statusCode ge 800&$orderby=id");
-  expect(projects.value.length, "the demo projects are completed").toBeGreaterThanOrEqual(6);
-  const errors: string[] = [];
-  page.on("pageerror", (e) => errors.push(e.message));
-  await signIn(page);
-  let visited = 0;
-  const a11y: string[] = [];
-  const cut: string[] = [];
-  for (const p of projects.value as { id: number; projectName: string }[]) {
-    await page.goto(`/${team}/results/${p.id}`);
-    const landing = await api(request, uma, team, "GET", `/api/v1/Projects(${p.id})/ResultsLanding`);
-    await page.waitForURL((u) => u.pathname === `/${team}/results/${p.id}/${landing.tab}`, { timeout: 15_000 });
-    await expect(page.getByRole("heading", { level: 1, name: p.projectName })).toBeVisible();
-    const hrefs = await page.getByRole("navigation", { name: "Results pages" }).getByRole("link").evaluateAll((ls) => ls.map((l) => (l as HTMLAnchorElement).getAttribute("href")!));
-    expect(hrefs.length, `${p.projectName}: a sub-nav of results pages`).toBeGreaterThan(3);
-    for (const href of hrefs) {
-      await page.goto(href);
-      await expect(page.getByTestId("results-page").getByRole("heading", { level: 2 }).first(), `${href} has a page heading`).toBeVisible({ timeout: 15_000 });
-      await page.waitForLoadState("networkidle");
-      await expect(page.locator('[role=status][aria-label="Loading"]'), `${href} finishes loading`).toHaveCount(0);
-      await expect(page.getByText("Sorry, something went wrong on our end.")).toHaveCount(0);
-      const charts = await expectChartsNamed(page, href);
-      // Axis legends: every chart's svg carries its axis titles as text.
-      for (let i = 0; i < charts; i++) expect(await page.locator("figure svg[role=img]").nth(i).locator("text").count(), `${href}: chart ${i} has axis text`).toBeGreaterThan(2);
-      visited++;
-      a11y.push(...(await axeAt(page, href)));
-      // The measures' figures tables fit a 1280 px screen (no column cut off behind a scrollbar).
-      for (const w of await page.getByRole("region", { name: /: figures/ }).evaluateAll((els) => els.map((e) => e.scrollWidth - e.clientWidth))) cut.push(...(w > 1 ? [`${href}: ${w} px`] : []));
-      await shot(page, href.split("/").slice(3).join("-").replace(/\?.*$/, ""));
-    }
-  }
-  expect(visited, "results pages visited").toBeGreaterThan(30);
-  expect(a11y, "no serious or critical accessibility violation on any results route at 1280 px").toEqual([]);
-  expect(cut, "figures tables wider than their box at 1280 px").toEqual([]);
-  await page.goto(`/${team}/results/${projects.value[0].id}/summary`);
-  await page.waitForLoadState("networkidle");
-  await axe(page, "summary");
-  await page.goto(`/${team}/results/2/price-sensitivity`);
-  await page.waitForLoadState("networkidle");
-  await axe(page, "price-sensitivity");
-  // Phone width: the filters open from a button.
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.goto(`/${team}/results/${projects.value[0].id}/summary`);
-  await page.getByRole("button", { name: /^Filters/ }).click();
-  await expect(page.getByTestId("responses-count")).toBeVisible();
-  await shot(page, "summary-phone");
-  expect(errors, "no page errors").toEqual([]);
-});
-
 /** Chart texts (tick labels, axis legends, marker labels) drawn outside their svg: cut off on screen. */
 async function clippedChartTexts(page: Page): Promise<string[]> {
   return page.locator("figure svg[role=img]").evaluateAll((svgs) =>
@@ -157,42 +98,89 @@ async function legendOverlaps(page: Page): Promise<string[]> {
   );
 }
 
-test("at phone width no page is wider than the screen, no chart label is cut off and axe finds no serious issue, on every results route of every demo project", async ({ page, request }) => {
-  test.setTimeout(600_000);
+// One pass over every results route of every demo project: each page is opened once at 1280 px,
+// checked, then resized to 390 px and checked again. No results page reads the window's width in
+// script (the only reader is the editor's ProjectPage), so a page resized to a phone's width lays
+// out as one opened there: its CSS and its charts' own ResizeObserver decide. The two widths were
+// two crawls, each loading every page (4.4 minutes of the browser stage; docs/testing.md "The
+// results crawl"). Every page's screenshot, at both widths, with SCREENS=all.
+test("every results route of every demo project opens, at 1280 and at 390 px: named, labelled charts, no chart label cut off, nothing wider than a phone, no serious accessibility issue", async ({ page, request }) => {
+  test.setTimeout(900_000);
+  const staff = await token(request, "staff@ideally.test");
   const uma = await token(request, "user@acme.test");
   const team = await teamA(request, uma);
+  // MarketReach gates the market-reach pages: on for the team.
+  const flags = await api(request, staff, 0, "GET", "/api/v1/FeatureFlags?$filter=ff eq 'MarketReach'&$select=id");
+  const had = await api(request, staff, team, "GET", `/api/v1/ClientFeatures?$filter=featureFlagId eq ${flags.value[0].id}&$select=id,isEnabled`);
+  // Another spec may have switched it off for the team: the row is then replaced by one that is on.
+  if (had.value.length && !had.value[0].isEnabled) await apiCall(request, staff, team, "DELETE", `/api/v1/ClientFeatures(${had.value[0].id})`);
+  if (!had.value.length || !had.value[0].isEnabled) await api(request, staff, team, "POST", "/api/v1/ClientFeatures", { featureFlagId: flags.value[0].id, isEnabled: true });
   const projects = await api(request, uma, team, "GET", "/api/v1/Projects?$select=id,projectName&$filter=statusCode ge 800&$orderby=id");
+  expect(projects.value.length, "the demo projects are completed").toBeGreaterThanOrEqual(6);
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  const net = requestsInFlight(page);
+  const desktop = page.viewportSize() ?? { width: 1280, height: 720 };
+  expect(desktop.width, "the desktop width checked").toBe(1280);
   await signIn(page);
-  const hrefs: string[] = [];
-  for (const p of projects.value as { id: number }[]) {
-    await page.goto(`/${team}/results/${p.id}`);
-    const nav = page.getByRole("navigation", { name: "Results pages" });
-    await expect(nav.getByRole("link").first()).toBeVisible({ timeout: 15_000 });
-    hrefs.push(...(await nav.getByRole("link").evaluateAll((ls) => ls.map((l) => (l as HTMLAnchorElement).getAttribute("href")!))));
-  }
-  await page.setViewportSize({ width: 390, height: 844 });
-  const clipped: string[] = [];
-  const wide: string[] = [];
+  let visited = 0;
+  let phoneCharts = 0;
   const a11y: string[] = [];
-  let charts = 0;
-  for (const href of hrefs) {
-    await page.goto(href);
-    await expect(page.getByTestId("results-page").getByRole("heading", { level: 2 }).first(), `${href} at phone width`).toBeVisible({ timeout: 15_000 });
-    await page.waitForLoadState("networkidle");
-    await expect(page.locator('[role=status][aria-label="Loading"]')).toHaveCount(0);
-    charts += await page.locator("figure svg[role=img]").count();
-    // Nothing wider than the screen (a wide table scrolls inside its own box).
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    if (overflow > 0) wide.push(`${href}: ${overflow} px wider than the phone`);
-    clipped.push(...(await clippedChartTexts(page)).map((c) => `${href}: ${c}`));
-    clipped.push(...(await legendOverlaps(page)).map((c) => `${href}: ${c}`));
-    a11y.push(...(await axeAt(page, `${href} at 390 px`)));
-    await shot(page, `charts-phone-${href.split("/").slice(3).join("-").replace(/\?.*$/, "")}`);
+  const cut: string[] = [];
+  const wide: string[] = [];
+  const clipped: string[] = [];
+  for (const p of projects.value as { id: number; projectName: string }[]) {
+    await page.goto(`/${team}/results/${p.id}`);
+    const landing = await api(request, uma, team, "GET", `/api/v1/Projects(${p.id})/ResultsLanding`);
+    await page.waitForURL((u) => u.pathname === `/${team}/results/${p.id}/${landing.tab}`, { timeout: 15_000 });
+    await expect(page.getByRole("heading", { level: 1, name: p.projectName })).toBeVisible();
+    const hrefs = await page.getByRole("navigation", { name: "Results pages" }).getByRole("link").evaluateAll((ls) => ls.map((l) => (l as HTMLAnchorElement).getAttribute("href")!));
+    expect(hrefs.length, `${p.projectName}: a sub-nav of results pages`).toBeGreaterThan(3);
+    for (const href of hrefs) {
+      const name = href.split("/").slice(3).join("-").replace(/\?.*$/, "");
+      await page.goto(href);
+      await expect(page.getByTestId("results-page").getByRole("heading", { level: 2 }).first(), `${href} has a page heading`).toBeVisible({ timeout: 15_000 });
+      await net.settled();
+      await expect(page.locator('[role=status][aria-label="Loading"]'), `${href} finishes loading`).toHaveCount(0);
+      await expect(page.getByText("Sorry, something went wrong on our end.")).toHaveCount(0);
+      const charts = await expectChartsNamed(page, href);
+      // Axis legends: every chart's svg carries its axis titles as text.
+      for (let i = 0; i < charts; i++) expect(await page.locator("figure svg[role=img]").nth(i).locator("text").count(), `${href}: chart ${i} has axis text`).toBeGreaterThan(2);
+      visited++;
+      a11y.push(...(await axeAt(page, href)));
+      // The measures' figures tables fit a 1280 px screen (no column cut off behind a scrollbar).
+      for (const w of await page.getByRole("region", { name: /: figures/ }).evaluateAll((els) => els.map((e) => e.scrollWidth - e.clientWidth))) cut.push(...(w > 1 ? [`${href}: ${w} px`] : []));
+      if (SCREENS_ALL) await shot(page, name);
+
+      // The same page at a phone's width.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await nextFrames(page);
+      await net.settled();
+      await expect(page.getByTestId("results-page").getByRole("heading", { level: 2 }).first(), `${href} at phone width`).toBeVisible();
+      phoneCharts += await page.locator("figure svg[role=img]").count();
+      // Nothing wider than the screen (a wide table scrolls inside its own box).
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      if (overflow > 0) wide.push(`${href}: ${overflow} px wider than the phone`);
+      clipped.push(...(await clippedChartTexts(page)).map((c) => `${href}: ${c}`));
+      clipped.push(...(await legendOverlaps(page)).map((c) => `${href}: ${c}`));
+      a11y.push(...(await axeAt(page, `${href} at 390 px`)));
+      if (SCREENS_ALL) await shot(page, `charts-phone-${name}`);
+      await page.setViewportSize(desktop);
+    }
   }
-  expect(charts, "charts looked at").toBeGreaterThan(20);
+  expect(visited, "results pages visited").toBeGreaterThan(30);
+  expect(phoneCharts, "charts looked at on a phone").toBeGreaterThan(20);
+  expect(a11y, "no serious or critical accessibility violation on any results route, at 1280 or at 390 px").toEqual([]);
+  expect(cut, "figures tables wider than their box at 1280 px").toEqual([]);
   expect(wide, "pages wider than a phone").toEqual([]);
   expect(clipped, "chart labels cut off at 390 px").toEqual([]);
-  expect(a11y, "no serious or critical accessibility violation on any results route at 390 px").toEqual([]);
+  // Phone width: the filters open from a button.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`/${team}/results/${projects.value[0].id}/summary`);
+  await page.getByRole("button", { name: /^Filters/ }).click();
+  await expect(page.getByTestId("responses-count")).toBeVisible();
+  await shot(page, "summary-phone");
+  expect(errors, "no page errors").toEqual([]);
 });
 
 test("each filter kind changes the base as the API says, and clears", async ({ page, request }) => {

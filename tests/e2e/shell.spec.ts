@@ -135,6 +135,10 @@ test("a token near expiry is refreshed in the background", async ({ page }) => {
 
 test("a 401 from the API logs the user out and remembers the page", async ({ page }) => {
   await signIn(page, "user@acme.test");
+  // The sign-in lands on / and the app stores the client it opens once that client has loaded:
+  // under load the goto below came first and the fake token's 401 meant it never did (client_id
+  // null in a clean run, 2026-12-07). What the logout must keep has to be there before it.
+  await expect.poll(() => page.evaluate(() => localStorage.getItem("client_id")), { timeout: 20_000 }).toBe(String(teamA));
   await page.evaluate((t) => localStorage.setItem("token", t), fakeToken(Math.floor(Date.now() / 1000) + 3600));
   await page.goto(`/${teamA}/home?q=snack`);
   await expect(page).toHaveURL(/\/auth\/login$/);

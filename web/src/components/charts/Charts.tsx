@@ -7,7 +7,7 @@ import { markerSides } from "./markers";
 import { wrapLabel } from "./labels";
 import { ResponsiveBar, type BarCustomLayerProps, type BarDatum } from "@nivo/bar";
 import { ResponsiveLine } from "@nivo/line";
-import { useMemo, type ReactNode } from "react";
+import { useMemo, useSyncExternalStore, type ReactNode } from "react";
 import { BENCHMARK_COLOUR, NEGATIVE, POSITIVE, seriesColour } from "../../features/results/palette";
 import { keyedBy } from "../../lib/keys";
 
@@ -17,6 +17,20 @@ const theme = {
   grid: { line: { stroke: "#eeeef2" } },
   tooltip: { container: { fontSize: 12 } },
 };
+
+// A person who asked for reduced motion gets no animation: nivo's bars, ticks and lines otherwise
+// glide to their new places on every resize or filter change (WCAG 2.3.3, animation from
+// interactions). The browser tests run so (playwright.config.ts), and a chart resized to a phone's
+// width is then drawn at once where the results crawl reads it.
+const REDUCED_MOTION = "(prefers-reduced-motion: reduce)";
+function subscribeMotion(onChange: () => void) {
+  const m = window.matchMedia(REDUCED_MOTION);
+  m.addEventListener("change", onChange);
+  return () => m.removeEventListener("change", onChange);
+}
+function useAnimate(): boolean {
+  return !useSyncExternalStore(subscribeMotion, () => window.matchMedia(REDUCED_MOTION).matches, () => false);
+}
 
 export const pct = (x: number | null | undefined, digits = 0) => (x === null || x === undefined || Number.isNaN(x) ? "—" : `${(x * 100).toFixed(digits)}%`);
 
@@ -102,6 +116,7 @@ export function Top2Bars({ title, cells, series, xLegend, height = 360 }: {
   xLegend: string;
   height?: number;
 }) {
+  const animate = useAnimate();
   const benchmarks = cells.some((c) => c.benchmark !== null && c.benchmark !== undefined);
   const groups = [...new Set(cells.map((c) => c.group))];
   const data = groups.map((g) => {
@@ -143,6 +158,7 @@ export function Top2Bars({ title, cells, series, xLegend, height = 360 }: {
         axisBottom={{ legend: xLegend, legendPosition: "middle", legendOffset: rotate ? 76 : 44, truncateTickAt: tickChars, tickRotation: rotate ? -30 : 0 }}
         layers={["grid", "axes", "bars", overlay, "markers", "legends"]}
         theme={theme}
+        animate={animate}
         role="img"
         ariaLabel={label}
         tooltip={({ id, indexValue, value }) => {
@@ -170,6 +186,7 @@ export function StackedBars({ title, rows, keys, xLegend, yLegend = "Share of re
   height?: number;
   layout?: "vertical" | "horizontal";
 }) {
+  const animate = useAnimate();
   const data = rows.map((r) => {
     const d: BarDatum = { group: r.group };
     for (const k of keys) d[k] = Math.round((r.values[k] ?? 0) * 1000) / 10;
@@ -195,6 +212,7 @@ export function StackedBars({ title, rows, keys, xLegend, yLegend = "Share of re
         axisLeft={horizontal ? { legend: xLegend, legendPosition: "middle", legendOffset: -140, truncateTickAt: 20 } : { legend: yLegend, legendPosition: "middle", legendOffset: -44 }}
         axisBottom={horizontal ? { legend: yLegend, legendPosition: "middle", legendOffset: 38 } : { legend: xLegend, legendPosition: "middle", legendOffset: 44, truncateTickAt: 14 }}
         theme={theme}
+        animate={animate}
         role="img"
         ariaLabel={`${title}: ${yLegend.toLowerCase()} by ${xLegend.toLowerCase()}`}
       />
@@ -249,6 +267,7 @@ export function HBars({ title, items, xLegend, yLegend, percent = true, height, 
   height?: number;
   colourIndex?: number;
 }) {
+  const animate = useAnimate();
   const data = [...items].reverse().map((i) => ({ label: i.label, value: percent ? Math.round(i.value * 1000) / 10 : Math.round(i.value * 1000) / 1000 }));
   const wrapped = new Map(items.map((i) => [i.label, wrapLabel(i.label)]));
   const labels = [...wrapped.values()];
@@ -274,6 +293,7 @@ export function HBars({ title, items, xLegend, yLegend, percent = true, height, 
         axisLeft={{ legend: yLegend, legendPosition: "middle", legendOffset: -(left - 12), renderTick: (t) => <WrappedTick x={t.x} y={t.y} textX={t.textX} lines={wrapped.get(String(t.value)) ?? [String(t.value)]} full={String(t.value)} /> }}
         axisBottom={{ legend: xLegend, legendPosition: "middle", legendOffset: 36, tickValues: 5 }}
         theme={theme}
+        animate={animate}
         role="img"
         ariaLabel={`${title}: ${xLegend.toLowerCase()} by ${yLegend.toLowerCase()}`}
       />
@@ -299,6 +319,7 @@ export function Lines({ title, series, xLegend, yLegend, percent = true, height 
   xType?: "linear" | "point";
   yMax?: number;
 }) {
+  const animate = useAnimate();
   const data = series.map((s) => ({ id: s.id, data: s.points.map((p) => ({ x: p.x, y: p.y === null ? null : percent ? Math.round(p.y * 1000) / 10 : p.y })) }));
   const dashed = new Set(series.filter((s) => s.dashed).map((s) => s.id));
   return (
@@ -343,6 +364,7 @@ export function Lines({ title, series, xLegend, yLegend, percent = true, height 
           "points", "slices", "mesh", "legends",
         ]}
         theme={theme}
+        animate={animate}
         role="img"
         ariaLabel={`${title}: ${yLegend.toLowerCase()} by ${xLegend.toLowerCase()}`}
       />

@@ -97,7 +97,9 @@ export function MeasuresView({ measures, method, loading, title = "Top-2-box by 
                   </>
                 ) : "—"}
               </td>
-              <td className="px-3 py-2 whitespace-nowrap text-ink-600">
+              {/* Not nowrap: "n eff 1684.8" of a 1,700 base made the table 5 px wider than its box
+                  at 1280 px (a clean run's crawl, 2026-12-07); it breaks after "n eff" instead. */}
+              <td className="px-3 py-2 text-ink-600">
                 {r.n}
                 <span className="block text-xs text-ink-500">n eff {r.nEff.toFixed(1)}</span>
                 {r.smallBase ? <Badge tone="amber">low base</Badge> : null}
