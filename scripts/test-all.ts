@@ -70,13 +70,13 @@ const serial = process.env.TEST_STAGES === "serial";
 const runPlaywright = () => step("playwright", ["bunx", "playwright", "test", "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson }, pwLog);
 const early = serial ? null : runPlaywright();
 
-// The bun tests in BUN_TEST_WORKERS processes (2 by default, 1 for one process as before), each
-// taking the next file as it finishes one, the slowest first by tests/timings.json (bun's own
-// --parallel and --timings; --no-isolate keeps one module registry per worker, as one process
-// kept it). A file waits on its own servers, processes and the database about a third of its time
-// (docs/testing.md "Two workers"), so two workers fill what one left idle. They share one
-// PostgreSQL: the run's DATABASE_URL, or an embedded server started here once for both.
-const workers = Math.max(1, Number(process.env.BUN_TEST_WORKERS ?? 2) || 1);
+// The bun tests in one process by default. BUN_TEST_WORKERS=N runs them in N (bun's --parallel,
+// each taking the next file as it ends one, the slowest first by tests/timings.json; --no-isolate
+// keeps one module registry per worker, as one process does), sharing one PostgreSQL: the run's
+// DATABASE_URL, or an embedded server started here once for all. Two workers beside Playwright
+// more than doubled the run's CPU and took it from 10.6 to 19 minutes on 2 cores (docs/testing.md
+// "Bun test workers"), so one stays the default.
+const workers = Math.max(1, Number(process.env.BUN_TEST_WORKERS ?? 1) || 1);
 const bunEnv: Record<string, string> = {};
 let stopEmbedded: (() => Promise<void>) | undefined;
 if (!process.env.DATABASE_URL && workers > 1) {

@@ -113,7 +113,9 @@ export function requestsInFlight(page: Page): { settled(quietMs?: number, timeou
   page.on("requestfinished", done);
   page.on("requestfailed", done);
   return {
-    async settled(quietMs = 150, timeout = 15_000) {
+    // The timeout is a guard against a call that never ends, as networkidle's was the test's: a
+    // costly call (MarketReachResults) took over 15 s on a saturated machine (2026-12-07).
+    async settled(quietMs = 150, timeout = 60_000) {
       const until = performance.now() + timeout;
       for (;;) {
         if (open.size === 0 && performance.now() - lastChange >= quietMs) return;

@@ -139,8 +139,14 @@ test("a 401 from the API logs the user out and remembers the page", async ({ pag
   // under load the goto below came first and the fake token's 401 meant it never did (client_id
   // null in a clean run, 2026-12-07). What the logout must keep has to be there before it.
   await expect.poll(() => page.evaluate(() => localStorage.getItem("client_id")), { timeout: 20_000 }).toBe(String(teamA));
-  await page.evaluate((t) => localStorage.setItem("token", t), fakeToken(Math.floor(Date.now() / 1000) + 3600));
-  await page.goto(`/${teamA}/home?q=snack`);
+  // The refused token goes in as the next page starts, before its scripts: put into the open page,
+  // that page's own next call got the 401 and its logout aborted this goto (a loaded clean run,
+  // 2026-12-07: net::ERR_ABORTED).
+  const home = `/${teamA}/home`;
+  await page.addInitScript(([t, path]) => {
+    if (location.pathname === path) localStorage.setItem("token", t);
+  }, [fakeToken(Math.floor(Date.now() / 1000) + 3600), home] as const);
+  await page.goto(`${home}?q=snack`);
   await expect(page).toHaveURL(/\/auth\/login$/);
   // The logout is a full navigation: read storage once the login page has drawn, not while its
   // document is still replacing the old one (the evaluate's context was destroyed under load).
