@@ -207,6 +207,10 @@ test("create, set up, cost and submit an Idea project; approval to fielding; the
 });
 
 test("the editor: waves, watch, clone (SPEC's toast), question order and templates, an add-on's cost, a live estimate in a second tab, axe on every tab, phones", async ({ page, request }) => {
+  // About twenty page loads and axe on each tab: the default 60 s ran out near its end in both
+  // copies of a side-by-side round on a slow host (2026-12-07, load average 14-17). A guard against
+  // a hang, as the other long specs' are, not a time to meet.
+  test.setTimeout(240_000);
   const uma = await token(request, "user@acme.test");
   const teamA = ((await api(request, uma, 0, "GET", "/api/v1/Clients?$select=id&$filter=name eq 'Acme Team A'")) as { value: { id: number }[] }).value[0]!.id;
   const p = await api(request, uma, teamA, "POST", "/api/v1/Projects", { projectName: `Clone me ${Date.now()}`, projectTypeId: 2, frameworkId: 2000, regionIds: [2] });
