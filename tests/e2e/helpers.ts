@@ -1,6 +1,6 @@
 // Shared by the browser tests: sign in through the login page, API calls with a token, and
 // screenshots kept out of the repo (.tmp/screens) to be looked at.
-import { expect, type APIRequestContext, type Page, type Request } from "@playwright/test";
+import { expect, type APIRequestContext, type Page } from "@playwright/test";
 import type { AxeResults } from "axe-core";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -89,37 +89,69 @@ export async function api(request: APIRequestContext, tok: string, clientId: num
 }
 
 /**
- * The page's data calls (fetch, XHR) in flight, from Playwright's request events, and a wait until
- * none has been in flight for `quietMs`. Playwright's "networkidle" is the same wait with 500 ms of
+ * The page's data calls (fetch, XHR) in flight, counted by the page itself, and a wait until none
+ * has been in flight for `quietMs`. Playwright's "networkidle" is the same wait with 500 ms of
  * quiet, measured at 0.62 s a page over the 60 results routes (docs/testing.md "The results
  * crawl"); the pages' data calls end well within 150 ms of each other. The websocket is not a
  * request and does not count.
+ *
+ * Counted in the document, not from Playwright's request events: calls a navigation cancelled
+ * (the landing page's, when the crawl moves on to the first sub-page) sometimes raised
+ * `request` and then neither `requestfinished` nor `requestfailed`, so a set kept from the events
+ * held them for ever (five calls "in flight" for 60 s that the server had answered, or seen
+ * cancelled, within 0.5 s: a CI run at 0a19e76 and a loop of the crawl beside load, 2026-12-07).
+ * A new document starts its count at zero; a call ends when its answer's body has arrived, or it
+ * failed or was aborted.
  */
 export function requestsInFlight(page: Page): { settled(quietMs?: number, timeout?: number): Promise<void> } {
-  // A request a navigation cancels ends as failed (net::ERR_ABORTED), so each one leaves the set.
-  const open = new Set<Request>();
-  let lastChange = performance.now();
-  // Data calls only: a document's scripts and styles are the load event's, and a module the
-  // browser takes from its memory cache after a navigation raised a request event with no end.
-  page.on("request", (r) => {
-    if (r.resourceType() !== "fetch" && r.resourceType() !== "xhr") return;
-    open.add(r);
-    lastChange = performance.now();
+  void page.addInitScript(() => {
+    if (Reflect.has(window, "__calls")) return;
+    const calls = { open: new Set<string>(), last: performance.now() };
+    Reflect.set(window, "__calls", calls);
+    let seq = 0;
+    const begin = (what: string) => {
+      const id = `${++seq} ${what}`;
+      calls.open.add(id);
+      calls.last = performance.now();
+      return () => {
+        calls.open.delete(id);
+        calls.last = performance.now();
+      };
+    };
+    const fetch0 = window.fetch;
+    const wrapped = function (this: unknown, input: RequestInfo | URL, init?: RequestInit) {
+      const end = begin(`${init?.method ?? (input instanceof Request ? input.method : "GET")} ${input instanceof Request ? input.url : String(input)}`);
+      const p = fetch0.call(this, input, init);
+      // The body read on a copy: the call ends when the whole answer has arrived (or broke off).
+      p.then((r) => r.clone().arrayBuffer()).then(end, end);
+      return p;
+    };
+    window.fetch = Object.assign(wrapped, { preconnect: fetch0.preconnect });
+    const send0 = XMLHttpRequest.prototype.send;
+    XMLHttpRequest.prototype.send = function (body) {
+      const end = begin("XHR");
+      this.addEventListener("loadend", end, { once: true });
+      return send0.call(this, body);
+    };
   });
-  const done = (r: Request) => {
-    open.delete(r);
-    lastChange = performance.now();
-  };
-  page.on("requestfinished", done);
-  page.on("requestfailed", done);
+  const state = () => page.evaluate(() => {
+    const c: { open: Set<string>; last: number } | undefined = Reflect.get(window, "__calls");
+    return c ? { open: [...c.open], quietFor: performance.now() - c.last } : null;
+  });
   return {
     // The timeout is a guard against a call that never ends, as networkidle's was the test's: a
     // costly call (MarketReachResults) took over 15 s on a saturated machine (2026-12-07).
     async settled(quietMs = 150, timeout = 60_000) {
       const until = performance.now() + timeout;
+      let open: string[] = [];
       for (;;) {
-        if (open.size === 0 && performance.now() - lastChange >= quietMs) return;
-        if (performance.now() > until) throw new Error(`${open.size} requests still in flight after ${timeout} ms: ${[...open].map((r) => r.url()).join(", ")}`);
+        // A document being replaced has no state to read yet: asked again.
+        const s = await state().catch(() => null);
+        if (s) {
+          open = s.open;
+          if (!open.length && s.quietFor >= quietMs) return;
+        }
+        if (performance.now() > until) throw new Error(`${open.length} calls still in flight after ${timeout} ms: ${open.join(", ")}`);
         await page.waitForTimeout(25);
       }
     },
