@@ -10810,7 +10810,7 @@ export interface components {
             }[];
         };
         FeasibilityExplanation: {
-            /** @description Every quota group can be met and no market is known to fall short */
+            /** @description Every quota group can be met, each of its cells (of one question or crossed) within what its market can deliver, and no market is known to fall short: Submit takes the design without acceptShortfall */
             feasible: boolean;
             /** @description false: a group no run can fill (ChangeTargets and Submit refuse it, naming the group) */
             quotasOk: boolean;

@@ -241,6 +241,7 @@ describe("FeasibilityEstimate: crossed cells of settings not saved anywhere (the
     expect(x.text).toBe("Gender × Age group in Australia: Male × 18-24 20%, Male × 25-34 30%, Female × 18-24 20%, Female × 25-34 30%, 100% in all.");
     expect(r.body.explanation.lines).toContain(x.text);
     expect(r.body.explanation.quotasOk).toBe(true);
+    expect(r.body.explanation.feasible, "every cell fits: the design as a whole is feasible").toBe(true);
   });
 
   test("6,946 completes: Male × 18-24 needs 1,390 and about 1,389 can be delivered, the same figures and cells as IncidenceEstimate and Submit's 409 for the saved project", async () => {
@@ -255,6 +256,10 @@ describe("FeasibilityEstimate: crossed cells of settings not saved anywhere (the
       ["Female × 25-34", 2084, 2324, true],
     ]);
     expect(x.text).toEndWith("Not feasible in every cell: Male × 18-24 needs 1,390 completes and about 1,389 can be delivered.");
+    // One cell short while the market fits: the design is not feasible as a whole (Submit refuses
+    // it below), though every quota adds up.
+    expect(r.body.explanation.quotasOk).toBe(true);
+    expect(r.body.explanation.feasible, "a cell one complete short").toBe(false);
     // The same settings saved on a draft: IncidenceEstimate explains them alike, Submit refuses the cell.
     const created = await call(app, "acmeUser", T, "POST", "/api/v1/Projects", { projectName: "Crossed AU", projectTypeId: 1, frameworkId: 1000, regionIds: [AU], sampleSize: 6946 });
     expect(created.status, JSON.stringify(created.body)).toBe(201);

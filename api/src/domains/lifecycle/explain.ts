@@ -159,7 +159,9 @@ export function explainFeasibility(
   const crossed = regions.flatMap((r) => explainCrossings(r, crossedCells, targets));
   const quotasOk = groups.every((g) => g.ok) && crossed.every((x) => x.ok);
   return {
-    feasible: quotasOk && markets.every((m) => m.feasible !== false),
+    // A cell the market cannot fill (of one question or crossed) makes the design infeasible as
+    // Submit judges it (its 409), though its quotas add up and the market as a whole fits.
+    feasible: quotasOk && markets.every((m) => m.feasible !== false) && !cellShortfalls({ groups, crossed }).length,
     quotasOk,
     markets,
     groups,

@@ -176,7 +176,7 @@ export const Factor = z.object({
 });
 export const Explanation = z
   .object({
-    feasible: z.boolean().describe("Every quota group can be met and no market is known to fall short"),
+    feasible: z.boolean().describe("Every quota group can be met, each of its cells (of one question or crossed) within what its market can deliver, and no market is known to fall short: Submit takes the design without acceptShortfall"),
     quotasOk: z.boolean().describe("false: a group no run can fill (ChangeTargets and Submit refuse it, naming the group)"),
     markets: z.array(
       z.object({
