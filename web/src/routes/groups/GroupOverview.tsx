@@ -5,6 +5,7 @@ import { Card, EmptyState, Skeleton, Table } from "../../components/ui";
 import { api } from "../../api/client";
 import { useApi } from "../../api/hooks";
 import { useGroup } from "../../features/results/group";
+import { formatCount } from "../../lib/numbers";
 
 
 export function useQualGroup() {
@@ -44,7 +45,7 @@ export default function GroupOverview({ tab }: { tab?: string }) {
             <tr key={p.id}>
               <td className="px-4 py-2 font-medium">{p.projectName}</td>
               <td className="px-4 py-2">{w?.count ?? "—"}</td>
-              <td className="px-4 py-2">{w ? Math.round(w.nEff) : "—"}</td>
+              <td className="px-4 py-2">{w ? formatCount(w.nEff) : "—"}</td>
               <td className="px-4 py-2">{p.statusCode >= 800 ? <Link className="text-brand-700 hover:underline" href={`~/${clientId}/results/${p.id}`}>Open results</Link> : "Not ready"}</td>
             </tr>
           );

@@ -11,6 +11,7 @@ import {
   ALL_MARKETS, EMPTY_FILTERS, changeRegion, filterCount, resetFilters, selectDates, selectSurveyRuns, stateFromSegment, toggleQuestionOption, toggleSystemOption,
 } from "../../features/results/filters";
 import { TEXT_TYPE, isPriceQuestion, questionLabel } from "../../features/results/questions";
+import { formatCount } from "../../lib/numbers";
 
 export type SystemOption = Row<"SystemQuestionOption", "id" | "systemQuestionId" | "answerLabel" | "filterSubtext" | "sortOrder", { systemQuestion: Row<"SystemQuestion", "id" | "questionLabel" | "questionCode" | "isAlwaysShown" | "sortOrder"> | null }>;
 export type SegmentRow = Row<"Segments", "id" | "name" | "responsesFilters" | "createdByUserId", Pick<Schemas["Segments"], "aiProjectSummaries@odata.count">>;
@@ -113,7 +114,7 @@ function Base() {
     <div className="rounded-lg bg-ink-50 px-3 py-2" data-testid="responses-base">
       <p className="text-xs text-ink-500">Base (respondents × test options)</p>
       <p className="text-lg font-semibold text-ink-900" aria-live="polite">
-        <span data-testid="responses-count">{total.toLocaleString()}</span>
+        <span data-testid="responses-count">{formatCount(total)}</span>
       </p>
       {data.value.length > 1 ? (
         <ul className="mt-1 space-y-0.5 text-xs text-ink-600">

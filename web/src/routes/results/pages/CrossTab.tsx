@@ -10,6 +10,7 @@ import { useCrossTab, useQualResults } from "../../../features/results/queries";
 import { TEXT_TYPE, isPriceQuestion, questionLabel } from "../../../features/results/questions";
 import { useSegments, useSystemOptions } from "../FilterSidebar";
 import { PageTitle } from "./MeasuresView";
+import { formatCount } from "../../../lib/numbers";
 
 /** The API's limits (crosstab.service.ts): a banner of at most 8 variables. */
 const MAX_VARIABLES = 8;
@@ -138,7 +139,7 @@ function XtabTable({ data, confidence }: { data: NonNullable<ReturnType<typeof u
                         {c.higherThan.length ? <><span className="ml-1 font-semibold text-sky-800" data-testid="sig-letters" aria-hidden="true">{c.higherThan.join("")}</span><span className="sr-only">{` significantly above ${c.higherThan.join(", ")}`}</span></> : null}
                       </Fragment>
                     )}
-                    <span className="block text-xs text-ink-500">n {c.n}</span>
+                    <span className="block text-xs text-ink-500">n {formatCount(c.n)}</span>
                     {c.smallBase && c.n > 0 ? <Badge tone="amber">low base</Badge> : null}
                   </td>
                 ))}

@@ -9,6 +9,7 @@ import { useSearchState } from "../../../lib/search";
 import { testOptionName, useResults } from "../../../features/results/context";
 import type { DriverResults } from "../../../features/results/queries";
 import { PageTitle } from "./MeasuresView";
+import { formatCount } from "../../../lib/numbers";
 
 export function useDrivers() {
   const { projectId, filtersJson } = useResults();
@@ -31,7 +32,7 @@ export function DriverChart({ results, testOptionId }: { results: DriverResults;
         {/* A model that does not fit ranks nothing: no chart of zeros, the note says why. */}
         {group.fits ? <HBars title={`What drives ${outcome}`} items={group.drivers.map((r) => ({ label: r.title, value: Math.max(0, r.importance ?? 0) }))} xLegend="Relative importance (%)" yLegend="Measure" /> : null}
         <p className="mt-2 text-xs text-ink-600">
-          Pratt importance from a weighted regression (R² {group.rSquared?.toFixed(2) ?? "—"}, F-test p {group.modelPValue === null ? "—" : group.modelPValue < 0.001 ? "< 0.001" : group.modelPValue.toFixed(3)}, n={group.n}, {group.filtered ? "the filtered respondents" : "all respondents"}); shares of the explained variance, given only when R² is at least 1% and the F-test significant at 5%.
+          Pratt importance from a weighted regression (R² {group.rSquared?.toFixed(2) ?? "—"}, F-test p {group.modelPValue === null ? "—" : group.modelPValue < 0.001 ? "< 0.001" : group.modelPValue.toFixed(3)}, n={formatCount(group.n)}, {group.filtered ? "the filtered respondents" : "all respondents"}); shares of the explained variance, given only when R² is at least 1% and the F-test significant at 5%.
           Recomputed under a filter from a base of {results.minimumBase}.
         </p>
       </div>

@@ -9,6 +9,7 @@ import { testOptionName, useResults } from "../../../features/results/context";
 import { lowerMarkets, marketLetters, weightingNote } from "../../../features/results/markets";
 import { useQualResults } from "../../../features/results/queries";
 import { PageTitle, measureOrder } from "./MeasuresView";
+import { formatCount } from "../../../lib/numbers";
 
 export default function Markets() {
   const { project, regionIds, regionId, allMarkets, filters, setFilters, testOptions, confidence } = useResults();
@@ -57,7 +58,7 @@ export default function Markets() {
                       <td key={mk.regionId} className="px-2 py-2 whitespace-nowrap">
                         <span className="text-ink-900">{pct(c.top2, 1)}</span>
                         {lower.length ? <><span className="ml-1 font-semibold text-sky-800" data-testid="market-letters" aria-hidden="true">{lower.join("")}</span><span className="sr-only">{` significantly above ${lower.join(", ")}`}</span></> : null}
-                        <span className="block text-xs text-ink-500">n {c.n}</span>
+                        <span className="block text-xs text-ink-500">n {formatCount(c.n)}</span>
                         {c.smallBase ? <Badge tone="amber">low base</Badge> : null}
                       </td>
                     );

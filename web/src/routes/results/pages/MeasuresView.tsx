@@ -6,6 +6,7 @@ import { Badge, EmptyState, Skeleton, Table } from "../../../components/ui";
 import { testOptionName, useResults } from "../../../features/results/context";
 import type { QualMeasure, QualResults } from "../../../features/results/queries";
 import { isScaledMeasure } from "../../../features/results/questions";
+import { formatCount, formatFixed } from "../../../lib/numbers";
 
 /** SPEC 9: question order by standard question: 5, 1, 4, 3, 2, 6, then the rest. */
 const ORDER: Record<number, number> = { 5: 1, 1: 2, 4: 3, 3: 4, 2: 5, 6: 6 };
@@ -100,8 +101,8 @@ export function MeasuresView({ measures, method, loading, title = "Top-2-box by 
               {/* Not nowrap: "n eff 1684.8" of a 1,700 base made the table 5 px wider than its box
                   at 1280 px (a clean run's crawl, 2026-12-07); it breaks after "n eff" instead. */}
               <td className="px-3 py-2 text-ink-600">
-                {r.n}
-                <span className="block text-xs text-ink-500">n eff {r.nEff.toFixed(1)}</span>
+                {formatCount(r.n)}
+                <span className="block text-xs text-ink-500">n eff {formatFixed(r.nEff, 1)}</span>
                 {r.smallBase ? <Badge tone="amber">low base</Badge> : null}
               </td>
             </tr>

@@ -6,6 +6,7 @@ import { EmptyState, Select, Skeleton } from "../../../components/ui";
 import { useResults } from "../../../features/results/context";
 import { usePriceResults } from "../../../features/results/queries";
 import { PageTitle } from "./MeasuresView";
+import { formatCount } from "../../../lib/numbers";
 
 /** SPEC 9's tooltips, as the API also answers them. */
 export const PRICE_TOOLTIPS = {
@@ -48,7 +49,7 @@ export default function PriceSensitivity() {
   ].filter((m): m is { x: number; label: string } => m !== null);
   return (
     <div>
-      <PageTitle title="Price sensitivity" subtitle={`Van Westendorp price sensitivity meter (crossings by ${r.interpolation} interpolation); ${r.n} valid answers, ${r.invalid} out of order left out.`} />
+      <PageTitle title="Price sensitivity" subtitle={`Van Westendorp price sensitivity meter (crossings by ${r.interpolation} interpolation); ${formatCount(r.n)} valid answers, ${formatCount(r.invalid)} out of order left out.`} />
       {data.value.length > 1 ? (
         <div className="mb-4 max-w-xs">
           <label htmlFor="psm-option" className="mb-1 block text-xs font-medium text-ink-600">Test option</label>

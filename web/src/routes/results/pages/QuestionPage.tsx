@@ -7,6 +7,7 @@ import { testOptionName, useResults } from "../../../features/results/context";
 import { useQualResults } from "../../../features/results/queries";
 import { PageTitle } from "./MeasuresView";
 import { isNotSure } from "../FilterSidebar";
+import { formatCount } from "../../../lib/numbers";
 
 const KIND_TITLE = { qual: "Question", "npd-qual": "NPD question", "segment-question": "Segment question", "profile-question": "Profile question" } as const;
 
@@ -45,7 +46,7 @@ export default function QuestionPage({ projectQuestionId, kind, tab }: { project
       ) : null}
       {current === "table" || !base ? (
         <div className="mt-5">
-          <Table head={["Answer", ...rows.map((r) => `${r.group} (n=${r.n})`)]} caption={`${q.questionTitle ?? q.questionText}: shares`}>
+          <Table head={["Answer", ...rows.map((r) => `${r.group} (n=${formatCount(r.n)})`)]} caption={`${q.questionTitle ?? q.questionText}: shares`}>
             {options.map((o) => (
               <tr key={o.id}>
                 <td className="px-4 py-2 font-medium text-ink-900">{o.text}</td>

@@ -18,6 +18,7 @@ import { Markdown } from "../../../features/results/markdown";
 import { useActionStandard, useScorecard, useWeightSum, type ActionStandard } from "../../../features/results/queries";
 import { isWriting, summaryBenchmark, summaryForView, summaryRefs, useAiSummaries } from "../../../features/results/summaries";
 import { methodNote, PageTitle } from "./MeasuresView";
+import { formatCount } from "../../../lib/numbers";
 
 const VERDICT = {
   go: { label: "Go", tone: "green" },
@@ -115,7 +116,7 @@ function ScorecardView() {
                   </div>
                   <div className="ml-9 shrink-0 sm:ml-0 sm:text-right">
                     <p className="text-sm font-semibold text-ink-900">{pct(r.top2, 1)}</p>
-                    <p className="text-xs whitespace-nowrap text-ink-500">{pct(r.ci[0])}–{pct(r.ci[1])} · n {r.n}</p>
+                    <p className="text-xs whitespace-nowrap text-ink-500">{pct(r.ci[0])}–{pct(r.ci[1])} · n {formatCount(r.n)}</p>
                   </div>
                   <span className="flex shrink-0 flex-col items-end gap-1 pt-0.5">
                     <span data-testid="verdict"><Badge tone={v.tone}>{v.label}</Badge></span>
@@ -214,7 +215,7 @@ export default function Summary() {
         <AiSummaryView />
         <div className="grid gap-3 sm:grid-cols-2">
           <Card><p className="text-xs text-ink-500">Respondents</p>{ws ? <p className="text-2xl font-semibold" data-testid="summary-respondents">{ws.count.toLocaleString()}</p> : <Skeleton className="h-8" />}</Card>
-          <Card><p className="text-xs text-ink-500">Effective sample (Kish)</p>{ws ? <p className="text-2xl font-semibold">{Math.round(ws.nEff).toLocaleString()}</p> : <Skeleton className="h-8" />}</Card>
+          <Card><p className="text-xs text-ink-500">Effective sample (Kish)</p>{ws ? <p className="text-2xl font-semibold">{formatCount(ws.nEff)}</p> : <Skeleton className="h-8" />}</Card>
         </div>
       </div>
     </div>
