@@ -100,6 +100,7 @@ export function lineItemOf(r: RunForSamplify, publicUrl: string, now = Date.now(
   if (r.sampleSupplierId === null) {
     throw new ApiError("Conflict", `Survey run ${r.id} has no sample supplier: set the supplier Samplify sends respondents as (SetSampleSupplier) first`);
   }
+  if (r.entryParameter === "k2") throw new ApiError("Conflict", `The run's supplier takes its respondent id in k2, where Dynata puts its security key: give the supplier another entry parameter (psid)`);
   const def = r.definition!;
   const base = `${surveyUrl(publicUrl, r.surveyLink)}?supplier=${r.sampleSupplierId}`;
   const rid = `k2=${DYNATA_SECURE_KEY_2}&${r.entryParameter ?? "rid"}=${DYNATA_RESPONDENT_ID}`;

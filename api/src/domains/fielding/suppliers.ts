@@ -531,14 +531,14 @@ export type ReversalReason = "removed by staff";
  * and, when the supplier has a reversal or callback URL, a callback due now (sent after the
  * complete's own). Idempotent: a complete is reversed once; any other outcome stays what it was.
  */
-export async function recordReversals(tx: Tx, runId: number, sessionIds: readonly number[], reason: ReversalReason): Promise<number> {
+export async function recordReversals(tx: Tx, runId: number, sessionIds: number[], reason: ReversalReason): Promise<number> {
   const added = await tx<{ id: number }[]>`
     insert into supplier_outcomes (survey_run_id, sample_supplier_id, rid, survey_session_id, outcome, kind, reason, callback_state, next_attempt_at)
     select o.survey_run_id, o.sample_supplier_id, o.rid, o.survey_session_id, 'quality-terminate', 'reversal', ${reason},
            case when coalesce(p.reversal_url, p.callback_url) is null then 'none' else 'pending' end,
            case when coalesce(p.reversal_url, p.callback_url) is null then null else now() end
     from supplier_outcomes o join sample_suppliers p on p.id = o.sample_supplier_id
-    where o.survey_run_id = ${runId} and o.kind = 'outcome' and o.outcome = 'complete' and o.survey_session_id = any(${sessionIds as number[]}::int[])
+    where o.survey_run_id = ${runId} and o.kind = 'outcome' and o.outcome = 'complete' and o.survey_session_id = any(${sessionIds}::int[])
     on conflict do nothing
     returning id`;
   return added.length;
