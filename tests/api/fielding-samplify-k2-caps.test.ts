@@ -146,3 +146,17 @@ test("a snapshot taken before shares were kept is rescaled from its caps (cap / 
   expect(next.crossed![0]!.cells[0]!.cap).toBe(50);
   expect(next.targetCompletes).toBe(500);
 });
+
+test("a supplier taking its respondent id in k2 cannot be ordered through Samplify (409, the order unchanged)", async () => {
+  const [{ before }] = await tdb.db<{ before: number }[]>`select target_completes as before from survey_runs where id = ${run.id}`;
+  expect((await call(app, "staff", null, "PATCH", `/api/v1/SampleSuppliers(${supplierId})`, { entryParameter: "k2" })).status).toBe(200);
+  try {
+    const order = await call(app, "staff", null, "POST", `/api/v1/SurveyRuns(${run.id})/CreateOrUpdateSamplifyProject`, { targetCompletes: before + 1 });
+    expect(order.status, JSON.stringify(order.body)).toBe(409);
+    expect(order.body.message).toContain("k2");
+    const [{ after }] = await tdb.db<{ after: number }[]>`select target_completes as after from survey_runs where id = ${run.id}`;
+    expect(after).toBe(before);
+  } finally {
+    await call(app, "staff", null, "PATCH", `/api/v1/SampleSuppliers(${supplierId})`, { entryParameter: "psid" });
+  }
+});
