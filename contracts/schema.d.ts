@@ -3161,7 +3161,7 @@ export interface paths {
         };
         /**
          * The run's server-to-server supplier callbacks, each attempt recorded
-         * @description One callback per outcome of a supplier with a callback URL: pending until a 2xx answer (delivered); a failed attempt is tried again after 30 s, quadrupling up to 6 hours, and after 8 attempts the callback is failed.
+         * @description One callback per outcome of a supplier with a callback URL, and one per reversal (a reported complete removed by staff, sent after the complete's own callback): pending until a 2xx answer (delivered); after a 5xx, 408, 425, 429 or a network error it is tried again after 30 s, quadrupling up to 6 hours, and after 8 attempts the callback is failed; any other answer (3xx, other 4xx) fails it at once.
          */
         get: operations["SurveyRuns_SupplierCallbacks"];
         put?: never;
@@ -3181,7 +3181,7 @@ export interface paths {
         };
         /**
          * The run's supplier respondents as CSV (what suppliers invoice from)
-         * @description Every rid of the run's suppliers with the outcome it was sent back with (the redirect and the callback carry the same one), late arrivals after the close included. Columns: rid, status (complete, screen-out, over-quota, quality-terminate, or in-progress), start, end (when the outcome was decided; ISO 8601), quality_flags (;-separated), supplier, callback (delivered, pending, failed; empty without a callback URL). A header row; CRLF line ends (RFC 4180).
+         * @description Every rid of the run's suppliers with its final outcome: the one it was sent back with (the redirect and the callback carry the same one), late arrivals after the close included, or for a complete reversed later (removed by staff) the outcome it was reversed to. Columns: rid, status (complete, screen-out, over-quota, quality-terminate, or in-progress), start, end (when the outcome was decided; ISO 8601), quality_flags (;-separated), supplier, callback (delivered, pending, failed; empty without a callback URL), reported (for a reversed rid, the outcome first reported; else empty), reversed_at, reversal_callback (the reversal's callback state). A header row; CRLF line ends (RFC 4180).
          */
         get: operations["SurveyRuns_ReconciliationCsv"];
         put?: never;
@@ -11827,6 +11827,9 @@ export interface components {
             qualityTerminateUrl: string;
             /** @description The server-to-server callback, with {rid} and {outcome}; null: redirects only */
             callbackUrl: string | null;
+            callbackCodes: components["schemas"]["SupplierCallbackCodes"];
+            /** @description Where reversals of reported completes go, with {rid} and optionally {outcome}; null: the callback URL */
+            reversalUrl: string | null;
             /** @description The query parameter that carries the signature (last in the link) */
             signatureParameter: string;
             /** @enum {string} */
@@ -11843,6 +11846,13 @@ export interface components {
             createdAt: string;
             updatedAt: string | null;
         };
+        /** @description The supplier's own code for each outcome, put in a callback's {outcome} (PureSpectrum: 21, 18, 17, 20); an outcome not named is sent as its own name */
+        SupplierCallbackCodes: {
+            complete?: string;
+            "screen-out"?: string;
+            "over-quota"?: string;
+            "quality-terminate"?: string;
+        };
         SampleSupplierBody: {
             name: string;
             /** @description The entry link's parameter carrying the respondent id. Default rid */
@@ -11855,8 +11865,17 @@ export interface components {
             overQuotaUrl: string;
             /** @description The quality-terminate link, with {rid} where the respondent id goes */
             qualityTerminateUrl: string;
-            /** @description A server-to-server callback sent (POST, signed like the end links, retried with backoff) for each outcome beside the redirect: {rid} and {outcome} (complete, screen-out, over-quota, quality-terminate) are filled in. null removes it */
+            /** @description A server-to-server callback sent (POST, signed like the end links) for each outcome beside the redirect: {rid} and {outcome} (complete, screen-out, over-quota, quality-terminate, or the supplier's code for it from callbackCodes) are filled in. 2xx delivers it; 5xx, 408, 425, 429 and network errors are retried with backoff; any other answer fails it at once. null removes it */
             callbackUrl?: string | null;
+            /** @description The supplier's own code for each outcome in {outcome}; null: the outcomes' names */
+            callbackCodes?: {
+                complete?: string;
+                "screen-out"?: string;
+                "over-quota"?: string;
+                "quality-terminate"?: string;
+            } | null;
+            /** @description Where a reversal goes when staff remove a complete already reported (signed and retried as callbacks are), with {rid} and optionally {outcome} (the final outcome, quality-terminate, in the supplier's code); null: the callback URL */
+            reversalUrl?: string | null;
             /** @description The shared secret of the signatures (write only; null removes it) */
             secret?: string | null;
             /** @description The parameter carrying the signature, last in the link (Cint: hash; PureSpectrum: ps_hash). Default sig */
@@ -11889,8 +11908,17 @@ export interface components {
             overQuotaUrl?: string;
             /** @description The quality-terminate link, with {rid} where the respondent id goes */
             qualityTerminateUrl?: string;
-            /** @description A server-to-server callback sent (POST, signed like the end links, retried with backoff) for each outcome beside the redirect: {rid} and {outcome} (complete, screen-out, over-quota, quality-terminate) are filled in. null removes it */
+            /** @description A server-to-server callback sent (POST, signed like the end links) for each outcome beside the redirect: {rid} and {outcome} (complete, screen-out, over-quota, quality-terminate, or the supplier's code for it from callbackCodes) are filled in. 2xx delivers it; 5xx, 408, 425, 429 and network errors are retried with backoff; any other answer fails it at once. null removes it */
             callbackUrl?: string | null;
+            /** @description The supplier's own code for each outcome in {outcome}; null: the outcomes' names */
+            callbackCodes?: {
+                complete?: string;
+                "screen-out"?: string;
+                "over-quota"?: string;
+                "quality-terminate"?: string;
+            } | null;
+            /** @description Where a reversal goes when staff remove a complete already reported (signed and retried as callbacks are), with {rid} and optionally {outcome} (the final outcome, quality-terminate, in the supplier's code); null: the callback URL */
+            reversalUrl?: string | null;
             /** @description The shared secret of the signatures (write only; null removes it) */
             secret?: string | null;
             /** @description The parameter carrying the signature, last in the link (Cint: hash; PureSpectrum: ps_hash). Default sig */
@@ -11917,8 +11945,15 @@ export interface components {
         SupplierCallback: {
             id: number;
             rid: string;
+            /**
+             * @description outcome: what the rid was sent back with; reversal: a reported complete changed later (removed by staff) to `outcome`
+             * @enum {string}
+             */
+            kind: "outcome" | "reversal";
             /** @enum {string} */
             outcome: "complete" | "screen-out" | "over-quota" | "quality-terminate";
+            /** @description Why a reversal was made (removed by staff); null for an outcome */
+            reason: string | null;
             decidedAt: string;
             /** @enum {string} */
             state: "pending" | "delivered" | "failed";

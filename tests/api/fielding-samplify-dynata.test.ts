@@ -13,7 +13,7 @@ import { call, testApp } from "../helpers/app.ts";
 import type { App } from "../../api/src/app.ts";
 import * as fielding from "../../api/src/domains/fielding/fielding.service.ts";
 import { ATTENTION } from "../../api/src/domains/fielding/engine.ts";
-import { configureSamplify, SECURITY_KEY_1, startSamplifyFake, unconfigureSamplify, type SamplifyFake } from "../helpers/samplify-fake.ts";
+import { configureSamplify, SECURITY_KEY_1, SECURITY_KEY_2, startSamplifyFake, unconfigureSamplify, type SamplifyFake } from "../helpers/samplify-fake.ts";
 
 let tdb: TestDb;
 let app: App;
@@ -66,8 +66,9 @@ async function walk(v: View): Promise<View> {
   return cur;
 }
 
-/** The entry query Dynata sends: the survey URL's query with its respondent id in place. */
-const entryOf = (surveyUrl: string, psid: string) => surveyUrl.slice(surveyUrl.indexOf("?") + 1).replace("<#IdParameter[Value]>", encodeURIComponent(psid));
+/** The entry query Dynata sends: the survey URL's query with its respondent id and the project's Secure Key 2 in place. */
+const entryOf = (surveyUrl: string, psid: string) =>
+  surveyUrl.slice(surveyUrl.indexOf("?") + 1).replace("<#IdParameter[Value]>", encodeURIComponent(psid)).replace("<#Project[Secure Key 2]>", SECURITY_KEY_2);
 
 /** Dynata's complete link for a psid, with its code computed independently: hex HMAC-SHA256 keyed by securityKey1 over the link before `&med=`. */
 const dynataComplete = (psid: string) => {
@@ -167,10 +168,10 @@ test("a line item without the reference's required targets is refused by the fak
 test("the test URL differs from the live one; a test entry reaches Dynata's end link and counts for nothing", async () => {
   const live = item.surveyURL as string;
   const testUrl = item.surveyTestURL as string;
-  expect(live).toBe(`${PUBLIC}/s/${link}?supplier=${supplierId}&psid=<#IdParameter[Value]>`);
+  expect(live).toBe(`${PUBLIC}/s/${link}?supplier=${supplierId}&k2=<#Project[Secure Key 2]>&psid=<#IdParameter[Value]>`);
   expect(testUrl).not.toBe(live);
   const [{ key }] = await tdb.db<{ key: string }[]>`select test_entry_key::text as key from survey_runs where id = ${runId}`;
-  expect(testUrl).toBe(`${PUBLIC}/s/${link}?supplier=${supplierId}&test=${key}&psid=<#IdParameter[Value]>`);
+  expect(testUrl).toBe(`${PUBLIC}/s/${link}?supplier=${supplierId}&test=${key}&k2=<#Project[Secure Key 2]>&psid=<#IdParameter[Value]>`);
 
   // The order is one complete: a test complete must not fill it.
   await tdb.db`update survey_runs set target_completes = 1 where id = ${runId}`;

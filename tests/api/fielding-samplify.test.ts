@@ -112,8 +112,8 @@ test("the Samplify adapter: a project with a line item per market, launch, pause
     [`run-${au!.surveyRunId}`, "AU", 250, 45, "en"],
   ]);
   const li = p.lineItems[0]!;
-  // Dynata's respondent id where the reference's surveyURL examples put it (the supplier's entry parameter, psid).
-  expect(li.surveyURL).toBe(`${PUBLIC}/s/${nz!.surveyLink}?supplier=${supplier.body.id}&psid=<#IdParameter[Value]>`);
+  // Dynata's k2 and respondent id where the reference's surveyURL examples put them (the supplier's entry parameter, psid).
+  expect(li.surveyURL).toBe(`${PUBLIC}/s/${nz!.surveyLink}?supplier=${supplier.body.id}&k2=<#Project[Secure Key 2]>&psid=<#IdParameter[Value]>`);
   expect(li.daysInField, "to the run's field end, 14 days").toBe(14);
   expect(li.lengthOfInterview as number).toBeGreaterThanOrEqual(1);
 

@@ -384,10 +384,10 @@ describe("the reconciliation lists exactly what each rid was sent back with", ()
     }
     const csv = (await call(app, "staff", null, "GET", `/api/v1/SurveyRuns(${ps.run.id})/ReconciliationCsv`)).body as string;
     const lines = csv.trimEnd().split("\r\n");
-    expect(lines[0]).toBe("rid,status,start,end,quality_flags,supplier,callback");
+    expect(lines[0]).toBe("rid,status,start,end,quality_flags,supplier,callback,reported,reversed_at,reversal_callback");
     const rows = Object.fromEntries(lines.slice(1).map((l) => l.split(",")).map((c) => [c[0], c]));
     expect(Object.keys(rows).sort()).toEqual(["P1", "P2", "P7", "X2"]);
-    expect(rows.P1!.slice(1, 2).concat(rows.P1!.slice(5))).toEqual(["complete", "PureSpectrum-style", "delivered"]);
+    expect(rows.P1!.slice(1, 2).concat(rows.P1!.slice(5))).toEqual(["complete", "PureSpectrum-style", "delivered", "", "", ""]);
     expect(rows.P2![1]).toBe("screen-out");
     expect(rows.X2![1]).toBe("over-quota");
     expect(rows.P7![1]).toBe("over-quota");

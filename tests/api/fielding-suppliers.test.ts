@@ -220,7 +220,7 @@ describe("the redirect protocol", () => {
     expect(r.status).toBe(200);
     expect(r.headers.get("content-type")).toContain("text/csv");
     const lines = (r.body as string).trimEnd().split("\r\n");
-    expect(lines[0]).toBe("rid,status,start,end,quality_flags,supplier,callback");
+    expect(lines[0]).toBe("rid,status,start,end,quality_flags,supplier,callback,reported,reversed_at,reversal_callback");
     const rows = lines.slice(1).map((l) => l.split(","));
     expect(rows.map((c) => [c[0], c[1]])).toEqual([
       ["R1", "complete"],

@@ -72,9 +72,12 @@ export async function buildDefinition(
   for (const t of await q.targets(tx, projectId, run.regionId)) {
     const key = t.systemQuestionId !== null ? `s${t.systemQuestionId}` : screener.find((s) => s.questionId === t.questionId)?.key;
     if (!key) continue; // a target on a question the survey does not ask cannot screen
-    const target = targets.get(key) ?? { key, optionIds: [], quotas: {}, onlyThese: false, othersQuota: null };
+    const target = targets.get(key) ?? { key, optionIds: [], quotas: {}, shares: {}, onlyThese: false, othersQuota: null };
     target.optionIds.push(t.optionId);
-    if (t.quotaPercent !== null) target.quotas[t.optionId] = cellCap(run.targetCompletes, t.quotaPercent);
+    if (t.quotaPercent !== null) {
+      target.quotas[t.optionId] = cellCap(run.targetCompletes, t.quotaPercent);
+      target.shares![t.optionId] = t.quotaPercent;
+    }
     if (t.onlyThese) target.onlyThese = true;
     targets.set(key, target);
   }
@@ -142,8 +145,29 @@ function crossingsOf(cells: readonly CrossedCell[], demographics: readonly DefQu
         cells: x.cells.map((c) => ({
           optionIds: flip ? [c.secondOptionId, c.firstOptionId] : [c.firstOptionId, c.secondOptionId],
           cap: cellCap(completes, c.quotaPercent),
+          share: c.quotaPercent,
         })),
       },
     ];
   });
+}
+
+/**
+ * The snapshot for a changed order (staff changing the run's completes): every cap worked again
+ * from its share of the new completes (cellCap), and each group's rest (othersQuota) with them, so
+ * the survey and the Samplify line item ask for the new order's quotas rather than the old one's. A
+ * snapshot taken before shares were kept takes each cap's share as cap / old completes (exact for
+ * caps that were a whole share; rounded up by at most one complete otherwise).
+ */
+export function withCompletes(def: SurveyDefinition, completes: number): SurveyDefinition {
+  const shareOf = (cap: number, share: number | undefined) => share ?? (cap * 100) / def.targetCompletes;
+  const targets = def.targets.map((t) => {
+    const ids = Object.keys(t.quotas);
+    if (!ids.length) return t;
+    const quotas = Object.fromEntries(ids.map((id) => [id, cellCap(completes, shareOf(t.quotas[id]!, t.shares?.[id]))]));
+    const capped = Object.values(quotas).reduce((a, b) => a + b, 0);
+    return { ...t, quotas, othersQuota: t.othersQuota == null ? t.othersQuota : Math.max(0, completes - capped) };
+  });
+  const crossed = def.crossed?.map((x) => ({ ...x, cells: x.cells.map((c) => ({ ...c, cap: cellCap(completes, shareOf(c.cap, c.share)) })) }));
+  return { ...def, targetCompletes: completes, targets, ...(crossed ? { crossed } : {}) };
 }

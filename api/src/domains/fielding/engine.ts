@@ -61,6 +61,8 @@ export type DefTarget = {
   optionIds: number[];
   /** Completes allowed per option (quota_percent of the run's target), when quotas are set. */
   quotas: Record<string, number>;
+  /** quota_percent per capped option, so the caps follow a changed order (absent in runs built before them). */
+  shares?: Record<string, number>;
   onlyThese?: boolean;
   /** Completes open to answers outside optionIds; null or absent: those screen out. */
   othersQuota?: number | null;
@@ -73,7 +75,7 @@ export type DefTarget = {
  */
 export type DefCrossing = {
   keys: [string, string];
-  cells: { optionIds: [number, number]; cap: number }[];
+  cells: { optionIds: [number, number]; cap: number; share?: number }[];
 };
 
 export type SurveyDefinition = {

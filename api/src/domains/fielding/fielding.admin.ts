@@ -6,9 +6,10 @@ import type { RequestCtx } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
 import { systemCtx } from "../lifecycle/lifecycle.service.ts";
 import { quotaProgress, type QuotaGroupProgress, type SurveyDefinition } from "./engine.ts";
+import { withCompletes } from "./definition.ts";
 import * as q from "./fielding.sql.ts";
 import { QUALITY_REASONS } from "./quality.ts";
-import { recordOutcomes } from "./suppliers.ts";
+import { recordOutcomes, recordReversals } from "./suppliers.ts";
 import { processRun, statusName, surveyUrl, SURVEY_STATUS, weightRun, type ProcessResult, type WeightingReport } from "./fielding.service.ts";
 
 const system = <T>(db: Db, fn: (tx: Tx) => Promise<T>) => enterTenant(db, systemCtx(), fn);
@@ -85,7 +86,8 @@ export async function setTarget(db: Db, runId: number, target: number): Promise<
     const run = await runOf(tx, runId, true);
     if (run.surveyStatusId === SURVEY_STATUS.Closed) throw new ApiError("Conflict", `Survey run ${runId} is Closed: its panel order cannot change`);
     await tx`update survey_runs set target_completes = ${target}, updated_at = now() where id = ${run.id}`;
-    await q.setDefinition(tx, run.id, { ...run.definition, targetCompletes: target });
+    // The caps follow the new order (withCompletes), in the survey and in what Samplify is sent.
+    await q.setDefinition(tx, run.id, withCompletes(run.definition, target));
     const counts = await q.quotaCounts(tx, run.id);
     if (run.surveyStatusId === SURVEY_STATUS.Live && counts.completes >= target) {
       await q.setRunStatus(tx, run.id, SURVEY_STATUS.Closed, "closed_at");
@@ -128,9 +130,13 @@ export async function removeRespondents(db: Db, runId: number, ids: string[]): P
       where survey_run_id = ${run.id} and (respondent_uuid = any(${uuids}::uuid[]) or panel_respondent_id = any(${ids}::text[]))`;
     const known = new Set(found.flatMap((f) => [f.uuid, f.panel ?? ""]));
     const sessionIds = found.map((f) => f.id);
-    await tx`update survey_sessions set status = 'Removed', end_reason = 'removed by staff', updated_at = now() where id = any(${sessionIds}::int[])`;
-    // A supplier's respondent removed while answering has an outcome now; one that had ended keeps what it was sent.
+    // What each supplier respondent that had ended was sent is on record before the removal changes it.
     await recordOutcomes(tx, run.id);
+    await tx`update survey_sessions set status = 'Removed', end_reason = 'removed by staff', updated_at = now() where id = any(${sessionIds}::int[])`;
+    // A supplier's respondent removed while answering has an outcome now; one that had ended keeps
+    // what it was sent, and a reported complete is reversed (its supplier is told: record 9001).
+    await recordOutcomes(tx, run.id);
+    await recordReversals(tx, run.id, sessionIds, "removed by staff");
     // Their results rows go with their project sessions (responses and text responses cascade).
     await tx`delete from project_survey_sessions where survey_session_id = any(${sessionIds}::int[])`;
     let weighting: WeightingReport | null = null;

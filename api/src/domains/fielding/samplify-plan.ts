@@ -11,9 +11,12 @@
 // attribute for the other demographics (region, household, alcohol, ethnicity, income, technology
 // adoption), for "Another gender", or for a project's own screener questions: those are not sent,
 // and each is named in a warning (the survey still screens and caps on them; the incidence sent
-// covers them).
+// covers them). Crossed cells (two demographics interlocked, def.crossed) go as one quota group of
+// nested cells, each cell's two quota nodes the reference's QuotaCell takes (quotaNodes is a list),
+// at the cell's cap; a crossing with a question Dynata has no attribute for (region, say) is named
+// in a warning, as is a cell with an answer Dynata has no option for (decision record 9001).
 import type { QuotaCell, QuotaFilter, QuotaPlan } from "../../samplify/client.ts";
-import type { DefQuestion, DefTarget, SurveyDefinition } from "./engine.ts";
+import type { DefCrossing, DefQuestion, DefTarget, SurveyDefinition } from "./engine.ts";
 
 /** Dynata's attribute and option for each of our demographic answers that has one. */
 const ATTRIBUTES: Record<number, { attributeId: string; options: Record<number, string> }> = {
@@ -59,7 +62,33 @@ export function samplifyPlan(def: SurveyDefinition, completes: number): Samplify
     }
     if (capped.length) plan.quotaGroups.push({ name, quotaCells: cellsOf(q, t, attr, completes, name, warnings) });
   }
+  for (const x of def.crossed ?? []) crossedGroup(def, x, plan, warnings);
   return { quotaPlan: plan, warnings };
+}
+
+/** A crossing's cells as a quota group of nested cells (both answers' nodes, at the cell's cap), or warnings naming what Dynata cannot take. */
+function crossedGroup(def: SurveyDefinition, x: DefCrossing, plan: QuotaPlan, warnings: string[]): void {
+  const qs = x.keys.map((k) => def.demographics.find((d) => d.key === k));
+  const [a, b] = qs;
+  if (!a || !b) return;
+  const nameOf = (q: DefQuestion) => q.title || q.text;
+  const label = `${nameOf(a)} × ${nameOf(b)}`;
+  const attrs = [a, b].map((q) => (q.systemQuestionId !== null ? ATTRIBUTES[q.systemQuestionId] : undefined));
+  const without = [a, b].filter((_, i) => !attrs[i]);
+  if (without.length) {
+    warnings.push(`The crossed cells "${label}" are not sent to Samplify: Dynata's reference names no attribute for ${quoted(without.map(nameOf))}; the survey screens and caps on them`);
+    return;
+  }
+  const cells: QuotaCell[] = [];
+  for (const c of x.cells) {
+    const options = c.optionIds.map((id, i) => attrs[i]!.options[id]);
+    if (options.some((o) => o === undefined)) {
+      warnings.push(`"${label}": the cell ${quoted([labelsOf(a, [c.optionIds[0]])[0]!, labelsOf(b, [c.optionIds[1]])[0]!])} (${c.cap} completes) is not sent: it has no Dynata option`);
+      continue;
+    }
+    cells.push({ quotaNodes: options.map((o, i) => ({ attributeId: attrs[i]!.attributeId, options: [o!] })), count: c.cap });
+  }
+  if (cells.length) plan.quotaGroups.push({ name: label, quotaCells: cells });
 }
 
 /** A group's quota cells: each capped answer at its cap, then its other qualifying answers at what the caps leave. */

@@ -84,11 +84,15 @@ async function load(tx: Tx, runId: number): Promise<RunForSamplify> {
 
 /** Where Dynata puts its respondent id in a survey URL (the reference's surveyURL examples). */
 export const DYNATA_RESPONDENT_ID = "<#IdParameter[Value]>";
+/** Where Dynata puts the project's Secure Key 2 (the reference's `k2=<#Project[Secure Key 2]>`): checked on entry (suppliers.ts verifyEntry). */
+export const DYNATA_SECURE_KEY_2 = "<#Project[Secure Key 2]>";
 
 /**
  * The run's line item, and what of its targets and quotas could not be sent (named). The live URL
- * is the supplier's entry link with Dynata's respondent id; the test URL is the same with the run's
- * test key before it (`test={key}`), so a test entry is told apart and counts for nothing.
+ * is the supplier's entry link with Dynata's k2 and respondent id, where the reference's example
+ * puts them (`...&k2=<#Project[Secure Key 2]>&psid=<#IdParameter[Value]>`); the test URL is the same
+ * with the run's test key before them (`test={key}`), so a test entry is told apart and counts for
+ * nothing.
  */
 export function lineItemOf(r: RunForSamplify, publicUrl: string, now = Date.now()): { item: LineItemCriteria; warnings: string[] } {
   const country = countryOf(r.regionId);
@@ -96,9 +100,10 @@ export function lineItemOf(r: RunForSamplify, publicUrl: string, now = Date.now(
   if (r.sampleSupplierId === null) {
     throw new ApiError("Conflict", `Survey run ${r.id} has no sample supplier: set the supplier Samplify sends respondents as (SetSampleSupplier) first`);
   }
+  if (r.entryParameter === "k2") throw new ApiError("Conflict", `The run's supplier takes its respondent id in k2, where Dynata puts its security key: give the supplier another entry parameter (psid)`);
   const def = r.definition!;
   const base = `${surveyUrl(publicUrl, r.surveyLink)}?supplier=${r.sampleSupplierId}`;
-  const rid = `${r.entryParameter ?? "rid"}=${DYNATA_RESPONDENT_ID}`;
+  const rid = `k2=${DYNATA_SECURE_KEY_2}&${r.entryParameter ?? "rid"}=${DYNATA_RESPONDENT_ID}`;
   const days = r.fieldEndAt ? Math.max(1, Math.ceil((new Date(r.fieldEndAt).getTime() - now) / 86_400_000)) : (r.fieldPeriodDays ?? 14);
   const order = def.testOptions.map((t) => t.id);
   const minutes = Math.max(1, Math.ceil((pages(def, def.design === "monadic" ? order.slice(0, 1) : order).length * SECONDS_PER_PAGE) / 60));
@@ -202,6 +207,8 @@ export async function createOrUpdate(db: Db, runId: number, publicUrl: string): 
     state = answered?.state ?? p.state;
   }
   const endLinks = endLinksOf(answered, warnings);
+  // The key Dynata fills k2 with; an answer without it keeps the one given before.
+  const entryKey = answered?.endLinks?.securityKey2 || null;
   await system(db, async (tx) => {
     await tx`
       update survey_runs set samplify_project_id = ${extProjectId}, samplify_line_item_id = ${item.extLineItemId}, samplify_state = ${state},
@@ -209,6 +216,7 @@ export async function createOrUpdate(db: Db, runId: number, publicUrl: string): 
       where id = ${runId}`;
     // An answer without end links keeps the ones Samplify gave before.
     if (endLinks) await tx`update survey_runs set samplify_end_links = ${jsonParam(tx, endLinks)} where id = ${runId}`;
+    if (entryKey) await tx`update survey_runs set samplify_entry_key = ${entryKey} where id = ${runId}`;
   });
   return { surveyRunId: runId, extProjectId, extLineItemId: item.extLineItemId, state, lineItem: item, warnings };
 }

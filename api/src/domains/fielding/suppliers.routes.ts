@@ -7,6 +7,12 @@ import { access } from "../../access/policy.ts";
 import { addRoute, commonErrors, errors, keyOf, keyParams } from "../../openapi.ts";
 import * as s from "./suppliers.ts";
 
+const code = z.string().regex(s.CALLBACK_CODE, "1 to 40 letters, digits, _ . ~ or -");
+const Codes = z
+  .strictObject({ complete: code.optional(), "screen-out": code.optional(), "over-quota": code.optional(), "quality-terminate": code.optional() })
+  .openapi("SupplierCallbackCodes")
+  .describe("The supplier's own code for each outcome, put in a callback's {outcome} (PureSpectrum: 21, 18, 17, 20); an outcome not named is sent as its own name");
+
 const Supplier = z
   .object({
     id: z.number().int(),
@@ -17,6 +23,8 @@ const Supplier = z
     overQuotaUrl: z.string(),
     qualityTerminateUrl: z.string(),
     callbackUrl: z.string().nullable().describe("The server-to-server callback, with {rid} and {outcome}; null: redirects only"),
+    callbackCodes: Codes,
+    reversalUrl: z.string().nullable().describe("Where reversals of reported completes go, with {rid} and optionally {outcome}; null: the callback URL"),
     signatureParameter: z.string().describe("The query parameter that carries the signature (last in the link)"),
     signatureAlgorithm: z.enum(s.SIGNATURE_ALGORITHMS),
     signatureEncoding: z.enum(s.SIGNATURE_ENCODINGS),
@@ -44,7 +52,16 @@ const Body = z
       .max(2000)
       .nullable()
       .optional()
-      .describe("A server-to-server callback sent (POST, signed like the end links, retried with backoff) for each outcome beside the redirect: {rid} and {outcome} (complete, screen-out, over-quota, quality-terminate) are filled in. null removes it"),
+      .describe("A server-to-server callback sent (POST, signed like the end links) for each outcome beside the redirect: {rid} and {outcome} (complete, screen-out, over-quota, quality-terminate, or the supplier's code for it from callbackCodes) are filled in. 2xx delivers it; 5xx, 408, 425, 429 and network errors are retried with backoff; any other answer fails it at once. null removes it"),
+    callbackCodes: Codes.nullable().optional().describe("The supplier's own code for each outcome in {outcome}; null: the outcomes' names"),
+    reversalUrl: z
+      .string()
+      .trim()
+      .min(8)
+      .max(2000)
+      .nullable()
+      .optional()
+      .describe("Where a reversal goes when staff remove a complete already reported (signed and retried as callbacks are), with {rid} and optionally {outcome} (the final outcome, quality-terminate, in the supplier's code); null: the callback URL"),
     secret: z.string().min(16).max(200).nullable().optional().describe("The shared secret of the signatures (write only; null removes it)"),
     signatureParameter: parameter.optional().describe("The parameter carrying the signature, last in the link (Cint: hash; PureSpectrum: ps_hash). Default sig"),
     signatureAlgorithm: z
@@ -144,7 +161,9 @@ function registerRunSupplier(app: App, deps: AppDeps): void {
     .object({
       id: z.number().int(),
       rid: z.string(),
+      kind: z.enum(["outcome", "reversal"]).describe("outcome: what the rid was sent back with; reversal: a reported complete changed later (removed by staff) to `outcome`"),
       outcome: z.enum(["complete", "screen-out", "over-quota", "quality-terminate"]),
+      reason: z.string().nullable().describe("Why a reversal was made (removed by staff); null for an outcome"),
       decidedAt: z.string(),
       state: z.enum(["pending", "delivered", "failed"]),
       nextAttemptAt: z.string().nullable(),
@@ -161,7 +180,7 @@ function registerRunSupplier(app: App, deps: AppDeps): void {
       tags: ["SurveyRuns"],
       operationId: "SurveyRuns_SupplierCallbacks",
       summary: "The run's server-to-server supplier callbacks, each attempt recorded",
-      description: `One callback per outcome of a supplier with a callback URL: pending until a 2xx answer (delivered); a failed attempt is tried again after 30 s, quadrupling up to 6 hours, and after ${s.CALLBACK_MAX_ATTEMPTS} attempts the callback is failed.`,
+      description: `One callback per outcome of a supplier with a callback URL, and one per reversal (a reported complete removed by staff, sent after the complete's own callback): pending until a 2xx answer (delivered); after a 5xx, 408, 425, 429 or a network error it is tried again after 30 s, quadrupling up to 6 hours, and after ${s.CALLBACK_MAX_ATTEMPTS} attempts the callback is failed; any other answer (3xx, other 4xx) fails it at once.`,
       request: { params: keyParams("SurveyRuns") },
       responses: { ...ok(z.object({ value: z.array(Callback) }), "The callbacks"), ...commonErrors, 404: errors[404] },
     },
@@ -177,7 +196,7 @@ function registerRunSupplier(app: App, deps: AppDeps): void {
       operationId: "SurveyRuns_ReconciliationCsv",
       summary: "The run's supplier respondents as CSV (what suppliers invoice from)",
       description:
-        "Every rid of the run's suppliers with the outcome it was sent back with (the redirect and the callback carry the same one), late arrivals after the close included. Columns: rid, status (complete, screen-out, over-quota, quality-terminate, or in-progress), start, end (when the outcome was decided; ISO 8601), quality_flags (;-separated), supplier, callback (delivered, pending, failed; empty without a callback URL). A header row; CRLF line ends (RFC 4180).",
+        "Every rid of the run's suppliers with its final outcome: the one it was sent back with (the redirect and the callback carry the same one), late arrivals after the close included, or for a complete reversed later (removed by staff) the outcome it was reversed to. Columns: rid, status (complete, screen-out, over-quota, quality-terminate, or in-progress), start, end (when the outcome was decided; ISO 8601), quality_flags (;-separated), supplier, callback (delivered, pending, failed; empty without a callback URL), reported (for a reversed rid, the outcome first reported; else empty), reversed_at, reversal_callback (the reversal's callback state). A header row; CRLF line ends (RFC 4180).",
       request: { params: keyParams("SurveyRuns") },
       responses: { 200: { description: "The CSV file", content: { "text/csv": { schema: z.string() } } }, ...commonErrors, 404: errors[404] },
     },

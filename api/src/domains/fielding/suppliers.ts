@@ -3,16 +3,20 @@
 // id (default `rid`), its four end links (complete, screen-out, over-quota, quality-terminate, each
 // with `{rid}`), an optional shared secret with its signature scheme (parameter name, algorithm,
 // encoding and what is signed; default `sig`, hex HMAC-SHA256 over the URL), and an optional
-// server-to-server callback URL (with `{rid}` and `{outcome}`). A run takes respondents from one
+// server-to-server callback URL (with `{rid}` and `{outcome}`, the outcome written in the supplier's
+// own codes when it names them), and an optional reversal URL. A run takes respondents from one
 // supplier:
 //   entry     {PUBLIC_URL}/s/{surveyLink}?supplier={supplierId}&{entryParameter}={rid}[&{signatureParameter}={signature}]
 //   end       the matching template with {rid} filled in, and with a secret the signature parameter
 //   callback  POST to the callback template with {rid} and {outcome} filled in, signed the same way
 // With a secret an unsigned or wrongly signed entry is refused (403); a rid enters a run once (the
 // same rid resumes its own session); each outcome is recorded once (supplier_outcomes) and the
-// redirect, the callback and the reconciliation CSV all read that record.
+// redirect, the callback and the reconciliation CSV all read that record. A reported complete that
+// staff later remove is reversed (a second record, kind reversal, with its own signed callback;
+// decision record 9001).
 import type { Db, Tx } from "../../db/client.ts";
 import { enterTenant } from "../../access/policy.ts";
+import { jsonParam } from "../../db/params.ts";
 import { ApiError } from "../../errors.ts";
 import type { EndLinks } from "../../samplify/client.ts";
 import { systemCtx } from "../lifecycle/lifecycle.service.ts";
@@ -34,6 +38,13 @@ export interface SignatureScheme {
   signedPart: SignedPart;
 }
 
+export type OutcomeName = "complete" | "screen-out" | "over-quota" | "quality-terminate";
+export const OUTCOME_LIST: readonly OutcomeName[] = ["complete", "screen-out", "over-quota", "quality-terminate"];
+/** The supplier's own code for each outcome, as a callback's {outcome} carries it (an outcome not named: its own name). */
+export type CallbackCodes = Partial<Record<OutcomeName, string>>;
+/** A code as it may stand in a link: 1 to 40 URL-safe characters. */
+export const CALLBACK_CODE = /^[A-Za-z0-9_.~-]{1,40}$/;
+
 export interface Supplier extends SignatureScheme {
   id: number;
   name: string;
@@ -43,6 +54,8 @@ export interface Supplier extends SignatureScheme {
   overQuotaUrl: string;
   qualityTerminateUrl: string;
   callbackUrl: string | null;
+  callbackCodes: CallbackCodes;
+  reversalUrl: string | null;
   hasSecret: boolean;
   createdAt: string;
   updatedAt: string | null;
@@ -61,13 +74,17 @@ export interface SupplierInput extends Partial<SignatureScheme> {
   qualityTerminateUrl: string;
   /** null removes the callback; absent keeps it (PATCH). */
   callbackUrl?: string | null;
+  /** null removes the codes (outcomes go by their names); absent keeps them (PATCH). */
+  callbackCodes?: CallbackCodes | null;
+  /** null: reversals go to the callback URL; absent keeps it (PATCH). */
+  reversalUrl?: string | null;
   /** null removes the secret; absent keeps it (PATCH). */
   secret?: string | null;
 }
 
 const COLUMNS = `id, name, entry_parameter as "entryParameter", complete_url as "completeUrl", screen_out_url as "screenOutUrl",
   over_quota_url as "overQuotaUrl", quality_terminate_url as "qualityTerminateUrl", callback_url as "callbackUrl",
-  signature_parameter as "signatureParameter", signature_algorithm as "signatureAlgorithm", signature_encoding as "signatureEncoding",
+  callback_codes as "callbackCodes", reversal_url as "reversalUrl", signature_parameter as "signatureParameter", signature_algorithm as "signatureAlgorithm", signature_encoding as "signatureEncoding",
   signed_part as "signedPart", secret, secret is not null as "hasSecret",
   to_json(created_at)#>>'{}' as "createdAt", to_json(updated_at)#>>'{}' as "updatedAt"`;
 
@@ -126,7 +143,7 @@ const LINKS = ["completeUrl", "screenOutUrl", "overQuotaUrl", "qualityTerminateU
  * The whole configuration checked as it will be stored (a PATCH merged with what is kept): every
  * problem a 400 naming its field, nothing written.
  */
-function checkSupplier(s: Omit<SupplierInput, "secret"> & SignatureScheme & { entryParameter: string }): void {
+function checkSupplier(s: Omit<SupplierInput, "secret" | "callbackCodes"> & SignatureScheme & { entryParameter: string; callbackCodes: CallbackCodes }): void {
   const errors: { path: string; message: string }[] = [];
   for (const k of LINKS) {
     const problem = templateProblem(s[k]);
@@ -136,6 +153,14 @@ function checkSupplier(s: Omit<SupplierInput, "secret"> & SignatureScheme & { en
     const problem = templateProblem(s.callbackUrl) ?? (s.callbackUrl.includes("{outcome}") ? null : "Must contain {outcome}, where the outcome goes (complete, screen-out, over-quota, quality-terminate)");
     if (problem) errors.push({ path: "callbackUrl", message: problem });
   }
+  if (s.reversalUrl != null) {
+    const problem = templateProblem(s.reversalUrl);
+    if (problem) errors.push({ path: "reversalUrl", message: problem });
+  }
+  for (const [k, v] of Object.entries(s.callbackCodes)) {
+    if (!(OUTCOME_LIST as readonly string[]).includes(k)) errors.push({ path: "callbackCodes", message: `${k} is no outcome (${OUTCOME_LIST.join(", ")})` });
+    else if (typeof v !== "string" || !CALLBACK_CODE.test(v)) errors.push({ path: `callbackCodes.${k}`, message: "1 to 40 letters, digits, _ . ~ or -" });
+  }
   if (s.signatureParameter === s.entryParameter) errors.push({ path: "signatureParameter", message: "Must differ from the entry parameter" });
   for (const k of ["entryParameter", "signatureParameter"] as const) {
     if (s[k] === "supplier") errors.push({ path: k, message: "supplier is the entry link's own parameter (the supplier's id)" });
@@ -143,7 +168,7 @@ function checkSupplier(s: Omit<SupplierInput, "secret"> & SignatureScheme & { en
   }
   if (s.signedPart === "query") {
     // Only the query is signed: a {rid} outside it could be changed without breaking the signature.
-    for (const k of [...LINKS, "callbackUrl"] as const) {
+    for (const k of [...LINKS, "callbackUrl", "reversalUrl"] as const) {
       const v = s[k];
       if (v == null || errors.some((e) => e.path === k)) continue;
       const q = queryOf(v);
@@ -158,14 +183,15 @@ function checkSupplier(s: Omit<SupplierInput, "secret"> & SignatureScheme & { en
 const SCHEME_DEFAULTS: SignatureScheme = { signatureParameter: "sig", signatureAlgorithm: "HMAC-SHA256", signatureEncoding: "hex", signedPart: "url" };
 
 export async function createSupplier(db: Db, input: SupplierInput): Promise<Supplier> {
-  const s = { ...SCHEME_DEFAULTS, entryParameter: "rid", callbackUrl: null, ...input };
+  const s = { ...SCHEME_DEFAULTS, entryParameter: "rid", callbackUrl: null, reversalUrl: null, ...input, callbackCodes: input.callbackCodes ?? {} };
   checkSupplier(s);
   return system(db, async (tx) => {
     const [r] = await tx<{ id: number }[]>`
       insert into sample_suppliers (name, entry_parameter, complete_url, screen_out_url, over_quota_url, quality_terminate_url, callback_url, secret,
-                                    signature_parameter, signature_algorithm, signature_encoding, signed_part)
+                                    signature_parameter, signature_algorithm, signature_encoding, signed_part, callback_codes, reversal_url)
       values (${s.name}, ${s.entryParameter}, ${s.completeUrl}, ${s.screenOutUrl}, ${s.overQuotaUrl}, ${s.qualityTerminateUrl}, ${s.callbackUrl},
-              ${s.secret ?? null}, ${s.signatureParameter}, ${s.signatureAlgorithm}, ${s.signatureEncoding}, ${s.signedPart})
+              ${s.secret ?? null}, ${s.signatureParameter}, ${s.signatureAlgorithm}, ${s.signatureEncoding}, ${s.signedPart},
+              ${jsonParam(tx, s.callbackCodes)}, ${s.reversalUrl})
       returning id`;
     return pub((await row(tx, r!.id))!);
   });
@@ -177,7 +203,7 @@ export async function updateSupplier(db: Db, id: number, input: Partial<Supplier
     if (!cur) throw new ApiError("NotFound", `SampleSuppliers(${id}) not found`);
     // Absent fields keep their values; the result is checked whole (a scheme change can make a kept link wrong).
     const defined = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as Partial<SupplierInput>;
-    const s = { ...cur, ...defined };
+    const s = { ...cur, ...defined, callbackCodes: input.callbackCodes === undefined ? cur.callbackCodes : (input.callbackCodes ?? {}) };
     checkSupplier(s);
     await tx`
       update sample_suppliers set
@@ -186,6 +212,7 @@ export async function updateSupplier(db: Db, id: number, input: Partial<Supplier
         over_quota_url = ${s.overQuotaUrl}, quality_terminate_url = ${s.qualityTerminateUrl}, callback_url = ${s.callbackUrl},
         signature_parameter = ${s.signatureParameter}, signature_algorithm = ${s.signatureAlgorithm},
         signature_encoding = ${s.signatureEncoding}, signed_part = ${s.signedPart},
+        callback_codes = ${jsonParam(tx, s.callbackCodes)}, reversal_url = ${s.reversalUrl},
         secret = ${s.secret}, updated_at = now()
       where id = ${id}`;
     return pub((await row(tx, id))!);
@@ -316,6 +343,12 @@ export async function verifyEntry(tx: Tx, run: { id: number; sampleSupplierId: n
     const got = canonical(sig, s.signatureEncoding);
     if (got === null || !same(got, await signature(s.secret, s, message))) throw new ApiError("Forbidden", REFUSED, "the entry link's signature does not match");
   }
+  // A run fielded through Samplify: Dynata puts the project's Secure Key 2 in k2 (record 9001).
+  const [k] = await tx<{ key: string | null }[]>`select samplify_entry_key as key from survey_runs where id = ${run.id}`;
+  if (k?.key) {
+    const k2 = params.get("k2");
+    if (k2 === null || !same(k2, k.key)) throw new ApiError("Forbidden", REFUSED, "the entry's k2 is not the Samplify project's security key");
+  }
   return { supplierId, rid, test: params.get("test") };
 }
 
@@ -401,10 +434,20 @@ export async function testEndLink(tx: Tx, runId: number, entry: SupplierEntry, s
   return kind && s ? endLink(s, entry.rid, kind, await runEndLinks(tx, runId)) : null;
 }
 
-/** The supplier's callback for an outcome: the template with {rid} and {outcome}, signed with a secret; null without one. */
-async function callbackLink(s: SupplierRow, rid: string, kind: EndKind): Promise<string | null> {
-  if (s.callbackUrl === null) return null;
-  const url = s.callbackUrl.replaceAll("{rid}", encodeURIComponent(rid)).replaceAll("{outcome}", OUTCOME_NAMES[kind]);
+export type RecordKind = "outcome" | "reversal";
+
+/** Where a supplier's callbacks of a kind go: reversals to the reversal URL, else (and every outcome) the callback URL; null: none. */
+const callbackTemplate = (s: Pick<Supplier, "callbackUrl" | "reversalUrl">, kind: RecordKind): string | null => (kind === "reversal" ? (s.reversalUrl ?? s.callbackUrl) : s.callbackUrl);
+
+/**
+ * The supplier's callback for an outcome (or a reversal to it): the template with {rid} and
+ * {outcome}, the outcome in the supplier's own code when it names one, signed with a secret; null
+ * without a template.
+ */
+async function callbackLink(s: SupplierRow, rid: string, outcome: OutcomeName, kind: RecordKind): Promise<string | null> {
+  const template = callbackTemplate(s, kind);
+  if (template === null) return null;
+  const url = template.replaceAll("{rid}", encodeURIComponent(rid)).replaceAll("{outcome}", encodeURIComponent(s.callbackCodes[outcome] ?? outcome));
   return s.secret !== null ? signLink(s.secret, s, url) : url;
 }
 
@@ -433,7 +476,6 @@ export function endKindOf(status: string, endReason: string | null, flags: reado
   return flags.length ? "qualityTerminate" : "overQuota";
 }
 
-export type OutcomeName = "complete" | "screen-out" | "over-quota" | "quality-terminate";
 const OUTCOME_NAMES: Record<EndKind, OutcomeName> = { complete: "complete", screenOut: "screen-out", overQuota: "over-quota", qualityTerminate: "quality-terminate" };
 const KIND_OF: Record<OutcomeName, EndKind> = { complete: "complete", "screen-out": "screenOut", "over-quota": "overQuota", "quality-terminate": "qualityTerminate" };
 
@@ -479,6 +521,29 @@ export async function recordLateArrival(tx: Tx, runId: number, entry: SupplierEn
   return added ? endLink(s, entry.rid, "overQuota", await runEndLinks(tx, runId)) : null;
 }
 
+/** Why a reported complete was reversed, as the reversal records it. */
+export type ReversalReason = "removed by staff";
+
+/**
+ * Reverses the reported completes among `sessionIds` (staff removed them after the supplier was
+ * told "complete", by redirect and callback): each gets one reversal record, in the caller's
+ * transaction, carrying the final outcome (quality-terminate: rejected in reconciliation) and why,
+ * and, when the supplier has a reversal or callback URL, a callback due now (sent after the
+ * complete's own). Idempotent: a complete is reversed once; any other outcome stays what it was.
+ */
+export async function recordReversals(tx: Tx, runId: number, sessionIds: number[], reason: ReversalReason): Promise<number> {
+  const added = await tx<{ id: number }[]>`
+    insert into supplier_outcomes (survey_run_id, sample_supplier_id, rid, survey_session_id, outcome, kind, reason, callback_state, next_attempt_at)
+    select o.survey_run_id, o.sample_supplier_id, o.rid, o.survey_session_id, 'quality-terminate', 'reversal', ${reason},
+           case when coalesce(p.reversal_url, p.callback_url) is null then 'none' else 'pending' end,
+           case when coalesce(p.reversal_url, p.callback_url) is null then null else now() end
+    from supplier_outcomes o join sample_suppliers p on p.id = o.sample_supplier_id
+    where o.survey_run_id = ${runId} and o.kind = 'outcome' and o.outcome = 'complete' and o.survey_session_id = any(${sessionIds}::int[])
+    on conflict do nothing
+    returning id`;
+  return added.length;
+}
+
 /** Whether the rid already has an outcome in the run (it finished, or arrived after the close). */
 export async function hasOutcome(tx: Tx, runId: number, entry: SupplierEntry): Promise<boolean> {
   const [o] = await tx`select 1 from supplier_outcomes where survey_run_id = ${runId} and sample_supplier_id = ${entry.supplierId} and rid = ${entry.rid}`;
@@ -491,7 +556,7 @@ export async function hasOutcome(tx: Tx, runId: number, entry: SupplierEntry): P
  */
 export async function sessionEndLink(tx: Tx, s: { id: number; surveyRunId: number; status: string; sampleSupplierId: number | null; supplierRid: string | null }): Promise<string | null> {
   if (s.status === "InProgress" || s.sampleSupplierId === null || s.supplierRid === null) return null;
-  const read = () => tx<{ outcome: OutcomeName }[]>`select outcome from supplier_outcomes where survey_session_id = ${s.id}`;
+  const read = () => tx<{ outcome: OutcomeName }[]>`select outcome from supplier_outcomes where survey_session_id = ${s.id} and kind = 'outcome'`;
   let [o] = await read();
   if (!o) {
     await recordOutcomes(tx, s.surveyRunId, s.id);
@@ -510,6 +575,20 @@ export const CALLBACK_TIMEOUT_MS = 10_000;
 /** A claimed callback is not claimed again for this long (a process that died mid-call). */
 const CALLBACK_LEASE_SECONDS = 300;
 
+/**
+ * What a callback's answer means. 2xx (200-299): delivered. 408 Request Timeout, 425 Too Early, 429
+ * Too Many Requests, any 5xx, and no answer at all (a network error, the timeout): the supplier may
+ * take it later, so it is tried again. Anything else (1xx, 3xx: redirects are not followed; the
+ * other 4xx: the supplier refuses this request, e.g. PureSpectrum's 400 "This transaction id
+ * already has a final status") would be answered the same again: failed at once.
+ */
+export function callbackAnswer(httpStatus: number | null): "delivered" | "retry" | "failed" {
+  if (httpStatus === null) return "retry";
+  if (httpStatus >= 200 && httpStatus <= 299) return "delivered";
+  if (httpStatus >= 500 || httpStatus === 408 || httpStatus === 425 || httpStatus === 429) return "retry";
+  return "failed";
+}
+
 /** Seconds before the next attempt after `failed` failed attempts: 30 s, quadrupling, at most 6 hours. */
 export function callbackBackoffSeconds(failed: number): number {
   return Math.min(6 * 3600, 30 * 4 ** Math.max(0, failed - 1));
@@ -525,7 +604,8 @@ export interface CallbackAttempt {
 }
 
 /**
- * Sends the callbacks that are due, each outside any transaction: claimed in a short transaction
+ * Sends the callbacks that are due (a reversal only once its outcome's own callback is no longer
+ * pending, so the supplier hears of the complete before its reversal), each outside any transaction: claimed in a short transaction
  * (leased, so no other process sends it meanwhile), called (POST, 10 s, redirects not followed; a
  * 2xx answer delivers it), and the attempt recorded in another. A failed attempt is tried again
  * after callbackBackoffSeconds, up to CALLBACK_MAX_ATTEMPTS, then the callback is failed. The
@@ -534,17 +614,22 @@ export interface CallbackAttempt {
 export async function deliverDueCallbacks(db: Db, opts: { limit?: number; fetchFn?: typeof fetch } = {}): Promise<CallbackAttempt[]> {
   const send = opts.fetchFn ?? fetch;
   const claimed = await system(db, async (tx) => {
-    const due = await tx<{ id: number; attempt: number; supplierId: number; rid: string; outcome: OutcomeName }[]>`
+    const due = await tx<{ id: number; attempt: number; supplierId: number; rid: string; outcome: OutcomeName; kind: RecordKind }[]>`
       update supplier_outcomes o
       set callback_attempts = o.callback_attempts + 1, next_attempt_at = now() + make_interval(secs => ${CALLBACK_LEASE_SECONDS})
       where o.id in (
-        select id from supplier_outcomes where callback_state = 'pending' and next_attempt_at <= now()
-        order by next_attempt_at, id limit ${opts.limit ?? 50} for update skip locked)
-      returning o.id::int as id, o.callback_attempts as attempt, o.sample_supplier_id as "supplierId", o.rid, o.outcome`;
+        select d.id from supplier_outcomes d
+        where d.callback_state = 'pending' and d.next_attempt_at <= now()
+          and (d.kind = 'outcome' or not exists (
+            select 1 from supplier_outcomes p
+            where p.kind = 'outcome' and p.callback_state = 'pending'
+              and p.survey_run_id = d.survey_run_id and p.sample_supplier_id = d.sample_supplier_id and p.rid = d.rid))
+        order by d.next_attempt_at, d.id limit ${opts.limit ?? 50} for update of d skip locked)
+      returning o.id::int as id, o.callback_attempts as attempt, o.sample_supplier_id as "supplierId", o.rid, o.outcome, o.kind`;
     const out: { id: number; attempt: number; url: string | null }[] = [];
     for (const d of due) {
       const s = await row(tx, d.supplierId);
-      out.push({ id: d.id, attempt: d.attempt, url: s ? await callbackLink(s, d.rid, KIND_OF[d.outcome]) : null });
+      out.push({ id: d.id, attempt: d.attempt, url: s ? await callbackLink(s, d.rid, d.outcome, d.kind) : null });
     }
     return out;
   });
@@ -565,13 +650,14 @@ export async function deliverDueCallbacks(db: Db, opts: { limit?: number; fetchF
     } catch (e) {
       error = (e instanceof Error ? `${e.name}: ${e.message}` : String(e)).slice(0, 500);
     }
-    const delivered = httpStatus !== null && httpStatus >= 200 && httpStatus < 300;
+    const answer = callbackAnswer(httpStatus);
+    const delivered = answer === "delivered";
     await system(db, async (tx) => {
       await tx`
         insert into supplier_callback_attempts (supplier_outcome_id, attempt, url, started_at, http_status, error)
         values (${c.id}, ${c.attempt}, ${c.url}, ${startedAt}, ${httpStatus}, ${error})`;
       if (delivered) await tx`update supplier_outcomes set callback_state = 'delivered', delivered_at = now(), next_attempt_at = null where id = ${c.id}`;
-      else if (c.attempt >= CALLBACK_MAX_ATTEMPTS) await tx`update supplier_outcomes set callback_state = 'failed', next_attempt_at = null where id = ${c.id}`;
+      else if (answer === "failed" || c.attempt >= CALLBACK_MAX_ATTEMPTS) await tx`update supplier_outcomes set callback_state = 'failed', next_attempt_at = null where id = ${c.id}`;
       else await tx`update supplier_outcomes set next_attempt_at = now() + make_interval(secs => ${callbackBackoffSeconds(c.attempt)}) where id = ${c.id}`;
     });
     attempts.push({ supplierOutcomeId: c.id, attempt: c.attempt, url: c.url, httpStatus, error, delivered });
@@ -582,7 +668,10 @@ export async function deliverDueCallbacks(db: Db, opts: { limit?: number; fetchF
 export interface SupplierCallback {
   id: number;
   rid: string;
+  /** outcome: what the rid was sent back with; reversal: a later change of a reported complete, to `outcome`. */
+  kind: RecordKind;
   outcome: OutcomeName;
+  reason: string | null;
   decidedAt: string;
   state: "pending" | "delivered" | "failed";
   nextAttemptAt: string | null;
@@ -596,7 +685,7 @@ export async function supplierCallbacks(db: Db, runId: number): Promise<Supplier
     const [run] = await tx<{ id: number }[]>`select id from survey_runs where id = ${runId}`;
     if (!run) throw new ApiError("NotFound", `No survey run ${runId}`);
     return tx<SupplierCallback[]>`
-      select o.id::int as id, o.rid, o.outcome, to_json(o.decided_at)#>>'{}' as "decidedAt", o.callback_state as state,
+      select o.id::int as id, o.rid, o.kind, o.outcome, o.reason, to_json(o.decided_at)#>>'{}' as "decidedAt", o.callback_state as state,
              to_json(o.next_attempt_at)#>>'{}' as "nextAttemptAt", to_json(o.delivered_at)#>>'{}' as "deliveredAt",
              coalesce((select json_agg(json_build_object('attempt', a.attempt, 'url', a.url, 'startedAt', to_json(a.started_at)#>>'{}',
                                                         'finishedAt', to_json(a.finished_at)#>>'{}', 'httpStatus', a.http_status, 'error', a.error) order by a.attempt)
@@ -614,7 +703,9 @@ export async function supplierCallbacks(db: Db, runId: number): Promise<Supplier
  * with the outcome it was sent back with (recorded: the redirect and the callback said the same),
  * late arrivals after the close included (over-quota, no session), and rids still answering
  * (in-progress); start, end, quality flags, supplier, and the callback's state (delivered, pending,
- * failed; empty without a callback URL).
+ * failed; empty without a callback URL). A reversed complete is listed with its final outcome as its
+ * status, what was first reported (`reported`), when it was reversed and its reversal callback's
+ * state; those three are empty for a rid never reversed.
  */
 export async function reconciliationCsv(db: Db, runId: number): Promise<string> {
   return system(db, async (tx) => {
@@ -622,21 +713,25 @@ export async function reconciliationCsv(db: Db, runId: number): Promise<string> 
     if (!run) throw new ApiError("NotFound", `No survey run ${runId}`);
     // Sessions that ended before outcomes were recorded get theirs now (idempotent).
     await recordOutcomes(tx, runId);
-    const rows = await tx<{ rid: string; outcome: OutcomeName | null; start: string; end: string | null; flags: string[] | null; supplier: string; callback: string | null }[]>`
-      select o.rid, o.outcome, to_json(coalesce(s.started_at, o.decided_at))#>>'{}' as start, to_json(o.decided_at)#>>'{}' as "end",
-             s.quality_flags as flags, p.name as supplier, o.callback_state as callback, coalesce(s.started_at, o.decided_at) as at
+    type Row = { rid: string; outcome: OutcomeName | null; start: string; end: string | null; flags: string[] | null; supplier: string; callback: string | null; reported: OutcomeName | null; reversedAt: string | null; reversal: string | null };
+    const rows = await tx<Row[]>`
+      select o.rid, coalesce(r.outcome, o.outcome) as outcome, to_json(coalesce(s.started_at, o.decided_at))#>>'{}' as start, to_json(o.decided_at)#>>'{}' as "end",
+             s.quality_flags as flags, p.name as supplier, o.callback_state as callback, coalesce(s.started_at, o.decided_at) as at,
+             case when r.id is not null then o.outcome end as reported, to_json(r.decided_at)#>>'{}' as "reversedAt", r.callback_state as reversal
       from supplier_outcomes o join sample_suppliers p on p.id = o.sample_supplier_id
       left join survey_sessions s on s.id = o.survey_session_id
-      where o.survey_run_id = ${runId}
+      left join supplier_outcomes r on r.kind = 'reversal' and r.survey_run_id = o.survey_run_id and r.sample_supplier_id = o.sample_supplier_id and r.rid = o.rid
+      where o.survey_run_id = ${runId} and o.kind = 'outcome'
       union all
-      select s.supplier_rid, null, to_json(s.started_at)#>>'{}', null, s.quality_flags, p.name, null, s.started_at
+      select s.supplier_rid, null, to_json(s.started_at)#>>'{}', null, s.quality_flags, p.name, null, s.started_at, null, null, null
       from survey_sessions s join sample_suppliers p on p.id = s.sample_supplier_id
       where s.survey_run_id = ${runId} and s.supplier_rid is not null and s.status = 'InProgress'
       order by at, rid`;
-    const lines = ["rid,status,start,end,quality_flags,supplier,callback"];
+    const lines = ["rid,status,start,end,quality_flags,supplier,callback,reported,reversed_at,reversal_callback"];
+    const state = (v: string | null) => (v === null || v === "none" ? "" : v);
+    const time = (v: string | null) => (v ? new Date(v).toISOString() : "");
     for (const r of rows) {
-      const callback = r.callback === null || r.callback === "none" ? "" : r.callback;
-      lines.push([r.rid, r.outcome ?? "in-progress", new Date(r.start).toISOString(), r.end ? new Date(r.end).toISOString() : "", (r.flags ?? []).join(";"), r.supplier, callback].map(csvCell).join(","));
+      lines.push([r.rid, r.outcome ?? "in-progress", time(r.start), time(r.end), (r.flags ?? []).join(";"), r.supplier, state(r.callback), r.reported ?? "", time(r.reversedAt), r.reversedAt ? state(r.reversal) : ""].map(csvCell).join(","));
     }
     return `${lines.join("\r\n")}\r\n`;
   });
