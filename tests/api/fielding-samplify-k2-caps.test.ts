@@ -1,5 +1,5 @@
 // Samplify: Dynata's k2 checked on entry, and a changed order's caps sent again (issue 36;
-// decision record 9001), against the loopback fake built from Dynata's public reference
+// decision record 0136), against the loopback fake built from Dynata's public reference
 // (tests/helpers/samplify-fake.ts):
 // - the survey URLs carry `k2=<#Project[Secure Key 2]>` where the reference's line item example
 //   puts it (before the respondent's id); Dynata fills it with the project's Secure Key 2, which the

@@ -1,5 +1,5 @@
 // Supplier callbacks in the supplier's own status codes, what counts as delivered, and reversals
-// (issue 36; decision record 9001):
+// (issue 36; decision record 0136):
 // - a PureSpectrum-style supplier gets its callbacks with PureSpectrum's documented status codes
 //   (21 complete, 18 termination, 17 over quota, 20 quality termination), signed with ps_hash;
 // - 2xx delivers a callback (299 does, 300 does not); 5xx, 408, 429 and network errors are tried

@@ -1,4 +1,4 @@
-// Crossed quota cells in the Samplify line item (issue 36; decision record 9001): a crossing of two
+// Crossed quota cells in the Samplify line item (issue 36; decision record 0136): a crossing of two
 // demographics Dynata has attributes for goes as one quota group of nested cells (the reference's
 // QuotaCell takes a list of quotaNodes: Dynata's Go client's lib/line_item.go, and the python
 // client's create_line_item schema), each cell at its cap; a crossing with the market's region, for

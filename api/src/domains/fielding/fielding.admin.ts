@@ -134,7 +134,7 @@ export async function removeRespondents(db: Db, runId: number, ids: string[]): P
     await recordOutcomes(tx, run.id);
     await tx`update survey_sessions set status = 'Removed', end_reason = 'removed by staff', updated_at = now() where id = any(${sessionIds}::int[])`;
     // A supplier's respondent removed while answering has an outcome now; one that had ended keeps
-    // what it was sent, and a reported complete is reversed (its supplier is told: record 9001).
+    // what it was sent, and a reported complete is reversed (its supplier is told: record 0136).
     await recordOutcomes(tx, run.id);
     await recordReversals(tx, run.id, sessionIds, "removed by staff");
     // Their results rows go with their project sessions (responses and text responses cascade).

@@ -14,7 +14,7 @@
 // covers them). Crossed cells (two demographics interlocked, def.crossed) go as one quota group of
 // nested cells, each cell's two quota nodes the reference's QuotaCell takes (quotaNodes is a list),
 // at the cell's cap; a crossing with a question Dynata has no attribute for (region, say) is named
-// in a warning, as is a cell with an answer Dynata has no option for (decision record 9001).
+// in a warning, as is a cell with an answer Dynata has no option for (decision record 0136).
 import type { QuotaCell, QuotaFilter, QuotaPlan } from "../../samplify/client.ts";
 import type { DefCrossing, DefQuestion, DefTarget, SurveyDefinition } from "./engine.ts";
 

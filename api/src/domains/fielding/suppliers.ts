@@ -13,7 +13,7 @@
 // same rid resumes its own session); each outcome is recorded once (supplier_outcomes) and the
 // redirect, the callback and the reconciliation CSV all read that record. A reported complete that
 // staff later remove is reversed (a second record, kind reversal, with its own signed callback;
-// decision record 9001).
+// decision record 0136).
 import type { Db, Tx } from "../../db/client.ts";
 import { enterTenant } from "../../access/policy.ts";
 import { jsonParam } from "../../db/params.ts";
@@ -343,7 +343,7 @@ export async function verifyEntry(tx: Tx, run: { id: number; sampleSupplierId: n
     const got = canonical(sig, s.signatureEncoding);
     if (got === null || !same(got, await signature(s.secret, s, message))) throw new ApiError("Forbidden", REFUSED, "the entry link's signature does not match");
   }
-  // A run fielded through Samplify: Dynata puts the project's Secure Key 2 in k2 (record 9001).
+  // A run fielded through Samplify: Dynata puts the project's Secure Key 2 in k2 (record 0136).
   const [k] = await tx<{ key: string | null }[]>`select samplify_entry_key as key from survey_runs where id = ${run.id}`;
   if (k?.key) {
     const k2 = params.get("k2");

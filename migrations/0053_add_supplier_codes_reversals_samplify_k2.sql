@@ -1,5 +1,5 @@
--- 9001: supplier callbacks in the supplier's own status codes, reversals, and Samplify's k2 (issue
--- 36; docs/suppliers.md, decision record 9001).
+-- 0053: supplier callbacks in the supplier's own status codes, reversals, and Samplify's k2 (issue
+-- 36; docs/suppliers.md, decision record 0136).
 -- - callback_codes: the code each outcome is sent as in a callback's {outcome} (PureSpectrum-style
 --   21, 18, 17, 20; Cint-style names), keyed by our outcome names; an outcome not named is sent as
 --   its own name. reversal_url: where reversals go (a template with {rid}; null: the callback URL).
