@@ -1,4 +1,5 @@
 // Configuration read once from the environment, validated, with one clear message per bad variable.
+import { availableParallelism } from "node:os";
 
 export interface Config {
   port: number;
@@ -46,6 +47,12 @@ export interface Config {
   resultsCacheMb: number;
   /** Whether this API process also runs the job workers (RUN_WORKERS, default 1); 0 leaves them to `bun run worker`. */
   runWorkers: boolean;
+  /**
+   * Threads that build the data exports off the JavaScript thread (EXPORT_WORKERS, default one per
+   * core beside the main thread's, 1 to 4: defaultExportWorkers); 0 builds them in the thread that
+   * serves the request or runs the job (domains/results/export-workers.ts, record 9001).
+   */
+  exportWorkers: number;
   /** What bounds one request's database work (docs/security.md "Query cost"). */
   queryLimits: QueryLimits;
   /** The bearer token /metrics asks for (METRICS_TOKEN); unset: /metrics is not served on the API port. */
@@ -182,6 +189,14 @@ export const DEFAULT_QUERY_LIMITS: QueryLimits = {
   syncExportsPerUser: SYNC_EXPORTS_PER_USER,
   syncExportsPerTenant: SYNC_EXPORTS_PER_TENANT,
 };
+/**
+ * Export worker threads by default (EXPORT_WORKERS): one per core beside the main thread's, at least
+ * 1 (a single core still keeps the build off the thread that answers the other calls), at most 4
+ * (each holds its own module graph and connections; one tenant's exports build one at a time anyway).
+ */
+export function defaultExportWorkers(cores = availableParallelism()): number {
+  return Math.max(1, Math.min(4, cores - 1));
+}
 /** Statement timeout of background jobs (norms roll-ups, AI summaries, PowerPoint): long, but not endless. */
 export const JOB_STATEMENT_TIMEOUT_MS = 10 * 60_000;
 
@@ -219,6 +234,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     mailFrom: env.MAIL_FROM || "",
     resultsCacheMb: 256,
     runWorkers: env.RUN_WORKERS !== "0",
+    exportWorkers: defaultExportWorkers(),
     queryLimits: { ...DEFAULT_QUERY_LIMITS },
     metricsToken: env.METRICS_TOKEN || undefined,
     passwordCost: PRODUCTION_PASSWORD_COST,
@@ -250,6 +266,11 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     const mb = Number(env.RESULTS_CACHE_MB);
     if (!Number.isInteger(mb) || mb < 0) problems.push(`RESULTS_CACHE_MB must be a whole number of MiB (0 turns the cache off), got '${env.RESULTS_CACHE_MB}'`);
     else cfg.resultsCacheMb = mb;
+  }
+  if (env.EXPORT_WORKERS !== undefined && env.EXPORT_WORKERS !== "") {
+    const n = Number(env.EXPORT_WORKERS);
+    if (!Number.isInteger(n) || n < 0 || n > 64) problems.push(`EXPORT_WORKERS must be a whole number from 0 to 64 (0 builds exports in the serving thread), got '${env.EXPORT_WORKERS}'`);
+    else cfg.exportWorkers = n;
   }
   if (env.RUN_WORKERS !== undefined && env.RUN_WORKERS !== "" && env.RUN_WORKERS !== "0" && env.RUN_WORKERS !== "1") {
     problems.push(`RUN_WORKERS must be 0 or 1, got '${env.RUN_WORKERS}'`);
