@@ -178,6 +178,14 @@ export const SYNC_EXPORTS_PER_TENANT = 4;
  * never has ten waiting; a script that does gets 429 with Retry-After until one is done.
  */
 export const QUEUED_EXPORTS_PER_USER = 10;
+/**
+ * Entries of a client's credit ledger one ExportTransactionListCsv answers (credits.service.ts):
+ * 100,000, about fourteen years of a run a day with its charges, refunds and transfers. The export
+ * is streamed from a cursor in one transaction that stays open while the file is sent, in the
+ * costly lane; without a cap its length, and how long it holds both, grew with the ledger. A
+ * longer ledger is refused before the first byte (400), nothing half-written.
+ */
+export const LEDGER_EXPORT_MAX_ROWS = 100_000;
 export const DEFAULT_QUERY_LIMITS: QueryLimits = {
   statementTimeoutMs: 5000,
   exportStatementTimeoutMs: 60_000,
