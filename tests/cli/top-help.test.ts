@@ -29,7 +29,8 @@ test("--help and -h from the table: byte for byte commander's help, at 40, 60, 8
 }, 120_000);
 
 test("`ideally` with no arguments: the top-level help on stdout and exit 0, as `gh` run bare does, the bytes of --help, at every width and on a terminal", async () => {
-  for (const env of [{ COLUMNS: "60", NO_COLOR: "1" }, { COLUMNS: "120", FORCE_COLOR: "1", NO_COLOR: "" }, { COLUMNS: "" }]) {
+  const envs: Record<string, string>[] = [{ COLUMNS: "60", NO_COLOR: "1" }, { COLUMNS: "120", FORCE_COLOR: "1", NO_COLOR: "" }, { COLUMNS: "" }];
+  for (const env of envs) {
     const [bare, reference] = await Promise.all([h.run([], { env }), h.run(["help"], { env })]);
     expect(reference.code).toBe(0);
     expect([bare.code, bare.stderr, bare.stdout], JSON.stringify(env)).toEqual([0, "", reference.stdout]);
