@@ -13,7 +13,8 @@ import type { RequestCtx } from "../../api/src/access/principal.ts";
 import { access } from "../../api/src/access/policy.ts";
 import { buildHere, defaultExportWorkers, ExportWorkers, useExportWorkers, type DataExportRequest } from "../../api/src/domains/results/export-workers.ts";
 import type { App } from "../../api/src/app.ts";
-import { readConfig } from "../../api/src/config.ts";
+import { DEFAULT_QUERY_LIMITS, readConfig, type QueryLimits } from "../../api/src/config.ts";
+import { call } from "../helpers/app.ts";
 
 let tdb: TestDb;
 let db: Db;
@@ -137,4 +138,45 @@ describe("the export routes with workers", () => {
       useExportWorkers(null);
     }
   }, 120_000);
+});
+
+describe("an export built by a worker keeps its place in the gate", () => {
+  const workerBuilds = () => [...workers.builtBy.entries()].filter(([t]) => t !== threadId).reduce((n, [, k]) => n + k, 0);
+  async function until(check: () => Promise<boolean>, ms: number): Promise<boolean> {
+    const end = performance.now() + ms;
+    while (performance.now() < end) {
+      if (await check()) return true;
+      await Bun.sleep(50);
+    }
+    return check();
+  }
+  const waitingOnLock = async () => (await tdb.db<{ n: number }[]>`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)[0]!.n;
+
+  test("the tenant's costly lane held by a costly read: its export is refused 503 after its wait, never reaching a worker; once the lane is free, a worker builds it", async () => {
+    const limits: QueryLimits = { ...DEFAULT_QUERY_LIMITS, costlyConnections: 2, costlyTenantConnections: 1, userWaitMs: 300 };
+    const gated = testApp(db, { queryLimits: limits });
+    useExportWorkers(workers);
+    const locker = connect(tdb.url, { max: 1 });
+    const locked = await locker.reserve();
+    try {
+      await locked`begin`;
+      await locked`lock table project_survey_sessions in access exclusive mode`;
+      const first = call(gated, "acmeViewer", 1003, "GET", "/api/v1/Projects?$top=9&$expand=projectSurveySessions($top=1000;$expand=responses($top=1000))");
+      expect(await until(async () => (await waitingOnLock()) === 1, 10_000), "the costly read holds the lane (on the lock)").toBe(true);
+      const before = workerBuilds();
+      const exp = await call(gated, "acmeUser", 1003, "GET", "/api/v1/Projects(1001)/ExportCsv");
+      expect(exp.status, JSON.stringify(exp.body).slice(0, 300)).toBe(503);
+      expect(exp.body.message).toContain("costly requests");
+      expect(workers.stats().building, "no worker was given it").toBe(0);
+      await locked`commit`;
+      expect((await first).status).toBe(200);
+      expect((await call(gated, "acmeUser", 1003, "GET", "/api/v1/Projects(1001)/ExportCsv")).status, "once the lane is free").toBe(200);
+      expect(workerBuilds() - before, "built by a worker").toBe(1);
+    } finally {
+      useExportWorkers(null);
+      await locked`rollback`.catch(() => {});
+      locked.release();
+      await locker.end({ timeout: 1 });
+    }
+  }, 60_000);
 });

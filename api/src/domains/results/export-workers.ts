@@ -8,7 +8,7 @@ import { threadId, Worker } from "node:worker_threads";
 import type { Db } from "../../db/client.ts";
 import type { RequestCtx } from "../../access/principal.ts";
 import type { Access } from "../../access/policy.ts";
-import { CLIENT_GONE } from "../../db/gate.ts";
+import { CLIENT_GONE, tenantKey } from "../../db/gate.ts";
 import { defaultExportWorkers } from "../../config.ts";
 import { ApiError, ERROR_CODES, type ErrorCode, type FieldError } from "../../errors.ts";
 import { exportCsv, exportExcel, type ExcelInput } from "./exports.service.ts";
@@ -242,7 +242,20 @@ export function useExportWorkers(p: ExportWorkers | null): void {
   pool = p;
 }
 
-/** The export's file: built by the process's export workers when it has them, else here. */
-export function buildDataExport(db: Db, ctx: RequestCtx, req: DataExportRequest, signal?: AbortSignal): Promise<BuiltExport> {
-  return pool ? pool.build(ctx, req, signal ?? ctx.limits?.signal) : buildHere(db, ctx, req);
+/**
+ * The export's file: built by the process's export workers when it has them, else here. A request's
+ * export built by a worker still holds its place in the gate (db/gate.ts: its user's and tenant's
+ * share and, weighed costly, the costly lane) while the worker reads, as its own statements would:
+ * the tenant's export and its costly reads still take the lane one at a time (record 0124).
+ */
+export async function buildDataExport(db: Db, ctx: RequestCtx, req: DataExportRequest, signal?: AbortSignal): Promise<BuiltExport> {
+  if (!pool) return buildHere(db, ctx, req);
+  const l = ctx.limits;
+  const userId = ctx.principal.userId;
+  const free = l?.gate ? await l.gate.acquire({ userId, tenant: tenantKey(ctx.clientId, userId), costly: l.costly }, l.signal) : () => {};
+  try {
+    return await pool.build(ctx, req, signal ?? l?.signal);
+  } finally {
+    free();
+  }
 }
