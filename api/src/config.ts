@@ -159,8 +159,9 @@ export const GATED_CONNECTIONS = API_POOL_SIZE - 2;
  * Synchronous exports one user may have in flight at once (domains/results/export-bound.ts): 2, the
  * results page's CSV and Excel buttons pressed one after the other, or the CLI beside a browser. A
  * third at once is a script or a flood; it is queued as a job (answered 202), not refused. An
- * export's CPU (building a workbook, joining a CSV) runs on the process's one JavaScript thread and
- * outside the costly lane, which bounds only its statements: this bound is what caps that work.
+ * export's CPU (reading the rows, building a workbook, joining a CSV) runs in an export worker
+ * thread (EXPORT_WORKERS, record 9001), or on the process's one JavaScript thread without them;
+ * the costly lane bounds only its reads: this bound is what caps the rest of that work.
  */
 export const SYNC_EXPORTS_PER_USER = 2;
 /**
