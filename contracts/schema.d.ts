@@ -2288,7 +2288,7 @@ export interface paths {
         };
         /**
          * The client's credit ledger as CSV (streamed), oldest first with a running balance
-         * @description Columns: id, createdAt, type, typeName, creditAmount, balance, projectId, projectName, surveyRunId, relatedClientId, transferId, description, hubspotDealId, createdByUserId, createdByEmail. A header row first; CRLF line ends (RFC 4180).
+         * @description Columns: id, createdAt, type, typeName, creditAmount, balance, projectId, projectName, surveyRunId, relatedClientId, transferId, description, hubspotDealId, createdByUserId, createdByEmail. A header row first; CRLF line ends (RFC 4180). A ledger of more than 100,000 entries is refused (400) before the first byte.
          */
         get: operations["Clients_ExportTransactionListCsv"];
         put?: never;

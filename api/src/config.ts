@@ -1,4 +1,5 @@
 // Configuration read once from the environment, validated, with one clear message per bad variable.
+import { availableParallelism } from "node:os";
 
 export interface Config {
   port: number;
@@ -46,6 +47,12 @@ export interface Config {
   resultsCacheMb: number;
   /** Whether this API process also runs the job workers (RUN_WORKERS, default 1); 0 leaves them to `bun run worker`. */
   runWorkers: boolean;
+  /**
+   * Threads that build the data exports off the JavaScript thread (EXPORT_WORKERS, default one per
+   * core beside the main thread's, 1 to 4: defaultExportWorkers); 0 builds them in the thread that
+   * serves the request or runs the job (domains/results/export-workers.ts, record 9001).
+   */
+  exportWorkers: number;
   /** What bounds one request's database work (docs/security.md "Query cost"). */
   queryLimits: QueryLimits;
   /** The bearer token /metrics asks for (METRICS_TOKEN); unset: /metrics is not served on the API port. */
@@ -152,8 +159,9 @@ export const GATED_CONNECTIONS = API_POOL_SIZE - 2;
  * Synchronous exports one user may have in flight at once (domains/results/export-bound.ts): 2, the
  * results page's CSV and Excel buttons pressed one after the other, or the CLI beside a browser. A
  * third at once is a script or a flood; it is queued as a job (answered 202), not refused. An
- * export's CPU (building a workbook, joining a CSV) runs on the process's one JavaScript thread and
- * outside the costly lane, which bounds only its statements: this bound is what caps that work.
+ * export's CPU (reading the rows, building a workbook, joining a CSV) runs in an export worker
+ * thread (EXPORT_WORKERS, record 9001), or on the process's one JavaScript thread without them;
+ * the costly lane bounds only its reads: this bound is what caps the rest of that work.
  */
 export const SYNC_EXPORTS_PER_USER = 2;
 /**
@@ -171,6 +179,14 @@ export const SYNC_EXPORTS_PER_TENANT = 4;
  * never has ten waiting; a script that does gets 429 with Retry-After until one is done.
  */
 export const QUEUED_EXPORTS_PER_USER = 10;
+/**
+ * Entries of a client's credit ledger one ExportTransactionListCsv answers (credits.service.ts):
+ * 100,000, about fourteen years of a run a day with its charges, refunds and transfers. The export
+ * is streamed from a cursor in one transaction that stays open while the file is sent, in the
+ * costly lane; without a cap its length, and how long it holds both, grew with the ledger. A
+ * longer ledger is refused before the first byte (400), nothing half-written.
+ */
+export const LEDGER_EXPORT_MAX_ROWS = 100_000;
 export const DEFAULT_QUERY_LIMITS: QueryLimits = {
   statementTimeoutMs: 5000,
   exportStatementTimeoutMs: 60_000,
@@ -182,6 +198,14 @@ export const DEFAULT_QUERY_LIMITS: QueryLimits = {
   syncExportsPerUser: SYNC_EXPORTS_PER_USER,
   syncExportsPerTenant: SYNC_EXPORTS_PER_TENANT,
 };
+/**
+ * Export worker threads by default (EXPORT_WORKERS): one per core beside the main thread's, at least
+ * 1 (a single core still keeps the build off the thread that answers the other calls), at most 4
+ * (each holds its own module graph and connections; one tenant's exports build one at a time anyway).
+ */
+export function defaultExportWorkers(cores = availableParallelism()): number {
+  return Math.max(1, Math.min(4, cores - 1));
+}
 /** Statement timeout of background jobs (norms roll-ups, AI summaries, PowerPoint): long, but not endless. */
 export const JOB_STATEMENT_TIMEOUT_MS = 10 * 60_000;
 
@@ -219,6 +243,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     mailFrom: env.MAIL_FROM || "",
     resultsCacheMb: 256,
     runWorkers: env.RUN_WORKERS !== "0",
+    exportWorkers: defaultExportWorkers(),
     queryLimits: { ...DEFAULT_QUERY_LIMITS },
     metricsToken: env.METRICS_TOKEN || undefined,
     passwordCost: PRODUCTION_PASSWORD_COST,
@@ -250,6 +275,11 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     const mb = Number(env.RESULTS_CACHE_MB);
     if (!Number.isInteger(mb) || mb < 0) problems.push(`RESULTS_CACHE_MB must be a whole number of MiB (0 turns the cache off), got '${env.RESULTS_CACHE_MB}'`);
     else cfg.resultsCacheMb = mb;
+  }
+  if (env.EXPORT_WORKERS !== undefined && env.EXPORT_WORKERS !== "") {
+    const n = Number(env.EXPORT_WORKERS);
+    if (!Number.isInteger(n) || n < 0 || n > 64) problems.push(`EXPORT_WORKERS must be a whole number from 0 to 64 (0 builds exports in the serving thread), got '${env.EXPORT_WORKERS}'`);
+    else cfg.exportWorkers = n;
   }
   if (env.RUN_WORKERS !== undefined && env.RUN_WORKERS !== "" && env.RUN_WORKERS !== "0" && env.RUN_WORKERS !== "1") {
     problems.push(`RUN_WORKERS must be 0 or 1, got '${env.RUN_WORKERS}'`);

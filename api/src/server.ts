@@ -25,6 +25,7 @@ import { subscribe } from "./jobs/channel.ts";
 import { WEBSOCKET_PATH } from "./domains/realtime/realtime.routes.ts";
 import { s3ImageOrigin, storageFromEnv } from "./storage/index.ts";
 import { useDeckFiles } from "./domains/results/powerpoint.ts";
+import { ExportWorkers, useExportWorkers } from "./domains/results/export-workers.ts";
 import { createMetrics } from "./ops/metrics.ts";
 import { devRoutes, webFiles } from "./web/static.ts";
 import { chooseEncoding } from "./web/compress.ts";
@@ -49,6 +50,14 @@ const direct = handle.pooled ? connect(handle.directUrl, { max: 2 }) : db;
 const replica = handle.replicaUrl ? startReplicaRouter(db, connect(handle.replicaUrl, { max: API_POOL_SIZE })) : undefined;
 if (handle.pooled) log("database: per-request work through the pooler (DATABASE_URL), sessions on DATABASE_DIRECT_URL");
 if (replica) log("database: results and exports read from the replica (DATABASE_REPLICA_URL)");
+// Data exports (CSV, Excel) are built in worker threads that read with connections of their own,
+// as this process reads them (the replica while it keeps up): the main thread only admits them and
+// sends the bytes (domains/results/export-workers.ts, record 9001). EXPORT_WORKERS=0: built here.
+const exportWorkers =
+  cfg.exportWorkers > 0
+    ? new ExportWorkers({ size: cfg.exportWorkers, db: { url: handle.url, pooled: handle.pooled, replicaUrl: handle.replicaUrl }, resultsCacheBytes: cfg.resultsCacheMb * 2 ** 20 })
+    : null;
+useExportWorkers(exportWorkers);
 let shuttingDown = false;
 
 try {
@@ -194,6 +203,7 @@ async function shutdown(signal: string) {
   // handler being idempotent) before the pool and the database they use go away.
   await queue.stop({ graceful: true, timeout: 10_000 }).catch((e: Error) => log(`[jobs] stop: ${e.message}`));
   await mailer.close(); // deliveries under way record their outcome before the pool goes
+  await exportWorkers?.close();
   replica?.stop();
   await Promise.all([db.end({ timeout: 5 }), direct === db ? null : direct.end({ timeout: 5 }), replica?.replica.end({ timeout: 5 })]);
   await handle.stop();

@@ -15,6 +15,7 @@ import { log as logJson } from "./ops/log.ts";
 import { storageFromEnv } from "./storage/index.ts";
 import { loadSigningKey } from "./auth/keys.ts";
 import { useDeckFiles } from "./domains/results/powerpoint.ts";
+import { ExportWorkers, useExportWorkers } from "./domains/results/export-workers.ts";
 
 const cfg = readConfigOrExit();
 // Production logs are JSON lines (ops/log.ts); development keeps them readable.
@@ -52,6 +53,10 @@ const metrics = createMetrics();
 metrics.sources(db, queue);
 // The PowerPoint job reads the concept images from the API's file store (local disk or S3, storage/index.ts).
 useDeckFiles(storageFromEnv(process.env, { dataDir: cfg.dataDir, signingKey: await loadSigningKey(db, cfg.authSecret) }));
+// The queued data exports are built in worker threads here too (export-workers.ts): the job's
+// thread stays free for the queue's heartbeats and the other jobs.
+const exportWorkers = cfg.exportWorkers > 0 ? new ExportWorkers({ size: cfg.exportWorkers, db: { url: cfg.databaseUrl, pooled: directUrl !== cfg.databaseUrl }, resultsCacheBytes: cfg.resultsCacheMb * 2 ** 20 }) : null;
+useExportWorkers(exportWorkers);
 await runJobWorkers(queue, db, cfg.publicUrl, log, mailer, { onOutcome: metrics.jobOutcome });
 // METRICS_PORT: the worker's own /metrics (job outcomes, queue depth, process), for Prometheus.
 const metricsPort = cfg.metricsPort;
@@ -74,6 +79,7 @@ async function shutdown(signal: string) {
   log(`${signal}: worker stopping (running jobs finish first, up to 10 s)`);
   metricsServer?.stop(true);
   await queue.stop({ graceful: true, timeout: 10_000 }).catch((e: Error) => log(`[jobs] stop: ${e.message}`));
+  await exportWorkers?.close();
   await db.end({ timeout: 5 });
   log("worker stopped");
   process.exit(0);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bun
 // `ideally` command-line entry. `ideally --version` (also with --json or --api) is answered here
 // with nothing else loaded (version-info.ts), and so is the top-level `ideally --help` (or `-h`,
-// alone): printed from the table generated from the command tree (help-table.ts,
+// alone, or `ideally` with no arguments): printed from the table generated from the command tree (help-table.ts,
 // help-table.generated.ts), the same bytes as commander's. Every other command line goes to
 // program.ts, which sets up commander and the command tree. Issue 38: start-up within 2x of a
 // compiled hello-world.
@@ -16,9 +16,9 @@ const rest = argv.slice(2);
 const isVersion = (a: string) => a === "--version" || a === "-V";
 // `--api URL` and `--api=URL` may stand beside it (they change nothing offline).
 const versionOnly = rest.some(isVersion) && rest.every((a, i) => isVersion(a) || a === "--json" || a.startsWith("--api") || rest[i - 1] === "--api");
-// The top-level help alone; `ideally help`, `ideally <command> --help` and `ideally` with no
-// arguments (the help on stderr, exit 1) stay commander's.
-const helpOnly = rest.length === 1 && (rest[0] === "--help" || rest[0] === "-h");
+// The top-level help alone, or no arguments at all (as `gh` run bare: the help on stdout, exit 0;
+// docs/cli.md "Exit codes"); `ideally help` and `ideally <command> --help` stay commander's.
+const helpOnly = rest.length === 0 || (rest.length === 1 && (rest[0] === "--help" || rest[0] === "-h"));
 
 if (versionOnly) {
   void printVersion(rest.includes("--json"));

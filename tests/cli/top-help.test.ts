@@ -28,6 +28,17 @@ test("--help and -h from the table: byte for byte commander's help, at 40, 60, 8
   }
 }, 120_000);
 
+test("`ideally` with no arguments: the top-level help on stdout and exit 0, as `gh` run bare does, the bytes of --help, at every width and on a terminal", async () => {
+  const envs: Record<string, string>[] = [{ COLUMNS: "60", NO_COLOR: "1" }, { COLUMNS: "120", FORCE_COLOR: "1", NO_COLOR: "" }, { COLUMNS: "" }];
+  for (const env of envs) {
+    const [bare, reference] = await Promise.all([h.run([], { env }), h.run(["help"], { env })]);
+    expect(reference.code).toBe(0);
+    expect([bare.code, bare.stderr, bare.stdout], JSON.stringify(env)).toEqual([0, "", reference.stdout]);
+  }
+  const [bare, reference] = await Promise.all([h.tty([], { columns: 70, env: { COLUMNS: undefined } }), h.tty(["help"], { columns: 70, env: { COLUMNS: undefined } })]);
+  expect([bare.code, bare.stderr, bare.screen]).toEqual([0, "", reference.screen]);
+}, 60_000);
+
 test("on a terminal (its width from the terminal, not $COLUMNS): the same as commander's", async () => {
   for (const columns of [50, 100]) {
     const [fast, reference] = await Promise.all([h.tty(["--help"], { columns, env: { COLUMNS: undefined } }), h.tty(["help"], { columns, env: { COLUMNS: undefined } })]);

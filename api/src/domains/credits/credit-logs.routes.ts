@@ -9,6 +9,7 @@ import { addRoute, commonErrors, errorResponse, errors } from "../../openapi.ts"
 import { schemasFor } from "../../entities/schemas.ts";
 import * as svc from "./credits.service.ts";
 import { KeyParams, keyOf, NewCreditLog, CreditLogPatch, Transfer, TransferResult, SubStats } from "./credits.schemas.ts";
+import { LEDGER_EXPORT_MAX_ROWS } from "../../config.ts";
 
 /** CreditLogs MakeCreditTransfer and the staff POST. */
 export function registerTransferAndCreate(app: App, deps: AppDeps): void {
@@ -124,7 +125,7 @@ export function registerClientLedgerReads(app: App, deps: AppDeps): void {
       tags: ["Clients"],
       operationId: "Clients_ExportTransactionListCsv",
       summary: "The client's credit ledger as CSV (streamed), oldest first with a running balance",
-      description: `Columns: ${svc.CSV_COLUMNS.join(", ")}. A header row first; CRLF line ends (RFC 4180).`,
+      description: `Columns: ${svc.CSV_COLUMNS.join(", ")}. A header row first; CRLF line ends (RFC 4180). A ledger of more than ${LEDGER_EXPORT_MAX_ROWS.toLocaleString("en")} entries is refused (400) before the first byte.`,
       request: { params: KeyParams("Clients") },
       responses: {
         200: {

@@ -6,6 +6,7 @@ import type { Db } from "../../db/client.ts";
 import { enterTenant } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
+import { LEDGER_EXPORT_MAX_ROWS } from "../../config.ts";
 import { costOfRun, type RunCost } from "./cost.ts";
 
 /** Completes per region when a project is created without a sample size (POST Projects). */
@@ -394,9 +395,10 @@ const csvLine = (row: Record<(typeof CSV_COLUMNS)[number], unknown>) => `${CSV_C
 /**
  * The client's ledger as CSV, oldest first, with a running balance: streamed from a cursor inside
  * the request's transaction, which stays open until the last row is sent (or the reader goes
- * away). Refusals (403, 404) come before the first byte.
+ * away). Refusals (403, 404, and 400 for a ledger of more than `maxRows` entries,
+ * LEDGER_EXPORT_MAX_ROWS) come before the first byte.
  */
-export async function exportTransactionListCsv(db: Db, ctx: RequestCtx, input: { clientId: number }): Promise<ReadableStream<Uint8Array>> {
+export async function exportTransactionListCsv(db: Db, ctx: RequestCtx, input: { clientId: number }, maxRows = LEDGER_EXPORT_MAX_ROWS): Promise<ReadableStream<Uint8Array>> {
   const enc = new TextEncoder();
   const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
   const writer = writable.getWriter();
@@ -409,6 +411,8 @@ export async function exportTransactionListCsv(db: Db, ctx: RequestCtx, input: {
   void enterTenant(db, ctx, async (tx) => {
     const c = await q.visibleClient(tx, input.clientId);
     if (!c) throw notFound("Clients", input.clientId);
+    const n = await q.ledgerSize(tx, c.id);
+    if (n > maxRows) throw new ApiError("BadRequest", `This client's ledger has ${n} entries, more than the ${maxRows} one export answers; nothing was exported`);
     started();
     await writer.write(enc.encode(`${CSV_COLUMNS.join(",")}\r\n`));
     for await (const rows of q.ledgerRows(tx, c.id).cursor(500)) {

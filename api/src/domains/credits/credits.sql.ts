@@ -383,6 +383,12 @@ export async function clientSubtree(tx: Tx, clientId: number): Promise<number[]>
 }
 
 /** The client's ledger in date order with its running balance: the CSV export's rows, by cursor. */
+/** Entries in the client's ledger (what ledgerRows would give). */
+export async function ledgerSize(tx: Tx, clientId: number): Promise<number> {
+  const [r] = await tx<{ n: number }[]>`select count(*)::int as n from credit_logs where client_id = ${clientId}`;
+  return r!.n;
+}
+
 export function ledgerRows(tx: Tx, clientId: number) {
   return tx<LedgerCsvRow[]>`
     select l.id, l.created_at as "createdAt", l.type, t.name as "typeName", l.credit_amount::float8 as "creditAmount",

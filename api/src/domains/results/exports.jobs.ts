@@ -12,7 +12,8 @@ import { CLIENT_GONE, tenantKey } from "../../db/gate.ts";
 import { JOB_STATEMENT_TIMEOUT_MS, QUEUED_EXPORTS_PER_USER } from "../../config.ts";
 import { defineJob, enqueueJob, type JobContext } from "../../jobs/workers.ts";
 import { pendingJobsOf, type Queue } from "../../jobs/queue.ts";
-import { exportCsv, exportExcel, type ExcelInput } from "./exports.service.ts";
+import type { ExcelInput } from "./exports.service.ts";
+import { buildDataExport, type DataExportRequest } from "./export-workers.ts";
 import { exportTurns } from "./export-bound.ts";
 
 export const CSV_TYPE = "text/csv; charset=utf-8";
@@ -33,7 +34,7 @@ interface Requester {
 }
 export type DataExportInput = Requester & ({ kind: "ProjectCsv"; csv: { projectId: number; filters: ExcelInput["filters"] } } | { kind: "ProjectExcel"; excel: ExcelInput });
 /** What a queued export asks for (the requester is the request's). */
-export type DataExportRequest = { kind: "ProjectCsv"; csv: { projectId: number; filters: ExcelInput["filters"] } } | { kind: "ProjectExcel"; excel: ExcelInput };
+export type { DataExportRequest };
 
 /** The export's call: its download is GET of the same call with the export's id. */
 const CALL = { ProjectCsv: "ExportCsv", ProjectExcel: "ExportExcel" } as const;
@@ -64,17 +65,16 @@ export const dataExportJob = defineJob<DataExportInput>(
     const ctx = ctxOf(i);
     // Built in the tenant's turn, shared with the synchronous exports of this process (export-bound.ts).
     const turn = await exportTurns.take(tenantKey(i.clientId, i.userId), job.signal);
-    let f: { fileName: string; body: string | Uint8Array; contentType: string };
+    let f: { fileName: string; body: Uint8Array; contentType: string };
     try {
       await job.progress(10, i.kind === "ProjectCsv" ? "reading the respondents" : "reading the results");
-      f =
-        i.kind === "ProjectCsv"
-          ? { ...(await exportCsv(job.db, ctx, i.csv.projectId, i.csv.filters)), contentType: CSV_TYPE }
-          : { ...(await exportExcel(job.db, ctx, i.excel)), contentType: XLSX_TYPE };
+      // By the process's export workers when it has them (export-workers.ts), else in this thread.
+      const req: DataExportRequest = i.kind === "ProjectCsv" ? { kind: i.kind, csv: i.csv } : { kind: i.kind, excel: i.excel };
+      f = { ...(await buildDataExport(job.db, ctx, req, job.signal)), contentType: i.kind === "ProjectCsv" ? CSV_TYPE : XLSX_TYPE };
     } finally {
       turn();
     }
-    const body = typeof f.body === "string" ? new TextEncoder().encode(f.body) : f.body;
+    const body = f.body;
     await job.progress(90, "keeping the file");
     const staff: RequestCtx = { principal: { userId: i.userId, isStaff: true, isSuperAdmin: false }, clientId: null, descendants: false, sessionId: null };
     const id = await enterTenant(job.db, staff, (tx) => store(tx, i, job.jobId, { fileName: f.fileName, body }, f.contentType));

@@ -1,7 +1,8 @@
 // Results exports (SPEC 7): Projects({key})/ExportCsv and /ExportExcel (moved from
 // results.routes.ts, issue 34). Within the bound on synchronous exports in flight (export-bound.ts)
-// they answer the file; beyond it they queue it as a job and answer 202 with its id, as
-// PowerPointExport does (record 0134), and GET …/ExportCsv/{exportId} downloads it when done.
+// they answer the file, built by the process's export workers off the API's thread when it has
+// them (export-workers.ts, record 9001); beyond it they queue it as a job and answer 202 with its
+// id, as PowerPointExport does (record 0134), and GET …/ExportCsv/{exportId} downloads it when done.
 import { z } from "@hono/zod-openapi";
 import type { App, AppDeps } from "../../app-types.ts";
 import type { RequestCtx } from "../../access/principal.ts";
@@ -12,7 +13,8 @@ import { DEFAULT_QUERY_LIMITS } from "../../config.ts";
 import { tenantKey } from "../../db/gate.ts";
 import { ApiError } from "../../errors.ts";
 import { parseFilters } from "./filters.ts";
-import * as exportsSvc from "./exports.service.ts";
+import type * as exportsSvc from "./exports.service.ts";
+import { buildDataExport } from "./export-workers.ts";
 import { ExportBound, exportTurns } from "./export-bound.ts";
 import { CSV_TYPE, downloadDataExport, ExportStarted, queueDataExport, XLSX_TYPE, type DataExportRequest } from "./exports.jobs.ts";
 import { FiltersParam, int } from "./params.ts";
@@ -86,7 +88,7 @@ function registerCsv(app: App, db: Db, bounded: Bounded): void {
     async (c) => {
       const csv = { projectId: keyOf(c), filters: parseFilters(c.req.valid("query").filters) };
       const ctx = c.get("ctx");
-      const r = await bounded(ctx, { kind: "ProjectCsv", csv }, () => exportsSvc.exportCsv(db, ctx, csv.projectId, csv.filters));
+      const r = await bounded(ctx, { kind: "ProjectCsv", csv }, () => buildDataExport(db, ctx, { kind: "ProjectCsv", csv }));
       if ("jobId" in r) return c.json({ jobId: r.jobId }, 202);
       return c.body(r.file.body, 200, { "content-type": CSV_TYPE, "content-disposition": attachment(r.file.fileName) });
     },
@@ -139,7 +141,7 @@ function registerExcel(app: App, db: Db, bounded: Bounded): void {
         total: x.total === "markets" ? "markets" : "sample",
       };
       const ctx = c.get("ctx");
-      const r = await bounded(ctx, { kind: "ProjectExcel", excel }, () => exportsSvc.exportExcel(db, ctx, excel));
+      const r = await bounded(ctx, { kind: "ProjectExcel", excel }, () => buildDataExport(db, ctx, { kind: "ProjectExcel", excel }));
       if ("jobId" in r) return c.json({ jobId: r.jobId }, 202);
       return c.body(r.file.body, 200, { "content-type": XLSX_TYPE, "content-disposition": attachment(r.file.fileName) });
     },
