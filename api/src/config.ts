@@ -50,7 +50,7 @@ export interface Config {
   /**
    * Threads that build the data exports off the JavaScript thread (EXPORT_WORKERS, default one per
    * core beside the main thread's, 1 to 4: defaultExportWorkers); 0 builds them in the thread that
-   * serves the request or runs the job (domains/results/export-workers.ts, record 9001).
+   * serves the request or runs the job (domains/results/export-workers.ts, record 0137).
    */
   exportWorkers: number;
   /** What bounds one request's database work (docs/security.md "Query cost"). */
@@ -160,7 +160,7 @@ export const GATED_CONNECTIONS = API_POOL_SIZE - 2;
  * results page's CSV and Excel buttons pressed one after the other, or the CLI beside a browser. A
  * third at once is a script or a flood; it is queued as a job (answered 202), not refused. An
  * export's CPU (reading the rows, building a workbook, joining a CSV) runs in an export worker
- * thread (EXPORT_WORKERS, record 9001), or on the process's one JavaScript thread without them;
+ * thread (EXPORT_WORKERS, record 0137), or on the process's one JavaScript thread without them;
  * the costly lane bounds only its reads: this bound is what caps the rest of that work.
  */
 export const SYNC_EXPORTS_PER_USER = 2;

@@ -52,7 +52,7 @@ if (handle.pooled) log("database: per-request work through the pooler (DATABASE_
 if (replica) log("database: results and exports read from the replica (DATABASE_REPLICA_URL)");
 // Data exports (CSV, Excel) are built in worker threads that read with connections of their own,
 // as this process reads them (the replica while it keeps up): the main thread only admits them and
-// sends the bytes (domains/results/export-workers.ts, record 9001). EXPORT_WORKERS=0: built here.
+// sends the bytes (domains/results/export-workers.ts, record 0137). EXPORT_WORKERS=0: built here.
 const exportWorkers =
   cfg.exportWorkers > 0
     ? new ExportWorkers({ size: cfg.exportWorkers, db: { url: handle.url, pooled: handle.pooled, replicaUrl: handle.replicaUrl }, resultsCacheBytes: cfg.resultsCacheMb * 2 ** 20 })

@@ -1,4 +1,4 @@
-// Exports built off the API's JavaScript thread (issue 38, record 9001): the export workers build
+// Exports built off the API's JavaScript thread (issue 38, record 0137): the export workers build
 // ExportCsv and ExportExcel in threads of their own and answer the very files the service functions
 // build in the calling thread (the CSV byte for byte; the workbook part for part, but for the
 // moment it was written). Which thread built a file is read from the worker's own threadId

@@ -1,4 +1,4 @@
-// An export worker thread (export-workers.ts, record 9001): builds ExportCsv and ExportExcel files
+// An export worker thread (export-workers.ts, record 0137): builds ExportCsv and ExportExcel files
 // with the same service functions as the API's thread, reading with connections of its own (the
 // database, and the replica while it keeps up, as the export routes read), and posts the bytes
 // back. One export at a time; a cancel message aborts its statements, as a client going away does

@@ -1,4 +1,4 @@
-// Data exports built off the API's JavaScript thread (issue 38, record 9001): ExportCsv and
+// Data exports built off the API's JavaScript thread (issue 38, record 0137): ExportCsv and
 // ExportExcel, in the request and as queued jobs, are built in a small pool of worker threads
 // (export-worker.ts) that read the project with connections of their own and answer the file's
 // bytes. The main thread keeps only the admission (the bound, the tenant's turn: export-bound.ts)

@@ -1,7 +1,7 @@
 // Results exports (SPEC 7): Projects({key})/ExportCsv and /ExportExcel (moved from
 // results.routes.ts, issue 34). Within the bound on synchronous exports in flight (export-bound.ts)
 // they answer the file, built by the process's export workers off the API's thread when it has
-// them (export-workers.ts, record 9001); beyond it they queue it as a job and answer 202 with its
+// them (export-workers.ts, record 0137); beyond it they queue it as a job and answer 202 with its
 // id, as PowerPointExport does (record 0134), and GET …/ExportCsv/{exportId} downloads it when done.
 import { z } from "@hono/zod-openapi";
 import type { App, AppDeps } from "../../app-types.ts";
