@@ -5,8 +5,8 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseCsvObjects } from "../../api/src/analytics/csv.ts";
-import { columnLetter, crossTab, crossTabPaced, XtabStopped, type XtabRespondent } from "../../api/src/analytics/crosstab.ts";
+import { parseCsvObjects } from "@ideally/analytics/csv";
+import { columnLetter, crossTab, crossTabPaced, XtabStopped, type XtabRespondent } from "@ideally/analytics/crosstab";
 import { pacedCrossTab } from "../../api/src/domains/results/crosstab.service.ts";
 import { ApiError } from "../../api/src/errors.ts";
 

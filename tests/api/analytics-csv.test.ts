@@ -4,7 +4,7 @@
 // time, so a chunk boundary inside a field, a quoted field, an escaped quote or a CRLF must give
 // the same rows as the whole text.
 import { describe, expect, test } from "bun:test";
-import { CsvSplitter, parseCsv, parseCsvLines, parseCsvObjects, type CsvRow } from "../../api/src/analytics/csv.ts";
+import { CsvSplitter, parseCsv, parseCsvLines, parseCsvObjects, type CsvRow } from "@ideally/analytics/csv";
 
 function feed(chunks: string[]): CsvRow[] {
   const rows: CsvRow[] = [];

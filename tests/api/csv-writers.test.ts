@@ -9,7 +9,7 @@ import { csvCell as exportCell } from "../../api/src/domains/results/exports.ser
 import { csvField as ledgerField } from "../../api/src/domains/credits/credits.service.ts";
 import { csvCell as reconciliationCell } from "../../api/src/domains/fielding/suppliers.ts";
 import { csvCell as figureCell } from "../../api/src/domains/ai/conversations.service.ts";
-import { parseCsv } from "../../api/src/analytics/csv.ts";
+import { parseCsv } from "@ideally/analytics/csv";
 
 const WRITERS: [string, (v: string) => string][] = [
   ["ExportCsv (exports.service.ts csvCell)", exportCell],

@@ -1,7 +1,7 @@
 // The typed client's headers: the bearer token, the clientId and requestscope defaults, and a
 // call's own clientId or requestscope (an enterprise page acting on one of its teams) kept.
 import { expect, test } from "bun:test";
-import { createApiClient } from "../../contracts/client.ts";
+import { createApiClient } from "@ideally/contracts";
 
 function recorder() {
   const seen: Headers[] = [];

@@ -8,7 +8,7 @@ import type { Db, Tx } from "../../db/client.ts";
 import { enterTenant, readAsCaller } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
-import { SMALL_BASE, twoProportionZTest, type Confidence, type ZTestResult } from "../../analytics/significance.ts";
+import { SMALL_BASE, twoProportionZTest, type Confidence, type ZTestResult } from "@ideally/analytics/significance";
 import {
   ADJUST_NAMES,
   adjustP,
@@ -26,8 +26,8 @@ import {
   type Adjust,
   type DesignEstimates,
   type NormDistribution,
-} from "../../analytics/design.ts";
-import { MARKET_POPULATION } from "../../analytics/populations.ts";
+} from "@ideally/analytics/design";
+import { MARKET_POPULATION } from "@ideally/analytics/populations";
 import { systemCtx } from "../lifecycle/lifecycle.service.ts";
 import { resolveFilter, type ResolvedFilter, type ResponseFilter } from "./filters.ts";
 import * as q from "./results.sql.ts";

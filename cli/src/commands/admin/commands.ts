@@ -2,8 +2,8 @@
 // name, the commands the contract publishes; with one, it runs as a queued job followed on its
 // websocket channel with a progress bar until it succeeds or fails. The body is checked against the
 // command's schema in the contract first.
-import openapi from "../../../../contracts/openapi.json" with { type: "json" };
-import type { paths } from "../../../../contracts/client.ts";
+import openapi from "@ideally/contracts/openapi.json" with { type: "json" };
+import type { paths } from "@ideally/contracts";
 import { usageError, apiError } from "../../errors.ts";
 import { followJob } from "../../jobs.ts";
 import { printJson, progressBar, table } from "../../output.ts";

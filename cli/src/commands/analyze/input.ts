@@ -6,7 +6,7 @@
 import { createWriteStream, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CsvSplitter } from "../../../../api/src/analytics/csv.ts";
+import { CsvSplitter } from "@ideally/analytics/csv";
 import { inputError, usageError } from "../../errors.ts";
 import { warn } from "../../output.ts";
 

@@ -5,7 +5,7 @@ import {
   parseIntentLabel,
   vanWestendorpColumns,
   type IntentCalibration,
-} from "../../../../api/src/analytics/psm.ts";
+} from "@ideally/analytics/psm";
 import { inputError, usageError } from "../../errors.ts";
 import { bold, fmt, pct, printJson, summary, warn } from "../../output.ts";
 import { at, column, columnName, Float64Column, Int8Column, numberCell, scanTable, shortName, weightCell, type TableHead } from "./input.ts";

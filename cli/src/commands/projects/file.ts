@@ -5,8 +5,8 @@
 import { existsSync, statSync } from "node:fs";
 import { dirname, extname, resolve } from "node:path";
 import { isMap, isSeq, LineCounter, parseDocument, type Node } from "yaml";
-import openapi from "../../../../contracts/openapi.json" with { type: "json" };
-import type { Schemas } from "../../../../contracts/client.ts";
+import openapi from "@ideally/contracts/openapi.json" with { type: "json" };
+import type { Schemas } from "@ideally/contracts";
 import { usageError } from "../../errors.ts";
 import { checkSchema, type JsonSchema, type SchemaIssue } from "../../schema-check.ts";
 

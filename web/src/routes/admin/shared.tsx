@@ -3,13 +3,13 @@
 // audit rows of DataEventsLog, job progress from the websocket, paging and dates.
 import { useEffect, useState, type ReactNode } from "react";
 import { api, selected, unwrap, type Page, type Row } from "../../api/client";
-import { listSet, type Answer, type ListSet, type ODataQuery, type SetFor } from "../../../../contracts/odata";
+import { listSet, type Answer, type ListSet, type ODataQuery, type SetFor } from "@ideally/contracts/odata";
 import { handleError } from "../../api/errors";
 import { useApi } from "../../api/hooks";
 import { toast } from "../../components/toast";
 import { Badge, Card, EmptyState, Input, Skeletons, Table } from "../../components/ui";
 import { joinChannel, leaveChannel, onRealtime } from "../../state/realtime";
-import { isJobNews, type JobNews } from "../../../../contracts/events";
+import { isJobNews, type JobNews } from "@ideally/contracts/events";
 
 /** A typed call (what api.GET/POST/... return). */
 export type Call<T = unknown> = Promise<Answer<T>>;
