@@ -27,6 +27,7 @@
 // the postgres user, who cannot enter the sandbox's 0700 directory.)
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+import { resolve } from "node:path";
 
 interface Module {
   /** Files (or file:line ranges) Stryker mutates. */
@@ -170,7 +171,7 @@ function measuredAt(name: string): { commit: string; hash: string; dirty: string
   const dirty = git("status", "--porcelain", "--", ...files)
     .split("\n")
     .filter(Boolean)
-    .map((l) => l.slice(3));
+    .map((l) => l.replace(/^\s*\S+\s+/, "")); // "XY path" (git() trims the first line's leading space)
   return { commit: git("rev-parse", "--short=7", "HEAD") || "unknown", hash: moduleHash(name), dirty };
 }
 
@@ -229,6 +230,10 @@ if (import.meta.main) {
           jsonReporter: { fileName: reportName },
           tempDirName: `.tmp/stryker-${name}${survivorsOnly ? "-survivors" : ""}`, // one per module, so two modules may run side by side
           ignorePatterns: [".data", ".tmp", "reports", "dist", "test-results", "playwright-report"],
+          // The sandbox's own node_modules, its workspace packages its own copies (mutation-sandbox.ts):
+          // a test importing @ideally/analytics by name must reach the mutated file.
+          symlinkNodeModules: false,
+          buildCommand: `bun scripts/mutation-sandbox.ts ${JSON.stringify(resolve(import.meta.dir, "../node_modules"))}`,
           cleanTempDir: "always",
         },
         null,

@@ -1,4 +1,4 @@
-// The cross-tab engine (api/src/analytics/crosstab.ts) against R's survey package: xtab.csv and
+// The cross-tab engine (analytics/crosstab.ts) against R's survey package: xtab.csv and
 // xtab-reference.json (tests/fixtures/stats/xtab.R: svytotal of numerators and denominators,
 // svycontrast's delta method, p.adjust BH / Bonferroni). Cells, SEs, intervals, every column test
 // and its adjusted p-value to 1e-6; the letters follow from R's adjusted p-values.

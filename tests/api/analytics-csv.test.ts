@@ -1,4 +1,4 @@
-// The streaming CSV splitter (api/src/analytics/csv.ts) that `ideally analyze` reads files with.
+// The streaming CSV splitter (analytics/csv.ts) that `ideally analyze` reads files with.
 // Every expected row and line number below is written out by hand from RFC 4180 and the rules in
 // csv.ts's header; each text is also fed in every possible two-piece split and one character at a
 // time, so a chunk boundary inside a field, a quoted field, an escaped quote or a CRLF must give

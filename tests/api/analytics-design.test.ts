@@ -1,5 +1,5 @@
 // Design-based variance, paired and independent comparisons, multiple-comparison control, Wilson
-// intervals and norms (api/src/analytics/design.ts) against R's survey package: the expected
+// intervals and norms (analytics/design.ts) against R's survey package: the expected
 // values are tests/fixtures/stats/reference.json, written by tests/fixtures/stats/reference.R
 // (survey 4.1.1) from the committed CSVs there. R is not needed to run this file.
 import { describe, expect, test } from "bun:test";

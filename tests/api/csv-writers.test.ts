@@ -2,7 +2,7 @@
 // chat answer's figures) quote a field the way RFC 4180 section 2 says: "Fields containing line
 // breaks (CRLF), double quotes, and commas should be enclosed in double-quotes" (2.6), and a double
 // quote inside is doubled (2.7). A lone LF or CR is a line break to every spreadsheet and to our own
-// reader (api/src/analytics/csv.ts), so it is quoted too. The expected cells are written by hand
+// reader (analytics/csv.ts), so it is quoted too. The expected cells are written by hand
 // from those two rules and the formula guard of docs/security.md (' before = + - @, tab or CR).
 import { describe, expect, test } from "bun:test";
 import { csvCell as exportCell } from "../../api/src/domains/results/exports.service.ts";

@@ -211,10 +211,14 @@ describe("decision records (docs/decisions/)", () => {
     expect(keys.filter((k, i) => keys.indexOf(k) !== i)).toEqual([]);
   });
 
-  test("numbers are unique and contiguous from 0001", () => {
+  test("numbers are unique and contiguous from 0001 (and a branch's placeholders from 9001)", () => {
     expect(all.length).toBeGreaterThan(0);
-    const numbers = all.map((r) => r.number);
+    // A record written on a branch takes a placeholder number from 9001 up, renumbered to the next
+    // free number when the branch is merged; each run is contiguous on its own.
+    const numbers = all.map((r) => r.number).filter((n) => n < "9001");
     expect(numbers).toEqual(numbers.map((_, i) => String(i + 1).padStart(4, "0")));
+    const placeholders = all.map((r) => r.number).filter((n) => n >= "9001");
+    expect(placeholders).toEqual(placeholders.map((_, i) => String(9001 + i)));
   });
 
   test("every 'Superseded by' and 'Amended by' names an existing, later record, which names it back", () => {

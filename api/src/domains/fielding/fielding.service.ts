@@ -719,7 +719,7 @@ export interface WeightingReport {
   missing: Record<string, number>;
 }
 
-/** Rim weighting (api/src/analytics/rake.ts) of the run's sample to the region's census margins. */
+/** Rim weighting (analytics/rake.ts) of the run's sample to the region's census margins. */
 export async function weightRun(tx: Tx, run: q.RunRow & { definition: SurveyDefinition }): Promise<WeightingReport | null> {
   const sample = await q.weightingSample(tx, run.definition.projectId, run.id);
   if (!sample.length) return null;

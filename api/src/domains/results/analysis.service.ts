@@ -1,6 +1,6 @@
 // Price sensitivity (Van Westendorp with Newton-Miller-Smith), market reach (TURF) and waves over
 // a project's filtered respondents: the respondent-level rows come from PostgreSQL, the methods
-// are the cited pure functions of api/src/analytics (psm.ts, turf.ts, significance.ts).
+// are the cited pure functions of @ideally/analytics (psm.ts, turf.ts, significance.ts).
 import type { Db, Tx } from "../../db/client.ts";
 import { enterTenant } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";

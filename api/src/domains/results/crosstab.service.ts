@@ -1,6 +1,6 @@
 // Responses/CrossTab: a measure or question of the project (the stub: its rows) by a banner of columns (the
 // options of demographics, of questions, the markets, saved filter sets), over the filtered
-// respondents, with column-letter significance (api/src/analytics/crosstab.ts: design-based
+// respondents, with column-letter significance (analytics/crosstab.ts: design-based
 // variance with market runs as strata, column pairs tested within each banner variable, one
 // adjusted family per table). docs/statistics.md "Cross-tabs".
 //

@@ -1,4 +1,4 @@
-// `ideally analyze compare`: the results' statistics engine (api/src/analytics/design.ts) on your
+// `ideally analyze compare`: the results' statistics engine (analytics/design.ts) on your
 // own long-format data, one row per respondent and rated option: each group's weighted top-box
 // share with its design-based (Taylor linearised) SE and Wilson interval, and every pair of groups
 // compared, paired when --respondent links a respondent's rows, stratified with --strata, p-values

@@ -1,5 +1,5 @@
 // `ideally analyze psm`: Van Westendorp price sensitivity meter with the Newton-Miller-Smith
-// extension (api/src/analytics/psm.ts) on a CSV file.
+// extension (analytics/psm.ts) on a CSV file.
 import {
   NMS_DEFAULT_CALIBRATION,
   parseIntentLabel,

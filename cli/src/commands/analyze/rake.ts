@@ -1,4 +1,4 @@
-// `ideally analyze rake`: raking by iterative proportional fitting (api/src/analytics/rake.ts) on
+// `ideally analyze rake`: raking by iterative proportional fitting (analytics/rake.ts) on
 // a CSV file. Respondents with a blank in a variable are left out of that variable's margin;
 // weights are reported scaled to mean 1.
 import { rakeLevels } from "@ideally/analytics/rake";

@@ -1,4 +1,4 @@
-// `ideally analyze turf`: TURF reach and frequency (api/src/analytics/turf.ts) on a CSV file.
+// `ideally analyze turf`: TURF reach and frequency (analytics/turf.ts) on a CSV file.
 import { binomial, turf } from "@ideally/analytics/turf";
 import { inputError, usageError } from "../../errors.ts";
 import { bold, dim, fmt, pct, printJson, table } from "../../output.ts";
