@@ -102,7 +102,9 @@ describe("package boundaries", () => {
       expect(root.dependencies[`@ideally/${pkg}`]).toBe("workspace:*");
       // Every export names a file of the package, and every import of it by name is an export.
       const exported = new Set(Object.keys(manifest.exports).map((k: string) => (k === "." ? manifest.name : `${manifest.name}/${k.slice(2)}`)));
-      for (const target of Object.values(manifest.exports) as string[]) expect(existsSync(join(ROOT, pkg, target)), target).toBe(true);
+      // An export is a file, or files by condition ({ "types": ..., "default": ... }).
+      const targets = Object.values(manifest.exports).flatMap((t) => (typeof t === "string" ? [t] : Object.values(t as Record<string, string>)));
+      for (const target of targets) expect(existsSync(join(ROOT, pkg, target)), target).toBe(true);
       const unexported: string[] = [];
       for (const abs of [...ROOT_TREES, ...PACKAGES].flatMap((d) => sourceFiles(join(ROOT, d))))
         for (const spec of imports(abs)) if (packageOf(spec) === manifest.name && !exported.has(spec)) unexported.push(`${relative(ROOT, abs)}: ${spec}`);

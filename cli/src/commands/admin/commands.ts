@@ -8,11 +8,10 @@ import { usageError, apiError } from "../../errors.ts";
 import { followJob } from "../../jobs.ts";
 import { printJson, progressBar, table } from "../../output.ts";
 import { pageHint, pagingOf, slicePage, type PageOptions } from "../../paging.ts";
-import { checkSchema, type JsonSchema, type SchemaIssue } from "../../schema-check.ts";
+import { checkSchema, type SchemaIssue } from "../../schema-check.ts";
 import { ok, signedIn, type GlobalOptions } from "../../session.ts";
 
-type Doc = { paths: Record<string, { [verb: string]: unknown; post?: { summary?: string; description?: string; requestBody?: { content: { [mediaType: string]: unknown; "application/json"?: { schema: JsonSchema } } } } }>; components: { schemas: Record<string, JsonSchema> } };
-const doc: Doc = openapi;
+const doc = openapi;
 const PREFIX = "/api/CommandRunner/";
 type CommandPath = Extract<keyof paths, `/api/CommandRunner/${string}`>;
 /** The body of some command (each command's own is checked against its schema before the call). */

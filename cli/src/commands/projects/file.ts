@@ -376,7 +376,7 @@ const QUESTION_FIELDS: Record<string, string> = { questionText: "text", question
 const PRICE_FIELDS: Record<string, string> = { currencyCode: "currency", minPrice: "minPrice", maxPrice: "maxPrice", purchaseIntent: "purchaseIntent", purchaseIntentCalibration: "calibration" };
 const SCHEDULE_FIELDS: Record<string, string> = { scheduleStartDate: "startDate", scheduleFrequencyWeeks: "frequencyWeeks", scheduleWavesRequired: "waves", schedulePause: "pause" };
 
-const components = (openapi as { components: { schemas: Record<string, JsonSchema> } }).components.schemas;
+const components = openapi.components.schemas;
 const resolveRef = (ref: string) => components[ref.replace("#/components/schemas/", "")];
 
 /** Checks a body against the contract's schema; an issue is reported at the file's line. */
