@@ -67,5 +67,6 @@ export type SetFor<T> = {
  */
 export function listSet<T>(client: ApiClient, set: SetFor<T> & ListSet, query: ODataQuery, headers?: Record<string, string>): Promise<Answer<Page<T>>> {
   const path: `/api/v1/${ListSet}` = `/api/v1/${set}`;
-  return client.GET(path, { params: { query }, headers }) as Promise<Answer<Page<T>>>;
+  const answer: Promise<Answer<unknown>> = client.GET(path, { params: { query }, headers });
+  return answer as Promise<Answer<Page<T>>>;
 }
