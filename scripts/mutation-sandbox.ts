@@ -5,7 +5,7 @@
 // leads back to the checkout's unmutated analytics/: a test importing the package by name would
 // never meet a mutant (every mutant survives).
 //
-//   bun scripts/mutation-sandbox.ts <the checkout's node_modules>
+//   MUTATION_NODE_MODULES=<the checkout's node_modules> bun scripts/mutation-sandbox.ts   (set by mutation.ts)
 import { lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join, resolve } from "node:path";
 
@@ -36,7 +36,7 @@ export function linkNodeModules(from: string, into: string, root: string): void 
 }
 
 if (import.meta.main) {
-  const from = process.argv[2];
-  if (!from) throw new Error("usage: bun scripts/mutation-sandbox.ts <the checkout's node_modules>");
+  const from = process.env.MUTATION_NODE_MODULES;
+  if (!from) throw new Error("MUTATION_NODE_MODULES (the checkout's node_modules) is not set: run through scripts/mutation.ts");
   linkNodeModules(resolve(from), resolve("node_modules"), process.cwd());
 }

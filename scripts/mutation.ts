@@ -184,7 +184,7 @@ if (import.meta.main) {
     process.exit(1);
   }
   mkdirSync("reports/mutation", { recursive: true });
-  const env: Record<string, string | undefined> = { ...process.env };
+  const env: Record<string, string | undefined> = { ...process.env, MUTATION_NODE_MODULES: resolve(import.meta.dir, "../node_modules") };
   let stopDatabase: (() => Promise<void>) | undefined;
   if (!env.DATABASE_URL) {
     const { startEmbedded } = await import("../api/src/db/embedded.ts");
@@ -233,7 +233,8 @@ if (import.meta.main) {
           // The sandbox's own node_modules, its workspace packages its own copies (mutation-sandbox.ts):
           // a test importing @ideally/analytics by name must reach the mutated file.
           symlinkNodeModules: false,
-          buildCommand: `bun scripts/mutation-sandbox.ts ${JSON.stringify(resolve(import.meta.dir, "../node_modules"))}`,
+          // (Stryker splits the command at spaces, quotes and all: the checkout's node_modules goes in the environment.)
+          buildCommand: "bun scripts/mutation-sandbox.ts",
           cleanTempDir: "always",
         },
         null,
