@@ -3,7 +3,6 @@
 // comes back. A caller names the row it asked for with Row<> (properties of the generated schema,
 // nothing hand-typed), and selected() narrows the answer to it: the answer must be a looser form
 // of that row (same names, same types), so a renamed or retyped property still fails to compile.
-import type { ClientPathsWithMethod } from "openapi-fetch";
 import type { ApiClient, Schemas, paths } from "./client";
 
 /** The entity sets' row schemas (components.schemas), by set name. */
@@ -47,7 +46,7 @@ export function selected<T>(call: Promise<Answer<Loose<NoInfer<T>>>>): Promise<A
 }
 
 /** The entity sets listed at `GET /api/v1/{set}` (every set the document lists). */
-export type ListSet = { [S in EntitySet]: `/api/v1/${S}` extends ClientPathsWithMethod<ApiClient, "get"> ? S : never }[EntitySet];
+export type ListSet = { [S in EntitySet]: `/api/v1/${S}` extends keyof paths ? (paths[`/api/v1/${S}`] extends { get: unknown } ? S : never) : never }[EntitySet];
 
 /** The OData query options of a list (the same on every set). */
 export type ODataQuery = NonNullable<paths["/api/v1/Projects"]["get"]["parameters"]["query"]>;
@@ -68,5 +67,6 @@ export type SetFor<T> = {
  */
 export function listSet<T>(client: ApiClient, set: SetFor<T> & ListSet, query: ODataQuery, headers?: Record<string, string>): Promise<Answer<Page<T>>> {
   const path: `/api/v1/${ListSet}` = `/api/v1/${set}`;
-  return client.GET(path, { params: { query }, headers }) as Promise<Answer<Page<T>>>;
+  const answer: Promise<Answer<unknown>> = client.GET(path, { params: { query }, headers });
+  return answer as Promise<Answer<Page<T>>>;
 }

@@ -27,6 +27,7 @@
 // the postgres user, who cannot enter the sandbox's 0700 directory.)
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+import { resolve } from "node:path";
 
 interface Module {
   /** Files (or file:line ranges) Stryker mutates. */
@@ -67,7 +68,7 @@ export function lineRanges(file: string, names: string[], which: "these" | "othe
 }
 
 // Pure functions, whole test files in a second or two: a mutant that loops is stopped after 15 s.
-const analytics = (file: string, tests: string): Module => ({ mutate: [`api/src/analytics/${file}.ts`], command: `bun test ${tests}`, timeoutMS: 15_000 });
+const analytics = (file: string, tests: string): Module => ({ mutate: [`analytics/${file}.ts`], command: `bun test ${tests}`, timeoutMS: 15_000 });
 
 export const MODULES: Record<string, Module> = {
   lifecycle: {
@@ -127,6 +128,19 @@ export const MODULES: Record<string, Module> = {
   },
 };
 
+/**
+ * Where a module's file lived before it moved, for reading it at a commit older than the move
+ * (tests/api/mutation-table.test.ts checks each row's hash at its recorded commit). The analytics
+ * moved from api/src/analytics to the workspace package analytics/ (issue 34, docs/decisions/9001),
+ * their contents unchanged, so their rows keep their hashes.
+ */
+export const FORMER_PATHS: Record<string, string> = Object.fromEntries(
+  Object.values(MODULES)
+    .flatMap((m) => m.mutate)
+    .filter((f) => f.startsWith("analytics/"))
+    .map((f) => [f, `api/src/${f}`]),
+);
+
 /** The source files a module mutates (its `mutate` entries without their line ranges), in order. */
 export function moduleFiles(name: string): string[] {
   const m = MODULES[name];
@@ -157,7 +171,7 @@ function measuredAt(name: string): { commit: string; hash: string; dirty: string
   const dirty = git("status", "--porcelain", "--", ...files)
     .split("\n")
     .filter(Boolean)
-    .map((l) => l.slice(3));
+    .map((l) => l.replace(/^\s*\S+\s+/, "")); // "XY path" (git() trims the first line's leading space)
   return { commit: git("rev-parse", "--short=7", "HEAD") || "unknown", hash: moduleHash(name), dirty };
 }
 
@@ -170,7 +184,7 @@ if (import.meta.main) {
     process.exit(1);
   }
   mkdirSync("reports/mutation", { recursive: true });
-  const env: Record<string, string | undefined> = { ...process.env };
+  const env: Record<string, string | undefined> = { ...process.env, MUTATION_NODE_MODULES: resolve(import.meta.dir, "../node_modules") };
   let stopDatabase: (() => Promise<void>) | undefined;
   if (!env.DATABASE_URL) {
     const { startEmbedded } = await import("../api/src/db/embedded.ts");
@@ -216,6 +230,11 @@ if (import.meta.main) {
           jsonReporter: { fileName: reportName },
           tempDirName: `.tmp/stryker-${name}${survivorsOnly ? "-survivors" : ""}`, // one per module, so two modules may run side by side
           ignorePatterns: [".data", ".tmp", "reports", "dist", "test-results", "playwright-report"],
+          // The sandbox's own node_modules, its workspace packages its own copies (mutation-sandbox.ts):
+          // a test importing @ideally/analytics by name must reach the mutated file.
+          symlinkNodeModules: false,
+          // (Stryker splits the command at spaces, quotes and all: the checkout's node_modules goes in the environment.)
+          buildCommand: "bun scripts/mutation-sandbox.ts",
           cleanTempDir: "always",
         },
         null,

@@ -6,8 +6,8 @@
 //   bun run scripts/sentiment-accuracy.ts
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseCsvObjects } from "../api/src/analytics/csv.ts";
-import { sentimentOf, type SentimentLabel } from "../api/src/analytics/verbatims.ts";
+import { parseCsvObjects } from "@ideally/analytics/csv";
+import { sentimentOf, type SentimentLabel } from "@ideally/analytics/verbatims";
 import { providerFromEnv } from "../api/src/domains/ai/configured.ts";
 import { runExchange } from "../api/src/domains/ai/provider.ts";
 import { parseSentiments, SENTIMENT_SYSTEM } from "../api/src/domains/ai/sentiment.ts";

@@ -1,6 +1,6 @@
 // Results and exports exist once a project has fielded (status 400 and on). Before that the CLI
 // says so in one line (exit 2) instead of printing an empty table or writing an empty file.
-import { statusName } from "../../contracts/labels.ts";
+import { statusName } from "@ideally/contracts/labels";
 import { apiError } from "./errors.ts";
 import { ok, type Api } from "./session.ts";
 

@@ -1,6 +1,6 @@
 // --filter KEY=VALUE[,VALUE] options as SPEC 3's response filter object (sent as `filters` JSON),
 // and --segment ID (a saved filter set's stored filters, merged in: the option wins per key).
-import type { Schemas } from "../../contracts/client.ts";
+import type { Schemas } from "@ideally/contracts";
 import { isDate } from "./args.ts";
 import { usageError } from "./errors.ts";
 import { ok, type Api } from "./session.ts";

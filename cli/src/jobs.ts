@@ -4,7 +4,7 @@
 // may have ended before the channel was joined: `ready`, asked once the join is confirmed, tells.
 // Each message is parsed with its declaration (contracts/events.ts); one that does not parse is
 // left out with a warning line on stderr.
-import { parseServerMessage, type ClientMessage } from "../../contracts/events.ts";
+import { parseServerMessage, type ClientMessage } from "@ideally/contracts/events";
 import { apiError } from "./errors.ts";
 import { warn, type progressBar } from "./output.ts";
 import { ok, type Api } from "./session.ts";

@@ -2,8 +2,8 @@
 // (SystemQuestionOption with its question), categories and frameworks, read once per command with
 // the typed client, plus SPEC 1's industries (contracts/labels.ts). Used by the lookup commands
 // (`ideally markets`, `targets`, ...) and to resolve and check project files (projects/resolve.ts).
-import type { ApiClient } from "../../contracts/client.ts";
-import { INDUSTRIES } from "../../contracts/labels.ts";
+import type { ApiClient } from "@ideally/contracts";
+import { INDUSTRIES } from "@ideally/contracts/labels";
 import { ok } from "./session.ts";
 
 export interface Market {

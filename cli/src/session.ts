@@ -2,7 +2,7 @@
 // session's bearer token and clientId, refreshed automatically (in the last 10 minutes of the
 // access token's life, SPEC 9, and once more on a 401), and one way to turn an API answer into data
 // or a one-line error with the right exit code.
-import { createApiClient, type ApiClient } from "../../contracts/client.ts";
+import { createApiClient, type ApiClient } from "@ideally/contracts";
 import { mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { apiBase, clearSession, configPath, readConfig, writeConfig, type Config, type Session } from "./config.ts";

@@ -24,7 +24,7 @@ export function commit(): string | null {
 export async function contractVersion(): Promise<string> {
   const stamped = process.env.IDEALLY_CONTRACT_VERSION;
   if (stamped) return stamped;
-  return (await import("../../contracts/openapi.json", { with: { type: "json" } })).default.info.version;
+  return (await import("@ideally/contracts/openapi.json", { with: { type: "json" } })).default.info.version;
 }
 
 /** `ideally --version`: the CLI's version, commit and contract, with no network. */

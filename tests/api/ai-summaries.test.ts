@@ -12,7 +12,7 @@ import { emailSummariesJob, sendWeeklySummaries } from "../../api/src/domains/ai
 import { outboxMailer } from "../../api/src/email/mailer.ts";
 import { qualResults, questionResults } from "../../api/src/domains/results/results.service.ts";
 import { subscribe, type NotifiedEvent } from "../../api/src/jobs/channel.ts";
-import { STOP_WORDS } from "../../api/src/analytics/verbatims.ts";
+import { STOP_WORDS } from "@ideally/analytics/verbatims";
 import { DEMO_WORLD_HOOK_MS } from "../helpers/demo.ts";
 
 let w: AiWorld;

@@ -9,7 +9,7 @@ import { OpenAiProvider } from "../../api/src/domains/ai/openai.ts";
 import { codeThemesWithModel, parseThemes } from "../../api/src/domains/ai/themes.ts";
 import { translateVerbatims } from "../../api/src/domains/ai/translate.ts";
 import { parseSentiments } from "../../api/src/domains/ai/sentiment.ts";
-import { sentimentOf } from "../../api/src/analytics/verbatims.ts";
+import { sentimentOf } from "@ideally/analytics/verbatims";
 
 let tdb: TestDb;
 let server: ReturnType<typeof Bun.serve>;

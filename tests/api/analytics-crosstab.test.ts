@@ -1,12 +1,12 @@
-// The cross-tab engine (api/src/analytics/crosstab.ts) against R's survey package: xtab.csv and
+// The cross-tab engine (analytics/crosstab.ts) against R's survey package: xtab.csv and
 // xtab-reference.json (tests/fixtures/stats/xtab.R: svytotal of numerators and denominators,
 // svycontrast's delta method, p.adjust BH / Bonferroni). Cells, SEs, intervals, every column test
 // and its adjusted p-value to 1e-6; the letters follow from R's adjusted p-values.
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseCsvObjects } from "../../api/src/analytics/csv.ts";
-import { columnLetter, crossTab, crossTabPaced, XtabStopped, type XtabRespondent } from "../../api/src/analytics/crosstab.ts";
+import { parseCsvObjects } from "@ideally/analytics/csv";
+import { columnLetter, crossTab, crossTabPaced, XtabStopped, type XtabRespondent } from "@ideally/analytics/crosstab";
 import { pacedCrossTab } from "../../api/src/domains/results/crosstab.service.ts";
 import { ApiError } from "../../api/src/errors.ts";
 

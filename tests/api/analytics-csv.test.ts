@@ -1,10 +1,10 @@
-// The streaming CSV splitter (api/src/analytics/csv.ts) that `ideally analyze` reads files with.
+// The streaming CSV splitter (analytics/csv.ts) that `ideally analyze` reads files with.
 // Every expected row and line number below is written out by hand from RFC 4180 and the rules in
 // csv.ts's header; each text is also fed in every possible two-piece split and one character at a
 // time, so a chunk boundary inside a field, a quoted field, an escaped quote or a CRLF must give
 // the same rows as the whole text.
 import { describe, expect, test } from "bun:test";
-import { CsvSplitter, parseCsv, parseCsvLines, parseCsvObjects, type CsvRow } from "../../api/src/analytics/csv.ts";
+import { CsvSplitter, parseCsv, parseCsvLines, parseCsvObjects, type CsvRow } from "@ideally/analytics/csv";
 
 function feed(chunks: string[]): CsvRow[] {
   const rows: CsvRow[] = [];

@@ -1,12 +1,12 @@
 // Design-based variance, paired and independent comparisons, multiple-comparison control, Wilson
-// intervals and norms (api/src/analytics/design.ts) against R's survey package: the expected
+// intervals and norms (analytics/design.ts) against R's survey package: the expected
 // values are tests/fixtures/stats/reference.json, written by tests/fixtures/stats/reference.R
 // (survey 4.1.1) from the committed CSVs there. R is not needed to run this file.
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseCsvObjects } from "../../api/src/analytics/csv.ts";
-import { adjustP, compareLong, designEffect, fixedNorm, isSmallBase, normDistribution, normQuintile, significantAt, testAgainstNorm, THIN_NORM, wilsonInterval, type LongInput } from "../../api/src/analytics/design.ts";
+import { parseCsvObjects } from "@ideally/analytics/csv";
+import { adjustP, compareLong, designEffect, fixedNorm, isSmallBase, normDistribution, normQuintile, significantAt, testAgainstNorm, THIN_NORM, wilsonInterval, type LongInput } from "@ideally/analytics/design";
 
 const dir = join(import.meta.dir, "../fixtures/stats");
 const csv = (f: string) => parseCsvObjects(readFileSync(join(dir, f), "utf8")).rows;
@@ -292,7 +292,7 @@ describe("design: edges worked by hand", () => {
 });
 
 test("adjustmentWords: a view that could test nothing says so, never 'over the view's 0 tests'", async () => {
-  const { adjustmentWords } = await import("../../api/src/analytics/design.ts");
+  const { adjustmentWords } = await import("@ideally/analytics/design");
   expect(adjustmentWords({ adjust: "bh", tests: 15 })).toBe("Benjamini-Hochberg adjustment over the view's 15 tests");
   expect(adjustmentWords({ adjust: "bonferroni", tests: 1 })).toBe("Bonferroni adjustment over the view's 1 test");
   expect(adjustmentWords({ adjust: "none", tests: 15 })).toBe("no multiple-comparison adjustment");

@@ -1,6 +1,6 @@
 // Key drivers (Pratt 1987) on constructed data whose answer is known.
 import { describe, expect, test } from "bun:test";
-import { fUpperTail, incompleteBeta, keyDrivers, lnGamma, modelFTest } from "../../api/src/analytics/drivers.ts";
+import { fUpperTail, incompleteBeta, keyDrivers, lnGamma, modelFTest } from "@ideally/analytics/drivers";
 
 test("an exact linear outcome: R² 1, standardised betas as constructed, importance shares sum to 1", () => {
   // x1 and x2 uncorrelated (a balanced 2x2 design), y = 2·x1 + x2: standardised betas 2/√5 and 1/√5.

@@ -4,7 +4,7 @@
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { MARKET_POPULATION } from "../../api/src/analytics/populations.ts";
+import { MARKET_POPULATION } from "@ideally/analytics/populations";
 
 test("every population figure and its source is the one docs/reference-data.md gives", () => {
   const doc = readFileSync(join(import.meta.dir, "../../docs/reference-data.md"), "utf8");

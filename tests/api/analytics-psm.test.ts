@@ -1,8 +1,8 @@
 // Van Westendorp PSM with the Newton-Miller-Smith extension: hand-computed cases whose answer is
 // known by construction, and the smartphone reference data (1,000 respondents) for invariants.
 import { describe, expect, test } from "bun:test";
-import { parseCsv } from "../../api/src/analytics/csv.ts";
-import { isConsistent, parseIntentLabel, vanWestendorp, type PsmRespondent } from "../../api/src/analytics/psm.ts";
+import { parseCsv } from "@ideally/analytics/csv";
+import { isConsistent, parseIntentLabel, vanWestendorp, type PsmRespondent } from "@ideally/analytics/psm";
 
 const REF = new URL("../fixtures/reference-data", import.meta.url).pathname;
 const r = (tooCheap: number, cheap: number, expensive: number, tooExpensive: number, extra: Partial<PsmRespondent> = {}): PsmRespondent => ({
@@ -157,7 +157,7 @@ describe("Van Westendorp on psm_smartphone_1000.csv", async () => {
 
 describe("crossings with float noise (finding 8)", () => {
   test("curves that tie from 3.5 on cross at 3.5, not past the tie by float noise", async () => {
-    const { crossing } = await import("../../api/src/analytics/psm.ts");
+    const { crossing } = await import("@ideally/analytics/psm");
     // Equal on [3.5, 4] but for 1e-16 of rounding in the weighted sums: the crossing is 3.5.
     expect(crossing([3, 3.5, 4, 4.5], [0.2, 0.5 - 1e-16, 0.5 - 1e-16, 0.9], [0.8, 0.5, 0.5, 0.1])).toBe(3.5);
     // Just beyond the tolerance (1e-12) it is a real gap and the curves cross after 4.
@@ -185,7 +185,7 @@ describe("Van Westendorp: input rules and edges, by hand", () => {
   });
 
   test("a crossing at the first grid price, where the rising curve is already above", async () => {
-    const { crossing } = await import("../../api/src/analytics/psm.ts");
+    const { crossing } = await import("@ideally/analytics/psm");
     expect(crossing([1, 2, 3], [0.5, 0.6, 0.7], [0.2, 0.1, 0])).toBe(1);
     expect(crossing([1, 2, 3], [0, 0.1, 0.2], [0.9, 0.8, 0.7])).toBeNull();
   });
@@ -215,7 +215,7 @@ describe("Van Westendorp: input rules and edges, by hand", () => {
   });
 
   test("NMS: a respondent's probability is 0 outside (too cheap, too expensive) and linear between the knots", async () => {
-    const { nmsProbability } = await import("../../api/src/analytics/psm.ts");
+    const { nmsProbability } = await import("@ideally/analytics/psm");
     const k = r(10, 20, 30, 40);
     const at = (p: number) => nmsProbability(p, k, 0.7, 0.5);
     expect([5, 10, 15, 20, 25, 30, 35, 40, 45].map((p) => +at(p).toFixed(12))).toEqual([0, 0, 0.35, 0.7, 0.6, 0.5, 0.25, 0, 0]);

@@ -1,8 +1,8 @@
 // Raking (iterative proportional fitting) with Kish design effect: cases known by construction,
 // and the ANES 2024 example data of the R package ipf (blank = missing).
 import { describe, expect, test } from "bun:test";
-import { parseCsvObjects } from "../../api/src/analytics/csv.ts";
-import { kish, rake, rakeLevels } from "../../api/src/analytics/rake.ts";
+import { parseCsvObjects } from "@ideally/analytics/csv";
+import { kish, rake, rakeLevels } from "@ideally/analytics/rake";
 
 const rows = (spec: [string, string | null, number][]) => spec.flatMap(([sex, age, count]) => Array.from({ length: count }, () => ({ sex, age })));
 

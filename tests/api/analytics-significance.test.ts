@@ -1,8 +1,8 @@
 // Weighted top-2-box and the pooled two-proportion z-test with Kish effective bases.
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "bun:test";
-import { twoSidedP } from "../../api/src/analytics/design.ts";
-import { compareTopTwoBox, erfc, normalCdf, topTwoBox, twoProportionZTest } from "../../api/src/analytics/significance.ts";
+import { twoSidedP } from "@ideally/analytics/design";
+import { compareTopTwoBox, erfc, normalCdf, topTwoBox, twoProportionZTest } from "@ideally/analytics/significance";
 
 describe("normal CDF", () => {
   test("known values (A&S 7.1.26 accuracy)", () => {

@@ -1,7 +1,7 @@
 // The open-answer quality rules (analytics/text-qa.ts) on constructed answers, one per rule and
 // the answers that must pass; and the command that applies them to a project.
 import { expect, test } from "bun:test";
-import { QA_STATUSES, normalise, textQa } from "../../api/src/analytics/text-qa.ts";
+import { QA_STATUSES, normalise, textQa } from "@ideally/analytics/text-qa";
 
 test("each rule catches its case; real answers pass", () => {
   const answers = [

@@ -1,8 +1,8 @@
 // TURF reach and frequency: hand-computed cases, exhaustive vs greedy, and the turfR example data
 // (180 weighted respondents, 10 items) against a plainly written brute force.
 import { describe, expect, test } from "bun:test";
-import { parseCsvObjects } from "../../api/src/analytics/csv.ts";
-import { binomial, turf, turfReach } from "../../api/src/analytics/turf.ts";
+import { parseCsvObjects } from "@ideally/analytics/csv";
+import { binomial, turf, turfReach } from "@ideally/analytics/turf";
 
 describe("TURF, by hand", () => {
   // Items 0,1,2. r0 {0} w1, r1 {1} w1, r2 {1,2} w2, r3 {2} w1; total weight 5.

@@ -1,7 +1,7 @@
 // Local coding of open answers: AFINN sentiment and key-phrase themes on answers whose themes are
 // known by construction.
 import { expect, test } from "bun:test";
-import { STOP_WORDS, contentWords, sentimentOf, stem, themesOf, type SentimentLabel } from "../../api/src/analytics/verbatims.ts";
+import { STOP_WORDS, contentWords, sentimentOf, stem, themesOf, type SentimentLabel } from "@ideally/analytics/verbatims";
 
 test("sentiment: positive, negative, mixed, neutral", () => {
   expect(sentimentOf("I love it, great value").label).toBe("Positive");

@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { assertAffordable } from "../../api/src/domains/credits/ledger.ts";
 import { ApiError } from "../../api/src/errors.ts";
-import { SMALL_BASE, twoProportionZTest } from "../../api/src/analytics/significance.ts";
+import { SMALL_BASE, twoProportionZTest } from "@ideally/analytics/significance";
 import { npdBandAvailable, topTwoBoxes } from "../../api/src/domains/results/results.service.ts";
 import { hmacKey, signAccessToken, TokenError, verifyAccessToken } from "../../api/src/auth/jwt.ts";
 import { afterPage, type DefQuestion, type Page, type SurveyDefinition } from "../../api/src/domains/fielding/engine.ts";

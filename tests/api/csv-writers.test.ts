@@ -2,14 +2,14 @@
 // chat answer's figures) quote a field the way RFC 4180 section 2 says: "Fields containing line
 // breaks (CRLF), double quotes, and commas should be enclosed in double-quotes" (2.6), and a double
 // quote inside is doubled (2.7). A lone LF or CR is a line break to every spreadsheet and to our own
-// reader (api/src/analytics/csv.ts), so it is quoted too. The expected cells are written by hand
+// reader (analytics/csv.ts), so it is quoted too. The expected cells are written by hand
 // from those two rules and the formula guard of docs/security.md (' before = + - @, tab or CR).
 import { describe, expect, test } from "bun:test";
 import { csvCell as exportCell } from "../../api/src/domains/results/exports.service.ts";
 import { csvField as ledgerField } from "../../api/src/domains/credits/credits.service.ts";
 import { csvCell as reconciliationCell } from "../../api/src/domains/fielding/suppliers.ts";
 import { csvCell as figureCell } from "../../api/src/domains/ai/conversations.service.ts";
-import { parseCsv } from "../../api/src/analytics/csv.ts";
+import { parseCsv } from "@ideally/analytics/csv";
 
 const WRITERS: [string, (v: string) => string][] = [
   ["ExportCsv (exports.service.ts csvCell)", exportCell],

@@ -164,7 +164,7 @@ function citingFiles(): string[] {
       else if (/\.(md|ts|tsx|sql|json)$/.test(name)) out.push(path);
     }
   };
-  for (const top of ["api", "web", "cli", "contracts", "migrations", "tests", "scripts", "docs"]) {
+  for (const top of ["api", "web", "cli", "contracts", "analytics", "migrations", "tests", "scripts", "docs"]) {
     if (existsSync(join(ROOT, top))) walk(join(ROOT, top));
   }
   for (const name of readdirSync(ROOT)) if (name.endsWith(".md")) out.push(join(ROOT, name));

@@ -1,4 +1,5 @@
-// No import circles in the code we ship: api/src, web/src, cli/src and contracts. A circle makes a
+// No import circles in the code we ship: api/src, web/src, cli/src and the packages contracts and
+// analytics (which import nothing outside themselves: package-boundaries.test.ts). A circle makes a
 // module's exports undefined while the circle loads (the order decides which side sees them), and
 // it ties modules that should not know of each other (issue 34 found auth.routes.ts <-> saml.routes.ts,
 // ProjectPage.tsx <-> its editor tabs, pages.ts <-> the areas it splits off). The imports are read by
@@ -8,23 +9,15 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
+import { importSpecifiers } from "../helpers/imports.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
-const TREES = ["api/src", "web/src", "cli/src", "contracts"];
+const TREES = ["api/src", "web/src", "cli/src", "contracts", "analytics"];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
     e.isDirectory() ? sourceFiles(join(dir, e.name)) : /\.tsx?$/.test(e.name) && !e.name.endsWith(".d.ts") ? [join(dir, e.name)] : [],
   );
-}
-
-const parsers = { ts: new Bun.Transpiler({ loader: "ts" }), tsx: new Bun.Transpiler({ loader: "tsx" }) };
-
-/** The imports of a source text: what Bun's parser finds (it drops type-only ones), then the type-only ones. */
-export function importSpecifiers(text: string, kind: "ts" | "tsx" = "ts"): string[] {
-  const runtime = parsers[kind].scanImports(text.replace(/^#!.*/, "")).map((i) => i.path);
-  const types = [...text.matchAll(/^\s*(?:import|export)\s+type\s[^;]*?\bfrom\s*["']([^"']+)["']/gm)].map((m) => m[1]!);
-  return [...runtime, ...types];
 }
 
 export function importGraph(files: string[], read: (f: string) => string): Map<string, string[]> {

@@ -6,7 +6,7 @@
 // 1.1 among 30 n_eff is (29 + 1.1)²/(29 + 1.21) = 906.01/30.21 = 29.9904, a low base, and neither
 // the concept's test against the other nor against the line is made.
 import { expect, test } from "bun:test";
-import { designEstimates, fixedNorm, sumsFromRows, type LongRow } from "../../api/src/analytics/design.ts";
+import { designEstimates, fixedNorm, sumsFromRows, type LongRow } from "@ideally/analytics/design";
 import { designTopTwoBoxes, marketTotals } from "../../api/src/domains/results/results.service.ts";
 
 function view(firstWeight: number) {

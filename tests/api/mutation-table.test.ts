@@ -6,7 +6,7 @@
 // its score is marked as an old figure in the table itself, never passed off as current.
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "bun:test";
-import { MODULES, moduleFiles, moduleHash } from "../../scripts/mutation.ts";
+import { FORMER_PATHS, MODULES, moduleFiles, moduleHash } from "../../scripts/mutation.ts";
 
 interface Row {
   line: string;
@@ -43,7 +43,10 @@ function hashAt(commit: string, files: string[]): string | null {
   if (known.exitCode !== 0) return null;
   const h = new Bun.CryptoHasher("sha256");
   for (const f of files) {
-    const p = Bun.spawnSync(["git", "show", `${commit}:${f}`], { stdout: "pipe", stderr: "ignore" });
+    // The file where it was at that commit: at its path now, else at the path it had before it moved.
+    const show = (path: string) => Bun.spawnSync(["git", "show", `${commit}:${path}`], { stdout: "pipe", stderr: "ignore" });
+    let p = show(f);
+    if (p.exitCode !== 0 && FORMER_PATHS[f]) p = show(FORMER_PATHS[f]);
     if (p.exitCode !== 0) return "(not in that commit)";
     h.update(p.stdout);
   }

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseCsvObjects } from "../../api/src/analytics/csv.ts";
+import { parseCsvObjects } from "@ideally/analytics/csv";
 import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { call, testApp } from "../helpers/app.ts";
 import type { App } from "../../api/src/app.ts";
@@ -267,7 +267,7 @@ describe("QualResults: market by market and the all-markets total", () => {
     expect(significant).toBeGreaterThan(0);
   });
   test("total=markets: the measures, with their tests, are the population-weighted total", async () => {
-    const { MARKET_POPULATION } = await import("../../api/src/analytics/populations.ts");
+    const { MARKET_POPULATION } = await import("@ideally/analytics/populations");
     const body = await qual("&total=markets");
     expect(body.total).toBe("markets");
     expect(body.allMarkets.weighting).toBe("population");
@@ -336,7 +336,7 @@ describe("total=markets beyond the measures: questions, demographics and the cro
   // By hand from the fixture: each market's population share (analytics/populations.ts, the published
   // figures), its weighted sample share, and the weighted share of an answer within each market.
   const byHand = async () => {
-    const { MARKET_POPULATION } = await import("../../api/src/analytics/populations.ts");
+    const { MARKET_POPULATION } = await import("@ideally/analytics/populations");
     const markets = Object.keys(REGION);
     const Ptot = markets.reduce((a, m) => a + MARKET_POPULATION[REGION[m]!]!.population, 0);
     const pi = (m: string) => MARKET_POPULATION[REGION[m]!]!.population / Ptot;

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseCsvObjects } from "../../api/src/analytics/csv.ts";
+import { parseCsvObjects } from "@ideally/analytics/csv";
 import { configureResultsCache } from "../../api/src/domains/results/columnar.ts";
 import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { call, testApp } from "../helpers/app.ts";

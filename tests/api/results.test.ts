@@ -264,7 +264,7 @@ describe("price sensitivity, market reach, waves and verbatims", () => {
     const a = r.body.value.find((x: { testOptionId: number }) => x.testOptionId === A);
     expect(a.n).toBe(3);
     expect(a.invalid).toBe(1);
-    const { vanWestendorp } = await import("../../api/src/analytics/psm.ts");
+    const { vanWestendorp } = await import("@ideally/analytics/psm");
     const direct = vanWestendorp([
       { tooCheap: 2, cheap: 4, expensive: 6, tooExpensive: 8, weight: 1 },
       { tooCheap: 3, cheap: 5, expensive: 7, tooExpensive: 9, weight: 2 },

@@ -5,8 +5,8 @@
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseCsvObjects } from "../../api/src/analytics/csv.ts";
-import { sentimentOf, type SentimentLabel } from "../../api/src/analytics/verbatims.ts";
+import { parseCsvObjects } from "@ideally/analytics/csv";
+import { sentimentOf, type SentimentLabel } from "@ideally/analytics/verbatims";
 
 const LABELS: SentimentLabel[] = ["Positive", "Negative", "Mixed", "Neutral"];
 const rows = parseCsvObjects(readFileSync(join(import.meta.dir, "../fixtures/sentiment/labelled.csv"), "utf8")).rows.map((r) => ({ id: Number(r.id), text: r.text!, label: r.label as SentimentLabel }));

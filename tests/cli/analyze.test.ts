@@ -6,7 +6,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseCsvObjects } from "../../api/src/analytics/csv.ts";
+import { parseCsvObjects } from "@ideally/analytics/csv";
 
 const REF = new URL("../fixtures/reference-data", import.meta.url).pathname;
 const MAIN = join(import.meta.dir, "../../cli/src/main.ts");

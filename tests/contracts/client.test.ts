@@ -1,7 +1,7 @@
 // The typed client's headers: the bearer token, the clientId and requestscope defaults, and a
 // call's own clientId or requestscope (an enterprise page acting on one of its teams) kept.
 import { expect, test } from "bun:test";
-import { createApiClient } from "../../contracts/client.ts";
+import { createApiClient } from "@ideally/contracts";
 
 function recorder() {
   const seen: Headers[] = [];
@@ -37,4 +37,17 @@ test("no client chosen: no clientId header at all", async () => {
   const api = createApiClient({ baseUrl: "http://x.test", fetch: r.fetch, getClientId: () => null });
   await api.GET("/api/v1/Teams");
   expect(r.seen[0]!.has("clientId")).toBe(false);
+});
+
+test("the committed openapi.json fits the outline tsc gives its readers (contracts/document.ts), and a document that does not fails", async () => {
+  const { OpenApiDocument } = await import("@ideally/contracts/document");
+  const { default: committed } = await import("@ideally/contracts/openapi.json", { with: { type: "json" } });
+  const parsed = OpenApiDocument.safeParse(committed);
+  expect(parsed.error?.issues ?? []).toEqual([]);
+  expect(Object.keys(committed.paths).length).toBeGreaterThan(100);
+  // The same document with one operation's access rule gone, or a schema that is not an object: refused.
+  const noAccess = structuredClone(committed);
+  Reflect.deleteProperty(noAccess.paths["/api/v1/Teams"]?.get ?? {}, "x-access");
+  expect(OpenApiDocument.safeParse(noAccess).success).toBe(false);
+  expect(OpenApiDocument.safeParse({ ...committed, components: { schemas: { Team: "not a schema" } } }).success).toBe(false);
 });

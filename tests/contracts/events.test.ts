@@ -7,7 +7,7 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
-import { DECLARED_EVENTS, SOCKET_CONTROL_EVENTS, USER_NOTIFICATION_EVENTS, parseLiveEvent, parseServerMessage } from "../../contracts/events.ts";
+import { DECLARED_EVENTS, SOCKET_CONTROL_EVENTS, USER_NOTIFICATION_EVENTS, parseLiveEvent, parseServerMessage } from "@ideally/contracts/events";
 
 const ROOT = resolve(import.meta.dir, "../..");
 

@@ -2,8 +2,8 @@
 // useSet). At run time it is GET /api/v1/{set} with the OData options and the header given; at
 // compile time (the project's typecheck covers tests/) the row type must be a row of that set.
 import { expect, test } from "bun:test";
-import { createApiClient } from "../../contracts/client.ts";
-import { listSet, type Row, type SetFor } from "../../contracts/odata.ts";
+import { createApiClient } from "@ideally/contracts";
+import { listSet, type Row, type SetFor } from "@ideally/contracts/odata";
 
 function recorder(answer: unknown) {
   const seen: Request[] = [];

@@ -12,7 +12,9 @@ const pkg = json("package.json");
 const field = (o: unknown, ...path: string[]): unknown => path.reduce<unknown>((v, k) => (typeof v === "object" && v !== null && k in v ? Reflect.get(v, k) : undefined), o);
 
 test("bun run typecheck is tsc, the stable compiler; tsgo is typecheck:fast", () => {
-  expect(field(pkg, "scripts", "typecheck")).toBe("tsc --noEmit -p .");
+  // Incremental (decision 0132): the build info, kept under node_modules (never committed), lets a
+  // second run re-check only the files a change reaches; with none (a clean clone) it checks all.
+  expect(field(pkg, "scripts", "typecheck")).toBe("tsc --noEmit -p . --incremental --tsBuildInfoFile node_modules/.cache/ideally/typecheck.tsbuildinfo");
   expect(field(pkg, "scripts", "typecheck:fast")).toBe("tsgo --noEmit -p .");
 });
 

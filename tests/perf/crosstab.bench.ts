@@ -1,8 +1,8 @@
-// The cross-tab engine's cost (api/src/analytics/crosstab.ts), in memory, on synthetic respondents:
+// The cross-tab engine's cost (analytics/crosstab.ts), in memory, on synthetic respondents:
 // time per respondent-row and how it grows with the banner (ratios, not thresholds: run
 // `bun run tests/perf/crosstab.bench.ts` and read). The API's limits (8 variables, 60 columns, 100
 // rows) bound the banner; the respondents are the project's.
-import { crossTab, type XtabRespondent } from "../../api/src/analytics/crosstab.ts";
+import { crossTab, type XtabRespondent } from "@ideally/analytics/crosstab";
 import { pacedCrossTab, XTAB_SLICE_MS } from "../../api/src/domains/results/crosstab.service.ts";
 
 function make(n: number, rows: number, vars: number, perVar: number) {

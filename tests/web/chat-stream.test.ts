@@ -1,7 +1,7 @@
 // The chat's answers assembled from their websocket events (web/src/features/results/chatStream.ts),
 // whatever order they come in and whether or not the page knows the question yet.
 import { describe, expect, test } from "bun:test";
-import { isAiChatEvent, parseLiveEvent } from "../../contracts/events";
+import { isAiChatEvent, parseLiveEvent } from "@ideally/contracts/events";
 import { KEPT_ANSWERS, recordEvent as record, streamedText, type Streamed } from "../../web/src/features/results/chatStream";
 
 const ev = (replyToMessageId: number, extra: object = {}) => ({ resultsAiThreadId: 7, replyToMessageId, jobId: "j", ...extra });

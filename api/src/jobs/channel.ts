@@ -12,7 +12,7 @@
 // something happened and can fetch the details.
 import { z } from "@hono/zod-openapi";
 import postgres from "postgres";
-import { parseLiveEvent, parseSocketControlEvent, type DeclaredEvent, type LiveEvent, type SocketControlEvent } from "../../../contracts/events.ts";
+import { parseLiveEvent, parseSocketControlEvent, type DeclaredEvent, type LiveEvent, type SocketControlEvent } from "@ideally/contracts/events";
 import { reconnectBackoff, type Db, type Tx } from "../db/client.ts";
 
 /** The one PostgreSQL NOTIFY channel all API processes share. */
@@ -36,7 +36,7 @@ export {
   type ErrorData,
   type ProgressData,
   type SuccessData,
-} from "../../../contracts/events.ts";
+} from "@ideally/contracts/events";
 
 export const jobChannel = (jobId: string): `job-${string}` => `job-${jobId}`;
 export const userChannel = (userId: number): `user-${number}` => `user-${userId}`;

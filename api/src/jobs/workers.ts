@@ -22,7 +22,7 @@
 // handler scopes its queries by the ids in its data.
 import type { JobWithMetadata, SendOptions, WorkOptions } from "pg-boss";
 import type { Db, Tx } from "../db/client.ts";
-import type { JobEvent, WithoutChannel } from "../../../contracts/events.ts";
+import type { JobEvent, WithoutChannel } from "@ideally/contracts/events";
 import { jobChannel, publish, type ProgressData } from "./channel.ts";
 import { enqueue, type JobEnvelope, type JobOrigin, type Queue } from "./queue.ts";
 

@@ -5,7 +5,7 @@
 // Transport-neutral: the Bun adapter (realtime/bun.ts) feeds it sockets and messages.
 import type { Db } from "../db/client.ts";
 import { withTenant } from "../db/tx.ts";
-import { BroadcastName, ChannelName, ClientMessage, type ControlReply, type LiveEvent } from "../../../contracts/events.ts";
+import { BroadcastName, ChannelName, ClientMessage, type ControlReply, type LiveEvent } from "@ideally/contracts/events";
 import { decodeEvent, publish, type NotifiedEvent } from "../jobs/channel.ts";
 import { verifyChannelToken, type ChannelTokenKey, type Ticket } from "./tokens.ts";
 

@@ -2,13 +2,13 @@
 // bearer token (refreshed as SPEC 4 says), the clientId header taken from the URL (SPEC 7: the
 // first numeric path segment, else the chosen client; omitted for /admin paths unless set), and
 // the error shape of SPEC 8.
-import { createApiClient, type Schemas } from "../../../contracts/client";
+import { createApiClient, type Schemas } from "@ideally/contracts";
 import { STORAGE } from "../lib/constants";
 import { endSession, validToken } from "../state/session";
 
 export type { Schemas };
 // Entity-set answers typed as the row a query asked for ($select/$expand): contracts/odata.ts.
-export { selected, type Page, type Row } from "../../../contracts/odata";
+export { selected, type Page, type Row } from "@ideally/contracts/odata";
 
 export function headerClientId(pathname = location.pathname): string | null {
   const first = pathname.split("/")[1] ?? "";

@@ -17,8 +17,8 @@ export const STORAGE = {
   betaEnabled: "beta-enabled",
 } as const;
 
-import { PROJECT_TYPES as PROJECT_TYPE_NAMES } from "../../../contracts/labels";
-export { PROJECT_STATUSES, QUESTION_TYPES } from "../../../contracts/labels";
+import { PROJECT_TYPES as PROJECT_TYPE_NAMES } from "@ideally/contracts/labels";
+export { PROJECT_STATUSES, QUESTION_TYPES } from "@ideally/contracts/labels";
 /** Project types as people read them: SPEC's code name Npd is written NPD (SPEC 1's own abbreviation). */
 export const PROJECT_TYPES: Record<number, string> = { ...PROJECT_TYPE_NAMES, 4: "NPD" };
 

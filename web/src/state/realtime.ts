@@ -3,7 +3,7 @@
 // token from Clients/GetChannelInfo), pinging every 30 s, reconnecting with backoff. Pages
 // subscribe to events by name; job channels are joined on demand. Every message is parsed with
 // its declaration (contracts/events.ts): one that does not parse is dropped with a console warning.
-import { isLiveEvent, parseServerMessage, type ClientMessage, type LiveEvent } from "../../../contracts/events";
+import { isLiveEvent, parseServerMessage, type ClientMessage, type LiveEvent } from "@ideally/contracts/events";
 import { api, unwrap } from "../api/client";
 import { WEBSOCKET_PING_MS } from "../lib/constants";
 import { getToken } from "./session";

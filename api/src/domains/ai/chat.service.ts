@@ -10,7 +10,7 @@ import type { RequestCtx } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
 import type { Queue } from "../../jobs/queue.ts";
 import { publish, publishMany, userChannel, type ChannelEvent } from "../../jobs/channel.ts";
-import type { AiChatEvent, WithoutChannel } from "../../../../contracts/events.ts";
+import type { AiChatEvent, WithoutChannel } from "@ideally/contracts/events";
 import { defineJob, enqueueJob, type JobContext } from "../../jobs/workers.ts";
 import type { ResponseFilter } from "../results/filters.ts";
 import { FigureBook, projectContext, simulatedNote, withNote, type Figure } from "./facts.ts";

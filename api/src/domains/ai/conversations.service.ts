@@ -11,7 +11,7 @@ import { enterTenant } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
 import { publish, userChannel } from "../../jobs/channel.ts";
-import type { AiChatEvent, WithoutChannel } from "../../../../contracts/events.ts";
+import type { AiChatEvent, WithoutChannel } from "@ideally/contracts/events";
 import { answer, deltaPublisher } from "./chat.service.ts";
 import { currentProvider } from "./summaries.service.ts";
 import { runExchange, type TranscriptStep, type Usage } from "./provider.ts";

@@ -6,7 +6,7 @@
 import type { Db } from "../../db/client.ts";
 import { enterTenant, readAsCaller } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
-import { twoProportionZTest } from "../../analytics/significance.ts";
+import { twoProportionZTest } from "@ideally/analytics/significance";
 import { qualResults, questionResults, type Measure } from "../results/results.service.ts";
 import { resolveView } from "../results/view.ts";
 import { simulatedWords, viewSimulated } from "../results/simulated.ts";
@@ -14,7 +14,7 @@ import { VERDICT_LABEL } from "../results/verdict.ts";
 import { marketReachResults, priceSensitivityResults } from "../results/analysis.service.ts";
 import { verbatim, themeResults } from "../results/verbatims.service.ts";
 import { driverResults } from "../results/drivers.service.ts";
-import type { SentimentLabel } from "../../analytics/verbatims.ts";
+import type { SentimentLabel } from "@ideally/analytics/verbatims";
 import type { ResponseFilter } from "../results/filters.ts";
 import { ApiError } from "../../errors.ts";
 

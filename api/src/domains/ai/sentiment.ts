@@ -4,7 +4,7 @@
 // answer the reply leaves out keeps the AFINN-165 lexicon's sentiment (analytics/verbatims.ts),
 // which stays the local default. A reply that does not parse fails the coding.
 import type { Db } from "../../db/client.ts";
-import type { SentimentLabel } from "../../analytics/verbatims.ts";
+import type { SentimentLabel } from "@ideally/analytics/verbatims";
 import { promptFor } from "./messages.ts";
 import { jsonReplyList, runExchange, type AiProvider } from "./provider.ts";
 import { BATCH } from "./translate.ts";

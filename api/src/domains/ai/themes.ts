@@ -7,7 +7,7 @@
 // answer it does not rate. With the local provider, themes are the key-phrase clustering and
 // sentiment the lexicon of analytics/verbatims.ts.
 import type { Db } from "../../db/client.ts";
-import type { Theme } from "../../analytics/verbatims.ts";
+import type { Theme } from "@ideally/analytics/verbatims";
 import { enterTenant } from "../../access/policy.ts";
 import { systemCtx } from "../lifecycle/lifecycle.service.ts";
 import { codeThemes, openAnswers } from "../results/themes.service.ts";

@@ -15,8 +15,8 @@ import { enterTenant } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
 import { clientChannel, publish } from "../../jobs/channel.ts";
-import type { ProjectUpdatedData } from "../../../../contracts/events.ts";
-import { rake } from "../../analytics/rake.ts";
+import type { ProjectUpdatedData } from "@ideally/contracts/events";
+import { rake } from "@ideally/analytics/rake";
 import { raise } from "../notifications/notifications.service.ts";
 import { closeProjectSurvey, recordStatusChange, SERVICES_USER_ID, systemCtx } from "../lifecycle/lifecycle.service.ts";
 import * as lifecycleSql from "../lifecycle/lifecycle.sql.ts";
@@ -719,7 +719,7 @@ export interface WeightingReport {
   missing: Record<string, number>;
 }
 
-/** Rim weighting (api/src/analytics/rake.ts) of the run's sample to the region's census margins. */
+/** Rim weighting (analytics/rake.ts) of the run's sample to the region's census margins. */
 export async function weightRun(tx: Tx, run: q.RunRow & { definition: SurveyDefinition }): Promise<WeightingReport | null> {
   const sample = await q.weightingSample(tx, run.definition.projectId, run.id);
   if (!sample.length) return null;

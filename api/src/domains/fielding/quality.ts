@@ -17,7 +17,7 @@
 // - gibberish / pasted: an open answer the text check (analytics/text-qa.ts) calls Gibberish, or
 //   the same text pasted into several questions (its Duplicate).
 import { createHmac } from "node:crypto";
-import { textQa } from "../../analytics/text-qa.ts";
+import { textQa } from "@ideally/analytics/text-qa";
 import { answerKey, type Answers, type SurveyDefinition } from "./engine.ts";
 
 export const QUALITY_REASONS = ["speeder", "straightliner", "attention", "duplicate", "gibberish", "pasted"] as const;

@@ -14,7 +14,7 @@ import type { Db, Tx } from "../../db/client.ts";
 import { enterTenant } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
-import type { Confidence } from "../../analytics/significance.ts";
+import type { Confidence } from "@ideally/analytics/significance";
 import { resolveFilter, sessionsSql, type ResponseFilter } from "../results/filters.ts";
 import * as rq from "../results/results.sql.ts";
 import { topTwoBoxes, weightSum, type Measure } from "../results/results.service.ts";

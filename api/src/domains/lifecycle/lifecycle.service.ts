@@ -9,7 +9,7 @@ import type { RequestCtx } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
 import { JOB_STATEMENT_TIMEOUT_MS } from "../../config.ts";
 import { clientChannel, publish } from "../../jobs/channel.ts";
-import type { ProjectUpdatedData } from "../../../../contracts/events.ts";
+import type { ProjectUpdatedData } from "@ideally/contracts/events";
 import { raise } from "../notifications/notifications.service.ts";
 import * as ledger from "../credits/ledger.ts";
 import * as q from "./lifecycle.sql.ts";

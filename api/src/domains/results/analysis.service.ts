@@ -1,14 +1,14 @@
 // Price sensitivity (Van Westendorp with Newton-Miller-Smith), market reach (TURF) and waves over
 // a project's filtered respondents: the respondent-level rows come from PostgreSQL, the methods
-// are the cited pure functions of api/src/analytics (psm.ts, turf.ts, significance.ts).
+// are the cited pure functions of @ideally/analytics (psm.ts, turf.ts, significance.ts).
 import type { Db, Tx } from "../../db/client.ts";
 import { enterTenant } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
-import { vanWestendorp, type PsmCurves } from "../../analytics/psm.ts";
-import { turf } from "../../analytics/turf.ts";
-import type { Confidence } from "../../analytics/significance.ts";
-import { contrast, isSmallBase, type Adjust } from "../../analytics/design.ts";
+import { vanWestendorp, type PsmCurves } from "@ideally/analytics/psm";
+import { turf } from "@ideally/analytics/turf";
+import type { Confidence } from "@ideally/analytics/significance";
+import { contrast, isSmallBase, type Adjust } from "@ideally/analytics/design";
 import { resolveFilter, sessionsSql, testOptionSql, type ResolvedFilter, type ResponseFilter } from "./filters.ts";
 import * as q from "./results.sql.ts";
 import { adjustFamily, designByQuestion, designTopTwoBoxes, enterFamily, statsMethod, viewTest, type Family, type Measure, type ViewTest } from "./results.service.ts";

@@ -1,6 +1,6 @@
 // Responses/CrossTab: a measure or question of the project (the stub: its rows) by a banner of columns (the
 // options of demographics, of questions, the markets, saved filter sets), over the filtered
-// respondents, with column-letter significance (api/src/analytics/crosstab.ts: design-based
+// respondents, with column-letter significance (analytics/crosstab.ts: design-based
 // variance with market runs as strata, column pairs tested within each banner variable, one
 // adjusted family per table). docs/statistics.md "Cross-tabs".
 //
@@ -18,10 +18,10 @@ import type { RequestCtx } from "../../access/principal.ts";
 import { enterTenant } from "../../access/policy.ts";
 import { ApiError, LOAD_RETRY_AFTER_SECONDS } from "../../errors.ts";
 import { CLIENT_GONE } from "../../db/gate.ts";
-import type { Confidence } from "../../analytics/significance.ts";
-import { ADJUST_NAMES, type Adjust } from "../../analytics/design.ts";
-import { crossTabPaced, XtabStopped, type XtabRespondent, type XtabResult, type XtabSpec } from "../../analytics/crosstab.ts";
-import { SMALL_BASE } from "../../analytics/significance.ts";
+import type { Confidence } from "@ideally/analytics/significance";
+import { ADJUST_NAMES, type Adjust } from "@ideally/analytics/design";
+import { crossTabPaced, XtabStopped, type XtabRespondent, type XtabResult, type XtabSpec } from "@ideally/analytics/crosstab";
+import { SMALL_BASE } from "@ideally/analytics/significance";
 import { resolveFilter, ResponseFilterSchema, sessionsSql, testOptionSql, type ResponseFilter } from "./filters.ts";
 import * as q from "./results.sql.ts";
 import { marketScale } from "./results.service.ts";

@@ -10,8 +10,8 @@ import type { RequestCtx } from "../../access/principal.ts";
 import { enterTenant } from "../../access/policy.ts";
 import { crossTabResults, type BannerSpec, type CrossTabResult } from "./crosstab.service.ts";
 import type { ResponseFilter } from "./filters.ts";
-import type { Confidence } from "../../analytics/significance.ts";
-import type { Adjust } from "../../analytics/design.ts";
+import type { Confidence } from "@ideally/analytics/significance";
+import type { Adjust } from "@ideally/analytics/design";
 
 /** The standard banner: gender (45), age group (51) and, with more than one market, the market. */
 export function defaultBanner(markets: number): BannerSpec[] {

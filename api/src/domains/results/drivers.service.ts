@@ -6,7 +6,7 @@ import type { Db, Tx } from "../../db/client.ts";
 import { enterTenant } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
-import { keyDrivers, type DriverResult } from "../../analytics/drivers.ts";
+import { keyDrivers, type DriverResult } from "@ideally/analytics/drivers";
 import { resolveFilter, sessionsSql, type ResolvedFilter, type ResponseFilter } from "./filters.ts";
 
 /** Standard question 3, Purchase intent: the outcome the drivers explain. */

@@ -17,8 +17,8 @@ import { optionName, reportContext, totalLine, type ReportContext } from "./repo
 import { addCrossTabSheet } from "./crosstab.sheet.ts";
 import { VERDICT_LABEL } from "./verdict.ts";
 import { waveData } from "./analysis.service.ts";
-import type { Confidence } from "../../analytics/significance.ts";
-import { adjustmentWords, type Adjust } from "../../analytics/design.ts";
+import type { Confidence } from "@ideally/analytics/significance";
+import { adjustmentWords, type Adjust } from "@ideally/analytics/design";
 
 type Cell = string | number | null;
 

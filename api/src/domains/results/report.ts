@@ -15,8 +15,8 @@ import { themeResults } from "./verbatims.service.ts";
 import { simulatedIn } from "./simulated.ts";
 import type { ActionStandardState, ScoreRow } from "./verdict.ts";
 import { headlineMeasure, resolveView, type ResultsView, type ViewBenchmark, type ViewInput } from "./view.ts";
-import type { Confidence } from "../../analytics/significance.ts";
-import { adjustmentWords, type Adjust } from "../../analytics/design.ts";
+import type { Confidence } from "@ideally/analytics/significance";
+import { adjustmentWords, type Adjust } from "@ideally/analytics/design";
 
 export interface ReportOption {
   id: number;

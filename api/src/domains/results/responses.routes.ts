@@ -5,7 +5,7 @@ import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
 import { addRoute, commonErrors, errorResponse, errors, type TypedHandler } from "../../openapi.ts";
 import { parseFilters } from "./filters.ts";
-import { ADJUST_NAMES } from "../../analytics/design.ts";
+import { ADJUST_NAMES } from "@ideally/analytics/design";
 import * as svc from "./results.service.ts";
 import * as analysis from "./analysis.service.ts";
 import * as xtab from "./crosstab.service.ts";

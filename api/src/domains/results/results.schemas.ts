@@ -3,7 +3,7 @@
 import { z } from "@hono/zod-openapi";
 import { keyParams } from "../../openapi.ts";
 import { ApiError } from "../../errors.ts";
-import type { Adjust } from "../../analytics/design.ts";
+import type { Adjust } from "@ideally/analytics/design";
 
 export const KeyParams = keyParams("Projects");
 

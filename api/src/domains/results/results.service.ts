@@ -1,14 +1,14 @@
 // Results (SPEC 7 Responses and Projects functions): counts, weights, weighted top-2-box per test
 // option and measure with confidence intervals and significance, benchmarks, demographics. Every
 // figure comes from sums PostgreSQL computes over the filtered respondents (filters.ts); the
-// statistics are the cited ones in api/src/analytics/significance.ts (DOMAIN.md):
+// statistics are the cited ones in analytics/significance.ts (DOMAIN.md):
 //   T2B = Σw·[answer <= 2] / Σw;  n_eff = (Σw)² / Σw² (Kish);  CI = T2B ± z·√(T2B(1 − T2B)/n_eff);
 //   option vs option and vs the benchmark: two-proportion z-test with the n_eff of each side.
 import type { Db, Tx } from "../../db/client.ts";
 import { enterTenant, readAsCaller } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
-import { SMALL_BASE, twoProportionZTest, type Confidence, type ZTestResult } from "../../analytics/significance.ts";
+import { SMALL_BASE, twoProportionZTest, type Confidence, type ZTestResult } from "@ideally/analytics/significance";
 import {
   ADJUST_NAMES,
   adjustP,
@@ -26,8 +26,8 @@ import {
   type Adjust,
   type DesignEstimates,
   type NormDistribution,
-} from "../../analytics/design.ts";
-import { MARKET_POPULATION } from "../../analytics/populations.ts";
+} from "@ideally/analytics/design";
+import { MARKET_POPULATION } from "@ideally/analytics/populations";
 import { systemCtx } from "../lifecycle/lifecycle.service.ts";
 import { resolveFilter, type ResolvedFilter, type ResponseFilter } from "./filters.ts";
 import * as q from "./results.sql.ts";
@@ -466,7 +466,7 @@ export type NormCell = NormDistribution & { respondents: number };
 const nullsFirst = (a: number | null, b: number | null) => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a - b);
 
 /**
- * The design's sums per standard question (api/src/analytics/design.ts): strata = market runs
+ * The design's sums per standard question (analytics/design.ts): strata = market runs
  * (every complete respondent of the project counts in its run's n_h: filters are domains),
  * domains = the `domainOf(cell side)` keys (test options; waves and options for WaveData).
  */

@@ -261,7 +261,7 @@ export async function latestWeek(tx: Tx, projectId: number) {
 }
 
 /**
- * The design-based variance's sums (api/src/analytics/design.ts): per market run (stratum),
+ * The design-based variance's sums (analytics/design.ts): per market run (stratum),
  * standard question and pair of test options (a, b; a = b the option itself) over the filtered
  * respondents who answered both on the 4-point scale, with y = [answer <= 2]:
  * nn respondents, aa = Σw²·y_a·y_b, ab = Σw²·y_a, bb = Σw², and on the diagonal sA = Σw·y, sB = Σw.

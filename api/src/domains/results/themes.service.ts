@@ -2,8 +2,8 @@
 // per open question, the generated themes are replaced, each answer linked to its themes, and every
 // answer's sentiment set. Run when a survey run is processed and by the ReGenerateThemes command.
 import type { Db, Tx } from "../../db/client.ts";
-import type { SentimentLabel, Theme } from "../../analytics/verbatims.ts";
-import { QA_STATUSES, textQa, type QaStatus } from "../../analytics/text-qa.ts";
+import type { SentimentLabel, Theme } from "@ideally/analytics/verbatims";
+import { QA_STATUSES, textQa, type QaStatus } from "@ideally/analytics/text-qa";
 
 /** A project's open answers by question, as the theme coders read them. */
 export async function openAnswers(sql: Tx | Db, projectId: number) {
@@ -28,7 +28,7 @@ export async function codeThemes(
 ): Promise<{ questions: number; themes: number; answers: number }> {
   // The coder (and compromise, its part-of-speech tagger: over 400 modules, about 0.6 s of CPU to
   // load) is imported when answers are coded, not by every process at start-up.
-  const { sentimentOf, themesOf } = await import("../../analytics/verbatims.ts");
+  const { sentimentOf, themesOf } = await import("@ideally/analytics/verbatims");
   const { rows, byQ } = await openAnswers(tx, projectId);
   let themes = 0;
   await tx`delete from themes where project_id = ${projectId} and is_ai_generated`;

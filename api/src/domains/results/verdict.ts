@@ -9,7 +9,7 @@ import { enterTenant } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
 import type { Measure, QualResults } from "./results.service.ts";
-import type { Confidence } from "../../analytics/significance.ts";
+import type { Confidence } from "@ideally/analytics/significance";
 
 export const ActionStandardInput = z
   .strictObject({

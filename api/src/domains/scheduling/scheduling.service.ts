@@ -13,7 +13,7 @@ import { enterTenant } from "../../access/policy.ts";
 import type { RequestCtx } from "../../access/principal.ts";
 import { ApiError } from "../../errors.ts";
 import { clientChannel, publish } from "../../jobs/channel.ts";
-import type { ProjectUpdatedData } from "../../../../contracts/events.ts";
+import type { ProjectUpdatedData } from "@ideally/contracts/events";
 import * as ledger from "../credits/ledger.ts";
 import * as creditsSql from "../credits/credits.sql.ts";
 import * as lifecycleSql from "../lifecycle/lifecycle.sql.ts";

@@ -1,10 +1,10 @@
 // `ideally admin approve ID [--to STATUS]`: Approve, once or step by step up to a status.
-import type { Schemas } from "../../../../contracts/client.ts";
+import type { Schemas } from "@ideally/contracts";
 import { idArg } from "../../args.ts";
 import { apiError, usageError } from "../../errors.ts";
 import { printJson } from "../../output.ts";
 import { ok, signedIn, type GlobalOptions } from "../../session.ts";
-import { statusName } from "../../../../contracts/labels.ts";
+import { statusName } from "@ideally/contracts/labels";
 
 export async function runApprove(id: string, o: GlobalOptions & { to?: string }): Promise<void> {
   const key = idArg(id);

@@ -2,17 +2,16 @@
 // name, the commands the contract publishes; with one, it runs as a queued job followed on its
 // websocket channel with a progress bar until it succeeds or fails. The body is checked against the
 // command's schema in the contract first.
-import openapi from "../../../../contracts/openapi.json" with { type: "json" };
-import type { paths } from "../../../../contracts/client.ts";
+import openapi from "@ideally/contracts/openapi.json" with { type: "json" };
+import type { paths } from "@ideally/contracts";
 import { usageError, apiError } from "../../errors.ts";
 import { followJob } from "../../jobs.ts";
 import { printJson, progressBar, table } from "../../output.ts";
 import { pageHint, pagingOf, slicePage, type PageOptions } from "../../paging.ts";
-import { checkSchema, type JsonSchema, type SchemaIssue } from "../../schema-check.ts";
+import { checkSchema, type SchemaIssue } from "../../schema-check.ts";
 import { ok, signedIn, type GlobalOptions } from "../../session.ts";
 
-type Doc = { paths: Record<string, { [verb: string]: unknown; post?: { summary?: string; description?: string; requestBody?: { content: { [mediaType: string]: unknown; "application/json"?: { schema: JsonSchema } } } } }>; components: { schemas: Record<string, JsonSchema> } };
-const doc: Doc = openapi;
+const doc = openapi;
 const PREFIX = "/api/CommandRunner/";
 type CommandPath = Extract<keyof paths, `/api/CommandRunner/${string}`>;
 /** The body of some command (each command's own is checked against its schema before the call). */

@@ -4,7 +4,7 @@
 // has (SurveyRuns ForceCloseSurvey; processing then refunds the shortfall); `extend RUN --until WHEN`
 // moves its field end (ExtendFieldPeriod { fieldEndAt }). The server allows these to provider staff
 // only; anyone else gets one line saying so (exit 2), before any question is asked.
-import type { Schemas } from "../../../../contracts/client.ts";
+import type { Schemas } from "@ideally/contracts";
 import { idArg } from "../../args.ts";
 import { apiError, usageError } from "../../errors.ts";
 import { printJson, summary, table } from "../../output.ts";

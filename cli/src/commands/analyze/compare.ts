@@ -1,10 +1,10 @@
-// `ideally analyze compare`: the results' statistics engine (api/src/analytics/design.ts) on your
+// `ideally analyze compare`: the results' statistics engine (analytics/design.ts) on your
 // own long-format data, one row per respondent and rated option: each group's weighted top-box
 // share with its design-based (Taylor linearised) SE and Wilson interval, and every pair of groups
 // compared, paired when --respondent links a respondent's rows, stratified with --strata, p-values
 // adjusted within the family of pairs (Benjamini-Hochberg by default). docs/statistics.md.
-import { addPsu, ADJUST_NAMES, compareSums, emptySums, type Adjust, type CompareResult } from "../../../../api/src/analytics/design.ts";
-import { SMALL_BASE, type Confidence } from "../../../../api/src/analytics/significance.ts";
+import { addPsu, ADJUST_NAMES, compareSums, emptySums, type Adjust, type CompareResult } from "@ideally/analytics/design";
+import { SMALL_BASE, type Confidence } from "@ideally/analytics/significance";
 import { inputError, usageError } from "../../errors.ts";
 import { bold, dim, fmt, pct, printJson, table, tableWidth, warn } from "../../output.ts";
 import { at, column, columnName, DECIMAL, Float64Column, Int32Column, scanTable, shortName, weightCell } from "./input.ts";

@@ -1,12 +1,12 @@
 // Reading the CSV file an `analyze` command works on, and resolving column options. The file is
-// streamed: read in chunks, split into rows as they arrive (api/src/analytics/csv.ts) and handed
+// streamed: read in chunks, split into rows as they arrive (analytics/csv.ts) and handed
 // to the command one row at a time, so a command keeps only what its method needs (sums, compact
 // typed arrays) and a file of millions of rows stays within a bounded memory (docs/performance.md
 // "ideally analyze on large files").
 import { createWriteStream, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CsvSplitter } from "../../../../api/src/analytics/csv.ts";
+import { CsvSplitter } from "@ideally/analytics/csv";
 import { inputError, usageError } from "../../errors.ts";
 import { warn } from "../../output.ts";
 

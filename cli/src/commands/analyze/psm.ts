@@ -1,11 +1,11 @@
 // `ideally analyze psm`: Van Westendorp price sensitivity meter with the Newton-Miller-Smith
-// extension (api/src/analytics/psm.ts) on a CSV file.
+// extension (analytics/psm.ts) on a CSV file.
 import {
   NMS_DEFAULT_CALIBRATION,
   parseIntentLabel,
   vanWestendorpColumns,
   type IntentCalibration,
-} from "../../../../api/src/analytics/psm.ts";
+} from "@ideally/analytics/psm";
 import { inputError, usageError } from "../../errors.ts";
 import { bold, fmt, pct, printJson, summary, warn } from "../../output.ts";
 import { at, column, columnName, Float64Column, Int8Column, numberCell, scanTable, shortName, weightCell, type TableHead } from "./input.ts";

@@ -1,7 +1,7 @@
-// `ideally analyze rake`: raking by iterative proportional fitting (api/src/analytics/rake.ts) on
+// `ideally analyze rake`: raking by iterative proportional fitting (analytics/rake.ts) on
 // a CSV file. Respondents with a blank in a variable are left out of that variable's margin;
 // weights are reported scaled to mean 1.
-import { rakeLevels } from "../../../../api/src/analytics/rake.ts";
+import { rakeLevels } from "@ideally/analytics/rake";
 import { usageError } from "../../errors.ts";
 import { bold, dim, fmt, pct, summary, table, warn } from "../../output.ts";
 import { column, columnName, Int32Column, scanTable } from "./input.ts";

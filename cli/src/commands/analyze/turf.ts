@@ -1,5 +1,5 @@
-// `ideally analyze turf`: TURF reach and frequency (api/src/analytics/turf.ts) on a CSV file.
-import { binomial, turf } from "../../../../api/src/analytics/turf.ts";
+// `ideally analyze turf`: TURF reach and frequency (analytics/turf.ts) on a CSV file.
+import { binomial, turf } from "@ideally/analytics/turf";
 import { inputError, usageError } from "../../errors.ts";
 import { bold, dim, fmt, pct, printJson, table } from "../../output.ts";
 import { at, column, columnName, DECIMAL, Float64Column, intOption, scanTable, shortName, weightCell, type TableHead } from "./input.ts";

@@ -5,11 +5,11 @@
 // fail; when a call does fail after the project exists, the half-built draft is deleted. A dry run
 // creates nothing: CreditCostEstimate prices the settings.
 import { readFileSync } from "node:fs";
-import type { ApiClient, Schemas } from "../../../../contracts/client.ts";
+import type { ApiClient, Schemas } from "@ideally/contracts";
 import { apiError, CliError, usageError } from "../../errors.ts";
 import { networkError } from "../../net.ts";
 import { readStdin } from "../../prompt.ts";
-import { PROJECT_TYPES as TYPE_NAMES } from "../../../../contracts/labels.ts";
+import { PROJECT_TYPES as TYPE_NAMES } from "@ideally/contracts/labels";
 import { readCategories, readFrameworks, readMarkets, readTargetOptions } from "../../lookups.ts";
 import { bold, note, printJson, summary, table, plural } from "../../output.ts";
 import { needClient, ok, signedIn, type Api, type GlobalOptions } from "../../session.ts";

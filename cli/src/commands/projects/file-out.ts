@@ -7,7 +7,7 @@
 import { existsSync, statSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { Document, isMap, isScalar, isSeq } from "yaml";
-import { PROJECT_TYPES } from "../../../../contracts/labels.ts";
+import { PROJECT_TYPES } from "@ideally/contracts/labels";
 import { idArg } from "../../args.ts";
 import { usageError } from "../../errors.ts";
 import { readMarkets, readTargetOptions } from "../../lookups.ts";

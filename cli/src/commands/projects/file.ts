@@ -5,8 +5,8 @@
 import { existsSync, statSync } from "node:fs";
 import { dirname, extname, resolve } from "node:path";
 import { isMap, isSeq, LineCounter, parseDocument, type Node } from "yaml";
-import openapi from "../../../../contracts/openapi.json" with { type: "json" };
-import type { Schemas } from "../../../../contracts/client.ts";
+import openapi from "@ideally/contracts/openapi.json" with { type: "json" };
+import type { Schemas } from "@ideally/contracts";
 import { usageError } from "../../errors.ts";
 import { checkSchema, type JsonSchema, type SchemaIssue } from "../../schema-check.ts";
 
@@ -376,7 +376,7 @@ const QUESTION_FIELDS: Record<string, string> = { questionText: "text", question
 const PRICE_FIELDS: Record<string, string> = { currencyCode: "currency", minPrice: "minPrice", maxPrice: "maxPrice", purchaseIntent: "purchaseIntent", purchaseIntentCalibration: "calibration" };
 const SCHEDULE_FIELDS: Record<string, string> = { scheduleStartDate: "startDate", scheduleFrequencyWeeks: "frequencyWeeks", scheduleWavesRequired: "waves", schedulePause: "pause" };
 
-const components = (openapi as { components: { schemas: Record<string, JsonSchema> } }).components.schemas;
+const components = openapi.components.schemas;
 const resolveRef = (ref: string) => components[ref.replace("#/components/schemas/", "")];
 
 /** Checks a body against the contract's schema; an issue is reported at the file's line. */

@@ -7,8 +7,8 @@ import { fillProse, terminalWidth } from "../../help-fit.ts";
 import { confirm, unattended } from "../../prompt.ts";
 import { ok, signedIn, type Api, type GlobalOptions } from "../../session.ts";
 import { costText } from "./create.ts";
-import { statusName } from "../../../../contracts/labels.ts";
-import type { Schemas } from "../../../../contracts/client.ts";
+import { statusName } from "@ideally/contracts/labels";
+import type { Schemas } from "@ideally/contracts";
 
 type Lifecycle = Schemas["LifecycleResult"];
 

@@ -3,7 +3,7 @@ import { usageError } from "../../errors.ts";
 import { printJson, table } from "../../output.ts";
 import { pageHint, pagingOf, readPaged, type PageOptions } from "../../paging.ts";
 import { needClient, ok, signedIn, type GlobalOptions } from "../../session.ts";
-import { statusName } from "../../../../contracts/labels.ts";
+import { statusName } from "@ideally/contracts/labels";
 
 export interface ListOptions extends GlobalOptions, PageOptions {
   status?: string;

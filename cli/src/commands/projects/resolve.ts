@@ -5,8 +5,8 @@
 // project's), Questions (options, choice limits), CreatePriceSensitivities (one currency),
 // CreateMarketReach (combination size and depth). The server's rules are in
 // api/src/domains/projects/{projects,questions,setup}.service.ts.
-import type { Schemas } from "../../../../contracts/client.ts";
-import { PROJECT_TYPES as TYPE_NAMES } from "../../../../contracts/labels.ts";
+import type { Schemas } from "@ideally/contracts";
+import { PROJECT_TYPES as TYPE_NAMES } from "@ideally/contracts/labels";
 import { findMarket, industries, same, type Category, type Framework, type Market, type TargetOption } from "../../lookups.ts";
 import { FRAMEWORKS, type ProjectFile, type ProjectPlan } from "./file.ts";
 

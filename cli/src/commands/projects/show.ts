@@ -2,7 +2,7 @@
 import { idArg } from "../../args.ts";
 import { dim, printJson, summary, table } from "../../output.ts";
 import { ok, signedIn, type GlobalOptions } from "../../session.ts";
-import { statusName } from "../../../../contracts/labels.ts";
+import { statusName } from "@ideally/contracts/labels";
 
 export async function runShow(id: string, o: GlobalOptions): Promise<void> {
   const api = signedIn(o);

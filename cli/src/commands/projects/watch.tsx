@@ -6,7 +6,7 @@ import { idArg } from "../../args.ts";
 import { CliError, EXIT_DECLINED, EXIT_STALLED, EXIT_TIMEOUT, usageError } from "../../errors.ts";
 import { warn } from "../../output.ts";
 import { needClient, signedIn, type GlobalOptions } from "../../session.ts";
-import { statusName } from "../../../../contracts/labels.ts";
+import { statusName } from "@ideally/contracts/labels";
 import { surveyStatusName, Watcher, type LiveEvent, type RunState, type WatchState } from "./watcher.ts";
 
 export interface WatchOptions extends GlobalOptions {

@@ -4,7 +4,7 @@
 // SPEC 9), and a slow poll covers events missed (NOTIFY has no replay). No view code here: the Ink
 // view and the --json lines both subscribe. Messages are parsed with their declarations
 // (contracts/events.ts); one that does not parse is left out and said (onRefused).
-import { parseServerMessage, type ClientMessage, type LiveEvent } from "../../../../contracts/events.ts";
+import { parseServerMessage, type ClientMessage, type LiveEvent } from "@ideally/contracts/events";
 import type { Api } from "../../session.ts";
 import { ok } from "../../session.ts";
 

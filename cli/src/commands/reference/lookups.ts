@@ -1,6 +1,6 @@
 // The lookups a project file needs: `ideally markets`, `targets [--market M]`, `categories`,
 // `frameworks`, `industries`. Each prints a table (names as a project file takes them) or --json.
-import { PROJECT_TYPES } from "../../../../contracts/labels.ts";
+import { PROJECT_TYPES } from "@ideally/contracts/labels";
 import { usageError } from "../../errors.ts";
 import { findMarket, industries, readCategories, readFrameworks, readMarkets, readTargetOptions } from "../../lookups.ts";
 import { printJson, table } from "../../output.ts";

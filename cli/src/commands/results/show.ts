@@ -12,7 +12,7 @@ import { checkFilters, filterParam, filtersFor } from "../../filters.ts";
 import { bold, dim, fit, fmt, note, pct, printJson, summary, table, warn } from "../../output.ts";
 import { fieldedProject } from "../../fielded.ts";
 import { ok, signedIn, type Api, type GlobalOptions } from "../../session.ts";
-import { DEFAULT_BENCHMARK_TYPE } from "../../../../contracts/results-view.ts";
+import { DEFAULT_BENCHMARK_TYPE } from "@ideally/contracts/results-view";
 
 export interface ResultsOptions extends GlobalOptions {
   filter?: string[];

@@ -1,6 +1,6 @@
 // `ideally login`: password sign-in (PasswordLogin) or SAML single sign-on in the browser (--sso);
 // the session stored in the config file.
-import type { ApiClient, Schemas } from "../../../../contracts/client.ts";
+import type { ApiClient, Schemas } from "@ideally/contracts";
 import { apiBase, readConfig } from "../../config.ts";
 import { authError, usageError } from "../../errors.ts";
 import { printJson } from "../../output.ts";

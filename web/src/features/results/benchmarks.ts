@@ -3,7 +3,7 @@
 import { STORAGE } from "../../lib/constants";
 
 // The default benchmark, the page's labels and the choice are shared with the CLI (contracts/results-view.ts).
-export { BENCHMARK_LABELS, chooseBenchmark, DEFAULT_BENCHMARK_TYPE } from "../../../../contracts/results-view";
+export { BENCHMARK_LABELS, chooseBenchmark, DEFAULT_BENCHMARK_TYPE } from "@ideally/contracts/results-view";
 
 /** SPEC 9's descriptions by benchmark type (0 is the appended 'None'). */
 export const BENCHMARK_DESCRIPTIONS: Record<number, string> = {

@@ -2,7 +2,7 @@
 // in seq order, AiMessageCompleted with the stored text, AiMessageFailed), kept by the question
 // they reply to, whether or not the page already knows that question's id. The events are
 // contracts/events.ts's, parsed by web/src/state/realtime.ts.
-import type { AiChatEvent } from "../../../../contracts/events";
+import type { AiChatEvent } from "@ideally/contracts/events";
 
 export interface Streamed {
   chunks: Map<number, string>;

@@ -1,6 +1,6 @@
 // Where a figure an AI answer cites comes from, as a results page with the figure's own filters
 // (the chat links each [F1] there, so the page opens showing the cited value).
-import type { Schemas } from "../../../../contracts/client";
+import type { Schemas } from "@ideally/contracts";
 import { decodeSearch, encodeSearch, type SearchValue } from "../../lib/search";
 import { FILTER_KEYS, filtersToSearch, stateFromSegment, type ResponseFilter } from "./filters";
 

@@ -2,7 +2,7 @@
 // the page and the tests share them. The state lives in the URL query string (SPEC 2), so every
 // results link carries it.
 import type { SearchValue } from "../../lib/search";
-import type { Schemas } from "../../../../contracts/client";
+import type { Schemas } from "@ideally/contracts";
 
 export type PanelType = "Customer" | "Ideally";
 

@@ -1,7 +1,7 @@
 // What the group pages share: the group, its active version's projects and questions, and the
 // response filter of the chosen group segments.
 import { createContext, useContext } from "react";
-import type { Row } from "../../../../contracts/odata";
+import type { Row } from "@ideally/contracts/odata";
 
 type GroupProject = Row<"Projects", "id" | "projectName" | "statusCode">;
 export type Group = Row<

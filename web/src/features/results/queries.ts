@@ -5,8 +5,8 @@ import { useApi } from "../../api/hooks";
 import type { Schemas } from "../../api/client";
 import { useResults } from "./context";
 
-import type { paths } from "../../../../contracts/client";
-import type { Readable } from "../../../../contracts/odata";
+import type { paths } from "@ideally/contracts";
+import type { Readable } from "@ideally/contracts/odata";
 
 type Q<P extends keyof paths> = paths[P]["get"] extends { responses: { 200: { content: { "application/json": infer R } } } } ? Readable<R> : never;
 type QueryOf<P extends keyof paths> = paths[P]["get"] extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;

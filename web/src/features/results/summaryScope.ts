@@ -1,6 +1,6 @@
 // Which AI summary the results pages show for the view on screen (its market and filters, and its
 // benchmark), in pure functions the tests read; the list itself is summaries.ts.
-import type { Row } from "../../../../contracts/odata";
+import type { Row } from "@ideally/contracts/odata";
 import type { ResponseFilter } from "./filters";
 
 export type AiSummary = Row<

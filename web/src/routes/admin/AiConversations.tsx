@@ -16,7 +16,7 @@ import { Badge, Button, Card, EmptyState, Field, Input, PageHeader, Select, Text
 import { keyedBy } from "../../lib/keys";
 import { useSearchState } from "../../lib/search";
 import { onRealtime } from "../../state/realtime";
-import { isAiChatEvent } from "../../../../contracts/events";
+import { isAiChatEvent } from "@ideally/contracts/events";
 import { DataTable, LoadingRows, Pager, Td, act, fmtDate, keyPath, useSet, type Call } from "./shared";
 
 const PAGE = 25;

@@ -17,7 +17,7 @@ import { resultsLink } from "../../../lib/projectLinks";
 import { useResults } from "../../../features/results/context";
 import { onRealtime, onRealtimeOpen } from "../../../state/realtime";
 import { recordEvent, streamedText, type Streamed } from "../../../features/results/chatStream";
-import { isAiChatEvent } from "../../../../../contracts/events";
+import { isAiChatEvent } from "@ideally/contracts/events";
 
 type Thread = Row<"ResultsAiThreads", "id" | "title" | "createdAt" | "updatedAt">;
 type Message = Row<"ResultsAiMessages", "id" | "role" | "content" | "referencesData" | "feedback" | "createdAt">;

@@ -11,7 +11,7 @@ import { Button } from "../../../components/ui";
 import { useResults } from "../../../features/results/context";
 import { saveOrQueued, saveResponse } from "../../../features/results/download";
 import { joinChannel, leaveChannel, onJoined, onRealtime } from "../../../state/realtime";
-import { DataExportJobResult, isJobNews, PowerPointJobResult } from "../../../../../contracts/events";
+import { DataExportJobResult, isJobNews, PowerPointJobResult } from "@ideally/contracts/events";
 
 const LEVELS = { "90": 90, "95": 95, "99": 99 } as const;
 
