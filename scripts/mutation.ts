@@ -131,7 +131,7 @@ export const MODULES: Record<string, Module> = {
 /**
  * Where a module's file lived before it moved, for reading it at a commit older than the move
  * (tests/api/mutation-table.test.ts checks each row's hash at its recorded commit). The analytics
- * moved from api/src/analytics to the workspace package analytics/ (issue 34, docs/decisions/9001),
+ * moved from api/src/analytics to the workspace package analytics/ (issue 34, docs/decisions/0139),
  * their contents unchanged, so their rows keep their hashes.
  */
 export const FORMER_PATHS: Record<string, string> = Object.fromEntries(
