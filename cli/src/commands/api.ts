@@ -9,6 +9,7 @@ import { jsonShape } from "../json-shape.ts";
 import { printJson } from "../output.ts";
 import { readStdin } from "../prompt.ts";
 import { describeError, signedIn, type GlobalOptions } from "../session.ts";
+import { isApiPath } from "@ideally/contracts/paths";
 
 export interface ApiOptions extends GlobalOptions {
   method?: string;
@@ -53,12 +54,17 @@ function splitField(spec: string, flag: string): [string, string] {
   return [spec.slice(0, i), spec.slice(i + 1)];
 }
 
-/** The URL of PATH on the API: `/…` as given, anything else under /api/v1/; never another origin. */
+/**
+ * The URL of PATH on the API: a path the API answers (`/api/…`, `/openapi.json`, `/healthz`: the
+ * contract's table) as given, anything else under /api/v1/, with or without its leading slash as
+ * with gh api (`/Projects` would be the web app's page); never another origin.
+ */
 export function apiUrl(base: string, path: string): URL {
   if (/^[a-z][a-z0-9+.-]*:/i.test(path) || path.startsWith("//") || path.includes("\\")) throw usageError(`'${path}': expected a path on the API, like /api/v1/Users/Me or Projects`);
+  const asGiven = path.startsWith("/") && isApiPath(path.replace(/[?#].*$/s, ""));
   let url: URL;
   try {
-    url = new URL(`${base}${path.startsWith("/") ? path : `/api/v1/${path}`}`);
+    url = new URL(`${base}${asGiven ? path : `/api/v1/${path.replace(/^\/+/, "")}`}`);
   } catch {
     throw usageError(`'${path}': expected a path on the API, like /api/v1/Users/Me or Projects`);
   }

@@ -7,7 +7,7 @@ export function registerToolCommands(program: Command): void {
   program
     .command("api")
     .description("an authenticated request to any API path, as `gh api` (the session's token and client go with it)")
-    .argument("<path>", "/api/v1/... as it is, or a path under /api/v1/ (Projects, Users/Me)")
+    .argument("<path>", "/api/v1/... (or another path the API answers) as it is, else a path under /api/v1/, with or without its leading slash (Projects, /Users/Me)")
     .option("-X, --method <method>", "GET (default; POST with fields or --input), POST, PUT, PATCH, DELETE or HEAD")
     .addOption(new Option("-f, --raw-field <key=value>", "a string field of the JSON body (the query of a GET); repeatable").argParser(collect).default([]))
     .addOption(new Option("-F, --field <key=value>", "a typed field: true, false, null and numbers as JSON, @FILE the file's text (@- stdin); repeatable").argParser(collect).default([]))
