@@ -88,7 +88,9 @@ export function netFetch(base: string): (input: Request | string | URL, init?: R
     }
     clearTimeout(timer);
     if (!res.body || [101, 204, 205, 304].includes(res.status)) return res;
-    // The body: each chunk within the timeout of the one before.
+    // The body: each chunk within the timeout of the one before. Pulled only when read (high-water
+    // mark 0): a body nobody reads (the 401 a refresh retries) arms no timer, which would hold the
+    // process for the whole timeout after its work is done.
     const reader = res.body.getReader();
     const body = new ReadableStream<Uint8Array>({
       async pull(controller) {
@@ -108,7 +110,7 @@ export function netFetch(base: string): (input: Request | string | URL, init?: R
         clearTimeout(timer);
         return reader.cancel(reason);
       },
-    });
+    }, { highWaterMark: 0 });
     return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
   };
 }

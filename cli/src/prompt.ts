@@ -11,12 +11,15 @@ export async function readStdin(): Promise<string> {
 export async function ask(question: string, hidden = false): Promise<string> {
   const stdin = process.stdin;
   if (!stdin.isTTY) throw usageError(`${question.replace(/[:\s]+$/, "")} is needed and stdin is not a terminal (see --help)`);
-  process.stderr.write(question);
   return new Promise((resolve, reject) => {
     let line = "";
+    // Raw (and so without echo) before the question shows: a key typed as soon as it is asked is
+    // read here, where in the moment before the terminal went raw a Ctrl-D reached us as a NUL and
+    // a password typed ahead was echoed.
     stdin.setRawMode(true);
     stdin.resume();
     stdin.setEncoding("utf8");
+    process.stderr.write(question);
     const done = (err?: Error) => {
       stdin.setRawMode(false);
       stdin.pause();

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { deflateSync } from "node:zlib";
 import { cliHarness, type CliHarness } from "../helpers/cli.ts";
 import { createTestDb, type TestDb } from "../helpers/db.ts";
-import { startServerProcess, type ServerProcess } from "../helpers/live.ts";
+import { liveMetrics, startServerProcess, type ServerProcess } from "../helpers/live.ts";
 
 const T = 1003;
 let tdb: TestDb;
@@ -166,7 +166,22 @@ test("submit, staff approve to 300, watch the simulated panel field it, read the
   const steps = await sam.json<{ statusCode: number }[]>(["admin", "approve", String(id), "--to", "300"]);
   expect(steps.map((s) => s.statusCode)).toEqual([100, 200, 300]);
 
-  const w = await uma.run(["projects", "watch", String(id), "--json", "--interval", "2"]);
+  const watching = uma.run(["projects", "watch", String(id), "--json", "--interval", "2"]);
+  // Staff start the due wave and run fielding ticks now (the command runner's
+  // TestCreateNextSchedule) once the watch is listening, instead of the test waiting for the
+  // server's cron minute (30 to 35 s of nothing before the run was created): the first tick fields
+  // a batch, the next ones the rest, and each batch reaches the watch live.
+  for (const until = Date.now() + 60_000; !/^ideally_websocket_connections [1-9]/m.test(await liveMetrics(server.base)); ) {
+    if (Date.now() > until) throw new Error("the watch never opened its live connection");
+    await Bun.sleep(100);
+  }
+  const today = new Date().toISOString().slice(0, 10);
+  for (let tick = 0; tick < 10; tick++) {
+    await sam.json(["admin", "commands", "TestCreateNextSchedule", "--set", `today=${today}`]);
+    const [p] = await tdb.db<{ status: number }[]>`select status_code as status from projects where id = ${id}`;
+    if (p!.status >= 800) break;
+  }
+  const w = await watching;
   expect(w.code, w.stderr).toBe(0);
   const lines = w.stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as { event: string; data: Record<string, unknown> });
   expect(lines[0].event).toBe("State");

@@ -88,6 +88,26 @@ test("an answer that stops half-way is a timeout too, not a hang", async () => {
   expect(r.code).toBe(7);
 });
 
+// A 401 the CLI answers with a refresh is never read: its body must not keep the request timeout
+// armed, which held every such command for the whole timeout (30 s by default) after its work was
+// done. A child process with an hour's timeout gets an answer, leaves its body unread and must end on
+// its own; the guard (a minute) only stops a process that hangs.
+test("an answer whose body is never read holds the process for no timeout", async () => {
+  const script = `
+    import { netFetch, setRequestTimeout } from ${JSON.stringify(require("node:path").resolve(import.meta.dir, "../../cli/src/net.ts"))};
+    setRequestTimeout("3600");
+    const srv = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("x".repeat(100), { status: 401 }) });
+    const res = await netFetch(\`http://127.0.0.1:\${srv.port}\`)(\`http://127.0.0.1:\${srv.port}/\`);
+    srv.stop(true);
+    console.log(res.status);
+  `;
+  const proc = Bun.spawn([process.execPath, "-e", script], { stdout: "pipe", stderr: "pipe" });
+  const guard = setTimeout(() => proc.kill(), 60_000);
+  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  clearTimeout(guard);
+  expect([out, err, code, proc.signalCode]).toEqual(["401\n", "", 0, null]);
+}, 90_000);
+
 test("a bad --timeout or IDEALLY_TIMEOUT is a usage error before any request", async () => {
   sessionFor(cli, hung.base);
   const before = hung.connections;

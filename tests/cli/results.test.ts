@@ -113,6 +113,11 @@ test("--total markets: the measures and the other questions are the API's all-ma
 test("a fielded Question project: its custom questions with the API's shares, the open one for verbatims", async () => {
   await uma.json(["projects", "submit", String(id), "--yes"]);
   await sam.json(["admin", "approve", String(id), "--to", "300"]);
+  // Staff start the due wave and run the fielding tick now (the command runner's
+  // TestCreateNextSchedule), instead of the test waiting for the server's cron minute: 30 to 35 s
+  // of doing nothing before the simulated panel's run was created, then 0.1 s of fielding. (Should
+  // the server's own cron come first, the command finds nothing due; the watch below is the check.)
+  await sam.json(["admin", "commands", "TestCreateNextSchedule", "--set", `today=${new Date().toISOString().slice(0, 10)}`]);
   const w = await uma.run(["projects", "watch", String(id), "--json", "--interval", "2", "--timeout", "200"]);
   expect(w.code, w.stderr).toBe(0);
 

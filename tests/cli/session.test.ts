@@ -71,9 +71,13 @@ test("an expired access token is refreshed before the call, a rejected one after
   expect((await cli.json<{ email: string }>(["whoami"])).email, "401, refresh, retry").toBe("user@acme.test");
   expect((cli.config().session as { accessToken: string }).accessToken).not.toBe("not.a.token");
 
-  // A refresh token used twice ends the session family (reuse detection): exit 3, signed out.
+  // A refresh token used twice ends the session family (reuse detection): exit 3, signed out. The
+  // first one of this test: its successor (after's) has been spent too, so no grace applies (a
+  // rotated token whose successor is still unused is taken once within 30 s: record 0126). This
+  // step used to present after's token, which passed only because the 401 step before it held the
+  // CLI for its 30 s request timeout, past that leeway.
   const now = cli.config().session as Record<string, unknown>;
-  const stale = { ...now, refreshToken: after.refreshToken, expiresAt: 0 };
+  const stale = { ...now, refreshToken: before.refreshToken, expiresAt: 0 };
   cli.writeConfig({ ...cli.config(), session: stale });
   const r = await cli.run(["whoami"]);
   expect(r.code, r.stderr).toBe(3);

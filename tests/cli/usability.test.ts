@@ -34,16 +34,41 @@ afterAll(async () => {
   await tdb?.drop();
 }, 30_000);
 
-/** The CLI on a pseudo-terminal (script -qec), typing `keys` once it has had time to ask. */
-async function onTerminal(h: CliHarness, args: string[], keys: string): Promise<{ out: string; code: number }> {
+/**
+ * The CLI on a pseudo-terminal (script -qec), typing `keys` once it has asked: when `prompt` has
+ * reached the terminal (or after 20 s without it, so a prompt that never comes fails the test's
+ * assertions, not its time limit). The CLI puts the terminal in raw mode before it asks
+ * (cli/src/prompt.ts), so keys typed once the question shows are read as typed. The input stays open
+ * until the CLI has ended. Before, the keys were typed after a fixed 2 s and the input held 3 s more:
+ * 5 s a run however fast the CLI asked, and a CLI slower than 2 s to ask got its keys early.
+ */
+async function onTerminal(h: CliHarness, args: string[], keys: string, prompt = "[y/N]"): Promise<{ out: string; code: number }> {
   const quoted = [process.execPath, "run", CLI_MAIN, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
-  const typed = [...keys].map((c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`).join("");
-  const proc = Bun.spawn(["bash", "-c", `(sleep 2; printf '${typed}'; sleep 3) | script -qec ${JSON.stringify(quoted)} /dev/null`], {
+  const proc = Bun.spawn(["script", "-qec", quoted, "/dev/null"], {
     env: { ...process.env, XDG_CONFIG_HOME: h.home, IDEALLY_API_URL: server.base, NO_COLOR: "1", IDEALLY_PASSWORD: "" },
+    stdin: "pipe",
     stdout: "pipe",
     stderr: "pipe",
   });
-  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  let out = "";
+  let typed = false;
+  const type = () => {
+    if (typed) return;
+    typed = true;
+    proc.stdin.write(keys);
+    proc.stdin.flush();
+  };
+  const guard = setTimeout(type, 20_000);
+  const screen = (async () => {
+    const decoder = new TextDecoder();
+    for await (const chunk of proc.stdout) {
+      out += decoder.decode(chunk, { stream: true });
+      if (out.includes(prompt)) type();
+    }
+  })();
+  const [err, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited, screen]);
+  clearTimeout(guard);
+  proc.stdin.end();
   return { out: out + err, code };
 }
 
@@ -208,7 +233,7 @@ describe("confirmations", () => {
 
   test("Ctrl-D at the password prompt ends it", async () => {
     const h = cliHarness(server.base);
-    const r = await onTerminal(h, ["login", "--email", "user@acme.test"], "\x04");
+    const r = await onTerminal(h, ["login", "--email", "user@acme.test"], "\x04", "Password:");
     expect(r.out).toContain("Password:");
     expect(r.out).toContain("ideally: cancelled (end of input)");
     expect(r.code).toBe(1);
