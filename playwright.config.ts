@@ -16,8 +16,9 @@ export default defineConfig({
     command: "bun run build && bun --max-http-header-size=262144 run api/src/server.ts",
     url: `http://127.0.0.1:${PORT}/openapi.json`,
     // PASSWORD_HASH_COST=test: the demo logins it seeds are hashed cheaply; CHECK_ANSWERS=1: every
-    // answer checked against the document (docs/testing.md).
-    env: { PORT, HOST: "127.0.0.1", PUBLIC_URL: `http://127.0.0.1:${PORT}`, DATA_DIR: ".data/e2e", EMBEDDED_PG_PORT: PG_PORT, LOG_REQUESTS: "0", PASSWORD_HASH_COST: "test", CHECK_ANSWERS: "1" },
+    // answer checked against the document (docs/testing.md); EXPORT_WORKERS=2: two exports read
+    // side by side (export-queue.spec.ts holds two; the default is one on two cores).
+    env: { PORT, HOST: "127.0.0.1", PUBLIC_URL: `http://127.0.0.1:${PORT}`, DATA_DIR: ".data/e2e", EMBEDDED_PG_PORT: PG_PORT, LOG_REQUESTS: "0", PASSWORD_HASH_COST: "test", CHECK_ANSWERS: "1", EXPORT_WORKERS: "2" },
     reuseExistingServer: false,
     timeout: 120_000,
   },

@@ -2,7 +2,9 @@
 // (202 with a job), the Export panel shows its progress and the browser saves the file when the job
 // is done, the same file a synchronous export gives. The user's two allowed exports are held in the
 // database by a table lock on the embedded PostgreSQL, so the page's export is the third; nothing
-// is timed. The two held exports name two clients (Acme Team A, and the Acme enterprise with its
+// is timed. Each export is read and built by an export worker (record 0137), so the test server
+// runs two of them (EXPORT_WORKERS: playwright.config.ts): one alone would hold the second export
+// in its line, short of the database. The two held exports name two clients (Acme Team A, and the Acme enterprise with its
 // descendants), so each takes its own tenant's costly lane and both wait on the lock, where they
 // are counted.
 import { expect, test } from "@playwright/test";
@@ -30,9 +32,10 @@ test("a queued CSV export shows its progress and downloads the file when done", 
   const options = { max: 2, onnotice: () => {} };
   const url = process.env.DATABASE_URL;
   const sql = url ? postgres(url, options) : postgres({ host: "127.0.0.1", port: Number(PG_PORT), user: "postgres", password: "postgres", database: "ideally", ...options });
-  // The exports' first read of the respondents (exports.service.ts respondentTable), waiting for the lock: not the page's own reads.
+  // The exports' reads, waiting for the lock: an export worker's connections (record 0137; the
+  // test server runs two workers, playwright.config.ts), not the page's own reads.
   const waitingOnLock = async () =>
-    (await sql<{ n: number }[]>`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like '%respondent_uuid::text as "respondentId"%'`)[0]!.n;
+    (await sql<{ n: number }[]>`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and application_name = 'ideally export worker'`)[0]!.n;
   const locker = await sql.reserve();
   try {
     await locker`begin`;

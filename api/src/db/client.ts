@@ -12,6 +12,8 @@ export type SqlParams = postgres.ParameterOrJSON<never>[];
 
 export interface DbOptions {
   max?: number;
+  /** The connections' application_name, as pg_stat_activity shows them (default "ideally"). */
+  applicationName?: string;
   /** Called with each statement's text and parameters (tests count and read queries with it). */
   onQuery?: (text: string, params: readonly unknown[]) => void;
   /**
@@ -45,6 +47,6 @@ export function connect(url: string, opts: DbOptions = {}): Db {
       bigint: postgres.BigInt,
     },
     debug: opts.onQuery ? (_conn, query, params) => opts.onQuery!(query, params) : undefined,
-    connection: { application_name: "ideally" },
+    connection: { application_name: opts.applicationName ?? "ideally" },
   });
 }

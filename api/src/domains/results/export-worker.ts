@@ -14,8 +14,10 @@ const init = workerData as ExportWorkerInit;
 const port = parentPort!;
 configureResultsCache(init.resultsCacheBytes);
 const max = init.db.connections ?? 2;
-const primary = connect(init.db.url, { max, pooled: init.db.pooled });
-const db = init.db.replicaUrl ? routedDb(startReplicaRouter(primary, connect(init.db.replicaUrl, { max }))) : primary;
+// Named apart in pg_stat_activity: an operator (and the browser test) tells the workers' reads from the requests'.
+const applicationName = "ideally export worker";
+const primary = connect(init.db.url, { max, pooled: init.db.pooled, applicationName });
+const db = init.db.replicaUrl ? routedDb(startReplicaRouter(primary, connect(init.db.replicaUrl, { max, applicationName }))) : primary;
 const running = new Map<number, AbortController>();
 
 port.on("message", async (m: ToWorker) => {
