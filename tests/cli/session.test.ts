@@ -60,6 +60,8 @@ test("login stores a 0600 session in XDG_CONFIG_HOME; whoami and clients use it"
 });
 
 test("an expired access token is refreshed before the call, a rejected one after a 401", async () => {
+  // Its own session: the test passes alone (-t) and after any other.
+  await cli.json(["login", "--email", "user@acme.test", "--password-stdin"], { stdin: "Password123!" });
   const before = cli.config().session as { refreshToken: string; accessToken: string; expiresAt: number };
   cli.writeConfig({ ...cli.config(), session: { ...before, expiresAt: 0 } });
   expect((await cli.json<{ email: string }>(["whoami"])).email).toBe("user@acme.test");
