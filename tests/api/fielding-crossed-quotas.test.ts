@@ -21,6 +21,7 @@ import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { call, testApp } from "../helpers/app.ts";
 import type { App } from "../../api/src/app.ts";
 import * as fielding from "../../api/src/domains/fielding/fielding.service.ts";
+import * as panel from "../../api/src/domains/fielding/simulated-panel.ts";
 
 let tdb: TestDb;
 let app: App;
@@ -301,7 +302,7 @@ describe("the engine: a respondent counts in their pair's cell, a full cell is o
     const [run] = await fielding.createSurveys(tdb.db, id);
     await fielding.launchRun(tdb.db, run!.surveyRunId, "http://ideally.test");
     const runId = run!.surveyRunId;
-    await fielding.simulate(tdb.db, runId, 6);
+    await panel.simulate(tdb.db, runId, 6);
     const progress = async () => {
       const r = await call(app, "acmeUser", T, "GET", `/api/v1/Projects(${id})/DecipherCompletesCounts`);
       expect(r.status, JSON.stringify(r.body)).toBe(200);
@@ -327,7 +328,7 @@ describe("the engine: a respondent counts in their pair's cell, a full cell is o
         ],
       },
     ]);
-    for (let i = 0; i < 20 && (await progress()).complete < 20; i++) await fielding.simulate(tdb.db, runId, 20);
+    for (let i = 0; i < 20 && (await progress()).complete < 20; i++) await panel.simulate(tdb.db, runId, 20);
     const full = await counted();
     expect(full.map((r) => [r.g, r.a, r.n]), "every complete in a cell, each cell at its cap").toEqual([
       [MALE, AGE_18, 5],

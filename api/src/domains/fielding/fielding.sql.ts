@@ -294,14 +294,16 @@ export interface NewSession {
   deviceFingerprint?: string | null;
   /** The entry's network signal (quality.ts networkKey): a keyed hash, never the address. */
   networkKey?: string | null;
+  /** When the respondent started: now, unless the simulated panel's clock says (respondent-clock.ts). */
+  startedAt?: Date | null;
 }
 
 export async function insertSession(tx: Sql, s: NewSession): Promise<SessionRow> {
   const [r] = await tx.unsafe<SessionRow[]>(
     `insert into survey_sessions (client_id, survey_run_id, region_id, panel_respondent_id, test_option_order, is_simulated,
-                                  sample_supplier_id, supplier_rid, device_fingerprint, network_key)
-     values ($1, $2, $3, $4, $5::int[], $6, $7, $8, $9, $10) returning ${SESSION_COLUMNS}`,
-    [s.clientId, s.surveyRunId, s.regionId, s.panelRespondentId, s.testOptionOrder, s.isSimulated, s.sampleSupplierId ?? null, s.supplierRid ?? null, s.deviceFingerprint ?? null, s.networkKey ?? null],
+                                  sample_supplier_id, supplier_rid, device_fingerprint, network_key, started_at)
+     values ($1, $2, $3, $4, $5::int[], $6, $7, $8, $9, $10, coalesce($11::timestamptz, now())) returning ${SESSION_COLUMNS}`,
+    [s.clientId, s.surveyRunId, s.regionId, s.panelRespondentId, s.testOptionOrder, s.isSimulated, s.sampleSupplierId ?? null, s.supplierRid ?? null, s.deviceFingerprint ?? null, s.networkKey ?? null, s.startedAt?.toISOString() ?? null],
   );
   return r!;
 }
@@ -314,11 +316,11 @@ export async function sessionBySupplierRid(tx: Sql, runId: number, supplierId: n
   return s;
 }
 
-export async function saveSession(tx: Sql, id: number, s: { status: string; answers: Answers; page: number; endReason: string | null; qualityFlags?: string[] }): Promise<void> {
+export async function saveSession(tx: Sql, id: number, s: { status: string; answers: Answers; page: number; endReason: string | null; qualityFlags?: string[]; at?: Date | null }): Promise<void> {
   await tx`
     update survey_sessions set status = ${s.status}, answers = ${jsonParam(tx, s.answers)}, page = ${s.page}, end_reason = ${s.endReason},
       quality_flags = ${s.qualityFlags ?? []}::text[],
-      completed_at = case when ${s.status} = 'InProgress' then null else coalesce(completed_at, now()) end, updated_at = now()
+      completed_at = case when ${s.status} = 'InProgress' then null else coalesce(completed_at, ${s.at?.toISOString() ?? null}::timestamptz, now()) end, updated_at = now()
     where id = ${id}`;
 }
 
@@ -388,6 +390,15 @@ export async function quotaCounts(tx: Sql, runId: number): Promise<{ completes: 
            (select jsonb_object_agg(k, n) from (select k, count(*)::int as n from seen group by k) g) as "byOption",
            (select jsonb_object_agg(k, n) from (select k, count(*)::int as n from (select k from answers union all select k from pairs) x group by k) g) as "byAnswer"`;
   return { completes: r!.completes, byOption: r!.byOption ?? {}, byAnswer: r!.byAnswer ?? {} };
+}
+
+/** A run's completes and its completes per test option seen (quotaCounts without the answers' cells). */
+export async function completesByOption(tx: Sql, runId: number): Promise<{ completes: number; byOption: Record<string, number> }> {
+  const [r] = await tx<{ completes: number; byOption: Record<string, number> | null }[]>`
+    with c as (select test_option_order from survey_sessions where survey_run_id = ${runId} and status = 'Complete')
+    select (select count(*) from c)::int as completes,
+           (select jsonb_object_agg(k, n) from (select t::text as k, count(*)::int as n from c, unnest(c.test_option_order) t group by t) g) as "byOption"`;
+  return { completes: r!.completes, byOption: r!.byOption ?? {} };
 }
 
 export interface RunCounts {

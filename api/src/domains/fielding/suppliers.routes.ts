@@ -22,6 +22,7 @@ const Supplier = z
     signatureEncoding: z.enum(s.SIGNATURE_ENCODINGS),
     signedPart: z.enum(s.SIGNED_PARTS).describe("What is signed: the link before the signature parameter (url) or its query string only (query)"),
     hasSecret: z.boolean().describe("Whether entries, end links and callbacks are signed (the secret itself is never returned)"),
+    isSimulated: z.boolean().describe("The simulated panel's own supplier: it answers the runs whose sample source is simulated through the same signed entry and end links; Ideally configures it (PATCH and DELETE answer 409), and SIMULATED_PANEL=off switches it off"),
     createdAt: z.string(),
     updatedAt: z.string().nullable(),
   })

@@ -44,6 +44,8 @@ export interface Supplier extends SignatureScheme {
   qualityTerminateUrl: string;
   callbackUrl: string | null;
   hasSecret: boolean;
+  /** The simulated panel's own supplier (docs/decisions/9001): it takes the runs whose sample source is simulated. */
+  isSimulated: boolean;
   createdAt: string;
   updatedAt: string | null;
 }
@@ -68,7 +70,7 @@ export interface SupplierInput extends Partial<SignatureScheme> {
 const COLUMNS = `id, name, entry_parameter as "entryParameter", complete_url as "completeUrl", screen_out_url as "screenOutUrl",
   over_quota_url as "overQuotaUrl", quality_terminate_url as "qualityTerminateUrl", callback_url as "callbackUrl",
   signature_parameter as "signatureParameter", signature_algorithm as "signatureAlgorithm", signature_encoding as "signatureEncoding",
-  signed_part as "signedPart", secret, secret is not null as "hasSecret",
+  signed_part as "signedPart", secret, secret is not null as "hasSecret", is_simulated as "isSimulated",
   to_json(created_at)#>>'{}' as "createdAt", to_json(updated_at)#>>'{}' as "updatedAt"`;
 
 /** Never leaves the server: the secret. */
@@ -175,6 +177,7 @@ export async function updateSupplier(db: Db, id: number, input: Partial<Supplier
   return system(db, async (tx) => {
     const cur = await row(tx, id);
     if (!cur) throw new ApiError("NotFound", `SampleSuppliers(${id}) not found`);
+    if (cur.isSimulated) throw simulatedIsItsOwn(id);
     // Absent fields keep their values; the result is checked whole (a scheme change can make a kept link wrong).
     const defined = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as Partial<SupplierInput>;
     const s = { ...cur, ...defined };
@@ -194,9 +197,45 @@ export async function updateSupplier(db: Db, id: number, input: Partial<Supplier
 
 export async function deleteSupplier(db: Db, id: number): Promise<void> {
   await system(db, async (tx) => {
+    if ((await row(tx, id))?.isSimulated) throw simulatedIsItsOwn(id);
     const r = await tx`update sample_suppliers set deleted_at = now() where id = ${id} and deleted_at is null`;
     if (!r.count) throw new ApiError("NotFound", `SampleSuppliers(${id}) not found`);
   });
+}
+
+const simulatedIsItsOwn = (id: number) =>
+  new ApiError("Conflict", `SampleSuppliers(${id}) is the simulated panel: it is configured by Ideally, takes only the runs whose sample source is simulated, and is switched off with SIMULATED_PANEL=off`);
+
+// ---- the simulated panel, a supplier like the others (docs/decisions/9001) ----
+
+/** Where the simulated panel's people are sent back: reserved names (RFC 2606), never followed outside the process. */
+const SIMULATED_END = (outcome: string) => `https://simulated-panel.invalid/${outcome}?rid={rid}`;
+
+/** What the simulated panel, as a supplier, knows of itself: its id, its secret and its scheme (never leaves the server). */
+export interface SimulatedSupplier extends SignatureScheme {
+  id: number;
+  entryParameter: string;
+  secret: string;
+}
+
+/**
+ * The simulated panel's supplier row, made on first use with a secret of its own (one at a time:
+ * a unique index; a concurrent first use reads the other's row). The defaults of any supplier:
+ * entry parameter rid, hex HMAC-SHA256 of the URL as sig; no callback (it reads its redirects).
+ */
+export async function simulatedSupplier(tx: Tx): Promise<SimulatedSupplier> {
+  const read = () => tx<{ id: number }[]>`select id from sample_suppliers where is_simulated and deleted_at is null`;
+  let [r] = await read();
+  if (!r) {
+    const secret = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("hex");
+    await tx`
+      insert into sample_suppliers (name, entry_parameter, complete_url, screen_out_url, over_quota_url, quality_terminate_url, secret, is_simulated)
+      values ('Ideally simulated panel', 'rid', ${SIMULATED_END("complete")}, ${SIMULATED_END("screen-out")}, ${SIMULATED_END("over-quota")}, ${SIMULATED_END("quality-terminate")}, ${secret}, true)
+      on conflict do nothing`;
+    [r] = await read();
+  }
+  const s = (await row(tx, r!.id))!;
+  return { id: s.id, entryParameter: s.entryParameter, secret: s.secret!, signatureParameter: s.signatureParameter, signatureAlgorithm: s.signatureAlgorithm, signatureEncoding: s.signatureEncoding, signedPart: s.signedPart };
 }
 
 /**
@@ -214,7 +253,9 @@ export async function setRunSupplier(db: Db, runId: number, supplierId: number |
     if (supplierId !== null && run.simulated > 0) {
       throw new ApiError("Conflict", `Survey run ${runId} has ${run.simulated} simulated respondents: a supplier's run takes only the supplier's respondents, so set the supplier before the run launches (CreateDecipherSurveys, SetSampleSupplier, LaunchSurvey)`);
     }
-    if (supplierId !== null && !(await row(tx, supplierId))) throw new ApiError("NotFound", `SampleSuppliers(${supplierId}) not found`);
+    const supplier = supplierId === null ? null : await row(tx, supplierId);
+    if (supplierId !== null && !supplier) throw new ApiError("NotFound", `SampleSuppliers(${supplierId}) not found`);
+    if (supplier?.isSimulated) throw simulatedIsItsOwn(supplier.id);
     await tx`update survey_runs set sample_supplier_id = ${supplierId}, updated_at = now() where id = ${runId}`;
   });
 }
@@ -286,6 +327,8 @@ export interface SupplierEntry {
   rid: string;
   /** The run's test key, when the entry came by the run's test link (`test={key}`, signed like the rest). */
   test: string | null;
+  /** Whether the supplier is the simulated panel (its respondents are simulated: survey_sessions.is_simulated). */
+  simulated?: boolean;
 }
 
 const REFUSED = "This survey link is not valid";
@@ -297,11 +340,13 @@ const REFUSED = "This survey link is not valid";
  * `{publicUrl}/s/{link}?{query before the signature parameter}` (url) or that query alone (query).
  * Refusals are 403s.
  */
-export async function verifyEntry(tx: Tx, run: { id: number; sampleSupplierId: number | null }, link: string, publicUrl: string, query: string): Promise<SupplierEntry> {
+export async function verifyEntry(tx: Tx, run: { id: number; sampleSupplierId: number | null; sampleSource: string }, link: string, publicUrl: string, query: string): Promise<SupplierEntry> {
   const supplierId = Number(new URLSearchParams(query).get("supplier"));
   if (!Number.isInteger(supplierId) || supplierId <= 0) throw new ApiError("Forbidden", REFUSED, "no supplier in the entry link");
   const s = await row(tx, supplierId);
-  if (!s || run.sampleSupplierId !== supplierId) throw new ApiError("Forbidden", REFUSED, "this supplier does not send respondents to this survey");
+  // The simulated panel's supplier sends people to the runs whose source is simulated (and no other).
+  const allocated = s?.isSimulated ? run.sampleSource === "simulated" : run.sampleSupplierId === supplierId;
+  if (!s || !allocated) throw new ApiError("Forbidden", REFUSED, "this supplier does not send respondents to this survey");
   const marker = `&${s.signatureParameter}=`;
   const cut = query.indexOf(marker);
   const signed = cut >= 0 ? query.slice(0, cut) : query;
@@ -316,7 +361,7 @@ export async function verifyEntry(tx: Tx, run: { id: number; sampleSupplierId: n
     const got = canonical(sig, s.signatureEncoding);
     if (got === null || !same(got, await signature(s.secret, s, message))) throw new ApiError("Forbidden", REFUSED, "the entry link's signature does not match");
   }
-  return { supplierId, rid, test: params.get("test") };
+  return { supplierId, rid, test: params.get("test"), simulated: s.isSimulated };
 }
 
 export type EndKind = "complete" | "screenOut" | "overQuota" | "qualityTerminate";
