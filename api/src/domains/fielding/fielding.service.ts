@@ -370,9 +370,14 @@ async function sessionOf(tx: Tx, runId: number, respondentId: string, lock = fal
 export async function submitPage(db: Db, link: string, respondentId: string, pageId: string, input: Record<string, unknown>, at: Date | null = null): Promise<RespondentView> {
   return system(db, async (tx) => {
     const run = await openRun(tx, link);
-    const test = await submitTestPage(tx, run, respondentId, pageId, input);
-    if (test) return test;
-    const s = await sessionOf(tx, run.id, respondentId, true);
+    // A respondent's session, else a test entry's (test-entries.ts), else none (404).
+    if (!/^[0-9a-f-]{36}$/i.test(respondentId)) throw new ApiError("NotFound", "No such respondent in this survey");
+    const s = await q.session(tx, run.id, respondentId, true);
+    if (!s) {
+      const test = await submitTestPage(tx, run, respondentId, pageId, input);
+      if (test) return test;
+      throw new ApiError("NotFound", "No such respondent in this survey");
+    }
     if (s.status !== "InProgress") throw new ApiError("Conflict", "You have already completed this survey. Thank you!");
     if (run.surveyStatusId !== SURVEY_STATUS.Live && run.surveyStatusId !== SURVEY_STATUS.Testing) {
       throw new ApiError("Conflict", "This survey has closed. Thank you for your interest.");
@@ -385,11 +390,12 @@ export async function submitPage(db: Db, link: string, respondentId: string, pag
       throw new ApiError("ValidationError", checked.errors.map((e) => e.message).join("; "), undefined, checked.errors);
     }
     const answers = { ...s.answers, ...checked.answers };
-    // The quota cells are counted where a page can close one (the demographics and screener pages
-    // judge the targets and crossings); elsewhere only the completes are (the quota of the run).
+    // The quota cells are counted only where a page can close one (the demographics and screener
+    // pages judge the targets and crossings: afterPage reads them there only); the run's completes
+    // when this page completes the respondent (its quota).
     const judged = page.kind === "demographics" || page.kind === "screener";
-    const counts = judged ? await q.quotaCounts(tx, run.id) : { ...(await q.completesByOption(tx, run.id)), byAnswer: {} };
-    const outcome = afterPage(run.definition, all, s.page, answers, { completesByOption: counts.byOption, completesByAnswer: counts.byAnswer });
+    const cells = judged ? await q.quotaCounts(tx, run.id) : null;
+    const outcome = afterPage(run.definition, all, s.page, answers, { completesByOption: cells?.byOption ?? {}, completesByAnswer: cells?.byAnswer ?? {} });
     const next = outcome.status === "InProgress" ? outcome.page : s.page;
     let status: string = outcome.status;
     let reason = "reason" in outcome ? outcome.reason : null;
@@ -413,14 +419,15 @@ export async function submitPage(db: Db, link: string, respondentId: string, pag
         reason = "quality";
       }
     }
-    await q.saveSession(tx, s.id, { status, answers, page: next, endReason: reason, qualityFlags: flags, at });
+    const saved = await q.saveSession(tx, s.id, { status, answers, page: next, endReason: reason, qualityFlags: flags, at });
     // A supplier's respondent who ended: the outcome they are sent back with, recorded once.
     if (status !== "InProgress" && s.supplierRid !== null) await recordOutcomes(tx, run.id, s.id);
     if (status === "Complete") {
       await ingestRun(tx, run);
-      await afterCompletes(tx, run, counts.completes + 1);
+      // This complete is counted (saved above, in this transaction).
+      await afterCompletes(tx, run, cells?.completes !== undefined ? cells.completes + 1 : await q.completeCount(tx, run.id));
     }
-    return viewOf(tx, run, (await q.session(tx, run.id, respondentId))!);
+    return viewOf(tx, run, saved);
   });
 }
 

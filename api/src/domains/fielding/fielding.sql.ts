@@ -316,12 +316,20 @@ export async function sessionBySupplierRid(tx: Sql, runId: number, supplierId: n
   return s;
 }
 
-export async function saveSession(tx: Sql, id: number, s: { status: string; answers: Answers; page: number; endReason: string | null; qualityFlags?: string[]; at?: Date | null }): Promise<void> {
-  await tx`
+export async function saveSession(tx: Sql, id: number, s: { status: string; answers: Answers; page: number; endReason: string | null; qualityFlags?: string[]; at?: Date | null }): Promise<SessionRow> {
+  const [r] = await tx<SessionRow[]>`
     update survey_sessions set status = ${s.status}, answers = ${jsonParam(tx, s.answers)}, page = ${s.page}, end_reason = ${s.endReason},
       quality_flags = ${s.qualityFlags ?? []}::text[],
       completed_at = case when ${s.status} = 'InProgress' then null else coalesce(completed_at, ${s.at?.toISOString() ?? null}::timestamptz, now()) end, updated_at = now()
-    where id = ${id}`;
+    where id = ${id}
+    returning ${tx.unsafe(SESSION_COLUMNS)}`;
+  return r!;
+}
+
+/** A run's completes. */
+export async function completeCount(tx: Sql, runId: number): Promise<number> {
+  const [r] = await tx<{ n: number }[]>`select count(*)::int as n from survey_sessions where survey_run_id = ${runId} and status = 'Complete'`;
+  return r!.n;
 }
 
 /** A simulated respondent, walked through the engine in memory, saved in one insert. */
