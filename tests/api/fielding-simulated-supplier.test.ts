@@ -104,9 +104,17 @@ describe("the simulated panel as a sample supplier", () => {
     expect(x).toEqual({ simulated: true, supplier: s.id });
   });
 
-  test("the panel's supplier enters no other run: a supplier's run or a customer panel's refuses its signed entry", async () => {
-    const other = await liveRun("Customer list", 5);
-    expect((await call(app, "staff", T, "POST", `/api/v1/SurveyRuns(${other.runId})/SetSampleSource`, { sampleSource: "customer" })).status).toBe(200);
+  test("the panel's supplier enters no supplier's run: its signed entry there is refused; staff cannot make it a run's supplier, change or remove it", async () => {
+    const outside = await call(app, "staff", null, "POST", "/api/v1/SampleSuppliers", {
+      name: "Outside Sample",
+      completeUrl: "https://supplier.example/end?st=c&id={rid}",
+      screenOutUrl: "https://supplier.example/end?st=s&id={rid}",
+      overQuotaUrl: "https://supplier.example/end?st=q&id={rid}",
+      qualityTerminateUrl: "https://supplier.example/end?st=t&id={rid}",
+    });
+    expect(outside.status).toBe(201);
+    const other = await liveRun("Outside supplier's run", 5);
+    await tdb.db`update survey_runs set sample_supplier_id = ${outside.body.id} where id = ${other.runId}`;
     const s = await supplierRow();
     const query = `supplier=${s.id}&rid=probe-3`;
     const res = await call(app, null, null, "POST", `/s/api/${other.link}/start`, { entryQuery: `${query}&sig=${hmac(s.secret, `${PUBLIC}/s/${other.link}?${query}`)}` });

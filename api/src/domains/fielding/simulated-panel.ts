@@ -110,7 +110,6 @@ async function batch(db: Db, runId: number, completes: number, opts: PanelOption
     if (run.sampleSupplierId !== null) {
       throw new ApiError("Conflict", `Survey run ${runId} takes respondents from sample supplier ${run.sampleSupplierId} only: the simulated panel never answers it`);
     }
-    if (run.sampleSource !== "simulated") throw new ApiError("Conflict", `Survey run ${runId}'s sample source is ${run.sampleSource}: the simulated panel answers only a run whose source is simulated`);
     if (run.surveyStatusId !== SURVEY_STATUS.Live && run.surveyStatusId !== SURVEY_STATUS.Testing) {
       throw new ApiError("Conflict", `Survey run ${runId} is ${statusName(run.surveyStatusId)}: the panel answers Live or Testing runs`);
     }

@@ -344,8 +344,9 @@ export async function verifyEntry(tx: Tx, run: { id: number; sampleSupplierId: n
   const supplierId = Number(new URLSearchParams(query).get("supplier"));
   if (!Number.isInteger(supplierId) || supplierId <= 0) throw new ApiError("Forbidden", REFUSED, "no supplier in the entry link");
   const s = await row(tx, supplierId);
-  // The simulated panel's supplier sends people to the runs whose source is simulated (and no other).
-  const allocated = s?.isSimulated ? run.sampleSource === "simulated" : run.sampleSupplierId === supplierId;
+  // The simulated panel's supplier sends people to runs without an outside supplier (the tick to
+  // those whose source is simulated; staff's RunSimulatedData to a customer panel's too), never to a supplier's.
+  const allocated = s?.isSimulated ? run.sampleSupplierId === null && run.sampleSource !== "supplier" : run.sampleSupplierId === supplierId;
   if (!s || !allocated) throw new ApiError("Forbidden", REFUSED, "this supplier does not send respondents to this survey");
   const marker = `&${s.signatureParameter}=`;
   const cut = query.indexOf(marker);
