@@ -21,6 +21,7 @@ import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { call, testApp } from "../helpers/app.ts";
 import type { App } from "../../api/src/app.ts";
 import * as fielding from "../../api/src/domains/fielding/fielding.service.ts";
+import * as q from "../../api/src/domains/fielding/fielding.sql.ts";
 import * as panel from "../../api/src/domains/fielding/simulated-panel.ts";
 
 let tdb: TestDb;
@@ -344,5 +345,22 @@ describe("the engine: a respondent counts in their pair's cell, a full cell is o
     expect(ends!.over, "people of a full cell were sent back over quota").toBeGreaterThan(0);
     expect(ends!.overInCell, "only people of a cell are over quota").toBe(ends!.over);
     expect(ends!.outside, "people of no cell (other ages) screened out").toBeGreaterThan(0);
+    // What a page's verdict reads (quotaCells): the keys and crossings asked for and nothing else,
+    // counted from the stored completes (20: 10 of each gender, 5 in each cell); s51 not asked.
+    expect(await q.quotaCells(tdb.db, runId, ["s45"], [["s45", "s51"]])).toEqual({
+      completes: 20,
+      byAnswer: {
+        "s45:4500001": 10,
+        "s45:4500002": 10,
+        "s45:4500001&s51:5100001": 5,
+        "s45:4500001&s51:5100002": 5,
+        "s45:4500002&s51:5100001": 5,
+        "s45:4500002&s51:5100002": 5,
+      },
+    });
+    expect(await q.quotaCells(tdb.db, runId, [], [["s51", "s45"]]), "a pair in the order the crossing gives").toEqual({
+      completes: 20,
+      byAnswer: { "s51:5100001&s45:4500001": 5, "s51:5100002&s45:4500001": 5, "s51:5100001&s45:4500002": 5, "s51:5100002&s45:4500002": 5 },
+    });
   });
 });

@@ -25,7 +25,7 @@ import { buildDefinition } from "./definition.ts";
 import { computeDrivers } from "../results/drivers.service.ts";
 import { codeThemes } from "../results/themes.service.ts";
 import { refreshNormCells } from "../results/norms.ts";
-import { afterPage, answerKey, crossingKeyOf, assignTestOptions, hash32, intentKey, pages, seeded, validatePage, type SurveyDefinition } from "./engine.ts";
+import { afterPage, answerKey, crossingKeyOf, assignTestOptions, hash32, intentKey, pages, quotaReads, seeded, validatePage, type SurveyDefinition } from "./engine.ts";
 import * as q from "./fielding.sql.ts";
 import { screens, type Margins, type PanelPlan } from "./simulate.ts";
 import { estimateIn, feasibility } from "../lifecycle/estimate.ts";
@@ -390,12 +390,12 @@ export async function submitPage(db: Db, link: string, respondentId: string, pag
       throw new ApiError("ValidationError", checked.errors.map((e) => e.message).join("; "), undefined, checked.errors);
     }
     const answers = { ...s.answers, ...checked.answers };
-    // The quota cells are counted only where a page can close one (the demographics and screener
-    // pages judge the targets and crossings: afterPage reads them there only); the run's completes
-    // when this page completes the respondent (its quota).
-    const judged = page.kind === "demographics" || page.kind === "screener";
-    const cells = judged ? await q.quotaCounts(tx, run.id) : null;
-    const outcome = afterPage(run.definition, all, s.page, answers, { completesByOption: cells?.byOption ?? {}, completesByAnswer: cells?.byAnswer ?? {} });
+    // The quota cells are counted only where a page can close one, and only those it reads
+    // (quotaReads: the demographics and screener pages judge the capped targets and the
+    // crossings); the run's completes when this page completes the respondent (its quota).
+    const reads = quotaReads(run.definition, page);
+    const cells = reads ? await q.quotaCells(tx, run.id, reads.keys, reads.crossings) : null;
+    const outcome = afterPage(run.definition, all, s.page, answers, { completesByOption: {}, completesByAnswer: cells?.byAnswer ?? {} });
     const next = outcome.status === "InProgress" ? outcome.page : s.page;
     let status: string = outcome.status;
     let reason = "reason" in outcome ? outcome.reason : null;

@@ -400,6 +400,28 @@ export async function quotaCounts(tx: Sql, runId: number): Promise<{ completes: 
   return { completes: r!.completes, byOption: r!.byOption ?? {}, byAnswer: r!.byAnswer ?? {} };
 }
 
+/**
+ * The quota cells a page's verdict reads, counted over the run's completes (what afterPage needs of
+ * quotaCounts, and nothing else): the completes, each single answer to the given keys by
+ * answerCell ("s45:4500001"), and each given crossing's pair by crossedCell, keys in the order
+ * given ("s45:4500001&s51:5100001"). A respondent's page reads each key of the run's stored
+ * answers it names instead of every answer and every pair of every complete (quotaCounts), so a
+ * page costs the run's completes once, not their answers squared.
+ */
+export async function quotaCells(tx: Sql, runId: number, keys: readonly string[], crossings: readonly (readonly [string, string])[]): Promise<{ completes: number; byAnswer: Record<string, number> }> {
+  const [r] = await tx<{ completes: number; byAnswer: Record<string, number> | null }[]>`
+    with c as (select answers from survey_sessions where survey_run_id = ${runId} and status = 'Complete'),
+    cells as (
+      select k || ':' || (c.answers -> k #>> '{}') as k from c, unnest(${[...keys]}::text[]) k where jsonb_typeof(c.answers -> k) = 'number'
+      union all
+      select x.a || ':' || (c.answers -> x.a #>> '{}') || '&' || x.b || ':' || (c.answers -> x.b #>> '{}')
+      from c, unnest(${crossings.map((x) => x[0])}::text[], ${crossings.map((x) => x[1])}::text[]) x(a, b)
+      where jsonb_typeof(c.answers -> x.a) = 'number' and jsonb_typeof(c.answers -> x.b) = 'number')
+    select (select count(*) from c)::int as completes,
+           (select jsonb_object_agg(k, n) from (select k, count(*)::int as n from cells group by k) g) as "byAnswer"`;
+  return { completes: r!.completes, byAnswer: r!.byAnswer ?? {} };
+}
+
 /** A run's completes and its completes per test option seen (quotaCounts without the answers' cells). */
 export async function completesByOption(tx: Sql, runId: number): Promise<{ completes: number; byOption: Record<string, number> }> {
   const [r] = await tx<{ completes: number; byOption: Record<string, number> | null }[]>`
