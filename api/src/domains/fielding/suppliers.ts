@@ -11,6 +11,7 @@
 // With a secret an unsigned or wrongly signed entry is refused (403); a rid enters a run once (the
 // same rid resumes its own session); each outcome is recorded once (supplier_outcomes) and the
 // redirect, the callback and the reconciliation CSV all read that record.
+import { createHash, createHmac } from "node:crypto";
 import type { Db, Tx } from "../../db/client.ts";
 import { enterTenant } from "../../access/policy.ts";
 import { ApiError } from "../../errors.ts";
@@ -262,26 +263,24 @@ export async function setRunSupplier(db: Db, runId: number, supplierId: number |
 
 // ---- signatures ----
 
-const enc = new TextEncoder();
-const HASH: Record<SignatureAlgorithm, "SHA-1" | "SHA-256"> = {
-  "HMAC-SHA256": "SHA-256",
-  "HMAC-SHA1": "SHA-1",
-  "SHA1-SECRET-SUFFIX": "SHA-1",
-  "SHA256-SECRET-SUFFIX": "SHA-256",
+const HASH: Record<SignatureAlgorithm, "sha1" | "sha256"> = {
+  "HMAC-SHA256": "sha256",
+  "HMAC-SHA1": "sha1",
+  "SHA1-SECRET-SUFFIX": "sha1",
+  "SHA256-SECRET-SUFFIX": "sha256",
 };
 
 /**
- * The signature's bytes (Web Crypto: runs on Bun and Deno). HMAC-*: the HMAC of `message` keyed by
- * the secret (RFC 2104). *-SECRET-SUFFIX: the plain hash of `message` followed by the secret
- * (PureSpectrum's documented `ps_hash` formula, sha1(full_url + shared_secret)).
+ * The signature's bytes (node:crypto, synchronous: every entry and end link is signed or checked,
+ * and Web Crypto's importKey and sign cost a key import and a hop off the thread each, seconds of
+ * the demo world's build). HMAC-*: the HMAC of `message` keyed by the secret (RFC 2104).
+ * *-SECRET-SUFFIX: the plain hash of `message` followed by the secret (PureSpectrum's documented
+ * `ps_hash` formula, sha1(full_url + shared_secret)).
  */
 async function digest(secret: string, algorithm: SignatureAlgorithm, message: string): Promise<Uint8Array> {
   const hash = HASH[algorithm];
-  if (algorithm.startsWith("HMAC-")) {
-    const key = await crypto.subtle.importKey("raw", enc.encode(secret), { name: "HMAC", hash }, false, ["sign"]);
-    return new Uint8Array(await crypto.subtle.sign("HMAC", key, enc.encode(message)));
-  }
-  return new Uint8Array(await crypto.subtle.digest(hash, enc.encode(message + secret)));
+  if (algorithm.startsWith("HMAC-")) return new Uint8Array(createHmac(hash, secret).update(message, "utf8").digest());
+  return new Uint8Array(createHash(hash).update(message + secret, "utf8").digest());
 }
 
 /** Lower-case hex, or base64url without padding (RFC 4648 section 5). */
