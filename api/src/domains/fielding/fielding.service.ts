@@ -253,9 +253,9 @@ async function viewOf(tx: Tx, run: q.RunRow & { definition: SurveyDefinition }, 
   return { ...view(run, s), redirectUrl: await sessionEndLink(tx, s) };
 }
 
-async function openRun(tx: Tx, link: string): Promise<q.RunRow & { definition: SurveyDefinition }> {
+async function openRun(db: Db, tx: Tx, link: string): Promise<q.RunRow & { definition: SurveyDefinition }> {
   if (!/^[0-9a-f-]{36}$/i.test(link)) throw new ApiError("NotFound", "This survey link is not valid");
-  const run = await q.runByLink(tx, link, true);
+  const run = await q.runForRespondent(db, tx, link);
   if (!run?.definition) throw new ApiError("NotFound", "This survey link is not valid");
   return run as q.RunRow & { definition: SurveyDefinition };
 }
@@ -279,7 +279,7 @@ export interface StartOptions {
 
 export async function startSession(db: Db, link: string, panelRespondentId: string | null, opts: StartOptions = {}): Promise<RespondentView> {
   return system(db, async (tx) => {
-    const run = await openRun(tx, link);
+    const run = await openRun(db, tx, link);
     let entry: SupplierEntry | null = null;
     if (opts.entryQuery || run.sampleSupplierId !== null) {
       // A run fed by a supplier takes only its (signed) respondents.
@@ -347,7 +347,7 @@ function duplicate(run: q.RunRow & { definition: SurveyDefinition }): Respondent
 
 export async function getSession(db: Db, link: string, respondentId: string): Promise<RespondentView> {
   return system(db, async (tx) => {
-    const run = await openRun(tx, link);
+    const run = await openRun(db, tx, link);
     const test = await getTestSession(tx, run, respondentId);
     if (test) return test;
     const s = await sessionOf(tx, run.id, respondentId);
@@ -369,7 +369,7 @@ async function sessionOf(tx: Tx, runId: number, respondentId: string, lock = fal
  */
 export async function submitPage(db: Db, link: string, respondentId: string, pageId: string, input: Record<string, unknown>, at: Date | null = null): Promise<RespondentView> {
   return system(db, async (tx) => {
-    const run = await openRun(tx, link);
+    const run = await openRun(db, tx, link);
     // A respondent's session, else a test entry's (test-entries.ts), else none (404).
     if (!/^[0-9a-f-]{36}$/i.test(respondentId)) throw new ApiError("NotFound", "No such respondent in this survey");
     const s = await q.session(tx, run.id, respondentId, true);

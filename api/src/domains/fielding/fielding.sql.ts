@@ -37,12 +37,14 @@ export type SampleSource = "simulated" | "customer" | "supplier";
 
 export type ClosedReason = "quota" | "field end" | "staff";
 
-const RUN_COLUMNS = `id, client_id as "clientId", region_id as "regionId", survey_status_id as "surveyStatusId",
+/** The run's columns but its definition (runForRespondent reads the definition once per change). */
+const RUN_STATE_COLUMNS = `id, client_id as "clientId", region_id as "regionId", survey_status_id as "surveyStatusId",
   sample_provider_id as "sampleProviderId", is_customer_panel as "isCustomerPanel", target_completes as "targetCompletes",
-  survey_link::text as "surveyLink", is_simulated as "isSimulated", definition, launched_at as "launchedAt",
+  survey_link::text as "surveyLink", is_simulated as "isSimulated", launched_at as "launchedAt",
   closed_at as "closedAt", processed_at as "processedAt", schedule_date::text as "scheduleDate",
   field_end_at as "fieldEndAt", last_complete_at as "lastCompleteAt", stalled_at as "stalledAt", closed_reason as "closedReason",
   sample_supplier_id as "sampleSupplierId", sample_source as "sampleSource"`;
+const RUN_COLUMNS = `${RUN_STATE_COLUMNS}, definition`;
 
 export async function run(tx: Sql, id: number, lock = false): Promise<RunRow | undefined> {
   // RUN_COLUMNS is a constant of this file: no input in the text.
@@ -53,6 +55,40 @@ export async function run(tx: Sql, id: number, lock = false): Promise<RunRow | u
 export async function runByLink(tx: Sql, link: string, lock = false): Promise<RunRow | undefined> {
   const [r] = await tx.unsafe<RunRow[]>(`select ${RUN_COLUMNS} from survey_runs where survey_link = $1::uuid ${lock ? "for update" : ""}`, [link]);
   return r;
+}
+
+/** Definitions the respondent routes read, per database, by run id, with the run's updated_at they were read at. */
+const definitions = new WeakMap<Db, Map<number, { at: string; definition: SurveyDefinition | null }>>();
+/** Runs whose definition a process keeps per database (the most recently read). */
+export const DEFINITIONS_KEPT = 1000;
+
+/**
+ * The run at a survey link, locked (runByLink's `for update`), for a respondent's request: its
+ * definition (the questionnaire, often tens of kilobytes of JSON) is read from the database only
+ * when the run's updated_at differs from the one it was last read at in this process, since every
+ * write of a run's definition sets updated_at (updateDefinition, the sample source's
+ * isCustomerPanel). A page otherwise reads the run's state alone. The definition is shared
+ * between requests: nothing may change it.
+ */
+export async function runForRespondent(db: Db, tx: Sql, link: string): Promise<RunRow | undefined> {
+  const [r] = await tx.unsafe<(Omit<RunRow, "definition"> & { updatedAt: string })[]>(
+    `select ${RUN_STATE_COLUMNS}, updated_at::text as "updatedAt" from survey_runs where survey_link = $1::uuid for update`,
+    [link],
+  );
+  if (!r) return undefined;
+  const { updatedAt, ...run } = r;
+  const kept = definitions.get(db) ?? definitions.set(db, new Map()).get(db)!;
+  let def = kept.get(run.id);
+  if (def?.at !== updatedAt) {
+    const [d] = await tx<{ definition: SurveyDefinition | null }[]>`select definition from survey_runs where id = ${run.id}`;
+    def = { at: updatedAt, definition: d?.definition ?? null };
+    kept.delete(run.id);
+    if (kept.size >= DEFINITIONS_KEPT) kept.delete(kept.keys().next().value!);
+  }
+  // The most recently read last (the first is dropped when the map is full).
+  kept.delete(run.id);
+  kept.set(run.id, def);
+  return { ...run, definition: def.definition };
 }
 
 export async function runsOfProject(tx: Sql, projectId: number): Promise<RunRow[]> {
