@@ -253,9 +253,14 @@ async function viewOf(tx: Tx, run: q.RunRow & { definition: SurveyDefinition }, 
   return { ...view(run, s), redirectUrl: await sessionEndLink(tx, s) };
 }
 
-async function openRun(db: Db, tx: Tx, link: string): Promise<q.RunRow & { definition: SurveyDefinition }> {
+/**
+ * The run at a survey link, locked for a start or an answer: a run's entries and pages are judged
+ * one at a time (its completes and quota cells are counted, and the run closed at its quota, as
+ * each commits). A reload only reads (`lock` false).
+ */
+async function openRun(db: Db, tx: Tx, link: string, lock = true): Promise<q.RunRow & { definition: SurveyDefinition }> {
   if (!/^[0-9a-f-]{36}$/i.test(link)) throw new ApiError("NotFound", "This survey link is not valid");
-  const run = await q.runForRespondent(db, tx, link);
+  const run = await q.runForRespondent(db, tx, link, lock);
   if (!run?.definition) throw new ApiError("NotFound", "This survey link is not valid");
   return run as q.RunRow & { definition: SurveyDefinition };
 }
@@ -347,7 +352,7 @@ function duplicate(run: q.RunRow & { definition: SurveyDefinition }): Respondent
 
 export async function getSession(db: Db, link: string, respondentId: string): Promise<RespondentView> {
   return system(db, async (tx) => {
-    const run = await openRun(db, tx, link);
+    const run = await openRun(db, tx, link, false);
     const test = await getTestSession(tx, run, respondentId);
     if (test) return test;
     const s = await sessionOf(tx, run.id, respondentId);
@@ -422,12 +427,14 @@ export async function submitPage(db: Db, link: string, respondentId: string, pag
     const saved = await q.saveSession(tx, s.id, { status, answers, page: next, endReason: reason, qualityFlags: flags, at });
     // A supplier's respondent who ended: the outcome they are sent back with, recorded once.
     if (status !== "InProgress" && s.supplierRid !== null) await recordOutcomes(tx, run.id, s.id);
-    if (status === "Complete") {
-      await ingestRun(tx, run);
-      // This complete is counted (saved above, in this transaction).
-      await afterCompletes(tx, run, cells?.completes !== undefined ? cells.completes + 1 : await q.completeCount(tx, run.id));
-    }
-    return viewOf(tx, run, saved);
+    // This complete is counted (saved above, in this transaction).
+    if (status === "Complete") await afterCompletes(tx, run, cells?.completes !== undefined ? cells.completes + 1 : await q.completeCount(tx, run.id));
+    const shown = await viewOf(tx, run, saved);
+    // The complete's rows for the results, last: their inserts bump the project's results version,
+    // a row every writer of the project's results (another market's respondents) waits on until
+    // this transaction commits (migration 0029), so it is held for these statements only.
+    if (status === "Complete") await ingestRun(tx, run);
+    return shown;
   });
 }
 

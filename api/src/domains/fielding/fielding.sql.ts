@@ -63,16 +63,16 @@ const definitions = new WeakMap<Db, Map<number, { at: string; definition: Survey
 export const DEFINITIONS_KEPT = 1000;
 
 /**
- * The run at a survey link, locked (runByLink's `for update`), for a respondent's request: its
+ * The run at a survey link, locked unless `lock` is false (a reload), for a respondent's request: its
  * definition (the questionnaire, often tens of kilobytes of JSON) is read from the database only
  * when the run's updated_at differs from the one it was last read at in this process, since every
  * write of a run's definition sets updated_at (updateDefinition, the sample source's
  * isCustomerPanel). A page otherwise reads the run's state alone. The definition is shared
  * between requests: nothing may change it.
  */
-export async function runForRespondent(db: Db, tx: Sql, link: string): Promise<RunRow | undefined> {
+export async function runForRespondent(db: Db, tx: Sql, link: string, lock = true): Promise<RunRow | undefined> {
   const [r] = await tx.unsafe<(Omit<RunRow, "definition"> & { updatedAt: string })[]>(
-    `select ${RUN_STATE_COLUMNS}, updated_at::text as "updatedAt" from survey_runs where survey_link = $1::uuid for update`,
+    `select ${RUN_STATE_COLUMNS}, updated_at::text as "updatedAt" from survey_runs where survey_link = $1::uuid ${lock ? "for update" : ""}`,
     [link],
   );
   if (!r) return undefined;
