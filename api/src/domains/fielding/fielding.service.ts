@@ -374,10 +374,11 @@ async function sessionOf(tx: Tx, runId: number, respondentId: string, lock = fal
  */
 export async function submitPage(db: Db, link: string, respondentId: string, pageId: string, input: Record<string, unknown>, at: Date | null = null): Promise<RespondentView> {
   return system(db, async (tx) => {
-    const run = await openRun(db, tx, link);
-    // A respondent's session, else a test entry's (test-entries.ts), else none (404).
+    // A respondent's session, else a test entry's (test-entries.ts), else none (404). The run and
+    // the session are read together (one round trip), the run's row locked first as always.
+    if (!/^[0-9a-f-]{36}$/i.test(link)) throw new ApiError("NotFound", "This survey link is not valid");
     if (!/^[0-9a-f-]{36}$/i.test(respondentId)) throw new ApiError("NotFound", "No such respondent in this survey");
-    const s = await q.session(tx, run.id, respondentId, true);
+    const [run, s] = await Promise.all([openRun(db, tx, link), q.sessionAtLink(tx, link, respondentId)]);
     if (!s) {
       const test = await submitTestPage(tx, run, respondentId, pageId, input);
       if (test) return test;

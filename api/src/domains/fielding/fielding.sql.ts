@@ -313,6 +313,18 @@ export async function session(tx: Sql, runId: number, uuid: string, lock = false
   return s;
 }
 
+/**
+ * A respondent's session by the run's link, locked: what session() reads, sent with the run's own
+ * read (runForRespondent) in one round trip, since it needs no answer of it first.
+ */
+export async function sessionAtLink(tx: Sql, link: string, uuid: string): Promise<SessionRow | undefined> {
+  const [s] = await tx.unsafe<SessionRow[]>(
+    `select ${SESSION_COLUMNS} from survey_sessions where survey_run_id = (select id from survey_runs where survey_link = $1::uuid) and respondent_uuid = $2::uuid for update`,
+    [link, uuid],
+  );
+  return s;
+}
+
 export async function sessionByPanelId(tx: Sql, runId: number, panelId: string): Promise<SessionRow | undefined> {
   const [s] = await tx.unsafe<SessionRow[]>(`select ${SESSION_COLUMNS} from survey_sessions where survey_run_id = $1 and panel_respondent_id = $2`, [runId, panelId]);
   return s;
