@@ -314,9 +314,11 @@ describe("callbacks are retried with backoff, and every attempt recorded", () =>
       from supplier_outcomes o join supplier_callback_attempts a on a.supplier_outcome_id = o.id where o.rid = 'C2'`;
     expect(o).toEqual({ state: "pending", late: 30 });
     expect((await deliverDueCallbacks(tdb.db)).some((a) => a.url.includes("RID=C2&")), "not due yet").toBe(false);
-    // Time passes: the retry is due.
+    // Time passes: the retry is due (a second ago: a retry due at this statement's own now() was
+    // sometimes not yet due to the next transaction's now() once test databases committed without
+    // waiting for the disk, which left no millisecond between the two).
     failing.delete("C2");
-    await tdb.db`update supplier_outcomes set next_attempt_at = now() where rid = 'C2'`;
+    await tdb.db`update supplier_outcomes set next_attempt_at = now() - interval '1 second' where rid = 'C2'`;
     const a2 = (await deliverDueCallbacks(tdb.db)).find((a) => a.url.includes("RID=C2&"));
     expect(a2).toMatchObject({ attempt: 2, httpStatus: 200, delivered: true });
   });
@@ -331,7 +333,7 @@ describe("callbacks are retried with backoff, and every attempt recorded", () =>
     const a7 = (await deliverDueCallbacks(tdb.db)).find((a) => a.url.includes("RID=C9&"));
     expect(a7).toMatchObject({ attempt: CALLBACK_MAX_ATTEMPTS - 1, httpStatus: 500, delivered: false });
     // The supplier's server goes away: the last attempt fails with a network error.
-    await tdb.db`update supplier_outcomes set next_attempt_at = now() where rid = 'C9'`;
+    await tdb.db`update supplier_outcomes set next_attempt_at = now() - interval '1 second' where rid = 'C9'`;
     const closed = `http://127.0.0.1:1/cint/s2s?RID={rid}&status={outcome}`;
     expect((await call(app, "staff", null, "PATCH", `/api/v1/SampleSuppliers(${cint.id})`, { callbackUrl: closed })).status).toBe(200);
     const a8 = (await deliverDueCallbacks(tdb.db)).find((a) => a.url.includes("RID=C9&"));
@@ -345,7 +347,7 @@ describe("callbacks are retried with backoff, and every attempt recorded", () =>
 
   test("the suppliers.callbacks job sends what is due", async () => {
     // X1 was sent back over quota when C2 closed the run; make its callback due again as if unsent.
-    await tdb.db`update supplier_outcomes set callback_state = 'pending', next_attempt_at = now(), callback_attempts = 0, delivered_at = null where rid = 'X1'`;
+    await tdb.db`update supplier_outcomes set callback_state = 'pending', next_attempt_at = now() - interval '1 second', callback_attempts = 0, delivered_at = null where rid = 'X1'`;
     await tdb.db`delete from supplier_callback_attempts where supplier_outcome_id = (select id from supplier_outcomes where rid = 'X1')`;
     const before = calls.length;
     const ctx = { db: tdb.db, progress: async () => {}, signal: new AbortController().signal } as unknown as Parameters<typeof supplierCallbacksJob.handler>[0];
