@@ -408,8 +408,11 @@ export async function submitPage(db: Db, link: string, respondentId: string, pag
     let flags: string[] = reason === "attention check" ? ["attention"] : [];
     if (outcome.status === "Complete") {
       // Quality before weighting: a flagged respondent is excluded, and the quota stays open for another.
-      const done = await q.completeLengths(tx, run.id);
-      const [own] = await tx<{ fp: string | null; nk: string | null }[]>`select device_fingerprint as fp, network_key as nk from survey_sessions where id = ${s.id}`;
+      // The run's completes and this session's own device and network keys, asked at once.
+      const [done, [own]] = await Promise.all([
+        q.completeLengths(tx, run.id),
+        tx<{ fp: string | null; nk: string | null }[]>`select device_fingerprint as fp, network_key as nk from survey_sessions where id = ${s.id}`,
+      ]);
       const fp = own?.fp ?? null;
       const nk = own?.nk ?? null;
       flags = qualityFlags(run.definition, {

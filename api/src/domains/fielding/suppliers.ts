@@ -537,13 +537,13 @@ export async function hasOutcome(tx: Tx, runId: number, entry: SupplierEntry): P
 export async function sessionEndLink(tx: Tx, s: { id: number; surveyRunId: number; status: string; sampleSupplierId: number | null; supplierRid: string | null }): Promise<string | null> {
   if (s.status === "InProgress" || s.sampleSupplierId === null || s.supplierRid === null) return null;
   const read = () => tx<{ outcome: OutcomeName }[]>`select outcome from supplier_outcomes where survey_session_id = ${s.id}`;
-  let [o] = await read();
+  // The outcome, the supplier and the run's end links asked at once (one round trip).
+  let [[o], supplier, links] = await Promise.all([read(), row(tx, s.sampleSupplierId), runEndLinks(tx, s.surveyRunId)]);
   if (!o) {
     await recordOutcomes(tx, s.surveyRunId, s.id);
     [o] = await read();
   }
-  const supplier = await row(tx, s.sampleSupplierId);
-  return o && supplier ? endLink(supplier, s.supplierRid, KIND_OF[o.outcome], await runEndLinks(tx, s.surveyRunId)) : null;
+  return o && supplier ? endLink(supplier, s.supplierRid, KIND_OF[o.outcome], links) : null;
 }
 
 // ---- server-to-server callbacks ----
