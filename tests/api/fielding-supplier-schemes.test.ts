@@ -13,9 +13,9 @@ import { createTestDb, type TestDb } from "../helpers/db.ts";
 import { call, testApp } from "../helpers/app.ts";
 import type { App } from "../../api/src/app.ts";
 import * as fielding from "../../api/src/domains/fielding/fielding.service.ts";
-import { ATTENTION } from "../../api/src/domains/fielding/engine.ts";
 import { CALLBACK_MAX_ATTEMPTS, callbackBackoffSeconds, deliverDueCallbacks, signLink } from "../../api/src/domains/fielding/suppliers.ts";
 import { supplierCallbacksJob } from "../../api/src/domains/fielding/suppliers.jobs.ts";
+import { answers } from "../helpers/supplier-run.ts";
 
 let tdb: TestDb;
 let app: App;
@@ -74,18 +74,6 @@ afterAll(async () => {
 
 type Q = { key: string; type: string; options: { id: number; exclusive: boolean }[] };
 type View = { respondentId: string; status: string; redirectUrl: string | null; message: string; page: { id: string; kind: string; questions: Q[] } | null };
-
-function answers(v: View, gender: number): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const q of v.page!.questions) {
-    if (q.key === "s45") out[q.key] = gender;
-    else if (q.key === ATTENTION.key) out[q.key] = ATTENTION.correct;
-    else if (q.type === "text") out[q.key] = "It sounds tasty and good value";
-    else if (q.type === "multiple") out[q.key] = [q.options.find((o) => !o.exclusive)!.id];
-    else out[q.key] = q.options[Object.keys(out).length % q.options.length]!.id;
-  }
-  return out;
-}
 
 interface Run {
   id: number;

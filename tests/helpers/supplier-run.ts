@@ -25,7 +25,7 @@ export async function respondentPost(app: App, run: SupplierRun, path: string, b
 }
 
 /** Answers that qualify with `gender`, pass the attention check and never straight-line. */
-function answers(v: View, gender: number): Record<string, unknown> {
+export function answers(v: Pick<View, "page">, gender: number): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const q of v.page!.questions) {
     if (q.key === "s45") out[q.key] = gender;
