@@ -247,8 +247,12 @@ test("the editor: waves, watch, clone (SPEC's toast), question order and templat
   const custom = page.getByRole("region", { name: "Custom" }).getByTestId("project-question");
   await expect(custom).toHaveCount(2);
   await expect(custom.first()).toContainText("First custom question?");
+  // The new order shows at once (optimistic) while the server stores it: the reload waits for the
+  // store's answer, or it may cancel the call (CI at 4fb4806 reloaded before it and read the old order).
+  const stored = page.waitForResponse((r) => r.url().includes("/ProjectQuestions/SortOrderChange") && r.request().method() === "POST");
   await custom.nth(1).dragTo(custom.first());
   await expect(custom.first(), "dragged to the top").toContainText("Second custom question?");
+  expect((await stored).status(), "the order was stored").toBe(200);
   await page.reload();
   await expect(custom.first(), "the dragged order was stored").toContainText("Second custom question?");
   await page.getByRole("button", { name: "Save as template: Second custom question?" }).click();
