@@ -64,9 +64,8 @@ async function worstCasePlan(text: string, params: readonly unknown[]): Promise<
   return tdb.db.begin(async (tx) => {
     await tx`set local enable_hashjoin = off`;
     await tx`set local enable_mergejoin = off`;
-    const [r] = await tx.unsafe(`explain (analyze, timing off, format json) ${text}`, params as never[]);
-    const plan = (r as { "QUERY PLAN": { Plan: PlanNode }[] })["QUERY PLAN"][0]!.Plan;
-    return largestStep(plan);
+    const [r] = await tx.unsafe<{ "QUERY PLAN": { Plan: PlanNode }[] }[]>(`explain (analyze, timing off, format json) ${text}`, params as never[]);
+    return largestStep(r!["QUERY PLAN"][0]!.Plan);
   });
 }
 
