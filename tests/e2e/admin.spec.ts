@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { expectAxeClean } from "./helpers";
+import { expectAxeClean, SCREENS } from "./helpers";
 import { readFileSync } from "node:fs";
 
 // The staff admin area in Chromium (issue #10's Done-when): as staff, approve a project from the
@@ -48,7 +48,7 @@ async function signIn(page: Page, email: string) {
 }
 
 async function shot(page: Page, name: string) {
-  await page.screenshot({ path: `.tmp/screens/admin-${name}.png`, fullPage: true });
+  if (SCREENS) await page.screenshot({ path: `.tmp/screens/admin-${name}.png`, fullPage: true });
 }
 
 const fmt = (n: number) => n.toLocaleString("en-US", { maximumFractionDigits: 2 });

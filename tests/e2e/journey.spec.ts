@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { api, clientIdByName, signIn, token, expectAxeClean } from "./helpers";
+import { api, clientIdByName, signIn, token, expectAxeClean, SCREENS } from "./helpers";
 import { designText } from "../../web/src/features/design";
 
 // The researcher's path without dead ends (issue 22), in Chromium against the real server: the
@@ -25,7 +25,7 @@ test.beforeAll(async ({ request }) => {
 });
 
 async function shot(page: Page, name: string) {
-  await page.screenshot({ path: `.tmp/screens/journey-${name}.png`, fullPage: true });
+  if (SCREENS) await page.screenshot({ path: `.tmp/screens/journey-${name}.png`, fullPage: true });
 }
 
 const noSeriousViolations = (page: Page, where: string) => expectAxeClean(page, `axe on ${where}`, { include: "main" });

@@ -5,7 +5,7 @@
 // Demo data (README): admin@acme.test is Admin of Acme Team A (client 3) and of the Acme
 // enterprise (client 1, with the org Acme Foods, client 2).
 import { expect, test, type Page } from "@playwright/test";
-import { expectAxeClean } from "./helpers";
+import { expectAxeClean, SCREENS } from "./helpers";
 import { readFileSync } from "node:fs";
 
 const PASSWORD = "ideally-demo";
@@ -192,9 +192,9 @@ test.describe("security as admin@acme.test", () => {
     await expect(domains.getByRole("listitem").filter({ hasText: `e2e-${stamp}.test` }).getByText("Verified")).toBeVisible();
     await expect(card.getByText(/until your organisation proves it owns the domain/)).toHaveCount(0);
     await page.setViewportSize({ width: 1440, height: 900 });
-    await page.screenshot({ path: ".tmp/screens/security-1440.png", fullPage: true });
+    if (SCREENS) await page.screenshot({ path: ".tmp/screens/security-1440.png", fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: ".tmp/screens/security-390.png", fullPage: true });
+    if (SCREENS) await page.screenshot({ path: ".tmp/screens/security-390.png", fullPage: true });
     await page.setViewportSize({ width: 1280, height: 720 });
     await card.getByRole("button", { name: "Switch off" }).click();
     await expect(page.getByText("Single sign-on switched off")).toBeVisible();

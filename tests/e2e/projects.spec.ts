@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { api, apiCall, clientIdByName, signIn, token, expectAxeClean } from "./helpers";
+import { api, apiCall, clientIdByName, signIn, token, expectAxeClean, SCREENS } from "./helpers";
 
 // The project pages as a researcher uses them, in Chromium against the real server: sign in,
 // create an Idea project, rename it, add two concepts (one with an image), target an audience,
@@ -16,7 +16,7 @@ const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR
 const noSeriousViolations = (page: Page, where: string) => expectAxeClean(page, `axe on ${where}`, { include: "main" });
 
 async function shot(page: Page, name: string) {
-  await page.screenshot({ path: `.tmp/screens/projects-${name}.png`, fullPage: true });
+  if (SCREENS) await page.screenshot({ path: `.tmp/screens/projects-${name}.png`, fullPage: true });
 }
 
 // The runs this file launches: closed at the end, so the simulated panel does not keep answering
@@ -372,7 +372,7 @@ test("opened at another address of the server, an upload says where to open Idea
   await dlg.getByRole("button", { name: "Add test option" }).click();
   const port = new URL(baseURL!).port;
   await expect(page.getByText(`This page is open at localhost:${port}, but the server is set up to be reached at 127.0.0.1:${port} (its PUBLIC_URL). Open Ideally at http://127.0.0.1:${port} to do this.`).first()).toBeVisible();
-  await page.screenshot({ path: ".tmp/screens/projects-another-address.png" });
+  if (SCREENS) await page.screenshot({ path: ".tmp/screens/projects-another-address.png" });
   await apiCall(request, uma, team, "DELETE", `/api/v1/Projects(${p.id})`);
 });
 

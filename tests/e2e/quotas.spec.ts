@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { api, expectAxeClean, signIn, token } from "./helpers";
+import { api, expectAxeClean, signIn, token, SCREENS } from "./helpers";
 
 // Quotas in the browser (issue 36): a researcher sets a 50/50 gender quota on the editor's markets
 // tab (a sum other than 100% is refused at the field, in words), sees each cell's completes needed
@@ -11,7 +11,7 @@ const MALE = 4500001;
 const FEMALE = 4500002;
 
 async function shot(page: Page, name: string) {
-  await page.screenshot({ path: `.tmp/screens/quotas-${name}.png`, fullPage: true });
+  if (SCREENS) await page.screenshot({ path: `.tmp/screens/quotas-${name}.png`, fullPage: true });
 }
 
 const launchedRuns: { clientId: number; runId: number }[] = [];
@@ -54,7 +54,7 @@ test("a 50/50 gender quota set in the editor; each cell's progress on the status
   await expect(gender.getByRole("alert")).toHaveText("The shares add up to 90%: they must add up to 100%, or be left empty for no quota.");
   await expect(female).toHaveAttribute("aria-invalid", "true");
   expect((await api(request, uma, teamA, "GET", `/api/v1/Targets?$filter=projectId eq ${p.id}`)).value, "nothing saved").toEqual([]);
-  await gender.screenshot({ path: ".tmp/screens/quotas-editor-refused.png" });
+  if (SCREENS) await gender.screenshot({ path: ".tmp/screens/quotas-editor-refused.png" });
   await expectAxeClean(page, "the markets tab with a refused share", { include: "main" });
 
   // 50/50: saved as Male and Female only, half each; the cells say what they need and can get.
@@ -79,7 +79,7 @@ test("a 50/50 gender quota set in the editor; each cell's progress on the status
   await expect(gender.locator("summary")).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth), "no wider than the phone").toBeLessThanOrEqual(390);
   await shot(page, "editor-390");
-  await gender.screenshot({ path: ".tmp/screens/quotas-editor-390-gender.png" });
+  if (SCREENS) await gender.screenshot({ path: ".tmp/screens/quotas-editor-390-gender.png" });
   await expectAxeClean(page, "the markets tab with quotas at 390 px", { include: "main" });
   await page.setViewportSize({ width: 1280, height: 900 });
 
@@ -172,7 +172,7 @@ test("a 2x2 crossed quota (gender × age band) set in the editor's grid; each ce
   await expect(crossed.getByRole("alert")).toHaveText("The crossed cells add up to 99.99%: they must add up to 100%, or be left empty for no crossed quota.");
   await expect(share("Female × 25-34")).toHaveAttribute("aria-invalid", "true");
   expect(await storedCells(), "nothing saved").toEqual([]);
-  await crossed.screenshot({ path: ".tmp/screens/quotas-crossed-refused.png" });
+  if (SCREENS) await crossed.screenshot({ path: ".tmp/screens/quotas-crossed-refused.png" });
 
   // 100%: the API refuses the crossing while gender has quotas of its own, in its words at the grid.
   await share("Female × 25-34").fill("25");
@@ -215,13 +215,13 @@ test("a 2x2 crossed quota (gender × age band) set in the editor's grid; each ce
   await expect(share("Another gender × 25-34")).toHaveValue("");
   await expect(crossed.getByTestId("crossed-cell-feasibility")).toHaveCount(4);
   await shot(page, "crossed-editor-1280");
-  await crossed.screenshot({ path: ".tmp/screens/quotas-crossed-grid-1280.png" });
+  if (SCREENS) await crossed.screenshot({ path: ".tmp/screens/quotas-crossed-grid-1280.png" });
   await expectAxeClean(page, "the markets tab with crossed cells", { include: "main" });
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(share("Male × 18-24")).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth), "no wider than the phone").toBeLessThanOrEqual(390);
   await shot(page, "crossed-editor-390");
-  await crossed.screenshot({ path: ".tmp/screens/quotas-crossed-grid-390.png" });
+  if (SCREENS) await crossed.screenshot({ path: ".tmp/screens/quotas-crossed-grid-390.png" });
   await expectAxeClean(page, "the markets tab with crossed cells at 390 px", { include: "main" });
   await page.setViewportSize({ width: 1280, height: 900 });
 

@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { readFileSync } from "node:fs";
-import { apiCall, clientIdByName, signIn, token, expectAxeClean } from "./helpers";
+import { apiCall, clientIdByName, signIn, token, expectAxeClean, SCREENS } from "./helpers";
 
 // Issue 23, the verdict-first Summary and the page truths, on the demo data (Acme Team A): the
 // Summary names a verdict per concept from the action standard (a User changes the standard, a
@@ -17,7 +17,7 @@ async function look(page: Page, name: string) {
   for (const width of [1440, 390]) {
     await page.setViewportSize({ width, height: 900 });
     await page.waitForLoadState("networkidle");
-    await page.screenshot({ path: `.tmp/screens/verdict-${name}-${width}.png`, fullPage: true });
+    if (SCREENS) await page.screenshot({ path: `.tmp/screens/verdict-${name}-${width}.png`, fullPage: true });
     await axe(page, `${name} at ${width}px`);
   }
   await page.setViewportSize({ width: 1440, height: 900 });
