@@ -118,7 +118,7 @@ describe("a failed callback is sent again by staff", () => {
     expect(r.body.attempts.map((a: { attempt: number; series: number }) => [a.attempt, a.series])).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((n) => [n, 1]));
     const audit = await tdb.db<{ userId: number; clientId: number; entityType: string; entityId: number; event: string; data: Record<string, unknown> }[]>`
       select user_id as "userId", client_id as "clientId", entity_type as "entityType", entity_id as "entityId", event, data from data_events_log where id > ${lastLog}`;
-    expect(audit).toEqual([{ userId: 9002, clientId: T, entityType: "SurveyRun", entityId: run.id, event: "SupplierCallbackResent", data: { callbackId: c.id, rid: "R1", kind: "outcome", outcome: "complete", from: "failed", attemptsBefore: 8, series: 2 } }]);
+    expect([...audit]).toEqual([{ userId: 9002, clientId: T, entityType: "SurveyRun", entityId: run.id, event: "SupplierCallbackResent", data: { callbackId: c.id, rid: "R1", kind: "outcome", outcome: "complete", from: "failed", attemptsBefore: 8, series: 2 } }]);
 
     // The nudge: one suppliers.callbacks job waits in the queue; it runs (no cron in this test).
     const jobs = await takeJobs();
