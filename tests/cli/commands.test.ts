@@ -96,7 +96,7 @@ test("admin commands: listed from the contract, run as a job followed to its res
 }, 60_000);
 
 describe("help and completion", () => {
-  const leaves = ["login", "logout", "whoami", "version", "auth status", "auth token", "markets", "targets", "categories", "frameworks", "industries", "clients list", "clients use", "projects list", "projects show", "projects validate", "projects create", "projects update", "projects clone", "projects submit", "projects unsubmit", "projects delete", "projects undelete", "projects watch", "results", "results verbatims", "export", "credits balance", "credits ledger", "credits transfer", "admin approve", "admin decline", "admin runs list", "admin runs close", "admin runs extend", "admin commands", "api", "completion", "analyze psm", "analyze turf", "analyze rake", "analyze compare"];
+  const leaves = ["login", "logout", "whoami", "version", "auth status", "auth token", "markets", "targets", "categories", "frameworks", "industries", "clients list", "clients use", "projects list", "projects show", "projects validate", "projects create", "projects update", "projects clone", "projects submit", "projects unsubmit", "projects delete", "projects undelete", "projects watch", "results", "results verbatims", "export", "credits balance", "credits ledger", "credits transfer", "admin approve", "admin decline", "admin runs list", "admin runs close", "admin runs extend", "admin runs callbacks", "admin commands", "api", "completion", "analyze psm", "analyze turf", "analyze rake", "analyze compare"];
   test("every command's --help has examples and names --json", async () => {
     for (const c of leaves) {
       const r = await uma.run([...c.split(" "), "--help"]);

@@ -25,7 +25,7 @@ export function registerAdminCommands(program: Command): void {
     .option("--json", JSON_HELP)
     .addHelpText("after", "\nExamples:\n  $ ideally admin decline 42 --reason 'Concept B names a competitor'\n  $ ideally admin decline 42 --reason 'Concept B names a competitor' --yes --json\nJSON: LifecycleResult")
     .action(async (id: string, _o, cmd: Command) => (await import("./projects/lifecycle.ts")).runDecline(id, all(cmd)));
-  const runs = admin.command("runs").description("survey runs (one fielding in one market): list a project's, close one now, move its field end (staff)");
+  const runs = admin.command("runs").description("survey runs (one fielding in one market): list a project's, close one now, move its field end, its supplier callbacks (staff)");
   pagingOptions(runs
     .command("list")
     .alias("ls")
@@ -51,6 +51,14 @@ export function registerAdminCommands(program: Command): void {
     .option("--json", JSON_HELP)
     .addHelpText("after", "\nExamples:\n  $ ideally admin runs extend 7 --until +3d\n  $ ideally admin runs extend 7 --until 2027-01-15T18:00:00+13:00 --json\nJSON: SurveyRunState { id, surveyStatusId, surveyStatus, fieldingState, fieldEndAt, stalledAt, ... }")
     .action(async (run: string, _o, cmd: Command) => (await import("./admin/runs.ts")).runRunsExtend(run, all(cmd)));
+  runs
+    .command("callbacks")
+    .description("a supplier run's server-to-server callbacks with their attempts; --resend sends a failed one again (a fresh series of 8 attempts); staff only")
+    .argument("<run>", "survey run id (`ideally admin runs list PROJECT`)")
+    .option("--resend <id>", "send this callback again (its id from the list); a delivered one is refused")
+    .option("--json", JSON_HELP)
+    .addHelpText("after", "\nExamples:\n  $ ideally admin runs callbacks 7\n  $ ideally admin runs callbacks 7 --resend 31\n  $ ideally admin runs callbacks 7 --json | jq '.[] | select(.state == \"failed\") | .id'\nJSON: [SupplierCallback { id, rid, kind, outcome, state, series, attempts: [{ attempt, series, httpStatus, error }] }] or, with --resend, the callback")
+    .action(async (run: string, _o, cmd: Command) => (await import("./admin/runs.ts")).runRunsCallbacks(run, all(cmd)));
   pagingOptions(admin
     .command("commands")
     .description("the command runner: list the commands, or run one as a job with a progress bar"), null)

@@ -1,6 +1,7 @@
-// The fielding engine's job: its tick runs every minute (pg-boss cron, like the scheduler) and
-// again a moment later while the simulated panel still has answers to give, so a launched
-// Ideally-panel run fills in batches that arrive live; see fielding.service.ts tick().
+// The fielding engine's job: its tick runs every minute (pg-boss cron, like the scheduler), again a
+// moment later while the simulated panel still has answers to give, so a launched Ideally-panel run
+// fills in batches that arrive live, and at once when a project is approved for fielding or a run
+// is launched (nudgeFieldingTick; decision record 9002); see fielding.service.ts tick().
 import { processConfig } from "../../config.ts";
 import { defineJob } from "../../jobs/workers.ts";
 import type { JobEnvelope, Queue } from "../../jobs/queue.ts";
@@ -53,4 +54,20 @@ export async function scheduleFieldingTick(queue: Queue, publicUrl: string): Pro
   await queue.schedule(fieldingTickJob.name, "* * * * *", envelope, { tz: "UTC" });
   // And once now, so a server that starts with due work does not wait a minute.
   await queue.send(fieldingTickJob.name, envelope, { singletonKey: "fielding.tick.refill" });
+}
+
+/** Nudges within this many seconds of each other make one tick (pg-boss's throttle: one job per slot). */
+export const NUDGE_SLOT_SECONDS = 2;
+
+/**
+ * Runs a tick now rather than at the next cron minute (decision record 9002): after a project is
+ * approved for fielding (300) or a run is launched, outside the request's transaction (its change
+ * is committed, so the tick sees it). One job per key and slot of NUDGE_SLOT_SECONDS (pg-boss's
+ * singletonKey with singletonSeconds: a singletonKey alone does not dedupe on a standard queue);
+ * a nudge whose slot is taken goes to the next slot, so two nudges do not make two ticks at once
+ * and the later one's change is still picked up.
+ */
+export async function nudgeFieldingTick(queue: Queue, publicUrl: string | undefined): Promise<string | null> {
+  const envelope: JobEnvelope<FieldingTickInput> = { input: publicUrl ? { publicUrl } : {}, origin: { userId: SERVICES_USER_ID, clientId: null } };
+  return queue.send(fieldingTickJob.name, envelope, { singletonKey: "fielding.tick.now", singletonSeconds: NUDGE_SLOT_SECONDS, singletonNextSlot: true });
 }

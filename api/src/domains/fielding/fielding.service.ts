@@ -75,6 +75,10 @@ export interface CreatedRun {
 export async function createSurveys(db: Db, projectId: number | null): Promise<CreatedRun[]> {
   await startDueSchedules(db);
   return system(db, async (tx) => {
+    // One at a time (a nudged tick beside the cron's, or CreateDecipherSurveys): two transactions
+    // reading the same ready group would each make a run for it, the first left without its
+    // schedules. Held to the commit; the second then reads the groups as the first left them.
+    await tx`select pg_advisory_xact_lock(hashtext('fielding.createSurveys'))`;
     const out: CreatedRun[] = [];
     for (const g of await q.readyGroups(tx, projectId)) {
       const runId = await q.insertRun(tx, g, hash32(`${g.projectId}:${g.regionId}:${g.scheduleIds.join(",")}`) & 0x7fffffff);

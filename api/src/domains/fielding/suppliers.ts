@@ -608,13 +608,14 @@ export interface CallbackAttempt {
  * pending, so the supplier hears of the complete before its reversal), each outside any transaction: claimed in a short transaction
  * (leased, so no other process sends it meanwhile), called (POST, 10 s, redirects not followed; a
  * 2xx answer delivers it), and the attempt recorded in another. A failed attempt is tried again
- * after callbackBackoffSeconds, up to CALLBACK_MAX_ATTEMPTS, then the callback is failed. The
- * suppliers.callbacks job runs this; `fetchFn` is for tests.
+ * after callbackBackoffSeconds, up to CALLBACK_MAX_ATTEMPTS in its series (staff may start a new
+ * series: supplier-resend.ts), then the callback is failed. The suppliers.callbacks job runs this;
+ * `fetchFn` is for tests.
  */
 export async function deliverDueCallbacks(db: Db, opts: { limit?: number; fetchFn?: typeof fetch } = {}): Promise<CallbackAttempt[]> {
   const send = opts.fetchFn ?? fetch;
   const claimed = await system(db, async (tx) => {
-    const due = await tx<{ id: number; attempt: number; supplierId: number; rid: string; outcome: OutcomeName; kind: RecordKind }[]>`
+    const due = await tx<{ id: number; attempt: number; series: number; inSeries: number; supplierId: number; rid: string; outcome: OutcomeName; kind: RecordKind }[]>`
       update supplier_outcomes o
       set callback_attempts = o.callback_attempts + 1, next_attempt_at = now() + make_interval(secs => ${CALLBACK_LEASE_SECONDS})
       where o.id in (
@@ -625,11 +626,12 @@ export async function deliverDueCallbacks(db: Db, opts: { limit?: number; fetchF
             where p.kind = 'outcome' and p.callback_state = 'pending'
               and p.survey_run_id = d.survey_run_id and p.sample_supplier_id = d.sample_supplier_id and p.rid = d.rid))
         order by d.next_attempt_at, d.id limit ${opts.limit ?? 50} for update of d skip locked)
-      returning o.id::int as id, o.callback_attempts as attempt, o.sample_supplier_id as "supplierId", o.rid, o.outcome, o.kind`;
-    const out: { id: number; attempt: number; url: string | null }[] = [];
+      returning o.id::int as id, o.callback_attempts as attempt, o.callback_series as series, o.callback_attempts - o.callback_series_from as "inSeries",
+                o.sample_supplier_id as "supplierId", o.rid, o.outcome, o.kind`;
+    const out: { id: number; attempt: number; series: number; inSeries: number; url: string | null }[] = [];
     for (const d of due) {
       const s = await row(tx, d.supplierId);
-      out.push({ id: d.id, attempt: d.attempt, url: s ? await callbackLink(s, d.rid, d.outcome, d.kind) : null });
+      out.push({ id: d.id, attempt: d.attempt, series: d.series, inSeries: d.inSeries, url: s ? await callbackLink(s, d.rid, d.outcome, d.kind) : null });
     }
     return out;
   });
@@ -654,11 +656,11 @@ export async function deliverDueCallbacks(db: Db, opts: { limit?: number; fetchF
     const delivered = answer === "delivered";
     await system(db, async (tx) => {
       await tx`
-        insert into supplier_callback_attempts (supplier_outcome_id, attempt, url, started_at, http_status, error)
-        values (${c.id}, ${c.attempt}, ${c.url}, ${startedAt}, ${httpStatus}, ${error})`;
+        insert into supplier_callback_attempts (supplier_outcome_id, attempt, series, url, started_at, http_status, error)
+        values (${c.id}, ${c.attempt}, ${c.series}, ${c.url}, ${startedAt}, ${httpStatus}, ${error})`;
       if (delivered) await tx`update supplier_outcomes set callback_state = 'delivered', delivered_at = now(), next_attempt_at = null where id = ${c.id}`;
-      else if (answer === "failed" || c.attempt >= CALLBACK_MAX_ATTEMPTS) await tx`update supplier_outcomes set callback_state = 'failed', next_attempt_at = null where id = ${c.id}`;
-      else await tx`update supplier_outcomes set next_attempt_at = now() + make_interval(secs => ${callbackBackoffSeconds(c.attempt)}) where id = ${c.id}`;
+      else if (answer === "failed" || c.inSeries >= CALLBACK_MAX_ATTEMPTS) await tx`update supplier_outcomes set callback_state = 'failed', next_attempt_at = null where id = ${c.id}`;
+      else await tx`update supplier_outcomes set next_attempt_at = now() + make_interval(secs => ${callbackBackoffSeconds(c.inSeries)}) where id = ${c.id}`;
     });
     attempts.push({ supplierOutcomeId: c.id, attempt: c.attempt, url: c.url, httpStatus, error, delivered });
   }
@@ -676,7 +678,9 @@ export interface SupplierCallback {
   state: "pending" | "delivered" | "failed";
   nextAttemptAt: string | null;
   deliveredAt: string | null;
-  attempts: { attempt: number; url: string; startedAt: string; finishedAt: string; httpStatus: number | null; error: string | null }[];
+  /** 1, and one more each time staff sent it again (a fresh series of attempts). */
+  series: number;
+  attempts: { attempt: number; series: number; url: string; startedAt: string; finishedAt: string; httpStatus: number | null; error: string | null }[];
 }
 
 /** SupplierCallbacks: the run's callbacks with every attempt (staff). */
@@ -686,8 +690,8 @@ export async function supplierCallbacks(db: Db, runId: number): Promise<Supplier
     if (!run) throw new ApiError("NotFound", `No survey run ${runId}`);
     return tx<SupplierCallback[]>`
       select o.id::int as id, o.rid, o.kind, o.outcome, o.reason, to_json(o.decided_at)#>>'{}' as "decidedAt", o.callback_state as state,
-             to_json(o.next_attempt_at)#>>'{}' as "nextAttemptAt", to_json(o.delivered_at)#>>'{}' as "deliveredAt",
-             coalesce((select json_agg(json_build_object('attempt', a.attempt, 'url', a.url, 'startedAt', to_json(a.started_at)#>>'{}',
+             to_json(o.next_attempt_at)#>>'{}' as "nextAttemptAt", to_json(o.delivered_at)#>>'{}' as "deliveredAt", o.callback_series as series,
+             coalesce((select json_agg(json_build_object('attempt', a.attempt, 'series', a.series, 'url', a.url, 'startedAt', to_json(a.started_at)#>>'{}',
                                                         'finishedAt', to_json(a.finished_at)#>>'{}', 'httpStatus', a.http_status, 'error', a.error) order by a.attempt)
                        from supplier_callback_attempts a where a.supplier_outcome_id = o.id), '[]'::json) as attempts
       from supplier_outcomes o

@@ -1,6 +1,7 @@
 // admin/surveys: survey runs of every client (newest first; ?project= narrows to one project)
 // with the fielding actions of the SurveyRuns set (and the field end: ExtendFieldPeriod), each run's
-// sample source, its field period ("closes at", stalled, why it closed), and respondent removal by UUID.
+// sample source, its field period ("closes at", stalled, why it closed), respondent removal by UUID,
+// and a supplier run's callbacks with Resend for a failed one (SupplierCallbacks.tsx).
 import { useState } from "react";
 import { Modal } from "../../components/Dialog";
 import { Badge, Button, Field, Input, PageHeader, Select, Textarea } from "../../components/ui";
@@ -9,6 +10,7 @@ import { toast } from "../../components/toast";
 import { api, type Row } from "../../api/client";
 import { SAMPLE_SOURCE_TEXT, fieldPeriodText } from "../../features/fielding";
 import { AuditLog, DataTable, Pager, Td, act, fmtDate, forClient, keyPath, useSet, type Call } from "./shared";
+import { SupplierCallbacksDialog } from "./SupplierCallbacks";
 
 const PAGE = 25;
 const SURVEY_STATUSES: Record<number, string> = { 0: "Draft", 10: "Testing", 50: "Live", 90: "Closed", 130: "Dev", 1000: "ErrorXml", 1010: "ErrorProcessing" };
@@ -36,6 +38,7 @@ export default function Surveys() {
   const [simulate, setSimulate] = useState<Run | null>(null);
   const [removing, setRemoving] = useState<Run | null>(null);
   const [extending, setExtending] = useState<Run | null>(null);
+  const [callbacks, setCallbacks] = useState<Run | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [audit, setAudit] = useState(0);
   const filters = [
@@ -109,6 +112,9 @@ export default function Surveys() {
                 {r.surveyStatusId === 50 && r.sampleSource === "simulated" ? (
                   <Button size="sm" variant="secondary" onClick={() => setSimulate(r)} aria-label={`Simulate responses for run ${r.id}`}>Simulate</Button>
                 ) : null}
+                {r.sampleSource === "supplier" ? (
+                  <Button size="sm" variant="secondary" onClick={() => setCallbacks(r)} aria-label={`Supplier callbacks of run ${r.id}`}>Callbacks</Button>
+                ) : null}
                 <Button size="sm" variant="ghost" onClick={() => setRemoving(r)} aria-label={`Remove respondents from run ${r.id}`}>Remove respondents</Button>
               </div>
             </Td>
@@ -119,6 +125,7 @@ export default function Surveys() {
       {simulate ? <SimulateDialog run={simulate} onClose={() => setSimulate(null)} onRun={(n) => run(simulate, "RunSimulatedData", "Simulated responses", api.POST("/api/v1/SurveyRuns({key})/RunSimulatedData", { params: keyPath(simulate.id), body: { completes: n }, ...forClient(simulate.clientId) }))} /> : null}
       {extending ? <FieldEndDialog run={extending} onClose={() => setExtending(null)} onSave={(at) => run(extending, "ExtendFieldPeriod", "Field end moved", api.POST("/api/v1/SurveyRuns({key})/ExtendFieldPeriod", { params: keyPath(extending.id), body: { fieldEndAt: at }, ...forClient(extending.clientId) }))} /> : null}
       {removing ? <RemoveDialog run={removing} onClose={() => setRemoving(null)} onDone={done} /> : null}
+      {callbacks ? <SupplierCallbacksDialog run={callbacks} onClose={() => setCallbacks(null)} onResent={() => setAudit((n) => n + 1)} /> : null}
       <AuditLog filter="entityType eq 'SurveyRun' or (entityType eq 'Project' and event in ('WaveStarted','ResultsReady'))" title="Fielding events" refreshKey={audit} />
     </div>
   );
