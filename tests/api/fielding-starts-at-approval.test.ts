@@ -1,5 +1,5 @@
 // Fielding starts when the project is approved, not at the fielding tick's next cron minute
-// (decision record 9002): the approval that reaches 300 (Approve's last step, SuperApprove) and
+// (decision record 0142): the approval that reaches 300 (Approve's last step, SuperApprove) and
 // LaunchSurvey send the fielding.tick job at once, throttled under one singleton key; running that
 // job (no cron is scheduled in this test) creates and launches the run and the simulated panel
 // answers it. Two run creations at once make one run per wave and market.

@@ -1,7 +1,7 @@
 // The fielding engine's job: its tick runs every minute (pg-boss cron, like the scheduler), again a
 // moment later while the simulated panel still has answers to give, so a launched Ideally-panel run
 // fills in batches that arrive live, and at once when a project is approved for fielding or a run
-// is launched (nudgeFieldingTick; decision record 9002); see fielding.service.ts tick().
+// is launched (nudgeFieldingTick; decision record 0142); see fielding.service.ts tick().
 import { processConfig } from "../../config.ts";
 import { defineJob } from "../../jobs/workers.ts";
 import type { JobEnvelope, Queue } from "../../jobs/queue.ts";
@@ -60,7 +60,7 @@ export async function scheduleFieldingTick(queue: Queue, publicUrl: string): Pro
 export const NUDGE_SLOT_SECONDS = 2;
 
 /**
- * Runs a tick now rather than at the next cron minute (decision record 9002): after a project is
+ * Runs a tick now rather than at the next cron minute (decision record 0142): after a project is
  * approved for fielding (300) or a run is launched, outside the request's transaction (its change
  * is committed, so the tick sees it). One job per key and slot of NUDGE_SLOT_SECONDS (pg-boss's
  * singletonKey with singletonSeconds: a singletonKey alone does not dedupe on a standard queue);

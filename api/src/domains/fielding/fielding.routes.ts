@@ -20,7 +20,7 @@ export function registerFieldingRoutes(app: App, deps: AppDeps): void {
   registerFieldingCounts(app, deps);
 }
 
-/** LaunchSurvey's step: the run goes Live, and the fielding tick is nudged so the simulated panel answers at once, not at its next minute (decision record 9002). */
+/** LaunchSurvey's step: the run goes Live, and the fielding tick is nudged so the simulated panel answers at once, not at its next minute (decision record 0142). */
 async function launchNow(deps: AppDeps, runId: number, publicUrl: string): Promise<void> {
   await svc.launchRun(deps.db, runId, publicUrl);
   if (deps.queue) await nudgeFieldingTick(deps.queue, deps.publicUrl).catch(() => null);

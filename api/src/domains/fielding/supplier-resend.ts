@@ -1,5 +1,5 @@
 // Staff send a supplier's server-to-server callback again (SurveyRuns({key})/SupplierCallbacks/
-// {callbackId}/Resend; docs/suppliers.md, decision record 9001). A failed callback, or a pending
+// {callbackId}/Resend; docs/suppliers.md, decision record 0141). A failed callback, or a pending
 // one waiting out its backoff, goes back to pending, due now, for a fresh series of attempts
 // (CALLBACK_MAX_ATTEMPTS more, the backoff from its start); the attempts made so far are kept and
 // listed, each with its series. A delivered callback is not sent again (409). The supplier hears a

@@ -21,7 +21,7 @@ export function registerLifecycleRoutes(app: App, deps: AppDeps): void {
 
 /**
  * A project approved for fielding (300) is fielded at once: the fielding tick is nudged after the
- * approval commits (decision record 9002) instead of waiting for its next cron minute. A queue that
+ * approval commits (decision record 0142) instead of waiting for its next cron minute. A queue that
  * does not answer leaves it to the cron.
  */
 async function fieldingStarts<T extends { statusCode: number }>(deps: AppDeps, r: T): Promise<T> {
