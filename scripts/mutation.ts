@@ -291,8 +291,7 @@ if (import.meta.main) {
     }
     const done = [
       `${name}: ${summarise(result)} in ${Math.round((Date.now() - t0) / 60000)} min`,
-      `  commit ${at.commit}, sha256 ${at.hash}` +
-        (at.dirty.length ? ` (UNCOMMITTED changes in ${at.dirty.join(", ")}: commit and run again for a row of docs/testing.md)` : ""),
+      `  commit ${at.commit}, sha256 ${at.hash}${at.dirty.length ? ` (UNCOMMITTED changes in ${at.dirty.join(", ")}: commit and run again for a row of docs/testing.md)` : ""}`,
     ];
     lines.push(...done);
     // Also as each module ends (and into reports/mutation/{module}.txt), so a long run stopped
