@@ -169,9 +169,7 @@ export function registerTenancyRoutes(app: App, deps: AppDeps): void {
         tags: [t.set],
         operationId: `${t.set}_Rename`,
         summary: `Rename a ${t.tier}; skipped when the name is unchanged`,
-        description:
-          `The ${t.tier} is the request's client, or a client beneath it with requestscope descendants; the caller is an Admin there ` +
-          "(roles inherit down) or staff.",
+        description: `The ${t.tier} is the request's client, or a client beneath it with requestscope descendants; the caller is an Admin there (roles inherit down) or staff.`,
         request: { params: keyParams(t.set), body: { required: true, content: { "application/json": { schema: RenameBody } } } },
         responses: {
           200: { description: "The client after the rename", content: { "application/json": { schema: Renamed } } },
