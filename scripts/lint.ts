@@ -9,7 +9,10 @@ import { mkdirSync, readFileSync, rmSync } from "node:fs";
 const paths = process.argv.slice(2);
 mkdirSync(".tmp", { recursive: true });
 const report = `.tmp/biome-lint-${process.pid}.json`;
-const p = Bun.spawn(["bunx", "biome", "check", "--error-on-warnings", "--reporter=default", "--reporter=json", `--reporter-file=${report}`, ...(paths.length ? paths : ["."])], { stdout: "inherit", stderr: "inherit" });
+const p = Bun.spawn(["bunx", "biome", "check", "--error-on-warnings", "--reporter=default", "--reporter=json", `--reporter-file=${report}`, ...(paths.length ? paths : ["."])], {
+  stdout: "inherit",
+  stderr: "inherit",
+});
 let code = await p.exited;
 try {
   const { summary } = JSON.parse(readFileSync(report, "utf8")) as { summary: { errors: number; warnings: number; infos: number } };

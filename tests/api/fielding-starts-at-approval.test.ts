@@ -43,11 +43,26 @@ async function takeTickJobs(): Promise<TickJob[]> {
 }
 /** Runs a job as its worker would: its own data, no cron. */
 async function runTick(job: TickJob) {
-  return fieldingTickJob.handler({ data: job.data.input, jobId: job.id, name: fieldingTickJob.name, origin: job.data.origin, attempt: 1, db: tdb.db, queue, signal: new AbortController().signal, progress: async () => {} });
+  return fieldingTickJob.handler({
+    data: job.data.input,
+    jobId: job.id,
+    name: fieldingTickJob.name,
+    origin: job.data.origin,
+    attempt: 1,
+    db: tdb.db,
+    queue,
+    signal: new AbortController().signal,
+    progress: async () => {},
+  });
 }
 /** A draft Idea project (one concept, NZ, simulated panel) of `completes`. */
 async function draft(completes: number): Promise<number> {
-  const created = await call(app, "acmeUser", T, "POST", "/api/v1/Projects", { projectName: `Starts at approval ${Math.random().toString(36).slice(2, 7)}`, projectTypeId: 1, frameworkId: 1000, regionIds: [1] });
+  const created = await call(app, "acmeUser", T, "POST", "/api/v1/Projects", {
+    projectName: `Starts at approval ${Math.random().toString(36).slice(2, 7)}`,
+    projectTypeId: 1,
+    frameworkId: 1000,
+    regionIds: [1],
+  });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   const id = created.body.id as number;
   expect((await call(app, "acmeUser", T, "POST", "/api/v1/TestOptions", { projectId: id, conceptText: "Oat milk barista blend" })).status).toBe(201);
@@ -67,7 +82,10 @@ describe("the fielding tick is nudged when fielding can start", () => {
     const submitted = await call(app, "acmeUser", T, "POST", `/api/v1/Projects(${id})/Submit`, {});
     expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
     expect(submitted.body.statusCode).toBe(50);
-    for (const [who, to] of [["acmeAdmin", 100], ["staff", 200]] as const) {
+    for (const [who, to] of [
+      ["acmeAdmin", 100],
+      ["staff", 200],
+    ] as const) {
       const r = await call(app, who, T, "POST", `/api/v1/Projects(${id})/Approve`);
       expect(r.body.statusCode, JSON.stringify(r.body)).toBe(to);
       expect(await takeTickJobs(), `approved to ${to}: not yet fielding`).toEqual([]);
@@ -75,7 +93,10 @@ describe("the fielding tick is nudged when fielding can start", () => {
     const approved = await call(app, "staff", T, "POST", `/api/v1/Projects(${id})/Approve`);
     expect(approved.body.statusCode).toBe(300);
     const jobs = await takeTickJobs();
-    expect(jobs.map((j) => [j.singletonKey, j.slotted, j.data.input]), "one tick job, throttled under its singleton key").toEqual([["fielding.tick.now", true, { publicUrl: PUBLIC }]]);
+    expect(
+      jobs.map((j) => [j.singletonKey, j.slotted, j.data.input]),
+      "one tick job, throttled under its singleton key",
+    ).toEqual([["fielding.tick.now", true, { publicUrl: PUBLIC }]]);
     expect((await runsOf(id)).length, "the approval itself makes no run").toBe(0);
 
     const r = await runTick(jobs[0]!);

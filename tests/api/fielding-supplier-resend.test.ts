@@ -82,7 +82,16 @@ const entry = (r: SupplierRun, rid: string) => {
   const q = `supplier=${supplierId}&rid=${encodeURIComponent(rid)}`;
   return `${q}&sig=${sig(`${PUBLIC}/s/${r.link}?${q}`)}`;
 };
-type Callback = { id: number; rid: string; kind: string; outcome: string; state: string; series: number; nextAttemptAt: string | null; attempts: { attempt: number; series: number; url: string; httpStatus: number | null }[] };
+type Callback = {
+  id: number;
+  rid: string;
+  kind: string;
+  outcome: string;
+  state: string;
+  series: number;
+  nextAttemptAt: string | null;
+  attempts: { attempt: number; series: number; url: string; httpStatus: number | null }[];
+};
 const callbacksOf = async (r: SupplierRun, rid: string): Promise<Callback[]> => {
   const res = await call(app, "staff", null, "GET", `/api/v1/SurveyRuns(${r.id})/SupplierCallbacks`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -127,13 +136,32 @@ describe("a failed callback is sent again by staff", () => {
     expect(r.body.attempts.map((a: { attempt: number; series: number }) => [a.attempt, a.series])).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((n) => [n, 1]));
     const audit = await tdb.db<{ userId: number; clientId: number; entityType: string; entityId: number; event: string; data: Record<string, unknown> }[]>`
       select user_id as "userId", client_id as "clientId", entity_type as "entityType", entity_id as "entityId", event, data from data_events_log where id > ${lastLog}`;
-    expect([...audit]).toEqual([{ userId: 9002, clientId: T, entityType: "SurveyRun", entityId: run.id, event: "SupplierCallbackResent", data: { callbackId: c.id, rid: "R1", kind: "outcome", outcome: "complete", from: "failed", attemptsBefore: 8, series: 2 } }]);
+    expect([...audit]).toEqual([
+      {
+        userId: 9002,
+        clientId: T,
+        entityType: "SurveyRun",
+        entityId: run.id,
+        event: "SupplierCallbackResent",
+        data: { callbackId: c.id, rid: "R1", kind: "outcome", outcome: "complete", from: "failed", attemptsBefore: 8, series: 2 },
+      },
+    ]);
 
     // The nudge: one suppliers.callbacks job waits in the queue; it runs (no cron in this test).
     const jobs = await nudgedJobs();
     expect(jobs.length, "the callbacks job was sent at the re-send").toBe(1);
     const before = calls.length;
-    const result = await supplierCallbacksJob.handler({ data: jobs[0]!.data.input, jobId: jobs[0]!.id, name: supplierCallbacksJob.name, origin: jobs[0]!.data.origin, attempt: 1, db: tdb.db, queue, signal: new AbortController().signal, progress: async () => {} });
+    const result = await supplierCallbacksJob.handler({
+      data: jobs[0]!.data.input,
+      jobId: jobs[0]!.id,
+      name: supplierCallbacksJob.name,
+      origin: jobs[0]!.data.origin,
+      attempt: 1,
+      db: tdb.db,
+      queue,
+      signal: new AbortController().signal,
+      progress: async () => {},
+    });
     expect(result).toEqual({ attempts: 1, delivered: 1 });
     const unsigned = `${base}/s2s?rid=R1&status=complete`;
     expect(calls.slice(before).map((x) => x.url)).toEqual([`${unsigned}&sig=${sig(unsigned)}`]);
@@ -200,12 +228,10 @@ describe("a reversed rid keeps its order", () => {
     expect((await send("R3")).map((a) => new URL(a.url).pathname)).toEqual(["/s2s"]);
     expect((await send("R3")).map((a) => new URL(a.url).pathname)).toEqual(["/reverse"]);
     const told = calls.filter((c) => c.rid === "R3").map((c) => new URL(c.url));
-    expect(told.map((u) => `${u.pathname} ${u.searchParams.get("status")}`), "what the supplier heard, in order; the last word is the reversal").toEqual([
-      "/s2s complete",
-      "/reverse quality-terminate",
-      "/s2s complete",
-      "/reverse quality-terminate",
-    ]);
+    expect(
+      told.map((u) => `${u.pathname} ${u.searchParams.get("status")}`),
+      "what the supplier heard, in order; the last word is the reversal",
+    ).toEqual(["/s2s complete", "/reverse quality-terminate", "/s2s complete", "/reverse quality-terminate"]);
     for (const u of told) {
       const [unsigned, signature] = u.href.split("&sig=");
       expect(signature, u.href).toBe(sig(unsigned!));

@@ -102,7 +102,11 @@ describe("programHash: layout, comments and types leave it, behaviour changes it
       [" + ", " - "],
     ];
     const changes: ((code: string) => string | null)[] = [
-      ...swaps.map(([from, to]) => (code: string) => (code.includes(from) ? code.replace(from, to) : null)),
+      ...swaps.map(
+        ([from, to]) =>
+          (code: string) =>
+            code.includes(from) ? code.replace(from, to) : null,
+      ),
       (code: string) => (/\b\d+\b/.test(code) ? code.replace(/\b\d+\b/, (n) => String(Number(n) + 1)) : null),
     ];
     const codeOf = (line: string) => (/^\s*(\/\/|\/\*|\*)/.test(line) ? "" : line.replace(/\/\/.*$/, ""));

@@ -27,7 +27,11 @@ const dir = mkdtempSync(join(tmpdir(), "ideally-runs-"));
 
 async function staff(method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
   const token = (sam.config().session as { accessToken: string }).accessToken;
-  const res = await fetch(`${server.base}${path}`, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${server.base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   expect(res.status, `${method} ${path}`).toBe(200);
   return (await res.json()) as Record<string, unknown>;
 }
@@ -64,7 +68,10 @@ beforeAll(async () => {
     insert into supplier_outcomes (survey_run_id, sample_supplier_id, rid, outcome, callback_state, callback_attempts)
     values (${run}, ${sup!.id}, 'F2', 'over-quota', 'failed', 8) returning id::int as id`;
   [failedCallback, deliveredCallback, resentCallback] = [f!.id, d!.id, f2!.id];
-  for (const [id, rid] of [[failedCallback, "F1"], [resentCallback, "F2"]] as const) {
+  for (const [id, rid] of [
+    [failedCallback, "F1"],
+    [resentCallback, "F2"],
+  ] as const) {
     for (let a = 1; a <= 8; a++) {
       await tdb.db`insert into supplier_callback_attempts (supplier_outcome_id, attempt, url, started_at, http_status) values (${id}, ${a}, ${`http://127.0.0.1:1/s2s?rid=${rid}`}, now(), 503)`;
     }
@@ -174,7 +181,10 @@ describe("admin runs callbacks", () => {
     const list = await uma.run(["admin", "runs", "callbacks", String(run)]);
     expect([list.code, list.stderr]).toEqual([2, `ideally: list survey run ${run}'s supplier callbacks: supplier callbacks are read and sent again by provider staff; user@acme.test is not staff\n`]);
     const resend = await uma.run(["admin", "runs", "callbacks", String(run), "--resend", String(failedCallback)]);
-    expect([resend.code, resend.stderr]).toEqual([2, `ideally: send callback ${failedCallback} of survey run ${run} again: supplier callbacks are read and sent again by provider staff; user@acme.test is not staff\n`]);
+    expect([resend.code, resend.stderr]).toEqual([
+      2,
+      `ideally: send callback ${failedCallback} of survey run ${run} again: supplier callbacks are read and sent again by provider staff; user@acme.test is not staff\n`,
+    ]);
     const bad = await sam.run(["admin", "runs", "callbacks", String(run), "--resend", "x1"]);
     expect([bad.code, bad.stderr]).toEqual([1, "ideally: expected a callback id (the id column of `ideally admin runs callbacks RUN`), got 'x1'\n"]);
   });

@@ -24,13 +24,16 @@ const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core
 export async function axeFindings(page: Page, opts: { include?: string; html?: boolean } = {}): Promise<string[]> {
   // page.evaluate runs through the DevTools protocol, which the page's CSP does not govern.
   if (!(await page.evaluate(() => typeof window.axe !== "undefined"))) await page.evaluate(AXE_SOURCE);
-  const r = await page.evaluate(
-    (include) => window.axe!.run(include ? { include: [include] } : document, { resultTypes: ["violations"] }),
-    opts.include ?? null,
-  );
+  const r = await page.evaluate((include) => window.axe!.run(include ? { include: [include] } : document, { resultTypes: ["violations"] }), opts.include ?? null);
   return r.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 5).map((n) => `${n.target.join(" ")}${opts.html ? ` ${n.html.slice(0, 160)}` : ""}`).join(", ")}`);
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.nodes
+          .slice(0, 5)
+          .map((n) => `${n.target.join(" ")}${opts.html ? ` ${n.html.slice(0, 160)}` : ""}`)
+          .join(", ")}`,
+    );
 }
 
 /** No serious or critical axe-core violation on the page (or inside `include`). */
@@ -135,10 +138,11 @@ export function requestsInFlight(page: Page): { settled(quietMs?: number, timeou
       return send0.call(this, body);
     };
   });
-  const state = () => page.evaluate(() => {
-    const c: { open: Set<string>; last: number } | undefined = Reflect.get(window, "__calls");
-    return c ? { open: [...c.open], quietFor: performance.now() - c.last } : null;
-  });
+  const state = () =>
+    page.evaluate(() => {
+      const c: { open: Set<string>; last: number } | undefined = Reflect.get(window, "__calls");
+      return c ? { open: [...c.open], quietFor: performance.now() - c.last } : null;
+    });
   return {
     // The timeout is a guard against a call that never ends, as networkidle's was the test's: a
     // costly call (MarketReachResults) took over 15 s on a saturated machine (2026-12-07).
@@ -161,10 +165,14 @@ export function requestsInFlight(page: Page): { settled(quietMs?: number, timeou
 
 /** Two animation frames: a resize's ResizeObserver callbacks have run and React has drawn what they set. */
 export async function nextFrames(page: Page, frames = 3) {
-  await page.evaluate((n) => new Promise<void>((done) => {
-    const step = (k: number) => (k ? requestAnimationFrame(() => step(k - 1)) : done());
-    step(n);
-  }), frames);
+  await page.evaluate(
+    (n) =>
+      new Promise<void>((done) => {
+        const step = (k: number) => (k ? requestAnimationFrame(() => step(k - 1)) : done());
+        step(n);
+      }),
+    frames,
+  );
 }
 
 /**

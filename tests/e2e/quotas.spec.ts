@@ -66,7 +66,12 @@ test("a 50/50 gender quota set in the editor; each cell's progress on the status
   // Male 0.49 and Female 0.51, so about 2,940 and 3,060 can be delivered (worked by hand).
   await expect(gender.getByTestId("cell-feasibility")).toHaveText(["Needs 200; about 2,940 can be delivered", "Needs 200; about 3,060 can be delivered"]);
   await expect(page.getByTestId("feasibility")).toContainText("Gender in New Zealand: Male 50%, Female 50%, 100% in all.");
-  const stored = (await api(request, uma, teamA, "GET", `/api/v1/Targets?$filter=projectId eq ${p.id}&$orderby=systemQuestionOptionId`)).value as { systemQuestionOptionId: number; regionId: number; quotaPercent: number; onlyThese: boolean }[];
+  const stored = (await api(request, uma, teamA, "GET", `/api/v1/Targets?$filter=projectId eq ${p.id}&$orderby=systemQuestionOptionId`)).value as {
+    systemQuestionOptionId: number;
+    regionId: number;
+    quotaPercent: number;
+    onlyThese: boolean;
+  }[];
   expect(stored.map((t) => [t.systemQuestionOptionId, t.regionId, t.quotaPercent, t.onlyThese])).toEqual([
     [MALE, 1, 50, true],
     [FEMALE, 1, 50, true],
@@ -105,9 +110,15 @@ test("a 50/50 gender quota set in the editor; each cell's progress on the status
       ["Male", 200],
       ["Female", 200],
     ]);
-    expect(cells.reduce((s, c) => s + c.completes, 0), "only Male and Female complete").toBe(counts.complete);
+    expect(
+      cells.reduce((s, c) => s + c.completes, 0),
+      "only Male and Female complete",
+    ).toBe(counts.complete);
     expect(counts.complete).toBeGreaterThanOrEqual(60);
-    await expect(progress.getByTestId("quota-cell-count")).toHaveText(cells.map((c) => `${c.completes} / ${c.target}${c.completes >= c.target ? " · full" : ""}`), { timeout: 1000 });
+    await expect(progress.getByTestId("quota-cell-count")).toHaveText(
+      cells.map((c) => `${c.completes} / ${c.target}${c.completes >= c.target ? " · full" : ""}`),
+      { timeout: 1000 },
+    );
   }).toPass({ timeout: 30_000 });
   await expect(progress.getByRole("progressbar", { name: "Male: completes in the quota cell", exact: true })).toHaveAttribute("aria-valuemax", "200");
   await shot(page, "status-1280");
@@ -147,7 +158,8 @@ test("a 2x2 crossed quota (gender × age band) set in the editor's grid; each ce
     ],
   });
   const storedCells = async () =>
-    ((await api(request, uma, teamA, "GET", `/api/v1/CrossedQuotaCells?$filter=projectId eq ${p.id}&$orderby=firstOptionId,secondOptionId&$select=regionId,firstOptionId,secondOptionId,quotaPercent`)).value as unknown[]);
+    (await api(request, uma, teamA, "GET", `/api/v1/CrossedQuotaCells?$filter=projectId eq ${p.id}&$orderby=firstOptionId,secondOptionId&$select=regionId,firstOptionId,secondOptionId,quotaPercent`))
+      .value as unknown[];
 
   await signIn(page, "user@acme.test");
   await page.goto(`/${teamA}/projects/${p.id}/markets`);
@@ -249,9 +261,15 @@ test("a 2x2 crossed quota (gender × age band) set in the editor's grid; each ce
       ["Female × 18-24", 100],
       ["Female × 25-34", 100],
     ]);
-    expect(cells.reduce((s, c) => s + c.completes, 0), "only the four cells complete").toBe(counts.complete);
+    expect(
+      cells.reduce((s, c) => s + c.completes, 0),
+      "only the four cells complete",
+    ).toBe(counts.complete);
     expect(counts.complete).toBeGreaterThanOrEqual(60);
-    await expect(progress.getByTestId("quota-cell-count")).toHaveText(cells.map((c) => `${c.completes} / ${c.target}${c.completes >= c.target ? " · full" : ""}`), { timeout: 1000 });
+    await expect(progress.getByTestId("quota-cell-count")).toHaveText(
+      cells.map((c) => `${c.completes} / ${c.target}${c.completes >= c.target ? " · full" : ""}`),
+      { timeout: 1000 },
+    );
   }).toPass({ timeout: 30_000 });
   await expect(progress.getByRole("progressbar", { name: "Male × 18-24: completes in the quota cell", exact: true })).toHaveAttribute("aria-valuemax", "100");
   await shot(page, "crossed-status-1280");

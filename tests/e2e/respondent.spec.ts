@@ -127,7 +127,12 @@ test("a respondent takes a survey on a phone, with price validation and resume",
 
   // Follow-ups (the framework's open question), then the end. Each page is answered once: the
   // heading of a page not yet replaced would have its questions answered again.
-  while (await page.getByRole("heading", { name: "Almost done" }).isVisible().catch(() => false)) {
+  while (
+    await page
+      .getByRole("heading", { name: "Almost done" })
+      .isVisible()
+      .catch(() => false)
+  ) {
     await answerChoices(page);
     await submitPage(page);
   }

@@ -53,7 +53,11 @@ test("staff see a supplier run's callbacks, a failed one with its answer, and Re
   const late = await request.post(`/s/api/${run.surveyLink}/start`, { data: { entryQuery: `supplier=${sup.id}&rid=E1` } });
   expect(late.status(), await late.text()).toBe(200);
   await expect
-    .poll(async () => (await apiCall<{ value: { rid: string; state: string }[] }>(request, sam, null, "GET", `/api/v1/SurveyRuns(${run.surveyRunId})/SupplierCallbacks`)).value.map((c) => `${c.rid} ${c.state}`), { message: "the callback refused and failed", timeout: 60_000 })
+    .poll(
+      async () =>
+        (await apiCall<{ value: { rid: string; state: string }[] }>(request, sam, null, "GET", `/api/v1/SurveyRuns(${run.surveyRunId})/SupplierCallbacks`)).value.map((c) => `${c.rid} ${c.state}`),
+      { message: "the callback refused and failed", timeout: 60_000 },
+    )
     .toEqual(["E1 failed"]);
 
   await signIn(page, "staff@ideally.test");

@@ -239,14 +239,20 @@ export async function detectStalls(db: Db, hours = STALL_HOURS): Promise<number[
         body: `the ${run.definition.regionName} run has had no complete for ${hours} hours (${counts.completes} of ${target}).${closes}`,
         data: { surveyRunId: id, regionId: run.regionId, completes: counts.completes, targetCompletes: target, fieldEndAt: run.fieldEndAt ? new Date(run.fieldEndAt).toISOString() : null },
       });
-      await projectUpdated(tx, run.clientId, { projectId: run.definition.projectId, action: "SurveyStalled", surveyRunId: id, regionId: run.regionId, completes: counts.completes, targetCompletes: target });
+      await projectUpdated(tx, run.clientId, {
+        projectId: run.definition.projectId,
+        action: "SurveyStalled",
+        surveyRunId: id,
+        regionId: run.regionId,
+        completes: counts.completes,
+        targetCompletes: target,
+      });
     }
     return ids;
   });
 }
 
 // ---- respondents ----
-
 
 function view(run: q.RunRow & { definition: SurveyDefinition }, s: q.SessionRow): RespondentView {
   return respondentView(run, s, null);
@@ -439,7 +445,12 @@ async function afterCompletes(tx: Tx, run: q.RunRow & { definition: SurveyDefini
   await publish(tx, {
     channel: clientChannel(run.clientId),
     event: "Progress",
-    data: { jobId: `survey-run-${run.id}`, name: "fielding", pct: Math.min(100, Math.round((completes / target) * 100)), message: `${completes} of ${target} completes in ${run.definition.regionName}` },
+    data: {
+      jobId: `survey-run-${run.id}`,
+      name: "fielding",
+      pct: Math.min(100, Math.round((completes / target) * 100)),
+      message: `${completes} of ${target} completes in ${run.definition.regionName}`,
+    },
     clientId: run.clientId,
   });
   return completes >= target;
@@ -624,7 +635,18 @@ export async function simulate(db: Db, runId: number, completes: number, opts: {
     await ingestRun(tx, run);
     const total = counts.completes + done;
     const closed = await afterCompletes(tx, run, total, done > 0);
-    return { surveyRunId: run.id, invited: rows.length, completes: done, screenedOut, overQuota, excluded, totalCompletes: total, targetCompletes: target, closed, reachLeft: Math.max(0, plan.reach - sent - rows.length) };
+    return {
+      surveyRunId: run.id,
+      invited: rows.length,
+      completes: done,
+      screenedOut,
+      overQuota,
+      excluded,
+      totalCompletes: total,
+      targetCompletes: target,
+      closed,
+      reachLeft: Math.max(0, plan.reach - sent - rows.length),
+    };
   });
 }
 
@@ -670,9 +692,20 @@ async function ingestRun(tx: Tx, run: q.RunRow & { definition: SurveyDefinition 
     for (const dq of def.demographics) {
       const v = s.answers[dq.key];
       if (typeof v !== "number") continue;
-      responses.push({ ...base, project_question_id: null, question_id: null, standard_question_id: null, test_option_id: null, question_option_id: null, system_question_id: dq.systemQuestionId, system_question_option_id: v, standard_answer_value: null, numeric_value: null });
+      responses.push({
+        ...base,
+        project_question_id: null,
+        question_id: null,
+        standard_question_id: null,
+        test_option_id: null,
+        question_option_id: null,
+        system_question_id: dq.systemQuestionId,
+        system_question_option_id: v,
+        standard_answer_value: null,
+        numeric_value: null,
+      });
     }
-    const asked: [typeof def.loop[number], number | null][] = [
+    const asked: [(typeof def.loop)[number], number | null][] = [
       ...def.screener.map((x) => [x, null] as [typeof x, null]),
       ...s.testOptionOrder.flatMap((t) => def.loop.filter((x) => x.testOptionId === null || x.testOptionId === t).map((x) => [x, t] as [typeof x, number])),
       ...def.followUps.map((x) => [x, null] as [typeof x, null]),
@@ -680,7 +713,15 @@ async function ingestRun(tx: Tx, run: q.RunRow & { definition: SurveyDefinition 
     for (const [dq, t] of asked) {
       const v = s.answers[answerKey(dq, t)];
       if (v === undefined) continue;
-      const row = { ...base, project_question_id: dq.projectQuestionId, question_id: dq.questionId, standard_question_id: dq.standardQuestionId, test_option_id: t, system_question_id: null, system_question_option_id: null };
+      const row = {
+        ...base,
+        project_question_id: dq.projectQuestionId,
+        question_id: dq.questionId,
+        standard_question_id: dq.standardQuestionId,
+        test_option_id: t,
+        system_question_id: null,
+        system_question_option_id: null,
+      };
       if (dq.type === "text") {
         texts.push({ ...base, project_question_id: dq.projectQuestionId!, question_id: dq.questionId!, standard_question_id: dq.standardQuestionId, test_option_id: t, response_text: String(v) });
       } else if (dq.type === "price") {
@@ -697,7 +738,10 @@ async function ingestRun(tx: Tx, run: q.RunRow & { definition: SurveyDefinition 
   }
   await q.insertResponses(tx, responses);
   await q.insertTextResponses(tx, texts);
-  await q.markProcessed(tx, sessions.map((s) => s.id));
+  await q.markProcessed(
+    tx,
+    sessions.map((s) => s.id),
+  );
   return inserted.length;
 }
 
@@ -733,17 +777,46 @@ export async function weightRun(tx: Tx, run: q.RunRow & { definition: SurveyDefi
   const vars = Object.keys(targets);
   if (!vars.length) {
     // A market without census margins (Other markets): unweighted, and said so.
-    await q.setWeights(tx, sample.map((s) => s.id), sample.map(() => 1));
-    return { n: sample.length, iterations: 0, converged: true, maxError: 0, capBinds: false, cap: WEIGHT_CAP, deff: 1, nEff: sample.length, minWeight: 1, maxWeight: 1, variables: [], emptyLevels: [], margins: {}, targets: {}, census: {}, missing: {} };
+    await q.setWeights(
+      tx,
+      sample.map((s) => s.id),
+      sample.map(() => 1),
+    );
+    return {
+      n: sample.length,
+      iterations: 0,
+      converged: true,
+      maxError: 0,
+      capBinds: false,
+      cap: WEIGHT_CAP,
+      deff: 1,
+      nEff: sample.length,
+      minWeight: 1,
+      maxWeight: 1,
+      variables: [],
+      emptyLevels: [],
+      margins: {},
+      targets: {},
+      census: {},
+      missing: {},
+    };
   }
   // Respondents whose answer has no census margin ("Another gender") are left out of that margin.
-  const rows = sample.map((s) => Object.fromEntries(vars.map((v) => {
-    const a = s.answers[v];
-    return [v, typeof a === "number" && targets[v]![a] !== undefined ? String(a) : null];
-  })));
+  const rows = sample.map((s) =>
+    Object.fromEntries(
+      vars.map((v) => {
+        const a = s.answers[v];
+        return [v, typeof a === "number" && targets[v]![a] !== undefined ? String(a) : null];
+      }),
+    ),
+  );
   const { targets: used, emptyLevels, census } = weightingTargets(targets, rows);
   const r = rake(rows, { targets: used, tolerance: RAKE_TOLERANCE, cap: WEIGHT_CAP, maxIterations: 200 });
-  await q.setWeights(tx, sample.map((s) => s.id), r.weights);
+  await q.setWeights(
+    tx,
+    sample.map((s) => s.id),
+    r.weights,
+  );
   return {
     n: sample.length,
     iterations: r.iterations,
@@ -846,7 +919,15 @@ export async function processRun(db: Db, runId: number, opts: { reprocess?: bool
     await q.setRunStatus(tx, run.id, SURVEY_STATUS.Closed, "processed_at");
     const pending = await q.otherRunsPending(tx, run.definition.projectId, run.id);
     const p = await q.projectForDef(tx, run.definition.projectId);
-    return { surveyRunId: run.id, projectId: run.definition.projectId, ingested, weighting, projectStatusCode: p?.statusCode ?? null, alreadyProcessed: false, close: !pending && p?.statusCode === 400 };
+    return {
+      surveyRunId: run.id,
+      projectId: run.definition.projectId,
+      ingested,
+      weighting,
+      projectStatusCode: p?.statusCode ?? null,
+      alreadyProcessed: false,
+      close: !pending && p?.statusCode === 400,
+    };
   });
   if ("close" in r && r.close) {
     const closed = await closeProjectSurvey(db, systemCtx(), { projectId: r.projectId });
@@ -886,10 +967,13 @@ export async function tick(db: Db, publicUrl: string, opts: { batch?: number } =
     await launchRun(db, c.surveyRunId, publicUrl);
     launched++;
   }
-  const open = await system(db, (tx) => tx<{ id: number; status: number; source: q.SampleSource; processed: boolean }[]>`
+  const open = await system(
+    db,
+    (tx) => tx<{ id: number; status: number; source: q.SampleSource; processed: boolean }[]>`
     select id, survey_status_id as status, sample_source as source, processed_at is not null as processed
     from survey_runs where definition is not null and (survey_status_id = ${SURVEY_STATUS.Live} or (survey_status_id = ${SURVEY_STATUS.Closed} and processed_at is null))
-    order by id`);
+    order by id`,
+  );
   let simulated = 0;
   let processed = 0;
   let more = false;

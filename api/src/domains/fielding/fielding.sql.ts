@@ -270,10 +270,7 @@ const SESSION_COLUMNS = `id, client_id as "clientId", survey_run_id as "surveyRu
   sample_supplier_id as "sampleSupplierId", supplier_rid as "supplierRid", quality_flags as "qualityFlags", started_at as "startedAt"`;
 
 export async function session(tx: Sql, runId: number, uuid: string, lock = false): Promise<SessionRow | undefined> {
-  const [s] = await tx.unsafe<SessionRow[]>(
-    `select ${SESSION_COLUMNS} from survey_sessions where survey_run_id = $1 and respondent_uuid = $2::uuid ${lock ? "for update" : ""}`,
-    [runId, uuid],
-  );
+  const [s] = await tx.unsafe<SessionRow[]>(`select ${SESSION_COLUMNS} from survey_sessions where survey_run_id = $1 and respondent_uuid = $2::uuid ${lock ? "for update" : ""}`, [runId, uuid]);
   return s;
 }
 
@@ -301,16 +298,24 @@ export async function insertSession(tx: Sql, s: NewSession): Promise<SessionRow>
     `insert into survey_sessions (client_id, survey_run_id, region_id, panel_respondent_id, test_option_order, is_simulated,
                                   sample_supplier_id, supplier_rid, device_fingerprint, network_key)
      values ($1, $2, $3, $4, $5::int[], $6, $7, $8, $9, $10) returning ${SESSION_COLUMNS}`,
-    [s.clientId, s.surveyRunId, s.regionId, s.panelRespondentId, s.testOptionOrder, s.isSimulated, s.sampleSupplierId ?? null, s.supplierRid ?? null, s.deviceFingerprint ?? null, s.networkKey ?? null],
+    [
+      s.clientId,
+      s.surveyRunId,
+      s.regionId,
+      s.panelRespondentId,
+      s.testOptionOrder,
+      s.isSimulated,
+      s.sampleSupplierId ?? null,
+      s.supplierRid ?? null,
+      s.deviceFingerprint ?? null,
+      s.networkKey ?? null,
+    ],
   );
   return r!;
 }
 
 export async function sessionBySupplierRid(tx: Sql, runId: number, supplierId: number, rid: string): Promise<SessionRow | undefined> {
-  const [s] = await tx.unsafe<SessionRow[]>(
-    `select ${SESSION_COLUMNS} from survey_sessions where survey_run_id = $1 and sample_supplier_id = $2 and supplier_rid = $3`,
-    [runId, supplierId, rid],
-  );
+  const [s] = await tx.unsafe<SessionRow[]>(`select ${SESSION_COLUMNS} from survey_sessions where survey_run_id = $1 and sample_supplier_id = $2 and supplier_rid = $3`, [runId, supplierId, rid]);
   return s;
 }
 
@@ -416,10 +421,7 @@ export async function runCounts(tx: Sql, runIds: number[]): Promise<RunCounts[]>
 // ---- processing ----
 
 export async function unprocessedCompletes(tx: Sql, runId: number): Promise<SessionRow[]> {
-  return tx.unsafe<SessionRow[]>(
-    `select ${SESSION_COLUMNS} from survey_sessions where survey_run_id = $1 and status = 'Complete' and processed_at is null order by id for update`,
-    [runId],
-  );
+  return tx.unsafe<SessionRow[]>(`select ${SESSION_COLUMNS} from survey_sessions where survey_run_id = $1 and status = 'Complete' and processed_at is null order by id for update`, [runId]);
 }
 
 export async function insertProjectSessions(

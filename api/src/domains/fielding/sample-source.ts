@@ -22,7 +22,9 @@ export async function setSampleSource(db: Db, runId: number, source: SampleSourc
     throw new ApiError("ValidationError", "A supplier's run names its supplier: sampleSupplierId", undefined, [{ path: "sampleSupplierId", message: "Required when sampleSource is supplier" }]);
   }
   if (source !== "supplier" && supplierId !== null) {
-    throw new ApiError("ValidationError", `Only a supplier's run has a supplier: leave sampleSupplierId out for ${source}`, undefined, [{ path: "sampleSupplierId", message: `Must be null or absent when sampleSource is ${source}` }]);
+    throw new ApiError("ValidationError", `Only a supplier's run has a supplier: leave sampleSupplierId out for ${source}`, undefined, [
+      { path: "sampleSupplierId", message: `Must be null or absent when sampleSource is ${source}` },
+    ]);
   }
   await system(db, async (tx) => {
     const [run] = await tx<{ status: number; source: SampleSource; supplierId: number | null; respondents: number }[]>`

@@ -54,7 +54,9 @@ const Body = z
       .max(2000)
       .nullable()
       .optional()
-      .describe("A server-to-server callback sent (POST, signed like the end links) for each outcome beside the redirect: {rid} and {outcome} (complete, screen-out, over-quota, quality-terminate, or the supplier's code for it from callbackCodes) are filled in. 2xx delivers it; 5xx, 408, 425, 429 and network errors are retried with backoff; any other answer fails it at once. null removes it"),
+      .describe(
+        "A server-to-server callback sent (POST, signed like the end links) for each outcome beside the redirect: {rid} and {outcome} (complete, screen-out, over-quota, quality-terminate, or the supplier's code for it from callbackCodes) are filled in. 2xx delivers it; 5xx, 408, 425, 429 and network errors are retried with backoff; any other answer fails it at once. null removes it",
+      ),
     callbackCodes: Codes.nullable().optional().describe("The supplier's own code for each outcome in {outcome}; null: the outcomes' names"),
     reversalUrl: z
       .string()
@@ -63,7 +65,9 @@ const Body = z
       .max(2000)
       .nullable()
       .optional()
-      .describe("Where a reversal goes when staff remove a complete already reported (signed and retried as callbacks are), with {rid} and optionally {outcome} (the final outcome, quality-terminate, in the supplier's code); null: the callback URL"),
+      .describe(
+        "Where a reversal goes when staff remove a complete already reported (signed and retried as callbacks are), with {rid} and optionally {outcome} (the final outcome, quality-terminate, in the supplier's code); null: the callback URL",
+      ),
     secret: z.string().min(16).max(200).nullable().optional().describe("The shared secret of the signatures (write only; null removes it)"),
     signatureParameter: parameter.optional().describe("The parameter carrying the signature, last in the link (Cint: hash; PureSpectrum: ps_hash). Default sig"),
     signatureAlgorithm: z
@@ -92,17 +96,43 @@ function registerSupplierCrud(app: App, deps: AppDeps): void {
   const tags = ["SampleSuppliers"];
   addRoute(
     app,
-    { access: access.staff, method: "get", path: "/api/v1/SampleSuppliers", tags, operationId: "SampleSuppliers_List", summary: "Outside sample suppliers", responses: { ...ok(z.object({ value: z.array(Supplier) }), "The suppliers"), ...commonErrors } },
+    {
+      access: access.staff,
+      method: "get",
+      path: "/api/v1/SampleSuppliers",
+      tags,
+      operationId: "SampleSuppliers_List",
+      summary: "Outside sample suppliers",
+      responses: { ...ok(z.object({ value: z.array(Supplier) }), "The suppliers"), ...commonErrors },
+    },
     async (c) => c.json({ value: await s.listSuppliers(db) }, 200),
   );
   addRoute(
     app,
-    { access: access.staff, method: "post", path: "/api/v1/SampleSuppliers", tags, operationId: "SampleSuppliers_Create", summary: "Add a sample supplier", request: json(Body), responses: { ...ok(Supplier, "The supplier", 201), ...commonErrors } },
+    {
+      access: access.staff,
+      method: "post",
+      path: "/api/v1/SampleSuppliers",
+      tags,
+      operationId: "SampleSuppliers_Create",
+      summary: "Add a sample supplier",
+      request: json(Body),
+      responses: { ...ok(Supplier, "The supplier", 201), ...commonErrors },
+    },
     async (c) => c.json(await s.createSupplier(db, c.req.valid("json")), 201),
   );
   addRoute(
     app,
-    { access: access.staff, method: "get", path: "/api/v1/SampleSuppliers/{key}", tags, operationId: "SampleSuppliers_Get", summary: "A sample supplier", request: { params: keyParams("SampleSuppliers") }, responses: { ...ok(Supplier, "The supplier"), ...commonErrors, 404: errors[404] } },
+    {
+      access: access.staff,
+      method: "get",
+      path: "/api/v1/SampleSuppliers/{key}",
+      tags,
+      operationId: "SampleSuppliers_Get",
+      summary: "A sample supplier",
+      request: { params: keyParams("SampleSuppliers") },
+      responses: { ...ok(Supplier, "The supplier"), ...commonErrors, 404: errors[404] },
+    },
     async (c) => c.json(await s.getSupplier(db, keyOf(c)), 200),
   );
   addRoute(
@@ -121,7 +151,16 @@ function registerSupplierCrud(app: App, deps: AppDeps): void {
   );
   addRoute(
     app,
-    { access: access.staff, method: "delete", path: "/api/v1/SampleSuppliers/{key}", tags, operationId: "SampleSuppliers_Delete", summary: "Remove a sample supplier", request: { params: keyParams("SampleSuppliers") }, responses: { 204: { description: "Removed" }, ...commonErrors, 404: errors[404] } },
+    {
+      access: access.staff,
+      method: "delete",
+      path: "/api/v1/SampleSuppliers/{key}",
+      tags,
+      operationId: "SampleSuppliers_Delete",
+      summary: "Remove a sample supplier",
+      request: { params: keyParams("SampleSuppliers") },
+      responses: { 204: { description: "Removed" }, ...commonErrors, 404: errors[404] },
+    },
     async (c) => {
       await s.deleteSupplier(db, keyOf(c));
       return c.body(null, 204);
@@ -208,7 +247,14 @@ function registerCallbacks(app: App, deps: AppDeps): void {
       operationId: "SurveyRuns_SupplierCallbackResend",
       summary: "Send a supplier callback again",
       description: `A failed callback (or a pending one waiting out its backoff) goes back to pending, due now, for a fresh series of attempts (${s.CALLBACK_MAX_ATTEMPTS} more, the backoff from 30 s again); the attempts so far are kept and listed, each with its series, and the callbacks job is nudged to send it at once. Re-sending the outcome of a reversed complete sends its reversal again after it (a reversal is never sent while its outcome is pending). Audited (SurveyRun, SupplierCallbackResent). 409 for a delivered callback, one being sent at this moment, or one whose supplier has no URL for it now; 404 for a callback of another run.`,
-      request: { params: keyParams("SurveyRuns").extend({ callbackId: z.string().regex(/^\d{1,18}$/, "must be an integer").openapi({ param: { name: "callbackId", in: "path" }, description: "The callback's id (SupplierCallbacks)" }) }) },
+      request: {
+        params: keyParams("SurveyRuns").extend({
+          callbackId: z
+            .string()
+            .regex(/^\d{1,18}$/, "must be an integer")
+            .openapi({ param: { name: "callbackId", in: "path" }, description: "The callback's id (SupplierCallbacks)" }),
+        }),
+      },
       responses: { ...ok(Callback, "The callback, pending again"), ...commonErrors, 404: errors[404], 409: errors[409] },
     },
     async (c) => {

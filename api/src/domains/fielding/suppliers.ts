@@ -150,7 +150,8 @@ function checkSupplier(s: Omit<SupplierInput, "secret" | "callbackCodes"> & Sign
     if (problem) errors.push({ path: k, message: problem });
   }
   if (s.callbackUrl != null) {
-    const problem = templateProblem(s.callbackUrl) ?? (s.callbackUrl.includes("{outcome}") ? null : "Must contain {outcome}, where the outcome goes (complete, screen-out, over-quota, quality-terminate)");
+    const problem =
+      templateProblem(s.callbackUrl) ?? (s.callbackUrl.includes("{outcome}") ? null : "Must contain {outcome}, where the outcome goes (complete, screen-out, over-quota, quality-terminate)");
     if (problem) errors.push({ path: "callbackUrl", message: problem });
   }
   if (s.reversalUrl != null) {
@@ -239,7 +240,10 @@ export async function setRunSupplier(db: Db, runId: number, supplierId: number |
     if (!run) throw new ApiError("NotFound", `No survey run ${runId}`);
     if (run.status === 90) throw new ApiError("Conflict", `Survey run ${runId} is Closed: its supplier cannot change`);
     if (supplierId !== null && run.simulated > 0) {
-      throw new ApiError("Conflict", `Survey run ${runId} has ${run.simulated} simulated respondents: a supplier's run takes only the supplier's respondents, so set the supplier before the run launches (CreateDecipherSurveys, SetSampleSupplier, LaunchSurvey)`);
+      throw new ApiError(
+        "Conflict",
+        `Survey run ${runId} has ${run.simulated} simulated respondents: a supplier's run takes only the supplier's respondents, so set the supplier before the run launches (CreateDecipherSurveys, SetSampleSupplier, LaunchSurvey)`,
+      );
     }
     if (supplierId !== null && !(await row(tx, supplierId))) throw new ApiError("NotFound", `SampleSuppliers(${supplierId}) not found`);
     await tx`update survey_runs set sample_supplier_id = ${supplierId}, updated_at = now() where id = ${runId}`;
@@ -273,7 +277,10 @@ async function digest(secret: string, algorithm: SignatureAlgorithm, message: st
 /** Lower-case hex, or base64url without padding (RFC 4648 section 5). */
 function encode(bytes: Uint8Array, encoding: SignatureEncoding): string {
   if (encoding === "hex") return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
-  return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+  return btoa(String.fromCharCode(...bytes))
+    .replaceAll("+", "-")
+    .replaceAll("/", "_")
+    .replace(/=+$/, "");
 }
 
 /** The signature of `message` under a supplier's scheme. */
@@ -395,7 +402,10 @@ export function dynataEndLinksProblem(e: EndLinks): string | null {
   for (const k of ["complete", "screenout", "overquota"] as const) {
     const v = e[k];
     if (typeof v !== "string" || templateProblem(v.replaceAll(DYNATA_RID, "{rid}").replaceAll(DYNATA_CODE, "x")) !== null) return `the ${k} link is not an http(s) link with ${DYNATA_RID}`;
-    const unknown = v.replaceAll(DYNATA_RID, "").replaceAll(DYNATA_CODE, "").match(/\{[^}]*\}/);
+    const unknown = v
+      .replaceAll(DYNATA_RID, "")
+      .replaceAll(DYNATA_CODE, "")
+      .match(/\{[^}]*\}/);
     if (unknown) return `the ${k} link carries ${unknown[0]}, which Ideally cannot fill`;
     if (v.includes(DYNATA_CODE) && !e.securityKey1) return `the ${k} link carries ${DYNATA_CODE} but Samplify gave no securityKey1`;
     if (v.includes(DYNATA_CODE) && !/[?&][A-Za-z0-9_]+=\{calculatedSecurityCode\}(&|$)/.test(v.split("#")[0]!)) {
@@ -717,7 +727,18 @@ export async function reconciliationCsv(db: Db, runId: number): Promise<string> 
     if (!run) throw new ApiError("NotFound", `No survey run ${runId}`);
     // Sessions that ended before outcomes were recorded get theirs now (idempotent).
     await recordOutcomes(tx, runId);
-    type Row = { rid: string; outcome: OutcomeName | null; start: string; end: string | null; flags: string[] | null; supplier: string; callback: string | null; reported: OutcomeName | null; reversedAt: string | null; reversal: string | null };
+    type Row = {
+      rid: string;
+      outcome: OutcomeName | null;
+      start: string;
+      end: string | null;
+      flags: string[] | null;
+      supplier: string;
+      callback: string | null;
+      reported: OutcomeName | null;
+      reversedAt: string | null;
+      reversal: string | null;
+    };
     const rows = await tx<Row[]>`
       select o.rid, coalesce(r.outcome, o.outcome) as outcome, to_json(coalesce(s.started_at, o.decided_at))#>>'{}' as start, to_json(o.decided_at)#>>'{}' as "end",
              s.quality_flags as flags, p.name as supplier, o.callback_state as callback, coalesce(s.started_at, o.decided_at) as at,
@@ -735,7 +756,22 @@ export async function reconciliationCsv(db: Db, runId: number): Promise<string> 
     const state = (v: string | null) => (v === null || v === "none" ? "" : v);
     const time = (v: string | null) => (v ? new Date(v).toISOString() : "");
     for (const r of rows) {
-      lines.push([r.rid, r.outcome ?? "in-progress", time(r.start), time(r.end), (r.flags ?? []).join(";"), r.supplier, state(r.callback), r.reported ?? "", time(r.reversedAt), r.reversedAt ? state(r.reversal) : ""].map(csvCell).join(","));
+      lines.push(
+        [
+          r.rid,
+          r.outcome ?? "in-progress",
+          time(r.start),
+          time(r.end),
+          (r.flags ?? []).join(";"),
+          r.supplier,
+          state(r.callback),
+          r.reported ?? "",
+          time(r.reversedAt),
+          r.reversedAt ? state(r.reversal) : "",
+        ]
+          .map(csvCell)
+          .join(","),
+      );
     }
     return `${lines.join("\r\n")}\r\n`;
   });

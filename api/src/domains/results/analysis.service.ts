@@ -195,11 +195,23 @@ export async function waveData(db: Db, ctx: RequestCtx, projectId: number, filte
       from s group by 1 having ${npd ? tx`s.week` : tx`true`} is not null order by 1`;
     const titles = await q.standardQuestions(tx, null);
     const waves = [...new Set(rows.map((r) => r.wave))].sort((a, b) => a - b);
-    const design = designByQuestion(cells, strata, (o, w) => ({ wave: w ?? 0, option: o }), (k) => `${k.wave}|${k.option}`);
+    const design = designByQuestion(
+      cells,
+      strata,
+      (o, w) => ({ wave: w ?? 0, option: o }),
+      (k) => `${k.wave}|${k.option}`,
+    );
     const family: Family = [];
     const perWave = waves.map((w) => {
       const view = new Map([...design].map(([sq, d]) => [sq, { est: d.est, domains: d.domains.map((k) => (k.wave === w ? k.option : undefined)) }]));
-      return designTopTwoBoxes(rows.filter((r) => r.wave === w), view, confidence, adjust, null, family).bySq;
+      return designTopTwoBoxes(
+        rows.filter((r) => r.wave === w),
+        view,
+        confidence,
+        adjust,
+        null,
+        family,
+      ).bySq;
     });
     // Wave on wave: each option and measure against the same in the previous wave.
     const withPrev = perWave.map((byQ, wi) => {

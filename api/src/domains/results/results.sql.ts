@@ -123,7 +123,17 @@ export async function optionAnswers(tx: Tx, projectId: number, f: ResolvedFilter
 }
 
 export async function projectQuestion(tx: Tx, projectId: number, projectQuestionId: number) {
-  const [q] = await tx<{ id: number; questionId: number; standardQuestionId: number | null; questionTypeId: number; questionText: string; questionTitle: string | null; options: { id: number; text: string; isNotSure: boolean; standardAnswerValue: number | null }[] }[]>`
+  const [q] = await tx<
+    {
+      id: number;
+      questionId: number;
+      standardQuestionId: number | null;
+      questionTypeId: number;
+      questionText: string;
+      questionTitle: string | null;
+      options: { id: number; text: string; isNotSure: boolean; standardAnswerValue: number | null }[];
+    }[]
+  >`
     select pq.id, pq.question_id as "questionId", pq.standard_question_id as "standardQuestionId", q.question_type_id as "questionTypeId",
            q.question_text as "questionText", q.question_title as "questionTitle",
            coalesce((select json_agg(json_build_object('id', o.id, 'text', o.option_text, 'isNotSure', o.is_not_sure, 'standardAnswerValue', o.standard_answer_value) order by o.sort_order, o.id)
@@ -226,10 +236,7 @@ export async function norms(
             : kind.minWeek !== null || kind.maxWeek !== null
               ? tx`and q.project_type_id = 4`
               : tx``;
-  const weeks =
-    kind.minWeek !== null || kind.maxWeek !== null
-      ? tx`and nc.week between ${kind.minWeek ?? 1} and ${kind.maxWeek ?? 100000}`
-      : tx``;
+  const weeks = kind.minWeek !== null || kind.maxWeek !== null ? tx`and nc.week between ${kind.minWeek ?? 1} and ${kind.maxWeek ?? 100000}` : tx``;
   // From the norms' rollup (norms.ts, migration 0030): a session is in one region and one week,
   // so its cells' respondents add up to the project's distinct respondents.
   return tx<NormRow[]>`

@@ -49,7 +49,15 @@ export async function runRunsList(project: string, o: GlobalOptions & PageOption
   const api = signedIn(o, { tenant: false });
   const found = ok(
     await api.client.GET("/api/v1/SurveyRuns", {
-      params: { query: { $filter: `projectSchedules/any(s: s/projectId eq ${key})`, $select: "id,regionId,surveyStatusId,sampleSource,targetCompletes,launchedAt,closedAt", $expand: "region($select=regionName)", $orderby: "id", $top: 1000 } },
+      params: {
+        query: {
+          $filter: `projectSchedules/any(s: s/projectId eq ${key})`,
+          $select: "id,regionId,surveyStatusId,sampleSource,targetCompletes,launchedAt,closedAt",
+          $expand: "region($select=regionName)",
+          $orderby: "id",
+          $top: 1000,
+        },
+      },
     }),
     `listing project ${project}'s survey runs`,
   ).value;
@@ -61,7 +69,15 @@ export async function runRunsList(project: string, o: GlobalOptions & PageOption
     process.stdout.write(
       `${table(
         ["run", "region", "sample", "status", "target", "launched", "closed"],
-        rows.map((r) => [String(r!.id), r!.region?.regionName ?? String(r!.regionId), r!.sampleSource ?? "", `${r!.surveyStatusId} ${STATUS[r!.surveyStatusId ?? -1] ?? ""}`.trim(), r!.targetCompletes == null ? "" : String(r!.targetCompletes), (r!.launchedAt ?? "").slice(0, 10), (r!.closedAt ?? "").slice(0, 10)]),
+        rows.map((r) => [
+          String(r!.id),
+          r!.region?.regionName ?? String(r!.regionId),
+          r!.sampleSource ?? "",
+          `${r!.surveyStatusId} ${STATUS[r!.surveyStatusId ?? -1] ?? ""}`.trim(),
+          r!.targetCompletes == null ? "" : String(r!.targetCompletes),
+          (r!.launchedAt ?? "").slice(0, 10),
+          (r!.closedAt ?? "").slice(0, 10),
+        ]),
       )}\n`,
     );
   }
@@ -133,7 +149,9 @@ export async function runRunsCallbacks(run: string, o: GlobalOptions & { resend?
     if (!r.data) staffOnly(api, what, r, CALLBACKS_ARE_STAFFS);
     if (o.json) return printJson(r.data);
     const c = r.data;
-    process.stdout.write(`Callback ${c.id} (rid ${c.rid}, ${c.kind === "reversal" ? "reversal to " : ""}${c.outcome}) is pending again: series ${c.series}, sent now; its ${c.attempts.length} earlier attempts are kept\n`);
+    process.stdout.write(
+      `Callback ${c.id} (rid ${c.rid}, ${c.kind === "reversal" ? "reversal to " : ""}${c.outcome}) is pending again: series ${c.series}, sent now; its ${c.attempts.length} earlier attempts are kept\n`,
+    );
     return;
   }
   const r = await api.client.GET("/api/v1/SurveyRuns({key})/SupplierCallbacks", { params: { path: { key } } });

@@ -20,7 +20,9 @@ function lastAnswer(c: Callback): string {
 }
 
 export function SupplierCallbacksDialog({ run, onClose, onResent }: { run: { id: number; clientId: number }; onClose: () => void; onResent: () => void }) {
-  const { data, isLoading, mutate } = useApi(["SurveyRuns", run.id, "SupplierCallbacks"], () => api.GET("/api/v1/SurveyRuns({key})/SupplierCallbacks", { params: keyPath(run.id), ...forClient(run.clientId) }));
+  const { data, isLoading, mutate } = useApi(["SurveyRuns", run.id, "SupplierCallbacks"], () =>
+    api.GET("/api/v1/SurveyRuns({key})/SupplierCallbacks", { params: keyPath(run.id), ...forClient(run.clientId) }),
+  );
   const [busy, setBusy] = useState<number | null>(null);
   async function resend(c: Callback) {
     setBusy(c.id);
@@ -42,16 +44,33 @@ export function SupplierCallbacksDialog({ run, onClose, onResent }: { run: { id:
       size="lg"
       onClose={onClose}
       title={`Supplier callbacks of run ${run.id}`}
-      footer={<><Button variant="secondary" onClick={() => void mutate()}>Refresh</Button><Button variant="secondary" onClick={onClose}>Close</Button></>}
+      footer={
+        <>
+          <Button variant="secondary" onClick={() => void mutate()}>
+            Refresh
+          </Button>
+          <Button variant="secondary" onClick={onClose}>
+            Close
+          </Button>
+        </>
+      }
     >
-      {isLoading ? <LoadingRows label="Loading callbacks" rows={3} /> : rows.length === 0 ? (
+      {isLoading ? (
+        <LoadingRows label="Loading callbacks" rows={3} />
+      ) : rows.length === 0 ? (
         <p className="text-sm text-ink-600">No callbacks: the supplier has no callback URL, or no respondent has finished.</p>
       ) : (
         <div className="max-h-[60vh] overflow-auto">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Supplier callbacks</caption>
             <thead className="text-xs text-ink-500">
-              <tr>{["Rid", "Outcome", "State", "Attempts", "Last answer", ""].map((h) => <th key={h} scope="col" className="px-2 py-1 font-medium">{h}</th>)}</tr>
+              <tr>
+                {["Rid", "Outcome", "State", "Attempts", "Last answer", ""].map((h) => (
+                  <th key={h} scope="col" className="px-2 py-1 font-medium">
+                    {h}
+                  </th>
+                ))}
+              </tr>
             </thead>
             <tbody className="divide-y divide-ink-100">
               {rows.map((c) => (
@@ -62,11 +81,16 @@ export function SupplierCallbacksDialog({ run, onClose, onResent }: { run: { id:
                     <Badge tone={TONES[c.state]}>{c.state}</Badge>
                     <p className="mt-0.5 text-xs text-ink-500">{c.state === "delivered" ? fmtDate(c.deliveredAt) : c.nextAttemptAt ? `next ${fmtDate(c.nextAttemptAt)}` : ""}</p>
                   </Td>
-                  <Td className="whitespace-nowrap">{c.attempts.length}{c.series > 1 ? <p className="text-xs text-ink-500">series {c.series}</p> : null}</Td>
+                  <Td className="whitespace-nowrap">
+                    {c.attempts.length}
+                    {c.series > 1 ? <p className="text-xs text-ink-500">series {c.series}</p> : null}
+                  </Td>
                   <Td className="max-w-48 truncate">{lastAnswer(c)}</Td>
                   <Td>
                     {c.state === "failed" ? (
-                      <Button size="sm" variant="secondary" busy={busy === c.id} onClick={() => void resend(c)} aria-label={`Resend the callback of rid ${c.rid}`}>Resend</Button>
+                      <Button size="sm" variant="secondary" busy={busy === c.id} onClick={() => void resend(c)} aria-label={`Resend the callback of rid ${c.rid}`}>
+                        Resend
+                      </Button>
                     ) : null}
                   </Td>
                 </tr>
