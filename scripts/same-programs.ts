@@ -1,7 +1,7 @@
 // bun run scripts/same-programs.ts A B [dir ...]: whether a change between two commits (a format)
 // changed any program. For every .ts/.tsx file (not .d.ts) under the dirs at B (default: api/src),
 // compares its program at A and at B as Bun's transpiler prints it, whitespace minified (no
-// comments, types or layout: scripts/mutation.ts programHash, record 0143). Prints the counts and
+// comments, types or layout: scripts/mutation.ts programHash, record 0142). Prints the counts and
 // each file whose program differs; exits 1 if any does.
 //
 //   bun run scripts/same-programs.ts HEAD~1 HEAD api/src

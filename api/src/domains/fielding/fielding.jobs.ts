@@ -1,7 +1,6 @@
-// The fielding engine's job: its tick runs every minute (pg-boss cron, like the scheduler), again a
-// moment later while the simulated panel still has answers to give, so a launched Ideally-panel run
-// fills in batches that arrive live, and at once when a project is approved for fielding or a run
-// is launched (nudgeFieldingTick; decision record 0142); see fielding.service.ts tick().
+// The fielding engine's job: its tick runs every minute (pg-boss cron, like the scheduler) and
+// again a moment later while the simulated panel still has answers to give, so a launched
+// Ideally-panel run fills in batches that arrive live; see fielding.service.ts tick().
 import { processConfig } from "../../config.ts";
 import { defineJob } from "../../jobs/workers.ts";
 import type { JobEnvelope, Queue } from "../../jobs/queue.ts";
@@ -49,7 +48,7 @@ export async function scheduleFieldingTick(queue: Queue, publicUrl: string): Pro
   const envelope: JobEnvelope<FieldingTickInput> = { input: { publicUrl }, origin: { userId: SERVICES_USER_ID, clientId: null } };
   await queue.schedule(fieldingTickJob.name, "* * * * *", envelope, { tz: "UTC" });
   // And once now, so a server that starts with due work does not wait a minute.
-  await queue.send(fieldingTickJob.name, envelope, { singletonKey: "fielding.tick.start", singletonSeconds: NUDGE_SLOT_SECONDS });
+  await queue.send(fieldingTickJob.name, envelope, { singletonKey: "fielding.tick.start", singletonSeconds: START_SLOT_SECONDS });
 }
 
 /**
@@ -63,18 +62,5 @@ export async function queueRefillTick(queue: Queue, input: FieldingTickInput): P
   return queue.send(fieldingTickJob.name, envelope, { startAfter: REFILL_SECONDS, singletonKey: "fielding.tick.refill", singletonSeconds: REFILL_SECONDS });
 }
 
-/** Nudges within this many seconds of each other make one tick (pg-boss's throttle: one job per slot). */
-export const NUDGE_SLOT_SECONDS = 2;
-
-/**
- * Runs a tick now rather than at the next cron minute (decision record 0142): after a project is
- * approved for fielding (300) or a run is launched, outside the request's transaction (its change
- * is committed, so the tick sees it). One job per key and slot of NUDGE_SLOT_SECONDS (pg-boss's
- * singletonKey with singletonSeconds: a singletonKey alone does not dedupe on a standard queue);
- * a nudge whose slot is taken goes to the next slot, so two nudges do not make two ticks at once
- * and the later one's change is still picked up.
- */
-export async function nudgeFieldingTick(queue: Queue, publicUrl: string | undefined): Promise<string | null> {
-  const envelope: JobEnvelope<FieldingTickInput> = { input: publicUrl ? { publicUrl } : {}, origin: { userId: SERVICES_USER_ID, clientId: null } };
-  return queue.send(fieldingTickJob.name, envelope, { singletonKey: "fielding.tick.now", singletonSeconds: NUDGE_SLOT_SECONDS, singletonNextSlot: true });
-}
+/** Starts within this many seconds of each other make one tick (pg-boss's throttle: one job per slot). */
+const START_SLOT_SECONDS = 2;

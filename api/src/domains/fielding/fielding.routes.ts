@@ -10,7 +10,6 @@ import * as svc from "./fielding.service.ts";
 import * as admin from "./fielding.admin.ts";
 import * as samplify from "./samplify.service.ts";
 import { setSampleSource } from "./sample-source.ts";
-import { nudgeFieldingTick } from "./fielding.jobs.ts";
 import { KeyParams, Run, SampleSource, Created, Processed, Simulated, Respondents, Removed, TranslationCounts, CompletesCounts, QualityReport, ProjectQualityReport, json, ok, action, actionWithBody } from "./fielding.schemas.ts";
 
 export function registerFieldingRoutes(app: App, deps: AppDeps): void {
@@ -18,12 +17,6 @@ export function registerFieldingRoutes(app: App, deps: AppDeps): void {
   registerRunProcessing(app, deps);
   registerRunSampleRepairs(app, deps);
   registerFieldingCounts(app, deps);
-}
-
-/** LaunchSurvey's step: the run goes Live, and the fielding tick is nudged so the simulated panel answers at once, not at its next minute (decision record 0142). */
-async function launchNow(deps: AppDeps, runId: number, publicUrl: string): Promise<void> {
-  await svc.launchRun(deps.db, runId, publicUrl);
-  if (deps.queue) await nudgeFieldingTick(deps.queue, deps.publicUrl).catch(() => null);
 }
 
 /** CreateDecipherSurveys, LaunchSurvey, ForceCloseSurvey, ExtendFieldPeriod and QualityReport. */
@@ -54,7 +47,7 @@ function registerRunLaunch(app: App, deps: AppDeps): void {
 
   addRoute(app, action("LaunchSurvey", "Open a survey run to respondents", "Draft or Testing -> Live. The project goes to Processing results (400). A customer-panel run's link goes to the team's Admins and the project owner (CustomPanelProjectReadyForSurvey); an Ideally-panel run is answered by the simulated panel.", Run), async (c) => {
     const id = keyOf(c);
-    await launchNow(deps, id, publicUrl(c));
+    await svc.launchRun(db, id, publicUrl(c));
     return c.json(await state(c, id), 200);
   });
   addRoute(app, action("ForceCloseSurvey", "Close a survey run now", "Live or Testing -> Closed, whatever its completes; respondents still answering are removed. Then StartSurveyProcessing (the fielding tick does it within a minute), which refunds the shortfall (one SurveyRun row of the run). With Samplify configured, the run's line item is closed there too.", Run), async (c) => {

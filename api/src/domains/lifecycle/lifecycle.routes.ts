@@ -6,7 +6,6 @@ import type { App, AppDeps } from "../../app-types.ts";
 import { access } from "../../access/policy.ts";
 import { addRoute } from "../../openapi.ts";
 import * as svc from "./lifecycle.service.ts";
-import { nudgeFieldingTick } from "../fielding/fielding.jobs.ts";
 import { registerMoveAndEdits, registerTagsAndIncidence, registerRunRepairs, registerProjectChecks } from "./project-actions.routes.ts";
 import { LifecycleResult, SubmitBody, Decline, action, actionWithBody, projectIdOf } from "./lifecycle.schemas.ts";
 
@@ -17,16 +16,6 @@ export function registerLifecycleRoutes(app: App, deps: AppDeps): void {
   registerTagsAndIncidence(app, deps);
   registerRunRepairs(app, deps);
   registerProjectChecks(app, deps);
-}
-
-/**
- * A project approved for fielding (300) is fielded at once: the fielding tick is nudged after the
- * approval commits (decision record 0142) instead of waiting for its next cron minute. A queue that
- * does not answer leaves it to the cron.
- */
-async function fieldingStarts<T extends { statusCode: number }>(deps: AppDeps, r: T): Promise<T> {
-  if (r.statusCode === 300 && deps.queue) await nudgeFieldingTick(deps.queue, deps.publicUrl).catch(() => null);
-  return r;
 }
 
 /** Submit, Unsubmit, Approve and SuperApprove. */
@@ -81,7 +70,7 @@ function registerSubmitAndApproval(app: App, deps: AppDeps): void {
     }),
     async (c) => {
       const projectId = projectIdOf(c);
-      return c.json(await fieldingStarts(deps, await svc.approve(db, c.get("ctx"), { projectId })), 200);
+      return c.json(await svc.approve(db, c.get("ctx"), { projectId }), 200);
     },
   );
   addRoute(
@@ -95,7 +84,7 @@ function registerSubmitAndApproval(app: App, deps: AppDeps): void {
     }),
     async (c) => {
       const projectId = projectIdOf(c);
-      return c.json(await fieldingStarts(deps, await svc.superApprove(db, c.get("ctx"), { projectId })), 200);
+      return c.json(await svc.superApprove(db, c.get("ctx"), { projectId }), 200);
     },
   );
 }
