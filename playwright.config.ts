@@ -15,9 +15,11 @@ export default defineConfig({
   // 10, a clean run of session 18); a passing check waits no longer for it.
   expect: { timeout: 10_000 },
   workers: 1,
-  // The real server; with DATABASE_URL unset it starts its own embedded PostgreSQL.
+  // The real server; with DATABASE_URL unset it starts its own embedded PostgreSQL, in a data folder
+  // made afresh for each run: the demo world of a run before (its credits spent, its projects
+  // submitted) is not this run's, as in CI's fresh clone (a second local run failed on a team's spent credits).
   webServer: {
-    command: "bun run build && bun --max-http-header-size=262144 run api/src/server.ts",
+    command: "rm -rf .data/e2e && bun run build && bun --max-http-header-size=262144 run api/src/server.ts",
     url: `http://127.0.0.1:${PORT}/openapi.json`,
     // PASSWORD_HASH_COST=test: the demo logins it seeds are hashed cheaply; CHECK_ANSWERS=1: every
     // answer checked against the document (docs/testing.md); EXPORT_WORKERS=2: two exports read
