@@ -25,9 +25,9 @@ import { buildDefinition } from "./definition.ts";
 import { computeDrivers } from "../results/drivers.service.ts";
 import { codeThemes } from "../results/themes.service.ts";
 import { refreshNormCells } from "../results/norms.ts";
-import { afterPage, answerKey, countComplete, crossingKeyOf, assignTestOptions, hash32, intentKey, pages, seeded, validatePage, type Answers, type SurveyDefinition } from "./engine.ts";
+import { afterPage, answerKey, crossingKeyOf, assignTestOptions, hash32, intentKey, pages, quotaReads, seeded, validatePage, type SurveyDefinition } from "./engine.ts";
 import * as q from "./fielding.sql.ts";
-import { answerPage, makePerson, screens, type Margins, type PanelPlan } from "./simulate.ts";
+import { screens, type Margins, type PanelPlan } from "./simulate.ts";
 import { estimateIn, feasibility } from "../lifecycle/estimate.ts";
 import { refundRunShortfall } from "../credits/ledger.ts";
 import { hasOutcome, recordLateArrival, recordOutcomes, sessionEndLink, verifyEntry, type SupplierEntry } from "./suppliers.ts";
@@ -104,7 +104,7 @@ export function statusName(id: number): string {
   return Object.entries(SURVEY_STATUS).find(([, v]) => v === id)?.[0] ?? String(id);
 }
 
-async function liveRun(tx: Tx, runId: number, lock = false): Promise<q.RunRow & { definition: SurveyDefinition }> {
+export async function liveRun(tx: Tx, runId: number, lock = false): Promise<q.RunRow & { definition: SurveyDefinition }> {
   const run = await q.run(tx, runId, lock);
   if (!run) throw new ApiError("NotFound", `No survey run ${runId}`);
   if (!run.definition) throw new ApiError("Conflict", `Survey run ${runId} has no survey yet: create it with CreateDecipherSurveys`);
@@ -253,9 +253,14 @@ async function viewOf(tx: Tx, run: q.RunRow & { definition: SurveyDefinition }, 
   return { ...view(run, s), redirectUrl: await sessionEndLink(tx, s) };
 }
 
-async function openRun(tx: Tx, link: string): Promise<q.RunRow & { definition: SurveyDefinition }> {
+/**
+ * The run at a survey link, locked for a start or an answer: a run's entries and pages are judged
+ * one at a time (its completes and quota cells are counted, and the run closed at its quota, as
+ * each commits). A reload only reads (`lock` false).
+ */
+async function openRun(db: Db, tx: Tx, link: string, lock = true): Promise<q.RunRow & { definition: SurveyDefinition }> {
   if (!/^[0-9a-f-]{36}$/i.test(link)) throw new ApiError("NotFound", "This survey link is not valid");
-  const run = await q.runByLink(tx, link, true);
+  const run = await q.runForRespondent(db, tx, link, lock);
   if (!run?.definition) throw new ApiError("NotFound", "This survey link is not valid");
   return run as q.RunRow & { definition: SurveyDefinition };
 }
@@ -273,11 +278,13 @@ export interface StartOptions {
   /** The entry's address as the server adapter saw it (never a header) and its user agent: kept only as a keyed hash (quality.ts networkKey). */
   address?: string | null;
   userAgent?: string | null;
+  /** The simulated panel's respondent's time (respondent-clock.ts); absent: now. */
+  at?: Date | null;
 }
 
 export async function startSession(db: Db, link: string, panelRespondentId: string | null, opts: StartOptions = {}): Promise<RespondentView> {
   return system(db, async (tx) => {
-    const run = await openRun(tx, link);
+    const run = await openRun(db, tx, link);
     let entry: SupplierEntry | null = null;
     if (opts.entryQuery || run.sampleSupplierId !== null) {
       // A run fed by a supplier takes only its (signed) respondents.
@@ -313,19 +320,26 @@ export async function startSession(db: Db, link: string, panelRespondentId: stri
     if (run.surveyStatusId !== SURVEY_STATUS.Live && run.surveyStatusId !== SURVEY_STATUS.Testing) {
       throw new ApiError("Conflict", run.surveyStatusId === SURVEY_STATUS.Closed ? "This survey has closed. Thank you for your interest." : "This survey is not open yet.");
     }
-    const counts = await q.quotaCounts(tx, run.id);
-    const order = assignTestOptions(run.definition, counts.byOption, seeded(hash32(`${link}:${counts.completes}:${Date.now()}`)));
+    const counts = await q.completesByOption(tx, run.id);
+    // A supplier's respondent (its rid enters the run once) is given an order drawn from the rid, so
+    // the same people meet the same concepts when a run is fielded again (the simulated panel's
+    // seed); anyone else from the moment they arrive.
+    const draw = entry ? `${run.id}:${entry.supplierId}:${entry.rid}:${counts.completes}` : `${link}:${counts.completes}:${Date.now()}`;
+    const order = assignTestOptions(run.definition, counts.byOption, seeded(hash32(draw)));
+    const simulated = entry?.simulated === true;
+    if (simulated && !run.isSimulated) await q.markSimulated(tx, run.id);
     const s = await q.insertSession(tx, {
       clientId: run.clientId,
       surveyRunId: run.id,
       regionId: run.regionId,
       panelRespondentId: entry ? null : panelRespondentId,
       testOptionOrder: order,
-      isSimulated: false,
+      isSimulated: simulated,
       sampleSupplierId: entry?.supplierId ?? null,
       supplierRid: entry?.rid ?? null,
       deviceFingerprint: opts.deviceFingerprint ?? null,
       networkKey: opts.address && opts.userAgent ? networkKey(await q.respondentKey(tx, run.id), opts.address, opts.userAgent) : null,
+      startedAt: opts.at ?? null,
     });
     return viewOf(tx, run, s);
   });
@@ -338,7 +352,7 @@ function duplicate(run: q.RunRow & { definition: SurveyDefinition }): Respondent
 
 export async function getSession(db: Db, link: string, respondentId: string): Promise<RespondentView> {
   return system(db, async (tx) => {
-    const run = await openRun(tx, link);
+    const run = await openRun(db, tx, link, false);
     const test = await getTestSession(tx, run, respondentId);
     if (test) return test;
     const s = await sessionOf(tx, run.id, respondentId);
@@ -358,12 +372,18 @@ async function sessionOf(tx: Tx, runId: number, respondentId: string, lock = fal
  * rules: screen-out, over quota, attention check, next page or complete. A complete is ingested at
  * once; the run closes when its quota is met. A finished session takes no more answers (409).
  */
-export async function submitPage(db: Db, link: string, respondentId: string, pageId: string, input: Record<string, unknown>): Promise<RespondentView> {
+export async function submitPage(db: Db, link: string, respondentId: string, pageId: string, input: Record<string, unknown>, at: Date | null = null): Promise<RespondentView> {
   return system(db, async (tx) => {
-    const run = await openRun(tx, link);
-    const test = await submitTestPage(tx, run, respondentId, pageId, input);
-    if (test) return test;
-    const s = await sessionOf(tx, run.id, respondentId, true);
+    // A respondent's session, else a test entry's (test-entries.ts), else none (404). The run and
+    // the session are read together (one round trip), the run's row locked first as always.
+    if (!/^[0-9a-f-]{36}$/i.test(link)) throw new ApiError("NotFound", "This survey link is not valid");
+    if (!/^[0-9a-f-]{36}$/i.test(respondentId)) throw new ApiError("NotFound", "No such respondent in this survey");
+    const [run, s] = await Promise.all([openRun(db, tx, link), q.sessionAtLink(tx, link, respondentId)]);
+    if (!s) {
+      const test = await submitTestPage(tx, run, respondentId, pageId, input);
+      if (test) return test;
+      throw new ApiError("NotFound", "No such respondent in this survey");
+    }
     if (s.status !== "InProgress") throw new ApiError("Conflict", "You have already completed this survey. Thank you!");
     if (run.surveyStatusId !== SURVEY_STATUS.Live && run.surveyStatusId !== SURVEY_STATUS.Testing) {
       throw new ApiError("Conflict", "This survey has closed. Thank you for your interest.");
@@ -376,22 +396,29 @@ export async function submitPage(db: Db, link: string, respondentId: string, pag
       throw new ApiError("ValidationError", checked.errors.map((e) => e.message).join("; "), undefined, checked.errors);
     }
     const answers = { ...s.answers, ...checked.answers };
-    const counts = await q.quotaCounts(tx, run.id);
-    const outcome = afterPage(run.definition, all, s.page, answers, { completesByOption: counts.byOption, completesByAnswer: counts.byAnswer });
+    // The quota cells are counted only where a page can close one, and only those it reads
+    // (quotaReads: the demographics and screener pages judge the capped targets and the
+    // crossings); the run's completes when this page completes the respondent (its quota).
+    const reads = quotaReads(run.definition, page);
+    const cells = reads ? await q.quotaCells(tx, run.id, reads.keys, reads.crossings) : null;
+    const outcome = afterPage(run.definition, all, s.page, answers, { completesByOption: {}, completesByAnswer: cells?.byAnswer ?? {} });
     const next = outcome.status === "InProgress" ? outcome.page : s.page;
     let status: string = outcome.status;
     let reason = "reason" in outcome ? outcome.reason : null;
     let flags: string[] = reason === "attention check" ? ["attention"] : [];
     if (outcome.status === "Complete") {
       // Quality before weighting: a flagged respondent is excluded, and the quota stays open for another.
-      const done = await q.completeLengths(tx, run.id);
-      const [own] = await tx<{ fp: string | null; nk: string | null }[]>`select device_fingerprint as fp, network_key as nk from survey_sessions where id = ${s.id}`;
+      // The run's completes and this session's own device and network keys, asked at once.
+      const [done, [own]] = await Promise.all([
+        q.completeLengths(tx, run.id),
+        tx<{ fp: string | null; nk: string | null }[]>`select device_fingerprint as fp, network_key as nk from survey_sessions where id = ${s.id}`,
+      ]);
       const fp = own?.fp ?? null;
       const nk = own?.nk ?? null;
       flags = qualityFlags(run.definition, {
         answers,
         testOptionOrder: s.testOptionOrder,
-        lengthSeconds: (Date.now() - new Date(s.startedAt).getTime()) / 1000,
+        lengthSeconds: ((at ?? new Date()).getTime() - new Date(s.startedAt).getTime()) / 1000,
         medianSeconds: runMedian(done.lengths),
         duplicateDevice: fp !== null && done.fingerprints.includes(fp),
         duplicateNetwork: nk !== null && done.networkKeys.includes(nk),
@@ -401,14 +428,17 @@ export async function submitPage(db: Db, link: string, respondentId: string, pag
         reason = "quality";
       }
     }
-    await q.saveSession(tx, s.id, { status, answers, page: next, endReason: reason, qualityFlags: flags });
+    const saved = await q.saveSession(tx, s.id, { status, answers, page: next, endReason: reason, qualityFlags: flags, at });
     // A supplier's respondent who ended: the outcome they are sent back with, recorded once.
     if (status !== "InProgress" && s.supplierRid !== null) await recordOutcomes(tx, run.id, s.id);
-    if (status === "Complete") {
-      await ingestRun(tx, run);
-      await afterCompletes(tx, run, counts.completes + 1);
-    }
-    return viewOf(tx, run, (await q.session(tx, run.id, respondentId))!);
+    // This complete is counted (saved above, in this transaction).
+    if (status === "Complete") await afterCompletes(tx, run, cells?.completes !== undefined ? cells.completes + 1 : await q.completeCount(tx, run.id));
+    const shown = await viewOf(tx, run, saved);
+    // The complete's rows for the results, last: their inserts bump the project's results version,
+    // a row every writer of the project's results (another market's respondents) waits on until
+    // this transaction commits (migration 0029), so it is held for these statements only.
+    if (status === "Complete") await ingestRun(tx, run);
+    return shown;
   });
 }
 
@@ -498,130 +528,6 @@ export async function panelPlan(tx: Tx, run: q.RunRow & { definition: SurveyDefi
 /** People the panel invites to a run in one tick: a day of its reach over the field period. */
 export function entrantsPerTick(plan: PanelPlan): number {
   return Math.ceil(plan.reach / Math.max(1, plan.fieldPeriodDays));
-}
-
-export interface SimulationResult {
-  surveyRunId: number;
-  invited: number;
-  completes: number;
-  screenedOut: number;
-  overQuota: number;
-  /** Completes excluded by the quality checks (replaced while the quota is open). */
-  excluded: number;
-  totalCompletes: number;
-  targetCompletes: number;
-  closed: boolean;
-  /** People the panel can still invite to the run in its field period (its reach less those invited). */
-  reachLeft: number;
-}
-
-/**
- * RunSimulatedData: up to `completes` more simulated respondents answer a Live (or Testing) run
- * through the engine: each is walked page by page with the same validation and rules as a person,
- * and saved with their outcome. People are drawn from the market as the incidence estimate sees it
- * (panelPlan), so screen-outs follow incidence. Invitations stop at the quota, at a day of the
- * panel's reach when `paced` (the fielding tick: entrantsPerTick), or when the panel's reach in the market for the field period is
- * spent: a run the estimate calls infeasible gets about its deliverable completes and no more.
- * Never a run with a sample supplier: it takes only the supplier's signed respondents (409).
- */
-export async function simulate(db: Db, runId: number, completes: number, opts: { paced?: boolean } = {}): Promise<SimulationResult> {
-  return system(db, async (tx) => {
-    const run = await liveRun(tx, runId, true);
-    if (run.sampleSupplierId !== null) {
-      throw new ApiError("Conflict", `Survey run ${runId} takes respondents from sample supplier ${run.sampleSupplierId} only: the simulated panel never answers it`);
-    }
-    if (run.surveyStatusId !== SURVEY_STATUS.Live && run.surveyStatusId !== SURVEY_STATUS.Testing) {
-      throw new ApiError("Conflict", `Survey run ${runId} is ${statusName(run.surveyStatusId)}: the panel answers Live or Testing runs`);
-    }
-    const def = run.definition;
-    const target = run.targetCompletes ?? def.targetCompletes;
-    const counts = await q.quotaCounts(tx, run.id);
-    const [{ n, sent }] = await tx<{ n: number; sent: number }[]>`
-      select count(*)::int as n, count(*) filter (where is_simulated)::int as sent from survey_sessions where survey_run_id = ${run.id}`;
-    const plan = await panelPlan(tx, run);
-    const invitable = Math.max(0, Math.min(plan.reach - sent, opts.paced ? entrantsPerTick(plan) : Number.POSITIVE_INFINITY));
-    const m = await margins(tx, run.regionId);
-    const byOption = { ...counts.byOption };
-    const byAnswer = { ...counts.byAnswer };
-    const want = Math.max(0, Math.min(completes, target - counts.completes));
-    const rows: q.FinishedSession[] = [];
-    let done = 0;
-    let screenedOut = 0;
-    let overQuota = 0;
-    const seed = (await tx<{ s: number | null }[]>`select simulated_seed as s from survey_runs where id = ${run.id}`)[0]?.s ?? run.id;
-    const valid = await q.completeLengths(tx, run.id);
-    const devices = new Set(valid.fingerprints);
-    let excluded = 0;
-    for (let i = 0; done < want && i < invitable; i++) {
-      const index = n + i;
-      const person = makePerson(def, m, seed, index, plan.shares);
-      const order = assignTestOptions(def, byOption, person.random);
-      const all = pages(def, order);
-      let answers: Answers = {};
-      let page = 0;
-      let status = "InProgress";
-      let reason: string | null = null;
-      while (status === "InProgress") {
-        const checked = validatePage(def, all[page]!, answerPage(def, person, all[page]!));
-        if ("errors" in checked) {
-          // The panel's answers always pass; a failure here is a bug in the generator, said plainly.
-          throw new Error(`simulated respondent ${index} failed page ${all[page]!.id}: ${checked.errors.map((e) => `${e.path} ${e.message}`).join("; ")}`);
-        }
-        answers = { ...answers, ...checked.answers };
-        const outcome = afterPage(def, all, page, answers, { completesByOption: byOption, completesByAnswer: byAnswer });
-        if (outcome.status === "InProgress") page = outcome.page;
-        else {
-          status = outcome.status;
-          reason = "reason" in outcome ? outcome.reason : null;
-        }
-      }
-      const lengthSeconds = Math.max(5, (page + 1) * person.secondsPerPage);
-      let flags: string[] = reason === "attention check" ? ["attention"] : [];
-      if (status === "Complete") {
-        flags = qualityFlags(def, {
-          answers,
-          testOptionOrder: order,
-          lengthSeconds,
-          medianSeconds: runMedian(valid.lengths),
-          duplicateDevice: devices.has(person.fingerprint),
-        });
-        if (flags.length) {
-          // Excluded before weighting; the quota stays open and the next invitation replaces them.
-          status = "Removed";
-          reason = "quality";
-          excluded++;
-        }
-      }
-      if (status === "Complete") {
-        done++;
-        valid.lengths.push(lengthSeconds);
-        devices.add(person.fingerprint);
-        countComplete(byAnswer, answers);
-        for (const t of order) byOption[t] = (byOption[t] ?? 0) + 1;
-      } else if (status === "OverQuota") overQuota++;
-      else if (status !== "Removed") screenedOut++;
-      rows.push({
-        clientId: run.clientId,
-        surveyRunId: run.id,
-        regionId: run.regionId,
-        panelRespondentId: `sim-${seed}-${index}`,
-        status,
-        answers,
-        testOptionOrder: order,
-        page,
-        endReason: reason,
-        lengthSeconds,
-        deviceFingerprint: person.fingerprint,
-        qualityFlags: flags,
-      });
-    }
-    await q.insertFinishedSessions(tx, rows);
-    await q.markSimulated(tx, run.id);
-    await ingestRun(tx, run);
-    const total = counts.completes + done;
-    const closed = await afterCompletes(tx, run, total, done > 0);
-    return { surveyRunId: run.id, invited: rows.length, completes: done, screenedOut, overQuota, excluded, totalCompletes: total, targetCompletes: target, closed, reachLeft: Math.max(0, plan.reach - sent - rows.length) };
-  });
 }
 
 // ---- processing ----
@@ -850,64 +756,6 @@ export async function processRun(db: Db, runId: number, opts: { reprocess?: bool
   }
   const { close: _, ...out } = r as ProcessResult & { close?: boolean };
   return out;
-}
-
-// ---- the fielding tick ----
-
-export interface TickResult {
-  created: number;
-  launched: number;
-  simulated: number;
-  processed: number;
-  /** More simulated answers are due: the tick runs again soon. */
-  more: boolean;
-}
-
-/**
- * The fielding engine's heartbeat (a pg-boss job, every minute and again while work remains): waves
- * that came due become runs and launch; the simulated panel answers live Ideally-panel runs a batch
- * at a time (so responses arrive live), each tick a field day of its reach in the market at most
- * (docs/decisions/0121), and asks for another tick only while a run has reach left; closed runs
- * are processed.
- */
-export async function tick(db: Db, publicUrl: string, opts: { batch?: number } = {}): Promise<TickResult> {
-  const batch = opts.batch ?? 50;
-  // Field periods: runs past their field end close (processed below, the shortfall refunded); runs
-  // with quota open and nothing arriving are marked stalled once.
-  await closeRunsAtFieldEnd(db);
-  await detectStalls(db);
-  const created = await createSurveys(db, null);
-  let launched = 0;
-  for (const c of created) {
-    await launchRun(db, c.surveyRunId, publicUrl);
-    launched++;
-  }
-  const open = await system(db, (tx) => tx<{ id: number; status: number; source: q.SampleSource; processed: boolean }[]>`
-    select id, survey_status_id as status, sample_source as source, processed_at is not null as processed
-    from survey_runs where definition is not null and (survey_status_id = ${SURVEY_STATUS.Live} or (survey_status_id = ${SURVEY_STATUS.Closed} and processed_at is null))
-    order by id`);
-  let simulated = 0;
-  let processed = 0;
-  let more = false;
-  for (const r of open) {
-    // The simulated panel answers the runs whose sample source is simulated only: never a customer
-    // panel (people at the link) nor a run fed by a sample supplier (its signed respondents only;
-    // issue 36).
-    if (r.status === SURVEY_STATUS.Live && r.source === "simulated") {
-      // Paced: a day of the panel's reach per tick; once the reach is spent the run waits for its
-      // field end (or a person at its link), as a real run the panel cannot fill.
-      const s = await simulate(db, r.id, batch, { paced: true });
-      simulated += s.completes;
-      if (s.closed) {
-        await processRun(db, r.id);
-        processed++;
-      } else if (s.reachLeft > 0) more = true;
-    } else if (r.status === SURVEY_STATUS.Closed && !r.processed) {
-      await processRun(db, r.id);
-      processed++;
-    }
-  }
-  return { created: created.length, launched, simulated, processed, more };
 }
 
 // ---- reads for staff ----
