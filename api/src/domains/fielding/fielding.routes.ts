@@ -119,8 +119,7 @@ function registerRunProcessing(app: App, deps: AppDeps): void {
     z.strictObject({ completes: z.number().int().min(1).max(5000).default(50) }).openapi("RunSimulatedData"),
     Simulated,
   ), async (c) =>
-    // The panel's people take the survey through this app's own respondent routes, in process.
-    c.json(await panel.simulate(db, keyOf(c), c.req.valid("json").completes, { fetch: async (req) => app.fetch(req), publicUrl: deps.publicUrl ?? new URL(c.req.url).origin, on: deps.simulatedPanel }), 200),
+    c.json(await panel.simulate(db, keyOf(c), c.req.valid("json").completes, { publicUrl: deps.publicUrl ?? new URL(c.req.url).origin, on: deps.simulatedPanel }), 200),
   );
   addRoute(app, action("SyncDecipherSurvey", "Take the questionnaire snapshot again", "A Draft, Testing or Live run's survey is rebuilt from its project as it is now (a staff fix after SuperAdminUpdate).", Run), async (c) => {
     const id = keyOf(c);

@@ -30,7 +30,7 @@ import * as q from "./fielding.sql.ts";
 import { screens, type Margins, type PanelPlan } from "./simulate.ts";
 import { estimateIn, feasibility } from "../lifecycle/estimate.ts";
 import { refundRunShortfall } from "../credits/ledger.ts";
-import { hasOutcome, recordLateArrival, recordOutcomes, sessionEndLink, verifyEntry, type SupplierEntry } from "./suppliers.ts";
+import { hasOutcome, recordLateArrival, recordOutcome, recordOutcomes, sessionEndLink, verifyEntry, type OutcomeName, type SupplierEntry } from "./suppliers.ts";
 import { networkKey, qualityFlags, runMedian } from "./quality.ts";
 import { getTestSession, isTestEntry, startTestSession, submitTestPage } from "./test-entries.ts";
 import { DEFAULT_FIELD_DAYS, fieldPeriodDaysOf } from "./field-period.ts";
@@ -249,8 +249,8 @@ function view(run: q.RunRow & { definition: SurveyDefinition }, s: q.SessionRow)
 }
 
 /** The view, with the supplier's end link (its recorded outcome's) for a supplier's respondent who has finished. */
-async function viewOf(tx: Tx, run: q.RunRow & { definition: SurveyDefinition }, s: q.SessionRow): Promise<RespondentView> {
-  return { ...view(run, s), redirectUrl: await sessionEndLink(tx, s) };
+async function viewOf(tx: Tx, run: q.RunRow & { definition: SurveyDefinition }, s: q.SessionRow, recorded: OutcomeName | null = null): Promise<RespondentView> {
+  return { ...view(run, s), redirectUrl: await sessionEndLink(tx, s, recorded) };
 }
 
 /**
@@ -278,57 +278,72 @@ export interface StartOptions {
   /** The entry's address as the server adapter saw it (never a header) and its user agent: kept only as a keyed hash (quality.ts networkKey). */
   address?: string | null;
   userAgent?: string | null;
-  /** The simulated panel's respondent's time (respondent-clock.ts); absent: now. */
+  /** The simulated panel's respondent's time (respondentBatch, in process only; a request never sets it); absent: now. */
   at?: Date | null;
 }
 
 export async function startSession(db: Db, link: string, panelRespondentId: string | null, opts: StartOptions = {}): Promise<RespondentView> {
-  return system(db, async (tx) => {
-    const run = await openRun(db, tx, link);
-    let entry: SupplierEntry | null = null;
-    if (opts.entryQuery || run.sampleSupplierId !== null) {
-      // A run fed by a supplier takes only its (signed) respondents.
-      if (!opts.entryQuery) throw new ApiError("Forbidden", "This survey link is not valid", "a supplier's survey needs its entry link");
-      entry = await verifyEntry(tx, run, link, opts.publicUrl ?? "", opts.entryQuery);
-      // The run's test link: a test entry, kept apart and counted nowhere (test-entries.ts).
-      if (await isTestEntry(tx, run.id, entry)) {
-        if (run.surveyStatusId !== SURVEY_STATUS.Live && run.surveyStatusId !== SURVEY_STATUS.Testing) throw new ApiError("Conflict", "This survey is not open for a test now.");
-        return startTestSession(tx, run, entry);
-      }
-      // A rid enters the run once: the same rid comes back to its own session while it is in
-      // progress. Once it has finished, the entry is a duplicate (issue 36: it was answered with the
-      // finished session and a freshly signed end link): told so, with no end link, no session id and
-      // nothing stored. The respondent's own page still reads its session by its id.
-      // A rid that arrived after the close (an outcome and no session) is finished as well.
-      const existing = await q.sessionBySupplierRid(tx, run.id, entry.supplierId, entry.rid);
-      if (existing && existing.status === "InProgress") return viewOf(tx, run, existing);
-      if (existing || (await hasOutcome(tx, run.id, entry))) return duplicate(run);
+  return system(db, async (tx) => (await enter(tx, await openRun(db, tx, link), link, panelRespondentId, opts)).view);
+}
+
+/** A respondent's view and, where one was stored or resumed, their session (a batch answers on from it). */
+export interface Reached {
+  view: RespondentView;
+  session: q.SessionRow | null;
+}
+
+/** startSession on a transaction holding the run (locked): the entry judged, a session made or resumed. */
+async function enter(tx: Tx, run: q.RunRow & { definition: SurveyDefinition }, link: string, panelRespondentId: string | null, opts: StartOptions): Promise<Reached> {
+  const at = (s: q.SessionRow) => viewOf(tx, run, s).then((view) => ({ view, session: s }));
+  let entry: SupplierEntry | null = null;
+  if (opts.entryQuery || run.sampleSupplierId !== null) {
+    // A run fed by a supplier takes only its (signed) respondents.
+    if (!opts.entryQuery) throw new ApiError("Forbidden", "This survey link is not valid", "a supplier's survey needs its entry link");
+    entry = await verifyEntry(tx, run, link, opts.publicUrl ?? "", opts.entryQuery);
+    // The run's test link: a test entry, kept apart and counted nowhere (test-entries.ts).
+    if (await isTestEntry(tx, run.id, entry)) {
+      if (run.surveyStatusId !== SURVEY_STATUS.Live && run.surveyStatusId !== SURVEY_STATUS.Testing) throw new ApiError("Conflict", "This survey is not open for a test now.");
+      return { view: await startTestSession(tx, run, entry), session: null };
     }
-    if (panelRespondentId && !entry) {
-      const existing = await q.sessionByPanelId(tx, run.id, panelRespondentId);
-      if (existing) return viewOf(tx, run, existing);
-    }
-    const closed = run.surveyStatusId === SURVEY_STATUS.Closed || run.surveyStatusId === SURVEY_STATUS.ErrorProcessing;
-    if (entry && closed) {
-      // A supplier's respondent on a closed run goes back to the supplier as over quota (the
-      // protocol has no "closed" link), signed like any end; no session is stored, the outcome is
-      // (the reconciliation lists it, the callback reports it).
-      const redirectUrl = await recordLateArrival(tx, run.id, entry);
-      if (redirectUrl === null) return duplicate(run);
-      return { surveyLink: run.surveyLink, respondentId: randomUUID(), status: "Removed", page: null, definition: run.definition, endReason: "survey closed", answers: {}, redirectUrl };
-    }
-    if (run.surveyStatusId !== SURVEY_STATUS.Live && run.surveyStatusId !== SURVEY_STATUS.Testing) {
-      throw new ApiError("Conflict", run.surveyStatusId === SURVEY_STATUS.Closed ? "This survey has closed. Thank you for your interest." : "This survey is not open yet.");
-    }
-    const counts = await q.completesByOption(tx, run.id);
-    // A supplier's respondent (its rid enters the run once) is given an order drawn from the rid, so
-    // the same people meet the same concepts when a run is fielded again (the simulated panel's
-    // seed); anyone else from the moment they arrive.
-    const draw = entry ? `${run.id}:${entry.supplierId}:${entry.rid}:${counts.completes}` : `${link}:${counts.completes}:${Date.now()}`;
-    const order = assignTestOptions(run.definition, counts.byOption, seeded(hash32(draw)));
-    const simulated = entry?.simulated === true;
-    if (simulated && !run.isSimulated) await q.markSimulated(tx, run.id);
-    const s = await q.insertSession(tx, {
+    // A rid enters the run once: the same rid comes back to its own session while it is in
+    // progress. Once it has finished, the entry is a duplicate (issue 36: it was answered with the
+    // finished session and a freshly signed end link): told so, with no end link, no session id and
+    // nothing stored. The respondent's own page still reads its session by its id.
+    // A rid that arrived after the close (an outcome and no session) is finished as well.
+    // (Its session and its outcome asked at once: one round trip.)
+    const [existing, finished] = await Promise.all([q.sessionBySupplierRid(tx, run.id, entry.supplierId, entry.rid), hasOutcome(tx, run.id, entry)]);
+    if (existing && existing.status === "InProgress") return at(existing);
+    if (existing || finished) return { view: duplicate(run), session: null };
+  }
+  if (panelRespondentId && !entry) {
+    const existing = await q.sessionByPanelId(tx, run.id, panelRespondentId);
+    if (existing) return at(existing);
+  }
+  const closed = run.surveyStatusId === SURVEY_STATUS.Closed || run.surveyStatusId === SURVEY_STATUS.ErrorProcessing;
+  if (entry && closed) {
+    // A supplier's respondent on a closed run goes back to the supplier as over quota (the
+    // protocol has no "closed" link), signed like any end; no session is stored, the outcome is
+    // (the reconciliation lists it, the callback reports it).
+    const redirectUrl = await recordLateArrival(tx, run.id, entry);
+    if (redirectUrl === null) return { view: duplicate(run), session: null };
+    return { view: { surveyLink: run.surveyLink, respondentId: randomUUID(), status: "Removed", page: null, definition: run.definition, endReason: "survey closed", answers: {}, redirectUrl }, session: null };
+  }
+  if (run.surveyStatusId !== SURVEY_STATUS.Live && run.surveyStatusId !== SURVEY_STATUS.Testing) {
+    throw new ApiError("Conflict", run.surveyStatusId === SURVEY_STATUS.Closed ? "This survey has closed. Thank you for your interest." : "This survey is not open yet.");
+  }
+  const counts = await q.completesByOption(tx, run.id);
+  // A supplier's respondent (its rid enters the run once) is given an order drawn from the rid, so
+  // the same people meet the same concepts when a run is fielded again (the simulated panel's
+  // seed); anyone else from the moment they arrive.
+  const draw = entry ? `${run.id}:${entry.supplierId}:${entry.rid}:${counts.completes}` : `${link}:${counts.completes}:${Date.now()}`;
+  const order = assignTestOptions(run.definition, counts.byOption, seeded(hash32(draw)));
+  const simulated = entry?.simulated === true;
+  if (simulated && !run.isSimulated) {
+    await q.markSimulated(tx, run.id);
+    run.isSimulated = true;
+  }
+  return at(
+    await q.insertSession(tx, {
       clientId: run.clientId,
       surveyRunId: run.id,
       regionId: run.regionId,
@@ -340,9 +355,8 @@ export async function startSession(db: Db, link: string, panelRespondentId: stri
       deviceFingerprint: opts.deviceFingerprint ?? null,
       networkKey: opts.address && opts.userAgent ? networkKey(await q.respondentKey(tx, run.id), opts.address, opts.userAgent) : null,
       startedAt: opts.at ?? null,
-    });
-    return viewOf(tx, run, s);
-  });
+    }),
+  );
 }
 
 /** A finished rid entering again: told so, with no end link, no session id and nothing stored. */
@@ -372,7 +386,7 @@ async function sessionOf(tx: Tx, runId: number, respondentId: string, lock = fal
  * rules: screen-out, over quota, attention check, next page or complete. A complete is ingested at
  * once; the run closes when its quota is met. A finished session takes no more answers (409).
  */
-export async function submitPage(db: Db, link: string, respondentId: string, pageId: string, input: Record<string, unknown>, at: Date | null = null): Promise<RespondentView> {
+export async function submitPage(db: Db, link: string, respondentId: string, pageId: string, input: Record<string, unknown>): Promise<RespondentView> {
   return system(db, async (tx) => {
     // A respondent's session, else a test entry's (test-entries.ts), else none (404). The run and
     // the session are read together (one round trip), the run's row locked first as always.
@@ -384,75 +398,154 @@ export async function submitPage(db: Db, link: string, respondentId: string, pag
       if (test) return test;
       throw new ApiError("NotFound", "No such respondent in this survey");
     }
-    if (s.status !== "InProgress") throw new ApiError("Conflict", "You have already completed this survey. Thank you!");
-    if (run.surveyStatusId !== SURVEY_STATUS.Live && run.surveyStatusId !== SURVEY_STATUS.Testing) {
-      throw new ApiError("Conflict", "This survey has closed. Thank you for your interest.");
+    return (await answer(tx, run, s, pageId, input, null, null)).view;
+  });
+}
+
+/**
+ * What a batch of respondents in one transaction leaves to its end (respondentBatch): the completes
+ * counted when the last arrived, announced and ingested once for the batch, where a respondent's
+ * own request does both in the transaction of each complete.
+ */
+interface Arrivals {
+  completes: number | null;
+}
+
+/** submitPage on a transaction holding the run (locked) and the session: the page judged and saved. */
+async function answer(
+  tx: Tx,
+  run: q.RunRow & { definition: SurveyDefinition },
+  s: q.SessionRow,
+  pageId: string,
+  input: Record<string, unknown>,
+  at: Date | null,
+  arrivals: Arrivals | null,
+): Promise<Reached> {
+  if (s.status !== "InProgress") throw new ApiError("Conflict", "You have already completed this survey. Thank you!");
+  if (run.surveyStatusId !== SURVEY_STATUS.Live && run.surveyStatusId !== SURVEY_STATUS.Testing) {
+    throw new ApiError("Conflict", "This survey has closed. Thank you for your interest.");
+  }
+  const all = pages(run.definition, s.testOptionOrder);
+  const page = all[s.page]!;
+  if (page.id !== pageId) throw new ApiError("Conflict", "This page was already answered: reload to continue where you left off", `expected page ${page.id}`);
+  const checked = validatePage(run.definition, page, input);
+  if ("errors" in checked) {
+    throw new ApiError("ValidationError", checked.errors.map((e) => e.message).join("; "), undefined, checked.errors);
+  }
+  const answers = { ...s.answers, ...checked.answers };
+  // The quota cells are counted only where a page can close one, and only those it reads
+  // (quotaReads: the demographics and screener pages judge the capped targets and the
+  // crossings); the run's completes when this page completes the respondent (its quota).
+  const reads = quotaReads(run.definition, page);
+  const cells = reads ? await q.quotaCells(tx, run.id, reads.keys, reads.crossings) : null;
+  const outcome = afterPage(run.definition, all, s.page, answers, { completesByOption: {}, completesByAnswer: cells?.byAnswer ?? {} });
+  const next = outcome.status === "InProgress" ? outcome.page : s.page;
+  let status: string = outcome.status;
+  let reason = "reason" in outcome ? outcome.reason : null;
+  let flags: string[] = reason === "attention check" ? ["attention"] : [];
+  let completesBefore = 0;
+  if (outcome.status === "Complete") {
+    // Quality before weighting: a flagged respondent is excluded, and the quota stays open for another.
+    // The run's completes before this one, their lengths and keys, and this session's own device
+    // and network keys, asked at once.
+    const [done, [own], before] = await Promise.all([
+      q.completeLengths(tx, run.id),
+      tx<{ fp: string | null; nk: string | null }[]>`select device_fingerprint as fp, network_key as nk from survey_sessions where id = ${s.id}`,
+      cells ? cells.completes : q.completeCount(tx, run.id),
+    ]);
+    completesBefore = before;
+    const fp = own?.fp ?? null;
+    const nk = own?.nk ?? null;
+    flags = qualityFlags(run.definition, {
+      answers,
+      testOptionOrder: s.testOptionOrder,
+      lengthSeconds: ((at ?? new Date()).getTime() - new Date(s.startedAt).getTime()) / 1000,
+      medianSeconds: runMedian(done.lengths),
+      duplicateDevice: fp !== null && done.fingerprints.includes(fp),
+      duplicateNetwork: nk !== null && done.networkKeys.includes(nk),
+    });
+    if (flags.length) {
+      status = "Removed";
+      reason = "quality";
     }
-    const all = pages(run.definition, s.testOptionOrder);
-    const page = all[s.page]!;
-    if (page.id !== pageId) throw new ApiError("Conflict", "This page was already answered: reload to continue where you left off", `expected page ${page.id}`);
-    const checked = validatePage(run.definition, page, input);
-    if ("errors" in checked) {
-      throw new ApiError("ValidationError", checked.errors.map((e) => e.message).join("; "), undefined, checked.errors);
+  }
+  // A batch's respondent is saved when they end (the state between pages is this transaction's
+  // alone: nothing reads an InProgress session's answers before the commit); anyone else each page.
+  const saved = arrivals && status === "InProgress" ? { ...s, answers, page: next } : await q.saveSession(tx, s.id, { status, answers, page: next, endReason: reason, qualityFlags: flags, at });
+  // A supplier's respondent who ended: the outcome they are sent back with, recorded once.
+  const recorded = status !== "InProgress" && s.supplierRid !== null ? await recordOutcome(tx, saved) : null;
+  if (status === "Complete") {
+    // This complete counts (saved above, in this transaction); the run closes at its quota.
+    const completes = completesBefore + 1;
+    if (arrivals) {
+      arrivals.completes = completes;
+      if (await closeAtQuota(tx, run, completes)) run.surveyStatusId = SURVEY_STATUS.Closed;
+    } else await afterCompletes(tx, run, completes);
+  }
+  const shown = await viewOf(tx, run, saved, recorded);
+  // The complete's rows for the results, last: their inserts bump the project's results version,
+  // a row every writer of the project's results (another market's respondents) waits on until
+  // this transaction commits (migration 0029), so it is held for these statements only.
+  if (status === "Complete" && !arrivals) await ingestRun(tx, run);
+  return { view: shown, session: saved };
+}
+
+/**
+ * Respondents taken one after another in one transaction (the simulated panel's people: record
+ * 9001): `take` is handed the run's entry and its pages, which are the respondent routes' own
+ * (startSession's and submitPage's, the same entry check, validation, quota, quality and outcome
+ * code, on this transaction). The completes
+ * that arrived are announced (ResponsesReceived, Progress) and ingested once at the end, as the
+ * commit makes them visible at once anyway. A respondent's own time (`at`) sets their session's
+ * start and end: only code in this process calls this.
+ */
+export interface RespondentBatch {
+  /** The batch's transaction (reads of the run's state beside the respondents'). */
+  tx: Tx;
+  /** The run as it stands in this transaction (its row locked throughout; a close at quota is seen here). */
+  run: q.RunRow & { definition: SurveyDefinition };
+  enter(opts: StartOptions): Promise<Reached>;
+  answer(s: q.SessionRow, pageId: string, input: Record<string, unknown>, at: Date): Promise<Reached>;
+}
+
+export async function respondentBatch<T>(db: Db, link: string, take: (b: RespondentBatch) => Promise<T>): Promise<T> {
+  return system(db, async (tx) => {
+    // The run's row stays locked to the commit: nobody else changes it meanwhile, so the batch's
+    // own changes (the simulated mark, the close at quota) are all it needs to follow.
+    const run = await openRun(db, tx, link);
+    const arrivals: Arrivals = { completes: null };
+    const result = await take({
+      tx,
+      run,
+      enter: (opts) => enter(tx, run, link, null, opts),
+      answer: (s, pageId, input, at) => answer(tx, run, s, pageId, input, at, arrivals),
+    });
+    if (arrivals.completes !== null) {
+      await completesArrived(tx, run, arrivals.completes);
+      await ingestRun(tx, run);
     }
-    const answers = { ...s.answers, ...checked.answers };
-    // The quota cells are counted only where a page can close one, and only those it reads
-    // (quotaReads: the demographics and screener pages judge the capped targets and the
-    // crossings); the run's completes when this page completes the respondent (its quota).
-    const reads = quotaReads(run.definition, page);
-    const cells = reads ? await q.quotaCells(tx, run.id, reads.keys, reads.crossings) : null;
-    const outcome = afterPage(run.definition, all, s.page, answers, { completesByOption: {}, completesByAnswer: cells?.byAnswer ?? {} });
-    const next = outcome.status === "InProgress" ? outcome.page : s.page;
-    let status: string = outcome.status;
-    let reason = "reason" in outcome ? outcome.reason : null;
-    let flags: string[] = reason === "attention check" ? ["attention"] : [];
-    if (outcome.status === "Complete") {
-      // Quality before weighting: a flagged respondent is excluded, and the quota stays open for another.
-      // The run's completes and this session's own device and network keys, asked at once.
-      const [done, [own]] = await Promise.all([
-        q.completeLengths(tx, run.id),
-        tx<{ fp: string | null; nk: string | null }[]>`select device_fingerprint as fp, network_key as nk from survey_sessions where id = ${s.id}`,
-      ]);
-      const fp = own?.fp ?? null;
-      const nk = own?.nk ?? null;
-      flags = qualityFlags(run.definition, {
-        answers,
-        testOptionOrder: s.testOptionOrder,
-        lengthSeconds: ((at ?? new Date()).getTime() - new Date(s.startedAt).getTime()) / 1000,
-        medianSeconds: runMedian(done.lengths),
-        duplicateDevice: fp !== null && done.fingerprints.includes(fp),
-        duplicateNetwork: nk !== null && done.networkKeys.includes(nk),
-      });
-      if (flags.length) {
-        status = "Removed";
-        reason = "quality";
-      }
-    }
-    const saved = await q.saveSession(tx, s.id, { status, answers, page: next, endReason: reason, qualityFlags: flags, at });
-    // A supplier's respondent who ended: the outcome they are sent back with, recorded once.
-    if (status !== "InProgress" && s.supplierRid !== null) await recordOutcomes(tx, run.id, s.id);
-    // This complete is counted (saved above, in this transaction).
-    if (status === "Complete") await afterCompletes(tx, run, cells?.completes !== undefined ? cells.completes + 1 : await q.completeCount(tx, run.id));
-    const shown = await viewOf(tx, run, saved);
-    // The complete's rows for the results, last: their inserts bump the project's results version,
-    // a row every writer of the project's results (another market's respondents) waits on until
-    // this transaction commits (migration 0029), so it is held for these statements only.
-    if (status === "Complete") await ingestRun(tx, run);
-    return shown;
+    return result;
   });
 }
 
 /** Tells the project's team that completes arrived, and closes the run at its quota. */
-async function afterCompletes(tx: Tx, run: q.RunRow & { definition: SurveyDefinition }, completes: number, arrived = true): Promise<boolean> {
+async function afterCompletes(tx: Tx, run: q.RunRow & { definition: SurveyDefinition }, completes: number): Promise<boolean> {
+  const closed = await closeAtQuota(tx, run, completes);
+  await completesArrived(tx, run, completes);
+  return closed;
+}
+
+/** The run closes when its completes reach its quota. */
+async function closeAtQuota(tx: Tx, run: q.RunRow & { definition: SurveyDefinition }, completes: number): Promise<boolean> {
+  if (completes < (run.targetCompletes ?? run.definition.targetCompletes)) return false;
+  await closeRun(tx, run, "quota");
+  return true;
+}
+
+/** Completes arrived: the run's last complete stamped, the team told (ResponsesReceived, and Progress on its channel). */
+async function completesArrived(tx: Tx, run: q.RunRow & { definition: SurveyDefinition }, completes: number): Promise<void> {
   const target = run.targetCompletes ?? run.definition.targetCompletes;
-  if (completes >= target) {
-    if (arrived) await q.touchComplete(tx, run.id);
-    await closeRun(tx, run, "quota");
-    if (!arrived) return true;
-  }
-  // Nothing new arrived (a batch of the panel that found nobody): no event that looks like progress.
-  if (!arrived) return false;
-  if (completes < target) await q.touchComplete(tx, run.id);
+  await q.touchComplete(tx, run.id);
   await projectUpdated(tx, run.clientId, {
     projectId: run.definition.projectId,
     action: "ResponsesReceived",
@@ -468,7 +561,6 @@ async function afterCompletes(tx: Tx, run: q.RunRow & { definition: SurveyDefini
     data: { jobId: `survey-run-${run.id}`, name: "fielding", pct: Math.min(100, Math.round((completes / target) * 100)), message: `${completes} of ${target} completes in ${run.definition.regionName}` },
     clientId: run.clientId,
   });
-  return completes >= target;
 }
 
 // ---- the simulated Ideally panel ----

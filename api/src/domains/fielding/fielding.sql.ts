@@ -342,7 +342,7 @@ export interface NewSession {
   deviceFingerprint?: string | null;
   /** The entry's network signal (quality.ts networkKey): a keyed hash, never the address. */
   networkKey?: string | null;
-  /** When the respondent started: now, unless the simulated panel's clock says (respondent-clock.ts). */
+  /** When the respondent started: now, unless the simulated panel's person says (respondentBatch). */
   startedAt?: Date | null;
 }
 

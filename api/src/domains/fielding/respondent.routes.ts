@@ -12,7 +12,6 @@ import { ATTENTION, answerKey, INTENT_AT, INTENT_SCALE, intentKey } from "./engi
 import * as svc from "./fielding.service.ts";
 import { SURVEY_PAGE_CSS, SURVEY_PAGE_HTML, SURVEY_PAGE_SCRIPT } from "./respondent.page.ts";
 import { nudgeSupplierCallbacks } from "./suppliers.jobs.ts";
-import { respondentTime } from "./respondent-clock.ts";
 
 const Link = z.object({
   link: z.string().uuid().openapi({ param: { name: "link", in: "path" }, description: "The survey run's link" }),
@@ -143,22 +142,19 @@ export const SURVEY_STARTS_PER_MINUTE = 20;
 export const SURVEY_CALLS_PER_MINUTE = 300;
 
 // Concept images: signed, expiring download links from the file storage (absent: no image).
-const signer = (deps: RespondentDeps, c: { req: { url: string } }): ImageUrl => async (key, fileType) =>
+const signer = (deps: AppDeps, c: { req: { url: string } }): ImageUrl => async (key, fileType) =>
   deps.storage
     ? (await deps.storage.downloadUrl({ key, contentType: fileType ?? undefined, baseUrl: deps.publicUrl ?? new URL(c.req.url).origin, expiresIn: 3600 })).url
     : null;
 
-/** What the respondent routes use of the app's dependencies (the simulated panel's in-process app gives these: respondent-app.ts). */
-export type RespondentDeps = Pick<AppDeps, "db" | "publicUrl" | "storage" | "clientIp" | "queue">;
-
-export function registerRespondentRoutes(app: App, deps: RespondentDeps): void {
+export function registerRespondentRoutes(app: App, deps: AppDeps): void {
   registerSurveyRateLimit(app, deps);
   registerSurveyStartAndGet(app, deps);
   registerSurveyAnswerAndPage(app, deps);
 }
 
 /** The public survey API's per-address rate limit, before its routes. */
-function registerSurveyRateLimit(app: App, deps: RespondentDeps): void {
+function registerSurveyRateLimit(app: App, deps: AppDeps): void {
   // The anonymous survey writes on every call: one address is limited (ops/rate-limit.ts). Without
   // the peer's address (an app embedded in tests or another host) there is nothing to key on.
   const starts = new WindowLimiter(SURVEY_STARTS_PER_MINUTE, 60_000);
@@ -174,7 +170,7 @@ function registerSurveyRateLimit(app: App, deps: RespondentDeps): void {
 }
 
 /** RespondentSurvey Start and Get. */
-function registerSurveyStartAndGet(app: App, deps: RespondentDeps): void {
+function registerSurveyStartAndGet(app: App, deps: AppDeps): void {
   const db = deps.db;
   addRoute(
     app,
@@ -219,8 +215,6 @@ function registerSurveyStartAndGet(app: App, deps: RespondentDeps): void {
           address: deps.clientIp?.(c.req.raw) ?? null,
           userAgent: text(c.req.header("user-agent"), 1000),
           publicUrl: deps.publicUrl ?? new URL(c.req.url).origin,
-          // The simulated panel's respondent's time (in process only; respondent-clock.ts).
-          at: respondentTime(c.req.raw),
         }),
       );
       return c.json(await present(view, signer(deps, c)), 200);
@@ -247,7 +241,7 @@ function registerSurveyStartAndGet(app: App, deps: RespondentDeps): void {
 }
 
 /** RespondentSurvey Answer, and the survey page with its assets. */
-function registerSurveyAnswerAndPage(app: App, deps: RespondentDeps): void {
+function registerSurveyAnswerAndPage(app: App, deps: AppDeps): void {
   const db = deps.db;
   addRoute(
     app,
@@ -269,7 +263,7 @@ function registerSurveyAnswerAndPage(app: App, deps: RespondentDeps): void {
     async (c) => {
       const { link, respondentId } = c.req.valid("param");
       const b = c.req.valid("json");
-      return c.json(await present(await sentBack(deps, await svc.submitPage(db, link, respondentId, b.pageId, b.answers, respondentTime(c.req.raw))), signer(deps, c)), 200);
+      return c.json(await present(await sentBack(deps, await svc.submitPage(db, link, respondentId, b.pageId, b.answers)), signer(deps, c)), 200);
     },
   );
 
@@ -287,7 +281,7 @@ function registerSurveyAnswerAndPage(app: App, deps: RespondentDeps): void {
  * soon by the job, after this request's transaction committed. A failed nudge loses nothing (the
  * job also runs every minute).
  */
-async function sentBack(deps: RespondentDeps, v: svc.RespondentView): Promise<svc.RespondentView> {
+async function sentBack(deps: AppDeps, v: svc.RespondentView): Promise<svc.RespondentView> {
   if (v.redirectUrl !== null && deps.queue) await nudgeSupplierCallbacks(deps.queue).catch(() => {});
   return v;
 }

@@ -19,23 +19,22 @@ import { enterTenant } from "../../access/policy.ts";
 import { processConfig } from "../../config.ts";
 import { ApiError } from "../../errors.ts";
 import { systemCtx } from "../lifecycle/lifecycle.service.ts";
-import { assignTestOptions, pages, type Page } from "./engine.ts";
+import { assignTestOptions, pages } from "./engine.ts";
 import {
   closeRunsAtFieldEnd,
   createSurveys,
   detectStalls,
   entrantsPerTick,
   launchRun,
-  liveRun,
   margins,
   panelPlan,
   processRun,
+  respondentBatch,
+  type RespondentBatch,
   statusName,
   SURVEY_STATUS,
 } from "./fielding.service.ts";
 import * as q from "./fielding.sql.ts";
-import { respondentApp, type RespondentFetch } from "./respondent-app.ts";
-import { atTime } from "./respondent-clock.ts";
 import { answerPage, makePerson, skipOrderDraws } from "./simulate.ts";
 import { signLink, simulatedSupplier, type SimulatedSupplier } from "./suppliers.ts";
 
@@ -59,8 +58,6 @@ export interface SimulationResult {
 export interface PanelOptions {
   /** The fielding tick: at most a field day of the panel's reach (entrantsPerTick). */
   paced?: boolean;
-  /** Where the panel's people send their requests: the server's app; absent: the in-process respondent app. */
-  fetch?: RespondentFetch;
   /** The public URL the run's entry link is on (what the routes verify the signature against). */
   publicUrl?: string;
   /** Whether the simulated panel is on (SIMULATED_PANEL); absent: the process's configuration. */
@@ -99,83 +96,91 @@ export async function simulate(db: Db, runId: number, completes: number, opts: P
   }
 }
 
-/** What the panel's person reads of the respondent routes' answer (RespondentView). */
-type View = { respondentId: string; status: string; redirectUrl: string | null; page: { id: string } | null };
+/** People one transaction of the panel takes at most (respondentBatch: the run's row is locked meanwhile). */
+export const PEOPLE_PER_TRANSACTION = 50;
 
 async function batch(db: Db, runId: number, completes: number, opts: PanelOptions): Promise<SimulationResult> {
   const publicUrl = (opts.publicUrl ?? processConfig().publicUrl).replace(/\/$/, "");
-  // What the panel knows before it invites anyone: the run, its market (the plan) and its supplier row.
-  const prep = await system(db, async (tx) => {
-    const run = await liveRun(tx, runId);
-    if (run.sampleSupplierId !== null) {
-      throw new ApiError("Conflict", `Survey run ${runId} takes respondents from sample supplier ${run.sampleSupplierId} only: the simulated panel never answers it`);
-    }
-    if (run.surveyStatusId !== SURVEY_STATUS.Live && run.surveyStatusId !== SURVEY_STATUS.Testing) {
-      throw new ApiError("Conflict", `Survey run ${runId} is ${statusName(run.surveyStatusId)}: the panel answers Live or Testing runs`);
-    }
-    const [{ n, sent, done }] = await tx<{ n: number; sent: number; done: number }[]>`
-      select count(*)::int as n, count(*) filter (where is_simulated)::int as sent, count(*) filter (where status = 'Complete')::int as done
-      from survey_sessions where survey_run_id = ${run.id}`;
-    const seed = (await tx<{ s: number | null }[]>`select simulated_seed as s from survey_runs where id = ${run.id}`)[0]?.s ?? run.id;
-    return { run, n, sent, done, seed, plan: await panelPlan(tx, run), margins: await margins(tx, run.regionId), supplier: await simulatedSupplier(tx) };
+  const [r] = await system(db, (tx) => tx<{ link: string }[]>`select survey_link::text as link from survey_runs where id = ${runId}`);
+  if (!r) throw new ApiError("NotFound", `No survey run ${runId}`);
+  const tally = { invited: 0, completes: 0, screenedOut: 0, overQuota: 0, excluded: 0 };
+  let reachLeft = 0;
+  let target = 0;
+  // A transaction at a time (PEOPLE_PER_TRANSACTION people at most), until the batch is done.
+  for (;;) {
+    const more = await respondentBatch(db, r.link, async (b) => {
+      const step = await people(b, completes - tally.completes, opts.paced === true ? tally.invited : null, publicUrl);
+      for (const k of ["invited", "completes", "screenedOut", "overQuota", "excluded"] as const) tally[k] += step.tally[k];
+      reachLeft = step.reachLeft;
+      target = step.target;
+      return step.more;
+    });
+    if (!more) break;
+  }
+  const after = await system(db, async (tx) => {
+    const run = await q.run(tx, runId);
+    const [{ done }] = await tx<{ done: number }[]>`select count(*)::int as done from survey_sessions where survey_run_id = ${runId} and status = 'Complete'`;
+    return { closed: run?.surveyStatusId === SURVEY_STATUS.Closed, done };
   });
-  const { run, plan, supplier, seed } = prep;
+  return { surveyRunId: runId, ...tally, totalCompletes: after.done, targetCompletes: target, closed: after.closed, reachLeft };
+}
+
+type Tally = { invited: number; completes: number; screenedOut: number; overQuota: number; excluded: number };
+
+/**
+ * One transaction's people: up to `completes` more completes, and PEOPLE_PER_TRANSACTION people at
+ * most; `pacedInvited` (the fielding tick) counts those this tick already invited against a field
+ * day of the panel's reach. `more`: the batch goes on in another transaction.
+ */
+async function people(b: RespondentBatch, completes: number, pacedInvited: number | null, publicUrl: string): Promise<{ tally: Tally; reachLeft: number; target: number; more: boolean }> {
+  const { tx, run } = b;
+  if (run.sampleSupplierId !== null) {
+    throw new ApiError("Conflict", `Survey run ${run.id} takes respondents from sample supplier ${run.sampleSupplierId} only: the simulated panel never answers it`);
+  }
+  if (run.surveyStatusId !== SURVEY_STATUS.Live && run.surveyStatusId !== SURVEY_STATUS.Testing) {
+    throw new ApiError("Conflict", `Survey run ${run.id} is ${statusName(run.surveyStatusId)}: the panel answers Live or Testing runs`);
+  }
+  // What the panel knows before it invites anyone: the run's sessions, its market (the plan) and its supplier row.
+  const [{ n, sent, done }] = await tx<{ n: number; sent: number; done: number }[]>`
+    select count(*)::int as n, count(*) filter (where is_simulated)::int as sent, count(*) filter (where status = 'Complete')::int as done
+    from survey_sessions where survey_run_id = ${run.id}`;
+  const seed = (await tx<{ s: number | null }[]>`select simulated_seed as s from survey_runs where id = ${run.id}`)[0]?.s ?? run.id;
+  const plan = await panelPlan(tx, run);
+  const m = await margins(tx, run.regionId);
+  const supplier = await simulatedSupplier(tx);
   const def = run.definition;
   const target = run.targetCompletes ?? def.targetCompletes;
-  const invitable = Math.max(0, Math.min(plan.reach - prep.sent, opts.paced ? entrantsPerTick(plan) : Number.POSITIVE_INFINITY));
-  const want = Math.max(0, Math.min(completes, target - prep.done));
-  const send = opts.fetch ?? respondentApp(db, publicUrl);
-  // Every page a person can meet, by its id (the respondent routes give the id; simulate.ts answers the page).
-  const allPages = new Map(pages(def, def.testOptions.map((t) => t.id)).map((p) => [p.id, p] as const));
+  const invitable = Math.max(0, Math.min(plan.reach - sent, pacedInvited !== null ? entrantsPerTick(plan) - pacedInvited : Number.POSITIVE_INFINITY));
+  const want = Math.max(0, Math.min(completes, target - done));
   // Pages a person answers at most (the order's length is the design's: one concept or all).
   const most = pages(def, assignTestOptions(def, {}, () => 0)).length;
-  const tally = { invited: 0, completes: 0, screenedOut: 0, overQuota: 0, excluded: 0 };
-  for (let i = 0; tally.completes < want && i < invitable; i++) {
-    const index = prep.n + i;
-    const person = makePerson(def, prep.margins, seed, index, plan.shares);
+  const tally: Tally = { invited: 0, completes: 0, screenedOut: 0, overQuota: 0, excluded: 0 };
+  const open = () => run.surveyStatusId === SURVEY_STATUS.Live || run.surveyStatusId === SURVEY_STATUS.Testing;
+  for (let i = 0; tally.completes < want && i < invitable && i < PEOPLE_PER_TRANSACTION && open(); i++) {
+    const index = n + i;
+    const person = makePerson(def, m, seed, index, plan.shares);
     skipOrderDraws(def, person);
     tally.invited++;
     // The person's clock: they finish by now, spending secondsPerPage on each page (5 s at least in all).
     const spent = (pages: number) => Math.max(5, pages * person.secondsPerPage) * 1000;
     const start = Date.now() - spent(most);
-    const post = async (path: string, body: unknown, at: number): Promise<View | null> => {
-      const req = atTime(new Request(`${publicUrl}/s/api/${run.surveyLink}/${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }), new Date(at));
-      const res = await send(req);
-      // The run closed under the person (staff, or its field end): the batch ends; the routes recorded their outcome.
-      if (res.status === 409) return null;
-      if (res.status !== 200) throw new Error(`simulated respondent ${index}: ${path} answered ${res.status}: ${await res.text()}`);
-      return (await res.json()) as View;
-    };
     const rid = `sim-${seed}-${index}`;
-    let view = await post("start", { entryQuery: await entryQuery(supplier, publicUrl, run.surveyLink, rid), deviceFingerprint: `device-${person.fingerprint}` }, start);
+    let { view, session } = await b.enter({ entryQuery: await entryQuery(supplier, publicUrl, run.surveyLink, rid), publicUrl, deviceFingerprint: `device-${person.fingerprint}`, at: new Date(start) });
     let answered = 0;
-    const respondentId = view?.respondentId;
-    while (view?.status === "InProgress" && view.page) {
-      const page: Page | undefined = allPages.get(view.page.id);
-      if (!page) throw new Error(`simulated respondent ${index}: the survey showed page ${view.page.id}, which the run's questionnaire does not have`);
+    while (view.status === "InProgress" && view.page && session) {
+        const page = view.page;
       answered++;
-      view = await post(`${respondentId}/answers`, { pageId: page.id, answers: answerPage(def, person, page) }, start + spent(answered));
+      ({ view, session } = await b.answer(session, page.id, answerPage(def, person, page), new Date(start + spent(answered))));
     }
-    if (view === null) break;
     const outcome = await returned(supplier, view.redirectUrl, rid);
     if (outcome === "complete") tally.completes++;
     else if (outcome === "over-quota") tally.overQuota++;
     else if (outcome === "screen-out" || view.status === "ScreenedOut") tally.screenedOut++; // the attention check is a quality-terminate link
     else tally.excluded++;
   }
-  const after = await system(db, async (tx) => {
-    const r = await q.run(tx, run.id);
-    const [{ done }] = await tx<{ done: number }[]>`select count(*)::int as done from survey_sessions where survey_run_id = ${run.id} and status = 'Complete'`;
-    return { closed: r?.surveyStatusId === SURVEY_STATUS.Closed, done };
-  });
-  return {
-    surveyRunId: run.id,
-    ...tally,
-    totalCompletes: after.done,
-    targetCompletes: target,
-    closed: after.closed,
-    reachLeft: Math.max(0, plan.reach - prep.sent - tally.invited),
-  };
+  const reachLeft = Math.max(0, plan.reach - sent - tally.invited);
+  const more = tally.invited === PEOPLE_PER_TRANSACTION && tally.completes < want && tally.invited < invitable && open();
+  return { tally, reachLeft, target, more };
 }
 
 /** The entry link's query, as the supplier makes it: supplier, rid and, last, the signature of the link before it. */
@@ -224,7 +229,7 @@ export interface TickResult {
  * market at most (docs/decisions/0121), and asks for another tick only while a run has reach left;
  * closed runs are processed. With the panel off (SIMULATED_PANEL=off) it answers none.
  */
-export async function tick(db: Db, publicUrl: string, opts: { batch?: number; fetch?: RespondentFetch; panel?: boolean } = {}): Promise<TickResult> {
+export async function tick(db: Db, publicUrl: string, opts: { batch?: number; panel?: boolean } = {}): Promise<TickResult> {
   const batchSize = opts.batch ?? 50;
   const panelOn = opts.panel ?? processConfig().simulatedPanel;
   // Field periods: runs past their field end close (processed below, the shortfall refunded); runs
@@ -256,7 +261,7 @@ export async function tick(db: Db, publicUrl: string, opts: { batch?: number; fe
   const worker = async () => {
     while (next < answered.length) {
       const r = answered[next++]!;
-      results.set(r.id, await simulate(db, r.id, batchSize, { paced: true, fetch: opts.fetch, publicUrl, on: true }));
+      results.set(r.id, await simulate(db, r.id, batchSize, { paced: true, publicUrl, on: true }));
     }
   };
   await Promise.all(Array.from({ length: Math.min(PANEL_RUNS_AT_ONCE, answered.length) }, worker));

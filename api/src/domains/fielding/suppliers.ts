@@ -94,6 +94,31 @@ const COLUMNS = `id, name, entry_parameter as "entryParameter", complete_url as 
 /** Never leaves the server: the secret. */
 const pub = ({ secret: _, ...s }: SupplierRow): Supplier => s;
 
+/**
+ * Reads a respondent's transaction makes of rows it does not write (a supplier's row, a run's
+ * Samplify key and end links), made once per transaction: a batch of the simulated panel's people
+ * (respondentBatch) enters, ends and is sent back many times in one.
+ */
+const readsOf = new WeakMap<Tx, Map<string, Promise<unknown>>>();
+function once<T>(tx: Tx, key: string, read: () => Promise<T>): Promise<T> {
+  const reads = readsOf.get(tx) ?? readsOf.set(tx, new Map()).get(tx)!;
+  const kept = reads.get(key) as Promise<T> | undefined;
+  if (kept) return kept;
+  const p = read();
+  reads.set(key, p);
+  return p;
+}
+
+/** A supplier's row as a respondent's transaction reads it (once: `once`). */
+const supplierOf = (tx: Tx, id: number) => once(tx, `supplier ${id}`, () => row(tx, id));
+
+/** A run's Samplify entry key and end links (record 0136), as a respondent's transaction reads them (once). */
+const samplifyOf = (tx: Tx, runId: number) =>
+  once(tx, `samplify ${runId}`, async () => {
+    const [r] = await tx<{ key: string | null; e: EndLinks | null }[]>`select samplify_entry_key as key, samplify_end_links as e from survey_runs where id = ${runId}`;
+    return { entryKey: r?.key ?? null, endLinks: r?.e ?? null };
+  });
+
 async function row(tx: Tx, id: number): Promise<SupplierRow | undefined> {
   // COLUMNS is a constant of this file: no input in the text.
   const [r] = await tx.unsafe<SupplierRow[]>(`select ${COLUMNS} from sample_suppliers where id = $1 and deleted_at is null`, [id]);
@@ -369,7 +394,7 @@ const REFUSED = "This survey link is not valid";
 export async function verifyEntry(tx: Tx, run: { id: number; sampleSupplierId: number | null; sampleSource: string }, link: string, publicUrl: string, query: string): Promise<SupplierEntry> {
   const supplierId = Number(new URLSearchParams(query).get("supplier"));
   if (!Number.isInteger(supplierId) || supplierId <= 0) throw new ApiError("Forbidden", REFUSED, "no supplier in the entry link");
-  const s = await row(tx, supplierId);
+  const s = await supplierOf(tx, supplierId);
   // The simulated panel's supplier sends people to runs without an outside supplier (the tick to
   // those whose source is simulated; staff's RunSimulatedData to a customer panel's too), never to a supplier's.
   const allocated = s?.isSimulated ? run.sampleSupplierId === null && run.sampleSource !== "supplier" : run.sampleSupplierId === supplierId;
@@ -389,10 +414,10 @@ export async function verifyEntry(tx: Tx, run: { id: number; sampleSupplierId: n
     if (got === null || !same(got, await signature(s.secret, s, message))) throw new ApiError("Forbidden", REFUSED, "the entry link's signature does not match");
   }
   // A run fielded through Samplify: Dynata puts the project's Secure Key 2 in k2 (record 0136).
-  const [k] = await tx<{ key: string | null }[]>`select samplify_entry_key as key from survey_runs where id = ${run.id}`;
-  if (k?.key) {
+  const { entryKey } = await samplifyOf(tx, run.id);
+  if (entryKey) {
     const k2 = params.get("k2");
-    if (k2 === null || !same(k2, k.key)) throw new ApiError("Forbidden", REFUSED, "the entry's k2 is not the Samplify project's security key");
+    if (k2 === null || !same(k2, entryKey)) throw new ApiError("Forbidden", REFUSED, "the entry's k2 is not the Samplify project's security key");
   }
   return { supplierId, rid, test: params.get("test"), simulated: s.isSimulated };
 }
@@ -464,8 +489,7 @@ export async function dynataEndLink(e: EndLinks, rid: string, kind: EndKind): Pr
 
 /** The Dynata end links kept on a run fielded through Samplify, or null. */
 async function runEndLinks(tx: Tx, runId: number): Promise<EndLinks | null> {
-  const [r] = await tx<{ e: EndLinks | null }[]>`select samplify_end_links as e from survey_runs where id = ${runId}`;
-  return r?.e ?? null;
+  return (await samplifyOf(tx, runId)).endLinks;
 }
 
 /**
@@ -475,7 +499,7 @@ async function runEndLinks(tx: Tx, runId: number): Promise<EndLinks | null> {
  */
 export async function testEndLink(tx: Tx, runId: number, entry: SupplierEntry, status: string, endReason: string | null, flags: readonly string[]): Promise<string | null> {
   const kind = endKindOf(status, endReason, flags);
-  const s = await row(tx, entry.supplierId);
+  const s = await supplierOf(tx, entry.supplierId);
   return kind && s ? endLink(s, entry.rid, kind, await runEndLinks(tx, runId)) : null;
 }
 
@@ -551,12 +575,30 @@ export async function recordOutcomes(tx: Tx, runId: number, sessionId: number | 
 }
 
 /**
+ * The outcome of one supplier session that has just ended, recorded as recordOutcomes would (its
+ * end by endKindOf, a callback due now when the supplier has a callback URL) in one statement;
+ * returns it, or null when it was recorded before (or the session has no supplier or has not ended).
+ */
+export async function recordOutcome(tx: Tx, s: { id: number; surveyRunId: number; status: string; endReason: string | null; qualityFlags: string[]; sampleSupplierId: number | null; supplierRid: string | null }): Promise<OutcomeName | null> {
+  const kind = endKindOf(s.status, s.endReason, s.qualityFlags);
+  if (kind === null || s.sampleSupplierId === null || s.supplierRid === null) return null;
+  const [added] = await tx<{ outcome: OutcomeName }[]>`
+    insert into supplier_outcomes (survey_run_id, sample_supplier_id, rid, survey_session_id, outcome, callback_state, next_attempt_at)
+    select ${s.surveyRunId}, p.id, ${s.supplierRid}, ${s.id}, ${OUTCOME_NAMES[kind]},
+           case when p.callback_url is null then 'none' else 'pending' end, case when p.callback_url is null then null else ${new Date()}::timestamptz end
+    from sample_suppliers p where p.id = ${s.sampleSupplierId}
+    on conflict do nothing
+    returning outcome`;
+  return added?.outcome ?? null;
+}
+
+/**
  * A new rid arriving after the run closed: sent back over quota, and that outcome recorded (with
  * its callback) though no session is stored. Null when the rid's outcome was already recorded (a
  * repeated late entry: a duplicate, no fresh link).
  */
 export async function recordLateArrival(tx: Tx, runId: number, entry: SupplierEntry): Promise<string | null> {
-  const s = await row(tx, entry.supplierId);
+  const s = await supplierOf(tx, entry.supplierId);
   if (!s) return null;
   const [added] = await tx<{ id: number }[]>`
     insert into supplier_outcomes (survey_run_id, sample_supplier_id, rid, outcome, callback_state, next_attempt_at)
@@ -599,11 +641,15 @@ export async function hasOutcome(tx: Tx, runId: number, entry: SupplierEntry): P
  * The end link of a finished supplier session: its recorded outcome's link, signed (recorded now if
  * the session ended before outcomes were kept); null while in progress or without a supplier.
  */
-export async function sessionEndLink(tx: Tx, s: { id: number; surveyRunId: number; status: string; sampleSupplierId: number | null; supplierRid: string | null }): Promise<string | null> {
+export async function sessionEndLink(
+  tx: Tx,
+  s: { id: number; surveyRunId: number; status: string; sampleSupplierId: number | null; supplierRid: string | null },
+  recorded: OutcomeName | null = null,
+): Promise<string | null> {
   if (s.status === "InProgress" || s.sampleSupplierId === null || s.supplierRid === null) return null;
-  const read = () => tx<{ outcome: OutcomeName }[]>`select outcome from supplier_outcomes where survey_session_id = ${s.id} and kind = 'outcome'`;
-  // The outcome, the supplier and the run's end links asked at once (one round trip).
-  let [[o], supplier, links] = await Promise.all([read(), row(tx, s.sampleSupplierId), runEndLinks(tx, s.surveyRunId)]);
+  const read = async () => (recorded ? [{ outcome: recorded }] : tx<{ outcome: OutcomeName }[]>`select outcome from supplier_outcomes where survey_session_id = ${s.id} and kind = 'outcome'`);
+  // The outcome (unless just recorded), the supplier and the run's end links asked at once (one round trip).
+  let [[o], supplier, links] = await Promise.all([read(), supplierOf(tx, s.sampleSupplierId), runEndLinks(tx, s.surveyRunId)]);
   if (!o) {
     await recordOutcomes(tx, s.surveyRunId, s.id);
     [o] = await read();
