@@ -36,11 +36,13 @@ async function measure(root: string, what: string): Promise<{ seconds: number; n
     const tdb = await createTestDb({ fixtures: false });
     try {
       const t0 = performance.now();
+      const cpu0 = process.cpuUsage();
       await seedDemo(tdb.db, (appHelpers.testPasswords as { hash: unknown }).hash, { whenEmpty: true });
       await seedDemoProjects(tdb.db, registry, publicUrl);
       const seconds = (performance.now() - t0) / 1000;
+      const cpu = process.cpuUsage(cpu0);
       const [c] = await tdb.db`select count(*)::int as n from survey_sessions where status = 'Complete'`;
-      return { seconds, note: `${c!.n} completes` };
+      return { seconds, note: `${c!.n} completes, process CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s` };
     } finally {
       await tdb.drop();
     }
@@ -62,12 +64,14 @@ async function measure(root: string, what: string): Promise<{ seconds: number; n
     await tdb.db`update survey_runs set simulated_seed = 12345 where id = ${r!.surveyRunId}`;
     await (fielding.launchRun as (db: Db, id: number, url: string) => Promise<unknown>)(tdb.db, r!.surveyRunId, publicUrl);
     const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
     const s = await simulate(tdb.db, r!.surveyRunId, 200);
     const seconds = (performance.now() - t0) / 1000;
+    const cpu = process.cpuUsage(cpu0);
     const rows = await tdb.db`
       select status, answers, test_option_order as order, quality_flags as flags from survey_sessions where survey_run_id = ${r!.surveyRunId} order by id`;
     const digest = createHash("sha256").update(JSON.stringify(rows)).digest("hex").slice(0, 16);
-    return { seconds, note: `${s.totalCompletes} completes of ${s.invited} invited, digest ${digest}` };
+    return { seconds, note: `${s.totalCompletes} completes of ${s.invited} invited, digest ${digest}, process CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s` };
   } finally {
     await tdb.drop();
   }

@@ -296,6 +296,10 @@ export interface Reached {
 async function enter(tx: Tx, run: q.RunRow & { definition: SurveyDefinition }, link: string, panelRespondentId: string | null, opts: StartOptions): Promise<Reached> {
   const at = (s: q.SessionRow) => viewOf(tx, run, s).then((view) => ({ view, session: s }));
   let entry: SupplierEntry | null = null;
+  // The run's completes by concept (a new session's order), asked with the entry's first reads
+  // (one round trip); a refused entry leaves the answer unread.
+  const completesNow = q.completesByOption(tx, run.id);
+  completesNow.catch(() => {});
   if (opts.entryQuery || run.sampleSupplierId !== null) {
     // A run fed by a supplier takes only its (signed) respondents.
     if (!opts.entryQuery) throw new ApiError("Forbidden", "This survey link is not valid", "a supplier's survey needs its entry link");
@@ -331,7 +335,7 @@ async function enter(tx: Tx, run: q.RunRow & { definition: SurveyDefinition }, l
   if (run.surveyStatusId !== SURVEY_STATUS.Live && run.surveyStatusId !== SURVEY_STATUS.Testing) {
     throw new ApiError("Conflict", run.surveyStatusId === SURVEY_STATUS.Closed ? "This survey has closed. Thank you for your interest." : "This survey is not open yet.");
   }
-  const counts = await q.completesByOption(tx, run.id);
+  const counts = await completesNow;
   // A supplier's respondent (its rid enters the run once) is given an order drawn from the rid, so
   // the same people meet the same concepts when a run is fielded again (the simulated panel's
   // seed); anyone else from the moment they arrive.
@@ -471,9 +475,13 @@ async function answer(
   }
   // A batch's respondent is saved when they end (the state between pages is this transaction's
   // alone: nothing reads an InProgress session's answers before the commit); anyone else each page.
-  const saved = arrivals && status === "InProgress" ? { ...s, answers, page: next } : await q.saveSession(tx, s.id, { status, answers, page: next, endReason: reason, qualityFlags: flags, at });
-  // A supplier's respondent who ended: the outcome they are sent back with, recorded once.
-  const recorded = status !== "InProgress" && s.supplierRid !== null ? await recordOutcome(tx, saved) : null;
+  // A supplier's respondent who ended: the outcome they are sent back with, recorded once (sent
+  // with the save: one round trip).
+  const ended = status !== "InProgress" && s.supplierRid !== null;
+  const [saved, recorded] = await Promise.all([
+    arrivals && status === "InProgress" ? { ...s, answers, page: next } : q.saveSession(tx, s.id, { status, answers, page: next, endReason: reason, qualityFlags: flags, at }),
+    ended ? recordOutcome(tx, { ...s, status, endReason: reason, qualityFlags: flags }) : null,
+  ]);
   if (status === "Complete") {
     // This complete counts (saved above, in this transaction); the run closes at its quota.
     const completes = completesBefore + 1;

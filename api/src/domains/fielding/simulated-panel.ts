@@ -97,7 +97,7 @@ export async function simulate(db: Db, runId: number, completes: number, opts: P
 }
 
 /** People one transaction of the panel takes at most (respondentBatch: the run's row is locked meanwhile). */
-export const PEOPLE_PER_TRANSACTION = 50;
+export const PEOPLE_PER_TRANSACTION = 500;
 
 async function batch(db: Db, runId: number, completes: number, opts: PanelOptions): Promise<SimulationResult> {
   const publicUrl = (opts.publicUrl ?? processConfig().publicUrl).replace(/\/$/, "");
