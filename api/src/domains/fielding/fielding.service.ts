@@ -413,6 +413,13 @@ export async function submitPage(db: Db, link: string, respondentId: string, pag
  */
 interface Arrivals {
   completes: number | null;
+  /** The run's completes as the current person entered (completedBefore). */
+  completed?: ReturnType<typeof completedBefore>;
+}
+
+/** What a complete's quality checks and the close at quota read of the run's completes before it. */
+function completedBefore(tx: Tx, runId: number) {
+  return Promise.all([q.completeLengths(tx, runId), q.completeCount(tx, runId)]);
 }
 
 /** submitPage on a transaction holding the run (locked) and the session: the page judged and saved. */
@@ -450,16 +457,13 @@ async function answer(
   let completesBefore = 0;
   if (outcome.status === "Complete") {
     // Quality before weighting: a flagged respondent is excluded, and the quota stays open for another.
-    // The run's completes before this one, their lengths and keys, and this session's own device
-    // and network keys, asked at once.
-    const [done, [own], before] = await Promise.all([
-      q.completeLengths(tx, run.id),
-      tx<{ fp: string | null; nk: string | null }[]>`select device_fingerprint as fp, network_key as nk from survey_sessions where id = ${s.id}`,
-      cells ? cells.completes : q.completeCount(tx, run.id),
-    ]);
-    completesBefore = before;
-    const fp = own?.fp ?? null;
-    const nk = own?.nk ?? null;
+    // The run's completes before this one and their lengths and keys, asked at once (a batch asked
+    // at the person's entry: nobody else completes while it holds the run), against the session's
+    // own device and network keys.
+    const [done, before] = await (arrivals?.completed ?? completedBefore(tx, run.id));
+    completesBefore = cells ? cells.completes : before;
+    const fp = s.deviceFingerprint;
+    const nk = s.networkKey;
     flags = qualityFlags(run.definition, {
       answers,
       testOptionOrder: s.testOptionOrder,
@@ -525,7 +529,12 @@ export async function respondentBatch<T>(db: Db, link: string, take: (b: Respond
     const result = await take({
       tx,
       run,
-      enter: (opts) => enter(tx, run, link, null, opts),
+      enter: (opts) => {
+        // The completes a complete of this person is judged against, asked with the entry's reads.
+        arrivals.completed = completedBefore(tx, run.id);
+        arrivals.completed.catch(() => {});
+        return enter(tx, run, link, null, opts);
+      },
       answer: (s, pageId, input, at) => answer(tx, run, s, pageId, input, at, arrivals),
     });
     if (arrivals.completes !== null) {

@@ -298,12 +298,16 @@ export interface SessionRow {
   supplierRid: string | null;
   qualityFlags: string[];
   startedAt: string;
+  /** The duplicate checks' own signals (quality.ts): the device's fingerprint and the entry's network key. */
+  deviceFingerprint: string | null;
+  networkKey: string | null;
 }
 
 const SESSION_COLUMNS = `id, client_id as "clientId", survey_run_id as "surveyRunId", region_id as "regionId",
   respondent_uuid::text as "respondentUuid", panel_respondent_id as "panelRespondentId", status, answers,
   test_option_order as "testOptionOrder", page, end_reason as "endReason", is_simulated as "isSimulated", completed_at as "completedAt",
-  sample_supplier_id as "sampleSupplierId", supplier_rid as "supplierRid", quality_flags as "qualityFlags", started_at as "startedAt"`;
+  sample_supplier_id as "sampleSupplierId", supplier_rid as "supplierRid", quality_flags as "qualityFlags", started_at as "startedAt",
+  device_fingerprint as "deviceFingerprint", network_key as "networkKey"`;
 
 export async function session(tx: Sql, runId: number, uuid: string, lock = false): Promise<SessionRow | undefined> {
   const [s] = await tx.unsafe<SessionRow[]>(
