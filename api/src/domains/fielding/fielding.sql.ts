@@ -37,6 +37,14 @@ export type SampleSource = "simulated" | "customer" | "supplier";
 
 export type ClosedReason = "quota" | "field end" | "staff";
 
+/**
+ * The respondent routes' statements whose text is built from this file's constants (unsafe) are
+ * prepared as the tagged ones are (postgres.js prepares only those by default): a start and a page
+ * otherwise plan them afresh each time, a third of a simulated person's time in the server
+ * (docs/testing.md, "The simulated panel's cost"). A pooled connection prepares nothing (client.ts).
+ */
+const PREPARED = { prepare: true };
+
 /** The run's columns but its definition (runForRespondent reads the definition once per change). */
 const RUN_STATE_COLUMNS = `id, client_id as "clientId", region_id as "regionId", survey_status_id as "surveyStatusId",
   sample_provider_id as "sampleProviderId", is_customer_panel as "isCustomerPanel", target_completes as "targetCompletes",
@@ -74,6 +82,7 @@ export async function runForRespondent(db: Db, tx: Sql, link: string, lock = tru
   const [r] = await tx.unsafe<(Omit<RunRow, "definition"> & { updatedAt: string })[]>(
     `select ${RUN_STATE_COLUMNS}, updated_at::text as "updatedAt" from survey_runs where survey_link = $1::uuid ${lock ? "for update" : ""}`,
     [link],
+    PREPARED,
   );
   if (!r) return undefined;
   const { updatedAt, ...run } = r;
@@ -313,6 +322,7 @@ export async function session(tx: Sql, runId: number, uuid: string, lock = false
   const [s] = await tx.unsafe<SessionRow[]>(
     `select ${SESSION_COLUMNS} from survey_sessions where survey_run_id = $1 and respondent_uuid = $2::uuid ${lock ? "for update" : ""}`,
     [runId, uuid],
+    PREPARED,
   );
   return s;
 }
@@ -325,12 +335,13 @@ export async function sessionAtLink(tx: Sql, link: string, uuid: string): Promis
   const [s] = await tx.unsafe<SessionRow[]>(
     `select ${SESSION_COLUMNS} from survey_sessions where survey_run_id = (select id from survey_runs where survey_link = $1::uuid) and respondent_uuid = $2::uuid for update`,
     [link, uuid],
+    PREPARED,
   );
   return s;
 }
 
 export async function sessionByPanelId(tx: Sql, runId: number, panelId: string): Promise<SessionRow | undefined> {
-  const [s] = await tx.unsafe<SessionRow[]>(`select ${SESSION_COLUMNS} from survey_sessions where survey_run_id = $1 and panel_respondent_id = $2`, [runId, panelId]);
+  const [s] = await tx.unsafe<SessionRow[]>(`select ${SESSION_COLUMNS} from survey_sessions where survey_run_id = $1 and panel_respondent_id = $2`, [runId, panelId], PREPARED);
   return s;
 }
 
@@ -356,6 +367,7 @@ export async function insertSession(tx: Sql, s: NewSession): Promise<SessionRow>
                                   sample_supplier_id, supplier_rid, device_fingerprint, network_key, started_at)
      values ($1, $2, $3, $4, $5::int[], $6, $7, $8, $9, $10, coalesce($11::timestamptz, now())) returning ${SESSION_COLUMNS}`,
     [s.clientId, s.surveyRunId, s.regionId, s.panelRespondentId, s.testOptionOrder, s.isSimulated, s.sampleSupplierId ?? null, s.supplierRid ?? null, s.deviceFingerprint ?? null, s.networkKey ?? null, s.startedAt?.toISOString() ?? null],
+    PREPARED,
   );
   return r!;
 }
@@ -364,6 +376,7 @@ export async function sessionBySupplierRid(tx: Sql, runId: number, supplierId: n
   const [s] = await tx.unsafe<SessionRow[]>(
     `select ${SESSION_COLUMNS} from survey_sessions where survey_run_id = $1 and sample_supplier_id = $2 and supplier_rid = $3`,
     [runId, supplierId, rid],
+    PREPARED,
   );
   return s;
 }

@@ -121,7 +121,7 @@ const samplifyOf = (tx: Tx, runId: number) =>
 
 async function row(tx: Tx, id: number): Promise<SupplierRow | undefined> {
   // COLUMNS is a constant of this file: no input in the text.
-  const [r] = await tx.unsafe<SupplierRow[]>(`select ${COLUMNS} from sample_suppliers where id = $1 and deleted_at is null`, [id]);
+  const [r] = await tx.unsafe<SupplierRow[]>(`select ${COLUMNS} from sample_suppliers where id = $1 and deleted_at is null`, [id], { prepare: true });
   return r;
 }
 
