@@ -389,8 +389,10 @@ async function sessionOf(tx: Tx, runId: number, respondentId: string, lock = fal
  * One page answered: validated (400 with the failing answers and nothing saved), stored, then the
  * rules: screen-out, over quota, attention check, next page or complete. A complete is ingested at
  * once; the run closes when its quota is met. A finished session takes no more answers (409).
+ * `at`: the respondent's time, in process only (a test playing the simulated panel's people one
+ * transaction a page); the route never passes it: now.
  */
-export async function submitPage(db: Db, link: string, respondentId: string, pageId: string, input: Record<string, unknown>): Promise<RespondentView> {
+export async function submitPage(db: Db, link: string, respondentId: string, pageId: string, input: Record<string, unknown>, at: Date | null = null): Promise<RespondentView> {
   return system(db, async (tx) => {
     // A respondent's session, else a test entry's (test-entries.ts), else none (404). The run and
     // the session are read together (one round trip), the run's row locked first as always.
@@ -402,7 +404,7 @@ export async function submitPage(db: Db, link: string, respondentId: string, pag
       if (test) return test;
       throw new ApiError("NotFound", "No such respondent in this survey");
     }
-    return (await answer(tx, run, s, pageId, input, null, null)).view;
+    return (await answer(tx, run, s, pageId, input, at, null)).view;
   });
 }
 
