@@ -65,24 +65,11 @@ async function ensureTemplate(admin: postgres.Sql, adminUrl: string, name: strin
   }
 }
 
-/**
- * A test's database is thrown away: its commits need not wait for the WAL to reach the disk
- * (synchronous_commit off for its connections; a crash of the server loses at most the last
- * fraction of a second of commits, never consistency). The respondent routes commit once a page,
- * and a commit waiting on the disk of a loaded host was the largest share of the simulated
- * panel's time (docs/testing.md, "The simulated panel's cost"). Database settings are not copied
- * with a template, so each database made here gets it.
- */
-async function throwaway(admin: postgres.Sql, name: string): Promise<void> {
-  await admin.unsafe(`alter database "${name}" set synchronous_commit = off`);
-}
-
 async function buildTemplate(admin: postgres.Sql, adminUrl: string, name: string, build: (db: Db) => Promise<void>, from?: string): Promise<void> {
   // Build under a temporary name, then rename: a half-built template is never used.
   const building = `${name}_b${process.pid}`;
   await admin.unsafe(`drop database if exists "${building}"`);
   await admin.unsafe(from ? `create database "${building}" template "${from}"` : `create database "${building}"`);
-  await throwaway(admin, building);
   // The pool of a test's database (createTestDb): the demo world's fielding tick answers three runs
   // side by side, each on a connection of its own.
   const db = connect(withDb(adminUrl, building), { max: 4 });
@@ -153,7 +140,6 @@ export async function createTestDb(opts: { fixtures?: boolean; layer?: TemplateL
     }
     const name = `ideally_t_${runTag()}${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
     await admin.unsafe(`create database "${name}" template "${tmpl}"`);
-    await throwaway(admin, name);
     const url = withDb(adminUrl, name);
     const db = connect(url, { max: 4, onQuery: opts.onQuery });
     return {
