@@ -293,28 +293,67 @@ export interface Reached {
 }
 
 /** startSession on a transaction holding the run (locked): the entry judged, a session made or resumed. */
-async function enter(tx: Tx, run: q.RunRow & { definition: SurveyDefinition }, link: string, panelRespondentId: string | null, opts: StartOptions): Promise<Reached> {
+async function enter(
+  tx: Tx,
+  run: q.RunRow & { definition: SurveyDefinition },
+  link: string,
+  panelRespondentId: string | null,
+  opts: StartOptions,
+  asked: ReturnType<typeof q.completesByOption> | null = null,
+): Promise<Reached> {
   const at = (s: q.SessionRow) => viewOf(tx, run, s).then((view) => ({ view, session: s }));
-  let entry: SupplierEntry | null = null;
+  const open = run.surveyStatusId === SURVEY_STATUS.Live || run.surveyStatusId === SURVEY_STATUS.Testing;
   // The run's completes by concept (a new session's order), asked with the entry's first reads
-  // (one round trip); a refused entry leaves the answer unread.
-  const completesNow = q.completesByOption(tx, run.id);
+  // (one round trip), or already asked (`asked`: a batch's next person, with the last one's end);
+  // a refused entry leaves the answer unread.
+  const completesNow = asked ?? q.completesByOption(tx, run.id);
   completesNow.catch(() => {});
+  let entry: SupplierEntry | null = null;
+  /** A new session's row: its concepts ordered from the run's completes. */
+  const fresh = async (): Promise<q.NewSession> => {
+    const counts = await completesNow;
+    // A supplier's respondent (its rid enters the run once) is given an order drawn from the rid, so
+    // the same people meet the same concepts when a run is fielded again (the simulated panel's
+    // seed); anyone else from the moment they arrive.
+    const draw = entry ? `${run.id}:${entry.supplierId}:${entry.rid}:${counts.completes}` : `${link}:${counts.completes}:${Date.now()}`;
+    const simulated = entry?.simulated === true;
+    if (simulated && !run.isSimulated) {
+      await q.markSimulated(tx, run.id);
+      run.isSimulated = true;
+    }
+    return {
+      clientId: run.clientId,
+      surveyRunId: run.id,
+      regionId: run.regionId,
+      panelRespondentId: entry ? null : panelRespondentId,
+      testOptionOrder: assignTestOptions(run.definition, counts.byOption, seeded(hash32(draw))),
+      isSimulated: simulated,
+      sampleSupplierId: entry?.supplierId ?? null,
+      supplierRid: entry?.rid ?? null,
+      deviceFingerprint: opts.deviceFingerprint ?? null,
+      networkKey: opts.address && opts.userAgent ? networkKey(await q.respondentKey(tx, run.id), opts.address, opts.userAgent) : null,
+      startedAt: opts.at ?? null,
+    };
+  };
   if (opts.entryQuery || run.sampleSupplierId !== null) {
     // A run fed by a supplier takes only its (signed) respondents.
     if (!opts.entryQuery) throw new ApiError("Forbidden", "This survey link is not valid", "a supplier's survey needs its entry link");
     entry = await verifyEntry(tx, run, link, opts.publicUrl ?? "", opts.entryQuery);
     // The run's test link: a test entry, kept apart and counted nowhere (test-entries.ts).
     if (await isTestEntry(tx, run.id, entry)) {
-      if (run.surveyStatusId !== SURVEY_STATUS.Live && run.surveyStatusId !== SURVEY_STATUS.Testing) throw new ApiError("Conflict", "This survey is not open for a test now.");
+      if (!open) throw new ApiError("Conflict", "This survey is not open for a test now.");
       return { view: await startTestSession(tx, run, entry), session: null };
     }
-    // A rid enters the run once: the same rid comes back to its own session while it is in
-    // progress. Once it has finished, the entry is a duplicate (issue 36: it was answered with the
-    // finished session and a freshly signed end link): told so, with no end link, no session id and
-    // nothing stored. The respondent's own page still reads its session by its id.
-    // A rid that arrived after the close (an outcome and no session) is finished as well.
-    // (Its session and its outcome asked at once: one round trip.)
+    // A rid enters the run once. A new rid on an open run gets its session (one statement that
+    // makes it unless the rid entered before). Otherwise the same rid comes back to its own session
+    // while it is in progress; once it has finished, the entry is a duplicate (issue 36: it was
+    // answered with the finished session and a freshly signed end link): told so, with no end
+    // link, no session id and nothing stored. The respondent's own page still reads its session by
+    // its id. A rid that arrived after the close (an outcome and no session) is finished as well.
+    if (open) {
+      const made = await q.insertSessionOfNewRid(tx, { ...(await fresh()), sampleSupplierId: entry.supplierId, supplierRid: entry.rid });
+      if (made) return at(made);
+    }
     const [existing, finished] = await Promise.all([q.sessionBySupplierRid(tx, run.id, entry.supplierId, entry.rid), hasOutcome(tx, run.id, entry)]);
     if (existing && existing.status === "InProgress") return at(existing);
     if (existing || finished) return { view: duplicate(run), session: null };
@@ -332,35 +371,10 @@ async function enter(tx: Tx, run: q.RunRow & { definition: SurveyDefinition }, l
     if (redirectUrl === null) return { view: duplicate(run), session: null };
     return { view: { surveyLink: run.surveyLink, respondentId: randomUUID(), status: "Removed", page: null, definition: run.definition, endReason: "survey closed", answers: {}, redirectUrl }, session: null };
   }
-  if (run.surveyStatusId !== SURVEY_STATUS.Live && run.surveyStatusId !== SURVEY_STATUS.Testing) {
+  if (!open) {
     throw new ApiError("Conflict", run.surveyStatusId === SURVEY_STATUS.Closed ? "This survey has closed. Thank you for your interest." : "This survey is not open yet.");
   }
-  const counts = await completesNow;
-  // A supplier's respondent (its rid enters the run once) is given an order drawn from the rid, so
-  // the same people meet the same concepts when a run is fielded again (the simulated panel's
-  // seed); anyone else from the moment they arrive.
-  const draw = entry ? `${run.id}:${entry.supplierId}:${entry.rid}:${counts.completes}` : `${link}:${counts.completes}:${Date.now()}`;
-  const order = assignTestOptions(run.definition, counts.byOption, seeded(hash32(draw)));
-  const simulated = entry?.simulated === true;
-  if (simulated && !run.isSimulated) {
-    await q.markSimulated(tx, run.id);
-    run.isSimulated = true;
-  }
-  return at(
-    await q.insertSession(tx, {
-      clientId: run.clientId,
-      surveyRunId: run.id,
-      regionId: run.regionId,
-      panelRespondentId: entry ? null : panelRespondentId,
-      testOptionOrder: order,
-      isSimulated: simulated,
-      sampleSupplierId: entry?.supplierId ?? null,
-      supplierRid: entry?.rid ?? null,
-      deviceFingerprint: opts.deviceFingerprint ?? null,
-      networkKey: opts.address && opts.userAgent ? networkKey(await q.respondentKey(tx, run.id), opts.address, opts.userAgent) : null,
-      startedAt: opts.at ?? null,
-    }),
-  );
+  return at(await q.insertSession(tx, await fresh()));
 }
 
 /** A finished rid entering again: told so, with no end link, no session id and nothing stored. */
@@ -417,6 +431,16 @@ interface Arrivals {
   completes: number | null;
   /** The run's completes as the current person entered (completedBefore). */
   completed?: ReturnType<typeof completedBefore>;
+  /** The same, and the completes by concept, asked for the next person as the last one ended. */
+  next?: ReturnType<typeof askCompletes>;
+}
+
+/** What an entry and a complete's checks read of the run's completes, asked at once (nothing awaited). */
+function askCompletes(tx: Tx, runId: number) {
+  const asked = { byOption: q.completesByOption(tx, runId), completed: completedBefore(tx, runId) };
+  asked.byOption.catch(() => {});
+  asked.completed.catch(() => {});
+  return asked;
 }
 
 /** What a complete's quality checks and the close at quota read of the run's completes before it. */
@@ -484,10 +508,14 @@ async function answer(
   // A supplier's respondent who ended: the outcome they are sent back with, recorded once (sent
   // with the save: one round trip).
   const ended = status !== "InProgress" && s.supplierRid !== null;
-  const [saved, recorded] = await Promise.all([
+  const written = Promise.all([
     arrivals && status === "InProgress" ? { ...s, answers, page: next } : q.saveSession(tx, s.id, { status, answers, page: next, endReason: reason, qualityFlags: flags, at }),
     ended ? recordOutcome(tx, { ...s, status, endReason: reason, qualityFlags: flags }) : null,
   ]);
+  // A batch's person who ended: what the next one's entry reads of the run's completes, asked
+  // after this person's writes in the same round trip (the statements run in order).
+  if (arrivals && status !== "InProgress") arrivals.next = askCompletes(tx, run.id);
+  const [saved, recorded] = await written;
   if (status === "Complete") {
     // This complete counts (saved above, in this transaction); the run closes at its quota.
     const completes = completesBefore + 1;
@@ -532,10 +560,12 @@ export async function respondentBatch<T>(db: Db, link: string, take: (b: Respond
       tx,
       run,
       enter: (opts) => {
-        // The completes a complete of this person is judged against, asked with the entry's reads.
-        arrivals.completed = completedBefore(tx, run.id);
-        arrivals.completed.catch(() => {});
-        return enter(tx, run, link, null, opts);
+        // The run's completes this person's order and (if they complete) checks are judged against:
+        // asked with the last person's end, or now with the entry's reads.
+        const asked = arrivals.next ?? askCompletes(tx, run.id);
+        arrivals.next = undefined;
+        arrivals.completed = asked.completed;
+        return enter(tx, run, link, null, opts, asked.byOption);
       },
       answer: (s, pageId, input, at) => answer(tx, run, s, pageId, input, at, arrivals),
     });

@@ -372,6 +372,25 @@ export async function insertSession(tx: Sql, s: NewSession): Promise<SessionRow>
   return r!;
 }
 
+/**
+ * A supplier's respondent's session, inserted unless their rid has entered the run before (a
+ * session of theirs, or an outcome recorded for it: a late arrival): undefined then. One statement
+ * where a read of the rid and then the insert took two round trips.
+ */
+export async function insertSessionOfNewRid(tx: Sql, s: NewSession & { sampleSupplierId: number; supplierRid: string }): Promise<SessionRow | undefined> {
+  const [r] = await tx.unsafe<SessionRow[]>(
+    `insert into survey_sessions (client_id, survey_run_id, region_id, panel_respondent_id, test_option_order, is_simulated,
+                                  sample_supplier_id, supplier_rid, device_fingerprint, network_key, started_at)
+     select $1, $2, $3, $4, $5::int[], $6, $7, $8, $9, $10, coalesce($11::timestamptz, now())
+     where not exists (select 1 from survey_sessions where survey_run_id = $2 and sample_supplier_id = $7 and supplier_rid = $8)
+       and not exists (select 1 from supplier_outcomes where survey_run_id = $2 and sample_supplier_id = $7 and rid = $8)
+     returning ${SESSION_COLUMNS}`,
+    [s.clientId, s.surveyRunId, s.regionId, s.panelRespondentId, s.testOptionOrder, s.isSimulated, s.sampleSupplierId, s.supplierRid, s.deviceFingerprint ?? null, s.networkKey ?? null, s.startedAt?.toISOString() ?? null],
+    PREPARED,
+  );
+  return r;
+}
+
 export async function sessionBySupplierRid(tx: Sql, runId: number, supplierId: number, rid: string): Promise<SessionRow | undefined> {
   const [s] = await tx.unsafe<SessionRow[]>(
     `select ${SESSION_COLUMNS} from survey_sessions where survey_run_id = $1 and sample_supplier_id = $2 and supplier_rid = $3`,
