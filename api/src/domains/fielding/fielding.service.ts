@@ -435,9 +435,14 @@ interface Arrivals {
   next?: ReturnType<typeof askCompletes>;
 }
 
-/** What an entry and a complete's checks read of the run's completes, asked at once (nothing awaited). */
+/**
+ * What an entry and a complete's checks read of the run's completes (completesByOption, and
+ * completedBefore's completeLengths and completeCount), in one statement, asked (not awaited).
+ */
 function askCompletes(tx: Tx, runId: number) {
-  const asked = { byOption: q.completesByOption(tx, runId), completed: completedBefore(tx, runId) };
+  const all = q.completesSoFar(tx, runId);
+  const asked = { byOption: all.then((a) => a.byOption), completed: all.then((a): [typeof a.lengths, number] => [a.lengths, a.completes]) };
+  // A batch that ends (or fails) before its next person leaves them unread.
   asked.byOption.catch(() => {});
   asked.completed.catch(() => {});
   return asked;

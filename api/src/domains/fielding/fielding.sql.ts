@@ -731,6 +731,30 @@ export async function completeLengths(tx: Sql, runId: number): Promise<{ lengths
   return { lengths: rows.map((r) => r.len), fingerprints: rows.flatMap((r) => (r.fp ? [r.fp] : [])), networkKeys: rows.flatMap((r) => (r.nk ? [r.nk] : [])) };
 }
 
+/**
+ * completesByOption, completeLengths and completeCount of a run at once, from one scan of its
+ * completes (the simulated panel's batch asks them for each person: respondentBatch).
+ */
+export async function completesSoFar(tx: Sql, runId: number): Promise<{
+  byOption: { completes: number; byOption: Record<string, number> };
+  lengths: { lengths: number[]; fingerprints: string[]; networkKeys: string[] };
+  completes: number;
+}> {
+  const [r] = await tx<{ completes: number; byOption: Record<string, number> | null; lengths: number[]; fingerprints: string[]; networkKeys: string[] }[]>`
+    with c as materialized (
+      select test_option_order, completed_at, started_at, device_fingerprint, network_key from survey_sessions where survey_run_id = ${runId} and status = 'Complete')
+    select (select count(*) from c)::int as completes,
+           (select jsonb_object_agg(k, n) from (select t::text as k, count(*)::int as n from c, unnest(c.test_option_order) t group by t) g) as "byOption",
+           (select coalesce(array_agg(extract(epoch from completed_at - started_at)::float8), '{}') from c where completed_at is not null) as lengths,
+           (select coalesce(array_agg(device_fingerprint), '{}') from c where completed_at is not null and device_fingerprint is not null) as fingerprints,
+           (select coalesce(array_agg(network_key), '{}') from c where completed_at is not null and network_key is not null) as "networkKeys"`;
+  return {
+    byOption: { completes: r!.completes, byOption: r!.byOption ?? {} },
+    lengths: { lengths: r!.lengths, fingerprints: r!.fingerprints, networkKeys: r!.networkKeys },
+    completes: r!.completes,
+  };
+}
+
 /** A run's key for its entries' network signals (quality.ts networkKey). */
 export async function respondentKey(tx: Sql, runId: number): Promise<string> {
   const [r] = await tx<{ key: string }[]>`select respondent_key::text as key from survey_runs where id = ${runId}`;
