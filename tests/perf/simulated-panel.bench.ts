@@ -104,7 +104,8 @@ const label = (k: string) => (k === "sim" ? "simulate 200" : "demo world");
 const times: Record<string, { base: number[]; branch: number[] }> = {};
 for (let i = 0; i < rounds; i++) {
   for (const k of kinds) {
-    const t = (times[k] ??= { base: [], branch: [] });
+    times[k] ??= { base: [], branch: [] };
+    const t = times[k];
     const order: ("base" | "branch")[] = base ? ["base", "branch", "branch", "base"] : ["branch"];
     for (const side of order) {
       const m = await run(side === "base" ? base! : here, k);

@@ -1,10 +1,12 @@
 // Fielding (docs/decisions.md "Fielding"): a project's started waves become survey runs (one per
 // project, region and panel) with a snapshot of the questionnaire; a run goes Live, respondents
-// answer it (people on the public page, or the simulated Ideally panel through the same engine),
-// it closes at its quota, and processing turns its completes into weighted results.
+// answer it (people on the public page, or the simulated Ideally panel's people through the same
+// respondent code: respondentBatch), it closes at its quota, and processing turns its completes
+// into weighted results.
 //
 // Every completed respondent is ingested at once (its project survey session, responses and text
-// responses, in the transaction that completes it), so results and ResponsesCount grow live; the
+// responses, in the transaction that completes it; the simulated panel's at the end of its batch's
+// transaction), so results and ResponsesCount grow live; the
 // close of a run then rakes its sample to the region's census margins and, when the project's wave
 // is done, closes the project's survey (800 or 900, ResultsReady, ProjectReady to its watchers).
 // Everything is keyed so a retry repeats nothing: a session is ingested once (processed_at, and

@@ -1,16 +1,18 @@
 // The simulated Ideally panel, a sample supplier like the others (issue 36; docs/decisions/9001).
 // Its people (simulate.ts: pure and seeded, drawn from the market as the incidence estimate sees
-// it) take a survey the way a supplier's respondents do: each enters through the run's entry link
-// with its rid and the supplier's signature, computed with the simulated supplier's own secret as
-// any supplier computes it; answers page after page through the respondent routes; and is sent
-// back to the supplier's end link for its outcome, whose signature the panel checks and whose
-// outcome it counts. Nothing is written around the protocol: the session, its answers, its quota
-// and quality verdicts, its ingestion and the run's close at quota are the respondent routes'.
-//
-// The routes are driven in process, a Request per page (respondent-app.ts, or the server's own app
-// when one is handed in): no socket, no sign-in. Each request carries the simulated respondent's
-// time (respondent-clock.ts), so the lengths the quality checks judge are the person's (about 20
-// seconds a page), not the process's milliseconds.
+// it) take a survey the way a supplier's respondents do: each enters with the run's entry link,
+// its rid and the supplier's signature, computed with the simulated supplier's own secret the way
+// every supplier computes it (checked by the same entry code: signature, allocation, rid replay); answers
+// page after page; and is sent back to the supplier's end link for its outcome, whose signature the
+// panel checks and whose outcome it counts. Nothing is written around the protocol: the session,
+// its answers, its quota and quality verdicts, its outcome, its ingestion and the run's close at
+// quota are the respondent service's (fielding.service.ts startSession and submitPage, what the
+// routes call), run for a batch of people in one transaction (respondentBatch): a person is saved
+// when they end, the next person's reads of the run's completes go with the last one's end, and
+// the completes are announced and ingested once a batch, so a person costs two round trips where a
+// request a page cost a transaction a page (docs/testing.md, "The simulated panel's cost"). Each
+// person answers on their own clock (about 20 seconds a page), so the lengths the quality checks
+// judge are the person's, not the process's milliseconds; only code in this process can set it.
 //
 // The fielding tick (below) is the panel's clock, paced as before (docs/decisions/0121): each tick
 // invites at most a field day of the panel's reach in the market.
@@ -207,9 +209,9 @@ async function returned(s: SimulatedSupplier, url: string | null, rid: string): 
 // ---- the fielding tick ----
 
 /**
- * Runs the panel answers at once in a tick. Its people's requests wait on the database more than
- * they work (a transaction per page), so runs side by side fill sooner on the same CPU; three keep
- * within a test database's pool of four connections.
+ * Runs the panel answers at once in a tick. Its people wait on the database more than they work (two
+ * round trips a person), so runs side by side fill sooner on the same CPU; three keep within a test
+ * database's pool of four connections.
  */
 export const PANEL_RUNS_AT_ONCE = 3;
 
