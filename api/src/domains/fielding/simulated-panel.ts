@@ -31,12 +31,11 @@ import {
   margins,
   panelPlan,
   processRun,
-  respondentBatch,
-  type RespondentBatch,
   statusName,
   SURVEY_STATUS,
 } from "./fielding.service.ts";
 import * as q from "./fielding.sql.ts";
+import { respondentBatch, type RespondentBatch } from "./respondents.service.ts";
 import { answerPage, makePerson, skipOrderDraws } from "./simulate.ts";
 import { signLink, simulatedSupplier, type SimulatedSupplier } from "./suppliers.ts";
 
