@@ -85,7 +85,10 @@ async function world(tdb: TestDb, runId: number) {
     select supplier_rid as rid, status, answers, test_option_order as "order", page, end_reason as "endReason", quality_flags as flags, is_simulated as simulated,
            extract(epoch from completed_at - started_at)::float8 as seconds
     from survey_sessions where survey_run_id = ${runId} order by id`;
-  const outcomes = await tdb.db`select rid, outcome, kind from supplier_outcomes where survey_run_id = ${runId} order by rid, kind`;
+  // Each outcome decided when its person ended (their own clock, as their session's end).
+  const outcomes = await tdb.db`
+    select o.rid, o.outcome, o.kind, o.decided_at = x.completed_at as "decidedAtTheEnd"
+    from supplier_outcomes o join survey_sessions x on x.id = o.survey_session_id where o.survey_run_id = ${runId} order by o.rid, o.kind`;
   const [run] = await tdb.db`select survey_status_id as status, closed_reason as "closedReason", is_simulated as simulated from survey_runs where id = ${runId}`;
   const responses = await tdb.db`
     select x.supplier_rid as rid, r.project_question_id as question, r.system_question_id as "systemQuestion", r.test_option_id as concept,
@@ -129,6 +132,7 @@ describe("the simulated panel's batch and the respondent service a page at a tim
       expect(Math.abs(Number(sa) - Number(sb)), `person ${i}'s length`).toBeLessThan(0.01);
     }
     expect(a.outcomes).toEqual(b.outcomes);
+    expect(a.outcomes.every((o) => o.decidedAtTheEnd === true)).toBe(true);
     expect(a.run).toEqual(b.run);
     expect(a.run!.closedReason).toBe("quota");
     expect(a.responses.length).toBeGreaterThan(TARGET);

@@ -293,7 +293,7 @@ async function answer(
   const ended = status !== "InProgress" && s.supplierRid !== null;
   const written = Promise.all([
     arrivals && status === "InProgress" ? { ...s, answers, page: next } : q.saveSession(tx, s.id, { status, answers, page: next, endReason: reason, qualityFlags: flags, at }),
-    ended ? recordOutcome(tx, { ...s, status, endReason: reason, qualityFlags: flags }) : null,
+    ended ? recordOutcome(tx, { ...s, status, endReason: reason, qualityFlags: flags }, at) : null,
   ]);
   // A batch's person who ended: what the next one's entry reads of the run's completes, asked
   // after this person's writes in the same round trip (the statements run in order).

@@ -579,13 +579,19 @@ export async function recordOutcomes(tx: Tx, runId: number, sessionId: number | 
  * end by endKindOf, a callback due now when the supplier has a callback URL) in one statement;
  * returns it, or null when it was recorded before (or the session has no supplier or has not ended).
  */
-export async function recordOutcome(tx: Tx, s: { id: number; surveyRunId: number; status: string; endReason: string | null; qualityFlags: string[]; sampleSupplierId: number | null; supplierRid: string | null }): Promise<OutcomeName | null> {
+export async function recordOutcome(
+  tx: Tx,
+  s: { id: number; surveyRunId: number; status: string; endReason: string | null; qualityFlags: string[]; sampleSupplierId: number | null; supplierRid: string | null },
+  at: Date | null = null,
+): Promise<OutcomeName | null> {
   const kind = endKindOf(s.status, s.endReason, s.qualityFlags);
   if (kind === null || s.sampleSupplierId === null || s.supplierRid === null) return null;
+  // Decided when the respondent ended: now, or the simulated person's own time (`at`, as their session's end).
   const [added] = await tx<{ outcome: OutcomeName }[]>`
-    insert into supplier_outcomes (survey_run_id, sample_supplier_id, rid, survey_session_id, outcome, callback_state, next_attempt_at)
+    insert into supplier_outcomes (survey_run_id, sample_supplier_id, rid, survey_session_id, outcome, callback_state, next_attempt_at, decided_at)
     select ${s.surveyRunId}, p.id, ${s.supplierRid}, ${s.id}, ${OUTCOME_NAMES[kind]},
-           case when p.callback_url is null then 'none' else 'pending' end, case when p.callback_url is null then null else ${new Date()}::timestamptz end
+           case when p.callback_url is null then 'none' else 'pending' end, case when p.callback_url is null then null else ${new Date()}::timestamptz end,
+           coalesce(${at?.toISOString() ?? null}::timestamptz, now())
     from sample_suppliers p where p.id = ${s.sampleSupplierId}
     on conflict do nothing
     returning outcome`;
