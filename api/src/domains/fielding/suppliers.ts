@@ -337,8 +337,8 @@ async function digest(secret: string, algorithm: SignatureAlgorithm, message: st
 
 /** Lower-case hex, or base64url without padding (RFC 4648 section 5). */
 function encode(bytes: Uint8Array, encoding: SignatureEncoding): string {
-  if (encoding === "hex") return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
-  return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+  // Buffer's own encoders: "base64url" is RFC 4648 section 5's alphabet without padding.
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString(encoding === "hex" ? "hex" : "base64url");
 }
 
 /** The signature of `message` under a supplier's scheme. */
